@@ -1,0 +1,376 @@
+//! The client struct of a service and one method per operation.
+//!
+//! Each method fills a `comms_runtime::Request` (path parameters, query, JSON body) and calls
+//! `comms_runtime::Client::execute`, the runtime's one non-generic entry point.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::{docs, item_docs, provenance_line, rust_type};
+use crate::check::{OperationInfo, ParamInfo, Service, Ty};
+use crate::model::{IdempotencyMode, Method, WebhookSignature};
+use crate::names::{ident, pascal, shouty};
+
+/// The client struct, its methods, the operation statics and the query structs.
+pub(super) fn client(service: &Service) -> TokenStream {
+    let name = client_name(service);
+    let title = &service.spec.service.title;
+    let service_name = service.name();
+    let struct_doc = docs(&format!(
+        "Client for the {title}.\n\n\
+         Cheap to clone: clones share one connection pool, rate limiter and retry budget.\n\n\
+         # Example\n\n\
+         ```no_run\n\
+         # fn main() -> Result<(), comms_runtime::Error> {{\n\
+         let client = comms::{service_name}::{name}::from_env()?;\n\
+         # let _ = client;\n\
+         # Ok(())\n\
+         # }}\n\
+         ```"
+    ));
+    let statics = service.operations.iter().map(|op| operation_static(service, op));
+    let methods = service.operations.iter().map(|op| method(service, op));
+    let queries = service.operations.iter().filter_map(query_struct);
+    let webhook = webhook(service);
+    quote! {
+        /// Static descriptions of every operation, as the runtime sees them.
+        pub mod operations {
+            #(#statics)*
+        }
+
+        #struct_doc
+        #[derive(Clone, Debug)]
+        pub struct #name {
+            inner: ::comms_runtime::Client,
+        }
+
+        impl ::core::convert::From<::comms_runtime::Client> for #name {
+            fn from(inner: ::comms_runtime::Client) -> Self {
+                Self { inner }
+            }
+        }
+
+        impl #name {
+            /// A builder with this service's defaults: set the base URL, credentials, timeouts,
+            /// retry policy or rate limit, then `build()`.
+            pub fn builder() -> ::comms_runtime::ClientBuilder {
+                ::comms_runtime::Client::builder(&SERVICE)
+            }
+
+            /// A client configured from the environment variables the spec names.
+            pub fn from_env() -> ::core::result::Result<Self, ::comms_runtime::Error> {
+                ::comms_runtime::Client::from_env(&SERVICE).map(Self::from)
+            }
+
+            /// A clone whose calls use `options` (timeouts, idempotency key, retries).
+            pub fn with_options(&self, options: ::comms_runtime::CallOptions) -> Self {
+                Self { inner: self.inner.with_options(options) }
+            }
+
+            /// The runtime client underneath.
+            pub fn runtime(&self) -> &::comms_runtime::Client {
+                &self.inner
+            }
+
+            #(#methods)*
+        }
+
+        #(#queries)*
+        #webhook
+    }
+}
+
+fn client_name(service: &Service) -> proc_macro2::Ident {
+    format_ident!("{}Client", pascal(service.name()))
+}
+
+fn query_name(op: &OperationInfo) -> proc_macro2::Ident {
+    format_ident!("{}Query", pascal(&op.name))
+}
+
+fn operation_static(service: &Service, op: &OperationInfo) -> TokenStream {
+    let id = format_ident!("{}", shouty(&op.name));
+    let service_name = service.name();
+    let name = &op.name;
+    let method = format_ident!("{}", op.method.as_str());
+    let path = &op.path;
+    let retry = match op.idempotency {
+        IdempotencyMode::Safe => quote!(Safe),
+        IdempotencyMode::Key => quote!(IdempotencyKey),
+        IdempotencyMode::None => quote!(Never),
+    };
+    let has_body = op.body.is_some() || matches!(op.method, Method::Post | Method::Put | Method::Patch);
+    let doc = format!("`{} {}`", op.method.as_str(), op.path);
+    quote! {
+        #[doc = #doc]
+        pub static #id: ::comms_runtime::OperationSpec = ::comms_runtime::OperationSpec {
+            service: #service_name,
+            name: #name,
+            method: ::comms_runtime::Method::#method,
+            path: #path,
+            retry: ::comms_runtime::RetryClass::#retry,
+            has_body: #has_body,
+        };
+    }
+}
+
+/// The Rust type of a method argument for a parameter.
+fn param_arg_type(p: &ParamInfo) -> TokenStream {
+    match &p.ty {
+        Ty::String | Ty::DateTime => quote!(&str),
+        other => {
+            let t = rust_type(other);
+            quote!(&#t)
+        }
+    }
+}
+
+fn method_doc(service: &Service, op: &OperationInfo) -> TokenStream {
+    let mut text = op.doc.as_deref().map(str::trim).filter(|d| !d.is_empty()).unwrap_or("Calls this operation.").to_owned();
+    text.push_str(&format!("\n\n`{} {}`", op.method.as_str(), op.path));
+    if let Some(line) = provenance_line(op.source) {
+        text.push_str(&format!("\n\n{line}"));
+    }
+    if let Some(note) = &op.note {
+        text.push_str(&format!("\n\nNote: {}", note.trim()));
+    }
+    if let Some(conflict) = &op.conflict {
+        text.push_str(&format!("\n\n**Conflict in the seed**: {}", conflict.trim()));
+    }
+    text.push_str(match op.idempotency {
+        IdempotencyMode::Safe => "\n\nRetried on transient failures.",
+        IdempotencyMode::Key => "\n\nCarries an idempotency key (generated once per call unless given in `CallOptions`), so it is retried safely.",
+        IdempotencyMode::None => "\n\nNever sent twice: not retried once it may have reached the server.",
+    });
+    text.push_str("\n\n# Errors\n\nA [`comms_runtime::Error`]: invalid input before sending, auth, rate limit, API error, timeout, transport or decode.");
+    text.push_str(&format!("\n\n# Example\n\n```no_run\n{}\n```", example(service, op)));
+    docs(&text)
+}
+
+/// A compiling example call.
+fn example(service: &Service, op: &OperationInfo) -> String {
+    let module = service.name();
+    let client = client_name(service);
+    let mut args: Vec<String> = Vec::new();
+    let mut setup = String::new();
+    for p in op.path_params.iter().filter(|p| p.from_credential.is_none()) {
+        args.push(match &p.ty {
+            Ty::String | Ty::DateTime => format!("\"{}\"", example_value(&p.wire)),
+            Ty::Integer => "&1".into(),
+            Ty::Number => "&1.0".into(),
+            Ty::Boolean => "&true".into(),
+            _ => format!("&{}", p.rust),
+        });
+        if !matches!(p.ty, Ty::String | Ty::DateTime | Ty::Integer | Ty::Number | Ty::Boolean) {
+            setup.push_str(&format!("# let {}: comms::{module}::{} = todo!();\n", p.rust, rust_type(&p.ty)));
+        }
+    }
+    if let Some(body) = &op.body {
+        setup.push_str(&format!("# let body: {} = todo!();\n", qualified(module, body)));
+        args.push("&body".into());
+    }
+    if !op.query.is_empty() {
+        setup.push_str(&format!("let query = comms::{module}::{}::default();\n", query_name(op)));
+        args.push("&query".into());
+    }
+    let call = format!("client.{}({})", op.name, args.join(", "));
+    let body = if op.page_item().is_some() {
+        format!("{setup}let page = {call}.await?;\nprintln!(\"{{}} items\", page.{}.len());", page_items_field(service))
+    } else if op.response.is_some() {
+        format!("{setup}let response = {call}.await?;\nprintln!(\"{{response:?}}\");")
+    } else {
+        format!("{setup}{call}.await?;")
+    };
+    format!(
+        "# async fn example() -> Result<(), comms_runtime::Error> {{\nlet client = comms::{module}::{client}::from_env()?;\n{body}\n# Ok(())\n# }}"
+    )
+}
+
+fn page_items_field(service: &Service) -> String {
+    service.spec.pagination.as_ref().map(|p| crate::names::snake(&p.items_field)).unwrap_or_else(|| "data".into())
+}
+
+fn qualified(module: &str, ty: &Ty) -> String {
+    let text = rust_type(ty).to_string().replace(' ', "");
+    match ty {
+        Ty::Named(n) => format!("comms::{module}::{n}"),
+        _ => text,
+    }
+}
+
+fn example_value(name: &str) -> &'static str {
+    match name {
+        "id" => "id_123",
+        "email" => "ada@example.com",
+        _ => "value",
+    }
+}
+
+fn method(service: &Service, op: &OperationInfo) -> TokenStream {
+    let doc = method_doc(service, op);
+    let name = ident(&op.name);
+    let op_static = format_ident!("{}", shouty(&op.name));
+    let mut path_args = Vec::new();
+    let mut path_fill = Vec::new();
+    for p in &op.path_params {
+        let wire = &p.wire;
+        match &p.from_credential {
+            Some(cred) => path_fill.push(quote! {
+                request.path_param(#wire, self.inner.credential_value(#cred).unwrap_or_default());
+            }),
+            None => {
+                let arg = ident(&p.rust);
+                let ty = param_arg_type(p);
+                path_args.push(quote!(#arg: #ty));
+                path_fill.push(match &p.ty {
+                    Ty::String | Ty::DateTime => quote!(request.path_param(#wire, #arg);),
+                    _ => quote!(request.path_param(#wire, &#arg.to_string());),
+                });
+            }
+        }
+    }
+    let mut args = path_args.clone();
+    let mut fill = path_fill.clone();
+    if let Some(body) = &op.body {
+        let ty = rust_type(body);
+        args.push(quote!(body: &#ty));
+        fill.push(quote!(request.json(body)?;));
+    }
+    let query_arg = (!op.query.is_empty()).then(|| {
+        let q = query_name(op);
+        quote!(query: &#q)
+    });
+    if let Some(arg) = &query_arg {
+        args.push(arg.clone());
+        fill.push(quote!(request.query(query)?;));
+    }
+    let (ret, tail) = match &op.response {
+        Some(ty) => {
+            let t = rust_type(ty);
+            (t, quote!(self.inner.execute(request).await?.json()))
+        }
+        None => (quote!(()), quote!(self.inner.execute(request).await.map(drop))),
+    };
+    let binding = if fill.is_empty() { quote!(request) } else { quote!(mut request) };
+    let main = quote! {
+        #doc
+        pub async fn #name(&self, #(#args),*) -> ::core::result::Result<#ret, ::comms_runtime::Error> {
+            let #binding = ::comms_runtime::Request::new(&operations::#op_static);
+            #(#fill)*
+            #tail
+        }
+    };
+    let Some(item) = op.page_item() else { return main };
+    let item_ty = rust_type(item);
+    let stream_name = format_ident!("{}_stream", op.name);
+    let stream_doc = docs(&format!(
+        "Every item of every page of [`Self::{}`], fetched page by page as the stream is read.\n\n\
+         Follows the cursor while the server says more pages follow, and ends with an error if the \
+         server repeats a cursor.",
+        op.name
+    ));
+    let mut stream_args = path_args;
+    let stream_binding = if path_fill.is_empty() && query_arg.is_none() { quote!(request) } else { quote!(mut request) };
+    let prepare = match query_arg {
+        Some(arg) => {
+            stream_args.push(arg);
+            quote!(let prepared = request.query(query).map(|()| request);)
+        }
+        None => quote!(let prepared = ::core::result::Result::Ok(request);),
+    };
+    quote! {
+        #main
+
+        #stream_doc
+        pub fn #stream_name(&self, #(#stream_args),*)
+            -> impl ::futures_core::Stream<Item = ::core::result::Result<#item_ty, ::comms_runtime::Error>> + Send + use<>
+        {
+            let #stream_binding = ::comms_runtime::Request::new(&operations::#op_static);
+            #(#path_fill)*
+            #prepare
+            ::comms_runtime::paginate(self.inner.clone(), prepared, &PAGINATION)
+        }
+    }
+}
+
+fn query_struct(op: &OperationInfo) -> Option<TokenStream> {
+    if op.query.is_empty() {
+        return None;
+    }
+    let name = query_name(op);
+    let doc = docs(&format!("Query parameters of `{}`.", op.name));
+    let all_optional = op.query.iter().all(|p| !p.required);
+    let default = all_optional.then(|| quote!(Default,));
+    let fields = op.query.iter().map(|p| {
+        let fdoc = item_docs(p.doc.as_deref(), &format!("`{}`", p.wire), p.source);
+        let id = ident(&p.rust);
+        let ty = rust_type(&p.ty);
+        let rename = (p.rust != p.wire).then(|| {
+            let w = &p.wire;
+            quote!(#[serde(rename = #w)])
+        });
+        if p.required {
+            quote!(#fdoc #rename pub #id: #ty,)
+        } else {
+            quote! {
+                #fdoc
+                #rename
+                #[serde(skip_serializing_if = "::core::option::Option::is_none")]
+                pub #id: ::core::option::Option<#ty>,
+            }
+        }
+    });
+    Some(quote! {
+        #doc
+        #[derive(Debug, Clone, PartialEq, #default ::serde::Serialize, ::serde::Deserialize)]
+        pub struct #name {
+            #(#fields)*
+        }
+    })
+}
+
+fn webhook(service: &Service) -> Option<TokenStream> {
+    let webhook = service.spec.events.as_ref()?.webhook.as_ref()?;
+    let ty = webhook.ty.as_deref()?;
+    let ty = format_ident!("{}", ty);
+    let doc = webhook.doc.as_deref().unwrap_or("Verifies a webhook delivery and decodes its payload.");
+    match webhook.signature? {
+        WebhookSignature::StandardWebhooks => {
+            let text = format!(
+                "{doc}\n\nChecks the Standard Webhooks signature (`webhook-id`, `webhook-timestamp`, \
+                 `webhook-signature`) over the raw body with `secret` (`whsec_...`), then decodes the body.\n\n\
+                 # Errors\n\nA webhook error when the signature, timestamp or secret is wrong; a decode error when the body is not a valid event."
+            );
+            let d = docs(&text);
+            Some(quote! {
+                #d
+                pub fn verify_webhook(
+                    secret: &str,
+                    headers: &::comms_runtime::reqwest::header::HeaderMap,
+                    body: &[u8],
+                ) -> ::core::result::Result<#ty, ::comms_runtime::Error> {
+                    ::comms_runtime::webhook::StandardWebhooks::new(secret)?.verify(headers, body)?;
+                    ::comms_runtime::webhook::decode_event(body)
+                }
+            })
+        }
+        WebhookSignature::Pusher => {
+            let text = format!(
+                "{doc}\n\nChecks `X-Pusher-Signature` (hex HMAC-SHA256 of the raw body with the app secret), then decodes the body.\n\n\
+                 # Errors\n\nA webhook error when the signature is wrong; a decode error when the body is not a valid event."
+            );
+            let d = docs(&text);
+            Some(quote! {
+                #d
+                pub fn verify_webhook(
+                    secret: &str,
+                    signature: &str,
+                    body: &[u8],
+                ) -> ::core::result::Result<#ty, ::comms_runtime::Error> {
+                    ::comms_runtime::webhook::verify_pusher(secret, signature, body)?;
+                    ::comms_runtime::webhook::decode_event(body)
+                }
+            })
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! The static description of a service (`SERVICE`) that the runtime works from: base URL,
+//! credentials, auth, limits, retry policy and timeouts, all taken from the spec.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::check::Service;
+use crate::model::{AuthKind, SigningKind};
+
+/// Defaults used where a spec says nothing (PROTOCOLS.md, "Retry and timeout defaults").
+const DEFAULT_CONNECT_MS: u64 = 3_000;
+const DEFAULT_ATTEMPT_MS: u64 = 60_000;
+const DEFAULT_RETRY_AFTER_CAP_MS: u64 = 60_000;
+
+fn opt_str(value: Option<&str>) -> TokenStream {
+    match value {
+        Some(v) => quote!(::core::option::Option::Some(#v)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// `pub static SERVICE: ServiceSpec = ...;`
+pub(super) fn service_static(service: &Service) -> TokenStream {
+    let spec = &service.spec;
+    let name = &spec.service.name;
+    let title = &spec.service.title;
+    let base_url = opt_str(spec.service.base_url.default.as_deref());
+    let base_url_env = &spec.service.base_url.env;
+    let credentials = spec.credentials.iter().map(|(cname, c)| {
+        let env = &c.env;
+        let secret = c.secret;
+        quote!(::comms_runtime::CredentialSpec { name: #cname, env: #env, secret: #secret })
+    });
+    let auth = spec.auth.iter().map(|a| {
+        let credential = a.credential.as_deref().unwrap_or_default();
+        match a.kind {
+            AuthKind::Bearer => quote!(::comms_runtime::AuthScheme::Bearer { credential: #credential }),
+            AuthKind::Header => {
+                let header = a.header.as_deref().unwrap_or_default();
+                quote!(::comms_runtime::AuthScheme::Header { header: #header, credential: #credential })
+            }
+            AuthKind::Query => {
+                let param = a.param.as_deref().unwrap_or_default();
+                quote!(::comms_runtime::AuthScheme::Query { param: #param, credential: #credential })
+            }
+            AuthKind::Signature => {
+                let role = |r: &str| a.credentials.get(r).map(String::as_str).unwrap_or_default().to_owned();
+                let (app_id, key, secret) = (role("app_id"), role("key"), role("secret"));
+                match a.signing {
+                    Some(SigningKind::PusherHmacSha256) | None => quote! {
+                        ::comms_runtime::AuthScheme::Signature {
+                            scheme: ::comms_runtime::SigningScheme::PusherHmacSha256 { app_id: #app_id, key: #key, secret: #secret },
+                        }
+                    },
+                }
+            }
+        }
+    });
+    let limits = spec.limits.as_ref();
+    let rate = limits.and_then(|l| l.rate.as_ref());
+    let rate_limit = match rate.and_then(|r| Some((r.requests?, r.per?))) {
+        Some((requests, per)) => {
+            let per_seconds = per.seconds();
+            quote!(::core::option::Option::Some(::comms_runtime::RateLimitSpec { requests: #requests, per_seconds: #per_seconds }))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let headers = limits.and_then(|l| l.headers.as_ref());
+    let header = |f: fn(&crate::model::RateLimitHeaders) -> Option<&String>| opt_str(headers.and_then(f).map(String::as_str));
+    let (h_limit, h_remaining, h_reset, h_retry_after) =
+        (header(|h| h.limit.as_ref()), header(|h| h.remaining.as_ref()), header(|h| h.reset.as_ref()), header(|h| h.retry_after.as_ref()));
+    let retry = match &spec.retry {
+        Some(r) => {
+            let (max_attempts, base_ms, cap_ms) = (r.max_attempts, r.backoff.base_ms, r.backoff.cap_ms);
+            let statuses = &r.statuses;
+            let (connect_errors, timeouts) = (r.connect_errors, r.timeouts);
+            let cap = r.retry_after_cap_ms.unwrap_or(DEFAULT_RETRY_AFTER_CAP_MS);
+            let budget = r.budget_percent.unwrap_or(0);
+            quote! {
+                ::comms_runtime::RetrySpec {
+                    max_attempts: #max_attempts, base_ms: #base_ms, cap_ms: #cap_ms,
+                    statuses: &[#(#statuses),*], connect_errors: #connect_errors, timeouts: #timeouts,
+                    retry_after_cap_ms: #cap, budget_ratio_percent: #budget,
+                }
+            }
+        }
+        None => quote! {
+            ::comms_runtime::RetrySpec {
+                max_attempts: 1, base_ms: 0, cap_ms: 0, statuses: &[], connect_errors: false, timeouts: false,
+                retry_after_cap_ms: #DEFAULT_RETRY_AFTER_CAP_MS, budget_ratio_percent: 0,
+            }
+        },
+    };
+    let (connect_ms, attempt_ms, total_ms) = match &spec.timeouts {
+        Some(t) => (t.connect_ms, t.attempt_ms, t.total_ms),
+        None => (DEFAULT_CONNECT_MS, DEFAULT_ATTEMPT_MS, None),
+    };
+    let total_ms = match total_ms {
+        Some(t) => quote!(::core::option::Option::Some(#t)),
+        None => quote!(::core::option::Option::None),
+    };
+    let idempotency = match &spec.idempotency {
+        Some(i) => {
+            let (header, max_len) = (&i.header, i.max_len);
+            quote!(::core::option::Option::Some(::comms_runtime::IdempotencySpec { header: #header, max_len: #max_len }))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let pagination = spec.pagination.as_ref().map(|p| {
+        let (items, has_more, cursor, after) = (&p.items_field, &p.has_more_field, &p.cursor_field, &p.after_param);
+        quote! {
+            /// How this service's list operations page.
+            pub static PAGINATION: ::comms_runtime::PaginationSpec = ::comms_runtime::PaginationSpec {
+                items: #items, has_more: #has_more, cursor_field: #cursor, after_param: #after,
+            };
+        }
+    });
+    quote! {
+        /// What the runtime needs to know about this service, taken from its spec.
+        pub static SERVICE: ::comms_runtime::ServiceSpec = ::comms_runtime::ServiceSpec {
+            name: #name,
+            title: #title,
+            base_url: #base_url,
+            base_url_env: #base_url_env,
+            credentials: &[#(#credentials),*],
+            auth: &[#(#auth),*],
+            rate_limit: #rate_limit,
+            rate_limit_headers: ::comms_runtime::RateLimitHeaders {
+                limit: #h_limit, remaining: #h_remaining, reset: #h_reset, retry_after: #h_retry_after,
+            },
+            retry: #retry,
+            timeouts: ::comms_runtime::TimeoutSpec { connect_ms: #connect_ms, attempt_ms: #attempt_ms, total_ms: #total_ms },
+            idempotency: #idempotency,
+        };
+        #pagination
+    }
+}

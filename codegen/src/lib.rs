@@ -1,0 +1,26 @@
+//! `comms-codegen`: typed Rust clients from declarative YAML service specs.
+//!
+//! The pipeline is `load → check → emit → format`:
+//! [`load`] reads `spec/*.yaml` into the [`model`] keeping every key's line and column,
+//! [`check`] resolves names and collects every problem as a [`Diagnostic`],
+//! [`emit`] turns the resolved model into Rust tokens, formatted with `prettyplease`.
+//!
+//! A `build.rs` uses [`Generator`]:
+//!
+//! ```no_run
+//! comms_codegen::Generator::new("../spec")
+//!     .out_dir(std::env::var("OUT_DIR").unwrap())
+//!     .run_build_script();
+//! ```
+
+pub mod check;
+pub mod diag;
+pub mod emit;
+pub mod gaps;
+pub mod load;
+pub mod model;
+mod names;
+mod generator;
+
+pub use diag::{Diagnostic, Diagnostics};
+pub use generator::{GeneratedFile, Generator};

@@ -1,0 +1,118 @@
+//! `comms-codegen`: check specs, generate code, and report gaps.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use comms_codegen::{Generator, check, gaps, load};
+
+const USAGE: &str = "\
+comms-codegen: typed Rust clients from the service specs
+
+USAGE:
+    comms-codegen check [SPEC_DIR]                     check every spec, print every problem
+    comms-codegen generate [SPEC_DIR] --out DIR        write the generated modules into DIR
+    comms-codegen generate [SPEC_DIR] --out DIR --check
+                                                       fail when the files in DIR are stale
+    comms-codegen gaps [SPEC_DIR]                      Markdown report of assumed and unknown items
+    comms-codegen schema [--out FILE] [--check]        JSON Schema of the spec format
+
+SPEC_DIR defaults to `spec`.
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+struct Args {
+    positional: Vec<String>,
+    out: Option<PathBuf>,
+    check: bool,
+}
+
+fn parse(args: &[String]) -> Result<Args, String> {
+    let mut parsed = Args { positional: Vec::new(), out: None, check: false };
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        match arg.as_str() {
+            "--out" | "-o" => parsed.out = Some(iter.next().ok_or("--out needs a directory")?.into()),
+            "--check" => parsed.check = true,
+            "-h" | "--help" => return Err(USAGE.to_owned()),
+            other if other.starts_with('-') => return Err(format!("unknown option `{other}`\n\n{USAGE}")),
+            other => parsed.positional.push(other.to_owned()),
+        }
+    }
+    Ok(parsed)
+}
+
+fn run(args: &[String]) -> Result<ExitCode, String> {
+    let Some((command, rest)) = args.split_first() else {
+        return Err(USAGE.to_owned());
+    };
+    let args = parse(rest)?;
+    let spec_dir = PathBuf::from(args.positional.first().map(String::as_str).unwrap_or("spec"));
+    match command.as_str() {
+        "check" => {
+            let services = check::check_dir(&spec_dir).map_err(|d| d.to_string())?;
+            for s in &services {
+                println!("ok: {} ({}): {} operations, {} types", s.name(), s.file, s.operations.len(), s.types.len());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        "generate" => {
+            let out = args.out.ok_or("generate needs --out DIR")?;
+            let generator = Generator::new(&spec_dir).out_dir(&out);
+            if args.check {
+                let stale = generator.stale_files(&out).map_err(|d| d.to_string())?;
+                if stale.is_empty() {
+                    println!("up to date: {}", out.display());
+                    return Ok(ExitCode::SUCCESS);
+                }
+                eprintln!("stale in {}: {}\nrun `comms-codegen generate {} --out {}`", out.display(), stale.join(", "), spec_dir.display(), out.display());
+                return Ok(ExitCode::FAILURE);
+            }
+            for path in generator.write().map_err(|d| d.to_string())? {
+                println!("wrote {}", path.display());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        "gaps" => {
+            let loaded = load::load_dir(&spec_dir).map_err(|d| d.to_string())?;
+            print!("{}", gaps::report(&loaded));
+            Ok(ExitCode::SUCCESS)
+        }
+        "schema" => {
+            let schema = comms_codegen::model::json_schema();
+            match (args.out, args.check) {
+                (Some(path), true) => {
+                    if std::fs::read_to_string(&path).ok().as_deref() == Some(schema.as_str()) {
+                        Ok(ExitCode::SUCCESS)
+                    } else {
+                        eprintln!("{} is stale: run `comms-codegen schema --out {}`", path.display(), path.display());
+                        Ok(ExitCode::FAILURE)
+                    }
+                }
+                (Some(path), false) => {
+                    std::fs::write(&path, schema).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                    println!("wrote {}", path.display());
+                    Ok(ExitCode::SUCCESS)
+                }
+                (None, _) => {
+                    print!("{schema}");
+                    Ok(ExitCode::SUCCESS)
+                }
+            }
+        }
+        "help" | "-h" | "--help" => {
+            print!("{USAGE}");
+            Ok(ExitCode::SUCCESS)
+        }
+        other => Err(format!("unknown command `{other}`\n\n{USAGE}")),
+    }
+}

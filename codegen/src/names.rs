@@ -1,0 +1,146 @@
+//! Name conversions, done once for the whole generator: wire names to Rust identifiers.
+
+/// Rust keywords that need a raw identifier (`r#type`) or cannot be one at all.
+const KEYWORDS: &[&str] = &[
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
+    "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut",
+    "pub", "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type",
+    "unsafe", "use", "where", "while", "abstract", "become", "box", "do", "final", "macro",
+    "override", "priv", "typeof", "unsized", "virtual", "yield", "try",
+];
+
+/// Keywords that cannot be raw identifiers.
+const NOT_RAW: &[&str] = &["crate", "self", "Self", "super"];
+
+/// Splits a wire name into lower-case words at `_`, `-`, `.`, spaces and case changes.
+fn words(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut current = String::new();
+    let mut prev: Option<char> = None;
+    for c in name.chars() {
+        if !c.is_alphanumeric() {
+            if !current.is_empty() {
+                words.push(std::mem::take(&mut current));
+            }
+            prev = None;
+            continue;
+        }
+        if let Some(p) = prev {
+            let boundary = (p.is_lowercase() || p.is_ascii_digit()) && c.is_uppercase();
+            if boundary && !current.is_empty() {
+                words.push(std::mem::take(&mut current));
+            }
+        }
+        current.extend(c.to_lowercase());
+        prev = Some(c);
+    }
+    if !current.is_empty() {
+        words.push(current);
+    }
+    words
+}
+
+/// `email.delivery_delayed` → `email_delivery_delayed`.
+pub fn snake(name: &str) -> String {
+    words(name).join("_")
+}
+
+/// `email.delivery_delayed` → `EmailDeliveryDelayed`.
+pub fn pascal(name: &str) -> String {
+    words(name)
+        .iter()
+        .map(|w| {
+            let mut chars = w.chars();
+            match chars.next() {
+                Some(first) => first.to_uppercase().chain(chars).collect::<String>(),
+                None => String::new(),
+            }
+        })
+        .collect()
+}
+
+/// `send_email` → `SEND_EMAIL`.
+pub fn shouty(name: &str) -> String {
+    snake(name).to_uppercase()
+}
+
+/// True when `name` is a plain snake_case identifier (`send_email`).
+pub fn is_snake(name: &str) -> bool {
+    let mut chars = name.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_lowercase())
+        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        && !name.ends_with('_')
+        && !name.contains("__")
+}
+
+/// True when `name` is a PascalCase identifier (`SendEmailRequest`).
+pub fn is_pascal(name: &str) -> bool {
+    let mut chars = name.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_uppercase())
+        && name.chars().all(|c| c.is_ascii_alphanumeric())
+}
+
+/// True for a Rust keyword.
+pub fn is_keyword(name: &str) -> bool {
+    KEYWORDS.contains(&name)
+}
+
+/// True when the word can be used as an identifier at all (raw if need be).
+pub fn can_be_ident(name: &str) -> bool {
+    let mut chars = name.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !NOT_RAW.contains(&name)
+        && name != "_"
+}
+
+/// A Rust identifier for a value-level name, raw when it is a keyword.
+pub fn ident(name: &str) -> proc_macro2::Ident {
+    if is_keyword(name) && !NOT_RAW.contains(&name) {
+        proc_macro2::Ident::new_raw(name, proc_macro2::Span::call_site())
+    } else {
+        proc_macro2::Ident::new(name, proc_macro2::Span::call_site())
+    }
+}
+
+/// The closest candidate to `name`, when one is close enough to be a useful hint.
+pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let lower = name.to_lowercase();
+    candidates
+        .into_iter()
+        .map(|c| (strsim::jaro_winkler(&lower, &c.to_lowercase()), c))
+        .filter(|(score, _)| *score > 0.82)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn converts_wire_names() {
+        assert_eq!(snake("email.delivery_delayed"), "email_delivery_delayed");
+        assert_eq!(pascal("email.delivery_delayed"), "EmailDeliveryDelayed");
+        assert_eq!(pascal("private-encrypted"), "PrivateEncrypted");
+        assert_eq!(snake("sendEmail"), "send_email");
+        assert_eq!(shouty("send_email"), "SEND_EMAIL");
+        assert_eq!(pascal("e164"), "E164");
+    }
+
+    #[test]
+    fn suggests_close_names_only() {
+        assert_eq!(did_you_mean("Contcat", ["Contact", "Template"]), Some("Contact"));
+        assert_eq!(did_you_mean("Zebra", ["Contact", "Template"]), None);
+    }
+
+    #[test]
+    fn checks_identifier_shapes() {
+        assert!(is_snake("send_email"));
+        assert!(!is_snake("SendEmail"));
+        assert!(!is_snake("send__email"));
+        assert!(is_pascal("SendEmail"));
+        assert!(!is_pascal("send_email"));
+        assert_eq!(ident("type").to_string(), "r#type");
+    }
+}

@@ -1,0 +1,24 @@
+//! Typed Rust clients for the email, messaging and realtime services.
+//!
+//! Every module here is generated at build time from `spec/<service>.yaml` by `comms-codegen`
+//! and calls into [`comms_runtime`], the hand-written engine (auth, retries, rate limiting,
+//! timeouts, errors, pagination, webhooks). Each service sits behind a cargo feature of its name.
+//!
+//! ```no_run
+//! # async fn example() -> Result<(), comms_runtime::Error> {
+//! let email = comms::email::EmailClient::from_env()?;
+//! # let _ = email;
+//! # Ok(())
+//! # }
+//! ```
+
+pub use comms_runtime::{CallOptions, Error};
+
+#[cfg(feature = "email")]
+include!(concat!(env!("OUT_DIR"), "/email.rs"));
+
+#[cfg(feature = "messaging")]
+include!(concat!(env!("OUT_DIR"), "/messaging.rs"));
+
+#[cfg(feature = "realtime")]
+include!(concat!(env!("OUT_DIR"), "/realtime.rs"));
