@@ -6,5 +6,7 @@ fn main() {
         eprintln!("error: OUT_DIR is not set; run this through cargo");
         std::process::exit(1);
     });
-    comms_codegen::Generator::new("../spec").out_dir(out_dir).run_build_script();
+    comms_codegen::Generator::new("../spec")
+        .out_dir(out_dir)
+        .run_build_script();
 }

@@ -8,9 +8,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::load::{Loaded, Locations};
-use crate::model::{
-    AuthKind, Format, IdempotencyMode, Method, Source, SpecFile, TypeDef,
-};
+use crate::model::{AuthKind, Format, IdempotencyMode, Method, Source, SpecFile, TypeDef};
 use crate::names::{can_be_ident, did_you_mean, is_pascal, is_snake, pascal, snake};
 
 /// A type expression, resolved.
@@ -64,7 +62,9 @@ impl Ty {
             "datetime" => Ty::DateTime,
             "json" => Ty::Json,
             "" => return Err("the type is empty".into()),
-            name if name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => Ty::Named(name.to_owned()),
+            name if name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
+                Ty::Named(name.to_owned())
+            }
             other => return Err(format!("`{other}` is not a type expression")),
         })
     }
@@ -80,7 +80,10 @@ impl Ty {
 
     /// True for scalars (what a query or path parameter may be).
     pub fn is_scalar(&self) -> bool {
-        matches!(self, Ty::String | Ty::Integer | Ty::Number | Ty::Boolean | Ty::DateTime)
+        matches!(
+            self,
+            Ty::String | Ty::Integer | Ty::Number | Ty::Boolean | Ty::DateTime
+        )
     }
 
     fn contains_page(&self) -> bool {
@@ -123,6 +126,8 @@ pub struct TypeInfo {
     pub source: Source,
     /// What kind of type.
     pub kind: TypeKind,
+    /// Rules across fields (objects only), checked before sending.
+    pub rules: Vec<RuleInfo>,
 }
 
 /// The three kinds of named type.
@@ -156,10 +161,49 @@ pub struct FieldInfo {
     pub required: bool,
     /// String format.
     pub format: Option<Format>,
+    /// Limits checked before sending.
+    pub constraints: Constraints,
     /// Docs.
     pub doc: Option<String>,
     /// Where it comes from.
     pub source: Source,
+}
+
+/// Limits on a field's value, checked before sending.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Constraints {
+    /// Longest string in characters.
+    pub max_len: Option<u64>,
+    /// Shortest string in characters.
+    pub min_len: Option<u64>,
+    /// Longest string in bytes.
+    pub max_bytes: Option<u64>,
+    /// Most items.
+    pub max_items: Option<u64>,
+    /// Fewest items.
+    pub min_items: Option<u64>,
+    /// Smallest number.
+    pub min: Option<f64>,
+    /// Largest number.
+    pub max: Option<f64>,
+}
+
+impl Constraints {
+    /// True when nothing is constrained.
+    pub fn is_empty(&self) -> bool {
+        *self == Constraints::default()
+    }
+}
+
+/// A rule across an object's fields, by Rust field name.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RuleInfo {
+    /// At most one set.
+    Exclusive(Vec<(String, String)>),
+    /// At least one set.
+    RequireOne(Vec<(String, String)>),
+    /// Items of these list fields together at most `max`.
+    MaxTotal(Vec<(String, String)>, u64),
 }
 
 /// An enum value.
@@ -279,8 +323,14 @@ pub fn check_all(loaded: &[Loaded]) -> Result<Vec<Service>, Diagnostics> {
         let name = file.spec.service.name.clone();
         if let Some(first) = names.get(&name) {
             errors.push(
-                Diagnostic::new(&file.display, file.locations.value("service.name"), format!("duplicate service name `{name}`"))
-                    .hint(format!("`{first}` already defines it; each service needs its own name")),
+                Diagnostic::new(
+                    &file.display,
+                    file.locations.value("service.name"),
+                    format!("duplicate service name `{name}`"),
+                )
+                .hint(format!(
+                    "`{first}` already defines it; each service needs its own name"
+                )),
             );
         } else {
             names.insert(name, file.display.clone());
@@ -299,7 +349,13 @@ pub fn check_all(loaded: &[Loaded]) -> Result<Vec<Service>, Diagnostics> {
 
 /// Checks one loaded file.
 pub fn check(loaded: &Loaded) -> Result<Service, Diagnostics> {
-    let mut c = Checker { file: &loaded.display, loc: &loaded.locations, spec: &loaded.spec, broken: &loaded.broken, errors: Diagnostics::default() };
+    let mut c = Checker {
+        file: &loaded.display,
+        loc: &loaded.locations,
+        spec: &loaded.spec,
+        broken: &loaded.broken,
+        errors: Diagnostics::default(),
+    };
     c.service();
     c.auth();
     c.limits();
@@ -308,7 +364,12 @@ pub fn check(loaded: &Loaded) -> Result<Service, Diagnostics> {
     c.events();
     c.gaps();
     if c.errors.is_empty() {
-        Ok(Service { file: loaded.display.clone(), spec: loaded.spec.clone(), types, operations })
+        Ok(Service {
+            file: loaded.display.clone(),
+            spec: loaded.spec.clone(),
+            types,
+            operations,
+        })
     } else {
         Err(c.errors.sorted())
     }
@@ -354,10 +415,15 @@ impl Checker<'_> {
 
     fn env_var(&mut self, path: &str, name: &str) {
         let ok = !name.is_empty()
-            && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+            && name
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
             && name.chars().next().is_some_and(|c| c.is_ascii_uppercase());
         if !ok {
-            let d = self.error_at_value(path, format!("`{name}` is not an environment variable name"));
+            let d = self.error_at_value(
+                path,
+                format!("`{name}` is not an environment variable name"),
+            );
             d.expected = Some("UPPER_SNAKE_CASE, like COMMS_EMAIL_API_KEY".into());
         }
     }
@@ -366,7 +432,13 @@ impl Checker<'_> {
         let s = &self.spec.service;
         self.require_source("service", s.source);
         if !is_snake(&s.name) || crate::names::is_keyword(&s.name) {
-            let d = self.error_at_value("service.name", format!("service name `{}` is not a snake_case Rust identifier", s.name));
+            let d = self.error_at_value(
+                "service.name",
+                format!(
+                    "service name `{}` is not a snake_case Rust identifier",
+                    s.name
+                ),
+            );
             d.expected = Some("lower-case letters, digits and `_`, like `email`".into());
         }
         if let Some(p) = &s.pricing {
@@ -383,12 +455,20 @@ impl Checker<'_> {
         self.env_var("service.base_url.env", &env);
         if let Some(url) = &s.base_url.default {
             if !(url.starts_with("http://") || url.starts_with("https://")) || url.ends_with('/') {
-                let d = self.error_at_value("service.base_url.default", format!("`{url}` is not a base URL"));
-                d.expected = Some("http:// or https:// followed by a host, without a trailing `/`".into());
+                let d = self.error_at_value(
+                    "service.base_url.default",
+                    format!("`{url}` is not a base URL"),
+                );
+                d.expected =
+                    Some("http:// or https:// followed by a host, without a trailing `/`".into());
             }
         }
-        let creds: Vec<(String, String, Option<Source>)> =
-            self.spec.credentials.iter().map(|(n, c)| (n.clone(), c.env.clone(), c.source)).collect();
+        let creds: Vec<(String, String, Option<Source>)> = self
+            .spec
+            .credentials
+            .iter()
+            .map(|(n, c)| (n.clone(), c.env.clone(), c.source))
+            .collect();
         for (name, env, source) in creds {
             let path = format!("credentials.{name}");
             self.require_source(&path, source);
@@ -401,14 +481,21 @@ impl Checker<'_> {
     }
 
     fn is_broken(&self, section: &str, name: &str) -> bool {
-        self.broken.iter().any(|b| b.strip_prefix(section).and_then(|r| r.strip_prefix('.')) == Some(name))
+        self.broken
+            .iter()
+            .any(|b| b.strip_prefix(section).and_then(|r| r.strip_prefix('.')) == Some(name))
     }
 
     fn credential_ref(&mut self, path: &str, name: &str) {
         if !self.spec.credentials.contains_key(name) && !self.is_broken("credentials", name) {
             let known: Vec<&str> = self.spec.credentials.keys().map(String::as_str).collect();
-            let hint = did_you_mean(name, known.iter().copied()).map(|h| format!("did you mean `{h}`?"));
-            let expected = if known.is_empty() { "a `credentials` section that defines it".to_owned() } else { format!("one of {}", known.join(", ")) };
+            let hint =
+                did_you_mean(name, known.iter().copied()).map(|h| format!("did you mean `{h}`?"));
+            let expected = if known.is_empty() {
+                "a `credentials` section that defines it".to_owned()
+            } else {
+                format!("one of {}", known.join(", "))
+            };
             let d = self.error_at_value(path, format!("unknown credential `{name}`"));
             d.expected = Some(expected);
             d.hint = hint;
@@ -421,7 +508,10 @@ impl Checker<'_> {
             let path = format!("auth.{i}");
             self.require_source(&path, scheme.source);
             if let Some(first) = seen.insert(scheme.name.clone(), i) {
-                let d = self.error(&format!("{path}.name"), format!("duplicate auth scheme `{}`", scheme.name));
+                let d = self.error(
+                    &format!("{path}.name"),
+                    format!("duplicate auth scheme `{}`", scheme.name),
+                );
                 d.hint = Some(format!("`auth.{first}` already has this name"));
             }
             let needs: &[&str] = match scheme.kind {
@@ -439,7 +529,13 @@ impl Checker<'_> {
                 };
                 if !present {
                     let kind = serde_json::to_string(&scheme.kind).unwrap_or_default();
-                    self.error(&path, format!("auth scheme `{}` of kind {kind} needs `{need}`", scheme.name));
+                    self.error(
+                        &path,
+                        format!(
+                            "auth scheme `{}` of kind {kind} needs `{need}`",
+                            scheme.name
+                        ),
+                    );
                 }
             }
             if let Some(cred) = &scheme.credential {
@@ -453,8 +549,15 @@ impl Checker<'_> {
                             self.credential_ref(&format!("{path}.credentials.{role}"), &cred);
                         }
                         None => {
-                            let d = self.error(&path, format!("signing scheme `{}` needs the credential for `{role}`", scheme.name));
-                            d.expected = Some("credentials: { app_id: ..., key: ..., secret: ... }".into());
+                            let d = self.error(
+                                &path,
+                                format!(
+                                    "signing scheme `{}` needs the credential for `{role}`",
+                                    scheme.name
+                                ),
+                            );
+                            d.expected =
+                                Some("credentials: { app_id: ..., key: ..., secret: ... }".into());
                         }
                     }
                 }
@@ -468,7 +571,10 @@ impl Checker<'_> {
                 self.require_source("limits.rate", rate.source);
                 match (rate.requests, rate.per) {
                     (Some(0), _) => {
-                        let d = self.error_at_value("limits.rate.requests", "a rate limit of 0 requests allows nothing");
+                        let d = self.error_at_value(
+                            "limits.rate.requests",
+                            "a rate limit of 0 requests allows nothing",
+                        );
                         d.expected = Some("a positive number of requests".into());
                         d.hint = Some("leave `requests` out when the limit is not shown".into());
                     }
@@ -482,31 +588,54 @@ impl Checker<'_> {
             if let Some(h) = &limits.headers {
                 self.require_source("limits.headers", h.source);
             }
-            let sizes: Vec<(String, Option<Source>, Option<u64>)> =
-                limits.sizes.iter().map(|(n, s)| (n.clone(), s.source, s.max)).collect();
+            let sizes: Vec<(String, Option<Source>, Option<u64>)> = limits
+                .sizes
+                .iter()
+                .map(|(n, s)| (n.clone(), s.source, s.max))
+                .collect();
             for (name, source, max) in sizes {
                 self.require_source(&format!("limits.sizes.{name}"), source);
                 if max == Some(0) {
-                    self.error_at_value(&format!("limits.sizes.{name}.max"), format!("size limit `{name}` of 0 allows nothing"));
+                    self.error_at_value(
+                        &format!("limits.sizes.{name}.max"),
+                        format!("size limit `{name}` of 0 allows nothing"),
+                    );
                 }
             }
         }
         if let Some(retry) = &self.spec.retry {
             self.require_source("retry", retry.source);
             if retry.max_attempts == 0 {
-                let d = self.error_at_value("retry.max_attempts", "`max_attempts` counts the first attempt, so it is at least 1");
+                let d = self.error_at_value(
+                    "retry.max_attempts",
+                    "`max_attempts` counts the first attempt, so it is at least 1",
+                );
                 d.expected = Some("1 or more".into());
             }
             if retry.backoff.base_ms > retry.backoff.cap_ms {
-                self.error("retry.backoff", format!("backoff base {} ms is above its cap {} ms", retry.backoff.base_ms, retry.backoff.cap_ms));
+                self.error(
+                    "retry.backoff",
+                    format!(
+                        "backoff base {} ms is above its cap {} ms",
+                        retry.backoff.base_ms, retry.backoff.cap_ms
+                    ),
+                );
             }
-            let bad: Vec<u16> = retry.statuses.iter().copied().filter(|s| !(100..=599).contains(s)).collect();
+            let bad: Vec<u16> = retry
+                .statuses
+                .iter()
+                .copied()
+                .filter(|s| !(100..=599).contains(s))
+                .collect();
             for s in bad {
                 let d = self.error_at_value("retry.statuses", format!("{s} is not an HTTP status"));
                 d.expected = Some("a number from 100 to 599".into());
             }
             if retry.budget_percent.is_some_and(|p| p > 100) {
-                self.error_at_value("retry.budget_percent", "a retry budget is a percentage from 0 to 100");
+                self.error_at_value(
+                    "retry.budget_percent",
+                    "a retry budget is a percentage from 0 to 100",
+                );
             }
         }
         if let Some(t) = &self.spec.timeouts {
@@ -518,7 +647,10 @@ impl Checker<'_> {
         if let Some(i) = &self.spec.idempotency {
             self.require_source("idempotency", i.source);
             if i.max_len == 0 {
-                self.error_at_value("idempotency.max_len", "an idempotency key of length 0 cannot be sent");
+                self.error_at_value(
+                    "idempotency.max_len",
+                    "an idempotency key of length 0 cannot be sent",
+                );
             }
         }
         if let Some(p) = &self.spec.pagination {
@@ -530,11 +662,18 @@ impl Checker<'_> {
                 let ty = ty.clone();
                 self.type_ref("errors.type", &ty);
             }
-            let codes: Vec<(String, Vec<u16>)> = e.codes.iter().map(|(k, v)| (k.clone(), v.status.clone())).collect();
+            let codes: Vec<(String, Vec<u16>)> = e
+                .codes
+                .iter()
+                .map(|(k, v)| (k.clone(), v.status.clone()))
+                .collect();
             for (code, statuses) in codes {
                 for s in statuses {
                     if !(400..=599).contains(&s) {
-                        self.error_at_value(&format!("errors.codes.{code}.status"), format!("{s} is not an error status"));
+                        self.error_at_value(
+                            &format!("errors.codes.{code}.status"),
+                            format!("{s} is not an error status"),
+                        );
                     }
                 }
             }
@@ -559,7 +698,8 @@ impl Checker<'_> {
                         ok = false;
                     } else if !self.spec.types.contains_key(&name) {
                         ok = false;
-                        let hint = did_you_mean(&name, self.known_types()).map(|h| format!("did you mean `{h}`?"));
+                        let hint = did_you_mean(&name, self.known_types())
+                            .map(|h| format!("did you mean `{h}`?"));
                         let d = self.error_at_value(path, format!("unknown type `{name}`"));
                         d.expected = Some("a type defined under `types`, or string, integer, number, boolean, datetime, json, list<T>, map<T>".into());
                         d.hint = hint;
@@ -586,21 +726,52 @@ impl Checker<'_> {
                 d.hint = Some(format!("call it `{}`", pascal(name)));
             }
             if let Some(kind) = self.type_kind(&path, def, source) {
-                out.push(TypeInfo { name: name.clone(), doc: def.doc.clone(), source, kind });
+                let rules = match &kind {
+                    TypeKind::Object(fields) => self.rules(&path, def, fields),
+                    _ => {
+                        if !def.rules.is_empty() {
+                            self.error(
+                                &format!("{path}.rules"),
+                                "`rules` apply to objects (types with `fields`)",
+                            );
+                        }
+                        Vec::new()
+                    }
+                };
+                out.push(TypeInfo {
+                    name: name.clone(),
+                    doc: def.doc.clone(),
+                    source,
+                    kind,
+                    rules,
+                });
             }
         }
         out
     }
 
     fn type_kind(&mut self, path: &str, def: &TypeDef, source: Source) -> Option<TypeKind> {
-        let shapes = [def.fields.is_some(), def.values.is_some(), def.variants.is_some()];
+        let shapes = [
+            def.fields.is_some(),
+            def.values.is_some(),
+            def.variants.is_some(),
+        ];
         if shapes.iter().filter(|x| **x).count() != 1 {
-            let d = self.error(path, format!("`{path}` must have exactly one of `fields`, `values` or `variants`"));
-            d.expected = Some("`fields` for an object, `values` for an enum, `variants` (with `tag`) for a union".into());
+            let d = self.error(
+                path,
+                format!("`{path}` must have exactly one of `fields`, `values` or `variants`"),
+            );
+            d.expected = Some(
+                "`fields` for an object, `values` for an enum, `variants` (with `tag`) for a union"
+                    .into(),
+            );
             return None;
         }
         if def.variants.is_none() && (def.tag.is_some() || def.content.is_some()) {
-            self.error(path, "`tag` and `content` belong to unions (types with `variants`)");
+            self.error(
+                path,
+                "`tag` and `content` belong to unions (types with `variants`)",
+            );
         }
         if let Some(fields) = &def.fields {
             let mut out = Vec::new();
@@ -613,21 +784,32 @@ impl Checker<'_> {
                     continue;
                 }
                 if let Some(other) = rust_names.insert(rust.clone(), wire.clone()) {
-                    self.error(&fpath, format!("fields `{other}` and `{wire}` both become `{rust}` in Rust"));
+                    self.error(
+                        &fpath,
+                        format!("fields `{other}` and `{wire}` both become `{rust}` in Rust"),
+                    );
                 }
-                let Some(ty) = self.type_ref(&format!("{fpath}.type"), &field.ty) else { continue };
+                let Some(ty) = self.type_ref(&format!("{fpath}.type"), &field.ty) else {
+                    continue;
+                };
                 if ty.contains_page() {
-                    self.error_at_value(&format!("{fpath}.type"), "`page<T>` is only for operation responses");
+                    self.error_at_value(
+                        &format!("{fpath}.type"),
+                        "`page<T>` is only for operation responses",
+                    );
                 }
-                if field.format.is_some() && !matches!(ty, Ty::String | Ty::DateTime | Ty::List(_)) {
+                if field.format.is_some() && !matches!(ty, Ty::String | Ty::DateTime | Ty::List(_))
+                {
                     self.error(&fpath, "`format` applies to strings (or lists of strings)");
                 }
+                let constraints = self.constraints(&fpath, field, &ty);
                 out.push(FieldInfo {
                     wire: wire.clone(),
                     rust,
                     ty,
                     required: field.required,
                     format: field.format,
+                    constraints,
                     doc: field.doc.clone(),
                     source: field.source.unwrap_or(source),
                 });
@@ -645,20 +827,30 @@ impl Checker<'_> {
                 let wire = value.value().to_owned();
                 let rust = pascal(&wire);
                 if wire.is_empty() || rust.is_empty() || !can_be_ident(&rust) {
-                    let d = self.error_at_value(&vpath, format!("enum value `{wire}` has no usable Rust name"));
+                    let d = self.error_at_value(
+                        &vpath,
+                        format!("enum value `{wire}` has no usable Rust name"),
+                    );
                     d.expected = Some("a value with at least one letter, like `delivered`".into());
                     continue;
                 }
                 if rust == "Unknown" {
                     let d = self.error_at_value(&vpath, "the enum value `unknown` clashes with the variant that keeps unknown values");
-                    d.hint = Some("open enums already keep any unknown value in `Unknown(String)`".into());
+                    d.hint = Some(
+                        "open enums already keep any unknown value in `Unknown(String)`".into(),
+                    );
                     continue;
                 }
                 if let Some(other) = seen.insert(rust.clone(), wire.clone()) {
                     if other == wire {
                         self.error_at_value(&vpath, format!("duplicate enum value `{wire}`"));
                     } else {
-                        self.error_at_value(&vpath, format!("enum values `{other}` and `{wire}` both become `{rust}` in Rust"));
+                        self.error_at_value(
+                            &vpath,
+                            format!(
+                                "enum values `{other}` and `{wire}` both become `{rust}` in Rust"
+                            ),
+                        );
                     }
                     continue;
                 }
@@ -666,13 +858,21 @@ impl Checker<'_> {
                     crate::model::EnumValue::Bare(_) => (None, None),
                     crate::model::EnumValue::Documented(d) => (d.doc.clone(), d.source),
                 };
-                out.push(ValueInfo { wire, rust, doc, source: vsource.unwrap_or(source) });
+                out.push(ValueInfo {
+                    wire,
+                    rust,
+                    doc,
+                    source: vsource.unwrap_or(source),
+                });
             }
             return Some(TypeKind::Enum(out));
         }
         let variants = def.variants.as_ref()?;
         let Some(tag) = def.tag.clone() else {
-            let d = self.error(path, format!("union `{path}` needs `tag`: the field that tells its variants apart"));
+            let d = self.error(
+                path,
+                format!("union `{path}` needs `tag`: the field that tells its variants apart"),
+            );
             d.expected = Some("tag: type".into());
             return None;
         };
@@ -682,12 +882,18 @@ impl Checker<'_> {
             let vpath = format!("{path}.variants.{tag_value}");
             let rust = variant.name.clone().unwrap_or_else(|| pascal(tag_value));
             if !is_pascal(&rust) || rust == "Unknown" {
-                let d = self.error(&vpath, format!("variant `{tag_value}` has no usable Rust name (`{rust}`)"));
+                let d = self.error(
+                    &vpath,
+                    format!("variant `{tag_value}` has no usable Rust name (`{rust}`)"),
+                );
                 d.hint = Some("set `name:` to a PascalCase name other than `Unknown`".into());
                 continue;
             }
             if let Some(other) = seen.insert(rust.clone(), tag_value.clone()) {
-                self.error(&vpath, format!("variants `{other}` and `{tag_value}` both become `{rust}` in Rust"));
+                self.error(
+                    &vpath,
+                    format!("variants `{other}` and `{tag_value}` both become `{rust}` in Rust"),
+                );
                 continue;
             }
             if let Some(ty) = &variant.ty {
@@ -713,7 +919,153 @@ impl Checker<'_> {
                 source: variant.source.unwrap_or(source),
             });
         }
-        Some(TypeKind::Union { tag, content: def.content.clone(), variants: out })
+        Some(TypeKind::Union {
+            tag,
+            content: def.content.clone(),
+            variants: out,
+        })
+    }
+
+    fn constraints(&mut self, path: &str, field: &crate::model::Field, ty: &Ty) -> Constraints {
+        let c = Constraints {
+            max_len: field.max_len,
+            min_len: field.min_len,
+            max_bytes: field.max_bytes,
+            max_items: field.max_items,
+            min_items: field.min_items,
+            min: field.min,
+            max: field.max,
+        };
+        let strings = match ty {
+            Ty::String | Ty::DateTime => true,
+            Ty::List(t) | Ty::Map(t) => matches!(**t, Ty::String | Ty::DateTime),
+            _ => false,
+        };
+        let counted = matches!(ty, Ty::List(_) | Ty::Map(_));
+        let number = matches!(ty, Ty::Integer | Ty::Number);
+        for (name, set, ok, what) in [
+            ("max_len", c.max_len.is_some(), strings, "strings"),
+            ("min_len", c.min_len.is_some(), strings, "strings"),
+            ("max_bytes", c.max_bytes.is_some(), strings, "strings"),
+            (
+                "max_items",
+                c.max_items.is_some(),
+                counted,
+                "lists and maps",
+            ),
+            (
+                "min_items",
+                c.min_items.is_some(),
+                counted,
+                "lists and maps",
+            ),
+            ("min", c.min.is_some(), number, "numbers"),
+            ("max", c.max.is_some(), number, "numbers"),
+        ] {
+            if set && !ok {
+                self.error(
+                    &format!("{path}.{name}"),
+                    format!("`{name}` applies to {what}"),
+                );
+            }
+        }
+        let pairs = [
+            (
+                c.min_len.map(|v| v as f64),
+                c.max_len.map(|v| v as f64),
+                "min_len",
+                "max_len",
+            ),
+            (
+                c.min_items.map(|v| v as f64),
+                c.max_items.map(|v| v as f64),
+                "min_items",
+                "max_items",
+            ),
+            (c.min, c.max, "min", "max"),
+        ];
+        for (lo, hi, lo_name, hi_name) in pairs {
+            if let (Some(lo), Some(hi)) = (lo, hi) {
+                if lo > hi {
+                    self.error(
+                        &format!("{path}.{lo_name}"),
+                        format!("`{lo_name}` ({lo}) is above `{hi_name}` ({hi})"),
+                    );
+                }
+            }
+        }
+        c
+    }
+
+    fn rules(&mut self, path: &str, def: &TypeDef, fields: &[FieldInfo]) -> Vec<RuleInfo> {
+        let mut out = Vec::new();
+        for (i, rule) in def.rules.iter().enumerate() {
+            let rpath = format!("{path}.rules.{i}");
+            let shapes = [
+                rule.exclusive.is_some(),
+                rule.require_one.is_some(),
+                rule.max_total.is_some(),
+            ];
+            if shapes.iter().filter(|x| **x).count() != 1 {
+                let d = self.error(
+                    &rpath,
+                    "a rule has exactly one of `exclusive`, `require_one` or `max_total`",
+                );
+                d.expected = Some("{ exclusive: [a, b] }, { require_one: [a, b] } or { max_total: 50, fields: [to, cc, bcc] }".into());
+                continue;
+            }
+            let names = rule
+                .exclusive
+                .as_ref()
+                .or(rule.require_one.as_ref())
+                .or(rule.fields.as_ref());
+            let Some(names) = names else {
+                let d = self.error(&rpath, "`max_total` needs `fields`: the lists it counts");
+                d.expected = Some("fields: [to, cc, bcc]".into());
+                continue;
+            };
+            if names.len() < 2 && rule.max_total.is_none() {
+                self.error(&rpath, "a rule across fields names at least two fields");
+            }
+            let mut resolved = Vec::new();
+            for name in names {
+                match fields.iter().find(|f| &f.wire == name) {
+                    Some(f) => {
+                        if rule.max_total.is_some() && !matches!(f.ty, Ty::List(_)) {
+                            self.error(
+                                &rpath,
+                                format!("`max_total` counts lists, and `{name}` is not one"),
+                            );
+                        }
+                        if f.required && rule.max_total.is_none() {
+                            self.error(&rpath, format!("`{name}` is required, so a rule about whether it is set never applies"));
+                        }
+                        resolved.push((f.wire.clone(), f.rust.clone()));
+                    }
+                    None => {
+                        let hint = did_you_mean(name, fields.iter().map(|f| f.wire.as_str()))
+                            .map(|h| format!("did you mean `{h}`?"));
+                        let d = self.error_at_value(
+                            &rpath,
+                            format!("rule names the unknown field `{name}`"),
+                        );
+                        d.hint = hint;
+                    }
+                }
+            }
+            out.push(
+                match (
+                    rule.exclusive.is_some(),
+                    rule.require_one.is_some(),
+                    rule.max_total,
+                ) {
+                    (true, _, _) => RuleInfo::Exclusive(resolved),
+                    (_, true, _) => RuleInfo::RequireOne(resolved),
+                    (_, _, max) => RuleInfo::MaxTotal(resolved, max.unwrap_or_default()),
+                },
+            );
+        }
+        out
     }
 
     fn operations(&mut self) -> Vec<OperationInfo> {
@@ -724,7 +1076,10 @@ impl Checker<'_> {
             let path = format!("operations.{name}");
             let source = self.require_source(&path, op.source);
             if !is_snake(name) || crate::names::is_keyword(name) {
-                let d = self.error(&path, format!("operation name `{name}` is not a snake_case Rust identifier"));
+                let d = self.error(
+                    &path,
+                    format!("operation name `{name}` is not a snake_case Rust identifier"),
+                );
                 d.hint = Some(format!("call it `{}`", snake(name)));
             }
             if name.ends_with("_stream") {
@@ -734,7 +1089,14 @@ impl Checker<'_> {
             let template = op.path.clone();
             let shape = normalised_route(&template);
             if let Some(other) = routes.insert((op.method, shape), name.clone()) {
-                let d = self.error_at_value(&format!("{path}.path"), format!("`{} {}` is already the route of `{other}`", op.method.as_str(), op.path));
+                let d = self.error_at_value(
+                    &format!("{path}.path"),
+                    format!(
+                        "`{} {}` is already the route of `{other}`",
+                        op.method.as_str(),
+                        op.path
+                    ),
+                );
                 d.hint = Some("each operation needs its own method and path".into());
             }
             let in_path = match path_params(&template) {
@@ -746,20 +1108,34 @@ impl Checker<'_> {
                 }
             };
             if !template.starts_with('/') {
-                let d = self.error_at_value(&format!("{path}.path"), format!("path `{template}` must start with `/`"));
+                let d = self.error_at_value(
+                    &format!("{path}.path"),
+                    format!("path `{template}` must start with `/`"),
+                );
                 d.expected = Some("/v1/...".into());
             }
-            if let Some(prefix) = spec.service.version.as_ref().and_then(|v| v.prefix.as_deref()) {
+            if let Some(prefix) = spec
+                .service
+                .version
+                .as_ref()
+                .and_then(|v| v.prefix.as_deref())
+            {
                 let wanted = format!("/{prefix}/");
                 if !template.starts_with(&wanted) {
-                    let d = self.error_at_value(&format!("{path}.path"), format!("path `{template}` does not carry the version prefix `{prefix}`"));
+                    let d = self.error_at_value(
+                        &format!("{path}.path"),
+                        format!("path `{template}` does not carry the version prefix `{prefix}`"),
+                    );
                     d.expected = Some(format!("a path starting with {wanted}"));
                 }
             }
             let declared: BTreeSet<&str> = op.path_params.keys().map(String::as_str).collect();
             for p in &in_path {
                 if !declared.contains(p.as_str()) {
-                    let d = self.error_at_value(&format!("{path}.path"), format!("path parameter `{{{p}}}` is not declared"));
+                    let d = self.error_at_value(
+                        &format!("{path}.path"),
+                        format!("path parameter `{{{p}}}` is not declared"),
+                    );
                     d.expected = Some(format!("path_params: {{ {p}: {{ type: string }} }}"));
                 }
             }
@@ -767,15 +1143,25 @@ impl Checker<'_> {
             for (pname, param) in &op.path_params {
                 let ppath = format!("{path}.path_params.{pname}");
                 if !in_path.contains(pname) {
-                    let d = self.error(&ppath, format!("path parameter `{pname}` does not appear in `{template}`"));
-                    d.hint = Some(format!("add `{{{pname}}}` to the path, or remove the parameter"));
+                    let d = self.error(
+                        &ppath,
+                        format!("path parameter `{pname}` does not appear in `{template}`"),
+                    );
+                    d.hint = Some(format!(
+                        "add `{{{pname}}}` to the path, or remove the parameter"
+                    ));
                 }
                 if let Some(info) = self.param(&ppath, pname, param, source, true) {
                     path_info.push(info);
                 }
             }
             // Keep path order so method arguments read like the URL.
-            path_info.sort_by_key(|p| in_path.iter().position(|x| *x == p.wire).unwrap_or(usize::MAX));
+            path_info.sort_by_key(|p| {
+                in_path
+                    .iter()
+                    .position(|x| *x == p.wire)
+                    .unwrap_or(usize::MAX)
+            });
             let mut query = Vec::new();
             for (qname, param) in &op.query {
                 let qpath = format!("{path}.query.{qname}");
@@ -792,7 +1178,10 @@ impl Checker<'_> {
                     }
                     let ty = self.type_ref(&format!("{path}.body"), b);
                     if ty.as_ref().is_some_and(Ty::contains_page) {
-                        self.error_at_value(&format!("{path}.body"), "`page<T>` is only for responses");
+                        self.error_at_value(
+                            &format!("{path}.body"),
+                            "`page<T>` is only for responses",
+                        );
                     }
                     ty
                 }
@@ -805,17 +1194,26 @@ impl Checker<'_> {
             if let Some(Ty::Page(item)) = &response {
                 self.page(&path, item, &op.query);
             } else if response.as_ref().is_some_and(Ty::contains_page) {
-                self.error_at_value(&format!("{path}.response"), "`page<T>` must be the whole response");
+                self.error_at_value(
+                    &format!("{path}.response"),
+                    "`page<T>` must be the whole response",
+                );
             }
             if let Some(status) = op.status {
                 if !(200..=299).contains(&status) {
-                    let d = self.error_at_value(&format!("{path}.status"), format!("{status} is not a success status"));
+                    let d = self.error_at_value(
+                        &format!("{path}.status"),
+                        format!("{status} is not a success status"),
+                    );
                     d.expected = Some("200 to 299".into());
                 }
             }
             for s in &op.errors {
                 if !(400..=599).contains(s) {
-                    self.error_at_value(&format!("{path}.errors"), format!("{s} is not an error status"));
+                    self.error_at_value(
+                        &format!("{path}.errors"),
+                        format!("{s} is not an error status"),
+                    );
                 }
             }
             let idempotency = op.idempotency.unwrap_or(match op.method {
@@ -824,13 +1222,20 @@ impl Checker<'_> {
             });
             if idempotency == IdempotencyMode::Key && spec.idempotency.is_none() {
                 let d = self.error(&format!("{path}.idempotency"), "`idempotency: key` needs an `idempotency` section saying which header carries the key");
-                d.expected = Some("idempotency: { header: Idempotency-Key, max_len: 256, source: assumed }".into());
+                d.expected = Some(
+                    "idempotency: { header: Idempotency-Key, max_len: 256, source: assumed }"
+                        .into(),
+                );
             }
             if let Some(auth) = &op.auth {
                 if !spec.auth.iter().any(|a| &a.name == auth) && !self.is_broken("auth", auth) {
                     let names: Vec<&str> = spec.auth.iter().map(|a| a.name.as_str()).collect();
-                    let hint = did_you_mean(auth, names.iter().copied()).map(|h| format!("did you mean `{h}`?"));
-                    let d = self.error_at_value(&format!("{path}.auth"), format!("unknown auth scheme `{auth}`"));
+                    let hint = did_you_mean(auth, names.iter().copied())
+                        .map(|h| format!("did you mean `{h}`?"));
+                    let d = self.error_at_value(
+                        &format!("{path}.auth"),
+                        format!("unknown auth scheme `{auth}`"),
+                    );
                     d.expected = Some(format!("one of {}", names.join(", ")));
                     d.hint = hint;
                 }
@@ -854,7 +1259,14 @@ impl Checker<'_> {
         out
     }
 
-    fn param(&mut self, path: &str, name: &str, param: &crate::model::Param, source: Source, in_path: bool) -> Option<ParamInfo> {
+    fn param(
+        &mut self,
+        path: &str,
+        name: &str,
+        param: &crate::model::Param,
+        source: Source,
+        in_path: bool,
+    ) -> Option<ParamInfo> {
         let rust = snake(name);
         if !can_be_ident(&rust) {
             self.error(path, format!("parameter `{name}` has no usable Rust name"));
@@ -866,14 +1278,21 @@ impl Checker<'_> {
         };
         let enum_ok = matches!(&ty, Ty::Named(n) if self.spec.types.get(n).is_some_and(|t| t.values.is_some()));
         if !ty.is_scalar() && !enum_ok {
-            let d = self.error_at_value(&format!("{path}.type"), format!("parameter `{name}` must be a scalar"));
+            let d = self.error_at_value(
+                &format!("{path}.type"),
+                format!("parameter `{name}` must be a scalar"),
+            );
             d.expected = Some("string, integer, number, boolean, datetime or an enum".into());
         }
         if let Some(cred) = &param.from_credential {
             self.credential_ref(&format!("{path}.from_credential"), cred);
             if self.spec.credentials.get(cred).is_some_and(|c| c.secret) {
-                let d = self.error_at_value(&format!("{path}.from_credential"), format!("credential `{cred}` is secret and may not be put in a URL"));
-                d.hint = Some("set `secret: false` on it if it is an identifier, not a secret".into());
+                let d = self.error_at_value(
+                    &format!("{path}.from_credential"),
+                    format!("credential `{cred}` is secret and may not be put in a URL"),
+                );
+                d.hint =
+                    Some("set `secret: false` on it if it is an identifier, not a secret".into());
             }
         }
         Some(ParamInfo {
@@ -887,35 +1306,63 @@ impl Checker<'_> {
         })
     }
 
-    fn page(&mut self, path: &str, item: &Ty, query: &indexmap::IndexMap<String, crate::model::Param>) {
+    fn page(
+        &mut self,
+        path: &str,
+        item: &Ty,
+        query: &indexmap::IndexMap<String, crate::model::Param>,
+    ) {
         let Some(p) = &self.spec.pagination else {
-            let d = self.error(&format!("{path}.response"), "`page<T>` needs a `pagination` section");
+            let d = self.error(
+                &format!("{path}.response"),
+                "`page<T>` needs a `pagination` section",
+            );
             d.expected = Some("pagination: { limit_param, after_param, items_field, has_more_field, cursor_field, source }".into());
             return;
         };
-        let (after, limit, cursor) = (p.after_param.clone(), p.limit_param.clone(), p.cursor_field.clone());
+        let (after, limit, cursor) = (
+            p.after_param.clone(),
+            p.limit_param.clone(),
+            p.cursor_field.clone(),
+        );
         for needed in [&after, &limit] {
             if !query.contains_key(needed) {
-                let d = self.error(path, format!("a paginated operation needs the query parameter `{needed}`"));
+                let d = self.error(
+                    path,
+                    format!("a paginated operation needs the query parameter `{needed}`"),
+                );
                 d.expected = Some(format!("query: {{ {needed}: {{ type: ... }} }}"));
             }
         }
         let Ty::Named(n) = item else {
-            self.error_at_value(&format!("{path}.response"), "page items must be a named object type");
+            self.error_at_value(
+                &format!("{path}.response"),
+                "page items must be a named object type",
+            );
             return;
         };
         if let Some(fields) = self.spec.types.get(n).and_then(|t| t.fields.as_ref()) {
             if !fields.contains_key(&cursor) {
-                let d = self.error_at_value(&format!("{path}.response"), format!("page items of type `{n}` have no cursor field `{cursor}`"));
-                d.hint = Some(format!("add `{cursor}` to `{n}`, or change `pagination.cursor_field`"));
+                let d = self.error_at_value(
+                    &format!("{path}.response"),
+                    format!("page items of type `{n}` have no cursor field `{cursor}`"),
+                );
+                d.hint = Some(format!(
+                    "add `{cursor}` to `{n}`, or change `pagination.cursor_field`"
+                ));
             }
         } else {
-            self.error_at_value(&format!("{path}.response"), format!("page items `{n}` must be an object type"));
+            self.error_at_value(
+                &format!("{path}.response"),
+                format!("page items `{n}` must be an object type"),
+            );
         }
     }
 
     fn events(&mut self) {
-        let Some(events) = &self.spec.events else { return };
+        let Some(events) = &self.spec.events else {
+            return;
+        };
         self.require_source("events", events.source);
         if let Some(w) = &events.webhook {
             self.require_source("events.webhook", w.source.or(events.source));
@@ -928,14 +1375,22 @@ impl Checker<'_> {
                 self.env_var("events.webhook.secret_env", &env);
             }
             if w.signature.is_some() && w.secret_env.is_none() {
-                let d = self.error("events.webhook", "a signed webhook needs `secret_env`: where the signing secret is read from");
+                let d = self.error(
+                    "events.webhook",
+                    "a signed webhook needs `secret_env`: where the signing secret is read from",
+                );
                 d.expected = Some("secret_env: COMMS_<SERVICE>_WEBHOOK_SECRET".into());
             }
         }
     }
 
     fn gaps(&mut self) {
-        let gaps: Vec<(String, Option<Source>)> = self.spec.gaps.iter().map(|(k, g)| (k.clone(), g.source)).collect();
+        let gaps: Vec<(String, Option<Source>)> = self
+            .spec
+            .gaps
+            .iter()
+            .map(|(k, g)| (k.clone(), g.source))
+            .collect();
         for (name, source) in gaps {
             self.require_source(&format!("gaps.{name}"), source);
         }
@@ -951,10 +1406,14 @@ pub fn path_params(template: &str) -> Result<Vec<String>, String> {
             return Err(format!("unbalanced `}}` in `{template}`"));
         }
         let after = &rest[open + 1..];
-        let close = after.find('}').ok_or_else(|| format!("unclosed `{{` in `{template}`"))?;
+        let close = after
+            .find('}')
+            .ok_or_else(|| format!("unclosed `{{` in `{template}`"))?;
         let name = &after[..close];
         if !is_snake(name) {
-            return Err(format!("path parameter `{{{name}}}` is not a snake_case name"));
+            return Err(format!(
+                "path parameter `{{{name}}}` is not a snake_case name"
+            ));
         }
         if out.iter().any(|n| n == name) {
             return Err(format!("path parameter `{{{name}}}` appears twice"));
@@ -989,14 +1448,22 @@ mod tests {
 
     #[test]
     fn parses_type_expressions() {
-        assert_eq!(Ty::parse("list<map<Contact>>"), Ok(Ty::List(Box::new(Ty::Map(Box::new(Ty::Named("Contact".into())))))));
+        assert_eq!(
+            Ty::parse("list<map<Contact>>"),
+            Ok(Ty::List(Box::new(Ty::Map(Box::new(Ty::Named(
+                "Contact".into()
+            ))))))
+        );
         assert!(Ty::parse("list<string").is_err());
         assert!(Ty::parse("a b").is_err());
     }
 
     #[test]
     fn reads_path_parameters() {
-        assert_eq!(path_params("/v1/emails/{id}/x/{other}"), Ok(vec!["id".to_owned(), "other".to_owned()]));
+        assert_eq!(
+            path_params("/v1/emails/{id}/x/{other}"),
+            Ok(vec!["id".to_owned(), "other".to_owned()])
+        );
         assert!(path_params("/v1/{id").is_err());
         assert!(path_params("/v1/{id}/{id}").is_err());
         assert_eq!(normalised_route("/a/{id}/b"), "/a/{}/b");

@@ -22,7 +22,14 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// A diagnostic at a position.
     pub fn new(file: &str, (line, column): (usize, usize), message: impl Into<String>) -> Self {
-        Diagnostic { file: file.to_owned(), line, column, message: message.into(), expected: None, hint: None }
+        Diagnostic {
+            file: file.to_owned(),
+            line,
+            column,
+            message: message.into(),
+            expected: None,
+            hint: None,
+        }
     }
 
     /// Adds what was expected.
@@ -48,7 +55,11 @@ impl Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}: error: {}", self.file, self.line, self.column, self.message)?;
+        write!(
+            f,
+            "{}:{}:{}: error: {}",
+            self.file, self.line, self.column, self.message
+        )?;
         if let Some(expected) = &self.expected {
             write!(f, "\n    expected: {expected}")?;
         }

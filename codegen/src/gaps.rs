@@ -122,12 +122,16 @@ pub fn items(file: &Loaded) -> Vec<GapItem> {
 
 /// The Markdown report of every assumed or not-shown item and every seed conflict.
 pub fn report(files: &[Loaded]) -> String {
-    let mut md = String::from("# Gaps in the specs\n\nWhat the seed does not give: items we *assumed* (our design), items *not shown* \
-         (still unknown), and places where seed facts conflict. Fill a gap by editing the spec and running `cargo build`.\n");
+    let mut md = String::from(
+        "# Gaps in the specs\n\nWhat the seed does not give: items we *assumed* (our design), items *not shown* \
+         (still unknown), and places where seed facts conflict. Fill a gap by editing the spec and running `cargo build`.\n",
+    );
     for file in files {
         let all = items(file);
         let seed = all.iter().filter(|i| i.source == Source::Seed).count();
-        let _ = write!(md, "\n## {} (`{}`)\n\n{} items: {} from the seed, {} assumed, {} not shown, {} conflicts.\n",
+        let _ = write!(
+            md,
+            "\n## {} (`{}`)\n\n{} items: {} from the seed, {} assumed, {} not shown, {} conflicts.\n",
             file.spec.service.title,
             file.display,
             all.len(),
@@ -137,7 +141,10 @@ pub fn report(files: &[Loaded]) -> String {
             all.iter().filter(|i| i.conflict.is_some()).count(),
         );
         for (title, pick) in [
-            ("Conflicts in the seed", (|i: &GapItem| i.conflict.is_some()) as fn(&GapItem) -> bool),
+            (
+                "Conflicts in the seed",
+                (|i: &GapItem| i.conflict.is_some()) as fn(&GapItem) -> bool,
+            ),
             ("Not shown", |i: &GapItem| i.source == Source::NotShown),
             ("Assumed", |i: &GapItem| i.source == Source::Assumed),
         ] {
@@ -147,10 +154,22 @@ pub fn report(files: &[Loaded]) -> String {
             }
             let _ = write!(md, "\n### {title}\n\n");
             for i in picked {
-                let _ = write!(md, "- `{}` ({}:{}:{})", i.path, file.display, i.position.0, i.position.1);
-                let text = if title.starts_with("Conflicts") { i.conflict.as_deref() } else { i.note.as_deref() };
+                let _ = write!(
+                    md,
+                    "- `{}` ({}:{}:{})",
+                    i.path, file.display, i.position.0, i.position.1
+                );
+                let text = if title.starts_with("Conflicts") {
+                    i.conflict.as_deref()
+                } else {
+                    i.note.as_deref()
+                };
                 if let Some(t) = text {
-                    let _ = write!(md, ": {}", t.split_whitespace().collect::<Vec<_>>().join(" "));
+                    let _ = write!(
+                        md,
+                        ": {}",
+                        t.split_whitespace().collect::<Vec<_>>().join(" ")
+                    );
                 }
                 md.push('\n');
             }

@@ -24,7 +24,10 @@ pub struct Generator {
 impl Generator {
     /// A generator for the specs in `spec_dir` (every `*.yaml` file).
     pub fn new(spec_dir: impl Into<PathBuf>) -> Self {
-        Generator { spec_dir: spec_dir.into(), out_dir: None }
+        Generator {
+            spec_dir: spec_dir.into(),
+            out_dir: None,
+        }
     }
 
     /// Where [`Generator::write`] puts the files; a build script passes `OUT_DIR`.
@@ -40,24 +43,39 @@ impl Generator {
         let mut errors = Diagnostics::default();
         for service in &services {
             match emit::emit_service(service) {
-                Ok(contents) => files.push(GeneratedFile { name: format!("{}.rs", service.name()), contents }),
-                Err(message) => errors.push(Diagnostic::new(&service.file, (1, 1), message).hint("this is a bug in comms-codegen; please report it with the spec")),
+                Ok(contents) => files.push(GeneratedFile {
+                    name: format!("{}.rs", service.name()),
+                    contents,
+                }),
+                Err(message) => errors.push(
+                    Diagnostic::new(&service.file, (1, 1), message)
+                        .hint("this is a bug in comms-codegen; please report it with the spec"),
+                ),
             }
         }
         files.sort_by(|a, b| a.name.cmp(&b.name));
-        if errors.is_empty() { Ok(files) } else { Err(errors) }
+        if errors.is_empty() {
+            Ok(files)
+        } else {
+            Err(errors)
+        }
     }
 
     /// Generates and writes the files into the output directory, leaving unchanged files alone
     /// (so their timestamps do not trigger rebuilds). Returns the paths written or kept.
     pub fn write(&self) -> Result<Vec<PathBuf>, Diagnostics> {
-        let out = self.out_dir.clone().ok_or_else(|| io_error(&self.spec_dir, "no output directory was set"))?;
-        std::fs::create_dir_all(&out).map_err(|e| io_error(&out, &format!("cannot create the output directory: {e}")))?;
+        let out = self
+            .out_dir
+            .clone()
+            .ok_or_else(|| io_error(&self.spec_dir, "no output directory was set"))?;
+        std::fs::create_dir_all(&out)
+            .map_err(|e| io_error(&out, &format!("cannot create the output directory: {e}")))?;
         let mut paths = Vec::new();
         for file in self.generate()? {
             let path = out.join(&file.name);
             if std::fs::read_to_string(&path).ok().as_deref() != Some(file.contents.as_str()) {
-                std::fs::write(&path, &file.contents).map_err(|e| io_error(&path, &format!("cannot write: {e}")))?;
+                std::fs::write(&path, &file.contents)
+                    .map_err(|e| io_error(&path, &format!("cannot write: {e}")))?;
             }
             paths.push(path);
         }
@@ -70,7 +88,10 @@ impl Generator {
         Ok(self
             .generate()?
             .into_iter()
-            .filter(|f| std::fs::read_to_string(dir.join(&f.name)).ok().as_deref() != Some(f.contents.as_str()))
+            .filter(|f| {
+                std::fs::read_to_string(dir.join(&f.name)).ok().as_deref()
+                    != Some(f.contents.as_str())
+            })
             .map(|f| f.name)
             .collect())
     }
@@ -90,7 +111,10 @@ impl Generator {
             }
         }
         if let Err(diagnostics) = self.write() {
-            eprintln!("error: the service specs in {} have problems:\n", self.spec_dir.display());
+            eprintln!(
+                "error: the service specs in {} have problems:\n",
+                self.spec_dir.display()
+            );
             eprintln!("{diagnostics}");
             std::process::exit(1);
         }
@@ -98,5 +122,9 @@ impl Generator {
 }
 
 fn io_error(path: &Path, message: &str) -> Diagnostics {
-    Diagnostics(vec![Diagnostic::new(&path.display().to_string(), (1, 1), message)])
+    Diagnostics(vec![Diagnostic::new(
+        &path.display().to_string(),
+        (1, 1),
+        message,
+    )])
 }

@@ -17,10 +17,10 @@ pub mod check;
 pub mod diag;
 pub mod emit;
 pub mod gaps;
+mod generator;
 pub mod load;
 pub mod model;
 mod names;
-mod generator;
 
 pub use diag::{Diagnostic, Diagnostics};
 pub use generator::{GeneratedFile, Generator};

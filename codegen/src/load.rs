@@ -31,12 +31,18 @@ pub struct Loaded {
     pub broken: Vec<String>,
 }
 
+/// A line and column, both 1-based.
+pub type Position = (usize, usize);
+
+/// A key that appears twice in one mapping: its path, where it first appears, where again.
+pub type Duplicate = (String, Position, Position);
+
 /// Positions of keys and values, by dotted path (`operations.send_email.path`).
 #[derive(Debug, Clone, Default)]
 pub struct Locations {
     keys: HashMap<String, (usize, usize)>,
     values: HashMap<String, (usize, usize)>,
-    duplicates: Vec<(String, (usize, usize), (usize, usize))>,
+    duplicates: Vec<Duplicate>,
 }
 
 impl Locations {
@@ -76,14 +82,21 @@ impl Locations {
     }
 
     /// Keys that appear twice in one mapping: path, first position, second position.
-    pub fn duplicates(&self) -> &[(String, (usize, usize), (usize, usize))] {
+    pub fn duplicates(&self) -> &[Duplicate] {
         &self.duplicates
     }
 }
 
 enum Frame {
-    Map { path: String, key: Option<String>, expecting_key: bool },
-    Seq { path: String, index: usize },
+    Map {
+        path: String,
+        key: Option<String>,
+        expecting_key: bool,
+    },
+    Seq {
+        path: String,
+        index: usize,
+    },
 }
 
 #[derive(Default)]
@@ -110,7 +123,11 @@ impl Scanner {
         let pos = position(mark);
         match self.stack.last_mut() {
             None => Some(String::new()),
-            Some(Frame::Map { path, key, expecting_key }) => {
+            Some(Frame::Map {
+                path,
+                key,
+                expecting_key,
+            }) => {
                 if *expecting_key {
                     let name = scalar.unwrap_or("?").to_owned();
                     let full = join(path, &name);
@@ -151,7 +168,11 @@ impl MarkedEventReceiver for Scanner {
             }
             Event::MappingStart(..) => {
                 let path = self.node(None, mark).unwrap_or_else(|| "?".into());
-                self.stack.push(Frame::Map { path, key: None, expecting_key: true });
+                self.stack.push(Frame::Map {
+                    path,
+                    key: None,
+                    expecting_key: true,
+                });
             }
             Event::SequenceStart(..) => {
                 let path = self.node(None, mark).unwrap_or_else(|| "?".into());
@@ -190,7 +211,11 @@ const SECTIONS: &[&str] = &[
 pub fn load_file(path: &Path) -> Result<Loaded, Diagnostics> {
     let display = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| {
-        Diagnostics(vec![Diagnostic::new(&display, (1, 1), format!("cannot read the spec file: {e}"))])
+        Diagnostics(vec![Diagnostic::new(
+            &display,
+            (1, 1),
+            format!("cannot read the spec file: {e}"),
+        )])
     })?;
     let mut loaded = load_str(&display, &text)?;
     loaded.path = path.to_owned();
@@ -203,9 +228,22 @@ pub fn load_file_partial(path: &Path) -> (Option<Loaded>, Diagnostics) {
     match std::fs::read_to_string(path) {
         Ok(text) => {
             let (loaded, errors) = load_str_partial(&display, &text);
-            (loaded.map(|l| Loaded { path: path.to_owned(), ..l }), errors)
+            (
+                loaded.map(|l| Loaded {
+                    path: path.to_owned(),
+                    ..l
+                }),
+                errors,
+            )
         }
-        Err(e) => (None, Diagnostics(vec![Diagnostic::new(&display, (1, 1), format!("cannot read the spec file: {e}"))])),
+        Err(e) => (
+            None,
+            Diagnostics(vec![Diagnostic::new(
+                &display,
+                (1, 1),
+                format!("cannot read the spec file: {e}"),
+            )]),
+        ),
     }
 }
 
@@ -231,7 +269,11 @@ pub fn load_dir(dir: &Path) -> Result<Vec<Loaded>, Diagnostics> {
 pub fn spec_files(dir: &Path) -> Result<Vec<PathBuf>, Diagnostics> {
     let display = dir.display().to_string();
     let entries = std::fs::read_dir(dir).map_err(|e| {
-        Diagnostics(vec![Diagnostic::new(&display, (1, 1), format!("cannot read the spec directory: {e}"))])
+        Diagnostics(vec![Diagnostic::new(
+            &display,
+            (1, 1),
+            format!("cannot read the spec directory: {e}"),
+        )])
     })?;
     let mut paths: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -239,7 +281,11 @@ pub fn spec_files(dir: &Path) -> Result<Vec<PathBuf>, Diagnostics> {
         .collect();
     paths.sort();
     if paths.is_empty() {
-        return Err(Diagnostics(vec![Diagnostic::new(&display, (1, 1), "no spec files (*.yaml) here")]));
+        return Err(Diagnostics(vec![Diagnostic::new(
+            &display,
+            (1, 1),
+            "no spec files (*.yaml) here",
+        )]));
     }
     Ok(paths)
 }
@@ -266,7 +312,13 @@ pub fn load_str_partial(display: &str, text: &str) -> (Option<Loaded>, Diagnosti
             let mut errors = Diagnostics::default();
             let locations = Locations::scan(text);
             let dups = locations.duplicates();
-            let nested = |path: &str| dups.iter().any(|(p, _, _)| path.len() > p.len() && path.starts_with(p.as_str()) && path[p.len()..].starts_with('.'));
+            let nested = |path: &str| {
+                dups.iter().any(|(p, _, _)| {
+                    path.len() > p.len()
+                        && path.starts_with(p.as_str())
+                        && path[p.len()..].starts_with('.')
+                })
+            };
             for (path, first, second) in dups.iter().filter(|(p, _, _)| !nested(p)) {
                 let (section, name) = path.rsplit_once('.').unwrap_or(("the file", path));
                 let what = match section {
@@ -276,20 +328,45 @@ pub fn load_str_partial(display: &str, text: &str) -> (Option<Loaded>, Diagnosti
                     _ => "key",
                 };
                 errors.push(
-                    Diagnostic::new(display, *second, format!("duplicate {what} `{name}` in `{section}`"))
-                        .hint(format!("it is first defined at line {}; names must be unique", first.0)),
+                    Diagnostic::new(
+                        display,
+                        *second,
+                        format!("duplicate {what} `{name}` in `{section}`"),
+                    )
+                    .hint(format!(
+                        "it is first defined at line {}; names must be unique",
+                        first.0
+                    )),
                 );
             }
             if errors.is_empty() {
-                errors.push(Diagnostic::new(display, (1, 1), format!("invalid YAML: {e}")));
+                errors.push(Diagnostic::new(
+                    display,
+                    (1, 1),
+                    format!("invalid YAML: {e}"),
+                ));
             }
             return (None, errors);
         }
         Err(e) => {
-            let pos = e.location().map(|l| (l.line(), l.column())).unwrap_or((1, 1));
+            let pos = e
+                .location()
+                .map(|l| (l.line(), l.column()))
+                .unwrap_or((1, 1));
             let message = e.to_string();
-            let message = message.split(" at line ").next().unwrap_or(&message).to_owned();
-            return (None, Diagnostics(vec![Diagnostic::new(display, pos, format!("invalid YAML: {message}"))]));
+            let message = message
+                .split(" at line ")
+                .next()
+                .unwrap_or(&message)
+                .to_owned();
+            return (
+                None,
+                Diagnostics(vec![Diagnostic::new(
+                    display,
+                    pos,
+                    format!("invalid YAML: {message}"),
+                )]),
+            );
         }
     };
     let locations = Locations::scan(text);
@@ -311,7 +388,11 @@ pub fn load_str_partial(display: &str, text: &str) -> (Option<Loaded>, Diagnosti
     let mut drop_sections: Vec<serde_yaml::Value> = Vec::new();
     for (key_value, section) in root.iter_mut() {
         let Some(key) = key_value.as_str() else {
-            errors.push(Diagnostic::new(display, (1, 1), "top-level keys must be strings"));
+            errors.push(Diagnostic::new(
+                display,
+                (1, 1),
+                "top-level keys must be strings",
+            ));
             drop_sections.push(key_value.clone());
             continue;
         };
@@ -321,8 +402,12 @@ pub fn load_str_partial(display: &str, text: &str) -> (Option<Loaded>, Diagnosti
             }
             let Some(items) = section.as_mapping_mut() else {
                 errors.push(
-                    Diagnostic::new(display, locations.value(key), format!("`{key}` must be a mapping of named items"))
-                        .expected("name: { ... }"),
+                    Diagnostic::new(
+                        display,
+                        locations.value(key),
+                        format!("`{key}` must be a mapping of named items"),
+                    )
+                    .expected("name: { ... }"),
                 );
                 drop_sections.push(key_value.clone());
                 continue;
@@ -332,10 +417,34 @@ pub fn load_str_partial(display: &str, text: &str) -> (Option<Loaded>, Diagnosti
                 let name_text = name.as_str().unwrap_or("?");
                 let path = join(key, name_text);
                 let ok = match key {
-                    "credentials" => check_item::<crate::model::Credential>(display, &locations, &path, item, &mut errors),
-                    "types" => check_item::<crate::model::TypeDef>(display, &locations, &path, item, &mut errors),
-                    "operations" => check_item::<crate::model::Operation>(display, &locations, &path, item, &mut errors),
-                    _ => check_item::<crate::model::Gap>(display, &locations, &path, item, &mut errors),
+                    "credentials" => check_item::<crate::model::Credential>(
+                        display,
+                        &locations,
+                        &path,
+                        item,
+                        &mut errors,
+                    ),
+                    "types" => check_item::<crate::model::TypeDef>(
+                        display,
+                        &locations,
+                        &path,
+                        item,
+                        &mut errors,
+                    ),
+                    "operations" => check_item::<crate::model::Operation>(
+                        display,
+                        &locations,
+                        &path,
+                        item,
+                        &mut errors,
+                    ),
+                    _ => check_item::<crate::model::Gap>(
+                        display,
+                        &locations,
+                        &path,
+                        item,
+                        &mut errors,
+                    ),
                 };
                 if !ok {
                     failed.push(name.clone());
@@ -348,8 +457,12 @@ pub fn load_str_partial(display: &str, text: &str) -> (Option<Loaded>, Diagnosti
         } else if LIST_SECTIONS.contains(&key) {
             let Some(items) = section.as_sequence_mut() else {
                 errors.push(
-                    Diagnostic::new(display, locations.value(key), format!("`{key}` must be a list"))
-                        .expected("- name: ..."),
+                    Diagnostic::new(
+                        display,
+                        locations.value(key),
+                        format!("`{key}` must be a list"),
+                    )
+                    .expected("- name: ..."),
                 );
                 drop_sections.push(key_value.clone());
                 continue;
@@ -357,7 +470,13 @@ pub fn load_str_partial(display: &str, text: &str) -> (Option<Loaded>, Diagnosti
             let mut keep = Vec::new();
             for (i, item) in items.iter().enumerate() {
                 let path = join(key, &i.to_string());
-                if check_item::<crate::model::AuthScheme>(display, &locations, &path, item, &mut errors) {
+                if check_item::<crate::model::AuthScheme>(
+                    display,
+                    &locations,
+                    &path,
+                    item,
+                    &mut errors,
+                ) {
                     keep.push(item.clone());
                 } else {
                     if let Some(name) = item.get("name").and_then(serde_yaml::Value::as_str) {
@@ -369,14 +488,62 @@ pub fn load_str_partial(display: &str, text: &str) -> (Option<Loaded>, Diagnosti
             *items = keep;
         } else if SECTIONS.contains(&key) {
             let ok = match key {
-                "service" => check_item::<crate::model::ServiceInfo>(display, &locations, key, section, &mut errors),
-                "limits" => check_item::<crate::model::Limits>(display, &locations, key, section, &mut errors),
-                "retry" => check_item::<crate::model::RetryPolicy>(display, &locations, key, section, &mut errors),
-                "timeouts" => check_item::<crate::model::Timeouts>(display, &locations, key, section, &mut errors),
-                "idempotency" => check_item::<crate::model::Idempotency>(display, &locations, key, section, &mut errors),
-                "pagination" => check_item::<crate::model::Pagination>(display, &locations, key, section, &mut errors),
-                "errors" => check_item::<crate::model::Errors>(display, &locations, key, section, &mut errors),
-                _ => check_item::<crate::model::Events>(display, &locations, key, section, &mut errors),
+                "service" => check_item::<crate::model::ServiceInfo>(
+                    display,
+                    &locations,
+                    key,
+                    section,
+                    &mut errors,
+                ),
+                "limits" => check_item::<crate::model::Limits>(
+                    display,
+                    &locations,
+                    key,
+                    section,
+                    &mut errors,
+                ),
+                "retry" => check_item::<crate::model::RetryPolicy>(
+                    display,
+                    &locations,
+                    key,
+                    section,
+                    &mut errors,
+                ),
+                "timeouts" => check_item::<crate::model::Timeouts>(
+                    display,
+                    &locations,
+                    key,
+                    section,
+                    &mut errors,
+                ),
+                "idempotency" => check_item::<crate::model::Idempotency>(
+                    display,
+                    &locations,
+                    key,
+                    section,
+                    &mut errors,
+                ),
+                "pagination" => check_item::<crate::model::Pagination>(
+                    display,
+                    &locations,
+                    key,
+                    section,
+                    &mut errors,
+                ),
+                "errors" => check_item::<crate::model::Errors>(
+                    display,
+                    &locations,
+                    key,
+                    section,
+                    &mut errors,
+                ),
+                _ => check_item::<crate::model::Events>(
+                    display,
+                    &locations,
+                    key,
+                    section,
+                    &mut errors,
+                ),
             };
             if !ok {
                 broken.push(key.to_owned());
@@ -384,9 +551,16 @@ pub fn load_str_partial(display: &str, text: &str) -> (Option<Loaded>, Diagnosti
             }
         } else {
             errors.push(
-                Diagnostic::new(display, locations.key(key), format!("unknown section `{key}`"))
-                    .expected(format!("one of {}", SECTIONS.join(", ")))
-                    .maybe_hint(did_you_mean(key, SECTIONS.iter().copied()).map(|s| format!("did you mean `{s}`?"))),
+                Diagnostic::new(
+                    display,
+                    locations.key(key),
+                    format!("unknown section `{key}`"),
+                )
+                .expected(format!("one of {}", SECTIONS.join(", ")))
+                .maybe_hint(
+                    did_you_mean(key, SECTIONS.iter().copied())
+                        .map(|s| format!("did you mean `{s}`?")),
+                ),
             );
             drop_sections.push(key_value.clone());
         }
@@ -405,11 +579,21 @@ pub fn load_str_partial(display: &str, text: &str) -> (Option<Loaded>, Diagnosti
     }
     match serde_yaml::from_value::<SpecFile>(value) {
         Ok(spec) => {
-            let loaded = Loaded { path: PathBuf::from(display), display: display.to_owned(), spec, locations, broken };
+            let loaded = Loaded {
+                path: PathBuf::from(display),
+                display: display.to_owned(),
+                spec,
+                locations,
+                broken,
+            };
             (Some(loaded), errors.sorted())
         }
         Err(e) => {
-            errors.push(Diagnostic::new(display, (1, 1), format!("invalid spec: {e}")));
+            errors.push(Diagnostic::new(
+                display,
+                (1, 1),
+                format!("invalid spec: {e}"),
+            ));
             (None, errors.sorted())
         }
     }
@@ -426,7 +610,11 @@ fn check_item<T: DeserializeOwned>(
     let result: Result<T, _> = serde_path_to_error::deserialize(value.clone());
     let Err(error) = result else { return true };
     let inner = error.path().to_string();
-    let mut full = if inner == "." || inner.is_empty() { path.to_owned() } else { join(path, &inner) };
+    let mut full = if inner == "." || inner.is_empty() {
+        path.to_owned()
+    } else {
+        join(path, &inner)
+    };
     let message = error.inner().to_string();
     let mut diagnostic;
     if let Some(field) = between(&message, "unknown field `", "`") {
@@ -434,9 +622,14 @@ fn check_item<T: DeserializeOwned>(
         if !full.ends_with(field) {
             full = join(&full, field);
         }
-        diagnostic = Diagnostic::new(display, locations.key(&full), format!("unknown key `{field}` in `{}`", parent_of(&full, field)));
+        diagnostic = Diagnostic::new(
+            display,
+            locations.key(&full),
+            format!("unknown key `{field}` in `{}`", parent_of(&full, field)),
+        );
         if field.contains(' ') {
-            diagnostic = diagnostic.hint("an unquoted value in `{ ... }` ends at a comma; put the value in quotes");
+            diagnostic = diagnostic
+                .hint("an unquoted value in `{ ... }` ends at a comma; put the value in quotes");
         }
         if let Some(list) = &expected {
             diagnostic = diagnostic.expected(format!("one of {}", list.join(", ")));
@@ -446,18 +639,34 @@ fn check_item<T: DeserializeOwned>(
             }
         }
     } else if let Some(field) = between(&message, "missing field `", "`") {
-        diagnostic = Diagnostic::new(display, locations.key(&full), format!("`{full}` is missing the key `{field}`"));
+        diagnostic = Diagnostic::new(
+            display,
+            locations.key(&full),
+            format!("`{full}` is missing the key `{field}`"),
+        );
     } else if let Some(variant) = between(&message, "unknown variant `", "`") {
         let expected = expected_list(&message);
-        diagnostic = Diagnostic::new(display, locations.value(&full), format!("`{full}`: unknown value `{variant}`"));
+        diagnostic = Diagnostic::new(
+            display,
+            locations.value(&full),
+            format!("`{full}`: unknown value `{variant}`"),
+        );
         if let Some(list) = &expected {
             diagnostic = diagnostic.expected(format!("one of {}", list.join(", ")));
             let hint = did_you_mean(variant, list.iter().map(String::as_str));
             diagnostic = diagnostic.maybe_hint(hint.map(|h| format!("did you mean `{h}`?")));
         }
     } else {
-        let message = message.split(" at line ").next().unwrap_or(&message).to_owned();
-        diagnostic = Diagnostic::new(display, locations.value(&full), format!("`{full}`: {message}"));
+        let message = message
+            .split(" at line ")
+            .next()
+            .unwrap_or(&message)
+            .to_owned();
+        diagnostic = Diagnostic::new(
+            display,
+            locations.value(&full),
+            format!("`{full}`: {message}"),
+        );
     }
     errors.push(diagnostic);
     false
@@ -478,8 +687,16 @@ fn between<'a>(text: &'a str, start: &str, end: &str) -> Option<&'a str> {
 
 /// The list in serde's "expected one of `a`, `b`" tail.
 fn expected_list(message: &str) -> Option<Vec<String>> {
-    let tail = message.split("expected one of ").nth(1).or_else(|| message.split("expected ").nth(1))?;
-    let items: Vec<String> = tail.split('`').skip(1).step_by(2).map(str::to_owned).collect();
+    let tail = message
+        .split("expected one of ")
+        .nth(1)
+        .or_else(|| message.split("expected ").nth(1))?;
+    let items: Vec<String> = tail
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_owned)
+        .collect();
     (!items.is_empty()).then_some(items)
 }
 

@@ -37,14 +37,22 @@ struct Args {
 }
 
 fn parse(args: &[String]) -> Result<Args, String> {
-    let mut parsed = Args { positional: Vec::new(), out: None, check: false };
+    let mut parsed = Args {
+        positional: Vec::new(),
+        out: None,
+        check: false,
+    };
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
         match arg.as_str() {
-            "--out" | "-o" => parsed.out = Some(iter.next().ok_or("--out needs a directory")?.into()),
+            "--out" | "-o" => {
+                parsed.out = Some(iter.next().ok_or("--out needs a directory")?.into())
+            }
             "--check" => parsed.check = true,
             "-h" | "--help" => return Err(USAGE.to_owned()),
-            other if other.starts_with('-') => return Err(format!("unknown option `{other}`\n\n{USAGE}")),
+            other if other.starts_with('-') => {
+                return Err(format!("unknown option `{other}`\n\n{USAGE}"));
+            }
             other => parsed.positional.push(other.to_owned()),
         }
     }
@@ -56,12 +64,23 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
         return Err(USAGE.to_owned());
     };
     let args = parse(rest)?;
-    let spec_dir = PathBuf::from(args.positional.first().map(String::as_str).unwrap_or("spec"));
+    let spec_dir = PathBuf::from(
+        args.positional
+            .first()
+            .map(String::as_str)
+            .unwrap_or("spec"),
+    );
     match command.as_str() {
         "check" => {
             let services = check::check_dir(&spec_dir).map_err(|d| d.to_string())?;
             for s in &services {
-                println!("ok: {} ({}): {} operations, {} types", s.name(), s.file, s.operations.len(), s.types.len());
+                println!(
+                    "ok: {} ({}): {} operations, {} types",
+                    s.name(),
+                    s.file,
+                    s.operations.len(),
+                    s.types.len()
+                );
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -74,7 +93,13 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                     println!("up to date: {}", out.display());
                     return Ok(ExitCode::SUCCESS);
                 }
-                eprintln!("stale in {}: {}\nrun `comms-codegen generate {} --out {}`", out.display(), stale.join(", "), spec_dir.display(), out.display());
+                eprintln!(
+                    "stale in {}: {}\nrun `comms-codegen generate {} --out {}`",
+                    out.display(),
+                    stale.join(", "),
+                    spec_dir.display(),
+                    out.display()
+                );
                 return Ok(ExitCode::FAILURE);
             }
             for path in generator.write().map_err(|d| d.to_string())? {
@@ -94,12 +119,17 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                     if std::fs::read_to_string(&path).ok().as_deref() == Some(schema.as_str()) {
                         Ok(ExitCode::SUCCESS)
                     } else {
-                        eprintln!("{} is stale: run `comms-codegen schema --out {}`", path.display(), path.display());
+                        eprintln!(
+                            "{} is stale: run `comms-codegen schema --out {}`",
+                            path.display(),
+                            path.display()
+                        );
                         Ok(ExitCode::FAILURE)
                     }
                 }
                 (Some(path), false) => {
-                    std::fs::write(&path, schema).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                    std::fs::write(&path, schema)
+                        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
                     println!("wrote {}", path.display());
                     Ok(ExitCode::SUCCESS)
                 }

@@ -9,7 +9,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Where a fact comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Source {
     /// Stated by the seed document (`shared/seed/`).
@@ -474,6 +476,9 @@ item! {
         /// Field that holds a union variant's content; absent: the content's fields sit beside the tag.
         #[serde(default)]
         pub content: Option<String>,
+        /// Rules across an object's fields (exclusive, require one, a total count).
+        #[serde(default)]
+        pub rules: Vec<Rule>,
     }
 }
 
@@ -494,6 +499,48 @@ item! {
         #[serde(default)]
         pub format: Option<Format>,
         /// What it is.
+        #[serde(default)]
+        pub doc: Option<String>,
+        /// Longest string, in characters (each string of a list).
+        #[serde(default)]
+        pub max_len: Option<u64>,
+        /// Shortest string, in characters; `1` forbids empty strings.
+        #[serde(default)]
+        pub min_len: Option<u64>,
+        /// Longest string, in UTF-8 bytes.
+        #[serde(default)]
+        pub max_bytes: Option<u64>,
+        /// Most items in a list or map.
+        #[serde(default)]
+        pub max_items: Option<u64>,
+        /// Fewest items in a list or map (when present).
+        #[serde(default)]
+        pub min_items: Option<u64>,
+        /// Smallest number.
+        #[serde(default)]
+        pub min: Option<f64>,
+        /// Largest number.
+        #[serde(default)]
+        pub max: Option<f64>,
+    }
+}
+
+item! {
+    /// A rule across fields of an object, checked before sending.
+    pub struct Rule {
+        /// At most one of these fields may be set.
+        #[serde(default)]
+        pub exclusive: Option<Vec<String>>,
+        /// At least one of these fields must be set.
+        #[serde(default)]
+        pub require_one: Option<Vec<String>>,
+        /// The items of `fields` together are at most this many.
+        #[serde(default)]
+        pub max_total: Option<u64>,
+        /// The list fields `max_total` counts.
+        #[serde(default)]
+        pub fields: Option<Vec<String>>,
+        /// Why the rule exists.
         #[serde(default)]
         pub doc: Option<String>,
     }

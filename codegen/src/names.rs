@@ -68,7 +68,9 @@ pub fn shouty(name: &str) -> String {
 pub fn is_snake(name: &str) -> bool {
     let mut chars = name.chars();
     matches!(chars.next(), Some(c) if c.is_ascii_lowercase())
-        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
         && !name.ends_with('_')
         && !name.contains("__")
 }
@@ -104,7 +106,10 @@ pub fn ident(name: &str) -> proc_macro2::Ident {
 }
 
 /// The closest candidate to `name`, when one is close enough to be a useful hint.
-pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     let lower = name.to_lowercase();
     candidates
         .into_iter()
@@ -130,7 +135,10 @@ mod tests {
 
     #[test]
     fn suggests_close_names_only() {
-        assert_eq!(did_you_mean("Contcat", ["Contact", "Template"]), Some("Contact"));
+        assert_eq!(
+            did_you_mean("Contcat", ["Contact", "Template"]),
+            Some("Contact")
+        );
         assert_eq!(did_you_mean("Zebra", ["Contact", "Template"]), None);
     }
 

@@ -1,5 +1,7 @@
 //! The generated code of each service, pinned as insta snapshots, and its determinism.
 
+#![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
+
 use std::path::PathBuf;
 
 fn spec_dir() -> PathBuf {
@@ -8,7 +10,9 @@ fn spec_dir() -> PathBuf {
 
 #[test]
 fn generated_modules_match_snapshots() {
-    let files = comms_codegen::Generator::new(spec_dir()).generate().unwrap();
+    let files = comms_codegen::Generator::new(spec_dir())
+        .generate()
+        .unwrap();
     let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(names, ["email.rs", "messaging.rs", "realtime.rs"]);
     for file in files {
@@ -18,8 +22,12 @@ fn generated_modules_match_snapshots() {
 
 #[test]
 fn output_is_deterministic() {
-    let a = comms_codegen::Generator::new(spec_dir()).generate().unwrap();
-    let b = comms_codegen::Generator::new(spec_dir()).generate().unwrap();
+    let a = comms_codegen::Generator::new(spec_dir())
+        .generate()
+        .unwrap();
+    let b = comms_codegen::Generator::new(spec_dir())
+        .generate()
+        .unwrap();
     assert_eq!(a, b);
 }
 
@@ -36,7 +44,14 @@ fn json_schema_file_is_fresh() {
 fn gaps_report_lists_assumed_unknown_and_conflicts() {
     let loaded = comms_codegen::load::load_dir(&spec_dir()).unwrap();
     let report = comms_codegen::gaps::report(&loaded);
-    for needle in ["## Email service", "## Messaging service", "## Realtime service", "### Conflicts in the seed", "### Not shown", "### Assumed"] {
+    for needle in [
+        "## Email service",
+        "## Messaging service",
+        "## Realtime service",
+        "### Conflicts in the seed",
+        "### Not shown",
+        "### Assumed",
+    ] {
         assert!(report.contains(needle), "missing {needle}");
     }
     // The realtime seed conflict (Bearer API key versus app id + key + secret) is on record.
@@ -53,11 +68,18 @@ fn every_seed_fact_is_marked_from_the_seed() {
         let seed = Some(comms_codegen::model::Source::Seed);
         assert_eq!(spec.service.source, seed);
         assert_eq!(spec.service.pricing.as_ref().unwrap().source, seed);
-        assert!(spec.credentials.values().all(|c| c.source == seed), "{}: credentials", file.display);
+        assert!(
+            spec.credentials.values().all(|c| c.source == seed),
+            "{}: credentials",
+            file.display
+        );
         if spec.service.name != "realtime" {
             let rate = spec.limits.as_ref().unwrap().rate.as_ref().unwrap();
             assert_eq!((rate.requests, rate.source), (Some(1000), seed));
-            assert_eq!(spec.service.version.as_ref().unwrap().prefix.as_deref(), Some("v1"));
+            assert_eq!(
+                spec.service.version.as_ref().unwrap().prefix.as_deref(),
+                Some("v1")
+            );
             assert_eq!(spec.operations["list_resources"].source, seed);
             assert_eq!(spec.operations["list_resources"].path, "/v1/resources");
         }

@@ -28,7 +28,10 @@ pub(super) fn client(service: &Service) -> TokenStream {
          # }}\n\
          ```"
     ));
-    let statics = service.operations.iter().map(|op| operation_static(service, op));
+    let statics = service
+        .operations
+        .iter()
+        .map(|op| operation_static(service, op));
     let methods = service.operations.iter().map(|op| method(service, op));
     let queries = service.operations.iter().filter_map(query_struct);
     let webhook = webhook(service);
@@ -99,7 +102,8 @@ fn operation_static(service: &Service, op: &OperationInfo) -> TokenStream {
         IdempotencyMode::Key => quote!(IdempotencyKey),
         IdempotencyMode::None => quote!(Never),
     };
-    let has_body = op.body.is_some() || matches!(op.method, Method::Post | Method::Put | Method::Patch);
+    let has_body =
+        op.body.is_some() || matches!(op.method, Method::Post | Method::Put | Method::Patch);
     let doc = format!("`{} {}`", op.method.as_str(), op.path);
     quote! {
         #[doc = #doc]
@@ -126,7 +130,13 @@ fn param_arg_type(p: &ParamInfo) -> TokenStream {
 }
 
 fn method_doc(service: &Service, op: &OperationInfo) -> TokenStream {
-    let mut text = op.doc.as_deref().map(str::trim).filter(|d| !d.is_empty()).unwrap_or("Calls this operation.").to_owned();
+    let mut text = op
+        .doc
+        .as_deref()
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .unwrap_or("Calls this operation.")
+        .to_owned();
     text.push_str(&format!("\n\n`{} {}`", op.method.as_str(), op.path));
     if let Some(line) = provenance_line(op.source) {
         text.push_str(&format!("\n\n{line}"));
@@ -135,7 +145,10 @@ fn method_doc(service: &Service, op: &OperationInfo) -> TokenStream {
         text.push_str(&format!("\n\nNote: {}", note.trim()));
     }
     if let Some(conflict) = &op.conflict {
-        text.push_str(&format!("\n\n**Conflict in the seed**: {}", conflict.trim()));
+        text.push_str(&format!(
+            "\n\n**Conflict in the seed**: {}",
+            conflict.trim()
+        ));
     }
     text.push_str(match op.idempotency {
         IdempotencyMode::Safe => "\n\nRetried on transient failures.",
@@ -143,7 +156,10 @@ fn method_doc(service: &Service, op: &OperationInfo) -> TokenStream {
         IdempotencyMode::None => "\n\nNever sent twice: not retried once it may have reached the server.",
     });
     text.push_str("\n\n# Errors\n\nA [`comms_runtime::Error`]: invalid input before sending, auth, rate limit, API error, timeout, transport or decode.");
-    text.push_str(&format!("\n\n# Example\n\n```no_run\n{}\n```", example(service, op)));
+    text.push_str(&format!(
+        "\n\n# Example\n\n```no_run\n{}\n```",
+        example(service, op)
+    ));
     docs(&text)
 }
 
@@ -153,7 +169,11 @@ fn example(service: &Service, op: &OperationInfo) -> String {
     let client = client_name(service);
     let mut args: Vec<String> = Vec::new();
     let mut setup = String::new();
-    for p in op.path_params.iter().filter(|p| p.from_credential.is_none()) {
+    for p in op
+        .path_params
+        .iter()
+        .filter(|p| p.from_credential.is_none())
+    {
         args.push(match &p.ty {
             Ty::String | Ty::DateTime => format!("\"{}\"", example_value(&p.wire)),
             Ty::Integer => "&1".into(),
@@ -161,21 +181,37 @@ fn example(service: &Service, op: &OperationInfo) -> String {
             Ty::Boolean => "&true".into(),
             _ => format!("&{}", p.rust),
         });
-        if !matches!(p.ty, Ty::String | Ty::DateTime | Ty::Integer | Ty::Number | Ty::Boolean) {
-            setup.push_str(&format!("# let {}: comms::{module}::{} = todo!();\n", p.rust, rust_type(&p.ty)));
+        if !matches!(
+            p.ty,
+            Ty::String | Ty::DateTime | Ty::Integer | Ty::Number | Ty::Boolean
+        ) {
+            setup.push_str(&format!(
+                "# let {}: comms::{module}::{} = todo!();\n",
+                p.rust,
+                rust_type(&p.ty)
+            ));
         }
     }
     if let Some(body) = &op.body {
-        setup.push_str(&format!("# let body: {} = todo!();\n", qualified(module, body)));
+        setup.push_str(&format!(
+            "# let body: {} = todo!();\n",
+            qualified(module, body)
+        ));
         args.push("&body".into());
     }
     if !op.query.is_empty() {
-        setup.push_str(&format!("let query = comms::{module}::{}::default();\n", query_name(op)));
+        setup.push_str(&format!(
+            "let query = comms::{module}::{}::default();\n",
+            query_name(op)
+        ));
         args.push("&query".into());
     }
     let call = format!("client.{}({})", op.name, args.join(", "));
     let body = if op.page_item().is_some() {
-        format!("{setup}let page = {call}.await?;\nprintln!(\"{{}} items\", page.{}.len());", page_items_field(service))
+        format!(
+            "{setup}let page = {call}.await?;\nprintln!(\"{{}} items\", page.{}.len());",
+            page_items_field(service)
+        )
     } else if op.response.is_some() {
         format!("{setup}let response = {call}.await?;\nprintln!(\"{{response:?}}\");")
     } else {
@@ -187,7 +223,12 @@ fn example(service: &Service, op: &OperationInfo) -> String {
 }
 
 fn page_items_field(service: &Service) -> String {
-    service.spec.pagination.as_ref().map(|p| crate::names::snake(&p.items_field)).unwrap_or_else(|| "data".into())
+    service
+        .spec
+        .pagination
+        .as_ref()
+        .map(|p| crate::names::snake(&p.items_field))
+        .unwrap_or_else(|| "data".into())
 }
 
 fn qualified(module: &str, ty: &Ty) -> String {
@@ -234,6 +275,9 @@ fn method(service: &Service, op: &OperationInfo) -> TokenStream {
     if let Some(body) = &op.body {
         let ty = rust_type(body);
         args.push(quote!(body: &#ty));
+        if matches!(body, Ty::Named(n) if super::types::validatable(service).contains(n)) {
+            fill.push(quote!(::comms_runtime::validate::Validator::check(body)?;));
+        }
         fill.push(quote!(request.json(body)?;));
     }
     let query_arg = (!op.query.is_empty()).then(|| {
@@ -249,9 +293,16 @@ fn method(service: &Service, op: &OperationInfo) -> TokenStream {
             let t = rust_type(ty);
             (t, quote!(self.inner.execute(request).await?.json()))
         }
-        None => (quote!(()), quote!(self.inner.execute(request).await.map(drop))),
+        None => (
+            quote!(()),
+            quote!(self.inner.execute(request).await.map(drop)),
+        ),
     };
-    let binding = if fill.is_empty() { quote!(request) } else { quote!(mut request) };
+    let binding = if fill.is_empty() {
+        quote!(request)
+    } else {
+        quote!(mut request)
+    };
     let main = quote! {
         #doc
         pub async fn #name(&self, #(#args),*) -> ::core::result::Result<#ret, ::comms_runtime::Error> {
@@ -260,7 +311,9 @@ fn method(service: &Service, op: &OperationInfo) -> TokenStream {
             #tail
         }
     };
-    let Some(item) = op.page_item() else { return main };
+    let Some(item) = op.page_item() else {
+        return main;
+    };
     let item_ty = rust_type(item);
     let stream_name = format_ident!("{}_stream", op.name);
     let stream_doc = docs(&format!(
@@ -270,7 +323,11 @@ fn method(service: &Service, op: &OperationInfo) -> TokenStream {
         op.name
     ));
     let mut stream_args = path_args;
-    let stream_binding = if path_fill.is_empty() && query_arg.is_none() { quote!(request) } else { quote!(mut request) };
+    let stream_binding = if path_fill.is_empty() && query_arg.is_none() {
+        quote!(request)
+    } else {
+        quote!(mut request)
+    };
     let prepare = match query_arg {
         Some(arg) => {
             stream_args.push(arg);
@@ -333,7 +390,10 @@ fn webhook(service: &Service) -> Option<TokenStream> {
     let webhook = service.spec.events.as_ref()?.webhook.as_ref()?;
     let ty = webhook.ty.as_deref()?;
     let ty = format_ident!("{}", ty);
-    let doc = webhook.doc.as_deref().unwrap_or("Verifies a webhook delivery and decodes its payload.");
+    let doc = webhook
+        .doc
+        .as_deref()
+        .unwrap_or("Verifies a webhook delivery and decodes its payload.");
     match webhook.signature? {
         WebhookSignature::StandardWebhooks => {
             let text = format!(

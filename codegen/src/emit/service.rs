@@ -66,12 +66,19 @@ pub(super) fn service_static(service: &Service) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     let headers = limits.and_then(|l| l.headers.as_ref());
-    let header = |f: fn(&crate::model::RateLimitHeaders) -> Option<&String>| opt_str(headers.and_then(f).map(String::as_str));
-    let (h_limit, h_remaining, h_reset, h_retry_after) =
-        (header(|h| h.limit.as_ref()), header(|h| h.remaining.as_ref()), header(|h| h.reset.as_ref()), header(|h| h.retry_after.as_ref()));
+    let header = |f: fn(&crate::model::RateLimitHeaders) -> Option<&String>| {
+        opt_str(headers.and_then(f).map(String::as_str))
+    };
+    let (h_limit, h_remaining, h_reset, h_retry_after) = (
+        header(|h| h.limit.as_ref()),
+        header(|h| h.remaining.as_ref()),
+        header(|h| h.reset.as_ref()),
+        header(|h| h.retry_after.as_ref()),
+    );
     let retry = match &spec.retry {
         Some(r) => {
-            let (max_attempts, base_ms, cap_ms) = (r.max_attempts, r.backoff.base_ms, r.backoff.cap_ms);
+            let (max_attempts, base_ms, cap_ms) =
+                (r.max_attempts, r.backoff.base_ms, r.backoff.cap_ms);
             let statuses = &r.statuses;
             let (connect_errors, timeouts) = (r.connect_errors, r.timeouts);
             let cap = r.retry_after_cap_ms.unwrap_or(DEFAULT_RETRY_AFTER_CAP_MS);

@@ -5,16 +5,29 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{item_docs, rust_type};
-use crate::check::{FieldInfo, Service, TypeInfo, TypeKind, ValueInfo, VariantInfo};
+use std::collections::BTreeSet;
+
+use crate::check::{FieldInfo, RuleInfo, Service, Ty, TypeInfo, TypeKind, ValueInfo, VariantInfo};
 use crate::model::Format;
 use crate::names::{ident, snake};
 
 /// Every named type of a service, plus `Page<T>` when it paginates.
 pub(super) fn all(service: &Service) -> TokenStream {
-    let types = service.types.iter().map(|t| match &t.kind {
-        TypeKind::Object(fields) => object(t, fields),
-        TypeKind::Enum(values) => open_enum(t, values),
-        TypeKind::Union { tag, content, variants } => union(t, tag, content.as_deref(), variants),
+    let checked = validatable(service);
+    let types = service.types.iter().map(|t| {
+        let def = match &t.kind {
+            TypeKind::Object(fields) => object(t, fields),
+            TypeKind::Enum(values) => open_enum(t, values),
+            TypeKind::Union {
+                tag,
+                content,
+                variants,
+            } => union(t, tag, content.as_deref(), variants),
+        };
+        let validate = checked
+            .contains(&t.name)
+            .then(|| validate_impl(t, &checked));
+        quote!(#def #validate)
     });
     let page = service.spec.pagination.as_ref().map(|p| {
         let items = ident(&snake(&p.items_field));
@@ -47,14 +60,25 @@ fn format_note(format: Option<Format>) -> Option<&'static str> {
 }
 
 fn field(f: &FieldInfo) -> TokenStream {
-    let mut doc_text = f.doc.as_deref().map(str::trim).unwrap_or_default().to_owned();
+    let mut doc_text = f
+        .doc
+        .as_deref()
+        .map(str::trim)
+        .unwrap_or_default()
+        .to_owned();
     if let Some(note) = format_note(f.format) {
         if !doc_text.is_empty() {
             doc_text.push_str("\n\n");
         }
         doc_text.push_str(note);
     }
-    let doc = item_docs(Some(&doc_text).filter(|d| !d.is_empty()).map(String::as_str), &format!("`{}`", f.wire), f.source);
+    let doc = item_docs(
+        Some(&doc_text)
+            .filter(|d| !d.is_empty())
+            .map(String::as_str),
+        &format!("`{}`", f.wire),
+        f.source,
+    );
     let id = ident(&f.rust);
     let ty = rust_type(&f.ty);
     let wire = &f.wire;
@@ -86,11 +110,18 @@ fn object(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
 }
 
 fn open_enum(t: &TypeInfo, values: &[ValueInfo]) -> TokenStream {
-    let mut doc_text = t.doc.as_deref().map(str::trim).unwrap_or_default().to_owned();
+    let mut doc_text = t
+        .doc
+        .as_deref()
+        .map(str::trim)
+        .unwrap_or_default()
+        .to_owned();
     if !doc_text.is_empty() {
         doc_text.push_str("\n\n");
     }
-    doc_text.push_str("Open: a value this version does not know decodes as `Unknown` and is sent back unchanged.");
+    doc_text.push_str(
+        "Open: a value this version does not know decodes as `Unknown` and is sent back unchanged.",
+    );
     let doc = item_docs(Some(&doc_text), "", t.source);
     let name = format_ident!("{}", t.name);
     let variants = values.iter().map(|v| {
@@ -110,7 +141,12 @@ fn open_enum(t: &TypeInfo, values: &[ValueInfo]) -> TokenStream {
 }
 
 fn union(t: &TypeInfo, tag: &str, content: Option<&str>, variants: &[VariantInfo]) -> TokenStream {
-    let mut doc_text = t.doc.as_deref().map(str::trim).unwrap_or_default().to_owned();
+    let mut doc_text = t
+        .doc
+        .as_deref()
+        .map(str::trim)
+        .unwrap_or_default()
+        .to_owned();
     if !doc_text.is_empty() {
         doc_text.push_str("\n\n");
     }
@@ -118,7 +154,8 @@ fn union(t: &TypeInfo, tag: &str, content: Option<&str>, variants: &[VariantInfo
         Some(c) => format!("Told apart by the `{tag}` field; the content sits in `{c}`."),
         None => format!("Told apart by the `{tag}` field; the content's fields sit beside it."),
     });
-    doc_text.push_str(" Open: a variant this version does not know decodes as `Unknown`, kept whole.");
+    doc_text
+        .push_str(" Open: a variant this version does not know decodes as `Unknown`, kept whole.");
     let doc = item_docs(Some(&doc_text), "", t.source);
     let name = format_ident!("{}", t.name);
     let content_tokens = match content {
@@ -152,7 +189,11 @@ fn union(t: &TypeInfo, tag: &str, content: Option<&str>, variants: &[VariantInfo
             None => quote!(::core::option::Option::Some(#value) => Self::#id,),
         }
     });
-    let content_binding = if variants.iter().any(|v| v.ty.is_some()) { quote!(content) } else { quote!(_content) };
+    let content_binding = if variants.iter().any(|v| v.ty.is_some()) {
+        quote!(content)
+    } else {
+        quote!(_content)
+    };
     quote! {
         #doc
         #[derive(Debug, Clone, PartialEq)]
@@ -179,6 +220,180 @@ fn union(t: &TypeInfo, tag: &str, content: Option<&str>, variants: &[VariantInfo
                     #(#de)*
                     _ => Self::Unknown(whole),
                 })
+            }
+        }
+    }
+}
+
+/// The named type a field holds directly or in a list or map, if any.
+fn inner_name(ty: &Ty) -> Option<&str> {
+    match ty {
+        Ty::Named(n) => Some(n),
+        Ty::List(t) | Ty::Map(t) => match &**t {
+            Ty::Named(n) => Some(n),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Types that have something to check before sending, directly or through a field.
+pub(crate) fn validatable(service: &Service) -> BTreeSet<String> {
+    let mut set: BTreeSet<String> = service
+        .types
+        .iter()
+        .filter(|t| match &t.kind {
+            TypeKind::Object(fields) => {
+                !t.rules.is_empty()
+                    || fields
+                        .iter()
+                        .any(|f| f.format.is_some() || !f.constraints.is_empty())
+            }
+            _ => false,
+        })
+        .map(|t| t.name.clone())
+        .collect();
+    loop {
+        let before = set.len();
+        for t in &service.types {
+            let reaches = match &t.kind {
+                TypeKind::Object(fields) => fields
+                    .iter()
+                    .any(|f| inner_name(&f.ty).is_some_and(|n| set.contains(n))),
+                TypeKind::Union { variants, .. } => variants
+                    .iter()
+                    .any(|v| v.ty.as_ref().is_some_and(|n| set.contains(n))),
+                TypeKind::Enum(_) => false,
+            };
+            if reaches {
+                set.insert(t.name.clone());
+            }
+        }
+        if set.len() == before {
+            return set;
+        }
+    }
+}
+
+fn format_tokens(format: Format) -> TokenStream {
+    match format {
+        Format::Email => quote!(Email),
+        Format::E164 => quote!(E164),
+        Format::Rfc3339 => quote!(Rfc3339),
+        Format::Uri => quote!(Uri),
+        Format::Uuid => quote!(Uuid),
+    }
+}
+
+fn usize_lit(n: u64) -> proc_macro2::Literal {
+    proc_macro2::Literal::usize_unsuffixed(usize::try_from(n).unwrap_or(usize::MAX))
+}
+
+fn field_checks(f: &FieldInfo, checked: &BTreeSet<String>) -> TokenStream {
+    let id = ident(&f.rust);
+    let wire = &f.wire;
+    let mut checks = Vec::new();
+    if let Some(format) = f.format {
+        let format = format_tokens(format);
+        checks
+            .push(quote!(v.format(#wire, &self.#id, ::comms_runtime::validate::Format::#format);));
+    }
+    let c = &f.constraints;
+    for (method, value) in [
+        ("max_len", c.max_len),
+        ("min_len", c.min_len),
+        ("max_bytes", c.max_bytes),
+        ("max_items", c.max_items),
+        ("min_items", c.min_items),
+    ] {
+        if let Some(n) = value {
+            let method = format_ident!("{}", method);
+            let n = usize_lit(n);
+            checks.push(quote!(v.#method(#wire, &self.#id, #n);));
+        }
+    }
+    if c.min.is_some() || c.max.is_some() {
+        let bound = |b: Option<f64>| match b {
+            Some(x) => {
+                let lit = proc_macro2::Literal::f64_unsuffixed(x);
+                quote!(::core::option::Option::Some(#lit))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        let (min, max) = (bound(c.min), bound(c.max));
+        checks.push(quote!(v.range(#wire, &self.#id, #min, #max);));
+    }
+    if inner_name(&f.ty).is_some_and(|n| checked.contains(n)) {
+        checks.push(quote!(v.nested(#wire, &self.#id);));
+    }
+    quote!(#(#checks)*)
+}
+
+fn presence(fields: &[(String, String)], required: &BTreeSet<&str>) -> Vec<TokenStream> {
+    fields
+        .iter()
+        .map(|(wire, rust)| {
+            let id = ident(rust);
+            if required.contains(wire.as_str()) {
+                quote!(true)
+            } else {
+                quote!(self.#id.is_some())
+            }
+        })
+        .collect()
+}
+
+fn validate_impl(t: &TypeInfo, checked: &BTreeSet<String>) -> TokenStream {
+    let name = format_ident!("{}", t.name);
+    let body = match &t.kind {
+        TypeKind::Object(fields) => {
+            let required: BTreeSet<&str> = fields
+                .iter()
+                .filter(|f| f.required)
+                .map(|f| f.wire.as_str())
+                .collect();
+            let per_field = fields.iter().map(|f| field_checks(f, checked));
+            let rules = t.rules.iter().map(|rule| match rule {
+                RuleInfo::Exclusive(fs) | RuleInfo::RequireOne(fs) => {
+                    let names = fs.iter().map(|(w, _)| w.as_str());
+                    let present = presence(fs, &required);
+                    let method = if matches!(rule, RuleInfo::Exclusive(_)) {
+                        quote!(exclusive)
+                    } else {
+                        quote!(require_one)
+                    };
+                    quote!(v.#method(&[#(#names),*], &[#(#present),*]);)
+                }
+                RuleInfo::MaxTotal(fs, max) => {
+                    let names = fs.iter().map(|(w, _)| w.as_str());
+                    let counts = fs.iter().map(|(_, r)| {
+                        let id = ident(r);
+                        quote!(::comms_runtime::validate::Count::count(&self.#id))
+                    });
+                    let max = usize_lit(*max);
+                    quote!(v.max_total(&[#(#names),*], &[#(#counts),*], #max);)
+                }
+            });
+            quote!(#(#per_field)* #(#rules)*)
+        }
+        TypeKind::Union { variants, .. } => {
+            let arms = variants.iter().filter(|v| v.ty.as_ref().is_some_and(|n| checked.contains(n))).map(|v| {
+                let id = format_ident!("{}", v.rust);
+                quote!(Self::#id(content) => ::comms_runtime::validate::Validate::validate(content, v),)
+            });
+            quote! {
+                match self {
+                    #(#arms)*
+                    _ => {}
+                }
+            }
+        }
+        TypeKind::Enum(_) => quote!(let _ = v;),
+    };
+    quote! {
+        impl ::comms_runtime::validate::Validate for #name {
+            fn validate(&self, v: &mut ::comms_runtime::validate::Validator) {
+                #body
             }
         }
     }
