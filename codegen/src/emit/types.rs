@@ -14,15 +14,24 @@ use crate::names::{ident, snake};
 /// Every named type of a service, plus `Page<T>` when it paginates.
 pub(super) fn all(service: &Service) -> TokenStream {
     let checked = validatable(service);
+    let inputs = input_types(service);
     let types = service.types.iter().map(|t| {
         let def = match &t.kind {
-            TypeKind::Object(fields) => object(t, fields),
+            TypeKind::Object(fields) => {
+                let def = object(t, fields);
+                let ctor = inputs.contains(&t.name).then(|| constructors(t, fields));
+                quote!(#def #ctor)
+            }
             TypeKind::Enum(values) => open_enum(t, values),
             TypeKind::Union {
                 tag,
                 content,
                 variants,
-            } => union(t, tag, content.as_deref(), variants),
+            } => {
+                let def = union(t, tag, content.as_deref(), variants);
+                let from = union_from_impls(t, variants);
+                quote!(#def #from)
+            }
         };
         let validate = checked
             .contains(&t.name)
@@ -397,4 +406,155 @@ fn validate_impl(t: &TypeInfo, checked: &BTreeSet<String>) -> TokenStream {
             }
         }
     }
+}
+
+/// Types a caller builds: request bodies and every named type they hold, transitively.
+fn input_types(service: &Service) -> BTreeSet<String> {
+    let mut set: BTreeSet<String> = BTreeSet::new();
+    let mut todo: Vec<String> = service
+        .operations
+        .iter()
+        .filter_map(|op| op.body.as_ref())
+        .filter_map(|b| inner_name(b).map(str::to_owned))
+        .collect();
+    while let Some(name) = todo.pop() {
+        if !set.insert(name.clone()) {
+            continue;
+        }
+        let Some(t) = service.types.iter().find(|t| t.name == name) else {
+            continue;
+        };
+        match &t.kind {
+            TypeKind::Object(fields) => todo.extend(
+                fields
+                    .iter()
+                    .filter_map(|f| inner_name(&f.ty).map(str::to_owned)),
+            ),
+            TypeKind::Union { variants, .. } => {
+                todo.extend(variants.iter().filter_map(|v| v.ty.clone()))
+            }
+            TypeKind::Enum(_) => {}
+        }
+    }
+    set
+}
+
+/// The argument type and the conversion for a value of `ty`, so callers can pass `&str`,
+/// arrays of `&str` and the like.
+fn arg_of(ty: &Ty, value: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
+    let string = quote!(::std::string::String);
+    match ty {
+        Ty::String | Ty::DateTime => (
+            quote!(impl ::core::convert::Into<#string>),
+            quote!(#value.into()),
+        ),
+        Ty::List(inner) if matches!(**inner, Ty::String | Ty::DateTime) => (
+            quote!(impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<#string>>),
+            quote!(#value.into_iter().map(::core::convert::Into::into).collect()),
+        ),
+        Ty::List(inner) => {
+            let t = rust_type(inner);
+            (
+                quote!(impl ::core::iter::IntoIterator<Item = #t>),
+                quote!(#value.into_iter().collect()),
+            )
+        }
+        Ty::Map(inner) if matches!(**inner, Ty::String | Ty::DateTime) => (
+            quote!(impl ::core::iter::IntoIterator<Item = (impl ::core::convert::Into<#string>, impl ::core::convert::Into<#string>)>),
+            quote!(#value.into_iter().map(|(k, v)| (k.into(), v.into())).collect()),
+        ),
+        Ty::Map(inner) => {
+            let t = rust_type(inner);
+            (
+                quote!(impl ::core::iter::IntoIterator<Item = (impl ::core::convert::Into<#string>, #t)>),
+                quote!(#value.into_iter().map(|(k, v)| (k.into(), v)).collect()),
+            )
+        }
+        Ty::Named(_) => {
+            let t = rust_type(ty);
+            (
+                quote!(impl ::core::convert::Into<#t>),
+                quote!(#value.into()),
+            )
+        }
+        other => (rust_type(other), quote!(#value)),
+    }
+}
+
+/// `new(required fields...)` and one chainable setter per optional field.
+fn constructors(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
+    let name = format_ident!("{}", t.name);
+    let required: Vec<&FieldInfo> = fields.iter().filter(|f| f.required).collect();
+    let new = (!required.is_empty()).then(|| {
+        let params = required.iter().map(|f| {
+            let id = ident(&f.rust);
+            let (ty, _) = arg_of(&f.ty, &id);
+            quote!(#id: #ty)
+        });
+        let inits = fields.iter().map(|f| {
+            let id = ident(&f.rust);
+            if f.required {
+                let (_, conv) = arg_of(&f.ty, &id);
+                quote!(#id: #conv,)
+            } else {
+                quote!(#id: ::core::option::Option::None,)
+            }
+        });
+        let doc = format!(
+            "A `{}` with its required fields; set the others with the methods named after them.",
+            t.name
+        );
+        quote! {
+            #[doc = #doc]
+            pub fn new(#(#params),*) -> Self {
+                Self { #(#inits)* }
+            }
+        }
+    });
+    let setters = fields.iter().filter(|f| !f.required).map(|f| {
+        let id = ident(&f.rust);
+        let (ty, conv) = arg_of(&f.ty, &format_ident!("value"));
+        let doc = format!("Sets `{}`.", f.wire);
+        quote! {
+            #[doc = #doc]
+            #[must_use]
+            pub fn #id(mut self, value: #ty) -> Self {
+                self.#id = ::core::option::Option::Some(#conv);
+                self
+            }
+        }
+    });
+    quote! {
+        impl #name {
+            #new
+            #(#setters)*
+        }
+    }
+}
+
+/// `From<Content> for Union` for each variant whose content type is its own.
+fn union_from_impls(t: &TypeInfo, variants: &[VariantInfo]) -> TokenStream {
+    let name = format_ident!("{}", t.name);
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    let shared: BTreeSet<&str> = variants
+        .iter()
+        .filter_map(|v| v.ty.as_deref())
+        .filter(|ty| !seen.insert(ty))
+        .collect();
+    let impls = variants.iter().filter_map(|v| {
+        let ty = v.ty.as_deref()?;
+        if shared.contains(ty) {
+            return None;
+        }
+        let id = format_ident!("{}", v.rust);
+        let ty = format_ident!("{}", ty);
+        Some(quote! {
+            impl ::core::convert::From<#ty> for #name {
+                fn from(content: #ty) -> Self {
+                    Self::#id(content)
+                }
+            }
+        })
+    });
+    quote!(#(#impls)*)
 }
