@@ -900,9 +900,19 @@ impl Checker<'_> {
                 let ty_text = ty.clone();
                 match self.type_ref(&format!("{vpath}.type"), &ty_text) {
                     Some(Ty::Named(n)) => {
-                        let is_object = self.spec.types.get(&n).is_some_and(|t| t.fields.is_some());
+                        // Objects and unions both read and write as JSON objects, so either
+                        // can sit beside the tag (a union of unions: channel, then message type).
+                        let shape = self.spec.types.get(&n);
+                        let is_object =
+                            shape.is_some_and(|t| t.fields.is_some() || t.variants.is_some());
                         if def.content.is_none() && !is_object {
-                            self.error_at_value(&format!("{vpath}.type"), format!("variant content `{n}` must be an object when it sits beside the tag"));
+                            self.error_at_value(&format!("{vpath}.type"), format!("variant content `{n}` must be an object or a union when it sits beside the tag"));
+                        }
+                        let same_tag = shape.is_some_and(|t| {
+                            t.variants.is_some() && t.tag.as_deref() == Some(tag.as_str())
+                        });
+                        if def.content.is_none() && same_tag {
+                            self.error_at_value(&format!("{vpath}.type"), format!("union `{n}` uses the same tag field `{tag}`, so the two tags would clash"));
                         }
                     }
                     Some(_) if def.content.is_none() => {

@@ -14,6 +14,8 @@
 
 pub use comms_runtime::{CallOptions, Error};
 
+mod ext;
+
 #[cfg(feature = "email")]
 include!(concat!(env!("OUT_DIR"), "/email.rs"));
 

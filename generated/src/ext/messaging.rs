@@ -1,0 +1,1 @@
+//! Hand-written additions to `crate::messaging`.
