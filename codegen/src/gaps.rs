@@ -114,6 +114,35 @@ pub fn items(file: &Loaded) -> Vec<GapItem> {
             add("events.webhook".into(), w.provenance(), e.source);
         }
     }
+    if let Some(w) = &spec.websocket {
+        add("websocket".into(), w.provenance(), None);
+        if let Some(c) = &w.channel_names {
+            add("websocket.channel_names".into(), c.provenance(), w.source);
+        }
+        if let Some(h) = &w.heartbeat {
+            add("websocket.heartbeat".into(), h.provenance(), w.source);
+        }
+        if let Some(c) = &w.client_events {
+            add("websocket.client_events".into(), c.provenance(), w.source);
+        }
+        for (n, k) in &w.channel_kinds {
+            add(
+                format!("websocket.channel_kinds.{n}"),
+                k.provenance(),
+                w.source,
+            );
+        }
+        for (n, m) in &w.messages {
+            add(format!("websocket.messages.{n}"), m.provenance(), w.source);
+        }
+        for (i, c) in w.close_codes.iter().enumerate() {
+            add(
+                format!("websocket.close_codes.{i}"),
+                c.provenance(),
+                w.source,
+            );
+        }
+    }
     for (n, g) in &spec.gaps {
         add(format!("gaps.{n}"), g.provenance(), None);
     }

@@ -204,6 +204,7 @@ const SECTIONS: &[&str] = &[
     "types",
     "operations",
     "events",
+    "websocket",
     "gaps",
 ];
 
@@ -531,6 +532,13 @@ pub fn load_str_partial(display: &str, text: &str) -> (Option<Loaded>, Diagnosti
                     &mut errors,
                 ),
                 "errors" => check_item::<crate::model::Errors>(
+                    display,
+                    &locations,
+                    key,
+                    section,
+                    &mut errors,
+                ),
+                "websocket" => check_item::<crate::model::WebSocket>(
                     display,
                     &locations,
                     key,

@@ -104,7 +104,7 @@ fn operation_static(service: &Service, op: &OperationInfo) -> TokenStream {
     };
     let has_body =
         op.body.is_some() || matches!(op.method, Method::Post | Method::Put | Method::Patch);
-    let doc = format!("`{} {}`", op.method.as_str(), op.path);
+    let doc = format!(" `{} {}`", op.method.as_str(), op.path);
     quote! {
         #[doc = #doc]
         pub static #id: ::comms_runtime::OperationSpec = ::comms_runtime::OperationSpec {

@@ -8,6 +8,7 @@
 mod client;
 mod service;
 mod types;
+mod websocket;
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -38,12 +39,14 @@ pub fn service_tokens(service: &Service) -> TokenStream {
     let spec = service::service_static(service);
     let types = types::all(service);
     let client = client::client(service);
+    let websocket = websocket::websocket(service);
     quote! {
         #doc
         pub mod #module {
             #spec
             #client
             #types
+            #websocket
         }
     }
 }

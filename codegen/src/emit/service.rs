@@ -12,6 +12,11 @@ const DEFAULT_CONNECT_MS: u64 = 3_000;
 const DEFAULT_ATTEMPT_MS: u64 = 60_000;
 const DEFAULT_RETRY_AFTER_CAP_MS: u64 = 60_000;
 
+/// An integer literal without a type suffix, so the output reads like hand-written code.
+fn lit(n: u64) -> proc_macro2::Literal {
+    proc_macro2::Literal::u64_unsuffixed(n)
+}
+
 fn opt_str(value: Option<&str>) -> TokenStream {
     match value {
         Some(v) => quote!(::core::option::Option::Some(#v)),
@@ -60,7 +65,8 @@ pub(super) fn service_static(service: &Service) -> TokenStream {
     let rate = limits.and_then(|l| l.rate.as_ref());
     let rate_limit = match rate.and_then(|r| Some((r.requests?, r.per?))) {
         Some((requests, per)) => {
-            let per_seconds = per.seconds();
+            let requests = proc_macro2::Literal::u32_unsuffixed(requests);
+            let per_seconds = proc_macro2::Literal::u32_unsuffixed(per.seconds());
             quote!(::core::option::Option::Some(::comms_runtime::RateLimitSpec { requests: #requests, per_seconds: #per_seconds }))
         }
         None => quote!(::core::option::Option::None),
@@ -77,12 +83,15 @@ pub(super) fn service_static(service: &Service) -> TokenStream {
     );
     let retry = match &spec.retry {
         Some(r) => {
-            let (max_attempts, base_ms, cap_ms) =
-                (r.max_attempts, r.backoff.base_ms, r.backoff.cap_ms);
-            let statuses = &r.statuses;
+            let (max_attempts, base_ms, cap_ms) = (
+                lit(r.max_attempts.into()),
+                lit(r.backoff.base_ms),
+                lit(r.backoff.cap_ms),
+            );
+            let statuses = r.statuses.iter().map(|s| lit((*s).into()));
             let (connect_errors, timeouts) = (r.connect_errors, r.timeouts);
-            let cap = r.retry_after_cap_ms.unwrap_or(DEFAULT_RETRY_AFTER_CAP_MS);
-            let budget = r.budget_percent.unwrap_or(0);
+            let cap = lit(r.retry_after_cap_ms.unwrap_or(DEFAULT_RETRY_AFTER_CAP_MS));
+            let budget = lit(r.budget_percent.unwrap_or(0).into());
             quote! {
                 ::comms_runtime::RetrySpec {
                     max_attempts: #max_attempts, base_ms: #base_ms, cap_ms: #cap_ms,
@@ -94,7 +103,7 @@ pub(super) fn service_static(service: &Service) -> TokenStream {
         None => quote! {
             ::comms_runtime::RetrySpec {
                 max_attempts: 1, base_ms: 0, cap_ms: 0, statuses: &[], connect_errors: false, timeouts: false,
-                retry_after_cap_ms: #DEFAULT_RETRY_AFTER_CAP_MS, budget_ratio_percent: 0,
+                retry_after_cap_ms: 60000, budget_ratio_percent: 0,
             }
         },
     };
@@ -102,13 +111,14 @@ pub(super) fn service_static(service: &Service) -> TokenStream {
         Some(t) => (t.connect_ms, t.attempt_ms, t.total_ms),
         None => (DEFAULT_CONNECT_MS, DEFAULT_ATTEMPT_MS, None),
     };
-    let total_ms = match total_ms {
+    let (connect_ms, attempt_ms) = (lit(connect_ms), lit(attempt_ms));
+    let total_ms = match total_ms.map(lit) {
         Some(t) => quote!(::core::option::Option::Some(#t)),
         None => quote!(::core::option::Option::None),
     };
     let idempotency = match &spec.idempotency {
         Some(i) => {
-            let (header, max_len) = (&i.header, i.max_len);
+            let (header, max_len) = (&i.header, proc_macro2::Literal::usize_unsuffixed(i.max_len));
             quote!(::core::option::Option::Some(::comms_runtime::IdempotencySpec { header: #header, max_len: #max_len }))
         }
         None => quote!(::core::option::Option::None),

@@ -1,0 +1,322 @@
+//! The `websocket` section: a static description of the protocol for the runtime's generic
+//! engine (`comms_runtime::realtime::WebSocketSpec`), and typed message enums, one for what the
+//! client sends and one for what the server sends, each variant carrying its payload type.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::{docs, item_docs};
+use crate::check::Service;
+use crate::model::{
+    ChannelAuthKind, CloseAction, DataEncoding, Direction, MessageRole, Source, WebSocket,
+    WsMessage,
+};
+use crate::names::pascal;
+
+const DEFAULT_PING_AFTER_MS: u64 = 120_000;
+const DEFAULT_PONG_TIMEOUT_MS: u64 = 30_000;
+const DEFAULT_RECONNECT_BASE_MS: u64 = 1_000;
+const DEFAULT_RECONNECT_CAP_MS: u64 = 30_000;
+
+/// Everything the `websocket` section generates; empty when the spec has none.
+pub(super) fn websocket(service: &Service) -> TokenStream {
+    let Some(ws) = &service.spec.websocket else {
+        return TokenStream::new();
+    };
+    let source = ws.source.unwrap_or(Source::NotShown);
+    let spec = spec_static(service.name(), ws, source);
+    let client = messages_enum(ws, source, true);
+    let server = messages_enum(ws, source, false);
+    quote! { #spec #client #server }
+}
+
+fn lit(n: u64) -> proc_macro2::Literal {
+    proc_macro2::Literal::u64_unsuffixed(n)
+}
+
+fn opt_str(value: Option<&str>) -> TokenStream {
+    match value {
+        Some(v) => quote!(::core::option::Option::Some(#v)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn role_ident(role: MessageRole) -> proc_macro2::Ident {
+    format_ident!("{}", pascal(role.as_str()))
+}
+
+fn spec_static(service: &str, ws: &WebSocket, source: Source) -> TokenStream {
+    let rt = quote!(::comms_runtime::realtime);
+    let mut doc_text =
+        String::from("The WebSocket protocol of this service, as the runtime's engine reads it.");
+    if let Some(d) = ws.doc.as_deref() {
+        doc_text.push_str("\n\n");
+        doc_text.push_str(d.trim());
+    }
+    let doc = item_docs(Some(&doc_text), "", source);
+    let path = &ws.path;
+    let query = ws.query.iter().map(|(k, v)| quote!((#k, #v),));
+    let protocol = proc_macro2::Literal::u32_unsuffixed(ws.protocol);
+    let socket_id = opt_str(ws.socket_id_pattern.as_deref());
+    let names = ws.channel_names.as_ref();
+    let pattern = opt_str(names.and_then(|n| n.pattern.as_deref()));
+    let max_len = match names.and_then(|n| n.max_len) {
+        Some(n) => {
+            let n =
+                proc_macro2::Literal::usize_unsuffixed(usize::try_from(n).unwrap_or(usize::MAX));
+            quote!(::core::option::Option::Some(#n))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let reserved = opt_str(names.and_then(|n| n.reserved_prefix.as_deref()));
+    let (ping, pong) = ws
+        .heartbeat
+        .as_ref()
+        .map_or((DEFAULT_PING_AFTER_MS, DEFAULT_PONG_TIMEOUT_MS), |h| {
+            (h.ping_after_ms, h.pong_timeout_ms)
+        });
+    let (ping, pong) = (lit(ping), lit(pong));
+    let (base, cap) = ws
+        .reconnect
+        .as_ref()
+        .map_or((DEFAULT_RECONNECT_BASE_MS, DEFAULT_RECONNECT_CAP_MS), |r| {
+            (r.base_ms, r.cap_ms)
+        });
+    let (base, cap) = (lit(base), lit(cap));
+    let client_events = match &ws.client_events {
+        Some(c) => {
+            let prefix = &c.prefix;
+            let max = match c.max_per_second {
+                Some(n) => {
+                    let n = proc_macro2::Literal::u32_unsuffixed(n);
+                    quote!(::core::option::Option::Some(#n))
+                }
+                None => quote!(::core::option::Option::None),
+            };
+            quote!(::core::option::Option::Some(#rt::ClientEventSpec { prefix: #prefix, max_per_second: #max }))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let kinds = ws.channel_kinds.iter().map(|(name, k)| {
+        let prefix = &k.prefix;
+        let auth = match k.auth {
+            ChannelAuthKind::None => quote!(#rt::ChannelAuthKind::None),
+            ChannelAuthKind::Private => quote!(#rt::ChannelAuthKind::Private),
+            ChannelAuthKind::Presence => quote!(#rt::ChannelAuthKind::Presence),
+        };
+        let (encrypted, cache, client_events) = (k.encrypted, k.cache, k.client_events);
+        quote! {
+            #rt::ChannelKindSpec {
+                name: #name, prefix: #prefix, auth: #auth,
+                encrypted: #encrypted, cache: #cache, client_events: #client_events,
+            },
+        }
+    });
+    let messages = ws.messages.iter().map(|(name, m)| {
+        let event = &m.event;
+        let direction = match m.direction {
+            Direction::ClientToServer => quote!(#rt::Direction::ClientToServer),
+            Direction::ServerToClient => quote!(#rt::Direction::ServerToClient),
+            Direction::Both => quote!(#rt::Direction::Both),
+        };
+        let encoding = encoding_tokens(m);
+        let channel = m.channel;
+        let role = match m.role {
+            Some(r) => {
+                let id = role_ident(r);
+                quote!(::core::option::Option::Some(#rt::MessageRole::#id))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        quote! {
+            #rt::MessageSpec {
+                name: #name, event: #event, direction: #direction,
+                encoding: #encoding, channel: #channel, role: #role,
+            },
+        }
+    });
+    let closes = ws.close_codes.iter().map(|c| {
+        let (from, to) = (
+            proc_macro2::Literal::u16_unsuffixed(c.from),
+            proc_macro2::Literal::u16_unsuffixed(c.to),
+        );
+        let action = match c.action {
+            CloseAction::Fail => quote!(#rt::CloseAction::Fail),
+            CloseAction::Backoff => quote!(#rt::CloseAction::Backoff),
+            CloseAction::Reconnect => quote!(#rt::CloseAction::Reconnect),
+        };
+        let min = lit(c.min_delay_ms.unwrap_or(0));
+        quote!(#rt::CloseCodeSpec { from: #from, to: #to, action: #action, min_delay_ms: #min },)
+    });
+    quote! {
+        #doc
+        pub static WEBSOCKET: #rt::WebSocketSpec = #rt::WebSocketSpec {
+            service: #service,
+            path: #path,
+            query: &[#(#query)*],
+            protocol: #protocol,
+            socket_id_pattern: #socket_id,
+            channel_names: #rt::ChannelNameSpec { pattern: #pattern, max_len: #max_len, reserved_prefix: #reserved },
+            heartbeat: #rt::HeartbeatSpec { ping_after_ms: #ping, pong_timeout_ms: #pong },
+            reconnect: #rt::BackoffSpec { base_ms: #base, cap_ms: #cap },
+            client_events: #client_events,
+            channel_kinds: &[#(#kinds)*],
+            messages: &[#(#messages)*],
+            close_codes: &[#(#closes)*],
+        };
+    }
+}
+
+fn encoding_tokens(m: &WsMessage) -> TokenStream {
+    let rt = quote!(::comms_runtime::realtime);
+    match (&m.data, m.encoding) {
+        (None, _) => quote!(#rt::DataEncoding::None),
+        (Some(_), Some(DataEncoding::Object)) => quote!(#rt::DataEncoding::Object),
+        (Some(_), _) => quote!(#rt::DataEncoding::JsonString),
+    }
+}
+
+/// `ClientMessage` (`client == true`) or `ServerMessage`: one variant per message sent that way.
+fn messages_enum(ws: &WebSocket, source: Source, client: bool) -> TokenStream {
+    let rt = quote!(::comms_runtime::realtime);
+    let picked: Vec<(&String, &WsMessage)> = ws
+        .messages
+        .iter()
+        .filter(|(_, m)| match m.direction {
+            Direction::Both => true,
+            Direction::ClientToServer => client,
+            Direction::ServerToClient => !client,
+        })
+        .collect();
+    let (name, doc_text) = if client {
+        (
+            format_ident!("ClientMessage"),
+            "A protocol message the client sends.\n\n`to_frame()` encodes it as the protocol says \
+             (data as an object or as a JSON string).",
+        )
+    } else {
+        (
+            format_ident!("ServerMessage"),
+            "A protocol message the server sends.\n\n`from_frame()` decodes a frame whose `data` \
+             is a JSON string holding JSON, an object, or absent; events the protocol does not \
+             define (app and client events) are kept whole in `Other`.",
+        )
+    };
+    let doc = item_docs(Some(doc_text), "", source);
+    let variants = picked.iter().map(|(mname, m)| {
+        let id = format_ident!("{}", pascal(mname));
+        let fallback = format!("`{}`", m.event);
+        let vdoc = item_docs(m.doc.as_deref(), &fallback, m.source.unwrap_or(source));
+        let data = m.data.as_ref().map(|d| format_ident!("{}", d));
+        match (m.channel, data) {
+            (true, Some(ty)) => quote! {
+                #vdoc
+                #id {
+                    /// The channel it is about.
+                    channel: ::std::string::String,
+                    /// Its payload.
+                    data: #ty,
+                },
+            },
+            (true, None) => quote! {
+                #vdoc
+                #id {
+                    /// The channel it is about.
+                    channel: ::std::string::String,
+                },
+            },
+            (false, Some(ty)) => quote!(#vdoc #id(#ty),),
+            (false, None) => quote!(#vdoc #id,),
+        }
+    });
+    let events = picked.iter().map(|(mname, m)| {
+        let id = format_ident!("{}", pascal(mname));
+        let event = &m.event;
+        match (m.channel, m.data.is_some()) {
+            (true, _) => quote!(Self::#id { .. } => #event,),
+            (false, true) => quote!(Self::#id(_) => #event,),
+            (false, false) => quote!(Self::#id => #event,),
+        }
+    });
+    if client {
+        let encode = picked.iter().map(|(mname, m)| {
+            let id = format_ident!("{}", pascal(mname));
+            let event = &m.event;
+            let encoding = encoding_tokens(m);
+            match (m.channel, m.data.is_some()) {
+                (true, true) => quote!(Self::#id { channel, data } => #rt::Frame::encode(#event, ::core::option::Option::Some(channel), ::core::option::Option::Some(data), #encoding),),
+                (true, false) => quote!(Self::#id { channel } => #rt::Frame::encode::<()>(#event, ::core::option::Option::Some(channel), ::core::option::Option::None, #encoding),),
+                (false, true) => quote!(Self::#id(data) => #rt::Frame::encode(#event, ::core::option::Option::None, ::core::option::Option::Some(data), #encoding),),
+                (false, false) => quote!(Self::#id => #rt::Frame::encode::<()>(#event, ::core::option::Option::None, ::core::option::Option::None, #encoding),),
+            }
+        });
+        let to_frame_doc = docs(
+            "The frame that carries this message.\n\n# Errors\n\nAn invalid-request error when the payload cannot be serialised.",
+        );
+        quote! {
+            #doc
+            #[derive(Debug, Clone, PartialEq)]
+            #[non_exhaustive]
+            pub enum #name {
+                #(#variants)*
+            }
+            impl #name {
+                /// The `event` of its frame.
+                pub fn event(&self) -> &'static str {
+                    match self { #(#events)* }
+                }
+                #to_frame_doc
+                pub fn to_frame(&self) -> ::core::result::Result<#rt::Frame, ::comms_runtime::Error> {
+                    match self { #(#encode)* }
+                }
+            }
+        }
+    } else {
+        let decode = picked.iter().map(|(mname, m)| {
+            let id = format_ident!("{}", pascal(mname));
+            let event = &m.event;
+            match (m.channel, m.data.is_some()) {
+                (true, true) => quote!(#event => Self::#id { channel: frame.require_channel()?, data: frame.payload()? },),
+                (true, false) => quote!(#event => Self::#id { channel: frame.require_channel()? },),
+                (false, true) => quote!(#event => Self::#id(frame.payload()?),),
+                (false, false) => quote!(#event => Self::#id,),
+            }
+        });
+        let from_doc = docs(
+            "Decodes a frame.\n\n# Errors\n\nA decode error, with an excerpt, when a protocol message lacks its channel or its data does not fit its type.",
+        );
+        let parse_doc = docs(
+            "Parses and decodes one text frame.\n\n# Errors\n\nA decode error, with an excerpt, when the text is not a frame or its payload does not fit.",
+        );
+        quote! {
+            #doc
+            #[derive(Debug, Clone, PartialEq)]
+            #[non_exhaustive]
+            pub enum #name {
+                #(#variants)*
+                /// An event the protocol does not define (an app or client event), kept whole.
+                Other(#rt::Frame),
+            }
+            impl #name {
+                /// The `event` of its frame.
+                pub fn event(&self) -> &str {
+                    match self {
+                        #(#events)*
+                        Self::Other(frame) => &frame.event,
+                    }
+                }
+                #from_doc
+                pub fn from_frame(frame: &#rt::Frame) -> ::core::result::Result<Self, ::comms_runtime::Error> {
+                    ::core::result::Result::Ok(match frame.event.as_str() {
+                        #(#decode)*
+                        _ => Self::Other(frame.clone()),
+                    })
+                }
+                #parse_doc
+                pub fn parse(text: &str) -> ::core::result::Result<Self, ::comms_runtime::Error> {
+                    Self::from_frame(&#rt::Frame::parse(text)?)
+                }
+            }
+        }
+    }
+}
