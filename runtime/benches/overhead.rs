@@ -1,0 +1,226 @@
+//! Overhead of the runtime pipeline: requests per second through `Client::execute` +
+//! `Response::json` versus a hand-written reqwest call with the same `reqwest::Client`
+//! settings, against the same keep-alive loopback server answering a small JSON body.
+//! Retries and rate limiting are armed but idle (the rate limit is set very high).
+//!
+//! Run: `cargo bench -p comms-runtime --bench overhead`
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use comms_runtime::*;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+const BODY: &str = r#"{"id":"em_123","object":"email","status":"queued","to":["b@example.com"]}"#;
+const KEY: &str = "sk_bench_key";
+
+static SPEC: ServiceSpec = ServiceSpec {
+    name: "email",
+    title: "Email service",
+    base_url: None,
+    base_url_env: "COMMS_BENCH_BASE_URL",
+    credentials: &[CredentialSpec {
+        name: "api_key",
+        env: "COMMS_BENCH_API_KEY",
+        secret: true,
+    }],
+    auth: &[AuthScheme::Bearer {
+        credential: "api_key",
+    }],
+    rate_limit: Some(RateLimitSpec {
+        requests: 1000,
+        per_seconds: 60,
+    }),
+    rate_limit_headers: RateLimitHeaders::STANDARD,
+    retry: RetrySpec::DEFAULT,
+    timeouts: TimeoutSpec::DEFAULT,
+    idempotency: Some(IdempotencySpec {
+        header: "Idempotency-Key",
+        max_len: 256,
+    }),
+};
+
+static GET_EMAIL: OperationSpec = OperationSpec {
+    service: "email",
+    name: "get_email",
+    method: Method::GET,
+    path: "/v1/emails/{id}",
+    retry: RetryClass::Safe,
+    has_body: false,
+};
+
+/// A keep-alive HTTP/1.1 server on its own thread and runtime.
+fn start_server() -> SocketAddr {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind loopback");
+    let addr = listener.local_addr().expect("addr");
+    listener.set_nonblocking(true).expect("nonblocking");
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        rt.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).expect("listener");
+            let response = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{BODY}",
+                BODY.len()
+            );
+            loop {
+                let Ok((mut stream, _)) = listener.accept().await else { return };
+                let response = response.clone();
+                tokio::spawn(async move {
+                    let mut buf = Vec::with_capacity(2048);
+                    let mut chunk = [0u8; 2048];
+                    loop {
+                        // GET requests only: a request ends at the blank line.
+                        while let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+                            buf.drain(..end + 4);
+                            if stream.write_all(response.as_bytes()).await.is_err() {
+                                return;
+                            }
+                        }
+                        match stream.read(&mut chunk).await {
+                            Ok(0) | Err(_) => return,
+                            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+                        }
+                    }
+                });
+            }
+        });
+    });
+    addr
+}
+
+/// The same settings the runtime's default client uses.
+fn reqwest_client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .connect_timeout(Duration::from_secs(3))
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("reqwest client")
+}
+
+/// The hand-written equivalent: bearer header, accept header, timeout, status check, JSON.
+async fn raw_call(http: &reqwest::Client, url: &str) -> serde_json::Value {
+    http.get(url)
+        .bearer_auth(KEY)
+        .header(reqwest::header::ACCEPT, "application/json")
+        .timeout(Duration::from_secs(60))
+        .send()
+        .await
+        .expect("send")
+        .error_for_status()
+        .expect("2xx")
+        .json()
+        .await
+        .expect("json")
+}
+
+async fn runtime_call(client: &Client) -> serde_json::Value {
+    let mut request = Request::new(&GET_EMAIL);
+    request.path_param("id", "em_123");
+    client
+        .execute(request)
+        .await
+        .expect("execute")
+        .json()
+        .expect("json")
+}
+
+fn overhead(c: &mut Criterion) {
+    let addr = start_server();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let raw = reqwest_client();
+    let url = format!("http://{addr}/v1/emails/em_123");
+    let client = Client::builder(&SPEC)
+        .base_url(format!("http://{addr}"))
+        .api_key(KEY)
+        .http_client(reqwest_client())
+        .rate_limit(Some(RateLimit::per_second(100_000_000)))
+        .build()
+        .expect("client");
+
+    let mut group = c.benchmark_group("sequential");
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("reqwest", |b| b.to_async(&rt).iter(|| raw_call(&raw, &url)));
+    group.bench_function("comms_runtime", |b| {
+        b.to_async(&rt).iter(|| runtime_call(&client))
+    });
+    group.finish();
+
+    const CONCURRENT: usize = 16;
+    let mut group = c.benchmark_group("concurrent_16");
+    group.throughput(Throughput::Elements(CONCURRENT as u64));
+    group.bench_function("reqwest", |b| {
+        b.to_async(&rt)
+            .iter(|| futures_util::future::join_all((0..CONCURRENT).map(|_| raw_call(&raw, &url))))
+    });
+    group.bench_function("comms_runtime", |b| {
+        b.to_async(&rt)
+            .iter(|| futures_util::future::join_all((0..CONCURRENT).map(|_| runtime_call(&client))))
+    });
+    group.finish();
+
+    // Other work on a shared machine skews runs measured seconds apart, so this group
+    // alternates blocks of both calls and times each side separately: criterion reports the
+    // runtime's side, and the ratio of the two sums is printed at the end.
+    const BLOCK: u64 = 50;
+    let raw_total = std::cell::Cell::new(Duration::ZERO);
+    let runtime_total = std::cell::Cell::new(Duration::ZERO);
+    let mut group = c.benchmark_group("paired");
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("comms_runtime_interleaved_with_reqwest", |b| {
+        b.to_async(&rt).iter_custom(|iters| {
+            let (raw, client, url) = (&raw, &client, &url);
+            let (raw_total, runtime_total) = (&raw_total, &runtime_total);
+            async move {
+                let mut measured = Duration::ZERO;
+                let mut done = 0;
+                while done < iters {
+                    let n = BLOCK.min(iters - done);
+                    let start = std::time::Instant::now();
+                    for _ in 0..n {
+                        std::hint::black_box(raw_call(raw, url).await);
+                    }
+                    raw_total.set(raw_total.get() + start.elapsed());
+                    let start = std::time::Instant::now();
+                    for _ in 0..n {
+                        std::hint::black_box(runtime_call(client).await);
+                    }
+                    let elapsed = start.elapsed();
+                    runtime_total.set(runtime_total.get() + elapsed);
+                    measured += elapsed;
+                    done += n;
+                }
+                measured
+            }
+        })
+    });
+    group.finish();
+    let (raw_secs, runtime_secs) = (
+        raw_total.get().as_secs_f64(),
+        runtime_total.get().as_secs_f64(),
+    );
+    if runtime_secs > 0.0 {
+        println!(
+            "paired: comms_runtime throughput / reqwest throughput = {:.3} (reqwest {:.1?} vs runtime {:.1?} for the same number of calls)",
+            raw_secs / runtime_secs,
+            raw_total.get(),
+            runtime_total.get()
+        );
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(4))
+        .sample_size(30);
+    targets = overhead
+}
+criterion_main!(benches);

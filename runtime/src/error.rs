@@ -1,0 +1,480 @@
+//! The one error type of the runtime, [`Error`], with its [`ErrorKind`], the API error details
+//! parsed from `{"error": {...}}` bodies, and bounded body excerpts.
+
+use std::fmt;
+use std::time::Duration;
+
+use serde::Deserialize;
+
+/// Longest body excerpt kept in an error, in bytes.
+pub const EXCERPT_LIMIT: usize = 512;
+
+/// Statuses [`Error::is_retryable`] treats as transient (the spec defaults).
+const TRANSIENT_STATUSES: &[u16] = &[408, 429, 500, 502, 503, 504];
+
+/// Everything that can go wrong in a call, in verification or in configuration.
+///
+/// Never contains a credential: transport errors are stripped of their URL, and auth header
+/// values are never copied into errors.
+///
+/// ```
+/// # async fn demo(client: comms_runtime::Client, request: comms_runtime::Request) {
+/// use comms_runtime::{Error, ErrorKind};
+/// match client.execute(request).await {
+///     Ok(response) => println!("status {}", response.status()),
+///     Err(err) if err.kind() == ErrorKind::RateLimited => eprintln!("slow down: {err}"),
+///     Err(err) => eprintln!("failed ({:?}, request id {:?}): {err}", err.status(), err.request_id()),
+/// }
+/// # }
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The request was rejected before it was sent.
+    #[error("invalid request: `{field}`: {message}")]
+    #[non_exhaustive]
+    InvalidRequest {
+        /// The offending field, parameter or option.
+        field: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// The server refused the credentials (401 or 403).
+    #[error("authentication failed: {0}")]
+    Auth(Box<ApiError>),
+    /// Too many requests: the server answered 429, or the client-side limiter could not grant a
+    /// slot before the deadline.
+    #[error("rate limited{}{}", RetryAfterDisplay(*retry_after), ApiSuffix(api.as_deref()))]
+    #[non_exhaustive]
+    RateLimited {
+        /// How long the server (or the limiter) asked to wait, when known.
+        retry_after: Option<Duration>,
+        /// The server's answer, when there was one.
+        api: Option<Box<ApiError>>,
+    },
+    /// The server answered with an error status.
+    #[error("{0}")]
+    Api(Box<ApiError>),
+    /// A timeout elapsed.
+    #[error("{kind} timed out after {after:?}")]
+    #[non_exhaustive]
+    Timeout {
+        /// Which timeout.
+        kind: TimeoutKind,
+        /// The configured duration that elapsed.
+        after: Duration,
+    },
+    /// The connection failed or broke.
+    #[error("transport error: {message}")]
+    #[non_exhaustive]
+    Transport {
+        /// What happened, without the URL.
+        message: String,
+        /// Whether the failure happened while connecting (the request never left).
+        connect: bool,
+        /// The underlying error, stripped of its URL.
+        #[source]
+        source: Option<reqwest::Error>,
+    },
+    /// A body could not be decoded into the expected type.
+    #[error("{0}")]
+    Decode(Box<DecodeError>),
+    /// A webhook failed verification.
+    #[error("webhook verification failed: {0}")]
+    Webhook(WebhookFailure),
+    /// The client could not be configured.
+    #[error("configuration error: {message}")]
+    #[non_exhaustive]
+    Config {
+        /// What is missing or wrong, naming the setting or environment variable.
+        message: String,
+    },
+}
+
+/// The kind of an [`Error`], for matching without destructuring.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// See [`Error::InvalidRequest`].
+    InvalidRequest,
+    /// See [`Error::Auth`].
+    Auth,
+    /// See [`Error::RateLimited`].
+    RateLimited,
+    /// See [`Error::Api`].
+    Api,
+    /// See [`Error::Timeout`].
+    Timeout,
+    /// See [`Error::Transport`].
+    Transport,
+    /// See [`Error::Decode`].
+    Decode,
+    /// See [`Error::Webhook`].
+    Webhook,
+    /// See [`Error::Config`].
+    Config,
+}
+
+/// Which timeout elapsed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum TimeoutKind {
+    /// Establishing the connection.
+    Connect,
+    /// One attempt (send and read the response).
+    Attempt,
+    /// The whole call's deadline, retries included.
+    Deadline,
+}
+
+impl fmt::Display for TimeoutKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            TimeoutKind::Connect => "connect",
+            TimeoutKind::Attempt => "attempt",
+            TimeoutKind::Deadline => "call deadline",
+        })
+    }
+}
+
+/// An error answer from the server: status plus whatever the body said.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ApiError {
+    /// HTTP status.
+    pub status: u16,
+    /// `error.code`, e.g. `"validation_error"`.
+    pub code: Option<String>,
+    /// `error.message`.
+    pub message: Option<String>,
+    /// `error.param`: the request field the error is about.
+    pub param: Option<String>,
+    /// `error.request_id`, else the `x-request-id` header.
+    pub request_id: Option<String>,
+    /// The start of the raw body (at most [`EXCERPT_LIMIT`] bytes), e.g. a proxy's HTML page.
+    pub body_excerpt: String,
+}
+
+impl ApiError {
+    /// Parses an error answer. Never fails: a body that is not the expected JSON leaves the
+    /// fields empty and is kept as an excerpt.
+    pub fn from_response(status: u16, header_request_id: Option<&str>, body: &[u8]) -> ApiError {
+        #[derive(Deserialize)]
+        struct Envelope {
+            error: Option<Details>,
+        }
+        #[derive(Deserialize)]
+        struct Details {
+            code: Option<serde_json::Value>,
+            message: Option<String>,
+            param: Option<String>,
+            request_id: Option<String>,
+        }
+        let details = serde_json::from_slice::<Envelope>(body)
+            .ok()
+            .and_then(|e| e.error);
+        let (code, message, param, body_request_id) = match details {
+            Some(d) => (
+                d.code.map(|c| match c {
+                    serde_json::Value::String(s) => s,
+                    other => other.to_string(),
+                }),
+                d.message,
+                d.param,
+                d.request_id,
+            ),
+            None => (None, None, None, None),
+        };
+        ApiError {
+            status,
+            code,
+            message,
+            param,
+            request_id: body_request_id.or_else(|| header_request_id.map(str::to_owned)),
+            body_excerpt: excerpt(body),
+        }
+    }
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "HTTP {}", self.status)?;
+        if let Some(code) = &self.code {
+            write!(f, " {code}")?;
+        }
+        match &self.message {
+            Some(message) => write!(f, ": {message}")?,
+            None if !self.body_excerpt.is_empty() => write!(f, ": {}", self.body_excerpt)?,
+            None => {}
+        }
+        if let Some(param) = &self.param {
+            write!(f, " (param `{param}`)")?;
+        }
+        if let Some(id) = &self.request_id {
+            write!(f, " [request id {id}]")?;
+        }
+        Ok(())
+    }
+}
+
+/// A body that did not decode into the expected type.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct DecodeError {
+    /// What failed, e.g. the serde message with line and column.
+    pub message: String,
+    /// HTTP status of the response, when the body came from one.
+    pub status: Option<u16>,
+    /// Request id of the response, when known.
+    pub request_id: Option<String>,
+    /// The start of the body (at most [`EXCERPT_LIMIT`] bytes).
+    pub body_excerpt: String,
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "could not decode response")?;
+        if let Some(status) = self.status {
+            write!(f, " (HTTP {status})")?;
+        }
+        write!(
+            f,
+            ": {}; body starts: {:?}",
+            self.message, self.body_excerpt
+        )?;
+        if let Some(id) = &self.request_id {
+            write!(f, " [request id {id}]")?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a webhook was rejected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum WebhookFailure {
+    /// The signing secret is not usable (e.g. not `whsec_<base64>`).
+    #[error("invalid signing secret")]
+    InvalidSecret,
+    /// A required header is missing or not text.
+    #[error("missing header `{0}`")]
+    MissingHeader(&'static str),
+    /// The timestamp header is not a Unix time in seconds.
+    #[error("invalid timestamp")]
+    InvalidTimestamp,
+    /// The timestamp is further from now than the tolerance allows.
+    #[error("timestamp outside the tolerance")]
+    TimestampOutOfTolerance,
+    /// No signature matched.
+    #[error("no matching signature")]
+    SignatureMismatch,
+}
+
+impl Error {
+    /// The kind of this error.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::InvalidRequest { .. } => ErrorKind::InvalidRequest,
+            Error::Auth(_) => ErrorKind::Auth,
+            Error::RateLimited { .. } => ErrorKind::RateLimited,
+            Error::Api(_) => ErrorKind::Api,
+            Error::Timeout { .. } => ErrorKind::Timeout,
+            Error::Transport { .. } => ErrorKind::Transport,
+            Error::Decode(_) => ErrorKind::Decode,
+            Error::Webhook(_) => ErrorKind::Webhook,
+            Error::Config { .. } => ErrorKind::Config,
+        }
+    }
+
+    /// The HTTP status of the server's answer, when there was one.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            Error::Auth(api) | Error::Api(api) => Some(api.status),
+            Error::RateLimited { api, .. } => api.as_ref().map(|a| a.status),
+            Error::Decode(d) => d.status,
+            _ => None,
+        }
+    }
+
+    /// The server's request id, when known (body `error.request_id` or `x-request-id`).
+    pub fn request_id(&self) -> Option<&str> {
+        match self {
+            Error::Auth(api) | Error::Api(api) => api.request_id.as_deref(),
+            Error::RateLimited { api, .. } => api.as_ref().and_then(|a| a.request_id.as_deref()),
+            Error::Decode(d) => d.request_id.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The server's error details, for [`Error::Api`], [`Error::Auth`] and [`Error::RateLimited`].
+    pub fn api_error(&self) -> Option<&ApiError> {
+        match self {
+            Error::Auth(api) | Error::Api(api) => Some(api),
+            Error::RateLimited { api, .. } => api.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// Whether trying again later may succeed (transient statuses, rate limits, timeouts,
+    /// transport failures). Says nothing about whether repeating is *safe*: the runtime decides
+    /// that from the operation's [`crate::RetryClass`].
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            Error::RateLimited { .. } | Error::Timeout { .. } | Error::Transport { .. } => true,
+            Error::Api(api) => TRANSIENT_STATUSES.contains(&api.status),
+            _ => false,
+        }
+    }
+
+    /// An [`Error::InvalidRequest`] about `field`.
+    pub fn invalid_request(field: impl Into<String>, message: impl Into<String>) -> Error {
+        Error::InvalidRequest {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+
+    /// An [`Error::Config`].
+    pub fn config(message: impl Into<String>) -> Error {
+        Error::Config {
+            message: message.into(),
+        }
+    }
+
+    /// An [`Error::Decode`] for `body`, keeping an excerpt.
+    pub fn decode(message: impl Into<String>, body: &[u8]) -> Error {
+        Error::Decode(Box::new(DecodeError {
+            message: message.into(),
+            status: None,
+            request_id: None,
+            body_excerpt: excerpt(body),
+        }))
+    }
+
+    /// Classifies an error status: 401/403 → [`Error::Auth`], 429 → [`Error::RateLimited`],
+    /// anything else → [`Error::Api`].
+    pub(crate) fn from_status(api: ApiError, retry_after: Option<Duration>) -> Error {
+        match api.status {
+            401 | 403 => Error::Auth(Box::new(api)),
+            429 => Error::RateLimited {
+                retry_after,
+                api: Some(Box::new(api)),
+            },
+            _ => Error::Api(Box::new(api)),
+        }
+    }
+
+    /// Wraps a transport error, dropping its URL (which may carry a query credential).
+    pub(crate) fn transport(err: reqwest::Error) -> Error {
+        let err = err.without_url();
+        let connect = err.is_connect();
+        let mut message = err.to_string();
+        let mut source = std::error::Error::source(&err);
+        while let Some(inner) = source {
+            message.push_str(": ");
+            message.push_str(&inner.to_string());
+            source = inner.source();
+        }
+        Error::Transport {
+            message,
+            connect,
+            source: Some(err),
+        }
+    }
+}
+
+struct RetryAfterDisplay(Option<Duration>);
+
+impl fmt::Display for RetryAfterDisplay {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(wait) => write!(f, " (retry after {wait:?})"),
+            None => Ok(()),
+        }
+    }
+}
+
+struct ApiSuffix<'a>(Option<&'a ApiError>);
+
+impl fmt::Display for ApiSuffix<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(api) => write!(f, ": {api}"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The start of `body` as text: at most [`EXCERPT_LIMIT`] bytes, cut on a char boundary, with
+/// `…` appended when cut.
+pub fn excerpt(body: &[u8]) -> String {
+    let cut = &body[..body.len().min(EXCERPT_LIMIT)];
+    let mut text = match std::str::from_utf8(cut) {
+        Ok(s) => s.to_owned(),
+        // The limit fell inside a multi-byte character: keep the whole characters before it.
+        Err(e) if e.error_len().is_none() => {
+            String::from_utf8_lossy(&cut[..e.valid_up_to()]).into_owned()
+        }
+        Err(_) => String::from_utf8_lossy(cut).into_owned(),
+    };
+    if body.len() > EXCERPT_LIMIT {
+        text.push('…');
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn excerpt_cuts_on_char_boundary() {
+        let body = "é".repeat(400); // 800 bytes
+        let ex = excerpt(body.as_bytes());
+        assert!(ex.ends_with('…'));
+        assert_eq!(ex.trim_end_matches('…').len(), 512);
+        let body = format!("a{}", "é".repeat(400)); // boundary falls inside a char
+        let ex = excerpt(body.as_bytes());
+        assert_eq!(ex.trim_end_matches('…').len(), 511);
+        assert_eq!(excerpt(b"short"), "short");
+    }
+
+    #[test]
+    fn api_error_parses_envelope_and_falls_back_to_header_request_id() {
+        let body = br#"{"error":{"code":"validation_error","message":"bad to","param":"to"}}"#;
+        let api = ApiError::from_response(422, Some("req_h"), body);
+        assert_eq!(api.code.as_deref(), Some("validation_error"));
+        assert_eq!(api.param.as_deref(), Some("to"));
+        assert_eq!(api.request_id.as_deref(), Some("req_h"));
+        let body = br#"{"error":{"code":"x","message":"m","request_id":"req_b"}}"#;
+        assert_eq!(
+            ApiError::from_response(500, Some("req_h"), body)
+                .request_id
+                .as_deref(),
+            Some("req_b")
+        );
+    }
+
+    #[test]
+    fn api_error_survives_html() {
+        let api = ApiError::from_response(502, None, b"<html><body>Bad gateway</body></html>");
+        assert_eq!(api.code, None);
+        assert!(api.body_excerpt.contains("Bad gateway"));
+        assert!(api.to_string().contains("Bad gateway"));
+    }
+
+    #[test]
+    fn classification_by_status() {
+        let api = |s| ApiError::from_response(s, None, b"");
+        assert_eq!(Error::from_status(api(401), None).kind(), ErrorKind::Auth);
+        assert_eq!(Error::from_status(api(403), None).kind(), ErrorKind::Auth);
+        assert_eq!(
+            Error::from_status(api(429), None).kind(),
+            ErrorKind::RateLimited
+        );
+        assert_eq!(Error::from_status(api(413), None).kind(), ErrorKind::Api);
+        assert!(Error::from_status(api(503), None).is_retryable());
+        assert!(!Error::from_status(api(413), None).is_retryable());
+        assert_eq!(Error::from_status(api(413), None).status(), Some(413));
+    }
+}

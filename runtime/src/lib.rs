@@ -1,0 +1,84 @@
+//! `comms-runtime`: the hand-written engine behind the generated `comms` clients.
+//!
+//! Generated code describes each service and operation as `'static` data ([`ServiceSpec`],
+//! [`OperationSpec`]), fills a [`Request`] and calls the one non-generic entry point,
+//! [`Client::execute`]. Everything that is the same for every service lives here:
+//! configuration ([`config`]), auth ([`auth`]) and request signing ([`sign`]), retries
+//! ([`retry`]), client-side rate limiting ([`ratelimit`]), the HTTP pipeline ([`http`]), errors
+//! ([`error`]), pagination ([`paginate()`]), webhook verification ([`webhook`]), secrets
+//! ([`secret`]), pre-send validation ([`validate`]), open tagged unions ([`union`]) and the
+//! [`open_enum!`] macro.
+//!
+//! The API generated code may use is pinned in `docs/RUNTIME_CONTRACT.md`.
+//!
+//! ```no_run
+//! use comms_runtime::*;
+//!
+//! static SPEC: ServiceSpec = ServiceSpec {
+//!     name: "email",
+//!     title: "Email service",
+//!     base_url: None,
+//!     base_url_env: "COMMS_EMAIL_BASE_URL",
+//!     credentials: &[CredentialSpec { name: "api_key", env: "COMMS_EMAIL_API_KEY", secret: true }],
+//!     auth: &[AuthScheme::Bearer { credential: "api_key" }],
+//!     rate_limit: Some(RateLimitSpec { requests: 1000, per_seconds: 60 }),
+//!     rate_limit_headers: RateLimitHeaders::STANDARD,
+//!     retry: RetrySpec::DEFAULT,
+//!     timeouts: TimeoutSpec::DEFAULT,
+//!     idempotency: Some(IdempotencySpec { header: "Idempotency-Key", max_len: 256 }),
+//! };
+//! static SEND: OperationSpec = OperationSpec {
+//!     service: "email",
+//!     name: "send_email",
+//!     method: Method::POST,
+//!     path: "/v1/emails",
+//!     retry: RetryClass::IdempotencyKey,
+//!     has_body: true,
+//! };
+//!
+//! # async fn demo() -> Result<(), Error> {
+//! let client = Client::from_env(&SPEC)?;
+//! let mut request = Request::new(&SEND);
+//! request.json(&serde_json::json!({"from": "a@example.com", "to": ["b@example.com"], "subject": "hi"}))?;
+//! let sent: serde_json::Value = client.execute(request).await?.json()?;
+//! # let _ = sent; Ok(()) }
+//! ```
+
+pub mod auth;
+pub mod config;
+pub mod error;
+pub mod http;
+mod macros;
+pub mod paginate;
+pub mod ratelimit;
+#[cfg(feature = "realtime")]
+pub mod realtime;
+pub mod retry;
+pub mod secret;
+pub mod sign;
+#[cfg(feature = "smtp")]
+pub mod smtp;
+pub mod spec;
+pub mod union;
+pub mod validate;
+pub mod webhook;
+
+pub use reqwest;
+pub use reqwest::Method;
+
+pub use config::{CallOptions, ClientBuilder, RateLimit, RetryPolicy};
+pub use error::{ApiError, DecodeError, Error, ErrorKind, TimeoutKind, WebhookFailure};
+pub use http::{Client, Request, Response};
+pub use paginate::paginate;
+pub use secret::Secret;
+pub use sign::{PusherSigner, SignableRequest, SignedParts, Signer};
+pub use spec::{
+    AuthScheme, CredentialSpec, IdempotencySpec, OperationSpec, PaginationSpec, RateLimitHeaders,
+    RateLimitSpec, RetryClass, RetrySpec, ServiceSpec, SigningScheme, TimeoutSpec,
+};
+
+/// Re-exports used by macro expansions; not part of the API.
+#[doc(hidden)]
+pub mod __private {
+    pub use serde;
+}

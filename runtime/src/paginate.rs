@@ -1,0 +1,184 @@
+//! Cursor pagination: [`paginate`] turns a list operation into a stream of items, following
+//! `after=<cursor of the last item>` while the page says `has_more`.
+
+use std::collections::{HashSet, VecDeque};
+
+use futures_core::Stream;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use crate::Error;
+use crate::error::{DecodeError, excerpt};
+use crate::http::{Client, Request};
+use crate::spec::PaginationSpec;
+
+/// Streams every item of every page.
+///
+/// Each page is fetched with [`Client::execute`] (so retries, rate limiting and timeouts apply
+/// per page). The stream ends after the last page or after the first error. A server that
+/// repeats a cursor, or says `has_more` without giving one, ends the stream with an
+/// [`Error::Decode`] instead of looping.
+///
+/// ```no_run
+/// # use comms_runtime::*;
+/// # static LIST: OperationSpec = OperationSpec { service: "email", name: "list_emails",
+/// #   method: Method::GET, path: "/v1/emails", retry: RetryClass::Safe, has_body: false };
+/// static PAGES: PaginationSpec =
+///     PaginationSpec { items: "data", has_more: "has_more", cursor_field: "id", after_param: "after" };
+/// # async fn demo(client: Client) -> Result<(), Error> {
+/// use futures_util::StreamExt;
+/// let mut items = std::pin::pin!(paginate::<serde_json::Value>(client, Request::new(&LIST), &PAGES));
+/// while let Some(item) = items.next().await {
+///     println!("{}", item?);
+/// }
+/// # Ok(()) }
+/// ```
+pub fn paginate<T: DeserializeOwned + Send + 'static>(
+    client: Client,
+    request: impl Into<Result<Request, Error>>,
+    spec: &'static PaginationSpec,
+) -> impl Stream<Item = Result<T, Error>> + Send + 'static {
+    // A request that could not be prepared (its query did not serialise) is the stream's only item.
+    let (request, next) = match request.into() {
+        Ok(request) => (Some(request), Next::First),
+        Err(err) => (None, Next::Fail(err)),
+    };
+    let state = State {
+        client,
+        request,
+        spec,
+        buffered: VecDeque::new(),
+        next,
+        seen: HashSet::new(),
+    };
+    futures_util::stream::unfold(state, |mut state| async move {
+        loop {
+            if let Some(item) = state.buffered.pop_front() {
+                return Some((Ok(item), state));
+            }
+            let cursor = match std::mem::replace(&mut state.next, Next::Done) {
+                Next::Done => return None,
+                Next::Fail(err) => return Some((Err(err), state)),
+                Next::First => None,
+                Next::After(cursor) => Some(cursor),
+            };
+            let mut request = state.request.clone()?;
+            if let Some(cursor) = &cursor {
+                request.set_query_param(state.spec.after_param, cursor);
+            }
+            match fetch_page::<T>(&state.client, request, state.spec).await {
+                Err(err) => return Some((Err(err), state)),
+                Ok(page) => {
+                    state.buffered = page.items;
+                    state.next = match (page.failure, page.has_more, page.cursor) {
+                        (Some(err), _, _) => Next::Fail(err),
+                        (None, false, _) => Next::Done,
+                        (None, true, None) => Next::Fail(Error::decode(
+                            format!(
+                                "page says `{}` but its last item has no `{}` to continue from",
+                                state.spec.has_more, state.spec.cursor_field
+                            ),
+                            &page.raw_excerpt,
+                        )),
+                        (None, true, Some(next)) => {
+                            if state.seen.insert(next.clone()) {
+                                Next::After(next)
+                            } else {
+                                Next::Fail(Error::decode(
+                                    format!("server repeated pagination cursor `{next}`"),
+                                    &page.raw_excerpt,
+                                ))
+                            }
+                        }
+                    };
+                }
+            }
+        }
+    })
+}
+
+struct State<T> {
+    client: Client,
+    request: Option<Request>,
+    spec: &'static PaginationSpec,
+    buffered: VecDeque<T>,
+    next: Next,
+    seen: HashSet<String>,
+}
+
+enum Next {
+    First,
+    After(String),
+    Fail(Error),
+    Done,
+}
+
+struct Page<T> {
+    items: VecDeque<T>,
+    /// An item that failed to decode; the items before it are still delivered.
+    failure: Option<Error>,
+    has_more: bool,
+    cursor: Option<String>,
+    raw_excerpt: Vec<u8>,
+}
+
+async fn fetch_page<T: DeserializeOwned>(
+    client: &Client,
+    request: Request,
+    spec: &PaginationSpec,
+) -> Result<Page<T>, Error> {
+    let response = client.execute(request).await?;
+    let mut page: Map<String, Value> = response.json()?;
+    let raw_excerpt = excerpt(response.body()).into_bytes();
+    let items = match page.remove(spec.items) {
+        Some(Value::Array(items)) => items,
+        Some(Value::Null) | None => Vec::new(),
+        Some(_) => {
+            return Err(Error::decode(
+                format!("page field `{}` is not an array", spec.items),
+                response.body(),
+            ));
+        }
+    };
+    let has_more = page
+        .get(spec.has_more)
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    let cursor = items
+        .last()
+        .and_then(|item| match item.get(spec.cursor_field) {
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(Value::Number(n)) => Some(n.to_string()),
+            _ => None,
+        });
+    let mut decoded = VecDeque::with_capacity(items.len());
+    let mut failure = None;
+    for item in items {
+        match serde_json::from_value::<T>(item.clone()) {
+            Ok(value) => decoded.push_back(value),
+            Err(e) => {
+                failure = Some(Error::Decode(Box::new(DecodeError {
+                    message: format!("list item: {e}"),
+                    status: Some(response.status()),
+                    request_id: response.request_id().map(str::to_owned),
+                    body_excerpt: excerpt(item.to_string().as_bytes()),
+                })));
+                break;
+            }
+        }
+    }
+    Ok(Page {
+        items: decoded,
+        failure,
+        has_more,
+        cursor,
+        raw_excerpt,
+    })
+}
+
+/// Lets [`paginate`] take a ready [`Request`] as well as the result of preparing one.
+impl From<Request> for Result<Request, Error> {
+    fn from(request: Request) -> Self {
+        Ok(request)
+    }
+}

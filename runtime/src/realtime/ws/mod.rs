@@ -1,0 +1,673 @@
+//! The WebSocket client: a [`Connection`] that keeps itself connected (heartbeat, close-code
+//! policy, backoff), re-authorizes and resubscribes every channel after a reconnect, and hands
+//! out [`Channel`]s with their own event streams.
+//!
+//! ```no_run
+//! # async fn demo(spec: &'static comms_runtime::realtime::WebSocketSpec) -> Result<(), comms_runtime::Error> {
+//! use std::time::Duration;
+//! use comms_runtime::realtime::{ConnectionBuilder, ConnectionState};
+//! let connection = ConnectionBuilder::new(spec, "ws://127.0.0.1:6001", "app-key").connect()?;
+//! connection.wait_for(ConnectionState::Connected, Duration::from_secs(5)).await?;
+//! let mut news = connection.subscribe("news")?;
+//! news.wait_subscribed(Duration::from_secs(5)).await?;
+//! while let Some(event) = news.next_event().await {
+//!     println!("{}: {:?}", event.event, event.data);
+//! }
+//! # Ok(()) }
+//! ```
+
+mod connection;
+
+use std::collections::{HashMap, VecDeque};
+use std::fmt;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use tokio::sync::{broadcast, mpsc, watch};
+
+use super::auth::{Authorizer, ChannelAuth, UserAuth};
+use super::presence::Members;
+use super::state::{ConnectionState, StateChange};
+use super::{DataEncoding, Frame, WebSocketSpec};
+use crate::Error;
+
+const EVENT_BUFFER: usize = 1024;
+
+/// One event delivered on a channel: an app event, a client event, or a protocol event about
+/// the channel (subscription succeeded, member added or removed, ...), with encrypted data
+/// already decrypted.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ChannelEvent {
+    /// The event name.
+    pub event: String,
+    /// The channel.
+    pub channel: String,
+    /// The data as text: a string as sent, anything else as JSON; `None` when absent.
+    pub data: Option<String>,
+    /// The sender, on client events where the server names it.
+    pub user_id: Option<String>,
+}
+
+impl ChannelEvent {
+    /// Decodes the data as JSON into `T` (text that is not JSON decodes as a JSON string).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Decode`] with an excerpt when the data does not fit `T`.
+    pub fn data<T: DeserializeOwned>(&self) -> Result<T, Error> {
+        let frame = Frame {
+            event: self.event.clone(),
+            channel: Some(self.channel.clone()),
+            data: self.data.clone().map(serde_json::Value::String),
+            user_id: None,
+        };
+        frame.payload()
+    }
+}
+
+/// What a connection reports besides channel events.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ConnectionEvent {
+    /// The state changed.
+    StateChanged(StateChange),
+    /// Every frame received, as parsed (for typed decoding of protocol messages).
+    Frame(Frame),
+    /// A problem: a malformed frame, a `pusher:error`, a failed authorization or decryption,
+    /// a missed pong. The connection carries on (or reconnects) by itself.
+    Error {
+        /// What happened.
+        message: String,
+        /// The protocol error code, when the server gave one.
+        code: Option<i64>,
+        /// The channel it is about, if any.
+        channel: Option<String>,
+    },
+    /// `pusher:signin` succeeded; the user data the server confirmed.
+    SignedIn {
+        /// The user, JSON-encoded.
+        user_data: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Subscription {
+    Pending,
+    Subscribed,
+    Failed(String),
+}
+
+struct Slot {
+    /// Send `subscribe` for it (false for channels the server joins us to, like a user's).
+    subscribe: bool,
+    events: broadcast::Sender<ChannelEvent>,
+    status: watch::Sender<Subscription>,
+    members: Option<Members>,
+    key: Option<[u8; 32]>,
+    me: Option<String>,
+}
+
+impl Slot {
+    fn new(subscribe: bool) -> Slot {
+        Slot {
+            subscribe,
+            events: broadcast::channel(EVENT_BUFFER).0,
+            status: watch::channel(Subscription::Pending).0,
+            members: None,
+            key: None,
+            me: None,
+        }
+    }
+}
+
+struct Inner {
+    state: ConnectionState,
+    socket_id: Option<String>,
+    channels: HashMap<String, Slot>,
+    want_signin: bool,
+    user_data: Option<String>,
+    client_events: VecDeque<Instant>,
+}
+
+pub(crate) struct Shared {
+    spec: &'static WebSocketSpec,
+    inner: Mutex<Inner>,
+    states: broadcast::Sender<StateChange>,
+    state_watch: watch::Sender<ConnectionState>,
+    events: broadcast::Sender<ConnectionEvent>,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub(crate) fn set_state(&self, state: ConnectionState) {
+        let change = {
+            let mut inner = self.lock();
+            if inner.state == state {
+                return;
+            }
+            let change = StateChange {
+                previous: inner.state,
+                current: state,
+            };
+            inner.state = state;
+            if state != ConnectionState::Connected {
+                inner.socket_id = None;
+            }
+            change
+        };
+        tracing::debug!(service = self.spec.service, from = %change.previous, to = %change.current, "realtime connection state");
+        self.state_watch.send_replace(state);
+        let _ = self.states.send(change);
+        let _ = self.events.send(ConnectionEvent::StateChanged(change));
+    }
+
+    pub(crate) fn report(&self, message: impl Into<String>, code: Option<i64>, channel: Option<String>) {
+        let message = message.into();
+        tracing::debug!(service = self.spec.service, code, "realtime problem: {message}");
+        let _ = self.events.send(ConnectionEvent::Error {
+            message,
+            code,
+            channel,
+        });
+    }
+}
+
+enum Command {
+    Subscribe(String),
+    Unsubscribe(String),
+    Send(Frame),
+    Signin,
+    Authorized {
+        channel: String,
+        socket_id: String,
+        result: Result<ChannelAuth, String>,
+    },
+    UserAuthenticated {
+        socket_id: String,
+        result: Result<UserAuth, String>,
+    },
+    Reconnect,
+    Disconnect,
+}
+
+/// Settings of a connection; [`ConnectionBuilder::connect`] starts it.
+pub struct ConnectionBuilder {
+    spec: &'static WebSocketSpec,
+    base_url: String,
+    key: String,
+    authorizer: Option<Arc<dyn Authorizer>>,
+    client: String,
+    version: String,
+    ping_after: Option<Duration>,
+    pong_timeout: Option<Duration>,
+    connect_timeout: Duration,
+}
+
+impl fmt::Debug for ConnectionBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ConnectionBuilder")
+            .field("service", &self.spec.service)
+            .field("base_url", &self.base_url)
+            .field("key", &self.key)
+            .field("authorizer", &self.authorizer)
+            .finish()
+    }
+}
+
+impl ConnectionBuilder {
+    /// A connection to `base_url` (`ws://`, `wss://`, `http://` or `https://` host and port)
+    /// with an app key.
+    pub fn new(
+        spec: &'static WebSocketSpec,
+        base_url: impl Into<String>,
+        key: impl Into<String>,
+    ) -> ConnectionBuilder {
+        ConnectionBuilder {
+            spec,
+            base_url: base_url.into(),
+            key: key.into(),
+            authorizer: None,
+            client: "comms-rust".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            ping_after: None,
+            pong_timeout: None,
+            connect_timeout: Duration::from_secs(10),
+        }
+    }
+
+    /// Where subscriptions to private, presence and encrypted channels (and sign-in) get
+    /// their authorization: an app's auth endpoint, or a [`super::LocalAuthorizer`].
+    #[must_use]
+    pub fn authorizer(mut self, authorizer: impl Authorizer + 'static) -> ConnectionBuilder {
+        self.authorizer = Some(Arc::new(authorizer));
+        self
+    }
+
+    /// The client name and version sent in the connection URL.
+    #[must_use]
+    pub fn client(mut self, name: impl Into<String>, version: impl Into<String>) -> ConnectionBuilder {
+        self.client = name.into();
+        self.version = version.into();
+        self
+    }
+
+    /// Pings after this much silence instead of the spec's time (still shortened to the
+    /// server's activity timeout).
+    #[must_use]
+    pub fn ping_after(mut self, after: Duration) -> ConnectionBuilder {
+        self.ping_after = Some(after);
+        self
+    }
+
+    /// Waits this long for a pong instead of the spec's time.
+    #[must_use]
+    pub fn pong_timeout(mut self, timeout: Duration) -> ConnectionBuilder {
+        self.pong_timeout = Some(timeout);
+        self
+    }
+
+    /// Gives up on one connection attempt after this long (default 10 s).
+    #[must_use]
+    pub fn connect_timeout(mut self, timeout: Duration) -> ConnectionBuilder {
+        self.connect_timeout = timeout;
+        self
+    }
+
+    /// The connection URL (`ws://host/app/<key>?protocol=7&client=...&version=...`).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] when the base URL is not a URL of a supported scheme.
+    pub fn url(&self) -> Result<url::Url, Error> {
+        let mut url = url::Url::parse(&self.base_url)
+            .map_err(|e| Error::config(format!("realtime URL `{}`: {e}", self.base_url)))?;
+        let scheme = match url.scheme() {
+            "ws" | "http" => "ws",
+            "wss" | "https" => "wss",
+            other => {
+                return Err(Error::config(format!(
+                    "realtime URL scheme `{other}`: expected ws, wss, http or https"
+                )));
+            }
+        };
+        url.set_scheme(scheme)
+            .map_err(|()| Error::config("realtime URL scheme cannot be set"))?;
+        let path = self.spec.path.replace("{key}", &self.key);
+        let base = url.path().trim_end_matches('/').to_owned();
+        url.set_path(&format!("{base}{path}"));
+        url.set_query(None);
+        {
+            let mut query = url.query_pairs_mut();
+            for (k, v) in self.spec.query {
+                let v = v
+                    .replace("{client}", &self.client)
+                    .replace("{version}", &self.version);
+                query.append_pair(k, &v);
+            }
+        }
+        Ok(url)
+    }
+
+    /// Starts connecting in the background and returns the handle at once (state
+    /// `Initialized`, then `Connecting`). Needs a tokio runtime.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] when the URL is invalid or there is no tokio runtime.
+    pub fn connect(self) -> Result<Connection, Error> {
+        let url = self.url()?;
+        let handle = tokio::runtime::Handle::try_current()
+            .map_err(|_| Error::config("a realtime connection needs a tokio runtime"))?;
+        let (commands, receiver) = mpsc::unbounded_channel();
+        let shared = Arc::new(Shared {
+            spec: self.spec,
+            inner: Mutex::new(Inner {
+                state: ConnectionState::Initialized,
+                socket_id: None,
+                channels: HashMap::new(),
+                want_signin: false,
+                user_data: None,
+                client_events: VecDeque::new(),
+            }),
+            states: broadcast::channel(EVENT_BUFFER).0,
+            state_watch: watch::channel(ConnectionState::Initialized).0,
+            events: broadcast::channel(EVENT_BUFFER).0,
+        });
+        let heartbeat = self.spec.heartbeat;
+        let config = connection::Config {
+            url,
+            authorizer: self.authorizer,
+            ping_after: self
+                .ping_after
+                .unwrap_or(Duration::from_millis(heartbeat.ping_after_ms)),
+            pong_timeout: self
+                .pong_timeout
+                .unwrap_or(Duration::from_millis(heartbeat.pong_timeout_ms)),
+            connect_timeout: self.connect_timeout,
+            commands: commands.clone(),
+        };
+        handle.spawn(connection::run(shared.clone(), receiver, config));
+        Ok(Connection { shared, commands })
+    }
+}
+
+/// A realtime connection. Cheap to clone; the background task ends when every clone is dropped
+/// or [`Connection::disconnect`] is called.
+#[derive(Clone)]
+pub struct Connection {
+    shared: Arc<Shared>,
+    commands: mpsc::UnboundedSender<Command>,
+}
+
+impl fmt::Debug for Connection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Connection")
+            .field("service", &self.shared.spec.service)
+            .field("state", &self.state())
+            .field("socket_id", &self.socket_id())
+            .finish()
+    }
+}
+
+impl Connection {
+    /// The protocol this connection speaks.
+    pub fn spec(&self) -> &'static WebSocketSpec {
+        self.shared.spec
+    }
+
+    /// The current state.
+    pub fn state(&self) -> ConnectionState {
+        self.shared.lock().state
+    }
+
+    /// The socket id while connected.
+    pub fn socket_id(&self) -> Option<String> {
+        self.shared.lock().socket_id.clone()
+    }
+
+    /// Every state change from now on.
+    pub fn state_changes(&self) -> broadcast::Receiver<StateChange> {
+        self.shared.states.subscribe()
+    }
+
+    /// Every connection event (state changes, frames, problems) from now on.
+    pub fn events(&self) -> broadcast::Receiver<ConnectionEvent> {
+        self.shared.events.subscribe()
+    }
+
+    /// Waits until the state is `target`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Timeout`] after `timeout`; [`Error::Config`] when the connection reaches a
+    /// final state other than `target`.
+    pub async fn wait_for(&self, target: ConnectionState, timeout: Duration) -> Result<(), Error> {
+        let mut watch = self.shared.state_watch.subscribe();
+        let wait = async {
+            loop {
+                let now = *watch.borrow_and_update();
+                if now == target {
+                    return Ok(());
+                }
+                if now.is_final() {
+                    return Err(Error::config(format!(
+                        "the connection is {now}, it will not become {target}"
+                    )));
+                }
+                if watch.changed().await.is_err() {
+                    return Err(Error::config("the connection task ended"));
+                }
+            }
+        };
+        tokio::time::timeout(timeout, wait).await.map_err(|_| Error::Timeout {
+            kind: crate::TimeoutKind::Deadline,
+            after: timeout,
+        })?
+    }
+
+    /// Subscribes to a channel (again, after every reconnect, until unsubscribed) and returns
+    /// a handle with its own event stream. Private, presence and encrypted channels are
+    /// authorized through the connection's authorizer first.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidRequest`] for a name the spec rejects.
+    pub fn subscribe(&self, channel: &str) -> Result<Channel, Error> {
+        self.shared.spec.check_channel_name(channel, false)?;
+        let handle = self.handle(channel, true);
+        let _ = self.commands.send(Command::Subscribe(channel.to_owned()));
+        Ok(handle)
+    }
+
+    /// A handle on a channel the server joins this connection to by itself (such as the
+    /// signed-in user's own channel); nothing is sent.
+    pub fn listen(&self, channel: &str) -> Channel {
+        self.handle(channel, false)
+    }
+
+    fn handle(&self, channel: &str, subscribe: bool) -> Channel {
+        let mut inner = self.shared.lock();
+        let slot = inner
+            .channels
+            .entry(channel.to_owned())
+            .or_insert_with(|| Slot::new(subscribe));
+        slot.subscribe |= subscribe;
+        Channel {
+            name: channel.to_owned(),
+            connection: self.clone(),
+            events: slot.events.subscribe(),
+            status: slot.status.subscribe(),
+        }
+    }
+
+    /// Leaves a channel; its handles stop receiving events.
+    pub fn unsubscribe(&self, channel: &str) {
+        let removed = self.shared.lock().channels.remove(channel);
+        if removed.is_some_and(|s| s.subscribe) {
+            let _ = self.commands.send(Command::Unsubscribe(channel.to_owned()));
+        }
+    }
+
+    /// Signs the connection in as a user (`pusher:signin`), through the authorizer, and again
+    /// after every reconnect. Returns the user data the server confirmed.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Timeout`] when no confirmation comes within `timeout`; the reason, if any, is
+    /// reported as a [`ConnectionEvent::Error`].
+    pub async fn signin(&self, timeout: Duration) -> Result<String, Error> {
+        let mut events = self.events();
+        {
+            let mut inner = self.shared.lock();
+            inner.want_signin = true;
+            inner.user_data = None;
+        }
+        let _ = self.commands.send(Command::Signin);
+        let wait = async {
+            loop {
+                match events.recv().await {
+                    Ok(ConnectionEvent::SignedIn { user_data }) => return Ok(user_data),
+                    Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(broadcast::error::RecvError::Closed) => {
+                        return Err(Error::config("the connection task ended"));
+                    }
+                }
+            }
+        };
+        tokio::time::timeout(timeout, wait).await.map_err(|_| Error::Timeout {
+            kind: crate::TimeoutKind::Deadline,
+            after: timeout,
+        })?
+    }
+
+    /// The user data of the signed-in user, once `signin_success` came.
+    pub fn user_data(&self) -> Option<String> {
+        self.shared.lock().user_data.clone()
+    }
+
+    /// Sends a raw frame (for protocol messages this client has no method for).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] when the connection task has ended.
+    pub fn send_frame(&self, frame: Frame) -> Result<(), Error> {
+        self.commands
+            .send(Command::Send(frame))
+            .map_err(|_| Error::config("the connection task ended"))
+    }
+
+    /// Drops the socket and connects again at once (as after a lost connection).
+    pub fn reconnect(&self) {
+        let _ = self.commands.send(Command::Reconnect);
+    }
+
+    /// Closes the connection for good (state `Disconnected`).
+    pub fn disconnect(&self) {
+        let _ = self.commands.send(Command::Disconnect);
+    }
+
+    fn trigger<T: Serialize + ?Sized>(&self, channel: &str, event: &str, data: &T) -> Result<(), Error> {
+        let spec = self.shared.spec;
+        spec.check_client_event(channel, event)?;
+        {
+            let mut inner = self.shared.lock();
+            if inner.state != ConnectionState::Connected {
+                return Err(Error::invalid_request(
+                    "channel",
+                    format!("not connected: client event `{event}` was not sent"),
+                ));
+            }
+            let subscribed = inner
+                .channels
+                .get(channel)
+                .is_some_and(|s| *s.status.borrow() == Subscription::Subscribed);
+            if !subscribed {
+                return Err(Error::invalid_request(
+                    "channel",
+                    format!("client events need a subscribed channel; `{channel}` is not"),
+                ));
+            }
+            if let Some(max) = spec.client_events.and_then(|c| c.max_per_second) {
+                let now = Instant::now();
+                let window = Duration::from_secs(1);
+                while inner
+                    .client_events
+                    .front()
+                    .is_some_and(|t| now.duration_since(*t) >= window)
+                {
+                    inner.client_events.pop_front();
+                }
+                if inner.client_events.len() >= max as usize {
+                    let wait = inner
+                        .client_events
+                        .front()
+                        .map_or(window, |t| window.saturating_sub(now.duration_since(*t)));
+                    return Err(Error::RateLimited {
+                        retry_after: Some(wait),
+                        api: None,
+                    });
+                }
+                inner.client_events.push_back(now);
+            }
+        }
+        let frame = Frame::encode(event, Some(channel), Some(data), DataEncoding::Object)?;
+        self.send_frame(frame)
+    }
+}
+
+/// A channel of a [`Connection`]: its events, its subscription state, its presence members.
+#[derive(Debug)]
+pub struct Channel {
+    name: String,
+    connection: Connection,
+    events: broadcast::Receiver<ChannelEvent>,
+    status: watch::Receiver<Subscription>,
+}
+
+impl Channel {
+    /// The channel's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The next event; `None` once the channel is unsubscribed or the connection is gone.
+    /// Events missed because this handle fell more than 1024 behind are skipped.
+    pub async fn next_event(&mut self) -> Option<ChannelEvent> {
+        loop {
+            match self.events.recv().await {
+                Ok(event) => return Some(event),
+                Err(broadcast::error::RecvError::Lagged(n)) => {
+                    tracing::debug!(channel = %self.name, skipped = n, "slow channel consumer");
+                }
+                Err(broadcast::error::RecvError::Closed) => return None,
+            }
+        }
+    }
+
+    /// The events as a stream.
+    pub fn into_stream(self) -> impl futures_core::Stream<Item = ChannelEvent> + Send + 'static {
+        futures_util::stream::unfold(self, |mut channel| async move {
+            channel.next_event().await.map(|event| (event, channel))
+        })
+    }
+
+    /// True while the server has confirmed the subscription.
+    pub fn is_subscribed(&self) -> bool {
+        *self.status.borrow() == Subscription::Subscribed
+    }
+
+    /// Waits until the subscription is confirmed (after a reconnect too).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Auth`]-like failures come back as [`Error::Config`] with the reason (the
+    /// authorizer failed, the server refused); [`Error::Timeout`] after `timeout`.
+    pub async fn wait_subscribed(&mut self, timeout: Duration) -> Result<(), Error> {
+        let wait = async {
+            loop {
+                let now = self.status.borrow_and_update().clone();
+                match now {
+                    Subscription::Subscribed => return Ok(()),
+                    Subscription::Failed(reason) => {
+                        return Err(Error::config(format!(
+                            "subscription to `{}` failed: {reason}",
+                            self.name
+                        )));
+                    }
+                    Subscription::Pending => {}
+                }
+                if self.status.changed().await.is_err() {
+                    return Err(Error::config(format!("`{}` was unsubscribed", self.name)));
+                }
+            }
+        };
+        tokio::time::timeout(timeout, wait).await.map_err(|_| Error::Timeout {
+            kind: crate::TimeoutKind::Deadline,
+            after: timeout,
+        })?
+    }
+
+    /// The members of a presence channel (after the subscription succeeded).
+    pub fn members(&self) -> Option<Members> {
+        let inner = self.connection.shared.lock();
+        inner.channels.get(&self.name).and_then(|s| s.members.clone())
+    }
+
+    /// Sends a client event to the channel's other subscribers: the name must carry the
+    /// client-event prefix, the channel kind must allow them, and at most the spec's number
+    /// per second leave this connection.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidRequest`] for a name or channel that does not qualify or when not
+    /// subscribed; [`Error::RateLimited`] over the per-second limit.
+    pub fn trigger<T: Serialize + ?Sized>(&self, event: &str, data: &T) -> Result<(), Error> {
+        self.connection.trigger(&self.name, event, data)
+    }
+}

@@ -1,0 +1,452 @@
+//! SMTP relay glue (feature `smtp`): [`SmtpRelay`] sends a MIME message through a service's
+//! SMTP relay with `lettre` (tokio, rustls), authenticated with the service's API key, and maps
+//! the relay's answers onto [`Error`]. Service crates turn their typed requests into messages by
+//! implementing [`SmtpMessage`].
+//!
+//! How replies map:
+//!
+//! | relay answer | [`Error`] | [`Error::is_retryable`] |
+//! |---|---|---|
+//! | 4xx (throttling, temporary failure) | [`Error::RateLimited`] | yes; retried by the relay per its [`RetryPolicy`] |
+//! | 530, 534, 535, 538 (authentication) | [`Error::Auth`] | no |
+//! | other 5xx (rejected for good) | [`Error::Api`] | no (but see below) |
+//! | TLS handshake or certificate failure | [`Error::Config`] | no |
+//! | connection refused or broken | [`Error::Transport`] | yes |
+//! | no answer in time | [`Error::Timeout`] | yes |
+//!
+//! For SMTP answers the [`ApiError`] holds the reply code in `status` (e.g. 550), the enhanced
+//! status code in `code` (e.g. `"5.1.1"`) and the reply text in `message`. Codes 500 to 504
+//! (command syntax errors) share numbers with transient HTTP statuses, so
+//! [`Error::is_retryable`] reports them as retryable; the relay itself never retries them.
+
+use std::fmt;
+use std::time::Duration;
+
+pub use lettre;
+
+use lettre::transport::smtp::authentication::{Credentials, Mechanism};
+use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
+use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
+
+use crate::config::RetryPolicy;
+use crate::error::{ApiError, TimeoutKind};
+use crate::retry::backoff;
+use crate::secret::Secret;
+use crate::{Error, RetrySpec};
+
+/// The SMTP user name relays of this kind expect; the password is the API key.
+pub const DEFAULT_USERNAME: &str = "apikey";
+
+/// How the connection to the relay is secured. There is deliberately no plaintext mode: the
+/// API key is the password.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum SmtpTls {
+    /// Plain connection upgraded with `STARTTLS` before authenticating (port 587). Refuses
+    /// relays that do not offer it.
+    #[default]
+    StartTls,
+    /// TLS from the first byte (port 465).
+    Implicit,
+}
+
+impl SmtpTls {
+    /// The usual port for this mode: 587 or 465.
+    pub fn default_port(self) -> u16 {
+        match self {
+            SmtpTls::StartTls => 587,
+            SmtpTls::Implicit => 465,
+        }
+    }
+}
+
+/// A typed request that can be sent through an SMTP relay.
+///
+/// Implemented by service crates for their send requests (e.g. `comms::email::SendEmailRequest`)
+/// and here for ready-made [`lettre::Message`]s.
+pub trait SmtpMessage {
+    /// Builds the MIME message, with `idempotency_key` carried in whatever header the service
+    /// reads. Called once per send, so every retry carries the same key.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidRequest`] when the request cannot be expressed as a message.
+    fn to_smtp_message(&self, idempotency_key: &str) -> Result<lettre::Message, Error>;
+}
+
+impl SmtpMessage for lettre::Message {
+    fn to_smtp_message(&self, _idempotency_key: &str) -> Result<lettre::Message, Error> {
+        Ok(self.clone())
+    }
+}
+
+/// The relay's positive answer to a message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SmtpReceipt {
+    /// The reply code, e.g. 250.
+    pub code: u16,
+    /// The reply text, lines joined by newlines, e.g. `2.0.0 Ok: queued as 4Bq`.
+    pub message: String,
+    /// The idempotency key the message carried.
+    pub idempotency_key: String,
+}
+
+/// Settings of an [`SmtpRelay`]; from [`SmtpRelay::builder`].
+#[derive(Clone)]
+pub struct SmtpRelayBuilder {
+    host: String,
+    port: Option<u16>,
+    tls: SmtpTls,
+    username: String,
+    password: Option<Secret>,
+    timeout: Duration,
+    retry: RetryPolicy,
+    extra_roots_pem: Vec<Vec<u8>>,
+    accept_invalid_certs: bool,
+}
+
+impl fmt::Debug for SmtpRelayBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SmtpRelayBuilder")
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .field("tls", &self.tls)
+            .field("username", &self.username)
+            .field("password", &self.password)
+            .field("timeout", &self.timeout)
+            .field("extra_roots", &self.extra_roots_pem.len())
+            .field("accept_invalid_certs", &self.accept_invalid_certs)
+            .finish()
+    }
+}
+
+impl SmtpRelayBuilder {
+    /// The port; the TLS mode's usual one (587 or 465) when not set.
+    pub fn port(mut self, port: u16) -> Self {
+        self.port = Some(port);
+        self
+    }
+
+    /// How the connection is secured (STARTTLS by default).
+    pub fn tls(mut self, tls: SmtpTls) -> Self {
+        self.tls = tls;
+        self
+    }
+
+    /// The API key, sent as the SMTP password.
+    pub fn api_key(mut self, key: impl Into<Secret>) -> Self {
+        self.password = Some(key.into());
+        self
+    }
+
+    /// The SMTP user name ([`DEFAULT_USERNAME`] unless the relay wants another).
+    pub fn username(mut self, username: impl Into<String>) -> Self {
+        self.username = username.into();
+        self
+    }
+
+    /// Timeout of each SMTP command (connect, TLS, every reply); 60 s by default.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// How transient (4xx) answers are retried; [`RetrySpec::DEFAULT`] by default (3 attempts,
+    /// full-jitter backoff). Only 4xx answers are retried: the relay has then refused the
+    /// message, so sending it again cannot deliver it twice.
+    pub fn retry(mut self, policy: RetryPolicy) -> Self {
+        self.retry = policy;
+        self
+    }
+
+    /// Also trusts this CA certificate (PEM), beside the built-in web roots: for a relay with a
+    /// private CA, or a test relay.
+    pub fn add_root_certificate_pem(mut self, pem: impl Into<Vec<u8>>) -> Self {
+        self.extra_roots_pem.push(pem.into());
+        self
+    }
+
+    /// Accepts any certificate, self-signed or expired included. For tests against a local
+    /// relay only: it lets anyone on the path read the API key.
+    pub fn danger_accept_invalid_certs(mut self, accept: bool) -> Self {
+        self.accept_invalid_certs = accept;
+        self
+    }
+
+    /// The relay.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] when the host or the API key is missing, or a certificate does not
+    /// parse.
+    pub fn build(self) -> Result<SmtpRelay, Error> {
+        if self.host.trim().is_empty() {
+            return Err(Error::config("the SMTP relay host is empty"));
+        }
+        let password = match &self.password {
+            Some(key) if !key.is_empty() => key.clone(),
+            _ => {
+                return Err(Error::config(
+                    "the SMTP relay needs the API key (SmtpRelayBuilder::api_key)",
+                ));
+            }
+        };
+        let mut params = TlsParameters::builder(self.host.clone());
+        for pem in &self.extra_roots_pem {
+            let cert = Certificate::from_pem(pem)
+                .map_err(|e| Error::config(format!("a trusted certificate does not parse: {e}")))?;
+            params = params.add_root_certificate(cert);
+        }
+        let params = params
+            .dangerous_accept_invalid_certs(self.accept_invalid_certs)
+            .build_rustls()
+            .map_err(|e| Error::config(format!("TLS settings for the SMTP relay: {e}")))?;
+        let port = self.port.unwrap_or(self.tls.default_port());
+        let tls = match self.tls {
+            SmtpTls::StartTls => Tls::Required(params),
+            SmtpTls::Implicit => Tls::Wrapper(params),
+        };
+        let transport = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(self.host.clone())
+            .port(port)
+            .tls(tls)
+            .credentials(Credentials::new(
+                self.username.clone(),
+                password.expose().to_owned(),
+            ))
+            .authentication(vec![Mechanism::Plain, Mechanism::Login])
+            .timeout(Some(self.timeout))
+            .build();
+        Ok(SmtpRelay {
+            transport,
+            host: self.host,
+            port,
+            tls: self.tls,
+            timeout: self.timeout,
+            retry: self.retry,
+        })
+    }
+}
+
+/// A service's SMTP relay: sends typed requests or ready-made messages.
+///
+/// Each send opens a connection, upgrades it to TLS, authenticates with the API key, sends
+/// and closes. The key never appears in `Debug` output or errors.
+///
+/// ```no_run
+/// use comms_runtime::smtp::{SmtpRelay, SmtpTls};
+/// # async fn demo(message: comms_runtime::smtp::lettre::Message) -> Result<(), comms_runtime::Error> {
+/// let relay = SmtpRelay::builder("smtp.example.com")
+///     .tls(SmtpTls::StartTls) // port 587
+///     .api_key(std::env::var("COMMS_EMAIL_API_KEY").unwrap_or_default())
+///     .build()?;
+/// let receipt = relay.send(&message).await?;
+/// println!("accepted: {} {}", receipt.code, receipt.message);
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct SmtpRelay {
+    transport: AsyncSmtpTransport<Tokio1Executor>,
+    host: String,
+    port: u16,
+    tls: SmtpTls,
+    timeout: Duration,
+    retry: RetryPolicy,
+}
+
+impl fmt::Debug for SmtpRelay {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SmtpRelay")
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .field("tls", &self.tls)
+            .finish_non_exhaustive()
+    }
+}
+
+impl SmtpRelay {
+    /// A builder for the relay at `host`: STARTTLS on 587, user `apikey`, 60 s timeout.
+    pub fn builder(host: impl Into<String>) -> SmtpRelayBuilder {
+        SmtpRelayBuilder {
+            host: host.into(),
+            port: None,
+            tls: SmtpTls::default(),
+            username: DEFAULT_USERNAME.to_owned(),
+            password: None,
+            timeout: Duration::from_secs(60),
+            retry: RetryPolicy::from_spec(&RetrySpec::DEFAULT),
+            extra_roots_pem: Vec::new(),
+            accept_invalid_certs: false,
+        }
+    }
+
+    /// The host, port and TLS mode in use.
+    pub fn endpoint(&self) -> (&str, u16, SmtpTls) {
+        (&self.host, self.port, self.tls)
+    }
+
+    /// Sends `message` with a fresh idempotency key (a UUID v4, the same on every retry).
+    ///
+    /// # Errors
+    ///
+    /// See the [module docs](self) for how the relay's answers map onto [`Error`].
+    pub async fn send<M: SmtpMessage + ?Sized>(&self, message: &M) -> Result<SmtpReceipt, Error> {
+        let key = uuid::Uuid::new_v4().to_string();
+        self.send_with_key(message, &key).await
+    }
+
+    /// Sends `message` carrying `idempotency_key`, so a repeated send of the same message
+    /// (after a crash, say) is recognised by the service.
+    ///
+    /// # Errors
+    ///
+    /// See the [module docs](self).
+    pub async fn send_with_key<M: SmtpMessage + ?Sized>(
+        &self,
+        message: &M,
+        idempotency_key: &str,
+    ) -> Result<SmtpReceipt, Error> {
+        let message = message.to_smtp_message(idempotency_key)?;
+        let envelope = message.envelope().clone();
+        let raw = message.formatted();
+        let attempts = self.retry.attempts();
+        let mut attempt = 0;
+        loop {
+            let span = tracing::debug_span!("smtp_send", host = %self.host, port = self.port, attempt);
+            let _guard = span.enter();
+            let result = self.transport.send_raw(&envelope, &raw).await;
+            drop(_guard);
+            match result {
+                Ok(response) => {
+                    return Ok(SmtpReceipt {
+                        code: u16::from(response.code()),
+                        message: response.message().collect::<Vec<_>>().join("\n"),
+                        idempotency_key: idempotency_key.to_owned(),
+                    });
+                }
+                Err(err) => {
+                    let transient = err.is_transient();
+                    let error = map_error(&err, self.timeout);
+                    attempt += 1;
+                    if !transient || attempt >= attempts {
+                        return Err(error);
+                    }
+                    tracing::debug!(error = %error, "SMTP relay answered with a transient failure; retrying");
+                    tokio::time::sleep(backoff(&self.retry, attempt - 1)).await;
+                }
+            }
+        }
+    }
+}
+
+/// Maps a `lettre` SMTP error onto [`Error`] (see the module docs).
+fn map_error(err: &lettre::transport::smtp::Error, timeout: Duration) -> Error {
+    if let Some(code) = err.status() {
+        let status = u16::from(code);
+        let text = std::error::Error::source(err)
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        let enhanced = text
+            .split_whitespace()
+            .next()
+            .filter(|w| is_enhanced_code(w))
+            .map(str::to_owned);
+        let message = match &enhanced {
+            Some(e) => text[e.len()..].trim().to_owned(),
+            None => text.trim().to_owned(),
+        };
+        let api = ApiError {
+            status,
+            code: enhanced,
+            message: Some(format!("SMTP {status}: {message}")),
+            param: None,
+            request_id: None,
+            body_excerpt: crate::error::excerpt(format!("{status} {text}").as_bytes()),
+        };
+        return if err.is_transient() {
+            Error::RateLimited {
+                retry_after: None,
+                api: Some(Box::new(api)),
+            }
+        } else if matches!(status, 530 | 534 | 535 | 538) {
+            Error::Auth(Box::new(api))
+        } else {
+            Error::Api(Box::new(api))
+        };
+    }
+    if err.is_timeout() {
+        return Error::Timeout {
+            kind: TimeoutKind::Attempt,
+            after: timeout,
+        };
+    }
+    let mut message = err.to_string();
+    let mut source = std::error::Error::source(err);
+    while let Some(inner) = source {
+        let text = inner.to_string();
+        if !message.contains(&text) {
+            message.push_str(": ");
+            message.push_str(&text);
+        }
+        source = inner.source();
+    }
+    if err.is_tls() {
+        return Error::config(format!(
+            "TLS with the SMTP relay failed (check the host, port, TLS mode and trusted certificates): {message}"
+        ));
+    }
+    if err.is_client() {
+        return Error::invalid_request("message", message);
+    }
+    Error::Transport {
+        message: format!("SMTP relay: {message}"),
+        connect: message.starts_with("Connection error"),
+        source: None,
+    }
+}
+
+/// `class.subject.detail`, e.g. `5.1.1` (RFC 3463).
+fn is_enhanced_code(word: &str) -> bool {
+    let parts: Vec<&str> = word.split('.').collect();
+    parts.len() == 3
+        && matches!(parts[0], "2" | "4" | "5")
+        && parts[1..]
+            .iter()
+            .all(|p| (1..=3).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn enhanced_codes_are_recognised() {
+        assert!(is_enhanced_code("5.1.1"));
+        assert!(is_enhanced_code("4.7.0"));
+        assert!(is_enhanced_code("2.0.0"));
+        assert!(!is_enhanced_code("550"));
+        assert!(!is_enhanced_code("5.1"));
+        assert!(!is_enhanced_code("user.unknown.x"));
+    }
+
+    #[test]
+    fn builder_refuses_a_missing_key_and_debug_hides_it() {
+        let err = SmtpRelay::builder("smtp.example.com").build().unwrap_err();
+        assert_eq!(err.kind(), crate::ErrorKind::Config);
+        let builder = SmtpRelay::builder("smtp.example.com").api_key("sk_secret_value");
+        assert!(!format!("{builder:?}").contains("sk_secret_value"));
+        let relay = builder.tls(SmtpTls::Implicit).build().unwrap();
+        assert_eq!(relay.endpoint(), ("smtp.example.com", 465, SmtpTls::Implicit));
+        assert!(!format!("{relay:?}").contains("sk_secret_value"));
+    }
+
+    #[test]
+    fn a_bad_certificate_is_a_config_error() {
+        let err = SmtpRelay::builder("smtp.example.com")
+            .api_key("k")
+            .add_root_certificate_pem(b"not a certificate".to_vec())
+            .build()
+            .unwrap_err();
+        assert_eq!(err.kind(), crate::ErrorKind::Config);
+    }
+}

@@ -1,0 +1,262 @@
+//! Static service and operation descriptions: the `'static` spec data that generated code emits
+//! as `pub static` items and hands to the runtime.
+//!
+//! These types are *spec data*, not configuration: their fields are public and they are built
+//! with struct literal syntax by generated code, so they are deliberately not
+//! `#[non_exhaustive]`. Per-client and per-call overrides live in [`crate::config`].
+
+use crate::Method;
+
+/// Everything the runtime needs to know about one service.
+///
+/// # Example
+///
+/// ```
+/// use comms_runtime::*;
+///
+/// static EMAIL: ServiceSpec = ServiceSpec {
+///     name: "email",
+///     title: "Email service",
+///     base_url: None,
+///     base_url_env: "COMMS_EMAIL_BASE_URL",
+///     credentials: &[CredentialSpec { name: "api_key", env: "COMMS_EMAIL_API_KEY", secret: true }],
+///     auth: &[
+///         AuthScheme::Bearer { credential: "api_key" },
+///         AuthScheme::Query { param: "api_key", credential: "api_key" },
+///     ],
+///     rate_limit: Some(RateLimitSpec { requests: 1000, per_seconds: 60 }),
+///     rate_limit_headers: RateLimitHeaders::STANDARD,
+///     retry: RetrySpec::DEFAULT,
+///     timeouts: TimeoutSpec::DEFAULT,
+///     idempotency: Some(IdempotencySpec { header: "Idempotency-Key", max_len: 256 }),
+/// };
+/// assert_eq!(EMAIL.name, "email");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ServiceSpec {
+    /// Short machine name, e.g. `"email"`; used in tracing spans.
+    pub name: &'static str,
+    /// Human title, e.g. `"Email service"`.
+    pub title: &'static str,
+    /// Default base URL; `None` when the spec shows none and the user must give one.
+    pub base_url: Option<&'static str>,
+    /// Environment variable that overrides (or supplies) the base URL.
+    pub base_url_env: &'static str,
+    /// Credentials the service knows about.
+    pub credentials: &'static [CredentialSpec],
+    /// Auth schemes in preference order; the first one that is not [`AuthScheme::Query`] is the
+    /// default.
+    pub auth: &'static [AuthScheme],
+    /// Client-side rate limit; `None` for no limit.
+    pub rate_limit: Option<RateLimitSpec>,
+    /// Names of the response headers that report rate-limit state.
+    pub rate_limit_headers: RateLimitHeaders,
+    /// Retry policy defaults.
+    pub retry: RetrySpec,
+    /// Timeout defaults.
+    pub timeouts: TimeoutSpec,
+    /// How idempotency keys are sent, when the service supports them.
+    pub idempotency: Option<IdempotencySpec>,
+}
+
+/// One credential: its name (as used by [`AuthScheme`]), the environment variable it is read
+/// from, and whether it is a secret.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CredentialSpec {
+    /// Name, e.g. `"api_key"` or `"app_id"`.
+    pub name: &'static str,
+    /// Environment variable read by [`crate::Client::from_env`].
+    pub env: &'static str,
+    /// Secret credentials are never logged and never returned by
+    /// [`crate::Client::credential_value`].
+    pub secret: bool,
+}
+
+/// How a request is authenticated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AuthScheme {
+    /// `Authorization: Bearer <credential>`
+    Bearer {
+        /// Credential name.
+        credential: &'static str,
+    },
+    /// `<header>: <credential>`
+    Header {
+        /// Header name.
+        header: &'static str,
+        /// Credential name.
+        credential: &'static str,
+    },
+    /// `?<param>=<credential>` (only when the caller opts in; keys in URLs leak into logs).
+    Query {
+        /// Query parameter name.
+        param: &'static str,
+        /// Credential name.
+        credential: &'static str,
+    },
+    /// A request-signing scheme implemented in the runtime.
+    Signature {
+        /// Which scheme, with the names of the credentials it uses.
+        scheme: SigningScheme,
+    },
+}
+
+/// Request-signing schemes implemented by the runtime (see [`crate::sign`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SigningScheme {
+    /// Pusher Channels HTTP API signing, `auth_version=1.0`. Fields are credential names.
+    PusherHmacSha256 {
+        /// Credential holding the app id (not secret).
+        app_id: &'static str,
+        /// Credential holding the app key (not secret; sent as `auth_key`).
+        key: &'static str,
+        /// Credential holding the app secret.
+        secret: &'static str,
+    },
+}
+
+/// A request rate: `requests` per `per_seconds`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RateLimitSpec {
+    /// Requests allowed per window.
+    pub requests: u32,
+    /// Window length in seconds.
+    pub per_seconds: u32,
+}
+
+/// Names of the response headers that report rate-limit state (`None`: not reported).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RateLimitHeaders {
+    /// e.g. `X-RateLimit-Limit`.
+    pub limit: Option<&'static str>,
+    /// e.g. `X-RateLimit-Remaining`.
+    pub remaining: Option<&'static str>,
+    /// e.g. `X-RateLimit-Reset` (seconds until the window resets).
+    pub reset: Option<&'static str>,
+    /// e.g. `Retry-After` (seconds or an HTTP date).
+    pub retry_after: Option<&'static str>,
+}
+
+impl RateLimitHeaders {
+    /// The `X-RateLimit-*` family plus `Retry-After`.
+    pub const STANDARD: RateLimitHeaders = RateLimitHeaders {
+        limit: Some("x-ratelimit-limit"),
+        remaining: Some("x-ratelimit-remaining"),
+        reset: Some("x-ratelimit-reset"),
+        retry_after: Some("retry-after"),
+    };
+    /// No rate-limit headers.
+    pub const NONE: RateLimitHeaders = RateLimitHeaders {
+        limit: None,
+        remaining: None,
+        reset: None,
+        retry_after: None,
+    };
+}
+
+/// Retry policy defaults of a service.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetrySpec {
+    /// Total attempts, including the first (1 means no retry).
+    pub max_attempts: u32,
+    /// Backoff base in milliseconds.
+    pub base_ms: u64,
+    /// Backoff cap in milliseconds.
+    pub cap_ms: u64,
+    /// HTTP statuses that are retried.
+    pub statuses: &'static [u16],
+    /// Retry connection failures.
+    pub connect_errors: bool,
+    /// Retry attempts that timed out.
+    pub timeouts: bool,
+    /// Upper bound on a server-requested wait (`Retry-After`, `retry-after-ms`).
+    pub retry_after_cap_ms: u64,
+    /// Retry budget: each first attempt earns this percentage of one retry (0 disables the
+    /// budget).
+    pub budget_ratio_percent: u32,
+}
+
+impl RetrySpec {
+    /// The defaults from `PROTOCOLS.md`: 3 attempts, 0.5 s base, 8 s cap, 60 s `Retry-After` cap,
+    /// statuses 408, 429, 500, 502, 503, 504, a 20 % budget.
+    pub const DEFAULT: RetrySpec = RetrySpec {
+        max_attempts: 3,
+        base_ms: 500,
+        cap_ms: 8_000,
+        statuses: &[408, 429, 500, 502, 503, 504],
+        connect_errors: true,
+        timeouts: true,
+        retry_after_cap_ms: 60_000,
+        budget_ratio_percent: 20,
+    };
+}
+
+/// Timeout defaults of a service.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimeoutSpec {
+    /// Connect timeout in milliseconds.
+    pub connect_ms: u64,
+    /// Per-attempt timeout in milliseconds (sending the request and reading the whole response).
+    pub attempt_ms: u64,
+    /// Optional deadline for the whole call, retries included.
+    pub total_ms: Option<u64>,
+}
+
+impl TimeoutSpec {
+    /// Connect 3 s, per attempt 60 s, no total deadline.
+    pub const DEFAULT: TimeoutSpec = TimeoutSpec {
+        connect_ms: 3_000,
+        attempt_ms: 60_000,
+        total_ms: None,
+    };
+}
+
+/// How idempotency keys are sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IdempotencySpec {
+    /// Header name, e.g. `Idempotency-Key`.
+    pub header: &'static str,
+    /// Longest key the server accepts.
+    pub max_len: usize,
+}
+
+/// One operation of a service.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OperationSpec {
+    /// Name of the owning service.
+    pub service: &'static str,
+    /// Operation name, e.g. `"send_email"`.
+    pub name: &'static str,
+    /// HTTP method.
+    pub method: Method,
+    /// Path template, e.g. `"/v1/emails/{id}"`.
+    pub path: &'static str,
+    /// Whether and how the operation may be retried.
+    pub retry: RetryClass,
+    /// Whether the operation sends a JSON body.
+    pub has_body: bool,
+}
+
+/// Whether an operation may be sent more than once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RetryClass {
+    /// Safe to repeat (GET, HEAD, PUT, DELETE ...).
+    Safe,
+    /// Repeatable only with an idempotency key, which the runtime supplies.
+    IdempotencyKey,
+    /// Never sent again once it may have reached the server.
+    Never,
+}
+
+/// Where the items, the has-more flag and the cursor live in a cursor-paginated list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PaginationSpec {
+    /// Field of the page holding the item array, e.g. `"data"`.
+    pub items: &'static str,
+    /// Boolean field of the page saying whether more pages follow, e.g. `"has_more"`.
+    pub has_more: &'static str,
+    /// Field of an item used as the next cursor, e.g. `"id"`.
+    pub cursor_field: &'static str,
+    /// Query parameter carrying the cursor, e.g. `"after"`.
+    pub after_param: &'static str,
+}
