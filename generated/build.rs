@@ -8,5 +8,7 @@ fn main() {
     });
     comms_codegen::Generator::new("../spec")
         .out_dir(out_dir)
+        // Hand-written items in `src/ext/<service>.rs` appear in `comms::<service>` too.
+        .extension_module("crate::ext")
         .run_build_script();
 }

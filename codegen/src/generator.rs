@@ -19,6 +19,7 @@ pub struct GeneratedFile {
 pub struct Generator {
     spec_dir: PathBuf,
     out_dir: Option<PathBuf>,
+    options: emit::EmitOptions,
 }
 
 impl Generator {
@@ -27,6 +28,7 @@ impl Generator {
         Generator {
             spec_dir: spec_dir.into(),
             out_dir: None,
+            options: emit::EmitOptions::default(),
         }
     }
 
@@ -36,13 +38,20 @@ impl Generator {
         self
     }
 
+    /// Re-exports the public items of `<path>::<service>` from each generated module, so a crate
+    /// can add hand-written items (`crate::ext`) next to the generated ones.
+    pub fn extension_module(mut self, path: impl Into<String>) -> Self {
+        self.options.extension_module = Some(path.into());
+        self
+    }
+
     /// Loads, checks and emits every spec, in memory. Files come out in service-name order.
     pub fn generate(&self) -> Result<Vec<GeneratedFile>, Diagnostics> {
         let services = check::check_dir(&self.spec_dir)?;
         let mut files = Vec::new();
         let mut errors = Diagnostics::default();
         for service in &services {
-            match emit::emit_service(service) {
+            match emit::emit_service_with(service, &self.options) {
                 Ok(contents) => files.push(GeneratedFile {
                     name: format!("{}.rs", service.name()),
                     contents,

@@ -4,7 +4,11 @@
 //! and calls into [`comms_runtime`], the hand-written engine (auth, retries, rate limiting,
 //! timeouts, errors, pagination, webhooks). Each service sits behind a cargo feature of its name.
 //!
-//! ```no_run
+//! Hand-written conveniences (`src/ext/`) sit in the same modules as the generated items, such
+//! as `comms::messaging::sms` (the SMS segment calculator).
+//!
+#![cfg_attr(feature = "email", doc = "```no_run")]
+#![cfg_attr(not(feature = "email"), doc = "```ignore")]
 //! # async fn example() -> Result<(), comms_runtime::Error> {
 //! let email = comms::email::EmailClient::from_env()?;
 //! # let _ = email;
@@ -24,3 +28,5 @@ include!(concat!(env!("OUT_DIR"), "/messaging.rs"));
 
 #[cfg(feature = "realtime")]
 include!(concat!(env!("OUT_DIR"), "/realtime.rs"));
+#[cfg(feature = "realtime")]
+pub use ext::realtime::pusher;

@@ -16,9 +16,25 @@ use quote::{format_ident, quote};
 use crate::check::{Service, Ty};
 use crate::model::Source;
 
+/// Options of the emitter.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EmitOptions {
+    /// A module path (`crate::ext`) whose `<service>` submodule holds hand-written items to
+    /// re-export from each generated module, so `comms::messaging::sms` can be hand-written.
+    pub extension_module: Option<String>,
+}
+
 /// Emits the module of one service, formatted. The text starts with `pub mod <name> { ... }`.
 pub fn emit_service(service: &Service) -> Result<String, String> {
-    let tokens = service_tokens(service);
+    emit_service_with(service, &EmitOptions::default())
+}
+
+/// [`emit_service`] with options.
+pub fn emit_service_with(service: &Service, options: &EmitOptions) -> Result<String, String> {
+    let mut tokens = service_tokens(service);
+    if let Some(path) = &options.extension_module {
+        tokens = with_extension(service, tokens, path)?;
+    }
     let file: syn::File = syn::parse2(tokens).map_err(|e| {
         format!(
             "generated code for `{}` does not parse: {e}",
@@ -49,6 +65,31 @@ pub fn service_tokens(service: &Service) -> TokenStream {
             #websocket
         }
     }
+}
+
+/// Adds `pub use <path>::<service>::*;` inside the service module.
+fn with_extension(
+    service: &Service,
+    tokens: TokenStream,
+    path: &str,
+) -> Result<TokenStream, String> {
+    let module = format_ident!("{}", service.name());
+    let path: syn::Path = syn::parse_str(path)
+        .map_err(|e| format!("extension module `{path}` is not a path: {e}"))?;
+    let mut file: syn::File = syn::parse2(tokens).map_err(|e| e.to_string())?;
+    for item in &mut file.items {
+        if let syn::Item::Mod(m) = item {
+            if let Some((_, items)) = &mut m.content {
+                items.push(syn::parse_quote! {
+                    // Hand-written items; the extension may have none yet.
+                    #[doc(inline)]
+                    #[allow(unused_imports)]
+                    pub use #path::#module::*;
+                });
+            }
+        }
+    }
+    Ok(quote!(#file))
 }
 
 fn file_name(path: &str) -> String {

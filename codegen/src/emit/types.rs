@@ -386,15 +386,24 @@ fn validate_impl(t: &TypeInfo, checked: &BTreeSet<String>) -> TokenStream {
             quote!(#(#per_field)* #(#rules)*)
         }
         TypeKind::Union { variants, .. } => {
-            let arms = variants.iter().filter(|v| v.ty.as_ref().is_some_and(|n| checked.contains(n))).map(|v| {
-                let id = format_ident!("{}", v.rust);
-                quote!(Self::#id(content) => ::comms_runtime::validate::Validate::validate(content, v),)
-            });
-            quote! {
-                match self {
-                    #(#arms)*
-                    _ => {}
-                }
+            let checked_variants: Vec<_> = variants
+                .iter()
+                .filter(|v| v.ty.as_ref().is_some_and(|n| checked.contains(n)))
+                .map(|v| format_ident!("{}", v.rust))
+                .collect();
+            match checked_variants.as_slice() {
+                // One variant to check: `if let` (a one-arm `match` is clippy's `single_match`).
+                [id] => quote! {
+                    if let Self::#id(content) = self {
+                        ::comms_runtime::validate::Validate::validate(content, v);
+                    }
+                },
+                ids => quote! {
+                    match self {
+                        #(Self::#ids(content) => ::comms_runtime::validate::Validate::validate(content, v),)*
+                        _ => {}
+                    }
+                },
             }
         }
         TypeKind::Enum(_) => quote!(let _ = v;),

@@ -205,8 +205,11 @@ fn messages_enum(ws: &WebSocket, source: Source, client: bool) -> TokenStream {
     let doc = item_docs(Some(doc_text), "", source);
     let variants = picked.iter().map(|(mname, m)| {
         let id = format_ident!("{}", pascal(mname));
-        let fallback = format!("`{}`", m.event);
-        let vdoc = item_docs(m.doc.as_deref(), &fallback, m.source.unwrap_or(source));
+        let text = match m.doc.as_deref() {
+            Some(d) => format!("`{}`: {}", m.event, d.trim()),
+            None => format!("`{}`", m.event),
+        };
+        let vdoc = item_docs(Some(&text), "", m.source.unwrap_or(source));
         let data = m.data.as_ref().map(|d| format_ident!("{}", d));
         match (m.channel, data) {
             (true, Some(ty)) => quote! {

@@ -3,8 +3,8 @@
 //! file extends one service's generated types with inherent `impl` blocks.
 
 #[cfg(feature = "email")]
-mod email;
+pub(crate) mod email;
 #[cfg(feature = "messaging")]
-mod messaging;
+pub(crate) mod messaging;
 #[cfg(feature = "realtime")]
-mod realtime;
+pub(crate) mod realtime;
