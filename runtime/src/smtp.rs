@@ -146,7 +146,8 @@ impl SmtpRelayBuilder {
         self
     }
 
-    /// Timeout of each SMTP command (connect, TLS, every reply); 60 s by default.
+    /// Timeout of one attempt: connecting, TLS, authenticating and the whole transaction;
+    /// 60 s by default.
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
         self
@@ -194,6 +195,12 @@ impl SmtpRelayBuilder {
         };
         let mut params = TlsParameters::builder(self.host.clone());
         for pem in &self.extra_roots_pem {
+            // lettre accepts PEM text without a certificate in it (trusting nothing): refuse it.
+            if !pem.windows(27).any(|w| w == b"-----BEGIN CERTIFICATE-----") {
+                return Err(Error::config(
+                    "a trusted certificate is not PEM (no BEGIN CERTIFICATE block)",
+                ));
+            }
             let cert = Certificate::from_pem(pem)
                 .map_err(|e| Error::config(format!("a trusted certificate does not parse: {e}")))?;
             params = params.add_root_certificate(cert);
@@ -312,10 +319,18 @@ impl SmtpRelay {
         let attempts = self.retry.attempts();
         let mut attempt = 0;
         loop {
-            let span = tracing::debug_span!("smtp_send", host = %self.host, port = self.port, attempt);
+            let span =
+                tracing::debug_span!("smtp_send", host = %self.host, port = self.port, attempt);
             let _guard = span.enter();
-            let result = self.transport.send_raw(&envelope, &raw).await;
+            let result =
+                tokio::time::timeout(self.timeout, self.transport.send_raw(&envelope, &raw)).await;
             drop(_guard);
+            let Ok(result) = result else {
+                return Err(Error::Timeout {
+                    kind: TimeoutKind::Attempt,
+                    after: self.timeout,
+                });
+            };
             match result {
                 Ok(response) => {
                     return Ok(SmtpReceipt {
@@ -390,7 +405,9 @@ fn map_error(err: &lettre::transport::smtp::Error, timeout: Duration) -> Error {
         }
         source = inner.source();
     }
-    if err.is_tls() {
+    // rustls reports certificate failures through the connection error; lettre has no
+    // accessor for them, so they are recognised by their text.
+    if err.is_tls() || message.contains("certificate") || message.contains("handshake") {
         return Error::config(format!(
             "TLS with the SMTP relay failed (check the host, port, TLS mode and trusted certificates): {message}"
         ));
@@ -436,7 +453,10 @@ mod tests {
         let builder = SmtpRelay::builder("smtp.example.com").api_key("sk_secret_value");
         assert!(!format!("{builder:?}").contains("sk_secret_value"));
         let relay = builder.tls(SmtpTls::Implicit).build().unwrap();
-        assert_eq!(relay.endpoint(), ("smtp.example.com", 465, SmtpTls::Implicit));
+        assert_eq!(
+            relay.endpoint(),
+            ("smtp.example.com", 465, SmtpTls::Implicit)
+        );
         assert!(!format!("{relay:?}").contains("sk_secret_value"));
     }
 
