@@ -163,6 +163,8 @@ pub struct FieldInfo {
     pub format: Option<Format>,
     /// Limits checked before sending.
     pub constraints: Constraints,
+    /// Redacted in `Debug`.
+    pub secret: bool,
     /// Docs.
     pub doc: Option<String>,
     /// Where it comes from.
@@ -288,6 +290,8 @@ pub struct ParamInfo {
     pub required: bool,
     /// Filled from this credential instead of an argument.
     pub from_credential: Option<String>,
+    /// Limits checked before sending (query parameters).
+    pub constraints: Constraints,
     /// Docs.
     pub doc: Option<String>,
     /// Where it comes from.
@@ -817,6 +821,7 @@ impl Checker<'_> {
                     required: field.required,
                     format: field.format,
                     constraints,
+                    secret: field.secret,
                     doc: field.doc.clone(),
                     source: field.source.unwrap_or(source),
                 });
@@ -1294,6 +1299,35 @@ impl Checker<'_> {
         out
     }
 
+    fn param_constraints(
+        &mut self,
+        path: &str,
+        param: &crate::model::Param,
+        ty: &Ty,
+    ) -> Constraints {
+        let c = Constraints {
+            min: param.min,
+            max: param.max,
+            max_len: param.max_len,
+            ..Constraints::default()
+        };
+        if (c.min.is_some() || c.max.is_some()) && !matches!(ty, Ty::Integer | Ty::Number) {
+            self.error(path, "`min` and `max` apply to numbers");
+        }
+        if c.max_len.is_some() && !matches!(ty, Ty::String | Ty::DateTime) {
+            self.error(&format!("{path}.max_len"), "`max_len` applies to strings");
+        }
+        if let (Some(lo), Some(hi)) = (c.min, c.max) {
+            if lo > hi {
+                self.error(
+                    &format!("{path}.min"),
+                    format!("`min` ({lo}) is above `max` ({hi})"),
+                );
+            }
+        }
+        c
+    }
+
     fn param(
         &mut self,
         path: &str,
@@ -1330,12 +1364,14 @@ impl Checker<'_> {
                     Some("set `secret: false` on it if it is an identifier, not a secret".into());
             }
         }
+        let constraints = self.param_constraints(path, param, &ty);
         Some(ParamInfo {
             wire: name.to_owned(),
             rust,
             ty,
             required: in_path || param.required,
             from_credential: param.from_credential.clone(),
+            constraints,
             doc: param.doc.clone(),
             source: param.source.unwrap_or(source),
         })

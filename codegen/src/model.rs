@@ -498,6 +498,9 @@ item! {
         /// Set by the server only.
         #[serde(default)]
         pub read_only: bool,
+        /// Holds a secret (a signing secret, a token): redacted in `Debug` output.
+        #[serde(default)]
+        pub secret: bool,
         /// Extra meaning of a string: `email`, `e164`, `rfc3339`, `uri`, `uuid`.
         #[serde(default)]
         pub format: Option<Format>,
@@ -705,6 +708,15 @@ item! {
         /// What it is.
         #[serde(default)]
         pub doc: Option<String>,
+        /// Smallest number (query parameters), checked before sending.
+        #[serde(default)]
+        pub min: Option<f64>,
+        /// Largest number (query parameters), checked before sending.
+        #[serde(default)]
+        pub max: Option<f64>,
+        /// Longest string (query parameters), checked before sending.
+        #[serde(default)]
+        pub max_len: Option<u64>,
     }
 }
 

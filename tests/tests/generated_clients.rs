@@ -230,3 +230,40 @@ fn email_webhooks_are_verified_and_decoded() {
         other => panic!("decoded as {other:?}"),
     }
 }
+
+#[tokio::test]
+async fn query_limits_are_checked_before_sending() {
+    let server =
+        TestServer::start(|_| Reply::json(200, json!({"data": [], "has_more": false}))).await;
+    let client = email(&server);
+    let query = ListEmailsQuery {
+        limit: Some(500),
+        ..Default::default()
+    };
+    let err = client.list_emails(&query).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidRequest);
+    assert!(err.to_string().contains("limit"), "{err}");
+    // The stream refuses the same way, as its first item.
+    let first = std::pin::pin!(client.list_emails_stream(&query))
+        .next()
+        .await
+        .unwrap();
+    assert_eq!(first.unwrap_err().kind(), ErrorKind::InvalidRequest);
+    assert!(server.requests().is_empty());
+}
+
+#[test]
+fn secret_fields_are_redacted_in_debug_output() {
+    let endpoint: comms::email::WebhookEndpoint = serde_json::from_value(json!({
+        "id": "we_1", "url": "https://example.com/hook", "events": ["email.sent"], "status": "enabled", "created_at": "2026-11-22T10:00:00Z",
+        "secret": "whsec_c2VjcmV0LXZhbHVlLWZvci10ZXN0cw=="
+    }))
+    .unwrap();
+    let shown = format!("{endpoint:?}");
+    assert!(shown.contains("<redacted>"), "{shown}");
+    assert!(!shown.contains("whsec_"), "{shown}");
+    assert_eq!(
+        endpoint.secret.as_deref(),
+        Some("whsec_c2VjcmV0LXZhbHVlLWZvci10ZXN0cw==")
+    );
+}

@@ -279,13 +279,20 @@ fn method(service: &Service, op: &OperationInfo) -> TokenStream {
             fill.push(quote!(::comms_runtime::validate::Validator::check(body)?;));
         }
         fill.push(quote!(request.json(body)?;));
+    } else if matches!(op.method, Method::Post | Method::Put | Method::Patch) {
+        // Every write carries a JSON body; with nothing to say, it is `{}`.
+        fill.push(quote!(request.json(&::serde_json::Map::new())?;));
     }
     let query_arg = (!op.query.is_empty()).then(|| {
         let q = query_name(op);
         quote!(query: &#q)
     });
+    let query_checked = query_has_checks(op);
     if let Some(arg) = &query_arg {
         args.push(arg.clone());
+        if query_checked {
+            fill.push(quote!(::comms_runtime::validate::Validator::check(query)?;));
+        }
         fill.push(quote!(request.query(query)?;));
     }
     let (ret, tail) = match &op.response {
@@ -331,7 +338,11 @@ fn method(service: &Service, op: &OperationInfo) -> TokenStream {
     let prepare = match query_arg {
         Some(arg) => {
             stream_args.push(arg);
-            quote!(let prepared = request.query(query).map(|()| request);)
+            if query_checked {
+                quote!(let prepared = ::comms_runtime::validate::Validator::check(query).and_then(|()| request.query(query)).map(|()| request);)
+            } else {
+                quote!(let prepared = request.query(query).map(|()| request);)
+            }
         }
         None => quote!(let prepared = ::core::result::Result::Ok(request);),
     };
@@ -377,13 +388,55 @@ fn query_struct(op: &OperationInfo) -> Option<TokenStream> {
             }
         }
     });
+    let checks = query_has_checks(op).then(|| {
+        let per_param = op
+            .query
+            .iter()
+            .filter(|p| !p.constraints.is_empty())
+            .map(|p| {
+                let id = ident(&p.rust);
+                let wire = &p.wire;
+                let c = &p.constraints;
+                let max_len = c.max_len.map(|n| {
+                    let n = proc_macro2::Literal::usize_unsuffixed(
+                        usize::try_from(n).unwrap_or(usize::MAX),
+                    );
+                    quote!(v.max_len(#wire, &self.#id, #n);)
+                });
+                let range = (c.min.is_some() || c.max.is_some()).then(|| {
+                    let bound = |b: Option<f64>| match b {
+                        Some(x) => {
+                            let lit = proc_macro2::Literal::f64_unsuffixed(x);
+                            quote!(::core::option::Option::Some(#lit))
+                        }
+                        None => quote!(::core::option::Option::None),
+                    };
+                    let (min, max) = (bound(c.min), bound(c.max));
+                    quote!(v.range(#wire, &self.#id, #min, #max);)
+                });
+                quote!(#max_len #range)
+            });
+        quote! {
+            impl ::comms_runtime::validate::Validate for #name {
+                fn validate(&self, v: &mut ::comms_runtime::validate::Validator) {
+                    #(#per_param)*
+                }
+            }
+        }
+    });
     Some(quote! {
         #doc
         #[derive(Debug, Clone, PartialEq, #default ::serde::Serialize, ::serde::Deserialize)]
         pub struct #name {
             #(#fields)*
         }
+        #checks
     })
+}
+
+/// True when some query parameter has limits to check before sending.
+fn query_has_checks(op: &OperationInfo) -> bool {
+    op.query.iter().any(|p| !p.constraints.is_empty())
 }
 
 fn webhook(service: &Service) -> Option<TokenStream> {

@@ -108,13 +108,17 @@ fn object(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
     let doc = item_docs(t.doc.as_deref(), &format!("`{}`", t.name), t.source);
     let name = format_ident!("{}", t.name);
     let default = fields.iter().all(|f| !f.required).then(|| quote!(Default,));
+    let has_secret = fields.iter().any(|f| f.secret);
+    let derive_debug = (!has_secret).then(|| quote!(Debug,));
+    let debug = has_secret.then(|| redacting_debug(t, fields));
     let fields = fields.iter().map(field);
     quote! {
         #doc
-        #[derive(Debug, Clone, PartialEq, #default ::serde::Serialize, ::serde::Deserialize)]
+        #[derive(#derive_debug Clone, PartialEq, #default ::serde::Serialize, ::serde::Deserialize)]
         pub struct #name {
             #(#fields)*
         }
+        #debug
     }
 }
 
@@ -566,4 +570,26 @@ fn union_from_impls(t: &TypeInfo, variants: &[VariantInfo]) -> TokenStream {
         })
     });
     quote!(#(#impls)*)
+}
+
+/// `Debug` that prints `<redacted>` for secret fields.
+fn redacting_debug(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
+    let name = format_ident!("{}", t.name);
+    let label = &t.name;
+    let entries = fields.iter().map(|f| {
+        let id = ident(&f.rust);
+        let wire = &f.rust;
+        match (f.secret, f.required) {
+            (false, _) => quote!(.field(#wire, &self.#id)),
+            (true, true) => quote!(.field(#wire, &"<redacted>")),
+            (true, false) => quote!(.field(#wire, &self.#id.as_ref().map(|_| "<redacted>"))),
+        }
+    });
+    quote! {
+        impl ::core::fmt::Debug for #name {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.debug_struct(#label) #(#entries)* .finish()
+            }
+        }
+    }
 }
