@@ -30,3 +30,8 @@ include!(concat!(env!("OUT_DIR"), "/messaging.rs"));
 include!(concat!(env!("OUT_DIR"), "/realtime.rs"));
 #[cfg(feature = "realtime")]
 pub use ext::realtime::pusher;
+
+/// The README's Rust examples, compiled as doctests so they stay true.
+#[cfg(all(doctest, feature = "email", feature = "messaging"))]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;

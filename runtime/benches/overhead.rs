@@ -6,13 +6,15 @@
 //! Run: `cargo bench -p comms-runtime --bench overhead`
 
 use std::net::SocketAddr;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use comms_runtime::*;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use futures_util::future::join_all;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 const BODY: &str = r#"{"id":"em_123","object":"email","status":"queued","to":["b@example.com"]}"#;
+const CONCURRENT: usize = 16;
 const KEY: &str = "sk_bench_key";
 
 static SPEC: ServiceSpec = ServiceSpec {
@@ -152,66 +154,70 @@ fn overhead(c: &mut Criterion) {
     });
     group.finish();
 
-    const CONCURRENT: usize = 16;
     let mut group = c.benchmark_group("concurrent_16");
     group.throughput(Throughput::Elements(CONCURRENT as u64));
     group.bench_function("reqwest", |b| {
         b.to_async(&rt)
-            .iter(|| futures_util::future::join_all((0..CONCURRENT).map(|_| raw_call(&raw, &url))))
+            .iter(|| join_all((0..CONCURRENT).map(|_| raw_call(&raw, &url))))
     });
     group.bench_function("comms_runtime", |b| {
         b.to_async(&rt)
-            .iter(|| futures_util::future::join_all((0..CONCURRENT).map(|_| runtime_call(&client))))
+            .iter(|| join_all((0..CONCURRENT).map(|_| runtime_call(&client))))
     });
     group.finish();
 
-    // Other work on a shared machine skews runs measured seconds apart, so this group
-    // alternates blocks of both calls and times each side separately: criterion reports the
-    // runtime's side, and the ratio of the two sums is printed at the end.
-    const BLOCK: u64 = 50;
-    let raw_total = std::cell::Cell::new(Duration::ZERO);
-    let runtime_total = std::cell::Cell::new(Duration::ZERO);
-    let mut group = c.benchmark_group("paired");
-    group.throughput(Throughput::Elements(1));
-    group.bench_function("comms_runtime_interleaved_with_reqwest", |b| {
-        b.to_async(&rt).iter_custom(|iters| {
-            let (raw, client, url) = (&raw, &client, &url);
-            let (raw_total, runtime_total) = (&raw_total, &runtime_total);
-            async move {
-                let mut measured = Duration::ZERO;
-                let mut done = 0;
-                while done < iters {
-                    let n = BLOCK.min(iters - done);
-                    let start = std::time::Instant::now();
-                    for _ in 0..n {
-                        std::hint::black_box(raw_call(raw, url).await);
+    // Other work on a shared machine skews runs measured seconds apart, so these groups
+    // alternate blocks of both calls and time each side separately: criterion reports the
+    // runtime's side, and the ratio of the two sums is printed after each group.
+    for concurrency in [1, CONCURRENT] {
+        let raw_total = std::cell::Cell::new(Duration::ZERO);
+        let runtime_total = std::cell::Cell::new(Duration::ZERO);
+        let mut group = c.benchmark_group(format!("paired_{concurrency}"));
+        group.throughput(Throughput::Elements(concurrency as u64));
+        group.bench_function("comms_runtime_interleaved_with_reqwest", |b| {
+            b.to_async(&rt).iter_custom(|iters| {
+                let (raw, client, url) = (&raw, &client, &url);
+                let (raw_total, runtime_total) = (&raw_total, &runtime_total);
+                async move {
+                    const BLOCK: u64 = 25;
+                    let mut measured = Duration::ZERO;
+                    let mut done = 0;
+                    while done < iters {
+                        let n = BLOCK.min(iters - done);
+                        let start = Instant::now();
+                        for _ in 0..n {
+                            let calls = (0..concurrency).map(|_| raw_call(raw, url));
+                            std::hint::black_box(join_all(calls).await);
+                        }
+                        raw_total.set(raw_total.get() + start.elapsed());
+                        let start = Instant::now();
+                        for _ in 0..n {
+                            let calls = (0..concurrency).map(|_| runtime_call(client));
+                            std::hint::black_box(join_all(calls).await);
+                        }
+                        let elapsed = start.elapsed();
+                        runtime_total.set(runtime_total.get() + elapsed);
+                        measured += elapsed;
+                        done += n;
                     }
-                    raw_total.set(raw_total.get() + start.elapsed());
-                    let start = std::time::Instant::now();
-                    for _ in 0..n {
-                        std::hint::black_box(runtime_call(client).await);
-                    }
-                    let elapsed = start.elapsed();
-                    runtime_total.set(runtime_total.get() + elapsed);
-                    measured += elapsed;
-                    done += n;
+                    measured
                 }
-                measured
-            }
-        })
-    });
-    group.finish();
-    let (raw_secs, runtime_secs) = (
-        raw_total.get().as_secs_f64(),
-        runtime_total.get().as_secs_f64(),
-    );
-    if runtime_secs > 0.0 {
-        println!(
-            "paired: comms_runtime throughput / reqwest throughput = {:.3} (reqwest {:.1?} vs runtime {:.1?} for the same number of calls)",
-            raw_secs / runtime_secs,
-            raw_total.get(),
-            runtime_total.get()
+            })
+        });
+        group.finish();
+        let (raw_secs, runtime_secs) = (
+            raw_total.get().as_secs_f64(),
+            runtime_total.get().as_secs_f64(),
         );
+        if runtime_secs > 0.0 {
+            println!(
+                "paired_{concurrency}: comms_runtime throughput / reqwest throughput = {:.3} \
+                 (reqwest {:.2?} vs comms_runtime {:.2?} for the same calls)",
+                raw_secs / runtime_secs,
+                raw_total.get(),
+                runtime_total.get()
+            );
+        }
     }
 }
 

@@ -507,7 +507,7 @@ impl ClientBuilder {
             auth,
             timeouts: self.timeouts,
             retry: self.retry,
-            limiter: RateLimiter::new(self.rate_limit),
+            limiter: RateLimiter::new(self.rate_limit, &spec.rate_limit_headers),
             budget,
             user_agent,
         }))

@@ -184,7 +184,15 @@ impl Client {
         let shared = &*self.shared;
         let no_options = CallOptions::default();
         let options = self.options.as_deref().unwrap_or(&no_options);
-        let prepared = self.prepare(&request, options)?;
+        let idempotency_key = idempotency_header(shared.spec, request.op, options)?;
+        // Once the request may have reached the server, may it be sent again?
+        let repeatable = match request.op.retry {
+            RetryClass::Safe => true,
+            RetryClass::IdempotencyKey => idempotency_key.is_some(),
+            RetryClass::Never => false,
+        };
+        // The first attempt takes these parts; a retry builds them again (same key).
+        let mut first_parts = Some(self.prepare(&request, idempotency_key.as_ref())?);
 
         let policy = options.retry.as_ref().unwrap_or(&shared.retry);
         let max_attempts = options.max_attempts.unwrap_or(policy.max_attempts).max(1);
@@ -228,7 +236,11 @@ impl Client {
                 });
             }
 
-            let http_request = self.attempt_request(&request, &prepared)?;
+            let parts = match first_parts.take() {
+                Some(parts) => parts,
+                None => self.prepare(&request, idempotency_key.as_ref())?,
+            };
+            let http_request = self.attempt_request(&request, parts)?;
             let outcome = self
                 .send_attempt(request.op, http_request, timeout, policy)
                 .instrument(tracing::debug_span!("attempt", attempt, status = Empty))
@@ -248,7 +260,7 @@ impl Client {
             if !retryable || attempt >= max_attempts {
                 return Err(failure.error);
             }
-            if failure.reached_server && !prepared.repeatable {
+            if failure.reached_server && !repeatable {
                 tracing::debug!(
                     "not retrying: the request may have reached the server and is not repeatable"
                 );
@@ -278,9 +290,13 @@ impl Client {
         }
     }
 
-    /// Validates the request and builds what every attempt shares: the URL (with a query
-    /// credential, when that scheme is chosen) and the headers (auth, idempotency key).
-    fn prepare(&self, request: &Request, options: &CallOptions) -> Result<Prepared, Error> {
+    /// Validates the request and builds an attempt's URL (with a query credential, when that
+    /// scheme is chosen) and headers (auth, the call's idempotency key).
+    fn prepare(
+        &self,
+        request: &Request,
+        idempotency_key: Option<&(HeaderName, HeaderValue)>,
+    ) -> Result<Prepared, Error> {
         let shared = &*self.shared;
         let op = request.op;
         if op.has_body && request.body.is_none() {
@@ -317,35 +333,25 @@ impl Client {
         if let ResolvedAuth::Header { name, value } = &shared.auth {
             headers.insert(name.clone(), value.clone());
         }
-        let idempotency_key = idempotency_header(shared.spec, op, options)?;
-        // Once the request may have reached the server, may it be sent again?
-        let repeatable = match op.retry {
-            RetryClass::Safe => true,
-            RetryClass::IdempotencyKey => idempotency_key.is_some(),
-            RetryClass::Never => false,
-        };
         if let Some((name, value)) = idempotency_key {
-            headers.insert(name, value);
+            headers.insert(name.clone(), value.clone());
         }
-        Ok(Prepared {
-            url,
-            headers,
-            repeatable,
-        })
+        Ok(Prepared { url, headers })
     }
 
     /// One attempt's HTTP request; a signing scheme signs it now, so each attempt is fresh.
     fn attempt_request(
         &self,
         request: &Request,
-        prepared: &Prepared,
+        Prepared {
+            mut url,
+            mut headers,
+        }: Prepared,
     ) -> Result<reqwest::Request, Error> {
-        let mut url = prepared.url.clone();
-        let mut headers = prepared.headers.clone();
         if let ResolvedAuth::Signer(signer) = &self.shared.auth {
             let signable = SignableRequest::new(
                 &request.op.method,
-                prepared.url.path(),
+                url.path(),
                 &request.query,
                 request.body.as_deref(),
             );
@@ -414,13 +420,9 @@ impl Client {
                 } else {
                     server_wait(&raw.headers, names)
                 };
-                shared.limiter.observe(
-                    raw.status,
-                    &raw.headers,
-                    names,
-                    wait,
-                    policy.retry_after_cap,
-                );
+                shared
+                    .limiter
+                    .observe(raw.status, &raw.headers, wait, policy.retry_after_cap);
                 if success {
                     return Ok(Response {
                         status: raw.status,
@@ -442,12 +444,10 @@ impl Client {
     }
 }
 
-/// What every attempt of one call shares.
+/// An attempt's URL and headers before signing.
 struct Prepared {
     url: url::Url,
     headers: HeaderMap,
-    /// Whether the call may be sent again once it may have reached the server.
-    repeatable: bool,
 }
 
 /// Why an attempt did not produce a response.

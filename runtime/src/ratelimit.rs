@@ -9,7 +9,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 // tokio's clock, so tests can run the limiter on paused (virtual) time.
 use tokio::time::Instant;
 
-use reqwest::header::HeaderMap;
+use reqwest::header::{HeaderMap, HeaderName};
 
 use crate::config::RateLimit;
 use crate::retry::header_str;
@@ -29,6 +29,9 @@ pub(crate) struct RateLimiter {
 
 #[derive(Debug)]
 struct Limiter {
+    /// The spec's `X-RateLimit-Remaining` / `X-RateLimit-Reset` names, parsed once.
+    remaining: Option<HeaderName>,
+    reset: Option<HeaderName>,
     slots: usize,
     window: Duration,
     state: Mutex<State>,
@@ -43,11 +46,15 @@ struct State {
 }
 
 impl RateLimiter {
-    pub(crate) fn new(limit: Option<RateLimit>) -> Self {
+    pub(crate) fn new(limit: Option<RateLimit>, names: &RateLimitHeaders) -> Self {
+        let parse =
+            |name: Option<&str>| name.and_then(|n| HeaderName::from_bytes(n.as_bytes()).ok());
         let inner = limit.map(|limit| {
             let requests = limit.requests().max(1);
             let scale = requests.div_ceil(MAX_SLOTS);
             Limiter {
+                remaining: parse(names.remaining),
+                reset: parse(names.reset),
                 slots: (requests / scale) as usize,
                 window: limit.per() / scale,
                 state: Mutex::new(State::default()),
@@ -115,7 +122,6 @@ impl RateLimiter {
         &self,
         status: u16,
         headers: &HeaderMap,
-        names: &RateLimitHeaders,
         server_wait: Option<Duration>,
         cap: Duration,
     ) {
@@ -124,14 +130,16 @@ impl RateLimiter {
         if status == 429 {
             pause = server_wait;
         }
-        let exhausted = names
+        let exhausted = limiter
             .remaining
+            .as_ref()
             .and_then(|name| header_str(headers, name))
             .and_then(|v| v.trim().parse::<f64>().ok())
             .is_some_and(|remaining| remaining <= 0.0);
         if exhausted {
-            if let Some(reset) = names
+            if let Some(reset) = limiter
                 .reset
+                .as_ref()
                 .and_then(|name| header_str(headers, name))
                 .and_then(parse_reset)
             {
@@ -186,7 +194,10 @@ mod tests {
     /// ever holds more than 20 grants, and every second's 20 slots are used.
     #[tokio::test(start_paused = true)]
     async fn concurrent_callers_never_exceed_the_limit_on_virtual_time() {
-        let limiter = std::sync::Arc::new(RateLimiter::new(Some(RateLimit::per_second(20))));
+        let limiter = std::sync::Arc::new(RateLimiter::new(
+            Some(RateLimit::per_second(20)),
+            &RateLimitHeaders::STANDARD,
+        ));
         let grants = std::sync::Arc::new(Mutex::new(Vec::new()));
         let start = Instant::now();
         let mut callers = Vec::new();
@@ -227,7 +238,10 @@ mod tests {
 
     #[tokio::test]
     async fn burst_up_to_the_limit_then_waits() {
-        let limiter = RateLimiter::new(Some(RateLimit::new(3, Duration::from_millis(200))));
+        let limiter = RateLimiter::new(
+            Some(RateLimit::new(3, Duration::from_millis(200))),
+            &RateLimitHeaders::STANDARD,
+        );
         let start = Instant::now();
         for _ in 0..3 {
             limiter.acquire(None).await.expect("no deadline");
@@ -239,7 +253,10 @@ mod tests {
 
     #[tokio::test]
     async fn deadline_is_reported_instead_of_waiting_past_it() {
-        let limiter = RateLimiter::new(Some(RateLimit::new(1, Duration::from_secs(60))));
+        let limiter = RateLimiter::new(
+            Some(RateLimit::new(1, Duration::from_secs(60))),
+            &RateLimitHeaders::STANDARD,
+        );
         limiter.acquire(None).await.expect("first is free");
         let wait = limiter
             .acquire(Some(std::time::Instant::now() + Duration::from_millis(10)))
@@ -250,17 +267,14 @@ mod tests {
 
     #[tokio::test]
     async fn remaining_zero_pauses_until_reset() {
-        let limiter = RateLimiter::new(Some(RateLimit::per_second(1000)));
+        let limiter = RateLimiter::new(
+            Some(RateLimit::per_second(1000)),
+            &RateLimitHeaders::STANDARD,
+        );
         let mut headers = HeaderMap::new();
         headers.insert("x-ratelimit-remaining", HeaderValue::from_static("0"));
         headers.insert("x-ratelimit-reset", HeaderValue::from_static("30"));
-        limiter.observe(
-            200,
-            &headers,
-            &RateLimitHeaders::STANDARD,
-            None,
-            Duration::from_secs(60),
-        );
+        limiter.observe(200, &headers, None, Duration::from_secs(60));
         let wait = limiter
             .acquire(Some(std::time::Instant::now() + Duration::from_secs(1)))
             .await
@@ -270,7 +284,10 @@ mod tests {
 
     #[test]
     fn huge_limits_are_scaled_down() {
-        let limiter = RateLimiter::new(Some(RateLimit::per_second(1_000_000)));
+        let limiter = RateLimiter::new(
+            Some(RateLimit::per_second(1_000_000)),
+            &RateLimitHeaders::STANDARD,
+        );
         let inner = limiter.inner.as_ref().expect("enabled");
         assert!(inner.slots <= MAX_SLOTS as usize);
         assert!(inner.window < Duration::from_millis(5));
@@ -278,7 +295,7 @@ mod tests {
 
     #[tokio::test]
     async fn disabled_never_waits() {
-        let limiter = RateLimiter::new(None);
+        let limiter = RateLimiter::new(None, &RateLimitHeaders::STANDARD);
         assert!(!limiter.is_enabled());
         for _ in 0..10_000 {
             limiter

@@ -47,7 +47,10 @@ pub(crate) fn server_wait(headers: &HeaderMap, names: &RateLimitHeaders) -> Opti
     )
 }
 
-pub(crate) fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+pub(crate) fn header_str<K: reqwest::header::AsHeaderName>(
+    headers: &HeaderMap,
+    name: K,
+) -> Option<&str> {
     headers.get(name).and_then(|v| v.to_str().ok())
 }
 

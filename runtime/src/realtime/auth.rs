@@ -93,7 +93,12 @@ fn sign(key: &str, secret: &Secret, message: &str) -> String {
 }
 
 /// Authorizes a private channel: signs `socket_id:channel`.
-pub fn authorize_channel(key: &str, secret: &Secret, socket_id: &str, channel: &str) -> ChannelAuth {
+pub fn authorize_channel(
+    key: &str,
+    secret: &Secret,
+    socket_id: &str,
+    channel: &str,
+) -> ChannelAuth {
     ChannelAuth::new(sign(key, secret, &format!("{socket_id}:{channel}")))
 }
 
@@ -296,7 +301,12 @@ impl LocalAuthorizer {
                 master,
             ));
         }
-        Ok(authorize_channel(&self.key, &self.secret, socket_id, channel))
+        Ok(authorize_channel(
+            &self.key,
+            &self.secret,
+            socket_id,
+            channel,
+        ))
     }
 
     /// Authenticates the configured user now.
@@ -354,7 +364,10 @@ mod tests {
             auth.auth,
             "278d425bdf160c739803:58df8b0c36d6982b82c3ecf6b4662e34fe8c25bba48f5369f135bf843651c3a4"
         );
-        assert_eq!(serde_json::to_string(&auth).unwrap(), format!(r#"{{"auth":"{}"}}"#, auth.auth));
+        assert_eq!(
+            serde_json::to_string(&auth).unwrap(),
+            format!(r#"{{"auth":"{}"}}"#, auth.auth)
+        );
     }
 
     #[test]
@@ -371,15 +384,18 @@ mod tests {
 
         let user = r#"{"id":"10"}"#;
         let signin = authenticate_user(KEY, &secret, "1234.1234", user);
-        let expected =
-            hmac_sha256_hex(SECRET.as_bytes(), format!("1234.1234::user::{user}").as_bytes());
+        let expected = hmac_sha256_hex(
+            SECRET.as_bytes(),
+            format!("1234.1234::user::{user}").as_bytes(),
+        );
         assert_eq!(signin.auth, format!("{KEY}:{expected}"));
         assert_eq!(signin.user_data, user);
     }
 
     #[test]
     fn local_authorizer_picks_the_scheme_by_channel_kind() {
-        let master = MasterKey::from_base64("zyrm8pvV2C9fJcBfhyXzvxbJVN/H7QLmbe0xJi1GhPU=").unwrap();
+        let master =
+            MasterKey::from_base64("zyrm8pvV2C9fJcBfhyXzvxbJVN/H7QLmbe0xJi1GhPU=").unwrap();
         let local = LocalAuthorizer::new(&crate::realtime::test_spec::SPEC, KEY, SECRET);
         assert!(local.authorize("1.1", "presence-x").is_err());
         assert!(local.authorize("1.1", "private-encrypted-bla").is_err());
@@ -399,6 +415,9 @@ mod tests {
         let user = local.authenticate("1.1").unwrap();
         assert_eq!(user.user_data, r#"{"id":"7","name":"Ada"}"#);
         let debug = format!("{local:?}");
-        assert!(!debug.contains(SECRET) && !debug.contains("zyrm8"), "{debug}");
+        assert!(
+            !debug.contains(SECRET) && !debug.contains("zyrm8"),
+            "{debug}"
+        );
     }
 }

@@ -134,13 +134,26 @@ pub fn decrypt(key: &[u8; 32], data: &EncryptedData) -> Result<Vec<u8>, Error> {
         .decode(&data.nonce)
         .ok()
         .and_then(|n| <[u8; 24]>::try_from(n).ok())
-        .ok_or_else(|| decode_error("encrypted data: the nonce is not base64 of 24 bytes".into(), data.nonce.as_bytes()))?;
-    let sealed = BASE64
-        .decode(&data.ciphertext)
-        .map_err(|_| decode_error("encrypted data: the ciphertext is not base64".into(), data.ciphertext.as_bytes()))?;
+        .ok_or_else(|| {
+            decode_error(
+                "encrypted data: the nonce is not base64 of 24 bytes".into(),
+                data.nonce.as_bytes(),
+            )
+        })?;
+    let sealed = BASE64.decode(&data.ciphertext).map_err(|_| {
+        decode_error(
+            "encrypted data: the ciphertext is not base64".into(),
+            data.ciphertext.as_bytes(),
+        )
+    })?;
     XSalsa20Poly1305::new(Key::from_slice(key))
         .decrypt(Nonce::from_slice(&nonce), sealed.as_slice())
-        .map_err(|_| decode_error("encrypted data does not open with this channel's key".into(), b""))
+        .map_err(|_| {
+            decode_error(
+                "encrypted data does not open with this channel's key".into(),
+                b"",
+            )
+        })
 }
 
 #[cfg(test)]
@@ -168,9 +181,15 @@ mod tests {
         assert!(decrypt(&[8u8; 32], &sealed).is_err());
         let mut bytes = BASE64.decode(&sealed.ciphertext).unwrap();
         bytes[20] ^= 1;
-        let tampered = EncryptedData { nonce: sealed.nonce.clone(), ciphertext: BASE64.encode(bytes) };
+        let tampered = EncryptedData {
+            nonce: sealed.nonce.clone(),
+            ciphertext: BASE64.encode(bytes),
+        };
         assert!(decrypt(&key, &tampered).is_err());
-        let bad_nonce = EncryptedData { nonce: "AAAA".into(), ciphertext: sealed.ciphertext };
+        let bad_nonce = EncryptedData {
+            nonce: "AAAA".into(),
+            ciphertext: sealed.ciphertext,
+        };
         assert!(decrypt(&key, &bad_nonce).is_err());
         assert!(MasterKey::from_base64("c2hvcnQ=").is_err());
         assert!(format!("{:?}", MasterKey::new(key)).contains("redacted"));

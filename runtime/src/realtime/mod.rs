@@ -32,8 +32,8 @@ use crate::Error;
 use crate::error::{DecodeError, excerpt};
 
 pub use auth::{
-    Authorizer, ChannelAuth, ChannelAuthRequest, LocalAuthorizer, UserAuth, authorize_channel,
-    authorize_presence_channel, authenticate_user,
+    Authorizer, ChannelAuth, ChannelAuthRequest, LocalAuthorizer, UserAuth, authenticate_user,
+    authorize_channel, authorize_presence_channel,
 };
 pub use crypto::{EncryptedData, MasterKey};
 pub use presence::{Member, Members};
@@ -286,7 +286,9 @@ impl WebSocketSpec {
         if let Some(max) = rules.max_len {
             let len = channel.chars().count();
             if len > max {
-                return bad(format!("`{channel}` is {len} characters long; at most {max}"));
+                return bad(format!(
+                    "`{channel}` is {len} characters long; at most {max}"
+                ));
             }
         }
         let body = match rules.reserved_prefix {
@@ -431,9 +433,7 @@ impl Frame {
             (Some(d), DataEncoding::Object) => Some(serde_json::to_value(d).map_err(|e| {
                 Error::invalid_request("data", format!("cannot be serialised ({e})"))
             })?),
-            (Some(d), DataEncoding::JsonString) => {
-                Some(serde_json::Value::String(encode_data(d)?))
-            }
+            (Some(d), DataEncoding::JsonString) => Some(serde_json::Value::String(encode_data(d)?)),
         };
         Ok(Frame {
             event: event.to_owned(),
@@ -667,8 +667,12 @@ mod tests {
 
     #[test]
     fn data_decodes_from_a_json_string_an_object_or_nothing() {
-        let s = Frame::parse(r#"{"event":"e","data":"{\"socket_id\":\"1.2\",\"activity_timeout\":30}"}"#).unwrap();
-        let o = Frame::parse(r#"{"event":"e","data":{"socket_id":"1.2","activity_timeout":30}}"#).unwrap();
+        let s = Frame::parse(
+            r#"{"event":"e","data":"{\"socket_id\":\"1.2\",\"activity_timeout\":30}"}"#,
+        )
+        .unwrap();
+        let o = Frame::parse(r#"{"event":"e","data":{"socket_id":"1.2","activity_timeout":30}}"#)
+            .unwrap();
         let expected = Established {
             socket_id: "1.2".into(),
             activity_timeout: Some(30),
@@ -676,7 +680,10 @@ mod tests {
         assert_eq!(s.payload::<Established>().unwrap(), expected);
         assert_eq!(o.payload::<Established>().unwrap(), expected);
         let none = Frame::parse(r#"{"event":"e"}"#).unwrap();
-        assert_eq!(none.payload::<AllOptional>().unwrap(), AllOptional::default());
+        assert_eq!(
+            none.payload::<AllOptional>().unwrap(),
+            AllOptional::default()
+        );
         assert!(none.payload::<Established>().is_err());
         let text = Frame::parse(r#"{"event":"e","data":"hello"}"#).unwrap();
         assert_eq!(text.payload::<String>().unwrap(), "hello");
@@ -685,7 +692,14 @@ mod tests {
 
     #[test]
     fn malformed_frames_are_decode_errors_with_excerpts() {
-        for bad in ["", "[]", "{", r#"{"event":3}"#, r#"{"channel":"x"}"#, "\u{0}garbage"] {
+        for bad in [
+            "",
+            "[]",
+            "{",
+            r#"{"event":3}"#,
+            r#"{"channel":"x"}"#,
+            "\u{0}garbage",
+        ] {
             let err = Frame::parse(bad).unwrap_err();
             assert_eq!(err.kind(), crate::ErrorKind::Decode, "{bad}");
         }
@@ -702,9 +716,17 @@ mod tests {
         }
         let d = D { channel: "x" };
         let obj = Frame::encode("pusher:subscribe", None, Some(&d), DataEncoding::Object).unwrap();
-        assert_eq!(obj.to_text(), r#"{"event":"pusher:subscribe","data":{"channel":"x"}}"#);
-        let s = Frame::encode("client-a", Some("private-a"), Some(&d), DataEncoding::JsonString)
-            .unwrap();
+        assert_eq!(
+            obj.to_text(),
+            r#"{"event":"pusher:subscribe","data":{"channel":"x"}}"#
+        );
+        let s = Frame::encode(
+            "client-a",
+            Some("private-a"),
+            Some(&d),
+            DataEncoding::JsonString,
+        )
+        .unwrap();
         assert_eq!(
             s.to_text(),
             r#"{"event":"client-a","channel":"private-a","data":"{\"channel\":\"x\"}"}"#
@@ -713,7 +735,8 @@ mod tests {
 
     #[test]
     fn channel_names_follow_the_spec() {
-        SPEC.check_channel_name("private-a_b=c@d,e.f;g-1", false).unwrap();
+        SPEC.check_channel_name("private-a_b=c@d,e.f;g-1", false)
+            .unwrap();
         assert!(SPEC.check_channel_name("", false).is_err());
         assert!(SPEC.check_channel_name("has space", false).is_err());
         assert!(SPEC.check_channel_name("ünïcode", false).is_err());
@@ -737,14 +760,26 @@ mod tests {
         assert!(SPEC.check_client_event("private-a", "client-x").is_ok());
         assert!(SPEC.check_client_event("private-a", "x").is_err());
         assert!(SPEC.check_client_event("news", "client-x").is_err());
-        assert!(SPEC.check_client_event("private-encrypted-a", "client-x").is_err());
+        assert!(
+            SPEC.check_client_event("private-encrypted-a", "client-x")
+                .is_err()
+        );
     }
 
     #[test]
     fn close_codes_map_to_actions() {
-        assert_eq!(SPEC.close_code(4001).map(|c| c.action), Some(CloseAction::Fail));
-        assert_eq!(SPEC.close_code(4100).map(|c| c.action), Some(CloseAction::Backoff));
-        assert_eq!(SPEC.close_code(4201).map(|c| c.action), Some(CloseAction::Reconnect));
+        assert_eq!(
+            SPEC.close_code(4001).map(|c| c.action),
+            Some(CloseAction::Fail)
+        );
+        assert_eq!(
+            SPEC.close_code(4100).map(|c| c.action),
+            Some(CloseAction::Backoff)
+        );
+        assert_eq!(
+            SPEC.close_code(4201).map(|c| c.action),
+            Some(CloseAction::Reconnect)
+        );
         assert!(SPEC.close_code(1006).is_none());
     }
 }

@@ -100,7 +100,8 @@ mod tests {
 
     #[test]
     fn tracks_members_from_snapshot_and_changes() {
-        let snapshot = serde_json::json!({"ids": ["1", 2], "hash": {"1": {"name": "Ada"}}, "count": 2});
+        let snapshot =
+            serde_json::json!({"ids": ["1", 2], "hash": {"1": {"name": "Ada"}}, "count": 2});
         let mut m = Members::from_snapshot(&snapshot, Some("1".into()));
         assert_eq!(m.count(), 2);
         assert_eq!(m.me().unwrap().user_info["name"], "Ada");
@@ -110,6 +111,9 @@ mod tests {
         assert!(m.remove("2").is_none());
         let ids: Vec<String> = m.iter().map(|x| x.user_id).collect();
         assert_eq!(ids, ["1", "3"]);
-        assert_eq!(Members::from_snapshot(&serde_json::json!("junk"), None).count(), 0);
+        assert_eq!(
+            Members::from_snapshot(&serde_json::json!("junk"), None).count(),
+            0
+        );
     }
 }

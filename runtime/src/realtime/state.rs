@@ -43,7 +43,10 @@ impl ConnectionState {
 
     /// True for states the connection never leaves by itself.
     pub fn is_final(self) -> bool {
-        matches!(self, ConnectionState::Disconnected | ConnectionState::Failed)
+        matches!(
+            self,
+            ConnectionState::Disconnected | ConnectionState::Failed
+        )
     }
 }
 
@@ -107,10 +110,15 @@ mod tests {
     fn close_code_ranges_decide_the_reconnect() {
         assert_eq!(after_close(&SPEC, Some(4000), 0), Reconnect::Never);
         assert_eq!(after_close(&SPEC, Some(4099), 3), Reconnect::Never);
-        assert_eq!(after_close(&SPEC, Some(4200), 5), Reconnect::After(Duration::ZERO));
+        assert_eq!(
+            after_close(&SPEC, Some(4200), 5),
+            Reconnect::After(Duration::ZERO)
+        );
         for attempt in 0..8 {
             match after_close(&SPEC, Some(4100), attempt) {
-                Reconnect::After(d) => assert!(d >= Duration::from_secs(1) && d <= Duration::from_secs(30)),
+                Reconnect::After(d) => {
+                    assert!(d >= Duration::from_secs(1) && d <= Duration::from_secs(30))
+                }
                 Reconnect::Never => panic!("4100 reconnects"),
             }
             match after_close(&SPEC, None, attempt) {

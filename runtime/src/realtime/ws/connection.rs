@@ -38,9 +38,8 @@ enum End {
     },
 }
 
-type Socket = tokio_tungstenite::WebSocketStream<
-    tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
->;
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 pub(super) async fn run(
     shared: Arc<Shared>,
@@ -145,6 +144,7 @@ async fn session(
         config,
         socket,
         socket_id: String::new(),
+        in_flight: std::collections::VecDeque::new(),
     };
     // Wait for connection_established.
     let established_event = shared.spec.event(MessageRole::ConnectionEstablished);
@@ -295,6 +295,9 @@ struct Session<'a> {
     config: &'a Config,
     socket: Socket,
     socket_id: String,
+    /// Subscriptions sent and not yet confirmed, oldest first: some servers (sockudo) refuse
+    /// one with a `pusher:error` that names no channel, which is pinned on the oldest.
+    in_flight: std::collections::VecDeque<String>,
 }
 
 impl Session<'_> {
@@ -336,7 +339,8 @@ impl Session<'_> {
                 let spec = self.shared.spec;
                 let message = spec.message(MessageRole::Unsubscribe)?;
                 let data = serde_json::json!({ "channel": channel });
-                let frame = Frame::encode(message.event, None, Some(&data), message.encoding).ok()?;
+                let frame =
+                    Frame::encode(message.event, None, Some(&data), message.encoding).ok()?;
                 self.send(&frame).await
             }
             Command::Send(frame) => self.send(&frame).await,
@@ -367,14 +371,19 @@ impl Session<'_> {
                 match result {
                     Ok(user) => {
                         let message = self.shared.spec.message(MessageRole::Signin)?;
-                        let data = serde_json::json!({"auth": user.auth, "user_data": user.user_data});
+                        let data =
+                            serde_json::json!({"auth": user.auth, "user_data": user.user_data});
                         let frame =
-                            Frame::encode(message.event, None, Some(&data), message.encoding).ok()?;
+                            Frame::encode(message.event, None, Some(&data), message.encoding)
+                                .ok()?;
                         self.send(&frame).await
                     }
                     Err(reason) => {
-                        self.shared
-                            .report(format!("user authentication failed: {reason}"), None, None);
+                        self.shared.report(
+                            format!("user authentication failed: {reason}"),
+                            None,
+                            None,
+                        );
                         None
                     }
                 }
@@ -386,7 +395,8 @@ impl Session<'_> {
         {
             let inner = self.shared.lock();
             if let Some(slot) = inner.channels.get(channel) {
-                slot.status.send_replace(Subscription::Failed(reason.clone()));
+                slot.status
+                    .send_replace(Subscription::Failed(reason.clone()));
             }
         }
         self.shared.report(reason, None, Some(channel.to_owned()));
@@ -478,6 +488,8 @@ impl Session<'_> {
                 }
             }
         }
+        self.in_flight.retain(|c| c != channel);
+        self.in_flight.push_back(channel.to_owned());
         let message = spec.message(MessageRole::Subscribe)?;
         let frame = Frame::encode(
             message.event,
@@ -490,7 +502,7 @@ impl Session<'_> {
     }
 
     /// Reports `pusher:error` frames (with or without a channel).
-    fn handle_error_frame(&self, frame: &Frame) -> bool {
+    fn handle_error_frame(&mut self, frame: &Frame) -> bool {
         if self.shared.spec.role_of(&frame.event) != Some(MessageRole::Error) {
             return false;
         }
@@ -503,7 +515,22 @@ impl Session<'_> {
         let message = error
             .message
             .unwrap_or_else(|| "the server reported an error".into());
-        if let Some(channel) = &frame.channel {
+        let channel = frame.channel.clone().or_else(|| {
+            // No channel named: while subscriptions are in flight, the oldest was refused.
+            while let Some(oldest) = self.in_flight.pop_front() {
+                let pending = self
+                    .shared
+                    .lock()
+                    .channels
+                    .get(&oldest)
+                    .is_some_and(|s| *s.status.borrow() == Subscription::Pending);
+                if pending {
+                    return Some(oldest);
+                }
+            }
+            None
+        });
+        if let Some(channel) = &channel {
             let pending = {
                 let inner = self.shared.lock();
                 inner
@@ -516,8 +543,7 @@ impl Session<'_> {
                 return true;
             }
         }
-        self.shared
-            .report(message, error.code, frame.channel.clone());
+        self.shared.report(message, error.code, channel);
         true
     }
 
@@ -556,13 +582,14 @@ impl Session<'_> {
             return None; // connection-level event: observers see it as ConnectionEvent::Frame
         };
         let mut inner = shared.lock();
-        let Some(slot) = inner.channels.get_mut(&channel) else {
-            return None;
-        };
+        let slot = inner.channels.get_mut(&channel)?;
         let mut data = frame.data_text().map(|d| d.into_owned());
         match role {
             Some(MessageRole::SubscriptionSucceeded) => {
-                if shared.spec.channel_kind(&channel).map(|k| k.auth) == Some(ChannelAuthKind::Presence) {
+                self.in_flight.retain(|c| *c != channel);
+                if shared.spec.channel_kind(&channel).map(|k| k.auth)
+                    == Some(ChannelAuthKind::Presence)
+                {
                     let presence = frame
                         .payload::<serde_json::Value>()
                         .ok()
@@ -581,7 +608,10 @@ impl Session<'_> {
                     (slot.members.as_mut(), frame.payload::<serde_json::Value>())
                 {
                     if let Some(id) = v.get("user_id").and_then(id_text) {
-                        let info = v.get("user_info").cloned().unwrap_or(serde_json::Value::Null);
+                        let info = v
+                            .get("user_info")
+                            .cloned()
+                            .unwrap_or(serde_json::Value::Null);
                         members.add(id, info);
                     }
                 }
@@ -633,4 +663,3 @@ impl Session<'_> {
         None
     }
 }
-

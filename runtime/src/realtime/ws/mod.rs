@@ -167,9 +167,18 @@ impl Shared {
         let _ = self.events.send(ConnectionEvent::StateChanged(change));
     }
 
-    pub(crate) fn report(&self, message: impl Into<String>, code: Option<i64>, channel: Option<String>) {
+    pub(crate) fn report(
+        &self,
+        message: impl Into<String>,
+        code: Option<i64>,
+        channel: Option<String>,
+    ) {
         let message = message.into();
-        tracing::debug!(service = self.spec.service, code, "realtime problem: {message}");
+        tracing::debug!(
+            service = self.spec.service,
+            code,
+            "realtime problem: {message}"
+        );
         let _ = self.events.send(ConnectionEvent::Error {
             message,
             code,
@@ -251,7 +260,11 @@ impl ConnectionBuilder {
 
     /// The client name and version sent in the connection URL.
     #[must_use]
-    pub fn client(mut self, name: impl Into<String>, version: impl Into<String>) -> ConnectionBuilder {
+    pub fn client(
+        mut self,
+        name: impl Into<String>,
+        version: impl Into<String>,
+    ) -> ConnectionBuilder {
         self.client = name.into();
         self.version = version.into();
         self
@@ -425,10 +438,12 @@ impl Connection {
                 }
             }
         };
-        tokio::time::timeout(timeout, wait).await.map_err(|_| Error::Timeout {
-            kind: crate::TimeoutKind::Deadline,
-            after: timeout,
-        })?
+        tokio::time::timeout(timeout, wait)
+            .await
+            .map_err(|_| Error::Timeout {
+                kind: crate::TimeoutKind::Deadline,
+                after: timeout,
+            })?
     }
 
     /// Subscribes to a channel (again, after every reconnect, until unsubscribed) and returns
@@ -500,10 +515,12 @@ impl Connection {
                 }
             }
         };
-        tokio::time::timeout(timeout, wait).await.map_err(|_| Error::Timeout {
-            kind: crate::TimeoutKind::Deadline,
-            after: timeout,
-        })?
+        tokio::time::timeout(timeout, wait)
+            .await
+            .map_err(|_| Error::Timeout {
+                kind: crate::TimeoutKind::Deadline,
+                after: timeout,
+            })?
     }
 
     /// The user data of the signed-in user, once `signin_success` came.
@@ -532,7 +549,12 @@ impl Connection {
         let _ = self.commands.send(Command::Disconnect);
     }
 
-    fn trigger<T: Serialize + ?Sized>(&self, channel: &str, event: &str, data: &T) -> Result<(), Error> {
+    fn trigger<T: Serialize + ?Sized>(
+        &self,
+        channel: &str,
+        event: &str,
+        data: &T,
+    ) -> Result<(), Error> {
         let spec = self.shared.spec;
         spec.check_client_event(channel, event)?;
         {
@@ -647,16 +669,21 @@ impl Channel {
                 }
             }
         };
-        tokio::time::timeout(timeout, wait).await.map_err(|_| Error::Timeout {
-            kind: crate::TimeoutKind::Deadline,
-            after: timeout,
-        })?
+        tokio::time::timeout(timeout, wait)
+            .await
+            .map_err(|_| Error::Timeout {
+                kind: crate::TimeoutKind::Deadline,
+                after: timeout,
+            })?
     }
 
     /// The members of a presence channel (after the subscription succeeded).
     pub fn members(&self) -> Option<Members> {
         let inner = self.connection.shared.lock();
-        inner.channels.get(&self.name).and_then(|s| s.members.clone())
+        inner
+            .channels
+            .get(&self.name)
+            .and_then(|s| s.members.clone())
     }
 
     /// Sends a client event to the channel's other subscribers: the name must carry the
