@@ -50,6 +50,7 @@ static GET_EMAIL: OperationSpec = OperationSpec {
     path: "/v1/emails/{id}",
     retry: RetryClass::Safe,
     has_body: false,
+    auth: None,
 };
 
 /// A keep-alive HTTP/1.1 server on its own thread and runtime.

@@ -281,7 +281,11 @@ impl CallOptions {
 /// assert!(!format!("{client:?}").contains("sk_test_123"));
 /// # Ok::<(), Error>(())
 /// ```
-pub struct ClientBuilder {
+///
+/// The type parameter is what [`ClientBuilder::build`] returns: a [`Client`], or a generated
+/// service client (`EmailClient::builder()` builds an `EmailClient`).
+pub struct ClientBuilder<C = Client> {
+    client: std::marker::PhantomData<fn() -> C>,
     spec: &'static ServiceSpec,
     base_url: Option<String>,
     credentials: Vec<(String, Secret)>,
@@ -293,7 +297,7 @@ pub struct ClientBuilder {
     user_agent: Option<String>,
 }
 
-impl fmt::Debug for ClientBuilder {
+impl<C> fmt::Debug for ClientBuilder<C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ClientBuilder")
             .field("service", &self.spec.name)
@@ -314,9 +318,19 @@ impl fmt::Debug for ClientBuilder {
     }
 }
 
-impl ClientBuilder {
-    pub(crate) fn new(spec: &'static ServiceSpec) -> Self {
+impl ClientBuilder<Client> {
+    /// A builder of a plain [`Client`] with the defaults of `spec`.
+    pub fn new(spec: &'static ServiceSpec) -> Self {
+        ClientBuilder::for_service(spec)
+    }
+}
+
+impl<C: From<Client>> ClientBuilder<C> {
+    /// A builder with the defaults of `spec` that builds a `C`: what a generated client's
+    /// `builder()` returns.
+    pub fn for_service(spec: &'static ServiceSpec) -> Self {
         ClientBuilder {
+            client: std::marker::PhantomData,
             spec,
             base_url: None,
             credentials: Vec::new(),
@@ -454,7 +468,11 @@ impl ClientBuilder {
     /// Fails with [`Error::Config`] for a missing or malformed base URL, an unknown credential
     /// name, a credential the auth scheme needs but nobody set (naming its environment
     /// variable), or an HTTP client that cannot be built.
-    pub fn build(self) -> Result<Client, Error> {
+    pub fn build(self) -> Result<C, Error> {
+        self.build_client().map(C::from)
+    }
+
+    fn build_client(self) -> Result<Client, Error> {
         let spec = self.spec;
         let (base_url, base) = match self.base_url.as_deref().or(spec.base_url) {
             Some(url) => validate_base_url(url)?,

@@ -35,7 +35,7 @@ use crate::spec::{CredentialSpec, OperationSpec, RetryClass, ServiceSpec};
 /// #   rate_limit_headers: RateLimitHeaders::STANDARD, retry: RetrySpec::DEFAULT,
 /// #   timeouts: TimeoutSpec::DEFAULT, idempotency: None };
 /// static GET_EMAIL: OperationSpec = OperationSpec { service: "email", name: "get_email",
-///     method: Method::GET, path: "/v1/emails/{id}", retry: RetryClass::Safe, has_body: false };
+///     method: Method::GET, path: "/v1/emails/{id}", retry: RetryClass::Safe, has_body: false, auth: None };
 ///
 /// # async fn demo() -> Result<(), Error> {
 /// let client = Client::from_env(&SPEC)?;
@@ -290,6 +290,20 @@ impl Client {
         }
     }
 
+    /// The auth of an operation that names its own scheme, resolved from the client's
+    /// credentials; `None` when the operation uses the client's.
+    fn operation_auth(&self, op: &OperationSpec) -> Result<Option<ResolvedAuth>, Error> {
+        match op.auth {
+            Some(scheme) => ResolvedAuth::resolve(
+                crate::auth::AuthChoice::Scheme(scheme),
+                self.shared.spec,
+                &self.shared.credentials,
+            )
+            .map(Some),
+            None => Ok(None),
+        }
+    }
+
     /// Validates the request and builds an attempt's URL (with a query credential, when that
     /// scheme is chosen) and headers (auth, the call's idempotency key).
     fn prepare(
@@ -320,7 +334,9 @@ impl Client {
         if !request.query.is_empty() {
             url.query_pairs_mut().extend_pairs(&request.query);
         }
-        if let ResolvedAuth::Query { param, value } = &shared.auth {
+        let op_auth = self.operation_auth(op)?;
+        let auth = op_auth.as_ref().unwrap_or(&shared.auth);
+        if let ResolvedAuth::Query { param, value } = auth {
             url.query_pairs_mut().append_pair(param, value.expose());
         }
 
@@ -330,7 +346,7 @@ impl Client {
         if request.body.is_some() {
             headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
         }
-        if let ResolvedAuth::Header { name, value } = &shared.auth {
+        if let ResolvedAuth::Header { name, value } = auth {
             headers.insert(name.clone(), value.clone());
         }
         if let Some((name, value)) = idempotency_key {
@@ -348,7 +364,8 @@ impl Client {
             mut headers,
         }: Prepared,
     ) -> Result<reqwest::Request, Error> {
-        if let ResolvedAuth::Signer(signer) = &self.shared.auth {
+        let op_auth = self.operation_auth(request.op)?;
+        if let ResolvedAuth::Signer(signer) = op_auth.as_ref().unwrap_or(&self.shared.auth) {
             let signable = SignableRequest::new(
                 &request.op.method,
                 url.path(),
@@ -624,7 +641,7 @@ impl Request {
     /// ```
     /// # use comms_runtime::*;
     /// # static LIST: OperationSpec = OperationSpec { service: "email", name: "list_emails",
-    /// #   method: Method::GET, path: "/v1/emails", retry: RetryClass::Safe, has_body: false };
+    /// #   method: Method::GET, path: "/v1/emails", retry: RetryClass::Safe, has_body: false, auth: None };
     /// #[derive(serde::Serialize)]
     /// struct ListQuery { limit: Option<u32>, after: Option<String> }
     /// let mut request = Request::new(&LIST);

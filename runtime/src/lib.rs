@@ -34,6 +34,7 @@
 //!     path: "/v1/emails",
 //!     retry: RetryClass::IdempotencyKey,
 //!     has_body: true,
+//!     auth: None,
 //! };
 //!
 //! # async fn demo() -> Result<(), Error> {

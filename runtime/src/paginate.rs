@@ -22,7 +22,7 @@ use crate::spec::PaginationSpec;
 /// ```no_run
 /// # use comms_runtime::*;
 /// # static LIST: OperationSpec = OperationSpec { service: "email", name: "list_emails",
-/// #   method: Method::GET, path: "/v1/emails", retry: RetryClass::Safe, has_body: false };
+/// #   method: Method::GET, path: "/v1/emails", retry: RetryClass::Safe, has_body: false, auth: None };
 /// static PAGES: PaginationSpec =
 ///     PaginationSpec { items: "data", has_more: "has_more", cursor_field: "id", after_param: "after" };
 /// # async fn demo(client: Client) -> Result<(), Error> {

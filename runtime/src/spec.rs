@@ -235,6 +235,9 @@ pub struct OperationSpec {
     pub retry: RetryClass,
     /// Whether the operation sends a JSON body.
     pub has_body: bool,
+    /// An auth scheme this operation needs instead of the client's (the realtime service's
+    /// seed GET is sent with a bearer key while its HTTP API is signed). `None`: the client's.
+    pub auth: Option<AuthScheme>,
 }
 
 /// Whether an operation may be sent more than once.

@@ -16,14 +16,12 @@ const KEY: &str = "test-api-key-0123456789";
 const AT: &str = "2026-11-22T10:00:00Z";
 
 fn client(server: &TestServer) -> EmailClient {
-    EmailClient::from(
-        EmailClient::builder()
-            .base_url(server.url())
-            .api_key(KEY)
-            .retry(comms_runtime::RetryPolicy::none())
-            .build()
-            .unwrap(),
-    )
+    EmailClient::builder()
+        .base_url(server.url())
+        .api_key(KEY)
+        .retry(comms_runtime::RetryPolicy::none())
+        .build()
+        .unwrap()
 }
 
 /// Checks method, path and auth of a recorded request.
@@ -756,13 +754,11 @@ async fn sends_are_retried_after_429_with_the_same_idempotency_key() {
         }
     })
     .await;
-    let email = EmailClient::from(
-        EmailClient::builder()
-            .base_url(server.url())
-            .api_key(KEY)
-            .build()
-            .unwrap(),
-    );
+    let email = EmailClient::builder()
+        .base_url(server.url())
+        .api_key(KEY)
+        .build()
+        .unwrap();
     let request = SendEmailRequest::new("ada@example.com", ["grace@example.com"]).text("Hi");
     assert_eq!(email.send_email(&request).await.unwrap().id, "em_1");
     let rs = server.requests();

@@ -14,13 +14,11 @@ use serde_json::json;
 const KEY: &str = "test-api-key-0123456789";
 
 fn email(server: &TestServer) -> EmailClient {
-    EmailClient::from(
-        EmailClient::builder()
-            .base_url(server.url())
-            .api_key(KEY)
-            .build()
-            .unwrap(),
-    )
+    EmailClient::builder()
+        .base_url(server.url())
+        .api_key(KEY)
+        .build()
+        .unwrap()
 }
 
 #[tokio::test]
@@ -151,15 +149,13 @@ async fn api_errors_are_typed_with_code_message_and_request_id() {
 #[tokio::test]
 async fn realtime_trigger_is_signed_with_the_app_secret() {
     let server = TestServer::start(|_| Reply::json(200, json!({}))).await;
-    let client = RealtimeClient::from(
-        RealtimeClient::builder()
-            .base_url(server.url())
-            .credential("app_id", "3")
-            .credential("key", "278d425bdf160c739803")
-            .credential("secret", "7ad3773142a6692b25b8")
-            .build()
-            .unwrap(),
-    );
+    let client = RealtimeClient::builder()
+        .base_url(server.url())
+        .credential("app_id", "3")
+        .credential("key", "278d425bdf160c739803")
+        .credential("secret", "7ad3773142a6692b25b8")
+        .build()
+        .unwrap();
     let event = TriggerEventRequest::new("foo", r#"{"some":"data"}"#).channels(["project-3"]);
     client.trigger_event(&event).await.unwrap();
     let r = &server.requests()[0];
@@ -266,4 +262,38 @@ fn secret_fields_are_redacted_in_debug_output() {
         endpoint.secret.as_deref(),
         Some("whsec_c2VjcmV0LXZhbHVlLWZvci10ZXN0cw==")
     );
+}
+
+#[tokio::test]
+async fn an_operation_can_name_its_own_auth_scheme() {
+    // The realtime seed's generic GET carries `Authorization: Bearer <API_KEY>`, while the
+    // rest of that API is signed with the app secret.
+    let server = TestServer::start(|_| Reply::json(200, json!({"ok": true}))).await;
+    let client = RealtimeClient::builder()
+        .base_url(server.url())
+        .credential("app_id", "3")
+        .credential("key", "278d425bdf160c739803")
+        .credential("secret", "7ad3773142a6692b25b8")
+        .credential("api_key", "rt-api-key")
+        .build()
+        .unwrap();
+    let root = client.get_root().await.unwrap();
+    assert_eq!(root["ok"], true);
+    let r = &server.requests()[0];
+    assert_eq!((r.method.as_str(), r.path.as_str()), ("GET", "/"));
+    assert_eq!(r.header("authorization"), Some("Bearer rt-api-key"));
+    assert!(r.query.is_empty(), "not signed: {}", r.query);
+
+    // Without the API key, that one operation fails with a clear config error; nothing is sent.
+    let unsigned = RealtimeClient::builder()
+        .base_url(server.url())
+        .credential("app_id", "3")
+        .credential("key", "278d425bdf160c739803")
+        .credential("secret", "7ad3773142a6692b25b8")
+        .build()
+        .unwrap();
+    let err = unsigned.get_root().await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Config);
+    assert!(err.to_string().contains("COMMS_REALTIME_API_KEY"), "{err}");
+    assert_eq!(server.requests().len(), 1);
 }

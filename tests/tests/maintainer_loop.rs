@@ -36,7 +36,7 @@ fn main() {
         head
     });
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let client = email::EmailClient::from(email::EmailClient::builder().base_url(url).api_key("k-123").build().unwrap());
+    let client = email::EmailClient::builder().base_url(url).api_key("k-123").build().unwrap();
     let health = runtime.block_on(client.get_health()).unwrap();
     let head = server.join().unwrap();
     assert!(head.starts_with("GET /v1/health "), "{head}");

@@ -26,13 +26,11 @@ const KEY: &str = "msg-test-key-0123456789";
 const UUID: &str = "aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee";
 
 fn client(server: &TestServer) -> MessagingClient {
-    MessagingClient::from(
-        MessagingClient::builder()
-            .base_url(server.url())
-            .api_key(KEY)
-            .build()
-            .unwrap(),
-    )
+    MessagingClient::builder()
+        .base_url(server.url())
+        .api_key(KEY)
+        .build()
+        .unwrap()
 }
 
 fn problem(status: u16, code: &str, message: &str) -> Reply {
@@ -629,13 +627,11 @@ async fn a_429_is_retried_with_the_same_idempotency_key() {
 #[tokio::test]
 async fn a_rejected_key_is_an_auth_error_with_the_service_code() {
     let server = TestServer::start(spec_server).await;
-    let bad = MessagingClient::from(
-        MessagingClient::builder()
-            .base_url(server.url())
-            .api_key("wrong-key")
-            .build()
-            .unwrap(),
-    );
+    let bad = MessagingClient::builder()
+        .base_url(server.url())
+        .api_key("wrong-key")
+        .build()
+        .unwrap();
     let err = bad
         .send_message(&Message::sms("Acme", "+447700900123", "Hi"))
         .await
@@ -655,7 +651,10 @@ fn sms_constructors_expose_their_segment_count() {
     assert_eq!((count.segments, count.per_segment), (2, 153));
     let forced = SmsText::new("Acme", "+447700900123", "plain ascii")
         .sms(SmsOptions::default().encoding(SmsEncoding::Unicode));
-    assert_eq!(forced.segments().encoding, comms::messaging::sms::Encoding::Ucs2);
+    assert_eq!(
+        forced.segments().encoding,
+        comms::messaging::sms::Encoding::Ucs2
+    );
     assert!(
         Message::whatsapp_text("+14155550100", "+447700900123", "Hi")
             .sms_segments()

@@ -5,7 +5,9 @@
 
 #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
 
-use comms::messaging::sms::{Encoding, SegmentCount, encoding, gsm7_septets, segments, segments_as};
+use comms::messaging::sms::{
+    Encoding, SegmentCount, encoding, gsm7_septets, segments, segments_as,
+};
 
 fn shape(c: SegmentCount) -> (Encoding, usize, usize, usize, usize) {
     (c.encoding, c.units, c.segments, c.per_segment, c.remaining)

@@ -56,13 +56,13 @@ pub(super) fn client(service: &Service) -> TokenStream {
         impl #name {
             /// A builder with this service's defaults: set the base URL, credentials, timeouts,
             /// retry policy or rate limit, then `build()`.
-            pub fn builder() -> ::comms_runtime::ClientBuilder {
-                ::comms_runtime::Client::builder(&SERVICE)
+            pub fn builder() -> ::comms_runtime::ClientBuilder<Self> {
+                ::comms_runtime::ClientBuilder::for_service(&SERVICE)
             }
 
             /// A client configured from the environment variables the spec names.
             pub fn from_env() -> ::core::result::Result<Self, ::comms_runtime::Error> {
-                ::comms_runtime::Client::from_env(&SERVICE).map(Self::from)
+                Self::builder().env().build()
             }
 
             /// A clone whose calls use `options` (timeouts, idempotency key, retries).
@@ -97,6 +97,17 @@ fn operation_static(service: &Service, op: &OperationInfo) -> TokenStream {
     let name = &op.name;
     let method = format_ident!("{}", op.method.as_str());
     let path = &op.path;
+    let auth = match op
+        .auth
+        .as_ref()
+        .and_then(|name| service.spec.auth.iter().find(|a| &a.name == name))
+    {
+        Some(scheme) => {
+            let scheme = super::service::auth_scheme(scheme);
+            quote!(::core::option::Option::Some(#scheme))
+        }
+        None => quote!(::core::option::Option::None),
+    };
     let retry = match op.idempotency {
         IdempotencyMode::Safe => quote!(Safe),
         IdempotencyMode::Key => quote!(IdempotencyKey),
@@ -114,6 +125,7 @@ fn operation_static(service: &Service, op: &OperationInfo) -> TokenStream {
             path: #path,
             retry: ::comms_runtime::RetryClass::#retry,
             has_body: #has_body,
+            auth: #auth,
         };
     }
 }

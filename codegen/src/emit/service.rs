@@ -24,6 +24,39 @@ fn opt_str(value: Option<&str>) -> TokenStream {
     }
 }
 
+/// A `comms_runtime::AuthScheme` value for a spec auth scheme.
+pub(super) fn auth_scheme(a: &crate::model::AuthScheme) -> TokenStream {
+    let credential = a.credential.as_deref().unwrap_or_default();
+    match a.kind {
+        AuthKind::Bearer => quote!(::comms_runtime::AuthScheme::Bearer { credential: #credential }),
+        AuthKind::Header => {
+            let header = a.header.as_deref().unwrap_or_default();
+            quote!(::comms_runtime::AuthScheme::Header { header: #header, credential: #credential })
+        }
+        AuthKind::Query => {
+            let param = a.param.as_deref().unwrap_or_default();
+            quote!(::comms_runtime::AuthScheme::Query { param: #param, credential: #credential })
+        }
+        AuthKind::Signature => {
+            let role = |r: &str| {
+                a.credentials
+                    .get(r)
+                    .map(String::as_str)
+                    .unwrap_or_default()
+                    .to_owned()
+            };
+            let (app_id, key, secret) = (role("app_id"), role("key"), role("secret"));
+            match a.signing {
+                Some(SigningKind::PusherHmacSha256) | None => quote! {
+                    ::comms_runtime::AuthScheme::Signature {
+                        scheme: ::comms_runtime::SigningScheme::PusherHmacSha256 { app_id: #app_id, key: #key, secret: #secret },
+                    }
+                },
+            }
+        }
+    }
+}
+
 /// `pub static SERVICE: ServiceSpec = ...;`
 pub(super) fn service_static(service: &Service) -> TokenStream {
     let spec = &service.spec;
@@ -36,31 +69,7 @@ pub(super) fn service_static(service: &Service) -> TokenStream {
         let secret = c.secret;
         quote!(::comms_runtime::CredentialSpec { name: #cname, env: #env, secret: #secret })
     });
-    let auth = spec.auth.iter().map(|a| {
-        let credential = a.credential.as_deref().unwrap_or_default();
-        match a.kind {
-            AuthKind::Bearer => quote!(::comms_runtime::AuthScheme::Bearer { credential: #credential }),
-            AuthKind::Header => {
-                let header = a.header.as_deref().unwrap_or_default();
-                quote!(::comms_runtime::AuthScheme::Header { header: #header, credential: #credential })
-            }
-            AuthKind::Query => {
-                let param = a.param.as_deref().unwrap_or_default();
-                quote!(::comms_runtime::AuthScheme::Query { param: #param, credential: #credential })
-            }
-            AuthKind::Signature => {
-                let role = |r: &str| a.credentials.get(r).map(String::as_str).unwrap_or_default().to_owned();
-                let (app_id, key, secret) = (role("app_id"), role("key"), role("secret"));
-                match a.signing {
-                    Some(SigningKind::PusherHmacSha256) | None => quote! {
-                        ::comms_runtime::AuthScheme::Signature {
-                            scheme: ::comms_runtime::SigningScheme::PusherHmacSha256 { app_id: #app_id, key: #key, secret: #secret },
-                        }
-                    },
-                }
-            }
-        }
-    });
+    let auth = spec.auth.iter().map(auth_scheme);
     let limits = spec.limits.as_ref();
     let rate = limits.and_then(|l| l.rate.as_ref());
     let rate_limit = match rate.and_then(|r| Some((r.requests?, r.per?))) {

@@ -304,6 +304,7 @@ pub static GET_EMAIL: OperationSpec = OperationSpec {
     path: "/v1/emails/{id}",
     retry: RetryClass::Safe,
     has_body: false,
+    auth: None,
 };
 
 pub static LIST_EMAILS: OperationSpec = OperationSpec {
@@ -313,6 +314,7 @@ pub static LIST_EMAILS: OperationSpec = OperationSpec {
     path: "/v1/emails",
     retry: RetryClass::Safe,
     has_body: false,
+    auth: None,
 };
 
 pub static SEND_EMAIL: OperationSpec = OperationSpec {
@@ -322,6 +324,7 @@ pub static SEND_EMAIL: OperationSpec = OperationSpec {
     path: "/v1/emails",
     retry: RetryClass::IdempotencyKey,
     has_body: true,
+    auth: None,
 };
 
 pub static CANCEL_EMAIL: OperationSpec = OperationSpec {
@@ -331,6 +334,7 @@ pub static CANCEL_EMAIL: OperationSpec = OperationSpec {
     path: "/v1/emails/{id}/cancel",
     retry: RetryClass::Never,
     has_body: true,
+    auth: None,
 };
 
 pub static PAGES: PaginationSpec = PaginationSpec {
@@ -386,6 +390,7 @@ pub static TRIGGER: OperationSpec = OperationSpec {
     path: "/apps/{app_id}/events",
     retry: RetryClass::Never,
     has_body: true,
+    auth: None,
 };
 
 pub static CHANNELS: OperationSpec = OperationSpec {
@@ -395,6 +400,7 @@ pub static CHANNELS: OperationSpec = OperationSpec {
     path: "/apps/{app_id}/channels",
     retry: RetryClass::Safe,
     has_body: false,
+    auth: None,
 };
 
 /// An email client against `server` with tiny backoff numbers and no client-side rate limit.
