@@ -1,0 +1,1 @@
+//! The email service sandbox.

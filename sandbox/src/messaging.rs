@@ -1,0 +1,1 @@
+//! The messaging service sandbox.

@@ -1,0 +1,1 @@
+//! The realtime service sandbox.
