@@ -106,6 +106,8 @@ pub struct Service {
     pub types: Vec<TypeInfo>,
     /// Operations, in spec order.
     pub operations: Vec<OperationInfo>,
+    /// Derived facts the emitter needs more than once, computed on first use.
+    pub(crate) derived: std::sync::OnceLock<std::collections::BTreeSet<String>>,
 }
 
 impl Service {
@@ -374,6 +376,7 @@ pub fn check(loaded: &Loaded) -> Result<Service, Diagnostics> {
             spec: loaded.spec.clone(),
             types,
             operations,
+            derived: std::sync::OnceLock::new(),
         })
     } else {
         Err(c.errors.sorted())
@@ -959,11 +962,13 @@ impl Checker<'_> {
         if name == format!("{}Client", pascal(&self.spec.service.name)) {
             return Some("client struct".into());
         }
+        // `<Op>Query` is the only other generated type name; check the suffix before looking.
+        let op = name.strip_suffix("Query")?;
         self.spec
             .operations
             .iter()
-            .find(|(op, o)| !o.query.is_empty() && name == format!("{}Query", pascal(op)))
-            .map(|(op, _)| format!("query struct of `{op}`"))
+            .find(|(o, def)| !def.query.is_empty() && pascal(o) == op)
+            .map(|(o, _)| format!("query struct of `{o}`"))
     }
 
     fn constraints(&mut self, path: &str, field: &crate::model::Field, ty: &Ty) -> Constraints {

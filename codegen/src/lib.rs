@@ -16,11 +16,13 @@
 pub mod check;
 pub mod diag;
 pub mod emit;
+pub mod export;
 pub mod gaps;
 mod generator;
 pub mod load;
 pub mod model;
 mod names;
+pub mod synthetic;
 
 pub use diag::{Diagnostic, Diagnostics};
 pub use generator::{GeneratedFile, Generator};

@@ -251,7 +251,12 @@ fn inner_name(ty: &Ty) -> Option<&str> {
 }
 
 /// Types that have something to check before sending, directly or through a field.
-pub(crate) fn validatable(service: &Service) -> BTreeSet<String> {
+/// Computed once per service: every operation's emitter asks.
+pub(crate) fn validatable(service: &Service) -> &BTreeSet<String> {
+    service.derived.get_or_init(|| compute_validatable(service))
+}
+
+fn compute_validatable(service: &Service) -> BTreeSet<String> {
     let mut set: BTreeSet<String> = service
         .types
         .iter()
