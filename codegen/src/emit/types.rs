@@ -35,7 +35,7 @@ pub(super) fn all(service: &Service) -> TokenStream {
         };
         let validate = checked
             .contains(&t.name)
-            .then(|| validate_impl(t, &checked));
+            .then(|| validate_impl(t, checked));
         quote!(#def #validate)
     });
     let page = service.spec.pagination.as_ref().map(|p| {
