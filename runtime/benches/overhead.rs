@@ -3,6 +3,9 @@
 //! settings, against the same keep-alive loopback server answering a small JSON body.
 //! Retries and rate limiting are armed but idle (the rate limit is set very high).
 //!
+//! It also prints heap allocations per call for both (counted on the calling thread only, so
+//! the server's allocations are left out).
+//!
 //! Run: `cargo bench -p comms-runtime --bench overhead`
 
 use std::net::SocketAddr;
@@ -12,6 +15,64 @@ use comms_runtime::*;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use futures_util::future::join_all;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// Counts allocations made on threads that switched counting on.
+struct CountingAllocator;
+
+static ALLOCATIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+thread_local! {
+    static COUNTING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+// SAFETY: every call is forwarded unchanged to the system allocator; counting only reads a
+// thread-local flag and bumps an atomic. (The only `unsafe` in the workspace: a global
+// allocator cannot be written without it.)
+#[allow(unsafe_code)]
+unsafe impl std::alloc::GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        if COUNTING.try_with(std::cell::Cell::get).unwrap_or(false) {
+            ALLOCATIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        // SAFETY: same contract as the caller's.
+        unsafe { std::alloc::System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { std::alloc::System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new_size: usize) -> *mut u8 {
+        if COUNTING.try_with(std::cell::Cell::get).unwrap_or(false) {
+            ALLOCATIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        // SAFETY: same contract as the caller's.
+        unsafe { std::alloc::System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+#[allow(unsafe_code)]
+static GLOBAL: CountingAllocator = CountingAllocator;
+
+/// Allocations per call of `call`, on this thread, after a warm-up.
+fn allocations_per_call<F: std::future::Future>(
+    rt: &tokio::runtime::Runtime,
+    mut call: impl FnMut() -> F,
+) -> f64 {
+    const CALLS: u64 = 2_000;
+    rt.block_on(async {
+        for _ in 0..200 {
+            call().await;
+        }
+        ALLOCATIONS.store(0, std::sync::atomic::Ordering::Relaxed);
+        COUNTING.with(|c| c.set(true));
+        for _ in 0..CALLS {
+            call().await;
+        }
+        COUNTING.with(|c| c.set(false));
+    });
+    ALLOCATIONS.load(std::sync::atomic::Ordering::Relaxed) as f64 / CALLS as f64
+}
 
 const BODY: &str = r#"{"id":"em_123","object":"email","status":"queued","to":["b@example.com"]}"#;
 const CONCURRENT: usize = 16;
@@ -146,6 +207,14 @@ fn overhead(c: &mut Criterion) {
         .rate_limit(Some(RateLimit::per_second(100_000_000)))
         .build()
         .expect("client");
+
+    let raw_allocs = allocations_per_call(&rt, || raw_call(&raw, &url));
+    let runtime_allocs = allocations_per_call(&rt, || runtime_call(&client));
+    println!(
+        "allocations per call (calling thread): reqwest {raw_allocs:.1}, comms_runtime \
+         {runtime_allocs:.1} ({:+.1})",
+        runtime_allocs - raw_allocs
+    );
 
     let mut group = c.benchmark_group("sequential");
     group.throughput(Throughput::Elements(1));
