@@ -15,6 +15,10 @@ USAGE:
                                                        fail when the files in DIR are stale
     comms-codegen gaps [SPEC_DIR]                      Markdown report of assumed and unknown items
     comms-codegen schema [--out FILE] [--check]        JSON Schema of the spec format
+    comms-codegen openapi SPEC_FILE [--out FILE] [--check]
+                                                       OpenAPI 3.1 document of a service's HTTP API
+    comms-codegen asyncapi SPEC_FILE [--out FILE] [--check]
+                                                       AsyncAPI 3 document of its WebSocket protocol
 
 SPEC_DIR defaults to `spec`.
 ";
@@ -135,6 +139,51 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                 }
                 (None, _) => {
                     print!("{schema}");
+                    Ok(ExitCode::SUCCESS)
+                }
+            }
+        }
+        "openapi" | "asyncapi" => {
+            let file = args
+                .positional
+                .first()
+                .ok_or_else(|| format!("{command} needs a spec file, like spec/email.yaml"))?;
+            let service = comms_codegen::export::load_service(std::path::Path::new(file))
+                .map_err(|d| d.to_string())?;
+            let document = if command == "openapi" {
+                comms_codegen::export::openapi::document(&service)
+            } else if service.spec.websocket.is_some() {
+                comms_codegen::export::asyncapi::document(&service)
+            } else {
+                return Err(format!("{file} has no `websocket` section to export"));
+            };
+            let text = comms_codegen::export::to_json(&document);
+            match (args.out, args.check) {
+                (Some(path), true) => {
+                    if std::fs::read_to_string(&path).ok().as_deref() == Some(text.as_str()) {
+                        Ok(ExitCode::SUCCESS)
+                    } else {
+                        eprintln!(
+                            "{} is stale: run `comms-codegen {command} {file} --out {}`",
+                            path.display(),
+                            path.display()
+                        );
+                        Ok(ExitCode::FAILURE)
+                    }
+                }
+                (Some(path), false) => {
+                    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                        std::fs::create_dir_all(dir)
+                            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+                    }
+                    std::fs::write(&path, text)
+                        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                    println!("wrote {}", path.display());
+                    Ok(ExitCode::SUCCESS)
+                }
+                (None, true) => Err("--check needs --out FILE".to_owned()),
+                (None, false) => {
+                    print!("{text}");
                     Ok(ExitCode::SUCCESS)
                 }
             }

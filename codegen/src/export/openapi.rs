@@ -1,0 +1,741 @@
+//! OpenAPI 3.1 documents of a service's HTTP API.
+//!
+//! Every operation becomes a path item method with its parameters (path, query, the
+//! idempotency header of `idempotency: key` operations), JSON request body, success response
+//! (`page<T>` as a `Page_T` schema) and error responses (the service's error body, rate-limit
+//! headers, `Retry-After` on 429 and 503). Auth schemes become security schemes: `bearer` an HTTP
+//! bearer scheme, `query` and `header` API keys, and a request-signing scheme an API key in the
+//! query (`auth_signature`) with `x-signing` saying how the signature is made. The webhook
+//! becomes an entry of the 3.1 `webhooks` section with its signature headers.
+//!
+//! Open enums accept any string (see [`crate::export`]): a client's valid requests always pass
+//! a validating server, and answers with values added later still validate.
+
+use serde_json::{Map, Value, json};
+
+use super::{
+    Dialect, constrained_schema, describe, page_component, provenance, schema_ref, ty_schema,
+    type_schemas,
+};
+use crate::check::{OperationInfo, ParamInfo, Service, Ty};
+use crate::model::{AuthKind, IdempotencyMode, SigningKind, WebhookSignature};
+
+/// The OpenAPI 3.1 document of a service's HTTP API.
+pub fn document(service: &Service) -> Value {
+    let spec = &service.spec;
+    let mut doc = Map::new();
+    doc.insert("openapi".into(), json!("3.1.0"));
+    // No `jsonSchemaDialect`: the default dialect is meant, and Prism stops validating request
+    // bodies when the key is present.
+    doc.insert("info".into(), info(service));
+    doc.insert("servers".into(), servers(service));
+
+    // Components: schemas, security schemes, headers, parameters.
+    let mut components = Map::new();
+    let mut schemas = type_schemas(service, Dialect::OpenApi, &|_| true);
+    for op in &service.operations {
+        if let Some(Ty::Named(item)) = op.page_item() {
+            schemas.insert(page_component(item), page_schema(service, item));
+        }
+    }
+    components.insert("schemas".into(), Value::Object(schemas));
+    let schemes = security_schemes(service);
+    if !schemes.is_empty() {
+        components.insert("securitySchemes".into(), Value::Object(schemes));
+    }
+    components.insert("responses".into(), Value::Object(error_responses(service)));
+    let headers = rate_headers(service);
+    if !headers.is_empty() {
+        components.insert("headers".into(), Value::Object(headers));
+    }
+    if let Some(i) = &spec.idempotency {
+        let mut p = Map::new();
+        p.insert("name".into(), json!(i.header));
+        p.insert("in".into(), json!("header"));
+        p.insert("required".into(), json!(false));
+        let retention = i
+            .retention_hours
+            .map(|h| format!(" The service keeps keys for {h} hours."))
+            .unwrap_or_default();
+        p.insert(
+            "description".into(),
+            json!(format!(
+                "A unique key per logical request, reused on every retry of it, so a retry is \
+                 not applied twice. The generated clients send one on every call of this \
+                 operation.{retention}"
+            )),
+        );
+        p.insert(
+            "schema".into(),
+            json!({ "type": "string", "minLength": 1, "maxLength": i.max_len }),
+        );
+        provenance(&mut p, i.source, i.note.as_deref(), i.conflict.as_deref());
+        components.insert(
+            "parameters".into(),
+            json!({ "IdempotencyKey": Value::Object(p) }),
+        );
+    }
+    doc.insert("components".into(), Value::Object(components));
+
+    // Security: the first scheme is the default; `query` schemes are accepted alternatives.
+    let default_security: Vec<Value> = spec
+        .auth
+        .iter()
+        .enumerate()
+        .filter(|(i, a)| *i == 0 || a.kind == AuthKind::Query)
+        .map(|(_, a)| json!({ a.name.clone(): [] }))
+        .collect();
+    if !default_security.is_empty() {
+        doc.insert("security".into(), Value::Array(default_security));
+    }
+
+    // Paths and tags.
+    let mut paths = Map::new();
+    let mut tags: Vec<String> = Vec::new();
+    for op in &service.operations {
+        let tag = tag_of(service, op);
+        if !tags.contains(&tag) {
+            tags.push(tag.clone());
+        }
+        let operation = operation(service, op, &tag);
+        if let Value::Object(item) = paths.entry(op.path.clone()).or_insert_with(|| json!({})) {
+            item.insert(op.method.as_str().to_ascii_lowercase(), operation);
+        }
+    }
+    doc.insert("paths".into(), Value::Object(paths));
+    doc.insert(
+        "tags".into(),
+        Value::Array(
+            tags.iter()
+                .map(|t| json!({ "name": t, "description": format!("Operations on /{t}.") }))
+                .collect(),
+        ),
+    );
+
+    if let Some(webhooks) = webhooks(service) {
+        doc.insert("webhooks".into(), webhooks);
+    }
+    extensions(service, &mut doc);
+    Value::Object(doc)
+}
+
+fn info(service: &Service) -> Value {
+    let s = &service.spec.service;
+    let mut info = Map::new();
+    info.insert("title".into(), json!(s.title));
+    info.insert("summary".into(), json!(s.summary));
+    let mut description = s.doc.clone().unwrap_or_default().trim().to_owned();
+    if !description.is_empty() {
+        description.push_str("\n\n");
+    }
+    description.push_str(&format!(
+        "Exported from `{}` by `comms-codegen openapi`. Every item says where it comes from in \
+         `x-source`: `seed` (the seed document states it), `assumed` (our design) or \
+         `not_shown` (still unknown); `x-note` says why, `x-conflict` where seed facts disagree. \
+         Enums are open: the listed values are the known ones, and clients keep any other.",
+        super::spec_file(service)
+    ));
+    info.insert("description".into(), json!(description));
+    let version = s
+        .version
+        .as_ref()
+        .and_then(|v| v.prefix.clone())
+        .unwrap_or_else(|| "unversioned".into());
+    info.insert("version".into(), json!(version));
+    provenance(
+        &mut info,
+        s.source,
+        s.note.as_deref(),
+        s.conflict.as_deref(),
+    );
+    Value::Object(info)
+}
+
+fn servers(service: &Service) -> Value {
+    let b = &service.spec.service.base_url;
+    let mut variable = Map::new();
+    variable.insert(
+        "default".into(),
+        json!(
+            b.default
+                .clone()
+                .unwrap_or_else(|| "http://localhost".into())
+        ),
+    );
+    let what = if b.default.is_some() {
+        format!("The service's base URL; `{}` overrides it.", b.env)
+    } else {
+        format!(
+            "The service's base URL is not shown, so clients require one (from `{}` or the \
+             builder); the default here is a placeholder.",
+            b.env
+        )
+    };
+    variable.insert("description".into(), json!(what));
+    let mut server = Map::new();
+    server.insert("url".into(), json!("{base_url}"));
+    server.insert("variables".into(), json!({ "base_url": variable }));
+    provenance(
+        &mut server,
+        b.source,
+        b.note.as_deref(),
+        b.conflict.as_deref(),
+    );
+    json!([server])
+}
+
+fn page_schema(service: &Service, item: &str) -> Value {
+    let Some(p) = &service.spec.pagination else {
+        return json!({});
+    };
+    let mut obj = Map::new();
+    obj.insert("type".into(), json!("object"));
+    obj.insert(
+        "description".into(),
+        json!(format!(
+            "One page of `{item}` items. `{}` says whether more follow; the next page is asked \
+             for with `{}=<{} of the last item>`.",
+            p.has_more_field, p.after_param, p.cursor_field
+        )),
+    );
+    obj.insert(
+        "properties".into(),
+        json!({
+            p.items_field.clone(): { "type": "array", "items": schema_ref(item) },
+            p.has_more_field.clone(): { "type": "boolean" },
+        }),
+    );
+    obj.insert("required".into(), json!([p.items_field, p.has_more_field]));
+    obj.insert("x-cursor-field".into(), json!(p.cursor_field));
+    provenance(&mut obj, p.source, p.note.as_deref(), p.conflict.as_deref());
+    Value::Object(obj)
+}
+
+fn security_schemes(service: &Service) -> Map<String, Value> {
+    let mut out = Map::new();
+    for a in &service.spec.auth {
+        let mut s = Map::new();
+        match a.kind {
+            AuthKind::Bearer => {
+                s.insert("type".into(), json!("http"));
+                s.insert("scheme".into(), json!("bearer"));
+            }
+            AuthKind::Header => {
+                s.insert("type".into(), json!("apiKey"));
+                s.insert("in".into(), json!("header"));
+                s.insert("name".into(), json!(a.header.clone().unwrap_or_default()));
+            }
+            AuthKind::Query => {
+                s.insert("type".into(), json!("apiKey"));
+                s.insert("in".into(), json!("query"));
+                s.insert("name".into(), json!(a.param.clone().unwrap_or_default()));
+                s.insert("x-opt-in".into(), json!(true));
+            }
+            AuthKind::Signature => {
+                // Signing cannot be said in OpenAPI: the signature travels as a query
+                // parameter, described here and in `x-signing`.
+                s.insert("type".into(), json!("apiKey"));
+                s.insert("in".into(), json!("query"));
+                s.insert("name".into(), json!("auth_signature"));
+                match a.signing {
+                    Some(SigningKind::PusherHmacSha256) => {
+                        s.insert("x-signing".into(), json!({
+                            "scheme": "pusher_hmac_sha256",
+                            "query": ["auth_key", "auth_timestamp", "auth_version", "body_md5", "auth_signature"],
+                            "auth_version": "1.0",
+                            "string_to_sign": "METHOD\\nPATH\\nQUERY (the other parameters sorted by name, lower-case keys, `body_md5` = hex MD5 of a JSON body)",
+                            "signature": "hex HMAC-SHA256 of the string to sign, keyed with the secret",
+                        }));
+                    }
+                    None => {}
+                }
+            }
+        }
+        if let Some(c) = &a.credential {
+            s.insert("x-credential".into(), json!(c));
+        }
+        if !a.credentials.is_empty() {
+            s.insert(
+                "x-credentials".into(),
+                serde_json::to_value(&a.credentials).unwrap_or(Value::Null),
+            );
+        }
+        describe(&mut s, a.doc.as_deref());
+        provenance(&mut s, a.source, a.note.as_deref(), a.conflict.as_deref());
+        out.insert(a.name.clone(), Value::Object(s));
+    }
+    out
+}
+
+/// Header components: the rate-limit family and `Retry-After`, as the spec names them.
+fn rate_headers(service: &Service) -> Map<String, Value> {
+    let mut out = Map::new();
+    let Some(h) = service
+        .spec
+        .limits
+        .as_ref()
+        .and_then(|l| l.headers.as_ref())
+    else {
+        return out;
+    };
+    let entries = [
+        (
+            &h.limit,
+            "Requests allowed in the current window.",
+            json!({ "type": "integer", "minimum": 0 }),
+            json!(1000),
+        ),
+        (
+            &h.remaining,
+            "Requests left in the current window; at 0 clients pause until the reset.",
+            json!({ "type": "integer", "minimum": 0 }),
+            json!(999),
+        ),
+        (
+            &h.reset,
+            "Seconds until the window resets.",
+            json!({ "type": "integer", "minimum": 0 }),
+            json!(60),
+        ),
+        (
+            &h.retry_after,
+            "How long to wait before retrying: seconds, or an HTTP date.",
+            json!({ "type": "string" }),
+            json!("30"),
+        ),
+    ];
+    for (name, doc, schema, example) in entries {
+        let Some(name) = name else { continue };
+        let mut header = Map::new();
+        header.insert("description".into(), json!(doc));
+        header.insert("schema".into(), schema);
+        header.insert("example".into(), example);
+        provenance(
+            &mut header,
+            h.source,
+            h.note.as_deref(),
+            h.conflict.as_deref(),
+        );
+        out.insert(name.clone(), Value::Object(header));
+    }
+    out
+}
+
+fn header_refs(service: &Service, status: Option<u16>) -> Map<String, Value> {
+    let mut out = Map::new();
+    let Some(h) = service
+        .spec
+        .limits
+        .as_ref()
+        .and_then(|l| l.headers.as_ref())
+    else {
+        return out;
+    };
+    for name in [&h.limit, &h.remaining, &h.reset].into_iter().flatten() {
+        out.insert(
+            name.clone(),
+            json!({ "$ref": format!("#/components/headers/{name}") }),
+        );
+    }
+    if matches!(status, Some(429 | 503)) {
+        if let Some(name) = &h.retry_after {
+            out.insert(
+                name.clone(),
+                json!({ "$ref": format!("#/components/headers/{name}") }),
+            );
+        }
+    }
+    out
+}
+
+/// The tag of an operation: its first fixed path segment after the version prefix and after a
+/// segment whose parameter comes from a credential (`/apps/{app_id}/channels` → `channels`).
+fn tag_of(service: &Service, op: &OperationInfo) -> String {
+    let prefix = service
+        .spec
+        .service
+        .version
+        .as_ref()
+        .and_then(|v| v.prefix.clone());
+    let segments: Vec<&str> = op.path.split('/').filter(|s| !s.is_empty()).collect();
+    let mut i = 0;
+    if prefix
+        .as_deref()
+        .is_some_and(|p| segments.first() == Some(&p))
+    {
+        i = 1;
+    }
+    while i < segments.len() {
+        let seg = segments[i];
+        let next_is_credential = segments.get(i + 1).is_some_and(|n| {
+            op.path_params
+                .iter()
+                .any(|p| p.from_credential.is_some() && *n == format!("{{{}}}", p.wire))
+        });
+        if seg.starts_with('{') || next_is_credential {
+            i += 1;
+            continue;
+        }
+        return seg.to_owned();
+    }
+    "root".into()
+}
+
+fn reason(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        201 => "Created",
+        202 => "Accepted",
+        204 => "No Content",
+        400 => "Bad Request",
+        401 => "Unauthorized",
+        402 => "Payment Required",
+        403 => "Forbidden",
+        404 => "Not Found",
+        408 => "Request Timeout",
+        409 => "Conflict",
+        413 => "Content Too Large",
+        422 => "Unprocessable Content",
+        429 => "Too Many Requests",
+        500 => "Internal Server Error",
+        502 => "Bad Gateway",
+        503 => "Service Unavailable",
+        504 => "Gateway Timeout",
+        s if s < 300 => "Success",
+        _ => "Error",
+    }
+}
+
+fn parameter(p: &ParamInfo, location: &str) -> Value {
+    let mut obj = Map::new();
+    obj.insert("name".into(), json!(p.wire));
+    obj.insert("in".into(), json!(location));
+    obj.insert("required".into(), json!(p.required));
+    describe(&mut obj, p.doc.as_deref());
+    obj.insert(
+        "schema".into(),
+        constrained_schema(&p.ty, None, &p.constraints),
+    );
+    if let Some(c) = &p.from_credential {
+        obj.insert("x-from-credential".into(), json!(c));
+    }
+    provenance(&mut obj, Some(p.source), None, None);
+    Value::Object(obj)
+}
+
+fn error_response(service: &Service, status: Option<u16>) -> Value {
+    let mut r = Map::new();
+    let errors = service.spec.errors.as_ref();
+    let codes: Vec<String> = errors
+        .map(|e| {
+            e.codes
+                .iter()
+                .filter(|(_, c)| status.is_some_and(|s| c.status.contains(&s)))
+                .map(|(name, c)| {
+                    let source = c
+                        .source
+                        .map(|s| format!(" ({})", s.as_str()))
+                        .unwrap_or_default();
+                    match &c.doc {
+                        Some(doc) => format!("`{name}`{source}: {doc}"),
+                        None => format!("`{name}`{source}"),
+                    }
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut description = match status {
+        Some(s) => reason(s).to_owned(),
+        None => "Any other error".to_owned(),
+    };
+    if !codes.is_empty() {
+        description.push_str(&format!(". Error codes: {}.", codes.join(", ")));
+    }
+    r.insert("description".into(), json!(description));
+    let content = match errors.and_then(|e| e.ty.as_deref()) {
+        Some(ty) => json!({ "application/json": { "schema": schema_ref(ty) } }),
+        None => json!({
+            "text/plain": { "schema": { "type": "string", "description": "The server's error text, kept raw." } },
+            "application/json": { "schema": { "description": "Some servers answer errors as JSON." } },
+        }),
+    };
+    r.insert("content".into(), content);
+    let headers = header_refs(service, status);
+    if !headers.is_empty() {
+        r.insert("headers".into(), Value::Object(headers));
+    }
+    if let Some(e) = errors {
+        provenance(&mut r, e.source, e.note.as_deref(), e.conflict.as_deref());
+    }
+    Value::Object(r)
+}
+
+/// The component name of an error response (`Error404`, `ErrorDefault`).
+fn error_response_name(status: Option<u16>) -> String {
+    match status {
+        Some(s) => format!("Error{s}"),
+        None => "ErrorDefault".into(),
+    }
+}
+
+fn error_response_ref(status: Option<u16>) -> Value {
+    json!({ "$ref": format!("#/components/responses/{}", error_response_name(status)) })
+}
+
+/// Every error status any operation answers, and `default`, as response components.
+fn error_responses(service: &Service) -> Map<String, Value> {
+    let mut statuses: Vec<u16> = service
+        .spec
+        .operations
+        .values()
+        .flat_map(|o| o.errors.iter().copied())
+        .collect();
+    if rate_reported(service) {
+        statuses.push(429);
+    }
+    statuses.sort_unstable();
+    statuses.dedup();
+    let mut out = Map::new();
+    for status in statuses.into_iter().map(Some).chain([None]) {
+        out.insert(error_response_name(status), error_response(service, status));
+    }
+    out
+}
+
+/// Whether the service says how it reports rate limiting (then every operation may answer 429).
+fn rate_reported(service: &Service) -> bool {
+    service
+        .spec
+        .limits
+        .as_ref()
+        .and_then(|l| l.headers.as_ref())
+        .is_some_and(|h| h.retry_after.is_some())
+}
+
+fn operation(service: &Service, op: &OperationInfo, tag: &str) -> Value {
+    let spec = &service.spec;
+    let spec_op = spec.operations.get(&op.name);
+    let mut o = Map::new();
+    o.insert("operationId".into(), json!(op.name));
+    o.insert("tags".into(), json!([tag]));
+    if let Some(doc) = op.doc.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
+        let summary = doc.lines().next().unwrap_or_default().trim();
+        o.insert("summary".into(), json!(summary));
+        o.insert("description".into(), json!(doc));
+    }
+
+    let mut params: Vec<Value> = Vec::new();
+    params.extend(op.path_params.iter().map(|p| parameter(p, "path")));
+    params.extend(op.query.iter().map(|p| parameter(p, "query")));
+    if op.idempotency == IdempotencyMode::Key && spec.idempotency.is_some() {
+        params.push(json!({ "$ref": "#/components/parameters/IdempotencyKey" }));
+    }
+    if !params.is_empty() {
+        o.insert("parameters".into(), Value::Array(params));
+    }
+
+    if let Some(body) = &op.body {
+        o.insert(
+            "requestBody".into(),
+            json!({
+                "required": true,
+                "content": { "application/json": { "schema": ty_schema(body) } },
+            }),
+        );
+    }
+
+    let mut responses = Map::new();
+    let status = spec_op.and_then(|o| o.status).unwrap_or(200);
+    let mut ok = Map::new();
+    let content = match &op.response {
+        None => None,
+        Some(Ty::Json) => Some(json!({
+            "type": "object",
+            "description": "An open JSON object; its fields vary by server.",
+        })),
+        Some(ty) => Some(ty_schema(ty)),
+    };
+    let description = match (&content, status) {
+        (None, 204) => reason(status).to_owned(),
+        (None, _) => format!("{}; clients ignore the body.", reason(status)),
+        _ => reason(status).to_owned(),
+    };
+    ok.insert("description".into(), json!(description));
+    if let Some(schema) = content {
+        ok.insert(
+            "content".into(),
+            json!({ "application/json": { "schema": schema } }),
+        );
+    }
+    let headers = header_refs(service, None);
+    if !headers.is_empty() {
+        ok.insert("headers".into(), Value::Object(headers));
+    }
+    responses.insert(status.to_string(), Value::Object(ok));
+
+    let mut errors: Vec<u16> = spec_op.map(|o| o.errors.clone()).unwrap_or_default();
+    // Every request counts against the rate limit, so every operation may answer 429 when the
+    // service says how it reports one.
+    if rate_reported(service) && !errors.contains(&429) {
+        errors.push(429);
+    }
+    errors.sort_unstable();
+    errors.dedup();
+    for e in errors {
+        responses.insert(e.to_string(), error_response_ref(Some(e)));
+    }
+    responses.insert("default".into(), error_response_ref(None));
+    o.insert("responses".into(), Value::Object(responses));
+
+    if let Some(auth) = &op.auth {
+        o.insert("security".into(), json!([{ auth.clone(): [] }]));
+    }
+    o.insert(
+        "x-idempotency".into(),
+        json!(match op.idempotency {
+            IdempotencyMode::Safe => "safe",
+            IdempotencyMode::Key => "key",
+            IdempotencyMode::None => "none",
+        }),
+    );
+    if op.page_item().is_some() {
+        if let Some(p) = &spec.pagination {
+            o.insert(
+                "x-pagination".into(),
+                serde_json::to_value(p).unwrap_or(Value::Null),
+            );
+        }
+    }
+    provenance(
+        &mut o,
+        Some(op.source),
+        op.note.as_deref(),
+        op.conflict.as_deref(),
+    );
+    Value::Object(o)
+}
+
+fn webhooks(service: &Service) -> Option<Value> {
+    let events = service.spec.events.as_ref()?;
+    let hook = events.webhook.as_ref()?;
+    let ty = hook.ty.as_deref()?;
+    let headers: Vec<(&str, &str)> = match hook.signature {
+        Some(WebhookSignature::StandardWebhooks) => vec![
+            (
+                "webhook-id",
+                "The message id: the same on every retry of one delivery.",
+            ),
+            (
+                "webhook-timestamp",
+                "Unix seconds when it was sent; old deliveries are refused.",
+            ),
+            (
+                "webhook-signature",
+                "Space-separated `v1,<base64 HMAC-SHA256 of \"id.timestamp.body\">` signatures, keyed with the endpoint's secret.",
+            ),
+        ],
+        Some(WebhookSignature::Pusher) => vec![
+            ("X-Pusher-Key", "The app key the delivery is for."),
+            (
+                "X-Pusher-Signature",
+                "Hex HMAC-SHA256 of the body, keyed with the app secret.",
+            ),
+        ],
+        None => Vec::new(),
+    };
+    let params: Vec<Value> = headers
+        .iter()
+        .map(|(name, doc)| {
+            json!({
+                "name": name, "in": "header", "required": true, "description": doc,
+                "schema": { "type": "string" },
+            })
+        })
+        .collect();
+    let mut post = Map::new();
+    post.insert("operationId".into(), json!(format!("webhook_{ty}")));
+    post.insert(
+        "summary".into(),
+        json!(
+            hook.doc
+                .clone()
+                .unwrap_or_else(|| "A webhook delivery.".into())
+        ),
+    );
+    let mut description = format!(
+        "The service posts `{ty}` to the URL you register. Clients verify it with `verify_webhook`"
+    );
+    if let Some(env) = &hook.secret_env {
+        description.push_str(&format!(", the secret read from `{env}`"));
+    }
+    description.push('.');
+    post.insert("description".into(), json!(description));
+    if !params.is_empty() {
+        post.insert("parameters".into(), Value::Array(params));
+    }
+    post.insert(
+        "requestBody".into(),
+        json!({ "required": true, "content": { "application/json": { "schema": schema_ref(ty) } } }),
+    );
+    post.insert(
+        "responses".into(),
+        json!({ "200": { "description": "Any 2xx status acknowledges the delivery; anything else asks for a retry." } }),
+    );
+    if let Some(sig) = hook.signature {
+        post.insert(
+            "x-signature".into(),
+            serde_json::to_value(sig).unwrap_or(Value::Null),
+        );
+    }
+    if let Some(env) = &hook.secret_env {
+        post.insert("x-secret-env".into(), json!(env));
+    }
+    post.insert("security".into(), json!([]));
+    provenance(
+        &mut post,
+        hook.source.or(events.source),
+        hook.note.as_deref().or(events.note.as_deref()),
+        hook.conflict.as_deref(),
+    );
+    Some(json!({ ty: { "post": post } }))
+}
+
+/// The spec's sections OpenAPI has no place for, as written (with their provenance).
+fn extensions(service: &Service, doc: &mut Map<String, Value>) {
+    let spec = &service.spec;
+    let mut put = |key: &str, value: Value| {
+        if !value.is_null() {
+            doc.insert(key.into(), value);
+        }
+    };
+    put("x-service", json!(spec.service.name));
+    put("x-base-url", to(&spec.service.base_url));
+    put("x-pricing", to(&spec.service.pricing));
+    put("x-style", to(&spec.service.style));
+    put("x-version", to(&spec.service.version));
+    put("x-credentials", to(&spec.credentials));
+    put(
+        "x-rate-limit",
+        to(&spec.limits.as_ref().and_then(|l| l.rate.clone())),
+    );
+    put(
+        "x-rate-limit-headers",
+        to(&spec.limits.as_ref().and_then(|l| l.headers.clone())),
+    );
+    put(
+        "x-sizes",
+        to(&spec.limits.as_ref().map(|l| l.sizes.clone())),
+    );
+    put("x-retry", to(&spec.retry));
+    put("x-timeouts", to(&spec.timeouts));
+    put("x-idempotency", to(&spec.idempotency));
+    put("x-pagination", to(&spec.pagination));
+    put("x-errors", to(&spec.errors));
+    put("x-events", to(&spec.events));
+    put("x-gaps", to(&spec.gaps));
+}
+
+/// A spec item as JSON (`null` when absent).
+fn to<T: serde::Serialize>(item: &T) -> Value {
+    serde_json::to_value(item).unwrap_or(Value::Null)
+}

@@ -1,0 +1,145 @@
+//! The exported documents checked by independent tools: `openapi-spec-validator` (Python) on
+//! every OpenAPI document, the official AsyncAPI parser (`@asyncapi/parser`, through
+//! `tests/peers/exports/validate_asyncapi.js`) on the AsyncAPI one. `scripts/test` installs
+//! both; a missing tool fails the test with what to run, it never skips.
+//!
+//! Each checker is also shown a broken copy, so a checker that accepts anything fails here.
+
+#![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn documents(dir: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("spec").join(dir))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no documents in spec/{dir}");
+    files
+}
+
+fn text(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+const INSTALL: &str = "run scripts/test, which installs the export checkers";
+
+fn openapi_spec_validator(file: &Path) -> Output {
+    let probe = Command::new("python3")
+        .args(["-c", "import openapi_spec_validator"])
+        .output()
+        .unwrap_or_else(|e| panic!("python3 cannot be run ({e}): {INSTALL}"));
+    assert!(
+        probe.status.success(),
+        "openapi-spec-validator is not installed ({}): {INSTALL}",
+        text(&probe).trim()
+    );
+    Command::new("python3")
+        .args([
+            "-m",
+            "openapi_spec_validator",
+            "--schema",
+            "3.1",
+            "--validation-errors",
+            "all",
+        ])
+        .arg(file)
+        .output()
+        .unwrap()
+}
+
+fn asyncapi_parser(file: &Path) -> Output {
+    let peers = root().join("tests/peers/exports");
+    assert!(
+        peers.join("node_modules/@asyncapi/parser").is_dir(),
+        "@asyncapi/parser is not installed in tests/peers/exports: {INSTALL}"
+    );
+    Command::new("node")
+        .arg(peers.join("validate_asyncapi.js"))
+        .arg(file)
+        .output()
+        .unwrap_or_else(|e| panic!("node cannot be run ({e}): {INSTALL}"))
+}
+
+#[test]
+fn openapi_documents_pass_openapi_spec_validator() {
+    for file in documents("openapi") {
+        let out = openapi_spec_validator(&file);
+        let report = text(&out);
+        assert!(
+            out.status.success() && report.contains(": OK"),
+            "openapi-spec-validator rejects {}:\n{report}",
+            file.display()
+        );
+    }
+}
+
+#[test]
+fn openapi_spec_validator_catches_a_broken_document() {
+    let file = &documents("openapi")[0];
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    // A response without its required description, and a parameter in no known place.
+    let paths = doc["paths"].as_object_mut().unwrap();
+    let (_, item) = paths.iter_mut().next().unwrap();
+    let (_, op) = item.as_object_mut().unwrap().iter_mut().next().unwrap();
+    let (_, response) = op["responses"]
+        .as_object_mut()
+        .unwrap()
+        .iter_mut()
+        .next()
+        .unwrap();
+    response.as_object_mut().unwrap().remove("description");
+    let dir = tempfile::tempdir().unwrap();
+    let broken = dir.path().join("broken.openapi.json");
+    std::fs::write(&broken, doc.to_string()).unwrap();
+    let out = openapi_spec_validator(&broken);
+    assert!(
+        !out.status.success(),
+        "a response without a description passed:\n{}",
+        text(&out)
+    );
+}
+
+#[test]
+fn asyncapi_documents_pass_the_asyncapi_parser() {
+    for file in documents("asyncapi") {
+        let out = asyncapi_parser(&file);
+        let report = text(&out);
+        assert!(
+            out.status.success() && report.contains(" 0 errors, 0 warnings"),
+            "the AsyncAPI parser reports problems in {}:\n{report}",
+            file.display()
+        );
+    }
+}
+
+#[test]
+fn asyncapi_parser_catches_a_broken_document() {
+    let file = &documents("asyncapi")[0];
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    doc["operations"]["send_subscribe"]["action"] = "publish".into();
+    doc["channels"]["connection"]["messages"]["missing"] =
+        serde_json::json!({ "$ref": "#/components/messages/missing" });
+    let dir = tempfile::tempdir().unwrap();
+    let broken = dir.path().join("broken.asyncapi.json");
+    std::fs::write(&broken, doc.to_string()).unwrap();
+    let out = asyncapi_parser(&broken);
+    let report = text(&out);
+    assert!(
+        !out.status.success() && report.contains("invalid-ref"),
+        "a broken document passed:\n{report}"
+    );
+}
