@@ -45,6 +45,39 @@ impl Generator {
         self
     }
 
+    /// Also emits the server side of each service, as `<service>_server.rs` holding
+    /// `pub mod <service>_server`: a `<Service>Server` trait and an axum `router`, using the
+    /// client types of the crate at `types_path` (`::comms`) and the server support at
+    /// [`Generator::server_support`] (default `::comms_sandbox::server`).
+    pub fn server(mut self, types_path: impl Into<String>) -> Self {
+        let support_path = self
+            .options
+            .server
+            .take()
+            .map_or_else(|| emit::DEFAULT_SUPPORT_PATH.to_owned(), |s| s.support_path);
+        self.options.server = Some(emit::ServerOptions {
+            types_path: types_path.into(),
+            support_path,
+        });
+        self
+    }
+
+    /// The path of the hand-written server support the generated servers call (`Gateway`,
+    /// `Incoming`, `ServerError`, ...). Turns the server emitter on too (client types at
+    /// `::comms` unless [`Generator::server`] says otherwise).
+    pub fn server_support(mut self, path: impl Into<String>) -> Self {
+        let types_path = self
+            .options
+            .server
+            .take()
+            .map_or_else(|| "::comms".to_owned(), |s| s.types_path);
+        self.options.server = Some(emit::ServerOptions {
+            types_path,
+            support_path: path.into(),
+        });
+        self
+    }
+
     /// Loads, checks and emits every spec, in memory. Files come out in service-name order.
     pub fn generate(&self) -> Result<Vec<GeneratedFile>, Diagnostics> {
         let services = check::check_dir(&self.spec_dir)?;
@@ -60,6 +93,18 @@ impl Generator {
                     Diagnostic::new(&service.file, (1, 1), message)
                         .hint("this is a bug in comms-codegen; please report it with the spec"),
                 ),
+            }
+            if let Some(server) = &self.options.server {
+                match emit::emit_server(service, server) {
+                    Ok(contents) => files.push(GeneratedFile {
+                        name: format!("{}_server.rs", service.name()),
+                        contents,
+                    }),
+                    Err(message) => errors
+                        .push(Diagnostic::new(&service.file, (1, 1), message).hint(
+                            "this is a bug in comms-codegen; please report it with the spec",
+                        )),
+                }
             }
         }
         files.sort_by(|a, b| a.name.cmp(&b.name));

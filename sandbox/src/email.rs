@@ -1,1 +1,1517 @@
-//! The email service sandbox.
+//! The email service sandbox: every operation of `spec/email.yaml`, in memory, behind the
+//! generated [`EmailServer`] router (auth, rate limit, idempotency keys, validation and error
+//! bodies come from the spec), plus the SMTP relay listener ([`crate::smtp`]) feeding the same
+//! store.
+//!
+//! **Lifecycle** (on a timer, one [`EmailSandboxConfig::lifecycle_step`] apart, 300 ms by
+//! default): `queued → sent → delivered`. An email with a future `scheduled_at` is `scheduled`
+//! until then (reschedule and cancel work on it). Recipients on the suppression list make it
+//! `suppressed` at once; a recipient whose local part starts with `bounce` (`bounce@example.com`)
+//! makes it `bounced` (hard) after `sent`, and adds the address to the suppression list.
+//!
+//! **Webhooks**: every status change (and `contact.*` change) is posted, signed with Standard
+//! Webhooks, to [`EmailSandboxConfig::webhook`] (all events) and to every enabled endpoint
+//! registered with `create_webhook` (the events it asked for), retried with backoff
+//! ([`EmailSandboxConfig::webhook_retry`]).
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! use comms_sandbox::email::{EmailSandbox, EmailSandboxConfig};
+//! let sandbox = EmailSandbox::start(EmailSandboxConfig::default()).await?;
+//! let client = sandbox.client()?;
+//! let request = comms::email::SendEmailRequest::new("ada@example.com", ["grace@example.com"])
+//!     .subject("Hello")
+//!     .text("Hi");
+//! let sent = client.send_email(&request).await?;
+//! let email = client.get_email(&sent.id).await?;
+//! println!("{} is {}", email.id, email.status);
+//! sandbox.shutdown().await;
+//! # Ok(())
+//! # }
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, SystemTime};
+
+use comms::email::{
+    AddListContactRequest, Bounce, BounceType, CancelEmailRequest, Contact, ContactEventData,
+    ContactList, CreateContactRequest, CreateListRequest, CreateSuppressionRequest,
+    CreateTemplateRequest, CreateWebhookRequest, DeletedObject, Email, EmailBouncedData,
+    EmailEvent, EmailEventData, EmailLastEvent, EmailStatus, EmailSuppressedData,
+    ListContactsQuery, ListEmailsQuery, ListListContactsQuery, ListListsQuery, ListMembership,
+    ListResourcesQuery, ListSuppressionsQuery, ListTemplatesQuery, ListWebhooksQuery, Page,
+    PublishTemplateRequest, RescheduleEmailRequest, Resource, SendBatchRequest, SendEmailRequest,
+    SendEmailResponse, Suppression, SuppressionReason, Template, TemplateStatus,
+    UpdateContactRequest, UpdateListRequest, UpdateTemplateRequest, UpdateWebhookRequest,
+    WebhookEndpoint, WebhookEndpointStatus,
+};
+use tokio::sync::oneshot;
+
+use crate::server::email_server::{self, EmailServer};
+use crate::server::{
+    Background, Delivery, Gateway, PageRequest, RateLimit, RequestContext, ServerError,
+    WebhookRetry, WebhookSender, WebhookTarget, format_rfc3339, now_rfc3339, paginate,
+    parse_rfc3339,
+};
+use crate::smtp::{MailSink, ReceivedMail, SmtpConfig, SmtpListener};
+
+/// Settings of an [`EmailSandbox`]; start from `EmailSandboxConfig::default()`.
+#[derive(Clone)]
+#[non_exhaustive]
+pub struct EmailSandboxConfig {
+    /// The API key the sandbox accepts (a random `sk_sandbox_...` by default).
+    pub api_key: String,
+    /// Address to listen on (`127.0.0.1` by default).
+    pub host: IpAddr,
+    /// HTTP port; 0 (the default) picks a free one.
+    pub port: u16,
+    /// Rate limit; the spec's (1000 per minute) by default, `None` for none.
+    pub rate_limit: Option<RateLimit>,
+    /// Time between two status changes of an email.
+    pub lifecycle_step: Duration,
+    /// Where every event goes, signed with its secret.
+    pub webhook: Option<WebhookTarget>,
+    /// How failed webhook deliveries are retried.
+    pub webhook_retry: WebhookRetry,
+    /// The SMTP relay listener; on by default (a free port, STARTTLS with a self-signed
+    /// certificate made at start).
+    pub smtp: Option<SmtpConfig>,
+}
+
+impl Default for EmailSandboxConfig {
+    fn default() -> Self {
+        EmailSandboxConfig {
+            api_key: format!("sk_sandbox_{}", uuid::Uuid::new_v4().simple()),
+            host: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            port: 0,
+            rate_limit: RateLimit::from_spec(&comms::email::SERVICE),
+            lifecycle_step: Duration::from_millis(300),
+            webhook: None,
+            webhook_retry: WebhookRetry::default(),
+            smtp: Some(SmtpConfig::default()),
+        }
+    }
+}
+
+impl fmt::Debug for EmailSandboxConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("EmailSandboxConfig")
+            .field("api_key", &"<redacted>")
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .field("rate_limit", &self.rate_limit)
+            .field("lifecycle_step", &self.lifecycle_step)
+            .field("webhook", &self.webhook)
+            .field("webhook_retry", &self.webhook_retry)
+            .field("smtp", &self.smtp)
+            .finish()
+    }
+}
+
+impl EmailSandboxConfig {
+    /// Accepts this API key.
+    pub fn api_key(mut self, key: impl Into<String>) -> Self {
+        self.api_key = key.into();
+        self
+    }
+
+    /// Listens on this address and port (0: a free port).
+    pub fn bind(mut self, host: IpAddr, port: u16) -> Self {
+        self.host = host;
+        self.port = port;
+        self
+    }
+
+    /// Replaces the spec's rate limit (`None`: no limit).
+    pub fn rate_limit(mut self, limit: Option<RateLimit>) -> Self {
+        self.rate_limit = limit;
+        self
+    }
+
+    /// Time between two status changes.
+    pub fn lifecycle_step(mut self, step: Duration) -> Self {
+        self.lifecycle_step = step;
+        self
+    }
+
+    /// Posts every event to this target.
+    pub fn webhook(mut self, target: WebhookTarget) -> Self {
+        self.webhook = Some(target);
+        self
+    }
+
+    /// Retries of failed webhook deliveries.
+    pub fn webhook_retry(mut self, retry: WebhookRetry) -> Self {
+        self.webhook_retry = retry;
+        self
+    }
+
+    /// The SMTP listener's settings; `None` turns it off.
+    pub fn smtp(mut self, smtp: Option<SmtpConfig>) -> Self {
+        self.smtp = smtp;
+        self
+    }
+}
+
+/// A running email sandbox: an HTTP server for the REST API and, unless turned off, an SMTP
+/// relay listener, sharing one in-memory store. Stopped by [`EmailSandbox::shutdown`] or drop.
+pub struct EmailSandbox {
+    addr: SocketAddr,
+    base_url: String,
+    api_key: String,
+    smtp: Option<SmtpListener>,
+    service: EmailService,
+    shutdown: Option<oneshot::Sender<()>>,
+    server: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl fmt::Debug for EmailSandbox {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("EmailSandbox")
+            .field("base_url", &self.base_url)
+            .field("api_key", &"<redacted>")
+            .field("smtp", &self.smtp)
+            .finish()
+    }
+}
+
+impl EmailSandbox {
+    /// Starts the sandbox on loopback (free ports unless configured).
+    ///
+    /// # Errors
+    ///
+    /// When a port cannot be bound or the TLS certificate cannot be made.
+    pub async fn start(config: EmailSandboxConfig) -> std::io::Result<EmailSandbox> {
+        let background = Background::new();
+        let gateway = Gateway::new(&comms::email::SERVICE)
+            .credential("api_key", config.api_key.clone())
+            .rate_limit(config.rate_limit);
+        let service = EmailService {
+            inner: Arc::new(Inner {
+                gateway: gateway.clone(),
+                store: Mutex::new(Store::seeded()),
+                webhooks: WebhookSender::new(background.clone(), config.webhook_retry),
+                background: background.clone(),
+                step: config.lifecycle_step,
+                target: config.webhook.clone(),
+            }),
+        };
+        let listener = tokio::net::TcpListener::bind((config.host, config.port)).await?;
+        let addr = listener.local_addr()?;
+        let smtp = match config.smtp {
+            Some(smtp) => Some(
+                SmtpListener::start(
+                    smtp,
+                    config.host,
+                    gateway,
+                    Arc::new(service.clone()),
+                    background.clone(),
+                )
+                .await?,
+            ),
+            None => None,
+        };
+        let app = email_server::router(Arc::new(service.clone()));
+        let (tx, rx) = oneshot::channel::<()>();
+        let server = tokio::spawn(async move {
+            let serve = axum::serve(listener, app).with_graceful_shutdown(async move {
+                let _ = rx.await;
+            });
+            if let Err(e) = serve.await {
+                tracing::warn!(error = %e, "email sandbox server stopped");
+            }
+        });
+        Ok(EmailSandbox {
+            addr,
+            base_url: format!("http://{addr}"),
+            api_key: config.api_key,
+            smtp,
+            service,
+            shutdown: Some(tx),
+            server: Some(server),
+        })
+    }
+
+    /// The REST API's base URL (`http://127.0.0.1:PORT`), for `EmailClient::builder().base_url(..)`.
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    /// The HTTP address.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The API key the sandbox accepts (REST and SMTP).
+    pub fn api_key(&self) -> &str {
+        &self.api_key
+    }
+
+    /// The SMTP relay listener's address, when it runs.
+    pub fn smtp_addr(&self) -> Option<SocketAddr> {
+        self.smtp.as_ref().map(SmtpListener::addr)
+    }
+
+    /// The SMTP listener's self-signed certificate (PEM), for clients to trust.
+    pub fn smtp_certificate_pem(&self) -> Option<&str> {
+        self.smtp.as_ref().map(SmtpListener::certificate_pem)
+    }
+
+    /// A client for this sandbox: its base URL and API key, the spec's other defaults.
+    ///
+    /// # Errors
+    ///
+    /// When the client cannot be built.
+    pub fn client(&self) -> Result<comms::email::EmailClient, comms::Error> {
+        comms::email::EmailClient::builder()
+            .base_url(&self.base_url)
+            .api_key(self.api_key.clone())
+            .build()
+    }
+
+    /// Every webhook delivery so far (to the configured target and to registered endpoints).
+    pub fn webhook_deliveries(&self) -> Vec<Delivery> {
+        self.service.inner.webhooks.deliveries()
+    }
+
+    /// Stops the servers and every background task (lifecycles, deliveries, SMTP sessions).
+    pub async fn shutdown(mut self) {
+        self.stop();
+        if let Some(server) = self.server.take() {
+            let _ = server.await;
+        }
+    }
+
+    fn stop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        self.service.inner.background.shutdown();
+    }
+}
+
+impl Drop for EmailSandbox {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// The in-memory email service behind the generated router.
+#[derive(Clone)]
+struct EmailService {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    gateway: Gateway,
+    store: Mutex<Store>,
+    webhooks: WebhookSender,
+    background: Background,
+    step: Duration,
+    target: Option<WebhookTarget>,
+}
+
+/// Everything the service keeps, each list in creation order.
+#[derive(Default)]
+struct Store {
+    emails: Vec<Stored>,
+    templates: Vec<Template>,
+    contacts: Vec<Contact>,
+    lists: Vec<ContactList>,
+    suppressions: Vec<Suppression>,
+    webhooks: Vec<WebhookEndpoint>,
+    resources: Vec<Resource>,
+    /// SMTP `X-Idempotency-Key` → (message fingerprint, email id).
+    smtp_keys: BTreeMap<String, (Vec<u8>, String)>,
+}
+
+/// An email and the generation of its lifecycle task (bumped by reschedule and cancel, so a
+/// stale task stops).
+struct Stored {
+    email: Email,
+    generation: u64,
+    bounce: bool,
+}
+
+impl Store {
+    fn seeded() -> Self {
+        Store {
+            resources: (1..=3)
+                .map(|i| Resource {
+                    id: Some(format!("res_{i}")),
+                })
+                .collect(),
+            ..Store::default()
+        }
+    }
+
+    fn email_mut(&mut self, id: &str) -> Result<&mut Stored, ServerError> {
+        self.emails
+            .iter_mut()
+            .find(|s| s.email.id == id)
+            .ok_or_else(|| ServerError::not_found(format!("email `{id}`")))
+    }
+
+    fn template_index(&self, id_or_alias: &str) -> Result<usize, ServerError> {
+        self.templates
+            .iter()
+            .position(|t| t.id == id_or_alias || t.alias.as_deref() == Some(id_or_alias))
+            .ok_or_else(|| ServerError::not_found(format!("template `{id_or_alias}`")))
+    }
+
+    fn contact_index(&self, id_or_email: &str) -> Result<usize, ServerError> {
+        self.contacts
+            .iter()
+            .position(|c| c.id == id_or_email || c.email.eq_ignore_ascii_case(id_or_email))
+            .ok_or_else(|| ServerError::not_found(format!("contact `{id_or_email}`")))
+    }
+
+    fn list_index(&self, id: &str) -> Result<usize, ServerError> {
+        self.lists
+            .iter()
+            .position(|l| l.id == id)
+            .ok_or_else(|| ServerError::not_found(format!("list `{id}`")))
+    }
+
+    fn check_lists(&self, ids: Option<&Vec<String>>) -> Result<(), ServerError> {
+        for id in ids.into_iter().flatten() {
+            if !self.lists.iter().any(|l| &l.id == id) {
+                return Err(ServerError::validation(
+                    "list_ids",
+                    format!("list `{id}` does not exist"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn with_count(&self, list: &ContactList) -> ContactList {
+        let mut list = list.clone();
+        let count = self
+            .contacts
+            .iter()
+            .filter(|c| c.list_ids.iter().flatten().any(|id| *id == list.id))
+            .count();
+        list.contact_count = Some(i64::try_from(count).unwrap_or(i64::MAX));
+        list
+    }
+
+    fn suppressed(&self, address: &str) -> Option<&Suppression> {
+        let address = bare_address(address);
+        self.suppressions
+            .iter()
+            .find(|s| s.email.eq_ignore_ascii_case(&address))
+    }
+}
+
+/// `Ada <ada@example.com>` → `ada@example.com`.
+pub(crate) fn bare_address(address: &str) -> String {
+    let address = address.trim();
+    match (address.rfind('<'), address.rfind('>')) {
+        (Some(start), Some(end)) if start < end => address[start + 1..end].trim().to_owned(),
+        _ => address.to_owned(),
+    }
+}
+
+fn new_id(prefix: &str) -> String {
+    format!("{prefix}_{}", uuid::Uuid::new_v4().simple())
+}
+
+fn newest_first<T: Clone>(items: &[T]) -> Vec<T> {
+    items.iter().rev().cloned().collect()
+}
+
+fn page<T: Clone>(
+    items: &[T],
+    cursor: impl Fn(&T) -> &str,
+    limit: Option<i64>,
+    after: Option<&str>,
+    before: Option<&str>,
+) -> Result<Page<T>, ServerError> {
+    let (data, has_more) = paginate(
+        items,
+        cursor,
+        PageRequest {
+            limit,
+            after,
+            before,
+        },
+    )?;
+    Ok(Page { data, has_more })
+}
+
+/// Fills `{{{name}}}` and `{{name}}` placeholders.
+fn render(text: &str, variables: &BTreeMap<String, serde_json::Value>) -> String {
+    let mut out = text.to_owned();
+    for (key, value) in variables {
+        let value = match value {
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        out = out
+            .replace(&format!("{{{{{{{key}}}}}}}", key = key), &value)
+            .replace(&format!("{{{{{key}}}}}", key = key), &value);
+    }
+    out
+}
+
+fn contact_data(contact: &Contact) -> ContactEventData {
+    ContactEventData {
+        id: contact.id.clone(),
+        email: contact.email.clone(),
+        first_name: contact.first_name.clone(),
+        last_name: contact.last_name.clone(),
+        list_ids: contact.list_ids.clone(),
+        unsubscribed: contact.unsubscribed,
+        created_at: Some(contact.created_at.clone()),
+        updated_at: contact.updated_at.clone(),
+    }
+}
+
+fn event_data(email: &Email) -> EmailEventData {
+    EmailEventData {
+        email_id: email.id.clone(),
+        from: Some(email.from.clone()),
+        to: Some(email.to.clone()),
+        subject: email.subject.clone(),
+        tags: email.tags.clone(),
+        created_at: Some(email.created_at.clone()),
+    }
+}
+
+impl EmailService {
+    fn store(&self) -> MutexGuard<'_, Store> {
+        self.inner
+            .store
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Posts `event` to the configured target and to the endpoints that asked for its type.
+    fn emit(&self, event: EmailEvent) {
+        let mut value = match serde_json::to_value(&event) {
+            Ok(value) => value,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot encode an email event");
+                return;
+            }
+        };
+        let event_type = value
+            .get("type")
+            .and_then(|t| t.as_str())
+            .unwrap_or_default()
+            .to_owned();
+        if let Some(map) = value.as_object_mut() {
+            map.insert("created_at".into(), now_rfc3339().into());
+        }
+        let body = serde_json::to_vec(&value).unwrap_or_default();
+        let mut targets: Vec<(String, String)> = Vec::new();
+        if let Some(target) = &self.inner.target {
+            targets.push((target.url.clone(), target.secret.clone()));
+        }
+        for endpoint in &self.store().webhooks {
+            let wanted = endpoint.events.iter().any(|e| e.as_str() == event_type);
+            if endpoint.status == WebhookEndpointStatus::Enabled && wanted {
+                if let Some(secret) = &endpoint.secret {
+                    targets.push((endpoint.url.clone(), secret.clone()));
+                }
+            }
+        }
+        for (url, secret) in targets {
+            if let Err(e) = self
+                .inner
+                .webhooks
+                .send(&url, &secret, &event_type, body.clone())
+            {
+                tracing::warn!(error = %e, "cannot queue a webhook");
+            }
+        }
+    }
+
+    /// Accepts one email (REST or SMTP): renders its template, applies suppressions and the
+    /// schedule, stores it and starts its lifecycle.
+    fn accept(&self, request: SendEmailRequest) -> Result<SendEmailResponse, ServerError> {
+        let now = SystemTime::now();
+        let mut email = Email {
+            id: new_id("em"),
+            from: request.from.clone(),
+            to: request.to.clone(),
+            cc: request.cc.clone(),
+            bcc: request.bcc.clone(),
+            reply_to: request.reply_to.clone(),
+            subject: request.subject.clone(),
+            html: request.html.clone(),
+            text: request.text.clone(),
+            template_id: None,
+            status: EmailStatus::Queued,
+            last_event: Some(EmailLastEvent::Queued),
+            created_at: format_rfc3339(now),
+            scheduled_at: None,
+            sent_at: None,
+            tags: request.tags.clone(),
+            metadata: request.metadata.clone(),
+        };
+        let mut store = self.store();
+        if let Some(template) = &request.template {
+            let key = template
+                .id
+                .as_deref()
+                .or(template.alias.as_deref())
+                .unwrap_or("");
+            let param = if template.id.is_some() {
+                "template.id"
+            } else {
+                "template.alias"
+            };
+            let found = store
+                .template_index(key)
+                .map_err(|_| ServerError::validation(param, format!("no template `{key}`")))?;
+            let stored = &store.templates[found];
+            if stored.status != TemplateStatus::Published {
+                return Err(ServerError::validation(
+                    param,
+                    format!("template `{key}` is not published"),
+                ));
+            }
+            let mut variables = BTreeMap::new();
+            for variable in stored.variables.iter().flatten() {
+                if let Some(fallback) = &variable.fallback_value {
+                    variables.insert(variable.key.clone(), fallback.clone());
+                }
+            }
+            variables.extend(template.variables.clone().unwrap_or_default());
+            email.template_id = Some(stored.id.clone());
+            email.subject = email
+                .subject
+                .or_else(|| stored.subject.as_deref().map(|s| render(s, &variables)));
+            email.html = stored.html.as_deref().map(|s| render(s, &variables));
+            email.text = stored.text.as_deref().map(|s| render(s, &variables));
+        }
+        let scheduled = match request.scheduled_at.as_deref() {
+            Some(at) => {
+                let when = parse_rfc3339(at).ok_or_else(|| {
+                    ServerError::validation("scheduled_at", "not an RFC 3339 timestamp")
+                })?;
+                (when > now).then_some(at.to_owned())
+            }
+            None => None,
+        };
+        let recipients = email
+            .to
+            .iter()
+            .chain(email.cc.iter().flatten())
+            .chain(email.bcc.iter().flatten());
+        let suppressed = recipients
+            .clone()
+            .find_map(|r| store.suppressed(r).map(|s| s.reason.clone()));
+        let bounce = recipients
+            .clone()
+            .any(|r| bare_address(r).to_ascii_lowercase().starts_with("bounce"));
+        let event = if let Some(reason) = suppressed {
+            email.status = EmailStatus::Suppressed;
+            email.last_event = Some(EmailLastEvent::Suppressed);
+            let data = event_data(&email);
+            Some(EmailEvent::EmailSuppressed(EmailSuppressedData {
+                email_id: data.email_id,
+                from: data.from,
+                to: data.to,
+                subject: data.subject,
+                tags: data.tags,
+                created_at: data.created_at,
+                reason: Some(reason),
+            }))
+        } else if let Some(at) = scheduled {
+            email.status = EmailStatus::Scheduled;
+            email.last_event = Some(EmailLastEvent::Scheduled);
+            email.scheduled_at = Some(at);
+            Some(EmailEvent::EmailScheduled(event_data(&email)))
+        } else {
+            None
+        };
+        let response = SendEmailResponse {
+            id: email.id.clone(),
+            status: Some(email.status.clone()),
+        };
+        let runs = email.status != EmailStatus::Suppressed;
+        store.emails.push(Stored {
+            email,
+            generation: 0,
+            bounce,
+        });
+        drop(store);
+        if let Some(event) = event {
+            self.emit(event);
+        }
+        if runs {
+            self.start_lifecycle(response.id.clone(), 0);
+        }
+        Ok(response)
+    }
+
+    fn start_lifecycle(&self, id: String, generation: u64) {
+        let service = self.clone();
+        self.inner
+            .background
+            .spawn(async move { service.lifecycle(id, generation).await });
+    }
+
+    /// Moves one email along `scheduled → queued → sent → delivered` (or `bounced`).
+    async fn lifecycle(&self, id: String, generation: u64) {
+        let scheduled_at = {
+            let mut store = self.store();
+            let Ok(stored) = store.email_mut(&id) else {
+                return;
+            };
+            if stored.generation != generation {
+                return;
+            }
+            stored
+                .email
+                .scheduled_at
+                .clone()
+                .filter(|_| stored.email.status == EmailStatus::Scheduled)
+        };
+        if let Some(at) = scheduled_at.as_deref().and_then(parse_rfc3339) {
+            let wait = at.duration_since(SystemTime::now()).unwrap_or_default();
+            tokio::time::sleep(wait).await;
+            if !self.advance(
+                &id,
+                generation,
+                &EmailStatus::Scheduled,
+                EmailStatus::Queued,
+            ) {
+                return;
+            }
+        }
+        tokio::time::sleep(self.inner.step).await;
+        if !self.advance(&id, generation, &EmailStatus::Queued, EmailStatus::Sent) {
+            return;
+        }
+        tokio::time::sleep(self.inner.step).await;
+        let bounce = {
+            let mut store = self.store();
+            store.email_mut(&id).map(|s| s.bounce).unwrap_or(false)
+        };
+        let next = if bounce {
+            EmailStatus::Bounced
+        } else {
+            EmailStatus::Delivered
+        };
+        self.advance(&id, generation, &EmailStatus::Sent, next);
+    }
+
+    /// Changes the status when it is still `from` (and the lifecycle still current), then
+    /// posts the event. False when the email moved on some other way.
+    fn advance(&self, id: &str, generation: u64, from: &EmailStatus, to: EmailStatus) -> bool {
+        let mut store = self.store();
+        let Ok(stored) = store.email_mut(id) else {
+            return false;
+        };
+        if stored.generation != generation || stored.email.status != *from {
+            return false;
+        }
+        stored.email.status = to.clone();
+        stored.email.last_event = Some(EmailLastEvent::from(to.as_str().to_owned()));
+        if to == EmailStatus::Sent {
+            stored.email.sent_at = Some(now_rfc3339());
+        }
+        let data = event_data(&stored.email);
+        let event = match to {
+            EmailStatus::Sent => Some(EmailEvent::EmailSent(data)),
+            EmailStatus::Delivered => Some(EmailEvent::EmailDelivered(data)),
+            EmailStatus::Bounced => {
+                let address = stored
+                    .email
+                    .to
+                    .iter()
+                    .chain(stored.email.cc.iter().flatten())
+                    .chain(stored.email.bcc.iter().flatten())
+                    .map(|a| bare_address(a))
+                    .find(|a| a.to_ascii_lowercase().starts_with("bounce"));
+                let email_id = stored.email.id.clone();
+                if let Some(address) = address {
+                    if store.suppressed(&address).is_none() {
+                        store.suppressions.push(Suppression {
+                            id: new_id("sup"),
+                            email: address,
+                            reason: SuppressionReason::HardBounce,
+                            email_id: Some(email_id),
+                            created_at: now_rfc3339(),
+                        });
+                    }
+                }
+                Some(EmailEvent::EmailBounced(EmailBouncedData {
+                    email_id: data.email_id,
+                    from: data.from,
+                    to: data.to,
+                    subject: data.subject,
+                    tags: data.tags,
+                    created_at: data.created_at,
+                    bounce: Bounce {
+                        r#type: BounceType::Hard,
+                        sub_type: Some("no_email".into()),
+                        diagnostic_code: Some("smtp; 550 5.1.1 user unknown (sandbox)".into()),
+                    },
+                }))
+            }
+            _ => None,
+        };
+        drop(store);
+        if let Some(event) = event {
+            self.emit(event);
+        }
+        true
+    }
+}
+
+impl EmailServer for EmailService {
+    fn gateway(&self) -> &Gateway {
+        &self.inner.gateway
+    }
+
+    async fn list_resources(
+        &self,
+        _ctx: RequestContext,
+        query: ListResourcesQuery,
+    ) -> Result<Page<Resource>, ServerError> {
+        let store = self.store();
+        page(
+            &store.resources,
+            |r| r.id.as_deref().unwrap_or(""),
+            query.limit,
+            query.after.as_deref(),
+            None,
+        )
+    }
+
+    async fn send_email(
+        &self,
+        _ctx: RequestContext,
+        body: SendEmailRequest,
+    ) -> Result<SendEmailResponse, ServerError> {
+        self.accept(body)
+    }
+
+    async fn send_batch(
+        &self,
+        _ctx: RequestContext,
+        body: SendBatchRequest,
+    ) -> Result<comms::email::SendBatchResponse, ServerError> {
+        let mut data = Vec::with_capacity(body.emails.len());
+        for (i, email) in body.emails.into_iter().enumerate() {
+            data.push(self.accept(email).map_err(|e| {
+                let param = format!(
+                    "emails[{i}]{}",
+                    e.param().map(|p| format!(".{p}")).unwrap_or_default()
+                );
+                ServerError::new(e.status(), e.code().to_owned(), e.message().to_owned())
+                    .with_param(param)
+            })?);
+        }
+        Ok(comms::email::SendBatchResponse { data })
+    }
+
+    async fn list_emails(
+        &self,
+        _ctx: RequestContext,
+        query: ListEmailsQuery,
+    ) -> Result<Page<Email>, ServerError> {
+        let emails: Vec<Email> = self
+            .store()
+            .emails
+            .iter()
+            .rev()
+            .map(|s| s.email.clone())
+            .collect();
+        page(
+            &emails,
+            |e| e.id.as_str(),
+            query.limit,
+            query.after.as_deref(),
+            query.before.as_deref(),
+        )
+    }
+
+    async fn get_email(&self, _ctx: RequestContext, id: String) -> Result<Email, ServerError> {
+        Ok(self.store().email_mut(&id)?.email.clone())
+    }
+
+    async fn reschedule_email(
+        &self,
+        _ctx: RequestContext,
+        id: String,
+        body: RescheduleEmailRequest,
+    ) -> Result<Email, ServerError> {
+        let when = parse_rfc3339(&body.scheduled_at)
+            .ok_or_else(|| ServerError::validation("scheduled_at", "not an RFC 3339 timestamp"))?;
+        let (email, generation) = {
+            let mut store = self.store();
+            let stored = store.email_mut(&id)?;
+            if stored.email.status != EmailStatus::Scheduled {
+                return Err(ServerError::conflict(
+                    "email_not_scheduled",
+                    format!(
+                        "email `{id}` is {}; only scheduled emails can be rescheduled",
+                        stored.email.status
+                    ),
+                ));
+            }
+            stored.generation += 1;
+            stored.email.scheduled_at = Some(format_rfc3339(when));
+            (stored.email.clone(), stored.generation)
+        };
+        self.start_lifecycle(id, generation);
+        Ok(email)
+    }
+
+    async fn cancel_email(
+        &self,
+        _ctx: RequestContext,
+        id: String,
+        _body: CancelEmailRequest,
+    ) -> Result<Email, ServerError> {
+        let mut store = self.store();
+        let stored = store.email_mut(&id)?;
+        if stored.email.status != EmailStatus::Scheduled {
+            return Err(ServerError::conflict(
+                "email_not_scheduled",
+                format!(
+                    "email `{id}` is {}; only scheduled emails can be canceled",
+                    stored.email.status
+                ),
+            ));
+        }
+        stored.generation += 1;
+        stored.email.status = EmailStatus::Canceled;
+        stored.email.last_event = Some(EmailLastEvent::Canceled);
+        Ok(stored.email.clone())
+    }
+
+    async fn create_template(
+        &self,
+        _ctx: RequestContext,
+        body: CreateTemplateRequest,
+    ) -> Result<Template, ServerError> {
+        let mut store = self.store();
+        if let Some(alias) = &body.alias {
+            if store.template_index(alias).is_ok() {
+                return Err(ServerError::conflict(
+                    "conflict",
+                    format!("a template has the alias `{alias}`"),
+                )
+                .with_param("alias"));
+            }
+        }
+        let template = Template {
+            id: new_id("tpl"),
+            name: body.name,
+            alias: body.alias,
+            subject: body.subject,
+            from: body.from,
+            reply_to: body.reply_to,
+            html: body.html,
+            text: body.text,
+            variables: body.variables,
+            status: TemplateStatus::Draft,
+            published_at: None,
+            created_at: now_rfc3339(),
+            updated_at: None,
+        };
+        store.templates.push(template.clone());
+        Ok(template)
+    }
+
+    async fn list_templates(
+        &self,
+        _ctx: RequestContext,
+        query: ListTemplatesQuery,
+    ) -> Result<Page<Template>, ServerError> {
+        let templates = newest_first(&self.store().templates);
+        page(
+            &templates,
+            |t| t.id.as_str(),
+            query.limit,
+            query.after.as_deref(),
+            query.before.as_deref(),
+        )
+    }
+
+    async fn get_template(
+        &self,
+        _ctx: RequestContext,
+        id: String,
+    ) -> Result<Template, ServerError> {
+        let store = self.store();
+        Ok(store.templates[store.template_index(&id)?].clone())
+    }
+
+    async fn update_template(
+        &self,
+        _ctx: RequestContext,
+        id: String,
+        body: UpdateTemplateRequest,
+    ) -> Result<Template, ServerError> {
+        let mut store = self.store();
+        let index = store.template_index(&id)?;
+        if let Some(alias) = &body.alias {
+            if store.template_index(alias).is_ok_and(|i| i != index) {
+                return Err(ServerError::conflict(
+                    "conflict",
+                    format!("a template has the alias `{alias}`"),
+                )
+                .with_param("alias"));
+            }
+        }
+        let t = &mut store.templates[index];
+        macro_rules! set {
+            ($($field:ident),*) => { $( if body.$field.is_some() { t.$field = body.$field; } )* };
+        }
+        if let Some(name) = body.name {
+            t.name = name;
+        }
+        set!(alias, subject, from, reply_to, html, text, variables);
+        t.updated_at = Some(now_rfc3339());
+        Ok(t.clone())
+    }
+
+    async fn delete_template(
+        &self,
+        _ctx: RequestContext,
+        id: String,
+    ) -> Result<DeletedObject, ServerError> {
+        let mut store = self.store();
+        let index = store.template_index(&id)?;
+        let template = store.templates.remove(index);
+        Ok(DeletedObject {
+            id: template.id,
+            object: Some("template".into()),
+            deleted: true,
+        })
+    }
+
+    async fn publish_template(
+        &self,
+        _ctx: RequestContext,
+        id: String,
+        _body: PublishTemplateRequest,
+    ) -> Result<Template, ServerError> {
+        let mut store = self.store();
+        let index = store.template_index(&id)?;
+        let t = &mut store.templates[index];
+        if t.html.is_none() && t.text.is_none() {
+            return Err(ServerError::validation(
+                "html",
+                "a template needs `html` or `text` to be published",
+            ));
+        }
+        if t.status != TemplateStatus::Published {
+            t.status = TemplateStatus::Published;
+            t.published_at = Some(now_rfc3339());
+        }
+        Ok(t.clone())
+    }
+
+    async fn create_contact(
+        &self,
+        _ctx: RequestContext,
+        body: CreateContactRequest,
+    ) -> Result<Contact, ServerError> {
+        let contact = {
+            let mut store = self.store();
+            if store.contact_index(&body.email).is_ok() {
+                return Err(ServerError::conflict(
+                    "conflict",
+                    format!("a contact has the address `{}`", body.email),
+                )
+                .with_param("email"));
+            }
+            store.check_lists(body.list_ids.as_ref())?;
+            let contact = Contact {
+                id: new_id("ct"),
+                email: bare_address(&body.email),
+                first_name: body.first_name,
+                last_name: body.last_name,
+                attributes: body.attributes,
+                list_ids: body.list_ids,
+                unsubscribed: body.unsubscribed,
+                created_at: now_rfc3339(),
+                updated_at: None,
+            };
+            store.contacts.push(contact.clone());
+            contact
+        };
+        self.emit(EmailEvent::ContactCreated(contact_data(&contact)));
+        Ok(contact)
+    }
+
+    async fn upsert_contact(
+        &self,
+        ctx: RequestContext,
+        body: CreateContactRequest,
+    ) -> Result<Contact, ServerError> {
+        let existing = self.store().contact_index(&body.email).ok();
+        match existing {
+            None => self.create_contact(ctx, body).await,
+            Some(_) => {
+                let update = UpdateContactRequest {
+                    email: None,
+                    first_name: body.first_name,
+                    last_name: body.last_name,
+                    attributes: body.attributes,
+                    list_ids: body.list_ids,
+                    unsubscribed: body.unsubscribed,
+                };
+                self.update_contact(ctx, body.email, update).await
+            }
+        }
+    }
+
+    async fn list_contacts(
+        &self,
+        _ctx: RequestContext,
+        query: ListContactsQuery,
+    ) -> Result<Page<Contact>, ServerError> {
+        let contacts: Vec<Contact> = {
+            let store = self.store();
+            if let Some(list) = &query.list_id {
+                store
+                    .list_index(list)
+                    .map_err(|e| ServerError::validation("list_id", e.message().to_owned()))?;
+            }
+            store
+                .contacts
+                .iter()
+                .rev()
+                .filter(|c| match &query.list_id {
+                    Some(list) => c.list_ids.iter().flatten().any(|id| id == list),
+                    None => true,
+                })
+                .cloned()
+                .collect()
+        };
+        page(
+            &contacts,
+            |c| c.id.as_str(),
+            query.limit,
+            query.after.as_deref(),
+            query.before.as_deref(),
+        )
+    }
+
+    async fn get_contact(
+        &self,
+        _ctx: RequestContext,
+        id_or_email: String,
+    ) -> Result<Contact, ServerError> {
+        let store = self.store();
+        Ok(store.contacts[store.contact_index(&id_or_email)?].clone())
+    }
+
+    async fn update_contact(
+        &self,
+        _ctx: RequestContext,
+        id_or_email: String,
+        body: UpdateContactRequest,
+    ) -> Result<Contact, ServerError> {
+        let contact = {
+            let mut store = self.store();
+            let index = store.contact_index(&id_or_email)?;
+            if let Some(email) = &body.email {
+                if store.contact_index(email).is_ok_and(|i| i != index) {
+                    return Err(ServerError::conflict(
+                        "conflict",
+                        format!("a contact has the address `{email}`"),
+                    )
+                    .with_param("email"));
+                }
+            }
+            store.check_lists(body.list_ids.as_ref())?;
+            let c = &mut store.contacts[index];
+            if let Some(email) = body.email {
+                c.email = bare_address(&email);
+            }
+            if body.first_name.is_some() {
+                c.first_name = body.first_name;
+            }
+            if body.last_name.is_some() {
+                c.last_name = body.last_name;
+            }
+            if let Some(attributes) = body.attributes {
+                c.attributes
+                    .get_or_insert_with(BTreeMap::new)
+                    .extend(attributes);
+            }
+            if body.list_ids.is_some() {
+                c.list_ids = body.list_ids;
+            }
+            if body.unsubscribed.is_some() {
+                c.unsubscribed = body.unsubscribed;
+            }
+            c.updated_at = Some(now_rfc3339());
+            c.clone()
+        };
+        self.emit(EmailEvent::ContactUpdated(contact_data(&contact)));
+        Ok(contact)
+    }
+
+    async fn delete_contact(
+        &self,
+        _ctx: RequestContext,
+        id_or_email: String,
+    ) -> Result<DeletedObject, ServerError> {
+        let contact = {
+            let mut store = self.store();
+            let index = store.contact_index(&id_or_email)?;
+            store.contacts.remove(index)
+        };
+        self.emit(EmailEvent::ContactDeleted(contact_data(&contact)));
+        Ok(DeletedObject {
+            id: contact.id,
+            object: Some("contact".into()),
+            deleted: true,
+        })
+    }
+
+    async fn create_list(
+        &self,
+        _ctx: RequestContext,
+        body: CreateListRequest,
+    ) -> Result<ContactList, ServerError> {
+        let list = ContactList {
+            id: new_id("lst"),
+            name: body.name,
+            description: body.description,
+            contact_count: Some(0),
+            created_at: now_rfc3339(),
+            updated_at: None,
+        };
+        self.store().lists.push(list.clone());
+        Ok(list)
+    }
+
+    async fn list_lists(
+        &self,
+        _ctx: RequestContext,
+        query: ListListsQuery,
+    ) -> Result<Page<ContactList>, ServerError> {
+        let lists: Vec<ContactList> = {
+            let store = self.store();
+            store
+                .lists
+                .iter()
+                .rev()
+                .map(|l| store.with_count(l))
+                .collect()
+        };
+        page(
+            &lists,
+            |l| l.id.as_str(),
+            query.limit,
+            query.after.as_deref(),
+            query.before.as_deref(),
+        )
+    }
+
+    async fn get_list(&self, _ctx: RequestContext, id: String) -> Result<ContactList, ServerError> {
+        let store = self.store();
+        Ok(store.with_count(&store.lists[store.list_index(&id)?]))
+    }
+
+    async fn update_list(
+        &self,
+        _ctx: RequestContext,
+        id: String,
+        body: UpdateListRequest,
+    ) -> Result<ContactList, ServerError> {
+        let mut store = self.store();
+        let index = store.list_index(&id)?;
+        let l = &mut store.lists[index];
+        if let Some(name) = body.name {
+            l.name = name;
+        }
+        if body.description.is_some() {
+            l.description = body.description;
+        }
+        l.updated_at = Some(now_rfc3339());
+        let l = l.clone();
+        Ok(store.with_count(&l))
+    }
+
+    async fn delete_list(
+        &self,
+        _ctx: RequestContext,
+        id: String,
+    ) -> Result<DeletedObject, ServerError> {
+        let mut store = self.store();
+        let index = store.list_index(&id)?;
+        let list = store.lists.remove(index);
+        for c in &mut store.contacts {
+            if let Some(ids) = &mut c.list_ids {
+                ids.retain(|l| *l != list.id);
+            }
+        }
+        Ok(DeletedObject {
+            id: list.id,
+            object: Some("list".into()),
+            deleted: true,
+        })
+    }
+
+    async fn list_list_contacts(
+        &self,
+        ctx: RequestContext,
+        id: String,
+        query: ListListContactsQuery,
+    ) -> Result<Page<Contact>, ServerError> {
+        self.store().list_index(&id)?;
+        let query = ListContactsQuery {
+            limit: query.limit,
+            after: query.after,
+            before: query.before,
+            list_id: Some(id),
+        };
+        self.list_contacts(ctx, query).await
+    }
+
+    async fn add_list_contact(
+        &self,
+        _ctx: RequestContext,
+        id: String,
+        body: AddListContactRequest,
+    ) -> Result<ListMembership, ServerError> {
+        let mut store = self.store();
+        store.list_index(&id)?;
+        let index = store.contact_index(&body.contact)?;
+        let c = &mut store.contacts[index];
+        let ids = c.list_ids.get_or_insert_with(Vec::new);
+        if !ids.contains(&id) {
+            ids.push(id.clone());
+            c.updated_at = Some(now_rfc3339());
+        }
+        Ok(ListMembership {
+            list_id: id,
+            contact_id: c.id.clone(),
+            added_at: c.updated_at.clone(),
+        })
+    }
+
+    async fn remove_list_contact(
+        &self,
+        _ctx: RequestContext,
+        id: String,
+        contact: String,
+    ) -> Result<(), ServerError> {
+        let mut store = self.store();
+        store.list_index(&id)?;
+        let index = store.contact_index(&contact)?;
+        let c = &mut store.contacts[index];
+        if let Some(ids) = &mut c.list_ids {
+            ids.retain(|l| *l != id);
+        }
+        Ok(())
+    }
+
+    async fn create_suppression(
+        &self,
+        _ctx: RequestContext,
+        body: CreateSuppressionRequest,
+    ) -> Result<Suppression, ServerError> {
+        let mut store = self.store();
+        if store.suppressed(&body.email).is_some() {
+            return Err(ServerError::conflict(
+                "conflict",
+                format!("`{}` is already suppressed", body.email),
+            )
+            .with_param("email"));
+        }
+        let suppression = Suppression {
+            id: new_id("sup"),
+            email: bare_address(&body.email),
+            reason: body.reason.unwrap_or(SuppressionReason::Manual),
+            email_id: None,
+            created_at: now_rfc3339(),
+        };
+        store.suppressions.push(suppression.clone());
+        Ok(suppression)
+    }
+
+    async fn list_suppressions(
+        &self,
+        _ctx: RequestContext,
+        query: ListSuppressionsQuery,
+    ) -> Result<Page<Suppression>, ServerError> {
+        let items: Vec<Suppression> = self
+            .store()
+            .suppressions
+            .iter()
+            .rev()
+            .filter(|s| {
+                query
+                    .reason
+                    .as_deref()
+                    .is_none_or(|r| s.reason.as_str() == r)
+            })
+            .cloned()
+            .collect();
+        page(
+            &items,
+            |s| s.id.as_str(),
+            query.limit,
+            query.after.as_deref(),
+            query.before.as_deref(),
+        )
+    }
+
+    async fn get_suppression(
+        &self,
+        _ctx: RequestContext,
+        email: String,
+    ) -> Result<Suppression, ServerError> {
+        self.store()
+            .suppressed(&email)
+            .cloned()
+            .ok_or_else(|| ServerError::not_found(format!("suppression of `{email}`")))
+    }
+
+    async fn delete_suppression(
+        &self,
+        _ctx: RequestContext,
+        email: String,
+    ) -> Result<DeletedObject, ServerError> {
+        let mut store = self.store();
+        let address = bare_address(&email);
+        let index = store
+            .suppressions
+            .iter()
+            .position(|s| s.email.eq_ignore_ascii_case(&address))
+            .ok_or_else(|| ServerError::not_found(format!("suppression of `{email}`")))?;
+        let s = store.suppressions.remove(index);
+        Ok(DeletedObject {
+            id: s.email,
+            object: Some("suppression".into()),
+            deleted: true,
+        })
+    }
+
+    async fn create_webhook(
+        &self,
+        _ctx: RequestContext,
+        body: CreateWebhookRequest,
+    ) -> Result<WebhookEndpoint, ServerError> {
+        let endpoint = WebhookEndpoint {
+            id: new_id("wh"),
+            url: body.url,
+            events: body.events,
+            status: WebhookEndpointStatus::Enabled,
+            secret: Some(crate::server::generate_secret()),
+            description: body.description,
+            created_at: now_rfc3339(),
+        };
+        self.store().webhooks.push(endpoint.clone());
+        Ok(endpoint)
+    }
+
+    async fn list_webhooks(
+        &self,
+        _ctx: RequestContext,
+        query: ListWebhooksQuery,
+    ) -> Result<Page<WebhookEndpoint>, ServerError> {
+        let items = newest_first(&self.store().webhooks);
+        page(
+            &items,
+            |w| w.id.as_str(),
+            query.limit,
+            query.after.as_deref(),
+            query.before.as_deref(),
+        )
+    }
+
+    async fn get_webhook(
+        &self,
+        _ctx: RequestContext,
+        id: String,
+    ) -> Result<WebhookEndpoint, ServerError> {
+        self.store()
+            .webhooks
+            .iter()
+            .find(|w| w.id == id)
+            .cloned()
+            .ok_or_else(|| ServerError::not_found(format!("webhook endpoint `{id}`")))
+    }
+
+    async fn update_webhook(
+        &self,
+        _ctx: RequestContext,
+        id: String,
+        body: UpdateWebhookRequest,
+    ) -> Result<WebhookEndpoint, ServerError> {
+        let mut store = self.store();
+        let w = store
+            .webhooks
+            .iter_mut()
+            .find(|w| w.id == id)
+            .ok_or_else(|| ServerError::not_found(format!("webhook endpoint `{id}`")))?;
+        if let Some(url) = body.url {
+            w.url = url;
+        }
+        if let Some(events) = body.events {
+            w.events = events;
+        }
+        if let Some(status) = body.status {
+            w.status = status;
+        }
+        if body.description.is_some() {
+            w.description = body.description;
+        }
+        Ok(w.clone())
+    }
+
+    async fn delete_webhook(
+        &self,
+        _ctx: RequestContext,
+        id: String,
+    ) -> Result<DeletedObject, ServerError> {
+        let mut store = self.store();
+        let index = store
+            .webhooks
+            .iter()
+            .position(|w| w.id == id)
+            .ok_or_else(|| ServerError::not_found(format!("webhook endpoint `{id}`")))?;
+        let w = store.webhooks.remove(index);
+        Ok(DeletedObject {
+            id: w.id,
+            object: Some("webhook".into()),
+            deleted: true,
+        })
+    }
+}
+
+impl MailSink for EmailService {
+    fn deliver(&self, mail: ReceivedMail) -> Result<String, ServerError> {
+        let request = mail.to_request()?;
+        comms_runtime::validate::Validator::check(&request)?;
+        if let Some(key) = &mail.idempotency_key {
+            let store = self.store();
+            if let Some((fingerprint, id)) = store.smtp_keys.get(key) {
+                return if *fingerprint == mail.fingerprint() {
+                    Ok(id.clone())
+                } else {
+                    Err(ServerError::conflict(
+                        "idempotency_key_reused",
+                        "this X-Idempotency-Key was used with a different message",
+                    ))
+                };
+            }
+        }
+        let id = self.accept(request)?.id;
+        if let Some(key) = mail.idempotency_key.clone() {
+            self.store()
+                .smtp_keys
+                .insert(key, (mail.fingerprint(), id.clone()));
+        }
+        Ok(id)
+    }
+}

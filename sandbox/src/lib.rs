@@ -5,3 +5,5 @@
 pub mod email;
 pub mod messaging;
 pub mod realtime;
+pub mod server;
+pub mod smtp;

@@ -1,1 +1,726 @@
-//! The messaging service sandbox.
+//! The messaging service sandbox: every operation of `spec/messaging.yaml`, in memory, behind
+//! the generated [`MessagingServer`] router (auth, rate limit, idempotency keys, validation and
+//! error bodies come from the spec).
+//!
+//! **Lifecycle** (on a timer, one [`MessagingSandboxConfig::lifecycle_step`] apart, 300 ms by
+//! default): SMS `accepted → submitted → delivered`; WhatsApp and Instagram go on to `read`;
+//! voice calls `started → ringing → answered → completed`. A recipient whose number ends in
+//! `0000` gets `undeliverable` after `submitted` (a call: `unanswered` after `ringing`).
+//! WhatsApp templates must be among the sandbox's templates (`list_templates`) and approved.
+//!
+//! **Webhooks**: each status change is posted as a `message.status` event, signed with
+//! Standard Webhooks, to the message's `webhook_url` or else the configured target; inbound
+//! messages ([`MessagingSandbox::receive`]) are posted as `message.inbound`. Failed deliveries
+//! are retried with backoff.
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! use comms_sandbox::messaging::{MessagingSandbox, MessagingSandboxConfig};
+//! let sandbox = MessagingSandbox::start(MessagingSandboxConfig::default()).await?;
+//! let client = sandbox.client()?;
+//! let sent = client
+//!     .send_message(&comms::messaging::Message::sms("Acme", "+447700900123", "Your code is 123456"))
+//!     .await?;
+//! println!("{}", client.get_message(&sent.message_uuid).await?.status);
+//! sandbox.shutdown().await;
+//! # Ok(())
+//! # }
+//! ```
+
+use std::fmt;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use comms::messaging::{
+    Channel, Direction, InboundMessage, ListMessagesQuery, ListResourcesQuery, ListTemplatesQuery,
+    Message, MessageRecord, MessageStatus, MessageType, MessagingEvent, Page, Resource,
+    SendMessageResponse, SmsStatusDetails, StatusError, StatusEvent, Template, TemplateCategory,
+    TemplateStatus, UpdateMessageRequest, UpdateMessageStatus, Usage,
+};
+use tokio::sync::oneshot;
+
+use crate::server::messaging_server::{self, MessagingServer};
+use crate::server::{
+    Background, Delivery, Gateway, PageRequest, RateLimit, RequestContext, ServerError,
+    WebhookRetry, WebhookSender, WebhookTarget, generate_secret, now_rfc3339, paginate,
+};
+
+/// Settings of a [`MessagingSandbox`]; start from `MessagingSandboxConfig::default()`.
+#[derive(Clone)]
+#[non_exhaustive]
+pub struct MessagingSandboxConfig {
+    /// The API key the sandbox accepts (a random `sk_sandbox_...` by default).
+    pub api_key: String,
+    /// Address to listen on (`127.0.0.1` by default).
+    pub host: IpAddr,
+    /// HTTP port; 0 (the default) picks a free one.
+    pub port: u16,
+    /// Rate limit; the spec's (1000 per minute) by default, `None` for none.
+    pub rate_limit: Option<RateLimit>,
+    /// Time between two status changes of a message.
+    pub lifecycle_step: Duration,
+    /// The account's default webhook: where events go when a message names no `webhook_url`.
+    pub webhook: Option<WebhookTarget>,
+    /// How failed webhook deliveries are retried.
+    pub webhook_retry: WebhookRetry,
+    /// The WhatsApp templates the account has (three by default: `welcome` and
+    /// `order_update` approved, `spring_sale` pending).
+    pub templates: Vec<Template>,
+}
+
+impl Default for MessagingSandboxConfig {
+    fn default() -> Self {
+        MessagingSandboxConfig {
+            api_key: format!("sk_sandbox_{}", uuid::Uuid::new_v4().simple()),
+            host: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            port: 0,
+            rate_limit: RateLimit::from_spec(&comms::messaging::SERVICE),
+            lifecycle_step: Duration::from_millis(300),
+            webhook: None,
+            webhook_retry: WebhookRetry::default(),
+            templates: default_templates(),
+        }
+    }
+}
+
+impl fmt::Debug for MessagingSandboxConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MessagingSandboxConfig")
+            .field("api_key", &"<redacted>")
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .field("rate_limit", &self.rate_limit)
+            .field("lifecycle_step", &self.lifecycle_step)
+            .field("webhook", &self.webhook)
+            .field("webhook_retry", &self.webhook_retry)
+            .field("templates", &self.templates.len())
+            .finish()
+    }
+}
+
+impl MessagingSandboxConfig {
+    /// Accepts this API key.
+    pub fn api_key(mut self, key: impl Into<String>) -> Self {
+        self.api_key = key.into();
+        self
+    }
+
+    /// Listens on this address and port (0: a free port).
+    pub fn bind(mut self, host: IpAddr, port: u16) -> Self {
+        self.host = host;
+        self.port = port;
+        self
+    }
+
+    /// Replaces the spec's rate limit (`None`: no limit).
+    pub fn rate_limit(mut self, limit: Option<RateLimit>) -> Self {
+        self.rate_limit = limit;
+        self
+    }
+
+    /// Time between two status changes.
+    pub fn lifecycle_step(mut self, step: Duration) -> Self {
+        self.lifecycle_step = step;
+        self
+    }
+
+    /// The account's default webhook target.
+    pub fn webhook(mut self, target: WebhookTarget) -> Self {
+        self.webhook = Some(target);
+        self
+    }
+
+    /// Retries of failed webhook deliveries.
+    pub fn webhook_retry(mut self, retry: WebhookRetry) -> Self {
+        self.webhook_retry = retry;
+        self
+    }
+
+    /// The account's WhatsApp templates.
+    pub fn templates(mut self, templates: Vec<Template>) -> Self {
+        self.templates = templates;
+        self
+    }
+}
+
+fn template(id: &str, name: &str, category: TemplateCategory, status: TemplateStatus) -> Template {
+    Template {
+        id: id.into(),
+        name: name.into(),
+        language: "en_US".into(),
+        category: Some(category),
+        status,
+        components: Some(vec![serde_json::json!({
+            "type": "BODY",
+            "text": "Hello {{1}}, this is a sandbox template."
+        })]),
+        updated_at: Some("2026-01-01T00:00:00.000Z".into()),
+    }
+}
+
+fn default_templates() -> Vec<Template> {
+    vec![
+        template(
+            "tpl_welcome",
+            "welcome",
+            TemplateCategory::Utility,
+            TemplateStatus::Approved,
+        ),
+        template(
+            "tpl_order_update",
+            "order_update",
+            TemplateCategory::Utility,
+            TemplateStatus::Approved,
+        ),
+        template(
+            "tpl_spring_sale",
+            "spring_sale",
+            TemplateCategory::Marketing,
+            TemplateStatus::Pending,
+        ),
+    ]
+}
+
+/// A running messaging sandbox. Stopped by [`MessagingSandbox::shutdown`] or drop.
+pub struct MessagingSandbox {
+    addr: SocketAddr,
+    base_url: String,
+    api_key: String,
+    service: MessagingService,
+    shutdown: Option<oneshot::Sender<()>>,
+    server: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl fmt::Debug for MessagingSandbox {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MessagingSandbox")
+            .field("base_url", &self.base_url)
+            .field("api_key", &"<redacted>")
+            .finish_non_exhaustive()
+    }
+}
+
+impl MessagingSandbox {
+    /// Starts the sandbox on loopback (a free port unless configured).
+    ///
+    /// # Errors
+    ///
+    /// When the port cannot be bound.
+    pub async fn start(config: MessagingSandboxConfig) -> std::io::Result<MessagingSandbox> {
+        let background = Background::new();
+        let gateway = Gateway::new(&comms::messaging::SERVICE)
+            .credential("api_key", config.api_key.clone())
+            .rate_limit(config.rate_limit);
+        let secret = config
+            .webhook
+            .as_ref()
+            .map_or_else(generate_secret, |t| t.secret.clone());
+        let service = MessagingService {
+            inner: Arc::new(Inner {
+                gateway,
+                store: Mutex::new(Store {
+                    messages: Vec::new(),
+                    templates: config.templates,
+                    resources: (1..=3)
+                        .map(|i| Resource {
+                            id: Some(format!("res_{i}")),
+                        })
+                        .collect(),
+                }),
+                webhooks: WebhookSender::new(background.clone(), config.webhook_retry),
+                background,
+                step: config.lifecycle_step,
+                webhook_url: config.webhook.map(|t| t.url),
+                secret,
+            }),
+        };
+        let listener = tokio::net::TcpListener::bind((config.host, config.port)).await?;
+        let addr = listener.local_addr()?;
+        let app = messaging_server::router(Arc::new(service.clone()));
+        let (tx, rx) = oneshot::channel::<()>();
+        let server = tokio::spawn(async move {
+            let serve = axum::serve(listener, app).with_graceful_shutdown(async move {
+                let _ = rx.await;
+            });
+            if let Err(e) = serve.await {
+                tracing::warn!(error = %e, "messaging sandbox server stopped");
+            }
+        });
+        Ok(MessagingSandbox {
+            addr,
+            base_url: format!("http://{addr}"),
+            api_key: config.api_key,
+            service,
+            shutdown: Some(tx),
+            server: Some(server),
+        })
+    }
+
+    /// The REST API's base URL, for `MessagingClient::builder().base_url(..)`.
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    /// The HTTP address.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The API key the sandbox accepts.
+    pub fn api_key(&self) -> &str {
+        &self.api_key
+    }
+
+    /// The secret webhooks are signed with (the configured target's, or one made at start).
+    pub fn webhook_secret(&self) -> &str {
+        &self.service.inner.secret
+    }
+
+    /// A client for this sandbox.
+    ///
+    /// # Errors
+    ///
+    /// When the client cannot be built.
+    pub fn client(&self) -> Result<comms::messaging::MessagingClient, comms::Error> {
+        comms::messaging::MessagingClient::builder()
+            .base_url(&self.base_url)
+            .api_key(self.api_key.clone())
+            .build()
+    }
+
+    /// Every webhook delivery so far.
+    pub fn webhook_deliveries(&self) -> Vec<Delivery> {
+        self.service.inner.webhooks.deliveries()
+    }
+
+    /// Simulates a user's message arriving: stores it (status `delivered`, direction
+    /// `inbound`) and posts a `message.inbound` event. Returns its `message_uuid`.
+    pub fn receive(
+        &self,
+        channel: Channel,
+        from: impl Into<String>,
+        to: impl Into<String>,
+        text: impl Into<String>,
+    ) -> String {
+        self.service
+            .receive(channel, from.into(), to.into(), text.into())
+    }
+
+    /// Stops the server and every background task.
+    pub async fn shutdown(mut self) {
+        self.stop();
+        if let Some(server) = self.server.take() {
+            let _ = server.await;
+        }
+    }
+
+    fn stop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        self.service.inner.background.shutdown();
+    }
+}
+
+impl Drop for MessagingSandbox {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+#[derive(Clone)]
+struct MessagingService {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    gateway: Gateway,
+    store: Mutex<Store>,
+    webhooks: WebhookSender,
+    background: Background,
+    step: Duration,
+    webhook_url: Option<String>,
+    secret: String,
+}
+
+struct Store {
+    /// In creation order, with each message's own webhook URL.
+    messages: Vec<(MessageRecord, Option<String>)>,
+    templates: Vec<Template>,
+    resources: Vec<Resource>,
+}
+
+impl Store {
+    fn message_mut(
+        &mut self,
+        uuid: &str,
+    ) -> Result<&mut (MessageRecord, Option<String>), ServerError> {
+        self.messages
+            .iter_mut()
+            .find(|(m, _)| m.message_uuid == uuid)
+            .ok_or_else(|| ServerError::not_found(format!("message `{uuid}`")))
+    }
+}
+
+/// What a channel's messages cost in the sandbox, per message (SMS: per segment).
+fn price(channel: &Channel) -> &'static str {
+    match channel {
+        Channel::Sms => "0.0070",
+        Channel::Whatsapp => "0.0050",
+        Channel::Voice => "0.0120",
+        _ => "0.0000",
+    }
+}
+
+impl MessagingService {
+    fn store(&self) -> MutexGuard<'_, Store> {
+        self.inner
+            .store
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn post(&self, url: Option<String>, event: &MessagingEvent) {
+        let Some(url) = url.or_else(|| self.inner.webhook_url.clone()) else {
+            return;
+        };
+        let body = match serde_json::to_vec(event) {
+            Ok(body) => body,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot encode a messaging event");
+                return;
+            }
+        };
+        let event_type = match event {
+            MessagingEvent::Status(_) => "message.status",
+            MessagingEvent::Inbound(_) => "message.inbound",
+            _ => "unknown",
+        };
+        if let Err(e) = self
+            .inner
+            .webhooks
+            .send(&url, &self.inner.secret, event_type, body)
+        {
+            tracing::warn!(error = %e, "cannot queue a webhook");
+        }
+    }
+
+    fn receive(&self, channel: Channel, from: String, to: String, text: String) -> String {
+        let uuid = uuid::Uuid::new_v4().to_string();
+        let now = now_rfc3339();
+        let record = MessageRecord {
+            id: uuid.clone(),
+            message_uuid: uuid.clone(),
+            channel: channel.clone(),
+            message_type: Some(MessageType::Text),
+            direction: Some(Direction::Inbound),
+            from: from.clone(),
+            to: to.clone(),
+            status: MessageStatus::Delivered,
+            client_ref: None,
+            text: Some(text.clone()),
+            timestamp: Some(now.clone()),
+            updated_at: Some(now.clone()),
+            error: None,
+            usage: None,
+        };
+        self.store().messages.push((record, None));
+        let event = MessagingEvent::Inbound(InboundMessage {
+            message_uuid: uuid.clone(),
+            channel,
+            message_type: MessageType::Text,
+            from,
+            to,
+            timestamp: now,
+            text: Some(text),
+            image: None,
+            audio: None,
+            video: None,
+            file: None,
+            profile: None,
+            context: None,
+        });
+        self.post(None, &event);
+        uuid
+    }
+
+    async fn lifecycle(&self, uuid: String, steps: Vec<MessageStatus>) {
+        for status in steps {
+            tokio::time::sleep(self.inner.step).await;
+            let (event, url) = {
+                let mut store = self.store();
+                let Ok((record, url)) = store.message_mut(&uuid) else {
+                    return;
+                };
+                record.status = status.clone();
+                record.updated_at = Some(now_rfc3339());
+                let terminal =
+                    matches!(status, MessageStatus::Delivered | MessageStatus::Completed);
+                if matches!(
+                    status,
+                    MessageStatus::Undeliverable | MessageStatus::Unanswered
+                ) {
+                    record.error = Some(StatusError {
+                        code: "1320".into(),
+                        title: Some("Undeliverable".into()),
+                        detail: Some(
+                            "The sandbox never delivers to numbers ending in 0000.".into(),
+                        ),
+                    });
+                }
+                let segments = (record.channel == Channel::Sms)
+                    .then(|| {
+                        record
+                            .text
+                            .as_deref()
+                            .map(|t| comms::messaging::sms::segments(t).segments)
+                    })
+                    .flatten();
+                if terminal {
+                    let units = segments.unwrap_or(1).max(1);
+                    let unit_price: f64 = price(&record.channel).parse().unwrap_or(0.0);
+                    record.usage = Some(Usage {
+                        price: format!("{:.4}", unit_price * units as f64),
+                        currency: "EUR".into(),
+                    });
+                }
+                let event = MessagingEvent::Status(StatusEvent {
+                    message_uuid: record.message_uuid.clone(),
+                    to: record.to.clone(),
+                    from: record.from.clone(),
+                    channel: record.channel.clone(),
+                    timestamp: now_rfc3339(),
+                    status: status.clone(),
+                    client_ref: record.client_ref.clone(),
+                    error: record.error.clone(),
+                    usage: record.usage.clone(),
+                    sms: segments.map(|s| SmsStatusDetails {
+                        segments: Some(i64::try_from(s).unwrap_or(i64::MAX)),
+                    }),
+                });
+                (event, url.clone())
+            };
+            self.post(url, &event);
+        }
+    }
+}
+
+impl MessagingServer for MessagingService {
+    fn gateway(&self) -> &Gateway {
+        &self.inner.gateway
+    }
+
+    async fn list_resources(
+        &self,
+        _ctx: RequestContext,
+        query: ListResourcesQuery,
+    ) -> Result<Page<Resource>, ServerError> {
+        let store = self.store();
+        let (data, has_more) = paginate(
+            &store.resources,
+            |r| r.id.as_deref().unwrap_or(""),
+            PageRequest {
+                limit: query.limit,
+                after: query.after.as_deref(),
+                before: None,
+            },
+        )?;
+        Ok(Page { data, has_more })
+    }
+
+    async fn send_message(
+        &self,
+        _ctx: RequestContext,
+        body: Message,
+    ) -> Result<SendMessageResponse, ServerError> {
+        let channel = body.channel();
+        let Some(message_type) = body.message_type() else {
+            let param = if matches!(body, Message::Unknown(_)) {
+                "channel"
+            } else {
+                "message_type"
+            };
+            return Err(ServerError::validation(
+                param,
+                format!("this {param} is not one the channel `{channel}` takes"),
+            ));
+        };
+        let value = serde_json::to_value(&body)
+            .map_err(|e| ServerError::internal(format!("cannot read the message: {e}")))?;
+        let text_of = |key: &str| value.get(key).and_then(|v| v.as_str()).map(str::to_owned);
+        if message_type == MessageType::Template {
+            let name = value["template"]["name"].as_str().unwrap_or_default();
+            let language = value["template"]["language"].as_str().unwrap_or_default();
+            let store = self.store();
+            let found = store
+                .templates
+                .iter()
+                .find(|t| t.name == name && t.language == language);
+            match found {
+                Some(t) if t.status == TemplateStatus::Approved => {}
+                Some(t) => {
+                    return Err(ServerError::validation(
+                        "template.name",
+                        format!(
+                            "template `{name}` ({language}) is {}, not approved",
+                            t.status
+                        ),
+                    ));
+                }
+                None => {
+                    return Err(ServerError::validation(
+                        "template.name",
+                        format!("no template `{name}` in `{language}`"),
+                    ));
+                }
+            }
+        }
+        let to = body
+            .to()
+            .map(str::to_owned)
+            .or_else(|| text_of("to"))
+            .unwrap_or_default();
+        let uuid = uuid::Uuid::new_v4().to_string();
+        let now = now_rfc3339();
+        let voice = channel == Channel::Voice;
+        let first = if voice {
+            MessageStatus::Started
+        } else {
+            MessageStatus::Accepted
+        };
+        let record = MessageRecord {
+            id: uuid.clone(),
+            message_uuid: uuid.clone(),
+            channel: channel.clone(),
+            message_type: Some(message_type),
+            direction: Some(Direction::Outbound),
+            from: text_of("from").unwrap_or_default(),
+            to: to.clone(),
+            status: first,
+            client_ref: text_of("client_ref"),
+            text: text_of("text"),
+            timestamp: Some(now.clone()),
+            updated_at: Some(now),
+            error: None,
+            usage: None,
+        };
+        let fails = to.ends_with("0000");
+        let steps = match (voice, fails, &channel) {
+            (true, false, _) => vec![
+                MessageStatus::Ringing,
+                MessageStatus::Answered,
+                MessageStatus::Completed,
+            ],
+            (true, true, _) => vec![MessageStatus::Ringing, MessageStatus::Unanswered],
+            (false, true, _) => vec![MessageStatus::Submitted, MessageStatus::Undeliverable],
+            (false, false, Channel::Whatsapp | Channel::Instagram) => {
+                vec![
+                    MessageStatus::Submitted,
+                    MessageStatus::Delivered,
+                    MessageStatus::Read,
+                ]
+            }
+            (false, false, _) => vec![MessageStatus::Submitted, MessageStatus::Delivered],
+        };
+        self.store().messages.push((record, text_of("webhook_url")));
+        let service = self.clone();
+        let task_uuid = uuid.clone();
+        self.inner
+            .background
+            .spawn(async move { service.lifecycle(task_uuid, steps).await });
+        Ok(SendMessageResponse { message_uuid: uuid })
+    }
+
+    async fn list_messages(
+        &self,
+        _ctx: RequestContext,
+        query: ListMessagesQuery,
+    ) -> Result<Page<MessageRecord>, ServerError> {
+        let items: Vec<MessageRecord> = self
+            .store()
+            .messages
+            .iter()
+            .rev()
+            .map(|(m, _)| m)
+            .filter(|m| query.channel.as_ref().is_none_or(|c| m.channel == *c))
+            .filter(|m| query.status.as_ref().is_none_or(|s| m.status == *s))
+            .cloned()
+            .collect();
+        let (data, has_more) = paginate(
+            &items,
+            |m| m.id.as_str(),
+            PageRequest {
+                limit: query.limit,
+                after: query.after.as_deref(),
+                before: query.before.as_deref(),
+            },
+        )?;
+        Ok(Page { data, has_more })
+    }
+
+    async fn get_message(
+        &self,
+        _ctx: RequestContext,
+        message_uuid: String,
+    ) -> Result<MessageRecord, ServerError> {
+        Ok(self.store().message_mut(&message_uuid)?.0.clone())
+    }
+
+    async fn update_message(
+        &self,
+        _ctx: RequestContext,
+        message_uuid: String,
+        body: UpdateMessageRequest,
+    ) -> Result<(), ServerError> {
+        let mut store = self.store();
+        let (record, _) = store.message_mut(&message_uuid)?;
+        if body.status != UpdateMessageStatus::Read {
+            return Err(ServerError::validation(
+                "status",
+                format!("cannot set `{}`", body.status),
+            ));
+        }
+        if record.direction != Some(Direction::Inbound) {
+            return Err(ServerError::validation(
+                "status",
+                "only inbound messages can be marked read",
+            ));
+        }
+        if !matches!(record.channel, Channel::Whatsapp | Channel::Instagram) {
+            return Err(ServerError::validation(
+                "status",
+                format!("{} messages have no read receipts", record.channel),
+            ));
+        }
+        record.status = MessageStatus::Read;
+        record.updated_at = Some(now_rfc3339());
+        Ok(())
+    }
+
+    async fn list_templates(
+        &self,
+        _ctx: RequestContext,
+        query: ListTemplatesQuery,
+    ) -> Result<Page<Template>, ServerError> {
+        let items: Vec<Template> = self
+            .store()
+            .templates
+            .iter()
+            .filter(|t| query.name.as_deref().is_none_or(|n| t.name == n))
+            .filter(|t| query.language.as_deref().is_none_or(|l| t.language == l))
+            .filter(|t| query.status.as_ref().is_none_or(|s| t.status == *s))
+            .cloned()
+            .collect();
+        let (data, has_more) = paginate(
+            &items,
+            |t| t.id.as_str(),
+            PageRequest {
+                limit: query.limit,
+                after: query.after.as_deref(),
+                before: query.before.as_deref(),
+            },
+        )?;
+        Ok(Page { data, has_more })
+    }
+}

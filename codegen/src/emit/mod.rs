@@ -6,6 +6,7 @@
 //! entry point. Every path is fully qualified so it never clashes with user names.
 
 mod client;
+mod server;
 mod service;
 mod types;
 mod websocket;
@@ -22,7 +23,12 @@ pub struct EmitOptions {
     /// A module path (`crate::ext`) whose `<service>` submodule holds hand-written items to
     /// re-export from each generated module, so `comms::messaging::sms` can be hand-written.
     pub extension_module: Option<String>,
+    /// When set, a server module (`<service>_server.rs`) is emitted per service too; see
+    /// [`ServerOptions`].
+    pub server: Option<ServerOptions>,
 }
+
+pub use server::{DEFAULT_SUPPORT_PATH, ServerOptions, emit_server};
 
 /// Emits the module of one service, formatted. The text starts with `pub mod <name> { ... }`.
 pub fn emit_service(service: &Service) -> Result<String, String> {

@@ -33,9 +33,7 @@ pub(super) fn all(service: &Service) -> TokenStream {
                 quote!(#def #from)
             }
         };
-        let validate = checked
-            .contains(&t.name)
-            .then(|| validate_impl(t, checked));
+        let validate = checked.contains(&t.name).then(|| validate_impl(t, checked));
         quote!(#def #validate)
     });
     let page = service.spec.pagination.as_ref().map(|p| {

@@ -27,7 +27,9 @@ use crate::sign::hmac_sha256_hex;
 pub type AuthFuture<T> = Pin<Box<dyn Future<Output = Result<T, Error>> + Send + 'static>>;
 
 /// What an auth endpoint answers for a channel: `{auth, channel_data?, shared_secret?}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// Its `Debug` output redacts `shared_secret` (the encrypted channel's key).
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ChannelAuth {
     /// `<key>:<hex signature>`.
@@ -38,6 +40,19 @@ pub struct ChannelAuth {
     /// The channel's key, base64 (encrypted channels).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shared_secret: Option<String>,
+}
+
+impl fmt::Debug for ChannelAuth {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ChannelAuth")
+            .field("auth", &self.auth)
+            .field("channel_data", &self.channel_data)
+            .field(
+                "shared_secret",
+                &self.shared_secret.as_ref().map(|_| "<redacted>"),
+            )
+            .finish()
+    }
 }
 
 impl ChannelAuth {

@@ -1,1 +1,0 @@
-//! The realtime service sandbox.

@@ -1,0 +1,169 @@
+//! [`ServerError`]: an error answer of a sandboxed service, encoded with the spec's error body
+//! `{"error": {"code", "message", "param", "request_id"}}`.
+
+use std::fmt;
+
+use axum::http::StatusCode;
+use axum::http::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
+use axum::response::{IntoResponse, Response};
+
+use super::X_REQUEST_ID;
+
+/// An error answer: HTTP status, machine-readable code (from the spec's `errors.codes`), a
+/// message, and the request field at fault when there is one.
+///
+/// ```
+/// use comms_sandbox::server::ServerError;
+/// let error = ServerError::not_found("email `em_1`");
+/// assert_eq!(error.status(), 404);
+/// assert_eq!(error.code(), "not_found");
+/// ```
+#[derive(Debug, Clone)]
+pub struct ServerError {
+    // Boxed: handlers return `Result<_, ServerError>` everywhere, so the error stays small.
+    inner: Box<Detail>,
+}
+
+#[derive(Debug, Clone)]
+struct Detail {
+    status: StatusCode,
+    code: String,
+    message: String,
+    param: Option<String>,
+    headers: HeaderMap,
+}
+
+impl ServerError {
+    /// An error with this status and code. An invalid status becomes 500.
+    pub fn new(status: u16, code: impl Into<String>, message: impl Into<String>) -> Self {
+        ServerError {
+            inner: Box::new(Detail {
+                status: StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+                code: code.into(),
+                message: message.into(),
+                param: None,
+                headers: HeaderMap::new(),
+            }),
+        }
+    }
+
+    /// 422 `validation_error` about `param`: the request is well-formed but its values are not.
+    pub fn validation(param: impl Into<String>, message: impl Into<String>) -> Self {
+        Self::new(422, "validation_error", message).with_param(param)
+    }
+
+    /// 400 `validation_error`: the request could not be read at all (bad JSON, bad query).
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        Self::new(400, "validation_error", message)
+    }
+
+    /// 404 `not_found`, naming what was looked for.
+    pub fn not_found(what: impl fmt::Display) -> Self {
+        Self::new(404, "not_found", format!("{what} does not exist"))
+    }
+
+    /// 409 with `code`: the request conflicts with the resource's state.
+    pub fn conflict(code: impl Into<String>, message: impl Into<String>) -> Self {
+        Self::new(409, code, message)
+    }
+
+    /// 500 `internal_error`.
+    pub fn internal(message: impl Into<String>) -> Self {
+        Self::new(500, "internal_error", message)
+    }
+
+    /// Names the request field at fault.
+    pub fn with_param(mut self, param: impl Into<String>) -> Self {
+        self.inner.param = Some(param.into());
+        self
+    }
+
+    /// Adds a response header (e.g. `Retry-After`). Invalid names or values are skipped.
+    pub fn with_header(mut self, name: &str, value: &str) -> Self {
+        if let (Ok(name), Ok(value)) = (
+            HeaderName::from_bytes(name.as_bytes()),
+            HeaderValue::from_str(value),
+        ) {
+            self.inner.headers.insert(name, value);
+        }
+        self
+    }
+
+    /// The HTTP status.
+    pub fn status(&self) -> u16 {
+        self.inner.status.as_u16()
+    }
+
+    /// The error code (`validation_error`, `not_found`, ...).
+    pub fn code(&self) -> &str {
+        &self.inner.code
+    }
+
+    /// The human-readable message.
+    pub fn message(&self) -> &str {
+        &self.inner.message
+    }
+
+    /// The request field at fault, when there is one.
+    pub fn param(&self) -> Option<&str> {
+        self.inner.param.as_deref()
+    }
+
+    /// The JSON error body, with `request_id`.
+    pub fn body(&self, request_id: &str) -> serde_json::Value {
+        let mut error = serde_json::Map::new();
+        error.insert("code".into(), self.inner.code.clone().into());
+        error.insert("message".into(), self.inner.message.clone().into());
+        if let Some(param) = &self.inner.param {
+            error.insert("param".into(), param.clone().into());
+        }
+        error.insert("request_id".into(), request_id.into());
+        serde_json::json!({ "error": error })
+    }
+
+    /// The whole HTTP answer.
+    pub fn to_response(&self, request_id: &str) -> Response {
+        let body = serde_json::to_vec(&self.body(request_id)).unwrap_or_default();
+        let mut response = (self.inner.status, body).into_response();
+        let headers = response.headers_mut();
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        if let Ok(id) = HeaderValue::from_str(request_id) {
+            headers.insert(X_REQUEST_ID, id);
+        }
+        for (name, value) in &self.inner.headers {
+            headers.insert(name.clone(), value.clone());
+        }
+        response
+    }
+}
+
+impl fmt::Display for ServerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {}: {}",
+            self.inner.status.as_u16(),
+            self.inner.code,
+            self.inner.message
+        )?;
+        if let Some(param) = &self.inner.param {
+            write!(f, " (`{param}`)")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ServerError {}
+
+/// The client's pre-send checks (`Validator::check`) fail with `InvalidRequest`: on the server
+/// the same failure is a 422 naming the field.
+impl From<comms_runtime::Error> for ServerError {
+    fn from(error: comms_runtime::Error) -> Self {
+        match error {
+            comms_runtime::Error::InvalidRequest { field, message, .. } => {
+                ServerError::validation(field, message)
+            }
+            other => ServerError::internal(other.to_string()),
+        }
+    }
+}

@@ -1,0 +1,831 @@
+//! The [`Gateway`] every request of a generated server passes ([`Incoming::accept`]): auth by
+//! the spec's schemes, the spec's rate limit (429 with `Retry-After` and `X-RateLimit-*`),
+//! idempotency keys (a replay answers the same, another body under the same key is a 409), then
+//! decoding and validation of path, query and body, and finally the encoded answer.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant, SystemTime};
+
+use axum::extract::{FromRequestParts, RawPathParams, Request};
+use axum::http::header::{AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
+use axum::http::{StatusCode, request::Parts};
+use axum::response::{IntoResponse, Response};
+use bytes::Bytes;
+use comms_runtime::validate::{Validate, Validator};
+use comms_runtime::{AuthScheme, OperationSpec, RetryClass, ServiceSpec};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::{ServerError, X_REQUEST_ID};
+
+/// A request rate limit: `requests` per `per`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RateLimit {
+    /// Requests allowed in one window.
+    pub requests: u32,
+    /// The window.
+    pub per: Duration,
+}
+
+impl RateLimit {
+    /// `requests` per `per`.
+    pub fn new(requests: u32, per: Duration) -> Self {
+        RateLimit { requests, per }
+    }
+
+    /// The spec's limit of a service (`limits.rate`), when it has one.
+    pub fn from_spec(service: &ServiceSpec) -> Option<Self> {
+        service
+            .rate_limit
+            .map(|r| RateLimit::new(r.requests, Duration::from_secs(u64::from(r.per_seconds))))
+    }
+}
+
+/// How long idempotency keys are kept when the spec does not say (its `retention_hours`).
+pub const DEFAULT_IDEMPOTENCY_RETENTION: Duration = Duration::from_secs(24 * 3600);
+
+/// Largest request body accepted by default (the email spec allows 40 MiB of attachments).
+pub const DEFAULT_MAX_BODY_BYTES: usize = 48 * 1024 * 1024;
+
+/// What every request of one service passes: the credentials it accepts, the rate limit and
+/// the idempotency store. Built from the generated client's `SERVICE` description, so the auth
+/// schemes, limit, headers and idempotency header are the spec's.
+///
+/// ```
+/// use std::time::Duration;
+/// use comms_sandbox::server::{Gateway, RateLimit};
+/// let gateway = Gateway::new(&comms::email::SERVICE)
+///     .credential("api_key", "test-key")
+///     .rate_limit(Some(RateLimit::new(5, Duration::from_secs(1))));
+/// assert_eq!(gateway.service().name, "email");
+/// ```
+#[derive(Clone)]
+pub struct Gateway {
+    service: &'static ServiceSpec,
+    credentials: Vec<(String, String)>,
+    limiter: Option<Arc<Limiter>>,
+    idempotency: IdempotencyStore,
+    max_body_bytes: usize,
+}
+
+impl fmt::Debug for Gateway {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Gateway")
+            .field("service", &self.service.name)
+            .field(
+                "credentials",
+                &self
+                    .credentials
+                    .iter()
+                    .map(|(name, _)| format!("{name}: <redacted>"))
+                    .collect::<Vec<_>>(),
+            )
+            .field("rate_limit", &self.limiter.as_ref().map(|l| l.limit))
+            .field("max_body_bytes", &self.max_body_bytes)
+            .finish()
+    }
+}
+
+impl Gateway {
+    /// A gateway for `service` with the spec's rate limit and no credentials yet (so every
+    /// request is refused until [`Gateway::credential`] names one).
+    pub fn new(service: &'static ServiceSpec) -> Self {
+        Gateway {
+            service,
+            credentials: Vec::new(),
+            limiter: RateLimit::from_spec(service).map(|l| Arc::new(Limiter::new(l))),
+            idempotency: IdempotencyStore::new(DEFAULT_IDEMPOTENCY_RETENTION),
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+        }
+    }
+
+    /// Accepts `value` for the spec credential `name` (`api_key`).
+    pub fn credential(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        let name = name.into();
+        self.credentials.retain(|(n, _)| *n != name);
+        self.credentials.push((name, value.into()));
+        self
+    }
+
+    /// Replaces the spec's rate limit; `None` turns limiting off.
+    pub fn rate_limit(mut self, limit: Option<RateLimit>) -> Self {
+        self.limiter = limit.map(|l| Arc::new(Limiter::new(l)));
+        self
+    }
+
+    /// How long idempotency keys are remembered.
+    pub fn idempotency_retention(mut self, retention: Duration) -> Self {
+        self.idempotency = IdempotencyStore::new(retention);
+        self
+    }
+
+    /// Largest request body; larger ones get 413 `payload_too_large`.
+    pub fn max_body_bytes(mut self, max: usize) -> Self {
+        self.max_body_bytes = max;
+        self
+    }
+
+    /// The service this gateway guards.
+    pub fn service(&self) -> &'static ServiceSpec {
+        self.service
+    }
+
+    /// The rate limit in force.
+    pub fn current_rate_limit(&self) -> Option<RateLimit> {
+        self.limiter.as_ref().map(|l| l.limit)
+    }
+
+    /// Checks a presented credential value against the one configured for `name`, in constant
+    /// time. Used by the SMTP listener too.
+    pub fn accepts(&self, name: &str, presented: &str) -> bool {
+        self.credentials
+            .iter()
+            .any(|(n, v)| n == name && constant_time_eq(v.as_bytes(), presented.as_bytes()))
+    }
+
+    /// Takes one request from the rate limit (for front doors other than HTTP, like SMTP):
+    /// `Err` holds the wait until the window resets.
+    pub fn take_rate_limit(&self) -> Result<(), Duration> {
+        match &self.limiter {
+            Some(limiter) => {
+                let state = limiter.take();
+                if state.allowed {
+                    Ok(())
+                } else {
+                    Err(state.reset)
+                }
+            }
+            None => Ok(()),
+        }
+    }
+}
+
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic while holding the lock cannot leave these maps inconsistent: keep serving.
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// A fixed-window limiter: `requests` per window, the window starting at its first request.
+#[derive(Debug)]
+struct Limiter {
+    limit: RateLimit,
+    window: Mutex<(Instant, u32)>,
+}
+
+struct LimitState {
+    allowed: bool,
+    remaining: u32,
+    reset: Duration,
+}
+
+impl Limiter {
+    fn new(limit: RateLimit) -> Self {
+        Limiter {
+            limit,
+            window: Mutex::new((Instant::now(), 0)),
+        }
+    }
+
+    fn take(&self) -> LimitState {
+        let mut window = lock(&self.window);
+        let now = Instant::now();
+        if now.duration_since(window.0) >= self.limit.per {
+            *window = (now, 0);
+        }
+        let reset = self.limit.per.saturating_sub(now.duration_since(window.0));
+        if window.1 >= self.limit.requests {
+            return LimitState {
+                allowed: false,
+                remaining: 0,
+                reset,
+            };
+        }
+        window.1 += 1;
+        LimitState {
+            allowed: true,
+            remaining: self.limit.requests - window.1,
+            reset,
+        }
+    }
+}
+
+/// Whole seconds, rounded up, at least 1: what `Retry-After` and `X-RateLimit-Reset` carry.
+fn ceil_secs(d: Duration) -> u64 {
+    let s = d.as_secs() + u64::from(d.subsec_nanos() > 0);
+    s.max(1)
+}
+
+/// What an idempotency key maps to.
+#[derive(Debug, Clone)]
+enum Slot {
+    InFlight {
+        fingerprint: Fingerprint,
+    },
+    Done {
+        fingerprint: Fingerprint,
+        answer: StoredAnswer,
+        at: Instant,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Fingerprint {
+    method: String,
+    path: String,
+    body: FingerprintBody,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum FingerprintBody {
+    Json(serde_json::Value),
+    Raw(Bytes),
+}
+
+impl Fingerprint {
+    fn new(parts: &Parts, body: &Bytes) -> Self {
+        Fingerprint {
+            method: parts.method.to_string(),
+            path: parts.uri.path().to_owned(),
+            // Same JSON, same request, whatever the whitespace or key order.
+            body: match serde_json::from_slice(body) {
+                Ok(value) => FingerprintBody::Json(value),
+                Err(_) => FingerprintBody::Raw(body.clone()),
+            },
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+struct StoredAnswer {
+    status: StatusCode,
+    body: Bytes,
+    request_id: String,
+}
+
+/// Idempotency keys and the answers given to them, kept for the retention time.
+#[derive(Debug, Clone)]
+struct IdempotencyStore {
+    retention: Duration,
+    slots: Arc<Mutex<HashMap<String, Slot>>>,
+}
+
+enum Claim {
+    /// First use: the request goes ahead.
+    Reserved,
+    /// A replay of a finished request: answer the same.
+    Replay(StoredAnswer),
+    /// Another body under this key, or the first request is still running.
+    Conflict(ServerError),
+}
+
+impl IdempotencyStore {
+    fn new(retention: Duration) -> Self {
+        IdempotencyStore {
+            retention,
+            slots: Arc::new(Mutex::new(HashMap::new())),
+        }
+    }
+
+    fn claim(&self, key: &str, fingerprint: Fingerprint) -> Claim {
+        let mut slots = lock(&self.slots);
+        let retention = self.retention;
+        slots.retain(|_, slot| match slot {
+            Slot::Done { at, .. } => at.elapsed() < retention,
+            Slot::InFlight { .. } => true,
+        });
+        match slots.get(key) {
+            None => {
+                slots.insert(key.to_owned(), Slot::InFlight { fingerprint });
+                Claim::Reserved
+            }
+            Some(Slot::Done {
+                fingerprint: seen,
+                answer,
+                ..
+            }) if *seen == fingerprint => Claim::Replay(answer.clone()),
+            Some(Slot::InFlight { fingerprint: seen }) if *seen == fingerprint => {
+                Claim::Conflict(ServerError::conflict(
+                    "idempotency_key_reused",
+                    "a request with this idempotency key is still being processed; retry later",
+                ))
+            }
+            Some(_) => Claim::Conflict(ServerError::conflict(
+                "idempotency_key_reused",
+                "this idempotency key was used with a different request",
+            )),
+        }
+    }
+
+    fn complete(&self, key: &str, answer: StoredAnswer) {
+        let mut slots = lock(&self.slots);
+        if let Some(Slot::InFlight { fingerprint }) = slots.remove(key) {
+            slots.insert(
+                key.to_owned(),
+                Slot::Done {
+                    fingerprint,
+                    answer,
+                    at: Instant::now(),
+                },
+            );
+        }
+    }
+
+    fn release(&self, key: &str) {
+        let mut slots = lock(&self.slots);
+        if matches!(slots.get(key), Some(Slot::InFlight { .. })) {
+            slots.remove(key);
+        }
+    }
+}
+
+/// A claimed idempotency key; released on drop unless an answer was stored.
+#[derive(Debug)]
+struct Reservation {
+    store: IdempotencyStore,
+    key: String,
+    done: bool,
+}
+
+impl Drop for Reservation {
+    fn drop(&mut self) {
+        if !self.done {
+            self.store.release(&self.key);
+        }
+    }
+}
+
+/// What a handler knows about its request besides its decoded inputs.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct RequestContext {
+    /// This request's id, sent back as `X-Request-Id` and in error bodies.
+    pub request_id: String,
+    /// The operation's name (`send_email`).
+    pub operation: &'static str,
+    /// The idempotency key the request carried (operations with `idempotency: key`).
+    pub idempotency_key: Option<String>,
+    /// The request headers, without the credential-carrying ones.
+    pub headers: HeaderMap,
+    /// When the request arrived.
+    pub received_at: SystemTime,
+}
+
+impl RequestContext {
+    /// A context for work that did not arrive over HTTP (the SMTP listener), with a fresh
+    /// request id.
+    pub fn internal(operation: &'static str, idempotency_key: Option<String>) -> Self {
+        RequestContext {
+            request_id: new_request_id(),
+            operation,
+            idempotency_key,
+            headers: HeaderMap::new(),
+            received_at: SystemTime::now(),
+        }
+    }
+}
+
+/// A fresh request id: `req_<32 hex>`.
+pub fn new_request_id() -> String {
+    format!("req_{}", uuid::Uuid::new_v4().simple())
+}
+
+/// An accepted request of one operation, between [`Incoming::accept`] and
+/// [`Incoming::finish`]: generated handlers decode its inputs with its methods, call the
+/// server, and answer with `finish`.
+#[derive(Debug)]
+pub struct Incoming {
+    context: RequestContext,
+    op: &'static OperationSpec,
+    path_params: Vec<(String, String)>,
+    query: String,
+    body: Bytes,
+    limit_headers: HeaderMap,
+    reservation: Option<Reservation>,
+}
+
+impl Incoming {
+    /// Runs the gateway over `request` for `op`: auth (401 `missing_api_key` /
+    /// `invalid_api_key`), rate limit (429 `rate_limit_exceeded` with `Retry-After`), body size
+    /// (413), idempotency key (a stored answer for a replay, 409 for a reused key). `Err` is the
+    /// answer to send as is.
+    pub async fn accept(
+        gateway: &Gateway,
+        op: &'static OperationSpec,
+        request: Request,
+    ) -> Result<Incoming, Response> {
+        let request_id = new_request_id();
+        let (mut parts, body) = request.into_parts();
+        if op.service != gateway.service.name {
+            return Err(ServerError::internal(format!(
+                "operation `{}` of `{}` reached the `{}` gateway",
+                op.name, op.service, gateway.service.name
+            ))
+            .to_response(&request_id));
+        }
+        let query = parts.uri.query().unwrap_or("").to_owned();
+
+        let schemes: &[AuthScheme] = match &op.auth {
+            Some(scheme) => std::slice::from_ref(scheme),
+            None => gateway.service.auth,
+        };
+        authenticate(gateway, schemes, &parts.headers, &query)
+            .map_err(|e| e.to_response(&request_id))?;
+
+        let mut limit_headers = HeaderMap::new();
+        if let Some(limiter) = &gateway.limiter {
+            let state = limiter.take();
+            let names = &gateway.service.rate_limit_headers;
+            let reset = ceil_secs(state.reset).to_string();
+            let mut put = |name: Option<&str>, value: String| {
+                if let (Some(Ok(name)), Ok(value)) = (
+                    name.map(|n| HeaderName::from_bytes(n.as_bytes())),
+                    HeaderValue::from_str(&value),
+                ) {
+                    limit_headers.insert(name, value);
+                }
+            };
+            put(names.limit, limiter.limit.requests.to_string());
+            put(names.remaining, state.remaining.to_string());
+            put(names.reset, reset.clone());
+            if !state.allowed {
+                let retry_after = names.retry_after.unwrap_or("Retry-After");
+                let error = ServerError::new(
+                    429,
+                    "rate_limit_exceeded",
+                    format!(
+                        "more than {} requests in {} s; retry after {reset} s",
+                        limiter.limit.requests,
+                        limiter.limit.per.as_secs_f64()
+                    ),
+                )
+                .with_header(retry_after, &reset);
+                let mut response = error.to_response(&request_id);
+                response.headers_mut().extend(limit_headers);
+                return Err(response);
+            }
+        }
+
+        let path_params = match RawPathParams::from_request_parts(&mut parts, &()).await {
+            Ok(params) => params
+                .iter()
+                .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                .collect(),
+            Err(rejection) => {
+                let error = ServerError::bad_request(format!("bad path: {rejection}"));
+                return Err(with_headers(error.to_response(&request_id), &limit_headers));
+            }
+        };
+
+        let body = match axum::body::to_bytes(body, gateway.max_body_bytes).await {
+            Ok(body) => body,
+            Err(_) => {
+                let error = ServerError::new(
+                    413,
+                    "payload_too_large",
+                    format!("the body is larger than {} bytes", gateway.max_body_bytes),
+                );
+                return Err(with_headers(error.to_response(&request_id), &limit_headers));
+            }
+        };
+
+        let mut idempotency_key = None;
+        let mut reservation = None;
+        if let (RetryClass::IdempotencyKey, Some(spec)) = (op.retry, gateway.service.idempotency) {
+            if let Some(value) = parts.headers.get(spec.header) {
+                let key = match value.to_str() {
+                    Ok(key) if !key.is_empty() && key.len() <= spec.max_len => key.to_owned(),
+                    _ => {
+                        let error = ServerError::bad_request(format!(
+                            "the `{}` header must be 1 to {} visible ASCII characters",
+                            spec.header, spec.max_len
+                        ))
+                        .with_param(spec.header);
+                        return Err(with_headers(error.to_response(&request_id), &limit_headers));
+                    }
+                };
+                let scoped = format!("{}\u{0}{key}", op.service);
+                match gateway
+                    .idempotency
+                    .claim(&scoped, Fingerprint::new(&parts, &body))
+                {
+                    Claim::Reserved => {
+                        reservation = Some(Reservation {
+                            store: gateway.idempotency.clone(),
+                            key: scoped,
+                            done: false,
+                        });
+                    }
+                    Claim::Replay(answer) => {
+                        let mut response = (answer.status, answer.body).into_response();
+                        let headers = response.headers_mut();
+                        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+                        if let Ok(id) = HeaderValue::from_str(&answer.request_id) {
+                            headers.insert(X_REQUEST_ID, id);
+                        }
+                        headers.insert(
+                            HeaderName::from_static("idempotent-replayed"),
+                            HeaderValue::from_static("true"),
+                        );
+                        return Err(with_headers(response, &limit_headers));
+                    }
+                    Claim::Conflict(error) => {
+                        let error = error.with_param(spec.header);
+                        return Err(with_headers(error.to_response(&request_id), &limit_headers));
+                    }
+                }
+                idempotency_key = Some(key);
+            }
+        }
+
+        let mut headers = parts.headers;
+        headers.remove(AUTHORIZATION);
+        for scheme in schemes {
+            if let AuthScheme::Header { header, .. } = scheme {
+                headers.remove(*header);
+            }
+        }
+        Ok(Incoming {
+            context: RequestContext {
+                request_id,
+                operation: op.name,
+                idempotency_key,
+                headers,
+                received_at: SystemTime::now(),
+            },
+            op,
+            path_params,
+            query,
+            body,
+            limit_headers,
+            reservation,
+        })
+    }
+
+    /// The context handed to the server method.
+    pub fn context(&self) -> RequestContext {
+        self.context.clone()
+    }
+
+    /// A path parameter, parsed; 400 when it is missing or does not parse.
+    pub fn path_param<T: std::str::FromStr>(&self, name: &str) -> Result<T, ServerError> {
+        let raw = self
+            .path_params
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+            .ok_or_else(|| {
+                ServerError::bad_request(format!("missing path parameter `{name}`"))
+                    .with_param(name)
+            })?;
+        raw.parse().map_err(|_| {
+            ServerError::bad_request(format!("path parameter `{name}` is not valid: `{raw}`"))
+                .with_param(name)
+        })
+    }
+
+    /// The query string decoded into `Q`; 400 naming the parameter when it does not decode.
+    pub fn query<Q: DeserializeOwned>(&self) -> Result<Q, ServerError> {
+        let parsed = url::form_urlencoded::parse(self.query.as_bytes());
+        serde_path_to_error::deserialize(serde_urlencoded::Deserializer::new(parsed)).map_err(
+            |e: serde_path_to_error::Error<serde_urlencoded::de::Error>| {
+                let path = e.path().to_string();
+                let error = ServerError::bad_request(format!("bad query: {}", e.inner()));
+                if path == "." {
+                    error
+                } else {
+                    error.with_param(path)
+                }
+            },
+        )
+    }
+
+    /// [`Incoming::query`], then the spec's limits (422 naming the parameter).
+    pub fn query_checked<Q: DeserializeOwned + Validate>(&self) -> Result<Q, ServerError> {
+        let query: Q = self.query()?;
+        Validator::check(&query)?;
+        Ok(query)
+    }
+
+    /// The JSON body decoded into `B`: 400 when it is not JSON, 422 naming the field when it
+    /// does not fit the type.
+    pub fn json<B: DeserializeOwned>(&self) -> Result<B, ServerError> {
+        if self.body.iter().all(u8::is_ascii_whitespace) {
+            return Err(ServerError::bad_request(format!(
+                "`{}` needs a JSON body",
+                self.op.name
+            )));
+        }
+        let mut deserializer = serde_json::Deserializer::from_slice(&self.body);
+        let value: B = serde_path_to_error::deserialize(&mut deserializer).map_err(
+            |e: serde_path_to_error::Error<serde_json::Error>| {
+                let path = e.path().to_string();
+                let inner = e.inner();
+                let error = if inner.is_data() {
+                    ServerError::new(422, "validation_error", format!("invalid body: {inner}"))
+                } else {
+                    ServerError::bad_request(format!("the body is not valid JSON: {inner}"))
+                };
+                if path == "." {
+                    error
+                } else {
+                    error.with_param(path)
+                }
+            },
+        )?;
+        deserializer
+            .end()
+            .map_err(|e| ServerError::bad_request(format!("the body is not valid JSON: {e}")))?;
+        Ok(value)
+    }
+
+    /// [`Incoming::json`], then the same checks the clients run before sending (formats,
+    /// lengths, rules), as 422 naming the field.
+    pub fn json_checked<B: DeserializeOwned + Validate>(&self) -> Result<B, ServerError> {
+        let body: B = self.json()?;
+        Validator::check(&body)?;
+        Ok(body)
+    }
+
+    /// Answers an input that did not decode.
+    pub fn reject(self, error: ServerError) -> Response {
+        self.answer(Err(error))
+    }
+
+    /// Answers with the server's result: `status` and the JSON body on success, the spec's
+    /// error body otherwise. Remembers the answer for the request's idempotency key.
+    pub fn finish<T: Serialize>(self, result: Result<T, ServerError>, status: u16) -> Response {
+        let result = result.and_then(|value| {
+            serde_json::to_vec(&value)
+                .map(|body| (status, Bytes::from(body)))
+                .map_err(|e| ServerError::internal(format!("cannot encode the answer: {e}")))
+        });
+        self.answer(result)
+    }
+
+    /// [`Incoming::finish`] for operations without a response body.
+    pub fn finish_empty(self, result: Result<(), ServerError>, status: u16) -> Response {
+        let body = if status == 204 {
+            Bytes::new()
+        } else {
+            Bytes::from_static(b"{}")
+        };
+        self.answer(result.map(|()| (status, body)))
+    }
+
+    fn answer(mut self, result: Result<(u16, Bytes), ServerError>) -> Response {
+        let request_id = self.context.request_id.clone();
+        let (status, body, error_headers) = match result {
+            Ok((status, body)) => (
+                StatusCode::from_u16(status).unwrap_or(StatusCode::OK),
+                body,
+                None,
+            ),
+            Err(error) => {
+                let response = error.to_response(&request_id);
+                let status = response.status();
+                let body =
+                    Bytes::from(serde_json::to_vec(&error.body(&request_id)).unwrap_or_default());
+                (status, body, Some(response.headers().clone()))
+            }
+        };
+        if let Some(mut reservation) = self.reservation.take() {
+            // Transient failures may be retried under the same key; everything else is final.
+            let transient = status.is_server_error() || status == StatusCode::TOO_MANY_REQUESTS;
+            if !transient {
+                reservation.store.complete(
+                    &reservation.key,
+                    StoredAnswer {
+                        status,
+                        body: body.clone(),
+                        request_id: request_id.clone(),
+                    },
+                );
+                reservation.done = true;
+            }
+        }
+        let mut response = (status, body.clone()).into_response();
+        let headers = response.headers_mut();
+        if let Some(extra) = error_headers {
+            headers.extend(extra);
+        }
+        if !body.is_empty() {
+            headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        }
+        if let Ok(id) = HeaderValue::from_str(&request_id) {
+            headers.insert(X_REQUEST_ID, id);
+        }
+        with_headers(response, &self.limit_headers)
+    }
+}
+
+fn with_headers(mut response: Response, extra: &HeaderMap) -> Response {
+    for (name, value) in extra {
+        response.headers_mut().insert(name.clone(), value.clone());
+    }
+    response
+}
+
+/// Checks the credential against the operation's schemes: the first scheme that carries one
+/// decides. Signing schemes are not served by this gateway.
+fn authenticate(
+    gateway: &Gateway,
+    schemes: &[AuthScheme],
+    headers: &HeaderMap,
+    query: &str,
+) -> Result<(), ServerError> {
+    let mut presented = false;
+    let mut hint = Vec::new();
+    for scheme in schemes {
+        let (credential, value) = match scheme {
+            AuthScheme::Bearer { credential } => {
+                hint.push("`Authorization: Bearer <key>`".to_owned());
+                let value = headers
+                    .get(AUTHORIZATION)
+                    .and_then(|v| v.to_str().ok())
+                    .and_then(|v| {
+                        let (kind, token) = v.trim().split_once(' ')?;
+                        kind.eq_ignore_ascii_case("bearer")
+                            .then(|| token.trim().to_owned())
+                    });
+                (*credential, value)
+            }
+            AuthScheme::Header { header, credential } => {
+                hint.push(format!("`{header}: <key>`"));
+                let value = headers
+                    .get(*header)
+                    .and_then(|v| v.to_str().ok())
+                    .map(|v| v.trim().to_owned());
+                (*credential, value)
+            }
+            AuthScheme::Query { param, credential } => {
+                hint.push(format!("`?{param}=<key>`"));
+                let value = url::form_urlencoded::parse(query.as_bytes())
+                    .find(|(k, _)| k == param)
+                    .map(|(_, v)| v.into_owned());
+                (*credential, value)
+            }
+            _ => continue,
+        };
+        if let Some(value) = value.filter(|v| !v.is_empty()) {
+            presented = true;
+            if gateway.accepts(credential, &value) {
+                return Ok(());
+            }
+        }
+    }
+    if presented {
+        Err(ServerError::new(
+            401,
+            "invalid_api_key",
+            "the API key is not valid",
+        ))
+    } else {
+        Err(ServerError::new(
+            401,
+            "missing_api_key",
+            format!("no API key: send {}", hint.join(" or ")),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limiter_refuses_past_the_limit_and_resets_after_the_window() {
+        let limiter = Limiter::new(RateLimit::new(2, Duration::from_millis(50)));
+        assert!(limiter.take().allowed);
+        let second = limiter.take();
+        assert!(second.allowed);
+        assert_eq!(second.remaining, 0);
+        assert!(!limiter.take().allowed);
+        std::thread::sleep(Duration::from_millis(60));
+        assert!(limiter.take().allowed);
+    }
+
+    #[test]
+    fn retry_after_rounds_up_to_whole_seconds() {
+        assert_eq!(ceil_secs(Duration::from_millis(1)), 1);
+        assert_eq!(ceil_secs(Duration::from_millis(1001)), 2);
+        assert_eq!(ceil_secs(Duration::from_secs(60)), 60);
+    }
+
+    #[test]
+    fn constant_time_eq_compares_whole_values() {
+        assert!(constant_time_eq(b"abc", b"abc"));
+        assert!(!constant_time_eq(b"abc", b"abd"));
+        assert!(!constant_time_eq(b"abc", b"ab"));
+    }
+}

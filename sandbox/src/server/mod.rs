@@ -1,0 +1,48 @@
+//! Server support shared by the sandboxed services, service-agnostic and driven by the specs:
+//! the generated servers (`email_server`, `messaging_server`: a trait and an axum router per
+//! service, from `comms-codegen` with its `server` option) call into [`Incoming`] and
+//! [`Gateway`] for auth, rate limits, idempotency, decoding and error bodies; the sandboxes use
+//! [`paginate`], [`WebhookSender`] and [`Background`].
+
+mod background;
+mod error;
+mod gateway;
+mod page;
+mod time;
+mod webhooks;
+
+pub use background::Background;
+pub use error::ServerError;
+pub use gateway::{
+    DEFAULT_IDEMPOTENCY_RETENTION, DEFAULT_MAX_BODY_BYTES, Gateway, Incoming, RateLimit,
+    RequestContext, new_request_id,
+};
+pub use page::{DEFAULT_PAGE_LIMIT, PageRequest, paginate};
+pub use time::{format_rfc3339, now_rfc3339, parse_rfc3339};
+pub use webhooks::{
+    Delivery, DeliveryOutcome, WebhookRetry, WebhookSender, WebhookTarget, generate_secret,
+};
+
+use axum::http::HeaderName;
+use axum::response::Response;
+
+/// The header that carries the request id (the clients read it into their errors).
+pub(crate) const X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// The answer to a path no operation has: 404 with the spec's error body.
+pub async fn not_found() -> Response {
+    ServerError::new(404, "not_found", "no operation has this path").to_response(&new_request_id())
+}
+
+/// The answer to a method a path does not take: 405 with the spec's error body.
+pub async fn method_not_allowed() -> Response {
+    ServerError::new(
+        405,
+        "method_not_allowed",
+        "this path does not take this method",
+    )
+    .to_response(&new_request_id())
+}
+
+include!(concat!(env!("OUT_DIR"), "/email_server.rs"));
+include!(concat!(env!("OUT_DIR"), "/messaging_server.rs"));

@@ -1,0 +1,237 @@
+//! Signed webhook delivery (Standard Webhooks: `webhook-id`, `webhook-timestamp`,
+//! `webhook-signature`, signed with `comms_runtime::webhook::StandardWebhooks::sign`), retried
+//! with exponential backoff, with a log of every delivery for inspection.
+
+use std::fmt;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use base64::Engine as _;
+use comms_runtime::webhook::StandardWebhooks;
+
+use super::{Background, ServerError};
+
+/// A new Standard Webhooks signing secret: `whsec_` and 32 random bytes in base64.
+pub fn generate_secret() -> String {
+    let key: [u8; 32] = rand::random();
+    format!(
+        "whsec_{}",
+        base64::engine::general_purpose::STANDARD.encode(key)
+    )
+}
+
+/// Where a sandbox sends every event it produces, and the secret it signs them with.
+#[derive(Clone, PartialEq, Eq)]
+pub struct WebhookTarget {
+    /// The receiving URL.
+    pub url: String,
+    /// The `whsec_...` signing secret.
+    pub secret: String,
+}
+
+impl WebhookTarget {
+    /// Events go to `url`, signed with `secret` (`whsec_...`; see [`generate_secret`]).
+    pub fn new(url: impl Into<String>, secret: impl Into<String>) -> Self {
+        WebhookTarget {
+            url: url.into(),
+            secret: secret.into(),
+        }
+    }
+}
+
+impl fmt::Debug for WebhookTarget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("WebhookTarget")
+            .field("url", &self.url)
+            .field("secret", &"<redacted>")
+            .finish()
+    }
+}
+
+/// How failed deliveries are retried: `attempts` in all, waiting `base × 2^n` (at most `cap`)
+/// after failure `n`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WebhookRetry {
+    /// Attempts in all, the first included.
+    pub attempts: u32,
+    /// Wait after the first failure.
+    pub base: Duration,
+    /// Longest wait.
+    pub cap: Duration,
+    /// Timeout of one attempt.
+    pub timeout: Duration,
+}
+
+impl Default for WebhookRetry {
+    /// 6 attempts, 500 ms doubling up to 30 s, 10 s per attempt.
+    fn default() -> Self {
+        WebhookRetry {
+            attempts: 6,
+            base: Duration::from_millis(500),
+            cap: Duration::from_secs(30),
+            timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+impl WebhookRetry {
+    /// The wait after failure `n` (0-based).
+    pub fn delay(&self, n: u32) -> Duration {
+        self.base
+            .saturating_mul(2u32.saturating_pow(n.min(20)))
+            .min(self.cap)
+    }
+}
+
+/// Where a delivery stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DeliveryOutcome {
+    /// Not yet accepted by the receiver; more attempts may follow.
+    Pending,
+    /// The receiver answered 2xx.
+    Delivered {
+        /// Its status.
+        status: u16,
+    },
+    /// Every attempt failed.
+    Failed {
+        /// The last failure.
+        reason: String,
+    },
+}
+
+/// One event sent to one URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Delivery {
+    /// The `webhook-id`, the same on every attempt.
+    pub id: String,
+    /// The receiving URL.
+    pub url: String,
+    /// The event type (`email.delivered`).
+    pub event_type: String,
+    /// Attempts made so far.
+    pub attempts: u32,
+    /// Where it stands.
+    pub outcome: DeliveryOutcome,
+}
+
+/// Sends signed webhooks in the background and keeps a log of them.
+#[derive(Debug, Clone)]
+pub struct WebhookSender {
+    http: reqwest::Client,
+    retry: WebhookRetry,
+    background: Background,
+    log: Arc<Mutex<Vec<Delivery>>>,
+}
+
+/// Most deliveries kept in the log (older ones are dropped).
+const LOG_LIMIT: usize = 10_000;
+
+impl WebhookSender {
+    /// A sender whose deliveries run on `background`.
+    pub fn new(background: Background, retry: WebhookRetry) -> Self {
+        WebhookSender {
+            http: reqwest::Client::builder()
+                .timeout(retry.timeout)
+                .build()
+                .unwrap_or_default(),
+            retry,
+            background,
+            log: Arc::new(Mutex::new(Vec::new())),
+        }
+    }
+
+    /// Queues `body` (a JSON event of type `event_type`) for `url`, signed with `secret`.
+    /// Returns the `webhook-id`.
+    ///
+    /// # Errors
+    ///
+    /// A 500 when `secret` is not a valid `whsec_` secret.
+    pub fn send(
+        &self,
+        url: &str,
+        secret: &str,
+        event_type: &str,
+        body: Vec<u8>,
+    ) -> Result<String, ServerError> {
+        let signer = StandardWebhooks::new(secret)
+            .map_err(|e| ServerError::internal(format!("webhook secret: {e}")))?;
+        let id = format!("msg_{}", uuid::Uuid::new_v4().simple());
+        {
+            let mut log = self.lock();
+            if log.len() >= LOG_LIMIT {
+                log.remove(0);
+            }
+            log.push(Delivery {
+                id: id.clone(),
+                url: url.to_owned(),
+                event_type: event_type.to_owned(),
+                attempts: 0,
+                outcome: DeliveryOutcome::Pending,
+            });
+        }
+        let sender = self.clone();
+        let (url, task_id) = (url.to_owned(), id.clone());
+        self.background.spawn(async move {
+            sender.deliver(&task_id, &url, &signer, body).await;
+        });
+        Ok(id)
+    }
+
+    /// Every delivery so far, oldest first.
+    pub fn deliveries(&self) -> Vec<Delivery> {
+        self.lock().clone()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Delivery>> {
+        self.log
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn record(&self, id: &str, attempts: u32, outcome: DeliveryOutcome) {
+        if let Some(d) = self.lock().iter_mut().rev().find(|d| d.id == id) {
+            d.attempts = attempts;
+            d.outcome = outcome;
+        }
+    }
+
+    async fn deliver(&self, id: &str, url: &str, signer: &StandardWebhooks, body: Vec<u8>) {
+        let attempts = self.retry.attempts.max(1);
+        for attempt in 0..attempts {
+            let timestamp = SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
+            let signature = signer.sign(id, timestamp, &body);
+            let result = self
+                .http
+                .post(url)
+                .header("content-type", "application/json")
+                .header("webhook-id", id)
+                .header("webhook-timestamp", timestamp.to_string())
+                .header("webhook-signature", signature)
+                .body(body.clone())
+                .send()
+                .await;
+            let failure = match result {
+                Ok(response) if response.status().is_success() => {
+                    let status = response.status().as_u16();
+                    self.record(id, attempt + 1, DeliveryOutcome::Delivered { status });
+                    tracing::debug!(webhook_id = id, status, "webhook delivered");
+                    return;
+                }
+                Ok(response) => format!("the receiver answered {}", response.status().as_u16()),
+                Err(e) => format!("cannot reach the receiver: {}", e.without_url()),
+            };
+            tracing::debug!(webhook_id = id, attempt, %failure, "webhook attempt failed");
+            if attempt + 1 == attempts {
+                self.record(id, attempt + 1, DeliveryOutcome::Failed { reason: failure });
+                return;
+            }
+            self.record(id, attempt + 1, DeliveryOutcome::Pending);
+            tokio::time::sleep(self.retry.delay(attempt)).await;
+        }
+    }
+}
