@@ -11,10 +11,15 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 fn frames(c: &mut Criterion) {
     let event_data = r#"{"order":1234,"status":"shipped","items":[{"sku":"A-1","qty":2},{"sku":"B-7","qty":1}],"note":"leave at the door"}"#;
     let as_string = serde_json::json!({"event": "order-updated", "channel": "private-orders", "data": event_data}).to_string();
-    let as_object = format!(r#"{{"event":"order-updated","channel":"private-orders","data":{event_data}}}"#);
+    let as_object =
+        format!(r#"{{"event":"order-updated","channel":"private-orders","data":{event_data}}}"#);
     let bare = r#"{"event":"pusher:pong","data":{}}"#.to_owned();
     let mut group = c.benchmark_group("frame_decode");
-    for (name, text) in [("data_as_json_string", &as_string), ("data_as_object", &as_object), ("control", &bare)] {
+    for (name, text) in [
+        ("data_as_json_string", &as_string),
+        ("data_as_object", &as_object),
+        ("control", &bare),
+    ] {
         group.throughput(Throughput::Bytes(text.len() as u64));
         group.bench_function(name, |b| {
             b.iter(|| {
