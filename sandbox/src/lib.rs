@@ -1,9 +1,126 @@
 //! `comms-sandbox`: local servers that behave like the email, messaging and realtime services as
 //! their specs describe them, in memory, on loopback. Tests and examples start them in-process on
 //! free ports; the `comms-sandbox` binary runs them for other programs.
+//!
+//! The email and messaging servers are generated from `spec/*.yaml` (a server trait and router
+//! per service, see [`server`]), so they cannot drift from the clients; the realtime server speaks
+//! the Pusher protocol 7 and its HTTP API.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let sandbox = comms_sandbox::Sandbox::start().await?;
+//! let email = sandbox.email.client()?;
+//! let sent = email
+//!     .send_email(&comms::email::SendEmailRequest::new("ada@example.com", ["grace@example.com"]).text("Hi"))
+//!     .await?;
+//! println!("{}", sent.id);
+//! sandbox.shutdown().await;
+//! # Ok(()) }
+//! ```
 
 pub mod email;
 pub mod messaging;
 pub mod realtime;
 pub mod server;
 pub mod smtp;
+
+use std::fmt;
+
+pub use email::{EmailSandbox, EmailSandboxConfig};
+pub use messaging::{MessagingSandbox, MessagingSandboxConfig};
+pub use realtime::{RealtimeConfig, RealtimeSandbox};
+
+/// Settings of the three sandboxes; each defaults to loopback on free ports.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct SandboxConfig {
+    /// The email service (REST and SMTP relay).
+    pub email: EmailSandboxConfig,
+    /// The messaging service.
+    pub messaging: MessagingSandboxConfig,
+    /// The realtime service.
+    pub realtime: RealtimeConfig,
+}
+
+/// The three services, running.
+pub struct Sandbox {
+    /// The email service.
+    pub email: EmailSandbox,
+    /// The messaging service.
+    pub messaging: MessagingSandbox,
+    /// The realtime service.
+    pub realtime: RealtimeSandbox,
+}
+
+impl fmt::Debug for Sandbox {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Sandbox")
+            .field("email", &self.email)
+            .field("messaging", &self.messaging)
+            .field("realtime", &self.realtime)
+            .finish()
+    }
+}
+
+impl Sandbox {
+    /// Starts all three with their defaults.
+    ///
+    /// # Errors
+    /// When a listener cannot be bound.
+    pub async fn start() -> std::io::Result<Sandbox> {
+        Sandbox::start_with(SandboxConfig::default()).await
+    }
+
+    /// Starts all three with `config`.
+    ///
+    /// # Errors
+    /// When a listener cannot be bound.
+    pub async fn start_with(config: SandboxConfig) -> std::io::Result<Sandbox> {
+        Ok(Sandbox {
+            email: EmailSandbox::start(config.email).await?,
+            messaging: MessagingSandbox::start(config.messaging).await?,
+            realtime: RealtimeSandbox::start(config.realtime).await?,
+        })
+    }
+
+    /// Where each service listens, its test credentials, and the environment variables that
+    /// point the generated clients' `from_env()` at it. These are sandbox-only test values.
+    pub fn describe(&self) -> String {
+        let mut out = String::new();
+        let (e, m, r) = (&self.email, &self.messaging, &self.realtime);
+        out.push_str(&format!("email      {}\n", e.base_url()));
+        if let Some(smtp) = e.smtp_addr() {
+            out.push_str(&format!("email SMTP {smtp} (STARTTLS, user `apikey`, password the email API key)\n"));
+        }
+        out.push_str(&format!("messaging  {}\n", m.base_url()));
+        out.push_str(&format!("realtime   {} (WebSocket {})\n\n", r.http_url(), r.ws_url()));
+        out.push_str("# test credentials, for the sandbox only:\n");
+        for (name, value) in self.env() {
+            out.push_str(&format!("export {name}={value}\n"));
+        }
+        out
+    }
+
+    /// The environment that makes `EmailClient::from_env()` and the others use this sandbox.
+    pub fn env(&self) -> Vec<(&'static str, String)> {
+        let (e, m, r) = (&self.email, &self.messaging, &self.realtime);
+        vec![
+            (comms::email::SERVICE.base_url_env, e.base_url().to_owned()),
+            ("COMMS_EMAIL_API_KEY", e.api_key().to_owned()),
+            (comms::messaging::SERVICE.base_url_env, m.base_url().to_owned()),
+            ("COMMS_MESSAGING_API_KEY", m.api_key().to_owned()),
+            ("COMMS_MESSAGING_WEBHOOK_SECRET", m.webhook_secret().to_owned()),
+            (comms::realtime::SERVICE.base_url_env, r.http_url()),
+            ("COMMS_REALTIME_APP_ID", r.app_id().to_owned()),
+            ("COMMS_REALTIME_APP_KEY", r.key().to_owned()),
+            ("COMMS_REALTIME_APP_SECRET", r.secret().to_owned()),
+        ]
+    }
+
+    /// Stops all three.
+    pub async fn shutdown(self) {
+        self.email.shutdown().await;
+        self.messaging.shutdown().await;
+        self.realtime.shutdown().await;
+    }
+}
