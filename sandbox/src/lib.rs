@@ -90,10 +90,16 @@ impl Sandbox {
         let (e, m, r) = (&self.email, &self.messaging, &self.realtime);
         out.push_str(&format!("email      {}\n", e.base_url()));
         if let Some(smtp) = e.smtp_addr() {
-            out.push_str(&format!("email SMTP {smtp} (STARTTLS, user `apikey`, password the email API key)\n"));
+            out.push_str(&format!(
+                "email SMTP {smtp} (STARTTLS, user `apikey`, password the email API key)\n"
+            ));
         }
         out.push_str(&format!("messaging  {}\n", m.base_url()));
-        out.push_str(&format!("realtime   {} (WebSocket {})\n\n", r.http_url(), r.ws_url()));
+        out.push_str(&format!(
+            "realtime   {} (WebSocket {})\n\n",
+            r.http_url(),
+            r.ws_url()
+        ));
         out.push_str("# test credentials, for the sandbox only:\n");
         for (name, value) in self.env() {
             out.push_str(&format!("export {name}={value}\n"));
@@ -107,9 +113,15 @@ impl Sandbox {
         vec![
             (comms::email::SERVICE.base_url_env, e.base_url().to_owned()),
             ("COMMS_EMAIL_API_KEY", e.api_key().to_owned()),
-            (comms::messaging::SERVICE.base_url_env, m.base_url().to_owned()),
+            (
+                comms::messaging::SERVICE.base_url_env,
+                m.base_url().to_owned(),
+            ),
             ("COMMS_MESSAGING_API_KEY", m.api_key().to_owned()),
-            ("COMMS_MESSAGING_WEBHOOK_SECRET", m.webhook_secret().to_owned()),
+            (
+                "COMMS_MESSAGING_WEBHOOK_SECRET",
+                m.webhook_secret().to_owned(),
+            ),
             (comms::realtime::SERVICE.base_url_env, r.http_url()),
             ("COMMS_REALTIME_APP_ID", r.app_id().to_owned()),
             ("COMMS_REALTIME_APP_KEY", r.key().to_owned()),

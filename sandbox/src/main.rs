@@ -10,7 +10,8 @@ use std::process::ExitCode;
 
 use comms_sandbox::{Sandbox, SandboxConfig};
 
-const USAGE: &str = "comms-sandbox [--email-port N] [--smtp-port N] [--messaging-port N] [--realtime-port N]
+const USAGE: &str =
+    "comms-sandbox [--email-port N] [--smtp-port N] [--messaging-port N] [--realtime-port N]
 
 Runs local stand-ins of the email, messaging and realtime services on 127.0.0.1 (free ports
 unless given) and prints their URLs and test credentials.";
@@ -37,7 +38,9 @@ fn config(args: &[String]) -> Result<SandboxConfig, String> {
             "--messaging-port" => config.messaging.port = port(iter.next(), arg)?,
             "--realtime-port" => {
                 let p = port(iter.next(), arg)?;
-                config.realtime = config.realtime.addr(std::net::SocketAddr::from(([127, 0, 0, 1], p)));
+                config.realtime = config
+                    .realtime
+                    .addr(std::net::SocketAddr::from(([127, 0, 0, 1], p)));
             }
             "-h" | "--help" => return Err(USAGE.to_owned()),
             other => return Err(format!("unknown argument `{other}`\n\n{USAGE}")),
@@ -63,7 +66,10 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    println!("comms-sandbox is running (Ctrl-C to stop)\n\n{}", sandbox.describe());
+    println!(
+        "comms-sandbox is running (Ctrl-C to stop)\n\n{}",
+        sandbox.describe()
+    );
     let _ = tokio::signal::ctrl_c().await;
     sandbox.shutdown().await;
     ExitCode::SUCCESS
