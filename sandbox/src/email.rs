@@ -76,6 +76,10 @@ pub struct EmailSandboxConfig {
     pub webhook: Option<WebhookTarget>,
     /// How failed webhook deliveries are retried.
     pub webhook_retry: WebhookRetry,
+    /// Whether webhooks are posted at all (on by default). Off, every event is still logged
+    /// ([`DeliveryOutcome::NotSent`](crate::server::DeliveryOutcome::NotSent)) but nothing leaves
+    /// the process: for fuzzers, whose requests name arbitrary webhook URLs.
+    pub deliver_webhooks: bool,
     /// The SMTP relay listener; on by default (a free port, STARTTLS with a self-signed
     /// certificate made at start).
     pub smtp: Option<SmtpConfig>,
@@ -91,6 +95,7 @@ impl Default for EmailSandboxConfig {
             lifecycle_step: Duration::from_millis(300),
             webhook: None,
             webhook_retry: WebhookRetry::default(),
+            deliver_webhooks: true,
             smtp: Some(SmtpConfig::default()),
         }
     }
@@ -106,6 +111,7 @@ impl fmt::Debug for EmailSandboxConfig {
             .field("lifecycle_step", &self.lifecycle_step)
             .field("webhook", &self.webhook)
             .field("webhook_retry", &self.webhook_retry)
+            .field("deliver_webhooks", &self.deliver_webhooks)
             .field("smtp", &self.smtp)
             .finish()
     }
@@ -146,6 +152,12 @@ impl EmailSandboxConfig {
     /// Retries of failed webhook deliveries.
     pub fn webhook_retry(mut self, retry: WebhookRetry) -> Self {
         self.webhook_retry = retry;
+        self
+    }
+
+    /// Turns webhook delivery on or off (on by default; off, events are logged, not posted).
+    pub fn deliver_webhooks(mut self, on: bool) -> Self {
+        self.deliver_webhooks = on;
         self
     }
 
@@ -193,7 +205,14 @@ impl EmailSandbox {
             inner: Arc::new(Inner {
                 gateway: gateway.clone(),
                 store: Mutex::new(Store::seeded()),
-                webhooks: WebhookSender::new(background.clone(), config.webhook_retry),
+                webhooks: {
+                    let sender = WebhookSender::new(background.clone(), config.webhook_retry);
+                    if config.deliver_webhooks {
+                        sender
+                    } else {
+                        sender.deliveries_off()
+                    }
+                },
                 background: background.clone(),
                 step: config.lifecycle_step,
                 target: config.webhook.clone(),
@@ -378,11 +397,9 @@ impl Store {
 
     fn check_lists(&self, ids: Option<&Vec<String>>) -> Result<(), ServerError> {
         for id in ids.into_iter().flatten() {
+            // A well-formed id naming nothing: 404, like an unknown id in a path.
             if !self.lists.iter().any(|l| &l.id == id) {
-                return Err(ServerError::validation(
-                    "list_ids",
-                    format!("list `{id}` does not exist"),
-                ));
+                return Err(ServerError::not_found(format!("list `{id}`")).with_param("list_ids"));
             }
         }
         Ok(())
@@ -566,15 +583,18 @@ impl EmailService {
             } else {
                 "template.alias"
             };
-            let found = store
-                .template_index(key)
-                .map_err(|_| ServerError::validation(param, format!("no template `{key}`")))?;
+            // A template that does not exist is a 404, one not published yet a conflict with
+            // its state: the request itself is well-formed.
+            let found = store.template_index(key).map_err(|_| {
+                ServerError::not_found(format!("template `{key}`")).with_param(param)
+            })?;
             let stored = &store.templates[found];
             if stored.status != TemplateStatus::Published {
-                return Err(ServerError::validation(
-                    param,
+                return Err(ServerError::conflict(
+                    "conflict",
                     format!("template `{key}` is not published"),
-                ));
+                )
+                .with_param(param));
             }
             let mut variables = BTreeMap::new();
             for variable in stored.variables.iter().flatten() {
@@ -1002,10 +1022,12 @@ impl EmailServer for EmailService {
         let index = store.template_index(&id)?;
         let t = &mut store.templates[index];
         if t.html.is_none() && t.text.is_none() {
-            return Err(ServerError::validation(
-                "html",
+            // The request is fine; the template is not ready: a conflict with its state.
+            return Err(ServerError::conflict(
+                "conflict",
                 "a template needs `html` or `text` to be published",
-            ));
+            )
+            .with_param("html"));
         }
         if t.status != TemplateStatus::Published {
             t.status = TemplateStatus::Published;
@@ -1076,16 +1098,18 @@ impl EmailServer for EmailService {
     ) -> Result<Page<Contact>, ServerError> {
         let contacts: Vec<Contact> = {
             let store = self.store();
-            if let Some(list) = &query.list_id {
+            // An empty filter (`?list_id=`) is no filter.
+            let list_id = query.list_id.as_deref().filter(|l| !l.is_empty());
+            if let Some(list) = list_id {
                 store
                     .list_index(list)
-                    .map_err(|e| ServerError::validation("list_id", e.message().to_owned()))?;
+                    .map_err(|e| e.with_param("list_id"))?;
             }
             store
                 .contacts
                 .iter()
                 .rev()
-                .filter(|c| match &query.list_id {
+                .filter(|c| match list_id {
                     Some(list) => c.list_ids.iter().flatten().any(|id| id == list),
                     None => true,
                 })

@@ -64,6 +64,10 @@ pub struct MessagingSandboxConfig {
     pub webhook: Option<WebhookTarget>,
     /// How failed webhook deliveries are retried.
     pub webhook_retry: WebhookRetry,
+    /// Whether webhooks are posted at all (on by default). Off, every event is still logged
+    /// ([`DeliveryOutcome::NotSent`](crate::server::DeliveryOutcome::NotSent)) but nothing leaves
+    /// the process: for fuzzers, whose requests name arbitrary webhook URLs.
+    pub deliver_webhooks: bool,
     /// The WhatsApp templates the account has (three by default: `welcome` and
     /// `order_update` approved, `spring_sale` pending).
     pub templates: Vec<Template>,
@@ -79,6 +83,7 @@ impl Default for MessagingSandboxConfig {
             lifecycle_step: Duration::from_millis(300),
             webhook: None,
             webhook_retry: WebhookRetry::default(),
+            deliver_webhooks: true,
             templates: default_templates(),
         }
     }
@@ -94,6 +99,7 @@ impl fmt::Debug for MessagingSandboxConfig {
             .field("lifecycle_step", &self.lifecycle_step)
             .field("webhook", &self.webhook)
             .field("webhook_retry", &self.webhook_retry)
+            .field("deliver_webhooks", &self.deliver_webhooks)
             .field("templates", &self.templates.len())
             .finish()
     }
@@ -134,6 +140,12 @@ impl MessagingSandboxConfig {
     /// Retries of failed webhook deliveries.
     pub fn webhook_retry(mut self, retry: WebhookRetry) -> Self {
         self.webhook_retry = retry;
+        self
+    }
+
+    /// Turns webhook delivery on or off (on by default; off, events are logged, not posted).
+    pub fn deliver_webhooks(mut self, on: bool) -> Self {
+        self.deliver_webhooks = on;
         self
     }
 
@@ -228,7 +240,14 @@ impl MessagingSandbox {
                         })
                         .collect(),
                 }),
-                webhooks: WebhookSender::new(background.clone(), config.webhook_retry),
+                webhooks: {
+                    let sender = WebhookSender::new(background.clone(), config.webhook_retry);
+                    if config.deliver_webhooks {
+                        sender
+                    } else {
+                        sender.deliveries_off()
+                    }
+                },
                 background,
                 step: config.lifecycle_step,
                 webhook_url: config.webhook.map(|t| t.url),
@@ -557,22 +576,25 @@ impl MessagingServer for MessagingService {
                 .templates
                 .iter()
                 .find(|t| t.name == name && t.language == language);
+            // A template that does not exist is a 404, one not approved a conflict with its
+            // state: the request itself is well-formed.
             match found {
                 Some(t) if t.status == TemplateStatus::Approved => {}
                 Some(t) => {
-                    return Err(ServerError::validation(
-                        "template.name",
+                    return Err(ServerError::conflict(
+                        "conflict",
                         format!(
                             "template `{name}` ({language}) is {}, not approved",
                             t.status
                         ),
-                    ));
+                    )
+                    .with_param("template.name"));
                 }
                 None => {
-                    return Err(ServerError::validation(
-                        "template.name",
-                        format!("no template `{name}` in `{language}`"),
-                    ));
+                    return Err(ServerError::not_found(format!(
+                        "template `{name}` in `{language}`"
+                    ))
+                    .with_param("template.name"));
                 }
             }
         }
@@ -675,23 +697,30 @@ impl MessagingServer for MessagingService {
     ) -> Result<(), ServerError> {
         let mut store = self.store();
         let (record, _) = store.message_mut(&message_uuid)?;
+        // `status` is an open enum: a value this server does not know is a transition the
+        // message cannot take, like marking an outbound message read.
         if body.status != UpdateMessageStatus::Read {
-            return Err(ServerError::validation(
-                "status",
-                format!("cannot set `{}`", body.status),
-            ));
+            return Err(ServerError::conflict(
+                "conflict",
+                format!("a message's status cannot be set to `{}`", body.status),
+            )
+            .with_param("status"));
         }
+        // A well-formed request the message cannot take: a conflict with the resource, not a
+        // bad request.
         if record.direction != Some(Direction::Inbound) {
-            return Err(ServerError::validation(
-                "status",
+            return Err(ServerError::conflict(
+                "conflict",
                 "only inbound messages can be marked read",
-            ));
+            )
+            .with_param("status"));
         }
         if !matches!(record.channel, Channel::Whatsapp | Channel::Instagram) {
-            return Err(ServerError::validation(
-                "status",
+            return Err(ServerError::conflict(
+                "conflict",
                 format!("{} messages have no read receipts", record.channel),
-            ));
+            )
+            .with_param("status"));
         }
         record.status = MessageStatus::Read;
         record.updated_at = Some(now_rfc3339());

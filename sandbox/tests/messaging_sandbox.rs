@@ -113,15 +113,15 @@ async fn a_whatsapp_template_is_read_and_its_events_go_to_the_messages_own_webho
         ]
     );
 
-    // Unknown and unapproved templates are refused with the field named.
-    for name in ["no_such_template", "spring_sale"] {
+    // Unknown (404) and unapproved (409) templates are refused with the field named.
+    for (name, status) in [("no_such_template", 404), ("spring_sale", 409)] {
         let message = Message::whatsapp_template(
             "+14155550100",
             "+447700900123",
             TemplateContent::new(name, "en_US"),
         );
         let err = client.send_message(&message).await.unwrap_err();
-        assert_eq!(err.status(), Some(422), "{name}");
+        assert_eq!(err.status(), Some(status), "{name}");
         assert_eq!(
             err.api_error().unwrap().param.as_deref(),
             Some("template.name")
@@ -206,7 +206,7 @@ async fn inbound_messages_arrive_as_webhooks_and_can_be_marked_read() {
         )
         .await
         .unwrap_err();
-    assert_eq!(err.status(), Some(422));
+    assert_eq!(err.status(), Some(409));
     sandbox.shutdown().await;
 }
 

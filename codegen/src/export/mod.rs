@@ -7,6 +7,8 @@
 //! committed copies live in `spec/openapi/` and `spec/asyncapi/` ([`documents`] names them);
 //! a test fails when they are stale.
 //!
+//! Optional fields accept `null` as well as absence (the generated types read both as unset).
+//!
 //! What the formats cannot say travels in `x-` extensions:
 //!
 //! | extension | on | meaning |
@@ -14,7 +16,7 @@
 //! | `x-source`, `x-note`, `x-conflict` | every item | provenance: `seed`, `assumed` or `not_shown`, why, and where seed facts disagree |
 //! | `x-open-enum` | enum schemas | clients keep values not listed (the schema accepts any string; `enum` inside `anyOf` lists the known ones) |
 //! | `x-open-union` | union schemas | clients keep variants not listed as `Unknown` |
-//! | `x-format` | strings | the spec's format (`email` also allows `Name <address>`, so no JSON Schema `format` is set for it) |
+//! | `x-format` | strings | the spec's format (`email` also allows `Name <address>`, so it is a `pattern`, not JSON Schema's `format`) |
 //! | `x-max-bytes` | strings | longest UTF-8 length |
 //! | `x-rules` | objects | the spec's rules across fields (the expressible ones are also in `allOf`) |
 //! | `x-idempotency` | operations | retry class: `safe`, `key` or `none` |
@@ -188,14 +190,75 @@ pub(crate) fn ty_schema(ty: &Ty) -> Value {
     }
 }
 
+/// The client's `email` check as a pattern (ECMA-262 and Python syntax alike, no lookaround):
+/// an address, or `Display Name <address>`, with whitespace around. The address: a local part
+/// without `@`, whitespace, control characters or `<>,;`, then `@` and a domain of two or more
+/// labels of letters, digits and inner hyphens. The check counts bytes (64 for the local part,
+/// 63 per label, 254 for the address), which a pattern cannot: it allows 64 and 63 ASCII
+/// characters, but 16 and 15 when other characters appear (at most 4 bytes each), and the
+/// 254-byte total becomes a `maxLength` ([`EMAIL_MAX_LENGTH`]).
+pub(crate) const EMAIL_PATTERN: &str = {
+    // Unicode White_Space, what Rust's `trim` and `is_whitespace` take (`\s` differs by engine).
+    macro_rules! space {
+        () => {
+            r"\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+        };
+    }
+    macro_rules! label {
+        () => {
+            concat!(
+                r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?",
+                r"|[^\W_](?:(?:[^\W_]|-){0,13}[^\W_])?)"
+            )
+        };
+    }
+    macro_rules! address {
+        () => {
+            concat!(
+                r"(?:[\x21-\x2b\x2d-\x3a\x3d\x3f\x41-\x7e]{1,64}",
+                r"|[^@<>,;\x00-\x1f\x7f-\x9f",
+                space!(),
+                r"]{1,16})@",
+                label!(),
+                r"(?:\.",
+                label!(),
+                r")+"
+            )
+        };
+    }
+    concat!(
+        r"^[",
+        space!(),
+        r"]*(?:[\s\S]*<",
+        address!(),
+        r">|",
+        address!(),
+        r")[",
+        space!(),
+        r"]*$"
+    )
+};
+
+/// The `maxLength` of an `email` string: the check's limit on the address (in bytes), applied
+/// to the whole value (in characters), so a display name of its own counts too.
+pub(crate) const EMAIL_MAX_LENGTH: u64 = 254;
+
 /// Applies a string format to a string schema.
 fn apply_format(schema: &mut Map<String, Value>, format: Format) {
     let word = serde_json::to_value(format).unwrap_or(Value::Null);
     schema.insert("x-format".into(), word);
     match format {
         // The spec's email format also allows `Name <address>`, which JSON Schema's `email`
-        // format rejects: the format stays in `x-format` only.
-        Format::Email => {}
+        // format rejects: the rule the client checks is a pattern instead.
+        Format::Email => {
+            schema.insert("pattern".into(), json!(EMAIL_PATTERN));
+            // The check's 254-byte address limit, as near as a length gets: no valid value
+            // is longer than 254 characters unless its display name is long.
+            schema.insert("maxLength".into(), json!(EMAIL_MAX_LENGTH));
+            // Mock servers (Prism) answer with an example; they cannot make one up from this
+            // pattern.
+            schema.insert("examples".into(), json!(["Ada <ada@example.com>"]));
+        }
         Format::E164 => {
             // The rule the client checks: an optional `+`, then 2 to 15 digits, no leading 0.
             schema.insert("pattern".into(), json!("^\\+?[1-9][0-9]{1,14}$"));
@@ -215,7 +278,12 @@ fn apply_format(schema: &mut Map<String, Value>, format: Format) {
 /// Applies string constraints (lengths, bytes) to a string schema.
 fn apply_string_limits(schema: &mut Map<String, Value>, c: &Constraints) {
     if let Some(v) = c.max_len {
-        schema.insert("maxLength".into(), json!(v));
+        // A format's own bound (email) stays when it is the tighter one.
+        let bound = schema
+            .get("maxLength")
+            .and_then(Value::as_u64)
+            .map_or(v, |f| f.min(v));
+        schema.insert("maxLength".into(), json!(bound));
     }
     if let Some(v) = c.min_len {
         schema.insert("minLength".into(), json!(v));
@@ -268,6 +336,33 @@ pub(crate) fn constrained_schema(ty: &Ty, format: Option<Format>, c: &Constraint
         _ => {}
     }
     schema
+}
+
+/// An optional field's schema: `null` is accepted too, since the generated types read an
+/// explicit `null` as absent (`Option<T>`), on the server as in the clients. The schema becomes
+/// `anyOf` with `{"type": "null"}` (rather than a `type` list, which generators read as losing
+/// the string's `format`); a schema without a type (`json`) already allows `null`.
+pub(crate) fn or_null(schema: Value) -> Value {
+    let untyped = schema.as_object().is_some_and(|obj| {
+        [
+            "type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const", "not",
+        ]
+        .iter()
+        .all(|k| !obj.contains_key(*k))
+    });
+    if untyped {
+        return schema;
+    }
+    json!({ "anyOf": [schema, { "type": "null" }] })
+}
+
+/// `{"required": [field]}`, with the field not `null` (an explicit `null` is an absent field).
+fn present(fields: &[&String]) -> Value {
+    let not_null: Map<String, Value> = fields
+        .iter()
+        .map(|f| ((*f).clone(), json!({ "not": { "type": "null" } })))
+        .collect();
+    json!({ "required": fields, "properties": not_null })
 }
 
 /// Adds docs and extensions to a schema; a bare `$ref` is wrapped in `allOf` where the dialect
@@ -344,7 +439,10 @@ fn type_schema(service: &Service, t: &TypeInfo, dialect: Dialect, out: &mut Map<
                 if f.secret {
                     extras.insert("x-secret".into(), json!(true));
                 }
-                let schema = constrained_schema(&f.ty, f.format, &f.constraints);
+                let mut schema = constrained_schema(&f.ty, f.format, &f.constraints);
+                if !f.required {
+                    schema = or_null(schema);
+                }
                 props.insert(f.wire.clone(), with_extras(schema, extras, dialect));
                 if f.required {
                     required.push(json!(f.wire));
@@ -443,7 +541,8 @@ fn type_schema(service: &Service, t: &TypeInfo, dialect: Dialect, out: &mut Map<
 }
 
 /// Rules across fields: `exclusive` and `require_one` as JSON Schema (`not` + `required`,
-/// `anyOf` + `required`), everything (with its docs) in `x-rules`.
+/// `anyOf` + `required`, a field counting as set when present and not `null`), everything
+/// (with its docs) in `x-rules`.
 fn rules(service: &Service, t: &TypeInfo, obj: &mut Map<String, Value>) {
     let Some(def) = service.spec.types.get(&t.name) else {
         return;
@@ -457,7 +556,7 @@ fn rules(service: &Service, t: &TypeInfo, obj: &mut Map<String, Value>) {
             let mut pairs = Vec::new();
             for (i, a) in fields.iter().enumerate() {
                 for b in &fields[i + 1..] {
-                    pairs.push(json!({ "required": [a, b] }));
+                    pairs.push(present(&[a, b]));
                 }
             }
             let not = if pairs.len() == 1 {
@@ -471,7 +570,7 @@ fn rules(service: &Service, t: &TypeInfo, obj: &mut Map<String, Value>) {
             r.insert("x-rule".into(), json!("exclusive"));
             all_of.push(Value::Object(r));
         } else if let Some(fields) = &rule.require_one {
-            let any: Vec<Value> = fields.iter().map(|f| json!({ "required": [f] })).collect();
+            let any: Vec<Value> = fields.iter().map(|f| present(&[f])).collect();
             let mut r = Map::new();
             describe(&mut r, rule.doc.as_deref());
             r.insert("anyOf".into(), Value::Array(any));

@@ -618,7 +618,9 @@ impl Incoming {
     }
 
     /// The JSON body decoded into `B`: 400 when it is not JSON, 422 naming the field when it
-    /// does not fit the type.
+    /// does not fit the type. Request bodies are JSON objects: any other JSON value is a 422
+    /// (serde would otherwise read an array as a struct's fields in order). A number with a
+    /// zero fraction (`5.0`) is the integer it equals, as in JSON Schema.
     pub fn json<B: DeserializeOwned>(&self) -> Result<B, ServerError> {
         if self.body.iter().all(u8::is_ascii_whitespace) {
             return Err(ServerError::bad_request(format!(
@@ -626,27 +628,31 @@ impl Incoming {
                 self.op.name
             )));
         }
-        let mut deserializer = serde_json::Deserializer::from_slice(&self.body);
-        let value: B = serde_path_to_error::deserialize(&mut deserializer).map_err(
+        let mut value: serde_json::Value = serde_json::from_slice(&self.body)
+            .map_err(|e| ServerError::bad_request(format!("the body is not valid JSON: {e}")))?;
+        if !value.is_object() {
+            return Err(ServerError::new(
+                422,
+                "validation_error",
+                "invalid body: expected a JSON object",
+            ));
+        }
+        integral_floats_to_integers(&mut value);
+        serde_path_to_error::deserialize(value).map_err(
             |e: serde_path_to_error::Error<serde_json::Error>| {
                 let path = e.path().to_string();
-                let inner = e.inner();
-                let error = if inner.is_data() {
-                    ServerError::new(422, "validation_error", format!("invalid body: {inner}"))
-                } else {
-                    ServerError::bad_request(format!("the body is not valid JSON: {inner}"))
-                };
+                let error = ServerError::new(
+                    422,
+                    "validation_error",
+                    format!("invalid body: {}", e.inner()),
+                );
                 if path == "." {
                     error
                 } else {
                     error.with_param(path)
                 }
             },
-        )?;
-        deserializer
-            .end()
-            .map_err(|e| ServerError::bad_request(format!("the body is not valid JSON: {e}")))?;
-        Ok(value)
+        )
     }
 
     /// [`Incoming::json`], then the same checks the clients run before sending (formats,
@@ -726,6 +732,31 @@ impl Incoming {
             headers.insert(X_REQUEST_ID, id);
         }
         with_headers(response, &self.limit_headers)
+    }
+}
+
+/// Rewrites every number with a zero fraction that fits an `i64` (`5.0`, `-2e3`) as that
+/// integer: JSON Schema's `integer` accepts them, serde's integers do not.
+fn integral_floats_to_integers(value: &mut serde_json::Value) {
+    // 2^63 as a float: the first value past `i64::MAX`.
+    const LIMIT: f64 = 9_223_372_036_854_775_808.0;
+    match value {
+        serde_json::Value::Number(n) if n.is_f64() => {
+            if let Some(f) = n
+                .as_f64()
+                .filter(|f| f.fract() == 0.0 && (-LIMIT..LIMIT).contains(f))
+            {
+                // In range and integral, so the cast is exact.
+                #[allow(clippy::cast_possible_truncation)]
+                let i = f as i64;
+                *value = serde_json::Value::from(i);
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(integral_floats_to_integers),
+        serde_json::Value::Object(fields) => {
+            fields.values_mut().for_each(integral_floats_to_integers);
+        }
+        _ => {}
     }
 }
 
@@ -820,6 +851,17 @@ mod tests {
         assert_eq!(ceil_secs(Duration::from_millis(1)), 1);
         assert_eq!(ceil_secs(Duration::from_millis(1001)), 2);
         assert_eq!(ceil_secs(Duration::from_secs(60)), 60);
+    }
+
+    #[test]
+    fn integral_floats_become_integers_and_others_stay() {
+        let mut v = serde_json::json!({"a": 178.0, "b": [1.5, -2e3], "c": {"d": 1e300}, "e": 7});
+        integral_floats_to_integers(&mut v);
+        assert_eq!(v["a"], serde_json::json!(178));
+        assert!(v["a"].is_i64());
+        assert_eq!(v["b"], serde_json::json!([1.5, -2000]));
+        assert!(v["c"]["d"].is_f64());
+        assert!(v["e"].is_i64());
     }
 
     #[test]

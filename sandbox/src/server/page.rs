@@ -18,7 +18,9 @@ pub struct PageRequest<'a> {
 }
 
 /// One page of `items` (already in listing order): the items and whether more follow in the
-/// direction of paging. An unknown cursor is a 422 naming the parameter.
+/// direction of paging. An empty cursor (`?after=`) is no cursor; a cursor naming no item is a
+/// 404 `not_found` naming the parameter (the request is well-formed, the item it points at does
+/// not exist).
 ///
 /// ```
 /// use comms_sandbox::server::{PageRequest, paginate};
@@ -27,6 +29,10 @@ pub struct PageRequest<'a> {
 /// assert_eq!((page, more), (vec!["b", "c"], true));
 /// let (page, more) = paginate(&items, |i| i, PageRequest { limit: Some(2), after: None, before: Some("b") })?;
 /// assert_eq!((page, more), (vec!["a"], false));
+/// let (page, _) = paginate(&items, |i| i, PageRequest { limit: Some(1), after: Some(""), before: None })?;
+/// assert_eq!(page, vec!["a"]);
+/// let unknown = paginate(&items, |i| i, PageRequest { limit: None, after: Some("z"), before: None });
+/// assert_eq!(unknown.unwrap_err().status(), 404);
 /// # Ok::<(), comms_sandbox::server::ServerError>(())
 /// ```
 pub fn paginate<T: Clone>(
@@ -41,14 +47,16 @@ pub fn paginate<T: Clone>(
         items
             .iter()
             .position(|item| cursor(item) == value)
-            .ok_or_else(|| ServerError::validation(param, format!("unknown cursor `{value}`")))
+            .ok_or_else(|| {
+                ServerError::not_found(format!("the item of cursor `{value}`")).with_param(param)
+            })
     };
-    if let Some(after) = request.after {
+    if let Some(after) = request.after.filter(|c| !c.is_empty()) {
         let start = position("after", after)? + 1;
         let end = (start + limit).min(items.len());
         return Ok((items[start..end].to_vec(), end < items.len()));
     }
-    if let Some(before) = request.before {
+    if let Some(before) = request.before.filter(|c| !c.is_empty()) {
         let end = position("before", before)?;
         let start = end.saturating_sub(limit);
         return Ok((items[start..end].to_vec(), start > 0));

@@ -15,17 +15,28 @@ pub fn now_rfc3339() -> String {
 /// assert_eq!(comms_sandbox::server::format_rfc3339(t), "2023-11-14T22:13:20.250Z");
 /// ```
 pub fn format_rfc3339(time: SystemTime) -> String {
-    let since = time.duration_since(UNIX_EPOCH).unwrap_or_default();
-    let secs = since.as_secs();
-    let days = i64::try_from(secs / 86_400).unwrap_or(0);
-    let rem = secs % 86_400;
+    // Whole seconds since the epoch (negative before it, rounded down) and the millisecond.
+    let (secs, millis) = match time.duration_since(UNIX_EPOCH) {
+        Ok(since) => (
+            i64::try_from(since.as_secs()).unwrap_or(i64::MAX),
+            since.subsec_millis(),
+        ),
+        Err(before) => {
+            let before = before.duration();
+            let whole = -i64::try_from(before.as_secs()).unwrap_or(i64::MAX);
+            match before.subsec_nanos() {
+                0 => (whole, 0),
+                nanos => (whole - 1, (1_000_000_000 - nanos) / 1_000_000),
+            }
+        }
+    };
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
     let (y, m, d) = civil_from_days(days);
     format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{millis:03}Z",
         rem / 3600,
         (rem % 3600) / 60,
         rem % 60,
-        since.subsec_millis()
     )
 }
 
@@ -91,8 +102,12 @@ pub fn parse_rfc3339(text: &str) -> Option<SystemTime> {
     };
     let days = days_from_civil(year, month, day);
     let secs = days * 86_400 + hour * 3600 + minute * 60 + second - offset_secs;
-    let secs = u64::try_from(secs).ok()?;
-    Some(UNIX_EPOCH + Duration::from_secs(secs) + Duration::from_nanos(nanos))
+    // Times before 1970 are valid RFC 3339 too (years 0000 to 9999).
+    let whole = match u64::try_from(secs) {
+        Ok(after) => UNIX_EPOCH.checked_add(Duration::from_secs(after))?,
+        Err(_) => UNIX_EPOCH.checked_sub(Duration::from_secs(secs.unsigned_abs()))?,
+    };
+    whole.checked_add(Duration::from_nanos(nanos))
 }
 
 // Howard Hinnant's civil-date algorithms (proleptic Gregorian calendar).
@@ -129,6 +144,15 @@ mod tests {
         let text = format_rfc3339(t);
         assert_eq!(text, "2000-02-29T00:00:00.007Z");
         assert_eq!(parse_rfc3339(&text), Some(t));
+    }
+
+    #[test]
+    fn handles_times_before_1970() {
+        let t = parse_rfc3339("1083-01-20T17:33:48.250Z").unwrap();
+        assert!(t < UNIX_EPOCH);
+        assert_eq!(format_rfc3339(t), "1083-01-20T17:33:48.250Z");
+        let t = parse_rfc3339("1970-01-01T00:59:59.999+01:00").unwrap();
+        assert_eq!(format_rfc3339(t), "1969-12-31T23:59:59.999Z");
     }
 
     #[test]

@@ -99,6 +99,8 @@ pub enum DeliveryOutcome {
         /// The last failure.
         reason: String,
     },
+    /// Not sent: deliveries are turned off ([`WebhookSender::deliveries_off`]).
+    NotSent,
 }
 
 /// One event sent to one URL.
@@ -124,6 +126,7 @@ pub struct WebhookSender {
     retry: WebhookRetry,
     background: Background,
     log: Arc<Mutex<Vec<Delivery>>>,
+    enabled: bool,
 }
 
 /// Most deliveries kept in the log (older ones are dropped).
@@ -140,7 +143,27 @@ impl WebhookSender {
             retry,
             background,
             log: Arc::new(Mutex::new(Vec::new())),
+            enabled: true,
         }
+    }
+
+    /// Sends nothing: every event is still signed and logged, as [`DeliveryOutcome::NotSent`].
+    /// For runs whose requests name arbitrary URLs (fuzzers), so the sandbox never posts to
+    /// them.
+    ///
+    /// ```
+    /// use comms_sandbox::server::{Background, WebhookRetry, WebhookSender};
+    /// let sender = WebhookSender::new(Background::new(), WebhookRetry::default()).deliveries_off();
+    /// assert!(!sender.delivers());
+    /// ```
+    pub fn deliveries_off(mut self) -> Self {
+        self.enabled = false;
+        self
+    }
+
+    /// Whether events are posted (see [`WebhookSender::deliveries_off`]).
+    pub fn delivers(&self) -> bool {
+        self.enabled
     }
 
     /// Queues `body` (a JSON event of type `event_type`) for `url`, signed with `secret`.
@@ -169,8 +192,15 @@ impl WebhookSender {
                 url: url.to_owned(),
                 event_type: event_type.to_owned(),
                 attempts: 0,
-                outcome: DeliveryOutcome::Pending,
+                outcome: if self.enabled {
+                    DeliveryOutcome::Pending
+                } else {
+                    DeliveryOutcome::NotSent
+                },
             });
+        }
+        if !self.enabled {
+            return Ok(id);
         }
         let sender = self.clone();
         let (url, task_id) = (url.to_owned(), id.clone());
