@@ -19,9 +19,18 @@ use crate::spec::RateLimitHeaders;
 const MAX_SLOTS: u32 = 4096;
 
 /// The limiter. A bucket of `requests` tokens where each spent token comes back exactly one
-/// window after it was spent (a sliding-window log). Unlike a bucket that refills at a steady
-/// rate, this never lets more than `requests` calls into any window of `per`, even right after
-/// an idle spell, while still allowing a burst of `requests` at once.
+/// window after the call that spent it has finished (a sliding-window log). Unlike a bucket
+/// that refills at a steady rate, this never lets more than `requests` calls into any window
+/// of `per`, even right after an idle spell, while still allowing a burst of `requests` at
+/// once.
+///
+/// The window is counted from when the attempt *finished* (answer read, or failed), not from
+/// when its slot was granted: the server stamps a request somewhere between the two, and
+/// counting from the grant let a request that waited longer on its way (a new connection, a
+/// busy proxy) be counted by the server in the same window as the one that took its slot a
+/// window later — one request over the limit, a 429 at the window's edge. Counting from the
+/// finish is the latest time the server can have seen it, so no window the server can draw
+/// holds more than `requests` (at the price of one round trip per window of throughput).
 #[derive(Debug)]
 pub(crate) struct RateLimiter {
     inner: Option<Limiter>,
@@ -35,12 +44,16 @@ struct Limiter {
     slots: usize,
     window: Duration,
     state: Mutex<State>,
+    /// Wakes callers waiting for an in-flight call to finish.
+    released: tokio::sync::Notify,
 }
 
 #[derive(Debug, Default)]
 struct State {
-    /// Start times of the calls in the current window, oldest first.
+    /// When the finished calls of the current window finished, oldest first.
     sent: VecDeque<Instant>,
+    /// Calls granted a slot that have not finished yet.
+    in_flight: usize,
     /// The server asked us to hold off until then.
     paused_until: Option<Instant>,
 }
@@ -58,6 +71,7 @@ impl RateLimiter {
                 slots: (requests / scale) as usize,
                 window: limit.per() / scale,
                 state: Mutex::new(State::default()),
+                released: tokio::sync::Notify::new(),
             }
         });
         RateLimiter { inner }
@@ -68,18 +82,24 @@ impl RateLimiter {
         self.inner.is_some()
     }
 
-    /// Waits for a slot. `Err(wait)` when the slot would come after `deadline`.
+    /// Waits for a slot. `Err(wait)` when the slot would come after `deadline`. The slot is
+    /// held until the returned [`Permit`] is dropped, when the attempt has finished; its window
+    /// starts then.
     pub(crate) async fn acquire(
         &self,
         deadline: Option<std::time::Instant>,
-    ) -> Result<(), Duration> {
+    ) -> Result<Permit<'_>, Duration> {
         let deadline = deadline.map(Instant::from_std);
         let Some(limiter) = &self.inner else {
-            return Ok(());
+            return Ok(Permit { limiter: None });
         };
         loop {
+            // Registered before looking, so a release between the look and the wait is seen.
+            let released = limiter.released.notified();
+            tokio::pin!(released);
+            released.as_mut().enable();
             let now = Instant::now();
-            let ready_at = {
+            let (ready_at, all_in_flight) = {
                 let mut state = limiter.lock();
                 let mut ready_at = now;
                 match state.paused_until {
@@ -94,16 +114,25 @@ impl RateLimiter {
                 {
                     state.sent.pop_front();
                 }
-                if state.sent.len() >= limiter.slots {
-                    if let Some(&oldest) = state.sent.front() {
-                        ready_at = ready_at.max(oldest + limiter.window);
+                let mut all_in_flight = false;
+                if state.sent.len() + state.in_flight >= limiter.slots {
+                    match state.sent.front() {
+                        Some(&oldest) => ready_at = ready_at.max(oldest + limiter.window),
+                        // Every slot is held by a running call: the first comes back one
+                        // window after that call finishes, so at least a window from now.
+                        None => {
+                            all_in_flight = true;
+                            ready_at = ready_at.max(now + limiter.window);
+                        }
                     }
                 }
                 if ready_at <= now {
-                    state.sent.push_back(now);
-                    return Ok(());
+                    state.in_flight += 1;
+                    return Ok(Permit {
+                        limiter: Some(limiter),
+                    });
                 }
-                ready_at
+                (ready_at, all_in_flight)
             };
             if deadline.is_some_and(|d| ready_at > d) {
                 return Err(ready_at - now);
@@ -112,7 +141,12 @@ impl RateLimiter {
                 wait_ms = u64::try_from((ready_at - now).as_millis()).unwrap_or(u64::MAX),
                 "rate limiter: waiting for a slot"
             );
-            tokio::time::sleep_until(ready_at).await;
+            if all_in_flight {
+                // Look again when a call finishes (its slot's return time is known then).
+                released.await;
+            } else {
+                tokio::time::sleep_until(ready_at).await;
+            }
         }
     }
 
@@ -154,6 +188,26 @@ impl RateLimiter {
             let until = Instant::now() + pause;
             let mut state = limiter.lock();
             state.paused_until = Some(state.paused_until.map_or(until, |p| p.max(until)));
+        }
+    }
+}
+
+/// A granted slot; dropping it marks the attempt finished and starts the slot's window.
+#[must_use = "the slot is released when the permit is dropped"]
+#[derive(Debug)]
+pub(crate) struct Permit<'a> {
+    limiter: Option<&'a Limiter>,
+}
+
+impl Drop for Permit<'_> {
+    fn drop(&mut self) {
+        if let Some(limiter) = self.limiter {
+            {
+                let mut state = limiter.lock();
+                state.in_flight = state.in_flight.saturating_sub(1);
+                state.sent.push_back(Instant::now());
+            }
+            limiter.released.notify_waiters();
         }
     }
 }
@@ -205,10 +259,11 @@ mod tests {
             let (limiter, grants) = (limiter.clone(), grants.clone());
             callers.push(tokio::spawn(async move {
                 for _ in 0..10 {
-                    limiter.acquire(None).await.expect("no deadline");
+                    let permit = limiter.acquire(None).await.expect("no deadline");
                     grants.lock().expect("grants").push(Instant::now() - start);
-                    // Each call takes a little while.
+                    // Each call takes a little while, holding its slot.
                     tokio::time::sleep(Duration::from_millis(7)).await;
+                    drop(permit);
                 }
             }));
         }
@@ -228,7 +283,8 @@ mod tests {
                 "{in_window} grants in the second from {t:?}"
             );
         }
-        // 100 grants at 20 per second: the last one comes in the fifth second, not later.
+        // 100 grants at 20 per second (plus a 7 ms call per slot and window): the last one
+        // comes early in the fifth second, not later.
         let last = *grants.last().expect("grants");
         assert!(
             last >= Duration::from_secs(4) && last < Duration::from_millis(4_100),
@@ -244,11 +300,41 @@ mod tests {
         );
         let start = Instant::now();
         for _ in 0..3 {
-            limiter.acquire(None).await.expect("no deadline");
+            drop(limiter.acquire(None).await.expect("no deadline"));
         }
         assert!(start.elapsed() < Duration::from_millis(150));
-        limiter.acquire(None).await.expect("no deadline");
+        drop(limiter.acquire(None).await.expect("no deadline"));
         assert!(start.elapsed() >= Duration::from_millis(200));
+    }
+
+    /// A slot comes back one window after its call finished, not after it was granted: a
+    /// server that stamps the request late in a slow call never sees two calls in one window.
+    #[tokio::test(start_paused = true)]
+    async fn a_slot_comes_back_a_window_after_its_call_finished() {
+        let limiter = std::sync::Arc::new(RateLimiter::new(
+            Some(RateLimit::new(1, Duration::from_secs(1))),
+            &RateLimitHeaders::STANDARD,
+        ));
+        let start = Instant::now();
+        let slow = limiter.acquire(None).await.expect("first is free");
+        // While the only slot is held, a caller with a deadline inside the window is refused
+        // at once, and one without a deadline waits for the call to finish.
+        let wait = limiter
+            .acquire(Some(std::time::Instant::now() + Duration::from_millis(500)))
+            .await
+            .expect_err("the slot is held");
+        assert!(wait >= Duration::from_secs(1), "{wait:?}");
+        let waiter = {
+            let limiter = limiter.clone();
+            tokio::spawn(async move {
+                drop(limiter.acquire(None).await.expect("no deadline"));
+                Instant::now() - start
+            })
+        };
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        drop(slow);
+        let granted = waiter.await.expect("waiter");
+        assert_eq!(granted, Duration::from_millis(1300));
     }
 
     #[tokio::test]
@@ -257,7 +343,7 @@ mod tests {
             Some(RateLimit::new(1, Duration::from_secs(60))),
             &RateLimitHeaders::STANDARD,
         );
-        limiter.acquire(None).await.expect("first is free");
+        drop(limiter.acquire(None).await.expect("first is free"));
         let wait = limiter
             .acquire(Some(std::time::Instant::now() + Duration::from_millis(10)))
             .await
@@ -298,10 +384,12 @@ mod tests {
         let limiter = RateLimiter::new(None, &RateLimitHeaders::STANDARD);
         assert!(!limiter.is_enabled());
         for _ in 0..10_000 {
-            limiter
-                .acquire(Some(std::time::Instant::now()))
-                .await
-                .expect("off");
+            drop(
+                limiter
+                    .acquire(Some(std::time::Instant::now()))
+                    .await
+                    .expect("off"),
+            );
         }
     }
 }

@@ -1,11 +1,13 @@
 //! A chaos proxy for the realtime tests: a loopback TCP proxy between our WebSocket client and
-//! sockudo that understands the server-to-client WebSocket framing, so it can drop or delay
+//! the server (sockudo, or the realtime sandbox) that understands the server-to-client WebSocket framing, so it can drop or delay
 //! whole frames, inject malformed ones, and cut every connection at once.
 //!
 //! Client-to-server bytes pass through untouched (they are masked frames the proxy has no need
 //! to read). Server-to-client: the HTTP upgrade answer passes through, then each frame is
 //! parsed (RFC 6455 §5.2, unmasked as servers send) and handed to the [`Policy`].
 #![allow(dead_code, clippy::unwrap_used)]
+
+pub mod scenario;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
