@@ -4,6 +4,7 @@
 
 use std::hint::black_box;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use comms_codegen::{check, emit, load, synthetic};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
@@ -57,5 +58,54 @@ fn stages(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, stages);
+/// Growth from 100 to 1,000 operations, measured in pairs so load on a shared machine hits both
+/// sides alike: each round runs a stage ten times on the 100-operation spec, then once on the
+/// 1,000-operation spec, and the ratio of the time per run is printed (10.0 = linear).
+fn growth(_: &mut Criterion) {
+    fn pair(name: &str, rounds: u32, small: &dyn Fn(), large: &dyn Fn()) {
+        let (mut t_small, mut t_large) = (Duration::ZERO, Duration::ZERO);
+        small();
+        large();
+        for _ in 0..rounds {
+            let start = Instant::now();
+            for _ in 0..10 {
+                small();
+            }
+            t_small += start.elapsed();
+            let start = Instant::now();
+            large();
+            t_large += start.elapsed();
+        }
+        println!(
+            "growth/{name}: 1,000 ops / 100 ops = {:.1}x ({:.2?} vs {:.2?} per run, {rounds} paired rounds)",
+            t_large.as_secs_f64() * 10.0 / t_small.as_secs_f64(),
+            t_large / rounds,
+            t_small / (rounds * 10),
+        );
+    }
+    let texts = [synthetic::spec(100), synthetic::spec(1000)];
+    let loaded = texts
+        .each_ref()
+        .map(|t| load::load_str("bench.yaml", t).expect("loads"));
+    let services = loaded.each_ref().map(|l| check::check(l).expect("checks"));
+    let tokens = services.each_ref().map(emit::service_tokens);
+    let run = |i: usize, stage: &str| match stage {
+        "load" => drop(black_box(load::load_str("bench.yaml", &texts[i]))),
+        "check" => drop(black_box(check::check(&loaded[i]))),
+        "emit" => drop(black_box(emit::service_tokens(&services[i]))),
+        "format" => {
+            let file: syn::File = syn::parse2(tokens[i].clone()).expect("parses");
+            drop(black_box(prettyplease::unparse(&file)));
+        }
+        _ => drop(black_box(emit::emit_service(
+            &check::check(&load::load_str("bench.yaml", &texts[i]).expect("loads"))
+                .expect("checks"),
+        ))),
+    };
+    for stage in ["load", "check", "emit", "format", "all"] {
+        pair(stage, 8, &|| run(0, stage), &|| run(1, stage));
+    }
+}
+
+criterion_group!(benches, growth, stages);
 criterion_main!(benches);

@@ -17,8 +17,11 @@ USAGE:
     comms-codegen schema [--out FILE] [--check]        JSON Schema of the spec format
     comms-codegen openapi SPEC_FILE [--out FILE] [--check]
                                                        OpenAPI 3.1 document of a service's HTTP API
+    comms-codegen openapi SPEC_FILE --openapi-version 3.0
+                                                       the same, downgraded to OpenAPI 3.0.3
     comms-codegen asyncapi SPEC_FILE [--out FILE] [--check]
                                                        AsyncAPI 3 document of its WebSocket protocol
+    comms-codegen synth N                              a synthetic spec of N operations (benchmarks)
 
 SPEC_DIR defaults to `spec`.
 ";
@@ -38,6 +41,7 @@ struct Args {
     positional: Vec<String>,
     out: Option<PathBuf>,
     check: bool,
+    openapi_version: Option<String>,
 }
 
 fn parse(args: &[String]) -> Result<Args, String> {
@@ -45,6 +49,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
         positional: Vec::new(),
         out: None,
         check: false,
+        openapi_version: None,
     };
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
@@ -53,6 +58,10 @@ fn parse(args: &[String]) -> Result<Args, String> {
                 parsed.out = Some(iter.next().ok_or("--out needs a directory")?.into())
             }
             "--check" => parsed.check = true,
+            "--openapi-version" => {
+                let v = iter.next().ok_or("--openapi-version needs 3.0 or 3.1")?;
+                parsed.openapi_version = Some(v.clone());
+            }
             "-h" | "--help" => return Err(USAGE.to_owned()),
             other if other.starts_with('-') => {
                 return Err(format!("unknown option `{other}`\n\n{USAGE}"));
@@ -151,7 +160,16 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
             let service = comms_codegen::export::load_service(std::path::Path::new(file))
                 .map_err(|d| d.to_string())?;
             let document = if command == "openapi" {
-                comms_codegen::export::openapi::document(&service)
+                let document = comms_codegen::export::openapi::document(&service);
+                match args.openapi_version.as_deref() {
+                    None | Some("3.1" | "3.1.0") => document,
+                    Some("3.0" | "3.0.3") => {
+                        comms_codegen::export::openapi::downgrade_to_3_0(document)
+                    }
+                    Some(other) => {
+                        return Err(format!("--openapi-version {other}: expected 3.0 or 3.1"));
+                    }
+                }
             } else if service.spec.websocket.is_some() {
                 comms_codegen::export::asyncapi::document(&service)
             } else {
@@ -187,6 +205,15 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                     Ok(ExitCode::SUCCESS)
                 }
             }
+        }
+        "synth" => {
+            let n: usize = args
+                .positional
+                .first()
+                .and_then(|n| n.parse().ok())
+                .ok_or("synth needs a number of operations, like `synth 100`")?;
+            print!("{}", comms_codegen::synthetic::spec(n));
+            Ok(ExitCode::SUCCESS)
         }
         "help" | "-h" | "--help" => {
             print!("{USAGE}");

@@ -433,11 +433,14 @@ fn input_types(service: &Service) -> BTreeSet<String> {
         .filter_map(|op| op.body.as_ref())
         .filter_map(|b| inner_name(b).map(str::to_owned))
         .collect();
+    // Looked up by name once per reachable type: an index, not a scan of every type each time.
+    let by_name: std::collections::HashMap<&str, &TypeInfo> =
+        service.types.iter().map(|t| (t.name.as_str(), t)).collect();
     while let Some(name) = todo.pop() {
         if !set.insert(name.clone()) {
             continue;
         }
-        let Some(t) = service.types.iter().find(|t| t.name == name) else {
+        let Some(t) = by_name.get(name.as_str()) else {
             continue;
         };
         match &t.kind {

@@ -882,3 +882,57 @@ fn downgrade_schema(schema: &mut Value) {
         }
     }
 }
+
+#[cfg(test)]
+mod downgrade_tests {
+    use serde_json::json;
+
+    #[test]
+    fn schemas_are_rewritten_in_3_0_terms_and_property_names_are_left_alone() {
+        let doc = json!({
+            "openapi": "3.1.0",
+            "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
+            "info": { "title": "t", "summary": "s", "version": "v1" },
+            "webhooks": { "Event": {} },
+            "components": { "schemas": { "A": {
+                "type": "object",
+                "properties": {
+                    "const": { "const": "x" },
+                    "type": { "type": ["string", "null"] },
+                    "n": { "anyOf": [{ "$ref": "#/components/schemas/B", "description": "d" }, { "type": "null" }] },
+                    "m": { "type": "integer", "exclusiveMinimum": 0, "examples": [5] },
+                },
+            } } },
+            "paths": { "/a": { "get": { "responses": {
+                "200": { "description": "OK", "content": { "application/json": { "schema": { "const": 1 } } } },
+                "default": { "description": "Error" },
+            } } } },
+            "x-events": { "const": "kept as written" },
+        });
+        let old = super::downgrade_to_3_0(doc);
+        assert_eq!(old["openapi"], "3.0.3");
+        assert!(old.get("jsonSchemaDialect").is_none() && old.get("webhooks").is_none());
+        assert_eq!(old["x-webhooks"], json!({ "Event": {} }));
+        assert_eq!(old["info"]["x-summary"], "s");
+        let props = &old["components"]["schemas"]["A"]["properties"];
+        assert_eq!(props["const"], json!({ "enum": ["x"] }));
+        assert_eq!(props["type"], json!({ "type": "string", "nullable": true }));
+        assert_eq!(
+            props["n"]["anyOf"][0],
+            json!({ "$ref": "#/components/schemas/B", "x-description": "d" })
+        );
+        assert_eq!(props["n"]["anyOf"][1]["nullable"], true);
+        assert_eq!(
+            props["m"],
+            json!({ "type": "integer", "minimum": 0, "exclusiveMinimum": true, "example": 5 })
+        );
+        let responses = &old["paths"]["/a"]["get"]["responses"];
+        assert_eq!(
+            responses["200"]["content"]["application/json"]["schema"],
+            json!({ "enum": [1] })
+        );
+        assert!(responses.get("default").is_none());
+        assert_eq!(responses["4XX"], responses["5XX"]);
+        assert_eq!(old["x-events"], json!({ "const": "kept as written" }));
+    }
+}
