@@ -117,50 +117,9 @@ impl fmt::Debug for EmailSandboxConfig {
     }
 }
 
+crate::server::service_config_setters!(EmailSandboxConfig);
+
 impl EmailSandboxConfig {
-    /// Accepts this API key.
-    pub fn api_key(mut self, key: impl Into<String>) -> Self {
-        self.api_key = key.into();
-        self
-    }
-
-    /// Listens on this address and port (0: a free port).
-    pub fn bind(mut self, host: IpAddr, port: u16) -> Self {
-        self.host = host;
-        self.port = port;
-        self
-    }
-
-    /// Replaces the spec's rate limit (`None`: no limit).
-    pub fn rate_limit(mut self, limit: Option<RateLimit>) -> Self {
-        self.rate_limit = limit;
-        self
-    }
-
-    /// Time between two status changes.
-    pub fn lifecycle_step(mut self, step: Duration) -> Self {
-        self.lifecycle_step = step;
-        self
-    }
-
-    /// Posts every event to this target.
-    pub fn webhook(mut self, target: WebhookTarget) -> Self {
-        self.webhook = Some(target);
-        self
-    }
-
-    /// Retries of failed webhook deliveries.
-    pub fn webhook_retry(mut self, retry: WebhookRetry) -> Self {
-        self.webhook_retry = retry;
-        self
-    }
-
-    /// Turns webhook delivery on or off (on by default; off, events are logged, not posted).
-    pub fn deliver_webhooks(mut self, on: bool) -> Self {
-        self.deliver_webhooks = on;
-        self
-    }
-
     /// The SMTP listener's settings; `None` turns it off.
     pub fn smtp(mut self, smtp: Option<SmtpConfig>) -> Self {
         self.smtp = smtp;

@@ -5,6 +5,7 @@
 //! [`paginate`], [`WebhookSender`] and [`Background`].
 
 mod background;
+mod config;
 mod error;
 mod gateway;
 mod page;
@@ -12,6 +13,7 @@ mod time;
 mod webhooks;
 
 pub use background::Background;
+pub(crate) use config::service_config_setters;
 pub use error::ServerError;
 pub use gateway::{
     DEFAULT_IDEMPOTENCY_RETENTION, DEFAULT_MAX_BODY_BYTES, Gateway, Incoming, RateLimit,
