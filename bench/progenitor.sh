@@ -5,6 +5,7 @@
 #   RUNS=5 bench/progenitor.sh     # fewer timed runs of each generator
 #   SKIP_COMPILE=1 bench/progenitor.sh
 #   APIS=synth SYNTH_OPS=1000 bench/progenitor.sh
+#   PROGENITOR_TLS_FEATURES="rustls" bench/progenitor.sh   # TLS row: progenitor without HTTP/2
 #
 # For each API it
 #   1. exports our spec as OpenAPI 3.0 (`comms-codegen openapi --openapi-version 3.0`; progenitor
@@ -15,7 +16,16 @@
 #   3. counts generated lines per operation (all lines, and without `///`/`//!` doc comments
 #      and blank lines), over the same files for both;
 #   4. times a cold `cargo build` of a throwaway crate per generator with a fresh target dir
-#      (dependencies included), then the generated crate alone (touch and rebuild).
+#      (dependencies included), then the generated crate alone (touch and rebuild), and counts
+#      the crates compiled, in two like-for-like variants:
+#        - "no TLS, HTTP/1": ours with `comms-runtime = { default-features = false }` against
+#          progenitor's crate as it writes it (reqwest with `default-features = false`);
+#        - "with TLS": ours with comms-runtime's default features (`tls`: rustls with ring and
+#          the webpki roots; `http2`) against progenitor's crate with $PROGENITOR_TLS_FEATURES
+#          (default "rustls http2") added to its reqwest dependency. reqwest 0.13's `rustls`
+#          feature brings rustls with the aws-lc-rs provider (a C library) and the platform
+#          certificate verifier: what a progenitor user gets by asking reqwest for rustls.
+#      Neither crate gets the SMTP relay: the generated module does not use it.
 #
 # Everything goes under target/bench-progenitor/; cargo-progenitor is installed into
 # target/bench-progenitor/tools when missing. Prints a Markdown summary at the end and writes it
@@ -27,6 +37,7 @@ WORK=$ROOT/target/bench-progenitor
 TOOLS=$WORK/tools
 RUNS=${RUNS:-10}
 SYNTH_OPS=${SYNTH_OPS:-100}
+PROGENITOR_TLS_FEATURES=${PROGENITOR_TLS_FEATURES:-rustls http2}
 mkdir -p "$WORK"
 cd "$ROOT"
 
@@ -78,28 +89,83 @@ count_lines() {
   echo "$all $code"
 }
 
-# Cold build (fresh target dir) then the crate alone (touch, rebuild), in seconds.
+# Cold build (fresh target dir) then the crate alone (touch, rebuild), in milliseconds, and the
+# number of crates the cold build compiled (its `Compiling` lines, the crate itself included).
 build_times() {
   local crate=$1
   rm -rf "$crate/target"
-  local start end cold warm
+  local start end cold warm units
   start=$(now_ns)
-  (cd "$crate" && cargo build --quiet >/dev/null 2>"$crate/build.log") || {
+  (cd "$crate" && cargo build --color never >/dev/null 2>"$crate/build.log") || {
     echo "build of $crate failed; see $crate/build.log" >&2
-    echo "failed failed"
+    echo "failed failed -"
     return
   }
   end=$(now_ns)
   cold=$(((end - start) / 1000000))
+  units=$(grep -c '^ *Compiling ' "$crate/build.log" || true)
   touch "$crate/src/lib.rs"
   start=$(now_ns)
   (cd "$crate" && cargo build --quiet >/dev/null 2>>"$crate/build.log")
   end=$(now_ns)
   warm=$(((end - start) / 1000000))
-  echo "$cold $warm"
+  echo "$cold $warm $units"
+}
+
+# Our throwaway crate: the generated module plus the runtime it calls. $3 is the comms-runtime
+# dependency's extra keys (e.g. `, default-features = false`).
+make_ours_crate() {
+  local crate=$1 api=$2 runtime_keys=$3
+  rm -rf "$crate"
+  mkdir -p "$crate/src"
+  cp "$WORK/out/ours-$api/$api.rs" "$crate/src/$api.rs"
+  echo "include!(\"$api.rs\");" >"$crate/src/lib.rs"
+  cat >"$crate/Cargo.toml" <<EOF
+[package]
+name = "ours-$api"
+version = "0.1.0"
+edition = "2024"
+publish = false
+
+[dependencies]
+comms-runtime = { path = "$ROOT/runtime"$runtime_keys }
+serde = { version = "1", features = ["derive"] }
+serde_json = "1"
+futures-core = "0.3"
+
+[workspace]
+EOF
+  cp "$ROOT/Cargo.lock" "$crate/Cargo.lock"
+}
+
+# progenitor's crate as cargo-progenitor wrote it, in a workspace of its own; with $3 (features,
+# space-separated) added to its reqwest dependency.
+make_progenitor_crate() {
+  local pcrate=$1 api=$2 reqwest_features=$3
+  rm -rf "$pcrate"
+  cp -r "$WORK/out/progenitor-$api" "$pcrate"
+  grep -q '^\[workspace\]' "$pcrate/Cargo.toml" || printf '\n[workspace]\n' >>"$pcrate/Cargo.toml"
+  [ -n "$reqwest_features" ] || return 0
+  python3 - "$pcrate/Cargo.toml" $reqwest_features <<'PY'
+import re, sys
+path, extra = sys.argv[1], sys.argv[2:]
+text = open(path).read()
+line = re.search(r'^reqwest = \{.*\}$', text, re.M)
+features = line and re.search(r'features = \[([^\]]*)\]', line.group(0))
+if not features:
+    sys.exit(f"{path}: no `reqwest = {{ ..., features = [...] }}` line to add {extra} to")
+names = [n.strip().strip('"') for n in features.group(1).split(',') if n.strip()]
+names += [n for n in extra if n not in names]
+new = line.group(0).replace(features.group(0), 'features = [%s]' % ', '.join('"%s"' % n for n in names))
+open(path, 'w').write(text.replace(line.group(0), new))
+PY
 }
 
 ratio() { python3 -c "import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); print('%.2f' % (a/b) if b else '-')" "$1" "$2"; }
+# ours/progenitor of two millisecond counts, with an x; `-` when either is missing or failed.
+ratio_ms() { [[ $1 =~ ^[0-9]+$ && $2 =~ ^[0-9]+$ ]] && echo "$(ratio "$1" "$2")x" || echo -; }
+# Milliseconds as seconds with one decimal; `-` and `failed` pass through.
+secs() { if [[ $1 =~ ^[0-9]+$ ]]; then python3 -c "import sys; print('%.1f' % (int(sys.argv[1])/1000))" "$1"; else echo "$1"; fi; }
 
 # --- inputs -------------------------------------------------------------------------------
 rm -rf "$WORK/in" "$WORK/out"
@@ -115,9 +181,12 @@ SUMMARY=$WORK/summary.md
   echo "- $PROGENITOR_VERSION; comms-codegen $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?') + working tree"
   echo "- generation: mean of $RUNS runs after warm-up ($(command -v hyperfine >/dev/null && echo hyperfine || echo 'date loop'))"
   echo
-  echo "| API | ops | generation ms: ours / progenitor (speed-up) | lines/op all: ours / progenitor | lines/op without docs: ours / progenitor | cold build s: ours / progenitor | crate alone s: ours / progenitor |"
-  echo "|---|---|---|---|---|---|---|"
+  echo "| API | ops | generation ms: ours / progenitor (speed-up) | lines/op all: ours / progenitor | lines/op without docs: ours / progenitor |"
+  echo "|---|---|---|---|---|"
 } >"$SUMMARY"
+# Compile rows go to a second table, printed after the first.
+COMPILE=$WORK/compile.md
+: >"$COMPILE"
 
 for api in ${APIS:-email synth}; do
   spec=$WORK/in/$api/$api.yaml
@@ -146,56 +215,62 @@ for api in ${APIS:-email synth}; do
   read -r ours_all ours_code < <(count_lines "$ours_out")
   read -r prog_all prog_code < <(count_lines "$prog_out/src")
 
-  ours_build="- -"
-  prog_build="- -"
-  if [ -z "${SKIP_COMPILE:-}" ]; then
-    # Our throwaway crate: the generated module plus the runtime it calls.
-    crate=$WORK/crates/ours-$api
-    rm -rf "$crate"
-    mkdir -p "$crate/src"
-    cp "$ours_out/$api.rs" "$crate/src/$api.rs"
-    echo "include!(\"$api.rs\");" >"$crate/src/lib.rs"
-    cat >"$crate/Cargo.toml" <<EOF
-[package]
-name = "ours-$api"
-version = "0.1.0"
-edition = "2024"
-publish = false
-
-[dependencies]
-comms-runtime = { path = "$ROOT/runtime"$([ "$api" = email ] && echo ', features = ["smtp"]') }
-serde = { version = "1", features = ["derive"] }
-serde_json = "1"
-futures-core = "0.3"
-
-[workspace]
-EOF
-    cp "$ROOT/Cargo.lock" "$crate/Cargo.lock"
-    # progenitor's crate as cargo-progenitor wrote it, in a workspace of its own.
-    pcrate=$WORK/crates/progenitor-$api
-    rm -rf "$pcrate"
-    cp -r "$prog_out" "$pcrate"
-    grep -q '^\[workspace\]' "$pcrate/Cargo.toml" || printf '\n[workspace]\n' >>"$pcrate/Cargo.toml"
-    log "$api: cold builds (fresh target dirs)"
-    ours_build=$(build_times "$crate")
-    prog_build=$(build_times "$pcrate")
-  fi
-  read -r ours_cold ours_warm <<<"$ours_build"
-  read -r prog_cold prog_warm <<<"$prog_build"
-
   per_op() { python3 -c "import sys; print('%.1f' % (int(sys.argv[1])/int(sys.argv[2])))" "$1" "$ops"; }
-  secs() { [ "$1" = "-" ] || [ "$1" = failed ] && echo "$1" || python3 -c "import sys; print('%.1f' % (int(sys.argv[1])/1000))" "$1"; }
   {
-    printf '| %s | %s | %s / %s (%sx) | %s / %s | %s / %s | %s / %s (%s) | %s / %s (%s) |\n' \
+    printf '| %s | %s | %s / %s (%sx) | %s / %s | %s / %s |\n' \
       "$api" "$ops" "$ours_ms" "$prog_ms" "$(ratio "$prog_ms" "$ours_ms")" \
-      "$(per_op "$ours_all")" "$(per_op "$prog_all")" "$(per_op "$ours_code")" "$(per_op "$prog_code")" \
-      "$(secs "$ours_cold")" "$(secs "$prog_cold")" \
-      "$( [[ $ours_cold =~ ^[0-9]+$ && $prog_cold =~ ^[0-9]+$ ]] && ratio "$ours_cold" "$prog_cold" || echo -)" \
-      "$(secs "$ours_warm")" "$(secs "$prog_warm")" \
-      "$( [[ $ours_warm =~ ^[0-9]+$ && $prog_warm =~ ^[0-9]+$ ]] && ratio "$ours_warm" "$prog_warm" || echo -)"
+      "$(per_op "$ours_all")" "$(per_op "$prog_all")" "$(per_op "$ours_code")" "$(per_op "$prog_code")"
   } >>"$SUMMARY"
-  log "$api: ours ${ours_ms}±${ours_sd} ms, progenitor ${prog_ms}±${prog_sd} ms; lines ours $ours_all ($ours_code code), progenitor $prog_all ($prog_code code); builds ours $ours_build, progenitor $prog_build (ms)"
+  log "$api: ours ${ours_ms}±${ours_sd} ms, progenitor ${prog_ms}±${prog_sd} ms; lines ours $ours_all ($ours_code code), progenitor $prog_all ($prog_code code)"
+
+  if [ -z "${SKIP_COMPILE:-}" ]; then
+    crates=$WORK/crates
+    rm -rf "$crates/ours-$api" "$crates/progenitor-$api" # one crate per generator, before variants
+    make_ours_crate "$crates/ours-$api-lean" "$api" ', default-features = false'
+    make_progenitor_crate "$crates/progenitor-$api-lean" "$api" ""
+    make_ours_crate "$crates/ours-$api-tls" "$api" ""
+    make_progenitor_crate "$crates/progenitor-$api-tls" "$api" "$PROGENITOR_TLS_FEATURES"
+    for variant in lean tls; do
+      case $variant in
+        lean)
+          label="no TLS, HTTP/1"
+          ours_crate=$crates/ours-$api-lean
+          prog_crate=$crates/progenitor-$api-lean
+          ;;
+        tls)
+          label="with TLS (+ HTTP/2)"
+          ours_crate=$crates/ours-$api-tls
+          prog_crate=$crates/progenitor-$api-tls
+          ;;
+      esac
+      log "$api, $label: cold builds (fresh target dirs)"
+      read -r ours_cold ours_warm ours_units < <(build_times "$ours_crate")
+      read -r prog_cold prog_warm prog_units < <(build_times "$prog_crate")
+      printf '| %s | %s | %s / %s (%s) | %s / %s (%s) | %s / %s |\n' \
+        "$api" "$label" \
+        "$(secs "$ours_cold")" "$(secs "$prog_cold")" "$(ratio_ms "$ours_cold" "$prog_cold")" \
+        "$(secs "$ours_warm")" "$(secs "$prog_warm")" "$(ratio_ms "$ours_warm" "$prog_warm")" \
+        "$ours_units" "$prog_units" >>"$COMPILE"
+      log "$api, $label: ours cold $ours_cold ms, alone $ours_warm ms, $ours_units crates; progenitor cold $prog_cold ms, alone $prog_warm ms, $prog_units crates"
+    done
+  fi
 done
 
-echo "- load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$SUMMARY"
+{
+  if [ -z "${SKIP_COMPILE:-}" ]; then
+    echo
+    echo "Compile time: cold \`cargo build\` (fresh target dir, dependencies included) and the generated crate alone (touch \`src/lib.rs\`, rebuild), ours / progenitor (ours ÷ progenitor), and the crates the cold build compiled. The bench crates hold the generated module only."
+    echo
+    echo "- **no TLS, HTTP/1**: ours with \`comms-runtime = { default-features = false }\`; progenitor's crate as cargo-progenitor writes it (reqwest with \`default-features = false\`: no TLS, HTTP/1 only)."
+    echo "- **with TLS (+ HTTP/2)**: ours with comms-runtime's default features (\`tls\`: rustls with ring and the webpki roots; \`http2\`); progenitor's crate with \`$PROGENITOR_TLS_FEATURES\` added to its reqwest features (reqwest 0.13's \`rustls\` is rustls with the aws-lc-rs provider and the platform certificate verifier)."
+    echo
+    echo "| API | variant | cold build s: ours / progenitor | crate alone s: ours / progenitor | crates compiled: ours / progenitor |"
+    echo "|---|---|---|---|---|"
+    cat "$COMPILE"
+    echo
+  else
+    echo "- compile times: skipped (SKIP_COMPILE)"
+  fi
+  echo "- load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+} >>"$SUMMARY"
 cat "$SUMMARY"

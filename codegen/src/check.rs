@@ -6,6 +6,28 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+/// Names from the standard prelude that generated code uses without a path: a spec type with
+/// one of these names would shadow it.
+const PRELUDE_NAMES: &[&str] = &[
+    "Option",
+    "Some",
+    "None",
+    "Result",
+    "Ok",
+    "Err",
+    "String",
+    "Vec",
+    "Box",
+    "From",
+    "Into",
+    "IntoIterator",
+    "Iterator",
+    "Default",
+    "Clone",
+    "Send",
+    "Sync",
+];
+
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::load::{Loaded, Locations};
 use crate::model::{AuthKind, Format, IdempotencyMode, Method, Source, SpecFile, TypeDef};
@@ -733,10 +755,7 @@ impl Checker<'_> {
                 let d = self.error(&path, format!("type name `{name}` is not PascalCase"));
                 d.hint = Some(format!("call it `{}`", pascal(name)));
             } else if let Some(owner) = self.generated_name_owner(name) {
-                let d = self.error(
-                    &path,
-                    format!("type name `{name}` is taken by the generated {owner}"),
-                );
+                let d = self.error(&path, format!("type name `{name}` is taken by {owner}"));
                 d.hint = Some(format!("rename the type, e.g. `{name}Body`"));
             }
             if let Some(kind) = self.type_kind(&path, def, source) {
@@ -954,13 +973,19 @@ impl Checker<'_> {
     /// What generated item already uses a type name, if any.
     fn generated_name_owner(&self, name: &str) -> Option<String> {
         if name == "Self" {
-            return Some("`Self` keyword".into());
+            return Some("the `Self` keyword".into());
+        }
+        // Generated code uses the standard prelude's names unqualified.
+        if PRELUDE_NAMES.contains(&name) {
+            return Some(format!(
+                "the standard prelude's `{name}`, which generated code uses"
+            ));
         }
         if name == "Page" && self.spec.pagination.is_some() {
-            return Some("page type `Page<T>`".into());
+            return Some("the generated page type `Page<T>`".into());
         }
         if name == format!("{}Client", pascal(&self.spec.service.name)) {
-            return Some("client struct".into());
+            return Some("the generated client struct".into());
         }
         // `<Op>Query` is the only other generated type name; check the suffix before looking.
         let op = name.strip_suffix("Query")?;
@@ -968,7 +993,7 @@ impl Checker<'_> {
             .operations
             .iter()
             .find(|(o, def)| !def.query.is_empty() && pascal(o) == op)
-            .map(|(o, _)| format!("query struct of `{o}`"))
+            .map(|(o, _)| format!("the generated query struct of `{o}`"))
     }
 
     fn constraints(&mut self, path: &str, field: &crate::model::Field, ty: &Ty) -> Constraints {

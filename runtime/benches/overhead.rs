@@ -104,15 +104,7 @@ static SPEC: ServiceSpec = ServiceSpec {
     }),
 };
 
-static GET_EMAIL: OperationSpec = OperationSpec {
-    service: "email",
-    name: "get_email",
-    method: Method::GET,
-    path: "/v1/emails/{id}",
-    retry: RetryClass::Safe,
-    has_body: false,
-    auth: None,
-};
+static GET_EMAIL: OperationSpec = OperationSpec::get("get_email", "/v1/emails/{id}");
 
 /// A keep-alive HTTP/1.1 server on its own thread and runtime.
 fn start_server() -> SocketAddr {
@@ -182,8 +174,7 @@ async fn raw_call(http: &reqwest::Client, url: &str) -> serde_json::Value {
 }
 
 async fn runtime_call(client: &Client) -> serde_json::Value {
-    let mut request = Request::new(&GET_EMAIL);
-    request.path_param("id", "em_123");
+    let request = GET_EMAIL.request().path_param("id", "em_123");
     client
         .execute(request)
         .await

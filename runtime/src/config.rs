@@ -272,6 +272,7 @@ impl CallOptions {
 /// #   rate_limit_headers: RateLimitHeaders::STANDARD, retry: RetrySpec::DEFAULT,
 /// #   timeouts: TimeoutSpec::DEFAULT, idempotency: None };
 /// use std::time::Duration;
+/// # #[cfg(feature = "tls")] {
 /// let client = Client::builder(&SPEC)
 ///     .base_url("https://api.example.com")
 ///     .api_key("sk_test_123")
@@ -279,6 +280,7 @@ impl CallOptions {
 ///     .rate_limit(Some(RateLimit::per_minute(3000)))
 ///     .build()?;
 /// assert!(!format!("{client:?}").contains("sk_test_123"));
+/// # }
 /// # Ok::<(), Error>(())
 /// ```
 ///
@@ -467,7 +469,9 @@ impl<C: From<Client>> ClientBuilder<C> {
     ///
     /// Fails with [`Error::Config`] for a missing or malformed base URL, an unknown credential
     /// name, a credential the auth scheme needs but nobody set (naming its environment
-    /// variable), or an HTTP client that cannot be built.
+    /// variable), or an HTTP client that cannot be built. Without the crate's `tls` feature, an
+    /// `https` base URL is a configuration error too, unless [`ClientBuilder::http_client`]
+    /// supplies a client (whose TLS support is then the caller's business).
     pub fn build(self) -> Result<C, Error> {
         self.build_client().map(C::from)
     }
@@ -499,6 +503,10 @@ impl<C: From<Client>> ClientBuilder<C> {
             credentials.push((cred, value));
         }
         let auth = ResolvedAuth::resolve(self.auth, spec, &credentials)?;
+        #[cfg(not(feature = "tls"))]
+        if self.http.is_none() && base.scheme() == "https" {
+            return Err(Error::tls_not_compiled_in("an https base URL"));
+        }
         let http = match self.http {
             Some(http) => http,
             None => reqwest::Client::builder()

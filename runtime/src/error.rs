@@ -27,11 +27,10 @@ const TRANSIENT_STATUSES: &[u16] = &[408, 429, 500, 502, 503, 504];
 /// }
 /// # }
 /// ```
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 #[non_exhaustive]
 pub enum Error {
     /// The request was rejected before it was sent.
-    #[error("invalid request: `{field}`: {message}")]
     #[non_exhaustive]
     InvalidRequest {
         /// The offending field, parameter or option.
@@ -40,11 +39,9 @@ pub enum Error {
         message: String,
     },
     /// The server refused the credentials (401 or 403).
-    #[error("authentication failed: {0}")]
     Auth(Box<ApiError>),
     /// Too many requests: the server answered 429, or the client-side limiter could not grant a
     /// slot before the deadline.
-    #[error("rate limited{}{}", RetryAfterDisplay(*retry_after), ApiSuffix(api.as_deref()))]
     #[non_exhaustive]
     RateLimited {
         /// How long the server (or the limiter) asked to wait, when known.
@@ -53,10 +50,8 @@ pub enum Error {
         api: Option<Box<ApiError>>,
     },
     /// The server answered with an error status.
-    #[error("{0}")]
     Api(Box<ApiError>),
     /// A timeout elapsed.
-    #[error("{kind} timed out after {after:?}")]
     #[non_exhaustive]
     Timeout {
         /// Which timeout.
@@ -65,7 +60,6 @@ pub enum Error {
         after: Duration,
     },
     /// The connection failed or broke.
-    #[error("transport error: {message}")]
     #[non_exhaustive]
     Transport {
         /// What happened, without the URL.
@@ -73,22 +67,53 @@ pub enum Error {
         /// Whether the failure happened while connecting (the request never left).
         connect: bool,
         /// The underlying error, stripped of its URL.
-        #[source]
         source: Option<reqwest::Error>,
     },
     /// A body could not be decoded into the expected type.
-    #[error("{0}")]
     Decode(Box<DecodeError>),
     /// A webhook failed verification.
-    #[error("webhook verification failed: {0}")]
     Webhook(WebhookFailure),
     /// The client could not be configured.
-    #[error("configuration error: {message}")]
     #[non_exhaustive]
     Config {
         /// What is missing or wrong, naming the setting or environment variable.
         message: String,
     },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::InvalidRequest { field, message } => {
+                write!(f, "invalid request: `{field}`: {message}")
+            }
+            Error::Auth(api) => write!(f, "authentication failed: {api}"),
+            Error::RateLimited { retry_after, api } => write!(
+                f,
+                "rate limited{}{}",
+                RetryAfterDisplay(*retry_after),
+                ApiSuffix(api.as_deref())
+            ),
+            Error::Api(api) => write!(f, "{api}"),
+            Error::Timeout { kind, after } => write!(f, "{kind} timed out after {after:?}"),
+            Error::Transport { message, .. } => write!(f, "transport error: {message}"),
+            Error::Decode(decode) => write!(f, "{decode}"),
+            Error::Webhook(failure) => write!(f, "webhook verification failed: {failure}"),
+            Error::Config { message } => write!(f, "configuration error: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Transport {
+                source: Some(source),
+                ..
+            } => Some(source),
+            _ => None,
+        }
+    }
 }
 
 /// The kind of an [`Error`], for matching without destructuring.
@@ -250,25 +275,36 @@ impl fmt::Display for DecodeError {
 }
 
 /// Why a webhook was rejected.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum WebhookFailure {
     /// The signing secret is not usable (e.g. not `whsec_<base64>`).
-    #[error("invalid signing secret")]
     InvalidSecret,
     /// A required header is missing or not text.
-    #[error("missing header `{0}`")]
     MissingHeader(&'static str),
     /// The timestamp header is not a Unix time in seconds.
-    #[error("invalid timestamp")]
     InvalidTimestamp,
     /// The timestamp is further from now than the tolerance allows.
-    #[error("timestamp outside the tolerance")]
     TimestampOutOfTolerance,
     /// No signature matched.
-    #[error("no matching signature")]
     SignatureMismatch,
 }
+
+impl fmt::Display for WebhookFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WebhookFailure::InvalidSecret => f.write_str("invalid signing secret"),
+            WebhookFailure::MissingHeader(name) => write!(f, "missing header `{name}`"),
+            WebhookFailure::InvalidTimestamp => f.write_str("invalid timestamp"),
+            WebhookFailure::TimestampOutOfTolerance => {
+                f.write_str("timestamp outside the tolerance")
+            }
+            WebhookFailure::SignatureMismatch => f.write_str("no matching signature"),
+        }
+    }
+}
+
+impl std::error::Error for WebhookFailure {}
 
 impl Error {
     /// The kind of this error.
@@ -339,6 +375,15 @@ impl Error {
         Error::Config {
             message: message.into(),
         }
+    }
+
+    /// The [`Error::Config`] for `what` (a URL with a TLS scheme) in a build without TLS.
+    #[cfg(not(feature = "tls"))]
+    pub(crate) fn tls_not_compiled_in(what: &str) -> Error {
+        Error::config(format!(
+            "{what} needs TLS, which is not compiled in: enable the `tls` feature of \
+             comms-runtime (on by default)"
+        ))
     }
 
     /// An [`Error::Decode`] for `body`, keeping an excerpt.
@@ -426,6 +471,109 @@ pub fn excerpt(body: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn display_of_every_variant_and_source() {
+        use std::error::Error as _;
+        let api = || {
+            Box::new(ApiError::from_response(
+                400,
+                Some("req_1"),
+                b"{\"error\":{\"code\":\"bad\",\"message\":\"no\"}}",
+            ))
+        };
+        let cases: Vec<(Error, &str)> = vec![
+            (
+                Error::invalid_request("to", "is empty"),
+                "invalid request: `to`: is empty",
+            ),
+            (
+                Error::Auth(api()),
+                "authentication failed: HTTP 400 bad: no [request id req_1]",
+            ),
+            (
+                Error::RateLimited {
+                    retry_after: Some(Duration::from_secs(2)),
+                    api: Some(api()),
+                },
+                "rate limited (retry after 2s): HTTP 400 bad: no [request id req_1]",
+            ),
+            (
+                Error::RateLimited {
+                    retry_after: None,
+                    api: None,
+                },
+                "rate limited",
+            ),
+            (Error::Api(api()), "HTTP 400 bad: no [request id req_1]"),
+            (
+                Error::Timeout {
+                    kind: TimeoutKind::Attempt,
+                    after: Duration::from_millis(1500),
+                },
+                "attempt timed out after 1.5s",
+            ),
+            (
+                Error::Transport {
+                    message: "reset".into(),
+                    connect: false,
+                    source: None,
+                },
+                "transport error: reset",
+            ),
+            (
+                Error::Webhook(WebhookFailure::MissingHeader("webhook-id")),
+                "webhook verification failed: missing header `webhook-id`",
+            ),
+            (
+                Error::Webhook(WebhookFailure::InvalidSecret),
+                "webhook verification failed: invalid signing secret",
+            ),
+            (
+                Error::Webhook(WebhookFailure::InvalidTimestamp),
+                "webhook verification failed: invalid timestamp",
+            ),
+            (
+                Error::Webhook(WebhookFailure::TimestampOutOfTolerance),
+                "webhook verification failed: timestamp outside the tolerance",
+            ),
+            (
+                Error::Webhook(WebhookFailure::SignatureMismatch),
+                "webhook verification failed: no matching signature",
+            ),
+            (
+                Error::config("no base URL"),
+                "configuration error: no base URL",
+            ),
+        ];
+        for (err, expected) in cases {
+            assert_eq!(err.to_string(), expected);
+            assert!(err.source().is_none(), "{expected}");
+        }
+        let decode = Error::decode("expected a string", b"{}");
+        assert_eq!(decode.to_string(), decode_message(&decode));
+    }
+
+    fn decode_message(err: &Error) -> String {
+        match err {
+            Error::Decode(inner) => inner.to_string(),
+            other => panic!("not a decode error: {other:?}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn transport_errors_keep_their_source() {
+        use std::error::Error as _;
+        // Nothing listens on port 1 of the loopback address: the connection is refused.
+        let err = reqwest::Client::new()
+            .get("http://127.0.0.1:1/")
+            .send()
+            .await
+            .unwrap_err();
+        let err = Error::transport(err);
+        assert!(err.to_string().starts_with("transport error: "), "{err}");
+        assert!(err.source().is_some());
+    }
 
     #[test]
     fn excerpt_cuts_on_char_boundary() {

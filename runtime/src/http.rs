@@ -22,6 +22,7 @@ use crate::retry::{RetryBudget, backoff, server_wait};
 use crate::secret::Secret;
 use crate::sign::SignableRequest;
 use crate::spec::{CredentialSpec, OperationSpec, RetryClass, ServiceSpec};
+use crate::validate::{Validate, Validator};
 
 /// A service client. Cheap to clone: clones share the connection pool, the rate limiter and the
 /// retry budget.
@@ -34,13 +35,11 @@ use crate::spec::{CredentialSpec, OperationSpec, RetryClass, ServiceSpec};
 /// #   auth: &[AuthScheme::Bearer { credential: "api_key" }], rate_limit: None,
 /// #   rate_limit_headers: RateLimitHeaders::STANDARD, retry: RetrySpec::DEFAULT,
 /// #   timeouts: TimeoutSpec::DEFAULT, idempotency: None };
-/// static GET_EMAIL: OperationSpec = OperationSpec { service: "email", name: "get_email",
-///     method: Method::GET, path: "/v1/emails/{id}", retry: RetryClass::Safe, has_body: false, auth: None };
+/// static GET_EMAIL: OperationSpec = OperationSpec::get("get_email", "/v1/emails/{id}");
 ///
 /// # async fn demo() -> Result<(), Error> {
 /// let client = Client::from_env(&SPEC)?;
-/// let mut request = Request::new(&GET_EMAIL);
-/// request.path_param("id", "em_123");
+/// let request = GET_EMAIL.request().path_param("id", "em_123");
 /// let email: serde_json::Value = client.execute(request).await?.json()?;
 /// # let _ = email; Ok(()) }
 /// ```
@@ -529,7 +528,7 @@ fn idempotency_header(
             }
             key.clone()
         }
-        None => uuid::Uuid::new_v4().to_string(),
+        None => crate::random::uuid_v4(),
     };
     let name = HeaderName::from_bytes(idem.header.as_bytes()).map_err(|_| {
         Error::config(format!(
@@ -620,13 +619,13 @@ pub struct Request {
 }
 
 impl Request {
-    /// An empty request for `op`.
+    /// An empty request for `op`; an operation that carries a body starts with `{}`.
     pub fn new(op: &'static OperationSpec) -> Request {
         Request {
             op,
             path_params: Vec::new(),
             query: Vec::new(),
-            body: None,
+            body: op.has_body.then(|| Bytes::from_static(b"{}")),
         }
     }
 
@@ -637,28 +636,38 @@ impl Request {
 
     /// Sets a path parameter; it is percent-encoded into its segment. Missing, empty, unknown
     /// or dot-segment parameters make [`Client::execute`] fail with [`Error::InvalidRequest`].
-    pub fn path_param(&mut self, name: &'static str, value: &str) {
+    #[must_use]
+    pub fn path_param(mut self, name: &'static str, value: &str) -> Request {
         self.path_params.push((name, value.to_owned()));
+        self
     }
 
     /// Adds query parameters from a serialisable struct or map (`None` fields skipped).
     ///
     /// ```
     /// # use comms_runtime::*;
-    /// # static LIST: OperationSpec = OperationSpec { service: "email", name: "list_emails",
-    /// #   method: Method::GET, path: "/v1/emails", retry: RetryClass::Safe, has_body: false, auth: None };
+    /// # static LIST: OperationSpec = OperationSpec::get("list_emails", "/v1/emails");
     /// #[derive(serde::Serialize)]
     /// struct ListQuery { limit: Option<u32>, after: Option<String> }
-    /// let mut request = Request::new(&LIST);
-    /// request.query(&ListQuery { limit: Some(10), after: None })?;
+    /// let request = LIST.request().query(&ListQuery { limit: Some(10), after: None })?;
     /// # Ok::<(), Error>(())
     /// ```
-    pub fn query<Q: Serialize + ?Sized>(&mut self, query: &Q) -> Result<(), Error> {
+    pub fn query<Q: Serialize + ?Sized>(mut self, query: &Q) -> Result<Request, Error> {
         let encoded = serde_urlencoded::to_string(query)
             .map_err(|e| Error::invalid_request("query", format!("cannot be encoded ({e})")))?;
         self.query
             .extend(url::form_urlencoded::parse(encoded.as_bytes()).into_owned());
-        Ok(())
+        Ok(self)
+    }
+
+    /// [`Self::query`] after checking the parameters' limits ([`Validator::check`]): a query
+    /// that breaks them is an [`Error::InvalidRequest`] and nothing is sent.
+    pub fn checked_query<Q: Serialize + Validate + ?Sized>(
+        self,
+        query: &Q,
+    ) -> Result<Request, Error> {
+        Validator::check(query)?;
+        self.query(query)
     }
 
     /// Sets a query parameter, replacing any earlier value.
@@ -667,12 +676,23 @@ impl Request {
         self.query.push((name.to_owned(), value.to_owned()));
     }
 
-    /// Sets the JSON body; it is serialised once and reused on every attempt.
-    pub fn json<B: Serialize + ?Sized>(&mut self, body: &B) -> Result<(), Error> {
+    /// Sets the JSON body; it is serialised once and reused on every attempt. An operation
+    /// that carries a body but is given none sends `{}`.
+    pub fn json<B: Serialize + ?Sized>(mut self, body: &B) -> Result<Request, Error> {
         let bytes = serde_json::to_vec(body)
             .map_err(|e| Error::invalid_request("body", format!("cannot be serialised ({e})")))?;
         self.body = Some(Bytes::from(bytes));
-        Ok(())
+        Ok(self)
+    }
+
+    /// [`Self::json`] after the checks the spec gives for the body ([`Validator::check`]): a
+    /// body that breaks them is an [`Error::InvalidRequest`] and nothing is sent.
+    pub fn checked_json<B: Serialize + Validate + ?Sized>(
+        self,
+        body: &B,
+    ) -> Result<Request, Error> {
+        Validator::check(body)?;
+        self.json(body)
     }
 }
 

@@ -11,6 +11,13 @@
 //!
 //! The API generated code may use is pinned in `docs/RUNTIME_CONTRACT.md`.
 //!
+//! Cargo features: `tls` (default; HTTPS, and `wss://` for `realtime`, through rustls with the
+//! webpki roots; without it an `https` base URL is an [`Error::Config`] unless you pass your own
+//! HTTP client), `http2` (default; HTTP/2 negotiated over TLS, else HTTP/1.1 only), `smtp` (the
+//! SMTP relay, with rustls of its own) and `realtime` (the WebSocket client). A client that only
+//! calls `http://` endpoints (a sidecar, a sandbox, a TLS-terminating proxy) can take
+//! `default-features = false` and skip compiling TLS and HTTP/2.
+//!
 //! ```no_run
 //! use comms_runtime::*;
 //!
@@ -27,20 +34,12 @@
 //!     timeouts: TimeoutSpec::DEFAULT,
 //!     idempotency: Some(IdempotencySpec { header: "Idempotency-Key", max_len: 256 }),
 //! };
-//! static SEND: OperationSpec = OperationSpec {
-//!     service: "email",
-//!     name: "send_email",
-//!     method: Method::POST,
-//!     path: "/v1/emails",
-//!     retry: RetryClass::IdempotencyKey,
-//!     has_body: true,
-//!     auth: None,
-//! };
+//! static SEND: OperationSpec = OperationSpec::post("send_email", "/v1/emails").idempotency_key();
 //!
 //! # async fn demo() -> Result<(), Error> {
 //! let client = Client::from_env(&SPEC)?;
-//! let mut request = Request::new(&SEND);
-//! request.json(&serde_json::json!({"from": "a@example.com", "to": ["b@example.com"], "subject": "hi"}))?;
+//! let body = serde_json::json!({"from": "a@example.com", "to": ["b@example.com"], "subject": "hi"});
+//! let request = SEND.request().json(&body)?;
 //! let sent: serde_json::Value = client.execute(request).await?.json()?;
 //! # let _ = sent; Ok(()) }
 //! ```
@@ -51,6 +50,7 @@ pub mod error;
 pub mod http;
 mod macros;
 pub mod paginate;
+mod random;
 pub mod ratelimit;
 #[cfg(feature = "realtime")]
 pub mod realtime;
@@ -69,8 +69,11 @@ pub use reqwest::Method;
 
 pub use config::{CallOptions, ClientBuilder, RateLimit, RetryPolicy};
 pub use error::{ApiError, DecodeError, Error, ErrorKind, TimeoutKind, WebhookFailure};
+
+/// `Result` with this crate's [`Error`]: what every generated method returns.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
 pub use http::{Client, Request, Response};
-pub use paginate::paginate;
+pub use paginate::{ItemStream, paginate};
 pub use secret::Secret;
 pub use sign::{PusherSigner, SignableRequest, SignedParts, Signer};
 pub use spec::{

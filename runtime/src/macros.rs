@@ -3,7 +3,7 @@
 
 /// Declares an open string enum: the listed variants plus `Unknown(String)`.
 ///
-/// The expansion is `#[non_exhaustive]`, derives `Clone, Debug, PartialEq, Eq, Hash`, and
+/// The expansion says in its docs that the enum is open, is `#[non_exhaustive]`, derives `Clone, Debug, PartialEq, Eq, Hash`, and
 /// implements `Serialize`/`Deserialize` as the wire string (unknown values decode into
 /// `Unknown` and re-serialise unchanged), `as_str()`, `Display`, infallible `FromStr`, and
 /// `From<&str>` / `From<String>`. A variant may not be named `Unknown`.
@@ -37,6 +37,8 @@ macro_rules! open_enum {
         }
     ) => {
         $(#[$meta])*
+        #[doc = ""]
+        #[doc = "Open: a value this version does not know decodes as `Unknown` and is sent back unchanged."]
         #[derive(::std::clone::Clone, ::std::fmt::Debug, ::std::cmp::PartialEq, ::std::cmp::Eq, ::std::hash::Hash)]
         #[non_exhaustive]
         $vis enum $name {

@@ -2,6 +2,8 @@
 //! `after=<cursor of the last item>` while the page says `has_more`.
 
 use std::collections::{HashSet, VecDeque};
+use std::pin::Pin;
+use std::task::{Context, Poll};
 
 use futures_core::Stream;
 use serde::de::DeserializeOwned;
@@ -21,13 +23,12 @@ use crate::spec::PaginationSpec;
 ///
 /// ```no_run
 /// # use comms_runtime::*;
-/// # static LIST: OperationSpec = OperationSpec { service: "email", name: "list_emails",
-/// #   method: Method::GET, path: "/v1/emails", retry: RetryClass::Safe, has_body: false, auth: None };
+/// # static LIST: OperationSpec = OperationSpec::get("list_emails", "/v1/emails");
 /// static PAGES: PaginationSpec =
 ///     PaginationSpec { items: "data", has_more: "has_more", cursor_field: "id", after_param: "after" };
 /// # async fn demo(client: Client) -> Result<(), Error> {
 /// use futures_util::StreamExt;
-/// let mut items = std::pin::pin!(paginate::<serde_json::Value>(client, Request::new(&LIST), &PAGES));
+/// let mut items = paginate::<serde_json::Value>(client, LIST.request(), &PAGES);
 /// while let Some(item) = items.next().await {
 ///     println!("{}", item?);
 /// }
@@ -37,7 +38,7 @@ pub fn paginate<T: DeserializeOwned + Send + 'static>(
     client: Client,
     request: impl Into<Result<Request, Error>>,
     spec: &'static PaginationSpec,
-) -> impl Stream<Item = Result<T, Error>> + Send + 'static {
+) -> ItemStream<T> {
     // A request that could not be prepared (its query did not serialise) is the stream's only item.
     let (request, next) = match request.into() {
         Ok(request) => (Some(request), Next::First),
@@ -51,7 +52,7 @@ pub fn paginate<T: DeserializeOwned + Send + 'static>(
         next,
         seen: HashSet::new(),
     };
-    futures_util::stream::unfold(state, |mut state| async move {
+    let stream = futures_util::stream::unfold(state, |mut state| async move {
         loop {
             if let Some(item) = state.buffered.pop_front() {
                 return Some((Ok(item), state));
@@ -94,7 +95,49 @@ pub fn paginate<T: DeserializeOwned + Send + 'static>(
                 }
             }
         }
-    })
+    });
+    ItemStream {
+        inner: Box::pin(stream),
+    }
+}
+
+/// The items of every page of a list, fetched page by page as the stream is read: what
+/// [`paginate`] and the generated `<operation>_stream` methods return.
+///
+/// A named type (rather than `impl Stream`) so it can be stored in a struct field; it is
+/// `Unpin`, so `StreamExt::next` works on it directly.
+pub struct ItemStream<T> {
+    inner: Pin<Box<dyn Stream<Item = Result<T, Error>> + Send>>,
+}
+
+impl<T> Stream for ItemStream<T> {
+    type Item = Result<T, Error>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        self.inner.as_mut().poll_next(cx)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.inner.size_hint()
+    }
+}
+
+impl<T> std::fmt::Debug for ItemStream<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ItemStream").finish_non_exhaustive()
+    }
+}
+
+impl Client {
+    /// [`paginate`] with this client: every item of every page of the list `request` asks
+    /// for. A request that could not be prepared (`Err`) is the stream's only item.
+    pub fn paginate<T: DeserializeOwned + Send + 'static>(
+        &self,
+        request: impl Into<Result<Request, Error>>,
+        spec: &'static PaginationSpec,
+    ) -> ItemStream<T> {
+        paginate(self.clone(), request, spec)
+    }
 }
 
 struct State<T> {

@@ -13,7 +13,7 @@ use crate::spec::RateLimitHeaders;
 /// `rand[0,1) × min(cap, base × 2^retry)` ("full jitter").
 pub(crate) fn backoff(policy: &RetryPolicy, retry: u32) -> Duration {
     let ceiling = exponential(policy.base, policy.cap, retry);
-    ceiling.mul_f64(rand::random::<f64>())
+    ceiling.mul_f64(crate::random::unit_f64())
 }
 
 /// `min(cap, base × 2^n)` without overflow.

@@ -298,7 +298,7 @@ impl SmtpRelay {
     ///
     /// See the [module docs](self) for how the relay's answers map onto [`Error`].
     pub async fn send<M: SmtpMessage + ?Sized>(&self, message: &M) -> Result<SmtpReceipt, Error> {
-        let key = uuid::Uuid::new_v4().to_string();
+        let key = crate::random::uuid_v4();
         self.send_with_key(message, &key).await
     }
 

@@ -223,8 +223,6 @@ pub struct IdempotencySpec {
 /// One operation of a service.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OperationSpec {
-    /// Name of the owning service.
-    pub service: &'static str,
     /// Operation name, e.g. `"send_email"`.
     pub name: &'static str,
     /// HTTP method.
@@ -238,6 +236,101 @@ pub struct OperationSpec {
     /// An auth scheme this operation needs instead of the client's (the realtime service's
     /// seed GET is sent with a bearer key while its HTTP API is signed). `None`: the client's.
     pub auth: Option<AuthScheme>,
+}
+
+impl OperationSpec {
+    /// An operation with its method's defaults: `GET`, `HEAD`, `PUT` and `DELETE` are safe to
+    /// repeat, `POST` and `PATCH` are never sent twice; `POST`, `PUT` and `PATCH` carry a JSON
+    /// body; the client's own auth. Change them with the `with_*` methods.
+    const fn of(
+        name: &'static str,
+        method: Method,
+        path: &'static str,
+        safe: bool,
+        body: bool,
+    ) -> Self {
+        OperationSpec {
+            name,
+            method,
+            path,
+            retry: if safe {
+                RetryClass::Safe
+            } else {
+                RetryClass::Never
+            },
+            has_body: body,
+            auth: None,
+        }
+    }
+
+    /// A `GET` operation: safe to repeat, no body.
+    ///
+    /// ```
+    /// use comms_runtime::{OperationSpec, RetryClass};
+    ///
+    /// static GET_EMAIL: OperationSpec = OperationSpec::get("get_email", "/v1/emails/{id}");
+    /// static SEND_EMAIL: OperationSpec =
+    ///     OperationSpec::post("send_email", "/v1/emails").idempotency_key();
+    /// assert_eq!(GET_EMAIL.retry, RetryClass::Safe);
+    /// assert_eq!(SEND_EMAIL.retry, RetryClass::IdempotencyKey);
+    /// assert!(SEND_EMAIL.has_body && !GET_EMAIL.has_body);
+    /// ```
+    pub const fn get(name: &'static str, path: &'static str) -> Self {
+        Self::of(name, Method::GET, path, true, false)
+    }
+
+    /// A `HEAD` operation: safe to repeat, no body.
+    pub const fn head(name: &'static str, path: &'static str) -> Self {
+        Self::of(name, Method::HEAD, path, true, false)
+    }
+
+    /// A `DELETE` operation: safe to repeat, no body.
+    pub const fn delete(name: &'static str, path: &'static str) -> Self {
+        Self::of(name, Method::DELETE, path, true, false)
+    }
+
+    /// A `PUT` operation: safe to repeat, with a JSON body.
+    pub const fn put(name: &'static str, path: &'static str) -> Self {
+        Self::of(name, Method::PUT, path, true, true)
+    }
+
+    /// A `POST` operation: never sent twice, with a JSON body.
+    pub const fn post(name: &'static str, path: &'static str) -> Self {
+        Self::of(name, Method::POST, path, false, true)
+    }
+
+    /// A `PATCH` operation: never sent twice, with a JSON body.
+    pub const fn patch(name: &'static str, path: &'static str) -> Self {
+        Self::of(name, Method::PATCH, path, false, true)
+    }
+
+    /// The same operation with another retry class.
+    pub const fn with_retry(mut self, retry: RetryClass) -> Self {
+        self.retry = retry;
+        self
+    }
+
+    /// The same operation, repeatable with an idempotency key the runtime supplies.
+    pub const fn idempotency_key(self) -> Self {
+        self.with_retry(RetryClass::IdempotencyKey)
+    }
+
+    /// The same operation, with or without a JSON body.
+    pub const fn with_body(mut self, has_body: bool) -> Self {
+        self.has_body = has_body;
+        self
+    }
+
+    /// The same operation, sent with `auth` instead of the client's scheme.
+    pub const fn with_auth(mut self, auth: AuthScheme) -> Self {
+        self.auth = Some(auth);
+        self
+    }
+
+    /// An empty [`Request`](crate::Request) for this operation.
+    pub fn request(&'static self) -> crate::Request {
+        crate::Request::new(self)
+    }
 }
 
 /// Whether an operation may be sent more than once.

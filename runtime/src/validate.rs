@@ -38,7 +38,7 @@ impl Format {
             Format::E164 => is_e164(value),
             Format::Rfc3339 => is_rfc3339(value),
             Format::Uri => url::Url::parse(value).is_ok(),
-            Format::Uuid => value.len() == 36 && uuid::Uuid::try_parse(value).is_ok(),
+            Format::Uuid => crate::random::is_hyphenated_uuid(value),
         }
     }
 

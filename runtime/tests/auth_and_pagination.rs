@@ -43,14 +43,14 @@ async fn query_auth_only_on_opt_in() {
 async fn path_params_and_query_are_encoded() {
     let server = TestServer::always(Reply::ok()).await;
     let client = email_client(&server).build().expect("client");
-    let mut request = get_email("a/b c");
+    let request = get_email("a/b c");
     #[derive(serde::Serialize)]
     struct Q<'a> {
         limit: Option<u32>,
         after: Option<&'a str>,
         tag: &'a str,
     }
-    request
+    let request = request
         .query(&Q {
             limit: Some(10),
             after: None,
@@ -105,16 +105,16 @@ async fn pusher_signature_is_accepted_by_a_server_side_check() {
     assert_eq!(client.credential_value("app_id"), Some("3"));
     assert_eq!(client.credential_value("secret"), None);
 
-    let mut trigger = Request::new(&TRIGGER);
-    trigger.path_param("app_id", client.credential_value("app_id").expect("app id"));
-    trigger
+    let trigger = TRIGGER
+        .request()
+        .path_param("app_id", client.credential_value("app_id").expect("app id"))
         .json(&serde_json::json!({"name": "foo", "channels": ["project-3"], "data": "{\"some\":\"data\"}"}))
         .expect("body");
     client.execute(trigger).await.expect("ok");
 
-    let mut channels = Request::new(&CHANNELS);
-    channels.path_param("app_id", "3");
-    channels
+    let channels = CHANNELS
+        .request()
+        .path_param("app_id", "3")
         .query(&[("filter_by_prefix", "presence-"), ("info", "user_count")])
         .expect("query");
     client.execute(channels).await.expect("ok");
@@ -235,8 +235,10 @@ async fn paginate_streams_every_item_of_every_page() {
     ]))
     .await;
     let client = email_client(&server).build().expect("client");
-    let mut request = Request::new(&LIST_EMAILS);
-    request.query(&[("limit", "2")]).expect("query");
+    let request = LIST_EMAILS
+        .request()
+        .query(&[("limit", "2")])
+        .expect("query");
     #[derive(serde::Deserialize)]
     struct Item {
         id: String,
@@ -263,7 +265,7 @@ async fn paginate_stops_on_a_repeated_cursor() {
     .await;
     let client = email_client(&server).build().expect("client");
     let items: Vec<Result<serde_json::Value, Error>> =
-        paginate(client, Request::new(&LIST_EMAILS), &PAGES)
+        paginate(client, LIST_EMAILS.request(), &PAGES)
             .collect()
             .await;
     assert_eq!(items.len(), 3, "two items, then the error");
@@ -282,7 +284,7 @@ async fn paginate_stops_when_has_more_comes_without_items() {
     let server = TestServer::always(Reply::json(200, r#"{"data":[],"has_more":true}"#)).await;
     let client = email_client(&server).build().expect("client");
     let items: Vec<Result<serde_json::Value, Error>> =
-        paginate(client, Request::new(&LIST_EMAILS), &PAGES)
+        paginate(client, LIST_EMAILS.request(), &PAGES)
             .collect()
             .await;
     assert_eq!(items.len(), 1);
@@ -298,7 +300,7 @@ async fn paginate_yields_an_api_error_and_ends() {
     .await;
     let client = email_client(&server).build().expect("client");
     let items: Vec<Result<serde_json::Value, Error>> =
-        paginate(client, Request::new(&LIST_EMAILS), &PAGES)
+        paginate(client, LIST_EMAILS.request(), &PAGES)
             .collect()
             .await;
     assert_eq!(items.len(), 1);
@@ -322,8 +324,7 @@ async fn empty_credential_path_param_is_an_invalid_request() {
     // Generated code fills `app_id` from `credential_value`, which is "" when unset.
     let server = TestServer::always(Reply::ok()).await;
     let client = realtime_client(&server);
-    let mut channels = Request::new(&CHANNELS);
-    channels.path_param(
+    let channels = CHANNELS.request().path_param(
         "app_id",
         client.credential_value("missing").unwrap_or_default(),
     );

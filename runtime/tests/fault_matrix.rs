@@ -582,7 +582,7 @@ async fn invalid_requests_are_caught_before_sending() {
     let server = TestServer::always(Reply::ok()).await;
     let client = email_client(&server).build().expect("client");
     let err = client
-        .execute(Request::new(&GET_EMAIL))
+        .execute(GET_EMAIL.request())
         .await
         .expect_err("no id");
     assert!(
@@ -590,12 +590,35 @@ async fn invalid_requests_are_caught_before_sending() {
         "{err}"
     );
     let err = client
-        .execute(Request::new(&SEND_EMAIL))
+        .execute(
+            get_email("em_1")
+                .json(&serde_json::json!({}))
+                .expect("body"),
+        )
         .await
-        .expect_err("no body");
+        .expect_err("GET with a body");
     assert!(
         matches!(err, Error::InvalidRequest { ref field, .. } if field == "body"),
         "{err}"
     );
     assert_eq!(server.count(), 0);
+}
+
+#[tokio::test]
+async fn a_write_given_no_body_sends_an_empty_object() {
+    let server = TestServer::always(Reply::ok()).await;
+    let client = email_client(&server).build().expect("client");
+    client.execute(cancel_email("em_1")).await.expect("ok");
+    let reqs = server.requests();
+    assert_eq!(reqs.len(), 1);
+    assert_eq!(reqs[0].method, "POST");
+    assert_eq!(reqs[0].body, b"{}");
+    assert!(
+        reqs[0]
+            .headers
+            .iter()
+            .any(|(k, v)| k.eq_ignore_ascii_case("content-type") && v == "application/json"),
+        "{:?}",
+        reqs[0].headers
+    );
 }

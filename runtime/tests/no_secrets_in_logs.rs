@@ -77,9 +77,9 @@ async fn no_secret_in_trace_logs_or_debug_output() {
         .credential("secret", PUSHER_SECRET)
         .build()
         .expect("client");
-    let mut trigger = Request::new(&TRIGGER);
-    trigger.path_param("app_id", "3");
-    trigger
+    let trigger = TRIGGER
+        .request()
+        .path_param("app_id", "3")
         .json(&serde_json::json!({"name": "e", "channels": ["c"], "data": "{}"}))
         .expect("body");
     realtime.execute(trigger).await.expect("ok");

@@ -6,7 +6,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{docs, item_docs, provenance_line, rust_type};
+use super::{docs, member_docs, provenance_line, rust_type};
 use crate::check::{OperationInfo, ParamInfo, Service, Ty};
 use crate::model::{IdempotencyMode, Method, WebhookSignature};
 use crate::names::{ident, pascal, shouty};
@@ -16,18 +16,38 @@ pub(super) fn client(service: &Service) -> TokenStream {
     let name = client_name(service);
     let title = &service.spec.service.title;
     let service_name = service.name();
+    // One runnable example for the whole client, calling its first operation: every method has
+    // the same shape (arguments, `.await?`, a typed answer), so one example teaches them all.
+    let call = service
+        .operations
+        .first()
+        .map(|op| format!("{}\n", example(service, op)))
+        .unwrap_or_default();
     let struct_doc = docs(&format!(
-        "Client for the {title}.\n\n\
-         Cheap to clone: clones share one connection pool, rate limiter and retry budget.\n\n\
+        "Client for the {title}: one async method per operation.\n\n\
+         Cheap to clone: clones share one connection pool, rate limiter and retry budget. Each \
+         method checks its input against the spec before sending and fails with \
+         [`comms_runtime::Error`]: invalid input, auth, rate limit, API error, timeout, transport \
+         or decode.\n\n\
          # Example\n\n\
          ```no_run\n\
-         # fn main() -> Result<(), comms_runtime::Error> {{\n\
+         # async fn example() -> Result<(), comms_runtime::Error> {{\n\
          let client = comms::{service_name}::{name}::from_env()?;\n\
-         # let _ = client;\n\
+         {call}\
          # Ok(())\n\
          # }}\n\
          ```"
     ));
+    // An operation with its own auth scheme names runtime types.
+    let rt_import = service
+        .operations
+        .iter()
+        .any(|op| op.auth.is_some())
+        .then(|| {
+            quote!(
+                use ::comms_runtime as rt;
+            )
+        });
     let statics = service
         .operations
         .iter()
@@ -38,17 +58,20 @@ pub(super) fn client(service: &Service) -> TokenStream {
     quote! {
         /// Static descriptions of every operation, as the runtime sees them.
         pub mod operations {
+            use ::comms_runtime::OperationSpec as Op;
+            #rt_import
+
             #(#statics)*
         }
 
         #struct_doc
         #[derive(Clone, Debug)]
         pub struct #name {
-            inner: ::comms_runtime::Client,
+            inner: rt::Client,
         }
 
-        impl ::core::convert::From<::comms_runtime::Client> for #name {
-            fn from(inner: ::comms_runtime::Client) -> Self {
+        impl From<rt::Client> for #name {
+            fn from(inner: rt::Client) -> Self {
                 Self { inner }
             }
         }
@@ -56,22 +79,22 @@ pub(super) fn client(service: &Service) -> TokenStream {
         impl #name {
             /// A builder with this service's defaults: set the base URL, credentials, timeouts,
             /// retry policy or rate limit, then `build()`.
-            pub fn builder() -> ::comms_runtime::ClientBuilder<Self> {
-                ::comms_runtime::ClientBuilder::for_service(&SERVICE)
+            pub fn builder() -> rt::ClientBuilder<Self> {
+                rt::ClientBuilder::for_service(&SERVICE)
             }
 
             /// A client configured from the environment variables the spec names.
-            pub fn from_env() -> ::core::result::Result<Self, ::comms_runtime::Error> {
+            pub fn from_env() -> rt::Result<Self> {
                 Self::builder().env().build()
             }
 
             /// A clone whose calls use `options` (timeouts, idempotency key, retries).
-            pub fn with_options(&self, options: ::comms_runtime::CallOptions) -> Self {
+            pub fn with_options(&self, options: rt::CallOptions) -> Self {
                 Self { inner: self.inner.with_options(options) }
             }
 
             /// The runtime client underneath.
-            pub fn runtime(&self) -> &::comms_runtime::Client {
+            pub fn runtime(&self) -> &rt::Client {
                 &self.inner
             }
 
@@ -93,40 +116,32 @@ fn query_name(op: &OperationInfo) -> proc_macro2::Ident {
 
 fn operation_static(service: &Service, op: &OperationInfo) -> TokenStream {
     let id = format_ident!("{}", shouty(&op.name));
-    let service_name = service.name();
     let name = &op.name;
-    let method = format_ident!("{}", op.method.as_str());
+    let constructor = format_ident!("{}", op.method.as_str().to_ascii_lowercase());
     let path = &op.path;
-    let auth = match op
+    // `Op::get(..)` and friends carry the method's defaults; only what differs is spelled out.
+    let (default_retry, default_body) = match op.method {
+        Method::Get | Method::Delete => (IdempotencyMode::Safe, false),
+        Method::Put => (IdempotencyMode::Safe, true),
+        Method::Post | Method::Patch => (IdempotencyMode::None, true),
+    };
+    let retry = (op.idempotency != default_retry).then(|| match op.idempotency {
+        IdempotencyMode::Key => quote!(.idempotency_key()),
+        IdempotencyMode::Safe => quote!(.with_retry(::comms_runtime::RetryClass::Safe)),
+        IdempotencyMode::None => quote!(.with_retry(::comms_runtime::RetryClass::Never)),
+    });
+    let has_body = op.body.is_some() || default_body;
+    let body = (has_body != default_body).then(|| quote!(.with_body(#has_body)));
+    let auth = op
         .auth
         .as_ref()
         .and_then(|name| service.spec.auth.iter().find(|a| &a.name == name))
-    {
-        Some(scheme) => {
+        .map(|scheme| {
             let scheme = super::service::auth_scheme(scheme);
-            quote!(::core::option::Option::Some(#scheme))
-        }
-        None => quote!(::core::option::Option::None),
-    };
-    let retry = match op.idempotency {
-        IdempotencyMode::Safe => quote!(Safe),
-        IdempotencyMode::Key => quote!(IdempotencyKey),
-        IdempotencyMode::None => quote!(Never),
-    };
-    let has_body =
-        op.body.is_some() || matches!(op.method, Method::Post | Method::Put | Method::Patch);
-    let doc = format!(" `{} {}`", op.method.as_str(), op.path);
+            quote!(.with_auth(#scheme))
+        });
     quote! {
-        #[doc = #doc]
-        pub static #id: ::comms_runtime::OperationSpec = ::comms_runtime::OperationSpec {
-            service: #service_name,
-            name: #name,
-            method: ::comms_runtime::Method::#method,
-            path: #path,
-            retry: ::comms_runtime::RetryClass::#retry,
-            has_body: #has_body,
-            auth: #auth,
-        };
+        pub static #id: Op = Op::#constructor(#name, #path) #retry #body #auth;
     }
 }
 
@@ -141,17 +156,23 @@ fn param_arg_type(p: &ParamInfo) -> TokenStream {
     }
 }
 
-fn method_doc(service: &Service, op: &OperationInfo) -> TokenStream {
-    let mut text = op
-        .doc
-        .as_deref()
-        .map(str::trim)
-        .filter(|d| !d.is_empty())
-        .unwrap_or("Calls this operation.")
-        .to_owned();
-    text.push_str(&format!("\n\n`{} {}`", op.method.as_str(), op.path));
+fn method_doc(op: &OperationInfo) -> TokenStream {
+    let mut text = String::new();
+    if let Some(doc) = op.doc.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
+        text.push_str(doc);
+        text.push_str("\n\n");
+    }
+    text.push_str(&format!("`{} {}`. ", op.method.as_str(), op.path));
+    text.push_str(match op.idempotency {
+        IdempotencyMode::Safe => "Retried on transient failures.",
+        IdempotencyMode::Key => {
+            "Retried safely with an idempotency key (one per call, or the one in `CallOptions`)."
+        }
+        IdempotencyMode::None => "Never sent twice once it may have reached the server.",
+    });
     if let Some(line) = provenance_line(op.source) {
-        text.push_str(&format!("\n\n{line}"));
+        text.push(' ');
+        text.push_str(line);
     }
     if let Some(note) = &op.note {
         text.push_str(&format!("\n\nNote: {}", note.trim()));
@@ -162,23 +183,12 @@ fn method_doc(service: &Service, op: &OperationInfo) -> TokenStream {
             conflict.trim()
         ));
     }
-    text.push_str(match op.idempotency {
-        IdempotencyMode::Safe => "\n\nRetried on transient failures.",
-        IdempotencyMode::Key => "\n\nCarries an idempotency key (generated once per call unless given in `CallOptions`), so it is retried safely.",
-        IdempotencyMode::None => "\n\nNever sent twice: not retried once it may have reached the server.",
-    });
-    text.push_str("\n\n# Errors\n\nA [`comms_runtime::Error`]: invalid input before sending, auth, rate limit, API error, timeout, transport or decode.");
-    text.push_str(&format!(
-        "\n\n# Example\n\n```no_run\n{}\n```",
-        example(service, op)
-    ));
     docs(&text)
 }
 
-/// A compiling example call.
+/// A compiling example call of the service's first operation, for the client's docs.
 fn example(service: &Service, op: &OperationInfo) -> String {
     let module = service.name();
-    let client = client_name(service);
     let mut args: Vec<String> = Vec::new();
     let mut setup = String::new();
     for p in op
@@ -219,7 +229,7 @@ fn example(service: &Service, op: &OperationInfo) -> String {
         args.push("&query".into());
     }
     let call = format!("client.{}({})", op.name, args.join(", "));
-    let body = if op.page_item().is_some() {
+    if op.page_item().is_some() {
         format!(
             "{setup}let page = {call}.await?;\nprintln!(\"{{}} items\", page.{}.len());",
             page_items_field(service)
@@ -228,10 +238,7 @@ fn example(service: &Service, op: &OperationInfo) -> String {
         format!("{setup}let response = {call}.await?;\nprintln!(\"{{response:?}}\");")
     } else {
         format!("{setup}{call}.await?;")
-    };
-    format!(
-        "# async fn example() -> Result<(), comms_runtime::Error> {{\nlet client = comms::{module}::{client}::from_env()?;\n{body}\n# Ok(())\n# }}"
-    )
+    }
 }
 
 fn page_items_field(service: &Service) -> String {
@@ -260,7 +267,7 @@ fn example_value(name: &str) -> &'static str {
 }
 
 fn method(service: &Service, op: &OperationInfo) -> TokenStream {
-    let doc = method_doc(service, op);
+    let doc = method_doc(op);
     let name = ident(&op.name);
     let op_static = format_ident!("{}", shouty(&op.name));
     let mut path_args = Vec::new();
@@ -268,16 +275,16 @@ fn method(service: &Service, op: &OperationInfo) -> TokenStream {
     for p in &op.path_params {
         let wire = &p.wire;
         match &p.from_credential {
-            Some(cred) => path_fill.push(quote! {
-                request.path_param(#wire, self.inner.credential_value(#cred).unwrap_or_default());
-            }),
+            Some(cred) => path_fill.push(
+                quote!(.path_param(#wire, self.inner.credential_value(#cred).unwrap_or_default())),
+            ),
             None => {
                 let arg = ident(&p.rust);
                 let ty = param_arg_type(p);
                 path_args.push(quote!(#arg: #ty));
                 path_fill.push(match &p.ty {
-                    Ty::String | Ty::DateTime => quote!(request.path_param(#wire, #arg);),
-                    _ => quote!(request.path_param(#wire, &#arg.to_string());),
+                    Ty::String | Ty::DateTime => quote!(.path_param(#wire, #arg)),
+                    _ => quote!(.path_param(#wire, &#arg.to_string())),
                 });
             }
         }
@@ -287,25 +294,27 @@ fn method(service: &Service, op: &OperationInfo) -> TokenStream {
     if let Some(body) = &op.body {
         let ty = rust_type(body);
         args.push(quote!(body: &#ty));
-        if matches!(body, Ty::Named(n) if super::types::validatable(service).contains(n)) {
-            fill.push(quote!(::comms_runtime::validate::Validator::check(body)?;));
-        }
-        fill.push(quote!(request.json(body)?;));
-    } else if matches!(op.method, Method::Post | Method::Put | Method::Patch) {
-        // Every write carries a JSON body; with nothing to say, it is `{}`.
-        fill.push(quote!(request.json(&::serde_json::Map::new())?;));
+        let checked =
+            matches!(body, Ty::Named(n) if super::types::validatable(service).contains(n));
+        fill.push(if checked {
+            quote!(.checked_json(body)?)
+        } else {
+            quote!(.json(body)?)
+        });
     }
+    // A write without a body in the spec sends `{}`: the runtime starts such requests with it.
     let query_arg = (!op.query.is_empty()).then(|| {
         let q = query_name(op);
         quote!(query: &#q)
     });
-    let query_checked = query_has_checks(op);
+    let query_fill = if query_has_checks(op) {
+        quote!(.checked_query(query))
+    } else {
+        quote!(.query(query))
+    };
     if let Some(arg) = &query_arg {
         args.push(arg.clone());
-        if query_checked {
-            fill.push(quote!(::comms_runtime::validate::Validator::check(query)?;));
-        }
-        fill.push(quote!(request.query(query)?;));
+        fill.push(quote!(#query_fill?));
     }
     let (ret, tail) = match &op.response {
         Some(ty) => {
@@ -317,16 +326,10 @@ fn method(service: &Service, op: &OperationInfo) -> TokenStream {
             quote!(self.inner.execute(request).await.map(drop)),
         ),
     };
-    let binding = if fill.is_empty() {
-        quote!(request)
-    } else {
-        quote!(mut request)
-    };
     let main = quote! {
         #doc
-        pub async fn #name(&self, #(#args),*) -> ::core::result::Result<#ret, ::comms_runtime::Error> {
-            let #binding = ::comms_runtime::Request::new(&operations::#op_static);
-            #(#fill)*
+        pub async fn #name(&self, #(#args),*) -> rt::Result<#ret> {
+            let request = operations::#op_static.request() #(#fill)*;
             #tail
         }
     };
@@ -336,39 +339,21 @@ fn method(service: &Service, op: &OperationInfo) -> TokenStream {
     let item_ty = rust_type(item);
     let stream_name = format_ident!("{}_stream", op.name);
     let stream_doc = docs(&format!(
-        "Every item of every page of [`Self::{}`], fetched page by page as the stream is read.\n\n\
-         Follows the cursor while the server says more pages follow, and ends with an error if the \
-         server repeats a cursor.",
+        "Every item of every page of [`Self::{}`], fetched page by page as the stream is read.",
         op.name
     ));
     let mut stream_args = path_args;
-    let stream_binding = if path_fill.is_empty() && query_arg.is_none() {
-        quote!(request)
-    } else {
-        quote!(mut request)
-    };
-    let prepare = match query_arg {
-        Some(arg) => {
-            stream_args.push(arg);
-            if query_checked {
-                quote!(let prepared = ::comms_runtime::validate::Validator::check(query).and_then(|()| request.query(query)).map(|()| request);)
-            } else {
-                quote!(let prepared = request.query(query).map(|()| request);)
-            }
-        }
-        None => quote!(let prepared = ::core::result::Result::Ok(request);),
-    };
+    let query_fill = query_arg.map(|arg| {
+        stream_args.push(arg);
+        query_fill
+    });
     quote! {
         #main
 
         #stream_doc
-        pub fn #stream_name(&self, #(#stream_args),*)
-            -> impl ::futures_core::Stream<Item = ::core::result::Result<#item_ty, ::comms_runtime::Error>> + Send + use<>
-        {
-            let #stream_binding = ::comms_runtime::Request::new(&operations::#op_static);
-            #(#path_fill)*
-            #prepare
-            ::comms_runtime::paginate(self.inner.clone(), prepared, &PAGINATION)
+        pub fn #stream_name(&self, #(#stream_args),*) -> rt::ItemStream<#item_ty> {
+            let request = operations::#op_static.request() #(#path_fill)* #query_fill;
+            self.inner.paginate(request, &PAGINATION)
         }
     }
 }
@@ -382,22 +367,18 @@ fn query_struct(op: &OperationInfo) -> Option<TokenStream> {
     let all_optional = op.query.iter().all(|p| !p.required);
     let default = all_optional.then(|| quote!(Default,));
     let fields = op.query.iter().map(|p| {
-        let fdoc = item_docs(p.doc.as_deref(), &format!("`{}`", p.wire), p.source);
+        let fdoc = member_docs(p.doc.as_deref(), p.source, op.source);
         let id = ident(&p.rust);
         let ty = rust_type(&p.ty);
         let rename = (p.rust != p.wire).then(|| {
             let w = &p.wire;
             quote!(#[serde(rename = #w)])
         });
+        // serde_urlencoded leaves out `None` parameters by itself.
         if p.required {
             quote!(#fdoc #rename pub #id: #ty,)
         } else {
-            quote! {
-                #fdoc
-                #rename
-                #[serde(skip_serializing_if = "::core::option::Option::is_none")]
-                pub #id: ::core::option::Option<#ty>,
-            }
+            quote!(#fdoc #rename pub #id: Option<#ty>,)
         }
     });
     let checks = query_has_checks(op).then(|| {
@@ -419,9 +400,9 @@ fn query_struct(op: &OperationInfo) -> Option<TokenStream> {
                     let bound = |b: Option<f64>| match b {
                         Some(x) => {
                             let lit = proc_macro2::Literal::f64_unsuffixed(x);
-                            quote!(::core::option::Option::Some(#lit))
+                            quote!(Some(#lit))
                         }
-                        None => quote!(::core::option::Option::None),
+                        None => quote!(None),
                     };
                     let (min, max) = (bound(c.min), bound(c.max));
                     quote!(v.range(#wire, &self.#id, #min, #max);)
@@ -429,8 +410,8 @@ fn query_struct(op: &OperationInfo) -> Option<TokenStream> {
                 quote!(#max_len #range)
             });
         quote! {
-            impl ::comms_runtime::validate::Validate for #name {
-                fn validate(&self, v: &mut ::comms_runtime::validate::Validator) {
+            impl rt::validate::Validate for #name {
+                fn validate(&self, v: &mut rt::validate::Validator) {
                     #(#per_param)*
                 }
             }
@@ -471,11 +452,11 @@ fn webhook(service: &Service) -> Option<TokenStream> {
                 #d
                 pub fn verify_webhook(
                     secret: &str,
-                    headers: &::comms_runtime::reqwest::header::HeaderMap,
+                    headers: &rt::reqwest::header::HeaderMap,
                     body: &[u8],
-                ) -> ::core::result::Result<#ty, ::comms_runtime::Error> {
-                    ::comms_runtime::webhook::StandardWebhooks::new(secret)?.verify(headers, body)?;
-                    ::comms_runtime::webhook::decode_event(body)
+                ) -> Result<#ty, rt::Error> {
+                    rt::webhook::StandardWebhooks::new(secret)?.verify(headers, body)?;
+                    rt::webhook::decode_event(body)
                 }
             })
         }
@@ -491,9 +472,9 @@ fn webhook(service: &Service) -> Option<TokenStream> {
                     secret: &str,
                     signature: &str,
                     body: &[u8],
-                ) -> ::core::result::Result<#ty, ::comms_runtime::Error> {
-                    ::comms_runtime::webhook::verify_pusher(secret, signature, body)?;
-                    ::comms_runtime::webhook::decode_event(body)
+                ) -> Result<#ty, rt::Error> {
+                    rt::webhook::verify_pusher(secret, signature, body)?;
+                    rt::webhook::decode_event(body)
                 }
             })
         }

@@ -3,7 +3,9 @@
 //!
 //! Generated code is thin: types, static descriptions of the service and its operations, and one
 //! method per operation that fills a `comms_runtime::Request` and calls the runtime's single
-//! entry point. Every path is fully qualified so it never clashes with user names.
+//! entry point. The runtime is imported as `rt` and the standard prelude's names (`Option`,
+//! `String`, `Vec`, `Result`, ...) are used as is: the checker refuses spec types that would
+//! shadow them.
 
 mod client;
 mod server;
@@ -65,6 +67,8 @@ pub fn service_tokens(service: &Service) -> TokenStream {
     quote! {
         #doc
         pub mod #module {
+            use ::comms_runtime as rt;
+
             #spec
             #client
             #types
@@ -121,8 +125,12 @@ fn module_doc(service: &Service) -> TokenStream {
     docs(&text)
 }
 
-/// `#[doc = "..."]` attributes, one per line, so prettyplease prints `///` comments.
+/// `#[doc = "..."]` attributes, one per line, so prettyplease prints `///` comments; nothing for
+/// an empty text.
 pub(crate) fn docs(text: &str) -> TokenStream {
+    if text.trim().is_empty() {
+        return TokenStream::new();
+    }
     let lines = text
         .trim_end()
         .lines()
@@ -147,8 +155,26 @@ pub(crate) fn item_docs(doc: Option<&str>, fallback: &str, source: Source) -> To
         .unwrap_or(fallback)
         .to_owned();
     if let Some(line) = provenance_line(source) {
-        text.push_str("\n\n");
+        if !text.is_empty() {
+            text.push_str("\n\n");
+        }
         text.push_str(line);
+    }
+    docs(&text)
+}
+
+/// Docs of a member (field, variant, parameter): its own text, and its provenance when that
+/// differs from its parent's (the parent's docs already say it). Nothing when both are absent:
+/// a doc that only repeats the member's name says nothing.
+pub(crate) fn member_docs(doc: Option<&str>, source: Source, parent: Source) -> TokenStream {
+    let mut text = doc.map(str::trim).unwrap_or_default().to_owned();
+    if source != parent {
+        if let Some(line) = provenance_line(source) {
+            if !text.is_empty() {
+                text.push_str("\n\n");
+            }
+            text.push_str(line);
+        }
     }
     docs(&text)
 }
@@ -156,7 +182,7 @@ pub(crate) fn item_docs(doc: Option<&str>, fallback: &str, source: Source) -> To
 /// The Rust type of a type expression.
 pub(crate) fn rust_type(ty: &Ty) -> TokenStream {
     match ty {
-        Ty::String | Ty::DateTime => quote!(::std::string::String),
+        Ty::String | Ty::DateTime => quote!(String),
         Ty::Integer => quote!(i64),
         Ty::Number => quote!(f64),
         Ty::Boolean => quote!(bool),
@@ -167,11 +193,11 @@ pub(crate) fn rust_type(ty: &Ty) -> TokenStream {
         }
         Ty::List(t) => {
             let t = rust_type(t);
-            quote!(::std::vec::Vec<#t>)
+            quote!(Vec<#t>)
         }
         Ty::Map(t) => {
             let t = rust_type(t);
-            quote!(::std::collections::BTreeMap<::std::string::String, #t>)
+            quote!(::std::collections::BTreeMap<String, #t>)
         }
         Ty::Page(t) => {
             let t = rust_type(t);

@@ -19,8 +19,8 @@ fn lit(n: u64) -> proc_macro2::Literal {
 
 fn opt_str(value: Option<&str>) -> TokenStream {
     match value {
-        Some(v) => quote!(::core::option::Option::Some(#v)),
-        None => quote!(::core::option::Option::None),
+        Some(v) => quote!(Some(#v)),
+        None => quote!(None),
     }
 }
 
@@ -28,14 +28,14 @@ fn opt_str(value: Option<&str>) -> TokenStream {
 pub(super) fn auth_scheme(a: &crate::model::AuthScheme) -> TokenStream {
     let credential = a.credential.as_deref().unwrap_or_default();
     match a.kind {
-        AuthKind::Bearer => quote!(::comms_runtime::AuthScheme::Bearer { credential: #credential }),
+        AuthKind::Bearer => quote!(rt::AuthScheme::Bearer { credential: #credential }),
         AuthKind::Header => {
             let header = a.header.as_deref().unwrap_or_default();
-            quote!(::comms_runtime::AuthScheme::Header { header: #header, credential: #credential })
+            quote!(rt::AuthScheme::Header { header: #header, credential: #credential })
         }
         AuthKind::Query => {
             let param = a.param.as_deref().unwrap_or_default();
-            quote!(::comms_runtime::AuthScheme::Query { param: #param, credential: #credential })
+            quote!(rt::AuthScheme::Query { param: #param, credential: #credential })
         }
         AuthKind::Signature => {
             let role = |r: &str| {
@@ -48,8 +48,8 @@ pub(super) fn auth_scheme(a: &crate::model::AuthScheme) -> TokenStream {
             let (app_id, key, secret) = (role("app_id"), role("key"), role("secret"));
             match a.signing {
                 Some(SigningKind::PusherHmacSha256) | None => quote! {
-                    ::comms_runtime::AuthScheme::Signature {
-                        scheme: ::comms_runtime::SigningScheme::PusherHmacSha256 { app_id: #app_id, key: #key, secret: #secret },
+                    rt::AuthScheme::Signature {
+                        scheme: rt::SigningScheme::PusherHmacSha256 { app_id: #app_id, key: #key, secret: #secret },
                     }
                 },
             }
@@ -67,7 +67,7 @@ pub(super) fn service_static(service: &Service) -> TokenStream {
     let credentials = spec.credentials.iter().map(|(cname, c)| {
         let env = &c.env;
         let secret = c.secret;
-        quote!(::comms_runtime::CredentialSpec { name: #cname, env: #env, secret: #secret })
+        quote!(rt::CredentialSpec { name: #cname, env: #env, secret: #secret })
     });
     let auth = spec.auth.iter().map(auth_scheme);
     let limits = spec.limits.as_ref();
@@ -76,9 +76,9 @@ pub(super) fn service_static(service: &Service) -> TokenStream {
         Some((requests, per)) => {
             let requests = proc_macro2::Literal::u32_unsuffixed(requests);
             let per_seconds = proc_macro2::Literal::u32_unsuffixed(per.seconds());
-            quote!(::core::option::Option::Some(::comms_runtime::RateLimitSpec { requests: #requests, per_seconds: #per_seconds }))
+            quote!(Some(rt::RateLimitSpec { requests: #requests, per_seconds: #per_seconds }))
         }
-        None => quote!(::core::option::Option::None),
+        None => quote!(None),
     };
     let headers = limits.and_then(|l| l.headers.as_ref());
     let header = |f: fn(&crate::model::RateLimitHeaders) -> Option<&String>| {
@@ -102,7 +102,7 @@ pub(super) fn service_static(service: &Service) -> TokenStream {
             let cap = lit(r.retry_after_cap_ms.unwrap_or(DEFAULT_RETRY_AFTER_CAP_MS));
             let budget = lit(r.budget_percent.unwrap_or(0).into());
             quote! {
-                ::comms_runtime::RetrySpec {
+                rt::RetrySpec {
                     max_attempts: #max_attempts, base_ms: #base_ms, cap_ms: #cap_ms,
                     statuses: &[#(#statuses),*], connect_errors: #connect_errors, timeouts: #timeouts,
                     retry_after_cap_ms: #cap, budget_ratio_percent: #budget,
@@ -110,7 +110,7 @@ pub(super) fn service_static(service: &Service) -> TokenStream {
             }
         }
         None => quote! {
-            ::comms_runtime::RetrySpec {
+            rt::RetrySpec {
                 max_attempts: 1, base_ms: 0, cap_ms: 0, statuses: &[], connect_errors: false, timeouts: false,
                 retry_after_cap_ms: 60000, budget_ratio_percent: 0,
             }
@@ -122,28 +122,33 @@ pub(super) fn service_static(service: &Service) -> TokenStream {
     };
     let (connect_ms, attempt_ms) = (lit(connect_ms), lit(attempt_ms));
     let total_ms = match total_ms.map(lit) {
-        Some(t) => quote!(::core::option::Option::Some(#t)),
-        None => quote!(::core::option::Option::None),
+        Some(t) => quote!(Some(#t)),
+        None => quote!(None),
     };
     let idempotency = match &spec.idempotency {
         Some(i) => {
             let (header, max_len) = (&i.header, proc_macro2::Literal::usize_unsuffixed(i.max_len));
-            quote!(::core::option::Option::Some(::comms_runtime::IdempotencySpec { header: #header, max_len: #max_len }))
+            quote!(Some(rt::IdempotencySpec { header: #header, max_len: #max_len }))
         }
-        None => quote!(::core::option::Option::None),
+        None => quote!(None),
     };
     let pagination = spec.pagination.as_ref().map(|p| {
-        let (items, has_more, cursor, after) = (&p.items_field, &p.has_more_field, &p.cursor_field, &p.after_param);
+        let (items, has_more, cursor, after) = (
+            &p.items_field,
+            &p.has_more_field,
+            &p.cursor_field,
+            &p.after_param,
+        );
         quote! {
             /// How this service's list operations page.
-            pub static PAGINATION: ::comms_runtime::PaginationSpec = ::comms_runtime::PaginationSpec {
+            pub static PAGINATION: rt::PaginationSpec = rt::PaginationSpec {
                 items: #items, has_more: #has_more, cursor_field: #cursor, after_param: #after,
             };
         }
     });
     quote! {
         /// What the runtime needs to know about this service, taken from its spec.
-        pub static SERVICE: ::comms_runtime::ServiceSpec = ::comms_runtime::ServiceSpec {
+        pub static SERVICE: rt::ServiceSpec = rt::ServiceSpec {
             name: #name,
             title: #title,
             base_url: #base_url,
@@ -151,11 +156,11 @@ pub(super) fn service_static(service: &Service) -> TokenStream {
             credentials: &[#(#credentials),*],
             auth: &[#(#auth),*],
             rate_limit: #rate_limit,
-            rate_limit_headers: ::comms_runtime::RateLimitHeaders {
+            rate_limit_headers: rt::RateLimitHeaders {
                 limit: #h_limit, remaining: #h_remaining, reset: #h_reset, retry_after: #h_retry_after,
             },
             retry: #retry,
-            timeouts: ::comms_runtime::TimeoutSpec { connect_ms: #connect_ms, attempt_ms: #attempt_ms, total_ms: #total_ms },
+            timeouts: rt::TimeoutSpec { connect_ms: #connect_ms, attempt_ms: #attempt_ms, total_ms: #total_ms },
             idempotency: #idempotency,
         };
         #pagination

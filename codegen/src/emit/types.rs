@@ -4,11 +4,11 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{item_docs, rust_type};
+use super::{docs, item_docs, member_docs, rust_type};
 use std::collections::BTreeSet;
 
 use crate::check::{FieldInfo, RuleInfo, Service, Ty, TypeInfo, TypeKind, ValueInfo, VariantInfo};
-use crate::model::Format;
+use crate::model::{Format, Source};
 use crate::names::{ident, snake};
 
 /// Every named type of a service, plus `Page<T>` when it paginates.
@@ -46,7 +46,7 @@ pub(super) fn all(service: &Service) -> TokenStream {
             pub struct Page<T> {
                 /// The items of this page.
                 #[serde(rename = #items_wire)]
-                pub #items: ::std::vec::Vec<T>,
+                pub #items: Vec<T>,
                 /// True when another page follows.
                 #[serde(rename = #has_more_wire, default)]
                 pub #has_more: bool,
@@ -66,7 +66,9 @@ fn format_note(format: Option<Format>) -> Option<&'static str> {
     })
 }
 
-fn field(f: &FieldInfo) -> TokenStream {
+/// A field's docs: the spec's text, a note on its format, and its provenance when it differs
+/// from its type's.
+fn field_doc(f: &FieldInfo, parent: Source) -> TokenStream {
     let mut doc_text = f
         .doc
         .as_deref()
@@ -79,13 +81,11 @@ fn field(f: &FieldInfo) -> TokenStream {
         }
         doc_text.push_str(note);
     }
-    let doc = item_docs(
-        Some(&doc_text)
-            .filter(|d| !d.is_empty())
-            .map(String::as_str),
-        &format!("`{}`", f.wire),
-        f.source,
-    );
+    member_docs(Some(&doc_text), f.source, parent)
+}
+
+fn field(f: &FieldInfo, parent: Source) -> TokenStream {
+    let doc = field_doc(f, parent);
     let id = ident(&f.rust);
     let ty = rust_type(&f.ty);
     let wire = &f.wire;
@@ -96,20 +96,20 @@ fn field(f: &FieldInfo) -> TokenStream {
         quote! {
             #doc
             #rename
-            #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-            pub #id: ::core::option::Option<#ty>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub #id: Option<#ty>,
         }
     }
 }
 
 fn object(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
-    let doc = item_docs(t.doc.as_deref(), &format!("`{}`", t.name), t.source);
+    let doc = item_docs(t.doc.as_deref(), "", t.source);
     let name = format_ident!("{}", t.name);
     let default = fields.iter().all(|f| !f.required).then(|| quote!(Default,));
     let has_secret = fields.iter().any(|f| f.secret);
     let derive_debug = (!has_secret).then(|| quote!(Debug,));
     let debug = has_secret.then(|| redacting_debug(t, fields));
-    let fields = fields.iter().map(field);
+    let fields = fields.iter().map(|f| field(f, t.source));
     quote! {
         #doc
         #[derive(#derive_debug Clone, PartialEq, #default ::serde::Serialize, ::serde::Deserialize)]
@@ -121,28 +121,17 @@ fn object(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
 }
 
 fn open_enum(t: &TypeInfo, values: &[ValueInfo]) -> TokenStream {
-    let mut doc_text = t
-        .doc
-        .as_deref()
-        .map(str::trim)
-        .unwrap_or_default()
-        .to_owned();
-    if !doc_text.is_empty() {
-        doc_text.push_str("\n\n");
-    }
-    doc_text.push_str(
-        "Open: a value this version does not know decodes as `Unknown` and is sent back unchanged.",
-    );
-    let doc = item_docs(Some(&doc_text), "", t.source);
+    // `open_enum!` adds the sentence saying the enum is open.
+    let doc = item_docs(t.doc.as_deref(), "", t.source);
     let name = format_ident!("{}", t.name);
     let variants = values.iter().map(|v| {
-        let vdoc = item_docs(v.doc.as_deref(), &format!("`{}`", v.wire), v.source);
+        let vdoc = member_docs(v.doc.as_deref(), v.source, t.source);
         let id = format_ident!("{}", v.rust);
         let wire = &v.wire;
         quote!(#vdoc #id = #wire,)
     });
     quote! {
-        ::comms_runtime::open_enum! {
+        rt::open_enum! {
             #doc
             pub enum #name {
                 #(#variants)*
@@ -170,11 +159,11 @@ fn union(t: &TypeInfo, tag: &str, content: Option<&str>, variants: &[VariantInfo
     let doc = item_docs(Some(&doc_text), "", t.source);
     let name = format_ident!("{}", t.name);
     let content_tokens = match content {
-        Some(c) => quote!(::core::option::Option::Some(#c)),
-        None => quote!(::core::option::Option::None),
+        Some(c) => quote!(Some(#c)),
+        None => quote!(None),
     };
     let defs = variants.iter().map(|v| {
-        let vdoc = item_docs(v.doc.as_deref(), &format!("`{}`", v.tag), v.source);
+        let vdoc = member_docs(v.doc.as_deref(), v.source, t.source);
         let id = format_ident!("{}", v.rust);
         match &v.ty {
             Some(ty) => {
@@ -188,16 +177,16 @@ fn union(t: &TypeInfo, tag: &str, content: Option<&str>, variants: &[VariantInfo
         let id = format_ident!("{}", v.rust);
         let value = &v.tag;
         match &v.ty {
-            Some(_) => quote!(Self::#id(content) => ::comms_runtime::union::serialize(serializer, #tag, #content_tokens, #value, ::core::option::Option::Some(content)),),
-            None => quote!(Self::#id => ::comms_runtime::union::serialize::<_, ()>(serializer, #tag, #content_tokens, #value, ::core::option::Option::None),),
+            Some(_) => quote!(Self::#id(content) => rt::union::serialize(serializer, #tag, #content_tokens, #value, Some(content)),),
+            None => quote!(Self::#id => rt::union::serialize::<_, ()>(serializer, #tag, #content_tokens, #value, None),),
         }
     });
     let de = variants.iter().map(|v| {
         let id = format_ident!("{}", v.rust);
         let value = &v.tag;
         match &v.ty {
-            Some(_) => quote!(::core::option::Option::Some(#value) => Self::#id(::comms_runtime::union::content(content)?),),
-            None => quote!(::core::option::Option::Some(#value) => Self::#id,),
+            Some(_) => quote!(Some(#value) => Self::#id(rt::union::content(content)?),),
+            None => quote!(Some(#value) => Self::#id,),
         }
     });
     let content_binding = if variants.iter().any(|v| v.ty.is_some()) {
@@ -216,7 +205,7 @@ fn union(t: &TypeInfo, tag: &str, content: Option<&str>, variants: &[VariantInfo
         }
 
         impl ::serde::Serialize for #name {
-            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                 match self {
                     #(#ser)*
                     Self::Unknown(value) => ::serde::Serialize::serialize(value, serializer),
@@ -225,9 +214,9 @@ fn union(t: &TypeInfo, tag: &str, content: Option<&str>, variants: &[VariantInfo
         }
 
         impl<'de> ::serde::Deserialize<'de> for #name {
-            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
-                let (tag, #content_binding, whole) = ::comms_runtime::union::split(deserializer, #tag, #content_tokens)?;
-                ::core::result::Result::Ok(match tag.as_deref() {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let (tag, #content_binding, whole) = rt::union::split(deserializer, #tag, #content_tokens)?;
+                Ok(match tag.as_deref() {
                     #(#de)*
                     _ => Self::Unknown(whole),
                 })
@@ -311,8 +300,7 @@ fn field_checks(f: &FieldInfo, checked: &BTreeSet<String>) -> TokenStream {
     let mut checks = Vec::new();
     if let Some(format) = f.format {
         let format = format_tokens(format);
-        checks
-            .push(quote!(v.format(#wire, &self.#id, ::comms_runtime::validate::Format::#format);));
+        checks.push(quote!(v.format(#wire, &self.#id, rt::validate::Format::#format);));
     }
     let c = &f.constraints;
     for (method, value) in [
@@ -332,9 +320,9 @@ fn field_checks(f: &FieldInfo, checked: &BTreeSet<String>) -> TokenStream {
         let bound = |b: Option<f64>| match b {
             Some(x) => {
                 let lit = proc_macro2::Literal::f64_unsuffixed(x);
-                quote!(::core::option::Option::Some(#lit))
+                quote!(Some(#lit))
             }
-            None => quote!(::core::option::Option::None),
+            None => quote!(None),
         };
         let (min, max) = (bound(c.min), bound(c.max));
         checks.push(quote!(v.range(#wire, &self.#id, #min, #max);));
@@ -384,7 +372,7 @@ fn validate_impl(t: &TypeInfo, checked: &BTreeSet<String>) -> TokenStream {
                     let names = fs.iter().map(|(w, _)| w.as_str());
                     let counts = fs.iter().map(|(_, r)| {
                         let id = ident(r);
-                        quote!(::comms_runtime::validate::Count::count(&self.#id))
+                        quote!(rt::validate::Count::count(&self.#id))
                     });
                     let max = usize_lit(*max);
                     quote!(v.max_total(&[#(#names),*], &[#(#counts),*], #max);)
@@ -402,12 +390,12 @@ fn validate_impl(t: &TypeInfo, checked: &BTreeSet<String>) -> TokenStream {
                 // One variant to check: `if let` (a one-arm `match` is clippy's `single_match`).
                 [id] => quote! {
                     if let Self::#id(content) = self {
-                        ::comms_runtime::validate::Validate::validate(content, v);
+                        rt::validate::Validate::validate(content, v);
                     }
                 },
                 ids => quote! {
                     match self {
-                        #(Self::#ids(content) => ::comms_runtime::validate::Validate::validate(content, v),)*
+                        #(Self::#ids(content) => rt::validate::Validate::validate(content, v),)*
                         _ => {}
                     }
                 },
@@ -416,8 +404,8 @@ fn validate_impl(t: &TypeInfo, checked: &BTreeSet<String>) -> TokenStream {
         TypeKind::Enum(_) => quote!(let _ = v;),
     };
     quote! {
-        impl ::comms_runtime::validate::Validate for #name {
-            fn validate(&self, v: &mut ::comms_runtime::validate::Validator) {
+        impl rt::validate::Validate for #name {
+            fn validate(&self, v: &mut rt::validate::Validator) {
                 #body
             }
         }
@@ -461,40 +449,34 @@ fn input_types(service: &Service) -> BTreeSet<String> {
 /// The argument type and the conversion for a value of `ty`, so callers can pass `&str`,
 /// arrays of `&str` and the like.
 fn arg_of(ty: &Ty, value: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
-    let string = quote!(::std::string::String);
+    let string = quote!(String);
     match ty {
-        Ty::String | Ty::DateTime => (
-            quote!(impl ::core::convert::Into<#string>),
-            quote!(#value.into()),
-        ),
+        Ty::String | Ty::DateTime => (quote!(impl Into<#string>), quote!(#value.into())),
         Ty::List(inner) if matches!(**inner, Ty::String | Ty::DateTime) => (
-            quote!(impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<#string>>),
-            quote!(#value.into_iter().map(::core::convert::Into::into).collect()),
+            quote!(impl IntoIterator<Item = impl Into<#string>>),
+            quote!(#value.into_iter().map(Into::into).collect()),
         ),
         Ty::List(inner) => {
             let t = rust_type(inner);
             (
-                quote!(impl ::core::iter::IntoIterator<Item = #t>),
+                quote!(impl IntoIterator<Item = #t>),
                 quote!(#value.into_iter().collect()),
             )
         }
         Ty::Map(inner) if matches!(**inner, Ty::String | Ty::DateTime) => (
-            quote!(impl ::core::iter::IntoIterator<Item = (impl ::core::convert::Into<#string>, impl ::core::convert::Into<#string>)>),
+            quote!(impl IntoIterator<Item = (impl Into<#string>, impl Into<#string>)>),
             quote!(#value.into_iter().map(|(k, v)| (k.into(), v.into())).collect()),
         ),
         Ty::Map(inner) => {
             let t = rust_type(inner);
             (
-                quote!(impl ::core::iter::IntoIterator<Item = (impl ::core::convert::Into<#string>, #t)>),
+                quote!(impl IntoIterator<Item = (impl Into<#string>, #t)>),
                 quote!(#value.into_iter().map(|(k, v)| (k.into(), v)).collect()),
             )
         }
         Ty::Named(_) => {
             let t = rust_type(ty);
-            (
-                quote!(impl ::core::convert::Into<#t>),
-                quote!(#value.into()),
-            )
+            (quote!(impl Into<#t>), quote!(#value.into()))
         }
         other => (rust_type(other), quote!(#value)),
     }
@@ -516,15 +498,15 @@ fn constructors(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
                 let (_, conv) = arg_of(&f.ty, &id);
                 quote!(#id: #conv,)
             } else {
-                quote!(#id: ::core::option::Option::None,)
+                quote!(#id: None,)
             }
         });
-        let doc = format!(
+        let doc = docs(&format!(
             "A `{}` with its required fields; set the others with the methods named after them.",
             t.name
-        );
+        ));
         quote! {
-            #[doc = #doc]
+            #doc
             pub fn new(#(#params),*) -> Self {
                 Self { #(#inits)* }
             }
@@ -533,12 +515,13 @@ fn constructors(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
     let setters = fields.iter().filter(|f| !f.required).map(|f| {
         let id = ident(&f.rust);
         let (ty, conv) = arg_of(&f.ty, &format_ident!("value"));
-        let doc = format!("Sets `{}`.", f.wire);
+        // The field's own docs, if any: "Sets `x`" would only repeat the method's name.
+        let doc = field_doc(f, t.source);
         quote! {
-            #[doc = #doc]
+            #doc
             #[must_use]
             pub fn #id(mut self, value: #ty) -> Self {
-                self.#id = ::core::option::Option::Some(#conv);
+                self.#id = Some(#conv);
                 self
             }
         }
@@ -568,7 +551,7 @@ fn union_from_impls(t: &TypeInfo, variants: &[VariantInfo]) -> TokenStream {
         let id = format_ident!("{}", v.rust);
         let ty = format_ident!("{}", ty);
         Some(quote! {
-            impl ::core::convert::From<#ty> for #name {
+            impl From<#ty> for #name {
                 fn from(content: #ty) -> Self {
                     Self::#id(content)
                 }

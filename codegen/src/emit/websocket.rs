@@ -36,8 +36,8 @@ fn lit(n: u64) -> proc_macro2::Literal {
 
 fn opt_str(value: Option<&str>) -> TokenStream {
     match value {
-        Some(v) => quote!(::core::option::Option::Some(#v)),
-        None => quote!(::core::option::Option::None),
+        Some(v) => quote!(Some(#v)),
+        None => quote!(None),
     }
 }
 
@@ -46,7 +46,7 @@ fn role_ident(role: MessageRole) -> proc_macro2::Ident {
 }
 
 fn spec_static(service: &str, ws: &WebSocket, source: Source) -> TokenStream {
-    let rt = quote!(::comms_runtime::realtime);
+    let rt = quote!(rt::realtime);
     let mut doc_text =
         String::from("The WebSocket protocol of this service, as the runtime's engine reads it.");
     if let Some(d) = ws.doc.as_deref() {
@@ -64,9 +64,9 @@ fn spec_static(service: &str, ws: &WebSocket, source: Source) -> TokenStream {
         Some(n) => {
             let n =
                 proc_macro2::Literal::usize_unsuffixed(usize::try_from(n).unwrap_or(usize::MAX));
-            quote!(::core::option::Option::Some(#n))
+            quote!(Some(#n))
         }
-        None => quote!(::core::option::Option::None),
+        None => quote!(None),
     };
     let reserved = opt_str(names.and_then(|n| n.reserved_prefix.as_deref()));
     let (ping, pong) = ws
@@ -89,13 +89,13 @@ fn spec_static(service: &str, ws: &WebSocket, source: Source) -> TokenStream {
             let max = match c.max_per_second {
                 Some(n) => {
                     let n = proc_macro2::Literal::u32_unsuffixed(n);
-                    quote!(::core::option::Option::Some(#n))
+                    quote!(Some(#n))
                 }
-                None => quote!(::core::option::Option::None),
+                None => quote!(None),
             };
-            quote!(::core::option::Option::Some(#rt::ClientEventSpec { prefix: #prefix, max_per_second: #max }))
+            quote!(Some(#rt::ClientEventSpec { prefix: #prefix, max_per_second: #max }))
         }
-        None => quote!(::core::option::Option::None),
+        None => quote!(None),
     };
     let kinds = ws.channel_kinds.iter().map(|(name, k)| {
         let prefix = &k.prefix;
@@ -124,9 +124,9 @@ fn spec_static(service: &str, ws: &WebSocket, source: Source) -> TokenStream {
         let role = match m.role {
             Some(r) => {
                 let id = role_ident(r);
-                quote!(::core::option::Option::Some(#rt::MessageRole::#id))
+                quote!(Some(#rt::MessageRole::#id))
             }
-            None => quote!(::core::option::Option::None),
+            None => quote!(None),
         };
         quote! {
             #rt::MessageSpec {
@@ -168,7 +168,7 @@ fn spec_static(service: &str, ws: &WebSocket, source: Source) -> TokenStream {
 }
 
 fn encoding_tokens(m: &WsMessage) -> TokenStream {
-    let rt = quote!(::comms_runtime::realtime);
+    let rt = quote!(rt::realtime);
     match (&m.data, m.encoding) {
         (None, _) => quote!(#rt::DataEncoding::None),
         (Some(_), Some(DataEncoding::Object)) => quote!(#rt::DataEncoding::Object),
@@ -178,7 +178,7 @@ fn encoding_tokens(m: &WsMessage) -> TokenStream {
 
 /// `ClientMessage` (`client == true`) or `ServerMessage`: one variant per message sent that way.
 fn messages_enum(ws: &WebSocket, source: Source, client: bool) -> TokenStream {
-    let rt = quote!(::comms_runtime::realtime);
+    let rt = quote!(rt::realtime);
     let picked: Vec<(&String, &WsMessage)> = ws
         .messages
         .iter()
@@ -216,7 +216,7 @@ fn messages_enum(ws: &WebSocket, source: Source, client: bool) -> TokenStream {
                 #vdoc
                 #id {
                     /// The channel it is about.
-                    channel: ::std::string::String,
+                    channel: String,
                     /// Its payload.
                     data: #ty,
                 },
@@ -225,7 +225,7 @@ fn messages_enum(ws: &WebSocket, source: Source, client: bool) -> TokenStream {
                 #vdoc
                 #id {
                     /// The channel it is about.
-                    channel: ::std::string::String,
+                    channel: String,
                 },
             },
             (false, Some(ty)) => quote!(#vdoc #id(#ty),),
@@ -247,10 +247,10 @@ fn messages_enum(ws: &WebSocket, source: Source, client: bool) -> TokenStream {
             let event = &m.event;
             let encoding = encoding_tokens(m);
             match (m.channel, m.data.is_some()) {
-                (true, true) => quote!(Self::#id { channel, data } => #rt::Frame::encode(#event, ::core::option::Option::Some(channel), ::core::option::Option::Some(data), #encoding),),
-                (true, false) => quote!(Self::#id { channel } => #rt::Frame::encode::<()>(#event, ::core::option::Option::Some(channel), ::core::option::Option::None, #encoding),),
-                (false, true) => quote!(Self::#id(data) => #rt::Frame::encode(#event, ::core::option::Option::None, ::core::option::Option::Some(data), #encoding),),
-                (false, false) => quote!(Self::#id => #rt::Frame::encode::<()>(#event, ::core::option::Option::None, ::core::option::Option::None, #encoding),),
+                (true, true) => quote!(Self::#id { channel, data } => #rt::Frame::encode(#event, Some(channel), Some(data), #encoding),),
+                (true, false) => quote!(Self::#id { channel } => #rt::Frame::encode::<()>(#event, Some(channel), None, #encoding),),
+                (false, true) => quote!(Self::#id(data) => #rt::Frame::encode(#event, None, Some(data), #encoding),),
+                (false, false) => quote!(Self::#id => #rt::Frame::encode::<()>(#event, None, None, #encoding),),
             }
         });
         let to_frame_doc = docs(
@@ -269,7 +269,7 @@ fn messages_enum(ws: &WebSocket, source: Source, client: bool) -> TokenStream {
                     match self { #(#events)* }
                 }
                 #to_frame_doc
-                pub fn to_frame(&self) -> ::core::result::Result<#rt::Frame, ::comms_runtime::Error> {
+                pub fn to_frame(&self) -> Result<#rt::Frame, rt::Error> {
                     match self { #(#encode)* }
                 }
             }
@@ -309,14 +309,14 @@ fn messages_enum(ws: &WebSocket, source: Source, client: bool) -> TokenStream {
                     }
                 }
                 #from_doc
-                pub fn from_frame(frame: &#rt::Frame) -> ::core::result::Result<Self, ::comms_runtime::Error> {
-                    ::core::result::Result::Ok(match frame.event.as_str() {
+                pub fn from_frame(frame: &#rt::Frame) -> Result<Self, rt::Error> {
+                    Ok(match frame.event.as_str() {
                         #(#decode)*
                         _ => Self::Other(frame.clone()),
                     })
                 }
                 #parse_doc
-                pub fn parse(text: &str) -> ::core::result::Result<Self, ::comms_runtime::Error> {
+                pub fn parse(text: &str) -> Result<Self, rt::Error> {
                     Self::from_frame(&#rt::Frame::parse(text)?)
                 }
             }

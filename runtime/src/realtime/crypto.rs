@@ -106,7 +106,7 @@ impl EncryptedData {
 
 /// Seals `plaintext` under `key` with a fresh random nonce.
 pub fn encrypt(key: &[u8; 32], plaintext: &[u8]) -> EncryptedData {
-    let nonce: [u8; 24] = rand::random();
+    let nonce: [u8; 24] = crate::random::bytes();
     encrypt_with_nonce(key, &nonce, plaintext)
 }
 

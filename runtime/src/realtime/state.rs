@@ -98,7 +98,7 @@ fn jittered(spec: &WebSocketSpec, attempt: u32) -> Duration {
         .base_ms
         .saturating_mul(1u64 << attempt.min(20))
         .min(r.cap_ms);
-    Duration::from_millis((rand::random::<f64>() * ceiling as f64) as u64)
+    Duration::from_millis((crate::random::unit_f64() * ceiling as f64) as u64)
 }
 
 #[cfg(test)]

@@ -297,45 +297,15 @@ pub static EMAIL: ServiceSpec = ServiceSpec {
     }),
 };
 
-pub static GET_EMAIL: OperationSpec = OperationSpec {
-    service: "email",
-    name: "get_email",
-    method: Method::GET,
-    path: "/v1/emails/{id}",
-    retry: RetryClass::Safe,
-    has_body: false,
-    auth: None,
-};
+pub static GET_EMAIL: OperationSpec = OperationSpec::get("get_email", "/v1/emails/{id}");
 
-pub static LIST_EMAILS: OperationSpec = OperationSpec {
-    service: "email",
-    name: "list_emails",
-    method: Method::GET,
-    path: "/v1/emails",
-    retry: RetryClass::Safe,
-    has_body: false,
-    auth: None,
-};
+pub static LIST_EMAILS: OperationSpec = OperationSpec::get("list_emails", "/v1/emails");
 
-pub static SEND_EMAIL: OperationSpec = OperationSpec {
-    service: "email",
-    name: "send_email",
-    method: Method::POST,
-    path: "/v1/emails",
-    retry: RetryClass::IdempotencyKey,
-    has_body: true,
-    auth: None,
-};
+pub static SEND_EMAIL: OperationSpec =
+    OperationSpec::post("send_email", "/v1/emails").idempotency_key();
 
-pub static CANCEL_EMAIL: OperationSpec = OperationSpec {
-    service: "email",
-    name: "cancel_email",
-    method: Method::POST,
-    path: "/v1/emails/{id}/cancel",
-    retry: RetryClass::Never,
-    has_body: true,
-    auth: None,
-};
+pub static CANCEL_EMAIL: OperationSpec =
+    OperationSpec::post("cancel_email", "/v1/emails/{id}/cancel");
 
 pub static PAGES: PaginationSpec = PaginationSpec {
     items: "data",
@@ -383,25 +353,9 @@ pub static REALTIME: ServiceSpec = ServiceSpec {
     idempotency: None,
 };
 
-pub static TRIGGER: OperationSpec = OperationSpec {
-    service: "realtime",
-    name: "trigger_event",
-    method: Method::POST,
-    path: "/apps/{app_id}/events",
-    retry: RetryClass::Never,
-    has_body: true,
-    auth: None,
-};
+pub static TRIGGER: OperationSpec = OperationSpec::post("trigger_event", "/apps/{app_id}/events");
 
-pub static CHANNELS: OperationSpec = OperationSpec {
-    service: "realtime",
-    name: "list_channels",
-    method: Method::GET,
-    path: "/apps/{app_id}/channels",
-    retry: RetryClass::Safe,
-    has_body: false,
-    auth: None,
-};
+pub static CHANNELS: OperationSpec = OperationSpec::get("list_channels", "/apps/{app_id}/channels");
 
 /// An email client against `server` with tiny backoff numbers and no client-side rate limit.
 pub fn email_client(server: &TestServer) -> ClientBuilder {
@@ -418,24 +372,18 @@ pub fn email_client(server: &TestServer) -> ClientBuilder {
 }
 
 pub fn get_email(id: &str) -> Request {
-    let mut request = Request::new(&GET_EMAIL);
-    request.path_param("id", id);
-    request
+    GET_EMAIL.request().path_param("id", id)
 }
 
 pub fn send_email() -> Request {
-    let mut request = Request::new(&SEND_EMAIL);
-    request
+    SEND_EMAIL
+        .request()
         .json(
             &serde_json::json!({"from": "a@example.com", "to": ["b@example.com"], "subject": "hi"}),
         )
-        .expect("serialises");
-    request
+        .expect("serialises")
 }
 
 pub fn cancel_email(id: &str) -> Request {
-    let mut request = Request::new(&CANCEL_EMAIL);
-    request.path_param("id", id);
-    request.json(&serde_json::json!({})).expect("serialises");
-    request
+    CANCEL_EMAIL.request().path_param("id", id)
 }

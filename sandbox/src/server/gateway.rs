@@ -426,13 +426,6 @@ impl Incoming {
     ) -> Result<Incoming, Response> {
         let request_id = new_request_id();
         let (mut parts, body) = request.into_parts();
-        if op.service != gateway.service.name {
-            return Err(ServerError::internal(format!(
-                "operation `{}` of `{}` reached the `{}` gateway",
-                op.name, op.service, gateway.service.name
-            ))
-            .to_response(&request_id));
-        }
         let query = parts.uri.query().unwrap_or("").to_owned();
 
         let schemes: &[AuthScheme] = match &op.auth {
@@ -514,7 +507,7 @@ impl Incoming {
                         return Err(with_headers(error.to_response(&request_id), &limit_headers));
                     }
                 };
-                let scoped = format!("{}\u{0}{key}", op.service);
+                let scoped = format!("{}\u{0}{key}", gateway.service.name);
                 match gateway
                     .idempotency
                     .claim(&scoped, Fingerprint::new(&parts, &body))

@@ -296,7 +296,8 @@ impl ConnectionBuilder {
     ///
     /// # Errors
     ///
-    /// [`Error::Config`] when the base URL is not a URL of a supported scheme.
+    /// [`Error::Config`] when the base URL is not a URL of a supported scheme (`wss`/`https`
+    /// need the crate's `tls` feature).
     pub fn url(&self) -> Result<url::Url, Error> {
         let mut url = url::Url::parse(&self.base_url)
             .map_err(|e| Error::config(format!("realtime URL `{}`: {e}", self.base_url)))?;
@@ -309,6 +310,12 @@ impl ConnectionBuilder {
                 )));
             }
         };
+        #[cfg(not(feature = "tls"))]
+        if scheme == "wss" {
+            return Err(Error::tls_not_compiled_in(
+                "a wss:// or https:// realtime URL",
+            ));
+        }
         url.set_scheme(scheme)
             .map_err(|()| Error::config("realtime URL scheme cannot be set"))?;
         let path = self.spec.path.replace("{key}", &self.key);
@@ -696,5 +703,52 @@ impl Channel {
     /// subscribed; [`Error::RateLimited`] over the per-second limit.
     pub fn trigger<T: Serialize + ?Sized>(&self, event: &str, data: &T) -> Result<(), Error> {
         self.connection.trigger(&self.name, event, data)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ErrorKind;
+    use crate::realtime::test_spec::SPEC;
+
+    fn url(base: &str) -> Result<url::Url, Error> {
+        ConnectionBuilder::new(&SPEC, base, "app-key").url()
+    }
+
+    #[test]
+    fn plain_schemes_become_ws() {
+        for base in ["ws://127.0.0.1:6001", "http://127.0.0.1:6001/"] {
+            let url = url(base).unwrap();
+            assert_eq!(url.scheme(), "ws", "{base}");
+            assert_eq!(url.path(), "/app/app-key", "{base}");
+        }
+        assert_eq!(
+            url("ftp://127.0.0.1").unwrap_err().kind(),
+            ErrorKind::Config
+        );
+    }
+
+    #[cfg(feature = "tls")]
+    #[test]
+    fn tls_schemes_become_wss() {
+        for base in ["wss://ws.example.com", "https://ws.example.com"] {
+            assert_eq!(url(base).unwrap().scheme(), "wss", "{base}");
+        }
+    }
+
+    #[cfg(not(feature = "tls"))]
+    #[test]
+    fn tls_schemes_need_the_tls_feature() {
+        for base in ["wss://ws.example.com", "https://ws.example.com"] {
+            let err = url(base).unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::Config, "{base}");
+            let message = err.to_string();
+            assert!(
+                message.contains("needs TLS, which is not compiled in"),
+                "{message}"
+            );
+            assert!(message.contains("`tls` feature"), "{message}");
+        }
     }
 }
