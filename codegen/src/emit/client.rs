@@ -11,8 +11,16 @@ use crate::check::{OperationInfo, ParamInfo, Service, Ty};
 use crate::model::{IdempotencyMode, Method, WebhookSignature};
 use crate::names::{ident, pascal, shouty};
 
-/// The client struct, its methods, the operation statics and the query structs.
-pub(super) fn client(service: &Service) -> TokenStream {
+/// The operation statics, the client struct with its methods, the query structs and the webhook
+/// check: one chunk of tokens per item, made as the iterator is read.
+pub(super) fn items(service: &Service) -> impl Iterator<Item = TokenStream> + '_ {
+    std::iter::once_with(|| client(service))
+        .chain(service.operations.iter().filter_map(query_struct))
+        .chain(std::iter::once_with(|| webhook(service)).flatten())
+}
+
+/// The operation statics and the client struct with one method per operation.
+fn client(service: &Service) -> TokenStream {
     let name = client_name(service);
     let title = &service.spec.service.title;
     let service_name = service.name();
@@ -53,8 +61,6 @@ pub(super) fn client(service: &Service) -> TokenStream {
         .iter()
         .map(|op| operation_static(service, op));
     let methods = service.operations.iter().map(|op| method(service, op));
-    let queries = service.operations.iter().filter_map(query_struct);
-    let webhook = webhook(service);
     quote! {
         /// Static descriptions of every operation, as the runtime sees them.
         pub mod operations {
@@ -100,9 +106,6 @@ pub(super) fn client(service: &Service) -> TokenStream {
 
             #(#methods)*
         }
-
-        #(#queries)*
-        #webhook
     }
 }
 

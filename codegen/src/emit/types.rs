@@ -11,11 +11,12 @@ use crate::check::{FieldInfo, RuleInfo, Service, Ty, TypeInfo, TypeKind, ValueIn
 use crate::model::{Format, Source};
 use crate::names::{ident, snake};
 
-/// Every named type of a service, plus `Page<T>` when it paginates.
-pub(super) fn all(service: &Service) -> TokenStream {
+/// Every named type of a service, plus `Page<T>` when it paginates: one chunk of tokens per
+/// type (its definition and impls), made as the iterator is read.
+pub(super) fn items(service: &Service) -> impl Iterator<Item = TokenStream> + '_ {
     let checked = validatable(service);
     let inputs = input_types(service);
-    let types = service.types.iter().map(|t| {
+    let types = service.types.iter().map(move |t| {
         let def = match &t.kind {
             TypeKind::Object(fields) => {
                 let def = object(t, fields);
@@ -53,7 +54,7 @@ pub(super) fn all(service: &Service) -> TokenStream {
             }
         }
     });
-    quote! { #(#types)* #page }
+    types.chain(page)
 }
 
 fn format_note(format: Option<Format>) -> Option<&'static str> {
