@@ -87,11 +87,13 @@ fn format_file(service: &Service, tokens: TokenStream) -> Result<String, String>
 
 /// The items of a service module in order, a chunk at a time, made as the iterator is read.
 fn chunks(service: &Service) -> impl Iterator<Item = TokenStream> + '_ {
-    std::iter::once(quote!(use ::comms_runtime as rt;))
-        .chain(std::iter::once_with(|| service::service_static(service)))
-        .chain(client::items(service))
-        .chain(types::items(service))
-        .chain(std::iter::once_with(|| websocket::websocket(service)))
+    std::iter::once(quote!(
+        use ::comms_runtime as rt;
+    ))
+    .chain(std::iter::once_with(|| service::service_static(service)))
+    .chain(client::items(service))
+    .chain(types::items(service))
+    .chain(std::iter::once_with(|| websocket::websocket(service)))
 }
 
 /// The tokens of one service module, all at once (the benchmarks time emitting apart from
