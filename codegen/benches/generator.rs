@@ -1,4 +1,5 @@
-//! Generator benchmarks: load, check, emit and format, for the three real specs and for
+//! Generator benchmarks: load, check, emit (tokens only) and emit+format (the text, as
+//! `generate` makes it), for the three real specs and for
 //! synthetic specs of 10, 100 and 1,000 operations (see `comms_codegen::synthetic`), to show how
 //! the cost grows. Run with `cargo bench -p comms-codegen --bench generator`.
 
@@ -31,7 +32,6 @@ fn stages(c: &mut Criterion) {
         group.sample_size(20);
         let loaded = load::load_str("bench.yaml", &text).expect("loads");
         let service = check::check(&loaded).expect("checks");
-        let tokens = emit::service_tokens(&service);
         group.bench_function("load", |b| {
             b.iter(|| load::load_str("bench.yaml", black_box(&text)).expect("loads"))
         });
@@ -41,11 +41,9 @@ fn stages(c: &mut Criterion) {
         group.bench_function("emit", |b| {
             b.iter(|| emit::service_tokens(black_box(&service)))
         });
-        group.bench_function("format", |b| {
-            b.iter(|| {
-                let file: syn::File = syn::parse2(black_box(tokens.clone())).expect("parses");
-                prettyplease::unparse(&file)
-            })
+        // What `generate` does after checking: emit and format a chunk at a time.
+        group.bench_function("emit+format", |b| {
+            b.iter(|| emit::emit_service(black_box(&service)).expect("emits"))
         });
         group.bench_with_input(BenchmarkId::new("all", &name), &text, |b, text| {
             b.iter(|| {
@@ -88,21 +86,17 @@ fn growth(_: &mut Criterion) {
         .each_ref()
         .map(|t| load::load_str("bench.yaml", t).expect("loads"));
     let services = loaded.each_ref().map(|l| check::check(l).expect("checks"));
-    let tokens = services.each_ref().map(emit::service_tokens);
     let run = |i: usize, stage: &str| match stage {
         "load" => drop(black_box(load::load_str("bench.yaml", &texts[i]))),
         "check" => drop(black_box(check::check(&loaded[i]))),
         "emit" => drop(black_box(emit::service_tokens(&services[i]))),
-        "format" => {
-            let file: syn::File = syn::parse2(tokens[i].clone()).expect("parses");
-            drop(black_box(prettyplease::unparse(&file)));
-        }
+        "emit+format" => drop(black_box(emit::emit_service(&services[i]))),
         _ => drop(black_box(emit::emit_service(
             &check::check(&load::load_str("bench.yaml", &texts[i]).expect("loads"))
                 .expect("checks"),
         ))),
     };
-    for stage in ["load", "check", "emit", "format", "all"] {
+    for stage in ["load", "check", "emit", "emit+format", "all"] {
         pair(stage, 8, &|| run(0, stage), &|| run(1, stage));
     }
 }

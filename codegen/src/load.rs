@@ -38,31 +38,56 @@ pub type Position = (usize, usize);
 pub type Duplicate = (String, Position, Position);
 
 /// Positions of keys and values, by dotted path (`operations.send_email.path`).
+///
+/// Only diagnostics need positions, so the text is scanned for them the first time one is
+/// asked for: a spec without problems (every `cargo build` after an edit) never pays for it.
 #[derive(Debug, Clone, Default)]
 pub struct Locations {
+    text: std::sync::Arc<str>,
+    scanned: std::sync::OnceLock<Scanned>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Scanned {
     keys: HashMap<String, (usize, usize)>,
     values: HashMap<String, (usize, usize)>,
     duplicates: Vec<Duplicate>,
 }
 
 impl Locations {
-    /// Scans `text`; a syntax error yields what was found up to it.
+    /// Scans `text` now; a syntax error yields what was found up to it.
     pub fn scan(text: &str) -> Locations {
-        let mut scanner = Scanner::default();
-        let mut parser = Parser::new_from_str(text);
-        // Syntax errors are reported by serde_yaml, which runs first.
-        let _ = parser.load(&mut scanner, false);
-        scanner.locations
+        let locations = Locations::lazy(text);
+        locations.scanned();
+        locations
+    }
+
+    /// Keeps `text`, to be scanned when a position is first asked for.
+    pub fn lazy(text: &str) -> Locations {
+        Locations {
+            text: text.into(),
+            scanned: std::sync::OnceLock::new(),
+        }
+    }
+
+    fn scanned(&self) -> &Scanned {
+        self.scanned.get_or_init(|| {
+            let mut scanner = Scanner::default();
+            let mut parser = Parser::new_from_str(&self.text);
+            // Syntax errors are reported by serde_yaml, which runs first.
+            let _ = parser.load(&mut scanner, false);
+            scanner.scanned
+        })
     }
 
     /// Where the key at `path` starts, or the nearest enclosing item's key.
     pub fn key(&self, path: &str) -> (usize, usize) {
-        self.find(&self.keys, path)
+        self.find(&self.scanned().keys, path)
     }
 
     /// Where the value at `path` starts, or the nearest enclosing item's key.
     pub fn value(&self, path: &str) -> (usize, usize) {
-        match self.values.get(path) {
+        match self.scanned().values.get(path) {
             Some(pos) => *pos,
             None => self.key(path),
         }
@@ -71,7 +96,7 @@ impl Locations {
     fn find(&self, map: &HashMap<String, (usize, usize)>, path: &str) -> (usize, usize) {
         let mut path = path;
         loop {
-            if let Some(pos) = map.get(path).or_else(|| self.values.get(path)) {
+            if let Some(pos) = map.get(path).or_else(|| self.scanned().values.get(path)) {
                 return *pos;
             }
             match path.rfind('.') {
@@ -83,7 +108,7 @@ impl Locations {
 
     /// Keys that appear twice in one mapping: path, first position, second position.
     pub fn duplicates(&self) -> &[Duplicate] {
-        &self.duplicates
+        &self.scanned().duplicates
     }
 }
 
@@ -102,7 +127,7 @@ enum Frame {
 #[derive(Default)]
 struct Scanner {
     stack: Vec<Frame>,
-    locations: Locations,
+    scanned: Scanned,
 }
 
 fn join(parent: &str, child: &str) -> String {
@@ -131,10 +156,10 @@ impl Scanner {
                 if *expecting_key {
                     let name = scalar.unwrap_or("?").to_owned();
                     let full = join(path, &name);
-                    if let Some(first) = self.locations.keys.get(&full) {
-                        self.locations.duplicates.push((full.clone(), *first, pos));
+                    if let Some(first) = self.scanned.keys.get(&full) {
+                        self.scanned.duplicates.push((full.clone(), *first, pos));
                     } else {
-                        self.locations.keys.insert(full, pos);
+                        self.scanned.keys.insert(full, pos);
                     }
                     *key = Some(name);
                     *expecting_key = false;
@@ -142,15 +167,15 @@ impl Scanner {
                 } else {
                     *expecting_key = true;
                     let full = join(path, key.as_deref().unwrap_or("?"));
-                    self.locations.values.entry(full.clone()).or_insert(pos);
+                    self.scanned.values.entry(full.clone()).or_insert(pos);
                     Some(full)
                 }
             }
             Some(Frame::Seq { path, index }) => {
                 let full = join(path, &index.to_string());
                 *index += 1;
-                self.locations.values.entry(full.clone()).or_insert(pos);
-                self.locations.keys.entry(full.clone()).or_insert(pos);
+                self.scanned.values.entry(full.clone()).or_insert(pos);
+                self.scanned.keys.entry(full.clone()).or_insert(pos);
                 Some(full)
             }
         }
@@ -370,14 +395,9 @@ pub fn load_str_partial(display: &str, text: &str) -> (Option<Loaded>, Diagnosti
             );
         }
     };
-    let locations = Locations::scan(text);
+    // serde_yaml refused duplicate keys above, so positions are only needed for diagnostics.
+    let locations = Locations::lazy(text);
     let mut errors = Diagnostics::default();
-    for (path, first, second) in locations.duplicates() {
-        errors.push(
-            Diagnostic::new(display, *second, format!("duplicate key `{path}`"))
-                .hint(format!("it is first defined at line {}", first.0)),
-        );
-    }
     let Some(root) = value.as_mapping_mut() else {
         errors.push(
             Diagnostic::new(display, (1, 1), "a spec file must be a mapping")

@@ -1,5 +1,6 @@
 //! WebSocket frame decode throughput: `Frame::parse` plus reading the event's payload, for the
-//! three shapes servers send (`data` as a JSON string holding JSON, as an object, absent).
+//! three shapes servers send (`data` as a JSON string holding JSON, as an object, absent),
+//! each beside a peer: two `serde_json::Value` parses, as a generic client decodes a frame.
 //!
 //! Run: `cargo bench -p comms-runtime --features realtime --bench frames`
 
@@ -26,6 +27,20 @@ fn frames(c: &mut Criterion) {
                 let frame = Frame::parse(black_box(text)).expect("valid frame");
                 let payload: Option<serde_json::Value> = frame.payload().ok();
                 black_box(payload)
+            })
+        });
+        // The peer: what a generic client does (pusher-js: `JSON.parse` of the frame, then of
+        // `data` when it is a string), here with `serde_json::Value`.
+        group.bench_function(format!("{name}/peer_serde_json_value"), |b| {
+            b.iter(|| {
+                let mut frame: serde_json::Value =
+                    serde_json::from_str(black_box(text)).expect("valid frame");
+                let data = frame.get_mut("data").map(serde_json::Value::take);
+                let payload = match data {
+                    Some(serde_json::Value::String(s)) => serde_json::from_str(&s).ok(),
+                    other => other,
+                };
+                black_box((frame, payload))
             })
         });
     }

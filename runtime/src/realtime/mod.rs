@@ -497,7 +497,8 @@ impl Frame {
                 Err(e) => serde_json::from_value(serde_json::Value::String(s.clone()))
                     .map_err(|_| fail(e)),
             },
-            Some(other) => serde_json::from_value(other.clone()).map_err(fail),
+            // Straight from the tree: no copy of it first.
+            Some(other) => T::deserialize(other).map_err(fail),
         }
     }
 
