@@ -16,7 +16,7 @@
 #   3. counts generated lines per operation (all lines, and without `///`/`//!` doc comments
 #      and blank lines), over the same files for both;
 #   4. times a cold `cargo build` of a throwaway crate per generator with a fresh target dir
-#      (dependencies included), then the generated crate alone (touch and rebuild), and counts
+#      (dependencies included), then the generated crate alone (touch and rebuild without incremental, median of 5), and counts
 #      the crates compiled, in two like-for-like variants:
 #        - "no TLS, HTTP/1": ours with `comms-runtime = { default-features = false }` against
 #          progenitor's crate as it writes it (reqwest with `default-features = false`);
@@ -104,11 +104,19 @@ build_times() {
   end=$(now_ns)
   cold=$(((end - start) / 1000000))
   units=$(grep -c '^ *Compiling ' "$crate/build.log" || true)
-  touch "$crate/src/lib.rs"
-  start=$(now_ns)
-  (cd "$crate" && cargo build --quiet >/dev/null 2>>"$crate/build.log")
-  end=$(now_ns)
-  warm=$(((end - start) / 1000000))
+  # The generated crate alone: touch and rebuild without incremental compilation (an
+  # incremental rebuild of unchanged text reuses everything and measures nothing), five times;
+  # the median, since one rebuild moves by a third from run to run on a shared machine.
+  local alone=()
+  (cd "$crate" && CARGO_INCREMENTAL=0 cargo build --quiet >/dev/null 2>>"$crate/build.log")
+  for _ in 1 2 3 4 5; do
+    touch "$crate/src/lib.rs"
+    start=$(now_ns)
+    (cd "$crate" && CARGO_INCREMENTAL=0 cargo build --quiet >/dev/null 2>>"$crate/build.log")
+    end=$(now_ns)
+    alone+=($(((end - start) / 1000000)))
+  done
+  warm=$(printf '%s\n' "${alone[@]}" | sort -n | sed -n 3p)
   echo "$cold $warm $units"
 }
 
@@ -259,7 +267,7 @@ done
 {
   if [ -z "${SKIP_COMPILE:-}" ]; then
     echo
-    echo "Compile time: cold \`cargo build\` (fresh target dir, dependencies included) and the generated crate alone (touch \`src/lib.rs\`, rebuild), ours / progenitor (ours ÷ progenitor), and the crates the cold build compiled. The bench crates hold the generated module only."
+    echo "Compile time: cold \`cargo build\` (fresh target dir, dependencies included) and the generated crate alone (touch \`src/lib.rs\`, rebuild, median of 5), ours / progenitor (ours ÷ progenitor), and the crates the cold build compiled. The bench crates hold the generated module only."
     echo
     echo "- **no TLS, HTTP/1**: ours with \`comms-runtime = { default-features = false }\`; progenitor's crate as cargo-progenitor writes it (reqwest with \`default-features = false\`: no TLS, HTTP/1 only)."
     echo "- **with TLS (+ HTTP/2)**: ours with comms-runtime's default features (\`tls\`: rustls with ring and the webpki roots; \`http2\`); progenitor's crate with \`$PROGENITOR_TLS_FEATURES\` added to its reqwest features (reqwest 0.13's \`rustls\` is rustls with the aws-lc-rs provider and the platform certificate verifier)."

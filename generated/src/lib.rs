@@ -16,7 +16,7 @@
 //! # }
 //! ```
 
-pub use comms_runtime::{CallOptions, Error};
+pub use comms_runtime::{Call, CallOptions, Error, ItemStream, Result};
 
 mod ext;
 

@@ -45,6 +45,7 @@
 //! ```
 
 pub mod auth;
+pub mod call;
 pub mod config;
 pub mod error;
 pub mod http;
@@ -72,6 +73,7 @@ pub use error::{ApiError, DecodeError, Error, ErrorKind, TimeoutKind, WebhookFai
 
 /// `Result` with this crate's [`Error`]: what every generated method returns.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+pub use call::Call;
 pub use http::{Client, Request, Response};
 pub use paginate::{ItemStream, paginate};
 pub use secret::Secret;

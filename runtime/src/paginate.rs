@@ -39,8 +39,20 @@ pub fn paginate<T: DeserializeOwned + Send + 'static>(
     request: impl Into<Result<Request, Error>>,
     spec: &'static PaginationSpec,
 ) -> ItemStream<T> {
+    ItemStream {
+        inner: Inner::NotStarted(Some((client, request.into(), spec))),
+    }
+}
+
+/// The stream itself, made on the first poll: so its code (generic in `T`) is compiled where a
+/// stream is read, not where one is only made (in every generated list method).
+fn start<T: DeserializeOwned + Send + 'static>(
+    client: Client,
+    request: Result<Request, Error>,
+    spec: &'static PaginationSpec,
+) -> Pin<Box<dyn Stream<Item = Result<T, Error>> + Send>> {
     // A request that could not be prepared (its query did not serialise) is the stream's only item.
-    let (request, next) = match request.into() {
+    let (request, next) = match request {
         Ok(request) => (Some(request), Next::First),
         Err(err) => (None, Next::Fail(err)),
     };
@@ -96,9 +108,7 @@ pub fn paginate<T: DeserializeOwned + Send + 'static>(
             }
         }
     });
-    ItemStream {
-        inner: Box::pin(stream),
-    }
+    Box::pin(stream)
 }
 
 /// The items of every page of a list, fetched page by page as the stream is read: what
@@ -107,18 +117,31 @@ pub fn paginate<T: DeserializeOwned + Send + 'static>(
 /// A named type (rather than `impl Stream`) so it can be stored in a struct field; it is
 /// `Unpin`, so `StreamExt::next` works on it directly.
 pub struct ItemStream<T> {
-    inner: Pin<Box<dyn Stream<Item = Result<T, Error>> + Send>>,
+    inner: Inner<T>,
 }
 
-impl<T> Stream for ItemStream<T> {
+/// What the stream needs before its first poll; the stream after it.
+type Start = (Client, Result<Request, Error>, &'static PaginationSpec);
+
+enum Inner<T> {
+    NotStarted(Option<Start>),
+    Running(Pin<Box<dyn Stream<Item = Result<T, Error>> + Send>>),
+}
+
+impl<T: DeserializeOwned + Send + 'static> Stream for ItemStream<T> {
     type Item = Result<T, Error>;
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        self.inner.as_mut().poll_next(cx)
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        self.inner.size_hint()
+        if let Inner::NotStarted(args) = &mut self.inner {
+            let Some((client, request, spec)) = args.take() else {
+                return Poll::Ready(None);
+            };
+            self.inner = Inner::Running(start(client, request, spec));
+        }
+        match &mut self.inner {
+            Inner::Running(stream) => stream.as_mut().poll_next(cx),
+            Inner::NotStarted(_) => Poll::Ready(None),
+        }
     }
 }
 

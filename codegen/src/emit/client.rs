@@ -1,7 +1,9 @@
 //! The client struct of a service and one method per operation.
 //!
-//! Each method fills a `comms_runtime::Request` (path parameters, query, JSON body) and calls
-//! `comms_runtime::Client::execute`, the runtime's one non-generic entry point.
+//! Each method is a plain function: it fills a `comms_runtime::Request` (path parameters, query,
+//! JSON body, the spec's checks) and returns a `comms_runtime::Call`, which sends it through
+//! `Client::execute`, the runtime's one non-generic entry point, when awaited. No `async fn`
+//! per operation: the generated crate compiles no state machines.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -293,16 +295,18 @@ fn method(service: &Service, op: &OperationInfo) -> TokenStream {
         }
     }
     let mut args = path_args.clone();
-    let mut fill = path_fill.clone();
+    // Steps that can fail (serialising, the spec's checks): the first returns a `Result`, the
+    // next ones go through `and_then`.
+    let mut fallible = Vec::new();
     if let Some(body) = &op.body {
         let ty = rust_type(body);
         args.push(quote!(body: &#ty));
         let checked =
             matches!(body, Ty::Named(n) if super::types::validatable(service).contains(n));
-        fill.push(if checked {
-            quote!(.checked_json(body)?)
+        fallible.push(if checked {
+            quote!(checked_json(body))
         } else {
-            quote!(.json(body)?)
+            quote!(json(body))
         });
     }
     // A write without a body in the spec sends `{}`: the runtime starts such requests with it.
@@ -311,29 +315,30 @@ fn method(service: &Service, op: &OperationInfo) -> TokenStream {
         quote!(query: &#q)
     });
     let query_fill = if query_has_checks(op) {
-        quote!(.checked_query(query))
+        quote!(checked_query(query))
     } else {
-        quote!(.query(query))
+        quote!(query(query))
     };
     if let Some(arg) = &query_arg {
         args.push(arg.clone());
-        fill.push(quote!(#query_fill?));
+        fallible.push(query_fill.clone());
     }
-    let (ret, tail) = match &op.response {
-        Some(ty) => {
-            let t = rust_type(ty);
-            (t, quote!(self.inner.execute(request).await?.json()))
+    let steps = fallible.iter().enumerate().map(|(i, step)| {
+        if i == 0 {
+            quote!(.#step)
+        } else {
+            quote!(.and_then(|request| request.#step))
         }
-        None => (
-            quote!(()),
-            quote!(self.inner.execute(request).await.map(drop)),
-        ),
+    });
+    let (ret, call) = match &op.response {
+        Some(ty) => (rust_type(ty), quote!(call)),
+        None => (quote!(()), quote!(call_ignoring_body)),
     };
     let main = quote! {
         #doc
-        pub async fn #name(&self, #(#args),*) -> rt::Result<#ret> {
-            let request = operations::#op_static.request() #(#fill)*;
-            #tail
+        pub fn #name(&self, #(#args),*) -> rt::Call<#ret> {
+            let request = operations::#op_static.request() #(#path_fill)* #(#steps)*;
+            self.inner.#call(request)
         }
     };
     let Some(item) = op.page_item() else {
@@ -348,7 +353,7 @@ fn method(service: &Service, op: &OperationInfo) -> TokenStream {
     let mut stream_args = path_args;
     let query_fill = query_arg.map(|arg| {
         stream_args.push(arg);
-        query_fill
+        quote!(.#query_fill)
     });
     quote! {
         #main
