@@ -317,12 +317,8 @@ impl Client {
     ) -> Result<Prepared, Error> {
         let shared = &*self.shared;
         let op = request.op;
-        if op.has_body && request.body.is_none() {
-            return Err(Error::invalid_request(
-                "body",
-                format!("`{}` needs a request body", op.name),
-            ));
-        }
+        // `Request::new` starts an operation that carries a body with `{}`, so only the
+        // opposite mistake can happen.
         if !op.has_body && request.body.is_some() {
             return Err(Error::invalid_request(
                 "body",

@@ -198,3 +198,28 @@ async fn read_request(socket: &mut tokio::net::TcpStream) -> Option<Recorded> {
         body,
     })
 }
+
+/// A `SendEmailRequest` with every field set (recipients of each kind, both bodies, three kinds
+/// of attachment, a header, tags, metadata, a send time, tracking): for tests that check the
+/// whole request on the wire or against the exported OpenAPI document.
+pub fn full_send_email_request() -> comms::email::SendEmailRequest {
+    use comms::email::{Attachment, SendEmailRequest, TrackingSettings};
+    SendEmailRequest::new("Ada <ada@example.com>", ["grace@example.com"])
+        .cc(["alan@example.com"])
+        .bcc(["audit@example.com"])
+        .reply_to(["support@example.com"])
+        .subject("Launch")
+        .html("<p>We launched. <img src=\"cid:logo\"></p>")
+        .text("We launched.")
+        .attach_bytes("notes.txt", "line 1\nline 2\n")
+        .attach(Attachment::from_bytes("logo.png", [0x89, b'P', b'N', b'G']).inline("logo"))
+        .attach(Attachment::from_url(
+            "terms.pdf",
+            "https://files.example.com/terms.pdf",
+        ))
+        .header("List-Unsubscribe", "<mailto:unsub@example.com>")
+        .tag("campaign", "launch")
+        .metadata_entry("order", "42")
+        .scheduled_at("2026-12-01T09:00:00Z")
+        .tracking(TrackingSettings::all())
+}

@@ -125,24 +125,7 @@ async fn email_operations_send_batch_list_get_reschedule_and_cancel() {
     let email = client(&server);
 
     // send: every field of the request type.
-    let request = SendEmailRequest::new("Ada <ada@example.com>", ["grace@example.com"])
-        .cc(["alan@example.com"])
-        .bcc(["audit@example.com"])
-        .reply_to(["support@example.com"])
-        .subject("Launch")
-        .html("<p>We launched. <img src=\"cid:logo\"></p>")
-        .text("We launched.")
-        .attach_bytes("notes.txt", "line 1\nline 2\n")
-        .attach(Attachment::from_bytes("logo.png", [0x89, b'P', b'N', b'G']).inline("logo"))
-        .attach(Attachment::from_url(
-            "terms.pdf",
-            "https://files.example.com/terms.pdf",
-        ))
-        .header("List-Unsubscribe", "<mailto:unsub@example.com>")
-        .tag("campaign", "launch")
-        .metadata_entry("order", "42")
-        .scheduled_at("2026-12-01T09:00:00Z")
-        .tracking(TrackingSettings::all());
+    let request = comms_tests::full_send_email_request();
     let sent = email.send_email(&request).await.unwrap();
     assert_eq!(sent.id, "em_1");
     assert_eq!(sent.status, Some(EmailStatus::Scheduled));

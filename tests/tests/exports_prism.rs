@@ -144,24 +144,7 @@ async fn every_email_operation_passes_prism_validation() {
         "list_resources",
         email.list_resources(&ListResourcesQuery::default()).await,
     );
-    let full = SendEmailRequest::new("Ada <ada@example.com>", ["grace@example.com"])
-        .cc(["alan@example.com"])
-        .bcc(["audit@example.com"])
-        .reply_to(["support@example.com"])
-        .subject("Launch")
-        .html("<p>We launched. <img src=\"cid:logo\"></p>")
-        .text("We launched.")
-        .attach_bytes("notes.txt", "line 1\nline 2\n")
-        .attach(Attachment::from_bytes("logo.png", [0x89, b'P', b'N', b'G']).inline("logo"))
-        .attach(Attachment::from_url(
-            "terms.pdf",
-            "https://files.example.com/terms.pdf",
-        ))
-        .header("List-Unsubscribe", "<mailto:unsub@example.com>")
-        .tag("campaign", "launch")
-        .metadata_entry("order", "42")
-        .scheduled_at("2026-12-01T09:00:00Z")
-        .tracking(TrackingSettings::all());
+    let full = comms_tests::full_send_email_request();
     c.ok("send_email", email.send_email(&full).await);
     let templated = SendEmailRequest::new("team@example.com", ["ada@example.com"]).template(
         TemplateRef::by_alias("welcome")
