@@ -36,6 +36,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, SystemTime};
 
+use crate::server::Serving;
 use comms::email::{
     AddListContactRequest, Bounce, BounceType, CancelEmailRequest, Contact, ContactEventData,
     ContactList, CreateContactRequest, CreateListRequest, CreateSuppressionRequest,
@@ -48,7 +49,6 @@ use comms::email::{
     UpdateContactRequest, UpdateListRequest, UpdateTemplateRequest, UpdateWebhookRequest,
     WebhookEndpoint, WebhookEndpointStatus,
 };
-use tokio::sync::oneshot;
 
 use crate::server::email_server::{self, EmailServer};
 use crate::server::{
@@ -135,8 +135,7 @@ pub struct EmailSandbox {
     api_key: String,
     smtp: Option<SmtpListener>,
     service: EmailService,
-    shutdown: Option<oneshot::Sender<()>>,
-    server: Option<tokio::task::JoinHandle<()>>,
+    http: Serving,
 }
 
 impl fmt::Debug for EmailSandbox {
@@ -193,23 +192,14 @@ impl EmailSandbox {
             None => None,
         };
         let app = email_server::router(Arc::new(service.clone()));
-        let (tx, rx) = oneshot::channel::<()>();
-        let server = tokio::spawn(async move {
-            let serve = axum::serve(listener, app).with_graceful_shutdown(async move {
-                let _ = rx.await;
-            });
-            if let Err(e) = serve.await {
-                tracing::warn!(error = %e, "email sandbox server stopped");
-            }
-        });
+        let http = Serving::spawn(listener, app, "email");
         Ok(EmailSandbox {
             addr,
             base_url: format!("http://{addr}"),
             api_key: config.api_key,
             smtp,
             service,
-            shutdown: Some(tx),
-            server: Some(server),
+            http,
         })
     }
 
@@ -258,15 +248,11 @@ impl EmailSandbox {
     /// Stops the servers and every background task (lifecycles, deliveries, SMTP sessions).
     pub async fn shutdown(mut self) {
         self.stop();
-        if let Some(server) = self.server.take() {
-            let _ = server.await;
-        }
+        self.http.stop_and_wait(crate::server::SHUTDOWN_WAIT).await;
     }
 
     fn stop(&mut self) {
-        if let Some(tx) = self.shutdown.take() {
-            let _ = tx.send(());
-        }
+        self.http.stop();
         self.service.inner.background.shutdown();
     }
 }

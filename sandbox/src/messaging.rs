@@ -32,13 +32,13 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+use crate::server::Serving;
 use comms::messaging::{
     Channel, Direction, InboundMessage, ListMessagesQuery, ListResourcesQuery, ListTemplatesQuery,
     Message, MessageRecord, MessageStatus, MessageType, MessagingEvent, Page, Resource,
     SendMessageResponse, SmsStatusDetails, StatusError, StatusEvent, Template, TemplateCategory,
     TemplateStatus, UpdateMessageRequest, UpdateMessageStatus, Usage,
 };
-use tokio::sync::oneshot;
 
 use crate::server::messaging_server::{self, MessagingServer};
 use crate::server::{
@@ -159,8 +159,7 @@ pub struct MessagingSandbox {
     base_url: String,
     api_key: String,
     service: MessagingService,
-    shutdown: Option<oneshot::Sender<()>>,
-    server: Option<tokio::task::JoinHandle<()>>,
+    http: Serving,
 }
 
 impl fmt::Debug for MessagingSandbox {
@@ -216,22 +215,13 @@ impl MessagingSandbox {
         let listener = tokio::net::TcpListener::bind((config.host, config.port)).await?;
         let addr = listener.local_addr()?;
         let app = messaging_server::router(Arc::new(service.clone()));
-        let (tx, rx) = oneshot::channel::<()>();
-        let server = tokio::spawn(async move {
-            let serve = axum::serve(listener, app).with_graceful_shutdown(async move {
-                let _ = rx.await;
-            });
-            if let Err(e) = serve.await {
-                tracing::warn!(error = %e, "messaging sandbox server stopped");
-            }
-        });
+        let http = Serving::spawn(listener, app, "messaging");
         Ok(MessagingSandbox {
             addr,
             base_url: format!("http://{addr}"),
             api_key: config.api_key,
             service,
-            shutdown: Some(tx),
-            server: Some(server),
+            http,
         })
     }
 
@@ -288,15 +278,11 @@ impl MessagingSandbox {
     /// Stops the server and every background task.
     pub async fn shutdown(mut self) {
         self.stop();
-        if let Some(server) = self.server.take() {
-            let _ = server.await;
-        }
+        self.http.stop_and_wait(crate::server::SHUTDOWN_WAIT).await;
     }
 
     fn stop(&mut self) {
-        if let Some(tx) = self.shutdown.take() {
-            let _ = tx.send(());
-        }
+        self.http.stop();
         self.service.inner.background.shutdown();
     }
 }

@@ -61,12 +61,12 @@ use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::server::Serving;
 use axum::Router;
 use axum::extract::{Path, Query, State, WebSocketUpgrade};
 use axum::response::Response;
 use axum::routing::{any, get};
 use comms_runtime::Secret;
-use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use hub::Hub;
@@ -256,8 +256,7 @@ impl RealtimeConfig {
 pub struct RealtimeSandbox {
     hub: Arc<Hub>,
     addr: SocketAddr,
-    stop: Option<oneshot::Sender<()>>,
-    server: Option<JoinHandle<()>>,
+    http: Serving,
     webhooks: Option<JoinHandle<()>>,
 }
 
@@ -330,21 +329,12 @@ impl RealtimeSandbox {
             .route("/app/{key}", get(websocket))
             .route("/apps/{app_id}/{*rest}", any(api_handler))
             .with_state(AppState { hub: hub.clone() });
-        let (stop, stopped) = oneshot::channel::<()>();
-        let server = tokio::spawn(async move {
-            let serve = axum::serve(listener, router).with_graceful_shutdown(async move {
-                let _ = stopped.await;
-            });
-            if let Err(e) = serve.await {
-                tracing::error!("realtime sandbox: the server stopped: {e}");
-            }
-        });
+        let http = Serving::spawn(listener, router, "realtime");
         tracing::info!(%addr, "realtime sandbox listening");
         Ok(RealtimeSandbox {
             hub,
             addr,
-            stop: Some(stop),
-            server: Some(server),
+            http,
             webhooks: webhook_task,
         })
     }
@@ -416,17 +406,13 @@ impl RealtimeSandbox {
     /// Webhooks not yet delivered are dropped.
     pub async fn shutdown(mut self) {
         self.stop_now();
-        if let Some(server) = self.server.take() {
-            let _ = tokio::time::timeout(Duration::from_secs(5), server).await;
-        }
+        self.http.stop_and_wait(crate::server::SHUTDOWN_WAIT).await;
     }
 
     fn stop_now(&mut self) {
         self.hub
             .close_all(codes::GENERIC_RECONNECT, "the sandbox is shutting down");
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
+        self.http.stop();
         if let Some(task) = self.webhooks.take() {
             task.abort();
         }

@@ -9,6 +9,7 @@ mod config;
 mod error;
 mod gateway;
 mod page;
+mod serve;
 mod time;
 mod webhooks;
 
@@ -20,6 +21,10 @@ pub use gateway::{
     RequestContext, new_request_id,
 };
 pub use page::{DEFAULT_PAGE_LIMIT, PageRequest, paginate};
+pub(crate) use serve::Serving;
+
+/// How long `shutdown()` waits for a sandbox's HTTP server to finish open requests.
+pub(crate) const SHUTDOWN_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 pub use time::{format_rfc3339, now_rfc3339, parse_rfc3339};
 pub use webhooks::{
     Delivery, DeliveryOutcome, WebhookRetry, WebhookSender, WebhookTarget, generate_secret,
