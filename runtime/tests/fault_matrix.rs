@@ -490,7 +490,12 @@ async fn retries_stop_at_the_deadline() {
         .execute(get_email("em_1"))
         .await
         .expect_err("deadline");
-    assert_eq!(err.status(), Some(503));
+    // The last answer (503), or, when the deadline falls inside an attempt on a loaded
+    // machine, the total timeout: never another retry past it.
+    assert!(
+        err.status() == Some(503) || err.kind() == ErrorKind::Timeout,
+        "{err}"
+    );
     assert!(start.elapsed() < Duration::from_secs(5));
     let count = server.count();
     assert!((2..1000).contains(&count), "{count} attempts");
