@@ -39,7 +39,9 @@ async fn a_smuggled_end_of_data_never_starts_a_second_message() {
         client.expect("MAIL FROM:<ada@example.com>", 250).await;
         client.expect("RCPT TO:<grace@example.com>", 250).await;
         client.expect("DATA", 354).await;
-        let mut bytes = b"From: ada@example.com\r\nTo: grace@example.com\r\nSubject: outer\r\n\r\nbody".to_vec();
+        let mut bytes =
+            b"From: ada@example.com\r\nTo: grace@example.com\r\nSubject: outer\r\n\r\nbody"
+                .to_vec();
         bytes.extend_from_slice(smuggled);
         bytes.extend_from_slice(
             b"MAIL FROM:<ceo@example.com>\r\nRCPT TO:<victim@example.com>\r\nDATA\r\n\
@@ -95,7 +97,9 @@ async fn the_recipient_cap_is_answered_at_rcpt_time() {
     let mut client = logged_in(&sandbox).await;
     client.expect("MAIL FROM:<ada@example.com>", 250).await;
     for i in 0..50 {
-        client.expect(&format!("RCPT TO:<r{i}@example.com>"), 250).await;
+        client
+            .expect(&format!("RCPT TO:<r{i}@example.com>"), 250)
+            .await;
     }
     // A repeat is one recipient, not a 51st.
     client.expect("RCPT TO:<R0@example.com>", 250).await;
@@ -127,7 +131,11 @@ async fn the_recipient_cap_is_answered_at_rcpt_time() {
 async fn connections_over_the_cap_are_answered_421_and_the_rest_api_keeps_answering() {
     let sandbox = sandbox(SmtpConfig::default().max_connections(3)).await;
     let addr = sandbox.smtp_addr().unwrap();
-    let mut held = vec![connect(addr).await, connect(addr).await, connect(addr).await];
+    let mut held = vec![
+        connect(addr).await,
+        connect(addr).await,
+        connect(addr).await,
+    ];
     let mut over = smtp_support::Client {
         io: tokio::io::BufReader::new(tokio::net::TcpStream::connect(addr).await.unwrap()),
     };
@@ -144,7 +152,10 @@ async fn connections_over_the_cap_are_answered_421_and_the_rest_api_keeps_answer
         };
         match again.reply().await.map(|r| r.code) {
             Some(220) => break,
-            other => assert!(Instant::now() < deadline, "a freed slot is reused: {other:?}"),
+            other => assert!(
+                Instant::now() < deadline,
+                "a freed slot is reused: {other:?}"
+            ),
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
@@ -222,25 +233,34 @@ async fn a_busy_session_ends_at_the_session_limit_and_a_slow_message_at_the_data
 
 #[tokio::test]
 async fn a_starttls_that_never_shakes_hands_is_closed() {
-    let sandbox = sandbox(SmtpConfig::default().tls_handshake_timeout(Duration::from_millis(300))).await;
+    let sandbox =
+        sandbox(SmtpConfig::default().tls_handshake_timeout(Duration::from_millis(300))).await;
     let mut client = connect(sandbox.smtp_addr().unwrap()).await;
     client.expect("EHLO test", 250).await;
     client.expect("STARTTLS", 220).await;
     let started = Instant::now();
     assert!(client.closed().await);
-    assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
     sandbox.shutdown().await;
 }
 
 #[tokio::test]
 async fn auth_failures_are_slowed_then_closed_per_connection_and_per_address() {
     let delay = Duration::from_millis(150);
-    let sandbox = sandbox(SmtpConfig::default().auth_throttle(2, 3, Duration::from_secs(60), delay)).await;
+    let sandbox =
+        sandbox(SmtpConfig::default().auth_throttle(2, 3, Duration::from_secs(60), delay)).await;
 
     let mut first = connect_tls(&sandbox).await;
     let started = Instant::now();
     assert_eq!(auth_plain(&mut first, "wrong-1").await.unwrap().code, 535);
-    assert!(started.elapsed() >= delay, "a failure is answered after the delay");
+    assert!(
+        started.elapsed() >= delay,
+        "a failure is answered after the delay"
+    );
     let closing = auth_plain(&mut first, "wrong-2").await.unwrap();
     assert_eq!(closing.code, 421, "{closing:?}");
     assert!(first.closed().await);
@@ -263,12 +283,20 @@ async fn an_overlong_command_line_is_refused_and_closed_without_reading_it_all()
     let mut written = 0;
     // The server stops reading at 4 KiB: writing stops when the socket buffers are full.
     while written < 64 * 1024 * 1024 {
-        match tokio::time::timeout(Duration::from_millis(500), client.io.get_mut().write_all(&long)).await {
+        match tokio::time::timeout(
+            Duration::from_millis(500),
+            client.io.get_mut().write_all(&long),
+        )
+        .await
+        {
             Ok(Ok(())) => written += long.len(),
             _ => break,
         }
     }
-    assert!(written < 64 * 1024 * 1024, "the server read a 64 MiB command line");
+    assert!(
+        written < 64 * 1024 * 1024,
+        "the server read a 64 MiB command line"
+    );
     let reply = client.reply().await.unwrap();
     assert_eq!(reply.code, 500, "{reply:?}");
     assert!(reply.text.contains("Line too long"));
@@ -306,7 +334,9 @@ async fn a_declared_size_over_the_limit_and_a_full_store_are_refused_before_buff
     client
         .expect("MAIL FROM:<ada@example.com> SIZE=2000000", 552)
         .await;
-    client.expect("MAIL FROM:<ada@example.com> SIZE=1000", 250).await;
+    client
+        .expect("MAIL FROM:<ada@example.com> SIZE=1000", 250)
+        .await;
     client.expect("RCPT TO:<grace@example.com>", 250).await;
     client.expect("DATA", 354).await;
     let mut message = b"Subject: big\r\n\r\n".to_vec();

@@ -78,14 +78,8 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Client<S> {
     /// True when the server closes the connection within the wait (EOF or reset).
     pub async fn closed(&mut self) -> bool {
         let mut rest = Vec::new();
-        matches!(
-            tokio::time::timeout(
-                REPLY_WAIT,
-                tokio::io::AsyncReadExt::read_to_end(&mut self.io, &mut rest)
-            )
-            .await,
-            Ok(_)
-        )
+        let read = tokio::io::AsyncReadExt::read_to_end(&mut self.io, &mut rest);
+        tokio::time::timeout(REPLY_WAIT, read).await.is_ok()
     }
 }
 
