@@ -175,12 +175,16 @@ async fn an_idle_or_trickling_session_is_closed_at_the_idle_timeout() {
     assert_eq!(reply.code, 421, "{reply:?}");
     assert!(reply.text.contains("Idle timeout"));
     assert!(silent.closed().await);
-    assert!(started.elapsed() < idle * 5, "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
 
-    // Slowloris: a byte every 100 ms never completes a line within the timeout.
+    // Slowloris: a byte every 100 ms (each well within the timeout) never makes a line whole.
     let started = Instant::now();
     let mut slow = connect(addr).await;
-    for byte in b"NOOP NOOP NOOP" {
+    for byte in b"NOOP NOOP" {
         if slow.io.get_mut().write_all(&[*byte]).await.is_err() {
             break;
         }
@@ -188,7 +192,12 @@ async fn an_idle_or_trickling_session_is_closed_at_the_idle_timeout() {
     }
     let reply = slow.reply().await.unwrap();
     assert_eq!(reply.code, 421, "{reply:?}");
-    assert!(started.elapsed() < idle * 6, "{:?}", started.elapsed());
+    assert!(reply.text.contains("Idle timeout"), "{reply:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
     sandbox.shutdown().await;
 }
 
