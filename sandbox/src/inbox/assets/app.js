@@ -103,7 +103,7 @@ async function renderEmail(main) {
       h("span", { class: "who" }, m.from),
       h("span", { class: "when" }, short(m.created_at)),
       h("span", { class: "subject" }, m.subject || "(no subject)", " ", badge(m.status), m.source === "smtp" ? [" ", badge("smtp")] : null,
-        m.attachments ? [" ", h("span", { class: "note" }, `📎 ${m.attachments}`)] : null),
+        m.attachments ? [" ", h("span", { class: "note" }, `${m.attachments} attachment${m.attachments === 1 ? "" : "s"}`)] : null),
       h("span", { class: "snippet" }, "To " + m.to.join(", ") + (m.snippet ? " — " + m.snippet : ""))));
   }
   if (!data.items.length) list.append(h("li", { class: "empty" }, state.q ? "Nothing matches." : "No email yet. Send one through the API or the SMTP relay."));
