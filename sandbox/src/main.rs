@@ -48,10 +48,20 @@ struct Cli {
     #[arg(long)]
     no_ui: bool,
     /// The email API key to accept (REST and SMTP).
-    #[arg(long, value_name = "KEY", env = "COMMS_SANDBOX_EMAIL_KEY", hide_env_values = true)]
+    #[arg(
+        long,
+        value_name = "KEY",
+        env = "COMMS_SANDBOX_EMAIL_KEY",
+        hide_env_values = true
+    )]
     email_key: Option<String>,
     /// The messaging API key to accept.
-    #[arg(long, value_name = "KEY", env = "COMMS_SANDBOX_MESSAGING_KEY", hide_env_values = true)]
+    #[arg(
+        long,
+        value_name = "KEY",
+        env = "COMMS_SANDBOX_MESSAGING_KEY",
+        hide_env_values = true
+    )]
     messaging_key: Option<String>,
     /// The realtime app id.
     #[arg(long, value_name = "ID")]
@@ -60,7 +70,12 @@ struct Cli {
     #[arg(long, value_name = "KEY")]
     realtime_key: Option<String>,
     /// The realtime app secret.
-    #[arg(long, value_name = "SECRET", env = "COMMS_SANDBOX_REALTIME_SECRET", hide_env_values = true)]
+    #[arg(
+        long,
+        value_name = "SECRET",
+        env = "COMMS_SANDBOX_REALTIME_SECRET",
+        hide_env_values = true
+    )]
     realtime_secret: Option<String>,
     /// Where every service posts its webhooks (each service's own flag wins).
     #[arg(long, value_name = "URL")]
@@ -118,16 +133,17 @@ fn keys(cli: &Cli, db: Option<&Db>) -> Result<Keys, String> {
             None => Ok(None),
         }
     };
-    let pick = |name: &str, flag: &Option<String>, make: &dyn Fn() -> String| -> Result<String, String> {
-        let value = match flag {
-            Some(value) => value.clone(),
-            None => stored(name)?.unwrap_or_else(make),
+    let pick =
+        |name: &str, flag: &Option<String>, make: &dyn Fn() -> String| -> Result<String, String> {
+            let value = match flag {
+                Some(value) => value.clone(),
+                None => stored(name)?.unwrap_or_else(make),
+            };
+            if let Some(db) = db {
+                db.set_key(name, &value).map_err(|e| e.to_string())?;
+            }
+            Ok(value)
         };
-        if let Some(db) = db {
-            db.set_key(name, &value).map_err(|e| e.to_string())?;
-        }
-        Ok(value)
-    };
     let defaults = comms_sandbox::RealtimeConfig::default();
     Ok(Keys {
         email: pick("email_api_key", &cli.email_key, &sandbox_key)?,
@@ -182,9 +198,10 @@ fn config(cli: &Cli, keys: &Keys) -> SandboxConfig {
         config.realtime = config.realtime.webhook_url(url);
     }
     config.inbox.ui = (!cli.no_ui).then(|| SocketAddr::new(cli.host, cli.ui_port));
-    config.inbox.retention = Retention::default()
-        .max_records(cli.retention)
-        .max_age(cli.retention_hours.map(|h| Duration::from_secs(h.saturating_mul(3600))));
+    config.inbox.retention = Retention::default().max_records(cli.retention).max_age(
+        cli.retention_hours
+            .map(|h| Duration::from_secs(h.saturating_mul(3600))),
+    );
     config.inbox.data = cli.data.clone();
     config
 }

@@ -316,7 +316,13 @@ struct MessagingService {
 pub(crate) struct InboundHandle(MessagingService);
 
 impl InboundHandle {
-    pub(crate) fn receive(&self, channel: Channel, from: String, to: String, text: String) -> String {
+    pub(crate) fn receive(
+        &self,
+        channel: Channel,
+        from: String,
+        to: String,
+        text: String,
+    ) -> String {
         self.0.receive(channel, from, to, text)
     }
 }

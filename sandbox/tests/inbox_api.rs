@@ -28,7 +28,11 @@ async fn wait_for_returns_an_email_sent_later_and_times_out_when_none_matches() 
     let send = tokio::spawn(async move {
         tokio::time::sleep(Duration::from_millis(100)).await;
         client
-            .send_email(&SendEmailRequest::new("ada@example.com", ["grace@example.com"]).subject("Later").text("x"))
+            .send_email(
+                &SendEmailRequest::new("ada@example.com", ["grace@example.com"])
+                    .subject("Later")
+                    .text("x"),
+            )
             .await
             .unwrap()
     });
@@ -45,7 +49,9 @@ async fn wait_for_returns_an_email_sent_later_and_times_out_when_none_matches() 
     let missing = sandbox
         .inbox
         .emails()
-        .wait_for(Duration::from_millis(200), |m| m.subject.as_deref() == Some("Never"))
+        .wait_for(Duration::from_millis(200), |m| {
+            m.subject.as_deref() == Some("Never")
+        })
         .await;
     assert!(missing.is_err());
     assert!(start.elapsed() >= Duration::from_millis(200));
@@ -67,9 +73,16 @@ async fn the_http_api_searches_gets_waits_and_deletes_emails_and_messages() {
     let sandbox = Sandbox::start().await.unwrap();
     let ui = sandbox.inbox_url().unwrap();
     let email = sandbox.email.client().unwrap();
-    for (to, subject) in [("grace@example.com", "Invoice"), ("alan@example.com", "Report")] {
+    for (to, subject) in [
+        ("grace@example.com", "Invoice"),
+        ("alan@example.com", "Report"),
+    ] {
         email
-            .send_email(&SendEmailRequest::new("ada@example.com", [to]).subject(subject).text("body text"))
+            .send_email(
+                &SendEmailRequest::new("ada@example.com", [to])
+                    .subject(subject)
+                    .text("body text"),
+            )
             .await
             .unwrap();
     }
@@ -80,7 +93,13 @@ async fn the_http_api_searches_gets_waits_and_deletes_emails_and_messages() {
     let (_, page) = get(&format!("{ui}api/emails?q=invoice")).await;
     assert_eq!(page["total"], 1);
     let (_, page) = get(&format!("{ui}api/emails?per_page=1&page=2")).await;
-    assert_eq!((page["total"].clone(), page["items"].as_array().unwrap().len()), (json!(2), 1));
+    assert_eq!(
+        (
+            page["total"].clone(),
+            page["items"].as_array().unwrap().len()
+        ),
+        (json!(2), 1)
+    );
 
     // Long-poll: the request waits for an email sent after it started.
     let waiter = tokio::spawn({
@@ -89,14 +108,27 @@ async fn the_http_api_searches_gets_waits_and_deletes_emails_and_messages() {
     });
     tokio::time::sleep(Duration::from_millis(100)).await;
     email
-        .send_email(&SendEmailRequest::new("ada@example.com", ["new@example.com"]).subject("Welcome!").html("<p>hi</p>"))
+        .send_email(
+            &SendEmailRequest::new("ada@example.com", ["new@example.com"])
+                .subject("Welcome!")
+                .html("<p>hi</p>"),
+        )
         .await
         .unwrap();
     let (status, found) = waiter.await.unwrap();
     assert_eq!(status, 200);
     assert_eq!(found["subject"], "Welcome!");
-    assert!(found["headers"].as_array().unwrap().iter().any(|h| h["name"] == "Subject"));
-    let (status, _) = get(&format!("{ui}api/emails/wait?subject=nothing&timeout_ms=100")).await;
+    assert!(
+        found["headers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|h| h["name"] == "Subject")
+    );
+    let (status, _) = get(&format!(
+        "{ui}api/emails/wait?subject=nothing&timeout_ms=100"
+    ))
+    .await;
     assert_eq!(status, 408);
 
     let id = found["id"].as_str().unwrap();
@@ -117,12 +149,20 @@ async fn the_http_api_searches_gets_waits_and_deletes_emails_and_messages() {
         .send_message(&Message::sms("+15550100", "+447700900123", "Ünïcödé text"))
         .await
         .unwrap();
-    let (status, sms) = get(&format!("{ui}api/messages/wait?channel=sms&timeout_ms=5000")).await;
+    let (status, sms) = get(&format!(
+        "{ui}api/messages/wait?channel=sms&timeout_ms=5000"
+    ))
+    .await;
     assert_eq!(status, 200);
-    assert_eq!((sms["encoding"].as_str(), sms["segments"].as_u64()), (Some("UCS-2"), Some(1)));
+    assert_eq!(
+        (sms["encoding"].as_str(), sms["segments"].as_u64()),
+        (Some("UCS-2"), Some(1))
+    );
     let inbound = reqwest::Client::new()
         .post(format!("{ui}api/messages/inbound"))
-        .json(&json!({"channel": "sms", "from": "+447700900123", "to": "+15550100", "text": "STOP"}))
+        .json(
+            &json!({"channel": "sms", "from": "+447700900123", "to": "+15550100", "text": "STOP"}),
+        )
         .send()
         .await
         .unwrap();
@@ -130,7 +170,11 @@ async fn the_http_api_searches_gets_waits_and_deletes_emails_and_messages() {
     let (_, page) = get(&format!("{ui}api/messages?text=stop")).await;
     assert_eq!(page["items"][0]["direction"], "inbound");
 
-    let cleared = reqwest::Client::new().delete(format!("{ui}api/all")).send().await.unwrap();
+    let cleared = reqwest::Client::new()
+        .delete(format!("{ui}api/all"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(cleared.status(), 204);
     assert!(sandbox.inbox.emails().all().is_empty() && sandbox.inbox.messages().all().is_empty());
     sandbox.shutdown().await;
@@ -144,14 +188,24 @@ async fn smtp_mail_keeps_its_raw_source_headers_and_attachments() {
         .port(smtp.port())
         .tls(comms_runtime::smtp::SmtpTls::StartTls)
         .api_key(sandbox.email.api_key().to_owned())
-        .add_root_certificate_pem(sandbox.email.smtp_certificate_pem().unwrap().as_bytes().to_vec())
+        .add_root_certificate_pem(
+            sandbox
+                .email
+                .smtp_certificate_pem()
+                .unwrap()
+                .as_bytes()
+                .to_vec(),
+        )
         .timeout(WAIT)
         .build()
         .unwrap();
     let request = SendEmailRequest::new("ada@example.com", ["grace@example.com"])
         .subject("Over SMTP")
         .text("see attached")
-        .attach(comms::email::Attachment::from_bytes("notes.txt", b"remember the milk".to_vec()));
+        .attach(comms::email::Attachment::from_bytes(
+            "notes.txt",
+            b"remember the milk",
+        ));
     relay.send(&request).await.unwrap();
     let mail = sandbox
         .inbox
@@ -171,7 +225,12 @@ async fn smtp_mail_keeps_its_raw_source_headers_and_attachments() {
         .await
         .unwrap();
     assert_eq!(&bytes[..], b"remember the milk");
-    assert_eq!(get(&format!("{ui}api/emails/{}/attachments/1", mail.id)).await.0, 404);
+    assert_eq!(
+        get(&format!("{ui}api/emails/{}/attachments/1", mail.id))
+            .await
+            .0,
+        404
+    );
     sandbox.shutdown().await;
 }
 
@@ -184,7 +243,11 @@ async fn the_oldest_records_are_pruned_past_the_retention_limit() {
     let email = sandbox.email.client().unwrap();
     for i in 0..5 {
         email
-            .send_email(&SendEmailRequest::new("ada@example.com", ["grace@example.com"]).subject(format!("n{i}")).text("x"))
+            .send_email(
+                &SendEmailRequest::new("ada@example.com", ["grace@example.com"])
+                    .subject(format!("n{i}"))
+                    .text("x"),
+            )
             .await
             .unwrap();
     }
@@ -209,7 +272,11 @@ async fn a_sandbox_with_a_data_directory_keeps_its_records_across_a_restart() {
     let email = sandbox.email.client().unwrap();
     for subject in ["first", "second", "third"] {
         email
-            .send_email(&SendEmailRequest::new("ada@example.com", ["grace@example.com"]).subject(subject).text("x"))
+            .send_email(
+                &SendEmailRequest::new("ada@example.com", ["grace@example.com"])
+                    .subject(subject)
+                    .text("x"),
+            )
             .await
             .unwrap();
     }
@@ -223,18 +290,34 @@ async fn a_sandbox_with_a_data_directory_keeps_its_records_across_a_restart() {
     sandbox
         .inbox
         .emails()
-        .wait_for(WAIT, |m| m.subject.as_deref() == Some("third") && m.status == "delivered")
+        .wait_for(WAIT, |m| {
+            m.subject.as_deref() == Some("third") && m.status == "delivered"
+        })
         .await
         .unwrap();
     sandbox.shutdown().await;
 
     let again = Sandbox::start_with(config).await.unwrap();
-    let subjects: Vec<String> = again.inbox.emails().all().into_iter().filter_map(|m| m.subject).collect();
+    let subjects: Vec<String> = again
+        .inbox
+        .emails()
+        .all()
+        .into_iter()
+        .filter_map(|m| m.subject)
+        .collect();
     assert_eq!(subjects, ["third", "second"], "the pruned one stays gone");
     let third = &again.inbox.emails().all()[0];
     assert_eq!(third.status, "delivered");
-    assert!(again.inbox.raw_email(&third.id).is_some_and(|r| !r.is_empty()));
-    assert_eq!(again.inbox.messages().all()[0].text.as_deref(), Some("kept"));
+    assert!(
+        again
+            .inbox
+            .raw_email(&third.id)
+            .is_some_and(|r| !r.is_empty())
+    );
+    assert_eq!(
+        again.inbox.messages().all()[0].text.as_deref(),
+        Some("kept")
+    );
     again.shutdown().await;
 }
 
@@ -246,7 +329,16 @@ fn the_cli_help_exits_zero_and_names_its_flags() {
         .unwrap();
     assert!(out.status.success());
     let help = String::from_utf8(out.stdout).unwrap();
-    for flag in ["--email-key", "--messaging-key", "--realtime-secret", "--webhook-url", "--ui-port", "--data", "--json", "--quiet"] {
+    for flag in [
+        "--email-key",
+        "--messaging-key",
+        "--realtime-secret",
+        "--webhook-url",
+        "--ui-port",
+        "--data",
+        "--json",
+        "--quiet",
+    ] {
         assert!(help.contains(flag), "{flag} missing from --help");
     }
     let bad = Command::new(env!("CARGO_BIN_EXE_comms-sandbox"))
@@ -266,8 +358,13 @@ fn start_binary(args: &[&str]) -> (std::process::Child, Value) {
         .spawn()
         .unwrap();
     let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    (child, serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}")))
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    (
+        child,
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}")),
+    )
 }
 
 fn stop(mut child: std::process::Child) {
@@ -280,22 +377,40 @@ async fn the_binary_with_data_keeps_keys_and_emails_across_a_restart_and_fixed_k
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().to_str().unwrap();
     let (child, first) = start_binary(&["--data", data]);
-    let key = first["env"]["COMMS_EMAIL_API_KEY"].as_str().unwrap().to_owned();
+    let key = first["env"]["COMMS_EMAIL_API_KEY"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let email = comms::email::EmailClient::builder()
         .base_url(first["email"].as_str().unwrap())
         .api_key(key.clone())
         .build()
         .unwrap();
     email
-        .send_email(&SendEmailRequest::new("ada@example.com", ["grace@example.com"]).subject("Before restart").text("x"))
+        .send_email(
+            &SendEmailRequest::new("ada@example.com", ["grace@example.com"])
+                .subject("Before restart")
+                .text("x"),
+        )
         .await
         .unwrap();
     stop(child);
 
     let (child, second) = start_binary(&["--data", data]);
-    assert_eq!(second["env"]["COMMS_EMAIL_API_KEY"], key.as_str(), "the key survives");
-    assert_eq!(second["env"]["COMMS_MESSAGING_API_KEY"], first["env"]["COMMS_MESSAGING_API_KEY"]);
-    let (status, page) = get(&format!("{}api/emails?subject=before", second["inbox"].as_str().unwrap())).await;
+    assert_eq!(
+        second["env"]["COMMS_EMAIL_API_KEY"],
+        key.as_str(),
+        "the key survives"
+    );
+    assert_eq!(
+        second["env"]["COMMS_MESSAGING_API_KEY"],
+        first["env"]["COMMS_MESSAGING_API_KEY"]
+    );
+    let (status, page) = get(&format!(
+        "{}api/emails?subject=before",
+        second["inbox"].as_str().unwrap()
+    ))
+    .await;
     assert_eq!((status, page["total"].as_u64()), (200, Some(1)));
     // The old key still works against the new process.
     let email = comms::email::EmailClient::builder()
@@ -304,7 +419,11 @@ async fn the_binary_with_data_keeps_keys_and_emails_across_a_restart_and_fixed_k
         .build()
         .unwrap();
     email
-        .send_email(&SendEmailRequest::new("ada@example.com", ["grace@example.com"]).subject("After").text("x"))
+        .send_email(
+            &SendEmailRequest::new("ada@example.com", ["grace@example.com"])
+                .subject("After")
+                .text("x"),
+        )
         .await
         .unwrap();
     stop(child);

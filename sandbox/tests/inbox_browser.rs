@@ -52,8 +52,17 @@ async fn an_email_sent_through_the_client_appears_in_the_inbox_within_a_second()
         .subject("Your invoice for March")
         .text("Hi Grace, the invoice is attached.")
         .html("<h1 style=\"color:#2f6fdb\">Invoice</h1><p>Hi Grace, the invoice is attached.</p>")
-        .attach(Attachment::from_bytes("invoice.csv", b"item,total\nwidgets,42\n".to_vec()));
-    sandbox.email.client().unwrap().send_email(&request).await.unwrap();
+        .attach(Attachment::from_bytes(
+            "invoice.csv",
+            b"item,total\nwidgets,42\n",
+        ));
+    sandbox
+        .email
+        .client()
+        .unwrap()
+        .send_email(&request)
+        .await
+        .unwrap();
     let took = browser
         .wait_text("#email-list li", "Your invoice for March", SECOND)
         .await;
@@ -61,25 +70,46 @@ async fn an_email_sent_through_the_client_appears_in_the_inbox_within_a_second()
     browser.screenshot("email-list").await;
 
     browser.click("#email-list li[data-id]").await;
-    browser.wait_text("#email-subject", "Your invoice for March", SLOW).await;
-    browser.wait_for("the HTML frame", "return !!document.getElementById('email-frame');", json!([]), SLOW).await;
+    browser
+        .wait_text("#email-subject", "Your invoice for March", SLOW)
+        .await;
+    browser
+        .wait_for(
+            "the HTML frame",
+            "return !!document.getElementById('email-frame');",
+            json!([]),
+            SLOW,
+        )
+        .await;
     // Let the frame paint before the picture.
     tokio::time::sleep(Duration::from_millis(300)).await;
     browser.screenshot("email-html").await;
 
     browser.click("button[data-part=attachments]").await;
-    browser.wait_text("#email-part a", "invoice.csv", SLOW).await;
-    let href = browser
-        .eval("return document.querySelector('#email-part a').href;", json!([]))
+    browser
+        .wait_text("#email-part a", "invoice.csv", SLOW)
         .await;
-    let bytes = reqwest::get(href.as_str().unwrap()).await.unwrap().bytes().await.unwrap();
+    let href = browser
+        .eval(
+            "return document.querySelector('#email-part a').href;",
+            json!([]),
+        )
+        .await;
+    let bytes = reqwest::get(href.as_str().unwrap())
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap();
     assert_eq!(&bytes[..], b"item,total\nwidgets,42\n");
     browser.screenshot("email-attachments").await;
 
     browser.click("button[data-part=headers]").await;
     browser.wait_text("#email-part th", "Subject", SLOW).await;
     browser.click("button[data-part=events]").await;
-    browser.wait_text("#email-part .timeline", "delivered", SLOW).await;
+    browser
+        .wait_text("#email-part .timeline", "delivered", SLOW)
+        .await;
     browser.screenshot("email-events").await;
 
     // Search narrows the list.
@@ -87,10 +117,16 @@ async fn an_email_sent_through_the_client_appears_in_the_inbox_within_a_second()
         .email
         .client()
         .unwrap()
-        .send_email(&SendEmailRequest::new("ops@example.com", ["alan@example.com"]).subject("Weekly report").text("All fine."))
+        .send_email(
+            &SendEmailRequest::new("ops@example.com", ["alan@example.com"])
+                .subject("Weekly report")
+                .text("All fine."),
+        )
         .await
         .unwrap();
-    browser.wait_text("#email-list li", "Weekly report", SECOND).await;
+    browser
+        .wait_text("#email-list li", "Weekly report", SECOND)
+        .await;
     browser
         .eval(
             "const s = document.getElementById('search'); s.value = 'alan@'; s.dispatchEvent(new Event('input'));",
@@ -141,14 +177,31 @@ async fn an_html_email_with_script_and_onerror_runs_nothing_in_the_inbox() {
         .email
         .client()
         .unwrap()
-        .send_email(&SendEmailRequest::new("mallory@example.com", ["grace@example.com"]).subject("Totally safe").html(payload))
+        .send_email(
+            &SendEmailRequest::new("mallory@example.com", ["grace@example.com"])
+                .subject("Totally safe")
+                .html(payload),
+        )
         .await
         .unwrap();
-    browser.wait_text("#email-list li", "Totally safe", SECOND).await;
     browser
-        .goto(&format!("{}#email/{}", sandbox.inbox_url().unwrap(), sent.id))
+        .wait_text("#email-list li", "Totally safe", SECOND)
         .await;
-    browser.wait_for("the HTML frame", "return !!document.getElementById('email-frame');", json!([]), SLOW).await;
+    browser
+        .goto(&format!(
+            "{}#email/{}",
+            sandbox.inbox_url().unwrap(),
+            sent.id
+        ))
+        .await;
+    browser
+        .wait_for(
+            "the HTML frame",
+            "return !!document.getElementById('email-frame');",
+            json!([]),
+            SLOW,
+        )
+        .await;
     let frame = browser
         .eval(
             "const f = document.getElementById('email-frame'); return [f.getAttribute('sandbox'), f.src];",
@@ -159,15 +212,24 @@ async fn an_html_email_with_script_and_onerror_runs_nothing_in_the_inbox() {
     // Give the frame ample time to load and (not) run.
     tokio::time::sleep(Duration::from_millis(1500)).await;
     let ran = browser
-        .eval("return [window.inboxFrameMessages, window.pwned === undefined];", json!([]))
+        .eval(
+            "return [window.inboxFrameMessages, window.pwned === undefined];",
+            json!([]),
+        )
         .await;
     assert_eq!(ran, json!([[], true]), "the email's script or onerror ran");
     browser.screenshot("email-script-blocked").await;
 
     // The frame document itself forbids scripts and remote loads by CSP.
     let response = reqwest::get(frame[1].as_str().unwrap()).await.unwrap();
-    let csp = response.headers()["content-security-policy"].to_str().unwrap().to_owned();
-    assert!(csp.contains("default-src 'none'") && csp.contains("img-src data:"), "{csp}");
+    let csp = response.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        csp.contains("default-src 'none'") && csp.contains("img-src data:"),
+        "{csp}"
+    );
     assert!(!csp.contains("script-src"), "{csp}");
     // The toggle allows remote images, still no scripts.
     browser.click("#remote-images").await;
@@ -180,7 +242,9 @@ async fn an_html_email_with_script_and_onerror_runs_nothing_in_the_inbox() {
         )
         .await;
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let ran = browser.eval("return window.inboxFrameMessages;", json!([])).await;
+    let ran = browser
+        .eval("return window.inboxFrameMessages;", json!([]))
+        .await;
     assert_eq!(ran, json!([]));
     sandbox.shutdown().await;
 }
@@ -195,8 +259,13 @@ async fn messages_appear_per_channel_with_sms_segments_template_text_and_call_ti
 
     // 161 GSM-7 characters: two segments.
     let long = "A".repeat(161);
-    let sms = client.send_message(&Message::sms("+15550100", "+447700900123", long.as_str())).await.unwrap();
-    let took = browser.wait_text("#message-list li", "2 segments", SECOND).await;
+    let sms = client
+        .send_message(&Message::sms("+15550100", "+447700900123", long.as_str()))
+        .await
+        .unwrap();
+    let took = browser
+        .wait_text("#message-list li", "2 segments", SECOND)
+        .await;
     assert!(took < SECOND, "took {took:?}");
 
     let component: comms::messaging::TemplateComponent = serde_json::from_value(json!({
@@ -205,35 +274,72 @@ async fn messages_appear_per_channel_with_sms_segments_template_text_and_call_ti
     .unwrap();
     let template = TemplateContent::new("welcome", "en_US").components(vec![component]);
     let whatsapp = client
-        .send_message(&Message::whatsapp_template("+15550100", "+447700900123", template))
+        .send_message(&Message::whatsapp_template(
+            "+15550100",
+            "+447700900123",
+            template,
+        ))
         .await
         .unwrap();
-    browser.wait_text("#message-list li", "Hello Grace, this is a sandbox template.", SECOND).await;
+    browser
+        .wait_text(
+            "#message-list li",
+            "Hello Grace, this is a sandbox template.",
+            SECOND,
+        )
+        .await;
 
     let call = client
-        .send_message(&Message::voice_call("+15550100", "+447700900124", "Your code is 1 2 3 4"))
+        .send_message(&Message::voice_call(
+            "+15550100",
+            "+447700900124",
+            "Your code is 1 2 3 4",
+        ))
         .await
         .unwrap();
-    browser.wait_text("#message-list li", "Your code is 1 2 3 4", SECOND).await;
+    browser
+        .wait_text("#message-list li", "Your code is 1 2 3 4", SECOND)
+        .await;
     browser.screenshot("messages-list").await;
 
     browser
-        .goto(&format!("{}#messages/{}", sandbox.inbox_url().unwrap(), sms.message_uuid))
+        .goto(&format!(
+            "{}#messages/{}",
+            sandbox.inbox_url().unwrap(),
+            sms.message_uuid
+        ))
         .await;
-    browser.wait_text("#sms-info", "GSM-7, 2 segments, 161 characters", SLOW).await;
     browser
-        .goto(&format!("{}#messages/{}", sandbox.inbox_url().unwrap(), whatsapp.message_uuid))
+        .wait_text("#sms-info", "GSM-7, 2 segments, 161 characters", SLOW)
         .await;
-    browser.wait_text("#template-rendered", "Hello Grace", SLOW).await;
     browser
-        .goto(&format!("{}#messages/{}", sandbox.inbox_url().unwrap(), call.message_uuid))
+        .goto(&format!(
+            "{}#messages/{}",
+            sandbox.inbox_url().unwrap(),
+            whatsapp.message_uuid
+        ))
+        .await;
+    browser
+        .wait_text("#template-rendered", "Hello Grace", SLOW)
+        .await;
+    browser
+        .goto(&format!(
+            "{}#messages/{}",
+            sandbox.inbox_url().unwrap(),
+            call.message_uuid
+        ))
         .await;
     // started → ringing → answered → completed, pushed live.
-    browser.wait_text("#message-timeline", "completed", SLOW).await;
+    browser
+        .wait_text("#message-timeline", "completed", SLOW)
+        .await;
     let steps = browser
         .eval("return [...document.querySelectorAll('#message-timeline .badge')].map(b => b.textContent);", json!([]))
         .await;
-    assert_eq!(steps, json!(["started", "ringing", "answered", "completed"]));
+    assert_eq!(
+        steps,
+        json!(["started", "ringing", "answered", "completed"])
+    );
     browser.screenshot("messages-voice-timeline").await;
     sandbox.shutdown().await;
 }
@@ -252,7 +358,9 @@ async fn the_realtime_log_shows_an_event_triggered_from_the_form_and_from_the_cl
         .trigger(["orders"], "order-shipped", &json!({"order": 1042}))
         .await
         .unwrap();
-    let took = browser.wait_text("#realtime-log", "order-shipped", SECOND).await;
+    let took = browser
+        .wait_text("#realtime-log", "order-shipped", SECOND)
+        .await;
     assert!(took < SECOND, "took {took:?}");
 
     browser
@@ -265,7 +373,9 @@ async fn the_realtime_log_shows_an_event_triggered_from_the_form_and_from_the_cl
             json!([]),
         )
         .await;
-    browser.wait_text("#realtime-log", "from the form", SECOND * 2).await;
+    browser
+        .wait_text("#realtime-log", "from the form", SECOND * 2)
+        .await;
     assert_eq!(
         sandbox.inbox.realtime_events()[0].event.as_deref(),
         Some("breaking")
@@ -281,7 +391,10 @@ async fn a_webhook_delivery_is_listed_with_its_signature_and_redelivered_from_th
     let secret = generate_secret();
     let mut config = SandboxConfig::default();
     config.email.lifecycle_step = Duration::from_millis(100);
-    config.email.webhook = Some(WebhookTarget::new(format!("{}/hooks/email", receiver.url()), &secret));
+    config.email.webhook = Some(WebhookTarget::new(
+        format!("{}/hooks/email", receiver.url()),
+        &secret,
+    ));
     let sandbox = Sandbox::start_with(config).await.unwrap();
     let browser = Browser::start().await;
     open(&browser, &sandbox, "webhooks").await;
@@ -290,10 +403,16 @@ async fn a_webhook_delivery_is_listed_with_its_signature_and_redelivered_from_th
         .email
         .client()
         .unwrap()
-        .send_email(&SendEmailRequest::new("ada@example.com", ["grace@example.com"]).subject("Hooked").text("x"))
+        .send_email(
+            &SendEmailRequest::new("ada@example.com", ["grace@example.com"])
+                .subject("Hooked")
+                .text("x"),
+        )
         .await
         .unwrap();
-    browser.wait_text("#webhook-list", "email.delivered", SLOW).await;
+    browser
+        .wait_text("#webhook-list", "email.delivered", SLOW)
+        .await;
     browser
         .wait_for(
             "the deliveries to be acknowledged",
@@ -304,19 +423,32 @@ async fn a_webhook_delivery_is_listed_with_its_signature_and_redelivered_from_th
         .await;
     // Expand one row: its signature headers are shown.
     browser.click("#webhook-list tr[data-id]").await;
-    browser.wait_text("#webhook-list th", "webhook-signature", SLOW).await;
+    browser
+        .wait_text("#webhook-list th", "webhook-signature", SLOW)
+        .await;
     browser.screenshot("webhooks").await;
 
     let before = receiver.requests().len();
-    let first_id = receiver.requests()[0].header("webhook-id").unwrap().to_owned();
+    let first_id = receiver.requests()[0]
+        .header("webhook-id")
+        .unwrap()
+        .to_owned();
     let newest = browser
-        .eval("return document.querySelector('#webhook-list tr[data-id]').dataset.id;", json!([]))
+        .eval(
+            "return document.querySelector('#webhook-list tr[data-id]').dataset.id;",
+            json!([]),
+        )
         .await;
-    browser.click("#webhook-list tr[data-id] button.redeliver").await;
+    browser
+        .click("#webhook-list tr[data-id] button.redeliver")
+        .await;
     browser.wait_text("#webhook-list", "redelivery", SLOW).await;
     let deadline = tokio::time::Instant::now() + SLOW;
     while receiver.requests().len() == before {
-        assert!(tokio::time::Instant::now() < deadline, "no redelivery arrived");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no redelivery arrived"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     let again = receiver.requests().last().cloned().unwrap();

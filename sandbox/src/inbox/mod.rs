@@ -31,8 +31,8 @@ use tokio::sync::{broadcast, watch};
 use crate::server::{Delivery, DeliveryOutcome, WebhookSender, now_rfc3339};
 use crate::store::{Db, StoreError};
 
-pub use mail::{AttachmentInfo, Header};
 pub(crate) use mail::render_rest;
+pub use mail::{AttachmentInfo, Header};
 
 /// How much the inbox keeps; past a limit the oldest records are pruned (from SQLite too).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -357,7 +357,10 @@ impl Inbox {
     }
 
     fn state(&self) -> MutexGuard<'_, State> {
-        self.inner.state.lock().unwrap_or_else(PoisonError::into_inner)
+        self.inner
+            .state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Runs `f` on the database, when there is one; a failure is logged, not raised: the
@@ -526,12 +529,7 @@ impl Inbox {
         }
         let channel = message.channel.to_string();
         let sms = (channel == "sms")
-            .then(|| {
-                message
-                    .text
-                    .as_deref()
-                    .map(comms::messaging::sms::segments)
-            })
+            .then(|| message.text.as_deref().map(comms::messaging::sms::segments))
             .flatten();
         let template = content.get("template").cloned().map(|t| {
             let mut t = t;
@@ -583,7 +581,10 @@ impl Inbox {
             template,
             content,
             status: status.clone(),
-            events: vec![StatusChange { status, at: at.clone() }],
+            events: vec![StatusChange {
+                status,
+                at: at.clone(),
+            }],
             created_at: at,
             created_ms: now_ms(),
         };
@@ -696,7 +697,12 @@ impl Inbox {
     /// A webhook attempt ended (the observer hook of [`WebhookSender`]).
     pub(crate) fn webhook_updated(&self, delivery: &Delivery) {
         let mut state = self.state();
-        let Some(record) = state.webhooks.iter_mut().rev().find(|w| w.id == delivery.id) else {
+        let Some(record) = state
+            .webhooks
+            .iter_mut()
+            .rev()
+            .find(|w| w.id == delivery.id)
+        else {
             return;
         };
         apply_outcome(record, delivery);
@@ -1029,7 +1035,12 @@ impl Emails<'_> {
 
     /// One email.
     pub fn get(&self, id: &str) -> Option<CapturedEmail> {
-        self.inbox.state().emails.iter().find(|e| e.id == id).cloned()
+        self.inbox
+            .state()
+            .emails
+            .iter()
+            .find(|e| e.id == id)
+            .cloned()
     }
 
     /// The newest email `matches` accepts, once there is one: now or after a later arrival or
@@ -1044,7 +1055,9 @@ impl Emails<'_> {
         mut matches: impl FnMut(&CapturedEmail) -> bool,
     ) -> Result<CapturedEmail, InboxError> {
         self.inbox
-            .wait(timeout, |s| s.emails.iter().rev().find(|e| matches(e)).cloned())
+            .wait(timeout, |s| {
+                s.emails.iter().rev().find(|e| matches(e)).cloned()
+            })
             .await
     }
 }
@@ -1124,7 +1137,11 @@ impl crate::server::DeliveryObserver for SenderHook {
 
 impl Inbox {
     /// Makes `sender` report to this inbox and keeps it for redelivery (the services' hook).
-    pub(crate) fn attach_sender(&self, service: &'static str, sender: WebhookSender) -> WebhookSender {
+    pub(crate) fn attach_sender(
+        &self,
+        service: &'static str,
+        sender: WebhookSender,
+    ) -> WebhookSender {
         let sender = sender.observe(Arc::new(SenderHook {
             inbox: Arc::downgrade(&self.inner),
             service,

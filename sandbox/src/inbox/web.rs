@@ -94,17 +94,21 @@ impl InboxServer {
 
     /// Stops the server, waiting a little for open requests (live streams are cut).
     pub async fn shutdown(mut self) {
-        self.http
-            .stop_and_wait(Duration::from_millis(500))
-            .await;
+        self.http.stop_and_wait(Duration::from_millis(500)).await;
     }
 }
 
 fn router(inbox: Inbox, services: Services) -> Router {
     Router::new()
         .route("/", get(index))
-        .route("/app.js", get(|| async { asset(APP_JS, "text/javascript; charset=utf-8") }))
-        .route("/app.css", get(|| async { asset(APP_CSS, "text/css; charset=utf-8") }))
+        .route(
+            "/app.js",
+            get(|| async { asset(APP_JS, "text/javascript; charset=utf-8") }),
+        )
+        .route(
+            "/app.css",
+            get(|| async { asset(APP_CSS, "text/css; charset=utf-8") }),
+        )
         .route("/api/summary", get(summary))
         .route("/api/events", get(events))
         .route("/api/all", delete(clear_all))
@@ -119,7 +123,10 @@ fn router(inbox: Inbox, services: Services) -> Router {
         .route("/api/messages", get(list_messages).delete(clear_messages))
         .route("/api/messages/wait", get(wait_message))
         .route("/api/messages/inbound", post(inbound))
-        .route("/api/messages/{id}", get(get_message).delete(delete_message))
+        .route(
+            "/api/messages/{id}",
+            get(get_message).delete(delete_message),
+        )
         .route("/api/webhooks", get(list_webhooks).delete(clear_webhooks))
         .route("/api/webhooks/{id}/redeliver", post(redeliver))
         .route("/api/realtime", get(realtime))
@@ -147,14 +154,19 @@ fn asset(body: &'static str, content_type: &'static str) -> Response {
 
 async fn index() -> Response {
     let mut response = asset(INDEX_HTML, "text/html; charset=utf-8");
-    response
-        .headers_mut()
-        .insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(UI_CSP));
+    response.headers_mut().insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(UI_CSP),
+    );
     response
 }
 
 /// A page of `items` (1-based `page`).
-fn paged<T: serde::Serialize>(items: Vec<T>, page: Option<usize>, per_page: Option<usize>) -> Value {
+fn paged<T: serde::Serialize>(
+    items: Vec<T>,
+    page: Option<usize>,
+    per_page: Option<usize>,
+) -> Value {
     let per_page = per_page.unwrap_or(DEFAULT_PER_PAGE).clamp(1, MAX_PER_PAGE);
     let page = page.unwrap_or(1).max(1);
     let total = items.len();
@@ -176,7 +188,9 @@ async fn summary(State(app): State<App>) -> Response {
     .into_response()
 }
 
-async fn events(State(app): State<App>) -> Sse<impl futures_util::Stream<Item = Result<Event, Infallible>>> {
+async fn events(
+    State(app): State<App>,
+) -> Sse<impl futures_util::Stream<Item = Result<Event, Infallible>>> {
     let receiver = app.inbox.subscribe();
     let stream = futures_util::stream::unfold(receiver, |mut receiver| async move {
         let event = match receiver.recv().await {
@@ -185,9 +199,9 @@ async fn events(State(app): State<App>) -> Sse<impl futures_util::Stream<Item = 
                 .json_data(&change)
                 .unwrap_or_default(),
             // Too slow: tell the page to reload what it shows.
-            Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
-                Event::default().event("change").data(r#"{"kind":"all","action":"reload","id":""}"#)
-            }
+            Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => Event::default()
+                .event("change")
+                .data(r#"{"kind":"all","action":"reload","id":""}"#),
             Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
         };
         Some((Ok(event), receiver))
@@ -228,7 +242,9 @@ impl EmailQuery {
 }
 
 fn wait_time(timeout_ms: Option<u64>) -> Duration {
-    timeout_ms.map_or(DEFAULT_WAIT, Duration::from_millis).min(MAX_WAIT)
+    timeout_ms
+        .map_or(DEFAULT_WAIT, Duration::from_millis)
+        .min(MAX_WAIT)
 }
 
 fn email_summary(e: &super::CapturedEmail) -> Value {
@@ -269,9 +285,17 @@ fn email_detail(app: &App, email: &super::CapturedEmail) -> Value {
 async fn wait_email(State(app): State<App>, Query(query): Query<EmailQuery>) -> Response {
     let filter = query.filter();
     let timeout = wait_time(query.timeout_ms);
-    match app.inbox.emails().wait_for(timeout, |e| filter.matches(e)).await {
+    match app
+        .inbox
+        .emails()
+        .wait_for(timeout, |e| filter.matches(e))
+        .await
+    {
         Ok(email) => axum::Json(email_detail(&app, &email)).into_response(),
-        Err(_) => error(StatusCode::REQUEST_TIMEOUT, "no matching email arrived in time"),
+        Err(_) => error(
+            StatusCode::REQUEST_TIMEOUT,
+            "no matching email arrived in time",
+        ),
     }
 }
 
@@ -336,10 +360,7 @@ async fn html_email(
         .into_response()
 }
 
-async fn attachment(
-    State(app): State<App>,
-    Path((id, index)): Path<(String, usize)>,
-) -> Response {
+async fn attachment(State(app): State<App>, Path((id, index)): Path<(String, usize)>) -> Response {
     let Some(raw) = app.inbox.raw_email(&id) else {
         return error(StatusCode::NOT_FOUND, "no such email");
     };
@@ -350,7 +371,13 @@ async fn attachment(
     let safe: String = info
         .filename
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || "._-".contains(c) { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     let disposition = HeaderValue::from_str(&format!("attachment; filename=\"{safe}\""))
         .unwrap_or(HeaderValue::from_static("attachment"));
@@ -361,7 +388,10 @@ async fn attachment(
         header::CONTENT_TYPE,
         HeaderValue::from_static("application/octet-stream"),
     );
-    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
     response
 }
 
@@ -427,9 +457,17 @@ async fn clear_messages(State(app): State<App>) -> Response {
 async fn wait_message(State(app): State<App>, Query(query): Query<MessageQuery>) -> Response {
     let filter = query.filter();
     let timeout = wait_time(query.timeout_ms);
-    match app.inbox.messages().wait_for(timeout, |m| filter.matches(m)).await {
+    match app
+        .inbox
+        .messages()
+        .wait_for(timeout, |m| filter.matches(m))
+        .await
+    {
         Ok(message) => axum::Json(message).into_response(),
-        Err(_) => error(StatusCode::REQUEST_TIMEOUT, "no matching message arrived in time"),
+        Err(_) => error(
+            StatusCode::REQUEST_TIMEOUT,
+            "no matching message arrived in time",
+        ),
     }
 }
 
@@ -459,7 +497,10 @@ struct InboundForm {
 
 async fn inbound(State(app): State<App>, body: axum::body::Bytes) -> Response {
     let Some(handle) = app.services.inbound else {
-        return error(StatusCode::NOT_FOUND, "the messaging service is not running here");
+        return error(
+            StatusCode::NOT_FOUND,
+            "the messaging service is not running here",
+        );
     };
     let form: InboundForm = match serde_json::from_slice(&body) {
         Ok(form) => form,
@@ -468,7 +509,12 @@ async fn inbound(State(app): State<App>, body: axum::body::Bytes) -> Response {
     let channel = match form.channel.as_str() {
         "sms" => comms::messaging::Channel::Sms,
         "whatsapp" => comms::messaging::Channel::Whatsapp,
-        _ => return error(StatusCode::BAD_REQUEST, "channel must be `sms` or `whatsapp`"),
+        _ => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                "channel must be `sms` or `whatsapp`",
+            );
+        }
     };
     if form.from.is_empty() || form.to.is_empty() || form.text.chars().count() > 4096 {
         return error(
@@ -477,7 +523,11 @@ async fn inbound(State(app): State<App>, body: axum::body::Bytes) -> Response {
         );
     }
     let id = handle.receive(channel, form.from, form.to, form.text);
-    (StatusCode::CREATED, axum::Json(json!({ "message_uuid": id }))).into_response()
+    (
+        StatusCode::CREATED,
+        axum::Json(json!({ "message_uuid": id })),
+    )
+        .into_response()
 }
 
 #[derive(Debug, Deserialize)]
@@ -539,13 +589,17 @@ struct TriggerForm {
 
 async fn trigger(State(app): State<App>, body: axum::body::Bytes) -> Response {
     let Some(client) = app.services.realtime_client else {
-        return error(StatusCode::NOT_FOUND, "the realtime service is not running here");
+        return error(
+            StatusCode::NOT_FOUND,
+            "the realtime service is not running here",
+        );
     };
     let form: TriggerForm = match serde_json::from_slice(&body) {
         Ok(form) => form,
         Err(e) => return error(StatusCode::BAD_REQUEST, &format!("bad trigger form: {e}")),
     };
-    let request = comms::realtime::TriggerEventRequest::new(form.event, form.data).channel(form.channel);
+    let request =
+        comms::realtime::TriggerEventRequest::new(form.event, form.data).channel(form.channel);
     // The real signed HTTP API: the event goes where an app's would.
     match client.trigger_event(&request).await {
         Ok(_) => StatusCode::NO_CONTENT.into_response(),

@@ -121,7 +121,13 @@ impl Browser {
 
     /// Polls `script` until it returns a truthy value; how long that took. Panics after
     /// `timeout` with `what`.
-    pub async fn wait_for(&self, what: &str, script: &str, args: Value, timeout: Duration) -> Duration {
+    pub async fn wait_for(
+        &self,
+        what: &str,
+        script: &str,
+        args: Value,
+        timeout: Duration,
+    ) -> Duration {
         let start = Instant::now();
         loop {
             let value = self.eval(script, args.clone()).await;
@@ -131,7 +137,10 @@ impl Browser {
             if truthy {
                 return start.elapsed();
             }
-            assert!(start.elapsed() < timeout, "timed out after {timeout:?} waiting for {what}");
+            assert!(
+                start.elapsed() < timeout,
+                "timed out after {timeout:?} waiting for {what}"
+            );
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
@@ -160,7 +169,9 @@ impl Browser {
 
     /// Saves a PNG of the viewport as `target/inbox-screenshots/<name>.png`.
     pub async fn screenshot(&self, name: &str) -> PathBuf {
-        let data = self.command(reqwest::Method::GET, "/screenshot", None).await;
+        let data = self
+            .command(reqwest::Method::GET, "/screenshot", None)
+            .await;
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(data.as_str().unwrap())
             .unwrap();
