@@ -67,6 +67,7 @@ async fn an_email_sent_through_the_client_appears_in_the_inbox_within_a_second()
         .wait_text("#email-list li", "Your invoice for March", SECOND)
         .await;
     assert!(took < SECOND, "took {took:?}");
+    eprintln!("shown in the UI {took:?} after the send returned");
     browser.screenshot("email-list").await;
 
     browser.click("#email-list li[data-id]").await;
@@ -267,6 +268,7 @@ async fn messages_appear_per_channel_with_sms_segments_template_text_and_call_ti
         .wait_text("#message-list li", "2 segments", SECOND)
         .await;
     assert!(took < SECOND, "took {took:?}");
+    eprintln!("shown in the UI {took:?} after the send returned");
 
     let component: comms::messaging::TemplateComponent = serde_json::from_value(json!({
         "type": "body", "parameters": [{"type": "text", "text": "Grace"}]
@@ -362,6 +364,7 @@ async fn the_realtime_log_shows_an_event_triggered_from_the_form_and_from_the_cl
         .wait_text("#realtime-log", "order-shipped", SECOND)
         .await;
     assert!(took < SECOND, "took {took:?}");
+    eprintln!("shown in the UI {took:?} after the send returned");
 
     browser
         .eval(
