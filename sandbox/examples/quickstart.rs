@@ -3,6 +3,7 @@
 //!
 //! ```console
 //! $ cargo run --example quickstart
+//! $ cargo run --example quickstart -- --keep   # then browse the web inbox it prints
 //! ```
 
 use std::time::Duration;
@@ -40,10 +41,29 @@ async fn main() -> Result<()> {
     messaging(&sandbox, &inbox, &webhook_secret).await?;
     realtime(&sandbox).await?;
 
-    sandbox.shutdown().await;
     println!(
         "done: every step above went over real HTTP, SMTP and WebSocket connections on loopback"
     );
+    // `--keep` leaves the sandbox running so its web inbox can be browsed.
+    let keep = std::env::args().any(|a| a == "--keep");
+    let counts = format!(
+        "{} emails, {} messages, {} webhook deliveries, {} realtime events",
+        sandbox.inbox.emails().all().len(),
+        sandbox.inbox.messages().all().len(),
+        sandbox.inbox.webhooks().len(),
+        sandbox.inbox.realtime_events().len()
+    );
+    let url = sandbox.inbox_url().unwrap_or_default();
+    if keep {
+        println!("everything it sent ({counts}) is in the web inbox: {url} (Ctrl-C to stop)");
+        tokio::signal::ctrl_c().await?;
+    } else {
+        println!(
+            "everything it sent ({counts}) was in the web inbox at {url}; \
+             `cargo run --example quickstart -- --keep` keeps it open"
+        );
+    }
+    sandbox.shutdown().await;
     Ok(())
 }
 

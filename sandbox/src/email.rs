@@ -83,6 +83,8 @@ pub struct EmailSandboxConfig {
     /// The SMTP relay listener; on by default (a free port, STARTTLS with a self-signed
     /// certificate made at start).
     pub smtp: Option<SmtpConfig>,
+    /// Where emails, statuses and webhook deliveries are recorded (none by default).
+    pub inbox: Option<crate::inbox::Inbox>,
 }
 
 impl Default for EmailSandboxConfig {
@@ -97,6 +99,7 @@ impl Default for EmailSandboxConfig {
             webhook_retry: WebhookRetry::default(),
             deliver_webhooks: true,
             smtp: Some(SmtpConfig::default()),
+            inbox: None,
         }
     }
 }
@@ -165,6 +168,10 @@ impl EmailSandbox {
                 store: Mutex::new(Store::seeded()),
                 webhooks: {
                     let sender = WebhookSender::new(background.clone(), config.webhook_retry);
+                    let sender = match &config.inbox {
+                        Some(inbox) => inbox.attach_sender("email", sender),
+                        None => sender,
+                    };
                     if config.deliver_webhooks {
                         sender
                     } else {
@@ -174,6 +181,7 @@ impl EmailSandbox {
                 background: background.clone(),
                 step: config.lifecycle_step,
                 target: config.webhook.clone(),
+                inbox: config.inbox.clone(),
             }),
         };
         let listener = tokio::net::TcpListener::bind((config.host, config.port)).await?;
@@ -276,6 +284,7 @@ struct Inner {
     background: Background,
     step: Duration,
     target: Option<WebhookTarget>,
+    inbox: Option<crate::inbox::Inbox>,
 }
 
 /// Everything the service keeps, each list in creation order.
@@ -496,6 +505,15 @@ impl EmailService {
     /// Accepts one email (REST or SMTP): renders its template, applies suppressions and the
     /// schedule, stores it and starts its lifecycle.
     fn accept(&self, request: SendEmailRequest) -> Result<SendEmailResponse, ServerError> {
+        self.accept_from(request, None)
+    }
+
+    /// [`Self::accept`], with the raw message when it came over SMTP (for the inbox).
+    fn accept_from(
+        &self,
+        request: SendEmailRequest,
+        raw: Option<&[u8]>,
+    ) -> Result<SendEmailResponse, ServerError> {
         let now = SystemTime::now();
         let mut email = Email {
             id: new_id("em"),
@@ -601,6 +619,13 @@ impl EmailService {
             status: Some(email.status.clone()),
         };
         let runs = email.status != EmailStatus::Suppressed;
+        if let Some(inbox) = &self.inner.inbox {
+            let (source, raw) = match raw {
+                Some(raw) => ("smtp", raw.to_vec()),
+                None => ("api", crate::inbox::render_rest(&request, &email)),
+            };
+            inbox.record_email(&email, source, raw);
+        }
         store.emails.push(Stored {
             email,
             generation: 0,
@@ -680,6 +705,9 @@ impl EmailService {
         }
         stored.email.status = to.clone();
         stored.email.last_event = Some(EmailLastEvent::from(to.as_str().to_owned()));
+        if let Some(inbox) = &self.inner.inbox {
+            inbox.email_status(id, to.as_str());
+        }
         if to == EmailStatus::Sent {
             stored.email.sent_at = Some(now_rfc3339());
         }
@@ -1475,7 +1503,7 @@ impl MailSink for EmailService {
                 };
             }
         }
-        let id = self.accept(request)?.id;
+        let id = self.accept_from(request, Some(&mail.raw))?.id;
         if let Some(key) = mail.idempotency_key.clone() {
             self.store()
                 .smtp_keys

@@ -19,12 +19,18 @@
 //! ```
 
 pub mod email;
+pub mod inbox;
 pub mod messaging;
 pub mod realtime;
 pub mod server;
 pub mod smtp;
+pub mod store;
 
 use std::fmt;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+pub use inbox::{Inbox, Retention};
 
 pub use email::{EmailSandbox, EmailSandboxConfig};
 pub use messaging::{MessagingSandbox, MessagingSandboxConfig};
@@ -40,6 +46,32 @@ pub struct SandboxConfig {
     pub messaging: MessagingSandboxConfig,
     /// The realtime service.
     pub realtime: RealtimeConfig,
+    /// The inbox: what it keeps, where its UI listens, where it persists.
+    pub inbox: InboxConfig,
+}
+
+/// Settings of the inbox (what the services sent, shown in a web UI and kept for tests).
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct InboxConfig {
+    /// Where the web UI and its API listen; `127.0.0.1:0` (a free port) by default, `None`
+    /// for no UI (the records are still kept and readable from Rust).
+    pub ui: Option<SocketAddr>,
+    /// How much is kept.
+    pub retention: Retention,
+    /// A directory to keep the records in (SQLite), so they survive restarts; in memory when
+    /// `None` (the default).
+    pub data: Option<PathBuf>,
+}
+
+impl Default for InboxConfig {
+    fn default() -> Self {
+        InboxConfig {
+            ui: Some(SocketAddr::from(([127, 0, 0, 1], 0))),
+            retention: Retention::default(),
+            data: None,
+        }
+    }
 }
 
 /// The three services, running.
@@ -50,6 +82,9 @@ pub struct Sandbox {
     pub messaging: MessagingSandbox,
     /// The realtime service.
     pub realtime: RealtimeSandbox,
+    /// Everything the three sent, for tests ([`Inbox::emails`], [`Inbox::messages`]).
+    pub inbox: Inbox,
+    ui: Option<inbox::web::InboxServer>,
 }
 
 impl fmt::Debug for Sandbox {
@@ -58,6 +93,8 @@ impl fmt::Debug for Sandbox {
             .field("email", &self.email)
             .field("messaging", &self.messaging)
             .field("realtime", &self.realtime)
+            .field("inbox", &self.inbox)
+            .field("ui", &self.ui)
             .finish()
     }
 }
@@ -74,13 +111,53 @@ impl Sandbox {
     /// Starts all three with `config`.
     ///
     /// # Errors
-    /// When a listener cannot be bound.
+    /// When a listener cannot be bound, or the data directory cannot be opened.
     pub async fn start_with(config: SandboxConfig) -> std::io::Result<Sandbox> {
+        let mut config = config;
+        let retention = config.inbox.retention;
+        let inbox = match &config.inbox.data {
+            Some(dir) => store::Db::open(dir)
+                .map_err(std::io::Error::other)
+                .and_then(|db| Inbox::persistent(retention, db).map_err(std::io::Error::other))?,
+            None => Inbox::in_memory(retention),
+        };
+        config.email.inbox = Some(inbox.clone());
+        config.messaging.inbox = Some(inbox.clone());
+        config.realtime.inbox = Some(inbox.clone());
+        let email = EmailSandbox::start(config.email).await?;
+        let messaging = MessagingSandbox::start(config.messaging).await?;
+        let realtime = RealtimeSandbox::start(config.realtime).await?;
+        let ui = match config.inbox.ui {
+            Some(addr) => {
+                let services = inbox::web::Services {
+                    realtime: Some(realtime.view()),
+                    realtime_client: realtime.client().ok(),
+                    email_client: email.client().ok(),
+                    inbound: Some(messaging.inbound_handle()),
+                    info: serde_json::json!({
+                        "email": email.base_url(),
+                        "smtp": email.smtp_addr().map(|a| a.to_string()),
+                        "messaging": messaging.base_url(),
+                        "realtime": realtime.http_url(),
+                        "realtime_ws": realtime.ws_url(),
+                    }),
+                };
+                Some(inbox::web::InboxServer::start(inbox.clone(), services, addr).await?)
+            }
+            None => None,
+        };
         Ok(Sandbox {
-            email: EmailSandbox::start(config.email).await?,
-            messaging: MessagingSandbox::start(config.messaging).await?,
-            realtime: RealtimeSandbox::start(config.realtime).await?,
+            email,
+            messaging,
+            realtime,
+            inbox,
+            ui,
         })
+    }
+
+    /// The web inbox's URL (`http://127.0.0.1:PORT/`), when it runs.
+    pub fn inbox_url(&self) -> Option<String> {
+        self.ui.as_ref().map(inbox::web::InboxServer::url)
     }
 
     /// Where each service listens, its test credentials, and the environment variables that
@@ -96,10 +173,14 @@ impl Sandbox {
         }
         out.push_str(&format!("messaging  {}\n", m.base_url()));
         out.push_str(&format!(
-            "realtime   {} (WebSocket {})\n\n",
+            "realtime   {} (WebSocket {})\n",
             r.http_url(),
             r.ws_url()
         ));
+        if let Some(url) = self.inbox_url() {
+            out.push_str(&format!("inbox UI   {url}\n"));
+        }
+        out.push('\n');
         out.push_str("# test credentials, for the sandbox only:\n");
         for (name, value) in self.env() {
             out.push_str(&format!("export {name}={value}\n"));
@@ -129,8 +210,11 @@ impl Sandbox {
         ]
     }
 
-    /// Stops all three.
+    /// Stops all three and the inbox UI.
     pub async fn shutdown(self) {
+        if let Some(ui) = self.ui {
+            ui.shutdown().await;
+        }
         self.email.shutdown().await;
         self.messaging.shutdown().await;
         self.realtime.shutdown().await;

@@ -1,76 +1,301 @@
-//! `comms-sandbox`: runs the local stand-ins on loopback and prints their URLs and test
-//! credentials, until Ctrl-C.
+//! `comms-sandbox`: runs the local stand-ins of the three services and the web inbox on
+//! loopback, prints their URLs and test credentials, and runs until Ctrl-C. With `--data DIR`
+//! the inbox and the keys are kept in SQLite and survive restarts.
 //!
 //! ```console
-//! $ cargo run -p comms-sandbox
-//! $ cargo run -p comms-sandbox -- --email-port 8025 --messaging-port 8026 --realtime-port 6001
+//! $ cargo run -p comms-sandbox -- --help
+//! $ cargo run -p comms-sandbox -- --data .sandbox --ui-port 8025 --email-key sk_test_1
 //! ```
 
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
-use comms_sandbox::{Sandbox, SandboxConfig};
+use clap::Parser;
+use comms_sandbox::server::{WebhookTarget, generate_secret};
+use comms_sandbox::store::Db;
+use comms_sandbox::{Retention, Sandbox, SandboxConfig};
 
-const USAGE: &str =
-    "comms-sandbox [--email-port N] [--smtp-port N] [--messaging-port N] [--realtime-port N]
-
-Runs local stand-ins of the email, messaging and realtime services on 127.0.0.1 (free ports
-unless given) and prints their URLs and test credentials.";
-
-fn port(value: Option<&String>, flag: &str) -> Result<u16, String> {
-    value
-        .ok_or_else(|| format!("{flag} needs a port number"))?
-        .parse()
-        .map_err(|_| format!("{flag}: not a port number"))
+/// Local stand-ins of the email, messaging and realtime services, with a web inbox of
+/// everything they send. Ports are free ones unless given; keys are made at start unless
+/// given (or kept in `--data`). Every value printed is a sandbox-only test credential.
+#[derive(Debug, Parser)]
+#[command(name = "comms-sandbox", version)]
+struct Cli {
+    /// Address every listener binds (loopback by default).
+    #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
+    host: IpAddr,
+    /// Email REST API port.
+    #[arg(long, value_name = "PORT", default_value_t = 0)]
+    email_port: u16,
+    /// Email SMTP relay port.
+    #[arg(long, value_name = "PORT", default_value_t = 0)]
+    smtp_port: u16,
+    /// Turn the SMTP relay off.
+    #[arg(long)]
+    no_smtp: bool,
+    /// Messaging REST API port.
+    #[arg(long, value_name = "PORT", default_value_t = 0)]
+    messaging_port: u16,
+    /// Realtime port (WebSocket and HTTP API).
+    #[arg(long, value_name = "PORT", default_value_t = 0)]
+    realtime_port: u16,
+    /// Web inbox port.
+    #[arg(long, value_name = "PORT", default_value_t = 0)]
+    ui_port: u16,
+    /// Do not serve the web inbox.
+    #[arg(long)]
+    no_ui: bool,
+    /// The email API key to accept (REST and SMTP).
+    #[arg(
+        long,
+        value_name = "KEY",
+        env = "COMMS_SANDBOX_EMAIL_KEY",
+        hide_env_values = true
+    )]
+    email_key: Option<String>,
+    /// The messaging API key to accept.
+    #[arg(
+        long,
+        value_name = "KEY",
+        env = "COMMS_SANDBOX_MESSAGING_KEY",
+        hide_env_values = true
+    )]
+    messaging_key: Option<String>,
+    /// The realtime app id.
+    #[arg(long, value_name = "ID")]
+    realtime_app_id: Option<String>,
+    /// The realtime app key.
+    #[arg(long, value_name = "KEY")]
+    realtime_key: Option<String>,
+    /// The realtime app secret.
+    #[arg(
+        long,
+        value_name = "SECRET",
+        env = "COMMS_SANDBOX_REALTIME_SECRET",
+        hide_env_values = true
+    )]
+    realtime_secret: Option<String>,
+    /// Where every service posts its webhooks (each service's own flag wins).
+    #[arg(long, value_name = "URL")]
+    webhook_url: Option<String>,
+    /// Where the email service posts its events (signed with a printed `whsec_` secret).
+    #[arg(long, value_name = "URL")]
+    email_webhook_url: Option<String>,
+    /// Where the messaging service posts its events (signed with a printed `whsec_` secret).
+    #[arg(long, value_name = "URL")]
+    messaging_webhook_url: Option<String>,
+    /// Where the realtime service posts its webhooks (signed with the app secret).
+    #[arg(long, value_name = "URL")]
+    realtime_webhook_url: Option<String>,
+    /// Keep the inbox and the keys in SQLite in this directory (created when missing).
+    #[arg(long, value_name = "DIR")]
+    data: Option<PathBuf>,
+    /// Most records of each kind the inbox keeps (the oldest are pruned).
+    #[arg(long, value_name = "N", default_value_t = Retention::default().max_records)]
+    retention: usize,
+    /// Prune records older than this many hours.
+    #[arg(long, value_name = "HOURS")]
+    retention_hours: Option<u64>,
+    /// Print only the `export NAME=value` lines.
+    #[arg(long, conflicts_with = "json")]
+    quiet: bool,
+    /// Print the URLs and credentials as one JSON object.
+    #[arg(long)]
+    json: bool,
 }
 
-fn config(args: &[String]) -> Result<SandboxConfig, String> {
-    let mut config = SandboxConfig::default();
-    let mut iter = args.iter();
-    while let Some(arg) = iter.next() {
-        match arg.as_str() {
-            "--email-port" => config.email.port = port(iter.next(), arg)?,
-            "--smtp-port" => {
-                let p = port(iter.next(), arg)?;
-                if let Some(smtp) = config.email.smtp.as_mut() {
-                    smtp.port = p;
-                }
-            }
-            "--messaging-port" => config.messaging.port = port(iter.next(), arg)?,
-            "--realtime-port" => {
-                let p = port(iter.next(), arg)?;
-                config.realtime = config
-                    .realtime
-                    .addr(std::net::SocketAddr::from(([127, 0, 0, 1], p)));
-            }
-            "-h" | "--help" => return Err(USAGE.to_owned()),
-            other => return Err(format!("unknown argument `{other}`\n\n{USAGE}")),
+/// The keys in effect: from the flags, else from `--data`, else made now.
+struct Keys {
+    email: String,
+    messaging: String,
+    email_webhook_secret: String,
+    messaging_webhook_secret: String,
+    realtime_app_id: String,
+    realtime_key: String,
+    realtime_secret: String,
+}
+
+fn sandbox_key() -> String {
+    format!("sk_sandbox_{}", uuid_like())
+}
+
+fn uuid_like() -> String {
+    let bytes: [u8; 16] = rand::random();
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn keys(cli: &Cli, db: Option<&Db>) -> Result<Keys, String> {
+    let stored = |name: &str| -> Result<Option<String>, String> {
+        match db {
+            Some(db) => db.key(name).map_err(|e| e.to_string()),
+            None => Ok(None),
         }
+    };
+    let pick =
+        |name: &str, flag: &Option<String>, make: &dyn Fn() -> String| -> Result<String, String> {
+            let value = match flag {
+                Some(value) => value.clone(),
+                None => stored(name)?.unwrap_or_else(make),
+            };
+            if let Some(db) = db {
+                db.set_key(name, &value).map_err(|e| e.to_string())?;
+            }
+            Ok(value)
+        };
+    let defaults = comms_sandbox::RealtimeConfig::default();
+    Ok(Keys {
+        email: pick("email_api_key", &cli.email_key, &sandbox_key)?,
+        messaging: pick("messaging_api_key", &cli.messaging_key, &sandbox_key)?,
+        email_webhook_secret: pick("email_webhook_secret", &None, &generate_secret)?,
+        messaging_webhook_secret: pick("messaging_webhook_secret", &None, &generate_secret)?,
+        realtime_app_id: pick("realtime_app_id", &cli.realtime_app_id, &|| {
+            defaults.app_id.clone()
+        })?,
+        realtime_key: pick("realtime_key", &cli.realtime_key, &|| defaults.key.clone())?,
+        realtime_secret: pick("realtime_secret", &cli.realtime_secret, &|| {
+            defaults.secret.expose().to_owned()
+        })?,
+    })
+}
+
+fn config(cli: &Cli, keys: &Keys) -> SandboxConfig {
+    let mut config = SandboxConfig::default();
+    let any = cli.webhook_url.clone();
+    config.email.host = cli.host;
+    config.email.port = cli.email_port;
+    config.email.api_key = keys.email.clone();
+    if cli.no_smtp {
+        config.email.smtp = None;
+    } else if let Some(smtp) = config.email.smtp.as_mut() {
+        smtp.port = cli.smtp_port;
     }
-    Ok(config)
+    if let Some(url) = cli.email_webhook_url.clone().or(any.clone()) {
+        config.email.webhook = Some(WebhookTarget::new(url, &keys.email_webhook_secret));
+    }
+    config.messaging.host = cli.host;
+    config.messaging.port = cli.messaging_port;
+    config.messaging.api_key = keys.messaging.clone();
+    // The account's secret signs message webhooks, also those to a message's own webhook_url.
+    let messaging_url = cli.messaging_webhook_url.clone().or(any.clone());
+    config.messaging.webhook = Some(WebhookTarget::new(
+        messaging_url.clone().unwrap_or_default(),
+        &keys.messaging_webhook_secret,
+    ));
+    if messaging_url.is_none() {
+        config.messaging.webhook = None;
+    }
+    config.realtime = config
+        .realtime
+        .addr(SocketAddr::new(cli.host, cli.realtime_port))
+        .credentials(
+            keys.realtime_app_id.clone(),
+            keys.realtime_key.clone(),
+            keys.realtime_secret.clone(),
+        );
+    if let Some(url) = cli.realtime_webhook_url.clone().or(any) {
+        config.realtime = config.realtime.webhook_url(url);
+    }
+    config.inbox.ui = (!cli.no_ui).then(|| SocketAddr::new(cli.host, cli.ui_port));
+    config.inbox.retention = Retention::default().max_records(cli.retention).max_age(
+        cli.retention_hours
+            .map(|h| Duration::from_secs(h.saturating_mul(3600))),
+    );
+    config.inbox.data = cli.data.clone();
+    config
+}
+
+/// Every URL and credential, for `--json`.
+fn describe_json(sandbox: &Sandbox, cli: &Cli, keys: &Keys) -> serde_json::Value {
+    let env: serde_json::Map<String, serde_json::Value> = sandbox
+        .env()
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v.into()))
+        .collect();
+    serde_json::json!({
+        "email": sandbox.email.base_url(),
+        "smtp": sandbox.email.smtp_addr().map(|a| a.to_string()),
+        "messaging": sandbox.messaging.base_url(),
+        "realtime": sandbox.realtime.http_url(),
+        "realtime_ws": sandbox.realtime.ws_url(),
+        "inbox": sandbox.inbox_url(),
+        "data": cli.data.as_ref().map(|d| d.display().to_string()),
+        "env": env,
+        "email_webhook_secret": email_webhook_secret(cli, keys),
+    })
+}
+
+fn email_webhook_secret<'k>(cli: &Cli, keys: &'k Keys) -> Option<&'k str> {
+    (cli.email_webhook_url.is_some() || cli.webhook_url.is_some())
+        .then_some(keys.email_webhook_secret.as_str())
 }
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let config = match config(&args) {
-        Ok(config) => config,
-        Err(message) => {
-            eprintln!("{message}");
+    let cli = Cli::parse();
+    let db = match &cli.data {
+        Some(dir) => match Db::open(dir) {
+            Ok(db) => Some(db),
+            Err(e) => {
+                eprintln!("comms-sandbox: {e}");
+                return ExitCode::FAILURE;
+            }
+        },
+        None => None,
+    };
+    let keys = match keys(&cli, db.as_ref()) {
+        Ok(keys) => keys,
+        Err(e) => {
+            eprintln!("comms-sandbox: cannot keep the keys in the data directory: {e}");
             return ExitCode::FAILURE;
         }
     };
-    let sandbox = match Sandbox::start_with(config).await {
+    drop(db);
+    let sandbox = match Sandbox::start_with(config(&cli, &keys)).await {
         Ok(sandbox) => sandbox,
         Err(e) => {
             eprintln!("comms-sandbox: cannot start: {e}");
             return ExitCode::FAILURE;
         }
     };
-    println!(
-        "comms-sandbox is running (Ctrl-C to stop)\n\n{}",
-        sandbox.describe()
-    );
-    let _ = tokio::signal::ctrl_c().await;
+    let secret_line = email_webhook_secret(&cli, &keys)
+        .map(|s| format!("export COMMS_EMAIL_WEBHOOK_SECRET={s}\n"))
+        .unwrap_or_default();
+    if cli.json {
+        println!("{}", describe_json(&sandbox, &cli, &keys));
+    } else if cli.quiet {
+        for (name, value) in sandbox.env() {
+            println!("export {name}={value}");
+        }
+        print!("{secret_line}");
+    } else {
+        println!(
+            "comms-sandbox is running (Ctrl-C to stop){}\n\n{}{secret_line}",
+            cli.data
+                .as_ref()
+                .map(|d| format!(", keeping its data in {}", d.display()))
+                .unwrap_or_default(),
+            sandbox.describe()
+        );
+    }
+    stopped().await;
     sandbox.shutdown().await;
     ExitCode::SUCCESS
+}
+
+/// Ctrl-C, or SIGTERM where there is one (a service manager or a test stopping it).
+async fn stopped() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
 }

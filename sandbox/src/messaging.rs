@@ -71,6 +71,8 @@ pub struct MessagingSandboxConfig {
     /// The WhatsApp templates the account has (three by default: `welcome` and
     /// `order_update` approved, `spring_sale` pending).
     pub templates: Vec<Template>,
+    /// Where messages, statuses and webhook deliveries are recorded (none by default).
+    pub inbox: Option<crate::inbox::Inbox>,
 }
 
 impl Default for MessagingSandboxConfig {
@@ -85,6 +87,7 @@ impl Default for MessagingSandboxConfig {
             webhook_retry: WebhookRetry::default(),
             deliver_webhooks: true,
             templates: default_templates(),
+            inbox: None,
         }
     }
 }
@@ -200,12 +203,17 @@ impl MessagingSandbox {
                 }),
                 webhooks: {
                     let sender = WebhookSender::new(background.clone(), config.webhook_retry);
+                    let sender = match &config.inbox {
+                        Some(inbox) => inbox.attach_sender("messaging", sender),
+                        None => sender,
+                    };
                     if config.deliver_webhooks {
                         sender
                     } else {
                         sender.deliveries_off()
                     }
                 },
+                inbox: config.inbox,
                 background,
                 step: config.lifecycle_step,
                 webhook_url: config.webhook.map(|t| t.url),
@@ -275,6 +283,11 @@ impl MessagingSandbox {
             .receive(channel, from.into(), to.into(), text.into())
     }
 
+    /// The inbox's handle for simulating inbound messages.
+    pub(crate) fn inbound_handle(&self) -> InboundHandle {
+        InboundHandle(self.service.clone())
+    }
+
     /// Stops the server and every background task.
     pub async fn shutdown(mut self) {
         self.stop();
@@ -298,10 +311,27 @@ struct MessagingService {
     inner: Arc<Inner>,
 }
 
+/// Simulates inbound messages for the inbox's form ([`MessagingSandbox::receive`]).
+#[derive(Clone)]
+pub(crate) struct InboundHandle(MessagingService);
+
+impl InboundHandle {
+    pub(crate) fn receive(
+        &self,
+        channel: Channel,
+        from: String,
+        to: String,
+        text: String,
+    ) -> String {
+        self.0.receive(channel, from, to, text)
+    }
+}
+
 struct Inner {
     gateway: Gateway,
     store: Mutex<Store>,
     webhooks: WebhookSender,
+    inbox: Option<crate::inbox::Inbox>,
     background: Background,
     step: Duration,
     webhook_url: Option<String>,
@@ -389,6 +419,9 @@ impl MessagingService {
             error: None,
             usage: None,
         };
+        if let Some(inbox) = &self.inner.inbox {
+            inbox.record_message(&record, serde_json::json!({ "text": text }), &[]);
+        }
         self.store().messages.push((record, None));
         let event = MessagingEvent::Inbound(InboundMessage {
             message_uuid: uuid.clone(),
@@ -419,6 +452,9 @@ impl MessagingService {
                 };
                 record.status = status.clone();
                 record.updated_at = Some(now_rfc3339());
+                if let Some(inbox) = &self.inner.inbox {
+                    inbox.message_status(&uuid, status.as_str());
+                }
                 let terminal =
                     matches!(status, MessageStatus::Delivered | MessageStatus::Completed);
                 if matches!(
@@ -590,6 +626,9 @@ impl MessagingServer for MessagingService {
             }
             (false, false, _) => vec![MessageStatus::Submitted, MessageStatus::Delivered],
         };
+        if let Some(inbox) = &self.inner.inbox {
+            inbox.record_message(&record, value.clone(), &self.store().templates);
+        }
         self.store().messages.push((record, text_of("webhook_url")));
         let service = self.clone();
         let task_uuid = uuid.clone();

@@ -152,6 +152,9 @@ impl Hub {
     }
 
     fn webhook(&self, event: Value) {
+        if let Some(inbox) = &self.config.inbox {
+            inbox.record_realtime_hook(&self.config.app_id, &event);
+        }
         // Server-only channels (a user's `#server-to-user-<id>`) are not reported.
         let reserved = event
             .get("channel")
@@ -412,6 +415,10 @@ impl Hub {
         exclude: Option<&str>,
         cache: bool,
     ) {
+        if let Some(inbox) = &self.config.inbox {
+            let app = &self.config.app_id;
+            inbox.record_realtime(app, "api_event", channel, Some(event), Some(data), exclude);
+        }
         let text = frame(event, Some(channel), Some(Value::String(data.to_owned())));
         let mut inner = self.lock();
         if let Some(user) = channel.strip_prefix(USER_CHANNEL_PREFIX) {

@@ -140,6 +140,8 @@ pub struct RealtimeConfig {
     pub client_events_per_second: u32,
     /// Members per presence channel (default 100).
     pub max_presence_members: usize,
+    /// Where events and channel changes are recorded for the inbox (none by default).
+    pub inbox: Option<crate::inbox::Inbox>,
 }
 
 impl fmt::Debug for RealtimeConfig {
@@ -169,6 +171,7 @@ impl Default for RealtimeConfig {
             pong_timeout: Duration::from_secs(30),
             client_events_per_second: 10,
             max_presence_members: 100,
+            inbox: None,
         }
     }
 }
@@ -386,6 +389,11 @@ impl RealtimeSandbox {
         self.hub.connection_count()
     }
 
+    /// A read-only view of the app, for the inbox.
+    pub(crate) fn view(&self) -> RealtimeView {
+        RealtimeView(self.hub.clone())
+    }
+
     /// A realtime HTTP client of this sandbox's app (`api_key` is set to a placeholder: the
     /// HTTP API is signed with the key and secret).
     ///
@@ -416,6 +424,32 @@ impl RealtimeSandbox {
         if let Some(task) = self.webhooks.take() {
             task.abort();
         }
+    }
+}
+
+/// The inbox's read-only view of a running app: its credentials' public half and channels.
+#[derive(Clone)]
+pub(crate) struct RealtimeView(Arc<Hub>);
+
+impl RealtimeView {
+    pub(crate) fn app_id(&self) -> &str {
+        &self.0.config.app_id
+    }
+
+    pub(crate) fn key(&self) -> &str {
+        &self.0.config.key
+    }
+
+    /// Occupied channels: name, subscriptions, users, presence member ids.
+    pub(crate) fn channels(&self) -> Vec<(String, usize, usize, Vec<String>)> {
+        self.0
+            .occupied()
+            .into_iter()
+            .map(|(name, o)| {
+                let members = self.0.member_ids(&name);
+                (name, o.subscription_count, o.user_count, members)
+            })
+            .collect()
     }
 }
 

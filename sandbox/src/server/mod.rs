@@ -27,7 +27,8 @@ pub(crate) use serve::Serving;
 pub(crate) const SHUTDOWN_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 pub use time::{format_rfc3339, now_rfc3339, parse_rfc3339};
 pub use webhooks::{
-    Delivery, DeliveryOutcome, WebhookRetry, WebhookSender, WebhookTarget, generate_secret,
+    Delivery, DeliveryObserver, DeliveryOutcome, WebhookRetry, WebhookSender, WebhookTarget,
+    generate_secret,
 };
 
 use axum::http::HeaderName;

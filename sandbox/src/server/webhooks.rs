@@ -117,6 +117,20 @@ pub struct Delivery {
     pub attempts: u32,
     /// Where it stands.
     pub outcome: DeliveryOutcome,
+    /// The signature headers of the last attempt (`webhook-id`, `webhook-timestamp`,
+    /// `webhook-signature`); empty before the first.
+    pub headers: Vec<(String, String)>,
+    /// Why the last attempt failed, while more may follow.
+    pub last_error: Option<String>,
+}
+
+/// Told about every delivery a [`WebhookSender`] queues and every attempt it makes (the
+/// inbox's hook).
+pub trait DeliveryObserver: Send + Sync + 'static {
+    /// `delivery` was queued with this `secret` and `body`.
+    fn queued(&self, delivery: &Delivery, secret: &str, body: &[u8]);
+    /// An attempt of `delivery` ended.
+    fn updated(&self, delivery: &Delivery);
 }
 
 /// Sends signed webhooks in the background and keeps a log of them.
@@ -127,6 +141,19 @@ pub struct WebhookSender {
     background: Background,
     log: Arc<Mutex<Vec<Delivery>>>,
     enabled: bool,
+    observer: Option<Arc<dyn DeliveryObserver>>,
+}
+
+impl fmt::Debug for dyn DeliveryObserver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("DeliveryObserver")
+    }
+}
+
+/// What one attempt sent and how it failed, for the log.
+struct Attempt {
+    headers: Vec<(String, String)>,
+    error: Option<String>,
 }
 
 /// Most deliveries kept in the log (older ones are dropped).
@@ -144,7 +171,14 @@ impl WebhookSender {
             background,
             log: Arc::new(Mutex::new(Vec::new())),
             enabled: true,
+            observer: None,
         }
+    }
+
+    /// Tells `observer` about every delivery and attempt.
+    pub fn observe(mut self, observer: Arc<dyn DeliveryObserver>) -> Self {
+        self.observer = Some(observer);
+        self
     }
 
     /// Sends nothing: every event is still signed and logged, as [`DeliveryOutcome::NotSent`].
@@ -182,12 +216,12 @@ impl WebhookSender {
         let signer = StandardWebhooks::new(secret)
             .map_err(|e| ServerError::internal(format!("webhook secret: {e}")))?;
         let id = format!("msg_{}", uuid::Uuid::new_v4().simple());
-        {
+        let delivery = {
             let mut log = self.lock();
             if log.len() >= LOG_LIMIT {
                 log.remove(0);
             }
-            log.push(Delivery {
+            let delivery = Delivery {
                 id: id.clone(),
                 url: url.to_owned(),
                 event_type: event_type.to_owned(),
@@ -197,7 +231,14 @@ impl WebhookSender {
                 } else {
                     DeliveryOutcome::NotSent
                 },
-            });
+                headers: Vec::new(),
+                last_error: None,
+            };
+            log.push(delivery.clone());
+            delivery
+        };
+        if let Some(observer) = &self.observer {
+            observer.queued(&delivery, secret, &body);
         }
         if !self.enabled {
             return Ok(id);
@@ -221,10 +262,16 @@ impl WebhookSender {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    fn record(&self, id: &str, attempts: u32, outcome: DeliveryOutcome) {
-        if let Some(d) = self.lock().iter_mut().rev().find(|d| d.id == id) {
+    fn record(&self, id: &str, attempts: u32, outcome: DeliveryOutcome, attempt: Attempt) {
+        let updated = self.lock().iter_mut().rev().find(|d| d.id == id).map(|d| {
             d.attempts = attempts;
             d.outcome = outcome;
+            d.headers = attempt.headers;
+            d.last_error = attempt.error;
+            d.clone()
+        });
+        if let (Some(observer), Some(delivery)) = (&self.observer, updated) {
+            observer.updated(&delivery);
         }
     }
 
@@ -235,6 +282,11 @@ impl WebhookSender {
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
             let signature = signer.sign(id, timestamp, &body);
+            let headers = vec![
+                ("webhook-id".to_owned(), id.to_owned()),
+                ("webhook-timestamp".to_owned(), timestamp.to_string()),
+                ("webhook-signature".to_owned(), signature.clone()),
+            ];
             let result = self
                 .http
                 .post(url)
@@ -248,7 +300,11 @@ impl WebhookSender {
             let failure = match result {
                 Ok(response) if response.status().is_success() => {
                     let status = response.status().as_u16();
-                    self.record(id, attempt + 1, DeliveryOutcome::Delivered { status });
+                    let done = Attempt {
+                        headers,
+                        error: None,
+                    };
+                    self.record(id, attempt + 1, DeliveryOutcome::Delivered { status }, done);
                     tracing::debug!(webhook_id = id, status, "webhook delivered");
                     return;
                 }
@@ -257,10 +313,19 @@ impl WebhookSender {
             };
             tracing::debug!(webhook_id = id, attempt, %failure, "webhook attempt failed");
             if attempt + 1 == attempts {
-                self.record(id, attempt + 1, DeliveryOutcome::Failed { reason: failure });
+                let done = Attempt {
+                    headers,
+                    error: None,
+                };
+                let outcome = DeliveryOutcome::Failed { reason: failure };
+                self.record(id, attempt + 1, outcome, done);
                 return;
             }
-            self.record(id, attempt + 1, DeliveryOutcome::Pending);
+            let done = Attempt {
+                headers,
+                error: Some(failure),
+            };
+            self.record(id, attempt + 1, DeliveryOutcome::Pending, done);
             tokio::time::sleep(self.retry.delay(attempt)).await;
         }
     }

@@ -1,0 +1,1170 @@
+//! The inbox: a bounded record of everything the sandboxed services send (emails, messages,
+//! webhook deliveries, realtime events), fed by small hooks in each service, optionally kept in
+//! SQLite ([`crate::store`]), served as a web UI and a test API ([`web`]), and waited on from
+//! Rust tests ([`Inbox::emails`], [`Inbox::messages`]).
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::time::Duration;
+//! let sandbox = comms_sandbox::Sandbox::start().await?;
+//! // ... the app under test sends an email through `sandbox.email` ...
+//! let mail = sandbox
+//!     .inbox
+//!     .emails()
+//!     .wait_for(Duration::from_secs(5), |m| m.subject.as_deref() == Some("Welcome"))
+//!     .await?;
+//! println!("{} went to {:?}", mail.id, mail.to);
+//! # Ok(()) }
+//! ```
+
+mod mail;
+pub mod web;
+
+use std::collections::{BTreeMap, VecDeque};
+use std::fmt;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+use tokio::sync::{broadcast, watch};
+
+use crate::server::{Delivery, DeliveryOutcome, WebhookSender, now_rfc3339};
+use crate::store::{Db, StoreError};
+
+pub(crate) use mail::render_rest;
+pub use mail::{AttachmentInfo, Header};
+
+/// How much the inbox keeps; past a limit the oldest records are pruned (from SQLite too).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Retention {
+    /// Most records kept of each kind (emails, messages, webhook deliveries, realtime events);
+    /// 5,000 by default.
+    pub max_records: usize,
+    /// Records older than this are pruned; none by default.
+    pub max_age: Option<Duration>,
+    /// Largest raw email source kept, in bytes (10 MiB by default); a larger one is kept
+    /// truncated, without its attachments.
+    pub max_raw_bytes: usize,
+}
+
+impl Default for Retention {
+    fn default() -> Self {
+        Retention {
+            max_records: 5_000,
+            max_age: None,
+            max_raw_bytes: 10 * 1024 * 1024,
+        }
+    }
+}
+
+impl Retention {
+    /// Keeps at most `n` records of each kind (at least 1).
+    #[must_use]
+    pub fn max_records(mut self, n: usize) -> Self {
+        self.max_records = n.max(1);
+        self
+    }
+
+    /// Prunes records older than `age`.
+    #[must_use]
+    pub fn max_age(mut self, age: Option<Duration>) -> Self {
+        self.max_age = age;
+        self
+    }
+}
+
+/// One status an email or message reached, and when.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatusChange {
+    /// The status (`queued`, `delivered`, `ringing`...).
+    pub status: String,
+    /// When (RFC 3339).
+    pub at: String,
+}
+
+/// An email the email service accepted, over REST or SMTP.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct CapturedEmail {
+    /// The service's id (`em_...`).
+    pub id: String,
+    /// Arrival order in the inbox (grows by one per record of any kind).
+    pub seq: u64,
+    /// `api` or `smtp`.
+    pub source: String,
+    /// The sender.
+    pub from: String,
+    /// Recipients.
+    pub to: Vec<String>,
+    /// Copy recipients.
+    pub cc: Vec<String>,
+    /// Blind copy recipients.
+    pub bcc: Vec<String>,
+    /// The subject.
+    pub subject: Option<String>,
+    /// The plain text body.
+    pub text: Option<String>,
+    /// The HTML body.
+    pub html: Option<String>,
+    /// The current status.
+    pub status: String,
+    /// Every status it reached, oldest first.
+    pub events: Vec<StatusChange>,
+    /// Tags (`name=value`).
+    pub tags: Vec<String>,
+    /// Attachments found in the raw source.
+    pub attachments: Vec<AttachmentInfo>,
+    /// Whether the raw source was cut at [`Retention::max_raw_bytes`].
+    pub raw_truncated: bool,
+    /// When it arrived (RFC 3339).
+    pub created_at: String,
+    /// Milliseconds since the Unix epoch at arrival (for age-based retention).
+    pub created_ms: u64,
+}
+
+/// A message the messaging service sent or received.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct CapturedMessage {
+    /// The `message_uuid`.
+    pub id: String,
+    /// Arrival order in the inbox.
+    pub seq: u64,
+    /// `sms`, `whatsapp`, `voice`, `instagram`.
+    pub channel: String,
+    /// `text`, `template`, `image`...
+    pub message_type: String,
+    /// `outbound` or `inbound`.
+    pub direction: String,
+    /// The sender.
+    pub from: String,
+    /// The recipient.
+    pub to: String,
+    /// The text (SMS, WhatsApp text, voice text-to-speech).
+    pub text: Option<String>,
+    /// SMS only: `GSM-7` or `UCS-2`.
+    pub encoding: Option<String>,
+    /// SMS only: segments the text is sent as.
+    pub segments: Option<usize>,
+    /// WhatsApp templates: the name, language and parameters, rendered when the template is
+    /// known.
+    pub template: Option<serde_json::Value>,
+    /// The request body as sent (without `webhook_url`).
+    pub content: serde_json::Value,
+    /// The current status.
+    pub status: String,
+    /// Every status it reached, oldest first (a call's timeline).
+    pub events: Vec<StatusChange>,
+    /// When it arrived (RFC 3339).
+    pub created_at: String,
+    /// Milliseconds since the Unix epoch at arrival.
+    pub created_ms: u64,
+}
+
+/// One signed webhook sent by the email or messaging service.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct WebhookRecord {
+    /// The `webhook-id`.
+    pub id: String,
+    /// Arrival order in the inbox.
+    pub seq: u64,
+    /// `email` or `messaging`.
+    pub service: String,
+    /// The receiving URL.
+    pub url: String,
+    /// The event type (`email.delivered`, `message.status`).
+    pub event_type: String,
+    /// Attempts made so far.
+    pub attempts: u32,
+    /// `pending`, `delivered`, `failed` or `not_sent`.
+    pub status: String,
+    /// The receiver's HTTP status, once it answered 2xx.
+    pub response_status: Option<u16>,
+    /// Why the last attempt failed.
+    pub error: Option<String>,
+    /// The signature headers of the last attempt (`webhook-id`, `webhook-timestamp`,
+    /// `webhook-signature`).
+    pub headers: Vec<Header>,
+    /// The JSON body.
+    pub body: String,
+    /// The delivery this one repeats, when it was redelivered from the inbox.
+    pub redelivery_of: Option<String>,
+    /// When it was queued (RFC 3339).
+    pub created_at: String,
+    /// When its state last changed (RFC 3339).
+    pub updated_at: String,
+    /// Milliseconds since the Unix epoch when queued.
+    pub created_ms: u64,
+}
+
+/// One thing that happened in the realtime service: an event published over the HTTP API, a
+/// client event, a channel occupied or vacated, a member added or removed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct RealtimeRecord {
+    /// The record's id (its `seq`, as text).
+    pub id: String,
+    /// Arrival order in the inbox.
+    pub seq: u64,
+    /// The app id.
+    pub app_id: String,
+    /// `api_event`, `client_event`, `channel_occupied`, `channel_vacated`, `member_added`,
+    /// `member_removed`, `cache_miss`.
+    pub kind: String,
+    /// The channel.
+    pub channel: String,
+    /// The event name (for events).
+    pub event: Option<String>,
+    /// The event data (for events) or the user id (for members).
+    pub data: Option<String>,
+    /// The socket that sent it (client events) or was left out (API events).
+    pub socket_id: Option<String>,
+    /// When (RFC 3339).
+    pub created_at: String,
+    /// Milliseconds since the Unix epoch.
+    pub created_ms: u64,
+}
+
+/// What changed in the inbox, sent to live views (the UI's SSE stream).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Change {
+    /// `email`, `message`, `webhook`, `realtime` or `all`.
+    pub kind: &'static str,
+    /// `new`, `update`, `delete` or `clear`.
+    pub action: &'static str,
+    /// The record's id (empty for `clear`).
+    pub id: String,
+}
+
+/// Errors of the inbox's waits and persistence.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum InboxError {
+    /// Nothing matching arrived in time.
+    #[error("nothing matching arrived within {0:?}")]
+    Timeout(Duration),
+    /// The SQLite store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Capacity of the live-change channel; a slower viewer skips ahead and reloads.
+const LIVE_CAPACITY: usize = 1024;
+
+/// The recorder shared by the services and the UI. Cloning it is cheap (one shared state).
+#[derive(Clone)]
+pub struct Inbox {
+    inner: Arc<Inner>,
+}
+
+impl fmt::Debug for Inbox {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let state = self.state();
+        f.debug_struct("Inbox")
+            .field("emails", &state.emails.len())
+            .field("messages", &state.messages.len())
+            .field("webhooks", &state.webhooks.len())
+            .field("realtime", &state.realtime.len())
+            .field("persistent", &self.inner.db.is_some())
+            .finish()
+    }
+}
+
+struct Inner {
+    retention: Retention,
+    state: Mutex<State>,
+    db: Option<Mutex<Db>>,
+    live: broadcast::Sender<Change>,
+    version: watch::Sender<u64>,
+    senders: Mutex<BTreeMap<String, WebhookSender>>,
+}
+
+#[derive(Default)]
+struct State {
+    seq: u64,
+    emails: VecDeque<CapturedEmail>,
+    raws: BTreeMap<String, Vec<u8>>,
+    messages: VecDeque<CapturedMessage>,
+    webhooks: VecDeque<WebhookRecord>,
+    secrets: BTreeMap<String, String>,
+    realtime: VecDeque<RealtimeRecord>,
+}
+
+pub(crate) fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+impl Default for Inbox {
+    fn default() -> Self {
+        Inbox::in_memory(Retention::default())
+    }
+}
+
+impl Inbox {
+    /// An inbox kept in memory only.
+    pub fn in_memory(retention: Retention) -> Inbox {
+        Inbox::build(retention, None, State::default())
+    }
+
+    /// An inbox kept in `db` too: loads what it holds (pruned to `retention`) and writes every
+    /// change through.
+    ///
+    /// # Errors
+    ///
+    /// When the records cannot be read.
+    pub fn persistent(retention: Retention, db: Db) -> Result<Inbox, InboxError> {
+        let mut state = State::default();
+        let loaded = db.load()?;
+        state.seq = loaded.max_seq;
+        state.emails = loaded.emails.into();
+        state.raws = loaded.raws;
+        state.messages = loaded.messages.into();
+        state.webhooks = loaded.webhooks.into();
+        state.secrets = loaded.secrets;
+        state.realtime = loaded.realtime.into();
+        let inbox = Inbox::build(retention, Some(db), state);
+        inbox.prune(&mut inbox.state());
+        Ok(inbox)
+    }
+
+    fn build(retention: Retention, db: Option<Db>, state: State) -> Inbox {
+        let (live, _) = broadcast::channel(LIVE_CAPACITY);
+        let (version, _) = watch::channel(0);
+        Inbox {
+            inner: Arc::new(Inner {
+                retention,
+                state: Mutex::new(state),
+                db: db.map(Mutex::new),
+                live,
+                version,
+                senders: Mutex::new(BTreeMap::new()),
+            }),
+        }
+    }
+
+    /// The retention limits.
+    pub fn retention(&self) -> Retention {
+        self.inner.retention
+    }
+
+    /// Whether records are kept in SQLite.
+    pub fn is_persistent(&self) -> bool {
+        self.inner.db.is_some()
+    }
+
+    fn state(&self) -> MutexGuard<'_, State> {
+        self.inner
+            .state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Runs `f` on the database, when there is one; a failure is logged, not raised: the
+    /// services must keep answering even when the disk is full.
+    fn persist(&self, f: impl FnOnce(&Db) -> Result<(), StoreError>) {
+        if let Some(db) = &self.inner.db {
+            let db = db.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Err(e) = f(&db) {
+                tracing::warn!(error = %e, "inbox: cannot write to the data directory");
+            }
+        }
+    }
+
+    fn changed(&self, kind: &'static str, action: &'static str, id: &str) {
+        let _ = self.inner.live.send(Change {
+            kind,
+            action,
+            id: id.to_owned(),
+        });
+        self.inner.version.send_modify(|v| *v = v.wrapping_add(1));
+    }
+
+    /// A receiver of every later change (for live views).
+    pub fn subscribe(&self) -> broadcast::Receiver<Change> {
+        self.inner.live.subscribe()
+    }
+
+    /// Drops records past the retention limits, from memory and the database.
+    fn prune(&self, state: &mut State) {
+        let max = self.inner.retention.max_records;
+        let cutoff = self
+            .inner
+            .retention
+            .max_age
+            .map(|age| now_ms().saturating_sub(u64::try_from(age.as_millis()).unwrap_or(0)));
+        let old = |ms: u64| cutoff.is_some_and(|c| ms < c);
+        let mut gone: Vec<(&'static str, String)> = Vec::new();
+        while state
+            .emails
+            .front()
+            .is_some_and(|e| state.emails.len() > max || old(e.created_ms))
+        {
+            if let Some(e) = state.emails.pop_front() {
+                state.raws.remove(&e.id);
+                gone.push(("email", e.id));
+            }
+        }
+        while state
+            .messages
+            .front()
+            .is_some_and(|m| state.messages.len() > max || old(m.created_ms))
+        {
+            if let Some(m) = state.messages.pop_front() {
+                gone.push(("message", m.id));
+            }
+        }
+        while state
+            .webhooks
+            .front()
+            .is_some_and(|w| state.webhooks.len() > max || old(w.created_ms))
+        {
+            if let Some(w) = state.webhooks.pop_front() {
+                state.secrets.remove(&w.id);
+                gone.push(("webhook", w.id));
+            }
+        }
+        while state
+            .realtime
+            .front()
+            .is_some_and(|r| state.realtime.len() > max || old(r.created_ms))
+        {
+            if let Some(r) = state.realtime.pop_front() {
+                gone.push(("realtime", r.id));
+            }
+        }
+        if !gone.is_empty() {
+            self.persist(|db| db.delete_many(&gone));
+        }
+    }
+
+    // ---- hooks called by the services ----
+
+    /// Records an email the email service accepted; `raw` is the message as received (SMTP)
+    /// or as the sandbox renders it (REST).
+    pub(crate) fn record_email(&self, email: &comms::email::Email, source: &str, raw: Vec<u8>) {
+        let (mut raw, truncated) = (raw, false);
+        let truncated = truncated || raw.len() > self.inner.retention.max_raw_bytes;
+        raw.truncate(self.inner.retention.max_raw_bytes);
+        let attachments = if truncated {
+            Vec::new()
+        } else {
+            mail::attachments(&raw)
+        };
+        let mut state = self.state();
+        state.seq += 1;
+        let record = CapturedEmail {
+            id: email.id.clone(),
+            seq: state.seq,
+            source: source.to_owned(),
+            from: email.from.clone(),
+            to: email.to.clone(),
+            cc: email.cc.clone().unwrap_or_default(),
+            bcc: email.bcc.clone().unwrap_or_default(),
+            subject: email.subject.clone(),
+            text: email.text.clone(),
+            html: email.html.clone(),
+            status: email.status.to_string(),
+            events: vec![StatusChange {
+                status: email.status.to_string(),
+                at: email.created_at.clone(),
+            }],
+            tags: email
+                .tags
+                .iter()
+                .flatten()
+                .map(|t| {
+                    let v = serde_json::to_value(t).unwrap_or_default();
+                    format!(
+                        "{}={}",
+                        v["name"].as_str().unwrap_or_default(),
+                        v["value"].as_str().unwrap_or_default()
+                    )
+                })
+                .collect(),
+            attachments,
+            raw_truncated: truncated,
+            created_at: email.created_at.clone(),
+            created_ms: now_ms(),
+        };
+        self.persist(|db| db.put_email(&record, &raw));
+        state.raws.insert(record.id.clone(), raw);
+        let id = record.id.clone();
+        state.emails.push_back(record);
+        self.prune(&mut state);
+        drop(state);
+        self.changed("email", "new", &id);
+    }
+
+    /// Records an email's new status.
+    pub(crate) fn email_status(&self, id: &str, status: &str) {
+        let mut state = self.state();
+        let Some(record) = state.emails.iter_mut().rev().find(|e| e.id == id) else {
+            return;
+        };
+        record.status = status.to_owned();
+        record.events.push(StatusChange {
+            status: status.to_owned(),
+            at: now_rfc3339(),
+        });
+        let record = record.clone();
+        drop(state);
+        self.persist(|db| db.update_email(&record));
+        self.changed("email", "update", id);
+    }
+
+    /// Records a message sent (or received) by the messaging service.
+    pub(crate) fn record_message(
+        &self,
+        message: &comms::messaging::MessageRecord,
+        content: serde_json::Value,
+        templates: &[comms::messaging::Template],
+    ) {
+        let mut content = content;
+        if let Some(map) = content.as_object_mut() {
+            map.remove("webhook_url");
+        }
+        let channel = message.channel.to_string();
+        let sms = (channel == "sms")
+            .then(|| message.text.as_deref().map(comms::messaging::sms::segments))
+            .flatten();
+        let template = content.get("template").cloned().map(|t| {
+            let mut t = t;
+            let name = t["name"].as_str().unwrap_or_default().to_owned();
+            let language = t["language"].as_str().unwrap_or_default().to_owned();
+            let known = templates
+                .iter()
+                .find(|k| k.name == name && k.language == language);
+            if let (Some(known), Some(map)) = (known, t.as_object_mut()) {
+                let body = known
+                    .components
+                    .iter()
+                    .flatten()
+                    .find(|c| c["type"] == "BODY")
+                    .and_then(|c| c["text"].as_str())
+                    .unwrap_or_default()
+                    .to_owned();
+                let params = template_parameters(&content);
+                map.insert("rendered".into(), render_template(&body, &params).into());
+            }
+            t
+        });
+        let mut state = self.state();
+        state.seq += 1;
+        let status = message.status.to_string();
+        let at = message.timestamp.clone().unwrap_or_else(now_rfc3339);
+        let record = CapturedMessage {
+            id: message.message_uuid.clone(),
+            seq: state.seq,
+            channel,
+            message_type: message
+                .message_type
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default(),
+            direction: message
+                .direction
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default(),
+            from: message.from.clone(),
+            to: message.to.clone(),
+            text: message.text.clone(),
+            encoding: sms.as_ref().map(|s| match s.encoding {
+                comms::messaging::sms::Encoding::Gsm7 => "GSM-7".to_owned(),
+                _ => "UCS-2".to_owned(),
+            }),
+            segments: sms.map(|s| s.segments),
+            template,
+            content,
+            status: status.clone(),
+            events: vec![StatusChange {
+                status,
+                at: at.clone(),
+            }],
+            created_at: at,
+            created_ms: now_ms(),
+        };
+        self.persist(|db| db.put_message(&record));
+        let id = record.id.clone();
+        state.messages.push_back(record);
+        self.prune(&mut state);
+        drop(state);
+        self.changed("message", "new", &id);
+    }
+
+    /// Records a message's new status.
+    pub(crate) fn message_status(&self, id: &str, status: &str) {
+        let mut state = self.state();
+        let Some(record) = state.messages.iter_mut().rev().find(|m| m.id == id) else {
+            return;
+        };
+        record.status = status.to_owned();
+        record.events.push(StatusChange {
+            status: status.to_owned(),
+            at: now_rfc3339(),
+        });
+        let record = record.clone();
+        drop(state);
+        self.persist(|db| db.update_message(&record));
+        self.changed("message", "update", id);
+    }
+
+    /// Records a realtime event.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn record_realtime(
+        &self,
+        app_id: &str,
+        kind: &str,
+        channel: &str,
+        event: Option<&str>,
+        data: Option<&str>,
+        socket_id: Option<&str>,
+    ) {
+        let mut state = self.state();
+        state.seq += 1;
+        let record = RealtimeRecord {
+            id: state.seq.to_string(),
+            seq: state.seq,
+            app_id: app_id.to_owned(),
+            kind: kind.to_owned(),
+            channel: channel.to_owned(),
+            event: event.map(str::to_owned),
+            data: data.map(str::to_owned),
+            socket_id: socket_id.map(str::to_owned),
+            created_at: now_rfc3339(),
+            created_ms: now_ms(),
+        };
+        self.persist(|db| db.put_realtime(&record));
+        let id = record.id.clone();
+        state.realtime.push_back(record);
+        self.prune(&mut state);
+        drop(state);
+        self.changed("realtime", "new", &id);
+    }
+
+    /// Follows the deliveries of `sender` (the `email` or `messaging` service's), so the inbox
+    /// can show and redeliver them.
+    pub(crate) fn watch_sender(&self, service: &str, sender: &WebhookSender) {
+        self.inner
+            .senders
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(service.to_owned(), sender.clone());
+    }
+
+    /// A webhook was queued (the observer hook of [`WebhookSender`]).
+    pub(crate) fn webhook_queued(
+        &self,
+        service: &str,
+        delivery: &Delivery,
+        secret: &str,
+        body: &[u8],
+    ) {
+        let mut state = self.state();
+        state.seq += 1;
+        let now = now_rfc3339();
+        let mut record = WebhookRecord {
+            id: delivery.id.clone(),
+            seq: state.seq,
+            service: service.to_owned(),
+            url: delivery.url.clone(),
+            event_type: delivery.event_type.clone(),
+            attempts: 0,
+            status: String::new(),
+            response_status: None,
+            error: None,
+            headers: Vec::new(),
+            body: String::from_utf8_lossy(body).into_owned(),
+            redelivery_of: None,
+            created_at: now.clone(),
+            updated_at: now,
+            created_ms: now_ms(),
+        };
+        apply_outcome(&mut record, delivery);
+        self.persist(|db| db.put_webhook(&record, secret));
+        state.secrets.insert(record.id.clone(), secret.to_owned());
+        let id = record.id.clone();
+        state.webhooks.push_back(record);
+        self.prune(&mut state);
+        drop(state);
+        self.changed("webhook", "new", &id);
+    }
+
+    /// A webhook attempt ended (the observer hook of [`WebhookSender`]).
+    pub(crate) fn webhook_updated(&self, delivery: &Delivery) {
+        let mut state = self.state();
+        let Some(record) = state
+            .webhooks
+            .iter_mut()
+            .rev()
+            .find(|w| w.id == delivery.id)
+        else {
+            return;
+        };
+        apply_outcome(record, delivery);
+        record.updated_at = now_rfc3339();
+        let record = record.clone();
+        drop(state);
+        self.persist(|db| db.update_webhook(&record));
+        self.changed("webhook", "update", &delivery.id);
+    }
+
+    // ---- reading ----
+
+    /// The emails, newest first.
+    pub fn emails(&self) -> Emails<'_> {
+        Emails { inbox: self }
+    }
+
+    /// The messages, newest first.
+    pub fn messages(&self) -> Messages<'_> {
+        Messages { inbox: self }
+    }
+
+    /// Every webhook delivery, newest first.
+    pub fn webhooks(&self) -> Vec<WebhookRecord> {
+        self.state().webhooks.iter().rev().cloned().collect()
+    }
+
+    /// One webhook delivery.
+    pub fn webhook(&self, id: &str) -> Option<WebhookRecord> {
+        self.state().webhooks.iter().find(|w| w.id == id).cloned()
+    }
+
+    /// The realtime event log, newest first.
+    pub fn realtime_events(&self) -> Vec<RealtimeRecord> {
+        self.state().realtime.iter().rev().cloned().collect()
+    }
+
+    /// The raw source of an email.
+    pub fn raw_email(&self, id: &str) -> Option<Vec<u8>> {
+        self.state().raws.get(id).cloned()
+    }
+
+    /// Sends a recorded webhook again (a new delivery, with a new `webhook-id`, to the same URL
+    /// with the same body and secret); returns the new id.
+    ///
+    /// # Errors
+    ///
+    /// `None` when the delivery is unknown or its service is not running in this process.
+    pub fn redeliver(&self, id: &str) -> Option<String> {
+        let (record, secret) = {
+            let state = self.state();
+            let record = state.webhooks.iter().find(|w| w.id == id)?.clone();
+            let secret = state.secrets.get(id)?.clone();
+            (record, secret)
+        };
+        let sender = self
+            .inner
+            .senders
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&record.service)?
+            .clone();
+        let new_id = sender
+            .send(
+                &record.url,
+                &secret,
+                &record.event_type,
+                record.body.into_bytes(),
+            )
+            .ok()?;
+        let mut state = self.state();
+        if let Some(w) = state.webhooks.iter_mut().rev().find(|w| w.id == new_id) {
+            w.redelivery_of = Some(id.to_owned());
+            let w = w.clone();
+            drop(state);
+            self.persist(|db| db.update_webhook(&w));
+            self.changed("webhook", "update", &new_id);
+        }
+        Some(new_id)
+    }
+
+    /// Forgets one email; false when there was none.
+    pub fn delete_email(&self, id: &str) -> bool {
+        let mut state = self.state();
+        let before = state.emails.len();
+        state.emails.retain(|e| e.id != id);
+        state.raws.remove(id);
+        let found = state.emails.len() != before;
+        drop(state);
+        if found {
+            self.persist(|db| db.delete_many(&[("email", id.to_owned())]));
+            self.changed("email", "delete", id);
+        }
+        found
+    }
+
+    /// Forgets one message; false when there was none.
+    pub fn delete_message(&self, id: &str) -> bool {
+        let mut state = self.state();
+        let before = state.messages.len();
+        state.messages.retain(|m| m.id != id);
+        let found = state.messages.len() != before;
+        drop(state);
+        if found {
+            self.persist(|db| db.delete_many(&[("message", id.to_owned())]));
+            self.changed("message", "delete", id);
+        }
+        found
+    }
+
+    /// Forgets every record of `kind` (`email`, `message`, `webhook`, `realtime`), or of every
+    /// kind with `None`.
+    pub fn clear(&self, kind: Option<&str>) {
+        let mut state = self.state();
+        let all = kind.is_none();
+        let is = |k: &str| all || kind == Some(k);
+        if is("email") {
+            state.emails.clear();
+            state.raws.clear();
+        }
+        if is("message") {
+            state.messages.clear();
+        }
+        if is("webhook") {
+            state.webhooks.clear();
+            state.secrets.clear();
+        }
+        if is("realtime") {
+            state.realtime.clear();
+        }
+        drop(state);
+        self.persist(|db| db.clear(kind));
+        let kind = match kind {
+            Some("email") => "email",
+            Some("message") => "message",
+            Some("webhook") => "webhook",
+            Some("realtime") => "realtime",
+            _ => "all",
+        };
+        self.changed(kind, "clear", "");
+    }
+
+    /// Waits until `find` returns something (checked now and after every change), at most
+    /// `timeout`.
+    async fn wait<T>(
+        &self,
+        timeout: Duration,
+        mut find: impl FnMut(&State) -> Option<T>,
+    ) -> Result<T, InboxError> {
+        let mut version = self.inner.version.subscribe();
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            version.borrow_and_update();
+            if let Some(found) = find(&self.state()) {
+                return Ok(found);
+            }
+            match tokio::time::timeout_at(deadline, version.changed()).await {
+                Ok(Ok(())) => {}
+                _ => return Err(InboxError::Timeout(timeout)),
+            }
+        }
+    }
+}
+
+fn apply_outcome(record: &mut WebhookRecord, delivery: &Delivery) {
+    record.attempts = delivery.attempts;
+    record.headers = delivery
+        .headers
+        .iter()
+        .map(|(name, value)| Header {
+            name: name.clone(),
+            value: value.clone(),
+        })
+        .collect();
+    match &delivery.outcome {
+        DeliveryOutcome::Delivered { status } => {
+            record.status = "delivered".into();
+            record.response_status = Some(*status);
+            record.error = None;
+        }
+        DeliveryOutcome::Failed { reason } => {
+            record.status = "failed".into();
+            record.error = Some(reason.clone());
+        }
+        DeliveryOutcome::NotSent => record.status = "not_sent".into(),
+        _ => {
+            record.status = "pending".into();
+            record.error = delivery.last_error.clone();
+        }
+    }
+}
+
+/// The text parameters of a WhatsApp template message's body component, in order.
+fn template_parameters(content: &serde_json::Value) -> Vec<String> {
+    let template = &content["template"];
+    let mut out = Vec::new();
+    for component in template["components"].as_array().into_iter().flatten() {
+        for p in component["parameters"].as_array().into_iter().flatten() {
+            if let Some(text) = p["text"].as_str() {
+                out.push(text.to_owned());
+            }
+        }
+    }
+    for p in template["parameters"].as_array().into_iter().flatten() {
+        if let Some(text) = p.as_str().or_else(|| p["text"].as_str()) {
+            out.push(text.to_owned());
+        }
+    }
+    out
+}
+
+/// Fills `{{1}}`, `{{2}}`... with `params`.
+fn render_template(body: &str, params: &[String]) -> String {
+    let mut out = body.to_owned();
+    for (i, value) in params.iter().enumerate() {
+        out = out.replace(&format!("{{{{{}}}}}", i + 1), value);
+    }
+    out
+}
+
+/// A filter on emails: every field given must be contained (case-insensitively) in the
+/// email's field; `q` in any of from, to, subject or text.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[non_exhaustive]
+pub struct EmailFilter {
+    /// Any of from, to, cc, subject or text.
+    pub q: Option<String>,
+    /// The sender.
+    pub from: Option<String>,
+    /// A recipient (to, cc or bcc).
+    pub to: Option<String>,
+    /// The subject.
+    pub subject: Option<String>,
+    /// The text or HTML body.
+    pub text: Option<String>,
+    /// Only emails that arrived after this `seq`.
+    pub after_seq: Option<u64>,
+}
+
+fn contains(haystack: &str, needle: &str) -> bool {
+    haystack.to_lowercase().contains(&needle.to_lowercase())
+}
+
+impl EmailFilter {
+    /// Whether `email` passes.
+    pub fn matches(&self, email: &CapturedEmail) -> bool {
+        let recipients = || email.to.iter().chain(&email.cc).chain(&email.bcc);
+        let subject = email.subject.as_deref().unwrap_or_default();
+        let body = || {
+            [email.text.as_deref(), email.html.as_deref()]
+                .into_iter()
+                .flatten()
+        };
+        let field = |f: &Option<String>, check: &dyn Fn(&str) -> bool| {
+            f.as_deref().filter(|s| !s.is_empty()).is_none_or(check)
+        };
+        field(&self.from, &|n| contains(&email.from, n))
+            && field(&self.to, &|n| recipients().any(|r| contains(r, n)))
+            && field(&self.subject, &|n| contains(subject, n))
+            && field(&self.text, &|n| body().any(|b| contains(b, n)))
+            && field(&self.q, &|n| {
+                contains(&email.from, n)
+                    || recipients().any(|r| contains(r, n))
+                    || contains(subject, n)
+                    || body().any(|b| contains(b, n))
+            })
+            && self.after_seq.is_none_or(|s| email.seq > s)
+    }
+}
+
+/// A filter on messages, like [`EmailFilter`].
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[non_exhaustive]
+pub struct MessageFilter {
+    /// Any of from, to or text.
+    pub q: Option<String>,
+    /// The channel, exactly (`sms`).
+    pub channel: Option<String>,
+    /// The sender.
+    pub from: Option<String>,
+    /// The recipient.
+    pub to: Option<String>,
+    /// The text.
+    pub text: Option<String>,
+    /// Only messages that arrived after this `seq`.
+    pub after_seq: Option<u64>,
+}
+
+impl MessageFilter {
+    /// Whether `message` passes.
+    pub fn matches(&self, message: &CapturedMessage) -> bool {
+        let text = message.text.as_deref().unwrap_or_default();
+        let field = |f: &Option<String>, check: &dyn Fn(&str) -> bool| {
+            f.as_deref().filter(|s| !s.is_empty()).is_none_or(check)
+        };
+        field(&self.channel, &|c| message.channel.eq_ignore_ascii_case(c))
+            && field(&self.from, &|n| contains(&message.from, n))
+            && field(&self.to, &|n| contains(&message.to, n))
+            && field(&self.text, &|n| contains(text, n))
+            && field(&self.q, &|n| {
+                contains(&message.from, n) || contains(&message.to, n) || contains(text, n)
+            })
+            && self.after_seq.is_none_or(|s| message.seq > s)
+    }
+}
+
+/// The inbox's emails (see [`Inbox::emails`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Emails<'a> {
+    inbox: &'a Inbox,
+}
+
+impl Emails<'_> {
+    /// Every email kept, newest first.
+    pub fn all(&self) -> Vec<CapturedEmail> {
+        self.inbox.state().emails.iter().rev().cloned().collect()
+    }
+
+    /// The emails `filter` passes, newest first.
+    pub fn search(&self, filter: &EmailFilter) -> Vec<CapturedEmail> {
+        self.inbox
+            .state()
+            .emails
+            .iter()
+            .rev()
+            .filter(|e| filter.matches(e))
+            .cloned()
+            .collect()
+    }
+
+    /// One email.
+    pub fn get(&self, id: &str) -> Option<CapturedEmail> {
+        self.inbox
+            .state()
+            .emails
+            .iter()
+            .find(|e| e.id == id)
+            .cloned()
+    }
+
+    /// The newest email `matches` accepts, once there is one: now or after a later arrival or
+    /// status change, at most `timeout` from now.
+    ///
+    /// # Errors
+    ///
+    /// [`InboxError::Timeout`] when none came in time.
+    pub async fn wait_for(
+        &self,
+        timeout: Duration,
+        mut matches: impl FnMut(&CapturedEmail) -> bool,
+    ) -> Result<CapturedEmail, InboxError> {
+        self.inbox
+            .wait(timeout, |s| {
+                s.emails.iter().rev().find(|e| matches(e)).cloned()
+            })
+            .await
+    }
+}
+
+/// The inbox's messages (see [`Inbox::messages`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Messages<'a> {
+    inbox: &'a Inbox,
+}
+
+impl Messages<'_> {
+    /// Every message kept, newest first.
+    pub fn all(&self) -> Vec<CapturedMessage> {
+        self.inbox.state().messages.iter().rev().cloned().collect()
+    }
+
+    /// The messages `filter` passes, newest first.
+    pub fn search(&self, filter: &MessageFilter) -> Vec<CapturedMessage> {
+        self.inbox
+            .state()
+            .messages
+            .iter()
+            .rev()
+            .filter(|m| filter.matches(m))
+            .cloned()
+            .collect()
+    }
+
+    /// One message.
+    pub fn get(&self, id: &str) -> Option<CapturedMessage> {
+        self.inbox
+            .state()
+            .messages
+            .iter()
+            .find(|m| m.id == id)
+            .cloned()
+    }
+
+    /// The newest message `matches` accepts, once there is one, at most `timeout` from now.
+    ///
+    /// # Errors
+    ///
+    /// [`InboxError::Timeout`] when none came in time.
+    pub async fn wait_for(
+        &self,
+        timeout: Duration,
+        mut matches: impl FnMut(&CapturedMessage) -> bool,
+    ) -> Result<CapturedMessage, InboxError> {
+        self.inbox
+            .wait(timeout, |s| {
+                s.messages.iter().rev().find(|m| matches(m)).cloned()
+            })
+            .await
+    }
+}
+
+/// The [`DeliveryObserver`] that feeds a service's webhook deliveries into the inbox. Holds the
+/// inbox weakly: the inbox holds the sender (for redelivery).
+struct SenderHook {
+    inbox: std::sync::Weak<Inner>,
+    service: &'static str,
+}
+
+impl crate::server::DeliveryObserver for SenderHook {
+    fn queued(&self, delivery: &Delivery, secret: &str, body: &[u8]) {
+        if let Some(inner) = self.inbox.upgrade() {
+            Inbox { inner }.webhook_queued(self.service, delivery, secret, body);
+        }
+    }
+
+    fn updated(&self, delivery: &Delivery) {
+        if let Some(inner) = self.inbox.upgrade() {
+            Inbox { inner }.webhook_updated(delivery);
+        }
+    }
+}
+
+impl Inbox {
+    /// Makes `sender` report to this inbox and keeps it for redelivery (the services' hook).
+    pub(crate) fn attach_sender(
+        &self,
+        service: &'static str,
+        sender: WebhookSender,
+    ) -> WebhookSender {
+        let sender = sender.observe(Arc::new(SenderHook {
+            inbox: Arc::downgrade(&self.inner),
+            service,
+        }));
+        self.watch_sender(service, &sender);
+        sender
+    }
+}
+
+impl Inbox {
+    /// Records one of the realtime service's webhook-shaped events (`channel_occupied`,
+    /// `member_added`, `client_event`...).
+    pub(crate) fn record_realtime_hook(&self, app_id: &str, event: &serde_json::Value) {
+        let text = |key: &str| event.get(key).and_then(serde_json::Value::as_str);
+        let kind = text("name").unwrap_or("unknown");
+        let data = text("data").or_else(|| text("user_id"));
+        self.record_realtime(
+            app_id,
+            kind,
+            text("channel").unwrap_or_default(),
+            text("event"),
+            data,
+            text("socket_id"),
+        );
+    }
+}

@@ -1,0 +1,249 @@
+//! The sandbox's persistence (`comms-sandbox --data DIR`): one SQLite file holding the inbox's
+//! records and the service keys, so a restart keeps both.
+//!
+//! ```no_run
+//! # fn demo() -> Result<(), comms_sandbox::store::StoreError> {
+//! let db = comms_sandbox::store::Db::open(std::path::Path::new("./sandbox-data"))?;
+//! db.set_key("email_api_key", "sk_sandbox_0123")?;
+//! assert_eq!(db.key("email_api_key")?.as_deref(), Some("sk_sandbox_0123"));
+//! # Ok(()) }
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::inbox::{CapturedEmail, CapturedMessage, RealtimeRecord, WebhookRecord};
+
+/// The database file's name inside the data directory.
+pub const FILE_NAME: &str = "comms-sandbox.sqlite3";
+
+/// A failure of the store.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// The data directory cannot be created.
+    #[error("cannot create the data directory {path}: {source}")]
+    Dir {
+        /// The directory.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// SQLite failed.
+    #[error("SQLite: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// A stored record cannot be read back.
+    #[error("a stored record is unreadable: {0}")]
+    Decode(#[from] serde_json::Error),
+}
+
+/// An open database.
+pub struct Db {
+    conn: Connection,
+    path: PathBuf,
+}
+
+impl fmt::Debug for Db {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Db").field("path", &self.path).finish()
+    }
+}
+
+/// Everything the database held at start.
+#[derive(Debug, Default)]
+pub(crate) struct Loaded {
+    pub(crate) max_seq: u64,
+    pub(crate) emails: Vec<CapturedEmail>,
+    pub(crate) raws: BTreeMap<String, Vec<u8>>,
+    pub(crate) messages: Vec<CapturedMessage>,
+    pub(crate) webhooks: Vec<WebhookRecord>,
+    pub(crate) secrets: BTreeMap<String, String>,
+    pub(crate) realtime: Vec<RealtimeRecord>,
+}
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS keys (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS records (
+    kind TEXT NOT NULL,
+    id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    doc TEXT NOT NULL,
+    blob BLOB,
+    PRIMARY KEY (kind, id)
+);
+CREATE INDEX IF NOT EXISTS records_seq ON records (kind, seq);
+";
+
+impl Db {
+    /// Opens (creating when needed) the database in `dir` (created too).
+    ///
+    /// # Errors
+    ///
+    /// When the directory or the file cannot be created or opened.
+    pub fn open(dir: &Path) -> Result<Db, StoreError> {
+        std::fs::create_dir_all(dir).map_err(|source| StoreError::Dir {
+            path: dir.to_owned(),
+            source,
+        })?;
+        let path = dir.join(FILE_NAME);
+        let conn = Connection::open(&path)?;
+        // WAL: readers never wait for the writer; NORMAL sync is durable enough for a dev tool
+        // and keeps each write well under a millisecond.
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.execute_batch(SCHEMA)?;
+        Ok(Db { conn, path })
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// A stored key (`email_api_key`...).
+    ///
+    /// # Errors
+    ///
+    /// When SQLite fails.
+    pub fn key(&self, name: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .conn
+            .query_row("SELECT value FROM keys WHERE name = ?1", [name], |r| {
+                r.get(0)
+            })
+            .optional()?)
+    }
+
+    /// Stores a key.
+    ///
+    /// # Errors
+    ///
+    /// When SQLite fails.
+    pub fn set_key(&self, name: &str, value: &str) -> Result<(), StoreError> {
+        self.conn.execute(
+            "INSERT INTO keys (name, value) VALUES (?1, ?2)
+             ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            params![name, value],
+        )?;
+        Ok(())
+    }
+
+    fn put(
+        &self,
+        kind: &str,
+        id: &str,
+        seq: u64,
+        doc: &impl serde::Serialize,
+        blob: Option<&[u8]>,
+    ) -> Result<(), StoreError> {
+        let doc = serde_json::to_string(doc)?;
+        self.conn.execute(
+            "INSERT INTO records (kind, id, seq, doc, blob) VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT (kind, id) DO UPDATE SET seq = excluded.seq, doc = excluded.doc,
+             blob = excluded.blob",
+            params![kind, id, i64::try_from(seq).unwrap_or(i64::MAX), doc, blob],
+        )?;
+        Ok(())
+    }
+
+    fn update(&self, kind: &str, id: &str, doc: &impl serde::Serialize) -> Result<(), StoreError> {
+        let doc = serde_json::to_string(doc)?;
+        self.conn.execute(
+            "UPDATE records SET doc = ?3 WHERE kind = ?1 AND id = ?2",
+            params![kind, id, doc],
+        )?;
+        Ok(())
+    }
+
+    pub(crate) fn put_email(&self, email: &CapturedEmail, raw: &[u8]) -> Result<(), StoreError> {
+        self.put("email", &email.id, email.seq, email, Some(raw))
+    }
+
+    pub(crate) fn update_email(&self, email: &CapturedEmail) -> Result<(), StoreError> {
+        self.update("email", &email.id, email)
+    }
+
+    pub(crate) fn put_message(&self, message: &CapturedMessage) -> Result<(), StoreError> {
+        self.put("message", &message.id, message.seq, message, None)
+    }
+
+    pub(crate) fn update_message(&self, message: &CapturedMessage) -> Result<(), StoreError> {
+        self.update("message", &message.id, message)
+    }
+
+    pub(crate) fn put_webhook(&self, hook: &WebhookRecord, secret: &str) -> Result<(), StoreError> {
+        self.put("webhook", &hook.id, hook.seq, hook, Some(secret.as_bytes()))
+    }
+
+    pub(crate) fn update_webhook(&self, hook: &WebhookRecord) -> Result<(), StoreError> {
+        self.update("webhook", &hook.id, hook)
+    }
+
+    pub(crate) fn put_realtime(&self, record: &RealtimeRecord) -> Result<(), StoreError> {
+        self.put("realtime", &record.id, record.seq, record, None)
+    }
+
+    pub(crate) fn delete_many(&self, items: &[(&str, String)]) -> Result<(), StoreError> {
+        let mut statement = self
+            .conn
+            .prepare_cached("DELETE FROM records WHERE kind = ?1 AND id = ?2")?;
+        for (kind, id) in items {
+            statement.execute(params![kind, id])?;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn clear(&self, kind: Option<&str>) -> Result<(), StoreError> {
+        match kind {
+            Some(kind) => self
+                .conn
+                .execute("DELETE FROM records WHERE kind = ?1", [kind])?,
+            None => self.conn.execute("DELETE FROM records", [])?,
+        };
+        Ok(())
+    }
+
+    /// Every record, oldest first; an unreadable one (a newer format, a damaged row) is
+    /// skipped with a warning rather than failing the start.
+    pub(crate) fn load(&self) -> Result<Loaded, StoreError> {
+        let mut loaded = Loaded::default();
+        let mut statement = self
+            .conn
+            .prepare("SELECT kind, id, seq, doc, blob FROM records ORDER BY seq")?;
+        let rows = statement.query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, Option<Vec<u8>>>(4)?,
+            ))
+        })?;
+        for row in rows {
+            let (kind, id, seq, doc, blob) = row?;
+            loaded.max_seq = loaded.max_seq.max(u64::try_from(seq).unwrap_or(0));
+            let result = match kind.as_str() {
+                "email" => serde_json::from_str(&doc).map(|e| {
+                    loaded.raws.insert(id.clone(), blob.unwrap_or_default());
+                    loaded.emails.push(e);
+                }),
+                "message" => serde_json::from_str(&doc).map(|m| loaded.messages.push(m)),
+                "webhook" => serde_json::from_str(&doc).map(|w| {
+                    let secret = String::from_utf8(blob.unwrap_or_default()).unwrap_or_default();
+                    loaded.secrets.insert(id.clone(), secret);
+                    loaded.webhooks.push(w);
+                }),
+                "realtime" => serde_json::from_str(&doc).map(|r| loaded.realtime.push(r)),
+                _ => Ok(()),
+            };
+            if let Err(e) = result {
+                tracing::warn!(kind, id, error = %e, "skipping an unreadable stored record");
+            }
+        }
+        Ok(loaded)
+    }
+}

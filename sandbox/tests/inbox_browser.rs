@@ -1,0 +1,474 @@
+//! The web inbox in a real headless Chromium (through chromedriver): what the generated clients
+//! send shows up within a second, an HTML email's scripts never run, the realtime log shows a
+//! triggered event, redelivery works. Screenshots of each page go to
+//! `target/inbox-screenshots/`.
+#![allow(clippy::unwrap_used)]
+
+mod inbox_support;
+
+use std::time::Duration;
+
+use comms::email::{Attachment, SendEmailRequest};
+use comms::messaging::{Message, TemplateContent};
+use comms_sandbox::server::{WebhookTarget, generate_secret};
+use comms_sandbox::{Sandbox, SandboxConfig};
+use comms_tests::{Reply, TestServer};
+use inbox_support::{Browser, ONE_BROWSER};
+use serde_json::json;
+
+const SECOND: Duration = Duration::from_secs(1);
+const SLOW: Duration = Duration::from_secs(10);
+
+async fn sandbox() -> Sandbox {
+    let mut config = SandboxConfig::default();
+    config.email.lifecycle_step = Duration::from_millis(100);
+    config.messaging.lifecycle_step = Duration::from_millis(100);
+    Sandbox::start_with(config).await.unwrap()
+}
+
+/// Opens `tab` and waits until the live stream is connected, so what follows is pushed.
+async fn open(browser: &Browser, sandbox: &Sandbox, tab: &str) {
+    browser
+        .goto(&format!("{}#{tab}", sandbox.inbox_url().unwrap()))
+        .await;
+    browser
+        .wait_for(
+            "the live stream",
+            "return document.getElementById('live').classList.contains('on');",
+            json!([]),
+            SLOW,
+        )
+        .await;
+}
+
+#[tokio::test]
+async fn an_email_sent_through_the_client_appears_in_the_inbox_within_a_second() {
+    let _one = ONE_BROWSER.lock().await;
+    let sandbox = sandbox().await;
+    let browser = Browser::start().await;
+    open(&browser, &sandbox, "email").await;
+
+    let request = SendEmailRequest::new("Ada <ada@example.com>", ["grace@example.com"])
+        .subject("Your invoice for March")
+        .text("Hi Grace, the invoice is attached.")
+        .html("<h1 style=\"color:#2f6fdb\">Invoice</h1><p>Hi Grace, the invoice is attached.</p>")
+        .attach(Attachment::from_bytes(
+            "invoice.csv",
+            b"item,total\nwidgets,42\n",
+        ));
+    sandbox
+        .email
+        .client()
+        .unwrap()
+        .send_email(&request)
+        .await
+        .unwrap();
+    let took = browser
+        .wait_text("#email-list li", "Your invoice for March", SECOND)
+        .await;
+    assert!(took < SECOND, "took {took:?}");
+    eprintln!("shown in the UI {took:?} after the send returned");
+    browser.screenshot("email-list").await;
+
+    browser.click("#email-list li[data-id]").await;
+    browser
+        .wait_text("#email-subject", "Your invoice for March", SLOW)
+        .await;
+    browser
+        .wait_for(
+            "the HTML frame",
+            "return !!document.getElementById('email-frame');",
+            json!([]),
+            SLOW,
+        )
+        .await;
+    // Let the frame paint before the picture.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    browser.screenshot("email-html").await;
+
+    browser.click("button[data-part=attachments]").await;
+    browser
+        .wait_text("#email-part a", "invoice.csv", SLOW)
+        .await;
+    let href = browser
+        .eval(
+            "return document.querySelector('#email-part a').href;",
+            json!([]),
+        )
+        .await;
+    let bytes = reqwest::get(href.as_str().unwrap())
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap();
+    assert_eq!(&bytes[..], b"item,total\nwidgets,42\n");
+    browser.screenshot("email-attachments").await;
+
+    browser.click("button[data-part=headers]").await;
+    browser.wait_text("#email-part th", "Subject", SLOW).await;
+    browser.click("button[data-part=events]").await;
+    browser
+        .wait_text("#email-part .timeline", "delivered", SLOW)
+        .await;
+    browser.screenshot("email-events").await;
+
+    // Search narrows the list.
+    sandbox
+        .email
+        .client()
+        .unwrap()
+        .send_email(
+            &SendEmailRequest::new("ops@example.com", ["alan@example.com"])
+                .subject("Weekly report")
+                .text("All fine."),
+        )
+        .await
+        .unwrap();
+    browser
+        .wait_text("#email-list li", "Weekly report", SECOND)
+        .await;
+    browser
+        .eval(
+            "const s = document.getElementById('search'); s.value = 'alan@'; s.dispatchEvent(new Event('input'));",
+            json!([]),
+        )
+        .await;
+    browser
+        .wait_for(
+            "the search to leave one email",
+            "const items = document.querySelectorAll('#email-list li[data-id]'); return items.length === 1 && items[0].textContent.includes('Weekly report');",
+            json!([]),
+            SLOW,
+        )
+        .await;
+    sandbox.shutdown().await;
+}
+
+#[tokio::test]
+async fn an_html_email_with_script_and_onerror_runs_nothing_in_the_inbox() {
+    let _one = ONE_BROWSER.lock().await;
+    let sandbox = sandbox().await;
+    let browser = Browser::start().await;
+    let payload = "<p>Click here</p>\
+        <script>window.pwned = 1; parent.postMessage('script-ran', '*');</script>\
+        <img src=\"x\" onerror=\"parent.postMessage('onerror-ran', '*')\">\
+        <img src=\"https://example.invalid/track.png\" alt=\"remote\">";
+
+    // The control: the same HTML in an unprotected frame does run, so the check below can fail.
+    browser.goto("about:blank").await;
+    browser
+        .eval(
+            "window.got = []; window.addEventListener('message', e => window.got.push(e.data));\
+             const f = document.createElement('iframe'); f.srcdoc = arguments[0]; document.body.append(f);",
+            json!([payload]),
+        )
+        .await;
+    browser
+        .wait_for(
+            "the unprotected frame's script and onerror to run",
+            "return window.got.includes('script-ran') && window.got.includes('onerror-ran');",
+            json!([]),
+            SLOW,
+        )
+        .await;
+
+    open(&browser, &sandbox, "email").await;
+    let sent = sandbox
+        .email
+        .client()
+        .unwrap()
+        .send_email(
+            &SendEmailRequest::new("mallory@example.com", ["grace@example.com"])
+                .subject("Totally safe")
+                .html(payload),
+        )
+        .await
+        .unwrap();
+    browser
+        .wait_text("#email-list li", "Totally safe", SECOND)
+        .await;
+    browser
+        .goto(&format!(
+            "{}#email/{}",
+            sandbox.inbox_url().unwrap(),
+            sent.id
+        ))
+        .await;
+    browser
+        .wait_for(
+            "the HTML frame",
+            "return !!document.getElementById('email-frame');",
+            json!([]),
+            SLOW,
+        )
+        .await;
+    let frame = browser
+        .eval(
+            "const f = document.getElementById('email-frame'); return [f.getAttribute('sandbox'), f.src];",
+            json!([]),
+        )
+        .await;
+    assert_eq!(frame[0], "", "the frame is sandboxed with no allowances");
+    // Give the frame ample time to load and (not) run.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let ran = browser
+        .eval(
+            "return [window.inboxFrameMessages, window.pwned === undefined];",
+            json!([]),
+        )
+        .await;
+    assert_eq!(ran, json!([[], true]), "the email's script or onerror ran");
+    browser.screenshot("email-script-blocked").await;
+
+    // The frame document itself forbids scripts and remote loads by CSP.
+    let response = reqwest::get(frame[1].as_str().unwrap()).await.unwrap();
+    let csp = response.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        csp.contains("default-src 'none'") && csp.contains("img-src data:"),
+        "{csp}"
+    );
+    assert!(!csp.contains("script-src"), "{csp}");
+    // The toggle allows remote images, still no scripts.
+    browser.click("#remote-images").await;
+    browser
+        .wait_for(
+            "the frame to reload with remote images",
+            "return document.getElementById('email-frame').src.endsWith('?remote=1');",
+            json!([]),
+            SLOW,
+        )
+        .await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let ran = browser
+        .eval("return window.inboxFrameMessages;", json!([]))
+        .await;
+    assert_eq!(ran, json!([]));
+    sandbox.shutdown().await;
+}
+
+#[tokio::test]
+async fn messages_appear_per_channel_with_sms_segments_template_text_and_call_timeline() {
+    let _one = ONE_BROWSER.lock().await;
+    let sandbox = sandbox().await;
+    let browser = Browser::start().await;
+    open(&browser, &sandbox, "messages").await;
+    let client = sandbox.messaging.client().unwrap();
+
+    // 161 GSM-7 characters: two segments.
+    let long = "A".repeat(161);
+    let sms = client
+        .send_message(&Message::sms("+15550100", "+447700900123", long.as_str()))
+        .await
+        .unwrap();
+    let took = browser
+        .wait_text("#message-list li", "2 segments", SECOND)
+        .await;
+    assert!(took < SECOND, "took {took:?}");
+    eprintln!("shown in the UI {took:?} after the send returned");
+
+    let component: comms::messaging::TemplateComponent = serde_json::from_value(json!({
+        "type": "body", "parameters": [{"type": "text", "text": "Grace"}]
+    }))
+    .unwrap();
+    let template = TemplateContent::new("welcome", "en_US").components(vec![component]);
+    let whatsapp = client
+        .send_message(&Message::whatsapp_template(
+            "+15550100",
+            "+447700900123",
+            template,
+        ))
+        .await
+        .unwrap();
+    browser
+        .wait_text(
+            "#message-list li",
+            "Hello Grace, this is a sandbox template.",
+            SECOND,
+        )
+        .await;
+
+    let call = client
+        .send_message(&Message::voice_call(
+            "+15550100",
+            "+447700900124",
+            "Your code is 1 2 3 4",
+        ))
+        .await
+        .unwrap();
+    browser
+        .wait_text("#message-list li", "Your code is 1 2 3 4", SECOND)
+        .await;
+    browser.screenshot("messages-list").await;
+
+    browser
+        .goto(&format!(
+            "{}#messages/{}",
+            sandbox.inbox_url().unwrap(),
+            sms.message_uuid
+        ))
+        .await;
+    browser
+        .wait_text("#sms-info", "GSM-7, 2 segments, 161 characters", SLOW)
+        .await;
+    browser
+        .goto(&format!(
+            "{}#messages/{}",
+            sandbox.inbox_url().unwrap(),
+            whatsapp.message_uuid
+        ))
+        .await;
+    browser
+        .wait_text("#template-rendered", "Hello Grace", SLOW)
+        .await;
+    browser
+        .goto(&format!(
+            "{}#messages/{}",
+            sandbox.inbox_url().unwrap(),
+            call.message_uuid
+        ))
+        .await;
+    // started → ringing → answered → completed, pushed live.
+    browser
+        .wait_text("#message-timeline", "completed", SLOW)
+        .await;
+    let steps = browser
+        .eval("return [...document.querySelectorAll('#message-timeline .badge')].map(b => b.textContent);", json!([]))
+        .await;
+    assert_eq!(
+        steps,
+        json!(["started", "ringing", "answered", "completed"])
+    );
+    browser.screenshot("messages-voice-timeline").await;
+    sandbox.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_realtime_log_shows_an_event_triggered_from_the_form_and_from_the_client() {
+    let _one = ONE_BROWSER.lock().await;
+    let sandbox = sandbox().await;
+    let browser = Browser::start().await;
+    open(&browser, &sandbox, "realtime").await;
+
+    sandbox
+        .realtime
+        .client()
+        .unwrap()
+        .trigger(["orders"], "order-shipped", &json!({"order": 1042}))
+        .await
+        .unwrap();
+    let took = browser
+        .wait_text("#realtime-log", "order-shipped", SECOND)
+        .await;
+    assert!(took < SECOND, "took {took:?}");
+    eprintln!("shown in the UI {took:?} after the send returned");
+
+    browser
+        .eval(
+            "const f = document.getElementById('trigger-form');\
+             f.querySelector('[name=channel]').value = 'news';\
+             f.querySelector('[name=event]').value = 'breaking';\
+             f.querySelector('[name=data]').value = '{\"headline\":\"from the form\"}';\
+             f.requestSubmit();",
+            json!([]),
+        )
+        .await;
+    browser
+        .wait_text("#realtime-log", "from the form", SECOND * 2)
+        .await;
+    assert_eq!(
+        sandbox.inbox.realtime_events()[0].event.as_deref(),
+        Some("breaking")
+    );
+    browser.screenshot("realtime").await;
+    sandbox.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_webhook_delivery_is_listed_with_its_signature_and_redelivered_from_the_ui() {
+    let _one = ONE_BROWSER.lock().await;
+    let receiver = TestServer::start(|_| Reply::json(200, json!({"ok": true}))).await;
+    let secret = generate_secret();
+    let mut config = SandboxConfig::default();
+    config.email.lifecycle_step = Duration::from_millis(100);
+    config.email.webhook = Some(WebhookTarget::new(
+        format!("{}/hooks/email", receiver.url()),
+        &secret,
+    ));
+    let sandbox = Sandbox::start_with(config).await.unwrap();
+    let browser = Browser::start().await;
+    open(&browser, &sandbox, "webhooks").await;
+
+    sandbox
+        .email
+        .client()
+        .unwrap()
+        .send_email(
+            &SendEmailRequest::new("ada@example.com", ["grace@example.com"])
+                .subject("Hooked")
+                .text("x"),
+        )
+        .await
+        .unwrap();
+    browser
+        .wait_text("#webhook-list", "email.delivered", SLOW)
+        .await;
+    browser
+        .wait_for(
+            "the deliveries to be acknowledged",
+            "return [...document.querySelectorAll('#webhook-list tr[data-id]')].every(r => r.textContent.includes('200'));",
+            json!([]),
+            SLOW,
+        )
+        .await;
+    // Expand one row: its signature headers are shown.
+    browser.click("#webhook-list tr[data-id]").await;
+    browser
+        .wait_text("#webhook-list th", "webhook-signature", SLOW)
+        .await;
+    browser.screenshot("webhooks").await;
+
+    let before = receiver.requests().len();
+    let first_id = receiver.requests()[0]
+        .header("webhook-id")
+        .unwrap()
+        .to_owned();
+    let newest = browser
+        .eval(
+            "return document.querySelector('#webhook-list tr[data-id]').dataset.id;",
+            json!([]),
+        )
+        .await;
+    browser
+        .click("#webhook-list tr[data-id] button.redeliver")
+        .await;
+    browser.wait_text("#webhook-list", "redelivery", SLOW).await;
+    let deadline = tokio::time::Instant::now() + SLOW;
+    while receiver.requests().len() == before {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no redelivery arrived"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let again = receiver.requests().last().cloned().unwrap();
+    let original = receiver
+        .requests()
+        .into_iter()
+        .find(|r| r.header("webhook-id") == newest.as_str())
+        .unwrap();
+    assert_eq!(again.body, original.body, "the same event is sent again");
+    assert_ne!(again.header("webhook-id").unwrap(), first_id);
+    let mut headers = comms_runtime::reqwest::header::HeaderMap::new();
+    for (name, value) in &again.headers {
+        headers.insert(
+            comms_runtime::reqwest::header::HeaderName::from_bytes(name.as_bytes()).unwrap(),
+            value.parse().unwrap(),
+        );
+    }
+    comms::email::verify_webhook(&secret, &headers, &again.body).expect("a valid signature");
+    sandbox.shutdown().await;
+}

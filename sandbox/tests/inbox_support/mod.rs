@@ -1,0 +1,208 @@
+//! A small W3C WebDriver client over HTTP (reqwest) driving Debian's headless Chromium through
+//! `chromedriver`, for the inbox's browser tests: navigate, run a script, wait for a condition,
+//! click, screenshot.
+#![allow(clippy::unwrap_used, dead_code)]
+
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use base64::Engine as _;
+use serde_json::{Value, json};
+
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// Browser tests share two cores with everything else: one browser at a time.
+pub static ONE_BROWSER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// A headless Chromium session, ended (and its driver killed) on drop.
+pub struct Browser {
+    http: reqwest::Client,
+    base: String,
+    session: String,
+    driver: Child,
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+impl Browser {
+    pub async fn start() -> Browser {
+        for path in [CHROMIUM, CHROMEDRIVER] {
+            assert!(
+                std::path::Path::new(path).exists(),
+                "{path} is missing: scripts/test installs Debian's chromium and chromium-driver"
+            );
+        }
+        let port = free_port();
+        let driver = Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts");
+        let http = reqwest::Client::new();
+        let base = format!("http://127.0.0.1:{port}");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let ready = http.get(format!("{base}/status")).send().await;
+            if let Ok(r) = ready {
+                let body: Value = r.json().await.unwrap_or_default();
+                if body["value"]["ready"] == true {
+                    break;
+                }
+            }
+            assert!(Instant::now() < deadline, "chromedriver never became ready");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let caps = json!({ "capabilities": { "alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {
+                "binary": CHROMIUM,
+                "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                         "--disable-background-networking", "--disable-component-update",
+                         "--disable-sync", "--no-first-run", "--window-size=1366,860"]
+            }
+        }}});
+        let created: Value = http
+            .post(format!("{base}/session"))
+            .json(&caps)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let session = created["value"]["sessionId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no WebDriver session: {created}"))
+            .to_owned();
+        Browser {
+            http,
+            base,
+            session,
+            driver,
+        }
+    }
+
+    async fn command(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> Value {
+        let url = format!("{}/session/{}{}", self.base, self.session, path);
+        let mut request = self.http.request(method, url);
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let reply: Value = request.send().await.unwrap().json().await.unwrap();
+        if reply["value"]["error"].is_string() {
+            panic!("WebDriver {path}: {}", reply["value"]);
+        }
+        reply["value"].clone()
+    }
+
+    pub async fn goto(&self, url: &str) {
+        self.command(reqwest::Method::POST, "/url", Some(json!({ "url": url })))
+            .await;
+    }
+
+    /// Runs `script` (a function body; `arguments` are `args`) in the page; its return value.
+    pub async fn eval(&self, script: &str, args: Value) -> Value {
+        self.command(
+            reqwest::Method::POST,
+            "/execute/sync",
+            Some(json!({ "script": script, "args": args })),
+        )
+        .await
+    }
+
+    /// Polls `script` until it returns a truthy value; how long that took. Panics after
+    /// `timeout` with `what`.
+    pub async fn wait_for(
+        &self,
+        what: &str,
+        script: &str,
+        args: Value,
+        timeout: Duration,
+    ) -> Duration {
+        let start = Instant::now();
+        loop {
+            let value = self.eval(script, args.clone()).await;
+            let truthy = !matches!(value, Value::Null | Value::Bool(false))
+                && value != json!(0)
+                && value != json!("");
+            if truthy {
+                return start.elapsed();
+            }
+            assert!(
+                start.elapsed() < timeout,
+                "timed out after {timeout:?} waiting for {what}"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// Whether some element matching `selector` has `text` in its text.
+    pub async fn wait_text(&self, selector: &str, text: &str, timeout: Duration) -> Duration {
+        self.wait_for(
+            &format!("`{text}` in `{selector}`"),
+            "return [...document.querySelectorAll(arguments[0])].some(e => e.textContent.includes(arguments[1]));",
+            json!([selector, text]),
+            timeout,
+        )
+        .await
+    }
+
+    /// Clicks the first element matching `selector` (through the DOM).
+    pub async fn click(&self, selector: &str) {
+        let found = self
+            .eval(
+                "const e = document.querySelector(arguments[0]); if (e) e.click(); return !!e;",
+                json!([selector]),
+            )
+            .await;
+        assert_eq!(found, json!(true), "nothing matches `{selector}` to click");
+    }
+
+    /// Saves a PNG of the viewport as `target/inbox-screenshots/<name>.png`.
+    pub async fn screenshot(&self, name: &str) -> PathBuf {
+        let data = self
+            .command(reqwest::Method::GET, "/screenshot", None)
+            .await;
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(data.as_str().unwrap())
+            .unwrap();
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/inbox-screenshots");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("{name}.png"));
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        // Best effort: ending the session closes Chromium; then the driver goes.
+        let url = format!("{}/session/{}", self.base, self.session);
+        let _ = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build();
+            if let Ok(rt) = rt {
+                rt.block_on(async {
+                    let _ = tokio::time::timeout(
+                        Duration::from_secs(5),
+                        reqwest::Client::new().delete(url).send(),
+                    )
+                    .await;
+                });
+            }
+        })
+        .join();
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
