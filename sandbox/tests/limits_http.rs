@@ -68,7 +68,11 @@ async fn an_8_mib_json_array_with_an_idempotency_key_is_refused_and_nothing_of_i
     let sent = body.len();
     let before = reset_peak();
     let answer = send(body, "attack").await.unwrap();
-    assert_eq!(answer.status().as_u16(), 422, "a JSON array is not a request body");
+    assert_eq!(
+        answer.status().as_u16(),
+        422,
+        "a JSON array is not a request body"
+    );
     let _ = answer.bytes().await.unwrap();
     let peak = peak() - before;
     tokio::time::sleep(Duration::from_millis(100)).await;
@@ -80,11 +84,18 @@ async fn an_8_mib_json_array_with_an_idempotency_key_is_refused_and_nothing_of_i
     );
     // The body is held once by the client and once by the server while read: nothing close
     // to the 4 million JSON values it would parse into (~128 MiB), nothing of it kept.
-    assert!(peak < 4 * sent, "peak heap grew by {peak} bytes for a {sent}-byte body");
+    assert!(
+        peak < 4 * sent,
+        "peak heap grew by {peak} bytes for a {sent}-byte body"
+    );
     assert!(kept < MIB, "{kept} bytes kept after the request");
     // The stored answer still replays.
     let replay = send(b"[0]".to_vec(), "attack").await.unwrap();
-    assert_eq!(replay.status().as_u16(), 409, "another body under the same key");
+    assert_eq!(
+        replay.status().as_u16(),
+        409,
+        "another body under the same key"
+    );
     s.shutdown().await;
 }
 
@@ -100,7 +111,12 @@ async fn a_body_sent_without_a_length_is_cut_at_the_limit_while_read() {
     );
     send(&mut stream, head.as_bytes()).await;
     let chunk = vec![b' '; 64 * 1024];
-    let frame = [format!("{:x}\r\n", chunk.len()).into_bytes(), chunk, b"\r\n".to_vec()].concat();
+    let frame = [
+        format!("{:x}\r\n", chunk.len()).into_bytes(),
+        chunk,
+        b"\r\n".to_vec(),
+    ]
+    .concat();
     let before = reset_peak();
     // Offer 64 MiB; the server must answer long before taking it all.
     let (mut reader, mut writer) = stream.into_split();
@@ -138,7 +154,10 @@ async fn a_body_sent_without_a_length_is_cut_at_the_limit_while_read() {
     );
     assert_eq!(status_of(&head), 413, "{head}");
     assert!(written < 64 * MIB, "the server read the whole 64 MiB");
-    assert!(peak < 4 * MIB, "peak heap grew by {peak} bytes against a 1 MiB cap");
+    assert!(
+        peak < 4 * MIB,
+        "peak heap grew by {peak} bytes against a 1 MiB cap"
+    );
     s.shutdown().await;
 }
 
@@ -185,16 +204,17 @@ async fn json_operations_refuse_other_content_types_with_415() {
     let http = reqwest::Client::new();
     let url = format!("{}/v1/emails", s.base_url());
     let post = |content_type: Option<&'static str>| {
-        let mut request = http
-            .post(&url)
-            .bearer_auth(s.api_key())
-            .body(valid_email());
+        let mut request = http.post(&url).bearer_auth(s.api_key()).body(valid_email());
         if let Some(t) = content_type {
             request = request.header("content-type", t);
         }
         request.send()
     };
-    for refused in [Some("text/plain"), Some("application/x-www-form-urlencoded"), None] {
+    for refused in [
+        Some("text/plain"),
+        Some("application/x-www-form-urlencoded"),
+        None,
+    ] {
         let answer = post(refused).await.unwrap();
         assert_eq!(answer.status().as_u16(), 415, "{refused:?}");
         let body: serde_json::Value = answer.json().await.unwrap();

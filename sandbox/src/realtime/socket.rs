@@ -22,8 +22,9 @@ use super::signature::{check_channel_auth, check_user_auth};
 /// Most bytes of a client event's data.
 const MAX_CLIENT_EVENT_BYTES: usize = 10_240;
 
-/// How long a close frame may take to go out; a client that does not read gets none.
-const CLOSE_WAIT: Duration = Duration::from_secs(1);
+/// How long a close frame may take to go out: a slow client that reads meanwhile gets its
+/// close code; one that reads nothing gets the TCP connection closed after it.
+const CLOSE_WAIT: Duration = Duration::from_secs(5);
 
 /// Serves one upgraded connection to the end.
 pub(crate) async fn serve(
@@ -110,11 +111,14 @@ pub(crate) async fn serve(
                         request = rx.close_requested() => request,
                     };
                     if let Some((code, reason)) = closing {
+                        // Out of every channel at once, not after the close frame drains.
+                        hub.unregister(&socket_id);
                         close(&mut ws, code, &reason).await;
                         break;
                     }
                 }
                 Next::Close((code, reason)) => {
+                    hub.unregister(&socket_id);
                     close(&mut ws, code, &reason).await;
                     break;
                 }
