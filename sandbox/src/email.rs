@@ -80,6 +80,9 @@ pub struct EmailSandboxConfig {
     /// ([`DeliveryOutcome::NotSent`](crate::server::DeliveryOutcome::NotSent)) but nothing leaves
     /// the process: for fuzzers, whose requests name arbitrary webhook URLs.
     pub deliver_webhooks: bool,
+    /// Bounds of the HTTP listener: connections, timeouts, body size, idempotency store
+    /// ([`HttpLimits::default`](crate::server::HttpLimits) by default).
+    pub limits: crate::server::HttpLimits,
     /// The SMTP relay listener; on by default (a free port, STARTTLS with a self-signed
     /// certificate made at start).
     pub smtp: Option<SmtpConfig>,
@@ -98,6 +101,7 @@ impl Default for EmailSandboxConfig {
             webhook: None,
             webhook_retry: WebhookRetry::default(),
             deliver_webhooks: true,
+            limits: crate::server::HttpLimits::default(),
             smtp: Some(SmtpConfig::default()),
             inbox: None,
         }
@@ -115,6 +119,7 @@ impl fmt::Debug for EmailSandboxConfig {
             .field("webhook", &self.webhook)
             .field("webhook_retry", &self.webhook_retry)
             .field("deliver_webhooks", &self.deliver_webhooks)
+            .field("limits", &self.limits)
             .field("smtp", &self.smtp)
             .finish()
     }
@@ -161,7 +166,8 @@ impl EmailSandbox {
         let background = Background::new();
         let gateway = Gateway::new(&comms::email::SERVICE)
             .credential("api_key", config.api_key.clone())
-            .rate_limit(config.rate_limit);
+            .rate_limit(config.rate_limit)
+            .limits(&config.limits);
         let service = EmailService {
             inner: Arc::new(Inner {
                 gateway: gateway.clone(),
@@ -200,7 +206,7 @@ impl EmailSandbox {
             None => None,
         };
         let app = email_server::router(Arc::new(service.clone()));
-        let http = Serving::spawn(listener, app, "email");
+        let http = Serving::spawn(listener, app, "email", &config.limits);
         Ok(EmailSandbox {
             addr,
             base_url: format!("http://{addr}"),

@@ -68,6 +68,9 @@ pub struct MessagingSandboxConfig {
     /// ([`DeliveryOutcome::NotSent`](crate::server::DeliveryOutcome::NotSent)) but nothing leaves
     /// the process: for fuzzers, whose requests name arbitrary webhook URLs.
     pub deliver_webhooks: bool,
+    /// Bounds of the HTTP listener: connections, timeouts, body size, idempotency store
+    /// ([`HttpLimits::default`](crate::server::HttpLimits) by default).
+    pub limits: crate::server::HttpLimits,
     /// The WhatsApp templates the account has (three by default: `welcome` and
     /// `order_update` approved, `spring_sale` pending).
     pub templates: Vec<Template>,
@@ -86,6 +89,7 @@ impl Default for MessagingSandboxConfig {
             webhook: None,
             webhook_retry: WebhookRetry::default(),
             deliver_webhooks: true,
+            limits: crate::server::HttpLimits::default(),
             templates: default_templates(),
             inbox: None,
         }
@@ -103,6 +107,7 @@ impl fmt::Debug for MessagingSandboxConfig {
             .field("webhook", &self.webhook)
             .field("webhook_retry", &self.webhook_retry)
             .field("deliver_webhooks", &self.deliver_webhooks)
+            .field("limits", &self.limits)
             .field("templates", &self.templates.len())
             .finish()
     }
@@ -184,7 +189,8 @@ impl MessagingSandbox {
         let background = Background::new();
         let gateway = Gateway::new(&comms::messaging::SERVICE)
             .credential("api_key", config.api_key.clone())
-            .rate_limit(config.rate_limit);
+            .rate_limit(config.rate_limit)
+            .limits(&config.limits);
         let secret = config
             .webhook
             .as_ref()
@@ -223,7 +229,7 @@ impl MessagingSandbox {
         let listener = tokio::net::TcpListener::bind((config.host, config.port)).await?;
         let addr = listener.local_addr()?;
         let app = messaging_server::router(Arc::new(service.clone()));
-        let http = Serving::spawn(listener, app, "messaging");
+        let http = Serving::spawn(listener, app, "messaging", &config.limits);
         Ok(MessagingSandbox {
             addr,
             base_url: format!("http://{addr}"),

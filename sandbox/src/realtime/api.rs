@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use axum::body::Bytes;
-use axum::extract::{Path, State};
-use axum::http::{Method, StatusCode, Uri};
+use axum::extract::{Path, Request, State};
+use axum::http::header::CONTENT_TYPE;
+use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use comms::realtime::WEBSOCKET;
 use comms_runtime::realtime::ChannelAuthKind;
@@ -17,6 +17,8 @@ use serde_json::{Value, json};
 
 use super::hub::{Hub, USER_CHANNEL_PREFIX};
 use super::signature::verify_request;
+use crate::server::limits::{ShapeError, is_json, json_shape};
+use crate::server::{BodyError, read_body};
 
 /// Most bytes of one event's data (UTF-8).
 pub(crate) const MAX_DATA_BYTES: usize = 10_240;
@@ -40,15 +42,39 @@ fn now() -> i64 {
         .unwrap_or(0)
 }
 
-/// Every request under `/apps/{app_id}/...`.
+/// Most JSON values in one request body (a trigger names at most 100 channels).
+const MAX_JSON_VALUES: usize = 10_000;
+/// Deepest nesting in one request body.
+const MAX_JSON_DEPTH: usize = 32;
+
+/// Every request under `/apps/{app_id}/...`: the body is read within the listener's limits
+/// (413 over the size, 400 when it ends early, 408 when it does not arrive) before anything else.
 pub(crate) async fn handle(
     State(hub): State<Arc<Hub>>,
     Path((app_id, rest)): Path<(String, String)>,
-    method: Method,
-    uri: Uri,
-    body: Bytes,
+    request: Request,
 ) -> Response {
-    let answer = answer(&hub, &app_id, &rest, &method, &uri, &body);
+    let (parts, body) = request.into_parts();
+    let (method, uri) = (parts.method, parts.uri);
+    let limits = &hub.config.limits;
+    let max = limits
+        .max_body_bytes
+        .unwrap_or(super::DEFAULT_MAX_BODY_BYTES);
+    let answer = match read_body(&parts.headers, body, max, limits.body_read_timeout).await {
+        Ok(body) => answer(&hub, &app_id, &rest, &method, &uri, &parts.headers, &body),
+        Err(BodyError::TooLarge) => fail(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the body is larger than {max} bytes"),
+        ),
+        Err(BodyError::Incomplete(reason)) => fail(
+            StatusCode::BAD_REQUEST,
+            format!("the body ended before its declared length: {reason}"),
+        ),
+        Err(BodyError::TimedOut) => fail(
+            StatusCode::REQUEST_TIMEOUT,
+            "the body did not arrive in time",
+        ),
+    };
     match answer {
         Ok(value) => (
             StatusCode::OK,
@@ -68,7 +94,15 @@ pub(crate) async fn handle(
     }
 }
 
-fn answer(hub: &Hub, app_id: &str, rest: &str, method: &Method, uri: &Uri, body: &[u8]) -> Answer {
+fn answer(
+    hub: &Hub,
+    app_id: &str,
+    rest: &str,
+    method: &Method,
+    uri: &Uri,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Answer {
     let config = &hub.config;
     if app_id != config.app_id {
         return fail(StatusCode::NOT_FOUND, format!("unknown app `{app_id}`"));
@@ -83,6 +117,20 @@ fn answer(hub: &Hub, app_id: &str, rest: &str, method: &Method, uri: &Uri, body:
         now(),
     )
     .map_err(|m| (StatusCode::UNAUTHORIZED, m))?;
+    if !body.is_empty() {
+        if !headers.get(CONTENT_TYPE).is_some_and(is_json) {
+            return fail(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "the body must be JSON: send `Content-Type: application/json`",
+            );
+        }
+        json_shape(body, MAX_JSON_VALUES, MAX_JSON_DEPTH).map_err(|e| match e {
+            ShapeError::TooManyValues(_) => {
+                (StatusCode::PAYLOAD_TOO_LARGE, format!("the body {e}"))
+            }
+            ShapeError::TooDeep(_) => (StatusCode::BAD_REQUEST, format!("the body {e}")),
+        })?;
+    }
     let query: BTreeMap<String, String> =
         url::form_urlencoded::parse(uri.query().unwrap_or("").as_bytes())
             .into_owned()

@@ -8,22 +8,13 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use tokio::sync::mpsc;
 
 use super::RealtimeConfig;
+use super::outbox::OutboxSender;
 use super::webhooks::Webhooks;
 
 /// Prefix of the channel that carries events to one signed-in user.
 pub(crate) const USER_CHANNEL_PREFIX: &str = "#server-to-user-";
-
-/// What a connection's socket task writes.
-#[derive(Debug)]
-pub(crate) enum Outgoing {
-    /// A text frame.
-    Text(String),
-    /// A close frame, then the end of the connection.
-    Close(u16, String),
-}
 
 /// One protocol error to send as `pusher:error`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,7 +66,7 @@ pub(crate) fn frame(event: &str, channel: Option<&str>, data: Option<Value>) -> 
 }
 
 struct SocketEntry {
-    tx: mpsc::UnboundedSender<Outgoing>,
+    outbox: OutboxSender,
     /// The signed-in user.
     user: Option<String>,
     channels: BTreeSet<String>,
@@ -108,7 +99,7 @@ struct Inner {
 impl Inner {
     fn send(&self, socket_id: &str, text: &str) {
         if let Some(socket) = self.sockets.get(socket_id) {
-            let _ = socket.tx.send(Outgoing::Text(text.to_owned()));
+            socket.outbox.push(text);
         }
     }
 }
@@ -169,13 +160,13 @@ impl Hub {
     }
 
     /// Registers a connection and gives it a fresh socket id (`<random>.<counter>`).
-    pub(crate) fn register(&self, tx: mpsc::UnboundedSender<Outgoing>) -> String {
+    pub(crate) fn register(&self, outbox: OutboxSender) -> String {
         let n = self.next_id.fetch_add(1, Ordering::Relaxed);
         let socket_id = format!("{}.{n}", self.prefix);
         self.lock().sockets.insert(
             socket_id.clone(),
             SocketEntry {
-                tx,
+                outbox,
                 user: None,
                 channels: BTreeSet::new(),
                 client_events: VecDeque::new(),
@@ -241,8 +232,18 @@ impl Hub {
         let mut hooks = Vec::new();
         {
             let mut inner = self.lock();
-            if !inner.sockets.contains_key(socket_id) {
+            let Some(socket) = inner.sockets.get(socket_id) else {
                 return Ok(()); // closed meanwhile
+            };
+            let max = self.config.max_subscriptions_per_connection;
+            if socket.channels.len() >= max && !socket.channels.contains(channel) {
+                return Err(ProtocolError::new(
+                    Some(super::codes::OVER_CAPACITY),
+                    format!(
+                        "this connection already has {max} subscriptions, the most it may have"
+                    ),
+                )
+                .on(channel));
             }
             let entry = inner.channels.entry(channel.to_owned()).or_default();
             let already = entry.subscribers.contains_key(socket_id);
@@ -554,10 +555,10 @@ impl Hub {
         };
         for socket in sockets {
             if let Some(s) = inner.sockets.get(socket) {
-                let _ = s.tx.send(Outgoing::Close(
+                s.outbox.close(
                     super::codes::UNAUTHORIZED,
-                    "connections of this user were terminated by the app".into(),
-                ));
+                    "connections of this user were terminated by the app",
+                );
             }
         }
         sockets.len()
@@ -567,7 +568,7 @@ impl Hub {
     pub(crate) fn close_all(&self, code: u16, reason: &str) {
         let inner = self.lock();
         for socket in inner.sockets.values() {
-            let _ = socket.tx.send(Outgoing::Close(code, reason.to_owned()));
+            socket.outbox.close(code, reason);
         }
     }
 

@@ -51,6 +51,7 @@
 
 mod api;
 mod hub;
+mod outbox;
 mod signature;
 mod socket;
 mod webhooks;
@@ -61,7 +62,7 @@ use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::server::Serving;
+use crate::server::{HttpLimits, Serving};
 use axum::Router;
 use axum::extract::{Path, Query, State, WebSocketUpgrade};
 use axum::response::Response;
@@ -142,7 +143,21 @@ pub struct RealtimeConfig {
     pub max_presence_members: usize,
     /// Where events and channel changes are recorded for the inbox (none by default).
     pub inbox: Option<crate::inbox::Inbox>,
+    /// Channels one connection may be subscribed to (default 1000; past it `pusher:error`
+    /// 4100).
+    pub max_subscriptions_per_connection: usize,
+    /// Frames waiting to be written to one connection (default 1024); a client that lets more
+    /// pile up is closed with 4100.
+    pub max_queued_frames: usize,
+    /// Bytes waiting to be written to one connection (default 1 MiB), likewise.
+    pub max_queued_bytes: usize,
+    /// Bounds of the listener (WebSockets included) and of HTTP API bodies (default
+    /// [`HttpLimits::default`] with bodies of at most [`DEFAULT_MAX_BODY_BYTES`]).
+    pub limits: HttpLimits,
 }
+
+/// Largest HTTP API request body by default (a batch is at most 10 events of 10 KiB).
+pub const DEFAULT_MAX_BODY_BYTES: usize = 1024 * 1024;
 
 impl fmt::Debug for RealtimeConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -153,6 +168,13 @@ impl fmt::Debug for RealtimeConfig {
             .field("secret", &self.secret)
             .field("webhook_url", &self.webhook_url)
             .field("activity_timeout", &self.activity_timeout)
+            .field(
+                "max_subscriptions_per_connection",
+                &self.max_subscriptions_per_connection,
+            )
+            .field("max_queued_frames", &self.max_queued_frames)
+            .field("max_queued_bytes", &self.max_queued_bytes)
+            .field("limits", &self.limits)
             .finish_non_exhaustive()
     }
 }
@@ -172,6 +194,10 @@ impl Default for RealtimeConfig {
             client_events_per_second: 10,
             max_presence_members: 100,
             inbox: None,
+            max_subscriptions_per_connection: 1000,
+            max_queued_frames: 1024,
+            max_queued_bytes: 1024 * 1024,
+            limits: HttpLimits::default().max_body_bytes(DEFAULT_MAX_BODY_BYTES),
         }
     }
 }
@@ -231,6 +257,29 @@ impl RealtimeConfig {
     #[must_use]
     pub fn client_events_per_second(mut self, n: u32) -> RealtimeConfig {
         self.client_events_per_second = n;
+        self
+    }
+
+    /// Allows this many subscriptions per connection.
+    #[must_use]
+    pub fn max_subscriptions_per_connection(mut self, n: usize) -> RealtimeConfig {
+        self.max_subscriptions_per_connection = n;
+        self
+    }
+
+    /// Bounds each connection's outbound queue: a client that lets more than `frames` frames
+    /// or `bytes` bytes pile up is closed with 4100 (over capacity).
+    #[must_use]
+    pub fn outbound_queue(mut self, frames: usize, bytes: usize) -> RealtimeConfig {
+        self.max_queued_frames = frames;
+        self.max_queued_bytes = bytes;
+        self
+    }
+
+    /// Replaces the listener's bounds (connections, timeouts, HTTP API body size).
+    #[must_use]
+    pub fn limits(mut self, limits: HttpLimits) -> RealtimeConfig {
+        self.limits = limits;
         self
     }
 
@@ -296,11 +345,9 @@ async fn websocket(
 async fn api_handler(
     State(state): State<AppState>,
     path: Path<(String, String)>,
-    method: axum::http::Method,
-    uri: axum::http::Uri,
-    body: axum::body::Bytes,
+    request: axum::extract::Request,
 ) -> Response {
-    api::handle(State(state.hub), path, method, uri, body).await
+    api::handle(State(state.hub), path, request).await
 }
 
 impl RealtimeSandbox {
@@ -327,12 +374,13 @@ impl RealtimeSandbox {
             }
             None => (None, None),
         };
+        let config_limits = config.limits.clone();
         let hub = Arc::new(Hub::new(config, hooks));
         let router = Router::new()
             .route("/app/{key}", get(websocket))
             .route("/apps/{app_id}/{*rest}", any(api_handler))
             .with_state(AppState { hub: hub.clone() });
-        let http = Serving::spawn(listener, router, "realtime");
+        let http = Serving::spawn(listener, router, "realtime", &config_limits);
         tracing::info!(%addr, "realtime sandbox listening");
         Ok(RealtimeSandbox {
             hub,

@@ -1,24 +1,30 @@
 //! One WebSocket connection: the handshake checks (app key, protocol version), then a loop that
-//! reads client frames, writes what the hub queued for this connection, and pings a silent
-//! client (closing with 4201 when no pong comes).
+//! reads client frames, writes what the hub queued for this connection (its bounded outbox: a
+//! client that does not keep up is closed with 4100), and pings a silent client (closing with
+//! 4201 when no pong comes).
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use comms::realtime::WEBSOCKET;
 use comms_runtime::realtime::{ChannelAuthKind, Frame};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use super::codes;
-use super::hub::{Hub, Joining, Outgoing, ProtocolError, USER_CHANNEL_PREFIX, frame};
+use super::hub::{Hub, Joining, ProtocolError, USER_CHANNEL_PREFIX, frame};
+use super::outbox::{Next, outbox};
 use super::signature::{check_channel_auth, check_user_auth};
 
 /// Most bytes of a client event's data.
 const MAX_CLIENT_EVENT_BYTES: usize = 10_240;
+
+/// How long a close frame may take to go out: a slow client that reads meanwhile gets its
+/// close code; one that reads nothing gets the TCP connection closed after it.
+const CLOSE_WAIT: Duration = Duration::from_secs(5);
 
 /// Serves one upgraded connection to the end.
 pub(crate) async fn serve(
@@ -60,7 +66,7 @@ pub(crate) async fn serve(
         return;
     }
 
-    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (tx, mut rx) = outbox(hub.config.max_queued_frames, hub.config.max_queued_bytes);
     let socket_id = hub.register(tx);
     let activity = hub.config.activity_timeout;
     let established = frame(
@@ -93,17 +99,30 @@ pub(crate) async fn serve(
                     Message::Ping(_) | Message::Pong(_) => {}
                 }
             }
-            outgoing = rx.recv() => match outgoing {
-                Some(Outgoing::Text(text)) => {
-                    if ws.send(Message::text(text)).await.is_err() {
+            next = rx.next() => match next {
+                Next::Text(text) => {
+                    // A write to a client that stopped reading may never finish: a close
+                    // request (the outbox overflowing meanwhile) ends it.
+                    let closing = tokio::select! {
+                        sent = ws.send(Message::text(text)) => match sent {
+                            Ok(()) => None,
+                            Err(_) => break,
+                        },
+                        request = rx.close_requested() => request,
+                    };
+                    if let Some((code, reason)) = closing {
+                        // Out of every channel at once, not after the close frame drains.
+                        hub.unregister(&socket_id);
+                        close(&mut ws, code, &reason).await;
                         break;
                     }
                 }
-                Some(Outgoing::Close(code, reason)) => {
+                Next::Close((code, reason)) => {
+                    hub.unregister(&socket_id);
                     close(&mut ws, code, &reason).await;
                     break;
                 }
-                None => break,
+                Next::Gone => break,
             },
             () = tokio::time::sleep_until(wake) => {
                 if pong_deadline.is_some() {
@@ -137,12 +156,11 @@ async fn close(ws: &mut WebSocket, code: u16, reason: &str) {
     while reason.len() > 123 {
         reason.pop();
     }
-    let _ = ws
-        .send(Message::Close(Some(CloseFrame {
-            code,
-            reason: reason.into(),
-        })))
-        .await;
+    let frame = Message::Close(Some(CloseFrame {
+        code,
+        reason: reason.into(),
+    }));
+    let _ = tokio::time::timeout(CLOSE_WAIT, ws.send(frame)).await;
 }
 
 #[derive(Deserialize)]

@@ -3,7 +3,8 @@
 //! type that has the same public fields.
 
 /// Adds the shared builder methods to a sandbox config with the fields `api_key`, `host`,
-/// `port`, `rate_limit`, `lifecycle_step`, `webhook`, `webhook_retry` and `deliver_webhooks`.
+/// `port`, `rate_limit`, `lifecycle_step`, `webhook`, `webhook_retry`, `deliver_webhooks` and
+/// `limits`.
 macro_rules! service_config_setters {
     ($config:ty) => {
         impl $config {
@@ -41,6 +42,13 @@ macro_rules! service_config_setters {
             /// Retries of failed webhook deliveries.
             pub fn webhook_retry(mut self, retry: $crate::server::WebhookRetry) -> Self {
                 self.webhook_retry = retry;
+                self
+            }
+
+            /// Replaces the listener's bounds (connections, timeouts, body size, idempotency
+            /// store).
+            pub fn limits(mut self, limits: $crate::server::HttpLimits) -> Self {
+                self.limits = limits;
                 self
             }
 

@@ -1,9 +1,11 @@
 //! The [`Gateway`] every request of a generated server passes ([`Incoming::accept`]): auth by
 //! the spec's schemes, the spec's rate limit (429 with `Retry-After` and `X-RateLimit-*`),
 //! idempotency keys (a replay answers the same, another body under the same key is a 409), then
-//! decoding and validation of path, query and body, and finally the encoded answer.
+//! decoding and validation of path, query and body, and finally the encoded answer. Bodies are
+//! read within [`HttpLimits`](super::HttpLimits), their JSON shape is bounded before it is
+//! parsed, and the idempotency store keeps a hash of each body, not the body.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime};
@@ -16,9 +18,12 @@ use bytes::Bytes;
 use comms_runtime::validate::{Validate, Validator};
 use comms_runtime::{AuthScheme, OperationSpec, RetryClass, ServiceSpec};
 use serde::Serialize;
-use serde::de::DeserializeOwned;
+use serde::de::{DeserializeOwned, IgnoredAny};
+use sha2::{Digest, Sha256};
 
-use super::{ServerError, X_REQUEST_ID};
+use super::limits::{DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_JSON_VALUES};
+use super::limits::{ShapeError, is_json, json_shape};
+use super::{BodyError, HttpLimits, ServerError, X_REQUEST_ID, read_body};
 
 /// A request rate limit: `requests` per `per`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,6 +73,9 @@ pub struct Gateway {
     limiter: Option<Arc<Limiter>>,
     idempotency: IdempotencyStore,
     max_body_bytes: usize,
+    body_read_timeout: Duration,
+    max_json_values: usize,
+    max_json_depth: usize,
 }
 
 impl fmt::Debug for Gateway {
@@ -84,7 +92,10 @@ impl fmt::Debug for Gateway {
             )
             .field("rate_limit", &self.limiter.as_ref().map(|l| l.limit))
             .field("max_body_bytes", &self.max_body_bytes)
-            .finish()
+            .field("body_read_timeout", &self.body_read_timeout)
+            .field("max_json_values", &self.max_json_values)
+            .field("max_json_depth", &self.max_json_depth)
+            .finish_non_exhaustive()
     }
 }
 
@@ -96,9 +107,39 @@ impl Gateway {
             service,
             credentials: Vec::new(),
             limiter: RateLimit::from_spec(service).map(|l| Arc::new(Limiter::new(l))),
-            idempotency: IdempotencyStore::new(DEFAULT_IDEMPOTENCY_RETENTION),
+            idempotency: IdempotencyStore::new(
+                DEFAULT_IDEMPOTENCY_RETENTION,
+                super::DEFAULT_IDEMPOTENCY_MAX_ENTRIES,
+                super::DEFAULT_IDEMPOTENCY_MAX_BYTES,
+            ),
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            body_read_timeout: super::DEFAULT_BODY_READ_TIMEOUT,
+            max_json_values: DEFAULT_MAX_JSON_VALUES,
+            max_json_depth: DEFAULT_MAX_JSON_DEPTH,
         }
+    }
+
+    /// Applies the request-side bounds of `limits`: the body size (when it sets one), the body
+    /// read timeout and the idempotency store's capacity (keys already stored are forgotten).
+    pub fn limits(mut self, limits: &HttpLimits) -> Self {
+        if let Some(max) = limits.max_body_bytes {
+            self.max_body_bytes = max;
+        }
+        self.body_read_timeout = limits.body_read_timeout;
+        self.idempotency = IdempotencyStore::new(
+            self.idempotency.retention,
+            limits.idempotency_max_entries,
+            limits.idempotency_max_bytes,
+        );
+        self
+    }
+
+    /// Most JSON values and deepest nesting a request body may have (413 and 422 past them);
+    /// they bound what parsing a body can allocate, whatever its size.
+    pub fn json_shape(mut self, max_values: usize, max_depth: usize) -> Self {
+        self.max_json_values = max_values;
+        self.max_json_depth = max_depth;
+        self
     }
 
     /// Accepts `value` for the spec credential `name` (`api_key`).
@@ -117,8 +158,18 @@ impl Gateway {
 
     /// How long idempotency keys are remembered.
     pub fn idempotency_retention(mut self, retention: Duration) -> Self {
-        self.idempotency = IdempotencyStore::new(retention);
+        self.idempotency = IdempotencyStore::new(
+            retention,
+            self.idempotency.max_entries,
+            self.idempotency.max_bytes,
+        );
         self
+    }
+
+    /// Idempotency keys stored now (in flight or answered), and the bytes their answers take.
+    pub fn idempotency_usage(&self) -> (usize, usize) {
+        let slots = lock(&self.idempotency.slots);
+        (slots.map.len(), slots.bytes)
     }
 
     /// Largest request body; larger ones get 413 `payload_too_large`.
@@ -239,33 +290,25 @@ enum Slot {
     },
 }
 
-#[derive(Debug, Clone, PartialEq)]
-struct Fingerprint {
-    method: String,
-    path: String,
-    body: FingerprintBody,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-enum FingerprintBody {
-    Json(serde_json::Value),
-    Raw(Bytes),
-}
+/// The SHA-256 of a request's method, path and raw body: what tells a replay from another
+/// request under the same key, in 32 bytes whatever the body's size. Clients retry with the
+/// same bytes, so the raw body is what is compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Fingerprint([u8; 32]);
 
 impl Fingerprint {
-    fn new(parts: &Parts, body: &Bytes) -> Self {
-        Fingerprint {
-            method: parts.method.to_string(),
-            path: parts.uri.path().to_owned(),
-            // Same JSON, same request, whatever the whitespace or key order.
-            body: match serde_json::from_slice(body) {
-                Ok(value) => FingerprintBody::Json(value),
-                Err(_) => FingerprintBody::Raw(body.clone()),
-            },
-        }
+    fn new(parts: &Parts, body: &[u8]) -> Self {
+        let mut hash = Sha256::new();
+        hash.update(parts.method.as_str().as_bytes());
+        hash.update([0]);
+        hash.update(parts.uri.path().as_bytes());
+        hash.update([0]);
+        hash.update(body);
+        Fingerprint(hash.finalize().into())
     }
 }
 
+/// What a replay needs: status, body and request id of the first answer.
 #[derive(Debug, Clone)]
 struct StoredAnswer {
     status: StatusCode,
@@ -273,11 +316,58 @@ struct StoredAnswer {
     request_id: String,
 }
 
-/// Idempotency keys and the answers given to them, kept for the retention time.
+/// Bytes one stored key costs besides its answer's body (the key, hash, id, bookkeeping).
+const SLOT_OVERHEAD: usize = 128;
+
+/// Idempotency keys and the answers given to them: kept for the retention time, at most
+/// `max_entries` keys and `max_bytes` of answers (the oldest answers go first).
 #[derive(Debug, Clone)]
 struct IdempotencyStore {
     retention: Duration,
-    slots: Arc<Mutex<HashMap<String, Slot>>>,
+    max_entries: usize,
+    max_bytes: usize,
+    slots: Arc<Mutex<Slots>>,
+}
+
+#[derive(Debug, Default)]
+struct Slots {
+    map: HashMap<String, Slot>,
+    /// Answered keys, oldest first (answers expire in this order too).
+    answered: VecDeque<String>,
+    /// What the answered keys cost, by [`StoredAnswer::cost`].
+    bytes: usize,
+}
+
+impl StoredAnswer {
+    fn cost(&self, key: &str) -> usize {
+        SLOT_OVERHEAD + key.len() + self.body.len() + self.request_id.len()
+    }
+}
+
+impl Slots {
+    /// Forgets the oldest answer; false when there is none.
+    fn evict_oldest(&mut self) -> bool {
+        let Some(key) = self.answered.pop_front() else {
+            return false;
+        };
+        if let Some(Slot::Done { answer, .. }) = self.map.remove(&key) {
+            self.bytes = self.bytes.saturating_sub(answer.cost(&key));
+        }
+        true
+    }
+
+    fn expire(&mut self, retention: Duration) {
+        while let Some(key) = self.answered.front() {
+            let expired = match self.map.get(key) {
+                Some(Slot::Done { at, .. }) => at.elapsed() >= retention,
+                _ => true,
+            };
+            if !expired {
+                break;
+            }
+            self.evict_oldest();
+        }
+    }
 }
 
 enum Claim {
@@ -285,28 +375,41 @@ enum Claim {
     Reserved,
     /// A replay of a finished request: answer the same.
     Replay(StoredAnswer),
-    /// Another body under this key, or the first request is still running.
+    /// Another body under this key, the first request is still running, or the store is full
+    /// of requests in flight.
     Conflict(ServerError),
 }
 
 impl IdempotencyStore {
-    fn new(retention: Duration) -> Self {
+    fn new(retention: Duration, max_entries: usize, max_bytes: usize) -> Self {
         IdempotencyStore {
             retention,
-            slots: Arc::new(Mutex::new(HashMap::new())),
+            max_entries: max_entries.max(1),
+            max_bytes,
+            slots: Arc::new(Mutex::new(Slots::default())),
         }
     }
 
     fn claim(&self, key: &str, fingerprint: Fingerprint) -> Claim {
         let mut slots = lock(&self.slots);
-        let retention = self.retention;
-        slots.retain(|_, slot| match slot {
-            Slot::Done { at, .. } => at.elapsed() < retention,
-            Slot::InFlight { .. } => true,
-        });
-        match slots.get(key) {
+        slots.expire(self.retention);
+        match slots.map.get(key) {
             None => {
-                slots.insert(key.to_owned(), Slot::InFlight { fingerprint });
+                while slots.map.len() >= self.max_entries {
+                    if !slots.evict_oldest() {
+                        return Claim::Conflict(
+                            ServerError::new(
+                                503,
+                                "service_unavailable",
+                                "too many requests with idempotency keys are in flight; retry",
+                            )
+                            .with_header("Retry-After", "1"),
+                        );
+                    }
+                }
+                slots
+                    .map
+                    .insert(key.to_owned(), Slot::InFlight { fingerprint });
                 Claim::Reserved
             }
             Some(Slot::Done {
@@ -327,24 +430,34 @@ impl IdempotencyStore {
         }
     }
 
+    /// Stores the answer for a replay; an answer too large to keep (over a quarter of the
+    /// store) is not kept, and the key is released instead.
     fn complete(&self, key: &str, answer: StoredAnswer) {
         let mut slots = lock(&self.slots);
-        if let Some(Slot::InFlight { fingerprint }) = slots.remove(key) {
-            slots.insert(
-                key.to_owned(),
-                Slot::Done {
-                    fingerprint,
-                    answer,
-                    at: Instant::now(),
-                },
-            );
+        let Some(Slot::InFlight { fingerprint }) = slots.map.remove(key) else {
+            return;
+        };
+        let cost = answer.cost(key);
+        if cost > self.max_bytes / 4 {
+            return;
         }
+        while slots.bytes + cost > self.max_bytes && slots.evict_oldest() {}
+        slots.bytes += cost;
+        slots.answered.push_back(key.to_owned());
+        slots.map.insert(
+            key.to_owned(),
+            Slot::Done {
+                fingerprint,
+                answer,
+                at: Instant::now(),
+            },
+        );
     }
 
     fn release(&self, key: &str) {
         let mut slots = lock(&self.slots);
-        if matches!(slots.get(key), Some(Slot::InFlight { .. })) {
-            slots.remove(key);
+        if matches!(slots.map.get(key), Some(Slot::InFlight { .. })) {
+            slots.map.remove(key);
         }
     }
 }
@@ -410,6 +523,8 @@ pub struct Incoming {
     path_params: Vec<(String, String)>,
     query: String,
     body: Bytes,
+    max_json_values: usize,
+    max_json_depth: usize,
     limit_headers: HeaderMap,
     reservation: Option<Reservation>,
 }
@@ -480,17 +595,46 @@ impl Incoming {
             }
         };
 
-        let body = match axum::body::to_bytes(body, gateway.max_body_bytes).await {
+        let content_type = parts.headers.get(CONTENT_TYPE);
+        if op.has_body && content_type.is_some_and(|v| !is_json(v)) {
+            let error = unsupported_media_type();
+            return Err(with_headers(error.to_response(&request_id), &limit_headers));
+        }
+        let body = match read_body(
+            &parts.headers,
+            body,
+            gateway.max_body_bytes,
+            gateway.body_read_timeout,
+        )
+        .await
+        {
             Ok(body) => body,
-            Err(_) => {
-                let error = ServerError::new(
-                    413,
-                    "payload_too_large",
-                    format!("the body is larger than {} bytes", gateway.max_body_bytes),
-                );
+            Err(e) => {
+                let error = match e {
+                    BodyError::TooLarge => ServerError::new(
+                        413,
+                        "payload_too_large",
+                        format!("the body is larger than {} bytes", gateway.max_body_bytes),
+                    ),
+                    BodyError::Incomplete(reason) => ServerError::bad_request(format!(
+                        "the body ended before its declared length: {reason}"
+                    )),
+                    BodyError::TimedOut => ServerError::new(
+                        408,
+                        "request_timeout",
+                        format!(
+                            "the body did not arrive within {} s",
+                            gateway.body_read_timeout.as_secs_f64()
+                        ),
+                    ),
+                };
                 return Err(with_headers(error.to_response(&request_id), &limit_headers));
             }
         };
+        if op.has_body && content_type.is_none() && !body.is_empty() {
+            let error = unsupported_media_type();
+            return Err(with_headers(error.to_response(&request_id), &limit_headers));
+        }
 
         let mut idempotency_key = None;
         let mut reservation = None;
@@ -560,6 +704,8 @@ impl Incoming {
             path_params,
             query,
             body,
+            max_json_values: gateway.max_json_values,
+            max_json_depth: gateway.max_json_depth,
             limit_headers,
             reservation,
         })
@@ -621,15 +767,27 @@ impl Incoming {
                 self.op.name
             )));
         }
-        let mut value: serde_json::Value = serde_json::from_slice(&self.body)
+        // Syntax first, without building anything; then the shape, so the tree built below
+        // is bounded by the value count, not by what a body of this size could expand to.
+        serde_json::from_slice::<IgnoredAny>(&self.body)
             .map_err(|e| ServerError::bad_request(format!("the body is not valid JSON: {e}")))?;
-        if !value.is_object() {
+        if self.body.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
             return Err(ServerError::new(
                 422,
                 "validation_error",
                 "invalid body: expected a JSON object",
             ));
         }
+        json_shape(&self.body, self.max_json_values, self.max_json_depth).map_err(|e| match e {
+            ShapeError::TooManyValues(_) => {
+                ServerError::new(413, "payload_too_large", format!("the body {e}"))
+            }
+            ShapeError::TooDeep(_) => {
+                ServerError::new(422, "validation_error", format!("invalid body: {e}"))
+            }
+        })?;
+        let mut value: serde_json::Value = serde_json::from_slice(&self.body)
+            .map_err(|e| ServerError::bad_request(format!("the body is not valid JSON: {e}")))?;
         integral_floats_to_integers(&mut value);
         serde_path_to_error::deserialize(value).map_err(
             |e: serde_path_to_error::Error<serde_json::Error>| {
@@ -751,6 +909,15 @@ fn integral_floats_to_integers(value: &mut serde_json::Value) {
         }
         _ => {}
     }
+}
+
+fn unsupported_media_type() -> ServerError {
+    ServerError::new(
+        415,
+        "unsupported_media_type",
+        "this operation takes a JSON body: send `Content-Type: application/json`",
+    )
+    .with_param("Content-Type")
 }
 
 fn with_headers(mut response: Response, extra: &HeaderMap) -> Response {

@@ -8,6 +8,7 @@ mod background;
 mod config;
 mod error;
 mod gateway;
+pub(crate) mod limits;
 mod page;
 mod serve;
 mod time;
@@ -19,6 +20,12 @@ pub use error::ServerError;
 pub use gateway::{
     DEFAULT_IDEMPOTENCY_RETENTION, DEFAULT_MAX_BODY_BYTES, Gateway, Incoming, RateLimit,
     RequestContext, new_request_id,
+};
+pub(crate) use limits::{BodyError, read_body};
+pub use limits::{
+    DEFAULT_BODY_READ_TIMEOUT, DEFAULT_HEADER_READ_TIMEOUT, DEFAULT_IDEMPOTENCY_MAX_BYTES,
+    DEFAULT_IDEMPOTENCY_MAX_ENTRIES, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_JSON_DEPTH,
+    DEFAULT_MAX_JSON_VALUES, DEFAULT_WRITE_TIMEOUT, HttpLimits,
 };
 pub use page::{DEFAULT_PAGE_LIMIT, PageRequest, paginate};
 pub(crate) use serve::Serving;
