@@ -734,10 +734,48 @@ mod tests {
 
     #[test]
     fn call_options_merge_prefers_the_newer() {
-        let a = CallOptions::new().max_attempts(2).idempotency_key("a");
-        let b = CallOptions::new().idempotency_key("b");
+        let a = CallOptions::new()
+            .max_attempts(2)
+            .idempotency_key("a")
+            .max_response_bytes(10);
+        let b = CallOptions::new()
+            .idempotency_key("b")
+            .max_error_body_bytes(20);
         let m = a.merged(b);
         assert_eq!(m.max_attempts, Some(2));
         assert_eq!(m.idempotency_key.as_deref(), Some("b"));
+        assert_eq!(m.max_response_bytes, Some(10));
+        assert_eq!(m.max_error_body_bytes, Some(20));
+    }
+
+    #[test]
+    fn a_spec_without_a_total_deadline_gets_the_runtime_default() {
+        let builder = ClientBuilder::new(&SPEC);
+        assert_eq!(SPEC.timeouts.total_ms, None);
+        assert_eq!(builder.timeouts.total, Some(DEFAULT_TOTAL_TIMEOUT));
+        assert_eq!(DEFAULT_TOTAL_TIMEOUT, Duration::from_secs(30));
+        let own = TimeoutSpec {
+            total_ms: Some(90_000),
+            ..TimeoutSpec::DEFAULT
+        };
+        assert_eq!(Timeouts::from(&own).total, Some(Duration::from_secs(90)));
+        // Only the caller can switch it off.
+        let off = ClientBuilder::new(&SPEC).total_timeout(None);
+        assert_eq!(off.timeouts.total, None);
+    }
+
+    #[test]
+    fn body_limits_default_to_16_mib_and_64_kib_and_can_be_changed() {
+        let builder = ClientBuilder::new(&SPEC);
+        assert_eq!(builder.limits.success, 16 * 1024 * 1024);
+        assert_eq!(builder.limits.error, 64 * 1024);
+        let builder = builder.max_response_bytes(1).max_error_body_bytes(2);
+        assert_eq!(
+            builder.limits,
+            BodyLimits {
+                success: 1,
+                error: 2
+            }
+        );
     }
 }

@@ -754,6 +754,85 @@ mod tests {
     }
 
     #[test]
+    fn a_50_mb_error_message_is_kept_and_displayed_bounded() {
+        let huge = "x".repeat(50 * 1024 * 1024);
+        let long = "y".repeat(1024 * 1024);
+        let body = format!(
+            r#"{{"error":{{"code":"{long}","message":"{huge}","param":"{long}","request_id":"{long}"}}}}"#
+        );
+        let api = ApiError::from_response(400, None, body.as_bytes());
+        let ellipsis = '…'.len_utf8();
+        assert!(api.message.as_ref().is_some_and(|m| m.len() <= MESSAGE_LIMIT + ellipsis));
+        assert!(api.code.as_ref().is_some_and(|c| c.len() <= CODE_LIMIT + ellipsis));
+        assert!(api.param.as_ref().is_some_and(|p| p.len() <= ID_LIMIT + ellipsis));
+        assert!(api.request_id.as_ref().is_some_and(|r| r.len() <= ID_LIMIT + ellipsis));
+        let shown = Error::Api(Box::new(api)).to_string();
+        assert!(shown.len() < 4 * 1024, "{} bytes", shown.len());
+        assert!(shown.contains("xxx…") && shown.contains("yyy…"));
+    }
+
+    #[test]
+    fn control_characters_from_the_server_are_escaped() {
+        let body = serde_json::json!({"error": {
+            "code": "bad\r\nX-Forged: 1",
+            "message": "line one\nINFO forged line\r\n\u{1b}[31mred\u{1b}[0m \u{85}nel \u{2028}ls \u{202e}rtl\ttab",
+            "param": "to\n",
+            "request_id": "req\r\n",
+        }})
+        .to_string();
+        let api = ApiError::from_response(400, None, body.as_bytes());
+        let shown = api.to_string();
+        for c in ['\r', '\n', '\u{1b}', '\u{85}', '\u{2028}', '\u{202e}', '\t'] {
+            assert!(!shown.contains(c), "{c:?} in {shown:?}");
+        }
+        assert_eq!(
+            api.message.as_deref(),
+            Some(
+                "line one\\nINFO forged line\\r\\n\\u{1b}[31mred\\u{1b}[0m \\u{85}nel \\u{2028}ls \\u{202e}rtl\\ttab"
+            )
+        );
+        assert_eq!(api.code.as_deref(), Some("bad\\r\\nX-Forged: 1"));
+        assert_eq!(api.request_id.as_deref(), Some("req\\r\\n"));
+        // A header request id and an HTML excerpt are escaped too.
+        let api = ApiError::from_response(502, Some("id\u{7f}"), b"<p>\r\nfake</p>");
+        assert_eq!(api.request_id.as_deref(), Some("id\\u{7f}"));
+        assert!(api.to_string().contains("<p>\\r\\nfake</p>"), "{api}");
+    }
+
+    #[test]
+    fn escaping_never_splits_a_character_or_an_escape() {
+        // Each `\u{1b}` is 6 bytes: a limit of 8 holds one and the rest is cut.
+        assert_eq!(bounded_text("\u{1b}\u{1b}", 8), "\\u{1b}…");
+        assert_eq!(bounded_text("éé", 3), "é…");
+        assert_eq!(bounded_text("plain", 5), "plain");
+        assert_eq!(bounded_text("plain!", 5), "plain…");
+        assert_eq!(bounded_text("\u{9f}", 6), "\\u{9f}");
+        assert_eq!(bounded_text("\u{9f}", 5), "…");
+        assert_eq!(bounded_text("a\u{202e}", 9), "a\\u{202e}");
+    }
+
+    #[test]
+    fn too_large_displays_the_operation_and_the_limit_and_is_not_retryable() {
+        let err = Error::ResponseTooLarge(Box::new(TooLarge {
+            service: "email",
+            operation: "get_email",
+            status: 200,
+            limit: 1024,
+            declared: Some(5_000_000_000),
+            request_id: Some("req_1".into()),
+        }));
+        assert_eq!(err.kind(), ErrorKind::ResponseTooLarge);
+        assert_eq!(err.status(), Some(200));
+        assert_eq!(err.request_id(), Some("req_1"));
+        assert!(!err.is_retryable());
+        assert_eq!(
+            err.to_string(),
+            "response to email.get_email (HTTP 200) too large: it declares 5000000000 bytes, \
+             over the limit of 1024 bytes [request id req_1]"
+        );
+    }
+
+    #[test]
     fn classification_by_status() {
         let api = |s| ApiError::from_response(s, None, b"");
         assert_eq!(Error::from_status(api(401), None).kind(), ErrorKind::Auth);
