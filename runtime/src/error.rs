@@ -762,10 +762,26 @@ mod tests {
         );
         let api = ApiError::from_response(400, None, body.as_bytes());
         let ellipsis = '…'.len_utf8();
-        assert!(api.message.as_ref().is_some_and(|m| m.len() <= MESSAGE_LIMIT + ellipsis));
-        assert!(api.code.as_ref().is_some_and(|c| c.len() <= CODE_LIMIT + ellipsis));
-        assert!(api.param.as_ref().is_some_and(|p| p.len() <= ID_LIMIT + ellipsis));
-        assert!(api.request_id.as_ref().is_some_and(|r| r.len() <= ID_LIMIT + ellipsis));
+        assert!(
+            api.message
+                .as_ref()
+                .is_some_and(|m| m.len() <= MESSAGE_LIMIT + ellipsis)
+        );
+        assert!(
+            api.code
+                .as_ref()
+                .is_some_and(|c| c.len() <= CODE_LIMIT + ellipsis)
+        );
+        assert!(
+            api.param
+                .as_ref()
+                .is_some_and(|p| p.len() <= ID_LIMIT + ellipsis)
+        );
+        assert!(
+            api.request_id
+                .as_ref()
+                .is_some_and(|r| r.len() <= ID_LIMIT + ellipsis)
+        );
         let shown = Error::Api(Box::new(api)).to_string();
         assert!(shown.len() < 4 * 1024, "{} bytes", shown.len());
         assert!(shown.contains("xxx…") && shown.contains("yyy…"));

@@ -284,11 +284,27 @@ async fn without_a_cap_over_it_the_same_body_is_held_whole() {
         .unwrap();
     let (result, peak) = peak_growth(client.execute(get_email("em_1"))).await;
     assert_eq!(result.expect("within the cap").body().len(), 64 * MIB);
-    eprintln!(
-        "64 MiB chunked body, 128 MiB cap: peak heap growth {} KiB",
-        peak / KIB
-    );
     assert!(peak >= 64 * MIB, "peak heap growth {peak} bytes");
+    // What the runtime did before it had limits: `reqwest::Response::bytes()`.
+    let url = format!("{}/v1/emails/em_1", server.base_url());
+    let (whole, before) = peak_growth(async {
+        reqwest::get(&url)
+            .await
+            .unwrap()
+            .bytes()
+            .await
+            .unwrap()
+            .len()
+    })
+    .await;
+    assert_eq!(whole, 64 * MIB);
+    eprintln!(
+        "64 MiB chunked body: peak heap growth {} KiB with a 128 MiB cap, {} KiB read whole by \
+         reqwest's bytes() (the runtime before limits)",
+        peak / KIB,
+        before / KIB
+    );
+    assert!(before >= 64 * MIB, "peak heap growth {before} bytes");
 }
 
 #[tokio::test]
@@ -472,6 +488,10 @@ async fn a_50_mb_error_message_displays_bounded_when_read_whole() {
     let message = api.message.as_deref().unwrap();
     assert!(message.len() <= 2048 + 3 && message.ends_with('…'));
     let shown = err.to_string();
+    eprintln!(
+        "422 with a 50 MB message read whole: Display {} bytes",
+        shown.len()
+    );
     assert!(shown.len() < 4 * KIB, "Display is {} bytes", shown.len());
 }
 
@@ -532,7 +552,10 @@ async fn cr_lf_and_escapes_in_an_error_cannot_forge_a_log_line() {
     let client = client(&server.base_url()).build().unwrap();
     let err = client.execute(get_email("em_1")).await.expect_err("400");
     let shown = err.to_string();
-    assert!(!shown.contains(['\r', '\n', '\u{1b}', '\u{85}']), "{shown:?}");
+    assert!(
+        !shown.contains(['\r', '\n', '\u{1b}', '\u{85}']),
+        "{shown:?}"
+    );
 
     let log = String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap();
     assert!(log.contains("call failed"), "{log}");
@@ -545,7 +568,11 @@ async fn cr_lf_and_escapes_in_an_error_cannot_forge_a_log_line() {
             ["TRACE", "DEBUG", "INFO", "WARN", "ERROR"].contains(&level),
             "a line that is no record: {line:?}"
         );
-        assert!(!line.trim_start().starts_with("INFO comms.request: call succeeded"));
+        assert!(
+            !line
+                .trim_start()
+                .starts_with("INFO comms.request: call succeeded")
+        );
     }
 }
 
@@ -573,4 +600,38 @@ async fn a_silent_server_ends_at_the_call_deadline() {
     );
     // Three attempts fit: 300 + 300 + what is left of the 700 ms.
     assert_eq!(server.requests.load(Ordering::Relaxed), 3);
+}
+
+#[tokio::test]
+#[ignore = "takes the default 30 s deadline; run with --ignored"]
+async fn a_silent_server_with_the_defaults_ends_at_the_30_s_deadline() {
+    let _serial = SERIAL.lock().await;
+    let server = StreamServer::start(Answer::Silence).await;
+    // The spec's timeouts (60 s per attempt, no total): the runtime's default deadline applies.
+    let client = Client::builder(&EMAIL)
+        .base_url(server.base_url())
+        .api_key(API_KEY)
+        .build()
+        .unwrap();
+    let started = Instant::now();
+    let err = client
+        .execute(get_email("em_1"))
+        .await
+        .expect_err("silence");
+    let elapsed = started.elapsed();
+    eprintln!(
+        "silent server, default timeouts: {err} after {elapsed:?}, {} request(s)",
+        server.requests.load(Ordering::Relaxed)
+    );
+    assert!(
+        matches!(
+            err,
+            Error::Timeout {
+                kind: TimeoutKind::Deadline,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(elapsed < Duration::from_secs(31), "took {elapsed:?}");
 }
