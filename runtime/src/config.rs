@@ -14,7 +14,16 @@ use crate::ratelimit::RateLimiter;
 use crate::retry::RetryBudget;
 use crate::secret::Secret;
 use crate::sign::Signer;
-use crate::spec::{AuthScheme, CredentialSpec, RateLimitSpec, RetrySpec, ServiceSpec, TimeoutSpec};
+use crate::spec::{
+    AuthScheme, CredentialSpec, RateLimitSpec, ResponseLimitSpec, RetrySpec, ServiceSpec,
+    TimeoutSpec,
+};
+
+/// The deadline of a whole call (retries and rate-limiter waits included) when the spec gives
+/// none: 30 s. With the specs' 60 s attempt timeout, this is what ends a call to a server that
+/// never answers (one attempt, 30 s, instead of 3 × 60 s). Change it with
+/// [`ClientBuilder::total_timeout`] (`None` switches it off) or [`CallOptions::total_timeout`].
+pub const DEFAULT_TOTAL_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Timeouts in force for a client.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,7 +38,29 @@ impl From<&TimeoutSpec> for Timeouts {
         Timeouts {
             connect: Duration::from_millis(spec.connect_ms),
             attempt: Duration::from_millis(spec.attempt_ms),
-            total: spec.total_ms.map(Duration::from_millis),
+            total: Some(
+                spec.total_ms
+                    .map_or(DEFAULT_TOTAL_TIMEOUT, Duration::from_millis),
+            ),
+        }
+    }
+}
+
+/// Response body limits in force for a client, in bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct BodyLimits {
+    /// Largest successful body held.
+    pub(crate) success: usize,
+    /// Most of an error body read.
+    pub(crate) error: usize,
+}
+
+impl From<&ResponseLimitSpec> for BodyLimits {
+    fn from(spec: &ResponseLimitSpec) -> Self {
+        let bytes = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+        BodyLimits {
+            success: bytes(spec.max_body_bytes),
+            error: bytes(spec.max_error_body_bytes),
         }
     }
 }
@@ -204,6 +235,8 @@ pub struct CallOptions {
     pub(crate) idempotency_key: Option<String>,
     pub(crate) max_attempts: Option<u32>,
     pub(crate) retry: Option<RetryPolicy>,
+    pub(crate) max_response_bytes: Option<usize>,
+    pub(crate) max_error_body_bytes: Option<usize>,
 }
 
 impl CallOptions {
@@ -249,6 +282,20 @@ impl CallOptions {
         self
     }
 
+    /// Largest successful body these calls accept, in bytes (the client's is
+    /// [`ClientBuilder::max_response_bytes`]); a larger one is an [`Error::ResponseTooLarge`].
+    pub fn max_response_bytes(mut self, bytes: usize) -> Self {
+        self.max_response_bytes = Some(bytes);
+        self
+    }
+
+    /// How much of an error answer's body these calls read, in bytes (the client's is
+    /// [`ClientBuilder::max_error_body_bytes`]).
+    pub fn max_error_body_bytes(mut self, bytes: usize) -> Self {
+        self.max_error_body_bytes = Some(bytes);
+        self
+    }
+
     /// `self` with every option `over` sets replaced by `over`'s.
     pub(crate) fn merged(mut self, over: CallOptions) -> CallOptions {
         self.attempt_timeout = over.attempt_timeout.or(self.attempt_timeout);
@@ -257,6 +304,8 @@ impl CallOptions {
         self.idempotency_key = over.idempotency_key.or(self.idempotency_key);
         self.max_attempts = over.max_attempts.or(self.max_attempts);
         self.retry = over.retry.or(self.retry);
+        self.max_response_bytes = over.max_response_bytes.or(self.max_response_bytes);
+        self.max_error_body_bytes = over.max_error_body_bytes.or(self.max_error_body_bytes);
         self
     }
 }
@@ -294,6 +343,7 @@ pub struct ClientBuilder<C = Client> {
     auth: AuthChoice,
     http: Option<reqwest::Client>,
     timeouts: Timeouts,
+    limits: BodyLimits,
     retry: RetryPolicy,
     rate_limit: Option<RateLimit>,
     user_agent: Option<String>,
@@ -314,6 +364,7 @@ impl<C> fmt::Debug for ClientBuilder<C> {
             )
             .field("auth", &self.auth)
             .field("timeouts", &self.timeouts)
+            .field("limits", &self.limits)
             .field("retry", &self.retry)
             .field("rate_limit", &self.rate_limit)
             .finish_non_exhaustive()
@@ -339,6 +390,8 @@ impl<C: From<Client>> ClientBuilder<C> {
             auth: AuthChoice::Default,
             http: None,
             timeouts: Timeouts::from(&spec.timeouts),
+            // Not in the spec yet: every service starts from the runtime's defaults.
+            limits: BodyLimits::from(&ResponseLimitSpec::DEFAULT),
             retry: RetryPolicy::from_spec(&spec.retry),
             rate_limit: spec.rate_limit.map(RateLimit::from),
             user_agent: None,
@@ -385,9 +438,29 @@ impl<C: From<Client>> ClientBuilder<C> {
         self
     }
 
-    /// Deadline for each whole call, retries included (`None`: no deadline).
+    /// Deadline for each whole call, retries and rate-limiter waits included. The default is
+    /// the spec's, else [`DEFAULT_TOTAL_TIMEOUT`] (30 s); `None` switches the deadline off, so
+    /// a call to a server that never answers then takes up to attempts × attempt timeout.
     pub fn total_timeout(mut self, timeout: Option<Duration>) -> Self {
         self.timeouts.total = timeout;
+        self
+    }
+
+    /// Largest body of a successful answer the client accepts, in bytes (default 16 MiB,
+    /// [`ResponseLimitSpec::DEFAULT`]). The body is read chunk by chunk and never held past
+    /// this; a larger one, or a `Content-Length` over it (refused before reading), is an
+    /// [`Error::ResponseTooLarge`]. Per call: [`CallOptions::max_response_bytes`].
+    pub fn max_response_bytes(mut self, bytes: usize) -> Self {
+        self.limits.success = bytes;
+        self
+    }
+
+    /// How much of an error answer's body the client reads, in bytes (default 64 KiB,
+    /// [`ResponseLimitSpec::DEFAULT`]). The rest is left unread; the error keeps what was read
+    /// and says it was cut ([`crate::ApiError::body_truncated`]). Per call:
+    /// [`CallOptions::max_error_body_bytes`].
+    pub fn max_error_body_bytes(mut self, bytes: usize) -> Self {
+        self.limits.error = bytes;
         self
     }
 
@@ -532,6 +605,7 @@ impl<C: From<Client>> ClientBuilder<C> {
             credentials,
             auth,
             timeouts: self.timeouts,
+            limits: self.limits,
             retry: self.retry,
             limiter: RateLimiter::new(self.rate_limit, &spec.rate_limit_headers),
             budget,
@@ -660,10 +734,48 @@ mod tests {
 
     #[test]
     fn call_options_merge_prefers_the_newer() {
-        let a = CallOptions::new().max_attempts(2).idempotency_key("a");
-        let b = CallOptions::new().idempotency_key("b");
+        let a = CallOptions::new()
+            .max_attempts(2)
+            .idempotency_key("a")
+            .max_response_bytes(10);
+        let b = CallOptions::new()
+            .idempotency_key("b")
+            .max_error_body_bytes(20);
         let m = a.merged(b);
         assert_eq!(m.max_attempts, Some(2));
         assert_eq!(m.idempotency_key.as_deref(), Some("b"));
+        assert_eq!(m.max_response_bytes, Some(10));
+        assert_eq!(m.max_error_body_bytes, Some(20));
+    }
+
+    #[test]
+    fn a_spec_without_a_total_deadline_gets_the_runtime_default() {
+        let builder = ClientBuilder::new(&SPEC);
+        assert_eq!(SPEC.timeouts.total_ms, None);
+        assert_eq!(builder.timeouts.total, Some(DEFAULT_TOTAL_TIMEOUT));
+        assert_eq!(DEFAULT_TOTAL_TIMEOUT, Duration::from_secs(30));
+        let own = TimeoutSpec {
+            total_ms: Some(90_000),
+            ..TimeoutSpec::DEFAULT
+        };
+        assert_eq!(Timeouts::from(&own).total, Some(Duration::from_secs(90)));
+        // Only the caller can switch it off.
+        let off = ClientBuilder::new(&SPEC).total_timeout(None);
+        assert_eq!(off.timeouts.total, None);
+    }
+
+    #[test]
+    fn body_limits_default_to_16_mib_and_64_kib_and_can_be_changed() {
+        let builder = ClientBuilder::new(&SPEC);
+        assert_eq!(builder.limits.success, 16 * 1024 * 1024);
+        assert_eq!(builder.limits.error, 64 * 1024);
+        let builder = builder.max_response_bytes(1).max_error_body_bytes(2);
+        assert_eq!(
+            builder.limits,
+            BodyLimits {
+                success: 1,
+                error: 2
+            }
+        );
     }
 }

@@ -1,5 +1,6 @@
 //! The one error type of the runtime, [`Error`], with its [`ErrorKind`], the API error details
-//! parsed from `{"error": {...}}` bodies, and bounded body excerpts.
+//! parsed from `{"error": {...}}` bodies, and bounded body excerpts. Server-provided text is
+//! bounded and its control characters escaped before it reaches a `Display` or a log line.
 
 use std::fmt;
 use std::time::Duration;
@@ -8,6 +9,16 @@ use serde::Deserialize;
 
 /// Longest body excerpt kept in an error, in bytes.
 pub const EXCERPT_LIMIT: usize = 512;
+
+/// Longest server-provided error message kept ([`ApiError::message`], [`DecodeError::message`]),
+/// in bytes after escaping; longer ones are cut and end with `…`.
+pub const MESSAGE_LIMIT: usize = 2048;
+
+/// Longest server-provided error code ([`ApiError::code`]) kept, in bytes after escaping.
+pub const CODE_LIMIT: usize = 128;
+
+/// Longest server-provided `param` and request id kept, in bytes after escaping.
+pub const ID_LIMIT: usize = 256;
 
 /// Statuses [`Error::is_retryable`] treats as transient (the spec defaults).
 const TRANSIENT_STATUSES: &[u16] = &[408, 429, 500, 502, 503, 504];
@@ -71,6 +82,10 @@ pub enum Error {
     },
     /// A body could not be decoded into the expected type.
     Decode(Box<DecodeError>),
+    /// A successful answer's body was larger than the client accepts (see
+    /// [`crate::ClientBuilder::max_response_bytes`]). Not retryable: the same request would get
+    /// the same body.
+    ResponseTooLarge(Box<TooLarge>),
     /// A webhook failed verification.
     Webhook(WebhookFailure),
     /// The client could not be configured.
@@ -98,6 +113,7 @@ impl fmt::Display for Error {
             Error::Timeout { kind, after } => write!(f, "{kind} timed out after {after:?}"),
             Error::Transport { message, .. } => write!(f, "transport error: {message}"),
             Error::Decode(decode) => write!(f, "{decode}"),
+            Error::ResponseTooLarge(too_large) => write!(f, "{too_large}"),
             Error::Webhook(failure) => write!(f, "webhook verification failed: {failure}"),
             Error::Config { message } => write!(f, "configuration error: {message}"),
         }
@@ -134,6 +150,8 @@ pub enum ErrorKind {
     Transport,
     /// See [`Error::Decode`].
     Decode,
+    /// See [`Error::ResponseTooLarge`].
+    ResponseTooLarge,
     /// See [`Error::Webhook`].
     Webhook,
     /// See [`Error::Config`].
@@ -163,6 +181,11 @@ impl fmt::Display for TimeoutKind {
 }
 
 /// An error answer from the server: status plus whatever the body said.
+///
+/// The text fields come from the server, so they are bounded ([`CODE_LIMIT`], [`MESSAGE_LIMIT`],
+/// [`ID_LIMIT`]) and their control characters (CR, LF, ESC and the other C0 and C1 controls,
+/// Unicode line separators and bidi overrides) are escaped as `\r`, `\n`, `\u{1b}` ...: they
+/// are safe to print and to log.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ApiError {
@@ -177,7 +200,12 @@ pub struct ApiError {
     /// `error.request_id`, else the `x-request-id` header.
     pub request_id: Option<String>,
     /// The start of the raw body (at most [`EXCERPT_LIMIT`] bytes), e.g. a proxy's HTML page.
+    /// Escaped when displayed.
     pub body_excerpt: String,
+    /// The body was longer than the client reads for an error answer
+    /// ([`crate::ClientBuilder::max_error_body_bytes`]): only its start was read, so the fields
+    /// above may be empty.
+    pub body_truncated: bool,
 }
 
 impl ApiError {
@@ -201,12 +229,12 @@ impl ApiError {
         let (code, message, param, body_request_id) = match details {
             Some(d) => (
                 d.code.map(|c| match c {
-                    serde_json::Value::String(s) => s,
-                    other => other.to_string(),
+                    serde_json::Value::String(s) => bounded_text(&s, CODE_LIMIT),
+                    other => bounded_text(&other.to_string(), CODE_LIMIT),
                 }),
-                d.message,
-                d.param,
-                d.request_id,
+                d.message.map(|m| bounded_text(&m, MESSAGE_LIMIT)),
+                d.param.map(|p| bounded_text(&p, ID_LIMIT)),
+                d.request_id.map(|r| bounded_text(&r, ID_LIMIT)),
             ),
             None => (None, None, None, None),
         };
@@ -215,28 +243,40 @@ impl ApiError {
             code,
             message,
             param,
-            request_id: body_request_id.or_else(|| header_request_id.map(str::to_owned)),
+            request_id: body_request_id
+                .or_else(|| header_request_id.map(|r| bounded_text(r, ID_LIMIT))),
             body_excerpt: excerpt(body),
+            body_truncated: false,
         }
     }
 }
 
 impl fmt::Display for ApiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The fields are escaped when parsed, but they are public: escape (and bound) again.
         write!(f, "HTTP {}", self.status)?;
         if let Some(code) = &self.code {
-            write!(f, " {code}")?;
+            write!(f, " {}", Escaped(code, CODE_LIMIT))?;
         }
         match &self.message {
-            Some(message) => write!(f, ": {message}")?,
-            None if !self.body_excerpt.is_empty() => write!(f, ": {}", self.body_excerpt)?,
+            Some(message) => write!(f, ": {}", Escaped(message, MESSAGE_LIMIT))?,
+            None if !self.body_excerpt.is_empty() => {
+                write!(
+                    f,
+                    ": {}",
+                    Escaped(&self.body_excerpt, EXCERPT_LIMIT + '…'.len_utf8())
+                )?;
+            }
             None => {}
         }
         if let Some(param) = &self.param {
-            write!(f, " (param `{param}`)")?;
+            write!(f, " (param `{}`)", Escaped(param, ID_LIMIT))?;
         }
         if let Some(id) = &self.request_id {
-            write!(f, " [request id {id}]")?;
+            write!(f, " [request id {}]", Escaped(id, ID_LIMIT))?;
+        }
+        if self.body_truncated {
+            f.write_str(" (error body cut at the client's limit)")?;
         }
         Ok(())
     }
@@ -262,13 +302,56 @@ impl fmt::Display for DecodeError {
         if let Some(status) = self.status {
             write!(f, " (HTTP {status})")?;
         }
+        // The serde message can quote server text (an unknown variant, a field name).
         write!(
             f,
             ": {}; body starts: {:?}",
-            self.message, self.body_excerpt
+            Escaped(&self.message, MESSAGE_LIMIT),
+            self.body_excerpt
         )?;
         if let Some(id) = &self.request_id {
-            write!(f, " [request id {id}]")?;
+            write!(f, " [request id {}]", Escaped(id, ID_LIMIT))?;
+        }
+        Ok(())
+    }
+}
+
+/// A successful answer whose body is larger than the client's limit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct TooLarge {
+    /// The service, e.g. `"email"`.
+    pub service: &'static str,
+    /// The operation, e.g. `"get_email"`.
+    pub operation: &'static str,
+    /// HTTP status of the answer.
+    pub status: u16,
+    /// The limit in force, in bytes.
+    pub limit: u64,
+    /// The `Content-Length` the server declared, when that alone refused the body (nothing of
+    /// it was read); `None` when the body was read up to the limit and went past it.
+    pub declared: Option<u64>,
+    /// The `x-request-id` header, when present (bounded and escaped).
+    pub request_id: Option<String>,
+}
+
+impl fmt::Display for TooLarge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "response to {}.{} (HTTP {}) too large: ",
+            self.service, self.operation, self.status
+        )?;
+        match self.declared {
+            Some(declared) => write!(
+                f,
+                "it declares {declared} bytes, over the limit of {} bytes",
+                self.limit
+            )?,
+            None => write!(f, "the body went past the limit of {} bytes", self.limit)?,
+        }
+        if let Some(id) = &self.request_id {
+            write!(f, " [request id {}]", Escaped(id, ID_LIMIT))?;
         }
         Ok(())
     }
@@ -317,6 +400,7 @@ impl Error {
             Error::Timeout { .. } => ErrorKind::Timeout,
             Error::Transport { .. } => ErrorKind::Transport,
             Error::Decode(_) => ErrorKind::Decode,
+            Error::ResponseTooLarge(_) => ErrorKind::ResponseTooLarge,
             Error::Webhook(_) => ErrorKind::Webhook,
             Error::Config { .. } => ErrorKind::Config,
         }
@@ -328,6 +412,7 @@ impl Error {
             Error::Auth(api) | Error::Api(api) => Some(api.status),
             Error::RateLimited { api, .. } => api.as_ref().map(|a| a.status),
             Error::Decode(d) => d.status,
+            Error::ResponseTooLarge(t) => Some(t.status),
             _ => None,
         }
     }
@@ -338,6 +423,7 @@ impl Error {
             Error::Auth(api) | Error::Api(api) => api.request_id.as_deref(),
             Error::RateLimited { api, .. } => api.as_ref().and_then(|a| a.request_id.as_deref()),
             Error::Decode(d) => d.request_id.as_deref(),
+            Error::ResponseTooLarge(t) => t.request_id.as_deref(),
             _ => None,
         }
     }
@@ -386,10 +472,11 @@ impl Error {
         ))
     }
 
-    /// An [`Error::Decode`] for `body`, keeping an excerpt.
+    /// An [`Error::Decode`] for `body`, keeping an excerpt. `message` is bounded to
+    /// [`MESSAGE_LIMIT`] and escaped.
     pub fn decode(message: impl Into<String>, body: &[u8]) -> Error {
         Error::Decode(Box::new(DecodeError {
-            message: message.into(),
+            message: bounded_text(&message.into(), MESSAGE_LIMIT),
             status: None,
             request_id: None,
             body_excerpt: excerpt(body),
@@ -447,6 +534,61 @@ impl fmt::Display for ApiSuffix<'_> {
             Some(api) => write!(f, ": {api}"),
             None => Ok(()),
         }
+    }
+}
+
+/// `text` made safe to display and log: control characters escaped (see [`ApiError`]), cut to at
+/// most `limit` bytes (plus a closing `…` when cut).
+pub fn bounded_text(text: &str, limit: usize) -> String {
+    if text.len() <= limit && !text.chars().any(needs_escape) {
+        return text.to_owned();
+    }
+    Escaped(text, limit).to_string()
+}
+
+/// Characters that could end a log line, rewrite a terminal or reorder text.
+fn needs_escape(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{2028}' | '\u{2029}'
+                | '\u{202a}'..='\u{202e}'
+                | '\u{2066}'..='\u{2069}'
+        )
+}
+
+/// Displays a string with [`needs_escape`] characters escaped, cut at a byte limit.
+pub(crate) struct Escaped<'a>(pub(crate) &'a str, pub(crate) usize);
+
+impl fmt::Display for Escaped<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use fmt::Write as _;
+        let Escaped(text, limit) = *self;
+        if text.len() <= limit && !text.chars().any(needs_escape) {
+            return f.write_str(text);
+        }
+        let mut written = 0;
+        for c in text.chars() {
+            let escaped = needs_escape(c);
+            let len = match c {
+                _ if !escaped => c.len_utf8(),
+                '\n' | '\r' | '\t' => 2,
+                // `\u{` + hex digits + `}`
+                _ => 4 + (u32::from(c).max(1).ilog2() / 4 + 1) as usize,
+            };
+            if written + len > limit {
+                return f.write_str("…");
+            }
+            written += len;
+            match c {
+                _ if !escaped => f.write_char(c)?,
+                '\n' => f.write_str("\\n")?,
+                '\r' => f.write_str("\\r")?,
+                '\t' => f.write_str("\\t")?,
+                _ => write!(f, "\\u{{{:x}}}", u32::from(c))?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -609,6 +751,101 @@ mod tests {
         assert_eq!(api.code, None);
         assert!(api.body_excerpt.contains("Bad gateway"));
         assert!(api.to_string().contains("Bad gateway"));
+    }
+
+    #[test]
+    fn a_50_mb_error_message_is_kept_and_displayed_bounded() {
+        let huge = "x".repeat(50 * 1024 * 1024);
+        let long = "y".repeat(1024 * 1024);
+        let body = format!(
+            r#"{{"error":{{"code":"{long}","message":"{huge}","param":"{long}","request_id":"{long}"}}}}"#
+        );
+        let api = ApiError::from_response(400, None, body.as_bytes());
+        let ellipsis = '…'.len_utf8();
+        assert!(
+            api.message
+                .as_ref()
+                .is_some_and(|m| m.len() <= MESSAGE_LIMIT + ellipsis)
+        );
+        assert!(
+            api.code
+                .as_ref()
+                .is_some_and(|c| c.len() <= CODE_LIMIT + ellipsis)
+        );
+        assert!(
+            api.param
+                .as_ref()
+                .is_some_and(|p| p.len() <= ID_LIMIT + ellipsis)
+        );
+        assert!(
+            api.request_id
+                .as_ref()
+                .is_some_and(|r| r.len() <= ID_LIMIT + ellipsis)
+        );
+        let shown = Error::Api(Box::new(api)).to_string();
+        assert!(shown.len() < 4 * 1024, "{} bytes", shown.len());
+        assert!(shown.contains("xxx…") && shown.contains("yyy…"));
+    }
+
+    #[test]
+    fn control_characters_from_the_server_are_escaped() {
+        let body = serde_json::json!({"error": {
+            "code": "bad\r\nX-Forged: 1",
+            "message": "line one\nINFO forged line\r\n\u{1b}[31mred\u{1b}[0m \u{85}nel \u{2028}ls \u{202e}rtl\ttab",
+            "param": "to\n",
+            "request_id": "req\r\n",
+        }})
+        .to_string();
+        let api = ApiError::from_response(400, None, body.as_bytes());
+        let shown = api.to_string();
+        for c in ['\r', '\n', '\u{1b}', '\u{85}', '\u{2028}', '\u{202e}', '\t'] {
+            assert!(!shown.contains(c), "{c:?} in {shown:?}");
+        }
+        assert_eq!(
+            api.message.as_deref(),
+            Some(
+                "line one\\nINFO forged line\\r\\n\\u{1b}[31mred\\u{1b}[0m \\u{85}nel \\u{2028}ls \\u{202e}rtl\\ttab"
+            )
+        );
+        assert_eq!(api.code.as_deref(), Some("bad\\r\\nX-Forged: 1"));
+        assert_eq!(api.request_id.as_deref(), Some("req\\r\\n"));
+        // A header request id and an HTML excerpt are escaped too.
+        let api = ApiError::from_response(502, Some("id\u{7f}"), b"<p>\r\nfake</p>");
+        assert_eq!(api.request_id.as_deref(), Some("id\\u{7f}"));
+        assert!(api.to_string().contains("<p>\\r\\nfake</p>"), "{api}");
+    }
+
+    #[test]
+    fn escaping_never_splits_a_character_or_an_escape() {
+        // Each `\u{1b}` is 6 bytes: a limit of 8 holds one and the rest is cut.
+        assert_eq!(bounded_text("\u{1b}\u{1b}", 8), "\\u{1b}…");
+        assert_eq!(bounded_text("éé", 3), "é…");
+        assert_eq!(bounded_text("plain", 5), "plain");
+        assert_eq!(bounded_text("plain!", 5), "plain…");
+        assert_eq!(bounded_text("\u{9f}", 6), "\\u{9f}");
+        assert_eq!(bounded_text("\u{9f}", 5), "…");
+        assert_eq!(bounded_text("a\u{202e}", 9), "a\\u{202e}");
+    }
+
+    #[test]
+    fn too_large_displays_the_operation_and_the_limit_and_is_not_retryable() {
+        let err = Error::ResponseTooLarge(Box::new(TooLarge {
+            service: "email",
+            operation: "get_email",
+            status: 200,
+            limit: 1024,
+            declared: Some(5_000_000_000),
+            request_id: Some("req_1".into()),
+        }));
+        assert_eq!(err.kind(), ErrorKind::ResponseTooLarge);
+        assert_eq!(err.status(), Some(200));
+        assert_eq!(err.request_id(), Some("req_1"));
+        assert!(!err.is_retryable());
+        assert_eq!(
+            err.to_string(),
+            "response to email.get_email (HTTP 200) too large: it declares 5000000000 bytes, \
+             over the limit of 1024 bytes [request id req_1]"
+        );
     }
 
     #[test]

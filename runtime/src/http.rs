@@ -1,6 +1,7 @@
 //! The execute pipeline: [`Client`], [`Request`] and [`Response`]. One non-generic entry point,
 //! [`Client::execute`]: validate → authenticate/sign → rate-limit → send with timeout →
-//! classify → retry with backoff → typed response or typed error.
+//! read the body within its limit → classify → retry with backoff → typed response or typed
+//! error.
 
 use std::fmt;
 use std::sync::Arc;
@@ -15,8 +16,10 @@ use tracing::field::Empty;
 
 use crate::Error;
 use crate::auth::ResolvedAuth;
-use crate::config::{CallOptions, ClientBuilder, RetryPolicy, Timeouts};
-use crate::error::{ApiError, DecodeError, TimeoutKind, excerpt};
+use crate::config::{BodyLimits, CallOptions, ClientBuilder, RetryPolicy, Timeouts};
+use crate::error::{
+    ApiError, DecodeError, ID_LIMIT, MESSAGE_LIMIT, TimeoutKind, TooLarge, bounded_text, excerpt,
+};
 use crate::ratelimit::RateLimiter;
 use crate::retry::{RetryBudget, backoff, server_wait};
 use crate::secret::Secret;
@@ -58,6 +61,7 @@ pub(crate) struct Shared {
     pub(crate) credentials: Vec<(&'static CredentialSpec, Secret)>,
     pub(crate) auth: ResolvedAuth,
     pub(crate) timeouts: Timeouts,
+    pub(crate) limits: BodyLimits,
     pub(crate) retry: RetryPolicy,
     pub(crate) limiter: RateLimiter,
     pub(crate) budget: RetryBudget,
@@ -80,6 +84,7 @@ impl fmt::Debug for Client {
             )
             .field("auth", &s.auth)
             .field("timeouts", &s.timeouts)
+            .field("limits", &s.limits)
             .field("retry", &s.retry)
             .field("rate_limiter", &s.limiter.is_enabled())
             .field("options", &self.options)
@@ -142,6 +147,12 @@ impl Client {
     /// limiter, sends with timeouts, retries what the policy and the operation's
     /// [`RetryClass`] allow, and classifies the answer. Non-2xx answers become errors.
     ///
+    /// Each attempt's timeout covers reading the whole body, which is streamed and held only up
+    /// to its limit: 16 MiB for a successful answer (else [`Error::ResponseTooLarge`], and a
+    /// larger `Content-Length` is refused before reading), 64 KiB of an error answer (the rest
+    /// is not read). See [`ClientBuilder::max_response_bytes`]. The whole call ends by its
+    /// deadline, 30 s by default ([`ClientBuilder::total_timeout`]).
+    ///
     /// Runs inside a `comms.request` tracing span (service, operation, attempts, status,
     /// request id), with one `attempt` span per attempt. Neither carries a credential, a
     /// query string or an auth header value.
@@ -196,6 +207,10 @@ impl Client {
         let policy = options.retry.as_ref().unwrap_or(&shared.retry);
         let max_attempts = options.max_attempts.unwrap_or(policy.max_attempts).max(1);
         let attempt_timeout = options.attempt_timeout.unwrap_or(shared.timeouts.attempt);
+        let limits = BodyLimits {
+            success: options.max_response_bytes.unwrap_or(shared.limits.success),
+            error: options.max_error_body_bytes.unwrap_or(shared.limits.error),
+        };
         let start = Instant::now();
         let deadline = match (
             options.total_timeout.or(shared.timeouts.total),
@@ -245,7 +260,7 @@ impl Client {
             };
             let http_request = self.attempt_request(&request, parts)?;
             let outcome = self
-                .send_attempt(request.op, http_request, timeout, policy)
+                .send_attempt(request.op, http_request, timeout, policy, limits)
                 .instrument(tracing::debug_span!("attempt", attempt, status = Empty))
                 .await;
             drop(permit);
@@ -394,11 +409,14 @@ impl Client {
         http_request: reqwest::Request,
         (timeout, timeout_kind): (std::time::Duration, TimeoutKind),
         policy: &RetryPolicy,
+        limits: BodyLimits,
     ) -> Result<Response, Failure> {
         let shared = &*self.shared;
         let names = &shared.spec.rate_limit_headers;
         tracing::debug!(method = %op.method, path = op.path, auth = shared.auth.scheme_name(), "sending request");
-        let failure = match tokio::time::timeout(timeout, send(&shared.http, http_request)).await {
+        // The body is read inside the timeout: a slow or endless body ends with the attempt.
+        let sending = send(&shared.http, http_request, limits);
+        let failure = match tokio::time::timeout(timeout, sending).await {
             Err(_elapsed) => Failure {
                 error: Error::Timeout {
                     kind: timeout_kind,
@@ -430,7 +448,7 @@ impl Client {
                     .headers
                     .get(&X_REQUEST_ID)
                     .and_then(|v| v.to_str().ok())
-                    .map(str::to_owned);
+                    .map(|id| bounded_text(id, ID_LIMIT));
                 let success = (200..300).contains(&raw.status);
                 let wait = if success {
                     None
@@ -440,19 +458,41 @@ impl Client {
                 shared
                     .limiter
                     .observe(raw.status, &raw.headers, wait, policy.retry_after_cap);
-                if success {
-                    return Ok(Response {
-                        status: raw.status,
-                        headers: raw.headers,
-                        body: raw.body,
-                        request_id,
-                    });
-                }
-                let api = ApiError::from_response(raw.status, request_id.as_deref(), &raw.body);
-                Failure {
-                    error: Error::from_status(api, wait),
-                    wait,
-                    reached_server: true,
+                match (success, raw.body) {
+                    (true, Body::Whole(body)) => {
+                        return Ok(Response {
+                            status: raw.status,
+                            headers: raw.headers,
+                            body,
+                            request_id,
+                        });
+                    }
+                    (true, Body::Over { declared, .. }) => Failure {
+                        error: Error::ResponseTooLarge(Box::new(TooLarge {
+                            service: shared.spec.name,
+                            operation: op.name,
+                            status: raw.status,
+                            limit: u64::try_from(limits.success).unwrap_or(u64::MAX),
+                            declared,
+                            request_id,
+                        })),
+                        wait: None,
+                        reached_server: true,
+                    },
+                    (false, body) => {
+                        let (bytes, truncated) = match body {
+                            Body::Whole(bytes) => (bytes, false),
+                            Body::Over { start, .. } => (start, true),
+                        };
+                        let mut api =
+                            ApiError::from_response(raw.status, request_id.as_deref(), &bytes);
+                        api.body_truncated = truncated;
+                        Failure {
+                            error: Error::from_status(api, wait),
+                            wait,
+                            reached_server: true,
+                        }
+                    }
                 }
             }
         };
@@ -482,26 +522,101 @@ fn millis(d: std::time::Duration) -> u64 {
 
 static X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
-/// One attempt's answer, body read in full.
+/// One attempt's answer, body read up to its limit.
 struct RawResponse {
     status: u16,
     headers: HeaderMap,
-    body: Bytes,
+    body: Body,
+}
+
+/// A body as far as it was read.
+enum Body {
+    /// All of it, within the limit.
+    Whole(Bytes),
+    /// More than the limit: reading stopped there.
+    Over {
+        /// The first `limit` bytes when the caller wanted them (error bodies), else empty.
+        start: Bytes,
+        /// The `Content-Length` that alone refused the body (nothing read), if that was it.
+        declared: Option<u64>,
+    },
 }
 
 async fn send(
     http: &reqwest::Client,
     request: reqwest::Request,
+    limits: BodyLimits,
 ) -> Result<RawResponse, reqwest::Error> {
     let mut response = http.execute(request).await?;
     let status = response.status().as_u16();
     let headers = std::mem::take(response.headers_mut());
-    let body = response.bytes().await?;
+    let body = if (200..300).contains(&status) {
+        read_body(&mut response, limits.success, false).await?
+    } else {
+        read_body(&mut response, limits.error, true).await?
+    };
     Ok(RawResponse {
         status,
         headers,
         body,
     })
+}
+
+/// Reads the body chunk by chunk, holding at most `limit` bytes. A declared `Content-Length`
+/// over the limit refuses the body before reading, unless `keep_start` asks for its first
+/// `limit` bytes (error bodies). A body that arrives in one chunk is returned without a copy.
+async fn read_body(
+    response: &mut reqwest::Response,
+    limit: usize,
+    keep_start: bool,
+) -> Result<Body, reqwest::Error> {
+    let declared = response.content_length();
+    let over_declared = declared.filter(|&n| n > u64::try_from(limit).unwrap_or(u64::MAX));
+    if over_declared.is_some() && !keep_start {
+        return Ok(Body::Over {
+            start: Bytes::new(),
+            declared: over_declared,
+        });
+    }
+    let over = |start: Bytes| Body::Over {
+        start: if keep_start { start } else { Bytes::new() },
+        declared: None,
+    };
+    let Some(first) = response.chunk().await? else {
+        return Ok(Body::Whole(Bytes::new()));
+    };
+    if first.len() > limit {
+        return Ok(over(first.slice(..limit)));
+    }
+    let Some(second) = response.chunk().await? else {
+        return Ok(Body::Whole(first));
+    };
+    // Several chunks: gather them, growing the buffer only up to the limit.
+    let hint = declared.map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX));
+    let mut buf = Vec::with_capacity(hint.max(first.len() + second.len()).min(limit));
+    buf.extend_from_slice(&first);
+    drop(first);
+    let mut chunk = second;
+    loop {
+        let room = limit - buf.len();
+        if chunk.len() > room {
+            if !keep_start {
+                return Ok(over(Bytes::new()));
+            }
+            buf.extend_from_slice(&chunk[..room]);
+            return Ok(over(Bytes::from(buf)));
+        }
+        let needed = buf.len() + chunk.len();
+        if needed > buf.capacity() {
+            let target = needed.max(buf.capacity().saturating_mul(2)).min(limit);
+            buf.reserve_exact(target - buf.len());
+        }
+        buf.extend_from_slice(&chunk);
+        chunk = match response.chunk().await? {
+            Some(chunk) => chunk,
+            None => return Ok(Body::Whole(Bytes::from(buf))),
+        };
+    }
 }
 
 /// The idempotency header for this call, when the operation carries one and the service has
@@ -721,7 +836,7 @@ impl Response {
         };
         serde_json::from_slice(body).map_err(|e| {
             Error::Decode(Box::new(DecodeError {
-                message: e.to_string(),
+                message: bounded_text(&e.to_string(), MESSAGE_LIMIT),
                 status: Some(self.status),
                 request_id: self.request_id.clone(),
                 body_excerpt: excerpt(&self.body),

@@ -69,7 +69,7 @@ pub use reqwest;
 pub use reqwest::Method;
 
 pub use config::{CallOptions, ClientBuilder, RateLimit, RetryPolicy};
-pub use error::{ApiError, DecodeError, Error, ErrorKind, TimeoutKind, WebhookFailure};
+pub use error::{ApiError, DecodeError, Error, ErrorKind, TimeoutKind, TooLarge, WebhookFailure};
 
 /// `Result` with this crate's [`Error`]: what every generated method returns.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -80,7 +80,8 @@ pub use secret::Secret;
 pub use sign::{PusherSigner, SignableRequest, SignedParts, Signer};
 pub use spec::{
     AuthScheme, CredentialSpec, IdempotencySpec, OperationSpec, PaginationSpec, RateLimitHeaders,
-    RateLimitSpec, RetryClass, RetrySpec, ServiceSpec, SigningScheme, TimeoutSpec,
+    RateLimitSpec, ResponseLimitSpec, RetryClass, RetrySpec, ServiceSpec, SigningScheme,
+    TimeoutSpec,
 };
 
 /// Re-exports used by macro expansions; not part of the API.

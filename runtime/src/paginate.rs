@@ -224,7 +224,10 @@ async fn fetch_page<T: DeserializeOwned>(
             Ok(value) => decoded.push_back(value),
             Err(e) => {
                 failure = Some(Error::Decode(Box::new(DecodeError {
-                    message: format!("list item: {e}"),
+                    message: crate::error::bounded_text(
+                        &format!("list item: {e}"),
+                        crate::error::MESSAGE_LIMIT,
+                    ),
                     status: Some(response.status()),
                     request_id: response.request_id().map(str::to_owned),
                     body_excerpt: excerpt(item.to_string().as_bytes()),

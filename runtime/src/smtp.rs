@@ -370,13 +370,18 @@ fn map_error(err: &lettre::transport::smtp::Error, timeout: Duration) -> Error {
             Some(e) => text[e.len()..].trim().to_owned(),
             None => text.trim().to_owned(),
         };
+        // The relay's reply is server text: bounded and escaped like an HTTP error body's.
         let api = ApiError {
             status,
-            code: enhanced,
-            message: Some(format!("SMTP {status}: {message}")),
+            code: enhanced.map(|c| crate::error::bounded_text(&c, crate::error::CODE_LIMIT)),
+            message: Some(crate::error::bounded_text(
+                &format!("SMTP {status}: {message}"),
+                crate::error::MESSAGE_LIMIT,
+            )),
             param: None,
             request_id: None,
             body_excerpt: crate::error::excerpt(format!("{status} {text}").as_bytes()),
+            body_truncated: false,
         };
         return if err.is_transient() {
             Error::RateLimited {

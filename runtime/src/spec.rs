@@ -198,16 +198,39 @@ pub struct TimeoutSpec {
     pub connect_ms: u64,
     /// Per-attempt timeout in milliseconds (sending the request and reading the whole response).
     pub attempt_ms: u64,
-    /// Optional deadline for the whole call, retries included.
+    /// Deadline for the whole call, retries included. `None`: the runtime's default,
+    /// [`crate::config::DEFAULT_TOTAL_TIMEOUT`] (30 s); only a caller can switch the deadline off
+    /// ([`crate::ClientBuilder::total_timeout`] with `None`).
     pub total_ms: Option<u64>,
 }
 
 impl TimeoutSpec {
-    /// Connect 3 s, per attempt 60 s, no total deadline.
+    /// Connect 3 s, per attempt 60 s, the runtime's default total deadline (30 s).
     pub const DEFAULT: TimeoutSpec = TimeoutSpec {
         connect_ms: 3_000,
         attempt_ms: 60_000,
         total_ms: None,
+    };
+}
+
+/// How large a response body the client reads. Not yet a field of [`ServiceSpec`] (the
+/// generator does not emit it): clients start from [`ResponseLimitSpec::DEFAULT`], and a spec
+/// that carries its own limits can hand them to the runtime the same way later.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResponseLimitSpec {
+    /// Largest body of a successful (2xx) answer, in bytes; a larger one is an
+    /// [`crate::Error::ResponseTooLarge`].
+    pub max_body_bytes: u64,
+    /// How much of an error answer's body is read, in bytes; the rest is not read and the
+    /// error says so ([`crate::ApiError::body_truncated`]).
+    pub max_error_body_bytes: u64,
+}
+
+impl ResponseLimitSpec {
+    /// 16 MiB for a successful answer, 64 KiB of an error answer.
+    pub const DEFAULT: ResponseLimitSpec = ResponseLimitSpec {
+        max_body_bytes: 16 * 1024 * 1024,
+        max_error_body_bytes: 64 * 1024,
     };
 }
 

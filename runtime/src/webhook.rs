@@ -199,7 +199,10 @@ pub fn sign_pusher(secret: &str, body: &[u8]) -> String {
 pub fn decode_event<T: DeserializeOwned>(body: &[u8]) -> Result<T, Error> {
     serde_json::from_slice(body).map_err(|e| {
         Error::Decode(Box::new(DecodeError {
-            message: format!("webhook event: {e}"),
+            message: crate::error::bounded_text(
+                &format!("webhook event: {e}"),
+                crate::error::MESSAGE_LIMIT,
+            ),
             status: None,
             request_id: None,
             body_excerpt: crate::error::excerpt(body),

@@ -536,7 +536,7 @@ pub fn encode_data<T: Serialize + ?Sized>(data: &T) -> Result<String, Error> {
 
 pub(crate) fn decode_error(message: String, body: &[u8]) -> Error {
     Error::Decode(Box::new(DecodeError {
-        message,
+        message: crate::error::bounded_text(&message, crate::error::MESSAGE_LIMIT),
         status: None,
         request_id: None,
         body_excerpt: excerpt(body),
