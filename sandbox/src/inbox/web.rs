@@ -78,7 +78,9 @@ impl InboxServer {
     ) -> std::io::Result<InboxServer> {
         let listener = tokio::net::TcpListener::bind(addr).await?;
         let addr = listener.local_addr()?;
-        let http = Serving::spawn(listener, router(inbox, services), "inbox");
+        // The inbox reads small forms; SSE streams and long-polls count as open connections.
+        let limits = crate::server::HttpLimits::default().max_body_bytes(1024 * 1024);
+        let http = Serving::spawn(listener, router(inbox, services), "inbox", &limits);
         Ok(InboxServer { addr, http })
     }
 
