@@ -79,6 +79,9 @@ pub(crate) fn component_of(reference: &str) -> Option<String> {
 
 /// A PascalCase type name for any text; `T` in front when it would start with a digit.
 pub(crate) fn type_name(raw: &str) -> String {
+    if is_pascal(raw) {
+        return raw.to_owned();
+    }
     let p: String = pascal(raw)
         .chars()
         .filter(char::is_ascii_alphanumeric)
@@ -134,6 +137,15 @@ impl Converter<'_> {
             }
             return self.object(hint, &s, ptr, depth);
         }
+        if let Some(values) = open_enum_values(&s) {
+            let mut e = s.clone();
+            if let Some(obj) = e.as_object_mut() {
+                obj.remove("anyOf");
+                obj.remove("oneOf");
+                obj.insert("enum".into(), values);
+            }
+            return Ok(self.enum_type(hint, &e, ptr));
+        }
         for key in ["oneOf", "anyOf"] {
             if let Some(Value::Array(members)) = s.get(key) {
                 return self.alternatives(key, members, &s, ptr, hint, depth);
@@ -181,7 +193,12 @@ impl Converter<'_> {
             }
             "object" => {
                 let props = s.get("properties").and_then(Value::as_object);
-                if props.is_some_and(|p| !p.is_empty()) {
+                // `properties: {}` says "an object with no fields" (unless other keys are open).
+                let closed_empty = props.is_some_and(serde_json::Map::is_empty)
+                    && !s
+                        .get("additionalProperties")
+                        .is_some_and(|a| a.is_object() || a == true);
+                if props.is_some_and(|p| !p.is_empty()) || closed_empty {
                     return self.object(hint, &s, ptr, depth);
                 }
                 match s.get("additionalProperties") {
@@ -248,7 +265,7 @@ impl Converter<'_> {
             return Err(format!("$ref to the missing schema `{raw}`"));
         };
         if self.in_progress.contains(raw) {
-            // An alias that leads back to itself.
+            self.approximate(&ptr, "a $ref that leads back to itself; typed as json");
             return Ok("json".into());
         }
         let name = self.component_name(raw);
@@ -295,6 +312,9 @@ impl Converter<'_> {
         {
             return true;
         }
+        if open_enum_values(&s).is_some() {
+            return true;
+        }
         if s.get("oneOf").is_some() || s.get("anyOf").is_some() {
             return false;
         }
@@ -304,9 +324,12 @@ impl Converter<'_> {
         {
             return true;
         }
+        let open = s
+            .get("additionalProperties")
+            .is_some_and(|a| a.is_object() || a == true);
         s.get("properties")
             .and_then(Value::as_object)
-            .is_some_and(|p| !p.is_empty())
+            .is_some_and(|p| !p.is_empty() || !open)
     }
 
     /// A free type name built from `hint`.
@@ -381,6 +404,10 @@ impl Converter<'_> {
         }
         if let Some(Value::Array(all)) = s.get("allOf") {
             for (i, member) in all.iter().enumerate() {
+                // Our exports' rules across fields (`x-rule`) constrain, they add no field.
+                if member.get("x-rule").is_some() {
+                    continue;
+                }
                 self.collect(
                     member,
                     &format!("{ptr}/allOf/{i}"),
@@ -764,7 +791,14 @@ impl Converter<'_> {
         {
             let Some(text) = v.as_str() else { continue };
             let rust = pascal(text);
-            if text.is_empty() || rust.is_empty() || !can_be_ident(&rust) || rust == "Unknown" {
+            if rust == "Unknown" {
+                self.approximate(
+                    ptr,
+                    "enum value `unknown` is where open enums keep unknown values",
+                );
+                continue;
+            }
+            if text.is_empty() || rust.is_empty() || !can_be_ident(&rust) {
                 self.approximate(
                     ptr,
                     &format!(
@@ -822,7 +856,14 @@ fn constraints(f: &mut FieldOut, s: &Value, ptr: &str, conv: &mut Converter<'_>)
                     f.max_len = None;
                 }
             }
-            if let Some(fmt) = ss.get("format").and_then(Value::as_str) {
+            // Our exports say the spec's own format in `x-format`.
+            let own = ss
+                .get("x-format")
+                .and_then(Value::as_str)
+                .and_then(spec_format_word);
+            if let Some(sf) = own {
+                f.format = Some(sf);
+            } else if let Some(fmt) = ss.get("format").and_then(Value::as_str) {
                 match spec_format(fmt) {
                     Some(sf) => f.format = Some(sf),
                     None if fmt == "date-time" => {}
@@ -865,6 +906,40 @@ fn constraints(f: &mut FieldOut, s: &Value, ptr: &str, conv: &mut Converter<'_>)
             }
         }
     }
+}
+
+fn spec_format_word(word: &str) -> Option<&'static str> {
+    match word {
+        "email" => Some("email"),
+        "e164" => Some("e164"),
+        "rfc3339" => Some("rfc3339"),
+        "uri" => Some("uri"),
+        "uuid" => Some("uuid"),
+        _ => None,
+    }
+}
+
+/// The known values of an open string enum written as `anyOf: [{enum: [...]}, {...}]` (how
+/// our exports and others say "these values, or any other string").
+fn open_enum_values(s: &Value) -> Option<Value> {
+    if s.get("type").and_then(Value::as_str) != Some("string") {
+        return None;
+    }
+    let members = s.get("anyOf").or_else(|| s.get("oneOf"))?.as_array()?;
+    let mut values = None;
+    for m in members {
+        match m.get("enum").and_then(Value::as_array) {
+            Some(e) if e.iter().all(Value::is_string) && values.is_none() => {
+                values = Some(Value::Array(e.clone()));
+            }
+            // Any other member must accept any string.
+            None if m.get("$ref").is_none()
+                && m.get("type").is_none_or(|t| t == "string")
+                && m.get("format").is_none() => {}
+            _ => return None,
+        }
+    }
+    values
 }
 
 /// A schema's docs: `title` and `description`, trimmed.
