@@ -66,6 +66,15 @@ pub(crate) fn merge(existing: Node, imported: Node, report: &mut Report) -> Resu
                     }
                 }
             }
+            "limits" => {
+                // Not an item itself: its rate, headers and sizes are.
+                let entry = out.entry(section.clone()).or_insert_with(Node::map);
+                if let (Node::Map(e), Node::Map(i)) = (entry, inode) {
+                    for (name, iv) in i {
+                        merge_item(e, name, iv, &section, report);
+                    }
+                }
+            }
             _ => match out.get_mut(&section) {
                 None => {
                     out.insert(section, inode);
@@ -104,6 +113,10 @@ fn merge_item(
 
 /// Puts a conflict note on a hand-written item where the import differs from it.
 fn note_conflict(ev: &mut Node, iv: &Node, label: &str, report: &mut Report) {
+    // The document says nothing about it: nothing to disagree with.
+    if iv.get("source").and_then(Node::as_str) == Some("not_shown") {
+        return;
+    }
     let mut diffs = Vec::new();
     differences(ev, iv, "", &mut diffs);
     let pointer = iv
