@@ -132,12 +132,16 @@ fn mutated_documents_give_a_checked_spec_or_a_typed_error() {
             let text = serde_json::to_string(&doc).unwrap();
             let options = ImportOptions::new("mutant", name.as_str());
             let result = std::panic::catch_unwind(|| import_openapi(&text, &options, None));
-            let result = result.unwrap_or_else(|_| panic!("{name} round {round} panicked on:\n{text}"));
+            let result =
+                result.unwrap_or_else(|_| panic!("{name} round {round} panicked on:\n{text}"));
             match result {
                 Ok(spec) => {
                     let loaded = comms_codegen::load::load_str("mutant.yaml", &spec.yaml).unwrap();
                     comms_codegen::check::check(&loaded).unwrap_or_else(|d| {
-                        panic!("{name} round {round}: the spec does not check: {d}\n{}", spec.yaml)
+                        panic!(
+                            "{name} round {round}: the spec does not check: {d}\n{}",
+                            spec.yaml
+                        )
                     });
                     imported += 1;
                 }

@@ -418,10 +418,8 @@ impl Converter<'_> {
                 );
             }
         }
-        if s.get("oneOf").is_some() || s.get("anyOf").is_some() {
-            if depth > 0 {
-                self.approximate(ptr, "oneOf/anyOf inside allOf: needs spec construct: untagged union; its properties are left out");
-            }
+        if (s.get("oneOf").is_some() || s.get("anyOf").is_some()) && depth > 0 {
+            self.approximate(ptr, "oneOf/anyOf inside allOf: needs spec construct: untagged union; its properties are left out");
         }
         if let Some(Value::Object(p)) = s.get("properties") {
             for (k, v) in p {
