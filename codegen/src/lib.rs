@@ -19,6 +19,7 @@ pub mod emit;
 pub mod export;
 pub mod gaps;
 mod generator;
+pub mod import;
 pub mod load;
 pub mod model;
 mod names;

@@ -22,6 +22,10 @@ USAGE:
     comms-codegen asyncapi SPEC_FILE [--out FILE] [--check]
                                                        AsyncAPI 3 document of its WebSocket protocol
     comms-codegen synth N                              a synthetic spec of N operations (benchmarks)
+    comms-codegen import openapi DOC --service NAME [--include TAG|PATH-GLOB|OPERATION-ID]...
+                  [--merge SPEC_FILE]                  a spec from an OpenAPI 3.0/3.1 or Swagger 2.0
+                                                       document (JSON or YAML) on stdout, the report
+                                                       on stderr
 
 SPEC_DIR defaults to `spec`.
 ";
@@ -76,6 +80,9 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
     let Some((command, rest)) = args.split_first() else {
         return Err(USAGE.to_owned());
     };
+    if command == "import" {
+        return import(rest);
+    }
     let args = parse(rest)?;
     let spec_dir = PathBuf::from(
         args.positional
@@ -221,4 +228,56 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
         }
         other => Err(format!("unknown command `{other}`\n\n{USAGE}")),
     }
+}
+
+/// `import openapi DOC --service NAME [--include X]... [--merge SPEC]`: the spec on stdout,
+/// the report on stderr.
+fn import(args: &[String]) -> Result<ExitCode, String> {
+    let mut iter = args.iter();
+    match iter.next().map(String::as_str) {
+        Some("openapi") => {}
+        _ => {
+            return Err(format!(
+                "import needs a format: `import openapi DOC --service NAME`\n\n{USAGE}"
+            ));
+        }
+    }
+    let (mut doc, mut service, mut merge) = (None, None, None);
+    let mut include = Vec::new();
+    while let Some(arg) = iter.next() {
+        let mut value = |what: &str| {
+            iter.next()
+                .cloned()
+                .ok_or_else(|| format!("{arg} needs {what}"))
+        };
+        match arg.as_str() {
+            "--service" => service = Some(value("a service name")?),
+            "--include" => include.push(value("a tag, path glob or operation id")?),
+            "--merge" => merge = Some(value("a spec file")?),
+            other if other.starts_with('-') => {
+                return Err(format!("unknown option `{other}`\n\n{USAGE}"));
+            }
+            other if doc.is_none() => doc = Some(other.to_owned()),
+            other => return Err(format!("unexpected argument `{other}`")),
+        }
+    }
+    let doc = doc.ok_or("import openapi needs a document: DOC.json or DOC.yaml")?;
+    let service = service.ok_or("import openapi needs --service NAME")?;
+    let text = std::fs::read_to_string(&doc).map_err(|e| format!("cannot read {doc}: {e}"))?;
+    let name = std::path::Path::new(&doc)
+        .file_name()
+        .map_or_else(|| doc.clone(), |n| n.to_string_lossy().into_owned());
+    let existing = match &merge {
+        Some(path) => {
+            Some(std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?)
+        }
+        None => None,
+    };
+    let mut options = comms_codegen::import::ImportOptions::new(service, name);
+    options.include = include;
+    let imported = comms_codegen::import::import_openapi(&text, &options, existing.as_deref())
+        .map_err(|e| e.to_string())?;
+    print!("{}", imported.yaml);
+    eprint!("{}", imported.report);
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,0 +1,473 @@
+//! Reading a provider's document: JSON or YAML text to one JSON value, the OpenAPI version it
+//! speaks, Swagger 2.0 rewritten into the OpenAPI 3 shape, and JSON pointer helpers.
+
+use serde_json::{Map, Value, json};
+
+use super::ImportError;
+
+/// Which description format a document is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Version {
+    /// Swagger 2.0 (rewritten to the 3.0 shape before import).
+    Swagger2,
+    /// OpenAPI 3.0.x.
+    OpenApi30,
+    /// OpenAPI 3.1.x.
+    OpenApi31,
+}
+
+impl Version {
+    /// How reports name it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Version::Swagger2 => "Swagger 2.0",
+            Version::OpenApi30 => "OpenAPI 3.0",
+            Version::OpenApi31 => "OpenAPI 3.1",
+        }
+    }
+}
+
+/// Parses JSON or YAML text (YAML keys that are numbers or booleans become strings).
+pub(crate) fn parse(text: &str) -> Result<Value, ImportError> {
+    let trimmed = text.trim_start_matches('\u{feff}').trim_start();
+    if trimmed.starts_with('{') {
+        if let Ok(v) = serde_json::from_str::<Value>(trimmed) {
+            return Ok(v);
+        }
+    }
+    let yaml: serde_yaml::Value =
+        serde_yaml::from_str(trimmed).map_err(|e| ImportError::Parse(e.to_string()))?;
+    Ok(from_yaml(&yaml))
+}
+
+fn from_yaml(value: &serde_yaml::Value) -> Value {
+    use serde_yaml::Value as V;
+    match value {
+        V::Null => Value::Null,
+        V::Bool(b) => json!(b),
+        V::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                json!(i)
+            } else if let Some(u) = n.as_u64() {
+                json!(u)
+            } else {
+                n.as_f64()
+                    .and_then(serde_json::Number::from_f64)
+                    .map_or(Value::Null, Value::Number)
+            }
+        }
+        V::String(s) => json!(s),
+        V::Sequence(items) => Value::Array(items.iter().map(from_yaml).collect()),
+        V::Mapping(m) => {
+            let mut out = Map::new();
+            for (k, v) in m {
+                let key = match k {
+                    V::String(s) => s.clone(),
+                    V::Number(n) => n.to_string(),
+                    V::Bool(b) => b.to_string(),
+                    _ => continue,
+                };
+                out.insert(key, from_yaml(v));
+            }
+            Value::Object(out)
+        }
+        V::Tagged(t) => from_yaml(&t.value),
+    }
+}
+
+/// The version a document declares.
+pub(crate) fn version(doc: &Value) -> Result<Version, ImportError> {
+    if let Some(v) = doc.get("openapi") {
+        let text = v
+            .as_str()
+            .map(str::to_owned)
+            .unwrap_or_else(|| v.to_string());
+        return if text.starts_with("3.0") {
+            Ok(Version::OpenApi30)
+        } else if text.starts_with("3.1") {
+            Ok(Version::OpenApi31)
+        } else {
+            Err(ImportError::Unsupported(format!(
+                "OpenAPI version `{text}` (3.0, 3.1 and Swagger 2.0 are read)"
+            )))
+        };
+    }
+    if let Some(v) = doc.get("swagger") {
+        let text = v
+            .as_str()
+            .map(str::to_owned)
+            .unwrap_or_else(|| v.to_string());
+        return if text.starts_with("2.") {
+            Ok(Version::Swagger2)
+        } else {
+            Err(ImportError::Unsupported(format!(
+                "Swagger version `{text}`"
+            )))
+        };
+    }
+    Err(ImportError::Unsupported(
+        "not an OpenAPI or Swagger document: neither `openapi` nor `swagger` is set".into(),
+    ))
+}
+
+/// Escapes one JSON pointer token (`~` → `~0`, `/` → `~1`).
+pub(crate) fn escape(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// Unescapes one JSON pointer token; `%xx` escapes of URI fragments are decoded too.
+pub(crate) fn unescape(token: &str) -> String {
+    percent_decode(token).replace("~1", "/").replace("~0", "~")
+}
+
+fn percent_decode(s: &str) -> String {
+    if !s.contains('%') {
+        return s.to_owned();
+    }
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
+            if let Some(b) = hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                out.push(b);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The value at a local reference (`#/components/schemas/A`), if the document has it.
+pub(crate) fn resolve<'a>(doc: &'a Value, reference: &str) -> Option<&'a Value> {
+    let pointer = reference.strip_prefix('#')?;
+    if pointer.is_empty() {
+        return Some(doc);
+    }
+    let mut cur = doc;
+    for token in pointer.strip_prefix('/')?.split('/') {
+        let token = unescape(token);
+        cur = match cur {
+            Value::Object(m) => m.get(&token)?,
+            Value::Array(a) => a.get(token.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(cur)
+}
+
+/// Follows `$ref`s of a non-schema object (a parameter, a response, a request body) to the
+/// object itself, with the pointer it sits at; `None` for a missing or external target or a
+/// chain longer than 16 links (a loop).
+pub(crate) fn deref<'a>(
+    doc: &'a Value,
+    value: &'a Value,
+    pointer: &str,
+) -> Option<(&'a Value, String)> {
+    let mut cur = value;
+    let mut at = pointer.to_owned();
+    for _ in 0..16 {
+        match cur.get("$ref").and_then(Value::as_str) {
+            Some(r) => {
+                cur = resolve(doc, r)?;
+                at = r.trim_start_matches('#').to_owned();
+            }
+            None => return Some((cur, at)),
+        }
+    }
+    None
+}
+
+/// Rewrites a Swagger 2.0 document into the OpenAPI 3.0 shape the importer reads: servers
+/// from `schemes`/`host`/`basePath`, `definitions` to `components.schemas` (and every `$ref`
+/// with it), `securityDefinitions` to security schemes, `body` and `formData` parameters to
+/// request bodies, response `schema`s to JSON content.
+pub(crate) fn swagger_to_openapi(doc: &Value) -> Value {
+    let mut out = Map::new();
+    out.insert("openapi".into(), json!("3.0.0"));
+    for key in ["info", "tags", "security", "x-webhooks"] {
+        if let Some(v) = doc.get(key) {
+            out.insert(key.into(), rewrite_refs(v));
+        }
+    }
+    if let Some(host) = doc.get("host").and_then(Value::as_str) {
+        let scheme = doc
+            .get("schemes")
+            .and_then(Value::as_array)
+            .and_then(|s| {
+                s.iter()
+                    .filter_map(Value::as_str)
+                    .find(|s| *s == "https")
+                    .or_else(|| s.first().and_then(Value::as_str))
+            })
+            .unwrap_or("https");
+        let base = doc.get("basePath").and_then(Value::as_str).unwrap_or("");
+        out.insert(
+            "servers".into(),
+            json!([{ "url": format!("{scheme}://{host}{base}") }]),
+        );
+    } else if let Some(base) = doc.get("basePath").and_then(Value::as_str) {
+        out.insert("servers".into(), json!([{ "url": base }]));
+    }
+    let consumes = media_list(doc.get("consumes"));
+    let produces = media_list(doc.get("produces"));
+
+    let mut components = Map::new();
+    if let Some(defs) = doc.get("definitions") {
+        components.insert("schemas".into(), rewrite_refs(defs));
+    }
+    if let Some(Value::Object(params)) = doc.get("parameters") {
+        let mut ps = Map::new();
+        for (name, p) in params {
+            ps.insert(name.clone(), parameter(&rewrite_refs(p)));
+        }
+        components.insert("parameters".into(), Value::Object(ps));
+    }
+    if let Some(Value::Object(responses)) = doc.get("responses") {
+        let mut rs = Map::new();
+        for (name, r) in responses {
+            rs.insert(name.clone(), response(&rewrite_refs(r), &produces));
+        }
+        components.insert("responses".into(), Value::Object(rs));
+    }
+    if let Some(Value::Object(schemes)) = doc.get("securityDefinitions") {
+        let mut ss = Map::new();
+        for (name, s) in schemes {
+            let mut s = s.clone();
+            if s.get("type").and_then(Value::as_str) == Some("basic") {
+                s = json!({ "type": "http", "scheme": "basic" });
+            }
+            ss.insert(name.clone(), s);
+        }
+        components.insert("securitySchemes".into(), Value::Object(ss));
+    }
+    out.insert("components".into(), Value::Object(components));
+
+    let mut paths = Map::new();
+    if let Some(Value::Object(items)) = doc.get("paths") {
+        for (path, item) in items {
+            let Value::Object(item) = rewrite_refs(item) else {
+                continue;
+            };
+            let mut new_item = Map::new();
+            for (key, op) in item {
+                if key == "parameters" {
+                    new_item.insert(key.clone(), parameters(doc, &op).0);
+                    continue;
+                }
+                let Value::Object(mut op) = op else {
+                    new_item.insert(key.clone(), op);
+                    continue;
+                };
+                let op_consumes = op
+                    .get("consumes")
+                    .map(|c| media_list(Some(c)))
+                    .unwrap_or_else(|| consumes.clone());
+                let op_produces = op
+                    .get("produces")
+                    .map(|c| media_list(Some(c)))
+                    .unwrap_or_else(|| produces.clone());
+                let (params, body) = parameters(doc, op.get("parameters").unwrap_or(&Value::Null));
+                op.insert("parameters".into(), params);
+                if let Some(body) = body {
+                    op.insert("requestBody".into(), request_body(body, &op_consumes));
+                }
+                if let Some(Value::Object(responses)) = op.get("responses") {
+                    let mut rs = Map::new();
+                    for (code, r) in responses {
+                        rs.insert(code.clone(), response(r, &op_produces));
+                    }
+                    op.insert("responses".into(), Value::Object(rs));
+                }
+                new_item.insert(key.clone(), Value::Object(op));
+            }
+            paths.insert(path.clone(), Value::Object(new_item));
+        }
+    }
+    out.insert("paths".into(), Value::Object(paths));
+    for (k, v) in doc.as_object().into_iter().flatten() {
+        if k.starts_with("x-") && !out.contains_key(k) {
+            out.insert(k.clone(), v.clone());
+        }
+    }
+    Value::Object(out)
+}
+
+fn media_list(v: Option<&Value>) -> Vec<String> {
+    v.and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `#/definitions/X` → `#/components/schemas/X` (and parameters, responses) everywhere.
+fn rewrite_refs(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .map(|(k, v)| {
+                    if k == "$ref" {
+                        if let Some(r) = v.as_str() {
+                            let r = r
+                                .replacen("#/definitions/", "#/components/schemas/", 1)
+                                .replacen("#/parameters/", "#/components/parameters/", 1)
+                                .replacen("#/responses/", "#/components/responses/", 1);
+                            return (k.clone(), json!(r));
+                        }
+                    }
+                    (k.clone(), rewrite_refs(v))
+                })
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(rewrite_refs).collect()),
+        other => other.clone(),
+    }
+}
+
+/// A 2.0 parameter in 3.0 shape: its type keys move under `schema`.
+fn parameter(p: &Value) -> Value {
+    let Value::Object(m) = p else {
+        return p.clone();
+    };
+    if m.contains_key("$ref") || m.contains_key("schema") {
+        return p.clone();
+    }
+    let mut out = Map::new();
+    let mut schema = Map::new();
+    for (k, v) in m {
+        match k.as_str() {
+            "name" | "in" | "description" | "required" | "deprecated" | "allowEmptyValue" => {
+                out.insert(k.clone(), v.clone());
+            }
+            "collectionFormat" => {
+                out.insert("x-collection-format".into(), v.clone());
+            }
+            k if k.starts_with("x-") => {
+                out.insert(k.to_owned(), v.clone());
+            }
+            _ => {
+                schema.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    out.insert("schema".into(), Value::Object(schema));
+    Value::Object(out)
+}
+
+/// The non-body parameters (3.0 shape) and the body: a `body` parameter's schema, or the
+/// `formData` parameters as an object schema marked form-encoded.
+fn parameters(doc: &Value, params: &Value) -> (Value, Option<(Value, bool)>) {
+    let mut out = Vec::new();
+    let mut body = None;
+    let mut form = Map::new();
+    let mut form_required = Vec::new();
+    for p in params.as_array().into_iter().flatten() {
+        let resolved = match p.get("$ref").and_then(Value::as_str) {
+            // Body and form parameters must be seen to be moved; others stay references.
+            Some(r) => resolve(
+                doc,
+                &r.replacen("#/components/parameters/", "#/parameters/", 1),
+            )
+            .map(rewrite_refs),
+            None => Some(p.clone()),
+        };
+        let Some(resolved) = resolved else {
+            out.push(p.clone());
+            continue;
+        };
+        match resolved.get("in").and_then(Value::as_str) {
+            Some("body") => {
+                body = Some((resolved.get("schema").cloned().unwrap_or(json!({})), false));
+            }
+            Some("formData") => {
+                if let Some(name) = resolved.get("name").and_then(Value::as_str) {
+                    if resolved.get("required").and_then(Value::as_bool) == Some(true) {
+                        form_required.push(json!(name));
+                    }
+                    if let Value::Object(p3) = parameter(&resolved) {
+                        form.insert(
+                            name.to_owned(),
+                            p3.get("schema").cloned().unwrap_or(json!({})),
+                        );
+                    }
+                }
+            }
+            _ if p.get("$ref").is_some() => out.push(p.clone()),
+            _ => out.push(parameter(&resolved)),
+        }
+    }
+    if body.is_none() && !form.is_empty() {
+        body = Some((
+            json!({ "type": "object", "properties": form, "required": form_required }),
+            true,
+        ));
+    }
+    (Value::Array(out), body)
+}
+
+fn request_body((schema, form): (Value, bool), consumes: &[String]) -> Value {
+    let media = if form {
+        consumes
+            .iter()
+            .find(|c| c.contains("form"))
+            .cloned()
+            .unwrap_or_else(|| "application/x-www-form-urlencoded".into())
+    } else {
+        consumes
+            .iter()
+            .find(|c| c.contains("json"))
+            .or(consumes.first())
+            .cloned()
+            .unwrap_or_else(|| "application/json".into())
+    };
+    json!({ "required": true, "content": { media: { "schema": schema } } })
+}
+
+fn response(r: &Value, produces: &[String]) -> Value {
+    let Value::Object(m) = r else {
+        return r.clone();
+    };
+    if m.contains_key("$ref") {
+        return r.clone();
+    }
+    let mut out = m.clone();
+    if let Some(schema) = out.remove("schema") {
+        let media = produces
+            .iter()
+            .find(|c| c.contains("json"))
+            .or(produces.first())
+            .cloned()
+            .unwrap_or_else(|| "application/json".into());
+        out.insert("content".into(), json!({ media: { "schema": schema } }));
+    }
+    Value::Object(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pointers_escape_and_resolve() {
+        let doc = json!({ "paths": { "/a/{id}": { "get": { "x": 1 } } } });
+        let ptr = format!("#/paths/{}/get/x", escape("/a/{id}"));
+        assert_eq!(resolve(&doc, &ptr), Some(&json!(1)));
+        assert_eq!(unescape("a~1b~0c%7Bd%7D"), "a/b~c{d}");
+        assert_eq!(unescape("%"), "%");
+        assert_eq!(unescape("%4"), "%4");
+    }
+
+    #[test]
+    fn yaml_keys_that_are_numbers_become_strings() {
+        let v = parse("responses:\n  200: { description: ok }\n").unwrap();
+        assert!(v["responses"]["200"].is_object());
+    }
+}

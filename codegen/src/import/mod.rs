@@ -1,0 +1,1450 @@
+//! Import: a provider's OpenAPI 3.0 / 3.1 or Swagger 2.0 document becomes a spec file, with
+//! every item marked as imported (its document and JSON pointer) and what OpenAPI cannot say
+//! (rate limits, retries, timeouts, idempotency, webhook signing) written as `not_shown`.
+//!
+//! What the spec language cannot express yet (form bodies, HTTP Basic, header parameters,
+//! untagged unions, field renames...) is skipped or approximated and listed in the [`Report`]
+//! with its JSON pointer and reason. The result always passes [`crate::check`]: the importer
+//! checks what it wrote and drops any item the checker refuses, reporting it too.
+//!
+//! ```
+//! let doc = r##"{
+//!   "openapi": "3.0.3",
+//!   "info": { "title": "Pets", "version": "1" },
+//!   "servers": [{ "url": "https://pets.example.com/v1" }],
+//!   "paths": { "/pets/{id}": { "get": {
+//!     "operationId": "getPet",
+//!     "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "string" } }],
+//!     "responses": { "200": { "description": "ok", "content": { "application/json": {
+//!       "schema": { "$ref": "#/components/schemas/Pet" } } } } } } } },
+//!   "components": { "schemas": { "Pet": { "type": "object", "required": ["name"],
+//!     "properties": { "name": { "type": "string" } } } } }
+//! }"##;
+//! let options = comms_codegen::import::ImportOptions::new("pets", "pets.json");
+//! let imported = comms_codegen::import::import_openapi(doc, &options, None).unwrap();
+//! assert!(imported.yaml.contains("get_pet:"));
+//! assert!(imported.yaml.contains("imported from pets.json#/paths/~1pets~1{id}/get"));
+//! assert_eq!(imported.report.operations_imported, 1);
+//! ```
+
+mod document;
+mod merge;
+mod operations;
+mod schema;
+mod yaml;
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt;
+
+use indexmap::IndexMap;
+use serde_json::Value;
+
+pub use document::Version;
+use yaml::Node;
+
+use crate::names::{is_keyword, is_snake, pascal, shouty};
+
+/// Largest document read unless [`ImportOptions::max_document_bytes`] says otherwise (64 MiB;
+/// the largest provider documents are a few MiB).
+pub const DEFAULT_MAX_DOCUMENT_BYTES: usize = 64 * 1024 * 1024;
+
+/// Most rounds of "check what was written, drop what the checker refuses".
+const MAX_CHECK_ROUNDS: usize = 16;
+
+/// The note every imported item carries, before its document and pointer.
+const IMPORTED: &str = "imported from ";
+
+/// What to import and how.
+#[derive(Debug, Clone)]
+pub struct ImportOptions {
+    /// The service name: a snake_case Rust module name (`sendgrid`).
+    pub service: String,
+    /// How notes name the document (its file name), as in `imported from <name>#<pointer>`.
+    pub document_name: String,
+    /// Keep only operations with one of these tags, operation ids or path globs (`*` within a
+    /// segment, `**` across); every operation when empty.
+    pub include: Vec<String>,
+    /// Largest document accepted, in bytes.
+    pub max_document_bytes: usize,
+}
+
+impl ImportOptions {
+    /// Options for importing every operation into service `service`.
+    pub fn new(service: impl Into<String>, document_name: impl Into<String>) -> Self {
+        ImportOptions {
+            service: service.into(),
+            document_name: document_name.into(),
+            include: Vec::new(),
+            max_document_bytes: DEFAULT_MAX_DOCUMENT_BYTES,
+        }
+    }
+
+    /// Adds an `--include` filter.
+    pub fn include(mut self, filter: impl Into<String>) -> Self {
+        self.include.push(filter.into());
+        self
+    }
+}
+
+/// One item of the report: where in the document, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// JSON pointer into the document (`#/paths/~1v1~1emails/post`).
+    pub pointer: String,
+    /// Why, in words shared by every finding of its kind
+    /// (`needs spec construct: form body (issue 16)`).
+    pub reason: String,
+    /// Specifics (the parameter, the format...).
+    pub detail: Option<String>,
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.pointer, self.reason)?;
+        if let Some(d) = &self.detail {
+            write!(f, " ({d})")?;
+        }
+        Ok(())
+    }
+}
+
+/// What an import did: counts, and every item skipped or approximated with its pointer.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    /// The format of the document.
+    pub version: Option<Version>,
+    /// Operations (path + method) in the document.
+    pub operations_in_document: usize,
+    /// Operations `--include` left out.
+    pub operations_filtered_out: usize,
+    /// Operations in the spec written.
+    pub operations_imported: usize,
+    /// Types in the spec written that came from the document.
+    pub types_imported: usize,
+    /// Items left out: operations, parameters, fields, schemes.
+    pub skipped: Vec<Finding>,
+    /// Items imported with a loss (a format kept as text, an untagged union typed as `json`).
+    pub approximated: Vec<Finding>,
+    /// With `--merge`: hand-written items that differ from the document (kept, with a note).
+    pub conflicts: Vec<Finding>,
+}
+
+impl Report {
+    /// The skipped findings that are whole operations.
+    pub fn skipped_operations(&self) -> impl Iterator<Item = &Finding> {
+        self.skipped.iter().filter(|f| {
+            let rest = f.pointer.trim_start_matches('#');
+            rest.starts_with("/paths/") && rest.split('/').count() == 4
+        })
+    }
+
+    /// Skipped operations counted by reason.
+    pub fn skipped_operations_by_reason(&self) -> BTreeMap<&str, usize> {
+        let mut out = BTreeMap::new();
+        for f in self.skipped_operations() {
+            *out.entry(f.reason.as_str()).or_default() += 1;
+        }
+        out
+    }
+
+    fn by_reason(findings: &[Finding]) -> BTreeMap<&str, usize> {
+        let mut out = BTreeMap::new();
+        for f in findings {
+            *out.entry(f.reason.as_str()).or_default() += 1;
+        }
+        out
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(v) = self.version {
+            writeln!(f, "document: {}", v.as_str())?;
+        }
+        let skipped_ops = self.skipped_operations().count();
+        writeln!(
+            f,
+            "operations: {} in the document, {} imported, {} skipped, {} left out by --include",
+            self.operations_in_document,
+            self.operations_imported,
+            skipped_ops,
+            self.operations_filtered_out
+        )?;
+        writeln!(f, "types: {} imported", self.types_imported)?;
+        for (title, findings) in [
+            (
+                "skipped operations",
+                self.skipped_operations().cloned().collect::<Vec<_>>(),
+            ),
+            ("all skipped items", self.skipped.clone()),
+            ("approximated items", self.approximated.clone()),
+        ] {
+            if findings.is_empty() {
+                continue;
+            }
+            writeln!(f, "{title}, by reason:")?;
+            for (reason, n) in Report::by_reason(&findings) {
+                writeln!(f, "  {n:>5}  {reason}")?;
+            }
+        }
+        for (title, findings) in [
+            ("skipped", &self.skipped),
+            ("approximated", &self.approximated),
+            ("conflicts", &self.conflicts),
+        ] {
+            if findings.is_empty() {
+                continue;
+            }
+            writeln!(f, "{title}:")?;
+            for finding in findings {
+                writeln!(f, "  {finding}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Why an import failed as a whole.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ImportError {
+    /// The document is larger than [`ImportOptions::max_document_bytes`].
+    TooLarge {
+        /// Its size in bytes.
+        size: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// The document is neither JSON nor YAML.
+    Parse(String),
+    /// The document is not OpenAPI 3.0 / 3.1 or Swagger 2.0.
+    Unsupported(String),
+    /// An option is unusable (a service name that is not a module name).
+    Options(String),
+    /// The spec to merge into does not load or check.
+    Merge(String),
+    /// The checker refused part of the spec that the importer cannot drop (a bug, or a
+    /// hand-written item that was already broken).
+    Refused(String),
+}
+
+impl fmt::Display for ImportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ImportError::TooLarge { size, limit } => {
+                write!(
+                    f,
+                    "the document is {size} bytes, more than the limit of {limit}"
+                )
+            }
+            ImportError::Parse(e) => write!(f, "the document is neither JSON nor YAML: {e}"),
+            ImportError::Unsupported(e) => write!(f, "unsupported document: {e}"),
+            ImportError::Options(e) => write!(f, "{e}"),
+            ImportError::Merge(e) => write!(f, "cannot merge: {e}"),
+            ImportError::Refused(e) => write!(f, "the imported spec does not check:\n{e}"),
+        }
+    }
+}
+
+impl std::error::Error for ImportError {}
+
+/// An imported spec: its YAML text (which passes `check`) and the report.
+#[derive(Debug, Clone)]
+pub struct Imported {
+    /// The spec file.
+    pub yaml: String,
+    /// What was imported, skipped and approximated.
+    pub report: Report,
+}
+
+/// Imports an OpenAPI 3.0 / 3.1 or Swagger 2.0 document (JSON or YAML text) as a spec.
+///
+/// With `existing` (the text of a spec file), the import is merged into it: items written by
+/// hand (`seed` or `assumed` without an `imported from` note) win, and where the document
+/// differs they get a `conflict:` note; items imported before are replaced; `not_shown` items
+/// are filled. Importing the same document again gives the same bytes.
+///
+/// # Errors
+/// When the document is too large, does not parse, is not OpenAPI, or the spec to merge into
+/// does not load; see [`ImportError`].
+pub fn import_openapi(
+    text: &str,
+    options: &ImportOptions,
+    existing: Option<&str>,
+) -> Result<Imported, ImportError> {
+    if text.len() > options.max_document_bytes {
+        return Err(ImportError::TooLarge {
+            size: text.len(),
+            limit: options.max_document_bytes,
+        });
+    }
+    if !is_snake(&options.service) || is_keyword(&options.service) {
+        return Err(ImportError::Options(format!(
+            "--service `{}` is not a snake_case module name (like `sendgrid`)",
+            options.service
+        )));
+    }
+    let raw = document::parse(text)?;
+    let version = document::version(&raw)?;
+    let doc = match version {
+        Version::Swagger2 => document::swagger_to_openapi(&raw),
+        _ => raw,
+    };
+    let mut conv = Converter::new(&doc, options, version == Version::Swagger2);
+    conv.report.version = Some(version);
+    let mut spec = conv.build(options);
+    let mut report = std::mem::take(&mut conv.report);
+    if let Some(existing) = existing {
+        let existing = Node::parse(existing).map_err(ImportError::Merge)?;
+        spec = merge::merge(existing, spec, &mut report).map_err(ImportError::Merge)?;
+    }
+    let yaml = checked(&mut spec, &options.service, &mut report)?;
+    report.types_imported = spec
+        .get("types")
+        .map(|t| match t {
+            Node::Map(m) => m.values().filter(|v| is_imported(v)).count(),
+            _ => 0,
+        })
+        .unwrap_or(0);
+    report.operations_imported = spec
+        .get("operations")
+        .map(|t| match t {
+            Node::Map(m) => m.values().filter(|v| is_imported(v)).count(),
+            _ => 0,
+        })
+        .unwrap_or(0);
+    Ok(Imported { yaml, report })
+}
+
+/// Whether an item carries the importer's note.
+pub(crate) fn is_imported(item: &Node) -> bool {
+    item.get("note")
+        .and_then(Node::as_str)
+        .is_some_and(|n| n.starts_with(IMPORTED))
+}
+
+/// Writes the spec and checks it; items the checker refuses are dropped (and reported) until
+/// it passes. Refusals of anything the importer cannot drop end the import.
+fn checked(spec: &mut Node, service: &str, report: &mut Report) -> Result<String, ImportError> {
+    let display = format!("{service}.yaml");
+    for _ in 0..MAX_CHECK_ROUNDS {
+        let (text, items) = yaml::write(spec);
+        let result = crate::load::load_str(&display, &text).and_then(|l| crate::check::check(&l));
+        let diagnostics = match result {
+            Ok(_) => return Ok(text),
+            Err(d) => d,
+        };
+        let mut dropped = false;
+        for d in &diagnostics.0 {
+            let owner = items
+                .iter()
+                .filter(|(line, _, _)| *line <= d.line)
+                .max_by_key(|(line, _, _)| *line);
+            let Some((_, section, name)) = owner else {
+                return Err(ImportError::Refused(diagnostics.to_string()));
+            };
+            let droppable = matches!(section.as_str(), "types" | "operations" | "events");
+            let item = spec.get(section).and_then(|s| s.get(name));
+            let imported = item.is_some_and(is_imported)
+                || (section == "events" && spec.get("events").is_some_and(is_imported));
+            if !droppable || !imported {
+                return Err(ImportError::Refused(diagnostics.to_string()));
+            }
+            let pointer = item
+                .or(spec.get("events"))
+                .and_then(|i| i.get("note"))
+                .and_then(Node::as_str)
+                .and_then(|n| n.split_once('#'))
+                .map_or_else(|| format!("{section}.{name}"), |(_, p)| format!("#{p}"));
+            report.skipped.push(Finding {
+                pointer,
+                reason: "refused by the checker".into(),
+                detail: Some(d.message.clone()),
+            });
+            if section == "events" {
+                if let Node::Map(m) = spec {
+                    m.shift_remove("events");
+                }
+            } else if let Some(Node::Map(m)) = spec.get_mut(section) {
+                m.shift_remove(name.as_str());
+            }
+            dropped = true;
+        }
+        if !dropped {
+            return Err(ImportError::Refused(diagnostics.to_string()));
+        }
+    }
+    Err(ImportError::Refused(format!(
+        "still refused after {MAX_CHECK_ROUNDS} rounds of dropping refused items"
+    )))
+}
+
+/// A type being built.
+#[derive(Debug, Clone)]
+pub(crate) enum TypeOut {
+    /// Its name is taken and its fields are being converted.
+    Pending,
+    Object {
+        doc: Option<String>,
+        fields: Vec<FieldOut>,
+        pointer: String,
+    },
+    Enum {
+        doc: Option<String>,
+        values: Vec<String>,
+        pointer: String,
+    },
+    Union {
+        doc: Option<String>,
+        tag: String,
+        content: Option<String>,
+        variants: Vec<VariantOut>,
+        pointer: String,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct FieldOut {
+    pub(crate) wire: String,
+    pub(crate) ty: String,
+    pub(crate) required: bool,
+    pub(crate) read_only: bool,
+    pub(crate) format: Option<&'static str>,
+    pub(crate) doc: Option<String>,
+    pub(crate) max_len: Option<u64>,
+    pub(crate) min_len: Option<u64>,
+    pub(crate) max_items: Option<u64>,
+    pub(crate) min_items: Option<u64>,
+    pub(crate) min: Option<f64>,
+    pub(crate) max: Option<f64>,
+}
+
+impl FieldOut {
+    pub(crate) fn new(ty: String) -> Self {
+        FieldOut {
+            wire: String::new(),
+            ty,
+            required: false,
+            read_only: false,
+            format: None,
+            doc: None,
+            max_len: None,
+            min_len: None,
+            max_items: None,
+            min_items: None,
+            min: None,
+            max: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct VariantOut {
+    pub(crate) tag: String,
+    pub(crate) ty: Option<String>,
+    pub(crate) name: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct ParamOut {
+    pub(crate) wire: String,
+    pub(crate) ty: String,
+    pub(crate) required: bool,
+    pub(crate) doc: Option<String>,
+    pub(crate) from_credential: Option<String>,
+    pub(crate) min: Option<f64>,
+    pub(crate) max: Option<f64>,
+    pub(crate) max_len: Option<u64>,
+}
+
+impl ParamOut {
+    pub(crate) fn new(wire: String, ty: String) -> Self {
+        ParamOut {
+            wire,
+            ty,
+            required: false,
+            doc: None,
+            from_credential: None,
+            min: None,
+            max: None,
+            max_len: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct OpOut {
+    pub(crate) name: String,
+    pub(crate) method: String,
+    pub(crate) path: String,
+    pub(crate) doc: Option<String>,
+    pub(crate) path_params: Vec<ParamOut>,
+    pub(crate) query: Vec<ParamOut>,
+    pub(crate) body: Option<String>,
+    pub(crate) response: Option<String>,
+    pub(crate) status: Option<u16>,
+    pub(crate) errors: Vec<u16>,
+    pub(crate) idempotency: Option<&'static str>,
+    pub(crate) auth: Option<String>,
+    pub(crate) pointer: String,
+}
+
+/// The conversion of one document: names taken, types made, findings.
+pub(crate) struct Converter<'a> {
+    pub(crate) doc: &'a Value,
+    doc_name: String,
+    swagger: bool,
+    pub(crate) used_names: HashSet<String>,
+    pub(crate) component_names: HashMap<String, String>,
+    pub(crate) memo: HashMap<String, String>,
+    pub(crate) in_progress: HashSet<String>,
+    /// The name of the component being built, taken by its first inline type.
+    pub(crate) claim: Option<String>,
+    pub(crate) types: IndexMap<String, TypeOut>,
+    pub(crate) ops: Vec<OpOut>,
+    /// Security scheme names in the document → auth scheme names in the spec.
+    pub(crate) auth_names: Vec<(String, String)>,
+    /// Header names (lower case) the auth schemes send, which operations need not declare.
+    pub(crate) auth_headers: HashSet<String>,
+    /// Security schemes left out (already reported).
+    pub(crate) unmapped_schemes: HashSet<String>,
+    pub(crate) pagination: Option<Node>,
+    pub(crate) idempotency: Option<Node>,
+    pub(crate) report: Report,
+}
+
+/// Names generated code uses besides the spec's types.
+const RESERVED_TYPE_NAMES: &[&str] = &[
+    "Option",
+    "Some",
+    "None",
+    "Result",
+    "Ok",
+    "Err",
+    "String",
+    "Vec",
+    "Box",
+    "From",
+    "Into",
+    "IntoIterator",
+    "Iterator",
+    "Default",
+    "Clone",
+    "Send",
+    "Sync",
+    "Self",
+    "Page",
+    "Type",
+];
+
+impl<'a> Converter<'a> {
+    fn new(doc: &'a Value, options: &ImportOptions, swagger: bool) -> Self {
+        let mut used_names: HashSet<String> = RESERVED_TYPE_NAMES
+            .iter()
+            .map(|s| (*s).to_owned())
+            .collect();
+        used_names.insert(format!("{}Client", pascal(&options.service)));
+        Converter {
+            doc,
+            doc_name: options.document_name.clone(),
+            swagger,
+            used_names,
+            component_names: HashMap::new(),
+            memo: HashMap::new(),
+            in_progress: HashSet::new(),
+            claim: None,
+            types: IndexMap::new(),
+            ops: Vec::new(),
+            auth_names: Vec::new(),
+            auth_headers: HashSet::new(),
+            unmapped_schemes: HashSet::new(),
+            pagination: None,
+            idempotency: None,
+            report: Report::default(),
+        }
+    }
+
+    /// A pointer as the document's reader knows it (`#/definitions/...` for Swagger 2.0).
+    fn pointer(&self, ptr: &str) -> String {
+        let mut p = ptr.to_owned();
+        if self.swagger {
+            for (from, to) in [
+                ("/components/schemas/", "/definitions/"),
+                ("/components/parameters/", "/parameters/"),
+                ("/components/responses/", "/responses/"),
+                ("/components/securitySchemes/", "/securityDefinitions/"),
+            ] {
+                if let Some(rest) = p.strip_prefix(from) {
+                    p = format!("{to}{rest}");
+                }
+            }
+        }
+        format!("#{p}")
+    }
+
+    pub(crate) fn skip(&mut self, ptr: &str, reason: &str, detail: Option<&str>) {
+        let pointer = self.pointer(ptr);
+        self.report.skipped.push(Finding {
+            pointer,
+            reason: reason.to_owned(),
+            detail: detail.map(str::to_owned),
+        });
+    }
+
+    pub(crate) fn approximate(&mut self, ptr: &str, reason: &str) {
+        let pointer = self.pointer(ptr);
+        let finding = Finding {
+            pointer,
+            reason: reason.to_owned(),
+            detail: None,
+        };
+        // The same schema reached twice is reported once.
+        if !self.report.approximated.contains(&finding) {
+            self.report.approximated.push(finding);
+        }
+    }
+
+    fn note(&self, ptr: &str) -> Node {
+        Node::str(format!("{IMPORTED}{}{}", self.doc_name, self.pointer(ptr)))
+    }
+
+    fn provenance(&self, node: &mut Node, ptr: &str) {
+        node.set("source", Node::str("assumed"));
+        node.set("note", self.note(ptr));
+    }
+
+    /// The whole spec, as a tree.
+    fn build(&mut self, options: &ImportOptions) -> Node {
+        let doc = self.doc;
+        let (base_url, prefix) = self.base_url(&options.service);
+        let (credentials, auth) = self.security(&options.service);
+        self.own_sections();
+        self.operations(&options.include, &prefix);
+        if options.include.is_empty() {
+            self.all_components();
+        }
+        let errors = self.errors_section();
+        let events = self.webhooks();
+        self.break_cycles();
+
+        let mut spec = Node::map();
+        let mut service = Node::map();
+        service.set("name", Node::str(&options.service));
+        let info = doc.get("info");
+        let text = |k: &str| {
+            info.and_then(|i| i.get(k))
+                .and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+        };
+        let title = text("title").unwrap_or(&options.service).to_owned();
+        let summary = text("summary")
+            .or_else(|| text("description").and_then(|d| d.lines().next()))
+            .unwrap_or(&title)
+            .to_owned();
+        service.set("title", Node::str(first_line(&title)));
+        service.set("summary", Node::str(first_line(&summary)));
+        if let Some(d) = text("description") {
+            service.set("doc", Node::str(d));
+        }
+        if let Some(p) = self.version_prefix() {
+            let mut v = Node::map();
+            v.set("prefix", Node::str(p));
+            self.provenance(&mut v, "/info/version");
+            service.set("version", v);
+        }
+        service.set("base_url", base_url);
+        self.provenance(&mut service, "/info");
+        spec.set("service", service);
+        if let Node::Map(m) = &credentials {
+            if !m.is_empty() {
+                spec.set("credentials", credentials);
+            }
+        }
+        if let Node::Seq(s) = &auth {
+            if !s.is_empty() {
+                spec.set("auth", auth);
+            }
+        }
+        let mut limits = Node::map();
+        let mut rate = Node::map();
+        rate.set("source", Node::str("not_shown"));
+        rate.set(
+            "note",
+            Node::str("OpenAPI does not say; fill it in from the provider's documentation."),
+        );
+        limits.set("rate", rate);
+        spec.set("limits", limits);
+        if let Some(i) = self.idempotency.clone() {
+            spec.set("idempotency", i);
+        }
+        if let Some(p) = self.pagination.clone() {
+            if self.ops.iter().any(|o| {
+                o.response
+                    .as_deref()
+                    .is_some_and(|r| r.starts_with("page<"))
+            }) {
+                spec.set("pagination", p);
+            }
+        }
+        if let Some(e) = errors {
+            spec.set("errors", e);
+        }
+        spec.set("types", self.render_types());
+        spec.set("operations", self.render_operations());
+        let has_events = events.is_some();
+        if let Some(e) = events {
+            spec.set("events", e);
+        }
+        spec.set("gaps", self.gaps(has_events));
+        spec
+    }
+
+    /// The base URL (`default` only when the document gives an absolute one) and the path
+    /// part of the server URL, which goes in front of every operation path.
+    fn base_url(&mut self, service: &str) -> (Node, String) {
+        let doc = self.doc;
+        let mut node = Node::map();
+        let env = format!("COMMS_{}_BASE_URL", shouty(service));
+        // Our own exports carry the spec's base URL as written.
+        if let Some(b) = doc.get("x-base-url") {
+            if let Some(d) = b.get("default").and_then(Value::as_str) {
+                node.set("default", Node::str(d));
+            }
+            node.set("env", Node::str(env));
+            self.provenance(&mut node, "/x-base-url");
+            return (node, String::new());
+        }
+        let server = doc
+            .get("servers")
+            .and_then(Value::as_array)
+            .and_then(|s| s.first());
+        let mut url = server
+            .and_then(|s| s.get("url"))
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        if let Some(Value::Object(vars)) = server.and_then(|s| s.get("variables")) {
+            for (k, v) in vars {
+                if let Some(d) = v.get("default").and_then(Value::as_str) {
+                    url = url.replace(&format!("{{{k}}}"), d);
+                }
+            }
+        }
+        let mut prefix = String::new();
+        let absolute = url.starts_with("http://") || url.starts_with("https://");
+        if absolute && !url.contains('{') {
+            let after_scheme = url.find("://").map_or(0, |i| i + 3);
+            let (origin, path) = match url[after_scheme..].find('/') {
+                Some(i) => url.split_at(after_scheme + i),
+                None => (url.as_str(), ""),
+            };
+            node.set("default", Node::str(origin.trim_end_matches('/')));
+            prefix = path.trim_end_matches('/').to_owned();
+        } else if url.starts_with('/') && !url.contains('{') {
+            prefix = url.trim_end_matches('/').to_owned();
+            self.approximate(
+                "/servers/0",
+                "a relative server URL: the base URL is not shown",
+            );
+        } else if !url.is_empty() {
+            self.approximate(
+                "/servers/0",
+                "a server URL that is not absolute: the base URL is not shown",
+            );
+        }
+        node.set("env", Node::str(env));
+        self.provenance(&mut node, "/servers/0");
+        (node, prefix)
+    }
+
+    /// The version prefix when every path starts with one segment that looks like a version.
+    fn version_prefix(&self) -> Option<String> {
+        let first = |p: &str| p.split('/').nth(1).map(str::to_owned);
+        let seg = first(&self.ops.first()?.path)?;
+        let info_version = self
+            .doc
+            .get("info")
+            .and_then(|i| i.get("version"))
+            .and_then(Value::as_str);
+        let versionish = Some(seg.as_str()) == info_version
+            || (seg.starts_with('v')
+                && seg.len() > 1
+                && seg[1..].chars().all(|c| c.is_ascii_digit()));
+        (versionish
+            && !seg.contains('{')
+            && self
+                .ops
+                .iter()
+                .all(|o| o.path.starts_with(&format!("/{seg}/"))))
+        .then_some(seg)
+    }
+
+    /// Credentials and auth schemes from the security schemes; the default one first.
+    fn security(&mut self, service: &str) -> (Node, Node) {
+        let doc = self.doc;
+        let mut credentials = Node::map();
+        let mut auth = Vec::new();
+        let Some(schemes) = doc
+            .get("components")
+            .and_then(|c| c.get("securitySchemes"))
+            .and_then(Value::as_object)
+        else {
+            return (credentials, Node::Seq(auth));
+        };
+        let default: Vec<String> = doc
+            .get("security")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_object)
+            .flat_map(|r| r.keys().cloned())
+            .collect();
+        let mut order: Vec<&String> = schemes.keys().collect();
+        order.sort_by_key(|k| default.iter().position(|d| d == *k).unwrap_or(usize::MAX));
+        // Our own exports carry the credentials as written.
+        if let Some(Value::Object(creds)) = doc.get("x-credentials") {
+            for (name, c) in creds {
+                let mut node = Node::map();
+                if let Some(env) = c.get("env").and_then(Value::as_str) {
+                    node.set("env", Node::str(env));
+                }
+                if c.get("secret").and_then(Value::as_bool) == Some(false) {
+                    node.set("secret", Node::Bool(false));
+                }
+                if let Some(d) = c.get("doc").and_then(Value::as_str) {
+                    node.set("doc", Node::str(d));
+                }
+                self.provenance(
+                    &mut node,
+                    &format!("/x-credentials/{}", document::escape(name)),
+                );
+                credentials.set(name, node);
+            }
+        }
+        for raw in order {
+            let s = &schemes[raw];
+            let ptr = format!("/components/securitySchemes/{}", document::escape(raw));
+            let name = operations::op_name(raw);
+            let kind = s.get("type").and_then(Value::as_str).unwrap_or_default();
+            let http_scheme = s
+                .get("scheme")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_ascii_lowercase();
+            // Assume left out until mapped.
+            self.unmapped_schemes.insert(raw.clone());
+            let mut node = Node::map();
+            node.set("name", Node::str(&name));
+            let mut credential = s
+                .get("x-credential")
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+            match (kind, http_scheme.as_str()) {
+                ("apiKey", _) if s.get("x-signing").is_some() => {
+                    let scheme = s
+                        .get("x-signing")
+                        .and_then(|x| x.get("scheme"))
+                        .and_then(Value::as_str);
+                    if scheme != Some("pusher_hmac_sha256") {
+                        self.skip(&ptr, "needs spec construct: request signing scheme", scheme);
+                        continue;
+                    }
+                    node.set("kind", Node::str("signature"));
+                    node.set("signing", Node::str("pusher_hmac_sha256"));
+                    let mut roles = Node::map();
+                    for (role, cred) in s
+                        .get("x-credentials")
+                        .and_then(Value::as_object)
+                        .into_iter()
+                        .flatten()
+                    {
+                        if let Some(c) = cred.as_str() {
+                            roles.set(role, Node::str(c));
+                        }
+                    }
+                    node.set("credentials", roles);
+                    credential = None;
+                }
+                ("http", "bearer") => {
+                    node.set("kind", Node::str("bearer"));
+                    self.auth_headers.insert("authorization".into());
+                }
+                ("http", "basic") => {
+                    self.skip(&ptr, "needs spec construct: HTTP Basic (issue 16)", None);
+                    continue;
+                }
+                ("apiKey", _) => match s.get("in").and_then(Value::as_str) {
+                    Some("header") => {
+                        let header = s
+                            .get("name")
+                            .and_then(Value::as_str)
+                            .unwrap_or("Authorization");
+                        node.set("kind", Node::str("header"));
+                        node.set("header", Node::str(header));
+                        self.auth_headers.insert(header.to_ascii_lowercase());
+                        if header.eq_ignore_ascii_case("authorization") {
+                            self.approximate(&ptr, "an API key sent whole in `Authorization`: if the provider wants `Bearer <key>`, make this scheme `kind: bearer`");
+                        }
+                    }
+                    Some("query") => {
+                        node.set("kind", Node::str("query"));
+                        node.set(
+                            "param",
+                            Node::str(s.get("name").and_then(Value::as_str).unwrap_or("api_key")),
+                        );
+                    }
+                    other => {
+                        self.skip(&ptr, "needs spec construct: API key in a cookie", other);
+                        continue;
+                    }
+                },
+                ("oauth2" | "openIdConnect", _) => {
+                    node.set("kind", Node::str("bearer"));
+                    credential = credential.or(Some("access_token".into()));
+                    self.approximate(&ptr, "OAuth 2 / OpenID Connect: the client sends an access token as Bearer; getting one is not in the spec language");
+                }
+                _ => {
+                    self.skip(
+                        &ptr,
+                        "needs spec construct: security scheme",
+                        Some(&format!("{kind} {http_scheme}")),
+                    );
+                    continue;
+                }
+            }
+            if node.get("kind").and_then(Node::as_str) != Some("signature") {
+                let c = credential.unwrap_or_else(|| "api_key".into());
+                if credentials.get(&c).is_none() {
+                    let mut cred = Node::map();
+                    cred.set(
+                        "env",
+                        Node::str(format!("COMMS_{}_{}", shouty(service), shouty(&c))),
+                    );
+                    cred.set(
+                        "doc",
+                        Node::str(format!("The credential of the `{raw}` security scheme.")),
+                    );
+                    self.provenance(&mut cred, &ptr);
+                    credentials.set(&c, cred);
+                }
+                node.set("credential", Node::str(c));
+            }
+            if let Some(d) = schema::description(s) {
+                node.set("doc", Node::str(d));
+            }
+            self.provenance(&mut node, &ptr);
+            self.unmapped_schemes.remove(raw);
+            self.auth_names.push((raw.clone(), name));
+            auth.push(node);
+        }
+        (credentials, Node::Seq(auth))
+    }
+
+    /// Pagination and idempotency sections our own exports carry (`x-pagination`,
+    /// `x-idempotency`); OpenAPI has no place for them.
+    fn own_sections(&mut self) {
+        let doc = self.doc;
+        if let Some(Value::Object(p)) = doc.get("x-pagination") {
+            let mut node = Node::map();
+            let keys = [
+                "limit_param",
+                "max_limit",
+                "after_param",
+                "before_param",
+                "items_field",
+                "has_more_field",
+                "cursor_field",
+            ];
+            for k in keys {
+                match p.get(k) {
+                    Some(Value::String(s)) => node.set(k, Node::str(s)),
+                    Some(Value::Number(n)) => node.set(k, Node::Int(n.as_i64().unwrap_or(0))),
+                    _ => {}
+                }
+            }
+            self.provenance(&mut node, "/x-pagination");
+            self.pagination = Some(node);
+        }
+        if let Some(Value::Object(i)) = doc.get("x-idempotency") {
+            if let (Some(h), Some(m)) = (
+                i.get("header").and_then(Value::as_str),
+                i.get("max_len").and_then(Value::as_u64),
+            ) {
+                let mut node = Node::map();
+                node.set("header", Node::str(h));
+                node.set("max_len", Node::Int(i64::try_from(m).unwrap_or(i64::MAX)));
+                if let Some(r) = i.get("retention_hours").and_then(Value::as_u64) {
+                    node.set("retention_hours", Node::Int(i64::try_from(r).unwrap_or(0)));
+                }
+                self.provenance(&mut node, "/x-idempotency");
+                self.idempotency = Some(node);
+            }
+        }
+    }
+
+    /// Every component schema, whether an operation uses it or not (full imports only).
+    fn all_components(&mut self) {
+        let doc = self.doc;
+        let Some(schemas) = doc
+            .get("components")
+            .and_then(|c| c.get("schemas"))
+            .and_then(Value::as_object)
+        else {
+            return;
+        };
+        // Our exports' page and union-variant wrappers are read through their users.
+        let mut wrappers = HashSet::new();
+        for s in schemas.values() {
+            if s.get("x-open-union").is_some() {
+                for m in s
+                    .get("oneOf")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    if let Some(c) = m
+                        .get("$ref")
+                        .and_then(Value::as_str)
+                        .and_then(schema::component_of)
+                    {
+                        wrappers.insert(c);
+                    }
+                }
+            }
+        }
+        let has_pagination = self.pagination.is_some();
+        for name in schemas.keys() {
+            if wrappers.contains(name) || (has_pagination && name.starts_with("Page_")) {
+                continue;
+            }
+            if let Err(e) = self.component(name) {
+                let ptr = format!("/components/schemas/{}", document::escape(name));
+                self.skip(&ptr, "schema not mappable", Some(&e));
+            }
+        }
+    }
+
+    /// The error body: the schema most error responses of imported operations share.
+    fn errors_section(&mut self) -> Option<Node> {
+        let doc = self.doc;
+        let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+        for op in &self.ops {
+            let Some(o) = document::resolve(doc, &format!("#{}", op.pointer)) else {
+                continue;
+            };
+            for (code, r) in o
+                .get("responses")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+            {
+                let is_error = code == "default" || code.starts_with('4') || code.starts_with('5');
+                if !is_error {
+                    continue;
+                }
+                let Some((r, _)) = document::deref(doc, r, "") else {
+                    continue;
+                };
+                let schema_ref = r
+                    .get("content")
+                    .and_then(Value::as_object)
+                    .and_then(|c| c.iter().find(|(k, _)| k.contains("json")))
+                    .and_then(|(_, m)| m.get("schema"))
+                    .and_then(|s| s.get("$ref"))
+                    .and_then(Value::as_str)
+                    .and_then(schema::component_of);
+                if let Some(c) = schema_ref {
+                    *counts.entry(c).or_default() += 1;
+                }
+            }
+        }
+        let (best, _) = counts
+            .iter()
+            .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))?;
+        let best = best.clone();
+        let ty = self.component(&best).ok()?;
+        if !matches!(self.types.get(&ty), Some(TypeOut::Object { .. })) {
+            return None;
+        }
+        let mut node = Node::map();
+        node.set("type", Node::str(ty));
+        self.provenance(
+            &mut node,
+            &format!("/components/schemas/{}", document::escape(&best)),
+        );
+        Some(node)
+    }
+
+    /// The webhook, when the document has exactly one (3.1 `webhooks`, or `x-webhooks`).
+    fn webhooks(&mut self) -> Option<Node> {
+        let doc = self.doc;
+        let (key, hooks) = ["webhooks", "x-webhooks"]
+            .iter()
+            .find_map(|k| doc.get(*k).and_then(Value::as_object).map(|h| (*k, h)))?;
+        let mut found = Vec::new();
+        for (name, item) in hooks {
+            let ptr = format!("/{key}/{}/post", document::escape(name));
+            let Some(post) = item.get("post") else {
+                self.skip(
+                    &format!("/{key}/{}", document::escape(name)),
+                    "needs spec construct: webhook with a method other than POST",
+                    None,
+                );
+                continue;
+            };
+            let schema = post
+                .get("requestBody")
+                .and_then(|b| document::deref(doc, b, ""))
+                .and_then(|(b, _)| b.get("content").cloned())
+                .and_then(|c| {
+                    c.as_object().and_then(|c| {
+                        c.iter()
+                            .find(|(k, _)| k.contains("json"))
+                            .map(|(_, m)| m.clone())
+                    })
+                })
+                .and_then(|m| m.get("schema").cloned());
+            match schema {
+                Some(s) => found.push((ptr, post.clone(), s)),
+                None => self.skip(&ptr, "webhook without a JSON body", None),
+            }
+        }
+        if found.len() > 1 {
+            for (ptr, _, _) in &found {
+                self.skip(ptr, "needs spec construct: several webhook payload types (the spec has one webhook type)", None);
+            }
+            return None;
+        }
+        let (ptr, post, schema) = found.pop()?;
+        let ty = match self.ty(&schema, &format!("{ptr}/requestBody"), "WebhookEvent", 0) {
+            Ok(t) if self.types.contains_key(&t) => t,
+            Ok(_) | Err(_) => {
+                self.skip(&ptr, "webhook payload is not a named type", None);
+                return None;
+            }
+        };
+        let mut hook = Node::map();
+        hook.set("type", Node::str(ty));
+        if let Some(sig) = post.get("x-signature").and_then(Value::as_str) {
+            if matches!(sig, "standard_webhooks" | "pusher") {
+                hook.set("signature", Node::str(sig));
+            }
+        }
+        if let Some(env) = post.get("x-secret-env").and_then(Value::as_str) {
+            hook.set("secret_env", Node::str(env));
+        }
+        if let Some(d) = post.get("summary").and_then(Value::as_str) {
+            hook.set("doc", Node::str(d));
+        }
+        self.provenance(&mut hook, &ptr);
+        let mut events = Node::map();
+        events.set("webhook", hook);
+        self.provenance(&mut events, &format!("/{key}"));
+        Some(events)
+    }
+
+    /// What OpenAPI cannot say, as `not_shown` gaps.
+    fn gaps(&self, has_events: bool) -> Node {
+        let mut gaps = Node::map();
+        let mut add = |name: &str, text: &str| {
+            let mut g = Node::map();
+            g.set("text", Node::str(text));
+            g.set("source", Node::str("not_shown"));
+            gaps.set(name, g);
+        };
+        add(
+            "retry_policy",
+            "Which failures are retried, how often and with what backoff: OpenAPI does not say.",
+        );
+        add(
+            "timeouts",
+            "Connect and request timeouts: OpenAPI does not say.",
+        );
+        if self.idempotency.is_none() {
+            add(
+                "idempotency",
+                "Whether writes take an idempotency key, and in which header: OpenAPI does not say.",
+            );
+        }
+        let signed = has_events
+            && self
+                .doc
+                .get("webhooks")
+                .or_else(|| self.doc.get("x-webhooks"))
+                .is_some_and(|w| w.to_string().contains("x-signature"));
+        if !signed {
+            add(
+                "webhook_signature",
+                "How webhook deliveries are signed: OpenAPI does not say.",
+            );
+        }
+        gaps
+    }
+
+    /// Breaks reference cycles of types held by value (a struct field or a union variant that
+    /// leads back to itself), which Rust cannot size: the field that closes a cycle becomes
+    /// `json`, the variant carries no content.
+    fn break_cycles(&mut self) {
+        let names: Vec<String> = self.types.keys().cloned().collect();
+        let mut state: HashMap<String, u8> = HashMap::new();
+        for n in &names {
+            self.visit(n, &mut state, 0);
+        }
+    }
+
+    fn visit(&mut self, name: &str, state: &mut HashMap<String, u8>, depth: usize) {
+        if state.get(name).copied().unwrap_or(0) != 0 || depth > 10_000 {
+            return;
+        }
+        state.insert(name.to_owned(), 1);
+        let edges: Vec<(usize, String)> = match self.types.get(name) {
+            Some(TypeOut::Object { fields, .. }) => fields
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| self.types.contains_key(&f.ty))
+                .map(|(i, f)| (i, f.ty.clone()))
+                .collect(),
+            Some(TypeOut::Union { variants, .. }) => variants
+                .iter()
+                .enumerate()
+                .filter_map(|(i, v)| {
+                    v.ty.clone()
+                        .filter(|t| self.types.contains_key(t))
+                        .map(|t| (i, t))
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        for (i, target) in edges {
+            match state.get(&target).copied().unwrap_or(0) {
+                1 => {
+                    let ptr = match self.types.get_mut(name) {
+                        Some(TypeOut::Object {
+                            fields, pointer, ..
+                        }) => {
+                            if let Some(f) = fields.get_mut(i) {
+                                f.ty = "json".into();
+                            }
+                            Some(pointer.clone())
+                        }
+                        Some(TypeOut::Union {
+                            variants,
+                            pointer,
+                            content,
+                            ..
+                        }) => {
+                            if content.is_some() {
+                                None
+                            } else {
+                                if let Some(v) = variants.get_mut(i) {
+                                    v.ty = None;
+                                }
+                                Some(pointer.clone())
+                            }
+                        }
+                        _ => None,
+                    };
+                    if let Some(p) = ptr {
+                        self.approximate(&p, "a value that contains itself: needs spec construct: boxed field; typed as json");
+                    }
+                }
+                0 => self.visit(&target, state, depth + 1),
+                _ => {}
+            }
+        }
+        state.insert(name.to_owned(), 2);
+    }
+
+    fn render_types(&mut self) -> Node {
+        let mut out = Node::map();
+        let mut types: Vec<(String, TypeOut)> = self
+            .types
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        types.sort_by(|a, b| a.0.cmp(&b.0));
+        for (name, t) in types {
+            let mut node = Node::map();
+            match t {
+                TypeOut::Pending => continue,
+                TypeOut::Object {
+                    doc,
+                    fields,
+                    pointer,
+                } => {
+                    if let Some(d) = doc {
+                        node.set("doc", Node::str(d));
+                    }
+                    self.provenance(&mut node, &pointer);
+                    let mut fs = Node::map();
+                    for f in fields {
+                        fs.set(&f.wire, field_node(&f));
+                    }
+                    node.set("fields", fs);
+                }
+                TypeOut::Enum {
+                    doc,
+                    values,
+                    pointer,
+                } => {
+                    if let Some(d) = doc {
+                        node.set("doc", Node::str(d));
+                    }
+                    self.provenance(&mut node, &pointer);
+                    node.set(
+                        "values",
+                        Node::Seq(values.into_iter().map(Node::Str).collect()),
+                    );
+                }
+                TypeOut::Union {
+                    doc,
+                    tag,
+                    content,
+                    variants,
+                    pointer,
+                } => {
+                    if let Some(d) = doc {
+                        node.set("doc", Node::str(d));
+                    }
+                    self.provenance(&mut node, &pointer);
+                    node.set("tag", Node::str(tag));
+                    if let Some(c) = content {
+                        node.set("content", Node::str(c));
+                    }
+                    let mut vs = Node::map();
+                    for v in variants {
+                        let mut vn = Node::map();
+                        if let Some(t) = v.ty {
+                            vn.set("type", Node::str(t));
+                        }
+                        if let Some(n) = v.name {
+                            vn.set("name", Node::str(n));
+                        }
+                        vs.set(&v.tag, vn);
+                    }
+                    node.set("variants", vs);
+                }
+            }
+            out.set(&name, node);
+        }
+        out
+    }
+
+    fn render_operations(&mut self) -> Node {
+        let mut out = Node::map();
+        let ops = std::mem::take(&mut self.ops);
+        for op in &ops {
+            let mut node = Node::map();
+            node.set("method", Node::str(&op.method));
+            node.set("path", Node::str(&op.path));
+            if let Some(d) = &op.doc {
+                node.set("doc", Node::str(d));
+            }
+            for (key, params) in [("path_params", &op.path_params), ("query", &op.query)] {
+                if params.is_empty() {
+                    continue;
+                }
+                let mut ps = Node::map();
+                for p in params {
+                    let mut pn = Node::map();
+                    if p.ty != "string" {
+                        pn.set("type", Node::str(&p.ty));
+                    }
+                    if p.required && key == "query" {
+                        pn.set("required", Node::Bool(true));
+                    }
+                    if let Some(c) = &p.from_credential {
+                        pn.set("from_credential", Node::str(c));
+                    }
+                    if let Some(v) = p.min {
+                        pn.set("min", number(v));
+                    }
+                    if let Some(v) = p.max {
+                        pn.set("max", number(v));
+                    }
+                    if let Some(v) = p.max_len {
+                        pn.set("max_len", Node::Int(i64::try_from(v).unwrap_or(i64::MAX)));
+                    }
+                    if let Some(d) = &p.doc {
+                        pn.set("doc", Node::str(d));
+                    }
+                    ps.set(&p.wire, pn);
+                }
+                node.set(key, ps);
+            }
+            if let Some(b) = &op.body {
+                node.set("body", Node::str(b));
+            }
+            if let Some(r) = &op.response {
+                node.set("response", Node::str(r));
+            }
+            if let Some(s) = op.status {
+                node.set("status", Node::Int(i64::from(s)));
+            }
+            if !op.errors.is_empty() {
+                node.set(
+                    "errors",
+                    Node::Seq(op.errors.iter().map(|e| Node::Int(i64::from(*e))).collect()),
+                );
+            }
+            if let Some(i) = op.idempotency {
+                node.set("idempotency", Node::str(i));
+            }
+            if let Some(a) = &op.auth {
+                node.set("auth", Node::str(a));
+            }
+            self.provenance(&mut node, &op.pointer);
+            out.set(&op.name, node);
+        }
+        self.ops = ops;
+        out
+    }
+}
+
+fn first_line(s: &str) -> String {
+    s.lines().next().unwrap_or_default().trim().to_owned()
+}
+
+fn number(v: f64) -> Node {
+    if v.fract() == 0.0 && v.abs() < 9.0e15 {
+        Node::Int(v as i64)
+    } else {
+        Node::Float(v)
+    }
+}
+
+fn field_node(f: &FieldOut) -> Node {
+    let mut n = Node::map();
+    n.set("type", Node::str(&f.ty));
+    if f.required {
+        n.set("required", Node::Bool(true));
+    }
+    if f.read_only {
+        n.set("read_only", Node::Bool(true));
+    }
+    if let Some(fmt) = f.format {
+        n.set("format", Node::str(fmt));
+    }
+    let int = |v: u64| Node::Int(i64::try_from(v).unwrap_or(i64::MAX));
+    for (k, v) in [
+        ("max_len", f.max_len),
+        ("min_len", f.min_len),
+        ("max_items", f.max_items),
+        ("min_items", f.min_items),
+    ] {
+        if let Some(v) = v {
+            n.set(k, int(v));
+        }
+    }
+    if let Some(v) = f.min {
+        n.set("min", number(v));
+    }
+    if let Some(v) = f.max {
+        n.set("max", number(v));
+    }
+    if let Some(d) = &f.doc {
+        n.set("doc", Node::str(d));
+    }
+    n
+}

@@ -1,0 +1,699 @@
+//! Paths and methods to spec operations: names, path and query parameters, the JSON body,
+//! the success body and status, error statuses and the auth scheme. An operation that needs
+//! what the spec language cannot say (a form body, a required header) is skipped whole.
+
+use serde_json::{Map, Value};
+
+use super::document::{deref, escape};
+use super::schema::{component_of, type_name};
+use super::{Converter, OpOut, ParamOut};
+use crate::names::{can_be_ident, is_keyword, pascal, snake};
+
+/// Methods the spec language has.
+const METHODS: &[&str] = &["get", "put", "post", "delete", "patch"];
+/// Methods OpenAPI has and the spec language does not.
+const OTHER_METHODS: &[&str] = &["head", "options", "trace"];
+
+/// Operation names are snake_case Rust identifiers, never ending in `_stream`.
+pub(crate) fn op_name(raw: &str) -> String {
+    let mut s: String = snake(raw)
+        .chars()
+        .filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
+        .collect();
+    while s.contains("__") {
+        s = s.replace("__", "_");
+    }
+    let mut s = s.trim_matches('_').to_owned();
+    if s.starts_with(|c: char| c.is_ascii_digit()) {
+        s = format!("op_{s}");
+    }
+    if s.is_empty() {
+        s = "operation".into();
+    }
+    if is_keyword(&s) || s.ends_with("_stream") || !can_be_ident(&s) {
+        s.push_str("_op");
+    }
+    s
+}
+
+/// An operation's name when it has no `operationId`: method and fixed path segments.
+fn name_from_route(method: &str, path: &str) -> String {
+    let segments: Vec<&str> = path
+        .split('/')
+        .filter(|s| !s.is_empty() && !s.starts_with('{'))
+        .collect();
+    op_name(&format!("{method}_{}", segments.join("_")))
+}
+
+/// Whether a filter (`--include`) takes an operation: a tag, an operation id, or a path glob.
+pub(crate) fn included(filters: &[String], path: &str, op: &Value) -> bool {
+    if filters.is_empty() {
+        return true;
+    }
+    let tags: Vec<&str> = op
+        .get("tags")
+        .and_then(Value::as_array)
+        .map(|t| t.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let id = op.get("operationId").and_then(Value::as_str);
+    filters.iter().any(|f| {
+        tags.iter().any(|t| t.eq_ignore_ascii_case(f))
+            || id.is_some_and(|id| id == f || op_name(id) == *f)
+            || ((f.starts_with('/') || f.contains('*')) && glob(f, path))
+    })
+}
+
+/// `*` matches within one path segment, `**` across segments.
+pub(crate) fn glob(pattern: &str, text: &str) -> bool {
+    let p: Vec<char> = pattern.chars().collect();
+    let t: Vec<char> = text.chars().collect();
+    // matches[j]: pattern[..i] matches text[..j], row by row (bounded: |p| x |t|).
+    let mut row = vec![false; t.len() + 1];
+    row[0] = true;
+    let mut i = 0;
+    while i < p.len() {
+        let mut next = vec![false; t.len() + 1];
+        if p[i] == '*' {
+            let deep = p.get(i + 1) == Some(&'*');
+            for j in 0..=t.len() {
+                if row[j] {
+                    next[j] = true;
+                    let mut k = j;
+                    while k < t.len() && (deep || t[k] != '/') {
+                        k += 1;
+                        next[k] = true;
+                    }
+                }
+            }
+            i += if deep { 2 } else { 1 };
+        } else {
+            for j in 0..t.len() {
+                if row[j] && t[j] == p[i] {
+                    next[j + 1] = true;
+                }
+            }
+            i += 1;
+        }
+        row = next;
+    }
+    row[t.len()]
+}
+
+/// The JSON media type of a content map, if it has one.
+fn json_media(content: &Map<String, Value>) -> Option<(&str, &Value)> {
+    content
+        .iter()
+        .find(|(k, _)| k.split(';').next() == Some("application/json"))
+        .or_else(|| content.iter().find(|(k, _)| k.contains("json")))
+        .or_else(|| content.iter().find(|(k, _)| k.as_str() == "*/*"))
+        .map(|(k, v)| (k.as_str(), v))
+}
+
+/// Why a body of this media type cannot be imported.
+fn body_reason(media: &str) -> String {
+    if media.contains("x-www-form-urlencoded") {
+        "needs spec construct: form body (issue 16)".into()
+    } else if media.contains("multipart") {
+        "needs spec construct: multipart body (issue 16)".into()
+    } else {
+        format!("needs spec construct: `{media}` body")
+    }
+}
+
+impl Converter<'_> {
+    /// Every operation of the document that the filters take.
+    pub(crate) fn operations(&mut self, include: &[String], prefix: &str) {
+        let doc = self.doc;
+        let Some(paths) = doc.get("paths").and_then(Value::as_object) else {
+            return;
+        };
+        // Names first, so every generated `<Op>Query` struct name is known before types are.
+        let mut routes = Vec::new();
+        let mut names = std::collections::BTreeSet::new();
+        for (path, item) in paths {
+            for method in METHODS.iter().chain(OTHER_METHODS) {
+                let Some(op) = item.get(*method).filter(|o| o.is_object()) else {
+                    continue;
+                };
+                self.report.operations_in_document += 1;
+                let ptr = format!("/paths/{}/{method}", escape(path));
+                if OTHER_METHODS.contains(method) {
+                    self.skip(
+                        &ptr,
+                        &format!("needs spec construct: method {}", method.to_uppercase()),
+                        None,
+                    );
+                    continue;
+                }
+                if !included(include, path, op) {
+                    self.report.operations_filtered_out += 1;
+                    continue;
+                }
+                let base = match op.get("operationId").and_then(Value::as_str) {
+                    Some(id) => op_name(id),
+                    None => name_from_route(method, path),
+                };
+                let mut name = base.clone();
+                let mut n = 2;
+                while !names.insert(name.clone()) {
+                    name = format!("{base}_{n}");
+                    n += 1;
+                }
+                self.used_names.insert(format!("{}Query", pascal(&name)));
+                routes.push((path.clone(), *method, op, item, ptr, name));
+            }
+        }
+        let mut seen_routes = std::collections::BTreeSet::new();
+        for (path, method, op, item, ptr, name) in routes {
+            let full = format!("{prefix}{path}");
+            let shape = (method, normalised(&full));
+            if !seen_routes.insert(shape) {
+                self.skip(&ptr, "the same method and path as another operation", None);
+                continue;
+            }
+            match self.operation(&name, &full, method, op, item, &ptr) {
+                Ok(out) => {
+                    self.ops.push(out);
+                    self.report.operations_imported += 1;
+                }
+                Err(reason) => {
+                    let (reason, detail) = match reason.split_once(" | ") {
+                        Some((r, d)) => (r.to_owned(), Some(d.to_owned())),
+                        None => (reason, None),
+                    };
+                    self.skip(&ptr, &reason, detail.as_deref());
+                }
+            }
+        }
+    }
+
+    fn operation(
+        &mut self,
+        name: &str,
+        path: &str,
+        method: &str,
+        op: &Value,
+        item: &Value,
+        ptr: &str,
+    ) -> Result<OpOut, String> {
+        let doc = self.doc;
+        let mut template = path.to_owned();
+        let in_path = placeholders(&template)
+            .ok_or_else(|| "path template not usable | unbalanced `{` or `}`".to_owned())?;
+        if !template.starts_with('/') {
+            return Err("path template not usable | it does not start with `/`".into());
+        }
+
+        // Parameters: the path item's, overridden by the operation's (same name and place).
+        let mut params: Vec<(Value, String)> = Vec::new();
+        for (source, base) in [(item, ptr.rsplit_once('/').map_or(ptr, |p| p.0)), (op, ptr)] {
+            for (i, p) in source
+                .get("parameters")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                let pptr = format!("{base}/parameters/{i}");
+                let Some((p, at)) = deref(doc, p, &pptr) else {
+                    self.skip(&pptr, "parameter $ref not resolvable", None);
+                    continue;
+                };
+                let key = (p.get("name").cloned(), p.get("in").cloned());
+                params.retain(|(q, _)| (q.get("name").cloned(), q.get("in").cloned()) != key);
+                // Findings point at the operation's own entry; a shared parameter is one place.
+                let _ = at;
+                params.push((p.clone(), pptr));
+            }
+        }
+
+        // What would make the whole operation unusable comes first, before any type is made.
+        let idempotency_header = doc
+            .get("x-idempotency")
+            .and_then(|i| i.get("header"))
+            .and_then(Value::as_str)
+            .map(str::to_ascii_lowercase);
+        let mut keep = Vec::new();
+        for (p, at) in params {
+            let pname = p
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            let place = p.get("in").and_then(Value::as_str).unwrap_or_default();
+            let required = p.get("required").and_then(Value::as_bool) == Some(true);
+            match place {
+                "path" | "query" => keep.push((p.clone(), at, pname, place.to_owned(), required)),
+                "header" | "cookie" => {
+                    let lower = pname.to_ascii_lowercase();
+                    if idempotency_header.as_deref() == Some(lower.as_str())
+                        || self.auth_headers.contains(&lower)
+                    {
+                        // Sent by the client already (the key, the credential).
+                        continue;
+                    }
+                    if required {
+                        return Err(format!(
+                            "needs spec construct: {place} parameter | required `{pname}`"
+                        ));
+                    }
+                    self.skip(
+                        &at,
+                        &format!("needs spec construct: {place} parameter"),
+                        Some(&format!("optional `{pname}` left out")),
+                    );
+                }
+                other => self.skip(&at, &format!("unknown parameter place `{other}`"), None),
+            }
+        }
+        let body_media = op
+            .get("requestBody")
+            .and_then(|b| deref(doc, b, &format!("{ptr}/requestBody")))
+            .map(|(b, at)| (b.clone(), at));
+        let mut body_schema = None;
+        if let Some((body, at)) = &body_media {
+            if let Some(content) = body.get("content").and_then(Value::as_object) {
+                match json_media(content) {
+                    Some((media, m)) => {
+                        body_schema = Some((
+                            m.get("schema")
+                                .cloned()
+                                .unwrap_or(Value::Object(Map::new())),
+                            format!("{at}/content/{}/schema", escape(media)),
+                        ));
+                    }
+                    None => {
+                        if let Some(media) = content.keys().next() {
+                            return Err(body_reason(media));
+                        }
+                    }
+                }
+            }
+        }
+        // Path parameters: every `{name}` declared, with a Rust-usable name.
+        let mut path_params = Vec::new();
+        let mut query = Vec::new();
+        let mut rust_names = std::collections::BTreeSet::new();
+        let declared: Vec<String> = keep
+            .iter()
+            .filter(|k| k.3 == "path")
+            .map(|k| k.2.clone())
+            .collect();
+        for placeholder in &in_path {
+            if !declared.contains(placeholder) {
+                self.approximate(
+                    ptr,
+                    &format!("path parameter `{placeholder}` is not declared; typed as string"),
+                );
+                let mut p = ParamOut::new(placeholder.clone(), "string".into());
+                p.required = true;
+                let usable = self.usable_path_name(placeholder, &mut template, &mut rust_names);
+                p.wire = usable;
+                path_params.push(p);
+            }
+        }
+        let op_pascal = pascal(name);
+        for (p, at, pname, place, required) in keep {
+            if place == "path" && !in_path.contains(&pname) {
+                self.skip(&at, "path parameter not in the path template", Some(&pname));
+                continue;
+            }
+            let schema = p
+                .get("schema")
+                .cloned()
+                .unwrap_or(Value::Object(Map::new()));
+            let hint = format!("{op_pascal}{}", type_name(&pname));
+            let ty = self.ty(&schema, &format!("{at}/schema"), &hint, 1);
+            let scalar = |t: &str, conv: &Self| {
+                matches!(t, "string" | "integer" | "number" | "boolean" | "datetime")
+                    || matches!(conv.types.get(t), Some(super::TypeOut::Enum { .. }))
+            };
+            let ty = match ty {
+                Ok(t) if scalar(&t, self) => t,
+                Ok(t) if place == "path" => {
+                    self.approximate(&at, &format!("path parameter of type `{t}` sent as text"));
+                    "string".into()
+                }
+                Ok(t) => {
+                    let reason = if t.starts_with("list<") {
+                        "needs spec construct: list query parameter"
+                    } else {
+                        "needs spec construct: object query parameter"
+                    };
+                    if required {
+                        return Err(format!("{reason} | required `{pname}`"));
+                    }
+                    self.skip(&at, reason, Some(&format!("optional `{pname}` left out")));
+                    continue;
+                }
+                Err(e) => {
+                    if required || place == "path" {
+                        return Err(format!("parameter type not mappable | `{pname}`: {e}"));
+                    }
+                    self.skip(&at, "parameter type not mappable", Some(&e));
+                    continue;
+                }
+            };
+            let (s, _) = super::schema::unwrap_nullable(&schema);
+            let mut out = ParamOut::new(pname.clone(), ty.clone());
+            out.required = required || place == "path";
+            out.doc = p
+                .get("description")
+                .and_then(Value::as_str)
+                .map(|d| d.trim().to_owned())
+                .filter(|d| !d.is_empty());
+            out.from_credential = p
+                .get("x-from-credential")
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+            if matches!(ty.as_str(), "integer" | "number") {
+                out.min = s
+                    .get("minimum")
+                    .and_then(Value::as_f64)
+                    .filter(|v| v.is_finite());
+                out.max = s
+                    .get("maximum")
+                    .and_then(Value::as_f64)
+                    .filter(|v| v.is_finite());
+                if let (Some(lo), Some(hi)) = (out.min, out.max) {
+                    if lo > hi {
+                        out.min = None;
+                        out.max = None;
+                    }
+                }
+            }
+            if ty == "string" {
+                out.max_len = s.get("maxLength").and_then(Value::as_u64);
+            }
+            if place == "path" {
+                out.wire = self.usable_path_name(&pname, &mut template, &mut rust_names);
+                path_params.push(out);
+            } else {
+                let rust = snake(&pname);
+                if !can_be_ident(&rust) || query.iter().any(|q: &ParamOut| snake(&q.wire) == rust) {
+                    if required {
+                        return Err(format!(
+                            "needs spec construct: parameter rename (issue 16) | required `{pname}`"
+                        ));
+                    }
+                    self.skip(
+                        &at,
+                        "needs spec construct: parameter rename (issue 16)",
+                        Some(&format!("`{pname}` has no Rust name of its own")),
+                    );
+                    continue;
+                }
+                query.push(out);
+            }
+        }
+        // Path order, so method arguments read like the URL.
+        let order = placeholders(&template).unwrap_or_default();
+        path_params.sort_by_key(|p| {
+            order
+                .iter()
+                .position(|x| *x == p.wire)
+                .unwrap_or(usize::MAX)
+        });
+
+        // Body.
+        let body = match body_schema {
+            Some(_) if method == "get" => {
+                self.approximate(
+                    ptr,
+                    "a GET request body left out (the spec language has none)",
+                );
+                None
+            }
+            Some((schema, at)) => Some(
+                self.ty(&schema, &at, &format!("{op_pascal}Request"), 0)
+                    .map_err(|e| format!("request body type not mappable | {e}"))?,
+            ),
+            None => None,
+        };
+
+        // Success body and status; error statuses.
+        let responses = op.get("responses").and_then(Value::as_object);
+        let mut codes: Vec<(u16, &String)> = responses
+            .into_iter()
+            .flatten()
+            .filter_map(|(k, _)| Some((k.parse::<u16>().ok()?, k)))
+            .collect();
+        codes.sort();
+        let success = codes
+            .iter()
+            .find(|(c, _)| (200..=299).contains(c))
+            .map(|(c, k)| (*c, (*k).clone()))
+            .or_else(|| {
+                responses
+                    .and_then(|r| r.keys().find(|k| k.eq_ignore_ascii_case("2XX")))
+                    .map(|k| (200, k.clone()))
+            });
+        let mut response = None;
+        let mut status = None;
+        if let Some((code, key)) = success {
+            if code != 200 {
+                status = Some(code);
+            }
+            let rptr = format!("{ptr}/responses/{}", escape(&key));
+            let found = responses
+                .and_then(|r| r.get(&key))
+                .and_then(|r| deref(doc, r, &rptr));
+            if let Some((r, at)) = found {
+                if let Some(content) = r
+                    .get("content")
+                    .and_then(Value::as_object)
+                    .filter(|c| !c.is_empty())
+                {
+                    match json_media(content) {
+                        Some((media, m)) => {
+                            let schema = m
+                                .get("schema")
+                                .cloned()
+                                .unwrap_or(Value::Object(Map::new()));
+                            let sptr = format!("{at}/content/{}/schema", escape(media));
+                            response = Some(self.response_type(op, &schema, &sptr, &op_pascal)?);
+                        }
+                        None => {
+                            let media = content.keys().next().cloned().unwrap_or_default();
+                            self.approximate(&at, &format!("a `{media}` success body is not read (needs spec construct: non-JSON response)"));
+                        }
+                    }
+                }
+            }
+        }
+        let errors: Vec<u16> = codes
+            .iter()
+            .map(|(c, _)| *c)
+            .filter(|c| (400..=599).contains(c))
+            .collect();
+
+        // Auth: the operation's own scheme when it differs from the default.
+        let auth = self.operation_auth(op, ptr);
+
+        // Our own exports say how an operation is retried.
+        let idempotency = match op.get("x-idempotency").and_then(Value::as_str) {
+            Some("key") if self.idempotency.is_some() => Some("key"),
+            Some("safe") if matches!(method, "post" | "patch") => Some("safe"),
+            Some("none") if matches!(method, "get" | "put" | "delete") => Some("none"),
+            _ => None,
+        };
+
+        let mut doc_text = String::new();
+        let summary = op
+            .get("summary")
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .unwrap_or_default();
+        let description = op
+            .get("description")
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .unwrap_or_default();
+        doc_text.push_str(summary);
+        if !description.is_empty() && description != summary {
+            if !doc_text.is_empty() {
+                doc_text.push_str("\n\n");
+            }
+            doc_text.push_str(description);
+        }
+        if op.get("deprecated").and_then(Value::as_bool) == Some(true) {
+            doc_text.push_str(if doc_text.is_empty() {
+                "Deprecated."
+            } else {
+                "\n\nDeprecated."
+            });
+        }
+        if op.get("callbacks").is_some() {
+            self.skip(
+                &format!("{ptr}/callbacks"),
+                "needs spec construct: callbacks",
+                None,
+            );
+        }
+
+        Ok(OpOut {
+            name: name.to_owned(),
+            method: method.to_ascii_uppercase(),
+            path: template,
+            doc: (!doc_text.is_empty()).then_some(doc_text),
+            path_params,
+            query,
+            body,
+            response,
+            status,
+            errors,
+            idempotency,
+            auth,
+            pointer: ptr.to_owned(),
+        })
+    }
+
+    /// A path placeholder's name, renamed in the template when it has no Rust name of its own.
+    fn usable_path_name(
+        &mut self,
+        name: &str,
+        template: &mut String,
+        taken: &mut std::collections::BTreeSet<String>,
+    ) -> String {
+        // Placeholders are only substituted, so they may take the Rust name itself.
+        let rust = snake(name);
+        if can_be_ident(&rust)
+            && crate::names::is_snake(&rust)
+            && !is_keyword(&rust)
+            && taken.insert(rust.clone())
+        {
+            if rust != name {
+                *template = template.replace(&format!("{{{name}}}"), &format!("{{{rust}}}"));
+            }
+            return rust;
+        }
+        let mut n = 1;
+        let new = loop {
+            let candidate = format!("param{n}");
+            if taken.insert(candidate.clone()) {
+                break candidate;
+            }
+            n += 1;
+        };
+        *template = template.replace(&format!("{{{name}}}"), &format!("{{{new}}}"));
+        new
+    }
+
+    /// The success type; `page<T>` where our own exports mark a paginated operation.
+    fn response_type(
+        &mut self,
+        op: &Value,
+        schema: &Value,
+        ptr: &str,
+        op_pascal: &str,
+    ) -> Result<String, String> {
+        if op.get("x-pagination").is_some() && self.pagination.is_some() {
+            if let Some(item) = schema
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(component_of)
+                .and_then(|c| c.strip_prefix("Page_").map(str::to_owned))
+            {
+                let t = self
+                    .component(&item)
+                    .map_err(|e| format!("response type not mappable | {e}"))?;
+                return Ok(format!("page<{t}>"));
+            }
+        }
+        self.ty(schema, ptr, &format!("{op_pascal}Response"), 0)
+            .map_err(|e| format!("response type not mappable | {e}"))
+    }
+
+    fn operation_auth(&mut self, op: &Value, ptr: &str) -> Option<String> {
+        let requirements = op.get("security")?.as_array()?;
+        if requirements.is_empty() {
+            return None;
+        }
+        let default = self.auth_names.first().map(|(_, n)| n.clone());
+        for req in requirements {
+            for scheme in req.as_object().into_iter().flatten().map(|(k, _)| k) {
+                if let Some((_, name)) = self.auth_names.iter().find(|(raw, _)| raw == scheme) {
+                    return (Some(name) != default.as_ref()).then(|| name.clone());
+                }
+            }
+        }
+        let all_reported = requirements
+            .iter()
+            .filter_map(Value::as_object)
+            .flat_map(|r| r.keys())
+            .all(|k| self.unmapped_schemes.contains(k));
+        if !all_reported {
+            self.approximate(
+                ptr,
+                "its security schemes are not mappable; the default scheme is used",
+            );
+        }
+        None
+    }
+}
+
+/// The `{name}` placeholders of a path template; `None` when braces do not pair up.
+fn placeholders(template: &str) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find(['{', '}']) {
+        if rest[open..].starts_with('}') {
+            return None;
+        }
+        let close = rest[open..].find('}')? + open;
+        let name = &rest[open + 1..close];
+        if name.is_empty() || name.contains('{') {
+            return None;
+        }
+        if !out.iter().any(|n| n == name) {
+            out.push(name.to_owned());
+        }
+        rest = &rest[close + 1..];
+    }
+    Some(out)
+}
+
+/// A route with parameter names blanked, to find two operations on one route.
+fn normalised(path: &str) -> String {
+    let mut out = String::new();
+    let mut depth = 0;
+    for c in path.chars() {
+        match c {
+            '{' => {
+                depth += 1;
+                out.push('{');
+            }
+            '}' => {
+                depth -= 1;
+                out.push('}');
+            }
+            c if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs_match_segments_and_deep_paths() {
+        assert!(glob("/v1/emails/*", "/v1/emails/{id}"));
+        assert!(!glob("/v1/emails/*", "/v1/emails/{id}/cancel"));
+        assert!(glob("/v1/**", "/v1/emails/{id}/cancel"));
+        assert!(glob("/v1/emails", "/v1/emails"));
+        assert!(!glob("/v1/email", "/v1/emails"));
+    }
+
+    #[test]
+    fn operation_ids_become_snake_case_identifiers() {
+        assert_eq!(op_name("CreateMessage"), "create_message");
+        assert_eq!(op_name("get-user.by-id"), "get_user_by_id");
+        assert_eq!(op_name("2fa"), "op_2fa");
+        assert_eq!(op_name("type"), "type_op");
+        assert_eq!(op_name("list_stream"), "list_stream_op");
+        assert_eq!(op_name("***"), "operation");
+    }
+}

@@ -1,0 +1,951 @@
+//! JSON Schema (as OpenAPI embeds it) to spec types: `$ref`s (local, cycles included),
+//! `allOf` merged into one object, `oneOf`/`anyOf` with a discriminator as tagged unions,
+//! nullability, maps, open enums, formats and constraints. What the spec language cannot say
+//! is typed as `json` or left out, and reported with its pointer.
+
+use std::collections::BTreeSet;
+
+use indexmap::IndexMap;
+use serde_json::Value;
+
+use super::document::{escape, resolve, unescape};
+use super::{Converter, FieldOut, TypeOut, VariantOut};
+use crate::names::{can_be_ident, is_pascal, pascal, snake};
+
+/// Deepest nesting of inline schemas followed before a schema is typed as `json`.
+pub(crate) const MAX_SCHEMA_DEPTH: usize = 32;
+
+const COMPONENT_PREFIX: &str = "#/components/schemas/";
+
+/// A schema with its `null` alternative taken off, and whether there was one.
+pub(crate) fn unwrap_nullable(schema: &Value) -> (Value, bool) {
+    let mut s = schema.clone();
+    let mut nullable = s.get("nullable").and_then(Value::as_bool) == Some(true);
+    if let Some(obj) = s.as_object_mut() {
+        obj.remove("nullable");
+        if let Some(Value::Array(types)) = obj.get("type").cloned() {
+            let rest: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
+            nullable |= rest.len() < types.len();
+            match rest.len() {
+                0 => {
+                    obj.remove("type");
+                }
+                1 => {
+                    obj.insert("type".into(), rest[0].clone());
+                }
+                _ => {
+                    obj.insert("type".into(), Value::Array(rest));
+                }
+            }
+        }
+        for key in ["oneOf", "anyOf"] {
+            if let Some(Value::Array(members)) = obj.get(key).cloned() {
+                let rest: Vec<Value> = members.iter().filter(|m| !is_null(m)).cloned().collect();
+                if rest.len() < members.len() {
+                    nullable = true;
+                    if rest.len() == 1 && obj.get("discriminator").is_none() {
+                        obj.remove(key);
+                        let only = rest[0].clone();
+                        // The one alternative, with this schema's docs kept.
+                        let mut merged = only.as_object().cloned().unwrap_or_default();
+                        for (k, v) in obj.iter() {
+                            if !merged.contains_key(k) && k != "type" {
+                                merged.insert(k.clone(), v.clone());
+                            }
+                        }
+                        return (Value::Object(merged), true);
+                    }
+                    obj.insert(key.into(), Value::Array(rest));
+                }
+            }
+        }
+    }
+    (s, nullable)
+}
+
+fn is_null(schema: &Value) -> bool {
+    schema.get("type").and_then(Value::as_str) == Some("null")
+        || schema
+            .get("enum")
+            .and_then(Value::as_array)
+            .is_some_and(|e| e.len() == 1 && e[0].is_null())
+}
+
+/// The component name a reference names, if it points at a whole component schema.
+pub(crate) fn component_of(reference: &str) -> Option<String> {
+    let rest = reference.strip_prefix(COMPONENT_PREFIX)?;
+    (!rest.contains('/')).then(|| unescape(rest))
+}
+
+/// A PascalCase type name for any text; `T` in front when it would start with a digit.
+pub(crate) fn type_name(raw: &str) -> String {
+    if is_pascal(raw) {
+        return raw.to_owned();
+    }
+    let p: String = pascal(raw)
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .collect();
+    match p.chars().next() {
+        None => "Type".into(),
+        Some(c) if c.is_ascii_digit() => format!("T{p}"),
+        Some(c) if c.is_ascii_lowercase() => {
+            let mut s = c.to_ascii_uppercase().to_string();
+            s.push_str(&p[1..]);
+            s
+        }
+        _ => p,
+    }
+}
+
+/// The spec's string format of an OpenAPI `format`, if it has one.
+fn spec_format(format: &str) -> Option<&'static str> {
+    match format {
+        "email" | "idn-email" => Some("email"),
+        "uri" | "url" | "iri" => Some("uri"),
+        "uuid" => Some("uuid"),
+        "e164" | "phone-e164" => Some("e164"),
+        _ => None,
+    }
+}
+
+impl Converter<'_> {
+    /// The type expression of a schema; `hint` names inline objects, enums and unions.
+    pub(crate) fn ty(
+        &mut self,
+        schema: &Value,
+        ptr: &str,
+        hint: &str,
+        depth: usize,
+    ) -> Result<String, String> {
+        if depth > MAX_SCHEMA_DEPTH {
+            self.approximate(ptr, "schema nested too deeply; typed as json");
+            return Ok("json".into());
+        }
+        let (s, _) = unwrap_nullable(schema);
+        if let Some(r) = s.get("$ref").and_then(Value::as_str) {
+            return self.reference(r, ptr, hint, depth);
+        }
+        if !s.is_object() {
+            // `true` / `false` schemas.
+            return Ok("json".into());
+        }
+        if let Some(Value::Array(all)) = s.get("allOf") {
+            let has_props = s.get("properties").is_some();
+            if all.len() == 1 && !has_props {
+                return self.ty(&all[0], &format!("{ptr}/allOf/0"), hint, depth + 1);
+            }
+            return self.object(hint, &s, ptr, depth);
+        }
+        if let Some(values) = open_enum_values(&s) {
+            let mut e = s.clone();
+            if let Some(obj) = e.as_object_mut() {
+                obj.remove("anyOf");
+                obj.remove("oneOf");
+                obj.insert("enum".into(), values);
+            }
+            return Ok(self.enum_type(hint, &e, ptr));
+        }
+        for key in ["oneOf", "anyOf"] {
+            if let Some(Value::Array(members)) = s.get(key) {
+                return self.alternatives(key, members, &s, ptr, hint, depth);
+            }
+        }
+        if let Some(Value::Array(values)) = s.get("enum") {
+            if !values.is_empty() && values.iter().all(Value::is_string) {
+                return Ok(self.enum_type(hint, &s, ptr));
+            }
+        }
+        if let Some(c) = s.get("const") {
+            if c.is_string() {
+                return Ok("string".into());
+            }
+        }
+        let ty = match s.get("type") {
+            Some(Value::String(t)) => t.as_str(),
+            Some(Value::Array(_)) => {
+                self.approximate(ptr, "a value of several JSON types: needs spec construct: untagged union; typed as json");
+                return Ok("json".into());
+            }
+            _ if s.get("properties").is_some() => "object",
+            _ if s.get("items").is_some() => "array",
+            _ => return Ok("json".into()),
+        };
+        Ok(match ty {
+            "string" => match s.get("format").and_then(Value::as_str) {
+                Some("date-time") => "datetime".into(),
+                _ => "string".into(),
+            },
+            "integer" => "integer".into(),
+            "number" => "number".into(),
+            "boolean" => "boolean".into(),
+            "array" => {
+                let inner = match s.get("items") {
+                    Some(items) => self.ty(
+                        items,
+                        &format!("{ptr}/items"),
+                        &format!("{hint}Item"),
+                        depth + 1,
+                    )?,
+                    None => "json".into(),
+                };
+                format!("list<{inner}>")
+            }
+            "object" => {
+                let props = s.get("properties").and_then(Value::as_object);
+                // `properties: {}` says "an object with no fields" (unless other keys are open).
+                let closed_empty = props.is_some_and(serde_json::Map::is_empty)
+                    && !s
+                        .get("additionalProperties")
+                        .is_some_and(|a| a.is_object() || a == true);
+                if props.is_some_and(|p| !p.is_empty()) || closed_empty {
+                    return self.object(hint, &s, ptr, depth);
+                }
+                match s.get("additionalProperties") {
+                    Some(ap) if ap.is_object() && ap.as_object().is_some_and(|m| !m.is_empty()) => {
+                        let inner = self.ty(
+                            ap,
+                            &format!("{ptr}/additionalProperties"),
+                            &format!("{hint}Value"),
+                            depth + 1,
+                        )?;
+                        format!("map<{inner}>")
+                    }
+                    _ => "json".into(),
+                }
+            }
+            "null" => "json".into(),
+            "file" => {
+                return Err(
+                    "a file (Swagger `type: file`): needs spec construct: binary body".into(),
+                );
+            }
+            other => {
+                self.approximate(ptr, &format!("unknown JSON type `{other}`; typed as json"));
+                "json".into()
+            }
+        })
+    }
+
+    fn reference(
+        &mut self,
+        r: &str,
+        ptr: &str,
+        hint: &str,
+        depth: usize,
+    ) -> Result<String, String> {
+        if let Some(name) = component_of(r) {
+            return self.component(&name);
+        }
+        if !r.starts_with('#') {
+            return Err(format!("external $ref `{r}` not followed"));
+        }
+        let Some(target) = resolve(self.doc, r) else {
+            return Err(format!("$ref `{r}` points at nothing"));
+        };
+        let target = target.clone();
+        self.ty(&target, r.trim_start_matches('#'), hint, depth + 1)
+            .map_err(|e| format!("{e} (through `{r}` at {ptr})"))
+    }
+
+    /// The type expression of a component schema: a named type for objects, enums and unions,
+    /// the aliased expression otherwise. Cycles through references end at the named type.
+    pub(crate) fn component(&mut self, raw: &str) -> Result<String, String> {
+        if let Some(t) = self.memo.get(raw) {
+            return Ok(t.clone());
+        }
+        let ptr = format!("/components/schemas/{}", escape(raw));
+        let Some(schema) = self
+            .doc
+            .get("components")
+            .and_then(|c| c.get("schemas"))
+            .and_then(|s| s.get(raw))
+            .cloned()
+        else {
+            return Err(format!("$ref to the missing schema `{raw}`"));
+        };
+        if self.in_progress.contains(raw) {
+            self.approximate(&ptr, "a $ref that leads back to itself; typed as json");
+            return Ok("json".into());
+        }
+        let name = self.component_name(raw);
+        if self.is_named_shape(&schema) {
+            self.memo.insert(raw.to_owned(), name.clone());
+            self.in_progress.insert(raw.to_owned());
+            let outer = self.claim.replace(name.clone());
+            let result = self.ty(&schema, &ptr, &name, 0);
+            self.claim = outer;
+            self.in_progress.remove(raw);
+            match result {
+                Ok(t) if t == name => Ok(name),
+                Ok(other) => {
+                    // The shape turned out not to need a type of its own (an empty enum...).
+                    self.memo.insert(raw.to_owned(), other.clone());
+                    Ok(other)
+                }
+                Err(e) => {
+                    self.memo.remove(raw);
+                    Err(e)
+                }
+            }
+        } else {
+            self.in_progress.insert(raw.to_owned());
+            let result = self.ty(&schema, &ptr, &name, 0);
+            self.in_progress.remove(raw);
+            let t = result?;
+            self.memo.insert(raw.to_owned(), t.clone());
+            Ok(t)
+        }
+    }
+
+    /// Whether a schema becomes a named type (object, enum, union) rather than an alias.
+    fn is_named_shape(&self, schema: &Value) -> bool {
+        let (s, _) = unwrap_nullable(schema);
+        if s.get("$ref").is_some() {
+            return false;
+        }
+        if let Some(Value::Array(all)) = s.get("allOf") {
+            return all.len() > 1 || s.get("properties").is_some();
+        }
+        if s.get("discriminator").is_some()
+            && (s.get("oneOf").is_some() || s.get("anyOf").is_some())
+        {
+            return true;
+        }
+        if open_enum_values(&s).is_some() {
+            return true;
+        }
+        if s.get("oneOf").is_some() || s.get("anyOf").is_some() {
+            return false;
+        }
+        if s.get("enum")
+            .and_then(Value::as_array)
+            .is_some_and(|v| !v.is_empty() && v.iter().all(Value::is_string))
+        {
+            return true;
+        }
+        let open = s
+            .get("additionalProperties")
+            .is_some_and(|a| a.is_object() || a == true);
+        s.get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|p| !p.is_empty() || !open)
+    }
+
+    /// A free type name built from `hint`.
+    pub(crate) fn fresh_name(&mut self, hint: &str) -> String {
+        let base = type_name(hint);
+        let mut name = base.clone();
+        let mut n = 2;
+        while self.used_names.contains(&name) {
+            name = format!("{base}{n}");
+            n += 1;
+        }
+        self.used_names.insert(name.clone());
+        name
+    }
+
+    /// The type name of a component, chosen once.
+    pub(crate) fn component_name(&mut self, raw: &str) -> String {
+        if let Some(n) = self.component_names.get(raw) {
+            return n.clone();
+        }
+        let n = self.fresh_name(raw);
+        self.component_names.insert(raw.to_owned(), n.clone());
+        n
+    }
+
+    /// Name for an inline type: the hint itself when this is the component being built (the
+    /// hint is then its reserved name), a fresh one otherwise.
+    fn inline_name(&mut self, hint: &str) -> String {
+        if self.claim.as_deref() == Some(hint) {
+            self.claim = None;
+            return hint.to_owned();
+        }
+        self.fresh_name(hint)
+    }
+
+    /// Gathers the properties and required names of an object, through `allOf` and `$ref`s.
+    fn collect(
+        &mut self,
+        schema: &Value,
+        ptr: &str,
+        props: &mut IndexMap<String, (Value, String)>,
+        required: &mut BTreeSet<String>,
+        depth: usize,
+        seen: &mut BTreeSet<String>,
+    ) {
+        if depth > MAX_SCHEMA_DEPTH {
+            return;
+        }
+        let (s, _) = unwrap_nullable(schema);
+        if let Some(r) = s.get("$ref").and_then(Value::as_str) {
+            if !seen.insert(r.to_owned()) {
+                return;
+            }
+            if let Some(target) = r.starts_with('#').then(|| resolve(self.doc, r)).flatten() {
+                let target = target.clone();
+                self.collect(
+                    &target,
+                    r.trim_start_matches('#'),
+                    props,
+                    required,
+                    depth + 1,
+                    seen,
+                );
+            } else {
+                self.skip(
+                    ptr,
+                    "external or missing $ref in allOf not followed",
+                    Some(r),
+                );
+            }
+            return;
+        }
+        if let Some(Value::Array(all)) = s.get("allOf") {
+            for (i, member) in all.iter().enumerate() {
+                // Our exports' rules across fields (`x-rule`) constrain, they add no field.
+                if member.get("x-rule").is_some() {
+                    continue;
+                }
+                self.collect(
+                    member,
+                    &format!("{ptr}/allOf/{i}"),
+                    props,
+                    required,
+                    depth + 1,
+                    seen,
+                );
+            }
+        }
+        if (s.get("oneOf").is_some() || s.get("anyOf").is_some()) && depth > 0 {
+            self.approximate(ptr, "oneOf/anyOf inside allOf: needs spec construct: untagged union; its properties are left out");
+        }
+        if let Some(Value::Object(p)) = s.get("properties") {
+            for (k, v) in p {
+                props.insert(
+                    k.clone(),
+                    (v.clone(), format!("{ptr}/properties/{}", escape(k))),
+                );
+            }
+        }
+        if let Some(Value::Array(r)) = s.get("required") {
+            required.extend(r.iter().filter_map(Value::as_str).map(str::to_owned));
+        }
+    }
+
+    /// An object type named from `hint`, its fields from the schema (and its `allOf`).
+    fn object(
+        &mut self,
+        hint: &str,
+        schema: &Value,
+        ptr: &str,
+        depth: usize,
+    ) -> Result<String, String> {
+        let name = self.inline_name(hint);
+        // Reserve the name before the fields, so a field that refers back finds it.
+        self.types.insert(name.clone(), TypeOut::Pending);
+        let mut props = IndexMap::new();
+        let mut required = BTreeSet::new();
+        let mut seen = BTreeSet::new();
+        self.collect(schema, ptr, &mut props, &mut required, 0, &mut seen);
+        if schema.get("discriminator").is_some()
+            && schema.get("oneOf").is_none()
+            && schema.get("anyOf").is_none()
+        {
+            self.approximate(ptr, "discriminator on a base schema (allOf inheritance): needs spec construct: inheritance; imported as a plain object");
+        }
+        let mut fields = Vec::new();
+        let mut rust_names: BTreeSet<String> = BTreeSet::new();
+        for (wire, (pschema, pptr)) in &props {
+            let rust = snake(wire);
+            if !can_be_ident(&rust) || !rust_names.insert(rust.clone()) {
+                self.skip(
+                    pptr,
+                    "needs spec construct: field rename (issue 16)",
+                    Some(&format!("`{wire}` has no Rust name of its own")),
+                );
+                continue;
+            }
+            let field_hint = format!("{name}{}", type_name(wire));
+            match self.ty(pschema, pptr, &field_hint, depth + 1) {
+                Ok(ty) => fields.push(self.field(wire, ty, pschema, pptr, required.contains(wire))),
+                Err(reason) => self.skip(pptr, "field type not mappable", Some(&reason)),
+            }
+        }
+        let doc = description(schema);
+        self.types.insert(
+            name.clone(),
+            TypeOut::Object {
+                doc,
+                fields,
+                pointer: ptr.to_owned(),
+            },
+        );
+        Ok(name)
+    }
+
+    /// A field: its type, whether it must be present, its format and constraints.
+    pub(crate) fn field(
+        &mut self,
+        wire: &str,
+        ty: String,
+        schema: &Value,
+        ptr: &str,
+        required: bool,
+    ) -> FieldOut {
+        let (s, nullable) = unwrap_nullable(schema);
+        let mut f = FieldOut {
+            wire: wire.to_owned(),
+            required: required && !nullable,
+            read_only: s.get("readOnly").and_then(Value::as_bool) == Some(true),
+            doc: description(&s),
+            ..FieldOut::new(ty)
+        };
+        if s.get("writeOnly").and_then(Value::as_bool) == Some(true) {
+            let note = "Write-only: the service does not send it back.";
+            f.doc = Some(match f.doc.take() {
+                Some(d) => format!("{d}\n\n{note}"),
+                None => note.to_owned(),
+            });
+        }
+        constraints(&mut f, &s, ptr, self);
+        f
+    }
+
+    fn alternatives(
+        &mut self,
+        key: &str,
+        members: &[Value],
+        s: &Value,
+        ptr: &str,
+        hint: &str,
+        depth: usize,
+    ) -> Result<String, String> {
+        if let Some(tag) = s
+            .get("discriminator")
+            .and_then(|d| d.get("propertyName").or(Some(d)))
+            .and_then(Value::as_str)
+        {
+            match self.union(hint, tag, members, s, ptr, depth) {
+                Ok(name) => return Ok(name),
+                Err(reason) => {
+                    self.approximate(
+                        ptr,
+                        &format!(
+                            "{key} with a discriminator not mappable ({reason}); typed as json"
+                        ),
+                    );
+                    return Ok("json".into());
+                }
+            }
+        }
+        if members.is_empty() {
+            return Ok("json".into());
+        }
+        let mut types = BTreeSet::new();
+        for (i, m) in members.iter().enumerate() {
+            // Probe without keeping inline types: alternatives that are all the same scalar
+            // (or all strings) collapse to it.
+            let (m, _) = unwrap_nullable(m);
+            let simple = match m.get("type").and_then(Value::as_str) {
+                Some(t @ ("string" | "integer" | "number" | "boolean"))
+                    if m.get("enum").is_none() || t == "string" =>
+                {
+                    Some(
+                        if t == "string"
+                            && m.get("format").and_then(Value::as_str) == Some("date-time")
+                        {
+                            "datetime".to_owned()
+                        } else {
+                            t.to_owned()
+                        },
+                    )
+                }
+                _ => None,
+            };
+            match simple {
+                Some(t) => {
+                    types.insert(t);
+                }
+                None => {
+                    if let Some(r) = m.get("$ref").and_then(Value::as_str) {
+                        types.insert(
+                            self.reference(r, &format!("{ptr}/{key}/{i}"), hint, depth + 1)
+                                .unwrap_or_else(|_| "json".into()),
+                        );
+                    } else {
+                        types.insert(format!("inline{i}"));
+                    }
+                }
+            }
+        }
+        if types.len() == 1 {
+            if let Some(t) = types
+                .into_iter()
+                .next()
+                .filter(|t| !t.starts_with("inline"))
+            {
+                return Ok(t);
+            }
+            return self.ty(&members[0], &format!("{ptr}/{key}/0"), hint, depth + 1);
+        }
+        if types.iter().all(|t| t == "string" || t == "datetime") {
+            return Ok("string".into());
+        }
+        self.approximate(
+            ptr,
+            &format!(
+                "{key} without a discriminator: needs spec construct: untagged union; typed as json"
+            ),
+        );
+        Ok("json".into())
+    }
+
+    /// A tagged union from a discriminator: each member must be an object (named or inline).
+    fn union(
+        &mut self,
+        hint: &str,
+        tag: &str,
+        members: &[Value],
+        s: &Value,
+        ptr: &str,
+        depth: usize,
+    ) -> Result<String, String> {
+        let name = self.inline_name(hint);
+        self.types.insert(name.clone(), TypeOut::Pending);
+        match self.union_body(&name, tag, members, s, ptr, depth) {
+            Ok(t) => {
+                self.types.insert(name.clone(), t);
+                Ok(name)
+            }
+            Err(e) => {
+                self.types.shift_remove(&name);
+                Err(e)
+            }
+        }
+    }
+
+    fn union_body(
+        &mut self,
+        name: &str,
+        tag: &str,
+        members: &[Value],
+        s: &Value,
+        ptr: &str,
+        depth: usize,
+    ) -> Result<TypeOut, String> {
+        let mapping: Vec<(String, String)> = s
+            .get("discriminator")
+            .and_then(|d| d.get("mapping"))
+            .and_then(Value::as_object)
+            .map(|m| {
+                m.iter()
+                    .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned())))
+                    .collect()
+            })
+            .unwrap_or_default();
+        // Our own exports wrap each variant (`{tag: const, content: X}` or `allOf: [X]`) and
+        // say where the content sits.
+        let wrapped = s.get("x-open-union").is_some();
+        let content = s
+            .get("x-content")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let mut entries: Vec<(String, Value, String)> = Vec::new();
+        if !mapping.is_empty() {
+            for (value, r) in &mapping {
+                let r = if r.starts_with('#') {
+                    r.clone()
+                } else {
+                    format!("{COMPONENT_PREFIX}{r}")
+                };
+                entries.push((
+                    value.clone(),
+                    serde_json::json!({ "$ref": r }),
+                    format!("{ptr}/discriminator/mapping/{}", escape(value)),
+                ));
+            }
+        } else {
+            for (i, m) in members.iter().enumerate() {
+                let mptr = format!("{ptr}/oneOf/{i}");
+                let resolved = match m.get("$ref").and_then(Value::as_str) {
+                    Some(r) => resolve(self.doc, r).cloned(),
+                    None => Some(m.clone()),
+                };
+                let value = resolved
+                    .as_ref()
+                    .and_then(|t| t.get("properties"))
+                    .and_then(|p| p.get(tag))
+                    .and_then(|t| {
+                        t.get("const")
+                            .or_else(|| t.get("enum").and_then(|e| e.get(0)))
+                    })
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+                    .or_else(|| m.get("$ref").and_then(Value::as_str).and_then(component_of));
+                match value {
+                    Some(v) => entries.push((v, m.clone(), mptr)),
+                    None => self.skip(&mptr, "union member without a tag value", None),
+                }
+            }
+        }
+        let mut variants = Vec::new();
+        let mut rust_names = BTreeSet::new();
+        for (i, (value, member, mptr)) in entries.iter().enumerate() {
+            let resolved = match member.get("$ref").and_then(Value::as_str) {
+                Some(r) => resolve(self.doc, r).cloned(),
+                None => Some(member.clone()),
+            };
+            let Some(resolved) = resolved else {
+                self.skip(mptr, "union member $ref points at nothing", None);
+                continue;
+            };
+            let variant_hint = format!("{name}{}", type_name(value));
+            let ty = if wrapped {
+                match (&content, resolved.get("allOf").and_then(|a| a.get(0))) {
+                    (Some(field), _) => match resolved.get("properties").and_then(|p| p.get(field))
+                    {
+                        Some(inner) => Some(self.ty(
+                            inner,
+                            &format!("{mptr}/properties/{field}"),
+                            &variant_hint,
+                            depth + 1,
+                        )?),
+                        None => None,
+                    },
+                    (None, Some(inner)) => Some(self.ty(
+                        inner,
+                        &format!("{mptr}/allOf/0"),
+                        &variant_hint,
+                        depth + 1,
+                    )?),
+                    (None, None) => None,
+                }
+            } else {
+                Some(self.ty(member, mptr, &variant_hint, depth + 1)?)
+            };
+            if let (Some(t), None) = (&ty, &content) {
+                let fits = match self.types.get(t.as_str()) {
+                    Some(TypeOut::Object { .. } | TypeOut::Pending) => true,
+                    Some(TypeOut::Union { tag: inner_tag, .. }) => inner_tag != tag,
+                    _ => false,
+                };
+                if !fits {
+                    return Err(format!("variant `{value}` is not an object"));
+                }
+            }
+            let ref_name = member
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| r.rsplit('/').next())
+                .map(unescape);
+            let derived = pascal(value);
+            let mut rust = if wrapped {
+                // Variant components are named `Union_Variant`.
+                ref_name
+                    .as_deref()
+                    .map(|n| type_name(n.rsplit('_').next().unwrap_or(n)))
+                    .unwrap_or_else(|| derived.clone())
+            } else if is_pascal(&derived) {
+                derived.clone()
+            } else {
+                ref_name.as_deref().map(type_name).unwrap_or_default()
+            };
+            if rust == "Unknown" || !is_pascal(&rust) || rust_names.contains(&rust) {
+                rust = format!("Variant{i}");
+            }
+            if !rust_names.insert(rust.clone()) {
+                continue;
+            }
+            let explicit = (rust != derived).then_some(rust);
+            variants.push(VariantOut {
+                tag: value.clone(),
+                ty,
+                name: explicit,
+            });
+        }
+        if variants.is_empty() {
+            return Err("no variant could be mapped".into());
+        }
+        Ok(TypeOut::Union {
+            doc: description(s),
+            tag: tag.to_owned(),
+            content,
+            variants,
+            pointer: ptr.to_owned(),
+        })
+    }
+
+    /// An open enum named from `hint`; `string` when no value has a usable name.
+    fn enum_type(&mut self, hint: &str, s: &Value, ptr: &str) -> String {
+        let mut values = Vec::new();
+        let mut rust_names = BTreeSet::new();
+        for v in s
+            .get("enum")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let Some(text) = v.as_str() else { continue };
+            let rust = pascal(text);
+            if rust == "Unknown" {
+                self.approximate(
+                    ptr,
+                    "enum value `unknown` is where open enums keep unknown values",
+                );
+                continue;
+            }
+            if text.is_empty() || rust.is_empty() || !can_be_ident(&rust) {
+                self.approximate(
+                    ptr,
+                    &format!(
+                        "enum value `{text}` has no Rust name (open enums keep it as Unknown)"
+                    ),
+                );
+                continue;
+            }
+            if !rust_names.insert(rust) {
+                if !values.contains(&text.to_owned()) {
+                    self.approximate(ptr, &format!("enum value `{text}` has the Rust name of another value (open enums keep it as Unknown)"));
+                }
+                continue;
+            }
+            values.push(text.to_owned());
+        }
+        if values.is_empty() {
+            return "string".into();
+        }
+        let name = self.inline_name(hint);
+        self.types.insert(
+            name.clone(),
+            TypeOut::Enum {
+                doc: description(s),
+                values,
+                pointer: ptr.to_owned(),
+            },
+        );
+        name
+    }
+}
+
+/// Lengths, counts, bounds and formats that apply to the field's type.
+fn constraints(f: &mut FieldOut, s: &Value, ptr: &str, conv: &mut Converter<'_>) {
+    let ty = f.ty.as_str();
+    let stringish =
+        matches!(ty, "string" | "datetime") || ty == "list<string>" || ty == "map<string>";
+    let u = |k: &str, from: &Value| from.get(k).and_then(Value::as_u64);
+    let inner = s
+        .get("items")
+        .or_else(|| s.get("additionalProperties"))
+        .filter(|i| i.is_object());
+    let string_schema = if matches!(ty, "string" | "datetime") {
+        Some(s)
+    } else {
+        inner
+    };
+    if stringish {
+        if let Some(ss) = string_schema {
+            f.max_len = u("maxLength", ss);
+            f.min_len = u("minLength", ss);
+            if let (Some(lo), Some(hi)) = (f.min_len, f.max_len) {
+                if lo > hi {
+                    f.min_len = None;
+                    f.max_len = None;
+                }
+            }
+            // Our exports say the spec's own format in `x-format`.
+            let own = ss
+                .get("x-format")
+                .and_then(Value::as_str)
+                .and_then(spec_format_word);
+            if let Some(sf) = own {
+                f.format = Some(sf);
+            } else if let Some(fmt) = ss.get("format").and_then(Value::as_str) {
+                match spec_format(fmt) {
+                    Some(sf) => f.format = Some(sf),
+                    None if fmt == "date-time" => {}
+                    None => conv.approximate(
+                        ptr,
+                        &format!(
+                            "format `{fmt}` kept as plain text (needs spec construct: format {fmt})"
+                        ),
+                    ),
+                }
+            }
+        }
+    }
+    if ty.starts_with("list<") {
+        f.max_items = u("maxItems", s);
+        f.min_items = u("minItems", s);
+    } else if ty.starts_with("map<") {
+        f.max_items = u("maxProperties", s);
+        f.min_items = u("minProperties", s);
+    }
+    if let (Some(lo), Some(hi)) = (f.min_items, f.max_items) {
+        if lo > hi {
+            f.min_items = None;
+            f.max_items = None;
+        }
+    }
+    if matches!(ty, "integer" | "number") {
+        f.min = s
+            .get("minimum")
+            .and_then(Value::as_f64)
+            .filter(|v| v.is_finite());
+        f.max = s
+            .get("maximum")
+            .and_then(Value::as_f64)
+            .filter(|v| v.is_finite());
+        if let (Some(lo), Some(hi)) = (f.min, f.max) {
+            if lo > hi {
+                f.min = None;
+                f.max = None;
+            }
+        }
+    }
+}
+
+fn spec_format_word(word: &str) -> Option<&'static str> {
+    match word {
+        "email" => Some("email"),
+        "e164" => Some("e164"),
+        "rfc3339" => Some("rfc3339"),
+        "uri" => Some("uri"),
+        "uuid" => Some("uuid"),
+        _ => None,
+    }
+}
+
+/// The known values of an open string enum written as `anyOf: [{enum: [...]}, {...}]` (how
+/// our exports and others say "these values, or any other string").
+fn open_enum_values(s: &Value) -> Option<Value> {
+    if s.get("type").and_then(Value::as_str) != Some("string") {
+        return None;
+    }
+    let members = s.get("anyOf").or_else(|| s.get("oneOf"))?.as_array()?;
+    let mut values = None;
+    for m in members {
+        match m.get("enum").and_then(Value::as_array) {
+            Some(e) if e.iter().all(Value::is_string) && values.is_none() => {
+                values = Some(Value::Array(e.clone()));
+            }
+            // Any other member must accept any string.
+            None if m.get("$ref").is_none()
+                && m.get("type").is_none_or(|t| t == "string")
+                && m.get("format").is_none() => {}
+            _ => return None,
+        }
+    }
+    values
+}
+
+/// A schema's docs: `title` and `description`, trimmed.
+pub(crate) fn description(s: &Value) -> Option<String> {
+    let d = s
+        .get("description")
+        .and_then(Value::as_str)
+        .or_else(|| s.get("title").and_then(Value::as_str))?
+        .trim();
+    (!d.is_empty()).then(|| d.to_owned())
+}

@@ -1,0 +1,158 @@
+//! `import openapi --merge`: hand-written items win and get a `conflict:` note where the
+//! document differs, `not_shown` items are filled, imported items are refreshed, and merging
+//! the same document again changes nothing.
+
+#![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
+
+use std::path::PathBuf;
+
+use comms_codegen::import::{ImportOptions, import_openapi};
+
+fn fixture(name: &str) -> String {
+    std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/import")
+            .join(name),
+    )
+    .unwrap()
+}
+
+/// A spec a maintainer wrote before the provider's document was known.
+const HAND_WRITTEN: &str = r#"# yaml-language-server: $schema=spec.schema.json
+service:
+  name: parcels
+  title: Parcels
+  summary: Our own words.
+  base_url: { env: COMMS_PARCELS_BASE_URL, source: seed }
+  source: seed
+credentials:
+  api_key: { env: COMMS_PARCELS_API_KEY, source: seed }
+auth:
+  - { name: bearer_auth, kind: bearer, credential: api_key, source: seed }
+limits:
+  rate: { requests: 100, per: second, source: seed, note: The seed says so. }
+types:
+  Error:
+    source: assumed
+    note: Our guess before the document.
+    fields:
+      message: { type: string, required: true }
+      detail: { type: string }
+  Address:
+    source: not_shown
+    fields:
+      line1: { type: string }
+operations:
+  list_parcels:
+    method: GET
+    path: /v2/parcels
+    response: list<Address>
+    source: seed
+    conflict: The seed's second page disagrees.
+  ping:
+    method: GET
+    path: /v2/ping
+    source: assumed
+"#;
+
+fn merge(existing: &str) -> comms_codegen::import::Imported {
+    import_openapi(
+        &fixture("features_3_0.yaml"),
+        &ImportOptions::new("parcels", "features_3_0.yaml"),
+        Some(existing),
+    )
+    .unwrap()
+}
+
+fn check(yaml: &str) -> comms_codegen::check::Service {
+    let loaded = comms_codegen::load::load_str("merged.yaml", yaml).unwrap();
+    comms_codegen::check::check(&loaded).unwrap_or_else(|d| panic!("{d}\n{yaml}"))
+}
+
+#[test]
+fn hand_written_items_win_and_differences_become_conflict_notes() {
+    let merged = merge(HAND_WRITTEN);
+    let s = check(&merged.yaml);
+    // The service, the limit and hand-written items stay as written.
+    assert_eq!(s.spec.service.title, "Parcels");
+    assert_eq!(
+        s.spec
+            .limits
+            .as_ref()
+            .unwrap()
+            .rate
+            .as_ref()
+            .unwrap()
+            .requests,
+        Some(100)
+    );
+    let error = &s.spec.types["Error"];
+    assert_eq!(
+        error.note.as_deref(),
+        Some("Our guess before the document.")
+    );
+    assert!(error.fields.as_ref().unwrap().contains_key("detail"));
+    let conflict = error.conflict.as_deref().unwrap();
+    assert!(
+        conflict
+            .starts_with("the import of features_3_0.yaml#/components/schemas/Error differs in:"),
+        "{conflict}"
+    );
+    assert!(
+        conflict.contains("fields.detail") && conflict.contains("fields.code"),
+        "{conflict}"
+    );
+    // The seed's own conflict note is kept beside the import's.
+    let list = &s.spec.operations["list_parcels"];
+    assert_eq!(list.response.as_deref(), Some("list<Address>"));
+    let conflict = list.conflict.as_deref().unwrap();
+    assert!(
+        conflict.starts_with("The seed's second page disagrees.; the import of"),
+        "{conflict}"
+    );
+    assert!(
+        conflict.contains("response") && conflict.contains("query"),
+        "{conflict}"
+    );
+    // Items the document does not have are kept; new ones are added.
+    assert!(s.spec.operations.contains_key("ping"));
+    assert!(s.spec.operations.contains_key("create_parcel"));
+    assert_eq!(merged.report.conflicts.len(), 2, "{}", merged.report);
+}
+
+#[test]
+fn not_shown_items_are_filled_from_the_document() {
+    let s = check(&merge(HAND_WRITTEN).yaml);
+    let address = &s.spec.types["Address"];
+    assert!(
+        address
+            .note
+            .as_deref()
+            .unwrap()
+            .starts_with("imported from features_3_0.yaml#")
+    );
+    assert!(address.fields.as_ref().unwrap().contains_key("country"));
+}
+
+#[test]
+fn merging_the_same_document_again_changes_nothing() {
+    let once = merge(HAND_WRITTEN);
+    let twice = merge(&once.yaml);
+    assert_eq!(once.yaml, twice.yaml);
+    let thrice = merge(&twice.yaml);
+    assert_eq!(twice.yaml, thrice.yaml);
+}
+
+#[test]
+fn a_spec_to_merge_into_that_is_not_yaml_is_an_error() {
+    let err = import_openapi(
+        &fixture("features_3_0.yaml"),
+        &ImportOptions::new("parcels", "features_3_0.yaml"),
+        Some("service: [unclosed"),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(err, comms_codegen::import::ImportError::Merge(_)),
+        "{err}"
+    );
+}

@@ -1,0 +1,441 @@
+//! `import openapi`: documents of each version (fixtures in `tests/import/`) become specs that
+//! check and whose generated code parses, with every skipped or approximated item reported by
+//! its JSON pointer, `--include` filters, limits, and identical bytes on a second import.
+
+#![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
+
+use std::path::PathBuf;
+
+use comms_codegen::check::{Service, Ty, TypeKind};
+use comms_codegen::import::{ImportError, ImportOptions, Imported, Version, import_openapi};
+use comms_codegen::model::{AuthKind, Format};
+
+fn fixture(name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/import")
+        .join(name);
+    std::fs::read_to_string(path).unwrap()
+}
+
+fn import(name: &str, service: &str) -> Imported {
+    import_openapi(&fixture(name), &ImportOptions::new(service, name), None).unwrap()
+}
+
+/// Checks the spec and parses its generated code as Rust.
+fn checked(imported: &Imported) -> Service {
+    let loaded = comms_codegen::load::load_str("imported.yaml", &imported.yaml).unwrap();
+    let service =
+        comms_codegen::check::check(&loaded).unwrap_or_else(|d| panic!("{d}\n{}", imported.yaml));
+    let code = comms_codegen::emit::emit_service(&service).unwrap();
+    syn::parse_file(&code).unwrap();
+    service
+}
+
+fn ty<'a>(s: &'a Service, name: &str) -> &'a TypeKind {
+    &s.types
+        .iter()
+        .find(|t| t.name == name)
+        .unwrap_or_else(|| panic!("no type {name}"))
+        .kind
+}
+
+fn field<'a>(s: &'a Service, ty_name: &str, wire: &str) -> &'a comms_codegen::check::FieldInfo {
+    match ty(s, ty_name) {
+        TypeKind::Object(fields) => fields
+            .iter()
+            .find(|f| f.wire == wire)
+            .unwrap_or_else(|| panic!("no field {ty_name}.{wire}")),
+        other => panic!("{ty_name} is {other:?}"),
+    }
+}
+
+fn op<'a>(s: &'a Service, name: &str) -> &'a comms_codegen::check::OperationInfo {
+    s.operations
+        .iter()
+        .find(|o| o.name == name)
+        .unwrap_or_else(|| panic!("no operation {name}"))
+}
+
+fn has(imported: &Imported, pointer: &str, reason: &str) -> bool {
+    imported
+        .report
+        .skipped
+        .iter()
+        .chain(&imported.report.approximated)
+        .any(|f| f.pointer == pointer && f.reason.contains(reason))
+}
+
+#[test]
+fn openapi_3_0_schemas_map_to_objects_enums_unions_and_maps() {
+    let imported = import("features_3_0.yaml", "parcels");
+    let s = checked(&imported);
+    assert_eq!(imported.report.version, Some(Version::OpenApi30));
+    // allOf merges the base's fields; readOnly, formats, constraints and maps come along.
+    assert!(field(&s, "Parcel", "created_by").ty == Ty::String);
+    let id = field(&s, "Parcel", "id");
+    assert!(id.required && id.format == Some(Format::Uuid));
+    assert!(s.spec.types["Parcel"].fields.as_ref().unwrap()["id"].read_only);
+    assert_eq!(
+        field(&s, "Parcel", "metadata").ty,
+        Ty::Map(Box::new(Ty::String))
+    );
+    assert_eq!(
+        field(&s, "Parcel", "metadata").constraints.max_items,
+        Some(10)
+    );
+    assert_eq!(field(&s, "Parcel", "extra").ty, Ty::Json);
+    assert_eq!(field(&s, "Parcel", "created").ty, Ty::DateTime);
+    assert_eq!(
+        field(&s, "Parcel", "contents").ty,
+        Ty::List(Box::new(Ty::Named("Item".into())))
+    );
+    // A nullable property is optional; a required one stays required.
+    assert!(!field(&s, "Label", "text").required);
+    assert!(field(&s, "Error", "message").required);
+    // A discriminated oneOf is a tagged union; one without a discriminator is `json`.
+    match ty(&s, "ParcelTracking") {
+        TypeKind::Union { tag, variants, .. } => {
+            assert_eq!(tag, "kind");
+            let tags: Vec<&str> = variants.iter().map(|v| v.tag.as_str()).collect();
+            assert_eq!(tags, ["delivery", "scan"]);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(field(&s, "Parcel", "reference").ty, Ty::Json);
+    assert!(has(
+        &imported,
+        "#/components/schemas/Parcel/allOf/1/properties/reference",
+        "untagged union"
+    ));
+    // Enum values without a Rust name of their own are left to `Unknown`.
+    match ty(&s, "ParcelStatus") {
+        TypeKind::Enum(values) => {
+            let wires: Vec<&str> = values.iter().map(|v| v.wire.as_str()).collect();
+            assert_eq!(wires, ["created", "in_transit", "delivered"]);
+        }
+        other => panic!("{other:?}"),
+    }
+    // A type that holds itself by value gets `json` there; through a list it stays typed.
+    assert_eq!(field(&s, "Item", "inner").ty, Ty::Json);
+    assert_eq!(
+        field(&s, "Item", "children").ty,
+        Ty::List(Box::new(Ty::Named("Item".into())))
+    );
+    // `@type` keeps its wire name (Rust `r#type`); `self` has no Rust name: skipped.
+    assert!(field(&s, "Label", "@type").rust == "type");
+    assert!(has(
+        &imported,
+        "#/components/schemas/Label/properties/self",
+        "field rename (issue 16)"
+    ));
+    // An alias of itself is `json`.
+    assert_eq!(op(&s, "get_shipment").response, Some(Ty::Json));
+}
+
+#[test]
+fn openapi_3_0_operations_keep_routes_parameters_statuses_and_auth() {
+    let imported = import("features_3_0.yaml", "parcels");
+    let s = checked(&imported);
+    // The server URL's path goes in front of every path and becomes the version prefix.
+    assert_eq!(
+        s.spec.service.base_url.default.as_deref(),
+        Some("https://api.parcels.example.com")
+    );
+    assert_eq!(
+        s.spec.service.version.as_ref().unwrap().prefix.as_deref(),
+        Some("v2")
+    );
+    let list = op(&s, "list_parcels");
+    assert_eq!(list.path, "/v2/parcels");
+    let limit = list.query.iter().find(|q| q.wire == "limit").unwrap();
+    assert_eq!(
+        (limit.constraints.min, limit.constraints.max),
+        (Some(1.0), Some(100.0))
+    );
+    assert_eq!(
+        list.query.iter().find(|q| q.wire == "status").unwrap().ty,
+        Ty::Named("ParcelStatus".into())
+    );
+    assert_eq!(
+        list.response,
+        Some(Ty::List(Box::new(Ty::Named("Parcel".into()))))
+    );
+    let create = op(&s, "create_parcel");
+    assert_eq!(create.body, Some(Ty::Named("CreateParcelRequest".into())));
+    assert_eq!(s.spec.operations["create_parcel"].status, Some(201));
+    assert_eq!(s.spec.operations["create_parcel"].errors, [422]);
+    assert_eq!(
+        field(&s, "CreateParcelRequest", "to").format,
+        Some(Format::Email)
+    );
+    // A keyword operation id gets a suffix; `{ParcelId}` becomes `{parcel_id}`.
+    assert_eq!(op(&s, "type_op").path, "/v2/parcels/{parcel_id}");
+    // The first mappable scheme of an operation's security wins over the default.
+    assert_eq!(op(&s, "delete_parcel").auth.as_deref(), Some("query_key"));
+    let kinds: Vec<AuthKind> = s.spec.auth.iter().map(|a| a.kind).collect();
+    assert_eq!(kinds, [AuthKind::Bearer, AuthKind::Query]);
+    assert_eq!(s.spec.errors.as_ref().unwrap().ty.as_deref(), Some("Error"));
+    // What the spec language cannot say, each with its pointer.
+    for (pointer, reason) in [
+        ("#/paths/~1labels/post", "form body (issue 16)"),
+        (
+            "#/paths/~1parcels~1{ParcelId}~1photo/put",
+            "multipart body (issue 16)",
+        ),
+        ("#/paths/~1accounts~1me/get", "header parameter"),
+        ("#/paths/~1parcels~1{ParcelId}/head", "method HEAD"),
+        ("#/paths/~1parcels/get/parameters/2", "list query parameter"),
+        ("#/paths/~1parcels/get/parameters/3", "header parameter"),
+        ("#/paths/~1parcels/post/callbacks", "callbacks"),
+        (
+            "#/components/securitySchemes/basicAuth",
+            "HTTP Basic (issue 16)",
+        ),
+    ] {
+        assert!(
+            has(&imported, pointer, reason),
+            "{pointer}: {reason}\n{}",
+            imported.report
+        );
+    }
+    assert_eq!(imported.report.operations_in_document, 9);
+    assert_eq!(imported.report.operations_imported, 5);
+    assert_eq!(imported.report.skipped_operations().count(), 4);
+}
+
+#[test]
+fn openapi_3_1_type_arrays_const_and_webhooks() {
+    let imported = import("features_3_1.json", "notify");
+    let s = checked(&imported);
+    assert_eq!(imported.report.version, Some(Version::OpenApi31));
+    assert!(!field(&s, "Message", "body").required);
+    assert_eq!(field(&s, "Message", "body").ty, Ty::String);
+    assert_eq!(field(&s, "Message", "sent_at").ty, Ty::DateTime);
+    assert_eq!(field(&s, "Message", "channel").ty, Ty::String);
+    assert_eq!(field(&s, "Message", "to").format, Some(Format::E164));
+    assert_eq!(field(&s, "Message", "price").ty, Ty::Json);
+    assert_eq!(field(&s, "Message", "tags").constraints.max_len, Some(20));
+    // No operationId: a name from the method and path; a `2XX` answer is the success body.
+    let list = op(&s, "get_2024_01_01_messages");
+    assert!(matches!(&list.response, Some(Ty::Named(_))));
+    assert_eq!(
+        s.spec.service.version.as_ref().unwrap().prefix.as_deref(),
+        Some("2024-01-01")
+    );
+    assert_eq!(
+        op(&s, "update_message").body,
+        Some(Ty::Named("MessageUpdate".into()))
+    );
+    let hook = s.spec.events.as_ref().unwrap().webhook.as_ref().unwrap();
+    assert_eq!(hook.ty.as_deref(), Some("StatusEvent"));
+    assert!(hook.signature.is_none());
+    assert_eq!(s.spec.auth[0].header.as_deref(), Some("X-Api-Key"));
+}
+
+#[test]
+fn swagger_2_0_body_and_form_parameters_and_definitions() {
+    let imported = import("swagger_2_0.yaml", "mailer");
+    let s = checked(&imported);
+    assert_eq!(imported.report.version, Some(Version::Swagger2));
+    assert_eq!(
+        s.spec.service.base_url.default.as_deref(),
+        Some("https://mail.example.com")
+    );
+    let send = op(&s, "post_mail_send");
+    assert_eq!(send.path, "/v3/mail/send");
+    assert_eq!(send.body, Some(Ty::Named("Mail".into())));
+    assert_eq!(s.spec.operations["post_mail_send"].status, Some(202));
+    assert_eq!(field(&s, "Email", "email").format, Some(Format::Email));
+    let templates = op(&s, "get_templates");
+    assert_eq!(
+        templates
+            .query
+            .iter()
+            .map(|q| q.wire.as_str())
+            .collect::<Vec<_>>(),
+        ["page_size"]
+    );
+    assert!(has(
+        &imported,
+        "#/paths/~1templates~1{template_id}/post",
+        "form body (issue 16)"
+    ));
+    assert!(has(&imported, "#/securityDefinitions/basic", "HTTP Basic"));
+    assert!(has(
+        &imported,
+        "#/paths/~1templates/get/parameters/1",
+        "list query parameter"
+    ));
+    assert_eq!(s.spec.auth[0].kind, AuthKind::Header);
+    assert_eq!(s.spec.auth[0].header.as_deref(), Some("Authorization"));
+    // Pointers into definitions use the document's own words.
+    assert!(imported.yaml.contains("swagger_2_0.yaml#/definitions/Mail"));
+}
+
+#[test]
+fn every_item_says_where_it_was_imported_from_and_the_unknowns_are_gaps() {
+    let imported = import("features_3_0.yaml", "parcels");
+    let s = checked(&imported);
+    for (name, o) in &s.spec.operations {
+        let note = o.note.as_deref().unwrap_or_default();
+        assert!(
+            note.starts_with("imported from features_3_0.yaml#/paths/"),
+            "{name}: {note}"
+        );
+    }
+    for (name, t) in &s.spec.types {
+        assert!(
+            t.note
+                .as_deref()
+                .unwrap_or_default()
+                .starts_with("imported from features_3_0.yaml#/"),
+            "{name}"
+        );
+    }
+    let loaded = comms_codegen::load::load_str("parcels.yaml", &imported.yaml).unwrap();
+    let report = comms_codegen::gaps::report(&[loaded]);
+    for gap in [
+        "limits.rate",
+        "retry_policy",
+        "timeouts",
+        "idempotency",
+        "webhook_signature",
+    ] {
+        assert!(report.contains(gap), "gaps should list {gap}:\n{report}");
+    }
+}
+
+#[test]
+fn importing_the_same_document_twice_gives_the_same_bytes() {
+    for (name, service) in [
+        ("features_3_0.yaml", "parcels"),
+        ("features_3_1.json", "notify"),
+        ("swagger_2_0.yaml", "mailer"),
+    ] {
+        let a = import(name, service);
+        let b = import(name, service);
+        assert_eq!(a.yaml, b.yaml, "{name}");
+        let again = import_openapi(
+            &fixture(name),
+            &ImportOptions::new(service, name),
+            Some(&a.yaml),
+        )
+        .unwrap();
+        assert_eq!(
+            again.yaml, a.yaml,
+            "{name}: merging into its own import changes nothing"
+        );
+    }
+}
+
+#[test]
+fn include_filters_take_tags_path_globs_and_operation_ids_and_only_their_types() {
+    let by_tag = import_openapi(
+        &fixture("features_3_0.yaml"),
+        &ImportOptions::new("parcels", "features_3_0.yaml").include("parcels"),
+        None,
+    )
+    .unwrap();
+    let s = checked(&by_tag);
+    let names: Vec<&str> = s.operations.iter().map(|o| o.name.as_str()).collect();
+    assert_eq!(names, ["list_parcels", "create_parcel"]);
+    assert!(s.spec.types.get("Shipment").is_none() && s.spec.types.get("Label").is_some());
+    assert_eq!(by_tag.report.operations_filtered_out, 6);
+
+    let by_glob_and_id = import_openapi(
+        &fixture("features_3_0.yaml"),
+        &ImportOptions::new("parcels", "features_3_0.yaml")
+            .include("/parcels/*")
+            .include("getShipment"),
+        None,
+    )
+    .unwrap();
+    let s = checked(&by_glob_and_id);
+    let names: Vec<&str> = s.operations.iter().map(|o| o.name.as_str()).collect();
+    assert_eq!(names, ["type_op", "delete_parcel", "get_shipment"]);
+}
+
+#[test]
+fn bad_input_is_a_typed_error_not_a_panic() {
+    let options = ImportOptions::new("x", "doc.json");
+    assert!(matches!(
+        import_openapi("{ not json: [", &options, None),
+        Err(ImportError::Parse(_))
+    ));
+    assert!(matches!(
+        import_openapi("openapi: 4.0.0\n", &options, None),
+        Err(ImportError::Unsupported(_))
+    ));
+    assert!(matches!(
+        import_openapi("swagger: '1.2'\n", &options, None),
+        Err(ImportError::Unsupported(_))
+    ));
+    assert!(matches!(
+        import_openapi("just: yaml\n", &options, None),
+        Err(ImportError::Unsupported(_))
+    ));
+    assert!(matches!(
+        import_openapi("- a list\n", &options, None),
+        Err(ImportError::Unsupported(_))
+    ));
+    let bad_name = ImportOptions::new("Not-A-Module", "doc.json");
+    assert!(matches!(
+        import_openapi("openapi: 3.0.0\n", &bad_name, None),
+        Err(ImportError::Options(_))
+    ));
+    // The smallest document imports to a spec with no operations.
+    let empty = import_openapi(
+        "openapi: 3.0.0\ninfo: { title: E, version: '1' }\npaths: {}\n",
+        &options,
+        None,
+    )
+    .unwrap();
+    assert_eq!(empty.report.operations_imported, 0);
+    checked(&empty);
+}
+
+#[test]
+fn documents_over_the_size_limit_are_refused_before_parsing() {
+    let mut options = ImportOptions::new("x", "doc.json");
+    options.max_document_bytes = 1024;
+    let big = format!(
+        "openapi: 3.0.0\ninfo: {{ title: '{}', version: '1' }}\n",
+        "x".repeat(2000)
+    );
+    match import_openapi(&big, &options, None) {
+        Err(ImportError::TooLarge { size, limit }) => {
+            assert_eq!((size > 1024, limit), (true, 1024))
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn cli_writes_the_spec_to_stdout_and_the_report_to_stderr() {
+    let doc = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/import/swagger_2_0.yaml");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_comms-codegen"))
+        .args(["import", "openapi"])
+        .arg(&doc)
+        .args(["--service", "mailer"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let yaml = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(yaml, import("swagger_2_0.yaml", "mailer").yaml);
+    let report = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        report.contains("operations: 3 in the document, 2 imported, 1 skipped"),
+        "{report}"
+    );
+    let missing = std::process::Command::new(env!("CARGO_BIN_EXE_comms-codegen"))
+        .args(["import", "openapi"])
+        .arg(&doc)
+        .output()
+        .unwrap();
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("--service"));
+}
