@@ -73,6 +73,13 @@ pub enum Error {
     Decode(Box<DecodeError>),
     /// A webhook failed verification.
     Webhook(WebhookFailure),
+    /// A shared rate limiter (Redis) could not be reached and is configured to fail closed:
+    /// nothing was sent.
+    #[non_exhaustive]
+    LimiterUnavailable {
+        /// What failed, without the store's address or password.
+        message: String,
+    },
     /// The client could not be configured.
     #[non_exhaustive]
     Config {
@@ -99,6 +106,9 @@ impl fmt::Display for Error {
             Error::Transport { message, .. } => write!(f, "transport error: {message}"),
             Error::Decode(decode) => write!(f, "{decode}"),
             Error::Webhook(failure) => write!(f, "webhook verification failed: {failure}"),
+            Error::LimiterUnavailable { message } => {
+                write!(f, "shared rate limiter unavailable: {message}")
+            }
             Error::Config { message } => write!(f, "configuration error: {message}"),
         }
     }
@@ -136,6 +146,8 @@ pub enum ErrorKind {
     Decode,
     /// See [`Error::Webhook`].
     Webhook,
+    /// See [`Error::LimiterUnavailable`].
+    LimiterUnavailable,
     /// See [`Error::Config`].
     Config,
 }
@@ -318,6 +330,7 @@ impl Error {
             Error::Transport { .. } => ErrorKind::Transport,
             Error::Decode(_) => ErrorKind::Decode,
             Error::Webhook(_) => ErrorKind::Webhook,
+            Error::LimiterUnavailable { .. } => ErrorKind::LimiterUnavailable,
             Error::Config { .. } => ErrorKind::Config,
         }
     }
@@ -356,7 +369,10 @@ impl Error {
     /// that from the operation's [`crate::RetryClass`].
     pub fn is_retryable(&self) -> bool {
         match self {
-            Error::RateLimited { .. } | Error::Timeout { .. } | Error::Transport { .. } => true,
+            Error::RateLimited { .. }
+            | Error::Timeout { .. }
+            | Error::Transport { .. }
+            | Error::LimiterUnavailable { .. } => true,
             Error::Api(api) => TRANSIENT_STATUSES.contains(&api.status),
             _ => false,
         }
