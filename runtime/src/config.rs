@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use crate::Error;
 use crate::auth::{AuthChoice, ResolvedAuth};
 use crate::http::{Client, Shared};
-use crate::ratelimit::RateLimiter;
+use crate::ratelimit::{Limiter, RateLimiter};
 use crate::retry::RetryBudget;
 use crate::secret::Secret;
 use crate::sign::Signer;
@@ -346,6 +346,7 @@ pub struct ClientBuilder<C = Client> {
     limits: BodyLimits,
     retry: RetryPolicy,
     rate_limit: Option<RateLimit>,
+    limiter: Option<Arc<dyn Limiter>>,
     user_agent: Option<String>,
 }
 
@@ -367,6 +368,7 @@ impl<C> fmt::Debug for ClientBuilder<C> {
             .field("limits", &self.limits)
             .field("retry", &self.retry)
             .field("rate_limit", &self.rate_limit)
+            .field("limiter", &self.limiter)
             .finish_non_exhaustive()
     }
 }
@@ -394,6 +396,7 @@ impl<C: From<Client>> ClientBuilder<C> {
             limits: BodyLimits::from(&ResponseLimitSpec::DEFAULT),
             retry: RetryPolicy::from_spec(&spec.retry),
             rate_limit: spec.rate_limit.map(RateLimit::from),
+            limiter: None,
             user_agent: None,
         }
     }
@@ -479,6 +482,15 @@ impl<C: From<Client>> ClientBuilder<C> {
     /// The client-side rate limit: the caller's plan, or `None` to switch limiting off.
     pub fn rate_limit(mut self, limit: Option<RateLimit>) -> Self {
         self.rate_limit = limit;
+        self
+    }
+
+    /// Where the rate limit's slots live: a shared [`Limiter`] such as
+    /// `ratelimit::redis::RedisLimiter` (feature `redis`), so every process sending with the
+    /// same credential shares one budget. Default: this process
+    /// ([`crate::ratelimit::LocalLimiter`]).
+    pub fn limiter(mut self, limiter: Arc<dyn Limiter>) -> Self {
+        self.limiter = Some(limiter);
         self
     }
 
@@ -597,6 +609,17 @@ impl<C: From<Client>> ClientBuilder<C> {
         let user_agent = reqwest::header::HeaderValue::from_str(&user_agent)
             .map_err(|_| Error::config("user agent is not a valid header value"))?;
         let budget = RetryBudget::new(self.retry.budget_ratio_percent);
+        let limiter = RateLimiter::with(
+            self.rate_limit,
+            &spec.rate_limit_headers,
+            spec.name,
+            // The account is the first secret credential (the API key, the app secret).
+            credentials
+                .iter()
+                .find(|(c, _)| c.secret)
+                .map_or("", |(_, value)| value.expose()),
+            self.limiter,
+        );
         Ok(Client::from_shared(Shared {
             spec,
             http,
@@ -607,7 +630,7 @@ impl<C: From<Client>> ClientBuilder<C> {
             timeouts: self.timeouts,
             limits: self.limits,
             retry: self.retry,
-            limiter: RateLimiter::new(self.rate_limit, &spec.rate_limit_headers),
+            limiter,
             budget,
             user_agent,
         }))

@@ -88,6 +88,13 @@ pub enum Error {
     ResponseTooLarge(Box<TooLarge>),
     /// A webhook failed verification.
     Webhook(WebhookFailure),
+    /// A shared rate limiter (Redis) could not be reached and is configured to fail closed:
+    /// nothing was sent.
+    #[non_exhaustive]
+    LimiterUnavailable {
+        /// What failed, without the store's address or password.
+        message: String,
+    },
     /// The client could not be configured.
     #[non_exhaustive]
     Config {
@@ -115,6 +122,9 @@ impl fmt::Display for Error {
             Error::Decode(decode) => write!(f, "{decode}"),
             Error::ResponseTooLarge(too_large) => write!(f, "{too_large}"),
             Error::Webhook(failure) => write!(f, "webhook verification failed: {failure}"),
+            Error::LimiterUnavailable { message } => {
+                write!(f, "shared rate limiter unavailable: {message}")
+            }
             Error::Config { message } => write!(f, "configuration error: {message}"),
         }
     }
@@ -154,6 +164,8 @@ pub enum ErrorKind {
     ResponseTooLarge,
     /// See [`Error::Webhook`].
     Webhook,
+    /// See [`Error::LimiterUnavailable`].
+    LimiterUnavailable,
     /// See [`Error::Config`].
     Config,
 }
@@ -402,6 +414,7 @@ impl Error {
             Error::Decode(_) => ErrorKind::Decode,
             Error::ResponseTooLarge(_) => ErrorKind::ResponseTooLarge,
             Error::Webhook(_) => ErrorKind::Webhook,
+            Error::LimiterUnavailable { .. } => ErrorKind::LimiterUnavailable,
             Error::Config { .. } => ErrorKind::Config,
         }
     }
@@ -442,7 +455,10 @@ impl Error {
     /// that from the operation's [`crate::RetryClass`].
     pub fn is_retryable(&self) -> bool {
         match self {
-            Error::RateLimited { .. } | Error::Timeout { .. } | Error::Transport { .. } => true,
+            Error::RateLimited { .. }
+            | Error::Timeout { .. }
+            | Error::Transport { .. }
+            | Error::LimiterUnavailable { .. } => true,
             Error::Api(api) => TRANSIENT_STATUSES.contains(&api.status),
             _ => false,
         }

@@ -227,19 +227,7 @@ impl Client {
             let attempt = *attempt;
 
             // Held until the attempt has finished: the slot's window starts then.
-            let permit = match shared.limiter.acquire(deadline).await {
-                Ok(permit) => permit,
-                Err(wait) => {
-                    tracing::debug!(
-                        wait_ms = millis(wait),
-                        "rate limiter slot comes after the deadline"
-                    );
-                    return Err(Error::RateLimited {
-                        retry_after: Some(wait),
-                        api: None,
-                    });
-                }
-            };
+            let permit = shared.limiter.acquire(deadline).await?;
             let now = Instant::now();
             let timeout = match deadline {
                 Some(d) if d.saturating_duration_since(now) < attempt_timeout => {
@@ -263,7 +251,7 @@ impl Client {
                 .send_attempt(request.op, http_request, timeout, policy, limits)
                 .instrument(tracing::debug_span!("attempt", attempt, status = Empty))
                 .await;
-            drop(permit);
+            permit.release().await;
             let failure = match outcome {
                 Ok(response) => return Ok(response),
                 Err(failure) => failure,

@@ -34,7 +34,8 @@ use futures_util::StreamExt;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
-type BoxError = Box<dyn std::error::Error + Send + Sync>;
+/// Any error, for the harness.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 /// Attempts per send at the application level (each is a full client call with the client's
 /// own retries), all with the same idempotency key.
@@ -326,14 +327,15 @@ async fn read_message(
 
 /// What the client side saw.
 #[derive(Debug, Default)]
-struct ClientStats {
+pub struct ClientStats {
     /// Calls that returned an error (after the client's own retries).
-    call_errors: AtomicU64,
+    pub call_errors: AtomicU64,
     /// Of those, rate-limit errors.
-    rate_limited: AtomicU64,
+    pub rate_limited: AtomicU64,
     /// Sends abandoned after [`APP_TRIES`] calls.
-    lost: Mutex<Vec<String>>,
-    errors: Mutex<BTreeMap<String, u64>>,
+    pub lost: Mutex<Vec<String>>,
+    /// Failed calls by error kind.
+    pub errors: Mutex<BTreeMap<String, u64>>,
 }
 
 /// The outcome of a soak run.
@@ -555,6 +557,24 @@ pub async fn run(settings: Settings) -> Result<Report, BoxError> {
         sent.extend(task.await?);
     }
     let elapsed = started.elapsed();
+    let report = verify(settings, &proxy, &client, &run_id, sent, &stats, elapsed).await?;
+    sandbox.shutdown().await;
+    Ok(report)
+}
+
+/// Checks the sandbox's store against what the senders saw succeed, and builds the report.
+///
+/// # Errors
+/// When listing the sandbox's emails fails.
+pub async fn verify(
+    settings: Settings,
+    proxy: &FaultProxy,
+    client: &EmailClient,
+    run_id: &str,
+    sent: HashMap<String, String>,
+    stats: &ClientStats,
+    elapsed: Duration,
+) -> Result<Report, BoxError> {
     let forwarded = proxy.stats.forwarded.load(Ordering::SeqCst);
     let requests = proxy.stats.requests.load(Ordering::SeqCst);
     let busiest_window = busiest(
@@ -577,7 +597,7 @@ pub async fn run(settings: Settings) -> Result<Report, BoxError> {
     }));
     while let Some(email) = pages.next().await {
         let email = email?;
-        if let Some(subject) = email.subject.filter(|s| s.starts_with(&run_id)) {
+        if let Some(subject) = email.subject.filter(|s| s.starts_with(run_id)) {
             stored.entry(subject).or_default().push(email.id);
         }
     }
@@ -632,13 +652,12 @@ pub async fn run(settings: Settings) -> Result<Report, BoxError> {
         get_mismatches,
         settings,
     };
-    sandbox.shutdown().await;
     Ok(report)
 }
 
 /// One task: sends until `until`, each send under its own idempotency key (also its subject),
 /// tried again with the same key when a call fails. Returns key → email id.
-async fn sender(
+pub async fn sender(
     client: EmailClient,
     prefix: String,
     until: Instant,
@@ -654,11 +673,26 @@ async fn sender(
             .text("soak");
         let keyed = client.with_options(CallOptions::new().idempotency_key(key.clone()));
         let mut sent = None;
-        for _ in 0..APP_TRIES {
+        let mut tries = 0;
+        while tries < APP_TRIES {
+            tries += 1;
             match keyed.send_email(&request).await {
                 Ok(answer) => {
                     sent = Some(answer.id);
                     break;
+                }
+                Err(e) if e.kind() == ErrorKind::LimiterUnavailable => {
+                    // A shared limiter that fails closed while its store is down: the send
+                    // waits for it (a while past the end of the run at most) without using a try.
+                    stats.call_errors.fetch_add(1, Ordering::SeqCst);
+                    if let Ok(mut errors) = stats.errors.lock() {
+                        *errors.entry(format!("{:?}", e.kind())).or_default() += 1;
+                    }
+                    if Instant::now() > until + Duration::from_secs(30) {
+                        break;
+                    }
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    tries -= 1;
                 }
                 Err(e) => {
                     stats.call_errors.fetch_add(1, Ordering::SeqCst);
