@@ -537,6 +537,9 @@ pub async fn run(settings: Settings) -> Result<Report, BoxError> {
             settings.limit,
             settings.per,
         )))
+        // Senders queue for the limiter on purpose (a slot may be most of a window away):
+        // no total deadline, so a wait is never cut short into a RateLimited error.
+        .total_timeout(None)
         .build()?;
 
     let run_id = format!("soak-{}", std::process::id());

@@ -363,6 +363,9 @@ pub async fn worker_main() -> Result<bool, BoxError> {
             Duration::from_millis(config.per_millis),
         )))
         .limiter(Arc::new(limiter.clone()))
+        // Senders queue for the limiter on purpose (a slot may be most of a window away):
+        // no total deadline, so a wait is never cut short into a RateLimited error.
+        .total_timeout(None)
         .build()?;
     let stats = Arc::new(ClientStats::default());
     let until = Instant::now() + Duration::from_millis(config.millis);
