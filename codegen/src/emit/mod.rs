@@ -16,8 +16,8 @@ mod websocket;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::check::{Service, Ty};
 use crate::model::Source;
+use crate::resolved::{Service, Ty};
 
 /// Options of the emitter.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -132,7 +132,7 @@ fn file_name(path: &str) -> String {
 }
 
 fn module_doc(service: &Service) -> TokenStream {
-    let info = &service.spec.service;
+    let info = &service.info;
     let mut text = format!("{}: {}.", info.title, info.summary.trim_end_matches('.'));
     if let Some(doc) = &info.doc {
         text.push_str("\n\n");
@@ -198,6 +198,24 @@ pub(crate) fn member_docs(doc: Option<&str>, source: Source, parent: Source) -> 
         }
     }
     docs(&text)
+}
+
+/// An integer literal without a type suffix, so the output reads like hand-written code.
+pub(crate) fn lit(n: u64) -> proc_macro2::Literal {
+    proc_macro2::Literal::u64_unsuffixed(n)
+}
+
+/// A `usize` literal without a suffix (saturating on 32-bit hosts).
+pub(crate) fn usize_lit(n: u64) -> proc_macro2::Literal {
+    proc_macro2::Literal::usize_unsuffixed(usize::try_from(n).unwrap_or(usize::MAX))
+}
+
+/// `Some("...")` or `None`.
+pub(crate) fn opt_str(value: Option<&str>) -> TokenStream {
+    match value {
+        Some(v) => quote!(Some(#v)),
+        None => quote!(None),
+    }
 }
 
 /// The Rust type of a type expression.

@@ -11,9 +11,9 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{docs, file_name, provenance_line};
-use crate::check::{OperationInfo, ParamInfo, Service, Ty};
 use crate::model::Method;
 use crate::names::{ident, pascal, shouty};
+use crate::resolved::{OperationInfo, ParamInfo, Service, Ty};
 
 /// Options of the server emitter.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,7 +66,7 @@ pub fn server_tokens(service: &Service, options: &ServerOptions) -> Result<Token
     };
     let server_module = format_ident!("{}_server", service.name());
     let trait_name = trait_name(service);
-    let title = &service.spec.service.title;
+    let title = service.title();
     let types_text = format!("{}::{}", options.types_path, service.name());
     let module_doc = docs(&format!(
         "Server side of the {title}, generated from `{}`: the [`{trait_name}`]({server_module}::{trait_name}) \
@@ -78,10 +78,7 @@ pub fn server_tokens(service: &Service, options: &ServerOptions) -> Result<Token
         file_name(&service.file)
     ));
     let support = &paths.support;
-    let methods = service
-        .operations
-        .iter()
-        .map(|op| trait_method(service, op, &paths));
+    let methods = service.operations.iter().map(|op| trait_method(op, &paths));
     let handlers = service
         .operations
         .iter()
@@ -170,29 +167,7 @@ fn qualified(ty: &Ty, types: &TokenStream) -> TokenStream {
     }
 }
 
-fn query_name(op: &OperationInfo) -> proc_macro2::Ident {
-    format_ident!("{}Query", pascal(&op.name))
-}
-
-/// The success status: the spec's, else 200 with a body and 204 without.
-fn success_status(service: &Service, op: &OperationInfo) -> u16 {
-    service
-        .spec
-        .operations
-        .get(&op.name)
-        .and_then(|o| o.status)
-        .unwrap_or(if op.response.is_some() { 200 } else { 204 })
-}
-
-fn body_checked(service: &Service, op: &OperationInfo) -> bool {
-    matches!(&op.body, Some(Ty::Named(n)) if super::types::validatable(service).contains(n))
-}
-
-fn query_checked(op: &OperationInfo) -> bool {
-    op.query.iter().any(|p| !p.constraints.is_empty())
-}
-
-fn trait_method(service: &Service, op: &OperationInfo, paths: &Paths) -> TokenStream {
+fn trait_method(op: &OperationInfo, paths: &Paths) -> TokenStream {
     let support = &paths.support;
     let types = &paths.types;
     let name = ident(&op.name);
@@ -207,7 +182,7 @@ fn trait_method(service: &Service, op: &OperationInfo, paths: &Paths) -> TokenSt
         "\n\n`{} {}`, answered with status {} on success.",
         op.method.as_str(),
         op.path,
-        success_status(service, op)
+        op.success_status
     ));
     if let Some(line) = provenance_line(op.source) {
         text.push_str(&format!("\n\n{line}"));
@@ -219,8 +194,7 @@ fn trait_method(service: &Service, op: &OperationInfo, paths: &Paths) -> TokenSt
         let ty = param_type(p);
         args.push(quote!(#id: #ty));
     }
-    if !op.query.is_empty() {
-        let q = query_name(op);
+    if let Some(q) = super::client::query_name(op) {
         args.push(quote!(query: #types::#q));
     }
     if let Some(body) = &op.body {
@@ -246,7 +220,7 @@ fn handler(service: &Service, op: &OperationInfo, paths: &Paths) -> TokenStream 
     let method = ident(&op.name);
     let trait_name = trait_name(service);
     let op_static = format_ident!("{}", shouty(&op.name));
-    let status = proc_macro2::Literal::u16_unsuffixed(success_status(service, op));
+    let status = proc_macro2::Literal::u16_unsuffixed(op.success_status);
     let mut decode = Vec::new();
     let mut call_args = vec![quote!(incoming.context())];
     for p in &op.path_params {
@@ -261,9 +235,8 @@ fn handler(service: &Service, op: &OperationInfo, paths: &Paths) -> TokenStream 
         });
         call_args.push(quote!(#id));
     }
-    if !op.query.is_empty() {
-        let q = query_name(op);
-        let decoder = if query_checked(op) {
+    if let Some(q) = super::client::query_name(op) {
+        let decoder = if op.query_checked {
             quote!(query_checked)
         } else {
             quote!(query)
@@ -278,7 +251,7 @@ fn handler(service: &Service, op: &OperationInfo, paths: &Paths) -> TokenStream 
     }
     if let Some(body) = &op.body {
         let ty = qualified(body, types);
-        let decoder = if body_checked(service, op) {
+        let decoder = if op.body_checked {
             quote!(json_checked)
         } else {
             quote!(json)
