@@ -1,4 +1,5 @@
-//! Named types: structs for objects, `open_enum!` for enums, tagged enums for unions, and the
+//! Named types: structs for objects, open enums (an `Unknown(String)` variant keeps any other
+//! value), tagged enums for unions, and the
 //! `Page<T>` of a paginated service.
 
 use proc_macro2::TokenStream;
@@ -122,21 +123,104 @@ fn object(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
     }
 }
 
+/// An open string enum: the known values plus `Unknown(String)`, which keeps any other value
+/// (decoded and sent back unchanged), with `as_str`, `Display`, `FromStr` and `From` strings.
 fn open_enum(t: &TypeInfo, values: &[ValueInfo]) -> TokenStream {
-    // `open_enum!` adds the sentence saying the enum is open.
-    let doc = item_docs(t.doc.as_deref(), "", t.source);
+    let mut text = t
+        .doc
+        .as_deref()
+        .map(str::trim)
+        .unwrap_or_default()
+        .to_owned();
+    if let Some(line) = super::provenance_line(t.source) {
+        if !text.is_empty() {
+            text.push_str("\n\n");
+        }
+        text.push_str(line);
+    }
+    if !text.is_empty() {
+        text.push_str("\n\n");
+    }
+    text.push_str(
+        "Open: a value this version does not know decodes as `Unknown` and is sent back unchanged.",
+    );
+    let doc = docs(&text);
     let name = format_ident!("{}", t.name);
-    let variants = values.iter().map(|v| {
+    let ids: Vec<_> = values.iter().map(|v| format_ident!("{}", v.rust)).collect();
+    let wires: Vec<&str> = values.iter().map(|v| v.wire.as_str()).collect();
+    let variants = values.iter().zip(&ids).map(|(v, id)| {
         let vdoc = member_docs(v.doc.as_deref(), v.source, t.source);
-        let id = format_ident!("{}", v.rust);
-        let wire = &v.wire;
-        quote!(#vdoc #id = #wire,)
+        quote!(#vdoc #id,)
     });
     quote! {
-        rt::open_enum! {
-            #doc
-            pub enum #name {
-                #(#variants)*
+        #doc
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum #name {
+            #(#variants)*
+            /// A value this version does not know, kept verbatim.
+            Unknown(String),
+        }
+
+        impl #name {
+            /// Every value this version knows, as sent on the wire.
+            pub const KNOWN: &'static [&'static str] = &[#(#wires),*];
+
+            /// The value as sent on the wire.
+            pub fn as_str(&self) -> &str {
+                match self {
+                    #(Self::#ids => #wires,)*
+                    Self::Unknown(value) => value,
+                }
+            }
+
+            /// Whether this is a value this version does not know.
+            pub fn is_unknown(&self) -> bool {
+                matches!(self, Self::Unknown(_))
+            }
+        }
+
+        impl ::core::fmt::Display for #name {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl ::core::str::FromStr for #name {
+            type Err = ::core::convert::Infallible;
+            fn from_str(value: &str) -> Result<Self, Self::Err> {
+                Ok(Self::from(value))
+            }
+        }
+
+        impl From<&str> for #name {
+            fn from(value: &str) -> Self {
+                match value {
+                    #(#wires => Self::#ids,)*
+                    other => Self::Unknown(other.to_owned()),
+                }
+            }
+        }
+
+        impl From<String> for #name {
+            fn from(value: String) -> Self {
+                match Self::from(value.as_str()) {
+                    Self::Unknown(_) => Self::Unknown(value),
+                    known => known,
+                }
+            }
+        }
+
+        impl ::serde::Serialize for #name {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for #name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let value: String = ::serde::Deserialize::deserialize(deserializer)?;
+                Ok(Self::from(value))
             }
         }
     }
