@@ -244,12 +244,16 @@ fn page_items_field(service: &Service) -> String {
         .unwrap_or_else(|| "data".into())
 }
 
+/// A type as a doc example writes it, named types under `comms::<module>`.
 fn qualified(module: &str, ty: &Ty) -> String {
-    let text = rust_type(ty).to_string().replace(' ', "");
-    match ty {
-        Ty::Named(n) => format!("comms::{module}::{n}"),
-        _ => text,
-    }
+    super::rust_type_with(ty, &|name| {
+        let path: TokenStream = format!("comms::{module}::{name}")
+            .parse()
+            .unwrap_or_default();
+        path
+    })
+    .to_string()
+    .replace(' ', "")
 }
 
 fn example_value(name: &str) -> &'static str {

@@ -218,29 +218,36 @@ pub(crate) fn opt_str(value: Option<&str>) -> TokenStream {
     }
 }
 
-/// The Rust type of a type expression.
+/// The Rust type of a type expression, named types as they are in scope.
 pub(crate) fn rust_type(ty: &Ty) -> TokenStream {
+    rust_type_with(ty, &|name| {
+        let id = format_ident!("{}", name);
+        quote!(#id)
+    })
+}
+
+/// The Rust type of a type expression, `named` giving the path of each named type (and of
+/// `Page`): the one mapping from spec types to Rust types, for the client and the server.
+pub(crate) fn rust_type_with(ty: &Ty, named: &dyn Fn(&str) -> TokenStream) -> TokenStream {
     match ty {
         Ty::String | Ty::DateTime => quote!(String),
         Ty::Integer => quote!(i64),
         Ty::Number => quote!(f64),
         Ty::Boolean => quote!(bool),
         Ty::Json => quote!(::serde_json::Value),
-        Ty::Named(n) => {
-            let id = format_ident!("{}", n);
-            quote!(#id)
-        }
+        Ty::Named(n) => named(n),
         Ty::List(t) => {
-            let t = rust_type(t);
+            let t = rust_type_with(t, named);
             quote!(Vec<#t>)
         }
         Ty::Map(t) => {
-            let t = rust_type(t);
+            let t = rust_type_with(t, named);
             quote!(::std::collections::BTreeMap<String, #t>)
         }
         Ty::Page(t) => {
-            let t = rust_type(t);
-            quote!(Page<#t>)
+            let t = rust_type_with(t, named);
+            let page = named("Page");
+            quote!(#page<#t>)
         }
     }
 }

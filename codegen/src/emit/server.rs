@@ -142,29 +142,10 @@ fn param_type(p: &ParamInfo) -> TokenStream {
 
 /// A type expression with named types taken from the client module.
 fn qualified(ty: &Ty, types: &TokenStream) -> TokenStream {
-    match ty {
-        Ty::String | Ty::DateTime => quote!(::std::string::String),
-        Ty::Integer => quote!(i64),
-        Ty::Number => quote!(f64),
-        Ty::Boolean => quote!(bool),
-        Ty::Json => quote!(::serde_json::Value),
-        Ty::Named(n) => {
-            let id = format_ident!("{}", n);
-            quote!(#types::#id)
-        }
-        Ty::List(t) => {
-            let t = qualified(t, types);
-            quote!(::std::vec::Vec<#t>)
-        }
-        Ty::Map(t) => {
-            let t = qualified(t, types);
-            quote!(::std::collections::BTreeMap<::std::string::String, #t>)
-        }
-        Ty::Page(t) => {
-            let t = qualified(t, types);
-            quote!(#types::Page<#t>)
-        }
-    }
+    super::rust_type_with(ty, &|name| {
+        let id = format_ident!("{}", name);
+        quote!(#types::#id)
+    })
 }
 
 fn trait_method(op: &OperationInfo, paths: &Paths) -> TokenStream {
