@@ -420,6 +420,18 @@ fn query_struct(op: &OperationInfo) -> Option<TokenStream> {
 
 fn webhook(service: &Service) -> Option<TokenStream> {
     let webhook = service.webhook.as_ref()?;
+    let secret_env = webhook.secret_env.as_deref().map(|env| {
+        quote! {
+            /// The environment variable the spec names for the webhook signing secret.
+            pub const WEBHOOK_SECRET_ENV: &str = #env;
+        }
+    });
+    let verify = verify_webhook(webhook)?;
+    Some(quote!(#secret_env #verify))
+}
+
+/// `verify_webhook(...)`, when the spec gives the payload type and the signature scheme.
+fn verify_webhook(webhook: &crate::resolved::WebhookInfo) -> Option<TokenStream> {
     let ty = webhook.ty.as_deref()?;
     let ty = format_ident!("{}", ty);
     let doc = webhook
