@@ -1,10 +1,12 @@
 //! The gaps report: every item of every spec that is assumed or not shown, with its location,
-//! so a maintainer can see what is left to learn and fill it in.
+//! so a maintainer can see what is left to learn and fill it in. `check` collects the items
+//! ([`items`]) into the resolved model; [`report`] reads only that.
 
 use std::fmt::Write as _;
 
 use crate::load::Loaded;
 use crate::model::{Provenance, Source};
+use crate::resolved::Service;
 
 /// One reported item.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,7 +23,8 @@ pub struct GapItem {
     pub conflict: Option<String>,
 }
 
-/// Every item of a spec file with its provenance, in file order. Nested items (fields, values,
+/// Every item of a spec file with its provenance, in file order (`check` calls this once per
+/// file and keeps the result in [`crate::check::Service::gaps`]). Nested items (fields, values,
 /// variants, parameters) are listed only when they differ from their parent.
 pub fn items(file: &Loaded) -> Vec<GapItem> {
     let spec = &file.spec;
@@ -150,19 +153,19 @@ pub fn items(file: &Loaded) -> Vec<GapItem> {
 }
 
 /// The Markdown report of every assumed or not-shown item and every seed conflict.
-pub fn report(files: &[Loaded]) -> String {
+pub fn report(services: &[Service]) -> String {
     let mut md = String::from(
         "# Gaps in the specs\n\nWhat the seed does not give: items we *assumed* (our design), items *not shown* \
          (still unknown), and places where seed facts conflict. Fill a gap by editing the spec and running `cargo build`.\n",
     );
-    for file in files {
-        let all = items(file);
+    for service in services {
+        let all = &service.gaps;
         let seed = all.iter().filter(|i| i.source == Source::Seed).count();
         let _ = write!(
             md,
             "\n## {} (`{}`)\n\n{} items: {} from the seed, {} assumed, {} not shown, {} conflicts.\n",
-            file.spec.service.title,
-            file.display,
+            service.title(),
+            service.file,
             all.len(),
             seed,
             all.iter().filter(|i| i.source == Source::Assumed).count(),
@@ -186,7 +189,7 @@ pub fn report(files: &[Loaded]) -> String {
                 let _ = write!(
                     md,
                     "- `{}` ({}:{}:{})",
-                    i.path, file.display, i.position.0, i.position.1
+                    i.path, service.file, i.position.0, i.position.1
                 );
                 let text = if title.starts_with("Conflicts") {
                     i.conflict.as_deref()

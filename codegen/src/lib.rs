@@ -2,8 +2,9 @@
 //!
 //! The pipeline is `load → check → emit → format`:
 //! [`load`] reads `spec/*.yaml` into the [`model`] keeping every key's line and column,
-//! [`check`] resolves names and collects every problem as a [`Diagnostic`],
-//! [`emit`] turns the resolved model into Rust tokens, formatted with `prettyplease`.
+//! [`check`] resolves names, applies every default once and collects every problem as a
+//! [`Diagnostic`], giving the [`resolved`] model; [`emit`], [`export`] and [`gaps`] read only
+//! that model. [`emit`] turns it into Rust tokens, formatted with `prettyplease`.
 //!
 //! A `build.rs` uses [`Generator`]:
 //!
@@ -23,6 +24,7 @@ pub mod import;
 pub mod load;
 pub mod model;
 mod names;
+pub mod resolved;
 pub mod synthetic;
 
 pub use diag::{Diagnostic, Diagnostics};

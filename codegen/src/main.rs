@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use comms_codegen::{Generator, check, gaps, load};
+use comms_codegen::{Generator, check, gaps};
 
 const USAGE: &str = "\
 comms-codegen: typed Rust clients from the service specs
@@ -128,8 +128,8 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         "gaps" => {
-            let loaded = load::load_dir(&spec_dir).map_err(|d| d.to_string())?;
-            print!("{}", gaps::report(&loaded));
+            let services = check::check_dir(&spec_dir).map_err(|d| d.to_string())?;
+            print!("{}", gaps::report(&services));
             Ok(ExitCode::SUCCESS)
         }
         "schema" => {
@@ -164,8 +164,8 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                 .positional
                 .first()
                 .ok_or_else(|| format!("{command} needs a spec file, like spec/email.yaml"))?;
-            let service = comms_codegen::export::load_service(std::path::Path::new(file))
-                .map_err(|d| d.to_string())?;
+            let service =
+                check::check_file(std::path::Path::new(file)).map_err(|d| d.to_string())?;
             let document = if command == "openapi" {
                 let document = comms_codegen::export::openapi::document(&service);
                 match args.openapi_version.as_deref() {
@@ -177,7 +177,7 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                         return Err(format!("--openapi-version {other}: expected 3.0 or 3.1"));
                     }
                 }
-            } else if service.spec.websocket.is_some() {
+            } else if service.websocket.is_some() {
                 comms_codegen::export::asyncapi::document(&service)
             } else {
                 return Err(format!("{file} has no `websocket` section to export"));

@@ -42,8 +42,8 @@ fn json_schema_file_is_fresh() {
 
 #[test]
 fn gaps_report_lists_assumed_unknown_and_conflicts() {
-    let loaded = comms_codegen::load::load_dir(&spec_dir()).unwrap();
-    let report = comms_codegen::gaps::report(&loaded);
+    let services = comms_codegen::check::check_dir(&spec_dir()).unwrap();
+    let report = comms_codegen::gaps::report(&services);
     for needle in [
         "## Email service",
         "## Messaging service",

@@ -191,22 +191,25 @@ impl Sandbox {
     /// The environment that makes `EmailClient::from_env()` and the others use this sandbox.
     pub fn env(&self) -> Vec<(&'static str, String)> {
         let (e, m, r) = (&self.email, &self.messaging, &self.realtime);
+        let (email, messaging, realtime) = (
+            &comms::email::SERVICE,
+            &comms::messaging::SERVICE,
+            &comms::realtime::SERVICE,
+        );
+        // Every name comes from the specs (through the generated `SERVICE` data).
         vec![
-            (comms::email::SERVICE.base_url_env, e.base_url().to_owned()),
-            ("COMMS_EMAIL_API_KEY", e.api_key().to_owned()),
+            (email.base_url_env, e.base_url().to_owned()),
+            (credential_env(email, "api_key"), e.api_key().to_owned()),
+            (messaging.base_url_env, m.base_url().to_owned()),
+            (credential_env(messaging, "api_key"), m.api_key().to_owned()),
             (
-                comms::messaging::SERVICE.base_url_env,
-                m.base_url().to_owned(),
-            ),
-            ("COMMS_MESSAGING_API_KEY", m.api_key().to_owned()),
-            (
-                "COMMS_MESSAGING_WEBHOOK_SECRET",
+                comms::messaging::WEBHOOK_SECRET_ENV,
                 m.webhook_secret().to_owned(),
             ),
-            (comms::realtime::SERVICE.base_url_env, r.http_url()),
-            ("COMMS_REALTIME_APP_ID", r.app_id().to_owned()),
-            ("COMMS_REALTIME_APP_KEY", r.key().to_owned()),
-            ("COMMS_REALTIME_APP_SECRET", r.secret().to_owned()),
+            (realtime.base_url_env, r.http_url()),
+            (credential_env(realtime, "app_id"), r.app_id().to_owned()),
+            (credential_env(realtime, "key"), r.key().to_owned()),
+            (credential_env(realtime, "secret"), r.secret().to_owned()),
         ]
     }
 
@@ -219,4 +222,14 @@ impl Sandbox {
         self.messaging.shutdown().await;
         self.realtime.shutdown().await;
     }
+}
+
+/// The environment variable a service's spec names for one of its credentials (empty when the
+/// spec has no such credential, which `sandbox_env_names_come_from_the_specs` rules out).
+fn credential_env(service: &comms_runtime::ServiceSpec, name: &str) -> &'static str {
+    service
+        .credentials
+        .iter()
+        .find(|c| c.name == name)
+        .map_or("", |c| c.env)
 }

@@ -9,9 +9,9 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{docs, member_docs, provenance_line, rust_type};
-use crate::check::{OperationInfo, ParamInfo, Service, Ty};
-use crate::model::{IdempotencyMode, Method, WebhookSignature};
+use crate::model::{IdempotencyMode, WebhookSignature};
 use crate::names::{ident, pascal, shouty};
+use crate::resolved::{OperationInfo, ParamInfo, Service, Ty, defaults};
 
 /// The operation statics, the client struct with its methods, the query structs and the webhook
 /// check: one chunk of tokens per item, made as the iterator is read.
@@ -24,7 +24,7 @@ pub(super) fn items(service: &Service) -> impl Iterator<Item = TokenStream> + '_
 /// The operation statics and the client struct with one method per operation.
 fn client(service: &Service) -> TokenStream {
     let name = client_name(service);
-    let title = &service.spec.service.title;
+    let title = service.title();
     let service_name = service.name();
     // One runnable example for the whole client, calling its first operation: every method has
     // the same shape (arguments, `.await?`, a typed answer), so one example teaches them all.
@@ -58,11 +58,8 @@ fn client(service: &Service) -> TokenStream {
                 use ::comms_runtime as rt;
             )
         });
-    let statics = service
-        .operations
-        .iter()
-        .map(|op| operation_static(service, op));
-    let methods = service.operations.iter().map(|op| method(service, op));
+    let statics = service.operations.iter().map(operation_static);
+    let methods = service.operations.iter().map(method);
     quote! {
         /// Static descriptions of every operation, as the runtime sees them.
         pub mod operations {
@@ -115,36 +112,30 @@ fn client_name(service: &Service) -> proc_macro2::Ident {
     format_ident!("{}Client", pascal(service.name()))
 }
 
-fn query_name(op: &OperationInfo) -> proc_macro2::Ident {
-    format_ident!("{}Query", pascal(&op.name))
+/// The query struct of an operation, when it has query parameters.
+pub(super) fn query_name(op: &OperationInfo) -> Option<proc_macro2::Ident> {
+    op.query_type.as_ref().map(|q| format_ident!("{}", q))
 }
 
-fn operation_static(service: &Service, op: &OperationInfo) -> TokenStream {
+fn operation_static(op: &OperationInfo) -> TokenStream {
     let id = format_ident!("{}", shouty(&op.name));
     let name = &op.name;
     let constructor = format_ident!("{}", op.method.as_str().to_ascii_lowercase());
     let path = &op.path;
     // `Op::get(..)` and friends carry the method's defaults; only what differs is spelled out.
-    let (default_retry, default_body) = match op.method {
-        Method::Get | Method::Delete => (IdempotencyMode::Safe, false),
-        Method::Put => (IdempotencyMode::Safe, true),
-        Method::Post | Method::Patch => (IdempotencyMode::None, true),
-    };
+    let default_retry = defaults::idempotency(op.method);
+    let default_body = defaults::has_body(op.method);
     let retry = (op.idempotency != default_retry).then(|| match op.idempotency {
         IdempotencyMode::Key => quote!(.idempotency_key()),
         IdempotencyMode::Safe => quote!(.with_retry(::comms_runtime::RetryClass::Safe)),
         IdempotencyMode::None => quote!(.with_retry(::comms_runtime::RetryClass::Never)),
     });
-    let has_body = op.body.is_some() || default_body;
+    let has_body = op.has_body;
     let body = (has_body != default_body).then(|| quote!(.with_body(#has_body)));
-    let auth = op
-        .auth
-        .as_ref()
-        .and_then(|name| service.spec.auth.iter().find(|a| &a.name == name))
-        .map(|scheme| {
-            let scheme = super::service::auth_scheme(scheme);
-            quote!(.with_auth(#scheme))
-        });
+    let auth = op.auth.as_ref().map(|scheme| {
+        let scheme = super::service::auth_scheme(scheme);
+        quote!(.with_auth(#scheme))
+    });
     quote! {
         pub static #id: Op = Op::#constructor(#name, #path) #retry #body #auth;
     }
@@ -226,10 +217,9 @@ fn example(service: &Service, op: &OperationInfo) -> String {
         ));
         args.push("&body".into());
     }
-    if !op.query.is_empty() {
+    if let Some(query) = &op.query_type {
         setup.push_str(&format!(
-            "let query = comms::{module}::{}::default();\n",
-            query_name(op)
+            "let query = comms::{module}::{query}::default();\n"
         ));
         args.push("&query".into());
     }
@@ -248,19 +238,22 @@ fn example(service: &Service, op: &OperationInfo) -> String {
 
 fn page_items_field(service: &Service) -> String {
     service
-        .spec
         .pagination
         .as_ref()
         .map(|p| crate::names::snake(&p.items_field))
         .unwrap_or_else(|| "data".into())
 }
 
+/// A type as a doc example writes it, named types under `comms::<module>`.
 fn qualified(module: &str, ty: &Ty) -> String {
-    let text = rust_type(ty).to_string().replace(' ', "");
-    match ty {
-        Ty::Named(n) => format!("comms::{module}::{n}"),
-        _ => text,
-    }
+    super::rust_type_with(ty, &|name| {
+        let path: TokenStream = format!("comms::{module}::{name}")
+            .parse()
+            .unwrap_or_default();
+        path
+    })
+    .to_string()
+    .replace(' ', "")
 }
 
 fn example_value(name: &str) -> &'static str {
@@ -271,7 +264,7 @@ fn example_value(name: &str) -> &'static str {
     }
 }
 
-fn method(service: &Service, op: &OperationInfo) -> TokenStream {
+fn method(op: &OperationInfo) -> TokenStream {
     let doc = method_doc(op);
     let name = ident(&op.name);
     let op_static = format_ident!("{}", shouty(&op.name));
@@ -301,20 +294,15 @@ fn method(service: &Service, op: &OperationInfo) -> TokenStream {
     if let Some(body) = &op.body {
         let ty = rust_type(body);
         args.push(quote!(body: &#ty));
-        let checked =
-            matches!(body, Ty::Named(n) if super::types::validatable(service).contains(n));
-        fallible.push(if checked {
+        fallible.push(if op.body_checked {
             quote!(checked_json(body))
         } else {
             quote!(json(body))
         });
     }
     // A write without a body in the spec sends `{}`: the runtime starts such requests with it.
-    let query_arg = (!op.query.is_empty()).then(|| {
-        let q = query_name(op);
-        quote!(query: &#q)
-    });
-    let query_fill = if query_has_checks(op) {
+    let query_arg = query_name(op).map(|q| quote!(query: &#q));
+    let query_fill = if op.query_checked {
         quote!(checked_query(query))
     } else {
         quote!(query(query))
@@ -367,10 +355,7 @@ fn method(service: &Service, op: &OperationInfo) -> TokenStream {
 }
 
 fn query_struct(op: &OperationInfo) -> Option<TokenStream> {
-    if op.query.is_empty() {
-        return None;
-    }
-    let name = query_name(op);
+    let name = query_name(op)?;
     let doc = docs(&format!("Query parameters of `{}`.", op.name));
     let all_optional = op.query.iter().all(|p| !p.required);
     let default = all_optional.then(|| quote!(Default,));
@@ -389,7 +374,7 @@ fn query_struct(op: &OperationInfo) -> Option<TokenStream> {
             quote!(#fdoc #rename pub #id: Option<#ty>,)
         }
     });
-    let checks = query_has_checks(op).then(|| {
+    let checks = op.query_checked.then(|| {
         let per_param = op
             .query
             .iter()
@@ -399,9 +384,7 @@ fn query_struct(op: &OperationInfo) -> Option<TokenStream> {
                 let wire = &p.wire;
                 let c = &p.constraints;
                 let max_len = c.max_len.map(|n| {
-                    let n = proc_macro2::Literal::usize_unsuffixed(
-                        usize::try_from(n).unwrap_or(usize::MAX),
-                    );
+                    let n = super::usize_lit(n);
                     quote!(v.max_len(#wire, &self.#id, #n);)
                 });
                 let range = (c.min.is_some() || c.max.is_some()).then(|| {
@@ -435,13 +418,20 @@ fn query_struct(op: &OperationInfo) -> Option<TokenStream> {
     })
 }
 
-/// True when some query parameter has limits to check before sending.
-fn query_has_checks(op: &OperationInfo) -> bool {
-    op.query.iter().any(|p| !p.constraints.is_empty())
+fn webhook(service: &Service) -> Option<TokenStream> {
+    let webhook = service.webhook.as_ref()?;
+    let secret_env = webhook.secret_env.as_deref().map(|env| {
+        quote! {
+            /// The environment variable the spec names for the webhook signing secret.
+            pub const WEBHOOK_SECRET_ENV: &str = #env;
+        }
+    });
+    let verify = verify_webhook(webhook)?;
+    Some(quote!(#secret_env #verify))
 }
 
-fn webhook(service: &Service) -> Option<TokenStream> {
-    let webhook = service.spec.events.as_ref()?.webhook.as_ref()?;
+/// `verify_webhook(...)`, when the spec gives the payload type and the signature scheme.
+fn verify_webhook(webhook: &crate::resolved::WebhookInfo) -> Option<TokenStream> {
     let ty = webhook.ty.as_deref()?;
     let ty = format_ident!("{}", ty);
     let doc = webhook

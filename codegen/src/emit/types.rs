@@ -1,20 +1,22 @@
-//! Named types: structs for objects, `open_enum!` for enums, tagged enums for unions, and the
+//! Named types: structs for objects, open enums (an `Unknown(String)` variant keeps any other
+//! value), tagged enums for unions, and the
 //! `Page<T>` of a paginated service.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{docs, item_docs, member_docs, rust_type};
+use super::{docs, item_docs, member_docs, rust_type, usize_lit};
 use std::collections::BTreeSet;
 
-use crate::check::{FieldInfo, RuleInfo, Service, Ty, TypeInfo, TypeKind, ValueInfo, VariantInfo};
 use crate::model::{Format, Source};
 use crate::names::{ident, snake};
+use crate::resolved::{
+    FieldInfo, RuleInfo, Service, Ty, TypeInfo, TypeKind, ValueInfo, VariantInfo,
+};
 
 /// Every named type of a service, plus `Page<T>` when it paginates: one chunk of tokens per
 /// type (its definition and impls), made as the iterator is read.
 pub(super) fn items(service: &Service) -> impl Iterator<Item = TokenStream> + '_ {
-    let checked = validatable(service);
     let inputs = input_types(service);
     let types = service.types.iter().map(move |t| {
         let def = match &t.kind {
@@ -34,10 +36,10 @@ pub(super) fn items(service: &Service) -> impl Iterator<Item = TokenStream> + '_
                 quote!(#def #from)
             }
         };
-        let validate = checked.contains(&t.name).then(|| validate_impl(t, checked));
+        let validate = t.checked.then(|| validate_impl(service, t));
         quote!(#def #validate)
     });
-    let page = service.spec.pagination.as_ref().map(|p| {
+    let page = service.pagination.as_ref().map(|p| {
         let items = ident(&snake(&p.items_field));
         let has_more = ident(&snake(&p.has_more_field));
         let (items_wire, has_more_wire) = (&p.items_field, &p.has_more_field);
@@ -121,21 +123,104 @@ fn object(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
     }
 }
 
+/// An open string enum: the known values plus `Unknown(String)`, which keeps any other value
+/// (decoded and sent back unchanged), with `as_str`, `Display`, `FromStr` and `From` strings.
 fn open_enum(t: &TypeInfo, values: &[ValueInfo]) -> TokenStream {
-    // `open_enum!` adds the sentence saying the enum is open.
-    let doc = item_docs(t.doc.as_deref(), "", t.source);
+    let mut text = t
+        .doc
+        .as_deref()
+        .map(str::trim)
+        .unwrap_or_default()
+        .to_owned();
+    if let Some(line) = super::provenance_line(t.source) {
+        if !text.is_empty() {
+            text.push_str("\n\n");
+        }
+        text.push_str(line);
+    }
+    if !text.is_empty() {
+        text.push_str("\n\n");
+    }
+    text.push_str(
+        "Open: a value this version does not know decodes as `Unknown` and is sent back unchanged.",
+    );
+    let doc = docs(&text);
     let name = format_ident!("{}", t.name);
-    let variants = values.iter().map(|v| {
+    let ids: Vec<_> = values.iter().map(|v| format_ident!("{}", v.rust)).collect();
+    let wires: Vec<&str> = values.iter().map(|v| v.wire.as_str()).collect();
+    let variants = values.iter().zip(&ids).map(|(v, id)| {
         let vdoc = member_docs(v.doc.as_deref(), v.source, t.source);
-        let id = format_ident!("{}", v.rust);
-        let wire = &v.wire;
-        quote!(#vdoc #id = #wire,)
+        quote!(#vdoc #id,)
     });
     quote! {
-        rt::open_enum! {
-            #doc
-            pub enum #name {
-                #(#variants)*
+        #doc
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum #name {
+            #(#variants)*
+            /// A value this version does not know, kept verbatim.
+            Unknown(String),
+        }
+
+        impl #name {
+            /// Every value this version knows, as sent on the wire.
+            pub const KNOWN: &'static [&'static str] = &[#(#wires),*];
+
+            /// The value as sent on the wire.
+            pub fn as_str(&self) -> &str {
+                match self {
+                    #(Self::#ids => #wires,)*
+                    Self::Unknown(value) => value,
+                }
+            }
+
+            /// Whether this is a value this version does not know.
+            pub fn is_unknown(&self) -> bool {
+                matches!(self, Self::Unknown(_))
+            }
+        }
+
+        impl ::core::fmt::Display for #name {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl ::core::str::FromStr for #name {
+            type Err = ::core::convert::Infallible;
+            fn from_str(value: &str) -> Result<Self, Self::Err> {
+                Ok(Self::from(value))
+            }
+        }
+
+        impl From<&str> for #name {
+            fn from(value: &str) -> Self {
+                match value {
+                    #(#wires => Self::#ids,)*
+                    other => Self::Unknown(other.to_owned()),
+                }
+            }
+        }
+
+        impl From<String> for #name {
+            fn from(value: String) -> Self {
+                match Self::from(value.as_str()) {
+                    Self::Unknown(_) => Self::Unknown(value),
+                    known => known,
+                }
+            }
+        }
+
+        impl ::serde::Serialize for #name {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for #name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let value: String = ::serde::Deserialize::deserialize(deserializer)?;
+                Ok(Self::from(value))
             }
         }
     }
@@ -226,61 +311,6 @@ fn union(t: &TypeInfo, tag: &str, content: Option<&str>, variants: &[VariantInfo
     }
 }
 
-/// The named type a field holds directly or in a list or map, if any.
-fn inner_name(ty: &Ty) -> Option<&str> {
-    match ty {
-        Ty::Named(n) => Some(n),
-        Ty::List(t) | Ty::Map(t) => match &**t {
-            Ty::Named(n) => Some(n),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// Types that have something to check before sending, directly or through a field.
-/// Computed once per service: every operation's emitter asks.
-pub(crate) fn validatable(service: &Service) -> &BTreeSet<String> {
-    service.derived.get_or_init(|| compute_validatable(service))
-}
-
-fn compute_validatable(service: &Service) -> BTreeSet<String> {
-    let mut set: BTreeSet<String> = service
-        .types
-        .iter()
-        .filter(|t| match &t.kind {
-            TypeKind::Object(fields) => {
-                !t.rules.is_empty()
-                    || fields
-                        .iter()
-                        .any(|f| f.format.is_some() || !f.constraints.is_empty())
-            }
-            _ => false,
-        })
-        .map(|t| t.name.clone())
-        .collect();
-    loop {
-        let before = set.len();
-        for t in &service.types {
-            let reaches = match &t.kind {
-                TypeKind::Object(fields) => fields
-                    .iter()
-                    .any(|f| inner_name(&f.ty).is_some_and(|n| set.contains(n))),
-                TypeKind::Union { variants, .. } => variants
-                    .iter()
-                    .any(|v| v.ty.as_ref().is_some_and(|n| set.contains(n))),
-                TypeKind::Enum(_) => false,
-            };
-            if reaches {
-                set.insert(t.name.clone());
-            }
-        }
-        if set.len() == before {
-            return set;
-        }
-    }
-}
-
 fn format_tokens(format: Format) -> TokenStream {
     match format {
         Format::Email => quote!(Email),
@@ -291,11 +321,7 @@ fn format_tokens(format: Format) -> TokenStream {
     }
 }
 
-fn usize_lit(n: u64) -> proc_macro2::Literal {
-    proc_macro2::Literal::usize_unsuffixed(usize::try_from(n).unwrap_or(usize::MAX))
-}
-
-fn field_checks(f: &FieldInfo, checked: &BTreeSet<String>) -> TokenStream {
+fn field_checks(f: &FieldInfo) -> TokenStream {
     let id = ident(&f.rust);
     let wire = &f.wire;
     let mut checks = Vec::new();
@@ -328,7 +354,7 @@ fn field_checks(f: &FieldInfo, checked: &BTreeSet<String>) -> TokenStream {
         let (min, max) = (bound(c.min), bound(c.max));
         checks.push(quote!(v.range(#wire, &self.#id, #min, #max);));
     }
-    if inner_name(&f.ty).is_some_and(|n| checked.contains(n)) {
+    if f.nested_checked {
         checks.push(quote!(v.nested(#wire, &self.#id);));
     }
     quote!(#(#checks)*)
@@ -348,7 +374,7 @@ fn presence(fields: &[(String, String)], required: &BTreeSet<&str>) -> Vec<Token
         .collect()
 }
 
-fn validate_impl(t: &TypeInfo, checked: &BTreeSet<String>) -> TokenStream {
+fn validate_impl(service: &Service, t: &TypeInfo) -> TokenStream {
     let name = format_ident!("{}", t.name);
     let body = match &t.kind {
         TypeKind::Object(fields) => {
@@ -357,7 +383,7 @@ fn validate_impl(t: &TypeInfo, checked: &BTreeSet<String>) -> TokenStream {
                 .filter(|f| f.required)
                 .map(|f| f.wire.as_str())
                 .collect();
-            let per_field = fields.iter().map(|f| field_checks(f, checked));
+            let per_field = fields.iter().map(field_checks);
             let rules = t.rules.iter().map(|rule| match rule {
                 RuleInfo::Exclusive(fs) | RuleInfo::RequireOne(fs) => {
                     let names = fs.iter().map(|(w, _)| w.as_str());
@@ -384,7 +410,7 @@ fn validate_impl(t: &TypeInfo, checked: &BTreeSet<String>) -> TokenStream {
         TypeKind::Union { variants, .. } => {
             let checked_variants: Vec<_> = variants
                 .iter()
-                .filter(|v| v.ty.as_ref().is_some_and(|n| checked.contains(n)))
+                .filter(|v| v.ty.as_ref().is_some_and(|n| service.is_checked(n)))
                 .map(|v| format_ident!("{}", v.rust))
                 .collect();
             match checked_variants.as_slice() {
@@ -420,7 +446,7 @@ fn input_types(service: &Service) -> BTreeSet<String> {
         .operations
         .iter()
         .filter_map(|op| op.body.as_ref())
-        .filter_map(|b| inner_name(b).map(str::to_owned))
+        .filter_map(|b| b.inner_name().map(str::to_owned))
         .collect();
     // Looked up by name once per reachable type: an index, not a scan of every type each time.
     let by_name: std::collections::HashMap<&str, &TypeInfo> =
@@ -436,7 +462,7 @@ fn input_types(service: &Service) -> BTreeSet<String> {
             TypeKind::Object(fields) => todo.extend(
                 fields
                     .iter()
-                    .filter_map(|f| inner_name(&f.ty).map(str::to_owned)),
+                    .filter_map(|f| f.ty.inner_name().map(str::to_owned)),
             ),
             TypeKind::Union { variants, .. } => {
                 todo.extend(variants.iter().filter_map(|v| v.ty.clone()))

@@ -5,47 +5,28 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{docs, item_docs};
-use crate::check::Service;
-use crate::model::{
-    ChannelAuthKind, CloseAction, DataEncoding, Direction, MessageRole, Source, WebSocket,
-    WsMessage,
-};
+use super::{docs, item_docs, lit, opt_str, usize_lit};
+use crate::model::{ChannelAuthKind, CloseAction, DataEncoding, Direction, MessageRole, Source};
 use crate::names::pascal;
-
-const DEFAULT_PING_AFTER_MS: u64 = 120_000;
-const DEFAULT_PONG_TIMEOUT_MS: u64 = 30_000;
-const DEFAULT_RECONNECT_BASE_MS: u64 = 1_000;
-const DEFAULT_RECONNECT_CAP_MS: u64 = 30_000;
+use crate::resolved::{MessageInfo, Service, WebSocketInfo};
 
 /// Everything the `websocket` section generates; empty when the spec has none.
 pub(super) fn websocket(service: &Service) -> TokenStream {
-    let Some(ws) = &service.spec.websocket else {
+    let Some(ws) = &service.websocket else {
         return TokenStream::new();
     };
-    let source = ws.source.unwrap_or(Source::NotShown);
+    let source = ws.origin.source;
     let spec = spec_static(service.name(), ws, source);
     let client = messages_enum(ws, source, true);
     let server = messages_enum(ws, source, false);
     quote! { #spec #client #server }
 }
 
-fn lit(n: u64) -> proc_macro2::Literal {
-    proc_macro2::Literal::u64_unsuffixed(n)
-}
-
-fn opt_str(value: Option<&str>) -> TokenStream {
-    match value {
-        Some(v) => quote!(Some(#v)),
-        None => quote!(None),
-    }
-}
-
 fn role_ident(role: MessageRole) -> proc_macro2::Ident {
     format_ident!("{}", pascal(role.as_str()))
 }
 
-fn spec_static(service: &str, ws: &WebSocket, source: Source) -> TokenStream {
+fn spec_static(service: &str, ws: &WebSocketInfo, source: Source) -> TokenStream {
     let rt = quote!(rt::realtime);
     let mut doc_text =
         String::from("The WebSocket protocol of this service, as the runtime's engine reads it.");
@@ -62,26 +43,17 @@ fn spec_static(service: &str, ws: &WebSocket, source: Source) -> TokenStream {
     let pattern = opt_str(names.and_then(|n| n.pattern.as_deref()));
     let max_len = match names.and_then(|n| n.max_len) {
         Some(n) => {
-            let n =
-                proc_macro2::Literal::usize_unsuffixed(usize::try_from(n).unwrap_or(usize::MAX));
+            let n = usize_lit(n);
             quote!(Some(#n))
         }
         None => quote!(None),
     };
     let reserved = opt_str(names.and_then(|n| n.reserved_prefix.as_deref()));
-    let (ping, pong) = ws
-        .heartbeat
-        .as_ref()
-        .map_or((DEFAULT_PING_AFTER_MS, DEFAULT_PONG_TIMEOUT_MS), |h| {
-            (h.ping_after_ms, h.pong_timeout_ms)
-        });
-    let (ping, pong) = (lit(ping), lit(pong));
-    let (base, cap) = ws
-        .reconnect
-        .as_ref()
-        .map_or((DEFAULT_RECONNECT_BASE_MS, DEFAULT_RECONNECT_CAP_MS), |r| {
-            (r.base_ms, r.cap_ms)
-        });
+    let (ping, pong) = (
+        lit(ws.heartbeat.ping_after_ms),
+        lit(ws.heartbeat.pong_timeout_ms),
+    );
+    let (base, cap) = (ws.reconnect.base_ms, ws.reconnect.cap_ms);
     let (base, cap) = (lit(base), lit(cap));
     let client_events = match &ws.client_events {
         Some(c) => {
@@ -112,8 +84,8 @@ fn spec_static(service: &str, ws: &WebSocket, source: Source) -> TokenStream {
             },
         }
     });
-    let messages = ws.messages.iter().map(|(name, m)| {
-        let event = &m.event;
+    let messages = ws.messages.iter().map(|m| {
+        let (name, event) = (&m.name, &m.event);
         let direction = match m.direction {
             Direction::ClientToServer => quote!(#rt::Direction::ClientToServer),
             Direction::ServerToClient => quote!(#rt::Direction::ServerToClient),
@@ -167,22 +139,22 @@ fn spec_static(service: &str, ws: &WebSocket, source: Source) -> TokenStream {
     }
 }
 
-fn encoding_tokens(m: &WsMessage) -> TokenStream {
+fn encoding_tokens(m: &MessageInfo) -> TokenStream {
     let rt = quote!(rt::realtime);
-    match (&m.data, m.encoding) {
-        (None, _) => quote!(#rt::DataEncoding::None),
-        (Some(_), Some(DataEncoding::Object)) => quote!(#rt::DataEncoding::Object),
-        (Some(_), _) => quote!(#rt::DataEncoding::JsonString),
+    match m.encoding {
+        None => quote!(#rt::DataEncoding::None),
+        Some(DataEncoding::Object) => quote!(#rt::DataEncoding::Object),
+        Some(DataEncoding::JsonString) => quote!(#rt::DataEncoding::JsonString),
     }
 }
 
 /// `ClientMessage` (`client == true`) or `ServerMessage`: one variant per message sent that way.
-fn messages_enum(ws: &WebSocket, source: Source, client: bool) -> TokenStream {
+fn messages_enum(ws: &WebSocketInfo, source: Source, client: bool) -> TokenStream {
     let rt = quote!(rt::realtime);
-    let picked: Vec<(&String, &WsMessage)> = ws
+    let picked: Vec<&MessageInfo> = ws
         .messages
         .iter()
-        .filter(|(_, m)| match m.direction {
+        .filter(|m| match m.direction {
             Direction::Both => true,
             Direction::ClientToServer => client,
             Direction::ServerToClient => !client,
@@ -203,13 +175,13 @@ fn messages_enum(ws: &WebSocket, source: Source, client: bool) -> TokenStream {
         )
     };
     let doc = item_docs(Some(doc_text), "", source);
-    let variants = picked.iter().map(|(mname, m)| {
-        let id = format_ident!("{}", pascal(mname));
+    let variants = picked.iter().map(|m| {
+        let id = format_ident!("{}", m.rust);
         let text = match m.doc.as_deref() {
             Some(d) => format!("`{}`: {}", m.event, d.trim()),
             None => format!("`{}`", m.event),
         };
-        let vdoc = item_docs(Some(&text), "", m.source.unwrap_or(source));
+        let vdoc = item_docs(Some(&text), "", m.origin.source);
         let data = m.data.as_ref().map(|d| format_ident!("{}", d));
         match (m.channel, data) {
             (true, Some(ty)) => quote! {
@@ -232,8 +204,8 @@ fn messages_enum(ws: &WebSocket, source: Source, client: bool) -> TokenStream {
             (false, None) => quote!(#vdoc #id,),
         }
     });
-    let events = picked.iter().map(|(mname, m)| {
-        let id = format_ident!("{}", pascal(mname));
+    let events = picked.iter().map(|m| {
+        let id = format_ident!("{}", m.rust);
         let event = &m.event;
         match (m.channel, m.data.is_some()) {
             (true, _) => quote!(Self::#id { .. } => #event,),
@@ -242,8 +214,8 @@ fn messages_enum(ws: &WebSocket, source: Source, client: bool) -> TokenStream {
         }
     });
     if client {
-        let encode = picked.iter().map(|(mname, m)| {
-            let id = format_ident!("{}", pascal(mname));
+        let encode = picked.iter().map(|m| {
+            let id = format_ident!("{}", m.rust);
             let event = &m.event;
             let encoding = encoding_tokens(m);
             match (m.channel, m.data.is_some()) {
@@ -275,8 +247,8 @@ fn messages_enum(ws: &WebSocket, source: Source, client: bool) -> TokenStream {
             }
         }
     } else {
-        let decode = picked.iter().map(|(mname, m)| {
-            let id = format_ident!("{}", pascal(mname));
+        let decode = picked.iter().map(|m| {
+            let id = format_ident!("{}", m.rust);
             let event = &m.event;
             match (m.channel, m.data.is_some()) {
                 (true, true) => quote!(#event => Self::#id { channel: frame.require_channel()?, data: frame.payload()? },),

@@ -14,17 +14,16 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Dialect, describe, provenance, reachable, schema_ref, type_schemas};
-use crate::check::{Service, Ty};
-use crate::model::{DataEncoding, Direction, WsMessage};
+use super::{Dialect, describe, origin, provenance, reachable, schema_ref, type_schemas};
+use crate::model::{DataEncoding, Direction};
+use crate::resolved::{MessageInfo, Service, Ty};
 
 const CHANNEL: &str = "connection";
 
 /// The AsyncAPI 3 document of a service's WebSocket protocol; an empty object when the service
 /// has none.
 pub fn document(service: &Service) -> Value {
-    let spec = &service.spec;
-    let Some(ws) = &spec.websocket else {
+    let Some(ws) = &service.websocket else {
         return json!({});
     };
     let mut doc = Map::new();
@@ -34,7 +33,7 @@ pub fn document(service: &Service) -> Value {
     let mut info = Map::new();
     info.insert(
         "title".into(),
-        json!(format!("{}: WebSocket protocol", spec.service.title)),
+        json!(format!("{}: WebSocket protocol", service.title())),
     );
     info.insert("version".into(), json!(ws.protocol.to_string()));
     let mut description = ws.doc.clone().unwrap_or_default();
@@ -48,15 +47,10 @@ pub fn document(service: &Service) -> Value {
         super::spec_file(service)
     ));
     info.insert("description".into(), json!(description));
-    provenance(
-        &mut info,
-        ws.source,
-        ws.note.as_deref(),
-        ws.conflict.as_deref(),
-    );
+    origin(&mut info, &ws.origin);
     doc.insert("info".into(), Value::Object(info));
 
-    let base = &spec.service.base_url;
+    let base = &service.info.base_url;
     let host_default = base
         .default
         .as_deref()
@@ -95,12 +89,12 @@ pub fn document(service: &Service) -> Value {
     let mut channel_messages = Map::new();
     let mut operations = Map::new();
     let mut roots: Vec<Ty> = Vec::new();
-    for (name, m) in &ws.messages {
+    for m in &ws.messages {
         if let Some(data) = &m.data {
             roots.push(Ty::Named(data.clone()));
         }
-        messages.insert(name.clone(), message(name, m));
-        add_operations(name, m.direction, m.doc.as_deref(), &mut operations);
+        messages.insert(m.name.clone(), message(m));
+        add_operations(&m.name, m.direction, m.doc.as_deref(), &mut operations);
     }
     let channel_pattern = ws.channel_names.as_ref().and_then(|c| c.pattern.clone());
     let channel_max = ws.channel_names.as_ref().and_then(|c| c.max_len);
@@ -129,7 +123,7 @@ pub fn document(service: &Service) -> Value {
                     "user_id": { "type": "string", "description": "The sender of a client event, when the server knows it." },
                 },
             },
-            "x-source": ws.source.map(|s| s.as_str()),
+            "x-source": ws.origin.source.as_str(),
         }),
     );
     add_operations(
@@ -176,7 +170,7 @@ pub fn document(service: &Service) -> Value {
         }
         provenance(
             &mut m,
-            c.source.or(ws.source),
+            c.source.or(Some(ws.origin.source)),
             c.note.as_deref(),
             c.conflict.as_deref(),
         );
@@ -244,13 +238,10 @@ pub fn document(service: &Service) -> Value {
     };
     ext("x-protocol", json!(ws.protocol));
     ext("x-socket-id-pattern", json!(ws.socket_id_pattern));
-    ext("x-channel-names", value(&ws.channel_names));
-    ext("x-heartbeat", value(&ws.heartbeat));
-    ext("x-reconnect", value(&ws.reconnect));
-    ext("x-client-events", value(&ws.client_events));
-    ext("x-channel-kinds", value(&ws.channel_kinds));
-    ext("x-close-codes", value(&ws.close_codes));
-    provenance(&mut channel, ws.source, None, None);
+    for (key, value) in &ws.as_written {
+        ext(&format!("x-{key}"), value.clone());
+    }
+    provenance(&mut channel, Some(ws.origin.source), None, None);
     doc.insert("channels".into(), json!({ CHANNEL: channel }));
     doc.insert("operations".into(), Value::Object(operations));
 
@@ -279,7 +270,7 @@ fn regex_escape(text: &str) -> String {
 }
 
 /// One message: the frame with its fixed `event`, the channel when it names one, and `data`.
-fn message(name: &str, m: &WsMessage) -> Value {
+fn message(m: &MessageInfo) -> Value {
     let mut props = Map::new();
     props.insert(
         "event".into(),
@@ -312,7 +303,7 @@ fn message(name: &str, m: &WsMessage) -> Value {
     }
     let mut msg = Map::new();
     msg.insert("name".into(), json!(m.event));
-    msg.insert("title".into(), json!(name));
+    msg.insert("title".into(), json!(m.name));
     describe(&mut msg, m.doc.as_deref());
     msg.insert(
         "payload".into(),
@@ -322,10 +313,10 @@ fn message(name: &str, m: &WsMessage) -> Value {
         msg.insert("x-role".into(), json!(role.as_str()));
     }
     msg.insert("x-direction".into(), value(&m.direction));
-    if let Some(e) = m.encoding {
+    if let Some(e) = m.encoding.filter(|_| m.encoding_stated) {
         msg.insert("x-encoding".into(), value(&e));
     }
-    provenance(&mut msg, m.source, m.note.as_deref(), m.conflict.as_deref());
+    origin(&mut msg, &m.origin);
     Value::Object(msg)
 }
 

@@ -34,9 +34,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
-use crate::check::{Constraints, Service, Ty, TypeInfo, TypeKind};
-use crate::diag::Diagnostics;
 use crate::model::{Format, Source};
+use crate::resolved::{Constraints, Origin, Service, Ty, TypeInfo, TypeKind};
 
 pub mod asyncapi;
 pub mod openapi;
@@ -50,12 +49,6 @@ pub struct ExportedFile {
     pub contents: String,
 }
 
-/// Loads and checks one spec file.
-pub fn load_service(path: &Path) -> Result<Service, Diagnostics> {
-    let loaded = crate::load::load_file(path)?;
-    crate::check::check(&loaded)
-}
-
 /// Every exported document of these services: an OpenAPI document for each service with HTTP
 /// operations, an AsyncAPI document for each service with a `websocket` section.
 pub fn documents(services: &[Service]) -> Vec<ExportedFile> {
@@ -67,7 +60,7 @@ pub fn documents(services: &[Service]) -> Vec<ExportedFile> {
                 contents: to_json(&openapi::document(service)),
             });
         }
-        if service.spec.websocket.is_some() {
+        if service.websocket.is_some() {
             out.push(ExportedFile {
                 path: Path::new("asyncapi").join(format!("{}.asyncapi.json", service.name())),
                 contents: to_json(&asyncapi::document(service)),
@@ -135,6 +128,16 @@ pub(crate) fn variant_component(union: &str, rust: &str) -> String {
 /// The component name of a page of `item` (`Page_Email`).
 pub(crate) fn page_component(item: &str) -> String {
     format!("Page_{item}")
+}
+
+/// [`provenance`] of a resolved item.
+pub(crate) fn origin(obj: &mut Map<String, Value>, origin: &Origin) {
+    provenance(
+        obj,
+        Some(origin.source),
+        origin.note.as_deref(),
+        origin.conflict.as_deref(),
+    );
 }
 
 /// Adds `x-source`, and `x-note` / `x-conflict` when set.
@@ -401,20 +404,19 @@ pub(crate) fn type_schemas(
 ) -> Map<String, Value> {
     let mut out = Map::new();
     for t in service.types.iter().filter(|t| keep(&t.name)) {
-        type_schema(service, t, dialect, &mut out);
+        type_schema(t, dialect, &mut out);
     }
     out
 }
 
-fn type_schema(service: &Service, t: &TypeInfo, dialect: Dialect, out: &mut Map<String, Value>) {
-    let def = service.spec.types.get(&t.name);
+fn type_schema(t: &TypeInfo, dialect: Dialect, out: &mut Map<String, Value>) {
     let mut obj = Map::new();
     describe(&mut obj, t.doc.as_deref());
     provenance(
         &mut obj,
         Some(t.source),
-        def.and_then(|d| d.note.as_deref()),
-        def.and_then(|d| d.conflict.as_deref()),
+        t.note.as_deref(),
+        t.conflict.as_deref(),
     );
     match &t.kind {
         TypeKind::Object(fields) => {
@@ -422,18 +424,15 @@ fn type_schema(service: &Service, t: &TypeInfo, dialect: Dialect, out: &mut Map<
             let mut props = Map::new();
             let mut required = Vec::new();
             for f in fields {
-                let spec_field = def
-                    .and_then(|d| d.fields.as_ref())
-                    .and_then(|fs| fs.get(&f.wire));
                 let mut extras = Map::new();
                 describe(&mut extras, f.doc.as_deref());
                 provenance(
                     &mut extras,
                     Some(f.source),
-                    spec_field.and_then(|s| s.note.as_deref()),
-                    spec_field.and_then(|s| s.conflict.as_deref()),
+                    f.note.as_deref(),
+                    f.conflict.as_deref(),
                 );
-                if spec_field.is_some_and(|s| s.read_only) {
+                if f.read_only {
                     extras.insert("readOnly".into(), json!(true));
                 }
                 if f.secret {
@@ -452,7 +451,7 @@ fn type_schema(service: &Service, t: &TypeInfo, dialect: Dialect, out: &mut Map<
             if !required.is_empty() {
                 obj.insert("required".into(), Value::Array(required));
             }
-            rules(service, t, &mut obj);
+            rules(t, &mut obj);
         }
         TypeKind::Enum(values) => {
             // Open: the known values are listed, and any other string is accepted too, since
@@ -543,15 +542,12 @@ fn type_schema(service: &Service, t: &TypeInfo, dialect: Dialect, out: &mut Map<
 /// Rules across fields: `exclusive` and `require_one` as JSON Schema (`not` + `required`,
 /// `anyOf` + `required`, a field counting as set when present and not `null`), everything
 /// (with its docs) in `x-rules`.
-fn rules(service: &Service, t: &TypeInfo, obj: &mut Map<String, Value>) {
-    let Some(def) = service.spec.types.get(&t.name) else {
-        return;
-    };
-    if def.rules.is_empty() {
+fn rules(t: &TypeInfo, obj: &mut Map<String, Value>) {
+    if t.rules_as_written.is_empty() {
         return;
     }
     let mut all_of = Vec::new();
-    for rule in &def.rules {
+    for rule in &t.rules_as_written {
         if let Some(fields) = &rule.exclusive {
             let mut pairs = Vec::new();
             for (i, a) in fields.iter().enumerate() {
@@ -583,7 +579,7 @@ fn rules(service: &Service, t: &TypeInfo, obj: &mut Map<String, Value>) {
     }
     obj.insert(
         "x-rules".into(),
-        serde_json::to_value(&def.rules).unwrap_or(Value::Null),
+        serde_json::to_value(&t.rules_as_written).unwrap_or(Value::Null),
     );
 }
 

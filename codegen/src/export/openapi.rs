@@ -14,15 +14,14 @@
 use serde_json::{Map, Value, json};
 
 use super::{
-    Dialect, constrained_schema, describe, page_component, provenance, schema_ref, ty_schema,
-    type_schemas,
+    Dialect, constrained_schema, describe, origin, page_component, provenance, schema_ref,
+    ty_schema, type_schemas,
 };
-use crate::check::{OperationInfo, ParamInfo, Service, Ty};
-use crate::model::{AuthKind, IdempotencyMode, SigningKind, WebhookSignature};
+use crate::model::{IdempotencyMode, SigningKind, WebhookSignature};
+use crate::resolved::{AuthMethod, OperationInfo, ParamInfo, Service, Ty};
 
 /// The OpenAPI 3.1 document of a service's HTTP API.
 pub fn document(service: &Service) -> Value {
-    let spec = &service.spec;
     let mut doc = Map::new();
     doc.insert("openapi".into(), json!("3.1.0"));
     // No `jsonSchemaDialect`: the default dialect is meant, and Prism stops validating request
@@ -48,7 +47,7 @@ pub fn document(service: &Service) -> Value {
     if !headers.is_empty() {
         components.insert("headers".into(), Value::Object(headers));
     }
-    if let Some(i) = &spec.idempotency {
+    if let Some(i) = &service.idempotency {
         let mut p = Map::new();
         p.insert("name".into(), json!(i.header));
         p.insert("in".into(), json!("header"));
@@ -78,11 +77,11 @@ pub fn document(service: &Service) -> Value {
     doc.insert("components".into(), Value::Object(components));
 
     // Security: the first scheme is the default; `query` schemes are accepted alternatives.
-    let default_security: Vec<Value> = spec
+    let default_security: Vec<Value> = service
         .auth
         .iter()
         .enumerate()
-        .filter(|(i, a)| *i == 0 || a.kind == AuthKind::Query)
+        .filter(|(i, a)| *i == 0 || matches!(a.method, AuthMethod::Query { .. }))
         .map(|(_, a)| json!({ a.name.clone(): [] }))
         .collect();
     if !default_security.is_empty() {
@@ -120,7 +119,7 @@ pub fn document(service: &Service) -> Value {
 }
 
 fn info(service: &Service) -> Value {
-    let s = &service.spec.service;
+    let s = &service.info;
     let mut info = Map::new();
     info.insert("title".into(), json!(s.title));
     info.insert("summary".into(), json!(s.summary));
@@ -152,7 +151,7 @@ fn info(service: &Service) -> Value {
 }
 
 fn servers(service: &Service) -> Value {
-    let b = &service.spec.service.base_url;
+    let b = &service.info.base_url;
     let mut variable = Map::new();
     variable.insert(
         "default".into(),
@@ -185,7 +184,7 @@ fn servers(service: &Service) -> Value {
 }
 
 fn page_schema(service: &Service, item: &str) -> Value {
-    let Some(p) = &service.spec.pagination else {
+    let Some(p) = &service.pagination else {
         return json!({});
     };
     let mut obj = Map::new();
@@ -213,55 +212,53 @@ fn page_schema(service: &Service, item: &str) -> Value {
 
 fn security_schemes(service: &Service) -> Map<String, Value> {
     let mut out = Map::new();
-    for a in &service.spec.auth {
+    for a in &service.auth {
         let mut s = Map::new();
-        match a.kind {
-            AuthKind::Bearer => {
+        match &a.method {
+            AuthMethod::Bearer { credential } => {
                 s.insert("type".into(), json!("http"));
                 s.insert("scheme".into(), json!("bearer"));
+                s.insert("x-credential".into(), json!(credential));
             }
-            AuthKind::Header => {
+            AuthMethod::Header { header, credential } => {
                 s.insert("type".into(), json!("apiKey"));
                 s.insert("in".into(), json!("header"));
-                s.insert("name".into(), json!(a.header.clone().unwrap_or_default()));
+                s.insert("name".into(), json!(header));
+                s.insert("x-credential".into(), json!(credential));
             }
-            AuthKind::Query => {
+            AuthMethod::Query { param, credential } => {
                 s.insert("type".into(), json!("apiKey"));
                 s.insert("in".into(), json!("query"));
-                s.insert("name".into(), json!(a.param.clone().unwrap_or_default()));
+                s.insert("name".into(), json!(param));
                 s.insert("x-opt-in".into(), json!(true));
+                s.insert("x-credential".into(), json!(credential));
             }
-            AuthKind::Signature => {
+            AuthMethod::Signature {
+                signing: SigningKind::PusherHmacSha256,
+                app_id,
+                key,
+                secret,
+            } => {
                 // Signing cannot be said in OpenAPI: the signature travels as a query
                 // parameter, described here and in `x-signing`.
                 s.insert("type".into(), json!("apiKey"));
                 s.insert("in".into(), json!("query"));
                 s.insert("name".into(), json!("auth_signature"));
-                match a.signing {
-                    Some(SigningKind::PusherHmacSha256) => {
-                        s.insert("x-signing".into(), json!({
-                            "scheme": "pusher_hmac_sha256",
-                            "query": ["auth_key", "auth_timestamp", "auth_version", "body_md5", "auth_signature"],
-                            "auth_version": "1.0",
-                            "string_to_sign": "METHOD\\nPATH\\nQUERY (the other parameters sorted by name, lower-case keys, `body_md5` = hex MD5 of a JSON body)",
-                            "signature": "hex HMAC-SHA256 of the string to sign, keyed with the secret",
-                        }));
-                    }
-                    None => {}
-                }
+                s.insert("x-signing".into(), json!({
+                    "scheme": "pusher_hmac_sha256",
+                    "query": ["auth_key", "auth_timestamp", "auth_version", "body_md5", "auth_signature"],
+                    "auth_version": "1.0",
+                    "string_to_sign": "METHOD\\nPATH\\nQUERY (the other parameters sorted by name, lower-case keys, `body_md5` = hex MD5 of a JSON body)",
+                    "signature": "hex HMAC-SHA256 of the string to sign, keyed with the secret",
+                }));
+                s.insert(
+                    "x-credentials".into(),
+                    json!({ "app_id": app_id, "key": key, "secret": secret }),
+                );
             }
         }
-        if let Some(c) = &a.credential {
-            s.insert("x-credential".into(), json!(c));
-        }
-        if !a.credentials.is_empty() {
-            s.insert(
-                "x-credentials".into(),
-                serde_json::to_value(&a.credentials).unwrap_or(Value::Null),
-            );
-        }
         describe(&mut s, a.doc.as_deref());
-        provenance(&mut s, a.source, a.note.as_deref(), a.conflict.as_deref());
+        origin(&mut s, &a.origin);
         out.insert(a.name.clone(), Value::Object(s));
     }
     out
@@ -270,12 +267,7 @@ fn security_schemes(service: &Service) -> Map<String, Value> {
 /// Header components: the rate-limit family and `Retry-After`, as the spec names them.
 fn rate_headers(service: &Service) -> Map<String, Value> {
     let mut out = Map::new();
-    let Some(h) = service
-        .spec
-        .limits
-        .as_ref()
-        .and_then(|l| l.headers.as_ref())
-    else {
+    let Some(h) = &service.rate_limit_headers else {
         return out;
     };
     let entries = [
@@ -323,12 +315,7 @@ fn rate_headers(service: &Service) -> Map<String, Value> {
 
 fn header_refs(service: &Service, status: Option<u16>) -> Map<String, Value> {
     let mut out = Map::new();
-    let Some(h) = service
-        .spec
-        .limits
-        .as_ref()
-        .and_then(|l| l.headers.as_ref())
-    else {
+    let Some(h) = &service.rate_limit_headers else {
         return out;
     };
     for name in [&h.limit, &h.remaining, &h.reset].into_iter().flatten() {
@@ -351,12 +338,7 @@ fn header_refs(service: &Service, status: Option<u16>) -> Map<String, Value> {
 /// The tag of an operation: its first fixed path segment after the version prefix and after a
 /// segment whose parameter comes from a credential (`/apps/{app_id}/channels` → `channels`).
 fn tag_of(service: &Service, op: &OperationInfo) -> String {
-    let prefix = service
-        .spec
-        .service
-        .version
-        .as_ref()
-        .and_then(|v| v.prefix.clone());
+    let prefix = service.version_prefix().map(str::to_owned);
     let segments: Vec<&str> = op.path.split('/').filter(|s| !s.is_empty()).collect();
     let mut i = 0;
     if prefix
@@ -425,7 +407,7 @@ fn parameter(p: &ParamInfo, location: &str) -> Value {
 
 fn error_response(service: &Service, status: Option<u16>) -> Value {
     let mut r = Map::new();
-    let errors = service.spec.errors.as_ref();
+    let errors = service.errors.as_ref();
     let codes: Vec<String> = errors
         .map(|e| {
             e.codes
@@ -452,8 +434,9 @@ fn error_response(service: &Service, status: Option<u16>) -> Value {
         description.push_str(&format!(". Error codes: {}.", codes.join(", ")));
     }
     r.insert("description".into(), json!(description));
-    let content = match errors.and_then(|e| e.ty.as_deref()) {
-        Some(ty) => json!({ "application/json": { "schema": schema_ref(ty) } }),
+    let content = match errors.and_then(|e| e.ty.as_ref()) {
+        Some(Ty::Named(ty)) => json!({ "application/json": { "schema": schema_ref(ty) } }),
+        Some(ty) => json!({ "application/json": { "schema": ty_schema(ty) } }),
         None => json!({
             "text/plain": { "schema": { "type": "string", "description": "The server's error text, kept raw." } },
             "application/json": { "schema": { "description": "Some servers answer errors as JSON." } },
@@ -465,7 +448,7 @@ fn error_response(service: &Service, status: Option<u16>) -> Value {
         r.insert("headers".into(), Value::Object(headers));
     }
     if let Some(e) = errors {
-        provenance(&mut r, e.source, e.note.as_deref(), e.conflict.as_deref());
+        origin(&mut r, &e.origin);
     }
     Value::Object(r)
 }
@@ -485,9 +468,8 @@ fn error_response_ref(status: Option<u16>) -> Value {
 /// Every error status any operation answers, and `default`, as response components.
 fn error_responses(service: &Service) -> Map<String, Value> {
     let mut statuses: Vec<u16> = service
-        .spec
         .operations
-        .values()
+        .iter()
         .flat_map(|o| o.errors.iter().copied())
         .collect();
     if rate_reported(service) {
@@ -505,16 +487,12 @@ fn error_responses(service: &Service) -> Map<String, Value> {
 /// Whether the service says how it reports rate limiting (then every operation may answer 429).
 fn rate_reported(service: &Service) -> bool {
     service
-        .spec
-        .limits
+        .rate_limit_headers
         .as_ref()
-        .and_then(|l| l.headers.as_ref())
         .is_some_and(|h| h.retry_after.is_some())
 }
 
 fn operation(service: &Service, op: &OperationInfo, tag: &str) -> Value {
-    let spec = &service.spec;
-    let spec_op = spec.operations.get(&op.name);
     let mut o = Map::new();
     o.insert("operationId".into(), json!(op.name));
     o.insert("tags".into(), json!([tag]));
@@ -527,7 +505,7 @@ fn operation(service: &Service, op: &OperationInfo, tag: &str) -> Value {
     let mut params: Vec<Value> = Vec::new();
     params.extend(op.path_params.iter().map(|p| parameter(p, "path")));
     params.extend(op.query.iter().map(|p| parameter(p, "query")));
-    if op.idempotency == IdempotencyMode::Key && spec.idempotency.is_some() {
+    if op.idempotency == IdempotencyMode::Key && service.idempotency.is_some() {
         params.push(json!({ "$ref": "#/components/parameters/IdempotencyKey" }));
     }
     if !params.is_empty() {
@@ -545,7 +523,7 @@ fn operation(service: &Service, op: &OperationInfo, tag: &str) -> Value {
     }
 
     let mut responses = Map::new();
-    let status = spec_op.and_then(|o| o.status).unwrap_or(200);
+    let status = op.success_status;
     let mut ok = Map::new();
     let content = match &op.response {
         None => None,
@@ -573,7 +551,7 @@ fn operation(service: &Service, op: &OperationInfo, tag: &str) -> Value {
     }
     responses.insert(status.to_string(), Value::Object(ok));
 
-    let mut errors: Vec<u16> = spec_op.map(|o| o.errors.clone()).unwrap_or_default();
+    let mut errors: Vec<u16> = op.errors.clone();
     // Every request counts against the rate limit, so every operation may answer 429 when the
     // service says how it reports one.
     if rate_reported(service) && !errors.contains(&429) {
@@ -588,7 +566,7 @@ fn operation(service: &Service, op: &OperationInfo, tag: &str) -> Value {
     o.insert("responses".into(), Value::Object(responses));
 
     if let Some(auth) = &op.auth {
-        o.insert("security".into(), json!([{ auth.clone(): [] }]));
+        o.insert("security".into(), json!([{ auth.name.clone(): [] }]));
     }
     o.insert(
         "x-idempotency".into(),
@@ -599,7 +577,7 @@ fn operation(service: &Service, op: &OperationInfo, tag: &str) -> Value {
         }),
     );
     if op.page_item().is_some() {
-        if let Some(p) = &spec.pagination {
+        if let Some(p) = &service.pagination {
             o.insert(
                 "x-pagination".into(),
                 serde_json::to_value(p).unwrap_or(Value::Null),
@@ -616,8 +594,7 @@ fn operation(service: &Service, op: &OperationInfo, tag: &str) -> Value {
 }
 
 fn webhooks(service: &Service) -> Option<Value> {
-    let events = service.spec.events.as_ref()?;
-    let hook = events.webhook.as_ref()?;
+    let hook = service.webhook.as_ref()?;
     let ty = hook.ty.as_deref()?;
     let headers: Vec<(&str, &str)> = match hook.signature {
         Some(WebhookSignature::StandardWebhooks) => vec![
@@ -691,53 +668,15 @@ fn webhooks(service: &Service) -> Option<Value> {
         post.insert("x-secret-env".into(), json!(env));
     }
     post.insert("security".into(), json!([]));
-    provenance(
-        &mut post,
-        hook.source.or(events.source),
-        hook.note.as_deref().or(events.note.as_deref()),
-        hook.conflict.as_deref(),
-    );
+    origin(&mut post, &hook.origin);
     Some(json!({ ty: { "post": post } }))
 }
 
 /// The spec's sections OpenAPI has no place for, as written (with their provenance).
 fn extensions(service: &Service, doc: &mut Map<String, Value>) {
-    let spec = &service.spec;
-    let mut put = |key: &str, value: Value| {
-        if !value.is_null() {
-            doc.insert(key.into(), value);
-        }
-    };
-    put("x-service", json!(spec.service.name));
-    put("x-base-url", to(&spec.service.base_url));
-    put("x-pricing", to(&spec.service.pricing));
-    put("x-style", to(&spec.service.style));
-    put("x-version", to(&spec.service.version));
-    put("x-credentials", to(&spec.credentials));
-    put(
-        "x-rate-limit",
-        to(&spec.limits.as_ref().and_then(|l| l.rate.clone())),
-    );
-    put(
-        "x-rate-limit-headers",
-        to(&spec.limits.as_ref().and_then(|l| l.headers.clone())),
-    );
-    put(
-        "x-sizes",
-        to(&spec.limits.as_ref().map(|l| l.sizes.clone())),
-    );
-    put("x-retry", to(&spec.retry));
-    put("x-timeouts", to(&spec.timeouts));
-    put("x-idempotency", to(&spec.idempotency));
-    put("x-pagination", to(&spec.pagination));
-    put("x-errors", to(&spec.errors));
-    put("x-events", to(&spec.events));
-    put("x-gaps", to(&spec.gaps));
-}
-
-/// A spec item as JSON (`null` when absent).
-fn to<T: serde::Serialize>(item: &T) -> Value {
-    serde_json::to_value(item).unwrap_or(Value::Null)
+    for (key, value) in &service.as_written {
+        doc.insert(format!("x-{key}"), value.clone());
+    }
 }
 
 /// The same document as OpenAPI 3.0.3, for tools that read only 3.0 (`comms-codegen openapi

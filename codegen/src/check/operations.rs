@@ -1,0 +1,354 @@
+//! Checking the operations: names, routes, path and query parameters, body and response
+//! types, pagination, statuses, retry class and auth scheme.
+
+use std::collections::{BTreeSet, HashMap};
+
+use super::{Checker, normalised_route, path_params};
+use crate::model::{IdempotencyMode, Method, Source};
+use crate::names::{can_be_ident, did_you_mean, is_snake, pascal, snake};
+use crate::resolved::{AuthInfo, Constraints, OperationInfo, ParamInfo, Ty, TypeInfo, defaults};
+
+impl Checker<'_> {
+    /// Every operation, resolved: defaults applied, its auth scheme found among `auth`, and
+    /// whether its body and query have checks.
+    pub(super) fn operations(
+        &mut self,
+        types: &[TypeInfo],
+        auth: &[AuthInfo],
+    ) -> Vec<OperationInfo> {
+        let mut out = Vec::new();
+        let spec = self.spec;
+        let mut routes: HashMap<(Method, String), String> = HashMap::new();
+        for (name, op) in &spec.operations {
+            let path = format!("operations.{name}");
+            let source = self.require_source(&path, op.source);
+            if !is_snake(name) || crate::names::is_keyword(name) {
+                let d = self.error(
+                    &path,
+                    format!("operation name `{name}` is not a snake_case Rust identifier"),
+                );
+                d.hint = Some(format!("call it `{}`", snake(name)));
+            }
+            if name.ends_with("_stream") {
+                self.error(&path, "operation names may not end in `_stream`: paginated operations get a `<name>_stream` method");
+            }
+            // Path shape and parameters.
+            let template = op.path.clone();
+            let shape = normalised_route(&template);
+            if let Some(other) = routes.insert((op.method, shape), name.clone()) {
+                let d = self.error_at_value(
+                    &format!("{path}.path"),
+                    format!(
+                        "`{} {}` is already the route of `{other}`",
+                        op.method.as_str(),
+                        op.path
+                    ),
+                );
+                d.hint = Some("each operation needs its own method and path".into());
+            }
+            let in_path = match path_params(&template) {
+                Ok(p) => p,
+                Err(message) => {
+                    let d = self.error_at_value(&format!("{path}.path"), message);
+                    d.expected = Some("a path like /v1/emails/{id}".into());
+                    Vec::new()
+                }
+            };
+            if !template.starts_with('/') {
+                let d = self.error_at_value(
+                    &format!("{path}.path"),
+                    format!("path `{template}` must start with `/`"),
+                );
+                d.expected = Some("/v1/...".into());
+            }
+            if let Some(prefix) = spec
+                .service
+                .version
+                .as_ref()
+                .and_then(|v| v.prefix.as_deref())
+            {
+                let wanted = format!("/{prefix}/");
+                if !template.starts_with(&wanted) {
+                    let d = self.error_at_value(
+                        &format!("{path}.path"),
+                        format!("path `{template}` does not carry the version prefix `{prefix}`"),
+                    );
+                    d.expected = Some(format!("a path starting with {wanted}"));
+                }
+            }
+            let declared: BTreeSet<&str> = op.path_params.keys().map(String::as_str).collect();
+            for p in &in_path {
+                if !declared.contains(p.as_str()) {
+                    let d = self.error_at_value(
+                        &format!("{path}.path"),
+                        format!("path parameter `{{{p}}}` is not declared"),
+                    );
+                    d.expected = Some(format!("path_params: {{ {p}: {{ type: string }} }}"));
+                }
+            }
+            let mut path_info = Vec::new();
+            for (pname, param) in &op.path_params {
+                let ppath = format!("{path}.path_params.{pname}");
+                if !in_path.contains(pname) {
+                    let d = self.error(
+                        &ppath,
+                        format!("path parameter `{pname}` does not appear in `{template}`"),
+                    );
+                    d.hint = Some(format!(
+                        "add `{{{pname}}}` to the path, or remove the parameter"
+                    ));
+                }
+                if let Some(info) = self.param(&ppath, pname, param, source, true) {
+                    path_info.push(info);
+                }
+            }
+            // Keep path order so method arguments read like the URL.
+            path_info.sort_by_key(|p| {
+                in_path
+                    .iter()
+                    .position(|x| *x == p.wire)
+                    .unwrap_or(usize::MAX)
+            });
+            let mut query = Vec::new();
+            for (qname, param) in &op.query {
+                let qpath = format!("{path}.query.{qname}");
+                if let Some(info) = self.param(&qpath, qname, param, source, false) {
+                    query.push(info);
+                }
+            }
+            // Body and response.
+            let body = match &op.body {
+                Some(b) => {
+                    if op.method == Method::Get {
+                        let d = self.error(&format!("{path}.body"), "a GET request has no body");
+                        d.hint = Some("use `query` for GET parameters, or another method".into());
+                    }
+                    let ty = self.type_ref(&format!("{path}.body"), b);
+                    if ty.as_ref().is_some_and(Ty::contains_page) {
+                        self.error_at_value(
+                            &format!("{path}.body"),
+                            "`page<T>` is only for responses",
+                        );
+                    }
+                    ty
+                }
+                None => None,
+            };
+            let response = match &op.response {
+                Some(r) => self.type_ref(&format!("{path}.response"), r),
+                None => None,
+            };
+            if let Some(Ty::Page(item)) = &response {
+                self.page(&path, item, &op.query);
+            } else if response.as_ref().is_some_and(Ty::contains_page) {
+                self.error_at_value(
+                    &format!("{path}.response"),
+                    "`page<T>` must be the whole response",
+                );
+            }
+            if let Some(status) = op.status {
+                if !(200..=299).contains(&status) {
+                    let d = self.error_at_value(
+                        &format!("{path}.status"),
+                        format!("{status} is not a success status"),
+                    );
+                    d.expected = Some("200 to 299".into());
+                }
+            }
+            for s in &op.errors {
+                if !(400..=599).contains(s) {
+                    self.error_at_value(
+                        &format!("{path}.errors"),
+                        format!("{s} is not an error status"),
+                    );
+                }
+            }
+            let idempotency = op
+                .idempotency
+                .unwrap_or_else(|| defaults::idempotency(op.method));
+            if idempotency == IdempotencyMode::Key && spec.idempotency.is_none() {
+                let d = self.error(&format!("{path}.idempotency"), "`idempotency: key` needs an `idempotency` section saying which header carries the key");
+                d.expected = Some(
+                    "idempotency: { header: Idempotency-Key, max_len: 256, source: assumed }"
+                        .into(),
+                );
+            }
+            if let Some(auth) = &op.auth {
+                if !spec.auth.iter().any(|a| &a.name == auth) && !self.is_broken("auth", auth) {
+                    let names: Vec<&str> = spec.auth.iter().map(|a| a.name.as_str()).collect();
+                    let hint = did_you_mean(auth, names.iter().copied())
+                        .map(|h| format!("did you mean `{h}`?"));
+                    let d = self.error_at_value(
+                        &format!("{path}.auth"),
+                        format!("unknown auth scheme `{auth}`"),
+                    );
+                    d.expected = Some(format!("one of {}", names.join(", ")));
+                    d.hint = hint;
+                }
+            }
+            let body_checked = matches!(&body, Some(Ty::Named(n)) if types.iter().any(|t| &t.name == n && t.checked));
+            let query_checked = query.iter().any(|p| !p.constraints.is_empty());
+            let query_type = (!query.is_empty()).then(|| format!("{}Query", pascal(name)));
+            let success_status = op
+                .status
+                .unwrap_or_else(|| defaults::success_status(response.is_some()));
+            out.push(OperationInfo {
+                name: name.clone(),
+                method: op.method,
+                path: template,
+                doc: op.doc.clone(),
+                source,
+                note: op.note.clone(),
+                conflict: op.conflict.clone(),
+                path_params: path_info,
+                query,
+                body,
+                response,
+                idempotency,
+                auth: op
+                    .auth
+                    .as_ref()
+                    .and_then(|a| auth.iter().find(|s| &s.name == a))
+                    .cloned(),
+                success_status,
+                errors: op.errors.clone(),
+                has_body: op.body.is_some() || defaults::has_body(op.method),
+                body_checked,
+                query_type,
+                query_checked,
+            });
+        }
+        out
+    }
+
+    fn param_constraints(
+        &mut self,
+        path: &str,
+        param: &crate::model::Param,
+        ty: &Ty,
+    ) -> Constraints {
+        let c = Constraints {
+            min: param.min,
+            max: param.max,
+            max_len: param.max_len,
+            ..Constraints::default()
+        };
+        if (c.min.is_some() || c.max.is_some()) && !matches!(ty, Ty::Integer | Ty::Number) {
+            self.error(path, "`min` and `max` apply to numbers");
+        }
+        if c.max_len.is_some() && !matches!(ty, Ty::String | Ty::DateTime) {
+            self.error(&format!("{path}.max_len"), "`max_len` applies to strings");
+        }
+        if let (Some(lo), Some(hi)) = (c.min, c.max) {
+            if lo > hi {
+                self.error(
+                    &format!("{path}.min"),
+                    format!("`min` ({lo}) is above `max` ({hi})"),
+                );
+            }
+        }
+        c
+    }
+
+    fn param(
+        &mut self,
+        path: &str,
+        name: &str,
+        param: &crate::model::Param,
+        source: Source,
+        in_path: bool,
+    ) -> Option<ParamInfo> {
+        let rust = snake(name);
+        if !can_be_ident(&rust) {
+            self.error(path, format!("parameter `{name}` has no usable Rust name"));
+            return None;
+        }
+        let ty = match &param.ty {
+            Some(t) => self.type_ref(&format!("{path}.type"), t)?,
+            None => Ty::String,
+        };
+        let enum_ok = matches!(&ty, Ty::Named(n) if self.spec.types.get(n).is_some_and(|t| t.values.is_some()));
+        if !ty.is_scalar() && !enum_ok {
+            let d = self.error_at_value(
+                &format!("{path}.type"),
+                format!("parameter `{name}` must be a scalar"),
+            );
+            d.expected = Some("string, integer, number, boolean, datetime or an enum".into());
+        }
+        if let Some(cred) = &param.from_credential {
+            self.credential_ref(&format!("{path}.from_credential"), cred);
+            if self.spec.credentials.get(cred).is_some_and(|c| c.secret) {
+                let d = self.error_at_value(
+                    &format!("{path}.from_credential"),
+                    format!("credential `{cred}` is secret and may not be put in a URL"),
+                );
+                d.hint =
+                    Some("set `secret: false` on it if it is an identifier, not a secret".into());
+            }
+        }
+        let constraints = self.param_constraints(path, param, &ty);
+        Some(ParamInfo {
+            wire: name.to_owned(),
+            rust,
+            ty,
+            required: in_path || param.required,
+            from_credential: param.from_credential.clone(),
+            constraints,
+            doc: param.doc.clone(),
+            source: param.source.unwrap_or(source),
+        })
+    }
+
+    fn page(
+        &mut self,
+        path: &str,
+        item: &Ty,
+        query: &indexmap::IndexMap<String, crate::model::Param>,
+    ) {
+        let Some(p) = &self.spec.pagination else {
+            let d = self.error(
+                &format!("{path}.response"),
+                "`page<T>` needs a `pagination` section",
+            );
+            d.expected = Some("pagination: { limit_param, after_param, items_field, has_more_field, cursor_field, source }".into());
+            return;
+        };
+        let (after, limit, cursor) = (
+            p.after_param.clone(),
+            p.limit_param.clone(),
+            p.cursor_field.clone(),
+        );
+        for needed in [&after, &limit] {
+            if !query.contains_key(needed) {
+                let d = self.error(
+                    path,
+                    format!("a paginated operation needs the query parameter `{needed}`"),
+                );
+                d.expected = Some(format!("query: {{ {needed}: {{ type: ... }} }}"));
+            }
+        }
+        let Ty::Named(n) = item else {
+            self.error_at_value(
+                &format!("{path}.response"),
+                "page items must be a named object type",
+            );
+            return;
+        };
+        if let Some(fields) = self.spec.types.get(n).and_then(|t| t.fields.as_ref()) {
+            if !fields.contains_key(&cursor) {
+                let d = self.error_at_value(
+                    &format!("{path}.response"),
+                    format!("page items of type `{n}` have no cursor field `{cursor}`"),
+                );
+                d.hint = Some(format!(
+                    "add `{cursor}` to `{n}`, or change `pagination.cursor_field`"
+                ));
+            }
+        } else {
+            self.error_at_value(
+                &format!("{path}.response"),
+                format!("page items `{n}` must be an object type"),
+            );
+        }
+    }
+}

@@ -1,0 +1,394 @@
+//! Checking the service-wide sections: identity, credentials, auth schemes, limits, retry,
+//! timeouts, idempotency, pagination and the error body; each becomes its resolved form with
+//! the defaults of [`crate::resolved::defaults`] applied.
+
+use std::collections::HashMap;
+
+use super::Checker;
+use crate::model::{AuthKind, Idempotency, Pagination, RateLimitHeaders, Source, SpecFile};
+use crate::names::is_snake;
+use crate::resolved::{
+    AuthInfo, AuthMethod, CredentialInfo, ErrorsInfo, Origin, RateLimitInfo, RetryInfo,
+    TimeoutInfo, defaults,
+};
+
+impl Checker<'_> {
+    /// Identity and credentials.
+    pub(super) fn service(&mut self) -> Vec<CredentialInfo> {
+        let s = &self.spec.service;
+        self.require_source("service", s.source);
+        if !is_snake(&s.name) || crate::names::is_keyword(&s.name) {
+            let d = self.error_at_value(
+                "service.name",
+                format!(
+                    "service name `{}` is not a snake_case Rust identifier",
+                    s.name
+                ),
+            );
+            d.expected = Some("lower-case letters, digits and `_`, like `email`".into());
+        }
+        if let Some(p) = &s.pricing {
+            self.require_source("service.pricing", p.source);
+        }
+        if let Some(p) = &s.style {
+            self.require_source("service.style", p.source);
+        }
+        if let Some(v) = &s.version {
+            self.require_source("service.version", v.source);
+        }
+        self.require_source("service.base_url", s.base_url.source);
+        let env = s.base_url.env.clone();
+        self.env_var("service.base_url.env", &env);
+        if let Some(url) = &s.base_url.default {
+            if !(url.starts_with("http://") || url.starts_with("https://")) || url.ends_with('/') {
+                let d = self.error_at_value(
+                    "service.base_url.default",
+                    format!("`{url}` is not a base URL"),
+                );
+                d.expected =
+                    Some("http:// or https:// followed by a host, without a trailing `/`".into());
+            }
+        }
+        let creds: Vec<(String, String, Option<Source>)> = self
+            .spec
+            .credentials
+            .iter()
+            .map(|(n, c)| (n.clone(), c.env.clone(), c.source))
+            .collect();
+        for (name, env, source) in creds {
+            let path = format!("credentials.{name}");
+            self.require_source(&path, source);
+            if !is_snake(&name) {
+                let d = self.error(&path, format!("credential name `{name}` is not snake_case"));
+                d.expected = Some("like `api_key`".into());
+            }
+            self.env_var(&format!("{path}.env"), &env);
+        }
+        self.spec
+            .credentials
+            .iter()
+            .map(|(name, c)| CredentialInfo {
+                name: name.clone(),
+                env: c.env.clone(),
+                secret: c.secret,
+            })
+            .collect()
+    }
+
+    /// Auth schemes, their credentials resolved.
+    pub(super) fn auth(&mut self) -> Vec<AuthInfo> {
+        let mut out = Vec::new();
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        for (i, scheme) in self.spec.auth.iter().enumerate() {
+            let path = format!("auth.{i}");
+            self.require_source(&path, scheme.source);
+            if let Some(first) = seen.insert(scheme.name.clone(), i) {
+                let d = self.error(
+                    &format!("{path}.name"),
+                    format!("duplicate auth scheme `{}`", scheme.name),
+                );
+                d.hint = Some(format!("`auth.{first}` already has this name"));
+            }
+            let needs: &[&str] = match scheme.kind {
+                AuthKind::Bearer => &["credential"],
+                AuthKind::Header => &["credential", "header"],
+                AuthKind::Query => &["credential", "param"],
+                AuthKind::Signature => &["signing"],
+            };
+            for need in needs {
+                let present = match *need {
+                    "credential" => scheme.credential.is_some(),
+                    "header" => scheme.header.is_some(),
+                    "param" => scheme.param.is_some(),
+                    _ => scheme.signing.is_some(),
+                };
+                if !present {
+                    let kind = serde_json::to_string(&scheme.kind).unwrap_or_default();
+                    self.error(
+                        &path,
+                        format!(
+                            "auth scheme `{}` of kind {kind} needs `{need}`",
+                            scheme.name
+                        ),
+                    );
+                }
+            }
+            if let Some(cred) = &scheme.credential {
+                self.credential_ref(&format!("{path}.credential"), cred);
+            }
+            if scheme.kind == AuthKind::Signature {
+                for role in ["app_id", "key", "secret"] {
+                    match scheme.credentials.get(role) {
+                        Some(cred) => {
+                            let cred = cred.clone();
+                            self.credential_ref(&format!("{path}.credentials.{role}"), &cred);
+                        }
+                        None => {
+                            let d = self.error(
+                                &path,
+                                format!(
+                                    "signing scheme `{}` needs the credential for `{role}`",
+                                    scheme.name
+                                ),
+                            );
+                            d.expected =
+                                Some("credentials: { app_id: ..., key: ..., secret: ... }".into());
+                        }
+                    }
+                }
+            }
+            if let Some(method) = auth_method(scheme) {
+                out.push(AuthInfo {
+                    name: scheme.name.clone(),
+                    method,
+                    doc: scheme.doc.clone(),
+                    origin: Origin {
+                        source: scheme.source.unwrap_or(Source::NotShown),
+                        note: scheme.note.clone(),
+                        conflict: scheme.conflict.clone(),
+                    },
+                });
+            }
+        }
+        out
+    }
+
+    /// Limits, retry, timeouts, idempotency, pagination and the error body.
+    pub(super) fn limits(&mut self) -> Limits {
+        if let Some(limits) = &self.spec.limits {
+            if let Some(rate) = &limits.rate {
+                self.require_source("limits.rate", rate.source);
+                match (rate.requests, rate.per) {
+                    (Some(0), _) => {
+                        let d = self.error_at_value(
+                            "limits.rate.requests",
+                            "a rate limit of 0 requests allows nothing",
+                        );
+                        d.expected = Some("a positive number of requests".into());
+                        d.hint = Some("leave `requests` out when the limit is not shown".into());
+                    }
+                    (Some(_), None) => {
+                        let d = self.error("limits.rate", "a rate limit needs its window");
+                        d.expected = Some("`per: second`, `per: minute` or `per: hour`".into());
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(h) = &limits.headers {
+                self.require_source("limits.headers", h.source);
+            }
+            let sizes: Vec<(String, Option<Source>, Option<u64>)> = limits
+                .sizes
+                .iter()
+                .map(|(n, s)| (n.clone(), s.source, s.max))
+                .collect();
+            for (name, source, max) in sizes {
+                self.require_source(&format!("limits.sizes.{name}"), source);
+                if max == Some(0) {
+                    self.error_at_value(
+                        &format!("limits.sizes.{name}.max"),
+                        format!("size limit `{name}` of 0 allows nothing"),
+                    );
+                }
+            }
+        }
+        if let Some(retry) = &self.spec.retry {
+            self.require_source("retry", retry.source);
+            if retry.max_attempts == 0 {
+                let d = self.error_at_value(
+                    "retry.max_attempts",
+                    "`max_attempts` counts the first attempt, so it is at least 1",
+                );
+                d.expected = Some("1 or more".into());
+            }
+            if retry.backoff.base_ms > retry.backoff.cap_ms {
+                self.error(
+                    "retry.backoff",
+                    format!(
+                        "backoff base {} ms is above its cap {} ms",
+                        retry.backoff.base_ms, retry.backoff.cap_ms
+                    ),
+                );
+            }
+            let bad: Vec<u16> = retry
+                .statuses
+                .iter()
+                .copied()
+                .filter(|s| !(100..=599).contains(s))
+                .collect();
+            for s in bad {
+                let d = self.error_at_value("retry.statuses", format!("{s} is not an HTTP status"));
+                d.expected = Some("a number from 100 to 599".into());
+            }
+            if retry.budget_percent.is_some_and(|p| p > 100) {
+                self.error_at_value(
+                    "retry.budget_percent",
+                    "a retry budget is a percentage from 0 to 100",
+                );
+            }
+        }
+        if let Some(t) = &self.spec.timeouts {
+            self.require_source("timeouts", t.source);
+            if t.connect_ms == 0 || t.attempt_ms == 0 {
+                self.error("timeouts", "timeouts must be above 0 ms");
+            }
+        }
+        if let Some(i) = &self.spec.idempotency {
+            self.require_source("idempotency", i.source);
+            if i.max_len == 0 {
+                self.error_at_value(
+                    "idempotency.max_len",
+                    "an idempotency key of length 0 cannot be sent",
+                );
+            }
+        }
+        if let Some(p) = &self.spec.pagination {
+            self.require_source("pagination", p.source);
+        }
+        let mut errors = None;
+        if let Some(e) = &self.spec.errors {
+            let source = self.require_source("errors", e.source);
+            let ty = match &e.ty {
+                Some(ty) => {
+                    let ty = ty.clone();
+                    self.type_ref("errors.type", &ty)
+                }
+                None => None,
+            };
+            errors = Some(ErrorsInfo {
+                ty,
+                codes: e.codes.clone(),
+                origin: Origin {
+                    source,
+                    note: e.note.clone(),
+                    conflict: e.conflict.clone(),
+                },
+            });
+            let codes: Vec<(String, Vec<u16>)> = e
+                .codes
+                .iter()
+                .map(|(k, v)| (k.clone(), v.status.clone()))
+                .collect();
+            for (code, statuses) in codes {
+                for s in statuses {
+                    if !(400..=599).contains(&s) {
+                        self.error_at_value(
+                            &format!("errors.codes.{code}.status"),
+                            format!("{s} is not an error status"),
+                        );
+                    }
+                }
+            }
+        }
+        let spec = self.spec;
+        let limits = spec.limits.as_ref();
+        Limits {
+            rate_limit: limits
+                .and_then(|l| l.rate.as_ref())
+                .and_then(|r| Some((r.requests?, r.per?)))
+                .map(|(requests, per)| RateLimitInfo {
+                    requests,
+                    per_seconds: per.seconds(),
+                }),
+            rate_limit_headers: limits.and_then(|l| l.headers.clone()),
+            retry: spec
+                .retry
+                .as_ref()
+                .map_or_else(defaults::retry, |r| RetryInfo {
+                    max_attempts: r.max_attempts,
+                    base_ms: r.backoff.base_ms,
+                    cap_ms: r.backoff.cap_ms,
+                    statuses: r.statuses.clone(),
+                    connect_errors: r.connect_errors,
+                    timeouts: r.timeouts,
+                    retry_after_cap_ms: r
+                        .retry_after_cap_ms
+                        .unwrap_or(defaults::RETRY_AFTER_CAP_MS),
+                    budget_percent: r.budget_percent.unwrap_or(defaults::RETRY_BUDGET_PERCENT),
+                }),
+            timeouts: spec
+                .timeouts
+                .as_ref()
+                .map_or(defaults::TIMEOUTS, |t| TimeoutInfo {
+                    connect_ms: t.connect_ms,
+                    attempt_ms: t.attempt_ms,
+                    total_ms: t.total_ms,
+                }),
+            idempotency: spec.idempotency.clone(),
+            pagination: spec.pagination.clone(),
+            errors,
+        }
+    }
+}
+
+/// The resolved limits section and its neighbours.
+pub(super) struct Limits {
+    pub(super) rate_limit: Option<RateLimitInfo>,
+    pub(super) rate_limit_headers: Option<RateLimitHeaders>,
+    pub(super) retry: RetryInfo,
+    pub(super) timeouts: TimeoutInfo,
+    pub(super) idempotency: Option<Idempotency>,
+    pub(super) pagination: Option<Pagination>,
+    pub(super) errors: Option<ErrorsInfo>,
+}
+
+/// How a scheme sends its credentials, when it names all it needs (the checker reports the
+/// rest).
+fn auth_method(scheme: &crate::model::AuthScheme) -> Option<AuthMethod> {
+    let credential = || scheme.credential.clone();
+    Some(match scheme.kind {
+        AuthKind::Bearer => AuthMethod::Bearer {
+            credential: credential()?,
+        },
+        AuthKind::Header => AuthMethod::Header {
+            header: scheme.header.clone()?,
+            credential: credential()?,
+        },
+        AuthKind::Query => AuthMethod::Query {
+            param: scheme.param.clone()?,
+            credential: credential()?,
+        },
+        AuthKind::Signature => {
+            let role = |r: &str| scheme.credentials.get(r).cloned();
+            AuthMethod::Signature {
+                signing: scheme.signing?,
+                app_id: role("app_id")?,
+                key: role("key")?,
+                secret: role("secret")?,
+            }
+        }
+    })
+}
+
+/// The service-wide sections as written, as JSON, for documents that reproduce them: the
+/// name with the `x-` extension of the OpenAPI export, left out when the section is absent.
+pub(super) fn as_written(spec: &SpecFile) -> Vec<(&'static str, serde_json::Value)> {
+    fn to<T: serde::Serialize>(item: &T) -> serde_json::Value {
+        serde_json::to_value(item).unwrap_or(serde_json::Value::Null)
+    }
+    let limits = spec.limits.as_ref();
+    [
+        ("service", serde_json::json!(spec.service.name)),
+        ("base-url", to(&spec.service.base_url)),
+        ("pricing", to(&spec.service.pricing)),
+        ("style", to(&spec.service.style)),
+        ("version", to(&spec.service.version)),
+        ("credentials", to(&spec.credentials)),
+        ("rate-limit", to(&limits.and_then(|l| l.rate.as_ref()))),
+        (
+            "rate-limit-headers",
+            to(&limits.and_then(|l| l.headers.as_ref())),
+        ),
+        ("sizes", to(&limits.map(|l| &l.sizes))),
+        ("retry", to(&spec.retry)),
+        ("timeouts", to(&spec.timeouts)),
+        ("idempotency", to(&spec.idempotency)),
+        ("pagination", to(&spec.pagination)),
+        ("errors", to(&spec.errors)),
+        ("events", to(&spec.events)),
+        ("gaps", to(&spec.gaps)),
+    ]
+    .into_iter()
+    .filter(|(_, v)| !v.is_null())
+    .collect()
+}

@@ -1,0 +1,484 @@
+//! Checking the named types: objects (fields, formats, limits, rules), open enums and tagged
+//! unions; and which of them have something to check before sending.
+
+use std::collections::{BTreeSet, HashMap};
+
+use super::Checker;
+use crate::model::{Source, TypeDef};
+use crate::names::{can_be_ident, did_you_mean, is_pascal, pascal, snake};
+use crate::resolved::{
+    Constraints, FieldInfo, RuleInfo, Ty, TypeInfo, TypeKind, ValueInfo, VariantInfo,
+};
+
+/// Names from the standard prelude that generated code uses without a path: a spec type with
+/// one of these names would shadow it.
+const PRELUDE_NAMES: &[&str] = &[
+    "Option",
+    "Some",
+    "None",
+    "Result",
+    "Ok",
+    "Err",
+    "String",
+    "Vec",
+    "Box",
+    "From",
+    "Into",
+    "IntoIterator",
+    "Iterator",
+    "Default",
+    "Clone",
+    "Send",
+    "Sync",
+];
+
+impl Checker<'_> {
+    /// Every named type, resolved, with the facts derived from all of them (which have checks).
+    pub(super) fn types(&mut self) -> Vec<TypeInfo> {
+        let mut out = Vec::new();
+        let spec = self.spec;
+        for (name, def) in &spec.types {
+            let path = format!("types.{name}");
+            let source = self.require_source(&path, def.source);
+            if !is_pascal(name) {
+                let d = self.error(&path, format!("type name `{name}` is not PascalCase"));
+                d.hint = Some(format!("call it `{}`", pascal(name)));
+            } else if let Some(owner) = self.generated_name_owner(name) {
+                let d = self.error(&path, format!("type name `{name}` is taken by {owner}"));
+                d.hint = Some(format!("rename the type, e.g. `{name}Body`"));
+            }
+            if let Some(kind) = self.type_kind(&path, def, source) {
+                let rules = match &kind {
+                    TypeKind::Object(fields) => self.rules(&path, def, fields),
+                    _ => {
+                        if !def.rules.is_empty() {
+                            self.error(
+                                &format!("{path}.rules"),
+                                "`rules` apply to objects (types with `fields`)",
+                            );
+                        }
+                        Vec::new()
+                    }
+                };
+                out.push(TypeInfo {
+                    name: name.clone(),
+                    doc: def.doc.clone(),
+                    source,
+                    note: def.note.clone(),
+                    conflict: def.conflict.clone(),
+                    kind,
+                    rules,
+                    rules_as_written: def.rules.clone(),
+                    checked: false,
+                });
+            }
+        }
+        mark_checked(&mut out);
+        out
+    }
+
+    fn type_kind(&mut self, path: &str, def: &TypeDef, source: Source) -> Option<TypeKind> {
+        let shapes = [
+            def.fields.is_some(),
+            def.values.is_some(),
+            def.variants.is_some(),
+        ];
+        if shapes.iter().filter(|x| **x).count() != 1 {
+            let d = self.error(
+                path,
+                format!("`{path}` must have exactly one of `fields`, `values` or `variants`"),
+            );
+            d.expected = Some(
+                "`fields` for an object, `values` for an enum, `variants` (with `tag`) for a union"
+                    .into(),
+            );
+            return None;
+        }
+        if def.variants.is_none() && (def.tag.is_some() || def.content.is_some()) {
+            self.error(
+                path,
+                "`tag` and `content` belong to unions (types with `variants`)",
+            );
+        }
+        if let Some(fields) = &def.fields {
+            let mut out = Vec::new();
+            let mut rust_names: HashMap<String, String> = HashMap::new();
+            for (wire, field) in fields {
+                let fpath = format!("{path}.fields.{wire}");
+                let rust = snake(wire);
+                if !can_be_ident(&rust) {
+                    self.error(&fpath, format!("field `{wire}` has no usable Rust name"));
+                    continue;
+                }
+                if let Some(other) = rust_names.insert(rust.clone(), wire.clone()) {
+                    self.error(
+                        &fpath,
+                        format!("fields `{other}` and `{wire}` both become `{rust}` in Rust"),
+                    );
+                }
+                let Some(ty) = self.type_ref(&format!("{fpath}.type"), &field.ty) else {
+                    continue;
+                };
+                if ty.contains_page() {
+                    self.error_at_value(
+                        &format!("{fpath}.type"),
+                        "`page<T>` is only for operation responses",
+                    );
+                }
+                if field.format.is_some() && !matches!(ty, Ty::String | Ty::DateTime | Ty::List(_))
+                {
+                    self.error(&fpath, "`format` applies to strings (or lists of strings)");
+                }
+                let constraints = self.constraints(&fpath, field, &ty);
+                out.push(FieldInfo {
+                    wire: wire.clone(),
+                    rust,
+                    ty,
+                    required: field.required,
+                    format: field.format,
+                    constraints,
+                    secret: field.secret,
+                    read_only: field.read_only,
+                    doc: field.doc.clone(),
+                    source: field.source.unwrap_or(source),
+                    note: field.note.clone(),
+                    conflict: field.conflict.clone(),
+                    nested_checked: false,
+                });
+            }
+            return Some(TypeKind::Object(out));
+        }
+        if let Some(values) = &def.values {
+            if values.is_empty() {
+                self.error(path, "an enum needs at least one value");
+            }
+            let mut out = Vec::new();
+            let mut seen: HashMap<String, String> = HashMap::new();
+            for (i, value) in values.iter().enumerate() {
+                let vpath = format!("{path}.values.{i}");
+                let wire = value.value().to_owned();
+                let rust = pascal(&wire);
+                if wire.is_empty() || rust.is_empty() || !can_be_ident(&rust) {
+                    let d = self.error_at_value(
+                        &vpath,
+                        format!("enum value `{wire}` has no usable Rust name"),
+                    );
+                    d.expected = Some("a value with at least one letter, like `delivered`".into());
+                    continue;
+                }
+                if rust == "Unknown" {
+                    let d = self.error_at_value(&vpath, "the enum value `unknown` clashes with the variant that keeps unknown values");
+                    d.hint = Some(
+                        "open enums already keep any unknown value in `Unknown(String)`".into(),
+                    );
+                    continue;
+                }
+                if let Some(other) = seen.insert(rust.clone(), wire.clone()) {
+                    if other == wire {
+                        self.error_at_value(&vpath, format!("duplicate enum value `{wire}`"));
+                    } else {
+                        self.error_at_value(
+                            &vpath,
+                            format!(
+                                "enum values `{other}` and `{wire}` both become `{rust}` in Rust"
+                            ),
+                        );
+                    }
+                    continue;
+                }
+                let (doc, vsource) = match value {
+                    crate::model::EnumValue::Bare(_) => (None, None),
+                    crate::model::EnumValue::Documented(d) => (d.doc.clone(), d.source),
+                };
+                out.push(ValueInfo {
+                    wire,
+                    rust,
+                    doc,
+                    source: vsource.unwrap_or(source),
+                });
+            }
+            return Some(TypeKind::Enum(out));
+        }
+        let variants = def.variants.as_ref()?;
+        let Some(tag) = def.tag.clone() else {
+            let d = self.error(
+                path,
+                format!("union `{path}` needs `tag`: the field that tells its variants apart"),
+            );
+            d.expected = Some("tag: type".into());
+            return None;
+        };
+        let mut out = Vec::new();
+        let mut seen: HashMap<String, String> = HashMap::new();
+        for (tag_value, variant) in variants {
+            let vpath = format!("{path}.variants.{tag_value}");
+            let rust = variant.name.clone().unwrap_or_else(|| pascal(tag_value));
+            if !is_pascal(&rust) || rust == "Unknown" {
+                let d = self.error(
+                    &vpath,
+                    format!("variant `{tag_value}` has no usable Rust name (`{rust}`)"),
+                );
+                d.hint = Some("set `name:` to a PascalCase name other than `Unknown`".into());
+                continue;
+            }
+            if let Some(other) = seen.insert(rust.clone(), tag_value.clone()) {
+                self.error(
+                    &vpath,
+                    format!("variants `{other}` and `{tag_value}` both become `{rust}` in Rust"),
+                );
+                continue;
+            }
+            if let Some(ty) = &variant.ty {
+                let ty_text = ty.clone();
+                match self.type_ref(&format!("{vpath}.type"), &ty_text) {
+                    Some(Ty::Named(n)) => {
+                        // Objects and unions both read and write as JSON objects, so either
+                        // can sit beside the tag (a union of unions: channel, then message type).
+                        let shape = self.spec.types.get(&n);
+                        let is_object =
+                            shape.is_some_and(|t| t.fields.is_some() || t.variants.is_some());
+                        if def.content.is_none() && !is_object {
+                            self.error_at_value(&format!("{vpath}.type"), format!("variant content `{n}` must be an object or a union when it sits beside the tag"));
+                        }
+                        let same_tag = shape.is_some_and(|t| {
+                            t.variants.is_some() && t.tag.as_deref() == Some(tag.as_str())
+                        });
+                        if def.content.is_none() && same_tag {
+                            self.error_at_value(&format!("{vpath}.type"), format!("union `{n}` uses the same tag field `{tag}`, so the two tags would clash"));
+                        }
+                    }
+                    Some(_) if def.content.is_none() => {
+                        self.error_at_value(&format!("{vpath}.type"), "variant content must be a named object type when it sits beside the tag");
+                    }
+                    _ => {}
+                }
+            }
+            out.push(VariantInfo {
+                tag: tag_value.clone(),
+                rust,
+                ty: variant.ty.clone(),
+                doc: variant.doc.clone(),
+                source: variant.source.unwrap_or(source),
+            });
+        }
+        Some(TypeKind::Union {
+            tag,
+            content: def.content.clone(),
+            variants: out,
+        })
+    }
+
+    /// What generated item already uses a type name, if any.
+    fn generated_name_owner(&self, name: &str) -> Option<String> {
+        if name == "Self" {
+            return Some("the `Self` keyword".into());
+        }
+        // Generated code uses the standard prelude's names unqualified.
+        if PRELUDE_NAMES.contains(&name) {
+            return Some(format!(
+                "the standard prelude's `{name}`, which generated code uses"
+            ));
+        }
+        if name == "Page" && self.spec.pagination.is_some() {
+            return Some("the generated page type `Page<T>`".into());
+        }
+        if name == format!("{}Client", pascal(&self.spec.service.name)) {
+            return Some("the generated client struct".into());
+        }
+        // `<Op>Query` is the only other generated type name; check the suffix before looking.
+        let op = name.strip_suffix("Query")?;
+        self.spec
+            .operations
+            .iter()
+            .find(|(o, def)| !def.query.is_empty() && pascal(o) == op)
+            .map(|(o, _)| format!("the generated query struct of `{o}`"))
+    }
+
+    fn constraints(&mut self, path: &str, field: &crate::model::Field, ty: &Ty) -> Constraints {
+        let c = Constraints {
+            max_len: field.max_len,
+            min_len: field.min_len,
+            max_bytes: field.max_bytes,
+            max_items: field.max_items,
+            min_items: field.min_items,
+            min: field.min,
+            max: field.max,
+        };
+        let strings = match ty {
+            Ty::String | Ty::DateTime => true,
+            Ty::List(t) | Ty::Map(t) => matches!(**t, Ty::String | Ty::DateTime),
+            _ => false,
+        };
+        let counted = matches!(ty, Ty::List(_) | Ty::Map(_));
+        let number = matches!(ty, Ty::Integer | Ty::Number);
+        for (name, set, ok, what) in [
+            ("max_len", c.max_len.is_some(), strings, "strings"),
+            ("min_len", c.min_len.is_some(), strings, "strings"),
+            ("max_bytes", c.max_bytes.is_some(), strings, "strings"),
+            (
+                "max_items",
+                c.max_items.is_some(),
+                counted,
+                "lists and maps",
+            ),
+            (
+                "min_items",
+                c.min_items.is_some(),
+                counted,
+                "lists and maps",
+            ),
+            ("min", c.min.is_some(), number, "numbers"),
+            ("max", c.max.is_some(), number, "numbers"),
+        ] {
+            if set && !ok {
+                self.error(
+                    &format!("{path}.{name}"),
+                    format!("`{name}` applies to {what}"),
+                );
+            }
+        }
+        let pairs = [
+            (
+                c.min_len.map(|v| v as f64),
+                c.max_len.map(|v| v as f64),
+                "min_len",
+                "max_len",
+            ),
+            (
+                c.min_items.map(|v| v as f64),
+                c.max_items.map(|v| v as f64),
+                "min_items",
+                "max_items",
+            ),
+            (c.min, c.max, "min", "max"),
+        ];
+        for (lo, hi, lo_name, hi_name) in pairs {
+            if let (Some(lo), Some(hi)) = (lo, hi) {
+                if lo > hi {
+                    self.error(
+                        &format!("{path}.{lo_name}"),
+                        format!("`{lo_name}` ({lo}) is above `{hi_name}` ({hi})"),
+                    );
+                }
+            }
+        }
+        c
+    }
+
+    fn rules(&mut self, path: &str, def: &TypeDef, fields: &[FieldInfo]) -> Vec<RuleInfo> {
+        let mut out = Vec::new();
+        for (i, rule) in def.rules.iter().enumerate() {
+            let rpath = format!("{path}.rules.{i}");
+            let shapes = [
+                rule.exclusive.is_some(),
+                rule.require_one.is_some(),
+                rule.max_total.is_some(),
+            ];
+            if shapes.iter().filter(|x| **x).count() != 1 {
+                let d = self.error(
+                    &rpath,
+                    "a rule has exactly one of `exclusive`, `require_one` or `max_total`",
+                );
+                d.expected = Some("{ exclusive: [a, b] }, { require_one: [a, b] } or { max_total: 50, fields: [to, cc, bcc] }".into());
+                continue;
+            }
+            let names = rule
+                .exclusive
+                .as_ref()
+                .or(rule.require_one.as_ref())
+                .or(rule.fields.as_ref());
+            let Some(names) = names else {
+                let d = self.error(&rpath, "`max_total` needs `fields`: the lists it counts");
+                d.expected = Some("fields: [to, cc, bcc]".into());
+                continue;
+            };
+            if names.len() < 2 && rule.max_total.is_none() {
+                self.error(&rpath, "a rule across fields names at least two fields");
+            }
+            let mut resolved = Vec::new();
+            for name in names {
+                match fields.iter().find(|f| &f.wire == name) {
+                    Some(f) => {
+                        if rule.max_total.is_some() && !matches!(f.ty, Ty::List(_)) {
+                            self.error(
+                                &rpath,
+                                format!("`max_total` counts lists, and `{name}` is not one"),
+                            );
+                        }
+                        if f.required && rule.max_total.is_none() {
+                            self.error(&rpath, format!("`{name}` is required, so a rule about whether it is set never applies"));
+                        }
+                        resolved.push((f.wire.clone(), f.rust.clone()));
+                    }
+                    None => {
+                        let hint = did_you_mean(name, fields.iter().map(|f| f.wire.as_str()))
+                            .map(|h| format!("did you mean `{h}`?"));
+                        let d = self.error_at_value(
+                            &rpath,
+                            format!("rule names the unknown field `{name}`"),
+                        );
+                        d.hint = hint;
+                    }
+                }
+            }
+            out.push(
+                match (
+                    rule.exclusive.is_some(),
+                    rule.require_one.is_some(),
+                    rule.max_total,
+                ) {
+                    (true, _, _) => RuleInfo::Exclusive(resolved),
+                    (_, true, _) => RuleInfo::RequireOne(resolved),
+                    (_, _, max) => RuleInfo::MaxTotal(resolved, max.unwrap_or_default()),
+                },
+            );
+        }
+        out
+    }
+}
+
+/// Marks the types that have something to check before sending, directly (formats, limits,
+/// rules) or through a field or variant whose type has, and the fields that reach one.
+fn mark_checked(types: &mut [TypeInfo]) {
+    let mut set: BTreeSet<String> = types
+        .iter()
+        .filter(|t| match &t.kind {
+            TypeKind::Object(fields) => {
+                !t.rules.is_empty()
+                    || fields
+                        .iter()
+                        .any(|f| f.format.is_some() || !f.constraints.is_empty())
+            }
+            _ => false,
+        })
+        .map(|t| t.name.clone())
+        .collect();
+    loop {
+        let before = set.len();
+        for t in types.iter() {
+            let reaches = match &t.kind {
+                TypeKind::Object(fields) => fields
+                    .iter()
+                    .any(|f| f.ty.inner_name().is_some_and(|n| set.contains(n))),
+                TypeKind::Union { variants, .. } => variants
+                    .iter()
+                    .any(|v| v.ty.as_ref().is_some_and(|n| set.contains(n))),
+                TypeKind::Enum(_) => false,
+            };
+            if reaches {
+                set.insert(t.name.clone());
+            }
+        }
+        if set.len() == before {
+            break;
+        }
+    }
+    for t in types.iter_mut() {
+        t.checked = set.contains(&t.name);
+        if let TypeKind::Object(fields) = &mut t.kind {
+            for f in fields {
+                f.nested_checked = f.ty.inner_name().is_some_and(|n| set.contains(n));
+            }
+        }
+    }
+}

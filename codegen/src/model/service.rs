@@ -1,0 +1,329 @@
+//! The service-wide sections of a spec: identity, credentials, auth schemes, limits, retry,
+//! timeouts, idempotency keys, pagination and the error body.
+
+use super::*;
+
+item! {
+    /// Identity of a service.
+    pub struct ServiceInfo {
+        /// Short name: a Rust module name and the cargo feature (`email`).
+        pub name: String,
+        /// Human title (`Email service`).
+        pub title: String,
+        /// One-line purpose.
+        pub summary: String,
+        /// Longer description, rendered as the module's rustdoc.
+        #[serde(default)]
+        pub doc: Option<String>,
+        /// The pricing model.
+        #[serde(default)]
+        pub pricing: Option<Pricing>,
+        /// The wire style (REST, JSON, status codes).
+        #[serde(default)]
+        pub style: Option<Fact>,
+        /// The version prefix of request paths.
+        #[serde(default)]
+        pub version: Option<Version>,
+        /// The base URL and the env var that overrides it.
+        pub base_url: BaseUrl,
+    }
+}
+
+item! {
+    /// A fact stated in prose.
+    pub struct Fact {
+        /// The fact.
+        pub text: String,
+    }
+}
+
+item! {
+    /// Pricing model.
+    pub struct Pricing {
+        /// `usage-based`, `freemium`, ...
+        pub model: String,
+        /// What is free.
+        #[serde(default)]
+        pub free_tier: Option<String>,
+    }
+}
+
+item! {
+    /// Version prefix of request paths.
+    pub struct Version {
+        /// `v1`; `null` when not shown.
+        #[serde(default)]
+        pub prefix: Option<String>,
+    }
+}
+
+item! {
+    /// The service's base URL.
+    pub struct BaseUrl {
+        /// Default base URL; absent when the seed shows none (the client then requires one).
+        #[serde(default)]
+        pub default: Option<String>,
+        /// Env var that sets or overrides it (`COMMS_EMAIL_BASE_URL`).
+        pub env: String,
+    }
+}
+
+item! {
+    /// A named credential.
+    pub struct Credential {
+        /// Env var the credential is read from.
+        pub env: String,
+        /// Secret credentials are redacted everywhere and never placed in a URL by default.
+        #[serde(default = "yes")]
+        pub secret: bool,
+        /// What it is.
+        #[serde(default)]
+        pub doc: Option<String>,
+    }
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// How a credential is sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AuthKind {
+    /// `Authorization: Bearer <credential>`.
+    Bearer,
+    /// `<header>: <credential>`.
+    Header,
+    /// `?<param>=<credential>`.
+    Query,
+    /// A request-signing scheme implemented by the runtime (`signing` names it).
+    Signature,
+}
+
+/// Request-signing schemes the runtime implements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SigningKind {
+    /// Pusher HTTP API signature (auth_version 1.0, HMAC-SHA256).
+    PusherHmacSha256,
+}
+
+item! {
+    /// One auth scheme.
+    pub struct AuthScheme {
+        /// Name operations use to pick it (`bearer`).
+        pub name: String,
+        /// How the credential travels.
+        pub kind: AuthKind,
+        /// The credential sent (bearer, header, query).
+        #[serde(default)]
+        pub credential: Option<String>,
+        /// Header name (kind `header`).
+        #[serde(default)]
+        pub header: Option<String>,
+        /// Query parameter name (kind `query`).
+        #[serde(default)]
+        pub param: Option<String>,
+        /// Signing scheme (kind `signature`).
+        #[serde(default)]
+        pub signing: Option<SigningKind>,
+        /// Credentials the signing scheme uses, by role: `app_id`, `key`, `secret`.
+        #[serde(default)]
+        pub credentials: IndexMap<String, String>,
+        /// What it is.
+        #[serde(default)]
+        pub doc: Option<String>,
+    }
+}
+
+/// Limits of a service.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Limits {
+    /// Request rate.
+    #[serde(default)]
+    pub rate: Option<RateLimit>,
+    /// Response headers that report limits.
+    #[serde(default)]
+    pub headers: Option<RateLimitHeaders>,
+    /// Named size limits (bytes, counts, lengths).
+    #[serde(default)]
+    pub sizes: IndexMap<String, SizeLimit>,
+}
+
+/// Unit of a rate window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Per {
+    /// Per second.
+    Second,
+    /// Per minute.
+    Minute,
+    /// Per hour.
+    Hour,
+}
+
+impl Per {
+    /// The window in seconds.
+    pub fn seconds(self) -> u32 {
+        match self {
+            Per::Second => 1,
+            Per::Minute => 60,
+            Per::Hour => 3600,
+        }
+    }
+}
+
+item! {
+    /// A request rate limit.
+    pub struct RateLimit {
+        /// Requests allowed per window; absent when not shown.
+        #[serde(default)]
+        pub requests: Option<u32>,
+        /// The window.
+        #[serde(default)]
+        pub per: Option<Per>,
+        /// The limit depends on the customer's plan.
+        #[serde(default)]
+        pub varies_by_plan: bool,
+    }
+}
+
+item! {
+    /// Headers that report rate limits.
+    pub struct RateLimitHeaders {
+        /// The limit (`X-RateLimit-Limit`).
+        #[serde(default)]
+        pub limit: Option<String>,
+        /// Requests left (`X-RateLimit-Remaining`).
+        #[serde(default)]
+        pub remaining: Option<String>,
+        /// Seconds until the window resets (`X-RateLimit-Reset`).
+        #[serde(default)]
+        pub reset: Option<String>,
+        /// Seconds or HTTP date to wait (`Retry-After`).
+        #[serde(default)]
+        pub retry_after: Option<String>,
+    }
+}
+
+item! {
+    /// A size limit.
+    pub struct SizeLimit {
+        /// The largest allowed value; absent when not shown.
+        #[serde(default)]
+        pub max: Option<u64>,
+        /// What is counted (`bytes`, `recipients`, `characters`).
+        #[serde(default)]
+        pub unit: Option<String>,
+        /// What it limits.
+        #[serde(default)]
+        pub doc: Option<String>,
+    }
+}
+
+item! {
+    /// Retry policy.
+    pub struct RetryPolicy {
+        /// Attempts in all, the first included.
+        pub max_attempts: u32,
+        /// Exponential backoff with full jitter.
+        pub backoff: Backoff,
+        /// HTTP statuses that are retried.
+        #[serde(default)]
+        pub statuses: Vec<u16>,
+        /// Retry when the connection cannot be made.
+        #[serde(default)]
+        pub connect_errors: bool,
+        /// Retry when an attempt times out.
+        #[serde(default)]
+        pub timeouts: bool,
+        /// Longest `Retry-After` honoured, in milliseconds.
+        #[serde(default)]
+        pub retry_after_cap_ms: Option<u64>,
+        /// Retries allowed as a percentage of requests (a budget shared by a client's clones).
+        #[serde(default)]
+        pub budget_percent: Option<u32>,
+    }
+}
+
+/// Backoff numbers: delay `n` is `rand[0,1) × min(cap, base × 2^n)`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Backoff {
+    /// Base delay in milliseconds.
+    pub base_ms: u64,
+    /// Largest delay in milliseconds.
+    pub cap_ms: u64,
+}
+
+item! {
+    /// Default timeouts.
+    pub struct Timeouts {
+        /// Connect timeout in milliseconds.
+        pub connect_ms: u64,
+        /// Per-attempt timeout in milliseconds.
+        pub attempt_ms: u64,
+        /// Optional total deadline for a call, in milliseconds.
+        #[serde(default)]
+        pub total_ms: Option<u64>,
+    }
+}
+
+item! {
+    /// Idempotency keys.
+    pub struct Idempotency {
+        /// Header that carries the key.
+        pub header: String,
+        /// Longest key accepted.
+        pub max_len: usize,
+        /// How long the server keeps keys, in hours.
+        #[serde(default)]
+        pub retention_hours: Option<u32>,
+    }
+}
+
+item! {
+    /// Cursor pagination.
+    pub struct Pagination {
+        /// Query parameter with the page size.
+        pub limit_param: String,
+        /// Largest page size.
+        #[serde(default)]
+        pub max_limit: Option<u32>,
+        /// Query parameter that asks for items after a cursor.
+        pub after_param: String,
+        /// Query parameter that asks for items before a cursor.
+        #[serde(default)]
+        pub before_param: Option<String>,
+        /// Field of a page that holds the items.
+        pub items_field: String,
+        /// Field of a page that says whether more pages follow.
+        pub has_more_field: String,
+        /// Field of an item that is its cursor.
+        pub cursor_field: String,
+    }
+}
+
+item! {
+    /// The error body.
+    pub struct Errors {
+        /// Type of the error body; absent when not shown.
+        #[serde(default, rename = "type")]
+        pub ty: Option<String>,
+        /// Known error codes and their statuses.
+        #[serde(default)]
+        pub codes: IndexMap<String, ErrorCode>,
+    }
+}
+
+item! {
+    /// A known error code.
+    pub struct ErrorCode {
+        /// HTTP statuses the code comes with.
+        pub status: Vec<u16>,
+        /// What it means.
+        #[serde(default)]
+        pub doc: Option<String>,
+    }
+}

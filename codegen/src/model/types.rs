@@ -1,0 +1,159 @@
+//! Named types of a spec: objects with their fields and rules, open enums and tagged unions.
+
+use super::*;
+
+item! {
+    /// A named type: an object (`fields`), an open enum (`values`) or a tagged union (`variants`).
+    pub struct TypeDef {
+        /// What it is.
+        #[serde(default)]
+        pub doc: Option<String>,
+        /// Object fields by wire name, in wire order.
+        #[serde(default)]
+        pub fields: Option<IndexMap<String, Field>>,
+        /// Open enum values (an unknown value still decodes).
+        #[serde(default)]
+        pub values: Option<Vec<EnumValue>>,
+        /// Union variants by tag value.
+        #[serde(default)]
+        pub variants: Option<IndexMap<String, Variant>>,
+        /// Field that holds a union's tag.
+        #[serde(default)]
+        pub tag: Option<String>,
+        /// Field that holds a union variant's content; absent: the content's fields sit beside the tag.
+        #[serde(default)]
+        pub content: Option<String>,
+        /// Rules across an object's fields (exclusive, require one, a total count).
+        #[serde(default)]
+        pub rules: Vec<Rule>,
+    }
+}
+
+item! {
+    /// A field of an object.
+    pub struct Field {
+        /// Type expression: `string`, `integer`, `number`, `boolean`, `datetime`, `json`, a type
+        /// name, `list<T>` or `map<T>` (string keys).
+        #[serde(rename = "type")]
+        pub ty: String,
+        /// Must be present.
+        #[serde(default)]
+        pub required: bool,
+        /// Set by the server only.
+        #[serde(default)]
+        pub read_only: bool,
+        /// Holds a secret (a signing secret, a token): redacted in `Debug` output.
+        #[serde(default)]
+        pub secret: bool,
+        /// Extra meaning of a string: `email`, `e164`, `rfc3339`, `uri`, `uuid`.
+        #[serde(default)]
+        pub format: Option<Format>,
+        /// What it is.
+        #[serde(default)]
+        pub doc: Option<String>,
+        /// Longest string, in characters (each string of a list).
+        #[serde(default)]
+        pub max_len: Option<u64>,
+        /// Shortest string, in characters; `1` forbids empty strings.
+        #[serde(default)]
+        pub min_len: Option<u64>,
+        /// Longest string, in UTF-8 bytes.
+        #[serde(default)]
+        pub max_bytes: Option<u64>,
+        /// Most items in a list or map.
+        #[serde(default)]
+        pub max_items: Option<u64>,
+        /// Fewest items in a list or map (when present).
+        #[serde(default)]
+        pub min_items: Option<u64>,
+        /// Smallest number.
+        #[serde(default)]
+        pub min: Option<f64>,
+        /// Largest number.
+        #[serde(default)]
+        pub max: Option<f64>,
+    }
+}
+
+item! {
+    /// A rule across fields of an object, checked before sending.
+    pub struct Rule {
+        /// At most one of these fields may be set.
+        #[serde(default)]
+        pub exclusive: Option<Vec<String>>,
+        /// At least one of these fields must be set.
+        #[serde(default)]
+        pub require_one: Option<Vec<String>>,
+        /// The items of `fields` together are at most this many.
+        #[serde(default)]
+        pub max_total: Option<u64>,
+        /// The list fields `max_total` counts.
+        #[serde(default)]
+        pub fields: Option<Vec<String>>,
+        /// Why the rule exists.
+        #[serde(default)]
+        pub doc: Option<String>,
+    }
+}
+
+/// String formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    /// An email address, optionally `Name <addr>`.
+    Email,
+    /// An E.164 phone number.
+    E164,
+    /// An RFC 3339 timestamp.
+    Rfc3339,
+    /// A URI.
+    Uri,
+    /// A UUID.
+    Uuid,
+}
+
+/// An enum value: a bare string, or an object with docs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum EnumValue {
+    /// Just the wire value.
+    Bare(String),
+    /// The wire value with docs and provenance.
+    Documented(DocumentedValue),
+}
+
+item! {
+    /// An enum value with docs.
+    pub struct DocumentedValue {
+        /// The wire value.
+        pub value: String,
+        /// What it means.
+        #[serde(default)]
+        pub doc: Option<String>,
+    }
+}
+
+impl EnumValue {
+    /// The wire value.
+    pub fn value(&self) -> &str {
+        match self {
+            EnumValue::Bare(v) => v,
+            EnumValue::Documented(d) => &d.value,
+        }
+    }
+}
+
+item! {
+    /// A union variant.
+    pub struct Variant {
+        /// The object type this variant carries; absent for a variant with no content.
+        #[serde(default, rename = "type")]
+        pub ty: Option<String>,
+        /// Rust name of the variant; derived from the tag when absent.
+        #[serde(default)]
+        pub name: Option<String>,
+        /// What it is.
+        #[serde(default)]
+        pub doc: Option<String>,
+    }
+}

@@ -1,0 +1,66 @@
+//! Every default the generator applies where a spec says nothing, in one place (the values of
+//! `PROTOCOLS.md`, "Retry and timeout defaults"). `check` applies them once, while building the
+//! resolved model; nothing else decides a default.
+
+use crate::model::{IdempotencyMode, Method};
+
+use super::{RetryInfo, TimeoutInfo};
+
+/// The retry policy of a service without a `retry` section: 3 attempts, 0.5 s base, 8 s cap,
+/// statuses 408, 429, 500, 502, 503, 504, connect errors and timeouts, `Retry-After` capped at
+/// 60 s, a 20 % retry budget (the runtime's `RetrySpec::DEFAULT`).
+pub fn retry() -> RetryInfo {
+    RetryInfo {
+        max_attempts: 3,
+        base_ms: 500,
+        cap_ms: 8_000,
+        statuses: vec![408, 429, 500, 502, 503, 504],
+        connect_errors: true,
+        timeouts: true,
+        retry_after_cap_ms: RETRY_AFTER_CAP_MS,
+        budget_percent: RETRY_BUDGET_PERCENT,
+    }
+}
+
+/// Longest `Retry-After` honoured when the retry section does not say.
+pub const RETRY_AFTER_CAP_MS: u64 = 60_000;
+
+/// The retry budget when the retry section does not say.
+pub const RETRY_BUDGET_PERCENT: u32 = 20;
+
+/// Timeouts of a service without a `timeouts` section: connect 3 s, 60 s per attempt, no total
+/// deadline.
+pub const TIMEOUTS: TimeoutInfo = TimeoutInfo {
+    connect_ms: 3_000,
+    attempt_ms: 60_000,
+    total_ms: None,
+};
+
+/// The retry class of an operation that does not state one: methods that are idempotent in
+/// HTTP are retried as they are, the others never once they may have reached the server.
+pub fn idempotency(method: Method) -> IdempotencyMode {
+    match method {
+        Method::Get | Method::Put | Method::Delete => IdempotencyMode::Safe,
+        Method::Post | Method::Patch => IdempotencyMode::None,
+    }
+}
+
+/// Whether a request of this method carries a body (`{}` when the spec names none).
+pub fn has_body(method: Method) -> bool {
+    matches!(method, Method::Put | Method::Post | Method::Patch)
+}
+
+/// The success status of an operation that does not state one.
+pub fn success_status(has_response: bool) -> u16 {
+    if has_response { 200 } else { 204 }
+}
+
+/// WebSocket heartbeat: ping after 120 s of silence, give up 30 s after the ping.
+pub const PING_AFTER_MS: u64 = 120_000;
+/// See [`PING_AFTER_MS`].
+pub const PONG_TIMEOUT_MS: u64 = 30_000;
+
+/// WebSocket reconnection backoff: 1 s base, 30 s cap.
+pub const RECONNECT_BASE_MS: u64 = 1_000;
+/// See [`RECONNECT_BASE_MS`].
+pub const RECONNECT_CAP_MS: u64 = 30_000;

@@ -1,0 +1,229 @@
+//! The resolved model: what [`crate::check`] makes of a spec, and the only thing the emitters,
+//! the exporters and the gaps report read.
+//!
+//! Every default is applied here once ([`defaults`]), every reference is resolved (an
+//! operation's auth scheme is the scheme, not its name) and every derived fact is computed
+//! (which types have checks, the success status, the query struct's name). Nothing after
+//! `check` looks at the raw [`crate::model::SpecFile`].
+
+pub mod defaults;
+mod operations;
+mod types;
+mod websocket;
+
+pub use operations::{OperationInfo, ParamInfo};
+pub(crate) use types::BUILTINS;
+pub use types::{Constraints, FieldInfo, RuleInfo, Ty, TypeInfo, TypeKind, ValueInfo, VariantInfo};
+pub use websocket::{Heartbeat, MessageInfo, ReconnectBackoff, WebSocketInfo};
+
+use crate::gaps::GapItem;
+use crate::model::{
+    ErrorCode, Idempotency, Pagination, RateLimitHeaders, ServiceInfo, SigningKind, Source,
+    WebhookSignature,
+};
+
+/// A resolved service.
+#[derive(Debug, Clone)]
+pub struct Service {
+    /// The file it came from, as shown in diagnostics.
+    pub file: String,
+    /// Identity: name, title, summary, docs, pricing, version prefix and base URL, with their
+    /// provenance (nothing in it has a default).
+    pub info: ServiceInfo,
+    /// Named credentials, in spec order.
+    pub credentials: Vec<CredentialInfo>,
+    /// Auth schemes in order of preference; the first is the default.
+    pub auth: Vec<AuthInfo>,
+    /// The request rate limit, when the spec gives both the count and the window.
+    pub rate_limit: Option<RateLimitInfo>,
+    /// The response headers that report limits.
+    pub rate_limit_headers: Option<RateLimitHeaders>,
+    /// The retry policy, defaults applied.
+    pub retry: RetryInfo,
+    /// Timeouts, defaults applied.
+    pub timeouts: TimeoutInfo,
+    /// Idempotency keys, when operations carry them.
+    pub idempotency: Option<Idempotency>,
+    /// Cursor pagination, when list operations page.
+    pub pagination: Option<Pagination>,
+    /// The error body.
+    pub errors: Option<ErrorsInfo>,
+    /// Named types, in spec order.
+    pub types: Vec<TypeInfo>,
+    /// Operations, in spec order.
+    pub operations: Vec<OperationInfo>,
+    /// Webhook delivery.
+    pub webhook: Option<WebhookInfo>,
+    /// The WebSocket protocol.
+    pub websocket: Option<WebSocketInfo>,
+    /// Every item that is assumed or not shown (and every seed conflict), with its location.
+    pub gaps: Vec<GapItem>,
+    /// The service-wide sections as the spec writes them, as JSON (`base_url`, `retry`, ...,
+    /// absent sections left out), for documents that reproduce them (`x-` extensions). Code
+    /// generation reads the resolved fields above, never these.
+    pub as_written: Vec<(&'static str, serde_json::Value)>,
+}
+
+impl Service {
+    /// The service's short name (`email`).
+    pub fn name(&self) -> &str {
+        &self.info.name
+    }
+
+    /// The service's human title (`Email service`).
+    pub fn title(&self) -> &str {
+        &self.info.title
+    }
+
+    /// The version prefix of request paths (`v1`), if any.
+    pub fn version_prefix(&self) -> Option<&str> {
+        self.info.version.as_ref().and_then(|v| v.prefix.as_deref())
+    }
+
+    /// A named type by name.
+    pub fn type_named(&self, name: &str) -> Option<&TypeInfo> {
+        self.types.iter().find(|t| t.name == name)
+    }
+
+    /// True when the named type has something to check before sending.
+    pub fn is_checked(&self, name: &str) -> bool {
+        self.type_named(name).is_some_and(|t| t.checked)
+    }
+}
+
+/// Provenance of a resolved item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    /// Where it comes from.
+    pub source: Source,
+    /// Why it is assumed, or what the seed says.
+    pub note: Option<String>,
+    /// Set when seed facts disagree about it.
+    pub conflict: Option<String>,
+}
+
+/// A named credential.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CredentialInfo {
+    /// Its name (`api_key`).
+    pub name: String,
+    /// The env var it is read from.
+    pub env: String,
+    /// Redacted everywhere and never placed in a URL.
+    pub secret: bool,
+}
+
+/// An auth scheme, its credentials resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuthInfo {
+    /// The name operations use to pick it.
+    pub name: String,
+    /// How the credentials travel.
+    pub method: AuthMethod,
+    /// What it is.
+    pub doc: Option<String>,
+    /// Where it comes from.
+    pub origin: Origin,
+}
+
+/// How an auth scheme sends its credentials; every name is a credential of the service.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AuthMethod {
+    /// `Authorization: Bearer <credential>`.
+    Bearer {
+        /// The credential sent.
+        credential: String,
+    },
+    /// `<header>: <credential>`.
+    Header {
+        /// The header name.
+        header: String,
+        /// The credential sent.
+        credential: String,
+    },
+    /// `?<param>=<credential>`.
+    Query {
+        /// The query parameter name.
+        param: String,
+        /// The credential sent.
+        credential: String,
+    },
+    /// A request-signing scheme implemented by the runtime.
+    Signature {
+        /// The scheme.
+        signing: SigningKind,
+        /// The credential holding the app id.
+        app_id: String,
+        /// The credential holding the key.
+        key: String,
+        /// The credential holding the secret.
+        secret: String,
+    },
+}
+
+/// A request rate limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RateLimitInfo {
+    /// Requests allowed per window.
+    pub requests: u32,
+    /// The window, in seconds.
+    pub per_seconds: u32,
+}
+
+/// The retry policy, every default applied ([`defaults::retry`] when the spec has none).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RetryInfo {
+    /// Attempts in all, the first included.
+    pub max_attempts: u32,
+    /// Backoff base in milliseconds.
+    pub base_ms: u64,
+    /// Backoff cap in milliseconds.
+    pub cap_ms: u64,
+    /// Retried HTTP statuses.
+    pub statuses: Vec<u16>,
+    /// Retry connection failures.
+    pub connect_errors: bool,
+    /// Retry attempts that timed out.
+    pub timeouts: bool,
+    /// Longest `Retry-After` honoured, in milliseconds.
+    pub retry_after_cap_ms: u64,
+    /// Retries allowed as a percentage of requests (0 turns the budget off).
+    pub budget_percent: u32,
+}
+
+/// Timeouts, every default applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimeoutInfo {
+    /// Connect timeout in milliseconds.
+    pub connect_ms: u64,
+    /// Per-attempt timeout in milliseconds.
+    pub attempt_ms: u64,
+    /// Deadline of a whole call, in milliseconds.
+    pub total_ms: Option<u64>,
+}
+
+/// The error body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ErrorsInfo {
+    /// Its type; absent when not shown.
+    pub ty: Option<Ty>,
+    /// Known error codes and their statuses.
+    pub codes: indexmap::IndexMap<String, ErrorCode>,
+    /// Where it comes from.
+    pub origin: Origin,
+}
+
+/// Webhook delivery.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WebhookInfo {
+    /// The payload type (usually a union keyed by event type).
+    pub ty: Option<String>,
+    /// The signature scheme; absent when not shown.
+    pub signature: Option<WebhookSignature>,
+    /// The env var holding the signing secret.
+    pub secret_env: Option<String>,
+    /// What it is.
+    pub doc: Option<String>,
+    /// Where it comes from: its own provenance, else that of the `events` section.
+    pub origin: Origin,
+}

@@ -1,0 +1,239 @@
+//! The resolved named types: type expressions ([`Ty`]), objects with their fields, limits and
+//! rules, open enums and tagged unions, as `check` leaves them for the emitters and exporters.
+
+use crate::model::{Format, Rule, Source};
+
+/// A type expression, resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ty {
+    /// `string`
+    String,
+    /// `integer` (64-bit signed)
+    Integer,
+    /// `number` (64-bit float)
+    Number,
+    /// `boolean`
+    Boolean,
+    /// `datetime`: an RFC 3339 timestamp, kept as text.
+    DateTime,
+    /// `json`: any JSON value.
+    Json,
+    /// A named type of the spec.
+    Named(String),
+    /// `list<T>`
+    List(Box<Ty>),
+    /// `map<T>`: string keys.
+    Map(Box<Ty>),
+    /// `page<T>`: one page of a cursor-paginated list.
+    Page(Box<Ty>),
+}
+
+/// The built-in type names.
+pub(crate) const BUILTINS: &[&str] =
+    &["string", "integer", "number", "boolean", "datetime", "json"];
+
+impl Ty {
+    /// Parses a type expression; unknown names are kept as [`Ty::Named`] for the checker.
+    pub fn parse(text: &str) -> Result<Ty, String> {
+        let text = text.trim();
+        for (prefix, wrap) in [
+            ("list<", Ty::List as fn(Box<Ty>) -> Ty),
+            ("map<", Ty::Map as fn(Box<Ty>) -> Ty),
+            ("page<", Ty::Page as fn(Box<Ty>) -> Ty),
+        ] {
+            if let Some(rest) = text.strip_prefix(prefix) {
+                let inner = rest
+                    .strip_suffix('>')
+                    .ok_or_else(|| format!("`{text}` is missing its closing `>`"))?;
+                return Ok(wrap(Box::new(Ty::parse(inner)?)));
+            }
+        }
+        Ok(match text {
+            "string" => Ty::String,
+            "integer" => Ty::Integer,
+            "number" => Ty::Number,
+            "boolean" => Ty::Boolean,
+            "datetime" => Ty::DateTime,
+            "json" => Ty::Json,
+            "" => return Err("the type is empty".into()),
+            name if name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
+                Ty::Named(name.to_owned())
+            }
+            other => return Err(format!("`{other}` is not a type expression")),
+        })
+    }
+
+    /// Every named type this expression refers to.
+    pub(crate) fn names(&self, out: &mut Vec<String>) {
+        match self {
+            Ty::Named(n) => out.push(n.clone()),
+            Ty::List(t) | Ty::Map(t) | Ty::Page(t) => t.names(out),
+            _ => {}
+        }
+    }
+
+    /// The named type this expression holds directly or in a list or map, if any.
+    pub fn inner_name(&self) -> Option<&str> {
+        match self {
+            Ty::Named(n) => Some(n),
+            Ty::List(t) | Ty::Map(t) => match &**t {
+                Ty::Named(n) => Some(n),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// True for scalars (what a query or path parameter may be).
+    pub fn is_scalar(&self) -> bool {
+        matches!(
+            self,
+            Ty::String | Ty::Integer | Ty::Number | Ty::Boolean | Ty::DateTime
+        )
+    }
+
+    pub(crate) fn contains_page(&self) -> bool {
+        match self {
+            Ty::Page(_) => true,
+            Ty::List(t) | Ty::Map(t) => t.contains_page(),
+            _ => false,
+        }
+    }
+}
+
+/// A named type, resolved.
+#[derive(Debug, Clone)]
+pub struct TypeInfo {
+    /// PascalCase name.
+    pub name: String,
+    /// Docs.
+    pub doc: Option<String>,
+    /// Where it comes from.
+    pub source: Source,
+    /// Why it is assumed, or what the seed says.
+    pub note: Option<String>,
+    /// Set when seed facts disagree about it.
+    pub conflict: Option<String>,
+    /// What kind of type.
+    pub kind: TypeKind,
+    /// Rules across fields (objects only), checked before sending.
+    pub rules: Vec<RuleInfo>,
+    /// The rules as the spec writes them, with their docs, for documents that reproduce them.
+    pub rules_as_written: Vec<Rule>,
+    /// It has something to check before sending, directly or through a field or variant.
+    pub checked: bool,
+}
+
+/// The three kinds of named type.
+#[derive(Debug, Clone)]
+pub enum TypeKind {
+    /// A struct.
+    Object(Vec<FieldInfo>),
+    /// An open enum of strings.
+    Enum(Vec<ValueInfo>),
+    /// A union told apart by a tag field.
+    Union {
+        /// Field with the tag.
+        tag: String,
+        /// Field with the content, if the content does not sit beside the tag.
+        content: Option<String>,
+        /// Variants.
+        variants: Vec<VariantInfo>,
+    },
+}
+
+/// An object field.
+#[derive(Debug, Clone)]
+pub struct FieldInfo {
+    /// Wire name.
+    pub wire: String,
+    /// Rust name.
+    pub rust: String,
+    /// Type.
+    pub ty: Ty,
+    /// Must be present.
+    pub required: bool,
+    /// String format.
+    pub format: Option<Format>,
+    /// Limits checked before sending.
+    pub constraints: Constraints,
+    /// Redacted in `Debug`.
+    pub secret: bool,
+    /// Set by the server only.
+    pub read_only: bool,
+    /// Docs.
+    pub doc: Option<String>,
+    /// Where it comes from (its own, else its type's).
+    pub source: Source,
+    /// Why it is assumed, or what the seed says.
+    pub note: Option<String>,
+    /// Set when seed facts disagree about it.
+    pub conflict: Option<String>,
+    /// Its value (or an item of it) is a named type that has checks of its own.
+    pub nested_checked: bool,
+}
+
+/// Limits on a field's value, checked before sending.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Constraints {
+    /// Longest string in characters.
+    pub max_len: Option<u64>,
+    /// Shortest string in characters.
+    pub min_len: Option<u64>,
+    /// Longest string in bytes.
+    pub max_bytes: Option<u64>,
+    /// Most items.
+    pub max_items: Option<u64>,
+    /// Fewest items.
+    pub min_items: Option<u64>,
+    /// Smallest number.
+    pub min: Option<f64>,
+    /// Largest number.
+    pub max: Option<f64>,
+}
+
+impl Constraints {
+    /// True when nothing is constrained.
+    pub fn is_empty(&self) -> bool {
+        *self == Constraints::default()
+    }
+}
+
+/// A rule across an object's fields, by Rust field name.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RuleInfo {
+    /// At most one set.
+    Exclusive(Vec<(String, String)>),
+    /// At least one set.
+    RequireOne(Vec<(String, String)>),
+    /// Items of these list fields together at most `max`.
+    MaxTotal(Vec<(String, String)>, u64),
+}
+
+/// An enum value.
+#[derive(Debug, Clone)]
+pub struct ValueInfo {
+    /// Wire value.
+    pub wire: String,
+    /// Rust variant name.
+    pub rust: String,
+    /// Docs.
+    pub doc: Option<String>,
+    /// Where it comes from.
+    pub source: Source,
+}
+
+/// A union variant.
+#[derive(Debug, Clone)]
+pub struct VariantInfo {
+    /// Tag value.
+    pub tag: String,
+    /// Rust variant name.
+    pub rust: String,
+    /// Content type.
+    pub ty: Option<String>,
+    /// Docs.
+    pub doc: Option<String>,
+    /// Where it comes from.
+    pub source: Source,
+}
