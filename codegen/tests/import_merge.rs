@@ -64,9 +64,15 @@ fn merge(existing: &str) -> comms_codegen::import::Imported {
     .unwrap()
 }
 
-fn check(yaml: &str) -> comms_codegen::check::Service {
+/// A merged spec that passed `check`, as written (the items' notes and conflicts are spec text).
+struct Checked {
+    spec: comms_codegen::model::SpecFile,
+}
+
+fn check(yaml: &str) -> Checked {
     let loaded = comms_codegen::load::load_str("merged.yaml", yaml).unwrap();
-    comms_codegen::check::check(&loaded).unwrap_or_else(|d| panic!("{d}\n{yaml}"))
+    comms_codegen::check::check(&loaded).unwrap_or_else(|d| panic!("{d}\n{yaml}"));
+    Checked { spec: loaded.spec }
 }
 
 #[test]

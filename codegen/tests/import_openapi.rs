@@ -21,14 +21,30 @@ fn import(name: &str, service: &str) -> Imported {
     import_openapi(&fixture(name), &ImportOptions::new(service, name), None).unwrap()
 }
 
+/// A spec that passed `check`: the resolved service, and the spec as written.
+struct Checked {
+    service: Service,
+    spec: comms_codegen::model::SpecFile,
+}
+
+impl std::ops::Deref for Checked {
+    type Target = Service;
+    fn deref(&self) -> &Service {
+        &self.service
+    }
+}
+
 /// Checks the spec and parses its generated code as Rust.
-fn checked(imported: &Imported) -> Service {
+fn checked(imported: &Imported) -> Checked {
     let loaded = comms_codegen::load::load_str("imported.yaml", &imported.yaml).unwrap();
     let service =
         comms_codegen::check::check(&loaded).unwrap_or_else(|d| panic!("{d}\n{}", imported.yaml));
     let code = comms_codegen::emit::emit_service(&service).unwrap();
     syn::parse_file(&code).unwrap();
-    service
+    Checked {
+        service,
+        spec: loaded.spec,
+    }
 }
 
 fn ty<'a>(s: &'a Service, name: &str) -> &'a TypeKind {
@@ -171,7 +187,13 @@ fn openapi_3_0_operations_keep_routes_parameters_statuses_and_auth() {
     // A keyword operation id gets a suffix; `{ParcelId}` becomes `{parcel_id}`.
     assert_eq!(op(&s, "type_op").path, "/v2/parcels/{parcel_id}");
     // The first mappable scheme of an operation's security wins over the default.
-    assert_eq!(op(&s, "delete_parcel").auth.as_deref(), Some("query_key"));
+    assert_eq!(
+        op(&s, "delete_parcel")
+            .auth
+            .as_ref()
+            .map(|a| a.name.as_str()),
+        Some("query_key")
+    );
     let kinds: Vec<AuthKind> = s.spec.auth.iter().map(|a| a.kind).collect();
     assert_eq!(kinds, [AuthKind::Bearer, AuthKind::Query]);
     assert_eq!(s.spec.errors.as_ref().unwrap().ty.as_deref(), Some("Error"));
@@ -292,8 +314,7 @@ fn every_item_says_where_it_was_imported_from_and_the_unknowns_are_gaps() {
             "{name}"
         );
     }
-    let loaded = comms_codegen::load::load_str("parcels.yaml", &imported.yaml).unwrap();
-    let report = comms_codegen::gaps::report(&[loaded]);
+    let report = comms_codegen::gaps::report(std::slice::from_ref(&s.service));
     for gap in [
         "limits.rate",
         "retry_policy",
