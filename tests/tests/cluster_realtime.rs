@@ -9,7 +9,7 @@ mod realtime_common;
 
 use std::time::{Duration, Instant};
 
-use cluster_common::{Cluster, api_client, connected, next_named, subscribed};
+use cluster_common::{Cluster, Which, api_client, connected, next_named, subscribed};
 use comms::pusher::{ConnectionState, MasterKey};
 use comms_runtime::realtime::{Channel, Connection};
 use realtime_common::MASTER_KEY;
@@ -193,11 +193,12 @@ async fn subscribers_through_balancer(c: &Cluster, count: usize) -> Vec<Subscrib
     out
 }
 
-/// Kills node B and waits for every client it had to come back (a new socket, all channels
-/// confirmed again). Returns how many clients were on B and the slowest comeback, from the kill
-/// to the last channel's confirmation.
-async fn kill_b_and_wait_resubscribed(
+/// Kills a node and waits for every client it had to come back (a new socket, all channels
+/// confirmed again). Returns how many clients were on it and the slowest comeback, from the
+/// kill to the last channel's confirmation.
+async fn kill_and_wait_resubscribed(
     c: &mut Cluster,
+    which: Which,
     subs: &mut [Subscriber],
 ) -> (usize, Duration) {
     // Leave only what comes after the kill in the channels' queues.
@@ -208,12 +209,12 @@ async fn kill_b_and_wait_resubscribed(
     }
     let watchers: Vec<_> = subs.iter().map(|s| s.conn.state_changes()).collect();
     let killed = Instant::now();
-    c.b.kill();
+    c.node_mut(which).kill();
     let logs = c.logs();
     let comebacks = subs.iter_mut().zip(watchers).map(|(s, mut states)| {
         let logs = &logs;
         async move {
-            // B's clients see their socket drop at once; A's keep theirs.
+            // The killed node's clients see their socket drop at once; the others keep theirs.
             let lost = tokio::time::timeout(Duration::from_secs(1), async {
                 while let Ok(change) = states.recv().await {
                     if change.previous == ConnectionState::Connected {
@@ -282,7 +283,7 @@ async fn cluster_node_b_killed_its_clients_resubscribe_through_the_balancer_with
     let mut c = Cluster::start();
     const CLIENTS: usize = 4;
     let mut subs = subscribers_through_balancer(&c, CLIENTS).await;
-    let (moved, slowest) = kill_b_and_wait_resubscribed(&mut c, &mut subs).await;
+    let (moved, slowest) = kill_and_wait_resubscribed(&mut c, Which::B, &mut subs).await;
     // Round-robin put some on each node: only B's clients moved.
     assert!(
         (1..CLIENTS).contains(&moved),
@@ -306,4 +307,43 @@ async fn cluster_node_b_killed_its_clients_resubscribe_through_the_balancer_with
             .unwrap();
     assert_eq!(users["users"].as_array().unwrap().len(), CLIENTS, "{users}");
     every_subscriber_gets(&c, &mut subs, "after-kill").await;
+}
+
+/// The long version (`--ignored`): 40 clients, the nodes killed and restarted in turn 6 times;
+/// after the first round every client sits on the node that is killed next.
+#[tokio::test]
+#[ignore = "long: about 20 s; run with --ignored"]
+async fn cluster_nodes_killed_in_turn_every_client_comes_back_each_time() {
+    let mut c = Cluster::start();
+    const CLIENTS: usize = 40;
+    let mut subs = subscribers_through_balancer(&c, CLIENTS).await;
+    let mut worst = Duration::ZERO;
+    for round in 0..6 {
+        let (killed, survivor) = if round % 2 == 0 {
+            (Which::B, Which::A)
+        } else {
+            (Which::A, Which::B)
+        };
+        let (moved, slowest) = kill_and_wait_resubscribed(&mut c, killed, &mut subs).await;
+        if round == 0 {
+            assert!((1..CLIENTS).contains(&moved), "{moved} on node B");
+        } else {
+            assert_eq!(moved, CLIENTS, "round {round}: all were on {killed:?}");
+        }
+        assert!(
+            slowest <= Duration::from_secs(2),
+            "round {round}: {slowest:?}"
+        );
+        worst = worst.max(slowest);
+        let users = c
+            .node_mut(survivor)
+            .client()
+            .list_presence_users("presence-ticker")
+            .await
+            .unwrap();
+        assert_eq!(users["users"].as_array().unwrap().len(), CLIENTS, "{users}");
+        every_subscriber_gets(&c, &mut subs, &format!("round-{round}")).await;
+        c.restart(killed);
+    }
+    println!("{CLIENTS} clients, 6 kills: every comeback within {worst:?}");
 }

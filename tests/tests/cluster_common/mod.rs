@@ -59,6 +59,15 @@ fn stop(child: &mut Option<Child>) {
     }
 }
 
+/// Which node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Which {
+    /// The first.
+    A,
+    /// The second.
+    B,
+}
+
 /// One sockudo node of the cluster.
 pub struct Node {
     /// Its own port (HTTP API and WebSocket).
@@ -229,6 +238,24 @@ impl Cluster {
             );
             std::thread::sleep(Duration::from_millis(50));
         }
+    }
+
+    /// One of the nodes.
+    pub fn node_mut(&mut self, which: Which) -> &mut Node {
+        match which {
+            Which::A => &mut self.a,
+            Which::B => &mut self.b,
+        }
+    }
+
+    /// Starts a killed node again on its port, and waits until it is back in Redis's pub/sub
+    /// and in the balancer's pool (HAProxy checks a down server every 500 ms).
+    pub fn restart(&mut self, which: Which) {
+        let node = self.node_mut(which);
+        node.kill();
+        node.spawn();
+        self.wait_nodes_subscribed();
+        std::thread::sleep(Duration::from_millis(1200));
     }
 
     /// The balancer's HTTP API.
