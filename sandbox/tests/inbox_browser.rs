@@ -195,18 +195,12 @@ async fn an_html_email_with_script_and_onerror_runs_nothing_in_the_inbox() {
             sent.id
         ))
         .await;
-    browser
-        .wait_for(
+    let frame = browser
+        .eval_when(
             "the HTML frame",
-            "return !!document.getElementById('email-frame');",
+            "const f = document.getElementById('email-frame'); return f && f.src ? [f.getAttribute('sandbox'), f.src] : null;",
             json!([]),
             SLOW,
-        )
-        .await;
-    let frame = browser
-        .eval(
-            "const f = document.getElementById('email-frame'); return [f.getAttribute('sandbox'), f.src];",
-            json!([]),
         )
         .await;
     assert_eq!(frame[0], "", "the frame is sandboxed with no allowances");
@@ -237,7 +231,7 @@ async fn an_html_email_with_script_and_onerror_runs_nothing_in_the_inbox() {
     browser
         .wait_for(
             "the frame to reload with remote images",
-            "return document.getElementById('email-frame').src.endsWith('?remote=1');",
+            "const f = document.getElementById('email-frame'); return !!f && f.src.endsWith('?remote=1');",
             json!([]),
             SLOW,
         )

@@ -129,13 +129,27 @@ impl Browser {
         timeout: Duration,
     ) -> Duration {
         let start = Instant::now();
+        self.eval_when(what, script, args, timeout).await;
+        start.elapsed()
+    }
+
+    /// The first truthy value `script` returns, polled until `timeout`. Read what a live page
+    /// shows in the same script that finds it: the page may re-render between two scripts.
+    pub async fn eval_when(
+        &self,
+        what: &str,
+        script: &str,
+        args: Value,
+        timeout: Duration,
+    ) -> Value {
+        let start = Instant::now();
         loop {
             let value = self.eval(script, args.clone()).await;
             let truthy = !matches!(value, Value::Null | Value::Bool(false))
                 && value != json!(0)
                 && value != json!("");
             if truthy {
-                return start.elapsed();
+                return value;
             }
             assert!(
                 start.elapsed() < timeout,
