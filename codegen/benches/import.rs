@@ -26,10 +26,10 @@ fn import_check_generate(text: &str, service: &str) -> String {
 
 fn import(c: &mut Criterion) {
     let mut docs = vec![("synthetic_200".to_owned(), synthetic_document(200))];
-    if let Ok(path) = std::env::var("COMMS_IMPORT_BENCH_DOC") {
-        if let Ok(text) = std::fs::read_to_string(&path) {
-            docs.push(("provider".to_owned(), text));
-        }
+    if let Ok(path) = std::env::var("COMMS_IMPORT_BENCH_DOC")
+        && let Ok(text) = std::fs::read_to_string(&path)
+    {
+        docs.push(("provider".to_owned(), text));
     }
     for (name, text) in docs {
         let mut group = c.benchmark_group(format!("import/{name}"));

@@ -101,10 +101,10 @@ fn mutate(doc: &mut Value, rng: &mut Rng) {
                         m.remove(last);
                     }
                     Some(Value::Array(a)) => {
-                        if let Ok(i) = last.parse::<usize>() {
-                            if i < a.len() {
-                                a.remove(i);
-                            }
+                        if let Ok(i) = last.parse::<usize>()
+                            && i < a.len()
+                        {
+                            a.remove(i);
                         }
                     }
                     _ => {}

@@ -27,10 +27,10 @@ pub(crate) fn exponential(base: Duration, cap: Duration, n: u32) -> Duration {
 pub(crate) fn server_wait(headers: &HeaderMap, names: &RateLimitHeaders) -> Option<Duration> {
     if let Some(ms) =
         header_str(headers, "retry-after-ms").and_then(|v| v.trim().parse::<f64>().ok())
+        && ms.is_finite()
+        && ms >= 0.0
     {
-        if ms.is_finite() && ms >= 0.0 {
-            return Some(Duration::from_secs_f64(ms.min(1e12) / 1000.0));
-        }
+        return Some(Duration::from_secs_f64(ms.min(1e12) / 1000.0));
     }
     let value = names
         .retry_after

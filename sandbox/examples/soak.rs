@@ -160,7 +160,7 @@ async fn serve(
         };
         let n = stats.requests.fetch_add(1, Ordering::SeqCst) + 1;
         let chaos = faults.load(Ordering::SeqCst);
-        if chaos && reset_every > 0 && n % reset_every == 0 {
+        if chaos && reset_every > 0 && n.is_multiple_of(reset_every) {
             stats.reset_before.fetch_add(1, Ordering::SeqCst);
             reset(client);
             return;
@@ -194,7 +194,7 @@ async fn serve(
         if answer.replayed {
             stats.replays.fetch_add(1, Ordering::SeqCst);
         }
-        if chaos && cut_every > 0 && n % cut_every == 0 {
+        if chaos && cut_every > 0 && n.is_multiple_of(cut_every) {
             stats.cut_after.fetch_add(1, Ordering::SeqCst);
             reset(client);
             return;

@@ -260,15 +260,15 @@ pub async fn run(
         }));
     }
     let mut redis_outage = None;
-    if settings.kill_redis {
-        if let Some(redis) = redis.as_mut() {
-            tokio::time::sleep(soak.duration / 3).await;
-            redis.kill();
-            let killed = started.elapsed();
-            tokio::time::sleep(soak.duration / 3).await;
-            redis.restart()?;
-            redis_outage = Some((killed, started.elapsed()));
-        }
+    if settings.kill_redis
+        && let Some(redis) = redis.as_mut()
+    {
+        tokio::time::sleep(soak.duration / 3).await;
+        redis.kill();
+        let killed = started.elapsed();
+        tokio::time::sleep(soak.duration / 3).await;
+        redis.restart()?;
+        redis_outage = Some((killed, started.elapsed()));
     }
     let mut total = WorkerReport::default();
     for child in children {

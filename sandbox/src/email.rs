@@ -491,10 +491,11 @@ impl EmailService {
         }
         for endpoint in &self.store().webhooks {
             let wanted = endpoint.events.iter().any(|e| e.as_str() == event_type);
-            if endpoint.status == WebhookEndpointStatus::Enabled && wanted {
-                if let Some(secret) = &endpoint.secret {
-                    targets.push((endpoint.url.clone(), secret.clone()));
-                }
+            if endpoint.status == WebhookEndpointStatus::Enabled
+                && wanted
+                && let Some(secret) = &endpoint.secret
+            {
+                targets.push((endpoint.url.clone(), secret.clone()));
             }
         }
         for (url, secret) in targets {
@@ -731,16 +732,16 @@ impl EmailService {
                     .map(|a| bare_address(a))
                     .find(|a| a.to_ascii_lowercase().starts_with("bounce"));
                 let email_id = stored.email.id.clone();
-                if let Some(address) = address {
-                    if store.suppressed(&address).is_none() {
-                        store.suppressions.push(Suppression {
-                            id: new_id("sup"),
-                            email: address,
-                            reason: SuppressionReason::HardBounce,
-                            email_id: Some(email_id),
-                            created_at: now_rfc3339(),
-                        });
-                    }
+                if let Some(address) = address
+                    && store.suppressed(&address).is_none()
+                {
+                    store.suppressions.push(Suppression {
+                        id: new_id("sup"),
+                        email: address,
+                        reason: SuppressionReason::HardBounce,
+                        email_id: Some(email_id),
+                        created_at: now_rfc3339(),
+                    });
                 }
                 Some(EmailEvent::EmailBounced(EmailBouncedData {
                     email_id: data.email_id,
@@ -895,14 +896,14 @@ impl EmailServer for EmailService {
         body: CreateTemplateRequest,
     ) -> Result<Template, ServerError> {
         let mut store = self.store();
-        if let Some(alias) = &body.alias {
-            if store.template_index(alias).is_ok() {
-                return Err(ServerError::conflict(
-                    "conflict",
-                    format!("a template has the alias `{alias}`"),
-                )
-                .with_param("alias"));
-            }
+        if let Some(alias) = &body.alias
+            && store.template_index(alias).is_ok()
+        {
+            return Err(ServerError::conflict(
+                "conflict",
+                format!("a template has the alias `{alias}`"),
+            )
+            .with_param("alias"));
         }
         let template = Template {
             id: new_id("tpl"),
@@ -955,14 +956,14 @@ impl EmailServer for EmailService {
     ) -> Result<Template, ServerError> {
         let mut store = self.store();
         let index = store.template_index(&id)?;
-        if let Some(alias) = &body.alias {
-            if store.template_index(alias).is_ok_and(|i| i != index) {
-                return Err(ServerError::conflict(
-                    "conflict",
-                    format!("a template has the alias `{alias}`"),
-                )
-                .with_param("alias"));
-            }
+        if let Some(alias) = &body.alias
+            && store.template_index(alias).is_ok_and(|i| i != index)
+        {
+            return Err(ServerError::conflict(
+                "conflict",
+                format!("a template has the alias `{alias}`"),
+            )
+            .with_param("alias"));
         }
         let t = &mut store.templates[index];
         macro_rules! set {
@@ -1122,14 +1123,14 @@ impl EmailServer for EmailService {
         let contact = {
             let mut store = self.store();
             let index = store.contact_index(&id_or_email)?;
-            if let Some(email) = &body.email {
-                if store.contact_index(email).is_ok_and(|i| i != index) {
-                    return Err(ServerError::conflict(
-                        "conflict",
-                        format!("a contact has the address `{email}`"),
-                    )
-                    .with_param("email"));
-                }
+            if let Some(email) = &body.email
+                && store.contact_index(email).is_ok_and(|i| i != index)
+            {
+                return Err(ServerError::conflict(
+                    "conflict",
+                    format!("a contact has the address `{email}`"),
+                )
+                .with_param("email"));
             }
             store.check_lists(body.list_ids.as_ref())?;
             let c = &mut store.contacts[index];

@@ -609,10 +609,10 @@ async fn pings_are_answered_both_ways_and_silent_clients_are_closed() {
     c.wait_for(ConnectionState::Connected, WAIT).await.unwrap();
     let pong = tokio::time::timeout(WAIT, async {
         loop {
-            if let ConnectionEvent::Frame(f) = events.recv().await.unwrap() {
-                if f.event == "pusher:pong" {
-                    return f;
-                }
+            if let ConnectionEvent::Frame(f) = events.recv().await.unwrap()
+                && f.event == "pusher:pong"
+            {
+                return f;
             }
         }
     })
@@ -687,10 +687,10 @@ async fn cache_channels_replay_the_last_event_or_report_a_miss() {
     let _empty = subscribed(&c, "cache-empty").await;
     let miss = tokio::time::timeout(WAIT, async {
         loop {
-            if let ConnectionEvent::Frame(f) = events.recv().await.unwrap() {
-                if f.event == "pusher:cache_miss" {
-                    return f;
-                }
+            if let ConnectionEvent::Frame(f) = events.recv().await.unwrap()
+                && f.event == "pusher:cache_miss"
+            {
+                return f;
             }
         }
     })

@@ -146,14 +146,14 @@ impl Checker<'_> {
                     "`page<T>` must be the whole response",
                 );
             }
-            if let Some(status) = op.status {
-                if !(200..=299).contains(&status) {
-                    let d = self.error_at_value(
-                        &format!("{path}.status"),
-                        format!("{status} is not a success status"),
-                    );
-                    d.expected = Some("200 to 299".into());
-                }
+            if let Some(status) = op.status
+                && !(200..=299).contains(&status)
+            {
+                let d = self.error_at_value(
+                    &format!("{path}.status"),
+                    format!("{status} is not a success status"),
+                );
+                d.expected = Some("200 to 299".into());
             }
             for s in &op.errors {
                 if !(400..=599).contains(s) {
@@ -173,18 +173,19 @@ impl Checker<'_> {
                         .into(),
                 );
             }
-            if let Some(auth) = &op.auth {
-                if !spec.auth.iter().any(|a| &a.name == auth) && !self.is_broken("auth", auth) {
-                    let names: Vec<&str> = spec.auth.iter().map(|a| a.name.as_str()).collect();
-                    let hint = did_you_mean(auth, names.iter().copied())
-                        .map(|h| format!("did you mean `{h}`?"));
-                    let d = self.error_at_value(
-                        &format!("{path}.auth"),
-                        format!("unknown auth scheme `{auth}`"),
-                    );
-                    d.expected = Some(format!("one of {}", names.join(", ")));
-                    d.hint = hint;
-                }
+            if let Some(auth) = &op.auth
+                && !spec.auth.iter().any(|a| &a.name == auth)
+                && !self.is_broken("auth", auth)
+            {
+                let names: Vec<&str> = spec.auth.iter().map(|a| a.name.as_str()).collect();
+                let hint = did_you_mean(auth, names.iter().copied())
+                    .map(|h| format!("did you mean `{h}`?"));
+                let d = self.error_at_value(
+                    &format!("{path}.auth"),
+                    format!("unknown auth scheme `{auth}`"),
+                );
+                d.expected = Some(format!("one of {}", names.join(", ")));
+                d.hint = hint;
             }
             let body_checked = matches!(&body, Some(Ty::Named(n)) if types.iter().any(|t| &t.name == n && t.checked));
             let query_checked = query.iter().any(|p| !p.constraints.is_empty());
@@ -239,13 +240,13 @@ impl Checker<'_> {
         if c.max_len.is_some() && !matches!(ty, Ty::String | Ty::DateTime) {
             self.error(&format!("{path}.max_len"), "`max_len` applies to strings");
         }
-        if let (Some(lo), Some(hi)) = (c.min, c.max) {
-            if lo > hi {
-                self.error(
-                    &format!("{path}.min"),
-                    format!("`min` ({lo}) is above `max` ({hi})"),
-                );
-            }
+        if let (Some(lo), Some(hi)) = (c.min, c.max)
+            && lo > hi
+        {
+            self.error(
+                &format!("{path}.min"),
+                format!("`min` ({lo}) is above `max` ({hi})"),
+            );
         }
         c
     }

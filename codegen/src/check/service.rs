@@ -39,15 +39,15 @@ impl Checker<'_> {
         self.require_source("service.base_url", s.base_url.source);
         let env = s.base_url.env.clone();
         self.env_var("service.base_url.env", &env);
-        if let Some(url) = &s.base_url.default {
-            if !(url.starts_with("http://") || url.starts_with("https://")) || url.ends_with('/') {
-                let d = self.error_at_value(
-                    "service.base_url.default",
-                    format!("`{url}` is not a base URL"),
-                );
-                d.expected =
-                    Some("http:// or https:// followed by a host, without a trailing `/`".into());
-            }
+        if let Some(url) = &s.base_url.default
+            && (!(url.starts_with("http://") || url.starts_with("https://")) || url.ends_with('/'))
+        {
+            let d = self.error_at_value(
+                "service.base_url.default",
+                format!("`{url}` is not a base URL"),
+            );
+            d.expected =
+                Some("http:// or https:// followed by a host, without a trailing `/`".into());
         }
         let creds: Vec<(String, String, Option<Source>)> = self
             .spec

@@ -353,13 +353,13 @@ impl Checker<'_> {
             (c.min, c.max, "min", "max"),
         ];
         for (lo, hi, lo_name, hi_name) in pairs {
-            if let (Some(lo), Some(hi)) = (lo, hi) {
-                if lo > hi {
-                    self.error(
-                        &format!("{path}.{lo_name}"),
-                        format!("`{lo_name}` ({lo}) is above `{hi_name}` ({hi})"),
-                    );
-                }
+            if let (Some(lo), Some(hi)) = (lo, hi)
+                && lo > hi
+            {
+                self.error(
+                    &format!("{path}.{lo_name}"),
+                    format!("`{lo_name}` ({lo}) is above `{hi_name}` ({hi})"),
+                );
             }
         }
         c

@@ -93,21 +93,21 @@ impl Checker<'_> {
             );
             d.expected = Some("a pattern anchored with `^` and `$`".into());
         }
-        if let Some(h) = &ws.heartbeat {
-            if h.ping_after_ms == 0 || h.pong_timeout_ms == 0 {
-                self.error("websocket.heartbeat", "heartbeat times must be above 0 ms");
-            }
+        if let Some(h) = &ws.heartbeat
+            && (h.ping_after_ms == 0 || h.pong_timeout_ms == 0)
+        {
+            self.error("websocket.heartbeat", "heartbeat times must be above 0 ms");
         }
-        if let Some(r) = &ws.reconnect {
-            if r.base_ms > r.cap_ms {
-                self.error(
-                    "websocket.reconnect",
-                    format!(
-                        "backoff base {} ms is above its cap {} ms",
-                        r.base_ms, r.cap_ms
-                    ),
-                );
-            }
+        if let Some(r) = &ws.reconnect
+            && r.base_ms > r.cap_ms
+        {
+            self.error(
+                "websocket.reconnect",
+                format!(
+                    "backoff base {} ms is above its cap {} ms",
+                    r.base_ms, r.cap_ms
+                ),
+            );
         }
         if let Some(c) = &ws.client_events {
             if c.prefix.is_empty() {
@@ -205,16 +205,16 @@ impl Checker<'_> {
                     "`encoding` applies to messages that carry `data`",
                 );
             }
-            if let Some(role) = message.role {
-                if let Some(other) = roles.insert(role, name.clone()) {
-                    self.error_at_value(
-                        &format!("{path}.role"),
-                        format!(
-                            "messages `{other}` and `{name}` both play the role `{}`",
-                            role.as_str()
-                        ),
-                    );
-                }
+            if let Some(role) = message.role
+                && let Some(other) = roles.insert(role, name.clone())
+            {
+                self.error_at_value(
+                    &format!("{path}.role"),
+                    format!(
+                        "messages `{other}` and `{name}` both play the role `{}`",
+                        role.as_str()
+                    ),
+                );
             }
         }
         let missing: Vec<&str> = crate::model::MessageRole::REQUIRED

@@ -189,13 +189,13 @@ pub(crate) fn item_docs(doc: Option<&str>, fallback: &str, source: Source) -> To
 /// a doc that only repeats the member's name says nothing.
 pub(crate) fn member_docs(doc: Option<&str>, source: Source, parent: Source) -> TokenStream {
     let mut text = doc.map(str::trim).unwrap_or_default().to_owned();
-    if source != parent {
-        if let Some(line) = provenance_line(source) {
-            if !text.is_empty() {
-                text.push_str("\n\n");
-            }
-            text.push_str(line);
+    if source != parent
+        && let Some(line) = provenance_line(source)
+    {
+        if !text.is_empty() {
+            text.push_str("\n\n");
         }
+        text.push_str(line);
     }
     docs(&text)
 }

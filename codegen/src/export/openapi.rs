@@ -324,13 +324,13 @@ fn header_refs(service: &Service, status: Option<u16>) -> Map<String, Value> {
             json!({ "$ref": format!("#/components/headers/{name}") }),
         );
     }
-    if matches!(status, Some(429 | 503)) {
-        if let Some(name) = &h.retry_after {
-            out.insert(
-                name.clone(),
-                json!({ "$ref": format!("#/components/headers/{name}") }),
-            );
-        }
+    if matches!(status, Some(429 | 503))
+        && let Some(name) = &h.retry_after
+    {
+        out.insert(
+            name.clone(),
+            json!({ "$ref": format!("#/components/headers/{name}") }),
+        );
     }
     out
 }
@@ -576,13 +576,13 @@ fn operation(service: &Service, op: &OperationInfo, tag: &str) -> Value {
             IdempotencyMode::None => "none",
         }),
     );
-    if op.page_item().is_some() {
-        if let Some(p) = &service.pagination {
-            o.insert(
-                "x-pagination".into(),
-                serde_json::to_value(p).unwrap_or(Value::Null),
-            );
-        }
+    if op.page_item().is_some()
+        && let Some(p) = &service.pagination
+    {
+        o.insert(
+            "x-pagination".into(),
+            serde_json::to_value(p).unwrap_or(Value::Null),
+        );
     }
     provenance(
         &mut o,
@@ -711,10 +711,10 @@ pub fn downgrade_to_3_0(document: Value) -> Value {
     if let Some(hooks) = doc.remove("webhooks") {
         doc.insert("x-webhooks".into(), hooks);
     }
-    if let Some(Value::Object(info)) = doc.get_mut("info") {
-        if let Some(summary) = info.remove("summary") {
-            info.insert("x-summary".into(), summary);
-        }
+    if let Some(Value::Object(info)) = doc.get_mut("info")
+        && let Some(summary) = info.remove("summary")
+    {
+        info.insert("x-summary".into(), summary);
     }
     for (key, value) in doc.iter_mut() {
         if !key.starts_with("x-") {
@@ -792,10 +792,10 @@ fn downgrade_schema(schema: &mut Value) {
         s.insert("nullable".into(), json!(true));
         s.insert("enum".into(), json!([null]));
     }
-    if let Some(Value::Array(examples)) = s.remove("examples") {
-        if let Some(first) = examples.into_iter().next() {
-            s.entry("example").or_insert(first);
-        }
+    if let Some(Value::Array(examples)) = s.remove("examples")
+        && let Some(first) = examples.into_iter().next()
+    {
+        s.entry("example").or_insert(first);
     }
     for (exclusive, bound) in [
         ("exclusiveMinimum", "minimum"),

@@ -30,10 +30,10 @@ impl Version {
 /// Parses JSON or YAML text (YAML keys that are numbers or booleans become strings).
 pub(crate) fn parse(text: &str) -> Result<Value, ImportError> {
     let trimmed = text.trim_start_matches('\u{feff}').trim_start();
-    if trimmed.starts_with('{') {
-        if let Ok(v) = serde_json::from_str::<Value>(trimmed) {
-            return Ok(v);
-        }
+    if trimmed.starts_with('{')
+        && let Ok(v) = serde_json::from_str::<Value>(trimmed)
+    {
+        return Ok(v);
     }
     let yaml: serde_yaml::Value =
         serde_yaml::from_str(trimmed).map_err(|e| ImportError::Parse(e.to_string()))?;
@@ -314,14 +314,14 @@ fn rewrite_refs(v: &Value) -> Value {
         Value::Object(m) => Value::Object(
             m.iter()
                 .map(|(k, v)| {
-                    if k == "$ref" {
-                        if let Some(r) = v.as_str() {
-                            let r = r
-                                .replacen("#/definitions/", "#/components/schemas/", 1)
-                                .replacen("#/parameters/", "#/components/parameters/", 1)
-                                .replacen("#/responses/", "#/components/responses/", 1);
-                            return (k.clone(), json!(r));
-                        }
+                    if k == "$ref"
+                        && let Some(r) = v.as_str()
+                    {
+                        let r = r
+                            .replacen("#/definitions/", "#/components/schemas/", 1)
+                            .replacen("#/parameters/", "#/components/parameters/", 1)
+                            .replacen("#/responses/", "#/components/responses/", 1);
+                        return (k.clone(), json!(r));
                     }
                     (k.clone(), rewrite_refs(v))
                 })

@@ -656,15 +656,15 @@ impl<'a> Converter<'a> {
         service.set("base_url", base_url);
         self.provenance(&mut service, "/info");
         spec.set("service", service);
-        if let Node::Map(m) = &credentials {
-            if !m.is_empty() {
-                spec.set("credentials", credentials);
-            }
+        if let Node::Map(m) = &credentials
+            && !m.is_empty()
+        {
+            spec.set("credentials", credentials);
         }
-        if let Node::Seq(s) = &auth {
-            if !s.is_empty() {
-                spec.set("auth", auth);
-            }
+        if let Node::Seq(s) = &auth
+            && !s.is_empty()
+        {
+            spec.set("auth", auth);
         }
         let mut limits = Node::map();
         let mut rate = Node::map();
@@ -678,14 +678,14 @@ impl<'a> Converter<'a> {
         if let Some(i) = self.idempotency.clone() {
             spec.set("idempotency", i);
         }
-        if let Some(p) = self.pagination.clone() {
-            if self.ops.iter().any(|o| {
+        if let Some(p) = self.pagination.clone()
+            && self.ops.iter().any(|o| {
                 o.response
                     .as_deref()
                     .is_some_and(|r| r.starts_with("page<"))
-            }) {
-                spec.set("pagination", p);
-            }
+            })
+        {
+            spec.set("pagination", p);
         }
         if let Some(e) = errors {
             spec.set("errors", e);
@@ -966,20 +966,20 @@ impl<'a> Converter<'a> {
             self.provenance(&mut node, "/x-pagination");
             self.pagination = Some(node);
         }
-        if let Some(Value::Object(i)) = doc.get("x-idempotency") {
-            if let (Some(h), Some(m)) = (
+        if let Some(Value::Object(i)) = doc.get("x-idempotency")
+            && let (Some(h), Some(m)) = (
                 i.get("header").and_then(Value::as_str),
                 i.get("max_len").and_then(Value::as_u64),
-            ) {
-                let mut node = Node::map();
-                node.set("header", Node::str(h));
-                node.set("max_len", Node::Int(i64::try_from(m).unwrap_or(i64::MAX)));
-                if let Some(r) = i.get("retention_hours").and_then(Value::as_u64) {
-                    node.set("retention_hours", Node::Int(i64::try_from(r).unwrap_or(0)));
-                }
-                self.provenance(&mut node, "/x-idempotency");
-                self.idempotency = Some(node);
+            )
+        {
+            let mut node = Node::map();
+            node.set("header", Node::str(h));
+            node.set("max_len", Node::Int(i64::try_from(m).unwrap_or(i64::MAX)));
+            if let Some(r) = i.get("retention_hours").and_then(Value::as_u64) {
+                node.set("retention_hours", Node::Int(i64::try_from(r).unwrap_or(0)));
             }
+            self.provenance(&mut node, "/x-idempotency");
+            self.idempotency = Some(node);
         }
     }
 
@@ -1126,10 +1126,10 @@ impl<'a> Converter<'a> {
         };
         let mut hook = Node::map();
         hook.set("type", Node::str(ty));
-        if let Some(sig) = post.get("x-signature").and_then(Value::as_str) {
-            if matches!(sig, "standard_webhooks" | "pusher") {
-                hook.set("signature", Node::str(sig));
-            }
+        if let Some(sig) = post.get("x-signature").and_then(Value::as_str)
+            && matches!(sig, "standard_webhooks" | "pusher")
+        {
+            hook.set("signature", Node::str(sig));
         }
         if let Some(env) = post.get("x-secret-env").and_then(Value::as_str) {
             hook.set("secret_env", Node::str(env));

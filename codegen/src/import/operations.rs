@@ -271,21 +271,21 @@ impl Converter<'_> {
             .and_then(|b| deref(doc, b, &format!("{ptr}/requestBody")))
             .map(|(b, at)| (b.clone(), at));
         let mut body_schema = None;
-        if let Some((body, at)) = &body_media {
-            if let Some(content) = body.get("content").and_then(Value::as_object) {
-                match json_media(content) {
-                    Some((media, m)) => {
-                        body_schema = Some((
-                            m.get("schema")
-                                .cloned()
-                                .unwrap_or(Value::Object(Map::new())),
-                            format!("{at}/content/{}/schema", escape(media)),
-                        ));
-                    }
-                    None => {
-                        if let Some(media) = content.keys().next() {
-                            return Err(body_reason(media));
-                        }
+        if let Some((body, at)) = &body_media
+            && let Some(content) = body.get("content").and_then(Value::as_object)
+        {
+            match json_media(content) {
+                Some((media, m)) => {
+                    body_schema = Some((
+                        m.get("schema")
+                            .cloned()
+                            .unwrap_or(Value::Object(Map::new())),
+                        format!("{at}/content/{}/schema", escape(media)),
+                    ));
+                }
+                None => {
+                    if let Some(media) = content.keys().next() {
+                        return Err(body_reason(media));
                     }
                 }
             }
@@ -375,11 +375,11 @@ impl Converter<'_> {
                     .get("maximum")
                     .and_then(Value::as_f64)
                     .filter(|v| v.is_finite());
-                if let (Some(lo), Some(hi)) = (out.min, out.max) {
-                    if lo > hi {
-                        out.min = None;
-                        out.max = None;
-                    }
+                if let (Some(lo), Some(hi)) = (out.min, out.max)
+                    && lo > hi
+                {
+                    out.min = None;
+                    out.max = None;
                 }
             }
             if ty == "string" {
@@ -458,25 +458,24 @@ impl Converter<'_> {
             let found = responses
                 .and_then(|r| r.get(&key))
                 .and_then(|r| deref(doc, r, &rptr));
-            if let Some((r, at)) = found {
-                if let Some(content) = r
+            if let Some((r, at)) = found
+                && let Some(content) = r
                     .get("content")
                     .and_then(Value::as_object)
                     .filter(|c| !c.is_empty())
-                {
-                    match json_media(content) {
-                        Some((media, m)) => {
-                            let schema = m
-                                .get("schema")
-                                .cloned()
-                                .unwrap_or(Value::Object(Map::new()));
-                            let sptr = format!("{at}/content/{}/schema", escape(media));
-                            response = Some(self.response_type(op, &schema, &sptr, &op_pascal)?);
-                        }
-                        None => {
-                            let media = content.keys().next().cloned().unwrap_or_default();
-                            self.approximate(&at, &format!("a `{media}` success body is not read (needs spec construct: non-JSON response)"));
-                        }
+            {
+                match json_media(content) {
+                    Some((media, m)) => {
+                        let schema = m
+                            .get("schema")
+                            .cloned()
+                            .unwrap_or(Value::Object(Map::new()));
+                        let sptr = format!("{at}/content/{}/schema", escape(media));
+                        response = Some(self.response_type(op, &schema, &sptr, &op_pascal)?);
+                    }
+                    None => {
+                        let media = content.keys().next().cloned().unwrap_or_default();
+                        self.approximate(&at, &format!("a `{media}` success body is not read (needs spec construct: non-JSON response)"));
                     }
                 }
             }
@@ -587,18 +586,18 @@ impl Converter<'_> {
         ptr: &str,
         op_pascal: &str,
     ) -> Result<String, String> {
-        if op.get("x-pagination").is_some() && self.pagination.is_some() {
-            if let Some(item) = schema
+        if op.get("x-pagination").is_some()
+            && self.pagination.is_some()
+            && let Some(item) = schema
                 .get("$ref")
                 .and_then(Value::as_str)
                 .and_then(component_of)
                 .and_then(|c| c.strip_prefix("Page_").map(str::to_owned))
-            {
-                let t = self
-                    .component(&item)
-                    .map_err(|e| format!("response type not mappable | {e}"))?;
-                return Ok(format!("page<{t}>"));
-            }
+        {
+            let t = self
+                .component(&item)
+                .map_err(|e| format!("response type not mappable | {e}"))?;
+            return Ok(format!("page<{t}>"));
         }
         self.ty(schema, ptr, &format!("{op_pascal}Response"), 0)
             .map_err(|e| format!("response type not mappable | {e}"))

@@ -151,15 +151,16 @@ impl Converter<'_> {
                 return self.alternatives(key, members, &s, ptr, hint, depth);
             }
         }
-        if let Some(Value::Array(values)) = s.get("enum") {
-            if !values.is_empty() && values.iter().all(Value::is_string) {
-                return Ok(self.enum_type(hint, &s, ptr));
-            }
+        if let Some(Value::Array(values)) = s.get("enum")
+            && !values.is_empty()
+            && values.iter().all(Value::is_string)
+        {
+            return Ok(self.enum_type(hint, &s, ptr));
         }
-        if let Some(c) = s.get("const") {
-            if c.is_string() {
-                return Ok("string".into());
-            }
+        if let Some(c) = s.get("const")
+            && c.is_string()
+        {
+            return Ok("string".into());
         }
         let ty = match s.get("type") {
             Some(Value::String(t)) => t.as_str(),
@@ -844,34 +845,32 @@ fn constraints(f: &mut FieldOut, s: &Value, ptr: &str, conv: &mut Converter<'_>)
     } else {
         inner
     };
-    if stringish {
-        if let Some(ss) = string_schema {
-            f.max_len = u("maxLength", ss);
-            f.min_len = u("minLength", ss);
-            if let (Some(lo), Some(hi)) = (f.min_len, f.max_len) {
-                if lo > hi {
-                    f.min_len = None;
-                    f.max_len = None;
-                }
-            }
-            // Our exports say the spec's own format in `x-format`.
-            let own = ss
-                .get("x-format")
-                .and_then(Value::as_str)
-                .and_then(spec_format_word);
-            if let Some(sf) = own {
-                f.format = Some(sf);
-            } else if let Some(fmt) = ss.get("format").and_then(Value::as_str) {
-                match spec_format(fmt) {
-                    Some(sf) => f.format = Some(sf),
-                    None if fmt == "date-time" => {}
-                    None => conv.approximate(
-                        ptr,
-                        &format!(
-                            "format `{fmt}` kept as plain text (needs spec construct: format {fmt})"
-                        ),
+    if stringish && let Some(ss) = string_schema {
+        f.max_len = u("maxLength", ss);
+        f.min_len = u("minLength", ss);
+        if let (Some(lo), Some(hi)) = (f.min_len, f.max_len)
+            && lo > hi
+        {
+            f.min_len = None;
+            f.max_len = None;
+        }
+        // Our exports say the spec's own format in `x-format`.
+        let own = ss
+            .get("x-format")
+            .and_then(Value::as_str)
+            .and_then(spec_format_word);
+        if let Some(sf) = own {
+            f.format = Some(sf);
+        } else if let Some(fmt) = ss.get("format").and_then(Value::as_str) {
+            match spec_format(fmt) {
+                Some(sf) => f.format = Some(sf),
+                None if fmt == "date-time" => {}
+                None => conv.approximate(
+                    ptr,
+                    &format!(
+                        "format `{fmt}` kept as plain text (needs spec construct: format {fmt})"
                     ),
-                }
+                ),
             }
         }
     }
@@ -882,11 +881,11 @@ fn constraints(f: &mut FieldOut, s: &Value, ptr: &str, conv: &mut Converter<'_>)
         f.max_items = u("maxProperties", s);
         f.min_items = u("minProperties", s);
     }
-    if let (Some(lo), Some(hi)) = (f.min_items, f.max_items) {
-        if lo > hi {
-            f.min_items = None;
-            f.max_items = None;
-        }
+    if let (Some(lo), Some(hi)) = (f.min_items, f.max_items)
+        && lo > hi
+    {
+        f.min_items = None;
+        f.max_items = None;
     }
     if matches!(ty, "integer" | "number") {
         f.min = s
@@ -897,11 +896,11 @@ fn constraints(f: &mut FieldOut, s: &Value, ptr: &str, conv: &mut Converter<'_>)
             .get("maximum")
             .and_then(Value::as_f64)
             .filter(|v| v.is_finite());
-        if let (Some(lo), Some(hi)) = (f.min, f.max) {
-            if lo > hi {
-                f.min = None;
-                f.max = None;
-            }
+        if let (Some(lo), Some(hi)) = (f.min, f.max)
+            && lo > hi
+        {
+            f.min = None;
+            f.max = None;
         }
     }
 }

@@ -151,13 +151,12 @@ impl Writer {
             }
             v if v.is_scalar() => self.push_line(&format!("{pad}{k}: {}", scalar(v, false))),
             v => {
-                if section.is_none() {
-                    if let Some(flow) = flow(v) {
-                        if indent + k.len() + 2 + flow.len() <= FLOW_WIDTH {
-                            self.push_line(&format!("{pad}{k}: {flow}"));
-                            return;
-                        }
-                    }
+                if section.is_none()
+                    && let Some(flow) = flow(v)
+                    && indent + k.len() + 2 + flow.len() <= FLOW_WIDTH
+                {
+                    self.push_line(&format!("{pad}{k}: {flow}"));
+                    return;
                 }
                 self.push_line(&format!("{pad}{k}:"));
                 match v {

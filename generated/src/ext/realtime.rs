@@ -323,10 +323,10 @@ pub mod pusher {
                 .and_then(|v| v.to_str().ok())
                 .ok_or(Error::Webhook(WebhookFailure::MissingHeader(name)))
         };
-        if let Some(key) = key {
-            if header(KEY_HEADER)? != key {
-                return Err(Error::Webhook(WebhookFailure::SignatureMismatch));
-            }
+        if let Some(key) = key
+            && header(KEY_HEADER)? != key
+        {
+            return Err(Error::Webhook(WebhookFailure::SignatureMismatch));
         }
         crate::realtime::verify_webhook(secret, header(SIGNATURE_HEADER)?, body)
     }

@@ -294,15 +294,14 @@ impl RateLimiter {
             .and_then(|name| header_str(headers, name))
             .and_then(|v| v.trim().parse::<f64>().ok())
             .is_some_and(|remaining| remaining <= 0.0);
-        if exhausted {
-            if let Some(reset) = self
+        if exhausted
+            && let Some(reset) = self
                 .reset
                 .as_ref()
                 .and_then(|name| header_str(headers, name))
                 .and_then(parse_reset)
-            {
-                pause = Some(pause.map_or(reset, |p: Duration| p.max(reset)));
-            }
+        {
+            pause = Some(pause.map_or(reset, |p: Duration| p.max(reset)));
         }
         if let Some(pause) = pause.map(|p| p.min(cap)).filter(|p| !p.is_zero()) {
             tracing::debug!(

@@ -302,10 +302,10 @@ impl WebSocketSpec {
             }
             _ => channel,
         };
-        if let Some(pattern) = rules.pattern {
-            if !matches(pattern, body)? {
-                return bad(format!("`{channel}` does not match {pattern}"));
-            }
+        if let Some(pattern) = rules.pattern
+            && !matches(pattern, body)?
+        {
+            return bad(format!("`{channel}` does not match {pattern}"));
         }
         Ok(())
     }
@@ -316,13 +316,13 @@ impl WebSocketSpec {
     ///
     /// [`Error::InvalidRequest`] when it does not match.
     pub fn check_socket_id(&self, socket_id: &str) -> Result<(), Error> {
-        if let Some(pattern) = self.socket_id_pattern {
-            if !matches(pattern, socket_id)? {
-                return Err(Error::invalid_request(
-                    "socket_id",
-                    format!("`{socket_id}` does not match {pattern}"),
-                ));
-            }
+        if let Some(pattern) = self.socket_id_pattern
+            && !matches(pattern, socket_id)?
+        {
+            return Err(Error::invalid_request(
+                "socket_id",
+                format!("`{socket_id}` does not match {pattern}"),
+            ));
         }
         Ok(())
     }

@@ -189,14 +189,13 @@ impl Hub {
             self.unsubscribe(socket_id, &channel);
         }
         let mut inner = self.lock();
-        if let Some(socket) = inner.sockets.remove(socket_id) {
-            if let Some(user) = socket.user {
-                if let Some(set) = inner.users.get_mut(&user) {
-                    set.remove(socket_id);
-                    if set.is_empty() {
-                        inner.users.remove(&user);
-                    }
-                }
+        if let Some(socket) = inner.sockets.remove(socket_id)
+            && let Some(user) = socket.user
+            && let Some(set) = inner.users.get_mut(&user)
+        {
+            set.remove(socket_id);
+            if set.is_empty() {
+                inner.users.remove(&user);
             }
         }
     }
@@ -248,22 +247,21 @@ impl Hub {
             let entry = inner.channels.entry(channel.to_owned()).or_default();
             let already = entry.subscribers.contains_key(socket_id);
             if !already {
-                if let Some(j) = &joining {
-                    if !entry.members.contains_key(&j.user_id)
-                        && entry.members.len() >= self.config.max_presence_members
-                    {
-                        if entry.subscribers.is_empty() {
-                            inner.channels.remove(channel);
-                        }
-                        return Err(ProtocolError::new(
-                            Some(super::codes::OVER_CAPACITY),
-                            format!(
-                                "`{channel}` already has {} members, the most it may have",
-                                self.config.max_presence_members
-                            ),
-                        )
-                        .on(channel));
+                if let Some(j) = &joining
+                    && !entry.members.contains_key(&j.user_id)
+                    && entry.members.len() >= self.config.max_presence_members
+                {
+                    if entry.subscribers.is_empty() {
+                        inner.channels.remove(channel);
                     }
+                    return Err(ProtocolError::new(
+                        Some(super::codes::OVER_CAPACITY),
+                        format!(
+                            "`{channel}` already has {} members, the most it may have",
+                            self.config.max_presence_members
+                        ),
+                    )
+                    .on(channel));
                 }
                 if entry.subscribers.is_empty() {
                     hooks.push(json!({"name": "channel_occupied", "channel": channel}));
@@ -365,13 +363,13 @@ impl Hub {
                 return;
             };
             let mut removed = None;
-            if let Some(user_id) = member {
-                if let Some(m) = entry.members.get_mut(&user_id) {
-                    m.sockets = m.sockets.saturating_sub(1);
-                    if m.sockets == 0 {
-                        entry.members.remove(&user_id);
-                        removed = Some(user_id);
-                    }
+            if let Some(user_id) = member
+                && let Some(m) = entry.members.get_mut(&user_id)
+            {
+                m.sockets = m.sockets.saturating_sub(1);
+                if m.sockets == 0 {
+                    entry.members.remove(&user_id);
+                    removed = Some(user_id);
                 }
             }
             let empty = entry.subscribers.is_empty();
@@ -535,10 +533,10 @@ impl Hub {
             Some(socket) => socket.user.replace(user_id.to_owned()),
             None => return,
         };
-        if let Some(previous) = previous {
-            if let Some(set) = inner.users.get_mut(&previous) {
-                set.remove(socket_id);
-            }
+        if let Some(previous) = previous
+            && let Some(set) = inner.users.get_mut(&previous)
+        {
+            set.remove(socket_id);
         }
         inner
             .users

@@ -294,10 +294,10 @@ impl RealtimeConfig {
         if self.secret.is_empty() {
             return invalid("the app secret must not be empty");
         }
-        if let Some(url) = &self.webhook_url {
-            if url::Url::parse(url).is_err() {
-                return invalid("the webhook URL is not a URL");
-            }
+        if let Some(url) = &self.webhook_url
+            && url::Url::parse(url).is_err()
+        {
+            return invalid("the webhook URL is not a URL");
         }
         Ok(())
     }

@@ -638,51 +638,51 @@ impl Incoming {
 
         let mut idempotency_key = None;
         let mut reservation = None;
-        if let (RetryClass::IdempotencyKey, Some(spec)) = (op.retry, gateway.service.idempotency) {
-            if let Some(value) = parts.headers.get(spec.header) {
-                let key = match value.to_str() {
-                    Ok(key) if !key.is_empty() && key.len() <= spec.max_len => key.to_owned(),
-                    _ => {
-                        let error = ServerError::bad_request(format!(
-                            "the `{}` header must be 1 to {} visible ASCII characters",
-                            spec.header, spec.max_len
-                        ))
-                        .with_param(spec.header);
-                        return Err(with_headers(error.to_response(&request_id), &limit_headers));
-                    }
-                };
-                let scoped = format!("{}\u{0}{key}", gateway.service.name);
-                match gateway
-                    .idempotency
-                    .claim(&scoped, Fingerprint::new(&parts, &body))
-                {
-                    Claim::Reserved => {
-                        reservation = Some(Reservation {
-                            store: gateway.idempotency.clone(),
-                            key: scoped,
-                            done: false,
-                        });
-                    }
-                    Claim::Replay(answer) => {
-                        let mut response = (answer.status, answer.body).into_response();
-                        let headers = response.headers_mut();
-                        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-                        if let Ok(id) = HeaderValue::from_str(&answer.request_id) {
-                            headers.insert(X_REQUEST_ID, id);
-                        }
-                        headers.insert(
-                            HeaderName::from_static("idempotent-replayed"),
-                            HeaderValue::from_static("true"),
-                        );
-                        return Err(with_headers(response, &limit_headers));
-                    }
-                    Claim::Conflict(error) => {
-                        let error = error.with_param(spec.header);
-                        return Err(with_headers(error.to_response(&request_id), &limit_headers));
-                    }
+        if let (RetryClass::IdempotencyKey, Some(spec)) = (op.retry, gateway.service.idempotency)
+            && let Some(value) = parts.headers.get(spec.header)
+        {
+            let key = match value.to_str() {
+                Ok(key) if !key.is_empty() && key.len() <= spec.max_len => key.to_owned(),
+                _ => {
+                    let error = ServerError::bad_request(format!(
+                        "the `{}` header must be 1 to {} visible ASCII characters",
+                        spec.header, spec.max_len
+                    ))
+                    .with_param(spec.header);
+                    return Err(with_headers(error.to_response(&request_id), &limit_headers));
                 }
-                idempotency_key = Some(key);
+            };
+            let scoped = format!("{}\u{0}{key}", gateway.service.name);
+            match gateway
+                .idempotency
+                .claim(&scoped, Fingerprint::new(&parts, &body))
+            {
+                Claim::Reserved => {
+                    reservation = Some(Reservation {
+                        store: gateway.idempotency.clone(),
+                        key: scoped,
+                        done: false,
+                    });
+                }
+                Claim::Replay(answer) => {
+                    let mut response = (answer.status, answer.body).into_response();
+                    let headers = response.headers_mut();
+                    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+                    if let Ok(id) = HeaderValue::from_str(&answer.request_id) {
+                        headers.insert(X_REQUEST_ID, id);
+                    }
+                    headers.insert(
+                        HeaderName::from_static("idempotent-replayed"),
+                        HeaderValue::from_static("true"),
+                    );
+                    return Err(with_headers(response, &limit_headers));
+                }
+                Claim::Conflict(error) => {
+                    let error = error.with_param(spec.header);
+                    return Err(with_headers(error.to_response(&request_id), &limit_headers));
+                }
             }
+            idempotency_key = Some(key);
         }
 
         let mut headers = parts.headers;

@@ -230,14 +230,14 @@ async fn pipe(
                 Some(seq) => {
                     let n = stats.ticks.fetch_add(1, Ordering::Relaxed) + 1;
                     let p = *policy.lock().unwrap();
-                    if p.inject_every > 0 && n % p.inject_every == 0 {
+                    if p.inject_every > 0 && n.is_multiple_of(p.inject_every) {
                         let i = stats.injected.fetch_add(1, Ordering::Relaxed) as usize;
                         out.extend(encode_frame(1, MALFORMED[i % MALFORMED.len()].as_bytes()));
                     }
-                    if p.drop_every > 0 && n % p.drop_every == 0 {
+                    if p.drop_every > 0 && n.is_multiple_of(p.drop_every) {
                         stats.dropped.lock().unwrap().push(seq);
                     } else {
-                        if p.delay_every > 0 && n % p.delay_every == 0 {
+                        if p.delay_every > 0 && n.is_multiple_of(p.delay_every) {
                             stats.delayed.fetch_add(1, Ordering::Relaxed);
                             hold = Some(p.delay);
                         }

@@ -606,23 +606,21 @@ impl Session<'_> {
             Some(MessageRole::MemberAdded) => {
                 if let (Some(members), Ok(v)) =
                     (slot.members.as_mut(), frame.payload::<serde_json::Value>())
+                    && let Some(id) = v.get("user_id").and_then(id_text)
                 {
-                    if let Some(id) = v.get("user_id").and_then(id_text) {
-                        let info = v
-                            .get("user_info")
-                            .cloned()
-                            .unwrap_or(serde_json::Value::Null);
-                        members.add(id, info);
-                    }
+                    let info = v
+                        .get("user_info")
+                        .cloned()
+                        .unwrap_or(serde_json::Value::Null);
+                    members.add(id, info);
                 }
             }
             Some(MessageRole::MemberRemoved) => {
                 if let (Some(members), Ok(v)) =
                     (slot.members.as_mut(), frame.payload::<serde_json::Value>())
+                    && let Some(id) = v.get("user_id").and_then(id_text)
                 {
-                    if let Some(id) = v.get("user_id").and_then(id_text) {
-                        members.remove(&id);
-                    }
+                    members.remove(&id);
                 }
             }
             Some(_) => {}
