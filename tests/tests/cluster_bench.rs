@@ -2,7 +2,7 @@
 //! on two nodes", records them):
 //!
 //! ```console
-//! $ cargo test -p comms-tests --test cluster_bench -- --ignored --nocapture --test-threads 1
+//! $ cargo test --release -p comms-tests --test cluster_bench -- --ignored --nocapture --test-threads 1
 //! ```
 //!
 //! Trigger-to-receive latency (p50, p99) on one standalone sockudo, on one node of the cluster,
