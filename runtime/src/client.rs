@@ -10,7 +10,7 @@ use tracing::Instrument;
 use tracing::field::Empty;
 
 use crate::Error;
-use crate::auth::{AuthChoice, ResolvedAuth};
+use crate::auth::{AuthChoice, ResolvedAuth, required_credentials};
 use crate::options::{BodyLimits, CallOptions, Timeouts};
 use crate::pipeline::Pipeline;
 use crate::ratelimit::{Limiter, RateLimit, RateLimiter};
@@ -232,6 +232,8 @@ pub struct ClientBuilder<C = Client> {
     client: std::marker::PhantomData<fn() -> C>,
     spec: &'static ServiceSpec,
     base_url: Option<String>,
+    /// Whether `base_url` came from the environment (errors then name the variable).
+    base_url_from_env: bool,
     credentials: Vec<(String, Secret)>,
     auth: AuthChoice,
     http: Option<reqwest::Client>,
@@ -281,6 +283,7 @@ impl<C: From<Client>> ClientBuilder<C> {
             client: std::marker::PhantomData,
             spec,
             base_url: None,
+            base_url_from_env: false,
             credentials: Vec::new(),
             auth: AuthChoice::Default,
             http: None,
@@ -297,6 +300,7 @@ impl<C: From<Client>> ClientBuilder<C> {
     /// The base URL, e.g. `https://api.example.com` (required when the spec has none).
     pub fn base_url(mut self, url: impl Into<String>) -> Self {
         self.base_url = Some(url.into());
+        self.base_url_from_env = false;
         self
     }
 
@@ -430,6 +434,7 @@ impl<C: From<Client>> ClientBuilder<C> {
         let get = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
         if self.base_url.is_none() {
             self.base_url = get(self.spec.base_url_env);
+            self.base_url_from_env = self.base_url.is_some();
         }
         for cred in self.spec.credentials {
             if self.credentials.iter().any(|(n, _)| n == cred.name) {
@@ -456,20 +461,12 @@ impl<C: From<Client>> ClientBuilder<C> {
 
     fn build_client(self) -> Result<Client, Error> {
         let spec = self.spec;
-        let (base_url, base) = match self.base_url.as_deref().or(spec.base_url) {
-            Some(url) => validate_base_url(url)?,
-            None => {
-                return Err(Error::config(format!(
-                    "no base URL for the {} service: call base_url() or set {}",
-                    spec.name, spec.base_url_env
-                )));
-            }
-        };
+        // A misspelt credential name first: it explains a missing credential.
         let mut credentials: Vec<(&'static CredentialSpec, Secret)> = Vec::new();
         for (name, value) in self.credentials {
             let Some(cred) = spec.credentials.iter().find(|c| c.name == name) else {
                 return Err(Error::config(format!(
-                    "unknown credential `{name}` for the {} service (known: {})",
+                    "unknown credential `{name}` for the {} service: use one of {}",
                     spec.name,
                     spec.credentials
                         .iter()
@@ -480,6 +477,50 @@ impl<C: From<Client>> ClientBuilder<C> {
             };
             credentials.push((cred, value));
         }
+        // Everything missing is reported at once, each with the variable that sets it.
+        let mut missing = Vec::new();
+        let raw_base = self.base_url.as_deref().or(spec.base_url);
+        if raw_base.is_none() {
+            missing.push(format!(
+                "{} (its base URL, or call base_url())",
+                spec.base_url_env
+            ));
+        }
+        let first_secret = spec.credentials.iter().find(|c| c.secret).map(|c| c.name);
+        for name in required_credentials(&self.auth, spec) {
+            if credentials.iter().any(|(c, _)| c.name == name) {
+                continue;
+            }
+            // A credential the spec does not declare is the spec's mistake: resolving the
+            // auth below says so.
+            if let Some(cred) = spec.credentials.iter().find(|c| c.name == name) {
+                let call = if first_secret == Some(name) {
+                    "api_key(..)".to_owned()
+                } else {
+                    format!("credential(\"{name}\", ..)")
+                };
+                missing.push(format!(
+                    "{} (credential `{name}`, or call {call})",
+                    cred.env
+                ));
+            }
+        }
+        if !missing.is_empty() {
+            return Err(Error::config(format!(
+                "the {} service is not configured: set {}",
+                spec.name,
+                and_list(&missing)
+            )));
+        }
+        let raw_base = raw_base.unwrap_or_default();
+        let source = if self.base_url.is_none() {
+            BaseUrlSource::Spec
+        } else if self.base_url_from_env {
+            BaseUrlSource::Env(spec.base_url_env)
+        } else {
+            BaseUrlSource::Code
+        };
+        let (base_url, base) = validate_base_url(raw_base, spec, source)?;
         let auth = ResolvedAuth::resolve(self.auth, spec, &credentials)?;
         #[cfg(not(feature = "tls"))]
         if self.http.is_none() && base.scheme() == "https" {
@@ -532,24 +573,109 @@ impl<C: From<Client>> ClientBuilder<C> {
     }
 }
 
-/// Checks a base URL and returns it without a trailing slash.
-fn validate_base_url(raw: &str) -> Result<(String, url::Url), Error> {
-    let url = url::Url::parse(raw.trim())
-        .map_err(|e| Error::config(format!("base URL is not a valid URL ({e})")))?;
+/// Where a base URL came from, so an error about it can say what to change.
+#[derive(Clone, Copy)]
+enum BaseUrlSource {
+    /// The spec's default.
+    Spec,
+    /// This environment variable.
+    Env(&'static str),
+    /// `ClientBuilder::base_url`.
+    Code,
+}
+
+/// Checks a base URL and returns it without a trailing slash. Errors name the value (with any
+/// user info and query cut out: they may hold secrets), where it came from and what to set.
+fn validate_base_url(
+    raw: &str,
+    spec: &ServiceSpec,
+    source: BaseUrlSource,
+) -> Result<(String, url::Url), Error> {
+    let fail = |problem: &str, example: String| {
+        let (from, fix) = match source {
+            BaseUrlSource::Env(var) => (format!(" (from {var})"), format!("set {var} to")),
+            BaseUrlSource::Code => (
+                " (given to base_url())".to_owned(),
+                "pass base_url()".to_owned(),
+            ),
+            BaseUrlSource::Spec => (
+                " (the spec's default)".to_owned(),
+                format!("set {} or call base_url() with", spec.base_url_env),
+            ),
+        };
+        Error::config(format!(
+            "the {} service's base URL `{}`{from} {problem}: {fix} {example}",
+            spec.name,
+            shown_url(raw)
+        ))
+    };
+    let absolute = "an absolute http:// or https:// URL such as https://api.example.com".to_owned();
+    let trimmed = raw.trim();
+    let url = match url::Url::parse(trimmed) {
+        Ok(url) => url,
+        Err(e) => {
+            let problem = format!("is not a valid URL ({e})");
+            return Err(match trimmed.contains("://") {
+                true => fail(&problem, absolute),
+                false => fail(
+                    &problem,
+                    format!("a URL with its scheme, e.g. http://{}", shown_url(trimmed)),
+                ),
+            });
+        }
+    };
     if !matches!(url.scheme(), "http" | "https") {
-        return Err(Error::config(
-            "base URL must start with http:// or https://",
-        ));
+        let example = match trimmed.contains("://") {
+            true => absolute,
+            false => format!("a URL with its scheme, e.g. http://{}", shown_url(trimmed)),
+        };
+        return Err(fail("does not start with http:// or https://", example));
     }
     if url.password().is_some() || !url.username().is_empty() {
-        return Err(Error::config(
-            "base URL must not carry user credentials; use credential()",
+        return Err(fail(
+            "carries user credentials",
+            "the URL without them, and the credentials with credential() or their environment \
+             variables"
+                .to_owned(),
         ));
     }
     if url.query().is_some() || url.fragment().is_some() {
-        return Err(Error::config("base URL must not have a query or fragment"));
+        return Err(fail(
+            "has a query or fragment",
+            "the URL without them".to_owned(),
+        ));
     }
     Ok((url.as_str().trim_end_matches('/').to_owned(), url))
+}
+
+/// A base URL as an error may show it: user info and anything from `?` or `#` on replaced by
+/// `…` (they may hold secrets), control characters escaped, at most 200 bytes.
+fn shown_url(raw: &str) -> String {
+    let raw = raw.trim();
+    let (mut text, cut) = match raw.find(['?', '#']) {
+        Some(at) => (raw[..at].to_owned(), true),
+        None => (raw.to_owned(), false),
+    };
+    let host_start = text.find("://").map_or(0, |i| i + 3);
+    let host_end = text[host_start..]
+        .find('/')
+        .map_or(text.len(), |i| host_start + i);
+    if let Some(at) = text[host_start..host_end].rfind('@') {
+        text.replace_range(host_start..host_start + at + 1, "…@");
+    }
+    if cut {
+        text.push('…');
+    }
+    crate::error::bounded_text(&text, 200)
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
 }
 
 #[cfg(test)]

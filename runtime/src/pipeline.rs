@@ -19,7 +19,7 @@ use crate::options::{BodyLimits, CallOptions, Timeouts};
 use crate::ratelimit::RateLimiter;
 use crate::request::{Request, render_path};
 use crate::response::{Response, send};
-use crate::retry::{Attempted, Next, RetryBudget, RetryPolicy};
+use crate::retry::{Attempted, Next, RetryBudget, RetryPolicy, StopReason};
 use crate::sign::SignableRequest;
 use crate::spec::{OperationSpec, RetryClass, ServiceSpec};
 
@@ -70,7 +70,14 @@ impl Pipeline {
             RetryClass::Never => false,
         };
         // The first attempt takes these parts; a retry builds them again (same key).
-        let mut first_parts = Some(self.prepare(request, auth, idempotency_key.as_ref())?);
+        let first = self.prepare(request, auth, idempotency_key.as_ref())?;
+        let origin = Origin {
+            service: self.spec.name,
+            operation: request.op.name,
+            method: &request.op.method,
+            url: shown_url(&first.url, auth),
+        };
+        let mut first_parts = Some(first);
 
         let policy = options.retry.as_ref().unwrap_or(&self.retry);
         let max_attempts = options.max_attempts.unwrap_or(policy.max_attempts).max(1);
@@ -95,7 +102,10 @@ impl Pipeline {
             let attempt = *attempts;
 
             // Held until the attempt has finished: the slot's window starts then.
-            let permit = self.limiter.acquire(deadline).await?;
+            let permit = match self.limiter.acquire(deadline).await {
+                Ok(permit) => permit,
+                Err(error) => return Err(self.in_context(error, &origin, attempt, None)),
+            };
             let now = Instant::now();
             let timeout = match deadline {
                 Some(d) if d.saturating_duration_since(now) < attempt_timeout => {
@@ -142,7 +152,7 @@ impl Pipeline {
                 }
                 Next::Stop(reason) => {
                     tracing::debug!("not retrying: {reason}");
-                    return Err(failure.error);
+                    return Err(self.in_context(failure.error, &origin, attempt, Some(reason)));
                 }
             }
         }
@@ -240,7 +250,7 @@ impl Pipeline {
                 };
                 self.limiter
                     .observe(raw.status, &raw.headers, wait, policy.retry_after_cap);
-                match raw.into_response(self.spec.name, op.name, limits.success, wait) {
+                match raw.into_response(self.spec.name, op, limits.success, wait) {
                     Ok(response) => return Ok(response),
                     Err(error) => Failure {
                         error,
@@ -253,6 +263,83 @@ impl Pipeline {
         tracing::debug!(kind = ?failure.error.kind(), "attempt failed: {}", failure.error);
         Err(failure)
     }
+}
+
+/// Which call an error belongs to, as errors show it.
+struct Origin<'a> {
+    service: &'static str,
+    operation: &'static str,
+    method: &'a reqwest::Method,
+    /// The first attempt's URL with a query credential's value cut out.
+    url: String,
+}
+
+impl Pipeline {
+    /// `error` with the call it ended (service, operation, method, URL, attempts, why it was
+    /// not retried) and what to check, where the error has room for text: transport failures
+    /// and an unreachable shared limiter.
+    fn in_context(
+        &self,
+        mut error: Error,
+        origin: &Origin<'_>,
+        attempts: u32,
+        stop: Option<StopReason>,
+    ) -> Error {
+        let attempts = match (attempts, stop) {
+            (1, None | Some(StopReason::NotRetryable)) => "after 1 attempt".to_owned(),
+            (n, None | Some(StopReason::NotRetryable)) => format!("after {n} attempts"),
+            (1, Some(reason)) => format!("after 1 attempt, not retried: {reason}"),
+            (n, Some(reason)) => format!("after {n} attempts, not retried: {reason}"),
+        };
+        let call = format!(
+            "{}.{} ({} {}) failed {attempts}",
+            origin.service, origin.operation, origin.method, origin.url
+        );
+        match &mut error {
+            Error::Transport {
+                message, connect, ..
+            } => {
+                let check = if *connect {
+                    format!(
+                        "check that the {} service is reachable at {} (set by {} or base_url())",
+                        self.spec.name,
+                        self.base.as_str().trim_end_matches('/'),
+                        self.spec.base_url_env
+                    )
+                } else {
+                    "the connection broke; the call may be sent again once the network or \
+                     the server recovers"
+                        .to_owned()
+                };
+                *message = format!("{call}: {message}; {check}");
+            }
+            Error::LimiterUnavailable { message } => {
+                *message = format!(
+                    "{call}: {message}; nothing was sent: check the shared limiter's store, or \
+                     configure it to fail open"
+                );
+            }
+            _ => {}
+        }
+        error
+    }
+}
+
+/// `url` as errors may show it: the value of a query credential replaced by `***`.
+fn shown_url(url: &url::Url, auth: &ResolvedAuth) -> String {
+    let ResolvedAuth::Query { param, .. } = auth else {
+        return url.as_str().to_owned();
+    };
+    let mut shown = url.clone();
+    let pairs: Vec<(String, String)> = url
+        .query_pairs()
+        .map(|(k, v)| {
+            let v = if k == *param { "***".into() } else { v };
+            (k.into_owned(), v.into_owned())
+        })
+        .collect();
+    shown.query_pairs_mut().clear().extend_pairs(&pairs);
+    shown.as_str().to_owned()
 }
 
 /// One attempt's HTTP request; a signing scheme signs it now, so each attempt is fresh.

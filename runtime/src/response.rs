@@ -12,6 +12,7 @@ use serde::de::DeserializeOwned;
 use crate::Error;
 use crate::error::{ApiError, DecodeError, MESSAGE_LIMIT, TooLarge, bounded_text, excerpt};
 use crate::options::BodyLimits;
+use crate::spec::OperationSpec;
 
 /// A successful (2xx) answer, body read in full.
 pub struct Response {
@@ -19,6 +20,8 @@ pub struct Response {
     headers: HeaderMap,
     body: Bytes,
     request_id: Option<String>,
+    /// The service and operation that answered, named in a decode error.
+    origin: Option<(&'static str, &'static OperationSpec)>,
 }
 
 impl fmt::Debug for Response {
@@ -41,8 +44,15 @@ impl Response {
             &self.body
         };
         serde_json::from_slice(body).map_err(|e| {
+            let message = match self.origin {
+                Some((service, op)) => format!(
+                    "the answer to {service}.{} ({} {}) is not what the spec describes: {e}",
+                    op.name, op.method, op.path
+                ),
+                None => e.to_string(),
+            };
             Error::Decode(Box::new(DecodeError {
-                message: bounded_text(&e.to_string(), MESSAGE_LIMIT),
+                message: bounded_text(&message, MESSAGE_LIMIT),
                 status: Some(self.status),
                 request_id: self.request_id.clone(),
                 body_excerpt: excerpt(&self.body),
@@ -108,7 +118,7 @@ impl RawResponse {
     pub(crate) fn into_response(
         self,
         service: &'static str,
-        operation: &'static str,
+        op: &'static OperationSpec,
         success_limit: usize,
         wait: Option<Duration>,
     ) -> Result<Response, Error> {
@@ -119,11 +129,12 @@ impl RawResponse {
                 headers: self.headers,
                 body,
                 request_id,
+                origin: Some((service, op)),
             }),
             (true, Body::Over { declared, .. }) => {
                 Err(Error::ResponseTooLarge(Box::new(TooLarge {
                     service,
-                    operation,
+                    operation: op.name,
                     status: self.status,
                     limit: u64::try_from(success_limit).unwrap_or(u64::MAX),
                     declared,
@@ -232,6 +243,7 @@ mod tests {
             headers: HeaderMap::new(),
             body: Bytes::from_static(b"<html>oops</html>"),
             request_id: Some("req_1".into()),
+            origin: None,
         };
         let err = response.json::<serde_json::Value>().expect_err("not json");
         assert_eq!(err.kind(), ErrorKind::Decode);
@@ -242,6 +254,7 @@ mod tests {
             headers: HeaderMap::new(),
             body: Bytes::new(),
             request_id: None,
+            origin: None,
         };
         empty.json::<()>().expect("empty body is null");
     }
