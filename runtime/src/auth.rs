@@ -76,29 +76,10 @@ impl ResolvedAuth {
         let scheme = match choice {
             AuthChoice::None => return Ok(ResolvedAuth::None),
             AuthChoice::Signer(signer) => return Ok(ResolvedAuth::Signer(signer)),
-            AuthChoice::Scheme(scheme) => scheme,
-            AuthChoice::Query => *spec
-                .auth
-                .iter()
-                .find(|s| matches!(s, AuthScheme::Query { .. }))
-                .ok_or_else(|| {
-                    Error::config(format!(
-                        "the {} service has no query-parameter auth scheme",
-                        spec.name
-                    ))
-                })?,
-            AuthChoice::Default => {
-                if spec.auth.is_empty() {
-                    return Ok(ResolvedAuth::None);
-                }
-                *spec.auth.iter().find(|s| !matches!(s, AuthScheme::Query { .. })).ok_or_else(|| {
-                    Error::config(format!(
-                        "the {} service only offers query-parameter auth, which puts the key in URLs: \
-                         opt in with ClientBuilder::query_auth()",
-                        spec.name
-                    ))
-                })?
-            }
+            choice => match chosen_scheme(&choice, spec)? {
+                Some(scheme) => scheme,
+                None => return Ok(ResolvedAuth::None),
+            },
         };
         let lookup = |name: &'static str| -> Result<Secret, Error> {
             if let Some((_, value)) = credentials.iter().find(|(c, _)| c.name == name) {
@@ -169,6 +150,64 @@ impl ResolvedAuth {
             ResolvedAuth::Query { .. } => "query",
             ResolvedAuth::Signer(_) => "signature",
         }
+    }
+}
+
+/// The spec scheme a choice stands for: `None` when it needs no spec scheme (no auth, a custom
+/// signer, a spec without auth).
+fn chosen_scheme(
+    choice: &AuthChoice,
+    spec: &'static ServiceSpec,
+) -> Result<Option<AuthScheme>, Error> {
+    Ok(Some(match choice {
+        AuthChoice::None | AuthChoice::Signer(_) => return Ok(None),
+        AuthChoice::Scheme(scheme) => *scheme,
+        AuthChoice::Query => *spec
+            .auth
+            .iter()
+            .find(|s| matches!(s, AuthScheme::Query { .. }))
+            .ok_or_else(|| {
+                Error::config(format!(
+                    "the {} service has no query-parameter auth scheme",
+                    spec.name
+                ))
+            })?,
+        AuthChoice::Default => {
+            if spec.auth.is_empty() {
+                return Ok(None);
+            }
+            *spec.auth.iter().find(|s| !matches!(s, AuthScheme::Query { .. })).ok_or_else(|| {
+                Error::config(format!(
+                    "the {} service only offers query-parameter auth, which puts the key in URLs: \
+                     opt in with ClientBuilder::query_auth()",
+                    spec.name
+                ))
+            })?
+        }
+    }))
+}
+
+/// The credentials (by spec name) the auth a builder chose needs; empty when the choice
+/// itself is invalid (building reports that).
+pub(crate) fn required_credentials(
+    choice: &AuthChoice,
+    spec: &'static ServiceSpec,
+) -> Vec<&'static str> {
+    match chosen_scheme(choice, spec) {
+        Ok(Some(
+            AuthScheme::Bearer { credential }
+            | AuthScheme::Header { credential, .. }
+            | AuthScheme::Query { credential, .. },
+        )) => vec![credential],
+        Ok(Some(AuthScheme::Signature {
+            scheme:
+                SigningScheme::PusherHmacSha256 {
+                    app_id,
+                    key,
+                    secret,
+                },
+        })) => vec![app_id, key, secret],
+        Ok(None) | Err(_) => Vec::new(),
     }
 }
 

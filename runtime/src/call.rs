@@ -16,7 +16,9 @@ use std::task::{Context, Poll};
 use serde::de::DeserializeOwned;
 
 use crate::Error;
-use crate::http::{Client, Request, Response};
+use crate::client::Client;
+use crate::request::Request;
+use crate::response::Response;
 
 /// The future that sends a request: one type for every operation.
 type Sending = Pin<Box<dyn Future<Output = Result<Response, Error>> + Send>>;

@@ -7,6 +7,8 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+use crate::retry::Transience;
+
 /// Longest body excerpt kept in an error, in bytes.
 pub const EXCERPT_LIMIT: usize = 512;
 
@@ -19,9 +21,6 @@ pub const CODE_LIMIT: usize = 128;
 
 /// Longest server-provided `param` and request id kept, in bytes after escaping.
 pub const ID_LIMIT: usize = 256;
-
-/// Statuses [`Error::is_retryable`] treats as transient (the spec defaults).
-const TRANSIENT_STATUSES: &[u16] = &[408, 429, 500, 502, 503, 504];
 
 /// Everything that can go wrong in a call, in verification or in configuration.
 ///
@@ -453,14 +452,27 @@ impl Error {
     /// Whether trying again later may succeed (transient statuses, rate limits, timeouts,
     /// transport failures). Says nothing about whether repeating is *safe*: the runtime decides
     /// that from the operation's [`crate::RetryClass`].
+    ///
+    /// The answer comes from [`crate::retry`], which also decides what a client retries: the
+    /// statuses of [`crate::RetrySpec::DEFAULT`], timeouts and transport failures, plus every
+    /// rate limit and an unreachable shared limiter.
     pub fn is_retryable(&self) -> bool {
+        crate::retry::may_succeed_later(self.transience())
+    }
+
+    /// What this error says about trying again, for the retry rules.
+    pub(crate) fn transience(&self) -> Transience {
         match self {
-            Error::RateLimited { .. }
-            | Error::Timeout { .. }
-            | Error::Transport { .. }
-            | Error::LimiterUnavailable { .. } => true,
-            Error::Api(api) => TRANSIENT_STATUSES.contains(&api.status),
-            _ => false,
+            Error::Timeout { .. } => Transience::Timeout,
+            Error::Transport { .. } => Transience::Connection,
+            Error::Api(api) | Error::Auth(api) => Transience::Status(api.status),
+            Error::RateLimited { api, .. } => Transience::Throttled(api.as_ref().map(|a| a.status)),
+            Error::LimiterUnavailable { .. } => Transience::LimiterUnavailable,
+            Error::InvalidRequest { .. }
+            | Error::Decode(_)
+            | Error::ResponseTooLarge(_)
+            | Error::Webhook(_)
+            | Error::Config { .. } => Transience::Permanent,
         }
     }
 

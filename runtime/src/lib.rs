@@ -3,13 +3,28 @@
 //! Generated code describes each service and operation as `'static` data ([`ServiceSpec`],
 //! [`OperationSpec`]), fills a [`Request`] and calls the one non-generic entry point,
 //! [`Client::execute`]. Everything that is the same for every service lives here:
-//! configuration ([`config`]), auth ([`auth`]) and request signing ([`sign`]), retries
-//! ([`retry`]), client-side rate limiting ([`ratelimit`]), the HTTP pipeline ([`http`]), errors
+//! configuration ([`ClientBuilder`], [`CallOptions`]), auth ([`auth`]) and request signing
+//! ([`sign`]), retries ([`retry`]), client-side rate limiting ([`ratelimit`]), the HTTP
+//! pipeline ([`Client::execute`]), errors
 //! ([`error`]), pagination ([`paginate()`]), webhook verification ([`webhook`]), secrets
 //! ([`secret`]), pre-send validation ([`validate`]), open tagged unions ([`union`]) and the
 //! [`open_enum!`] macro.
 //!
 //! The API generated code may use is pinned in `docs/RUNTIME_CONTRACT.md`.
+//!
+//! Layers, bottom up; a module imports only from the layers below it, so the module graph has
+//! no cycle (`scripts/module-cycles runtime/src` prints it and fails on one):
+//! 1. `spec` (the static descriptions), [`secret`], `random`: data, no behaviour;
+//! 2. [`retry`]: the [`RetryPolicy`] and every retry rule (what is retryable, backoff, the
+//!    `Retry-After` cap, the budget);
+//! 3. [`error`] (asks [`retry`] what is retryable), then [`validate`], [`sign`], `headers` (every
+//!    response header the runtime reads);
+//! 4. [`auth`], [`ratelimit`] ([`RateLimit`] with its limiters), `request`, `response` (reading
+//!    and classifying an answer), `options` (timeouts, body limits, [`CallOptions`]);
+//! 5. `pipeline`: the attempt loop; it only asks the retry, limiter, auth and timeout parts;
+//! 6. `client`: [`Client`] with its [`ClientBuilder`] (auth resolved once per call);
+//! 7. [`call`], [`paginate()`], [`webhook`], `smtp`, `realtime`; [`config`] and [`http`] only
+//!    re-export the paths of earlier releases.
 //!
 //! Cargo features: `tls` (default; HTTPS, and `wss://` for `realtime`, through rustls with the
 //! webpki roots; without it an `https` base URL is an [`Error::Config`] unless you pass your own
@@ -46,15 +61,21 @@
 
 pub mod auth;
 pub mod call;
+mod client;
 pub mod config;
 pub mod error;
+mod headers;
 pub mod http;
 mod macros;
+mod options;
 pub mod paginate;
+mod pipeline;
 mod random;
 pub mod ratelimit;
 #[cfg(feature = "realtime")]
 pub mod realtime;
+mod request;
+mod response;
 pub mod retry;
 pub mod secret;
 pub mod sign;
@@ -68,14 +89,18 @@ pub mod webhook;
 pub use reqwest;
 pub use reqwest::Method;
 
-pub use config::{CallOptions, ClientBuilder, RateLimit, RetryPolicy};
+pub use client::{Client, ClientBuilder};
 pub use error::{ApiError, DecodeError, Error, ErrorKind, TimeoutKind, TooLarge, WebhookFailure};
+pub use options::{CallOptions, DEFAULT_TOTAL_TIMEOUT};
+pub use ratelimit::RateLimit;
+pub use retry::RetryPolicy;
 
 /// `Result` with this crate's [`Error`]: what every generated method returns.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 pub use call::Call;
-pub use http::{Client, Request, Response};
 pub use paginate::{ItemStream, paginate};
+pub use request::Request;
+pub use response::Response;
 pub use secret::Secret;
 pub use sign::{PusherSigner, SignableRequest, SignedParts, Signer};
 pub use spec::{

@@ -10,8 +10,9 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::Error;
+use crate::client::Client;
 use crate::error::{DecodeError, excerpt};
-use crate::http::{Client, Request};
+use crate::request::Request;
 use crate::spec::PaginationSpec;
 
 /// Streams every item of every page.

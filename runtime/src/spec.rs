@@ -3,7 +3,7 @@
 //!
 //! These types are *spec data*, not configuration: their fields are public and they are built
 //! with struct literal syntax by generated code, so they are deliberately not
-//! `#[non_exhaustive]`. Per-client and per-call overrides live in [`crate::config`].
+//! `#[non_exhaustive]`. Per-client and per-call overrides live in [`crate::ClientBuilder`] and [`crate::CallOptions`].
 
 use crate::Method;
 
@@ -199,7 +199,7 @@ pub struct TimeoutSpec {
     /// Per-attempt timeout in milliseconds (sending the request and reading the whole response).
     pub attempt_ms: u64,
     /// Deadline for the whole call, retries included. `None`: the runtime's default,
-    /// [`crate::config::DEFAULT_TOTAL_TIMEOUT`] (30 s); only a caller can switch the deadline off
+    /// [`crate::DEFAULT_TOTAL_TIMEOUT`] (30 s); only a caller can switch the deadline off
     /// ([`crate::ClientBuilder::total_timeout`] with `None`).
     pub total_ms: Option<u64>,
 }
@@ -348,11 +348,6 @@ impl OperationSpec {
     pub const fn with_auth(mut self, auth: AuthScheme) -> Self {
         self.auth = Some(auth);
         self
-    }
-
-    /// An empty [`Request`](crate::Request) for this operation.
-    pub fn request(&'static self) -> crate::Request {
-        crate::Request::new(self)
     }
 }
 

@@ -1,4 +1,5 @@
-//! Client-side rate limiting: at most N requests in any window, plus pauses the server asks for
+//! Client-side rate limiting: the [`RateLimit`] a client keeps to (at most N requests in any
+//! window), plus pauses the server asks for
 //! (`X-RateLimit-Remaining: 0` with `X-RateLimit-Reset`, or a 429 with `Retry-After`). Where
 //! the slots live is a [`Limiter`]: this process ([`LocalLimiter`], the default) or Redis,
 //! shared by every process using one credential (`redis::RedisLimiter`, feature `redis`).
@@ -7,15 +8,14 @@ use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use reqwest::header::{HeaderMap, HeaderName};
 use sha2::{Digest, Sha256};
 
 use crate::Error;
-use crate::config::RateLimit;
-use crate::retry::header_str;
-use crate::spec::RateLimitHeaders;
+use crate::headers::{header_str, none_remaining, rate_limit_reset};
+use crate::spec::{RateLimitHeaders, RateLimitSpec};
 
 mod local;
 #[cfg(feature = "redis")]
@@ -23,6 +23,58 @@ pub mod redis;
 
 pub use local::LocalLimiter;
 use local::Window;
+
+/// A client-side request rate: at most `requests` in any window of `per`.
+///
+/// ```
+/// use comms_runtime::RateLimit;
+/// let plan = RateLimit::per_minute(3000);
+/// assert_eq!(plan.requests(), 3000);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RateLimit {
+    requests: u32,
+    per: Duration,
+}
+
+impl RateLimit {
+    /// `requests` per `per` (both clamped to at least 1 and 1 ms).
+    pub fn new(requests: u32, per: Duration) -> Self {
+        RateLimit {
+            requests: requests.max(1),
+            per: per.max(Duration::from_millis(1)),
+        }
+    }
+
+    /// `requests` per second.
+    pub fn per_second(requests: u32) -> Self {
+        RateLimit::new(requests, Duration::from_secs(1))
+    }
+
+    /// `requests` per minute.
+    pub fn per_minute(requests: u32) -> Self {
+        RateLimit::new(requests, Duration::from_secs(60))
+    }
+
+    /// Requests per window.
+    pub fn requests(&self) -> u32 {
+        self.requests
+    }
+
+    /// Window length.
+    pub fn per(&self) -> Duration {
+        self.per
+    }
+}
+
+impl From<RateLimitSpec> for RateLimit {
+    fn from(spec: RateLimitSpec) -> Self {
+        RateLimit::new(
+            spec.requests,
+            Duration::from_secs(u64::from(spec.per_seconds)),
+        )
+    }
+}
 
 /// A boxed, `Send` future: what [`Limiter`] methods return (the trait stays object-safe).
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -292,14 +344,13 @@ impl RateLimiter {
             .remaining
             .as_ref()
             .and_then(|name| header_str(headers, name))
-            .and_then(|v| v.trim().parse::<f64>().ok())
-            .is_some_and(|remaining| remaining <= 0.0);
+            .is_some_and(none_remaining);
         if exhausted
             && let Some(reset) = self
                 .reset
                 .as_ref()
                 .and_then(|name| header_str(headers, name))
-                .and_then(parse_reset)
+                .and_then(rate_limit_reset)
         {
             pause = Some(pause.map_or(reset, |p: Duration| p.max(reset)));
         }
@@ -314,24 +365,6 @@ impl RateLimiter {
             }
         }
     }
-}
-
-/// `X-RateLimit-Reset`: seconds until the reset; values that look like a Unix time are
-/// converted.
-fn parse_reset(value: &str) -> Option<Duration> {
-    let secs = value
-        .trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|s| s.is_finite() && *s >= 0.0)?;
-    if secs > 1_000_000_000.0 {
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .ok()?
-            .as_secs_f64();
-        return Some(Duration::from_secs_f64((secs - now).max(0.0)));
-    }
-    Some(Duration::from_secs_f64(secs))
 }
 
 #[cfg(test)]

@@ -1,0 +1,411 @@
+//! The attempt loop behind [`Client::execute`](crate::Client::execute). Per call it fixes the
+//! idempotency key and the deadline; per attempt it asks the rate limiter for a slot, applies
+//! the call's auth (resolved once by the client), sends within the attempt's timeout, and asks
+//! the retry policy ([`RetryPolicy::next`]) whether and when to go again. It decides nothing
+//! itself: retry rules live in [`crate::retry`], limits in [`crate::ratelimit`], answers are
+//! read by [`crate::response`].
+
+use std::time::{Duration, Instant};
+
+use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, USER_AGENT};
+use tracing::Instrument;
+use tracing::field::Empty;
+
+use crate::Error;
+use crate::auth::ResolvedAuth;
+use crate::error::TimeoutKind;
+use crate::headers::server_wait;
+use crate::options::{BodyLimits, CallOptions, Timeouts};
+use crate::ratelimit::RateLimiter;
+use crate::request::{Request, render_path};
+use crate::response::{Response, send};
+use crate::retry::{Attempted, Next, RetryBudget, RetryPolicy, StopReason};
+use crate::sign::SignableRequest;
+use crate::spec::{OperationSpec, RetryClass, ServiceSpec};
+
+/// What the attempt loop needs of a client; one per client, shared by its clones.
+pub(crate) struct Pipeline {
+    pub(crate) spec: &'static ServiceSpec,
+    pub(crate) http: reqwest::Client,
+    /// The base URL, parsed once at build; only the path is set per call.
+    pub(crate) base: url::Url,
+    pub(crate) user_agent: HeaderValue,
+    pub(crate) timeouts: Timeouts,
+    pub(crate) limits: BodyLimits,
+    pub(crate) retry: RetryPolicy,
+    pub(crate) limiter: RateLimiter,
+    pub(crate) budget: RetryBudget,
+}
+
+/// An attempt's URL and headers before signing.
+struct Prepared {
+    url: url::Url,
+    headers: HeaderMap,
+}
+
+/// Why an attempt did not produce a response.
+struct Failure {
+    error: Error,
+    /// The wait the server asked for, if any.
+    wait: Option<Duration>,
+    /// Whether the request may have reached the server (false only for connect failures).
+    reached_server: bool,
+}
+
+impl Pipeline {
+    /// Runs the attempts of one call with `auth` (the client's, or the operation's own),
+    /// counting them in `attempts`.
+    pub(crate) async fn run(
+        &self,
+        request: &Request,
+        auth: &ResolvedAuth,
+        options: &CallOptions,
+        attempts: &mut u32,
+    ) -> Result<Response, Error> {
+        let idempotency_key = idempotency_header(self.spec, request.op, options)?;
+        // Once the request may have reached the server, may it be sent again?
+        let repeatable = match request.op.retry {
+            RetryClass::Safe => true,
+            RetryClass::IdempotencyKey => idempotency_key.is_some(),
+            RetryClass::Never => false,
+        };
+        // The first attempt takes these parts; a retry builds them again (same key).
+        let first = self.prepare(request, auth, idempotency_key.as_ref())?;
+        let origin = Origin {
+            service: self.spec.name,
+            operation: request.op.name,
+            method: &request.op.method,
+            url: shown_url(&first.url, auth),
+        };
+        let mut first_parts = Some(first);
+
+        let policy = options.retry.as_ref().unwrap_or(&self.retry);
+        let max_attempts = options.max_attempts.unwrap_or(policy.max_attempts).max(1);
+        let attempt_timeout = options.attempt_timeout.unwrap_or(self.timeouts.attempt);
+        let limits = BodyLimits {
+            success: options.max_response_bytes.unwrap_or(self.limits.success),
+            error: options.max_error_body_bytes.unwrap_or(self.limits.error),
+        };
+        let start = Instant::now();
+        let deadline = match (
+            options.total_timeout.or(self.timeouts.total),
+            options.deadline,
+        ) {
+            (Some(total), Some(at)) => Some((start + total).min(at)),
+            (Some(total), None) => Some(start + total),
+            (None, at) => at,
+        };
+
+        self.budget.deposit();
+        loop {
+            *attempts += 1;
+            let attempt = *attempts;
+
+            // Held until the attempt has finished: the slot's window starts then.
+            let permit = match self.limiter.acquire(deadline).await {
+                Ok(permit) => permit,
+                Err(error) => return Err(self.in_context(error, &origin, attempt, None)),
+            };
+            let now = Instant::now();
+            let timeout = match deadline {
+                Some(d) if d.saturating_duration_since(now) < attempt_timeout => {
+                    (d.saturating_duration_since(now), TimeoutKind::Deadline)
+                }
+                _ => (attempt_timeout, TimeoutKind::Attempt),
+            };
+            if timeout.0.is_zero() {
+                return Err(Error::Timeout {
+                    kind: TimeoutKind::Deadline,
+                    after: now - start,
+                });
+            }
+
+            let parts = match first_parts.take() {
+                Some(parts) => parts,
+                None => self.prepare(request, auth, idempotency_key.as_ref())?,
+            };
+            let http_request = attempt_request(request, auth, parts)?;
+            let outcome = self
+                .send_attempt(request.op, http_request, timeout, policy, limits, auth)
+                .instrument(tracing::debug_span!("attempt", attempt, status = Empty))
+                .await;
+            permit.release().await;
+            let failure = match outcome {
+                Ok(response) => return Ok(response),
+                Err(failure) => failure,
+            };
+
+            let failed = Attempted {
+                transience: failure.error.transience(),
+                server_wait: failure.wait,
+                reached_server: failure.reached_server,
+                repeatable,
+            };
+            match policy.next(attempt, max_attempts, &failed, deadline, &self.budget) {
+                Next::Retry(delay) => {
+                    tracing::debug!(
+                        attempt,
+                        backoff_ms = millis(delay),
+                        "retrying after backoff"
+                    );
+                    tokio::time::sleep(delay).await;
+                }
+                Next::Stop(reason) => {
+                    tracing::debug!("not retrying: {reason}");
+                    return Err(self.in_context(failure.error, &origin, attempt, Some(reason)));
+                }
+            }
+        }
+    }
+
+    /// Validates the request and builds an attempt's URL (with a query credential, when that
+    /// scheme is chosen) and headers (auth, the call's idempotency key).
+    fn prepare(
+        &self,
+        request: &Request,
+        auth: &ResolvedAuth,
+        idempotency_key: Option<&(HeaderName, HeaderValue)>,
+    ) -> Result<Prepared, Error> {
+        let op = request.op;
+        // `Request::new` starts an operation that carries a body with `{}`, so only the
+        // opposite mistake can happen.
+        if !op.has_body && request.body.is_some() {
+            return Err(Error::invalid_request(
+                "body",
+                format!("`{}` takes no request body", op.name),
+            ));
+        }
+        let mut url = self.base.clone();
+        let mut path = String::with_capacity(64);
+        path.push_str(self.base.path().trim_end_matches('/'));
+        render_path(op.path, &request.path_params, &mut path)?;
+        url.set_path(&path);
+        if !request.query.is_empty() {
+            url.query_pairs_mut().extend_pairs(&request.query);
+        }
+        if let ResolvedAuth::Query { param, value } = auth {
+            url.query_pairs_mut().append_pair(param, value.expose());
+        }
+
+        let mut headers = HeaderMap::new();
+        headers.insert(ACCEPT, HeaderValue::from_static("application/json"));
+        headers.insert(USER_AGENT, self.user_agent.clone());
+        if request.body.is_some() {
+            headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        }
+        if let ResolvedAuth::Header { name, value } = auth {
+            headers.insert(name.clone(), value.clone());
+        }
+        if let Some((name, value)) = idempotency_key {
+            headers.insert(name.clone(), value.clone());
+        }
+        Ok(Prepared { url, headers })
+    }
+
+    /// Sends one attempt within `timeout` and classifies the answer.
+    async fn send_attempt(
+        &self,
+        op: &'static OperationSpec,
+        http_request: reqwest::Request,
+        (timeout, timeout_kind): (Duration, TimeoutKind),
+        policy: &RetryPolicy,
+        limits: BodyLimits,
+        auth: &ResolvedAuth,
+    ) -> Result<Response, Failure> {
+        tracing::debug!(method = %op.method, path = op.path, auth = auth.scheme_name(), "sending request");
+        // The body is read inside the timeout: a slow or endless body ends with the attempt.
+        let sending = send(&self.http, http_request, limits);
+        let failure = match tokio::time::timeout(timeout, sending).await {
+            Err(_elapsed) => Failure {
+                error: Error::Timeout {
+                    kind: timeout_kind,
+                    after: timeout,
+                },
+                wait: None,
+                reached_server: true,
+            },
+            Ok(Err(err)) => {
+                let connect = err.is_connect();
+                let error = if connect && err.is_timeout() {
+                    Error::Timeout {
+                        kind: TimeoutKind::Connect,
+                        after: self.timeouts.connect,
+                    }
+                } else {
+                    Error::transport(err)
+                };
+                Failure {
+                    error,
+                    wait: None,
+                    reached_server: !connect,
+                }
+            }
+            Ok(Ok(raw)) => {
+                tracing::Span::current().record("status", raw.status);
+                tracing::debug!("response received");
+                let wait = if raw.is_success() {
+                    None
+                } else {
+                    server_wait(&raw.headers, &self.spec.rate_limit_headers)
+                };
+                self.limiter
+                    .observe(raw.status, &raw.headers, wait, policy.retry_after_cap);
+                match raw.into_response(self.spec.name, op, limits.success, wait) {
+                    Ok(response) => return Ok(response),
+                    Err(error) => Failure {
+                        error,
+                        wait,
+                        reached_server: true,
+                    },
+                }
+            }
+        };
+        tracing::debug!(kind = ?failure.error.kind(), "attempt failed: {}", failure.error);
+        Err(failure)
+    }
+}
+
+/// Which call an error belongs to, as errors show it.
+struct Origin<'a> {
+    service: &'static str,
+    operation: &'static str,
+    method: &'a reqwest::Method,
+    /// The first attempt's URL with a query credential's value cut out.
+    url: String,
+}
+
+impl Pipeline {
+    /// `error` with the call it ended (service, operation, method, URL, attempts, why it was
+    /// not retried) and what to check, where the error has room for text: transport failures
+    /// and an unreachable shared limiter.
+    fn in_context(
+        &self,
+        mut error: Error,
+        origin: &Origin<'_>,
+        attempts: u32,
+        stop: Option<StopReason>,
+    ) -> Error {
+        let attempts = match (attempts, stop) {
+            (1, None | Some(StopReason::NotRetryable)) => "after 1 attempt".to_owned(),
+            (n, None | Some(StopReason::NotRetryable)) => format!("after {n} attempts"),
+            (1, Some(reason)) => format!("after 1 attempt, not retried: {reason}"),
+            (n, Some(reason)) => format!("after {n} attempts, not retried: {reason}"),
+        };
+        let call = format!(
+            "{}.{} ({} {}) failed {attempts}",
+            origin.service, origin.operation, origin.method, origin.url
+        );
+        match &mut error {
+            Error::Transport {
+                message, connect, ..
+            } => {
+                let check = if *connect {
+                    format!(
+                        "check that the {} service is reachable at {} (set by {} or base_url())",
+                        self.spec.name,
+                        self.base.as_str().trim_end_matches('/'),
+                        self.spec.base_url_env
+                    )
+                } else {
+                    "the connection broke; the call may be sent again once the network or \
+                     the server recovers"
+                        .to_owned()
+                };
+                *message = format!("{call}: {message}; {check}");
+            }
+            Error::LimiterUnavailable { message } => {
+                *message = format!(
+                    "{call}: {message}; nothing was sent: check the shared limiter's store, or \
+                     configure it to fail open"
+                );
+            }
+            _ => {}
+        }
+        error
+    }
+}
+
+/// `url` as errors may show it: the value of a query credential replaced by `***`.
+fn shown_url(url: &url::Url, auth: &ResolvedAuth) -> String {
+    let ResolvedAuth::Query { param, .. } = auth else {
+        return url.as_str().to_owned();
+    };
+    let mut shown = url.clone();
+    let pairs: Vec<(String, String)> = url
+        .query_pairs()
+        .map(|(k, v)| {
+            let v = if k == *param { "***".into() } else { v };
+            (k.into_owned(), v.into_owned())
+        })
+        .collect();
+    shown.query_pairs_mut().clear().extend_pairs(&pairs);
+    shown.as_str().to_owned()
+}
+
+/// One attempt's HTTP request; a signing scheme signs it now, so each attempt is fresh.
+fn attempt_request(
+    request: &Request,
+    auth: &ResolvedAuth,
+    Prepared {
+        mut url,
+        mut headers,
+    }: Prepared,
+) -> Result<reqwest::Request, Error> {
+    if let ResolvedAuth::Signer(signer) = auth {
+        let signable = SignableRequest::new(
+            &request.op.method,
+            url.path(),
+            &request.query,
+            request.body.as_deref(),
+        );
+        let parts = signer.sign(&signable)?;
+        if !parts.query.is_empty() {
+            url.query_pairs_mut().extend_pairs(&parts.query);
+        }
+        headers.extend(parts.headers);
+    }
+    // Built directly (not through RequestBuilder) so the headers move in without a merge.
+    let mut http_request = reqwest::Request::new(request.op.method.clone(), url);
+    *http_request.headers_mut() = headers;
+    if let Some(body) = &request.body {
+        *http_request.body_mut() = Some(body.clone().into());
+    }
+    Ok(http_request)
+}
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// The idempotency header for this call, when the operation carries one and the service has
+/// the header: the caller's key, or a fresh UUID v4 reused on every attempt.
+fn idempotency_header(
+    spec: &ServiceSpec,
+    op: &OperationSpec,
+    options: &CallOptions,
+) -> Result<Option<(HeaderName, HeaderValue)>, Error> {
+    let (RetryClass::IdempotencyKey, Some(idem)) = (op.retry, spec.idempotency) else {
+        return Ok(None);
+    };
+    let key = match &options.idempotency_key {
+        Some(key) => {
+            if key.is_empty() || key.len() > idem.max_len {
+                return Err(Error::invalid_request(
+                    "idempotency_key",
+                    format!("must be 1 to {} characters long", idem.max_len),
+                ));
+            }
+            key.clone()
+        }
+        None => crate::random::uuid_v4(),
+    };
+    let name = HeaderName::from_bytes(idem.header.as_bytes()).map_err(|_| {
+        Error::config(format!(
+            "idempotency header `{}` is not a valid header name",
+            idem.header
+        ))
+    })?;
+    let value = HeaderValue::from_str(&key)
+        .map_err(|_| Error::invalid_request("idempotency_key", "must be visible ASCII"))?;
+    Ok(Some((name, value)))
+}

@@ -1,0 +1,212 @@
+//! [`Request`]: what generated code fills in for one call (operation, path parameters, query,
+//! JSON body), and how its path template is rendered into a URL path.
+
+use bytes::Bytes;
+use serde::Serialize;
+
+use crate::Error;
+use crate::spec::OperationSpec;
+use crate::validate::{Validate, Validator};
+
+impl OperationSpec {
+    /// An empty [`Request`] for this operation (defined here, beside [`Request`], so the spec
+    /// module stays free of the types built from it).
+    pub fn request(&'static self) -> Request {
+        Request::new(self)
+    }
+}
+
+/// What generated code fills in for one call: the operation, path parameters, query and body.
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub(crate) op: &'static OperationSpec,
+    pub(crate) path_params: Vec<(&'static str, String)>,
+    pub(crate) query: Vec<(String, String)>,
+    pub(crate) body: Option<Bytes>,
+}
+
+impl Request {
+    /// An empty request for `op`; an operation that carries a body starts with `{}`.
+    pub fn new(op: &'static OperationSpec) -> Request {
+        Request {
+            op,
+            path_params: Vec::new(),
+            query: Vec::new(),
+            body: op.has_body.then(|| Bytes::from_static(b"{}")),
+        }
+    }
+
+    /// The operation.
+    pub fn operation(&self) -> &'static OperationSpec {
+        self.op
+    }
+
+    /// Sets a path parameter; it is percent-encoded into its segment. Missing, empty, unknown
+    /// or dot-segment parameters make [`Client::execute`](crate::Client::execute) fail with [`Error::InvalidRequest`].
+    #[must_use]
+    pub fn path_param(mut self, name: &'static str, value: &str) -> Request {
+        self.path_params.push((name, value.to_owned()));
+        self
+    }
+
+    /// Adds query parameters from a serialisable struct or map (`None` fields skipped).
+    ///
+    /// ```
+    /// # use comms_runtime::*;
+    /// # static LIST: OperationSpec = OperationSpec::get("list_emails", "/v1/emails");
+    /// #[derive(serde::Serialize)]
+    /// struct ListQuery { limit: Option<u32>, after: Option<String> }
+    /// let request = LIST.request().query(&ListQuery { limit: Some(10), after: None })?;
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn query<Q: Serialize + ?Sized>(mut self, query: &Q) -> Result<Request, Error> {
+        let encoded = serde_urlencoded::to_string(query)
+            .map_err(|e| Error::invalid_request("query", format!("cannot be encoded ({e})")))?;
+        self.query
+            .extend(url::form_urlencoded::parse(encoded.as_bytes()).into_owned());
+        Ok(self)
+    }
+
+    /// [`Self::query`] after checking the parameters' limits ([`Validator::check`]): a query
+    /// that breaks them is an [`Error::InvalidRequest`] and nothing is sent.
+    pub fn checked_query<Q: Serialize + Validate + ?Sized>(
+        self,
+        query: &Q,
+    ) -> Result<Request, Error> {
+        Validator::check(query)?;
+        self.query(query)
+    }
+
+    /// Sets a query parameter, replacing any earlier value.
+    pub(crate) fn set_query_param(&mut self, name: &str, value: &str) {
+        self.query.retain(|(k, _)| k != name);
+        self.query.push((name.to_owned(), value.to_owned()));
+    }
+
+    /// Sets the JSON body; it is serialised once and reused on every attempt. An operation
+    /// that carries a body but is given none sends `{}`.
+    pub fn json<B: Serialize + ?Sized>(mut self, body: &B) -> Result<Request, Error> {
+        let bytes = serde_json::to_vec(body)
+            .map_err(|e| Error::invalid_request("body", format!("cannot be serialised ({e})")))?;
+        self.body = Some(Bytes::from(bytes));
+        Ok(self)
+    }
+
+    /// [`Self::json`] after the checks the spec gives for the body ([`Validator::check`]): a
+    /// body that breaks them is an [`Error::InvalidRequest`] and nothing is sent.
+    pub fn checked_json<B: Serialize + Validate + ?Sized>(
+        self,
+        body: &B,
+    ) -> Result<Request, Error> {
+        Validator::check(body)?;
+        self.json(body)
+    }
+}
+
+/// Fills a path template, percent-encoding each value as one segment.
+pub(crate) fn render_path(
+    template: &str,
+    params: &[(&'static str, String)],
+    out: &mut String,
+) -> Result<(), Error> {
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let close = after.find('}').ok_or_else(|| {
+            Error::invalid_request(
+                "path",
+                format!("unclosed `{{` in path template `{template}`"),
+            )
+        })?;
+        let name = &after[..close];
+        let value = params
+            .iter()
+            .rev()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.as_str())
+            .ok_or_else(|| Error::invalid_request(name, "path parameter is missing"))?;
+        if value.is_empty() {
+            return Err(Error::invalid_request(
+                name,
+                "path parameter must not be empty",
+            ));
+        }
+        if value == "." || value == ".." {
+            return Err(Error::invalid_request(
+                name,
+                "path parameter must not be `.` or `..`",
+            ));
+        }
+        percent_encode_segment(value, out);
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    let in_template = |name: &str| {
+        template.match_indices('{').any(|(i, _)| {
+            template[i + 1..]
+                .strip_prefix(name)
+                .is_some_and(|rest| rest.starts_with('}'))
+        })
+    };
+    if let Some((name, _)) = params.iter().find(|(n, _)| !in_template(n)) {
+        return Err(Error::invalid_request(
+            *name,
+            format!("not a parameter of `{template}`"),
+        ));
+    }
+    Ok(())
+}
+
+fn percent_encode_segment(value: &str, out: &mut String) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    for &b in value.as_bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(char::from(b));
+        } else {
+            out.push('%');
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 0xf)]));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ErrorKind;
+
+    fn params(pairs: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
+        pairs.iter().map(|(k, v)| (*k, (*v).to_owned())).collect()
+    }
+
+    #[test]
+    fn path_params_are_encoded_as_one_segment() {
+        let mut p = String::from("/base");
+        render_path(
+            "/v1/emails/{id}/cancel",
+            &params(&[("id", "a/b c?")]),
+            &mut p,
+        )
+        .expect("renders");
+        assert_eq!(p, "/base/v1/emails/a%2Fb%20c%3F/cancel");
+    }
+
+    #[test]
+    fn bad_path_params_are_invalid_requests_naming_the_field() {
+        for (ps, field) in [
+            (params(&[]), "id"),
+            (params(&[("id", "")]), "id"),
+            (params(&[("id", "..")]), "id"),
+            (params(&[("id", "x"), ("other", "y")]), "other"),
+        ] {
+            let err =
+                render_path("/v1/emails/{id}", &ps, &mut String::new()).expect_err("rejected");
+            assert_eq!(err.kind(), ErrorKind::InvalidRequest);
+            match err {
+                Error::InvalidRequest { field: f, .. } => assert_eq!(f, field),
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+    }
+}

@@ -1,0 +1,261 @@
+//! [`Response`] and reading an answer: the body streamed up to its limit, then turned into a
+//! [`Response`] (2xx) or the [`Error`] it stands for (the error body parsed into an
+//! [`ApiError`]). Header values are read by [`crate::headers`].
+
+use std::fmt;
+use std::time::Duration;
+
+use bytes::Bytes;
+use reqwest::header::HeaderMap;
+use serde::de::DeserializeOwned;
+
+use crate::Error;
+use crate::error::{ApiError, DecodeError, MESSAGE_LIMIT, TooLarge, bounded_text, excerpt};
+use crate::options::BodyLimits;
+use crate::spec::OperationSpec;
+
+/// A successful (2xx) answer, body read in full.
+pub struct Response {
+    status: u16,
+    headers: HeaderMap,
+    body: Bytes,
+    request_id: Option<String>,
+    /// The service and operation that answered, named in a decode error.
+    origin: Option<(&'static str, &'static OperationSpec)>,
+}
+
+impl fmt::Debug for Response {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Response")
+            .field("status", &self.status)
+            .field("request_id", &self.request_id)
+            .field("body_len", &self.body.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Response {
+    /// Decodes the body as JSON. An empty body decodes as JSON `null` (so `()` and `Option`
+    /// work for 204s). Fails with [`Error::Decode`] carrying a body excerpt.
+    pub fn json<T: DeserializeOwned>(&self) -> Result<T, Error> {
+        let body: &[u8] = if self.body.iter().all(u8::is_ascii_whitespace) {
+            b"null"
+        } else {
+            &self.body
+        };
+        serde_json::from_slice(body).map_err(|e| {
+            let message = match self.origin {
+                Some((service, op)) => format!(
+                    "the answer to {service}.{} ({} {}) is not what the spec describes: {e}",
+                    op.name, op.method, op.path
+                ),
+                None => e.to_string(),
+            };
+            Error::Decode(Box::new(DecodeError {
+                message: bounded_text(&message, MESSAGE_LIMIT),
+                status: Some(self.status),
+                request_id: self.request_id.clone(),
+                body_excerpt: excerpt(&self.body),
+            }))
+        })
+    }
+
+    /// HTTP status.
+    pub fn status(&self) -> u16 {
+        self.status
+    }
+
+    /// The `x-request-id` header, when present.
+    pub fn request_id(&self) -> Option<&str> {
+        self.request_id.as_deref()
+    }
+
+    /// Response headers.
+    pub fn headers(&self) -> &HeaderMap {
+        &self.headers
+    }
+
+    /// The raw body.
+    pub fn body(&self) -> &[u8] {
+        &self.body
+    }
+
+    /// The body as text (lossy UTF-8), for services that answer in plain text.
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+}
+
+/// One attempt's answer, body read up to its limit.
+pub(crate) struct RawResponse {
+    pub(crate) status: u16,
+    pub(crate) headers: HeaderMap,
+    pub(crate) body: Body,
+}
+
+/// A body as far as it was read.
+pub(crate) enum Body {
+    /// All of it, within the limit.
+    Whole(Bytes),
+    /// More than the limit: reading stopped there.
+    Over {
+        /// The first `limit` bytes when the caller wanted them (error bodies), else empty.
+        start: Bytes,
+        /// The `Content-Length` that alone refused the body (nothing read), if that was it.
+        declared: Option<u64>,
+    },
+}
+
+impl RawResponse {
+    /// Whether the status is 2xx.
+    pub(crate) fn is_success(&self) -> bool {
+        (200..300).contains(&self.status)
+    }
+
+    /// The answer as a [`Response`] (a 2xx whose body fit `success_limit`), or the error it
+    /// stands for: [`Error::ResponseTooLarge`], or the error status classified by
+    /// [`Error::from_status`] with the server's `wait`.
+    pub(crate) fn into_response(
+        self,
+        service: &'static str,
+        op: &'static OperationSpec,
+        success_limit: usize,
+        wait: Option<Duration>,
+    ) -> Result<Response, Error> {
+        let request_id = crate::headers::request_id(&self.headers);
+        match (self.is_success(), self.body) {
+            (true, Body::Whole(body)) => Ok(Response {
+                status: self.status,
+                headers: self.headers,
+                body,
+                request_id,
+                origin: Some((service, op)),
+            }),
+            (true, Body::Over { declared, .. }) => {
+                Err(Error::ResponseTooLarge(Box::new(TooLarge {
+                    service,
+                    operation: op.name,
+                    status: self.status,
+                    limit: u64::try_from(success_limit).unwrap_or(u64::MAX),
+                    declared,
+                    request_id,
+                })))
+            }
+            (false, body) => {
+                let (bytes, truncated) = match body {
+                    Body::Whole(bytes) => (bytes, false),
+                    Body::Over { start, .. } => (start, true),
+                };
+                let mut api = ApiError::from_response(self.status, request_id.as_deref(), &bytes);
+                api.body_truncated = truncated;
+                Err(Error::from_status(api, wait))
+            }
+        }
+    }
+}
+
+pub(crate) async fn send(
+    http: &reqwest::Client,
+    request: reqwest::Request,
+    limits: BodyLimits,
+) -> Result<RawResponse, reqwest::Error> {
+    let mut response = http.execute(request).await?;
+    let status = response.status().as_u16();
+    let headers = std::mem::take(response.headers_mut());
+    let body = if (200..300).contains(&status) {
+        read_body(&mut response, limits.success, false).await?
+    } else {
+        read_body(&mut response, limits.error, true).await?
+    };
+    Ok(RawResponse {
+        status,
+        headers,
+        body,
+    })
+}
+
+/// Reads the body chunk by chunk, holding at most `limit` bytes. A declared `Content-Length`
+/// over the limit refuses the body before reading, unless `keep_start` asks for its first
+/// `limit` bytes (error bodies). A body that arrives in one chunk is returned without a copy.
+async fn read_body(
+    response: &mut reqwest::Response,
+    limit: usize,
+    keep_start: bool,
+) -> Result<Body, reqwest::Error> {
+    let declared = response.content_length();
+    let over_declared = declared.filter(|&n| n > u64::try_from(limit).unwrap_or(u64::MAX));
+    if over_declared.is_some() && !keep_start {
+        return Ok(Body::Over {
+            start: Bytes::new(),
+            declared: over_declared,
+        });
+    }
+    let over = |start: Bytes| Body::Over {
+        start: if keep_start { start } else { Bytes::new() },
+        declared: None,
+    };
+    let Some(first) = response.chunk().await? else {
+        return Ok(Body::Whole(Bytes::new()));
+    };
+    if first.len() > limit {
+        return Ok(over(first.slice(..limit)));
+    }
+    let Some(second) = response.chunk().await? else {
+        return Ok(Body::Whole(first));
+    };
+    // Several chunks: gather them, growing the buffer only up to the limit.
+    let hint = declared.map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX));
+    let mut buf = Vec::with_capacity(hint.max(first.len() + second.len()).min(limit));
+    buf.extend_from_slice(&first);
+    drop(first);
+    let mut chunk = second;
+    loop {
+        let room = limit - buf.len();
+        if chunk.len() > room {
+            if !keep_start {
+                return Ok(over(Bytes::new()));
+            }
+            buf.extend_from_slice(&chunk[..room]);
+            return Ok(over(Bytes::from(buf)));
+        }
+        let needed = buf.len() + chunk.len();
+        if needed > buf.capacity() {
+            let target = needed.max(buf.capacity().saturating_mul(2)).min(limit);
+            buf.reserve_exact(target - buf.len());
+        }
+        buf.extend_from_slice(&chunk);
+        chunk = match response.chunk().await? {
+            Some(chunk) => chunk,
+            None => return Ok(Body::Whole(Bytes::from(buf))),
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ErrorKind;
+
+    #[test]
+    fn response_json_decode_error_keeps_excerpt() {
+        let response = Response {
+            status: 200,
+            headers: HeaderMap::new(),
+            body: Bytes::from_static(b"<html>oops</html>"),
+            request_id: Some("req_1".into()),
+            origin: None,
+        };
+        let err = response.json::<serde_json::Value>().expect_err("not json");
+        assert_eq!(err.kind(), ErrorKind::Decode);
+        assert_eq!(err.request_id(), Some("req_1"));
+        assert!(err.to_string().contains("<html>oops"));
+        let empty = Response {
+            status: 204,
+            headers: HeaderMap::new(),
+            body: Bytes::new(),
+            request_id: None,
+            origin: None,
+        };
+        empty.json::<()>().expect("empty body is null");
+    }
+}

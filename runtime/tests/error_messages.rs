@@ -1,0 +1,180 @@
+//! Error messages as a user reads them, pinned as text (insta snapshots): a failed call names
+//! the service, operation, method and URL, the attempts and why there was no retry, and what
+//! to check; a configuration error names the value, the variable to set, and every missing
+//! one at once. Review changes with `cargo insta review` (or `INSTA_UPDATE=always`).
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::time::Duration;
+
+use common::*;
+use comms_runtime::*;
+
+/// A loopback port with nothing listening (bound, then released).
+fn closed_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap().port()
+}
+
+fn from_env(vars: &[(&str, &str)]) -> Result<Client, Error> {
+    Client::builder(&EMAIL)
+        .env_with(|name| {
+            vars.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| (*v).to_owned())
+        })
+        .build()
+}
+
+#[tokio::test]
+async fn connection_refused_names_the_call_the_attempts_and_what_to_check() {
+    let port = closed_port();
+    let client = Client::builder(&EMAIL)
+        .base_url(format!("http://127.0.0.1:{port}"))
+        .api_key(API_KEY)
+        .rate_limit(None)
+        .retry(
+            RetryPolicy::from_spec(&RetrySpec::DEFAULT)
+                .backoff(Duration::from_millis(1), Duration::from_millis(2)),
+        )
+        .build()
+        .unwrap();
+    let err = client.execute(get_email("em_1")).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Transport);
+    let text = err.to_string().replace(&port.to_string(), "PORT");
+    assert!(!text.contains(API_KEY));
+    insta::assert_snapshot!(text);
+}
+
+#[tokio::test]
+async fn a_query_credential_is_cut_out_of_the_url_in_the_message() {
+    let port = closed_port();
+    let client = Client::builder(&EMAIL)
+        .base_url(format!("http://127.0.0.1:{port}"))
+        .api_key(API_KEY)
+        .query_auth()
+        .rate_limit(None)
+        .max_attempts(1)
+        .build()
+        .unwrap();
+    let err = client.execute(get_email("em_1")).await.unwrap_err();
+    let text = err.to_string().replace(&port.to_string(), "PORT");
+    assert!(!text.contains(API_KEY), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[tokio::test]
+async fn timeout() {
+    let server = TestServer::always(Reply::Stall(Duration::from_secs(3))).await;
+    let client = email_client(&server)
+        .attempt_timeout(Duration::from_millis(100))
+        .max_attempts(1)
+        .build()
+        .unwrap();
+    let err = client.execute(get_email("em_1")).await.unwrap_err();
+    insta::assert_snapshot!(err.to_string());
+}
+
+#[test]
+fn a_base_url_without_a_scheme_names_the_value_and_the_variable() {
+    let err = from_env(&[
+        ("COMMS_TEST_EMAIL_BASE_URL", "api.example.com/v1"),
+        ("COMMS_TEST_EMAIL_API_KEY", "k"),
+    ])
+    .unwrap_err();
+    insta::assert_snapshot!(err.to_string());
+}
+
+#[test]
+fn a_base_url_given_in_code_says_to_fix_the_call() {
+    let err = Client::builder(&EMAIL)
+        .base_url("localhost:8080")
+        .api_key("k")
+        .build()
+        .unwrap_err();
+    insta::assert_snapshot!(err.to_string());
+}
+
+#[test]
+fn a_base_url_with_credentials_is_shown_without_them() {
+    let err = from_env(&[
+        (
+            "COMMS_TEST_EMAIL_BASE_URL",
+            "https://user:hunter2@api.example.com/?key=sk_live_1",
+        ),
+        ("COMMS_TEST_EMAIL_API_KEY", "k"),
+    ])
+    .unwrap_err();
+    let text = err.to_string();
+    assert!(
+        !text.contains("hunter2") && !text.contains("sk_live_1"),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn every_missing_variable_is_listed_at_once() {
+    let err = from_env(&[]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Config);
+    insta::assert_snapshot!(err.to_string());
+}
+
+#[test]
+fn every_missing_credential_of_a_signed_service_is_listed() {
+    let err = Client::builder(&REALTIME)
+        .env_with(|_| None)
+        .base_url("http://127.0.0.1:1")
+        .build()
+        .unwrap_err();
+    insta::assert_snapshot!(err.to_string());
+}
+
+#[tokio::test]
+async fn unauthorized() {
+    let server = TestServer::always(
+        Reply::json(
+            401,
+            r#"{"error":{"code":"invalid_api_key","message":"The API key is not valid"}}"#,
+        )
+        .header("x-request-id", "req_401"),
+    )
+    .await;
+    let client = email_client(&server).build().unwrap();
+    let err = client.execute(get_email("em_1")).await.unwrap_err();
+    insta::assert_snapshot!(err.to_string());
+}
+
+#[tokio::test]
+async fn rate_limited_with_retry_after() {
+    let server = TestServer::always(
+        Reply::json(
+            429,
+            r#"{"error":{"code":"rate_limit_exceeded","message":"Too many requests"}}"#,
+        )
+        .header("retry-after", "30"),
+    )
+    .await;
+    // The 30 s wait would pass the 2 s deadline, so the call gives up at once.
+    let client = email_client(&server)
+        .total_timeout(Some(Duration::from_secs(2)))
+        .build()
+        .unwrap();
+    let err = client.execute(get_email("em_1")).await.unwrap_err();
+    assert_eq!(server.count(), 1);
+    insta::assert_snapshot!(err.to_string());
+}
+
+#[tokio::test]
+async fn decode_error() {
+    let server = TestServer::always(Reply::json(200, r#"{"id": 42}"#)).await;
+    let client = email_client(&server).build().unwrap();
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Email {
+        id: String,
+    }
+    let err = client.call::<Email>(get_email("em_1")).await.unwrap_err();
+    insta::assert_snapshot!(err.to_string());
+}
