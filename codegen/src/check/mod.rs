@@ -8,7 +8,7 @@
 
 mod operations;
 mod service;
-mod types;
+pub(crate) mod types;
 mod websocket;
 
 use std::collections::HashMap;

@@ -12,7 +12,7 @@ use crate::resolved::{
 
 /// Names from the standard prelude that generated code uses without a path: a spec type with
 /// one of these names would shadow it.
-const PRELUDE_NAMES: &[&str] = &[
+pub(crate) const PRELUDE_NAMES: &[&str] = &[
     "Option",
     "Some",
     "None",

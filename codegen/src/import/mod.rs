@@ -513,34 +513,15 @@ pub(crate) struct Converter<'a> {
     pub(crate) report: Report,
 }
 
-/// Names generated code uses besides the spec's types.
-const RESERVED_TYPE_NAMES: &[&str] = &[
-    "Option",
-    "Some",
-    "None",
-    "Result",
-    "Ok",
-    "Err",
-    "String",
-    "Vec",
-    "Box",
-    "From",
-    "Into",
-    "IntoIterator",
-    "Iterator",
-    "Default",
-    "Clone",
-    "Send",
-    "Sync",
-    "Self",
-    "Page",
-    "Type",
-];
+/// Names generated code uses besides the spec's types, on top of the prelude names the checker
+/// refuses ([`crate::check::types::PRELUDE_NAMES`]).
+const RESERVED_TYPE_NAMES: &[&str] = &["Self", "Page", "Type"];
 
 impl<'a> Converter<'a> {
     fn new(doc: &'a Value, options: &ImportOptions, swagger: bool) -> Self {
-        let mut used_names: HashSet<String> = RESERVED_TYPE_NAMES
+        let mut used_names: HashSet<String> = crate::check::types::PRELUDE_NAMES
             .iter()
+            .chain(RESERVED_TYPE_NAMES)
             .map(|s| (*s).to_owned())
             .collect();
         used_names.insert(format!("{}Client", pascal(&options.service)));
