@@ -145,6 +145,7 @@ async fn session(
         socket,
         socket_id: String::new(),
         in_flight: std::collections::VecDeque::new(),
+        requested: std::collections::HashSet::new(),
     };
     // Wait for connection_established.
     let established_event = shared.spec.event(MessageRole::ConnectionEstablished);
@@ -298,6 +299,11 @@ struct Session<'a> {
     /// Subscriptions sent and not yet confirmed, oldest first: some servers (sockudo) refuse
     /// one with a `pusher:error` that names no channel, which is pinned on the oldest.
     in_flight: std::collections::VecDeque<String>,
+    /// Channels whose subscription this session has started (and not left, nor seen fail):
+    /// a `Subscribe` command for one of them is already served. Without it, a channel added
+    /// while the session connects is subscribed twice, by the resubscribe-all on connect and
+    /// by its queued command (issue 18).
+    requested: std::collections::HashSet<String>,
 }
 
 impl Session<'_> {
@@ -336,6 +342,7 @@ impl Session<'_> {
             }
             Command::Subscribe(channel) => self.start_subscribe(&channel).await,
             Command::Unsubscribe(channel) => {
+                self.requested.remove(&channel);
                 let spec = self.shared.spec;
                 let message = spec.message(MessageRole::Unsubscribe)?;
                 let data = serde_json::json!({ "channel": channel });
@@ -391,7 +398,9 @@ impl Session<'_> {
         }
     }
 
-    fn fail_channel(&self, channel: &str, reason: String) {
+    fn fail_channel(&mut self, channel: &str, reason: String) {
+        // A later subscribe() is a retry and must be sent.
+        self.requested.remove(channel);
         {
             let inner = self.shared.lock();
             if let Some(slot) = inner.channels.get(channel) {
@@ -403,6 +412,9 @@ impl Session<'_> {
     }
 
     async fn start_subscribe(&mut self, channel: &str) -> Option<End> {
+        if !self.requested.insert(channel.to_owned()) {
+            return None; // already subscribed or on its way in this session
+        }
         let kind = self.shared.spec.channel_kind(channel);
         let needs_auth = kind.is_some_and(|k| k.auth != ChannelAuthKind::None || k.encrypted);
         if !needs_auth {
@@ -600,6 +612,7 @@ impl Session<'_> {
                 slot.status.send_replace(Subscription::Subscribed);
             }
             Some(MessageRole::SubscriptionError) => {
+                self.requested.remove(&channel);
                 slot.status
                     .send_replace(Subscription::Failed(data.clone().unwrap_or_default()));
             }
