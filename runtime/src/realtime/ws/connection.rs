@@ -9,6 +9,7 @@ use serde::Deserialize;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 use super::{ChannelEvent, Command, ConnectionEvent, Shared, Subscription};
 use crate::realtime::auth::{Authorizer, ChannelAuthRequest};
@@ -16,6 +17,10 @@ use crate::realtime::crypto::{EncryptedData, decode_shared_secret, decrypt};
 use crate::realtime::presence::{Members, id_text};
 use crate::realtime::state::{ConnectionState, Reconnect, after_close};
 use crate::realtime::{ChannelAuthKind, Frame, MessageRole};
+
+/// Initial capacity of a socket's read buffer; it grows for larger frames. tungstenite's
+/// default (128 KiB) was most of a connection's memory, while protocol frames are small.
+const READ_BUFFER: usize = 4096;
 
 pub(super) struct Config {
     pub(super) url: url::Url,
@@ -125,7 +130,11 @@ async fn session(
     };
     let socket = match tokio::time::timeout(
         config.connect_timeout,
-        tokio_tungstenite::connect_async(config.url.as_str()),
+        tokio_tungstenite::connect_async_with_config(
+            config.url.as_str(),
+            Some(WebSocketConfig::default().read_buffer_size(READ_BUFFER)),
+            false,
+        ),
     )
     .await
     {
@@ -171,7 +180,9 @@ async fn session(
                         continue;
                     }
                 };
-                let _ = shared.events.send(ConnectionEvent::Frame(frame.clone()));
+                shared
+                    .events
+                    .send_with(|| ConnectionEvent::Frame(frame.clone()));
                 if Some(frame.event.as_str()) == established_event {
                     match frame.payload::<Established>() {
                         Ok(e) => {
@@ -568,7 +579,9 @@ impl Session<'_> {
                 return None;
             }
         };
-        let _ = shared.events.send(ConnectionEvent::Frame(frame.clone()));
+        shared
+            .events
+            .send_with(|| ConnectionEvent::Frame(frame.clone()));
         let role = shared.spec.role_of(&frame.event);
         match role {
             Some(MessageRole::Ping) => return self.send_role(MessageRole::Pong).await,
@@ -585,7 +598,9 @@ impl Session<'_> {
                 let success: Success = frame.payload().unwrap_or_default();
                 let user_data = success.user_data.unwrap_or_default();
                 shared.lock().user_data = Some(user_data.clone());
-                let _ = shared.events.send(ConnectionEvent::SignedIn { user_data });
+                shared
+                    .events
+                    .send_with(|| ConnectionEvent::SignedIn { user_data });
                 return None;
             }
             _ => {}
@@ -667,7 +682,7 @@ impl Session<'_> {
                 }
             }
         }
-        let _ = slot.events.send(ChannelEvent {
+        slot.deliver(ChannelEvent {
             event: frame.event.clone(),
             channel,
             data,
