@@ -393,6 +393,22 @@ impl SmtpRelay {
                 Err(pool::Failure::Unsupported(reason)) => {
                     return Err(Error::invalid_request("message", reason));
                 }
+                Err(pool::Failure::Connect(err)) => {
+                    if err.kind() == std::io::ErrorKind::TimedOut {
+                        return Err(Error::Timeout {
+                            kind: TimeoutKind::Attempt,
+                            after: self.timeout,
+                        });
+                    }
+                    return Err(Error::Transport {
+                        message: format!(
+                            "SMTP relay: cannot connect to {}:{}: {err}",
+                            self.host, self.port
+                        ),
+                        connect: true,
+                        source: None,
+                    });
+                }
                 Err(pool::Failure::Smtp(err)) => {
                     let transient = err.is_transient();
                     let error = map_error(&err, self.timeout);

@@ -1,7 +1,9 @@
 //! Throughput of the SMTP relay's pool, in the same run as its peers: lettre's own pooled
-//! transport used directly, and our relay with reuse off (one connection, TLS handshake and
-//! AUTH per message, as before the pool). All send 1,000 messages to the same STARTTLS sink
-//! on loopback (`smtp_common`, a minimal Rust sink), one at a time and 8 in flight.
+//! transport used directly; lettre's transport keeping no connection (`max_size(0)`: a
+//! connection, TLS handshake, AUTH and QUIT per message, which is what the relay did before
+//! the pool); and our relay with reuse off (`idle_timeout(ZERO)`). All send 1,000 messages to
+//! the same STARTTLS sink on loopback (`smtp_common`, a minimal Rust sink), one at a time and
+//! 8 in flight.
 //!
 //! ```console
 //! $ cargo test --release -p comms-tests --test smtp_bench -- --ignored --nocapture
@@ -29,12 +31,14 @@ enum Variant {
     Pooled,
     Lettre,
     PerMessage,
+    Before,
 }
 
 struct Senders {
     pooled: SmtpRelay,
     per_message: SmtpRelay,
     lettre: AsyncSmtpTransport<Tokio1Executor>,
+    before: AsyncSmtpTransport<Tokio1Executor>,
 }
 
 fn lettre_transport(sink: &Sink, max: u32) -> AsyncSmtpTransport<Tokio1Executor> {
@@ -67,6 +71,9 @@ async fn run(senders: &Senders, variant: Variant, in_flight: usize) -> Duration 
             Variant::Lettre => {
                 senders.lettre.send(m.clone()).await.unwrap();
             }
+            Variant::Before => {
+                senders.before.send(m.clone()).await.unwrap();
+            }
         }
     }))
     .buffer_unordered(in_flight);
@@ -93,41 +100,56 @@ async fn smtp_relay_throughput_pooled_vs_lettre_pool_vs_one_connection_per_messa
                 .build()
                 .unwrap(),
             lettre: lettre_transport(&sink, 8),
+            before: lettre_transport(&sink, 0),
         };
         // Warm-up: open the pools' connections, fault in the code.
         for variant in [Variant::Pooled, Variant::Lettre] {
             run(&senders, variant, in_flight).await;
         }
-        let mut times = [Vec::new(), Vec::new(), Vec::new()];
+        let mut times = [Vec::new(), Vec::new(), Vec::new(), Vec::new()];
         let connections_before = sink.connections();
         for round in 0..ROUNDS {
             // Alternate the order so drift in the machine's load hits each side alike.
             let order = if round % 2 == 0 {
-                [Variant::Pooled, Variant::Lettre, Variant::PerMessage]
+                [
+                    Variant::Pooled,
+                    Variant::Lettre,
+                    Variant::PerMessage,
+                    Variant::Before,
+                ]
             } else {
-                [Variant::PerMessage, Variant::Lettre, Variant::Pooled]
+                [
+                    Variant::Before,
+                    Variant::PerMessage,
+                    Variant::Lettre,
+                    Variant::Pooled,
+                ]
             };
             for variant in order {
                 let took = run(&senders, variant, in_flight).await;
                 times[variant as usize].push(took);
             }
         }
-        let [pooled, lettre, per_message] = times.map(median);
+        let [pooled, lettre, per_message, before] = times.map(median);
         let rate = |d: Duration| MESSAGES as f64 / d.as_secs_f64();
         println!(
             "{in_flight} in flight, {MESSAGES} messages, median of {ROUNDS}: \
-             pooled {:.0}/s, lettre pool {:.0}/s, one connection per message {:.0}/s; \
-             pooled / lettre {:.3}, pooled / per-message {:.2}; \
+             pooled {:.0}/s, lettre pool {:.0}/s, ours reuse off {:.0}/s, \
+             before (lettre, no reuse) {:.0}/s; pooled / lettre pool {:.2}, \
+             pooled / before {:.2}, pooled / ours reuse off {:.2}; \
              connections opened in the timed rounds: {}",
             rate(pooled),
             rate(lettre),
             rate(per_message),
+            rate(before),
             lettre.as_secs_f64() / pooled.as_secs_f64(),
+            before.as_secs_f64() / pooled.as_secs_f64(),
             per_message.as_secs_f64() / pooled.as_secs_f64(),
             sink.connections() - connections_before,
         );
         senders.lettre.shutdown().await;
+        senders.before.shutdown().await;
     }
     let accepted = sink.accepted().len();
-    assert_eq!(accepted, 2 * MESSAGES * (2 + 3 * ROUNDS));
+    assert_eq!(accepted, 2 * MESSAGES * (2 + 4 * ROUNDS));
 }

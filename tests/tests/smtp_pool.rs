@@ -151,3 +151,24 @@ async fn a_zero_idle_timeout_opens_and_quits_a_connection_per_message() {
     assert_eq!(sink.connections(), 3);
     assert_eq!(sink.stats.quits.load(Ordering::SeqCst), 3);
 }
+
+#[tokio::test]
+async fn a_refused_connection_is_a_retryable_transport_error() {
+    let port = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let relay = comms_runtime::smtp::SmtpRelay::builder("127.0.0.1")
+        .port(port)
+        .api_key(smtp_common::KEY)
+        .retry(RetryPolicy::none())
+        .build()
+        .unwrap();
+    let err = relay.send(&message("nowhere")).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Transport, "{err}");
+    assert!(err.is_retryable());
+    assert!(
+        err.to_string().contains(&format!("127.0.0.1:{port}")),
+        "{err}"
+    );
+}

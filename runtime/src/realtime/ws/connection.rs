@@ -374,7 +374,7 @@ impl Session<'_> {
                 if socket_id != self.socket_id {
                     return None; // for an earlier connection
                 }
-                match result {
+                match *result {
                     Ok(auth) => self.send_subscribe(&channel, Some(auth)).await,
                     Err(reason) => {
                         self.fail_channel(&channel, format!("authorization failed: {reason}"));
@@ -386,7 +386,7 @@ impl Session<'_> {
                 if socket_id != self.socket_id {
                     return None;
                 }
-                match result {
+                match *result {
                     Ok(user) => {
                         let message = self.shared.spec.message(MessageRole::Signin)?;
                         let data =
@@ -452,7 +452,7 @@ impl Session<'_> {
             let _ = commands.send(Command::Authorized {
                 channel,
                 socket_id,
-                result,
+                result: Box::new(result),
             });
         });
         None
@@ -471,7 +471,10 @@ impl Session<'_> {
                 .authenticate_user(socket_id.clone())
                 .await
                 .map_err(|e| e.to_string());
-            let _ = commands.send(Command::UserAuthenticated { socket_id, result });
+            let _ = commands.send(Command::UserAuthenticated {
+                socket_id,
+                result: Box::new(result),
+            });
         });
     }
 

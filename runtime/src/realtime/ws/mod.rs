@@ -300,19 +300,21 @@ impl Shared {
     }
 }
 
+/// What handles ask of the connection task. Large payloads are boxed: the command queue
+/// allocates a block of 32 commands per connection up front.
 enum Command {
     Subscribe(String),
     Unsubscribe(String),
-    Send(Frame),
+    Send(Box<Frame>),
     Signin,
     Authorized {
         channel: String,
         socket_id: String,
-        result: Result<ChannelAuth, String>,
+        result: Box<Result<ChannelAuth, String>>,
     },
     UserAuthenticated {
         socket_id: String,
-        result: Result<UserAuth, String>,
+        result: Box<Result<UserAuth, String>>,
     },
     Reconnect,
     Disconnect,
@@ -657,7 +659,7 @@ impl Connection {
     /// [`Error::Config`] when the connection task has ended.
     pub fn send_frame(&self, frame: Frame) -> Result<(), Error> {
         self.commands
-            .send(Command::Send(frame))
+            .send(Command::Send(Box::new(frame)))
             .map_err(|_| Error::config("the connection task ended"))
     }
 
