@@ -10,7 +10,7 @@
 //! | 4xx (throttling, temporary failure) | [`Error::RateLimited`] | yes; retried by the relay per its [`RetryPolicy`] |
 //! | 530, 534, 535, 538 (authentication) | [`Error::Auth`] | no |
 //! | other 5xx (rejected for good) | [`Error::Api`] | no (but see below) |
-//! | TLS handshake or certificate failure | [`Error::Config`] | no |
+//! | TLS handshake or certificate failure, STARTTLS not offered | [`Error::Config`] | no |
 //! | connection refused or broken | [`Error::Transport`] | yes |
 //! | no answer in time | [`Error::Timeout`] | yes |
 //!
@@ -18,15 +18,25 @@
 //! status code in `code` (e.g. `"5.1.1"`) and the reply text in `message`. Codes 500 to 504
 //! (command syntax errors) share numbers with transient HTTP statuses, so
 //! [`Error::is_retryable`] reports them as retryable; the relay itself never retries them.
+//!
+//! Connections are pooled: at most [`SmtpRelayBuilder::max_connections`] are open at once
+//! (sends beyond that wait for one), each is kept for the next message until it has been idle
+//! for [`SmtpRelayBuilder::idle_timeout`], and one the relay closed meanwhile is replaced
+//! without the caller noticing. The message is then sent again on the new connection, once,
+//! and only when the old one failed before the message content went out, so the relay cannot
+//! have accepted it.
+
+mod pool;
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 pub use lettre;
 
-use lettre::transport::smtp::authentication::{Credentials, Mechanism};
-use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
-use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
+use lettre::transport::smtp::authentication::Credentials;
+use lettre::transport::smtp::client::{Certificate, TlsParameters};
+use tracing::Instrument as _;
 
 use crate::config::RetryPolicy;
 use crate::error::{ApiError, TimeoutKind};
@@ -36,6 +46,17 @@ use crate::{Error, RetrySpec};
 
 /// The SMTP user name relays of this kind expect; the password is the API key.
 pub const DEFAULT_USERNAME: &str = "apikey";
+
+/// Most connections open to the relay at once, unless set with
+/// [`SmtpRelayBuilder::max_connections`].
+pub const DEFAULT_MAX_CONNECTIONS: usize = 8;
+
+/// How long an unused connection is kept open, unless set with
+/// [`SmtpRelayBuilder::idle_timeout`].
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The largest [`SmtpRelayBuilder::max_connections`] accepted.
+pub const MAX_CONNECTIONS_LIMIT: usize = 1024;
 
 /// How the connection to the relay is secured. There is deliberately no plaintext mode: the
 /// API key is the password.
@@ -104,6 +125,8 @@ pub struct SmtpRelayBuilder {
     retry: RetryPolicy,
     extra_roots_pem: Vec<Vec<u8>>,
     accept_invalid_certs: bool,
+    max_connections: usize,
+    idle_timeout: Duration,
 }
 
 impl fmt::Debug for SmtpRelayBuilder {
@@ -117,6 +140,8 @@ impl fmt::Debug for SmtpRelayBuilder {
             .field("timeout", &self.timeout)
             .field("extra_roots", &self.extra_roots_pem.len())
             .field("accept_invalid_certs", &self.accept_invalid_certs)
+            .field("max_connections", &self.max_connections)
+            .field("idle_timeout", &self.idle_timeout)
             .finish()
     }
 }
@@ -175,15 +200,38 @@ impl SmtpRelayBuilder {
         self
     }
 
+    /// Most connections open to the relay at once ([`DEFAULT_MAX_CONNECTIONS`] by default,
+    /// at most [`MAX_CONNECTIONS_LIMIT`]). Sends beyond it wait for a connection to come free
+    /// (within their [`timeout`](Self::timeout)). Relays often cap connections per client.
+    pub fn max_connections(mut self, max: usize) -> Self {
+        self.max_connections = max;
+        self
+    }
+
+    /// How long a connection is kept open without a message before it is closed
+    /// ([`DEFAULT_IDLE_TIMEOUT`] by default). [`Duration::ZERO`] turns reuse off: every
+    /// message then opens, authenticates and closes a connection of its own.
+    pub fn idle_timeout(mut self, idle: Duration) -> Self {
+        self.idle_timeout = idle;
+        self
+    }
+
     /// The relay.
     ///
     /// # Errors
     ///
-    /// [`Error::Config`] when the host or the API key is missing, or a certificate does not
-    /// parse.
+    /// [`Error::Config`] when the host or the API key is missing, a certificate does not
+    /// parse, or [`max_connections`](Self::max_connections) is 0 or above
+    /// [`MAX_CONNECTIONS_LIMIT`].
     pub fn build(self) -> Result<SmtpRelay, Error> {
         if self.host.trim().is_empty() {
             return Err(Error::config("the SMTP relay host is empty"));
+        }
+        if !(1..=MAX_CONNECTIONS_LIMIT).contains(&self.max_connections) {
+            return Err(Error::config(format!(
+                "SMTP relay max_connections is {}; it must be 1 to {MAX_CONNECTIONS_LIMIT}",
+                self.max_connections
+            )));
         }
         let password = match &self.password {
             Some(key) if !key.is_empty() => key.clone(),
@@ -210,22 +258,16 @@ impl SmtpRelayBuilder {
             .build_rustls()
             .map_err(|e| Error::config(format!("TLS settings for the SMTP relay: {e}")))?;
         let port = self.port.unwrap_or(self.tls.default_port());
-        let tls = match self.tls {
-            SmtpTls::StartTls => Tls::Required(params),
-            SmtpTls::Implicit => Tls::Wrapper(params),
+        let connector = pool::Connector {
+            host: self.host.clone(),
+            port,
+            tls: self.tls,
+            params,
+            credentials: Credentials::new(self.username.clone(), password.expose().to_owned()),
+            timeout: self.timeout,
         };
-        let transport = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(self.host.clone())
-            .port(port)
-            .tls(tls)
-            .credentials(Credentials::new(
-                self.username.clone(),
-                password.expose().to_owned(),
-            ))
-            .authentication(vec![Mechanism::Plain, Mechanism::Login])
-            .timeout(Some(self.timeout))
-            .build();
         Ok(SmtpRelay {
-            transport,
+            pool: pool::Pool::new(connector, self.max_connections, self.idle_timeout),
             host: self.host,
             port,
             tls: self.tls,
@@ -237,8 +279,9 @@ impl SmtpRelayBuilder {
 
 /// A service's SMTP relay: sends typed requests or ready-made messages.
 ///
-/// Each send opens a connection, upgrades it to TLS, authenticates with the API key, sends
-/// and closes. The key never appears in `Debug` output or errors.
+/// Connections are opened on demand (TLS, then AUTH with the API key) and kept for the next
+/// message; clones share them (see the [module docs](self) for the limits). The key never
+/// appears in `Debug` output or errors.
 ///
 /// ```no_run
 /// use comms_runtime::smtp::{SmtpRelay, SmtpTls};
@@ -253,7 +296,7 @@ impl SmtpRelayBuilder {
 /// ```
 #[derive(Clone)]
 pub struct SmtpRelay {
-    transport: AsyncSmtpTransport<Tokio1Executor>,
+    pool: Arc<pool::Pool>,
     host: String,
     port: u16,
     tls: SmtpTls,
@@ -272,7 +315,8 @@ impl fmt::Debug for SmtpRelay {
 }
 
 impl SmtpRelay {
-    /// A builder for the relay at `host`: STARTTLS on 587, user `apikey`, 60 s timeout.
+    /// A builder for the relay at `host`: STARTTLS on 587, user `apikey`, 60 s timeout, up to
+    /// [`DEFAULT_MAX_CONNECTIONS`] connections kept for [`DEFAULT_IDLE_TIMEOUT`].
     pub fn builder(host: impl Into<String>) -> SmtpRelayBuilder {
         SmtpRelayBuilder {
             host: host.into(),
@@ -284,6 +328,8 @@ impl SmtpRelay {
             retry: RetryPolicy::from_spec(&RetrySpec::DEFAULT),
             extra_roots_pem: Vec::new(),
             accept_invalid_certs: false,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            idle_timeout: DEFAULT_IDLE_TIMEOUT,
         }
     }
 
@@ -321,10 +367,9 @@ impl SmtpRelay {
         loop {
             let span =
                 tracing::debug_span!("smtp_send", host = %self.host, port = self.port, attempt);
-            let _guard = span.enter();
-            let result =
-                tokio::time::timeout(self.timeout, self.transport.send_raw(&envelope, &raw)).await;
-            drop(_guard);
+            let result = tokio::time::timeout(self.timeout, self.pool.send(&envelope, &raw))
+                .instrument(span)
+                .await;
             let Ok(result) = result else {
                 return Err(Error::Timeout {
                     kind: TimeoutKind::Attempt,
@@ -339,7 +384,32 @@ impl SmtpRelay {
                         idempotency_key: idempotency_key.to_owned(),
                     });
                 }
-                Err(err) => {
+                Err(pool::Failure::NoStartTls) => {
+                    return Err(Error::config(format!(
+                        "the SMTP relay at {}:{} does not offer STARTTLS; use SmtpTls::Implicit if it speaks TLS from the first byte",
+                        self.host, self.port
+                    )));
+                }
+                Err(pool::Failure::Unsupported(reason)) => {
+                    return Err(Error::invalid_request("message", reason));
+                }
+                Err(pool::Failure::Connect(err)) => {
+                    if err.kind() == std::io::ErrorKind::TimedOut {
+                        return Err(Error::Timeout {
+                            kind: TimeoutKind::Attempt,
+                            after: self.timeout,
+                        });
+                    }
+                    return Err(Error::Transport {
+                        message: format!(
+                            "SMTP relay: cannot connect to {}:{}: {err}",
+                            self.host, self.port
+                        ),
+                        connect: true,
+                        source: None,
+                    });
+                }
+                Err(pool::Failure::Smtp(err)) => {
                     let transient = err.is_transient();
                     let error = map_error(&err, self.timeout);
                     attempt += 1;

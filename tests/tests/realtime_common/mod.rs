@@ -55,6 +55,11 @@ pub struct Sockudo {
 
 impl Sockudo {
     pub fn start(webhook_url: Option<&str>) -> Sockudo {
+        Sockudo::start_with_max_connections(webhook_url, 1000)
+    }
+
+    /// As [`Sockudo::start`], allowing `max_connections` connections to the app.
+    pub fn start_with_max_connections(webhook_url: Option<&str>, max_connections: u32) -> Sockudo {
         let binary = sockudo_binary();
         let dir = tempfile::tempdir().unwrap();
         let port = free_port();
@@ -74,7 +79,7 @@ impl Sockudo {
                 "id": APP_ID, "key": KEY, "secret": SECRET, "enabled": true,
                 "policy": {
                     "limits": {
-                        "max_connections": 1000, "max_client_events_per_second": 100,
+                        "max_connections": max_connections, "max_client_events_per_second": 100,
                         "max_backend_events_per_second": 100000, "max_read_requests_per_second": 100000,
                         "max_presence_members_per_channel": 100, "max_presence_member_size_in_kb": 10,
                         "max_channel_name_length": 200, "max_event_channels_at_once": 100,

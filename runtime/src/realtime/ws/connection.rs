@@ -9,6 +9,7 @@ use serde::Deserialize;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 use super::{ChannelEvent, Command, ConnectionEvent, Shared, Subscription};
 use crate::realtime::auth::{Authorizer, ChannelAuthRequest};
@@ -16,6 +17,10 @@ use crate::realtime::crypto::{EncryptedData, decode_shared_secret, decrypt};
 use crate::realtime::presence::{Members, id_text};
 use crate::realtime::state::{ConnectionState, Reconnect, after_close};
 use crate::realtime::{ChannelAuthKind, Frame, MessageRole};
+
+/// Initial capacity of a socket's read buffer; it grows for larger frames. tungstenite's
+/// default (128 KiB) was most of a connection's memory, while protocol frames are small.
+const READ_BUFFER: usize = 4096;
 
 pub(super) struct Config {
     pub(super) url: url::Url,
@@ -125,7 +130,11 @@ async fn session(
     };
     let socket = match tokio::time::timeout(
         config.connect_timeout,
-        tokio_tungstenite::connect_async(config.url.as_str()),
+        tokio_tungstenite::connect_async_with_config(
+            config.url.as_str(),
+            Some(WebSocketConfig::default().read_buffer_size(READ_BUFFER)),
+            false,
+        ),
     )
     .await
     {
@@ -145,6 +154,7 @@ async fn session(
         socket,
         socket_id: String::new(),
         in_flight: std::collections::VecDeque::new(),
+        requested: std::collections::HashSet::new(),
     };
     // Wait for connection_established.
     let established_event = shared.spec.event(MessageRole::ConnectionEstablished);
@@ -170,7 +180,9 @@ async fn session(
                         continue;
                     }
                 };
-                let _ = shared.events.send(ConnectionEvent::Frame(frame.clone()));
+                shared
+                    .events
+                    .send_with(|| ConnectionEvent::Frame(frame.clone()));
                 if Some(frame.event.as_str()) == established_event {
                     match frame.payload::<Established>() {
                         Ok(e) => {
@@ -298,6 +310,11 @@ struct Session<'a> {
     /// Subscriptions sent and not yet confirmed, oldest first: some servers (sockudo) refuse
     /// one with a `pusher:error` that names no channel, which is pinned on the oldest.
     in_flight: std::collections::VecDeque<String>,
+    /// Channels whose subscription this session has started (and not left, nor seen fail):
+    /// a `Subscribe` command for one of them is already served. Without it, a channel added
+    /// while the session connects is subscribed twice, by the resubscribe-all on connect and
+    /// by its queued command (issue 18).
+    requested: std::collections::HashSet<String>,
 }
 
 impl Session<'_> {
@@ -336,6 +353,7 @@ impl Session<'_> {
             }
             Command::Subscribe(channel) => self.start_subscribe(&channel).await,
             Command::Unsubscribe(channel) => {
+                self.requested.remove(&channel);
                 let spec = self.shared.spec;
                 let message = spec.message(MessageRole::Unsubscribe)?;
                 let data = serde_json::json!({ "channel": channel });
@@ -356,7 +374,7 @@ impl Session<'_> {
                 if socket_id != self.socket_id {
                     return None; // for an earlier connection
                 }
-                match result {
+                match *result {
                     Ok(auth) => self.send_subscribe(&channel, Some(auth)).await,
                     Err(reason) => {
                         self.fail_channel(&channel, format!("authorization failed: {reason}"));
@@ -368,7 +386,7 @@ impl Session<'_> {
                 if socket_id != self.socket_id {
                     return None;
                 }
-                match result {
+                match *result {
                     Ok(user) => {
                         let message = self.shared.spec.message(MessageRole::Signin)?;
                         let data =
@@ -391,7 +409,9 @@ impl Session<'_> {
         }
     }
 
-    fn fail_channel(&self, channel: &str, reason: String) {
+    fn fail_channel(&mut self, channel: &str, reason: String) {
+        // A later subscribe() is a retry and must be sent.
+        self.requested.remove(channel);
         {
             let inner = self.shared.lock();
             if let Some(slot) = inner.channels.get(channel) {
@@ -403,6 +423,9 @@ impl Session<'_> {
     }
 
     async fn start_subscribe(&mut self, channel: &str) -> Option<End> {
+        if !self.requested.insert(channel.to_owned()) {
+            return None; // already subscribed or on its way in this session
+        }
         let kind = self.shared.spec.channel_kind(channel);
         let needs_auth = kind.is_some_and(|k| k.auth != ChannelAuthKind::None || k.encrypted);
         if !needs_auth {
@@ -429,7 +452,7 @@ impl Session<'_> {
             let _ = commands.send(Command::Authorized {
                 channel,
                 socket_id,
-                result,
+                result: Box::new(result),
             });
         });
         None
@@ -448,7 +471,10 @@ impl Session<'_> {
                 .authenticate_user(socket_id.clone())
                 .await
                 .map_err(|e| e.to_string());
-            let _ = commands.send(Command::UserAuthenticated { socket_id, result });
+            let _ = commands.send(Command::UserAuthenticated {
+                socket_id,
+                result: Box::new(result),
+            });
         });
     }
 
@@ -556,7 +582,9 @@ impl Session<'_> {
                 return None;
             }
         };
-        let _ = shared.events.send(ConnectionEvent::Frame(frame.clone()));
+        shared
+            .events
+            .send_with(|| ConnectionEvent::Frame(frame.clone()));
         let role = shared.spec.role_of(&frame.event);
         match role {
             Some(MessageRole::Ping) => return self.send_role(MessageRole::Pong).await,
@@ -573,7 +601,9 @@ impl Session<'_> {
                 let success: Success = frame.payload().unwrap_or_default();
                 let user_data = success.user_data.unwrap_or_default();
                 shared.lock().user_data = Some(user_data.clone());
-                let _ = shared.events.send(ConnectionEvent::SignedIn { user_data });
+                shared
+                    .events
+                    .send_with(|| ConnectionEvent::SignedIn { user_data });
                 return None;
             }
             _ => {}
@@ -600,6 +630,7 @@ impl Session<'_> {
                 slot.status.send_replace(Subscription::Subscribed);
             }
             Some(MessageRole::SubscriptionError) => {
+                self.requested.remove(&channel);
                 slot.status
                     .send_replace(Subscription::Failed(data.clone().unwrap_or_default()));
             }
@@ -652,7 +683,7 @@ impl Session<'_> {
                 }
             }
         }
-        let _ = slot.events.send(ChannelEvent {
+        slot.deliver(ChannelEvent {
             event: frame.event.clone(),
             channel,
             data,

@@ -20,12 +20,12 @@ mod connection;
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use tokio::sync::{broadcast, mpsc, watch};
+use tokio::sync::{Notify, broadcast, mpsc, watch};
 
 use super::auth::{Authorizer, ChannelAuth, UserAuth};
 use super::presence::Members;
@@ -33,7 +33,98 @@ use super::state::{ConnectionState, StateChange};
 use super::{DataEncoding, Frame, WebSocketSpec};
 use crate::Error;
 
+/// Most undelivered events per channel handle, and per observer of a connection's events.
 const EVENT_BUFFER: usize = 1024;
+
+/// A broadcast sender made on the first subscription: tokio allocates its ring of
+/// [`EVENT_BUFFER`] slots up front (about 150 KiB for connection events), which a connection
+/// nobody observes does not need.
+struct LazyBroadcast<T>(OnceLock<broadcast::Sender<T>>);
+
+impl<T: Clone> LazyBroadcast<T> {
+    fn new() -> Self {
+        LazyBroadcast(OnceLock::new())
+    }
+
+    fn subscribe(&self) -> broadcast::Receiver<T> {
+        self.0
+            .get_or_init(|| broadcast::channel(EVENT_BUFFER).0)
+            .subscribe()
+    }
+
+    /// Sends the value `make` builds, only when someone listens.
+    fn send_with(&self, make: impl FnOnce() -> T) {
+        if let Some(sender) = self.0.get() {
+            if sender.receiver_count() > 0 {
+                let _ = sender.send(make());
+            }
+        }
+    }
+}
+
+/// The undelivered events of one [`Channel`] handle. It grows with the backlog instead of
+/// being allocated up front (a broadcast ring of [`EVENT_BUFFER`] events cost 128 KiB per
+/// channel), and holds at most [`EVENT_BUFFER`]: events beyond are skipped and counted.
+#[derive(Debug, Default)]
+struct EventQueue {
+    state: Mutex<QueueState>,
+    ready: Notify,
+}
+
+#[derive(Debug, Default)]
+struct QueueState {
+    events: VecDeque<ChannelEvent>,
+    skipped: u64,
+    closed: bool,
+}
+
+impl EventQueue {
+    fn lock(&self) -> MutexGuard<'_, QueueState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn push(&self, event: ChannelEvent) {
+        {
+            let mut state = self.lock();
+            if state.events.len() >= EVENT_BUFFER {
+                state.skipped += 1;
+                return;
+            }
+            state.events.push_back(event);
+        }
+        self.ready.notify_one();
+    }
+
+    fn close(&self) {
+        self.lock().closed = true;
+        self.ready.notify_one();
+    }
+
+    /// The next event; `None` once closed and drained.
+    async fn pop(&self, channel: &str) -> Option<ChannelEvent> {
+        loop {
+            {
+                let mut state = self.lock();
+                if let Some(event) = state.events.pop_front() {
+                    if state.skipped > 0 {
+                        tracing::debug!(channel, skipped = state.skipped, "slow channel consumer");
+                        state.skipped = 0;
+                    }
+                    // Give back what a burst took.
+                    if state.events.is_empty() && state.events.capacity() > 64 {
+                        state.events.shrink_to(64);
+                    }
+                    return Some(event);
+                }
+                if state.closed {
+                    return None;
+                }
+            }
+            // A push between the check and here left a permit: this returns at once.
+            self.ready.notified().await;
+        }
+    }
+}
 
 /// One event delivered on a channel: an app event, a client event, or a protocol event about
 /// the channel (subscription succeeded, member added or removed, ...), with encrypted data
@@ -103,7 +194,8 @@ enum Subscription {
 struct Slot {
     /// Send `subscribe` for it (false for channels the server joins us to, like a user's).
     subscribe: bool,
-    events: broadcast::Sender<ChannelEvent>,
+    /// One queue per live handle.
+    events: Vec<Arc<EventQueue>>,
     status: watch::Sender<Subscription>,
     members: Option<Members>,
     key: Option<[u8; 32]>,
@@ -114,11 +206,31 @@ impl Slot {
     fn new(subscribe: bool) -> Slot {
         Slot {
             subscribe,
-            events: broadcast::channel(EVENT_BUFFER).0,
+            events: Vec::new(),
             status: watch::channel(Subscription::Pending).0,
             members: None,
             key: None,
             me: None,
+        }
+    }
+
+    /// Hands `event` to every live handle of the channel (dropping the queues of handles
+    /// that are gone).
+    fn deliver(&mut self, event: ChannelEvent) {
+        self.events.retain(|q| Arc::strong_count(q) > 1);
+        if let Some((last, rest)) = self.events.split_last() {
+            for queue in rest {
+                queue.push(event.clone());
+            }
+            last.push(event);
+        }
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        for queue in &self.events {
+            queue.close();
         }
     }
 }
@@ -135,9 +247,9 @@ struct Inner {
 pub(crate) struct Shared {
     spec: &'static WebSocketSpec,
     inner: Mutex<Inner>,
-    states: broadcast::Sender<StateChange>,
+    states: LazyBroadcast<StateChange>,
     state_watch: watch::Sender<ConnectionState>,
-    events: broadcast::Sender<ConnectionEvent>,
+    events: LazyBroadcast<ConnectionEvent>,
 }
 
 impl Shared {
@@ -163,8 +275,9 @@ impl Shared {
         };
         tracing::debug!(service = self.spec.service, from = %change.previous, to = %change.current, "realtime connection state");
         self.state_watch.send_replace(state);
-        let _ = self.states.send(change);
-        let _ = self.events.send(ConnectionEvent::StateChanged(change));
+        self.states.send_with(|| change);
+        self.events
+            .send_with(|| ConnectionEvent::StateChanged(change));
     }
 
     pub(crate) fn report(
@@ -179,7 +292,7 @@ impl Shared {
             code,
             "realtime problem: {message}"
         );
-        let _ = self.events.send(ConnectionEvent::Error {
+        self.events.send_with(|| ConnectionEvent::Error {
             message,
             code,
             channel,
@@ -187,19 +300,21 @@ impl Shared {
     }
 }
 
+/// What handles ask of the connection task. Large payloads are boxed: the command queue
+/// allocates a block of 32 commands per connection up front.
 enum Command {
     Subscribe(String),
     Unsubscribe(String),
-    Send(Frame),
+    Send(Box<Frame>),
     Signin,
     Authorized {
         channel: String,
         socket_id: String,
-        result: Result<ChannelAuth, String>,
+        result: Box<Result<ChannelAuth, String>>,
     },
     UserAuthenticated {
         socket_id: String,
-        result: Result<UserAuth, String>,
+        result: Box<Result<UserAuth, String>>,
     },
     Reconnect,
     Disconnect,
@@ -355,9 +470,9 @@ impl ConnectionBuilder {
                 user_data: None,
                 client_events: VecDeque::new(),
             }),
-            states: broadcast::channel(EVENT_BUFFER).0,
+            states: LazyBroadcast::new(),
             state_watch: watch::channel(ConnectionState::Initialized).0,
-            events: broadcast::channel(EVENT_BUFFER).0,
+            events: LazyBroadcast::new(),
         });
         let heartbeat = self.spec.heartbeat;
         let config = connection::Config {
@@ -480,10 +595,12 @@ impl Connection {
             .entry(channel.to_owned())
             .or_insert_with(|| Slot::new(subscribe));
         slot.subscribe |= subscribe;
+        let events = Arc::new(EventQueue::default());
+        slot.events.push(events.clone());
         Channel {
             name: channel.to_owned(),
             connection: self.clone(),
-            events: slot.events.subscribe(),
+            events,
             status: slot.status.subscribe(),
         }
     }
@@ -542,7 +659,7 @@ impl Connection {
     /// [`Error::Config`] when the connection task has ended.
     pub fn send_frame(&self, frame: Frame) -> Result<(), Error> {
         self.commands
-            .send(Command::Send(frame))
+            .send(Command::Send(Box::new(frame)))
             .map_err(|_| Error::config("the connection task ended"))
     }
 
@@ -615,7 +732,7 @@ impl Connection {
 pub struct Channel {
     name: String,
     connection: Connection,
-    events: broadcast::Receiver<ChannelEvent>,
+    events: Arc<EventQueue>,
     status: watch::Receiver<Subscription>,
 }
 
@@ -626,17 +743,9 @@ impl Channel {
     }
 
     /// The next event; `None` once the channel is unsubscribed or the connection is gone.
-    /// Events missed because this handle fell more than 1024 behind are skipped.
+    /// Events that arrive while this handle has 1024 undelivered ones are skipped.
     pub async fn next_event(&mut self) -> Option<ChannelEvent> {
-        loop {
-            match self.events.recv().await {
-                Ok(event) => return Some(event),
-                Err(broadcast::error::RecvError::Lagged(n)) => {
-                    tracing::debug!(channel = %self.name, skipped = n, "slow channel consumer");
-                }
-                Err(broadcast::error::RecvError::Closed) => return None,
-            }
-        }
+        self.events.pop(&self.name).await
     }
 
     /// The events as a stream.
@@ -714,6 +823,39 @@ mod tests {
 
     fn url(base: &str) -> Result<url::Url, Error> {
         ConnectionBuilder::new(&SPEC, base, "app-key").url()
+    }
+
+    fn event(i: usize) -> ChannelEvent {
+        ChannelEvent {
+            event: "e".into(),
+            channel: "c".into(),
+            data: Some(i.to_string()),
+            user_id: None,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_channel_queue_holds_at_most_event_buffer_events_then_skips_and_shrinks() {
+        let queue = EventQueue::default();
+        for i in 0..EVENT_BUFFER + 5 {
+            queue.push(event(i));
+        }
+        assert_eq!(
+            queue.lock().skipped,
+            5,
+            "the newest beyond the bound are skipped"
+        );
+        for i in 0..EVENT_BUFFER {
+            assert_eq!(queue.pop("c").await.unwrap().data, Some(i.to_string()));
+        }
+        assert!(
+            queue.lock().events.capacity() <= 64,
+            "the burst's memory is given back"
+        );
+        queue.push(event(7));
+        queue.close();
+        assert_eq!(queue.pop("c").await.unwrap().data.as_deref(), Some("7"));
+        assert!(queue.pop("c").await.is_none(), "closed and drained");
     }
 
     #[test]

@@ -1,0 +1,252 @@
+//! Realtime at scale (issue 21, item 5): many WebSocket connections with several
+//! subscriptions each from one process against sockudo, ours beside pusher-js in Node (same
+//! counts, same server, same run): memory per connection (RSS delta / connections), process
+//! CPU time over an idle stretch with the heartbeat on, and fan-out latency (one trigger to a
+//! channel every connection is subscribed to; trigger to receive, p50/p99).
+//!
+//! ```console
+//! $ cargo test --release -p comms-tests --test realtime_scale -- --ignored --nocapture
+//! ```
+//!
+//! `SCALE_CONNECTIONS` (default 1000) and `SCALE_IDLE_SECS` (default 30) change the run.
+#![allow(clippy::unwrap_used, clippy::print_stdout)]
+
+mod realtime_common;
+
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use comms::pusher::{self, ConnectionState};
+use comms_runtime::realtime::Channel;
+use realtime_common::{KEY, Sockudo, node_peers};
+use tokio::io::{AsyncBufReadExt, BufReader};
+
+const SUBSCRIPTIONS: usize = 10;
+/// Heartbeat of both clients: a ping after this much silence.
+const PING_AFTER: Duration = Duration::from_secs(10);
+const FANOUT_EVENTS: usize = 20;
+const WAIT: Duration = Duration::from_secs(60);
+
+fn env_or(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn now_us() -> f64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_secs_f64()
+        * 1e6
+}
+
+/// Resident set size of this process, in bytes.
+fn rss() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+    let kb: u64 = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+    kb * 1024
+}
+
+/// User + system CPU time of this process, in microseconds.
+fn cpu_us() -> u64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap();
+    // Fields after the command name (which ends with ')'): utime is the 14th field overall.
+    let rest = &stat[stat.rfind(')').unwrap() + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+    let hz = 100; // USER_HZ on Linux
+    ticks * 1_000_000 / hz
+}
+
+fn percentiles(mut samples: Vec<f64>) -> (f64, f64) {
+    samples.sort_by(f64::total_cmp);
+    let at = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
+    (at(0.50), at(0.99))
+}
+
+#[derive(Debug)]
+struct Figures {
+    bytes_per_connection: f64,
+    idle_cpu_ms: f64,
+    received: usize,
+    p50_us: f64,
+    p99_us: f64,
+}
+
+async fn fan_out(s: &Sockudo) {
+    let client = s.client();
+    for _ in 0..FANOUT_EVENTS {
+        client
+            .trigger(["fanout"], "f", &serde_json::json!({ "sent_us": now_us() }))
+            .await
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+async fn ours(s: &Sockudo, connections: usize, idle: Duration) -> Figures {
+    let rss_before = rss();
+    let mut conns = Vec::with_capacity(connections);
+    for _ in 0..connections {
+        conns.push(
+            pusher::connection(&s.ws_url(), KEY)
+                .ping_after(PING_AFTER)
+                .connect()
+                .unwrap(),
+        );
+    }
+    let mut fanout: Vec<Channel> = Vec::with_capacity(connections);
+    let mut others: Vec<Channel> = Vec::with_capacity(connections * (SUBSCRIPTIONS - 1));
+    for (i, c) in conns.iter().enumerate() {
+        c.wait_for(ConnectionState::Connected, WAIT).await.unwrap();
+        fanout.push(c.subscribe("fanout").unwrap());
+        for k in 1..SUBSCRIPTIONS {
+            others.push(c.subscribe(&format!("c{i}-{k}")).unwrap());
+        }
+    }
+    for ch in fanout.iter_mut().chain(others.iter_mut()) {
+        ch.wait_subscribed(WAIT).await.unwrap();
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let bytes_per_connection = (rss().saturating_sub(rss_before)) as f64 / connections as f64;
+
+    let cpu_before = cpu_us();
+    tokio::time::sleep(idle).await;
+    let idle_cpu_ms = (cpu_us() - cpu_before) as f64 / 1000.0;
+
+    let latencies = Arc::new(Mutex::new(Vec::with_capacity(connections * FANOUT_EVENTS)));
+    let readers: Vec<_> = fanout
+        .into_iter()
+        .map(|mut ch| {
+            let latencies = latencies.clone();
+            tokio::spawn(async move {
+                let mut got = 0;
+                while got < FANOUT_EVENTS {
+                    let Some(e) = ch.next_event().await else {
+                        break;
+                    };
+                    if e.event != "f" {
+                        continue;
+                    }
+                    let at = now_us();
+                    let sent = e.data::<serde_json::Value>().unwrap()["sent_us"]
+                        .as_f64()
+                        .unwrap();
+                    latencies.lock().unwrap().push(at - sent);
+                    got += 1;
+                }
+            })
+        })
+        .collect();
+    fan_out(s).await;
+    let _ = tokio::time::timeout(WAIT, futures_util::future::join_all(readers)).await;
+    let samples = latencies.lock().unwrap().clone();
+    let received = samples.len();
+    let (p50_us, p99_us) = percentiles(samples);
+    for c in &conns {
+        c.disconnect();
+    }
+    drop(others);
+    Figures {
+        bytes_per_connection,
+        idle_cpu_ms,
+        received,
+        p50_us,
+        p99_us,
+    }
+}
+
+async fn node(s: &Sockudo, connections: usize, idle: Duration) -> Figures {
+    let mut child = tokio::process::Command::new("node")
+        .arg("--expose-gc")
+        .arg(node_peers().join("scale.js"))
+        .args([
+            s.port.to_string(),
+            KEY.to_owned(),
+            connections.to_string(),
+            SUBSCRIPTIONS.to_string(),
+            PING_AFTER.as_millis().to_string(),
+            idle.as_millis().to_string(),
+            FANOUT_EVENTS.to_string(),
+        ])
+        .stdout(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut next = async || -> serde_json::Value {
+        let line = tokio::time::timeout(idle + WAIT, lines.next_line())
+            .await
+            .expect("scale.js answers in time")
+            .unwrap()
+            .expect("scale.js ended early");
+        serde_json::from_str(&line).unwrap()
+    };
+    let ready = next().await;
+    let bytes_per_connection = (ready["rss_after"].as_f64().unwrap()
+        - ready["rss_before"].as_f64().unwrap())
+        / connections as f64;
+    let cpu = next().await;
+    let idle_cpu_ms = cpu["idle_cpu_us"].as_f64().unwrap() / 1000.0;
+    assert_eq!(next().await["listening"], true);
+    fan_out(s).await;
+    let done = next().await;
+    let _ = child.wait().await;
+    Figures {
+        bytes_per_connection,
+        idle_cpu_ms,
+        received: done["received"].as_u64().unwrap() as usize,
+        p50_us: done["p50_us"].as_f64().unwrap(),
+        p99_us: done["p99_us"].as_f64().unwrap(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "benchmark: needs sockudo and node; run with --ignored --release --nocapture"]
+async fn many_connections_memory_idle_cpu_and_fan_out_rust_vs_pusher_js() {
+    let connections = env_or("SCALE_CONNECTIONS", 1000) as usize;
+    let idle = Duration::from_secs(env_or("SCALE_IDLE_SECS", 30));
+    let s = Sockudo::start_with_max_connections(None, 3 * connections as u32 + 10);
+    // Warm the trigger path (HTTP client, sockudo's app) before either side is measured.
+    s.client().trigger(["fanout"], "warmup", "x").await.unwrap();
+
+    let rust = ours(&s, connections, idle).await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let js = node(&s, connections, idle).await;
+
+    let want = connections * FANOUT_EVENTS;
+    println!(
+        "{connections} connections x {SUBSCRIPTIONS} subscriptions, sockudo, ping after {PING_AFTER:?}"
+    );
+    println!(
+        "memory per connection: comms {:.1} KiB, pusher-js {:.1} KiB, ratio {:.3}",
+        rust.bytes_per_connection / 1024.0,
+        js.bytes_per_connection / 1024.0,
+        rust.bytes_per_connection / js.bytes_per_connection
+    );
+    println!(
+        "CPU over {idle:?} idle: comms {:.0} ms, pusher-js {:.0} ms, ratio {:.3}",
+        rust.idle_cpu_ms,
+        js.idle_cpu_ms,
+        rust.idle_cpu_ms / js.idle_cpu_ms
+    );
+    println!(
+        "fan-out ({FANOUT_EVENTS} events x {connections}): comms p50 {:.0} us, p99 {:.0} us ({} received); pusher-js p50 {:.0} us, p99 {:.0} us ({} received); p99 ratio {:.3}",
+        rust.p50_us,
+        rust.p99_us,
+        rust.received,
+        js.p50_us,
+        js.p99_us,
+        js.received,
+        rust.p99_us / js.p99_us
+    );
+    assert_eq!(rust.received, want, "every connection got every event");
+    assert_eq!(
+        js.received, want,
+        "pusher-js: every connection got every event"
+    );
+}
