@@ -54,10 +54,10 @@ impl<T: Clone> LazyBroadcast<T> {
 
     /// Sends the value `make` builds, only when someone listens.
     fn send_with(&self, make: impl FnOnce() -> T) {
-        if let Some(sender) = self.0.get() {
-            if sender.receiver_count() > 0 {
-                let _ = sender.send(make());
-            }
+        if let Some(sender) = self.0.get()
+            && sender.receiver_count() > 0
+        {
+            let _ = sender.send(make());
         }
     }
 }
