@@ -10,6 +10,8 @@
 //!
 //! `SCALE_CONNECTIONS` (default 1000) and `SCALE_IDLE_SECS` (default 30) change the run.
 #![allow(clippy::unwrap_used, clippy::print_stdout)]
+// The counting allocator below forwards to the system allocator.
+#![allow(unsafe_code)]
 
 mod realtime_common;
 
@@ -21,6 +23,33 @@ use comms::pusher::{self, ConnectionState};
 use comms_runtime::realtime::Channel;
 use realtime_common::{KEY, Sockudo, node_peers};
 use tokio::io::{AsyncBufReadExt, BufReader};
+
+/// Counts the bytes the process holds on the heap, to tell live data from allocator slack in
+/// the RSS figure.
+struct Counting;
+
+static LIVE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+// SAFETY: every call is forwarded to the system allocator unchanged; only a counter is kept.
+unsafe impl std::alloc::GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        LIVE.fetch_add(layout.size(), std::sync::atomic::Ordering::Relaxed);
+        // SAFETY: the caller's layout contract is passed on as is.
+        unsafe { std::alloc::System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        LIVE.fetch_sub(layout.size(), std::sync::atomic::Ordering::Relaxed);
+        // SAFETY: as above.
+        unsafe { std::alloc::System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+fn live_heap() -> usize {
+    LIVE.load(std::sync::atomic::Ordering::Relaxed)
+}
 
 const SUBSCRIPTIONS: usize = 10;
 /// Heartbeat of both clients: a ping after this much silence.
@@ -71,6 +100,8 @@ fn percentiles(mut samples: Vec<f64>) -> (f64, f64) {
 #[derive(Debug)]
 struct Figures {
     bytes_per_connection: f64,
+    /// Heap bytes in use per connection (ours only).
+    heap_per_connection: f64,
     idle_cpu_ms: f64,
     received: usize,
     p50_us: f64,
@@ -90,6 +121,7 @@ async fn fan_out(s: &Sockudo) {
 
 async fn ours(s: &Sockudo, connections: usize, idle: Duration) -> Figures {
     let rss_before = rss();
+    let heap_before = live_heap();
     let mut conns = Vec::with_capacity(connections);
     for _ in 0..connections {
         conns.push(
@@ -113,6 +145,7 @@ async fn ours(s: &Sockudo, connections: usize, idle: Duration) -> Figures {
     }
     tokio::time::sleep(Duration::from_millis(500)).await;
     let bytes_per_connection = (rss().saturating_sub(rss_before)) as f64 / connections as f64;
+    let heap_per_connection = (live_heap().saturating_sub(heap_before)) as f64 / connections as f64;
 
     let cpu_before = cpu_us();
     tokio::time::sleep(idle).await;
@@ -153,6 +186,7 @@ async fn ours(s: &Sockudo, connections: usize, idle: Duration) -> Figures {
     drop(others);
     Figures {
         bytes_per_connection,
+        heap_per_connection,
         idle_cpu_ms,
         received,
         p50_us,
@@ -198,6 +232,7 @@ async fn node(s: &Sockudo, connections: usize, idle: Duration) -> Figures {
     let _ = child.wait().await;
     Figures {
         bytes_per_connection,
+        heap_per_connection: f64::NAN,
         idle_cpu_ms,
         received: done["received"].as_u64().unwrap() as usize,
         p50_us: done["p50_us"].as_f64().unwrap(),
@@ -223,8 +258,9 @@ async fn many_connections_memory_idle_cpu_and_fan_out_rust_vs_pusher_js() {
         "{connections} connections x {SUBSCRIPTIONS} subscriptions, sockudo, ping after {PING_AFTER:?}"
     );
     println!(
-        "memory per connection: comms {:.1} KiB, pusher-js {:.1} KiB, ratio {:.3}",
+        "memory per connection (RSS): comms {:.1} KiB (heap in use {:.1} KiB), pusher-js {:.1} KiB, ratio {:.3}",
         rust.bytes_per_connection / 1024.0,
+        rust.heap_per_connection / 1024.0,
         js.bytes_per_connection / 1024.0,
         rust.bytes_per_connection / js.bytes_per_connection
     );
