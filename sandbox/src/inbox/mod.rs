@@ -398,43 +398,19 @@ impl Inbox {
             .map(|age| now_ms().saturating_sub(u64::try_from(age.as_millis()).unwrap_or(0)));
         let old = |ms: u64| cutoff.is_some_and(|c| ms < c);
         let mut gone: Vec<(&'static str, String)> = Vec::new();
-        while state
-            .emails
-            .front()
-            .is_some_and(|e| state.emails.len() > max || old(e.created_ms))
-        {
-            if let Some(e) = state.emails.pop_front() {
-                state.raws.remove(&e.id);
-                gone.push(("email", e.id));
-            }
+        for id in expire(&mut state.emails, max, |e| old(e.created_ms), |e| e.id) {
+            state.raws.remove(&id);
+            gone.push(("email", id));
         }
-        while state
-            .messages
-            .front()
-            .is_some_and(|m| state.messages.len() > max || old(m.created_ms))
-        {
-            if let Some(m) = state.messages.pop_front() {
-                gone.push(("message", m.id));
-            }
+        for id in expire(&mut state.messages, max, |m| old(m.created_ms), |m| m.id) {
+            gone.push(("message", id));
         }
-        while state
-            .webhooks
-            .front()
-            .is_some_and(|w| state.webhooks.len() > max || old(w.created_ms))
-        {
-            if let Some(w) = state.webhooks.pop_front() {
-                state.secrets.remove(&w.id);
-                gone.push(("webhook", w.id));
-            }
+        for id in expire(&mut state.webhooks, max, |w| old(w.created_ms), |w| w.id) {
+            state.secrets.remove(&id);
+            gone.push(("webhook", id));
         }
-        while state
-            .realtime
-            .front()
-            .is_some_and(|r| state.realtime.len() > max || old(r.created_ms))
-        {
-            if let Some(r) = state.realtime.pop_front() {
-                gone.push(("realtime", r.id));
-            }
+        for id in expire(&mut state.realtime, max, |r| old(r.created_ms), |r| r.id) {
+            gone.push(("realtime", id));
         }
         if !gone.is_empty() {
             self.persist(|db| db.delete_many(&gone));
@@ -1167,4 +1143,21 @@ impl Inbox {
             text("socket_id"),
         );
     }
+}
+
+/// Pops records off the front of `queue` (the oldest) while it holds more than `max` or the
+/// oldest is `old`; returns their ids.
+fn expire<T>(
+    queue: &mut VecDeque<T>,
+    max: usize,
+    old: impl Fn(&T) -> bool,
+    id: impl Fn(T) -> String,
+) -> Vec<String> {
+    let mut ids = Vec::new();
+    while queue.front().is_some_and(|r| queue.len() > max || old(r)) {
+        if let Some(r) = queue.pop_front() {
+            ids.push(id(r));
+        }
+    }
+    ids
 }
