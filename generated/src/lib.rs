@@ -16,7 +16,23 @@
 //! # }
 //! ```
 
-pub use comms_runtime::{Call, CallOptions, Error, ItemStream, Result};
+pub use comms_runtime::{
+    ApiError, Call, CallOptions, DecodeError, Error, ErrorKind, ItemStream, RateLimit, Result,
+    RetryPolicy, Secret, TimeoutKind, TooLarge, WebhookFailure,
+};
+
+/// HTTP header types, as `verify_webhook` and [`CallOptions`] take them (the `http` crate's,
+/// re-exported so an app needs no `http` dependency of its own).
+pub mod http {
+    pub use comms_runtime::reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+}
+
+/// The email service's SMTP relay (feature `email`): send a
+/// [`SendEmailRequest`](crate::email::SendEmailRequest) over SMTP with pooled connections.
+#[cfg(feature = "email")]
+pub mod smtp {
+    pub use comms_runtime::smtp::{SmtpReceipt, SmtpRelay, SmtpRelayBuilder, SmtpTls};
+}
 
 mod ext;
 

@@ -367,8 +367,8 @@ impl SendEmailRequest {
 ///
 /// ```no_run
 /// use comms::email::SendEmailRequest;
-/// use comms_runtime::smtp::{SmtpRelay, SmtpTls};
-/// # async fn demo() -> Result<(), comms_runtime::Error> {
+/// use comms::smtp::{SmtpRelay, SmtpTls};
+/// # async fn demo() -> Result<(), comms::Error> {
 /// let relay = SmtpRelay::builder("smtp.example.com")
 ///     .tls(SmtpTls::StartTls)
 ///     .api_key(std::env::var("COMMS_EMAIL_API_KEY").unwrap_or_default())

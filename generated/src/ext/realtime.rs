@@ -175,9 +175,7 @@ pub mod pusher {
     use comms_runtime::Error;
     use comms_runtime::Secret;
     use comms_runtime::realtime::crypto;
-    use comms_runtime::realtime::{
-        self as rt, Channel, ChannelAuth, Connection, ConnectionBuilder, LocalAuthorizer, UserAuth,
-    };
+    use comms_runtime::realtime::{self as rt, ChannelAuth, LocalAuthorizer, UserAuth};
     use serde::Serialize;
 
     use crate::realtime::{EncryptedData, WEBSOCKET, WebhookBody};
@@ -187,7 +185,8 @@ pub mod pusher {
     };
     pub use comms_runtime::realtime::crypto::MasterKey;
     pub use comms_runtime::realtime::{
-        ChannelEvent, ConnectionEvent, ConnectionState, Frame, Member, Members, StateChange,
+        Channel, ChannelEvent, Connection, ConnectionBuilder, ConnectionEvent, ConnectionState,
+        Frame, Member, Members, StateChange,
     };
 
     /// Header that carries a webhook's signature.
