@@ -111,6 +111,29 @@ pub(super) async fn run(
     }
 }
 
+/// Remembers the server's close code and reason for `wait_for`'s error message.
+fn note_close(
+    shared: &Shared,
+    frame: Option<&tokio_tungstenite::tungstenite::protocol::CloseFrame>,
+) {
+    if let Some(frame) = frame {
+        let code = u16::from(frame.code);
+        // The reason often repeats the `pusher:error` just noted: then the code is enough.
+        if !frame.reason.is_empty() && shared.noted(frame.reason.as_str()) {
+            shared.note(format!("the server closed the connection with code {code}"));
+            return;
+        }
+        shared.note(if frame.reason.is_empty() {
+            format!("the server closed the connection with code {code}")
+        } else {
+            format!(
+                "the server closed the connection with code {code} ({})",
+                frame.reason.as_str()
+            )
+        });
+    }
+}
+
 #[derive(Deserialize)]
 struct Established {
     socket_id: String,
@@ -143,10 +166,15 @@ async fn session(
     {
         Ok(Ok((socket, _response))) => socket,
         Ok(Err(e)) => {
+            shared.note(format!("cannot connect: {e}"));
             shared.report(format!("cannot connect: {e}"), None, None);
             return broken(false);
         }
         Err(_) => {
+            shared.note(format!(
+                "connecting timed out after {:?}",
+                config.connect_timeout
+            ));
             shared.report("connecting timed out", None, None);
             return broken(false);
         }
@@ -201,6 +229,7 @@ async fn session(
                 session.handle_error_frame(&frame);
             }
             Some(Ok(Message::Close(frame))) => {
+                note_close(shared, frame.as_ref());
                 return End::Closed {
                     code: frame.map(|f| u16::from(f.code)),
                     connected: false,
@@ -271,6 +300,7 @@ async fn session(
                         }
                     }
                     Some(Ok(Message::Close(frame))) => {
+                        note_close(shared, frame.as_ref());
                         return End::Closed { code: frame.map(|f| u16::from(f.code)), connected: true, at_once: false };
                     }
                     Some(Ok(_)) => {}
@@ -571,6 +601,12 @@ impl Session<'_> {
                 self.fail_channel(channel, message.clone());
                 return true;
             }
+        }
+        if channel.is_none() {
+            self.shared.note(match error.code {
+                Some(code) => format!("the server said {message} ({code})"),
+                None => format!("the server said {message}"),
+            });
         }
         self.shared.report(message, error.code, channel);
         true

@@ -242,7 +242,14 @@ struct Inner {
     want_signin: bool,
     user_data: Option<String>,
     client_events: VecDeque<Instant>,
+    /// The latest problems (a `pusher:error`, a close code with its reason, a refused
+    /// handshake), newest last, so `wait_for` can say why a connection is not there.
+    problems: VecDeque<String>,
 }
+
+/// Problems kept for error messages, and the length each is cut to.
+const PROBLEMS_KEPT: usize = 3;
+const PROBLEM_CHARS: usize = 300;
 
 pub(crate) struct Shared {
     spec: &'static WebSocketSpec,
@@ -255,6 +262,34 @@ pub(crate) struct Shared {
 impl Shared {
     fn lock(&self) -> MutexGuard<'_, Inner> {
         self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Remembers a problem for later error messages (bounded: the last few, each cut short).
+    pub(crate) fn note(&self, problem: String) {
+        let problem: String = problem.chars().take(PROBLEM_CHARS).collect();
+        let mut inner = self.lock();
+        if inner.problems.back() == Some(&problem) {
+            return;
+        }
+        if inner.problems.len() == PROBLEMS_KEPT {
+            inner.problems.pop_front();
+        }
+        inner.problems.push_back(problem);
+    }
+
+    /// Whether a remembered problem mentions `text`.
+    pub(crate) fn noted(&self, text: &str) -> bool {
+        self.lock().problems.iter().any(|p| p.contains(text))
+    }
+
+    /// The remembered problems, oldest first, as one clause: `": a; then b"`, or `""`.
+    fn problems(&self) -> String {
+        let inner = self.lock();
+        if inner.problems.is_empty() {
+            return String::new();
+        }
+        let list: Vec<&str> = inner.problems.iter().map(String::as_str).collect();
+        format!(": {}", list.join("; then "))
     }
 
     pub(crate) fn set_state(&self, state: ConnectionState) {
@@ -469,6 +504,7 @@ impl ConnectionBuilder {
                 want_signin: false,
                 user_data: None,
                 client_events: VecDeque::new(),
+                problems: VecDeque::new(),
             }),
             states: LazyBroadcast::new(),
             state_watch: watch::channel(ConnectionState::Initialized).0,
@@ -540,8 +576,11 @@ impl Connection {
     ///
     /// # Errors
     ///
-    /// [`Error::Timeout`] after `timeout`; [`Error::Config`] when the connection reaches a
-    /// final state other than `target`.
+    /// [`Error::Config`] when the connection reaches a final state other than `target` (the
+    /// server's `pusher:error` and close code in the message: a wrong app key reads
+    /// `... will not become connected: the server said App key ... does not exist (4001)`);
+    /// after `timeout`, [`Error::Transport`] naming the failed attempts (a refused handshake
+    /// such as an HTTP 404 from a wrong URL) when waiting to connect, else [`Error::Timeout`].
     pub async fn wait_for(&self, target: ConnectionState, timeout: Duration) -> Result<(), Error> {
         let mut watch = self.shared.state_watch.subscribe();
         let wait = async {
@@ -552,7 +591,8 @@ impl Connection {
                 }
                 if now.is_final() {
                     return Err(Error::config(format!(
-                        "the connection is {now}, it will not become {target}"
+                        "the realtime connection is {now} and will not become {target}{}",
+                        self.shared.problems()
                     )));
                 }
                 if watch.changed().await.is_err() {
@@ -560,12 +600,25 @@ impl Connection {
                 }
             }
         };
-        tokio::time::timeout(timeout, wait)
-            .await
-            .map_err(|_| Error::Timeout {
-                kind: crate::TimeoutKind::Deadline,
-                after: timeout,
-            })?
+        match tokio::time::timeout(timeout, wait).await {
+            Ok(done) => done,
+            // Still trying: when attempts failed, say why rather than only how long it took.
+            Err(_) => match self.shared.problems() {
+                problems if !problems.is_empty() && target == ConnectionState::Connected => {
+                    Err(Error::Transport {
+                        message: format!(
+                            "the realtime connection is not {target} after {timeout:?}{problems}"
+                        ),
+                        connect: true,
+                        source: None,
+                    })
+                }
+                _ => Err(Error::Timeout {
+                    kind: crate::TimeoutKind::Deadline,
+                    after: timeout,
+                }),
+            },
+        }
     }
 
     /// Subscribes to a channel (again, after every reconnect, until unsubscribed) and returns
@@ -764,17 +817,18 @@ impl Channel {
     ///
     /// # Errors
     ///
-    /// [`Error::Auth`]-like failures come back as [`Error::Config`] with the reason (the
-    /// authorizer failed, the server refused); [`Error::Timeout`] after `timeout`.
+    /// [`Error::Config`] saying the subscription `was refused` and why (the authorizer failed,
+    /// the server refused); [`Error::Timeout`] after `timeout`.
     pub async fn wait_subscribed(&mut self, timeout: Duration) -> Result<(), Error> {
         let wait = async {
             loop {
                 let now = self.status.borrow_and_update().clone();
                 match now {
                     Subscription::Subscribed => return Ok(()),
+                    // The server or the authorizer refused it: an authorization failure.
                     Subscription::Failed(reason) => {
                         return Err(Error::config(format!(
-                            "subscription to `{}` failed: {reason}",
+                            "the subscription to `{}` was refused: {reason}",
                             self.name
                         )));
                     }
