@@ -161,9 +161,15 @@ pub fn report(services: &[Service]) -> String {
     for service in services {
         let all = &service.gaps;
         let seed = all.iter().filter(|i| i.source == Source::Seed).count();
+        let imported = all.iter().filter(|i| i.source == Source::Imported).count();
+        let from_documents = if imported == 0 {
+            String::new()
+        } else {
+            format!(", {imported} imported from the provider's document")
+        };
         let _ = write!(
             md,
-            "\n## {} (`{}`)\n\n{} items: {} from the seed, {} assumed, {} not shown, {} conflicts.\n",
+            "\n## {} (`{}`)\n\n{} items: {} from the seed{from_documents}, {} assumed, {} not shown, {} conflicts.\n",
             service.title(),
             service.file,
             all.len(),

@@ -162,7 +162,7 @@ pub(crate) fn docs(text: &str) -> TokenStream {
 /// The provenance line added to docs of items that are not from the seed.
 pub(crate) fn provenance_line(source: Source) -> Option<&'static str> {
     match source {
-        Source::Seed => None,
+        Source::Seed | Source::Imported => None,
         Source::Assumed => Some("*Assumed*: not shown by the seed; our design."),
         Source::NotShown => Some("*Not shown*: the seed leaves this unknown."),
     }

@@ -316,11 +316,15 @@ pub fn import_openapi(
     Ok(Imported { yaml, report })
 }
 
-/// Whether an item carries the importer's note.
+/// Whether an item was written by the importer: `source: imported`, or (specs imported before
+/// that source existed) `assumed` with the importer's note.
 pub(crate) fn is_imported(item: &Node) -> bool {
-    item.get("note")
+    let source = item.get("source").and_then(Node::as_str);
+    let noted = item
+        .get("note")
         .and_then(Node::as_str)
-        .is_some_and(|n| n.starts_with(IMPORTED))
+        .is_some_and(|n| n.starts_with(IMPORTED));
+    source == Some("imported") || (source == Some("assumed") && noted)
 }
 
 /// Writes the spec and checks it; items the checker refuses are dropped (and reported) until
@@ -590,7 +594,7 @@ impl<'a> Converter<'a> {
     }
 
     fn provenance(&self, node: &mut Node, ptr: &str) {
-        node.set("source", Node::str("assumed"));
+        node.set("source", Node::str("imported"));
         node.set("note", self.note(ptr));
     }
 

@@ -21,6 +21,9 @@ pub enum Source {
     Assumed,
     /// Still unknown: the seed says "not shown" and we have not filled it in.
     NotShown,
+    /// Taken from the provider's published API document (`comms-codegen import`, or written
+    /// from it by hand); `note` names the document and the JSON pointer it came from.
+    Imported,
 }
 
 impl Source {
@@ -30,6 +33,7 @@ impl Source {
             Source::Seed => "seed",
             Source::Assumed => "assumed",
             Source::NotShown => "not_shown",
+            Source::Imported => "imported",
         }
     }
 }
