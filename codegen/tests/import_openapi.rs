@@ -299,7 +299,11 @@ fn every_item_says_where_it_was_imported_from_and_the_unknowns_are_gaps() {
     let imported = import("features_3_0.yaml", "parcels");
     let s = checked(&imported);
     for (name, o) in &s.spec.operations {
-        assert_eq!(o.source, Some(comms_codegen::model::Source::Imported), "{name}");
+        assert_eq!(
+            o.source,
+            Some(comms_codegen::model::Source::Imported),
+            "{name}"
+        );
         let note = o.note.as_deref().unwrap_or_default();
         assert!(
             note.starts_with("imported from features_3_0.yaml#/paths/"),
@@ -307,7 +311,11 @@ fn every_item_says_where_it_was_imported_from_and_the_unknowns_are_gaps() {
         );
     }
     for (name, t) in &s.spec.types {
-        assert_eq!(t.source, Some(comms_codegen::model::Source::Imported), "{name}");
+        assert_eq!(
+            t.source,
+            Some(comms_codegen::model::Source::Imported),
+            "{name}"
+        );
         assert!(
             t.note
                 .as_deref()

@@ -27,9 +27,9 @@ pub mod http {
     pub use comms_runtime::reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 }
 
-/// The email service's SMTP relay (feature `email`): send a
+/// The email service's SMTP relay (feature `smtp`): send a
 /// [`SendEmailRequest`](crate::email::SendEmailRequest) over SMTP with pooled connections.
-#[cfg(feature = "email")]
+#[cfg(feature = "smtp")]
 pub mod smtp {
     pub use comms_runtime::smtp::{SmtpReceipt, SmtpRelay, SmtpRelayBuilder, SmtpTls};
 }

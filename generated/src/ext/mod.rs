@@ -4,6 +4,8 @@
 
 #[cfg(feature = "email")]
 pub(crate) mod email;
+#[cfg(feature = "smtp")]
+mod email_smtp;
 #[cfg(feature = "messaging")]
 pub(crate) mod messaging;
 #[cfg(feature = "realtime")]
