@@ -169,11 +169,12 @@ def main():
         parts = [p.replace("~1", "/").replace("~0", "~") for p in pointer[1:].split("/")]
         node = out
         for part in parts[:-1]:
-            node = node[part]
+            node = node[int(part)] if isinstance(node, list) else node[part]
+        last = int(parts[-1]) if isinstance(node, list) else parts[-1]
         if value is None:
-            del node[parts[-1]]  # `null` removes the key
+            del node[last]  # `null` removes the key
         else:
-            node[parts[-1]] = value
+            node[last] = value
 
     # OpenAPI requires a description on every response; the prose is dropped, so it is empty.
     def describe(node, in_responses=False):

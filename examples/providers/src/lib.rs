@@ -7,4 +7,5 @@
 
 pub use comms_runtime::{CallOptions, Error, Result};
 
+include!(concat!(env!("OUT_DIR"), "/postmark.rs"));
 include!(concat!(env!("OUT_DIR"), "/sendgrid.rs"));
