@@ -2,7 +2,7 @@
 //! `tests/providers/postmark/`): the client generated from `examples/providers/postmark.yaml`
 //! calls every operation and Prism accepts every request; the documented 422 answer reaches the
 //! caller with Postmark's `ErrorCode` and `Message`; a search walks three pages by count and
-//! offset.
+//! offset, up to the total it declares.
 //!
 //! Prism is installed by `scripts/test` (npm, into `tests/peers/prism`).
 
@@ -118,10 +118,12 @@ async fn postmark_search_walks_three_pages_by_count_and_offset() {
     let pm = client(&prism, None);
     let mut c = Calls::default();
 
-    // By hand until the `offset` pagination style is merged: offset advances by count.
+    // By hand until the `offset` pagination style is merged: offset advances by count until
+    // it reaches the total the answer declares (the excerpt's example: 6 messages, 2 a page).
     let count = 2;
     let mut offset = 0;
-    for _ in 0..3 {
+    let mut messages = Vec::new();
+    loop {
         let page = c.ok(
             "search_outbound_messages",
             pm.search_outbound_messages(&SearchOutboundMessagesQuery {
@@ -134,10 +136,14 @@ async fn postmark_search_walks_three_pages_by_count_and_offset() {
             })
             .await,
         );
-        assert!(page.total_count.is_some(), "the page says the total");
+        messages.extend(page.messages.unwrap_or_default());
         offset += count;
+        if offset >= page.total_count.unwrap() {
+            break;
+        }
+        assert!(c.0 < 10, "the walk ends");
     }
-    assert_eq!(offset, 6);
+    assert_eq!((c.0, messages.len()), (3, 6), "three pages of two");
     prism.assert_all_accepted(c.0);
 }
 
