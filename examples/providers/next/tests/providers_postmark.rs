@@ -55,11 +55,30 @@ async fn every_postmark_operation_is_accepted_by_prism() {
         .await,
     );
     assert_eq!(page.items.len(), 2);
-    c.ok("get_outbound_message", pm.get_outbound_message("07311c54-0687-4ab9-b034-b54b5bad88ba").await);
-    c.ok("list_templates", pm.list_templates(&ListTemplatesQuery { count: 1, offset: 0 }).await);
-    c.ok("create_template", pm.create_template(&CreateTemplateRequest::new("Welcome", "Hi")).await);
+    c.ok(
+        "get_outbound_message",
+        pm.get_outbound_message("07311c54-0687-4ab9-b034-b54b5bad88ba")
+            .await,
+    );
+    c.ok(
+        "list_templates",
+        pm.list_templates(&ListTemplatesQuery {
+            count: 1,
+            offset: 0,
+        })
+        .await,
+    );
+    c.ok(
+        "create_template",
+        pm.create_template(&CreateTemplateRequest::new("Welcome", "Hi"))
+            .await,
+    );
     c.ok("get_template", pm.get_template("welcome").await);
-    c.ok("update_template", pm.update_template("welcome", &EditTemplateRequest::default().subject("Hello")).await);
+    c.ok(
+        "update_template",
+        pm.update_template("welcome", &EditTemplateRequest::default().subject("Hello"))
+            .await,
+    );
     c.ok("delete_template", pm.delete_template("welcome").await);
     assert_eq!(c.0, 8);
     prism.assert_all_accepted(c.0);
@@ -74,7 +93,11 @@ async fn postmark_422_decodes_to_error_code_and_message() {
     assert_eq!(err.status(), Some(422));
     let api = err.api_error().unwrap();
     assert_eq!(api.code.as_deref(), Some("300"), "{api:?}");
-    assert_eq!(api.message.as_deref(), Some("Invalid email request"), "{api:?}");
+    assert_eq!(
+        api.message.as_deref(),
+        Some("Invalid email request"),
+        "{api:?}"
+    );
     assert_eq!(ErrorCode::of(&err), Some(ErrorCode::from("300")));
     prism.assert_all_accepted(c.0);
 }
@@ -84,7 +107,11 @@ async fn postmark_search_stream_walks_three_pages_and_stops_at_the_total() {
     let prism = Prism::start("postmark").await;
     let pm = client(&prism, None);
     let messages: Vec<OutboundMessage> = pm
-        .search_outbound_messages_stream(&SearchOutboundMessagesQuery { count: 2, offset: 0, ..Default::default() })
+        .search_outbound_messages_stream(&SearchOutboundMessagesQuery {
+            count: 2,
+            offset: 0,
+            ..Default::default()
+        })
         .map(Result::unwrap)
         .collect()
         .await;
@@ -92,7 +119,10 @@ async fn postmark_search_stream_walks_three_pages_and_stops_at_the_total() {
     prism.assert_all_accepted(3);
     // The template listing (3 in all, 1 a page) stops at its total too.
     let templates: Vec<_> = pm
-        .list_templates_stream(&ListTemplatesQuery { count: 1, offset: 0 })
+        .list_templates_stream(&ListTemplatesQuery {
+            count: 1,
+            offset: 0,
+        })
         .collect()
         .await;
     assert_eq!(templates.len(), 3);

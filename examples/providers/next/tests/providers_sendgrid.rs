@@ -37,7 +37,10 @@ fn client(base: &str, http: Option<comms_runtime::reqwest::Client>) -> SendgridC
 
 fn mail() -> SendMailRequest {
     SendMailRequest::new(
-        [Personalization::new([EmailAddress::new("ada@example.com").name("Ada")]).subject("Hello")],
+        [
+            Personalization::new([EmailAddress::new("ada@example.com").name("Ada")])
+                .subject("Hello"),
+        ],
         EmailAddress::new("team@example.com"),
         "Hello",
         [Content::new("text/plain", "Hi Ada")],
@@ -51,34 +54,62 @@ async fn every_sendgrid_operation_is_accepted_by_prism() {
     let mut c = Calls::default();
 
     c.ok("send_mail", sg.send_mail(&mail()).await);
-    c.ok("create_list", sg.create_list(&CreateListRequest::new("newsletter")).await);
+    c.ok(
+        "create_list",
+        sg.create_list(&CreateListRequest::new("newsletter")).await,
+    );
     let page = c.ok(
         "list_lists",
-        sg.list_lists(&ListListsQuery { page_size: Some(1), page_token: None })
-            .await,
+        sg.list_lists(&ListListsQuery {
+            page_size: Some(1),
+            page_token: None,
+        })
+        .await,
     );
     assert_eq!(page.items.len(), 1);
-    c.ok("get_list", sg.get_list(LIST_ID, &GetListQuery { contact_sample: Some(true) }).await);
+    c.ok(
+        "get_list",
+        sg.get_list(
+            LIST_ID,
+            &GetListQuery {
+                contact_sample: Some(true),
+            },
+        )
+        .await,
+    );
     c.ok(
         "update_list",
-        sg.update_list(LIST_ID, &UpdateListRequest::default().name("renamed")).await,
+        sg.update_list(LIST_ID, &UpdateListRequest::default().name("renamed"))
+            .await,
     );
     let job = c.ok(
         "delete_list (200)",
-        sg.delete_list(LIST_ID, &DeleteListQuery { delete_contacts: Some(true) }).await,
+        sg.delete_list(
+            LIST_ID,
+            &DeleteListQuery {
+                delete_contacts: Some(true),
+            },
+        )
+        .await,
     );
     assert!(job.is_some(), "200: the deletion job");
     let sg204 = client(&prism.url, Some(prefer("code=204")));
     let none = c.ok(
         "delete_list (204)",
-        sg204.delete_list(LIST_ID, &DeleteListQuery::default()).await,
+        sg204
+            .delete_list(LIST_ID, &DeleteListQuery::default())
+            .await,
     );
     assert!(none.is_none(), "204: no body");
     let template = c.ok(
         "create_template",
-        sg.create_template(&CreateTemplateRequest::new("welcome")).await,
+        sg.create_template(&CreateTemplateRequest::new("welcome"))
+            .await,
     );
-    assert!(!template.updated_at.is_empty(), "the wire name `updated_at ` (with a space) decodes");
+    assert!(
+        !template.updated_at.is_empty(),
+        "the wire name `updated_at ` (with a space) decodes"
+    );
     c.ok(
         "list_templates",
         sg.list_templates(&ListTemplatesQuery {
@@ -92,7 +123,8 @@ async fn every_sendgrid_operation_is_accepted_by_prism() {
     c.ok("get_template", sg.get_template(TEMPLATE_ID).await);
     c.ok(
         "update_template",
-        sg.update_template(TEMPLATE_ID, &UpdateTemplateRequest::default().name("hello")).await,
+        sg.update_template(TEMPLATE_ID, &UpdateTemplateRequest::default().name("hello"))
+            .await,
     );
     c.ok("delete_template", sg.delete_template(TEMPLATE_ID).await);
 
@@ -105,7 +137,11 @@ async fn sendgrid_error_answers_decode_to_field_and_message() {
     let prism = Prism::start("sendgrid").await;
     let mut c = Calls::default();
     let cases = [
-        (400, Some("from.email"), "The from email does not contain a valid address."),
+        (
+            400,
+            Some("from.email"),
+            "The from email does not contain a valid address.",
+        ),
         (401, None, "authorization required"),
     ];
     for (status, field, text) in cases {
@@ -126,7 +162,10 @@ async fn sendgrid_lists_stream_follows_metadata_next_through_prism() {
     // Prism's example page has one list and a next link on SendGrid's production host
     // (https://api.sendgrid.com/v3/marketing/lists?...): re-rooted onto the base URL.
     let items: Vec<_> = sg
-        .list_lists_stream(&ListListsQuery { page_size: Some(1), page_token: None })
+        .list_lists_stream(&ListListsQuery {
+            page_size: Some(1),
+            page_token: None,
+        })
         .take(3)
         .collect()
         .await;
@@ -148,7 +187,9 @@ fn lists_page(n: u32, next: Option<String>) -> serde_json::Value {
 async fn sendgrid_lists_stream_ends_without_metadata_next() {
     let server = TestServer::start(|r| {
         let next = |t: &str| {
-            Some(format!("https://api.sendgrid.com/v3/marketing/lists?page_size=1&page_token={t}"))
+            Some(format!(
+                "https://api.sendgrid.com/v3/marketing/lists?page_size=1&page_token={t}"
+            ))
         };
         match r.query_pairs().get("page_token").map(String::as_str) {
             None => Reply::json(200, lists_page(1, next("t2"))),
@@ -160,7 +201,10 @@ async fn sendgrid_lists_stream_ends_without_metadata_next() {
     .await;
     let sg = client(&format!("{}/v3", server.url()), None);
     let lists: Vec<List> = sg
-        .list_lists_stream(&ListListsQuery { page_size: Some(1), page_token: None })
+        .list_lists_stream(&ListListsQuery {
+            page_size: Some(1),
+            page_token: None,
+        })
         .map(Result::unwrap)
         .collect()
         .await;
@@ -169,14 +213,23 @@ async fn sendgrid_lists_stream_ends_without_metadata_next() {
     assert_eq!(requests.len(), 3);
     for r in &requests {
         assert_eq!(r.path, "/v3/marketing/lists", "re-rooted onto the base URL");
-        assert_eq!(r.header("authorization"), Some(format!("Bearer {KEY}").as_str()));
+        assert_eq!(
+            r.header("authorization"),
+            Some(format!("Bearer {KEY}").as_str())
+        );
     }
 }
 
 #[tokio::test]
 async fn sendgrid_next_link_to_another_host_is_refused() {
     let server = TestServer::start(|_| {
-        Reply::json(200, lists_page(1, Some("https://elsewhere.example/v3/marketing/lists?page_token=t2".into())))
+        Reply::json(
+            200,
+            lists_page(
+                1,
+                Some("https://elsewhere.example/v3/marketing/lists?page_token=t2".into()),
+            ),
+        )
     })
     .await;
     let sg = client(&format!("{}/v3", server.url()), None);
@@ -184,8 +237,15 @@ async fn sendgrid_next_link_to_another_host_is_refused() {
         .list_lists_stream(&ListListsQuery::default())
         .collect()
         .await;
-    assert_eq!(items.len(), 2, "the first page's list, then an error: {items:?}");
+    assert_eq!(
+        items.len(),
+        2,
+        "the first page's list, then an error: {items:?}"
+    );
     assert!(items[0].is_ok());
-    assert!(items[1].is_err(), "a next link on an unknown host ends the walk with an error");
+    assert!(
+        items[1].is_err(),
+        "a next link on an unknown host ends the walk with an error"
+    );
     assert_eq!(server.requests().len(), 1);
 }

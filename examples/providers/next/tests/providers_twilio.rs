@@ -82,7 +82,12 @@ async fn twilio_error_answers_decode_to_code_and_message() {
     let prism = Prism::start("twilio").await;
     let mut c = Calls::default();
     let cases = [
-        (404, "fetch_message", "20404", "The requested resource was not found"),
+        (
+            404,
+            "fetch_message",
+            "20404",
+            "The requested resource was not found",
+        ),
         (400, "create_message", "21211", "Invalid 'To' Phone Number"),
         (401, "list_messages", "20003", "Authenticate"),
     ];
@@ -146,7 +151,9 @@ async fn twilio_message_stream_ends_when_next_page_uri_is_null() {
             None => Reply::json(200, page(0, next(1))),
             Some("PA1") => Reply::json(200, page(1, next(2))),
             Some("PA2") => Reply::json(200, page(2, None)),
-            Some(other) => Reply::json(400, json!({"code": 20001, "message": other, "status": 400})),
+            Some(other) => {
+                Reply::json(400, json!({"code": 20001, "message": other, "status": 400}))
+            }
         }
     })
     .await;
@@ -161,24 +168,37 @@ async fn twilio_message_stream_ends_when_next_page_uri_is_null() {
     let items: Vec<Message> = items.into_iter().map(Result::unwrap).collect();
     assert_eq!(items.len(), 6);
     let requests = server.requests();
-    assert_eq!(requests.len(), 3, "one request per page, none after the last");
+    assert_eq!(
+        requests.len(),
+        3,
+        "one request per page, none after the last"
+    );
     for r in &requests {
         assert_eq!(r.path, format!("/2010-04-01/Accounts/{SID}/Messages.json"));
         assert!(r.header("authorization").unwrap().starts_with("Basic "));
     }
-    assert_eq!(requests[2].query_pairs().get("Page").map(String::as_str), Some("2"));
+    assert_eq!(
+        requests[2].query_pairs().get("Page").map(String::as_str),
+        Some("2")
+    );
 }
 
 #[tokio::test]
 async fn twilio_create_message_sends_a_form_with_repeated_media_urls() {
     let server = TestServer::start(|_| {
-        Reply::json(201, json!({"sid": MESSAGE, "account_sid": SID, "status": "queued"}))
+        Reply::json(
+            201,
+            json!({"sid": MESSAGE, "account_sid": SID, "status": "queued"}),
+        )
     })
     .await;
     let tw = client(&server.url(), None);
     tw.create_message(&message()).await.unwrap();
     let r = &server.requests()[0];
-    assert_eq!(r.header("content-type"), Some("application/x-www-form-urlencoded"));
+    assert_eq!(
+        r.header("content-type"),
+        Some("application/x-www-form-urlencoded")
+    );
     let body = String::from_utf8(r.body.clone()).unwrap();
     assert_eq!(
         body.matches("MediaUrl=").count(),
@@ -189,7 +209,10 @@ async fn twilio_create_message_sends_a_form_with_repeated_media_urls() {
     // Basic auth: the account SID and token, never in the URL.
     let expected = format!(
         "Basic {}",
-        base64::Engine::encode(&base64::engine::general_purpose::STANDARD, format!("{SID}:{TOKEN}"))
+        base64::Engine::encode(
+            &base64::engine::general_purpose::STANDARD,
+            format!("{SID}:{TOKEN}")
+        )
     );
     assert_eq!(r.header("authorization"), Some(expected.as_str()));
     assert!(!r.query.contains(TOKEN));

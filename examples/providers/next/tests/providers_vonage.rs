@@ -45,7 +45,10 @@ async fn vonage_send_sms_is_accepted_by_prism() {
     let mut c = Calls::default();
     let answer = c.ok("send_sms", vonage.send_sms(&sms()).await);
     assert_eq!(answer.messages[0].status, "0");
-    assert_eq!(answer.messages[0].message_id.as_deref(), Some("0A0000000123ABCD1"));
+    assert_eq!(
+        answer.messages[0].message_id.as_deref(),
+        Some("0A0000000123ABCD1")
+    );
     prism.assert_all_accepted(c.0);
 }
 
@@ -66,13 +69,19 @@ async fn vonage_failure_inside_a_200_answer_is_a_typed_error() {
 #[tokio::test]
 async fn vonage_credentials_travel_in_the_form_body_only() {
     let server = TestServer::start(|_| {
-        Reply::json(200, json!({"message-count": "1", "messages": [{"status": "0", "message-id": "m1"}]}))
+        Reply::json(
+            200,
+            json!({"message-count": "1", "messages": [{"status": "0", "message-id": "m1"}]}),
+        )
     })
     .await;
     client(&server.url(), None).send_sms(&sms()).await.unwrap();
     let r = &server.requests()[0];
     assert_eq!(r.path, "/json");
-    assert_eq!(r.header("content-type"), Some("application/x-www-form-urlencoded"));
+    assert_eq!(
+        r.header("content-type"),
+        Some("application/x-www-form-urlencoded")
+    );
     let form: std::collections::BTreeMap<String, String> =
         url::form_urlencoded::parse(&r.body).into_owned().collect();
     assert_eq!(form.get("api_key").map(String::as_str), Some(KEY));
