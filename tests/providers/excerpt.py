@@ -107,7 +107,7 @@ def main():
             sys.exit(f"{args.source}: no operation {op}")
         kept = out["paths"].setdefault(path, {})
         for key, value in item.items():
-            if key not in METHODS and key not in kept:
+            if key not in METHODS and key not in kept and key not in PROSE and not key.startswith("x-"):
                 kept[key] = strip(value, args.max_examples)
         kept[method] = strip(item[method], args.max_examples)
 
