@@ -1,0 +1,17 @@
+//! Generates one module per spec in this directory (`*.yaml`, e.g. `sendgrid.yaml` →
+//! `comms_providers::sendgrid`) into `OUT_DIR`; `src/lib.rs` includes them.
+//!
+//! This is all a crate with its own specs needs: a build dependency on `comms-codegen`, a
+//! dependency on `comms-runtime`, `serde` and `serde_json` (what the generated code calls), this
+//! file, and one `include!` per spec. A broken spec fails the build with `file:line:column`.
+
+fn main() {
+    let Ok(out_dir) = std::env::var("OUT_DIR") else {
+        eprintln!("error: OUT_DIR is not set; run this through cargo");
+        std::process::exit(1);
+    };
+    // Specs are read from the crate's own directory; cargo reruns this when one changes.
+    comms_codegen::Generator::new(".")
+        .out_dir(out_dir)
+        .run_build_script();
+}

@@ -1,0 +1,11 @@
+//! Typed clients for real providers' APIs, generated at build time from the specs beside this
+//! crate's `Cargo.toml` (see `build.rs`): the proof that the spec language describes real
+//! communication APIs (issue 16), and the example of a crate that owns its specs.
+//!
+//! Each spec was written from the provider's published OpenAPI document; the excerpts the
+//! tests serve through Prism, and their sources, are in `tests/providers/`.
+
+pub use comms_runtime::{CallOptions, Error, Result};
+
+include!(concat!(env!("OUT_DIR"), "/postmark.rs"));
+include!(concat!(env!("OUT_DIR"), "/sendgrid.rs"));

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Rebuilds the excerpts from the providers' documents (see README.md for the sources).
+# Usage: tests/providers/build.sh DIR-WITH-SOURCES (twilio_api_v2010.json, sendgrid_oas_v3.json,
+# postmark.yaml, vonage_sms.yaml: the files named in README.md, at the commits named there).
+set -euo pipefail
+src=${1:?directory with the source documents}
+here=$(cd "$(dirname "$0")" && pwd)
+x() { python3 "$here/excerpt.py" "$@"; }
+
+x "$src/twilio_api_v2010.json" "$here/twilio/openapi.json" --overlay "$here/twilio/overlay.yaml" \
+  --op 'POST /2010-04-01/Accounts/{AccountSid}/Messages.json' \
+  --op 'GET /2010-04-01/Accounts/{AccountSid}/Messages.json' \
+  --op 'GET /2010-04-01/Accounts/{AccountSid}/Messages/{Sid}.json' \
+  --op 'POST /2010-04-01/Accounts/{AccountSid}/Messages/{Sid}.json' \
+  --op 'DELETE /2010-04-01/Accounts/{AccountSid}/Messages/{Sid}.json'
+
+x "$src/sendgrid_oai_v3_stoplight.json" "$here/sendgrid/openapi.json" --overlay "$here/sendgrid/overlay.yaml" \
+  --op 'POST /mail/send' \
+  --op 'POST /marketing/lists' --op 'GET /marketing/lists' \
+  --op 'GET /marketing/lists/{id}' --op 'PATCH /marketing/lists/{id}' --op 'DELETE /marketing/lists/{id}' \
+  --op 'POST /templates' --op 'GET /templates' \
+  --op 'GET /templates/{template_id}' --op 'PATCH /templates/{template_id}' --op 'DELETE /templates/{template_id}'
+
+x "$src/postmark_server.yaml" "$here/postmark/openapi.json" --overlay "$here/postmark/overlay.yaml" \
+  --op 'POST /email' --op 'GET /messages/outbound' --op 'GET /messages/outbound/{messageid}/details' \
+  --op 'GET /templates' --op 'POST /templates' --op 'GET /templates/{templateIdOrAlias}' \
+  --op 'PUT /templates/{templateIdOrAlias}' --op 'DELETE /templates/{templateIdOrAlias}'
+
+x "$src/vonage_sms.yaml" "$here/vonage/openapi.json" --overlay "$here/vonage/overlay.yaml" \
+  --op 'POST /{format}'
