@@ -816,8 +816,10 @@ pub fn select(
                     })
                 }
                 PayloadEncoding::Form => {
+                    // A body that is not a form (or too large a one) matches no form field;
+                    // decoding reports the limit when a form type takes it.
                     if form.is_none() {
-                        form = Some(form_pairs(request.body, limits)?);
+                        form = Some(form_pairs(request.body, limits).unwrap_or_default());
                     }
                     form.iter()
                         .flatten()
