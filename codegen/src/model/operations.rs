@@ -127,11 +127,11 @@ item! {
         pub webhook: Option<Webhook>,
         /// Several payload types, by name (snake_case): what each carries, how it is encoded,
         /// what tells it apart and how it is signed. One `handle_webhook` dispatches them.
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
         pub webhooks: IndexMap<String, WebhookType>,
         /// Signature schemes the payload types use, by name (snake_case); `standard_webhooks`
         /// and `pusher` are built in.
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
         pub signatures: IndexMap<String, SignatureDef>,
     }
 }
