@@ -678,7 +678,7 @@ pub enum Select {
         equals: Option<&'static str>,
     },
     /// A body field (a dot path into JSON; a parameter name in a form) is present or has this
-    /// value (strings compared as text, other JSON values by their JSON text).
+    /// value (strings compared as text; a number, boolean or null when `equals` is that JSON value).
     Field {
         /// The field.
         name: &'static str,
@@ -811,7 +811,8 @@ pub fn select(
                     value.is_some_and(|v| {
                         equals.is_none_or(|e| match v {
                             serde_json::Value::String(s) => s == e,
-                            other => other.to_string() == e,
+                            other => serde_json::from_str::<serde_json::Value>(e)
+                                .is_ok_and(|want| want == *other),
                         })
                     })
                 }
