@@ -751,6 +751,11 @@ impl WebhookSecrets {
         self
     }
 
+    /// The body and form limits deliveries are read with.
+    pub fn limits(&self) -> &WebhookLimits {
+        &self.limits
+    }
+
     /// Reads each signed payload type's `secret_env`; a missing variable is a config error
     /// naming it.
     pub fn from_env(webhooks: &[WebhookSpec]) -> Result<Self, Error> {
@@ -1206,6 +1211,31 @@ mod tests {
             ),
             WebhookFailure::UnknownPayload
         );
+    }
+
+    #[test]
+    fn field_values_that_are_not_strings_compare_as_json() {
+        const BY_NUMBER: &[WebhookSpec] = &[WebhookSpec {
+            name: "v2",
+            encoding: PayloadEncoding::Json,
+            select: Some(Select::Field {
+                name: "version",
+                equals: Some("2"),
+            }),
+            signature: None,
+            secret_env: None,
+        }];
+        let l = WebhookLimits::DEFAULT;
+        let h = HeaderMap::new();
+        for (body, matches) in [
+            (&br#"{"version":2}"#[..], true),
+            (br#"{"version":"2"}"#, true),
+            (br#"{"version":2.5}"#, false),
+            (br#"{"version":true}"#, false),
+        ] {
+            let picked = select(BY_NUMBER, &WebhookRequest::new("/", &h, body), &l);
+            assert_eq!(picked.is_ok(), matches, "{}", String::from_utf8_lossy(body));
+        }
     }
 
     #[test]

@@ -284,6 +284,18 @@ fn oversized_and_overlong_form_deliveries_are_refused_before_verifying() {
         err,
         Error::Webhook(WebhookFailure::BodyTooLarge { limit: 64 })
     ));
+    // Counted before the MAC: the user's lower limit holds for signed and decoded forms.
+    let mut signed = HeaderMap::new();
+    signed.insert("x-twilio-signature", HeaderValue::from_static("AAAA"));
+    let err = hooks::handle_webhook(
+        &secrets().with_limits(limits),
+        &WebhookRequest::new("/twilio/inbound", &signed, b"a=1&b=2&c=3&d=4&e=5"),
+    )
+    .unwrap_err();
+    assert!(matches!(
+        err,
+        Error::Webhook(WebhookFailure::TooManyParameters { limit: 4 })
+    ));
     let many = "a=1&".repeat(2000);
     let err = hooks::decode_ping(format!("{{\"zen\":\"{many}\"}}").as_bytes());
     assert!(err.is_ok(), "a JSON body's `&` are not form parameters");

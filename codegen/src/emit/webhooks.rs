@@ -39,7 +39,7 @@ pub(super) fn items(service: &Service) -> Option<TokenStream> {
         let index = proc_macro2::Literal::usize_unsuffixed(i);
         let v = format_ident!("{}", pascal(&w.name));
         let enc = encoding(w.encoding);
-        quote!(#index => rt::webhook::decode_payload(#enc, request.body).map(WebhookPayload::#v),)
+        quote!(#index => rt::webhook::decode_payload_with(#enc, request.body, secrets.limits()).map(WebhookPayload::#v),)
     });
     let per_type = service.webhooks.iter().map(|w| per_type(service, w));
     let names: Vec<String> = service
