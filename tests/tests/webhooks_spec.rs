@@ -316,3 +316,53 @@ fn secrets_from_env_name_the_missing_variable() {
     assert_eq!(err.kind(), ErrorKind::Config);
     assert!(err.to_string().contains("HOOKS_TWILIO_AUTH_TOKEN"), "{err}");
 }
+
+/// Figures for the report: `cargo test -p comms-tests --test webhooks_spec -- --ignored
+/// --nocapture verification_cost` (debug build unless `--release`).
+#[test]
+#[ignore = "prints timings; run by hand"]
+fn verification_cost() {
+    use std::time::Instant;
+    let params: Vec<(String, String)> = (0..30)
+        .map(|i| {
+            (
+                format!("Param{i:02}"),
+                format!("value number {i} with text"),
+            )
+        })
+        .collect();
+    let body = url::form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(&params)
+        .finish()
+        .into_bytes();
+    let url = "https://example.com/twilio/inbound";
+    let verifier =
+        comms_runtime::webhook::Verifier::new(&hooks::TWILIO_SIGNATURE, TWILIO_TOKEN).unwrap();
+    let mut h = HeaderMap::new();
+    let sig = verifier.sign(&WebhookRequest::new(url, &h, &body)).unwrap();
+    h.insert("x-twilio-signature", sig.parse().unwrap());
+    let n = 10_000;
+    let start = Instant::now();
+    for _ in 0..n {
+        verifier
+            .verify(&WebhookRequest::new(url, &h, &body))
+            .unwrap();
+    }
+    println!(
+        "url_sorted_params, 30 parameters ({} bytes): {:?} per verification",
+        body.len(),
+        start.elapsed() / n
+    );
+    for count in [200_000, 1_000_000] {
+        let bomb = "a=1&".repeat(count);
+        let start = Instant::now();
+        let err = verifier
+            .verify(&WebhookRequest::new(url, &h, bomb.as_bytes()))
+            .unwrap_err();
+        println!(
+            "{} byte body of {count} parameters: refused in {:?} ({err})",
+            bomb.len(),
+            start.elapsed()
+        );
+    }
+}
