@@ -1327,4 +1327,50 @@ mod tests {
         );
         assert!(Verifier::new(&SCHEME, "").is_err());
     }
+
+    #[test]
+    fn arbitrary_deliveries_never_panic() {
+        // A small xorshift generator: deterministic, no dependency.
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        const ALPHABET: &[u8] = b"a=&%2B{}.\",:v1 x\xff\x00/?#0123456789MessageStatusdata";
+        let mut bytes = |len: usize, next: &mut dyn FnMut() -> u64| -> Vec<u8> {
+            (0..len)
+                .map(|_| ALPHABET[(next() % ALPHABET.len() as u64) as usize])
+                .collect()
+        };
+        let secrets = WebhookSecrets::all("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
+        for _ in 0..5_000 {
+            let body_len = (next() % 200) as usize;
+            let body = bytes(body_len, &mut next);
+            let url_bytes = bytes((next() % 40) as usize, &mut next);
+            let url = String::from_utf8_lossy(&url_bytes).into_owned();
+            let mut h = HeaderMap::new();
+            for name in [
+                "webhook-id",
+                "webhook-timestamp",
+                "webhook-signature",
+                "x-event",
+                "X-Twilio-Signature",
+            ] {
+                let value_len = (next() % 30) as usize;
+                let value = bytes(value_len, &mut next);
+                if let Ok(v) = HeaderValue::from_bytes(&value) {
+                    h.insert(name, v);
+                }
+            }
+            let request = WebhookRequest::new(&url, &h, &body);
+            let _ = receive(HOOKS, &secrets, &request);
+            let _ = request.path();
+            let _ = decode_payload::<serde_json::Value>(PayloadEncoding::Form, &body);
+            let _ = decode_payload::<Status>(PayloadEncoding::Form, &body);
+            let _ = Verifier::new(&STANDARD_WEBHOOKS, "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")
+                .map(|v| v.verify_at(&request, 1_614_265_330));
+        }
+    }
 }
