@@ -1339,7 +1339,7 @@ mod tests {
             state
         };
         const ALPHABET: &[u8] = b"a=&%2B{}.\",:v1 x\xff\x00/?#0123456789MessageStatusdata";
-        let mut bytes = |len: usize, next: &mut dyn FnMut() -> u64| -> Vec<u8> {
+        let bytes = |len: usize, next: &mut dyn FnMut() -> u64| -> Vec<u8> {
             (0..len)
                 .map(|_| ALPHABET[(next() % ALPHABET.len() as u64) as usize])
                 .collect()
