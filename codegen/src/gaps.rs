@@ -116,6 +116,12 @@ pub fn items(file: &Loaded) -> Vec<GapItem> {
         if let Some(w) = &e.webhook {
             add("events.webhook".into(), w.provenance(), e.source);
         }
+        for (n, w) in &e.webhooks {
+            add(format!("events.webhooks.{n}"), w.provenance(), e.source);
+        }
+        for (n, s) in &e.signatures {
+            add(format!("events.signatures.{n}"), s.provenance(), e.source);
+        }
     }
     if let Some(w) = &spec.websocket {
         add("websocket".into(), w.provenance(), None);

@@ -359,3 +359,45 @@ fn realtime_documents_say_the_signing_scheme_and_the_websocket_protocol() {
         "only the protocol's payloads"
     );
 }
+
+#[test]
+fn several_webhook_payload_types_are_exported_with_media_type_selection_and_scheme() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/webhooks/spec/hooks.yaml");
+    let doc = export::openapi::document(&comms_codegen::check::check_file(&path).unwrap());
+    let hooks = doc["webhooks"].as_object().unwrap();
+    let names: Vec<&str> = hooks.keys().map(String::as_str).collect();
+    assert_eq!(
+        names,
+        ["event", "inbound_message", "message_status", "ping"],
+        "one entry per payload type"
+    );
+    let status = &hooks["message_status"]["post"];
+    assert!(status["requestBody"]["content"]["application/x-www-form-urlencoded"].is_object());
+    assert_eq!(status["x-signature"]["algorithm"], "hmac_sha1");
+    assert_eq!(status["x-signature"]["over"], "url_sorted_params");
+    assert_eq!(
+        status["x-select"],
+        serde_json::json!({ "field": "MessageStatus" })
+    );
+    assert_eq!(status["parameters"][0]["name"], "X-Twilio-Signature");
+    let event = &hooks["event"]["post"];
+    assert_eq!(event["x-signature"]["template"], "{id}.{timestamp}.{body}");
+    assert_eq!(event["x-signature"]["prefix"], "v1,");
+    let headers: Vec<&str> = event["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        headers,
+        ["webhook-signature", "webhook-id", "webhook-timestamp"]
+    );
+    let ping = &hooks["ping"]["post"];
+    assert!(ping.get("x-signature").is_none());
+    assert_eq!(ping["parameters"][0]["schema"]["const"], "ping");
+    assert_eq!(
+        hooks["inbound_message"]["post"]["x-select"],
+        serde_json::json!({ "path": "/twilio/inbound" })
+    );
+}

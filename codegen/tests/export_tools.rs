@@ -143,3 +143,19 @@ fn asyncapi_parser_catches_a_broken_document() {
         "a broken document passed:\n{report}"
     );
 }
+
+#[test]
+fn webhook_payload_types_export_passes_openapi_spec_validator() {
+    let spec = root().join("tests/webhooks/spec/hooks.yaml");
+    let service = comms_codegen::check::check_file(&spec).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("hooks.openapi.json");
+    let doc = comms_codegen::export::openapi::document(&service);
+    std::fs::write(&file, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    let out = openapi_spec_validator(&file);
+    let report = text(&out);
+    assert!(
+        out.status.success() && report.contains(": OK"),
+        "openapi-spec-validator rejects the webhooks export:\n{report}"
+    );
+}

@@ -85,3 +85,55 @@ fn every_seed_fact_is_marked_from_the_seed() {
         }
     }
 }
+
+#[test]
+fn webhook_payload_types_generate_tables_enum_and_functions() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/webhooks/spec");
+    let files = comms_codegen::Generator::new(dir).generate().unwrap();
+    assert_eq!(files.len(), 1);
+    let code = &files[0].contents;
+    for item in [
+        "pub static TWILIO_SIGNATURE",
+        "pub static WEBHOOKS: [rt::webhook::WebhookSpec; 4]",
+        "pub enum WebhookPayload",
+        "pub fn handle_webhook(",
+        "pub fn verify_message_status(",
+        "pub fn verify_event(",
+        "pub fn decode_ping(",
+    ] {
+        assert!(code.contains(item), "no `{item}` in the generated code");
+    }
+    assert!(
+        !code.contains("pub fn decode_message_status("),
+        "signed types get no unverified decoder"
+    );
+    insta::assert_snapshot!("hooks", code);
+}
+
+#[test]
+fn an_unsigned_single_webhook_still_generates_a_decoder() {
+    let spec = r#"
+service:
+  name: demo
+  title: Demo service
+  summary: A small service
+  source: assumed
+  base_url: { env: DEMO_BASE_URL, source: assumed }
+types:
+  Event:
+    source: assumed
+    fields:
+      type: { type: string, required: true }
+events:
+  source: assumed
+  webhook: { type: Event }
+"#;
+    let (loaded, problems) = comms_codegen::load::load_str_partial("demo.yaml", spec);
+    assert!(problems.is_empty(), "{problems}");
+    let service = comms_codegen::check::check(&loaded.unwrap()).unwrap();
+    let code = comms_codegen::emit::emit_service(&service).unwrap();
+    assert!(
+        code.contains("pub fn decode_webhook(body: &[u8]) -> Result<Event, rt::Error>"),
+        "{code}"
+    );
+}

@@ -382,6 +382,20 @@ pub enum WebhookFailure {
     TimestampOutOfTolerance,
     /// No signature matched.
     SignatureMismatch,
+    /// The body is larger than the webhook body limit (bytes).
+    BodyTooLarge {
+        /// The limit that was exceeded, in bytes.
+        limit: usize,
+    },
+    /// A form-encoded body has more parameters than the limit.
+    TooManyParameters {
+        /// The limit that was exceeded.
+        limit: usize,
+    },
+    /// None of the service's payload types matches the delivery (header, field or path).
+    UnknownPayload,
+    /// No secret was given for the signature scheme a payload type uses (its name).
+    MissingSecret(&'static str),
 }
 
 impl fmt::Display for WebhookFailure {
@@ -394,6 +408,18 @@ impl fmt::Display for WebhookFailure {
                 f.write_str("timestamp outside the tolerance")
             }
             WebhookFailure::SignatureMismatch => f.write_str("no matching signature"),
+            WebhookFailure::BodyTooLarge { limit } => {
+                write!(f, "body larger than the limit of {limit} bytes")
+            }
+            WebhookFailure::TooManyParameters { limit } => {
+                write!(f, "form body with more than {limit} parameters")
+            }
+            WebhookFailure::UnknownPayload => {
+                f.write_str("no payload type of this service matches the delivery")
+            }
+            WebhookFailure::MissingSecret(scheme) => {
+                write!(f, "no secret given for the signature scheme `{scheme}`")
+            }
         }
     }
 }

@@ -1,29 +1,534 @@
-//! Webhook verification on raw body bytes: Standard Webhooks (the email and messaging
-//! services) and Pusher (`X-Pusher-Signature`), plus [`decode_event`] for typed payloads.
+//! Webhook verification and decoding on raw body bytes: one generic verifier for HMAC
+//! signature schemes described as data ([`SignatureScheme`]; Standard Webhooks and Pusher are two
+//! built-in instances), payload selection and bounded JSON/form decoding for services with
+//! several payload types ([`WebhookSpec`], [`receive`]), plus [`decode_event`].
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use hmac::{Hmac, Mac};
-use reqwest::header::HeaderMap;
+use reqwest::header::{HeaderMap, HeaderValue};
 use serde::de::DeserializeOwned;
-use sha2::Sha256;
+use subtle::ConstantTimeEq;
 
 use crate::Error;
 use crate::error::{DecodeError, WebhookFailure};
 use crate::secret::Secret;
-use crate::sign::hmac_sha256;
-
-type HmacSha256 = Hmac<Sha256>;
 
 /// Default tolerance between the sender's timestamp and our clock, in both directions.
 pub const DEFAULT_TOLERANCE: Duration = Duration::from_secs(5 * 60);
 
+/// Largest webhook body read by default (1 MiB); see [`WebhookLimits`].
+pub const DEFAULT_MAX_BODY_BYTES: usize = 1 << 20;
+
+/// Most parameters a form-encoded webhook body may have by default; see [`WebhookLimits`].
+pub const DEFAULT_MAX_FORM_PARAMS: usize = 1000;
+
+/// How much of a delivery is read: body bytes and form parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WebhookLimits {
+    /// Largest body, in bytes ([`DEFAULT_MAX_BODY_BYTES`]).
+    pub max_body_bytes: usize,
+    /// Most `name=value` pairs of a form body ([`DEFAULT_MAX_FORM_PARAMS`]).
+    pub max_form_params: usize,
+}
+
+impl WebhookLimits {
+    /// 1 MiB bodies, 1000 form parameters.
+    pub const DEFAULT: WebhookLimits = WebhookLimits {
+        max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+        max_form_params: DEFAULT_MAX_FORM_PARAMS,
+    };
+
+    fn check_body(&self, body: &[u8]) -> Result<(), Error> {
+        if body.len() > self.max_body_bytes {
+            return Err(Error::Webhook(WebhookFailure::BodyTooLarge {
+                limit: self.max_body_bytes,
+            }));
+        }
+        Ok(())
+    }
+}
+
+impl Default for WebhookLimits {
+    fn default() -> Self {
+        WebhookLimits::DEFAULT
+    }
+}
+
+/// The HMAC a signature scheme uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HmacAlgorithm {
+    /// HMAC-SHA1 (Twilio's `X-Twilio-Signature`).
+    Sha1,
+    /// HMAC-SHA256.
+    Sha256,
+    /// HMAC-SHA512.
+    Sha512,
+}
+
+/// What a signature is computed over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SignedContent {
+    /// The raw body bytes.
+    RawBody,
+    /// The full URL the sender called, then each form parameter's name and value, sorted by name
+    /// (then value), with no separators (Twilio's scheme).
+    UrlSortedParams,
+    /// A template over `{id}`, `{timestamp}`, `{body}` and `{url}`, such as
+    /// `{id}.{timestamp}.{body}` (Standard Webhooks).
+    Template(&'static str),
+}
+
+/// How the signature bytes are written in the header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SignatureEncoding {
+    /// Standard base64 with padding.
+    Base64,
+    /// Hexadecimal (either case accepted).
+    Hex,
+}
+
+/// How the secret text becomes the HMAC key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SecretFormat {
+    /// The secret's UTF-8 bytes are the key.
+    Text,
+    /// The key is the base64 of the secret, after an optional prefix (`whsec_`).
+    Base64 {
+        /// Stripped when present; `""` for none.
+        prefix: &'static str,
+    },
+}
+
+/// A webhook signature scheme, as data: which header, which HMAC, over what, how encoded.
+/// Generated code emits one `static` per scheme a spec declares; [`STANDARD_WEBHOOKS`] and
+/// [`PUSHER`] are built in. Verify with a [`Verifier`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SignatureScheme {
+    /// The scheme's name in the spec (`twilio`).
+    pub name: &'static str,
+    /// The header that carries the signature(s).
+    pub header: &'static str,
+    /// The HMAC.
+    pub algorithm: HmacAlgorithm,
+    /// What is signed.
+    pub over: SignedContent,
+    /// How signatures are written.
+    pub encoding: SignatureEncoding,
+    /// Written before each signature (`v1,`); `""` for none. Entries without it are skipped.
+    pub prefix: &'static str,
+    /// When set, the header holds several signatures separated by this character (key rotation);
+    /// any one matching is enough.
+    pub separator: Option<char>,
+    /// The header with the message id (`{id}` in a template).
+    pub id_header: Option<&'static str>,
+    /// The header with the Unix timestamp (`{timestamp}` in a template, and the tolerance check).
+    pub timestamp_header: Option<&'static str>,
+    /// Largest allowed distance between the timestamp and now, in seconds; `None`: not checked.
+    pub tolerance_s: Option<u64>,
+    /// How the secret becomes the key.
+    pub secret: SecretFormat,
+    /// Other names accepted for the headers above: `(name, alias)` pairs.
+    pub aliases: &'static [(&'static str, &'static str)],
+}
+
+/// [Standard Webhooks](https://www.standardwebhooks.com/): `webhook-signature` holds
+/// space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, the key is the base64
+/// part of `whsec_...`, timestamps within 5 minutes; `svix-*` header names are accepted too.
+pub static STANDARD_WEBHOOKS: SignatureScheme = SignatureScheme {
+    name: "standard_webhooks",
+    header: "webhook-signature",
+    algorithm: HmacAlgorithm::Sha256,
+    over: SignedContent::Template("{id}.{timestamp}.{body}"),
+    encoding: SignatureEncoding::Base64,
+    prefix: "v1,",
+    separator: Some(' '),
+    id_header: Some("webhook-id"),
+    timestamp_header: Some("webhook-timestamp"),
+    tolerance_s: Some(300),
+    secret: SecretFormat::Base64 { prefix: "whsec_" },
+    aliases: &[
+        ("webhook-id", "svix-id"),
+        ("webhook-timestamp", "svix-timestamp"),
+        ("webhook-signature", "svix-signature"),
+    ],
+};
+
+/// Pusher webhooks: `X-Pusher-Signature` is the hex HMAC-SHA256 of the raw body, keyed with the
+/// app secret.
+pub static PUSHER: SignatureScheme = SignatureScheme {
+    name: "pusher",
+    header: "X-Pusher-Signature",
+    algorithm: HmacAlgorithm::Sha256,
+    over: SignedContent::RawBody,
+    encoding: SignatureEncoding::Hex,
+    prefix: "",
+    separator: None,
+    id_header: None,
+    timestamp_header: None,
+    tolerance_s: None,
+    secret: SecretFormat::Text,
+    aliases: &[],
+};
+
+/// The parts of a delivery a verifier reads.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct WebhookRequest<'a> {
+    /// The full URL the sender called, query included (`https://example.com/hooks/sms?x=1`),
+    /// as it appears to the sender (behind a proxy: the public URL). A path alone works for
+    /// schemes that do not sign the URL.
+    pub url: &'a str,
+    /// The request headers.
+    pub headers: &'a HeaderMap,
+    /// The raw body bytes, exactly as received.
+    pub body: &'a [u8],
+}
+
+impl<'a> WebhookRequest<'a> {
+    /// Describes a delivery.
+    pub fn new(url: &'a str, headers: &'a HeaderMap, body: &'a [u8]) -> Self {
+        WebhookRequest { url, headers, body }
+    }
+
+    /// The URL's path (no scheme, host, query or fragment).
+    pub fn path(&self) -> &'a str {
+        let rest = match self.url.find("://") {
+            Some(i) => {
+                let after = &self.url[i + 3..];
+                after.find('/').map_or("", |p| &after[p..])
+            }
+            None => self.url,
+        };
+        let end = rest.find(['?', '#']).unwrap_or(rest.len());
+        &rest[..end]
+    }
+}
+
+impl SignatureScheme {
+    fn header<'a>(&self, headers: &'a HeaderMap, name: &'static str) -> Result<&'a str, Error> {
+        let alias = self
+            .aliases
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, a)| *a);
+        headers
+            .get(name)
+            .or_else(|| alias.and_then(|a| headers.get(a)))
+            .and_then(|v| v.to_str().ok())
+            .ok_or(Error::Webhook(WebhookFailure::MissingHeader(name)))
+    }
+
+    /// The key bytes for a secret.
+    fn key(&self, secret: &str) -> Result<Vec<u8>, Error> {
+        let key = match self.secret {
+            SecretFormat::Text => secret.as_bytes().to_vec(),
+            SecretFormat::Base64 { prefix } => {
+                let encoded = secret.trim();
+                let encoded = encoded.strip_prefix(prefix).unwrap_or(encoded);
+                BASE64
+                    .decode(encoded)
+                    .map_err(|_| Error::Webhook(WebhookFailure::InvalidSecret))?
+            }
+        };
+        if key.is_empty() {
+            return Err(Error::Webhook(WebhookFailure::InvalidSecret));
+        }
+        Ok(key)
+    }
+
+    /// The MAC of a delivery (headers read as the scheme says).
+    fn mac(
+        &self,
+        key: &[u8],
+        request: &WebhookRequest<'_>,
+        limits: &WebhookLimits,
+    ) -> Result<Vec<u8>, Error> {
+        let mut mac = AnyMac::new(self.algorithm, key);
+        match self.over {
+            SignedContent::RawBody => mac.update(request.body),
+            SignedContent::UrlSortedParams => {
+                mac.update(request.url.as_bytes());
+                for (name, value) in sorted_params(request.body, limits)? {
+                    mac.update(name.as_bytes());
+                    mac.update(value.as_bytes());
+                }
+            }
+            SignedContent::Template(template) => {
+                let mut rest = template;
+                while let Some(open) = rest.find('{') {
+                    mac.update(&rest.as_bytes()[..open]);
+                    let after = &rest[open + 1..];
+                    let Some(close) = after.find('}') else {
+                        return Err(Error::config(format!(
+                            "webhook signature `{}`: unclosed `{{` in its template",
+                            self.name
+                        )));
+                    };
+                    match &after[..close] {
+                        "body" => mac.update(request.body),
+                        "url" => mac.update(request.url.as_bytes()),
+                        "id" => mac.update(self.placeholder(request, self.id_header, "id")?),
+                        "timestamp" => mac.update(self.placeholder(
+                            request,
+                            self.timestamp_header,
+                            "timestamp",
+                        )?),
+                        other => {
+                            return Err(Error::config(format!(
+                                "webhook signature `{}`: unknown placeholder `{{{other}}}`",
+                                self.name
+                            )));
+                        }
+                    }
+                    rest = &after[close + 1..];
+                }
+                mac.update(rest.as_bytes());
+            }
+        }
+        Ok(mac.finalize())
+    }
+
+    fn placeholder<'a>(
+        &self,
+        request: &WebhookRequest<'a>,
+        header: Option<&'static str>,
+        what: &str,
+    ) -> Result<&'a [u8], Error> {
+        let header = header.ok_or_else(|| {
+            Error::config(format!(
+                "webhook signature `{}` signs `{{{what}}}` but names no header for it",
+                self.name
+            ))
+        })?;
+        Ok(self.header(request.headers, header)?.trim().as_bytes())
+    }
+
+    fn encode(&self, mac: &[u8]) -> String {
+        let encoded = match self.encoding {
+            SignatureEncoding::Base64 => BASE64.encode(mac),
+            SignatureEncoding::Hex => hex::encode(mac),
+        };
+        format!("{}{encoded}", self.prefix)
+    }
+
+    fn decode(&self, entry: &str) -> Option<Vec<u8>> {
+        let encoded = entry.trim().strip_prefix(self.prefix)?;
+        match self.encoding {
+            SignatureEncoding::Base64 => BASE64.decode(encoded).ok(),
+            SignatureEncoding::Hex => hex::decode(encoded).ok(),
+        }
+    }
+}
+
+/// The form parameters of a body, sorted by name then value (bounded by `limits`). A body that
+/// is not a form (JSON) has none.
+fn sorted_params(body: &[u8], limits: &WebhookLimits) -> Result<Vec<(String, String)>, Error> {
+    let mut params = match form_pairs(body, limits) {
+        Ok(params) => params,
+        Err(e @ Error::Webhook(_)) => return Err(e),
+        Err(_) => Vec::new(),
+    };
+    params.sort();
+    Ok(params)
+}
+
+/// Parses `a=1&b=2` into pairs, refusing more than the limit before decoding anything.
+fn form_pairs(body: &[u8], limits: &WebhookLimits) -> Result<Vec<(String, String)>, Error> {
+    let count = body.split(|b| *b == b'&').filter(|p| !p.is_empty()).count();
+    if count > limits.max_form_params {
+        return Err(Error::Webhook(WebhookFailure::TooManyParameters {
+            limit: limits.max_form_params,
+        }));
+    }
+    serde_urlencoded::from_bytes(body).map_err(|e| decode_error("form", &e.to_string(), body))
+}
+
+enum AnyMac {
+    Sha1(Hmac<sha1::Sha1>),
+    Sha256(Hmac<sha2::Sha256>),
+    Sha512(Hmac<sha2::Sha512>),
+}
+
+impl AnyMac {
+    fn new(algorithm: HmacAlgorithm, key: &[u8]) -> Self {
+        // HMAC accepts keys of any length, so `new_from_slice` cannot fail.
+        match algorithm {
+            HmacAlgorithm::Sha1 => AnyMac::Sha1(
+                <Hmac<sha1::Sha1> as Mac>::new_from_slice(key)
+                    .unwrap_or_else(|_| unreachable!("HMAC takes any key length")),
+            ),
+            HmacAlgorithm::Sha256 => AnyMac::Sha256(
+                <Hmac<sha2::Sha256> as Mac>::new_from_slice(key)
+                    .unwrap_or_else(|_| unreachable!("HMAC takes any key length")),
+            ),
+            HmacAlgorithm::Sha512 => AnyMac::Sha512(
+                <Hmac<sha2::Sha512> as Mac>::new_from_slice(key)
+                    .unwrap_or_else(|_| unreachable!("HMAC takes any key length")),
+            ),
+        }
+    }
+
+    fn update(&mut self, data: &[u8]) {
+        match self {
+            AnyMac::Sha1(m) => m.update(data),
+            AnyMac::Sha256(m) => m.update(data),
+            AnyMac::Sha512(m) => m.update(data),
+        }
+    }
+
+    fn finalize(self) -> Vec<u8> {
+        match self {
+            AnyMac::Sha1(m) => m.finalize().into_bytes().to_vec(),
+            AnyMac::Sha256(m) => m.finalize().into_bytes().to_vec(),
+            AnyMac::Sha512(m) => m.finalize().into_bytes().to_vec(),
+        }
+    }
+}
+
+fn now_unix() -> Result<i64, Error> {
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_err(|_| Error::Webhook(WebhookFailure::InvalidTimestamp))?;
+    Ok(i64::try_from(now.as_secs()).unwrap_or(i64::MAX))
+}
+
+/// Verifies (and, for tests and local senders, makes) signatures of one [`SignatureScheme`]
+/// with one secret. Comparison is constant-time; the key never appears in `Debug`.
+///
+/// A Twilio-style scheme (HMAC-SHA1 over the URL and the sorted form parameters, base64):
+///
+/// ```
+/// use comms_runtime::webhook::*;
+/// use reqwest::header::{HeaderMap, HeaderValue};
+///
+/// static TWILIO: SignatureScheme = SignatureScheme {
+///     name: "twilio", header: "X-Twilio-Signature", algorithm: HmacAlgorithm::Sha1,
+///     over: SignedContent::UrlSortedParams, encoding: SignatureEncoding::Base64, prefix: "",
+///     separator: None, id_header: None, timestamp_header: None, tolerance_s: None,
+///     secret: SecretFormat::Text, aliases: &[],
+/// };
+/// let verifier = Verifier::new(&TWILIO, "auth-token")?;
+/// let url = "https://example.com/sms/status";
+/// let body = b"MessageStatus=delivered&MessageSid=SM1";
+/// let mut headers = HeaderMap::new();
+/// let signature = verifier.sign(&WebhookRequest::new(url, &headers, body))?;
+/// headers.insert("X-Twilio-Signature", HeaderValue::from_str(&signature).unwrap());
+/// verifier.verify(&WebhookRequest::new(url, &headers, body))?;
+/// assert!(verifier.verify(&WebhookRequest::new("https://evil.example/sms/status", &headers, body)).is_err());
+/// # Ok::<(), comms_runtime::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Verifier {
+    scheme: &'static SignatureScheme,
+    key: Arc<[u8]>,
+    tolerance: Option<Duration>,
+    limits: WebhookLimits,
+}
+
+impl fmt::Debug for Verifier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Verifier")
+            .field("scheme", &self.scheme.name)
+            .field("key", &"<redacted>")
+            .field("tolerance", &self.tolerance)
+            .finish()
+    }
+}
+
+impl Verifier {
+    /// A verifier for `scheme` keyed by `secret` (read as the scheme's [`SecretFormat`] says).
+    pub fn new(scheme: &'static SignatureScheme, secret: &str) -> Result<Self, Error> {
+        Ok(Self::from_key(scheme, &scheme.key(secret)?))
+    }
+
+    /// A verifier from raw key bytes.
+    pub fn from_key(scheme: &'static SignatureScheme, key: &[u8]) -> Self {
+        Verifier {
+            scheme,
+            key: key.into(),
+            tolerance: scheme.tolerance_s.map(Duration::from_secs),
+            limits: WebhookLimits::DEFAULT,
+        }
+    }
+
+    /// The scheme.
+    pub fn scheme(&self) -> &'static SignatureScheme {
+        self.scheme
+    }
+
+    /// Changes the allowed clock difference (both directions); only for schemes with a
+    /// timestamp header.
+    pub fn with_tolerance(mut self, tolerance: Duration) -> Self {
+        self.tolerance = Some(tolerance);
+        self
+    }
+
+    /// Changes the body and form limits.
+    pub fn with_limits(mut self, limits: WebhookLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Verifies a delivery against the current time.
+    pub fn verify(&self, request: &WebhookRequest<'_>) -> Result<(), Error> {
+        self.verify_at(request, now_unix()?)
+    }
+
+    /// Verifies a delivery as of `now` (Unix seconds).
+    pub fn verify_at(&self, request: &WebhookRequest<'_>, now: i64) -> Result<(), Error> {
+        let scheme = self.scheme;
+        self.limits.check_body(request.body)?;
+        let signatures = scheme.header(request.headers, scheme.header)?;
+        if let Some(name) = scheme.timestamp_header {
+            let raw = scheme.header(request.headers, name)?;
+            let Ok(timestamp) = raw.trim().parse::<i64>() else {
+                return Err(Error::Webhook(WebhookFailure::InvalidTimestamp));
+            };
+            if let Some(tolerance) = self.tolerance
+                && now.abs_diff(timestamp) > tolerance.as_secs()
+            {
+                return Err(Error::Webhook(WebhookFailure::TimestampOutOfTolerance));
+            }
+        }
+        let mac = scheme.mac(&self.key, request, &self.limits)?;
+        let mut entries: Box<dyn Iterator<Item = &str>> = match scheme.separator {
+            Some(' ') => Box::new(signatures.split_whitespace()),
+            Some(c) => Box::new(signatures.split(c)),
+            None => Box::new(std::iter::once(signatures)),
+        };
+        // Every entry is compared in constant time; stopping at the first match leaks only
+        // which entry matched, never the MAC.
+        let matched = entries.any(|entry| {
+            scheme
+                .decode(entry)
+                .is_some_and(|candidate| bool::from(candidate.as_slice().ct_eq(&mac)))
+        });
+        if matched {
+            Ok(())
+        } else {
+            Err(Error::Webhook(WebhookFailure::SignatureMismatch))
+        }
+    }
+
+    /// The signature header value for a delivery (the id and timestamp headers, when the scheme
+    /// signs them, must already be in `request.headers`).
+    pub fn sign(&self, request: &WebhookRequest<'_>) -> Result<String, Error> {
+        self.limits.check_body(request.body)?;
+        Ok(self
+            .scheme
+            .encode(&self.scheme.mac(&self.key, request, &self.limits)?))
+    }
+}
+
 /// Verifies [Standard Webhooks](https://www.standardwebhooks.com/) signatures: headers
 /// `webhook-id`, `webhook-timestamp`, `webhook-signature` (`svix-*` accepted too), HMAC-SHA256
-/// over `{id}.{timestamp}.{body}` keyed by the base64 part of `whsec_...`.
+/// over `{id}.{timestamp}.{body}` keyed by the base64 part of `whsec_...`. A thin wrapper over
+/// a [`Verifier`] of [`STANDARD_WEBHOOKS`].
 ///
 /// ```
 /// use comms_runtime::webhook::StandardWebhooks;
@@ -42,15 +547,14 @@ pub const DEFAULT_TOLERANCE: Duration = Duration::from_secs(5 * 60);
 #[derive(Clone)]
 pub struct StandardWebhooks {
     key: Secret,
-    key_bytes: std::sync::Arc<[u8]>,
-    tolerance: Duration,
+    verifier: Verifier,
 }
 
 impl fmt::Debug for StandardWebhooks {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("StandardWebhooks")
             .field("key", &self.key)
-            .field("tolerance", &self.tolerance)
+            .field("tolerance", &self.verifier.tolerance)
             .finish()
     }
 }
@@ -58,18 +562,9 @@ impl fmt::Debug for StandardWebhooks {
 impl StandardWebhooks {
     /// From a `whsec_<base64>` secret (the prefix is optional).
     pub fn new(secret: &str) -> Result<Self, Error> {
-        let encoded = secret.trim();
-        let encoded = encoded.strip_prefix("whsec_").unwrap_or(encoded);
-        let key = BASE64
-            .decode(encoded)
-            .map_err(|_| Error::Webhook(WebhookFailure::InvalidSecret))?;
-        if key.is_empty() {
-            return Err(Error::Webhook(WebhookFailure::InvalidSecret));
-        }
         Ok(StandardWebhooks {
             key: Secret::new(secret),
-            key_bytes: key.into(),
-            tolerance: DEFAULT_TOLERANCE,
+            verifier: Verifier::new(&STANDARD_WEBHOOKS, secret)?,
         })
     }
 
@@ -77,94 +572,41 @@ impl StandardWebhooks {
     pub fn from_bytes(key: &[u8]) -> Self {
         StandardWebhooks {
             key: Secret::new(format!("whsec_{}", BASE64.encode(key))),
-            key_bytes: key.into(),
-            tolerance: DEFAULT_TOLERANCE,
+            verifier: Verifier::from_key(&STANDARD_WEBHOOKS, key),
         }
     }
 
     /// Changes the allowed clock difference (both directions).
     pub fn with_tolerance(mut self, tolerance: Duration) -> Self {
-        self.tolerance = tolerance;
+        self.verifier = self.verifier.with_tolerance(tolerance);
         self
     }
 
     /// Verifies a delivery against the current time.
     pub fn verify(&self, headers: &HeaderMap, body: &[u8]) -> Result<(), Error> {
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_err(|_| Error::Webhook(WebhookFailure::InvalidTimestamp))?;
-        self.verify_at(
-            headers,
-            body,
-            i64::try_from(now.as_secs()).unwrap_or(i64::MAX),
-        )
+        self.verify_at(headers, body, now_unix()?)
     }
 
     /// Verifies a delivery as of `now` (Unix seconds).
     pub fn verify_at(&self, headers: &HeaderMap, body: &[u8], now: i64) -> Result<(), Error> {
-        let fail = |f| Err(Error::Webhook(f));
-        let id = header(headers, "webhook-id", "svix-id")?;
-        let timestamp_raw = header(headers, "webhook-timestamp", "svix-timestamp")?;
-        let signatures = header(headers, "webhook-signature", "svix-signature")?;
-        let Ok(timestamp) = timestamp_raw.trim().parse::<i64>() else {
-            return fail(WebhookFailure::InvalidTimestamp);
-        };
-        let tolerance = i64::try_from(self.tolerance.as_secs()).unwrap_or(i64::MAX);
-        if now.abs_diff(timestamp) > tolerance.unsigned_abs() {
-            return fail(WebhookFailure::TimestampOutOfTolerance);
-        }
-        let mac = self.mac(id, timestamp, body);
-        let matched = signatures.split_whitespace().any(|entry| {
-            let Some(("v1", encoded)) = entry.split_once(',') else {
-                return false;
-            };
-            match BASE64.decode(encoded) {
-                // verify_slice compares in constant time.
-                Ok(candidate) => mac.clone().verify_slice(&candidate).is_ok(),
-                Err(_) => false,
-            }
-        });
-        if matched {
-            Ok(())
-        } else {
-            fail(WebhookFailure::SignatureMismatch)
-        }
+        self.verifier
+            .verify_at(&WebhookRequest::new("", headers, body), now)
     }
 
     /// The `webhook-signature` value for a delivery: `v1,<base64>`.
     pub fn sign(&self, id: &str, timestamp: i64, body: &[u8]) -> String {
-        format!(
-            "v1,{}",
-            BASE64.encode(self.mac(id, timestamp, body).finalize().into_bytes())
-        )
-    }
-
-    fn mac(&self, id: &str, timestamp: i64, body: &[u8]) -> HmacSha256 {
-        let mut mac = <HmacSha256 as Mac>::new_from_slice(&self.key_bytes)
-            .unwrap_or_else(|_| unreachable!("HMAC takes any key length"));
+        let mut mac = AnyMac::new(HmacAlgorithm::Sha256, &self.verifier.key);
         mac.update(id.as_bytes());
         mac.update(b".");
         mac.update(timestamp.to_string().as_bytes());
         mac.update(b".");
         mac.update(body);
-        mac
+        STANDARD_WEBHOOKS.encode(&mac.finalize())
     }
 }
 
-fn header<'a>(
-    headers: &'a HeaderMap,
-    name: &'static str,
-    alias: &'static str,
-) -> Result<&'a str, Error> {
-    headers
-        .get(name)
-        .or_else(|| headers.get(alias))
-        .and_then(|v| v.to_str().ok())
-        .ok_or(Error::Webhook(WebhookFailure::MissingHeader(name)))
-}
-
 /// Verifies a Pusher webhook: `X-Pusher-Signature` must be hex HMAC-SHA256(secret, raw body).
-/// Comparison is constant-time.
+/// Comparison is constant-time. A thin wrapper over a [`Verifier`] of [`PUSHER`].
 ///
 /// ```
 /// let body = br#"{"time_ms":1,"events":[]}"#;
@@ -172,22 +614,23 @@ fn header<'a>(
 /// assert!(comms_runtime::webhook::verify_pusher("secret", signature, body).is_err());
 /// ```
 pub fn verify_pusher(secret: &str, signature_header: &str, body: &[u8]) -> Result<(), Error> {
-    let Ok(candidate) = hex::decode(signature_header.trim()) else {
+    let Ok(value) = HeaderValue::from_str(signature_header.trim()) else {
         return Err(Error::Webhook(WebhookFailure::SignatureMismatch));
     };
-    let mut mac = <HmacSha256 as Mac>::new_from_slice(secret.as_bytes())
-        .unwrap_or_else(|_| unreachable!("HMAC takes any key length"));
-    mac.update(body);
-    mac.verify_slice(&candidate)
-        .map_err(|_| Error::Webhook(WebhookFailure::SignatureMismatch))
+    let mut headers = HeaderMap::new();
+    headers.insert(PUSHER.header, value);
+    Verifier::new(&PUSHER, secret)?.verify_at(&WebhookRequest::new("", &headers, body), 0)
 }
 
 /// The `X-Pusher-Signature` value for a body (for tests and local senders).
 pub fn sign_pusher(secret: &str, body: &[u8]) -> String {
-    hex::encode(hmac_sha256(secret.as_bytes(), body))
+    let mut mac = AnyMac::new(HmacAlgorithm::Sha256, secret.as_bytes());
+    mac.update(body);
+    PUSHER.encode(&mac.finalize())
 }
 
 /// Decodes a verified webhook body into a typed event; [`Error::Decode`] with an excerpt.
+/// Bodies above [`DEFAULT_MAX_BODY_BYTES`] are refused.
 ///
 /// ```
 /// #[derive(serde::Deserialize)]
@@ -197,17 +640,262 @@ pub fn sign_pusher(secret: &str, body: &[u8]) -> String {
 /// # Ok::<(), comms_runtime::Error>(())
 /// ```
 pub fn decode_event<T: DeserializeOwned>(body: &[u8]) -> Result<T, Error> {
-    serde_json::from_slice(body).map_err(|e| {
-        Error::Decode(Box::new(DecodeError {
-            message: crate::error::bounded_text(
-                &format!("webhook event: {e}"),
-                crate::error::MESSAGE_LIMIT,
-            ),
-            status: None,
-            request_id: None,
-            body_excerpt: crate::error::excerpt(body),
-        }))
-    })
+    WebhookLimits::DEFAULT.check_body(body)?;
+    serde_json::from_slice(body).map_err(|e| decode_error("webhook event", &e.to_string(), body))
+}
+
+fn decode_error(what: &str, message: &str, body: &[u8]) -> Error {
+    Error::Decode(Box::new(DecodeError {
+        message: crate::error::bounded_text(
+            &format!("{what}: {message}"),
+            crate::error::MESSAGE_LIMIT,
+        ),
+        status: None,
+        request_id: None,
+        body_excerpt: crate::error::excerpt(body),
+    }))
+}
+
+// ---- several payload types per service ------------------------------------------------------
+
+/// How a payload body is encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PayloadEncoding {
+    /// `application/json`.
+    Json,
+    /// `application/x-www-form-urlencoded` (Twilio's status callbacks).
+    Form,
+}
+
+/// What tells a payload type apart from the service's others.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Select {
+    /// A header is present (`equals: None`) or has this value (case-sensitive).
+    Header {
+        /// The header name.
+        name: &'static str,
+        /// The value it must have.
+        equals: Option<&'static str>,
+    },
+    /// A body field (a dot path into JSON; a parameter name in a form) is present or has this
+    /// value (strings compared as text; a number, boolean or null when `equals` is that JSON value).
+    Field {
+        /// The field.
+        name: &'static str,
+        /// The value it must have.
+        equals: Option<&'static str>,
+    },
+    /// The request path is exactly this.
+    Path(&'static str),
+}
+
+/// One payload type of a service, as data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WebhookSpec {
+    /// Its name in the spec (`message_status`).
+    pub name: &'static str,
+    /// JSON or form.
+    pub encoding: PayloadEncoding,
+    /// What tells it apart; `None`: everything the others do not take.
+    pub select: Option<Select>,
+    /// Its signature scheme; `None`: unsigned (decoded only).
+    pub signature: Option<&'static SignatureScheme>,
+    /// The env var [`WebhookSecrets::from_env`] reads the secret from.
+    pub secret_env: Option<&'static str>,
+}
+
+/// Secrets for a service's signature schemes, by scheme name (or one for all), and the limits
+/// deliveries are read with. `Debug` never shows a secret.
+#[derive(Clone, Default)]
+pub struct WebhookSecrets {
+    by_scheme: Vec<(String, Secret)>,
+    all: Option<Secret>,
+    limits: WebhookLimits,
+}
+
+impl fmt::Debug for WebhookSecrets {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let schemes: Vec<&str> = self.by_scheme.iter().map(|(n, _)| n.as_str()).collect();
+        f.debug_struct("WebhookSecrets")
+            .field("schemes", &schemes)
+            .field("all", &self.all.as_ref().map(|_| "<redacted>"))
+            .field("limits", &self.limits)
+            .finish()
+    }
+}
+
+impl WebhookSecrets {
+    /// No secrets: only unsigned payloads are accepted.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// One secret for every scheme (most providers sign with one account secret).
+    pub fn all(secret: impl Into<String>) -> Self {
+        WebhookSecrets {
+            all: Some(Secret::new(secret.into())),
+            ..Self::default()
+        }
+    }
+
+    /// Adds the secret of one scheme (by its name in the spec).
+    pub fn with(mut self, scheme: impl Into<String>, secret: impl Into<String>) -> Self {
+        self.by_scheme
+            .push((scheme.into(), Secret::new(secret.into())));
+        self
+    }
+
+    /// Changes the body and form limits.
+    pub fn with_limits(mut self, limits: WebhookLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The body and form limits deliveries are read with.
+    pub fn limits(&self) -> &WebhookLimits {
+        &self.limits
+    }
+
+    /// Reads each signed payload type's `secret_env`; a missing variable is a config error
+    /// naming it.
+    pub fn from_env(webhooks: &[WebhookSpec]) -> Result<Self, Error> {
+        let mut secrets = WebhookSecrets::new();
+        for hook in webhooks {
+            let (Some(scheme), Some(env)) = (hook.signature, hook.secret_env) else {
+                continue;
+            };
+            if secrets.by_scheme.iter().any(|(n, _)| n == scheme.name) {
+                continue;
+            }
+            let value = std::env::var(env).map_err(|_| {
+                Error::config(format!(
+                    "the webhook secret `{env}` is not set (signature scheme `{}`)",
+                    scheme.name
+                ))
+            })?;
+            secrets = secrets.with(scheme.name, value);
+        }
+        Ok(secrets)
+    }
+
+    fn secret(&self, scheme: &'static SignatureScheme) -> Result<&Secret, Error> {
+        self.by_scheme
+            .iter()
+            .find(|(n, _)| n == scheme.name)
+            .map(|(_, s)| s)
+            .or(self.all.as_ref())
+            .ok_or(Error::Webhook(WebhookFailure::MissingSecret(scheme.name)))
+    }
+}
+
+/// Which of `webhooks` a delivery is: the first whose [`Select`] matches, else the first
+/// without one; [`WebhookFailure::UnknownPayload`] when none.
+pub fn select(
+    webhooks: &[WebhookSpec],
+    request: &WebhookRequest<'_>,
+    limits: &WebhookLimits,
+) -> Result<usize, Error> {
+    limits.check_body(request.body)?;
+    // The body is parsed at most once per encoding, and only when a field decides.
+    let mut json: Option<Option<serde_json::Value>> = None;
+    let mut form: Option<Vec<(String, String)>> = None;
+    for (index, hook) in webhooks.iter().enumerate() {
+        let Some(select) = hook.select else { continue };
+        let matched = match select {
+            Select::Path(path) => request.path() == path,
+            Select::Header { name, equals } => {
+                let value = request.headers.get(name).and_then(|v| v.to_str().ok());
+                value.is_some_and(|v| equals.is_none_or(|e| v.trim() == e))
+            }
+            Select::Field { name, equals } => match hook.encoding {
+                PayloadEncoding::Json => {
+                    let doc = json
+                        .get_or_insert_with(|| serde_json::from_slice(request.body).ok())
+                        .as_ref();
+                    let value = doc.and_then(|d| name.split('.').try_fold(d, |v, k| v.get(k)));
+                    value.is_some_and(|v| {
+                        equals.is_none_or(|e| match v {
+                            serde_json::Value::String(s) => s == e,
+                            other => serde_json::from_str::<serde_json::Value>(e)
+                                .is_ok_and(|want| want == *other),
+                        })
+                    })
+                }
+                PayloadEncoding::Form => {
+                    // A body that is not a form (or too large a one) matches no form field;
+                    // decoding reports the limit when a form type takes it.
+                    if form.is_none() {
+                        form = Some(form_pairs(request.body, limits).unwrap_or_default());
+                    }
+                    form.iter()
+                        .flatten()
+                        .any(|(k, v)| k == name && equals.is_none_or(|e| v == e))
+                }
+            },
+        };
+        if matched {
+            return Ok(index);
+        }
+    }
+    webhooks
+        .iter()
+        .position(|h| h.select.is_none())
+        .ok_or(Error::Webhook(WebhookFailure::UnknownPayload))
+}
+
+/// Picks the payload type of a delivery ([`select`]) and verifies its signature (unsigned
+/// types are not verified); returns its index in `webhooks`. Generated `handle_webhook`
+/// functions call this, then decode with [`decode_payload`].
+pub fn receive(
+    webhooks: &[WebhookSpec],
+    secrets: &WebhookSecrets,
+    request: &WebhookRequest<'_>,
+) -> Result<usize, Error> {
+    let index = select(webhooks, request, &secrets.limits)?;
+    if let Some(scheme) = webhooks.get(index).and_then(|h| h.signature) {
+        verify(scheme, secrets, request)?;
+    }
+    Ok(index)
+}
+
+/// Verifies one delivery with the scheme's secret from `secrets`.
+pub fn verify(
+    scheme: &'static SignatureScheme,
+    secrets: &WebhookSecrets,
+    request: &WebhookRequest<'_>,
+) -> Result<(), Error> {
+    let secret = secrets.secret(scheme)?;
+    Verifier::new(scheme, secret.expose())?
+        .with_limits(secrets.limits)
+        .verify(request)
+}
+
+/// Decodes a payload body (JSON or form), bounded by [`WebhookLimits::DEFAULT`]; a body that
+/// does not fit the type is [`Error::Decode`] with an excerpt.
+pub fn decode_payload<T: DeserializeOwned>(
+    encoding: PayloadEncoding,
+    body: &[u8],
+) -> Result<T, Error> {
+    decode_payload_with(encoding, body, &WebhookLimits::DEFAULT)
+}
+
+/// [`decode_payload`] with explicit limits.
+pub fn decode_payload_with<T: DeserializeOwned>(
+    encoding: PayloadEncoding,
+    body: &[u8],
+    limits: &WebhookLimits,
+) -> Result<T, Error> {
+    limits.check_body(body)?;
+    match encoding {
+        PayloadEncoding::Json => serde_json::from_slice(body)
+            .map_err(|e| decode_error("webhook payload", &e.to_string(), body)),
+        PayloadEncoding::Form => {
+            // Count first, so a body of a million `&` is refused before any decoding.
+            form_pairs(body, limits)?;
+            serde_urlencoded::from_bytes(body)
+                .map_err(|e| decode_error("webhook form payload", &e.to_string(), body))
+        }
+    }
 }
 
 #[cfg(test)]
@@ -334,5 +1022,355 @@ mod tests {
         let err = decode_event::<serde_json::Value>(b"<html>").expect_err("not json");
         assert_eq!(err.kind(), ErrorKind::Decode);
         assert!(err.to_string().contains("<html>"));
+    }
+
+    static TWILIO: SignatureScheme = SignatureScheme {
+        name: "twilio",
+        header: "X-Twilio-Signature",
+        algorithm: HmacAlgorithm::Sha1,
+        over: SignedContent::UrlSortedParams,
+        encoding: SignatureEncoding::Base64,
+        prefix: "",
+        separator: None,
+        id_header: None,
+        timestamp_header: None,
+        tolerance_s: None,
+        secret: SecretFormat::Text,
+        aliases: &[],
+    };
+
+    fn twilio_headers(sig: &str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert(
+            "X-Twilio-Signature",
+            HeaderValue::from_str(sig).expect("ascii"),
+        );
+        h
+    }
+
+    #[test]
+    fn url_sorted_params_signs_url_then_sorted_decoded_pairs() {
+        let url = "https://example.com/sms/status?x=1";
+        let body = b"To=%2B15551234567&Body=hi+there&AccountSid=AC1";
+        let expected = {
+            let mut mac = AnyMac::new(HmacAlgorithm::Sha1, b"token");
+            mac.update(
+                b"https://example.com/sms/status?x=1AccountSidAC1Bodyhi thereTo+15551234567",
+            );
+            BASE64.encode(mac.finalize())
+        };
+        let v = Verifier::new(&TWILIO, "token").expect("key");
+        let empty = HeaderMap::new();
+        let sig = v
+            .sign(&WebhookRequest::new(url, &empty, body))
+            .expect("sign");
+        assert_eq!(sig, expected);
+        let h = twilio_headers(&sig);
+        v.verify(&WebhookRequest::new(url, &h, body))
+            .expect("valid");
+        for (u, b) in [
+            ("https://example.com/sms/status?x=2", &body[..]),
+            (url, &b"To=%2B15551234568&Body=hi+there&AccountSid=AC1"[..]),
+        ] {
+            assert_eq!(
+                failure(
+                    v.verify(&WebhookRequest::new(u, &h, b))
+                        .expect_err("tampered")
+                ),
+                WebhookFailure::SignatureMismatch
+            );
+        }
+    }
+
+    #[test]
+    fn form_bodies_over_the_parameter_limit_are_refused() {
+        let v = Verifier::new(&TWILIO, "token")
+            .expect("key")
+            .with_limits(WebhookLimits {
+                max_body_bytes: 1 << 20,
+                max_form_params: 3,
+            });
+        let h = twilio_headers("AAAA");
+        let err = v
+            .verify(&WebhookRequest::new("/x", &h, b"a=1&b=2&c=3&d=4"))
+            .expect_err("too many");
+        assert_eq!(failure(err), WebhookFailure::TooManyParameters { limit: 3 });
+        let err = decode_payload_with::<serde_json::Value>(
+            PayloadEncoding::Form,
+            b"a=1&b=2&c=3&d=4",
+            &WebhookLimits {
+                max_body_bytes: 100,
+                max_form_params: 3,
+            },
+        )
+        .expect_err("too many");
+        assert_eq!(failure(err), WebhookFailure::TooManyParameters { limit: 3 });
+    }
+
+    #[test]
+    fn bodies_over_the_size_limit_are_refused() {
+        let big = vec![b'a'; DEFAULT_MAX_BODY_BYTES + 1];
+        assert_eq!(
+            failure(decode_event::<serde_json::Value>(&big).expect_err("big")),
+            WebhookFailure::BodyTooLarge {
+                limit: DEFAULT_MAX_BODY_BYTES
+            }
+        );
+        let v = StandardWebhooks::new(SECRET).expect("secret");
+        assert_eq!(
+            failure(v.verify_at(&headers(SIG, TS), &big, TS).expect_err("big")),
+            WebhookFailure::BodyTooLarge {
+                limit: DEFAULT_MAX_BODY_BYTES
+            }
+        );
+    }
+
+    #[derive(Debug, serde::Deserialize, PartialEq)]
+    struct Status {
+        #[serde(rename = "MessageSid")]
+        sid: String,
+        #[serde(rename = "NumSegments")]
+        segments: Option<u32>,
+    }
+
+    #[test]
+    fn form_payloads_decode_into_typed_structs() {
+        let s: Status = decode_payload(
+            PayloadEncoding::Form,
+            b"MessageSid=SM1&NumSegments=2&Extra=x",
+        )
+        .expect("decodes");
+        assert_eq!(
+            s,
+            Status {
+                sid: "SM1".into(),
+                segments: Some(2)
+            }
+        );
+        let err =
+            decode_payload::<Status>(PayloadEncoding::Form, b"NumSegments=two").expect_err("bad");
+        assert_eq!(err.kind(), ErrorKind::Decode);
+    }
+
+    const HOOKS: &[WebhookSpec] = &[
+        WebhookSpec {
+            name: "by_header",
+            encoding: PayloadEncoding::Json,
+            select: Some(Select::Header {
+                name: "x-event",
+                equals: Some("ping"),
+            }),
+            signature: None,
+            secret_env: None,
+        },
+        WebhookSpec {
+            name: "by_path",
+            encoding: PayloadEncoding::Form,
+            select: Some(Select::Path("/status")),
+            signature: Some(&TWILIO),
+            secret_env: Some("TOKEN"),
+        },
+        WebhookSpec {
+            name: "by_field",
+            encoding: PayloadEncoding::Json,
+            select: Some(Select::Field {
+                name: "data.kind",
+                equals: Some("inbound"),
+            }),
+            signature: Some(&STANDARD_WEBHOOKS),
+            secret_env: None,
+        },
+        WebhookSpec {
+            name: "rest",
+            encoding: PayloadEncoding::Json,
+            select: None,
+            signature: None,
+            secret_env: None,
+        },
+    ];
+
+    #[test]
+    fn select_picks_by_header_path_field_then_fallback() {
+        let l = WebhookLimits::DEFAULT;
+        let mut h = HeaderMap::new();
+        let pick = |h: &HeaderMap, url: &str, body: &[u8]| {
+            select(HOOKS, &WebhookRequest::new(url, h, body), &l).expect("selects")
+        };
+        assert_eq!(pick(&h, "https://a.example/status?q=1", b"a=1"), 1);
+        assert_eq!(pick(&h, "/x", br#"{"data":{"kind":"inbound"}}"#), 2);
+        assert_eq!(pick(&h, "/x", br#"{"data":{"kind":"other"}}"#), 3);
+        assert_eq!(pick(&h, "/x", b"not json"), 3);
+        h.insert("x-event", HeaderValue::from_static("ping"));
+        assert_eq!(pick(&h, "/status", b"{}"), 0);
+        let err = select(&HOOKS[..3], &WebhookRequest::new("/x", &h, b"{}"), &l).map(|_| ());
+        let h = HeaderMap::new();
+        assert!(err.is_ok());
+        assert_eq!(
+            failure(
+                select(&HOOKS[..3], &WebhookRequest::new("/x", &h, b"{}"), &l).expect_err("none")
+            ),
+            WebhookFailure::UnknownPayload
+        );
+    }
+
+    #[test]
+    fn field_values_that_are_not_strings_compare_as_json() {
+        const BY_NUMBER: &[WebhookSpec] = &[WebhookSpec {
+            name: "v2",
+            encoding: PayloadEncoding::Json,
+            select: Some(Select::Field {
+                name: "version",
+                equals: Some("2"),
+            }),
+            signature: None,
+            secret_env: None,
+        }];
+        let l = WebhookLimits::DEFAULT;
+        let h = HeaderMap::new();
+        for (body, matches) in [
+            (&br#"{"version":2}"#[..], true),
+            (br#"{"version":"2"}"#, true),
+            (br#"{"version":2.5}"#, false),
+            (br#"{"version":true}"#, false),
+        ] {
+            let picked = select(BY_NUMBER, &WebhookRequest::new("/", &h, body), &l);
+            assert_eq!(picked.is_ok(), matches, "{}", String::from_utf8_lossy(body));
+        }
+    }
+
+    #[test]
+    fn receive_verifies_the_selected_type_with_its_secret() {
+        let body = b"MessageSid=SM1";
+        let url = "https://a.example/status";
+        let sig = Verifier::new(&TWILIO, "token")
+            .expect("key")
+            .sign(&WebhookRequest::new(url, &HeaderMap::new(), body))
+            .expect("sign");
+        let h = twilio_headers(&sig);
+        let req = WebhookRequest::new(url, &h, body);
+        assert_eq!(
+            failure(receive(HOOKS, &WebhookSecrets::new(), &req).expect_err("no secret")),
+            WebhookFailure::MissingSecret("twilio")
+        );
+        assert_eq!(
+            receive(HOOKS, &WebhookSecrets::all("token"), &req).expect("ok"),
+            1
+        );
+        let secrets = WebhookSecrets::all("wrong").with("twilio", "token");
+        assert_eq!(receive(HOOKS, &secrets, &req).expect("ok"), 1);
+        assert!(receive(HOOKS, &WebhookSecrets::all("wrong"), &req).is_err());
+        let shown = format!(
+            "{secrets:?} {:?}",
+            Verifier::new(&TWILIO, "token").expect("key")
+        );
+        assert!(
+            !shown.contains("token") && shown.contains("twilio"),
+            "{shown}"
+        );
+        // Unsigned types need no secret.
+        assert_eq!(
+            receive(
+                HOOKS,
+                &WebhookSecrets::new(),
+                &WebhookRequest::new("/x", &HeaderMap::new(), b"{}")
+            )
+            .expect("unsigned"),
+            3
+        );
+    }
+
+    #[test]
+    fn hex_sha512_scheme_with_prefix_and_template() {
+        static SCHEME: SignatureScheme = SignatureScheme {
+            name: "custom",
+            header: "x-sig",
+            algorithm: HmacAlgorithm::Sha512,
+            over: SignedContent::Template("{timestamp}:{url}:{body}"),
+            encoding: SignatureEncoding::Hex,
+            prefix: "sha512=",
+            separator: Some(','),
+            id_header: None,
+            timestamp_header: Some("x-ts"),
+            tolerance_s: Some(60),
+            secret: SecretFormat::Text,
+            aliases: &[],
+        };
+        let v = Verifier::new(&SCHEME, "s3cret").expect("key");
+        let mut h = HeaderMap::new();
+        h.insert("x-ts", HeaderValue::from_static("1000"));
+        let sig = v
+            .sign(&WebhookRequest::new("/hook", &h, b"{}"))
+            .expect("sign");
+        assert!(sig.starts_with("sha512=") && sig.len() == 7 + 128);
+        let expected = {
+            let mut mac = AnyMac::new(HmacAlgorithm::Sha512, b"s3cret");
+            mac.update(b"1000:/hook:{}");
+            hex::encode(mac.finalize())
+        };
+        assert_eq!(sig, format!("sha512={expected}"));
+        h.insert(
+            "x-sig",
+            HeaderValue::from_str(&format!(
+                "sha512=00,{}",
+                sig.to_uppercase().replace("SHA512=", "sha512=")
+            ))
+            .expect("ascii"),
+        );
+        v.verify_at(&WebhookRequest::new("/hook", &h, b"{}"), 1030)
+            .expect("valid");
+        assert_eq!(
+            failure(
+                v.verify_at(&WebhookRequest::new("/hook", &h, b"{}"), 1061)
+                    .expect_err("late")
+            ),
+            WebhookFailure::TimestampOutOfTolerance
+        );
+        assert!(Verifier::new(&SCHEME, "").is_err());
+    }
+
+    #[test]
+    fn arbitrary_deliveries_never_panic() {
+        // A small xorshift generator: deterministic, no dependency.
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        const ALPHABET: &[u8] = b"a=&%2B{}.\",:v1 x\xff\x00/?#0123456789MessageStatusdata";
+        let bytes = |len: usize, next: &mut dyn FnMut() -> u64| -> Vec<u8> {
+            (0..len)
+                .map(|_| ALPHABET[(next() % ALPHABET.len() as u64) as usize])
+                .collect()
+        };
+        let secrets = WebhookSecrets::all("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
+        for _ in 0..5_000 {
+            let body_len = (next() % 200) as usize;
+            let body = bytes(body_len, &mut next);
+            let url_bytes = bytes((next() % 40) as usize, &mut next);
+            let url = String::from_utf8_lossy(&url_bytes).into_owned();
+            let mut h = HeaderMap::new();
+            for name in [
+                "webhook-id",
+                "webhook-timestamp",
+                "webhook-signature",
+                "x-event",
+                "X-Twilio-Signature",
+            ] {
+                let value_len = (next() % 30) as usize;
+                let value = bytes(value_len, &mut next);
+                if let Ok(v) = HeaderValue::from_bytes(&value) {
+                    h.insert(name, v);
+                }
+            }
+            let request = WebhookRequest::new(&url, &h, &body);
+            let _ = receive(HOOKS, &secrets, &request);
+            let _ = request.path();
+            let _ = decode_payload::<serde_json::Value>(PayloadEncoding::Form, &body);
+            let _ = decode_payload::<Status>(PayloadEncoding::Form, &body);
+            let _ = Verifier::new(&STANDARD_WEBHOOKS, "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")
+                .map(|v| v.verify_at(&request, 1_614_265_330));
+        }
     }
 }

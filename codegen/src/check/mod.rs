@@ -9,6 +9,7 @@
 mod operations;
 mod service;
 pub(crate) mod types;
+mod webhooks;
 mod websocket;
 
 use std::collections::HashMap;
@@ -107,6 +108,7 @@ pub fn check(loaded: &Loaded) -> Result<Service, Diagnostics> {
     let operations = c.operations(&types, &auth);
     let webhook = c.events();
     let websocket = c.websocket();
+    let (webhooks, signatures) = c.webhooks();
     c.gaps();
     if !c.errors.is_empty() {
         return Err(c.errors.sorted());
@@ -129,6 +131,8 @@ pub fn check(loaded: &Loaded) -> Result<Service, Diagnostics> {
         websocket,
         gaps: crate::gaps::items(loaded),
         as_written: service::as_written(&loaded.spec),
+        webhooks,
+        signatures,
     })
 }
 

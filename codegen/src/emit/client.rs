@@ -19,6 +19,7 @@ pub(super) fn items(service: &Service) -> impl Iterator<Item = TokenStream> + '_
     std::iter::once_with(|| client(service))
         .chain(service.operations.iter().filter_map(query_struct))
         .chain(std::iter::once_with(|| webhook(service)).flatten())
+        .chain(std::iter::once_with(|| super::webhooks::items(service)).flatten())
 }
 
 /// The operation statics and the client struct with one method per operation.
@@ -438,7 +439,21 @@ fn verify_webhook(webhook: &crate::resolved::WebhookInfo) -> Option<TokenStream>
         .doc
         .as_deref()
         .unwrap_or("Verifies a webhook delivery and decodes its payload.");
-    match webhook.signature? {
+    let Some(signature) = webhook.signature else {
+        // An unsigned webhook is still decoded (nothing proves its sender).
+        let text = format!(
+            "{doc}\n\nDecodes the JSON body; the spec gives no signature, so nothing proves who sent it.\n\n\
+             # Errors\n\nA webhook error when the body is too large; a decode error when it is not a valid event."
+        );
+        let d = docs(&text);
+        return Some(quote! {
+            #d
+            pub fn decode_webhook(body: &[u8]) -> Result<#ty, rt::Error> {
+                rt::webhook::decode_event(body)
+            }
+        });
+    };
+    match signature {
         WebhookSignature::StandardWebhooks => {
             let text = format!(
                 "{doc}\n\nChecks the Standard Webhooks signature (`webhook-id`, `webhook-timestamp`, \

@@ -11,6 +11,7 @@ mod client;
 mod server;
 mod service;
 mod types;
+mod webhooks;
 mod websocket;
 
 use proc_macro2::TokenStream;

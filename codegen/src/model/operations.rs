@@ -125,6 +125,14 @@ item! {
         /// Webhooks: how they are signed and what they carry.
         #[serde(default)]
         pub webhook: Option<Webhook>,
+        /// Several payload types, by name (snake_case): what each carries, how it is encoded,
+        /// what tells it apart and how it is signed. One `handle_webhook` dispatches them.
+        #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+        pub webhooks: IndexMap<String, WebhookType>,
+        /// Signature schemes the payload types use, by name (snake_case); `standard_webhooks`
+        /// and `pusher` are built in.
+        #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+        pub signatures: IndexMap<String, SignatureDef>,
     }
 }
 
@@ -140,6 +148,158 @@ item! {
         /// Type of the payload (usually a union keyed by event type).
         #[serde(default, rename = "type")]
         pub ty: Option<String>,
+        /// What it is.
+        #[serde(default)]
+        pub doc: Option<String>,
+    }
+}
+
+/// How a webhook payload body is encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PayloadEncoding {
+    /// `application/json` (the default).
+    Json,
+    /// `application/x-www-form-urlencoded`.
+    Form,
+}
+
+item! {
+    /// One webhook payload type of a service.
+    pub struct WebhookType {
+        /// The payload type (an object type, or a union keyed by event type).
+        #[serde(rename = "type")]
+        pub ty: String,
+        /// How the body is encoded; `json` by default.
+        #[serde(default)]
+        pub encoding: Option<PayloadEncoding>,
+        /// What tells it apart from the service's other payload types; absent: every delivery
+        /// the others do not take (at most one may leave it out).
+        #[serde(default)]
+        pub select: Option<WebhookSelect>,
+        /// A name in `signatures`, `standard_webhooks`, `pusher`, or `none` (unsigned: decoded
+        /// only, accepted from anyone).
+        pub signature: String,
+        /// Env var holding the signing secret; defaults to the signature scheme's.
+        #[serde(default)]
+        pub secret_env: Option<String>,
+        /// What it is.
+        #[serde(default)]
+        pub doc: Option<String>,
+    }
+}
+
+/// What tells a payload type apart: exactly one of `header`, `field` or `path`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WebhookSelect {
+    /// A request header (present, or equal to `equals`).
+    #[serde(default)]
+    pub header: Option<String>,
+    /// A body field of the payload type (present, or equal to `equals`); a dot path for nested
+    /// JSON fields.
+    #[serde(default)]
+    pub field: Option<String>,
+    /// The request path the sender posts this type to (`/hooks/status`).
+    #[serde(default)]
+    pub path: Option<String>,
+    /// The value the header or field must have; absent: present is enough.
+    #[serde(default)]
+    pub equals: Option<String>,
+}
+
+/// HMAC algorithms of webhook signatures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum HmacAlgorithm {
+    /// HMAC-SHA1.
+    HmacSha1,
+    /// HMAC-SHA256.
+    HmacSha256,
+    /// HMAC-SHA512.
+    HmacSha512,
+}
+
+/// What a webhook signature is computed over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SignedOver {
+    /// The raw body bytes.
+    RawBody,
+    /// The full URL, then every form parameter's name and value sorted by name (Twilio).
+    UrlSortedParams,
+    /// `template`, over `{id}`, `{timestamp}`, `{body}` and `{url}`.
+    Template,
+}
+
+/// How signature bytes are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SignatureEncoding {
+    /// Standard base64 (the default).
+    Base64,
+    /// Hexadecimal.
+    Hex,
+}
+
+/// How a webhook secret becomes the HMAC key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SecretFormat {
+    /// The secret's UTF-8 bytes (the default).
+    Text,
+    /// Base64-decoded, after `secret_prefix` when present.
+    Base64,
+}
+
+/// Headers a signature template reads.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SignatureHeaders {
+    /// The header with the message id (`{id}`).
+    #[serde(default)]
+    pub id: Option<String>,
+    /// The header with the Unix timestamp in seconds (`{timestamp}`, and `tolerance_s`).
+    #[serde(default)]
+    pub timestamp: Option<String>,
+}
+
+item! {
+    /// A webhook signature scheme: which header, which HMAC, over what, how encoded.
+    pub struct SignatureDef {
+        /// The header that carries the signature(s).
+        pub header: String,
+        /// The HMAC.
+        pub algorithm: HmacAlgorithm,
+        /// What is signed.
+        pub over: SignedOver,
+        /// With `over: template`: the signed text, like `{id}.{timestamp}.{body}`.
+        #[serde(default)]
+        pub template: Option<String>,
+        /// Headers the template's `{id}` and `{timestamp}` come from.
+        #[serde(default)]
+        pub headers: Option<SignatureHeaders>,
+        /// How signatures are written; `base64` by default.
+        #[serde(default)]
+        pub encoding: Option<SignatureEncoding>,
+        /// Written before each signature (`v1,`, `sha256=`).
+        #[serde(default)]
+        pub prefix: Option<String>,
+        /// One character between several signatures in the header (key rotation).
+        #[serde(default)]
+        pub separator: Option<String>,
+        /// How the secret becomes the key; `text` by default.
+        #[serde(default)]
+        pub secret_format: Option<SecretFormat>,
+        /// Stripped from the secret before decoding (`whsec_`).
+        #[serde(default)]
+        pub secret_prefix: Option<String>,
+        /// Env var holding the signing secret.
+        #[serde(default)]
+        pub secret_env: Option<String>,
+        /// Largest distance between the timestamp header and now, in seconds.
+        #[serde(default)]
+        pub tolerance_s: Option<u64>,
         /// What it is.
         #[serde(default)]
         pub doc: Option<String>,

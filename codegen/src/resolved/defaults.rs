@@ -64,3 +64,6 @@ pub const PONG_TIMEOUT_MS: u64 = 30_000;
 pub const RECONNECT_BASE_MS: u64 = 1_000;
 /// See [`RECONNECT_BASE_MS`].
 pub const RECONNECT_CAP_MS: u64 = 30_000;
+
+/// Webhook timestamp tolerance of the built-in Standard Webhooks scheme, in seconds.
+pub const WEBHOOK_TOLERANCE_S: u64 = 300;

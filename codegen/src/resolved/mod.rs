@@ -9,11 +9,13 @@
 pub mod defaults;
 mod operations;
 mod types;
+mod webhooks;
 mod websocket;
 
 pub use operations::{OperationInfo, ParamInfo};
 pub(crate) use types::BUILTINS;
 pub use types::{Constraints, FieldInfo, RuleInfo, Ty, TypeInfo, TypeKind, ValueInfo, VariantInfo};
+pub use webhooks::{SelectInfo, SignatureInfo, SignedOverInfo, WebhookTypeInfo};
 pub use websocket::{Heartbeat, MessageInfo, ReconnectBackoff, WebSocketInfo};
 
 use crate::gaps::GapItem;
@@ -62,6 +64,10 @@ pub struct Service {
     /// absent sections left out), for documents that reproduce them (`x-` extensions). Code
     /// generation reads the resolved fields above, never these.
     pub as_written: Vec<(&'static str, serde_json::Value)>,
+    /// Webhook payload types (`events.webhooks`), in spec order.
+    pub webhooks: Vec<WebhookTypeInfo>,
+    /// The signature schemes those payload types use (declared or built in), in first-use order.
+    pub signatures: Vec<SignatureInfo>,
 }
 
 impl Service {
