@@ -152,3 +152,16 @@ mod tests {
         assert_eq!(ident("type").to_string(), "r#type");
     }
 }
+
+/// The variant of an error code in the generated `ErrorCode` enum: `not_found` → `NotFound`,
+/// `20404` → `Code20404` (a variant cannot start with a digit).
+pub fn error_code_variant(code: &str) -> String {
+    let name: String = pascal(code)
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .collect();
+    match name.chars().next() {
+        Some(c) if c.is_ascii_alphabetic() => name,
+        _ => format!("Code{name}"),
+    }
+}

@@ -64,3 +64,12 @@ pub const PONG_TIMEOUT_MS: u64 = 30_000;
 pub const RECONNECT_BASE_MS: u64 = 1_000;
 /// See [`RECONNECT_BASE_MS`].
 pub const RECONNECT_CAP_MS: u64 = 30_000;
+
+/// Where the error code is when the `errors` section does not say (`{"error": {"code"}}`).
+pub const ERROR_CODE_PATH: &str = "error.code";
+
+/// Where the error message is when the `errors` section does not say.
+pub const ERROR_MESSAGE_PATH: &str = "error.message";
+
+/// The header a minted token travels in when the auth scheme does not say.
+pub const MINTED_HEADER: &str = "Authorization";
