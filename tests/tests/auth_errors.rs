@@ -141,7 +141,10 @@ async fn basic_auth_sends_account_sid_and_token_and_keeps_them_out_of_debug() {
     let server = TestServer::start(|_| Reply::json(200, json!({"sid": "SM1"}))).await;
     let client = client(&BASIC, &server).build().unwrap();
     let shown = format!("{client:?}");
-    assert!(!shown.contains(TOKEN) && !shown.contains(&basic(SID, TOKEN)[6..]), "{shown}");
+    assert!(
+        !shown.contains(TOKEN) && !shown.contains(&basic(SID, TOKEN)[6..]),
+        "{shown}"
+    );
     client
         .execute(GET.request().path_param("id", "SM1"))
         .await

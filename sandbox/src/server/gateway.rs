@@ -546,6 +546,8 @@ pub struct Incoming {
     max_json_depth: usize,
     limit_headers: HeaderMap,
     reservation: Option<Reservation>,
+    /// The shape of the service's error bodies.
+    errors: &'static comms_runtime::ErrorSpec,
 }
 
 impl Incoming {
@@ -559,6 +561,8 @@ impl Incoming {
         request: Request,
     ) -> Result<Incoming, Response> {
         let request_id = new_request_id();
+        // Error answers take the shape the spec's `errors` section declares.
+        let shape = &gateway.service.errors;
         let (mut parts, body) = request.into_parts();
         let query = parts.uri.query().unwrap_or("").to_owned();
 
@@ -570,7 +574,7 @@ impl Incoming {
         let body_auth = schemes.iter().any(|s| matches!(s, AuthScheme::Body { .. }));
         if !body_auth {
             authenticate(gateway, schemes, &parts.headers, &query, None)
-                .map_err(|e| e.to_response(&request_id))?;
+                .map_err(|e| e.to_response_as(&request_id, shape))?;
         }
 
         let mut limit_headers = HeaderMap::new();
@@ -601,7 +605,7 @@ impl Incoming {
                     ),
                 )
                 .with_header(retry_after, &reset);
-                let mut response = error.to_response(&request_id);
+                let mut response = error.to_response_as(&request_id, shape);
                 response.headers_mut().extend(limit_headers);
                 return Err(response);
             }
@@ -614,14 +618,20 @@ impl Incoming {
                 .collect(),
             Err(rejection) => {
                 let error = ServerError::bad_request(format!("bad path: {rejection}"));
-                return Err(with_headers(error.to_response(&request_id), &limit_headers));
+                return Err(with_headers(
+                    error.to_response_as(&request_id, shape),
+                    &limit_headers,
+                ));
             }
         };
 
         let content_type = parts.headers.get(CONTENT_TYPE);
         if op.has_body && content_type.is_some_and(|v| !is_json(v)) {
             let error = unsupported_media_type();
-            return Err(with_headers(error.to_response(&request_id), &limit_headers));
+            return Err(with_headers(
+                error.to_response_as(&request_id, shape),
+                &limit_headers,
+            ));
         }
         let body = match read_body(
             &parts.headers,
@@ -651,18 +661,24 @@ impl Incoming {
                         ),
                     ),
                 };
-                return Err(with_headers(error.to_response(&request_id), &limit_headers));
+                return Err(with_headers(
+                    error.to_response_as(&request_id, shape),
+                    &limit_headers,
+                ));
             }
         };
         if op.has_body && content_type.is_none() && !body.is_empty() {
             let error = unsupported_media_type();
-            return Err(with_headers(error.to_response(&request_id), &limit_headers));
+            return Err(with_headers(
+                error.to_response_as(&request_id, shape),
+                &limit_headers,
+            ));
         }
         let mut body = body;
         if body_auth {
             let fields = BodyFields::read(&body, gateway, content_type.is_some_and(is_form));
             authenticate(gateway, schemes, &parts.headers, &query, Some(&fields))
-                .map_err(|e| with_headers(e.to_response(&request_id), &limit_headers))?;
+                .map_err(|e| with_headers(e.to_response_as(&request_id, shape), &limit_headers))?;
             // The handler sees the body as the spec's request type has it: without the key.
             body = fields.without_credentials(body, schemes);
         }
@@ -680,7 +696,10 @@ impl Incoming {
                         spec.header, spec.max_len
                     ))
                     .with_param(spec.header);
-                    return Err(with_headers(error.to_response(&request_id), &limit_headers));
+                    return Err(with_headers(
+                        error.to_response_as(&request_id, shape),
+                        &limit_headers,
+                    ));
                 }
             };
             let scoped = format!("{}\u{0}{key}", gateway.service.name);
@@ -710,7 +729,10 @@ impl Incoming {
                 }
                 Claim::Conflict(error) => {
                     let error = error.with_param(spec.header);
-                    return Err(with_headers(error.to_response(&request_id), &limit_headers));
+                    return Err(with_headers(
+                        error.to_response_as(&request_id, shape),
+                        &limit_headers,
+                    ));
                 }
             }
             idempotency_key = Some(key);
@@ -739,6 +761,7 @@ impl Incoming {
             max_json_depth: gateway.max_json_depth,
             limit_headers,
             reservation,
+            errors: &gateway.service.errors,
         })
     }
 
@@ -880,10 +903,12 @@ impl Incoming {
                 None,
             ),
             Err(error) => {
-                let response = error.to_response(&request_id);
+                let response = error.to_response_as(&request_id, self.errors);
                 let status = response.status();
-                let body =
-                    Bytes::from(serde_json::to_vec(&error.body(&request_id)).unwrap_or_default());
+                let body = Bytes::from(
+                    serde_json::to_vec(&error.body_as(&request_id, self.errors))
+                        .unwrap_or_default(),
+                );
                 (status, body, Some(response.headers().clone()))
             }
         };
