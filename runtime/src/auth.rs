@@ -480,6 +480,69 @@ mod tests {
         assert!(!format!("{auth:?}").contains('k') || !format!("{auth:?}").contains("\"k\""));
     }
 
+    static BASIC_CREDS: &[CredentialSpec] = &[
+        CredentialSpec {
+            name: "sid",
+            env: "SID_ENV",
+            secret: false,
+        },
+        CredentialSpec {
+            name: "token",
+            env: "TOKEN_ENV",
+            secret: true,
+        },
+    ];
+
+    fn basic(sid: &str, token: &str) -> Result<ResolvedAuth, Error> {
+        let creds = [
+            (&BASIC_CREDS[0], Secret::new(sid)),
+            (&BASIC_CREDS[1], Secret::new(token)),
+        ];
+        let mut spec = QUERY_ONLY;
+        spec.credentials = BASIC_CREDS;
+        let spec: &'static ServiceSpec = Box::leak(Box::new(spec));
+        ResolvedAuth::resolve(
+            AuthChoice::Scheme(AuthScheme::Basic {
+                username: "sid",
+                password: Some("token"),
+            }),
+            spec,
+            &creds,
+            &Vec::new(),
+        )
+    }
+
+    #[test]
+    fn basic_encodes_user_and_password_and_refuses_a_colon_in_the_user() {
+        let auth = basic("AC1", "tok:en").expect("resolves");
+        match &auth {
+            ResolvedAuth::Header { name, value } => {
+                assert_eq!(name, AUTHORIZATION);
+                assert!(value.is_sensitive());
+                // base64("AC1:tok:en"): a colon in the password is allowed (RFC 7617).
+                assert_eq!(value.to_str().ok(), Some("Basic QUMxOnRvazplbg=="));
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+        assert_eq!(format!("{auth:?}"), "Header(authorization)");
+        let err = basic("A:C1", "t").expect_err("colon in the user name");
+        assert_eq!(err.kind(), crate::ErrorKind::Config);
+        assert!(!err.to_string().contains("A:C1"));
+    }
+
+    #[test]
+    fn a_body_credential_needs_an_object_body() {
+        let key = Secret::new("k1");
+        let mut body = serde_json::json!({"to": "x"});
+        add_body_credential(&mut body, "api_key", &key).expect("object");
+        assert_eq!(body, serde_json::json!({"to": "x", "api_key": "k1"}));
+        let mut list = serde_json::json!([1]);
+        let err = add_body_credential(&mut list, "api_key", &key).expect_err("array");
+        assert_eq!(err.kind(), crate::ErrorKind::InvalidRequest);
+        assert!(!err.to_string().contains("k1"));
+        assert!(json_body_with_credential(b"not json", "api_key", &key).is_err());
+    }
+
     #[test]
     fn bearer_value_is_sensitive_and_not_in_debug() {
         let creds = [(&CREDS[0], Secret::new("sk_very_secret"))];

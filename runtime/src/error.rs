@@ -826,6 +826,74 @@ mod tests {
     }
 
     #[test]
+    fn paths_read_objects_arrays_and_stop_at_anything_else() {
+        let body = serde_json::json!([{"code": 7, "ok": true, "detail": {"message": "m"}}]);
+        assert_eq!(json_at(&body, "0.code"), Some(&serde_json::json!(7)));
+        assert_eq!(
+            json_at(&body, "0.detail.message"),
+            Some(&serde_json::json!("m"))
+        );
+        for missing in [
+            "1.code",
+            "code",
+            "0.code.deeper",
+            "0.x",
+            "-1.code",
+            "0..code",
+            "",
+        ] {
+            assert_eq!(json_at(&body, missing), None, "{missing}");
+        }
+        assert_eq!(
+            scalar_text(&serde_json::json!(true)).as_deref(),
+            Some("true")
+        );
+        assert_eq!(scalar_text(&serde_json::json!(1.5)).as_deref(), Some("1.5"));
+        assert_eq!(scalar_text(&serde_json::json!(null)), None);
+        assert_eq!(scalar_text(&serde_json::json!({"a": 1})), None);
+    }
+
+    #[test]
+    fn a_spec_without_code_or_message_paths_reads_neither() {
+        let spec = crate::ErrorSpec {
+            code: None,
+            message: Some("detail"),
+            in_success: None,
+        };
+        let api = ApiError::from_body(400, None, br#"{"error":{"code":"x"},"detail":"d"}"#, &spec);
+        assert_eq!((api.code, api.message.as_deref()), (None, Some("d")));
+        // An object where the code should be is not a code.
+        let spec = crate::ErrorSpec {
+            code: Some("error"),
+            message: None,
+            in_success: None,
+        };
+        let api = ApiError::from_body(400, None, br#"{"error":{"code":"x"}}"#, &spec);
+        assert_eq!(api.code, None);
+        assert!(api.body.is_some());
+    }
+
+    #[test]
+    fn numeric_codes_are_short_text_and_an_out_of_range_one_is_no_code() {
+        let spec = crate::ErrorSpec {
+            code: Some("code"),
+            message: None,
+            in_success: None,
+        };
+        let big = format!(r#"{{"code": 1{}}}"#, "0".repeat(300));
+        let api = ApiError::from_body(400, None, big.as_bytes(), &spec);
+        assert!(
+            api.code.is_some_and(|c| c.len() <= 32),
+            "a float's text is short"
+        );
+        // Past f64's range the body is not JSON to serde: no code, the excerpt stays.
+        let huge = format!(r#"{{"code": {}}}"#, "9".repeat(4000));
+        let api = ApiError::from_body(400, None, huge.as_bytes(), &spec);
+        assert_eq!(api.code, None);
+        assert!(api.body.is_none() && !api.body_excerpt.is_empty());
+    }
+
+    #[test]
     fn api_error_survives_html() {
         let api = ApiError::from_response(502, None, b"<html><body>Bad gateway</body></html>");
         assert_eq!(api.code, None);

@@ -296,4 +296,38 @@ mod tests {
         };
         empty.json::<()>().expect("empty body is null");
     }
+
+    static IN_SUCCESS_PRESENT: ErrorSpec = ErrorSpec {
+        code: Some("error.code"),
+        message: Some("error.message"),
+        in_success: Some(crate::InSuccessSpec {
+            field: "error",
+            when: FailureWhen::Present,
+        }),
+    };
+
+    #[test]
+    fn present_means_there_and_not_null() {
+        let failed = br#"{"error":{"code":"E1","message":"m"}}"#;
+        let api = error_in_success(200, None, failed, &IN_SUCCESS_PRESENT).expect("fails");
+        assert_eq!(api.code.as_deref(), Some("E1"));
+        for ok in [
+            &br#"{"error":null}"#[..],
+            br#"{"id":1}"#,
+            b"not json",
+            b"[]",
+        ] {
+            assert!(error_in_success(200, None, ok, &IN_SUCCESS_PRESENT).is_none());
+        }
+    }
+
+    #[test]
+    fn an_error_in_a_large_success_body_keeps_no_decoded_body() {
+        let padding = "p".repeat(crate::error::BODY_JSON_LIMIT);
+        let body = format!(r#"{{"error":{{"code":"E1","message":"m"}},"pad":"{padding}"}}"#);
+        let api = error_in_success(200, None, body.as_bytes(), &IN_SUCCESS_PRESENT).expect("fails");
+        assert_eq!(api.code.as_deref(), Some("E1"));
+        assert!(api.body.is_none());
+        assert!(api.body_excerpt.len() <= crate::error::EXCERPT_LIMIT + '…'.len_utf8());
+    }
 }
