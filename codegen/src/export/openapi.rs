@@ -88,6 +88,13 @@ pub fn document(service: &Service) -> Value {
     if !default_security.is_empty() {
         doc.insert("security".into(), Value::Array(default_security));
     }
+    // Errors inside 2xx answers: no OpenAPI construct says a success body can be a failure.
+    if let Some(s) = service.errors.as_ref().and_then(|e| e.in_success.as_ref()) {
+        doc.insert(
+            "x-errors-in-success".into(),
+            json!({ "field": s.field, "equals": s.equals, "present": s.equals.is_empty() }),
+        );
+    }
     let body_auth = body_auth(service);
     if !body_auth.is_empty() {
         doc.insert("x-body-auth".into(), Value::Array(body_auth));
@@ -512,12 +519,6 @@ fn error_response(service: &Service, status: Option<u16>) -> Value {
             "x-error-fields".into(),
             json!({ "code": e.code, "message": e.message }),
         );
-        if let Some(s) = &e.in_success {
-            r.insert(
-                "x-errors-in-success".into(),
-                json!({ "field": s.field, "equals": s.equals, "present": s.equals.is_empty() }),
-            );
-        }
     }
     Value::Object(r)
 }
