@@ -86,7 +86,10 @@ fn check_resolves_every_auth_kind_and_the_error_paths() {
     );
     let errors = s.errors.as_ref().unwrap();
     assert_eq!(errors.code.as_deref(), Some("code"));
-    assert_eq!(errors.in_success.as_ref().unwrap().equals, ["failed", "undelivered"]);
+    assert_eq!(
+        errors.in_success.as_ref().unwrap().equals,
+        ["failed", "undelivered"]
+    );
 }
 
 #[test]
@@ -147,5 +150,43 @@ fn openapi_says_basic_prefix_minted_body_auth_and_where_errors_live() {
     assert_eq!(
         doc["x-errors-in-success"],
         json!({"field": "status", "equals": ["failed", "undelivered"], "present": false})
+    );
+}
+
+#[test]
+fn import_finds_where_an_error_schema_keeps_code_and_message() {
+    let fixture = |name: &str| {
+        std::fs::read_to_string(
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/import")
+                .join(name),
+        )
+        .unwrap()
+    };
+    use comms_codegen::import::{ImportOptions, import_openapi};
+    // `{"errors": [{"message", "field"}]}`: a message in the first element, no code.
+    let shop = import_openapi(
+        &fixture("swagger_2_0.yaml"),
+        &ImportOptions::new("shop", "swagger_2_0.yaml"),
+        None,
+    )
+    .unwrap();
+    assert!(
+        shop.yaml
+            .contains("  code: none\n  message: errors.0.message\n"),
+        "{}",
+        shop.yaml
+    );
+    // `{"code", "message"}` at the top.
+    let parcels = import_openapi(
+        &fixture("features_3_0.yaml"),
+        &ImportOptions::new("parcels", "features_3_0.yaml"),
+        None,
+    )
+    .unwrap();
+    assert!(
+        parcels.yaml.contains("  code: code\n  message: message\n"),
+        "{}",
+        parcels.yaml
     );
 }
