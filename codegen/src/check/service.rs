@@ -536,9 +536,8 @@ pub(super) fn as_written(spec: &SpecFile) -> Vec<(&'static str, serde_json::Valu
 /// segment that does not fit and why. `json`, maps and unions accept any further segment
 /// (their shape is open or decided by data).
 fn path_misfit(types: &[TypeInfo], ty: &Ty, path: &[&str]) -> Option<String> {
-    let Some((first, rest)) = path.split_first() else {
-        return None;
-    };
+    // Nothing left to follow: the whole path fits (`None`).
+    let (first, rest) = path.split_first()?;
     match ty {
         Ty::Json | Ty::Page(_) => None,
         Ty::Map(inner) => path_misfit(types, inner, rest),
