@@ -438,3 +438,73 @@ async fn generated_error_code_enum_reads_the_code_of_an_error() {
     let unknown = ErrorCode::from("teleport_failed");
     assert_eq!(unknown, ErrorCode::Unknown("teleport_failed".into()));
 }
+
+/// A `tracing` writer into a shared buffer.
+#[derive(Clone, Default)]
+struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Captured {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn no_auth_kind_puts_its_secret_in_trace_logs_debug_or_errors() {
+    let captured = Captured::default();
+    let writer = captured.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::TRACE)
+        .with_writer(move || writer.clone())
+        .finish();
+    let _guard = tracing::subscriber::set_default(subscriber);
+    let jwt = hs256_jwt(TOKEN, &json!({"iss": SID}));
+    let minted = jwt.clone();
+    let server = TestServer::start(|r| {
+        if r.path.ends_with("/fail") {
+            Reply::json(401, json!({"code": 20003, "message": "Authenticate"}))
+        } else {
+            Reply::json(200, json!({"status": "queued"}))
+        }
+    })
+    .await;
+    let mut texts = Vec::new();
+    for spec in [&BASIC, &KEY_ONLY, &APP_HEADER, &IN_BODY, &MINTED] {
+        let token = minted.clone();
+        let client = client(spec, &server)
+            .token_minter("jwt", move |_: MintRequest<'_>| {
+                Ok(Secret::new(token.clone()))
+            })
+            .build()
+            .unwrap();
+        texts.push(format!("{client:?}"));
+        let ok = client
+            .execute(SEND.request().json(&json!({"to": "x"})).unwrap())
+            .await
+            .unwrap();
+        texts.push(format!("{ok:?}"));
+        static FAIL: OperationSpec = OperationSpec::post("fail", "/messages/fail");
+        let err = client
+            .execute(FAIL.request().json(&json!({"to": "x"})).unwrap())
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Auth);
+        texts.push(format!("{err} {err:?}"));
+    }
+    texts.push(String::from_utf8_lossy(&captured.0.lock().unwrap()).into_owned());
+    let basic_pair = &basic(SID, TOKEN)["Basic ".len()..];
+    let key_pair = &basic(KEY, "")["Basic ".len()..];
+    for text in &texts {
+        for secret in [TOKEN, KEY, basic_pair, key_pair, jwt.as_str()] {
+            assert!(!text.contains(secret), "{secret} in {text}");
+        }
+    }
+    assert!(
+        texts.last().unwrap().contains("sending request"),
+        "the capture saw the runtime"
+    );
+}
