@@ -119,6 +119,20 @@ pub fn did_you_mean<'a>(
         .map(|(_, c)| c)
 }
 
+/// The variant of an error code in the generated `ErrorCode` enum: `not_found` → `NotFound`,
+/// `20404` → `Code20404` (a variant cannot start with a digit).
+pub fn error_code_variant(code: &str) -> String {
+    let name: String = pascal(code)
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .collect();
+    match name.chars().next() {
+        // `Self` is the one PascalCase keyword.
+        Some(c) if c.is_ascii_alphabetic() && name != "Self" => name,
+        _ => format!("Code{name}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,5 +164,17 @@ mod tests {
         assert!(is_pascal("SendEmail"));
         assert!(!is_pascal("send_email"));
         assert_eq!(ident("type").to_string(), "r#type");
+    }
+
+    #[test]
+    fn error_code_variants_are_pascal_and_never_start_with_a_digit() {
+        assert_eq!(error_code_variant("not_found"), "NotFound");
+        assert_eq!(error_code_variant("20404"), "Code20404");
+        assert_eq!(
+            error_code_variant("rate-limit.exceeded"),
+            "RateLimitExceeded"
+        );
+        assert_eq!(error_code_variant(""), "Code");
+        assert_eq!(error_code_variant("self"), "CodeSelf");
     }
 }

@@ -102,6 +102,7 @@ static SPEC: ServiceSpec = ServiceSpec {
         header: "Idempotency-Key",
         max_len: 256,
     }),
+    errors: ErrorSpec::DEFAULT,
 };
 
 static GET_EMAIL: OperationSpec = OperationSpec::get("get_email", "/v1/emails/{id}");

@@ -1,9 +1,14 @@
 //! Auth schemes: choosing one (the spec's default, a caller's choice, or the query fallback
-//! only on opt-in) and turning it into what each attempt sends.
+//! only on opt-in) and turning it into what each attempt sends: a header (bearer, a named
+//! header with a prefix, HTTP Basic), a query parameter, a body field, a signature, or a token
+//! an application-registered [`TokenMinter`] makes.
 
 use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
+use base64::Engine as _;
 use reqwest::header::{AUTHORIZATION, HeaderName, HeaderValue};
 
 use crate::Error;
@@ -39,6 +44,79 @@ impl fmt::Debug for AuthChoice {
     }
 }
 
+/// The future a [`TokenMinter`] returns.
+pub type MintFuture<'a> = Pin<Box<dyn Future<Output = Result<Secret, Error>> + Send + 'a>>;
+
+/// Makes the token of an [`AuthScheme::Minted`] scheme (a JWT signed with a private key, a
+/// token fetched from an identity provider ...). Registered on the builder under the name the
+/// spec's `minter` gives ([`crate::ClientBuilder::token_minter`]) and asked once per attempt, so
+/// a short-lived token is always fresh; cache inside the minter when minting is costly.
+///
+/// A closure `Fn(MintRequest<'_>) -> Result<Secret, Error>` is a minter.
+///
+/// ```
+/// use comms_runtime::{Error, MintRequest, Secret, TokenMinter};
+///
+/// fn minter() -> impl TokenMinter {
+///     |request: MintRequest<'_>| -> Result<Secret, Error> {
+///         let key = request.credential("api_key").ok_or_else(|| Error::config("no key"))?;
+///         Ok(Secret::new(format!("{}.{}", request.operation, key.expose().len())))
+///     }
+/// }
+/// # let _ = minter();
+/// ```
+pub trait TokenMinter: Send + Sync + 'static {
+    /// A token for one attempt of `request.operation`. An error ends the call (not retried).
+    fn mint<'a>(&'a self, request: MintRequest<'a>) -> MintFuture<'a>;
+}
+
+impl<F> TokenMinter for F
+where
+    F: Fn(MintRequest<'_>) -> Result<Secret, Error> + Send + Sync + 'static,
+{
+    fn mint<'a>(&'a self, request: MintRequest<'a>) -> MintFuture<'a> {
+        let token = self(request);
+        Box::pin(std::future::ready(token))
+    }
+}
+
+/// What a [`TokenMinter`] is told about the attempt it mints for.
+#[derive(Clone, Copy)]
+#[non_exhaustive]
+pub struct MintRequest<'a> {
+    /// The service, e.g. `"messaging"`.
+    pub service: &'static str,
+    /// The operation, e.g. `"send_message"`.
+    pub operation: &'static str,
+    /// The name the minter is registered under.
+    pub minter: &'static str,
+    credentials: &'a [(&'static CredentialSpec, Secret)],
+}
+
+impl MintRequest<'_> {
+    /// A credential the client was given (by spec name), e.g. the private key to sign with.
+    pub fn credential(&self, name: &str) -> Option<&Secret> {
+        self.credentials
+            .iter()
+            .find(|(c, _)| c.name == name)
+            .map(|(_, value)| value)
+    }
+}
+
+impl fmt::Debug for MintRequest<'_> {
+    // Names the credentials only.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MintRequest")
+            .field("service", &self.service)
+            .field("operation", &self.operation)
+            .field("minter", &self.minter)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The minters a builder was given, by name.
+pub(crate) type Minters = Vec<(String, Arc<dyn TokenMinter>)>;
+
 /// Auth ready to apply: header values are built (and marked sensitive) once.
 #[derive(Clone)]
 pub(crate) enum ResolvedAuth {
@@ -52,6 +130,19 @@ pub(crate) enum ResolvedAuth {
         value: Secret,
     },
     Signer(Arc<dyn Signer>),
+    /// A field added to the request body.
+    Body {
+        field: &'static str,
+        value: Secret,
+    },
+    /// A header whose value a minter makes per attempt.
+    Minted {
+        name: HeaderName,
+        prefix: &'static str,
+        minter_name: &'static str,
+        minter: Arc<dyn TokenMinter>,
+        credentials: Arc<[(&'static CredentialSpec, Secret)]>,
+    },
 }
 
 impl fmt::Debug for ResolvedAuth {
@@ -62,6 +153,10 @@ impl fmt::Debug for ResolvedAuth {
             ResolvedAuth::Header { name, .. } => write!(f, "Header({name})"),
             ResolvedAuth::Query { param, .. } => write!(f, "Query({param})"),
             ResolvedAuth::Signer(s) => write!(f, "Signer({s:?})"),
+            ResolvedAuth::Body { field, .. } => write!(f, "Body({field})"),
+            ResolvedAuth::Minted {
+                name, minter_name, ..
+            } => write!(f, "Minted({name}, {minter_name})"),
         }
     }
 }
@@ -72,6 +167,7 @@ impl ResolvedAuth {
         choice: AuthChoice,
         spec: &'static ServiceSpec,
         credentials: &[(&'static CredentialSpec, Secret)],
+        minters: &Minters,
     ) -> Result<ResolvedAuth, Error> {
         let scheme = match choice {
             AuthChoice::None => return Ok(ResolvedAuth::None),
@@ -109,16 +205,59 @@ impl ResolvedAuth {
                     value: sensitive_header(&format!("Bearer {}", value.expose()), credential)?,
                 }
             }
-            AuthScheme::Header { header, credential } => {
-                let name = HeaderName::from_bytes(header.as_bytes()).map_err(|_| {
-                    Error::config(format!(
-                        "auth header name `{header}` is not a valid header name"
-                    ))
-                })?;
+            AuthScheme::Header {
+                header,
+                credential,
+                prefix,
+            } => {
+                let name = header_name(header)?;
                 let value = lookup(credential)?;
+                let value = format!("{}{}", prefix.unwrap_or(""), value.expose());
                 ResolvedAuth::Header {
                     name,
-                    value: sensitive_header(value.expose(), credential)?,
+                    value: sensitive_header(&value, credential)?,
+                }
+            }
+            AuthScheme::Basic { username, password } => {
+                let user = lookup(username)?;
+                if user.expose().contains(':') {
+                    return Err(Error::config(format!(
+                        "credential `{username}` is sent as an HTTP Basic user name, which may not contain `:`"
+                    )));
+                }
+                let pass = match password {
+                    Some(password) => lookup(password)?,
+                    None => Secret::new(""),
+                };
+                let pair = format!("{}:{}", user.expose(), pass.expose());
+                let encoded = base64::engine::general_purpose::STANDARD.encode(pair);
+                ResolvedAuth::Header {
+                    name: AUTHORIZATION,
+                    value: sensitive_header(&format!("Basic {encoded}"), username)?,
+                }
+            }
+            AuthScheme::Body { field, credential } => ResolvedAuth::Body {
+                field,
+                value: lookup(credential)?,
+            },
+            AuthScheme::Minted {
+                minter,
+                header,
+                prefix,
+            } => {
+                let Some((_, registered)) = minters.iter().find(|(name, _)| name == minter) else {
+                    return Err(Error::config(format!(
+                        "the {} service mints its tokens with `{minter}`: register one with \
+                         token_minter(\"{minter}\", ..)",
+                        spec.name
+                    )));
+                };
+                ResolvedAuth::Minted {
+                    name: header_name(header)?,
+                    prefix: prefix.unwrap_or(""),
+                    minter_name: minter,
+                    minter: Arc::clone(registered),
+                    credentials: credentials.iter().cloned().collect(),
                 }
             }
             AuthScheme::Query { param, credential } => ResolvedAuth::Query {
@@ -149,8 +288,82 @@ impl ResolvedAuth {
             ResolvedAuth::Header { .. } => "header",
             ResolvedAuth::Query { .. } => "query",
             ResolvedAuth::Signer(_) => "signature",
+            ResolvedAuth::Body { .. } => "body",
+            ResolvedAuth::Minted { .. } => "minted",
         }
     }
+
+    /// The minted header of one attempt, when the scheme is [`ResolvedAuth::Minted`].
+    pub(crate) async fn minted_header(
+        &self,
+        service: &'static str,
+        operation: &'static str,
+    ) -> Result<Option<(HeaderName, HeaderValue)>, Error> {
+        let ResolvedAuth::Minted {
+            name,
+            prefix,
+            minter_name,
+            minter,
+            credentials,
+        } = self
+        else {
+            return Ok(None);
+        };
+        let token = minter
+            .mint(MintRequest {
+                service,
+                operation,
+                minter: minter_name,
+                credentials,
+            })
+            .await?;
+        let value = sensitive_header(&format!("{prefix}{}", token.expose()), minter_name)?;
+        Ok(Some((name.clone(), value)))
+    }
+}
+
+/// `body` (a JSON object) with the credential added as the top-level `field`; the value a form
+/// body is encoded from works the same way before encoding. Anything but an object is an
+/// [`Error::InvalidRequest`]: there is nowhere to put the field.
+pub fn add_body_credential(
+    body: &mut serde_json::Value,
+    field: &str,
+    value: &Secret,
+) -> Result<(), Error> {
+    match body {
+        serde_json::Value::Object(map) => {
+            map.insert(field.to_owned(), value.expose().into());
+            Ok(())
+        }
+        _ => Err(Error::invalid_request(
+            "body",
+            format!(
+                "the credential goes into the body's `{field}` field, so the body must be an object"
+            ),
+        )),
+    }
+}
+
+/// A JSON body's bytes with the credential added (see [`add_body_credential`]).
+pub(crate) fn json_body_with_credential(
+    body: &[u8],
+    field: &str,
+    value: &Secret,
+) -> Result<bytes::Bytes, Error> {
+    let mut json: serde_json::Value = serde_json::from_slice(body)
+        .map_err(|e| Error::invalid_request("body", format!("is not JSON ({e})")))?;
+    add_body_credential(&mut json, field, value)?;
+    serde_json::to_vec(&json)
+        .map(bytes::Bytes::from)
+        .map_err(|e| Error::invalid_request("body", format!("cannot be serialised ({e})")))
+}
+
+fn header_name(header: &str) -> Result<HeaderName, Error> {
+    HeaderName::from_bytes(header.as_bytes()).map_err(|_| {
+        Error::config(format!(
+            "auth header name `{header}` is not a valid header name"
+        ))
+    })
 }
 
 /// The spec scheme a choice stands for: `None` when it needs no spec scheme (no auth, a custom
@@ -197,8 +410,13 @@ pub(crate) fn required_credentials(
         Ok(Some(
             AuthScheme::Bearer { credential }
             | AuthScheme::Header { credential, .. }
-            | AuthScheme::Query { credential, .. },
+            | AuthScheme::Query { credential, .. }
+            | AuthScheme::Body { credential, .. },
         )) => vec![credential],
+        Ok(Some(AuthScheme::Basic { username, password })) => {
+            std::iter::once(username).chain(password).collect()
+        }
+        Ok(Some(AuthScheme::Minted { .. })) => Vec::new(),
         Ok(Some(AuthScheme::Signature {
             scheme:
                 SigningScheme::PusherHmacSha256 {
@@ -247,17 +465,82 @@ mod tests {
         retry: RetrySpec::DEFAULT,
         timeouts: TimeoutSpec::DEFAULT,
         idempotency: None,
+        errors: ErrorSpec::DEFAULT,
     };
 
     #[test]
     fn query_auth_needs_opt_in() {
         let creds = [(&CREDS[0], Secret::new("k"))];
-        let err =
-            ResolvedAuth::resolve(AuthChoice::Default, &QUERY_ONLY, &creds).expect_err("no opt-in");
+        let err = ResolvedAuth::resolve(AuthChoice::Default, &QUERY_ONLY, &creds, &Vec::new())
+            .expect_err("no opt-in");
         assert!(err.to_string().contains("query_auth"));
-        let auth = ResolvedAuth::resolve(AuthChoice::Query, &QUERY_ONLY, &creds).expect("opted in");
+        let auth = ResolvedAuth::resolve(AuthChoice::Query, &QUERY_ONLY, &creds, &Vec::new())
+            .expect("opted in");
         assert_eq!(auth.scheme_name(), "query");
         assert!(!format!("{auth:?}").contains('k') || !format!("{auth:?}").contains("\"k\""));
+    }
+
+    static BASIC_CREDS: &[CredentialSpec] = &[
+        CredentialSpec {
+            name: "sid",
+            env: "SID_ENV",
+            secret: false,
+        },
+        CredentialSpec {
+            name: "token",
+            env: "TOKEN_ENV",
+            secret: true,
+        },
+    ];
+
+    fn basic(sid: &str, token: &str) -> Result<ResolvedAuth, Error> {
+        let creds = [
+            (&BASIC_CREDS[0], Secret::new(sid)),
+            (&BASIC_CREDS[1], Secret::new(token)),
+        ];
+        let mut spec = QUERY_ONLY;
+        spec.credentials = BASIC_CREDS;
+        let spec: &'static ServiceSpec = Box::leak(Box::new(spec));
+        ResolvedAuth::resolve(
+            AuthChoice::Scheme(AuthScheme::Basic {
+                username: "sid",
+                password: Some("token"),
+            }),
+            spec,
+            &creds,
+            &Vec::new(),
+        )
+    }
+
+    #[test]
+    fn basic_encodes_user_and_password_and_refuses_a_colon_in_the_user() {
+        let auth = basic("AC1", "tok:en").expect("resolves");
+        match &auth {
+            ResolvedAuth::Header { name, value } => {
+                assert_eq!(name, AUTHORIZATION);
+                assert!(value.is_sensitive());
+                // base64("AC1:tok:en"): a colon in the password is allowed (RFC 7617).
+                assert_eq!(value.to_str().ok(), Some("Basic QUMxOnRvazplbg=="));
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+        assert_eq!(format!("{auth:?}"), "Header(authorization)");
+        let err = basic("A:C1", "t").expect_err("colon in the user name");
+        assert_eq!(err.kind(), crate::ErrorKind::Config);
+        assert!(!err.to_string().contains("A:C1"));
+    }
+
+    #[test]
+    fn a_body_credential_needs_an_object_body() {
+        let key = Secret::new("k1");
+        let mut body = serde_json::json!({"to": "x"});
+        add_body_credential(&mut body, "api_key", &key).expect("object");
+        assert_eq!(body, serde_json::json!({"to": "x", "api_key": "k1"}));
+        let mut list = serde_json::json!([1]);
+        let err = add_body_credential(&mut list, "api_key", &key).expect_err("array");
+        assert_eq!(err.kind(), crate::ErrorKind::InvalidRequest);
+        assert!(!err.to_string().contains("k1"));
+        assert!(json_body_with_credential(b"not json", "api_key", &key).is_err());
     }
 
     #[test]
@@ -269,6 +552,7 @@ mod tests {
             }),
             &QUERY_ONLY,
             &creds,
+            &Vec::new(),
         )
         .expect("resolves");
         match &auth {

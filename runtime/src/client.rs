@@ -10,7 +10,7 @@ use tracing::Instrument;
 use tracing::field::Empty;
 
 use crate::Error;
-use crate::auth::{AuthChoice, ResolvedAuth, required_credentials};
+use crate::auth::{AuthChoice, Minters, ResolvedAuth, TokenMinter, required_credentials};
 use crate::options::{BodyLimits, CallOptions, Timeouts};
 use crate::pipeline::Pipeline;
 use crate::ratelimit::{Limiter, RateLimit, RateLimiter};
@@ -31,7 +31,8 @@ use crate::spec::{AuthScheme, CredentialSpec, OperationSpec, ResponseLimitSpec, 
 /// #   credentials: &[CredentialSpec { name: "api_key", env: "COMMS_EMAIL_API_KEY", secret: true }],
 /// #   auth: &[AuthScheme::Bearer { credential: "api_key" }], rate_limit: None,
 /// #   rate_limit_headers: RateLimitHeaders::STANDARD, retry: RetrySpec::DEFAULT,
-/// #   timeouts: TimeoutSpec::DEFAULT, idempotency: None };
+/// #   timeouts: TimeoutSpec::DEFAULT, idempotency: None,
+/// #   errors: ErrorSpec::DEFAULT };
 /// static GET_EMAIL: OperationSpec = OperationSpec::get("get_email", "/v1/emails/{id}");
 ///
 /// # async fn demo() -> Result<(), Error> {
@@ -53,6 +54,8 @@ pub(crate) struct Shared {
     pub(crate) base_url: String,
     pub(crate) credentials: Vec<(&'static CredentialSpec, Secret)>,
     pub(crate) auth: ResolvedAuth,
+    /// Token minters by name, for operations that name a minted scheme of their own.
+    pub(crate) minters: Minters,
 }
 
 impl fmt::Debug for Client {
@@ -196,6 +199,7 @@ impl Client {
                 AuthChoice::Scheme(scheme),
                 self.shared.pipeline.spec,
                 &self.shared.credentials,
+                &self.shared.minters,
             )
             .map(Some),
             None => Ok(None),
@@ -212,7 +216,8 @@ impl Client {
 /// #   credentials: &[CredentialSpec { name: "api_key", env: "COMMS_EMAIL_API_KEY", secret: true }],
 /// #   auth: &[AuthScheme::Bearer { credential: "api_key" }], rate_limit: None,
 /// #   rate_limit_headers: RateLimitHeaders::STANDARD, retry: RetrySpec::DEFAULT,
-/// #   timeouts: TimeoutSpec::DEFAULT, idempotency: None };
+/// #   timeouts: TimeoutSpec::DEFAULT, idempotency: None,
+/// #   errors: ErrorSpec::DEFAULT };
 /// use std::time::Duration;
 /// # #[cfg(feature = "tls")] {
 /// let client = Client::builder(&SPEC)
@@ -243,6 +248,7 @@ pub struct ClientBuilder<C = Client> {
     rate_limit: Option<RateLimit>,
     limiter: Option<Arc<dyn Limiter>>,
     user_agent: Option<String>,
+    minters: Minters,
 }
 
 impl<C> fmt::Debug for ClientBuilder<C> {
@@ -294,6 +300,7 @@ impl<C: From<Client>> ClientBuilder<C> {
             rate_limit: spec.rate_limit.map(RateLimit::from),
             limiter: None,
             user_agent: None,
+            minters: Vec::new(),
         }
     }
 
@@ -411,6 +418,16 @@ impl<C: From<Client>> ClientBuilder<C> {
         self
     }
 
+    /// Registers the [`TokenMinter`] that makes the tokens of the spec's minted auth scheme
+    /// whose `minter` is `name` (e.g. `"jwt"`); it is asked once per attempt. Registering a
+    /// name twice keeps the last minter.
+    pub fn token_minter(mut self, name: impl Into<String>, minter: impl TokenMinter) -> Self {
+        let name = name.into();
+        self.minters.retain(|(n, _)| *n != name);
+        self.minters.push((name, Arc::new(minter)));
+        self
+    }
+
     /// Sends no credentials at all.
     pub fn no_auth(mut self) -> Self {
         self.auth = AuthChoice::None;
@@ -521,7 +538,7 @@ impl<C: From<Client>> ClientBuilder<C> {
             BaseUrlSource::Code
         };
         let (base_url, base) = validate_base_url(raw_base, spec, source)?;
-        let auth = ResolvedAuth::resolve(self.auth, spec, &credentials)?;
+        let auth = ResolvedAuth::resolve(self.auth, spec, &credentials, &self.minters)?;
         #[cfg(not(feature = "tls"))]
         if self.http.is_none() && base.scheme() == "https" {
             return Err(Error::tls_not_compiled_in("an https base URL"));
@@ -569,6 +586,7 @@ impl<C: From<Client>> ClientBuilder<C> {
             base_url,
             credentials,
             auth,
+            minters: self.minters,
         }))
     }
 }
@@ -712,6 +730,7 @@ mod tests {
         retry: RetrySpec::DEFAULT,
         timeouts: TimeoutSpec::DEFAULT,
         idempotency: None,
+        errors: ErrorSpec::DEFAULT,
     };
 
     #[test]

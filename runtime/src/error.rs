@@ -1,11 +1,10 @@
 //! The one error type of the runtime, [`Error`], with its [`ErrorKind`], the API error details
-//! parsed from `{"error": {...}}` bodies, and bounded body excerpts. Server-provided text is
+//! read from error bodies where the spec says they are ([`crate::ErrorSpec`], by default
+//! `{"error": {...}}`), and bounded body excerpts. Server-provided text is
 //! bounded and its control characters escaped before it reaches a `Display` or a log line.
 
 use std::fmt;
 use std::time::Duration;
-
-use serde::Deserialize;
 
 use crate::retry::Transience;
 
@@ -21,6 +20,10 @@ pub const CODE_LIMIT: usize = 128;
 
 /// Longest server-provided `param` and request id kept, in bytes after escaping.
 pub const ID_LIMIT: usize = 256;
+
+/// Largest body kept decoded in [`ApiError::body`], in bytes (a longer one, e.g. a 2xx answer
+/// that carries an error, keeps its code, message and excerpt only).
+pub const BODY_JSON_LIMIT: usize = 64 * 1024;
 
 /// Everything that can go wrong in a call, in verification or in configuration.
 ///
@@ -202,9 +205,10 @@ impl fmt::Display for TimeoutKind {
 pub struct ApiError {
     /// HTTP status.
     pub status: u16,
-    /// `error.code`, e.g. `"validation_error"`.
+    /// The code, read where the spec says ([`crate::ErrorSpec::code`], by default
+    /// `error.code`), e.g. `"validation_error"`; a number is kept as its text (`"20404"`).
     pub code: Option<String>,
-    /// `error.message`.
+    /// The message, read where the spec says (by default `error.message`).
     pub message: Option<String>,
     /// `error.param`: the request field the error is about.
     pub param: Option<String>,
@@ -217,38 +221,49 @@ pub struct ApiError {
     /// ([`crate::ClientBuilder::max_error_body_bytes`]): only its start was read, so the fields
     /// above may be empty.
     pub body_truncated: bool,
+    /// The whole body decoded as JSON (the spec's error type, as data), when it is JSON and at
+    /// most [`BODY_JSON_LIMIT`] bytes. Server data: its text is not escaped, so escape it
+    /// before logging.
+    pub body: Option<serde_json::Value>,
 }
 
 impl ApiError {
-    /// Parses an error answer. Never fails: a body that is not the expected JSON leaves the
-    /// fields empty and is kept as an excerpt.
+    /// Parses an error answer with the default shape, `{"error": {"code", "message", ...}}`.
+    /// Never fails: a body that is not the expected JSON leaves the fields empty and is kept
+    /// as an excerpt.
     pub fn from_response(status: u16, header_request_id: Option<&str>, body: &[u8]) -> ApiError {
-        #[derive(Deserialize)]
-        struct Envelope {
-            error: Option<Details>,
-        }
-        #[derive(Deserialize)]
-        struct Details {
-            code: Option<serde_json::Value>,
-            message: Option<String>,
-            param: Option<String>,
-            request_id: Option<String>,
-        }
-        let details = serde_json::from_slice::<Envelope>(body)
-            .ok()
-            .and_then(|e| e.error);
-        let (code, message, param, body_request_id) = match details {
-            Some(d) => (
-                d.code.map(|c| match c {
-                    serde_json::Value::String(s) => bounded_text(&s, CODE_LIMIT),
-                    other => bounded_text(&other.to_string(), CODE_LIMIT),
-                }),
-                d.message.map(|m| bounded_text(&m, MESSAGE_LIMIT)),
-                d.param.map(|p| bounded_text(&p, ID_LIMIT)),
-                d.request_id.map(|r| bounded_text(&r, ID_LIMIT)),
-            ),
-            None => (None, None, None, None),
+        ApiError::from_body(status, header_request_id, body, &crate::ErrorSpec::DEFAULT)
+    }
+
+    /// Parses an error answer, reading the code and message at the paths `spec` gives (a
+    /// number in a path indexes an array). A code that is a number or a boolean is kept as its
+    /// text. `error.param` and `error.request_id` are read as well when present. Never fails.
+    pub fn from_body(
+        status: u16,
+        header_request_id: Option<&str>,
+        body: &[u8],
+        spec: &crate::ErrorSpec,
+    ) -> ApiError {
+        let json = serde_json::from_slice::<serde_json::Value>(body).ok();
+        ApiError::from_json(status, header_request_id, body, json, spec)
+    }
+
+    /// [`ApiError::from_body`] for a body already decoded as `json` (`None`: not JSON).
+    pub(crate) fn from_json(
+        status: u16,
+        header_request_id: Option<&str>,
+        body: &[u8],
+        json: Option<serde_json::Value>,
+        spec: &crate::ErrorSpec,
+    ) -> ApiError {
+        let text_at = |path: Option<&str>, limit: usize| {
+            let value = json_at(json.as_ref()?, path?)?;
+            scalar_text(value).map(|t| bounded_text(&t, limit))
         };
+        let code = text_at(spec.code, CODE_LIMIT);
+        let message = text_at(spec.message, MESSAGE_LIMIT);
+        let param = text_at(Some("error.param"), ID_LIMIT);
+        let body_request_id = text_at(Some("error.request_id"), ID_LIMIT);
         ApiError {
             status,
             code,
@@ -258,7 +273,38 @@ impl ApiError {
                 .or_else(|| header_request_id.map(|r| bounded_text(r, ID_LIMIT))),
             body_excerpt: excerpt(body),
             body_truncated: false,
+            body: json.filter(|_| body.len() <= BODY_JSON_LIMIT),
         }
+    }
+}
+
+/// The value at a dot path (`error.code`, `errors.0.message`, `0.code`): each segment is an
+/// object key, or an array index when the value there is an array. `None` when any step is
+/// missing.
+///
+/// ```
+/// let body = serde_json::json!({"errors": [{"message": "bad from"}]});
+/// let found = comms_runtime::error::json_at(&body, "errors.0.message");
+/// assert_eq!(found, Some(&serde_json::json!("bad from")));
+/// assert_eq!(comms_runtime::error::json_at(&body, "errors.1.message"), None);
+/// ```
+pub fn json_at<'a>(value: &'a serde_json::Value, path: &str) -> Option<&'a serde_json::Value> {
+    path.split('.')
+        .try_fold(value, |value, segment| match value {
+            serde_json::Value::Object(map) => map.get(segment),
+            serde_json::Value::Array(items) => items.get(segment.parse::<usize>().ok()?),
+            _ => None,
+        })
+}
+
+/// A string as is, a number or a boolean as its JSON text; `None` for `null`, arrays and
+/// objects.
+pub(crate) fn scalar_text(value: &serde_json::Value) -> Option<String> {
+    match value {
+        serde_json::Value::String(s) => Some(s.clone()),
+        serde_json::Value::Number(n) => Some(n.to_string()),
+        serde_json::Value::Bool(b) => Some(b.to_string()),
+        _ => None,
     }
 }
 
@@ -464,6 +510,12 @@ impl Error {
             Error::ResponseTooLarge(t) => t.request_id.as_deref(),
             _ => None,
         }
+    }
+
+    /// The server's error code (where the spec says it lives), for the errors that carry an
+    /// [`ApiError`]. Generated `ErrorCode::of` reads it.
+    pub fn code(&self) -> Option<&str> {
+        self.api_error().and_then(|api| api.code.as_deref())
     }
 
     /// The server's error details, for [`Error::Api`], [`Error::Auth`] and [`Error::RateLimited`].
@@ -797,6 +849,74 @@ mod tests {
                 .as_deref(),
             Some("req_b")
         );
+    }
+
+    #[test]
+    fn paths_read_objects_arrays_and_stop_at_anything_else() {
+        let body = serde_json::json!([{"code": 7, "ok": true, "detail": {"message": "m"}}]);
+        assert_eq!(json_at(&body, "0.code"), Some(&serde_json::json!(7)));
+        assert_eq!(
+            json_at(&body, "0.detail.message"),
+            Some(&serde_json::json!("m"))
+        );
+        for missing in [
+            "1.code",
+            "code",
+            "0.code.deeper",
+            "0.x",
+            "-1.code",
+            "0..code",
+            "",
+        ] {
+            assert_eq!(json_at(&body, missing), None, "{missing}");
+        }
+        assert_eq!(
+            scalar_text(&serde_json::json!(true)).as_deref(),
+            Some("true")
+        );
+        assert_eq!(scalar_text(&serde_json::json!(1.5)).as_deref(), Some("1.5"));
+        assert_eq!(scalar_text(&serde_json::json!(null)), None);
+        assert_eq!(scalar_text(&serde_json::json!({"a": 1})), None);
+    }
+
+    #[test]
+    fn a_spec_without_code_or_message_paths_reads_neither() {
+        let spec = crate::ErrorSpec {
+            code: None,
+            message: Some("detail"),
+            in_success: None,
+        };
+        let api = ApiError::from_body(400, None, br#"{"error":{"code":"x"},"detail":"d"}"#, &spec);
+        assert_eq!((api.code, api.message.as_deref()), (None, Some("d")));
+        // An object where the code should be is not a code.
+        let spec = crate::ErrorSpec {
+            code: Some("error"),
+            message: None,
+            in_success: None,
+        };
+        let api = ApiError::from_body(400, None, br#"{"error":{"code":"x"}}"#, &spec);
+        assert_eq!(api.code, None);
+        assert!(api.body.is_some());
+    }
+
+    #[test]
+    fn numeric_codes_are_short_text_and_an_out_of_range_one_is_no_code() {
+        let spec = crate::ErrorSpec {
+            code: Some("code"),
+            message: None,
+            in_success: None,
+        };
+        let big = format!(r#"{{"code": 1{}}}"#, "0".repeat(300));
+        let api = ApiError::from_body(400, None, big.as_bytes(), &spec);
+        assert!(
+            api.code.is_some_and(|c| c.len() <= 32),
+            "a float's text is short"
+        );
+        // Past f64's range the body is not JSON to serde: no code, the excerpt stays.
+        let huge = format!(r#"{{"code": {}}}"#, "9".repeat(4000));
+        let api = ApiError::from_body(400, None, huge.as_bytes(), &spec);
+        assert_eq!(api.code, None);
+        assert!(api.body.is_none() && !api.body_excerpt.is_empty());
     }
 
     #[test]

@@ -48,6 +48,7 @@
 //!     retry: RetrySpec::DEFAULT,
 //!     timeouts: TimeoutSpec::DEFAULT,
 //!     idempotency: Some(IdempotencySpec { header: "Idempotency-Key", max_len: 256 }),
+//!     errors: ErrorSpec::DEFAULT,
 //! };
 //! static SEND: OperationSpec = OperationSpec::post("send_email", "/v1/emails").idempotency_key();
 //!
@@ -97,6 +98,7 @@ pub use retry::RetryPolicy;
 
 /// `Result` with this crate's [`Error`]: what every generated method returns.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+pub use auth::{MintFuture, MintRequest, TokenMinter};
 pub use call::Call;
 pub use paginate::{ItemStream, paginate};
 pub use request::Request;
@@ -108,6 +110,7 @@ pub use spec::{
     RateLimitSpec, ResponseLimitSpec, RetryClass, RetrySpec, ServiceSpec, SigningScheme,
     TimeoutSpec,
 };
+pub use spec::{ErrorSpec, FailureWhen, InSuccessSpec};
 
 /// Re-exports used by macro expansions; not part of the API.
 #[doc(hidden)]

@@ -120,10 +120,15 @@ impl Pipeline {
                 });
             }
 
-            let parts = match first_parts.take() {
+            let mut parts = match first_parts.take() {
                 Some(parts) => parts,
                 None => self.prepare(request, auth, idempotency_key.as_ref())?,
             };
+            // A minted token is made per attempt, so a short-lived one is always fresh.
+            if let Some((name, value)) = auth.minted_header(self.spec.name, request.op.name).await?
+            {
+                parts.headers.insert(name, value);
+            }
             let http_request = attempt_request(request, auth, parts)?;
             let outcome = self
                 .send_attempt(request.op, http_request, timeout, policy, limits, auth)
@@ -250,7 +255,8 @@ impl Pipeline {
                 };
                 self.limiter
                     .observe(raw.status, &raw.headers, wait, policy.retry_after_cap);
-                match raw.into_response(self.spec.name, op, limits.success, wait) {
+                match raw.into_response(self.spec.name, op, limits.success, wait, &self.spec.errors)
+                {
                     Ok(response) => return Ok(response),
                     Err(error) => Failure {
                         error,
@@ -367,8 +373,22 @@ fn attempt_request(
     // Built directly (not through RequestBuilder) so the headers move in without a merge.
     let mut http_request = reqwest::Request::new(request.op.method.clone(), url);
     *http_request.headers_mut() = headers;
-    if let Some(body) = &request.body {
-        *http_request.body_mut() = Some(body.clone().into());
+    match (auth, &request.body) {
+        (ResolvedAuth::Body { field, value }, Some(body)) => {
+            let body = crate::auth::json_body_with_credential(body, field, value)?;
+            *http_request.body_mut() = Some(body.into());
+        }
+        (ResolvedAuth::Body { field, .. }, None) => {
+            return Err(Error::invalid_request(
+                "body",
+                format!(
+                    "`{}` sends no body, and the auth scheme puts the credential in the body's `{field}` field",
+                    request.op.name
+                ),
+            ));
+        }
+        (_, Some(body)) => *http_request.body_mut() = Some(body.clone().into()),
+        (_, None) => {}
     }
     Ok(http_request)
 }

@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 use crate::Error;
 use crate::error::{ApiError, DecodeError, MESSAGE_LIMIT, TooLarge, bounded_text, excerpt};
 use crate::options::BodyLimits;
-use crate::spec::OperationSpec;
+use crate::spec::{ErrorSpec, FailureWhen, OperationSpec};
 
 /// A successful (2xx) answer, body read in full.
 pub struct Response {
@@ -113,17 +113,34 @@ impl RawResponse {
     }
 
     /// The answer as a [`Response`] (a 2xx whose body fit `success_limit`), or the error it
-    /// stands for: [`Error::ResponseTooLarge`], or the error status classified by
-    /// [`Error::from_status`] with the server's `wait`.
+    /// stands for: [`Error::ResponseTooLarge`], the error status classified by
+    /// [`Error::from_status`] with the server's `wait`, or an [`Error::Api`] for a 2xx whose
+    /// body says it failed (`errors.in_success`). Code and message are read where `errors`
+    /// says.
     pub(crate) fn into_response(
         self,
         service: &'static str,
         op: &'static OperationSpec,
         success_limit: usize,
         wait: Option<Duration>,
+        errors: &'static ErrorSpec,
     ) -> Result<Response, Error> {
         let request_id = crate::headers::request_id(&self.headers);
         match (self.is_success(), self.body) {
+            (true, Body::Whole(body)) if errors.in_success.is_some() => {
+                if let Some(api) =
+                    error_in_success(self.status, request_id.as_deref(), &body, errors)
+                {
+                    return Err(Error::Api(Box::new(api)));
+                }
+                Ok(Response {
+                    status: self.status,
+                    headers: self.headers,
+                    body,
+                    request_id,
+                    origin: Some((service, op)),
+                })
+            }
             (true, Body::Whole(body)) => Ok(Response {
                 status: self.status,
                 headers: self.headers,
@@ -146,12 +163,33 @@ impl RawResponse {
                     Body::Whole(bytes) => (bytes, false),
                     Body::Over { start, .. } => (start, true),
                 };
-                let mut api = ApiError::from_response(self.status, request_id.as_deref(), &bytes);
+                let mut api =
+                    ApiError::from_body(self.status, request_id.as_deref(), &bytes, errors);
                 api.body_truncated = truncated;
                 Err(Error::from_status(api, wait))
             }
         }
     }
+}
+
+/// The error a successful answer carries, when the spec's `in_success` test says it failed:
+/// code and message read as for an error answer. `None` for a body that is not JSON or passes.
+fn error_in_success(
+    status: u16,
+    request_id: Option<&str>,
+    body: &[u8],
+    errors: &ErrorSpec,
+) -> Option<ApiError> {
+    let test = errors.in_success?;
+    let json: serde_json::Value = serde_json::from_slice(body).ok()?;
+    let failed = match (crate::error::json_at(&json, test.field), test.when) {
+        (None | Some(serde_json::Value::Null), _) => false,
+        (Some(_), FailureWhen::Present) => true,
+        (Some(value), FailureWhen::Equals(values)) => {
+            crate::error::scalar_text(value).is_some_and(|text| values.iter().any(|v| *v == text))
+        }
+    };
+    failed.then(|| ApiError::from_json(status, request_id, body, Some(json), errors))
 }
 
 pub(crate) async fn send(
@@ -257,5 +295,39 @@ mod tests {
             origin: None,
         };
         empty.json::<()>().expect("empty body is null");
+    }
+
+    static IN_SUCCESS_PRESENT: ErrorSpec = ErrorSpec {
+        code: Some("error.code"),
+        message: Some("error.message"),
+        in_success: Some(crate::InSuccessSpec {
+            field: "error",
+            when: FailureWhen::Present,
+        }),
+    };
+
+    #[test]
+    fn present_means_there_and_not_null() {
+        let failed = br#"{"error":{"code":"E1","message":"m"}}"#;
+        let api = error_in_success(200, None, failed, &IN_SUCCESS_PRESENT).expect("fails");
+        assert_eq!(api.code.as_deref(), Some("E1"));
+        for ok in [
+            &br#"{"error":null}"#[..],
+            br#"{"id":1}"#,
+            b"not json",
+            b"[]",
+        ] {
+            assert!(error_in_success(200, None, ok, &IN_SUCCESS_PRESENT).is_none());
+        }
+    }
+
+    #[test]
+    fn an_error_in_a_large_success_body_keeps_no_decoded_body() {
+        let padding = "p".repeat(crate::error::BODY_JSON_LIMIT);
+        let body = format!(r#"{{"error":{{"code":"E1","message":"m"}},"pad":"{padding}"}}"#);
+        let api = error_in_success(200, None, body.as_bytes(), &IN_SUCCESS_PRESENT).expect("fails");
+        assert_eq!(api.code.as_deref(), Some("E1"));
+        assert!(api.body.is_none());
+        assert!(api.body_excerpt.len() <= crate::error::EXCERPT_LIMIT + '…'.len_utf8());
     }
 }

@@ -452,6 +452,7 @@ fn map_error(err: &lettre::transport::smtp::Error, timeout: Duration) -> Error {
             request_id: None,
             body_excerpt: crate::error::excerpt(format!("{status} {text}").as_bytes()),
             body_truncated: false,
+            body: None,
         };
         return if err.is_transient() {
             Error::RateLimited {

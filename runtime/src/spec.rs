@@ -29,6 +29,7 @@ use crate::Method;
 ///     retry: RetrySpec::DEFAULT,
 ///     timeouts: TimeoutSpec::DEFAULT,
 ///     idempotency: Some(IdempotencySpec { header: "Idempotency-Key", max_len: 256 }),
+///     errors: ErrorSpec::DEFAULT,
 /// };
 /// assert_eq!(EMAIL.name, "email");
 /// ```
@@ -57,6 +58,8 @@ pub struct ServiceSpec {
     pub timeouts: TimeoutSpec,
     /// How idempotency keys are sent, when the service supports them.
     pub idempotency: Option<IdempotencySpec>,
+    /// Where an error answer's code and message live, and which successful answers are errors.
+    pub errors: ErrorSpec,
 }
 
 /// One credential: its name (as used by [`AuthScheme`]), the environment variable it is read
@@ -80,12 +83,14 @@ pub enum AuthScheme {
         /// Credential name.
         credential: &'static str,
     },
-    /// `<header>: <credential>`
+    /// `<header>: <prefix><credential>`
     Header {
         /// Header name.
         header: &'static str,
         /// Credential name.
         credential: &'static str,
+        /// Text before the credential, e.g. `"App "` for `Authorization: App <key>`.
+        prefix: Option<&'static str>,
     },
     /// `?<param>=<credential>` (only when the caller opts in; keys in URLs leak into logs).
     Query {
@@ -98,6 +103,32 @@ pub enum AuthScheme {
     Signature {
         /// Which scheme, with the names of the credentials it uses.
         scheme: SigningScheme,
+    },
+    /// HTTP Basic (RFC 7617): `Authorization: Basic base64(<username>:<password>)`.
+    Basic {
+        /// Credential sent as the user name (an account id, or the key itself).
+        username: &'static str,
+        /// Credential sent as the password; `None` sends an empty password (key-as-username).
+        password: Option<&'static str>,
+    },
+    /// The credential as a field of the request body (a JSON object, or a form before it is
+    /// encoded).
+    Body {
+        /// Top-level field name, e.g. `"api_key"`.
+        field: &'static str,
+        /// Credential name.
+        credential: &'static str,
+    },
+    /// A token the application mints (a signed JWT ...), sent as `<header>: <prefix><token>`.
+    /// The minter is registered on the builder under `minter`
+    /// ([`crate::ClientBuilder::token_minter`]) and asked once per attempt.
+    Minted {
+        /// The name the minter is registered under, e.g. `"jwt"`.
+        minter: &'static str,
+        /// Header name, e.g. `"Authorization"`.
+        header: &'static str,
+        /// Text before the token, e.g. `"Bearer "`.
+        prefix: Option<&'static str>,
     },
 }
 
@@ -113,6 +144,56 @@ pub enum SigningScheme {
         /// Credential holding the app secret.
         secret: &'static str,
     },
+}
+
+/// Where an error body keeps its code and message, and which successful answers carry an
+/// error. Paths are dot paths into the JSON body: `error.code`, `code`, `errors.0.message` (a
+/// number indexes an array, so `0.code` reads the first element of a top-level array).
+///
+/// ```
+/// use comms_runtime::{ApiError, ErrorSpec};
+///
+/// static TWILIO_LIKE: ErrorSpec =
+///     ErrorSpec { code: Some("code"), message: Some("message"), in_success: None };
+/// let api = ApiError::from_body(404, None, br#"{"code": 20404, "message": "not found"}"#, &TWILIO_LIKE);
+/// assert_eq!(api.code.as_deref(), Some("20404"));
+/// assert_eq!(api.message.as_deref(), Some("not found"));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ErrorSpec {
+    /// Dot path to the code; `None`: the body has no code.
+    pub code: Option<&'static str>,
+    /// Dot path to the message; `None`: the body has no message.
+    pub message: Option<&'static str>,
+    /// How a successful (2xx) answer says it failed; `None`: a 2xx is always a success.
+    pub in_success: Option<InSuccessSpec>,
+}
+
+impl ErrorSpec {
+    /// `{"error": {"code": .., "message": ..}}`, and no errors inside 2xx answers.
+    pub const DEFAULT: ErrorSpec = ErrorSpec {
+        code: Some("error.code"),
+        message: Some("error.message"),
+        in_success: None,
+    };
+}
+
+/// An error inside a successful answer: the field at `field` (a dot path) means failure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InSuccessSpec {
+    /// Dot path into the success body, e.g. `"status"` or `"result.error"`.
+    pub field: &'static str,
+    /// What of the field means failure.
+    pub when: FailureWhen,
+}
+
+/// What of a field of a successful answer means the call failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailureWhen {
+    /// The field is there and not `null`.
+    Present,
+    /// The field's value (as text: a string, a number or a boolean) is one of these.
+    Equals(&'static [&'static str]),
 }
 
 /// A request rate: `requests` per `per_seconds`.

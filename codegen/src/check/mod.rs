@@ -106,6 +106,7 @@ pub fn check(loaded: &Loaded) -> Result<Service, Diagnostics> {
     let limits = c.limits();
     let types = c.types();
     let operations = c.operations(&types, &auth);
+    c.error_paths(&types, &operations, limits.errors.as_ref());
     let webhook = c.events();
     let websocket = c.websocket();
     let (webhooks, signatures) = c.webhooks();

@@ -8,8 +8,8 @@ use super::Checker;
 use crate::model::{AuthKind, Idempotency, Pagination, RateLimitHeaders, Source, SpecFile};
 use crate::names::is_snake;
 use crate::resolved::{
-    AuthInfo, AuthMethod, CredentialInfo, ErrorsInfo, Origin, RateLimitInfo, RetryInfo,
-    TimeoutInfo, defaults,
+    AuthInfo, AuthMethod, CredentialInfo, ErrorsInfo, InSuccessInfo, OperationInfo, Origin,
+    RateLimitInfo, RetryInfo, TimeoutInfo, Ty, TypeInfo, TypeKind, defaults,
 };
 
 impl Checker<'_> {
@@ -94,12 +94,27 @@ impl Checker<'_> {
                 AuthKind::Header => &["credential", "header"],
                 AuthKind::Query => &["credential", "param"],
                 AuthKind::Signature => &["signing"],
+                AuthKind::Basic => &["username"],
+                AuthKind::Body => &["credential", "field"],
+                AuthKind::Minted => &["minter"],
             };
+            // Keys a kind may take beyond what it needs; any other key is a mistake.
+            let optional: &[&str] = match scheme.kind {
+                AuthKind::Header => &["prefix"],
+                AuthKind::Signature => &["credentials"],
+                AuthKind::Basic => &["password"],
+                AuthKind::Minted => &["header", "prefix"],
+                AuthKind::Bearer | AuthKind::Query | AuthKind::Body => &[],
+            };
+            self.auth_keys_of_kind(&path, scheme, needs, optional);
             for need in needs {
                 let present = match *need {
                     "credential" => scheme.credential.is_some(),
                     "header" => scheme.header.is_some(),
                     "param" => scheme.param.is_some(),
+                    "username" => scheme.username.is_some(),
+                    "field" => scheme.field.is_some(),
+                    "minter" => scheme.minter.is_some(),
                     _ => scheme.signing.is_some(),
                 };
                 if !present {
@@ -115,6 +130,30 @@ impl Checker<'_> {
             }
             if let Some(cred) = &scheme.credential {
                 self.credential_ref(&format!("{path}.credential"), cred);
+            }
+            for (key, cred) in [
+                ("username", &scheme.username),
+                ("password", &scheme.password),
+            ] {
+                if let Some(cred) = cred {
+                    self.credential_ref(&format!("{path}.{key}"), cred);
+                }
+            }
+            if let Some(minter) = &scheme.minter
+                && !is_snake(minter)
+            {
+                let d = self.error_at_value(
+                    &format!("{path}.minter"),
+                    format!("minter name `{minter}` is not snake_case"),
+                );
+                d.expected = Some(
+                    "like `jwt`: the name the application registers its token minter under".into(),
+                );
+            }
+            if let Some(field) = &scheme.field
+                && field.is_empty()
+            {
+                self.error_at_value(&format!("{path}.field"), "the body field name is empty");
             }
             if scheme.kind == AuthKind::Signature {
                 for role in ["app_id", "key", "secret"] {
@@ -151,6 +190,44 @@ impl Checker<'_> {
             }
         }
         out
+    }
+
+    /// Reports keys of an auth scheme that its kind does not use (a `prefix` on a bearer
+    /// scheme would otherwise be ignored without a word).
+    fn auth_keys_of_kind(
+        &mut self,
+        path: &str,
+        scheme: &crate::model::AuthScheme,
+        needs: &[&str],
+        optional: &[&str],
+    ) {
+        let present = [
+            ("credential", scheme.credential.is_some()),
+            ("header", scheme.header.is_some()),
+            ("param", scheme.param.is_some()),
+            ("signing", scheme.signing.is_some()),
+            ("credentials", !scheme.credentials.is_empty()),
+            ("username", scheme.username.is_some()),
+            ("password", scheme.password.is_some()),
+            ("prefix", scheme.prefix.is_some()),
+            ("field", scheme.field.is_some()),
+            ("minter", scheme.minter.is_some()),
+        ];
+        let kind = serde_json::to_string(&scheme.kind).unwrap_or_default();
+        for (key, set) in present {
+            if set && !needs.contains(&key) && !optional.contains(&key) {
+                let d = self.error(
+                    &format!("{path}.{key}"),
+                    format!(
+                        "auth scheme `{}` of kind {kind} does not use `{key}`",
+                        scheme.name
+                    ),
+                );
+                let mut takes: Vec<&str> = needs.iter().chain(optional).copied().collect();
+                takes.sort_unstable();
+                d.expected = Some(format!("for kind {kind}: {}", takes.join(", ")));
+            }
+        }
     }
 
     /// Limits, retry, timeouts, idempotency, pagination and the error body.
@@ -255,6 +332,33 @@ impl Checker<'_> {
                 }
                 None => None,
             };
+            let path_or = |given: &Option<String>, default: &str| match given.as_deref() {
+                Some("none") => None,
+                Some(p) => Some(p.to_owned()),
+                None => Some(default.to_owned()),
+            };
+            let in_success = e.in_success.as_ref().map(|s| InSuccessInfo {
+                field: s.field.clone(),
+                equals: s.equals.clone(),
+            });
+            if let Some(s) = &e.in_success {
+                match (s.equals.is_empty(), s.present) {
+                    (true, false) => {
+                        let d = self.error(
+                            "errors.in_success",
+                            "`in_success` needs what of the field means failure",
+                        );
+                        d.expected = Some("`equals: [failed, error]` or `present: true`".into());
+                    }
+                    (false, true) => {
+                        self.error(
+                            "errors.in_success.present",
+                            "`in_success` takes `equals` or `present: true`, not both",
+                        );
+                    }
+                    _ => {}
+                }
+            }
             errors = Some(ErrorsInfo {
                 ty,
                 codes: e.codes.clone(),
@@ -263,13 +367,31 @@ impl Checker<'_> {
                     note: e.note.clone(),
                     conflict: e.conflict.clone(),
                 },
+                code: path_or(&e.code, defaults::ERROR_CODE_PATH),
+                message: path_or(&e.message, defaults::ERROR_MESSAGE_PATH),
+                in_success,
             });
             let codes: Vec<(String, Vec<u16>)> = e
                 .codes
                 .iter()
                 .map(|(k, v)| (k.clone(), v.status.clone()))
                 .collect();
+            let mut variants: HashMap<String, String> = HashMap::new();
             for (code, statuses) in codes {
+                let variant = crate::names::error_code_variant(&code);
+                if variant == "Unknown" {
+                    self.error(
+                        &format!("errors.codes.{code}"),
+                        format!("error code `{code}` clashes with `ErrorCode::Unknown`, which keeps codes the spec does not list"),
+                    );
+                } else if let Some(other) = variants.insert(variant.clone(), code.clone()) {
+                    self.error(
+                        &format!("errors.codes.{code}"),
+                        format!(
+                            "error codes `{other}` and `{code}` both become `ErrorCode::{variant}`"
+                        ),
+                    );
+                }
                 for s in statuses {
                     if !(400..=599).contains(&s) {
                         self.error_at_value(
@@ -343,6 +465,23 @@ fn auth_method(scheme: &crate::model::AuthScheme) -> Option<AuthMethod> {
         AuthKind::Header => AuthMethod::Header {
             header: scheme.header.clone()?,
             credential: credential()?,
+            prefix: scheme.prefix.clone(),
+        },
+        AuthKind::Basic => AuthMethod::Basic {
+            username: scheme.username.clone()?,
+            password: scheme.password.clone(),
+        },
+        AuthKind::Body => AuthMethod::Body {
+            field: scheme.field.clone()?,
+            credential: credential()?,
+        },
+        AuthKind::Minted => AuthMethod::Minted {
+            minter: scheme.minter.clone()?,
+            header: scheme
+                .header
+                .clone()
+                .unwrap_or_else(|| defaults::MINTED_HEADER.to_owned()),
+            prefix: scheme.prefix.clone(),
         },
         AuthKind::Query => AuthMethod::Query {
             param: scheme.param.clone()?,
@@ -391,4 +530,103 @@ pub(super) fn as_written(spec: &SpecFile) -> Vec<(&'static str, serde_json::Valu
     .into_iter()
     .filter(|(_, v)| !v.is_null())
     .collect()
+}
+
+/// Where a dot path stops matching a type: `None` when the whole path can be there; else the
+/// segment that does not fit and why. `json`, maps and unions accept any further segment
+/// (their shape is open or decided by data).
+fn path_misfit(types: &[TypeInfo], ty: &Ty, path: &[&str]) -> Option<String> {
+    // Nothing left to follow: the whole path fits (`None`).
+    let (first, rest) = path.split_first()?;
+    match ty {
+        Ty::Json | Ty::Page(_) => None,
+        Ty::Map(inner) => path_misfit(types, inner, rest),
+        Ty::List(inner) => match first.parse::<usize>() {
+            Ok(_) => path_misfit(types, inner, rest),
+            Err(_) => Some(format!(
+                "`{first}` is not an index into a list (use a number, like `0`)"
+            )),
+        },
+        Ty::Named(name) => match types.iter().find(|t| &t.name == name).map(|t| &t.kind) {
+            Some(TypeKind::Object(fields)) => match fields.iter().find(|f| f.wire == *first) {
+                Some(field) => path_misfit(types, &field.ty, rest),
+                None => {
+                    let known: Vec<&str> = fields.iter().map(|f| f.wire.as_str()).collect();
+                    Some(format!(
+                        "`{name}` has no field `{first}` (it has {})",
+                        known.join(", ")
+                    ))
+                }
+            },
+            Some(TypeKind::Union { .. }) | None => None,
+            Some(TypeKind::Enum(_)) => Some(format!("`{name}` is an enum, with no `{first}`")),
+        },
+        _ => Some(format!("a scalar has no `{first}`")),
+    }
+}
+
+impl Checker<'_> {
+    /// The `errors` paths against the types: `code` and `message` must be in the error type,
+    /// `in_success.field` in the response type of at least one operation.
+    pub(super) fn error_paths(
+        &mut self,
+        types: &[TypeInfo],
+        operations: &[OperationInfo],
+        errors: Option<&ErrorsInfo>,
+    ) {
+        let Some(errors) = errors else { return };
+        let Some(spec_errors) = &self.spec.errors else {
+            return;
+        };
+        if let Some(ty) = &errors.ty {
+            for (key, path, given) in [
+                ("code", &errors.code, spec_errors.code.is_some()),
+                ("message", &errors.message, spec_errors.message.is_some()),
+            ] {
+                let Some(path) = path else { continue };
+                let segments: Vec<&str> = path.split('.').collect();
+                if let Some(why) = path_misfit(types, ty, &segments) {
+                    let message = format!("`{path}` is not a path in the error type: {why}");
+                    let d = if given {
+                        self.error_at_value(&format!("errors.{key}"), message)
+                    } else {
+                        self.error("errors.type", message)
+                    };
+                    d.hint = Some(if given {
+                        format!(
+                            "a dot path to the {key} (`errors.0.{key}` for the first of an array), or `none`"
+                        )
+                    } else {
+                        format!(
+                            "`{key}` defaults to `{path}`: set `errors.{key}` to where the {key} is, or to `none`"
+                        )
+                    });
+                }
+            }
+        }
+        if let Some(in_success) = &errors.in_success {
+            let segments: Vec<&str> = in_success.field.split('.').collect();
+            let responses: Vec<&Ty> = operations
+                .iter()
+                .filter_map(|o| o.response.as_ref())
+                .filter(|t| matches!(t, Ty::Named(_)))
+                .collect();
+            let fits = responses
+                .iter()
+                .any(|ty| path_misfit(types, ty, &segments).is_none());
+            if !responses.is_empty() && !fits {
+                let mut names: Vec<&str> =
+                    responses.iter().filter_map(|t| t.inner_name()).collect();
+                names.dedup();
+                let d = self.error_at_value(
+                    "errors.in_success.field",
+                    format!("no operation's answer has `{}`", in_success.field),
+                );
+                d.hint = Some(format!(
+                    "a dot path into a success body; the answers are {}",
+                    names.join(", ")
+                ));
+            }
+        }
+    }
 }

@@ -279,6 +279,15 @@ impl Checker<'_> {
                 "the standard prelude's `{name}`, which generated code uses"
             ));
         }
+        if name == "ErrorCode"
+            && self
+                .spec
+                .errors
+                .as_ref()
+                .is_some_and(|e| !e.codes.is_empty())
+        {
+            return Some("the generated enum of `errors.codes`".into());
+        }
         if name == "Page" && self.spec.pagination.is_some() {
             return Some("the generated page type `Page<T>`".into());
         }

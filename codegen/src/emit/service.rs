@@ -6,7 +6,7 @@ use quote::quote;
 
 use super::{lit, opt_str};
 use crate::model::SigningKind;
-use crate::resolved::{AuthInfo, AuthMethod, Service};
+use crate::resolved::{AuthInfo, AuthMethod, Service, TypeInfo, TypeKind, ValueInfo};
 
 /// A `comms_runtime::AuthScheme` value for a resolved auth scheme.
 pub(super) fn auth_scheme(a: &AuthInfo) -> TokenStream {
@@ -14,8 +14,28 @@ pub(super) fn auth_scheme(a: &AuthInfo) -> TokenStream {
         AuthMethod::Bearer { credential } => {
             quote!(rt::AuthScheme::Bearer { credential: #credential })
         }
-        AuthMethod::Header { header, credential } => {
-            quote!(rt::AuthScheme::Header { header: #header, credential: #credential })
+        AuthMethod::Header {
+            header,
+            credential,
+            prefix,
+        } => {
+            let prefix = opt_str(prefix.as_deref());
+            quote!(rt::AuthScheme::Header { header: #header, credential: #credential, prefix: #prefix })
+        }
+        AuthMethod::Basic { username, password } => {
+            let password = opt_str(password.as_deref());
+            quote!(rt::AuthScheme::Basic { username: #username, password: #password })
+        }
+        AuthMethod::Body { field, credential } => {
+            quote!(rt::AuthScheme::Body { field: #field, credential: #credential })
+        }
+        AuthMethod::Minted {
+            minter,
+            header,
+            prefix,
+        } => {
+            let prefix = opt_str(prefix.as_deref());
+            quote!(rt::AuthScheme::Minted { minter: #minter, header: #header, prefix: #prefix })
         }
         AuthMethod::Query { param, credential } => {
             quote!(rt::AuthScheme::Query { param: #param, credential: #credential })
@@ -103,6 +123,8 @@ pub(super) fn service_static(service: &Service) -> TokenStream {
             };
         }
     });
+    let errors = error_spec(service);
+    let error_code = error_code_enum(service);
     quote! {
         /// What the runtime needs to know about this service, taken from its spec.
         pub static SERVICE: rt::ServiceSpec = rt::ServiceSpec {
@@ -119,7 +141,91 @@ pub(super) fn service_static(service: &Service) -> TokenStream {
             retry: #retry,
             timeouts: rt::TimeoutSpec { connect_ms: #connect_ms, attempt_ms: #attempt_ms, total_ms: #total_ms },
             idempotency: #idempotency,
+            errors: #errors,
         };
         #pagination
+        #error_code
+    }
+}
+
+/// The `rt::ErrorSpec` of a service: where code and message live, errors inside 2xx answers.
+fn error_spec(service: &Service) -> TokenStream {
+    let Some(errors) = &service.errors else {
+        return quote!(rt::ErrorSpec::DEFAULT);
+    };
+    let code = opt_str(errors.code.as_deref());
+    let message = opt_str(errors.message.as_deref());
+    let in_success = match &errors.in_success {
+        Some(s) => {
+            let field = &s.field;
+            let when = if s.equals.is_empty() {
+                quote!(rt::FailureWhen::Present)
+            } else {
+                let values = &s.equals;
+                quote!(rt::FailureWhen::Equals(&[#(#values),*]))
+            };
+            quote!(Some(rt::InSuccessSpec { field: #field, when: #when }))
+        }
+        None => quote!(None),
+    };
+    quote!(rt::ErrorSpec { code: #code, message: #message, in_success: #in_success })
+}
+
+/// `pub enum ErrorCode`: the spec's `errors.codes` as an open enum, with `ErrorCode::of(&err)`
+/// and the statuses each code comes with. Nothing when the spec lists no codes.
+fn error_code_enum(service: &Service) -> TokenStream {
+    let Some(errors) = service.errors.as_ref().filter(|e| !e.codes.is_empty()) else {
+        return TokenStream::new();
+    };
+    let values: Vec<ValueInfo> = errors
+        .codes
+        .iter()
+        .map(|(code, info)| ValueInfo {
+            wire: code.clone(),
+            rust: crate::names::error_code_variant(code),
+            doc: Some(match info.doc.as_deref() {
+                Some(doc) => format!("`{code}`: {}", doc.trim()),
+                None => format!("`{code}`."),
+            }),
+            source: info.source.unwrap_or(errors.origin.source),
+        })
+        .collect();
+    let enum_type = TypeInfo {
+        name: "ErrorCode".into(),
+        doc: Some(
+            "The error codes the spec lists (`errors.codes`), as found in an error answer where \
+             the spec says the code is. `ErrorCode::of(&err)` reads one from an error."
+                .into(),
+        ),
+        source: errors.origin.source,
+        note: None,
+        conflict: None,
+        kind: TypeKind::Enum(values.clone()),
+        rules: Vec::new(),
+        rules_as_written: Vec::new(),
+        checked: false,
+    };
+    let open_enum = super::types::open_enum(&enum_type, &values);
+    let statuses = errors.codes.iter().map(|(code, info)| {
+        let s = info.status.iter().map(|s| super::lit((*s).into()));
+        quote!(#code => &[#(#s),*])
+    });
+    quote! {
+        #open_enum
+
+        impl ErrorCode {
+            /// The code of `error`, when it is an answer of the server that carries one.
+            pub fn of(error: &rt::Error) -> Option<ErrorCode> {
+                error.code().map(ErrorCode::from)
+            }
+
+            /// The HTTP statuses the spec says this code comes with (empty when unknown).
+            pub fn statuses(&self) -> &'static [u16] {
+                match self.as_str() {
+                    #(#statuses,)*
+                    _ => &[],
+                }
+            }
+        }
     }
 }

@@ -125,7 +125,7 @@ fn object(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
 
 /// An open string enum: the known values plus `Unknown(String)`, which keeps any other value
 /// (decoded and sent back unchanged), with `as_str`, `Display`, `FromStr` and `From` strings.
-fn open_enum(t: &TypeInfo, values: &[ValueInfo]) -> TokenStream {
+pub(super) fn open_enum(t: &TypeInfo, values: &[ValueInfo]) -> TokenStream {
     let mut text = t
         .doc
         .as_deref()

@@ -82,10 +82,22 @@ pub fn document(service: &Service) -> Value {
         .iter()
         .enumerate()
         .filter(|(i, a)| *i == 0 || matches!(a.method, AuthMethod::Query { .. }))
+        .filter(|(_, a)| !matches!(a.method, AuthMethod::Body { .. }))
         .map(|(_, a)| json!({ a.name.clone(): [] }))
         .collect();
     if !default_security.is_empty() {
         doc.insert("security".into(), Value::Array(default_security));
+    }
+    // Errors inside 2xx answers: no OpenAPI construct says a success body can be a failure.
+    if let Some(s) = service.errors.as_ref().and_then(|e| e.in_success.as_ref()) {
+        doc.insert(
+            "x-errors-in-success".into(),
+            json!({ "field": s.field, "equals": s.equals, "present": s.equals.is_empty() }),
+        );
+    }
+    let body_auth = body_auth(service);
+    if !body_auth.is_empty() {
+        doc.insert("x-body-auth".into(), Value::Array(body_auth));
     }
 
     // Paths and tags.
@@ -220,11 +232,49 @@ fn security_schemes(service: &Service) -> Map<String, Value> {
                 s.insert("scheme".into(), json!("bearer"));
                 s.insert("x-credential".into(), json!(credential));
             }
-            AuthMethod::Header { header, credential } => {
+            AuthMethod::Header {
+                header,
+                credential,
+                prefix,
+            } => {
                 s.insert("type".into(), json!("apiKey"));
                 s.insert("in".into(), json!("header"));
                 s.insert("name".into(), json!(header));
                 s.insert("x-credential".into(), json!(credential));
+                if let Some(prefix) = prefix {
+                    s.insert("x-prefix".into(), json!(prefix));
+                }
+            }
+            AuthMethod::Basic { username, password } => {
+                s.insert("type".into(), json!("http"));
+                s.insert("scheme".into(), json!("basic"));
+                s.insert(
+                    "x-credentials".into(),
+                    json!({ "username": username, "password": password }),
+                );
+            }
+            // OpenAPI has no security scheme for a key in the body: the document's
+            // `x-body-auth` says it instead (see `body_auth`).
+            AuthMethod::Body { .. } => continue,
+            AuthMethod::Minted {
+                minter,
+                header,
+                prefix,
+            } => {
+                let bearer = header.eq_ignore_ascii_case("authorization")
+                    && prefix.as_deref() == Some("Bearer ");
+                if bearer {
+                    s.insert("type".into(), json!("http"));
+                    s.insert("scheme".into(), json!("bearer"));
+                } else {
+                    s.insert("type".into(), json!("apiKey"));
+                    s.insert("in".into(), json!("header"));
+                    s.insert("name".into(), json!(header));
+                }
+                s.insert("x-minter".into(), json!(minter));
+                if let Some(prefix) = prefix {
+                    s.insert("x-prefix".into(), json!(prefix));
+                }
             }
             AuthMethod::Query { param, credential } => {
                 s.insert("type".into(), json!("apiKey"));
@@ -262,6 +312,21 @@ fn security_schemes(service: &Service) -> Map<String, Value> {
         out.insert(a.name.clone(), Value::Object(s));
     }
     out
+}
+
+/// The auth schemes that put a credential in the request body, which OpenAPI's security
+/// schemes cannot say: `{name, field, credential}` each.
+fn body_auth(service: &Service) -> Vec<Value> {
+    service
+        .auth
+        .iter()
+        .filter_map(|a| match &a.method {
+            AuthMethod::Body { field, credential } => Some(json!({
+                "name": a.name, "field": field, "credential": credential,
+            })),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Header components: the rate-limit family and `Retry-After`, as the spec names them.
@@ -449,6 +514,11 @@ fn error_response(service: &Service, status: Option<u16>) -> Value {
     }
     if let Some(e) = errors {
         origin(&mut r, &e.origin);
+        // Where a client finds code and message (dot paths; `null`: not in the body).
+        r.insert(
+            "x-error-fields".into(),
+            json!({ "code": e.code, "message": e.message }),
+        );
     }
     Value::Object(r)
 }

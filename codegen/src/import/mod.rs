@@ -347,15 +347,18 @@ fn checked(spec: &mut Node, service: &str, report: &mut Report) -> Result<String
             let Some((_, section, name)) = owner else {
                 return Err(ImportError::Refused(diagnostics.to_string()));
             };
-            let droppable = matches!(section.as_str(), "types" | "operations" | "events");
+            // `events` and `errors` are dropped whole (their paths refer to each other's keys).
+            let whole = matches!(section.as_str(), "events" | "errors");
+            let droppable = matches!(section.as_str(), "types" | "operations") || whole;
             let item = spec.get(section).and_then(|s| s.get(name));
             let imported = item.is_some_and(is_imported)
-                || (section == "events" && spec.get("events").is_some_and(is_imported));
+                || (whole && spec.get(section).is_some_and(is_imported));
             if !droppable || !imported {
                 return Err(ImportError::Refused(diagnostics.to_string()));
             }
             let pointer = item
-                .or(spec.get("events"))
+                .filter(|_| !whole)
+                .or(spec.get(section))
                 .and_then(|i| i.get("note"))
                 .and_then(Node::as_str)
                 .and_then(|n| n.split_once('#'))
@@ -365,9 +368,9 @@ fn checked(spec: &mut Node, service: &str, report: &mut Report) -> Result<String
                 reason: "refused by the checker".into(),
                 detail: Some(d.message.clone()),
             });
-            if section == "events" {
+            if whole {
                 if let Node::Map(m) = spec {
-                    m.shift_remove("events");
+                    m.shift_remove(section.as_str());
                 }
             } else if let Some(Node::Map(m)) = spec.get_mut(section) {
                 m.shift_remove(name.as_str());
@@ -382,6 +385,19 @@ fn checked(spec: &mut Node, service: &str, report: &mut Report) -> Result<String
         "still refused after {MAX_CHECK_ROUNDS} rounds of dropping refused items"
     )))
 }
+
+/// Field names an error body keeps its code under, most likely first.
+const ERROR_CODE_NAMES: &[&str] = &["code", "error_code", "errorCode", "status_code"];
+
+/// Field names an error body keeps its message under, most likely first.
+const ERROR_MESSAGE_NAMES: &[&str] = &[
+    "message",
+    "error_message",
+    "errorMessage",
+    "detail",
+    "error_description",
+    "title",
+];
 
 /// A type being built.
 #[derive(Debug, Clone)]
@@ -1053,12 +1069,59 @@ impl<'a> Converter<'a> {
             return None;
         }
         let mut node = Node::map();
+        // Where code and message are in it (the checker holds the paths to the type).
+        let code = self.error_field_path(&ty, ERROR_CODE_NAMES);
+        let message = self.error_field_path(&ty, ERROR_MESSAGE_NAMES);
         node.set("type", Node::str(ty));
+        for (key, path, default) in [
+            ("code", code, crate::resolved::defaults::ERROR_CODE_PATH),
+            (
+                "message",
+                message,
+                crate::resolved::defaults::ERROR_MESSAGE_PATH,
+            ),
+        ] {
+            let path = path.unwrap_or_else(|| "none".to_owned());
+            if path != default {
+                node.set(key, Node::str(path));
+            }
+        }
         self.provenance(
             &mut node,
             &format!("/components/schemas/{}", document::escape(&best)),
         );
         Some(node)
+    }
+
+    /// The dot path of the first field of error type `ty` named like one of `names`: at the
+    /// top, else one level down in an object field (`error.code`) or in the first element of
+    /// a list of objects (`errors.0.message`).
+    fn error_field_path(&self, ty: &str, names: &[&str]) -> Option<String> {
+        let fields_of = |ty: &str| match self.types.get(ty) {
+            Some(TypeOut::Object { fields, .. }) => Some(fields),
+            _ => None,
+        };
+        let named = |fields: &Vec<FieldOut>| {
+            names.iter().find_map(|n| {
+                fields
+                    .iter()
+                    .find(|f| f.wire.eq_ignore_ascii_case(n))
+                    .map(|f| f.wire.clone())
+            })
+        };
+        let fields = fields_of(ty)?;
+        if let Some(found) = named(fields) {
+            return Some(found);
+        }
+        fields.iter().find_map(|f| {
+            let (inner, index) = match f.ty.strip_prefix("list<").and_then(|t| t.strip_suffix('>'))
+            {
+                Some(inner) => (inner, ".0"),
+                None => (f.ty.as_str(), ""),
+            };
+            let found = named(fields_of(inner)?)?;
+            Some(format!("{}{index}.{found}", f.wire))
+        })
     }
 
     /// The webhook, when the document has exactly one (3.1 `webhooks`, or `x-webhooks`).

@@ -98,6 +98,12 @@ pub enum AuthKind {
     Query,
     /// A request-signing scheme implemented by the runtime (`signing` names it).
     Signature,
+    /// HTTP Basic: `username` (and `password`, else empty) credentials.
+    Basic,
+    /// The credential as the top-level `field` of the JSON or form body.
+    Body,
+    /// A token the application mints (`minter` names it), sent in `header` after `prefix`.
+    Minted,
 }
 
 /// Request-signing schemes the runtime implements.
@@ -133,6 +139,21 @@ item! {
         /// What it is.
         #[serde(default)]
         pub doc: Option<String>,
+        /// The credential sent as the user name (kind `basic`).
+        #[serde(default)]
+        pub username: Option<String>,
+        /// The credential sent as the password (kind `basic`); absent: an empty password.
+        #[serde(default)]
+        pub password: Option<String>,
+        /// Text before the value in the header (kinds `header`, `minted`), e.g. `"App "`.
+        #[serde(default)]
+        pub prefix: Option<String>,
+        /// The body field that carries the credential (kind `body`).
+        #[serde(default)]
+        pub field: Option<String>,
+        /// The name the application registers its token minter under (kind `minted`).
+        #[serde(default)]
+        pub minter: Option<String>,
     }
 }
 
@@ -314,7 +335,32 @@ item! {
         /// Known error codes and their statuses.
         #[serde(default)]
         pub codes: IndexMap<String, ErrorCode>,
+        /// Dot path to the code in the error body (`code`, `errors.0.code`); default
+        /// `error.code`; `none` when the body has no code.
+        #[serde(default)]
+        pub code: Option<String>,
+        /// Dot path to the message; default `error.message`; `none` when there is none.
+        #[serde(default)]
+        pub message: Option<String>,
+        /// Errors inside successful (2xx) answers.
+        #[serde(default)]
+        pub in_success: Option<InSuccess>,
     }
+}
+
+/// How a successful answer says it failed: the field at `field` equals one of `equals`, or
+/// (`present: true`) is there at all.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InSuccess {
+    /// Dot path into the success body (`status`, `result.error`).
+    pub field: String,
+    /// Values (as text) that mean failure.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub equals: Vec<String>,
+    /// The field's presence (not `null`) means failure.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub present: bool,
 }
 
 item! {

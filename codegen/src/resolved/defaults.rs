@@ -67,3 +67,11 @@ pub const RECONNECT_CAP_MS: u64 = 30_000;
 
 /// Webhook timestamp tolerance of the built-in Standard Webhooks scheme, in seconds.
 pub const WEBHOOK_TOLERANCE_S: u64 = 300;
+/// Where the error code is when the `errors` section does not say (`{"error": {"code"}}`).
+pub const ERROR_CODE_PATH: &str = "error.code";
+
+/// Where the error message is when the `errors` section does not say.
+pub const ERROR_MESSAGE_PATH: &str = "error.message";
+
+/// The header a minted token travels in when the auth scheme does not say.
+pub const MINTED_HEADER: &str = "Authorization";

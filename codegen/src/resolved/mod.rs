@@ -140,12 +140,14 @@ pub enum AuthMethod {
         /// The credential sent.
         credential: String,
     },
-    /// `<header>: <credential>`.
+    /// `<header>: <prefix><credential>`.
     Header {
         /// The header name.
         header: String,
         /// The credential sent.
         credential: String,
+        /// Text before the credential (`App `), if any.
+        prefix: Option<String>,
     },
     /// `?<param>=<credential>`.
     Query {
@@ -164,6 +166,29 @@ pub enum AuthMethod {
         key: String,
         /// The credential holding the secret.
         secret: String,
+    },
+    /// HTTP Basic: `Authorization: Basic base64(<username>:<password>)`.
+    Basic {
+        /// The credential sent as the user name.
+        username: String,
+        /// The credential sent as the password; `None`: an empty password.
+        password: Option<String>,
+    },
+    /// The credential as the top-level `field` of the request body.
+    Body {
+        /// The body field.
+        field: String,
+        /// The credential sent.
+        credential: String,
+    },
+    /// A token the application's minter makes per attempt: `<header>: <prefix><token>`.
+    Minted {
+        /// The name the minter is registered under.
+        minter: String,
+        /// The header name ([`defaults::MINTED_HEADER`] when the spec does not say).
+        header: String,
+        /// Text before the token (`Bearer `), if any.
+        prefix: Option<String>,
     },
 }
 
@@ -217,6 +242,23 @@ pub struct ErrorsInfo {
     pub codes: indexmap::IndexMap<String, ErrorCode>,
     /// Where it comes from.
     pub origin: Origin,
+    /// Dot path to the code ([`defaults::ERROR_CODE_PATH`] when the spec does not say);
+    /// `None`: the body has no code.
+    pub code: Option<String>,
+    /// Dot path to the message ([`defaults::ERROR_MESSAGE_PATH`] when the spec does not say);
+    /// `None`: the body has no message.
+    pub message: Option<String>,
+    /// How a successful answer says it failed, when it can.
+    pub in_success: Option<InSuccessInfo>,
+}
+
+/// An error inside a successful answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InSuccessInfo {
+    /// Dot path into the success body.
+    pub field: String,
+    /// Values (as text) meaning failure; empty: the field's presence means failure.
+    pub equals: Vec<String>,
 }
 
 /// Webhook delivery.

@@ -295,6 +295,7 @@ pub static EMAIL: ServiceSpec = ServiceSpec {
         header: "Idempotency-Key",
         max_len: 256,
     }),
+    errors: ErrorSpec::DEFAULT,
 };
 
 pub static GET_EMAIL: OperationSpec = OperationSpec::get("get_email", "/v1/emails/{id}");
@@ -351,6 +352,7 @@ pub static REALTIME: ServiceSpec = ServiceSpec {
     retry: RetrySpec::DEFAULT,
     timeouts: TimeoutSpec::DEFAULT,
     idempotency: None,
+    errors: ErrorSpec::DEFAULT,
 };
 
 pub static TRIGGER: OperationSpec = OperationSpec::post("trigger_event", "/apps/{app_id}/events");

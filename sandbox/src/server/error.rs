@@ -1,11 +1,14 @@
-//! [`ServerError`]: an error answer of a sandboxed service, encoded with the spec's error body
-//! `{"error": {"code", "message", "param", "request_id"}}`.
+//! [`ServerError`]: an error answer of a sandboxed service, encoded with the spec's error body:
+//! `{"error": {"code", "message", "param", "request_id"}}` by default, or code and message at
+//! the paths the spec's `errors` section declares ([`ServerError::body_as`]).
 
 use std::fmt;
 
 use axum::http::StatusCode;
 use axum::http::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 use axum::response::{IntoResponse, Response};
+
+use comms_runtime::ErrorSpec;
 
 use super::X_REQUEST_ID;
 
@@ -121,9 +124,47 @@ impl ServerError {
         serde_json::json!({ "error": error })
     }
 
+    /// The error body in the shape `spec` declares: code and message at its paths (a code
+    /// made of digits as a JSON number, as providers with numeric codes send it). The default
+    /// shape is [`ServerError::body`], with `param` and `request_id`.
+    ///
+    /// ```
+    /// use comms_runtime::ErrorSpec;
+    /// use comms_sandbox::server::ServerError;
+    /// static SHAPE: ErrorSpec =
+    ///     ErrorSpec { code: Some("errors.0.code"), message: Some("errors.0.message"), in_success: None };
+    /// let body = ServerError::new(404, "20404", "not found").body_as("req_1", &SHAPE);
+    /// assert_eq!(body, serde_json::json!({"errors": [{"code": 20404, "message": "not found"}]}));
+    /// ```
+    pub fn body_as(&self, request_id: &str, spec: &ErrorSpec) -> serde_json::Value {
+        if *spec == ErrorSpec::DEFAULT {
+            return self.body(request_id);
+        }
+        let mut body = serde_json::Value::Null;
+        let code = match self.inner.code.parse::<u64>() {
+            Ok(n) => serde_json::Value::from(n),
+            Err(_) => serde_json::Value::from(self.inner.code.clone()),
+        };
+        if let Some(path) = spec.code {
+            put_at(&mut body, path, code);
+        }
+        if let Some(path) = spec.message {
+            put_at(&mut body, path, self.inner.message.clone().into());
+        }
+        if body.is_null() {
+            body = serde_json::json!({});
+        }
+        body
+    }
+
     /// The whole HTTP answer.
     pub fn to_response(&self, request_id: &str) -> Response {
-        let body = serde_json::to_vec(&self.body(request_id)).unwrap_or_default();
+        self.to_response_as(request_id, &ErrorSpec::DEFAULT)
+    }
+
+    /// The whole HTTP answer, its body in the shape `spec` declares ([`ServerError::body_as`]).
+    pub fn to_response_as(&self, request_id: &str, spec: &ErrorSpec) -> Response {
+        let body = serde_json::to_vec(&self.body_as(request_id, spec)).unwrap_or_default();
         let mut response = (self.inner.status, body).into_response();
         let headers = response.headers_mut();
         headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
@@ -135,6 +176,42 @@ impl ServerError {
         }
         response
     }
+}
+
+/// Largest array index a path may create (paths come from the spec: `errors.0.code`).
+const MAX_PATH_INDEX: usize = 16;
+
+/// Sets the value at a dot path, creating objects (and arrays for number segments) on the way;
+/// a step that meets a value of another shape replaces it.
+fn put_at(root: &mut serde_json::Value, path: &str, value: serde_json::Value) {
+    let mut here = root;
+    for segment in path.split('.') {
+        here = match segment.parse::<usize>() {
+            Ok(index) if index <= MAX_PATH_INDEX => {
+                if !here.is_array() {
+                    *here = serde_json::Value::Array(Vec::new());
+                }
+                let serde_json::Value::Array(items) = here else {
+                    return;
+                };
+                if items.len() <= index {
+                    items.resize(index + 1, serde_json::Value::Null);
+                }
+                &mut items[index]
+            }
+            _ => {
+                if !here.is_object() {
+                    *here = serde_json::Value::Object(serde_json::Map::new());
+                }
+                let serde_json::Value::Object(map) = here else {
+                    return;
+                };
+                map.entry(segment.to_owned())
+                    .or_insert(serde_json::Value::Null)
+            }
+        };
+    }
+    *here = value;
 }
 
 impl fmt::Display for ServerError {

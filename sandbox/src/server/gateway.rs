@@ -76,7 +76,12 @@ pub struct Gateway {
     body_read_timeout: Duration,
     max_json_values: usize,
     max_json_depth: usize,
+    /// Checks of minted tokens (JWTs ...), by minter name.
+    token_checks: Vec<(String, TokenCheck)>,
 }
+
+/// Decides whether a minted token (the header value after the scheme's prefix) is valid.
+pub type TokenCheck = Arc<dyn Fn(&str) -> bool + Send + Sync>;
 
 impl fmt::Debug for Gateway {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -116,7 +121,21 @@ impl Gateway {
             body_read_timeout: super::DEFAULT_BODY_READ_TIMEOUT,
             max_json_values: DEFAULT_MAX_JSON_VALUES,
             max_json_depth: DEFAULT_MAX_JSON_DEPTH,
+            token_checks: Vec::new(),
         }
+    }
+
+    /// How to check the tokens of the spec's minted auth scheme whose `minter` is `minter`
+    /// (e.g. verify a JWT's signature and expiry). Without one, every minted token is refused.
+    pub fn token_check(
+        mut self,
+        minter: impl Into<String>,
+        check: impl Fn(&str) -> bool + Send + Sync + 'static,
+    ) -> Self {
+        let minter = minter.into();
+        self.token_checks.retain(|(m, _)| *m != minter);
+        self.token_checks.push((minter, Arc::new(check)));
+        self
     }
 
     /// Applies the request-side bounds of `limits`: the body size (when it sets one), the body
@@ -527,6 +546,8 @@ pub struct Incoming {
     max_json_depth: usize,
     limit_headers: HeaderMap,
     reservation: Option<Reservation>,
+    /// The shape of the service's error bodies.
+    errors: &'static comms_runtime::ErrorSpec,
 }
 
 impl Incoming {
@@ -540,6 +561,8 @@ impl Incoming {
         request: Request,
     ) -> Result<Incoming, Response> {
         let request_id = new_request_id();
+        // Error answers take the shape the spec's `errors` section declares.
+        let shape = &gateway.service.errors;
         let (mut parts, body) = request.into_parts();
         let query = parts.uri.query().unwrap_or("").to_owned();
 
@@ -547,8 +570,12 @@ impl Incoming {
             Some(scheme) => std::slice::from_ref(scheme),
             None => gateway.service.auth,
         };
-        authenticate(gateway, schemes, &parts.headers, &query)
-            .map_err(|e| e.to_response(&request_id))?;
+        // A credential in the body is checked once the body is read.
+        let body_auth = schemes.iter().any(|s| matches!(s, AuthScheme::Body { .. }));
+        if !body_auth {
+            authenticate(gateway, schemes, &parts.headers, &query, None)
+                .map_err(|e| e.to_response_as(&request_id, shape))?;
+        }
 
         let mut limit_headers = HeaderMap::new();
         if let Some(limiter) = &gateway.limiter {
@@ -578,7 +605,7 @@ impl Incoming {
                     ),
                 )
                 .with_header(retry_after, &reset);
-                let mut response = error.to_response(&request_id);
+                let mut response = error.to_response_as(&request_id, shape);
                 response.headers_mut().extend(limit_headers);
                 return Err(response);
             }
@@ -591,14 +618,20 @@ impl Incoming {
                 .collect(),
             Err(rejection) => {
                 let error = ServerError::bad_request(format!("bad path: {rejection}"));
-                return Err(with_headers(error.to_response(&request_id), &limit_headers));
+                return Err(with_headers(
+                    error.to_response_as(&request_id, shape),
+                    &limit_headers,
+                ));
             }
         };
 
         let content_type = parts.headers.get(CONTENT_TYPE);
         if op.has_body && content_type.is_some_and(|v| !is_json(v)) {
             let error = unsupported_media_type();
-            return Err(with_headers(error.to_response(&request_id), &limit_headers));
+            return Err(with_headers(
+                error.to_response_as(&request_id, shape),
+                &limit_headers,
+            ));
         }
         let body = match read_body(
             &parts.headers,
@@ -628,12 +661,26 @@ impl Incoming {
                         ),
                     ),
                 };
-                return Err(with_headers(error.to_response(&request_id), &limit_headers));
+                return Err(with_headers(
+                    error.to_response_as(&request_id, shape),
+                    &limit_headers,
+                ));
             }
         };
         if op.has_body && content_type.is_none() && !body.is_empty() {
             let error = unsupported_media_type();
-            return Err(with_headers(error.to_response(&request_id), &limit_headers));
+            return Err(with_headers(
+                error.to_response_as(&request_id, shape),
+                &limit_headers,
+            ));
+        }
+        let mut body = body;
+        if body_auth {
+            let fields = BodyFields::read(&body, gateway, content_type.is_some_and(is_form));
+            authenticate(gateway, schemes, &parts.headers, &query, Some(&fields))
+                .map_err(|e| with_headers(e.to_response_as(&request_id, shape), &limit_headers))?;
+            // The handler sees the body as the spec's request type has it: without the key.
+            body = fields.without_credentials(body, schemes);
         }
 
         let mut idempotency_key = None;
@@ -649,7 +696,10 @@ impl Incoming {
                         spec.header, spec.max_len
                     ))
                     .with_param(spec.header);
-                    return Err(with_headers(error.to_response(&request_id), &limit_headers));
+                    return Err(with_headers(
+                        error.to_response_as(&request_id, shape),
+                        &limit_headers,
+                    ));
                 }
             };
             let scoped = format!("{}\u{0}{key}", gateway.service.name);
@@ -679,7 +729,10 @@ impl Incoming {
                 }
                 Claim::Conflict(error) => {
                     let error = error.with_param(spec.header);
-                    return Err(with_headers(error.to_response(&request_id), &limit_headers));
+                    return Err(with_headers(
+                        error.to_response_as(&request_id, shape),
+                        &limit_headers,
+                    ));
                 }
             }
             idempotency_key = Some(key);
@@ -688,7 +741,7 @@ impl Incoming {
         let mut headers = parts.headers;
         headers.remove(AUTHORIZATION);
         for scheme in schemes {
-            if let AuthScheme::Header { header, .. } = scheme {
+            if let AuthScheme::Header { header, .. } | AuthScheme::Minted { header, .. } = scheme {
                 headers.remove(*header);
             }
         }
@@ -708,6 +761,7 @@ impl Incoming {
             max_json_depth: gateway.max_json_depth,
             limit_headers,
             reservation,
+            errors: &gateway.service.errors,
         })
     }
 
@@ -849,10 +903,12 @@ impl Incoming {
                 None,
             ),
             Err(error) => {
-                let response = error.to_response(&request_id);
+                let response = error.to_response_as(&request_id, self.errors);
                 let status = response.status();
-                let body =
-                    Bytes::from(serde_json::to_vec(&error.body(&request_id)).unwrap_or_default());
+                let body = Bytes::from(
+                    serde_json::to_vec(&error.body_as(&request_id, self.errors))
+                        .unwrap_or_default(),
+                );
                 (status, body, Some(response.headers().clone()))
             }
         };
@@ -927,18 +983,161 @@ fn with_headers(mut response: Response, extra: &HeaderMap) -> Response {
     response
 }
 
+fn is_form(value: &HeaderValue) -> bool {
+    value.to_str().is_ok_and(|v| {
+        v.split(';').next().is_some_and(|t| {
+            t.trim()
+                .eq_ignore_ascii_case("application/x-www-form-urlencoded")
+        })
+    })
+}
+
+/// The top-level text fields of a request body (a JSON object or a form), for credentials sent
+/// in the body. A body that is neither (or breaks the JSON bounds) has none.
+struct BodyFields {
+    form: bool,
+    fields: Vec<(String, String)>,
+}
+
+impl BodyFields {
+    fn read(body: &[u8], gateway: &Gateway, form: bool) -> BodyFields {
+        let fields = if form {
+            url::form_urlencoded::parse(body).into_owned().collect()
+        } else if json_shape(body, gateway.max_json_values, gateway.max_json_depth).is_ok() {
+            match serde_json::from_slice::<serde_json::Value>(body) {
+                Ok(serde_json::Value::Object(map)) => map
+                    .into_iter()
+                    .filter_map(|(k, v)| Some((k, v.as_str()?.to_owned())))
+                    .collect(),
+                _ => Vec::new(),
+            }
+        } else {
+            Vec::new()
+        };
+        BodyFields { form, fields }
+    }
+
+    fn get(&self, name: &str) -> Option<&str> {
+        self.fields
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// `body` without the fields body schemes put credentials in (unchanged when none is
+    /// there or the body cannot be read).
+    fn without_credentials(&self, body: Bytes, schemes: &[AuthScheme]) -> Bytes {
+        let fields: Vec<&str> = schemes
+            .iter()
+            .filter_map(|s| match s {
+                AuthScheme::Body { field, .. } => Some(*field),
+                _ => None,
+            })
+            .collect();
+        if !fields.iter().any(|f| self.get(f).is_some()) {
+            return body;
+        }
+        if self.form {
+            let mut out = url::form_urlencoded::Serializer::new(String::new());
+            for (k, v) in url::form_urlencoded::parse(&body) {
+                if !fields.contains(&k.as_ref()) {
+                    out.append_pair(&k, &v);
+                }
+            }
+            return Bytes::from(out.finish());
+        }
+        match serde_json::from_slice::<serde_json::Value>(&body) {
+            Ok(serde_json::Value::Object(mut map)) => {
+                for f in &fields {
+                    map.remove(*f);
+                }
+                serde_json::to_vec(&map).map(Bytes::from).unwrap_or(body)
+            }
+            _ => body,
+        }
+    }
+}
+
+/// The credential of an `Authorization: Basic` header: user name and password.
+fn basic_credentials(headers: &HeaderMap) -> Option<(String, String)> {
+    use base64::Engine as _;
+    let value = headers.get(AUTHORIZATION)?.to_str().ok()?;
+    let (kind, encoded) = value.trim().split_once(' ')?;
+    if !kind.eq_ignore_ascii_case("basic") {
+        return None;
+    }
+    let decoded = base64::engine::general_purpose::STANDARD
+        .decode(encoded.trim())
+        .ok()?;
+    let text = String::from_utf8(decoded).ok()?;
+    let (user, pass) = text.split_once(':')?;
+    Some((user.to_owned(), pass.to_owned()))
+}
+
+/// A header's value after `prefix` (compared without case, like an auth scheme word).
+fn header_after_prefix(headers: &HeaderMap, header: &str, prefix: Option<&str>) -> Option<String> {
+    let value = headers.get(header)?.to_str().ok()?.trim();
+    let prefix = prefix.unwrap_or("");
+    let head = value.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix)
+        .then(|| value[prefix.len()..].trim().to_owned())
+}
+
 /// Checks the credential against the operation's schemes: the first scheme that carries one
-/// decides. Signing schemes are not served by this gateway.
+/// decides. Signing schemes are not served by this gateway. `body` is given when a scheme
+/// reads the credential from the body.
 fn authenticate(
     gateway: &Gateway,
     schemes: &[AuthScheme],
     headers: &HeaderMap,
     query: &str,
+    body: Option<&BodyFields>,
 ) -> Result<(), ServerError> {
     let mut presented = false;
     let mut hint = Vec::new();
     for scheme in schemes {
         let (credential, value) = match scheme {
+            AuthScheme::Basic { username, password } => {
+                hint.push("`Authorization: Basic <base64 user:password>`".to_owned());
+                let Some((user, pass)) = basic_credentials(headers) else {
+                    continue;
+                };
+                presented = true;
+                let pass_ok = match password {
+                    Some(password) => gateway.accepts(password, &pass),
+                    None => pass.is_empty(),
+                };
+                // Both halves are compared, so timing does not tell which one failed.
+                if gateway.accepts(username, &user) & pass_ok {
+                    return Ok(());
+                }
+                continue;
+            }
+            AuthScheme::Body { field, credential } => {
+                hint.push(format!("the body field `{field}`"));
+                (
+                    *credential,
+                    body.and_then(|b| b.get(field)).map(str::to_owned),
+                )
+            }
+            AuthScheme::Minted {
+                minter,
+                header,
+                prefix,
+            } => {
+                hint.push(format!("`{header}: {}<token>`", prefix.unwrap_or("")));
+                let Some(token) =
+                    header_after_prefix(headers, header, *prefix).filter(|t| !t.is_empty())
+                else {
+                    continue;
+                };
+                presented = true;
+                let check = gateway.token_checks.iter().find(|(m, _)| m == minter);
+                if check.is_some_and(|(_, check)| check(&token)) {
+                    return Ok(());
+                }
+                continue;
+            }
             AuthScheme::Bearer { credential } => {
                 hint.push("`Authorization: Bearer <key>`".to_owned());
                 let value = headers
@@ -951,13 +1150,13 @@ fn authenticate(
                     });
                 (*credential, value)
             }
-            AuthScheme::Header { header, credential } => {
-                hint.push(format!("`{header}: <key>`"));
-                let value = headers
-                    .get(*header)
-                    .and_then(|v| v.to_str().ok())
-                    .map(|v| v.trim().to_owned());
-                (*credential, value)
+            AuthScheme::Header {
+                header,
+                credential,
+                prefix,
+            } => {
+                hint.push(format!("`{header}: {}<key>`", prefix.unwrap_or("")));
+                (*credential, header_after_prefix(headers, header, *prefix))
             }
             AuthScheme::Query { param, credential } => {
                 hint.push(format!("`?{param}=<key>`"));

@@ -17,6 +17,7 @@ mod webhooks;
 pub use background::Background;
 pub(crate) use config::service_config_setters;
 pub use error::ServerError;
+pub use gateway::TokenCheck;
 pub use gateway::{
     DEFAULT_IDEMPOTENCY_RETENTION, DEFAULT_MAX_BODY_BYTES, Gateway, Incoming, RateLimit,
     RequestContext, new_request_id,

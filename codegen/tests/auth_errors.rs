@@ -1,0 +1,192 @@
+//! A provider-style spec with every auth kind and a declared error body, through check, the
+//! generator and the OpenAPI export: what each stage makes of `auth` and `errors`.
+
+#![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
+
+use comms_codegen::check::{AuthMethod, Service};
+use serde_json::json;
+
+const SPEC: &str = r#"
+service:
+  name: provider
+  title: Provider
+  summary: A provider with several auth kinds
+  source: assumed
+  base_url: { env: PROVIDER_BASE_URL, source: assumed }
+credentials:
+  account_sid: { env: PROVIDER_ACCOUNT_SID, secret: false, source: assumed }
+  auth_token: { env: PROVIDER_AUTH_TOKEN, source: assumed }
+auth:
+  - { name: basic, kind: basic, username: account_sid, password: auth_token, source: assumed }
+  - { name: key_only, kind: basic, username: auth_token, source: assumed }
+  - { name: app, kind: header, header: Authorization, prefix: "App ", credential: auth_token, source: assumed }
+  - { name: in_body, kind: body, field: api_key, credential: auth_token, source: assumed }
+  - { name: jwt, kind: minted, minter: jwt, prefix: "Bearer ", source: assumed }
+errors:
+  type: ProviderError
+  code: code
+  message: message
+  in_success: { field: status, equals: [failed, undelivered] }
+  codes:
+    "20404": { status: [404], doc: Not found., source: assumed }
+    invalid_to: { status: [400], source: assumed }
+  source: assumed
+types:
+  Message:
+    source: assumed
+    fields:
+      sid: { type: string, required: true }
+      status: { type: string }
+  ProviderError:
+    source: assumed
+    fields:
+      code: { type: integer }
+      message: { type: string }
+      more_info: { type: string }
+operations:
+  get_message:
+    method: GET
+    path: /v1/messages/{sid}
+    path_params: { sid: { doc: The id } }
+    response: Message
+    errors: [404]
+    source: assumed
+"#;
+
+fn service() -> Service {
+    let loaded = comms_codegen::load::load_str("provider.yaml", SPEC).unwrap();
+    comms_codegen::check::check(&loaded).unwrap()
+}
+
+#[test]
+fn check_resolves_every_auth_kind_and_the_error_paths() {
+    let s = service();
+    assert_eq!(
+        s.auth[0].method,
+        AuthMethod::Basic {
+            username: "account_sid".into(),
+            password: Some("auth_token".into())
+        }
+    );
+    assert_eq!(
+        s.auth[1].method,
+        AuthMethod::Basic {
+            username: "auth_token".into(),
+            password: None
+        }
+    );
+    // The minted scheme's header defaults to Authorization.
+    assert_eq!(
+        s.auth[4].method,
+        AuthMethod::Minted {
+            minter: "jwt".into(),
+            header: "Authorization".into(),
+            prefix: Some("Bearer ".into())
+        }
+    );
+    let errors = s.errors.as_ref().unwrap();
+    assert_eq!(errors.code.as_deref(), Some("code"));
+    assert_eq!(
+        errors.in_success.as_ref().unwrap().equals,
+        ["failed", "undelivered"]
+    );
+}
+
+#[test]
+fn generated_code_carries_the_schemes_the_error_spec_and_the_error_code_enum() {
+    let code = comms_codegen::emit::emit_service(&service()).unwrap();
+    for expected in [
+        r#"rt::AuthScheme::Basic {
+                username: "account_sid",
+                password: Some("auth_token"),
+            }"#,
+        r#"prefix: Some("App ")"#,
+        r#"rt::AuthScheme::Body {
+                field: "api_key",
+                credential: "auth_token",
+            }"#,
+        r#"minter: "jwt""#,
+        r#"when: rt::FailureWhen::Equals(&["failed", "undelivered"])"#,
+        "pub enum ErrorCode",
+        "Code20404,",
+        "InvalidTo,",
+        "pub fn of(error: &rt::Error) -> Option<ErrorCode>",
+        r#""20404" => &[404]"#,
+    ] {
+        assert!(code.contains(expected), "missing {expected} in\n{code}");
+    }
+}
+
+#[test]
+fn openapi_says_basic_prefix_minted_body_auth_and_where_errors_live() {
+    let doc = comms_codegen::export::openapi::document(&service());
+    let schemes = &doc["components"]["securitySchemes"];
+    assert_eq!(schemes["basic"]["scheme"], "basic");
+    assert_eq!(
+        schemes["basic"]["x-credentials"],
+        json!({"username": "account_sid", "password": "auth_token"})
+    );
+    assert_eq!(schemes["app"]["x-prefix"], "App ");
+    assert_eq!(schemes["jwt"]["scheme"], "bearer");
+    assert_eq!(schemes["jwt"]["x-minter"], "jwt");
+    // No OpenAPI scheme can say "in the body": an extension does, and nothing refers to it.
+    assert!(schemes.get("in_body").is_none());
+    assert_eq!(
+        doc["x-body-auth"],
+        json!([{"name": "in_body", "field": "api_key", "credential": "auth_token"}])
+    );
+    assert_eq!(doc["security"], json!([{"basic": []}]));
+    let not_found = &doc["components"]["responses"]["Error404"];
+    assert_eq!(
+        not_found["x-error-fields"],
+        json!({"code": "code", "message": "message"})
+    );
+    assert!(
+        not_found["description"]
+            .as_str()
+            .unwrap()
+            .contains("`20404`")
+    );
+    assert_eq!(
+        doc["x-errors-in-success"],
+        json!({"field": "status", "equals": ["failed", "undelivered"], "present": false})
+    );
+}
+
+#[test]
+fn import_finds_where_an_error_schema_keeps_code_and_message() {
+    let fixture = |name: &str| {
+        std::fs::read_to_string(
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/import")
+                .join(name),
+        )
+        .unwrap()
+    };
+    use comms_codegen::import::{ImportOptions, import_openapi};
+    // `{"errors": [{"message", "field"}]}`: a message in the first element, no code.
+    let shop = import_openapi(
+        &fixture("swagger_2_0.yaml"),
+        &ImportOptions::new("shop", "swagger_2_0.yaml"),
+        None,
+    )
+    .unwrap();
+    assert!(
+        shop.yaml
+            .contains("  code: none\n  message: errors.0.message\n"),
+        "{}",
+        shop.yaml
+    );
+    // `{"code", "message"}` at the top.
+    let parcels = import_openapi(
+        &fixture("features_3_0.yaml"),
+        &ImportOptions::new("parcels", "features_3_0.yaml"),
+        None,
+    )
+    .unwrap();
+    assert!(
+        parcels.yaml.contains("  code: code\n  message: message\n"),
+        "{}",
+        parcels.yaml
+    );
+}

@@ -1,0 +1,209 @@
+//! The gateway of the generated servers against the runtime's client over loopback, for the
+//! auth kinds real providers use (HTTP Basic with two credentials or a key and an empty
+//! password, a prefixed header, a key in the JSON body, a minted token) and an error body in
+//! the spec's declared shape, decoded back by the client at the same paths.
+
+#![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::Request;
+use axum::response::Response;
+use axum::routing::post;
+use comms_runtime::{
+    AuthScheme, Client, CredentialSpec, ErrorKind, ErrorSpec, MintRequest, OperationSpec,
+    RateLimitHeaders, RetrySpec, Secret, ServiceSpec, TimeoutSpec,
+};
+use comms_sandbox::server::{Gateway, Incoming};
+use serde_json::{Value, json};
+
+static CREDENTIALS: &[CredentialSpec] = &[
+    CredentialSpec {
+        name: "account_sid",
+        env: "G_ACCOUNT_SID",
+        secret: false,
+    },
+    CredentialSpec {
+        name: "auth_token",
+        env: "G_AUTH_TOKEN",
+        secret: true,
+    },
+];
+
+const fn service(auth: &'static [AuthScheme]) -> ServiceSpec {
+    ServiceSpec {
+        name: "provider",
+        title: "A provider",
+        base_url: None,
+        base_url_env: "G_BASE_URL",
+        credentials: CREDENTIALS,
+        auth,
+        rate_limit: None,
+        rate_limit_headers: RateLimitHeaders::NONE,
+        retry: RetrySpec {
+            max_attempts: 1,
+            ..RetrySpec::DEFAULT
+        },
+        timeouts: TimeoutSpec::DEFAULT,
+        idempotency: None,
+        // Twilio's shape: {"code": 20003, "message": "..."}.
+        errors: ErrorSpec {
+            code: Some("code"),
+            message: Some("message"),
+            in_success: None,
+        },
+    }
+}
+
+static BASIC: ServiceSpec = service(&[AuthScheme::Basic {
+    username: "account_sid",
+    password: Some("auth_token"),
+}]);
+static KEY_ONLY: ServiceSpec = service(&[AuthScheme::Basic {
+    username: "auth_token",
+    password: None,
+}]);
+static APP: ServiceSpec = service(&[AuthScheme::Header {
+    header: "Authorization",
+    credential: "auth_token",
+    prefix: Some("App "),
+}]);
+static IN_BODY: ServiceSpec = service(&[AuthScheme::Body {
+    field: "auth_token",
+    credential: "auth_token",
+}]);
+static MINTED: ServiceSpec = service(&[AuthScheme::Minted {
+    minter: "signed",
+    header: "Authorization",
+    prefix: Some("Bearer "),
+}]);
+
+static SEND: OperationSpec = OperationSpec::post("send", "/send");
+
+const SID: &str = "AC42";
+const TOKEN: &str = "token-very-secret";
+
+/// A loopback server whose one operation echoes the body the handler sees.
+async fn serve(gateway: Gateway) -> String {
+    let gateway = Arc::new(gateway);
+    let app = Router::new().route(
+        "/send",
+        post(move |request: Request| {
+            let gateway = gateway.clone();
+            async move {
+                let incoming: Incoming = match Incoming::accept(&gateway, &SEND, request).await {
+                    Ok(incoming) => incoming,
+                    Err(response) => return response,
+                };
+                let body = incoming.json::<Value>();
+                let response: Response = incoming.finish(body, 200);
+                response
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    url
+}
+
+fn gateway(spec: &'static ServiceSpec) -> Gateway {
+    Gateway::new(spec)
+        .credential("account_sid", SID)
+        .credential("auth_token", TOKEN)
+        .token_check("signed", |token| token == format!("minted-for-{TOKEN}"))
+}
+
+async fn send(
+    spec: &'static ServiceSpec,
+    url: &str,
+    token: &str,
+) -> Result<Value, comms_runtime::Error> {
+    let client = Client::builder(spec)
+        .base_url(url)
+        .credential("account_sid", SID)
+        .credential("auth_token", token)
+        .token_minter("signed", |request: MintRequest<'_>| {
+            let key = request
+                .credential("auth_token")
+                .unwrap()
+                .expose()
+                .to_owned();
+            Ok(Secret::new(format!("minted-for-{key}")))
+        })
+        .build()
+        .unwrap();
+    client
+        .execute(SEND.request().json(&json!({"to": "+15550100"})).unwrap())
+        .await?
+        .json()
+}
+
+#[tokio::test]
+async fn every_auth_kind_is_accepted_with_the_right_credential_and_refused_with_a_wrong_one() {
+    for spec in [&BASIC, &KEY_ONLY, &APP, &IN_BODY, &MINTED] {
+        let url = serve(gateway(spec)).await;
+        let echoed = send(spec, &url, TOKEN).await.unwrap();
+        // The body credential is taken out before the handler sees the body.
+        assert_eq!(echoed, json!({"to": "+15550100"}), "{:?}", spec.auth);
+        let err = send(spec, &url, "wrong-token").await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Auth, "{:?}", spec.auth);
+        assert_eq!(err.code(), Some("invalid_api_key"), "{:?}", spec.auth);
+    }
+}
+
+#[tokio::test]
+async fn a_request_without_credentials_gets_401_in_the_declared_error_shape() {
+    let url = serve(gateway(&BASIC)).await;
+    let response = reqwest_post(&format!("{url}/send")).await;
+    assert_eq!(response.0, 401);
+    assert_eq!(response.1["code"], "missing_api_key");
+    assert!(
+        response.1["message"]
+            .as_str()
+            .unwrap()
+            .contains("Authorization: Basic")
+    );
+    assert!(response.1.get("error").is_none(), "{}", response.1);
+}
+
+#[tokio::test]
+async fn basic_with_an_empty_password_refuses_a_non_empty_one() {
+    let url = serve(gateway(&KEY_ONLY)).await;
+    let client = comms_runtime::reqwest::Client::new();
+    use base64::Engine as _;
+    let header = |pair: &str| {
+        format!(
+            "Basic {}",
+            base64::engine::general_purpose::STANDARD.encode(pair)
+        )
+    };
+    for (pair, status) in [
+        (format!("{TOKEN}:"), 200),
+        (format!("{TOKEN}:x"), 401),
+        (format!("{SID}:"), 401),
+    ] {
+        let response = client
+            .post(format!("{url}/send"))
+            .header("authorization", header(&pair))
+            .header("content-type", "application/json")
+            .body("{}")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), status, "{pair}");
+    }
+}
+
+async fn reqwest_post(url: &str) -> (u16, Value) {
+    let response = comms_runtime::reqwest::Client::new()
+        .post(url)
+        .header("content-type", "application/json")
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap())
+}
