@@ -8,6 +8,7 @@
 
 mod operations;
 mod service;
+mod sizes;
 pub(crate) mod types;
 mod websocket;
 
@@ -108,6 +109,7 @@ pub fn check(loaded: &Loaded) -> Result<Service, Diagnostics> {
     let webhook = c.events();
     let websocket = c.websocket();
     c.gaps();
+    c.unbound_sizes();
     if !c.errors.is_empty() {
         return Err(c.errors.sorted());
     }

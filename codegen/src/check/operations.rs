@@ -217,6 +217,7 @@ impl Checker<'_> {
                 body_checked,
                 query_type,
                 query_checked,
+                max_body_bytes: self.body_size(&format!("operations.{name}"), op),
             });
         }
         out

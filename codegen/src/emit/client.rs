@@ -136,8 +136,12 @@ fn operation_static(op: &OperationInfo) -> TokenStream {
         let scheme = super::service::auth_scheme(scheme);
         quote!(.with_auth(#scheme))
     });
+    let max_body = op.max_body_bytes.map(|max| {
+        let max = proc_macro2::Literal::u64_unsuffixed(max);
+        quote!(.max_body_bytes(#max))
+    });
     quote! {
-        pub static #id: Op = Op::#constructor(#name, #path) #retry #body #auth;
+        pub static #id: Op = Op::#constructor(#name, #path) #retry #body #auth #max_body;
     }
 }
 
