@@ -7,6 +7,7 @@
 //! types, operations and the websocket and events sections.
 
 mod operations;
+mod rust_names;
 mod service;
 mod sizes;
 pub(crate) mod types;
@@ -110,6 +111,7 @@ pub fn check(loaded: &Loaded) -> Result<Service, Diagnostics> {
     let websocket = c.websocket();
     c.gaps();
     c.unbound_sizes();
+    c.rust_names(&types, &operations, websocket.as_ref());
     if !c.errors.is_empty() {
         return Err(c.errors.sorted());
     }
