@@ -63,3 +63,34 @@ async fn a_body_past_the_operations_size_is_a_413_with_the_error_body() {
     assert!(text.contains("payload_too_large"), "{text}");
     assert!(text.contains("larger than 64 bytes"), "{text}");
 }
+
+/// `SmsText.text` takes its limit from `limits.sizes.sms_text` (1600 characters): the
+/// messaging sandbox answers 422 with the spec's error body one character past it.
+#[tokio::test]
+async fn an_sms_text_past_the_sms_text_size_is_a_422_naming_the_field() {
+    let sandbox =
+        comms_sandbox::MessagingSandbox::start(comms_sandbox::MessagingSandboxConfig::default())
+            .await
+            .unwrap();
+    let http = reqwest::Client::new();
+    let url = format!("{}/v1/messages", sandbox.base_url());
+    let post = |chars: usize| {
+        http.post(&url)
+            .bearer_auth(sandbox.api_key())
+            .header("content-type", "application/json")
+            .body(format!(
+                r#"{{"channel":"sms","message_type":"text","from":"Acme","to":"+447700900123","text":"{}"}}"#,
+                "x".repeat(chars)
+            ))
+            .send()
+    };
+    assert_eq!(post(1600).await.unwrap().status().as_u16(), 202);
+    let refused = post(1601).await.unwrap();
+    assert_eq!(refused.status().as_u16(), 422);
+    let text = refused.text().await.unwrap();
+    assert!(
+        text.contains("validation_error") && text.contains("text"),
+        "{text}"
+    );
+    sandbox.shutdown().await;
+}
