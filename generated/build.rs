@@ -1,5 +1,6 @@
 //! Generates the service modules from `../spec/*.yaml` into `OUT_DIR`.
-//! A broken spec fails the build with every problem listed, as `file:line:column`.
+//! A broken spec fails the build with every problem listed as a cargo error, as
+//! `spec/<file>.yaml:line:column` (from the workspace root).
 
 fn main() {
     let out_dir = std::env::var("OUT_DIR").unwrap_or_else(|_| {

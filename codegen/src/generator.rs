@@ -20,6 +20,7 @@ pub struct Generator {
     spec_dir: PathBuf,
     out_dir: Option<PathBuf>,
     options: emit::EmitOptions,
+    reported_by: Option<String>,
 }
 
 impl Generator {
@@ -29,7 +30,16 @@ impl Generator {
             spec_dir: spec_dir.into(),
             out_dir: None,
             options: emit::EmitOptions::default(),
+            reported_by: None,
         }
+    }
+
+    /// For a build script whose crate depends on `krate`, which generates from the same specs:
+    /// on a broken spec [`Generator::run_build_script`] prints one line pointing at `krate`'s
+    /// report instead of repeating every problem (each problem is printed once per build).
+    pub fn problems_reported_by(mut self, krate: impl Into<String>) -> Self {
+        self.reported_by = Some(krate.into());
+        self
     }
 
     /// Where [`Generator::write`] puts the files; a build script passes `OUT_DIR`.
@@ -151,7 +161,8 @@ impl Generator {
     }
 
     /// For `build.rs`: tells cargo to rerun only when a spec changes, writes the files, and on a
-    /// broken spec prints every diagnostic and fails the build (without a panic).
+    /// broken spec reports every problem as a cargo error (`cargo::error`), with paths as typed
+    /// from the workspace root (`spec/email.yaml:12:5`), and fails the build (without a panic).
     pub fn run_build_script(&self) {
         println!("cargo:rerun-if-changed={}", self.spec_dir.display());
         if let Ok(entries) = std::fs::read_dir(&self.spec_dir) {
@@ -165,14 +176,75 @@ impl Generator {
             }
         }
         if let Err(diagnostics) = self.write() {
-            eprintln!(
-                "error: the service specs in {} have problems:\n",
-                self.spec_dir.display()
-            );
-            eprintln!("{diagnostics}");
-            std::process::exit(1);
+            let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from);
+            let shown = workspace_relative(&self.spec_dir, manifest_dir.as_deref());
+            for line in build_script_errors(
+                &diagnostics,
+                &self.spec_dir,
+                &shown,
+                self.reported_by.as_deref(),
+            ) {
+                println!("cargo::error={line}");
+            }
         }
     }
+}
+
+/// The lines a build script reports for `diagnostics` (each becomes one `cargo::error`): every
+/// problem with its path under `shown` instead of `spec_dir`, or, when another crate's build
+/// reports them, one line that points there.
+pub(crate) fn build_script_errors(
+    diagnostics: &Diagnostics,
+    spec_dir: &Path,
+    shown: &Path,
+    reported_by: Option<&str>,
+) -> Vec<String> {
+    let n = diagnostics.len();
+    let problems = format!("{n} problem{}", if n == 1 { "" } else { "s" });
+    if let Some(krate) = reported_by {
+        return vec![format!(
+            "the specs in {} have {problems}, listed once in the build of `{krate}` (or run `cargo run -p comms-codegen -- check {}`)",
+            shown.display(),
+            shown.display()
+        )];
+    }
+    let mut lines = Vec::new();
+    for d in &diagnostics.0 {
+        let mut d = d.clone();
+        if let Ok(rest) = Path::new(&d.file).strip_prefix(spec_dir) {
+            d.file = shown.join(rest).display().to_string();
+        }
+        // The same text as `comms-codegen check` prints: `file:line:column: error: ...`.
+        lines.extend(d.to_string().lines().map(str::to_owned));
+    }
+    lines.push(format!(
+        "{problems} in the specs in {}; `cargo run -p comms-codegen -- check {}` lists them without building",
+        shown.display(),
+        shown.display()
+    ));
+    lines
+}
+
+/// `spec_dir` as a path from the workspace root (the nearest ancestor of the crate whose
+/// `Cargo.toml` has `[workspace]`), which is how a user types it; `spec_dir` itself when that
+/// cannot be worked out.
+pub(crate) fn workspace_relative(spec_dir: &Path, manifest_dir: Option<&Path>) -> PathBuf {
+    let Some(manifest_dir) = manifest_dir else {
+        return spec_dir.to_path_buf();
+    };
+    let (Ok(spec), Ok(manifest)) = (
+        manifest_dir.join(spec_dir).canonicalize(),
+        manifest_dir.canonicalize(),
+    ) else {
+        return spec_dir.to_path_buf();
+    };
+    let root = manifest.ancestors().find(|dir| {
+        std::fs::read_to_string(dir.join("Cargo.toml"))
+            .is_ok_and(|toml| toml.lines().any(|l| l.trim() == "[workspace]"))
+    });
+    root.and_then(|root| spec.strip_prefix(root).ok())
+        .filter(|rel| !rel.as_os_str().is_empty())
+        .map_or_else(|| spec_dir.to_path_buf(), Path::to_path_buf)
 }
 
 fn io_error(path: &Path, message: &str) -> Diagnostics {
@@ -181,4 +253,66 @@ fn io_error(path: &Path, message: &str) -> Diagnostics {
         (1, 1),
         message,
     )])
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    fn one_problem() -> Diagnostics {
+        Diagnostics(vec![
+            Diagnostic::new("../spec/email.yaml", (505, 23), "unknown type `Contcat`")
+                .hint("did you mean `Contact`?"),
+        ])
+    }
+
+    #[test]
+    fn build_script_errors_show_paths_from_the_workspace_root() {
+        let lines = build_script_errors(
+            &one_problem(),
+            Path::new("../spec"),
+            Path::new("spec"),
+            None,
+        );
+        assert_eq!(
+            lines[0],
+            "spec/email.yaml:505:23: error: unknown type `Contcat`"
+        );
+        assert_eq!(lines[1], "    hint: did you mean `Contact`?");
+        assert!(lines[2].starts_with("1 problem in the specs in spec;"));
+    }
+
+    #[test]
+    fn a_crate_that_shares_the_specs_points_at_the_first_report() {
+        let lines = build_script_errors(
+            &one_problem(),
+            Path::new("../spec"),
+            Path::new("spec"),
+            Some("comms"),
+        );
+        assert_eq!(lines.len(), 1);
+        assert!(lines[0].contains("listed once in the build of `comms`"));
+        assert!(!lines[0].contains("Contcat"));
+    }
+
+    #[test]
+    fn spec_dir_is_shown_from_the_workspace_root() {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::write(
+            root.path().join("Cargo.toml"),
+            "[workspace]\nmembers = []\n",
+        )
+        .unwrap();
+        std::fs::create_dir_all(root.path().join("generated")).unwrap();
+        std::fs::create_dir_all(root.path().join("spec")).unwrap();
+        let shown = workspace_relative(Path::new("../spec"), Some(&root.path().join("generated")));
+        assert_eq!(shown, Path::new("spec"));
+        // Outside any workspace: as given.
+        assert_eq!(
+            workspace_relative(Path::new("../spec"), None),
+            Path::new("../spec")
+        );
+    }
 }

@@ -14,6 +14,9 @@ USAGE:
     comms-codegen generate [SPEC_DIR] --out DIR --check
                                                        fail when the files in DIR are stale
     comms-codegen gaps [SPEC_DIR]                      Markdown report of assumed and unknown items
+    comms-codegen refresh [SPEC_DIR] [--check]         rewrite every derived, committed file (the
+                                                       JSON Schema, spec/openapi, spec/asyncapi);
+                                                       --check: fail when one is stale
     comms-codegen schema [--out FILE] [--check]        JSON Schema of the spec format
     comms-codegen openapi SPEC_FILE [--out FILE] [--check]
                                                        OpenAPI 3.1 document of a service's HTTP API
@@ -127,6 +130,38 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        "refresh" => {
+            let refreshed = comms_codegen::refresh::refresh(&spec_dir, args.check)
+                .map_err(|d| d.to_string())?;
+            let show = |p: &std::path::PathBuf| spec_dir.join(p).display().to_string();
+            if args.check {
+                if refreshed.is_fresh() {
+                    println!("up to date: {} derived files", refreshed.unchanged.len());
+                    return Ok(ExitCode::SUCCESS);
+                }
+                for p in &refreshed.changed {
+                    eprintln!("stale: {}", show(p));
+                }
+                for p in &refreshed.orphans {
+                    eprintln!("not an export of any spec: {}", show(p));
+                }
+                eprintln!("run `{}`", comms_codegen::refresh::REFRESH_COMMAND);
+                return Ok(ExitCode::FAILURE);
+            }
+            for p in &refreshed.changed {
+                println!("wrote {}", show(p));
+            }
+            for p in &refreshed.orphans {
+                println!("removed {}", show(p));
+            }
+            println!(
+                "{} derived files up to date ({} rewritten, {} removed)",
+                refreshed.changed.len() + refreshed.unchanged.len(),
+                refreshed.changed.len(),
+                refreshed.orphans.len()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
         "gaps" => {
             let services = check::check_dir(&spec_dir).map_err(|d| d.to_string())?;
             print!("{}", gaps::report(&services));
@@ -140,9 +175,9 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                         Ok(ExitCode::SUCCESS)
                     } else {
                         eprintln!(
-                            "{} is stale: run `comms-codegen schema --out {}`",
+                            "{} is stale: run `{}`",
                             path.display(),
-                            path.display()
+                            comms_codegen::refresh::REFRESH_COMMAND
                         );
                         Ok(ExitCode::FAILURE)
                     }
@@ -189,8 +224,9 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                         Ok(ExitCode::SUCCESS)
                     } else {
                         eprintln!(
-                            "{} is stale: run `comms-codegen {command} {file} --out {}`",
+                            "{} is stale: run `{}` (or `comms-codegen {command} {file} --out {}`)",
                             path.display(),
+                            comms_codegen::refresh::REFRESH_COMMAND,
                             path.display()
                         );
                         Ok(ExitCode::FAILURE)

@@ -105,6 +105,63 @@ pub fn ident(name: &str) -> proc_macro2::Ident {
     }
 }
 
+/// Why `name` cannot be an identifier of generated code (raw if need be), if it cannot: the
+/// one test the checker applies to every final Rust name.
+pub fn ident_problem(name: &str) -> Option<&'static str> {
+    let Some(first) = name.chars().next() else {
+        return Some("the name is empty");
+    };
+    if name == "_" {
+        return Some("`_` is not a name");
+    }
+    if NOT_RAW.contains(&name) {
+        return Some("it is a Rust keyword that cannot be a raw identifier either");
+    }
+    if first.is_ascii_digit() {
+        return Some("it starts with a digit");
+    }
+    if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Some("only ASCII letters, digits and `_` make a Rust name here");
+    }
+    None
+}
+
+/// The static of an operation in `<service>::operations` (`SEND_EMAIL`).
+pub fn op_static(op: &str) -> String {
+    shouty(op)
+}
+
+/// The client method that streams a paginated operation's items (`list_emails_stream`).
+pub fn stream_method(op: &str) -> String {
+    format!("{op}_stream")
+}
+
+/// The generated struct of an operation's query parameters (`ListEmailsQuery`).
+pub fn query_type(op: &str) -> String {
+    format!("{}Query", pascal(op))
+}
+
+/// The generated client struct of a service (`EmailClient`).
+pub fn client_type(service: &str) -> String {
+    format!("{}Client", pascal(service))
+}
+
+/// Methods every generated client has besides one per operation.
+pub const CLIENT_METHODS: &[&str] = &[
+    "builder",
+    "from_env",
+    "with_options",
+    "runtime",
+    "verify_webhook",
+];
+
+/// Methods every generated server trait has besides one per operation.
+pub const SERVER_METHODS: &[&str] = &["gateway"];
+
+/// Names generated methods and handlers give their own arguments and locals, which a path
+/// parameter's Rust name must not take.
+pub const RESERVED_ARGS: &[&str] = &["ctx", "body", "query", "incoming", "server"];
+
 /// The closest candidate to `name`, when one is close enough to be a useful hint.
 pub fn did_you_mean<'a>(
     name: &str,
@@ -176,5 +233,21 @@ mod tests {
         );
         assert_eq!(error_code_variant(""), "Code");
         assert_eq!(error_code_variant("self"), "CodeSelf");
+    }
+
+    #[test]
+    fn names_identifier_problems() {
+        assert_eq!(ident_problem("date_sent"), None);
+        assert_eq!(
+            ident_problem("r#type"),
+            Some("only ASCII letters, digits and `_` make a Rust name here")
+        );
+        assert!(ident_problem("self").is_some());
+        assert!(ident_problem("Self").is_some());
+        assert!(ident_problem("1st").is_some());
+        assert!(ident_problem("größe").is_some());
+        assert_eq!(ident_problem("type"), None, "a raw identifier does");
+        assert_eq!(query_type("list_emails"), "ListEmailsQuery");
+        assert_eq!(op_static("list_emails"), "LIST_EMAILS");
     }
 }

@@ -23,24 +23,10 @@ fn service(name: &str) -> Service {
 }
 
 fn regenerate_hint() -> String {
-    services()
-        .iter()
-        .flat_map(|s| {
-            let file = format!("spec/{}.yaml", s.name());
-            let mut lines = vec![format!(
-                "cargo run -p comms-codegen -- openapi {file} --out spec/openapi/{}.openapi.json",
-                s.name()
-            )];
-            if s.websocket.is_some() {
-                lines.push(format!(
-                    "cargo run -p comms-codegen -- asyncapi {file} --out spec/asyncapi/{}.asyncapi.json",
-                    s.name()
-                ));
-            }
-            lines
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    format!(
+        "{}   (every derived file: the JSON Schema, spec/openapi, spec/asyncapi)",
+        comms_codegen::refresh::REFRESH_COMMAND
+    )
 }
 
 #[test]
@@ -81,7 +67,8 @@ fn committed_documents_are_fresh() {
             }
             assert!(
                 names.contains(&name),
-                "spec/{name} is not an export of any spec"
+                "spec/{name} is not an export of any spec: run `{}`, which removes it",
+                comms_codegen::refresh::REFRESH_COMMAND
             );
         }
     }

@@ -1,7 +1,8 @@
 //! The exported documents checked by independent tools: `openapi-spec-validator` (Python) on
 //! every OpenAPI document, the official AsyncAPI parser (`@asyncapi/parser`, through
 //! `tests/peers/exports/validate_asyncapi.js`) on the AsyncAPI one. `scripts/test` installs
-//! both; a missing tool fails the test with what to run, it never skips.
+//! both and sets `COMMS_REQUIRE_TOOLS=1`, under which a missing tool fails the test with what to
+//! run; a plain `cargo test -p comms-codegen` in a fresh clone skips these tests and says why.
 //!
 //! Each checker is also shown a broken copy, so a checker that accepts anything fails here.
 
@@ -35,17 +36,33 @@ fn text(output: &Output) -> String {
 
 const INSTALL: &str = "run scripts/test, which installs the export checkers";
 
-fn openapi_spec_validator(file: &Path) -> Output {
+/// A checker is missing: a failure under `COMMS_REQUIRE_TOOLS` (scripts/test, CI), otherwise a
+/// skip that says what to run. Returns `None` so the test can return early.
+fn missing<T>(what: &str) -> Option<T> {
+    if std::env::var_os("COMMS_REQUIRE_TOOLS").is_some() {
+        panic!("{what}: {INSTALL}");
+    }
+    eprintln!(
+        "skipped: {what}; {INSTALL} (with COMMS_REQUIRE_TOOLS=1 a missing checker fails the test)"
+    );
+    None
+}
+
+fn openapi_spec_validator(file: &Path) -> Option<Output> {
     let probe = Command::new("python3")
         .args(["-c", "import openapi_spec_validator"])
-        .output()
-        .unwrap_or_else(|e| panic!("python3 cannot be run ({e}): {INSTALL}"));
-    assert!(
-        probe.status.success(),
-        "openapi-spec-validator is not installed ({}): {INSTALL}",
-        text(&probe).trim()
-    );
-    Command::new("python3")
+        .output();
+    match probe {
+        Err(e) => return missing(&format!("python3 cannot be run ({e})")),
+        Ok(probe) if !probe.status.success() => {
+            return missing(&format!(
+                "openapi-spec-validator is not installed ({})",
+                text(&probe).trim()
+            ));
+        }
+        Ok(_) => {}
+    }
+    let out = Command::new("python3")
         .args([
             "-m",
             "openapi_spec_validator",
@@ -56,26 +73,31 @@ fn openapi_spec_validator(file: &Path) -> Output {
         ])
         .arg(file)
         .output()
-        .unwrap()
+        .unwrap();
+    Some(out)
 }
 
-fn asyncapi_parser(file: &Path) -> Output {
+fn asyncapi_parser(file: &Path) -> Option<Output> {
     let peers = root().join("tests/peers/exports");
-    assert!(
-        peers.join("node_modules/@asyncapi/parser").is_dir(),
-        "@asyncapi/parser is not installed in tests/peers/exports: {INSTALL}"
-    );
-    Command::new("node")
+    if !peers.join("node_modules/@asyncapi/parser").is_dir() {
+        return missing("@asyncapi/parser is not installed in tests/peers/exports");
+    }
+    match Command::new("node")
         .arg(peers.join("validate_asyncapi.js"))
         .arg(file)
         .output()
-        .unwrap_or_else(|e| panic!("node cannot be run ({e}): {INSTALL}"))
+    {
+        Ok(out) => Some(out),
+        Err(e) => missing(&format!("node cannot be run ({e})")),
+    }
 }
 
 #[test]
 fn openapi_documents_pass_openapi_spec_validator() {
     for file in documents("openapi") {
-        let out = openapi_spec_validator(&file);
+        let Some(out) = openapi_spec_validator(&file) else {
+            return;
+        };
         let report = text(&out);
         assert!(
             out.status.success() && report.contains(": OK"),
@@ -104,7 +126,9 @@ fn openapi_spec_validator_catches_a_broken_document() {
     let dir = tempfile::tempdir().unwrap();
     let broken = dir.path().join("broken.openapi.json");
     std::fs::write(&broken, doc.to_string()).unwrap();
-    let out = openapi_spec_validator(&broken);
+    let Some(out) = openapi_spec_validator(&broken) else {
+        return;
+    };
     assert!(
         !out.status.success(),
         "a response without a description passed:\n{}",
@@ -115,7 +139,9 @@ fn openapi_spec_validator_catches_a_broken_document() {
 #[test]
 fn asyncapi_documents_pass_the_asyncapi_parser() {
     for file in documents("asyncapi") {
-        let out = asyncapi_parser(&file);
+        let Some(out) = asyncapi_parser(&file) else {
+            return;
+        };
         let report = text(&out);
         assert!(
             out.status.success() && report.contains(" 0 errors, 0 warnings"),
@@ -136,7 +162,9 @@ fn asyncapi_parser_catches_a_broken_document() {
     let dir = tempfile::tempdir().unwrap();
     let broken = dir.path().join("broken.asyncapi.json");
     std::fs::write(&broken, doc.to_string()).unwrap();
-    let out = asyncapi_parser(&broken);
+    let Some(out) = asyncapi_parser(&broken) else {
+        return;
+    };
     let report = text(&out);
     assert!(
         !out.status.success() && report.contains("invalid-ref"),

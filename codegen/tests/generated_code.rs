@@ -36,7 +36,8 @@ fn json_schema_file_is_fresh() {
     let committed = std::fs::read_to_string(spec_dir().join("spec.schema.json")).unwrap();
     assert!(
         committed == comms_codegen::model::json_schema(),
-        "spec/spec.schema.json is stale: run `cargo run -p comms-codegen -- schema --out spec/spec.schema.json`"
+        "spec/spec.schema.json is stale: run `{}`",
+        comms_codegen::refresh::REFRESH_COMMAND
     );
 }
 

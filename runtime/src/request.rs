@@ -88,6 +88,17 @@ impl Request {
     pub fn json<B: Serialize + ?Sized>(mut self, body: &B) -> Result<Request, Error> {
         let bytes = serde_json::to_vec(body)
             .map_err(|e| Error::invalid_request("body", format!("cannot be serialised ({e})")))?;
+        if let Some(max) = self.op.max_body_bytes
+            && bytes.len() > max
+        {
+            return Err(Error::invalid_request(
+                "body",
+                format!(
+                    "is {} bytes, more than the {max} the service accepts",
+                    bytes.len()
+                ),
+            ));
+        }
         self.body = Some(Bytes::from(bytes));
         Ok(self)
     }

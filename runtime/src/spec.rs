@@ -340,6 +340,10 @@ pub struct OperationSpec {
     /// An auth scheme this operation needs instead of the client's (the realtime service's
     /// seed GET is sent with a bearer key while its HTTP API is signed). `None`: the client's.
     pub auth: Option<AuthScheme>,
+    /// Largest encoded request body the service accepts (the spec's `body_size:`): a larger
+    /// one is an [`Error::InvalidRequest`](crate::Error) before sending, and a 413 from the
+    /// sandbox. `None`: no limit of its own.
+    pub max_body_bytes: Option<usize>,
 }
 
 impl OperationSpec {
@@ -364,6 +368,7 @@ impl OperationSpec {
             },
             has_body: body,
             auth: None,
+            max_body_bytes: None,
         }
     }
 
@@ -428,6 +433,20 @@ impl OperationSpec {
     /// The same operation, sent with `auth` instead of the client's scheme.
     pub const fn with_auth(mut self, auth: AuthScheme) -> Self {
         self.auth = Some(auth);
+        self
+    }
+
+    /// The same operation, whose encoded body may be at most `max` bytes.
+    ///
+    /// ```
+    /// use comms_runtime::OperationSpec;
+    ///
+    /// static SEND: OperationSpec = OperationSpec::post("send", "/v1/send").max_body_bytes(16);
+    /// let err = SEND.request().json(&"a string longer than sixteen bytes").unwrap_err();
+    /// assert!(err.to_string().contains("16"));
+    /// ```
+    pub const fn max_body_bytes(mut self, max: usize) -> Self {
+        self.max_body_bytes = Some(max);
         self
     }
 }

@@ -7,7 +7,9 @@
 //! types, operations and the websocket and events sections.
 
 mod operations;
+mod rust_names;
 mod service;
+mod sizes;
 pub(crate) mod types;
 mod webhooks;
 mod websocket;
@@ -111,6 +113,8 @@ pub fn check(loaded: &Loaded) -> Result<Service, Diagnostics> {
     let websocket = c.websocket();
     let (webhooks, signatures) = c.webhooks();
     c.gaps();
+    c.unbound_sizes();
+    c.rust_names(&types, &operations, websocket.as_ref());
     if !c.errors.is_empty() {
         return Err(c.errors.sorted());
     }

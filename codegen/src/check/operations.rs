@@ -5,7 +5,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use super::{Checker, normalised_route, path_params};
 use crate::model::{IdempotencyMode, Method, Source};
-use crate::names::{can_be_ident, did_you_mean, is_snake, pascal, snake};
+use crate::names::{can_be_ident, did_you_mean, is_snake, snake};
 use crate::resolved::{AuthInfo, Constraints, OperationInfo, ParamInfo, Ty, TypeInfo, defaults};
 
 impl Checker<'_> {
@@ -189,7 +189,7 @@ impl Checker<'_> {
             }
             let body_checked = matches!(&body, Some(Ty::Named(n)) if types.iter().any(|t| &t.name == n && t.checked));
             let query_checked = query.iter().any(|p| !p.constraints.is_empty());
-            let query_type = (!query.is_empty()).then(|| format!("{}Query", pascal(name)));
+            let query_type = (!query.is_empty()).then(|| crate::names::query_type(name));
             let success_status = op
                 .status
                 .unwrap_or_else(|| defaults::success_status(response.is_some()));
@@ -217,6 +217,7 @@ impl Checker<'_> {
                 body_checked,
                 query_type,
                 query_checked,
+                max_body_bytes: self.body_size(&format!("operations.{name}"), op),
             });
         }
         out

@@ -68,7 +68,7 @@ impl Checker<'_> {
                     conflict: def.conflict.clone(),
                     kind,
                     rules,
-                    rules_as_written: def.rules.clone(),
+                    rules_as_written: self.rules_as_written(def),
                     checked: false,
                 });
             }
@@ -304,11 +304,12 @@ impl Checker<'_> {
     }
 
     fn constraints(&mut self, path: &str, field: &crate::model::Field, ty: &Ty) -> Constraints {
+        let c = self.field_size(path, field, ty);
         let c = Constraints {
-            max_len: field.max_len,
+            max_len: field.max_len.or(c.max_len),
             min_len: field.min_len,
-            max_bytes: field.max_bytes,
-            max_items: field.max_items,
+            max_bytes: field.max_bytes.or(c.max_bytes),
+            max_items: field.max_items.or(c.max_items),
             min_items: field.min_items,
             min: field.min,
             max: field.max,
@@ -378,6 +379,10 @@ impl Checker<'_> {
         let mut out = Vec::new();
         for (i, rule) in def.rules.iter().enumerate() {
             let rpath = format!("{path}.rules.{i}");
+            let Some(rule) = self.rule_size(&rpath, rule) else {
+                continue;
+            };
+            let rule = &rule;
             let shapes = [
                 rule.exclusive.is_some(),
                 rule.require_one.is_some(),

@@ -10,7 +10,7 @@ use quote::{format_ident, quote};
 
 use super::{docs, member_docs, provenance_line, rust_type};
 use crate::model::{IdempotencyMode, WebhookSignature};
-use crate::names::{ident, pascal, shouty};
+use crate::names::ident;
 use crate::resolved::{OperationInfo, ParamInfo, Service, Ty, defaults};
 
 /// The operation statics, the client struct with its methods, the query structs and the webhook
@@ -110,7 +110,7 @@ fn client(service: &Service) -> TokenStream {
 }
 
 fn client_name(service: &Service) -> proc_macro2::Ident {
-    format_ident!("{}Client", pascal(service.name()))
+    format_ident!("{}", crate::names::client_type(service.name()))
 }
 
 /// The query struct of an operation, when it has query parameters.
@@ -119,7 +119,7 @@ pub(super) fn query_name(op: &OperationInfo) -> Option<proc_macro2::Ident> {
 }
 
 fn operation_static(op: &OperationInfo) -> TokenStream {
-    let id = format_ident!("{}", shouty(&op.name));
+    let id = format_ident!("{}", crate::names::op_static(&op.name));
     let name = &op.name;
     let constructor = format_ident!("{}", op.method.as_str().to_ascii_lowercase());
     let path = &op.path;
@@ -137,8 +137,12 @@ fn operation_static(op: &OperationInfo) -> TokenStream {
         let scheme = super::service::auth_scheme(scheme);
         quote!(.with_auth(#scheme))
     });
+    let max_body = op.max_body_bytes.map(|max| {
+        let max = proc_macro2::Literal::u64_unsuffixed(max);
+        quote!(.max_body_bytes(#max))
+    });
     quote! {
-        pub static #id: Op = Op::#constructor(#name, #path) #retry #body #auth;
+        pub static #id: Op = Op::#constructor(#name, #path) #retry #body #auth #max_body;
     }
 }
 
@@ -268,7 +272,7 @@ fn example_value(name: &str) -> &'static str {
 fn method(op: &OperationInfo) -> TokenStream {
     let doc = method_doc(op);
     let name = ident(&op.name);
-    let op_static = format_ident!("{}", shouty(&op.name));
+    let op_static = format_ident!("{}", crate::names::op_static(&op.name));
     let mut path_args = Vec::new();
     let mut path_fill = Vec::new();
     for p in &op.path_params {
@@ -334,7 +338,7 @@ fn method(op: &OperationInfo) -> TokenStream {
         return main;
     };
     let item_ty = rust_type(item);
-    let stream_name = format_ident!("{}_stream", op.name);
+    let stream_name = format_ident!("{}", crate::names::stream_method(&op.name));
     let stream_doc = docs(&format!(
         "Every item of every page of [`Self::{}`], fetched page by page as the stream is read.",
         op.name

@@ -79,6 +79,10 @@ item! {
         /// Name of the auth scheme; the service's first scheme when absent.
         #[serde(default)]
         pub auth: Option<String>,
+        /// Largest encoded request body, from `limits.sizes.<name>` (unit `bytes`): checked
+        /// before sending and by the sandbox (413).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub body_size: Option<String>,
     }
 }
 

@@ -72,6 +72,10 @@ item! {
         /// Largest number.
         #[serde(default)]
         pub max: Option<f64>,
+        /// Takes its limit from `limits.sizes.<name>`, by the size's unit: `characters` sets
+        /// `max_len`, `bytes` sets `max_bytes`, any other unit (a count) sets `max_items`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub size: Option<String>,
     }
 }
 
@@ -93,6 +97,9 @@ item! {
         /// Why the rule exists.
         #[serde(default)]
         pub doc: Option<String>,
+        /// A `max_total` taken from `limits.sizes.<name>` (with `fields`: the lists it counts).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub size: Option<String>,
     }
 }
 

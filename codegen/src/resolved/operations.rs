@@ -46,6 +46,9 @@ pub struct OperationInfo {
     pub query_type: Option<String>,
     /// Some query parameter has limits to check before sending.
     pub query_checked: bool,
+    /// Largest encoded request body in bytes (`body_size:`, bound to a `limits.sizes` entry
+    /// that has a value), checked before sending and by the sandbox.
+    pub max_body_bytes: Option<u64>,
 }
 
 impl OperationInfo {

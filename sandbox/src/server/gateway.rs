@@ -633,10 +633,14 @@ impl Incoming {
                 &limit_headers,
             ));
         }
+        // The spec's own body size for this operation (`body_size:`), within the gateway's.
+        let max_body_bytes = op.max_body_bytes.map_or(gateway.max_body_bytes, |max| {
+            max.min(gateway.max_body_bytes)
+        });
         let body = match read_body(
             &parts.headers,
             body,
-            gateway.max_body_bytes,
+            max_body_bytes,
             gateway.body_read_timeout,
         )
         .await
@@ -647,7 +651,7 @@ impl Incoming {
                     BodyError::TooLarge => ServerError::new(
                         413,
                         "payload_too_large",
-                        format!("the body is larger than {} bytes", gateway.max_body_bytes),
+                        format!("the body is larger than {max_body_bytes} bytes"),
                     ),
                     BodyError::Incomplete(reason) => ServerError::bad_request(format!(
                         "the body ended before its declared length: {reason}"

@@ -1,0 +1,129 @@
+//! Every file derived from the specs and committed beside them (the JSON Schema of the spec
+//! language, the exported OpenAPI and AsyncAPI documents), refreshed or checked by one command:
+//! [`REFRESH_COMMAND`]. Freshness tests name that command in their failure messages.
+
+use std::path::{Path, PathBuf};
+
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::export::{self, ExportedFile};
+
+/// The one command that rewrites every derived, committed file from the specs.
+pub const REFRESH_COMMAND: &str = "cargo run -p comms-codegen -- refresh";
+
+/// Directories under the spec directory that hold only exported documents (plus a README).
+const EXPORT_DIRS: &[&str] = &["openapi", "asyncapi"];
+
+/// What [`refresh`] found or did, paths relative to the spec directory.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Refreshed {
+    /// Files whose contents changed (written, or stale when only checking).
+    pub changed: Vec<PathBuf>,
+    /// Exported documents of no current spec (removed, or stale when only checking).
+    pub orphans: Vec<PathBuf>,
+    /// Files already up to date.
+    pub unchanged: Vec<PathBuf>,
+}
+
+impl Refreshed {
+    /// True when nothing was (or would be) changed.
+    pub fn is_fresh(&self) -> bool {
+        self.changed.is_empty() && self.orphans.is_empty()
+    }
+}
+
+/// Every derived, committed file, paths relative to the spec directory: `spec.schema.json`,
+/// then the exported documents.
+pub fn derived_files(spec_dir: &Path) -> Result<Vec<ExportedFile>, Diagnostics> {
+    let services = crate::check::check_dir(spec_dir)?;
+    let mut files = vec![ExportedFile {
+        path: PathBuf::from("spec.schema.json"),
+        contents: crate::model::json_schema(),
+    }];
+    files.extend(export::documents(&services));
+    Ok(files)
+}
+
+/// Writes every derived file that differs and deletes exported documents of removed services;
+/// with `check_only`, changes nothing and reports what is stale.
+pub fn refresh(spec_dir: &Path, check_only: bool) -> Result<Refreshed, Diagnostics> {
+    let files = derived_files(spec_dir)?;
+    let mut out = Refreshed::default();
+    for file in &files {
+        let path = spec_dir.join(&file.path);
+        if std::fs::read_to_string(&path).ok().as_deref() == Some(file.contents.as_str()) {
+            out.unchanged.push(file.path.clone());
+            continue;
+        }
+        if !check_only {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| io_error(dir, &format!("cannot create: {e}")))?;
+            }
+            std::fs::write(&path, &file.contents)
+                .map_err(|e| io_error(&path, &format!("cannot write: {e}")))?;
+        }
+        out.changed.push(file.path.clone());
+    }
+    for dir in EXPORT_DIRS {
+        let Ok(entries) = std::fs::read_dir(spec_dir.join(dir)) else {
+            continue;
+        };
+        let mut orphans: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok())
+            .map(|e| Path::new(dir).join(e.file_name()))
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .filter(|p| !files.iter().any(|f| &f.path == p))
+            .collect();
+        orphans.sort();
+        for orphan in orphans {
+            if !check_only {
+                let path = spec_dir.join(&orphan);
+                std::fs::remove_file(&path)
+                    .map_err(|e| io_error(&path, &format!("cannot remove: {e}")))?;
+            }
+            out.orphans.push(orphan);
+        }
+    }
+    Ok(out)
+}
+
+fn io_error(path: &Path, message: &str) -> Diagnostics {
+    Diagnostics(vec![Diagnostic::new(
+        &path.display().to_string(),
+        (1, 1),
+        message,
+    )])
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[test]
+    fn refresh_writes_stale_files_and_removes_orphans_then_checks_fresh() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("synth.yaml"), crate::synthetic::spec(4)).unwrap();
+        std::fs::create_dir_all(dir.path().join("openapi")).unwrap();
+        std::fs::write(dir.path().join("openapi/gone.openapi.json"), "{}").unwrap();
+        std::fs::write(dir.path().join("openapi/README.md"), "kept").unwrap();
+
+        let checked = refresh(dir.path(), true).unwrap();
+        assert!(!checked.is_fresh());
+        assert!(dir.path().join("openapi/gone.openapi.json").exists());
+
+        let done = refresh(dir.path(), false).unwrap();
+        assert_eq!(
+            done.changed,
+            [
+                PathBuf::from("spec.schema.json"),
+                PathBuf::from("openapi/synth.openapi.json")
+            ]
+        );
+        assert_eq!(done.orphans, [PathBuf::from("openapi/gone.openapi.json")]);
+        assert!(!dir.path().join("openapi/gone.openapi.json").exists());
+        assert!(dir.path().join("openapi/README.md").exists());
+        assert!(refresh(dir.path(), true).unwrap().is_fresh());
+    }
+}
