@@ -64,6 +64,7 @@ pub mod call;
 mod client;
 pub mod config;
 pub mod error;
+pub mod form;
 mod headers;
 pub mod http;
 mod macros;
@@ -98,11 +99,12 @@ pub use retry::RetryPolicy;
 /// `Result` with this crate's [`Error`]: what every generated method returns.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 pub use call::Call;
-pub use paginate::{ItemStream, paginate};
+pub use paginate::{ItemStream, NextPage, Page, paginate};
 pub use request::Request;
 pub use response::Response;
 pub use secret::Secret;
 pub use sign::{PusherSigner, SignableRequest, SignedParts, Signer};
+pub use spec::{AnswerKind, ArrayStyle, BodyEncoding, FormStyle, NestedStyle, PageStyle};
 pub use spec::{
     AuthScheme, CredentialSpec, IdempotencySpec, OperationSpec, PaginationSpec, RateLimitHeaders,
     RateLimitSpec, ResponseLimitSpec, RetryClass, RetrySpec, ServiceSpec, SigningScheme,
