@@ -52,7 +52,10 @@ pub fn pairs<B: Serialize + ?Sized>(
     fields_to_pairs(&fields, style)
 }
 
-fn fields_to_pairs(fields: &[(String, Node)], style: FormStyle) -> Result<Vec<(String, String)>, Error> {
+fn fields_to_pairs(
+    fields: &[(String, Node)],
+    style: FormStyle,
+) -> Result<Vec<(String, String)>, Error> {
     let mut out = Vec::new();
     for (name, value) in fields {
         write_value(name, value, style, 0, &mut out)?;
@@ -107,7 +110,10 @@ impl<'de> serde::Deserialize<'de> for Node {
                 Ok(Node::Scalar(v.to_string()))
             }
             fn visit_f64<E>(self, v: f64) -> Result<Node, E> {
-                Ok(Node::Scalar(serde_json::Number::from_f64(v).map_or_else(|| v.to_string(), |n| n.to_string())))
+                Ok(Node::Scalar(
+                    serde_json::Number::from_f64(v)
+                        .map_or_else(|| v.to_string(), |n| n.to_string()),
+                ))
             }
             fn visit_str<E>(self, v: &str) -> Result<Node, E> {
                 Ok(Node::String(v.to_owned()))
@@ -308,7 +314,9 @@ fn insert(node: &mut Value, path: &[String], value: Value) -> Result<(), &'stati
         let index = if first.is_empty() {
             items.len()
         } else {
-            first.parse::<usize>().map_err(|_| "mixes an array and fields")?
+            first
+                .parse::<usize>()
+                .map_err(|_| "mixes an array and fields")?
         };
         if index > items.len() || index >= MAX_FIELDS {
             return Err("array index out of order");
@@ -635,10 +643,9 @@ impl<'de> de::Deserializer<'de> for Lenient {
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
         let items = match self.value {
             Value::Array(items) => items,
-            Value::String(s) if self.comma => s
-                .split(',')
-                .map(|p| Value::String(p.to_owned()))
-                .collect(),
+            Value::String(s) if self.comma => {
+                s.split(',').map(|p| Value::String(p.to_owned())).collect()
+            }
             // One value under a name that may repeat: a list of one.
             other => vec![other],
         };

@@ -387,7 +387,8 @@ fn next_page(
             let short = limit_param
                 .and_then(|p| query_number(request, p))
                 .is_some_and(|limit| count < limit);
-            (count > 0 && !short && total.is_none_or(|t| next < t)).then_some(NextPage::Offset(next))
+            (count > 0 && !short && total.is_none_or(|t| next < t))
+                .then_some(NextPage::Offset(next))
         }
         PageStyle::Page {
             page_param,
@@ -423,9 +424,7 @@ fn next_link(headers: &HeaderMap) -> Option<String> {
             let after = &rest[open + 1..];
             let close = after.find('>')?;
             let target = &after[..close];
-            let params_end = after[close..]
-                .find('<')
-                .map_or(after.len(), |i| close + i);
+            let params_end = after[close..].find('<').map_or(after.len(), |i| close + i);
             let params = &after[close + 1..params_end];
             let is_next = params.split(';').any(|p| {
                 let Some((key, value)) = p.split_once('=') else {

@@ -104,7 +104,8 @@ pub fn check(loaded: &Loaded) -> Result<Service, Diagnostics> {
     let auth = c.auth();
     let limits = c.limits();
     let types = c.types();
-    let operations = c.operations(&types, &auth);
+    let page_style = c.service_pagination();
+    let operations = c.operations(&types, &auth, page_style.as_ref());
     let webhook = c.events();
     let websocket = c.websocket();
     c.gaps();
@@ -129,6 +130,7 @@ pub fn check(loaded: &Loaded) -> Result<Service, Diagnostics> {
         websocket,
         gaps: crate::gaps::items(loaded),
         as_written: service::as_written(&loaded.spec),
+        page_style,
     })
 }
 

@@ -64,3 +64,17 @@ pub const PONG_TIMEOUT_MS: u64 = 30_000;
 pub const RECONNECT_BASE_MS: u64 = 1_000;
 /// See [`RECONNECT_BASE_MS`].
 pub const RECONNECT_CAP_MS: u64 = 30_000;
+
+/// First page number of the `page` pagination style when the spec does not say.
+pub const FIRST_PAGE: u64 = 1;
+
+/// The form style when an operation with a form or multipart body does not say: arrays repeat
+/// the name (`To=a&To=b`), nested fields use brackets (`a[b]=1`).
+pub const FORM_STYLE: super::FormStyleInfo = super::FormStyleInfo {
+    arrays: crate::model::FormArrays::Repeat,
+    nested: crate::model::FormNested::Brackets,
+};
+
+/// Success statuses that carry no body: an operation listing one of them beside another
+/// answers `Option<T>`.
+pub const EMPTY_STATUSES: &[u16] = &[204, 205];

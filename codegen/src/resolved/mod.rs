@@ -11,7 +11,10 @@ mod operations;
 mod types;
 mod websocket;
 
-pub use operations::{OperationInfo, ParamInfo};
+pub use operations::{
+    Answer, BodyEncodingInfo, FormStyleInfo, OperationInfo, PageStyleInfo, PaginationInfo,
+    ParamInfo,
+};
 pub(crate) use types::BUILTINS;
 pub use types::{Constraints, FieldInfo, RuleInfo, Ty, TypeInfo, TypeKind, ValueInfo, VariantInfo};
 pub use websocket::{Heartbeat, MessageInfo, ReconnectBackoff, WebSocketInfo};
@@ -62,6 +65,8 @@ pub struct Service {
     /// absent sections left out), for documents that reproduce them (`x-` extensions). Code
     /// generation reads the resolved fields above, never these.
     pub as_written: Vec<(&'static str, serde_json::Value)>,
+    /// The service's `pagination` section, resolved (operations may have their own).
+    pub page_style: Option<PaginationInfo>,
 }
 
 impl Service {
