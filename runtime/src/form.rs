@@ -433,6 +433,116 @@ pub fn multipart<B: Serialize + ?Sized>(
     Ok((out, format!("multipart/form-data; boundary={boundary}")))
 }
 
+/// Reads a multipart body (what [`multipart`] wrote) back into `T`: text parts as form fields
+/// (named in `style`), file parts as [`FilePart`]s.
+///
+/// # Errors
+///
+/// [`Error::Decode`] when the content type has no boundary, a part is malformed, there are more
+/// than [`MAX_FIELDS`] parts, or the fields do not fit `T`.
+pub fn decode_multipart<T: DeserializeOwned>(
+    body: &[u8],
+    content_type: &str,
+    style: FormStyle,
+) -> Result<T, Error> {
+    let value = decode_multipart_value(body, content_type, style)?;
+    T::deserialize(Lenient {
+        value,
+        comma: style.arrays == ArrayStyle::Comma,
+    })
+    .map_err(|e| Error::decode(format!("multipart body: {e}"), b""))
+}
+
+/// The JSON form of a multipart body; see [`decode_multipart`].
+///
+/// # Errors
+///
+/// As [`decode_multipart`], except fitting a type.
+pub fn decode_multipart_value(
+    body: &[u8],
+    content_type: &str,
+    style: FormStyle,
+) -> Result<Value, Error> {
+    let bad = |m: &str| Error::decode(format!("multipart body: {m}"), b"");
+    let boundary = content_type
+        .split(';')
+        .filter_map(|p| p.trim().split_once('='))
+        .find(|(k, _)| k.trim().eq_ignore_ascii_case("boundary"))
+        .map(|(_, v)| v.trim().trim_matches('"'))
+        .filter(|b| !b.is_empty() && b.len() <= 200)
+        .ok_or_else(|| bad("no boundary in the content type"))?;
+    let delimiter = format!("--{boundary}");
+    let mut root = Value::Object(Map::new());
+    let mut rest = body;
+    // Up to the first delimiter: a preamble, ignored.
+    let start = find(rest, delimiter.as_bytes()).ok_or_else(|| bad("no first boundary"))?;
+    rest = &rest[start + delimiter.len()..];
+    for count in 0.. {
+        if rest.starts_with(b"--") {
+            return Ok(root);
+        }
+        if count >= MAX_FIELDS {
+            return Err(bad(&format!("more than {MAX_FIELDS} parts")));
+        }
+        rest = rest
+            .strip_prefix(b"\r\n")
+            .ok_or_else(|| bad("a boundary is not followed by a line break"))?;
+        let head_end =
+            find(rest, b"\r\n\r\n").ok_or_else(|| bad("a part has no end of headers"))?;
+        let head =
+            std::str::from_utf8(&rest[..head_end]).map_err(|_| bad("part headers are not text"))?;
+        rest = &rest[head_end + 4..];
+        let end = find(rest, format!("\r\n{delimiter}").as_bytes())
+            .ok_or_else(|| bad("a part has no closing boundary"))?;
+        let data = &rest[..end];
+        rest = &rest[end + 2 + delimiter.len()..];
+        let mut name = None;
+        let mut filename = None;
+        let mut part_type = None;
+        for line in head.split("\r\n") {
+            let Some((key, value)) = line.split_once(':') else {
+                continue;
+            };
+            if key.trim().eq_ignore_ascii_case("content-disposition") {
+                for param in value.split(';').skip(1) {
+                    if let Some((k, v)) = param.trim().split_once('=') {
+                        let v = v.trim().trim_matches('"').to_owned();
+                        match k.trim() {
+                            "name" => name = Some(v),
+                            "filename" => filename = Some(v),
+                            _ => {}
+                        }
+                    }
+                }
+            } else if key.trim().eq_ignore_ascii_case("content-type") {
+                part_type = Some(value.trim().to_owned());
+            }
+        }
+        let name = name.ok_or_else(|| bad("a part has no name"))?;
+        let value = match filename {
+            Some(filename) => serde_json::to_value(FilePart {
+                filename,
+                content_type: part_type.unwrap_or_else(|| "application/octet-stream".into()),
+                data: data.to_vec(),
+            })
+            .map_err(|e| bad(&e.to_string()))?,
+            None => Value::String(
+                String::from_utf8(data.to_vec()).map_err(|_| bad("a text part is not UTF-8"))?,
+            ),
+        };
+        let path = split_name(&name, style.nested);
+        if path.len() > MAX_DEPTH + 1 {
+            return Err(bad(&format!("part `{name}` is nested too deep")));
+        }
+        insert(&mut root, &path, value).map_err(|m| bad(&format!("part `{name}`: {m}")))?;
+    }
+    Ok(root)
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
 /// A name inside a quoted header parameter: quotes and line breaks escaped.
 fn quoted(name: &str) -> String {
     name.replace('\\', "\\\\")
@@ -443,15 +553,14 @@ fn quoted(name: &str) -> String {
 /// A file in a multipart body: a field of type `bytes` in a spec.
 ///
 /// It serialises (as JSON) to `{"$file": {"filename", "content_type", "data"}}` with the data in
-/// base64, which [`multipart`] turns into a file part.
-#[derive(Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+/// base64, which [`multipart`] turns into a file part; it reads that form back.
+#[derive(Clone, PartialEq, Eq, Default)]
 pub struct FilePart {
     /// The file name sent in `Content-Disposition`.
     pub filename: String,
     /// Its media type, e.g. `image/png`.
     pub content_type: String,
     /// Its content.
-    #[serde(with = "base64_bytes")]
     pub data: Vec<u8>,
 }
 
@@ -523,10 +632,10 @@ mod base64_bytes {
 }
 
 /// Wrapped as `{"$file": ...}` so the multipart encoder can tell it from an object field.
-#[derive(serde::Serialize)]
-struct Marked<'a> {
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Marked<F> {
     #[serde(rename = "$file")]
-    file: Plain<'a>,
+    file: F,
 }
 
 #[derive(serde::Serialize)]
@@ -537,24 +646,37 @@ struct Plain<'a> {
     data: &'a [u8],
 }
 
-impl FilePart {
-    /// Serialises with the `$file` marker (use as `#[serde(serialize_with = ...)]`).
-    ///
-    /// # Errors
-    ///
-    /// The serializer's.
-    pub fn serialize_marked<S: serde::Serializer>(
-        file: &FilePart,
-        s: S,
-    ) -> Result<S::Ok, S::Error> {
+#[derive(serde::Deserialize)]
+struct Owned {
+    #[serde(default)]
+    filename: String,
+    #[serde(default)]
+    content_type: String,
+    #[serde(with = "base64_bytes")]
+    data: Vec<u8>,
+}
+
+impl Serialize for FilePart {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         Marked {
             file: Plain {
-                filename: &file.filename,
-                content_type: &file.content_type,
-                data: &file.data,
+                filename: &self.filename,
+                content_type: &self.content_type,
+                data: &self.data,
             },
         }
         .serialize(s)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for FilePart {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<FilePart, D::Error> {
+        let Marked { file } = Marked::<Owned>::deserialize(d)?;
+        Ok(FilePart {
+            filename: file.filename,
+            content_type: file.content_type,
+            data: file.data,
+        })
     }
 }
 
@@ -852,14 +974,13 @@ mod tests {
 
     #[test]
     fn multipart_writes_text_and_file_parts() {
-        #[derive(serde::Serialize)]
+        #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
         struct Upload {
-            to: Vec<&'static str>,
-            #[serde(serialize_with = "FilePart::serialize_marked")]
+            to: Vec<String>,
             file: FilePart,
         }
         let body = Upload {
-            to: vec!["a", "b"],
+            to: vec!["a".into(), "b".into()],
             file: FilePart::new("x\".png", "image/png", vec![0u8, 1, 2]),
         };
         let (bytes, content_type) = multipart(&body, STYLE).unwrap();
@@ -871,5 +992,14 @@ mod tests {
         assert!(text.contains("filename=\"x%22.png\"\r\nContent-Type: image/png\r\n\r\n"));
         assert!(bytes.windows(3).any(|w| w == [0, 1, 2]));
         assert!(text.ends_with(&format!("--{boundary}--\r\n")));
+        let back: Upload = decode_multipart(&bytes, &content_type, STYLE).unwrap();
+        assert_eq!(back.to, body.to);
+        assert_eq!(back.file.data, [0, 1, 2]);
+        assert_eq!(back.file.filename, "x%22.png");
+        let err =
+            decode_multipart::<Upload>(b"--x\r\nno end", "multipart/form-data; boundary=x", STYLE)
+                .unwrap_err();
+        assert!(err.to_string().contains("multipart body"), "{err}");
+        assert!(decode_multipart_value(&bytes, "multipart/form-data", STYLE).is_err());
     }
 }

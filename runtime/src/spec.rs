@@ -259,6 +259,8 @@ pub struct OperationSpec {
     /// An auth scheme this operation needs instead of the client's (the realtime service's
     /// seed GET is sent with a bearer key while its HTTP API is signed). `None`: the client's.
     pub auth: Option<AuthScheme>,
+    /// How its body is encoded: JSON unless the spec says form or multipart.
+    pub body_encoding: BodyEncoding,
 }
 
 impl OperationSpec {
@@ -283,6 +285,7 @@ impl OperationSpec {
             },
             has_body: body,
             auth: None,
+            body_encoding: BodyEncoding::Json,
         }
     }
 
@@ -341,6 +344,12 @@ impl OperationSpec {
     /// The same operation, with or without a JSON body.
     pub const fn with_body(mut self, has_body: bool) -> Self {
         self.has_body = has_body;
+        self
+    }
+
+    /// The same operation, its body encoded as `encoding` (form, multipart).
+    pub const fn with_body_encoding(mut self, encoding: BodyEncoding) -> Self {
+        self.body_encoding = encoding;
         self
     }
 

@@ -52,7 +52,11 @@ fn client(service: &Service) -> TokenStream {
     let rt_import = service
         .operations
         .iter()
-        .any(|op| op.auth.is_some() || op.pagination.as_ref().is_some_and(|p| p.own))
+        .any(|op| {
+            op.auth.is_some()
+                || op.pagination.as_ref().is_some_and(|p| p.own)
+                || op.body_encoding != BodyEncodingInfo::Json
+        })
         .then(|| {
             quote!(
                 use ::comms_runtime as rt;
@@ -145,8 +149,19 @@ fn operation_static(op: &OperationInfo) -> TokenStream {
             pub static #pages_id: rt::PaginationSpec = #spec;
         }
     });
+    let encoding = match &op.body_encoding {
+        BodyEncodingInfo::Json => None,
+        BodyEncodingInfo::Form(s) => {
+            let s = form_style(s);
+            Some(quote!(.with_body_encoding(rt::BodyEncoding::Form(#s))))
+        }
+        BodyEncodingInfo::Multipart(s) => {
+            let s = form_style(s);
+            Some(quote!(.with_body_encoding(rt::BodyEncoding::Multipart(#s))))
+        }
+    };
     quote! {
-        pub static #id: Op = Op::#constructor(#name, #path) #retry #body #auth;
+        pub static #id: Op = Op::#constructor(#name, #path) #retry #body #auth #encoding;
         #pages
     }
 }
@@ -168,6 +183,14 @@ fn pages_path(op: &OperationInfo) -> TokenStream {
 
 /// A `comms_runtime::FormStyle` value.
 fn form_style(style: &crate::resolved::FormStyleInfo) -> TokenStream {
+    form_style_tokens(style, &quote!(rt))
+}
+
+/// A `comms_runtime::FormStyle` value, the runtime crate at `rt`.
+pub(super) fn form_style_tokens(
+    style: &crate::resolved::FormStyleInfo,
+    rt: &TokenStream,
+) -> TokenStream {
     use crate::model::{FormArrays, FormNested};
     let arrays = match style.arrays {
         FormArrays::Repeat => quote!(Repeat),
@@ -179,7 +202,7 @@ fn form_style(style: &crate::resolved::FormStyleInfo) -> TokenStream {
         FormNested::Brackets => quote!(Brackets),
         FormNested::Dots => quote!(Dots),
     };
-    quote!(rt::FormStyle { arrays: rt::ArrayStyle::#arrays, nested: rt::NestedStyle::#nested })
+    quote!(#rt::FormStyle { arrays: #rt::ArrayStyle::#arrays, nested: #rt::NestedStyle::#nested })
 }
 
 /// The Rust type of a method argument for a parameter.
