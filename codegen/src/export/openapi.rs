@@ -36,7 +36,12 @@ pub fn document(service: &Service) -> Value {
     let mut components = Map::new();
     let mut schemas = type_schemas(service, Dialect::OpenApi, &|_| true);
     for op in &service.operations {
-        if let (Some(Ty::Named(item)), Some(Ty::Page(_))) = (op.page_item(), &op.response) {
+        // An operation's own pagination has its own page shape, written inline at the operation.
+        if let (Some(Ty::Named(item)), Some(Ty::Page(_)), Some(false)) = (
+            op.page_item(),
+            &op.response,
+            op.pagination.as_ref().map(|p| p.own),
+        ) {
             schemas.insert(page_component(item), page_schema(service, op, item));
         }
     }
@@ -692,6 +697,13 @@ fn operation(service: &Service, op: &OperationInfo, tag: &str) -> Value {
                     "description": "An open JSON object; its fields vary by server.",
                 }),
             )),
+            (_, Some(Ty::Page(item))) if op.pagination.as_ref().is_some_and(|p| p.own) => {
+                let schema = match &**item {
+                    Ty::Named(name) => page_schema(service, op, name),
+                    other => ty_schema(other),
+                };
+                Some(("application/json", schema))
+            }
             (_, Some(ty)) => Some(("application/json", ty_schema(ty))),
         };
         let description = match (&content, status) {
