@@ -26,10 +26,14 @@ pub const MAX_MULTIPART_BYTES: usize = 32 * 1024 * 1024;
 /// ```
 /// use comms_runtime::form::pairs;
 /// use comms_runtime::{ArrayStyle, FormStyle, NestedStyle};
-/// let body = serde_json::json!({"To": "+15550001", "MediaUrl": ["a", "b"], "Opt": {"x": 1}});
+/// #[derive(serde::Serialize)]
+/// struct Send { #[serde(rename = "To")] to: &'static str, #[serde(rename = "MediaUrl")] media: Vec<&'static str>, opt: Opt }
+/// #[derive(serde::Serialize)]
+/// struct Opt { x: u32 }
+/// let body = Send { to: "+15550001", media: vec!["a", "b"], opt: Opt { x: 1 } };
 /// let style = FormStyle { arrays: ArrayStyle::Repeat, nested: NestedStyle::Brackets };
 /// let got = pairs(&body, style)?;
-/// assert_eq!(got, [("To", "+15550001"), ("MediaUrl", "a"), ("MediaUrl", "b"), ("Opt[x]", "1")]
+/// assert_eq!(got, [("To", "+15550001"), ("MediaUrl", "a"), ("MediaUrl", "b"), ("opt[x]", "1")]
 ///     .map(|(k, v)| (k.to_owned(), v.to_owned())));
 /// # Ok::<(), comms_runtime::Error>(())
 /// ```
