@@ -296,13 +296,12 @@ async fn token_at_a_nested_path_walks_three_pages() {
 async fn link_header_rel_next_walks_three_pages() {
     let server = TestServer::start(|r| {
         let page: usize = query(r, "page").and_then(|p| p.parse().ok()).unwrap_or(1);
-        let mut reply = Reply::json(200, json!({"data": ids(page * 10..page * 10 + 2)}));
-        let mut links = format!("</v1/linked?page=1>; rel=\"first\"");
+        let reply = Reply::json(200, json!({"data": ids(page * 10..page * 10 + 2)}));
+        let mut links = String::from("</v1/linked?page=1>; rel=\"first\"");
         if page < 3 {
             links.push_str(&format!(", </v1/linked?page={}>; rel=\"next\"", page + 1));
         }
-        reply = reply.header("link", &links);
-        reply
+        reply.header("link", &links)
     })
     .await;
     let got = sids(collect(client(&server).list_linked_stream()).await);

@@ -540,7 +540,7 @@ impl Checker<'_> {
                     );
                     return (None, None);
                 };
-                if !self.spec.types.get(n).is_some_and(|t| t.fields.is_some()) {
+                if self.spec.types.get(n).is_none_or(|t| t.fields.is_none()) {
                     self.error_at_value(
                         &format!("{path}.response"),
                         format!("page items `{n}` must be an object type"),
