@@ -17,6 +17,7 @@ mod generated {
     include!(concat!(env!("OUT_DIR"), "/bodies_server.rs"));
 }
 
+use comms_runtime::form::FilePart;
 use comms_runtime::{ErrorKind, NextPage};
 use comms_tests::{Recorded, Reply, TestServer};
 use futures_util::StreamExt;
@@ -132,7 +133,15 @@ async fn form_body_checks_run_before_anything_is_sent() {
 async fn multipart_body_has_one_part_per_field_and_array_item() {
     let server = TestServer::start(|_| Reply::json(204, json!(null))).await;
     client(&server)
-        .upload(&Upload::new("Quarterly \"report\"").tags(["a", "b"]))
+        .upload(
+            &Upload::new("Quarterly \"report\"")
+                .tags(["a", "b"])
+                .attachment(FilePart::new(
+                    "q3.csv",
+                    "text/csv",
+                    b"a,b\r\n1,2\r\n".to_vec(),
+                )),
+        )
         .await
         .unwrap();
     let r = &server.requests()[0];
@@ -145,10 +154,13 @@ async fn multipart_body_has_one_part_per_field_and_array_item() {
         .split(&format!("--{boundary}"))
         .filter(|p| p.starts_with("\r\n"))
         .collect();
-    assert_eq!(parts.len(), 3, "{body}");
+    assert_eq!(parts.len(), 4, "{body}");
     assert!(parts[0].contains("name=\"title\"\r\n\r\nQuarterly \"report\"\r\n"));
     assert!(parts[1].contains("name=\"tags[]\"\r\n\r\na\r\n"));
     assert!(parts[2].contains("name=\"tags[]\"\r\n\r\nb\r\n"));
+    assert!(parts[3].contains(
+        "name=\"attachment\"; filename=\"q3.csv\"\r\nContent-Type: text/csv\r\n\r\na,b\r\n1,2\r\n\r\n"
+    ));
     assert!(body.ends_with(&format!("--{boundary}--\r\n")));
 }
 
@@ -539,7 +551,10 @@ mod served {
             Ok(id.into_bytes().into_iter().chain([0, 255]).collect())
         }
         async fn upload(&self, _: RequestContext, body: Upload) -> Answer<()> {
-            if body.tags.unwrap_or_default().len() == 2 {
+            let file_ok = body.attachment.is_none_or(|f| {
+                f.filename == "q3.csv" && f.content_type == "text/csv" && f.data == b"a,b\r\n1,2"
+            });
+            if body.tags.unwrap_or_default().len() == 2 && file_ok {
                 Ok(())
             } else {
                 Err(ServerError::bad_request(format!("tags of {}", body.title)))
@@ -584,9 +599,17 @@ async fn the_generated_server_decodes_form_and_multipart_bodies_into_the_request
     assert_eq!(sent.status.as_deref(), Some("600"));
     assert_eq!(sent.num_media, Some(2));
     c.send_indexed(&twilio_request()).await.unwrap();
-    c.upload(&Upload::new("report").tags(["a", "b"]))
-        .await
-        .unwrap();
+    c.upload(
+        &Upload::new("report")
+            .tags(["a", "b"])
+            .attachment(FilePart::new("q3.csv", "text/csv", b"a,b\r\n1,2".to_vec())),
+    )
+    .await
+    .unwrap();
+    let wrong_file = Upload::new("report")
+        .tags(["a", "b"])
+        .attachment(FilePart::new("q3.csv", "text/csv", b"other".to_vec()));
+    assert_eq!(c.upload(&wrong_file).await.unwrap_err().status(), Some(400));
     let err = c
         .upload(&Upload::new("report").tags(["a"]))
         .await

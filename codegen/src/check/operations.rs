@@ -713,6 +713,25 @@ impl Checker<'_> {
                 .and_then(|f| f.nested)
                 .unwrap_or(defaults::FORM_STYLE.nested),
         };
+        if encoding != BodyEncoding::Multipart
+            && let Some(Ty::Named(n)) = body
+            && let Some(TypeInfo {
+                kind: TypeKind::Object(fields),
+                ..
+            }) = types.iter().find(|t| &t.name == n)
+            && let Some(f) = fields.iter().find(|f| {
+                matches!(&f.ty, Ty::Bytes) || matches!(&f.ty, Ty::List(t) if **t == Ty::Bytes)
+            })
+        {
+            let d = self.error(
+                &format!("{path}.body"),
+                format!(
+                    "`{n}.{}` is `bytes`, which only a multipart body carries",
+                    f.wire
+                ),
+            );
+            d.expected = Some("body_encoding: multipart".into());
+        }
         if encoding == BodyEncoding::Json {
             if op.form_style.is_some() {
                 let d = self.error(
