@@ -178,7 +178,10 @@ fn openapi_3_0_operations_keep_routes_parameters_statuses_and_auth() {
     );
     let create = op(&s, "create_parcel");
     assert_eq!(create.body, Some(Ty::Named("CreateParcelRequest".into())));
-    assert_eq!(s.spec.operations["create_parcel"].status, Some(201));
+    assert_eq!(
+        s.spec.operations["create_parcel"].status,
+        Some(comms_codegen::model::Statuses::One(201))
+    );
     assert_eq!(s.spec.operations["create_parcel"].errors, [422]);
     assert_eq!(
         field(&s, "CreateParcelRequest", "to").format,
@@ -266,7 +269,10 @@ fn swagger_2_0_body_and_form_parameters_and_definitions() {
     let send = op(&s, "post_mail_send");
     assert_eq!(send.path, "/v3/mail/send");
     assert_eq!(send.body, Some(Ty::Named("Mail".into())));
-    assert_eq!(s.spec.operations["post_mail_send"].status, Some(202));
+    assert_eq!(
+        s.spec.operations["post_mail_send"].status,
+        Some(comms_codegen::model::Statuses::One(202))
+    );
     assert_eq!(field(&s, "Email", "email").format, Some(Format::Email));
     let templates = op(&s, "get_templates");
     assert_eq!(

@@ -19,9 +19,11 @@ use crate::Error;
 use crate::client::Client;
 use crate::request::Request;
 use crate::response::Response;
+use crate::spec::PaginationSpec;
 
 /// The future that sends a request: one type for every operation.
-type Sending = Pin<Box<dyn Future<Output = Result<Response, Error>> + Send>>;
+type Sending =
+    Pin<Box<dyn Future<Output = Result<(Response, Vec<(String, String)>), Error>> + Send>>;
 
 /// A prepared call, a `Future` of the typed answer: `.await` it, `block_on` it, spawn it.
 ///
@@ -42,8 +44,25 @@ type Sending = Pin<Box<dyn Future<Output = Result<Response, Error>> + Send>>;
 #[must_use = "a call does nothing until it is awaited"]
 pub struct Call<T> {
     state: State,
-    ignore_body: bool,
+    decode: Decode,
     answer: PhantomData<fn() -> T>,
+}
+
+/// How a call reads a successful answer.
+#[derive(Debug, Clone, Copy)]
+enum Decode {
+    /// JSON (an empty body as `null`).
+    Json,
+    /// Not read: `()`.
+    Ignore,
+    /// UTF-8 text.
+    Text,
+    /// The raw bytes (`Vec<u8>`).
+    Bytes,
+    /// `null` (so `None`) on these statuses whatever the body, else JSON.
+    EmptyOn(&'static [u16]),
+    /// A page of this style, as [`crate::Page`].
+    Page(&'static PaginationSpec),
 }
 
 enum State {
@@ -71,26 +90,81 @@ impl Client {
     /// A call of `request` whose answer decodes as JSON into `T` (an empty body as `null`, so
     /// `()` and `Option` fit a 204).
     pub fn call<T: DeserializeOwned>(&self, request: impl Into<Result<Request, Error>>) -> Call<T> {
-        Call {
-            state: State::Prepared(self.clone(), request.into()),
-            ignore_body: false,
-            answer: PhantomData,
-        }
+        self.call_with(request, Decode::Json)
     }
 
     /// A call of `request` whose answer's body, if any, is not needed.
     pub fn call_ignoring_body(&self, request: impl Into<Result<Request, Error>>) -> Call<()> {
+        self.call_with(request, Decode::Ignore)
+    }
+
+    /// A call whose answer is text (UTF-8; anything else is an [`Error::Decode`]).
+    pub fn call_text(&self, request: impl Into<Result<Request, Error>>) -> Call<String> {
+        self.call_with(request, Decode::Text)
+    }
+
+    /// A call whose answer is the body's bytes.
+    pub fn call_bytes(&self, request: impl Into<Result<Request, Error>>) -> Call<Vec<u8>> {
+        self.call_with(request, Decode::Bytes)
+    }
+
+    /// A call whose answer is `None` on the `empty` statuses (204, say) and JSON otherwise:
+    /// an operation that answers 200 with a body or 204 without.
+    pub fn call_optional<T: DeserializeOwned>(
+        &self,
+        request: impl Into<Result<Request, Error>>,
+        empty: &'static [u16],
+    ) -> Call<Option<T>> {
+        self.call_with(request, Decode::EmptyOn(empty))
+    }
+
+    /// A call whose answer is one page of a list in `spec`'s style, as a [`crate::Page`] (its
+    /// items and how to fetch the next page).
+    pub fn call_page<T: DeserializeOwned>(
+        &self,
+        request: impl Into<Result<Request, Error>>,
+        spec: &'static PaginationSpec,
+    ) -> Call<crate::Page<T>> {
+        self.call_with(request, Decode::Page(spec))
+    }
+
+    fn call_with<T>(&self, request: impl Into<Result<Request, Error>>, decode: Decode) -> Call<T> {
         Call {
             state: State::Prepared(self.clone(), request.into()),
-            ignore_body: true,
+            decode,
             answer: PhantomData,
         }
     }
 }
 
-/// Sends `request`; not generic, so it is compiled once, in this crate.
+/// Sends `request`; not generic, so it is compiled once, in this crate. The query goes along
+/// for reading a page's next offset or number.
 fn send(client: Client, request: Result<Request, Error>) -> Sending {
-    Box::pin(async move { client.execute(request?).await })
+    Box::pin(async move {
+        let request = request?;
+        let query = request.query.clone();
+        client.execute(request).await.map(|r| (r, query))
+    })
+}
+
+/// Reads a successful answer as `decode` says; not generic, so compiled once.
+fn normalise(
+    decode: Decode,
+    response: &Response,
+    query: &[(String, String)],
+) -> Result<Option<serde_json::Value>, Error> {
+    Ok(match decode {
+        Decode::Ignore => Some(serde_json::Value::Null),
+        Decode::EmptyOn(statuses) if statuses.contains(&response.status()) => {
+            Some(serde_json::Value::Null)
+        }
+        Decode::Text => Some(serde_json::Value::String(
+            String::from_utf8(response.body().to_vec())
+                .map_err(|_| Error::decode("the answer is not UTF-8 text", response.body()))?,
+        )),
+        Decode::Page(spec) => Some(crate::paginate::page_json(spec, response, query)?),
+        Decode::Json | Decode::EmptyOn(_) | Decode::Bytes => None,
+    })
 }
 
 impl<T: DeserializeOwned> Future for Call<T> {
@@ -114,12 +188,23 @@ impl<T: DeserializeOwned> Future for Call<T> {
             Poll::Ready(answer) => answer,
         };
         self.state = State::Done;
-        Poll::Ready(match answer {
-            // `call_ignoring_body` makes only `Call<()>`, which `null` decodes into.
-            Ok(_) if self.ignore_body => T::deserialize(serde_json::Value::Null)
-                .map_err(|e| Error::decode(format!("no answer expected: {e}"), b"")),
-            Ok(response) => response.json(),
-            Err(err) => Err(err),
-        })
+        let decode = self.decode;
+        Poll::Ready(answer.and_then(|(response, query)| {
+            if let Decode::Bytes = decode {
+                // `call_bytes` makes only `Call<Vec<u8>>`, which a sequence of bytes decodes into.
+                let bytes = serde::de::value::SeqDeserializer::<_, serde_json::Error>::new(
+                    response.body().iter().copied(),
+                );
+                return T::deserialize(bytes)
+                    .map_err(|e| Error::decode(format!("bytes answer: {e}"), b""));
+            }
+            match normalise(decode, &response, &query)? {
+                // `call_ignoring_body` makes only `Call<()>`, `call_text` only `Call<String>`,
+                // `call_optional` `Call<Option<_>>`, which these values decode into.
+                Some(value) => T::deserialize(value)
+                    .map_err(|e| Error::decode(format!("answer: {e}"), response.body())),
+                None => response.json(),
+            }
+        }))
     }
 }

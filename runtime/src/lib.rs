@@ -65,6 +65,7 @@ pub mod call;
 mod client;
 pub mod config;
 pub mod error;
+pub mod form;
 mod headers;
 pub mod http;
 mod macros;
@@ -100,11 +101,12 @@ pub use retry::RetryPolicy;
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 pub use auth::{MintFuture, MintRequest, TokenMinter};
 pub use call::Call;
-pub use paginate::{ItemStream, paginate};
+pub use paginate::{ItemStream, NextPage, Page, paginate};
 pub use request::Request;
 pub use response::Response;
 pub use secret::Secret;
 pub use sign::{PusherSigner, SignableRequest, SignedParts, Signer};
+pub use spec::{AnswerKind, ArrayStyle, BodyEncoding, FormStyle, NestedStyle, PageStyle};
 pub use spec::{
     AuthScheme, CredentialSpec, IdempotencySpec, OperationSpec, PaginationSpec, RateLimitHeaders,
     RateLimitSpec, ResponseLimitSpec, RetryClass, RetrySpec, ServiceSpec, SigningScheme,

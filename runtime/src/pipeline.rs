@@ -183,7 +183,11 @@ impl Pipeline {
         let mut url = self.base.clone();
         let mut path = String::with_capacity(64);
         path.push_str(self.base.path().trim_end_matches('/'));
-        render_path(op.path, &request.path_params, &mut path)?;
+        match &request.path_override {
+            // The next page's URL, already checked to lie under the base URL.
+            Some(rest) => path.push_str(rest),
+            None => render_path(op.path, &request.path_params, &mut path)?,
+        }
         url.set_path(&path);
         if !request.query.is_empty() {
             url.query_pairs_mut().extend_pairs(&request.query);
@@ -196,7 +200,9 @@ impl Pipeline {
         headers.insert(ACCEPT, HeaderValue::from_static("application/json"));
         headers.insert(USER_AGENT, self.user_agent.clone());
         if request.body.is_some() {
-            headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+            let content_type = HeaderValue::from_str(request.content_type())
+                .map_err(|_| Error::invalid_request("body", "bad content type"))?;
+            headers.insert(CONTENT_TYPE, content_type);
         }
         if let ResolvedAuth::Header { name, value } = auth {
             headers.insert(name.clone(), value.clone());

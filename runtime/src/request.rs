@@ -23,6 +23,10 @@ pub struct Request {
     pub(crate) path_params: Vec<(&'static str, String)>,
     pub(crate) query: Vec<(String, String)>,
     pub(crate) body: Option<Bytes>,
+    /// The body's media type when it is not JSON (form, multipart).
+    pub(crate) content_type: Option<String>,
+    /// A path (and base-relative) that replaces the operation's template: the next page's URL.
+    pub(crate) path_override: Option<String>,
 }
 
 impl Request {
@@ -33,6 +37,8 @@ impl Request {
             path_params: Vec::new(),
             query: Vec::new(),
             body: op.has_body.then(|| Bytes::from_static(b"{}")),
+            content_type: None,
+            path_override: None,
         }
     }
 
@@ -100,6 +106,7 @@ impl Request {
             ));
         }
         self.body = Some(Bytes::from(bytes));
+        self.content_type = None;
         Ok(self)
     }
 
@@ -111,6 +118,72 @@ impl Request {
     ) -> Result<Request, Error> {
         Validator::check(body)?;
         self.json(body)
+    }
+}
+
+impl Request {
+    /// Sets an `application/x-www-form-urlencoded` body, arrays and nested fields written in
+    /// `style` ([`crate::form::encode`]).
+    ///
+    /// ```
+    /// # use comms_runtime::*;
+    /// # static SEND: OperationSpec = OperationSpec::post("create_message", "/Messages.json");
+    /// let body = serde_json::json!({"To": "+15558675310", "MediaUrl": ["a", "b"]});
+    /// let request = SEND.request().form(&body, FormStyle::DEFAULT)?;
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn form<B: Serialize + ?Sized>(
+        mut self,
+        body: &B,
+        style: crate::spec::FormStyle,
+    ) -> Result<Request, Error> {
+        let text = crate::form::encode(body, style)?;
+        self.body = Some(Bytes::from(text));
+        self.content_type = Some("application/x-www-form-urlencoded".to_owned());
+        Ok(self)
+    }
+
+    /// [`Self::form`] after the body's checks ([`Validator::check`]).
+    pub fn checked_form<B: Serialize + Validate + ?Sized>(
+        self,
+        body: &B,
+        style: crate::spec::FormStyle,
+    ) -> Result<Request, Error> {
+        Validator::check(body)?;
+        self.form(body, style)
+    }
+
+    /// Sets a `multipart/form-data` body ([`crate::form::multipart`]): a part per field, a
+    /// file part per [`crate::form::FilePart`].
+    pub fn multipart<B: Serialize + ?Sized>(
+        mut self,
+        body: &B,
+        style: crate::spec::FormStyle,
+    ) -> Result<Request, Error> {
+        let (bytes, content_type) = crate::form::multipart(body, style)?;
+        self.body = Some(Bytes::from(bytes));
+        self.content_type = Some(content_type);
+        Ok(self)
+    }
+
+    /// [`Self::multipart`] after the body's checks ([`Validator::check`]).
+    pub fn checked_multipart<B: Serialize + Validate + ?Sized>(
+        self,
+        body: &B,
+        style: crate::spec::FormStyle,
+    ) -> Result<Request, Error> {
+        Validator::check(body)?;
+        self.multipart(body, style)
+    }
+
+    /// The body's `Content-Type`: JSON unless a form or multipart body was set.
+    pub fn content_type(&self) -> &str {
+        self.content_type.as_deref().unwrap_or("application/json")
+    }
+
+    /// The request body as it will be sent, if any.
+    pub fn body(&self) -> Option<&[u8]> {
+        self.body.as_deref()
     }
 }
 

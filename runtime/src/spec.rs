@@ -344,6 +344,8 @@ pub struct OperationSpec {
     /// one is an [`Error::InvalidRequest`](crate::Error) before sending, and a 413 from the
     /// sandbox. `None`: no limit of its own.
     pub max_body_bytes: Option<usize>,
+    /// How its body is encoded: JSON unless the spec says form or multipart.
+    pub body_encoding: BodyEncoding,
 }
 
 impl OperationSpec {
@@ -369,6 +371,7 @@ impl OperationSpec {
             has_body: body,
             auth: None,
             max_body_bytes: None,
+            body_encoding: BodyEncoding::Json,
         }
     }
 
@@ -430,6 +433,12 @@ impl OperationSpec {
         self
     }
 
+    /// The same operation, its body encoded as `encoding` (form, multipart).
+    pub const fn with_body_encoding(mut self, encoding: BodyEncoding) -> Self {
+        self.body_encoding = encoding;
+        self
+    }
+
     /// The same operation, sent with `auth` instead of the client's scheme.
     pub const fn with_auth(mut self, auth: AuthScheme) -> Self {
         self.auth = Some(auth);
@@ -462,15 +471,158 @@ pub enum RetryClass {
     Never,
 }
 
-/// Where the items, the has-more flag and the cursor live in a cursor-paginated list.
+/// How a list operation pages: where its items live and how the next page is found.
+///
+/// ```
+/// use comms_runtime::{PaginationSpec, PageStyle};
+///
+/// // Twilio-like: the items under `messages`, the next page's URL under `next_page_uri`.
+/// static MESSAGES: PaginationSpec =
+///     PaginationSpec { items: "messages", style: PageStyle::NextUrl { next_field: "next_page_uri" } };
+/// // Today's cursor style: `after=<id of the last item>` while `has_more` is true.
+/// static EMAILS: PaginationSpec = PaginationSpec::cursor("data", "has_more", "id", "after");
+/// assert_eq!(EMAILS.items, "data");
+/// # let _ = MESSAGES;
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PaginationSpec {
-    /// Field of the page holding the item array, e.g. `"data"`.
+    /// Dot path of the page's item array, e.g. `"data"` or `"result.items"`.
     pub items: &'static str,
-    /// Boolean field of the page saying whether more pages follow, e.g. `"has_more"`.
-    pub has_more: &'static str,
-    /// Field of an item used as the next cursor, e.g. `"id"`.
-    pub cursor_field: &'static str,
-    /// Query parameter carrying the cursor, e.g. `"after"`.
-    pub after_param: &'static str,
+    /// How the next page is found.
+    pub style: PageStyle,
+}
+
+impl PaginationSpec {
+    /// The cursor style: `after_param=<cursor_field of the last item>` while `has_more` is true.
+    pub const fn cursor(
+        items: &'static str,
+        has_more: &'static str,
+        cursor_field: &'static str,
+        after_param: &'static str,
+    ) -> Self {
+        PaginationSpec {
+            items,
+            style: PageStyle::Cursor {
+                has_more,
+                cursor_field,
+                after_param,
+            },
+        }
+    }
+}
+
+/// How the next page of a list is found. Every field that names a place in the page body is a
+/// dot path (`meta.next_page_token`, `_metadata.next`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PageStyle {
+    /// `after_param=<cursor_field of the last item>` while the boolean `has_more` is true.
+    Cursor {
+        /// Boolean field saying whether more pages follow, e.g. `"has_more"`.
+        has_more: &'static str,
+        /// Field of an item used as the next cursor, e.g. `"id"`.
+        cursor_field: &'static str,
+        /// Query parameter carrying the cursor, e.g. `"after"`.
+        after_param: &'static str,
+    },
+    /// `token_param=<token_field>` until the token is absent, `null` or empty.
+    Token {
+        /// Where the next page's token is, e.g. `"meta.next_page_token"`.
+        token_field: &'static str,
+        /// Query parameter carrying it, e.g. `"PageToken"`.
+        token_param: &'static str,
+    },
+    /// A GET of the URL at `next_field` (relative to the base URL, or absolute on the base
+    /// URL's origin) until it is absent, `null` or empty.
+    NextUrl {
+        /// Where the next page's URL is, e.g. `"next_page_uri"` or `"_metadata.next"`.
+        next_field: &'static str,
+    },
+    /// A GET of the `Link: <...>; rel="next"` header's URL (RFC 8288) until there is none.
+    LinkHeader,
+    /// `offset_param=<items so far>` until a page is empty or the total is reached.
+    Offset {
+        /// Query parameter with the offset of the first item, e.g. `"offset"`.
+        offset_param: &'static str,
+        /// Query parameter with the page size, e.g. `"count"`; a page shorter than the size
+        /// the request asked for is the last.
+        limit_param: Option<&'static str>,
+        /// Where the total number of items is, e.g. `"total"`.
+        total_field: Option<&'static str>,
+    },
+    /// `page_param=<n>` counting from `first_page` until a page is empty or short, or the
+    /// last page by `total_pages_field` was read.
+    Page {
+        /// Query parameter with the page number, e.g. `"page"`.
+        page_param: &'static str,
+        /// Query parameter with the page size, e.g. `"page_size"`.
+        size_param: Option<&'static str>,
+        /// Number of the first page: 0 or 1.
+        first_page: u64,
+        /// Where the number of pages is, e.g. `"total_pages"`.
+        total_pages_field: Option<&'static str>,
+    },
+}
+
+/// How a request body is encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyEncoding {
+    /// `application/json` (the default).
+    Json,
+    /// `application/x-www-form-urlencoded`, nested fields and arrays written in this style.
+    Form(FormStyle),
+    /// `multipart/form-data`: one part per field (arrays repeat the part; nested fields are
+    /// named as `FormStyle::nested` says).
+    Multipart(FormStyle),
+}
+
+/// How a form body writes arrays and nested objects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FormStyle {
+    /// How an array is written.
+    pub arrays: ArrayStyle,
+    /// How a nested field's name is written.
+    pub nested: NestedStyle,
+}
+
+impl FormStyle {
+    /// Arrays repeat the name (`To=a&To=b`), nested fields use brackets (`a[b]=1`).
+    pub const DEFAULT: FormStyle = FormStyle {
+        arrays: ArrayStyle::Repeat,
+        nested: NestedStyle::Brackets,
+    };
+}
+
+/// How a form body writes an array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArrayStyle {
+    /// `To=a&To=b`.
+    Repeat,
+    /// `To[]=a&To[]=b`.
+    Brackets,
+    /// `To[0]=a&To[1]=b`.
+    Indexed,
+    /// `To=a,b` (items that are scalars only).
+    Comma,
+}
+
+/// How a form body names a nested field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NestedStyle {
+    /// `a[b]=1`.
+    Brackets,
+    /// `a.b=1`.
+    Dots,
+}
+
+/// How a successful answer is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnswerKind {
+    /// JSON into the answer type (an empty body as `null`).
+    Json,
+    /// The body is not read.
+    Ignored,
+    /// The body as UTF-8 text.
+    Text,
+    /// The body as bytes.
+    Bytes,
 }

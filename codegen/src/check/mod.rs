@@ -107,7 +107,8 @@ pub fn check(loaded: &Loaded) -> Result<Service, Diagnostics> {
     let auth = c.auth();
     let limits = c.limits();
     let types = c.types();
-    let operations = c.operations(&types, &auth);
+    let page_style = c.service_pagination();
+    let operations = c.operations(&types, &auth, page_style.as_ref());
     c.error_paths(&types, &operations, limits.errors.as_ref());
     let webhook = c.events();
     let websocket = c.websocket();
@@ -138,6 +139,7 @@ pub fn check(loaded: &Loaded) -> Result<Service, Diagnostics> {
         as_written: service::as_written(&loaded.spec),
         webhooks,
         signatures,
+        page_style,
     })
 }
 

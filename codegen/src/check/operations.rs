@@ -4,9 +4,13 @@
 use std::collections::{BTreeSet, HashMap};
 
 use super::{Checker, normalised_route, path_params};
+use crate::model::{BodyEncoding, Operation, PageStyle, Pagination};
 use crate::model::{IdempotencyMode, Method, Source};
 use crate::names::{can_be_ident, did_you_mean, is_snake, snake};
-use crate::resolved::{AuthInfo, Constraints, OperationInfo, ParamInfo, Ty, TypeInfo, defaults};
+use crate::resolved::{
+    Answer, AuthInfo, BodyEncodingInfo, Constraints, FormStyleInfo, OperationInfo, PageStyleInfo,
+    PaginationInfo, ParamInfo, Ty, TypeInfo, TypeKind, defaults,
+};
 
 impl Checker<'_> {
     /// Every operation, resolved: defaults applied, its auth scheme found among `auth`, and
@@ -15,6 +19,7 @@ impl Checker<'_> {
         &mut self,
         types: &[TypeInfo],
         auth: &[AuthInfo],
+        service_pages: Option<&PaginationInfo>,
     ) -> Vec<OperationInfo> {
         let mut out = Vec::new();
         let spec = self.spec;
@@ -134,26 +139,60 @@ impl Checker<'_> {
                 }
                 None => None,
             };
-            let response = match &op.response {
-                Some(r) => self.type_ref(&format!("{path}.response"), r),
-                None => None,
+            let (response, answer) = match op.response.as_deref().map(str::trim) {
+                Some("text") => (None, Answer::Text),
+                Some("bytes") => (None, Answer::Bytes),
+                Some(r) => (self.type_ref(&format!("{path}.response"), r), Answer::Json),
+                None => (None, Answer::Ignored),
             };
-            if let Some(Ty::Page(item)) = &response {
-                self.page(&path, item, &op.query);
-            } else if response.as_ref().is_some_and(Ty::contains_page) {
+            let (pagination, stream_item) =
+                self.op_pagination(&path, op, response.as_ref(), service_pages);
+            if response.as_ref().is_some_and(Ty::contains_page)
+                && !matches!(response, Some(Ty::Page(_)))
+            {
                 self.error_at_value(
                     &format!("{path}.response"),
                     "`page<T>` must be the whole response",
                 );
             }
-            if let Some(status) = op.status
-                && !(200..=299).contains(&status)
-            {
-                let d = self.error_at_value(
+            let body_encoding = self.body_encoding(&path, op, body.as_ref(), types);
+            let default_status = defaults::success_status(answer != Answer::Ignored);
+            let statuses = op
+                .status
+                .as_ref()
+                .map_or_else(|| vec![default_status], |s| s.to_vec());
+            if statuses.is_empty() {
+                let d = self.error_at_value(&format!("{path}.status"), "no success status");
+                d.expected = Some("a status like 200, or a list like [200, 204]".into());
+            }
+            for (i, &status) in statuses.iter().enumerate() {
+                if !(200..=299).contains(&status) {
+                    let d = self.error_at_value(
+                        &format!("{path}.status"),
+                        format!("{status} is not a success status"),
+                    );
+                    d.expected = Some("200 to 299".into());
+                } else if statuses[..i].contains(&status) {
+                    self.error_at_value(
+                        &format!("{path}.status"),
+                        format!("{status} is listed twice"),
+                    );
+                }
+            }
+            let empty_statuses: Vec<u16> = if answer == Answer::Json && statuses.len() > 1 {
+                statuses
+                    .iter()
+                    .copied()
+                    .filter(|s| defaults::EMPTY_STATUSES.contains(s))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            if !empty_statuses.is_empty() && stream_item.is_some() {
+                self.error_at_value(
                     &format!("{path}.status"),
-                    format!("{status} is not a success status"),
+                    "a paginated operation always answers with a page",
                 );
-                d.expected = Some("200 to 299".into());
             }
             for s in &op.errors {
                 if !(400..=599).contains(s) {
@@ -190,9 +229,7 @@ impl Checker<'_> {
             let body_checked = matches!(&body, Some(Ty::Named(n)) if types.iter().any(|t| &t.name == n && t.checked));
             let query_checked = query.iter().any(|p| !p.constraints.is_empty());
             let query_type = (!query.is_empty()).then(|| crate::names::query_type(name));
-            let success_status = op
-                .status
-                .unwrap_or_else(|| defaults::success_status(response.is_some()));
+            let success_status = statuses.first().copied().unwrap_or(default_status);
             out.push(OperationInfo {
                 name: name.clone(),
                 method: op.method,
@@ -218,6 +255,12 @@ impl Checker<'_> {
                 query_type,
                 query_checked,
                 max_body_bytes: self.body_size(&format!("operations.{name}"), op),
+                success_statuses: statuses,
+                empty_statuses,
+                answer,
+                body_encoding,
+                pagination,
+                stream_item,
             });
         }
         out
@@ -301,26 +344,329 @@ impl Checker<'_> {
         })
     }
 
-    fn page(
+    /// The service's `pagination` section, checked once (its mistakes are reported here, not
+    /// again at every operation that uses it).
+    pub(super) fn service_pagination(&mut self) -> Option<PaginationInfo> {
+        let p = self.spec.pagination.as_ref()?;
+        let mut info = self.pagination("pagination", p)?;
+        let top_level = |f: &str| !f.contains('.');
+        info.generated_page = matches!(&info.style,
+            PageStyleInfo::Cursor { has_more, .. } if top_level(has_more))
+            && top_level(&info.items_field);
+        Some(info)
+    }
+
+    /// One `pagination` section: the style's fields present, no field of another style.
+    fn pagination(&mut self, path: &str, p: &Pagination) -> Option<PaginationInfo> {
+        let style = p.style.unwrap_or(PageStyle::Cursor);
+        let given: [(&str, bool); 15] = [
+            ("limit_param", p.limit_param.is_some()),
+            ("max_limit", p.max_limit.is_some()),
+            ("after_param", p.after_param.is_some()),
+            ("before_param", p.before_param.is_some()),
+            ("has_more_field", p.has_more_field.is_some()),
+            ("cursor_field", p.cursor_field.is_some()),
+            ("token_field", p.token_field.is_some()),
+            ("token_param", p.token_param.is_some()),
+            ("next_field", p.next_field.is_some()),
+            ("offset_param", p.offset_param.is_some()),
+            ("total_field", p.total_field.is_some()),
+            ("page_param", p.page_param.is_some()),
+            ("size_param", p.size_param.is_some()),
+            ("first_page", p.first_page.is_some()),
+            ("total_pages_field", p.total_pages_field.is_some()),
+        ];
+        let (required, optional): (&[&str], &[&str]) = match style {
+            PageStyle::Cursor => (
+                &[
+                    "limit_param",
+                    "after_param",
+                    "has_more_field",
+                    "cursor_field",
+                ],
+                &["max_limit", "before_param"],
+            ),
+            PageStyle::Token => (
+                &["token_field", "token_param"],
+                &["limit_param", "max_limit"],
+            ),
+            PageStyle::NextUrl => (&["next_field"], &["limit_param", "max_limit"]),
+            PageStyle::LinkHeader => (&[], &["limit_param", "max_limit"]),
+            PageStyle::Offset => (
+                &["offset_param"],
+                &["limit_param", "max_limit", "total_field"],
+            ),
+            PageStyle::Page => (
+                &["page_param"],
+                &["size_param", "first_page", "total_pages_field", "max_limit"],
+            ),
+        };
+        let mut ok = true;
+        for (key, present) in given {
+            if present && !required.contains(&key) && !optional.contains(&key) {
+                ok = false;
+                let d = self.error(
+                    &format!("{path}.{key}"),
+                    format!(
+                        "`{key}` is not used by the `{}` pagination style",
+                        style.as_str()
+                    ),
+                );
+                let mut keys: Vec<&str> = required.iter().chain(optional).copied().collect();
+                keys.insert(0, "items_field");
+                d.expected = Some(format!(
+                    "the keys of `{}`: {}",
+                    style.as_str(),
+                    keys.join(", ")
+                ));
+            }
+        }
+        for key in required {
+            if !given.iter().any(|(k, present)| k == key && *present) {
+                ok = false;
+                let d = self.error(
+                    path,
+                    format!("the `{}` pagination style needs `{key}`", style.as_str()),
+                );
+                d.expected = Some(format!("{key}: ..."));
+            }
+        }
+        if let Some(first) = p.first_page
+            && first > 1
+        {
+            ok = false;
+            let d = self.error_at_value(
+                &format!("{path}.first_page"),
+                format!("pages are counted from 0 or 1, not {first}"),
+            );
+            d.expected = Some("0 or 1".into());
+        }
+        for (key, value) in [
+            ("items_field", Some(&p.items_field)),
+            ("has_more_field", p.has_more_field.as_ref()),
+            ("token_field", p.token_field.as_ref()),
+            ("next_field", p.next_field.as_ref()),
+            ("total_field", p.total_field.as_ref()),
+            ("total_pages_field", p.total_pages_field.as_ref()),
+        ] {
+            if let Some(v) = value
+                && (v.is_empty() || v.split('.').any(str::is_empty))
+            {
+                ok = false;
+                let d = self.error_at_value(
+                    &format!("{path}.{key}"),
+                    format!("`{v}` is not a field path"),
+                );
+                d.expected = Some("a field name, or names joined by dots (`meta.next`)".into());
+            }
+        }
+        if !ok {
+            return None;
+        }
+        let s = |v: &Option<String>| v.clone().unwrap_or_default();
+        let style = match style {
+            PageStyle::Cursor => PageStyleInfo::Cursor {
+                has_more: s(&p.has_more_field),
+                cursor_field: s(&p.cursor_field),
+                after_param: s(&p.after_param),
+            },
+            PageStyle::Token => PageStyleInfo::Token {
+                token_field: s(&p.token_field),
+                token_param: s(&p.token_param),
+            },
+            PageStyle::NextUrl => PageStyleInfo::NextUrl {
+                next_field: s(&p.next_field),
+            },
+            PageStyle::LinkHeader => PageStyleInfo::LinkHeader,
+            PageStyle::Offset => PageStyleInfo::Offset {
+                offset_param: s(&p.offset_param),
+                limit_param: p.limit_param.clone(),
+                total_field: p.total_field.clone(),
+            },
+            PageStyle::Page => PageStyleInfo::Page {
+                page_param: s(&p.page_param),
+                size_param: p.size_param.clone(),
+                first_page: p.first_page.unwrap_or(defaults::FIRST_PAGE),
+                total_pages_field: p.total_pages_field.clone(),
+            },
+        };
+        Some(PaginationInfo {
+            items_field: p.items_field.clone(),
+            limit_param: p.limit_param.clone(),
+            style,
+            own: path != "pagination",
+            generated_page: false,
+        })
+    }
+
+    /// How an operation pages, and the type of its stream's items: `page<T>` with its own or
+    /// the service's `pagination`, or a named page type with its own.
+    fn op_pagination(
         &mut self,
         path: &str,
-        item: &Ty,
+        op: &Operation,
+        response: Option<&Ty>,
+        service_pages: Option<&PaginationInfo>,
+    ) -> (Option<PaginationInfo>, Option<Ty>) {
+        let own = match &op.pagination {
+            Some(p) => match self.pagination(&format!("{path}.pagination"), p) {
+                Some(info) => Some(info),
+                // Its mistakes are reported; nothing more to say about the operation.
+                None => return (None, None),
+            },
+            None => None,
+        };
+        match response {
+            Some(Ty::Page(item)) => {
+                let pages = match own.or_else(|| service_pages.cloned()) {
+                    Some(p) => p,
+                    None => {
+                        let section_broken = self.spec.pagination.is_some()
+                            || self.broken.iter().any(|b| b == "pagination");
+                        if !section_broken {
+                            let d = self.error(
+                                &format!("{path}.response"),
+                                "`page<T>` needs a `pagination` section",
+                            );
+                            d.expected = Some("pagination: { limit_param, after_param, items_field, has_more_field, cursor_field, source }".into());
+                        }
+                        return (None, None);
+                    }
+                };
+                self.page_query(path, &pages, &op.query);
+                let Ty::Named(n) = &**item else {
+                    self.error_at_value(
+                        &format!("{path}.response"),
+                        "page items must be a named object type",
+                    );
+                    return (None, None);
+                };
+                if self.spec.types.get(n).is_none_or(|t| t.fields.is_none()) {
+                    self.error_at_value(
+                        &format!("{path}.response"),
+                        format!("page items `{n}` must be an object type"),
+                    );
+                    return (None, None);
+                }
+                self.cursor_field(path, &pages, n);
+                (Some(pages), Some((**item).clone()))
+            }
+            Some(Ty::Named(page_type)) if own.is_some() => {
+                let Some(pages) = own else {
+                    return (None, None);
+                };
+                self.page_query(path, &pages, &op.query);
+                let ppath = format!("{path}.pagination");
+                let item = match self.field_path(page_type, &pages.items_field) {
+                    Ok(Ty::List(item)) => Some(*item),
+                    Ok(other) => {
+                        self.error_at_value(
+                            &format!("{ppath}.items_field"),
+                            format!(
+                                "`{}` of `{page_type}` is `{other:?}`, not a list",
+                                pages.items_field
+                            ),
+                        );
+                        None
+                    }
+                    Err(message) => {
+                        let d = self.error_at_value(&format!("{ppath}.items_field"), message);
+                        d.hint = Some(format!("name a `list<T>` field of `{page_type}`"));
+                        None
+                    }
+                };
+                let body_fields: Vec<(&str, &String)> = match &pages.style {
+                    PageStyleInfo::Cursor { has_more, .. } => vec![("has_more_field", has_more)],
+                    PageStyleInfo::Token { token_field, .. } => vec![("token_field", token_field)],
+                    PageStyleInfo::NextUrl { next_field } => vec![("next_field", next_field)],
+                    PageStyleInfo::LinkHeader => vec![],
+                    PageStyleInfo::Offset { total_field, .. } => {
+                        total_field.iter().map(|f| ("total_field", f)).collect()
+                    }
+                    PageStyleInfo::Page {
+                        total_pages_field, ..
+                    } => total_pages_field
+                        .iter()
+                        .map(|f| ("total_pages_field", f))
+                        .collect(),
+                };
+                for (key, field) in body_fields {
+                    if let Err(message) = self.field_path(page_type, field) {
+                        let d = self.error_at_value(&format!("{ppath}.{key}"), message);
+                        d.hint = Some(format!("add the field to `{page_type}`, or fix the path"));
+                    }
+                }
+                if let Some(Ty::Named(n)) = &item {
+                    self.cursor_field(path, &pages, n);
+                }
+                (item.is_some().then_some(pages), item)
+            }
+            _ => {
+                if own.is_some() {
+                    let d = self.error(
+                        &format!("{path}.pagination"),
+                        "`pagination` needs a `page<T>` response or a named page type",
+                    );
+                    d.expected = Some("response: page<Message>, or response: MessagePage".into());
+                }
+                (None, None)
+            }
+        }
+    }
+
+    /// The type at a dot path of fields, starting from a named object type.
+    fn field_path(&self, start: &str, path: &str) -> Result<Ty, String> {
+        let mut ty = Ty::Named(start.to_owned());
+        let mut walked = String::new();
+        for key in path.split('.') {
+            let Ty::Named(name) = &ty else {
+                return Err(format!(
+                    "`{walked}` is not an object, so it has no field `{key}`"
+                ));
+            };
+            let fields = self
+                .spec
+                .types
+                .get(name)
+                .and_then(|t| t.fields.as_ref())
+                .ok_or_else(|| {
+                    format!("`{name}` is not an object type, so it has no field `{key}`")
+                })?;
+            let field = fields.get(key).ok_or_else(|| {
+                let known: Vec<&str> = fields.keys().map(String::as_str).collect();
+                let hint = did_you_mean(key, known.iter().copied())
+                    .map(|h| format!(" (did you mean `{h}`?)"))
+                    .unwrap_or_default();
+                format!("`{name}` has no field `{key}`{hint}")
+            })?;
+            ty = Ty::parse(&field.ty).map_err(|e| e.to_string())?;
+            if !walked.is_empty() {
+                walked.push('.');
+            }
+            walked.push_str(key);
+        }
+        Ok(ty)
+    }
+
+    /// The query parameters a style sends must be declared.
+    fn page_query(
+        &mut self,
+        path: &str,
+        pages: &PaginationInfo,
         query: &indexmap::IndexMap<String, crate::model::Param>,
     ) {
-        let Some(p) = &self.spec.pagination else {
-            let d = self.error(
-                &format!("{path}.response"),
-                "`page<T>` needs a `pagination` section",
-            );
-            d.expected = Some("pagination: { limit_param, after_param, items_field, has_more_field, cursor_field, source }".into());
-            return;
+        let needed: Vec<&String> = match &pages.style {
+            PageStyleInfo::Cursor { after_param, .. } => {
+                let mut v = vec![after_param];
+                v.extend(pages.limit_param.as_ref());
+                v
+            }
+            PageStyleInfo::Token { token_param, .. } => vec![token_param],
+            PageStyleInfo::NextUrl { .. } | PageStyleInfo::LinkHeader => vec![],
+            PageStyleInfo::Offset { offset_param, .. } => vec![offset_param],
+            PageStyleInfo::Page { page_param, .. } => vec![page_param],
         };
-        let (after, limit, cursor) = (
-            p.after_param.clone(),
-            p.limit_param.clone(),
-            p.cursor_field.clone(),
-        );
-        for needed in [&after, &limit] {
+        for needed in needed {
             if !query.contains_key(needed) {
                 let d = self.error(
                     path,
@@ -329,28 +675,96 @@ impl Checker<'_> {
                 d.expected = Some(format!("query: {{ {needed}: {{ type: ... }} }}"));
             }
         }
-        let Ty::Named(n) = item else {
-            self.error_at_value(
-                &format!("{path}.response"),
-                "page items must be a named object type",
-            );
+    }
+
+    /// The cursor style's cursor field must be a field of the items.
+    fn cursor_field(&mut self, path: &str, pages: &PaginationInfo, item: &str) {
+        let PageStyleInfo::Cursor { cursor_field, .. } = &pages.style else {
             return;
         };
-        if let Some(fields) = self.spec.types.get(n).and_then(|t| t.fields.as_ref()) {
-            if !fields.contains_key(&cursor) {
-                let d = self.error_at_value(
-                    &format!("{path}.response"),
-                    format!("page items of type `{n}` have no cursor field `{cursor}`"),
-                );
-                d.hint = Some(format!(
-                    "add `{cursor}` to `{n}`, or change `pagination.cursor_field`"
-                ));
-            }
-        } else {
-            self.error_at_value(
+        if let Some(fields) = self.spec.types.get(item).and_then(|t| t.fields.as_ref())
+            && !fields.contains_key(cursor_field)
+        {
+            let d = self.error_at_value(
                 &format!("{path}.response"),
-                format!("page items `{n}` must be an object type"),
+                format!("page items of type `{item}` have no cursor field `{cursor_field}`"),
             );
+            d.hint = Some(format!(
+                "add `{cursor_field}` to `{item}`, or change `pagination.cursor_field`"
+            ));
+        }
+    }
+
+    /// How the body is encoded; a form or multipart body must be an object type.
+    fn body_encoding(
+        &mut self,
+        path: &str,
+        op: &Operation,
+        body: Option<&Ty>,
+        types: &[TypeInfo],
+    ) -> BodyEncodingInfo {
+        let encoding = op.body_encoding.unwrap_or(BodyEncoding::Json);
+        let style = FormStyleInfo {
+            arrays: op
+                .form_style
+                .and_then(|f| f.arrays)
+                .unwrap_or(defaults::FORM_STYLE.arrays),
+            nested: op
+                .form_style
+                .and_then(|f| f.nested)
+                .unwrap_or(defaults::FORM_STYLE.nested),
+        };
+        if encoding != BodyEncoding::Multipart
+            && let Some(Ty::Named(n)) = body
+            && let Some(TypeInfo {
+                kind: TypeKind::Object(fields),
+                ..
+            }) = types.iter().find(|t| &t.name == n)
+            && let Some(f) = fields.iter().find(|f| {
+                matches!(&f.ty, Ty::Bytes) || matches!(&f.ty, Ty::List(t) if **t == Ty::Bytes)
+            })
+        {
+            let d = self.error(
+                &format!("{path}.body"),
+                format!(
+                    "`{n}.{}` is `bytes`, which only a multipart body carries",
+                    f.wire
+                ),
+            );
+            d.expected = Some("body_encoding: multipart".into());
+        }
+        if encoding == BodyEncoding::Json {
+            if op.form_style.is_some() {
+                let d = self.error(
+                    &format!("{path}.form_style"),
+                    "`form_style` applies to form and multipart bodies",
+                );
+                d.expected = Some("body_encoding: form (or multipart)".into());
+            }
+            return BodyEncodingInfo::Json;
+        }
+        match body {
+            None => {
+                let d = self.error(
+                    &format!("{path}.body_encoding"),
+                    "`body_encoding` needs a `body` type",
+                );
+                d.expected = Some("body: CreateMessageRequest".into());
+            }
+            Some(Ty::Named(n))
+                if types
+                    .iter()
+                    .any(|t| &t.name == n && matches!(t.kind, TypeKind::Object(_))) => {}
+            Some(_) => {
+                self.error_at_value(
+                    &format!("{path}.body"),
+                    "a form or multipart body must be a named object type",
+                );
+            }
+        }
+        match encoding {
+            BodyEncoding::Multipart => BodyEncodingInfo::Multipart(style),
+            _ => BodyEncodingInfo::Form(style),
         }
     }
 }

@@ -10,8 +10,8 @@ use quote::{format_ident, quote};
 
 use super::{docs, member_docs, provenance_line, rust_type};
 use crate::model::{IdempotencyMode, WebhookSignature};
-use crate::names::ident;
-use crate::resolved::{OperationInfo, ParamInfo, Service, Ty, defaults};
+use crate::names::{ident, shouty};
+use crate::resolved::{Answer, BodyEncodingInfo, OperationInfo, ParamInfo, Service, Ty, defaults};
 
 /// The operation statics, the client struct with its methods, the query structs and the webhook
 /// check: one chunk of tokens per item, made as the iterator is read.
@@ -53,7 +53,11 @@ fn client(service: &Service) -> TokenStream {
     let rt_import = service
         .operations
         .iter()
-        .any(|op| op.auth.is_some())
+        .any(|op| {
+            op.auth.is_some()
+                || op.pagination.as_ref().is_some_and(|p| p.own)
+                || op.body_encoding != BodyEncodingInfo::Json
+        })
         .then(|| {
             quote!(
                 use ::comms_runtime as rt;
@@ -141,9 +145,69 @@ fn operation_static(op: &OperationInfo) -> TokenStream {
         let max = proc_macro2::Literal::u64_unsuffixed(max);
         quote!(.max_body_bytes(#max))
     });
+    // An operation with its own pagination has its own `PaginationSpec`.
+    let pages = op.pagination.as_ref().filter(|p| p.own).map(|p| {
+        let pages_id = pages_static(op);
+        let spec = super::service::pagination_spec(p);
+        quote! {
+            /// How this operation's pages are read and followed.
+            pub static #pages_id: rt::PaginationSpec = #spec;
+        }
+    });
+    let encoding = match &op.body_encoding {
+        BodyEncodingInfo::Json => None,
+        BodyEncodingInfo::Form(s) => {
+            let s = form_style(s);
+            Some(quote!(.with_body_encoding(rt::BodyEncoding::Form(#s))))
+        }
+        BodyEncodingInfo::Multipart(s) => {
+            let s = form_style(s);
+            Some(quote!(.with_body_encoding(rt::BodyEncoding::Multipart(#s))))
+        }
+    };
     quote! {
-        pub static #id: Op = Op::#constructor(#name, #path) #retry #body #auth #max_body;
+        pub static #id: Op = Op::#constructor(#name, #path) #retry #body #auth #encoding #max_body;
+        #pages
     }
+}
+
+fn pages_static(op: &OperationInfo) -> proc_macro2::Ident {
+    format_ident!("{}_PAGES", shouty(&op.name))
+}
+
+/// The `PaginationSpec` an operation pages with, as a path from the client's module.
+fn pages_path(op: &OperationInfo) -> TokenStream {
+    match &op.pagination {
+        Some(p) if p.own => {
+            let id = pages_static(op);
+            quote!(operations::#id)
+        }
+        _ => quote!(PAGINATION),
+    }
+}
+
+/// A `comms_runtime::FormStyle` value.
+fn form_style(style: &crate::resolved::FormStyleInfo) -> TokenStream {
+    form_style_tokens(style, &quote!(rt))
+}
+
+/// A `comms_runtime::FormStyle` value, the runtime crate at `rt`.
+pub(super) fn form_style_tokens(
+    style: &crate::resolved::FormStyleInfo,
+    rt: &TokenStream,
+) -> TokenStream {
+    use crate::model::{FormArrays, FormNested};
+    let arrays = match style.arrays {
+        FormArrays::Repeat => quote!(Repeat),
+        FormArrays::Brackets => quote!(Brackets),
+        FormArrays::Indexed => quote!(Indexed),
+        FormArrays::Comma => quote!(Comma),
+    };
+    let nested = match style.nested {
+        FormNested::Brackets => quote!(Brackets),
+        FormNested::Dots => quote!(Dots),
+    };
+    quote!(#rt::FormStyle { arrays: #rt::ArrayStyle::#arrays, nested: #rt::NestedStyle::#nested })
 }
 
 /// The Rust type of a method argument for a parameter.
@@ -229,12 +293,14 @@ fn example(service: &Service, op: &OperationInfo) -> String {
         args.push("&query".into());
     }
     let call = format!("client.{}({})", op.name, args.join(", "));
-    if op.page_item().is_some() {
-        format!(
-            "{setup}let page = {call}.await?;\nprintln!(\"{{}} items\", page.{}.len());",
-            page_items_field(service)
-        )
-    } else if op.response.is_some() {
+    let items_field = match (&op.response, &op.pagination) {
+        (Some(Ty::Page(_)), Some(p)) if p.generated_page => Some(page_items_field(service)),
+        (Some(Ty::Page(_)), Some(_)) => Some("items".to_owned()),
+        _ => None,
+    };
+    if let Some(items) = items_field {
+        format!("{setup}let page = {call}.await?;\nprintln!(\"{{}} items\", page.{items}.len());")
+    } else if op.response.is_some() || matches!(op.answer, Answer::Text | Answer::Bytes) {
         format!("{setup}let response = {call}.await?;\nprintln!(\"{{response:?}}\");")
     } else {
         format!("{setup}{call}.await?;")
@@ -243,7 +309,7 @@ fn example(service: &Service, op: &OperationInfo) -> String {
 
 fn page_items_field(service: &Service) -> String {
     service
-        .pagination
+        .page_style
         .as_ref()
         .map(|p| crate::names::snake(&p.items_field))
         .unwrap_or_else(|| "data".into())
@@ -299,10 +365,25 @@ fn method(op: &OperationInfo) -> TokenStream {
     if let Some(body) = &op.body {
         let ty = rust_type(body);
         args.push(quote!(body: &#ty));
-        fallible.push(if op.body_checked {
-            quote!(checked_json(body))
-        } else {
-            quote!(json(body))
+        fallible.push(match (&op.body_encoding, op.body_checked) {
+            (BodyEncodingInfo::Json, true) => quote!(checked_json(body)),
+            (BodyEncodingInfo::Json, false) => quote!(json(body)),
+            (BodyEncodingInfo::Form(style), checked) => {
+                let style = form_style(style);
+                if checked {
+                    quote!(checked_form(body, #style))
+                } else {
+                    quote!(form(body, #style))
+                }
+            }
+            (BodyEncodingInfo::Multipart(style), checked) => {
+                let style = form_style(style);
+                if checked {
+                    quote!(checked_multipart(body, #style))
+                } else {
+                    quote!(multipart(body, #style))
+                }
+            }
         });
     }
     // A write without a body in the spec sends `{}`: the runtime starts such requests with it.
@@ -323,21 +404,19 @@ fn method(op: &OperationInfo) -> TokenStream {
             quote!(.and_then(|request| request.#step))
         }
     });
-    let (ret, call) = match &op.response {
-        Some(ty) => (rust_type(ty), quote!(call)),
-        None => (quote!(()), quote!(call_ignoring_body)),
-    };
+    let (ret, call) = answer(op);
     let main = quote! {
         #doc
         pub fn #name(&self, #(#args),*) -> rt::Call<#ret> {
             let request = operations::#op_static.request() #(#path_fill)* #(#steps)*;
-            self.inner.#call(request)
+            self.inner.#call
         }
     };
     let Some(item) = op.page_item() else {
         return main;
     };
     let item_ty = rust_type(item);
+    let pages = pages_path(op);
     let stream_name = format_ident!("{}", crate::names::stream_method(&op.name));
     let stream_doc = docs(&format!(
         "Every item of every page of [`Self::{}`], fetched page by page as the stream is read.",
@@ -354,8 +433,36 @@ fn method(op: &OperationInfo) -> TokenStream {
         #stream_doc
         pub fn #stream_name(&self, #(#stream_args),*) -> rt::ItemStream<#item_ty> {
             let request = operations::#op_static.request() #(#path_fill)* #query_fill;
-            self.inner.paginate(request, &PAGINATION)
+            self.inner.paginate(request, &#pages)
         }
+    }
+}
+
+/// The answer type of an operation's method and the runtime call that reads it.
+fn answer(op: &OperationInfo) -> (TokenStream, TokenStream) {
+    match (op.answer, &op.response) {
+        (Answer::Text, _) => (quote!(String), quote!(call_text(request))),
+        (Answer::Bytes, _) => (quote!(Vec<u8>), quote!(call_bytes(request))),
+        (Answer::Ignored, _) | (_, None) => (quote!(()), quote!(call_ignoring_body(request))),
+        (Answer::Json, Some(Ty::Page(item)))
+            if op.pagination.as_ref().is_some_and(|p| !p.generated_page) =>
+        {
+            let item = rust_type(item);
+            let pages = pages_path(op);
+            (quote!(rt::Page<#item>), quote!(call_page(request, &#pages)))
+        }
+        (Answer::Json, Some(ty)) if !op.empty_statuses.is_empty() => {
+            let ty = rust_type(ty);
+            let empty = op
+                .empty_statuses
+                .iter()
+                .map(|s| proc_macro2::Literal::u16_unsuffixed(*s));
+            (
+                quote!(Option<#ty>),
+                quote!(call_optional(request, &[#(#empty),*])),
+            )
+        }
+        (Answer::Json, Some(ty)) => (rust_type(ty), quote!(call(request))),
     }
 }
 

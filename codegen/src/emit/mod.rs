@@ -236,6 +236,7 @@ pub(crate) fn rust_type_with(ty: &Ty, named: &dyn Fn(&str) -> TokenStream) -> To
         Ty::Number => quote!(f64),
         Ty::Boolean => quote!(bool),
         Ty::Json => quote!(::serde_json::Value),
+        Ty::Bytes => quote!(::comms_runtime::form::FilePart),
         Ty::Named(n) => named(n),
         Ty::List(t) => {
             let t = rust_type_with(t, named);

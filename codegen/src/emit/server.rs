@@ -13,7 +13,9 @@ use quote::{format_ident, quote};
 use super::{docs, file_name, provenance_line};
 use crate::model::Method;
 use crate::names::{ident, pascal, shouty};
-use crate::resolved::{OperationInfo, ParamInfo, Service, Ty};
+use crate::resolved::{
+    Answer, BodyEncodingInfo, OperationInfo, PageStyleInfo, PaginationInfo, ParamInfo, Service, Ty,
+};
 
 /// Options of the server emitter.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -182,10 +184,7 @@ fn trait_method(op: &OperationInfo, paths: &Paths) -> TokenStream {
         let ty = qualified(body, types);
         args.push(quote!(body: #ty));
     }
-    let ret = match &op.response {
-        Some(ty) => qualified(ty, types),
-        None => quote!(()),
-    };
+    let ret = server_answer(op, types);
     quote! {
         #doc
         fn #name(&self, #(#args),*) -> impl ::core::future::Future<
@@ -232,23 +231,47 @@ fn handler(service: &Service, op: &OperationInfo, paths: &Paths) -> TokenStream 
     }
     if let Some(body) = &op.body {
         let ty = qualified(body, types);
-        let decoder = if op.body_checked {
-            quote!(json_checked)
-        } else {
-            quote!(json)
+        let (decoder, style) = match (&op.body_encoding, op.body_checked) {
+            (BodyEncodingInfo::Json, true) => (quote!(json_checked), None),
+            (BodyEncodingInfo::Json, false) => (quote!(json), None),
+            (BodyEncodingInfo::Form(s), true) => (quote!(form_checked), Some(s)),
+            (BodyEncodingInfo::Form(s), false) => (quote!(form), Some(s)),
+            (BodyEncodingInfo::Multipart(s), true) => (quote!(multipart_checked), Some(s)),
+            (BodyEncodingInfo::Multipart(s), false) => (quote!(multipart), Some(s)),
         };
+        let style = style.map(|s| {
+            let s = super::client::form_style_tokens(s, &quote!(::comms_runtime));
+            quote!(#s)
+        });
         decode.push(quote! {
-            let body = match incoming.#decoder::<#ty>() {
+            let body = match incoming.#decoder::<#ty>(#style) {
                 ::core::result::Result::Ok(value) => value,
                 ::core::result::Result::Err(error) => return incoming.reject(error),
             };
         });
         call_args.push(quote!(body));
     }
-    let finish = if op.response.is_some() {
-        quote!(incoming.finish(result, #status))
-    } else {
-        quote!(incoming.finish_empty(result, #status))
+    let finish = match (op.answer, &op.response) {
+        (Answer::Text, _) => quote!(incoming.finish_text(result, #status)),
+        (Answer::Bytes, _) => quote!(incoming.finish_bytes(result, #status)),
+        (Answer::Ignored, _) | (_, None) => quote!(incoming.finish_empty(result, #status)),
+        (Answer::Json, Some(Ty::Page(_))) if server_pages(op) => {
+            let pages = pages_path(op, types);
+            let size = super::opt_str(op.pagination.as_ref().and_then(page_size_param));
+            quote!(incoming.finish_page(result, &#pages, #size, #status))
+        }
+        (Answer::Json, Some(_)) => match op.empty_statuses.first() {
+            Some(empty) => {
+                let empty = proc_macro2::Literal::u16_unsuffixed(*empty);
+                let ok = op
+                    .success_statuses
+                    .iter()
+                    .find(|s| !op.empty_statuses.contains(s))
+                    .map_or(status.clone(), |s| proc_macro2::Literal::u16_unsuffixed(*s));
+                quote!(incoming.finish_optional(result, #ok, #empty))
+            }
+            None => quote!(incoming.finish(result, #status)),
+        },
     };
     let doc = format!(" `{} {}`", op.method.as_str(), op.path);
     quote! {
@@ -270,6 +293,54 @@ fn handler(service: &Service, op: &OperationInfo, paths: &Paths) -> TokenStream 
             #(#decode)*
             let result = server.#method(#(#call_args),*).await;
             #finish
+        }
+    }
+}
+
+/// Whether the handler pages the whole list itself (every `page<T>` answer but the service's
+/// plain cursor page, which the server builds as `Page<T>`).
+fn server_pages(op: &OperationInfo) -> bool {
+    matches!(op.response, Some(Ty::Page(_)))
+        && op.pagination.as_ref().is_some_and(|p| !p.generated_page)
+}
+
+/// The query parameter with the page size of a pagination.
+fn page_size_param(p: &PaginationInfo) -> Option<&str> {
+    match &p.style {
+        PageStyleInfo::Page { size_param, .. } => size_param.as_deref(),
+        _ => p.limit_param.as_deref(),
+    }
+}
+
+/// The `PaginationSpec` static of an operation, in the client module.
+fn pages_path(op: &OperationInfo, types: &TokenStream) -> TokenStream {
+    match &op.pagination {
+        Some(p) if p.own => {
+            let id = format_ident!("{}_PAGES", shouty(&op.name));
+            quote!(#types::operations::#id)
+        }
+        _ => quote!(#types::PAGINATION),
+    }
+}
+
+/// What a server method returns: the client's answer type, except that a paged list returns
+/// all its items (the handler pages them in the list's style) and text or bytes are owned.
+fn server_answer(op: &OperationInfo, types: &TokenStream) -> TokenStream {
+    match (op.answer, &op.response) {
+        (Answer::Text, _) => quote!(::std::string::String),
+        (Answer::Bytes, _) => quote!(::std::vec::Vec<u8>),
+        (Answer::Ignored, _) | (_, None) => quote!(()),
+        (Answer::Json, Some(Ty::Page(item))) if server_pages(op) => {
+            let item = qualified(item, types);
+            quote!(::std::vec::Vec<#item>)
+        }
+        (Answer::Json, Some(ty)) => {
+            let ty = qualified(ty, types);
+            if op.empty_statuses.is_empty() {
+                ty
+            } else {
+                quote!(::core::option::Option<#ty>)
+            }
         }
     }
 }

@@ -109,18 +109,11 @@ pub(super) fn service_static(service: &Service) -> TokenStream {
         }
         None => quote!(None),
     };
-    let pagination = service.pagination.as_ref().map(|p| {
-        let (items, has_more, cursor, after) = (
-            &p.items_field,
-            &p.has_more_field,
-            &p.cursor_field,
-            &p.after_param,
-        );
+    let pagination = service.page_style.as_ref().map(|p| {
+        let spec = pagination_spec(p);
         quote! {
             /// How this service's list operations page.
-            pub static PAGINATION: rt::PaginationSpec = rt::PaginationSpec {
-                items: #items, has_more: #has_more, cursor_field: #cursor, after_param: #after,
-            };
+            pub static PAGINATION: rt::PaginationSpec = #spec;
         }
     });
     let errors = error_spec(service);
@@ -228,4 +221,47 @@ fn error_code_enum(service: &Service) -> TokenStream {
             }
         }
     }
+}
+
+/// A `comms_runtime::PaginationSpec` value for a resolved pagination.
+pub(super) fn pagination_spec(p: &crate::resolved::PaginationInfo) -> TokenStream {
+    use crate::resolved::PageStyleInfo as S;
+    let items = &p.items_field;
+    let opt = |v: &Option<String>| opt_str(v.as_deref());
+    let style = match &p.style {
+        S::Cursor {
+            has_more,
+            cursor_field,
+            after_param,
+        } => {
+            return quote!(rt::PaginationSpec::cursor(#items, #has_more, #cursor_field, #after_param));
+        }
+        S::Token {
+            token_field,
+            token_param,
+        } => quote!(rt::PageStyle::Token { token_field: #token_field, token_param: #token_param }),
+        S::NextUrl { next_field } => quote!(rt::PageStyle::NextUrl { next_field: #next_field }),
+        S::LinkHeader => quote!(rt::PageStyle::LinkHeader),
+        S::Offset {
+            offset_param,
+            limit_param,
+            total_field,
+        } => {
+            let (limit, total) = (opt(limit_param), opt(total_field));
+            quote!(rt::PageStyle::Offset { offset_param: #offset_param, limit_param: #limit, total_field: #total })
+        }
+        S::Page {
+            page_param,
+            size_param,
+            first_page,
+            total_pages_field,
+        } => {
+            let (size, total) = (opt(size_param), opt(total_pages_field));
+            let first = lit(*first_page);
+            quote!(rt::PageStyle::Page {
+                page_param: #page_param, size_param: #size, first_page: #first, total_pages_field: #total,
+            })
+        }
+    };
+    quote!(rt::PaginationSpec { items: #items, style: #style })
 }

@@ -39,11 +39,19 @@ pub(super) fn items(service: &Service) -> impl Iterator<Item = TokenStream> + '_
         let validate = t.checked.then(|| validate_impl(service, t));
         quote!(#def #validate)
     });
-    let page = service.pagination.as_ref().map(|p| {
+    // The service's cursor page with top-level fields is a plain struct; every other style
+    // answers the runtime's `Page<T>`.
+    let page = service.page_style.as_ref().and_then(|p| {
+        let crate::resolved::PageStyleInfo::Cursor { has_more, .. } = &p.style else {
+            return None;
+        };
+        if !p.generated_page {
+            return None;
+        }
         let items = ident(&snake(&p.items_field));
-        let has_more = ident(&snake(&p.has_more_field));
-        let (items_wire, has_more_wire) = (&p.items_field, &p.has_more_field);
-        quote! {
+        let has_more_id = ident(&snake(has_more));
+        let (items_wire, has_more_wire) = (&p.items_field, has_more);
+        Some(quote! {
             /// One page of a list: its items, and whether more pages follow.
             #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
             pub struct Page<T> {
@@ -52,9 +60,9 @@ pub(super) fn items(service: &Service) -> impl Iterator<Item = TokenStream> + '_
                 pub #items: Vec<T>,
                 /// True when another page follows.
                 #[serde(rename = #has_more_wire, default)]
-                pub #has_more: bool,
+                pub #has_more_id: bool,
             }
-        }
+        })
     });
     types.chain(page)
 }

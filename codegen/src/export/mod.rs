@@ -183,6 +183,7 @@ pub(crate) fn ty_schema(ty: &Ty) -> Value {
         Ty::Boolean => json!({ "type": "boolean" }),
         Ty::DateTime => json!({ "type": "string", "format": "date-time" }),
         Ty::Json => json!({ "description": "Any JSON value." }),
+        Ty::Bytes => json!({ "type": "string", "format": "binary" }),
         Ty::Named(name) => schema_ref(name),
         Ty::List(item) => json!({ "type": "array", "items": ty_schema(item) }),
         Ty::Map(value) => json!({ "type": "object", "additionalProperties": ty_schema(value) }),

@@ -18,7 +18,10 @@ use super::{
     ty_schema, type_schemas,
 };
 use crate::model::{IdempotencyMode, SigningKind, WebhookSignature};
-use crate::resolved::{AuthMethod, OperationInfo, ParamInfo, Service, Ty};
+use crate::resolved::{
+    Answer, AuthMethod, BodyEncodingInfo, OperationInfo, PageStyleInfo, PaginationInfo, ParamInfo,
+    Service, Ty,
+};
 
 /// The OpenAPI 3.1 document of a service's HTTP API.
 pub fn document(service: &Service) -> Value {
@@ -33,8 +36,13 @@ pub fn document(service: &Service) -> Value {
     let mut components = Map::new();
     let mut schemas = type_schemas(service, Dialect::OpenApi, &|_| true);
     for op in &service.operations {
-        if let Some(Ty::Named(item)) = op.page_item() {
-            schemas.insert(page_component(item), page_schema(service, item));
+        // An operation's own pagination has its own page shape, written inline at the operation.
+        if let (Some(Ty::Named(item)), Some(Ty::Page(_)), Some(false)) = (
+            op.page_item(),
+            &op.response,
+            op.pagination.as_ref().map(|p| p.own),
+        ) {
+            schemas.insert(page_component(item), page_schema(service, op, item));
         }
     }
     components.insert("schemas".into(), Value::Object(schemas));
@@ -195,31 +203,170 @@ fn servers(service: &Service) -> Value {
     json!([server])
 }
 
-fn page_schema(service: &Service, item: &str) -> Value {
-    let Some(p) = &service.pagination else {
+fn page_schema(service: &Service, op: &OperationInfo, item: &str) -> Value {
+    let Some(p) = op.pagination.as_ref() else {
         return json!({});
     };
     let mut obj = Map::new();
     obj.insert("type".into(), json!("object"));
+    let how = match &p.style {
+        PageStyleInfo::Cursor {
+            has_more,
+            cursor_field,
+            after_param,
+        } => format!(
+            "`{has_more}` says whether more follow; the next page is asked for with \
+             `{after_param}=<{cursor_field} of the last item>`."
+        ),
+        PageStyleInfo::Token {
+            token_field,
+            token_param,
+        } => format!("The next page is asked for with `{token_param}=<{token_field}>`."),
+        PageStyleInfo::NextUrl { next_field } => {
+            format!("`{next_field}` is the next page's URL.")
+        }
+        PageStyleInfo::LinkHeader => {
+            "The `Link` header's `rel=\"next\"` URL is the next page.".into()
+        }
+        PageStyleInfo::Offset { offset_param, .. } => {
+            format!("The next page is asked for with `{offset_param}=<items so far>`.")
+        }
+        PageStyleInfo::Page { page_param, .. } => {
+            format!("The next page is asked for with `{page_param}=<page + 1>`.")
+        }
+    };
     obj.insert(
         "description".into(),
-        json!(format!(
-            "One page of `{item}` items. `{}` says whether more follow; the next page is asked \
-             for with `{}=<{} of the last item>`.",
-            p.has_more_field, p.after_param, p.cursor_field
-        )),
+        json!(format!("One page of `{item}` items. {how}")),
     );
-    obj.insert(
-        "properties".into(),
-        json!({
-            p.items_field.clone(): { "type": "array", "items": schema_ref(item) },
-            p.has_more_field.clone(): { "type": "boolean" },
-        }),
-    );
-    obj.insert("required".into(), json!([p.items_field, p.has_more_field]));
-    obj.insert("x-cursor-field".into(), json!(p.cursor_field));
-    provenance(&mut obj, p.source, p.note.as_deref(), p.conflict.as_deref());
+    let mut fields: Vec<(&str, Value)> = vec![(
+        &p.items_field,
+        json!({ "type": "array", "items": schema_ref(item) }),
+    )];
+    match &p.style {
+        PageStyleInfo::Cursor { has_more, .. } => {
+            fields.push((has_more, json!({ "type": "boolean" })))
+        }
+        PageStyleInfo::Token { token_field, .. } => {
+            fields.push((token_field, json!({ "type": ["string", "null"] })));
+        }
+        PageStyleInfo::NextUrl { next_field } => {
+            fields.push((next_field, json!({ "type": ["string", "null"] })));
+        }
+        PageStyleInfo::Offset {
+            total_field: Some(f),
+            ..
+        }
+        | PageStyleInfo::Page {
+            total_pages_field: Some(f),
+            ..
+        } => fields.push((f, json!({ "type": "integer" }))),
+        _ => {}
+    }
+    let mut props = Map::new();
+    for (path, schema) in fields {
+        insert_path(&mut props, path, schema);
+    }
+    obj.insert("properties".into(), Value::Object(props));
+    let mut required = vec![p.items_field.split('.').next().unwrap_or_default()];
+    if let PageStyleInfo::Cursor { has_more, .. } = &p.style
+        && !has_more.contains('.')
+    {
+        required.push(has_more);
+    }
+    obj.insert("required".into(), json!(required));
+    if let PageStyleInfo::Cursor { cursor_field, .. } = &p.style {
+        obj.insert("x-cursor-field".into(), json!(cursor_field));
+    }
+    if let Some(written) = &service.pagination {
+        provenance(
+            &mut obj,
+            written.source,
+            written.note.as_deref(),
+            written.conflict.as_deref(),
+        );
+    }
     Value::Object(obj)
+}
+
+/// Puts `schema` at a dot path of nested object properties.
+fn insert_path(props: &mut Map<String, Value>, path: &str, schema: Value) {
+    match path.split_once('.') {
+        None => {
+            props.insert(path.to_owned(), schema);
+        }
+        Some((head, rest)) => {
+            let entry = props
+                .entry(head.to_owned())
+                .or_insert_with(|| json!({ "type": "object", "properties": {} }));
+            if let Some(Value::Object(inner)) = entry.get_mut("properties") {
+                insert_path(inner, rest, schema);
+            }
+        }
+    }
+}
+
+/// An operation's pagination as the spec's keys (`x-pagination`).
+fn pagination_json(p: &PaginationInfo) -> Value {
+    let mut out = Map::new();
+    let style = match &p.style {
+        PageStyleInfo::Cursor {
+            has_more,
+            cursor_field,
+            after_param,
+        } => {
+            out.insert("has_more_field".into(), json!(has_more));
+            out.insert("cursor_field".into(), json!(cursor_field));
+            out.insert("after_param".into(), json!(after_param));
+            "cursor"
+        }
+        PageStyleInfo::Token {
+            token_field,
+            token_param,
+        } => {
+            out.insert("token_field".into(), json!(token_field));
+            out.insert("token_param".into(), json!(token_param));
+            "token"
+        }
+        PageStyleInfo::NextUrl { next_field } => {
+            out.insert("next_field".into(), json!(next_field));
+            "next_url"
+        }
+        PageStyleInfo::LinkHeader => "link_header",
+        PageStyleInfo::Offset {
+            offset_param,
+            total_field,
+            ..
+        } => {
+            out.insert("offset_param".into(), json!(offset_param));
+            if let Some(t) = total_field {
+                out.insert("total_field".into(), json!(t));
+            }
+            "offset"
+        }
+        PageStyleInfo::Page {
+            page_param,
+            size_param,
+            first_page,
+            total_pages_field,
+        } => {
+            out.insert("page_param".into(), json!(page_param));
+            if let Some(s) = size_param {
+                out.insert("size_param".into(), json!(s));
+            }
+            out.insert("first_page".into(), json!(first_page));
+            if let Some(t) = total_pages_field {
+                out.insert("total_pages_field".into(), json!(t));
+            }
+            "page"
+        }
+    };
+    out.insert("style".into(), json!(style));
+    out.insert("items_field".into(), json!(p.items_field));
+    if let Some(l) = &p.limit_param {
+        out.insert("limit_param".into(), json!(l));
+    }
+    Value::Object(out)
 }
 
 fn security_schemes(service: &Service) -> Map<String, Value> {
@@ -583,43 +730,68 @@ fn operation(service: &Service, op: &OperationInfo, tag: &str) -> Value {
     }
 
     if let Some(body) = &op.body {
-        o.insert(
-            "requestBody".into(),
-            json!({
-                "required": true,
-                "content": { "application/json": { "schema": ty_schema(body) } },
-            }),
-        );
+        let (media, style) = match op.body_encoding {
+            BodyEncodingInfo::Json => ("application/json", None),
+            BodyEncodingInfo::Form(s) => ("application/x-www-form-urlencoded", Some(s)),
+            BodyEncodingInfo::Multipart(s) => ("multipart/form-data", Some(s)),
+        };
+        let mut request_body = json!({
+            "required": true,
+            "content": { media: { "schema": ty_schema(body) } },
+        });
+        if let Some(style) = style {
+            request_body["x-form-style"] = json!({
+                "arrays": serde_json::to_value(style.arrays).unwrap_or(Value::Null),
+                "nested": serde_json::to_value(style.nested).unwrap_or(Value::Null),
+            });
+        }
+        o.insert("requestBody".into(), request_body);
     }
 
     let mut responses = Map::new();
-    let status = op.success_status;
-    let mut ok = Map::new();
-    let content = match &op.response {
-        None => None,
-        Some(Ty::Json) => Some(json!({
-            "type": "object",
-            "description": "An open JSON object; its fields vary by server.",
-        })),
-        Some(ty) => Some(ty_schema(ty)),
-    };
-    let description = match (&content, status) {
-        (None, 204) => reason(status).to_owned(),
-        (None, _) => format!("{}; clients ignore the body.", reason(status)),
-        _ => reason(status).to_owned(),
-    };
-    ok.insert("description".into(), json!(description));
-    if let Some(schema) = content {
-        ok.insert(
-            "content".into(),
-            json!({ "application/json": { "schema": schema } }),
-        );
+    for &status in &op.success_statuses {
+        let mut ok = Map::new();
+        let empty = op.empty_statuses.contains(&status);
+        let content = match (&op.answer, &op.response) {
+            _ if empty => None,
+            (Answer::Text, _) => Some(("text/plain", json!({ "type": "string" }))),
+            (Answer::Bytes, _) => Some((
+                "application/octet-stream",
+                json!({ "type": "string", "format": "binary" }),
+            )),
+            (_, None) => None,
+            (_, Some(Ty::Json)) => Some((
+                "application/json",
+                json!({
+                    "type": "object",
+                    "description": "An open JSON object; its fields vary by server.",
+                }),
+            )),
+            (_, Some(Ty::Page(item))) if op.pagination.as_ref().is_some_and(|p| p.own) => {
+                let schema = match &**item {
+                    Ty::Named(name) => page_schema(service, op, name),
+                    other => ty_schema(other),
+                };
+                Some(("application/json", schema))
+            }
+            (_, Some(ty)) => Some(("application/json", ty_schema(ty))),
+        };
+        let description = match (&content, status) {
+            (None, 204) => reason(status).to_owned(),
+            (None, _) if empty => format!("{}; no body.", reason(status)),
+            (None, _) => format!("{}; clients ignore the body.", reason(status)),
+            _ => reason(status).to_owned(),
+        };
+        ok.insert("description".into(), json!(description));
+        if let Some((media, schema)) = content {
+            ok.insert("content".into(), json!({ media: { "schema": schema } }));
+        }
+        let headers = header_refs(service, None);
+        if !headers.is_empty() {
+            ok.insert("headers".into(), Value::Object(headers));
+        }
+        responses.insert(status.to_string(), Value::Object(ok));
     }
-    let headers = header_refs(service, None);
-    if !headers.is_empty() {
-        ok.insert("headers".into(), Value::Object(headers));
-    }
-    responses.insert(status.to_string(), Value::Object(ok));
 
     let mut errors: Vec<u16> = op.errors.clone();
     // Every request counts against the rate limit, so every operation may answer 429 when the
@@ -647,12 +819,19 @@ fn operation(service: &Service, op: &OperationInfo, tag: &str) -> Value {
         }),
     );
     if op.page_item().is_some()
-        && let Some(p) = &service.pagination
+        && let Some(p) = &op.pagination
     {
-        o.insert(
-            "x-pagination".into(),
-            serde_json::to_value(p).unwrap_or(Value::Null),
-        );
+        // The service's section as written (unset keys left out); an operation's own, resolved.
+        let value = match &service.pagination {
+            Some(written) if !p.own => match serde_json::to_value(written) {
+                Ok(Value::Object(m)) => {
+                    Value::Object(m.into_iter().filter(|(_, v)| !v.is_null()).collect())
+                }
+                _ => Value::Null,
+            },
+            _ => pagination_json(p),
+        };
+        o.insert("x-pagination".into(), value);
     }
     provenance(
         &mut o,

@@ -67,9 +67,10 @@ item! {
         /// open object; absent when the body is ignored.
         #[serde(default)]
         pub response: Option<String>,
-        /// Success status.
+        /// Success status: one number, or a list (`[200, 204]`: a status without a body makes the
+        /// answer optional).
         #[serde(default)]
-        pub status: Option<u16>,
+        pub status: Option<Statuses>,
         /// Error statuses this operation is known to return.
         #[serde(default)]
         pub errors: Vec<u16>,
@@ -83,7 +84,85 @@ item! {
         /// before sending and by the sandbox (413).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub body_size: Option<String>,
+        /// How the body is encoded: `json` (default), `form` or `multipart`.
+        #[serde(default)]
+        pub body_encoding: Option<BodyEncoding>,
+        /// How a form or multipart body writes arrays and nested fields.
+        #[serde(default)]
+        pub form_style: Option<FormStyle>,
+        /// This operation's own pagination, instead of the service's `pagination` section.
+        #[serde(default)]
+        pub pagination: Option<Pagination>,
     }
+}
+
+/// One success status or several.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Statuses {
+    /// One status.
+    One(u16),
+    /// Several statuses (`[200, 204]`).
+    Many(Vec<u16>),
+}
+
+impl Statuses {
+    /// The statuses, in the order written.
+    pub fn to_vec(&self) -> Vec<u16> {
+        match self {
+            Statuses::One(s) => vec![*s],
+            Statuses::Many(v) => v.clone(),
+        }
+    }
+}
+
+/// How a request body is encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum BodyEncoding {
+    /// `application/json`.
+    Json,
+    /// `application/x-www-form-urlencoded`.
+    Form,
+    /// `multipart/form-data`.
+    Multipart,
+}
+
+/// How a form writes arrays and nested fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FormStyle {
+    /// `repeat` (`To=a&To=b`, the default), `brackets` (`To[]=a`), `indexed` (`To[0]=a`) or
+    /// `comma` (`To=a,b`).
+    #[serde(default)]
+    pub arrays: Option<FormArrays>,
+    /// `brackets` (`a[b]=1`, the default) or `dots` (`a.b=1`).
+    #[serde(default)]
+    pub nested: Option<FormNested>,
+}
+
+/// How a form writes an array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FormArrays {
+    /// `To=a&To=b`.
+    Repeat,
+    /// `To[]=a&To[]=b`.
+    Brackets,
+    /// `To[0]=a&To[1]=b`.
+    Indexed,
+    /// `To=a,b`.
+    Comma,
+}
+
+/// How a form names a nested field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FormNested {
+    /// `a[b]=1`.
+    Brackets,
+    /// `a.b=1`.
+    Dots,
 }
 
 item! {

@@ -305,24 +305,91 @@ item! {
 }
 
 item! {
-    /// Cursor pagination.
+    /// How list operations page: the service's `pagination` section, or an operation's own.
     pub struct Pagination {
-        /// Query parameter with the page size.
-        pub limit_param: String,
+        /// Query parameter with the page size (cursor style; the limit of the offset style).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub limit_param: Option<String>,
         /// Largest page size.
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         pub max_limit: Option<u32>,
-        /// Query parameter that asks for items after a cursor.
-        pub after_param: String,
-        /// Query parameter that asks for items before a cursor.
-        #[serde(default)]
+        /// Query parameter that asks for items after a cursor (cursor style).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub after_param: Option<String>,
+        /// Query parameter that asks for items before a cursor (cursor style).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         pub before_param: Option<String>,
-        /// Field of a page that holds the items.
+        /// Dot path of the page's item array (`data`, `result.items`).
         pub items_field: String,
-        /// Field of a page that says whether more pages follow.
-        pub has_more_field: String,
-        /// Field of an item that is its cursor.
-        pub cursor_field: String,
+        /// Dot path of the boolean saying whether more pages follow (cursor style).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub has_more_field: Option<String>,
+        /// Field of an item that is its cursor (cursor style).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub cursor_field: Option<String>,
+        /// How the next page is found: `cursor` (default), `token`, `next_url`, `link_header`,
+        /// `offset` or `page`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub style: Option<PageStyle>,
+        /// Dot path of the next page's token (token style).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub token_field: Option<String>,
+        /// Query parameter carrying the token (token style).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub token_param: Option<String>,
+        /// Dot path of the next page's URL, relative or absolute (next_url style).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub next_field: Option<String>,
+        /// Query parameter with the offset of the first item (offset style).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub offset_param: Option<String>,
+        /// Dot path of the total number of items (offset style).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub total_field: Option<String>,
+        /// Query parameter with the page number (page style).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub page_param: Option<String>,
+        /// Query parameter with the page size (page style).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub size_param: Option<String>,
+        /// Number of the first page, 0 or 1 (page style; default 1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub first_page: Option<u64>,
+        /// Dot path of the number of pages (page style).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub total_pages_field: Option<String>,
+    }
+}
+
+/// How the next page of a list is found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PageStyle {
+    /// `after=<cursor field of the last item>` while `has_more` is true.
+    Cursor,
+    /// A token at a path in the body, sent back as a query parameter.
+    Token,
+    /// The next page's URL at a path in the body.
+    NextUrl,
+    /// The next page's URL in a `Link: <...>; rel="next"` header.
+    LinkHeader,
+    /// `offset`/`limit` with a total count.
+    Offset,
+    /// Page numbers.
+    Page,
+}
+
+impl PageStyle {
+    /// The name written in a spec.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PageStyle::Cursor => "cursor",
+            PageStyle::Token => "token",
+            PageStyle::NextUrl => "next_url",
+            PageStyle::LinkHeader => "link_header",
+            PageStyle::Offset => "offset",
+            PageStyle::Page => "page",
+        }
     }
 }
 

@@ -75,3 +75,16 @@ pub const ERROR_MESSAGE_PATH: &str = "error.message";
 
 /// The header a minted token travels in when the auth scheme does not say.
 pub const MINTED_HEADER: &str = "Authorization";
+/// First page number of the `page` pagination style when the spec does not say.
+pub const FIRST_PAGE: u64 = 1;
+
+/// The form style when an operation with a form or multipart body does not say: arrays repeat
+/// the name (`To=a&To=b`), nested fields use brackets (`a[b]=1`).
+pub const FORM_STYLE: super::FormStyleInfo = super::FormStyleInfo {
+    arrays: crate::model::FormArrays::Repeat,
+    nested: crate::model::FormNested::Brackets,
+};
+
+/// Success statuses that carry no body: an operation listing one of them beside another
+/// answers `Option<T>`.
+pub const EMPTY_STATUSES: &[u16] = &[204, 205];

@@ -12,7 +12,10 @@ mod types;
 mod webhooks;
 mod websocket;
 
-pub use operations::{OperationInfo, ParamInfo};
+pub use operations::{
+    Answer, BodyEncodingInfo, FormStyleInfo, OperationInfo, PageStyleInfo, PaginationInfo,
+    ParamInfo,
+};
 pub(crate) use types::BUILTINS;
 pub use types::{Constraints, FieldInfo, RuleInfo, Ty, TypeInfo, TypeKind, ValueInfo, VariantInfo};
 pub use webhooks::{SelectInfo, SignatureInfo, SignedOverInfo, WebhookTypeInfo};
@@ -68,6 +71,8 @@ pub struct Service {
     pub webhooks: Vec<WebhookTypeInfo>,
     /// The signature schemes those payload types use (declared or built in), in first-use order.
     pub signatures: Vec<SignatureInfo>,
+    /// The service's `pagination` section, resolved (operations may have their own).
+    pub page_style: Option<PaginationInfo>,
 }
 
 impl Service {

@@ -1,7 +1,7 @@
 //! The resolved operations: method, path, parameters, body and response types, retry class,
 //! auth scheme and success status, every default applied.
 
-use crate::model::{IdempotencyMode, Method, Source};
+use crate::model::{FormArrays, FormNested, IdempotencyMode, Method, Source};
 
 use super::{AuthInfo, Constraints, Ty};
 
@@ -49,15 +49,122 @@ pub struct OperationInfo {
     /// Largest encoded request body in bytes (`body_size:`, bound to a `limits.sizes` entry
     /// that has a value), checked before sending and by the sandbox.
     pub max_body_bytes: Option<u64>,
+    /// Every success status, [`Self::success_status`] first.
+    pub success_statuses: Vec<u16>,
+    /// Success statuses that carry no body (`204` beside a `200`): the answer is then `None`.
+    pub empty_statuses: Vec<u16>,
+    /// How the success body is read.
+    pub answer: Answer,
+    /// How the request body is encoded.
+    pub body_encoding: BodyEncodingInfo,
+    /// How the operation pages, when it does: its own `pagination`, else the service's.
+    pub pagination: Option<PaginationInfo>,
+    /// The type of the items its stream yields, when it pages.
+    pub stream_item: Option<Ty>,
+}
+
+/// How a success body is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    /// JSON into the response type.
+    Json,
+    /// Not read (no `response`).
+    Ignored,
+    /// UTF-8 text (`response: text`).
+    Text,
+    /// Bytes (`response: bytes`).
+    Bytes,
+}
+
+/// How a request body is encoded, every default applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyEncodingInfo {
+    /// `application/json`.
+    Json,
+    /// `application/x-www-form-urlencoded`.
+    Form(FormStyleInfo),
+    /// `multipart/form-data`.
+    Multipart(FormStyleInfo),
+}
+
+/// How a form writes arrays and nested fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FormStyleInfo {
+    /// Arrays.
+    pub arrays: FormArrays,
+    /// Nested fields.
+    pub nested: FormNested,
+}
+
+/// How a list operation pages, resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PaginationInfo {
+    /// Dot path of the items.
+    pub items_field: String,
+    /// Query parameter with the page size.
+    pub limit_param: Option<String>,
+    /// The style and its fields.
+    pub style: PageStyleInfo,
+    /// The operation declares it itself (not the service's section).
+    pub own: bool,
+    /// The page is the generated `Page<T>` (the service's cursor section with top-level
+    /// fields); otherwise a `page<T>` answer is the runtime's `Page<T>`.
+    pub generated_page: bool,
+}
+
+/// A pagination style and the fields it uses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PageStyleInfo {
+    /// `after=<cursor>` while `has_more`.
+    Cursor {
+        /// Dot path of the has-more flag.
+        has_more: String,
+        /// Field of an item with its cursor.
+        cursor_field: String,
+        /// Query parameter for the cursor.
+        after_param: String,
+    },
+    /// A token in the body, sent back in a query parameter.
+    Token {
+        /// Dot path of the token.
+        token_field: String,
+        /// Query parameter for it.
+        token_param: String,
+    },
+    /// A next URL in the body.
+    NextUrl {
+        /// Dot path of the URL.
+        next_field: String,
+    },
+    /// A next URL in the `Link` header.
+    LinkHeader,
+    /// Offset and limit.
+    Offset {
+        /// Query parameter with the offset.
+        offset_param: String,
+        /// Query parameter with the page size.
+        limit_param: Option<String>,
+        /// Dot path of the total count.
+        total_field: Option<String>,
+    },
+    /// Page numbers.
+    Page {
+        /// Query parameter with the page number.
+        page_param: String,
+        /// Query parameter with the page size.
+        size_param: Option<String>,
+        /// Number of the first page.
+        first_page: u64,
+        /// Dot path of the number of pages.
+        total_pages_field: Option<String>,
+    },
 }
 
 impl OperationInfo {
-    /// The item type when the response is a cursor page.
+    /// The item type when the operation pages (`page<T>`, or a named page type with its own
+    /// `pagination`).
     pub fn page_item(&self) -> Option<&Ty> {
-        match &self.response {
-            Some(Ty::Page(item)) => Some(item),
-            _ => None,
-        }
+        self.stream_item.as_ref()
     }
 }
 

@@ -26,11 +26,14 @@ pub enum Ty {
     Map(Box<Ty>),
     /// `page<T>`: one page of a cursor-paginated list.
     Page(Box<Ty>),
+    /// `bytes`: a file of a multipart body (`comms_runtime::form::FilePart`).
+    Bytes,
 }
 
 /// The built-in type names.
-pub(crate) const BUILTINS: &[&str] =
-    &["string", "integer", "number", "boolean", "datetime", "json"];
+pub(crate) const BUILTINS: &[&str] = &[
+    "string", "integer", "number", "boolean", "datetime", "json", "bytes",
+];
 
 impl Ty {
     /// Parses a type expression; unknown names are kept as [`Ty::Named`] for the checker.
@@ -55,6 +58,7 @@ impl Ty {
             "boolean" => Ty::Boolean,
             "datetime" => Ty::DateTime,
             "json" => Ty::Json,
+            "bytes" => Ty::Bytes,
             "" => return Err("the type is empty".into()),
             name if name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
                 Ty::Named(name.to_owned())

@@ -308,12 +308,7 @@ pub static SEND_EMAIL: OperationSpec =
 pub static CANCEL_EMAIL: OperationSpec =
     OperationSpec::post("cancel_email", "/v1/emails/{id}/cancel");
 
-pub static PAGES: PaginationSpec = PaginationSpec {
-    items: "data",
-    has_more: "has_more",
-    cursor_field: "id",
-    after_param: "after",
-};
+pub static PAGES: PaginationSpec = PaginationSpec::cursor("data", "has_more", "id", "after");
 
 pub const PUSHER_KEY: &str = "278d425bdf160c739803";
 pub const PUSHER_SECRET: &str = "7ad3773142a6692b25b8";

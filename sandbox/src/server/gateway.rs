@@ -626,8 +626,8 @@ impl Incoming {
         };
 
         let content_type = parts.headers.get(CONTENT_TYPE);
-        if op.has_body && content_type.is_some_and(|v| !is_json(v)) {
-            let error = unsupported_media_type();
+        if op.has_body && content_type.is_some_and(|v| !super::bodies::media_fits(op, v, is_json)) {
+            let error = super::bodies::unsupported_media(op);
             return Err(with_headers(
                 error.to_response_as(&request_id, shape),
                 &limit_headers,
@@ -672,7 +672,7 @@ impl Incoming {
             }
         };
         if op.has_body && content_type.is_none() && !body.is_empty() {
-            let error = unsupported_media_type();
+            let error = super::bodies::unsupported_media(op);
             return Err(with_headers(
                 error.to_response_as(&request_id, shape),
                 &limit_headers,
@@ -971,15 +971,6 @@ fn integral_floats_to_integers(value: &mut serde_json::Value) {
     }
 }
 
-fn unsupported_media_type() -> ServerError {
-    ServerError::new(
-        415,
-        "unsupported_media_type",
-        "this operation takes a JSON body: send `Content-Type: application/json`",
-    )
-    .with_param("Content-Type")
-}
-
 fn with_headers(mut response: Response, extra: &HeaderMap) -> Response {
     for (name, value) in extra {
         response.headers_mut().insert(name.clone(), value.clone());
@@ -1190,6 +1181,42 @@ fn authenticate(
             "missing_api_key",
             format!("no API key: send {}", hint.join(" or ")),
         ))
+    }
+}
+
+/// What form and multipart decoding and non-JSON answers (`bodies.rs`) read of a request.
+impl Incoming {
+    /// The raw request body.
+    pub fn raw_body(&self) -> &[u8] {
+        &self.body
+    }
+
+    /// The raw query string (without `?`).
+    pub fn raw_query(&self) -> &str {
+        &self.query
+    }
+
+    /// The operation being served.
+    pub fn operation(&self) -> &'static OperationSpec {
+        self.op
+    }
+
+    /// Answers with an already encoded body of media type `content_type` and `extra` headers
+    /// on success (an error still gets the spec's JSON error body).
+    pub fn finish_encoded(
+        self,
+        result: Result<(u16, Bytes), ServerError>,
+        content_type: &'static str,
+        extra: HeaderMap,
+    ) -> Response {
+        let ok = result.as_ref().is_ok_and(|(_, body)| !body.is_empty());
+        let mut response = self.answer(result);
+        if ok {
+            let headers = response.headers_mut();
+            headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
+            headers.extend(extra);
+        }
+        response
     }
 }
 

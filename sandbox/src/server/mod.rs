@@ -5,6 +5,7 @@
 //! [`paginate`], [`WebhookSender`] and [`Background`].
 
 mod background;
+mod bodies;
 mod config;
 mod error;
 mod gateway;
@@ -28,7 +29,10 @@ pub use limits::{
     DEFAULT_IDEMPOTENCY_MAX_ENTRIES, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_JSON_DEPTH,
     DEFAULT_MAX_JSON_VALUES, DEFAULT_WRITE_TIMEOUT, HttpLimits,
 };
-pub use page::{DEFAULT_PAGE_LIMIT, PageRequest, paginate};
+pub use page::{
+    DEFAULT_PAGE_LIMIT, MAX_PAGE_SIZE, NEXT_LINK_PARAM, PageRequest, StyledPage, page_in_style,
+    paginate,
+};
 pub(crate) use serve::Serving;
 
 /// How long `shutdown()` waits for a sandbox's HTTP server to finish open requests.

@@ -64,3 +64,271 @@ pub fn paginate<T: Clone>(
     let end = limit.min(items.len());
     Ok((items[..end].to_vec(), end < items.len()))
 }
+
+/// Largest page size [`page_in_style`] serves.
+pub const MAX_PAGE_SIZE: usize = 1_000;
+
+/// Query parameter of the next links [`page_in_style`] writes (next URL and `Link` styles): the
+/// offset of the next page's first item.
+pub const NEXT_LINK_PARAM: &str = "page_offset";
+
+/// One page in a list operation's pagination style: the body (items and the style's fields at
+/// their dot paths) and, for the `Link` style, the `Link` header value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StyledPage {
+    /// The answer's JSON body.
+    pub body: serde_json::Value,
+    /// `<...>; rel="next"` when the style is the `Link` header and another page follows.
+    pub link: Option<String>,
+}
+
+/// Pages `items` (all of the list, in listing order) as `spec`'s style says, reading the
+/// request's `query` (raw, without `?`): the cursor, token, offset or page number, and the page
+/// size from `size_param` ([`DEFAULT_PAGE_LIMIT`] when absent, at most [`MAX_PAGE_SIZE`]).
+/// Next URLs are `path` with [`NEXT_LINK_PARAM`]; tokens are offsets in text. A cursor, token or
+/// offset that does not parse or points past the list is a 400/404 naming the parameter.
+///
+/// ```
+/// use comms_runtime::{PageStyle, PaginationSpec};
+/// use comms_sandbox::server::page_in_style;
+/// static PAGES: PaginationSpec = PaginationSpec {
+///     items: "result.items",
+///     style: PageStyle::Token { token_field: "meta.next", token_param: "PageToken" },
+/// };
+/// let items: Vec<u32> = (0..5).collect();
+/// let page = page_in_style(&items, &PAGES, Some("size"), "size=2&PageToken=2", "/v1/n")?;
+/// assert_eq!(page.body, serde_json::json!({"result": {"items": [2, 3]}, "meta": {"next": "4"}}));
+/// # Ok::<(), comms_sandbox::server::ServerError>(())
+/// ```
+pub fn page_in_style<T: serde::Serialize>(
+    items: &[T],
+    spec: &comms_runtime::PaginationSpec,
+    size_param: Option<&str>,
+    query: &str,
+    path: &str,
+) -> Result<StyledPage, ServerError> {
+    use comms_runtime::PageStyle;
+    use serde_json::{Value, json};
+    let pairs: Vec<(String, String)> = url::form_urlencoded::parse(query.as_bytes())
+        .into_owned()
+        .collect();
+    let get = |name: &str| {
+        pairs
+            .iter()
+            .rev()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+            .filter(|v| !v.is_empty())
+    };
+    let number = |name: &str| -> Result<Option<usize>, ServerError> {
+        get(name)
+            .map(|v| {
+                v.parse::<usize>().map_err(|_| {
+                    ServerError::bad_request(format!("`{name}` is not a number: `{v}`"))
+                        .with_param(name)
+                })
+            })
+            .transpose()
+    };
+    let size = match size_param {
+        Some(p) => number(p)?.unwrap_or(DEFAULT_PAGE_LIMIT),
+        None => DEFAULT_PAGE_LIMIT,
+    }
+    .clamp(1, MAX_PAGE_SIZE);
+    let values: Vec<Value> = items
+        .iter()
+        .map(|i| serde_json::to_value(i).unwrap_or(Value::Null))
+        .collect();
+    let total = values.len();
+    let window = |start: usize, param: &str| -> Result<(Vec<Value>, Option<usize>), ServerError> {
+        if start > total {
+            return Err(ServerError::not_found(format!("the page at `{start}`")).with_param(param));
+        }
+        let end = start.saturating_add(size).min(total);
+        Ok((values[start..end].to_vec(), (end < total).then_some(end)))
+    };
+    let next_link = |offset: usize| {
+        let mut url = url::form_urlencoded::Serializer::new(String::new());
+        for (k, v) in pairs.iter().filter(|(k, _)| k != NEXT_LINK_PARAM) {
+            url.append_pair(k, v);
+        }
+        url.append_pair(NEXT_LINK_PARAM, &offset.to_string());
+        format!("{path}?{}", url.finish())
+    };
+    let mut body = json!({});
+    let mut link = None;
+    let page = match spec.style {
+        PageStyle::Cursor {
+            has_more,
+            cursor_field,
+            after_param,
+        } => {
+            let cursor = |v: &Value| match v.get(cursor_field) {
+                Some(Value::String(s)) => s.clone(),
+                Some(other) => other.to_string(),
+                None => String::new(),
+            };
+            let keys: Vec<String> = values.iter().map(cursor).collect();
+            let after = get(after_param);
+            let start = match after {
+                Some(a) => {
+                    keys.iter().position(|k| k == a).ok_or_else(|| {
+                        ServerError::not_found(format!("the item of cursor `{a}`"))
+                            .with_param(after_param)
+                    })? + 1
+                }
+                None => 0,
+            };
+            let (page, next) = window(start, after_param)?;
+            set_path(&mut body, has_more, json!(next.is_some()));
+            page
+        }
+        PageStyle::Token {
+            token_field,
+            token_param,
+        } => {
+            let (page, next) = window(number(token_param)?.unwrap_or(0), token_param)?;
+            set_path(&mut body, token_field, json!(next.map(|n| n.to_string())));
+            page
+        }
+        PageStyle::NextUrl { next_field } => {
+            let (page, next) = window(number(NEXT_LINK_PARAM)?.unwrap_or(0), NEXT_LINK_PARAM)?;
+            set_path(&mut body, next_field, json!(next.map(next_link)));
+            page
+        }
+        PageStyle::LinkHeader => {
+            let (page, next) = window(number(NEXT_LINK_PARAM)?.unwrap_or(0), NEXT_LINK_PARAM)?;
+            link = next.map(|n| format!("<{}>; rel=\"next\"", next_link(n)));
+            page
+        }
+        PageStyle::Offset {
+            offset_param,
+            total_field,
+            ..
+        } => {
+            let (page, _) = window(number(offset_param)?.unwrap_or(0), offset_param)?;
+            if let Some(f) = total_field {
+                set_path(&mut body, f, json!(total));
+            }
+            page
+        }
+        PageStyle::Page {
+            page_param,
+            first_page,
+            total_pages_field,
+            ..
+        } => {
+            let first = usize::try_from(first_page).unwrap_or(0);
+            let number = number(page_param)?.unwrap_or(first);
+            let index = number.checked_sub(first).ok_or_else(|| {
+                ServerError::bad_request(format!("pages are counted from {first}"))
+                    .with_param(page_param)
+            })?;
+            let start = index.saturating_mul(size);
+            // A page past the end is empty (the client stops there), not an error.
+            let (page, _) = window(start.min(total), page_param)?;
+            if let Some(f) = total_pages_field {
+                set_path(&mut body, f, json!(total.div_ceil(size)));
+            }
+            page
+        }
+    };
+    set_path(&mut body, spec.items, Value::Array(page));
+    Ok(StyledPage { body, link })
+}
+
+/// Puts `value` at a dot path of `body`, making the objects on the way.
+fn set_path(body: &mut serde_json::Value, path: &str, value: serde_json::Value) {
+    let mut node = body;
+    let mut keys = path.split('.').peekable();
+    while let Some(key) = keys.next() {
+        let serde_json::Value::Object(map) = node else {
+            return;
+        };
+        if keys.peek().is_none() {
+            map.insert(key.to_owned(), value);
+            return;
+        }
+        node = map
+            .entry(key.to_owned())
+            .or_insert_with(|| serde_json::Value::Object(serde_json::Map::new()));
+    }
+}
+
+#[cfg(test)]
+mod style_tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use comms_runtime::{PageStyle, PaginationSpec};
+    use serde_json::json;
+
+    static NEXT: PaginationSpec = PaginationSpec {
+        items: "result",
+        style: PageStyle::NextUrl {
+            next_field: "_metadata.next",
+        },
+    };
+    static LINK: PaginationSpec = PaginationSpec {
+        items: "data",
+        style: PageStyle::LinkHeader,
+    };
+    static OFFSET: PaginationSpec = PaginationSpec {
+        items: "items",
+        style: PageStyle::Offset {
+            offset_param: "offset",
+            limit_param: Some("count"),
+            total_field: Some("total"),
+        },
+    };
+    static PAGES: PaginationSpec = PaginationSpec {
+        items: "items",
+        style: PageStyle::Page {
+            page_param: "page",
+            size_param: Some("page_size"),
+            first_page: 1,
+            total_pages_field: Some("total_pages"),
+        },
+    };
+    static CURSOR: PaginationSpec = PaginationSpec::cursor("data", "has_more", "id", "after");
+
+    #[test]
+    fn every_style_pages_and_links_to_the_next_page() {
+        let items: Vec<u32> = (0..5).collect();
+        let p = page_in_style(&items, &NEXT, Some("n"), "n=2", "/v3/lists").unwrap();
+        assert_eq!(
+            p.body,
+            json!({"result": [0, 1], "_metadata": {"next": "/v3/lists?n=2&page_offset=2"}})
+        );
+        let p = page_in_style(&items, &NEXT, Some("n"), "n=2&page_offset=4", "/v3/lists").unwrap();
+        assert_eq!(p.body, json!({"result": [4], "_metadata": {"next": null}}));
+        let p = page_in_style(&items, &LINK, Some("n"), "n=3", "/v1/l").unwrap();
+        assert_eq!(
+            p.link.as_deref(),
+            Some("</v1/l?n=3&page_offset=3>; rel=\"next\"")
+        );
+        let p = page_in_style(&items, &OFFSET, Some("count"), "count=2&offset=2", "/").unwrap();
+        assert_eq!(p.body, json!({"items": [2, 3], "total": 5}));
+        let p =
+            page_in_style(&items, &PAGES, Some("page_size"), "page_size=2&page=3", "/").unwrap();
+        assert_eq!(p.body, json!({"items": [4], "total_pages": 3}));
+        let p =
+            page_in_style(&items, &PAGES, Some("page_size"), "page_size=2&page=9", "/").unwrap();
+        assert_eq!(p.body, json!({"items": [], "total_pages": 3}));
+        let contacts = [json!({"id": "a"}), json!({"id": "b"}), json!({"id": "c"})];
+        let p = page_in_style(&contacts, &CURSOR, Some("limit"), "limit=1&after=a", "/").unwrap();
+        assert_eq!(p.body, json!({"data": [{"id": "b"}], "has_more": true}));
+    }
+
+    #[test]
+    fn bad_page_parameters_are_client_errors_naming_the_parameter() {
+        let items: Vec<u32> = (0..5).collect();
+        let e = page_in_style(&items, &OFFSET, None, "offset=x", "/").unwrap_err();
+        assert_eq!(e.status(), 400);
+        let e = page_in_style(&items, &OFFSET, None, "offset=99", "/").unwrap_err();
+        assert_eq!(e.status(), 404);
+        let e = page_in_style(&items, &PAGES, None, "page=0", "/").unwrap_err();
+        assert_eq!(e.status(), 400);
+        let e = page_in_style(&[json!({"id": "a"})], &CURSOR, None, "after=zz", "/").unwrap_err();
+        assert_eq!(e.status(), 404);
+    }
+}

@@ -1,0 +1,205 @@
+//! Request bodies that are not JSON (form and multipart, decoded into the client's own request
+//! types) and answers that are not a JSON value (text, bytes, optional, a page in a list's
+//! pagination style), for the generated server handlers.
+
+use axum::http::HeaderMap;
+use axum::http::header::{CONTENT_TYPE, HeaderValue, LINK};
+use axum::response::Response;
+use bytes::Bytes;
+use comms_runtime::validate::{Validate, Validator};
+use comms_runtime::{BodyEncoding, FormStyle, PaginationSpec};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::{Incoming, ServerError, page_in_style};
+
+/// Whether a request's `Content-Type` fits the operation's body encoding (`is_json` for JSON).
+pub(crate) fn media_fits(
+    op: &comms_runtime::OperationSpec,
+    value: &HeaderValue,
+    is_json: impl Fn(&HeaderValue) -> bool,
+) -> bool {
+    let essence = |v: &HeaderValue| {
+        v.to_str()
+            .unwrap_or_default()
+            .split(';')
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_ascii_lowercase()
+    };
+    match op.body_encoding {
+        BodyEncoding::Json => is_json(value),
+        BodyEncoding::Form(_) => essence(value) == "application/x-www-form-urlencoded",
+        BodyEncoding::Multipart(_) => essence(value) == "multipart/form-data",
+    }
+}
+
+/// The 415 for a body of the wrong media type, naming the one the operation takes.
+pub(crate) fn unsupported_media(op: &comms_runtime::OperationSpec) -> ServerError {
+    let media = match op.body_encoding {
+        BodyEncoding::Json => "application/json",
+        BodyEncoding::Form(_) => "application/x-www-form-urlencoded",
+        BodyEncoding::Multipart(_) => "multipart/form-data",
+    };
+    let kind = match op.body_encoding {
+        BodyEncoding::Json => "a JSON",
+        BodyEncoding::Form(_) => "a form",
+        BodyEncoding::Multipart(_) => "a multipart",
+    };
+    ServerError::new(
+        415,
+        "unsupported_media_type",
+        format!("this operation takes {kind} body: send `Content-Type: {media}`"),
+    )
+    .with_param("Content-Type")
+}
+
+fn unprocessable(e: &comms_runtime::Error) -> ServerError {
+    // The runtime's decode error reads "decode error: <message>"; the message is what matters.
+    let text = e.to_string();
+    let message = text.split_once(": ").map_or(text.as_str(), |(_, m)| m);
+    ServerError::new(422, "validation_error", format!("invalid body: {message}"))
+}
+
+impl Incoming {
+    /// The `application/x-www-form-urlencoded` body decoded into `B` (arrays and nested fields in
+    /// `style`): 415 for another content type, 422 when it does not fit the type.
+    pub fn form<B: DeserializeOwned>(&self, style: FormStyle) -> Result<B, ServerError> {
+        self.expect_media("application/x-www-form-urlencoded")?;
+        comms_runtime::form::decode(self.raw_body(), style).map_err(|e| unprocessable(&e))
+    }
+
+    /// [`Incoming::form`], then the spec's checks (422 naming the field).
+    pub fn form_checked<B: DeserializeOwned + Validate>(
+        &self,
+        style: FormStyle,
+    ) -> Result<B, ServerError> {
+        let body: B = self.form(style)?;
+        Validator::check(&body)?;
+        Ok(body)
+    }
+
+    /// The `multipart/form-data` body decoded into `B`: 415 for another content type, 400 for
+    /// a malformed body, 422 when it does not fit the type.
+    pub fn multipart<B: DeserializeOwned>(&self, style: FormStyle) -> Result<B, ServerError> {
+        let content_type = self.expect_media("multipart/form-data")?;
+        comms_runtime::form::decode_multipart(self.raw_body(), &content_type, style)
+            .map_err(|e| unprocessable(&e))
+    }
+
+    /// [`Incoming::multipart`], then the spec's checks (422 naming the field).
+    pub fn multipart_checked<B: DeserializeOwned + Validate>(
+        &self,
+        style: FormStyle,
+    ) -> Result<B, ServerError> {
+        let body: B = self.multipart(style)?;
+        Validator::check(&body)?;
+        Ok(body)
+    }
+
+    fn expect_media(&self, media: &str) -> Result<String, ServerError> {
+        let content_type = self
+            .context_headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned();
+        let essence = content_type.split(';').next().unwrap_or_default().trim();
+        if essence.eq_ignore_ascii_case(media) {
+            Ok(content_type)
+        } else {
+            Err(ServerError::new(
+                415,
+                "unsupported_media_type",
+                format!(
+                    "`{}` takes a `{media}` body, not `{essence}`",
+                    self.operation().name
+                ),
+            ))
+        }
+    }
+
+    fn context_headers(&self) -> HeaderMap {
+        self.context().headers
+    }
+
+    /// Answers `status` with a text body (`text/plain; charset=utf-8`).
+    pub fn finish_text(self, result: Result<String, ServerError>, status: u16) -> Response {
+        self.finish_encoded(
+            result.map(|t| (status, Bytes::from(t))),
+            "text/plain; charset=utf-8",
+            HeaderMap::new(),
+        )
+    }
+
+    /// Answers `status` with a bytes body (`application/octet-stream`).
+    pub fn finish_bytes(self, result: Result<Vec<u8>, ServerError>, status: u16) -> Response {
+        self.finish_encoded(
+            result.map(|b| (status, Bytes::from(b))),
+            "application/octet-stream",
+            HeaderMap::new(),
+        )
+    }
+
+    /// Answers `status` with the JSON body, or `empty_status` with no body for `None`.
+    pub fn finish_optional<T: Serialize>(
+        self,
+        result: Result<Option<T>, ServerError>,
+        status: u16,
+        empty_status: u16,
+    ) -> Response {
+        let result = result.and_then(|value| match value {
+            None => Ok((empty_status, Bytes::new())),
+            Some(value) => serde_json::to_vec(&value)
+                .map(|body| (status, Bytes::from(body)))
+                .map_err(|e| ServerError::internal(format!("cannot encode the answer: {e}"))),
+        });
+        self.finish_encoded(result, "application/json", HeaderMap::new())
+    }
+
+    /// Answers one page of `items` (the whole list) in `spec`'s pagination style
+    /// ([`page_in_style`]), the page size read from `size_param`.
+    pub fn finish_page<T: Serialize>(
+        self,
+        result: Result<Vec<T>, ServerError>,
+        spec: &PaginationSpec,
+        size_param: Option<&str>,
+        status: u16,
+    ) -> Response {
+        let path = self.request_path();
+        let page = result
+            .and_then(|items| page_in_style(&items, spec, size_param, self.raw_query(), &path));
+        let mut extra = HeaderMap::new();
+        let result = page.and_then(|page| {
+            if let Some(link) = page.link
+                && let Ok(value) = HeaderValue::from_str(&link)
+            {
+                extra.insert(LINK, value);
+            }
+            serde_json::to_vec(&page.body)
+                .map(|body| (status, Bytes::from(body)))
+                .map_err(|e| ServerError::internal(format!("cannot encode the page: {e}")))
+        });
+        self.finish_encoded(result, "application/json", extra)
+    }
+
+    /// The request's path, for next-page links.
+    fn request_path(&self) -> String {
+        let op = self.operation();
+        let mut path = String::new();
+        let mut rest = op.path;
+        while let Some(open) = rest.find('{') {
+            path.push_str(&rest[..open]);
+            let after = &rest[open + 1..];
+            let Some(close) = after.find('}') else {
+                break;
+            };
+            let value: String = self.path_param(&after[..close]).unwrap_or_default();
+            path.extend(url::form_urlencoded::byte_serialize(value.as_bytes()));
+            rest = &after[close + 1..];
+        }
+        path.push_str(rest);
+        path
+    }
+}
