@@ -63,6 +63,7 @@ pub mod auth;
 pub mod call;
 mod client;
 pub mod config;
+pub mod dates;
 pub mod error;
 mod headers;
 pub mod http;
@@ -70,6 +71,7 @@ mod macros;
 mod options;
 pub mod paginate;
 mod pipeline;
+pub mod query;
 mod random;
 pub mod ratelimit;
 #[cfg(feature = "realtime")]

@@ -193,6 +193,10 @@ impl Pipeline {
         if request.body.is_some() {
             headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
         }
+        // Header parameters first, so auth and the idempotency key always win.
+        for (name, value) in &request.headers {
+            headers.append(name.clone(), value.clone());
+        }
         if let ResolvedAuth::Header { name, value } = auth {
             headers.insert(name.clone(), value.clone());
         }

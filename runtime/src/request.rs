@@ -23,6 +23,8 @@ pub struct Request {
     pub(crate) path_params: Vec<(&'static str, String)>,
     pub(crate) query: Vec<(String, String)>,
     pub(crate) body: Option<Bytes>,
+    /// Header parameters of the operation (`headers:` in the spec).
+    pub(crate) headers: Vec<(reqwest::header::HeaderName, reqwest::header::HeaderValue)>,
 }
 
 impl Request {
@@ -33,6 +35,7 @@ impl Request {
             path_params: Vec::new(),
             query: Vec::new(),
             body: op.has_body.then(|| Bytes::from_static(b"{}")),
+            headers: Vec::new(),
         }
     }
 
@@ -49,7 +52,8 @@ impl Request {
         self
     }
 
-    /// Adds query parameters from a serialisable struct or map (`None` fields skipped).
+    /// Adds query parameters from a serialisable struct or map (`None` fields skipped; a list
+    /// is one pair per item, see [`crate::query::encode`]).
     ///
     /// ```
     /// # use comms_runtime::*;
@@ -60,10 +64,21 @@ impl Request {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn query<Q: Serialize + ?Sized>(mut self, query: &Q) -> Result<Request, Error> {
-        let encoded = serde_urlencoded::to_string(query)
-            .map_err(|e| Error::invalid_request("query", format!("cannot be encoded ({e})")))?;
-        self.query
-            .extend(url::form_urlencoded::parse(encoded.as_bytes()).into_owned());
+        self.query.extend(crate::query::encode("query", query)?);
+        Ok(self)
+    }
+
+    /// Adds header parameters from a serialisable struct (`None` fields skipped): each field is
+    /// one header, named by its wire name. A name or value that is not a valid header is an
+    /// [`Error::InvalidRequest`] naming it, and nothing is sent.
+    pub fn header_params<H: Serialize + ?Sized>(mut self, headers: &H) -> Result<Request, Error> {
+        for (name, value) in crate::query::encode("headers", headers)? {
+            let header = reqwest::header::HeaderName::from_bytes(name.as_bytes())
+                .map_err(|_| Error::invalid_request(name.clone(), "is not a header name"))?;
+            let value = reqwest::header::HeaderValue::from_str(&value)
+                .map_err(|_| Error::invalid_request(name.clone(), "is not a valid header value"))?;
+            self.headers.push((header, value));
+        }
         Ok(self)
     }
 

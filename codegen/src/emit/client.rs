@@ -144,7 +144,7 @@ fn operation_static(op: &OperationInfo) -> TokenStream {
 /// The Rust type of a method argument for a parameter.
 fn param_arg_type(p: &ParamInfo) -> TokenStream {
     match &p.ty {
-        Ty::String | Ty::DateTime => quote!(&str),
+        Ty::String | Ty::DateTime | Ty::Date => quote!(&str),
         other => {
             let t = rust_type(other);
             quote!(&#t)
@@ -193,7 +193,7 @@ fn example(service: &Service, op: &OperationInfo) -> String {
         .filter(|p| p.from_credential.is_none())
     {
         args.push(match &p.ty {
-            Ty::String | Ty::DateTime => format!("\"{}\"", example_value(&p.wire)),
+            Ty::String | Ty::DateTime | Ty::Date => format!("\"{}\"", example_value(&p.wire)),
             Ty::Integer => "&1".into(),
             Ty::Number => "&1.0".into(),
             Ty::Boolean => "&true".into(),
@@ -201,7 +201,7 @@ fn example(service: &Service, op: &OperationInfo) -> String {
         });
         if !matches!(
             p.ty,
-            Ty::String | Ty::DateTime | Ty::Integer | Ty::Number | Ty::Boolean
+            Ty::String | Ty::DateTime | Ty::Date | Ty::Integer | Ty::Number | Ty::Boolean
         ) {
             setup.push_str(&format!(
                 "# let {}: comms::{module}::{} = todo!();\n",
@@ -281,7 +281,7 @@ fn method(op: &OperationInfo) -> TokenStream {
                 let ty = param_arg_type(p);
                 path_args.push(quote!(#arg: #ty));
                 path_fill.push(match &p.ty {
-                    Ty::String | Ty::DateTime => quote!(.path_param(#wire, #arg)),
+                    Ty::String | Ty::DateTime | Ty::Date => quote!(.path_param(#wire, #arg)),
                     _ => quote!(.path_param(#wire, &#arg.to_string())),
                 });
             }

@@ -131,7 +131,7 @@ fn handler_name(op: &OperationInfo) -> proc_macro2::Ident {
 /// The type of a path parameter argument.
 fn param_type(p: &ParamInfo) -> TokenStream {
     match &p.ty {
-        Ty::String | Ty::DateTime => quote!(::std::string::String),
+        Ty::String | Ty::DateTime | Ty::Date => quote!(::std::string::String),
         Ty::Integer => quote!(i64),
         Ty::Number => quote!(f64),
         Ty::Boolean => quote!(bool),

@@ -182,6 +182,7 @@ pub(crate) fn ty_schema(ty: &Ty) -> Value {
         Ty::Number => json!({ "type": "number", "format": "double" }),
         Ty::Boolean => json!({ "type": "boolean" }),
         Ty::DateTime => json!({ "type": "string", "format": "date-time" }),
+        Ty::Date => json!({ "type": "string", "format": "date" }),
         Ty::Json => json!({ "description": "Any JSON value." }),
         Ty::Named(name) => schema_ref(name),
         Ty::List(item) => json!({ "type": "array", "items": ty_schema(item) }),
@@ -275,6 +276,20 @@ fn apply_format(schema: &mut Map<String, Value>, format: Format) {
         Format::Uuid => {
             schema.insert("format".into(), json!("uuid"));
         }
+        // A date-time on the wire as RFC 2822 text: no JSON Schema format says so.
+        Format::Rfc2822 => {
+            schema.remove("format");
+            schema.insert(
+                "examples".into(),
+                json!(["Wed, 18 Aug 2010 20:01:40 +0000"]),
+            );
+        }
+        // Seconds or milliseconds since the epoch: an integer on the wire.
+        Format::Unix | Format::UnixMs => {
+            schema.remove("format");
+            schema.insert("type".into(), json!("integer"));
+            schema.insert("format".into(), json!("int64"));
+        }
     }
 }
 
@@ -303,7 +318,7 @@ pub(crate) fn constrained_schema(ty: &Ty, format: Option<Format>, c: &Constraint
         return schema;
     };
     match ty {
-        Ty::String | Ty::DateTime => {
+        Ty::String | Ty::DateTime | Ty::Date => {
             if let Some(f) = format {
                 apply_format(obj, f);
             }
@@ -438,6 +453,9 @@ fn type_schema(t: &TypeInfo, dialect: Dialect, out: &mut Map<String, Value>) {
                 if f.secret {
                     extras.insert("x-secret".into(), json!(true));
                 }
+                if f.rust != crate::names::snake(&f.wire) {
+                    extras.insert("x-rust-name".into(), json!(f.rust));
+                }
                 let mut schema = constrained_schema(&f.ty, f.format, &f.constraints);
                 if !f.required {
                     schema = or_null(schema);
@@ -481,6 +499,26 @@ fn type_schema(t: &TypeInfo, dialect: Dialect, out: &mut Map<String, Value>) {
             if !sources.is_empty() {
                 obj.insert("x-enum-sources".into(), Value::Object(sources));
             }
+        }
+        TypeKind::Untagged { variants } => {
+            // First match wins, so several may fit: `anyOf`, not `oneOf`.
+            let any_of: Vec<Value> = variants
+                .iter()
+                .map(|v| {
+                    let mut schema =
+                        v.ty.as_deref()
+                            .and_then(|t| Ty::parse(t).ok())
+                            .map(|ty| ty_schema(&ty))
+                            .unwrap_or_else(|| json!({}));
+                    if let Some(obj) = schema.as_object_mut() {
+                        obj.insert("x-variant".into(), json!(v.tag));
+                        obj.insert("x-rust-name".into(), json!(v.rust));
+                    }
+                    schema
+                })
+                .collect();
+            obj.insert("anyOf".into(), Value::Array(any_of));
+            obj.insert("x-untagged".into(), json!(true));
         }
         TypeKind::Union {
             tag,
@@ -599,11 +637,12 @@ pub(crate) fn reachable(service: &Service, roots: &[Ty]) -> std::collections::BT
                 match &t.kind {
                     TypeKind::Object(fields) => stack.extend(fields.iter().map(|f| f.ty.clone())),
                     TypeKind::Enum(_) => {}
-                    TypeKind::Union { variants, .. } => stack.extend(
-                        variants
-                            .iter()
-                            .filter_map(|v| v.ty.as_deref().and_then(|t| Ty::parse(t).ok())),
-                    ),
+                    TypeKind::Union { variants, .. } | TypeKind::Untagged { variants } => stack
+                        .extend(
+                            variants
+                                .iter()
+                                .filter_map(|v| v.ty.as_deref().and_then(|t| Ty::parse(t).ok())),
+                        ),
                 }
             }
             Ty::List(t) | Ty::Map(t) | Ty::Page(t) => stack.push(*t),

@@ -11,9 +11,12 @@ mod operations;
 mod types;
 mod websocket;
 
-pub use operations::{OperationInfo, ParamInfo};
+pub use operations::{OperationInfo, ParamInfo, WhenInfo};
 pub(crate) use types::BUILTINS;
-pub use types::{Constraints, FieldInfo, RuleInfo, Ty, TypeInfo, TypeKind, ValueInfo, VariantInfo};
+pub use types::{
+    Constraints, FieldInfo, NameKind, RuleInfo, Ty, TypeInfo, TypeKind, ValueInfo, VariantInfo,
+    rust_name,
+};
 pub use websocket::{Heartbeat, MessageInfo, ReconnectBackoff, WebSocketInfo};
 
 use crate::gaps::GapItem;

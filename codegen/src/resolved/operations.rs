@@ -1,7 +1,7 @@
 //! The resolved operations: method, path, parameters, body and response types, retry class,
 //! auth scheme and success status, every default applied.
 
-use crate::model::{IdempotencyMode, Method, Source};
+use crate::model::{IdempotencyMode, ListStyle, Method, Source};
 
 use super::{AuthInfo, Constraints, Ty};
 
@@ -46,6 +46,21 @@ pub struct OperationInfo {
     pub query_type: Option<String>,
     /// Some query parameter has limits to check before sending.
     pub query_checked: bool,
+    /// Header parameters.
+    pub headers: Vec<ParamInfo>,
+    /// Name of the generated header struct (`<Op>Headers`), when there are header parameters.
+    pub headers_type: Option<String>,
+    /// What tells this operation apart in the body from others on its method and path.
+    pub when: Option<WhenInfo>,
+}
+
+/// A body field value that selects an operation among several on one method and path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WhenInfo {
+    /// Wire name of the top-level body field.
+    pub field: String,
+    /// Its value for this operation.
+    pub equals: String,
 }
 
 impl OperationInfo {
@@ -58,7 +73,7 @@ impl OperationInfo {
     }
 }
 
-/// A path or query parameter.
+/// A path, query or header parameter.
 #[derive(Debug, Clone)]
 pub struct ParamInfo {
     /// Wire name.
@@ -77,4 +92,6 @@ pub struct ParamInfo {
     pub doc: Option<String>,
     /// Where it comes from.
     pub source: Source,
+    /// How a list query parameter is written (`Some` for `list<T>` query parameters only).
+    pub style: Option<ListStyle>,
 }
