@@ -92,6 +92,15 @@ impl Request {
         self.query(query)
     }
 
+    /// [`Self::header_params`] after checking the parameters' limits ([`Validator::check`]).
+    pub fn checked_header_params<H: Serialize + Validate + ?Sized>(
+        self,
+        headers: &H,
+    ) -> Result<Request, Error> {
+        Validator::check(headers)?;
+        self.header_params(headers)
+    }
+
     /// Sets a query parameter, replacing any earlier value.
     pub(crate) fn set_query_param(&mut self, name: &str, value: &str) {
         self.query.retain(|(k, _)| k != name);
