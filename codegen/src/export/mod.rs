@@ -517,6 +517,11 @@ fn type_schema(t: &TypeInfo, dialect: Dialect, out: &mut Map<String, Value>) {
                     schema
                 })
                 .collect();
+            // Open, like enums: a payload that fits no variant still decodes (`Unknown`).
+            let mut any_of = any_of;
+            any_of.push(
+                json!({ "description": "A payload that fits no variant: clients keep it whole." }),
+            );
             obj.insert("anyOf".into(), Value::Array(any_of));
             obj.insert("x-untagged".into(), json!(true));
         }
