@@ -228,7 +228,7 @@ impl Checker<'_> {
                         let hint = did_you_mean(&name, self.known_types())
                             .map(|h| format!("did you mean `{h}`?"));
                         let d = self.error_at_value(path, format!("unknown type `{name}`"));
-                        d.expected = Some("a type defined under `types`, or string, integer, number, boolean, datetime, json, list<T>, map<T>".into());
+                        d.expected = Some("a type defined under `types`, or string, integer, number, boolean, datetime, date, json, list<T>, map<T>".into());
                         d.hint = hint;
                     }
                 }
@@ -236,7 +236,7 @@ impl Checker<'_> {
             }
             Err(message) => {
                 let d = self.error_at_value(path, message);
-                d.expected = Some("string, integer, number, boolean, datetime, json, a type name, list<T> or map<T>".into());
+                d.expected = Some("string, integer, number, boolean, datetime, date, json, a type name, list<T> or map<T>".into());
                 None
             }
         }

@@ -179,13 +179,18 @@ impl Checker<'_> {
         let mut merged: Vec<FieldInfo> = Vec::with_capacity(included.len() + fields.len());
         for f in included.into_iter().chain(std::mem::take(fields)) {
             if let Some(other) = merged.iter().find(|m| m.wire == f.wire || m.rust == f.rust) {
-                let d = self.error_at_value(
-                    &format!("{path}.include"),
+                let message = if other.wire == f.wire {
                     format!(
-                        "field `{}` comes twice (as `{}` and `{}`): from `include` and from the type or another include",
-                        f.rust, other.wire, f.wire
-                    ),
-                );
+                        "field `{}` comes twice: from `include` and from the type (or another include)",
+                        f.wire
+                    )
+                } else {
+                    format!(
+                        "fields `{}` and `{}` (one of them included) both become `{}` in Rust",
+                        other.wire, f.wire, f.rust
+                    )
+                };
+                let d = self.error_at_value(&format!("{path}.include"), message);
                 d.hint = Some("drop one of them, or rename it with `rust_name`".into());
                 continue;
             }
@@ -314,6 +319,9 @@ impl Checker<'_> {
                         format!("enum value `{wire}` has no usable Rust name"),
                     );
                     d.expected = Some("a value with at least one letter, like `delivered`".into());
+                    d.hint = Some(format!(
+                        "or give it a Rust name: {{ value: \"{wire}\", rust_name: SomeName }}"
+                    ));
                     continue;
                 }
                 if rust == "Unknown" {
