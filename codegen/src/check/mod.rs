@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::load::{Loaded, Locations};
 use crate::model::{Source, SpecFile};
-use crate::names::{did_you_mean, is_snake};
+use crate::names::did_you_mean;
 pub use crate::resolved::*;
 
 /// Loads and checks every spec of a directory, reporting the loader's and the checker's
@@ -268,9 +268,11 @@ pub fn path_params(template: &str) -> Result<Vec<String>, String> {
             .find('}')
             .ok_or_else(|| format!("unclosed `{{` in `{template}`"))?;
         let name = &after[..close];
-        if !is_snake(name) {
+        // Wire names as providers write them (`{AccountSid}`); the Rust name is derived or
+        // set with `rust_name`.
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
             return Err(format!(
-                "path parameter `{{{name}}}` is not a snake_case name"
+                "path parameter `{{{name}}}` is not a name of letters, digits and `_`"
             ));
         }
         if out.iter().any(|n| n == name) {
