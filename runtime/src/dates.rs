@@ -69,12 +69,8 @@ fn digits(s: &str, n: usize) -> Option<u32> {
 
 /// Checks a calendar date and time of day; leap seconds (`:60`) are taken as `:59`.
 fn moment(
-    y: i64,
-    mo: u32,
-    d: u32,
-    h: u32,
-    mi: u32,
-    s: u32,
+    (y, mo, d): (i64, u32, u32),
+    (h, mi, s): (u32, u32, u32),
     nanos: u32,
     offset_min: i32,
 ) -> Option<Moment> {
@@ -146,7 +142,7 @@ fn parse_rfc3339(text: &str) -> Option<Moment> {
             sign * (oh * 60 + om) as i32
         }
     };
-    moment(i64::from(y), mo, d, h, mi, s, nanos, offset_min)
+    moment((i64::from(y), mo, d), (h, mi, s), nanos, offset_min)
 }
 
 const MONTHS: [&str; 12] = [
@@ -218,7 +214,7 @@ fn parse_rfc2822(text: &str) -> Option<Moment> {
             sign * (hh * 60 + mm) as i32
         }
     };
-    moment(y, mo, d, h, mi, s, 0, offset_min)
+    moment((y, mo, d), (h, mi, s), 0, offset_min)
 }
 
 /// Local date and time fields of a moment in its own offset.

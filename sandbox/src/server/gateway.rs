@@ -1060,6 +1060,27 @@ fn authenticate(
     }
 }
 
+/// Name/value pairs (query or headers) decoded into `T`: 400 naming the parameter when they do
+/// not decode.
+fn decode_pairs<T: DeserializeOwned>(
+    pairs: Vec<(String, String)>,
+    what: &str,
+) -> Result<T, ServerError> {
+    let deserializer = comms_runtime::query::pairs_deserializer(pairs)
+        .map_err(|e| ServerError::bad_request(format!("bad {what}: {e}")))?;
+    serde_path_to_error::deserialize(deserializer).map_err(
+        |e: serde_path_to_error::Error<serde::de::value::Error>| {
+            let path = e.path().to_string();
+            let error = ServerError::bad_request(format!("bad {what}: {}", e.inner()));
+            if path == "." {
+                error
+            } else {
+                error.with_param(path)
+            }
+        },
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1100,25 +1121,4 @@ mod tests {
         assert!(!constant_time_eq(b"abc", b"abd"));
         assert!(!constant_time_eq(b"abc", b"ab"));
     }
-}
-
-/// Name/value pairs (query or headers) decoded into `T`: 400 naming the parameter when they do
-/// not decode.
-fn decode_pairs<T: DeserializeOwned>(
-    pairs: Vec<(String, String)>,
-    what: &str,
-) -> Result<T, ServerError> {
-    let deserializer = comms_runtime::query::pairs_deserializer(pairs)
-        .map_err(|e| ServerError::bad_request(format!("bad {what}: {e}")))?;
-    serde_path_to_error::deserialize(deserializer).map_err(
-        |e: serde_path_to_error::Error<serde::de::value::Error>| {
-            let path = e.path().to_string();
-            let error = ServerError::bad_request(format!("bad {what}: {}", e.inner()));
-            if path == "." {
-                error
-            } else {
-                error.with_param(path)
-            }
-        },
-    )
 }
