@@ -13,8 +13,8 @@ use crate::Error;
 /// Most items a list parameter decodes (servers); more is a decode error.
 pub const MAX_LIST_ITEMS: usize = 1000;
 
-/// `value` (a struct or map of scalars and lists of scalars) as name/value pairs, in field
-/// order; `None` fields are left out. `what` names the part in errors (`query`, `headers`).
+/// `value` (a struct or map of scalars and lists of scalars, or a list of name/value pairs) as
+/// name/value pairs, in field order; `None` fields are left out. `what` names the part in errors (`query`, `headers`).
 pub fn encode<Q: Serialize + ?Sized>(
     what: &str,
     value: &Q,
@@ -66,8 +66,16 @@ impl<'de> serde::Deserialize<'de> for Ordered {
                 }
                 Ok(Ordered(out))
             }
+            // A list of name/value pairs (`&[("limit", "2")]`), as form encoders take.
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Ordered, A::Error> {
+                let mut out = Vec::new();
+                while let Some(pair) = seq.next_element::<(String, Value)>()? {
+                    out.push(pair);
+                }
+                Ok(Ordered(out))
+            }
         }
-        deserializer.deserialize_map(Entries)
+        deserializer.deserialize_any(Entries)
     }
 }
 
@@ -383,5 +391,8 @@ mod tests {
         assert!(encode("query", &q).is_err());
         assert!(encode("query", &serde_json::json!({"a": {"b": 1}})).is_err());
         assert!(encode("query", &serde_json::json!([1])).is_err());
+        assert!(encode("query", &"text").is_err());
+        let pairs = encode("query", &[("limit", "2"), ("after", "x")]).unwrap();
+        assert_eq!(pairs, [("limit".into(), "2".into()), ("after".into(), "x".into())]);
     }
 }
