@@ -393,6 +393,9 @@ mod tests {
         assert!(encode("query", &serde_json::json!([1])).is_err());
         assert!(encode("query", &"text").is_err());
         let pairs = encode("query", &[("limit", "2"), ("after", "x")]).unwrap();
-        assert_eq!(pairs, [("limit".into(), "2".into()), ("after".into(), "x".into())]);
+        assert_eq!(
+            pairs,
+            [("limit".into(), "2".into()), ("after".into(), "x".into())]
+        );
     }
 }

@@ -285,10 +285,18 @@ fn apply_format(schema: &mut Map<String, Value>, format: Format) {
             );
         }
         // Seconds or milliseconds since the epoch: an integer on the wire.
+        // The bounds are years 0000 to 9999, what the clients decode (RFC 3339 writes no more).
         Format::Unix | Format::UnixMs => {
+            let scale: i64 = if format == Format::Unix { 1 } else { 1000 };
             schema.remove("format");
             schema.insert("type".into(), json!("integer"));
             schema.insert("format".into(), json!("int64"));
+            schema.insert("minimum".into(), json!(-62_167_219_200_i64 * scale));
+            schema.insert(
+                "maximum".into(),
+                json!(253_402_300_799_i64 * scale + (scale - 1)),
+            );
+            schema.insert("examples".into(), json!([1_282_161_700_i64 * scale]));
         }
     }
 }
