@@ -461,6 +461,35 @@ mod tests {
     }
 
     #[test]
+    fn mutated_dates_never_panic() {
+        let samples = [
+            "Wed, 18 Aug 2010 20:01:40 +0000",
+            "2010-08-18T20:01:40.123456789+05:30",
+            "2024-02-29",
+        ];
+        for sample in samples {
+            let chars: Vec<char> = sample.chars().collect();
+            for i in 0..=chars.len() {
+                for c in ['é', '9', ':', '+', '-', ' ', 'Z', '.', ','] {
+                    let mut replaced = chars.clone();
+                    if i < replaced.len() {
+                        replaced[i] = c;
+                    }
+                    let mut inserted = chars.clone();
+                    inserted.insert(i, c);
+                    for text in [replaced, inserted, chars[..i].to_vec()] {
+                        let text: String = text.into_iter().collect();
+                        let _ = rfc2822_to_rfc3339(&text);
+                        let _ = rfc3339_to_rfc2822(&text);
+                        let _ = rfc3339_to_unix_ms(&text);
+                        let _ = is_date(&text);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn unix_times_convert_in_utc() {
         assert_eq!(
             unix_to_rfc3339(1_282_161_700).unwrap(),
