@@ -101,6 +101,25 @@ impl Request {
         self.header_params(headers)
     }
 
+    /// Checks that the JSON body's top-level `field` is the text `value`: what selects this
+    /// operation among several on one method and path (`when` in the spec). Anything else is an
+    /// [`Error::InvalidRequest`] naming the field, and nothing is sent.
+    pub fn body_selects(self, field: &'static str, value: &'static str) -> Result<Request, Error> {
+        let found = self
+            .body
+            .as_deref()
+            .and_then(|b| serde_json::from_slice::<serde_json::Value>(b).ok())
+            .and_then(|v| v.get(field).and_then(|f| f.as_str().map(str::to_owned)));
+        if found.as_deref() == Some(value) {
+            Ok(self)
+        } else {
+            Err(Error::invalid_request(
+                field,
+                format!("must be `{value}` for `{}`", self.op.name),
+            ))
+        }
+    }
+
     /// Sets a query parameter, replacing any earlier value.
     pub(crate) fn set_query_param(&mut self, name: &str, value: &str) {
         self.query.retain(|(k, _)| k != name);

@@ -281,11 +281,27 @@ async fn one_route_serves_two_operations_told_apart_by_the_body() {
         shapes.seen.lock().unwrap().clone(),
         ["sms +15550001", "mms +15550002 1"]
     );
-    // A body that selects neither is a 422 naming the field.
+    // The client refuses a body that would select another operation (or none).
     let err = client
-        .send_sms(&SendSms::new("fax", "+15550003"))
+        .send_sms(&SendSms::new("mms", "+15550003"))
         .await
         .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidRequest, "{err}");
+    assert!(err.to_string().contains("channel"), "{err}");
+    assert_eq!(shapes.seen.lock().unwrap().len(), 2, "nothing was sent");
+}
+
+#[tokio::test]
+async fn the_server_answers_422_when_the_body_selects_no_operation() {
+    let (url, shapes) = serve().await;
+    // Another client's request, with a channel no operation has.
+    let runtime = client(&url).runtime().clone();
+    let request = operations::SEND_SMS
+        .request()
+        .json(&json!({ "channel": "fax", "to": "+15550003" }))
+        .unwrap();
+    let err = runtime.execute(request).await.unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Api, "{err}");
     assert!(err.to_string().contains("channel"), "{err}");
+    assert!(shapes.seen.lock().unwrap().is_empty());
 }

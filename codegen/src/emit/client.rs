@@ -317,6 +317,11 @@ fn method(op: &OperationInfo) -> TokenStream {
             quote!(json(body))
         });
     }
+    // The body field that selects this operation on a shared route must say so.
+    if let Some(when) = &op.when {
+        let (field, value) = (&when.field, &when.equals);
+        fallible.push(quote!(body_selects(#field, #value)));
+    }
     // A write without a body in the spec sends `{}`: the runtime starts such requests with it.
     let query_arg = query_name(op).map(|q| quote!(query: &#q));
     let query_fill = if op.query_checked {
