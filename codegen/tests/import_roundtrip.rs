@@ -68,6 +68,13 @@ fn types(s: &Service) -> BTreeMap<String, String> {
                     v.sort();
                     format!("enum {}", v.join(","))
                 }
+                TypeKind::Untagged { variants } => {
+                    let v: Vec<String> = variants
+                        .iter()
+                        .map(|v| format!("{}={}:{:?}", v.tag, v.rust, v.ty))
+                        .collect();
+                    format!("untagged {}", v.join(","))
+                }
                 TypeKind::Union {
                     tag,
                     content,

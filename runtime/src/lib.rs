@@ -64,6 +64,7 @@ pub mod auth;
 pub mod call;
 mod client;
 pub mod config;
+pub mod dates;
 pub mod error;
 pub mod form;
 mod headers;
@@ -72,6 +73,7 @@ mod macros;
 mod options;
 pub mod paginate;
 mod pipeline;
+pub mod query;
 mod random;
 pub mod ratelimit;
 #[cfg(feature = "realtime")]

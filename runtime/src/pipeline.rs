@@ -204,6 +204,10 @@ impl Pipeline {
                 .map_err(|_| Error::invalid_request("body", "bad content type"))?;
             headers.insert(CONTENT_TYPE, content_type);
         }
+        // Header parameters first, so auth and the idempotency key always win.
+        for (name, value) in &request.headers {
+            headers.append(name.clone(), value.clone());
+        }
         if let ResolvedAuth::Header { name, value } = auth {
             headers.insert(name.clone(), value.clone());
         }

@@ -27,6 +27,8 @@ pub struct Request {
     pub(crate) content_type: Option<String>,
     /// A path (and base-relative) that replaces the operation's template: the next page's URL.
     pub(crate) path_override: Option<String>,
+    /// Header parameters of the operation (`headers:` in the spec).
+    pub(crate) headers: Vec<(reqwest::header::HeaderName, reqwest::header::HeaderValue)>,
 }
 
 impl Request {
@@ -39,6 +41,7 @@ impl Request {
             body: op.has_body.then(|| Bytes::from_static(b"{}")),
             content_type: None,
             path_override: None,
+            headers: Vec::new(),
         }
     }
 
@@ -55,7 +58,8 @@ impl Request {
         self
     }
 
-    /// Adds query parameters from a serialisable struct or map (`None` fields skipped).
+    /// Adds query parameters from a serialisable struct or map (`None` fields skipped; a list
+    /// is one pair per item, see [`crate::query::encode`]).
     ///
     /// ```
     /// # use comms_runtime::*;
@@ -66,10 +70,21 @@ impl Request {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn query<Q: Serialize + ?Sized>(mut self, query: &Q) -> Result<Request, Error> {
-        let encoded = serde_urlencoded::to_string(query)
-            .map_err(|e| Error::invalid_request("query", format!("cannot be encoded ({e})")))?;
-        self.query
-            .extend(url::form_urlencoded::parse(encoded.as_bytes()).into_owned());
+        self.query.extend(crate::query::encode("query", query)?);
+        Ok(self)
+    }
+
+    /// Adds header parameters from a serialisable struct (`None` fields skipped): each field is
+    /// one header, named by its wire name. A name or value that is not a valid header is an
+    /// [`Error::InvalidRequest`] naming it, and nothing is sent.
+    pub fn header_params<H: Serialize + ?Sized>(mut self, headers: &H) -> Result<Request, Error> {
+        for (name, value) in crate::query::encode("headers", headers)? {
+            let header = reqwest::header::HeaderName::from_bytes(name.as_bytes())
+                .map_err(|_| Error::invalid_request(name.clone(), "is not a header name"))?;
+            let value = reqwest::header::HeaderValue::from_str(&value)
+                .map_err(|_| Error::invalid_request(name.clone(), "is not a valid header value"))?;
+            self.headers.push((header, value));
+        }
         Ok(self)
     }
 
@@ -81,6 +96,34 @@ impl Request {
     ) -> Result<Request, Error> {
         Validator::check(query)?;
         self.query(query)
+    }
+
+    /// [`Self::header_params`] after checking the parameters' limits ([`Validator::check`]).
+    pub fn checked_header_params<H: Serialize + Validate + ?Sized>(
+        self,
+        headers: &H,
+    ) -> Result<Request, Error> {
+        Validator::check(headers)?;
+        self.header_params(headers)
+    }
+
+    /// Checks that the JSON body's top-level `field` is the text `value`: what selects this
+    /// operation among several on one method and path (`when` in the spec). Anything else is an
+    /// [`Error::InvalidRequest`] naming the field, and nothing is sent.
+    pub fn body_selects(self, field: &'static str, value: &'static str) -> Result<Request, Error> {
+        let found = self
+            .body
+            .as_deref()
+            .and_then(|b| serde_json::from_slice::<serde_json::Value>(b).ok())
+            .and_then(|v| v.get(field).and_then(|f| f.as_str().map(str::to_owned)));
+        if found.as_deref() == Some(value) {
+            Ok(self)
+        } else {
+            Err(Error::invalid_request(
+                field,
+                format!("must be `{value}` for `{}`", self.op.name),
+            ))
+        }
     }
 
     /// Sets a query parameter, replacing any earlier value.

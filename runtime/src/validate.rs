@@ -21,6 +21,8 @@ pub enum Format {
     Uri,
     /// A hyphenated UUID.
     Uuid,
+    /// A calendar date, `YYYY-MM-DD`.
+    Date,
 }
 
 impl Format {
@@ -39,6 +41,7 @@ impl Format {
             Format::Rfc3339 => is_rfc3339(value),
             Format::Uri => url::Url::parse(value).is_ok(),
             Format::Uuid => crate::random::is_hyphenated_uuid(value),
+            Format::Date => crate::dates::is_date(value),
         }
     }
 
@@ -49,6 +52,7 @@ impl Format {
             Format::Rfc3339 => "an RFC 3339 date-time (like 2024-05-01T12:00:00Z)",
             Format::Uri => "an absolute URI",
             Format::Uuid => "a UUID",
+            Format::Date => "a date (like 2024-05-01)",
         }
     }
 }

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::load::{Loaded, Locations};
 use crate::model::{Source, SpecFile};
-use crate::names::{did_you_mean, is_snake};
+use crate::names::did_you_mean;
 pub use crate::resolved::*;
 
 /// Loads and checks every spec of a directory, reporting the loader's and the checker's
@@ -239,7 +239,7 @@ impl Checker<'_> {
                         let hint = did_you_mean(&name, self.known_types())
                             .map(|h| format!("did you mean `{h}`?"));
                         let d = self.error_at_value(path, format!("unknown type `{name}`"));
-                        d.expected = Some("a type defined under `types`, or string, integer, number, boolean, datetime, json, list<T>, map<T>".into());
+                        d.expected = Some("a type defined under `types`, or string, integer, number, boolean, datetime, date, json, list<T>, map<T>".into());
                         d.hint = hint;
                     }
                 }
@@ -247,7 +247,7 @@ impl Checker<'_> {
             }
             Err(message) => {
                 let d = self.error_at_value(path, message);
-                d.expected = Some("string, integer, number, boolean, datetime, json, a type name, list<T> or map<T>".into());
+                d.expected = Some("string, integer, number, boolean, datetime, date, json, a type name, list<T> or map<T>".into());
                 None
             }
         }
@@ -279,9 +279,11 @@ pub fn path_params(template: &str) -> Result<Vec<String>, String> {
             .find('}')
             .ok_or_else(|| format!("unclosed `{{` in `{template}`"))?;
         let name = &after[..close];
-        if !is_snake(name) {
+        // Wire names as providers write them (`{AccountSid}`); the Rust name is derived or
+        // set with `rust_name`.
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
             return Err(format!(
-                "path parameter `{{{name}}}` is not a snake_case name"
+                "path parameter `{{{name}}}` is not a name of letters, digits and `_`"
             ));
         }
         if out.iter().any(|n| n == name) {

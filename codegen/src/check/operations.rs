@@ -5,12 +5,26 @@ use std::collections::{BTreeSet, HashMap};
 
 use super::{Checker, normalised_route, path_params};
 use crate::model::{BodyEncoding, Operation, PageStyle, Pagination};
-use crate::model::{IdempotencyMode, Method, Source};
-use crate::names::{can_be_ident, did_you_mean, is_snake, snake};
+use crate::model::{IdempotencyMode, ListStyle, Method, Source};
+use crate::names::{can_be_ident, did_you_mean, is_snake, pascal, snake};
 use crate::resolved::{
-    Answer, AuthInfo, BodyEncodingInfo, Constraints, FormStyleInfo, OperationInfo, PageStyleInfo,
-    PaginationInfo, ParamInfo, Ty, TypeInfo, TypeKind, defaults,
+    Answer, AuthInfo, BodyEncodingInfo, Constraints, FormStyleInfo, NameKind, OperationInfo,
+    PageStyleInfo, PaginationInfo, ParamInfo, Ty, TypeInfo, TypeKind, WhenInfo, defaults,
+    rust_name,
 };
+
+/// Where a parameter travels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Place {
+    Path,
+    Query,
+    Header,
+}
+
+/// A byte of an HTTP header name (an RFC 9110 token).
+fn is_header_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+}
 
 impl Checker<'_> {
     /// Every operation, resolved: defaults applied, its auth scheme found among `auth`, and
@@ -23,7 +37,7 @@ impl Checker<'_> {
     ) -> Vec<OperationInfo> {
         let mut out = Vec::new();
         let spec = self.spec;
-        let mut routes: HashMap<(Method, String), String> = HashMap::new();
+        let mut routes: HashMap<(Method, String), Vec<String>> = HashMap::new();
         for (name, op) in &spec.operations {
             let path = format!("operations.{name}");
             let source = self.require_source(&path, op.source);
@@ -40,17 +54,9 @@ impl Checker<'_> {
             // Path shape and parameters.
             let template = op.path.clone();
             let shape = normalised_route(&template);
-            if let Some(other) = routes.insert((op.method, shape), name.clone()) {
-                let d = self.error_at_value(
-                    &format!("{path}.path"),
-                    format!(
-                        "`{} {}` is already the route of `{other}`",
-                        op.method.as_str(),
-                        op.path
-                    ),
-                );
-                d.hint = Some("each operation needs its own method and path".into());
-            }
+            let sharing = routes.entry((op.method, shape)).or_default();
+            self.shared_route(&path, name, sharing);
+            sharing.push(name.clone());
             let in_path = match path_params(&template) {
                 Ok(p) => p,
                 Err(message) => {
@@ -103,7 +109,7 @@ impl Checker<'_> {
                         "add `{{{pname}}}` to the path, or remove the parameter"
                     ));
                 }
-                if let Some(info) = self.param(&ppath, pname, param, source, true) {
+                if let Some(info) = self.param(&ppath, pname, param, source, Place::Path) {
                     path_info.push(info);
                 }
             }
@@ -117,8 +123,20 @@ impl Checker<'_> {
             let mut query = Vec::new();
             for (qname, param) in &op.query {
                 let qpath = format!("{path}.query.{qname}");
-                if let Some(info) = self.param(&qpath, qname, param, source, false) {
+                if let Some(info) = self.param(&qpath, qname, param, source, Place::Query) {
                     query.push(info);
+                }
+            }
+            let mut headers = Vec::new();
+            for (hname, param) in &op.headers {
+                let hpath = format!("{path}.headers.{hname}");
+                if hname.is_empty() || !hname.bytes().all(is_header_name_byte) {
+                    let d = self.error(&hpath, format!("`{hname}` is not an HTTP header name"));
+                    d.expected = Some("letters, digits and `-` (like X-Request-Id)".into());
+                    continue;
+                }
+                if let Some(info) = self.param(&hpath, hname, param, source, Place::Header) {
+                    headers.push(info);
                 }
             }
             // Body and response.
@@ -145,6 +163,13 @@ impl Checker<'_> {
                 Some(r) => (self.type_ref(&format!("{path}.response"), r), Answer::Json),
                 None => (None, Answer::Ignored),
             };
+            let when = op.when.as_ref().map(|w| {
+                self.when(&path, w, body.as_ref(), types);
+                WhenInfo {
+                    field: w.field.clone(),
+                    equals: w.equals.clone(),
+                }
+            });
             let (pagination, stream_item) =
                 self.op_pagination(&path, op, response.as_ref(), service_pages);
             if response.as_ref().is_some_and(Ty::contains_page)
@@ -228,6 +253,7 @@ impl Checker<'_> {
             }
             let body_checked = matches!(&body, Some(Ty::Named(n)) if types.iter().any(|t| &t.name == n && t.checked));
             let query_checked = query.iter().any(|p| !p.constraints.is_empty());
+            let headers_type = (!headers.is_empty()).then(|| format!("{}Headers", pascal(name)));
             let query_type = (!query.is_empty()).then(|| crate::names::query_type(name));
             let success_status = statuses.first().copied().unwrap_or(default_status);
             out.push(OperationInfo {
@@ -261,6 +287,9 @@ impl Checker<'_> {
                 body_encoding,
                 pagination,
                 stream_item,
+                headers,
+                headers_type,
+                when,
             });
         }
         out
@@ -281,7 +310,7 @@ impl Checker<'_> {
         if (c.min.is_some() || c.max.is_some()) && !matches!(ty, Ty::Integer | Ty::Number) {
             self.error(path, "`min` and `max` apply to numbers");
         }
-        if c.max_len.is_some() && !matches!(ty, Ty::String | Ty::DateTime) {
+        if c.max_len.is_some() && !ty.is_text() {
             self.error(&format!("{path}.max_len"), "`max_len` applies to strings");
         }
         if let (Some(lo), Some(hi)) = (c.min, c.max)
@@ -301,28 +330,59 @@ impl Checker<'_> {
         name: &str,
         param: &crate::model::Param,
         source: Source,
-        in_path: bool,
+        place: Place,
     ) -> Option<ParamInfo> {
-        let rust = snake(name);
-        if !can_be_ident(&rust) {
-            self.error(path, format!("parameter `{name}` has no usable Rust name"));
+        let rust = rust_name(NameKind::Param, name, param.rust_name.as_deref());
+        if let Some(explicit) = &param.rust_name {
+            if !is_snake(explicit) || !can_be_ident(explicit) {
+                let d = self.error_at_value(
+                    &format!("{path}.rust_name"),
+                    format!("`rust_name` `{explicit}` is not a snake_case Rust identifier"),
+                );
+                d.hint = Some(format!("call it `{}`", snake(explicit)));
+                return None;
+            }
+        } else if !can_be_ident(&rust) {
+            let d = self.error(path, format!("parameter `{name}` has no usable Rust name"));
+            d.hint = Some("give it one with `rust_name: some_name`".into());
             return None;
         }
         let ty = match &param.ty {
             Some(t) => self.type_ref(&format!("{path}.type"), t)?,
             None => Ty::String,
         };
-        let enum_ok = matches!(&ty, Ty::Named(n) if self.spec.types.get(n).is_some_and(|t| t.values.is_some()));
-        if !ty.is_scalar() && !enum_ok {
+        let is_enum = |ty: &Ty| matches!(ty, Ty::Named(n) if self.spec.types.get(n).is_some_and(|t| t.values.is_some()));
+        let list_ok = place == Place::Query
+            && matches!(&ty, Ty::List(item) if item.is_scalar() || is_enum(item));
+        if !ty.is_scalar() && !is_enum(&ty) && !list_ok {
             let d = self.error_at_value(
                 &format!("{path}.type"),
                 format!("parameter `{name}` must be a scalar"),
             );
-            d.expected = Some("string, integer, number, boolean, datetime or an enum".into());
+            d.expected = Some(match place {
+                Place::Query => {
+                    "string, integer, number, boolean, datetime, date, an enum, or list<T> of those"
+                        .into()
+                }
+                _ => "string, integer, number, boolean, datetime, date or an enum".into(),
+            });
         }
+        let style = match (&ty, param.style) {
+            (Ty::List(_), style) if place == Place::Query => {
+                Some(style.unwrap_or(ListStyle::Repeat))
+            }
+            (_, Some(_)) => {
+                self.error_at_value(
+                    &format!("{path}.style"),
+                    "`style` applies to `list<T>` query parameters",
+                );
+                None
+            }
+            _ => None,
+        };
         if let Some(cred) = &param.from_credential {
             self.credential_ref(&format!("{path}.from_credential"), cred);
-            if self.spec.credentials.get(cred).is_some_and(|c| c.secret) {
+            if place != Place::Header && self.spec.credentials.get(cred).is_some_and(|c| c.secret) {
                 let d = self.error_at_value(
                     &format!("{path}.from_credential"),
                     format!("credential `{cred}` is secret and may not be put in a URL"),
@@ -336,11 +396,12 @@ impl Checker<'_> {
             wire: name.to_owned(),
             rust,
             ty,
-            required: in_path || param.required,
+            required: place == Place::Path || param.required,
             from_credential: param.from_credential.clone(),
             constraints,
             doc: param.doc.clone(),
             source: param.source.unwrap_or(source),
+            style,
         })
     }
 
@@ -497,6 +558,95 @@ impl Checker<'_> {
             own: path != "pagination",
             generated_page: false,
         })
+    }
+
+    /// A method and path that an earlier operation already has: allowed only when every
+    /// operation on it says, by the same body field, which one a request is for (`when`).
+    fn shared_route(&mut self, path: &str, name: &str, earlier: &[String]) {
+        let spec = self.spec;
+        let Some(first) = earlier.first() else {
+            return;
+        };
+        let op = &spec.operations[name];
+        let other = &spec.operations[first.as_str()];
+        let (Some(mine), Some(theirs)) = (&op.when, &other.when) else {
+            let d = self.error_at_value(
+                &format!("{path}.path"),
+                format!(
+                    "`{} {}` is already the route of `{first}`",
+                    op.method.as_str(),
+                    op.path
+                ),
+            );
+            d.hint = Some(
+                "each operation needs its own method and path, or every operation on the route \
+                 needs `when: { field, equals }` saying which body selects it"
+                    .into(),
+            );
+            return;
+        };
+        if mine.field != theirs.field {
+            let d = self.error_at_value(
+                &format!("{path}.when.field"),
+                format!(
+                    "operations on one route are told apart by one body field; `{first}` uses `{}`",
+                    theirs.field
+                ),
+            );
+            d.expected = Some(format!("field: {}", theirs.field));
+            return;
+        }
+        if let Some(same) = earlier.iter().find(|o| {
+            spec.operations[o.as_str()]
+                .when
+                .as_ref()
+                .is_some_and(|w| w.equals == mine.equals)
+        }) {
+            self.error_at_value(
+                &format!("{path}.when.equals"),
+                format!(
+                    "`{same}` is already selected by `{} = {}` on this route",
+                    mine.field, mine.equals
+                ),
+            );
+        }
+    }
+
+    /// `when`: the body is an object type that has the field.
+    fn when(
+        &mut self,
+        path: &str,
+        when: &crate::model::When,
+        body: Option<&Ty>,
+        types: &[TypeInfo],
+    ) {
+        let Some(Ty::Named(body)) = body else {
+            let d = self.error(
+                &format!("{path}.when"),
+                "`when` selects by a body field, and this operation has no object body",
+            );
+            d.expected = Some("body: SomeRequest".into());
+            return;
+        };
+        let fields = types
+            .iter()
+            .find(|t| &t.name == body)
+            .and_then(|t| match &t.kind {
+                crate::resolved::TypeKind::Object(fields) => Some(fields),
+                _ => None,
+            });
+        let Some(fields) = fields else {
+            return;
+        };
+        if !fields.iter().any(|f| f.wire == when.field) {
+            let hint = did_you_mean(&when.field, fields.iter().map(|f| f.wire.as_str()))
+                .map(|h| format!("did you mean `{h}`?"));
+            let d = self.error_at_value(
+                &format!("{path}.when.field"),
+                format!("the body `{body}` has no field `{}`", when.field),
+            );
+            d.hint = hint;
+        }
     }
 
     /// How an operation pages, and the type of its stream's items: `page<T>` with its own or

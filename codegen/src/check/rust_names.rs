@@ -113,7 +113,7 @@ impl Checker<'_> {
                         }
                     }
                 }
-                TypeKind::Union { variants, .. } => {
+                TypeKind::Union { variants, .. } | TypeKind::Untagged { variants } => {
                     let mut ns = Namespace::default();
                     ns.take("Unknown", "the variant that keeps unknown variants");
                     for v in variants {

@@ -558,7 +558,7 @@ fn path_misfit(types: &[TypeInfo], ty: &Ty, path: &[&str]) -> Option<String> {
                     ))
                 }
             },
-            Some(TypeKind::Union { .. }) | None => None,
+            Some(TypeKind::Union { .. } | TypeKind::Untagged { .. }) | None => None,
             Some(TypeKind::Enum(_)) => Some(format!("`{name}` is an enum, with no `{first}`")),
         },
         _ => Some(format!("a scalar has no `{first}`")),

@@ -4,10 +4,11 @@
 use std::collections::{BTreeSet, HashMap};
 
 use super::Checker;
-use crate::model::{Source, TypeDef};
-use crate::names::{can_be_ident, did_you_mean, is_pascal, pascal, snake};
+use crate::model::{Format, Source, TypeDef};
+use crate::names::{can_be_ident, did_you_mean, is_pascal, is_snake, pascal, snake};
 use crate::resolved::{
-    Constraints, FieldInfo, RuleInfo, Ty, TypeInfo, TypeKind, ValueInfo, VariantInfo,
+    Constraints, FieldInfo, NameKind, RuleInfo, Ty, TypeInfo, TypeKind, ValueInfo, VariantInfo,
+    rust_name,
 };
 
 /// Names from the standard prelude that generated code uses without a path: a spec type with
@@ -35,8 +36,8 @@ pub(crate) const PRELUDE_NAMES: &[&str] = &[
 impl Checker<'_> {
     /// Every named type, resolved, with the facts derived from all of them (which have checks).
     pub(super) fn types(&mut self) -> Vec<TypeInfo> {
-        let mut out = Vec::new();
         let spec = self.spec;
+        let mut kinds = Vec::new();
         for (name, def) in &spec.types {
             let path = format!("types.{name}");
             let source = self.require_source(&path, def.source);
@@ -48,33 +49,154 @@ impl Checker<'_> {
                 d.hint = Some(format!("rename the type, e.g. `{name}Body`"));
             }
             if let Some(kind) = self.type_kind(&path, def, source) {
-                let rules = match &kind {
-                    TypeKind::Object(fields) => self.rules(&path, def, fields),
-                    _ => {
-                        if !def.rules.is_empty() {
-                            self.error(
-                                &format!("{path}.rules"),
-                                "`rules` apply to objects (types with `fields`)",
-                            );
-                        }
-                        Vec::new()
-                    }
-                };
-                out.push(TypeInfo {
-                    name: name.clone(),
-                    doc: def.doc.clone(),
-                    source,
-                    note: def.note.clone(),
-                    conflict: def.conflict.clone(),
-                    kind,
-                    rules,
-                    rules_as_written: self.rules_as_written(def),
-                    checked: false,
-                });
+                kinds.push((name, def, source, kind));
             }
+        }
+        // `include` needs every object's own fields first: an included type may come later.
+        let own: HashMap<String, Vec<FieldInfo>> = kinds
+            .iter()
+            .filter_map(|(name, _, _, kind)| match kind {
+                TypeKind::Object(fields) => Some(((*name).clone(), fields.clone())),
+                _ => None,
+            })
+            .collect();
+        let mut out = Vec::new();
+        for (name, def, source, mut kind) in kinds {
+            let path = format!("types.{name}");
+            if !def.include.is_empty() {
+                if let TypeKind::Object(fields) = &mut kind {
+                    let included = self.included_fields(name, &own);
+                    self.merge_included(&path, included, fields);
+                } else {
+                    self.error(
+                        &format!("{path}.include"),
+                        "`include` applies to objects (types with `fields`)",
+                    );
+                }
+            }
+            let rules = match &kind {
+                TypeKind::Object(fields) => self.rules(&path, def, fields),
+                _ => {
+                    if !def.rules.is_empty() {
+                        self.error(
+                            &format!("{path}.rules"),
+                            "`rules` apply to objects (types with `fields`)",
+                        );
+                    }
+                    Vec::new()
+                }
+            };
+            out.push(TypeInfo {
+                name: name.clone(),
+                doc: def.doc.clone(),
+                source,
+                note: def.note.clone(),
+                conflict: def.conflict.clone(),
+                kind,
+                rules,
+                rules_as_written: self.rules_as_written(def),
+                checked: false,
+            });
         }
         mark_checked(&mut out);
         out
+    }
+
+    /// The fields `name` takes from its `include` list, in order, each included type's own
+    /// includes first; an unknown, non-object or cyclic include is reported once here.
+    fn included_fields(
+        &mut self,
+        name: &str,
+        own: &HashMap<String, Vec<FieldInfo>>,
+    ) -> Vec<FieldInfo> {
+        let mut out = Vec::new();
+        let mut stack = vec![name.to_owned()];
+        self.collect_included(name, own, &mut stack, &mut out);
+        out
+    }
+
+    fn collect_included(
+        &mut self,
+        name: &str,
+        own: &HashMap<String, Vec<FieldInfo>>,
+        stack: &mut Vec<String>,
+        out: &mut Vec<FieldInfo>,
+    ) {
+        let spec = self.spec;
+        let Some(def) = spec.types.get(name) else {
+            return;
+        };
+        for (i, included) in def.include.iter().enumerate() {
+            // Problems are reported on the type being checked only (the outermost).
+            let top = stack.len() == 1;
+            let ipath = format!("types.{name}.include.{i}");
+            if stack.contains(included) {
+                if top || included == &stack[0] {
+                    let mut cycle = stack.clone();
+                    cycle.push(included.clone());
+                    let d = self.error_at_value(
+                        &format!("types.{}.include", stack[0]),
+                        format!("`include` goes round in a cycle: {}", cycle.join(" → ")),
+                    );
+                    d.hint =
+                        Some("a type cannot include itself, directly or through another".into());
+                }
+                continue;
+            }
+            let Some(fields) = own.get(included) else {
+                if top {
+                    if spec.types.contains_key(included) {
+                        self.error_at_value(
+                            &ipath,
+                            format!(
+                                "`{included}` is not an object type, so it has no fields to include"
+                            ),
+                        );
+                    } else if !self.is_broken("types", included) {
+                        let hint = did_you_mean(included, self.known_types())
+                            .map(|h| format!("did you mean `{h}`?"));
+                        let d = self.error_at_value(&ipath, format!("unknown type `{included}`"));
+                        d.hint = hint;
+                    }
+                }
+                continue;
+            };
+            stack.push(included.clone());
+            self.collect_included(included, own, stack, out);
+            stack.pop();
+            out.extend(fields.iter().cloned());
+        }
+    }
+
+    /// Puts the included fields before the type's own, reporting a wire or Rust name that two
+    /// of them share.
+    fn merge_included(
+        &mut self,
+        path: &str,
+        included: Vec<FieldInfo>,
+        fields: &mut Vec<FieldInfo>,
+    ) {
+        let mut merged: Vec<FieldInfo> = Vec::with_capacity(included.len() + fields.len());
+        for f in included.into_iter().chain(std::mem::take(fields)) {
+            if let Some(other) = merged.iter().find(|m| m.wire == f.wire || m.rust == f.rust) {
+                let message = if other.wire == f.wire {
+                    format!(
+                        "field `{}` comes twice: from `include` and from the type (or another include)",
+                        f.wire
+                    )
+                } else {
+                    format!(
+                        "fields `{}` and `{}` (one of them included) both become `{}` in Rust",
+                        other.wire, f.wire, f.rust
+                    )
+                };
+                let d = self.error_at_value(&format!("{path}.include"), message);
+                d.hint = Some("drop one of them, or rename it with `rust_name`".into());
+                continue;
+            }
+            merged.push(f);
+        }
+        *fields = merged;
     }
 
     fn type_kind(&mut self, path: &str, def: &TypeDef, source: Source) -> Option<TypeKind> {
@@ -100,14 +222,30 @@ impl Checker<'_> {
                 "`tag` and `content` belong to unions (types with `variants`)",
             );
         }
+        if def.untagged && def.variants.is_none() {
+            self.error(
+                &format!("{path}.untagged"),
+                "`untagged` belongs to unions (types with `variants`)",
+            );
+        }
         if let Some(fields) = &def.fields {
             let mut out = Vec::new();
             let mut rust_names: HashMap<String, String> = HashMap::new();
             for (wire, field) in fields {
                 let fpath = format!("{path}.fields.{wire}");
-                let rust = snake(wire);
-                if !can_be_ident(&rust) {
-                    self.error(&fpath, format!("field `{wire}` has no usable Rust name"));
+                let rust = rust_name(NameKind::Field, wire, field.rust_name.as_deref());
+                if let Some(explicit) = &field.rust_name {
+                    if !is_snake(explicit) || !can_be_ident(explicit) {
+                        let d = self.error_at_value(
+                            &format!("{fpath}.rust_name"),
+                            format!("`rust_name` `{explicit}` is not a snake_case Rust identifier"),
+                        );
+                        d.hint = Some(format!("call it `{}`", snake(explicit)));
+                        continue;
+                    }
+                } else if !can_be_ident(&rust) {
+                    let d = self.error(&fpath, format!("field `{wire}` has no usable Rust name"));
+                    d.hint = Some("give it one with `rust_name: some_name`".into());
                     continue;
                 }
                 if let Some(other) = rust_names.insert(rust.clone(), wire.clone()) {
@@ -125,9 +263,18 @@ impl Checker<'_> {
                         "`page<T>` is only for operation responses",
                     );
                 }
-                if field.format.is_some() && !matches!(ty, Ty::String | Ty::DateTime | Ty::List(_))
-                {
-                    self.error(&fpath, "`format` applies to strings (or lists of strings)");
+                match field.format {
+                    Some(Format::Rfc2822 | Format::Unix | Format::UnixMs) if ty != Ty::DateTime => {
+                        let d = self.error_at_value(
+                            &format!("{fpath}.format"),
+                            "this `format` is a wire form of `datetime` fields",
+                        );
+                        d.expected = Some("type: datetime".into());
+                    }
+                    Some(_) if !matches!(ty, Ty::String | Ty::DateTime | Ty::List(_)) => {
+                        self.error(&fpath, "`format` applies to strings (or lists of strings)");
+                    }
+                    _ => {}
                 }
                 let constraints = self.constraints(&fpath, field, &ty);
                 out.push(FieldInfo {
@@ -157,13 +304,24 @@ impl Checker<'_> {
             for (i, value) in values.iter().enumerate() {
                 let vpath = format!("{path}.values.{i}");
                 let wire = value.value().to_owned();
-                let rust = pascal(&wire);
+                let rust = rust_name(NameKind::EnumValue, &wire, value.rust_name());
+                if value.rust_name().is_some() && !is_pascal(&rust) {
+                    let d = self.error(
+                        &format!("{vpath}.rust_name"),
+                        format!("`rust_name` `{rust}` is not a PascalCase Rust identifier"),
+                    );
+                    d.hint = Some(format!("call it `{}`", pascal(&rust)));
+                    continue;
+                }
                 if wire.is_empty() || rust.is_empty() || !can_be_ident(&rust) {
                     let d = self.error_at_value(
                         &vpath,
                         format!("enum value `{wire}` has no usable Rust name"),
                     );
                     d.expected = Some("a value with at least one letter, like `delivered`".into());
+                    d.hint = Some(format!(
+                        "or give it a Rust name: {{ value: \"{wire}\", rust_name: SomeName }}"
+                    ));
                     continue;
                 }
                 if rust == "Unknown" {
@@ -200,27 +358,33 @@ impl Checker<'_> {
             return Some(TypeKind::Enum(out));
         }
         let variants = def.variants.as_ref()?;
+        if def.untagged && (def.tag.is_some() || def.content.is_some()) {
+            let d = self.error(
+                &format!("{path}.untagged"),
+                "an untagged union has no `tag` or `content`",
+            );
+            d.hint = Some("drop `untagged` to tell the variants apart by the tag".into());
+            return None;
+        }
+        if def.untagged {
+            return Some(self.untagged_union(path, variants, source));
+        }
         let Some(tag) = def.tag.clone() else {
             let d = self.error(
                 path,
                 format!("union `{path}` needs `tag`: the field that tells its variants apart"),
             );
             d.expected = Some("tag: type".into());
+            d.hint = Some("or `untagged: true` when the variants differ by shape only".into());
             return None;
         };
         let mut out = Vec::new();
         let mut seen: HashMap<String, String> = HashMap::new();
         for (tag_value, variant) in variants {
             let vpath = format!("{path}.variants.{tag_value}");
-            let rust = variant.name.clone().unwrap_or_else(|| pascal(tag_value));
-            if !is_pascal(&rust) || rust == "Unknown" {
-                let d = self.error(
-                    &vpath,
-                    format!("variant `{tag_value}` has no usable Rust name (`{rust}`)"),
-                );
-                d.hint = Some("set `name:` to a PascalCase name other than `Unknown`".into());
+            let Some(rust) = self.variant_name(&vpath, tag_value, variant) else {
                 continue;
-            }
+            };
             if let Some(other) = seen.insert(rust.clone(), tag_value.clone()) {
                 self.error(
                     &vpath,
@@ -268,6 +432,91 @@ impl Checker<'_> {
         })
     }
 
+    /// A variant's Rust name (`rust_name`, or `name`, else from the key), or `None` after
+    /// reporting why it has no usable one.
+    fn variant_name(
+        &mut self,
+        vpath: &str,
+        key: &str,
+        variant: &crate::model::Variant,
+    ) -> Option<String> {
+        if let (Some(a), Some(b)) = (&variant.name, &variant.rust_name)
+            && a != b
+        {
+            self.error(
+                &format!("{vpath}.rust_name"),
+                format!(
+                    "`name` (`{a}`) and `rust_name` (`{b}`) disagree; they are the same setting"
+                ),
+            );
+            return None;
+        }
+        let explicit = variant.rust_name.as_deref().or(variant.name.as_deref());
+        let rust = rust_name(NameKind::Variant, key, explicit);
+        if !is_pascal(&rust) || rust == "Unknown" {
+            let d = self.error(
+                vpath,
+                format!("variant `{key}` has no usable Rust name (`{rust}`)"),
+            );
+            d.hint = Some("set `rust_name:` to a PascalCase name other than `Unknown`".into());
+            return None;
+        }
+        Some(rust)
+    }
+
+    /// An untagged union: every variant carries a type, tried in order.
+    fn untagged_union(
+        &mut self,
+        path: &str,
+        variants: &indexmap::IndexMap<String, crate::model::Variant>,
+        source: Source,
+    ) -> TypeKind {
+        let mut out = Vec::new();
+        let mut seen: HashMap<String, String> = HashMap::new();
+        if variants.is_empty() {
+            self.error(path, "an untagged union needs at least one variant");
+        }
+        for (key, variant) in variants {
+            let vpath = format!("{path}.variants.{key}");
+            let Some(rust) = self.variant_name(&vpath, key, variant) else {
+                continue;
+            };
+            if let Some(other) = seen.insert(rust.clone(), key.clone()) {
+                self.error(
+                    &vpath,
+                    format!("variants `{other}` and `{key}` both become `{rust}` in Rust"),
+                );
+                continue;
+            }
+            let Some(ty_text) = &variant.ty else {
+                let d = self.error(
+                    &vpath,
+                    format!("variant `{key}` of an untagged union needs a `type`: its shape is what tells it apart"),
+                );
+                d.expected = Some("type: SomeObject".into());
+                continue;
+            };
+            let Some(ty) = self.type_ref(&format!("{vpath}.type"), ty_text) else {
+                continue;
+            };
+            if ty.contains_page() {
+                self.error_at_value(
+                    &format!("{vpath}.type"),
+                    "`page<T>` is only for operation responses",
+                );
+                continue;
+            }
+            out.push(VariantInfo {
+                tag: key.clone(),
+                rust,
+                ty: Some(ty_text.trim().to_owned()),
+                doc: variant.doc.clone(),
+                source: variant.source.unwrap_or(source),
+            });
+        }
+        TypeKind::Untagged { variants: out }
+    }
+
     /// What generated item already uses a type name, if any.
     fn generated_name_owner(&self, name: &str) -> Option<String> {
         if name == "Self" {
@@ -294,7 +543,16 @@ impl Checker<'_> {
         if name == format!("{}Client", pascal(&self.spec.service.name)) {
             return Some("the generated client struct".into());
         }
-        // `<Op>Query` is the only other generated type name; check the suffix before looking.
+        if let Some(op) = name.strip_suffix("Headers")
+            && let Some((o, _)) = self
+                .spec
+                .operations
+                .iter()
+                .find(|(o, def)| !def.headers.is_empty() && pascal(o) == op)
+        {
+            return Some(format!("the generated header struct of `{o}`"));
+        }
+        // `<Op>Query` is the other generated type name; check the suffix before looking.
         let op = name.strip_suffix("Query")?;
         self.spec
             .operations
@@ -315,8 +573,8 @@ impl Checker<'_> {
             max: field.max,
         };
         let strings = match ty {
-            Ty::String | Ty::DateTime => true,
-            Ty::List(t) | Ty::Map(t) => matches!(**t, Ty::String | Ty::DateTime),
+            Ty::String | Ty::DateTime | Ty::Date => true,
+            Ty::List(t) | Ty::Map(t) => t.is_text(),
             _ => false,
         };
         let counted = matches!(ty, Ty::List(_) | Ty::Map(_));
@@ -459,9 +717,9 @@ fn mark_checked(types: &mut [TypeInfo]) {
         .filter(|t| match &t.kind {
             TypeKind::Object(fields) => {
                 !t.rules.is_empty()
-                    || fields
-                        .iter()
-                        .any(|f| f.format.is_some() || !f.constraints.is_empty())
+                    || fields.iter().any(|f| {
+                        f.format.is_some() || !f.constraints.is_empty() || f.ty.holds_date()
+                    })
             }
             _ => false,
         })
@@ -474,7 +732,7 @@ fn mark_checked(types: &mut [TypeInfo]) {
                 TypeKind::Object(fields) => fields
                     .iter()
                     .any(|f| f.ty.inner_name().is_some_and(|n| set.contains(n))),
-                TypeKind::Union { variants, .. } => variants
+                TypeKind::Union { variants, .. } | TypeKind::Untagged { variants } => variants
                     .iter()
                     .any(|v| v.ty.as_ref().is_some_and(|n| set.contains(n))),
                 TypeKind::Enum(_) => false,

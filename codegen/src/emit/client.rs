@@ -9,7 +9,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{docs, member_docs, provenance_line, rust_type};
-use crate::model::{IdempotencyMode, WebhookSignature};
+use crate::model::{IdempotencyMode, ListStyle, WebhookSignature};
 use crate::names::{ident, shouty};
 use crate::resolved::{Answer, BodyEncodingInfo, OperationInfo, ParamInfo, Service, Ty, defaults};
 
@@ -18,6 +18,7 @@ use crate::resolved::{Answer, BodyEncodingInfo, OperationInfo, ParamInfo, Servic
 pub(super) fn items(service: &Service) -> impl Iterator<Item = TokenStream> + '_ {
     std::iter::once_with(|| client(service))
         .chain(service.operations.iter().filter_map(query_struct))
+        .chain(service.operations.iter().filter_map(headers_struct))
         .chain(std::iter::once_with(|| webhook(service)).flatten())
         .chain(std::iter::once_with(|| super::webhooks::items(service)).flatten())
 }
@@ -122,6 +123,16 @@ pub(super) fn query_name(op: &OperationInfo) -> Option<proc_macro2::Ident> {
     op.query_type.as_ref().map(|q| format_ident!("{}", q))
 }
 
+/// The header struct of an operation, when it has header parameters.
+pub(super) fn headers_name(op: &OperationInfo) -> Option<proc_macro2::Ident> {
+    op.headers_type.as_ref().map(|h| format_ident!("{}", h))
+}
+
+/// Some header parameter has limits to check before sending.
+pub(super) fn headers_checked(op: &OperationInfo) -> bool {
+    op.headers.iter().any(|p| !p.constraints.is_empty())
+}
+
 fn operation_static(op: &OperationInfo) -> TokenStream {
     let id = format_ident!("{}", crate::names::op_static(&op.name));
     let name = &op.name;
@@ -213,7 +224,7 @@ pub(super) fn form_style_tokens(
 /// The Rust type of a method argument for a parameter.
 fn param_arg_type(p: &ParamInfo) -> TokenStream {
     match &p.ty {
-        Ty::String | Ty::DateTime => quote!(&str),
+        Ty::String | Ty::DateTime | Ty::Date => quote!(&str),
         other => {
             let t = rust_type(other);
             quote!(&#t)
@@ -262,7 +273,7 @@ fn example(service: &Service, op: &OperationInfo) -> String {
         .filter(|p| p.from_credential.is_none())
     {
         args.push(match &p.ty {
-            Ty::String | Ty::DateTime => format!("\"{}\"", example_value(&p.wire)),
+            Ty::String | Ty::DateTime | Ty::Date => format!("\"{}\"", example_value(&p.wire)),
             Ty::Integer => "&1".into(),
             Ty::Number => "&1.0".into(),
             Ty::Boolean => "&true".into(),
@@ -270,7 +281,7 @@ fn example(service: &Service, op: &OperationInfo) -> String {
         });
         if !matches!(
             p.ty,
-            Ty::String | Ty::DateTime | Ty::Integer | Ty::Number | Ty::Boolean
+            Ty::String | Ty::DateTime | Ty::Date | Ty::Integer | Ty::Number | Ty::Boolean
         ) {
             setup.push_str(&format!(
                 "# let {}: comms::{module}::{} = todo!();\n",
@@ -291,6 +302,12 @@ fn example(service: &Service, op: &OperationInfo) -> String {
             "let query = comms::{module}::{query}::default();\n"
         ));
         args.push("&query".into());
+    }
+    if let Some(headers) = &op.headers_type {
+        setup.push_str(&format!(
+            "# let headers: comms::{module}::{headers} = todo!();\n"
+        ));
+        args.push("&headers".into());
     }
     let call = format!("client.{}({})", op.name, args.join(", "));
     let items_field = match (&op.response, &op.pagination) {
@@ -352,7 +369,7 @@ fn method(op: &OperationInfo) -> TokenStream {
                 let ty = param_arg_type(p);
                 path_args.push(quote!(#arg: #ty));
                 path_fill.push(match &p.ty {
-                    Ty::String | Ty::DateTime => quote!(.path_param(#wire, #arg)),
+                    Ty::String | Ty::DateTime | Ty::Date => quote!(.path_param(#wire, #arg)),
                     _ => quote!(.path_param(#wire, &#arg.to_string())),
                 });
             }
@@ -386,6 +403,11 @@ fn method(op: &OperationInfo) -> TokenStream {
             }
         });
     }
+    // The body field that selects this operation on a shared route must say so.
+    if let Some(when) = &op.when {
+        let (field, value) = (&when.field, &when.equals);
+        fallible.push(quote!(body_selects(#field, #value)));
+    }
     // A write without a body in the spec sends `{}`: the runtime starts such requests with it.
     let query_arg = query_name(op).map(|q| quote!(query: &#q));
     let query_fill = if op.query_checked {
@@ -396,6 +418,16 @@ fn method(op: &OperationInfo) -> TokenStream {
     if let Some(arg) = &query_arg {
         args.push(arg.clone());
         fallible.push(query_fill.clone());
+    }
+    let headers_arg = headers_name(op).map(|h| quote!(headers: &#h));
+    let headers_fill = if headers_checked(op) {
+        quote!(checked_header_params(headers))
+    } else {
+        quote!(header_params(headers))
+    };
+    if let Some(arg) = &headers_arg {
+        args.push(arg.clone());
+        fallible.push(headers_fill.clone());
     }
     let steps = fallible.iter().enumerate().map(|(i, step)| {
         if i == 0 {
@@ -423,16 +455,28 @@ fn method(op: &OperationInfo) -> TokenStream {
         op.name
     ));
     let mut stream_args = path_args;
-    let query_fill = query_arg.map(|arg| {
+    let mut stream_steps = Vec::new();
+    if let Some(arg) = query_arg {
         stream_args.push(arg);
-        quote!(.#query_fill)
+        stream_steps.push(query_fill);
+    }
+    if let Some(arg) = headers_arg {
+        stream_args.push(arg);
+        stream_steps.push(headers_fill);
+    }
+    let stream_steps = stream_steps.iter().enumerate().map(|(i, step)| {
+        if i == 0 {
+            quote!(.#step)
+        } else {
+            quote!(.and_then(|request| request.#step))
+        }
     });
     quote! {
         #main
 
         #stream_doc
         pub fn #stream_name(&self, #(#stream_args),*) -> rt::ItemStream<#item_ty> {
-            let request = operations::#op_static.request() #(#path_fill)* #query_fill;
+            let request = operations::#op_static.request() #(#path_fill)* #(#stream_steps)*;
             self.inner.paginate(request, &#pages)
         }
     }
@@ -469,26 +513,67 @@ fn answer(op: &OperationInfo) -> (TokenStream, TokenStream) {
 fn query_struct(op: &OperationInfo) -> Option<TokenStream> {
     let name = query_name(op)?;
     let doc = docs(&format!("Query parameters of `{}`.", op.name));
-    let all_optional = op.query.iter().all(|p| !p.required);
+    Some(param_struct(
+        op,
+        &name,
+        doc,
+        &op.query,
+        op.query_checked,
+        |p| p.wire.clone(),
+    ))
+}
+
+fn headers_struct(op: &OperationInfo) -> Option<TokenStream> {
+    let name = headers_name(op)?;
+    let doc = docs(&format!("Header parameters of `{}`.", op.name));
+    // Header names are case-insensitive and travel in lower case.
+    Some(param_struct(
+        op,
+        &name,
+        doc,
+        &op.headers,
+        headers_checked(op),
+        |p| p.wire.to_ascii_lowercase(),
+    ))
+}
+
+/// A struct of query or header parameters, with its checks; `wire_of` gives each field's name
+/// on the wire.
+fn param_struct(
+    op: &OperationInfo,
+    name: &proc_macro2::Ident,
+    doc: TokenStream,
+    params: &[ParamInfo],
+    checked: bool,
+    wire_of: impl Fn(&ParamInfo) -> String,
+) -> TokenStream {
+    let all_optional = params.iter().all(|p| !p.required);
     let default = all_optional.then(|| quote!(Default,));
-    let fields = op.query.iter().map(|p| {
+    let fields = params.iter().map(|p| {
         let fdoc = member_docs(p.doc.as_deref(), p.source, op.source);
         let id = ident(&p.rust);
         let ty = rust_type(&p.ty);
-        let rename = (p.rust != p.wire).then(|| {
-            let w = &p.wire;
-            quote!(#[serde(rename = #w)])
+        let mut wire = wire_of(p);
+        if p.style == Some(ListStyle::Brackets) {
+            wire.push_str("[]");
+        }
+        let rename = (p.rust != wire).then(|| quote!(#[serde(rename = #wire)]));
+        let with = (p.style == Some(ListStyle::Comma)).then(|| {
+            if p.required {
+                quote!(#[serde(with = "rt::query::comma")])
+            } else {
+                quote!(#[serde(default, with = "rt::query::comma::option")])
+            }
         });
-        // serde_urlencoded leaves out `None` parameters by itself.
+        // The runtime's encoder leaves out `None` parameters by itself.
         if p.required {
-            quote!(#fdoc #rename pub #id: #ty,)
+            quote!(#fdoc #rename #with pub #id: #ty,)
         } else {
-            quote!(#fdoc #rename pub #id: Option<#ty>,)
+            quote!(#fdoc #rename #with pub #id: Option<#ty>,)
         }
     });
-    let checks = op.query_checked.then(|| {
-        let per_param = op
-            .query
+    let checks = checked.then(|| {
+        let per_param = params
             .iter()
             .filter(|p| !p.constraints.is_empty())
             .map(|p| {
@@ -520,14 +605,14 @@ fn query_struct(op: &OperationInfo) -> Option<TokenStream> {
             }
         }
     });
-    Some(quote! {
+    quote! {
         #doc
         #[derive(Debug, Clone, PartialEq, #default ::serde::Serialize, ::serde::Deserialize)]
         pub struct #name {
             #(#fields)*
         }
         #checks
-    })
+    }
 }
 
 fn webhook(service: &Service) -> Option<TokenStream> {

@@ -231,7 +231,7 @@ pub(crate) fn rust_type(ty: &Ty) -> TokenStream {
 /// `Page`): the one mapping from spec types to Rust types, for the client and the server.
 pub(crate) fn rust_type_with(ty: &Ty, named: &dyn Fn(&str) -> TokenStream) -> TokenStream {
     match ty {
-        Ty::String | Ty::DateTime => quote!(String),
+        Ty::String | Ty::DateTime | Ty::Date => quote!(String),
         Ty::Integer => quote!(i64),
         Ty::Number => quote!(f64),
         Ty::Boolean => quote!(bool),

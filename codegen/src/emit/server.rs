@@ -85,7 +85,7 @@ pub fn server_tokens(service: &Service, options: &ServerOptions) -> Result<Token
         .operations
         .iter()
         .map(|op| handler(service, op, &paths));
-    let routes = routes(service);
+    let (routes, dispatchers) = routes(service, &paths.support);
     let trait_doc = docs(&format!(
         "The operations of the {title}, one async method each, as a server implements them.\n\n\
          Each method receives the [`RequestContext`]({}) (request id, idempotency key, \
@@ -118,6 +118,7 @@ pub fn server_tokens(service: &Service, options: &ServerOptions) -> Result<Token
             }
 
             #(#handlers)*
+            #dispatchers
         }
     })
 }
@@ -133,7 +134,7 @@ fn handler_name(op: &OperationInfo) -> proc_macro2::Ident {
 /// The type of a path parameter argument.
 fn param_type(p: &ParamInfo) -> TokenStream {
     match &p.ty {
-        Ty::String | Ty::DateTime => quote!(::std::string::String),
+        Ty::String | Ty::DateTime | Ty::Date => quote!(::std::string::String),
         Ty::Integer => quote!(i64),
         Ty::Number => quote!(f64),
         Ty::Boolean => quote!(bool),
@@ -179,6 +180,9 @@ fn trait_method(op: &OperationInfo, paths: &Paths) -> TokenStream {
     }
     if let Some(q) = super::client::query_name(op) {
         args.push(quote!(query: #types::#q));
+    }
+    if let Some(h) = super::client::headers_name(op) {
+        args.push(quote!(headers: #types::#h));
     }
     if let Some(body) = &op.body {
         let ty = qualified(body, types);
@@ -228,6 +232,20 @@ fn handler(service: &Service, op: &OperationInfo, paths: &Paths) -> TokenStream 
             };
         });
         call_args.push(quote!(query));
+    }
+    if let Some(h) = super::client::headers_name(op) {
+        let decoder = if super::client::headers_checked(op) {
+            quote!(header_params_checked)
+        } else {
+            quote!(header_params)
+        };
+        decode.push(quote! {
+            let headers = match incoming.#decoder::<#types::#h>() {
+                ::core::result::Result::Ok(value) => value,
+                ::core::result::Result::Err(error) => return incoming.reject(error),
+            };
+        });
+        call_args.push(quote!(headers));
     }
     if let Some(body) = &op.body {
         let ty = qualified(body, types);
@@ -345,8 +363,10 @@ fn server_answer(op: &OperationInfo, types: &TokenStream) -> TokenStream {
     }
 }
 
-/// `.route(path, get(..).post(..))` per path, operations of one path together, in spec order.
-fn routes(service: &Service) -> TokenStream {
+/// `.route(path, get(..).post(..))` per path, operations of one path together, in spec order;
+/// several operations on one method and path go through a dispatcher that reads their `when`
+/// body field.
+fn routes(service: &Service, support: &TokenStream) -> (TokenStream, TokenStream) {
     let mut by_path: Vec<(&str, Vec<&OperationInfo>)> = Vec::new();
     for op in &service.operations {
         match by_path.iter_mut().find(|(p, _)| *p == op.path) {
@@ -354,11 +374,27 @@ fn routes(service: &Service) -> TokenStream {
             None => by_path.push((&op.path, vec![op])),
         }
     }
+    let trait_name = trait_name(service);
+    let mut dispatchers = Vec::new();
     let routes = by_path.into_iter().map(|(path, ops)| {
         let mut chain = quote!(::axum::routing::MethodRouter::new());
+        let mut by_method: Vec<(Method, Vec<&OperationInfo>)> = Vec::new();
         for op in ops {
-            let handler = handler_name(op);
-            let method = match op.method {
+            match by_method.iter_mut().find(|(m, _)| *m == op.method) {
+                Some((_, ops)) => ops.push(op),
+                None => by_method.push((op.method, vec![op])),
+            }
+        }
+        for (method, ops) in by_method {
+            let handler = match ops.as_slice() {
+                [op] => handler_name(op),
+                _ => {
+                    let name = format_ident!("dispatch_{}", ops[0].name);
+                    dispatchers.push(dispatcher(&name, &trait_name, &ops, support));
+                    name
+                }
+            };
+            let method = match method {
                 Method::Get => quote!(get),
                 Method::Post => quote!(post),
                 Method::Put => quote!(put),
@@ -374,7 +410,56 @@ fn routes(service: &Service) -> TokenStream {
         }
         quote!(.route(#path, #chain))
     });
-    quote!(#(#routes)*)
+    let routes = quote!(#(#routes)*);
+    (routes, quote!(#(#dispatchers)*))
+}
+
+/// An async fn reading the body field the operations' `when` names and handing the request to
+/// the operation it selects (422 naming the field when none matches).
+fn dispatcher(
+    name: &proc_macro2::Ident,
+    trait_name: &proc_macro2::Ident,
+    ops: &[&OperationInfo],
+    support: &TokenStream,
+) -> TokenStream {
+    let field = ops
+        .iter()
+        .find_map(|op| op.when.as_ref().map(|w| w.field.clone()))
+        .unwrap_or_default();
+    let arms = ops.iter().filter_map(|op| {
+        let value = &op.when.as_ref()?.equals;
+        let handler = handler_name(op);
+        Some(quote!(::core::option::Option::Some(#value) => #handler(server, request).await,))
+    });
+    let known: Vec<&str> = ops
+        .iter()
+        .filter_map(|op| op.when.as_ref().map(|w| w.equals.as_str()))
+        .collect();
+    let doc = format!(
+        " `{} {}`: one of {} by the body field `{field}`",
+        ops[0].method.as_str(),
+        ops[0].path,
+        ops.iter()
+            .map(|o| format!("`{}`", o.name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    quote! {
+        #[doc = #doc]
+        async fn #name<Srv: #trait_name>(
+            server: ::std::sync::Arc<Srv>,
+            request: ::axum::extract::Request,
+        ) -> ::axum::response::Response {
+            let (value, request) = match #support::Incoming::body_field(server.gateway(), request, #field).await {
+                ::core::result::Result::Ok(found) => found,
+                ::core::result::Result::Err(response) => return response,
+            };
+            match value.as_deref() {
+                #(#arms)*
+                _ => #support::Incoming::no_operation_for(#field, &[#(#known),*]),
+            }
+        }
+    }
 }
 
 #[cfg(test)]

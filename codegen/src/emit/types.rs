@@ -35,6 +35,7 @@ pub(super) fn items(service: &Service) -> impl Iterator<Item = TokenStream> + '_
                 let from = union_from_impls(t, variants);
                 quote!(#def #from)
             }
+            TypeKind::Untagged { variants } => untagged_union(t, variants),
         };
         let validate = t.checked.then(|| validate_impl(service, t));
         quote!(#def #validate)
@@ -74,6 +75,15 @@ fn format_note(format: Option<Format>) -> Option<&'static str> {
         Format::Rfc3339 => "An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.",
         Format::Uri => "A URI.",
         Format::Uuid => "A UUID.",
+        Format::Rfc2822 => {
+            "An RFC 3339 timestamp here; on the wire an RFC 2822 date: `Wed, 18 Aug 2010 20:01:40 +0000`."
+        }
+        Format::Unix => {
+            "An RFC 3339 timestamp here; on the wire whole seconds since the Unix epoch."
+        }
+        Format::UnixMs => {
+            "An RFC 3339 timestamp here; on the wire milliseconds since the Unix epoch."
+        }
     })
 }
 
@@ -86,7 +96,10 @@ fn field_doc(f: &FieldInfo, parent: Source) -> TokenStream {
         .map(str::trim)
         .unwrap_or_default()
         .to_owned();
-    if let Some(note) = format_note(f.format) {
+    let date_note =
+        f.ty.holds_date()
+            .then_some("A calendar date: `2026-11-22`.");
+    if let Some(note) = format_note(f.format).or(date_note) {
         if !doc_text.is_empty() {
             doc_text.push_str("\n\n");
         }
@@ -101,12 +114,22 @@ fn field(f: &FieldInfo, parent: Source) -> TokenStream {
     let ty = rust_type(&f.ty);
     let wire = &f.wire;
     let rename = (f.rust != f.wire).then(|| quote!(#[serde(rename = #wire)]));
+    // A date-time whose wire form is not RFC 3339 goes through the runtime's converter.
+    let with = wire_module(f.format).map(|module| {
+        if f.required {
+            quote!(#[serde(with = #module)])
+        } else {
+            let module = format!("{module}::option");
+            quote!(#[serde(default, with = #module)])
+        }
+    });
     if f.required {
-        quote!(#doc #rename pub #id: #ty,)
+        quote!(#doc #rename #with pub #id: #ty,)
     } else {
         quote! {
             #doc
             #rename
+            #with
             #[serde(skip_serializing_if = "Option::is_none")]
             pub #id: Option<#ty>,
         }
@@ -319,11 +342,22 @@ fn union(t: &TypeInfo, tag: &str, content: Option<&str>, variants: &[VariantInfo
     }
 }
 
+/// The runtime module converting a date-time's wire form, for formats that are not RFC 3339.
+fn wire_module(format: Option<Format>) -> Option<&'static str> {
+    match format? {
+        Format::Rfc2822 => Some("rt::dates::rfc2822"),
+        Format::Unix => Some("rt::dates::unix"),
+        Format::UnixMs => Some("rt::dates::unix_ms"),
+        _ => None,
+    }
+}
+
+/// The runtime check of a format; a date-time's wire forms hold RFC 3339 text in Rust.
 fn format_tokens(format: Format) -> TokenStream {
     match format {
         Format::Email => quote!(Email),
         Format::E164 => quote!(E164),
-        Format::Rfc3339 => quote!(Rfc3339),
+        Format::Rfc3339 | Format::Rfc2822 | Format::Unix | Format::UnixMs => quote!(Rfc3339),
         Format::Uri => quote!(Uri),
         Format::Uuid => quote!(Uuid),
     }
@@ -336,6 +370,9 @@ fn field_checks(f: &FieldInfo) -> TokenStream {
     if let Some(format) = f.format {
         let format = format_tokens(format);
         checks.push(quote!(v.format(#wire, &self.#id, rt::validate::Format::#format);));
+    }
+    if f.ty.holds_date() {
+        checks.push(quote!(v.format(#wire, &self.#id, rt::validate::Format::Date);));
     }
     let c = &f.constraints;
     for (method, value) in [
@@ -415,7 +452,7 @@ fn validate_impl(service: &Service, t: &TypeInfo) -> TokenStream {
             });
             quote!(#(#per_field)* #(#rules)*)
         }
-        TypeKind::Union { variants, .. } => {
+        TypeKind::Union { variants, .. } | TypeKind::Untagged { variants } => {
             let checked_variants: Vec<_> = variants
                 .iter()
                 .filter(|v| v.ty.as_ref().is_some_and(|n| service.is_checked(n)))
@@ -475,6 +512,12 @@ fn input_types(service: &Service) -> BTreeSet<String> {
             TypeKind::Union { variants, .. } => {
                 todo.extend(variants.iter().filter_map(|v| v.ty.clone()))
             }
+            TypeKind::Untagged { variants } => todo.extend(
+                variants
+                    .iter()
+                    .filter_map(|v| Ty::parse(v.ty.as_deref()?).ok())
+                    .filter_map(|ty| ty.inner_name().map(str::to_owned)),
+            ),
             TypeKind::Enum(_) => {}
         }
     }
@@ -486,8 +529,8 @@ fn input_types(service: &Service) -> BTreeSet<String> {
 fn arg_of(ty: &Ty, value: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
     let string = quote!(String);
     match ty {
-        Ty::String | Ty::DateTime => (quote!(impl Into<#string>), quote!(#value.into())),
-        Ty::List(inner) if matches!(**inner, Ty::String | Ty::DateTime) => (
+        Ty::String | Ty::DateTime | Ty::Date => (quote!(impl Into<#string>), quote!(#value.into())),
+        Ty::List(inner) if inner.is_text() => (
             quote!(impl IntoIterator<Item = impl Into<#string>>),
             quote!(#value.into_iter().map(Into::into).collect()),
         ),
@@ -498,7 +541,7 @@ fn arg_of(ty: &Ty, value: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
                 quote!(#value.into_iter().collect()),
             )
         }
-        Ty::Map(inner) if matches!(**inner, Ty::String | Ty::DateTime) => (
+        Ty::Map(inner) if inner.is_text() => (
             quote!(impl IntoIterator<Item = (impl Into<#string>, impl Into<#string>)>),
             quote!(#value.into_iter().map(|(k, v)| (k.into(), v.into())).collect()),
         ),
@@ -615,5 +658,73 @@ fn redacting_debug(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
                 f.debug_struct(#label) #(#entries)* .finish()
             }
         }
+    }
+}
+
+/// An untagged union: serde tries the variants in spec order and the first whose type fits
+/// wins; a payload that fits none is kept whole in `Unknown`.
+fn untagged_union(t: &TypeInfo, variants: &[VariantInfo]) -> TokenStream {
+    let mut doc_text = t
+        .doc
+        .as_deref()
+        .map(str::trim)
+        .unwrap_or_default()
+        .to_owned();
+    if !doc_text.is_empty() {
+        doc_text.push_str("\n\n");
+    }
+    doc_text.push_str(
+        "Untagged: decoded as the first variant whose shape fits, in the order listed; a \
+         payload that fits none decodes as `Unknown`, kept whole.",
+    );
+    let doc = item_docs(Some(&doc_text), "", t.source);
+    let name = format_ident!("{}", t.name);
+    let types: Vec<Option<Ty>> = variants
+        .iter()
+        .map(|v| v.ty.as_deref().and_then(|ty| Ty::parse(ty).ok()))
+        .collect();
+    let defs = variants.iter().zip(&types).map(|(v, ty)| {
+        let vdoc = member_docs(v.doc.as_deref(), v.source, t.source);
+        let id = format_ident!("{}", v.rust);
+        let ty = ty
+            .as_ref()
+            .map(rust_type)
+            .unwrap_or_else(|| quote!(::serde_json::Value));
+        quote!(#vdoc #id(#ty),)
+    });
+    // `From` for each variant whose content type is its own.
+    let mut counts: Vec<(&Ty, usize)> = Vec::new();
+    for ty in types.iter().flatten() {
+        match counts.iter_mut().find(|(t, _)| *t == ty) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((ty, 1)),
+        }
+    }
+    let from = variants.iter().zip(&types).filter_map(|(v, ty)| {
+        let ty = ty.as_ref()?;
+        if counts.iter().any(|(t, n)| *t == ty && *n > 1) || *ty == Ty::Json {
+            return None;
+        }
+        let id = format_ident!("{}", v.rust);
+        let rty = rust_type(ty);
+        Some(quote! {
+            impl From<#rty> for #name {
+                fn from(content: #rty) -> Self {
+                    Self::#id(content)
+                }
+            }
+        })
+    });
+    quote! {
+        #doc
+        #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+        #[serde(untagged)]
+        #[non_exhaustive]
+        pub enum #name {
+            #(#defs)*
+            /// A payload that fits no variant, as received.
+            Unknown(::serde_json::Value),
+        }
+        #(#from)*
     }
 }

@@ -182,6 +182,7 @@ pub(crate) fn ty_schema(ty: &Ty) -> Value {
         Ty::Number => json!({ "type": "number", "format": "double" }),
         Ty::Boolean => json!({ "type": "boolean" }),
         Ty::DateTime => json!({ "type": "string", "format": "date-time" }),
+        Ty::Date => json!({ "type": "string", "format": "date" }),
         Ty::Json => json!({ "description": "Any JSON value." }),
         Ty::Bytes => json!({ "type": "string", "format": "binary" }),
         Ty::Named(name) => schema_ref(name),
@@ -276,6 +277,28 @@ fn apply_format(schema: &mut Map<String, Value>, format: Format) {
         Format::Uuid => {
             schema.insert("format".into(), json!("uuid"));
         }
+        // A date-time on the wire as RFC 2822 text: no JSON Schema format says so.
+        Format::Rfc2822 => {
+            schema.remove("format");
+            schema.insert(
+                "examples".into(),
+                json!(["Wed, 18 Aug 2010 20:01:40 +0000"]),
+            );
+        }
+        // Seconds or milliseconds since the epoch: an integer on the wire.
+        // The bounds are years 0000 to 9999, what the clients decode (RFC 3339 writes no more).
+        Format::Unix | Format::UnixMs => {
+            let scale: i64 = if format == Format::Unix { 1 } else { 1000 };
+            schema.remove("format");
+            schema.insert("type".into(), json!("integer"));
+            schema.insert("format".into(), json!("int64"));
+            schema.insert("minimum".into(), json!(-62_167_219_200_i64 * scale));
+            schema.insert(
+                "maximum".into(),
+                json!(253_402_300_799_i64 * scale + (scale - 1)),
+            );
+            schema.insert("examples".into(), json!([1_282_161_700_i64 * scale]));
+        }
     }
 }
 
@@ -304,7 +327,7 @@ pub(crate) fn constrained_schema(ty: &Ty, format: Option<Format>, c: &Constraint
         return schema;
     };
     match ty {
-        Ty::String | Ty::DateTime => {
+        Ty::String | Ty::DateTime | Ty::Date => {
             if let Some(f) = format {
                 apply_format(obj, f);
             }
@@ -439,6 +462,9 @@ fn type_schema(t: &TypeInfo, dialect: Dialect, out: &mut Map<String, Value>) {
                 if f.secret {
                     extras.insert("x-secret".into(), json!(true));
                 }
+                if f.rust != crate::names::snake(&f.wire) {
+                    extras.insert("x-rust-name".into(), json!(f.rust));
+                }
                 let mut schema = constrained_schema(&f.ty, f.format, &f.constraints);
                 if !f.required {
                     schema = or_null(schema);
@@ -482,6 +508,31 @@ fn type_schema(t: &TypeInfo, dialect: Dialect, out: &mut Map<String, Value>) {
             if !sources.is_empty() {
                 obj.insert("x-enum-sources".into(), Value::Object(sources));
             }
+        }
+        TypeKind::Untagged { variants } => {
+            // First match wins, so several may fit: `anyOf`, not `oneOf`.
+            let any_of: Vec<Value> = variants
+                .iter()
+                .map(|v| {
+                    let mut schema =
+                        v.ty.as_deref()
+                            .and_then(|t| Ty::parse(t).ok())
+                            .map(|ty| ty_schema(&ty))
+                            .unwrap_or_else(|| json!({}));
+                    if let Some(obj) = schema.as_object_mut() {
+                        obj.insert("x-variant".into(), json!(v.tag));
+                        obj.insert("x-rust-name".into(), json!(v.rust));
+                    }
+                    schema
+                })
+                .collect();
+            // Open, like enums: a payload that fits no variant still decodes (`Unknown`).
+            let mut any_of = any_of;
+            any_of.push(
+                json!({ "description": "A payload that fits no variant: clients keep it whole." }),
+            );
+            obj.insert("anyOf".into(), Value::Array(any_of));
+            obj.insert("x-untagged".into(), json!(true));
         }
         TypeKind::Union {
             tag,
@@ -600,11 +651,12 @@ pub(crate) fn reachable(service: &Service, roots: &[Ty]) -> std::collections::BT
                 match &t.kind {
                     TypeKind::Object(fields) => stack.extend(fields.iter().map(|f| f.ty.clone())),
                     TypeKind::Enum(_) => {}
-                    TypeKind::Union { variants, .. } => stack.extend(
-                        variants
-                            .iter()
-                            .filter_map(|v| v.ty.as_deref().and_then(|t| Ty::parse(t).ok())),
-                    ),
+                    TypeKind::Union { variants, .. } | TypeKind::Untagged { variants } => stack
+                        .extend(
+                            variants
+                                .iter()
+                                .filter_map(|v| v.ty.as_deref().and_then(|t| Ty::parse(t).ok())),
+                        ),
                 }
             }
             Ty::List(t) | Ty::Map(t) | Ty::Page(t) => stack.push(*t),

@@ -17,7 +17,7 @@ use super::{
     Dialect, constrained_schema, describe, origin, page_component, provenance, schema_ref,
     ty_schema, type_schemas,
 };
-use crate::model::{IdempotencyMode, SigningKind, WebhookSignature};
+use crate::model::{IdempotencyMode, ListStyle, SigningKind, WebhookSignature};
 use crate::resolved::{
     Answer, AuthMethod, BodyEncodingInfo, OperationInfo, PageStyleInfo, PaginationInfo, ParamInfo,
     Service, Ty,
@@ -118,7 +118,15 @@ pub fn document(service: &Service) -> Value {
         }
         let operation = operation(service, op, &tag);
         if let Value::Object(item) = paths.entry(op.path.clone()).or_insert_with(|| json!({})) {
-            item.insert(op.method.as_str().to_ascii_lowercase(), operation);
+            let method = op.method.as_str().to_ascii_lowercase();
+            match item.get_mut(&method) {
+                // Several operations on one method and path (told apart by `when`): one
+                // OpenAPI operation whose body is any of theirs.
+                Some(existing) => share_route(existing, op, operation),
+                None => {
+                    item.insert(method, operation);
+                }
+            }
         }
     }
     doc.insert("paths".into(), Value::Object(paths));
@@ -600,10 +608,69 @@ fn reason(status: u16) -> &'static str {
     }
 }
 
+/// Folds `op` (with its OpenAPI form `added`) into the operation already on its method and
+/// path: the body becomes `anyOf` the bodies, and `x-operations` lists each operation with the
+/// body field value that selects it.
+fn share_route(existing: &mut Value, op: &OperationInfo, added: Value) {
+    let Some(obj) = existing.as_object_mut() else {
+        return;
+    };
+    let body_of = |o: &Value| {
+        o.pointer("/requestBody/content/application~1json/schema")
+            .cloned()
+    };
+    let mut bodies: Vec<Value> = match body_of(&Value::Object(obj.clone())) {
+        Some(Value::Object(b)) if b.contains_key("x-shared-route") => b
+            .get("anyOf")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default(),
+        Some(b) => vec![b],
+        None => Vec::new(),
+    };
+    bodies.extend(body_of(&added));
+    obj.insert(
+        "requestBody".into(),
+        json!({
+            "required": true,
+            "content": { "application/json": { "schema": { "anyOf": bodies, "x-shared-route": true } } },
+        }),
+    );
+    let first = json!({
+        "operationId": obj.get("operationId").cloned().unwrap_or(Value::Null),
+        "when": obj.get("x-when").cloned().unwrap_or(Value::Null),
+    });
+    let list = obj.entry("x-operations").or_insert_with(|| json!([first]));
+    if let Value::Array(list) = list {
+        list.push(json!({
+            "operationId": op.name,
+            "when": op.when.as_ref().map(|w| json!({ "field": w.field, "equals": w.equals })),
+        }));
+    }
+}
+
 fn parameter(p: &ParamInfo, location: &str) -> Value {
     let mut obj = Map::new();
-    obj.insert("name".into(), json!(p.wire));
+    let name = match p.style {
+        Some(ListStyle::Brackets) => format!("{}[]", p.wire),
+        _ => p.wire.clone(),
+    };
+    obj.insert("name".into(), json!(name));
     obj.insert("in".into(), json!(location));
+    match p.style {
+        Some(ListStyle::Repeat | ListStyle::Brackets) => {
+            obj.insert("style".into(), json!("form"));
+            obj.insert("explode".into(), json!(true));
+        }
+        Some(ListStyle::Comma) => {
+            obj.insert("style".into(), json!("form"));
+            obj.insert("explode".into(), json!(false));
+        }
+        None => {}
+    }
+    if p.rust != crate::names::snake(&p.wire) {
+        obj.insert("x-rust-name".into(), json!(p.rust));
+    }
     obj.insert("required".into(), json!(p.required));
     describe(&mut obj, p.doc.as_deref());
     obj.insert(
@@ -722,6 +789,7 @@ fn operation(service: &Service, op: &OperationInfo, tag: &str) -> Value {
     let mut params: Vec<Value> = Vec::new();
     params.extend(op.path_params.iter().map(|p| parameter(p, "path")));
     params.extend(op.query.iter().map(|p| parameter(p, "query")));
+    params.extend(op.headers.iter().map(|p| parameter(p, "header")));
     if op.idempotency == IdempotencyMode::Key && service.idempotency.is_some() {
         params.push(json!({ "$ref": "#/components/parameters/IdempotencyKey" }));
     }
@@ -809,6 +877,12 @@ fn operation(service: &Service, op: &OperationInfo, tag: &str) -> Value {
 
     if let Some(auth) = &op.auth {
         o.insert("security".into(), json!([{ auth.name.clone(): [] }]));
+    }
+    if let Some(w) = &op.when {
+        o.insert(
+            "x-when".into(),
+            json!({ "field": w.field, "equals": w.equals }),
+        );
     }
     o.insert(
         "x-idempotency".into(),

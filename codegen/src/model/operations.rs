@@ -93,6 +93,12 @@ item! {
         /// This operation's own pagination, instead of the service's `pagination` section.
         #[serde(default)]
         pub pagination: Option<Pagination>,
+        /// Header parameters by header name (`<Op>Headers` struct).
+        #[serde(default)]
+        pub headers: IndexMap<String, Param>,
+        /// What tells this operation apart in the body when others share its method and path.
+        #[serde(default)]
+        pub when: Option<When>,
     }
 }
 
@@ -166,7 +172,29 @@ pub enum FormNested {
 }
 
 item! {
-    /// A path or query parameter.
+    /// A body field value that selects one of several operations on one method and path.
+    pub struct When {
+        /// Field of the JSON body (top level).
+        pub field: String,
+        /// The value it has for this operation.
+        pub equals: String,
+    }
+}
+
+/// How a `list<T>` query parameter travels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ListStyle {
+    /// One pair per item: `To=a&To=b` (the default).
+    Repeat,
+    /// One pair, items joined by commas: `To=a,b`.
+    Comma,
+    /// One pair per item, `[]` after the name: `To[]=a&To[]=b`.
+    Brackets,
+}
+
+item! {
+    /// A path, query or header parameter.
     pub struct Param {
         /// Type expression (scalars only); `string` when absent.
         #[serde(default, rename = "type")]
@@ -189,6 +217,12 @@ item! {
         /// Longest string (query parameters), checked before sending.
         #[serde(default)]
         pub max_len: Option<u64>,
+        /// Rust name, when the wire name does not make a good one (`DateSent<`).
+        #[serde(default)]
+        pub rust_name: Option<String>,
+        /// How a `list<T>` query parameter is written; `repeat` when absent.
+        #[serde(default)]
+        pub style: Option<ListStyle>,
     }
 }
 

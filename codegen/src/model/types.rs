@@ -26,6 +26,12 @@ item! {
         /// Rules across an object's fields (exclusive, require one, a total count).
         #[serde(default)]
         pub rules: Vec<Rule>,
+        /// Object types whose fields come first, in order (like OpenAPI's `allOf`).
+        #[serde(default)]
+        pub include: Vec<String>,
+        /// A union without a tag: the first variant whose type fits the payload's shape wins.
+        #[serde(default)]
+        pub untagged: bool,
     }
 }
 
@@ -76,6 +82,9 @@ item! {
         /// `max_len`, `bytes` sets `max_bytes`, any other unit (a count) sets `max_items`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub size: Option<String>,
+        /// Rust name of the field, when the wire name does not make a good one (`self`, `DateSent<`).
+        #[serde(default)]
+        pub rust_name: Option<String>,
     }
 }
 
@@ -117,6 +126,12 @@ pub enum Format {
     Uri,
     /// A UUID.
     Uuid,
+    /// A `datetime` sent as an RFC 2822 date: `Wed, 18 Aug 2010 20:01:40 +0000`.
+    Rfc2822,
+    /// A `datetime` sent as whole seconds since the Unix epoch (a JSON integer).
+    Unix,
+    /// A `datetime` sent as milliseconds since the Unix epoch (a JSON integer).
+    UnixMs,
 }
 
 /// An enum value: a bare string, or an object with docs.
@@ -137,6 +152,9 @@ item! {
         /// What it means.
         #[serde(default)]
         pub doc: Option<String>,
+        /// Rust variant name, when the value does not make a good one.
+        #[serde(default)]
+        pub rust_name: Option<String>,
     }
 }
 
@@ -146,6 +164,14 @@ impl EnumValue {
         match self {
             EnumValue::Bare(v) => v,
             EnumValue::Documented(d) => &d.value,
+        }
+    }
+
+    /// The Rust name the spec gives it, if any.
+    pub fn rust_name(&self) -> Option<&str> {
+        match self {
+            EnumValue::Bare(_) => None,
+            EnumValue::Documented(d) => d.rust_name.as_deref(),
         }
     }
 }
@@ -162,5 +188,8 @@ item! {
         /// What it is.
         #[serde(default)]
         pub doc: Option<String>,
+        /// The same as `name` (the key every other item uses for its Rust name).
+        #[serde(default)]
+        pub rust_name: Option<String>,
     }
 }

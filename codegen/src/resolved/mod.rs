@@ -14,10 +14,13 @@ mod websocket;
 
 pub use operations::{
     Answer, BodyEncodingInfo, FormStyleInfo, OperationInfo, PageStyleInfo, PaginationInfo,
-    ParamInfo,
+    ParamInfo, WhenInfo,
 };
 pub(crate) use types::BUILTINS;
-pub use types::{Constraints, FieldInfo, RuleInfo, Ty, TypeInfo, TypeKind, ValueInfo, VariantInfo};
+pub use types::{
+    Constraints, FieldInfo, NameKind, RuleInfo, Ty, TypeInfo, TypeKind, ValueInfo, VariantInfo,
+    rust_name,
+};
 pub use webhooks::{SelectInfo, SignatureInfo, SignedOverInfo, WebhookTypeInfo};
 pub use websocket::{Heartbeat, MessageInfo, ReconnectBackoff, WebSocketInfo};
 

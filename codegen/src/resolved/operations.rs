@@ -1,7 +1,7 @@
 //! The resolved operations: method, path, parameters, body and response types, retry class,
 //! auth scheme and success status, every default applied.
 
-use crate::model::{FormArrays, FormNested, IdempotencyMode, Method, Source};
+use crate::model::{FormArrays, FormNested, IdempotencyMode, ListStyle, Method, Source};
 
 use super::{AuthInfo, Constraints, Ty};
 
@@ -61,6 +61,12 @@ pub struct OperationInfo {
     pub pagination: Option<PaginationInfo>,
     /// The type of the items its stream yields, when it pages.
     pub stream_item: Option<Ty>,
+    /// Header parameters.
+    pub headers: Vec<ParamInfo>,
+    /// Name of the generated header struct (`<Op>Headers`), when there are header parameters.
+    pub headers_type: Option<String>,
+    /// What tells this operation apart in the body from others on its method and path.
+    pub when: Option<WhenInfo>,
 }
 
 /// How a success body is read.
@@ -160,6 +166,15 @@ pub enum PageStyleInfo {
     },
 }
 
+/// A body field value that selects an operation among several on one method and path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WhenInfo {
+    /// Wire name of the top-level body field.
+    pub field: String,
+    /// Its value for this operation.
+    pub equals: String,
+}
+
 impl OperationInfo {
     /// The item type when the operation pages (`page<T>`, or a named page type with its own
     /// `pagination`).
@@ -168,7 +183,7 @@ impl OperationInfo {
     }
 }
 
-/// A path or query parameter.
+/// A path, query or header parameter.
 #[derive(Debug, Clone)]
 pub struct ParamInfo {
     /// Wire name.
@@ -187,4 +202,6 @@ pub struct ParamInfo {
     pub doc: Option<String>,
     /// Where it comes from.
     pub source: Source,
+    /// How a list query parameter is written (`Some` for `list<T>` query parameters only).
+    pub style: Option<ListStyle>,
 }

@@ -16,6 +16,8 @@ pub enum Ty {
     Boolean,
     /// `datetime`: an RFC 3339 timestamp, kept as text.
     DateTime,
+    /// `date`: a calendar date, `YYYY-MM-DD`, kept as text.
+    Date,
     /// `json`: any JSON value.
     Json,
     /// A named type of the spec.
@@ -32,7 +34,7 @@ pub enum Ty {
 
 /// The built-in type names.
 pub(crate) const BUILTINS: &[&str] = &[
-    "string", "integer", "number", "boolean", "datetime", "json", "bytes",
+    "string", "integer", "number", "boolean", "datetime", "json", "bytes", "date",
 ];
 
 impl Ty {
@@ -57,6 +59,7 @@ impl Ty {
             "number" => Ty::Number,
             "boolean" => Ty::Boolean,
             "datetime" => Ty::DateTime,
+            "date" => Ty::Date,
             "json" => Ty::Json,
             "bytes" => Ty::Bytes,
             "" => return Err("the type is empty".into()),
@@ -92,8 +95,22 @@ impl Ty {
     pub fn is_scalar(&self) -> bool {
         matches!(
             self,
-            Ty::String | Ty::Integer | Ty::Number | Ty::Boolean | Ty::DateTime
+            Ty::String | Ty::Integer | Ty::Number | Ty::Boolean | Ty::DateTime | Ty::Date
         )
+    }
+
+    /// True for `date` and lists or maps of dates: their text is checked before sending.
+    pub fn holds_date(&self) -> bool {
+        match self {
+            Ty::Date => true,
+            Ty::List(t) | Ty::Map(t) => **t == Ty::Date,
+            _ => false,
+        }
+    }
+
+    /// True for the types kept as text in Rust (`string`, `datetime`, `date`).
+    pub fn is_text(&self) -> bool {
+        matches!(self, Ty::String | Ty::DateTime | Ty::Date)
     }
 
     pub(crate) fn contains_page(&self) -> bool {
@@ -144,6 +161,38 @@ pub enum TypeKind {
         /// Variants.
         variants: Vec<VariantInfo>,
     },
+    /// A union without a tag: the first variant whose type fits the payload wins.
+    Untagged {
+        /// Variants, in the order they are tried; `tag` is the spec's variant key.
+        variants: Vec<VariantInfo>,
+    },
+}
+
+/// What a Rust name is for: fields and parameters are snake_case, enum values and union
+/// variants PascalCase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameKind {
+    /// An object field.
+    Field,
+    /// A path, query or header parameter.
+    Param,
+    /// An open enum value.
+    EnumValue,
+    /// A union variant.
+    Variant,
+}
+
+/// The final Rust name of a spec item: its `rust_name` (or a variant's `name`) when the spec
+/// gives one, else derived from the wire name. The one place every Rust name is decided, so the
+/// emitters and the name checks agree.
+pub fn rust_name(kind: NameKind, wire: &str, explicit: Option<&str>) -> String {
+    if let Some(name) = explicit {
+        return name.to_owned();
+    }
+    match kind {
+        NameKind::Field | NameKind::Param => crate::names::snake(wire),
+        NameKind::EnumValue | NameKind::Variant => crate::names::pascal(wire),
+    }
 }
 
 /// An object field.

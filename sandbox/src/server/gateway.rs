@@ -791,20 +791,90 @@ impl Incoming {
         })
     }
 
-    /// The query string decoded into `Q`; 400 naming the parameter when it does not decode.
+    /// The query string decoded into `Q`; 400 naming the parameter when it does not decode. A
+    /// name given several times is a list (`To=a&To=b`).
     pub fn query<Q: DeserializeOwned>(&self) -> Result<Q, ServerError> {
-        let parsed = url::form_urlencoded::parse(self.query.as_bytes());
-        serde_path_to_error::deserialize(serde_urlencoded::Deserializer::new(parsed)).map_err(
-            |e: serde_path_to_error::Error<serde_urlencoded::de::Error>| {
-                let path = e.path().to_string();
-                let error = ServerError::bad_request(format!("bad query: {}", e.inner()));
-                if path == "." {
-                    error
-                } else {
-                    error.with_param(path)
-                }
-            },
+        let pairs = url::form_urlencoded::parse(self.query.as_bytes())
+            .into_owned()
+            .collect();
+        decode_pairs(pairs, "query")
+    }
+
+    /// The header parameters decoded into `H` (its fields named by lower-case header names);
+    /// 400 naming the header when one does not decode.
+    pub fn header_params<H: DeserializeOwned>(&self) -> Result<H, ServerError> {
+        let mut pairs = Vec::new();
+        for (name, value) in &self.context.headers {
+            let value = value.to_str().map_err(|_| {
+                ServerError::bad_request(format!("header `{name}` is not visible ASCII"))
+                    .with_param(name.as_str())
+            })?;
+            pairs.push((name.as_str().to_owned(), value.to_owned()));
+        }
+        decode_pairs(pairs, "header")
+    }
+
+    /// [`Incoming::header_params`], then the spec's limits (422 naming the header).
+    pub fn header_params_checked<H: DeserializeOwned + Validate>(&self) -> Result<H, ServerError> {
+        let headers: H = self.header_params()?;
+        Validator::check(&headers)?;
+        Ok(headers)
+    }
+
+    /// For several operations on one method and path: reads the body (within the gateway's
+    /// size limit and read timeout) and the text of its top-level `field`, and gives back the
+    /// request with the same body for the operation that value selects. `Err` is the answer.
+    pub async fn body_field(
+        gateway: &Gateway,
+        request: Request,
+        field: &str,
+    ) -> Result<(Option<String>, Request), Response> {
+        let (parts, body) = request.into_parts();
+        let bytes = read_body(
+            &parts.headers,
+            body,
+            gateway.max_body_bytes,
+            gateway.body_read_timeout,
         )
+        .await
+        .map_err(|e| {
+            let error = match e {
+                BodyError::TooLarge => ServerError::new(
+                    413,
+                    "payload_too_large",
+                    format!("the body is larger than {} bytes", gateway.max_body_bytes),
+                ),
+                BodyError::Incomplete(reason) => ServerError::bad_request(format!(
+                    "the body ended before its declared length: {reason}"
+                )),
+                BodyError::TimedOut => {
+                    ServerError::new(408, "request_timeout", "the body did not arrive in time")
+                }
+            };
+            error.to_response(&new_request_id())
+        })?;
+        let value = serde_json::from_slice::<serde_json::Value>(&bytes)
+            .ok()
+            .and_then(|v| v.get(field).and_then(|f| f.as_str()).map(str::to_owned));
+        Ok((
+            value,
+            Request::from_parts(parts, axum::body::Body::from(bytes)),
+        ))
+    }
+
+    /// The answer when the body field selects none of the operations on a route: 422 naming
+    /// the field and the values it may have.
+    pub fn no_operation_for(field: &str, known: &[&str]) -> Response {
+        ServerError::new(
+            422,
+            "validation_error",
+            format!(
+                "`{field}` must be one of {} to say which operation this is",
+                known.join(", ")
+            ),
+        )
+        .with_param(field)
+        .to_response(&new_request_id())
     }
 
     /// [`Incoming::query`], then the spec's limits (422 naming the parameter).
@@ -1218,6 +1288,27 @@ impl Incoming {
         }
         response
     }
+}
+
+/// Name/value pairs (query or headers) decoded into `T`: 400 naming the parameter when they do
+/// not decode.
+fn decode_pairs<T: DeserializeOwned>(
+    pairs: Vec<(String, String)>,
+    what: &str,
+) -> Result<T, ServerError> {
+    let deserializer = comms_runtime::query::pairs_deserializer(pairs)
+        .map_err(|e| ServerError::bad_request(format!("bad {what}: {e}")))?;
+    serde_path_to_error::deserialize(deserializer).map_err(
+        |e: serde_path_to_error::Error<serde::de::value::Error>| {
+            let path = e.path().to_string();
+            let error = ServerError::bad_request(format!("bad {what}: {}", e.inner()));
+            if path == "." {
+                error
+            } else {
+                error.with_param(path)
+            }
+        },
+    )
 }
 
 #[cfg(test)]
