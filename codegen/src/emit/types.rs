@@ -489,7 +489,12 @@ fn constructors(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
             let id = ident(&f.rust);
             if f.required {
                 let (_, conv) = arg_of(&f.ty, &id);
-                quote!(#id: #conv,)
+                // A value taken as is: the shorthand (clippy's `redundant_field_names`).
+                if id == conv.to_string() {
+                    quote!(#id,)
+                } else {
+                    quote!(#id: #conv,)
+                }
             } else {
                 quote!(#id: None,)
             }
