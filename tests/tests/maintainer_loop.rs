@@ -3,7 +3,14 @@
 //! method from code against a loopback server. Then break the spec and check that the build
 //! fails with located diagnostics, not a panic.
 //!
-//! The crate builds in `target/maintainer-loop`, so later runs are incremental.
+//! The second test walks the whole loop in a copy of the workspace: both service specs gain
+//! collections, actions, enums and a union, then lose, rename and change some; `comms` and
+//! `comms-sandbox` are built, the sandbox binary serves the new operations with no sandbox code
+//! (the generated defaults), and a small program calls them through the generated clients.
+//!
+//! Both build in `target/maintainer-loop` (the copy in `target/maintainer-loop/workspace`,
+//! rewritten only where files differ), so later runs are incremental: about 100 s for the
+//! second test on a loaded 2-core machine, several minutes the first time (its dependencies).
 
 #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
 
