@@ -171,6 +171,7 @@ impl EmailSandbox {
         let service = EmailService {
             inner: Arc::new(Inner {
                 gateway: gateway.clone(),
+                resources: crate::server::Resources::default(),
                 store: Mutex::new(Store::seeded()),
                 webhooks: {
                     let sender = WebhookSender::new(background.clone(), config.webhook_retry);
@@ -285,6 +286,8 @@ struct EmailService {
 
 struct Inner {
     gateway: Gateway,
+    /// Serves the operations this file does not implement (new ones in the spec).
+    resources: crate::server::Resources,
     store: Mutex<Store>,
     webhooks: WebhookSender,
     background: Background,
@@ -770,6 +773,10 @@ impl EmailService {
 impl EmailServer for EmailService {
     fn gateway(&self) -> &Gateway {
         &self.inner.gateway
+    }
+
+    fn resource_store(&self) -> &crate::server::Resources {
+        &self.inner.resources
     }
 
     async fn list_resources(

@@ -198,6 +198,7 @@ impl MessagingSandbox {
         let service = MessagingService {
             inner: Arc::new(Inner {
                 gateway,
+                resources: crate::server::Resources::default(),
                 store: Mutex::new(Store {
                     messages: Vec::new(),
                     templates: config.templates,
@@ -335,6 +336,8 @@ impl InboundHandle {
 
 struct Inner {
     gateway: Gateway,
+    /// Serves the operations this file does not implement (new ones in the spec).
+    resources: crate::server::Resources,
     store: Mutex<Store>,
     webhooks: WebhookSender,
     inbox: Option<crate::inbox::Inbox>,
@@ -515,6 +518,10 @@ impl MessagingService {
 impl MessagingServer for MessagingService {
     fn gateway(&self) -> &Gateway {
         &self.inner.gateway
+    }
+
+    fn resource_store(&self) -> &crate::server::Resources {
+        &self.inner.resources
     }
 
     async fn list_resources(

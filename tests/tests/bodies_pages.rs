@@ -449,6 +449,7 @@ mod served {
 
     pub struct Store {
         pub gateway: Gateway,
+        pub resources: comms_sandbox::server::Resources,
         pub messages: Vec<Message>,
     }
 
@@ -464,6 +465,7 @@ mod served {
                 .collect();
             Store {
                 gateway: Gateway::new(&SERVICE).credential("api_key", key),
+                resources: comms_sandbox::server::Resources::new(Default::default()),
                 messages,
             }
         }
@@ -474,6 +476,9 @@ mod served {
     impl BodiesServer for Store {
         fn gateway(&self) -> &Gateway {
             &self.gateway
+        }
+        fn resource_store(&self) -> &comms_sandbox::server::Resources {
+            &self.resources
         }
         async fn create_message(
             &self,

@@ -3,7 +3,14 @@
 //! method from code against a loopback server. Then break the spec and check that the build
 //! fails with located diagnostics, not a panic.
 //!
-//! The crate builds in `target/maintainer-loop`, so later runs are incremental.
+//! The second test walks the whole loop in a copy of the workspace: both service specs gain
+//! collections, actions, enums and a union, then lose, rename and change some; `comms` and
+//! `comms-sandbox` are built, the sandbox binary serves the new operations with no sandbox code
+//! (the generated defaults), and a small program calls them through the generated clients.
+//!
+//! Both build in `target/maintainer-loop` (the copy in `target/maintainer-loop/workspace`,
+//! rewritten only where files differ), so later runs are incremental: about 100 s for the
+//! second test on a loaded 2-core machine, several minutes the first time (its dependencies).
 
 #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
 
@@ -155,4 +162,622 @@ fn editing_a_spec_and_building_gives_a_new_working_method() {
         "{stderr}"
     );
     assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+// ---- The whole loop: a copy of the workspace, its specs edited, the sandbox serving them --------
+
+/// Round 1, email: a domain collection (create, list, get, update, delete), an action
+/// (`verify`), a per-item GET that round 2 removes, a new enum and a new union.
+const EMAIL_OPS_1: &str = "operations:
+  create_domain:
+    method: POST
+    path: /v1/domains
+    doc: Adds a sending domain.
+    body: CreateDomainRequest
+    response: Domain
+    source: assumed
+
+  list_domains:
+    method: GET
+    path: /v1/domains
+    doc: Lists sending domains.
+    query:
+      limit: { type: integer, min: 1, max: 100 }
+      after: { type: string }
+    response: page<Domain>
+    source: assumed
+
+  get_domain:
+    method: GET
+    path: /v1/domains/{id}
+    doc: Fetches one domain.
+    path_params:
+      id: { doc: The domain's id. }
+    response: Domain
+    source: assumed
+
+  update_domain:
+    method: PATCH
+    path: /v1/domains/{id}
+    doc: Changes a domain.
+    path_params:
+      id: { doc: The domain's id. }
+    body: UpdateDomainRequest
+    response: Domain
+    source: assumed
+
+  delete_domain:
+    method: DELETE
+    path: /v1/domains/{id}
+    doc: Removes a domain.
+    path_params:
+      id: { doc: The domain's id. }
+    response: DeletedObject
+    source: assumed
+
+  verify_domain:
+    method: POST
+    path: /v1/domains/{id}/verify
+    doc: Checks a domain's DNS records.
+    path_params:
+      id: { doc: The domain's id. }
+    response: DomainCheck
+    source: assumed
+
+  get_domain_stats:
+    method: GET
+    path: /v1/domains/{id}/stats
+    doc: Sending figures of a domain.
+    path_params:
+      id: { doc: The domain's id. }
+    response: DomainStats
+    source: assumed
+
+";
+
+const EMAIL_TYPES_1: &str = "types:
+  Domain:
+    doc: A sending domain.
+    source: assumed
+    fields:
+      id: { type: string, required: true }
+      name: { type: string, required: true, min_len: 3, max_len: 253 }
+      status: { type: DomainStatus, required: true }
+      region: { type: string }
+      created_at: { type: datetime, format: rfc3339, required: true }
+
+  DomainStatus:
+    doc: Where a domain's verification stands.
+    source: assumed
+    values: [pending, verified, failed]
+
+  CreateDomainRequest:
+    doc: A new domain.
+    source: assumed
+    fields:
+      name: { type: string, required: true, min_len: 3, max_len: 253 }
+      region: { type: string }
+
+  UpdateDomainRequest:
+    doc: Changes to a domain.
+    source: assumed
+    fields:
+      region: { type: string }
+
+  DomainCheck:
+    doc: The outcome of a verification.
+    source: assumed
+    tag: result
+    variants:
+      passed: { type: CheckPassed }
+      failed: { type: CheckFailed }
+
+  CheckPassed:
+    doc: Every record matched.
+    source: assumed
+    fields:
+      checked_at: { type: datetime, format: rfc3339, required: true }
+      records: { type: list<string>, min_items: 1, required: true }
+
+  CheckFailed:
+    doc: A record did not match.
+    source: assumed
+    fields:
+      reason: { type: string, required: true }
+
+  DomainStats:
+    doc: Sending figures.
+    source: assumed
+    fields:
+      sent: { type: integer, min: 0, required: true }
+      bounce_rate: { type: number, min: 0, max: 1, required: true }
+
+";
+
+/// Round 1, messaging: a number collection (create, list, get, replace, delete), an action
+/// (`release`) and a new enum.
+const MESSAGING_OPS_1: &str = "operations:
+  create_number:
+    method: POST
+    path: /v1/numbers
+    doc: Rents a number.
+    body: CreateNumberRequest
+    response: Number
+    source: assumed
+
+  list_numbers:
+    method: GET
+    path: /v1/numbers
+    doc: Lists rented numbers.
+    query:
+      limit: { type: integer, min: 1, max: 100 }
+      after: { type: string }
+    response: page<Number>
+    source: assumed
+
+  get_number:
+    method: GET
+    path: /v1/numbers/{id}
+    doc: Fetches one number.
+    path_params:
+      id: { doc: The number's id. }
+    response: Number
+    source: assumed
+
+  replace_number:
+    method: PUT
+    path: /v1/numbers/{id}
+    doc: Replaces a number's settings.
+    path_params:
+      id: { doc: The number's id. }
+    body: CreateNumberRequest
+    response: Number
+    source: assumed
+
+  delete_number:
+    method: DELETE
+    path: /v1/numbers/{id}
+    doc: Gives a number back.
+    path_params:
+      id: { doc: The number's id. }
+    source: assumed
+
+  release_number:
+    method: POST
+    path: /v1/numbers/{id}/release
+    doc: Releases a number at the end of its term.
+    path_params:
+      id: { doc: The number's id. }
+    response: Number
+    source: assumed
+
+";
+
+const MESSAGING_TYPES_1: &str = "types:
+  Number:
+    doc: A rented number.
+    source: assumed
+    fields:
+      id: { type: string, required: true }
+      phone_number: { type: string, format: e164, required: true }
+      kind: { type: NumberKind, required: true }
+      label: { type: string }
+
+  NumberKind:
+    doc: What kind of line a number is.
+    source: assumed
+    values: [mobile, local, toll_free]
+
+  CreateNumberRequest:
+    doc: A number to rent.
+    source: assumed
+    fields:
+      phone_number: { type: string, format: e164, required: true }
+      kind: { type: NumberKind }
+      label: { type: string, max_len: 64 }
+
+";
+
+/// The client program of round 1: every new operation through the generated clients.
+const LOOP_MAIN_1: &str = r#"
+use comms::{email as e, messaging as m};
+
+#[tokio::main]
+async fn main() {
+    let email = e::EmailClient::from_env().expect("email client");
+    let created = email
+        .create_domain(&e::CreateDomainRequest::new("mail.example.com").region("eu"))
+        .await
+        .expect("create_domain");
+    assert_eq!(created.name, "mail.example.com");
+    assert_eq!(created.status, e::DomainStatus::Pending);
+    assert_eq!(email.get_domain(&created.id).await.expect("get_domain"), created);
+    let page = email.list_domains(&e::ListDomainsQuery::default()).await.expect("list_domains");
+    assert!(page.data.contains(&created), "{page:?}");
+    let updated = email
+        .update_domain(&created.id, &e::UpdateDomainRequest::default().region("us"))
+        .await
+        .expect("update_domain");
+    assert_eq!((updated.region.as_deref(), updated.name.as_str()), (Some("us"), "mail.example.com"));
+    match email.verify_domain(&created.id).await.expect("verify_domain") {
+        e::DomainCheck::Passed(passed) => assert!(!passed.records.is_empty()),
+        other => panic!("{other:?}"),
+    }
+    let stats = email.get_domain_stats(&created.id).await.expect("get_domain_stats");
+    assert!((0.0..=1.0).contains(&stats.bounce_rate) && stats.sent >= 0);
+    let second = email
+        .create_domain(&e::CreateDomainRequest::new("news.example.com"))
+        .await
+        .expect("create_domain");
+    assert!(email.delete_domain(&created.id).await.expect("delete_domain").deleted);
+    let gone = email.get_domain(&created.id).await.expect_err("deleted");
+    assert_eq!(gone.status(), Some(404), "{gone}");
+    let page = email.list_domains(&e::ListDomainsQuery::default()).await.expect("list_domains");
+    assert_eq!(page.data, vec![second.clone()]);
+    // Response types have constructors too.
+    let built = e::Domain::new("d_1", "x.example.com", e::DomainStatus::Verified, "2026-01-01T00:00:00Z");
+    assert_eq!(built.region, None);
+
+    let messaging = m::MessagingClient::from_env().expect("messaging client");
+    let number = messaging
+        .create_number(&m::CreateNumberRequest::new("+15555550123").kind(m::NumberKind::Local))
+        .await
+        .expect("create_number");
+    assert_eq!((number.phone_number.as_str(), &number.kind), ("+15555550123", &m::NumberKind::Local));
+    assert_eq!(messaging.get_number(&number.id).await.expect("get_number"), number);
+    let page = messaging.list_numbers(&m::ListNumbersQuery::default()).await.expect("list_numbers");
+    assert!(page.data.contains(&number), "{page:?}");
+    let replaced = messaging
+        .replace_number(&number.id, &m::CreateNumberRequest::new("+15555550124").label("desk"))
+        .await
+        .expect("replace_number");
+    assert_eq!((replaced.id.as_str(), replaced.label.as_deref()), (number.id.as_str(), Some("desk")));
+    let released = messaging.release_number(&number.id).await.expect("release_number");
+    assert_eq!(released.phone_number, "+15555550124");
+    messaging.delete_number(&number.id).await.expect("delete_number");
+    let gone = messaging.get_number(&number.id).await.expect_err("deleted");
+    assert_eq!(gone.status(), Some(404), "{gone}");
+    println!("round 1 ok: domain {}", second.id);
+}
+"#;
+
+/// The client program of round 2, after renaming, removing and changing operations and types.
+const LOOP_MAIN_2: &str = r#"
+use comms::{email as e, messaging as m};
+
+#[tokio::main]
+async fn main() {
+    let email = e::EmailClient::from_env().expect("email client");
+    let created = email
+        .create_domain(&e::CreateDomainRequest::new("mail.example.com").tracking(true))
+        .await
+        .expect("create_domain");
+    assert_eq!(created.tracking, Some(true));
+    assert!(created.dkim_selector.is_none());
+    assert!(matches!(email.check_domain(&created.id).await.expect("check_domain"), e::DomainCheck::Passed(_)));
+    let messaging = m::MessagingClient::from_env().expect("messaging client");
+    let number = messaging
+        .create_number(&m::CreateNumberRequest::new("+15555550125").kind(m::NumberKind::Landline))
+        .await
+        .expect("create_number");
+    assert_eq!(number.kind, m::NumberKind::Landline);
+    println!("round 2 ok: domain {} number {}", created.id, number.id);
+}
+"#;
+
+/// Directory names the copy leaves out.
+const NOT_COPIED: &[&str] = &["target", ".git", "node_modules", "fuzz"];
+
+/// Copies `from` into `to`, writing only files whose content differs, so that cargo's
+/// fingerprints (mtimes) of unchanged crates survive and later runs are incremental.
+fn sync_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name();
+        if NOT_COPIED.iter().any(|n| name == *n) {
+            continue;
+        }
+        let (src, dst) = (entry.path(), to.join(&name));
+        let kind = entry.file_type().unwrap();
+        if kind.is_dir() {
+            sync_tree(&src, &dst);
+        } else if kind.is_file() {
+            write_if_changed(&dst, &std::fs::read(&src).unwrap());
+        }
+    }
+}
+
+fn write_if_changed(path: &Path, contents: &[u8]) {
+    if std::fs::read(path).ok().as_deref() != Some(contents) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, contents).unwrap();
+    }
+}
+
+/// `spec` with `ops` and `types` (each starting with its section line) at the top of those
+/// sections.
+fn add_to_spec(spec: &str, ops: &str, types: &str) -> String {
+    assert!(spec.contains("\noperations:\n") && spec.contains("\ntypes:\n"));
+    spec.replacen("\noperations:\n", &format!("\n{ops}"), 1)
+        .replacen("\ntypes:\n", &format!("\n{types}"), 1)
+}
+
+/// Removes the YAML block that starts with the line `header` (up to the next blank line).
+fn remove_block(spec: &str, header: &str) -> String {
+    let start = spec.find(header).unwrap_or_else(|| panic!("no `{header}`"));
+    let end = spec[start..]
+        .find("\n\n")
+        .map_or(spec.len(), |i| start + i + 2);
+    format!("{}{}", &spec[..start], &spec[end..])
+}
+
+/// Runs cargo in the copy, in the loop's own target dir (kept between runs).
+fn cargo_in_copy(dir: &Path, args: &[&str]) -> std::time::Duration {
+    let started = std::time::Instant::now();
+    let out = cargo(dir, args);
+    assert!(
+        out.status.success(),
+        "cargo {args:?} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    started.elapsed()
+}
+
+/// A running `comms-sandbox` binary, killed when dropped (also when the test fails).
+struct SandboxProcess {
+    child: std::process::Child,
+    env: Vec<(String, String)>,
+}
+
+impl SandboxProcess {
+    fn start(binary: &Path) -> SandboxProcess {
+        use std::io::BufRead;
+        let mut child = Command::new(binary)
+            .args(["--quiet", "--no-ui", "--no-smtp"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let mut process = SandboxProcess {
+            child,
+            env: Vec::new(),
+        };
+        // `--quiet` prints the `export NAME=value` lines of `Sandbox::env`, then serves.
+        let wanted = [
+            comms::email::SERVICE.base_url_env,
+            credential_env(&comms::email::SERVICE),
+            comms::messaging::SERVICE.base_url_env,
+            credential_env(&comms::messaging::SERVICE),
+        ];
+        let mut lines = std::io::BufReader::new(stdout).lines();
+        while !wanted
+            .iter()
+            .all(|w| process.env.iter().any(|(n, _)| n == w))
+        {
+            let line = lines
+                .next()
+                .expect("the sandbox printed its exports")
+                .unwrap();
+            if let Some((name, value)) =
+                line.strip_prefix("export ").and_then(|l| l.split_once('='))
+            {
+                process.env.push((name.to_owned(), value.to_owned()));
+            }
+        }
+        // Keep draining stdout so the sandbox never blocks on a full pipe.
+        std::thread::spawn(move || for _ in lines {});
+        process
+    }
+
+    fn var(&self, name: &str) -> &str {
+        self.env
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+            .unwrap_or_else(|| panic!("the sandbox printed no {name}"))
+    }
+
+    /// One raw HTTP/1.1 request (no client-side checks): the status and body.
+    fn raw(
+        &self,
+        base_env: &str,
+        key_env: &str,
+        method: &str,
+        path: &str,
+        body: &str,
+    ) -> (u16, String) {
+        use std::io::{Read, Write};
+        let base = self.var(base_env);
+        let addr = base.trim_start_matches("http://").trim_end_matches('/');
+        let mut socket = std::net::TcpStream::connect(addr).unwrap();
+        socket
+            .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+            .unwrap();
+        write!(
+            socket,
+            "{method} {path} HTTP/1.1\r\nhost: {addr}\r\nauthorization: Bearer {key}\r\ncontent-type: application/json\r\ncontent-length: {len}\r\nconnection: close\r\n\r\n{body}",
+            key = self.var(key_env),
+            len = body.len(),
+        )
+        .unwrap();
+        let mut answer = String::new();
+        socket.read_to_string(&mut answer).unwrap();
+        let status = answer
+            .split(' ')
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("not an HTTP answer: {answer}"));
+        let body = answer
+            .split_once("\r\n\r\n")
+            .map_or("", |(_, b)| b)
+            .to_owned();
+        (status, body)
+    }
+}
+
+impl Drop for SandboxProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn credential_env(service: &comms_runtime::ServiceSpec) -> &'static str {
+    service
+        .credentials
+        .iter()
+        .find(|c| c.name == "api_key")
+        .map(|c| c.env)
+        .unwrap()
+}
+
+fn run_program(binary: &Path, sandbox: &SandboxProcess) -> String {
+    let out = Command::new(binary)
+        .envs(sandbox.env.iter().map(|(n, v)| (n, v)))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "the client program failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+#[test]
+fn a_copy_of_the_workspace_serves_new_changed_and_removed_operations_with_no_sandbox_code() {
+    let ws = workspace();
+    let copy = ws.join("target/maintainer-loop/workspace");
+    let started = std::time::Instant::now();
+    sync_tree(&ws, &copy);
+    // The client program: a crate of its own in the copy's workspace.
+    let manifest = std::fs::read_to_string(ws.join("Cargo.toml")).unwrap();
+    let members = "members = [\"codegen\", \"runtime\", \"generated\", \"sandbox\", \"tests\"";
+    assert!(manifest.contains(members), "the workspace members changed");
+    write_if_changed(
+        &copy.join("Cargo.toml"),
+        manifest
+            .replacen(members, &format!("{members}, \"loop-check\""), 1)
+            .as_bytes(),
+    );
+    write_if_changed(
+        &copy.join("loop-check/Cargo.toml"),
+        b"[package]\nname = \"loop-check\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\ncomms.workspace = true\ntokio.workspace = true\n",
+    );
+    let email_spec = std::fs::read_to_string(ws.join("spec/email.yaml")).unwrap();
+    let messaging_spec = std::fs::read_to_string(ws.join("spec/messaging.yaml")).unwrap();
+    let target = ws.join("target/maintainer-loop/debug");
+    let build = [
+        "build",
+        "--quiet",
+        "-p",
+        "comms",
+        "-p",
+        "comms-sandbox",
+        "-p",
+        "loop-check",
+    ];
+    let (email_base, messaging_base) = (
+        comms::email::SERVICE.base_url_env,
+        comms::messaging::SERVICE.base_url_env,
+    );
+    let (email_key, messaging_key) = (
+        credential_env(&comms::email::SERVICE),
+        credential_env(&comms::messaging::SERVICE),
+    );
+
+    // Round 1: add collections, actions, enums and a union; no sandbox code is written.
+    let email_1 = add_to_spec(&email_spec, EMAIL_OPS_1, EMAIL_TYPES_1);
+    let messaging_1 = add_to_spec(&messaging_spec, MESSAGING_OPS_1, MESSAGING_TYPES_1);
+    write_if_changed(&copy.join("spec/email.yaml"), email_1.as_bytes());
+    write_if_changed(&copy.join("spec/messaging.yaml"), messaging_1.as_bytes());
+    write_if_changed(&copy.join("loop-check/src/main.rs"), LOOP_MAIN_1.as_bytes());
+    let build_1 = cargo_in_copy(&copy, &build);
+    let sandbox = SandboxProcess::start(&target.join("comms-sandbox"));
+    let said = run_program(&target.join("loop-check"), &sandbox);
+    assert!(said.contains("round 1 ok: domain "), "{said}");
+    // A body the spec refuses (`name` shorter than its `min_len`), sent past the client's checks.
+    let (status, body) = sandbox.raw(
+        email_base,
+        email_key,
+        "POST",
+        "/v1/domains",
+        r#"{"name":"ab"}"#,
+    );
+    assert!(matches!(status, 400 | 422), "{status} {body}");
+    assert!(body.contains("name"), "{body}");
+    let (status, body) = sandbox.raw(
+        messaging_base,
+        messaging_key,
+        "POST",
+        "/v1/numbers",
+        r#"{"phone_number":"not a number"}"#,
+    );
+    assert!(matches!(status, 400 | 422), "{status} {body}");
+    drop(sandbox);
+
+    // Round 2: rename an operation, remove an operation and a type, change a type and an enum.
+    let email_2 = remove_block(&email_1, "  get_domain_stats:\n");
+    let email_2 = remove_block(&email_2, "  DomainStats:\n")
+        .replacen("  verify_domain:\n", "  check_domain:\n", 1)
+        .replacen(
+            "      region: { type: string }\n      created_at:",
+            "      region: { type: string }\n      tracking: { type: boolean }\n      dkim_selector: { type: string }\n      created_at:",
+            1,
+        )
+        .replacen(
+            "      name: { type: string, required: true, min_len: 3, max_len: 253 }\n      region: { type: string }\n\n  UpdateDomainRequest",
+            "      name: { type: string, required: true, min_len: 3, max_len: 253 }\n      region: { type: string }\n      tracking: { type: boolean }\n\n  UpdateDomainRequest",
+            1,
+        );
+    let messaging_2 = remove_block(&messaging_1, "  release_number:\n").replacen(
+        "values: [mobile, local, toll_free]",
+        "values: [mobile, local, toll_free, landline]",
+        1,
+    );
+    write_if_changed(&copy.join("spec/email.yaml"), email_2.as_bytes());
+    write_if_changed(&copy.join("spec/messaging.yaml"), messaging_2.as_bytes());
+    write_if_changed(&copy.join("loop-check/src/main.rs"), LOOP_MAIN_2.as_bytes());
+    let build_2 = cargo_in_copy(&copy, &build);
+    let sandbox = SandboxProcess::start(&target.join("comms-sandbox"));
+    let said = run_program(&target.join("loop-check"), &sandbox);
+    assert!(said.contains("round 2 ok: domain "), "{said}");
+    let id = said.split_whitespace().nth(4).unwrap();
+    // The removed operations are gone from the sandbox too.
+    let (status, body) = sandbox.raw(
+        email_base,
+        email_key,
+        "GET",
+        &format!("/v1/domains/{id}/stats"),
+        "",
+    );
+    assert_eq!(status, 404, "{body}");
+    let (status, body) = sandbox.raw(
+        messaging_base,
+        messaging_key,
+        "POST",
+        "/v1/numbers/n/release",
+        "{}",
+    );
+    assert_eq!(status, 404, "{body}");
+    // The renamed one answers under its new name (same path), the sandbox unchanged.
+    let (status, body) = sandbox.raw(
+        email_base,
+        email_key,
+        "POST",
+        &format!("/v1/domains/{id}/verify"),
+        "{}",
+    );
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"result\":\"passed\""), "{body}");
+    drop(sandbox);
+    eprintln!(
+        "maintainer loop: build after round 1 {:.1?}, after round 2 {:.1?}, whole test {:.1?}",
+        build_1,
+        build_2,
+        started.elapsed()
+    );
 }

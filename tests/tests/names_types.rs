@@ -177,12 +177,16 @@ async fn untagged_unions_take_the_first_variant_that_fits() {
 /// The generated server, recording what each method received.
 struct Shapes {
     gateway: Gateway,
+    resources: comms_sandbox::server::Resources,
     seen: Mutex<Vec<String>>,
 }
 
 impl ShapesServer for Shapes {
     fn gateway(&self) -> &Gateway {
         &self.gateway
+    }
+    fn resource_store(&self) -> &comms_sandbox::server::Resources {
+        &self.resources
     }
 
     async fn list_messages(
@@ -231,6 +235,7 @@ impl ShapesServer for Shapes {
 async fn serve() -> (String, Arc<Shapes>) {
     let shapes = Arc::new(Shapes {
         gateway: Gateway::new(&SERVICE).credential("api_key", KEY),
+        resources: comms_sandbox::server::Resources::new(Default::default()),
         seen: Mutex::new(Vec::new()),
     });
     let app = router(Arc::clone(&shapes));

@@ -11,10 +11,11 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{docs, file_name, provenance_line};
-use crate::model::Method;
+use crate::model::{Format, Method};
 use crate::names::{ident, pascal, shouty};
 use crate::resolved::{
-    Answer, BodyEncodingInfo, OperationInfo, PageStyleInfo, PaginationInfo, ParamInfo, Service, Ty,
+    Answer, BodyEncodingInfo, FieldInfo, OperationInfo, PageStyleInfo, PaginationInfo, ParamInfo,
+    Service, Ty, TypeKind,
 };
 
 /// Options of the server emitter.
@@ -86,12 +87,18 @@ pub fn server_tokens(service: &Service, options: &ServerOptions) -> Result<Token
         .iter()
         .map(|op| handler(service, op, &paths));
     let (routes, dispatchers) = routes(service, &paths.support);
+    let defaults = defaults_module(service, &paths);
     let trait_doc = docs(&format!(
         "The operations of the {title}, one async method each, as a server implements them.\n\n\
          Each method receives the [`RequestContext`]({}) (request id, idempotency key, \
          headers), its path parameters, its query and its body, already authenticated, decoded \
          and validated; it returns the operation's success body or a `ServerError`, which \
-         [`router`] encodes with the spec's error body.",
+         [`router`] encodes with the spec's error body.\n\n\
+         Every method has a default: the spec-driven resource store ([`defaults`] says what \
+         each operation does with it), so a new operation in the spec is served with no \
+         hand-written code. Implement a method to give it real behaviour; an implemented method \
+         whose operation left the spec is a compile error at that method \
+         (`not a member of trait`).",
         options.support_path.trim_start_matches("::").to_owned() + "::RequestContext"
     ));
     Ok(quote! {
@@ -103,8 +110,13 @@ pub fn server_tokens(service: &Service, options: &ServerOptions) -> Result<Token
                 /// limit and the idempotency store.
                 fn gateway(&self) -> &#support::Gateway;
 
+                /// The store behind every operation this server does not implement itself.
+                fn resource_store(&self) -> &#support::resources::Resources;
+
                 #(#methods)*
             }
+
+            #defaults
 
             /// An axum router serving every operation of the service by method and path, with
             /// the spec's auth, rate limit, idempotency keys, decoding, validation, success
@@ -189,11 +201,46 @@ fn trait_method(op: &OperationInfo, paths: &Paths) -> TokenStream {
         args.push(quote!(body: #ty));
     }
     let ret = server_answer(op, types);
+    let path = op.path_params.iter().map(|p| {
+        let id = ident(&p.rust);
+        let wire = &p.wire;
+        quote!((#wire, ::std::string::ToString::to_string(&#id)))
+    });
+    let query = match super::client::query_name(op) {
+        Some(_) => quote!(&query),
+        None => quote!(&()),
+    };
+    let body = match &op.body {
+        Some(_) => quote!(&body),
+        None => quote!(&()),
+    };
+    // Header parameters do not change what the store does.
+    let headers = super::client::headers_name(op).map(|_| quote!(let _ = headers;));
+    // The store answers JSON; the method's answer kind picks how it is returned.
+    let answer = match (op.answer, &op.response) {
+        (Answer::Text, _) => quote!(answer_text),
+        (Answer::Bytes, _) => quote!(answer_bytes),
+        (Answer::Ignored, _) | (_, None) => quote!(answer_empty),
+        (Answer::Json, Some(_)) if !op.empty_statuses.is_empty() => quote!(answer_optional),
+        (Answer::Json, Some(_)) => quote!(answer),
+    };
+    let op_static = format_ident!("{}", shouty(&op.name));
     quote! {
         #doc
         fn #name(&self, #(#args),*) -> impl ::core::future::Future<
             Output = ::core::result::Result<#ret, #support::ServerError>,
-        > + ::core::marker::Send;
+        > + ::core::marker::Send {
+            // The default: the spec-driven resource store.
+            let _ = ctx;
+            #headers
+            let call = #support::resources::call(::std::vec![#(#path),*], #query, #body);
+            ::core::future::ready(#support::resources::#answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::#op_static,
+                call,
+            ))
+        }
     }
 }
 
@@ -462,6 +509,346 @@ fn dispatcher(
     }
 }
 
+/// `pub mod defaults`: the static tables the default behaviour reads, the service's types
+/// (`SCHEMA`) and what each operation does to its collection (one `ResourceOp` each).
+fn defaults_module(service: &Service, paths: &Paths) -> TokenStream {
+    let support = &paths.support;
+    let r = quote!(#support::resources);
+    let types = service.types.iter().map(|t| {
+        let name = &t.name;
+        let shape = match &t.kind {
+            TypeKind::Object(fields) => {
+                let fields = fields.iter().map(|f| field_schema(f, &r));
+                quote!(#r::ShapeSchema::Object(&[#(#fields),*]))
+            }
+            TypeKind::Enum(values) => {
+                let wires = values.iter().map(|v| v.wire.as_str());
+                quote!(#r::ShapeSchema::Enum(&[#(#wires),*]))
+            }
+            TypeKind::Union {
+                tag,
+                content,
+                variants,
+            } => {
+                let content = option_str(content.as_deref());
+                let variants = variants.iter().map(|v| {
+                    let tag = &v.tag;
+                    let ty = option_str(v.ty.as_deref());
+                    quote!((#tag, #ty))
+                });
+                quote!(#r::ShapeSchema::Union { tag: #tag, content: #content, variants: &[#(#variants),*] })
+            }
+            TypeKind::Untagged { variants } => {
+                let named = variants
+                    .iter()
+                    .filter_map(|v| Ty::parse(v.ty.as_deref()?).ok())
+                    .filter_map(|ty| match ty {
+                        Ty::Named(name) => Some(name),
+                        _ => None,
+                    });
+                quote!(#r::ShapeSchema::Untagged(&[#(#named),*]))
+            }
+        };
+        quote!(#r::TypeSchema { name: #name, shape: #shape })
+    });
+    // The store pages only the service's plain cursor page (`Page<T>`); lists in other styles
+    // are answered whole and paged by the handler in their style.
+    let page = match &service.page_style {
+        Some(PaginationInfo {
+            style: PageStyleInfo::Cursor {
+                has_more,
+                after_param,
+                ..
+            },
+            items_field,
+            limit_param,
+            generated_page: true,
+            ..
+        }) => {
+            let limit = limit_param.as_deref().unwrap_or("limit");
+            let before = option_str(
+                service
+                    .pagination
+                    .as_ref()
+                    .and_then(|p| p.before_param.as_deref()),
+            );
+            quote!(::core::option::Option::Some(#r::PageSchema {
+                limit_param: #limit,
+                after_param: #after_param,
+                before_param: #before,
+                items_field: #items_field,
+                has_more_field: #has_more,
+            }))
+        }
+        _ => quote!(::core::option::Option::None),
+    };
+    let ops = service.operations.iter().map(|op| {
+        let shape = resource_shape(service, op);
+        let doc = docs(&format!(
+            "`{} {}`: {}.",
+            op.method.as_str(),
+            op.path,
+            shape.describe()
+        ));
+        let op_static = format_ident!("{}", shouty(&op.name));
+        let name = &op.name;
+        let kind = format_ident!("{}", shape.kind);
+        let collection = &shape.collection;
+        let item = option_str(shape.item_param.as_deref());
+        let id_field = &shape.id_field;
+        let response = match &op.response {
+            Some(Ty::Page(item)) if server_pages(op) => {
+                let ty = ty_schema(&Ty::List(item.clone()), &r);
+                quote!(::core::option::Option::Some(#ty))
+            }
+            Some(ty) => {
+                let ty = ty_schema(ty, &r);
+                quote!(::core::option::Option::Some(#ty))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        quote! {
+            #doc
+            pub static #op_static: #r::ResourceOp = #r::ResourceOp {
+                name: #name,
+                kind: #r::ResourceKind::#kind,
+                collection: #collection,
+                item_param: #item,
+                id_field: #id_field,
+                response: #response,
+            };
+        }
+    });
+    quote! {
+        /// What each operation does when the server does not implement it: the spec's types
+        /// as the resource store reads them, and one [`ResourceOp`](#r::ResourceOp) per
+        /// operation (its collection, and whether it creates, lists, gets, updates, deletes
+        /// or answers an action).
+        pub mod defaults {
+            /// The service's named types and pagination.
+            pub static SCHEMA: #r::ServiceSchema = #r::ServiceSchema {
+                types: &[#(#types),*],
+                page: #page,
+            };
+
+            #(#ops)*
+        }
+    }
+}
+
+fn option_str(value: Option<&str>) -> TokenStream {
+    match value {
+        Some(v) => quote!(::core::option::Option::Some(#v)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn option_u64(value: Option<u64>) -> TokenStream {
+    match value {
+        Some(v) => {
+            let v = proc_macro2::Literal::u64_unsuffixed(v);
+            quote!(::core::option::Option::Some(#v))
+        }
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn option_f64(value: Option<f64>) -> TokenStream {
+    match value {
+        Some(v) => {
+            let v = proc_macro2::Literal::f64_unsuffixed(v);
+            quote!(::core::option::Option::Some(#v))
+        }
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// A type expression as a `TySchema` constant.
+fn ty_schema(ty: &Ty, r: &TokenStream) -> TokenStream {
+    match ty {
+        Ty::Integer => quote!(#r::TySchema::Integer),
+        Ty::Number => quote!(#r::TySchema::Number),
+        Ty::Boolean => quote!(#r::TySchema::Boolean),
+        Ty::DateTime => quote!(#r::TySchema::DateTime),
+        Ty::Date => quote!(#r::TySchema::Date),
+        Ty::Json => quote!(#r::TySchema::Json),
+        Ty::Named(name) => quote!(#r::TySchema::Named(#name)),
+        Ty::List(inner) => {
+            let inner = ty_schema(inner, r);
+            quote!(#r::TySchema::List(&#inner))
+        }
+        Ty::Map(inner) => {
+            let inner = ty_schema(inner, r);
+            quote!(#r::TySchema::Map(&#inner))
+        }
+        Ty::Page(inner) => {
+            let inner = ty_schema(inner, r);
+            quote!(#r::TySchema::Page(&#inner))
+        }
+        // `string`, and any text-like kind added later: a string is always a safe sample.
+        _ => quote!(#r::TySchema::String),
+    }
+}
+
+fn field_schema(f: &FieldInfo, r: &TokenStream) -> TokenStream {
+    let name = &f.wire;
+    let ty = ty_schema(&f.ty, r);
+    let required = f.required;
+    // Compared one by one rather than matched, so formats added later simply have no sample.
+    let format = [
+        (Format::Email, quote!(Email)),
+        (Format::E164, quote!(E164)),
+        (Format::Rfc3339, quote!(Rfc3339)),
+        (Format::Uri, quote!(Uri)),
+        (Format::Uuid, quote!(Uuid)),
+    ]
+    .into_iter()
+    .find(|(known, _)| f.format.as_ref() == Some(known))
+    .map_or_else(
+        || quote!(::core::option::Option::None),
+        |(_, id)| quote!(::core::option::Option::Some(#r::FormatSchema::#id)),
+    );
+    let c = &f.constraints;
+    let (min_len, max_len, min_items) = (
+        option_u64(c.min_len),
+        option_u64(c.max_len),
+        option_u64(c.min_items),
+    );
+    let (min, max) = (option_f64(c.min), option_f64(c.max));
+    quote!(#r::FieldSchema {
+        name: #name,
+        ty: #ty,
+        required: #required,
+        format: #format,
+        min_len: #min_len,
+        max_len: #max_len,
+        min_items: #min_items,
+        min: #min,
+        max: #max,
+    })
+}
+
+/// What an operation does to the resource store, read from its method and path (and the
+/// other operations on the same collection).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct ResourceShape {
+    /// A `ResourceKind` variant name.
+    kind: &'static str,
+    collection: String,
+    item_param: Option<String>,
+    id_field: String,
+}
+
+impl ResourceShape {
+    fn describe(&self) -> String {
+        let what = match self.kind {
+            "Create" => "creates an item in",
+            "List" => "lists a page of",
+            "Get" => "gets an item of",
+            "Merge" => "merges the body into an item of",
+            "Replace" => "replaces (or creates) an item of",
+            "Delete" => "deletes an item of",
+            _ if self.item_param.is_some() => {
+                "answers a valid response built from the body and the item it names (when \
+                 stored) in"
+            }
+            _ => "answers a valid response built from the body, nothing stored, at",
+        };
+        format!("{what} `{}`", self.collection)
+    }
+}
+
+fn param_name(segment: &str) -> Option<&str> {
+    segment.strip_prefix('{')?.strip_suffix('}')
+}
+
+/// The named object type of a response (or of a page's items), if any.
+fn item_fields<'s>(service: &'s Service, ty: Option<&Ty>) -> Option<&'s [FieldInfo]> {
+    let name = match ty? {
+        Ty::Named(n) => n,
+        Ty::Page(inner) | Ty::List(inner) => match &**inner {
+            Ty::Named(n) => n,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    match &service.type_named(name)?.kind {
+        TypeKind::Object(fields) => Some(fields),
+        _ => None,
+    }
+}
+
+fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
+    let segments: Vec<&str> = op.path.split('/').collect();
+    let (last, parent) = match segments.split_last() {
+        Some((last, parent)) => (*last, parent),
+        None => ("", &[][..]),
+    };
+    let fields = item_fields(service, op.response.as_ref());
+    let has_field = |name: &str| fields.is_some_and(|fs| fs.iter().any(|f| f.wire == name));
+    // The field that carries an item's id: the item path parameter's name when the type has
+    // such a field, else `id`.
+    let id_field = |param: Option<&str>| match param {
+        Some(p) if has_field(p) => p.to_owned(),
+        _ => "id".to_owned(),
+    };
+    // The item parameter of `<collection>/{x}`, when some operation has such a path.
+    let item_param_of = |collection: &str| {
+        service.operations.iter().find_map(|o| {
+            let rest = o.path.strip_prefix(collection)?.strip_prefix('/')?;
+            param_name(rest).map(str::to_owned)
+        })
+    };
+    if let Some(param) = param_name(last) {
+        let kind = match op.method {
+            Method::Get => "Get",
+            Method::Delete => "Delete",
+            Method::Put => "Replace",
+            Method::Patch | Method::Post => "Merge",
+        };
+        return ResourceShape {
+            kind,
+            collection: parent.join("/"),
+            item_param: Some(param.to_owned()),
+            id_field: id_field(Some(param)),
+        };
+    }
+    let listed = service.operations.iter().any(|o| {
+        o.path == op.path
+            && o.method == Method::Get
+            && matches!(o.response, Some(Ty::Page(_) | Ty::List(_)))
+    });
+    let sibling = item_param_of(&op.path);
+    let parent_is_literal = parent.last().is_some_and(|s| param_name(s).is_none());
+    let collection_shape = |kind| ResourceShape {
+        kind,
+        collection: op.path.clone(),
+        item_param: None,
+        id_field: id_field(sibling.as_deref()),
+    };
+    match op.method {
+        Method::Get if matches!(op.response, Some(Ty::Page(_) | Ty::List(_))) => {
+            collection_shape("List")
+        }
+        Method::Post if listed || sibling.is_some() || (parent_is_literal && has_field("id")) => {
+            collection_shape("Create")
+        }
+        _ => match parent.split_last() {
+            // `/{id}/cancel`: an action on the item the parent path names.
+            Some((p, grand)) if param_name(p).is_some() => {
+                let param = param_name(p).map(str::to_owned);
+                ResourceShape {
+                    kind: "Action",
+                    collection: grand.join("/"),
+                    id_field: id_field(param.as_deref()),
+                    item_param: param,
+                }
+            }
+            _ => collection_shape("Action"),
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -523,6 +910,61 @@ mod tests {
             handler("list_emails").contains("query_checked::<::comms::email::ListEmailsQuery>")
         );
         assert!(handler("get_email").contains("path_param::<::std::string::String>(\"id\")"));
+    }
+
+    #[test]
+    fn method_and_path_say_what_each_operation_does_to_its_collection() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
+        let services = crate::check::check_dir(&dir).expect("the specs check");
+        let email = services
+            .iter()
+            .find(|s| s.name() == "email")
+            .expect("email spec");
+        let shape = |name: &str| {
+            let op = email
+                .operations
+                .iter()
+                .find(|o| o.name == name)
+                .expect("operation");
+            let s = resource_shape(email, op);
+            (s.kind, s.collection, s.item_param)
+        };
+        let some = |s: &str| Some(s.to_owned());
+        assert_eq!(
+            shape("create_template"),
+            ("Create", "/v1/templates".into(), None)
+        );
+        assert_eq!(
+            shape("list_templates"),
+            ("List", "/v1/templates".into(), None)
+        );
+        assert_eq!(
+            shape("get_template"),
+            ("Get", "/v1/templates".into(), some("id"))
+        );
+        assert_eq!(
+            shape("delete_template"),
+            ("Delete", "/v1/templates".into(), some("id"))
+        );
+        assert_eq!(
+            shape("cancel_email"),
+            ("Action", "/v1/emails".into(), some("id"))
+        );
+        assert_eq!(
+            shape("add_list_contact"),
+            ("Create", "/v1/lists/{id}/contacts".into(), None)
+        );
+        assert_eq!(shape("send_batch").0, "Action");
+        let code = emit_server(email, &options()).expect("emits");
+        // Every operation has a default body, so a new operation needs no hand-written code.
+        assert_eq!(
+            code.matches("let _ = ctx;").count(),
+            email.operations.len(),
+            "one default per operation"
+        );
+        assert!(code.contains(
+            "pub static CREATE_TEMPLATE: ::comms_sandbox::server::resources::ResourceOp"
+        ));
     }
 
     #[test]

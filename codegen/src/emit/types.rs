@@ -17,12 +17,12 @@ use crate::resolved::{
 /// Every named type of a service, plus `Page<T>` when it paginates: one chunk of tokens per
 /// type (its definition and impls), made as the iterator is read.
 pub(super) fn items(service: &Service) -> impl Iterator<Item = TokenStream> + '_ {
-    let inputs = input_types(service);
     let types = service.types.iter().map(move |t| {
         let def = match &t.kind {
             TypeKind::Object(fields) => {
                 let def = object(t, fields);
-                let ctor = inputs.contains(&t.name).then(|| constructors(t, fields));
+                // Every object, response types too: handlers and tests build them like requests.
+                let ctor = constructors(t, fields);
                 quote!(#def #ctor)
             }
             TypeKind::Enum(values) => open_enum(t, values),
@@ -484,46 +484,6 @@ fn validate_impl(service: &Service, t: &TypeInfo) -> TokenStream {
     }
 }
 
-/// Types a caller builds: request bodies and every named type they hold, transitively.
-fn input_types(service: &Service) -> BTreeSet<String> {
-    let mut set: BTreeSet<String> = BTreeSet::new();
-    let mut todo: Vec<String> = service
-        .operations
-        .iter()
-        .filter_map(|op| op.body.as_ref())
-        .filter_map(|b| b.inner_name().map(str::to_owned))
-        .collect();
-    // Looked up by name once per reachable type: an index, not a scan of every type each time.
-    let by_name: std::collections::HashMap<&str, &TypeInfo> =
-        service.types.iter().map(|t| (t.name.as_str(), t)).collect();
-    while let Some(name) = todo.pop() {
-        if !set.insert(name.clone()) {
-            continue;
-        }
-        let Some(t) = by_name.get(name.as_str()) else {
-            continue;
-        };
-        match &t.kind {
-            TypeKind::Object(fields) => todo.extend(
-                fields
-                    .iter()
-                    .filter_map(|f| f.ty.inner_name().map(str::to_owned)),
-            ),
-            TypeKind::Union { variants, .. } => {
-                todo.extend(variants.iter().filter_map(|v| v.ty.clone()))
-            }
-            TypeKind::Untagged { variants } => todo.extend(
-                variants
-                    .iter()
-                    .filter_map(|v| Ty::parse(v.ty.as_deref()?).ok())
-                    .filter_map(|ty| ty.inner_name().map(str::to_owned)),
-            ),
-            TypeKind::Enum(_) => {}
-        }
-    }
-    set
-}
-
 /// The argument type and the conversion for a value of `ty`, so callers can pass `&str`,
 /// arrays of `&str` and the like.
 fn arg_of(ty: &Ty, value: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
@@ -574,7 +534,12 @@ fn constructors(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
             let id = ident(&f.rust);
             if f.required {
                 let (_, conv) = arg_of(&f.ty, &id);
-                quote!(#id: #conv,)
+                // A value taken as is: the shorthand (clippy's `redundant_field_names`).
+                if id == conv.to_string() {
+                    quote!(#id,)
+                } else {
+                    quote!(#id: #conv,)
+                }
             } else {
                 quote!(#id: None,)
             }

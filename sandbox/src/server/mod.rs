@@ -2,7 +2,8 @@
 //! the generated servers (`email_server`, `messaging_server`: a trait and an axum router per
 //! service, from `comms-codegen` with its `server` option) call into [`Incoming`] and
 //! [`Gateway`] for auth, rate limits, idempotency, decoding and error bodies; the sandboxes use
-//! [`paginate`], [`WebhookSender`] and [`Background`].
+//! [`paginate`], [`WebhookSender`] and [`Background`]. Every operation a sandbox does not
+//! implement by hand is served by the spec-driven [`resources`] store.
 
 mod background;
 mod bodies;
@@ -11,6 +12,7 @@ mod error;
 mod gateway;
 pub(crate) mod limits;
 mod page;
+pub mod resources;
 mod serve;
 mod time;
 mod webhooks;
@@ -33,6 +35,7 @@ pub use page::{
     DEFAULT_PAGE_LIMIT, MAX_PAGE_SIZE, NEXT_LINK_PARAM, PageRequest, StyledPage, page_in_style,
     paginate,
 };
+pub use resources::{ResourceLimits, Resources};
 pub(crate) use serve::Serving;
 
 /// How long `shutdown()` waits for a sandbox's HTTP server to finish open requests.
