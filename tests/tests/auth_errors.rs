@@ -455,13 +455,16 @@ impl std::io::Write for Captured {
 
 #[tokio::test]
 async fn no_auth_kind_puts_its_secret_in_trace_logs_debug_or_errors() {
+    // A global subscriber (a scoped one misses events when other tests of this binary register
+    // the same callsites concurrently); it captures every test's logs, which must be clean too.
     let captured = Captured::default();
     let writer = captured.clone();
     let subscriber = tracing_subscriber::fmt()
         .with_max_level(tracing::Level::TRACE)
         .with_writer(move || writer.clone())
         .finish();
-    let _guard = tracing::subscriber::set_default(subscriber);
+    tracing::subscriber::set_global_default(subscriber)
+        .expect("this test installs the only subscriber of its binary");
     let jwt = hs256_jwt(TOKEN, &json!({"iss": SID}));
     let minted = jwt.clone();
     let server = TestServer::start(|r| {
