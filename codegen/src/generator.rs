@@ -342,6 +342,95 @@ mod tests {
         assert!(!lines[0].contains("Contcat"));
     }
 
+    /// A spec with no `source` key anywhere, an assumed operation and a conflict note.
+    const OWN_SPEC: &str = r#"
+service:
+  name: notes
+  title: Notes API
+  summary: Short notes
+  base_url: { env: NOTES_BASE_URL }
+credentials:
+  api_key: { env: NOTES_API_KEY }
+auth:
+  - { name: bearer, kind: bearer, credential: api_key }
+types:
+  Note:
+    fields:
+      id: { type: string, required: true }
+operations:
+  get_note:
+    method: GET
+    path: /v1/notes/{id}
+    path_params: { id: { type: string } }
+    response: Note
+  delete_note:
+    method: DELETE
+    path: /v1/notes/{id}
+    path_params: { id: { type: string } }
+    source: assumed
+    conflict: the old API answered 200
+"#;
+
+    fn own_spec_dir() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("notes.yaml"), OWN_SPEC).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_missing_source_is_an_error_under_the_default_policy() {
+        let dir = own_spec_dir();
+        let err = Generator::new(dir.path()).generate().unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("`service` has no provenance"), "{text}");
+        assert!(text.contains("`types.Note` has no provenance"), "{text}");
+    }
+
+    #[test]
+    fn optional_provenance_accepts_specs_without_source_and_docs_name_no_seed() {
+        let dir = own_spec_dir();
+        let files = Generator::new(dir.path())
+            .provenance(ProvenancePolicy::Optional)
+            .server("::notes_crate")
+            .generate()
+            .unwrap();
+        assert_eq!(files.len(), 2, "client and server");
+        for file in &files {
+            assert!(
+                !file.contents.to_lowercase().contains("seed"),
+                "{} mentions the seed:\n{}",
+                file.name,
+                file.contents
+            );
+        }
+        let client = &files[0].contents;
+        assert!(client.contains("*Assumed*: a design choice."), "{client}");
+        assert!(client.contains("**Conflict**: the old API answered 200"));
+        assert!(client.contains("Generated from `notes.yaml`."));
+    }
+
+    #[test]
+    fn doc_examples_name_the_crate_path() {
+        let dir = own_spec_dir();
+        let files = Generator::new(dir.path())
+            .provenance(ProvenancePolicy::Optional)
+            .crate_path("my_api::generated")
+            .generate()
+            .unwrap();
+        let client = &files[0].contents;
+        assert!(
+            client.contains("let client = my_api::generated::notes::NotesClient::from_env()?;"),
+            "{client}"
+        );
+        assert!(!client.contains("comms::"), "{client}");
+        // Without the option (outside a build script) the examples keep naming `comms`.
+        let files = Generator::new(dir.path())
+            .provenance(ProvenancePolicy::Optional)
+            .generate()
+            .unwrap();
+        assert!(files[0].contents.contains("comms::notes::NotesClient::from_env()"));
+    }
+
     #[test]
     fn spec_dir_is_shown_from_the_workspace_root() {
         let root = tempfile::tempdir().unwrap();
