@@ -428,7 +428,11 @@ operations:
             .provenance(ProvenancePolicy::Optional)
             .generate()
             .unwrap();
-        assert!(files[0].contents.contains("comms::notes::NotesClient::from_env()"));
+        assert!(
+            files[0]
+                .contents
+                .contains("comms::notes::NotesClient::from_env()")
+        );
     }
 
     #[test]

@@ -296,15 +296,11 @@ fn example(service: &Service, op: &OperationInfo) -> String {
         args.push("&body".into());
     }
     if let Some(query) = &op.query_type {
-        setup.push_str(&format!(
-            "let query = {module}::{query}::default();\n"
-        ));
+        setup.push_str(&format!("let query = {module}::{query}::default();\n"));
         args.push("&query".into());
     }
     if let Some(headers) = &op.headers_type {
-        setup.push_str(&format!(
-            "# let headers: {module}::{headers} = todo!();\n"
-        ));
+        setup.push_str(&format!("# let headers: {module}::{headers} = todo!();\n"));
         args.push("&headers".into());
     }
     let call = format!("client.{}({})", op.name, args.join(", "));
@@ -333,9 +329,7 @@ fn page_items_field(service: &Service) -> String {
 /// A type as a doc example writes it, named types under `module` (`comms::email`).
 fn qualified(module: &str, ty: &Ty) -> String {
     super::rust_type_with(ty, &|name| {
-        let path: TokenStream = format!("{module}::{name}")
-            .parse()
-            .unwrap_or_default();
+        let path: TokenStream = format!("{module}::{name}").parse().unwrap_or_default();
         path
     })
     .to_string()
