@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::check::ProvenancePolicy;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::{check, emit};
 
@@ -55,6 +56,35 @@ impl Generator {
         self
     }
 
+    /// The path by which the generated modules are reached from outside the crate, as the doc
+    /// examples write it: `my_api` makes them say `my_api::<service>::Client::from_env()`. Use
+    /// `my_api::generated` when the `include!`s sit in a module.
+    ///
+    /// Default: in [`Generator::run_build_script`], the crate being built (`CARGO_PKG_NAME`
+    /// with `-` as `_`); elsewhere `comms`. Set it when the library's name differs from the
+    /// package's (`[lib] name = ...`).
+    pub fn crate_path(mut self, path: impl Into<String>) -> Self {
+        self.options.crate_path = Some(path.into());
+        self
+    }
+
+    /// Whether each spec item must carry a `source` key. This project's specs use
+    /// [`ProvenancePolicy::Required`] (the default): a missing `source` is an error. A crate with
+    /// specs of its own passes [`ProvenancePolicy::Optional`]: `source` may be left out and the
+    /// generated docs do not speak of a seed.
+    ///
+    /// ```no_run
+    /// use comms_codegen::{Generator, ProvenancePolicy};
+    /// Generator::new("spec")
+    ///     .out_dir(std::env::var("OUT_DIR").unwrap())
+    ///     .provenance(ProvenancePolicy::Optional)
+    ///     .run_build_script();
+    /// ```
+    pub fn provenance(mut self, policy: ProvenancePolicy) -> Self {
+        self.options.provenance = policy;
+        self
+    }
+
     /// Also emits the server side of each service, as `<service>_server.rs` holding
     /// `pub mod <service>_server`: a `<Service>Server` trait and an axum `router`, using the
     /// client types of the crate at `types_path` (`::comms`) and the server support at
@@ -90,7 +120,9 @@ impl Generator {
 
     /// Loads, checks and emits every spec, in memory. Files come out in service-name order.
     pub fn generate(&self) -> Result<Vec<GeneratedFile>, Diagnostics> {
-        let services = check::check_dir(&self.spec_dir)?;
+        let services = check::check_dir_with(&self.spec_dir, self.options.provenance)?;
+        // The server modules' docs follow the same options as the client modules'.
+        let _docs = emit::doc_scope(&self.options);
         let mut files = Vec::new();
         let mut errors = Diagnostics::default();
         for service in &services {
@@ -163,7 +195,20 @@ impl Generator {
     /// For `build.rs`: tells cargo to rerun only when a spec changes, writes the files, and on a
     /// broken spec reports every problem as a cargo error (`cargo::error`), with paths as typed
     /// from the workspace root (`spec/email.yaml:12:5`), and fails the build (without a panic).
+    ///
+    /// Doc examples name the crate being built unless [`Generator::crate_path`] says otherwise.
     pub fn run_build_script(&self) {
+        let mut this = self.clone();
+        if this.options.crate_path.is_none() {
+            this.options.crate_path = std::env::var("CARGO_PKG_NAME")
+                .ok()
+                .filter(|name| !name.is_empty())
+                .map(|name| name.replace('-', "_"));
+        }
+        this.run_build_script_as_is();
+    }
+
+    fn run_build_script_as_is(&self) {
         println!("cargo:rerun-if-changed={}", self.spec_dir.display());
         if let Ok(entries) = std::fs::read_dir(&self.spec_dir) {
             let mut specs: Vec<PathBuf> = entries
@@ -295,6 +340,99 @@ mod tests {
         assert_eq!(lines.len(), 1);
         assert!(lines[0].contains("listed once in the build of `comms`"));
         assert!(!lines[0].contains("Contcat"));
+    }
+
+    /// A spec with no `source` key anywhere, an assumed operation and a conflict note.
+    const OWN_SPEC: &str = r#"
+service:
+  name: notes
+  title: Notes API
+  summary: Short notes
+  base_url: { env: NOTES_BASE_URL }
+credentials:
+  api_key: { env: NOTES_API_KEY }
+auth:
+  - { name: bearer, kind: bearer, credential: api_key }
+types:
+  Note:
+    fields:
+      id: { type: string, required: true }
+operations:
+  get_note:
+    method: GET
+    path: /v1/notes/{id}
+    path_params: { id: { type: string } }
+    response: Note
+  delete_note:
+    method: DELETE
+    path: /v1/notes/{id}
+    path_params: { id: { type: string } }
+    source: assumed
+    conflict: the old API answered 200
+"#;
+
+    fn own_spec_dir() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("notes.yaml"), OWN_SPEC).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_missing_source_is_an_error_under_the_default_policy() {
+        let dir = own_spec_dir();
+        let err = Generator::new(dir.path()).generate().unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("`service` has no provenance"), "{text}");
+        assert!(text.contains("`types.Note` has no provenance"), "{text}");
+    }
+
+    #[test]
+    fn optional_provenance_accepts_specs_without_source_and_docs_name_no_seed() {
+        let dir = own_spec_dir();
+        let files = Generator::new(dir.path())
+            .provenance(ProvenancePolicy::Optional)
+            .server("::notes_crate")
+            .generate()
+            .unwrap();
+        assert_eq!(files.len(), 2, "client and server");
+        for file in &files {
+            assert!(
+                !file.contents.to_lowercase().contains("seed"),
+                "{} mentions the seed:\n{}",
+                file.name,
+                file.contents
+            );
+        }
+        let client = &files[0].contents;
+        assert!(client.contains("*Assumed*: a design choice."), "{client}");
+        assert!(client.contains("**Conflict**: the old API answered 200"));
+        assert!(client.contains("Generated from `notes.yaml`."));
+    }
+
+    #[test]
+    fn doc_examples_name_the_crate_path() {
+        let dir = own_spec_dir();
+        let files = Generator::new(dir.path())
+            .provenance(ProvenancePolicy::Optional)
+            .crate_path("my_api::generated")
+            .generate()
+            .unwrap();
+        let client = &files[0].contents;
+        assert!(
+            client.contains("let client = my_api::generated::notes::NotesClient::from_env()?;"),
+            "{client}"
+        );
+        assert!(!client.contains("comms::"), "{client}");
+        // Without the option (outside a build script) the examples keep naming `comms`.
+        let files = Generator::new(dir.path())
+            .provenance(ProvenancePolicy::Optional)
+            .generate()
+            .unwrap();
+        assert!(
+            files[0]
+                .contents
+                .contains("comms::notes::NotesClient::from_env()")
+        );
     }
 
     #[test]

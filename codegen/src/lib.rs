@@ -28,5 +28,6 @@ pub mod refresh;
 pub mod resolved;
 pub mod synthetic;
 
+pub use check::ProvenancePolicy;
 pub use diag::{Diagnostic, Diagnostics};
 pub use generator::{GeneratedFile, Generator};

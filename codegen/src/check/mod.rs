@@ -27,7 +27,29 @@ pub use crate::resolved::*;
 /// problems together: one run shows every error. The one way from spec files to services:
 /// the CLI, the build script, the exporters and the gaps report all come through here.
 pub fn check_dir(dir: &Path) -> Result<Vec<Service>, Diagnostics> {
-    check_files(&crate::load::spec_files(dir)?)
+    check_dir_with(dir, ProvenancePolicy::Required)
+}
+
+/// [`check_dir`] under a provenance policy.
+pub fn check_dir_with(dir: &Path, policy: ProvenancePolicy) -> Result<Vec<Service>, Diagnostics> {
+    check_files_with(&crate::load::spec_files(dir)?, policy)
+}
+
+/// Whether every spec item must say where it comes from (`source: seed | assumed | not_shown |
+/// imported`).
+///
+/// This project's specs describe services known only from a seed document, so each item records
+/// its provenance and a missing `source` is an error ([`ProvenancePolicy::Required`], the
+/// default). A crate generating from its own specs has no seed: under
+/// [`ProvenancePolicy::Optional`] a missing `source` is fine (the item counts as stated by the
+/// spec itself) and the generated docs do not mention a seed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum ProvenancePolicy {
+    /// Every item must carry `source`; docs say which items are assumed and what the seed shows.
+    #[default]
+    Required,
+    /// `source` may be left out; docs describe items without reference to a seed.
+    Optional,
 }
 
 /// Loads and checks one spec file.
@@ -44,6 +66,14 @@ pub fn check_file(path: &Path) -> Result<Service, Diagnostics> {
 
 /// Loads and checks spec files, every problem reported at once.
 pub fn check_files(paths: &[PathBuf]) -> Result<Vec<Service>, Diagnostics> {
+    check_files_with(paths, ProvenancePolicy::Required)
+}
+
+/// [`check_files`] under a provenance policy.
+pub fn check_files_with(
+    paths: &[PathBuf],
+    policy: ProvenancePolicy,
+) -> Result<Vec<Service>, Diagnostics> {
     let mut errors = Diagnostics::default();
     let mut loaded = Vec::new();
     for path in paths {
@@ -51,7 +81,7 @@ pub fn check_files(paths: &[PathBuf]) -> Result<Vec<Service>, Diagnostics> {
         errors.extend(problems);
         loaded.extend(file);
     }
-    match check_all(&loaded) {
+    match check_all_with(&loaded, policy) {
         Ok(services) if errors.is_empty() => Ok(services),
         Ok(_) => Err(errors.sorted()),
         Err(more) => {
@@ -63,6 +93,14 @@ pub fn check_files(paths: &[PathBuf]) -> Result<Vec<Service>, Diagnostics> {
 
 /// Checks several loaded files: each on its own, then across files (unique service names).
 pub fn check_all(loaded: &[Loaded]) -> Result<Vec<Service>, Diagnostics> {
+    check_all_with(loaded, ProvenancePolicy::Required)
+}
+
+/// [`check_all`] under a provenance policy.
+pub fn check_all_with(
+    loaded: &[Loaded],
+    policy: ProvenancePolicy,
+) -> Result<Vec<Service>, Diagnostics> {
     let mut errors = Diagnostics::default();
     let mut services = Vec::new();
     let mut names: HashMap<String, String> = HashMap::new();
@@ -82,7 +120,7 @@ pub fn check_all(loaded: &[Loaded]) -> Result<Vec<Service>, Diagnostics> {
         } else {
             names.insert(name, file.display.clone());
         }
-        match check(file) {
+        match check_with(file, policy) {
             Ok(s) => services.push(s),
             Err(e) => errors.extend(e),
         }
@@ -96,7 +134,13 @@ pub fn check_all(loaded: &[Loaded]) -> Result<Vec<Service>, Diagnostics> {
 
 /// Checks one loaded file.
 pub fn check(loaded: &Loaded) -> Result<Service, Diagnostics> {
+    check_with(loaded, ProvenancePolicy::Required)
+}
+
+/// [`check`] under a provenance policy.
+pub fn check_with(loaded: &Loaded, policy: ProvenancePolicy) -> Result<Service, Diagnostics> {
     let mut c = Checker {
+        policy,
         file: &loaded.display,
         loc: &loaded.locations,
         spec: &loaded.spec,
@@ -144,6 +188,7 @@ pub fn check(loaded: &Loaded) -> Result<Service, Diagnostics> {
 }
 
 struct Checker<'a> {
+    policy: ProvenancePolicy,
     file: &'a str,
     broken: &'a [String],
     loc: &'a Locations,
@@ -168,10 +213,12 @@ impl Checker<'_> {
         &mut self.errors.0[last]
     }
 
-    /// Every top-level item must say where it comes from.
+    /// Every top-level item must say where it comes from, unless the policy makes that optional
+    /// (then the spec is its own authority: a missing `source` reads as `seed`).
     fn require_source(&mut self, path: &str, source: Option<Source>) -> Source {
         match source {
             Some(s) => s,
+            None if self.policy == ProvenancePolicy::Optional => Source::Seed,
             None => {
                 let d = self.error(path, format!("`{path}` has no provenance"));
                 d.expected = Some("a `source` key".into());

@@ -8,7 +8,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{docs, member_docs, provenance_line, rust_type};
+use super::{conflict_heading, doc_crate_path, docs, member_docs, provenance_line, rust_type};
 use crate::model::{IdempotencyMode, ListStyle, WebhookSignature};
 use crate::names::{ident, shouty};
 use crate::resolved::{Answer, BodyEncodingInfo, OperationInfo, ParamInfo, Service, Ty, defaults};
@@ -28,6 +28,7 @@ fn client(service: &Service) -> TokenStream {
     let name = client_name(service);
     let title = service.title();
     let service_name = service.name();
+    let krate = doc_crate_path();
     // One runnable example for the whole client, calling its first operation: every method has
     // the same shape (arguments, `.await?`, a typed answer), so one example teaches them all.
     let call = service
@@ -44,7 +45,7 @@ fn client(service: &Service) -> TokenStream {
          # Example\n\n\
          ```no_run\n\
          # async fn example() -> Result<(), comms_runtime::Error> {{\n\
-         let client = comms::{service_name}::{name}::from_env()?;\n\
+         let client = {krate}::{service_name}::{name}::from_env()?;\n\
          {call}\
          # Ok(())\n\
          # }}\n\
@@ -254,17 +255,14 @@ fn method_doc(op: &OperationInfo) -> TokenStream {
         text.push_str(&format!("\n\nNote: {}", note.trim()));
     }
     if let Some(conflict) = &op.conflict {
-        text.push_str(&format!(
-            "\n\n**Conflict in the seed**: {}",
-            conflict.trim()
-        ));
+        text.push_str(&format!("\n\n{}: {}", conflict_heading(), conflict.trim()));
     }
     docs(&text)
 }
 
 /// A compiling example call of the service's first operation, for the client's docs.
 fn example(service: &Service, op: &OperationInfo) -> String {
-    let module = service.name();
+    let module = format!("{}::{}", doc_crate_path(), service.name());
     let mut args: Vec<String> = Vec::new();
     let mut setup = String::new();
     for p in op
@@ -284,7 +282,7 @@ fn example(service: &Service, op: &OperationInfo) -> String {
             Ty::String | Ty::DateTime | Ty::Date | Ty::Integer | Ty::Number | Ty::Boolean
         ) {
             setup.push_str(&format!(
-                "# let {}: comms::{module}::{} = todo!();\n",
+                "# let {}: {module}::{} = todo!();\n",
                 p.rust,
                 rust_type(&p.ty)
             ));
@@ -293,20 +291,16 @@ fn example(service: &Service, op: &OperationInfo) -> String {
     if let Some(body) = &op.body {
         setup.push_str(&format!(
             "# let body: {} = todo!();\n",
-            qualified(module, body)
+            qualified(&module, body)
         ));
         args.push("&body".into());
     }
     if let Some(query) = &op.query_type {
-        setup.push_str(&format!(
-            "let query = comms::{module}::{query}::default();\n"
-        ));
+        setup.push_str(&format!("let query = {module}::{query}::default();\n"));
         args.push("&query".into());
     }
     if let Some(headers) = &op.headers_type {
-        setup.push_str(&format!(
-            "# let headers: comms::{module}::{headers} = todo!();\n"
-        ));
+        setup.push_str(&format!("# let headers: {module}::{headers} = todo!();\n"));
         args.push("&headers".into());
     }
     let call = format!("client.{}({})", op.name, args.join(", "));
@@ -332,12 +326,10 @@ fn page_items_field(service: &Service) -> String {
         .unwrap_or_else(|| "data".into())
 }
 
-/// A type as a doc example writes it, named types under `comms::<module>`.
+/// A type as a doc example writes it, named types under `module` (`comms::email`).
 fn qualified(module: &str, ty: &Ty) -> String {
     super::rust_type_with(ty, &|name| {
-        let path: TokenStream = format!("comms::{module}::{name}")
-            .parse()
-            .unwrap_or_default();
+        let path: TokenStream = format!("{module}::{name}").parse().unwrap_or_default();
         path
     })
     .to_string()

@@ -14,9 +14,12 @@ mod types;
 mod webhooks;
 mod websocket;
 
+use std::cell::RefCell;
+
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use crate::check::ProvenancePolicy;
 use crate::model::Source;
 use crate::resolved::{Service, Ty};
 
@@ -29,6 +32,74 @@ pub struct EmitOptions {
     /// When set, a server module (`<service>_server.rs`) is emitted per service too; see
     /// [`ServerOptions`].
     pub server: Option<ServerOptions>,
+    /// The path doc examples name the generated modules by (`my_crate` gives
+    /// `my_crate::<service>::...`); `comms` when unset.
+    pub crate_path: Option<String>,
+    /// Whether docs speak of provenance against a seed ([`ProvenancePolicy::Required`]) or
+    /// describe items on their own ([`ProvenancePolicy::Optional`]).
+    pub provenance: ProvenancePolicy,
+}
+
+/// What generated docs say that depends on the consuming crate rather than on the spec: the
+/// crate path of doc examples and the provenance wording. Set for one emit call by
+/// [`doc_scope`] and read by the doc helpers, so the emitters' many functions keep taking only
+/// the service.
+#[derive(Debug, Clone)]
+struct DocContext {
+    crate_path: String,
+    policy: ProvenancePolicy,
+}
+
+impl Default for DocContext {
+    fn default() -> Self {
+        DocContext {
+            crate_path: "comms".to_owned(),
+            policy: ProvenancePolicy::Required,
+        }
+    }
+}
+
+thread_local! {
+    static DOC_CONTEXT: RefCell<DocContext> = RefCell::new(DocContext::default());
+}
+
+/// Restores the previous doc context when dropped.
+#[derive(Debug)]
+pub(crate) struct DocScope {
+    previous: Option<DocContext>,
+}
+
+impl Drop for DocScope {
+    fn drop(&mut self) {
+        if let Some(previous) = self.previous.take() {
+            DOC_CONTEXT.with(|c| *c.borrow_mut() = previous);
+        }
+    }
+}
+
+/// Makes the docs emitted on this thread follow `options` until the returned scope is dropped.
+pub(crate) fn doc_scope(options: &EmitOptions) -> DocScope {
+    let next = DocContext {
+        crate_path: options
+            .crate_path
+            .clone()
+            .unwrap_or_else(|| "comms".to_owned()),
+        policy: options.provenance,
+    };
+    let previous = DOC_CONTEXT.with(|c| std::mem::replace(&mut *c.borrow_mut(), next));
+    DocScope {
+        previous: Some(previous),
+    }
+}
+
+/// The crate path doc examples start with (`comms`).
+pub(crate) fn doc_crate_path() -> String {
+    DOC_CONTEXT.with(|c| c.borrow().crate_path.clone())
+}
+
+/// The provenance policy the docs are written under.
+pub(crate) fn doc_policy() -> ProvenancePolicy {
+    DOC_CONTEXT.with(|c| c.borrow().policy)
 }
 
 pub use server::{DEFAULT_SUPPORT_PATH, ServerOptions, emit_server};
@@ -46,6 +117,7 @@ pub fn emit_service(service: &Service) -> Result<String, String> {
 /// to the output. Each chunk is formatted inside an empty copy of the module, so the text is
 /// the same as formatting the whole module at once.
 pub fn emit_service_with(service: &Service, options: &EmitOptions) -> Result<String, String> {
+    let _docs = doc_scope(options);
     let module = format_ident!("{}", service.name());
     let extension = match &options.extension_module {
         Some(path) => Some(extension_use(service, path)?),
@@ -139,11 +211,14 @@ fn module_doc(service: &Service) -> TokenStream {
         text.push_str("\n\n");
         text.push_str(doc.trim());
     }
-    text.push_str(&format!(
-        "\n\nGenerated from `{}`. Items marked *assumed* are our design where the seed shows nothing; \
-         `comms-codegen gaps` lists them.",
-        file_name(&service.file)
-    ));
+    text.push_str(&match doc_policy() {
+        ProvenancePolicy::Required => format!(
+            "\n\nGenerated from `{}`. Items marked *assumed* are our design where the seed shows nothing; \
+             `comms-codegen gaps` lists them.",
+            file_name(&service.file)
+        ),
+        ProvenancePolicy::Optional => format!("\n\nGenerated from `{}`.", file_name(&service.file)),
+    });
     docs(&text)
 }
 
@@ -160,12 +235,29 @@ pub(crate) fn docs(text: &str) -> TokenStream {
     quote! { #( #[doc = #lines] )* }
 }
 
-/// The provenance line added to docs of items that are not from the seed.
+/// The provenance line added to docs of items that are not from the seed (under
+/// [`ProvenancePolicy::Optional`], worded without one).
 pub(crate) fn provenance_line(source: Source) -> Option<&'static str> {
-    match source {
-        Source::Seed | Source::Imported => None,
-        Source::Assumed => Some("*Assumed*: not shown by the seed; our design."),
-        Source::NotShown => Some("*Not shown*: the seed leaves this unknown."),
+    match (source, doc_policy()) {
+        (Source::Seed | Source::Imported, _) => None,
+        (Source::Assumed, ProvenancePolicy::Required) => {
+            Some("*Assumed*: not shown by the seed; our design.")
+        }
+        (Source::NotShown, ProvenancePolicy::Required) => {
+            Some("*Not shown*: the seed leaves this unknown.")
+        }
+        (Source::Assumed, ProvenancePolicy::Optional) => Some("*Assumed*: a design choice."),
+        (Source::NotShown, ProvenancePolicy::Optional) => {
+            Some("*Not shown*: not known yet; may change.")
+        }
+    }
+}
+
+/// The heading of an item's `conflict` note.
+pub(crate) fn conflict_heading() -> &'static str {
+    match doc_policy() {
+        ProvenancePolicy::Required => "**Conflict in the seed**",
+        ProvenancePolicy::Optional => "**Conflict**",
     }
 }
 

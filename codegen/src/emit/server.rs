@@ -620,11 +620,17 @@ fn defaults_module(service: &Service, paths: &Paths) -> TokenStream {
             };
         }
     });
+    // Written as a string: `#r` inside a `///` comment would not be interpolated.
+    let resources_path = r.to_string().replace(' ', "");
+    let defaults_doc = docs(&format!(
+        "What each operation does when the server does not implement it: the spec's types\n\
+         as the resource store reads them, and one [`ResourceOp`]({}::ResourceOp) per\n\
+         operation (its collection, and whether it creates, lists, gets, updates, deletes\n\
+         or answers an action).",
+        resources_path.trim_start_matches("::")
+    ));
     quote! {
-        /// What each operation does when the server does not implement it: the spec's types
-        /// as the resource store reads them, and one [`ResourceOp`](#r::ResourceOp) per
-        /// operation (its collection, and whether it creates, lists, gets, updates, deletes
-        /// or answers an action).
+        #defaults_doc
         pub mod defaults {
             /// The service's named types and pagination.
             pub static SCHEMA: #r::ServiceSchema = #r::ServiceSchema {
