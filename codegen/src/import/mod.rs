@@ -33,7 +33,7 @@ mod operations;
 mod schema;
 mod yaml;
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt;
 
 use indexmap::IndexMap;
@@ -42,7 +42,7 @@ use serde_json::Value;
 pub use document::Version;
 use yaml::Node;
 
-use crate::names::{is_keyword, is_snake, pascal, shouty};
+use crate::names::{can_be_ident, is_keyword, is_snake, pascal, shouty, snake};
 
 /// Largest document read unless [`ImportOptions::max_document_bytes`] says otherwise (64 MiB;
 /// the largest provider documents are a few MiB).
@@ -437,6 +437,8 @@ pub(crate) struct FieldOut {
     pub(crate) min_items: Option<u64>,
     pub(crate) min: Option<f64>,
     pub(crate) max: Option<f64>,
+    /// The Rust name, when the wire name gives none of its own.
+    pub(crate) rust_name: Option<String>,
 }
 
 impl FieldOut {
@@ -454,6 +456,7 @@ impl FieldOut {
             min_items: None,
             min: None,
             max: None,
+            rust_name: None,
         }
     }
 }
@@ -475,6 +478,10 @@ pub(crate) struct ParamOut {
     pub(crate) min: Option<f64>,
     pub(crate) max: Option<f64>,
     pub(crate) max_len: Option<u64>,
+    /// The Rust name, when the wire name gives none of its own.
+    pub(crate) rust_name: Option<String>,
+    /// How a list query parameter travels (`comma`, `brackets`); `None`: `repeat`.
+    pub(crate) style: Option<&'static str>,
 }
 
 impl ParamOut {
@@ -488,6 +495,8 @@ impl ParamOut {
             min: None,
             max: None,
             max_len: None,
+            rust_name: None,
+            style: None,
         }
     }
 }
@@ -500,9 +509,15 @@ pub(crate) struct OpOut {
     pub(crate) doc: Option<String>,
     pub(crate) path_params: Vec<ParamOut>,
     pub(crate) query: Vec<ParamOut>,
+    pub(crate) headers: Vec<ParamOut>,
     pub(crate) body: Option<String>,
+    /// `form` or `multipart`; `None`: JSON.
+    pub(crate) body_encoding: Option<&'static str>,
+    /// `(arrays, nested)` of a form body when not the defaults.
+    pub(crate) form_style: Option<(&'static str, &'static str)>,
     pub(crate) response: Option<String>,
-    pub(crate) status: Option<u16>,
+    /// Success statuses; empty: 200 alone.
+    pub(crate) status: Vec<u16>,
     pub(crate) errors: Vec<u16>,
     pub(crate) idempotency: Option<&'static str>,
     pub(crate) auth: Option<String>,
@@ -528,6 +543,8 @@ pub(crate) struct Converter<'a> {
     pub(crate) auth_headers: HashSet<String>,
     /// Security schemes left out (already reported).
     pub(crate) unmapped_schemes: HashSet<String>,
+    /// Set while a multipart body's type is made: its binary string fields become `bytes`.
+    pub(crate) bytes_fields: bool,
     pub(crate) pagination: Option<Node>,
     pub(crate) idempotency: Option<Node>,
     pub(crate) report: Report,
@@ -559,6 +576,7 @@ impl<'a> Converter<'a> {
             auth_names: Vec::new(),
             auth_headers: HashSet::new(),
             unmapped_schemes: HashSet::new(),
+            bytes_fields: false,
             pagination: None,
             idempotency: None,
             report: Report::default(),
@@ -872,8 +890,47 @@ impl<'a> Converter<'a> {
                     self.auth_headers.insert("authorization".into());
                 }
                 ("http", "basic") => {
-                    self.skip(&ptr, "needs spec construct: HTTP Basic (issue 16)", None);
-                    continue;
+                    // Our exports name both credentials; otherwise they are named from the
+                    // scheme: `accountSid_authToken` -> account_sid, auth_token.
+                    let named = |role: &str| {
+                        s.get("x-credentials")
+                            .and_then(|c| c.get(role))
+                            .and_then(Value::as_str)
+                            .map(str::to_owned)
+                    };
+                    let (user, pass) = match (named("username"), named("password")) {
+                        (Some(u), p) => (u, p),
+                        _ => {
+                            let (u, p) = basic_credential_names(raw, &name);
+                            self.approximate(
+                                &ptr,
+                                &format!("HTTP Basic: credentials named from the scheme (`{u}` as user name, `{p}` as password)"),
+                            );
+                            (u, Some(p))
+                        }
+                    };
+                    node.set("kind", Node::str("basic"));
+                    node.set("username", Node::str(&user));
+                    if let Some(p) = &pass {
+                        node.set("password", Node::str(p));
+                    }
+                    for c in std::iter::once(&user).chain(pass.as_ref()) {
+                        if credentials.get(c).is_none() {
+                            let mut cred = Node::map();
+                            cred.set(
+                                "env",
+                                Node::str(format!("COMMS_{}_{}", shouty(service), shouty(c))),
+                            );
+                            cred.set(
+                                "doc",
+                                Node::str(format!("A credential of the `{raw}` HTTP Basic scheme.")),
+                            );
+                            self.provenance(&mut cred, &ptr);
+                            credentials.set(c, cred);
+                        }
+                    }
+                    self.auth_headers.insert("authorization".into());
+                    credential = None;
                 }
                 ("apiKey", _) => match s.get("in").and_then(Value::as_str) {
                     Some("header") => {
@@ -884,7 +941,18 @@ impl<'a> Converter<'a> {
                         node.set("kind", Node::str("header"));
                         node.set("header", Node::str(header));
                         self.auth_headers.insert(header.to_ascii_lowercase());
-                        if header.eq_ignore_ascii_case("authorization") {
+                        let prefix = s.get("x-prefix").and_then(Value::as_str).or_else(|| {
+                            known_prefix(s.get("description").and_then(Value::as_str))
+                        });
+                        if let Some(p) = prefix {
+                            node.set("prefix", Node::str(p));
+                            if s.get("x-prefix").is_none() {
+                                self.approximate(
+                                    &ptr,
+                                    &format!("the key's prefix `{p}` read from the scheme's description"),
+                                );
+                            }
+                        } else if header.eq_ignore_ascii_case("authorization") {
                             self.approximate(&ptr, "an API key sent whole in `Authorization`: if the provider wants `Bearer <key>`, make this scheme `kind: bearer`");
                         }
                     }
@@ -914,7 +982,10 @@ impl<'a> Converter<'a> {
                     continue;
                 }
             }
-            if node.get("kind").and_then(Node::as_str) != Some("signature") {
+            if !matches!(
+                node.get("kind").and_then(Node::as_str),
+                Some("signature" | "basic")
+            ) {
                 let c = credential.unwrap_or_else(|| "api_key".into());
                 if credentials.get(&c).is_none() {
                     let mut cred = Node::map();
@@ -1389,7 +1460,11 @@ impl<'a> Converter<'a> {
             if let Some(d) = &op.doc {
                 node.set("doc", Node::str(d));
             }
-            for (key, params) in [("path_params", &op.path_params), ("query", &op.query)] {
+            for (key, params) in [
+                ("path_params", &op.path_params),
+                ("query", &op.query),
+                ("headers", &op.headers),
+            ] {
                 if params.is_empty() {
                     continue;
                 }
@@ -1399,8 +1474,14 @@ impl<'a> Converter<'a> {
                     if p.ty != "string" {
                         pn.set("type", Node::str(&p.ty));
                     }
-                    if p.required && key == "query" {
+                    if p.required && key != "path_params" {
                         pn.set("required", Node::Bool(true));
+                    }
+                    if let Some(r) = &p.rust_name {
+                        pn.set("rust_name", Node::str(r));
+                    }
+                    if let Some(st) = p.style {
+                        pn.set("style", Node::str(st));
                     }
                     if let Some(c) = &p.from_credential {
                         pn.set("from_credential", Node::str(c));
@@ -1424,11 +1505,25 @@ impl<'a> Converter<'a> {
             if let Some(b) = &op.body {
                 node.set("body", Node::str(b));
             }
+            if let Some(e) = op.body_encoding {
+                node.set("body_encoding", Node::str(e));
+            }
+            if let Some((arrays, nested)) = op.form_style {
+                let mut fs = Node::map();
+                fs.set("arrays", Node::str(arrays));
+                fs.set("nested", Node::str(nested));
+                node.set("form_style", fs);
+            }
             if let Some(r) = &op.response {
                 node.set("response", Node::str(r));
             }
-            if let Some(s) = op.status {
-                node.set("status", Node::Int(i64::from(s)));
+            match op.status.as_slice() {
+                [] => {}
+                [one] => node.set("status", Node::Int(i64::from(*one))),
+                many => node.set(
+                    "status",
+                    Node::Seq(many.iter().map(|s| Node::Int(i64::from(*s))).collect()),
+                ),
             }
             if !op.errors.is_empty() {
                 node.set(
@@ -1450,6 +1545,61 @@ impl<'a> Converter<'a> {
     }
 }
 
+/// User name and password credential names for an HTTP Basic scheme: the two halves of a
+/// `user_password` scheme name, else `<scheme>_username` and `<scheme>_password`.
+fn basic_credential_names(raw: &str, name: &str) -> (String, String) {
+    if let Some((u, p)) = raw.split_once('_')
+        && !p.contains('_')
+    {
+        let (u, p) = (operations::op_name(u), operations::op_name(p));
+        if !u.is_empty() && !p.is_empty() && u != p {
+            return (u, p);
+        }
+    }
+    (format!("{name}_username"), format!("{name}_password"))
+}
+
+/// A key prefix (`Bearer `, `Token `...) the scheme's description states in backquotes or
+/// quotes, such as "send `Bearer <key>`".
+fn known_prefix(description: Option<&str>) -> Option<&'static str> {
+    let d = description?;
+    ["Bearer ", "Token ", "Basic ", "App ", "AccessKey ", "Key ", "Klaviyo-API-Key "]
+        .into_iter()
+        .find(|p| {
+            [format!("`{p}"), format!("\"{p}"), format!("'{p}")]
+                .iter()
+                .any(|q| d.contains(q.as_str()))
+        })
+}
+
+/// The Rust name a wire name needs when the one derived from it is not usable or already
+/// `taken` (`DateSent<` beside `DateSent` -> `date_sent_before`, `self` -> `self_value`);
+/// `None` when the derived name serves. The name chosen is added to `taken`.
+pub(crate) fn rust_rename(wire: &str, taken: &mut BTreeSet<String>) -> Option<String> {
+    let derived = snake(wire);
+    if can_be_ident(&derived) && taken.insert(derived.clone()) {
+        return None;
+    }
+    let spelled = wire.replace('<', " before ").replace('>', " after ");
+    let mut base = snake(&spelled);
+    if base.is_empty() {
+        base = "field".into();
+    }
+    if !base.starts_with(|c: char| c.is_ascii_lowercase()) {
+        base = format!("n_{base}");
+    }
+    if !can_be_ident(&base) || crate::names::is_keyword(&base) {
+        base = format!("{base}_value");
+    }
+    let mut candidate = base.clone();
+    let mut n = 2;
+    while !taken.insert(candidate.clone()) {
+        candidate = format!("{base}_{n}");
+        n += 1;
+    }
+    Some(candidate)
+}
+
 fn first_line(s: &str) -> String {
     s.lines().next().unwrap_or_default().trim().to_owned()
 }
@@ -1465,6 +1615,9 @@ fn number(v: f64) -> Node {
 fn field_node(f: &FieldOut) -> Node {
     let mut n = Node::map();
     n.set("type", Node::str(&f.ty));
+    if let Some(r) = &f.rust_name {
+        n.set("rust_name", Node::str(r));
+    }
     if f.required {
         n.set("required", Node::Bool(true));
     }

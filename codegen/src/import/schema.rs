@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::document::{escape, resolve, unescape};
 use super::{Converter, FieldOut, TypeOut, VariantOut};
-use crate::names::{can_be_ident, is_pascal, pascal, snake};
+use crate::names::{can_be_ident, is_pascal, pascal};
 
 /// Deepest nesting of inline schemas followed before a schema is typed as `json`.
 pub(crate) const MAX_SCHEMA_DEPTH: usize = 32;
@@ -175,6 +175,8 @@ impl Converter<'_> {
         Ok(match ty {
             "string" => match s.get("format").and_then(Value::as_str) {
                 Some("date-time") => "datetime".into(),
+                Some("date") => "date".into(),
+                Some("binary") if self.bytes_fields && depth == 1 => "bytes".into(),
                 _ => "string".into(),
             },
             "integer" => "integer".into(),
@@ -459,18 +461,20 @@ impl Converter<'_> {
         let mut fields = Vec::new();
         let mut rust_names: BTreeSet<String> = BTreeSet::new();
         for (wire, (pschema, pptr)) in &props {
-            let rust = snake(wire);
-            if !can_be_ident(&rust) || !rust_names.insert(rust.clone()) {
-                self.skip(
+            let rename = super::rust_rename(wire, &mut rust_names);
+            if let Some(r) = &rename {
+                self.approximate(
                     pptr,
-                    "needs spec construct: field rename (issue 16)",
-                    Some(&format!("`{wire}` has no Rust name of its own")),
+                    &format!("renamed: `{wire}` has no Rust name of its own; `rust_name: {r}`"),
                 );
-                continue;
             }
             let field_hint = format!("{name}{}", type_name(wire));
             match self.ty(pschema, pptr, &field_hint, depth + 1) {
-                Ok(ty) => fields.push(self.field(wire, ty, pschema, pptr, required.contains(wire))),
+                Ok(ty) => {
+                    let mut f = self.field(wire, ty, pschema, pptr, required.contains(wire));
+                    f.rust_name = rename;
+                    fields.push(f);
+                }
                 Err(reason) => self.skip(pptr, "field type not mappable", Some(&reason)),
             }
         }
