@@ -416,6 +416,8 @@ pub(crate) enum TypeOut {
     },
     Union {
         doc: Option<String>,
+        /// Told apart by shape, not by `tag` (which is then empty).
+        untagged: bool,
         tag: String,
         content: Option<String>,
         variants: Vec<VariantOut>,
@@ -1351,13 +1353,15 @@ impl<'a> Converter<'a> {
                             variants,
                             pointer,
                             content,
+                            untagged,
                             ..
                         }) => {
                             if content.is_some() {
                                 None
                             } else {
                                 if let Some(v) = variants.get_mut(i) {
-                                    v.ty = None;
+                                    // An untagged variant is its type: it stays, as any JSON.
+                                    v.ty = untagged.then(|| "json".to_owned());
                                 }
                                 Some(pointer.clone())
                             }
@@ -1418,6 +1422,7 @@ impl<'a> Converter<'a> {
                 }
                 TypeOut::Union {
                     doc,
+                    untagged,
                     tag,
                     content,
                     variants,
@@ -1427,7 +1432,11 @@ impl<'a> Converter<'a> {
                         node.set("doc", Node::str(d));
                     }
                     self.provenance(&mut node, &pointer);
-                    node.set("tag", Node::str(tag));
+                    if untagged {
+                        node.set("untagged", Node::Bool(true));
+                    } else {
+                        node.set("tag", Node::str(tag));
+                    }
                     if let Some(c) = content {
                         node.set("content", Node::str(c));
                     }

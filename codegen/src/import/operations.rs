@@ -463,7 +463,10 @@ impl Converter<'_> {
             let hint = format!("{op_pascal}{}", type_name(&pname));
             let ty = self.ty(&schema, &format!("{at}/schema"), &hint, 1);
             let scalar = |t: &str, conv: &Self| {
-                matches!(t, "string" | "integer" | "number" | "boolean" | "datetime")
+                matches!(
+                    t,
+                    "string" | "integer" | "number" | "boolean" | "datetime" | "date"
+                )
                     || matches!(conv.types.get(t), Some(super::TypeOut::Enum { .. }))
             };
             let list_item = t_list_item(ty.as_ref().ok());
