@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use comms_codegen::check::{Service, Ty, TypeKind};
-use comms_codegen::import::{Imported, ImportOptions, import_openapi};
+use comms_codegen::import::{ImportOptions, Imported, import_openapi};
 use comms_codegen::model::{
     AuthKind, BodyEncoding, FormArrays, ListStyle, PayloadEncoding, SpecFile, Statuses,
 };
@@ -47,11 +47,7 @@ fn every_operation_of_the_document_is_imported_and_nothing_is_skipped() {
     checked(&imported);
     assert_eq!(imported.report.operations_in_document, 5);
     assert_eq!(imported.report.operations_imported, 5);
-    assert!(
-        imported.report.skipped.is_empty(),
-        "{}",
-        imported.report
-    );
+    assert!(imported.report.skipped.is_empty(), "{}", imported.report);
 }
 
 #[test]

@@ -2,9 +2,10 @@
 //! every item marked as imported (its document and JSON pointer) and what OpenAPI cannot say
 //! (rate limits, retries, timeouts, idempotency, webhook signing) written as `not_shown`.
 //!
-//! What the spec language cannot express yet (form bodies, HTTP Basic, header parameters,
-//! untagged unions, field renames...) is skipped or approximated and listed in the [`Report`]
-//! with its JSON pointer and reason. The result always passes [`crate::check`]: the importer
+//! What the spec language cannot express (cookie parameters, callbacks, `HEAD`, object query
+//! parameters...) is skipped, and what it says only approximately (credential names of HTTP
+//! Basic, untagged unions, renamed wire names, webhooks without a signature) is imported and
+//! reported; both are listed in the [`Report`] with their JSON pointer and reason. The result always passes [`crate::check`]: the importer
 //! checks what it wrote and drops any item the checker refuses, reporting it too.
 //!
 //! ```
@@ -925,7 +926,9 @@ impl<'a> Converter<'a> {
                             );
                             cred.set(
                                 "doc",
-                                Node::str(format!("A credential of the `{raw}` HTTP Basic scheme.")),
+                                Node::str(format!(
+                                    "A credential of the `{raw}` HTTP Basic scheme."
+                                )),
                             );
                             self.provenance(&mut cred, &ptr);
                             credentials.set(c, cred);
@@ -943,15 +946,18 @@ impl<'a> Converter<'a> {
                         node.set("kind", Node::str("header"));
                         node.set("header", Node::str(header));
                         self.auth_headers.insert(header.to_ascii_lowercase());
-                        let prefix = s.get("x-prefix").and_then(Value::as_str).or_else(|| {
-                            known_prefix(s.get("description").and_then(Value::as_str))
-                        });
+                        let prefix = s
+                            .get("x-prefix")
+                            .and_then(Value::as_str)
+                            .or_else(|| known_prefix(s.get("description").and_then(Value::as_str)));
                         if let Some(p) = prefix {
                             node.set("prefix", Node::str(p));
                             if s.get("x-prefix").is_none() {
                                 self.approximate(
                                     &ptr,
-                                    &format!("the key's prefix `{p}` read from the scheme's description"),
+                                    &format!(
+                                        "the key's prefix `{p}` read from the scheme's description"
+                                    ),
                                 );
                             }
                         } else if header.eq_ignore_ascii_case("authorization") {
@@ -1294,8 +1300,9 @@ impl<'a> Converter<'a> {
             }
             let hint = format!("{}Webhook", pascal(&name));
             let ty = match self.ty(&schema, &format!("{ptr}/requestBody"), &hint, 0) {
-                Ok(t) if matches!(self.types.get(&t), Some(TypeOut::Object { .. }))
-                    || (!form && self.types.contains_key(&t)) =>
+                Ok(t)
+                    if matches!(self.types.get(&t), Some(TypeOut::Object { .. }))
+                        || (!form && self.types.contains_key(&t)) =>
                 {
                     t
                 }
@@ -1664,13 +1671,21 @@ fn basic_credential_names(raw: &str, name: &str) -> (String, String) {
 /// quotes, such as "send `Bearer <key>`".
 fn known_prefix(description: Option<&str>) -> Option<&'static str> {
     let d = description?;
-    ["Bearer ", "Token ", "Basic ", "App ", "AccessKey ", "Key ", "Klaviyo-API-Key "]
-        .into_iter()
-        .find(|p| {
-            [format!("`{p}"), format!("\"{p}"), format!("'{p}")]
-                .iter()
-                .any(|q| d.contains(q.as_str()))
-        })
+    [
+        "Bearer ",
+        "Token ",
+        "Basic ",
+        "App ",
+        "AccessKey ",
+        "Key ",
+        "Klaviyo-API-Key ",
+    ]
+    .into_iter()
+    .find(|p| {
+        [format!("`{p}"), format!("\"{p}"), format!("'{p}")]
+            .iter()
+            .any(|q| d.contains(q.as_str()))
+    })
 }
 
 /// The Rust name a wire name needs when the one derived from it is not usable or already

@@ -466,15 +466,15 @@ impl Converter<'_> {
                 matches!(
                     t,
                     "string" | "integer" | "number" | "boolean" | "datetime" | "date"
-                )
-                    || matches!(conv.types.get(t), Some(super::TypeOut::Enum { .. }))
+                ) || matches!(conv.types.get(t), Some(super::TypeOut::Enum { .. }))
             };
             let list_item = t_list_item(ty.as_ref().ok());
             let mut style = None;
             let ty = match ty {
                 Ok(t) if scalar(&t, self) => t,
-                Ok(t) if place == "query"
-                    && list_item.as_deref().is_some_and(|i| scalar(i, self)) =>
+                Ok(t)
+                    if place == "query"
+                        && list_item.as_deref().is_some_and(|i| scalar(i, self)) =>
                 {
                     match self.list_style(&p, &at) {
                         Ok(st) => {
@@ -559,7 +559,9 @@ impl Converter<'_> {
                 if let Some(r) = &out.rust_name {
                     self.approximate(
                         &at,
-                        &format!("renamed: `{pname}` has no Rust name of its own; `rust_name: {r}`"),
+                        &format!(
+                            "renamed: `{pname}` has no Rust name of its own; `rust_name: {r}`"
+                        ),
                     );
                 }
                 if place == "header" {

@@ -628,7 +628,11 @@ impl Converter<'_> {
                 }
             };
             let base = crate::names::snake(&ty.replace(['<', '>'], " "));
-            let base = if base.is_empty() { "variant".to_owned() } else { base };
+            let base = if base.is_empty() {
+                "variant".to_owned()
+            } else {
+                base
+            };
             let mut tag = base.clone();
             let mut n = 2;
             while !keys.insert(tag.clone()) {
@@ -643,12 +647,17 @@ impl Converter<'_> {
         }
         if variants.is_empty() {
             self.types.shift_remove(&name);
-            self.approximate(ptr, &format!("{key} with no mappable member; typed as json"));
+            self.approximate(
+                ptr,
+                &format!("{key} with no mappable member; typed as json"),
+            );
             return Ok("json".into());
         }
         self.approximate(
             ptr,
-            &format!("{key} without a discriminator: an untagged union, the first variant that fits wins"),
+            &format!(
+                "{key} without a discriminator: an untagged union, the first variant that fits wins"
+            ),
         );
         self.types.insert(
             name.clone(),
