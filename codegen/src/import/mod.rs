@@ -1765,3 +1765,47 @@ fn field_node(f: &FieldOut) -> Node {
     }
     n
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wire_names_without_a_usable_rust_name_get_a_distinct_one() {
+        let mut taken = BTreeSet::new();
+        assert_eq!(rust_rename("DateSent", &mut taken), None);
+        assert_eq!(
+            rust_rename("DateSent<", &mut taken).as_deref(),
+            Some("date_sent_before")
+        );
+        assert_eq!(
+            rust_rename("DateSent>", &mut taken).as_deref(),
+            Some("date_sent_after")
+        );
+        assert_eq!(
+            rust_rename("self", &mut taken).as_deref(),
+            Some("self_value")
+        );
+        assert_eq!(rust_rename("", &mut taken).as_deref(), Some("field"));
+        assert_eq!(rust_rename("", &mut taken).as_deref(), Some("field_2"));
+        assert_eq!(rust_rename("2fa", &mut taken).as_deref(), Some("n_2fa"));
+        // A keyword is a raw identifier, not a rename.
+        assert_eq!(rust_rename("type", &mut taken), None);
+        assert!(taken.iter().all(|n| can_be_ident(n)));
+    }
+
+    #[test]
+    fn basic_credentials_are_named_from_a_user_password_scheme_name() {
+        assert_eq!(
+            basic_credential_names("accountSid_authToken", "account_sid_auth_token"),
+            ("account_sid".to_owned(), "auth_token".to_owned())
+        );
+        assert_eq!(
+            basic_credential_names("basicAuth", "basic_auth"),
+            (
+                "basic_auth_username".to_owned(),
+                "basic_auth_password".to_owned()
+            )
+        );
+    }
+}
