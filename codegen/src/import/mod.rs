@@ -2,9 +2,10 @@
 //! every item marked as imported (its document and JSON pointer) and what OpenAPI cannot say
 //! (rate limits, retries, timeouts, idempotency, webhook signing) written as `not_shown`.
 //!
-//! What the spec language cannot express yet (form bodies, HTTP Basic, header parameters,
-//! untagged unions, field renames...) is skipped or approximated and listed in the [`Report`]
-//! with its JSON pointer and reason. The result always passes [`crate::check`]: the importer
+//! What the spec language cannot express (cookie parameters, callbacks, `HEAD`, object query
+//! parameters...) is skipped, and what it says only approximately (credential names of HTTP
+//! Basic, untagged unions, renamed wire names, webhooks without a signature) is imported and
+//! reported; both are listed in the [`Report`] with their JSON pointer and reason. The result always passes [`crate::check`]: the importer
 //! checks what it wrote and drops any item the checker refuses, reporting it too.
 //!
 //! ```
@@ -33,7 +34,7 @@ mod operations;
 mod schema;
 mod yaml;
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt;
 
 use indexmap::IndexMap;
@@ -42,7 +43,7 @@ use serde_json::Value;
 pub use document::Version;
 use yaml::Node;
 
-use crate::names::{is_keyword, is_snake, pascal, shouty};
+use crate::names::{can_be_ident, is_keyword, is_snake, pascal, shouty, snake};
 
 /// Largest document read unless [`ImportOptions::max_document_bytes`] says otherwise (64 MiB;
 /// the largest provider documents are a few MiB).
@@ -416,6 +417,8 @@ pub(crate) enum TypeOut {
     },
     Union {
         doc: Option<String>,
+        /// Told apart by shape, not by `tag` (which is then empty).
+        untagged: bool,
         tag: String,
         content: Option<String>,
         variants: Vec<VariantOut>,
@@ -437,6 +440,8 @@ pub(crate) struct FieldOut {
     pub(crate) min_items: Option<u64>,
     pub(crate) min: Option<f64>,
     pub(crate) max: Option<f64>,
+    /// The Rust name, when the wire name gives none of its own.
+    pub(crate) rust_name: Option<String>,
 }
 
 impl FieldOut {
@@ -454,6 +459,7 @@ impl FieldOut {
             min_items: None,
             min: None,
             max: None,
+            rust_name: None,
         }
     }
 }
@@ -475,6 +481,10 @@ pub(crate) struct ParamOut {
     pub(crate) min: Option<f64>,
     pub(crate) max: Option<f64>,
     pub(crate) max_len: Option<u64>,
+    /// The Rust name, when the wire name gives none of its own.
+    pub(crate) rust_name: Option<String>,
+    /// How a list query parameter travels (`comma`, `brackets`); `None`: `repeat`.
+    pub(crate) style: Option<&'static str>,
 }
 
 impl ParamOut {
@@ -488,6 +498,8 @@ impl ParamOut {
             min: None,
             max: None,
             max_len: None,
+            rust_name: None,
+            style: None,
         }
     }
 }
@@ -500,9 +512,15 @@ pub(crate) struct OpOut {
     pub(crate) doc: Option<String>,
     pub(crate) path_params: Vec<ParamOut>,
     pub(crate) query: Vec<ParamOut>,
+    pub(crate) headers: Vec<ParamOut>,
     pub(crate) body: Option<String>,
+    /// `form` or `multipart`; `None`: JSON.
+    pub(crate) body_encoding: Option<&'static str>,
+    /// `(arrays, nested)` of a form body when not the defaults.
+    pub(crate) form_style: Option<(&'static str, &'static str)>,
     pub(crate) response: Option<String>,
-    pub(crate) status: Option<u16>,
+    /// Success statuses; empty: 200 alone.
+    pub(crate) status: Vec<u16>,
     pub(crate) errors: Vec<u16>,
     pub(crate) idempotency: Option<&'static str>,
     pub(crate) auth: Option<String>,
@@ -528,6 +546,8 @@ pub(crate) struct Converter<'a> {
     pub(crate) auth_headers: HashSet<String>,
     /// Security schemes left out (already reported).
     pub(crate) unmapped_schemes: HashSet<String>,
+    /// Set while a multipart body's type is made: its binary string fields become `bytes`.
+    pub(crate) bytes_fields: bool,
     pub(crate) pagination: Option<Node>,
     pub(crate) idempotency: Option<Node>,
     pub(crate) report: Report,
@@ -559,6 +579,7 @@ impl<'a> Converter<'a> {
             auth_names: Vec::new(),
             auth_headers: HashSet::new(),
             unmapped_schemes: HashSet::new(),
+            bytes_fields: false,
             pagination: None,
             idempotency: None,
             report: Report::default(),
@@ -872,8 +893,49 @@ impl<'a> Converter<'a> {
                     self.auth_headers.insert("authorization".into());
                 }
                 ("http", "basic") => {
-                    self.skip(&ptr, "needs spec construct: HTTP Basic (issue 16)", None);
-                    continue;
+                    // Our exports name both credentials; otherwise they are named from the
+                    // scheme: `accountSid_authToken` -> account_sid, auth_token.
+                    let named = |role: &str| {
+                        s.get("x-credentials")
+                            .and_then(|c| c.get(role))
+                            .and_then(Value::as_str)
+                            .map(str::to_owned)
+                    };
+                    let (user, pass) = match (named("username"), named("password")) {
+                        (Some(u), p) => (u, p),
+                        _ => {
+                            let (u, p) = basic_credential_names(raw, &name);
+                            self.approximate(
+                                &ptr,
+                                &format!("HTTP Basic: credentials named from the scheme (`{u}` as user name, `{p}` as password)"),
+                            );
+                            (u, Some(p))
+                        }
+                    };
+                    node.set("kind", Node::str("basic"));
+                    node.set("username", Node::str(&user));
+                    if let Some(p) = &pass {
+                        node.set("password", Node::str(p));
+                    }
+                    for c in std::iter::once(&user).chain(pass.as_ref()) {
+                        if credentials.get(c).is_none() {
+                            let mut cred = Node::map();
+                            cred.set(
+                                "env",
+                                Node::str(format!("COMMS_{}_{}", shouty(service), shouty(c))),
+                            );
+                            cred.set(
+                                "doc",
+                                Node::str(format!(
+                                    "A credential of the `{raw}` HTTP Basic scheme."
+                                )),
+                            );
+                            self.provenance(&mut cred, &ptr);
+                            credentials.set(c, cred);
+                        }
+                    }
+                    self.auth_headers.insert("authorization".into());
+                    credential = None;
                 }
                 ("apiKey", _) => match s.get("in").and_then(Value::as_str) {
                     Some("header") => {
@@ -884,7 +946,21 @@ impl<'a> Converter<'a> {
                         node.set("kind", Node::str("header"));
                         node.set("header", Node::str(header));
                         self.auth_headers.insert(header.to_ascii_lowercase());
-                        if header.eq_ignore_ascii_case("authorization") {
+                        let prefix = s
+                            .get("x-prefix")
+                            .and_then(Value::as_str)
+                            .or_else(|| known_prefix(s.get("description").and_then(Value::as_str)));
+                        if let Some(p) = prefix {
+                            node.set("prefix", Node::str(p));
+                            if s.get("x-prefix").is_none() {
+                                self.approximate(
+                                    &ptr,
+                                    &format!(
+                                        "the key's prefix `{p}` read from the scheme's description"
+                                    ),
+                                );
+                            }
+                        } else if header.eq_ignore_ascii_case("authorization") {
                             self.approximate(&ptr, "an API key sent whole in `Authorization`: if the provider wants `Bearer <key>`, make this scheme `kind: bearer`");
                         }
                     }
@@ -914,7 +990,10 @@ impl<'a> Converter<'a> {
                     continue;
                 }
             }
-            if node.get("kind").and_then(Node::as_str) != Some("signature") {
+            if !matches!(
+                node.get("kind").and_then(Node::as_str),
+                Some("signature" | "basic")
+            ) {
                 let c = credential.unwrap_or_else(|| "api_key".into());
                 if credentials.get(&c).is_none() {
                     let mut cred = Node::map();
@@ -1141,7 +1220,7 @@ impl<'a> Converter<'a> {
                 );
                 continue;
             };
-            let schema = post
+            let media = post
                 .get("requestBody")
                 .and_then(|b| document::deref(doc, b, ""))
                 .and_then(|(b, _)| b.get("content").cloned())
@@ -1149,22 +1228,27 @@ impl<'a> Converter<'a> {
                     c.as_object().and_then(|c| {
                         c.iter()
                             .find(|(k, _)| k.contains("json"))
-                            .map(|(_, m)| m.clone())
+                            .map(|(_, m)| (m.clone(), false))
+                            .or_else(|| {
+                                c.iter()
+                                    .find(|(k, _)| k.contains("x-www-form-urlencoded"))
+                                    .map(|(_, m)| (m.clone(), true))
+                            })
                     })
-                })
-                .and_then(|m| m.get("schema").cloned());
-            match schema {
-                Some(s) => found.push((ptr, post.clone(), s)),
-                None => self.skip(&ptr, "webhook without a JSON body", None),
+                });
+            match media.and_then(|(m, form)| Some((m.get("schema")?.clone(), form))) {
+                Some((s, form)) => found.push((ptr, name.clone(), post.clone(), s, form)),
+                None => self.skip(&ptr, "webhook without a JSON or form body", None),
             }
         }
         if found.len() > 1 {
-            for (ptr, _, _) in &found {
-                self.skip(ptr, "needs spec construct: several webhook payload types (the spec has one webhook type)", None);
-            }
-            return None;
+            return self.several_webhooks(key, found);
         }
-        let (ptr, post, schema) = found.pop()?;
+        let (ptr, _, post, schema, form) = found.pop()?;
+        if form {
+            // `events.webhook` is JSON only; the list form says the encoding.
+            return self.several_webhooks(key, vec![(ptr, String::new(), post, schema, true)]);
+        }
         let ty = match self.ty(&schema, &format!("{ptr}/requestBody"), "WebhookEvent", 0) {
             Ok(t) if self.types.contains_key(&t) => t,
             Ok(_) | Err(_) => {
@@ -1188,6 +1272,94 @@ impl<'a> Converter<'a> {
         self.provenance(&mut hook, &ptr);
         let mut events = Node::map();
         events.set("webhook", hook);
+        self.provenance(&mut events, &format!("/{key}"));
+        Some(events)
+    }
+
+    /// Several payload types (or a form-encoded one) as `events.webhooks`. OpenAPI says
+    /// neither how a delivery is told apart nor how it is signed: unless our own export's
+    /// `x-select` says so, each is selected by a placeholder path `/<name>`, and each is
+    /// `signature: none` (the `webhook_signature` gap stays open); both are reported.
+    fn several_webhooks(
+        &mut self,
+        key: &str,
+        found: Vec<(String, String, Value, Value, bool)>,
+    ) -> Option<Node> {
+        let mut hooks = Node::map();
+        let mut names = BTreeSet::new();
+        for (ptr, raw, post, schema, form) in found {
+            let base = match operations::op_name(if raw.is_empty() { "event" } else { &raw }) {
+                n if n.is_empty() => "event".to_owned(),
+                n => n,
+            };
+            let mut name = base.clone();
+            let mut n = 2;
+            while !names.insert(name.clone()) {
+                name = format!("{base}_{n}");
+                n += 1;
+            }
+            let hint = format!("{}Webhook", pascal(&name));
+            let ty = match self.ty(&schema, &format!("{ptr}/requestBody"), &hint, 0) {
+                Ok(t)
+                    if matches!(self.types.get(&t), Some(TypeOut::Object { .. }))
+                        || (!form && self.types.contains_key(&t)) =>
+                {
+                    t
+                }
+                Ok(_) | Err(_) => {
+                    self.skip(&ptr, "webhook payload is not a named type", None);
+                    continue;
+                }
+            };
+            let mut hook = Node::map();
+            hook.set("type", Node::str(ty));
+            if form {
+                hook.set("encoding", Node::str("form"));
+            }
+            let mut select = Node::map();
+            match post.get("x-select").and_then(Value::as_object) {
+                Some(x) => {
+                    for k in ["header", "field", "path", "equals"] {
+                        if let Some(v) = x.get(k).and_then(Value::as_str) {
+                            select.set(k, Node::str(v));
+                        }
+                    }
+                }
+                None => {
+                    let path = format!("/{name}");
+                    self.approximate(
+                        &ptr,
+                        &format!("webhook `{name}`: what tells it apart is not in the document; selected by the placeholder path `{path}` (set the URL path you register)"),
+                    );
+                    select.set("path", Node::str(path));
+                }
+            }
+            hook.set("select", select);
+            let builtin = post
+                .get("x-signature")
+                .and_then(Value::as_str)
+                .filter(|s| matches!(*s, "standard_webhooks" | "pusher"));
+            match builtin {
+                Some(sig) => hook.set("signature", Node::str(sig)),
+                None => {
+                    self.approximate(
+                        &ptr,
+                        &format!("webhook `{name}`: its signature is not in the document; `signature: none` (decoded only) until `events.signatures` says how it is signed"),
+                    );
+                    hook.set("signature", Node::str("none"));
+                }
+            }
+            if let Some(d) = post.get("summary").and_then(Value::as_str) {
+                hook.set("doc", Node::str(d));
+            }
+            self.provenance(&mut hook, &ptr);
+            hooks.set(&name, hook);
+        }
+        if matches!(&hooks, Node::Map(m) if m.is_empty()) {
+            return None;
+        }
+        let mut events = Node::map();
+        events.set("webhooks", hooks);
         self.provenance(&mut events, &format!("/{key}"));
         Some(events)
     }
@@ -1280,13 +1452,15 @@ impl<'a> Converter<'a> {
                             variants,
                             pointer,
                             content,
+                            untagged,
                             ..
                         }) => {
                             if content.is_some() {
                                 None
                             } else {
                                 if let Some(v) = variants.get_mut(i) {
-                                    v.ty = None;
+                                    // An untagged variant is its type: it stays, as any JSON.
+                                    v.ty = untagged.then(|| "json".to_owned());
                                 }
                                 Some(pointer.clone())
                             }
@@ -1347,6 +1521,7 @@ impl<'a> Converter<'a> {
                 }
                 TypeOut::Union {
                     doc,
+                    untagged,
                     tag,
                     content,
                     variants,
@@ -1356,7 +1531,11 @@ impl<'a> Converter<'a> {
                         node.set("doc", Node::str(d));
                     }
                     self.provenance(&mut node, &pointer);
-                    node.set("tag", Node::str(tag));
+                    if untagged {
+                        node.set("untagged", Node::Bool(true));
+                    } else {
+                        node.set("tag", Node::str(tag));
+                    }
                     if let Some(c) = content {
                         node.set("content", Node::str(c));
                     }
@@ -1389,7 +1568,11 @@ impl<'a> Converter<'a> {
             if let Some(d) = &op.doc {
                 node.set("doc", Node::str(d));
             }
-            for (key, params) in [("path_params", &op.path_params), ("query", &op.query)] {
+            for (key, params) in [
+                ("path_params", &op.path_params),
+                ("query", &op.query),
+                ("headers", &op.headers),
+            ] {
                 if params.is_empty() {
                     continue;
                 }
@@ -1399,8 +1582,14 @@ impl<'a> Converter<'a> {
                     if p.ty != "string" {
                         pn.set("type", Node::str(&p.ty));
                     }
-                    if p.required && key == "query" {
+                    if p.required && key != "path_params" {
                         pn.set("required", Node::Bool(true));
+                    }
+                    if let Some(r) = &p.rust_name {
+                        pn.set("rust_name", Node::str(r));
+                    }
+                    if let Some(st) = p.style {
+                        pn.set("style", Node::str(st));
                     }
                     if let Some(c) = &p.from_credential {
                         pn.set("from_credential", Node::str(c));
@@ -1424,11 +1613,25 @@ impl<'a> Converter<'a> {
             if let Some(b) = &op.body {
                 node.set("body", Node::str(b));
             }
+            if let Some(e) = op.body_encoding {
+                node.set("body_encoding", Node::str(e));
+            }
+            if let Some((arrays, nested)) = op.form_style {
+                let mut fs = Node::map();
+                fs.set("arrays", Node::str(arrays));
+                fs.set("nested", Node::str(nested));
+                node.set("form_style", fs);
+            }
             if let Some(r) = &op.response {
                 node.set("response", Node::str(r));
             }
-            if let Some(s) = op.status {
-                node.set("status", Node::Int(i64::from(s)));
+            match op.status.as_slice() {
+                [] => {}
+                [one] => node.set("status", Node::Int(i64::from(*one))),
+                many => node.set(
+                    "status",
+                    Node::Seq(many.iter().map(|s| Node::Int(i64::from(*s))).collect()),
+                ),
             }
             if !op.errors.is_empty() {
                 node.set(
@@ -1450,6 +1653,69 @@ impl<'a> Converter<'a> {
     }
 }
 
+/// User name and password credential names for an HTTP Basic scheme: the two halves of a
+/// `user_password` scheme name, else `<scheme>_username` and `<scheme>_password`.
+fn basic_credential_names(raw: &str, name: &str) -> (String, String) {
+    if let Some((u, p)) = raw.split_once('_')
+        && !p.contains('_')
+    {
+        let (u, p) = (operations::op_name(u), operations::op_name(p));
+        if !u.is_empty() && !p.is_empty() && u != p {
+            return (u, p);
+        }
+    }
+    (format!("{name}_username"), format!("{name}_password"))
+}
+
+/// A key prefix (`Bearer `, `Token `...) the scheme's description states in backquotes or
+/// quotes, such as "send `Bearer <key>`".
+fn known_prefix(description: Option<&str>) -> Option<&'static str> {
+    let d = description?;
+    [
+        "Bearer ",
+        "Token ",
+        "Basic ",
+        "App ",
+        "AccessKey ",
+        "Key ",
+        "Klaviyo-API-Key ",
+    ]
+    .into_iter()
+    .find(|p| {
+        [format!("`{p}"), format!("\"{p}"), format!("'{p}")]
+            .iter()
+            .any(|q| d.contains(q.as_str()))
+    })
+}
+
+/// The Rust name a wire name needs when the one derived from it is not usable or already
+/// `taken` (`DateSent<` beside `DateSent` -> `date_sent_before`, `self` -> `self_value`);
+/// `None` when the derived name serves. The name chosen is added to `taken`.
+pub(crate) fn rust_rename(wire: &str, taken: &mut BTreeSet<String>) -> Option<String> {
+    let derived = snake(wire);
+    if can_be_ident(&derived) && taken.insert(derived.clone()) {
+        return None;
+    }
+    let spelled = wire.replace('<', " before ").replace('>', " after ");
+    let mut base = snake(&spelled);
+    if base.is_empty() {
+        base = "field".into();
+    }
+    if !base.starts_with(|c: char| c.is_ascii_lowercase()) {
+        base = format!("n_{base}");
+    }
+    if !can_be_ident(&base) || crate::names::is_keyword(&base) {
+        base = format!("{base}_value");
+    }
+    let mut candidate = base.clone();
+    let mut n = 2;
+    while !taken.insert(candidate.clone()) {
+        candidate = format!("{base}_{n}");
+        n += 1;
+    }
+    Some(candidate)
+}
+
 fn first_line(s: &str) -> String {
     s.lines().next().unwrap_or_default().trim().to_owned()
 }
@@ -1465,6 +1731,9 @@ fn number(v: f64) -> Node {
 fn field_node(f: &FieldOut) -> Node {
     let mut n = Node::map();
     n.set("type", Node::str(&f.ty));
+    if let Some(r) = &f.rust_name {
+        n.set("rust_name", Node::str(r));
+    }
     if f.required {
         n.set("required", Node::Bool(true));
     }
@@ -1495,4 +1764,48 @@ fn field_node(f: &FieldOut) -> Node {
         n.set("doc", Node::str(d));
     }
     n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wire_names_without_a_usable_rust_name_get_a_distinct_one() {
+        let mut taken = BTreeSet::new();
+        assert_eq!(rust_rename("DateSent", &mut taken), None);
+        assert_eq!(
+            rust_rename("DateSent<", &mut taken).as_deref(),
+            Some("date_sent_before")
+        );
+        assert_eq!(
+            rust_rename("DateSent>", &mut taken).as_deref(),
+            Some("date_sent_after")
+        );
+        assert_eq!(
+            rust_rename("self", &mut taken).as_deref(),
+            Some("self_value")
+        );
+        assert_eq!(rust_rename("", &mut taken).as_deref(), Some("field"));
+        assert_eq!(rust_rename("", &mut taken).as_deref(), Some("field_2"));
+        assert_eq!(rust_rename("2fa", &mut taken).as_deref(), Some("n_2fa"));
+        // A keyword is a raw identifier, not a rename.
+        assert_eq!(rust_rename("type", &mut taken), None);
+        assert!(taken.iter().all(|n| can_be_ident(n)));
+    }
+
+    #[test]
+    fn basic_credentials_are_named_from_a_user_password_scheme_name() {
+        assert_eq!(
+            basic_credential_names("accountSid_authToken", "account_sid_auth_token"),
+            ("account_sid".to_owned(), "auth_token".to_owned())
+        );
+        assert_eq!(
+            basic_credential_names("basicAuth", "basic_auth"),
+            (
+                "basic_auth_username".to_owned(),
+                "basic_auth_password".to_owned()
+            )
+        );
+    }
 }

@@ -120,7 +120,124 @@ fn body_reason(media: &str) -> String {
     }
 }
 
+/// `form` or `multipart` for those media types.
+fn form_encoding(media: &str) -> Option<&'static str> {
+    let m = media.split(';').next().unwrap_or_default().trim();
+    match m {
+        "application/x-www-form-urlencoded" => Some("form"),
+        "multipart/form-data" => Some("multipart"),
+        _ => None,
+    }
+}
+
+/// The item type of a `list<T>` type expression.
+fn t_list_item(ty: Option<&String>) -> Option<String> {
+    ty?.strip_prefix("list<")?
+        .strip_suffix('>')
+        .map(str::to_owned)
+}
+
 impl Converter<'_> {
+    /// How a form body writes arrays, from the media type's `encoding` (`style`, `explode`);
+    /// `None` for the defaults (`repeat`, `brackets`).
+    fn form_style(&mut self, media: &Value, ptr: &str) -> Option<(&'static str, &'static str)> {
+        let encodings = media.get("encoding").and_then(Value::as_object)?;
+        let mut arrays = std::collections::BTreeSet::new();
+        let mut nested = std::collections::BTreeSet::new();
+        for e in encodings.values() {
+            let style = e.get("style").and_then(Value::as_str).unwrap_or("form");
+            let explode = e
+                .get("explode")
+                .and_then(Value::as_bool)
+                .unwrap_or(style == "form");
+            match (style, explode) {
+                ("form", true) => {
+                    arrays.insert("repeat");
+                }
+                ("form", false) => {
+                    arrays.insert("comma");
+                }
+                ("deepObject", _) => {
+                    nested.insert("brackets");
+                }
+                (other, _) => {
+                    self.approximate(
+                        &format!("{ptr}/encoding"),
+                        &format!("form style `{other}` is not a form_style; the default is used"),
+                    );
+                }
+            }
+        }
+        if arrays.len() > 1 {
+            self.approximate(
+                &format!("{ptr}/encoding"),
+                "fields of one form body state different array styles; `repeat` is used for all",
+            );
+            return None;
+        }
+        let a = arrays.into_iter().next()?;
+        (a != "repeat").then_some((a, "brackets"))
+    }
+
+    /// The `style` of a list query parameter: OpenAPI `style`/`explode`, or Swagger 2.0's
+    /// `collectionFormat` (default `csv`). `None` for `repeat`, the spec's default.
+    fn list_style(&mut self, p: &Value, _at: &str) -> Result<Option<&'static str>, String> {
+        if self.swagger {
+            let f = p
+                .get("x-collection-format")
+                .and_then(Value::as_str)
+                .unwrap_or("csv");
+            return match f {
+                "csv" => Ok(Some("comma")),
+                "multi" => Ok(None),
+                other => Err(format!(
+                    "needs spec construct: list query parameter with collectionFormat `{other}`"
+                )),
+            };
+        }
+        let style = p.get("style").and_then(Value::as_str).unwrap_or("form");
+        let explode = p
+            .get("explode")
+            .and_then(Value::as_bool)
+            .unwrap_or(style == "form");
+        match (style, explode) {
+            ("form", true) => Ok(None),
+            ("form", false) => Ok(Some("comma")),
+            (other, _) => Err(format!(
+                "needs spec construct: list query parameter with style `{other}`"
+            )),
+        }
+    }
+
+    /// Reports 2xx answers whose body differs from the one imported (the spec has one
+    /// response type for all success statuses).
+    fn other_success_bodies(
+        &mut self,
+        responses: Option<&Map<String, Value>>,
+        statuses: &[u16],
+        chosen: u16,
+        ptr: &str,
+    ) {
+        let Some(responses) = responses else { return };
+        let content = |code: u16| {
+            responses
+                .get(&code.to_string())
+                .and_then(|r| deref(self.doc, r, ptr))
+                .and_then(|(r, _)| r.get("content").cloned())
+                .filter(|c| c.as_object().is_some_and(|m| !m.is_empty()))
+        };
+        let first = content(chosen);
+        for s in statuses.iter().filter(|s| **s != chosen) {
+            let other = content(*s);
+            if other.is_some() && other != first {
+                self.approximate(
+                    &format!("{ptr}/responses/{s}"),
+                    &format!("its body differs from the {chosen} answer's; both read as that type"),
+                );
+            }
+        }
+    }
+
     /// Every operation of the document that the filters take.
     pub(crate) fn operations(&mut self, include: &[String], prefix: &str) {
         let doc = self.doc;
@@ -160,6 +277,7 @@ impl Converter<'_> {
                     n += 1;
                 }
                 self.used_names.insert(format!("{}Query", pascal(&name)));
+                self.used_names.insert(format!("{}Headers", pascal(&name)));
                 routes.push((path.clone(), *method, op, item, ptr, name));
             }
         }
@@ -252,6 +370,10 @@ impl Converter<'_> {
                         // Sent by the client already (the key, the credential).
                         continue;
                     }
+                    if place == "header" {
+                        keep.push((p.clone(), at, pname, place.to_owned(), required));
+                        continue;
+                    }
                     if required {
                         return Err(format!(
                             "needs spec construct: {place} parameter | required `{pname}`"
@@ -271,16 +393,29 @@ impl Converter<'_> {
             .and_then(|b| deref(doc, b, &format!("{ptr}/requestBody")))
             .map(|(b, at)| (b.clone(), at));
         let mut body_schema = None;
+        let mut body_encoding = None;
+        let mut form_style = None;
         if let Some((body, at)) = &body_media
             && let Some(content) = body.get("content").and_then(Value::as_object)
         {
-            match json_media(content) {
-                Some((media, m)) => {
+            let found = json_media(content).map(|(k, v)| (k, v, None)).or_else(|| {
+                content.iter().find_map(|(k, v)| {
+                    let enc = form_encoding(k)?;
+                    Some((k.as_str(), v, Some(enc)))
+                })
+            });
+            match found {
+                Some((media, m, encoding)) => {
+                    let mptr = format!("{at}/content/{}", escape(media));
+                    if encoding.is_some() {
+                        form_style = self.form_style(m, &mptr);
+                    }
+                    body_encoding = encoding;
                     body_schema = Some((
                         m.get("schema")
                             .cloned()
                             .unwrap_or(Value::Object(Map::new())),
-                        format!("{at}/content/{}/schema", escape(media)),
+                        format!("{mptr}/schema"),
                     ));
                 }
                 None => {
@@ -293,7 +428,10 @@ impl Converter<'_> {
         // Path parameters: every `{name}` declared, with a Rust-usable name.
         let mut path_params = Vec::new();
         let mut query = Vec::new();
+        let mut headers: Vec<ParamOut> = Vec::new();
         let mut rust_names = std::collections::BTreeSet::new();
+        let mut query_names = std::collections::BTreeSet::new();
+        let mut header_names = std::collections::BTreeSet::new();
         let declared: Vec<String> = keep
             .iter()
             .filter(|k| k.3 == "path")
@@ -325,11 +463,33 @@ impl Converter<'_> {
             let hint = format!("{op_pascal}{}", type_name(&pname));
             let ty = self.ty(&schema, &format!("{at}/schema"), &hint, 1);
             let scalar = |t: &str, conv: &Self| {
-                matches!(t, "string" | "integer" | "number" | "boolean" | "datetime")
-                    || matches!(conv.types.get(t), Some(super::TypeOut::Enum { .. }))
+                matches!(
+                    t,
+                    "string" | "integer" | "number" | "boolean" | "datetime" | "date"
+                ) || matches!(conv.types.get(t), Some(super::TypeOut::Enum { .. }))
             };
+            let list_item = t_list_item(ty.as_ref().ok());
+            let mut style = None;
             let ty = match ty {
                 Ok(t) if scalar(&t, self) => t,
+                Ok(t)
+                    if place == "query"
+                        && list_item.as_deref().is_some_and(|i| scalar(i, self)) =>
+                {
+                    match self.list_style(&p, &at) {
+                        Ok(st) => {
+                            style = st;
+                            t
+                        }
+                        Err(reason) => {
+                            if required {
+                                return Err(format!("{reason} | required `{pname}`"));
+                            }
+                            self.skip(&at, &reason, Some(&format!("optional `{pname}` left out")));
+                            continue;
+                        }
+                    }
+                }
                 Ok(t) if place == "path" => {
                     self.approximate(&at, &format!("path parameter of type `{t}` sent as text"));
                     "string".into()
@@ -356,6 +516,7 @@ impl Converter<'_> {
             };
             let (s, _) = super::schema::unwrap_nullable(&schema);
             let mut out = ParamOut::new(pname.clone(), ty.clone());
+            out.style = style;
             out.required = required || place == "path";
             out.doc = p
                 .get("description")
@@ -389,21 +550,25 @@ impl Converter<'_> {
                 out.wire = self.usable_path_name(&pname, &mut template, &mut rust_names);
                 path_params.push(out);
             } else {
-                let rust = snake(&pname);
-                if !can_be_ident(&rust) || query.iter().any(|q: &ParamOut| snake(&q.wire) == rust) {
-                    if required {
-                        return Err(format!(
-                            "needs spec construct: parameter rename (issue 16) | required `{pname}`"
-                        ));
-                    }
-                    self.skip(
+                let taken = if place == "header" {
+                    &mut header_names
+                } else {
+                    &mut query_names
+                };
+                out.rust_name = super::rust_rename(&pname, taken);
+                if let Some(r) = &out.rust_name {
+                    self.approximate(
                         &at,
-                        "needs spec construct: parameter rename (issue 16)",
-                        Some(&format!("`{pname}` has no Rust name of its own")),
+                        &format!(
+                            "renamed: `{pname}` has no Rust name of its own; `rust_name: {r}`"
+                        ),
                     );
-                    continue;
                 }
-                query.push(out);
+                if place == "header" {
+                    headers.push(out);
+                } else {
+                    query.push(out);
+                }
             }
         }
         // Path order, so method arguments read like the URL.
@@ -424,10 +589,20 @@ impl Converter<'_> {
                 );
                 None
             }
-            Some((schema, at)) => Some(
-                self.ty(&schema, &at, &format!("{op_pascal}Request"), 0)
-                    .map_err(|e| format!("request body type not mappable | {e}"))?,
-            ),
+            Some((schema, at)) => {
+                self.bytes_fields = body_encoding == Some("multipart");
+                let t = self.ty(&schema, &at, &format!("{op_pascal}Request"), 0);
+                self.bytes_fields = false;
+                let t = t.map_err(|e| format!("request body type not mappable | {e}"))?;
+                if body_encoding.is_some()
+                    && !matches!(self.types.get(&t), Some(super::TypeOut::Object { .. }))
+                {
+                    return Err(format!(
+                        "a form or multipart body that is not an object | typed `{t}`"
+                    ));
+                }
+                Some(t)
+            }
             None => None,
         };
 
@@ -449,11 +624,17 @@ impl Converter<'_> {
                     .map(|k| (200, k.clone()))
             });
         let mut response = None;
-        let mut status = None;
+        let mut status = Vec::new();
         if let Some((code, key)) = success {
-            if code != 200 {
-                status = Some(code);
+            status = codes
+                .iter()
+                .map(|(c, _)| *c)
+                .filter(|c| (200..=299).contains(c))
+                .collect();
+            if status.is_empty() {
+                status.push(code);
             }
+            self.other_success_bodies(responses, &status, code, ptr);
             let rptr = format!("{ptr}/responses/{}", escape(&key));
             let found = responses
                 .and_then(|r| r.get(&key))
@@ -475,7 +656,11 @@ impl Converter<'_> {
                     }
                     None => {
                         let media = content.keys().next().cloned().unwrap_or_default();
-                        self.approximate(&at, &format!("a `{media}` success body is not read (needs spec construct: non-JSON response)"));
+                        response = Some(if media.starts_with("text/") {
+                            "text".to_owned()
+                        } else {
+                            "bytes".to_owned()
+                        });
                     }
                 }
             }
@@ -537,9 +722,12 @@ impl Converter<'_> {
             doc: (!doc_text.is_empty()).then_some(doc_text),
             path_params,
             query,
+            headers,
             body,
+            body_encoding,
+            form_style,
             response,
-            status,
+            status: if status == [200] { Vec::new() } else { status },
             errors,
             idempotency,
             auth,

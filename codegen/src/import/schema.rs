@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::document::{escape, resolve, unescape};
 use super::{Converter, FieldOut, TypeOut, VariantOut};
-use crate::names::{can_be_ident, is_pascal, pascal, snake};
+use crate::names::{can_be_ident, is_pascal, pascal};
 
 /// Deepest nesting of inline schemas followed before a schema is typed as `json`.
 pub(crate) const MAX_SCHEMA_DEPTH: usize = 32;
@@ -175,6 +175,9 @@ impl Converter<'_> {
         Ok(match ty {
             "string" => match s.get("format").and_then(Value::as_str) {
                 Some("date-time") => "datetime".into(),
+                Some("date") => "date".into(),
+                Some("date-time-rfc-2822") => "datetime".into(),
+                Some("binary") if self.bytes_fields && depth == 1 => "bytes".into(),
                 _ => "string".into(),
             },
             "integer" => "integer".into(),
@@ -459,18 +462,20 @@ impl Converter<'_> {
         let mut fields = Vec::new();
         let mut rust_names: BTreeSet<String> = BTreeSet::new();
         for (wire, (pschema, pptr)) in &props {
-            let rust = snake(wire);
-            if !can_be_ident(&rust) || !rust_names.insert(rust.clone()) {
-                self.skip(
+            let rename = super::rust_rename(wire, &mut rust_names);
+            if let Some(r) = &rename {
+                self.approximate(
                     pptr,
-                    "needs spec construct: field rename (issue 16)",
-                    Some(&format!("`{wire}` has no Rust name of its own")),
+                    &format!("renamed: `{wire}` has no Rust name of its own; `rust_name: {r}`"),
                 );
-                continue;
             }
             let field_hint = format!("{name}{}", type_name(wire));
             match self.ty(pschema, pptr, &field_hint, depth + 1) {
-                Ok(ty) => fields.push(self.field(wire, ty, pschema, pptr, required.contains(wire))),
+                Ok(ty) => {
+                    let mut f = self.field(wire, ty, pschema, pptr, required.contains(wire));
+                    f.rust_name = rename;
+                    fields.push(f);
+                }
                 Err(reason) => self.skip(pptr, "field type not mappable", Some(&reason)),
             }
         }
@@ -594,13 +599,78 @@ impl Converter<'_> {
         if types.iter().all(|t| t == "string" || t == "datetime") {
             return Ok("string".into());
         }
+        self.untagged(key, members, s, ptr, hint, depth)
+    }
+
+    /// A `oneOf`/`anyOf` without a discriminator: an untagged union whose variants are tried
+    /// in the order written, the first that fits winning (OpenAPI's `oneOf` asks for exactly
+    /// one match; the spec cannot say that, so it is reported).
+    fn untagged(
+        &mut self,
+        key: &str,
+        members: &[Value],
+        s: &Value,
+        ptr: &str,
+        hint: &str,
+        depth: usize,
+    ) -> Result<String, String> {
+        let name = self.inline_name(hint);
+        self.types.insert(name.clone(), TypeOut::Pending);
+        let mut variants = Vec::new();
+        let mut keys = BTreeSet::new();
+        for (i, m) in members.iter().enumerate() {
+            let mptr = format!("{ptr}/{key}/{i}");
+            let ty = match self.ty(m, &mptr, &format!("{name}{}", i + 1), depth + 1) {
+                Ok(t) => t,
+                Err(reason) => {
+                    self.skip(&mptr, "union variant type not mappable", Some(&reason));
+                    continue;
+                }
+            };
+            let base = crate::names::snake(&ty.replace(['<', '>'], " "));
+            let base = if base.is_empty() {
+                "variant".to_owned()
+            } else {
+                base
+            };
+            let mut tag = base.clone();
+            let mut n = 2;
+            while !keys.insert(tag.clone()) {
+                tag = format!("{base}_{n}");
+                n += 1;
+            }
+            variants.push(VariantOut {
+                tag,
+                ty: Some(ty),
+                name: None,
+            });
+        }
+        if variants.is_empty() {
+            self.types.shift_remove(&name);
+            self.approximate(
+                ptr,
+                &format!("{key} with no mappable member; typed as json"),
+            );
+            return Ok("json".into());
+        }
         self.approximate(
             ptr,
             &format!(
-                "{key} without a discriminator: needs spec construct: untagged union; typed as json"
+                "{key} without a discriminator: an untagged union, the first variant that fits wins"
             ),
         );
-        Ok("json".into())
+        self.types.insert(
+            name.clone(),
+            TypeOut::Union {
+                doc: description(s),
+                untagged: true,
+                tag: String::new(),
+                content: None,
+                variants,
+                pointer: ptr.to_owned(),
+            },
+        );
+        Ok(name)
     }
 
     /// A tagged union from a discriminator: each member must be an object (named or inline).
@@ -771,6 +841,7 @@ impl Converter<'_> {
         }
         Ok(TypeOut::Union {
             doc: description(s),
+            untagged: false,
             tag: tag.to_owned(),
             content,
             variants,
@@ -865,6 +936,9 @@ fn constraints(f: &mut FieldOut, s: &Value, ptr: &str, conv: &mut Converter<'_>)
             match spec_format(fmt) {
                 Some(sf) => f.format = Some(sf),
                 None if fmt == "date-time" => {}
+                None if fmt == "date-time-rfc-2822" && ty == "datetime" => {
+                    f.format = Some("rfc2822");
+                }
                 None => conv.approximate(
                     ptr,
                     &format!(
