@@ -9,7 +9,10 @@ const USAGE: &str = "\
 comms-codegen: typed Rust clients from the service specs
 
 USAGE:
-    comms-codegen check [SPEC_DIR]                     check every spec, print every problem
+    comms-codegen check [SPEC_DIR] [--provenance optional]
+                                                       check every spec, print every problem;
+                                                       `optional`: specs of your own crate need
+                                                       no `source:` keys (Generator::provenance)
     comms-codegen generate [SPEC_DIR] --out DIR        write the generated modules into DIR
     comms-codegen generate [SPEC_DIR] --out DIR --check
                                                        fail when the files in DIR are stale
@@ -49,6 +52,7 @@ struct Args {
     out: Option<PathBuf>,
     check: bool,
     openapi_version: Option<String>,
+    provenance: check::ProvenancePolicy,
 }
 
 fn parse(args: &[String]) -> Result<Args, String> {
@@ -57,6 +61,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
         out: None,
         check: false,
         openapi_version: None,
+        provenance: check::ProvenancePolicy::Required,
     };
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
@@ -68,6 +73,13 @@ fn parse(args: &[String]) -> Result<Args, String> {
             "--openapi-version" => {
                 let v = iter.next().ok_or("--openapi-version needs 3.0 or 3.1")?;
                 parsed.openapi_version = Some(v.clone());
+            }
+            "--provenance" => {
+                parsed.provenance = match iter.next().map(String::as_str) {
+                    Some("required") => check::ProvenancePolicy::Required,
+                    Some("optional") => check::ProvenancePolicy::Optional,
+                    _ => return Err("--provenance needs `required` or `optional`".to_owned()),
+                };
             }
             "-h" | "--help" => return Err(USAGE.to_owned()),
             other if other.starts_with('-') => {
@@ -95,7 +107,8 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
     );
     match command.as_str() {
         "check" => {
-            let services = check::check_dir(&spec_dir).map_err(|d| d.to_string())?;
+            let services =
+                check::check_dir_with(&spec_dir, args.provenance).map_err(|d| d.to_string())?;
             for s in &services {
                 println!(
                     "ok: {} ({}): {} operations, {} types",
