@@ -147,6 +147,7 @@ fn object(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
     quote! {
         #doc
         #[derive(#derive_debug Clone, PartialEq, #default ::serde::Serialize, ::serde::Deserialize)]
+        #[non_exhaustive]
         pub struct #name {
             #(#fields)*
         }
