@@ -1018,8 +1018,7 @@ impl EmailServer for EmailService {
                 .with_param("email"));
             }
             store.check_lists(body.list_ids.as_ref())?;
-            let mut contact =
-                Contact::new(new_id("ct"), bare_address(&body.email), now_rfc3339());
+            let mut contact = Contact::new(new_id("ct"), bare_address(&body.email), now_rfc3339());
             contact.first_name = body.first_name;
             contact.last_name = body.last_name;
             contact.attributes = body.attributes;

@@ -528,7 +528,10 @@ fn remove_block(spec: &str, header: &str) -> String {
 /// block-style `fields:` of a type); panics when the spec has none, so the edit cannot vanish.
 fn with_field_on_every_object(spec: &str) -> String {
     let fields = "\n    fields:\n";
-    assert!(spec.contains(fields), "no object type with block-style fields");
+    assert!(
+        spec.contains(fields),
+        "no object type with block-style fields"
+    );
     spec.replace(
         fields,
         &format!("{fields}      loop_extra: {{ type: string, doc: Added by the loop test. }}\n"),

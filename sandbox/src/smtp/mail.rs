@@ -145,7 +145,9 @@ impl ReceivedMail {
                     .collect()
             })
             .unwrap_or_default();
-        let template = message.header_raw("X-Template-Id").map(|id| TemplateRef::default().id(id.trim()));
+        let template = message
+            .header_raw("X-Template-Id")
+            .map(|id| TemplateRef::default().id(id.trim()));
         let mut request = SendEmailRequest::new(from, to);
         if !cc.is_empty() {
             request.cc = Some(cc);
