@@ -322,9 +322,7 @@ impl Store {
     fn seeded() -> Self {
         Store {
             resources: (1..=3)
-                .map(|i| Resource {
-                    id: Some(format!("res_{i}")),
-                })
+                .map(|i| Resource::default().id(format!("res_{i}")))
                 .collect(),
             ..Store::default()
         }
@@ -439,27 +437,24 @@ fn render(text: &str, variables: &BTreeMap<String, serde_json::Value>) -> String
 }
 
 fn contact_data(contact: &Contact) -> ContactEventData {
-    ContactEventData {
-        id: contact.id.clone(),
-        email: contact.email.clone(),
-        first_name: contact.first_name.clone(),
-        last_name: contact.last_name.clone(),
-        list_ids: contact.list_ids.clone(),
-        unsubscribed: contact.unsubscribed,
-        created_at: Some(contact.created_at.clone()),
-        updated_at: contact.updated_at.clone(),
-    }
+    let mut data = ContactEventData::new(contact.id.clone(), contact.email.clone())
+        .created_at(contact.created_at.clone());
+    data.first_name.clone_from(&contact.first_name);
+    data.last_name.clone_from(&contact.last_name);
+    data.list_ids.clone_from(&contact.list_ids);
+    data.unsubscribed = contact.unsubscribed;
+    data.updated_at.clone_from(&contact.updated_at);
+    data
 }
 
 fn event_data(email: &Email) -> EmailEventData {
-    EmailEventData {
-        email_id: email.id.clone(),
-        from: Some(email.from.clone()),
-        to: Some(email.to.clone()),
-        subject: email.subject.clone(),
-        tags: email.tags.clone(),
-        created_at: Some(email.created_at.clone()),
-    }
+    let mut data = EmailEventData::new(email.id.clone())
+        .from(email.from.clone())
+        .to(email.to.clone())
+        .created_at(email.created_at.clone());
+    data.subject.clone_from(&email.subject);
+    data.tags.clone_from(&email.tags);
+    data
 }
 
 impl EmailService {
@@ -525,25 +520,22 @@ impl EmailService {
         raw: Option<&[u8]>,
     ) -> Result<SendEmailResponse, ServerError> {
         let now = SystemTime::now();
-        let mut email = Email {
-            id: new_id("em"),
-            from: request.from.clone(),
-            to: request.to.clone(),
-            cc: request.cc.clone(),
-            bcc: request.bcc.clone(),
-            reply_to: request.reply_to.clone(),
-            subject: request.subject.clone(),
-            html: request.html.clone(),
-            text: request.text.clone(),
-            template_id: None,
-            status: EmailStatus::Queued,
-            last_event: Some(EmailLastEvent::Queued),
-            created_at: format_rfc3339(now),
-            scheduled_at: None,
-            sent_at: None,
-            tags: request.tags.clone(),
-            metadata: request.metadata.clone(),
-        };
+        let mut email = Email::new(
+            new_id("em"),
+            request.from.clone(),
+            request.to.clone(),
+            EmailStatus::Queued,
+            format_rfc3339(now),
+        )
+        .last_event(EmailLastEvent::Queued);
+        email.cc.clone_from(&request.cc);
+        email.bcc.clone_from(&request.bcc);
+        email.reply_to.clone_from(&request.reply_to);
+        email.subject.clone_from(&request.subject);
+        email.html.clone_from(&request.html);
+        email.text.clone_from(&request.text);
+        email.tags.clone_from(&request.tags);
+        email.metadata.clone_from(&request.metadata);
         let mut store = self.store();
         if let Some(template) = &request.template {
             let key = template
@@ -607,15 +599,13 @@ impl EmailService {
             email.status = EmailStatus::Suppressed;
             email.last_event = Some(EmailLastEvent::Suppressed);
             let data = event_data(&email);
-            Some(EmailEvent::EmailSuppressed(EmailSuppressedData {
-                email_id: data.email_id,
-                from: data.from,
-                to: data.to,
-                subject: data.subject,
-                tags: data.tags,
-                created_at: data.created_at,
-                reason: Some(reason),
-            }))
+            let mut suppressed = EmailSuppressedData::new(data.email_id).reason(reason);
+            suppressed.from = data.from;
+            suppressed.to = data.to;
+            suppressed.subject = data.subject;
+            suppressed.tags = data.tags;
+            suppressed.created_at = data.created_at;
+            Some(EmailEvent::EmailSuppressed(suppressed))
         } else if let Some(at) = scheduled {
             email.status = EmailStatus::Scheduled;
             email.last_event = Some(EmailLastEvent::Scheduled);
@@ -624,10 +614,7 @@ impl EmailService {
         } else {
             None
         };
-        let response = SendEmailResponse {
-            id: email.id.clone(),
-            status: Some(email.status.clone()),
-        };
+        let response = SendEmailResponse::new(email.id.clone()).status(email.status.clone());
         let runs = email.status != EmailStatus::Suppressed;
         if let Some(inbox) = &self.inner.inbox {
             let (source, raw) = match raw {
@@ -738,27 +725,26 @@ impl EmailService {
                 if let Some(address) = address
                     && store.suppressed(&address).is_none()
                 {
-                    store.suppressions.push(Suppression {
-                        id: new_id("sup"),
-                        email: address,
-                        reason: SuppressionReason::HardBounce,
-                        email_id: Some(email_id),
-                        created_at: now_rfc3339(),
-                    });
+                    store.suppressions.push(
+                        Suppression::new(
+                            new_id("sup"),
+                            address,
+                            SuppressionReason::HardBounce,
+                            now_rfc3339(),
+                        )
+                        .email_id(email_id),
+                    );
                 }
-                Some(EmailEvent::EmailBounced(EmailBouncedData {
-                    email_id: data.email_id,
-                    from: data.from,
-                    to: data.to,
-                    subject: data.subject,
-                    tags: data.tags,
-                    created_at: data.created_at,
-                    bounce: Bounce {
-                        r#type: BounceType::Hard,
-                        sub_type: Some("no_email".into()),
-                        diagnostic_code: Some("smtp; 550 5.1.1 user unknown (sandbox)".into()),
-                    },
-                }))
+                let bounce = Bounce::new(BounceType::Hard)
+                    .sub_type("no_email")
+                    .diagnostic_code("smtp; 550 5.1.1 user unknown (sandbox)");
+                let mut bounced = EmailBouncedData::new(data.email_id, bounce);
+                bounced.from = data.from;
+                bounced.to = data.to;
+                bounced.subject = data.subject;
+                bounced.tags = data.tags;
+                bounced.created_at = data.created_at;
+                Some(EmailEvent::EmailBounced(bounced))
             }
             _ => None,
         };
@@ -818,7 +804,7 @@ impl EmailServer for EmailService {
                     .with_param(param)
             })?);
         }
-        Ok(comms::email::SendBatchResponse { data })
+        Ok(comms::email::SendBatchResponse::new(data))
     }
 
     async fn list_emails(
@@ -912,21 +898,19 @@ impl EmailServer for EmailService {
             )
             .with_param("alias"));
         }
-        let template = Template {
-            id: new_id("tpl"),
-            name: body.name,
-            alias: body.alias,
-            subject: body.subject,
-            from: body.from,
-            reply_to: body.reply_to,
-            html: body.html,
-            text: body.text,
-            variables: body.variables,
-            status: TemplateStatus::Draft,
-            published_at: None,
-            created_at: now_rfc3339(),
-            updated_at: None,
-        };
+        let mut template = Template::new(
+            new_id("tpl"),
+            body.name,
+            TemplateStatus::Draft,
+            now_rfc3339(),
+        );
+        template.alias = body.alias;
+        template.subject = body.subject;
+        template.from = body.from;
+        template.reply_to = body.reply_to;
+        template.html = body.html;
+        template.text = body.text;
+        template.variables = body.variables;
         store.templates.push(template.clone());
         Ok(template)
     }
@@ -992,11 +976,7 @@ impl EmailServer for EmailService {
         let mut store = self.store();
         let index = store.template_index(&id)?;
         let template = store.templates.remove(index);
-        Ok(DeletedObject {
-            id: template.id,
-            object: Some("template".into()),
-            deleted: true,
-        })
+        Ok(DeletedObject::new(template.id, true).object("template"))
     }
 
     async fn publish_template(
@@ -1038,17 +1018,12 @@ impl EmailServer for EmailService {
                 .with_param("email"));
             }
             store.check_lists(body.list_ids.as_ref())?;
-            let contact = Contact {
-                id: new_id("ct"),
-                email: bare_address(&body.email),
-                first_name: body.first_name,
-                last_name: body.last_name,
-                attributes: body.attributes,
-                list_ids: body.list_ids,
-                unsubscribed: body.unsubscribed,
-                created_at: now_rfc3339(),
-                updated_at: None,
-            };
+            let mut contact = Contact::new(new_id("ct"), bare_address(&body.email), now_rfc3339());
+            contact.first_name = body.first_name;
+            contact.last_name = body.last_name;
+            contact.attributes = body.attributes;
+            contact.list_ids = body.list_ids;
+            contact.unsubscribed = body.unsubscribed;
             store.contacts.push(contact.clone());
             contact
         };
@@ -1065,14 +1040,12 @@ impl EmailServer for EmailService {
         match existing {
             None => self.create_contact(ctx, body).await,
             Some(_) => {
-                let update = UpdateContactRequest {
-                    email: None,
-                    first_name: body.first_name,
-                    last_name: body.last_name,
-                    attributes: body.attributes,
-                    list_ids: body.list_ids,
-                    unsubscribed: body.unsubscribed,
-                };
+                let mut update = UpdateContactRequest::default();
+                update.first_name = body.first_name;
+                update.last_name = body.last_name;
+                update.attributes = body.attributes;
+                update.list_ids = body.list_ids;
+                update.unsubscribed = body.unsubscribed;
                 self.update_contact(ctx, body.email, update).await
             }
         }
@@ -1179,11 +1152,7 @@ impl EmailServer for EmailService {
             store.contacts.remove(index)
         };
         self.emit(EmailEvent::ContactDeleted(contact_data(&contact)));
-        Ok(DeletedObject {
-            id: contact.id,
-            object: Some("contact".into()),
-            deleted: true,
-        })
+        Ok(DeletedObject::new(contact.id, true).object("contact"))
     }
 
     async fn create_list(
@@ -1191,14 +1160,8 @@ impl EmailServer for EmailService {
         _ctx: RequestContext,
         body: CreateListRequest,
     ) -> Result<ContactList, ServerError> {
-        let list = ContactList {
-            id: new_id("lst"),
-            name: body.name,
-            description: body.description,
-            contact_count: Some(0),
-            created_at: now_rfc3339(),
-            updated_at: None,
-        };
+        let mut list = ContactList::new(new_id("lst"), body.name, now_rfc3339()).contact_count(0);
+        list.description = body.description;
         self.store().lists.push(list.clone());
         Ok(list)
     }
@@ -1264,11 +1227,7 @@ impl EmailServer for EmailService {
                 ids.retain(|l| *l != list.id);
             }
         }
-        Ok(DeletedObject {
-            id: list.id,
-            object: Some("list".into()),
-            deleted: true,
-        })
+        Ok(DeletedObject::new(list.id, true).object("list"))
     }
 
     async fn list_list_contacts(
@@ -1302,11 +1261,9 @@ impl EmailServer for EmailService {
             ids.push(id.clone());
             c.updated_at = Some(now_rfc3339());
         }
-        Ok(ListMembership {
-            list_id: id,
-            contact_id: c.id.clone(),
-            added_at: c.updated_at.clone(),
-        })
+        let mut membership = ListMembership::new(id, c.id.clone());
+        membership.added_at.clone_from(&c.updated_at);
+        Ok(membership)
     }
 
     async fn remove_list_contact(
@@ -1338,13 +1295,12 @@ impl EmailServer for EmailService {
             )
             .with_param("email"));
         }
-        let suppression = Suppression {
-            id: new_id("sup"),
-            email: bare_address(&body.email),
-            reason: body.reason.unwrap_or(SuppressionReason::Manual),
-            email_id: None,
-            created_at: now_rfc3339(),
-        };
+        let suppression = Suppression::new(
+            new_id("sup"),
+            bare_address(&body.email),
+            body.reason.unwrap_or(SuppressionReason::Manual),
+            now_rfc3339(),
+        );
         store.suppressions.push(suppression.clone());
         Ok(suppression)
     }
@@ -1400,11 +1356,7 @@ impl EmailServer for EmailService {
             .position(|s| s.email.eq_ignore_ascii_case(&address))
             .ok_or_else(|| ServerError::not_found(format!("suppression of `{email}`")))?;
         let s = store.suppressions.remove(index);
-        Ok(DeletedObject {
-            id: s.email,
-            object: Some("suppression".into()),
-            deleted: true,
-        })
+        Ok(DeletedObject::new(s.email, true).object("suppression"))
     }
 
     async fn create_webhook(
@@ -1412,15 +1364,15 @@ impl EmailServer for EmailService {
         _ctx: RequestContext,
         body: CreateWebhookRequest,
     ) -> Result<WebhookEndpoint, ServerError> {
-        let endpoint = WebhookEndpoint {
-            id: new_id("wh"),
-            url: body.url,
-            events: body.events,
-            status: WebhookEndpointStatus::Enabled,
-            secret: Some(crate::server::generate_secret()),
-            description: body.description,
-            created_at: now_rfc3339(),
-        };
+        let mut endpoint = WebhookEndpoint::new(
+            new_id("wh"),
+            body.url,
+            body.events,
+            WebhookEndpointStatus::Enabled,
+            now_rfc3339(),
+        )
+        .secret(crate::server::generate_secret());
+        endpoint.description = body.description;
         self.store().webhooks.push(endpoint.clone());
         Ok(endpoint)
     }
@@ -1492,11 +1444,7 @@ impl EmailServer for EmailService {
             .position(|w| w.id == id)
             .ok_or_else(|| ServerError::not_found(format!("webhook endpoint `{id}`")))?;
         let w = store.webhooks.remove(index);
-        Ok(DeletedObject {
-            id: w.id,
-            object: Some("webhook".into()),
-            deleted: true,
-        })
+        Ok(DeletedObject::new(w.id, true).object("webhook"))
     }
 }
 

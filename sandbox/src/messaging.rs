@@ -124,18 +124,13 @@ impl MessagingSandboxConfig {
 }
 
 fn template(id: &str, name: &str, category: TemplateCategory, status: TemplateStatus) -> Template {
-    Template {
-        id: id.into(),
-        name: name.into(),
-        language: "en_US".into(),
-        category: Some(category),
-        status,
-        components: Some(vec![serde_json::json!({
+    Template::new(id, name, "en_US", status)
+        .category(category)
+        .components([serde_json::json!({
             "type": "BODY",
             "text": "Hello {{1}}, this is a sandbox template."
-        })]),
-        updated_at: Some("2026-01-01T00:00:00.000Z".into()),
-    }
+        })])
+        .updated_at("2026-01-01T00:00:00.000Z")
 }
 
 fn default_templates() -> Vec<Template> {
@@ -203,9 +198,7 @@ impl MessagingSandbox {
                     messages: Vec::new(),
                     templates: config.templates,
                     resources: (1..=3)
-                        .map(|i| Resource {
-                            id: Some(format!("res_{i}")),
-                        })
+                        .map(|i| Resource::default().id(format!("res_{i}")))
                         .collect(),
                 }),
                 webhooks: {
@@ -412,41 +405,26 @@ impl MessagingService {
     fn receive(&self, channel: Channel, from: String, to: String, text: String) -> String {
         let uuid = uuid::Uuid::new_v4().to_string();
         let now = now_rfc3339();
-        let record = MessageRecord {
-            id: uuid.clone(),
-            message_uuid: uuid.clone(),
-            channel: channel.clone(),
-            message_type: Some(MessageType::Text),
-            direction: Some(Direction::Inbound),
-            from: from.clone(),
-            to: to.clone(),
-            status: MessageStatus::Delivered,
-            client_ref: None,
-            text: Some(text.clone()),
-            timestamp: Some(now.clone()),
-            updated_at: Some(now.clone()),
-            error: None,
-            usage: None,
-        };
+        let record = MessageRecord::new(
+            uuid.clone(),
+            uuid.clone(),
+            channel.clone(),
+            from.clone(),
+            to.clone(),
+            MessageStatus::Delivered,
+        )
+        .message_type(MessageType::Text)
+        .direction(Direction::Inbound)
+        .text(text.clone())
+        .timestamp(now.clone())
+        .updated_at(now.clone());
         if let Some(inbox) = &self.inner.inbox {
             inbox.record_message(&record, serde_json::json!({ "text": text }), &[]);
         }
         self.store().messages.push((record, None));
-        let event = MessagingEvent::Inbound(InboundMessage {
-            message_uuid: uuid.clone(),
-            channel,
-            message_type: MessageType::Text,
-            from,
-            to,
-            timestamp: now,
-            text: Some(text),
-            image: None,
-            audio: None,
-            video: None,
-            file: None,
-            profile: None,
-            context: None,
-        });
+        let event = MessagingEvent::Inbound(
+            InboundMessage::new(uuid.clone(), channel, MessageType::Text, from, to, now).text(text),
+        );
         self.post(None, &event);
         uuid
     }
@@ -470,13 +448,11 @@ impl MessagingService {
                     status,
                     MessageStatus::Undeliverable | MessageStatus::Unanswered
                 ) {
-                    record.error = Some(StatusError {
-                        code: "1320".into(),
-                        title: Some("Undeliverable".into()),
-                        detail: Some(
-                            "The sandbox never delivers to numbers ending in 0000.".into(),
-                        ),
-                    });
+                    record.error = Some(
+                        StatusError::new("1320")
+                            .title("Undeliverable")
+                            .detail("The sandbox never delivers to numbers ending in 0000."),
+                    );
                 }
                 let segments = (record.channel == Channel::Sms)
                     .then(|| {
@@ -489,25 +465,26 @@ impl MessagingService {
                 if terminal {
                     let units = segments.unwrap_or(1).max(1);
                     let unit_price: f64 = price(&record.channel).parse().unwrap_or(0.0);
-                    record.usage = Some(Usage {
-                        price: format!("{:.4}", unit_price * units as f64),
-                        currency: "EUR".into(),
-                    });
+                    record.usage = Some(Usage::new(
+                        format!("{:.4}", unit_price * units as f64),
+                        "EUR",
+                    ));
                 }
-                let event = MessagingEvent::Status(StatusEvent {
-                    message_uuid: record.message_uuid.clone(),
-                    to: record.to.clone(),
-                    from: record.from.clone(),
-                    channel: record.channel.clone(),
-                    timestamp: now_rfc3339(),
-                    status: status.clone(),
-                    client_ref: record.client_ref.clone(),
-                    error: record.error.clone(),
-                    usage: record.usage.clone(),
-                    sms: segments.map(|s| SmsStatusDetails {
-                        segments: Some(i64::try_from(s).unwrap_or(i64::MAX)),
-                    }),
+                let mut status_event = StatusEvent::new(
+                    record.message_uuid.clone(),
+                    record.to.clone(),
+                    record.from.clone(),
+                    record.channel.clone(),
+                    now_rfc3339(),
+                    status.clone(),
+                );
+                status_event.client_ref.clone_from(&record.client_ref);
+                status_event.error.clone_from(&record.error);
+                status_event.usage.clone_from(&record.usage);
+                status_event.sms = segments.map(|s| {
+                    SmsStatusDetails::default().segments(i64::try_from(s).unwrap_or(i64::MAX))
                 });
+                let event = MessagingEvent::Status(status_event);
                 (event, url.clone())
             };
             self.post(url, &event);
@@ -605,22 +582,20 @@ impl MessagingServer for MessagingService {
         } else {
             MessageStatus::Accepted
         };
-        let record = MessageRecord {
-            id: uuid.clone(),
-            message_uuid: uuid.clone(),
-            channel: channel.clone(),
-            message_type: Some(message_type),
-            direction: Some(Direction::Outbound),
-            from: text_of("from").unwrap_or_default(),
-            to: to.clone(),
-            status: first,
-            client_ref: text_of("client_ref"),
-            text: text_of("text"),
-            timestamp: Some(now.clone()),
-            updated_at: Some(now),
-            error: None,
-            usage: None,
-        };
+        let mut record = MessageRecord::new(
+            uuid.clone(),
+            uuid.clone(),
+            channel.clone(),
+            text_of("from").unwrap_or_default(),
+            to.clone(),
+            first,
+        )
+        .message_type(message_type)
+        .direction(Direction::Outbound)
+        .timestamp(now.clone())
+        .updated_at(now);
+        record.client_ref = text_of("client_ref");
+        record.text = text_of("text");
         let fails = to.ends_with("0000");
         let steps = match (voice, fails, &channel) {
             (true, false, _) => vec![
@@ -648,7 +623,7 @@ impl MessagingServer for MessagingService {
         self.inner
             .background
             .spawn(async move { service.lifecycle(task_uuid, steps).await });
-        Ok(SendMessageResponse { message_uuid: uuid })
+        Ok(SendMessageResponse::new(uuid))
     }
 
     async fn list_messages(

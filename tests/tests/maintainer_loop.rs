@@ -7,6 +7,9 @@
 //! collections, actions, enums and a union, then lose, rename and change some; `comms` and
 //! `comms-sandbox` are built, the sandbox binary serves the new operations with no sandbox code
 //! (the generated defaults), and a small program calls them through the generated clients.
+//! Round 2 also adds an optional field to every object type of every spec: hand-written code
+//! (sandbox handlers, `comms`' helpers) builds generated types with constructors, so it still
+//! compiles.
 //!
 //! Both build in `target/maintainer-loop` (the copy in `target/maintainer-loop/workspace`,
 //! rewritten only where files differ), so later runs are incremental: about 100 s for the
@@ -455,12 +458,21 @@ async fn main() {
     assert_eq!(created.tracking, Some(true));
     assert!(created.dkim_selector.is_none());
     assert!(matches!(email.check_domain(&created.id).await.expect("check_domain"), e::DomainCheck::Passed(_)));
+    // Every object type gained an optional field; the sandbox, which builds them by hand, still
+    // answers, and constructors leave the new field out.
+    assert_eq!(created.loop_extra, None);
+    assert_eq!(e::Tag::new("k", "v").loop_extra, None);
     let messaging = m::MessagingClient::from_env().expect("messaging client");
     let number = messaging
         .create_number(&m::CreateNumberRequest::new("+15555550125").kind(m::NumberKind::Landline))
         .await
         .expect("create_number");
     assert_eq!(number.kind, m::NumberKind::Landline);
+    let sent = messaging
+        .send_message(&m::Message::sms("+15555550126", "+15555550127", "hi"))
+        .await
+        .expect("send_message");
+    assert_eq!(sent.loop_extra, None);
     println!("round 2 ok: domain {} number {}", created.id, number.id);
 }
 "#;
@@ -510,6 +522,20 @@ fn remove_block(spec: &str, header: &str) -> String {
         .find("\n\n")
         .map_or(spec.len(), |i| start + i + 2);
     format!("{}{}", &spec[..start], &spec[end..])
+}
+
+/// `spec` with an optional `loop_extra` string as the first field of every object type (each
+/// block-style `fields:` of a type); panics when the spec has none, so the edit cannot vanish.
+fn with_field_on_every_object(spec: &str) -> String {
+    let fields = "\n    fields:\n";
+    assert!(
+        spec.contains(fields),
+        "no object type with block-style fields"
+    );
+    spec.replace(
+        fields,
+        &format!("{fields}      loop_extra: {{ type: string, doc: Added by the loop test. }}\n"),
+    )
 }
 
 /// Runs cargo in the copy, in the loop's own target dir (kept between runs).
@@ -738,8 +764,18 @@ fn a_copy_of_the_workspace_serves_new_changed_and_removed_operations_with_no_san
         "values: [mobile, local, toll_free, landline]",
         1,
     );
+    // Every object type of every spec gains an optional field (issue 15's loop): the sandbox's
+    // handlers and `comms`' own helpers build these types by hand, through their constructors.
+    let realtime_2 = with_field_on_every_object(
+        &std::fs::read_to_string(ws.join("spec/realtime.yaml")).unwrap(),
+    );
+    let (email_2, messaging_2) = (
+        with_field_on_every_object(&email_2),
+        with_field_on_every_object(&messaging_2),
+    );
     write_if_changed(&copy.join("spec/email.yaml"), email_2.as_bytes());
     write_if_changed(&copy.join("spec/messaging.yaml"), messaging_2.as_bytes());
+    write_if_changed(&copy.join("spec/realtime.yaml"), realtime_2.as_bytes());
     write_if_changed(&copy.join("loop-check/src/main.rs"), LOOP_MAIN_2.as_bytes());
     let build_2 = cargo_in_copy(&copy, &build);
     let sandbox = SandboxProcess::start(&target.join("comms-sandbox"));

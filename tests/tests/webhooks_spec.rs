@@ -232,10 +232,7 @@ async fn unsigned_ping_is_decoded_without_a_secret() {
     assert_eq!(send("ping", &url, "-", ping, &[]).await, 204);
     assert_eq!(
         last(&outcomes).unwrap(),
-        WebhookPayload::Ping(hooks::Ping {
-            zen: "Keep it logically awesome.".into(),
-            hook_id: Some(42),
-        })
+        WebhookPayload::Ping(hooks::Ping::new("Keep it logically awesome.").hook_id(42))
     );
     let recorded = &server.requests()[0];
     let ping = hooks::decode_ping(&recorded.body).unwrap();

@@ -144,9 +144,12 @@ fn object(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
     let derive_debug = (!has_secret).then(|| quote!(Debug,));
     let debug = has_secret.then(|| redacting_debug(t, fields));
     let fields = fields.iter().map(|f| field(f, t.source));
+    // `#[non_exhaustive]`: other crates build it with `new` + setters (or `Default`), never a
+    // struct literal, so a field added to the spec does not break their build.
     quote! {
         #doc
         #[derive(#derive_debug Clone, PartialEq, #default ::serde::Serialize, ::serde::Deserialize)]
+        #[non_exhaustive]
         pub struct #name {
             #(#fields)*
         }

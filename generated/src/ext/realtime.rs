@@ -78,13 +78,7 @@ impl BatchEvent {
         data: &T,
     ) -> Result<Self, Error> {
         WEBSOCKET.check_channel_name(channel, true)?;
-        Ok(BatchEvent {
-            name: event.to_owned(),
-            channel: channel.to_owned(),
-            data: encode_data(data)?,
-            socket_id: None,
-            info: None,
-        })
+        Ok(BatchEvent::new(event, channel, encode_data(data)?))
     }
 }
 
@@ -155,7 +149,7 @@ impl RealtimeClient {
         for event in &batch {
             WEBSOCKET.check_channel_name(&event.channel, true)?;
         }
-        self.trigger_batch(&TriggerBatchRequest { batch }).await
+        self.trigger_batch(&TriggerBatchRequest::new(batch)).await
     }
 
     /// Closes every connection of a signed-in user.
@@ -356,10 +350,7 @@ pub mod pusher {
         WEBSOCKET.check_channel_name(channel, false)?;
         let text = rt::encode_data(data)?;
         let sealed = crypto::encrypt(&crypto::shared_secret(channel, master_key), text.as_bytes());
-        Ok(EncryptedData {
-            nonce: sealed.nonce,
-            ciphertext: sealed.ciphertext,
-        })
+        Ok(EncryptedData::new(sealed.nonce, sealed.ciphertext))
     }
 
     /// Opens event data of an encrypted channel, given the master key.

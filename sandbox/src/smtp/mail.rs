@@ -140,19 +140,14 @@ impl ReceivedMail {
                 raw.split(',')
                     .filter_map(|pair| {
                         let (name, value) = pair.split_once('=')?;
-                        Some(Tag {
-                            name: name.trim().to_owned(),
-                            value: value.trim().to_owned(),
-                        })
+                        Some(Tag::new(name.trim(), value.trim()))
                     })
                     .collect()
             })
             .unwrap_or_default();
-        let template = message.header_raw("X-Template-Id").map(|id| TemplateRef {
-            id: Some(id.trim().to_owned()),
-            alias: None,
-            variables: None,
-        });
+        let template = message
+            .header_raw("X-Template-Id")
+            .map(|id| TemplateRef::default().id(id.trim()));
         let mut request = SendEmailRequest::new(from, to);
         if !cc.is_empty() {
             request.cc = Some(cc);
