@@ -476,8 +476,11 @@ fn body_auth(service: &Service) -> Vec<Value> {
         .auth
         .iter()
         .filter_map(|a| match &a.method {
-            AuthMethod::Body { field, credential } => Some(json!({
-                "name": a.name, "field": field, "credential": credential,
+            AuthMethod::Body { fields } => Some(json!({
+                "name": a.name,
+                "fields": fields.iter().map(|(field, credential)| json!({
+                    "field": field, "credential": credential,
+                })).collect::<Vec<_>>(),
             })),
             _ => None,
         })

@@ -9,3 +9,5 @@ pub use comms_runtime::{CallOptions, Error, Result};
 
 include!(concat!(env!("OUT_DIR"), "/postmark.rs"));
 include!(concat!(env!("OUT_DIR"), "/sendgrid.rs"));
+include!(concat!(env!("OUT_DIR"), "/twilio.rs"));
+include!(concat!(env!("OUT_DIR"), "/vonage.rs"));

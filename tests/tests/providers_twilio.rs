@@ -5,8 +5,6 @@
 //! follows `next_page_uri` for three pages. A scripted loopback server pins what Prism cannot
 //! (its static examples always offer a next page): the walk ends when `next_page_uri` is null.
 //! A status callback signed by an independent signer (Python) verifies; a tampered one does not.
-//!
-//! Waits for main to have the shared syntax (s3-syntax); then moves to `tests/tests/`.
 
 #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
 
@@ -268,8 +266,13 @@ fn twilio_status_callback_signature_from_an_independent_signer_verifies() {
         "application/x-www-form-urlencoded".parse().unwrap(),
     );
 
-    match verify_webhook(TOKEN, url, &headers, body.as_bytes()).unwrap() {
-        Webhook::MessageStatus(status) => {
+    let secrets = comms_runtime::webhook::WebhookSecrets::all(TOKEN);
+    let delivery = |body: &str, secrets: &comms_runtime::webhook::WebhookSecrets| {
+        let request = comms_runtime::webhook::WebhookRequest::new(url, &headers, body.as_bytes());
+        handle_webhook(secrets, &request)
+    };
+    match delivery(&body, &secrets).unwrap() {
+        WebhookPayload::MessageStatus(status) => {
             assert_eq!(status.message_status, MessageStatus::Delivered);
             assert_eq!(status.message_sid, MESSAGE);
         }
@@ -277,6 +280,7 @@ fn twilio_status_callback_signature_from_an_independent_signer_verifies() {
     }
     // One changed parameter, or the wrong token, and it no longer verifies.
     let tampered = body.replace("delivered", "failed");
-    assert!(verify_webhook(TOKEN, url, &headers, tampered.as_bytes()).is_err());
-    assert!(verify_webhook("another-token", url, &headers, body.as_bytes()).is_err());
+    assert!(delivery(&tampered, &secrets).is_err());
+    let wrong = comms_runtime::webhook::WebhookSecrets::all("another-token");
+    assert!(delivery(&body, &wrong).is_err());
 }
