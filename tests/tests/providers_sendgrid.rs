@@ -158,11 +158,13 @@ async fn sendgrid_error_answers_decode_to_field_and_message() {
 }
 
 #[tokio::test]
-async fn sendgrid_lists_stream_follows_metadata_next_through_prism() {
+async fn sendgrid_production_next_link_is_not_followed_from_another_base_url() {
     let prism = Prism::start("sendgrid").await;
     let sg = client(&prism.url, None);
-    // Prism's example page has one list and a next link on SendGrid's production host
-    // (https://api.sendgrid.com/v3/marketing/lists?...): re-rooted onto the base URL.
+    // Prism's example page carries SendGrid's own absolute link
+    // (https://api.sendgrid.com/v3/marketing/lists?...); the client here is configured for
+    // loopback, so following it would send the API key to another host: the walk ends with an
+    // error after the first page (the three-page walk is `sendgrid_lists_stream_ends_without_metadata_next`).
     let items: Vec<_> = sg
         .list_lists_stream(&ListListsQuery {
             page_size: Some(1),
@@ -171,9 +173,11 @@ async fn sendgrid_lists_stream_follows_metadata_next_through_prism() {
         .take(3)
         .collect()
         .await;
-    assert!(items.iter().all(Result::is_ok), "{items:?}");
-    assert_eq!(items.len(), 3);
-    prism.assert_all_accepted(3);
+    assert_eq!(items.len(), 2, "{items:?}");
+    assert!(items[0].is_ok(), "{items:?}");
+    let err = items[1].as_ref().unwrap_err().to_string();
+    assert!(err.contains("another origin"), "{err}");
+    prism.assert_all_accepted(1);
 }
 
 fn lists_page(n: u32, next: Option<String>) -> serde_json::Value {
@@ -187,10 +191,12 @@ fn lists_page(n: u32, next: Option<String>) -> serde_json::Value {
 
 #[tokio::test]
 async fn sendgrid_lists_stream_ends_without_metadata_next() {
+    // Absolute links on the server's own origin, as SendGrid sends them on its host.
     let server = TestServer::start(|r| {
+        let origin = format!("http://{}", r.header("host").unwrap_or_default());
         let next = |t: &str| {
             Some(format!(
-                "https://api.sendgrid.com/v3/marketing/lists?page_size=1&page_token={t}"
+                "{origin}/v3/marketing/lists?page_size=1&page_token={t}"
             ))
         };
         match r.query_pairs().get("page_token").map(String::as_str) {
