@@ -231,7 +231,10 @@ fn body_auth_with_both_field_and_fields_or_an_unknown_credential_is_refused() {
         )
     })
     .unwrap_err();
-    assert!(both.contains("takes `fields`, or `field` and `credential`, not both"), "{both}");
+    assert!(
+        both.contains("takes `fields`, or `field` and `credential`, not both"),
+        "{both}"
+    );
     let unknown = check_edited(|spec| {
         spec.replace(
             "kind: body, field: api_key, credential: auth_token,",
@@ -239,20 +242,33 @@ fn body_auth_with_both_field_and_fields_or_an_unknown_credential_is_refused() {
         )
     })
     .unwrap_err();
-    assert!(unknown.contains("unknown credential `auth_tokn`"), "{unknown}");
+    assert!(
+        unknown.contains("unknown credential `auth_tokn`"),
+        "{unknown}"
+    );
     let missing = check_edited(|spec| {
-        spec.replace("kind: body, field: api_key, credential: auth_token,", "kind: body,")
+        spec.replace(
+            "kind: body, field: api_key, credential: auth_token,",
+            "kind: body,",
+        )
     })
     .unwrap_err();
-    assert!(missing.contains("of kind \"body\" needs `field`"), "{missing}");
+    assert!(
+        missing.contains("of kind \"body\" needs `field`"),
+        "{missing}"
+    );
 }
 
 #[test]
 fn error_codes_may_arrive_in_200_answers_only_with_in_success() {
-    let in_200 = |spec: &str| spec.replace("invalid_to: { status: [400]", "invalid_to: { status: [200]");
+    let in_200 =
+        |spec: &str| spec.replace("invalid_to: { status: [400]", "invalid_to: { status: [200]");
     assert!(check_edited(in_200).is_ok());
     let without = check_edited(|spec| {
-        in_200(spec).replace("  in_success: { field: status, equals: [failed, undelivered] }\n", "")
+        in_200(spec).replace(
+            "  in_success: { field: status, equals: [failed, undelivered] }\n",
+            "",
+        )
     })
     .unwrap_err();
     assert!(without.contains("200 is not an error status"), "{without}");

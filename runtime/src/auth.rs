@@ -561,7 +561,22 @@ mod tests {
         let err = add_body_credential(&mut list, "api_key", &key).expect_err("array");
         assert_eq!(err.kind(), crate::ErrorKind::InvalidRequest);
         assert!(!err.to_string().contains("k1"));
-        assert!(json_body_with_credential(b"not json", "api_key", &key).is_err());
+        let fields = [("api_key", key.clone())];
+        assert!(body_with_credentials(b"not json", false, &fields).is_err());
+    }
+
+    #[test]
+    fn form_bodies_take_every_body_credential_as_an_encoded_pair() {
+        let fields = [
+            ("api_key", Secret::new("k1")),
+            ("api_secret", Secret::new("s 2&x")),
+        ];
+        let body = body_with_credentials(b"to=447700900000", true, &fields).expect("form");
+        assert_eq!(&body[..], b"to=447700900000&api_key=k1&api_secret=s+2%26x");
+        let json = body_with_credentials(br#"{"to":"1"}"#, false, &fields).expect("json");
+        let json: serde_json::Value = serde_json::from_slice(&json).expect("json");
+        assert_eq!(json["api_secret"], "s 2&x");
+        assert_eq!(json["to"], "1");
     }
 
     #[test]

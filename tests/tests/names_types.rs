@@ -16,9 +16,9 @@ use std::sync::{Arc, Mutex};
 use comms_runtime::ErrorKind;
 use comms_sandbox::server::{Gateway, RequestContext, ServerError};
 use comms_tests::{Reply, TestServer};
-use serde_json::json;
 use generated::shapes::*;
 use generated::shapes_server::{ShapesServer, router};
+use serde_json::json;
 
 const KEY: &str = "shapes-test-key";
 

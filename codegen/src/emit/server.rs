@@ -555,11 +555,12 @@ fn defaults_module(service: &Service, paths: &Paths) -> TokenStream {
     // are answered whole and paged by the handler in their style.
     let page = match &service.page_style {
         Some(PaginationInfo {
-            style: PageStyleInfo::Cursor {
-                has_more,
-                after_param,
-                ..
-            },
+            style:
+                PageStyleInfo::Cursor {
+                    has_more,
+                    after_param,
+                    ..
+                },
             items_field,
             limit_param,
             generated_page: true,

@@ -27,7 +27,9 @@ pub(super) fn auth_scheme(a: &AuthInfo) -> TokenStream {
             quote!(rt::AuthScheme::Basic { username: #username, password: #password })
         }
         AuthMethod::Body { fields } => {
-            let pairs = fields.iter().map(|(field, credential)| quote!((#field, #credential)));
+            let pairs = fields
+                .iter()
+                .map(|(field, credential)| quote!((#field, #credential)));
             quote!(rt::AuthScheme::Body { fields: &[#(#pairs),*] })
         }
         AuthMethod::Minted {
