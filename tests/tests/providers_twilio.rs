@@ -243,9 +243,8 @@ print(base64.b64encode(hmac.new(token.encode(), data.encode(), hashlib.sha1).dig
     String::from_utf8(out.stdout).unwrap().trim().to_owned()
 }
 
-// The generated webhook API is not fixed by the shared design; this guesses
-// `verify_webhook(secret, url, headers, body) -> Result<Webhook, Error>` with one `Webhook`
-// variant per entry of `events.webhooks`: adjust to what was built.
+// `handle_webhook` picks the payload type by path (`select`), verifies the HMAC-SHA1 signature
+// with the auth token, then decodes the form.
 #[test]
 fn twilio_status_callback_signature_from_an_independent_signer_verifies() {
     let url = "https://example.com/twilio/status?tenant=7";
