@@ -102,8 +102,7 @@ fn generated_code_carries_the_schemes_the_error_spec_and_the_error_code_enum() {
             }"#,
         r#"prefix: Some("App ")"#,
         r#"rt::AuthScheme::Body {
-                field: "api_key",
-                credential: "auth_token",
+                fields: &[("api_key", "auth_token")],
             }"#,
         r#"minter: "jwt""#,
         r#"when: rt::FailureWhen::Equals(&["failed", "undelivered"])"#,
@@ -189,4 +188,88 @@ fn import_finds_where_an_error_schema_keeps_code_and_message() {
         "{}",
         parcels.yaml
     );
+}
+
+/// `SPEC` with `edit` applied to its text, through check: the service or the diagnostics.
+fn check_edited(edit: impl Fn(&str) -> String) -> Result<Service, String> {
+    let loaded = comms_codegen::load::load_str("provider.yaml", &edit(SPEC)).unwrap();
+    comms_codegen::check::check(&loaded).map_err(|d| d.to_string())
+}
+
+#[test]
+fn body_auth_fields_send_several_credentials_together() {
+    let s = check_edited(|spec| {
+        spec.replace(
+            "kind: body, field: api_key, credential: auth_token,",
+            "kind: body, fields: { api_key: account_sid, api_secret: auth_token },",
+        )
+    })
+    .unwrap();
+    assert_eq!(
+        s.auth[3].method,
+        AuthMethod::Body {
+            fields: vec![
+                ("api_key".into(), "account_sid".into()),
+                ("api_secret".into(), "auth_token".into()),
+            ]
+        }
+    );
+    let code = comms_codegen::emit::emit_service(&s).unwrap();
+    let flat: String = code.split_whitespace().collect();
+    assert!(
+        flat.contains(r#"fields:&[("api_key","account_sid"),("api_secret","auth_token")]"#),
+        "{code}"
+    );
+}
+
+#[test]
+fn body_auth_with_both_field_and_fields_or_an_unknown_credential_is_refused() {
+    let both = check_edited(|spec| {
+        spec.replace(
+            "kind: body, field: api_key, credential: auth_token,",
+            "kind: body, field: api_key, credential: auth_token, fields: { api_secret: auth_token },",
+        )
+    })
+    .unwrap_err();
+    assert!(
+        both.contains("takes `fields`, or `field` and `credential`, not both"),
+        "{both}"
+    );
+    let unknown = check_edited(|spec| {
+        spec.replace(
+            "kind: body, field: api_key, credential: auth_token,",
+            "kind: body, fields: { api_key: auth_tokn },",
+        )
+    })
+    .unwrap_err();
+    assert!(
+        unknown.contains("unknown credential `auth_tokn`"),
+        "{unknown}"
+    );
+    let missing = check_edited(|spec| {
+        spec.replace(
+            "kind: body, field: api_key, credential: auth_token,",
+            "kind: body,",
+        )
+    })
+    .unwrap_err();
+    assert!(
+        missing.contains("of kind \"body\" needs `field`"),
+        "{missing}"
+    );
+}
+
+#[test]
+fn error_codes_may_arrive_in_200_answers_only_with_in_success() {
+    let in_200 =
+        |spec: &str| spec.replace("invalid_to: { status: [400]", "invalid_to: { status: [200]");
+    assert!(check_edited(in_200).is_ok());
+    let without = check_edited(|spec| {
+        in_200(spec).replace(
+            "  in_success: { field: status, equals: [failed, undelivered] }\n",
+            "",
+        )
+    })
+    .unwrap_err();
+    assert!(without.contains("200 is not an error status"), "{without}");
 }

@@ -130,10 +130,9 @@ pub(crate) enum ResolvedAuth {
         value: Secret,
     },
     Signer(Arc<dyn Signer>),
-    /// A field added to the request body.
+    /// Fields added to the request body, in the spec's order.
     Body {
-        field: &'static str,
-        value: Secret,
+        fields: Arc<[(&'static str, Secret)]>,
     },
     /// A header whose value a minter makes per attempt.
     Minted {
@@ -153,7 +152,10 @@ impl fmt::Debug for ResolvedAuth {
             ResolvedAuth::Header { name, .. } => write!(f, "Header({name})"),
             ResolvedAuth::Query { param, .. } => write!(f, "Query({param})"),
             ResolvedAuth::Signer(s) => write!(f, "Signer({s:?})"),
-            ResolvedAuth::Body { field, .. } => write!(f, "Body({field})"),
+            ResolvedAuth::Body { fields } => {
+                let names: Vec<&str> = fields.iter().map(|(field, _)| *field).collect();
+                write!(f, "Body({})", names.join(", "))
+            }
             ResolvedAuth::Minted {
                 name, minter_name, ..
             } => write!(f, "Minted({name}, {minter_name})"),
@@ -236,9 +238,12 @@ impl ResolvedAuth {
                     value: sensitive_header(&format!("Basic {encoded}"), username)?,
                 }
             }
-            AuthScheme::Body { field, credential } => ResolvedAuth::Body {
-                field,
-                value: lookup(credential)?,
+            AuthScheme::Body { fields } => ResolvedAuth::Body {
+                fields: fields
+                    .iter()
+                    .map(|(field, credential)| Ok((*field, lookup(credential)?)))
+                    .collect::<Result<Vec<_>, Error>>()?
+                    .into(),
             },
             AuthScheme::Minted {
                 minter,
@@ -344,15 +349,31 @@ pub fn add_body_credential(
     }
 }
 
-/// A JSON body's bytes with the credential added (see [`add_body_credential`]).
-pub(crate) fn json_body_with_credential(
+/// A body's bytes with the credentials added: appended as `field=value` pairs to a form
+/// (`form` true), else set on the JSON object (see [`add_body_credential`]).
+pub(crate) fn body_with_credentials(
     body: &[u8],
-    field: &str,
-    value: &Secret,
+    form: bool,
+    fields: &[(&'static str, Secret)],
 ) -> Result<bytes::Bytes, Error> {
+    if form {
+        let mut out = body.to_vec();
+        let mut pairs = url::form_urlencoded::Serializer::new(String::new());
+        for (field, value) in fields {
+            pairs.append_pair(field, value.expose());
+        }
+        let pairs = pairs.finish();
+        if !out.is_empty() && !pairs.is_empty() {
+            out.push(b'&');
+        }
+        out.extend_from_slice(pairs.as_bytes());
+        return Ok(out.into());
+    }
     let mut json: serde_json::Value = serde_json::from_slice(body)
         .map_err(|e| Error::invalid_request("body", format!("is not JSON ({e})")))?;
-    add_body_credential(&mut json, field, value)?;
+    for (field, value) in fields {
+        add_body_credential(&mut json, field, value)?;
+    }
     serde_json::to_vec(&json)
         .map(bytes::Bytes::from)
         .map_err(|e| Error::invalid_request("body", format!("cannot be serialised ({e})")))
@@ -410,9 +431,9 @@ pub(crate) fn required_credentials(
         Ok(Some(
             AuthScheme::Bearer { credential }
             | AuthScheme::Header { credential, .. }
-            | AuthScheme::Query { credential, .. }
-            | AuthScheme::Body { credential, .. },
+            | AuthScheme::Query { credential, .. },
         )) => vec![credential],
+        Ok(Some(AuthScheme::Body { fields })) => fields.iter().map(|(_, c)| *c).collect(),
         Ok(Some(AuthScheme::Basic { username, password })) => {
             std::iter::once(username).chain(password).collect()
         }
@@ -540,7 +561,22 @@ mod tests {
         let err = add_body_credential(&mut list, "api_key", &key).expect_err("array");
         assert_eq!(err.kind(), crate::ErrorKind::InvalidRequest);
         assert!(!err.to_string().contains("k1"));
-        assert!(json_body_with_credential(b"not json", "api_key", &key).is_err());
+        let fields = [("api_key", key.clone())];
+        assert!(body_with_credentials(b"not json", false, &fields).is_err());
+    }
+
+    #[test]
+    fn form_bodies_take_every_body_credential_as_an_encoded_pair() {
+        let fields = [
+            ("api_key", Secret::new("k1")),
+            ("api_secret", Secret::new("s 2&x")),
+        ];
+        let body = body_with_credentials(b"to=447700900000", true, &fields).expect("form");
+        assert_eq!(&body[..], b"to=447700900000&api_key=k1&api_secret=s+2%26x");
+        let json = body_with_credentials(br#"{"to":"1"}"#, false, &fields).expect("json");
+        let json: serde_json::Value = serde_json::from_slice(&json).expect("json");
+        assert_eq!(json["api_secret"], "s 2&x");
+        assert_eq!(json["to"], "1");
     }
 
     #[test]

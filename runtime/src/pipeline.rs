@@ -384,16 +384,24 @@ fn attempt_request(
     let mut http_request = reqwest::Request::new(request.op.method.clone(), url);
     *http_request.headers_mut() = headers;
     match (auth, &request.body) {
-        (ResolvedAuth::Body { field, value }, Some(body)) => {
-            let body = crate::auth::json_body_with_credential(body, field, value)?;
+        (ResolvedAuth::Body { fields }, Some(body)) => {
+            // A form body takes the credentials as more pairs; anything else is JSON.
+            let form = http_request
+                .headers()
+                .get(reqwest::header::CONTENT_TYPE)
+                .and_then(|v| v.to_str().ok())
+                .is_some_and(|v| v.starts_with("application/x-www-form-urlencoded"));
+            let body = crate::auth::body_with_credentials(body, form, fields)?;
             *http_request.body_mut() = Some(body.into());
         }
-        (ResolvedAuth::Body { field, .. }, None) => {
+        (ResolvedAuth::Body { fields }, None) => {
+            let names: Vec<&str> = fields.iter().map(|(field, _)| *field).collect();
             return Err(Error::invalid_request(
                 "body",
                 format!(
-                    "`{}` sends no body, and the auth scheme puts the credential in the body's `{field}` field",
-                    request.op.name
+                    "`{}` sends no body, and the auth scheme puts credentials in the body's `{}`",
+                    request.op.name,
+                    names.join("`, `")
                 ),
             ));
         }

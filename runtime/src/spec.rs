@@ -111,13 +111,12 @@ pub enum AuthScheme {
         /// Credential sent as the password; `None` sends an empty password (key-as-username).
         password: Option<&'static str>,
     },
-    /// The credential as a field of the request body (a JSON object, or a form before it is
-    /// encoded).
+    /// Credentials as top-level fields of the request body (a JSON object, or a
+    /// `application/x-www-form-urlencoded` form), all sent together.
     Body {
-        /// Top-level field name, e.g. `"api_key"`.
-        field: &'static str,
-        /// Credential name.
-        credential: &'static str,
+        /// `(body field, credential name)` pairs, e.g. `[("api_key", "api_key"),
+        /// ("api_secret", "api_secret")]`; never empty in a checked spec.
+        fields: &'static [(&'static str, &'static str)],
     },
     /// A token the application mints (a signed JWT ...), sent as `<header>: <prefix><token>`.
     /// The minter is registered on the builder under `minter`

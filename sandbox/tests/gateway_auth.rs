@@ -70,8 +70,7 @@ static APP: ServiceSpec = service(&[AuthScheme::Header {
     prefix: Some("App "),
 }]);
 static IN_BODY: ServiceSpec = service(&[AuthScheme::Body {
-    field: "auth_token",
-    credential: "auth_token",
+    fields: &[("auth_token", "auth_token")],
 }]);
 static MINTED: ServiceSpec = service(&[AuthScheme::Minted {
     minter: "signed",

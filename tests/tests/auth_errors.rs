@@ -96,8 +96,7 @@ static APP_HEADER: ServiceSpec = service(
 );
 static IN_BODY: ServiceSpec = service(
     &[AuthScheme::Body {
-        field: "api_key",
-        credential: "api_key",
+        fields: &[("api_key", "api_key")],
     }],
     ErrorSpec {
         code: Some("errors.0.code"),

@@ -1,9 +1,11 @@
-//! SendGrid v3 against Prism serving SendGrid's own OpenAPI document (the excerpt in
-//! `tests/providers/sendgrid/`): the client generated from `examples/providers/sendgrid.yaml`
-//! calls every operation and Prism accepts every request; documented error answers reach the
-//! caller; the marketing lists walk three pages by the token in `_metadata.next`.
-//!
-//! Prism is installed by `scripts/test` (npm, into `tests/peers/prism`).
+//! SendGrid v3 against Prism serving SendGrid's own document (the excerpt in
+//! `tests/providers/sendgrid/`), with the full spec: every operation accepted (including the
+//! `on-behalf-of` header parameter and a delete answering 200 or 204); documented error answers
+//! decode to the first error's field and message; the marketing lists stream follows
+//! `_metadata.next` for three pages. A scripted loopback server pins what Prism cannot: the walk
+//! ends when `_metadata.next` is absent, SendGrid's absolute links to its production host are
+//! re-rooted onto the configured base URL, and a link to any other host is refused (the API key
+//! never goes to a host the client was not configured for).
 
 #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
 
@@ -11,15 +13,18 @@ mod providers_common;
 
 use comms_providers::sendgrid::*;
 use comms_runtime::RetryPolicy;
+use comms_tests::{Reply, TestServer};
+use futures_util::StreamExt;
 use providers_common::{Calls, Prism, prefer};
+use serde_json::json;
 
 const KEY: &str = "SG.test-key-not-a-secret";
 const LIST_ID: &str = "ca7a3796-e8a8-4029-9ccb-df8937940562";
 const TEMPLATE_ID: &str = "733ba07f-ead1-41fc-933a-3976baa23716";
 
-fn client(prism: &Prism, http: Option<comms_runtime::reqwest::Client>) -> SendgridClient {
+fn client(base: &str, http: Option<comms_runtime::reqwest::Client>) -> SendgridClient {
     let mut builder = SendgridClient::builder()
-        .base_url(&prism.url)
+        .base_url(base)
         .api_key(KEY)
         .retry(RetryPolicy::none());
     if let Some(http) = http {
@@ -32,33 +37,26 @@ fn mail() -> SendMailRequest {
     SendMailRequest::new(
         [
             Personalization::new([EmailAddress::new("ada@example.com").name("Ada")])
-                .subject("Hello")
-                .dynamic_template_data(serde_json::json!({"first_name": "Ada"})),
+                .subject("Hello"),
         ],
         EmailAddress::new("team@example.com"),
         "Hello",
         [Content::new("text/plain", "Hi Ada")],
     )
-    .categories(["welcome"])
 }
 
 #[tokio::test]
 async fn every_sendgrid_operation_is_accepted_by_prism() {
     let prism = Prism::start("sendgrid").await;
-    let sg = client(&prism, None);
+    let sg = client(&prism.url, None);
     let mut c = Calls::default();
 
     c.ok("send_mail", sg.send_mail(&mail()).await);
-    let list = c.ok(
+    c.ok(
         "create_list",
         sg.create_list(&CreateListRequest::new("newsletter")).await,
     );
-    assert_eq!(
-        list.name.as_deref(),
-        Some("list-name"),
-        "Prism's documented example"
-    );
-    c.ok(
+    let page = c.ok(
         "list_lists",
         sg.list_lists(&ListListsQuery {
             page_size: Some(1),
@@ -66,6 +64,7 @@ async fn every_sendgrid_operation_is_accepted_by_prism() {
         })
         .await,
     );
+    assert_eq!(page.items.len(), 1);
     c.ok(
         "get_list",
         sg.get_list(
@@ -82,34 +81,45 @@ async fn every_sendgrid_operation_is_accepted_by_prism() {
             .await,
     );
     let job = c.ok(
-        "delete_list",
+        "delete_list (200)",
         sg.delete_list(
             LIST_ID,
             &DeleteListQuery {
-                delete_contacts: Some(false),
+                delete_contacts: Some(true),
             },
         )
         .await,
     );
-    assert!(
-        job.job_id.is_some(),
-        "the 200 answer carries the deletion job"
+    assert!(job.is_some(), "200: the deletion job");
+    let sg204 = client(&prism.url, Some(prefer("code=204")));
+    let none = c.ok(
+        "delete_list (204)",
+        sg204
+            .delete_list(LIST_ID, &DeleteListQuery::default())
+            .await,
     );
+    assert!(none.is_none(), "204: no body");
     let template = c.ok(
         "create_template",
-        sg.create_template(
-            &CreateTemplateRequest::new("welcome").generation(TemplateGeneration::Dynamic),
-        )
-        .await,
+        sg.create_template(&CreateTemplateRequest::new("welcome"))
+            .await,
     );
-    assert!(!template.id.is_empty() && template.generation == TemplateGeneration::Legacy);
+    assert!(
+        !template.updated_at.is_empty(),
+        "the wire name `updated_at ` (with a space) decodes"
+    );
     c.ok(
         "list_templates",
-        sg.list_templates(&ListTemplatesQuery {
-            generations: Some("dynamic".into()),
-            page_size: 10,
-            page_token: None,
-        })
+        sg.list_templates(
+            &ListTemplatesQuery {
+                generations: Some("dynamic".into()),
+                page_size: 10,
+                page_token: None,
+            },
+            &ListTemplatesHeaders {
+                on_behalf_of: Some("subuser-1".into()),
+            },
+        )
         .await,
     );
     c.ok("get_template", sg.get_template(TEMPLATE_ID).await);
@@ -120,68 +130,130 @@ async fn every_sendgrid_operation_is_accepted_by_prism() {
     );
     c.ok("delete_template", sg.delete_template(TEMPLATE_ID).await);
 
-    assert_eq!(c.0, 11, "every operation of the spec is called");
+    assert_eq!(c.0, 12, "every operation of the spec, delete_list twice");
     prism.assert_all_accepted(c.0);
 }
 
 #[tokio::test]
-async fn sendgrid_documented_error_answers_reach_the_caller() {
+async fn sendgrid_error_answers_decode_to_field_and_message() {
     let prism = Prism::start("sendgrid").await;
     let mut c = Calls::default();
-
-    // Mail send's documented 400: `{"errors": [{"field", "message"}]}`.
-    let sg = client(&prism, Some(prefer("code=400")));
-    let err = c.err("send_mail 400", sg.send_mail(&mail()).await);
-    assert_eq!(err.status(), Some(400), "{err}");
-    let api = err.api_error().unwrap();
-    assert!(
-        api.body_excerpt
-            .contains("The from email does not contain a valid address."),
-        "the provider's message is in the answer: {api:?}"
-    );
-
-    // The global 401 (documented on mail send).
-    let sg = client(&prism, Some(prefer("code=401")));
-    let err = c.err("send_mail 401", sg.send_mail(&mail()).await);
-    assert_eq!(err.status(), Some(401), "{err}");
-    assert!(
-        err.api_error()
-            .unwrap()
-            .body_excerpt
-            .contains("authorization required")
-    );
-
-    prism.assert_all_accepted(c.0);
-}
-
-#[tokio::test]
-async fn sendgrid_lists_walk_three_pages_by_the_metadata_next_token() {
-    let prism = Prism::start("sendgrid").await;
-    let sg = client(&prism, None);
-    let mut c = Calls::default();
-
-    // Until the `next_url` pagination style is merged, the walk is by hand: the token of the
-    // next page is the `page_token` query parameter of `_metadata.next`.
-    let mut token = None;
-    let mut items = 0;
-    for _ in 0..3 {
-        let page = c.ok(
-            "list_lists",
-            sg.list_lists(&ListListsQuery {
-                page_size: Some(1),
-                page_token: token.clone(),
-            })
-            .await,
-        );
-        items += page.result.unwrap_or_default().len();
-        let next = page.metadata.and_then(|m| m.next).expect("a next link");
-        let url = url::Url::parse(&next).unwrap();
-        token = url
-            .query_pairs()
-            .find(|(k, _)| k == "page_token")
-            .map(|(_, v)| v.into_owned());
-        assert_eq!(token.as_deref(), Some("cGFnZTI"));
+    let cases = [
+        (
+            400,
+            Some("from.email"),
+            "The from email does not contain a valid address.",
+        ),
+        (401, None, "authorization required"),
+    ];
+    for (status, field, text) in cases {
+        let sg = client(&prism.url, Some(prefer(&format!("code={status}"))));
+        let err = c.err("send_mail", sg.send_mail(&mail()).await);
+        assert_eq!(err.status(), Some(status), "{err}");
+        let api = err.api_error().unwrap();
+        assert_eq!(api.code.as_deref(), field, "{api:?}");
+        assert_eq!(api.message.as_deref(), Some(text), "{api:?}");
     }
-    assert_eq!(items, 3);
     prism.assert_all_accepted(c.0);
+}
+
+#[tokio::test]
+async fn sendgrid_production_next_link_is_not_followed_from_another_base_url() {
+    let prism = Prism::start("sendgrid").await;
+    let sg = client(&prism.url, None);
+    // Prism's example page carries SendGrid's own absolute link
+    // (https://api.sendgrid.com/v3/marketing/lists?...); the client here is configured for
+    // loopback, so following it would send the API key to another host: the walk ends with an
+    // error after the first page (the three-page walk is `sendgrid_lists_stream_ends_without_metadata_next`).
+    let items: Vec<_> = sg
+        .list_lists_stream(&ListListsQuery {
+            page_size: Some(1),
+            page_token: None,
+        })
+        .take(3)
+        .collect()
+        .await;
+    assert_eq!(items.len(), 2, "{items:?}");
+    assert!(items[0].is_ok(), "{items:?}");
+    let err = items[1].as_ref().unwrap_err().to_string();
+    assert!(err.contains("another origin"), "{err}");
+    prism.assert_all_accepted(1);
+}
+
+fn lists_page(n: u32, next: Option<String>) -> serde_json::Value {
+    let mut metadata = json!({"self": "https://api.sendgrid.com/v3/marketing/lists", "count": 3});
+    if let Some(next) = next {
+        metadata["next"] = json!(next);
+    }
+    json!({"result": [{"id": format!("list-{n}"), "name": format!("list {n}"), "contact_count": n}],
+           "_metadata": metadata})
+}
+
+#[tokio::test]
+async fn sendgrid_lists_stream_ends_without_metadata_next() {
+    // Absolute links on the server's own origin, as SendGrid sends them on its host.
+    let server = TestServer::start(|r| {
+        let origin = format!("http://{}", r.header("host").unwrap_or_default());
+        let next = |t: &str| {
+            Some(format!(
+                "{origin}/v3/marketing/lists?page_size=1&page_token={t}"
+            ))
+        };
+        match r.query_pairs().get("page_token").map(String::as_str) {
+            None => Reply::json(200, lists_page(1, next("t2"))),
+            Some("t2") => Reply::json(200, lists_page(2, next("t3"))),
+            Some("t3") => Reply::json(200, lists_page(3, None)),
+            Some(_) => Reply::json(400, json!({"errors": [{"message": "bad token"}]})),
+        }
+    })
+    .await;
+    let sg = client(&format!("{}/v3", server.url()), None);
+    let lists: Vec<List> = sg
+        .list_lists_stream(&ListListsQuery {
+            page_size: Some(1),
+            page_token: None,
+        })
+        .map(Result::unwrap)
+        .collect()
+        .await;
+    assert_eq!(lists.len(), 3);
+    let requests = server.requests();
+    assert_eq!(requests.len(), 3);
+    for r in &requests {
+        assert_eq!(r.path, "/v3/marketing/lists", "re-rooted onto the base URL");
+        assert_eq!(
+            r.header("authorization"),
+            Some(format!("Bearer {KEY}").as_str())
+        );
+    }
+}
+
+#[tokio::test]
+async fn sendgrid_next_link_to_another_host_is_refused() {
+    let server = TestServer::start(|_| {
+        Reply::json(
+            200,
+            lists_page(
+                1,
+                Some("https://elsewhere.example/v3/marketing/lists?page_token=t2".into()),
+            ),
+        )
+    })
+    .await;
+    let sg = client(&format!("{}/v3", server.url()), None);
+    let items: Vec<_> = sg
+        .list_lists_stream(&ListListsQuery::default())
+        .collect()
+        .await;
+    assert_eq!(
+        items.len(),
+        2,
+        "the first page's list, then an error: {items:?}"
+    );
+    assert!(items[0].is_ok());
+    assert!(
+        items[1].is_err(),
+        "a next link on an unknown host ends the walk with an error"
+    );
+    assert_eq!(server.requests().len(), 1);
 }

@@ -95,7 +95,8 @@ impl Checker<'_> {
                 AuthKind::Query => &["credential", "param"],
                 AuthKind::Signature => &["signing"],
                 AuthKind::Basic => &["username"],
-                AuthKind::Body => &["credential", "field"],
+                // `field` + `credential`, or `fields`: checked below.
+                AuthKind::Body => &[],
                 AuthKind::Minted => &["minter"],
             };
             // Keys a kind may take beyond what it needs; any other key is a mistake.
@@ -104,7 +105,8 @@ impl Checker<'_> {
                 AuthKind::Signature => &["credentials"],
                 AuthKind::Basic => &["password"],
                 AuthKind::Minted => &["header", "prefix"],
-                AuthKind::Bearer | AuthKind::Query | AuthKind::Body => &[],
+                AuthKind::Body => &["credential", "field", "fields"],
+                AuthKind::Bearer | AuthKind::Query => &[],
             };
             self.auth_keys_of_kind(&path, scheme, needs, optional);
             for need in needs {
@@ -150,10 +152,8 @@ impl Checker<'_> {
                     "like `jwt`: the name the application registers its token minter under".into(),
                 );
             }
-            if let Some(field) = &scheme.field
-                && field.is_empty()
-            {
-                self.error_at_value(&format!("{path}.field"), "the body field name is empty");
+            if scheme.kind == AuthKind::Body {
+                self.body_auth_fields(&path, scheme);
             }
             if scheme.kind == AuthKind::Signature {
                 for role in ["app_id", "key", "secret"] {
@@ -192,6 +192,54 @@ impl Checker<'_> {
         out
     }
 
+    /// A `body` scheme's fields: `field` and `credential`, or a non-empty `fields` map, not
+    /// both; field names non-empty, credentials declared.
+    fn body_auth_fields(&mut self, path: &str, scheme: &crate::model::AuthScheme) {
+        let single = scheme.field.is_some() || scheme.credential.is_some();
+        if !scheme.fields.is_empty() {
+            if single {
+                let d = self.error(
+                    path,
+                    format!(
+                        "auth scheme `{}` of kind \"body\" takes `fields`, or `field` and `credential`, not both",
+                        scheme.name
+                    ),
+                );
+                d.expected = Some("`fields: { api_key: api_key, api_secret: api_secret }`".into());
+            }
+            for (field, cred) in &scheme.fields {
+                if field.is_empty() {
+                    self.error(&format!("{path}.fields"), "a body field name is empty");
+                }
+                self.credential_ref(&format!("{path}.fields.{field}"), cred);
+            }
+            return;
+        }
+        for (need, present) in [
+            ("field", scheme.field.is_some()),
+            ("credential", scheme.credential.is_some()),
+        ] {
+            if !present {
+                let d = self.error(
+                    path,
+                    format!(
+                        "auth scheme `{}` of kind \"body\" needs `{need}`",
+                        scheme.name
+                    ),
+                );
+                d.expected = Some(
+                    "`field` and `credential`, or `fields: { <body field>: <credential>, .. }`"
+                        .into(),
+                );
+            }
+        }
+        if let Some(field) = &scheme.field
+            && field.is_empty()
+        {
+            self.error_at_value(&format!("{path}.field"), "the body field name is empty");
+        }
+    }
+
     /// Reports keys of an auth scheme that its kind does not use (a `prefix` on a bearer
     /// scheme would otherwise be ignored without a word).
     fn auth_keys_of_kind(
@@ -211,6 +259,7 @@ impl Checker<'_> {
             ("password", scheme.password.is_some()),
             ("prefix", scheme.prefix.is_some()),
             ("field", scheme.field.is_some()),
+            ("fields", !scheme.fields.is_empty()),
             ("minter", scheme.minter.is_some()),
         ];
         let kind = serde_json::to_string(&scheme.kind).unwrap_or_default();
@@ -393,7 +442,9 @@ impl Checker<'_> {
                     );
                 }
                 for s in statuses {
-                    if !(400..=599).contains(&s) {
+                    // With `in_success`, a failure can arrive in a 2xx answer too.
+                    let in_2xx = e.in_success.is_some() && (200..=299).contains(&s);
+                    if !(400..=599).contains(&s) && !in_2xx {
                         self.error_at_value(
                             &format!("errors.codes.{code}.status"),
                             format!("{s} is not an error status"),
@@ -472,8 +523,17 @@ fn auth_method(scheme: &crate::model::AuthScheme) -> Option<AuthMethod> {
             password: scheme.password.clone(),
         },
         AuthKind::Body => AuthMethod::Body {
-            field: scheme.field.clone()?,
-            credential: credential()?,
+            fields: if scheme.fields.is_empty() {
+                vec![(scheme.field.clone()?, credential()?)]
+            } else if scheme.field.is_some() || scheme.credential.is_some() {
+                return None;
+            } else {
+                scheme
+                    .fields
+                    .iter()
+                    .map(|(f, c)| (f.clone(), c.clone()))
+                    .collect()
+            },
         },
         AuthKind::Minted => AuthMethod::Minted {
             minter: scheme.minter.clone()?,

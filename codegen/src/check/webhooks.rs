@@ -46,7 +46,19 @@ impl Checker<'_> {
                 );
                 d.hint = Some("give it the name of what it carries, like message_status".into());
             }
-            let ty_ok = self.type_ref(&format!("{path}.type"), &w.ty).is_some();
+            let ty_ok = match self.type_ref(&format!("{path}.type"), &w.ty) {
+                Some(crate::resolved::Ty::Named(_)) => true,
+                // The payload enum holds one named type per webhook (a list would need a name).
+                Some(_) => {
+                    let d = self.error_at_value(
+                        &format!("{path}.type"),
+                        format!("webhook payload type `{}` is not a named type", w.ty),
+                    );
+                    d.expected = Some("the name of an object or union in `types`".into());
+                    false
+                }
+                None => false,
+            };
             let encoding = w.encoding.unwrap_or(PayloadEncoding::Json);
             let select = w
                 .select

@@ -26,8 +26,11 @@ pub(super) fn auth_scheme(a: &AuthInfo) -> TokenStream {
             let password = opt_str(password.as_deref());
             quote!(rt::AuthScheme::Basic { username: #username, password: #password })
         }
-        AuthMethod::Body { field, credential } => {
-            quote!(rt::AuthScheme::Body { field: #field, credential: #credential })
+        AuthMethod::Body { fields } => {
+            let pairs = fields
+                .iter()
+                .map(|(field, credential)| quote!((#field, #credential)));
+            quote!(rt::AuthScheme::Body { fields: &[#(#pairs),*] })
         }
         AuthMethod::Minted {
             minter,

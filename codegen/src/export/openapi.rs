@@ -469,16 +469,26 @@ fn security_schemes(service: &Service) -> Map<String, Value> {
     out
 }
 
-/// The auth schemes that put a credential in the request body, which OpenAPI's security
-/// schemes cannot say: `{name, field, credential}` each.
+/// The auth schemes that put credentials in the request body, which OpenAPI's security
+/// schemes cannot say: `{name, field, credential}` for one field, `{name, fields: [{field,
+/// credential}, ..]}` for several sent together.
 fn body_auth(service: &Service) -> Vec<Value> {
     service
         .auth
         .iter()
         .filter_map(|a| match &a.method {
-            AuthMethod::Body { field, credential } => Some(json!({
-                "name": a.name, "field": field, "credential": credential,
-            })),
+            AuthMethod::Body { fields } => Some(match fields.as_slice() {
+                [(field, credential)] => json!({
+                    "name": a.name, "field": field, "credential": credential,
+                }),
+                _ => json!({
+                    "name": a.name,
+                    "fields": fields
+                        .iter()
+                        .map(|(field, credential)| json!({ "field": field, "credential": credential }))
+                        .collect::<Vec<_>>(),
+                }),
+            }),
             _ => None,
         })
         .collect()

@@ -100,7 +100,8 @@ pub enum AuthKind {
     Signature,
     /// HTTP Basic: `username` (and `password`, else empty) credentials.
     Basic,
-    /// The credential as the top-level `field` of the JSON or form body.
+    /// Credentials as top-level fields of the JSON or form body: one (`field` and
+    /// `credential`) or several together (`fields`: body field -> credential).
     Body,
     /// A token the application mints (`minter` names it), sent in `header` after `prefix`.
     Minted,
@@ -151,6 +152,10 @@ item! {
         /// The body field that carries the credential (kind `body`).
         #[serde(default)]
         pub field: Option<String>,
+        /// Several body fields sent together, body field -> credential (kind `body`, instead
+        /// of `field` and `credential`), e.g. `{ api_key: api_key, api_secret: api_secret }`.
+        #[serde(default)]
+        pub fields: IndexMap<String, String>,
         /// The name the application registers its token minter under (kind `minted`).
         #[serde(default)]
         pub minter: Option<String>,

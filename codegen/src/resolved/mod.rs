@@ -182,12 +182,10 @@ pub enum AuthMethod {
         /// The credential sent as the password; `None`: an empty password.
         password: Option<String>,
     },
-    /// The credential as the top-level `field` of the request body.
+    /// Credentials as top-level fields of the request body, all sent together.
     Body {
-        /// The body field.
-        field: String,
-        /// The credential sent.
-        credential: String,
+        /// `(body field, credential)` pairs in the spec's order; never empty.
+        fields: Vec<(String, String)>,
     },
     /// A token the application's minter makes per attempt: `<header>: <prefix><token>`.
     Minted {

@@ -1095,9 +1095,10 @@ impl BodyFields {
         let fields: Vec<&str> = schemes
             .iter()
             .filter_map(|s| match s {
-                AuthScheme::Body { field, .. } => Some(*field),
+                AuthScheme::Body { fields } => Some(fields.iter().map(|(field, _)| *field)),
                 _ => None,
             })
+            .flatten()
             .collect();
         if !fields.iter().any(|f| self.get(f).is_some()) {
             return body;
@@ -1178,12 +1179,25 @@ fn authenticate(
                 }
                 continue;
             }
-            AuthScheme::Body { field, credential } => {
-                hint.push(format!("the body field `{field}`"));
-                (
-                    *credential,
-                    body.and_then(|b| b.get(field)).map(str::to_owned),
-                )
+            AuthScheme::Body { fields } => {
+                let names: Vec<&str> = fields.iter().map(|(field, _)| *field).collect();
+                hint.push(format!("the body fields `{}`", names.join("`, `")));
+                let values: Vec<Option<&str>> = fields
+                    .iter()
+                    .map(|(field, _)| body.and_then(|b| b.get(field)).filter(|v| !v.is_empty()))
+                    .collect();
+                if values.iter().all(Option::is_none) {
+                    continue;
+                }
+                presented = true;
+                // Every field is compared, so timing does not tell which one failed.
+                let all_ok = fields.iter().zip(&values).fold(true, |ok, ((_, cred), v)| {
+                    ok & v.is_some_and(|v| gateway.accepts(cred, v))
+                });
+                if all_ok {
+                    return Ok(());
+                }
+                continue;
             }
             AuthScheme::Minted {
                 minter,

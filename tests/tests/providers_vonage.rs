@@ -3,8 +3,6 @@
 //! a form-encoded SMS with the API key and secret in the body and Prism accepts it; the
 //! documented failure inside a 200 answer (`messages[0].status` "2") becomes a typed error with
 //! Vonage's code and `error-text`. The API has no list, so there is no stream to walk.
-//!
-//! Waits for main to have the shared syntax (s3-syntax); then moves to `tests/tests/`.
 
 #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
 
