@@ -547,12 +547,20 @@ fn constructors(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
                 quote!(#id: None,)
             }
         });
+        let article = if t.name.starts_with(['A', 'E', 'I', 'O', 'U']) {
+            "An"
+        } else {
+            "A"
+        };
         let doc = docs(&format!(
-            "A `{}` with its required fields; set the others with the methods named after them.",
+            "{article} `{}` with its required fields; set the others with the methods named after them.",
             t.name
         ));
+        // One argument per required field: a provider's type can have many.
+        let many = (required.len() > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
         quote! {
             #doc
+            #many
             pub fn new(#(#params),*) -> Self {
                 Self { #(#inits)* }
             }

@@ -5,9 +5,6 @@
 //! Each spec was written from the provider's published OpenAPI document; the excerpts the
 //! tests serve through Prism, and their sources, are in `tests/providers/`.
 
-// A constructor takes every required field: Vonage's delivery receipt has eight.
-#![allow(clippy::too_many_arguments)]
-
 pub use comms_runtime::{CallOptions, Error, Result};
 
 include!(concat!(env!("OUT_DIR"), "/postmark.rs"));
