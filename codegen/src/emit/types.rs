@@ -547,7 +547,11 @@ fn constructors(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
                 quote!(#id: None,)
             }
         });
-        let article = if t.name.starts_with(['A', 'E', 'I', 'O', 'U']) {
+        // "an `Update…`" but "a `Usage`", "a `Unit`": `Us`/`Uni` sound like "you".
+        let name = t.name.as_str();
+        let vowel = name.starts_with(['A', 'E', 'I', 'O'])
+            || (name.starts_with('U') && !name.starts_with("Us") && !name.starts_with("Uni"));
+        let article = if vowel {
             "An"
         } else {
             "A"
