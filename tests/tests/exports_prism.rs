@@ -9,9 +9,11 @@
 
 #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
 
+mod providers_common;
+
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+
+use providers_common::Prism;
 
 use comms_runtime::RetryPolicy;
 use serde_json::json;
@@ -23,99 +25,14 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// A `prism mock` process on a free loopback port, serving one exported document; killed when
-/// dropped.
-struct Prism {
-    child: Child,
-    log: PathBuf,
-    url: String,
-    _dir: tempfile::TempDir,
-}
-
-impl Prism {
-    async fn start(document: &str) -> Prism {
-        let bin = root().join("tests/peers/exports/node_modules/.bin/prism");
-        assert!(
-            bin.exists(),
-            "Prism is not installed ({} is missing): run scripts/test, which installs it",
-            bin.display()
-        );
-        let document = root().join(document);
-        assert!(document.exists(), "{} is missing", document.display());
-        let dir = tempfile::tempdir().unwrap();
-        let log = dir.path().join("prism.log");
-        let port = free_port();
-        let file = std::fs::File::create(&log).unwrap();
-        let child = Command::new(&bin)
-            .args(["mock", "--errors", "--host", "127.0.0.1", "--port"])
-            .arg(port.to_string())
-            .arg(&document)
-            .stdin(Stdio::null())
-            .stdout(file.try_clone().unwrap())
-            .stderr(file)
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot run {}: {e}", bin.display()));
-        let mut prism = Prism {
-            child,
-            log,
-            url: format!("http://127.0.0.1:{port}"),
-            _dir: dir,
-        };
-        let deadline = Instant::now() + Duration::from_secs(120);
-        loop {
-            if prism.log().contains("Prism is listening") {
-                return prism;
-            }
-            if let Some(status) = prism.child.try_wait().unwrap() {
-                panic!("prism exited ({status}) before listening:\n{}", prism.log());
-            }
-            assert!(
-                Instant::now() < deadline,
-                "prism did not start within 120 s:\n{}",
-                prism.log()
-            );
-            tokio::time::sleep(Duration::from_millis(200)).await;
-        }
-    }
-
-    fn log(&self) -> String {
-        std::fs::read_to_string(&self.log).unwrap_or_default()
-    }
-
-    /// Every one of `calls` requests reached Prism and passed its validation.
-    fn assert_all_valid(&self, calls: usize) {
-        let log = self.log();
-        let violations: Vec<&str> = log
-            .lines()
-            .filter(|l| l.contains("Violation") || l.contains("did not pass"))
-            .collect();
-        assert!(
-            violations.is_empty(),
-            "Prism found request validation violations:\n{}\n\nfull log:\n{log}",
-            violations.join("\n")
-        );
-        let received = log.matches("Request received").count();
-        let passed = log
-            .matches("The request passed the validation rules")
-            .count();
-        assert_eq!(
-            (received, passed),
-            (calls, calls),
-            "every call reaches Prism and passes validation; log:\n{log}"
-        );
-    }
-}
-
-impl Drop for Prism {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.local_addr().unwrap().port()
+/// Prism (the copy `scripts/test` installs into `tests/peers/exports`) serving one exported
+/// document of this project.
+async fn exported(document: &str) -> Prism {
+    Prism::serve(
+        &root().join("tests/peers/exports/node_modules/.bin/prism"),
+        &root().join(document),
+    )
+    .await
 }
 
 /// Counts calls, each of which must succeed (a 2xx answer the client decodes).
@@ -131,7 +48,7 @@ impl Calls {
 #[tokio::test]
 async fn every_email_operation_passes_prism_validation() {
     use comms::email::*;
-    let prism = Prism::start("spec/openapi/email.openapi.json").await;
+    let prism = exported("spec/openapi/email.openapi.json").await;
     let email = EmailClient::builder()
         .base_url(&prism.url)
         .api_key(KEY)
@@ -347,13 +264,13 @@ async fn every_email_operation_passes_prism_validation() {
     );
     c.ok("delete_webhook", email.delete_webhook("wh_1").await);
 
-    prism.assert_all_valid(c.0);
+    prism.assert_all_accepted(c.0);
 }
 
 #[tokio::test]
 async fn every_messaging_operation_and_message_kind_passes_prism_validation() {
     use comms::messaging::*;
-    let prism = Prism::start("spec/openapi/messaging.openapi.json").await;
+    let prism = exported("spec/openapi/messaging.openapi.json").await;
     let messaging = MessagingClient::builder()
         .base_url(&prism.url)
         .api_key(KEY)
@@ -466,14 +383,14 @@ async fn every_messaging_operation_and_message_kind_passes_prism_validation() {
             .await,
     );
 
-    prism.assert_all_valid(c.0);
+    prism.assert_all_accepted(c.0);
 }
 
 #[tokio::test]
 async fn prism_reports_an_invalid_request() {
     // The check above can fail: a body the document forbids (a template and an HTML body
     // together, and a `to` that is not a list) is a violation Prism logs and refuses.
-    let prism = Prism::start("spec/openapi/email.openapi.json").await;
+    let prism = exported("spec/openapi/email.openapi.json").await;
     let answer = raw_post(
         &prism.url,
         "/v1/emails",
@@ -516,7 +433,7 @@ async fn names_and_types_constructs_pass_prism_validation() {
     let text =
         serde_json::to_string_pretty(&comms_codegen::export::openapi::document(&service)).unwrap();
     std::fs::write(&document, text).unwrap();
-    let prism = Prism::start(document.to_str().unwrap()).await;
+    let prism = exported(document.to_str().unwrap()).await;
     let client = ShapesClient::builder()
         .base_url(&prism.url)
         .credential("api_key", KEY)
@@ -549,5 +466,5 @@ async fn names_and_types_constructs_pass_prism_validation() {
         media: vec!["https://example.com/a.png".into()],
     };
     c.ok("send_mms", client.send_mms(&mms).await);
-    prism.assert_all_valid(c.0);
+    prism.assert_all_accepted(c.0);
 }

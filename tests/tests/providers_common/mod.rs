@@ -27,25 +27,33 @@ impl Prism {
     /// Starts Prism on the excerpt of `provider` (a directory under `tests/providers/`) and
     /// waits until it listens.
     pub async fn start(provider: &str) -> Prism {
-        let bin = root().join("tests/peers/prism/node_modules/.bin/prism");
+        Prism::serve(
+            &root().join("tests/peers/prism/node_modules/.bin/prism"),
+            &root()
+                .join("tests/providers")
+                .join(provider)
+                .join("openapi.json"),
+        )
+        .await
+    }
+
+    /// Starts the Prism binary `bin` on `document` and waits until it listens (also used by
+    /// `exports_prism.rs` for this project's own exported documents).
+    pub async fn serve(bin: &std::path::Path, document: &std::path::Path) -> Prism {
         assert!(
             bin.exists(),
             "Prism is not installed ({} is missing): run scripts/test, which installs it",
             bin.display()
         );
-        let document = root()
-            .join("tests/providers")
-            .join(provider)
-            .join("openapi.json");
         assert!(document.exists(), "{} is missing", document.display());
         let dir = tempfile::tempdir().unwrap();
         let log = dir.path().join("prism.log");
         let port = free_port();
         let file = std::fs::File::create(&log).unwrap();
-        let child = Command::new(&bin)
+        let child = Command::new(bin)
             .args(["mock", "--errors", "--host", "127.0.0.1", "--port"])
             .arg(port.to_string())
-            .arg(&document)
+            .arg(document)
             .stdin(Stdio::null())
             .stdout(file.try_clone().unwrap())
             .stderr(file)
