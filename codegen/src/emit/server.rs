@@ -244,6 +244,16 @@ fn trait_method(op: &OperationInfo, paths: &Paths) -> TokenStream {
     }
 }
 
+/// `let <var> = <call>`, answering the request with the call's error when it fails.
+fn decoded(var: TokenStream, call: TokenStream) -> TokenStream {
+    quote! {
+        let #var = match #call {
+            ::core::result::Result::Ok(value) => value,
+            ::core::result::Result::Err(error) => return incoming.reject(error),
+        };
+    }
+}
+
 fn handler(service: &Service, op: &OperationInfo, paths: &Paths) -> TokenStream {
     let support = &paths.support;
     let types = &paths.types;
@@ -258,12 +268,10 @@ fn handler(service: &Service, op: &OperationInfo, paths: &Paths) -> TokenStream 
         let id = ident(&p.rust);
         let wire = &p.wire;
         let ty = param_type(p);
-        decode.push(quote! {
-            let #id = match incoming.path_param::<#ty>(#wire) {
-                ::core::result::Result::Ok(value) => value,
-                ::core::result::Result::Err(error) => return incoming.reject(error),
-            };
-        });
+        decode.push(decoded(
+            quote!(#id),
+            quote!(incoming.path_param::<#ty>(#wire)),
+        ));
         call_args.push(quote!(#id));
     }
     if let Some(q) = super::client::query_name(op) {
@@ -272,12 +280,10 @@ fn handler(service: &Service, op: &OperationInfo, paths: &Paths) -> TokenStream 
         } else {
             quote!(query)
         };
-        decode.push(quote! {
-            let query = match incoming.#decoder::<#types::#q>() {
-                ::core::result::Result::Ok(value) => value,
-                ::core::result::Result::Err(error) => return incoming.reject(error),
-            };
-        });
+        decode.push(decoded(
+            quote!(query),
+            quote!(incoming.#decoder::<#types::#q>()),
+        ));
         call_args.push(quote!(query));
     }
     if let Some(h) = super::client::headers_name(op) {
@@ -286,12 +292,10 @@ fn handler(service: &Service, op: &OperationInfo, paths: &Paths) -> TokenStream 
         } else {
             quote!(header_params)
         };
-        decode.push(quote! {
-            let headers = match incoming.#decoder::<#types::#h>() {
-                ::core::result::Result::Ok(value) => value,
-                ::core::result::Result::Err(error) => return incoming.reject(error),
-            };
-        });
+        decode.push(decoded(
+            quote!(headers),
+            quote!(incoming.#decoder::<#types::#h>()),
+        ));
         call_args.push(quote!(headers));
     }
     if let Some(body) = &op.body {
@@ -308,12 +312,10 @@ fn handler(service: &Service, op: &OperationInfo, paths: &Paths) -> TokenStream 
             let s = super::client::form_style_tokens(s, &quote!(::comms_runtime));
             quote!(#s)
         });
-        decode.push(quote! {
-            let body = match incoming.#decoder::<#ty>(#style) {
-                ::core::result::Result::Ok(value) => value,
-                ::core::result::Result::Err(error) => return incoming.reject(error),
-            };
-        });
+        decode.push(decoded(
+            quote!(body),
+            quote!(incoming.#decoder::<#ty>(#style)),
+        ));
         call_args.push(quote!(body));
     }
     let finish = match (op.answer, &op.response) {
