@@ -69,11 +69,13 @@ async fn the_examples_run_against_the_sandbox_from_its_exported_variables() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // Wait until it listens.
-    for _ in 0..200 {
-        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            break;
-        }
+    // Wait until it listens (a loaded machine may take seconds to start a binary).
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the webhooks example did not listen on {port} within 60 s"
+        );
         tokio::time::sleep(Duration::from_millis(25)).await;
     }
 
@@ -99,16 +101,26 @@ async fn the_examples_run_against_the_sandbox_from_its_exported_variables() {
     );
 
     // The messages' status events reach the receiver, which verifies each one.
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-    while sandbox.inbox.webhooks().len() < 2 && tokio::time::Instant::now() < deadline {
+    // A record exists from the moment a delivery is queued: wait for the receiver's answers.
+    let delivered = || {
+        sandbox
+            .inbox
+            .webhooks()
+            .iter()
+            .filter(|w| w.status == "delivered")
+            .count()
+    };
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    while delivered() < 2 && tokio::time::Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    let records = sandbox.inbox.webhooks();
     receiver.kill().unwrap();
     let out = receiver.wait_with_output().unwrap();
     let printed = String::from_utf8_lossy(&out.stdout);
     assert!(
         printed.contains("verified: "),
-        "{printed}\n{}",
+        "{printed}\n{}\ndeliveries: {records:#?}",
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(!String::from_utf8_lossy(&out.stderr).contains("refused a webhook"));
