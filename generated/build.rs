@@ -1,15 +1,24 @@
-//! Generates the service modules from `../spec/*.yaml` into `OUT_DIR`.
-//! A broken spec fails the build with every problem listed as a cargo error, as
-//! `spec/<file>.yaml:line:column` (from the workspace root).
+//! Builds the service modules from the specs (`spec/*.yaml`).
+//!
+//! With the `codegen` feature (on in this workspace), `comms-codegen` generates them into
+//! `OUT_DIR`: a broken spec fails the build with every problem listed as a cargo error, as
+//! `spec/<file>.yaml:line:column`. Without it (what applications get), the crate compiles the
+//! copy committed in `src/prebuilt/`, and this script only checks that the specs have not
+//! changed since that copy was written.
 
 fn main() {
-    let out_dir = std::env::var("OUT_DIR").unwrap_or_else(|_| {
-        eprintln!("error: OUT_DIR is not set; run this through cargo");
-        std::process::exit(1);
-    });
-    comms_codegen::Generator::new("../spec")
-        .out_dir(out_dir)
-        // Hand-written items in `src/ext/<service>.rs` appear in `comms::<service>` too.
-        .extension_module("crate::ext")
-        .run_build_script();
+    let spec_dir = comms_prebuilt::spec_dir(".");
+    #[cfg(feature = "codegen")]
+    {
+        let out_dir = std::env::var("OUT_DIR").unwrap_or_else(|_| {
+            eprintln!("error: OUT_DIR is not set; run this through cargo");
+            std::process::exit(1);
+        });
+        comms_codegen::project::comms(&spec_dir)
+            .out_dir(out_dir)
+            .checked_in("src/prebuilt")
+            .run_build_script();
+    }
+    #[cfg(not(feature = "codegen"))]
+    comms_prebuilt::check(&spec_dir, "src/prebuilt");
 }

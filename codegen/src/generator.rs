@@ -22,6 +22,8 @@ pub struct Generator {
     out_dir: Option<PathBuf>,
     options: emit::EmitOptions,
     reported_by: Option<String>,
+    server_only: bool,
+    checked_in: Option<PathBuf>,
 }
 
 impl Generator {
@@ -32,6 +34,8 @@ impl Generator {
             out_dir: None,
             options: emit::EmitOptions::default(),
             reported_by: None,
+            server_only: false,
+            checked_in: None,
         }
     }
 
@@ -118,6 +122,30 @@ impl Generator {
         self
     }
 
+    /// Emits only the server modules (`<service>_server.rs`), for a crate that takes the client
+    /// types from another crate. Turns the server emitter on if [`Generator::server`] has not.
+    pub fn server_only(mut self) -> Self {
+        if self.options.server.is_none() {
+            self = self.server("::comms");
+        }
+        self.server_only = true;
+        self
+    }
+
+    /// For [`Generator::run_build_script`]: the directory (relative to the crate) where the
+    /// crate commits the same files for builds without the generator (see `comms-prebuilt`).
+    /// After generating, the build warns when that copy no longer matches, naming the command
+    /// that updates it.
+    pub fn checked_in(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.checked_in = Some(dir.into());
+        self
+    }
+
+    /// The spec directory this generator reads.
+    pub fn spec_dir(&self) -> &Path {
+        &self.spec_dir
+    }
+
     /// Loads, checks and emits every spec, in memory. Files come out in service-name order.
     pub fn generate(&self) -> Result<Vec<GeneratedFile>, Diagnostics> {
         let services = check::check_dir_with(&self.spec_dir, self.options.provenance)?;
@@ -127,6 +155,7 @@ impl Generator {
         let mut errors = Diagnostics::default();
         for service in &services {
             match emit::emit_service_with(service, &self.options) {
+                Ok(_) if self.server_only => {}
                 Ok(contents) => files.push(GeneratedFile {
                     name: format!("{}.rs", service.name()),
                     contents,
@@ -220,7 +249,13 @@ impl Generator {
                 println!("cargo:rerun-if-changed={}", spec.display());
             }
         }
-        if let Err(diagnostics) = self.write() {
+        let written = self.write();
+        if let (Ok(_), Some(dir)) = (&written, &self.checked_in) {
+            for line in self.checked_in_warnings(dir) {
+                println!("cargo::warning={line}");
+            }
+        }
+        if let Err(diagnostics) = written {
             let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from);
             let shown = workspace_relative(&self.spec_dir, manifest_dir.as_deref());
             for line in build_script_errors(
@@ -232,6 +267,30 @@ impl Generator {
                 println!("cargo::error={line}");
             }
         }
+    }
+}
+
+impl Generator {
+    /// What differs between the committed copy in `dir` and what the specs generate now.
+    fn checked_in_warnings(&self, dir: &Path) -> Vec<String> {
+        let mut stale = match self.stale_files(dir) {
+            Ok(stale) => stale,
+            Err(_) => return Vec::new(),
+        };
+        let fingerprint = comms_prebuilt::fingerprint(&self.spec_dir).ok();
+        let recorded = std::fs::read_to_string(dir.join(comms_prebuilt::FINGERPRINT_FILE)).ok();
+        if fingerprint.as_deref() != recorded.as_deref().map(str::trim) {
+            stale.push(comms_prebuilt::FINGERPRINT_FILE.to_owned());
+        }
+        if stale.is_empty() {
+            return Vec::new();
+        }
+        vec![format!(
+            "built from the specs; the committed copy in {} is out of date ({}): run `{}` and commit it (builds without the `codegen` feature use that copy)",
+            dir.display(),
+            stale.join(", "),
+            crate::refresh::REFRESH_COMMAND
+        )]
     }
 }
 

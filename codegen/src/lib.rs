@@ -24,6 +24,7 @@ pub mod import;
 pub mod load;
 pub mod model;
 mod names;
+pub mod project;
 pub mod refresh;
 pub mod resolved;
 pub mod synthetic;

@@ -18,7 +18,8 @@ USAGE:
                                                        fail when the files in DIR are stale
     comms-codegen gaps [SPEC_DIR]                      Markdown report of assumed and unknown items
     comms-codegen refresh [SPEC_DIR] [--check]         rewrite every derived, committed file (the
-                                                       JSON Schema, spec/openapi, spec/asyncapi);
+                                                       JSON Schema, spec/openapi, spec/asyncapi,
+                                                       the crates' src/prebuilt code);
                                                        --check: fail when one is stale
     comms-codegen schema [--out FILE] [--check]        JSON Schema of the spec format
     comms-codegen openapi SPEC_FILE [--out FILE] [--check]
@@ -146,7 +147,7 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
         "refresh" => {
             let refreshed = comms_codegen::refresh::refresh(&spec_dir, args.check)
                 .map_err(|d| d.to_string())?;
-            let show = |p: &std::path::PathBuf| spec_dir.join(p).display().to_string();
+            let show = |p: &std::path::PathBuf| tidy(&spec_dir.join(p)).display().to_string();
             if args.check {
                 if refreshed.is_fresh() {
                     println!("up to date: {} derived files", refreshed.unchanged.len());
@@ -156,7 +157,7 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                     eprintln!("stale: {}", show(p));
                 }
                 for p in &refreshed.orphans {
-                    eprintln!("not an export of any spec: {}", show(p));
+                    eprintln!("derived from no current spec: {}", show(p));
                 }
                 eprintln!("run `{}`", comms_codegen::refresh::REFRESH_COMMAND);
                 return Ok(ExitCode::FAILURE);
@@ -329,4 +330,21 @@ fn import(args: &[String]) -> Result<ExitCode, String> {
     print!("{}", imported.yaml);
     eprint!("{}", imported.report);
     Ok(ExitCode::SUCCESS)
+}
+
+/// `spec/../generated/x` as `generated/x`: drops each `..` with the name before it.
+fn tidy(path: &std::path::Path) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out = std::path::PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::ParentDir
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) =>
+            {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }

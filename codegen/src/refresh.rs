@@ -1,14 +1,16 @@
 //! Every file derived from the specs and committed beside them (the JSON Schema of the spec
-//! language, the exported OpenAPI and AsyncAPI documents), refreshed or checked by one command:
+//! language, the exported OpenAPI and AsyncAPI documents, and the generated code the crates of
+//! [`project::CRATES`] commit in their `src/prebuilt/`), refreshed or checked by one command:
 //! [`REFRESH_COMMAND`]. Freshness tests name that command in their failure messages.
 
 use std::path::{Path, PathBuf};
 
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::export::{self, ExportedFile};
+use crate::project;
 
 /// The one command that rewrites every derived, committed file from the specs.
-pub const REFRESH_COMMAND: &str = "cargo run -p comms-codegen -- refresh";
+pub const REFRESH_COMMAND: &str = comms_prebuilt::REFRESH_COMMAND;
 
 /// Directories under the spec directory that hold only exported documents (plus a README).
 const EXPORT_DIRS: &[&str] = &["openapi", "asyncapi"];
@@ -18,7 +20,8 @@ const EXPORT_DIRS: &[&str] = &["openapi", "asyncapi"];
 pub struct Refreshed {
     /// Files whose contents changed (written, or stale when only checking).
     pub changed: Vec<PathBuf>,
-    /// Exported documents of no current spec (removed, or stale when only checking).
+    /// Exported documents and generated files of no current spec (removed, or stale when only
+    /// checking).
     pub orphans: Vec<PathBuf>,
     /// Files already up to date.
     pub unchanged: Vec<PathBuf>,
@@ -40,6 +43,46 @@ pub fn derived_files(spec_dir: &Path) -> Result<Vec<ExportedFile>, Diagnostics> 
         contents: crate::model::json_schema(),
     }];
     files.extend(export::documents(&services));
+    for dir in prebuilt_dirs(spec_dir) {
+        files.extend(prebuilt_files(spec_dir, &dir)?);
+    }
+    Ok(files)
+}
+
+/// The committed generated-code directories of the crates beside the spec directory (each of
+/// [`project::CRATES`] that has a `src/prebuilt/`), relative to the spec directory.
+fn prebuilt_dirs(spec_dir: &Path) -> Vec<(PathBuf, project::ProjectCrate)> {
+    project::CRATES
+        .iter()
+        .map(|krate| {
+            (
+                Path::new("..").join(krate.dir).join(project::PREBUILT_DIR),
+                *krate,
+            )
+        })
+        .filter(|(dir, _)| spec_dir.join(dir).is_dir())
+        .collect()
+}
+
+/// What a crate's prebuilt directory holds: the generated files and the specs' fingerprint.
+fn prebuilt_files(
+    spec_dir: &Path,
+    (dir, krate): &(PathBuf, project::ProjectCrate),
+) -> Result<Vec<ExportedFile>, Diagnostics> {
+    let mut files: Vec<ExportedFile> = (krate.generator)(spec_dir)
+        .generate()?
+        .into_iter()
+        .map(|f| ExportedFile {
+            path: dir.join(f.name),
+            contents: f.contents,
+        })
+        .collect();
+    let fingerprint = comms_prebuilt::fingerprint(spec_dir)
+        .map_err(|e| io_error(spec_dir, &format!("cannot read the specs: {e}")))?;
+    files.push(ExportedFile {
+        path: dir.join(comms_prebuilt::FINGERPRINT_FILE),
+        contents: fingerprint + "\n",
+    });
     Ok(files)
 }
 
@@ -64,14 +107,22 @@ pub fn refresh(spec_dir: &Path, check_only: bool) -> Result<Refreshed, Diagnosti
         }
         out.changed.push(file.path.clone());
     }
-    for dir in EXPORT_DIRS {
-        let Ok(entries) = std::fs::read_dir(spec_dir.join(dir)) else {
+    let owned_dirs = EXPORT_DIRS
+        .iter()
+        .map(|dir| (PathBuf::from(dir), "json"))
+        .chain(
+            prebuilt_dirs(spec_dir)
+                .into_iter()
+                .map(|(dir, _)| (dir, "rs")),
+        );
+    for (dir, extension) in owned_dirs {
+        let Ok(entries) = std::fs::read_dir(spec_dir.join(&dir)) else {
             continue;
         };
         let mut orphans: Vec<PathBuf> = entries
             .filter_map(|e| e.ok())
-            .map(|e| Path::new(dir).join(e.file_name()))
-            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .map(|e| dir.join(e.file_name()))
+            .filter(|p| p.extension().is_some_and(|x| x == extension))
             .filter(|p| !files.iter().any(|f| &f.path == p))
             .collect();
         orphans.sort();

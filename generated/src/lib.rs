@@ -36,14 +36,22 @@ pub mod smtp {
 
 mod ext;
 
-#[cfg(feature = "email")]
+// The service modules: generated from the specs at build time with the `codegen` feature,
+// otherwise the committed copy of the same code (`comms-codegen refresh` writes it).
+#[cfg(all(feature = "email", feature = "codegen"))]
 include!(concat!(env!("OUT_DIR"), "/email.rs"));
+#[cfg(all(feature = "email", not(feature = "codegen")))]
+include!("prebuilt/email.rs");
 
-#[cfg(feature = "messaging")]
+#[cfg(all(feature = "messaging", feature = "codegen"))]
 include!(concat!(env!("OUT_DIR"), "/messaging.rs"));
+#[cfg(all(feature = "messaging", not(feature = "codegen")))]
+include!("prebuilt/messaging.rs");
 
-#[cfg(feature = "realtime")]
+#[cfg(all(feature = "realtime", feature = "codegen"))]
 include!(concat!(env!("OUT_DIR"), "/realtime.rs"));
+#[cfg(all(feature = "realtime", not(feature = "codegen")))]
+include!("prebuilt/realtime.rs");
 #[cfg(feature = "realtime")]
 pub use ext::realtime::pusher;
 

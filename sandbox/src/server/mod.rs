@@ -67,5 +67,13 @@ pub async fn method_not_allowed() -> Response {
     .to_response(&new_request_id())
 }
 
+// Generated from the specs at build time with the `codegen` feature, otherwise the committed
+// copy of the same code (`comms-codegen refresh` writes it).
+#[cfg(feature = "codegen")]
 include!(concat!(env!("OUT_DIR"), "/email_server.rs"));
+#[cfg(feature = "codegen")]
 include!(concat!(env!("OUT_DIR"), "/messaging_server.rs"));
+#[cfg(not(feature = "codegen"))]
+include!("../prebuilt/email_server.rs");
+#[cfg(not(feature = "codegen"))]
+include!("../prebuilt/messaging_server.rs");
