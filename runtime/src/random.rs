@@ -8,7 +8,7 @@
 /// When the operating system cannot supply random bytes (as `rand::random` would).
 pub(crate) fn bytes<const N: usize>() -> [u8; N] {
     let mut bytes = [0u8; N];
-    if let Err(err) = getrandom::getrandom(&mut bytes) {
+    if let Err(err) = getrandom::fill(&mut bytes) {
         panic!("the operating system's random number generator failed: {err}");
     }
     bytes

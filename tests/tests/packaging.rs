@@ -1,0 +1,92 @@
+//! What an application gets from `comms`: without the `codegen` feature it compiles no part of
+//! the generator, and the package carries the specs (for the feature and the staleness check).
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn workspace() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn cargo(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO"))
+        .args(args)
+        .current_dir(workspace())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "cargo {args:?} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The crates a build of `comms` with `features` compiles (libraries and build scripts' deps).
+fn crates(features: &str) -> Vec<String> {
+    let tree = cargo(&[
+        "tree",
+        "-p",
+        "comms",
+        "--no-default-features",
+        "--features",
+        features,
+        "-e",
+        "normal,build",
+        "--prefix",
+        "none",
+        "--format",
+        "{p}",
+    ]);
+    let mut names: Vec<String> = tree
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .map(str::to_owned)
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+#[test]
+fn an_email_only_app_compiles_no_generator_unless_it_asks_for_codegen() {
+    let app = crates("email");
+    for generator_crate in [
+        "comms-codegen",
+        "serde_yaml",
+        "yaml-rust2",
+        "prettyplease",
+        "schemars",
+    ] {
+        assert!(
+            !app.iter().any(|c| c == generator_crate),
+            "{generator_crate} is built for an email-only app: {app:?}"
+        );
+    }
+    assert!(app.iter().any(|c| c == "comms-prebuilt"));
+    let maintainer = crates("email,codegen");
+    assert!(maintainer.iter().any(|c| c == "comms-codegen"));
+    eprintln!(
+        "an email-only app: {} crates; with `codegen`: {}",
+        app.len(),
+        maintainer.len()
+    );
+}
+
+#[test]
+fn the_comms_package_carries_the_specs_and_the_committed_code() {
+    let files = cargo(&["package", "-p", "comms", "--no-verify", "--list"]);
+    for file in [
+        "spec/email.yaml",
+        "spec/messaging.yaml",
+        "spec/realtime.yaml",
+        "src/prebuilt/email.rs",
+        "src/prebuilt/spec.fingerprint",
+        "build.rs",
+    ] {
+        assert!(
+            files.lines().any(|l| l == file),
+            "{file} is not in the package:\n{files}"
+        );
+    }
+}
