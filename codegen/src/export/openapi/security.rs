@@ -1,0 +1,122 @@
+//! Security schemes: the spec's auth methods as OpenAPI security schemes, and the body-borne
+//! credentials OpenAPI cannot say (`x-body-auth`).
+
+#[allow(clippy::wildcard_imports)] // the document's shared helpers and imports
+use super::*;
+
+pub(super) fn security_schemes(service: &Service) -> Map<String, Value> {
+    let mut out = Map::new();
+    for a in &service.auth {
+        let mut s = Map::new();
+        match &a.method {
+            AuthMethod::Bearer { credential } => {
+                s.insert("type".into(), json!("http"));
+                s.insert("scheme".into(), json!("bearer"));
+                s.insert("x-credential".into(), json!(credential));
+            }
+            AuthMethod::Header {
+                header,
+                credential,
+                prefix,
+            } => {
+                s.insert("type".into(), json!("apiKey"));
+                s.insert("in".into(), json!("header"));
+                s.insert("name".into(), json!(header));
+                s.insert("x-credential".into(), json!(credential));
+                if let Some(prefix) = prefix {
+                    s.insert("x-prefix".into(), json!(prefix));
+                }
+            }
+            AuthMethod::Basic { username, password } => {
+                s.insert("type".into(), json!("http"));
+                s.insert("scheme".into(), json!("basic"));
+                s.insert(
+                    "x-credentials".into(),
+                    json!({ "username": username, "password": password }),
+                );
+            }
+            // OpenAPI has no security scheme for a key in the body: the document's
+            // `x-body-auth` says it instead (see `body_auth`).
+            AuthMethod::Body { .. } => continue,
+            AuthMethod::Minted {
+                minter,
+                header,
+                prefix,
+            } => {
+                let bearer = header.eq_ignore_ascii_case("authorization")
+                    && prefix.as_deref() == Some("Bearer ");
+                if bearer {
+                    s.insert("type".into(), json!("http"));
+                    s.insert("scheme".into(), json!("bearer"));
+                } else {
+                    s.insert("type".into(), json!("apiKey"));
+                    s.insert("in".into(), json!("header"));
+                    s.insert("name".into(), json!(header));
+                }
+                s.insert("x-minter".into(), json!(minter));
+                if let Some(prefix) = prefix {
+                    s.insert("x-prefix".into(), json!(prefix));
+                }
+            }
+            AuthMethod::Query { param, credential } => {
+                s.insert("type".into(), json!("apiKey"));
+                s.insert("in".into(), json!("query"));
+                s.insert("name".into(), json!(param));
+                s.insert("x-opt-in".into(), json!(true));
+                s.insert("x-credential".into(), json!(credential));
+            }
+            AuthMethod::Signature {
+                signing: SigningKind::PusherHmacSha256,
+                app_id,
+                key,
+                secret,
+            } => {
+                // Signing cannot be said in OpenAPI: the signature travels as a query
+                // parameter, described here and in `x-signing`.
+                s.insert("type".into(), json!("apiKey"));
+                s.insert("in".into(), json!("query"));
+                s.insert("name".into(), json!("auth_signature"));
+                s.insert("x-signing".into(), json!({
+                    "scheme": "pusher_hmac_sha256",
+                    "query": ["auth_key", "auth_timestamp", "auth_version", "body_md5", "auth_signature"],
+                    "auth_version": "1.0",
+                    "string_to_sign": "METHOD\\nPATH\\nQUERY (the other parameters sorted by name, lower-case keys, `body_md5` = hex MD5 of a JSON body)",
+                    "signature": "hex HMAC-SHA256 of the string to sign, keyed with the secret",
+                }));
+                s.insert(
+                    "x-credentials".into(),
+                    json!({ "app_id": app_id, "key": key, "secret": secret }),
+                );
+            }
+        }
+        describe(&mut s, a.doc.as_deref());
+        origin(&mut s, &a.origin);
+        out.insert(a.name.clone(), Value::Object(s));
+    }
+    out
+}
+
+/// The auth schemes that put credentials in the request body, which OpenAPI's security
+/// schemes cannot say: `{name, field, credential}` for one field, `{name, fields: [{field,
+/// credential}, ..]}` for several sent together.
+pub(super) fn body_auth(service: &Service) -> Vec<Value> {
+    service
+        .auth
+        .iter()
+        .filter_map(|a| match &a.method {
+            AuthMethod::Body { fields } => Some(match fields.as_slice() {
+                [(field, credential)] => json!({
+                    "name": a.name, "field": field, "credential": credential,
+                }),
+                _ => json!({
+                    "name": a.name,
+                    "fields": fields
+                        .iter()
+                        .map(|(field, credential)| json!({ "field": field, "credential": credential }))
+                        .collect::<Vec<_>>(),
+                }),
+            }),
+            _ => None,
+        })
+        .collect()
+}
