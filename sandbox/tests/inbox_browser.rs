@@ -466,3 +466,165 @@ async fn a_webhook_delivery_is_listed_with_its_signature_and_redelivered_from_th
     comms::email::verify_webhook(&secret, &headers, &again.body).expect("a valid signature");
     sandbox.shutdown().await;
 }
+
+/// The receiver's recorded headers as a `HeaderMap` (for the verifiers).
+fn header_map(request: &comms_tests::Recorded) -> comms_runtime::reqwest::header::HeaderMap {
+    let mut headers = comms_runtime::reqwest::header::HeaderMap::new();
+    for (name, value) in &request.headers {
+        headers.insert(
+            comms_runtime::reqwest::header::HeaderName::from_bytes(name.as_bytes()).unwrap(),
+            value.parse().unwrap(),
+        );
+    }
+    headers
+}
+
+#[tokio::test]
+async fn a_realtime_webhook_is_recorded_shown_and_redelivered_signed_with_the_app_secret() {
+    let _one = ONE_BROWSER.lock().await;
+    let receiver = TestServer::start(|_| Reply::json(200, json!({"ok": true}))).await;
+    let mut config = SandboxConfig::default();
+    config.realtime = config
+        .realtime
+        .webhook_url(format!("{}/hooks/realtime", receiver.url()));
+    let sandbox = Sandbox::start_with(config).await.unwrap();
+    let (key, secret) = (
+        sandbox.realtime.key().to_owned(),
+        sandbox.realtime.secret().to_owned(),
+    );
+    let browser = Browser::start().await;
+    open(&browser, &sandbox, "webhooks").await;
+
+    // A real WebSocket client occupies a channel: the sandbox posts channel_occupied.
+    let connection = comms::pusher::connection(&sandbox.realtime.ws_url(), &key)
+        .connect()
+        .unwrap();
+    connection
+        .wait_for(comms::pusher::ConnectionState::Connected, SLOW)
+        .await
+        .unwrap();
+    let mut channel = connection.subscribe("orders").unwrap();
+    channel.wait_subscribed(SLOW).await.unwrap();
+    browser
+        .wait_for(
+            "the realtime delivery, acknowledged",
+            "return [...document.querySelectorAll('#webhook-list tr[data-id]')].some(r => r.textContent.includes('channel_occupied') && r.textContent.includes('realtime') && r.textContent.includes('200'));",
+            json!([]),
+            SLOW,
+        )
+        .await;
+    let first = receiver.requests()[0].clone();
+    assert!(first.path.ends_with("/hooks/realtime"), "{}", first.path);
+    comms::pusher::verify_webhook(Some(&key), &secret, &header_map(&first), &first.body)
+        .expect("the first delivery verifies");
+
+    // The inbox API has it, with the signature headers sent, and never the secret.
+    let api = sandbox.inbox_url().unwrap();
+    let listed = reqwest::get(format!("{api}api/webhooks"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        !listed.contains(&secret),
+        "the app secret is in the API answer"
+    );
+    let listed: serde_json::Value = serde_json::from_str(&listed).unwrap();
+    let record = listed["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["service"] == "realtime")
+        .unwrap()
+        .clone();
+    assert_eq!(record["event_type"], "channel_occupied");
+    assert_eq!(record["status"], "delivered");
+    assert_eq!(record["attempts"], 1);
+    assert_eq!(record["response_status"], 200);
+    assert_eq!(record["url"], format!("{}/hooks/realtime", receiver.url()));
+    assert_eq!(
+        record["body"].as_str().unwrap().as_bytes(),
+        &first.body[..],
+        "the body as sent"
+    );
+    let headers: Vec<(String, String)> = record["headers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["name"].as_str().unwrap().to_owned(),
+                h["value"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        headers,
+        [
+            ("X-Pusher-Key".to_owned(), key.clone()),
+            (
+                "X-Pusher-Signature".to_owned(),
+                first.header("x-pusher-signature").unwrap().to_owned()
+            ),
+        ]
+    );
+
+    // Its row opens on its signature headers; the page holds no secret either.
+    let id = record["id"].as_str().unwrap().to_owned();
+    browser
+        .click(&format!("#webhook-list tr[data-id='{id}']"))
+        .await;
+    browser
+        .wait_text("#webhook-list th", "X-Pusher-Signature", SLOW)
+        .await;
+    let page = browser
+        .eval("return document.body.innerText;", json!([]))
+        .await;
+    assert!(!page.as_str().unwrap().contains(&secret));
+    browser.screenshot("webhooks-realtime").await;
+
+    // Redeliver from the UI: the same body reaches the receiver again, signed with the secret.
+    let before = receiver.requests().len();
+    browser
+        .click(&format!(
+            "#webhook-list tr[data-id='{id}'] button.redeliver"
+        ))
+        .await;
+    let deadline = tokio::time::Instant::now() + SLOW;
+    while receiver.requests().len() == before {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no redelivery arrived"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let again = receiver.requests().last().cloned().unwrap();
+    assert_eq!(again.body, first.body, "the same events are sent again");
+    comms::pusher::verify_webhook(Some(&key), &secret, &header_map(&again), &again.body)
+        .expect("the redelivery verifies with the app secret");
+    assert!(
+        comms::pusher::verify_webhook(Some(&key), "wrong", &header_map(&again), &again.body)
+            .is_err()
+    );
+    browser
+        .wait_for(
+            "the redelivery's row, acknowledged",
+            "return [...document.querySelectorAll('#webhook-list tr[data-id]')].some(r => r.textContent.includes('redelivery') && r.textContent.includes('channel_occupied') && r.textContent.includes('200'));",
+            json!([]),
+            SLOW,
+        )
+        .await;
+    let redelivered = sandbox
+        .inbox
+        .webhooks()
+        .into_iter()
+        .find(|w| w.redelivery_of.as_deref() == Some(id.as_str()))
+        .expect("the redelivery is recorded");
+    assert_eq!(redelivered.service, "realtime");
+    assert_eq!(redelivered.event_type, "channel_occupied");
+    browser.screenshot("webhooks-realtime-redelivered").await;
+    drop(channel);
+    connection.disconnect();
+    sandbox.shutdown().await;
+}

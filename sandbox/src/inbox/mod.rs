@@ -162,7 +162,7 @@ pub struct CapturedMessage {
     pub created_ms: u64,
 }
 
-/// One signed webhook sent by the email or messaging service.
+/// One signed webhook sent by the email, messaging or realtime service.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct WebhookRecord {
@@ -170,11 +170,12 @@ pub struct WebhookRecord {
     pub id: String,
     /// Arrival order in the inbox.
     pub seq: u64,
-    /// `email` or `messaging`.
+    /// `email`, `messaging` or `realtime`.
     pub service: String,
     /// The receiving URL.
     pub url: String,
-    /// The event type (`email.delivered`, `message.status`).
+    /// The event type (`email.delivered`, `message.status`); for a realtime delivery, the
+    /// names of the events its batch carries (`channel_occupied, member_added`).
     pub event_type: String,
     /// Attempts made so far.
     pub attempts: u32,
@@ -185,7 +186,7 @@ pub struct WebhookRecord {
     /// Why the last attempt failed.
     pub error: Option<String>,
     /// The signature headers of the last attempt (`webhook-id`, `webhook-timestamp`,
-    /// `webhook-signature`).
+    /// `webhook-signature`; for realtime, `X-Pusher-Key` and `X-Pusher-Signature`).
     pub headers: Vec<Header>,
     /// The JSON body.
     pub body: String,
@@ -250,6 +251,57 @@ pub enum InboxError {
     Store(#[from] StoreError),
 }
 
+/// Why a recorded webhook cannot be sent again ([`Inbox::redeliver`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RedeliverError {
+    /// The inbox holds no delivery with this id.
+    #[error("no such delivery")]
+    NotFound,
+    /// The service that sent it is not running in this process (or has stopped).
+    #[error("the {0} service is not running in this process")]
+    NotRunning(String),
+    /// The service's delivery queue is full; try again later.
+    #[error("the {0} webhook queue is full; try again later")]
+    Busy(String),
+    /// The delivery cannot be signed again (its secret is missing or invalid).
+    #[error("cannot sign the delivery again: {0}")]
+    Unsigned(String),
+}
+
+/// A service that can send one of its recorded webhooks again, as a new delivery that it
+/// records in the inbox like the first.
+pub(crate) trait Redeliver: Send + Sync + 'static {
+    /// Sends `record` again (signed with `secret`, the secret stored with it, or the service's
+    /// own); the new delivery's id.
+    fn redeliver(
+        &self,
+        inbox: &Inbox,
+        record: &WebhookRecord,
+        secret: Option<&str>,
+    ) -> Result<String, RedeliverError>;
+}
+
+impl Redeliver for WebhookSender {
+    fn redeliver(
+        &self,
+        _inbox: &Inbox,
+        record: &WebhookRecord,
+        secret: Option<&str>,
+    ) -> Result<String, RedeliverError> {
+        let secret = secret
+            .filter(|s| !s.is_empty())
+            .ok_or_else(|| RedeliverError::Unsigned("no secret is stored with it".into()))?;
+        self.send(
+            &record.url,
+            secret,
+            &record.event_type,
+            record.body.clone().into_bytes(),
+        )
+        .map_err(|e| RedeliverError::Unsigned(e.to_string()))
+    }
+}
+
 /// Capacity of the live-change channel; a slower viewer skips ahead and reloads.
 const LIVE_CAPACITY: usize = 1024;
 
@@ -278,7 +330,7 @@ struct Inner {
     db: Option<Mutex<Db>>,
     live: broadcast::Sender<Change>,
     version: watch::Sender<u64>,
-    senders: Mutex<BTreeMap<String, WebhookSender>>,
+    senders: Mutex<BTreeMap<String, Arc<dyn Redeliver>>>,
 }
 
 #[derive(Default)]
@@ -625,19 +677,27 @@ impl Inbox {
     /// Follows the deliveries of `sender` (the `email` or `messaging` service's), so the inbox
     /// can show and redeliver them.
     pub(crate) fn watch_sender(&self, service: &str, sender: &WebhookSender) {
+        self.watch_redeliverer(service, Arc::new(sender.clone()));
+    }
+
+    /// Makes `redeliverer` the one that sends `service`'s recorded webhooks again (the
+    /// realtime service's hook).
+    pub(crate) fn watch_redeliverer(&self, service: &str, redeliverer: Arc<dyn Redeliver>) {
         self.inner
             .senders
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .insert(service.to_owned(), sender.clone());
+            .insert(service.to_owned(), redeliverer);
     }
 
-    /// A webhook was queued (the observer hook of [`WebhookSender`]).
+    /// A webhook was queued (the observer hook of [`WebhookSender`], and the realtime
+    /// service's). `secret` is kept for redelivery when given (Standard Webhooks secrets);
+    /// the realtime app secret is not: its service signs redeliveries itself.
     pub(crate) fn webhook_queued(
         &self,
         service: &str,
         delivery: &Delivery,
-        secret: &str,
+        secret: Option<&str>,
         body: &[u8],
     ) {
         let mut state = self.state();
@@ -662,7 +722,9 @@ impl Inbox {
         };
         apply_outcome(&mut record, delivery);
         self.persist(|db| db.put_webhook(&record, secret));
-        state.secrets.insert(record.id.clone(), secret.to_owned());
+        if let Some(secret) = secret {
+            state.secrets.insert(record.id.clone(), secret.to_owned());
+        }
         let id = record.id.clone();
         state.webhooks.push_back(record);
         self.prune(&mut state);
@@ -721,34 +783,35 @@ impl Inbox {
         self.state().raws.get(id).cloned()
     }
 
-    /// Sends a recorded webhook again (a new delivery, with a new `webhook-id`, to the same URL
-    /// with the same body and secret); returns the new id.
+    /// Sends a recorded webhook again, as a new delivery to the same URL with the same body:
+    /// an email or messaging one with a new `webhook-id`, signed with the secret it was sent
+    /// with; a realtime one signed again with the app's secret (which the inbox never keeps).
+    /// Returns the new delivery's id.
     ///
     /// # Errors
     ///
-    /// `None` when the delivery is unknown or its service is not running in this process.
-    pub fn redeliver(&self, id: &str) -> Option<String> {
+    /// [`RedeliverError`] when the delivery is unknown, its service is not running in this
+    /// process, its queue is full, or it cannot be signed.
+    pub fn redeliver(&self, id: &str) -> Result<String, RedeliverError> {
         let (record, secret) = {
             let state = self.state();
-            let record = state.webhooks.iter().find(|w| w.id == id)?.clone();
-            let secret = state.secrets.get(id)?.clone();
-            (record, secret)
+            let record = state
+                .webhooks
+                .iter()
+                .find(|w| w.id == id)
+                .ok_or(RedeliverError::NotFound)?
+                .clone();
+            (record, state.secrets.get(id).cloned())
         };
         let sender = self
             .inner
             .senders
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .get(&record.service)?
-            .clone();
-        let new_id = sender
-            .send(
-                &record.url,
-                &secret,
-                &record.event_type,
-                record.body.into_bytes(),
-            )
-            .ok()?;
+            .get(&record.service)
+            .cloned()
+            .ok_or_else(|| RedeliverError::NotRunning(record.service.clone()))?;
+        let new_id = sender.redeliver(self, &record, secret.as_deref())?;
         let mut state = self.state();
         if let Some(w) = state.webhooks.iter_mut().rev().find(|w| w.id == new_id) {
             w.redelivery_of = Some(id.to_owned());
@@ -757,7 +820,7 @@ impl Inbox {
             self.persist(|db| db.update_webhook(&w));
             self.changed("webhook", "update", &new_id);
         }
-        Some(new_id)
+        Ok(new_id)
     }
 
     /// Forgets one email; false when there was none.
@@ -1100,7 +1163,7 @@ struct SenderHook {
 impl crate::server::DeliveryObserver for SenderHook {
     fn queued(&self, delivery: &Delivery, secret: &str, body: &[u8]) {
         if let Some(inner) = self.inbox.upgrade() {
-            Inbox { inner }.webhook_queued(self.service, delivery, secret, body);
+            Inbox { inner }.webhook_queued(self.service, delivery, Some(secret), body);
         }
     }
 

@@ -369,7 +369,11 @@ impl RealtimeSandbox {
                     secret: config.secret.clone(),
                     window: config.webhook_batch_window,
                     attempts: config.webhook_attempts,
+                    inbox: config.inbox.clone(),
                 });
+                if let Some(inbox) = &config.inbox {
+                    inbox.watch_redeliverer("realtime", hooks.redeliverer());
+                }
                 (Some(hooks), Some(task))
             }
             None => (None, None),

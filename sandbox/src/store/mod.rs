@@ -175,8 +175,18 @@ impl Db {
         self.update("message", &message.id, message)
     }
 
-    pub(crate) fn put_webhook(&self, hook: &WebhookRecord, secret: &str) -> Result<(), StoreError> {
-        self.put("webhook", &hook.id, hook.seq, hook, Some(secret.as_bytes()))
+    pub(crate) fn put_webhook(
+        &self,
+        hook: &WebhookRecord,
+        secret: Option<&str>,
+    ) -> Result<(), StoreError> {
+        self.put(
+            "webhook",
+            &hook.id,
+            hook.seq,
+            hook,
+            secret.map(str::as_bytes),
+        )
     }
 
     pub(crate) fn update_webhook(&self, hook: &WebhookRecord) -> Result<(), StoreError> {
@@ -233,8 +243,10 @@ impl Db {
                 }),
                 "message" => serde_json::from_str(&doc).map(|m| loaded.messages.push(m)),
                 "webhook" => serde_json::from_str(&doc).map(|w| {
-                    let secret = String::from_utf8(blob.unwrap_or_default()).unwrap_or_default();
-                    loaded.secrets.insert(id.clone(), secret);
+                    // Realtime deliveries keep no secret (their service signs again).
+                    if let Some(secret) = blob.and_then(|b| String::from_utf8(b).ok()) {
+                        loaded.secrets.insert(id.clone(), secret);
+                    }
                     loaded.webhooks.push(w);
                 }),
                 "realtime" => serde_json::from_str(&doc).map(|r| loaded.realtime.push(r)),
