@@ -628,3 +628,79 @@ async fn a_realtime_webhook_is_recorded_shown_and_redelivered_signed_with_the_ap
     connection.disconnect();
     sandbox.shutdown().await;
 }
+
+#[tokio::test]
+async fn instagram_messages_show_their_text_media_link_recipient_and_tag() {
+    use comms::messaging::{InstagramOptions, InstagramTag, InstagramText};
+    let _one = ONE_BROWSER.lock().await;
+    let sandbox = sandbox().await;
+    let browser = Browser::start().await;
+    open(&browser, &sandbox, "messages").await;
+    let client = sandbox.messaging.client().unwrap();
+    let (account, user) = ("17841400000000000", "5432109876543210");
+
+    let text: Message = InstagramText::new(account, user, "Your order 1042 has shipped")
+        .instagram(InstagramOptions::default().tag(InstagramTag::HumanAgent))
+        .into();
+    let text = client.send_message(&text).await.unwrap();
+    let image_url = "https://cdn.example.com/orders/1042/label.jpg";
+    let image = client
+        .send_message(&Message::instagram_image(account, user, image_url))
+        .await
+        .unwrap();
+    browser
+        .wait_text("#message-list li", "Your order 1042 has shipped", SECOND)
+        .await;
+    browser
+        .wait_text("#message-list li", &format!("Image: {image_url}"), SECOND)
+        .await;
+    browser.click("#main .chips button:nth-child(5)").await;
+    browser
+        .wait_for(
+            "the instagram filter to leave the two",
+            "const items = [...document.querySelectorAll('#message-list li[data-id]')]; return items.length === 2 && items.every(i => i.textContent.includes('instagram'));",
+            json!([]),
+            SLOW,
+        )
+        .await;
+
+    let inbox = sandbox.inbox_url().unwrap();
+    browser
+        .goto(&format!("{inbox}#messages/{}", text.message_uuid))
+        .await;
+    browser
+        .wait_text("#message-text", "Your order 1042 has shipped", SLOW)
+        .await;
+    let shown = browser
+        .eval(
+            "return ['message-from', 'message-recipient', 'message-tag'].map(id => document.getElementById(id).textContent);",
+            json!([]),
+        )
+        .await;
+    assert_eq!(shown[0], format!("{account} (professional account id)"));
+    assert_eq!(shown[1], format!("{user} (Instagram-scoped id)"));
+    assert!(
+        shown[2].as_str().unwrap().starts_with("human_agent"),
+        "{shown}"
+    );
+    browser.screenshot("messages-instagram-text").await;
+
+    browser
+        .goto(&format!("{inbox}#messages/{}", image.message_uuid))
+        .await;
+    let media = browser
+        .eval_when(
+            "the media link",
+            "const m = document.querySelector('#message-media a'); return m ? [m.href, m.rel, document.querySelectorAll('#main img').length] : null;",
+            json!([]),
+            SLOW,
+        )
+        .await;
+    // A link to the media, never fetched by the inbox page.
+    assert_eq!(media, json!([image_url, "noopener noreferrer", 0]));
+    browser
+        .wait_text("#message-timeline", "read", SLOW)
+        .await;
+    browser.screenshot("messages-instagram-image").await;
+    sandbox.shutdown().await;
+}
