@@ -66,8 +66,10 @@ function pager(data, onPage) {
   return h("div", { class: "pager" },
     h("span", {}, `${data.total} in all · page ${data.page} of ${pages}`),
     h("span", {},
-      h("button", { type: "button", disabled: data.page <= 1, onclick: () => onPage(data.page - 1) }, "‹ Newer"), " ",
-      h("button", { type: "button", disabled: data.page >= pages, onclick: () => onPage(data.page + 1) }, "Older ›")));
+      h("button", { type: "button", class: "first", disabled: data.page <= 1, onclick: () => onPage(1) }, "« Newest"), " ",
+      h("button", { type: "button", class: "newer", disabled: data.page <= 1, onclick: () => onPage(data.page - 1) }, "‹ Newer"), " ",
+      h("button", { type: "button", class: "older", disabled: data.page >= pages, onclick: () => onPage(data.page + 1) }, "Older ›"), " ",
+      h("button", { type: "button", class: "last", disabled: data.page >= pages, onclick: () => onPage(pages) }, "Oldest »")));
 }
 
 function searchBar(placeholder, extra) {
@@ -337,6 +339,8 @@ async function renderDirectory(main) {
 
 // ---- wiring ----
 
+// When each render finished (performance.now()), the last 100: what the browser tests time.
+window.inboxRenders = [];
 let rendering = false, again = false;
 async function render() {
   if (rendering) { again = true; return; }
@@ -345,6 +349,8 @@ async function render() {
   try {
     const view = { email: renderEmail, messages: renderMessages, webhooks: renderWebhooks, realtime: renderRealtime, directory: renderDirectory }[state.tab] || renderEmail;
     await view(main);
+    window.inboxRenders.push({ tab: state.tab, page: state.page, q: state.q, at: performance.now() });
+    if (window.inboxRenders.length > 100) window.inboxRenders.shift();
   } catch (e) {
     main.replaceChildren(h("div", { class: "empty" }, "Cannot load: " + e.message));
   } finally {
