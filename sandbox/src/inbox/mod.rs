@@ -1224,3 +1224,80 @@ fn expire<T>(
     }
     ids
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::Instant;
+
+    /// What writers and a reader of a persistent inbox wait: `n` realtime records written from
+    /// one thread while another takes the state lock in a loop. Printed (`--nocapture`).
+    fn measure(n: usize) -> (Inbox, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let inbox = Inbox::persistent(
+            Retention::default().max_records(n + 1),
+            Db::open(dir.path()).unwrap(),
+        )
+        .unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let reader = {
+            let (inbox, stop) = (inbox.clone(), stop.clone());
+            std::thread::spawn(move || {
+                let mut waits = Vec::new();
+                while !stop.load(Ordering::Relaxed) {
+                    let t = Instant::now();
+                    drop(inbox.state());
+                    waits.push(t.elapsed());
+                    std::thread::yield_now();
+                }
+                waits
+            })
+        };
+        let started = Instant::now();
+        let mut calls = Vec::with_capacity(n);
+        for i in 0..n {
+            let t = Instant::now();
+            inbox.record_realtime(
+                "1",
+                "api_event",
+                "load",
+                Some("e"),
+                Some(&i.to_string()),
+                None,
+            );
+            calls.push(t.elapsed());
+        }
+        let written = started.elapsed();
+        stop.store(true, Ordering::Relaxed);
+        let mut waits = reader.join().unwrap();
+        calls.sort();
+        waits.sort();
+        let pct = |v: &[Duration], p: f64| v[((v.len() - 1) as f64 * p) as usize];
+        eprintln!(
+            "{n} records: {written:?} in all; per call p50 {:?} p99 {:?} max {:?}; \
+             reader lock wait p99 {:?} max {:?}",
+            pct(&calls, 0.5),
+            pct(&calls, 0.99),
+            calls[n - 1],
+            pct(&waits, 0.99),
+            waits[waits.len() - 1],
+        );
+        (inbox, dir)
+    }
+
+    #[test]
+    fn persistence_measured_keeps_every_record_in_order() {
+        let (inbox, dir) = measure(2_000);
+        drop(inbox);
+        let loaded = Db::open(dir.path()).unwrap().load().unwrap();
+        let data: Vec<String> = loaded
+            .realtime
+            .iter()
+            .filter_map(|r| r.data.clone())
+            .collect();
+        let expected: Vec<String> = (0..2_000).map(|i| i.to_string()).collect();
+        assert_eq!(data, expected);
+    }
+}
