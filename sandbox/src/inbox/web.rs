@@ -185,6 +185,7 @@ async fn summary(State(app): State<App>) -> Response {
     axum::Json(json!({
         "counts": { "emails": emails, "messages": messages, "webhooks": webhooks, "realtime": realtime },
         "persistent": app.inbox.is_persistent(),
+        "persist_stats": app.inbox.persist_stats(),
         "services": app.services.info,
     }))
     .into_response()

@@ -159,6 +159,21 @@ impl Db {
         Ok(())
     }
 
+    /// Starts a transaction (the inbox's writer groups writes).
+    pub(crate) fn begin(&self) -> Result<(), StoreError> {
+        Ok(self.conn.execute_batch("BEGIN")?)
+    }
+
+    /// Commits the open transaction.
+    pub(crate) fn commit(&self) -> Result<(), StoreError> {
+        Ok(self.conn.execute_batch("COMMIT")?)
+    }
+
+    /// Abandons the open transaction.
+    pub(crate) fn rollback(&self) -> Result<(), StoreError> {
+        Ok(self.conn.execute_batch("ROLLBACK")?)
+    }
+
     pub(crate) fn put_email(&self, email: &CapturedEmail, raw: &[u8]) -> Result<(), StoreError> {
         self.put("email", &email.id, email.seq, email, Some(raw))
     }
