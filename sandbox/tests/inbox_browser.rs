@@ -703,19 +703,28 @@ async fn instagram_messages_show_their_text_media_link_recipient_and_tag() {
     sandbox.shutdown().await;
 }
 
+/// A list tab to time, and what its first page, last page and a search must show.
+struct FullList<'a> {
+    tab: &'a str,
+    list: &'a str,
+    total: usize,
+    newest: &'a str,
+    oldest: &'a str,
+    search: &'a str,
+}
+
 /// In-page times (ms, `performance.now()`) of a list tab holding `total` records: the first
 /// render after navigation, paging to the last page, and a search down to one record. Checks
-/// what each shows; prints the figures (not a timed assertion).
-async fn time_a_full_list(
-    browser: &Browser,
-    sandbox: &Sandbox,
-    tab: &str,
-    list: &str,
-    total: usize,
-    newest: &str,
-    oldest: &str,
-    search: &str,
-) -> [f64; 3] {
+/// what each shows; the caller prints the figures (not a timed assertion).
+async fn time_a_full_list(browser: &Browser, sandbox: &Sandbox, case: FullList<'_>) -> [f64; 3] {
+    let FullList {
+        tab,
+        list,
+        total,
+        newest,
+        oldest,
+        search,
+    } = case;
     let inbox = sandbox.inbox_url().unwrap();
     // A fresh page load (a hash change alone would keep the last page's timings).
     browser.goto("about:blank").await;
@@ -881,23 +890,27 @@ async fn twelve_hundred_emails_and_sms_page_to_the_oldest_and_search_to_one() {
     let email_ms = time_a_full_list(
         &browser,
         &sandbox,
-        "email",
-        "#email-list",
-        N,
-        "Bulk 1199",
-        "Bulk 0000",
-        "Bulk 0777",
+        FullList {
+            tab: "email",
+            list: "#email-list",
+            total: N,
+            newest: "Bulk 1199",
+            oldest: "Bulk 0000",
+            search: "Bulk 0777",
+        },
     )
     .await;
     let sms_ms = time_a_full_list(
         &browser,
         &sandbox,
-        "messages",
-        "#message-list",
-        N,
-        "Bulk sms 1199",
-        "Bulk sms 0000",
-        "Bulk sms 0777",
+        FullList {
+            tab: "messages",
+            list: "#message-list",
+            total: N,
+            newest: "Bulk sms 1199",
+            oldest: "Bulk sms 0000",
+            search: "Bulk sms 0777",
+        },
     )
     .await;
     for (what, [first, last, search]) in [("emails", email_ms), ("SMS", sms_ms)] {

@@ -207,12 +207,7 @@ mod tests {
         writer.flush();
         opener.join().unwrap();
         assert_eq!(*order.lock().unwrap(), [0, 1, 2]);
-        assert_eq!(
-            writer.stats(),
-            PersistStats {
-                waited_full: 1,
-                failed: 1
-            }
-        );
+        // (That write may have waited for room too: only the failure is certain.)
+        assert_eq!(writer.stats().failed, 1);
     }
 }
