@@ -275,7 +275,14 @@ async function renderWebhooks(main) {
       h("td", {}, w.attempts), h("td", {}, w.response_status || (w.error ? h("span", { class: "note" }, w.error) : "")),
       h("td", {}, h("button", { type: "button", class: "redeliver", onclick: async (e) => {
         e.stopPropagation();
-        await api(`/api/webhooks/${encodeURIComponent(w.id)}/redeliver`, { method: "POST" });
+        const button = e.currentTarget;
+        try {
+          await api(`/api/webhooks/${encodeURIComponent(w.id)}/redeliver`, { method: "POST" });
+        } catch (err) {
+          // Not found, its service not running here, or its queue full: say so on the button.
+          button.textContent = "Cannot redeliver";
+          button.title = err.message;
+        }
       } }, "Redeliver"))));
     if (open) {
       rows.push(h("tr", { class: "expand" }, h("td", { colspan: 8 },
