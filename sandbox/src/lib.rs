@@ -213,7 +213,8 @@ impl Sandbox {
         ]
     }
 
-    /// Stops all three and the inbox UI.
+    /// Stops all three and the inbox UI, then waits until the inbox's changes are written to
+    /// its data directory (when it has one).
     pub async fn shutdown(self) {
         if let Some(ui) = self.ui {
             ui.shutdown().await;
@@ -221,6 +222,9 @@ impl Sandbox {
         self.email.shutdown().await;
         self.messaging.shutdown().await;
         self.realtime.shutdown().await;
+        let inbox = self.inbox;
+        // The writer thread may have a queue to write: wait for it off the async workers.
+        let _ = tokio::task::spawn_blocking(move || inbox.flush()).await;
     }
 }
 

@@ -433,3 +433,73 @@ async fn the_binary_with_data_keeps_keys_and_emails_across_a_restart_and_fixed_k
     assert_eq!(third["inbox"], Value::Null);
     stop(child);
 }
+
+#[tokio::test]
+async fn a_failing_realtime_webhook_is_recorded_with_its_attempts_and_redelivery_answers_typed_errors()
+ {
+    let receiver =
+        comms_tests::TestServer::start(|_| comms_tests::Reply::json(500, json!({"error": "down"})))
+            .await;
+    let mut config = SandboxConfig::default();
+    config.realtime = config
+        .realtime
+        .webhook_url(format!("{}/hooks", receiver.url()));
+    config.realtime.webhook_attempts = 2;
+    let sandbox = Sandbox::start_with(config).await.unwrap();
+    let connection = comms::pusher::connection(&sandbox.realtime.ws_url(), sandbox.realtime.key())
+        .connect()
+        .unwrap();
+    let mut channel = connection.subscribe("news").unwrap();
+    channel.wait_subscribed(WAIT).await.unwrap();
+
+    let deadline = Instant::now() + WAIT;
+    let failed = loop {
+        let found = sandbox
+            .inbox
+            .webhooks()
+            .into_iter()
+            .find(|w| w.service == "realtime" && w.status == "failed");
+        if let Some(found) = found {
+            break found;
+        }
+        assert!(Instant::now() < deadline, "{:?}", sandbox.inbox.webhooks());
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert_eq!(failed.attempts, 2);
+    assert_eq!(failed.event_type, "channel_occupied");
+    assert_eq!(failed.response_status, None);
+    assert_eq!(failed.error.as_deref(), Some("the receiver answered 500"));
+    assert_eq!(receiver.requests().len(), 2, "both attempts reached it");
+
+    let api = sandbox.inbox_url().unwrap();
+    let http = reqwest::Client::new();
+    let redeliver = |id: &str| {
+        http.post(format!("{api}api/webhooks/{id}/redeliver"))
+            .send()
+    };
+    let answer = redeliver(&failed.id).await.unwrap();
+    assert_eq!(answer.status().as_u16(), 202);
+    let new_id = answer.json::<Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_ne!(new_id, failed.id);
+    let again = sandbox.inbox.webhook(&new_id).unwrap();
+    assert_eq!(again.redelivery_of.as_deref(), Some(failed.id.as_str()));
+    assert_eq!(again.service, "realtime");
+    let unknown = redeliver("rt_nope").await.unwrap();
+    assert_eq!(unknown.status().as_u16(), 404);
+    assert_eq!(
+        unknown.json::<Value>().await.unwrap()["error"],
+        "no such delivery"
+    );
+    // The summary shows the (in-memory: zero) persistence counters.
+    let (_, summary) = get(&format!("{api}api/summary")).await;
+    assert_eq!(
+        summary["persist_stats"],
+        json!({"waited_full": 0, "failed": 0})
+    );
+    drop(channel);
+    connection.disconnect();
+    sandbox.shutdown().await;
+}

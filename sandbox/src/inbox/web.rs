@@ -185,6 +185,7 @@ async fn summary(State(app): State<App>) -> Response {
     axum::Json(json!({
         "counts": { "emails": emails, "messages": messages, "webhooks": webhooks, "realtime": realtime },
         "persistent": app.inbox.is_persistent(),
+        "persist_stats": app.inbox.persist_stats(),
         "services": app.services.info,
     }))
     .into_response()
@@ -548,12 +549,17 @@ async fn clear_webhooks(State(app): State<App>) -> Response {
 }
 
 async fn redeliver(State(app): State<App>, Path(id): Path<String>) -> Response {
+    use super::RedeliverError;
     match app.inbox.redeliver(&id) {
-        Some(new_id) => (StatusCode::ACCEPTED, axum::Json(json!({ "id": new_id }))).into_response(),
-        None => error(
-            StatusCode::NOT_FOUND,
-            "no such delivery, or its service is not running in this process",
-        ),
+        Ok(new_id) => (StatusCode::ACCEPTED, axum::Json(json!({ "id": new_id }))).into_response(),
+        Err(e) => {
+            let status = match &e {
+                RedeliverError::NotFound | RedeliverError::NotRunning(_) => StatusCode::NOT_FOUND,
+                RedeliverError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
+                _ => StatusCode::CONFLICT,
+            };
+            error(status, &e.to_string())
+        }
     }
 }
 

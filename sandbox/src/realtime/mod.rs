@@ -25,7 +25,8 @@
 //! - **Webhooks** (when a URL is configured): `channel_occupied`, `channel_vacated`,
 //!   `member_added`, `member_removed`, `client_event` and `cache_miss`, gathered for a short
 //!   window and POSTed as `{"time_ms", "events": [...]}` with `X-Pusher-Key` and
-//!   `X-Pusher-Signature` (hex HMAC-SHA256 of the body with the secret), retried on failure.
+//!   `X-Pusher-Signature` (hex HMAC-SHA256 of the body with the secret), retried on failure;
+//!   with an inbox, each POST is recorded there and can be redelivered from it.
 //!
 //! Protocol errors are `pusher:error {message, code}` frames; those about a channel also name
 //! it (`channel`), so a client can tell which subscription failed. The codes are in [`codes`].
@@ -369,7 +370,11 @@ impl RealtimeSandbox {
                     secret: config.secret.clone(),
                     window: config.webhook_batch_window,
                     attempts: config.webhook_attempts,
+                    inbox: config.inbox.clone(),
                 });
+                if let Some(inbox) = &config.inbox {
+                    inbox.watch_redeliverer("realtime", hooks.redeliverer());
+                }
                 (Some(hooks), Some(task))
             }
             None => (None, None),

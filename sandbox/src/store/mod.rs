@@ -159,6 +159,21 @@ impl Db {
         Ok(())
     }
 
+    /// Starts a transaction (the inbox's writer groups writes).
+    pub(crate) fn begin(&self) -> Result<(), StoreError> {
+        Ok(self.conn.execute_batch("BEGIN")?)
+    }
+
+    /// Commits the open transaction.
+    pub(crate) fn commit(&self) -> Result<(), StoreError> {
+        Ok(self.conn.execute_batch("COMMIT")?)
+    }
+
+    /// Abandons the open transaction.
+    pub(crate) fn rollback(&self) -> Result<(), StoreError> {
+        Ok(self.conn.execute_batch("ROLLBACK")?)
+    }
+
     pub(crate) fn put_email(&self, email: &CapturedEmail, raw: &[u8]) -> Result<(), StoreError> {
         self.put("email", &email.id, email.seq, email, Some(raw))
     }
@@ -175,8 +190,18 @@ impl Db {
         self.update("message", &message.id, message)
     }
 
-    pub(crate) fn put_webhook(&self, hook: &WebhookRecord, secret: &str) -> Result<(), StoreError> {
-        self.put("webhook", &hook.id, hook.seq, hook, Some(secret.as_bytes()))
+    pub(crate) fn put_webhook(
+        &self,
+        hook: &WebhookRecord,
+        secret: Option<&str>,
+    ) -> Result<(), StoreError> {
+        self.put(
+            "webhook",
+            &hook.id,
+            hook.seq,
+            hook,
+            secret.map(str::as_bytes),
+        )
     }
 
     pub(crate) fn update_webhook(&self, hook: &WebhookRecord) -> Result<(), StoreError> {
@@ -233,8 +258,10 @@ impl Db {
                 }),
                 "message" => serde_json::from_str(&doc).map(|m| loaded.messages.push(m)),
                 "webhook" => serde_json::from_str(&doc).map(|w| {
-                    let secret = String::from_utf8(blob.unwrap_or_default()).unwrap_or_default();
-                    loaded.secrets.insert(id.clone(), secret);
+                    // Realtime deliveries keep no secret (their service signs again).
+                    if let Some(secret) = blob.and_then(|b| String::from_utf8(b).ok()) {
+                        loaded.secrets.insert(id.clone(), secret);
+                    }
                     loaded.webhooks.push(w);
                 }),
                 "realtime" => serde_json::from_str(&doc).map(|r| loaded.realtime.push(r)),

@@ -66,8 +66,10 @@ function pager(data, onPage) {
   return h("div", { class: "pager" },
     h("span", {}, `${data.total} in all · page ${data.page} of ${pages}`),
     h("span", {},
-      h("button", { type: "button", disabled: data.page <= 1, onclick: () => onPage(data.page - 1) }, "‹ Newer"), " ",
-      h("button", { type: "button", disabled: data.page >= pages, onclick: () => onPage(data.page + 1) }, "Older ›")));
+      h("button", { type: "button", class: "first", disabled: data.page <= 1, onclick: () => onPage(1) }, "« Newest"), " ",
+      h("button", { type: "button", class: "newer", disabled: data.page <= 1, onclick: () => onPage(data.page - 1) }, "‹ Newer"), " ",
+      h("button", { type: "button", class: "older", disabled: data.page >= pages, onclick: () => onPage(data.page + 1) }, "Older ›"), " ",
+      h("button", { type: "button", class: "last", disabled: data.page >= pages, onclick: () => onPage(pages) }, "Oldest »")));
 }
 
 function searchBar(placeholder, extra) {
@@ -172,13 +174,25 @@ async function emailDetail(pane) {
 
 // ---- messages ----
 
+// The media a message carries (WhatsApp and Instagram image, audio, video, file), from its
+// request body: the kind, the URL and a caption when the channel has one.
+function mediaOf(m) {
+  const kind = m.message_type;
+  const media = m.content && ["image", "audio", "video", "file"].includes(kind) ? m.content[kind] : null;
+  return media && typeof media.url === "string" ? { kind, url: media.url, caption: media.caption || null } : null;
+}
+const mediaLabel = { image: "Image", audio: "Audio clip", video: "Video", file: "File" };
+// Who the message goes to, as each channel names it.
+const recipientLabel = (m) => m.channel === "instagram" ? "Instagram-scoped id" : "Number";
+
 async function renderMessages(main) {
   const data = await api("/api/messages?" + qs({ q: state.q, channel: state.channel, page: state.page, per_page: PER_PAGE }));
   const chips = h("div", { class: "chips" }, ["", "sms", "whatsapp", "voice", "instagram"].map((c) =>
     h("button", { type: "button", class: c === state.channel ? "active" : "", onclick: () => { state.channel = c; state.page = 1; render(); } }, c || "all")));
   const list = h("ul", { class: "list", id: "message-list" });
   for (const m of data.items) {
-    const summary = m.text || (m.template && (m.template.rendered || m.template.name)) || m.message_type;
+    const media = mediaOf(m);
+    const summary = m.text || (m.template && (m.template.rendered || m.template.name)) || (media && `${mediaLabel[media.kind]}: ${media.url}`) || m.message_type;
     list.append(h("li", { "data-id": m.id, class: m.id === state.id ? "selected" : "", onclick: () => { location.hash = "#messages/" + encodeURIComponent(m.id); } },
       h("span", { class: "who" }, badge(m.channel), " ", m.direction === "inbound" ? `${m.from} → app` : `→ ${m.to}`),
       h("span", { class: "when" }, short(m.created_at)),
@@ -199,9 +213,14 @@ async function messageDetail(pane) {
     pane.append(h("div", { class: "empty" }, "This message is gone."));
     return;
   }
+  const instagram = m.channel === "instagram";
+  const tag = instagram && m.content && m.content.instagram ? m.content.instagram.tag : null;
   const meta = h("dl", { class: "meta" },
     h("dt", {}, "Channel"), h("dd", {}, badge(m.channel), " ", m.message_type, " · ", m.direction),
-    h("dt", {}, "From"), h("dd", {}, m.from), h("dt", {}, "To"), h("dd", {}, m.to),
+    h("dt", {}, "From"), h("dd", { id: "message-from" }, m.from, instagram ? h("span", { class: "note" }, " (professional account id)") : null),
+    h("dt", {}, "To"), h("dd", { id: "message-recipient" }, m.to, h("span", { class: "note" }, ` (${recipientLabel(m)})`)),
+    tag ? [h("dt", {}, "Tag"), h("dd", { id: "message-tag" }, tag, tag === "human_agent" ? h("span", { class: "note" }, " (a person's reply, up to 7 days after the user's last message)") : null)] : null,
+    m.content && m.content.client_ref ? [h("dt", {}, "Reference"), h("dd", { class: "mono" }, m.content.client_ref)] : null,
     h("dt", {}, "Status"), h("dd", {}, badge(m.status)),
     m.segments !== null && m.segments !== undefined ? [h("dt", {}, "SMS"), h("dd", { id: "sms-info" }, `${m.encoding}, ${m.segments} segment${m.segments === 1 ? "" : "s"}, ${[...(m.text || "")].length} characters`)] : null,
     h("dt", {}, "Id"), h("dd", { class: "mono" }, m.id));
@@ -209,10 +228,19 @@ async function messageDetail(pane) {
   if (m.template) {
     content.append(h("p", {}, "WhatsApp template ", h("b", {}, m.template.name), ` (${m.template.language || ""})`));
     if (m.template.rendered) content.append(h("div", { class: "sms-bubble", id: "template-rendered" }, m.template.rendered));
-  } else if (m.text) content.append(h("div", { class: "sms-bubble" }, m.text));
+  } else if (m.text) content.append(h("div", { class: "sms-bubble", id: "message-text" }, m.text));
+  const media = mediaOf(m);
+  if (media) {
+    // A link, never an <img>: the sandbox does not fetch what an app points at.
+    content.append(h("div", { class: "media", id: "message-media" },
+      h("span", { class: "badge" }, mediaLabel[media.kind]), " ",
+      h("a", { href: media.url, target: "_blank", rel: "noopener noreferrer", class: "mono" }, media.url),
+      media.caption ? h("div", { class: "caption" }, media.caption) : null));
+  }
   content.append(h("details", {}, h("summary", { class: "note" }, "request body"), h("pre", {}, JSON.stringify(m.content, null, 2))));
   const timeline = h("ul", { class: "timeline", id: "message-timeline" }, m.events.map((e) => h("li", {}, badge(e.status), " ", when(e.at))));
-  pane.append(h("div", { class: "card" }, h("h2", {}, m.channel === "voice" ? "Voice call" : "Message"), meta, content, h("h3", {}, "Status timeline"), timeline));
+  const title = { voice: "Voice call", instagram: "Instagram direct message", whatsapp: "WhatsApp message", sms: "SMS" }[m.channel] || "Message";
+  pane.append(h("div", { class: "card" }, h("h2", {}, title), meta, content, h("h3", {}, "Status timeline"), timeline));
 }
 
 function inboundForm() {
@@ -247,7 +275,14 @@ async function renderWebhooks(main) {
       h("td", {}, w.attempts), h("td", {}, w.response_status || (w.error ? h("span", { class: "note" }, w.error) : "")),
       h("td", {}, h("button", { type: "button", class: "redeliver", onclick: async (e) => {
         e.stopPropagation();
-        await api(`/api/webhooks/${encodeURIComponent(w.id)}/redeliver`, { method: "POST" });
+        const button = e.currentTarget;
+        try {
+          await api(`/api/webhooks/${encodeURIComponent(w.id)}/redeliver`, { method: "POST" });
+        } catch (err) {
+          // Not found, its service not running here, or its queue full: say so on the button.
+          button.textContent = "Cannot redeliver";
+          button.title = err.message;
+        }
       } }, "Redeliver"))));
     if (open) {
       rows.push(h("tr", { class: "expand" }, h("td", { colspan: 8 },
@@ -311,6 +346,8 @@ async function renderDirectory(main) {
 
 // ---- wiring ----
 
+// When each render finished (performance.now()), the last 100: what the browser tests time.
+window.inboxRenders = [];
 let rendering = false, again = false;
 async function render() {
   if (rendering) { again = true; return; }
@@ -319,6 +356,8 @@ async function render() {
   try {
     const view = { email: renderEmail, messages: renderMessages, webhooks: renderWebhooks, realtime: renderRealtime, directory: renderDirectory }[state.tab] || renderEmail;
     await view(main);
+    window.inboxRenders.push({ tab: state.tab, page: state.page, q: state.q, at: performance.now() });
+    if (window.inboxRenders.length > 100) window.inboxRenders.shift();
   } catch (e) {
     main.replaceChildren(h("div", { class: "empty" }, "Cannot load: " + e.message));
   } finally {
