@@ -480,10 +480,26 @@ async fn main() {
 /// Directory names the copy leaves out.
 const NOT_COPIED: &[&str] = &["target", ".git", "node_modules", "fuzz"];
 
+/// What the copy holds that the workspace does not, kept between runs.
+const COPY_ONLY: &[&str] = &["target", "loop-check"];
+
 /// Copies `from` into `to`, writing only files whose content differs, so that cargo's
-/// fingerprints (mtimes) of unchanged crates survive and later runs are incremental.
+/// fingerprints (mtimes) of unchanged crates survive and later runs are incremental; removes
+/// what `from` no longer has (a file moved since the last run).
 fn sync_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(to).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name();
+        if COPY_ONLY.iter().any(|n| name == *n) || from.join(&name).symlink_metadata().is_ok() {
+            continue;
+        }
+        if entry.file_type().unwrap().is_dir() {
+            std::fs::remove_dir_all(entry.path()).unwrap();
+        } else {
+            std::fs::remove_file(entry.path()).unwrap();
+        }
+    }
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
         let name = entry.file_name();
