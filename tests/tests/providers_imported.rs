@@ -2,7 +2,9 @@
 //! SendGrid excerpts in `tests/providers/`, checked in under `examples/providers/imported/`:
 //! called against Prism serving the same excerpt, every request is accepted (form and JSON
 //! bodies, a list, a header parameter, 201/202/204 answers) and a documented error answer
-//! decodes to its code and message. SendGrid's server URL has a path (`/v3`) that the import
+//! decodes to its code and message. The list operations' inferred `pagination` (`next_url`
+//! on `next_page_uri` and `_metadata.next`) drives their streams: through Prism, and for a
+//! three-page walk that ends, on a scripted loopback server. SendGrid's server URL has a path (`/v3`) that the import
 //! puts in front of every operation path; Prism matches paths without it, so the SendGrid calls
 //! go through a loopback proxy that takes `/v3` off, as the real host's server path does. The
 //! freshness tests import each excerpt again and expect
@@ -15,6 +17,8 @@ mod providers_common;
 use comms_codegen::import::{ImportOptions, import_openapi};
 use comms_providers::{sendgrid_imported as sg, twilio_imported as tw};
 use comms_runtime::RetryPolicy;
+use comms_tests::{Reply, TestServer};
+use futures_util::StreamExt;
 use providers_common::{Calls, Prism, prefer};
 
 const SID: &str = "ACaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
@@ -327,6 +331,92 @@ async fn imported_sendgrid_client_calls_are_accepted_by_prism() {
 
     assert_eq!(c.0, 12, "eleven operations of the excerpt, and one error");
     prism.assert_all_accepted(c.0);
+}
+
+#[tokio::test]
+async fn imported_list_streams_follow_the_inferred_next_links_through_prism() {
+    // Twilio: Prism answers every page with the example, whose `next_page_uri` is the one just
+    // followed on the second page, and the stream stops there rather than loop.
+    let prism = Prism::start("twilio").await;
+    let client = twilio(&prism.url, None);
+    let query = tw::Get20100401AccountsMessagesJsonQuery {
+        page_size: Some(2),
+        ..Default::default()
+    };
+    let items: Vec<_> = client
+        .get_2010_04_01_accounts_messages_json_stream(SID, &query)
+        .take(6)
+        .collect()
+        .await;
+    assert_eq!(items.len(), 5, "two pages, then the error: {items:?}");
+    assert!(items[..4].iter().all(Result::is_ok), "{items:?}");
+    let err = items[4].as_ref().unwrap_err().to_string();
+    assert!(err.contains("repeated the next page"), "{err}");
+    prism.assert_all_accepted(2);
+
+    // SendGrid: the example's `_metadata.next` is absolute on api.sendgrid.com, another
+    // origin than the configured base URL: not followed (the key stays home).
+    let prism = Prism::start("sendgrid").await;
+    let base = strip_prefix_proxy(&prism.url, "/v3").await;
+    let client = sendgrid(&base, None);
+    let items: Vec<_> = client
+        .get_marketing_lists_stream(&sg::GetMarketingListsQuery {
+            page_size: Some(1.0),
+            page_token: None,
+        })
+        .take(3)
+        .collect()
+        .await;
+    assert_eq!(items.len(), 2, "{items:?}");
+    assert!(items[0].is_ok(), "{items:?}");
+    let err = items[1].as_ref().unwrap_err().to_string();
+    assert!(err.contains("another origin"), "{err}");
+    prism.assert_all_accepted(1);
+}
+
+#[tokio::test]
+async fn imported_twilio_stream_walks_three_pages_and_ends_at_a_null_next_page_uri() {
+    let server = TestServer::start(|r| {
+        let n: u32 = r
+            .query_pairs()
+            .get("Page")
+            .map_or(0, |p| p.parse().unwrap());
+        let next = (n < 2).then(|| {
+            format!(
+                "/2010-04-01/Accounts/{SID}/Messages.json?PageSize=2&Page={}&PageToken=PA{}",
+                n + 1,
+                n + 1
+            )
+        });
+        let message = |i: u32| serde_json::json!({"sid": format!("SM{i:032}"), "status": "sent"});
+        Reply::json(
+            200,
+            serde_json::json!({
+                "messages": [message(2 * n), message(2 * n + 1)],
+                "page": n, "page_size": 2, "next_page_uri": next,
+            }),
+        )
+    })
+    .await;
+    let client = twilio(&server.url(), None);
+    let query = tw::Get20100401AccountsMessagesJsonQuery {
+        page_size: Some(2),
+        ..Default::default()
+    };
+    let items: Vec<tw::ApiV2010AccountMessage> = client
+        .get_2010_04_01_accounts_messages_json_stream(SID, &query)
+        .map(Result::unwrap)
+        .collect()
+        .await;
+    let sids: Vec<String> = items.into_iter().filter_map(|m| m.sid).collect();
+    assert_eq!(sids.len(), 6, "{sids:?}");
+    assert_eq!(sids[5], format!("SM{:032}", 5));
+    let requests = server.requests();
+    assert_eq!(requests.len(), 3, "one request per page, none after the last");
+    assert_eq!(
+        requests[2].query_pairs().get("PageToken").map(String::as_str),
+        Some("PA2")
+    );
 }
 
 /// Imports `tests/providers/<provider>/openapi.json` as the CLI does
