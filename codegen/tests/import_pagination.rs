@@ -15,10 +15,9 @@ fn doc(path: &str, params: &[(&str, Value)], page: Value) -> String {
     let parameters: Vec<Value> = params
         .iter()
         .map(|(name, schema)| json!({"name": name, "in": "query", "schema": schema}))
-        .chain(
-            path.contains("{id}")
-                .then(|| json!({"name": "id", "in": "path", "required": true, "schema": {"type": "string"}})),
-        )
+        .chain(path.contains("{id}").then(
+            || json!({"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}),
+        ))
         .collect();
     json!({
         "openapi": "3.0.3",
@@ -53,10 +52,11 @@ fn integer() -> Value {
 
 /// Imports, checks and emits the document; returns the import and `list_things`' pagination.
 fn import(text: &str) -> (Imported, Option<Pagination>) {
-    let imported = import_openapi(text, &ImportOptions::new("things", "things.json"), None).unwrap();
+    let imported =
+        import_openapi(text, &ImportOptions::new("things", "things.json"), None).unwrap();
     let loaded = comms_codegen::load::load_str("things.yaml", &imported.yaml).unwrap();
-    let service = comms_codegen::check::check(&loaded)
-        .unwrap_or_else(|d| panic!("{d}\n{}", imported.yaml));
+    let service =
+        comms_codegen::check::check(&loaded).unwrap_or_else(|d| panic!("{d}\n{}", imported.yaml));
     let code = comms_codegen::emit::emit_service(&service).unwrap();
     syn::parse_file(&code).unwrap();
     let op = &loaded.spec.operations["list_things"];
@@ -70,7 +70,9 @@ fn import(text: &str) -> (Imported, Option<Pagination>) {
 }
 
 fn gap_of(imported: &Imported) -> bool {
-    imported.yaml.contains("\n  pagination:\n    text: \"How 1 list operation(s) page")
+    imported
+        .yaml
+        .contains("\n  pagination:\n    text: \"How 1 list operation(s) page")
 }
 
 #[test]
@@ -85,7 +87,10 @@ fn a_next_page_uri_field_gives_the_next_url_style_with_the_page_size_parameter()
     assert_eq!(p.items_field, "things");
     assert_eq!(p.next_field.as_deref(), Some("next_page_uri"));
     assert_eq!(p.limit_param.as_deref(), Some("PageSize"));
-    assert_eq!(imported.report.pagination.by_style.get("next_url"), Some(&1));
+    assert_eq!(
+        imported.report.pagination.by_style.get("next_url"),
+        Some(&1)
+    );
     assert!(!gap_of(&imported), "{}", imported.yaml);
 }
 
@@ -105,7 +110,9 @@ fn metadata_next_and_links_next_and_a_hal_href_are_next_page_urls() {
     let (_, p) = import(&doc(
         "/things",
         &[("limit", integer())],
-        object(json!({"data": things(), "links": object(json!({"next": string(), "self": string()}))})),
+        object(
+            json!({"data": things(), "links": object(json!({"next": string(), "self": string()}))}),
+        ),
     ));
     assert_eq!(p.unwrap().next_field.as_deref(), Some("links.next"));
 
@@ -117,7 +124,10 @@ fn metadata_next_and_links_next_and_a_hal_href_are_next_page_urls() {
     ));
     let p = p.unwrap();
     assert_eq!(p.next_field.as_deref(), Some("_links.next.href"));
-    assert_eq!(p.limit_param, None, "no page size parameter in the document");
+    assert_eq!(
+        p.limit_param, None,
+        "no page size parameter in the document"
+    );
 }
 
 #[test]
@@ -137,10 +147,15 @@ fn a_token_field_pairs_with_its_query_parameter() {
     let (_, p) = import(&doc(
         "/things",
         &[("cursor", string())],
-        object(json!({"members": things(), "response_metadata": object(json!({"next_cursor": string()}))})),
+        object(
+            json!({"members": things(), "response_metadata": object(json!({"next_cursor": string()}))}),
+        ),
     ));
     let p = p.unwrap();
-    assert_eq!(p.token_field.as_deref(), Some("response_metadata.next_cursor"));
+    assert_eq!(
+        p.token_field.as_deref(),
+        Some("response_metadata.next_cursor")
+    );
     assert_eq!(p.token_param.as_deref(), Some("cursor"));
 }
 
@@ -221,7 +236,10 @@ fn page_numbers_with_a_page_count_or_an_echoed_page_are_the_page_style() {
     // A page number that may be 0 counts from 0.
     let (_, p) = import(&doc(
         "/things",
-        &[("Page", json!({"type": "integer", "minimum": 0})), ("PageSize", integer())],
+        &[
+            ("Page", json!({"type": "integer", "minimum": 0})),
+            ("PageSize", integer()),
+        ],
         object(json!({"things": things(), "page": integer()})),
     ));
     let p = p.unwrap();
@@ -258,14 +276,21 @@ fn an_item_with_a_list_field_and_a_bare_array_are_not_paged() {
     assert_eq!(p, None);
     let counts = &imported.report.pagination;
     assert_eq!((counts.page_lists, counts.bare_lists), (0, 0), "not a list");
-    assert!(!imported.yaml.contains("\n  pagination:"), "no gap: {}", imported.yaml);
+    assert!(
+        !imported.yaml.contains("\n  pagination:"),
+        "no gap: {}",
+        imported.yaml
+    );
 
     let (imported, p) = import(&doc("/things", &[("limit", integer())], things()));
     assert_eq!(p, None);
     assert_eq!(imported.report.pagination.bare_lists, 1);
     assert!(gap_of(&imported));
     assert!(
-        imported.report.to_string().contains("pagination: 0 of 1 list operations (1 answer a bare array)"),
+        imported
+            .report
+            .to_string()
+            .contains("pagination: 0 of 1 list operations (1 answer a bare array)"),
         "{}",
         imported.report
     );

@@ -157,7 +157,10 @@ async fn imported_twilio_client_calls_are_accepted_by_prism() {
             .await,
     );
     assert_eq!(page.messages.map(|m| m.len()), Some(2), "the example page");
-    assert!(page.next_page_uri.is_some(), "the example offers a next page");
+    assert!(
+        page.next_page_uri.is_some(),
+        "the example offers a next page"
+    );
     c.ok(
         "fetch",
         client.get_2010_04_01_accounts_messages(SID, MESSAGE).await,
@@ -210,7 +213,10 @@ async fn imported_sendgrid_client_calls_are_accepted_by_prism() {
     let on_behalf_of = Some("subuser-1".to_owned());
     let mut c = Calls::default();
 
-    c.ok("mail send (202)", client.post_mail_send(&sendgrid_mail()).await);
+    c.ok(
+        "mail send (202)",
+        client.post_mail_send(&sendgrid_mail()).await,
+    );
     c.ok(
         "create list",
         client
@@ -412,9 +418,16 @@ async fn imported_twilio_stream_walks_three_pages_and_ends_at_a_null_next_page_u
     assert_eq!(sids.len(), 6, "{sids:?}");
     assert_eq!(sids[5], format!("SM{:032}", 5));
     let requests = server.requests();
-    assert_eq!(requests.len(), 3, "one request per page, none after the last");
     assert_eq!(
-        requests[2].query_pairs().get("PageToken").map(String::as_str),
+        requests.len(),
+        3,
+        "one request per page, none after the last"
+    );
+    assert_eq!(
+        requests[2]
+            .query_pairs()
+            .get("PageToken")
+            .map(String::as_str),
         Some("PA2")
     );
 }

@@ -296,9 +296,18 @@ impl Converter<'_> {
                         super::pagination::ListKind::Bare => self.report.pagination.bare_lists += 1,
                         super::pagination::ListKind::NotList => {}
                     }
-                    if out.response.as_deref().is_some_and(|r| r.starts_with("page<")) {
+                    if out
+                        .response
+                        .as_deref()
+                        .is_some_and(|r| r.starts_with("page<"))
+                    {
                         // Our own export's `page<T>`, paged by its `x-pagination` section.
-                        *self.report.pagination.by_style.entry("section").or_default() += 1;
+                        *self
+                            .report
+                            .pagination
+                            .by_style
+                            .entry("section")
+                            .or_default() += 1;
                     } else if let Some((style, node)) = self.infer_pagination(&out) {
                         *self.report.pagination.by_style.entry(style).or_default() += 1;
                         out.pagination = Some(node);

@@ -26,7 +26,13 @@ const NEXT_URL_NAMES: &[&str] = &[
 /// Objects whose `next` string is the next page's URL (SendGrid's `_metadata`, `links`).
 const LINK_CONTAINERS: &[&str] = &["links", "metadata", "link"];
 /// Objects whose `next` string is a URL only when its format says so, else a token.
-const META_CONTAINERS: &[&str] = &["meta", "pagination", "paging", "page_info", "response_metadata"];
+const META_CONTAINERS: &[&str] = &[
+    "meta",
+    "pagination",
+    "paging",
+    "page_info",
+    "response_metadata",
+];
 /// Fields that hold the next page's token or cursor wherever they sit.
 const TOKEN_FIELDS: &[&str] = &[
     "next_page_token",
@@ -77,7 +83,13 @@ const TOTAL_NAMES: &[&str] = &[
 /// Query parameters with the page number.
 const PAGE_PARAMS: &[&str] = &["page", "page_number", "page_num", "page_no"];
 /// Counts of pages (page style).
-const TOTAL_PAGES_NAMES: &[&str] = &["total_pages", "num_pages", "page_count", "pages", "last_page"];
+const TOTAL_PAGES_NAMES: &[&str] = &[
+    "total_pages",
+    "num_pages",
+    "page_count",
+    "pages",
+    "last_page",
+];
 /// The page number echoed in a page (page style, when no page count is given).
 const PAGE_ECHO_NAMES: &[&str] = &["page", "page_number", "current_page"];
 
@@ -131,7 +143,10 @@ impl Converter<'_> {
 
     /// The item array of a page type: its only list field, else the one named like items.
     fn items_field<'f>(&self, fields: &'f [FieldOut]) -> Option<&'f FieldOut> {
-        let lists: Vec<&FieldOut> = fields.iter().filter(|f| f.ty.starts_with("list<")).collect();
+        let lists: Vec<&FieldOut> = fields
+            .iter()
+            .filter(|f| f.ty.starts_with("list<"))
+            .collect();
         match lists.as_slice() {
             [one] => Some(one),
             [] => None,
