@@ -295,3 +295,17 @@ fn an_item_with_a_list_field_and_a_bare_array_are_not_paged() {
         imported.report
     );
 }
+
+#[test]
+fn a_wire_name_with_a_dot_is_never_part_of_a_field_path() {
+    // `next.page.uri` is one field whose name has dots (its words read `next_page_uri`): no
+    // dot path can name it, and the operation is imported without pagination rather than
+    // refused by the checker.
+    let (imported, p) = import(&doc(
+        "/things",
+        &[("page_size", integer())],
+        object(json!({"things": things(), "next.page.uri": string()})),
+    ));
+    assert_eq!(p, None);
+    assert_eq!(imported.report.operations_imported, 1);
+}

@@ -145,7 +145,7 @@ impl Converter<'_> {
     fn items_field<'f>(&self, fields: &'f [FieldOut]) -> Option<&'f FieldOut> {
         let lists: Vec<&FieldOut> = fields
             .iter()
-            .filter(|f| f.ty.starts_with("list<"))
+            .filter(|f| f.ty.starts_with("list<") && !f.wire.contains('.'))
             .collect();
         match lists.as_slice() {
             [one] => Some(one),
@@ -156,17 +156,18 @@ impl Converter<'_> {
         }
     }
 
-    /// The fields of a page type and of the objects it holds, one level down.
+    /// The fields of a page type and of the objects it holds, one level down (a wire name
+    /// with a dot cannot be part of a dot path, so it is not reachable).
     fn reachable<'s>(&'s self, fields: &'s [FieldOut]) -> Vec<Reachable<'s>> {
         let mut out = Vec::new();
-        for f in fields {
+        for f in fields.iter().filter(|f| !f.wire.contains('.')) {
             out.push(Reachable {
                 path: f.wire.clone(),
                 container: None,
                 field: f,
             });
             if let Some(inner) = self.object_fields(&f.ty) {
-                for g in inner {
+                for g in inner.iter().filter(|g| !g.wire.contains('.')) {
                     out.push(Reachable {
                         path: format!("{}.{}", f.wire, g.wire),
                         container: Some(norm(&f.wire)),
