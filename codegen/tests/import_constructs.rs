@@ -242,6 +242,14 @@ fn full_provider_documents_import_at_least_95_percent_of_their_operations() {
             r.operations_imported,
             r.skipped_operations_by_reason()
         );
+        let p = &r.pagination;
+        println!(
+            "{path}: pagination inferred for {} of {} list operations ({} answer a bare array), by style {:?}",
+            p.paginated(),
+            p.page_lists + p.bare_lists,
+            p.bare_lists,
+            p.by_style
+        );
         assert!(
             r.operations_imported * 100 >= r.operations_in_document * 95,
             "{path}: {r}"

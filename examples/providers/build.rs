@@ -12,6 +12,11 @@ fn main() {
     };
     // Specs are read from the crate's own directory; cargo reruns this when one changes.
     comms_codegen::Generator::new(".")
-        .out_dir(out_dir)
+        .out_dir(&out_dir)
+        .run_build_script();
+    // Specs made by `comms-codegen import openapi` from the excerpts the provider tests serve,
+    // checked in as imported (`imported/README.md`); their modules end in `_imported`.
+    comms_codegen::Generator::new("imported")
+        .out_dir(&out_dir)
         .run_build_script();
 }

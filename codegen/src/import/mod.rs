@@ -31,6 +31,7 @@
 mod document;
 mod merge;
 mod operations;
+mod pagination;
 mod schema;
 mod yaml;
 
@@ -41,6 +42,7 @@ use indexmap::IndexMap;
 use serde_json::Value;
 
 pub use document::Version;
+pub use pagination::PaginationCounts;
 use yaml::Node;
 
 use crate::names::{can_be_ident, is_keyword, is_snake, pascal, shouty, snake};
@@ -128,6 +130,8 @@ pub struct Report {
     pub approximated: Vec<Finding>,
     /// With `--merge`: hand-written items that differ from the document (kept, with a note).
     pub conflicts: Vec<Finding>,
+    /// List operations imported, and the pagination styles inferred for them.
+    pub pagination: PaginationCounts,
 }
 
 impl Report {
@@ -172,6 +176,22 @@ impl fmt::Display for Report {
             self.operations_filtered_out
         )?;
         writeln!(f, "types: {} imported", self.types_imported)?;
+        let p = &self.pagination;
+        if p.page_lists + p.bare_lists > 0 {
+            let styles: Vec<String> = p.by_style.iter().map(|(s, n)| format!("{s} {n}")).collect();
+            writeln!(
+                f,
+                "pagination: {} of {} list operations ({} answer a bare array){}",
+                p.paginated(),
+                p.page_lists + p.bare_lists,
+                p.bare_lists,
+                if styles.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", styles.join(", "))
+                }
+            )?;
+        }
         for (title, findings) in [
             (
                 "skipped operations",
@@ -524,6 +544,8 @@ pub(crate) struct OpOut {
     pub(crate) errors: Vec<u16>,
     pub(crate) idempotency: Option<&'static str>,
     pub(crate) auth: Option<String>,
+    /// The operation's own `pagination:`, inferred from its page's shape.
+    pub(crate) pagination: Option<Node>,
     pub(crate) pointer: String,
 }
 
@@ -1381,6 +1403,16 @@ impl<'a> Converter<'a> {
             "timeouts",
             "Connect and request timeouts: OpenAPI does not say.",
         );
+        let p = &self.report.pagination;
+        let unpaged = (p.page_lists + p.bare_lists).saturating_sub(p.paginated());
+        if unpaged > 0 {
+            add(
+                "pagination",
+                &format!(
+                    "How {unpaged} list operation(s) page: the document shows no next-page field with its query parameter (or the answer is a bare array); give them `pagination:` where they page."
+                ),
+            );
+        }
         if self.idempotency.is_none() {
             add(
                 "idempotency",
@@ -1624,6 +1656,9 @@ impl<'a> Converter<'a> {
             }
             if let Some(r) = &op.response {
                 node.set("response", Node::str(r));
+            }
+            if let Some(p) = &op.pagination {
+                node.set("pagination", p.clone());
             }
             match op.status.as_slice() {
                 [] => {}

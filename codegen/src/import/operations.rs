@@ -290,7 +290,28 @@ impl Converter<'_> {
                 continue;
             }
             match self.operation(&name, &full, method, op, item, &ptr) {
-                Ok(out) => {
+                Ok(mut out) => {
+                    match self.list_kind(&out) {
+                        super::pagination::ListKind::Page => self.report.pagination.page_lists += 1,
+                        super::pagination::ListKind::Bare => self.report.pagination.bare_lists += 1,
+                        super::pagination::ListKind::NotList => {}
+                    }
+                    if out
+                        .response
+                        .as_deref()
+                        .is_some_and(|r| r.starts_with("page<"))
+                    {
+                        // Our own export's `page<T>`, paged by its `x-pagination` section.
+                        *self
+                            .report
+                            .pagination
+                            .by_style
+                            .entry("section")
+                            .or_default() += 1;
+                    } else if let Some((style, node)) = self.infer_pagination(&out) {
+                        *self.report.pagination.by_style.entry(style).or_default() += 1;
+                        out.pagination = Some(node);
+                    }
                     self.ops.push(out);
                     self.report.operations_imported += 1;
                 }
@@ -731,6 +752,7 @@ impl Converter<'_> {
             errors,
             idempotency,
             auth,
+            pagination: None,
             pointer: ptr.to_owned(),
         })
     }

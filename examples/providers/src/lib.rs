@@ -11,3 +11,7 @@ include!(concat!(env!("OUT_DIR"), "/postmark.rs"));
 include!(concat!(env!("OUT_DIR"), "/sendgrid.rs"));
 include!(concat!(env!("OUT_DIR"), "/twilio.rs"));
 include!(concat!(env!("OUT_DIR"), "/vonage.rs"));
+
+// Imported unchanged from the excerpts by `comms-codegen import openapi` (see `imported/`).
+include!(concat!(env!("OUT_DIR"), "/sendgrid_imported.rs"));
+include!(concat!(env!("OUT_DIR"), "/twilio_imported.rs"));

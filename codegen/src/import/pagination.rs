@@ -1,0 +1,394 @@
+//! Pagination inference: the page style of a list operation read from the shapes its document
+//! states (a next-page URL field; a token or cursor field and the query parameter it goes back
+//! in; an offset parameter with a total; a page number parameter with a page count), written as
+//! the operation's own `pagination:`. A style is written only when both its response field and
+//! its query parameter are in the document; anything else is left to the `pagination` gap.
+
+use std::collections::BTreeMap;
+
+use super::yaml::Node;
+use super::{Converter, FieldOut, OpOut, ParamOut, TypeOut};
+use crate::names::snake;
+
+/// Item arrays by name, most likely first, when a page has more than one list field.
+const ITEMS_NAMES: &[&str] = &[
+    "data", "items", "results", "result", "records", "entries", "values", "elements",
+];
+/// Fields that hold the next page's URL wherever they sit.
+const NEXT_URL_NAMES: &[&str] = &[
+    "next_page_uri",
+    "next_page_url",
+    "next_url",
+    "next_uri",
+    "next_link",
+    "next_page_link",
+];
+/// Objects whose `next` string is the next page's URL (SendGrid's `_metadata`, `links`).
+const LINK_CONTAINERS: &[&str] = &["links", "metadata", "link"];
+/// Objects whose `next` string is a URL only when its format says so, else a token.
+const META_CONTAINERS: &[&str] = &[
+    "meta",
+    "pagination",
+    "paging",
+    "page_info",
+    "response_metadata",
+];
+/// Fields that hold the next page's token or cursor wherever they sit.
+const TOKEN_FIELDS: &[&str] = &[
+    "next_page_token",
+    "next_token",
+    "next_cursor",
+    "next_continuation_token",
+    "continuation_token",
+    "next_marker",
+    "next_page_cursor",
+];
+/// Query parameters that carry a token or cursor back, most likely first.
+const TOKEN_PARAMS: &[&str] = &[
+    "page_token",
+    "cursor",
+    "next_token",
+    "continuation_token",
+    "marker",
+    "token",
+    "page_cursor",
+    "starting_after",
+    "after",
+];
+/// Query parameters that ask for the items after a cursor item (cursor style).
+const AFTER_PARAMS: &[&str] = &["starting_after", "after", "after_id"];
+/// Booleans saying whether more pages follow (cursor style).
+const HAS_MORE_NAMES: &[&str] = &["has_more", "has_next", "has_next_page", "more"];
+/// Query parameters with the page size.
+const LIMIT_PARAMS: &[&str] = &[
+    "page_size",
+    "limit",
+    "per_page",
+    "count",
+    "size",
+    "max_results",
+    "page_limit",
+];
+/// Query parameters with the offset of the first item.
+const OFFSET_PARAMS: &[&str] = &["offset", "skip"];
+/// Totals of items (offset style).
+const TOTAL_NAMES: &[&str] = &[
+    "total",
+    "total_count",
+    "total_results",
+    "total_items",
+    "total_records",
+    "total_size",
+];
+/// Query parameters with the page number.
+const PAGE_PARAMS: &[&str] = &["page", "page_number", "page_num", "page_no"];
+/// Counts of pages (page style).
+const TOTAL_PAGES_NAMES: &[&str] = &[
+    "total_pages",
+    "num_pages",
+    "page_count",
+    "pages",
+    "last_page",
+];
+/// The page number echoed in a page (page style, when no page count is given).
+const PAGE_ECHO_NAMES: &[&str] = &["page", "page_number", "current_page"];
+
+/// A field reachable from a page type: its dot path, the name of the object holding it
+/// (`None` at the top) and the field itself.
+struct Reachable<'f> {
+    path: String,
+    container: Option<String>,
+    field: &'f FieldOut,
+}
+
+/// What a list operation's response is, for the report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ListKind {
+    /// Not a list (a single item, no body, or not a GET).
+    NotList,
+    /// A bare array: nothing in the body can say where the next page is.
+    Bare,
+    /// An object with an item array.
+    Page,
+}
+
+/// A name as the tables above write it (`nextPageToken` → `next_page_token`,
+/// `_metadata` → `metadata`).
+fn norm(name: &str) -> String {
+    snake(name)
+}
+
+fn in_names(name: &str, names: &[&str]) -> bool {
+    names.contains(&norm(name).as_str())
+}
+
+/// The first query parameter named like one of `names` (in the order of `names`).
+fn param<'p>(query: &'p [ParamOut], names: &[&str]) -> Option<&'p ParamOut> {
+    names
+        .iter()
+        .find_map(|n| query.iter().find(|p| norm(&p.wire) == *n))
+}
+
+fn is_number(ty: &str) -> bool {
+    matches!(ty, "integer" | "number")
+}
+
+impl Converter<'_> {
+    fn object_fields(&self, ty: &str) -> Option<&Vec<FieldOut>> {
+        match self.types.get(ty) {
+            Some(TypeOut::Object { fields, .. }) => Some(fields),
+            _ => None,
+        }
+    }
+
+    /// The item array of a page type: its only list field, else the one named like items.
+    fn items_field<'f>(&self, fields: &'f [FieldOut]) -> Option<&'f FieldOut> {
+        let lists: Vec<&FieldOut> = fields
+            .iter()
+            .filter(|f| f.ty.starts_with("list<") && !f.wire.contains('.'))
+            .collect();
+        match lists.as_slice() {
+            [one] => Some(one),
+            [] => None,
+            many => ITEMS_NAMES
+                .iter()
+                .find_map(|n| many.iter().find(|f| norm(&f.wire) == *n).copied()),
+        }
+    }
+
+    /// The fields of a page type and of the objects it holds, one level down (a wire name
+    /// with a dot cannot be part of a dot path, so it is not reachable).
+    fn reachable<'s>(&'s self, fields: &'s [FieldOut]) -> Vec<Reachable<'s>> {
+        let mut out = Vec::new();
+        for f in fields.iter().filter(|f| !f.wire.contains('.')) {
+            out.push(Reachable {
+                path: f.wire.clone(),
+                container: None,
+                field: f,
+            });
+            if let Some(inner) = self.object_fields(&f.ty) {
+                for g in inner.iter().filter(|g| !g.wire.contains('.')) {
+                    out.push(Reachable {
+                        path: format!("{}.{}", f.wire, g.wire),
+                        container: Some(norm(&f.wire)),
+                        field: g,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether an operation lists items, and how.
+    pub(crate) fn list_kind(&self, op: &OpOut) -> ListKind {
+        let Some(response) = op.response.as_deref() else {
+            return ListKind::NotList;
+        };
+        if op.method != "GET" {
+            return ListKind::NotList;
+        }
+        if response.starts_with("page<") {
+            return ListKind::Page;
+        }
+        if response.starts_with("list<") {
+            return ListKind::Bare;
+        }
+        // An item with a list field (`/templates/{id}` and its versions) is not a list: a
+        // page is addressed by a collection path, or says how to get the next one.
+        let collection = !op
+            .path
+            .rsplit('/')
+            .next()
+            .is_some_and(|last| last.starts_with('{'));
+        match self.object_fields(response) {
+            Some(fields)
+                if self.items_field(fields).is_some()
+                    && (collection || self.infer_pagination(op).is_some()) =>
+            {
+                ListKind::Page
+            }
+            _ => ListKind::NotList,
+        }
+    }
+
+    /// The operation's own `pagination:` when its document says how it pages, with the style.
+    pub(crate) fn infer_pagination(&self, op: &OpOut) -> Option<(&'static str, Node)> {
+        if op.method != "GET" {
+            return None;
+        }
+        let response = op.response.as_deref()?;
+        let fields = self.object_fields(response)?;
+        let items = self.items_field(fields)?;
+        let reach = self.reachable(fields);
+        let limit = param(&op.query, LIMIT_PARAMS);
+        let mut keys: Vec<(&str, Node)> = Vec::new();
+        let style = if let Some(next) = next_url(&reach, self) {
+            keys.push(("next_field", Node::str(next)));
+            if let Some(l) = limit {
+                keys.push(("limit_param", Node::str(&l.wire)));
+            }
+            "next_url"
+        } else if let Some((field, p)) = token(&reach, &op.query) {
+            keys.push(("token_field", Node::str(field)));
+            keys.push(("token_param", Node::str(&p.wire)));
+            if let Some(l) = limit {
+                keys.push(("limit_param", Node::str(&l.wire)));
+            }
+            "token"
+        } else if let Some((has_more, after, l, cursor)) = self.cursor(&reach, items, &op.query) {
+            keys.push(("has_more_field", Node::str(has_more)));
+            keys.push(("cursor_field", Node::str(cursor)));
+            keys.push(("after_param", Node::str(&after.wire)));
+            keys.push(("limit_param", Node::str(&l.wire)));
+            "cursor"
+        } else if let Some((offset, total)) = offset(&reach, &op.query) {
+            keys.push(("offset_param", Node::str(&offset.wire)));
+            if let Some(l) = limit.filter(|l| l.wire != offset.wire) {
+                keys.push(("limit_param", Node::str(&l.wire)));
+            }
+            keys.push(("total_field", Node::str(total)));
+            "offset"
+        } else if let Some((page, total_pages)) = page(&reach, &op.query) {
+            keys.push(("page_param", Node::str(&page.wire)));
+            if let Some(l) = limit {
+                keys.push(("size_param", Node::str(&l.wire)));
+            }
+            // A page parameter that may be 0 counts pages from 0 (Twilio's `Page`).
+            if page.min == Some(0.0) {
+                keys.push(("first_page", Node::Int(0)));
+            }
+            if let Some(t) = total_pages {
+                keys.push(("total_pages_field", Node::str(t)));
+            }
+            "page"
+        } else {
+            return None;
+        };
+        let mut node = Node::map();
+        node.set("style", Node::str(style));
+        node.set("items_field", Node::str(&items.wire));
+        for (k, v) in keys {
+            node.set(k, v);
+        }
+        self.provenance(&mut node, &op.pointer);
+        Some((style, node))
+    }
+
+    /// Cursor style: a `has_more` boolean, an after-cursor parameter, a page size parameter
+    /// and items with an `id` (the cursor); all four must be there.
+    fn cursor<'r, 'q>(
+        &self,
+        reach: &'r [Reachable<'_>],
+        items: &FieldOut,
+        query: &'q [ParamOut],
+    ) -> Option<(&'r str, &'q ParamOut, &'q ParamOut, &'static str)> {
+        let has_more = reach
+            .iter()
+            .find(|r| r.field.ty == "boolean" && in_names(&r.field.wire, HAS_MORE_NAMES))?;
+        let after = param(query, AFTER_PARAMS)?;
+        let limit = param(query, LIMIT_PARAMS)?;
+        let item = items.ty.strip_prefix("list<")?.strip_suffix('>')?;
+        let has_id = self
+            .object_fields(item)?
+            .iter()
+            .any(|f| f.wire == "id" && f.ty == "string");
+        has_id.then_some((has_more.path.as_str(), after, limit, "id"))
+    }
+}
+
+/// The next page's URL: a field named for it, `next` in a links object, a `next` object's
+/// `href` there, or a `next` string whose format is `uri`.
+fn next_url(reach: &[Reachable<'_>], conv: &Converter<'_>) -> Option<String> {
+    for r in reach {
+        let name = norm(&r.field.wire);
+        if r.field.ty == "string" && NEXT_URL_NAMES.contains(&name.as_str()) {
+            return Some(r.path.clone());
+        }
+        if name != "next" {
+            continue;
+        }
+        let in_links = r
+            .container
+            .as_deref()
+            .is_some_and(|c| LINK_CONTAINERS.contains(&c));
+        if r.field.ty == "string" && (in_links || r.field.format == Some("uri")) {
+            return Some(r.path.clone());
+        }
+        // HAL: `_links.next.href`.
+        if in_links
+            && let Some(inner) = conv.object_fields(&r.field.ty)
+            && inner.iter().any(|f| f.wire == "href" && f.ty == "string")
+        {
+            return Some(format!("{}.href", r.path));
+        }
+    }
+    None
+}
+
+/// A token field and the query parameter it goes back in; both must be there. A field
+/// `next_<param>` pairs with `<param>` first.
+fn token<'r, 'q>(
+    reach: &'r [Reachable<'_>],
+    query: &'q [ParamOut],
+) -> Option<(&'r str, &'q ParamOut)> {
+    let field = reach.iter().find(|r| {
+        r.field.ty == "string"
+            && (in_names(&r.field.wire, TOKEN_FIELDS)
+                || (norm(&r.field.wire) == "next"
+                    && r.container
+                        .as_deref()
+                        .is_some_and(|c| META_CONTAINERS.contains(&c))))
+    })?;
+    let name = norm(&field.field.wire);
+    let paired = name
+        .strip_prefix("next_")
+        .and_then(|rest| query.iter().find(|p| norm(&p.wire) == rest));
+    let p = paired.or_else(|| param(query, TOKEN_PARAMS))?;
+    Some((field.path.as_str(), p))
+}
+
+/// An offset parameter and a total of items; both must be there.
+fn offset<'r, 'q>(
+    reach: &'r [Reachable<'_>],
+    query: &'q [ParamOut],
+) -> Option<(&'q ParamOut, &'r str)> {
+    let p = param(query, OFFSET_PARAMS)?;
+    let total = reach
+        .iter()
+        .find(|r| is_number(&r.field.ty) && in_names(&r.field.wire, TOTAL_NAMES))?;
+    Some((p, total.path.as_str()))
+}
+
+/// A page number parameter, and a page count (or the page number echoed) in the page; both
+/// must be there.
+fn page<'r, 'q>(
+    reach: &'r [Reachable<'_>],
+    query: &'q [ParamOut],
+) -> Option<(&'q ParamOut, Option<&'r str>)> {
+    let p = param(query, PAGE_PARAMS).filter(|p| is_number(&p.ty))?;
+    let numbers = || reach.iter().filter(|r| is_number(&r.field.ty));
+    if let Some(t) = numbers().find(|r| in_names(&r.field.wire, TOTAL_PAGES_NAMES)) {
+        return Some((p, Some(t.path.as_str())));
+    }
+    numbers()
+        .find(|r| in_names(&r.field.wire, PAGE_ECHO_NAMES))
+        .map(|_| (p, None))
+}
+
+/// List operations of an import and the pagination styles inferred for them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PaginationCounts {
+    /// GET operations answering an object with an item array (or our own `page<T>`).
+    pub page_lists: usize,
+    /// GET operations answering a bare array (no field can say where the next page is).
+    pub bare_lists: usize,
+    /// Operations that got a `pagination` section, by style.
+    pub by_style: BTreeMap<&'static str, usize>,
+}
+
+impl PaginationCounts {
+    /// Operations that got a `pagination` section.
+    pub fn paginated(&self) -> usize {
+        self.by_style.values().sum()
+    }
+}

@@ -1,0 +1,311 @@
+//! `import openapi` infers how a list operation pages from the shapes its document states, one
+//! test per shape: a next-page URL field, a token field with its query parameter, `has_more`
+//! with an after-cursor, offset/limit with a total, page numbers. A style is written only when
+//! its response field and its query parameter are both in the document; otherwise the
+//! operation keeps no `pagination` and the `pagination` gap counts it.
+#![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
+
+use comms_codegen::import::{ImportOptions, Imported, import_openapi};
+use comms_codegen::model::{PageStyle, Pagination};
+use serde_json::{Value, json};
+
+/// A document with one `GET /things` answering `page` (a schema), with query `params`
+/// (name → schema), and the component `Thing` (an object with an `id`).
+fn doc(path: &str, params: &[(&str, Value)], page: Value) -> String {
+    let parameters: Vec<Value> = params
+        .iter()
+        .map(|(name, schema)| json!({"name": name, "in": "query", "schema": schema}))
+        .chain(path.contains("{id}").then(
+            || json!({"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}),
+        ))
+        .collect();
+    json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Things", "version": "1"},
+        "servers": [{"url": "https://api.example.com"}],
+        "paths": {path: {"get": {
+            "operationId": "listThings",
+            "parameters": parameters,
+            "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": page}}}}
+        }}},
+        "components": {"schemas": {"Thing": {"type": "object", "required": ["id"],
+            "properties": {"id": {"type": "string"}, "name": {"type": "string"}}}}}
+    })
+    .to_string()
+}
+
+fn things() -> Value {
+    json!({"type": "array", "items": {"$ref": "#/components/schemas/Thing"}})
+}
+
+fn object(props: Value) -> Value {
+    json!({"type": "object", "properties": props})
+}
+
+fn string() -> Value {
+    json!({"type": "string"})
+}
+
+fn integer() -> Value {
+    json!({"type": "integer"})
+}
+
+/// Imports, checks and emits the document; returns the import and `list_things`' pagination.
+fn import(text: &str) -> (Imported, Option<Pagination>) {
+    let imported =
+        import_openapi(text, &ImportOptions::new("things", "things.json"), None).unwrap();
+    let loaded = comms_codegen::load::load_str("things.yaml", &imported.yaml).unwrap();
+    let service =
+        comms_codegen::check::check(&loaded).unwrap_or_else(|d| panic!("{d}\n{}", imported.yaml));
+    let code = comms_codegen::emit::emit_service(&service).unwrap();
+    syn::parse_file(&code).unwrap();
+    let op = &loaded.spec.operations["list_things"];
+    if op.pagination.is_some() {
+        assert!(
+            code.contains("fn list_things_stream"),
+            "a paginated operation gets a stream"
+        );
+    }
+    (imported, op.pagination.clone())
+}
+
+fn gap_of(imported: &Imported) -> bool {
+    imported
+        .yaml
+        .contains("\n  pagination:\n    text: \"How 1 list operation(s) page")
+}
+
+#[test]
+fn a_next_page_uri_field_gives_the_next_url_style_with_the_page_size_parameter() {
+    let (imported, p) = import(&doc(
+        "/things",
+        &[("PageSize", integer()), ("Page", integer())],
+        object(json!({"things": things(), "next_page_uri": string(), "page": integer()})),
+    ));
+    let p = p.unwrap();
+    assert_eq!(p.style, Some(PageStyle::NextUrl));
+    assert_eq!(p.items_field, "things");
+    assert_eq!(p.next_field.as_deref(), Some("next_page_uri"));
+    assert_eq!(p.limit_param.as_deref(), Some("PageSize"));
+    assert_eq!(
+        imported.report.pagination.by_style.get("next_url"),
+        Some(&1)
+    );
+    assert!(!gap_of(&imported), "{}", imported.yaml);
+}
+
+#[test]
+fn metadata_next_and_links_next_and_a_hal_href_are_next_page_urls() {
+    let metadata = object(json!({"next": {"type": "string", "format": "uri"}, "count": integer()}));
+    let (_, p) = import(&doc(
+        "/things",
+        &[("page_size", integer()), ("page_token", string())],
+        object(json!({"result": things(), "_metadata": metadata})),
+    ));
+    let p = p.unwrap();
+    assert_eq!(p.style, Some(PageStyle::NextUrl));
+    assert_eq!(p.next_field.as_deref(), Some("_metadata.next"));
+    assert_eq!(p.items_field, "result");
+
+    let (_, p) = import(&doc(
+        "/things",
+        &[("limit", integer())],
+        object(
+            json!({"data": things(), "links": object(json!({"next": string(), "self": string()}))}),
+        ),
+    ));
+    assert_eq!(p.unwrap().next_field.as_deref(), Some("links.next"));
+
+    let href = object(json!({"href": string()}));
+    let (_, p) = import(&doc(
+        "/things",
+        &[],
+        object(json!({"items": things(), "_links": object(json!({"next": href}))})),
+    ));
+    let p = p.unwrap();
+    assert_eq!(p.next_field.as_deref(), Some("_links.next.href"));
+    assert_eq!(
+        p.limit_param, None,
+        "no page size parameter in the document"
+    );
+}
+
+#[test]
+fn a_token_field_pairs_with_its_query_parameter() {
+    let (_, p) = import(&doc(
+        "/things",
+        &[("page_token", string()), ("page_size", integer())],
+        object(json!({"things": things(), "next_page_token": string()})),
+    ));
+    let p = p.unwrap();
+    assert_eq!(p.style, Some(PageStyle::Token));
+    assert_eq!(p.token_field.as_deref(), Some("next_page_token"));
+    assert_eq!(p.token_param.as_deref(), Some("page_token"));
+    assert_eq!(p.limit_param.as_deref(), Some("page_size"));
+
+    // A cursor in a metadata object, sent back as `cursor`.
+    let (_, p) = import(&doc(
+        "/things",
+        &[("cursor", string())],
+        object(
+            json!({"members": things(), "response_metadata": object(json!({"next_cursor": string()}))}),
+        ),
+    ));
+    let p = p.unwrap();
+    assert_eq!(
+        p.token_field.as_deref(),
+        Some("response_metadata.next_cursor")
+    );
+    assert_eq!(p.token_param.as_deref(), Some("cursor"));
+}
+
+#[test]
+fn a_token_field_without_a_parameter_to_send_it_back_leaves_the_gap() {
+    let (imported, p) = import(&doc(
+        "/things",
+        &[("page_size", integer())],
+        object(json!({"things": things(), "next_page_token": string()})),
+    ));
+    assert_eq!(p, None);
+    assert!(gap_of(&imported), "{}", imported.yaml);
+    let counts = &imported.report.pagination;
+    assert_eq!((counts.page_lists, counts.paginated()), (1, 0));
+}
+
+#[test]
+fn has_more_with_starting_after_and_a_limit_is_the_cursor_style_on_item_ids() {
+    let (_, p) = import(&doc(
+        "/things",
+        &[("limit", integer()), ("starting_after", string())],
+        object(json!({"data": things(), "has_more": {"type": "boolean"}, "object": string()})),
+    ));
+    let p = p.unwrap();
+    assert_eq!(p.style, Some(PageStyle::Cursor));
+    assert_eq!(p.has_more_field.as_deref(), Some("has_more"));
+    assert_eq!(p.cursor_field.as_deref(), Some("id"));
+    assert_eq!(p.after_param.as_deref(), Some("starting_after"));
+    assert_eq!(p.limit_param.as_deref(), Some("limit"));
+
+    // Without a page size parameter the cursor style cannot be written.
+    let (imported, p) = import(&doc(
+        "/things",
+        &[("starting_after", string())],
+        object(json!({"data": things(), "has_more": {"type": "boolean"}})),
+    ));
+    assert_eq!(p, None);
+    assert!(gap_of(&imported));
+}
+
+#[test]
+fn offset_and_limit_with_a_total_is_the_offset_style() {
+    let (_, p) = import(&doc(
+        "/things",
+        &[("count", integer()), ("offset", integer())],
+        object(json!({"TotalCount": integer(), "Things": things()})),
+    ));
+    let p = p.unwrap();
+    assert_eq!(p.style, Some(PageStyle::Offset));
+    assert_eq!(p.offset_param.as_deref(), Some("offset"));
+    assert_eq!(p.limit_param.as_deref(), Some("count"));
+    assert_eq!(p.total_field.as_deref(), Some("TotalCount"));
+
+    // Offset and limit without a total: the document does not say when the list ends.
+    let (imported, p) = import(&doc(
+        "/things",
+        &[("limit", integer()), ("offset", integer())],
+        object(json!({"result": things()})),
+    ));
+    assert_eq!(p, None);
+    assert!(gap_of(&imported));
+}
+
+#[test]
+fn page_numbers_with_a_page_count_or_an_echoed_page_are_the_page_style() {
+    let (_, p) = import(&doc(
+        "/things",
+        &[("page", integer()), ("per_page", integer())],
+        object(json!({"things": things(), "meta": object(json!({"total_pages": integer()}))})),
+    ));
+    let p = p.unwrap();
+    assert_eq!(p.style, Some(PageStyle::Page));
+    assert_eq!(p.page_param.as_deref(), Some("page"));
+    assert_eq!(p.size_param.as_deref(), Some("per_page"));
+    assert_eq!(p.total_pages_field.as_deref(), Some("meta.total_pages"));
+    assert_eq!(p.first_page, None, "from 1, the default");
+
+    // A page number that may be 0 counts from 0.
+    let (_, p) = import(&doc(
+        "/things",
+        &[
+            ("Page", json!({"type": "integer", "minimum": 0})),
+            ("PageSize", integer()),
+        ],
+        object(json!({"things": things(), "page": integer()})),
+    ));
+    let p = p.unwrap();
+    assert_eq!(p.first_page, Some(0));
+    assert_eq!(p.total_pages_field, None);
+
+    // A page parameter alone: nothing in the answer says it is a numbered page.
+    let (imported, p) = import(&doc(
+        "/things",
+        &[("page", integer()), ("page_size", integer())],
+        object(json!({"recipients": things()})),
+    ));
+    assert_eq!(p, None);
+    assert!(gap_of(&imported));
+}
+
+#[test]
+fn a_next_url_wins_over_a_token_parameter_that_it_already_carries() {
+    let (_, p) = import(&doc(
+        "/things",
+        &[("page_token", string()), ("page_size", integer())],
+        object(json!({"result": things(), "next_page_token": string(), "next_page_url": string()})),
+    ));
+    assert_eq!(p.unwrap().style, Some(PageStyle::NextUrl));
+}
+
+#[test]
+fn an_item_with_a_list_field_and_a_bare_array_are_not_paged() {
+    let (imported, p) = import(&doc(
+        "/things/{id}",
+        &[],
+        object(json!({"id": string(), "versions": things()})),
+    ));
+    assert_eq!(p, None);
+    let counts = &imported.report.pagination;
+    assert_eq!((counts.page_lists, counts.bare_lists), (0, 0), "not a list");
+    assert!(
+        !imported.yaml.contains("\n  pagination:"),
+        "no gap: {}",
+        imported.yaml
+    );
+
+    let (imported, p) = import(&doc("/things", &[("limit", integer())], things()));
+    assert_eq!(p, None);
+    assert_eq!(imported.report.pagination.bare_lists, 1);
+    assert!(gap_of(&imported));
+    assert!(
+        imported
+            .report
+            .to_string()
+            .contains("pagination: 0 of 1 list operations (1 answer a bare array)"),
+        "{}",
+        imported.report
+    );
+}
+
+#[test]
+fn a_wire_name_with_a_dot_is_never_part_of_a_field_path() {
+    // `next.page.uri` is one field whose name has dots (its words read `next_page_uri`): no
+    // dot path can name it, and the operation is imported without pagination rather than
+    // refused by the checker.
+    let (imported, p) = import(&doc(
+        "/things",
+        &[("page_size", integer())],
+        object(json!({"things": things(), "next.page.uri": string()})),
+    ));
+    assert_eq!(p, None);
+    assert_eq!(imported.report.operations_imported, 1);
+}
