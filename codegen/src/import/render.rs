@@ -1,0 +1,229 @@
+//! Rendering: the converted types and operations as the spec's YAML nodes.
+
+#[allow(clippy::wildcard_imports)] // the converter's shared imports and helpers
+use super::*;
+
+impl Converter<'_> {
+    pub(super) fn render_types(&mut self) -> Node {
+        let mut out = Node::map();
+        let mut types: Vec<(String, TypeOut)> = self
+            .types
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        types.sort_by(|a, b| a.0.cmp(&b.0));
+        for (name, t) in types {
+            let mut node = Node::map();
+            match t {
+                TypeOut::Pending => continue,
+                TypeOut::Object {
+                    doc,
+                    fields,
+                    pointer,
+                } => {
+                    if let Some(d) = doc {
+                        node.set("doc", Node::str(d));
+                    }
+                    self.provenance(&mut node, &pointer);
+                    let mut fs = Node::map();
+                    for f in fields {
+                        fs.set(&f.wire, field_node(&f));
+                    }
+                    node.set("fields", fs);
+                }
+                TypeOut::Enum {
+                    doc,
+                    values,
+                    pointer,
+                } => {
+                    if let Some(d) = doc {
+                        node.set("doc", Node::str(d));
+                    }
+                    self.provenance(&mut node, &pointer);
+                    node.set(
+                        "values",
+                        Node::Seq(values.into_iter().map(Node::Str).collect()),
+                    );
+                }
+                TypeOut::Union {
+                    doc,
+                    untagged,
+                    tag,
+                    content,
+                    variants,
+                    pointer,
+                } => {
+                    if let Some(d) = doc {
+                        node.set("doc", Node::str(d));
+                    }
+                    self.provenance(&mut node, &pointer);
+                    if untagged {
+                        node.set("untagged", Node::Bool(true));
+                    } else {
+                        node.set("tag", Node::str(tag));
+                    }
+                    if let Some(c) = content {
+                        node.set("content", Node::str(c));
+                    }
+                    let mut vs = Node::map();
+                    for v in variants {
+                        let mut vn = Node::map();
+                        if let Some(t) = v.ty {
+                            vn.set("type", Node::str(t));
+                        }
+                        if let Some(n) = v.name {
+                            vn.set("name", Node::str(n));
+                        }
+                        vs.set(&v.tag, vn);
+                    }
+                    node.set("variants", vs);
+                }
+            }
+            out.set(&name, node);
+        }
+        out
+    }
+
+    pub(super) fn render_operations(&mut self) -> Node {
+        let mut out = Node::map();
+        let ops = std::mem::take(&mut self.ops);
+        for op in &ops {
+            let mut node = Node::map();
+            node.set("method", Node::str(&op.method));
+            node.set("path", Node::str(&op.path));
+            if let Some(d) = &op.doc {
+                node.set("doc", Node::str(d));
+            }
+            for (key, params) in [
+                ("path_params", &op.path_params),
+                ("query", &op.query),
+                ("headers", &op.headers),
+            ] {
+                if params.is_empty() {
+                    continue;
+                }
+                let mut ps = Node::map();
+                for p in params {
+                    let mut pn = Node::map();
+                    if p.ty != "string" {
+                        pn.set("type", Node::str(&p.ty));
+                    }
+                    if p.required && key != "path_params" {
+                        pn.set("required", Node::Bool(true));
+                    }
+                    if let Some(r) = &p.rust_name {
+                        pn.set("rust_name", Node::str(r));
+                    }
+                    if let Some(st) = p.style {
+                        pn.set("style", Node::str(st));
+                    }
+                    if let Some(c) = &p.from_credential {
+                        pn.set("from_credential", Node::str(c));
+                    }
+                    if let Some(v) = p.min {
+                        pn.set("min", number(v));
+                    }
+                    if let Some(v) = p.max {
+                        pn.set("max", number(v));
+                    }
+                    if let Some(v) = p.max_len {
+                        pn.set("max_len", Node::Int(i64::try_from(v).unwrap_or(i64::MAX)));
+                    }
+                    if let Some(d) = &p.doc {
+                        pn.set("doc", Node::str(d));
+                    }
+                    ps.set(&p.wire, pn);
+                }
+                node.set(key, ps);
+            }
+            if let Some(b) = &op.body {
+                node.set("body", Node::str(b));
+            }
+            if let Some(e) = op.body_encoding {
+                node.set("body_encoding", Node::str(e));
+            }
+            if let Some((arrays, nested)) = op.form_style {
+                let mut fs = Node::map();
+                fs.set("arrays", Node::str(arrays));
+                fs.set("nested", Node::str(nested));
+                node.set("form_style", fs);
+            }
+            if let Some(r) = &op.response {
+                node.set("response", Node::str(r));
+            }
+            if let Some(p) = &op.pagination {
+                node.set("pagination", p.clone());
+            }
+            match op.status.as_slice() {
+                [] => {}
+                [one] => node.set("status", Node::Int(i64::from(*one))),
+                many => node.set(
+                    "status",
+                    Node::Seq(many.iter().map(|s| Node::Int(i64::from(*s))).collect()),
+                ),
+            }
+            if !op.errors.is_empty() {
+                node.set(
+                    "errors",
+                    Node::Seq(op.errors.iter().map(|e| Node::Int(i64::from(*e))).collect()),
+                );
+            }
+            if let Some(i) = op.idempotency {
+                node.set("idempotency", Node::str(i));
+            }
+            if let Some(a) = &op.auth {
+                node.set("auth", Node::str(a));
+            }
+            self.provenance(&mut node, &op.pointer);
+            out.set(&op.name, node);
+        }
+        self.ops = ops;
+        out
+    }
+}
+
+fn number(v: f64) -> Node {
+    if v.fract() == 0.0 && v.abs() < 9.0e15 {
+        Node::Int(v as i64)
+    } else {
+        Node::Float(v)
+    }
+}
+
+fn field_node(f: &FieldOut) -> Node {
+    let mut n = Node::map();
+    n.set("type", Node::str(&f.ty));
+    if let Some(r) = &f.rust_name {
+        n.set("rust_name", Node::str(r));
+    }
+    if f.required {
+        n.set("required", Node::Bool(true));
+    }
+    if f.read_only {
+        n.set("read_only", Node::Bool(true));
+    }
+    if let Some(fmt) = f.format {
+        n.set("format", Node::str(fmt));
+    }
+    let int = |v: u64| Node::Int(i64::try_from(v).unwrap_or(i64::MAX));
+    for (k, v) in [
+        ("max_len", f.max_len),
+        ("min_len", f.min_len),
+        ("max_items", f.max_items),
+        ("min_items", f.min_items),
+    ] {
+        if let Some(v) = v {
+            n.set(k, int(v));
+        }
+    }
+    if let Some(v) = f.min {
+        n.set("min", number(v));
+    }
+    if let Some(v) = f.max {
+        n.set("max", number(v));
+    }
+    if let Some(d) = &f.doc {
+        n.set("doc", Node::str(d));
+    }
+    n
+}

@@ -1,0 +1,261 @@
+//! Security schemes: the document's schemes as the spec's auth section, with the credentials
+//! they need.
+
+#[allow(clippy::wildcard_imports)] // the converter's shared imports and helpers
+use super::*;
+
+impl Converter<'_> {
+    /// Credentials and auth schemes from the security schemes; the default one first.
+    pub(super) fn security(&mut self, service: &str) -> (Node, Node) {
+        let doc = self.doc;
+        let mut credentials = Node::map();
+        let mut auth = Vec::new();
+        let Some(schemes) = doc
+            .get("components")
+            .and_then(|c| c.get("securitySchemes"))
+            .and_then(Value::as_object)
+        else {
+            return (credentials, Node::Seq(auth));
+        };
+        let default: Vec<String> = doc
+            .get("security")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_object)
+            .flat_map(|r| r.keys().cloned())
+            .collect();
+        let mut order: Vec<&String> = schemes.keys().collect();
+        order.sort_by_key(|k| default.iter().position(|d| d == *k).unwrap_or(usize::MAX));
+        // Our own exports carry the credentials as written.
+        if let Some(Value::Object(creds)) = doc.get("x-credentials") {
+            for (name, c) in creds {
+                let mut node = Node::map();
+                if let Some(env) = c.get("env").and_then(Value::as_str) {
+                    node.set("env", Node::str(env));
+                }
+                if c.get("secret").and_then(Value::as_bool) == Some(false) {
+                    node.set("secret", Node::Bool(false));
+                }
+                if let Some(d) = c.get("doc").and_then(Value::as_str) {
+                    node.set("doc", Node::str(d));
+                }
+                self.provenance(
+                    &mut node,
+                    &format!("/x-credentials/{}", document::escape(name)),
+                );
+                credentials.set(name, node);
+            }
+        }
+        for raw in order {
+            let s = &schemes[raw];
+            let ptr = format!("/components/securitySchemes/{}", document::escape(raw));
+            let name = operations::op_name(raw);
+            let kind = s.get("type").and_then(Value::as_str).unwrap_or_default();
+            let http_scheme = s
+                .get("scheme")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_ascii_lowercase();
+            // Assume left out until mapped.
+            self.unmapped_schemes.insert(raw.clone());
+            let mut node = Node::map();
+            node.set("name", Node::str(&name));
+            let mut credential = s
+                .get("x-credential")
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+            match (kind, http_scheme.as_str()) {
+                ("apiKey", _) if s.get("x-signing").is_some() => {
+                    let scheme = s
+                        .get("x-signing")
+                        .and_then(|x| x.get("scheme"))
+                        .and_then(Value::as_str);
+                    if scheme != Some("pusher_hmac_sha256") {
+                        self.skip(&ptr, "needs spec construct: request signing scheme", scheme);
+                        continue;
+                    }
+                    node.set("kind", Node::str("signature"));
+                    node.set("signing", Node::str("pusher_hmac_sha256"));
+                    let mut roles = Node::map();
+                    for (role, cred) in s
+                        .get("x-credentials")
+                        .and_then(Value::as_object)
+                        .into_iter()
+                        .flatten()
+                    {
+                        if let Some(c) = cred.as_str() {
+                            roles.set(role, Node::str(c));
+                        }
+                    }
+                    node.set("credentials", roles);
+                    credential = None;
+                }
+                ("http", "bearer") => {
+                    node.set("kind", Node::str("bearer"));
+                    self.auth_headers.insert("authorization".into());
+                }
+                ("http", "basic") => {
+                    // Our exports name both credentials; otherwise they are named from the
+                    // scheme: `accountSid_authToken` -> account_sid, auth_token.
+                    let named = |role: &str| {
+                        s.get("x-credentials")
+                            .and_then(|c| c.get(role))
+                            .and_then(Value::as_str)
+                            .map(str::to_owned)
+                    };
+                    let (user, pass) = match (named("username"), named("password")) {
+                        (Some(u), p) => (u, p),
+                        _ => {
+                            let (u, p) = basic_credential_names(raw, &name);
+                            self.approximate(
+                                &ptr,
+                                &format!("HTTP Basic: credentials named from the scheme (`{u}` as user name, `{p}` as password)"),
+                            );
+                            (u, Some(p))
+                        }
+                    };
+                    node.set("kind", Node::str("basic"));
+                    node.set("username", Node::str(&user));
+                    if let Some(p) = &pass {
+                        node.set("password", Node::str(p));
+                    }
+                    for c in std::iter::once(&user).chain(pass.as_ref()) {
+                        if credentials.get(c).is_none() {
+                            let mut cred = Node::map();
+                            cred.set(
+                                "env",
+                                Node::str(format!("COMMS_{}_{}", shouty(service), shouty(c))),
+                            );
+                            cred.set(
+                                "doc",
+                                Node::str(format!(
+                                    "A credential of the `{raw}` HTTP Basic scheme."
+                                )),
+                            );
+                            self.provenance(&mut cred, &ptr);
+                            credentials.set(c, cred);
+                        }
+                    }
+                    self.auth_headers.insert("authorization".into());
+                    credential = None;
+                }
+                ("apiKey", _) => match s.get("in").and_then(Value::as_str) {
+                    Some("header") => {
+                        let header = s
+                            .get("name")
+                            .and_then(Value::as_str)
+                            .unwrap_or("Authorization");
+                        node.set("kind", Node::str("header"));
+                        node.set("header", Node::str(header));
+                        self.auth_headers.insert(header.to_ascii_lowercase());
+                        let prefix = s
+                            .get("x-prefix")
+                            .and_then(Value::as_str)
+                            .or_else(|| known_prefix(s.get("description").and_then(Value::as_str)));
+                        if let Some(p) = prefix {
+                            node.set("prefix", Node::str(p));
+                            if s.get("x-prefix").is_none() {
+                                self.approximate(
+                                    &ptr,
+                                    &format!(
+                                        "the key's prefix `{p}` read from the scheme's description"
+                                    ),
+                                );
+                            }
+                        } else if header.eq_ignore_ascii_case("authorization") {
+                            self.approximate(&ptr, "an API key sent whole in `Authorization`: if the provider wants `Bearer <key>`, make this scheme `kind: bearer`");
+                        }
+                    }
+                    Some("query") => {
+                        node.set("kind", Node::str("query"));
+                        node.set(
+                            "param",
+                            Node::str(s.get("name").and_then(Value::as_str).unwrap_or("api_key")),
+                        );
+                    }
+                    other => {
+                        self.skip(&ptr, "needs spec construct: API key in a cookie", other);
+                        continue;
+                    }
+                },
+                ("oauth2" | "openIdConnect", _) => {
+                    node.set("kind", Node::str("bearer"));
+                    credential = credential.or(Some("access_token".into()));
+                    self.approximate(&ptr, "OAuth 2 / OpenID Connect: the client sends an access token as Bearer; getting one is not in the spec language");
+                }
+                _ => {
+                    self.skip(
+                        &ptr,
+                        "needs spec construct: security scheme",
+                        Some(&format!("{kind} {http_scheme}")),
+                    );
+                    continue;
+                }
+            }
+            if !matches!(
+                node.get("kind").and_then(Node::as_str),
+                Some("signature" | "basic")
+            ) {
+                let c = credential.unwrap_or_else(|| "api_key".into());
+                if credentials.get(&c).is_none() {
+                    let mut cred = Node::map();
+                    cred.set(
+                        "env",
+                        Node::str(format!("COMMS_{}_{}", shouty(service), shouty(&c))),
+                    );
+                    cred.set(
+                        "doc",
+                        Node::str(format!("The credential of the `{raw}` security scheme.")),
+                    );
+                    self.provenance(&mut cred, &ptr);
+                    credentials.set(&c, cred);
+                }
+                node.set("credential", Node::str(c));
+            }
+            if let Some(d) = schema::description(s) {
+                node.set("doc", Node::str(d));
+            }
+            self.provenance(&mut node, &ptr);
+            self.unmapped_schemes.remove(raw);
+            self.auth_names.push((raw.clone(), name));
+            auth.push(node);
+        }
+        (credentials, Node::Seq(auth))
+    }
+}
+
+/// User name and password credential names for an HTTP Basic scheme: the two halves of a
+/// `user_password` scheme name, else `<scheme>_username` and `<scheme>_password`.
+pub(super) fn basic_credential_names(raw: &str, name: &str) -> (String, String) {
+    if let Some((u, p)) = raw.split_once('_')
+        && !p.contains('_')
+    {
+        let (u, p) = (operations::op_name(u), operations::op_name(p));
+        if !u.is_empty() && !p.is_empty() && u != p {
+            return (u, p);
+        }
+    }
+    (format!("{name}_username"), format!("{name}_password"))
+}
+
+/// A key prefix (`Bearer `, `Token `...) the scheme's description states in backquotes or
+/// quotes, such as "send `Bearer <key>`".
+fn known_prefix(description: Option<&str>) -> Option<&'static str> {
+    let d = description?;
+    [
+        "Bearer ",
+        "Token ",
+        "Basic ",
+        "App ",
+        "AccessKey ",
+        "Key ",
+        "Klaviyo-API-Key ",
+    ]
+    .into_iter()
+    .find(|p| {
+        [format!("`{p}"), format!("\"{p}"), format!("'{p}")]
+            .iter()
+            .any(|q| d.contains(q.as_str()))
+    })
+}
