@@ -36,6 +36,7 @@ mod pagination;
 mod render;
 mod report;
 mod schema;
+
 mod security;
 mod webhooks;
 mod yaml;

@@ -1,0 +1,337 @@
+//! `oneOf`/`anyOf` as spec unions: tagged by a discriminator (or by a `const` property the
+//! variants share), untagged when only their shapes tell them apart.
+
+#[allow(clippy::wildcard_imports)] // the schema converter's imports and helpers
+use super::*;
+
+impl Converter<'_> {
+    pub(super) fn alternatives(
+        &mut self,
+        key: &str,
+        members: &[Value],
+        s: &Value,
+        ptr: &str,
+        hint: &str,
+        depth: usize,
+    ) -> Result<String, String> {
+        if let Some(tag) = s
+            .get("discriminator")
+            .and_then(|d| d.get("propertyName").or(Some(d)))
+            .and_then(Value::as_str)
+        {
+            match self.union(hint, tag, members, s, ptr, depth) {
+                Ok(name) => return Ok(name),
+                Err(reason) => {
+                    self.approximate(
+                        ptr,
+                        &format!(
+                            "{key} with a discriminator not mappable ({reason}); typed as json"
+                        ),
+                    );
+                    return Ok("json".into());
+                }
+            }
+        }
+        if members.is_empty() {
+            return Ok("json".into());
+        }
+        let mut types = BTreeSet::new();
+        for (i, m) in members.iter().enumerate() {
+            // Probe without keeping inline types: alternatives that are all the same scalar
+            // (or all strings) collapse to it.
+            let (m, _) = unwrap_nullable(m);
+            let simple = match m.get("type").and_then(Value::as_str) {
+                Some(t @ ("string" | "integer" | "number" | "boolean"))
+                    if m.get("enum").is_none() || t == "string" =>
+                {
+                    Some(
+                        if t == "string"
+                            && m.get("format").and_then(Value::as_str) == Some("date-time")
+                        {
+                            "datetime".to_owned()
+                        } else {
+                            t.to_owned()
+                        },
+                    )
+                }
+                _ => None,
+            };
+            match simple {
+                Some(t) => {
+                    types.insert(t);
+                }
+                None => {
+                    if let Some(r) = m.get("$ref").and_then(Value::as_str) {
+                        types.insert(
+                            self.reference(r, &format!("{ptr}/{key}/{i}"), hint, depth + 1)
+                                .unwrap_or_else(|_| "json".into()),
+                        );
+                    } else {
+                        types.insert(format!("inline{i}"));
+                    }
+                }
+            }
+        }
+        if types.len() == 1 {
+            if let Some(t) = types
+                .into_iter()
+                .next()
+                .filter(|t| !t.starts_with("inline"))
+            {
+                return Ok(t);
+            }
+            return self.ty(&members[0], &format!("{ptr}/{key}/0"), hint, depth + 1);
+        }
+        if types.iter().all(|t| t == "string" || t == "datetime") {
+            return Ok("string".into());
+        }
+        self.untagged(key, members, s, ptr, hint, depth)
+    }
+
+    /// A `oneOf`/`anyOf` without a discriminator: an untagged union whose variants are tried
+    /// in the order written, the first that fits winning (OpenAPI's `oneOf` asks for exactly
+    /// one match; the spec cannot say that, so it is reported).
+    pub(super) fn untagged(
+        &mut self,
+        key: &str,
+        members: &[Value],
+        s: &Value,
+        ptr: &str,
+        hint: &str,
+        depth: usize,
+    ) -> Result<String, String> {
+        let name = self.inline_name(hint);
+        self.types.insert(name.clone(), TypeOut::Pending);
+        let mut variants = Vec::new();
+        let mut keys = BTreeSet::new();
+        for (i, m) in members.iter().enumerate() {
+            let mptr = format!("{ptr}/{key}/{i}");
+            let ty = match self.ty(m, &mptr, &format!("{name}{}", i + 1), depth + 1) {
+                Ok(t) => t,
+                Err(reason) => {
+                    self.skip(&mptr, "union variant type not mappable", Some(&reason));
+                    continue;
+                }
+            };
+            let base = crate::names::snake(&ty.replace(['<', '>'], " "));
+            let base = if base.is_empty() {
+                "variant".to_owned()
+            } else {
+                base
+            };
+            let mut tag = base.clone();
+            let mut n = 2;
+            while !keys.insert(tag.clone()) {
+                tag = format!("{base}_{n}");
+                n += 1;
+            }
+            variants.push(VariantOut {
+                tag,
+                ty: Some(ty),
+                name: None,
+            });
+        }
+        if variants.is_empty() {
+            self.types.shift_remove(&name);
+            self.approximate(
+                ptr,
+                &format!("{key} with no mappable member; typed as json"),
+            );
+            return Ok("json".into());
+        }
+        self.approximate(
+            ptr,
+            &format!(
+                "{key} without a discriminator: an untagged union, the first variant that fits wins"
+            ),
+        );
+        self.types.insert(
+            name.clone(),
+            TypeOut::Union {
+                doc: description(s),
+                untagged: true,
+                tag: String::new(),
+                content: None,
+                variants,
+                pointer: ptr.to_owned(),
+            },
+        );
+        Ok(name)
+    }
+
+    /// A tagged union from a discriminator: each member must be an object (named or inline).
+    pub(super) fn union(
+        &mut self,
+        hint: &str,
+        tag: &str,
+        members: &[Value],
+        s: &Value,
+        ptr: &str,
+        depth: usize,
+    ) -> Result<String, String> {
+        let name = self.inline_name(hint);
+        self.types.insert(name.clone(), TypeOut::Pending);
+        match self.union_body(&name, tag, members, s, ptr, depth) {
+            Ok(t) => {
+                self.types.insert(name.clone(), t);
+                Ok(name)
+            }
+            Err(e) => {
+                self.types.shift_remove(&name);
+                Err(e)
+            }
+        }
+    }
+
+    pub(super) fn union_body(
+        &mut self,
+        name: &str,
+        tag: &str,
+        members: &[Value],
+        s: &Value,
+        ptr: &str,
+        depth: usize,
+    ) -> Result<TypeOut, String> {
+        let mapping: Vec<(String, String)> = s
+            .get("discriminator")
+            .and_then(|d| d.get("mapping"))
+            .and_then(Value::as_object)
+            .map(|m| {
+                m.iter()
+                    .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned())))
+                    .collect()
+            })
+            .unwrap_or_default();
+        // Our own exports wrap each variant (`{tag: const, content: X}` or `allOf: [X]`) and
+        // say where the content sits.
+        let wrapped = s.get("x-open-union").is_some();
+        let content = s
+            .get("x-content")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let mut entries: Vec<(String, Value, String)> = Vec::new();
+        if !mapping.is_empty() {
+            for (value, r) in &mapping {
+                let r = if r.starts_with('#') {
+                    r.clone()
+                } else {
+                    format!("{COMPONENT_PREFIX}{r}")
+                };
+                entries.push((
+                    value.clone(),
+                    serde_json::json!({ "$ref": r }),
+                    format!("{ptr}/discriminator/mapping/{}", escape(value)),
+                ));
+            }
+        } else {
+            for (i, m) in members.iter().enumerate() {
+                let mptr = format!("{ptr}/oneOf/{i}");
+                let resolved = match m.get("$ref").and_then(Value::as_str) {
+                    Some(r) => resolve(self.doc, r).cloned(),
+                    None => Some(m.clone()),
+                };
+                let value = resolved
+                    .as_ref()
+                    .and_then(|t| t.get("properties"))
+                    .and_then(|p| p.get(tag))
+                    .and_then(|t| {
+                        t.get("const")
+                            .or_else(|| t.get("enum").and_then(|e| e.get(0)))
+                    })
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+                    .or_else(|| m.get("$ref").and_then(Value::as_str).and_then(component_of));
+                match value {
+                    Some(v) => entries.push((v, m.clone(), mptr)),
+                    None => self.skip(&mptr, "union member without a tag value", None),
+                }
+            }
+        }
+        let mut variants = Vec::new();
+        let mut rust_names = BTreeSet::new();
+        for (i, (value, member, mptr)) in entries.iter().enumerate() {
+            let resolved = match member.get("$ref").and_then(Value::as_str) {
+                Some(r) => resolve(self.doc, r).cloned(),
+                None => Some(member.clone()),
+            };
+            let Some(resolved) = resolved else {
+                self.skip(mptr, "union member $ref points at nothing", None);
+                continue;
+            };
+            let variant_hint = format!("{name}{}", type_name(value));
+            let ty = if wrapped {
+                match (&content, resolved.get("allOf").and_then(|a| a.get(0))) {
+                    (Some(field), _) => match resolved.get("properties").and_then(|p| p.get(field))
+                    {
+                        Some(inner) => Some(self.ty(
+                            inner,
+                            &format!("{mptr}/properties/{field}"),
+                            &variant_hint,
+                            depth + 1,
+                        )?),
+                        None => None,
+                    },
+                    (None, Some(inner)) => Some(self.ty(
+                        inner,
+                        &format!("{mptr}/allOf/0"),
+                        &variant_hint,
+                        depth + 1,
+                    )?),
+                    (None, None) => None,
+                }
+            } else {
+                Some(self.ty(member, mptr, &variant_hint, depth + 1)?)
+            };
+            if let (Some(t), None) = (&ty, &content) {
+                let fits = match self.types.get(t.as_str()) {
+                    Some(TypeOut::Object { .. } | TypeOut::Pending) => true,
+                    Some(TypeOut::Union { tag: inner_tag, .. }) => inner_tag != tag,
+                    _ => false,
+                };
+                if !fits {
+                    return Err(format!("variant `{value}` is not an object"));
+                }
+            }
+            let ref_name = member
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| r.rsplit('/').next())
+                .map(unescape);
+            let derived = pascal(value);
+            let mut rust = if wrapped {
+                // Variant components are named `Union_Variant`.
+                ref_name
+                    .as_deref()
+                    .map(|n| type_name(n.rsplit('_').next().unwrap_or(n)))
+                    .unwrap_or_else(|| derived.clone())
+            } else if is_pascal(&derived) {
+                derived.clone()
+            } else {
+                ref_name.as_deref().map(type_name).unwrap_or_default()
+            };
+            if rust == "Unknown" || !is_pascal(&rust) || rust_names.contains(&rust) {
+                rust = format!("Variant{i}");
+            }
+            if !rust_names.insert(rust.clone()) {
+                continue;
+            }
+            let explicit = (rust != derived).then_some(rust);
+            variants.push(VariantOut {
+                tag: value.clone(),
+                ty,
+                name: explicit,
+            });
+        }
+        if variants.is_empty() {
+            return Err("no variant could be mapped".into());
+        }
+        Ok(TypeOut::Union {
+            doc: description(s),
+            untagged: false,
+            tag: tag.to_owned(),
+            content,
+            variants,
+            pointer: ptr.to_owned(),
+        })
+    }
+}
