@@ -2,6 +2,8 @@
 //! generate now, and `refresh` keeps it so: builds without the `codegen` feature (every app's)
 //! compile that copy.
 
+#![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
+
 use std::path::{Path, PathBuf};
 
 use comms_codegen::project::{self, PREBUILT_DIR};

@@ -1,6 +1,8 @@
 //! What an application gets from `comms`: without the `codegen` feature it compiles no part of
 //! the generator, and the package carries the specs (for the feature and the staleness check).
 
+#![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
+
 use std::path::PathBuf;
 use std::process::Command;
 
