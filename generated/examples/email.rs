@@ -35,10 +35,7 @@ async fn main() -> Result<(), comms::Error> {
     }
 
     // Every page, one item at a time: the stream follows the service's cursors.
-    let query = ListEmailsQuery {
-        limit: Some(10),
-        ..Default::default()
-    };
+    let query = ListEmailsQuery::default().limit(10);
     let emails: Vec<_> = email.list_emails_stream(&query).try_collect().await?;
     println!("{} emails sent so far", emails.len());
     Ok(())

@@ -1237,12 +1237,12 @@ impl EmailServer for EmailService {
         query: ListListContactsQuery,
     ) -> Result<Page<Contact>, ServerError> {
         self.store().list_index(&id)?;
-        let query = ListContactsQuery {
-            limit: query.limit,
-            after: query.after,
-            before: query.before,
-            list_id: Some(id),
-        };
+        // The same page window, narrowed to the list (`#[non_exhaustive]`: fields, not a literal).
+        let mut contacts = ListContactsQuery::default().list_id(id);
+        contacts.limit = query.limit;
+        contacts.after = query.after;
+        contacts.before = query.before;
+        let query = contacts;
         self.list_contacts(ctx, query).await
     }
 

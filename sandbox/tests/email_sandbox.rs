@@ -55,10 +55,7 @@ async fn contacts_are_created_and_paged_through_newest_first() {
         created.push(contact.id);
     }
     let first = client
-        .list_contacts(&ListContactsQuery {
-            limit: Some(10),
-            ..Default::default()
-        })
+        .list_contacts(&ListContactsQuery::default().limit(10))
         .await
         .unwrap();
     assert_eq!(first.data.len(), 10);
@@ -66,10 +63,7 @@ async fn contacts_are_created_and_paged_through_newest_first() {
     assert_eq!(first.data[0].id, created[24], "newest first");
 
     let all: Vec<_> = client
-        .list_contacts_stream(&ListContactsQuery {
-            limit: Some(10),
-            ..Default::default()
-        })
+        .list_contacts_stream(&ListContactsQuery::default().limit(10))
         .map(|c| c.unwrap().id)
         .collect()
         .await;

@@ -144,11 +144,7 @@ async fn email_operations_send_batch_list_get_reschedule_and_cancel() {
     assert_eq!(ids, ["em_2", "em_3"]);
 
     let listed = email
-        .list_emails(&ListEmailsQuery {
-            limit: Some(10),
-            before: Some("em_9".into()),
-            ..Default::default()
-        })
+        .list_emails(&ListEmailsQuery::default().limit(10).before("em_9"))
         .await
         .unwrap();
     assert_eq!(listed.data[0].last_event, Some(EmailLastEvent::Opened));
@@ -352,11 +348,7 @@ async fn contact_operations_by_id_or_email_and_upsert() {
         .unwrap();
     assert_eq!(upserted.id, "ct_1");
     let listed = email
-        .list_contacts(&ListContactsQuery {
-            list_id: Some("lst_1".into()),
-            limit: Some(50),
-            ..Default::default()
-        })
+        .list_contacts(&ListContactsQuery::default().list_id("lst_1").limit(50))
         .await
         .unwrap();
     assert_eq!(listed.data.len(), 1);
@@ -449,13 +441,7 @@ async fn list_operations_and_membership() {
     let rename = UpdateListRequest::default().name("Monthly news");
     email.update_list("lst_1", &rename).await.unwrap();
     let members: Vec<String> = email
-        .list_list_contacts_stream(
-            "lst_1",
-            &ListListContactsQuery {
-                limit: Some(1),
-                ..Default::default()
-            },
-        )
+        .list_list_contacts_stream("lst_1", &ListListContactsQuery::default().limit(1))
         .map(|c| c.unwrap().id)
         .collect()
         .await;
@@ -519,10 +505,7 @@ async fn suppression_and_webhook_endpoint_operations() {
         SuppressionReason::HardBounce
     );
     let listed = email
-        .list_suppressions(&ListSuppressionsQuery {
-            reason: Some("hard_bounce".into()),
-            ..Default::default()
-        })
+        .list_suppressions(&ListSuppressionsQuery::default().reason("hard_bounce"))
         .await
         .unwrap();
     assert_eq!(listed.data[0].email, "gone@example.com");

@@ -118,10 +118,7 @@ async fn list_stream_follows_the_cursor_across_pages() {
     })
     .await;
     let client = email(&server);
-    let query = ListEmailsQuery {
-        limit: Some(2),
-        ..Default::default()
-    };
+    let query = ListEmailsQuery::default().limit(2);
     let ids: Vec<String> = client
         .list_emails_stream(&query)
         .map(|e| e.unwrap().id)
@@ -232,10 +229,7 @@ async fn query_limits_are_checked_before_sending() {
     let server =
         TestServer::start(|_| Reply::json(200, json!({"data": [], "has_more": false}))).await;
     let client = email(&server);
-    let query = ListEmailsQuery {
-        limit: Some(500),
-        ..Default::default()
-    };
+    let query = ListEmailsQuery::default().limit(500);
     let err = client.list_emails(&query).await.unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidRequest);
     assert!(err.to_string().contains("limit"), "{err}");
