@@ -17,8 +17,8 @@
 //! ```
 
 pub use comms_runtime::{
-    ApiError, Call, CallOptions, DecodeError, Error, ErrorKind, ItemStream, RateLimit, Result,
-    RetryPolicy, Secret, TimeoutKind, TooLarge, WebhookFailure,
+    ApiError, Call, CallContext, CallOptions, DecodeError, Error, ErrorKind, ItemStream, RateLimit,
+    Result, RetryPolicy, Secret, TimeoutKind, TooLarge, WebhookFailure,
 };
 
 /// HTTP header types, as `verify_webhook` and [`CallOptions`] take them (the `http` crate's,

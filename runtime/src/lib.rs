@@ -94,7 +94,9 @@ pub use reqwest;
 pub use reqwest::Method;
 
 pub use client::{Client, ClientBuilder};
-pub use error::{ApiError, DecodeError, Error, ErrorKind, TimeoutKind, TooLarge, WebhookFailure};
+pub use error::{
+    ApiError, CallContext, DecodeError, Error, ErrorKind, TimeoutKind, TooLarge, WebhookFailure,
+};
 pub use options::{CallOptions, DEFAULT_TOTAL_TIMEOUT};
 pub use ratelimit::RateLimit;
 pub use retry::RetryPolicy;

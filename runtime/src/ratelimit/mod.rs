@@ -320,6 +320,7 @@ impl RateLimiter {
                 Error::RateLimited {
                     retry_after: Some(wait),
                     api: None,
+                    context: None,
                 }
             }
             Refusal::Unavailable(message) => Error::LimiterUnavailable { message },
@@ -380,6 +381,7 @@ mod tests {
             Error::RateLimited {
                 retry_after: Some(wait),
                 api: None,
+                ..
             } => wait,
             other => panic!("not a limiter refusal: {other:?}"),
         }
