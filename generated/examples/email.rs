@@ -22,7 +22,7 @@ async fn main() -> Result<(), comms::Error> {
         .html("<p>It is on <b>its way</b>.</p>")
         .tag("kind", "shipping");
     let sent = email.send_email(&request).await?;
-    println!("queued {} ({:?})", sent.id, sent.status);
+    println!("queued {} ({})", sent.id, sent.status);
 
     let fetched = email.get_email(&sent.id).await?;
     println!("{} is now {:?}", fetched.id, fetched.status);

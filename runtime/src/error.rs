@@ -31,10 +31,11 @@ pub const BODY_JSON_LIMIT: usize = 64 * 1024;
 /// values are never copied into errors.
 ///
 /// ```
-/// # async fn demo(client: comms_runtime::Client, request: comms_runtime::Request) {
-/// use comms_runtime::{Error, ErrorKind};
-/// match client.execute(request).await {
-///     Ok(response) => println!("status {}", response.status()),
+/// # use comms_runtime::{Call, ErrorKind};
+/// # async fn demo(call: Call<String>) {
+/// // `call`: what any generated method returns, e.g. `email.get_email("em_1")`.
+/// match call.await {
+///     Ok(answer) => println!("{answer:?}"),
 ///     Err(err) if err.kind() == ErrorKind::RateLimited => eprintln!("slow down: {err}"),
 ///     Err(err) => eprintln!("failed ({:?}, request id {:?}): {err}", err.status(), err.request_id()),
 /// }

@@ -284,7 +284,7 @@ impl SmtpRelayBuilder {
 /// appears in `Debug` output or errors.
 ///
 /// ```no_run
-/// use comms_runtime::smtp::{SmtpRelay, SmtpTls};
+/// # use comms_runtime::smtp::{SmtpRelay, SmtpTls};
 /// # async fn demo(message: comms_runtime::smtp::lettre::Message) -> Result<(), comms_runtime::Error> {
 /// let relay = SmtpRelay::builder("smtp.example.com")
 ///     .tls(SmtpTls::StartTls) // port 587

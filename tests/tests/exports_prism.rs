@@ -95,12 +95,7 @@ async fn every_email_operation_passes_prism_validation() {
             )
             .await,
     );
-    c.ok(
-        "cancel_email",
-        email
-            .cancel_email("em_1", &CancelEmailRequest::default())
-            .await,
-    );
+    c.ok("cancel_email", email.cancel_email("em_1").await);
 
     let create = CreateTemplateRequest::new("Welcome")
         .alias("welcome")
@@ -127,12 +122,7 @@ async fn every_email_operation_passes_prism_validation() {
         "update_template",
         email.update_template("tpl_1", &update).await,
     );
-    c.ok(
-        "publish_template",
-        email
-            .publish_template("tpl_1", &PublishTemplateRequest::default())
-            .await,
-    );
+    c.ok("publish_template", email.publish_template("tpl_1").await);
     c.ok("delete_template", email.delete_template("tpl_1").await);
 
     let contact = CreateContactRequest::new("grace@example.com")

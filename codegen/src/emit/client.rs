@@ -31,16 +31,19 @@ fn client(service: &Service) -> TokenStream {
     let krate = doc_crate_path();
     // One runnable example for the whole client, calling its first operation: every method has
     // the same shape (arguments, `.await?`, a typed answer), so one example teaches them all.
+    // An operation with its own auth or a conflict in its spec is a poor first lesson.
     let call = service
         .operations
-        .first()
+        .iter()
+        .find(|op| op.auth.is_none() && op.conflict.is_none())
+        .or(service.operations.first())
         .map(|op| format!("{}\n", example(service, op)))
         .unwrap_or_default();
     let struct_doc = docs(&format!(
         "Client for the {title}: one async method per operation.\n\n\
          Cheap to clone: clones share one connection pool, rate limiter and retry budget. Each \
          method checks its input against the spec before sending and fails with \
-         [`comms_runtime::Error`]: invalid input, auth, rate limit, API error, timeout, transport \
+         [`Error`](rt::Error): invalid input, auth, rate limit, API error, timeout, transport \
          or decode.\n\n\
          # Example\n\n\
          ```no_run\n\

@@ -576,6 +576,10 @@ fn constructors(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
             }
         }
     });
+    let setters: Vec<TokenStream> = setters.collect();
+    if new.is_none() && setters.is_empty() {
+        return TokenStream::new();
+    }
     quote! {
         impl #name {
             #new

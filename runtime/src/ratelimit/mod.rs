@@ -19,6 +19,7 @@ use crate::spec::{RateLimitHeaders, RateLimitSpec};
 
 mod local;
 #[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub mod redis;
 
 pub use local::LocalLimiter;
@@ -27,7 +28,7 @@ use local::Window;
 /// A client-side request rate: at most `requests` in any window of `per`.
 ///
 /// ```
-/// use comms_runtime::RateLimit;
+/// # use comms_runtime::RateLimit;
 /// let plan = RateLimit::per_minute(3000);
 /// assert_eq!(plan.requests(), 3000);
 /// ```
