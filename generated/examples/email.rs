@@ -22,7 +22,7 @@ async fn main() -> Result<(), comms::Error> {
         .html("<p>It is on <b>its way</b>.</p>")
         .tag("kind", "shipping");
     let sent = email.send_email(&request).await?;
-    println!("queued {} ({:?})", sent.id, sent.status);
+    println!("queued {} ({})", sent.id, sent.status);
 
     let fetched = email.get_email(&sent.id).await?;
     println!("{} is now {:?}", fetched.id, fetched.status);
@@ -35,10 +35,7 @@ async fn main() -> Result<(), comms::Error> {
     }
 
     // Every page, one item at a time: the stream follows the service's cursors.
-    let query = ListEmailsQuery {
-        limit: Some(10),
-        ..Default::default()
-    };
+    let query = ListEmailsQuery::default().limit(10);
     let emails: Vec<_> = email.list_emails_stream(&query).try_collect().await?;
     println!("{} emails sent so far", emails.len());
     Ok(())

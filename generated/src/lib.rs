@@ -1,25 +1,53 @@
-//! Typed Rust clients for the email, messaging and realtime services.
+//! Typed Rust clients for the email, messaging and realtime services: the one dependency an
+//! app needs.
 //!
-//! Every module here is generated at build time from `spec/<service>.yaml` by `comms-codegen`
-//! and calls into [`comms_runtime`], the hand-written engine (auth, retries, rate limiting,
-//! timeouts, errors, pagination, webhooks). Each service sits behind a cargo feature of its name.
+//! Each service module is generated at build time from `spec/<service>.yaml` and sits behind a
+//! cargo feature of its name; `smtp`, `tls` and `http2` are features too (all on by default).
+//! Hand-written conveniences sit in the same modules as the generated items (such as
+//! [`messaging::sms`], the SMS segment calculator). The engine underneath (auth, retries, rate
+//! limits, timeouts, pagination, webhook checks) is [`runtime`].
 //!
-//! Hand-written conveniences (`src/ext/`) sit in the same modules as the generated items, such
-//! as `comms::messaging::sms` (the SMS segment calculator).
+//! | To | Use |
+//! |---|---|
+//! | send email over HTTP | [`email::EmailClient`], [`email::SendEmailRequest`] |
+//! | send email over SMTP | [`smtp::SmtpRelay`] |
+//! | send SMS, WhatsApp, voice, Instagram | [`messaging::MessagingClient`], [`messaging::Message`] |
+//! | trigger realtime events, read channels | [`realtime::RealtimeClient`] |
+//! | subscribe over WebSocket (presence, encrypted) | [`pusher::connection`], [`pusher::Connection`], [`pusher::Channel`] |
+//! | authorize channels on the app server | [`pusher::authorize_channel`], [`pusher::authorize_presence`] |
+//! | verify webhooks | [`email::verify_webhook`], [`messaging::verify_webhook`], [`realtime::verify_webhook`], with [`http::HeaderMap`] |
+//! | read every page | each `list_*_stream` method: an [`ItemStream`] (read it with `futures-util`'s `StreamExt`) |
+//! | set timeouts, retries, an idempotency key per call | [`CallOptions`] with the client's `with_options`; [`RetryPolicy`], [`RateLimit`] on its builder ([`ClientBuilder`]) |
+//! | handle errors | [`Error`]: [`Error::kind`], [`Error::status`], [`Error::context`] (which call, what to do) |
 //!
+//! Each client's `from_env()` reads the variables its spec names (`COMMS_EMAIL_BASE_URL` and
+//! `COMMS_EMAIL_API_KEY` for email) and names every missing one at once:
+//!
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg_attr(feature = "email", doc = "```no_run")]
 #![cfg_attr(not(feature = "email"), doc = "```ignore")]
-//! # async fn example() -> Result<(), comms_runtime::Error> {
-//! let email = comms::email::EmailClient::from_env()?;
-//! # let _ = email;
+//! use comms::email::{EmailClient, SendEmailRequest};
+//!
+//! # async fn example() -> Result<(), comms::Error> {
+//! let email = EmailClient::from_env()?;
+//! let request = SendEmailRequest::new("Ada <ada@example.com>", ["grace@example.com"])
+//!     .subject("Hello")
+//!     .text("Sent from Rust.");
+//! let sent = email.send_email(&request).await?;
+//! println!("queued as {}", sent.id);
 //! # Ok(())
 //! # }
 //! ```
 
 pub use comms_runtime::{
-    ApiError, Call, CallOptions, DecodeError, Error, ErrorKind, ItemStream, RateLimit, Result,
-    RetryPolicy, Secret, TimeoutKind, TooLarge, WebhookFailure,
+    ApiError, Call, CallContext, CallOptions, Client, ClientBuilder, DecodeError, Error, ErrorKind,
+    ItemStream, RateLimit, Result, RetryPolicy, Secret, TimeoutKind, TooLarge, WebhookFailure,
 };
+
+/// The engine underneath (`comms-runtime`), for what the re-exports leave out: the untyped
+/// client and request, service and operation specs, custom signers and rate limiters.
+#[doc(inline)]
+pub use comms_runtime as runtime;
 
 /// HTTP header types, as `verify_webhook` and [`CallOptions`] take them (the `http` crate's,
 /// re-exported so an app needs no `http` dependency of its own).
@@ -30,30 +58,52 @@ pub mod http {
 /// The email service's SMTP relay (feature `smtp`): send a
 /// [`SendEmailRequest`](crate::email::SendEmailRequest) over SMTP with pooled connections.
 #[cfg(feature = "smtp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "smtp")))]
 pub mod smtp {
     pub use comms_runtime::smtp::{SmtpReceipt, SmtpRelay, SmtpRelayBuilder, SmtpTls};
 }
 
 mod ext;
 
-// The service modules: generated from the specs at build time with the `codegen` feature,
-// otherwise the committed copy of the same code (`comms-codegen refresh` writes it).
-#[cfg(all(feature = "email", feature = "codegen"))]
-include!(concat!(env!("OUT_DIR"), "/email.rs"));
-#[cfg(all(feature = "email", not(feature = "codegen")))]
-include!("prebuilt/email.rs");
+// Each generated module sits in a private one and is re-exported, so its feature badge
+// (`doc(cfg)`) has an item to sit on: an attribute on `include!` would be lost. Its code is
+// generated from the specs at build time with the `codegen` feature, otherwise the committed
+// copy of the same code (`comms-codegen refresh` writes it).
+#[cfg(feature = "email")]
+mod generated_email {
+    #[cfg(feature = "codegen")]
+    include!(concat!(env!("OUT_DIR"), "/email.rs"));
+    #[cfg(not(feature = "codegen"))]
+    include!("prebuilt/email.rs");
+}
+#[cfg(feature = "email")]
+#[cfg_attr(docsrs, doc(cfg(feature = "email")))]
+pub use generated_email::email;
 
-#[cfg(all(feature = "messaging", feature = "codegen"))]
-include!(concat!(env!("OUT_DIR"), "/messaging.rs"));
-#[cfg(all(feature = "messaging", not(feature = "codegen")))]
-include!("prebuilt/messaging.rs");
+#[cfg(feature = "messaging")]
+mod generated_messaging {
+    #[cfg(feature = "codegen")]
+    include!(concat!(env!("OUT_DIR"), "/messaging.rs"));
+    #[cfg(not(feature = "codegen"))]
+    include!("prebuilt/messaging.rs");
+}
+#[cfg(feature = "messaging")]
+#[cfg_attr(docsrs, doc(cfg(feature = "messaging")))]
+pub use generated_messaging::messaging;
 
-#[cfg(all(feature = "realtime", feature = "codegen"))]
-include!(concat!(env!("OUT_DIR"), "/realtime.rs"));
-#[cfg(all(feature = "realtime", not(feature = "codegen")))]
-include!("prebuilt/realtime.rs");
 #[cfg(feature = "realtime")]
+mod generated_realtime {
+    #[cfg(feature = "codegen")]
+    include!(concat!(env!("OUT_DIR"), "/realtime.rs"));
+    #[cfg(not(feature = "codegen"))]
+    include!("prebuilt/realtime.rs");
+}
+#[cfg(feature = "realtime")]
+#[cfg_attr(docsrs, doc(cfg(feature = "realtime")))]
 pub use ext::realtime::pusher;
+#[cfg(feature = "realtime")]
+#[cfg_attr(docsrs, doc(cfg(feature = "realtime")))]
+pub use generated_realtime::realtime;
 
 /// The README's Rust examples, compiled as doctests so they stay true.
 #[cfg(all(doctest, feature = "email", feature = "messaging"))]

@@ -538,6 +538,7 @@ impl<C: From<Client>> ClientBuilder<C> {
             BaseUrlSource::Code
         };
         let (base_url, base) = validate_base_url(raw_base, spec, source)?;
+        let auth_credentials = required_credentials(&self.auth, spec);
         let auth = ResolvedAuth::resolve(self.auth, spec, &credentials, &self.minters)?;
         #[cfg(not(feature = "tls"))]
         if self.http.is_none() && base.scheme() == "https" {
@@ -582,6 +583,7 @@ impl<C: From<Client>> ClientBuilder<C> {
                 retry: self.retry,
                 limiter,
                 budget,
+                auth_credentials,
             },
             base_url,
             credentials,

@@ -31,10 +31,11 @@ pub const BODY_JSON_LIMIT: usize = 64 * 1024;
 /// values are never copied into errors.
 ///
 /// ```
-/// # async fn demo(client: comms_runtime::Client, request: comms_runtime::Request) {
-/// use comms_runtime::{Error, ErrorKind};
-/// match client.execute(request).await {
-///     Ok(response) => println!("status {}", response.status()),
+/// # use comms_runtime::{Call, ErrorKind};
+/// # async fn demo(call: Call<String>) {
+/// // `call`: what any generated method returns, e.g. `email.get_email("em_1")`.
+/// match call.await {
+///     Ok(answer) => println!("{answer:?}"),
 ///     Err(err) if err.kind() == ErrorKind::RateLimited => eprintln!("slow down: {err}"),
 ///     Err(err) => eprintln!("failed ({:?}, request id {:?}): {err}", err.status(), err.request_id()),
 /// }
@@ -61,6 +62,8 @@ pub enum Error {
         retry_after: Option<Duration>,
         /// The server's answer, when there was one.
         api: Option<Box<ApiError>>,
+        /// The call it ended and what to do, when it came from a call.
+        context: Option<Box<CallContext>>,
     },
     /// The server answered with an error status.
     Api(Box<ApiError>),
@@ -71,6 +74,8 @@ pub enum Error {
         kind: TimeoutKind,
         /// The configured duration that elapsed.
         after: Duration,
+        /// The call it ended and what to do, when it came from a call.
+        context: Option<Box<CallContext>>,
     },
     /// The connection failed or broke.
     #[non_exhaustive]
@@ -111,15 +116,41 @@ impl fmt::Display for Error {
             Error::InvalidRequest { field, message } => {
                 write!(f, "invalid request: `{field}`: {message}")
             }
-            Error::Auth(api) => write!(f, "authentication failed: {api}"),
-            Error::RateLimited { retry_after, api } => write!(
-                f,
-                "rate limited{}{}",
-                RetryAfterDisplay(*retry_after),
-                ApiSuffix(api.as_deref())
-            ),
+            Error::Auth(api) => match &api.context {
+                Some(context) => write!(
+                    f,
+                    "authentication failed: {context}: {api}; {}",
+                    context.advice
+                ),
+                None => write!(f, "authentication failed: {api}"),
+            },
+            Error::RateLimited {
+                retry_after,
+                api,
+                context,
+            } => {
+                write!(f, "rate limited{}", RetryAfterDisplay(*retry_after))?;
+                if let Some(context) = context {
+                    write!(f, ": {context}")?;
+                }
+                write!(f, "{}", ApiSuffix(api.as_deref()))?;
+                if let Some(context) = context {
+                    write!(f, "; {}", context.advice)?;
+                }
+                Ok(())
+            }
             Error::Api(api) => write!(f, "{api}"),
-            Error::Timeout { kind, after } => write!(f, "{kind} timed out after {after:?}"),
+            Error::Timeout {
+                kind,
+                after,
+                context,
+            } => {
+                write!(f, "{kind} timed out after {after:?}")?;
+                if let Some(context) = context {
+                    write!(f, ": {context}; {}", context.advice)?;
+                }
+                Ok(())
+            }
             Error::Transport { message, .. } => write!(f, "transport error: {message}"),
             Error::Decode(decode) => write!(f, "{decode}"),
             Error::ResponseTooLarge(too_large) => write!(f, "{too_large}"),
@@ -225,6 +256,51 @@ pub struct ApiError {
     /// most [`BODY_JSON_LIMIT`] bytes. Server data: its text is not escaped, so escape it
     /// before logging.
     pub body: Option<serde_json::Value>,
+    /// The call it ended and what to do, for a refused credential ([`Error::Auth`]) that came
+    /// from a call. Not part of this type's `Display`; [`Error`]'s shows it.
+    pub context: Option<Box<CallContext>>,
+}
+
+/// The call an error ended, as [`Error`]'s `Display` shows it: service, operation, method and
+/// URL (a query credential's value shown as `***`), the attempts made and why there was no
+/// other, and what to check or change. Carried by timeouts, refused credentials and rate
+/// limits ([`Error::context`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CallContext {
+    /// The service, e.g. `"email"`.
+    pub service: &'static str,
+    /// The operation, e.g. `"get_email"`.
+    pub operation: &'static str,
+    /// The HTTP method, e.g. `"GET"`.
+    pub method: String,
+    /// The first attempt's URL, the value of a query credential replaced by `***`.
+    pub url: String,
+    /// Attempts made, the last one included.
+    pub attempts: u32,
+    /// Why the retry policy made no other attempt (`no attempts left`, ...), when it decided.
+    pub not_retried: Option<String>,
+    /// What to check or change, naming the setting or environment variable.
+    pub advice: String,
+}
+
+impl fmt::Display for CallContext {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}.{} ({} {}) failed after {} attempt{}",
+            self.service,
+            self.operation,
+            self.method,
+            self.url,
+            self.attempts,
+            if self.attempts == 1 { "" } else { "s" }
+        )?;
+        if let Some(reason) = &self.not_retried {
+            write!(f, ", not retried: {reason}")?;
+        }
+        Ok(())
+    }
 }
 
 impl ApiError {
@@ -274,6 +350,7 @@ impl ApiError {
             body_excerpt: excerpt(body),
             body_truncated: false,
             body: json.filter(|_| body.len() <= BODY_JSON_LIMIT),
+            context: None,
         }
     }
 }
@@ -527,6 +604,28 @@ impl Error {
         }
     }
 
+    /// The call this error ended (service, operation, method, URL, attempts) and what to do,
+    /// for timeouts, refused credentials and rate limits that came from a call.
+    ///
+    /// ```
+    /// # async fn demo(client: comms_runtime::Client, request: comms_runtime::Request) {
+    /// if let Err(err) = client.execute(request).await {
+    ///     if let Some(context) = err.context() {
+    ///         eprintln!("{} attempts at {}: {}", context.attempts, context.url, context.advice);
+    ///     }
+    /// }
+    /// # }
+    /// ```
+    pub fn context(&self) -> Option<&CallContext> {
+        match self {
+            Error::Auth(api) => api.context.as_deref(),
+            Error::RateLimited { context, .. } | Error::Timeout { context, .. } => {
+                context.as_deref()
+            }
+            _ => None,
+        }
+    }
+
     /// Whether trying again later may succeed (transient statuses, rate limits, timeouts,
     /// transport failures). Says nothing about whether repeating is *safe*: the runtime decides
     /// that from the operation's [`crate::RetryClass`].
@@ -597,6 +696,7 @@ impl Error {
             429 => Error::RateLimited {
                 retry_after,
                 api: Some(Box::new(api)),
+                context: None,
             },
             _ => Error::Api(Box::new(api)),
         }
@@ -743,6 +843,7 @@ mod tests {
                 Error::RateLimited {
                     retry_after: Some(Duration::from_secs(2)),
                     api: Some(api()),
+                    context: None,
                 },
                 "rate limited (retry after 2s): HTTP 400 bad: no [request id req_1]",
             ),
@@ -750,6 +851,7 @@ mod tests {
                 Error::RateLimited {
                     retry_after: None,
                     api: None,
+                    context: None,
                 },
                 "rate limited",
             ),
@@ -758,6 +860,7 @@ mod tests {
                 Error::Timeout {
                     kind: TimeoutKind::Attempt,
                     after: Duration::from_millis(1500),
+                    context: None,
                 },
                 "attempt timed out after 1.5s",
             ),

@@ -60,6 +60,9 @@
 //! # let _ = sent; Ok(()) }
 //! ```
 
+// Feature badges (`doc(cfg)`) when docs are built with `--cfg docsrs` on nightly.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 pub mod auth;
 pub mod call;
 mod client;
@@ -77,6 +80,7 @@ pub mod query;
 mod random;
 pub mod ratelimit;
 #[cfg(feature = "realtime")]
+#[cfg_attr(docsrs, doc(cfg(feature = "realtime")))]
 pub mod realtime;
 mod request;
 mod response;
@@ -84,6 +88,7 @@ pub mod retry;
 pub mod secret;
 pub mod sign;
 #[cfg(feature = "smtp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "smtp")))]
 pub mod smtp;
 pub mod spec;
 pub mod union;
@@ -94,7 +99,9 @@ pub use reqwest;
 pub use reqwest::Method;
 
 pub use client::{Client, ClientBuilder};
-pub use error::{ApiError, DecodeError, Error, ErrorKind, TimeoutKind, TooLarge, WebhookFailure};
+pub use error::{
+    ApiError, CallContext, DecodeError, Error, ErrorKind, TimeoutKind, TooLarge, WebhookFailure,
+};
 pub use options::{CallOptions, DEFAULT_TOTAL_TIMEOUT};
 pub use ratelimit::RateLimit;
 pub use retry::RetryPolicy;

@@ -57,7 +57,7 @@ impl From<&ResponseLimitSpec> for BodyLimits {
 ///
 /// ```no_run
 /// # async fn demo(client: comms_runtime::Client, request: comms_runtime::Request) -> Result<(), comms_runtime::Error> {
-/// use comms_runtime::CallOptions;
+/// # use comms_runtime::CallOptions;
 /// use std::time::Duration;
 /// let response = client
 ///     .with_options(

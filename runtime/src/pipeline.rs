@@ -13,6 +13,7 @@ use tracing::field::Empty;
 
 use crate::Error;
 use crate::auth::ResolvedAuth;
+use crate::error::CallContext;
 use crate::error::TimeoutKind;
 use crate::headers::server_wait;
 use crate::options::{BodyLimits, CallOptions, Timeouts};
@@ -35,6 +36,8 @@ pub(crate) struct Pipeline {
     pub(crate) retry: RetryPolicy,
     pub(crate) limiter: RateLimiter,
     pub(crate) budget: RetryBudget,
+    /// The credentials (spec names) the client's auth sends, for the advice of a refusal.
+    pub(crate) auth_credentials: Vec<&'static str>,
 }
 
 /// An attempt's URL and headers before signing.
@@ -76,6 +79,15 @@ impl Pipeline {
             operation: request.op.name,
             method: &request.op.method,
             url: shown_url(&first.url, auth),
+            op_auth: request.op.auth,
+            // A deadline timeout reports the configured total, not what was left of it.
+            total: match (
+                options.total_timeout.or(self.timeouts.total),
+                options.deadline,
+            ) {
+                (Some(total), None) => Some(total),
+                _ => None,
+            },
         };
         let mut first_parts = Some(first);
 
@@ -114,10 +126,12 @@ impl Pipeline {
                 _ => (attempt_timeout, TimeoutKind::Attempt),
             };
             if timeout.0.is_zero() {
-                return Err(Error::Timeout {
+                let error = Error::Timeout {
                     kind: TimeoutKind::Deadline,
                     after: now - start,
-                });
+                    context: None,
+                };
+                return Err(self.in_context(error, &origin, attempt, None));
             }
 
             let mut parts = match first_parts.take() {
@@ -235,6 +249,7 @@ impl Pipeline {
                 error: Error::Timeout {
                     kind: timeout_kind,
                     after: timeout,
+                    context: None,
                 },
                 wait: None,
                 reached_server: true,
@@ -245,6 +260,7 @@ impl Pipeline {
                     Error::Timeout {
                         kind: TimeoutKind::Connect,
                         after: self.timeouts.connect,
+                        context: None,
                     }
                 } else {
                     Error::transport(err)
@@ -288,12 +304,16 @@ struct Origin<'a> {
     method: &'a reqwest::Method,
     /// The first attempt's URL with a query credential's value cut out.
     url: String,
+    /// The operation's own auth scheme, when it has one.
+    op_auth: Option<crate::spec::AuthScheme>,
+    /// The call's total timeout, when its deadline comes from one.
+    total: Option<Duration>,
 }
 
 impl Pipeline {
     /// `error` with the call it ended (service, operation, method, URL, attempts, why it was
-    /// not retried) and what to check, where the error has room for text: transport failures
-    /// and an unreachable shared limiter.
+    /// not retried) and what to check: in the message of a transport failure or an unreachable
+    /// shared limiter, as a [`CallContext`] on a timeout, a refused credential or a rate limit.
     fn in_context(
         &self,
         mut error: Error,
@@ -301,6 +321,81 @@ impl Pipeline {
         attempts: u32,
         stop: Option<StopReason>,
     ) -> Error {
+        let context = |advice: String| {
+            Some(Box::new(CallContext {
+                service: origin.service,
+                operation: origin.operation,
+                method: origin.method.to_string(),
+                url: origin.url.clone(),
+                attempts,
+                not_retried: stop
+                    .filter(|s| *s != StopReason::NotRetryable)
+                    .map(|s| s.to_string()),
+                advice,
+            }))
+        };
+        let base = self.base.as_str().trim_end_matches('/');
+        match &mut error {
+            Error::Timeout {
+                kind,
+                after,
+                context: slot,
+            } => {
+                let advice = match kind {
+                    TimeoutKind::Connect => format!(
+                        "no connection within {after:?}: check that the {} service is reachable \
+                         at {base} (set by {} or base_url()), or allow more with connect_timeout()",
+                        self.spec.name, self.spec.base_url_env
+                    ),
+                    TimeoutKind::Deadline if origin.total.is_some() => {
+                        *after = origin.total.unwrap_or(*after);
+                        "the call's deadline (retries and waits included) passed: allow more \
+                         with total_timeout() (on the builder or in CallOptions)"
+                            .to_owned()
+                    }
+                    TimeoutKind::Attempt => format!(
+                        "the {} service at {base} did not answer within the attempt timeout: \
+                         check its health, or allow more with attempt_timeout() (on the builder \
+                         or in CallOptions)",
+                        self.spec.name
+                    ),
+                    _ => "the call's deadline (retries and waits included) passed: allow more \
+                          with total_timeout() (on the builder or in CallOptions)"
+                        .to_owned(),
+                };
+                *slot = context(advice);
+                return error;
+            }
+            Error::Auth(api) => {
+                let advice = self.auth_advice(api.status, origin);
+                api.context = context(advice);
+                return error;
+            }
+            Error::RateLimited {
+                retry_after,
+                api,
+                context: slot,
+            } => {
+                let advice = match (api.is_some(), *retry_after) {
+                    (true, Some(wait)) => format!(
+                        "the server asked for a pause of {wait:?}: send less often, or give the \
+                         call time to wait it out with total_timeout() (on the builder or in \
+                         CallOptions)"
+                    ),
+                    (true, None) => "the server gave no pause: send less often, or lower the \
+                                     client's own limit with rate_limit() so it paces the calls"
+                        .to_owned(),
+                    (false, _) => "nothing was sent: the client's own rate limit had no slot \
+                                   before the call's deadline: send less at once, allow more \
+                                   time with total_timeout(), or change the limit with \
+                                   rate_limit()"
+                        .to_owned(),
+                };
+                *slot = context(advice);
+                return error;
+            }
+            _ => {}
+        }
         let attempts = match (attempts, stop) {
             (1, None | Some(StopReason::NotRetryable)) => "after 1 attempt".to_owned(),
             (n, None | Some(StopReason::NotRetryable)) => format!("after {n} attempts"),
@@ -317,10 +412,8 @@ impl Pipeline {
             } => {
                 let check = if *connect {
                     format!(
-                        "check that the {} service is reachable at {} (set by {} or base_url())",
-                        self.spec.name,
-                        self.base.as_str().trim_end_matches('/'),
-                        self.spec.base_url_env
+                        "check that the {} service is reachable at {base} (set by {} or base_url())",
+                        self.spec.name, self.spec.base_url_env
                     )
                 } else {
                     "the connection broke; the call may be sent again once the network or \
@@ -338,6 +431,55 @@ impl Pipeline {
             _ => {}
         }
         error
+    }
+}
+
+impl Pipeline {
+    /// What to check after a 401 or 403: the credentials the call sent, each with the
+    /// environment variable and the builder call that set it.
+    fn auth_advice(&self, status: u16, origin: &Origin<'_>) -> String {
+        let spec = self.spec;
+        let op_credentials;
+        let names: &[&'static str] = match origin.op_auth {
+            Some(scheme) => {
+                op_credentials = crate::auth::required_credentials(
+                    &crate::auth::AuthChoice::Scheme(scheme),
+                    spec,
+                );
+                &op_credentials
+            }
+            None => &self.auth_credentials,
+        };
+        let first_secret = spec.credentials.iter().find(|c| c.secret).map(|c| c.name);
+        let each: Vec<String> = names
+            .iter()
+            .filter_map(|name| spec.credentials.iter().find(|c| c.name == *name))
+            .map(|c| {
+                let call = if first_secret == Some(c.name) {
+                    "api_key(..)".to_owned()
+                } else {
+                    format!("credential(\"{}\", ..)", c.name)
+                };
+                format!("{} (credential `{}`, or {call})", c.env, c.name)
+            })
+            .collect();
+        let what = match each.as_slice() {
+            [] => "the credentials given to the client (its signer or token minter)".to_owned(),
+            [one] => one.clone(),
+            [init @ .., last] => format!("{} and {last}", init.join(", ")),
+        };
+        if status == 403 {
+            format!(
+                "the server knows the credentials but refuses them for {}.{}: check the permissions \
+                 (scopes, account, environment) of {what}",
+                spec.name, origin.operation
+            )
+        } else {
+            format!(
+                "the server refused the credentials: check the value of {what}; a key of another \
+                 account or environment is refused too"
+            )
+        }
     }
 }
 

@@ -10,7 +10,7 @@ use std::sync::Arc;
 /// [`Secret::expose`] at the one place that sends it. Cloning is cheap (shared).
 ///
 /// ```
-/// use comms_runtime::Secret;
+/// # use comms_runtime::Secret;
 /// let key = Secret::new("sk_live_123");
 /// assert_eq!(format!("{key:?}"), "Secret(<redacted>)");
 /// assert_eq!(key.expose(), "sk_live_123");

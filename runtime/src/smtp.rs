@@ -284,7 +284,7 @@ impl SmtpRelayBuilder {
 /// appears in `Debug` output or errors.
 ///
 /// ```no_run
-/// use comms_runtime::smtp::{SmtpRelay, SmtpTls};
+/// # use comms_runtime::smtp::{SmtpRelay, SmtpTls};
 /// # async fn demo(message: comms_runtime::smtp::lettre::Message) -> Result<(), comms_runtime::Error> {
 /// let relay = SmtpRelay::builder("smtp.example.com")
 ///     .tls(SmtpTls::StartTls) // port 587
@@ -374,6 +374,7 @@ impl SmtpRelay {
                 return Err(Error::Timeout {
                     kind: TimeoutKind::Attempt,
                     after: self.timeout,
+                    context: None,
                 });
             };
             match result {
@@ -398,6 +399,7 @@ impl SmtpRelay {
                         return Err(Error::Timeout {
                             kind: TimeoutKind::Attempt,
                             after: self.timeout,
+                            context: None,
                         });
                     }
                     return Err(Error::Transport {
@@ -453,11 +455,13 @@ fn map_error(err: &lettre::transport::smtp::Error, timeout: Duration) -> Error {
             body_excerpt: crate::error::excerpt(format!("{status} {text}").as_bytes()),
             body_truncated: false,
             body: None,
+            context: None,
         };
         return if err.is_transient() {
             Error::RateLimited {
                 retry_after: None,
                 api: Some(Box::new(api)),
+                context: None,
             }
         } else if matches!(status, 530 | 534 | 535 | 538) {
             Error::Auth(Box::new(api))
@@ -469,6 +473,7 @@ fn map_error(err: &lettre::transport::smtp::Error, timeout: Duration) -> Error {
         return Error::Timeout {
             kind: TimeoutKind::Attempt,
             after: timeout,
+            context: None,
         };
     }
     let mut message = err.to_string();

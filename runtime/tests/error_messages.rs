@@ -17,6 +17,12 @@ fn closed_port() -> u16 {
     listener.local_addr().unwrap().port()
 }
 
+/// An error's text with the test server's port (which changes per run) as `PORT`.
+fn shown(err: &Error, server: &TestServer) -> String {
+    let port = server.base_url().rsplit(':').next().unwrap().to_owned();
+    err.to_string().replace(&port, "PORT")
+}
+
 fn from_env(vars: &[(&str, &str)]) -> Result<Client, Error> {
     Client::builder(&EMAIL)
         .env_with(|name| {
@@ -65,7 +71,7 @@ async fn a_query_credential_is_cut_out_of_the_url_in_the_message() {
 }
 
 #[tokio::test]
-async fn timeout() {
+async fn an_attempt_timeout_names_the_call_and_the_setting_to_raise() {
     let server = TestServer::always(Reply::Stall(Duration::from_secs(3))).await;
     let client = email_client(&server)
         .attempt_timeout(Duration::from_millis(100))
@@ -73,7 +79,25 @@ async fn timeout() {
         .build()
         .unwrap();
     let err = client.execute(get_email("em_1")).await.unwrap_err();
-    insta::assert_snapshot!(err.to_string());
+    let context = err.context().unwrap();
+    assert_eq!(
+        (context.operation, context.attempts, context.method.as_str()),
+        ("get_email", 1, "GET")
+    );
+    insta::assert_snapshot!(shown(&err, &server));
+}
+
+#[tokio::test]
+async fn a_deadline_timeout_says_the_deadline_covers_retries() {
+    let server = TestServer::always(Reply::Stall(Duration::from_secs(3))).await;
+    let client = email_client(&server)
+        .total_timeout(Some(Duration::from_millis(150)))
+        .max_attempts(1)
+        .build()
+        .unwrap();
+    let err = client.execute(get_email("em_1")).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Timeout);
+    insta::assert_snapshot!(shown(&err, &server));
 }
 
 #[test]
@@ -143,7 +167,54 @@ async fn unauthorized() {
     .await;
     let client = email_client(&server).build().unwrap();
     let err = client.execute(get_email("em_1")).await.unwrap_err();
-    insta::assert_snapshot!(err.to_string());
+    assert!(!err.to_string().contains(API_KEY));
+    insta::assert_snapshot!(shown(&err, &server));
+}
+
+#[tokio::test]
+async fn forbidden_names_the_operation_and_the_credential_to_check() {
+    let server = TestServer::always(Reply::json(
+        403,
+        r#"{"error":{"code":"forbidden","message":"This key may not read emails"}}"#,
+    ))
+    .await;
+    let client = email_client(&server).build().unwrap();
+    let err = client.execute(get_email("em_1")).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Auth);
+    insta::assert_snapshot!(shown(&err, &server));
+}
+
+#[tokio::test]
+async fn a_refused_query_credential_is_cut_out_of_the_url() {
+    let server =
+        TestServer::always(Reply::json(401, r#"{"error":{"code":"invalid_api_key"}}"#)).await;
+    let client = email_client(&server).query_auth().build().unwrap();
+    let err = client.execute(get_email("em_1")).await.unwrap_err();
+    let text = shown(&err, &server);
+    assert!(!text.contains(API_KEY), "{text}");
+    assert!(err.context().unwrap().url.ends_with("api_key=***"));
+    insta::assert_snapshot!(text);
+}
+
+#[tokio::test]
+async fn a_refused_signature_names_every_credential_it_is_made_from() {
+    let server = TestServer::always(Reply::json(
+        401,
+        r#"{"error":{"code":"invalid_signature","message":"Invalid signature"}}"#,
+    ))
+    .await;
+    let client = Client::builder(&REALTIME)
+        .base_url(server.base_url())
+        .credential("app_id", "123")
+        .credential("key", PUSHER_KEY)
+        .api_key(PUSHER_SECRET)
+        .build()
+        .unwrap();
+    let request = CHANNELS.request().path_param("app_id", "123");
+    let err = client.execute(request).await.unwrap_err();
+    let text = shown(&err, &server);
+    assert!(!text.contains(PUSHER_SECRET), "{text}");
+    insta::assert_snapshot!(text);
 }
 
 #[tokio::test]
@@ -163,7 +234,45 @@ async fn rate_limited_with_retry_after() {
         .unwrap();
     let err = client.execute(get_email("em_1")).await.unwrap_err();
     assert_eq!(server.count(), 1);
-    insta::assert_snapshot!(err.to_string());
+    assert_eq!(err.context().unwrap().attempts, 1);
+    insta::assert_snapshot!(shown(&err, &server));
+}
+
+#[tokio::test]
+async fn rate_limited_after_every_retry_names_the_attempts() {
+    let server = TestServer::always(Reply::json(
+        429,
+        r#"{"error":{"code":"rate_limit_exceeded","message":"Too many requests"}}"#,
+    ))
+    .await;
+    let client = email_client(&server).max_attempts(3).build().unwrap();
+    let err = client.execute(get_email("em_1")).await.unwrap_err();
+    assert_eq!(server.count(), 3);
+    insta::assert_snapshot!(shown(&err, &server));
+}
+
+#[tokio::test]
+async fn the_clients_own_limit_says_nothing_was_sent() {
+    let server = TestServer::always(Reply::json(200, r#"{"id":"em_1"}"#)).await;
+    let client = email_client(&server)
+        .rate_limit(Some(RateLimit::new(1, Duration::from_secs(60))))
+        .total_timeout(Some(Duration::from_millis(200)))
+        .build()
+        .unwrap();
+    client.execute(get_email("em_1")).await.unwrap();
+    let err = client.execute(get_email("em_2")).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::RateLimited);
+    assert_eq!(server.count(), 1);
+    // The wait left in the window changes from run to run: checked by its parts.
+    let text = shown(&err, &server);
+    for part in [
+        "rate limited (retry after ",
+        "email.get_email (GET http://127.0.0.1:PORT/v1/emails/em_2) failed after 1 attempt",
+        "nothing was sent: the client's own rate limit had no slot",
+        "rate_limit()",
+    ] {
+        assert!(text.contains(part), "{part:?} not in {text}");
+    }
 }
 
 #[tokio::test]

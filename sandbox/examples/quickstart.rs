@@ -78,7 +78,7 @@ async fn email(sandbox: &Sandbox) -> Result<()> {
                 .text("Sent through the REST API."),
         )
         .await?;
-    println!("  REST: sent {} ({:?})", sent.id, sent.status);
+    println!("  REST: sent {} ({})", sent.id, sent.status);
 
     // The same key signs in to the SMTP relay (STARTTLS; the sandbox's certificate is trusted).
     let smtp = sandbox
@@ -116,9 +116,7 @@ async fn email(sandbox: &Sandbox) -> Result<()> {
                 .text("Hi {{{first_name}}}, welcome aboard."),
         )
         .await?;
-    email
-        .publish_template(&template.id, &Default::default())
-        .await?;
+    email.publish_template(&template.id).await?;
     let templated = email
         .send_email(
             &SendEmailRequest::new("team@example.com", ["grace@example.com"])

@@ -594,10 +594,8 @@ pub async fn verify(
     // with faults off.
     proxy.set_faults(false);
     let mut stored: HashMap<String, Vec<String>> = HashMap::new();
-    let mut pages = std::pin::pin!(client.list_emails_stream(&ListEmailsQuery {
-        limit: Some(100),
-        ..ListEmailsQuery::default()
-    }));
+    let mut pages =
+        std::pin::pin!(client.list_emails_stream(&ListEmailsQuery::default().limit(100)));
     while let Some(email) = pages.next().await {
         let email = email?;
         if let Some(subject) = email.subject.filter(|s| s.starts_with(run_id)) {

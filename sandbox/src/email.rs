@@ -38,16 +38,15 @@ use std::time::{Duration, SystemTime};
 
 use crate::server::Serving;
 use comms::email::{
-    AddListContactRequest, Bounce, BounceType, CancelEmailRequest, Contact, ContactEventData,
-    ContactList, CreateContactRequest, CreateListRequest, CreateSuppressionRequest,
-    CreateTemplateRequest, CreateWebhookRequest, DeletedObject, Email, EmailBouncedData,
-    EmailEvent, EmailEventData, EmailLastEvent, EmailStatus, EmailSuppressedData,
-    ListContactsQuery, ListEmailsQuery, ListListContactsQuery, ListListsQuery, ListMembership,
-    ListResourcesQuery, ListSuppressionsQuery, ListTemplatesQuery, ListWebhooksQuery, Page,
-    PublishTemplateRequest, RescheduleEmailRequest, Resource, SendBatchRequest, SendEmailRequest,
-    SendEmailResponse, Suppression, SuppressionReason, Template, TemplateStatus,
-    UpdateContactRequest, UpdateListRequest, UpdateTemplateRequest, UpdateWebhookRequest,
-    WebhookEndpoint, WebhookEndpointStatus,
+    AddListContactRequest, Bounce, BounceType, Contact, ContactEventData, ContactList,
+    CreateContactRequest, CreateListRequest, CreateSuppressionRequest, CreateTemplateRequest,
+    CreateWebhookRequest, DeletedObject, Email, EmailBouncedData, EmailEvent, EmailEventData,
+    EmailLastEvent, EmailStatus, EmailSuppressedData, ListContactsQuery, ListEmailsQuery,
+    ListListContactsQuery, ListListsQuery, ListMembership, ListResourcesQuery,
+    ListSuppressionsQuery, ListTemplatesQuery, ListWebhooksQuery, Page, RescheduleEmailRequest,
+    Resource, SendBatchRequest, SendEmailRequest, SendEmailResponse, Suppression,
+    SuppressionReason, Template, TemplateStatus, UpdateContactRequest, UpdateListRequest,
+    UpdateTemplateRequest, UpdateWebhookRequest, WebhookEndpoint, WebhookEndpointStatus,
 };
 
 use crate::server::email_server::{self, EmailServer};
@@ -614,7 +613,7 @@ impl EmailService {
         } else {
             None
         };
-        let response = SendEmailResponse::new(email.id.clone()).status(email.status.clone());
+        let response = SendEmailResponse::new(email.id.clone(), email.status.clone());
         let runs = email.status != EmailStatus::Suppressed;
         if let Some(inbox) = &self.inner.inbox {
             let (source, raw) = match raw {
@@ -860,12 +859,7 @@ impl EmailServer for EmailService {
         Ok(email)
     }
 
-    async fn cancel_email(
-        &self,
-        _ctx: RequestContext,
-        id: String,
-        _body: CancelEmailRequest,
-    ) -> Result<Email, ServerError> {
+    async fn cancel_email(&self, _ctx: RequestContext, id: String) -> Result<Email, ServerError> {
         let mut store = self.store();
         let stored = store.email_mut(&id)?;
         if stored.email.status != EmailStatus::Scheduled {
@@ -983,7 +977,6 @@ impl EmailServer for EmailService {
         &self,
         _ctx: RequestContext,
         id: String,
-        _body: PublishTemplateRequest,
     ) -> Result<Template, ServerError> {
         let mut store = self.store();
         let index = store.template_index(&id)?;
@@ -1237,12 +1230,12 @@ impl EmailServer for EmailService {
         query: ListListContactsQuery,
     ) -> Result<Page<Contact>, ServerError> {
         self.store().list_index(&id)?;
-        let query = ListContactsQuery {
-            limit: query.limit,
-            after: query.after,
-            before: query.before,
-            list_id: Some(id),
-        };
+        // The same page window, narrowed to the list (`#[non_exhaustive]`: fields, not a literal).
+        let mut contacts = ListContactsQuery::default().list_id(id);
+        contacts.limit = query.limit;
+        contacts.after = query.after;
+        contacts.before = query.before;
+        let query = contacts;
         self.list_contacts(ctx, query).await
     }
 

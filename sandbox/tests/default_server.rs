@@ -81,9 +81,7 @@ async fn every_operation_is_served_by_the_defaults_when_nothing_is_hand_written(
         (Some("Hello"), "Welcome")
     );
     // An action on the item answers with the item's fields.
-    let published = client
-        .publish_template(&created.id, &Default::default())
-        .await;
+    let published = client.publish_template(&created.id).await;
     assert_eq!(published.unwrap().id, created.id);
     let deleted = client.delete_template(&created.id).await.unwrap();
     assert!(deleted.deleted && deleted.id == created.id);

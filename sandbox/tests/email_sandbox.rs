@@ -55,10 +55,7 @@ async fn contacts_are_created_and_paged_through_newest_first() {
         created.push(contact.id);
     }
     let first = client
-        .list_contacts(&ListContactsQuery {
-            limit: Some(10),
-            ..Default::default()
-        })
+        .list_contacts(&ListContactsQuery::default().limit(10))
         .await
         .unwrap();
     assert_eq!(first.data.len(), 10);
@@ -66,10 +63,7 @@ async fn contacts_are_created_and_paged_through_newest_first() {
     assert_eq!(first.data[0].id, created[24], "newest first");
 
     let all: Vec<_> = client
-        .list_contacts_stream(&ListContactsQuery {
-            limit: Some(10),
-            ..Default::default()
-        })
+        .list_contacts_stream(&ListContactsQuery::default().limit(10))
         .map(|c| c.unwrap().id)
         .collect()
         .await;
@@ -104,7 +98,7 @@ async fn a_sent_email_progresses_and_each_change_arrives_as_a_signed_webhook() {
     let (sandbox, client) = sandbox(config).await;
 
     let sent = client.send_email(&hello()).await.unwrap();
-    assert_eq!(sent.status, Some(EmailStatus::Queued));
+    assert_eq!(sent.status, EmailStatus::Queued);
 
     let delivered = eventually(WAIT, || async {
         let email = client.get_email(&sent.id).await.unwrap();
@@ -454,7 +448,7 @@ async fn a_scheduled_email_can_be_rescheduled_and_canceled() {
         .send_email(&hello().scheduled_at(later))
         .await
         .unwrap();
-    assert_eq!(sent.status, Some(EmailStatus::Scheduled));
+    assert_eq!(sent.status, EmailStatus::Scheduled);
     let even_later = comms_sandbox::server::format_rfc3339(
         std::time::SystemTime::now() + Duration::from_secs(7200),
     );
@@ -466,15 +460,9 @@ async fn a_scheduled_email_can_be_rescheduled_and_canceled() {
         .await
         .unwrap();
     assert_eq!(moved.scheduled_at.as_deref(), Some(even_later.as_str()));
-    let canceled = client
-        .cancel_email(&sent.id, &comms::email::CancelEmailRequest::default())
-        .await
-        .unwrap();
+    let canceled = client.cancel_email(&sent.id).await.unwrap();
     assert_eq!(canceled.status, EmailStatus::Canceled);
-    let again = client
-        .cancel_email(&sent.id, &comms::email::CancelEmailRequest::default())
-        .await
-        .unwrap_err();
+    let again = client.cancel_email(&sent.id).await.unwrap_err();
     assert_eq!(again.status(), Some(409));
     sandbox.shutdown().await;
 }

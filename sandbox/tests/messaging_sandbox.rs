@@ -83,10 +83,7 @@ async fn a_whatsapp_template_is_read_and_its_events_go_to_the_messages_own_webho
     let mut own = Receiver::start(0).await;
     let (sandbox, client) = start(MessagingSandboxConfig::default()).await;
     let templates = client
-        .list_templates(&ListTemplatesQuery {
-            status: Some(TemplateStatus::Approved),
-            ..Default::default()
-        })
+        .list_templates(&ListTemplatesQuery::default().status(TemplateStatus::Approved))
         .await
         .unwrap();
     assert!(templates.data.iter().any(|t| t.name == "welcome"));
@@ -232,21 +229,14 @@ async fn messages_are_listed_newest_first_filtered_and_paged() {
             .unwrap();
     }
     let only_sms: Vec<String> = client
-        .list_messages_stream(&ListMessagesQuery {
-            limit: Some(3),
-            channel: Some(Channel::Sms),
-            ..Default::default()
-        })
+        .list_messages_stream(&ListMessagesQuery::default().limit(3).channel(Channel::Sms))
         .map(|m| m.unwrap().message_uuid)
         .collect()
         .await;
     sms.reverse();
     assert_eq!(only_sms, sms);
     let all = client
-        .list_messages(&ListMessagesQuery {
-            limit: Some(100),
-            ..Default::default()
-        })
+        .list_messages(&ListMessagesQuery::default().limit(100))
         .await
         .unwrap();
     assert_eq!(all.data.len(), 14);

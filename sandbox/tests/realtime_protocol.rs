@@ -112,10 +112,11 @@ async fn the_http_api_reports_channels_and_members() {
     assert_eq!(all["channels"]["lobby"], serde_json::json!({}), "{all}");
     assert!(all["channels"]["presence-room"].is_object(), "{all}");
     let presence = client
-        .list_channels(&ListChannelsQuery {
-            filter_by_prefix: Some("presence-".into()),
-            info: Some("user_count".into()),
-        })
+        .list_channels(
+            &ListChannelsQuery::default()
+                .filter_by_prefix("presence-")
+                .info("user_count"),
+        )
         .await
         .unwrap();
     assert_eq!(
@@ -125,10 +126,7 @@ async fn the_http_api_reports_channels_and_members() {
     assert!(presence["channels"].get("lobby").is_none(), "{presence}");
     // user_count is for presence channels only.
     let err = client
-        .list_channels(&ListChannelsQuery {
-            filter_by_prefix: None,
-            info: Some("user_count".into()),
-        })
+        .list_channels(&ListChannelsQuery::default().info("user_count"))
         .await
         .unwrap_err();
     assert_eq!(err.status(), Some(400), "{err:?}");
@@ -136,9 +134,7 @@ async fn the_http_api_reports_channels_and_members() {
     let info = client
         .get_channel(
             "presence-room",
-            &GetChannelQuery {
-                info: Some("user_count,subscription_count".into()),
-            },
+            &GetChannelQuery::default().info("user_count,subscription_count"),
         )
         .await
         .unwrap();

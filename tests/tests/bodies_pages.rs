@@ -229,7 +229,7 @@ async fn next_url_relative_twilio_style_walks_three_pages() {
     })
     .await;
     let c = client(&server);
-    let q = ListMessagesQuery { page_size: Some(2) };
+    let q = ListMessagesQuery::default().page_size(2);
     let first = c.list_messages("AC1", &q).await.unwrap();
     assert_eq!(first.messages.len(), 2);
     assert!(first.next_page_uri.is_some());
@@ -266,12 +266,12 @@ async fn next_url_absolute_in_a_nested_field_walks_three_pages() {
     .await;
     let c = client(&server);
     let page = c
-        .list_lists(&ListListsQuery { page_size: Some(2) })
+        .list_lists(&ListListsQuery::default().page_size(2))
         .await
         .unwrap();
     assert_eq!(page.items.len(), 2);
     assert!(matches!(&page.next, Some(NextPage::Url(u)) if u.ends_with("page_token=1")));
-    let got = sids(collect(c.list_lists_stream(&ListListsQuery { page_size: Some(2) })).await);
+    let got = sids(collect(c.list_lists_stream(&ListListsQuery::default().page_size(2))).await);
     assert_eq!(got.len(), 6);
     assert_eq!(server.requests().len(), 4);
 }
@@ -329,10 +329,7 @@ async fn offset_and_count_with_a_total_walks_three_pages_and_stops_at_the_total(
         Reply::json(200, json!({"items": ids(offset..end), "total": 7}))
     })
     .await;
-    let q = ListOffsetQuery {
-        offset: None,
-        count: Some(3),
-    };
+    let q = ListOffsetQuery::default().count(3);
     let got = sids(collect(client(&server).list_offset_stream(&q)).await);
     assert_eq!(got.len(), 7);
     let offsets: Vec<Option<String>> = server
@@ -353,10 +350,7 @@ async fn page_numbers_from_zero_walk_three_pages_and_stop_at_total_pages() {
         )
     })
     .await;
-    let q = ListNumberedQuery {
-        page: None,
-        page_size: Some(2),
-    };
+    let q = ListNumberedQuery::default().page_size(2);
     let got = sids(collect(client(&server).list_numbered_stream(&q)).await);
     assert_eq!(got.len(), 6);
     let pages: Vec<Option<String>> = server.requests().iter().map(|r| query(r, "page")).collect();
@@ -641,7 +635,7 @@ async fn the_generated_server_answers_text_bytes_and_200_or_204() {
 async fn the_generated_server_pages_in_every_style_and_the_client_walks_them() {
     let c = served_client(7).await;
     let all: Vec<String> = (0..7).map(|i| format!("SM{i}")).collect();
-    let lists = ListListsQuery { page_size: Some(3) };
+    let lists = ListListsQuery::default().page_size(3);
     assert_eq!(sids(collect(c.list_lists_stream(&lists)).await), all);
     let first = c.list_lists(&lists).await.unwrap();
     assert_eq!(first.items.len(), 3);
@@ -651,14 +645,8 @@ async fn the_generated_server_pages_in_every_style_and_the_client_walks_them() {
         all
     );
     assert_eq!(sids(collect(c.list_linked_stream()).await), all);
-    let offset = ListOffsetQuery {
-        offset: None,
-        count: Some(2),
-    };
+    let offset = ListOffsetQuery::default().count(2);
     assert_eq!(sids(collect(c.list_offset_stream(&offset)).await), all);
-    let numbered = ListNumberedQuery {
-        page: None,
-        page_size: Some(3),
-    };
+    let numbered = ListNumberedQuery::default().page_size(3);
     assert_eq!(sids(collect(c.list_numbered_stream(&numbered)).await), all);
 }

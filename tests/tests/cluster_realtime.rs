@@ -41,9 +41,7 @@ async fn cluster_trigger_through_node_a_reaches_our_client_on_node_b() {
     let info = a
         .get_channel(
             "private-orders",
-            &comms::realtime::GetChannelQuery {
-                info: Some("subscription_count".into()),
-            },
+            &comms::realtime::GetChannelQuery::default().info("subscription_count"),
         )
         .await
         .unwrap();

@@ -77,11 +77,12 @@ async fn every_email_operation_passes_prism_validation() {
     c.ok(
         "list_emails",
         email
-            .list_emails(&ListEmailsQuery {
-                limit: Some(10),
-                after: Some("em_1".into()),
-                before: Some("em_9".into()),
-            })
+            .list_emails(
+                &ListEmailsQuery::default()
+                    .limit(10)
+                    .after("em_1")
+                    .before("em_9"),
+            )
             .await,
     );
     c.ok("get_email", email.get_email("em_1").await);
@@ -94,12 +95,7 @@ async fn every_email_operation_passes_prism_validation() {
             )
             .await,
     );
-    c.ok(
-        "cancel_email",
-        email
-            .cancel_email("em_1", &CancelEmailRequest::default())
-            .await,
-    );
+    c.ok("cancel_email", email.cancel_email("em_1").await);
 
     let create = CreateTemplateRequest::new("Welcome")
         .alias("welcome")
@@ -115,10 +111,7 @@ async fn every_email_operation_passes_prism_validation() {
     c.ok(
         "list_templates",
         email
-            .list_templates(&ListTemplatesQuery {
-                limit: Some(100),
-                ..Default::default()
-            })
+            .list_templates(&ListTemplatesQuery::default().limit(100))
             .await,
     );
     c.ok("get_template", email.get_template("welcome").await);
@@ -129,12 +122,7 @@ async fn every_email_operation_passes_prism_validation() {
         "update_template",
         email.update_template("tpl_1", &update).await,
     );
-    c.ok(
-        "publish_template",
-        email
-            .publish_template("tpl_1", &PublishTemplateRequest::default())
-            .await,
-    );
+    c.ok("publish_template", email.publish_template("tpl_1").await);
     c.ok("delete_template", email.delete_template("tpl_1").await);
 
     let contact = CreateContactRequest::new("grace@example.com")
@@ -152,11 +140,7 @@ async fn every_email_operation_passes_prism_validation() {
     c.ok(
         "list_contacts",
         email
-            .list_contacts(&ListContactsQuery {
-                list_id: Some("lst_1".into()),
-                limit: Some(50),
-                ..Default::default()
-            })
+            .list_contacts(&ListContactsQuery::default().list_id("lst_1").limit(50))
             .await,
     );
     c.ok("get_contact", email.get_contact("grace@example.com").await);
@@ -191,13 +175,7 @@ async fn every_email_operation_passes_prism_validation() {
     c.ok(
         "list_list_contacts",
         email
-            .list_list_contacts(
-                "lst_1",
-                &ListListContactsQuery {
-                    limit: Some(1),
-                    ..Default::default()
-                },
-            )
+            .list_list_contacts("lst_1", &ListListContactsQuery::default().limit(1))
             .await,
     );
     c.ok(
@@ -224,10 +202,7 @@ async fn every_email_operation_passes_prism_validation() {
     c.ok(
         "list_suppressions",
         email
-            .list_suppressions(&ListSuppressionsQuery {
-                reason: Some("hard_bounce".into()),
-                ..Default::default()
-            })
+            .list_suppressions(&ListSuppressionsQuery::default().reason("hard_bounce"))
             .await,
     );
     c.ok(
@@ -355,13 +330,14 @@ async fn every_messaging_operation_and_message_kind_passes_prism_validation() {
     c.ok(
         "list_messages",
         messaging
-            .list_messages(&ListMessagesQuery {
-                limit: Some(2),
-                after: Some("m_1".into()),
-                before: Some("m_9".into()),
-                channel: Some(Channel::Voice),
-                status: Some(MessageStatus::Answered),
-            })
+            .list_messages(
+                &ListMessagesQuery::default()
+                    .limit(2)
+                    .after("m_1")
+                    .before("m_9")
+                    .channel(Channel::Voice)
+                    .status(MessageStatus::Answered),
+            )
             .await,
     );
     c.ok("get_message", messaging.get_message(UUID).await);
@@ -374,12 +350,12 @@ async fn every_messaging_operation_and_message_kind_passes_prism_validation() {
     c.ok(
         "list_templates",
         messaging
-            .list_templates(&ListTemplatesQuery {
-                name: Some("order_shipped".into()),
-                language: Some("en_US".into()),
-                status: Some(TemplateStatus::Approved),
-                ..Default::default()
-            })
+            .list_templates(
+                &ListTemplatesQuery::default()
+                    .name("order_shipped")
+                    .language("en_US")
+                    .status(TemplateStatus::Approved),
+            )
             .await,
     );
 
@@ -441,16 +417,12 @@ async fn names_and_types_constructs_pass_prism_validation() {
         .build()
         .unwrap();
     let mut c = Calls(0);
-    let query = ListMessagesQuery {
-        date_sent_before: Some("2024-01-02".into()),
-        to: Some(vec!["+15550001".into(), "+15550002".into()]),
-        tag: Some(vec!["a".into(), "b".into()]),
-        ids: Some(vec![1, 22]),
-    };
-    let headers = ListMessagesHeaders {
-        x_trace: "trace-1".into(),
-        page_size: Some(50),
-    };
+    let query = ListMessagesQuery::default()
+        .date_sent_before("2024-01-02")
+        .to(["+15550001", "+15550002"])
+        .tag(["a", "b"])
+        .ids([1, 22]);
+    let headers = ListMessagesHeaders::new("trace-1").page_size(50);
     c.ok(
         "list_messages",
         client.list_messages(&query, &headers).await,

@@ -32,7 +32,7 @@ async fn send_email_posts_the_typed_body_with_bearer_auth_and_an_idempotency_key
         .metadata([("order", "42")]);
     let sent = email(&server).send_email(&request).await.unwrap();
     assert_eq!(sent.id, "em_1");
-    assert_eq!(sent.status, Some(EmailStatus::Queued));
+    assert_eq!(sent.status, EmailStatus::Queued);
 
     let requests = server.requests();
     assert_eq!(requests.len(), 1);
@@ -70,7 +70,8 @@ async fn send_email_posts_the_typed_body_with_bearer_auth_and_an_idempotency_key
 
 #[tokio::test]
 async fn invalid_requests_are_refused_before_sending() {
-    let server = TestServer::start(|_| Reply::json(202, json!({"id": "never"}))).await;
+    let server =
+        TestServer::start(|_| Reply::json(202, json!({"id": "never", "status": "queued"}))).await;
     let client = email(&server);
     let too_many: Vec<String> = (0..51).map(|i| format!("user{i}@example.com")).collect();
     let cases = [
@@ -118,10 +119,7 @@ async fn list_stream_follows_the_cursor_across_pages() {
     })
     .await;
     let client = email(&server);
-    let query = ListEmailsQuery {
-        limit: Some(2),
-        ..Default::default()
-    };
+    let query = ListEmailsQuery::default().limit(2);
     let ids: Vec<String> = client
         .list_emails_stream(&query)
         .map(|e| e.unwrap().id)
@@ -232,10 +230,7 @@ async fn query_limits_are_checked_before_sending() {
     let server =
         TestServer::start(|_| Reply::json(200, json!({"data": [], "has_more": false}))).await;
     let client = email(&server);
-    let query = ListEmailsQuery {
-        limit: Some(500),
-        ..Default::default()
-    };
+    let query = ListEmailsQuery::default().limit(500);
     let err = client.list_emails(&query).await.unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidRequest);
     assert!(err.to_string().contains("limit"), "{err}");

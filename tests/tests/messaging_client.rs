@@ -470,12 +470,10 @@ async fn an_off_spec_combination_sent_anyway_is_refused_by_the_spec_server() {
 async fn list_messages_filters_and_streams_across_pages() {
     let server = TestServer::start(spec_server).await;
     let client = client(&server);
-    let query = ListMessagesQuery {
-        limit: Some(2),
-        channel: Some(Channel::Voice),
-        status: Some(MessageStatus::Answered),
-        ..Default::default()
-    };
+    let query = ListMessagesQuery::default()
+        .limit(2)
+        .channel(Channel::Voice)
+        .status(MessageStatus::Answered);
     let page = client.list_messages(&query).await.unwrap();
     assert!(page.has_more);
     assert_eq!(page.data[1].status, MessageStatus::Answered);
@@ -551,12 +549,10 @@ async fn mark_read_patches_the_status_to_read() {
 #[tokio::test]
 async fn list_templates_sends_its_filters_and_decodes_templates() {
     let server = TestServer::start(spec_server).await;
-    let query = ListTemplatesQuery {
-        name: Some("order_shipped".into()),
-        language: Some("en_US".into()),
-        status: Some(TemplateStatus::Approved),
-        ..Default::default()
-    };
+    let query = ListTemplatesQuery::default()
+        .name("order_shipped")
+        .language("en_US")
+        .status(TemplateStatus::Approved);
     let page = client(&server).list_templates(&query).await.unwrap();
     assert_eq!(page.data.len(), 1);
     let template = &page.data[0];

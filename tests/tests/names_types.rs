@@ -31,19 +31,15 @@ fn client(url: &str) -> ShapesClient {
 }
 
 fn query() -> ListMessagesQuery {
-    ListMessagesQuery {
-        date_sent_before: Some("2024-01-02".into()),
-        to: Some(vec!["+15550001".into(), "+15550002".into()]),
-        tag: Some(vec!["a b".into(), "c".into()]),
-        ids: Some(vec![1, 22]),
-    }
+    ListMessagesQuery::default()
+        .date_sent_before("2024-01-02")
+        .to(["+15550001", "+15550002"])
+        .tag(["a b", "c"])
+        .ids([1, 22])
 }
 
 fn headers() -> ListMessagesHeaders {
-    ListMessagesHeaders {
-        x_trace: "trace-1".into(),
-        page_size: Some(50),
-    }
+    ListMessagesHeaders::new("trace-1").page_size(50)
 }
 
 #[tokio::test]
@@ -123,10 +119,7 @@ async fn bad_dates_and_header_limits_are_refused_before_sending() {
     let bad_time = SendSms::new("sms", "+15550001").send_at("yesterday");
     let err = client.send_sms(&bad_time).await.unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidRequest, "{err}");
-    let long = ListMessagesHeaders {
-        x_trace: "x".repeat(65),
-        page_size: None,
-    };
+    let long = ListMessagesHeaders::new("x".repeat(65));
     let err = client
         .list_messages(&ListMessagesQuery::default(), &long)
         .await

@@ -42,16 +42,11 @@ async fn every_postmark_operation_is_accepted_by_prism() {
     c.ok("send_email", pm.send_email(&email()).await);
     let page = c.ok(
         "search_outbound_messages",
-        pm.search_outbound_messages(&SearchOutboundMessagesQuery {
-            count: 2,
-            offset: 0,
-            fromdate: Some("2024-05-01".parse().unwrap()),
-            todate: Some("2024-05-31".parse().unwrap()),
-            recipient: None,
-            fromemail: None,
-            tag: None,
-            status: None,
-        })
+        pm.search_outbound_messages(
+            &SearchOutboundMessagesQuery::new(2, 0)
+                .fromdate("2024-05-01")
+                .todate("2024-05-31"),
+        )
         .await,
     );
     assert_eq!(page.items.len(), 2);
@@ -62,11 +57,7 @@ async fn every_postmark_operation_is_accepted_by_prism() {
     );
     c.ok(
         "list_templates",
-        pm.list_templates(&ListTemplatesQuery {
-            count: 1,
-            offset: 0,
-        })
-        .await,
+        pm.list_templates(&ListTemplatesQuery::new(1, 0)).await,
     );
     c.ok(
         "create_template",
@@ -107,16 +98,7 @@ async fn postmark_search_stream_walks_three_pages_and_stops_at_the_total() {
     let prism = Prism::start("postmark").await;
     let pm = client(&prism, None);
     let messages: Vec<OutboundMessage> = pm
-        .search_outbound_messages_stream(&SearchOutboundMessagesQuery {
-            count: 2,
-            offset: 0,
-            recipient: None,
-            fromemail: None,
-            tag: None,
-            status: None,
-            todate: None,
-            fromdate: None,
-        })
+        .search_outbound_messages_stream(&SearchOutboundMessagesQuery::new(2, 0))
         .map(Result::unwrap)
         .collect()
         .await;
@@ -124,10 +106,7 @@ async fn postmark_search_stream_walks_three_pages_and_stops_at_the_total() {
     prism.assert_all_accepted(3);
     // The template listing (3 in all, 1 a page) stops at its total too.
     let templates: Vec<_> = pm
-        .list_templates_stream(&ListTemplatesQuery {
-            count: 1,
-            offset: 0,
-        })
+        .list_templates_stream(&ListTemplatesQuery::new(1, 0))
         .collect()
         .await;
     assert_eq!(templates.len(), 3);

@@ -58,22 +58,13 @@ async fn every_sendgrid_operation_is_accepted_by_prism() {
     );
     let page = c.ok(
         "list_lists",
-        sg.list_lists(&ListListsQuery {
-            page_size: Some(1),
-            page_token: None,
-        })
-        .await,
+        sg.list_lists(&ListListsQuery::default().page_size(1)).await,
     );
     assert_eq!(page.items.len(), 1);
     c.ok(
         "get_list",
-        sg.get_list(
-            LIST_ID,
-            &GetListQuery {
-                contact_sample: Some(true),
-            },
-        )
-        .await,
+        sg.get_list(LIST_ID, &GetListQuery::default().contact_sample(true))
+            .await,
     );
     c.ok(
         "update_list",
@@ -82,13 +73,8 @@ async fn every_sendgrid_operation_is_accepted_by_prism() {
     );
     let job = c.ok(
         "delete_list (200)",
-        sg.delete_list(
-            LIST_ID,
-            &DeleteListQuery {
-                delete_contacts: Some(true),
-            },
-        )
-        .await,
+        sg.delete_list(LIST_ID, &DeleteListQuery::default().delete_contacts(true))
+            .await,
     );
     assert!(job.is_some(), "200: the deletion job");
     let sg204 = client(&prism.url, Some(prefer("code=204")));
@@ -111,14 +97,8 @@ async fn every_sendgrid_operation_is_accepted_by_prism() {
     c.ok(
         "list_templates",
         sg.list_templates(
-            &ListTemplatesQuery {
-                generations: Some("dynamic".into()),
-                page_size: 10,
-                page_token: None,
-            },
-            &ListTemplatesHeaders {
-                on_behalf_of: Some("subuser-1".into()),
-            },
+            &ListTemplatesQuery::new(10).generations("dynamic"),
+            &ListTemplatesHeaders::default().on_behalf_of("subuser-1"),
         )
         .await,
     );
@@ -166,10 +146,7 @@ async fn sendgrid_production_next_link_is_not_followed_from_another_base_url() {
     // loopback, so following it would send the API key to another host: the walk ends with an
     // error after the first page (the three-page walk is `sendgrid_lists_stream_ends_without_metadata_next`).
     let items: Vec<_> = sg
-        .list_lists_stream(&ListListsQuery {
-            page_size: Some(1),
-            page_token: None,
-        })
+        .list_lists_stream(&ListListsQuery::default().page_size(1))
         .take(3)
         .collect()
         .await;
@@ -209,10 +186,7 @@ async fn sendgrid_lists_stream_ends_without_metadata_next() {
     .await;
     let sg = client(&format!("{}/v3", server.url()), None);
     let lists: Vec<List> = sg
-        .list_lists_stream(&ListListsQuery {
-            page_size: Some(1),
-            page_token: None,
-        })
+        .list_lists_stream(&ListListsQuery::default().page_size(1))
         .map(Result::unwrap)
         .collect()
         .await;

@@ -52,13 +52,13 @@ async fn every_twilio_operation_is_accepted_by_prism() {
     assert!(created.date_created.is_some(), "an RFC 2822 date decodes");
     let page = c.ok(
         "list_messages",
-        tw.list_messages(&ListMessagesQuery {
-            to: Some("+123456789".into()),
-            from: Some("+987654321".into()),
-            date_sent_before: Some("2008-01-02".parse().unwrap()),
-            page_size: Some(2),
-            ..Default::default()
-        })
+        tw.list_messages(
+            &ListMessagesQuery::default()
+                .to("+123456789")
+                .from("+987654321")
+                .date_sent_before("2008-01-02")
+                .page_size(2),
+        )
         .await,
     );
     assert_eq!(page.items.len(), 2);
@@ -114,10 +114,7 @@ async fn twilio_message_stream_follows_next_page_uri_through_prism() {
     // the second page's next link is the one just followed, and the client stops there rather
     // than loop (the three-page walk is `twilio_message_stream_ends_when_next_page_uri_is_null`).
     let items: Vec<_> = tw
-        .list_messages_stream(&ListMessagesQuery {
-            page_size: Some(2),
-            ..Default::default()
-        })
+        .list_messages_stream(&ListMessagesQuery::default().page_size(2))
         .take(6)
         .collect()
         .await;
@@ -161,10 +158,7 @@ async fn twilio_message_stream_ends_when_next_page_uri_is_null() {
     .await;
     let tw = client(&server.url(), None);
     let items: Vec<_> = tw
-        .list_messages_stream(&ListMessagesQuery {
-            page_size: Some(2),
-            ..Default::default()
-        })
+        .list_messages_stream(&ListMessagesQuery::default().page_size(2))
         .collect()
         .await;
     let items: Vec<Message> = items.into_iter().map(Result::unwrap).collect();

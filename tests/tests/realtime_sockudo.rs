@@ -74,10 +74,11 @@ async fn every_http_operation_is_accepted_and_a_wrong_secret_is_rejected() {
         .collect();
     client.trigger_events(batch).await.unwrap();
     let channels = client
-        .list_channels(&comms::realtime::ListChannelsQuery {
-            filter_by_prefix: Some("presence-".into()),
-            info: Some("user_count".into()),
-        })
+        .list_channels(
+            &comms::realtime::ListChannelsQuery::default()
+                .filter_by_prefix("presence-")
+                .info("user_count"),
+        )
         .await
         .unwrap();
     assert_eq!(
@@ -87,9 +88,7 @@ async fn every_http_operation_is_accepted_and_a_wrong_secret_is_rejected() {
     let info = client
         .get_channel(
             "presence-room",
-            &comms::realtime::GetChannelQuery {
-                info: Some("user_count,subscription_count".into()),
-            },
+            &comms::realtime::GetChannelQuery::default().info("user_count,subscription_count"),
         )
         .await
         .unwrap();

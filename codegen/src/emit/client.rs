@@ -31,16 +31,19 @@ fn client(service: &Service) -> TokenStream {
     let krate = doc_crate_path();
     // One runnable example for the whole client, calling its first operation: every method has
     // the same shape (arguments, `.await?`, a typed answer), so one example teaches them all.
+    // An operation with its own auth or a conflict in its spec is a poor first lesson.
     let call = service
         .operations
-        .first()
+        .iter()
+        .find(|op| op.auth.is_none() && op.conflict.is_none())
+        .or(service.operations.first())
         .map(|op| format!("{}\n", example(service, op)))
         .unwrap_or_default();
     let struct_doc = docs(&format!(
         "Client for the {title}: one async method per operation.\n\n\
          Cheap to clone: clones share one connection pool, rate limiter and retry budget. Each \
          method checks its input against the spec before sending and fails with \
-         [`comms_runtime::Error`]: invalid input, auth, rate limit, API error, timeout, transport \
+         [`Error`](rt::Error): invalid input, auth, rate limit, API error, timeout, transport \
          or decode.\n\n\
          # Example\n\n\
          ```no_run\n\
@@ -296,7 +299,12 @@ fn example(service: &Service, op: &OperationInfo) -> String {
         args.push("&body".into());
     }
     if let Some(query) = &op.query_type {
-        setup.push_str(&format!("let query = {module}::{query}::default();\n"));
+        // Every parameter optional: the empty query; else its `new` needs values to invent.
+        if op.query.iter().all(|p| !p.required) {
+            setup.push_str(&format!("let query = {module}::{query}::default();\n"));
+        } else {
+            setup.push_str(&format!("# let query: {module}::{query} = todo!();\n"));
+        }
         args.push("&query".into());
     }
     if let Some(headers) = &op.headers_type {
@@ -597,13 +605,87 @@ fn param_struct(
             }
         }
     });
+    let builders = param_builders(op, name, params);
+    // `#[non_exhaustive]`, as the objects: other crates build it with `new` + setters (or
+    // `Default`), so a parameter added to the spec does not break their build.
     quote! {
         #doc
         #[derive(Debug, Clone, PartialEq, #default ::serde::Serialize, ::serde::Deserialize)]
+        #[non_exhaustive]
         pub struct #name {
             #(#fields)*
         }
+        #builders
         #checks
+    }
+}
+
+/// `new(required parameters...)` (none when every parameter is optional: `Default` is the
+/// constructor then) and one chainable setter per optional parameter, as the objects have.
+fn param_builders(
+    op: &OperationInfo,
+    name: &proc_macro2::Ident,
+    params: &[ParamInfo],
+) -> TokenStream {
+    let required: Vec<&ParamInfo> = params.iter().filter(|p| p.required).collect();
+    let new = (!required.is_empty()).then(|| {
+        let args = required.iter().map(|p| {
+            let id = ident(&p.rust);
+            let (ty, _) = super::types::arg_of(&p.ty, &id);
+            quote!(#id: #ty)
+        });
+        let inits = params.iter().map(|p| {
+            let id = ident(&p.rust);
+            if p.required {
+                let (_, conv) = super::types::arg_of(&p.ty, &id);
+                // A value taken as is: the shorthand (clippy's `redundant_field_names`).
+                if id == conv.to_string() {
+                    quote!(#id,)
+                } else {
+                    quote!(#id: #conv,)
+                }
+            } else {
+                quote!(#id: None,)
+            }
+        });
+        let doc = docs(&format!(
+            "{} `{name}` with its required parameters; set the others with the methods named after them.",
+            super::types::article(&name.to_string()),
+        ));
+        let many = (required.len() > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
+        quote! {
+            #doc
+            #many
+            pub fn new(#(#args),*) -> Self {
+                Self { #(#inits)* }
+            }
+        }
+    });
+    let setters: Vec<TokenStream> = params
+        .iter()
+        .filter(|p| !p.required)
+        .map(|p| {
+            let id = ident(&p.rust);
+            let (ty, conv) = super::types::arg_of(&p.ty, &format_ident!("value"));
+            let doc = member_docs(p.doc.as_deref(), p.source, op.source);
+            quote! {
+                #doc
+                #[must_use]
+                pub fn #id(mut self, value: #ty) -> Self {
+                    self.#id = Some(#conv);
+                    self
+                }
+            }
+        })
+        .collect();
+    if new.is_none() && setters.is_empty() {
+        return TokenStream::new();
+    }
+    quote! {
+        impl #name {
+            #new
+            #(#setters)*
+        }
     }
 }
 

@@ -489,7 +489,7 @@ fn validate_impl(service: &Service, t: &TypeInfo) -> TokenStream {
 
 /// The argument type and the conversion for a value of `ty`, so callers can pass `&str`,
 /// arrays of `&str` and the like.
-fn arg_of(ty: &Ty, value: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
+pub(super) fn arg_of(ty: &Ty, value: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
     let string = quote!(String);
     match ty {
         Ty::String | Ty::DateTime | Ty::Date => (quote!(impl Into<#string>), quote!(#value.into())),
@@ -547,17 +547,9 @@ fn constructors(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
                 quote!(#id: None,)
             }
         });
-        // "an `Update…`" but "a `Usage`", "a `Unit`": `Us`/`Uni` sound like "you".
-        let name = t.name.as_str();
-        let vowel = name.starts_with(['A', 'E', 'I', 'O'])
-            || (name.starts_with('U') && !name.starts_with("Us") && !name.starts_with("Uni"));
-        let article = if vowel {
-            "An"
-        } else {
-            "A"
-        };
         let doc = docs(&format!(
-            "{article} `{}` with its required fields; set the others with the methods named after them.",
+            "{} `{}` with its required fields; set the others with the methods named after them.",
+            article(&t.name),
             t.name
         ));
         // One argument per required field: a provider's type can have many.
@@ -584,12 +576,24 @@ fn constructors(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
             }
         }
     });
+    let setters: Vec<TokenStream> = setters.collect();
+    if new.is_none() && setters.is_empty() {
+        return TokenStream::new();
+    }
     quote! {
         impl #name {
             #new
             #(#setters)*
         }
     }
+}
+
+/// "An" before a name that starts with a vowel sound, else "A": "an `Update…`" but "a `Usage`",
+/// "a `Unit`" (`Us`/`Uni` sound like "you").
+pub(super) fn article(name: &str) -> &'static str {
+    let vowel = name.starts_with(['A', 'E', 'I', 'O'])
+        || (name.starts_with('U') && !name.starts_with("Us") && !name.starts_with("Uni"));
+    if vowel { "An" } else { "A" }
 }
 
 /// `From<Content> for Union` for each variant whose content type is its own.

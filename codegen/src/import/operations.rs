@@ -446,6 +446,19 @@ impl Converter<'_> {
                 }
             }
         }
+        // An optional JSON body that may hold nothing (`maxProperties: 0`) is the `{}` every
+        // write sends anyway: no body in the spec.
+        let optional = body_media
+            .as_ref()
+            .is_some_and(|(b, _)| b.get("required") != Some(&Value::Bool(true)));
+        if optional
+            && body_encoding.is_none()
+            && body_schema.as_ref().is_some_and(|(schema, _)| {
+                schema.get("maxProperties").and_then(Value::as_u64) == Some(0)
+            })
+        {
+            body_schema = None;
+        }
         // Path parameters: every `{name}` declared, with a Rust-usable name.
         let mut path_params = Vec::new();
         let mut query = Vec::new();

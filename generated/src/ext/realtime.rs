@@ -6,8 +6,7 @@
 use serde::Serialize;
 
 use crate::realtime::{
-    BatchEvent, RealtimeClient, TerminateConnectionsRequest, TriggerBatchRequest,
-    TriggerEventRequest, WEBSOCKET,
+    BatchEvent, RealtimeClient, TriggerBatchRequest, TriggerEventRequest, WEBSOCKET,
 };
 use comms_runtime::Error;
 use comms_runtime::realtime::crypto::MasterKey;
@@ -158,8 +157,7 @@ impl RealtimeClient {
     ///
     /// What the server answered.
     pub async fn terminate_connections(&self, user_id: &str) -> Result<serde_json::Value, Error> {
-        self.terminate_user_connections(user_id, &TerminateConnectionsRequest::default())
-            .await
+        self.terminate_user_connections(user_id).await
     }
 }
 
@@ -168,8 +166,8 @@ impl RealtimeClient {
 pub mod pusher {
     use comms_runtime::Error;
     use comms_runtime::Secret;
+    use comms_runtime::realtime as rt;
     use comms_runtime::realtime::crypto;
-    use comms_runtime::realtime::{self as rt, ChannelAuth, LocalAuthorizer, UserAuth};
     use serde::Serialize;
 
     use crate::realtime::{EncryptedData, WEBSOCKET, WebhookBody};
@@ -179,8 +177,8 @@ pub mod pusher {
     };
     pub use comms_runtime::realtime::crypto::MasterKey;
     pub use comms_runtime::realtime::{
-        Channel, ChannelEvent, Connection, ConnectionBuilder, ConnectionEvent, ConnectionState,
-        Frame, Member, Members, StateChange,
+        Channel, ChannelAuth, ChannelEvent, Connection, ConnectionBuilder, ConnectionEvent,
+        ConnectionState, Frame, LocalAuthorizer, Member, Members, StateChange, UserAuth,
     };
 
     /// Header that carries a webhook's signature.

@@ -345,7 +345,7 @@ pub mod email {
     }
     /// Client for the Email service: one async method per operation.
     ///
-    /// Cheap to clone: clones share one connection pool, rate limiter and retry budget. Each method checks its input against the spec before sending and fails with [`comms_runtime::Error`]: invalid input, auth, rate limit, API error, timeout, transport or decode.
+    /// Cheap to clone: clones share one connection pool, rate limiter and retry budget. Each method checks its input against the spec before sending and fails with [`Error`](rt::Error): invalid input, auth, rate limit, API error, timeout, transport or decode.
     ///
     /// # Example
     ///
@@ -469,15 +469,8 @@ pub mod email {
         /// Cancels a scheduled email; its status becomes `canceled`.
         ///
         /// `POST /v1/emails/{id}/cancel`. Never sent twice once it may have reached the server. *Assumed*: not shown by the seed; our design.
-        pub fn cancel_email(
-            &self,
-            id: &str,
-            body: &CancelEmailRequest,
-        ) -> rt::Call<Email> {
-            let request = operations::CANCEL_EMAIL
-                .request()
-                .path_param("id", id)
-                .json(body);
+        pub fn cancel_email(&self, id: &str) -> rt::Call<Email> {
+            let request = operations::CANCEL_EMAIL.request().path_param("id", id);
             self.inner.call(request)
         }
         /// Creates a template, as a draft.
@@ -541,15 +534,8 @@ pub mod email {
         /// `POST /v1/templates/{id}/publish`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
         ///
         /// Note: Publishing the same draft twice changes nothing, so it is retried like a GET.
-        pub fn publish_template(
-            &self,
-            id: &str,
-            body: &PublishTemplateRequest,
-        ) -> rt::Call<Template> {
-            let request = operations::PUBLISH_TEMPLATE
-                .request()
-                .path_param("id", id)
-                .json(body);
+        pub fn publish_template(&self, id: &str) -> rt::Call<Template> {
+            let request = operations::PUBLISH_TEMPLATE.request().path_param("id", id);
             self.inner.call(request)
         }
         /// Creates a contact; fails with 409 when the address exists (see `upsert_contact`).
@@ -823,6 +809,7 @@ pub mod email {
     }
     /// Query parameters of `list_resources`.
     #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[non_exhaustive]
     pub struct ListResourcesQuery {
         /// Page size, 1 to 100.
         ///
@@ -833,6 +820,24 @@ pub mod email {
         /// *Assumed*: not shown by the seed; our design.
         pub after: Option<String>,
     }
+    impl ListResourcesQuery {
+        /// Page size, 1 to 100.
+        ///
+        /// *Assumed*: not shown by the seed; our design.
+        #[must_use]
+        pub fn limit(mut self, value: i64) -> Self {
+            self.limit = Some(value);
+            self
+        }
+        /// Items after this cursor.
+        ///
+        /// *Assumed*: not shown by the seed; our design.
+        #[must_use]
+        pub fn after(mut self, value: impl Into<String>) -> Self {
+            self.after = Some(value.into());
+            self
+        }
+    }
     impl rt::validate::Validate for ListResourcesQuery {
         fn validate(&self, v: &mut rt::validate::Validator) {
             v.range("limit", &self.limit, Some(1.0), Some(100.0));
@@ -840,6 +845,7 @@ pub mod email {
     }
     /// Query parameters of `list_emails`.
     #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[non_exhaustive]
     pub struct ListEmailsQuery {
         /// Page size, 1 to 100.
         pub limit: Option<i64>,
@@ -848,6 +854,26 @@ pub mod email {
         /// Items before this cursor.
         pub before: Option<String>,
     }
+    impl ListEmailsQuery {
+        /// Page size, 1 to 100.
+        #[must_use]
+        pub fn limit(mut self, value: i64) -> Self {
+            self.limit = Some(value);
+            self
+        }
+        /// Items after this cursor.
+        #[must_use]
+        pub fn after(mut self, value: impl Into<String>) -> Self {
+            self.after = Some(value.into());
+            self
+        }
+        /// Items before this cursor.
+        #[must_use]
+        pub fn before(mut self, value: impl Into<String>) -> Self {
+            self.before = Some(value.into());
+            self
+        }
+    }
     impl rt::validate::Validate for ListEmailsQuery {
         fn validate(&self, v: &mut rt::validate::Validator) {
             v.range("limit", &self.limit, Some(1.0), Some(100.0));
@@ -855,6 +881,7 @@ pub mod email {
     }
     /// Query parameters of `list_templates`.
     #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[non_exhaustive]
     pub struct ListTemplatesQuery {
         /// Page size, 1 to 100.
         pub limit: Option<i64>,
@@ -863,6 +890,26 @@ pub mod email {
         /// Items before this cursor.
         pub before: Option<String>,
     }
+    impl ListTemplatesQuery {
+        /// Page size, 1 to 100.
+        #[must_use]
+        pub fn limit(mut self, value: i64) -> Self {
+            self.limit = Some(value);
+            self
+        }
+        /// Items after this cursor.
+        #[must_use]
+        pub fn after(mut self, value: impl Into<String>) -> Self {
+            self.after = Some(value.into());
+            self
+        }
+        /// Items before this cursor.
+        #[must_use]
+        pub fn before(mut self, value: impl Into<String>) -> Self {
+            self.before = Some(value.into());
+            self
+        }
+    }
     impl rt::validate::Validate for ListTemplatesQuery {
         fn validate(&self, v: &mut rt::validate::Validator) {
             v.range("limit", &self.limit, Some(1.0), Some(100.0));
@@ -870,6 +917,7 @@ pub mod email {
     }
     /// Query parameters of `list_contacts`.
     #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[non_exhaustive]
     pub struct ListContactsQuery {
         /// Page size, 1 to 100.
         pub limit: Option<i64>,
@@ -880,6 +928,32 @@ pub mod email {
         /// Only the contacts of this list.
         pub list_id: Option<String>,
     }
+    impl ListContactsQuery {
+        /// Page size, 1 to 100.
+        #[must_use]
+        pub fn limit(mut self, value: i64) -> Self {
+            self.limit = Some(value);
+            self
+        }
+        /// Items after this cursor.
+        #[must_use]
+        pub fn after(mut self, value: impl Into<String>) -> Self {
+            self.after = Some(value.into());
+            self
+        }
+        /// Items before this cursor.
+        #[must_use]
+        pub fn before(mut self, value: impl Into<String>) -> Self {
+            self.before = Some(value.into());
+            self
+        }
+        /// Only the contacts of this list.
+        #[must_use]
+        pub fn list_id(mut self, value: impl Into<String>) -> Self {
+            self.list_id = Some(value.into());
+            self
+        }
+    }
     impl rt::validate::Validate for ListContactsQuery {
         fn validate(&self, v: &mut rt::validate::Validator) {
             v.range("limit", &self.limit, Some(1.0), Some(100.0));
@@ -887,6 +961,7 @@ pub mod email {
     }
     /// Query parameters of `list_lists`.
     #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[non_exhaustive]
     pub struct ListListsQuery {
         /// Page size, 1 to 100.
         pub limit: Option<i64>,
@@ -895,6 +970,26 @@ pub mod email {
         /// Items before this cursor.
         pub before: Option<String>,
     }
+    impl ListListsQuery {
+        /// Page size, 1 to 100.
+        #[must_use]
+        pub fn limit(mut self, value: i64) -> Self {
+            self.limit = Some(value);
+            self
+        }
+        /// Items after this cursor.
+        #[must_use]
+        pub fn after(mut self, value: impl Into<String>) -> Self {
+            self.after = Some(value.into());
+            self
+        }
+        /// Items before this cursor.
+        #[must_use]
+        pub fn before(mut self, value: impl Into<String>) -> Self {
+            self.before = Some(value.into());
+            self
+        }
+    }
     impl rt::validate::Validate for ListListsQuery {
         fn validate(&self, v: &mut rt::validate::Validator) {
             v.range("limit", &self.limit, Some(1.0), Some(100.0));
@@ -902,6 +997,7 @@ pub mod email {
     }
     /// Query parameters of `list_list_contacts`.
     #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[non_exhaustive]
     pub struct ListListContactsQuery {
         /// Page size, 1 to 100.
         pub limit: Option<i64>,
@@ -910,6 +1006,26 @@ pub mod email {
         /// Items before this cursor.
         pub before: Option<String>,
     }
+    impl ListListContactsQuery {
+        /// Page size, 1 to 100.
+        #[must_use]
+        pub fn limit(mut self, value: i64) -> Self {
+            self.limit = Some(value);
+            self
+        }
+        /// Items after this cursor.
+        #[must_use]
+        pub fn after(mut self, value: impl Into<String>) -> Self {
+            self.after = Some(value.into());
+            self
+        }
+        /// Items before this cursor.
+        #[must_use]
+        pub fn before(mut self, value: impl Into<String>) -> Self {
+            self.before = Some(value.into());
+            self
+        }
+    }
     impl rt::validate::Validate for ListListContactsQuery {
         fn validate(&self, v: &mut rt::validate::Validator) {
             v.range("limit", &self.limit, Some(1.0), Some(100.0));
@@ -917,6 +1033,7 @@ pub mod email {
     }
     /// Query parameters of `list_suppressions`.
     #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[non_exhaustive]
     pub struct ListSuppressionsQuery {
         /// Page size, 1 to 100.
         pub limit: Option<i64>,
@@ -927,6 +1044,32 @@ pub mod email {
         /// Only this reason: `hard_bounce`, `complaint`, `unsubscribe` or `manual`.
         pub reason: Option<String>,
     }
+    impl ListSuppressionsQuery {
+        /// Page size, 1 to 100.
+        #[must_use]
+        pub fn limit(mut self, value: i64) -> Self {
+            self.limit = Some(value);
+            self
+        }
+        /// Items after this cursor.
+        #[must_use]
+        pub fn after(mut self, value: impl Into<String>) -> Self {
+            self.after = Some(value.into());
+            self
+        }
+        /// Items before this cursor.
+        #[must_use]
+        pub fn before(mut self, value: impl Into<String>) -> Self {
+            self.before = Some(value.into());
+            self
+        }
+        /// Only this reason: `hard_bounce`, `complaint`, `unsubscribe` or `manual`.
+        #[must_use]
+        pub fn reason(mut self, value: impl Into<String>) -> Self {
+            self.reason = Some(value.into());
+            self
+        }
+    }
     impl rt::validate::Validate for ListSuppressionsQuery {
         fn validate(&self, v: &mut rt::validate::Validator) {
             v.range("limit", &self.limit, Some(1.0), Some(100.0));
@@ -934,6 +1077,7 @@ pub mod email {
     }
     /// Query parameters of `list_webhooks`.
     #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[non_exhaustive]
     pub struct ListWebhooksQuery {
         /// Page size, 1 to 100.
         pub limit: Option<i64>,
@@ -941,6 +1085,26 @@ pub mod email {
         pub after: Option<String>,
         /// Items before this cursor.
         pub before: Option<String>,
+    }
+    impl ListWebhooksQuery {
+        /// Page size, 1 to 100.
+        #[must_use]
+        pub fn limit(mut self, value: i64) -> Self {
+            self.limit = Some(value);
+            self
+        }
+        /// Items after this cursor.
+        #[must_use]
+        pub fn after(mut self, value: impl Into<String>) -> Self {
+            self.after = Some(value.into());
+            self
+        }
+        /// Items before this cursor.
+        #[must_use]
+        pub fn before(mut self, value: impl Into<String>) -> Self {
+            self.before = Some(value.into());
+            self
+        }
     }
     impl rt::validate::Validate for ListWebhooksQuery {
         fn validate(&self, v: &mut rt::validate::Validator) {
@@ -1801,21 +1965,15 @@ pub mod email {
     #[non_exhaustive]
     pub struct SendEmailResponse {
         pub id: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        pub status: Option<EmailStatus>,
+        pub status: EmailStatus,
     }
     impl SendEmailResponse {
         /// A `SendEmailResponse` with its required fields; set the others with the methods named after them.
-        pub fn new(id: impl Into<String>) -> Self {
+        pub fn new(id: impl Into<String>, status: impl Into<EmailStatus>) -> Self {
             Self {
                 id: id.into(),
-                status: None,
+                status: status.into(),
             }
-        }
-        #[must_use]
-        pub fn status(mut self, value: impl Into<EmailStatus>) -> Self {
-            self.status = Some(value.into());
-            self
         }
     }
     /// Up to 100 emails sent in one request.
@@ -1882,13 +2040,6 @@ pub mod email {
             v.format("scheduled_at", &self.scheduled_at, rt::validate::Format::Rfc3339);
         }
     }
-    /// The body of `cancel_email`: an empty JSON object, since every POST carries one.
-    ///
-    /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
-    #[non_exhaustive]
-    pub struct CancelEmailRequest {}
-    impl CancelEmailRequest {}
     /// An email, as the service keeps it.
     ///
     /// *Assumed*: not shown by the seed; our design.
@@ -2386,13 +2537,6 @@ pub mod email {
             v.format("updated_at", &self.updated_at, rt::validate::Format::Rfc3339);
         }
     }
-    /// The body of `publish_template`: an empty JSON object, since every POST carries one.
-    ///
-    /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
-    #[non_exhaustive]
-    pub struct PublishTemplateRequest {}
-    impl PublishTemplateRequest {}
     /// A new template (a draft until published).
     ///
     /// *Assumed*: not shown by the seed; our design.

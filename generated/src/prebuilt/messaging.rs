@@ -265,7 +265,7 @@ pub mod messaging {
     }
     /// Client for the Messaging service: one async method per operation.
     ///
-    /// Cheap to clone: clones share one connection pool, rate limiter and retry budget. Each method checks its input against the spec before sending and fails with [`comms_runtime::Error`]: invalid input, auth, rate limit, API error, timeout, transport or decode.
+    /// Cheap to clone: clones share one connection pool, rate limiter and retry budget. Each method checks its input against the spec before sending and fails with [`Error`](rt::Error): invalid input, auth, rate limit, API error, timeout, transport or decode.
     ///
     /// # Example
     ///
@@ -396,6 +396,7 @@ pub mod messaging {
     }
     /// Query parameters of `list_resources`.
     #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[non_exhaustive]
     pub struct ListResourcesQuery {
         /// Page size, 1 to 100.
         ///
@@ -406,6 +407,24 @@ pub mod messaging {
         /// *Assumed*: not shown by the seed; our design.
         pub after: Option<String>,
     }
+    impl ListResourcesQuery {
+        /// Page size, 1 to 100.
+        ///
+        /// *Assumed*: not shown by the seed; our design.
+        #[must_use]
+        pub fn limit(mut self, value: i64) -> Self {
+            self.limit = Some(value);
+            self
+        }
+        /// Items after this cursor
+        ///
+        /// *Assumed*: not shown by the seed; our design.
+        #[must_use]
+        pub fn after(mut self, value: impl Into<String>) -> Self {
+            self.after = Some(value.into());
+            self
+        }
+    }
     impl rt::validate::Validate for ListResourcesQuery {
         fn validate(&self, v: &mut rt::validate::Validator) {
             v.range("limit", &self.limit, Some(1.0), Some(100.0));
@@ -413,6 +432,7 @@ pub mod messaging {
     }
     /// Query parameters of `list_messages`.
     #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[non_exhaustive]
     pub struct ListMessagesQuery {
         /// Page size, 1 to 100.
         pub limit: Option<i64>,
@@ -425,6 +445,38 @@ pub mod messaging {
         /// Only messages in this status.
         pub status: Option<MessageStatus>,
     }
+    impl ListMessagesQuery {
+        /// Page size, 1 to 100.
+        #[must_use]
+        pub fn limit(mut self, value: i64) -> Self {
+            self.limit = Some(value);
+            self
+        }
+        /// Items after this cursor.
+        #[must_use]
+        pub fn after(mut self, value: impl Into<String>) -> Self {
+            self.after = Some(value.into());
+            self
+        }
+        /// Items before this cursor.
+        #[must_use]
+        pub fn before(mut self, value: impl Into<String>) -> Self {
+            self.before = Some(value.into());
+            self
+        }
+        /// Only this channel.
+        #[must_use]
+        pub fn channel(mut self, value: impl Into<Channel>) -> Self {
+            self.channel = Some(value.into());
+            self
+        }
+        /// Only messages in this status.
+        #[must_use]
+        pub fn status(mut self, value: impl Into<MessageStatus>) -> Self {
+            self.status = Some(value.into());
+            self
+        }
+    }
     impl rt::validate::Validate for ListMessagesQuery {
         fn validate(&self, v: &mut rt::validate::Validator) {
             v.range("limit", &self.limit, Some(1.0), Some(100.0));
@@ -432,6 +484,7 @@ pub mod messaging {
     }
     /// Query parameters of `list_templates`.
     #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[non_exhaustive]
     pub struct ListTemplatesQuery {
         /// Page size, 1 to 100.
         pub limit: Option<i64>,
@@ -445,6 +498,44 @@ pub mod messaging {
         pub language: Option<String>,
         /// Only templates in this review status.
         pub status: Option<TemplateStatus>,
+    }
+    impl ListTemplatesQuery {
+        /// Page size, 1 to 100.
+        #[must_use]
+        pub fn limit(mut self, value: i64) -> Self {
+            self.limit = Some(value);
+            self
+        }
+        /// Items after this cursor.
+        #[must_use]
+        pub fn after(mut self, value: impl Into<String>) -> Self {
+            self.after = Some(value.into());
+            self
+        }
+        /// Items before this cursor.
+        #[must_use]
+        pub fn before(mut self, value: impl Into<String>) -> Self {
+            self.before = Some(value.into());
+            self
+        }
+        /// Only templates with this name.
+        #[must_use]
+        pub fn name(mut self, value: impl Into<String>) -> Self {
+            self.name = Some(value.into());
+            self
+        }
+        /// Only templates in this language, like `en_US`.
+        #[must_use]
+        pub fn language(mut self, value: impl Into<String>) -> Self {
+            self.language = Some(value.into());
+            self
+        }
+        /// Only templates in this review status.
+        #[must_use]
+        pub fn status(mut self, value: impl Into<TemplateStatus>) -> Self {
+            self.status = Some(value.into());
+            self
+        }
     }
     impl rt::validate::Validate for ListTemplatesQuery {
         fn validate(&self, v: &mut rt::validate::Validator) {

@@ -112,14 +112,15 @@ pub mod realtime {
     }
     /// Client for the Realtime service: one async method per operation.
     ///
-    /// Cheap to clone: clones share one connection pool, rate limiter and retry budget. Each method checks its input against the spec before sending and fails with [`comms_runtime::Error`]: invalid input, auth, rate limit, API error, timeout, transport or decode.
+    /// Cheap to clone: clones share one connection pool, rate limiter and retry budget. Each method checks its input against the spec before sending and fails with [`Error`](rt::Error): invalid input, auth, rate limit, API error, timeout, transport or decode.
     ///
     /// # Example
     ///
     /// ```no_run
     /// # async fn example() -> Result<(), comms_runtime::Error> {
     /// let client = comms::realtime::RealtimeClient::from_env()?;
-    /// let response = client.get_root().await?;
+    /// # let body: comms::realtime::TriggerEventRequest = todo!();
+    /// let response = client.trigger_event(&body).await?;
     /// println!("{response:?}");
     /// # Ok(())
     /// # }
@@ -253,7 +254,6 @@ pub mod realtime {
         pub fn terminate_user_connections(
             &self,
             user_id: &str,
-            body: &TerminateConnectionsRequest,
         ) -> rt::Call<::serde_json::Value> {
             let request = operations::TERMINATE_USER_CONNECTIONS
                 .request()
@@ -261,24 +261,47 @@ pub mod realtime {
                     "app_id",
                     self.inner.credential_value("app_id").unwrap_or_default(),
                 )
-                .path_param("user_id", user_id)
-                .json(body);
+                .path_param("user_id", user_id);
             self.inner.call(request)
         }
     }
     /// Query parameters of `list_channels`.
     #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[non_exhaustive]
     pub struct ListChannelsQuery {
         /// Only channels whose names start with this, like `presence-`.
         pub filter_by_prefix: Option<String>,
         /// Attributes to return, like `user_count` (presence channels only).
         pub info: Option<String>,
     }
+    impl ListChannelsQuery {
+        /// Only channels whose names start with this, like `presence-`.
+        #[must_use]
+        pub fn filter_by_prefix(mut self, value: impl Into<String>) -> Self {
+            self.filter_by_prefix = Some(value.into());
+            self
+        }
+        /// Attributes to return, like `user_count` (presence channels only).
+        #[must_use]
+        pub fn info(mut self, value: impl Into<String>) -> Self {
+            self.info = Some(value.into());
+            self
+        }
+    }
     /// Query parameters of `get_channel`.
     #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[non_exhaustive]
     pub struct GetChannelQuery {
         /// Attributes to return: `user_count` (presence), `subscription_count`, `cache` (cache channels).
         pub info: Option<String>,
+    }
+    impl GetChannelQuery {
+        /// Attributes to return: `user_count` (presence), `subscription_count`, `cache` (cache channels).
+        #[must_use]
+        pub fn info(mut self, value: impl Into<String>) -> Self {
+            self.info = Some(value.into());
+            self
+        }
     }
     /// The environment variable the spec names for the webhook signing secret.
     pub const WEBHOOK_SECRET_ENV: &str = "COMMS_REALTIME_APP_SECRET";
@@ -463,13 +486,6 @@ pub mod realtime {
             v.nested("batch", &self.batch);
         }
     }
-    /// The body of `terminate_user_connections`: an empty JSON object (every POST carries a JSON body, so it is signed with `body_md5`).
-    ///
-    /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
-    #[non_exhaustive]
-    pub struct TerminateConnectionsRequest {}
-    impl TerminateConnectionsRequest {}
     /// A channel gained its first subscriber.
     ///
     /// *Assumed*: not shown by the seed; our design.

@@ -19,6 +19,7 @@ use crate::spec::{RateLimitHeaders, RateLimitSpec};
 
 mod local;
 #[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub mod redis;
 
 pub use local::LocalLimiter;
@@ -27,7 +28,7 @@ use local::Window;
 /// A client-side request rate: at most `requests` in any window of `per`.
 ///
 /// ```
-/// use comms_runtime::RateLimit;
+/// # use comms_runtime::RateLimit;
 /// let plan = RateLimit::per_minute(3000);
 /// assert_eq!(plan.requests(), 3000);
 /// ```
@@ -320,6 +321,7 @@ impl RateLimiter {
                 Error::RateLimited {
                     retry_after: Some(wait),
                     api: None,
+                    context: None,
                 }
             }
             Refusal::Unavailable(message) => Error::LimiterUnavailable { message },
@@ -380,6 +382,7 @@ mod tests {
             Error::RateLimited {
                 retry_after: Some(wait),
                 api: None,
+                ..
             } => wait,
             other => panic!("not a limiter refusal: {other:?}"),
         }

@@ -190,7 +190,6 @@ pub mod email_server {
             &self,
             ctx: crate::server::RequestContext,
             id: ::std::string::String,
-            body: ::comms::email::CancelEmailRequest,
         ) -> impl ::core::future::Future<
             Output = ::core::result::Result<
                 ::comms::email::Email,
@@ -201,7 +200,7 @@ pub mod email_server {
             let call = crate::server::resources::call(
                 ::std::vec![("id", ::std::string::ToString::to_string(& id))],
                 &(),
-                &body,
+                &(),
             );
             ::core::future::ready(
                 crate::server::resources::answer(
@@ -364,7 +363,6 @@ pub mod email_server {
             &self,
             ctx: crate::server::RequestContext,
             id: ::std::string::String,
-            body: ::comms::email::PublishTemplateRequest,
         ) -> impl ::core::future::Future<
             Output = ::core::result::Result<
                 ::comms::email::Template,
@@ -375,7 +373,7 @@ pub mod email_server {
             let call = crate::server::resources::call(
                 ::std::vec![("id", ::std::string::ToString::to_string(& id))],
                 &(),
-                &body,
+                &(),
             );
             ::core::future::ready(
                 crate::server::resources::answer(
@@ -1633,7 +1631,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::Named(
                                     "EmailStatus",
                                 ),
-                                required: false,
+                                required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1707,10 +1705,6 @@ pub mod email_server {
                             },
                         ],
                     ),
-                },
-                crate::server::resources::TypeSchema {
-                    name: "CancelEmailRequest",
-                    shape: crate::server::resources::ShapeSchema::Object(&[]),
                 },
                 crate::server::resources::TypeSchema {
                     name: "Email",
@@ -2159,10 +2153,6 @@ pub mod email_server {
                             },
                         ],
                     ),
-                },
-                crate::server::resources::TypeSchema {
-                    name: "PublishTemplateRequest",
-                    shape: crate::server::resources::ShapeSchema::Object(&[]),
                 },
                 crate::server::resources::TypeSchema {
                     name: "CreateTemplateRequest",
@@ -5020,11 +5010,7 @@ pub mod email_server {
             ::core::result::Result::Ok(value) => value,
             ::core::result::Result::Err(error) => return incoming.reject(error),
         };
-        let body = match incoming.json::<::comms::email::CancelEmailRequest>() {
-            ::core::result::Result::Ok(value) => value,
-            ::core::result::Result::Err(error) => return incoming.reject(error),
-        };
-        let result = server.cancel_email(incoming.context(), id, body).await;
+        let result = server.cancel_email(incoming.context(), id).await;
         incoming.finish(result, 200)
     }
     /// `POST /v1/templates`
@@ -5163,11 +5149,7 @@ pub mod email_server {
             ::core::result::Result::Ok(value) => value,
             ::core::result::Result::Err(error) => return incoming.reject(error),
         };
-        let body = match incoming.json::<::comms::email::PublishTemplateRequest>() {
-            ::core::result::Result::Ok(value) => value,
-            ::core::result::Result::Err(error) => return incoming.reject(error),
-        };
-        let result = server.publish_template(incoming.context(), id, body).await;
+        let result = server.publish_template(incoming.context(), id).await;
         incoming.finish(result, 200)
     }
     /// `POST /v1/contacts`

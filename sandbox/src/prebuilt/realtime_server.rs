@@ -211,7 +211,6 @@ pub mod realtime_server {
             ctx: crate::server::RequestContext,
             app_id: ::std::string::String,
             user_id: ::std::string::String,
-            body: ::comms::realtime::TerminateConnectionsRequest,
         ) -> impl ::core::future::Future<
             Output = ::core::result::Result<
                 ::serde_json::Value,
@@ -225,7 +224,7 @@ pub mod realtime_server {
                     ::std::string::ToString::to_string(& user_id))
                 ],
                 &(),
-                &body,
+                &(),
             );
             ::core::future::ready(
                 crate::server::resources::answer(
@@ -401,10 +400,6 @@ pub mod realtime_server {
                             },
                         ],
                     ),
-                },
-                crate::server::resources::TypeSchema {
-                    name: "TerminateConnectionsRequest",
-                    shape: crate::server::resources::ShapeSchema::Object(&[]),
                 },
                 crate::server::resources::TypeSchema {
                     name: "ChannelOccupied",
@@ -1287,14 +1282,8 @@ pub mod realtime_server {
             ::core::result::Result::Ok(value) => value,
             ::core::result::Result::Err(error) => return incoming.reject(error),
         };
-        let body = match incoming
-            .json::<::comms::realtime::TerminateConnectionsRequest>()
-        {
-            ::core::result::Result::Ok(value) => value,
-            ::core::result::Result::Err(error) => return incoming.reject(error),
-        };
         let result = server
-            .terminate_user_connections(incoming.context(), app_id, user_id, body)
+            .terminate_user_connections(incoming.context(), app_id, user_id)
             .await;
         incoming.finish(result, 200)
     }

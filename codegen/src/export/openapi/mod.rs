@@ -714,6 +714,19 @@ fn operation(service: &Service, op: &OperationInfo, tag: &str) -> Value {
             });
         }
         o.insert("requestBody".into(), request_body);
+    } else if op.has_body {
+        // A write without a body in the spec: the client sends `{}` (every write carries a
+        // JSON body), which a validating server must accept.
+        o.insert(
+            "requestBody".into(),
+            json!({
+                "required": false,
+                "description": "No fields: the client sends an empty JSON object.",
+                "content": { "application/json": {
+                    "schema": { "type": "object", "maxProperties": 0 }
+                } },
+            }),
+        );
     }
 
     let mut responses = Map::new();

@@ -616,6 +616,7 @@ impl Connection {
                 _ => Err(Error::Timeout {
                     kind: crate::TimeoutKind::Deadline,
                     after: timeout,
+                    context: None,
                 }),
             },
         }
@@ -697,6 +698,7 @@ impl Connection {
             .map_err(|_| Error::Timeout {
                 kind: crate::TimeoutKind::Deadline,
                 after: timeout,
+                context: None,
             })?
     }
 
@@ -770,6 +772,7 @@ impl Connection {
                     return Err(Error::RateLimited {
                         retry_after: Some(wait),
                         api: None,
+                        context: None,
                     });
                 }
                 inner.client_events.push_back(now);
@@ -844,6 +847,7 @@ impl Channel {
             .map_err(|_| Error::Timeout {
                 kind: crate::TimeoutKind::Deadline,
                 after: timeout,
+                context: None,
             })?
     }
 
