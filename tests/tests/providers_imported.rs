@@ -147,12 +147,10 @@ async fn imported_twilio_client_calls_are_accepted_by_prism() {
         client
             .get_2010_04_01_accounts_messages_json(
                 SID,
-                &tw::Get20100401AccountsMessagesJsonQuery {
-                    to: Some("+123456789".into()),
-                    date_sent_before: Some("2008-01-02".into()),
-                    page_size: Some(2),
-                    ..Default::default()
-                },
+                &tw::Get20100401AccountsMessagesJsonQuery::default()
+                    .to("+123456789")
+                    .date_sent_before("2008-01-02")
+                    .page_size(2),
             )
             .await,
     );
@@ -210,7 +208,7 @@ async fn imported_sendgrid_client_calls_are_accepted_by_prism() {
     let prism = Prism::start("sendgrid").await;
     let base = strip_prefix_proxy(&prism.url, "/v3").await;
     let client = sendgrid(&base, None);
-    let on_behalf_of = Some("subuser-1".to_owned());
+    const ON_BEHALF_OF: &str = "subuser-1";
     let mut c = Calls::default();
 
     c.ok(
@@ -226,10 +224,7 @@ async fn imported_sendgrid_client_calls_are_accepted_by_prism() {
     let lists = c.ok(
         "list lists",
         client
-            .get_marketing_lists(&sg::GetMarketingListsQuery {
-                page_size: Some(1.0),
-                page_token: None,
-            })
+            .get_marketing_lists(&sg::GetMarketingListsQuery::default().page_size(1.0))
             .await,
     );
     assert_eq!(lists.result.map(|r| r.len()), Some(1), "the example page");
@@ -238,9 +233,7 @@ async fn imported_sendgrid_client_calls_are_accepted_by_prism() {
         client
             .get_marketing_lists_2(
                 LIST_ID,
-                &sg::GetMarketingLists2Query {
-                    contact_sample: Some(true),
-                },
+                &sg::GetMarketingLists2Query::default().contact_sample(true),
             )
             .await,
     );
@@ -258,9 +251,7 @@ async fn imported_sendgrid_client_calls_are_accepted_by_prism() {
         client
             .delete_marketing_lists(
                 LIST_ID,
-                &sg::DeleteMarketingListsQuery {
-                    delete_contacts: Some(true),
-                },
+                &sg::DeleteMarketingListsQuery::default().delete_contacts(true),
             )
             .await,
     );
@@ -270,14 +261,8 @@ async fn imported_sendgrid_client_calls_are_accepted_by_prism() {
         "list templates (header)",
         client
             .get_templates(
-                &sg::GetTemplatesQuery {
-                    generations: Some("dynamic".into()),
-                    page_size: 10.0,
-                    page_token: None,
-                },
-                &sg::GetTemplatesHeaders {
-                    on_behalf_of: on_behalf_of.clone(),
-                },
+                &sg::GetTemplatesQuery::new(10.0).generations("dynamic"),
+                &sg::GetTemplatesHeaders::default().on_behalf_of(ON_BEHALF_OF),
             )
             .await,
     );
@@ -286,9 +271,7 @@ async fn imported_sendgrid_client_calls_are_accepted_by_prism() {
         client
             .post_templates(
                 &sg::PostTemplatesRequest::new("welcome"),
-                &sg::PostTemplatesHeaders {
-                    on_behalf_of: on_behalf_of.clone(),
-                },
+                &sg::PostTemplatesHeaders::default().on_behalf_of(ON_BEHALF_OF),
             )
             .await,
     );
@@ -345,10 +328,7 @@ async fn imported_list_streams_follow_the_inferred_next_links_through_prism() {
     // followed on the second page, and the stream stops there rather than loop.
     let prism = Prism::start("twilio").await;
     let client = twilio(&prism.url, None);
-    let query = tw::Get20100401AccountsMessagesJsonQuery {
-        page_size: Some(2),
-        ..Default::default()
-    };
+    let query = tw::Get20100401AccountsMessagesJsonQuery::default().page_size(2);
     let items: Vec<_> = client
         .get_2010_04_01_accounts_messages_json_stream(SID, &query)
         .take(6)
@@ -366,10 +346,7 @@ async fn imported_list_streams_follow_the_inferred_next_links_through_prism() {
     let base = strip_prefix_proxy(&prism.url, "/v3").await;
     let client = sendgrid(&base, None);
     let items: Vec<_> = client
-        .get_marketing_lists_stream(&sg::GetMarketingListsQuery {
-            page_size: Some(1.0),
-            page_token: None,
-        })
+        .get_marketing_lists_stream(&sg::GetMarketingListsQuery::default().page_size(1.0))
         .take(3)
         .collect()
         .await;
@@ -405,10 +382,7 @@ async fn imported_twilio_stream_walks_three_pages_and_ends_at_a_null_next_page_u
     })
     .await;
     let client = twilio(&server.url(), None);
-    let query = tw::Get20100401AccountsMessagesJsonQuery {
-        page_size: Some(2),
-        ..Default::default()
-    };
+    let query = tw::Get20100401AccountsMessagesJsonQuery::default().page_size(2);
     let items: Vec<tw::ApiV2010AccountMessage> = client
         .get_2010_04_01_accounts_messages_json_stream(SID, &query)
         .map(Result::unwrap)
