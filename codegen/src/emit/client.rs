@@ -597,9 +597,15 @@ fn param_struct(
             }
         }
     });
+    // Sent by the client; servers read them back.
+    let (derives, gated) = super::serde_derives(crate::resolved::Flow {
+        sent: true,
+        received: false,
+    });
     quote! {
         #doc
-        #[derive(Debug, Clone, PartialEq, #default ::serde::Serialize, ::serde::Deserialize)]
+        #[derive(Debug, Clone, PartialEq, #default #derives)]
+        #gated
         pub struct #name {
             #(#fields)*
         }

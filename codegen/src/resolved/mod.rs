@@ -18,7 +18,7 @@ pub use operations::{
 };
 pub(crate) use types::BUILTINS;
 pub use types::{
-    Constraints, FieldInfo, NameKind, RuleInfo, Ty, TypeInfo, TypeKind, ValueInfo, VariantInfo,
+    Constraints, FieldInfo, Flow, NameKind, RuleInfo, Ty, TypeInfo, TypeKind, ValueInfo, VariantInfo,
     rust_name,
 };
 pub use webhooks::{SelectInfo, SignatureInfo, SignedOverInfo, WebhookTypeInfo};
