@@ -75,7 +75,8 @@ impl Pipeline {
             service: self.spec.name,
             operation: request.op.name,
             method: &request.op.method,
-            url: shown_url(&first.url, auth),
+            request,
+            auth,
         };
         let mut first_parts = Some(first);
 
@@ -286,8 +287,10 @@ struct Origin<'a> {
     service: &'static str,
     operation: &'static str,
     method: &'a reqwest::Method,
-    /// The first attempt's URL with a query credential's value cut out.
-    url: String,
+    /// With `auth`, what the URL is built from again when an error shows it (not on every
+    /// call: a call that succeeds never needs it).
+    request: &'a Request,
+    auth: &'a ResolvedAuth,
 }
 
 impl Pipeline {
@@ -301,15 +304,27 @@ impl Pipeline {
         attempts: u32,
         stop: Option<StopReason>,
     ) -> Error {
+        if !matches!(
+            error,
+            Error::Transport { .. } | Error::LimiterUnavailable { .. }
+        ) {
+            return error;
+        }
         let attempts = match (attempts, stop) {
             (1, None | Some(StopReason::NotRetryable)) => "after 1 attempt".to_owned(),
             (n, None | Some(StopReason::NotRetryable)) => format!("after {n} attempts"),
             (1, Some(reason)) => format!("after 1 attempt, not retried: {reason}"),
             (n, Some(reason)) => format!("after {n} attempts, not retried: {reason}"),
         };
+        // The attempt's URL with a query credential's value cut out (built as the first
+        // attempt built it, which succeeded, so it builds again).
+        let url = match self.prepare(origin.request, origin.auth, None) {
+            Ok(prepared) => shown_url(&prepared.url, origin.auth),
+            Err(_) => self.base.as_str().to_owned(),
+        };
         let call = format!(
-            "{}.{} ({} {}) failed {attempts}",
-            origin.service, origin.operation, origin.method, origin.url
+            "{}.{} ({} {url}) failed {attempts}",
+            origin.service, origin.operation, origin.method
         );
         match &mut error {
             Error::Transport {
