@@ -142,9 +142,8 @@ pub(crate) fn serde_derives(flow: crate::resolved::Flow) -> (TokenStream, TokenS
             later.extend(derive);
         }
     }
-    let gated = (!later.is_empty()).then(|| {
-        quote!(#[cfg_attr(feature = #SERDE_BOTH_FEATURE, derive(#later))])
-    });
+    let gated = (!later.is_empty())
+        .then(|| quote!(#[cfg_attr(feature = #SERDE_BOTH_FEATURE, derive(#later))]));
     (now, quote!(#gated))
 }
 

@@ -210,9 +210,9 @@ impl Gateway {
     /// Checks a presented credential value against the one configured for `name`, in constant
     /// time. Used by the SMTP listener too.
     pub fn accepts(&self, name: &str, presented: &str) -> bool {
-        self.credentials
-            .iter()
-            .any(|(n, v)| n == name && comms_runtime::constant_time_eq(v.as_bytes(), presented.as_bytes()))
+        self.credentials.iter().any(|(n, v)| {
+            n == name && comms_runtime::constant_time_eq(v.as_bytes(), presented.as_bytes())
+        })
     }
 
     /// Takes one request from the rate limit (for front doors other than HTTP, like SMTP):
