@@ -135,6 +135,10 @@ version = "0.1.0"
 edition = "2024"
 publish = false
 
+# The generated code puts the serde direction a client does not need behind this (off here).
+[features]
+server = []
+
 [dependencies]
 comms-runtime = { path = "$ROOT/runtime"$runtime_keys }
 serde = { version = "1", features = ["derive"] }

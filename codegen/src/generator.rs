@@ -89,6 +89,25 @@ impl Generator {
         self
     }
 
+    /// Which serde impls the generated types get. Default
+    /// [`SerdeDirections::OtherBehindFeature`](crate::emit::SerdeDirections): each type derives
+    /// the direction the client needs (`Serialize` for what it sends, `Deserialize` for what it
+    /// receives) and the other behind the including crate's `server` feature, which shortens
+    /// its build. [`SerdeDirections::Both`](crate::emit::SerdeDirections) derives both always,
+    /// as [`Generator::server`] does for the types it serves.
+    ///
+    /// ```no_run
+    /// use comms_codegen::{Generator, emit::SerdeDirections};
+    /// Generator::new("spec")
+    ///     .out_dir(std::env::var("OUT_DIR").unwrap())
+    ///     .serde(SerdeDirections::Both)
+    ///     .run_build_script();
+    /// ```
+    pub fn serde(mut self, directions: emit::SerdeDirections) -> Self {
+        self.options.serde = directions;
+        self
+    }
+
     /// Also emits the server side of each service, as `<service>_server.rs` holding
     /// `pub mod <service>_server`: a `<Service>Server` trait and an axum `router`, using the
     /// client types of the crate at `types_path` (`::comms`) and the server support at
@@ -239,6 +258,12 @@ impl Generator {
 
     fn run_build_script_as_is(&self) {
         println!("cargo:rerun-if-changed={}", self.spec_dir.display());
+        // The generated code names the `server` feature; a crate that does not declare it
+        // builds the client's directions only, without an `unexpected_cfgs` warning.
+        println!(
+            "cargo::rustc-check-cfg=cfg(feature, values(\"{}\"))",
+            emit::SERDE_BOTH_FEATURE
+        );
         if let Ok(entries) = std::fs::read_dir(&self.spec_dir) {
             let mut specs: Vec<PathBuf> = entries
                 .filter_map(|e| e.ok().map(|e| e.path()))

@@ -138,3 +138,57 @@ events:
         "{code}"
     );
 }
+
+#[test]
+fn each_type_derives_the_serde_direction_the_client_moves_it() {
+    use comms_codegen::resolved::Flow;
+    let services = comms_codegen::check::check_dir(&spec_dir()).unwrap();
+    let email = services.iter().find(|s| s.name() == "email").unwrap();
+    let flow = |name: &str| email.type_named(name).unwrap().flow;
+    let sent = Flow {
+        sent: true,
+        received: false,
+    };
+    let received = Flow {
+        sent: false,
+        received: true,
+    };
+    // A request body and a type only it contains; an answer, an error, a webhook payload.
+    assert_eq!(flow("SendEmailRequest"), sent);
+    assert_eq!(flow("TrackingSettings"), sent);
+    assert_eq!(flow("SendEmailResponse"), received);
+    assert_eq!(flow("ErrorResponse"), received);
+    assert_eq!(flow("EmailEvent"), received);
+    // Contained by a request and by an answer: both.
+    assert_eq!(flow("Tag"), Flow::BOTH);
+
+    let gated = comms_codegen::Generator::new(spec_dir())
+        .generate()
+        .unwrap();
+    let code = &gated
+        .iter()
+        .find(|f| f.name == "email.rs")
+        .unwrap()
+        .contents;
+    let at = |ty: &str| {
+        let end = code.find(&format!("pub struct {ty} {{")).unwrap();
+        code[..end].rsplit("///").next().unwrap().to_owned()
+    };
+    assert!(at("SendEmailRequest").contains("::serde::Serialize)]"));
+    assert!(
+        at("SendEmailRequest")
+            .contains("#[cfg_attr(feature = \"server\", derive(::serde::Deserialize))]")
+    );
+    assert!(at("SendEmailResponse").contains("::serde::Deserialize)]"));
+    assert!(
+        at("SendEmailResponse")
+            .contains("#[cfg_attr(feature = \"server\", derive(::serde::Serialize))]")
+    );
+    // A crate that serves its own types gets both, ungated.
+    let both = comms_codegen::Generator::new(spec_dir())
+        .serde(comms_codegen::emit::SerdeDirections::Both)
+        .generate()
+        .unwrap();
+    let code = &both.iter().find(|f| f.name == "email.rs").unwrap().contents;
+    assert!(!code.contains("feature = \"server\""));
+}

@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 
 use crate::Error;
 use crate::spec::{ArrayStyle, FormStyle, NestedStyle};
+use crate::wire_text::{Node, NodeError, Text};
 
 /// Deepest nesting of objects and arrays a form body may have.
 pub const MAX_DEPTH: usize = 16;
@@ -47,7 +48,7 @@ pub fn pairs<B: Serialize + ?Sized>(
     body: &B,
     style: FormStyle,
 ) -> Result<Vec<(String, String)>, Error> {
-    let Node::Object(fields) = Node::of(body)? else {
+    let Node::Object(fields) = node_of(body)? else {
         return Err(Error::invalid_request(
             "body",
             "a form body must be an object of fields",
@@ -67,81 +68,11 @@ fn fields_to_pairs(
     Ok(out)
 }
 
-/// A body's JSON form with its fields in the order they were serialised (a JSON map would
-/// sort them, and providers' examples and signatures read forms in field order).
-#[derive(Debug, Clone, PartialEq)]
-enum Node {
-    Null,
-    Scalar(String),
-    String(String),
-    Array(Vec<Node>),
-    Object(Vec<(String, Node)>),
-}
-
-impl Node {
-    fn of<B: Serialize + ?Sized>(body: &B) -> Result<Node, Error> {
-        let text = serde_json::to_vec(body)
-            .map_err(|e| Error::invalid_request("body", format!("cannot be serialised ({e})")))?;
-        serde_json::from_slice(&text)
-            .map_err(|e| Error::invalid_request("body", format!("cannot be serialised ({e})")))
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for Node {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Node, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Node;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("JSON")
-            }
-            fn visit_unit<E>(self) -> Result<Node, E> {
-                Ok(Node::Null)
-            }
-            fn visit_none<E>(self) -> Result<Node, E> {
-                Ok(Node::Null)
-            }
-            fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Node, D::Error> {
-                serde::Deserialize::deserialize(d)
-            }
-            fn visit_bool<E>(self, v: bool) -> Result<Node, E> {
-                Ok(Node::Scalar(v.to_string()))
-            }
-            fn visit_i64<E>(self, v: i64) -> Result<Node, E> {
-                Ok(Node::Scalar(v.to_string()))
-            }
-            fn visit_u64<E>(self, v: u64) -> Result<Node, E> {
-                Ok(Node::Scalar(v.to_string()))
-            }
-            fn visit_f64<E>(self, v: f64) -> Result<Node, E> {
-                Ok(Node::Scalar(
-                    serde_json::Number::from_f64(v)
-                        .map_or_else(|| v.to_string(), |n| n.to_string()),
-                ))
-            }
-            fn visit_str<E>(self, v: &str) -> Result<Node, E> {
-                Ok(Node::String(v.to_owned()))
-            }
-            fn visit_string<E>(self, v: String) -> Result<Node, E> {
-                Ok(Node::String(v))
-            }
-            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
-                let mut items = Vec::new();
-                while let Some(item) = seq.next_element()? {
-                    items.push(item);
-                }
-                Ok(Node::Array(items))
-            }
-            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
-                let mut fields = Vec::new();
-                while let Some(entry) = map.next_entry()? {
-                    fields.push(entry);
-                }
-                Ok(Node::Object(fields))
-            }
-        }
-        d.deserialize_any(V)
-    }
+/// The body's JSON form, fields in order.
+fn node_of<B: Serialize + ?Sized>(body: &B) -> Result<Node, Error> {
+    Node::of(body).map_err(|(NodeError::Encode(e) | NodeError::Read(e))| {
+        Error::invalid_request("body", format!("cannot be serialised ({e})"))
+    })
 }
 
 /// The body as `application/x-www-form-urlencoded` text (spaces as `+`).
@@ -388,7 +319,7 @@ pub fn multipart<B: Serialize + ?Sized>(
     body: &B,
     style: FormStyle,
 ) -> Result<(Vec<u8>, String), Error> {
-    let Node::Object(fields) = Node::of(body)? else {
+    let Node::Object(fields) = node_of(body)? else {
         return Err(Error::invalid_request(
             "body",
             "a multipart body must be an object of fields",
@@ -701,20 +632,15 @@ impl Lenient {
 
 type DeError = serde_json::Error;
 
-macro_rules! parse_number {
-    ($name:ident, $visit:ident, $t:ty) => {
-        fn $name<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-            match &self.value {
-                Value::String(s) => match s.trim().parse::<$t>() {
-                    Ok(n) => visitor.$visit(n),
-                    Err(_) => Err(de::Error::custom(format!(
-                        "`{s}` is not a {}",
-                        stringify!($t)
-                    ))),
-                },
-                _ => self.deserialize_any(visitor),
+/// Text read as a number or boolean through the shared lenient reading; other values as they are.
+macro_rules! from_text {
+    ($($name:ident)*) => {
+        $(fn $name<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+            match self.value {
+                Value::String(s) => Text::<DeError>::lenient(s).$name(visitor),
+                other => Lenient { value: other, comma: self.comma }.deserialize_any(visitor),
             }
-        }
+        })*
     };
 }
 
@@ -737,27 +663,9 @@ impl<'de> de::Deserializer<'de> for Lenient {
         }
     }
 
-    parse_number!(deserialize_i8, visit_i64, i64);
-    parse_number!(deserialize_i16, visit_i64, i64);
-    parse_number!(deserialize_i32, visit_i64, i64);
-    parse_number!(deserialize_i64, visit_i64, i64);
-    parse_number!(deserialize_u8, visit_u64, u64);
-    parse_number!(deserialize_u16, visit_u64, u64);
-    parse_number!(deserialize_u32, visit_u64, u64);
-    parse_number!(deserialize_u64, visit_u64, u64);
-    parse_number!(deserialize_f32, visit_f64, f64);
-    parse_number!(deserialize_f64, visit_f64, f64);
-
-    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        match &self.value {
-            Value::String(s) => match s.as_str() {
-                "true" | "True" | "1" => visitor.visit_bool(true),
-                "false" | "False" | "0" => visitor.visit_bool(false),
-                other => Err(de::Error::custom(format!("`{other}` is not a boolean"))),
-            },
-            _ => self.deserialize_any(visitor),
-        }
-    }
+    from_text!(deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_u8
+        deserialize_u16 deserialize_u32 deserialize_u64 deserialize_f32 deserialize_f64
+        deserialize_bool);
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
         match self.value {

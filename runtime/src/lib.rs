@@ -94,6 +94,8 @@ pub mod spec;
 pub mod union;
 pub mod validate;
 pub mod webhook;
+// Shared by `query` and `form`: ordered JSON form of a value, one value's text as a type.
+mod wire_text;
 
 pub use reqwest;
 pub use reqwest::Method;
@@ -113,7 +115,7 @@ pub use call::Call;
 pub use paginate::{ItemStream, NextPage, Page, paginate};
 pub use request::Request;
 pub use response::Response;
-pub use secret::Secret;
+pub use secret::{Secret, constant_time_eq};
 pub use sign::{PusherSigner, SignableRequest, SignedParts, Signer};
 pub use spec::{AnswerKind, ArrayStyle, BodyEncoding, FormStyle, NestedStyle, PageStyle};
 pub use spec::{

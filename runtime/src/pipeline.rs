@@ -78,7 +78,8 @@ impl Pipeline {
             service: self.spec.name,
             operation: request.op.name,
             method: &request.op.method,
-            url: shown_url(&first.url, auth),
+            request,
+            auth,
             op_auth: request.op.auth,
             // A deadline timeout reports the configured total, not what was left of it.
             total: match (
@@ -302,8 +303,10 @@ struct Origin<'a> {
     service: &'static str,
     operation: &'static str,
     method: &'a reqwest::Method,
-    /// The first attempt's URL with a query credential's value cut out.
-    url: String,
+    /// With `auth`, what the URL is built from again when an error shows it (not on every
+    /// call: a call that succeeds never needs it).
+    request: &'a Request,
+    auth: &'a ResolvedAuth,
     /// The operation's own auth scheme, when it has one.
     op_auth: Option<crate::spec::AuthScheme>,
     /// The call's total timeout, when its deadline comes from one.
@@ -321,12 +324,28 @@ impl Pipeline {
         attempts: u32,
         stop: Option<StopReason>,
     ) -> Error {
+        if !matches!(
+            error,
+            Error::Timeout { .. }
+                | Error::Auth(_)
+                | Error::RateLimited { .. }
+                | Error::Transport { .. }
+                | Error::LimiterUnavailable { .. }
+        ) {
+            return error;
+        }
+        // The attempt's URL with a query credential's value cut out (built as the first
+        // attempt built it, which succeeded, so it builds again).
+        let url = match self.prepare(origin.request, origin.auth, None) {
+            Ok(prepared) => shown_url(&prepared.url, origin.auth),
+            Err(_) => self.base.as_str().to_owned(),
+        };
         let context = |advice: String| {
             Some(Box::new(CallContext {
                 service: origin.service,
                 operation: origin.operation,
                 method: origin.method.to_string(),
-                url: origin.url.clone(),
+                url: url.clone(),
                 attempts,
                 not_retried: stop
                     .filter(|s| *s != StopReason::NotRetryable)
@@ -403,8 +422,8 @@ impl Pipeline {
             (n, Some(reason)) => format!("after {n} attempts, not retried: {reason}"),
         };
         let call = format!(
-            "{}.{} ({} {}) failed {attempts}",
-            origin.service, origin.operation, origin.method, origin.url
+            "{}.{} ({} {url}) failed {attempts}",
+            origin.service, origin.operation, origin.method
         );
         match &mut error {
             Error::Transport {

@@ -9,6 +9,8 @@ use serde::{Deserializer, Serialize};
 use serde_json::Value;
 
 use crate::Error;
+pub use crate::wire_text::Text;
+use crate::wire_text::{Node, NodeError};
 
 /// Most items a list parameter decodes (servers); more is a decode error.
 pub const MAX_LIST_ITEMS: usize = 1000;
@@ -20,63 +22,44 @@ pub fn encode<Q: Serialize + ?Sized>(
     value: &Q,
 ) -> Result<Vec<(String, String)>, Error> {
     let bad = |why: String| Error::invalid_request(what, why);
-    // Through JSON text, read back in order: a `serde_json::Map` would sort the names.
-    let text = serde_json::to_vec(value).map_err(|e| bad(format!("cannot be encoded ({e})")))?;
-    let Ordered(entries) =
-        serde_json::from_slice(&text).map_err(|_| bad("is not a set of named values".into()))?;
+    let entries = match Node::of(value) {
+        Ok(Node::Object(fields)) => fields,
+        // A list of name/value pairs (`&[("limit", "2")]`), as form encoders take.
+        Ok(Node::Array(items)) => items
+            .into_iter()
+            .map(|item| match item {
+                Node::Array(pair) => match <[Node; 2]>::try_from(pair) {
+                    Ok([Node::String(name), value]) => Ok((name, value)),
+                    _ => Err(()),
+                },
+                _ => Err(()),
+            })
+            .collect::<Result<_, ()>>()
+            .map_err(|()| bad("is not a set of named values".into()))?,
+        Ok(_) | Err(NodeError::Read(_)) => return Err(bad("is not a set of named values".into())),
+        Err(NodeError::Encode(e)) => return Err(bad(format!("cannot be encoded ({e})"))),
+    };
     let mut out = Vec::with_capacity(entries.len());
     for (name, value) in entries {
         match value {
-            Value::Null => {}
-            Value::Array(items) => {
+            Node::Null => {}
+            Node::Array(items) => {
                 for item in items {
-                    let text = scalar(&item).ok_or_else(|| {
+                    let text = item.text().ok_or_else(|| {
                         bad(format!(
                             "`{name}` holds a list item that is not a single value"
                         ))
                     })?;
-                    out.push((name.clone(), text));
+                    out.push((name.clone(), text.to_owned()));
                 }
             }
-            other => {
-                let text = scalar(&other)
-                    .ok_or_else(|| bad(format!("`{name}` is not a single value or a list")))?;
-                out.push((name, text));
+            Node::Scalar(text) | Node::String(text) => out.push((name, text)),
+            Node::Object(_) => {
+                return Err(bad(format!("`{name}` is not a single value or a list")));
             }
         }
     }
     Ok(out)
-}
-
-/// A JSON object's entries in the order written.
-struct Ordered(Vec<(String, Value)>);
-
-impl<'de> serde::Deserialize<'de> for Ordered {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Entries;
-        impl<'de> Visitor<'de> for Entries {
-            type Value = Ordered;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("an object")
-            }
-            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Ordered, A::Error> {
-                let mut out = Vec::new();
-                while let Some(entry) = map.next_entry()? {
-                    out.push(entry);
-                }
-                Ok(Ordered(out))
-            }
-            // A list of name/value pairs (`&[("limit", "2")]`), as form encoders take.
-            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Ordered, A::Error> {
-                let mut out = Vec::new();
-                while let Some(pair) = seq.next_element::<(String, Value)>()? {
-                    out.push(pair);
-                }
-                Ok(Ordered(out))
-            }
-        }
-        deserializer.deserialize_any(Entries)
-    }
 }
 
 fn scalar(value: &Value) -> Option<String> {
@@ -126,7 +109,7 @@ impl<'de> IntoDeserializer<'de, DeError> for Values {
 
 impl Values {
     fn last(mut self) -> Part {
-        Part(self.0.pop().unwrap_or_default())
+        Part::strict(self.0.pop().unwrap_or_default())
     }
 }
 
@@ -150,7 +133,7 @@ impl<'de> Deserializer<'de> for Values {
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_seq(SeqDeserializer::new(self.0.into_iter().map(Part)))
+        visitor.visit_seq(SeqDeserializer::new(self.0.into_iter().map(Part::strict)))
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
@@ -183,66 +166,8 @@ impl<'de> Deserializer<'de> for Values {
     }
 }
 
-/// One value's text, parsed as the type asks.
-#[derive(Debug)]
-pub struct Part(pub String);
-
-impl<'de> IntoDeserializer<'de, DeError> for Part {
-    type Deserializer = Self;
-    fn into_deserializer(self) -> Self {
-        self
-    }
-}
-
-macro_rules! parsed {
-    ($($method:ident => $visit:ident),*) => {
-        $(fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-            match self.0.parse() {
-                Ok(v) => visitor.$visit(v),
-                Err(_) => Err(de::Error::custom(format!("`{}` is not a valid {}", self.0, &stringify!($method)[12..]))),
-            }
-        })*
-    };
-}
-
-impl<'de> Deserializer<'de> for Part {
-    type Error = DeError;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_string(self.0)
-    }
-
-    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_some(self)
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        visitor.visit_newtype_struct(self)
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        visitor.visit_enum(self.0.into_deserializer())
-    }
-
-    parsed!(deserialize_bool => visit_bool, deserialize_i8 => visit_i8,
-        deserialize_i16 => visit_i16, deserialize_i32 => visit_i32, deserialize_i64 => visit_i64,
-        deserialize_u8 => visit_u8, deserialize_u16 => visit_u16, deserialize_u32 => visit_u32,
-        deserialize_u64 => visit_u64, deserialize_f32 => visit_f32, deserialize_f64 => visit_f64);
-
-    serde::forward_to_deserialize_any! {
-        char str string bytes byte_buf unit unit_struct seq tuple tuple_struct map struct
-        identifier ignored_any i128 u128
-    }
-}
+/// One value's text, parsed as the type asks (strictly: `true`, `-3`, nothing looser).
+pub type Part = Text<DeError>;
 
 /// The `comma` style: a list written as one value, items joined by `,` (`To=a,b`). Items may
 /// not contain a comma themselves (the join could not be undone): that is an encoding error.
@@ -290,7 +215,7 @@ pub mod comma {
             )));
         }
         text.split(',')
-            .map(|item| T::deserialize(Part(item.to_owned())).map_err(D::Error::custom))
+            .map(|item| T::deserialize(Part::strict(item)).map_err(D::Error::custom))
             .collect()
     }
 

@@ -62,16 +62,20 @@ impl From<&str> for Secret {
     }
 }
 
-/// Compares two byte strings without an early exit on the first difference.
-pub(crate) fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut diff = 0u8;
-    for (x, y) in a.iter().zip(b) {
-        diff |= x ^ y;
-    }
-    diff == 0
+/// Whether two byte strings are equal, in time that does not depend on where they first
+/// differ (only on their lengths): for comparing presented credentials and signatures with
+/// the expected ones. The workspace's one implementation, on `subtle`.
+///
+/// ```
+/// use comms_runtime::constant_time_eq;
+/// assert!(constant_time_eq(b"sk_live_123", b"sk_live_123"));
+/// assert!(!constant_time_eq(b"sk_live_123", b"sk_live_124"));
+/// assert!(!constant_time_eq(b"sk_live_123", b"sk_live_12"));
+/// ```
+pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    use subtle::ConstantTimeEq;
+    // `ct_eq` on slices of different lengths is false without looking at the bytes.
+    bool::from(a.ct_eq(b))
 }
 
 #[cfg(test)]
@@ -90,5 +94,14 @@ mod tests {
         assert_eq!(Secret::new("a"), Secret::new("a"));
         assert_ne!(Secret::new("a"), Secret::new("b"));
         assert_ne!(Secret::new("a"), Secret::new("ab"));
+    }
+
+    #[test]
+    fn constant_time_eq_compares_whole_values() {
+        assert!(constant_time_eq(b"abc", b"abc"));
+        assert!(constant_time_eq(b"", b""));
+        assert!(!constant_time_eq(b"abc", b"abd"));
+        assert!(!constant_time_eq(b"abc", b"ab"));
+        assert!(!constant_time_eq(b"", b"a"));
     }
 }

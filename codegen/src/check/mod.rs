@@ -6,6 +6,7 @@
 //! section, as in `emit/`: [`service`](self) (identity, credentials, auth, limits, retry),
 //! types, operations and the websocket and events sections.
 
+mod flow;
 mod operations;
 mod rust_names;
 mod service;
@@ -150,7 +151,7 @@ pub fn check_with(loaded: &Loaded, policy: ProvenancePolicy) -> Result<Service, 
     let credentials = c.service();
     let auth = c.auth();
     let limits = c.limits();
-    let types = c.types();
+    let mut types = c.types();
     let page_style = c.service_pagination();
     let operations = c.operations(&types, &auth, page_style.as_ref());
     c.error_paths(&types, &operations, limits.errors.as_ref());
@@ -163,6 +164,16 @@ pub fn check_with(loaded: &Loaded, policy: ProvenancePolicy) -> Result<Service, 
     if !c.errors.is_empty() {
         return Err(c.errors.sorted());
     }
+    flow::mark(
+        &mut types,
+        &flow::Uses {
+            operations: &operations,
+            errors: limits.errors.as_ref(),
+            webhook: webhook.as_ref(),
+            webhooks: &webhooks,
+            websocket: websocket.as_ref(),
+        },
+    );
     Ok(Service {
         file: loaded.display.clone(),
         info: loaded.spec.service.clone(),

@@ -7,8 +7,8 @@ use super::Checker;
 use crate::model::{Format, Source, TypeDef};
 use crate::names::{can_be_ident, did_you_mean, is_pascal, is_snake, pascal, snake};
 use crate::resolved::{
-    Constraints, FieldInfo, NameKind, RuleInfo, Ty, TypeInfo, TypeKind, ValueInfo, VariantInfo,
-    rust_name,
+    Constraints, FieldInfo, Flow, NameKind, RuleInfo, Ty, TypeInfo, TypeKind, ValueInfo,
+    VariantInfo, rust_name,
 };
 
 /// Names from the standard prelude that generated code uses without a path: a spec type with
@@ -96,6 +96,8 @@ impl Checker<'_> {
                 rules,
                 rules_as_written: self.rules_as_written(def),
                 checked: false,
+                // Set by `flow::mark` once operations and events are resolved.
+                flow: Flow::BOTH,
             });
         }
         mark_checked(&mut out);

@@ -606,11 +606,17 @@ fn param_struct(
         }
     });
     let builders = param_builders(op, name, params);
+    // Sent by the client; servers read them back.
+    let (derives, gated) = super::serde_derives(crate::resolved::Flow {
+        sent: true,
+        received: false,
+    });
     // `#[non_exhaustive]`, as the objects: other crates build it with `new` + setters (or
     // `Default`), so a parameter added to the spec does not break their build.
     quote! {
         #doc
-        #[derive(Debug, Clone, PartialEq, #default ::serde::Serialize, ::serde::Deserialize)]
+        #[derive(Debug, Clone, PartialEq, #default #derives)]
+        #gated
         #[non_exhaustive]
         pub struct #name {
             #(#fields)*

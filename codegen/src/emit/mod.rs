@@ -38,7 +38,27 @@ pub struct EmitOptions {
     /// Whether docs speak of provenance against a seed ([`ProvenancePolicy::Required`]) or
     /// describe items on their own ([`ProvenancePolicy::Optional`]).
     pub provenance: ProvenancePolicy,
+    /// Where the serde direction a client does not need goes; see [`SerdeDirections`].
+    pub serde: SerdeDirections,
 }
+
+/// Which serde impls the generated types get. A client needs `Serialize` only on what it sends
+/// and `Deserialize` only on what it receives (each type's [`crate::resolved::Flow`]); a
+/// server built from the same types needs the other direction too.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum SerdeDirections {
+    /// The direction the client needs, and the other behind the cargo feature
+    /// [`SERDE_BOTH_FEATURE`] of the crate that includes the code (`comms`'s `server`, which
+    /// the sandbox turns on).
+    #[default]
+    OtherBehindFeature,
+    /// Both directions on every type, always (a crate that serves its own types).
+    Both,
+}
+
+/// The cargo feature that gives every generated type both serde directions under
+/// [`SerdeDirections::OtherBehindFeature`].
+pub const SERDE_BOTH_FEATURE: &str = "server";
 
 /// What generated docs say that depends on the consuming crate rather than on the spec: the
 /// crate path of doc examples and the provenance wording. Set for one emit call by
@@ -48,6 +68,9 @@ pub struct EmitOptions {
 struct DocContext {
     crate_path: String,
     policy: ProvenancePolicy,
+    /// Where the serde direction a client does not need goes (not docs, but as much a fact
+    /// of the consuming crate).
+    serde: SerdeDirections,
 }
 
 impl Default for DocContext {
@@ -55,6 +78,7 @@ impl Default for DocContext {
         DocContext {
             crate_path: "comms".to_owned(),
             policy: ProvenancePolicy::Required,
+            serde: SerdeDirections::default(),
         }
     }
 }
@@ -85,6 +109,12 @@ pub(crate) fn doc_scope(options: &EmitOptions) -> DocScope {
             .clone()
             .unwrap_or_else(|| "comms".to_owned()),
         policy: options.provenance,
+        // A crate that serves the types it generates needs both directions on them.
+        serde: if options.server.is_some() {
+            SerdeDirections::Both
+        } else {
+            options.serde
+        },
     };
     let previous = DOC_CONTEXT.with(|c| std::mem::replace(&mut *c.borrow_mut(), next));
     DocScope {
@@ -95,6 +125,37 @@ pub(crate) fn doc_scope(options: &EmitOptions) -> DocScope {
 /// The crate path doc examples start with (`comms`).
 pub(crate) fn doc_crate_path() -> String {
     DOC_CONTEXT.with(|c| c.borrow().crate_path.clone())
+}
+
+/// The serde derives of a type that travels `flow`: the derive list's entries the client
+/// needs, and an attribute adding the others under [`SERDE_BOTH_FEATURE`] (or in the list,
+/// with [`SerdeDirections::Both`]).
+pub(crate) fn serde_derives(flow: crate::resolved::Flow) -> (TokenStream, TokenStream) {
+    let both = DOC_CONTEXT.with(|c| c.borrow().serde) == SerdeDirections::Both;
+    let ser = quote!(::serde::Serialize,);
+    let de = quote!(::serde::Deserialize,);
+    let (mut now, mut later) = (TokenStream::new(), TokenStream::new());
+    for (needed, derive) in [(flow.sent, ser), (flow.received, de)] {
+        if needed || both {
+            now.extend(derive);
+        } else {
+            later.extend(derive);
+        }
+    }
+    let gated = (!later.is_empty())
+        .then(|| quote!(#[cfg_attr(feature = #SERDE_BOTH_FEATURE, derive(#later))]));
+    (now, quote!(#gated))
+}
+
+/// `#[cfg(feature = "server")]` for an impl (serde, `Validate`) the client does not need (nothing
+/// when it does, or under [`SerdeDirections::Both`]).
+pub(crate) fn server_gate(needed: bool) -> TokenStream {
+    let both = DOC_CONTEXT.with(|c| c.borrow().serde) == SerdeDirections::Both;
+    if needed || both {
+        TokenStream::new()
+    } else {
+        quote!(#[cfg(feature = #SERDE_BOTH_FEATURE)])
+    }
 }
 
 /// The provenance policy the docs are written under.

@@ -200,6 +200,8 @@ fn error_code_enum(service: &Service) -> TokenStream {
         rules: Vec::new(),
         rules_as_written: Vec::new(),
         checked: false,
+        // Read from error answers, and written by servers that answer them.
+        flow: crate::resolved::Flow::BOTH,
     };
     let open_enum = super::types::open_enum(&enum_type, &values);
     let statuses = errors.codes.iter().map(|(code, info)| {

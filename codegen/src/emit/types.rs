@@ -5,7 +5,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{docs, item_docs, member_docs, rust_type, usize_lit};
+use super::{docs, item_docs, member_docs, rust_type, serde_derives, server_gate, usize_lit};
 use std::collections::BTreeSet;
 
 use crate::model::{Format, Source};
@@ -37,7 +37,12 @@ pub(super) fn items(service: &Service) -> impl Iterator<Item = TokenStream> + '_
             }
             TypeKind::Untagged { variants } => untagged_union(t, variants),
         };
-        let validate = t.checked.then(|| validate_impl(service, t));
+        // Checks run before sending: a type the client only receives has them for servers.
+        let validate = t.checked.then(|| {
+            let gate = server_gate(t.flow.sent);
+            let imp = validate_impl(service, t);
+            quote!(#gate #imp)
+        });
         quote!(#def #validate)
     });
     // The service's cursor page with top-level fields is a plain struct; every other style
@@ -52,9 +57,14 @@ pub(super) fn items(service: &Service) -> impl Iterator<Item = TokenStream> + '_
         let items = ident(&snake(&p.items_field));
         let has_more_id = ident(&snake(has_more));
         let (items_wire, has_more_wire) = (&p.items_field, has_more);
+        let (derives, gated) = serde_derives(crate::resolved::Flow {
+            sent: false,
+            received: true,
+        });
         Some(quote! {
             /// One page of a list: its items, and whether more pages follow.
-            #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+            #[derive(Debug, Clone, PartialEq, #derives)]
+            #gated
             pub struct Page<T> {
                 /// The items of this page.
                 #[serde(rename = #items_wire)]
@@ -144,11 +154,13 @@ fn object(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
     let derive_debug = (!has_secret).then(|| quote!(Debug,));
     let debug = has_secret.then(|| redacting_debug(t, fields));
     let fields = fields.iter().map(|f| field(f, t.source));
+    let (derives, gated) = serde_derives(t.flow);
     // `#[non_exhaustive]`: other crates build it with `new` + setters (or `Default`), never a
     // struct literal, so a field added to the spec does not break their build.
     quote! {
         #doc
-        #[derive(#derive_debug Clone, PartialEq, #default ::serde::Serialize, ::serde::Deserialize)]
+        #[derive(#derive_debug Clone, PartialEq, #default #derives)]
+        #gated
         #[non_exhaustive]
         pub struct #name {
             #(#fields)*
@@ -186,6 +198,7 @@ pub(super) fn open_enum(t: &TypeInfo, values: &[ValueInfo]) -> TokenStream {
         let vdoc = member_docs(v.doc.as_deref(), v.source, t.source);
         quote!(#vdoc #id,)
     });
+    let (ser_gate, de_gate) = (server_gate(t.flow.sent), server_gate(t.flow.received));
     quote! {
         #doc
         #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -245,12 +258,14 @@ pub(super) fn open_enum(t: &TypeInfo, values: &[ValueInfo]) -> TokenStream {
             }
         }
 
+        #ser_gate
         impl ::serde::Serialize for #name {
             fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                 serializer.serialize_str(self.as_str())
             }
         }
 
+        #de_gate
         impl<'de> ::serde::Deserialize<'de> for #name {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 let value: String = ::serde::Deserialize::deserialize(deserializer)?;
@@ -309,6 +324,7 @@ fn union(t: &TypeInfo, tag: &str, content: Option<&str>, variants: &[VariantInfo
             None => quote!(Some(#value) => Self::#id,),
         }
     });
+    let (ser_gate, de_gate) = (server_gate(t.flow.sent), server_gate(t.flow.received));
     let content_binding = if variants.iter().any(|v| v.ty.is_some()) {
         quote!(content)
     } else {
@@ -324,6 +340,7 @@ fn union(t: &TypeInfo, tag: &str, content: Option<&str>, variants: &[VariantInfo
             Unknown(::serde_json::Value),
         }
 
+        #ser_gate
         impl ::serde::Serialize for #name {
             fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                 match self {
@@ -333,6 +350,7 @@ fn union(t: &TypeInfo, tag: &str, content: Option<&str>, variants: &[VariantInfo
             }
         }
 
+        #de_gate
         impl<'de> ::serde::Deserialize<'de> for #name {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 let (tag, #content_binding, whole) = rt::union::split(deserializer, #tag, #content_tokens)?;
@@ -699,9 +717,11 @@ fn untagged_union(t: &TypeInfo, variants: &[VariantInfo]) -> TokenStream {
             }
         })
     });
+    let (derives, gated) = serde_derives(t.flow);
     quote! {
         #doc
-        #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+        #[derive(Debug, Clone, PartialEq, #derives)]
+        #gated
         #[serde(untagged)]
         #[non_exhaustive]
         pub enum #name {

@@ -143,6 +143,30 @@ pub struct TypeInfo {
     pub rules_as_written: Vec<Rule>,
     /// It has something to check before sending, directly or through a field or variant.
     pub checked: bool,
+    /// Which ways the client moves it over the wire, so it derives only the serde direction
+    /// it needs.
+    pub flow: Flow,
+}
+
+/// Which ways a client moves a type over the wire: sent (request bodies, query, path and
+/// header parameters, client WebSocket messages) needs `Serialize`, received (responses,
+/// errors, pages, webhook payloads, server WebSocket messages) needs `Deserialize`. A type
+/// reached from neither counts as both, as does everything a server built from the same
+/// types needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Flow {
+    /// The client sends it: `Serialize`.
+    pub sent: bool,
+    /// The client receives it: `Deserialize`.
+    pub received: bool,
+}
+
+impl Flow {
+    /// Both ways.
+    pub const BOTH: Flow = Flow {
+        sent: true,
+        received: true,
+    };
 }
 
 /// The three kinds of named type.

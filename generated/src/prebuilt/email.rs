@@ -808,7 +808,8 @@ pub mod email {
         }
     }
     /// Query parameters of `list_resources`.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct ListResourcesQuery {
         /// Page size, 1 to 100.
@@ -844,7 +845,8 @@ pub mod email {
         }
     }
     /// Query parameters of `list_emails`.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct ListEmailsQuery {
         /// Page size, 1 to 100.
@@ -880,7 +882,8 @@ pub mod email {
         }
     }
     /// Query parameters of `list_templates`.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct ListTemplatesQuery {
         /// Page size, 1 to 100.
@@ -916,7 +919,8 @@ pub mod email {
         }
     }
     /// Query parameters of `list_contacts`.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct ListContactsQuery {
         /// Page size, 1 to 100.
@@ -960,7 +964,8 @@ pub mod email {
         }
     }
     /// Query parameters of `list_lists`.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct ListListsQuery {
         /// Page size, 1 to 100.
@@ -996,7 +1001,8 @@ pub mod email {
         }
     }
     /// Query parameters of `list_list_contacts`.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct ListListContactsQuery {
         /// Page size, 1 to 100.
@@ -1032,7 +1038,8 @@ pub mod email {
         }
     }
     /// Query parameters of `list_suppressions`.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct ListSuppressionsQuery {
         /// Page size, 1 to 100.
@@ -1076,7 +1083,8 @@ pub mod email {
         }
     }
     /// Query parameters of `list_webhooks`.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct ListWebhooksQuery {
         /// Page size, 1 to 100.
@@ -1131,7 +1139,8 @@ pub mod email {
     /// The body of every failed request.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct ErrorResponse {
         pub error: ErrorDetail,
@@ -1145,7 +1154,8 @@ pub mod email {
     /// What went wrong.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct ErrorDetail {
         /// Machine-readable code, like `validation_error`.
@@ -1185,7 +1195,8 @@ pub mod email {
     /// An item of the seed's generic read request. Its fields are not shown.
     ///
     /// *Not shown*: the seed leaves this unknown.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct Resource {
         /// Assumed identifier, so the list can page.
@@ -1207,7 +1218,8 @@ pub mod email {
     /// What a delete answers.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct DeletedObject {
         /// The id (or address) of what was deleted.
@@ -1331,6 +1343,7 @@ pub mod email {
             }
         }
     }
+    #[cfg(feature = "server")]
     impl ::serde::Serialize for EmailStatus {
         fn serialize<S: ::serde::Serializer>(
             &self,
@@ -1455,6 +1468,7 @@ pub mod email {
             }
         }
     }
+    #[cfg(feature = "server")]
     impl ::serde::Serialize for EmailLastEvent {
         fn serialize<S: ::serde::Serializer>(
             &self,
@@ -1562,6 +1576,7 @@ pub mod email {
             serializer.serialize_str(self.as_str())
         }
     }
+    #[cfg(feature = "server")]
     impl<'de> ::serde::Deserialize<'de> for AttachmentDisposition {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
@@ -1573,7 +1588,8 @@ pub mod email {
     /// A file sent with an email: its bytes (base64) or a URL the service fetches.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct Attachment {
         /// File name shown to the recipient, like `invoice.pdf`.
@@ -1659,7 +1675,8 @@ pub mod email {
     /// A stored template to render the email from, by id or alias, with its variables.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct TemplateRef {
         /// The template's id.
@@ -1706,7 +1723,8 @@ pub mod email {
     /// Engagement tracking for one email; the account's defaults apply to what is left out.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct TrackingSettings {
         /// Track opens (a pixel in the HTML body).
@@ -1733,7 +1751,8 @@ pub mod email {
     /// One email to send.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct SendEmailRequest {
         /// Sender: `ada@example.com` or `Ada <ada@example.com>`.
@@ -1961,7 +1980,8 @@ pub mod email {
     /// An accepted email.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct SendEmailResponse {
         pub id: String,
@@ -1979,7 +1999,8 @@ pub mod email {
     /// Up to 100 emails sent in one request.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct SendBatchRequest {
         /// The emails, each checked like a single send (limits.sizes.emails_per_batch).
@@ -2003,7 +2024,8 @@ pub mod email {
     /// The accepted emails of a batch, in the order they were given.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct SendBatchResponse {
         pub data: Vec<SendEmailResponse>,
@@ -2019,7 +2041,8 @@ pub mod email {
     /// A new send time for a scheduled email.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct RescheduleEmailRequest {
         /// The new send time.
@@ -2043,7 +2066,8 @@ pub mod email {
     /// An email, as the service keeps it.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct Email {
         pub id: String,
@@ -2194,6 +2218,7 @@ pub mod email {
             self
         }
     }
+    #[cfg(feature = "server")]
     impl rt::validate::Validate for Email {
         fn validate(&self, v: &mut rt::validate::Validator) {
             v.format("from", &self.from, rt::validate::Format::Email);
@@ -2266,6 +2291,7 @@ pub mod email {
             }
         }
     }
+    #[cfg(feature = "server")]
     impl ::serde::Serialize for TemplateStatus {
         fn serialize<S: ::serde::Serializer>(
             &self,
@@ -2416,7 +2442,8 @@ pub mod email {
     /// A stored email template.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct Template {
         pub id: String,
@@ -2527,6 +2554,7 @@ pub mod email {
             self
         }
     }
+    #[cfg(feature = "server")]
     impl rt::validate::Validate for Template {
         fn validate(&self, v: &mut rt::validate::Validator) {
             v.format("from", &self.from, rt::validate::Format::Email);
@@ -2540,7 +2568,8 @@ pub mod email {
     /// A new template (a draft until published).
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct CreateTemplateRequest {
         pub name: String,
@@ -2635,7 +2664,8 @@ pub mod email {
     /// Changes to a template; fields left out stay as they are.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct UpdateTemplateRequest {
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -2721,7 +2751,8 @@ pub mod email {
     /// A person you send to.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct Contact {
         pub id: String,
@@ -2810,6 +2841,7 @@ pub mod email {
             self
         }
     }
+    #[cfg(feature = "server")]
     impl rt::validate::Validate for Contact {
         fn validate(&self, v: &mut rt::validate::Validator) {
             v.format("email", &self.email, rt::validate::Format::Email);
@@ -2820,7 +2852,8 @@ pub mod email {
     /// A new contact.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct CreateContactRequest {
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
@@ -2896,7 +2929,8 @@ pub mod email {
     /// Changes to a contact; fields left out stay as they are.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct UpdateContactRequest {
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
@@ -2970,7 +3004,8 @@ pub mod email {
     /// A named group of contacts.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct ContactList {
         pub id: String,
@@ -3020,6 +3055,7 @@ pub mod email {
             self
         }
     }
+    #[cfg(feature = "server")]
     impl rt::validate::Validate for ContactList {
         fn validate(&self, v: &mut rt::validate::Validator) {
             v.format("created_at", &self.created_at, rt::validate::Format::Rfc3339);
@@ -3029,7 +3065,8 @@ pub mod email {
     /// A new list.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct CreateListRequest {
         pub name: String,
@@ -3060,7 +3097,8 @@ pub mod email {
     /// Changes to a list.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct UpdateListRequest {
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -3090,7 +3128,8 @@ pub mod email {
     /// The contact to add to a list.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct AddListContactRequest {
         /// The contact's id, or its email address.
@@ -3110,7 +3149,8 @@ pub mod email {
     /// A contact's membership of a list.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct ListMembership {
         pub list_id: String,
@@ -3135,6 +3175,7 @@ pub mod email {
             self
         }
     }
+    #[cfg(feature = "server")]
     impl rt::validate::Validate for ListMembership {
         fn validate(&self, v: &mut rt::validate::Validator) {
             v.format("added_at", &self.added_at, rt::validate::Format::Rfc3339);
@@ -3231,7 +3272,8 @@ pub mod email {
     /// An address the service will not send to.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct Suppression {
         pub id: String,
@@ -3267,6 +3309,7 @@ pub mod email {
             self
         }
     }
+    #[cfg(feature = "server")]
     impl rt::validate::Validate for Suppression {
         fn validate(&self, v: &mut rt::validate::Validator) {
             v.format("email", &self.email, rt::validate::Format::Email);
@@ -3276,7 +3319,8 @@ pub mod email {
     /// An address to stop sending to.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct CreateSuppressionRequest {
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
@@ -3505,7 +3549,8 @@ pub mod email {
     /// A URL the service posts events to, signed with Standard Webhooks.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct WebhookEndpoint {
         pub id: String,
@@ -3565,6 +3610,7 @@ pub mod email {
             self
         }
     }
+    #[cfg(feature = "server")]
     impl rt::validate::Validate for WebhookEndpoint {
         fn validate(&self, v: &mut rt::validate::Validator) {
             v.format("url", &self.url, rt::validate::Format::Uri);
@@ -3574,7 +3620,8 @@ pub mod email {
     /// A new webhook endpoint.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct CreateWebhookRequest {
         /// A URI.
@@ -3611,7 +3658,8 @@ pub mod email {
     /// Changes to a webhook endpoint.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct UpdateWebhookRequest {
         /// A URI.
@@ -3660,7 +3708,8 @@ pub mod email {
     /// The email an event is about.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct EmailEventData {
         pub email_id: String,
@@ -3723,6 +3772,7 @@ pub mod email {
             self
         }
     }
+    #[cfg(feature = "server")]
     impl rt::validate::Validate for EmailEventData {
         fn validate(&self, v: &mut rt::validate::Validator) {
             v.format("from", &self.from, rt::validate::Format::Email);
@@ -3790,6 +3840,7 @@ pub mod email {
             }
         }
     }
+    #[cfg(feature = "server")]
     impl ::serde::Serialize for BounceType {
         fn serialize<S: ::serde::Serializer>(
             &self,
@@ -3809,7 +3860,8 @@ pub mod email {
     /// Why the recipient's server refused an email.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct Bounce {
         pub r#type: BounceType,
@@ -3845,7 +3897,8 @@ pub mod email {
     /// A bounced email.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct EmailBouncedData {
         pub email_id: String,
@@ -3906,6 +3959,7 @@ pub mod email {
             self
         }
     }
+    #[cfg(feature = "server")]
     impl rt::validate::Validate for EmailBouncedData {
         fn validate(&self, v: &mut rt::validate::Validator) {
             v.format("from", &self.from, rt::validate::Format::Email);
@@ -3917,7 +3971,8 @@ pub mod email {
     /// An email whose delivery is being retried.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct EmailDelayedData {
         pub email_id: String,
@@ -3996,6 +4051,7 @@ pub mod email {
             self
         }
     }
+    #[cfg(feature = "server")]
     impl rt::validate::Validate for EmailDelayedData {
         fn validate(&self, v: &mut rt::validate::Validator) {
             v.format("from", &self.from, rt::validate::Format::Email);
@@ -4012,7 +4068,8 @@ pub mod email {
     /// An opened email.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct EmailOpenedData {
         pub email_id: String,
@@ -4097,6 +4154,7 @@ pub mod email {
             self
         }
     }
+    #[cfg(feature = "server")]
     impl rt::validate::Validate for EmailOpenedData {
         fn validate(&self, v: &mut rt::validate::Validator) {
             v.format("from", &self.from, rt::validate::Format::Email);
@@ -4109,7 +4167,8 @@ pub mod email {
     /// A link clicked in an email.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct EmailClickedData {
         pub email_id: String,
@@ -4197,6 +4256,7 @@ pub mod email {
             self
         }
     }
+    #[cfg(feature = "server")]
     impl rt::validate::Validate for EmailClickedData {
         fn validate(&self, v: &mut rt::validate::Validator) {
             v.format("from", &self.from, rt::validate::Format::Email);
@@ -4209,7 +4269,8 @@ pub mod email {
     /// An email that could not be sent.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct EmailFailedData {
         pub email_id: String,
@@ -4278,6 +4339,7 @@ pub mod email {
             self
         }
     }
+    #[cfg(feature = "server")]
     impl rt::validate::Validate for EmailFailedData {
         fn validate(&self, v: &mut rt::validate::Validator) {
             v.format("from", &self.from, rt::validate::Format::Email);
@@ -4289,7 +4351,8 @@ pub mod email {
     /// An email not sent because its recipient is suppressed.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct EmailSuppressedData {
         pub email_id: String,
@@ -4358,6 +4421,7 @@ pub mod email {
             self
         }
     }
+    #[cfg(feature = "server")]
     impl rt::validate::Validate for EmailSuppressedData {
         fn validate(&self, v: &mut rt::validate::Validator) {
             v.format("from", &self.from, rt::validate::Format::Email);
@@ -4369,7 +4433,8 @@ pub mod email {
     /// The contact a `contact.*` event is about.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct ContactEventData {
         pub id: String,
@@ -4440,6 +4505,7 @@ pub mod email {
             self
         }
     }
+    #[cfg(feature = "server")]
     impl rt::validate::Validate for ContactEventData {
         fn validate(&self, v: &mut rt::validate::Validator) {
             v.format("email", &self.email, rt::validate::Format::Email);
@@ -4486,6 +4552,7 @@ pub mod email {
         /// A variant this version does not know: the whole payload, as received.
         Unknown(::serde_json::Value),
     }
+    #[cfg(feature = "server")]
     impl ::serde::Serialize for EmailEvent {
         fn serialize<S: ::serde::Serializer>(
             &self,
@@ -4708,6 +4775,7 @@ pub mod email {
             Self::EmailSuppressed(content)
         }
     }
+    #[cfg(feature = "server")]
     impl rt::validate::Validate for EmailEvent {
         fn validate(&self, v: &mut rt::validate::Validator) {
             match self {
@@ -4756,7 +4824,8 @@ pub mod email {
         }
     }
     /// One page of a list: its items, and whether more pages follow.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     pub struct Page<T> {
         /// The items of this page.
         #[serde(rename = "data")]

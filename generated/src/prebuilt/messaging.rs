@@ -395,7 +395,8 @@ pub mod messaging {
         }
     }
     /// Query parameters of `list_resources`.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct ListResourcesQuery {
         /// Page size, 1 to 100.
@@ -431,7 +432,8 @@ pub mod messaging {
         }
     }
     /// Query parameters of `list_messages`.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct ListMessagesQuery {
         /// Page size, 1 to 100.
@@ -483,7 +485,8 @@ pub mod messaging {
         }
     }
     /// Query parameters of `list_templates`.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct ListTemplatesQuery {
         /// Page size, 1 to 100.
@@ -562,7 +565,8 @@ pub mod messaging {
     /// The body of every failed request.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct ErrorResponse {
         pub error: ErrorDetail,
@@ -576,7 +580,8 @@ pub mod messaging {
     /// What went wrong.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct ErrorDetail {
         /// Machine-readable code, like `validation_error`.
@@ -616,7 +621,8 @@ pub mod messaging {
     /// An item of the seed's generic read request. Its fields are not shown.
     ///
     /// *Not shown*: the seed leaves this unknown.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct Resource {
         /// Assumed identifier, so the list can page.
@@ -799,6 +805,7 @@ pub mod messaging {
             }
         }
     }
+    #[cfg(feature = "server")]
     impl ::serde::Serialize for MessageType {
         fn serialize<S: ::serde::Serializer>(
             &self,
@@ -1028,6 +1035,7 @@ pub mod messaging {
             }
         }
     }
+    #[cfg(feature = "server")]
     impl ::serde::Serialize for Direction {
         fn serialize<S: ::serde::Serializer>(
             &self,
@@ -1109,6 +1117,7 @@ pub mod messaging {
             }
         }
     }
+    #[cfg(feature = "server")]
     impl<'de> ::serde::Deserialize<'de> for Message {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
@@ -1188,6 +1197,7 @@ pub mod messaging {
             }
         }
     }
+    #[cfg(feature = "server")]
     impl<'de> ::serde::Deserialize<'de> for SmsMessage {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
@@ -1298,6 +1308,7 @@ pub mod messaging {
             }
         }
     }
+    #[cfg(feature = "server")]
     impl<'de> ::serde::Deserialize<'de> for WhatsappMessage {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
@@ -1395,6 +1406,7 @@ pub mod messaging {
             }
         }
     }
+    #[cfg(feature = "server")]
     impl<'de> ::serde::Deserialize<'de> for VoiceMessage {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
@@ -1495,6 +1507,7 @@ pub mod messaging {
             }
         }
     }
+    #[cfg(feature = "server")]
     impl<'de> ::serde::Deserialize<'de> for InstagramMessage {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
@@ -1556,7 +1569,8 @@ pub mod messaging {
     /// An SMS text message. Long texts are split into segments; see `SmsText::segments`.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct SmsText {
         /// Sender: an E.164 number, or an alphanumeric sender id of up to 11 characters where the destination allows one.
@@ -1639,7 +1653,8 @@ pub mod messaging {
     /// SMS-only settings.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct SmsOptions {
         /// How the text is encoded; `auto` (the default) picks GSM-7 when it can.
@@ -1725,6 +1740,7 @@ pub mod messaging {
             serializer.serialize_str(self.as_str())
         }
     }
+    #[cfg(feature = "server")]
     impl<'de> ::serde::Deserialize<'de> for SmsEncoding {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
@@ -1736,7 +1752,8 @@ pub mod messaging {
     /// WhatsApp-only settings.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct WhatsappOptions {
         /// The message this one replies to.
@@ -1767,7 +1784,8 @@ pub mod messaging {
     /// A WhatsApp text message.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct WhatsappText {
         /// Your WhatsApp Business number.
@@ -1852,7 +1870,8 @@ pub mod messaging {
     /// A WhatsApp image, with an optional caption.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct WhatsappImage {
         /// Your WhatsApp Business number.
@@ -1935,7 +1954,8 @@ pub mod messaging {
     /// A WhatsApp audio clip.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct WhatsappAudio {
         /// Your WhatsApp Business number.
@@ -2018,7 +2038,8 @@ pub mod messaging {
     /// A WhatsApp video, with an optional caption.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct WhatsappVideo {
         /// Your WhatsApp Business number.
@@ -2101,7 +2122,8 @@ pub mod messaging {
     /// A WhatsApp document, with an optional caption and file name.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct WhatsappFile {
         /// Your WhatsApp Business number.
@@ -2184,7 +2206,8 @@ pub mod messaging {
     /// An approved WhatsApp template: the only kind of WhatsApp message delivered outside the 24-hour window.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct WhatsappTemplate {
         /// Your WhatsApp Business number.
@@ -2396,7 +2419,8 @@ pub mod messaging {
     /// Which approved template to send, in which language, with which values.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct TemplateContent {
         /// The template's name, as approved.
@@ -2439,7 +2463,8 @@ pub mod messaging {
     /// Values for one part of a template.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct TemplateComponent {
         pub r#type: TemplateComponentType,
@@ -2559,6 +2584,7 @@ pub mod messaging {
             serializer.serialize_str(self.as_str())
         }
     }
+    #[cfg(feature = "server")]
     impl<'de> ::serde::Deserialize<'de> for TemplateComponentType {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
@@ -2633,6 +2659,7 @@ pub mod messaging {
             }
         }
     }
+    #[cfg(feature = "server")]
     impl<'de> ::serde::Deserialize<'de> for TemplateParameter {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
@@ -2690,7 +2717,8 @@ pub mod messaging {
     /// A text value.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct TextParameter {
         pub text: String,
@@ -2709,7 +2737,8 @@ pub mod messaging {
     /// A quick-reply button's payload.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct PayloadParameter {
         pub payload: String,
@@ -2728,7 +2757,8 @@ pub mod messaging {
     /// An image for a template header.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct ImageParameter {
         pub image: MediaLink,
@@ -2747,7 +2777,8 @@ pub mod messaging {
     /// A video for a template header.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct VideoParameter {
         pub video: MediaLink,
@@ -2766,7 +2797,8 @@ pub mod messaging {
     /// A document for a template header.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct DocumentParameter {
         pub document: MediaLink,
@@ -2785,7 +2817,8 @@ pub mod messaging {
     /// Media for a template parameter.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct MediaLink {
         /// A URI.
@@ -2817,7 +2850,8 @@ pub mod messaging {
     /// A text-to-speech call: the service calls `to` and speaks `text`.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct VoiceText {
         /// The number the call comes from (one of your voice numbers).
@@ -2891,7 +2925,8 @@ pub mod messaging {
     /// How the text is spoken.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct VoiceOptions {
         /// BCP 47 language, like `en-GB`.
@@ -2936,7 +2971,8 @@ pub mod messaging {
     /// Instagram-only settings.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct InstagramOptions {
         /// `human_agent` lets a person answer up to 7 days after the user's last message.
@@ -3014,6 +3050,7 @@ pub mod messaging {
             serializer.serialize_str(self.as_str())
         }
     }
+    #[cfg(feature = "server")]
     impl<'de> ::serde::Deserialize<'de> for InstagramTag {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
@@ -3025,7 +3062,8 @@ pub mod messaging {
     /// An Instagram text message.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct InstagramText {
         /// Your Instagram professional account's id.
@@ -3094,7 +3132,8 @@ pub mod messaging {
     /// An Instagram image.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct InstagramImage {
         /// Your Instagram professional account's id.
@@ -3161,7 +3200,8 @@ pub mod messaging {
     /// An Instagram audio clip.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct InstagramAudio {
         /// Your Instagram professional account's id.
@@ -3228,7 +3268,8 @@ pub mod messaging {
     /// An Instagram video.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct InstagramVideo {
         /// Your Instagram professional account's id.
@@ -3295,7 +3336,8 @@ pub mod messaging {
     /// An Instagram file.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct InstagramFile {
         /// Your Instagram professional account's id.
@@ -3362,7 +3404,8 @@ pub mod messaging {
     /// Media by URL, without a caption (Instagram shows none).
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct MediaUrl {
         /// Where the service fetches the media.
@@ -3384,7 +3427,8 @@ pub mod messaging {
     /// An accepted message.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct SendMessageResponse {
         /// A UUID.
@@ -3398,6 +3442,7 @@ pub mod messaging {
             }
         }
     }
+    #[cfg(feature = "server")]
     impl rt::validate::Validate for SendMessageResponse {
         fn validate(&self, v: &mut rt::validate::Validator) {
             v.format("message_uuid", &self.message_uuid, rt::validate::Format::Uuid);
@@ -3406,7 +3451,8 @@ pub mod messaging {
     /// A message (sent or received) as the service keeps it.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct MessageRecord {
         /// The list cursor (the service's pages read `id`); the same value as `message_uuid`.
@@ -3516,6 +3562,7 @@ pub mod messaging {
             self
         }
     }
+    #[cfg(feature = "server")]
     impl rt::validate::Validate for MessageRecord {
         fn validate(&self, v: &mut rt::validate::Validator) {
             v.format("message_uuid", &self.message_uuid, rt::validate::Format::Uuid);
@@ -3526,7 +3573,8 @@ pub mod messaging {
     /// A change to a message: mark an inbound WhatsApp or Instagram message read (the sender sees the read receipt).
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct UpdateMessageRequest {
         pub status: UpdateMessageStatus,
@@ -3600,6 +3648,7 @@ pub mod messaging {
             serializer.serialize_str(self.as_str())
         }
     }
+    #[cfg(feature = "server")]
     impl<'de> ::serde::Deserialize<'de> for UpdateMessageStatus {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
@@ -3611,7 +3660,8 @@ pub mod messaging {
     /// An approved (or pending) WhatsApp message template.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct Template {
         pub id: String,
@@ -3667,6 +3717,7 @@ pub mod messaging {
             self
         }
     }
+    #[cfg(feature = "server")]
     impl rt::validate::Validate for Template {
         fn validate(&self, v: &mut rt::validate::Validator) {
             v.format("updated_at", &self.updated_at, rt::validate::Format::Rfc3339);
@@ -3736,6 +3787,7 @@ pub mod messaging {
             }
         }
     }
+    #[cfg(feature = "server")]
     impl ::serde::Serialize for TemplateCategory {
         fn serialize<S: ::serde::Serializer>(
             &self,
@@ -3860,6 +3912,7 @@ pub mod messaging {
         /// A variant this version does not know: the whole payload, as received.
         Unknown(::serde_json::Value),
     }
+    #[cfg(feature = "server")]
     impl ::serde::Serialize for MessagingEvent {
         fn serialize<S: ::serde::Serializer>(
             &self,
@@ -3914,6 +3967,7 @@ pub mod messaging {
             Self::Inbound(content)
         }
     }
+    #[cfg(feature = "server")]
     impl rt::validate::Validate for MessagingEvent {
         fn validate(&self, v: &mut rt::validate::Validator) {
             match self {
@@ -3926,7 +3980,8 @@ pub mod messaging {
     /// A status change of a message (or a voice call) you sent.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct StatusEvent {
         /// A UUID.
@@ -3994,6 +4049,7 @@ pub mod messaging {
             self
         }
     }
+    #[cfg(feature = "server")]
     impl rt::validate::Validate for StatusEvent {
         fn validate(&self, v: &mut rt::validate::Validator) {
             v.format("message_uuid", &self.message_uuid, rt::validate::Format::Uuid);
@@ -4003,7 +4059,8 @@ pub mod messaging {
     /// Why a message failed.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct StatusError {
         pub code: String,
@@ -4035,7 +4092,8 @@ pub mod messaging {
     /// What a message cost.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct Usage {
         /// A decimal, as text to keep its precision: `0.0333`.
@@ -4055,7 +4113,8 @@ pub mod messaging {
     /// SMS-only status details.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct SmsStatusDetails {
         /// How many segments the message was sent as.
@@ -4073,7 +4132,8 @@ pub mod messaging {
     /// A message a user sent you. Which content field is set follows `message_type`.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct InboundMessage {
         /// A UUID.
@@ -4163,6 +4223,7 @@ pub mod messaging {
             self
         }
     }
+    #[cfg(feature = "server")]
     impl rt::validate::Validate for InboundMessage {
         fn validate(&self, v: &mut rt::validate::Validator) {
             v.format("message_uuid", &self.message_uuid, rt::validate::Format::Uuid);
@@ -4177,7 +4238,8 @@ pub mod messaging {
     /// The sender's profile, where the channel shares it.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct Profile {
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -4193,7 +4255,8 @@ pub mod messaging {
     /// The message an inbound message replies to.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct InboundContext {
         /// A UUID.
@@ -4208,13 +4271,15 @@ pub mod messaging {
             self
         }
     }
+    #[cfg(feature = "server")]
     impl rt::validate::Validate for InboundContext {
         fn validate(&self, v: &mut rt::validate::Validator) {
             v.format("message_uuid", &self.message_uuid, rt::validate::Format::Uuid);
         }
     }
     /// One page of a list: its items, and whether more pages follow.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     pub struct Page<T> {
         /// The items of this page.
         #[serde(rename = "data")]

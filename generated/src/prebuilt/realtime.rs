@@ -266,7 +266,8 @@ pub mod realtime {
         }
     }
     /// Query parameters of `list_channels`.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct ListChannelsQuery {
         /// Only channels whose names start with this, like `presence-`.
@@ -289,7 +290,8 @@ pub mod realtime {
         }
     }
     /// Query parameters of `get_channel`.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct GetChannelQuery {
         /// Attributes to return: `user_count` (presence), `subscription_count`, `cache` (cache channels).
@@ -323,7 +325,8 @@ pub mod realtime {
     /// An event to publish on one or more channels.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct TriggerEventRequest {
         /// The event name, up to 200 characters.
@@ -408,7 +411,8 @@ pub mod realtime {
     /// One event of a batch; each names its own channel.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct BatchEvent {
         /// The event name, up to 200 characters.
@@ -465,7 +469,8 @@ pub mod realtime {
     /// Up to 10 events published in one request.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct TriggerBatchRequest {
         /// 1 to 10 events.
@@ -489,7 +494,8 @@ pub mod realtime {
     /// A channel gained its first subscriber.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct ChannelOccupied {
         pub channel: String,
@@ -503,7 +509,8 @@ pub mod realtime {
     /// A user joined or left a presence channel.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct MemberEvent {
         pub channel: String,
@@ -521,7 +528,8 @@ pub mod realtime {
     /// A client event sent on a private or presence channel.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct ClientEvent {
         pub channel: String,
@@ -557,7 +565,8 @@ pub mod realtime {
     /// The number of subscribers of a channel changed.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct SubscriptionCount {
         pub channel: String,
@@ -592,6 +601,7 @@ pub mod realtime {
         /// A variant this version does not know: the whole payload, as received.
         Unknown(::serde_json::Value),
     }
+    #[cfg(feature = "server")]
     impl ::serde::Serialize for WebhookEvent {
         fn serialize<S: ::serde::Serializer>(
             &self,
@@ -709,7 +719,8 @@ pub mod realtime {
     /// A webhook delivery.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct WebhookBody {
         /// When it was sent, in Unix milliseconds.
@@ -731,7 +742,8 @@ pub mod realtime {
     /// The server accepted the connection.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct ConnectionEstablished {
         /// This connection's id, like `123.456`; it changes on every reconnect.
@@ -758,7 +770,8 @@ pub mod realtime {
     /// Asks to join a channel.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct SubscribeData {
         pub channel: String,
@@ -800,7 +813,8 @@ pub mod realtime {
     /// Leaves a channel.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct UnsubscribeData {
         pub channel: String,
@@ -814,7 +828,8 @@ pub mod realtime {
     /// The members of a presence channel when the subscription succeeds.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct PresenceSnapshot {
         /// The user ids.
@@ -856,7 +871,8 @@ pub mod realtime {
     /// A subscription succeeded; `presence` is set on presence channels.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct SubscriptionSucceededData {
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -872,7 +888,8 @@ pub mod realtime {
     /// A user joined a presence channel.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct MemberAddedData {
         pub user_id: String,
@@ -896,7 +913,8 @@ pub mod realtime {
     /// A user left a presence channel.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct MemberRemovedData {
         pub user_id: String,
@@ -910,7 +928,8 @@ pub mod realtime {
     /// The number of subscribers of a channel.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct SubscriptionCountData {
         pub subscription_count: i64,
@@ -924,7 +943,8 @@ pub mod realtime {
     /// An error the server reports on the connection; `code` follows the close-code ranges when set.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct ProtocolError {
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -947,7 +967,8 @@ pub mod realtime {
     /// Signs the connection in as a user.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
     #[non_exhaustive]
     pub struct SigninData {
         /// `<key>:<hex HMAC-SHA256 of "socket_id::user::user_data">`.
@@ -967,7 +988,8 @@ pub mod realtime {
     /// The connection is signed in.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Default, ::serde::Deserialize)]
+    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
     #[non_exhaustive]
     pub struct SigninSuccessData {
         #[serde(skip_serializing_if = "Option::is_none")]

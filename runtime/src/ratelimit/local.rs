@@ -94,40 +94,18 @@ impl Window {
         deadline: Option<std::time::Instant>,
     ) -> Result<Permit<'_>, Duration> {
         let deadline = deadline.map(Instant::from_std);
+        // Most calls find a slot free: no waiter registration (two more locks) for them.
+        if self.look(Instant::now()).is_none() {
+            return Ok(Permit::local(self));
+        }
         loop {
             // Registered before looking, so a release between the look and the wait is seen.
             let released = self.released.notified();
             tokio::pin!(released);
             released.as_mut().enable();
             let now = Instant::now();
-            let (ready_at, all_in_flight) = {
-                let mut state = self.lock();
-                let mut ready_at = now;
-                match state.paused_until {
-                    Some(until) if until > now => ready_at = until,
-                    Some(_) => state.paused_until = None,
-                    None => {}
-                }
-                while state.sent.front().is_some_and(|&t| t + self.window <= now) {
-                    state.sent.pop_front();
-                }
-                let mut all_in_flight = false;
-                if state.sent.len() + state.in_flight >= self.slots {
-                    match state.sent.front() {
-                        Some(&oldest) => ready_at = ready_at.max(oldest + self.window),
-                        // Every slot is held by a running call: the first comes back one
-                        // window after that call finishes, so at least a window from now.
-                        None => {
-                            all_in_flight = true;
-                            ready_at = ready_at.max(now + self.window);
-                        }
-                    }
-                }
-                if ready_at <= now {
-                    state.in_flight += 1;
-                    return Ok(Permit::local(self));
-                }
-                (ready_at, all_in_flight)
+            let Some((ready_at, all_in_flight)) = self.look(now) else {
+                return Ok(Permit::local(self));
             };
             if deadline.is_some_and(|d| ready_at > d) {
                 return Err(ready_at - now);
@@ -143,6 +121,36 @@ impl Window {
                 tokio::time::sleep_until(ready_at).await;
             }
         }
+    }
+
+    /// Takes a slot when one is free at `now` (`None`); else when one may come back, and
+    /// whether every slot is held by a running call (it comes back a window after that ends).
+    fn look(&self, now: Instant) -> Option<(Instant, bool)> {
+        let mut state = self.lock();
+        let mut ready_at = now;
+        match state.paused_until {
+            Some(until) if until > now => ready_at = until,
+            Some(_) => state.paused_until = None,
+            None => {}
+        }
+        while state.sent.front().is_some_and(|&t| t + self.window <= now) {
+            state.sent.pop_front();
+        }
+        let mut all_in_flight = false;
+        if state.sent.len() + state.in_flight >= self.slots {
+            match state.sent.front() {
+                Some(&oldest) => ready_at = ready_at.max(oldest + self.window),
+                None => {
+                    all_in_flight = true;
+                    ready_at = ready_at.max(now + self.window);
+                }
+            }
+        }
+        if ready_at <= now {
+            state.in_flight += 1;
+            return None;
+        }
+        Some((ready_at, all_in_flight))
     }
 
     /// Holds every caller off for `pause` (or longer, if a longer pause is in force).

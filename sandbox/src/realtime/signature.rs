@@ -3,7 +3,7 @@
 //! runtime's channel-authorization functions). Comparisons are constant-time.
 
 use comms_runtime::realtime::{authenticate_user, authorize_channel, authorize_presence_channel};
-use comms_runtime::{Method, PusherSigner, Secret, SignableRequest};
+use comms_runtime::{Method, PusherSigner, Secret, SignableRequest, constant_time_eq};
 
 /// How far `auth_timestamp` may be from the server's clock.
 pub(crate) const TIMESTAMP_TOLERANCE_SECS: i64 = 600;
@@ -15,14 +15,6 @@ const AUTH_PARAMS: [&str; 4] = [
     "auth_version",
     "auth_signature",
 ];
-
-/// Equality that takes the same time wherever the first difference is.
-pub(crate) fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
 
 /// Verifies a signed HTTP API request: `auth_key` is the app's, `auth_version` is 1.0,
 /// `auth_timestamp` is within ±600 s of `now`, `body_md5` matches the body when there is one,
