@@ -81,11 +81,12 @@ async fn the_examples_run_against_the_sandbox_from_its_exported_variables() {
 
     let d = dir.clone();
     let e = env.clone();
-    let (email, messaging, realtime) = tokio::task::spawn_blocking(move || {
+    let (email, messaging, realtime, presence) = tokio::task::spawn_blocking(move || {
         (
             run(&d, "email", &e),
             run(&d, "messaging", &e),
             run(&d, "realtime", &e),
+            run(&d, "presence", &e),
         )
     })
     .await
@@ -98,6 +99,16 @@ async fn the_examples_run_against_the_sandbox_from_its_exported_variables() {
     assert!(
         realtime.contains("received order-shipped on private-orders: {\"order\":1042}"),
         "{realtime}"
+    );
+    assert!(
+        presence.contains("presence-room members: ada, grace"),
+        "{presence}"
+    );
+    assert!(
+        presence.contains(
+            "decrypted note on private-encrypted-notes: {\"text\":\"only key holders read this\"}"
+        ),
+        "{presence}"
     );
 
     // The messages' status events reach the receiver, which verifies each one.
