@@ -1,8 +1,10 @@
 //! Typed Rust clients for the email, messaging and realtime services: the one dependency an
 //! app needs.
 //!
-//! Each service module is generated at build time from `spec/<service>.yaml` and sits behind a
-//! cargo feature of its name; `smtp`, `tls` and `http2` are features too (all on by default).
+//! Each service module is generated from `spec/<service>.yaml` and sits behind a cargo feature
+//! of its name; `smtp`, `tls` and `http2` are features too (all on by default). The crate ships
+//! the generated code, so an app compiles no generator; the `codegen` feature (off by default)
+//! generates it from the specs at build time instead, for those who edit them.
 //! Hand-written conveniences sit in the same modules as the generated items (such as
 //! [`messaging::sms`], the SMS segment calculator). The engine underneath (auth, retries, rate
 //! limits, timeouts, pagination, webhook checks) is [`runtime`].
