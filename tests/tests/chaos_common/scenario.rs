@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use comms::pusher::{self, ConnectionEvent, ConnectionState};
+use comms::pusher::{self, ConnectionEvent, ConnectionState, StateChange};
 use comms_runtime::realtime::{Channel, Connection};
 
 use super::{ChaosProxy, MALFORMED, Policy, encode_frame};
@@ -120,11 +120,19 @@ async fn resubscribed(c: &Connection, channels: &mut [&mut Channel], timeout: Du
     }
 }
 
-/// Waits until the client has noticed the connection is gone (state leaves Connected).
-async fn lost(c: &Connection) {
+/// Waits until the client has noticed the connection is gone: a state change away from
+/// Connected, on `changes` taken before the fault. (Polling the state missed it once: the client
+/// can drop and reconnect on loopback between two looks.)
+async fn lost(changes: &mut tokio::sync::broadcast::Receiver<StateChange>) {
+    use tokio::sync::broadcast::error::RecvError;
     tokio::time::timeout(WAIT, async {
-        while c.state() == ConnectionState::Connected {
-            tokio::time::sleep(Duration::from_millis(5)).await;
+        loop {
+            match changes.recv().await {
+                Ok(change) if change.previous == ConnectionState::Connected => return,
+                Ok(_) => continue,
+                // Many changes since the fault, or the connection is gone: it noticed.
+                Err(RecvError::Lagged(_) | RecvError::Closed) => return,
+            }
         }
     })
     .await
@@ -235,24 +243,27 @@ pub async fn run<S: ChaosServer>(mut server: S) -> Outcome {
 
         // 2. The network fails: every proxied connection is cut.
         let from = Instant::now();
+        let mut changes = connection.state_changes();
         proxy.cut();
-        lost(&connection).await;
+        lost(&mut changes).await;
         resubscribed(&connection, &mut [&mut public, &mut private], WAIT).await;
         outages.push((from, Instant::now()));
         tokio::time::sleep(Duration::from_millis(500)).await;
 
         // 3. A frame that breaks the WebSocket protocol (a text frame that is not UTF-8).
         let from = Instant::now();
+        let mut changes = connection.state_changes();
         proxy.inject_raw(encode_frame(1, &[0xff, 0xfe, 0x7b]));
-        lost(&connection).await;
+        lost(&mut changes).await;
         resubscribed(&connection, &mut [&mut public, &mut private], WAIT).await;
         outages.push((from, Instant::now()));
         tokio::time::sleep(Duration::from_millis(500)).await;
 
         // 4. The server dies and comes back on the same port.
         let from = Instant::now();
+        let mut changes = connection.state_changes();
         server.kill().await;
-        lost(&connection).await;
+        lost(&mut changes).await;
         tokio::time::sleep(Duration::from_millis(300)).await;
         server.restart().await;
         resubscribed(
