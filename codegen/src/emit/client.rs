@@ -633,66 +633,16 @@ fn param_builders(
     name: &proc_macro2::Ident,
     params: &[ParamInfo],
 ) -> TokenStream {
-    let required: Vec<&ParamInfo> = params.iter().filter(|p| p.required).collect();
-    let new = (!required.is_empty()).then(|| {
-        let args = required.iter().map(|p| {
-            let id = ident(&p.rust);
-            let (ty, _) = super::types::arg_of(&p.ty, &id);
-            quote!(#id: #ty)
-        });
-        let inits = params.iter().map(|p| {
-            let id = ident(&p.rust);
-            if p.required {
-                let (_, conv) = super::types::arg_of(&p.ty, &id);
-                // A value taken as is: the shorthand (clippy's `redundant_field_names`).
-                if id == conv.to_string() {
-                    quote!(#id,)
-                } else {
-                    quote!(#id: #conv,)
-                }
-            } else {
-                quote!(#id: None,)
-            }
-        });
-        let doc = docs(&format!(
-            "{} `{name}` with its required parameters; set the others with the methods named after them.",
-            super::types::article(&name.to_string()),
-        ));
-        let many = (required.len() > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
-        quote! {
-            #doc
-            #many
-            pub fn new(#(#args),*) -> Self {
-                Self { #(#inits)* }
-            }
-        }
-    });
-    let setters: Vec<TokenStream> = params
+    let members: Vec<super::types::Member<'_>> = params
         .iter()
-        .filter(|p| !p.required)
-        .map(|p| {
-            let id = ident(&p.rust);
-            let (ty, conv) = super::types::arg_of(&p.ty, &format_ident!("value"));
-            let doc = member_docs(p.doc.as_deref(), p.source, op.source);
-            quote! {
-                #doc
-                #[must_use]
-                pub fn #id(mut self, value: #ty) -> Self {
-                    self.#id = Some(#conv);
-                    self
-                }
-            }
+        .map(|p| super::types::Member {
+            rust: &p.rust,
+            ty: &p.ty,
+            required: p.required,
+            doc: member_docs(p.doc.as_deref(), p.source, op.source),
         })
         .collect();
-    if new.is_none() && setters.is_empty() {
-        return TokenStream::new();
-    }
-    quote! {
-        impl #name {
-            #new
-            #(#setters)*
-        }
-    }
+    super::types::builders(&name.to_string(), &members, "parameters")
 }
 
 fn webhook(service: &Service) -> Option<TokenStream> {

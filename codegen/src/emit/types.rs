@@ -543,18 +543,43 @@ pub(super) fn arg_of(ty: &Ty, value: &proc_macro2::Ident) -> (TokenStream, Token
 
 /// `new(required fields...)` and one chainable setter per optional field.
 fn constructors(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
-    let name = format_ident!("{}", t.name);
-    let required: Vec<&FieldInfo> = fields.iter().filter(|f| f.required).collect();
+    let members: Vec<Member<'_>> = fields
+        .iter()
+        .map(|f| Member {
+            rust: &f.rust,
+            ty: &f.ty,
+            required: f.required,
+            // The field's own docs, if any: "Sets `x`" would only repeat the method's name.
+            doc: field_doc(f, t.source),
+        })
+        .collect();
+    builders(&t.name, &members, "fields")
+}
+
+/// A field of a generated struct, as its constructor and setters see it.
+pub(super) struct Member<'a> {
+    pub rust: &'a str,
+    pub ty: &'a Ty,
+    pub required: bool,
+    /// The setter's docs.
+    pub doc: TokenStream,
+}
+
+/// `impl name { new(required...), one #[must_use] setter per optional member }`, or nothing when
+/// there is neither; `what` names the members in the constructor's doc (`fields`,
+/// `parameters`). Objects and parameter structs are built the same way.
+pub(super) fn builders(name: &str, members: &[Member<'_>], what: &str) -> TokenStream {
+    let required: Vec<&Member<'_>> = members.iter().filter(|m| m.required).collect();
     let new = (!required.is_empty()).then(|| {
-        let params = required.iter().map(|f| {
-            let id = ident(&f.rust);
-            let (ty, _) = arg_of(&f.ty, &id);
+        let params = required.iter().map(|m| {
+            let id = ident(m.rust);
+            let (ty, _) = arg_of(m.ty, &id);
             quote!(#id: #ty)
         });
-        let inits = fields.iter().map(|f| {
-            let id = ident(&f.rust);
-            if f.required {
-                let (_, conv) = arg_of(&f.ty, &id);
+        let inits = members.iter().map(|m| {
+            let id = ident(m.rust);
+            if m.required {
+                let (_, conv) = arg_of(m.ty, &id);
                 // A value taken as is: the shorthand (clippy's `redundant_field_names`).
                 if id == conv.to_string() {
                     quote!(#id,)
@@ -566,11 +591,10 @@ fn constructors(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
             }
         });
         let doc = docs(&format!(
-            "{} `{}` with its required fields; set the others with the methods named after them.",
-            article(&t.name),
-            t.name
+            "{} `{name}` with its required {what}; set the others with the methods named after them.",
+            article(name),
         ));
-        // One argument per required field: a provider's type can have many.
+        // One argument per required member: a provider's type can have many.
         let many = (required.len() > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
         quote! {
             #doc
@@ -580,24 +604,27 @@ fn constructors(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
             }
         }
     });
-    let setters = fields.iter().filter(|f| !f.required).map(|f| {
-        let id = ident(&f.rust);
-        let (ty, conv) = arg_of(&f.ty, &format_ident!("value"));
-        // The field's own docs, if any: "Sets `x`" would only repeat the method's name.
-        let doc = field_doc(f, t.source);
-        quote! {
-            #doc
-            #[must_use]
-            pub fn #id(mut self, value: #ty) -> Self {
-                self.#id = Some(#conv);
-                self
+    let setters: Vec<TokenStream> = members
+        .iter()
+        .filter(|m| !m.required)
+        .map(|m| {
+            let id = ident(m.rust);
+            let (ty, conv) = arg_of(m.ty, &format_ident!("value"));
+            let doc = &m.doc;
+            quote! {
+                #doc
+                #[must_use]
+                pub fn #id(mut self, value: #ty) -> Self {
+                    self.#id = Some(#conv);
+                    self
+                }
             }
-        }
-    });
-    let setters: Vec<TokenStream> = setters.collect();
+        })
+        .collect();
     if new.is_none() && setters.is_empty() {
         return TokenStream::new();
     }
+    let name = format_ident!("{name}");
     quote! {
         impl #name {
             #new
