@@ -645,31 +645,24 @@ fn defaults_module(service: &Service, paths: &Paths) -> TokenStream {
     }
 }
 
-fn option_str(value: Option<&str>) -> TokenStream {
+/// `Some(value)` or `None`, with paths fully qualified like every path the server emitter writes.
+fn option(value: Option<impl quote::ToTokens>) -> TokenStream {
     match value {
         Some(v) => quote!(::core::option::Option::Some(#v)),
         None => quote!(::core::option::Option::None),
     }
 }
 
+fn option_str(value: Option<&str>) -> TokenStream {
+    option(value)
+}
+
 fn option_u64(value: Option<u64>) -> TokenStream {
-    match value {
-        Some(v) => {
-            let v = proc_macro2::Literal::u64_unsuffixed(v);
-            quote!(::core::option::Option::Some(#v))
-        }
-        None => quote!(::core::option::Option::None),
-    }
+    option(value.map(proc_macro2::Literal::u64_unsuffixed))
 }
 
 fn option_f64(value: Option<f64>) -> TokenStream {
-    match value {
-        Some(v) => {
-            let v = proc_macro2::Literal::f64_unsuffixed(v);
-            quote!(::core::option::Option::Some(#v))
-        }
-        None => quote!(::core::option::Option::None),
-    }
+    option(value.map(proc_macro2::Literal::f64_unsuffixed))
 }
 
 /// A type expression as a `TySchema` constant.
