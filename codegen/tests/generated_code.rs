@@ -140,7 +140,7 @@ events:
 }
 
 #[test]
-fn each_type_derives_the_serde_direction_the_client_moves_it() {
+fn each_type_gets_the_serde_direction_the_client_moves_it() {
     use comms_codegen::resolved::Flow;
     let services = comms_codegen::check::check_dir(&spec_dir()).unwrap();
     let email = services.iter().find(|s| s.name() == "email").unwrap();
@@ -170,20 +170,29 @@ fn each_type_derives_the_serde_direction_the_client_moves_it() {
         .find(|f| f.name == "email.rs")
         .unwrap()
         .contents;
-    let at = |ty: &str| {
-        let end = code.find(&format!("pub struct {ty} {{")).unwrap();
-        code[..end].rsplit("///").next().unwrap().to_owned()
+    // Whether `ty`'s impl of `imp` is emitted, and whether it is behind the `server` feature.
+    let gated = |imp: &str, ty: &str| {
+        let end = code
+            .find(&format!("{imp} for {ty} {{"))
+            .unwrap_or_else(|| panic!("no `{imp} for {ty}`"));
+        let before = code[..end].trim_end();
+        let before = (before.strip_suffix("impl<'de>"))
+            .or_else(|| before.strip_suffix("impl"))
+            .unwrap()
+            .trim_end();
+        let before = before
+            .strip_suffix("#[doc(hidden)]")
+            .unwrap_or(before)
+            .trim_end();
+        before.ends_with("#[cfg(feature = \"server\")]")
     };
-    assert!(at("SendEmailRequest").contains("::serde::Serialize)]"));
-    assert!(
-        at("SendEmailRequest")
-            .contains("#[cfg_attr(feature = \"server\", derive(::serde::Deserialize))]")
-    );
-    assert!(at("SendEmailResponse").contains("::serde::Deserialize)]"));
-    assert!(
-        at("SendEmailResponse")
-            .contains("#[cfg_attr(feature = \"server\", derive(::serde::Serialize))]")
-    );
+    assert!(!gated("::serde::Serialize", "SendEmailRequest"));
+    assert!(gated("::serde::Deserialize<'de>", "SendEmailRequest"));
+    assert!(gated("rt::object::Decode", "SendEmailRequest"));
+    assert!(!gated("::serde::Deserialize<'de>", "SendEmailResponse"));
+    assert!(!gated("rt::object::Decode", "SendEmailResponse"));
+    assert!(gated("::serde::Serialize", "SendEmailResponse"));
+    assert!(!gated("::serde::Serialize", "Tag") && !gated("::serde::Deserialize<'de>", "Tag"));
     // A crate that serves its own types gets both, ungated.
     let both = comms_codegen::Generator::new(spec_dir())
         .serde(comms_codegen::emit::SerdeDirections::Both)

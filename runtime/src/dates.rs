@@ -349,6 +349,34 @@ macro_rules! wire_form {
                 })
             }
 
+            /// A value read in this wire form, as RFC 3339 text: what generated `Deserialize`
+            /// impls read a field of this form as (through [`crate::object::value_as`]).
+            #[derive(Debug, Clone, PartialEq)]
+            pub struct Wire(pub String);
+
+            impl<'de> Deserialize<'de> for Wire {
+                fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                    deserialize(deserializer).map(Wire)
+                }
+            }
+
+            impl crate::object::FromWire<String> for Wire {
+                fn into_value(self) -> String {
+                    self.0
+                }
+            }
+
+            /// RFC 3339 text to write in this wire form: what generated `Serialize` impls
+            /// write a field of this form as.
+            #[derive(Debug, Clone, Copy)]
+            pub struct AsWire<'a>(pub &'a str);
+
+            impl Serialize for AsWire<'_> {
+                fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                    serialize(self.0, serializer)
+                }
+            }
+
             /// The same for an optional field (`null` or absent is `None`).
             pub mod option {
                 use serde::{Deserialize, Deserializer, Serializer};

@@ -122,27 +122,10 @@ fn field(f: &FieldInfo, parent: Source) -> TokenStream {
     let doc = field_doc(f, parent);
     let id = ident(&f.rust);
     let ty = rust_type(&f.ty);
-    let wire = &f.wire;
-    let rename = (f.rust != f.wire).then(|| quote!(#[serde(rename = #wire)]));
-    // A date-time whose wire form is not RFC 3339 goes through the runtime's converter.
-    let with = wire_module(f.format).map(|module| {
-        if f.required {
-            quote!(#[serde(with = #module)])
-        } else {
-            let module = format!("{module}::option");
-            quote!(#[serde(default, with = #module)])
-        }
-    });
     if f.required {
-        quote!(#doc #rename #with pub #id: #ty,)
+        quote!(#doc pub #id: #ty,)
     } else {
-        quote! {
-            #doc
-            #rename
-            #with
-            #[serde(skip_serializing_if = "Option::is_none")]
-            pub #id: Option<#ty>,
-        }
+        quote!(#doc pub #id: Option<#ty>,)
     }
 }
 
@@ -153,19 +136,164 @@ fn object(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
     let has_secret = fields.iter().any(|f| f.secret);
     let derive_debug = (!has_secret).then(|| quote!(Debug,));
     let debug = has_secret.then(|| redacting_debug(t, fields));
+    let serde = object_serde(t, fields);
     let fields = fields.iter().map(|f| field(f, t.source));
-    let (derives, gated) = serde_derives(t.flow);
     // `#[non_exhaustive]`: other crates build it with `new` + setters (or `Default`), never a
     // struct literal, so a field added to the spec does not break their build.
     quote! {
         #doc
-        #[derive(#derive_debug Clone, PartialEq, #default #derives)]
-        #gated
+        #[derive(#derive_debug Clone, PartialEq, #default)]
         #[non_exhaustive]
         pub struct #name {
             #(#fields)*
         }
         #debug
+        #serde
+    }
+}
+
+/// An object's `Serialize` and `Deserialize`, written out instead of derived: serialising is a
+/// `serialize_struct` call per field (absent optional fields left out), and decoding is a field
+/// table the runtime walks (`rt::object`), so each type costs a few lines to compile, not the
+/// derive's field enum and visitors. Each is behind the `server` feature when the client does
+/// not need it.
+fn object_serde(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
+    let name = format_ident!("{}", t.name);
+    let label = &t.name;
+    let (ser_gate, de_gate) = (server_gate(t.flow.sent), server_gate(t.flow.received));
+    // The number of fields written: the required ones, plus each optional one that is set.
+    let required = fields.iter().filter(|f| f.required).count();
+    let mut len: Vec<TokenStream> = Vec::new();
+    if required > 0 {
+        let n = usize_lit(required as u64);
+        len.push(quote!(#n));
+    }
+    len.extend(fields.iter().filter(|f| !f.required).map(|f| {
+        let id = ident(&f.rust);
+        quote!(usize::from(self.#id.is_some()))
+    }));
+    let writes = fields.iter().map(|f| {
+        let (id, wire) = (ident(&f.rust), &f.wire);
+        let module = wire_module(f.format);
+        if f.required {
+            let value = match &module {
+                Some(m) => quote!(&#m::AsWire(&self.#id)),
+                None => quote!(&self.#id),
+            };
+            quote!(s.serialize_field(#wire, #value)?;)
+        } else {
+            let value = match &module {
+                Some(m) => quote!(&#m::AsWire(value)),
+                None => quote!(value),
+            };
+            quote!(if let Some(value) = &self.#id { s.serialize_field(#wire, #value)?; })
+        }
+    });
+    let ser_body = if fields.is_empty() {
+        quote!(::serde::ser::SerializeStruct::end(serializer.serialize_struct(#label, 0)?))
+    } else {
+        quote! {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer.serialize_struct(#label, #(#len)+*)?;
+            #(#writes)*
+            s.end()
+        }
+    };
+
+    let wires: Vec<&str> = fields.iter().map(|f| f.wire.as_str()).collect();
+    let slots = fields.iter().map(|f| {
+        let ty = rust_type(&f.ty);
+        if f.required {
+            quote!(Option<#ty>,)
+        } else {
+            quote!(Option<Option<#ty>>,)
+        }
+    });
+    let nones = fields.iter().map(|_| quote!(None,));
+    let reads: Vec<TokenStream> = fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let (slot, wire) = (syn::Index::from(i), &f.wire);
+            match (wire_module(f.format), f.required) {
+                (None, _) => quote!(rt::object::value(&mut p.#slot, map, #wire)),
+                (Some(m), true) => {
+                    quote!(rt::object::value_as::<#m::Wire, _, _>(&mut p.#slot, map, #wire))
+                }
+                (Some(m), false) => {
+                    quote!(rt::object::value_as::<Option<#m::Wire>, _, _>(&mut p.#slot, map, #wire))
+                }
+            }
+        })
+        .collect();
+    let field_fn = match reads.as_slice() {
+        [] => quote! {
+            fn field<'de, A: ::serde::de::MapAccess<'de>>(_: &mut (), _: usize, _: &mut A) -> Result<(), A::Error> {
+                Ok(())
+            }
+        },
+        [read] => quote! {
+            fn field<'de, A: ::serde::de::MapAccess<'de>>(p: &mut Self::Partial, _: usize, map: &mut A) -> Result<(), A::Error> {
+                #read
+            }
+        },
+        [init @ .., last] => {
+            let arms = init.iter().enumerate().map(|(i, read)| {
+                let i = usize_lit(i as u64);
+                quote!(#i => #read,)
+            });
+            quote! {
+                fn field<'de, A: ::serde::de::MapAccess<'de>>(p: &mut Self::Partial, index: usize, map: &mut A) -> Result<(), A::Error> {
+                    match index {
+                        #(#arms)*
+                        _ => #last,
+                    }
+                }
+            }
+        }
+    };
+    let inits = fields.iter().enumerate().map(|(i, f)| {
+        let (id, slot, wire) = (ident(&f.rust), syn::Index::from(i), &f.wire);
+        if f.required {
+            quote!(#id: rt::object::required(p.#slot, #wire)?,)
+        } else {
+            quote!(#id: p.#slot.flatten(),)
+        }
+    });
+    let partial = if fields.is_empty() {
+        quote!(_: ())
+    } else {
+        quote!(p: Self::Partial)
+    };
+    quote! {
+        #ser_gate
+        impl ::serde::Serialize for #name {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                #ser_body
+            }
+        }
+
+        #de_gate
+        #[doc(hidden)]
+        impl rt::object::Decode for #name {
+            const NAME: &'static str = #label;
+            const FIELDS: &'static [&'static str] = &[#(#wires),*];
+            type Partial = (#(#slots)*);
+            fn start() -> Self::Partial {
+                (#(#nones)*)
+            }
+            #field_fn
+            fn finish<E: ::serde::de::Error>(#partial) -> Result<Self, E> {
+                Ok(Self { #(#inits)* })
+            }
+        }
+
+        #de_gate
+        impl<'de> ::serde::Deserialize<'de> for #name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                rt::object::deserialize(deserializer)
+            }
+        }
     }
 }
 
@@ -364,11 +492,11 @@ fn union(t: &TypeInfo, tag: &str, content: Option<&str>, variants: &[VariantInfo
 }
 
 /// The runtime module converting a date-time's wire form, for formats that are not RFC 3339.
-fn wire_module(format: Option<Format>) -> Option<&'static str> {
+fn wire_module(format: Option<Format>) -> Option<TokenStream> {
     match format? {
-        Format::Rfc2822 => Some("rt::dates::rfc2822"),
-        Format::Unix => Some("rt::dates::unix"),
-        Format::UnixMs => Some("rt::dates::unix_ms"),
+        Format::Rfc2822 => Some(quote!(rt::dates::rfc2822)),
+        Format::Unix => Some(quote!(rt::dates::unix)),
+        Format::UnixMs => Some(quote!(rt::dates::unix_ms)),
         _ => None,
     }
 }

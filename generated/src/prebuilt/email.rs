@@ -1139,11 +1139,50 @@ pub mod email {
     /// The body of every failed request.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct ErrorResponse {
         pub error: ErrorDetail,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for ErrorResponse {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer.serialize_struct("ErrorResponse", 1)?;
+            s.serialize_field("error", &self.error)?;
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for ErrorResponse {
+        const NAME: &'static str = "ErrorResponse";
+        const FIELDS: &'static [&'static str] = &["error"];
+        type Partial = (Option<ErrorDetail>,);
+        fn start() -> Self::Partial {
+            (None,)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            _: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            rt::object::value(&mut p.0, map, "error")
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                error: rt::object::required(p.0, "error")?,
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for ErrorResponse {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl ErrorResponse {
         /// An `ErrorResponse` with its required fields; set the others with the methods named after them.
@@ -1154,8 +1193,7 @@ pub mod email {
     /// What went wrong.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct ErrorDetail {
         /// Machine-readable code, like `validation_error`.
@@ -1163,11 +1201,79 @@ pub mod email {
         /// Human-readable explanation.
         pub message: String,
         /// The request field at fault, when there is one.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub param: Option<String>,
         /// Quote this when asking for support.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub request_id: Option<String>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for ErrorDetail {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "ErrorDetail",
+                    2 + usize::from(self.param.is_some())
+                        + usize::from(self.request_id.is_some()),
+                )?;
+            s.serialize_field("code", &self.code)?;
+            s.serialize_field("message", &self.message)?;
+            if let Some(value) = &self.param {
+                s.serialize_field("param", value)?;
+            }
+            if let Some(value) = &self.request_id {
+                s.serialize_field("request_id", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for ErrorDetail {
+        const NAME: &'static str = "ErrorDetail";
+        const FIELDS: &'static [&'static str] = &[
+            "code",
+            "message",
+            "param",
+            "request_id",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<String>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "code"),
+                1 => rt::object::value(&mut p.1, map, "message"),
+                2 => rt::object::value(&mut p.2, map, "param"),
+                _ => rt::object::value(&mut p.3, map, "request_id"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                code: rt::object::required(p.0, "code")?,
+                message: rt::object::required(p.1, "message")?,
+                param: p.2.flatten(),
+                request_id: p.3.flatten(),
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for ErrorDetail {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl ErrorDetail {
         /// An `ErrorDetail` with its required fields; set the others with the methods named after them.
@@ -1195,15 +1301,54 @@ pub mod email {
     /// An item of the seed's generic read request. Its fields are not shown.
     ///
     /// *Not shown*: the seed leaves this unknown.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq, Default)]
     #[non_exhaustive]
     pub struct Resource {
         /// Assumed identifier, so the list can page.
         ///
         /// *Assumed*: not shown by the seed; our design.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub id: Option<String>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for Resource {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct("Resource", usize::from(self.id.is_some()))?;
+            if let Some(value) = &self.id {
+                s.serialize_field("id", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for Resource {
+        const NAME: &'static str = "Resource";
+        const FIELDS: &'static [&'static str] = &["id"];
+        type Partial = (Option<Option<String>>,);
+        fn start() -> Self::Partial {
+            (None,)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            _: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            rt::object::value(&mut p.0, map, "id")
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self { id: p.0.flatten() })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for Resource {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl Resource {
         /// Assumed identifier, so the list can page.
@@ -1218,17 +1363,69 @@ pub mod email {
     /// What a delete answers.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct DeletedObject {
         /// The id (or address) of what was deleted.
         pub id: String,
         /// What kind of thing it was: `template`, `contact`, ...
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub object: Option<String>,
         /// Always true on success.
         pub deleted: bool,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for DeletedObject {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "DeletedObject",
+                    2 + usize::from(self.object.is_some()),
+                )?;
+            s.serialize_field("id", &self.id)?;
+            if let Some(value) = &self.object {
+                s.serialize_field("object", value)?;
+            }
+            s.serialize_field("deleted", &self.deleted)?;
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for DeletedObject {
+        const NAME: &'static str = "DeletedObject";
+        const FIELDS: &'static [&'static str] = &["id", "object", "deleted"];
+        type Partial = (Option<String>, Option<Option<String>>, Option<bool>);
+        fn start() -> Self::Partial {
+            (None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "id"),
+                1 => rt::object::value(&mut p.1, map, "object"),
+                _ => rt::object::value(&mut p.2, map, "deleted"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                id: rt::object::required(p.0, "id")?,
+                object: p.1.flatten(),
+                deleted: rt::object::required(p.2, "deleted")?,
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for DeletedObject {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl DeletedObject {
         /// A `DeletedObject` with its required fields; set the others with the methods named after them.
@@ -1488,11 +1685,55 @@ pub mod email {
     /// A name/value pair attached to an email, reported back in events.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct Tag {
         pub name: String,
         pub value: String,
+    }
+    impl ::serde::Serialize for Tag {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer.serialize_struct("Tag", 2)?;
+            s.serialize_field("name", &self.name)?;
+            s.serialize_field("value", &self.value)?;
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for Tag {
+        const NAME: &'static str = "Tag";
+        const FIELDS: &'static [&'static str] = &["name", "value"];
+        type Partial = (Option<String>, Option<String>);
+        fn start() -> Self::Partial {
+            (None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "name"),
+                _ => rt::object::value(&mut p.1, map, "value"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                name: rt::object::required(p.0, "name")?,
+                value: rt::object::required(p.1, "value")?,
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for Tag {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl Tag {
         /// A `Tag` with its required fields; set the others with the methods named after them.
@@ -1588,28 +1829,112 @@ pub mod email {
     /// A file sent with an email: its bytes (base64) or a URL the service fetches.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct Attachment {
         /// File name shown to the recipient, like `invoice.pdf`.
         pub filename: String,
         /// The file's bytes, base64 (standard alphabet, padded). At most 40 MiB of base64 (limits.sizes.attachments_total).
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub content: Option<String>,
         /// A URL the service downloads the file from.
         ///
         /// A URI.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub url: Option<String>,
         /// MIME type, like `application/pdf`; guessed from the file name when absent.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub content_type: Option<String>,
         /// Content-ID of an inline attachment, referenced from HTML as `cid:<content_id>`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub content_id: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub disposition: Option<AttachmentDisposition>,
+    }
+    impl ::serde::Serialize for Attachment {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "Attachment",
+                    1 + usize::from(self.content.is_some())
+                        + usize::from(self.url.is_some())
+                        + usize::from(self.content_type.is_some())
+                        + usize::from(self.content_id.is_some())
+                        + usize::from(self.disposition.is_some()),
+                )?;
+            s.serialize_field("filename", &self.filename)?;
+            if let Some(value) = &self.content {
+                s.serialize_field("content", value)?;
+            }
+            if let Some(value) = &self.url {
+                s.serialize_field("url", value)?;
+            }
+            if let Some(value) = &self.content_type {
+                s.serialize_field("content_type", value)?;
+            }
+            if let Some(value) = &self.content_id {
+                s.serialize_field("content_id", value)?;
+            }
+            if let Some(value) = &self.disposition {
+                s.serialize_field("disposition", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for Attachment {
+        const NAME: &'static str = "Attachment";
+        const FIELDS: &'static [&'static str] = &[
+            "filename",
+            "content",
+            "url",
+            "content_type",
+            "content_id",
+            "disposition",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<AttachmentDisposition>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "filename"),
+                1 => rt::object::value(&mut p.1, map, "content"),
+                2 => rt::object::value(&mut p.2, map, "url"),
+                3 => rt::object::value(&mut p.3, map, "content_type"),
+                4 => rt::object::value(&mut p.4, map, "content_id"),
+                _ => rt::object::value(&mut p.5, map, "disposition"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                filename: rt::object::required(p.0, "filename")?,
+                content: p.1.flatten(),
+                url: p.2.flatten(),
+                content_type: p.3.flatten(),
+                content_id: p.4.flatten(),
+                disposition: p.5.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for Attachment {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl Attachment {
         /// An `Attachment` with its required fields; set the others with the methods named after them.
@@ -1675,19 +2000,79 @@ pub mod email {
     /// A stored template to render the email from, by id or alias, with its variables.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq, Default)]
     #[non_exhaustive]
     pub struct TemplateRef {
         /// The template's id.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub id: Option<String>,
         /// The template's alias, like `welcome`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub alias: Option<String>,
         /// Values for the template's variables.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub variables: Option<::std::collections::BTreeMap<String, ::serde_json::Value>>,
+    }
+    impl ::serde::Serialize for TemplateRef {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "TemplateRef",
+                    usize::from(self.id.is_some()) + usize::from(self.alias.is_some())
+                        + usize::from(self.variables.is_some()),
+                )?;
+            if let Some(value) = &self.id {
+                s.serialize_field("id", value)?;
+            }
+            if let Some(value) = &self.alias {
+                s.serialize_field("alias", value)?;
+            }
+            if let Some(value) = &self.variables {
+                s.serialize_field("variables", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for TemplateRef {
+        const NAME: &'static str = "TemplateRef";
+        const FIELDS: &'static [&'static str] = &["id", "alias", "variables"];
+        type Partial = (
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<::std::collections::BTreeMap<String, ::serde_json::Value>>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "id"),
+                1 => rt::object::value(&mut p.1, map, "alias"),
+                _ => rt::object::value(&mut p.2, map, "variables"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                id: p.0.flatten(),
+                alias: p.1.flatten(),
+                variables: p.2.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for TemplateRef {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl TemplateRef {
         /// The template's id.
@@ -1723,16 +2108,68 @@ pub mod email {
     /// Engagement tracking for one email; the account's defaults apply to what is left out.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq, Default)]
     #[non_exhaustive]
     pub struct TrackingSettings {
         /// Track opens (a pixel in the HTML body).
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub opens: Option<bool>,
         /// Track clicks (links rewritten through the service).
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub clicks: Option<bool>,
+    }
+    impl ::serde::Serialize for TrackingSettings {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "TrackingSettings",
+                    usize::from(self.opens.is_some())
+                        + usize::from(self.clicks.is_some()),
+                )?;
+            if let Some(value) = &self.opens {
+                s.serialize_field("opens", value)?;
+            }
+            if let Some(value) = &self.clicks {
+                s.serialize_field("clicks", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for TrackingSettings {
+        const NAME: &'static str = "TrackingSettings";
+        const FIELDS: &'static [&'static str] = &["opens", "clicks"];
+        type Partial = (Option<Option<bool>>, Option<Option<bool>>);
+        fn start() -> Self::Partial {
+            (None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "opens"),
+                _ => rt::object::value(&mut p.1, map, "clicks"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                opens: p.0.flatten(),
+                clicks: p.1.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for TrackingSettings {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl TrackingSettings {
         /// Track opens (a pixel in the HTML body).
@@ -1751,8 +2188,7 @@ pub mod email {
     /// One email to send.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct SendEmailRequest {
         /// Sender: `ada@example.com` or `Ada <ada@example.com>`.
@@ -1766,50 +2202,211 @@ pub mod email {
         /// Carbon-copy recipients.
         ///
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub cc: Option<Vec<String>>,
         /// Blind carbon-copy recipients: delivered to, never shown.
         ///
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub bcc: Option<Vec<String>>,
         /// Where replies go.
         ///
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub reply_to: Option<Vec<String>>,
         /// Subject line; optional with a template that sets one.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub subject: Option<String>,
         /// HTML body.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub html: Option<String>,
         /// Plain-text body.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub text: Option<String>,
         /// Render the body (and subject) from a stored template instead of `html`/`text`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub template: Option<TemplateRef>,
         /// Files sent with the email.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub attachments: Option<Vec<Attachment>>,
         /// Name/value pairs reported back in events.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub tags: Option<Vec<Tag>>,
         /// Extra MIME headers.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub headers: Option<::std::collections::BTreeMap<String, String>>,
         /// Your own data, returned in events.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub metadata: Option<::std::collections::BTreeMap<String, String>>,
         /// Send later, at this time.
         ///
         /// An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub scheduled_at: Option<String>,
         /// Open and click tracking for this email.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub tracking: Option<TrackingSettings>,
+    }
+    impl ::serde::Serialize for SendEmailRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "SendEmailRequest",
+                    2 + usize::from(self.cc.is_some()) + usize::from(self.bcc.is_some())
+                        + usize::from(self.reply_to.is_some())
+                        + usize::from(self.subject.is_some())
+                        + usize::from(self.html.is_some())
+                        + usize::from(self.text.is_some())
+                        + usize::from(self.template.is_some())
+                        + usize::from(self.attachments.is_some())
+                        + usize::from(self.tags.is_some())
+                        + usize::from(self.headers.is_some())
+                        + usize::from(self.metadata.is_some())
+                        + usize::from(self.scheduled_at.is_some())
+                        + usize::from(self.tracking.is_some()),
+                )?;
+            s.serialize_field("from", &self.from)?;
+            s.serialize_field("to", &self.to)?;
+            if let Some(value) = &self.cc {
+                s.serialize_field("cc", value)?;
+            }
+            if let Some(value) = &self.bcc {
+                s.serialize_field("bcc", value)?;
+            }
+            if let Some(value) = &self.reply_to {
+                s.serialize_field("reply_to", value)?;
+            }
+            if let Some(value) = &self.subject {
+                s.serialize_field("subject", value)?;
+            }
+            if let Some(value) = &self.html {
+                s.serialize_field("html", value)?;
+            }
+            if let Some(value) = &self.text {
+                s.serialize_field("text", value)?;
+            }
+            if let Some(value) = &self.template {
+                s.serialize_field("template", value)?;
+            }
+            if let Some(value) = &self.attachments {
+                s.serialize_field("attachments", value)?;
+            }
+            if let Some(value) = &self.tags {
+                s.serialize_field("tags", value)?;
+            }
+            if let Some(value) = &self.headers {
+                s.serialize_field("headers", value)?;
+            }
+            if let Some(value) = &self.metadata {
+                s.serialize_field("metadata", value)?;
+            }
+            if let Some(value) = &self.scheduled_at {
+                s.serialize_field("scheduled_at", value)?;
+            }
+            if let Some(value) = &self.tracking {
+                s.serialize_field("tracking", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for SendEmailRequest {
+        const NAME: &'static str = "SendEmailRequest";
+        const FIELDS: &'static [&'static str] = &[
+            "from",
+            "to",
+            "cc",
+            "bcc",
+            "reply_to",
+            "subject",
+            "html",
+            "text",
+            "template",
+            "attachments",
+            "tags",
+            "headers",
+            "metadata",
+            "scheduled_at",
+            "tracking",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<Vec<String>>,
+            Option<Option<Vec<String>>>,
+            Option<Option<Vec<String>>>,
+            Option<Option<Vec<String>>>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<TemplateRef>>,
+            Option<Option<Vec<Attachment>>>,
+            Option<Option<Vec<Tag>>>,
+            Option<Option<::std::collections::BTreeMap<String, String>>>,
+            Option<Option<::std::collections::BTreeMap<String, String>>>,
+            Option<Option<String>>,
+            Option<Option<TrackingSettings>>,
+        );
+        fn start() -> Self::Partial {
+            (
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+            )
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "from"),
+                1 => rt::object::value(&mut p.1, map, "to"),
+                2 => rt::object::value(&mut p.2, map, "cc"),
+                3 => rt::object::value(&mut p.3, map, "bcc"),
+                4 => rt::object::value(&mut p.4, map, "reply_to"),
+                5 => rt::object::value(&mut p.5, map, "subject"),
+                6 => rt::object::value(&mut p.6, map, "html"),
+                7 => rt::object::value(&mut p.7, map, "text"),
+                8 => rt::object::value(&mut p.8, map, "template"),
+                9 => rt::object::value(&mut p.9, map, "attachments"),
+                10 => rt::object::value(&mut p.10, map, "tags"),
+                11 => rt::object::value(&mut p.11, map, "headers"),
+                12 => rt::object::value(&mut p.12, map, "metadata"),
+                13 => rt::object::value(&mut p.13, map, "scheduled_at"),
+                _ => rt::object::value(&mut p.14, map, "tracking"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                from: rt::object::required(p.0, "from")?,
+                to: rt::object::required(p.1, "to")?,
+                cc: p.2.flatten(),
+                bcc: p.3.flatten(),
+                reply_to: p.4.flatten(),
+                subject: p.5.flatten(),
+                html: p.6.flatten(),
+                text: p.7.flatten(),
+                template: p.8.flatten(),
+                attachments: p.9.flatten(),
+                tags: p.10.flatten(),
+                headers: p.11.flatten(),
+                metadata: p.12.flatten(),
+                scheduled_at: p.13.flatten(),
+                tracking: p.14.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for SendEmailRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl SendEmailRequest {
         /// A `SendEmailRequest` with its required fields; set the others with the methods named after them.
@@ -1980,12 +2577,56 @@ pub mod email {
     /// An accepted email.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct SendEmailResponse {
         pub id: String,
         pub status: EmailStatus,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for SendEmailResponse {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer.serialize_struct("SendEmailResponse", 2)?;
+            s.serialize_field("id", &self.id)?;
+            s.serialize_field("status", &self.status)?;
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for SendEmailResponse {
+        const NAME: &'static str = "SendEmailResponse";
+        const FIELDS: &'static [&'static str] = &["id", "status"];
+        type Partial = (Option<String>, Option<EmailStatus>);
+        fn start() -> Self::Partial {
+            (None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "id"),
+                _ => rt::object::value(&mut p.1, map, "status"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                id: rt::object::required(p.0, "id")?,
+                status: rt::object::required(p.1, "status")?,
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for SendEmailResponse {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl SendEmailResponse {
         /// A `SendEmailResponse` with its required fields; set the others with the methods named after them.
@@ -1999,12 +2640,52 @@ pub mod email {
     /// Up to 100 emails sent in one request.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct SendBatchRequest {
         /// The emails, each checked like a single send (limits.sizes.emails_per_batch).
         pub emails: Vec<SendEmailRequest>,
+    }
+    impl ::serde::Serialize for SendBatchRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer.serialize_struct("SendBatchRequest", 1)?;
+            s.serialize_field("emails", &self.emails)?;
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for SendBatchRequest {
+        const NAME: &'static str = "SendBatchRequest";
+        const FIELDS: &'static [&'static str] = &["emails"];
+        type Partial = (Option<Vec<SendEmailRequest>>,);
+        fn start() -> Self::Partial {
+            (None,)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            _: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            rt::object::value(&mut p.0, map, "emails")
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                emails: rt::object::required(p.0, "emails")?,
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for SendBatchRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl SendBatchRequest {
         /// A `SendBatchRequest` with its required fields; set the others with the methods named after them.
@@ -2024,11 +2705,50 @@ pub mod email {
     /// The accepted emails of a batch, in the order they were given.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct SendBatchResponse {
         pub data: Vec<SendEmailResponse>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for SendBatchResponse {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer.serialize_struct("SendBatchResponse", 1)?;
+            s.serialize_field("data", &self.data)?;
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for SendBatchResponse {
+        const NAME: &'static str = "SendBatchResponse";
+        const FIELDS: &'static [&'static str] = &["data"];
+        type Partial = (Option<Vec<SendEmailResponse>>,);
+        fn start() -> Self::Partial {
+            (None,)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            _: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            rt::object::value(&mut p.0, map, "data")
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                data: rt::object::required(p.0, "data")?,
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for SendBatchResponse {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl SendBatchResponse {
         /// A `SendBatchResponse` with its required fields; set the others with the methods named after them.
@@ -2041,14 +2761,54 @@ pub mod email {
     /// A new send time for a scheduled email.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct RescheduleEmailRequest {
         /// The new send time.
         ///
         /// An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.
         pub scheduled_at: String,
+    }
+    impl ::serde::Serialize for RescheduleEmailRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer.serialize_struct("RescheduleEmailRequest", 1)?;
+            s.serialize_field("scheduled_at", &self.scheduled_at)?;
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for RescheduleEmailRequest {
+        const NAME: &'static str = "RescheduleEmailRequest";
+        const FIELDS: &'static [&'static str] = &["scheduled_at"];
+        type Partial = (Option<String>,);
+        fn start() -> Self::Partial {
+            (None,)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            _: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            rt::object::value(&mut p.0, map, "scheduled_at")
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                scheduled_at: rt::object::required(p.0, "scheduled_at")?,
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for RescheduleEmailRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl RescheduleEmailRequest {
         /// A `RescheduleEmailRequest` with its required fields; set the others with the methods named after them.
@@ -2066,8 +2826,7 @@ pub mod email {
     /// An email, as the service keeps it.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct Email {
         pub id: String,
@@ -2076,39 +2835,209 @@ pub mod email {
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
         pub to: Vec<String>,
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub cc: Option<Vec<String>>,
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub bcc: Option<Vec<String>>,
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub reply_to: Option<Vec<String>>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub subject: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub html: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub text: Option<String>,
         /// The template it was rendered from.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub template_id: Option<String>,
         pub status: EmailStatus,
         /// The latest event, engagement included (`opened`, `clicked`, ...).
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub last_event: Option<EmailLastEvent>,
         /// An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.
         pub created_at: String,
         /// An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub scheduled_at: Option<String>,
         /// An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub sent_at: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub tags: Option<Vec<Tag>>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub metadata: Option<::std::collections::BTreeMap<String, String>>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for Email {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "Email",
+                    5 + usize::from(self.cc.is_some()) + usize::from(self.bcc.is_some())
+                        + usize::from(self.reply_to.is_some())
+                        + usize::from(self.subject.is_some())
+                        + usize::from(self.html.is_some())
+                        + usize::from(self.text.is_some())
+                        + usize::from(self.template_id.is_some())
+                        + usize::from(self.last_event.is_some())
+                        + usize::from(self.scheduled_at.is_some())
+                        + usize::from(self.sent_at.is_some())
+                        + usize::from(self.tags.is_some())
+                        + usize::from(self.metadata.is_some()),
+                )?;
+            s.serialize_field("id", &self.id)?;
+            s.serialize_field("from", &self.from)?;
+            s.serialize_field("to", &self.to)?;
+            if let Some(value) = &self.cc {
+                s.serialize_field("cc", value)?;
+            }
+            if let Some(value) = &self.bcc {
+                s.serialize_field("bcc", value)?;
+            }
+            if let Some(value) = &self.reply_to {
+                s.serialize_field("reply_to", value)?;
+            }
+            if let Some(value) = &self.subject {
+                s.serialize_field("subject", value)?;
+            }
+            if let Some(value) = &self.html {
+                s.serialize_field("html", value)?;
+            }
+            if let Some(value) = &self.text {
+                s.serialize_field("text", value)?;
+            }
+            if let Some(value) = &self.template_id {
+                s.serialize_field("template_id", value)?;
+            }
+            s.serialize_field("status", &self.status)?;
+            if let Some(value) = &self.last_event {
+                s.serialize_field("last_event", value)?;
+            }
+            s.serialize_field("created_at", &self.created_at)?;
+            if let Some(value) = &self.scheduled_at {
+                s.serialize_field("scheduled_at", value)?;
+            }
+            if let Some(value) = &self.sent_at {
+                s.serialize_field("sent_at", value)?;
+            }
+            if let Some(value) = &self.tags {
+                s.serialize_field("tags", value)?;
+            }
+            if let Some(value) = &self.metadata {
+                s.serialize_field("metadata", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for Email {
+        const NAME: &'static str = "Email";
+        const FIELDS: &'static [&'static str] = &[
+            "id",
+            "from",
+            "to",
+            "cc",
+            "bcc",
+            "reply_to",
+            "subject",
+            "html",
+            "text",
+            "template_id",
+            "status",
+            "last_event",
+            "created_at",
+            "scheduled_at",
+            "sent_at",
+            "tags",
+            "metadata",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<String>,
+            Option<Vec<String>>,
+            Option<Option<Vec<String>>>,
+            Option<Option<Vec<String>>>,
+            Option<Option<Vec<String>>>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<EmailStatus>,
+            Option<Option<EmailLastEvent>>,
+            Option<String>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<Vec<Tag>>>,
+            Option<Option<::std::collections::BTreeMap<String, String>>>,
+        );
+        fn start() -> Self::Partial {
+            (
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+            )
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "id"),
+                1 => rt::object::value(&mut p.1, map, "from"),
+                2 => rt::object::value(&mut p.2, map, "to"),
+                3 => rt::object::value(&mut p.3, map, "cc"),
+                4 => rt::object::value(&mut p.4, map, "bcc"),
+                5 => rt::object::value(&mut p.5, map, "reply_to"),
+                6 => rt::object::value(&mut p.6, map, "subject"),
+                7 => rt::object::value(&mut p.7, map, "html"),
+                8 => rt::object::value(&mut p.8, map, "text"),
+                9 => rt::object::value(&mut p.9, map, "template_id"),
+                10 => rt::object::value(&mut p.10, map, "status"),
+                11 => rt::object::value(&mut p.11, map, "last_event"),
+                12 => rt::object::value(&mut p.12, map, "created_at"),
+                13 => rt::object::value(&mut p.13, map, "scheduled_at"),
+                14 => rt::object::value(&mut p.14, map, "sent_at"),
+                15 => rt::object::value(&mut p.15, map, "tags"),
+                _ => rt::object::value(&mut p.16, map, "metadata"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                id: rt::object::required(p.0, "id")?,
+                from: rt::object::required(p.1, "from")?,
+                to: rt::object::required(p.2, "to")?,
+                cc: p.3.flatten(),
+                bcc: p.4.flatten(),
+                reply_to: p.5.flatten(),
+                subject: p.6.flatten(),
+                html: p.7.flatten(),
+                text: p.8.flatten(),
+                template_id: p.9.flatten(),
+                status: rt::object::required(p.10, "status")?,
+                last_event: p.11.flatten(),
+                created_at: rt::object::required(p.12, "created_at")?,
+                scheduled_at: p.13.flatten(),
+                sent_at: p.14.flatten(),
+                tags: p.15.flatten(),
+                metadata: p.16.flatten(),
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for Email {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl Email {
         /// An `Email` with its required fields; set the others with the methods named after them.
@@ -2399,17 +3328,75 @@ pub mod email {
     /// A variable a template uses, with the value used when a send leaves it out.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct TemplateVariable {
         /// Its name, as used in the template: `{{{first_name}}}`.
         pub key: String,
         /// What it holds.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub r#type: Option<TemplateVariableType>,
         /// Used when a send gives no value.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub fallback_value: Option<::serde_json::Value>,
+    }
+    impl ::serde::Serialize for TemplateVariable {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "TemplateVariable",
+                    1 + usize::from(self.r#type.is_some())
+                        + usize::from(self.fallback_value.is_some()),
+                )?;
+            s.serialize_field("key", &self.key)?;
+            if let Some(value) = &self.r#type {
+                s.serialize_field("type", value)?;
+            }
+            if let Some(value) = &self.fallback_value {
+                s.serialize_field("fallback_value", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for TemplateVariable {
+        const NAME: &'static str = "TemplateVariable";
+        const FIELDS: &'static [&'static str] = &["key", "type", "fallback_value"];
+        type Partial = (
+            Option<String>,
+            Option<Option<TemplateVariableType>>,
+            Option<Option<::serde_json::Value>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "key"),
+                1 => rt::object::value(&mut p.1, map, "type"),
+                _ => rt::object::value(&mut p.2, map, "fallback_value"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                key: rt::object::required(p.0, "key")?,
+                r#type: p.1.flatten(),
+                fallback_value: p.2.flatten(),
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for TemplateVariable {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl TemplateVariable {
         /// A `TemplateVariable` with its required fields; set the others with the methods named after them.
@@ -2442,37 +3429,177 @@ pub mod email {
     /// A stored email template.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct Template {
         pub id: String,
         pub name: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub alias: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub subject: Option<String>,
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub from: Option<String>,
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub reply_to: Option<Vec<String>>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub html: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub text: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub variables: Option<Vec<TemplateVariable>>,
         pub status: TemplateStatus,
         /// An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub published_at: Option<String>,
         /// An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.
         pub created_at: String,
         /// An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub updated_at: Option<String>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for Template {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "Template",
+                    4 + usize::from(self.alias.is_some())
+                        + usize::from(self.subject.is_some())
+                        + usize::from(self.from.is_some())
+                        + usize::from(self.reply_to.is_some())
+                        + usize::from(self.html.is_some())
+                        + usize::from(self.text.is_some())
+                        + usize::from(self.variables.is_some())
+                        + usize::from(self.published_at.is_some())
+                        + usize::from(self.updated_at.is_some()),
+                )?;
+            s.serialize_field("id", &self.id)?;
+            s.serialize_field("name", &self.name)?;
+            if let Some(value) = &self.alias {
+                s.serialize_field("alias", value)?;
+            }
+            if let Some(value) = &self.subject {
+                s.serialize_field("subject", value)?;
+            }
+            if let Some(value) = &self.from {
+                s.serialize_field("from", value)?;
+            }
+            if let Some(value) = &self.reply_to {
+                s.serialize_field("reply_to", value)?;
+            }
+            if let Some(value) = &self.html {
+                s.serialize_field("html", value)?;
+            }
+            if let Some(value) = &self.text {
+                s.serialize_field("text", value)?;
+            }
+            if let Some(value) = &self.variables {
+                s.serialize_field("variables", value)?;
+            }
+            s.serialize_field("status", &self.status)?;
+            if let Some(value) = &self.published_at {
+                s.serialize_field("published_at", value)?;
+            }
+            s.serialize_field("created_at", &self.created_at)?;
+            if let Some(value) = &self.updated_at {
+                s.serialize_field("updated_at", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for Template {
+        const NAME: &'static str = "Template";
+        const FIELDS: &'static [&'static str] = &[
+            "id",
+            "name",
+            "alias",
+            "subject",
+            "from",
+            "reply_to",
+            "html",
+            "text",
+            "variables",
+            "status",
+            "published_at",
+            "created_at",
+            "updated_at",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<String>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<Vec<String>>>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<Vec<TemplateVariable>>>,
+            Option<TemplateStatus>,
+            Option<Option<String>>,
+            Option<String>,
+            Option<Option<String>>,
+        );
+        fn start() -> Self::Partial {
+            (
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+            )
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "id"),
+                1 => rt::object::value(&mut p.1, map, "name"),
+                2 => rt::object::value(&mut p.2, map, "alias"),
+                3 => rt::object::value(&mut p.3, map, "subject"),
+                4 => rt::object::value(&mut p.4, map, "from"),
+                5 => rt::object::value(&mut p.5, map, "reply_to"),
+                6 => rt::object::value(&mut p.6, map, "html"),
+                7 => rt::object::value(&mut p.7, map, "text"),
+                8 => rt::object::value(&mut p.8, map, "variables"),
+                9 => rt::object::value(&mut p.9, map, "status"),
+                10 => rt::object::value(&mut p.10, map, "published_at"),
+                11 => rt::object::value(&mut p.11, map, "created_at"),
+                _ => rt::object::value(&mut p.12, map, "updated_at"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                id: rt::object::required(p.0, "id")?,
+                name: rt::object::required(p.1, "name")?,
+                alias: p.2.flatten(),
+                subject: p.3.flatten(),
+                from: p.4.flatten(),
+                reply_to: p.5.flatten(),
+                html: p.6.flatten(),
+                text: p.7.flatten(),
+                variables: p.8.flatten(),
+                status: rt::object::required(p.9, "status")?,
+                published_at: p.10.flatten(),
+                created_at: rt::object::required(p.11, "created_at")?,
+                updated_at: p.12.flatten(),
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for Template {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl Template {
         /// A `Template` with its required fields; set the others with the methods named after them.
@@ -2568,28 +3695,126 @@ pub mod email {
     /// A new template (a draft until published).
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct CreateTemplateRequest {
         pub name: String,
         /// A stable name to send by, like `welcome`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub alias: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub subject: Option<String>,
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub from: Option<String>,
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub reply_to: Option<Vec<String>>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub html: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub text: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub variables: Option<Vec<TemplateVariable>>,
+    }
+    impl ::serde::Serialize for CreateTemplateRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "CreateTemplateRequest",
+                    1 + usize::from(self.alias.is_some())
+                        + usize::from(self.subject.is_some())
+                        + usize::from(self.from.is_some())
+                        + usize::from(self.reply_to.is_some())
+                        + usize::from(self.html.is_some())
+                        + usize::from(self.text.is_some())
+                        + usize::from(self.variables.is_some()),
+                )?;
+            s.serialize_field("name", &self.name)?;
+            if let Some(value) = &self.alias {
+                s.serialize_field("alias", value)?;
+            }
+            if let Some(value) = &self.subject {
+                s.serialize_field("subject", value)?;
+            }
+            if let Some(value) = &self.from {
+                s.serialize_field("from", value)?;
+            }
+            if let Some(value) = &self.reply_to {
+                s.serialize_field("reply_to", value)?;
+            }
+            if let Some(value) = &self.html {
+                s.serialize_field("html", value)?;
+            }
+            if let Some(value) = &self.text {
+                s.serialize_field("text", value)?;
+            }
+            if let Some(value) = &self.variables {
+                s.serialize_field("variables", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for CreateTemplateRequest {
+        const NAME: &'static str = "CreateTemplateRequest";
+        const FIELDS: &'static [&'static str] = &[
+            "name",
+            "alias",
+            "subject",
+            "from",
+            "reply_to",
+            "html",
+            "text",
+            "variables",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<Vec<String>>>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<Vec<TemplateVariable>>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "name"),
+                1 => rt::object::value(&mut p.1, map, "alias"),
+                2 => rt::object::value(&mut p.2, map, "subject"),
+                3 => rt::object::value(&mut p.3, map, "from"),
+                4 => rt::object::value(&mut p.4, map, "reply_to"),
+                5 => rt::object::value(&mut p.5, map, "html"),
+                6 => rt::object::value(&mut p.6, map, "text"),
+                _ => rt::object::value(&mut p.7, map, "variables"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                name: rt::object::required(p.0, "name")?,
+                alias: p.1.flatten(),
+                subject: p.2.flatten(),
+                from: p.3.flatten(),
+                reply_to: p.4.flatten(),
+                html: p.5.flatten(),
+                text: p.6.flatten(),
+                variables: p.7.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for CreateTemplateRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl CreateTemplateRequest {
         /// A `CreateTemplateRequest` with its required fields; set the others with the methods named after them.
@@ -2664,28 +3889,127 @@ pub mod email {
     /// Changes to a template; fields left out stay as they are.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq, Default)]
     #[non_exhaustive]
     pub struct UpdateTemplateRequest {
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub name: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub alias: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub subject: Option<String>,
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub from: Option<String>,
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub reply_to: Option<Vec<String>>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub html: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub text: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub variables: Option<Vec<TemplateVariable>>,
+    }
+    impl ::serde::Serialize for UpdateTemplateRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "UpdateTemplateRequest",
+                    usize::from(self.name.is_some()) + usize::from(self.alias.is_some())
+                        + usize::from(self.subject.is_some())
+                        + usize::from(self.from.is_some())
+                        + usize::from(self.reply_to.is_some())
+                        + usize::from(self.html.is_some())
+                        + usize::from(self.text.is_some())
+                        + usize::from(self.variables.is_some()),
+                )?;
+            if let Some(value) = &self.name {
+                s.serialize_field("name", value)?;
+            }
+            if let Some(value) = &self.alias {
+                s.serialize_field("alias", value)?;
+            }
+            if let Some(value) = &self.subject {
+                s.serialize_field("subject", value)?;
+            }
+            if let Some(value) = &self.from {
+                s.serialize_field("from", value)?;
+            }
+            if let Some(value) = &self.reply_to {
+                s.serialize_field("reply_to", value)?;
+            }
+            if let Some(value) = &self.html {
+                s.serialize_field("html", value)?;
+            }
+            if let Some(value) = &self.text {
+                s.serialize_field("text", value)?;
+            }
+            if let Some(value) = &self.variables {
+                s.serialize_field("variables", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for UpdateTemplateRequest {
+        const NAME: &'static str = "UpdateTemplateRequest";
+        const FIELDS: &'static [&'static str] = &[
+            "name",
+            "alias",
+            "subject",
+            "from",
+            "reply_to",
+            "html",
+            "text",
+            "variables",
+        ];
+        type Partial = (
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<Vec<String>>>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<Vec<TemplateVariable>>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "name"),
+                1 => rt::object::value(&mut p.1, map, "alias"),
+                2 => rt::object::value(&mut p.2, map, "subject"),
+                3 => rt::object::value(&mut p.3, map, "from"),
+                4 => rt::object::value(&mut p.4, map, "reply_to"),
+                5 => rt::object::value(&mut p.5, map, "html"),
+                6 => rt::object::value(&mut p.6, map, "text"),
+                _ => rt::object::value(&mut p.7, map, "variables"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                name: p.0.flatten(),
+                alias: p.1.flatten(),
+                subject: p.2.flatten(),
+                from: p.3.flatten(),
+                reply_to: p.4.flatten(),
+                html: p.5.flatten(),
+                text: p.6.flatten(),
+                variables: p.7.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for UpdateTemplateRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl UpdateTemplateRequest {
         #[must_use]
@@ -2751,33 +4075,133 @@ pub mod email {
     /// A person you send to.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct Contact {
         pub id: String,
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
         pub email: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub first_name: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub last_name: Option<String>,
         /// Your own fields, usable as template variables.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub attributes: Option<
             ::std::collections::BTreeMap<String, ::serde_json::Value>,
         >,
         /// The lists it belongs to.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub list_ids: Option<Vec<String>>,
         /// Unsubscribed from everything: marketing sends skip it.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub unsubscribed: Option<bool>,
         /// An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.
         pub created_at: String,
         /// An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub updated_at: Option<String>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for Contact {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "Contact",
+                    3 + usize::from(self.first_name.is_some())
+                        + usize::from(self.last_name.is_some())
+                        + usize::from(self.attributes.is_some())
+                        + usize::from(self.list_ids.is_some())
+                        + usize::from(self.unsubscribed.is_some())
+                        + usize::from(self.updated_at.is_some()),
+                )?;
+            s.serialize_field("id", &self.id)?;
+            s.serialize_field("email", &self.email)?;
+            if let Some(value) = &self.first_name {
+                s.serialize_field("first_name", value)?;
+            }
+            if let Some(value) = &self.last_name {
+                s.serialize_field("last_name", value)?;
+            }
+            if let Some(value) = &self.attributes {
+                s.serialize_field("attributes", value)?;
+            }
+            if let Some(value) = &self.list_ids {
+                s.serialize_field("list_ids", value)?;
+            }
+            if let Some(value) = &self.unsubscribed {
+                s.serialize_field("unsubscribed", value)?;
+            }
+            s.serialize_field("created_at", &self.created_at)?;
+            if let Some(value) = &self.updated_at {
+                s.serialize_field("updated_at", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for Contact {
+        const NAME: &'static str = "Contact";
+        const FIELDS: &'static [&'static str] = &[
+            "id",
+            "email",
+            "first_name",
+            "last_name",
+            "attributes",
+            "list_ids",
+            "unsubscribed",
+            "created_at",
+            "updated_at",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<String>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<::std::collections::BTreeMap<String, ::serde_json::Value>>>,
+            Option<Option<Vec<String>>>,
+            Option<Option<bool>>,
+            Option<String>,
+            Option<Option<String>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "id"),
+                1 => rt::object::value(&mut p.1, map, "email"),
+                2 => rt::object::value(&mut p.2, map, "first_name"),
+                3 => rt::object::value(&mut p.3, map, "last_name"),
+                4 => rt::object::value(&mut p.4, map, "attributes"),
+                5 => rt::object::value(&mut p.5, map, "list_ids"),
+                6 => rt::object::value(&mut p.6, map, "unsubscribed"),
+                7 => rt::object::value(&mut p.7, map, "created_at"),
+                _ => rt::object::value(&mut p.8, map, "updated_at"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                id: rt::object::required(p.0, "id")?,
+                email: rt::object::required(p.1, "email")?,
+                first_name: p.2.flatten(),
+                last_name: p.3.flatten(),
+                attributes: p.4.flatten(),
+                list_ids: p.5.flatten(),
+                unsubscribed: p.6.flatten(),
+                created_at: rt::object::required(p.7, "created_at")?,
+                updated_at: p.8.flatten(),
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for Contact {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl Contact {
         /// A `Contact` with its required fields; set the others with the methods named after them.
@@ -2852,25 +4276,109 @@ pub mod email {
     /// A new contact.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct CreateContactRequest {
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
         pub email: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub first_name: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub last_name: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub attributes: Option<
             ::std::collections::BTreeMap<String, ::serde_json::Value>,
         >,
         /// Lists to add it to.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub list_ids: Option<Vec<String>>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub unsubscribed: Option<bool>,
+    }
+    impl ::serde::Serialize for CreateContactRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "CreateContactRequest",
+                    1 + usize::from(self.first_name.is_some())
+                        + usize::from(self.last_name.is_some())
+                        + usize::from(self.attributes.is_some())
+                        + usize::from(self.list_ids.is_some())
+                        + usize::from(self.unsubscribed.is_some()),
+                )?;
+            s.serialize_field("email", &self.email)?;
+            if let Some(value) = &self.first_name {
+                s.serialize_field("first_name", value)?;
+            }
+            if let Some(value) = &self.last_name {
+                s.serialize_field("last_name", value)?;
+            }
+            if let Some(value) = &self.attributes {
+                s.serialize_field("attributes", value)?;
+            }
+            if let Some(value) = &self.list_ids {
+                s.serialize_field("list_ids", value)?;
+            }
+            if let Some(value) = &self.unsubscribed {
+                s.serialize_field("unsubscribed", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for CreateContactRequest {
+        const NAME: &'static str = "CreateContactRequest";
+        const FIELDS: &'static [&'static str] = &[
+            "email",
+            "first_name",
+            "last_name",
+            "attributes",
+            "list_ids",
+            "unsubscribed",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<::std::collections::BTreeMap<String, ::serde_json::Value>>>,
+            Option<Option<Vec<String>>>,
+            Option<Option<bool>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "email"),
+                1 => rt::object::value(&mut p.1, map, "first_name"),
+                2 => rt::object::value(&mut p.2, map, "last_name"),
+                3 => rt::object::value(&mut p.3, map, "attributes"),
+                4 => rt::object::value(&mut p.4, map, "list_ids"),
+                _ => rt::object::value(&mut p.5, map, "unsubscribed"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                email: rt::object::required(p.0, "email")?,
+                first_name: p.1.flatten(),
+                last_name: p.2.flatten(),
+                attributes: p.3.flatten(),
+                list_ids: p.4.flatten(),
+                unsubscribed: p.5.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for CreateContactRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl CreateContactRequest {
         /// A `CreateContactRequest` with its required fields; set the others with the methods named after them.
@@ -2929,27 +4437,113 @@ pub mod email {
     /// Changes to a contact; fields left out stay as they are.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq, Default)]
     #[non_exhaustive]
     pub struct UpdateContactRequest {
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub email: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub first_name: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub last_name: Option<String>,
         /// Merged into the stored attributes.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub attributes: Option<
             ::std::collections::BTreeMap<String, ::serde_json::Value>,
         >,
         /// Replaces the contact's lists.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub list_ids: Option<Vec<String>>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub unsubscribed: Option<bool>,
+    }
+    impl ::serde::Serialize for UpdateContactRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "UpdateContactRequest",
+                    usize::from(self.email.is_some())
+                        + usize::from(self.first_name.is_some())
+                        + usize::from(self.last_name.is_some())
+                        + usize::from(self.attributes.is_some())
+                        + usize::from(self.list_ids.is_some())
+                        + usize::from(self.unsubscribed.is_some()),
+                )?;
+            if let Some(value) = &self.email {
+                s.serialize_field("email", value)?;
+            }
+            if let Some(value) = &self.first_name {
+                s.serialize_field("first_name", value)?;
+            }
+            if let Some(value) = &self.last_name {
+                s.serialize_field("last_name", value)?;
+            }
+            if let Some(value) = &self.attributes {
+                s.serialize_field("attributes", value)?;
+            }
+            if let Some(value) = &self.list_ids {
+                s.serialize_field("list_ids", value)?;
+            }
+            if let Some(value) = &self.unsubscribed {
+                s.serialize_field("unsubscribed", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for UpdateContactRequest {
+        const NAME: &'static str = "UpdateContactRequest";
+        const FIELDS: &'static [&'static str] = &[
+            "email",
+            "first_name",
+            "last_name",
+            "attributes",
+            "list_ids",
+            "unsubscribed",
+        ];
+        type Partial = (
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<::std::collections::BTreeMap<String, ::serde_json::Value>>>,
+            Option<Option<Vec<String>>>,
+            Option<Option<bool>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "email"),
+                1 => rt::object::value(&mut p.1, map, "first_name"),
+                2 => rt::object::value(&mut p.2, map, "last_name"),
+                3 => rt::object::value(&mut p.3, map, "attributes"),
+                4 => rt::object::value(&mut p.4, map, "list_ids"),
+                _ => rt::object::value(&mut p.5, map, "unsubscribed"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                email: p.0.flatten(),
+                first_name: p.1.flatten(),
+                last_name: p.2.flatten(),
+                attributes: p.3.flatten(),
+                list_ids: p.4.flatten(),
+                unsubscribed: p.5.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for UpdateContactRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl UpdateContactRequest {
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
@@ -3004,22 +4598,101 @@ pub mod email {
     /// A named group of contacts.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct ContactList {
         pub id: String,
         pub name: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub description: Option<String>,
         /// How many contacts it holds.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub contact_count: Option<i64>,
         /// An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.
         pub created_at: String,
         /// An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub updated_at: Option<String>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for ContactList {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "ContactList",
+                    3 + usize::from(self.description.is_some())
+                        + usize::from(self.contact_count.is_some())
+                        + usize::from(self.updated_at.is_some()),
+                )?;
+            s.serialize_field("id", &self.id)?;
+            s.serialize_field("name", &self.name)?;
+            if let Some(value) = &self.description {
+                s.serialize_field("description", value)?;
+            }
+            if let Some(value) = &self.contact_count {
+                s.serialize_field("contact_count", value)?;
+            }
+            s.serialize_field("created_at", &self.created_at)?;
+            if let Some(value) = &self.updated_at {
+                s.serialize_field("updated_at", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for ContactList {
+        const NAME: &'static str = "ContactList";
+        const FIELDS: &'static [&'static str] = &[
+            "id",
+            "name",
+            "description",
+            "contact_count",
+            "created_at",
+            "updated_at",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<String>,
+            Option<Option<String>>,
+            Option<Option<i64>>,
+            Option<String>,
+            Option<Option<String>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "id"),
+                1 => rt::object::value(&mut p.1, map, "name"),
+                2 => rt::object::value(&mut p.2, map, "description"),
+                3 => rt::object::value(&mut p.3, map, "contact_count"),
+                4 => rt::object::value(&mut p.4, map, "created_at"),
+                _ => rt::object::value(&mut p.5, map, "updated_at"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                id: rt::object::required(p.0, "id")?,
+                name: rt::object::required(p.1, "name")?,
+                description: p.2.flatten(),
+                contact_count: p.3.flatten(),
+                created_at: rt::object::required(p.4, "created_at")?,
+                updated_at: p.5.flatten(),
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for ContactList {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl ContactList {
         /// A `ContactList` with its required fields; set the others with the methods named after them.
@@ -3065,13 +4738,63 @@ pub mod email {
     /// A new list.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct CreateListRequest {
         pub name: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub description: Option<String>,
+    }
+    impl ::serde::Serialize for CreateListRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "CreateListRequest",
+                    1 + usize::from(self.description.is_some()),
+                )?;
+            s.serialize_field("name", &self.name)?;
+            if let Some(value) = &self.description {
+                s.serialize_field("description", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for CreateListRequest {
+        const NAME: &'static str = "CreateListRequest";
+        const FIELDS: &'static [&'static str] = &["name", "description"];
+        type Partial = (Option<String>, Option<Option<String>>);
+        fn start() -> Self::Partial {
+            (None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "name"),
+                _ => rt::object::value(&mut p.1, map, "description"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                name: rt::object::required(p.0, "name")?,
+                description: p.1.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for CreateListRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl CreateListRequest {
         /// A `CreateListRequest` with its required fields; set the others with the methods named after them.
@@ -3097,14 +4820,66 @@ pub mod email {
     /// Changes to a list.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq, Default)]
     #[non_exhaustive]
     pub struct UpdateListRequest {
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub name: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub description: Option<String>,
+    }
+    impl ::serde::Serialize for UpdateListRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "UpdateListRequest",
+                    usize::from(self.name.is_some())
+                        + usize::from(self.description.is_some()),
+                )?;
+            if let Some(value) = &self.name {
+                s.serialize_field("name", value)?;
+            }
+            if let Some(value) = &self.description {
+                s.serialize_field("description", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for UpdateListRequest {
+        const NAME: &'static str = "UpdateListRequest";
+        const FIELDS: &'static [&'static str] = &["name", "description"];
+        type Partial = (Option<Option<String>>, Option<Option<String>>);
+        fn start() -> Self::Partial {
+            (None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "name"),
+                _ => rt::object::value(&mut p.1, map, "description"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                name: p.0.flatten(),
+                description: p.1.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for UpdateListRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl UpdateListRequest {
         #[must_use]
@@ -3128,12 +4903,52 @@ pub mod email {
     /// The contact to add to a list.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct AddListContactRequest {
         /// The contact's id, or its email address.
         pub contact: String,
+    }
+    impl ::serde::Serialize for AddListContactRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer.serialize_struct("AddListContactRequest", 1)?;
+            s.serialize_field("contact", &self.contact)?;
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for AddListContactRequest {
+        const NAME: &'static str = "AddListContactRequest";
+        const FIELDS: &'static [&'static str] = &["contact"];
+        type Partial = (Option<String>,);
+        fn start() -> Self::Partial {
+            (None,)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            _: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            rt::object::value(&mut p.0, map, "contact")
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                contact: rt::object::required(p.0, "contact")?,
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for AddListContactRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl AddListContactRequest {
         /// An `AddListContactRequest` with its required fields; set the others with the methods named after them.
@@ -3149,15 +4964,67 @@ pub mod email {
     /// A contact's membership of a list.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct ListMembership {
         pub list_id: String,
         pub contact_id: String,
         /// An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub added_at: Option<String>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for ListMembership {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "ListMembership",
+                    2 + usize::from(self.added_at.is_some()),
+                )?;
+            s.serialize_field("list_id", &self.list_id)?;
+            s.serialize_field("contact_id", &self.contact_id)?;
+            if let Some(value) = &self.added_at {
+                s.serialize_field("added_at", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for ListMembership {
+        const NAME: &'static str = "ListMembership";
+        const FIELDS: &'static [&'static str] = &["list_id", "contact_id", "added_at"];
+        type Partial = (Option<String>, Option<String>, Option<Option<String>>);
+        fn start() -> Self::Partial {
+            (None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "list_id"),
+                1 => rt::object::value(&mut p.1, map, "contact_id"),
+                _ => rt::object::value(&mut p.2, map, "added_at"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                list_id: rt::object::required(p.0, "list_id")?,
+                contact_id: rt::object::required(p.1, "contact_id")?,
+                added_at: p.2.flatten(),
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for ListMembership {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl ListMembership {
         /// A `ListMembership` with its required fields; set the others with the methods named after them.
@@ -3272,8 +5139,7 @@ pub mod email {
     /// An address the service will not send to.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct Suppression {
         pub id: String,
@@ -3281,10 +5147,81 @@ pub mod email {
         pub email: String,
         pub reason: SuppressionReason,
         /// The email that caused it, when one did.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub email_id: Option<String>,
         /// An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.
         pub created_at: String,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for Suppression {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "Suppression",
+                    4 + usize::from(self.email_id.is_some()),
+                )?;
+            s.serialize_field("id", &self.id)?;
+            s.serialize_field("email", &self.email)?;
+            s.serialize_field("reason", &self.reason)?;
+            if let Some(value) = &self.email_id {
+                s.serialize_field("email_id", value)?;
+            }
+            s.serialize_field("created_at", &self.created_at)?;
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for Suppression {
+        const NAME: &'static str = "Suppression";
+        const FIELDS: &'static [&'static str] = &[
+            "id",
+            "email",
+            "reason",
+            "email_id",
+            "created_at",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<String>,
+            Option<SuppressionReason>,
+            Option<Option<String>>,
+            Option<String>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "id"),
+                1 => rt::object::value(&mut p.1, map, "email"),
+                2 => rt::object::value(&mut p.2, map, "reason"),
+                3 => rt::object::value(&mut p.3, map, "email_id"),
+                _ => rt::object::value(&mut p.4, map, "created_at"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                id: rt::object::required(p.0, "id")?,
+                email: rt::object::required(p.1, "email")?,
+                reason: rt::object::required(p.2, "reason")?,
+                email_id: p.3.flatten(),
+                created_at: rt::object::required(p.4, "created_at")?,
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for Suppression {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl Suppression {
         /// A `Suppression` with its required fields; set the others with the methods named after them.
@@ -3319,15 +5256,65 @@ pub mod email {
     /// An address to stop sending to.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct CreateSuppressionRequest {
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
         pub email: String,
         /// `manual` when left out.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub reason: Option<SuppressionReason>,
+    }
+    impl ::serde::Serialize for CreateSuppressionRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "CreateSuppressionRequest",
+                    1 + usize::from(self.reason.is_some()),
+                )?;
+            s.serialize_field("email", &self.email)?;
+            if let Some(value) = &self.reason {
+                s.serialize_field("reason", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for CreateSuppressionRequest {
+        const NAME: &'static str = "CreateSuppressionRequest";
+        const FIELDS: &'static [&'static str] = &["email", "reason"];
+        type Partial = (Option<String>, Option<Option<SuppressionReason>>);
+        fn start() -> Self::Partial {
+            (None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "email"),
+                _ => rt::object::value(&mut p.1, map, "reason"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                email: rt::object::required(p.0, "email")?,
+                reason: p.1.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for CreateSuppressionRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl CreateSuppressionRequest {
         /// A `CreateSuppressionRequest` with its required fields; set the others with the methods named after them.
@@ -3549,8 +5536,7 @@ pub mod email {
     /// A URL the service posts events to, signed with Standard Webhooks.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Clone, PartialEq)]
     #[non_exhaustive]
     pub struct WebhookEndpoint {
         pub id: String,
@@ -3559,9 +5545,7 @@ pub mod email {
         pub events: Vec<WebhookEventType>,
         pub status: WebhookEndpointStatus,
         /// The signing secret (`whsec_...`), for `verify_webhook`. Redacted in `Debug` output.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub secret: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub description: Option<String>,
         /// An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.
         pub created_at: String,
@@ -3577,6 +5561,91 @@ pub mod email {
                 .field("description", &self.description)
                 .field("created_at", &self.created_at)
                 .finish()
+        }
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for WebhookEndpoint {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "WebhookEndpoint",
+                    5 + usize::from(self.secret.is_some())
+                        + usize::from(self.description.is_some()),
+                )?;
+            s.serialize_field("id", &self.id)?;
+            s.serialize_field("url", &self.url)?;
+            s.serialize_field("events", &self.events)?;
+            s.serialize_field("status", &self.status)?;
+            if let Some(value) = &self.secret {
+                s.serialize_field("secret", value)?;
+            }
+            if let Some(value) = &self.description {
+                s.serialize_field("description", value)?;
+            }
+            s.serialize_field("created_at", &self.created_at)?;
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for WebhookEndpoint {
+        const NAME: &'static str = "WebhookEndpoint";
+        const FIELDS: &'static [&'static str] = &[
+            "id",
+            "url",
+            "events",
+            "status",
+            "secret",
+            "description",
+            "created_at",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<String>,
+            Option<Vec<WebhookEventType>>,
+            Option<WebhookEndpointStatus>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<String>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "id"),
+                1 => rt::object::value(&mut p.1, map, "url"),
+                2 => rt::object::value(&mut p.2, map, "events"),
+                3 => rt::object::value(&mut p.3, map, "status"),
+                4 => rt::object::value(&mut p.4, map, "secret"),
+                5 => rt::object::value(&mut p.5, map, "description"),
+                _ => rt::object::value(&mut p.6, map, "created_at"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                id: rt::object::required(p.0, "id")?,
+                url: rt::object::required(p.1, "url")?,
+                events: rt::object::required(p.2, "events")?,
+                status: rt::object::required(p.3, "status")?,
+                secret: p.4.flatten(),
+                description: p.5.flatten(),
+                created_at: rt::object::required(p.6, "created_at")?,
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for WebhookEndpoint {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
         }
     }
     impl WebhookEndpoint {
@@ -3620,15 +5689,72 @@ pub mod email {
     /// A new webhook endpoint.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct CreateWebhookRequest {
         /// A URI.
         pub url: String,
         pub events: Vec<WebhookEventType>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub description: Option<String>,
+    }
+    impl ::serde::Serialize for CreateWebhookRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "CreateWebhookRequest",
+                    2 + usize::from(self.description.is_some()),
+                )?;
+            s.serialize_field("url", &self.url)?;
+            s.serialize_field("events", &self.events)?;
+            if let Some(value) = &self.description {
+                s.serialize_field("description", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for CreateWebhookRequest {
+        const NAME: &'static str = "CreateWebhookRequest";
+        const FIELDS: &'static [&'static str] = &["url", "events", "description"];
+        type Partial = (
+            Option<String>,
+            Option<Vec<WebhookEventType>>,
+            Option<Option<String>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "url"),
+                1 => rt::object::value(&mut p.1, map, "events"),
+                _ => rt::object::value(&mut p.2, map, "description"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                url: rt::object::required(p.0, "url")?,
+                events: rt::object::required(p.1, "events")?,
+                description: p.2.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for CreateWebhookRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl CreateWebhookRequest {
         /// A `CreateWebhookRequest` with its required fields; set the others with the methods named after them.
@@ -3658,19 +5784,90 @@ pub mod email {
     /// Changes to a webhook endpoint.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq, Default)]
     #[non_exhaustive]
     pub struct UpdateWebhookRequest {
         /// A URI.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub url: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub events: Option<Vec<WebhookEventType>>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub status: Option<WebhookEndpointStatus>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub description: Option<String>,
+    }
+    impl ::serde::Serialize for UpdateWebhookRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "UpdateWebhookRequest",
+                    usize::from(self.url.is_some()) + usize::from(self.events.is_some())
+                        + usize::from(self.status.is_some())
+                        + usize::from(self.description.is_some()),
+                )?;
+            if let Some(value) = &self.url {
+                s.serialize_field("url", value)?;
+            }
+            if let Some(value) = &self.events {
+                s.serialize_field("events", value)?;
+            }
+            if let Some(value) = &self.status {
+                s.serialize_field("status", value)?;
+            }
+            if let Some(value) = &self.description {
+                s.serialize_field("description", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for UpdateWebhookRequest {
+        const NAME: &'static str = "UpdateWebhookRequest";
+        const FIELDS: &'static [&'static str] = &[
+            "url",
+            "events",
+            "status",
+            "description",
+        ];
+        type Partial = (
+            Option<Option<String>>,
+            Option<Option<Vec<WebhookEventType>>>,
+            Option<Option<WebhookEndpointStatus>>,
+            Option<Option<String>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "url"),
+                1 => rt::object::value(&mut p.1, map, "events"),
+                2 => rt::object::value(&mut p.2, map, "status"),
+                _ => rt::object::value(&mut p.3, map, "description"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                url: p.0.flatten(),
+                events: p.1.flatten(),
+                status: p.2.flatten(),
+                description: p.3.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for UpdateWebhookRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl UpdateWebhookRequest {
         /// A URI.
@@ -3708,26 +5905,108 @@ pub mod email {
     /// The email an event is about.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct EmailEventData {
         pub email_id: String,
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub from: Option<String>,
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub to: Option<Vec<String>>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub subject: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub tags: Option<Vec<Tag>>,
         /// When the email was created.
         ///
         /// An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub created_at: Option<String>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for EmailEventData {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "EmailEventData",
+                    1 + usize::from(self.from.is_some()) + usize::from(self.to.is_some())
+                        + usize::from(self.subject.is_some())
+                        + usize::from(self.tags.is_some())
+                        + usize::from(self.created_at.is_some()),
+                )?;
+            s.serialize_field("email_id", &self.email_id)?;
+            if let Some(value) = &self.from {
+                s.serialize_field("from", value)?;
+            }
+            if let Some(value) = &self.to {
+                s.serialize_field("to", value)?;
+            }
+            if let Some(value) = &self.subject {
+                s.serialize_field("subject", value)?;
+            }
+            if let Some(value) = &self.tags {
+                s.serialize_field("tags", value)?;
+            }
+            if let Some(value) = &self.created_at {
+                s.serialize_field("created_at", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for EmailEventData {
+        const NAME: &'static str = "EmailEventData";
+        const FIELDS: &'static [&'static str] = &[
+            "email_id",
+            "from",
+            "to",
+            "subject",
+            "tags",
+            "created_at",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<Option<String>>,
+            Option<Option<Vec<String>>>,
+            Option<Option<String>>,
+            Option<Option<Vec<Tag>>>,
+            Option<Option<String>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "email_id"),
+                1 => rt::object::value(&mut p.1, map, "from"),
+                2 => rt::object::value(&mut p.2, map, "to"),
+                3 => rt::object::value(&mut p.3, map, "subject"),
+                4 => rt::object::value(&mut p.4, map, "tags"),
+                _ => rt::object::value(&mut p.5, map, "created_at"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                email_id: rt::object::required(p.0, "email_id")?,
+                from: p.1.flatten(),
+                to: p.2.flatten(),
+                subject: p.3.flatten(),
+                tags: p.4.flatten(),
+                created_at: p.5.flatten(),
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for EmailEventData {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl EmailEventData {
         /// An `EmailEventData` with its required fields; set the others with the methods named after them.
@@ -3860,17 +6139,75 @@ pub mod email {
     /// Why the recipient's server refused an email.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct Bounce {
         pub r#type: BounceType,
         /// Finer reason, like `general`, `no_email`, `mailbox_full`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub sub_type: Option<String>,
         /// The server's SMTP answer, like `smtp; 550 5.1.1 user unknown`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub diagnostic_code: Option<String>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for Bounce {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "Bounce",
+                    1 + usize::from(self.sub_type.is_some())
+                        + usize::from(self.diagnostic_code.is_some()),
+                )?;
+            s.serialize_field("type", &self.r#type)?;
+            if let Some(value) = &self.sub_type {
+                s.serialize_field("sub_type", value)?;
+            }
+            if let Some(value) = &self.diagnostic_code {
+                s.serialize_field("diagnostic_code", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for Bounce {
+        const NAME: &'static str = "Bounce";
+        const FIELDS: &'static [&'static str] = &["type", "sub_type", "diagnostic_code"];
+        type Partial = (
+            Option<BounceType>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "type"),
+                1 => rt::object::value(&mut p.1, map, "sub_type"),
+                _ => rt::object::value(&mut p.2, map, "diagnostic_code"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                r#type: rt::object::required(p.0, "type")?,
+                sub_type: p.1.flatten(),
+                diagnostic_code: p.2.flatten(),
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for Bounce {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl Bounce {
         /// A `Bounce` with its required fields; set the others with the methods named after them.
@@ -3897,25 +6234,112 @@ pub mod email {
     /// A bounced email.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct EmailBouncedData {
         pub email_id: String,
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub from: Option<String>,
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub to: Option<Vec<String>>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub subject: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub tags: Option<Vec<Tag>>,
         /// An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub created_at: Option<String>,
         pub bounce: Bounce,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for EmailBouncedData {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "EmailBouncedData",
+                    2 + usize::from(self.from.is_some()) + usize::from(self.to.is_some())
+                        + usize::from(self.subject.is_some())
+                        + usize::from(self.tags.is_some())
+                        + usize::from(self.created_at.is_some()),
+                )?;
+            s.serialize_field("email_id", &self.email_id)?;
+            if let Some(value) = &self.from {
+                s.serialize_field("from", value)?;
+            }
+            if let Some(value) = &self.to {
+                s.serialize_field("to", value)?;
+            }
+            if let Some(value) = &self.subject {
+                s.serialize_field("subject", value)?;
+            }
+            if let Some(value) = &self.tags {
+                s.serialize_field("tags", value)?;
+            }
+            if let Some(value) = &self.created_at {
+                s.serialize_field("created_at", value)?;
+            }
+            s.serialize_field("bounce", &self.bounce)?;
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for EmailBouncedData {
+        const NAME: &'static str = "EmailBouncedData";
+        const FIELDS: &'static [&'static str] = &[
+            "email_id",
+            "from",
+            "to",
+            "subject",
+            "tags",
+            "created_at",
+            "bounce",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<Option<String>>,
+            Option<Option<Vec<String>>>,
+            Option<Option<String>>,
+            Option<Option<Vec<Tag>>>,
+            Option<Option<String>>,
+            Option<Bounce>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "email_id"),
+                1 => rt::object::value(&mut p.1, map, "from"),
+                2 => rt::object::value(&mut p.2, map, "to"),
+                3 => rt::object::value(&mut p.3, map, "subject"),
+                4 => rt::object::value(&mut p.4, map, "tags"),
+                5 => rt::object::value(&mut p.5, map, "created_at"),
+                _ => rt::object::value(&mut p.6, map, "bounce"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                email_id: rt::object::required(p.0, "email_id")?,
+                from: p.1.flatten(),
+                to: p.2.flatten(),
+                subject: p.3.flatten(),
+                tags: p.4.flatten(),
+                created_at: p.5.flatten(),
+                bounce: rt::object::required(p.6, "bounce")?,
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for EmailBouncedData {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl EmailBouncedData {
         /// An `EmailBouncedData` with its required fields; set the others with the methods named after them.
@@ -3971,30 +6395,126 @@ pub mod email {
     /// An email whose delivery is being retried.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct EmailDelayedData {
         pub email_id: String,
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub from: Option<String>,
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub to: Option<Vec<String>>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub subject: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub tags: Option<Vec<Tag>>,
         /// An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub created_at: Option<String>,
         /// The recipient server's last answer.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub diagnostic_code: Option<String>,
         /// An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub next_attempt_at: Option<String>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for EmailDelayedData {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "EmailDelayedData",
+                    1 + usize::from(self.from.is_some()) + usize::from(self.to.is_some())
+                        + usize::from(self.subject.is_some())
+                        + usize::from(self.tags.is_some())
+                        + usize::from(self.created_at.is_some())
+                        + usize::from(self.diagnostic_code.is_some())
+                        + usize::from(self.next_attempt_at.is_some()),
+                )?;
+            s.serialize_field("email_id", &self.email_id)?;
+            if let Some(value) = &self.from {
+                s.serialize_field("from", value)?;
+            }
+            if let Some(value) = &self.to {
+                s.serialize_field("to", value)?;
+            }
+            if let Some(value) = &self.subject {
+                s.serialize_field("subject", value)?;
+            }
+            if let Some(value) = &self.tags {
+                s.serialize_field("tags", value)?;
+            }
+            if let Some(value) = &self.created_at {
+                s.serialize_field("created_at", value)?;
+            }
+            if let Some(value) = &self.diagnostic_code {
+                s.serialize_field("diagnostic_code", value)?;
+            }
+            if let Some(value) = &self.next_attempt_at {
+                s.serialize_field("next_attempt_at", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for EmailDelayedData {
+        const NAME: &'static str = "EmailDelayedData";
+        const FIELDS: &'static [&'static str] = &[
+            "email_id",
+            "from",
+            "to",
+            "subject",
+            "tags",
+            "created_at",
+            "diagnostic_code",
+            "next_attempt_at",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<Option<String>>,
+            Option<Option<Vec<String>>>,
+            Option<Option<String>>,
+            Option<Option<Vec<Tag>>>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "email_id"),
+                1 => rt::object::value(&mut p.1, map, "from"),
+                2 => rt::object::value(&mut p.2, map, "to"),
+                3 => rt::object::value(&mut p.3, map, "subject"),
+                4 => rt::object::value(&mut p.4, map, "tags"),
+                5 => rt::object::value(&mut p.5, map, "created_at"),
+                6 => rt::object::value(&mut p.6, map, "diagnostic_code"),
+                _ => rt::object::value(&mut p.7, map, "next_attempt_at"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                email_id: rt::object::required(p.0, "email_id")?,
+                from: p.1.flatten(),
+                to: p.2.flatten(),
+                subject: p.3.flatten(),
+                tags: p.4.flatten(),
+                created_at: p.5.flatten(),
+                diagnostic_code: p.6.flatten(),
+                next_attempt_at: p.7.flatten(),
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for EmailDelayedData {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl EmailDelayedData {
         /// An `EmailDelayedData` with its required fields; set the others with the methods named after them.
@@ -4068,31 +6588,134 @@ pub mod email {
     /// An opened email.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct EmailOpenedData {
         pub email_id: String,
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub from: Option<String>,
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub to: Option<Vec<String>>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub subject: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub tags: Option<Vec<Tag>>,
         /// An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub created_at: Option<String>,
         /// An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub opened_at: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub user_agent: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub ip_address: Option<String>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for EmailOpenedData {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "EmailOpenedData",
+                    1 + usize::from(self.from.is_some()) + usize::from(self.to.is_some())
+                        + usize::from(self.subject.is_some())
+                        + usize::from(self.tags.is_some())
+                        + usize::from(self.created_at.is_some())
+                        + usize::from(self.opened_at.is_some())
+                        + usize::from(self.user_agent.is_some())
+                        + usize::from(self.ip_address.is_some()),
+                )?;
+            s.serialize_field("email_id", &self.email_id)?;
+            if let Some(value) = &self.from {
+                s.serialize_field("from", value)?;
+            }
+            if let Some(value) = &self.to {
+                s.serialize_field("to", value)?;
+            }
+            if let Some(value) = &self.subject {
+                s.serialize_field("subject", value)?;
+            }
+            if let Some(value) = &self.tags {
+                s.serialize_field("tags", value)?;
+            }
+            if let Some(value) = &self.created_at {
+                s.serialize_field("created_at", value)?;
+            }
+            if let Some(value) = &self.opened_at {
+                s.serialize_field("opened_at", value)?;
+            }
+            if let Some(value) = &self.user_agent {
+                s.serialize_field("user_agent", value)?;
+            }
+            if let Some(value) = &self.ip_address {
+                s.serialize_field("ip_address", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for EmailOpenedData {
+        const NAME: &'static str = "EmailOpenedData";
+        const FIELDS: &'static [&'static str] = &[
+            "email_id",
+            "from",
+            "to",
+            "subject",
+            "tags",
+            "created_at",
+            "opened_at",
+            "user_agent",
+            "ip_address",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<Option<String>>,
+            Option<Option<Vec<String>>>,
+            Option<Option<String>>,
+            Option<Option<Vec<Tag>>>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "email_id"),
+                1 => rt::object::value(&mut p.1, map, "from"),
+                2 => rt::object::value(&mut p.2, map, "to"),
+                3 => rt::object::value(&mut p.3, map, "subject"),
+                4 => rt::object::value(&mut p.4, map, "tags"),
+                5 => rt::object::value(&mut p.5, map, "created_at"),
+                6 => rt::object::value(&mut p.6, map, "opened_at"),
+                7 => rt::object::value(&mut p.7, map, "user_agent"),
+                _ => rt::object::value(&mut p.8, map, "ip_address"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                email_id: rt::object::required(p.0, "email_id")?,
+                from: p.1.flatten(),
+                to: p.2.flatten(),
+                subject: p.3.flatten(),
+                tags: p.4.flatten(),
+                created_at: p.5.flatten(),
+                opened_at: p.6.flatten(),
+                user_agent: p.7.flatten(),
+                ip_address: p.8.flatten(),
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for EmailOpenedData {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl EmailOpenedData {
         /// An `EmailOpenedData` with its required fields; set the others with the methods named after them.
@@ -4167,33 +6790,141 @@ pub mod email {
     /// A link clicked in an email.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct EmailClickedData {
         pub email_id: String,
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub from: Option<String>,
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub to: Option<Vec<String>>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub subject: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub tags: Option<Vec<Tag>>,
         /// An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub created_at: Option<String>,
         /// The URL clicked.
         pub link: String,
         /// An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub clicked_at: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub user_agent: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub ip_address: Option<String>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for EmailClickedData {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "EmailClickedData",
+                    2 + usize::from(self.from.is_some()) + usize::from(self.to.is_some())
+                        + usize::from(self.subject.is_some())
+                        + usize::from(self.tags.is_some())
+                        + usize::from(self.created_at.is_some())
+                        + usize::from(self.clicked_at.is_some())
+                        + usize::from(self.user_agent.is_some())
+                        + usize::from(self.ip_address.is_some()),
+                )?;
+            s.serialize_field("email_id", &self.email_id)?;
+            if let Some(value) = &self.from {
+                s.serialize_field("from", value)?;
+            }
+            if let Some(value) = &self.to {
+                s.serialize_field("to", value)?;
+            }
+            if let Some(value) = &self.subject {
+                s.serialize_field("subject", value)?;
+            }
+            if let Some(value) = &self.tags {
+                s.serialize_field("tags", value)?;
+            }
+            if let Some(value) = &self.created_at {
+                s.serialize_field("created_at", value)?;
+            }
+            s.serialize_field("link", &self.link)?;
+            if let Some(value) = &self.clicked_at {
+                s.serialize_field("clicked_at", value)?;
+            }
+            if let Some(value) = &self.user_agent {
+                s.serialize_field("user_agent", value)?;
+            }
+            if let Some(value) = &self.ip_address {
+                s.serialize_field("ip_address", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for EmailClickedData {
+        const NAME: &'static str = "EmailClickedData";
+        const FIELDS: &'static [&'static str] = &[
+            "email_id",
+            "from",
+            "to",
+            "subject",
+            "tags",
+            "created_at",
+            "link",
+            "clicked_at",
+            "user_agent",
+            "ip_address",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<Option<String>>,
+            Option<Option<Vec<String>>>,
+            Option<Option<String>>,
+            Option<Option<Vec<Tag>>>,
+            Option<Option<String>>,
+            Option<String>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "email_id"),
+                1 => rt::object::value(&mut p.1, map, "from"),
+                2 => rt::object::value(&mut p.2, map, "to"),
+                3 => rt::object::value(&mut p.3, map, "subject"),
+                4 => rt::object::value(&mut p.4, map, "tags"),
+                5 => rt::object::value(&mut p.5, map, "created_at"),
+                6 => rt::object::value(&mut p.6, map, "link"),
+                7 => rt::object::value(&mut p.7, map, "clicked_at"),
+                8 => rt::object::value(&mut p.8, map, "user_agent"),
+                _ => rt::object::value(&mut p.9, map, "ip_address"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                email_id: rt::object::required(p.0, "email_id")?,
+                from: p.1.flatten(),
+                to: p.2.flatten(),
+                subject: p.3.flatten(),
+                tags: p.4.flatten(),
+                created_at: p.5.flatten(),
+                link: rt::object::required(p.6, "link")?,
+                clicked_at: p.7.flatten(),
+                user_agent: p.8.flatten(),
+                ip_address: p.9.flatten(),
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for EmailClickedData {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl EmailClickedData {
         /// An `EmailClickedData` with its required fields; set the others with the methods named after them.
@@ -4269,27 +7000,116 @@ pub mod email {
     /// An email that could not be sent.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct EmailFailedData {
         pub email_id: String,
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub from: Option<String>,
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub to: Option<Vec<String>>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub subject: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub tags: Option<Vec<Tag>>,
         /// An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub created_at: Option<String>,
         /// Why, like `invalid_from_domain`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub reason: Option<String>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for EmailFailedData {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "EmailFailedData",
+                    1 + usize::from(self.from.is_some()) + usize::from(self.to.is_some())
+                        + usize::from(self.subject.is_some())
+                        + usize::from(self.tags.is_some())
+                        + usize::from(self.created_at.is_some())
+                        + usize::from(self.reason.is_some()),
+                )?;
+            s.serialize_field("email_id", &self.email_id)?;
+            if let Some(value) = &self.from {
+                s.serialize_field("from", value)?;
+            }
+            if let Some(value) = &self.to {
+                s.serialize_field("to", value)?;
+            }
+            if let Some(value) = &self.subject {
+                s.serialize_field("subject", value)?;
+            }
+            if let Some(value) = &self.tags {
+                s.serialize_field("tags", value)?;
+            }
+            if let Some(value) = &self.created_at {
+                s.serialize_field("created_at", value)?;
+            }
+            if let Some(value) = &self.reason {
+                s.serialize_field("reason", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for EmailFailedData {
+        const NAME: &'static str = "EmailFailedData";
+        const FIELDS: &'static [&'static str] = &[
+            "email_id",
+            "from",
+            "to",
+            "subject",
+            "tags",
+            "created_at",
+            "reason",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<Option<String>>,
+            Option<Option<Vec<String>>>,
+            Option<Option<String>>,
+            Option<Option<Vec<Tag>>>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "email_id"),
+                1 => rt::object::value(&mut p.1, map, "from"),
+                2 => rt::object::value(&mut p.2, map, "to"),
+                3 => rt::object::value(&mut p.3, map, "subject"),
+                4 => rt::object::value(&mut p.4, map, "tags"),
+                5 => rt::object::value(&mut p.5, map, "created_at"),
+                _ => rt::object::value(&mut p.6, map, "reason"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                email_id: rt::object::required(p.0, "email_id")?,
+                from: p.1.flatten(),
+                to: p.2.flatten(),
+                subject: p.3.flatten(),
+                tags: p.4.flatten(),
+                created_at: p.5.flatten(),
+                reason: p.6.flatten(),
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for EmailFailedData {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl EmailFailedData {
         /// An `EmailFailedData` with its required fields; set the others with the methods named after them.
@@ -4351,27 +7171,116 @@ pub mod email {
     /// An email not sent because its recipient is suppressed.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct EmailSuppressedData {
         pub email_id: String,
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub from: Option<String>,
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub to: Option<Vec<String>>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub subject: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub tags: Option<Vec<Tag>>,
         /// An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub created_at: Option<String>,
         /// Why the recipient is suppressed.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub reason: Option<SuppressionReason>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for EmailSuppressedData {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "EmailSuppressedData",
+                    1 + usize::from(self.from.is_some()) + usize::from(self.to.is_some())
+                        + usize::from(self.subject.is_some())
+                        + usize::from(self.tags.is_some())
+                        + usize::from(self.created_at.is_some())
+                        + usize::from(self.reason.is_some()),
+                )?;
+            s.serialize_field("email_id", &self.email_id)?;
+            if let Some(value) = &self.from {
+                s.serialize_field("from", value)?;
+            }
+            if let Some(value) = &self.to {
+                s.serialize_field("to", value)?;
+            }
+            if let Some(value) = &self.subject {
+                s.serialize_field("subject", value)?;
+            }
+            if let Some(value) = &self.tags {
+                s.serialize_field("tags", value)?;
+            }
+            if let Some(value) = &self.created_at {
+                s.serialize_field("created_at", value)?;
+            }
+            if let Some(value) = &self.reason {
+                s.serialize_field("reason", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for EmailSuppressedData {
+        const NAME: &'static str = "EmailSuppressedData";
+        const FIELDS: &'static [&'static str] = &[
+            "email_id",
+            "from",
+            "to",
+            "subject",
+            "tags",
+            "created_at",
+            "reason",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<Option<String>>,
+            Option<Option<Vec<String>>>,
+            Option<Option<String>>,
+            Option<Option<Vec<Tag>>>,
+            Option<Option<String>>,
+            Option<Option<SuppressionReason>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "email_id"),
+                1 => rt::object::value(&mut p.1, map, "from"),
+                2 => rt::object::value(&mut p.2, map, "to"),
+                3 => rt::object::value(&mut p.3, map, "subject"),
+                4 => rt::object::value(&mut p.4, map, "tags"),
+                5 => rt::object::value(&mut p.5, map, "created_at"),
+                _ => rt::object::value(&mut p.6, map, "reason"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                email_id: rt::object::required(p.0, "email_id")?,
+                from: p.1.flatten(),
+                to: p.2.flatten(),
+                subject: p.3.flatten(),
+                tags: p.4.flatten(),
+                created_at: p.5.flatten(),
+                reason: p.6.flatten(),
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for EmailSuppressedData {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl EmailSuppressedData {
         /// An `EmailSuppressedData` with its required fields; set the others with the methods named after them.
@@ -4433,27 +7342,122 @@ pub mod email {
     /// The contact a `contact.*` event is about.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct ContactEventData {
         pub id: String,
         /// An email address, optionally with a name: `Ada <ada@example.com>`.
         pub email: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub first_name: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub last_name: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub list_ids: Option<Vec<String>>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub unsubscribed: Option<bool>,
         /// An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub created_at: Option<String>,
         /// An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub updated_at: Option<String>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for ContactEventData {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "ContactEventData",
+                    2 + usize::from(self.first_name.is_some())
+                        + usize::from(self.last_name.is_some())
+                        + usize::from(self.list_ids.is_some())
+                        + usize::from(self.unsubscribed.is_some())
+                        + usize::from(self.created_at.is_some())
+                        + usize::from(self.updated_at.is_some()),
+                )?;
+            s.serialize_field("id", &self.id)?;
+            s.serialize_field("email", &self.email)?;
+            if let Some(value) = &self.first_name {
+                s.serialize_field("first_name", value)?;
+            }
+            if let Some(value) = &self.last_name {
+                s.serialize_field("last_name", value)?;
+            }
+            if let Some(value) = &self.list_ids {
+                s.serialize_field("list_ids", value)?;
+            }
+            if let Some(value) = &self.unsubscribed {
+                s.serialize_field("unsubscribed", value)?;
+            }
+            if let Some(value) = &self.created_at {
+                s.serialize_field("created_at", value)?;
+            }
+            if let Some(value) = &self.updated_at {
+                s.serialize_field("updated_at", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for ContactEventData {
+        const NAME: &'static str = "ContactEventData";
+        const FIELDS: &'static [&'static str] = &[
+            "id",
+            "email",
+            "first_name",
+            "last_name",
+            "list_ids",
+            "unsubscribed",
+            "created_at",
+            "updated_at",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<String>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<Vec<String>>>,
+            Option<Option<bool>>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "id"),
+                1 => rt::object::value(&mut p.1, map, "email"),
+                2 => rt::object::value(&mut p.2, map, "first_name"),
+                3 => rt::object::value(&mut p.3, map, "last_name"),
+                4 => rt::object::value(&mut p.4, map, "list_ids"),
+                5 => rt::object::value(&mut p.5, map, "unsubscribed"),
+                6 => rt::object::value(&mut p.6, map, "created_at"),
+                _ => rt::object::value(&mut p.7, map, "updated_at"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                id: rt::object::required(p.0, "id")?,
+                email: rt::object::required(p.1, "email")?,
+                first_name: p.2.flatten(),
+                last_name: p.3.flatten(),
+                list_ids: p.4.flatten(),
+                unsubscribed: p.5.flatten(),
+                created_at: p.6.flatten(),
+                updated_at: p.7.flatten(),
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for ContactEventData {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl ContactEventData {
         /// A `ContactEventData` with its required fields; set the others with the methods named after them.

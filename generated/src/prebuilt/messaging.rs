@@ -565,11 +565,50 @@ pub mod messaging {
     /// The body of every failed request.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct ErrorResponse {
         pub error: ErrorDetail,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for ErrorResponse {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer.serialize_struct("ErrorResponse", 1)?;
+            s.serialize_field("error", &self.error)?;
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for ErrorResponse {
+        const NAME: &'static str = "ErrorResponse";
+        const FIELDS: &'static [&'static str] = &["error"];
+        type Partial = (Option<ErrorDetail>,);
+        fn start() -> Self::Partial {
+            (None,)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            _: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            rt::object::value(&mut p.0, map, "error")
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                error: rt::object::required(p.0, "error")?,
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for ErrorResponse {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl ErrorResponse {
         /// An `ErrorResponse` with its required fields; set the others with the methods named after them.
@@ -580,8 +619,7 @@ pub mod messaging {
     /// What went wrong.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct ErrorDetail {
         /// Machine-readable code, like `validation_error`.
@@ -589,11 +627,79 @@ pub mod messaging {
         /// Human-readable explanation.
         pub message: String,
         /// The request field at fault, when there is one.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub param: Option<String>,
         /// Quote this when asking for support.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub request_id: Option<String>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for ErrorDetail {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "ErrorDetail",
+                    2 + usize::from(self.param.is_some())
+                        + usize::from(self.request_id.is_some()),
+                )?;
+            s.serialize_field("code", &self.code)?;
+            s.serialize_field("message", &self.message)?;
+            if let Some(value) = &self.param {
+                s.serialize_field("param", value)?;
+            }
+            if let Some(value) = &self.request_id {
+                s.serialize_field("request_id", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for ErrorDetail {
+        const NAME: &'static str = "ErrorDetail";
+        const FIELDS: &'static [&'static str] = &[
+            "code",
+            "message",
+            "param",
+            "request_id",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<String>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "code"),
+                1 => rt::object::value(&mut p.1, map, "message"),
+                2 => rt::object::value(&mut p.2, map, "param"),
+                _ => rt::object::value(&mut p.3, map, "request_id"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                code: rt::object::required(p.0, "code")?,
+                message: rt::object::required(p.1, "message")?,
+                param: p.2.flatten(),
+                request_id: p.3.flatten(),
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for ErrorDetail {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl ErrorDetail {
         /// An `ErrorDetail` with its required fields; set the others with the methods named after them.
@@ -621,15 +727,54 @@ pub mod messaging {
     /// An item of the seed's generic read request. Its fields are not shown.
     ///
     /// *Not shown*: the seed leaves this unknown.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq, Default)]
     #[non_exhaustive]
     pub struct Resource {
         /// Assumed identifier, so the list can page.
         ///
         /// *Assumed*: not shown by the seed; our design.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub id: Option<String>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for Resource {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct("Resource", usize::from(self.id.is_some()))?;
+            if let Some(value) = &self.id {
+                s.serialize_field("id", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for Resource {
+        const NAME: &'static str = "Resource";
+        const FIELDS: &'static [&'static str] = &["id"];
+        type Partial = (Option<Option<String>>,);
+        fn start() -> Self::Partial {
+            (None,)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            _: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            rt::object::value(&mut p.0, map, "id")
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self { id: p.0.flatten() })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for Resource {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl Resource {
         /// Assumed identifier, so the list can page.
@@ -1569,8 +1714,7 @@ pub mod messaging {
     /// An SMS text message. Long texts are split into segments; see `SmsText::segments`.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct SmsText {
         /// Sender: an E.164 number, or an alphanumeric sender id of up to 11 characters where the destination allows one.
@@ -1582,18 +1726,106 @@ pub mod messaging {
         /// The text, 1 to 1600 characters.
         pub text: String,
         /// Your reference, up to 100 characters, returned in status events.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub client_ref: Option<String>,
         /// Where this message's status events go (instead of the account's default).
         ///
         /// A URI.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub webhook_url: Option<String>,
         /// Seconds the service keeps trying to deliver, 20 to 604800 (7 days).
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub ttl: Option<i64>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub sms: Option<SmsOptions>,
+    }
+    impl ::serde::Serialize for SmsText {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "SmsText",
+                    3 + usize::from(self.client_ref.is_some())
+                        + usize::from(self.webhook_url.is_some())
+                        + usize::from(self.ttl.is_some())
+                        + usize::from(self.sms.is_some()),
+                )?;
+            s.serialize_field("from", &self.from)?;
+            s.serialize_field("to", &self.to)?;
+            s.serialize_field("text", &self.text)?;
+            if let Some(value) = &self.client_ref {
+                s.serialize_field("client_ref", value)?;
+            }
+            if let Some(value) = &self.webhook_url {
+                s.serialize_field("webhook_url", value)?;
+            }
+            if let Some(value) = &self.ttl {
+                s.serialize_field("ttl", value)?;
+            }
+            if let Some(value) = &self.sms {
+                s.serialize_field("sms", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for SmsText {
+        const NAME: &'static str = "SmsText";
+        const FIELDS: &'static [&'static str] = &[
+            "from",
+            "to",
+            "text",
+            "client_ref",
+            "webhook_url",
+            "ttl",
+            "sms",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<String>,
+            Option<String>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<i64>>,
+            Option<Option<SmsOptions>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "from"),
+                1 => rt::object::value(&mut p.1, map, "to"),
+                2 => rt::object::value(&mut p.2, map, "text"),
+                3 => rt::object::value(&mut p.3, map, "client_ref"),
+                4 => rt::object::value(&mut p.4, map, "webhook_url"),
+                5 => rt::object::value(&mut p.5, map, "ttl"),
+                _ => rt::object::value(&mut p.6, map, "sms"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                from: rt::object::required(p.0, "from")?,
+                to: rt::object::required(p.1, "to")?,
+                text: rt::object::required(p.2, "text")?,
+                client_ref: p.3.flatten(),
+                webhook_url: p.4.flatten(),
+                ttl: p.5.flatten(),
+                sms: p.6.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for SmsText {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl SmsText {
         /// A `SmsText` with its required fields; set the others with the methods named after them.
@@ -1653,13 +1885,53 @@ pub mod messaging {
     /// SMS-only settings.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq, Default)]
     #[non_exhaustive]
     pub struct SmsOptions {
         /// How the text is encoded; `auto` (the default) picks GSM-7 when it can.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub encoding: Option<SmsEncoding>,
+    }
+    impl ::serde::Serialize for SmsOptions {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct("SmsOptions", usize::from(self.encoding.is_some()))?;
+            if let Some(value) = &self.encoding {
+                s.serialize_field("encoding", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for SmsOptions {
+        const NAME: &'static str = "SmsOptions";
+        const FIELDS: &'static [&'static str] = &["encoding"];
+        type Partial = (Option<Option<SmsEncoding>>,);
+        fn start() -> Self::Partial {
+            (None,)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            _: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            rt::object::value(&mut p.0, map, "encoding")
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self { encoding: p.0.flatten() })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for SmsOptions {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl SmsOptions {
         /// How the text is encoded; `auto` (the default) picks GSM-7 when it can.
@@ -1752,15 +2024,60 @@ pub mod messaging {
     /// WhatsApp-only settings.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq, Default)]
     #[non_exhaustive]
     pub struct WhatsappOptions {
         /// The message this one replies to.
         ///
         /// A UUID.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub context_message_uuid: Option<String>,
+    }
+    impl ::serde::Serialize for WhatsappOptions {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "WhatsappOptions",
+                    usize::from(self.context_message_uuid.is_some()),
+                )?;
+            if let Some(value) = &self.context_message_uuid {
+                s.serialize_field("context_message_uuid", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for WhatsappOptions {
+        const NAME: &'static str = "WhatsappOptions";
+        const FIELDS: &'static [&'static str] = &["context_message_uuid"];
+        type Partial = (Option<Option<String>>,);
+        fn start() -> Self::Partial {
+            (None,)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            _: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            rt::object::value(&mut p.0, map, "context_message_uuid")
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                context_message_uuid: p.0.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for WhatsappOptions {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl WhatsappOptions {
         /// The message this one replies to.
@@ -1784,8 +2101,7 @@ pub mod messaging {
     /// A WhatsApp text message.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct WhatsappText {
         /// Your WhatsApp Business number.
@@ -1799,18 +2115,106 @@ pub mod messaging {
         /// The text, 1 to 4096 characters.
         pub text: String,
         /// Your reference, up to 100 characters, returned in status events.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub client_ref: Option<String>,
         /// Where this message's status events go.
         ///
         /// A URI.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub webhook_url: Option<String>,
         /// Seconds the service keeps trying to deliver, 60 to 2592000 (30 days).
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub ttl: Option<i64>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub whatsapp: Option<WhatsappOptions>,
+    }
+    impl ::serde::Serialize for WhatsappText {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "WhatsappText",
+                    3 + usize::from(self.client_ref.is_some())
+                        + usize::from(self.webhook_url.is_some())
+                        + usize::from(self.ttl.is_some())
+                        + usize::from(self.whatsapp.is_some()),
+                )?;
+            s.serialize_field("from", &self.from)?;
+            s.serialize_field("to", &self.to)?;
+            s.serialize_field("text", &self.text)?;
+            if let Some(value) = &self.client_ref {
+                s.serialize_field("client_ref", value)?;
+            }
+            if let Some(value) = &self.webhook_url {
+                s.serialize_field("webhook_url", value)?;
+            }
+            if let Some(value) = &self.ttl {
+                s.serialize_field("ttl", value)?;
+            }
+            if let Some(value) = &self.whatsapp {
+                s.serialize_field("whatsapp", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for WhatsappText {
+        const NAME: &'static str = "WhatsappText";
+        const FIELDS: &'static [&'static str] = &[
+            "from",
+            "to",
+            "text",
+            "client_ref",
+            "webhook_url",
+            "ttl",
+            "whatsapp",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<String>,
+            Option<String>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<i64>>,
+            Option<Option<WhatsappOptions>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "from"),
+                1 => rt::object::value(&mut p.1, map, "to"),
+                2 => rt::object::value(&mut p.2, map, "text"),
+                3 => rt::object::value(&mut p.3, map, "client_ref"),
+                4 => rt::object::value(&mut p.4, map, "webhook_url"),
+                5 => rt::object::value(&mut p.5, map, "ttl"),
+                _ => rt::object::value(&mut p.6, map, "whatsapp"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                from: rt::object::required(p.0, "from")?,
+                to: rt::object::required(p.1, "to")?,
+                text: rt::object::required(p.2, "text")?,
+                client_ref: p.3.flatten(),
+                webhook_url: p.4.flatten(),
+                ttl: p.5.flatten(),
+                whatsapp: p.6.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for WhatsappText {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl WhatsappText {
         /// A `WhatsappText` with its required fields; set the others with the methods named after them.
@@ -1870,8 +2274,7 @@ pub mod messaging {
     /// A WhatsApp image, with an optional caption.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct WhatsappImage {
         /// Your WhatsApp Business number.
@@ -1884,18 +2287,106 @@ pub mod messaging {
         pub to: String,
         pub image: ImageContent,
         /// Your reference, up to 100 characters, returned in status events.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub client_ref: Option<String>,
         /// Where this message's status events go.
         ///
         /// A URI.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub webhook_url: Option<String>,
         /// Seconds the service keeps trying to deliver, 60 to 2592000 (30 days).
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub ttl: Option<i64>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub whatsapp: Option<WhatsappOptions>,
+    }
+    impl ::serde::Serialize for WhatsappImage {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "WhatsappImage",
+                    3 + usize::from(self.client_ref.is_some())
+                        + usize::from(self.webhook_url.is_some())
+                        + usize::from(self.ttl.is_some())
+                        + usize::from(self.whatsapp.is_some()),
+                )?;
+            s.serialize_field("from", &self.from)?;
+            s.serialize_field("to", &self.to)?;
+            s.serialize_field("image", &self.image)?;
+            if let Some(value) = &self.client_ref {
+                s.serialize_field("client_ref", value)?;
+            }
+            if let Some(value) = &self.webhook_url {
+                s.serialize_field("webhook_url", value)?;
+            }
+            if let Some(value) = &self.ttl {
+                s.serialize_field("ttl", value)?;
+            }
+            if let Some(value) = &self.whatsapp {
+                s.serialize_field("whatsapp", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for WhatsappImage {
+        const NAME: &'static str = "WhatsappImage";
+        const FIELDS: &'static [&'static str] = &[
+            "from",
+            "to",
+            "image",
+            "client_ref",
+            "webhook_url",
+            "ttl",
+            "whatsapp",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<String>,
+            Option<ImageContent>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<i64>>,
+            Option<Option<WhatsappOptions>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "from"),
+                1 => rt::object::value(&mut p.1, map, "to"),
+                2 => rt::object::value(&mut p.2, map, "image"),
+                3 => rt::object::value(&mut p.3, map, "client_ref"),
+                4 => rt::object::value(&mut p.4, map, "webhook_url"),
+                5 => rt::object::value(&mut p.5, map, "ttl"),
+                _ => rt::object::value(&mut p.6, map, "whatsapp"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                from: rt::object::required(p.0, "from")?,
+                to: rt::object::required(p.1, "to")?,
+                image: rt::object::required(p.2, "image")?,
+                client_ref: p.3.flatten(),
+                webhook_url: p.4.flatten(),
+                ttl: p.5.flatten(),
+                whatsapp: p.6.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for WhatsappImage {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl WhatsappImage {
         /// A `WhatsappImage` with its required fields; set the others with the methods named after them.
@@ -1954,8 +2445,7 @@ pub mod messaging {
     /// A WhatsApp audio clip.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct WhatsappAudio {
         /// Your WhatsApp Business number.
@@ -1968,18 +2458,106 @@ pub mod messaging {
         pub to: String,
         pub audio: AudioContent,
         /// Your reference, up to 100 characters, returned in status events.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub client_ref: Option<String>,
         /// Where this message's status events go.
         ///
         /// A URI.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub webhook_url: Option<String>,
         /// Seconds the service keeps trying to deliver, 60 to 2592000 (30 days).
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub ttl: Option<i64>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub whatsapp: Option<WhatsappOptions>,
+    }
+    impl ::serde::Serialize for WhatsappAudio {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "WhatsappAudio",
+                    3 + usize::from(self.client_ref.is_some())
+                        + usize::from(self.webhook_url.is_some())
+                        + usize::from(self.ttl.is_some())
+                        + usize::from(self.whatsapp.is_some()),
+                )?;
+            s.serialize_field("from", &self.from)?;
+            s.serialize_field("to", &self.to)?;
+            s.serialize_field("audio", &self.audio)?;
+            if let Some(value) = &self.client_ref {
+                s.serialize_field("client_ref", value)?;
+            }
+            if let Some(value) = &self.webhook_url {
+                s.serialize_field("webhook_url", value)?;
+            }
+            if let Some(value) = &self.ttl {
+                s.serialize_field("ttl", value)?;
+            }
+            if let Some(value) = &self.whatsapp {
+                s.serialize_field("whatsapp", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for WhatsappAudio {
+        const NAME: &'static str = "WhatsappAudio";
+        const FIELDS: &'static [&'static str] = &[
+            "from",
+            "to",
+            "audio",
+            "client_ref",
+            "webhook_url",
+            "ttl",
+            "whatsapp",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<String>,
+            Option<AudioContent>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<i64>>,
+            Option<Option<WhatsappOptions>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "from"),
+                1 => rt::object::value(&mut p.1, map, "to"),
+                2 => rt::object::value(&mut p.2, map, "audio"),
+                3 => rt::object::value(&mut p.3, map, "client_ref"),
+                4 => rt::object::value(&mut p.4, map, "webhook_url"),
+                5 => rt::object::value(&mut p.5, map, "ttl"),
+                _ => rt::object::value(&mut p.6, map, "whatsapp"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                from: rt::object::required(p.0, "from")?,
+                to: rt::object::required(p.1, "to")?,
+                audio: rt::object::required(p.2, "audio")?,
+                client_ref: p.3.flatten(),
+                webhook_url: p.4.flatten(),
+                ttl: p.5.flatten(),
+                whatsapp: p.6.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for WhatsappAudio {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl WhatsappAudio {
         /// A `WhatsappAudio` with its required fields; set the others with the methods named after them.
@@ -2038,8 +2616,7 @@ pub mod messaging {
     /// A WhatsApp video, with an optional caption.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct WhatsappVideo {
         /// Your WhatsApp Business number.
@@ -2052,18 +2629,106 @@ pub mod messaging {
         pub to: String,
         pub video: VideoContent,
         /// Your reference, up to 100 characters, returned in status events.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub client_ref: Option<String>,
         /// Where this message's status events go.
         ///
         /// A URI.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub webhook_url: Option<String>,
         /// Seconds the service keeps trying to deliver, 60 to 2592000 (30 days).
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub ttl: Option<i64>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub whatsapp: Option<WhatsappOptions>,
+    }
+    impl ::serde::Serialize for WhatsappVideo {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "WhatsappVideo",
+                    3 + usize::from(self.client_ref.is_some())
+                        + usize::from(self.webhook_url.is_some())
+                        + usize::from(self.ttl.is_some())
+                        + usize::from(self.whatsapp.is_some()),
+                )?;
+            s.serialize_field("from", &self.from)?;
+            s.serialize_field("to", &self.to)?;
+            s.serialize_field("video", &self.video)?;
+            if let Some(value) = &self.client_ref {
+                s.serialize_field("client_ref", value)?;
+            }
+            if let Some(value) = &self.webhook_url {
+                s.serialize_field("webhook_url", value)?;
+            }
+            if let Some(value) = &self.ttl {
+                s.serialize_field("ttl", value)?;
+            }
+            if let Some(value) = &self.whatsapp {
+                s.serialize_field("whatsapp", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for WhatsappVideo {
+        const NAME: &'static str = "WhatsappVideo";
+        const FIELDS: &'static [&'static str] = &[
+            "from",
+            "to",
+            "video",
+            "client_ref",
+            "webhook_url",
+            "ttl",
+            "whatsapp",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<String>,
+            Option<VideoContent>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<i64>>,
+            Option<Option<WhatsappOptions>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "from"),
+                1 => rt::object::value(&mut p.1, map, "to"),
+                2 => rt::object::value(&mut p.2, map, "video"),
+                3 => rt::object::value(&mut p.3, map, "client_ref"),
+                4 => rt::object::value(&mut p.4, map, "webhook_url"),
+                5 => rt::object::value(&mut p.5, map, "ttl"),
+                _ => rt::object::value(&mut p.6, map, "whatsapp"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                from: rt::object::required(p.0, "from")?,
+                to: rt::object::required(p.1, "to")?,
+                video: rt::object::required(p.2, "video")?,
+                client_ref: p.3.flatten(),
+                webhook_url: p.4.flatten(),
+                ttl: p.5.flatten(),
+                whatsapp: p.6.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for WhatsappVideo {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl WhatsappVideo {
         /// A `WhatsappVideo` with its required fields; set the others with the methods named after them.
@@ -2122,8 +2787,7 @@ pub mod messaging {
     /// A WhatsApp document, with an optional caption and file name.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct WhatsappFile {
         /// Your WhatsApp Business number.
@@ -2136,18 +2800,106 @@ pub mod messaging {
         pub to: String,
         pub file: FileContent,
         /// Your reference, up to 100 characters, returned in status events.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub client_ref: Option<String>,
         /// Where this message's status events go.
         ///
         /// A URI.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub webhook_url: Option<String>,
         /// Seconds the service keeps trying to deliver, 60 to 2592000 (30 days).
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub ttl: Option<i64>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub whatsapp: Option<WhatsappOptions>,
+    }
+    impl ::serde::Serialize for WhatsappFile {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "WhatsappFile",
+                    3 + usize::from(self.client_ref.is_some())
+                        + usize::from(self.webhook_url.is_some())
+                        + usize::from(self.ttl.is_some())
+                        + usize::from(self.whatsapp.is_some()),
+                )?;
+            s.serialize_field("from", &self.from)?;
+            s.serialize_field("to", &self.to)?;
+            s.serialize_field("file", &self.file)?;
+            if let Some(value) = &self.client_ref {
+                s.serialize_field("client_ref", value)?;
+            }
+            if let Some(value) = &self.webhook_url {
+                s.serialize_field("webhook_url", value)?;
+            }
+            if let Some(value) = &self.ttl {
+                s.serialize_field("ttl", value)?;
+            }
+            if let Some(value) = &self.whatsapp {
+                s.serialize_field("whatsapp", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for WhatsappFile {
+        const NAME: &'static str = "WhatsappFile";
+        const FIELDS: &'static [&'static str] = &[
+            "from",
+            "to",
+            "file",
+            "client_ref",
+            "webhook_url",
+            "ttl",
+            "whatsapp",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<String>,
+            Option<FileContent>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<i64>>,
+            Option<Option<WhatsappOptions>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "from"),
+                1 => rt::object::value(&mut p.1, map, "to"),
+                2 => rt::object::value(&mut p.2, map, "file"),
+                3 => rt::object::value(&mut p.3, map, "client_ref"),
+                4 => rt::object::value(&mut p.4, map, "webhook_url"),
+                5 => rt::object::value(&mut p.5, map, "ttl"),
+                _ => rt::object::value(&mut p.6, map, "whatsapp"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                from: rt::object::required(p.0, "from")?,
+                to: rt::object::required(p.1, "to")?,
+                file: rt::object::required(p.2, "file")?,
+                client_ref: p.3.flatten(),
+                webhook_url: p.4.flatten(),
+                ttl: p.5.flatten(),
+                whatsapp: p.6.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for WhatsappFile {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl WhatsappFile {
         /// A `WhatsappFile` with its required fields; set the others with the methods named after them.
@@ -2206,8 +2958,7 @@ pub mod messaging {
     /// An approved WhatsApp template: the only kind of WhatsApp message delivered outside the 24-hour window.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct WhatsappTemplate {
         /// Your WhatsApp Business number.
@@ -2220,16 +2971,97 @@ pub mod messaging {
         pub to: String,
         pub template: TemplateContent,
         /// Your reference, up to 100 characters, returned in status events.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub client_ref: Option<String>,
         /// Where this message's status events go.
         ///
         /// A URI.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub webhook_url: Option<String>,
         /// Seconds the service keeps trying to deliver, 60 to 2592000 (30 days).
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub ttl: Option<i64>,
+    }
+    impl ::serde::Serialize for WhatsappTemplate {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "WhatsappTemplate",
+                    3 + usize::from(self.client_ref.is_some())
+                        + usize::from(self.webhook_url.is_some())
+                        + usize::from(self.ttl.is_some()),
+                )?;
+            s.serialize_field("from", &self.from)?;
+            s.serialize_field("to", &self.to)?;
+            s.serialize_field("template", &self.template)?;
+            if let Some(value) = &self.client_ref {
+                s.serialize_field("client_ref", value)?;
+            }
+            if let Some(value) = &self.webhook_url {
+                s.serialize_field("webhook_url", value)?;
+            }
+            if let Some(value) = &self.ttl {
+                s.serialize_field("ttl", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for WhatsappTemplate {
+        const NAME: &'static str = "WhatsappTemplate";
+        const FIELDS: &'static [&'static str] = &[
+            "from",
+            "to",
+            "template",
+            "client_ref",
+            "webhook_url",
+            "ttl",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<String>,
+            Option<TemplateContent>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<i64>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "from"),
+                1 => rt::object::value(&mut p.1, map, "to"),
+                2 => rt::object::value(&mut p.2, map, "template"),
+                3 => rt::object::value(&mut p.3, map, "client_ref"),
+                4 => rt::object::value(&mut p.4, map, "webhook_url"),
+                _ => rt::object::value(&mut p.5, map, "ttl"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                from: rt::object::required(p.0, "from")?,
+                to: rt::object::required(p.1, "to")?,
+                template: rt::object::required(p.2, "template")?,
+                client_ref: p.3.flatten(),
+                webhook_url: p.4.flatten(),
+                ttl: p.5.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for WhatsappTemplate {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl WhatsappTemplate {
         /// A `WhatsappTemplate` with its required fields; set the others with the methods named after them.
@@ -2281,7 +3113,7 @@ pub mod messaging {
     /// An image by URL.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct ImageContent {
         /// Where the service fetches the image.
@@ -2289,8 +3121,57 @@ pub mod messaging {
         /// A URI.
         pub url: String,
         /// Shown under the image, up to 1024 characters.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub caption: Option<String>,
+    }
+    impl ::serde::Serialize for ImageContent {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "ImageContent",
+                    1 + usize::from(self.caption.is_some()),
+                )?;
+            s.serialize_field("url", &self.url)?;
+            if let Some(value) = &self.caption {
+                s.serialize_field("caption", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for ImageContent {
+        const NAME: &'static str = "ImageContent";
+        const FIELDS: &'static [&'static str] = &["url", "caption"];
+        type Partial = (Option<String>, Option<Option<String>>);
+        fn start() -> Self::Partial {
+            (None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "url"),
+                _ => rt::object::value(&mut p.1, map, "caption"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                url: rt::object::required(p.0, "url")?,
+                caption: p.1.flatten(),
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for ImageContent {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl ImageContent {
         /// An `ImageContent` with its required fields; set the others with the methods named after them.
@@ -2316,13 +3197,52 @@ pub mod messaging {
     /// An audio clip by URL.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct AudioContent {
         /// Where the service fetches the clip.
         ///
         /// A URI.
         pub url: String,
+    }
+    impl ::serde::Serialize for AudioContent {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer.serialize_struct("AudioContent", 1)?;
+            s.serialize_field("url", &self.url)?;
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for AudioContent {
+        const NAME: &'static str = "AudioContent";
+        const FIELDS: &'static [&'static str] = &["url"];
+        type Partial = (Option<String>,);
+        fn start() -> Self::Partial {
+            (None,)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            _: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            rt::object::value(&mut p.0, map, "url")
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                url: rt::object::required(p.0, "url")?,
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for AudioContent {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl AudioContent {
         /// An `AudioContent` with its required fields; set the others with the methods named after them.
@@ -2338,7 +3258,7 @@ pub mod messaging {
     /// A video by URL.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct VideoContent {
         /// Where the service fetches the video.
@@ -2346,8 +3266,57 @@ pub mod messaging {
         /// A URI.
         pub url: String,
         /// Shown under the video, up to 1024 characters.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub caption: Option<String>,
+    }
+    impl ::serde::Serialize for VideoContent {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "VideoContent",
+                    1 + usize::from(self.caption.is_some()),
+                )?;
+            s.serialize_field("url", &self.url)?;
+            if let Some(value) = &self.caption {
+                s.serialize_field("caption", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for VideoContent {
+        const NAME: &'static str = "VideoContent";
+        const FIELDS: &'static [&'static str] = &["url", "caption"];
+        type Partial = (Option<String>, Option<Option<String>>);
+        fn start() -> Self::Partial {
+            (None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "url"),
+                _ => rt::object::value(&mut p.1, map, "caption"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                url: rt::object::required(p.0, "url")?,
+                caption: p.1.flatten(),
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for VideoContent {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl VideoContent {
         /// A `VideoContent` with its required fields; set the others with the methods named after them.
@@ -2373,7 +3342,7 @@ pub mod messaging {
     /// A document by URL.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct FileContent {
         /// Where the service fetches the document.
@@ -2381,11 +3350,65 @@ pub mod messaging {
         /// A URI.
         pub url: String,
         /// Shown with the document, up to 1024 characters.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub caption: Option<String>,
         /// The file name the recipient sees, up to 240 characters.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub name: Option<String>,
+    }
+    impl ::serde::Serialize for FileContent {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "FileContent",
+                    1 + usize::from(self.caption.is_some())
+                        + usize::from(self.name.is_some()),
+                )?;
+            s.serialize_field("url", &self.url)?;
+            if let Some(value) = &self.caption {
+                s.serialize_field("caption", value)?;
+            }
+            if let Some(value) = &self.name {
+                s.serialize_field("name", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for FileContent {
+        const NAME: &'static str = "FileContent";
+        const FIELDS: &'static [&'static str] = &["url", "caption", "name"];
+        type Partial = (Option<String>, Option<Option<String>>, Option<Option<String>>);
+        fn start() -> Self::Partial {
+            (None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "url"),
+                1 => rt::object::value(&mut p.1, map, "caption"),
+                _ => rt::object::value(&mut p.2, map, "name"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                url: rt::object::required(p.0, "url")?,
+                caption: p.1.flatten(),
+                name: p.2.flatten(),
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for FileContent {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl FileContent {
         /// A `FileContent` with its required fields; set the others with the methods named after them.
@@ -2419,8 +3442,7 @@ pub mod messaging {
     /// Which approved template to send, in which language, with which values.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct TemplateContent {
         /// The template's name, as approved.
@@ -2428,8 +3450,66 @@ pub mod messaging {
         /// The template's language code, like `en_US`.
         pub language: String,
         /// Values for the template's header, body and buttons.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub components: Option<Vec<TemplateComponent>>,
+    }
+    impl ::serde::Serialize for TemplateContent {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "TemplateContent",
+                    2 + usize::from(self.components.is_some()),
+                )?;
+            s.serialize_field("name", &self.name)?;
+            s.serialize_field("language", &self.language)?;
+            if let Some(value) = &self.components {
+                s.serialize_field("components", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for TemplateContent {
+        const NAME: &'static str = "TemplateContent";
+        const FIELDS: &'static [&'static str] = &["name", "language", "components"];
+        type Partial = (
+            Option<String>,
+            Option<String>,
+            Option<Option<Vec<TemplateComponent>>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "name"),
+                1 => rt::object::value(&mut p.1, map, "language"),
+                _ => rt::object::value(&mut p.2, map, "components"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                name: rt::object::required(p.0, "name")?,
+                language: rt::object::required(p.1, "language")?,
+                components: p.2.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for TemplateContent {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl TemplateContent {
         /// A `TemplateContent` with its required fields; set the others with the methods named after them.
@@ -2463,20 +3543,90 @@ pub mod messaging {
     /// Values for one part of a template.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct TemplateComponent {
         pub r#type: TemplateComponentType,
         /// For buttons: `quick_reply` or `url`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub sub_type: Option<String>,
         /// For buttons: which button, from 0.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub index: Option<i64>,
         /// The values, in placeholder order ({{1}}, {{2}}, ...).
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub parameters: Option<Vec<TemplateParameter>>,
+    }
+    impl ::serde::Serialize for TemplateComponent {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "TemplateComponent",
+                    1 + usize::from(self.sub_type.is_some())
+                        + usize::from(self.index.is_some())
+                        + usize::from(self.parameters.is_some()),
+                )?;
+            s.serialize_field("type", &self.r#type)?;
+            if let Some(value) = &self.sub_type {
+                s.serialize_field("sub_type", value)?;
+            }
+            if let Some(value) = &self.index {
+                s.serialize_field("index", value)?;
+            }
+            if let Some(value) = &self.parameters {
+                s.serialize_field("parameters", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for TemplateComponent {
+        const NAME: &'static str = "TemplateComponent";
+        const FIELDS: &'static [&'static str] = &[
+            "type",
+            "sub_type",
+            "index",
+            "parameters",
+        ];
+        type Partial = (
+            Option<TemplateComponentType>,
+            Option<Option<String>>,
+            Option<Option<i64>>,
+            Option<Option<Vec<TemplateParameter>>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "type"),
+                1 => rt::object::value(&mut p.1, map, "sub_type"),
+                2 => rt::object::value(&mut p.2, map, "index"),
+                _ => rt::object::value(&mut p.3, map, "parameters"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                r#type: rt::object::required(p.0, "type")?,
+                sub_type: p.1.flatten(),
+                index: p.2.flatten(),
+                parameters: p.3.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for TemplateComponent {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl TemplateComponent {
         /// A `TemplateComponent` with its required fields; set the others with the methods named after them.
@@ -2717,11 +3867,51 @@ pub mod messaging {
     /// A text value.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct TextParameter {
         pub text: String,
+    }
+    impl ::serde::Serialize for TextParameter {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer.serialize_struct("TextParameter", 1)?;
+            s.serialize_field("text", &self.text)?;
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for TextParameter {
+        const NAME: &'static str = "TextParameter";
+        const FIELDS: &'static [&'static str] = &["text"];
+        type Partial = (Option<String>,);
+        fn start() -> Self::Partial {
+            (None,)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            _: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            rt::object::value(&mut p.0, map, "text")
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                text: rt::object::required(p.0, "text")?,
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for TextParameter {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl TextParameter {
         /// A `TextParameter` with its required fields; set the others with the methods named after them.
@@ -2737,11 +3927,51 @@ pub mod messaging {
     /// A quick-reply button's payload.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct PayloadParameter {
         pub payload: String,
+    }
+    impl ::serde::Serialize for PayloadParameter {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer.serialize_struct("PayloadParameter", 1)?;
+            s.serialize_field("payload", &self.payload)?;
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for PayloadParameter {
+        const NAME: &'static str = "PayloadParameter";
+        const FIELDS: &'static [&'static str] = &["payload"];
+        type Partial = (Option<String>,);
+        fn start() -> Self::Partial {
+            (None,)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            _: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            rt::object::value(&mut p.0, map, "payload")
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                payload: rt::object::required(p.0, "payload")?,
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for PayloadParameter {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl PayloadParameter {
         /// A `PayloadParameter` with its required fields; set the others with the methods named after them.
@@ -2757,11 +3987,51 @@ pub mod messaging {
     /// An image for a template header.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct ImageParameter {
         pub image: MediaLink,
+    }
+    impl ::serde::Serialize for ImageParameter {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer.serialize_struct("ImageParameter", 1)?;
+            s.serialize_field("image", &self.image)?;
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for ImageParameter {
+        const NAME: &'static str = "ImageParameter";
+        const FIELDS: &'static [&'static str] = &["image"];
+        type Partial = (Option<MediaLink>,);
+        fn start() -> Self::Partial {
+            (None,)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            _: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            rt::object::value(&mut p.0, map, "image")
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                image: rt::object::required(p.0, "image")?,
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for ImageParameter {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl ImageParameter {
         /// An `ImageParameter` with its required fields; set the others with the methods named after them.
@@ -2777,11 +4047,51 @@ pub mod messaging {
     /// A video for a template header.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct VideoParameter {
         pub video: MediaLink,
+    }
+    impl ::serde::Serialize for VideoParameter {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer.serialize_struct("VideoParameter", 1)?;
+            s.serialize_field("video", &self.video)?;
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for VideoParameter {
+        const NAME: &'static str = "VideoParameter";
+        const FIELDS: &'static [&'static str] = &["video"];
+        type Partial = (Option<MediaLink>,);
+        fn start() -> Self::Partial {
+            (None,)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            _: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            rt::object::value(&mut p.0, map, "video")
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                video: rt::object::required(p.0, "video")?,
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for VideoParameter {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl VideoParameter {
         /// A `VideoParameter` with its required fields; set the others with the methods named after them.
@@ -2797,11 +4107,51 @@ pub mod messaging {
     /// A document for a template header.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct DocumentParameter {
         pub document: MediaLink,
+    }
+    impl ::serde::Serialize for DocumentParameter {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer.serialize_struct("DocumentParameter", 1)?;
+            s.serialize_field("document", &self.document)?;
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for DocumentParameter {
+        const NAME: &'static str = "DocumentParameter";
+        const FIELDS: &'static [&'static str] = &["document"];
+        type Partial = (Option<MediaLink>,);
+        fn start() -> Self::Partial {
+            (None,)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            _: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            rt::object::value(&mut p.0, map, "document")
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                document: rt::object::required(p.0, "document")?,
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for DocumentParameter {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl DocumentParameter {
         /// A `DocumentParameter` with its required fields; set the others with the methods named after them.
@@ -2817,15 +4167,65 @@ pub mod messaging {
     /// Media for a template parameter.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct MediaLink {
         /// A URI.
         pub link: String,
         /// Documents only: the file name shown.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub filename: Option<String>,
+    }
+    impl ::serde::Serialize for MediaLink {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "MediaLink",
+                    1 + usize::from(self.filename.is_some()),
+                )?;
+            s.serialize_field("link", &self.link)?;
+            if let Some(value) = &self.filename {
+                s.serialize_field("filename", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for MediaLink {
+        const NAME: &'static str = "MediaLink";
+        const FIELDS: &'static [&'static str] = &["link", "filename"];
+        type Partial = (Option<String>, Option<Option<String>>);
+        fn start() -> Self::Partial {
+            (None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "link"),
+                _ => rt::object::value(&mut p.1, map, "filename"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                link: rt::object::required(p.0, "link")?,
+                filename: p.1.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for MediaLink {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl MediaLink {
         /// A `MediaLink` with its required fields; set the others with the methods named after them.
@@ -2850,8 +4250,7 @@ pub mod messaging {
     /// A text-to-speech call: the service calls `to` and speaks `text`.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct VoiceText {
         /// The number the call comes from (one of your voice numbers).
@@ -2864,16 +4263,97 @@ pub mod messaging {
         pub to: String,
         /// What is spoken, 1 to 1500 characters.
         pub text: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub voice: Option<VoiceOptions>,
         /// Your reference, up to 100 characters, returned in status events.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub client_ref: Option<String>,
         /// Where this call's status events go.
         ///
         /// A URI.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub webhook_url: Option<String>,
+    }
+    impl ::serde::Serialize for VoiceText {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "VoiceText",
+                    3 + usize::from(self.voice.is_some())
+                        + usize::from(self.client_ref.is_some())
+                        + usize::from(self.webhook_url.is_some()),
+                )?;
+            s.serialize_field("from", &self.from)?;
+            s.serialize_field("to", &self.to)?;
+            s.serialize_field("text", &self.text)?;
+            if let Some(value) = &self.voice {
+                s.serialize_field("voice", value)?;
+            }
+            if let Some(value) = &self.client_ref {
+                s.serialize_field("client_ref", value)?;
+            }
+            if let Some(value) = &self.webhook_url {
+                s.serialize_field("webhook_url", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for VoiceText {
+        const NAME: &'static str = "VoiceText";
+        const FIELDS: &'static [&'static str] = &[
+            "from",
+            "to",
+            "text",
+            "voice",
+            "client_ref",
+            "webhook_url",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<String>,
+            Option<String>,
+            Option<Option<VoiceOptions>>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "from"),
+                1 => rt::object::value(&mut p.1, map, "to"),
+                2 => rt::object::value(&mut p.2, map, "text"),
+                3 => rt::object::value(&mut p.3, map, "voice"),
+                4 => rt::object::value(&mut p.4, map, "client_ref"),
+                _ => rt::object::value(&mut p.5, map, "webhook_url"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                from: rt::object::required(p.0, "from")?,
+                to: rt::object::required(p.1, "to")?,
+                text: rt::object::required(p.2, "text")?,
+                voice: p.3.flatten(),
+                client_ref: p.4.flatten(),
+                webhook_url: p.5.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for VoiceText {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl VoiceText {
         /// A `VoiceText` with its required fields; set the others with the methods named after them.
@@ -2925,19 +4405,80 @@ pub mod messaging {
     /// How the text is spoken.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq, Default)]
     #[non_exhaustive]
     pub struct VoiceOptions {
         /// BCP 47 language, like `en-GB`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub language: Option<String>,
         /// A named voice of that language.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub voice_name: Option<String>,
         /// How many times the text is spoken, 1 to 10.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub repeat: Option<i64>,
+    }
+    impl ::serde::Serialize for VoiceOptions {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "VoiceOptions",
+                    usize::from(self.language.is_some())
+                        + usize::from(self.voice_name.is_some())
+                        + usize::from(self.repeat.is_some()),
+                )?;
+            if let Some(value) = &self.language {
+                s.serialize_field("language", value)?;
+            }
+            if let Some(value) = &self.voice_name {
+                s.serialize_field("voice_name", value)?;
+            }
+            if let Some(value) = &self.repeat {
+                s.serialize_field("repeat", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for VoiceOptions {
+        const NAME: &'static str = "VoiceOptions";
+        const FIELDS: &'static [&'static str] = &["language", "voice_name", "repeat"];
+        type Partial = (
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<i64>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "language"),
+                1 => rt::object::value(&mut p.1, map, "voice_name"),
+                _ => rt::object::value(&mut p.2, map, "repeat"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                language: p.0.flatten(),
+                voice_name: p.1.flatten(),
+                repeat: p.2.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for VoiceOptions {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl VoiceOptions {
         /// BCP 47 language, like `en-GB`.
@@ -2971,13 +4512,53 @@ pub mod messaging {
     /// Instagram-only settings.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq, Default)]
     #[non_exhaustive]
     pub struct InstagramOptions {
         /// `human_agent` lets a person answer up to 7 days after the user's last message.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub tag: Option<InstagramTag>,
+    }
+    impl ::serde::Serialize for InstagramOptions {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct("InstagramOptions", usize::from(self.tag.is_some()))?;
+            if let Some(value) = &self.tag {
+                s.serialize_field("tag", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for InstagramOptions {
+        const NAME: &'static str = "InstagramOptions";
+        const FIELDS: &'static [&'static str] = &["tag"];
+        type Partial = (Option<Option<InstagramTag>>,);
+        fn start() -> Self::Partial {
+            (None,)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            _: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            rt::object::value(&mut p.0, map, "tag")
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self { tag: p.0.flatten() })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for InstagramOptions {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl InstagramOptions {
         /// `human_agent` lets a person answer up to 7 days after the user's last message.
@@ -3062,8 +4643,7 @@ pub mod messaging {
     /// An Instagram text message.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct InstagramText {
         /// Your Instagram professional account's id.
@@ -3073,15 +4653,96 @@ pub mod messaging {
         /// The text, 1 to 1000 characters.
         pub text: String,
         /// Your reference, up to 100 characters, returned in status events.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub client_ref: Option<String>,
         /// Where this message's status events go.
         ///
         /// A URI.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub webhook_url: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub instagram: Option<InstagramOptions>,
+    }
+    impl ::serde::Serialize for InstagramText {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "InstagramText",
+                    3 + usize::from(self.client_ref.is_some())
+                        + usize::from(self.webhook_url.is_some())
+                        + usize::from(self.instagram.is_some()),
+                )?;
+            s.serialize_field("from", &self.from)?;
+            s.serialize_field("to", &self.to)?;
+            s.serialize_field("text", &self.text)?;
+            if let Some(value) = &self.client_ref {
+                s.serialize_field("client_ref", value)?;
+            }
+            if let Some(value) = &self.webhook_url {
+                s.serialize_field("webhook_url", value)?;
+            }
+            if let Some(value) = &self.instagram {
+                s.serialize_field("instagram", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for InstagramText {
+        const NAME: &'static str = "InstagramText";
+        const FIELDS: &'static [&'static str] = &[
+            "from",
+            "to",
+            "text",
+            "client_ref",
+            "webhook_url",
+            "instagram",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<String>,
+            Option<String>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<InstagramOptions>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "from"),
+                1 => rt::object::value(&mut p.1, map, "to"),
+                2 => rt::object::value(&mut p.2, map, "text"),
+                3 => rt::object::value(&mut p.3, map, "client_ref"),
+                4 => rt::object::value(&mut p.4, map, "webhook_url"),
+                _ => rt::object::value(&mut p.5, map, "instagram"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                from: rt::object::required(p.0, "from")?,
+                to: rt::object::required(p.1, "to")?,
+                text: rt::object::required(p.2, "text")?,
+                client_ref: p.3.flatten(),
+                webhook_url: p.4.flatten(),
+                instagram: p.5.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for InstagramText {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl InstagramText {
         /// An `InstagramText` with its required fields; set the others with the methods named after them.
@@ -3132,8 +4793,7 @@ pub mod messaging {
     /// An Instagram image.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct InstagramImage {
         /// Your Instagram professional account's id.
@@ -3142,15 +4802,96 @@ pub mod messaging {
         pub to: String,
         pub image: MediaUrl,
         /// Your reference, up to 100 characters, returned in status events.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub client_ref: Option<String>,
         /// Where this message's status events go.
         ///
         /// A URI.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub webhook_url: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub instagram: Option<InstagramOptions>,
+    }
+    impl ::serde::Serialize for InstagramImage {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "InstagramImage",
+                    3 + usize::from(self.client_ref.is_some())
+                        + usize::from(self.webhook_url.is_some())
+                        + usize::from(self.instagram.is_some()),
+                )?;
+            s.serialize_field("from", &self.from)?;
+            s.serialize_field("to", &self.to)?;
+            s.serialize_field("image", &self.image)?;
+            if let Some(value) = &self.client_ref {
+                s.serialize_field("client_ref", value)?;
+            }
+            if let Some(value) = &self.webhook_url {
+                s.serialize_field("webhook_url", value)?;
+            }
+            if let Some(value) = &self.instagram {
+                s.serialize_field("instagram", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for InstagramImage {
+        const NAME: &'static str = "InstagramImage";
+        const FIELDS: &'static [&'static str] = &[
+            "from",
+            "to",
+            "image",
+            "client_ref",
+            "webhook_url",
+            "instagram",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<String>,
+            Option<MediaUrl>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<InstagramOptions>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "from"),
+                1 => rt::object::value(&mut p.1, map, "to"),
+                2 => rt::object::value(&mut p.2, map, "image"),
+                3 => rt::object::value(&mut p.3, map, "client_ref"),
+                4 => rt::object::value(&mut p.4, map, "webhook_url"),
+                _ => rt::object::value(&mut p.5, map, "instagram"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                from: rt::object::required(p.0, "from")?,
+                to: rt::object::required(p.1, "to")?,
+                image: rt::object::required(p.2, "image")?,
+                client_ref: p.3.flatten(),
+                webhook_url: p.4.flatten(),
+                instagram: p.5.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for InstagramImage {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl InstagramImage {
         /// An `InstagramImage` with its required fields; set the others with the methods named after them.
@@ -3200,8 +4941,7 @@ pub mod messaging {
     /// An Instagram audio clip.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct InstagramAudio {
         /// Your Instagram professional account's id.
@@ -3210,15 +4950,96 @@ pub mod messaging {
         pub to: String,
         pub audio: MediaUrl,
         /// Your reference, up to 100 characters, returned in status events.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub client_ref: Option<String>,
         /// Where this message's status events go.
         ///
         /// A URI.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub webhook_url: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub instagram: Option<InstagramOptions>,
+    }
+    impl ::serde::Serialize for InstagramAudio {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "InstagramAudio",
+                    3 + usize::from(self.client_ref.is_some())
+                        + usize::from(self.webhook_url.is_some())
+                        + usize::from(self.instagram.is_some()),
+                )?;
+            s.serialize_field("from", &self.from)?;
+            s.serialize_field("to", &self.to)?;
+            s.serialize_field("audio", &self.audio)?;
+            if let Some(value) = &self.client_ref {
+                s.serialize_field("client_ref", value)?;
+            }
+            if let Some(value) = &self.webhook_url {
+                s.serialize_field("webhook_url", value)?;
+            }
+            if let Some(value) = &self.instagram {
+                s.serialize_field("instagram", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for InstagramAudio {
+        const NAME: &'static str = "InstagramAudio";
+        const FIELDS: &'static [&'static str] = &[
+            "from",
+            "to",
+            "audio",
+            "client_ref",
+            "webhook_url",
+            "instagram",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<String>,
+            Option<MediaUrl>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<InstagramOptions>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "from"),
+                1 => rt::object::value(&mut p.1, map, "to"),
+                2 => rt::object::value(&mut p.2, map, "audio"),
+                3 => rt::object::value(&mut p.3, map, "client_ref"),
+                4 => rt::object::value(&mut p.4, map, "webhook_url"),
+                _ => rt::object::value(&mut p.5, map, "instagram"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                from: rt::object::required(p.0, "from")?,
+                to: rt::object::required(p.1, "to")?,
+                audio: rt::object::required(p.2, "audio")?,
+                client_ref: p.3.flatten(),
+                webhook_url: p.4.flatten(),
+                instagram: p.5.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for InstagramAudio {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl InstagramAudio {
         /// An `InstagramAudio` with its required fields; set the others with the methods named after them.
@@ -3268,8 +5089,7 @@ pub mod messaging {
     /// An Instagram video.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct InstagramVideo {
         /// Your Instagram professional account's id.
@@ -3278,15 +5098,96 @@ pub mod messaging {
         pub to: String,
         pub video: MediaUrl,
         /// Your reference, up to 100 characters, returned in status events.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub client_ref: Option<String>,
         /// Where this message's status events go.
         ///
         /// A URI.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub webhook_url: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub instagram: Option<InstagramOptions>,
+    }
+    impl ::serde::Serialize for InstagramVideo {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "InstagramVideo",
+                    3 + usize::from(self.client_ref.is_some())
+                        + usize::from(self.webhook_url.is_some())
+                        + usize::from(self.instagram.is_some()),
+                )?;
+            s.serialize_field("from", &self.from)?;
+            s.serialize_field("to", &self.to)?;
+            s.serialize_field("video", &self.video)?;
+            if let Some(value) = &self.client_ref {
+                s.serialize_field("client_ref", value)?;
+            }
+            if let Some(value) = &self.webhook_url {
+                s.serialize_field("webhook_url", value)?;
+            }
+            if let Some(value) = &self.instagram {
+                s.serialize_field("instagram", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for InstagramVideo {
+        const NAME: &'static str = "InstagramVideo";
+        const FIELDS: &'static [&'static str] = &[
+            "from",
+            "to",
+            "video",
+            "client_ref",
+            "webhook_url",
+            "instagram",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<String>,
+            Option<MediaUrl>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<InstagramOptions>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "from"),
+                1 => rt::object::value(&mut p.1, map, "to"),
+                2 => rt::object::value(&mut p.2, map, "video"),
+                3 => rt::object::value(&mut p.3, map, "client_ref"),
+                4 => rt::object::value(&mut p.4, map, "webhook_url"),
+                _ => rt::object::value(&mut p.5, map, "instagram"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                from: rt::object::required(p.0, "from")?,
+                to: rt::object::required(p.1, "to")?,
+                video: rt::object::required(p.2, "video")?,
+                client_ref: p.3.flatten(),
+                webhook_url: p.4.flatten(),
+                instagram: p.5.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for InstagramVideo {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl InstagramVideo {
         /// An `InstagramVideo` with its required fields; set the others with the methods named after them.
@@ -3336,8 +5237,7 @@ pub mod messaging {
     /// An Instagram file.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct InstagramFile {
         /// Your Instagram professional account's id.
@@ -3346,15 +5246,96 @@ pub mod messaging {
         pub to: String,
         pub file: MediaUrl,
         /// Your reference, up to 100 characters, returned in status events.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub client_ref: Option<String>,
         /// Where this message's status events go.
         ///
         /// A URI.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub webhook_url: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub instagram: Option<InstagramOptions>,
+    }
+    impl ::serde::Serialize for InstagramFile {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "InstagramFile",
+                    3 + usize::from(self.client_ref.is_some())
+                        + usize::from(self.webhook_url.is_some())
+                        + usize::from(self.instagram.is_some()),
+                )?;
+            s.serialize_field("from", &self.from)?;
+            s.serialize_field("to", &self.to)?;
+            s.serialize_field("file", &self.file)?;
+            if let Some(value) = &self.client_ref {
+                s.serialize_field("client_ref", value)?;
+            }
+            if let Some(value) = &self.webhook_url {
+                s.serialize_field("webhook_url", value)?;
+            }
+            if let Some(value) = &self.instagram {
+                s.serialize_field("instagram", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for InstagramFile {
+        const NAME: &'static str = "InstagramFile";
+        const FIELDS: &'static [&'static str] = &[
+            "from",
+            "to",
+            "file",
+            "client_ref",
+            "webhook_url",
+            "instagram",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<String>,
+            Option<MediaUrl>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<InstagramOptions>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "from"),
+                1 => rt::object::value(&mut p.1, map, "to"),
+                2 => rt::object::value(&mut p.2, map, "file"),
+                3 => rt::object::value(&mut p.3, map, "client_ref"),
+                4 => rt::object::value(&mut p.4, map, "webhook_url"),
+                _ => rt::object::value(&mut p.5, map, "instagram"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                from: rt::object::required(p.0, "from")?,
+                to: rt::object::required(p.1, "to")?,
+                file: rt::object::required(p.2, "file")?,
+                client_ref: p.3.flatten(),
+                webhook_url: p.4.flatten(),
+                instagram: p.5.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for InstagramFile {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl InstagramFile {
         /// An `InstagramFile` with its required fields; set the others with the methods named after them.
@@ -3404,14 +5385,54 @@ pub mod messaging {
     /// Media by URL, without a caption (Instagram shows none).
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct MediaUrl {
         /// Where the service fetches the media.
         ///
         /// A URI.
         pub url: String,
+    }
+    impl ::serde::Serialize for MediaUrl {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer.serialize_struct("MediaUrl", 1)?;
+            s.serialize_field("url", &self.url)?;
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for MediaUrl {
+        const NAME: &'static str = "MediaUrl";
+        const FIELDS: &'static [&'static str] = &["url"];
+        type Partial = (Option<String>,);
+        fn start() -> Self::Partial {
+            (None,)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            _: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            rt::object::value(&mut p.0, map, "url")
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                url: rt::object::required(p.0, "url")?,
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for MediaUrl {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl MediaUrl {
         /// A `MediaUrl` with its required fields; set the others with the methods named after them.
@@ -3427,12 +5448,51 @@ pub mod messaging {
     /// An accepted message.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct SendMessageResponse {
         /// A UUID.
         pub message_uuid: String,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for SendMessageResponse {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer.serialize_struct("SendMessageResponse", 1)?;
+            s.serialize_field("message_uuid", &self.message_uuid)?;
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for SendMessageResponse {
+        const NAME: &'static str = "SendMessageResponse";
+        const FIELDS: &'static [&'static str] = &["message_uuid"];
+        type Partial = (Option<String>,);
+        fn start() -> Self::Partial {
+            (None,)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            _: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            rt::object::value(&mut p.0, map, "message_uuid")
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                message_uuid: rt::object::required(p.0, "message_uuid")?,
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for SendMessageResponse {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl SendMessageResponse {
         /// A `SendMessageResponse` with its required fields; set the others with the methods named after them.
@@ -3451,8 +5511,7 @@ pub mod messaging {
     /// A message (sent or received) as the service keeps it.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct MessageRecord {
         /// The list cursor (the service's pages read `id`); the same value as `message_uuid`.
@@ -3460,32 +5519,177 @@ pub mod messaging {
         /// A UUID.
         pub message_uuid: String,
         pub channel: Channel,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub message_type: Option<MessageType>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub direction: Option<Direction>,
         pub from: String,
         pub to: String,
         pub status: MessageStatus,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub client_ref: Option<String>,
         /// The text, for text messages the service keeps.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub text: Option<String>,
         /// When the message was accepted or received.
         ///
         /// An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub timestamp: Option<String>,
         /// When the status last changed.
         ///
         /// An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub updated_at: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub error: Option<StatusError>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub usage: Option<Usage>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for MessageRecord {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "MessageRecord",
+                    6 + usize::from(self.message_type.is_some())
+                        + usize::from(self.direction.is_some())
+                        + usize::from(self.client_ref.is_some())
+                        + usize::from(self.text.is_some())
+                        + usize::from(self.timestamp.is_some())
+                        + usize::from(self.updated_at.is_some())
+                        + usize::from(self.error.is_some())
+                        + usize::from(self.usage.is_some()),
+                )?;
+            s.serialize_field("id", &self.id)?;
+            s.serialize_field("message_uuid", &self.message_uuid)?;
+            s.serialize_field("channel", &self.channel)?;
+            if let Some(value) = &self.message_type {
+                s.serialize_field("message_type", value)?;
+            }
+            if let Some(value) = &self.direction {
+                s.serialize_field("direction", value)?;
+            }
+            s.serialize_field("from", &self.from)?;
+            s.serialize_field("to", &self.to)?;
+            s.serialize_field("status", &self.status)?;
+            if let Some(value) = &self.client_ref {
+                s.serialize_field("client_ref", value)?;
+            }
+            if let Some(value) = &self.text {
+                s.serialize_field("text", value)?;
+            }
+            if let Some(value) = &self.timestamp {
+                s.serialize_field("timestamp", value)?;
+            }
+            if let Some(value) = &self.updated_at {
+                s.serialize_field("updated_at", value)?;
+            }
+            if let Some(value) = &self.error {
+                s.serialize_field("error", value)?;
+            }
+            if let Some(value) = &self.usage {
+                s.serialize_field("usage", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for MessageRecord {
+        const NAME: &'static str = "MessageRecord";
+        const FIELDS: &'static [&'static str] = &[
+            "id",
+            "message_uuid",
+            "channel",
+            "message_type",
+            "direction",
+            "from",
+            "to",
+            "status",
+            "client_ref",
+            "text",
+            "timestamp",
+            "updated_at",
+            "error",
+            "usage",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<String>,
+            Option<Channel>,
+            Option<Option<MessageType>>,
+            Option<Option<Direction>>,
+            Option<String>,
+            Option<String>,
+            Option<MessageStatus>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<StatusError>>,
+            Option<Option<Usage>>,
+        );
+        fn start() -> Self::Partial {
+            (
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+            )
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "id"),
+                1 => rt::object::value(&mut p.1, map, "message_uuid"),
+                2 => rt::object::value(&mut p.2, map, "channel"),
+                3 => rt::object::value(&mut p.3, map, "message_type"),
+                4 => rt::object::value(&mut p.4, map, "direction"),
+                5 => rt::object::value(&mut p.5, map, "from"),
+                6 => rt::object::value(&mut p.6, map, "to"),
+                7 => rt::object::value(&mut p.7, map, "status"),
+                8 => rt::object::value(&mut p.8, map, "client_ref"),
+                9 => rt::object::value(&mut p.9, map, "text"),
+                10 => rt::object::value(&mut p.10, map, "timestamp"),
+                11 => rt::object::value(&mut p.11, map, "updated_at"),
+                12 => rt::object::value(&mut p.12, map, "error"),
+                _ => rt::object::value(&mut p.13, map, "usage"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                id: rt::object::required(p.0, "id")?,
+                message_uuid: rt::object::required(p.1, "message_uuid")?,
+                channel: rt::object::required(p.2, "channel")?,
+                message_type: p.3.flatten(),
+                direction: p.4.flatten(),
+                from: rt::object::required(p.5, "from")?,
+                to: rt::object::required(p.6, "to")?,
+                status: rt::object::required(p.7, "status")?,
+                client_ref: p.8.flatten(),
+                text: p.9.flatten(),
+                timestamp: p.10.flatten(),
+                updated_at: p.11.flatten(),
+                error: p.12.flatten(),
+                usage: p.13.flatten(),
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for MessageRecord {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl MessageRecord {
         /// A `MessageRecord` with its required fields; set the others with the methods named after them.
@@ -3573,11 +5777,51 @@ pub mod messaging {
     /// A change to a message: mark an inbound WhatsApp or Instagram message read (the sender sees the read receipt).
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct UpdateMessageRequest {
         pub status: UpdateMessageStatus,
+    }
+    impl ::serde::Serialize for UpdateMessageRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer.serialize_struct("UpdateMessageRequest", 1)?;
+            s.serialize_field("status", &self.status)?;
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for UpdateMessageRequest {
+        const NAME: &'static str = "UpdateMessageRequest";
+        const FIELDS: &'static [&'static str] = &["status"];
+        type Partial = (Option<UpdateMessageStatus>,);
+        fn start() -> Self::Partial {
+            (None,)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            _: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            rt::object::value(&mut p.0, map, "status")
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                status: rt::object::required(p.0, "status")?,
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for UpdateMessageRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl UpdateMessageRequest {
         /// An `UpdateMessageRequest` with its required fields; set the others with the methods named after them.
@@ -3660,23 +5904,107 @@ pub mod messaging {
     /// An approved (or pending) WhatsApp message template.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct Template {
         pub id: String,
         pub name: String,
         /// Language code, like `en_US`.
         pub language: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub category: Option<TemplateCategory>,
         pub status: TemplateStatus,
         /// The template's header, body, footer and buttons, as WhatsApp describes them.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub components: Option<Vec<::serde_json::Value>>,
         /// An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub updated_at: Option<String>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for Template {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "Template",
+                    4 + usize::from(self.category.is_some())
+                        + usize::from(self.components.is_some())
+                        + usize::from(self.updated_at.is_some()),
+                )?;
+            s.serialize_field("id", &self.id)?;
+            s.serialize_field("name", &self.name)?;
+            s.serialize_field("language", &self.language)?;
+            if let Some(value) = &self.category {
+                s.serialize_field("category", value)?;
+            }
+            s.serialize_field("status", &self.status)?;
+            if let Some(value) = &self.components {
+                s.serialize_field("components", value)?;
+            }
+            if let Some(value) = &self.updated_at {
+                s.serialize_field("updated_at", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for Template {
+        const NAME: &'static str = "Template";
+        const FIELDS: &'static [&'static str] = &[
+            "id",
+            "name",
+            "language",
+            "category",
+            "status",
+            "components",
+            "updated_at",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<String>,
+            Option<String>,
+            Option<Option<TemplateCategory>>,
+            Option<TemplateStatus>,
+            Option<Option<Vec<::serde_json::Value>>>,
+            Option<Option<String>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "id"),
+                1 => rt::object::value(&mut p.1, map, "name"),
+                2 => rt::object::value(&mut p.2, map, "language"),
+                3 => rt::object::value(&mut p.3, map, "category"),
+                4 => rt::object::value(&mut p.4, map, "status"),
+                5 => rt::object::value(&mut p.5, map, "components"),
+                _ => rt::object::value(&mut p.6, map, "updated_at"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                id: rt::object::required(p.0, "id")?,
+                name: rt::object::required(p.1, "name")?,
+                language: rt::object::required(p.2, "language")?,
+                category: p.3.flatten(),
+                status: rt::object::required(p.4, "status")?,
+                components: p.5.flatten(),
+                updated_at: p.6.flatten(),
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for Template {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl Template {
         /// A `Template` with its required fields; set the others with the methods named after them.
@@ -3980,8 +6308,7 @@ pub mod messaging {
     /// A status change of a message (or a voice call) you sent.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct StatusEvent {
         /// A UUID.
@@ -3993,15 +6320,117 @@ pub mod messaging {
         pub timestamp: String,
         pub status: MessageStatus,
         /// The reference you sent.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub client_ref: Option<String>,
         /// Why, for `rejected`, `undeliverable` and failed calls.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub error: Option<StatusError>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub usage: Option<Usage>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub sms: Option<SmsStatusDetails>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for StatusEvent {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "StatusEvent",
+                    6 + usize::from(self.client_ref.is_some())
+                        + usize::from(self.error.is_some())
+                        + usize::from(self.usage.is_some())
+                        + usize::from(self.sms.is_some()),
+                )?;
+            s.serialize_field("message_uuid", &self.message_uuid)?;
+            s.serialize_field("to", &self.to)?;
+            s.serialize_field("from", &self.from)?;
+            s.serialize_field("channel", &self.channel)?;
+            s.serialize_field("timestamp", &self.timestamp)?;
+            s.serialize_field("status", &self.status)?;
+            if let Some(value) = &self.client_ref {
+                s.serialize_field("client_ref", value)?;
+            }
+            if let Some(value) = &self.error {
+                s.serialize_field("error", value)?;
+            }
+            if let Some(value) = &self.usage {
+                s.serialize_field("usage", value)?;
+            }
+            if let Some(value) = &self.sms {
+                s.serialize_field("sms", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for StatusEvent {
+        const NAME: &'static str = "StatusEvent";
+        const FIELDS: &'static [&'static str] = &[
+            "message_uuid",
+            "to",
+            "from",
+            "channel",
+            "timestamp",
+            "status",
+            "client_ref",
+            "error",
+            "usage",
+            "sms",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<String>,
+            Option<String>,
+            Option<Channel>,
+            Option<String>,
+            Option<MessageStatus>,
+            Option<Option<String>>,
+            Option<Option<StatusError>>,
+            Option<Option<Usage>>,
+            Option<Option<SmsStatusDetails>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "message_uuid"),
+                1 => rt::object::value(&mut p.1, map, "to"),
+                2 => rt::object::value(&mut p.2, map, "from"),
+                3 => rt::object::value(&mut p.3, map, "channel"),
+                4 => rt::object::value(&mut p.4, map, "timestamp"),
+                5 => rt::object::value(&mut p.5, map, "status"),
+                6 => rt::object::value(&mut p.6, map, "client_ref"),
+                7 => rt::object::value(&mut p.7, map, "error"),
+                8 => rt::object::value(&mut p.8, map, "usage"),
+                _ => rt::object::value(&mut p.9, map, "sms"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                message_uuid: rt::object::required(p.0, "message_uuid")?,
+                to: rt::object::required(p.1, "to")?,
+                from: rt::object::required(p.2, "from")?,
+                channel: rt::object::required(p.3, "channel")?,
+                timestamp: rt::object::required(p.4, "timestamp")?,
+                status: rt::object::required(p.5, "status")?,
+                client_ref: p.6.flatten(),
+                error: p.7.flatten(),
+                usage: p.8.flatten(),
+                sms: p.9.flatten(),
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for StatusEvent {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl StatusEvent {
         /// A `StatusEvent` with its required fields; set the others with the methods named after them.
@@ -4059,15 +6488,69 @@ pub mod messaging {
     /// Why a message failed.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct StatusError {
         pub code: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub title: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub detail: Option<String>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for StatusError {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "StatusError",
+                    1 + usize::from(self.title.is_some())
+                        + usize::from(self.detail.is_some()),
+                )?;
+            s.serialize_field("code", &self.code)?;
+            if let Some(value) = &self.title {
+                s.serialize_field("title", value)?;
+            }
+            if let Some(value) = &self.detail {
+                s.serialize_field("detail", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for StatusError {
+        const NAME: &'static str = "StatusError";
+        const FIELDS: &'static [&'static str] = &["code", "title", "detail"];
+        type Partial = (Option<String>, Option<Option<String>>, Option<Option<String>>);
+        fn start() -> Self::Partial {
+            (None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "code"),
+                1 => rt::object::value(&mut p.1, map, "title"),
+                _ => rt::object::value(&mut p.2, map, "detail"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                code: rt::object::required(p.0, "code")?,
+                title: p.1.flatten(),
+                detail: p.2.flatten(),
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for StatusError {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl StatusError {
         /// A `StatusError` with its required fields; set the others with the methods named after them.
@@ -4092,14 +6575,58 @@ pub mod messaging {
     /// What a message cost.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct Usage {
         /// A decimal, as text to keep its precision: `0.0333`.
         pub price: String,
         /// ISO 4217 code, like `EUR`.
         pub currency: String,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for Usage {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer.serialize_struct("Usage", 2)?;
+            s.serialize_field("price", &self.price)?;
+            s.serialize_field("currency", &self.currency)?;
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for Usage {
+        const NAME: &'static str = "Usage";
+        const FIELDS: &'static [&'static str] = &["price", "currency"];
+        type Partial = (Option<String>, Option<String>);
+        fn start() -> Self::Partial {
+            (None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "price"),
+                _ => rt::object::value(&mut p.1, map, "currency"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                price: rt::object::required(p.0, "price")?,
+                currency: rt::object::required(p.1, "currency")?,
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for Usage {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl Usage {
         /// A `Usage` with its required fields; set the others with the methods named after them.
@@ -4113,13 +6640,55 @@ pub mod messaging {
     /// SMS-only status details.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq, Default)]
     #[non_exhaustive]
     pub struct SmsStatusDetails {
         /// How many segments the message was sent as.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub segments: Option<i64>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for SmsStatusDetails {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "SmsStatusDetails",
+                    usize::from(self.segments.is_some()),
+                )?;
+            if let Some(value) = &self.segments {
+                s.serialize_field("segments", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for SmsStatusDetails {
+        const NAME: &'static str = "SmsStatusDetails";
+        const FIELDS: &'static [&'static str] = &["segments"];
+        type Partial = (Option<Option<i64>>,);
+        fn start() -> Self::Partial {
+            (None,)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            _: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            rt::object::value(&mut p.0, map, "segments")
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self { segments: p.0.flatten() })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for SmsStatusDetails {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl SmsStatusDetails {
         /// How many segments the message was sent as.
@@ -4132,8 +6701,7 @@ pub mod messaging {
     /// A message a user sent you. Which content field is set follows `message_type`.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct InboundMessage {
         /// A UUID.
@@ -4146,20 +6714,157 @@ pub mod messaging {
         pub to: String,
         /// An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.
         pub timestamp: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub text: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub image: Option<ImageContent>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub audio: Option<AudioContent>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub video: Option<VideoContent>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub file: Option<FileContent>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub profile: Option<Profile>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub context: Option<InboundContext>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for InboundMessage {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "InboundMessage",
+                    6 + usize::from(self.text.is_some())
+                        + usize::from(self.image.is_some())
+                        + usize::from(self.audio.is_some())
+                        + usize::from(self.video.is_some())
+                        + usize::from(self.file.is_some())
+                        + usize::from(self.profile.is_some())
+                        + usize::from(self.context.is_some()),
+                )?;
+            s.serialize_field("message_uuid", &self.message_uuid)?;
+            s.serialize_field("channel", &self.channel)?;
+            s.serialize_field("message_type", &self.message_type)?;
+            s.serialize_field("from", &self.from)?;
+            s.serialize_field("to", &self.to)?;
+            s.serialize_field("timestamp", &self.timestamp)?;
+            if let Some(value) = &self.text {
+                s.serialize_field("text", value)?;
+            }
+            if let Some(value) = &self.image {
+                s.serialize_field("image", value)?;
+            }
+            if let Some(value) = &self.audio {
+                s.serialize_field("audio", value)?;
+            }
+            if let Some(value) = &self.video {
+                s.serialize_field("video", value)?;
+            }
+            if let Some(value) = &self.file {
+                s.serialize_field("file", value)?;
+            }
+            if let Some(value) = &self.profile {
+                s.serialize_field("profile", value)?;
+            }
+            if let Some(value) = &self.context {
+                s.serialize_field("context", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for InboundMessage {
+        const NAME: &'static str = "InboundMessage";
+        const FIELDS: &'static [&'static str] = &[
+            "message_uuid",
+            "channel",
+            "message_type",
+            "from",
+            "to",
+            "timestamp",
+            "text",
+            "image",
+            "audio",
+            "video",
+            "file",
+            "profile",
+            "context",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<Channel>,
+            Option<MessageType>,
+            Option<String>,
+            Option<String>,
+            Option<String>,
+            Option<Option<String>>,
+            Option<Option<ImageContent>>,
+            Option<Option<AudioContent>>,
+            Option<Option<VideoContent>>,
+            Option<Option<FileContent>>,
+            Option<Option<Profile>>,
+            Option<Option<InboundContext>>,
+        );
+        fn start() -> Self::Partial {
+            (
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+            )
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "message_uuid"),
+                1 => rt::object::value(&mut p.1, map, "channel"),
+                2 => rt::object::value(&mut p.2, map, "message_type"),
+                3 => rt::object::value(&mut p.3, map, "from"),
+                4 => rt::object::value(&mut p.4, map, "to"),
+                5 => rt::object::value(&mut p.5, map, "timestamp"),
+                6 => rt::object::value(&mut p.6, map, "text"),
+                7 => rt::object::value(&mut p.7, map, "image"),
+                8 => rt::object::value(&mut p.8, map, "audio"),
+                9 => rt::object::value(&mut p.9, map, "video"),
+                10 => rt::object::value(&mut p.10, map, "file"),
+                11 => rt::object::value(&mut p.11, map, "profile"),
+                _ => rt::object::value(&mut p.12, map, "context"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                message_uuid: rt::object::required(p.0, "message_uuid")?,
+                channel: rt::object::required(p.1, "channel")?,
+                message_type: rt::object::required(p.2, "message_type")?,
+                from: rt::object::required(p.3, "from")?,
+                to: rt::object::required(p.4, "to")?,
+                timestamp: rt::object::required(p.5, "timestamp")?,
+                text: p.6.flatten(),
+                image: p.7.flatten(),
+                audio: p.8.flatten(),
+                video: p.9.flatten(),
+                file: p.10.flatten(),
+                profile: p.11.flatten(),
+                context: p.12.flatten(),
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for InboundMessage {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl InboundMessage {
         /// An `InboundMessage` with its required fields; set the others with the methods named after them.
@@ -4238,12 +6943,51 @@ pub mod messaging {
     /// The sender's profile, where the channel shares it.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq, Default)]
     #[non_exhaustive]
     pub struct Profile {
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub name: Option<String>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for Profile {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct("Profile", usize::from(self.name.is_some()))?;
+            if let Some(value) = &self.name {
+                s.serialize_field("name", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for Profile {
+        const NAME: &'static str = "Profile";
+        const FIELDS: &'static [&'static str] = &["name"];
+        type Partial = (Option<Option<String>>,);
+        fn start() -> Self::Partial {
+            (None,)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            _: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            rt::object::value(&mut p.0, map, "name")
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self { name: p.0.flatten() })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for Profile {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl Profile {
         #[must_use]
@@ -4255,13 +6999,57 @@ pub mod messaging {
     /// The message an inbound message replies to.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq, Default)]
     #[non_exhaustive]
     pub struct InboundContext {
         /// A UUID.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub message_uuid: Option<String>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for InboundContext {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "InboundContext",
+                    usize::from(self.message_uuid.is_some()),
+                )?;
+            if let Some(value) = &self.message_uuid {
+                s.serialize_field("message_uuid", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for InboundContext {
+        const NAME: &'static str = "InboundContext";
+        const FIELDS: &'static [&'static str] = &["message_uuid"];
+        type Partial = (Option<Option<String>>,);
+        fn start() -> Self::Partial {
+            (None,)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            _: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            rt::object::value(&mut p.0, map, "message_uuid")
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                message_uuid: p.0.flatten(),
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for InboundContext {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl InboundContext {
         /// A UUID.

@@ -325,8 +325,7 @@ pub mod realtime {
     /// An event to publish on one or more channels.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct TriggerEventRequest {
         /// The event name, up to 200 characters.
@@ -334,17 +333,100 @@ pub mod realtime {
         /// The event data as a string (usually JSON), up to 10240 bytes.
         pub data: String,
         /// 1 to 100 channel names.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub channels: Option<Vec<String>>,
         /// One channel name (instead of `channels`).
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub channel: Option<String>,
         /// Exclude this connection from receiving the event: a socket id like `123.456`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub socket_id: Option<String>,
         /// Attributes to return per channel, like `user_count,subscription_count`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub info: Option<String>,
+    }
+    impl ::serde::Serialize for TriggerEventRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "TriggerEventRequest",
+                    2 + usize::from(self.channels.is_some())
+                        + usize::from(self.channel.is_some())
+                        + usize::from(self.socket_id.is_some())
+                        + usize::from(self.info.is_some()),
+                )?;
+            s.serialize_field("name", &self.name)?;
+            s.serialize_field("data", &self.data)?;
+            if let Some(value) = &self.channels {
+                s.serialize_field("channels", value)?;
+            }
+            if let Some(value) = &self.channel {
+                s.serialize_field("channel", value)?;
+            }
+            if let Some(value) = &self.socket_id {
+                s.serialize_field("socket_id", value)?;
+            }
+            if let Some(value) = &self.info {
+                s.serialize_field("info", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for TriggerEventRequest {
+        const NAME: &'static str = "TriggerEventRequest";
+        const FIELDS: &'static [&'static str] = &[
+            "name",
+            "data",
+            "channels",
+            "channel",
+            "socket_id",
+            "info",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<String>,
+            Option<Option<Vec<String>>>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "name"),
+                1 => rt::object::value(&mut p.1, map, "data"),
+                2 => rt::object::value(&mut p.2, map, "channels"),
+                3 => rt::object::value(&mut p.3, map, "channel"),
+                4 => rt::object::value(&mut p.4, map, "socket_id"),
+                _ => rt::object::value(&mut p.5, map, "info"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                name: rt::object::required(p.0, "name")?,
+                data: rt::object::required(p.1, "data")?,
+                channels: p.2.flatten(),
+                channel: p.3.flatten(),
+                socket_id: p.4.flatten(),
+                info: p.5.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for TriggerEventRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl TriggerEventRequest {
         /// A `TriggerEventRequest` with its required fields; set the others with the methods named after them.
@@ -411,8 +493,7 @@ pub mod realtime {
     /// One event of a batch; each names its own channel.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct BatchEvent {
         /// The event name, up to 200 characters.
@@ -422,11 +503,85 @@ pub mod realtime {
         /// The event data as a string (usually JSON), up to 10240 bytes.
         pub data: String,
         /// Exclude this connection from receiving the event.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub socket_id: Option<String>,
         /// Attributes to return for the channel, like `user_count`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub info: Option<String>,
+    }
+    impl ::serde::Serialize for BatchEvent {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "BatchEvent",
+                    3 + usize::from(self.socket_id.is_some())
+                        + usize::from(self.info.is_some()),
+                )?;
+            s.serialize_field("name", &self.name)?;
+            s.serialize_field("channel", &self.channel)?;
+            s.serialize_field("data", &self.data)?;
+            if let Some(value) = &self.socket_id {
+                s.serialize_field("socket_id", value)?;
+            }
+            if let Some(value) = &self.info {
+                s.serialize_field("info", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for BatchEvent {
+        const NAME: &'static str = "BatchEvent";
+        const FIELDS: &'static [&'static str] = &[
+            "name",
+            "channel",
+            "data",
+            "socket_id",
+            "info",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<String>,
+            Option<String>,
+            Option<Option<String>>,
+            Option<Option<String>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "name"),
+                1 => rt::object::value(&mut p.1, map, "channel"),
+                2 => rt::object::value(&mut p.2, map, "data"),
+                3 => rt::object::value(&mut p.3, map, "socket_id"),
+                _ => rt::object::value(&mut p.4, map, "info"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                name: rt::object::required(p.0, "name")?,
+                channel: rt::object::required(p.1, "channel")?,
+                data: rt::object::required(p.2, "data")?,
+                socket_id: p.3.flatten(),
+                info: p.4.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for BatchEvent {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl BatchEvent {
         /// A `BatchEvent` with its required fields; set the others with the methods named after them.
@@ -469,12 +624,52 @@ pub mod realtime {
     /// Up to 10 events published in one request.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct TriggerBatchRequest {
         /// 1 to 10 events.
         pub batch: Vec<BatchEvent>,
+    }
+    impl ::serde::Serialize for TriggerBatchRequest {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer.serialize_struct("TriggerBatchRequest", 1)?;
+            s.serialize_field("batch", &self.batch)?;
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for TriggerBatchRequest {
+        const NAME: &'static str = "TriggerBatchRequest";
+        const FIELDS: &'static [&'static str] = &["batch"];
+        type Partial = (Option<Vec<BatchEvent>>,);
+        fn start() -> Self::Partial {
+            (None,)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            _: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            rt::object::value(&mut p.0, map, "batch")
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                batch: rt::object::required(p.0, "batch")?,
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for TriggerBatchRequest {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl TriggerBatchRequest {
         /// A `TriggerBatchRequest` with its required fields; set the others with the methods named after them.
@@ -494,11 +689,50 @@ pub mod realtime {
     /// A channel gained its first subscriber.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct ChannelOccupied {
         pub channel: String,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for ChannelOccupied {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer.serialize_struct("ChannelOccupied", 1)?;
+            s.serialize_field("channel", &self.channel)?;
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for ChannelOccupied {
+        const NAME: &'static str = "ChannelOccupied";
+        const FIELDS: &'static [&'static str] = &["channel"];
+        type Partial = (Option<String>,);
+        fn start() -> Self::Partial {
+            (None,)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            _: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            rt::object::value(&mut p.0, map, "channel")
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                channel: rt::object::required(p.0, "channel")?,
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for ChannelOccupied {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl ChannelOccupied {
         /// A `ChannelOccupied` with its required fields; set the others with the methods named after them.
@@ -509,12 +743,56 @@ pub mod realtime {
     /// A user joined or left a presence channel.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct MemberEvent {
         pub channel: String,
         pub user_id: String,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for MemberEvent {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer.serialize_struct("MemberEvent", 2)?;
+            s.serialize_field("channel", &self.channel)?;
+            s.serialize_field("user_id", &self.user_id)?;
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for MemberEvent {
+        const NAME: &'static str = "MemberEvent";
+        const FIELDS: &'static [&'static str] = &["channel", "user_id"];
+        type Partial = (Option<String>, Option<String>);
+        fn start() -> Self::Partial {
+            (None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "channel"),
+                _ => rt::object::value(&mut p.1, map, "user_id"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                channel: rt::object::required(p.0, "channel")?,
+                user_id: rt::object::required(p.1, "user_id")?,
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for MemberEvent {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl MemberEvent {
         /// A `MemberEvent` with its required fields; set the others with the methods named after them.
@@ -528,8 +806,7 @@ pub mod realtime {
     /// A client event sent on a private or presence channel.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct ClientEvent {
         pub channel: String,
@@ -537,8 +814,79 @@ pub mod realtime {
         /// The event data: a string on Pusher; sockudo passes on the object a client sent.
         pub data: ::serde_json::Value,
         pub socket_id: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub user_id: Option<String>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for ClientEvent {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "ClientEvent",
+                    4 + usize::from(self.user_id.is_some()),
+                )?;
+            s.serialize_field("channel", &self.channel)?;
+            s.serialize_field("event", &self.event)?;
+            s.serialize_field("data", &self.data)?;
+            s.serialize_field("socket_id", &self.socket_id)?;
+            if let Some(value) = &self.user_id {
+                s.serialize_field("user_id", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for ClientEvent {
+        const NAME: &'static str = "ClientEvent";
+        const FIELDS: &'static [&'static str] = &[
+            "channel",
+            "event",
+            "data",
+            "socket_id",
+            "user_id",
+        ];
+        type Partial = (
+            Option<String>,
+            Option<String>,
+            Option<::serde_json::Value>,
+            Option<String>,
+            Option<Option<String>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "channel"),
+                1 => rt::object::value(&mut p.1, map, "event"),
+                2 => rt::object::value(&mut p.2, map, "data"),
+                3 => rt::object::value(&mut p.3, map, "socket_id"),
+                _ => rt::object::value(&mut p.4, map, "user_id"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                channel: rt::object::required(p.0, "channel")?,
+                event: rt::object::required(p.1, "event")?,
+                data: rt::object::required(p.2, "data")?,
+                socket_id: rt::object::required(p.3, "socket_id")?,
+                user_id: p.4.flatten(),
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for ClientEvent {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl ClientEvent {
         /// A `ClientEvent` with its required fields; set the others with the methods named after them.
@@ -565,12 +913,56 @@ pub mod realtime {
     /// The number of subscribers of a channel changed.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct SubscriptionCount {
         pub channel: String,
         pub subscription_count: i64,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for SubscriptionCount {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer.serialize_struct("SubscriptionCount", 2)?;
+            s.serialize_field("channel", &self.channel)?;
+            s.serialize_field("subscription_count", &self.subscription_count)?;
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for SubscriptionCount {
+        const NAME: &'static str = "SubscriptionCount";
+        const FIELDS: &'static [&'static str] = &["channel", "subscription_count"];
+        type Partial = (Option<String>, Option<i64>);
+        fn start() -> Self::Partial {
+            (None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "channel"),
+                _ => rt::object::value(&mut p.1, map, "subscription_count"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                channel: rt::object::required(p.0, "channel")?,
+                subscription_count: rt::object::required(p.1, "subscription_count")?,
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for SubscriptionCount {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl SubscriptionCount {
         /// A `SubscriptionCount` with its required fields; set the others with the methods named after them.
@@ -719,13 +1111,57 @@ pub mod realtime {
     /// A webhook delivery.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct WebhookBody {
         /// When it was sent, in Unix milliseconds.
         pub time_ms: i64,
         pub events: Vec<WebhookEvent>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for WebhookBody {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer.serialize_struct("WebhookBody", 2)?;
+            s.serialize_field("time_ms", &self.time_ms)?;
+            s.serialize_field("events", &self.events)?;
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for WebhookBody {
+        const NAME: &'static str = "WebhookBody";
+        const FIELDS: &'static [&'static str] = &["time_ms", "events"];
+        type Partial = (Option<i64>, Option<Vec<WebhookEvent>>);
+        fn start() -> Self::Partial {
+            (None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "time_ms"),
+                _ => rt::object::value(&mut p.1, map, "events"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                time_ms: rt::object::required(p.0, "time_ms")?,
+                events: rt::object::required(p.1, "events")?,
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for WebhookBody {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl WebhookBody {
         /// A `WebhookBody` with its required fields; set the others with the methods named after them.
@@ -742,15 +1178,64 @@ pub mod realtime {
     /// The server accepted the connection.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct ConnectionEstablished {
         /// This connection's id, like `123.456`; it changes on every reconnect.
         pub socket_id: String,
         /// Seconds of silence after which the server expects a ping.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub activity_timeout: Option<i64>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for ConnectionEstablished {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "ConnectionEstablished",
+                    1 + usize::from(self.activity_timeout.is_some()),
+                )?;
+            s.serialize_field("socket_id", &self.socket_id)?;
+            if let Some(value) = &self.activity_timeout {
+                s.serialize_field("activity_timeout", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for ConnectionEstablished {
+        const NAME: &'static str = "ConnectionEstablished";
+        const FIELDS: &'static [&'static str] = &["socket_id", "activity_timeout"];
+        type Partial = (Option<String>, Option<Option<i64>>);
+        fn start() -> Self::Partial {
+            (None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "socket_id"),
+                _ => rt::object::value(&mut p.1, map, "activity_timeout"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                socket_id: rt::object::required(p.0, "socket_id")?,
+                activity_timeout: p.1.flatten(),
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for ConnectionEstablished {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl ConnectionEstablished {
         /// A `ConnectionEstablished` with its required fields; set the others with the methods named after them.
@@ -770,17 +1255,72 @@ pub mod realtime {
     /// Asks to join a channel.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct SubscribeData {
         pub channel: String,
         /// `<key>:<hex signature>`, for private, presence and encrypted channels.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub auth: Option<String>,
         /// The presence member, JSON-encoded: `{"user_id": ..., "user_info": ...}`.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub channel_data: Option<String>,
+    }
+    impl ::serde::Serialize for SubscribeData {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "SubscribeData",
+                    1 + usize::from(self.auth.is_some())
+                        + usize::from(self.channel_data.is_some()),
+                )?;
+            s.serialize_field("channel", &self.channel)?;
+            if let Some(value) = &self.auth {
+                s.serialize_field("auth", value)?;
+            }
+            if let Some(value) = &self.channel_data {
+                s.serialize_field("channel_data", value)?;
+            }
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for SubscribeData {
+        const NAME: &'static str = "SubscribeData";
+        const FIELDS: &'static [&'static str] = &["channel", "auth", "channel_data"];
+        type Partial = (Option<String>, Option<Option<String>>, Option<Option<String>>);
+        fn start() -> Self::Partial {
+            (None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "channel"),
+                1 => rt::object::value(&mut p.1, map, "auth"),
+                _ => rt::object::value(&mut p.2, map, "channel_data"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                channel: rt::object::required(p.0, "channel")?,
+                auth: p.1.flatten(),
+                channel_data: p.2.flatten(),
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for SubscribeData {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl SubscribeData {
         /// A `SubscribeData` with its required fields; set the others with the methods named after them.
@@ -813,11 +1353,51 @@ pub mod realtime {
     /// Leaves a channel.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct UnsubscribeData {
         pub channel: String,
+    }
+    impl ::serde::Serialize for UnsubscribeData {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer.serialize_struct("UnsubscribeData", 1)?;
+            s.serialize_field("channel", &self.channel)?;
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for UnsubscribeData {
+        const NAME: &'static str = "UnsubscribeData";
+        const FIELDS: &'static [&'static str] = &["channel"];
+        type Partial = (Option<String>,);
+        fn start() -> Self::Partial {
+            (None,)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            _: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            rt::object::value(&mut p.0, map, "channel")
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                channel: rt::object::required(p.0, "channel")?,
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for UnsubscribeData {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl UnsubscribeData {
         /// An `UnsubscribeData` with its required fields; set the others with the methods named after them.
@@ -828,19 +1408,78 @@ pub mod realtime {
     /// The members of a presence channel when the subscription succeeds.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq, Default)]
     #[non_exhaustive]
     pub struct PresenceSnapshot {
         /// The user ids.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub ids: Option<Vec<String>>,
         /// The user info of each user id.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub hash: Option<::std::collections::BTreeMap<String, ::serde_json::Value>>,
         /// How many members.
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub count: Option<i64>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for PresenceSnapshot {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "PresenceSnapshot",
+                    usize::from(self.ids.is_some()) + usize::from(self.hash.is_some())
+                        + usize::from(self.count.is_some()),
+                )?;
+            if let Some(value) = &self.ids {
+                s.serialize_field("ids", value)?;
+            }
+            if let Some(value) = &self.hash {
+                s.serialize_field("hash", value)?;
+            }
+            if let Some(value) = &self.count {
+                s.serialize_field("count", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for PresenceSnapshot {
+        const NAME: &'static str = "PresenceSnapshot";
+        const FIELDS: &'static [&'static str] = &["ids", "hash", "count"];
+        type Partial = (
+            Option<Option<Vec<String>>>,
+            Option<Option<::std::collections::BTreeMap<String, ::serde_json::Value>>>,
+            Option<Option<i64>>,
+        );
+        fn start() -> Self::Partial {
+            (None, None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "ids"),
+                1 => rt::object::value(&mut p.1, map, "hash"),
+                _ => rt::object::value(&mut p.2, map, "count"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                ids: p.0.flatten(),
+                hash: p.1.flatten(),
+                count: p.2.flatten(),
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for PresenceSnapshot {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl PresenceSnapshot {
         /// The user ids.
@@ -871,12 +1510,54 @@ pub mod realtime {
     /// A subscription succeeded; `presence` is set on presence channels.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq, Default)]
     #[non_exhaustive]
     pub struct SubscriptionSucceededData {
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub presence: Option<PresenceSnapshot>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for SubscriptionSucceededData {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "SubscriptionSucceededData",
+                    usize::from(self.presence.is_some()),
+                )?;
+            if let Some(value) = &self.presence {
+                s.serialize_field("presence", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for SubscriptionSucceededData {
+        const NAME: &'static str = "SubscriptionSucceededData";
+        const FIELDS: &'static [&'static str] = &["presence"];
+        type Partial = (Option<Option<PresenceSnapshot>>,);
+        fn start() -> Self::Partial {
+            (None,)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            _: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            rt::object::value(&mut p.0, map, "presence")
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self { presence: p.0.flatten() })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for SubscriptionSucceededData {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl SubscriptionSucceededData {
         #[must_use]
@@ -888,13 +1569,62 @@ pub mod realtime {
     /// A user joined a presence channel.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct MemberAddedData {
         pub user_id: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub user_info: Option<::serde_json::Value>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for MemberAddedData {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "MemberAddedData",
+                    1 + usize::from(self.user_info.is_some()),
+                )?;
+            s.serialize_field("user_id", &self.user_id)?;
+            if let Some(value) = &self.user_info {
+                s.serialize_field("user_info", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for MemberAddedData {
+        const NAME: &'static str = "MemberAddedData";
+        const FIELDS: &'static [&'static str] = &["user_id", "user_info"];
+        type Partial = (Option<String>, Option<Option<::serde_json::Value>>);
+        fn start() -> Self::Partial {
+            (None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "user_id"),
+                _ => rt::object::value(&mut p.1, map, "user_info"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                user_id: rt::object::required(p.0, "user_id")?,
+                user_info: p.1.flatten(),
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for MemberAddedData {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl MemberAddedData {
         /// A `MemberAddedData` with its required fields; set the others with the methods named after them.
@@ -913,11 +1643,50 @@ pub mod realtime {
     /// A user left a presence channel.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct MemberRemovedData {
         pub user_id: String,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for MemberRemovedData {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer.serialize_struct("MemberRemovedData", 1)?;
+            s.serialize_field("user_id", &self.user_id)?;
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for MemberRemovedData {
+        const NAME: &'static str = "MemberRemovedData";
+        const FIELDS: &'static [&'static str] = &["user_id"];
+        type Partial = (Option<String>,);
+        fn start() -> Self::Partial {
+            (None,)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            _: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            rt::object::value(&mut p.0, map, "user_id")
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                user_id: rt::object::required(p.0, "user_id")?,
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for MemberRemovedData {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl MemberRemovedData {
         /// A `MemberRemovedData` with its required fields; set the others with the methods named after them.
@@ -928,11 +1697,50 @@ pub mod realtime {
     /// The number of subscribers of a channel.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct SubscriptionCountData {
         pub subscription_count: i64,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for SubscriptionCountData {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer.serialize_struct("SubscriptionCountData", 1)?;
+            s.serialize_field("subscription_count", &self.subscription_count)?;
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for SubscriptionCountData {
+        const NAME: &'static str = "SubscriptionCountData";
+        const FIELDS: &'static [&'static str] = &["subscription_count"];
+        type Partial = (Option<i64>,);
+        fn start() -> Self::Partial {
+            (None,)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            _: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            rt::object::value(&mut p.0, map, "subscription_count")
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                subscription_count: rt::object::required(p.0, "subscription_count")?,
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for SubscriptionCountData {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl SubscriptionCountData {
         /// A `SubscriptionCountData` with its required fields; set the others with the methods named after them.
@@ -943,14 +1751,65 @@ pub mod realtime {
     /// An error the server reports on the connection; `code` follows the close-code ranges when set.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq, Default)]
     #[non_exhaustive]
     pub struct ProtocolError {
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub message: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub code: Option<i64>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for ProtocolError {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "ProtocolError",
+                    usize::from(self.message.is_some())
+                        + usize::from(self.code.is_some()),
+                )?;
+            if let Some(value) = &self.message {
+                s.serialize_field("message", value)?;
+            }
+            if let Some(value) = &self.code {
+                s.serialize_field("code", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for ProtocolError {
+        const NAME: &'static str = "ProtocolError";
+        const FIELDS: &'static [&'static str] = &["message", "code"];
+        type Partial = (Option<Option<String>>, Option<Option<i64>>);
+        fn start() -> Self::Partial {
+            (None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "message"),
+                _ => rt::object::value(&mut p.1, map, "code"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                message: p.0.flatten(),
+                code: p.1.flatten(),
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for ProtocolError {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl ProtocolError {
         #[must_use]
@@ -967,14 +1826,59 @@ pub mod realtime {
     /// Signs the connection in as a user.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct SigninData {
         /// `<key>:<hex HMAC-SHA256 of "socket_id::user::user_data">`.
         pub auth: String,
         /// The user, JSON-encoded: `{"id": ..., ...}`.
         pub user_data: String,
+    }
+    impl ::serde::Serialize for SigninData {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer.serialize_struct("SigninData", 2)?;
+            s.serialize_field("auth", &self.auth)?;
+            s.serialize_field("user_data", &self.user_data)?;
+            s.end()
+        }
+    }
+    #[cfg(feature = "server")]
+    #[doc(hidden)]
+    impl rt::object::Decode for SigninData {
+        const NAME: &'static str = "SigninData";
+        const FIELDS: &'static [&'static str] = &["auth", "user_data"];
+        type Partial = (Option<String>, Option<String>);
+        fn start() -> Self::Partial {
+            (None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "auth"),
+                _ => rt::object::value(&mut p.1, map, "user_data"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                auth: rt::object::required(p.0, "auth")?,
+                user_data: rt::object::required(p.1, "user_data")?,
+            })
+        }
+    }
+    #[cfg(feature = "server")]
+    impl<'de> ::serde::Deserialize<'de> for SigninData {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl SigninData {
         /// A `SigninData` with its required fields; set the others with the methods named after them.
@@ -988,12 +1892,54 @@ pub mod realtime {
     /// The connection is signed in.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Deserialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Serialize))]
+    #[derive(Debug, Clone, PartialEq, Default)]
     #[non_exhaustive]
     pub struct SigninSuccessData {
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub user_data: Option<String>,
+    }
+    #[cfg(feature = "server")]
+    impl ::serde::Serialize for SigninSuccessData {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer
+                .serialize_struct(
+                    "SigninSuccessData",
+                    usize::from(self.user_data.is_some()),
+                )?;
+            if let Some(value) = &self.user_data {
+                s.serialize_field("user_data", value)?;
+            }
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for SigninSuccessData {
+        const NAME: &'static str = "SigninSuccessData";
+        const FIELDS: &'static [&'static str] = &["user_data"];
+        type Partial = (Option<Option<String>>,);
+        fn start() -> Self::Partial {
+            (None,)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            _: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            rt::object::value(&mut p.0, map, "user_data")
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self { user_data: p.0.flatten() })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for SigninSuccessData {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl SigninSuccessData {
         #[must_use]
@@ -1005,13 +1951,57 @@ pub mod realtime {
     /// The data of an event on a `private-encrypted-` channel: NaCl secretbox (XSalsa20-Poly1305) under SHA-256(channel name ‖ master key).
     ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub struct EncryptedData {
         /// Base64 of 24 random bytes.
         pub nonce: String,
         /// Base64 of the sealed box.
         pub ciphertext: String,
+    }
+    impl ::serde::Serialize for EncryptedData {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer.serialize_struct("EncryptedData", 2)?;
+            s.serialize_field("nonce", &self.nonce)?;
+            s.serialize_field("ciphertext", &self.ciphertext)?;
+            s.end()
+        }
+    }
+    #[doc(hidden)]
+    impl rt::object::Decode for EncryptedData {
+        const NAME: &'static str = "EncryptedData";
+        const FIELDS: &'static [&'static str] = &["nonce", "ciphertext"];
+        type Partial = (Option<String>, Option<String>);
+        fn start() -> Self::Partial {
+            (None, None)
+        }
+        fn field<'de, A: ::serde::de::MapAccess<'de>>(
+            p: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match index {
+                0 => rt::object::value(&mut p.0, map, "nonce"),
+                _ => rt::object::value(&mut p.1, map, "ciphertext"),
+            }
+        }
+        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                nonce: rt::object::required(p.0, "nonce")?,
+                ciphertext: rt::object::required(p.1, "ciphertext")?,
+            })
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for EncryptedData {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            rt::object::deserialize(deserializer)
+        }
     }
     impl EncryptedData {
         /// An `EncryptedData` with its required fields; set the others with the methods named after them.
