@@ -571,8 +571,9 @@ impl<'a> Converter<'a> {
         spec
     }
 
-    /// The base URL (`default` only when the document gives an absolute one) and the path
-    /// part of the server URL, which goes in front of every operation path.
+    /// The base URL (`default` only when the document gives an absolute one, its path
+    /// included, as OpenAPI reads it: operation paths are relative to the server URL) and, for
+    /// a relative server URL, its path, which then goes in front of every operation path.
     fn base_url(&mut self, service: &str) -> (Node, String) {
         let doc = self.doc;
         let mut node = Node::map();
@@ -605,13 +606,9 @@ impl<'a> Converter<'a> {
         let mut prefix = String::new();
         let absolute = url.starts_with("http://") || url.starts_with("https://");
         if absolute && !url.contains('{') {
-            let after_scheme = url.find("://").map_or(0, |i| i + 3);
-            let (origin, path) = match url[after_scheme..].find('/') {
-                Some(i) => url.split_at(after_scheme + i),
-                None => (url.as_str(), ""),
-            };
-            node.set("default", Node::str(origin.trim_end_matches('/')));
-            prefix = path.trim_end_matches('/').to_owned();
+            // `https://api.sendgrid.com/v3` stays whole: the runtime keeps a base URL's path,
+            // and a mock serving the document (Prism, the sandbox) serves the paths as written.
+            node.set("default", Node::str(url.trim_end_matches('/')));
         } else if url.starts_with('/') && !url.contains('{') {
             prefix = url.trim_end_matches('/').to_owned();
             self.approximate(
