@@ -3,6 +3,7 @@
 //! the call's auth and hands each request to the attempt [`Pipeline`].
 
 use std::fmt;
+use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -147,48 +148,11 @@ impl Client {
     /// Runs inside a `comms.request` tracing span (service, operation, attempts, status,
     /// request id), with one `attempt` span per attempt. Neither carries a credential, a
     /// query string or an auth header value.
-    pub async fn execute(&self, request: Request) -> Result<Response, Error> {
-        let span = tracing::debug_span!(
-            "comms.request",
-            service = self.shared.pipeline.spec.name,
-            operation = request.op.name,
-            attempts = Empty,
-            status = Empty,
-            request_id = Empty,
-        );
-        let mut attempts = 0;
-        let result = self
-            .run(request, &mut attempts)
-            .instrument(span.clone())
-            .await;
-        if !span.is_disabled() {
-            span.record("attempts", attempts);
-            let (status, request_id) = match &result {
-                Ok(response) => (Some(response.status()), response.request_id()),
-                Err(err) => (err.status(), err.request_id()),
-            };
-            if let Some(status) = status {
-                span.record("status", status);
-            }
-            if let Some(id) = request_id {
-                span.record("request_id", id);
-            }
-            span.in_scope(|| match &result {
-                Ok(_) => tracing::debug!("call succeeded"),
-                Err(err) => tracing::debug!(kind = ?err.kind(), "call failed: {err}"),
-            });
-        }
-        result
-    }
-    async fn run(&self, request: Request, attempts: &mut u32) -> Result<Response, Error> {
-        let shared = &*self.shared;
-        // Resolved once per call: an operation with its own scheme (the realtime seed GET)
-        // gets it from the client's credentials; the others use the client's.
-        let op_auth = self.operation_auth(request.op)?;
-        let auth = op_auth.as_ref().unwrap_or(&shared.auth);
-        let no_options = CallOptions::default();
-        let options = self.options.as_deref().unwrap_or(&no_options);
-        shared.pipeline.run(&request, auth, options, attempts).await
+    pub fn execute(
+        &self,
+        request: Request,
+    ) -> impl Future<Output = Result<Response, Error>> + Send + '_ {
+        execute(self, request)
     }
 
     /// The auth of an operation that names its own scheme, resolved from the client's
@@ -205,6 +169,65 @@ impl Client {
             None => Ok(None),
         }
     }
+}
+
+/// [`Client::execute`], for a borrowed or an owned client (a [`crate::Call`] owns its clone).
+/// One `async fn` from the span to the attempt loop: each nested level would copy the whole
+/// future once more when built.
+pub(crate) async fn execute<C: std::borrow::Borrow<Client>>(
+    client: C,
+    request: Request,
+) -> Result<Response, Error> {
+    let client = client.borrow();
+    let shared = &*client.shared;
+    let span = tracing::debug_span!(
+        "comms.request",
+        service = shared.pipeline.spec.name,
+        operation = request.op.name,
+        attempts = Empty,
+        status = Empty,
+        request_id = Empty,
+    );
+    // Resolved once per call: an operation with its own scheme (the realtime seed GET) gets it
+    // from the client's credentials; the others use the client's.
+    let (op_auth, refused) = match client.operation_auth(request.op) {
+        Ok(op_auth) => (op_auth, None),
+        Err(error) => (None, Some(error)),
+    };
+    let no_options = CallOptions::default();
+    let options = client.options.as_deref().unwrap_or(&no_options);
+    let mut attempts = 0;
+    let result = match refused {
+        Some(error) => Err(error),
+        None => {
+            let auth = op_auth.as_ref().unwrap_or(&shared.auth);
+            let run = shared.pipeline.run(&request, auth, options, &mut attempts);
+            if span.is_disabled() {
+                run.await
+            } else {
+                run.instrument(span.clone()).await
+            }
+        }
+    };
+    if span.is_disabled() {
+        return result;
+    }
+    span.record("attempts", attempts);
+    let (status, request_id) = match &result {
+        Ok(response) => (Some(response.status()), response.request_id()),
+        Err(err) => (err.status(), err.request_id()),
+    };
+    if let Some(status) = status {
+        span.record("status", status);
+    }
+    if let Some(id) = request_id {
+        span.record("request_id", id);
+    }
+    span.in_scope(|| match &result {
+        Ok(_) => tracing::debug!("call succeeded"),
+        Err(err) => tracing::debug!(kind = ?err.kind(), "call failed: {err}"),
+    });
+    result
 }
 
 /// Builds a [`Client`]. Every default comes from the [`ServiceSpec`].

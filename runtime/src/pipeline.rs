@@ -19,7 +19,7 @@ use crate::headers::server_wait;
 use crate::options::{BodyLimits, CallOptions, Timeouts};
 use crate::ratelimit::RateLimiter;
 use crate::request::{Request, render_path};
-use crate::response::{Response, send};
+use crate::response::{RawResponse, Response, send};
 use crate::retry::{Attempted, Next, RetryBudget, RetryPolicy, StopReason};
 use crate::sign::SignableRequest;
 use crate::spec::{OperationSpec, RetryClass, ServiceSpec};
@@ -114,10 +114,14 @@ impl Pipeline {
             *attempts += 1;
             let attempt = *attempts;
 
-            // Held until the attempt has finished: the slot's window starts then.
-            let permit = match self.limiter.acquire(deadline).await {
-                Ok(permit) => permit,
-                Err(error) => return Err(self.in_context(error, &origin, attempt, None)),
+            // Held until the attempt has finished: the slot's window starts then. A free slot
+            // is taken without building the waiting future (the common case).
+            let permit = match self.limiter.try_acquire() {
+                Some(permit) => permit,
+                None => match self.limiter.acquire(deadline).await {
+                    Ok(permit) => permit,
+                    Err(error) => return Err(self.in_context(error, &origin, attempt, None)),
+                },
             };
             let now = Instant::now();
             let timeout = match deadline {
@@ -140,16 +144,39 @@ impl Pipeline {
                 None => self.prepare(request, auth, idempotency_key.as_ref())?,
             };
             // A minted token is made per attempt, so a short-lived one is always fresh.
-            if let Some((name, value)) = auth.minted_header(self.spec.name, request.op.name).await?
+            if auth.is_minted()
+                && let Some((name, value)) =
+                    auth.minted_header(self.spec.name, request.op.name).await?
             {
                 parts.headers.insert(name, value);
             }
-            let http_request = attempt_request(request, auth, parts)?;
-            let outcome = self
-                .send_attempt(request.op, http_request, timeout, policy, limits, auth)
-                .instrument(tracing::debug_span!("attempt", attempt, status = Empty))
-                .await;
-            permit.release().await;
+            // The attempt is awaited here, not in a nested `async fn`: each level of nesting
+            // is one more copy of the whole future when it is built (see BENCHMARKS.md § 3).
+            let span = tracing::debug_span!("attempt", attempt, status = Empty);
+            let sending = {
+                let http_request = attempt_request(request, auth, parts)?;
+                let _entered = span.enter();
+                tracing::debug!(
+                    method = %request.op.method,
+                    path = request.op.path,
+                    auth = auth.scheme_name(),
+                    "sending request"
+                );
+                // The body is read inside the timeout: a slow or endless body ends with the
+                // attempt.
+                tokio::time::timeout(timeout.0, send(&self.http, http_request, limits))
+            };
+            let answer = if span.is_disabled() {
+                sending.await
+            } else {
+                sending.instrument(span.clone()).await
+            };
+            let outcome = span.in_scope(|| {
+                self.attempt_outcome(request.op, answer, timeout, policy, limits, &span)
+            });
+            if let Some(release) = permit.release_now() {
+                release.await;
+            }
             let failure = match outcome {
                 Ok(response) => return Ok(response),
                 Err(failure) => failure,
@@ -232,20 +259,19 @@ impl Pipeline {
         Ok(Prepared { url, headers })
     }
 
-    /// Sends one attempt within `timeout` and classifies the answer.
-    async fn send_attempt(
+    /// Classifies one attempt's answer (run inside the attempt's span, `span`): a
+    /// [`Response`], or the [`Failure`] the retry policy weighs. Also tells the rate limiter
+    /// what the server said.
+    fn attempt_outcome(
         &self,
         op: &'static OperationSpec,
-        http_request: reqwest::Request,
+        answer: Result<Result<RawResponse, reqwest::Error>, tokio::time::error::Elapsed>,
         (timeout, timeout_kind): (Duration, TimeoutKind),
         policy: &RetryPolicy,
         limits: BodyLimits,
-        auth: &ResolvedAuth,
+        span: &tracing::Span,
     ) -> Result<Response, Failure> {
-        tracing::debug!(method = %op.method, path = op.path, auth = auth.scheme_name(), "sending request");
-        // The body is read inside the timeout: a slow or endless body ends with the attempt.
-        let sending = send(&self.http, http_request, limits);
-        let failure = match tokio::time::timeout(timeout, sending).await {
+        let failure = match answer {
             Err(_elapsed) => Failure {
                 error: Error::Timeout {
                     kind: timeout_kind,
@@ -273,7 +299,7 @@ impl Pipeline {
                 }
             }
             Ok(Ok(raw)) => {
-                tracing::Span::current().record("status", raw.status);
+                span.record("status", raw.status);
                 tracing::debug!("response received");
                 let wait = if raw.is_success() {
                     None

@@ -3,6 +3,7 @@
 //! [`ApiError`]). Header values are read by [`crate::headers`].
 
 use std::fmt;
+use std::future::Future;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -192,12 +193,22 @@ fn error_in_success(
     failed.then(|| ApiError::from_json(status, request_id, body, Some(json), errors))
 }
 
-pub(crate) async fn send(
+/// Sends `request` and reads the answer up to `limits`. The request is handed to reqwest now
+/// (it only queues it), so the returned future holds reqwest's small pending handle rather
+/// than the request: a smaller future is a smaller copy each time an enclosing one is moved.
+pub(crate) fn send(
     http: &reqwest::Client,
     request: reqwest::Request,
     limits: BodyLimits,
+) -> impl Future<Output = Result<RawResponse, reqwest::Error>> + Send + use<> {
+    let pending = http.execute(request);
+    async move { read_answer(pending.await?, limits).await }
+}
+
+async fn read_answer(
+    mut response: reqwest::Response,
+    limits: BodyLimits,
 ) -> Result<RawResponse, reqwest::Error> {
-    let mut response = http.execute(request).await?;
     let status = response.status().as_u16();
     let headers = std::mem::take(response.headers_mut());
     let body = if (200..300).contains(&status) {
