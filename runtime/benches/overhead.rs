@@ -318,6 +318,32 @@ fn profile_one_side(side: &str) {
         "{side}: {calls} calls in {elapsed:.2?} ({:.2?} per call)",
         elapsed / u32::try_from(calls).unwrap_or(u32::MAX)
     );
+    // On Linux, each thread's time on a CPU (the bench's thread, then the server's): the
+    // wall time above also holds the waits for the other thread and the scheduler.
+    for (thread, cpu_ns) in thread_cpu_ns() {
+        println!(
+            "  thread {thread}: {:.2} µs of CPU per call",
+            cpu_ns as f64 / 1_000.0 / calls as f64
+        );
+    }
+}
+
+/// Nanoseconds on a CPU of each thread of this process, from `/proc/self/task/*/schedstat`
+/// (empty where that does not exist).
+fn thread_cpu_ns() -> Vec<(String, u64)> {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return Vec::new();
+    };
+    let mut threads: Vec<(String, u64)> = tasks
+        .filter_map(Result::ok)
+        .filter_map(|task| {
+            let stat = std::fs::read_to_string(task.path().join("schedstat")).ok()?;
+            let ns = stat.split_whitespace().next()?.parse().ok()?;
+            Some((task.file_name().to_string_lossy().into_owned(), ns))
+        })
+        .collect();
+    threads.sort_by_key(|(tid, _)| tid.parse::<u64>().unwrap_or(u64::MAX));
+    threads
 }
 
 criterion_group! {

@@ -12,7 +12,7 @@ use tracing::field::Empty;
 
 use crate::Error;
 use crate::auth::{AuthChoice, Minters, ResolvedAuth, TokenMinter, required_credentials};
-use crate::options::{BodyLimits, CallOptions, Timeouts};
+use crate::options::{BodyLimits, CallOptions, NO_OPTIONS, Timeouts};
 use crate::pipeline::Pipeline;
 use crate::ratelimit::{Limiter, RateLimit, RateLimiter};
 use crate::request::Request;
@@ -157,7 +157,8 @@ impl Client {
 
     /// The auth of an operation that names its own scheme, resolved from the client's
     /// credentials; `None` when the operation uses the client's.
-    fn operation_auth(&self, op: &OperationSpec) -> Result<Option<ResolvedAuth>, Error> {
+    /// (Boxed: it is rare, and a call's future holds it while the call runs.)
+    fn operation_auth(&self, op: &OperationSpec) -> Result<Option<Box<ResolvedAuth>>, Error> {
         match op.auth {
             Some(scheme) => ResolvedAuth::resolve(
                 AuthChoice::Scheme(scheme),
@@ -165,7 +166,7 @@ impl Client {
                 &self.shared.credentials,
                 &self.shared.minters,
             )
-            .map(Some),
+            .map(|auth| Some(Box::new(auth))),
             None => Ok(None),
         }
     }
@@ -174,46 +175,51 @@ impl Client {
 /// [`Client::execute`], for a borrowed or an owned client (a [`crate::Call`] owns its clone).
 /// One `async fn` from the span to the attempt loop: each nested level would copy the whole
 /// future once more when built.
-pub(crate) async fn execute<C: std::borrow::Borrow<Client>>(
+pub(crate) fn execute<C: std::borrow::Borrow<Client> + Send>(
     client: C,
     request: Request,
-) -> Result<Response, Error> {
-    let client = client.borrow();
-    let shared = &*client.shared;
-    let span = tracing::debug_span!(
-        "comms.request",
-        service = shared.pipeline.spec.name,
-        operation = request.op.name,
-        attempts = Empty,
-        status = Empty,
-        request_id = Empty,
-    );
-    // Resolved once per call: an operation with its own scheme (the realtime seed GET) gets it
-    // from the client's credentials; the others use the client's.
-    let (op_auth, refused) = match client.operation_auth(request.op) {
-        Ok(op_auth) => (op_auth, None),
-        Err(error) => (None, Some(error)),
-    };
-    let no_options = CallOptions::default();
-    let options = client.options.as_deref().unwrap_or(&no_options);
-    let mut attempts = 0;
-    let result = match refused {
-        Some(error) => Err(error),
-        None => {
-            let auth = op_auth.as_ref().unwrap_or(&shared.auth);
-            let run = shared.pipeline.run(&request, auth, options, &mut attempts);
-            if span.is_disabled() {
-                run.await
-            } else {
-                run.instrument(span.clone()).await
+) -> impl Future<Output = Result<Response, Error>> + Send {
+    // An `async` block rather than an `async fn`: the block keeps `client` and `request` once,
+    // where a function's future keeps its arguments and their moved copies.
+    async move {
+        let client = client.borrow();
+        let shared = &*client.shared;
+        let span = tracing::debug_span!(
+            "comms.request",
+            service = shared.pipeline.spec.name,
+            operation = request.op.name,
+            attempts = Empty,
+            status = Empty,
+            request_id = Empty,
+        );
+        let mut attempts = 0;
+        // Resolved once per call: an operation with its own scheme (the realtime seed GET)
+        // gets it from the client's credentials; the others use the client's.
+        let result = match client.operation_auth(request.op) {
+            Err(error) => Err(error),
+            Ok(op_auth) => {
+                let auth = op_auth.as_deref().unwrap_or(&shared.auth);
+                let options = client.options.as_deref().unwrap_or(&NO_OPTIONS);
+                let run = shared.pipeline.run(&request, auth, options, &mut attempts);
+                if span.is_disabled() {
+                    run.await
+                } else {
+                    run.instrument(span.clone()).await
+                }
             }
+        };
+        if !span.is_disabled() {
+            record_call(&span, attempts, &result);
         }
-    };
-    if span.is_disabled() {
-        return result;
+        result
     }
+}
+
+/// Writes a finished call's attempts, status and request id into its `comms.request` span,
+/// with the closing event.
+fn record_call(span: &tracing::Span, attempts: u32, result: &Result<Response, Error>) {
     span.record("attempts", attempts);
-    let (status, request_id) = match &result {
+    let (status, request_id) = match result {
         Ok(response) => (Some(response.status()), response.request_id()),
         Err(err) => (err.status(), err.request_id()),
     };
@@ -223,11 +229,10 @@ pub(crate) async fn execute<C: std::borrow::Borrow<Client>>(
     if let Some(id) = request_id {
         span.record("request_id", id);
     }
-    span.in_scope(|| match &result {
+    span.in_scope(|| match result {
         Ok(_) => tracing::debug!("call succeeded"),
         Err(err) => tracing::debug!(kind = ?err.kind(), "call failed: {err}"),
     });
-    result
 }
 
 /// Builds a [`Client`]. Every default comes from the [`ServiceSpec`].

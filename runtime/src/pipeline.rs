@@ -74,22 +74,6 @@ impl Pipeline {
         };
         // The first attempt takes these parts; a retry builds them again (same key).
         let first = self.prepare(request, auth, idempotency_key.as_ref())?;
-        let origin = Origin {
-            service: self.spec.name,
-            operation: request.op.name,
-            method: &request.op.method,
-            request,
-            auth,
-            op_auth: request.op.auth,
-            // A deadline timeout reports the configured total, not what was left of it.
-            total: match (
-                options.total_timeout.or(self.timeouts.total),
-                options.deadline,
-            ) {
-                (Some(total), None) => Some(total),
-                _ => None,
-            },
-        };
         let mut first_parts = Some(first);
 
         let policy = options.retry.as_ref().unwrap_or(&self.retry);
@@ -120,7 +104,14 @@ impl Pipeline {
                 Some(permit) => permit,
                 None => match self.limiter.acquire(deadline).await {
                     Ok(permit) => permit,
-                    Err(error) => return Err(self.in_context(error, &origin, attempt, None)),
+                    Err(error) => {
+                        return Err(self.in_context(
+                            error,
+                            &self.origin(request, auth, options),
+                            attempt,
+                            None,
+                        ));
+                    }
                 },
             };
             let now = Instant::now();
@@ -136,24 +127,31 @@ impl Pipeline {
                     after: now - start,
                     context: None,
                 };
-                return Err(self.in_context(error, &origin, attempt, None));
+                return Err(self.in_context(
+                    error,
+                    &self.origin(request, auth, options),
+                    attempt,
+                    None,
+                ));
             }
 
-            let mut parts = match first_parts.take() {
-                Some(parts) => parts,
-                None => self.prepare(request, auth, idempotency_key.as_ref())?,
-            };
-            // A minted token is made per attempt, so a short-lived one is always fresh.
-            if auth.is_minted()
-                && let Some((name, value)) =
-                    auth.minted_header(self.spec.name, request.op.name).await?
-            {
-                parts.headers.insert(name, value);
-            }
             // The attempt is awaited here, not in a nested `async fn`: each level of nesting
             // is one more copy of the whole future when it is built (see BENCHMARKS.md § 3).
+            // What only building it needs stays in this block, out of the future.
             let span = tracing::debug_span!("attempt", attempt, status = Empty);
             let sending = {
+                // A minted token is made per attempt, so a short-lived one is always fresh.
+                let minted = match auth.is_minted() {
+                    true => auth.minted_header(self.spec.name, request.op.name).await?,
+                    false => None,
+                };
+                let mut parts = match first_parts.take() {
+                    Some(parts) => parts,
+                    None => self.prepare(request, auth, idempotency_key.as_ref())?,
+                };
+                if let Some((name, value)) = minted {
+                    parts.headers.insert(name, value);
+                }
                 let http_request = attempt_request(request, auth, parts)?;
                 let _entered = span.enter();
                 tracing::debug!(
@@ -199,6 +197,7 @@ impl Pipeline {
                 }
                 Next::Stop(reason) => {
                     tracing::debug!("not retrying: {reason}");
+                    let origin = self.origin(request, auth, options);
                     return Err(self.in_context(failure.error, &origin, attempt, Some(reason)));
                 }
             }
@@ -340,6 +339,31 @@ struct Origin<'a> {
 }
 
 impl Pipeline {
+    /// Which call `request` is, for an error's context; built only when an error needs it.
+    fn origin<'a>(
+        &self,
+        request: &'a Request,
+        auth: &'a ResolvedAuth,
+        options: &CallOptions,
+    ) -> Origin<'a> {
+        Origin {
+            service: self.spec.name,
+            operation: request.op.name,
+            method: &request.op.method,
+            request,
+            auth,
+            op_auth: request.op.auth,
+            // A deadline timeout reports the configured total, not what was left of it.
+            total: match (
+                options.total_timeout.or(self.timeouts.total),
+                options.deadline,
+            ) {
+                (Some(total), None) => Some(total),
+                _ => None,
+            },
+        }
+    }
+
     /// `error` with the call it ended (service, operation, method, URL, attempts, why it was
     /// not retried) and what to check: in the message of a transport failure or an unreachable
     /// shared limiter, as a [`CallContext`] on a timeout, a refused credential or a rate limit.

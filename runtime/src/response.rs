@@ -202,25 +202,22 @@ pub(crate) fn send(
     limits: BodyLimits,
 ) -> impl Future<Output = Result<RawResponse, reqwest::Error>> + Send + use<> {
     let pending = http.execute(request);
-    async move { read_answer(pending.await?, limits).await }
-}
-
-async fn read_answer(
-    mut response: reqwest::Response,
-    limits: BodyLimits,
-) -> Result<RawResponse, reqwest::Error> {
-    let status = response.status().as_u16();
-    let headers = std::mem::take(response.headers_mut());
-    let body = if (200..300).contains(&status) {
-        read_body(&mut response, limits.success, false).await?
-    } else {
-        read_body(&mut response, limits.error, true).await?
-    };
-    Ok(RawResponse {
-        status,
-        headers,
-        body,
-    })
+    async move {
+        let mut response = pending.await?;
+        let status = response.status().as_u16();
+        let headers = std::mem::take(response.headers_mut());
+        let (limit, keep_start) = if (200..300).contains(&status) {
+            (limits.success, false)
+        } else {
+            (limits.error, true)
+        };
+        let body = read_body(&mut response, limit, keep_start).await?;
+        Ok(RawResponse {
+            status,
+            headers,
+            body,
+        })
+    }
 }
 
 /// Reads the body chunk by chunk, holding at most `limit` bytes. A declared `Content-Length`
