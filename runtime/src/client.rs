@@ -194,32 +194,43 @@ pub(crate) fn execute<C: std::borrow::Borrow<Client> + Send>(
         );
         let mut attempts = 0;
         // Resolved once per call: an operation with its own scheme (the realtime seed GET)
-        // gets it from the client's credentials; the others use the client's.
-        let result = match client.operation_auth(request.op) {
-            Err(error) => Err(error),
-            Ok(op_auth) => {
-                let auth = op_auth.as_deref().unwrap_or(&shared.auth);
-                let options = client.options.as_deref().unwrap_or(&NO_OPTIONS);
-                let run = shared.pipeline.run(&request, auth, options, &mut attempts);
-                if span.is_disabled() {
-                    run.await
-                } else {
-                    run.instrument(span.clone()).await
-                }
-            }
+        // gets it from the client's credentials; the others use the client's. (Its own
+        // statement: a `match` on the call would keep its result across the wait.)
+        let op_auth = match client.operation_auth(request.op) {
+            Ok(op_auth) => op_auth,
+            Err(error) => return record_call(&span, attempts, Err(error)),
         };
-        if !span.is_disabled() {
-            record_call(&span, attempts, &result);
-        }
-        result
+        let auth = op_auth.as_deref().unwrap_or(&shared.auth);
+        let options = client.options.as_deref().unwrap_or(&NO_OPTIONS);
+        // Built where it is awaited: binding it first would copy it once more.
+        let result = if span.is_disabled() {
+            shared
+                .pipeline
+                .run(&request, auth, options, &mut attempts)
+                .await
+        } else {
+            shared
+                .pipeline
+                .run(&request, auth, options, &mut attempts)
+                .instrument(span.clone())
+                .await
+        };
+        record_call(&span, attempts, result)
     }
 }
 
 /// Writes a finished call's attempts, status and request id into its `comms.request` span,
-/// with the closing event.
-fn record_call(span: &tracing::Span, attempts: u32, result: &Result<Response, Error>) {
+/// with the closing event (when the span is on), and returns the result.
+fn record_call(
+    span: &tracing::Span,
+    attempts: u32,
+    result: Result<Response, Error>,
+) -> Result<Response, Error> {
+    if span.is_disabled() {
+        return result;
+    }
     span.record("attempts", attempts);
-    let (status, request_id) = match result {
+    let (status, request_id) = match &result {
         Ok(response) => (Some(response.status()), response.request_id()),
         Err(err) => (err.status(), err.request_id()),
     };
@@ -229,10 +240,11 @@ fn record_call(span: &tracing::Span, attempts: u32, result: &Result<Response, Er
     if let Some(id) = request_id {
         span.record("request_id", id);
     }
-    span.in_scope(|| match result {
+    span.in_scope(|| match &result {
         Ok(_) => tracing::debug!("call succeeded"),
         Err(err) => tracing::debug!(kind = ?err.kind(), "call failed: {err}"),
     });
+    result
 }
 
 /// Builds a [`Client`]. Every default comes from the [`ServiceSpec`].

@@ -135,47 +135,54 @@ impl Pipeline {
                 ));
             }
 
-            // The attempt is awaited here, not in a nested `async fn`: each level of nesting
-            // is one more copy of the whole future when it is built (see BENCHMARKS.md § 3).
-            // What only building it needs stays in this block, out of the future.
-            let span = tracing::debug_span!("attempt", attempt, status = Empty);
-            let sending = {
-                // A minted token is made per attempt, so a short-lived one is always fresh.
-                let minted = match auth.is_minted() {
-                    true => auth.minted_header(self.spec.name, request.op.name).await?,
-                    false => None,
-                };
-                let mut parts = match first_parts.take() {
+            // A minted token is made per attempt, so a short-lived one is always fresh.
+            if auth.is_minted() {
+                let parts = match &mut first_parts {
                     Some(parts) => parts,
-                    None => self.prepare(request, auth, idempotency_key.as_ref())?,
+                    None => {
+                        first_parts.insert(self.prepare(request, auth, idempotency_key.as_ref())?)
+                    }
                 };
-                if let Some((name, value)) = minted {
+                if let Some((name, value)) =
+                    auth.minted_header(self.spec.name, request.op.name).await?
+                {
                     parts.headers.insert(name, value);
                 }
-                let http_request = attempt_request(request, auth, parts)?;
-                let _entered = span.enter();
-                tracing::debug!(
-                    method = %request.op.method,
-                    path = request.op.path,
-                    auth = auth.scheme_name(),
-                    "sending request"
-                );
-                // The body is read inside the timeout: a slow or endless body ends with the
-                // attempt.
-                tokio::time::timeout(timeout.0, send(&self.http, http_request, limits))
-            };
-            let answer = if span.is_disabled() {
-                sending.await
-            } else {
-                sending.instrument(span.clone()).await
-            };
-            let outcome = span.in_scope(|| {
-                self.attempt_outcome(request.op, answer, timeout, policy, limits, &span)
-            });
-            if let Some(release) = permit.release_now() {
-                release.await;
             }
-            let failure = match outcome {
+            // The attempt is awaited here, not in a nested `async fn`, and its future is built
+            // where it is awaited, not bound first: each nesting or binding is one more copy of
+            // the whole future (see BENCHMARKS.md § 3). (Its own statement for the request:
+            // a `?` inside the awaited expression would keep its temporary across the wait.)
+            // The body is read inside the timeout: a slow or endless body ends with the attempt.
+            let http_request =
+                self.next_request(request, auth, &mut first_parts, idempotency_key.as_ref())?;
+            let span = tracing::debug_span!("attempt", attempt, status = Empty);
+            let answer = if span.is_disabled() {
+                self.log_sending(request, auth);
+                tokio::time::timeout(timeout.0, send(&self.http, http_request, limits)).await
+            } else {
+                span.in_scope(|| {
+                    self.log_sending(request, auth);
+                    tokio::time::timeout(timeout.0, send(&self.http, http_request, limits))
+                })
+                .instrument(span.clone())
+                .await
+            };
+            // The answer is classified (and the rate limiter told) before the slot is
+            // released, as the attempt has only finished then. A shared limiter's release is
+            // awaited with the outcome moved into it rather than bound here across the wait.
+            let classify = |answer| {
+                span.in_scope(|| {
+                    self.attempt_outcome(request.op, answer, timeout, policy, limits, &span)
+                })
+            };
+            let outcome = match permit.release_now() {
+                None => classify(answer),
+                Some(release) => after(release, classify(answer)).await,
+            };
+            // `{ outcome }` moves it whole: matching the binding itself would leave it held
+            // (partly moved) across the backoff's wait below.
+            let failure = match { outcome } {
                 Ok(response) => return Ok(response),
                 Err(failure) => failure,
             };
@@ -193,6 +200,8 @@ impl Pipeline {
                         backoff_ms = millis(delay),
                         "retrying after backoff"
                     );
+                    // Not needed any more: not kept in the future across the wait.
+                    drop(failure);
                     tokio::time::sleep(delay).await;
                 }
                 Next::Stop(reason) => {
@@ -256,6 +265,30 @@ impl Pipeline {
             headers.insert(name.clone(), value.clone());
         }
         Ok(Prepared { url, headers })
+    }
+
+    /// The request of the next attempt: the first attempt's parts, or built again (same key).
+    fn next_request(
+        &self,
+        request: &Request,
+        auth: &ResolvedAuth,
+        first_parts: &mut Option<Prepared>,
+        idempotency_key: Option<&(HeaderName, HeaderValue)>,
+    ) -> Result<reqwest::Request, Error> {
+        let parts = match first_parts.take() {
+            Some(parts) => parts,
+            None => self.prepare(request, auth, idempotency_key)?,
+        };
+        attempt_request(request, auth, parts)
+    }
+
+    fn log_sending(&self, request: &Request, auth: &ResolvedAuth) {
+        tracing::debug!(
+            method = %request.op.method,
+            path = request.op.path,
+            auth = auth.scheme_name(),
+            "sending request"
+        );
     }
 
     /// Classifies one attempt's answer (run inside the attempt's span, `span`): a
@@ -620,6 +653,12 @@ fn attempt_request(
         (_, None) => {}
     }
     Ok(http_request)
+}
+
+/// `value` once `release` (a shared limiter's record of a finished attempt) is done.
+async fn after<T>(release: crate::ratelimit::BoxFuture<'static, ()>, value: T) -> T {
+    release.await;
+    value
 }
 
 fn millis(d: Duration) -> u64 {

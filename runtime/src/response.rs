@@ -205,13 +205,14 @@ pub(crate) fn send(
     async move {
         let mut response = pending.await?;
         let status = response.status().as_u16();
-        let headers = std::mem::take(response.headers_mut());
         let (limit, keep_start) = if (200..300).contains(&status) {
             (limits.success, false)
         } else {
             (limits.error, true)
         };
         let body = read_body(&mut response, limit, keep_start).await?;
+        // Taken after the body, so the future does not hold a second header map meanwhile.
+        let headers = std::mem::take(response.headers_mut());
         Ok(RawResponse {
             status,
             headers,
