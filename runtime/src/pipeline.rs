@@ -102,7 +102,8 @@ impl Pipeline {
             // is taken without building the waiting future (the common case).
             let permit = match self.limiter.try_acquire() {
                 Some(permit) => permit,
-                None => match self.limiter.acquire(deadline).await {
+                // Boxed: waiting for a slot (or asking a shared limiter) is the rare path.
+                None => match Box::pin(self.limiter.acquire(deadline)).await {
                     Ok(permit) => permit,
                     Err(error) => {
                         return Err(self.in_context(
@@ -171,14 +172,14 @@ impl Pipeline {
             // The answer is classified (and the rate limiter told) before the slot is
             // released, as the attempt has only finished then. A shared limiter's release is
             // awaited with the outcome moved into it rather than bound here across the wait.
-            let classify = |answer| {
-                span.in_scope(|| {
-                    self.attempt_outcome(request.op, answer, timeout, policy, limits, &span)
-                })
-            };
             let outcome = match permit.release_now() {
-                None => classify(answer),
-                Some(release) => after(release, classify(answer)).await,
+                None => self.attempt_outcome(request.op, answer, timeout, policy, limits, &span),
+                // Boxed: a shared limiter only, whose release is a round trip anyway.
+                Some(release) => {
+                    let outcome =
+                        self.attempt_outcome(request.op, answer, timeout, policy, limits, &span);
+                    Box::pin(after(release, outcome)).await
+                }
             };
             // `{ outcome }` moves it whole: matching the binding itself would leave it held
             // (partly moved) across the backoff's wait below.
@@ -291,10 +292,22 @@ impl Pipeline {
         );
     }
 
-    /// Classifies one attempt's answer (run inside the attempt's span, `span`): a
-    /// [`Response`], or the [`Failure`] the retry policy weighs. Also tells the rate limiter
-    /// what the server said.
+    /// Classifies one attempt's answer, inside the attempt's span `span`: a [`Response`], or
+    /// the [`Failure`] the retry policy weighs. Also tells the rate limiter what the server
+    /// said.
     fn attempt_outcome(
+        &self,
+        op: &'static OperationSpec,
+        answer: Result<Result<RawResponse, reqwest::Error>, tokio::time::error::Elapsed>,
+        timeout: (Duration, TimeoutKind),
+        policy: &RetryPolicy,
+        limits: BodyLimits,
+        span: &tracing::Span,
+    ) -> Result<Response, Failure> {
+        span.in_scope(|| self.classify(op, answer, timeout, policy, limits, span))
+    }
+
+    fn classify(
         &self,
         op: &'static OperationSpec,
         answer: Result<Result<RawResponse, reqwest::Error>, tokio::time::error::Elapsed>,
