@@ -175,6 +175,7 @@ impl Client {
 /// [`Client::execute`], for a borrowed or an owned client (a [`crate::Call`] owns its clone).
 /// One `async fn` from the span to the attempt loop: each nested level would copy the whole
 /// future once more when built.
+#[allow(clippy::manual_async_fn)] // an async fn would keep the arguments twice (see below)
 pub(crate) fn execute<C: std::borrow::Borrow<Client> + Send>(
     client: C,
     request: Request,

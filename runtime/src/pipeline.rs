@@ -183,6 +183,7 @@ impl Pipeline {
             };
             // `{ outcome }` moves it whole: matching the binding itself would leave it held
             // (partly moved) across the backoff's wait below.
+            #[allow(clippy::blocks_in_conditions)] // the block is the point: see above
             let failure = match { outcome } {
                 Ok(response) => return Ok(response),
                 Err(failure) => failure,
