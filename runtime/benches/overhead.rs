@@ -7,12 +7,16 @@
 //! the server's allocations are left out).
 //!
 //! Run: `cargo bench -p comms-runtime --bench overhead`
+//!
+//! For a profiler, `OVERHEAD_PROFILE=reqwest` (or `comms_runtime`) makes the bench binary skip
+//! criterion and make `OVERHEAD_CALLS` (default 100,000) calls of that side one at a time, then
+//! print the time they took: two runs with the same count compare sample for sample.
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use comms_runtime::*;
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group};
 use futures_util::future::join_all;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -279,6 +283,69 @@ fn overhead(c: &mut Criterion) {
     }
 }
 
+/// `OVERHEAD_PROFILE` mode: a fixed number of calls of one side, for `perf record` or
+/// `perf stat` (criterion's own loop varies its iteration count).
+fn profile_one_side(side: &str) {
+    let calls: u64 = std::env::var("OVERHEAD_CALLS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(100_000);
+    let addr = start_server();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let raw = reqwest_client();
+    let url = format!("http://{addr}/v1/emails/em_123");
+    let client = Client::builder(&SPEC)
+        .base_url(format!("http://{addr}"))
+        .api_key(KEY)
+        .http_client(reqwest_client())
+        .rate_limit(Some(RateLimit::per_second(100_000_000)))
+        .build()
+        .expect("client");
+    let elapsed = rt.block_on(async {
+        let start = Instant::now();
+        for _ in 0..calls {
+            match side {
+                "reqwest" => drop(std::hint::black_box(raw_call(&raw, &url).await)),
+                _ => drop(std::hint::black_box(runtime_call(&client).await)),
+            }
+        }
+        start.elapsed()
+    });
+    println!(
+        "{side}: {calls} calls in {elapsed:.2?} ({:.2?} per call)",
+        elapsed / u32::try_from(calls).unwrap_or(u32::MAX)
+    );
+    // On Linux, each thread's time on a CPU (the bench's thread, then the server's): the
+    // wall time above also holds the waits for the other thread and the scheduler.
+    for (thread, cpu_ns) in thread_cpu_ns() {
+        println!(
+            "  thread {thread}: {:.2} µs of CPU per call",
+            cpu_ns as f64 / 1_000.0 / calls as f64
+        );
+    }
+}
+
+/// Nanoseconds on a CPU of each thread of this process, from `/proc/self/task/*/schedstat`
+/// (empty where that does not exist).
+fn thread_cpu_ns() -> Vec<(String, u64)> {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return Vec::new();
+    };
+    let mut threads: Vec<(String, u64)> = tasks
+        .filter_map(Result::ok)
+        .filter_map(|task| {
+            let stat = std::fs::read_to_string(task.path().join("schedstat")).ok()?;
+            let ns = stat.split_whitespace().next()?.parse().ok()?;
+            Some((task.file_name().to_string_lossy().into_owned(), ns))
+        })
+        .collect();
+    threads.sort_by_key(|(tid, _)| tid.parse::<u64>().unwrap_or(u64::MAX));
+    threads
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
@@ -287,4 +354,12 @@ criterion_group! {
         .sample_size(30);
     targets = overhead
 }
-criterion_main!(benches);
+
+fn main() {
+    if let Ok(side) = std::env::var("OVERHEAD_PROFILE") {
+        profile_one_side(&side);
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -286,6 +286,11 @@ impl ResolvedAuth {
         })
     }
 
+    /// Whether each attempt mints its token ([`ResolvedAuth::minted_header`] has work to do).
+    pub(crate) fn is_minted(&self) -> bool {
+        matches!(self, ResolvedAuth::Minted { .. })
+    }
+
     /// The scheme's name, for logs.
     pub(crate) fn scheme_name(&self) -> &'static str {
         match self {

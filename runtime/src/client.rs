@@ -3,6 +3,7 @@
 //! the call's auth and hands each request to the attempt [`Pipeline`].
 
 use std::fmt;
+use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -11,7 +12,7 @@ use tracing::field::Empty;
 
 use crate::Error;
 use crate::auth::{AuthChoice, Minters, ResolvedAuth, TokenMinter, required_credentials};
-use crate::options::{BodyLimits, CallOptions, Timeouts};
+use crate::options::{BodyLimits, CallOptions, NO_OPTIONS, Timeouts};
 use crate::pipeline::Pipeline;
 use crate::ratelimit::{Limiter, RateLimit, RateLimiter};
 use crate::request::Request;
@@ -147,53 +148,17 @@ impl Client {
     /// Runs inside a `comms.request` tracing span (service, operation, attempts, status,
     /// request id), with one `attempt` span per attempt. Neither carries a credential, a
     /// query string or an auth header value.
-    pub async fn execute(&self, request: Request) -> Result<Response, Error> {
-        let span = tracing::debug_span!(
-            "comms.request",
-            service = self.shared.pipeline.spec.name,
-            operation = request.op.name,
-            attempts = Empty,
-            status = Empty,
-            request_id = Empty,
-        );
-        let mut attempts = 0;
-        let result = self
-            .run(request, &mut attempts)
-            .instrument(span.clone())
-            .await;
-        if !span.is_disabled() {
-            span.record("attempts", attempts);
-            let (status, request_id) = match &result {
-                Ok(response) => (Some(response.status()), response.request_id()),
-                Err(err) => (err.status(), err.request_id()),
-            };
-            if let Some(status) = status {
-                span.record("status", status);
-            }
-            if let Some(id) = request_id {
-                span.record("request_id", id);
-            }
-            span.in_scope(|| match &result {
-                Ok(_) => tracing::debug!("call succeeded"),
-                Err(err) => tracing::debug!(kind = ?err.kind(), "call failed: {err}"),
-            });
-        }
-        result
-    }
-    async fn run(&self, request: Request, attempts: &mut u32) -> Result<Response, Error> {
-        let shared = &*self.shared;
-        // Resolved once per call: an operation with its own scheme (the realtime seed GET)
-        // gets it from the client's credentials; the others use the client's.
-        let op_auth = self.operation_auth(request.op)?;
-        let auth = op_auth.as_ref().unwrap_or(&shared.auth);
-        let no_options = CallOptions::default();
-        let options = self.options.as_deref().unwrap_or(&no_options);
-        shared.pipeline.run(&request, auth, options, attempts).await
+    pub fn execute(
+        &self,
+        request: Request,
+    ) -> impl Future<Output = Result<Response, Error>> + Send + '_ {
+        execute(self, request)
     }
 
     /// The auth of an operation that names its own scheme, resolved from the client's
     /// credentials; `None` when the operation uses the client's.
-    fn operation_auth(&self, op: &OperationSpec) -> Result<Option<ResolvedAuth>, Error> {
+    /// (Boxed: it is rare, and a call's future holds it while the call runs.)
+    fn operation_auth(&self, op: &OperationSpec) -> Result<Option<Box<ResolvedAuth>>, Error> {
         match op.auth {
             Some(scheme) => ResolvedAuth::resolve(
                 AuthChoice::Scheme(scheme),
@@ -201,10 +166,86 @@ impl Client {
                 &self.shared.credentials,
                 &self.shared.minters,
             )
-            .map(Some),
+            .map(|auth| Some(Box::new(auth))),
             None => Ok(None),
         }
     }
+}
+
+/// [`Client::execute`], for a borrowed or an owned client (a [`crate::Call`] owns its clone).
+/// One `async fn` from the span to the attempt loop: each nested level would copy the whole
+/// future once more when built.
+#[allow(clippy::manual_async_fn)] // an async fn would keep the arguments twice (see below)
+pub(crate) fn execute<C: std::borrow::Borrow<Client> + Send>(
+    client: C,
+    request: Request,
+) -> impl Future<Output = Result<Response, Error>> + Send {
+    // An `async` block rather than an `async fn`: the block keeps `client` and `request` once,
+    // where a function's future keeps its arguments and their moved copies.
+    async move {
+        let client = client.borrow();
+        let shared = &*client.shared;
+        let span = tracing::debug_span!(
+            "comms.request",
+            service = shared.pipeline.spec.name,
+            operation = request.op.name,
+            attempts = Empty,
+            status = Empty,
+            request_id = Empty,
+        );
+        let mut attempts = 0;
+        // Resolved once per call: an operation with its own scheme (the realtime seed GET)
+        // gets it from the client's credentials; the others use the client's. (Its own
+        // statement: a `match` on the call would keep its result across the wait.)
+        let op_auth = match client.operation_auth(request.op) {
+            Ok(op_auth) => op_auth,
+            Err(error) => return record_call(&span, attempts, Err(error)),
+        };
+        let auth = op_auth.as_deref().unwrap_or(&shared.auth);
+        let options = client.options.as_deref().unwrap_or(&NO_OPTIONS);
+        // Built where it is awaited: binding it first would copy it once more.
+        let result = if span.is_disabled() {
+            shared
+                .pipeline
+                .run(&request, auth, options, &mut attempts)
+                .await
+        } else {
+            shared
+                .pipeline
+                .run(&request, auth, options, &mut attempts)
+                .instrument(span.clone())
+                .await
+        };
+        record_call(&span, attempts, result)
+    }
+}
+
+/// Writes a finished call's attempts, status and request id into its `comms.request` span,
+/// with the closing event (when the span is on), and returns the result.
+fn record_call(
+    span: &tracing::Span,
+    attempts: u32,
+    result: Result<Response, Error>,
+) -> Result<Response, Error> {
+    if span.is_disabled() {
+        return result;
+    }
+    span.record("attempts", attempts);
+    let (status, request_id) = match &result {
+        Ok(response) => (Some(response.status()), response.request_id()),
+        Err(err) => (err.status(), err.request_id()),
+    };
+    if let Some(status) = status {
+        span.record("status", status);
+    }
+    if let Some(id) = request_id {
+        span.record("request_id", id);
+    }
+    span.in_scope(|| match &result {
+        Ok(_) => tracing::debug!("call succeeded"),
+        Err(err) => tracing::debug!(kind = ?err.kind(), "call failed: {err}"),
+    });
+    result
 }
 
 /// Builds a [`Client`]. Every default comes from the [`ServiceSpec`].

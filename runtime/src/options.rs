@@ -83,6 +83,19 @@ pub struct CallOptions {
     pub(crate) max_error_body_bytes: Option<usize>,
 }
 
+/// No overrides, for the calls of a client that has none (a static: not a value in each call's
+/// future).
+pub(crate) static NO_OPTIONS: CallOptions = CallOptions {
+    attempt_timeout: None,
+    total_timeout: None,
+    deadline: None,
+    idempotency_key: None,
+    max_attempts: None,
+    retry: None,
+    max_response_bytes: None,
+    max_error_body_bytes: None,
+};
+
 impl CallOptions {
     /// No overrides.
     pub fn new() -> Self {

@@ -19,7 +19,7 @@ use crate::headers::server_wait;
 use crate::options::{BodyLimits, CallOptions, Timeouts};
 use crate::ratelimit::RateLimiter;
 use crate::request::{Request, render_path};
-use crate::response::{Response, send};
+use crate::response::{RawResponse, Response, send};
 use crate::retry::{Attempted, Next, RetryBudget, RetryPolicy, StopReason};
 use crate::sign::SignableRequest;
 use crate::spec::{OperationSpec, RetryClass, ServiceSpec};
@@ -74,22 +74,6 @@ impl Pipeline {
         };
         // The first attempt takes these parts; a retry builds them again (same key).
         let first = self.prepare(request, auth, idempotency_key.as_ref())?;
-        let origin = Origin {
-            service: self.spec.name,
-            operation: request.op.name,
-            method: &request.op.method,
-            request,
-            auth,
-            op_auth: request.op.auth,
-            // A deadline timeout reports the configured total, not what was left of it.
-            total: match (
-                options.total_timeout.or(self.timeouts.total),
-                options.deadline,
-            ) {
-                (Some(total), None) => Some(total),
-                _ => None,
-            },
-        };
         let mut first_parts = Some(first);
 
         let policy = options.retry.as_ref().unwrap_or(&self.retry);
@@ -114,10 +98,22 @@ impl Pipeline {
             *attempts += 1;
             let attempt = *attempts;
 
-            // Held until the attempt has finished: the slot's window starts then.
-            let permit = match self.limiter.acquire(deadline).await {
-                Ok(permit) => permit,
-                Err(error) => return Err(self.in_context(error, &origin, attempt, None)),
+            // Held until the attempt has finished: the slot's window starts then. A free slot
+            // is taken without building the waiting future (the common case).
+            let permit = match self.limiter.try_acquire() {
+                Some(permit) => permit,
+                // Boxed: waiting for a slot (or asking a shared limiter) is the rare path.
+                None => match Box::pin(self.limiter.acquire(deadline)).await {
+                    Ok(permit) => permit,
+                    Err(error) => {
+                        return Err(self.in_context(
+                            error,
+                            &self.origin(request, auth, options),
+                            attempt,
+                            None,
+                        ));
+                    }
+                },
             };
             let now = Instant::now();
             let timeout = match deadline {
@@ -132,25 +128,63 @@ impl Pipeline {
                     after: now - start,
                     context: None,
                 };
-                return Err(self.in_context(error, &origin, attempt, None));
+                return Err(self.in_context(
+                    error,
+                    &self.origin(request, auth, options),
+                    attempt,
+                    None,
+                ));
             }
 
-            let mut parts = match first_parts.take() {
-                Some(parts) => parts,
-                None => self.prepare(request, auth, idempotency_key.as_ref())?,
-            };
             // A minted token is made per attempt, so a short-lived one is always fresh.
-            if let Some((name, value)) = auth.minted_header(self.spec.name, request.op.name).await?
-            {
-                parts.headers.insert(name, value);
+            if auth.is_minted() {
+                let parts = match &mut first_parts {
+                    Some(parts) => parts,
+                    None => {
+                        first_parts.insert(self.prepare(request, auth, idempotency_key.as_ref())?)
+                    }
+                };
+                if let Some((name, value)) =
+                    auth.minted_header(self.spec.name, request.op.name).await?
+                {
+                    parts.headers.insert(name, value);
+                }
             }
-            let http_request = attempt_request(request, auth, parts)?;
-            let outcome = self
-                .send_attempt(request.op, http_request, timeout, policy, limits, auth)
-                .instrument(tracing::debug_span!("attempt", attempt, status = Empty))
-                .await;
-            permit.release().await;
-            let failure = match outcome {
+            // The attempt is awaited here, not in a nested `async fn`, and its future is built
+            // where it is awaited, not bound first: each nesting or binding is one more copy of
+            // the whole future (see BENCHMARKS.md § 3). (Its own statement for the request:
+            // a `?` inside the awaited expression would keep its temporary across the wait.)
+            // The body is read inside the timeout: a slow or endless body ends with the attempt.
+            let http_request =
+                self.next_request(request, auth, &mut first_parts, idempotency_key.as_ref())?;
+            let span = tracing::debug_span!("attempt", attempt, status = Empty);
+            let answer = if span.is_disabled() {
+                self.log_sending(request, auth);
+                tokio::time::timeout(timeout.0, send(&self.http, http_request, limits)).await
+            } else {
+                span.in_scope(|| {
+                    self.log_sending(request, auth);
+                    tokio::time::timeout(timeout.0, send(&self.http, http_request, limits))
+                })
+                .instrument(span.clone())
+                .await
+            };
+            // The answer is classified (and the rate limiter told) before the slot is
+            // released, as the attempt has only finished then. A shared limiter's release is
+            // awaited with the outcome moved into it rather than bound here across the wait.
+            let outcome = match permit.release_now() {
+                None => self.attempt_outcome(request.op, answer, timeout, policy, limits, &span),
+                // Boxed: a shared limiter only, whose release is a round trip anyway.
+                Some(release) => {
+                    let outcome =
+                        self.attempt_outcome(request.op, answer, timeout, policy, limits, &span);
+                    Box::pin(after(release, outcome)).await
+                }
+            };
+            // `{ outcome }` moves it whole: matching the binding itself would leave it held
+            // (partly moved) across the backoff's wait below.
+            #[allow(clippy::blocks_in_conditions)] // the block is the point: see above
+            let failure = match { outcome } {
                 Ok(response) => return Ok(response),
                 Err(failure) => failure,
             };
@@ -168,10 +202,13 @@ impl Pipeline {
                         backoff_ms = millis(delay),
                         "retrying after backoff"
                     );
+                    // Not needed any more: not kept in the future across the wait.
+                    drop(failure);
                     tokio::time::sleep(delay).await;
                 }
                 Next::Stop(reason) => {
                     tracing::debug!("not retrying: {reason}");
+                    let origin = self.origin(request, auth, options);
                     return Err(self.in_context(failure.error, &origin, attempt, Some(reason)));
                 }
             }
@@ -232,20 +269,55 @@ impl Pipeline {
         Ok(Prepared { url, headers })
     }
 
-    /// Sends one attempt within `timeout` and classifies the answer.
-    async fn send_attempt(
+    /// The request of the next attempt: the first attempt's parts, or built again (same key).
+    fn next_request(
+        &self,
+        request: &Request,
+        auth: &ResolvedAuth,
+        first_parts: &mut Option<Prepared>,
+        idempotency_key: Option<&(HeaderName, HeaderValue)>,
+    ) -> Result<reqwest::Request, Error> {
+        let parts = match first_parts.take() {
+            Some(parts) => parts,
+            None => self.prepare(request, auth, idempotency_key)?,
+        };
+        attempt_request(request, auth, parts)
+    }
+
+    fn log_sending(&self, request: &Request, auth: &ResolvedAuth) {
+        tracing::debug!(
+            method = %request.op.method,
+            path = request.op.path,
+            auth = auth.scheme_name(),
+            "sending request"
+        );
+    }
+
+    /// Classifies one attempt's answer, inside the attempt's span `span`: a [`Response`], or
+    /// the [`Failure`] the retry policy weighs. Also tells the rate limiter what the server
+    /// said.
+    fn attempt_outcome(
         &self,
         op: &'static OperationSpec,
-        http_request: reqwest::Request,
+        answer: Result<Result<RawResponse, reqwest::Error>, tokio::time::error::Elapsed>,
+        timeout: (Duration, TimeoutKind),
+        policy: &RetryPolicy,
+        limits: BodyLimits,
+        span: &tracing::Span,
+    ) -> Result<Response, Failure> {
+        span.in_scope(|| self.classify(op, answer, timeout, policy, limits, span))
+    }
+
+    fn classify(
+        &self,
+        op: &'static OperationSpec,
+        answer: Result<Result<RawResponse, reqwest::Error>, tokio::time::error::Elapsed>,
         (timeout, timeout_kind): (Duration, TimeoutKind),
         policy: &RetryPolicy,
         limits: BodyLimits,
-        auth: &ResolvedAuth,
+        span: &tracing::Span,
     ) -> Result<Response, Failure> {
-        tracing::debug!(method = %op.method, path = op.path, auth = auth.scheme_name(), "sending request");
-        // The body is read inside the timeout: a slow or endless body ends with the attempt.
-        let sending = send(&self.http, http_request, limits);
-        let failure = match tokio::time::timeout(timeout, sending).await {
+        let failure = match answer {
             Err(_elapsed) => Failure {
                 error: Error::Timeout {
                     kind: timeout_kind,
@@ -273,7 +345,7 @@ impl Pipeline {
                 }
             }
             Ok(Ok(raw)) => {
-                tracing::Span::current().record("status", raw.status);
+                span.record("status", raw.status);
                 tracing::debug!("response received");
                 let wait = if raw.is_success() {
                     None
@@ -314,6 +386,31 @@ struct Origin<'a> {
 }
 
 impl Pipeline {
+    /// Which call `request` is, for an error's context; built only when an error needs it.
+    fn origin<'a>(
+        &self,
+        request: &'a Request,
+        auth: &'a ResolvedAuth,
+        options: &CallOptions,
+    ) -> Origin<'a> {
+        Origin {
+            service: self.spec.name,
+            operation: request.op.name,
+            method: &request.op.method,
+            request,
+            auth,
+            op_auth: request.op.auth,
+            // A deadline timeout reports the configured total, not what was left of it.
+            total: match (
+                options.total_timeout.or(self.timeouts.total),
+                options.deadline,
+            ) {
+                (Some(total), None) => Some(total),
+                _ => None,
+            },
+        }
+    }
+
     /// `error` with the call it ended (service, operation, method, URL, attempts, why it was
     /// not retried) and what to check: in the message of a transport failure or an unreachable
     /// shared limiter, as a [`CallContext`] on a timeout, a refused credential or a rate limit.
@@ -570,6 +667,12 @@ fn attempt_request(
         (_, None) => {}
     }
     Ok(http_request)
+}
+
+/// `value` once `release` (a shared limiter's record of a finished attempt) is done.
+async fn after<T>(release: crate::ratelimit::BoxFuture<'static, ()>, value: T) -> T {
+    release.await;
+    value
 }
 
 fn millis(d: Duration) -> u64 {

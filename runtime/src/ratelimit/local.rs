@@ -86,6 +86,13 @@ impl Window {
             .map(|until| until - now)
     }
 
+    /// A slot when one is free now; `None` when the caller must wait ([`Window::acquire`]).
+    pub(crate) fn try_acquire(&self) -> Option<Permit<'_>> {
+        self.look(Instant::now())
+            .is_none()
+            .then(|| Permit::local(self))
+    }
+
     /// Waits for a slot. `Err(wait)` when the slot would come after `deadline`. The slot is
     /// held until the returned [`Permit`] is released or dropped, when the attempt has
     /// finished; its window starts then.
@@ -95,8 +102,8 @@ impl Window {
     ) -> Result<Permit<'_>, Duration> {
         let deadline = deadline.map(Instant::from_std);
         // Most calls find a slot free: no waiter registration (two more locks) for them.
-        if self.look(Instant::now()).is_none() {
-            return Ok(Permit::local(self));
+        if let Some(permit) = self.try_acquire() {
+            return Ok(permit);
         }
         loop {
             // Registered before looking, so a release between the look and the wait is seen.

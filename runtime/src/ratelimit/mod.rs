@@ -225,13 +225,20 @@ impl<'a> Permit<'a> {
     }
 
     /// Marks the attempt finished and waits until the limiter has recorded it.
-    pub async fn release(mut self) {
+    pub async fn release(self) {
+        if let Some(release) = self.release_now() {
+            release.await;
+        }
+    }
+
+    /// Marks the attempt finished in this process now; a shared limiter's record is the
+    /// returned future, to be awaited. (What [`Permit::release`] does, without a future when
+    /// there is nothing to wait for.)
+    pub(crate) fn release_now(mut self) -> Option<BoxFuture<'static, ()>> {
         if let Some(window) = self.local.take() {
             window.finish();
         }
-        if let Some(release) = self.shared.take() {
-            release.await;
-        }
+        self.shared.take()
     }
 }
 
@@ -289,6 +296,18 @@ impl RateLimiter {
     /// Whether limiting is on.
     pub(crate) fn is_enabled(&self) -> bool {
         self.scope.is_some()
+    }
+
+    /// A slot when one is free right now without waiting or asking a shared limiter (limiting
+    /// off, or a free slot in this process's window); `None` means: call [`Self::acquire`].
+    pub(crate) fn try_acquire(&self) -> Option<Permit<'_>> {
+        let Some(scope) = &self.scope else {
+            return Some(Permit::unlimited());
+        };
+        match &self.shared {
+            None => scope.local.try_acquire(),
+            Some(_) => None,
+        }
     }
 
     /// Waits for a slot, held until the returned [`Permit`] is released (when the attempt has
