@@ -86,6 +86,32 @@ fn live_by_size() -> Vec<isize> {
         .collect()
 }
 
+/// glibc's heap statistics (`mallinfo2`): sizes in bytes.
+#[repr(C)]
+#[derive(Default, Clone, Copy)]
+struct MallInfo2 {
+    arena: usize,
+    ordblks: usize,
+    smblks: usize,
+    hblks: usize,
+    hblkhd: usize,
+    usmblks: usize,
+    fsmblks: usize,
+    uordblks: usize,
+    fordblks: usize,
+    keepcost: usize,
+}
+
+unsafe extern "C" {
+    fn mallinfo2() -> MallInfo2;
+    fn malloc_trim(pad: usize) -> i32;
+}
+
+fn malloc_info() -> MallInfo2 {
+    // SAFETY: glibc's mallinfo2 takes nothing and returns a plain struct.
+    unsafe { mallinfo2() }
+}
+
 /// Prints the blocks that appeared between two snapshots, per connection, largest share first.
 fn print_breakdown(before: &[isize], after: &[isize], connections: usize) {
     let mut rows: Vec<(usize, f64, f64)> = before
@@ -175,6 +201,7 @@ async fn fan_out(s: &Sockudo) {
 
 async fn ours(s: &Sockudo, connections: usize, idle: Duration) -> Figures {
     let rss_before = rss();
+    let malloc_before = malloc_info();
     let heap_before = live_heap();
     let sizes_before = live_by_size();
     let mut conns = Vec::with_capacity(connections);
@@ -202,6 +229,23 @@ async fn ours(s: &Sockudo, connections: usize, idle: Duration) -> Figures {
     let bytes_per_connection = (rss().saturating_sub(rss_before)) as f64 / connections as f64;
     let heap_per_connection = (live_heap().saturating_sub(heap_before)) as f64 / connections as f64;
     print_breakdown(&sizes_before, &live_by_size(), connections);
+    let malloc_after = malloc_info();
+    let per = |a: usize, b: usize| (a as f64 - b as f64) / connections as f64 / 1024.0;
+    println!(
+        "malloc per connection: arenas {:.1} KiB, in use {:.1} KiB, free in arenas {:.1} KiB, mmapped {:.1} KiB",
+        per(malloc_after.arena, malloc_before.arena),
+        per(malloc_after.uordblks, malloc_before.uordblks),
+        per(malloc_after.fordblks, malloc_before.fordblks),
+        per(malloc_after.hblkhd, malloc_before.hblkhd),
+    );
+    if std::env::var_os("SCALE_MALLOC_TRIM").is_some() {
+        // SAFETY: malloc_trim only returns free memory to the system.
+        unsafe { malloc_trim(0) };
+        println!(
+            "RSS per connection after malloc_trim: {:.1} KiB",
+            rss().saturating_sub(rss_before) as f64 / connections as f64 / 1024.0
+        );
+    }
     if std::env::var_os("SCALE_EXIT_AFTER_MEMORY").is_some() {
         // For heap profilers: what is still allocated at exit is what the connections hold.
         println!(

@@ -18,8 +18,9 @@ use crate::realtime::state::{ConnectionState, Reconnect, after_close};
 use crate::realtime::{ChannelAuthKind, Frame, MessageRole};
 
 /// Initial capacity of a socket's read buffer; it grows for larger frames. tungstenite's
-/// default (128 KiB) was most of a connection's memory, while protocol frames are small.
-const READ_BUFFER: usize = 4096;
+/// default (128 KiB) was most of a connection's memory, while protocol frames are small
+/// (and its own handshake left 4 KiB, hence our handshake for `ws://`).
+const READ_BUFFER: usize = 512;
 
 pub(super) struct Config {
     pub(super) url: url::Url,
@@ -41,8 +42,7 @@ enum End {
     },
 }
 
-type Socket =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+use super::socket::Socket;
 
 /// Refuses commands once the task ends, however it ends (also when the runtime drops it).
 struct EndCommands(Arc<Shared>);
@@ -156,15 +156,14 @@ async fn session(shared: &Arc<Shared>, config: &Config) -> End {
     // for good (12.6 KiB per connection before, measured with size_of_val).
     let socket = match tokio::time::timeout(
         config.connect_timeout,
-        Box::pin(tokio_tungstenite::connect_async_with_config(
-            config.url.as_str(),
-            Some(WebSocketConfig::default().read_buffer_size(READ_BUFFER)),
-            false,
+        Box::pin(super::socket::connect(
+            &config.url,
+            WebSocketConfig::default().read_buffer_size(READ_BUFFER),
         )),
     )
     .await
     {
-        Ok(Ok((socket, _response))) => socket,
+        Ok(Ok(socket)) => socket,
         Ok(Err(e)) => {
             shared.note(format!("cannot connect: {e}"));
             shared.report(format!("cannot connect: {e}"), None, None);

@@ -17,6 +17,7 @@
 //! ```
 
 mod connection;
+mod socket;
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
