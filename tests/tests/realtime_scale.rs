@@ -10,7 +10,8 @@
 //!
 //! `SCALE_CONNECTIONS` (default 1000) and `SCALE_IDLE_SECS` (default 30) change the run;
 //! `SCALE_EXIT_AFTER_MEMORY=1` exits right after our memory figure, so a heap profiler
-//! (`heaptrack`) reports what the connections hold as "leaked".
+//! (`heaptrack`) reports what the connections hold as "leaked"; `SCALE_MALLOC_TRIM=1` also
+//! prints the RSS after `malloc_trim` (how much of it is free memory the allocator kept).
 #![allow(clippy::unwrap_used, clippy::print_stdout)]
 // The counting allocator below forwards to the system allocator.
 #![allow(unsafe_code)]
