@@ -102,13 +102,11 @@ pub(super) async fn run(shared: Arc<Shared>, config: Config) {
         loop {
             tokio::select! {
                 () = &mut sleep => break,
-                command = shared.next_command() => match command {
-                    Command::Disconnect => {
-                        shared.set_state(ConnectionState::Disconnected);
-                        return;
-                    }
-                    // Subscriptions live in the shared state and are sent on connect.
-                    _ => {}
+                // Other commands are dropped: subscriptions live in the shared state and are
+                // sent on connect.
+                command = shared.next_command() => if let Command::Disconnect = command {
+                    shared.set_state(ConnectionState::Disconnected);
+                    return;
                 },
             }
         }

@@ -16,6 +16,8 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 pub(super) const MAX_RESPONSE_HEAD: usize = 16 * 1024;
 
 /// An open WebSocket.
+// The plain variant is the common one and stays inline; boxing it would only add an allocation.
+#[allow(clippy::large_enum_variant)]
 pub(super) enum Socket {
     /// `ws://`.
     Plain(WebSocketStream<TcpStream>),
