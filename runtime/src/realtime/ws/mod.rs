@@ -786,9 +786,11 @@ impl Connection {
     /// Leaves a channel; its handles stop receiving events.
     pub fn unsubscribe(&self, channel: &str) {
         let removed = self.shared.lock().channels.remove(channel);
-        if removed.is_some_and(|s| s.subscribe) {
-            self.shared
-                .command(Command::Unsubscribe(channel.to_owned()));
+        if let Some(slot) = removed {
+            if slot.subscribe {
+                self.shared
+                    .command(Command::Unsubscribe(channel.to_owned()));
+            }
             // Handles waiting for the subscription learn it is gone.
             self.shared.subscriptions_changed.notify_waiters();
         }
