@@ -8,7 +8,10 @@
 //! $ cargo test --release -p comms-tests --test realtime_scale -- --ignored --nocapture
 //! ```
 //!
-//! `SCALE_CONNECTIONS` (default 1000) and `SCALE_IDLE_SECS` (default 30) change the run.
+//! `SCALE_CONNECTIONS` (default 1000) and `SCALE_IDLE_SECS` (default 30) change the run;
+//! `SCALE_EXIT_AFTER_MEMORY=1` exits right after our memory figure, so a heap profiler
+//! (`heaptrack`) reports what the connections hold as "leaked"; `SCALE_MALLOC_TRIM=1` also
+//! prints the RSS after `malloc_trim` (how much of it is free memory the allocator kept).
 #![allow(clippy::unwrap_used, clippy::print_stdout)]
 // The counting allocator below forwards to the system allocator.
 #![allow(unsafe_code)]
@@ -25,20 +28,46 @@ use realtime_common::{KEY, Sockudo, node_peers};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 /// Counts the bytes the process holds on the heap, to tell live data from allocator slack in
-/// the RSS figure.
+/// the RSS figure, and the live blocks by size (the heap breakdown of BENCHMARKS 8.2).
 struct Counting;
 
 static LIVE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
-// SAFETY: every call is forwarded to the system allocator unchanged; only a counter is kept.
+/// Live blocks per size class: sizes below [`EXACT`] each have their own counter (rounded up
+/// to 8 bytes), larger ones are grouped by power of two.
+const EXACT: usize = 8192;
+const CLASSES: usize = EXACT / 8 + 48;
+static BY_SIZE: [std::sync::atomic::AtomicIsize; CLASSES] =
+    [const { std::sync::atomic::AtomicIsize::new(0) }; CLASSES];
+
+fn size_class(size: usize) -> usize {
+    if size < EXACT {
+        size.div_ceil(8)
+    } else {
+        EXACT / 8 + (usize::BITS - size.leading_zeros()) as usize
+    }
+}
+
+/// The smallest size of a class (its label in the breakdown).
+fn class_size(class: usize) -> usize {
+    if class <= EXACT / 8 {
+        class * 8
+    } else {
+        1 << (class - EXACT / 8 - 1)
+    }
+}
+
+// SAFETY: every call is forwarded to the system allocator unchanged; only counters are kept.
 unsafe impl std::alloc::GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
         LIVE.fetch_add(layout.size(), std::sync::atomic::Ordering::Relaxed);
+        BY_SIZE[size_class(layout.size())].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         // SAFETY: the caller's layout contract is passed on as is.
         unsafe { std::alloc::System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
         LIVE.fetch_sub(layout.size(), std::sync::atomic::Ordering::Relaxed);
+        BY_SIZE[size_class(layout.size())].fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
         // SAFETY: as above.
         unsafe { std::alloc::System.dealloc(ptr, layout) }
     }
@@ -49,6 +78,58 @@ static ALLOCATOR: Counting = Counting;
 
 fn live_heap() -> usize {
     LIVE.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+fn live_by_size() -> Vec<isize> {
+    BY_SIZE
+        .iter()
+        .map(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+        .collect()
+}
+
+/// glibc's heap statistics (`mallinfo2`): sizes in bytes.
+#[repr(C)]
+#[derive(Default, Clone, Copy)]
+struct MallInfo2 {
+    arena: usize,
+    ordblks: usize,
+    smblks: usize,
+    hblks: usize,
+    hblkhd: usize,
+    usmblks: usize,
+    fsmblks: usize,
+    uordblks: usize,
+    fordblks: usize,
+    keepcost: usize,
+}
+
+unsafe extern "C" {
+    fn mallinfo2() -> MallInfo2;
+    fn malloc_trim(pad: usize) -> i32;
+}
+
+fn malloc_info() -> MallInfo2 {
+    // SAFETY: glibc's mallinfo2 takes nothing and returns a plain struct.
+    unsafe { mallinfo2() }
+}
+
+/// Prints the blocks that appeared between two snapshots, per connection, largest share first.
+fn print_breakdown(before: &[isize], after: &[isize], connections: usize) {
+    let mut rows: Vec<(usize, f64, f64)> = before
+        .iter()
+        .zip(after)
+        .enumerate()
+        .map(|(class, (b, a))| {
+            let blocks = (a - b) as f64 / connections as f64;
+            (class_size(class), blocks, blocks * class_size(class) as f64)
+        })
+        .filter(|r| r.1 >= 0.5)
+        .collect();
+    rows.sort_by(|x, y| y.2.total_cmp(&x.2));
+    println!("live heap blocks per connection by size (size: blocks, bytes):");
+    for (size, blocks, bytes) in rows.iter().take(30) {
+        println!("  {size:>6} B: {blocks:>5.1} blocks, {bytes:>7.0} B");
+    }
 }
 
 const SUBSCRIPTIONS: usize = 10;
@@ -121,7 +202,9 @@ async fn fan_out(s: &Sockudo) {
 
 async fn ours(s: &Sockudo, connections: usize, idle: Duration) -> Figures {
     let rss_before = rss();
+    let malloc_before = malloc_info();
     let heap_before = live_heap();
+    let sizes_before = live_by_size();
     let mut conns = Vec::with_capacity(connections);
     for _ in 0..connections {
         conns.push(
@@ -146,6 +229,33 @@ async fn ours(s: &Sockudo, connections: usize, idle: Duration) -> Figures {
     tokio::time::sleep(Duration::from_millis(500)).await;
     let bytes_per_connection = (rss().saturating_sub(rss_before)) as f64 / connections as f64;
     let heap_per_connection = (live_heap().saturating_sub(heap_before)) as f64 / connections as f64;
+    print_breakdown(&sizes_before, &live_by_size(), connections);
+    let malloc_after = malloc_info();
+    let per = |a: usize, b: usize| (a as f64 - b as f64) / connections as f64 / 1024.0;
+    println!(
+        "malloc per connection: arenas {:.1} KiB, in use {:.1} KiB, free in arenas {:.1} KiB, mmapped {:.1} KiB",
+        per(malloc_after.arena, malloc_before.arena),
+        per(malloc_after.uordblks, malloc_before.uordblks),
+        per(malloc_after.fordblks, malloc_before.fordblks),
+        per(malloc_after.hblkhd, malloc_before.hblkhd),
+    );
+    if std::env::var_os("SCALE_MALLOC_TRIM").is_some() {
+        // SAFETY: malloc_trim only returns free memory to the system.
+        unsafe { malloc_trim(0) };
+        println!(
+            "RSS per connection after malloc_trim: {:.1} KiB",
+            rss().saturating_sub(rss_before) as f64 / connections as f64 / 1024.0
+        );
+    }
+    if std::env::var_os("SCALE_EXIT_AFTER_MEMORY").is_some() {
+        // For heap profilers: what is still allocated at exit is what the connections hold.
+        println!(
+            "memory per connection (RSS): {:.1} KiB (heap in use {:.1} KiB)",
+            bytes_per_connection / 1024.0,
+            heap_per_connection / 1024.0
+        );
+        std::process::exit(0);
+    }
 
     let cpu_before = cpu_us();
     tokio::time::sleep(idle).await;

@@ -6,7 +6,6 @@ use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
-use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
@@ -19,8 +18,9 @@ use crate::realtime::state::{ConnectionState, Reconnect, after_close};
 use crate::realtime::{ChannelAuthKind, Frame, MessageRole};
 
 /// Initial capacity of a socket's read buffer; it grows for larger frames. tungstenite's
-/// default (128 KiB) was most of a connection's memory, while protocol frames are small.
-const READ_BUFFER: usize = 4096;
+/// default (128 KiB) was most of a connection's memory, while protocol frames are small
+/// (and its own handshake left 4 KiB, hence our handshake for `ws://`).
+const READ_BUFFER: usize = 512;
 
 pub(super) struct Config {
     pub(super) url: url::Url,
@@ -28,7 +28,6 @@ pub(super) struct Config {
     pub(super) ping_after: Duration,
     pub(super) pong_timeout: Duration,
     pub(super) connect_timeout: Duration,
-    pub(super) commands: mpsc::UnboundedSender<Command>,
 }
 
 /// How a session ended.
@@ -43,18 +42,23 @@ enum End {
     },
 }
 
-type Socket =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+use super::socket::Socket;
 
-pub(super) async fn run(
-    shared: Arc<Shared>,
-    mut commands: mpsc::UnboundedReceiver<Command>,
-    config: Config,
-) {
+/// Refuses commands once the task ends, however it ends (also when the runtime drops it).
+struct EndCommands(Arc<Shared>);
+
+impl Drop for EndCommands {
+    fn drop(&mut self) {
+        self.0.end_commands();
+    }
+}
+
+pub(super) async fn run(shared: Arc<Shared>, config: Config) {
+    let _end = EndCommands(shared.clone());
     let mut failures: u32 = 0;
     loop {
         shared.set_state(ConnectionState::Connecting);
-        let end = session(&shared, &mut commands, &config).await;
+        let end = session(&shared, &config).await;
         let (code, connected, at_once) = match end {
             End::Stop => {
                 shared.set_state(ConnectionState::Disconnected);
@@ -98,13 +102,11 @@ pub(super) async fn run(
         loop {
             tokio::select! {
                 () = &mut sleep => break,
-                command = commands.recv() => match command {
-                    None | Some(Command::Disconnect) => {
-                        shared.set_state(ConnectionState::Disconnected);
-                        return;
-                    }
-                    // Subscriptions live in the shared state and are sent on connect.
-                    Some(_) => {}
+                // Other commands are dropped: subscriptions live in the shared state and are
+                // sent on connect.
+                command = shared.next_command() => if let Command::Disconnect = command {
+                    shared.set_state(ConnectionState::Disconnected);
+                    return;
                 },
             }
         }
@@ -141,11 +143,7 @@ struct Established {
     activity_timeout: Option<u64>,
 }
 
-async fn session(
-    shared: &Arc<Shared>,
-    commands: &mut mpsc::UnboundedReceiver<Command>,
-    config: &Config,
-) -> End {
+async fn session(shared: &Arc<Shared>, config: &Config) -> End {
     let broken = |connected| End::Closed {
         code: None,
         connected,
@@ -156,15 +154,14 @@ async fn session(
     // for good (12.6 KiB per connection before, measured with size_of_val).
     let socket = match tokio::time::timeout(
         config.connect_timeout,
-        Box::pin(tokio_tungstenite::connect_async_with_config(
-            config.url.as_str(),
-            Some(WebSocketConfig::default().read_buffer_size(READ_BUFFER)),
-            false,
+        Box::pin(super::socket::connect(
+            &config.url,
+            WebSocketConfig::default().read_buffer_size(READ_BUFFER),
         )),
     )
     .await
     {
-        Ok(Ok((socket, _response))) => socket,
+        Ok(Ok(socket)) => socket,
         Ok(Err(e)) => {
             shared.note(format!("cannot connect: {e}"));
             shared.report(format!("cannot connect: {e}"), None, None);
@@ -185,7 +182,6 @@ async fn session(
         socket,
         socket_id: String::new(),
         in_flight: std::collections::VecDeque::new(),
-        requested: std::collections::HashSet::new(),
     };
     // Wait for connection_established.
     let established_event = shared.spec.event(MessageRole::ConnectionEstablished);
@@ -197,9 +193,9 @@ async fn session(
                 shared.report("no connection_established from the server", None, None);
                 return broken(false);
             }
-            command = commands.recv() => match command {
-                None | Some(Command::Disconnect) => return End::Stop,
-                Some(_) => continue,
+            command = shared.next_command() => match command {
+                Command::Disconnect => return End::Stop,
+                _ => continue,
             },
         };
         match message {
@@ -259,12 +255,16 @@ async fn session(
         inner.socket_id = Some(session.socket_id.clone());
         let mut names = Vec::new();
         for (name, slot) in &mut inner.channels {
-            slot.status.send_replace(Subscription::Pending);
-            slot.members = None;
+            slot.status = Subscription::Pending;
+            slot.requested = false;
+            if let Some(extra) = &mut slot.extra {
+                extra.members = None;
+            }
             if slot.subscribe {
                 names.push(name.clone());
             }
         }
+        shared.subscriptions_changed.notify_waiters();
         (names, inner.want_signin)
     };
     for channel in channels {
@@ -311,11 +311,7 @@ async fn session(
                     None => return broken(true),
                 }
             }
-            command = commands.recv() => {
-                let Some(command) = command else {
-                    let _ = session.socket.close(None).await;
-                    return End::Stop;
-                };
+            command = shared.next_command() => {
                 if let Some(end) = Box::pin(session.on_command(command)).await {
                     return end;
                 }
@@ -343,11 +339,6 @@ struct Session<'a> {
     /// Subscriptions sent and not yet confirmed, oldest first: some servers (sockudo) refuse
     /// one with a `pusher:error` that names no channel, which is pinned on the oldest.
     in_flight: std::collections::VecDeque<String>,
-    /// Channels whose subscription this session has started (and not left, nor seen fail):
-    /// a `Subscribe` command for one of them is already served. Without it, a channel added
-    /// while the session connects is subscribed twice, by the resubscribe-all on connect and
-    /// by its queued command (issue 18).
-    requested: std::collections::HashSet<String>,
 }
 
 impl Session<'_> {
@@ -386,7 +377,6 @@ impl Session<'_> {
             }
             Command::Subscribe(channel) => self.start_subscribe(&channel).await,
             Command::Unsubscribe(channel) => {
-                self.requested.remove(&channel);
                 let spec = self.shared.spec;
                 let message = spec.message(MessageRole::Unsubscribe)?;
                 let data = serde_json::json!({ "channel": channel });
@@ -443,21 +433,26 @@ impl Session<'_> {
     }
 
     fn fail_channel(&mut self, channel: &str, reason: String) {
-        // A later subscribe() is a retry and must be sent.
-        self.requested.remove(channel);
         {
-            let inner = self.shared.lock();
-            if let Some(slot) = inner.channels.get(channel) {
-                slot.status
-                    .send_replace(Subscription::Failed(reason.clone()));
+            let mut inner = self.shared.lock();
+            if let Some(slot) = inner.channels.get_mut(channel) {
+                // A later subscribe() is a retry and must be sent.
+                slot.requested = false;
+                self.shared
+                    .set_status(slot, Subscription::Failed(reason.clone()));
             }
         }
         self.shared.report(reason, None, Some(channel.to_owned()));
     }
 
     async fn start_subscribe(&mut self, channel: &str) -> Option<End> {
-        if !self.requested.insert(channel.to_owned()) {
-            return None; // already subscribed or on its way in this session
+        {
+            let mut inner = self.shared.lock();
+            let slot = inner.channels.get_mut(channel)?; // unsubscribed meanwhile
+            if slot.requested {
+                return None; // already subscribed or on its way in this session
+            }
+            slot.requested = true;
         }
         let kind = self.shared.spec.channel_kind(channel);
         let needs_auth = kind.is_some_and(|k| k.auth != ChannelAuthKind::None || k.encrypted);
@@ -475,14 +470,14 @@ impl Session<'_> {
             socket_id: self.socket_id.clone(),
             channel: channel.to_owned(),
         };
-        let commands = self.config.commands.clone();
+        let shared = self.shared.clone();
         let (channel, socket_id) = (channel.to_owned(), self.socket_id.clone());
         tokio::spawn(async move {
             let result = authorizer
                 .authorize_channel(request)
                 .await
                 .map_err(|e| e.to_string());
-            let _ = commands.send(Command::Authorized {
+            shared.command(Command::Authorized {
                 channel,
                 socket_id,
                 result: Box::new(result),
@@ -497,14 +492,14 @@ impl Session<'_> {
                 .report("sign-in needs an authorizer", None, None);
             return;
         };
-        let commands = self.config.commands.clone();
+        let shared = self.shared.clone();
         let socket_id = self.socket_id.clone();
         tokio::spawn(async move {
             let result = authorizer
                 .authenticate_user(socket_id.clone())
                 .await
                 .map_err(|e| e.to_string());
-            let _ = commands.send(Command::UserAuthenticated {
+            shared.command(Command::UserAuthenticated {
                 socket_id,
                 result: Box::new(result),
             });
@@ -527,13 +522,13 @@ impl Session<'_> {
                 data.insert("auth".into(), auth.auth.clone().into());
                 if let Some(cd) = &auth.channel_data {
                     data.insert("channel_data".into(), cd.clone().into());
-                    slot.me = serde_json::from_str::<serde_json::Value>(cd)
+                    slot.extra().me = serde_json::from_str::<serde_json::Value>(cd)
                         .ok()
                         .and_then(|v| v.get("user_id").and_then(id_text));
                 }
                 if encrypted {
                     match auth.shared_secret.as_deref().map(decode_shared_secret) {
-                        Some(Ok(key)) => slot.key = Some(key),
+                        Some(Ok(key)) => slot.extra().key = Some(key),
                         _ => {
                             drop(inner);
                             self.fail_channel(
@@ -581,8 +576,8 @@ impl Session<'_> {
                     .shared
                     .lock()
                     .channels
-                    .get(&oldest)
-                    .is_some_and(|s| *s.status.borrow() == Subscription::Pending);
+                    .get(oldest.as_str())
+                    .is_some_and(|s| s.status == Subscription::Pending);
                 if pending {
                     return Some(oldest);
                 }
@@ -594,8 +589,8 @@ impl Session<'_> {
                 let inner = self.shared.lock();
                 inner
                     .channels
-                    .get(channel)
-                    .is_some_and(|s| *s.status.borrow() == Subscription::Pending)
+                    .get(channel.as_str())
+                    .is_some_and(|s| s.status == Subscription::Pending)
             };
             if pending {
                 self.fail_channel(channel, message.clone());
@@ -651,11 +646,15 @@ impl Session<'_> {
             return None; // connection-level event: observers see it as ConnectionEvent::Frame
         };
         let mut inner = shared.lock();
-        let slot = inner.channels.get_mut(&channel)?;
+        let slot = inner.channels.get_mut(channel.as_str())?;
         let mut data = frame.data_text().map(|d| d.into_owned());
         match role {
             Some(MessageRole::SubscriptionSucceeded) => {
                 self.in_flight.retain(|c| *c != channel);
+                if self.in_flight.is_empty() {
+                    // Give back what the burst of subscriptions took.
+                    self.in_flight = std::collections::VecDeque::new();
+                }
                 if shared.spec.channel_kind(&channel).map(|k| k.auth)
                     == Some(ChannelAuthKind::Presence)
                 {
@@ -664,19 +663,20 @@ impl Session<'_> {
                         .ok()
                         .and_then(|v| v.get("presence").cloned())
                         .unwrap_or(serde_json::Value::Null);
-                    slot.members = Some(Members::from_snapshot(&presence, slot.me.clone()));
+                    let extra = slot.extra();
+                    extra.members = Some(Members::from_snapshot(&presence, extra.me.clone()));
                 }
-                slot.status.send_replace(Subscription::Subscribed);
+                shared.set_status(slot, Subscription::Subscribed);
             }
             Some(MessageRole::SubscriptionError) => {
-                self.requested.remove(&channel);
-                slot.status
-                    .send_replace(Subscription::Failed(data.clone().unwrap_or_default()));
+                slot.requested = false;
+                shared.set_status(slot, Subscription::Failed(data.clone().unwrap_or_default()));
             }
             Some(MessageRole::MemberAdded) => {
-                if let (Some(members), Ok(v)) =
-                    (slot.members.as_mut(), frame.payload::<serde_json::Value>())
-                    && let Some(id) = v.get("user_id").and_then(id_text)
+                if let (Some(members), Ok(v)) = (
+                    slot.extra.as_mut().and_then(|e| e.members.as_mut()),
+                    frame.payload::<serde_json::Value>(),
+                ) && let Some(id) = v.get("user_id").and_then(id_text)
                 {
                     let info = v
                         .get("user_info")
@@ -686,16 +686,17 @@ impl Session<'_> {
                 }
             }
             Some(MessageRole::MemberRemoved) => {
-                if let (Some(members), Ok(v)) =
-                    (slot.members.as_mut(), frame.payload::<serde_json::Value>())
-                    && let Some(id) = v.get("user_id").and_then(id_text)
+                if let (Some(members), Ok(v)) = (
+                    slot.extra.as_mut().and_then(|e| e.members.as_mut()),
+                    frame.payload::<serde_json::Value>(),
+                ) && let Some(id) = v.get("user_id").and_then(id_text)
                 {
                     members.remove(&id);
                 }
             }
             Some(_) => {}
             None => {
-                if let Some(key) = &slot.key {
+                if let Some(key) = slot.key() {
                     let opened = frame
                         .payload::<EncryptedData>()
                         .and_then(|sealed| decrypt(key, &sealed))

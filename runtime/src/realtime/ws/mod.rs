@@ -17,6 +17,7 @@
 //! ```
 
 mod connection;
+mod socket;
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
@@ -25,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use tokio::sync::{Notify, broadcast, mpsc, watch};
+use tokio::sync::{Notify, broadcast, watch};
 
 use super::auth::{Authorizer, ChannelAuth, UserAuth};
 use super::presence::Members;
@@ -89,6 +90,12 @@ impl EventQueue {
             if state.events.len() >= EVENT_BUFFER {
                 state.skipped += 1;
                 return;
+            }
+            // Double from one slot: most handles hold one or two events at a time (the
+            // subscription's confirmation until it is read), and `VecDeque` starts at four.
+            let len = state.events.len();
+            if len == state.events.capacity() {
+                state.events.reserve_exact(len.max(1));
             }
             state.events.push_back(event);
         }
@@ -191,45 +198,89 @@ enum Subscription {
     Failed(String),
 }
 
+/// A channel of a connection: one entry of its channel map, which every handle on the channel
+/// refers to by name and `id`. Rarely used parts are boxed to keep the map small.
 struct Slot {
+    /// Tells this slot from an earlier one of the same name (unsubscribed, then subscribed
+    /// again): handles of the earlier one see it as unsubscribed.
+    id: u64,
     /// Send `subscribe` for it (false for channels the server joins us to, like a user's).
     subscribe: bool,
-    /// One queue per live handle.
-    events: Vec<Arc<EventQueue>>,
-    status: watch::Sender<Subscription>,
+    /// This session has started its subscription (and not left it, nor seen it fail): a
+    /// `Subscribe` command for it is already served. Without it, a channel added while the
+    /// session connects is subscribed twice, by the resubscribe-all on connect and by its
+    /// queued command (issue 18).
+    requested: bool,
+    status: Subscription,
+    /// The queue of the first live handle (usually the only one) ...
+    first: Option<Arc<EventQueue>>,
+    /// ... and of the others.
+    more: Vec<Arc<EventQueue>>,
+    /// Presence members, the encryption key, the own user id: only on some kinds.
+    extra: Option<Box<SlotExtra>>,
+}
+
+#[derive(Default)]
+struct SlotExtra {
     members: Option<Members>,
     key: Option<[u8; 32]>,
     me: Option<String>,
 }
 
 impl Slot {
-    fn new(subscribe: bool) -> Slot {
+    fn new(id: u64, subscribe: bool) -> Slot {
         Slot {
+            id,
             subscribe,
-            events: Vec::new(),
-            status: watch::channel(Subscription::Pending).0,
-            members: None,
-            key: None,
-            me: None,
+            requested: false,
+            status: Subscription::Pending,
+            first: None,
+            more: Vec::new(),
+            extra: None,
         }
+    }
+
+    fn add_queue(&mut self, queue: Arc<EventQueue>) {
+        if self.first.is_none() {
+            self.first = Some(queue);
+        } else {
+            self.more.push(queue);
+        }
+    }
+
+    fn extra(&mut self) -> &mut SlotExtra {
+        self.extra.get_or_insert_with(Box::default)
+    }
+
+    fn members(&self) -> Option<&Members> {
+        self.extra.as_ref().and_then(|e| e.members.as_ref())
+    }
+
+    fn key(&self) -> Option<&[u8; 32]> {
+        self.extra.as_ref().and_then(|e| e.key.as_ref())
     }
 
     /// Hands `event` to every live handle of the channel (dropping the queues of handles
     /// that are gone).
     fn deliver(&mut self, event: ChannelEvent) {
-        self.events.retain(|q| Arc::strong_count(q) > 1);
-        if let Some((last, rest)) = self.events.split_last() {
-            for queue in rest {
-                queue.push(event.clone());
-            }
-            last.push(event);
+        let live = |q: &Arc<EventQueue>| Arc::strong_count(q) > 1;
+        self.more.retain(live);
+        if self.first.as_ref().is_some_and(|q| !live(q)) {
+            self.first = self.more.pop();
         }
+        let Some(first) = &self.first else {
+            return;
+        };
+        for queue in &self.more {
+            queue.push(event.clone());
+        }
+        first.push(event);
     }
 }
 
 impl Drop for Slot {
     fn drop(&mut self) {
-        for queue in &self.events {
+        for queue in self.first.iter().chain(&self.more) {
             queue.close();
         }
     }
@@ -238,7 +289,13 @@ impl Drop for Slot {
 struct Inner {
     state: ConnectionState,
     socket_id: Option<String>,
-    channels: HashMap<String, Slot>,
+    channels: HashMap<Arc<str>, Slot>,
+    /// The id of the next new slot.
+    next_slot: u64,
+    /// What handles asked of the connection task, oldest first (see [`Shared::command`]).
+    commands: VecDeque<Command>,
+    /// The connection task has ended: commands are refused.
+    ended: bool,
     want_signin: bool,
     user_data: Option<String>,
     client_events: VecDeque<Instant>,
@@ -254,6 +311,11 @@ const PROBLEM_CHARS: usize = 300;
 pub(crate) struct Shared {
     spec: &'static WebSocketSpec,
     inner: Mutex<Inner>,
+    /// A command was queued.
+    command_ready: Notify,
+    /// A channel's subscription status changed (any channel's: one signal per connection
+    /// instead of a watch channel per channel, 368 bytes each).
+    subscriptions_changed: Notify,
     states: LazyBroadcast<StateChange>,
     state_watch: watch::Sender<ConnectionState>,
     events: LazyBroadcast<ConnectionEvent>,
@@ -262,6 +324,56 @@ pub(crate) struct Shared {
 impl Shared {
     fn lock(&self) -> MutexGuard<'_, Inner> {
         self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Queues a command for the connection task; `false` once the task has ended.
+    ///
+    /// A queue in the shared state rather than a tokio channel: an mpsc channel allocates
+    /// 2.3 KiB per connection up front (its state and a block of 32 commands); this one
+    /// allocates only while commands wait. Unbounded, as the channel it replaces: callers
+    /// queue one command per call (client events are rate limited).
+    fn command(&self, command: Command) -> bool {
+        {
+            let mut inner = self.lock();
+            if inner.ended {
+                return false;
+            }
+            inner.commands.push_back(command);
+        }
+        self.command_ready.notify_one();
+        true
+    }
+
+    /// The next command (for the connection task, its only reader). Cancel-safe: a command
+    /// is taken only when this returns.
+    async fn next_command(&self) -> Command {
+        loop {
+            {
+                let mut inner = self.lock();
+                if let Some(command) = inner.commands.pop_front() {
+                    if inner.commands.is_empty() {
+                        // Give back what a burst (a subscription per channel) took.
+                        inner.commands = VecDeque::new();
+                    }
+                    return command;
+                }
+            }
+            // A command queued between the check and here left a permit: this returns at once.
+            self.command_ready.notified().await;
+        }
+    }
+
+    /// Marks the connection task as ended: later commands are refused, queued ones dropped.
+    fn end_commands(&self) {
+        let mut inner = self.lock();
+        inner.ended = true;
+        inner.commands = VecDeque::new();
+    }
+
+    /// Sets a channel's subscription status and wakes those waiting on one.
+    fn set_status(&self, slot: &mut Slot, status: Subscription) {
+        slot.status = status;
+        self.subscriptions_changed.notify_waiters();
     }
 
     /// Remembers a problem for later error messages (bounded: the last few, each cut short).
@@ -494,18 +606,22 @@ impl ConnectionBuilder {
         let url = self.url()?;
         let handle = tokio::runtime::Handle::try_current()
             .map_err(|_| Error::config("a realtime connection needs a tokio runtime"))?;
-        let (commands, receiver) = mpsc::unbounded_channel();
         let shared = Arc::new(Shared {
             spec: self.spec,
             inner: Mutex::new(Inner {
                 state: ConnectionState::Initialized,
                 socket_id: None,
                 channels: HashMap::new(),
+                next_slot: 0,
+                commands: VecDeque::new(),
+                ended: false,
                 want_signin: false,
                 user_data: None,
                 client_events: VecDeque::new(),
                 problems: VecDeque::new(),
             }),
+            command_ready: Notify::new(),
+            subscriptions_changed: Notify::new(),
             states: LazyBroadcast::new(),
             state_watch: watch::channel(ConnectionState::Initialized).0,
             events: LazyBroadcast::new(),
@@ -521,10 +637,9 @@ impl ConnectionBuilder {
                 .pong_timeout
                 .unwrap_or(Duration::from_millis(heartbeat.pong_timeout_ms)),
             connect_timeout: self.connect_timeout,
-            commands: commands.clone(),
         };
-        handle.spawn(connection::run(shared.clone(), receiver, config));
-        Ok(Connection { shared, commands })
+        handle.spawn(connection::run(shared.clone(), config));
+        Ok(Connection { shared })
     }
 }
 
@@ -533,7 +648,6 @@ impl ConnectionBuilder {
 #[derive(Clone)]
 pub struct Connection {
     shared: Arc<Shared>,
-    commands: mpsc::UnboundedSender<Command>,
 }
 
 impl fmt::Debug for Connection {
@@ -632,7 +746,7 @@ impl Connection {
     pub fn subscribe(&self, channel: &str) -> Result<Channel, Error> {
         self.shared.spec.check_channel_name(channel, false)?;
         let handle = self.handle(channel, true);
-        let _ = self.commands.send(Command::Subscribe(channel.to_owned()));
+        self.shared.command(Command::Subscribe(channel.to_owned()));
         Ok(handle)
     }
 
@@ -643,27 +757,42 @@ impl Connection {
     }
 
     fn handle(&self, channel: &str, subscribe: bool) -> Channel {
-        let mut inner = self.shared.lock();
+        let mut guard = self.shared.lock();
+        let inner = &mut *guard;
+        // The handle shares the map's copy of the name.
+        let name = inner
+            .channels
+            .get_key_value(channel)
+            .map_or_else(|| Arc::from(channel), |(name, _)| name.clone());
+        let id = inner.next_slot;
         let slot = inner
             .channels
-            .entry(channel.to_owned())
-            .or_insert_with(|| Slot::new(subscribe));
+            .entry(name.clone())
+            .or_insert_with(|| Slot::new(id, subscribe));
+        if slot.id == id {
+            inner.next_slot += 1;
+        }
         slot.subscribe |= subscribe;
         let events = Arc::new(EventQueue::default());
-        slot.events.push(events.clone());
+        slot.add_queue(events.clone());
         Channel {
-            name: channel.to_owned(),
+            name,
+            id: slot.id,
             connection: self.clone(),
             events,
-            status: slot.status.subscribe(),
         }
     }
 
     /// Leaves a channel; its handles stop receiving events.
     pub fn unsubscribe(&self, channel: &str) {
         let removed = self.shared.lock().channels.remove(channel);
-        if removed.is_some_and(|s| s.subscribe) {
-            let _ = self.commands.send(Command::Unsubscribe(channel.to_owned()));
+        if let Some(slot) = removed {
+            if slot.subscribe {
+                self.shared
+                    .command(Command::Unsubscribe(channel.to_owned()));
+            }
+            // Handles waiting for the subscription learn it is gone.
+            self.shared.subscriptions_changed.notify_waiters();
         }
     }
 
@@ -681,7 +810,7 @@ impl Connection {
             inner.want_signin = true;
             inner.user_data = None;
         }
-        let _ = self.commands.send(Command::Signin);
+        self.shared.command(Command::Signin);
         let wait = async {
             loop {
                 match events.recv().await {
@@ -713,19 +842,21 @@ impl Connection {
     ///
     /// [`Error::Config`] when the connection task has ended.
     pub fn send_frame(&self, frame: Frame) -> Result<(), Error> {
-        self.commands
-            .send(Command::Send(Box::new(frame)))
-            .map_err(|_| Error::config("the connection task ended"))
+        if self.shared.command(Command::Send(Box::new(frame))) {
+            Ok(())
+        } else {
+            Err(Error::config("the connection task ended"))
+        }
     }
 
     /// Drops the socket and connects again at once (as after a lost connection).
     pub fn reconnect(&self) {
-        let _ = self.commands.send(Command::Reconnect);
+        self.shared.command(Command::Reconnect);
     }
 
     /// Closes the connection for good (state `Disconnected`).
     pub fn disconnect(&self) {
-        let _ = self.commands.send(Command::Disconnect);
+        self.shared.command(Command::Disconnect);
     }
 
     fn trigger<T: Serialize + ?Sized>(
@@ -747,7 +878,7 @@ impl Connection {
             let subscribed = inner
                 .channels
                 .get(channel)
-                .is_some_and(|s| *s.status.borrow() == Subscription::Subscribed);
+                .is_some_and(|s| s.status == Subscription::Subscribed);
             if !subscribed {
                 return Err(Error::invalid_request(
                     "channel",
@@ -786,10 +917,11 @@ impl Connection {
 /// A channel of a [`Connection`]: its events, its subscription state, its presence members.
 #[derive(Debug)]
 pub struct Channel {
-    name: String,
+    name: Arc<str>,
+    /// The slot this handle belongs to (see [`Slot::id`]).
+    id: u64,
     connection: Connection,
     events: Arc<EventQueue>,
-    status: watch::Receiver<Subscription>,
 }
 
 impl Channel {
@@ -811,9 +943,19 @@ impl Channel {
         })
     }
 
+    /// The subscription status; `None` once unsubscribed.
+    fn status(&self) -> Option<Subscription> {
+        let inner = self.connection.shared.lock();
+        inner
+            .channels
+            .get(&*self.name)
+            .filter(|s| s.id == self.id)
+            .map(|s| s.status.clone())
+    }
+
     /// True while the server has confirmed the subscription.
     pub fn is_subscribed(&self) -> bool {
-        *self.status.borrow() == Subscription::Subscribed
+        self.status() == Some(Subscription::Subscribed)
     }
 
     /// Waits until the subscription is confirmed (after a reconnect too).
@@ -823,23 +965,28 @@ impl Channel {
     /// [`Error::Config`] saying the subscription `was refused` and why (the authorizer failed,
     /// the server refused); [`Error::Timeout`] after `timeout`.
     pub async fn wait_subscribed(&mut self, timeout: Duration) -> Result<(), Error> {
+        let shared = self.connection.shared.clone();
         let wait = async {
             loop {
-                let now = self.status.borrow_and_update().clone();
-                match now {
-                    Subscription::Subscribed => return Ok(()),
+                // Listening before looking: a change in between still wakes this.
+                let changed = shared.subscriptions_changed.notified();
+                let mut changed = std::pin::pin!(changed);
+                changed.as_mut().enable();
+                match self.status() {
+                    Some(Subscription::Subscribed) => return Ok(()),
                     // The server or the authorizer refused it: an authorization failure.
-                    Subscription::Failed(reason) => {
+                    Some(Subscription::Failed(reason)) => {
                         return Err(Error::config(format!(
                             "the subscription to `{}` was refused: {reason}",
                             self.name
                         )));
                     }
-                    Subscription::Pending => {}
+                    Some(Subscription::Pending) => {}
+                    None => {
+                        return Err(Error::config(format!("`{}` was unsubscribed", self.name)));
+                    }
                 }
-                if self.status.changed().await.is_err() {
-                    return Err(Error::config(format!("`{}` was unsubscribed", self.name)));
-                }
+                changed.await;
             }
         };
         tokio::time::timeout(timeout, wait)
@@ -856,8 +1003,9 @@ impl Channel {
         let inner = self.connection.shared.lock();
         inner
             .channels
-            .get(&self.name)
-            .and_then(|s| s.members.clone())
+            .get(&*self.name)
+            .filter(|s| s.id == self.id)
+            .and_then(|s| s.members().cloned())
     }
 
     /// Sends a client event to the channel's other subscribers: the name must carry the

@@ -74,3 +74,66 @@ fn tls_schemes_need_the_tls_feature() {
         assert!(message.contains("`tls` feature"), "{message}");
     }
 }
+
+/// A connection to a port nothing listens on: it keeps retrying in the background.
+fn unreachable() -> Connection {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    ConnectionBuilder::new(&SPEC, format!("ws://127.0.0.1:{port}"), "app-key")
+        .connect()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn waiting_for_a_subscription_ends_when_the_channel_is_unsubscribed() {
+    let connection = unreachable();
+    let mut channel = connection.subscribe("news").unwrap();
+    let mut own = connection.listen("#own");
+    let news = tokio::spawn(async move { channel.wait_subscribed(Duration::from_secs(10)).await });
+    let own = tokio::spawn(async move { own.wait_subscribed(Duration::from_secs(10)).await });
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    // One at a time: each waiter wakes for its own channel's removal.
+    connection.unsubscribe("#own");
+    let own = tokio::time::timeout(Duration::from_secs(2), own)
+        .await
+        .expect("a listened channel's waiter wakes")
+        .unwrap();
+    connection.unsubscribe("news");
+    let news = tokio::time::timeout(Duration::from_secs(2), news)
+        .await
+        .expect("a subscribed channel's waiter wakes")
+        .unwrap();
+    for result in [news, own] {
+        let message = result.unwrap_err().to_string();
+        assert!(message.contains("was unsubscribed"), "{message}");
+    }
+    // A new subscription to the name is a new channel: the old handle does not see it.
+    let old = connection.listen("again");
+    connection.unsubscribe("again");
+    let new = connection.listen("again");
+    assert!(!old.is_subscribed() && !new.is_subscribed());
+    assert_eq!(old.name(), "again");
+    connection.disconnect();
+}
+
+#[tokio::test]
+async fn commands_are_refused_once_the_connection_task_has_ended() {
+    let connection = unreachable();
+    connection.send_frame(Frame::new("queued")).unwrap();
+    connection.disconnect();
+    connection
+        .wait_for(ConnectionState::Disconnected, Duration::from_secs(5))
+        .await
+        .unwrap();
+    // The task's end is marked just after the state change.
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let err = connection.send_frame(Frame::new("late")).unwrap_err();
+    assert!(err.to_string().contains("connection task ended"), "{err}");
+    assert!(
+        connection.shared.lock().commands.is_empty(),
+        "nothing is kept for a task that is gone"
+    );
+}
