@@ -216,34 +216,9 @@ impl<T: DeserializeOwned> Future for Call<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::client::tests::SPEC;
     use crate::spec::*;
 
-    static SPEC: ServiceSpec = ServiceSpec {
-        name: "email",
-        title: "Email",
-        base_url: None,
-        base_url_env: "COMMS_EMAIL_BASE_URL",
-        credentials: &[CredentialSpec {
-            name: "api_key",
-            env: "COMMS_EMAIL_API_KEY",
-            secret: true,
-        }],
-        auth: &[AuthScheme::Bearer {
-            credential: "api_key",
-        }],
-        rate_limit: Some(RateLimitSpec {
-            requests: 1000,
-            per_seconds: 60,
-        }),
-        rate_limit_headers: RateLimitHeaders::STANDARD,
-        retry: RetrySpec::DEFAULT,
-        timeouts: TimeoutSpec::DEFAULT,
-        idempotency: Some(IdempotencySpec {
-            header: "Idempotency-Key",
-            max_len: 256,
-        }),
-        errors: ErrorSpec::DEFAULT,
-    };
     static GET: OperationSpec = OperationSpec::get("get_email", "/v1/emails/{id}");
 
     /// Largest request glibc serves from its per-thread cache (`tcache`, 64 bytes to 1,032

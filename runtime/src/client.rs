@@ -740,13 +740,14 @@ fn and_list(items: &[String]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::ErrorKind;
     use crate::options::DEFAULT_TOTAL_TIMEOUT;
     use crate::spec::*;
 
-    static SPEC: ServiceSpec = ServiceSpec {
+    /// A service like the email one, for the runtime's unit tests.
+    pub(crate) static SPEC: ServiceSpec = ServiceSpec {
         name: "email",
         title: "Email",
         base_url: None,
