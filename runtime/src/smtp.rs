@@ -27,6 +27,7 @@
 //! have accepted it.
 
 mod pool;
+mod tls;
 
 use std::fmt;
 use std::sync::Arc;
@@ -257,12 +258,20 @@ impl SmtpRelayBuilder {
             .dangerous_accept_invalid_certs(self.accept_invalid_certs)
             .build_rustls()
             .map_err(|e| Error::config(format!("TLS settings for the SMTP relay: {e}")))?;
+        let implicit = match self.tls {
+            SmtpTls::Implicit => Some(tls::client_config(
+                &self.extra_roots_pem,
+                self.accept_invalid_certs,
+            )?),
+            SmtpTls::StartTls => None,
+        };
         let port = self.port.unwrap_or(self.tls.default_port());
         let connector = pool::Connector {
             host: self.host.clone(),
             port,
             tls: self.tls,
             params,
+            implicit,
             credentials: Credentials::new(self.username.clone(), password.expose().to_owned()),
             timeout: self.timeout,
         };
@@ -410,6 +419,11 @@ impl SmtpRelay {
                         connect: true,
                         source: None,
                     });
+                }
+                Err(pool::Failure::Tls(err)) => {
+                    return Err(Error::config(format!(
+                        "TLS with the SMTP relay failed (check the host, port, TLS mode and trusted certificates): {err}"
+                    )));
                 }
                 Err(pool::Failure::Smtp(err)) => {
                     let transient = err.is_transient();

@@ -250,6 +250,32 @@ async fn an_untrusted_certificate_is_refused_before_the_key_is_sent() {
 }
 
 #[tokio::test]
+async fn implicit_tls_trusts_the_added_ca_and_refuses_an_unknown_one_before_the_key_is_sent() {
+    let peer = Peer::start("implicit");
+    // The relay's own TLS connect verifies the chain against the added CA and the name.
+    let trusted = peer.relay(SmtpTls::Implicit).build().unwrap();
+    let request = SendEmailRequest::new("ada@example.com", ["grace@example.com"]).text("Hi");
+    let receipt = trusted.send(&request).await.unwrap();
+    assert_eq!(receipt.code, 250);
+    assert_eq!(peer.messages().len(), 1);
+    assert_eq!(peer.messages()[0]["tls"], true);
+
+    // Without the CA: refused during the handshake, so no AUTH and no message.
+    let untrusted = SmtpRelay::builder("127.0.0.1")
+        .port(peer.port)
+        .tls(SmtpTls::Implicit)
+        .api_key(KEY)
+        .timeout(Duration::from_secs(10))
+        .build()
+        .unwrap();
+    let err = untrusted.send(&request).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Config, "{err}");
+    assert!(!err.is_retryable(), "{err}");
+    assert!(err.to_string().contains("certificate"), "{err}");
+    assert_eq!(peer.messages().len(), 1);
+}
+
+#[tokio::test]
 async fn a_wrong_api_key_is_an_auth_error() {
     let peer = Peer::start("starttls");
     let relay = peer

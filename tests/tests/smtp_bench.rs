@@ -3,7 +3,8 @@
 //! connection, TLS handshake, AUTH and QUIT per message, which is what the relay did before
 //! the pool); and our relay with reuse off (`idle_timeout(ZERO)`). All send 1,000 messages to
 //! the same STARTTLS sink on loopback (`smtp_common`, a minimal Rust sink), one at a time and
-//! 8 in flight.
+//! 8 in flight. The second test does the same over implicit TLS (port 465 style; lettre's
+//! `Tls::Wrapper`), where the relay connects with its own socket and TLS handshake.
 //!
 //! ```console
 //! $ cargo test --release -p comms-tests --test smtp_bench -- --ignored --nocapture
@@ -15,7 +16,7 @@ mod smtp_common;
 
 use std::time::{Duration, Instant};
 
-use comms_runtime::smtp::SmtpRelay;
+use comms_runtime::smtp::{SmtpRelay, SmtpTls};
 use futures_util::StreamExt as _;
 use lettre::transport::smtp::PoolConfig;
 use lettre::transport::smtp::authentication::{Credentials, Mechanism};
@@ -41,14 +42,18 @@ struct Senders {
     before: AsyncSmtpTransport<Tokio1Executor>,
 }
 
-fn lettre_transport(sink: &Sink, max: u32) -> AsyncSmtpTransport<Tokio1Executor> {
+fn lettre_transport(sink: &Sink, max: u32, implicit: bool) -> AsyncSmtpTransport<Tokio1Executor> {
     let params = TlsParameters::builder("localhost".to_owned())
         .add_root_certificate(Certificate::from_pem(sink.cert_pem.as_bytes()).unwrap())
         .build_rustls()
         .unwrap();
     AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous("localhost")
         .port(sink.port)
-        .tls(Tls::Required(params))
+        .tls(if implicit {
+            Tls::Wrapper(params)
+        } else {
+            Tls::Required(params)
+        })
         .credentials(Credentials::new("apikey".into(), KEY.into()))
         .authentication(vec![Mechanism::Plain, Mechanism::Login])
         .timeout(Some(Duration::from_secs(20)))
@@ -89,18 +94,38 @@ fn median(mut v: Vec<Duration>) -> Duration {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "benchmark: run with --release --ignored --nocapture"]
 async fn smtp_relay_throughput_pooled_vs_lettre_pool_vs_one_connection_per_message() {
-    let sink = Sink::start(Script::default()).await;
+    compare(false).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "benchmark: run with --release --ignored --nocapture"]
+async fn smtp_relay_over_implicit_tls_pooled_vs_lettre_pool_vs_one_connection_per_message() {
+    compare(true).await;
+}
+
+async fn compare(implicit: bool) {
+    let sink = Sink::start(Script {
+        implicit,
+        ..Script::default()
+    })
+    .await;
+    let tls = if implicit {
+        SmtpTls::Implicit
+    } else {
+        SmtpTls::StartTls
+    };
     for in_flight in [1usize, 8] {
         let senders = Senders {
-            pooled: sink.relay().max_connections(8).build().unwrap(),
+            pooled: sink.relay().tls(tls).max_connections(8).build().unwrap(),
             per_message: sink
                 .relay()
+                .tls(tls)
                 .max_connections(8)
                 .idle_timeout(Duration::ZERO)
                 .build()
                 .unwrap(),
-            lettre: lettre_transport(&sink, 8),
-            before: lettre_transport(&sink, 0),
+            lettre: lettre_transport(&sink, 8, implicit),
+            before: lettre_transport(&sink, 0, implicit),
         };
         // Warm-up: open the pools' connections, fault in the code.
         for variant in [Variant::Pooled, Variant::Lettre] {
@@ -133,7 +158,7 @@ async fn smtp_relay_throughput_pooled_vs_lettre_pool_vs_one_connection_per_messa
         let [pooled, lettre, per_message, before] = times.map(median);
         let rate = |d: Duration| MESSAGES as f64 / d.as_secs_f64();
         println!(
-            "{in_flight} in flight, {MESSAGES} messages, median of {ROUNDS}: \
+            "{tls:?}, {in_flight} in flight, {MESSAGES} messages, median of {ROUNDS}: \
              pooled {:.0}/s, lettre pool {:.0}/s, ours reuse off {:.0}/s, \
              before (lettre, no reuse) {:.0}/s; pooled / lettre pool {:.2}, \
              pooled / before {:.2}, pooled / ours reuse off {:.2}; \

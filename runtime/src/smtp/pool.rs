@@ -31,6 +31,8 @@ pub(super) struct Connector {
     pub(super) port: u16,
     pub(super) tls: SmtpTls,
     pub(super) params: TlsParameters,
+    /// The TLS settings of implicit-TLS connections (`None` with STARTTLS).
+    pub(super) implicit: Option<Arc<rustls::ClientConfig>>,
     pub(super) credentials: Credentials,
     pub(super) timeout: Duration,
 }
@@ -45,6 +47,8 @@ pub(super) enum Failure {
     Unsupported(&'static str),
     /// The TCP connection could not be made.
     Connect(std::io::Error),
+    /// The TLS handshake of an implicit-TLS connection failed (a certificate not trusted, say).
+    Tls(std::io::Error),
 }
 
 impl From<lettre::transport::smtp::Error> for Failure {
@@ -71,16 +75,14 @@ impl Connector {
                 tcp.set_nodelay(true).map_err(Failure::Connect)?;
                 AsyncSmtpConnection::connect_with_transport(Box::new(tcp), &hello).await?
             }
-            // lettre makes this socket; it offers no way to set TCP_NODELAY on it.
+            // The same, encrypted from the first byte: our socket and handshake (`tls.rs`).
             SmtpTls::Implicit => {
-                AsyncSmtpConnection::connect_tokio1(
-                    (self.host.as_str(), self.port),
-                    Some(self.timeout),
-                    &hello,
-                    Some(self.params.clone()),
-                    None,
-                )
-                .await?
+                let config = self.implicit.clone().ok_or_else(|| {
+                    Failure::Connect(std::io::Error::other("no TLS settings for implicit TLS"))
+                })?;
+                let stream =
+                    super::tls::connect(&self.host, self.port, config, self.timeout).await?;
+                AsyncSmtpConnection::connect_with_transport(stream, &hello).await?
             }
         };
         if self.tls == SmtpTls::StartTls {

@@ -33,6 +33,8 @@ pub struct Script {
     pub drop_after_content_on_reuse: bool,
     /// Waits this long before answering a message's final dot.
     pub data_delay: Duration,
+    /// TLS from the first byte (port 465 style) instead of STARTTLS.
+    pub implicit: bool,
 }
 
 /// What the sink saw.
@@ -113,7 +115,8 @@ impl Sink {
         }
     }
 
-    /// A relay builder pointed at the sink (STARTTLS, trusting its certificate).
+    /// A relay builder pointed at the sink (STARTTLS, trusting its certificate; set
+    /// `.tls(SmtpTls::Implicit)` for a sink started with `implicit`).
     pub fn relay(&self) -> SmtpRelayBuilder {
         SmtpRelay::builder("localhost")
             .port(self.port)
@@ -158,6 +161,12 @@ async fn session(
     stats: &Stats,
 ) -> std::io::Result<()> {
     socket.set_nodelay(true)?;
+    if script.implicit {
+        let tls = acceptor.accept(socket).await?;
+        let mut io: BufReader<Io> = BufReader::new(Box::new(tls));
+        reply(&mut io, "220 sink ESMTP\r\n").await?;
+        return encrypted(io, script, stats).await;
+    }
     // Plain phase: greeting, EHLO, STARTTLS.
     let mut plain = BufReader::new(socket);
     reply(&mut plain, "220 sink ESMTP\r\n").await?;
@@ -178,7 +187,11 @@ async fn session(
         }
     }
     let tls = acceptor.accept(plain.into_inner()).await?;
-    let mut io: BufReader<Io> = BufReader::new(Box::new(tls));
+    encrypted(BufReader::new(Box::new(tls)), script, stats).await
+}
+
+/// The encrypted phase: EHLO, AUTH and transactions.
+async fn encrypted(mut io: BufReader<Io>, script: &Script, stats: &Stats) -> std::io::Result<()> {
     let mut authed = false;
     let mut messages_here = 0usize;
     loop {
