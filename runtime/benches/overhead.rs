@@ -184,7 +184,9 @@ async fn runtime_call(client: &Client) -> serde_json::Value {
     client.call(request).await.expect("call")
 }
 
-fn overhead(c: &mut Criterion) {
+/// A loopback server and both sides pointed at it: a current-thread runtime, the raw reqwest
+/// client with the URL it calls, and the runtime's client (rate limit armed but never reached).
+fn sides() -> (tokio::runtime::Runtime, reqwest::Client, String, Client) {
     let addr = start_server();
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -199,6 +201,11 @@ fn overhead(c: &mut Criterion) {
         .rate_limit(Some(RateLimit::per_second(100_000_000)))
         .build()
         .expect("client");
+    (rt, raw, url, client)
+}
+
+fn overhead(c: &mut Criterion) {
+    let (rt, raw, url, client) = sides();
 
     let raw_allocs = allocations_per_call(&rt, || raw_call(&raw, &url));
     let runtime_allocs = allocations_per_call(&rt, || runtime_call(&client));
@@ -290,20 +297,7 @@ fn profile_one_side(side: &str) {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(100_000);
-    let addr = start_server();
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
-    let raw = reqwest_client();
-    let url = format!("http://{addr}/v1/emails/em_123");
-    let client = Client::builder(&SPEC)
-        .base_url(format!("http://{addr}"))
-        .api_key(KEY)
-        .http_client(reqwest_client())
-        .rate_limit(Some(RateLimit::per_second(100_000_000)))
-        .build()
-        .expect("client");
+    let (rt, raw, url, client) = sides();
     let elapsed = rt.block_on(async {
         let start = Instant::now();
         for _ in 0..calls {
