@@ -92,6 +92,8 @@ pub mod sign;
 #[cfg_attr(docsrs, doc(cfg(feature = "smtp")))]
 pub mod smtp;
 pub mod spec;
+#[cfg(any(feature = "smtp", all(feature = "tls", feature = "realtime")))]
+mod trust;
 pub mod union;
 pub mod validate;
 pub mod webhook;

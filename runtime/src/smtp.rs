@@ -259,7 +259,7 @@ impl SmtpRelayBuilder {
             .build_rustls()
             .map_err(|e| Error::config(format!("TLS settings for the SMTP relay: {e}")))?;
         let implicit = match self.tls {
-            SmtpTls::Implicit => Some(tls::client_config(
+            SmtpTls::Implicit => Some(crate::trust::client_config(
                 &self.extra_roots_pem,
                 self.accept_invalid_certs,
             )?),

@@ -28,6 +28,9 @@ pub(super) struct Config {
     pub(super) ping_after: Duration,
     pub(super) pong_timeout: Duration,
     pub(super) connect_timeout: Duration,
+    /// The TLS connector of `wss://` connections when the application added trusted
+    /// certificates; tokio-tungstenite's own (the web roots) when `None`.
+    pub(super) connector: Option<tokio_tungstenite::Connector>,
 }
 
 /// How a session ended.
@@ -157,6 +160,7 @@ async fn session(shared: &Arc<Shared>, config: &Config) -> End {
         Box::pin(super::socket::connect(
             &config.url,
             WebSocketConfig::default().read_buffer_size(READ_BUFFER),
+            config.connector.clone(),
         )),
     )
     .await

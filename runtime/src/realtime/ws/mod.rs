@@ -478,6 +478,9 @@ pub struct ConnectionBuilder {
     ping_after: Option<Duration>,
     pong_timeout: Option<Duration>,
     connect_timeout: Duration,
+    /// Certificates trusted beside the web roots for `wss://` (PEM).
+    #[cfg(feature = "tls")]
+    extra_roots_pem: Vec<Vec<u8>>,
 }
 
 impl fmt::Debug for ConnectionBuilder {
@@ -509,6 +512,8 @@ impl ConnectionBuilder {
             ping_after: None,
             pong_timeout: None,
             connect_timeout: Duration::from_secs(10),
+            #[cfg(feature = "tls")]
+            extra_roots_pem: Vec::new(),
         }
     }
 
@@ -551,6 +556,17 @@ impl ConnectionBuilder {
     #[must_use]
     pub fn connect_timeout(mut self, timeout: Duration) -> ConnectionBuilder {
         self.connect_timeout = timeout;
+        self
+    }
+
+    /// Also trusts this CA certificate (PEM) for `wss://`, beside the built-in web roots: for
+    /// a server with a private CA, or a local one in tests. [`ConnectionBuilder::connect`]
+    /// refuses text without a certificate in it.
+    #[cfg(feature = "tls")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "tls")))]
+    #[must_use]
+    pub fn add_root_certificate_pem(mut self, pem: impl Into<Vec<u8>>) -> ConnectionBuilder {
+        self.extra_roots_pem.push(pem.into());
         self
     }
 
@@ -601,9 +617,20 @@ impl ConnectionBuilder {
     ///
     /// # Errors
     ///
-    /// [`Error::Config`] when the URL is invalid or there is no tokio runtime.
+    /// [`Error::Config`] when the URL is invalid, an added certificate does not parse, or
+    /// there is no tokio runtime.
     pub fn connect(self) -> Result<Connection, Error> {
         let url = self.url()?;
+        // The web roots (tokio-tungstenite's own connector) unless certificates were added.
+        #[cfg(feature = "tls")]
+        let connector = if self.extra_roots_pem.is_empty() {
+            None
+        } else {
+            let config = crate::trust::client_config(&self.extra_roots_pem, false)?;
+            Some(tokio_tungstenite::Connector::Rustls(config))
+        };
+        #[cfg(not(feature = "tls"))]
+        let connector = None;
         let handle = tokio::runtime::Handle::try_current()
             .map_err(|_| Error::config("a realtime connection needs a tokio runtime"))?;
         let shared = Arc::new(Shared {
@@ -637,6 +664,7 @@ impl ConnectionBuilder {
                 .pong_timeout
                 .unwrap_or(Duration::from_millis(heartbeat.pong_timeout_ms)),
             connect_timeout: self.connect_timeout,
+            connector,
         };
         handle.spawn(connection::run(shared.clone(), config));
         Ok(Connection { shared })

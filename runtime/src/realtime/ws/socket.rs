@@ -27,17 +27,28 @@ pub(super) enum Socket {
 
 /// Opens a WebSocket to `url` (`ws` or `wss`); the error says why not, for the connection's
 /// problem log.
-pub(super) async fn connect(url: &url::Url, config: WebSocketConfig) -> Result<Socket, String> {
+pub(super) async fn connect(
+    url: &url::Url,
+    config: WebSocketConfig,
+    connector: Option<tokio_tungstenite::Connector>,
+) -> Result<Socket, String> {
     if url.scheme() != "ws" {
         // Boxed on its own: this future is 9.5 KiB, and inline it would size the connect of
         // every plain connection too (a peak that left the allocator fragmented).
-        let (socket, _response) = Box::pin(tokio_tungstenite::connect_async_with_config(
+        #[cfg(feature = "tls")]
+        let connecting = tokio_tungstenite::connect_async_tls_with_config(
             url.as_str(),
             Some(config),
             false,
-        ))
-        .await
-        .map_err(|e| e.to_string())?;
+            connector,
+        );
+        // Without TLS there is no connector to pass: a `wss://` URL fails to connect, saying so.
+        #[cfg(not(feature = "tls"))]
+        let connecting = {
+            let _ = connector;
+            tokio_tungstenite::connect_async_with_config(url.as_str(), Some(config), false)
+        };
+        let (socket, _response) = Box::pin(connecting).await.map_err(|e| e.to_string())?;
         return Ok(Socket::Tls(Box::new(socket)));
     }
     let port = url.port_or_known_default().unwrap_or(80);
@@ -239,7 +250,7 @@ mod tests {
     #[test]
     fn the_connect_future_is_small_so_many_connects_at_once_leave_no_fragmented_heap() {
         let url = url::Url::parse("ws://127.0.0.1:1/app/k").unwrap();
-        let future = connect(&url, WebSocketConfig::default());
+        let future = connect(&url, WebSocketConfig::default(), None);
         let size = std::mem::size_of_val(&future);
         println!("connect future: {size} bytes");
         // The TLS connect inline made it 9.5 KiB.
@@ -261,7 +272,7 @@ mod tests {
             let _ = s.write_all(&head).await;
         });
         let url = url::Url::parse(&format!("ws://{addr}/app/k")).unwrap();
-        let Err(err) = connect(&url, WebSocketConfig::default()).await else {
+        let Err(err) = connect(&url, WebSocketConfig::default(), None).await else {
             panic!("an endless head is refused");
         };
         assert!(err.contains("longer than"), "{err}");
@@ -300,7 +311,7 @@ mod tests {
             s.write_all(&reply).await.unwrap();
         });
         let url = url::Url::parse(&format!("ws://{addr}/app/k?protocol=7")).unwrap();
-        let Ok(mut socket) = connect(&url, WebSocketConfig::default()).await else {
+        let Ok(mut socket) = connect(&url, WebSocketConfig::default(), None).await else {
             panic!("the handshake succeeds");
         };
         let first = socket.next().await.unwrap().unwrap();
