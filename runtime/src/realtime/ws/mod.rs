@@ -326,22 +326,27 @@ impl Shared {
         self.inner.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Queues a command for the connection task; `false` once the task has ended.
+    /// Queues a command for the connection task.
     ///
     /// A queue in the shared state rather than a tokio channel: an mpsc channel allocates
     /// 2.3 KiB per connection up front (its state and a block of 32 commands); this one
-    /// allocates only while commands wait. Unbounded, as the channel it replaces: callers
-    /// queue one command per call (client events are rate limited).
-    fn command(&self, command: Command) -> bool {
+    /// allocates only while commands wait. Frames to send are bounded
+    /// ([`MAX_QUEUED_COMMANDS`] waiting: an application sending faster than the socket takes
+    /// them is told so); the other commands are one per subscription, sign-in or
+    /// reconnect and always go in, so a full queue can still be disconnected.
+    fn command(&self, command: Command) -> Queued {
         {
             let mut inner = self.lock();
             if inner.ended {
-                return false;
+                return Queued::Ended;
+            }
+            if matches!(command, Command::Send(_)) && inner.commands.len() >= MAX_QUEUED_COMMANDS {
+                return Queued::Full;
             }
             inner.commands.push_back(command);
         }
         self.command_ready.notify_one();
-        true
+        Queued::Yes
     }
 
     /// The next command (for the connection task, its only reader). Cancel-safe: a command
@@ -449,6 +454,19 @@ impl Shared {
 
 /// What handles ask of the connection task. Large payloads are boxed: the command queue
 /// allocates a block of 32 commands per connection up front.
+/// Commands that may wait for the connection task before frames to send are refused.
+pub(super) const MAX_QUEUED_COMMANDS: usize = 1024;
+
+/// What became of a command given to the connection task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Queued {
+    Yes,
+    /// The task has ended: nothing will read it.
+    Ended,
+    /// [`MAX_QUEUED_COMMANDS`] are waiting (frames to send only).
+    Full,
+}
+
 enum Command {
     Subscribe(String),
     Unsubscribe(String),
@@ -868,12 +886,21 @@ impl Connection {
     ///
     /// # Errors
     ///
-    /// [`Error::Config`] when the connection task has ended.
+    /// [`Error::Config`] when the connection task has ended; [`Error::Transport`] when
+    /// 1,024 commands already wait for the socket (the application sends faster than the
+    /// connection writes: wait and send again).
     pub fn send_frame(&self, frame: Frame) -> Result<(), Error> {
-        if self.shared.command(Command::Send(Box::new(frame))) {
-            Ok(())
-        } else {
-            Err(Error::config("the connection task ended"))
+        match self.shared.command(Command::Send(Box::new(frame))) {
+            Queued::Yes => Ok(()),
+            Queued::Ended => Err(Error::config("the connection task ended")),
+            Queued::Full => Err(Error::Transport {
+                message: format!(
+                    "the realtime connection's send queue is full ({MAX_QUEUED_COMMANDS} \
+                     commands waiting for the socket); wait and send again"
+                ),
+                connect: false,
+                source: None,
+            }),
         }
     }
 

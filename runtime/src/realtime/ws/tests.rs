@@ -137,3 +137,26 @@ async fn commands_are_refused_once_the_connection_task_has_ended() {
         "nothing is kept for a task that is gone"
     );
 }
+
+#[tokio::test]
+async fn frames_beyond_the_queue_bound_are_refused_and_a_full_queue_still_disconnects() {
+    // A current-thread runtime: the connection task cannot run (and drain) until this awaits.
+    let connection = unreachable();
+    for n in 0..MAX_QUEUED_COMMANDS {
+        connection
+            .send_frame(Frame::new("queued"))
+            .unwrap_or_else(|e| panic!("frame {n}: {e}"));
+    }
+    let err = connection
+        .send_frame(Frame::new("one too many"))
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Transport, "{err}");
+    assert!(err.to_string().contains("send queue is full"), "{err}");
+    assert_eq!(connection.shared.lock().commands.len(), MAX_QUEUED_COMMANDS);
+    // Control commands still go in: the full connection can be closed.
+    connection.disconnect();
+    connection
+        .wait_for(ConnectionState::Disconnected, Duration::from_secs(5))
+        .await
+        .unwrap();
+}
