@@ -244,12 +244,8 @@ impl SmtpRelayBuilder {
         };
         let mut params = TlsParameters::builder(self.host.clone());
         for pem in &self.extra_roots_pem {
-            // lettre accepts PEM text without a certificate in it (trusting nothing): refuse it.
-            if !pem.windows(27).any(|w| w == b"-----BEGIN CERTIFICATE-----") {
-                return Err(Error::config(
-                    "a trusted certificate is not PEM (no BEGIN CERTIFICATE block)",
-                ));
-            }
+            // lettre accepts PEM text without a certificate in it (trusting nothing).
+            crate::trust::check_pem(pem)?;
             let cert = Certificate::from_pem(pem)
                 .map_err(|e| Error::config(format!("a trusted certificate does not parse: {e}")))?;
             params = params.add_root_certificate(cert);

@@ -34,12 +34,7 @@ pub(crate) fn client_config(
             roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
         };
         for pem in extra_roots_pem {
-            // PEM text with no certificate in it would trust nothing, silently: refuse it.
-            if !pem.windows(27).any(|w| w == b"-----BEGIN CERTIFICATE-----") {
-                return Err(Error::config(
-                    "a trusted certificate is not PEM (no BEGIN CERTIFICATE block)",
-                ));
-            }
+            check_pem(pem)?;
             for cert in CertificateDer::pem_slice_iter(pem) {
                 let cert = cert.map_err(|e| {
                     Error::config(format!("a trusted certificate does not parse: {e}"))
@@ -52,6 +47,17 @@ pub(crate) fn client_config(
         builder.with_root_certificates(roots).with_no_client_auth()
     };
     Ok(Arc::new(config))
+}
+
+/// Refuses PEM text with no certificate in it, which would otherwise trust nothing, silently.
+pub(crate) fn check_pem(pem: &[u8]) -> Result<(), Error> {
+    if pem.windows(27).any(|w| w == b"-----BEGIN CERTIFICATE-----") {
+        Ok(())
+    } else {
+        Err(Error::config(
+            "a trusted certificate is not PEM (no BEGIN CERTIFICATE block)",
+        ))
+    }
 }
 
 /// `danger_accept_invalid_certs`: any certificate for any name, as lettre's switch does; the
