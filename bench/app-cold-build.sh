@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Cold build of an email-only application that depends on `comms`, before and after a change,
+# Cold build of an email-only application that depends on `tidings`, before and after a change,
 # alternating in one run (the machine's load moves; alternation spreads it over both):
 #
 #   bench/app-cold-build.sh BEFORE_REF [ROUNDS]     # e.g. bench/app-cold-build.sh b102edc 2
 #
-# The app lives outside the workspace: `comms = { path, default-features = false,
+# The app lives outside the workspace: `tidings = { path, default-features = false,
 # features = ["email"] }` plus tokio, one call in `main`. BEFORE_REF is checked out with
 # `git worktree add` under target/app-cold-build/; "after" is this working tree. Each build
 # uses a fresh target directory and `--offline` (the workspace's Cargo.lock is copied in).
@@ -22,7 +22,7 @@ if [ ! -d "$WORK/before-src" ]; then
 fi
 
 make_app() {
-  local dir=$1 comms=$2
+  local dir=$1 tidings=$2
   mkdir -p "$dir/src"
   cat >"$dir/Cargo.toml" <<TOML
 [package]
@@ -32,15 +32,15 @@ edition = "2024"
 publish = false
 
 [dependencies]
-comms = { path = "$comms", default-features = false, features = ["email"] }
+tidings = { path = "$tidings", default-features = false, features = ["email"] }
 tokio = { version = "1", features = ["rt-multi-thread", "macros"] }
 
 [workspace]
 TOML
   cat >"$dir/src/main.rs" <<'RS'
 #[tokio::main]
-async fn main() -> Result<(), comms::Error> {
-    let client = comms::email::EmailClient::from_env()?;
+async fn main() -> Result<(), tidings::Error> {
+    let client = tidings::email::EmailClient::from_env()?;
     let templates = client.list_templates(&Default::default()).await?;
     println!("{} templates", templates.data.len());
     Ok(())

@@ -26,15 +26,15 @@ PROGENITOR=$ROOT/target/bench-progenitor/tools/bin/cargo-progenitor
   exit 1
 }
 
-cargo build --quiet --release -p comms-codegen --bin comms-codegen
-OURS=$ROOT/target/release/comms-codegen
+cargo build --quiet --release -p tidings-codegen --bin tidings-codegen
+OURS=$ROOT/target/release/tidings-codegen
 
 # One of our crates, named $1, holding the generated module read from standard input.
 ours_crate() {
   local crate=$WORK/$1
   rm -rf "$crate" && mkdir -p "$crate/src"
   cat >"$crate/src/email.rs"
-  # The committed module re-exports `comms`' hand-written extensions (`crate::ext`): none here.
+  # The committed module re-exports `tidings`' hand-written extensions (`crate::ext`): none here.
   printf 'include!("email.rs");\nmod ext {\n    pub mod email {}\n}\n' >"$crate/src/lib.rs"
   cat >"$crate/Cargo.toml" <<EOF
 [package]
@@ -47,7 +47,7 @@ publish = false
 server = []
 
 [dependencies]
-comms-runtime = { path = "$ROOT/runtime", default-features = false }
+tidings-runtime = { path = "$ROOT/runtime", default-features = false }
 serde = { version = "1", features = ["derive"] }
 serde_json = "1"
 futures-core = "0.3"
@@ -59,7 +59,7 @@ EOF
 
 git show "$BEFORE:generated/src/prebuilt/email.rs" | ours_crate before
 "$OURS" refresh --check >/dev/null 2>&1 || {
-  echo "generated/src/prebuilt is stale: run cargo run -p comms-codegen -- refresh" >&2
+  echo "generated/src/prebuilt is stale: run cargo run -p tidings-codegen -- refresh" >&2
   exit 1
 }
 ours_crate after <generated/src/prebuilt/email.rs

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Whole-process generation growth from 100 to 1,000 operations, measured in pairs so a shared
-# machine's load hits both sides alike: each round runs `comms-codegen generate` ten times on the
+# machine's load hits both sides alike: each round runs `tidings-codegen generate` ten times on the
 # 100-operation synthetic spec, then once on the 1,000-operation one, and the ratio of the time
 # per run is printed (10.0 = linear).
 #
@@ -12,8 +12,8 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=$ROOT/target/bench-growth
 ROUNDS=${ROUNDS:-20}
 cd "$ROOT"
-cargo build --quiet --release -p comms-codegen --bin comms-codegen
-BIN=$ROOT/target/release/comms-codegen
+cargo build --quiet --release -p tidings-codegen --bin tidings-codegen
+BIN=$ROOT/target/release/tidings-codegen
 for n in 100 1000; do
   mkdir -p "$WORK/in$n"
   "$BIN" synth "$n" >"$WORK/in$n/synth.yaml"

@@ -8,9 +8,9 @@
 #   PROGENITOR_TLS_FEATURES="rustls" bench/progenitor.sh   # TLS row: progenitor without HTTP/2
 #
 # For each API it
-#   1. exports our spec as OpenAPI 3.0 (`comms-codegen openapi --openapi-version 3.0`; progenitor
+#   1. exports our spec as OpenAPI 3.0 (`tidings-codegen openapi --openapi-version 3.0`; progenitor
 #      reads 3.0.x only) and checks it with `openapi-spec-validator --schema 3.0`;
-#   2. times whole-process generation: `comms-codegen generate` from the YAML spec versus
+#   2. times whole-process generation: `tidings-codegen generate` from the YAML spec versus
 #      `cargo-progenitor` from the exported OpenAPI of the same API (hyperfine when installed,
 #      else a loop of `date +%s%N`);
 #   3. counts generated lines per operation (all lines, and without `///`/`//!` doc comments
@@ -18,9 +18,9 @@
 #   4. times a cold `cargo build` of a throwaway crate per generator with a fresh target dir
 #      (dependencies included), then the generated crate alone (touch and rebuild without incremental, median of 5), and counts
 #      the crates compiled, in two like-for-like variants:
-#        - "no TLS, HTTP/1": ours with `comms-runtime = { default-features = false }` against
+#        - "no TLS, HTTP/1": ours with `tidings-runtime = { default-features = false }` against
 #          progenitor's crate as it writes it (reqwest with `default-features = false`);
-#        - "with TLS": ours with comms-runtime's default features (`tls`: rustls with ring and
+#        - "with TLS": ours with tidings-runtime's default features (`tls`: rustls with ring and
 #          the webpki roots; `http2`) against progenitor's crate with $PROGENITOR_TLS_FEATURES
 #          (default "rustls http2") added to its reqwest dependency. reqwest 0.13's `rustls`
 #          feature brings rustls with the aws-lc-rs provider (a C library) and the platform
@@ -44,9 +44,9 @@ cd "$ROOT"
 log() { printf '==> %s\n' "$*" >&2; }
 
 # --- tools --------------------------------------------------------------------------------
-log "building comms-codegen (release)"
-cargo build --quiet --release -p comms-codegen --bin comms-codegen
-OURS=$ROOT/target/release/comms-codegen
+log "building tidings-codegen (release)"
+cargo build --quiet --release -p tidings-codegen --bin tidings-codegen
+OURS=$ROOT/target/release/tidings-codegen
 
 PROGENITOR=$TOOLS/bin/cargo-progenitor
 if [ ! -x "$PROGENITOR" ]; then
@@ -120,7 +120,7 @@ build_times() {
   echo "$cold $warm $units"
 }
 
-# Our throwaway crate: the generated module plus the runtime it calls. $3 is the comms-runtime
+# Our throwaway crate: the generated module plus the runtime it calls. $3 is the tidings-runtime
 # dependency's extra keys (e.g. `, default-features = false`).
 make_ours_crate() {
   local crate=$1 api=$2 runtime_keys=$3
@@ -140,7 +140,7 @@ publish = false
 server = []
 
 [dependencies]
-comms-runtime = { path = "$ROOT/runtime"$runtime_keys }
+tidings-runtime = { path = "$ROOT/runtime"$runtime_keys }
 serde = { version = "1", features = ["derive"] }
 serde_json = "1"
 futures-core = "0.3"
@@ -190,7 +190,7 @@ SUMMARY=$WORK/summary.md
   echo "### progenitor side by side ($(date -u +%Y-%m-%dT%H:%MZ))"
   echo
   echo "- machine: $(nproc) cores, load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "- $PROGENITOR_VERSION; comms-codegen $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?') + working tree"
+  echo "- $PROGENITOR_VERSION; tidings-codegen $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?') + working tree"
   echo "- generation: mean of $RUNS runs after warm-up ($(command -v hyperfine >/dev/null && echo hyperfine || echo 'date loop'))"
   echo
   echo "| API | ops | generation ms: ours / progenitor (speed-up) | lines/op all: ours / progenitor | lines/op without docs: ours / progenitor |"
@@ -273,8 +273,8 @@ done
     echo
     echo "Compile time: cold \`cargo build\` (fresh target dir, dependencies included) and the generated crate alone (touch \`src/lib.rs\`, rebuild, median of 5), ours / progenitor (ours ÷ progenitor), and the crates the cold build compiled. The bench crates hold the generated module only."
     echo
-    echo "- **no TLS, HTTP/1**: ours with \`comms-runtime = { default-features = false }\`; progenitor's crate as cargo-progenitor writes it (reqwest with \`default-features = false\`: no TLS, HTTP/1 only)."
-    echo "- **with TLS (+ HTTP/2)**: ours with comms-runtime's default features (\`tls\`: rustls with ring and the webpki roots; \`http2\`); progenitor's crate with \`$PROGENITOR_TLS_FEATURES\` added to its reqwest features (reqwest 0.13's \`rustls\` is rustls with the aws-lc-rs provider and the platform certificate verifier)."
+    echo "- **no TLS, HTTP/1**: ours with \`tidings-runtime = { default-features = false }\`; progenitor's crate as cargo-progenitor writes it (reqwest with \`default-features = false\`: no TLS, HTTP/1 only)."
+    echo "- **with TLS (+ HTTP/2)**: ours with tidings-runtime's default features (\`tls\`: rustls with ring and the webpki roots; \`http2\`); progenitor's crate with \`$PROGENITOR_TLS_FEATURES\` added to its reqwest features (reqwest 0.13's \`rustls\` is rustls with the aws-lc-rs provider and the platform certificate verifier)."
     echo
     echo "| API | variant | cold build s: ours / progenitor | crate alone s: ours / progenitor | crates compiled: ours / progenitor |"
     echo "|---|---|---|---|---|"

@@ -9,11 +9,11 @@ fn main() {
         eprintln!("error: OUT_DIR is not set; run this through cargo");
         std::process::exit(1);
     });
-    comms_codegen::Generator::new("webhooks/spec")
+    tidings_codegen::Generator::new("webhooks/spec")
         .out_dir(&out_dir)
         .run_build_script();
     // The server side too (`<service>_server.rs`), served by the sandbox's support code.
-    comms_codegen::Generator::new("specs")
+    tidings_codegen::Generator::new("specs")
         .out_dir(out_dir)
         .server("crate::generated")
         .run_build_script();

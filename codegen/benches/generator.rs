@@ -1,13 +1,13 @@
 //! Generator benchmarks: load, check, emit (tokens only) and emit+format (the text, as
 //! `generate` makes it), for the three real specs and for
-//! synthetic specs of 10, 100 and 1,000 operations (see `comms_codegen::synthetic`), to show how
-//! the cost grows. Run with `cargo bench -p comms-codegen --bench generator`.
+//! synthetic specs of 10, 100 and 1,000 operations (see `tidings_codegen::synthetic`), to show how
+//! the cost grows. Run with `cargo bench -p tidings-codegen --bench generator`.
 
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use comms_codegen::{check, emit, load, synthetic};
+use tidings_codegen::{check, emit, load, synthetic};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 
 fn inputs() -> Vec<(String, String)> {

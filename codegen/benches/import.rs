@@ -1,13 +1,13 @@
 //! Import benchmarks: an OpenAPI document of about 200 operations (the export of a synthetic
 //! 200-operation spec) imported, checked and generated, as `import openapi` then `generate` do;
 //! with `COMMS_IMPORT_BENCH_DOC=path/to/openapi.json` a provider's document too.
-//! Run with `cargo bench -p comms-codegen --bench import`.
+//! Run with `cargo bench -p tidings-codegen --bench import`.
 
 use std::hint::black_box;
 use std::time::Duration;
 
-use comms_codegen::import::{ImportOptions, import_openapi};
-use comms_codegen::{check, emit, export, load, synthetic};
+use tidings_codegen::import::{ImportOptions, import_openapi};
+use tidings_codegen::{check, emit, export, load, synthetic};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 fn synthetic_document(operations: usize) -> String {

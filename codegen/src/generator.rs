@@ -65,7 +65,7 @@ impl Generator {
     /// `my_api::generated` when the `include!`s sit in a module.
     ///
     /// Default: in [`Generator::run_build_script`], the crate being built (`CARGO_PKG_NAME`
-    /// with `-` as `_`); elsewhere `comms`. Set it when the library's name differs from the
+    /// with `-` as `_`); elsewhere `tidings`. Set it when the library's name differs from the
     /// package's (`[lib] name = ...`).
     pub fn crate_path(mut self, path: impl Into<String>) -> Self {
         self.options.crate_path = Some(path.into());
@@ -78,7 +78,7 @@ impl Generator {
     /// generated docs do not speak of a seed.
     ///
     /// ```no_run
-    /// use comms_codegen::{Generator, ProvenancePolicy};
+    /// use tidings_codegen::{Generator, ProvenancePolicy};
     /// Generator::new("spec")
     ///     .out_dir(std::env::var("OUT_DIR").unwrap())
     ///     .provenance(ProvenancePolicy::Optional)
@@ -97,7 +97,7 @@ impl Generator {
     /// as [`Generator::server`] does for the types it serves.
     ///
     /// ```no_run
-    /// use comms_codegen::{Generator, emit::SerdeDirections};
+    /// use tidings_codegen::{Generator, emit::SerdeDirections};
     /// Generator::new("spec")
     ///     .out_dir(std::env::var("OUT_DIR").unwrap())
     ///     .serde(SerdeDirections::Both)
@@ -110,8 +110,8 @@ impl Generator {
 
     /// Also emits the server side of each service, as `<service>_server.rs` holding
     /// `pub mod <service>_server`: a `<Service>Server` trait and an axum `router`, using the
-    /// client types of the crate at `types_path` (`::comms`) and the server support at
-    /// [`Generator::server_support`] (default `::comms_sandbox::server`).
+    /// client types of the crate at `types_path` (`::tidings`) and the server support at
+    /// [`Generator::server_support`] (default `::tidings_sandbox::server`).
     pub fn server(mut self, types_path: impl Into<String>) -> Self {
         let support_path = self
             .options
@@ -127,13 +127,13 @@ impl Generator {
 
     /// The path of the hand-written server support the generated servers call (`Gateway`,
     /// `Incoming`, `ServerError`, ...). Turns the server emitter on too (client types at
-    /// `::comms` unless [`Generator::server`] says otherwise).
+    /// `::tidings` unless [`Generator::server`] says otherwise).
     pub fn server_support(mut self, path: impl Into<String>) -> Self {
         let types_path = self
             .options
             .server
             .take()
-            .map_or_else(|| "::comms".to_owned(), |s| s.types_path);
+            .map_or_else(|| "::tidings".to_owned(), |s| s.types_path);
         self.options.server = Some(emit::ServerOptions {
             types_path,
             support_path: path.into(),
@@ -145,14 +145,14 @@ impl Generator {
     /// types from another crate. Turns the server emitter on if [`Generator::server`] has not.
     pub fn server_only(mut self) -> Self {
         if self.options.server.is_none() {
-            self = self.server("::comms");
+            self = self.server("::tidings");
         }
         self.server_only = true;
         self
     }
 
     /// For [`Generator::run_build_script`]: the directory (relative to the crate) where the
-    /// crate commits the same files for builds without the generator (see `comms-prebuilt`).
+    /// crate commits the same files for builds without the generator (see `tidings-build`).
     /// After generating, the build warns when that copy no longer matches, naming the command
     /// that updates it.
     pub fn checked_in(mut self, dir: impl Into<PathBuf>) -> Self {
@@ -181,7 +181,7 @@ impl Generator {
                 }),
                 Err(message) => errors.push(
                     Diagnostic::new(&service.file, (1, 1), message)
-                        .hint("this is a bug in comms-codegen; please report it with the spec"),
+                        .hint("this is a bug in tidings-codegen; please report it with the spec"),
                 ),
             }
             if let Some(server) = &self.options.server {
@@ -192,7 +192,7 @@ impl Generator {
                     }),
                     Err(message) => errors
                         .push(Diagnostic::new(&service.file, (1, 1), message).hint(
-                            "this is a bug in comms-codegen; please report it with the spec",
+                            "this is a bug in tidings-codegen; please report it with the spec",
                         )),
                 }
             }
@@ -302,10 +302,10 @@ impl Generator {
             Ok(stale) => stale,
             Err(_) => return Vec::new(),
         };
-        let fingerprint = comms_prebuilt::fingerprint(&self.spec_dir).ok();
-        let recorded = std::fs::read_to_string(dir.join(comms_prebuilt::FINGERPRINT_FILE)).ok();
+        let fingerprint = tidings_build::fingerprint(&self.spec_dir).ok();
+        let recorded = std::fs::read_to_string(dir.join(tidings_build::FINGERPRINT_FILE)).ok();
         if fingerprint.as_deref() != recorded.as_deref().map(str::trim) {
-            stale.push(comms_prebuilt::FINGERPRINT_FILE.to_owned());
+            stale.push(tidings_build::FINGERPRINT_FILE.to_owned());
         }
         if stale.is_empty() {
             return Vec::new();
@@ -332,7 +332,7 @@ pub(crate) fn build_script_errors(
     let problems = format!("{n} problem{}", if n == 1 { "" } else { "s" });
     if let Some(krate) = reported_by {
         return vec![format!(
-            "the specs in {} have {problems}, listed once in the build of `{krate}` (or run `cargo run -p comms-codegen -- check {}`)",
+            "the specs in {} have {problems}, listed once in the build of `{krate}` (or run `cargo run -p tidings-codegen -- check {}`)",
             shown.display(),
             shown.display()
         )];
@@ -343,11 +343,11 @@ pub(crate) fn build_script_errors(
         if let Ok(rest) = Path::new(&d.file).strip_prefix(spec_dir) {
             d.file = shown.join(rest).display().to_string();
         }
-        // The same text as `comms-codegen check` prints: `file:line:column: error: ...`.
+        // The same text as `tidings-codegen check` prints: `file:line:column: error: ...`.
         lines.extend(d.to_string().lines().map(str::to_owned));
     }
     lines.push(format!(
-        "{problems} in the specs in {}; `cargo run -p comms-codegen -- check {}` lists them without building",
+        "{problems} in the specs in {}; `cargo run -p tidings-codegen -- check {}` lists them without building",
         shown.display(),
         shown.display()
     ));
@@ -419,10 +419,10 @@ mod tests {
             &one_problem(),
             Path::new("../spec"),
             Path::new("spec"),
-            Some("comms"),
+            Some("tidings"),
         );
         assert_eq!(lines.len(), 1);
-        assert!(lines[0].contains("listed once in the build of `comms`"));
+        assert!(lines[0].contains("listed once in the build of `tidings`"));
         assert!(!lines[0].contains("Contcat"));
     }
 
@@ -506,8 +506,8 @@ operations:
             client.contains("let client = my_api::generated::notes::NotesClient::from_env()?;"),
             "{client}"
         );
-        assert!(!client.contains("comms::"), "{client}");
-        // Without the option (outside a build script) the examples keep naming `comms`.
+        assert!(!client.contains("tidings::"), "{client}");
+        // Without the option (outside a build script) the examples keep naming `tidings`.
         let files = Generator::new(dir.path())
             .provenance(ProvenancePolicy::Optional)
             .generate()
@@ -515,7 +515,7 @@ operations:
         assert!(
             files[0]
                 .contents
-                .contains("comms::notes::NotesClient::from_env()")
+                .contains("tidings::notes::NotesClient::from_env()")
         );
     }
 

@@ -1,4 +1,4 @@
-//! `comms-codegen`: typed Rust clients from declarative YAML service specs.
+//! `tidings-codegen`: typed Rust clients from declarative YAML service specs.
 //!
 //! The pipeline is `load → check → emit → format`:
 //! [`load`] reads `spec/*.yaml` into the [`model`] keeping every key's line and column,
@@ -9,7 +9,7 @@
 //! A `build.rs` uses [`Generator`]:
 //!
 //! ```no_run
-//! comms_codegen::Generator::new("../spec")
+//! tidings_codegen::Generator::new("../spec")
 //!     .out_dir(std::env::var("OUT_DIR").unwrap())
 //!     .run_build_script();
 //! ```

@@ -1,35 +1,35 @@
-//! `comms-codegen`: check specs, generate code, and report gaps.
+//! `tidings-codegen`: check specs, generate code, and report gaps.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use comms_codegen::{Generator, check, gaps};
+use tidings_codegen::{Generator, check, gaps};
 
 const USAGE: &str = "\
-comms-codegen: typed Rust clients from the service specs
+tidings-codegen: typed Rust clients from the service specs
 
 USAGE:
-    comms-codegen check [SPEC_DIR] [--provenance optional]
+    tidings-codegen check [SPEC_DIR] [--provenance optional]
                                                        check every spec, print every problem;
                                                        `optional`: specs of your own crate need
                                                        no `source:` keys (Generator::provenance)
-    comms-codegen generate [SPEC_DIR] --out DIR        write the generated modules into DIR
-    comms-codegen generate [SPEC_DIR] --out DIR --check
+    tidings-codegen generate [SPEC_DIR] --out DIR        write the generated modules into DIR
+    tidings-codegen generate [SPEC_DIR] --out DIR --check
                                                        fail when the files in DIR are stale
-    comms-codegen gaps [SPEC_DIR]                      Markdown report of assumed and unknown items
-    comms-codegen refresh [SPEC_DIR] [--check]         rewrite every derived, committed file (the
+    tidings-codegen gaps [SPEC_DIR]                      Markdown report of assumed and unknown items
+    tidings-codegen refresh [SPEC_DIR] [--check]         rewrite every derived, committed file (the
                                                        JSON Schema, spec/openapi, spec/asyncapi,
                                                        the crates' src/prebuilt code);
                                                        --check: fail when one is stale
-    comms-codegen schema [--out FILE] [--check]        JSON Schema of the spec format
-    comms-codegen openapi SPEC_FILE [--out FILE] [--check]
+    tidings-codegen schema [--out FILE] [--check]        JSON Schema of the spec format
+    tidings-codegen openapi SPEC_FILE [--out FILE] [--check]
                                                        OpenAPI 3.1 document of a service's HTTP API
-    comms-codegen openapi SPEC_FILE --openapi-version 3.0
+    tidings-codegen openapi SPEC_FILE --openapi-version 3.0
                                                        the same, downgraded to OpenAPI 3.0.3
-    comms-codegen asyncapi SPEC_FILE [--out FILE] [--check]
+    tidings-codegen asyncapi SPEC_FILE [--out FILE] [--check]
                                                        AsyncAPI 3 document of its WebSocket protocol
-    comms-codegen synth N                              a synthetic spec of N operations (benchmarks)
-    comms-codegen import openapi DOC --service NAME [--include TAG|PATH-GLOB|OPERATION-ID]...
+    tidings-codegen synth N                              a synthetic spec of N operations (benchmarks)
+    tidings-codegen import openapi DOC --service NAME [--include TAG|PATH-GLOB|OPERATION-ID]...
                   [--merge SPEC_FILE]                  a spec from an OpenAPI 3.0/3.1 or Swagger 2.0
                                                        document (JSON or YAML) on stdout, the report
                                                        on stderr
@@ -131,7 +131,7 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                     return Ok(ExitCode::SUCCESS);
                 }
                 eprintln!(
-                    "stale in {}: {}\nrun `comms-codegen generate {} --out {}`",
+                    "stale in {}: {}\nrun `tidings-codegen generate {} --out {}`",
                     out.display(),
                     stale.join(", "),
                     spec_dir.display(),
@@ -145,7 +145,7 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         "refresh" => {
-            let refreshed = comms_codegen::refresh::refresh(&spec_dir, args.check)
+            let refreshed = tidings_codegen::refresh::refresh(&spec_dir, args.check)
                 .map_err(|d| d.to_string())?;
             let show = |p: &std::path::PathBuf| tidy(&spec_dir.join(p)).display().to_string();
             if args.check {
@@ -159,7 +159,7 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                 for p in &refreshed.orphans {
                     eprintln!("derived from no current spec: {}", show(p));
                 }
-                eprintln!("run `{}`", comms_codegen::refresh::REFRESH_COMMAND);
+                eprintln!("run `{}`", tidings_codegen::refresh::REFRESH_COMMAND);
                 return Ok(ExitCode::FAILURE);
             }
             for p in &refreshed.changed {
@@ -182,7 +182,7 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         "schema" => {
-            let schema = comms_codegen::model::json_schema();
+            let schema = tidings_codegen::model::json_schema();
             match (args.out, args.check) {
                 (Some(path), true) => {
                     if std::fs::read_to_string(&path).ok().as_deref() == Some(schema.as_str()) {
@@ -191,7 +191,7 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                         eprintln!(
                             "{} is stale: run `{}`",
                             path.display(),
-                            comms_codegen::refresh::REFRESH_COMMAND
+                            tidings_codegen::refresh::REFRESH_COMMAND
                         );
                         Ok(ExitCode::FAILURE)
                     }
@@ -216,31 +216,31 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
             let service =
                 check::check_file(std::path::Path::new(file)).map_err(|d| d.to_string())?;
             let document = if command == "openapi" {
-                let document = comms_codegen::export::openapi::document(&service);
+                let document = tidings_codegen::export::openapi::document(&service);
                 match args.openapi_version.as_deref() {
                     None | Some("3.1" | "3.1.0") => document,
                     Some("3.0" | "3.0.3") => {
-                        comms_codegen::export::openapi::downgrade_to_3_0(document)
+                        tidings_codegen::export::openapi::downgrade_to_3_0(document)
                     }
                     Some(other) => {
                         return Err(format!("--openapi-version {other}: expected 3.0 or 3.1"));
                     }
                 }
             } else if service.websocket.is_some() {
-                comms_codegen::export::asyncapi::document(&service)
+                tidings_codegen::export::asyncapi::document(&service)
             } else {
                 return Err(format!("{file} has no `websocket` section to export"));
             };
-            let text = comms_codegen::export::to_json(&document);
+            let text = tidings_codegen::export::to_json(&document);
             match (args.out, args.check) {
                 (Some(path), true) => {
                     if std::fs::read_to_string(&path).ok().as_deref() == Some(text.as_str()) {
                         Ok(ExitCode::SUCCESS)
                     } else {
                         eprintln!(
-                            "{} is stale: run `{}` (or `comms-codegen {command} {file} --out {}`)",
+                            "{} is stale: run `{}` (or `tidings-codegen {command} {file} --out {}`)",
                             path.display(),
-                            comms_codegen::refresh::REFRESH_COMMAND,
+                            tidings_codegen::refresh::REFRESH_COMMAND,
                             path.display()
                         );
                         Ok(ExitCode::FAILURE)
@@ -269,7 +269,7 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                 .first()
                 .and_then(|n| n.parse().ok())
                 .ok_or("synth needs a number of operations, like `synth 100`")?;
-            print!("{}", comms_codegen::synthetic::spec(n));
+            print!("{}", tidings_codegen::synthetic::spec(n));
             Ok(ExitCode::SUCCESS)
         }
         "help" | "-h" | "--help" => {
@@ -323,9 +323,9 @@ fn import(args: &[String]) -> Result<ExitCode, String> {
         }
         None => None,
     };
-    let mut options = comms_codegen::import::ImportOptions::new(service, name);
+    let mut options = tidings_codegen::import::ImportOptions::new(service, name);
     options.include = include;
-    let imported = comms_codegen::import::import_openapi(&text, &options, existing.as_deref())
+    let imported = tidings_codegen::import::import_openapi(&text, &options, existing.as_deref())
         .map_err(|e| e.to_string())?;
     print!("{}", imported.yaml);
     eprint!("{}", imported.report);

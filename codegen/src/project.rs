@@ -22,7 +22,7 @@ pub struct ProjectCrate {
 pub const CRATES: &[ProjectCrate] = &[
     ProjectCrate {
         dir: "generated",
-        generator: comms,
+        generator: tidings,
     },
     ProjectCrate {
         dir: "sandbox",
@@ -30,20 +30,20 @@ pub const CRATES: &[ProjectCrate] = &[
     },
 ];
 
-/// `comms`: the client modules, with the hand-written items of `src/ext/<service>.rs`
+/// `tidings`: the client modules, with the hand-written items of `src/ext/<service>.rs`
 /// re-exported beside the generated ones.
-pub fn comms(spec_dir: &Path) -> Generator {
+pub fn tidings(spec_dir: &Path) -> Generator {
     Generator::new(spec_dir)
         .extension_module("crate::ext")
-        .crate_path("comms")
+        .crate_path("tidings")
 }
 
-/// `comms-sandbox`: the server modules (a trait and an axum router per service) over the
-/// client types of `comms`; spec problems are listed once, by the build of `comms`.
+/// `tidings-sandbox`: the server modules (a trait and an axum router per service) over the
+/// client types of `tidings`; spec problems are listed once, by the build of `tidings`.
 pub fn sandbox(spec_dir: &Path) -> Generator {
     Generator::new(spec_dir)
-        .server("::comms")
+        .server("::tidings")
         .server_support("crate::server")
         .server_only()
-        .problems_reported_by("comms")
+        .problems_reported_by("tidings")
 }

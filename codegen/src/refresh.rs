@@ -10,7 +10,7 @@ use crate::export::{self, ExportedFile};
 use crate::project;
 
 /// The one command that rewrites every derived, committed file from the specs.
-pub const REFRESH_COMMAND: &str = comms_prebuilt::REFRESH_COMMAND;
+pub const REFRESH_COMMAND: &str = tidings_build::REFRESH_COMMAND;
 
 /// Directories under the spec directory that hold only exported documents (plus a README).
 const EXPORT_DIRS: &[&str] = &["openapi", "asyncapi"];
@@ -77,10 +77,10 @@ fn prebuilt_files(
             contents: f.contents,
         })
         .collect();
-    let fingerprint = comms_prebuilt::fingerprint(spec_dir)
+    let fingerprint = tidings_build::fingerprint(spec_dir)
         .map_err(|e| io_error(spec_dir, &format!("cannot read the specs: {e}")))?;
     files.push(ExportedFile {
-        path: dir.join(comms_prebuilt::FINGERPRINT_FILE),
+        path: dir.join(tidings_build::FINGERPRINT_FILE),
         contents: fingerprint + "\n",
     });
     Ok(files)

@@ -1,6 +1,6 @@
 //! Synthetic specs of any size, for benchmarks: `n` CRUD-style operations over `n / 4`
 //! resources, each with an object type, an open enum and a paginated list, so the cost of every
-//! stage can be measured as the spec grows (`comms-codegen synth N` prints one). [`mangled`]
+//! stage can be measured as the spec grows (`tidings-codegen synth N` prints one). [`mangled`]
 //! adds hard wire names (`DateSent<`, `type`, `self`, ...) that keep the YAML valid, for the
 //! property that a spec `check` accepts gives Rust that compiles.
 

@@ -3,7 +3,7 @@
 
 #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
 
-use comms_codegen::check::{AuthMethod, Service};
+use tidings_codegen::check::{AuthMethod, Service};
 use serde_json::json;
 
 const SPEC: &str = r#"
@@ -54,8 +54,8 @@ operations:
 "#;
 
 fn service() -> Service {
-    let loaded = comms_codegen::load::load_str("provider.yaml", SPEC).unwrap();
-    comms_codegen::check::check(&loaded).unwrap()
+    let loaded = tidings_codegen::load::load_str("provider.yaml", SPEC).unwrap();
+    tidings_codegen::check::check(&loaded).unwrap()
 }
 
 #[test]
@@ -94,7 +94,7 @@ fn check_resolves_every_auth_kind_and_the_error_paths() {
 
 #[test]
 fn generated_code_carries_the_schemes_the_error_spec_and_the_error_code_enum() {
-    let code = comms_codegen::emit::emit_service(&service()).unwrap();
+    let code = tidings_codegen::emit::emit_service(&service()).unwrap();
     for expected in [
         r#"rt::AuthScheme::Basic {
                 username: "account_sid",
@@ -118,7 +118,7 @@ fn generated_code_carries_the_schemes_the_error_spec_and_the_error_code_enum() {
 
 #[test]
 fn openapi_says_basic_prefix_minted_body_auth_and_where_errors_live() {
-    let doc = comms_codegen::export::openapi::document(&service());
+    let doc = tidings_codegen::export::openapi::document(&service());
     let schemes = &doc["components"]["securitySchemes"];
     assert_eq!(schemes["basic"]["scheme"], "basic");
     assert_eq!(
@@ -162,7 +162,7 @@ fn import_finds_where_an_error_schema_keeps_code_and_message() {
         )
         .unwrap()
     };
-    use comms_codegen::import::{ImportOptions, import_openapi};
+    use tidings_codegen::import::{ImportOptions, import_openapi};
     // `{"errors": [{"message", "field"}]}`: a message in the first element, no code.
     let shop = import_openapi(
         &fixture("swagger_2_0.yaml"),
@@ -192,8 +192,8 @@ fn import_finds_where_an_error_schema_keeps_code_and_message() {
 
 /// `SPEC` with `edit` applied to its text, through check: the service or the diagnostics.
 fn check_edited(edit: impl Fn(&str) -> String) -> Result<Service, String> {
-    let loaded = comms_codegen::load::load_str("provider.yaml", &edit(SPEC)).unwrap();
-    comms_codegen::check::check(&loaded).map_err(|d| d.to_string())
+    let loaded = tidings_codegen::load::load_str("provider.yaml", &edit(SPEC)).unwrap();
+    tidings_codegen::check::check(&loaded).map_err(|d| d.to_string())
 }
 
 #[test]
@@ -214,7 +214,7 @@ fn body_auth_fields_send_several_credentials_together() {
             ]
         }
     );
-    let code = comms_codegen::emit::emit_service(&s).unwrap();
+    let code = tidings_codegen::emit::emit_service(&s).unwrap();
     let flat: String = code.split_whitespace().collect();
     assert!(
         flat.contains(r#"fields:&[("api_key","account_sid"),("api_secret","auth_token")]"#),

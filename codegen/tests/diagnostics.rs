@@ -12,8 +12,8 @@ fn diagnostics_of(path: &Path) -> String {
         .unwrap_or("spec.yaml");
     let text = std::fs::read_to_string(path).unwrap();
     let display = format!("broken/{name}");
-    let (loaded, mut diagnostics) = comms_codegen::load::load_str_partial(&display, &text);
-    if let Some(Err(more)) = loaded.as_ref().map(comms_codegen::check::check) {
+    let (loaded, mut diagnostics) = tidings_codegen::load::load_str_partial(&display, &text);
+    if let Some(Err(more)) = loaded.as_ref().map(tidings_codegen::check::check) {
         diagnostics.extend(more);
     }
     assert!(
@@ -75,8 +75,8 @@ fn arbitrary_text_never_panics() {
         "service: &a\n  name: *a",
     ];
     for text in samples {
-        if let (Some(loaded), _) = comms_codegen::load::load_str_partial("sample.yaml", text) {
-            let _ = comms_codegen::check::check(&loaded);
+        if let (Some(loaded), _) = tidings_codegen::load::load_str_partial("sample.yaml", text) {
+            let _ = tidings_codegen::check::check(&loaded);
         }
     }
 }

@@ -6,8 +6,8 @@
 
 use std::path::PathBuf;
 
-use comms_codegen::check::Service;
-use comms_codegen::export;
+use tidings_codegen::check::Service;
+use tidings_codegen::export;
 use serde_json::Value;
 
 fn spec_dir() -> PathBuf {
@@ -15,7 +15,7 @@ fn spec_dir() -> PathBuf {
 }
 
 fn services() -> Vec<Service> {
-    comms_codegen::check::check_dir(&spec_dir()).unwrap()
+    tidings_codegen::check::check_dir(&spec_dir()).unwrap()
 }
 
 fn service(name: &str) -> Service {
@@ -25,7 +25,7 @@ fn service(name: &str) -> Service {
 fn regenerate_hint() -> String {
     format!(
         "{}   (every derived file: the JSON Schema, spec/openapi, spec/asyncapi)",
-        comms_codegen::refresh::REFRESH_COMMAND
+        tidings_codegen::refresh::REFRESH_COMMAND
     )
 }
 
@@ -68,7 +68,7 @@ fn committed_documents_are_fresh() {
             assert!(
                 names.contains(&name),
                 "spec/{name} is not an export of any spec: run `{}`, which removes it",
-                comms_codegen::refresh::REFRESH_COMMAND
+                tidings_codegen::refresh::REFRESH_COMMAND
             );
         }
     }
@@ -357,7 +357,7 @@ fn realtime_documents_say_the_signing_scheme_and_the_websocket_protocol() {
 #[test]
 fn several_webhook_payload_types_are_exported_with_media_type_selection_and_scheme() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/webhooks/spec/hooks.yaml");
-    let doc = export::openapi::document(&comms_codegen::check::check_file(&path).unwrap());
+    let doc = export::openapi::document(&tidings_codegen::check::check_file(&path).unwrap());
     let hooks = doc["webhooks"].as_object().unwrap();
     let names: Vec<&str> = hooks.keys().map(String::as_str).collect();
     assert_eq!(

@@ -2,7 +2,7 @@
 //! every OpenAPI document, the official AsyncAPI parser (`@asyncapi/parser`, through
 //! `tests/peers/exports/validate_asyncapi.js`) on the AsyncAPI one. `scripts/test` installs
 //! both and sets `COMMS_REQUIRE_TOOLS=1`, under which a missing tool fails the test with what to
-//! run; a plain `cargo test -p comms-codegen` in a fresh clone skips these tests and says why.
+//! run; a plain `cargo test -p tidings-codegen` in a fresh clone skips these tests and says why.
 //!
 //! Each checker is also shown a broken copy, so a checker that accepts anything fails here.
 
@@ -175,10 +175,10 @@ fn asyncapi_parser_catches_a_broken_document() {
 #[test]
 fn webhook_payload_types_export_passes_openapi_spec_validator() {
     let spec = root().join("tests/webhooks/spec/hooks.yaml");
-    let service = comms_codegen::check::check_file(&spec).unwrap();
+    let service = tidings_codegen::check::check_file(&spec).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("hooks.openapi.json");
-    let doc = comms_codegen::export::openapi::document(&service);
+    let doc = tidings_codegen::export::openapi::document(&service);
     std::fs::write(&file, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
     let Some(out) = openapi_spec_validator(&file) else {
         return;

@@ -10,7 +10,7 @@ fn spec_dir() -> PathBuf {
 
 #[test]
 fn generated_modules_match_snapshots() {
-    let files = comms_codegen::Generator::new(spec_dir())
+    let files = tidings_codegen::Generator::new(spec_dir())
         .generate()
         .unwrap();
     let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
@@ -22,10 +22,10 @@ fn generated_modules_match_snapshots() {
 
 #[test]
 fn output_is_deterministic() {
-    let a = comms_codegen::Generator::new(spec_dir())
+    let a = tidings_codegen::Generator::new(spec_dir())
         .generate()
         .unwrap();
-    let b = comms_codegen::Generator::new(spec_dir())
+    let b = tidings_codegen::Generator::new(spec_dir())
         .generate()
         .unwrap();
     assert_eq!(a, b);
@@ -35,16 +35,16 @@ fn output_is_deterministic() {
 fn json_schema_file_is_fresh() {
     let committed = std::fs::read_to_string(spec_dir().join("spec.schema.json")).unwrap();
     assert!(
-        committed == comms_codegen::model::json_schema(),
+        committed == tidings_codegen::model::json_schema(),
         "spec/spec.schema.json is stale: run `{}`",
-        comms_codegen::refresh::REFRESH_COMMAND
+        tidings_codegen::refresh::REFRESH_COMMAND
     );
 }
 
 #[test]
 fn gaps_report_lists_assumed_unknown_and_conflicts() {
-    let services = comms_codegen::check::check_dir(&spec_dir()).unwrap();
-    let report = comms_codegen::gaps::report(&services);
+    let services = tidings_codegen::check::check_dir(&spec_dir()).unwrap();
+    let report = tidings_codegen::gaps::report(&services);
     for needle in [
         "## Email service",
         "## Messaging service",
@@ -63,10 +63,10 @@ fn gaps_report_lists_assumed_unknown_and_conflicts() {
 
 #[test]
 fn every_seed_fact_is_marked_from_the_seed() {
-    let loaded = comms_codegen::load::load_dir(&spec_dir()).unwrap();
+    let loaded = tidings_codegen::load::load_dir(&spec_dir()).unwrap();
     for file in &loaded {
         let spec = &file.spec;
-        let seed = Some(comms_codegen::model::Source::Seed);
+        let seed = Some(tidings_codegen::model::Source::Seed);
         assert_eq!(spec.service.source, seed);
         assert_eq!(spec.service.pricing.as_ref().unwrap().source, seed);
         assert!(
@@ -90,7 +90,7 @@ fn every_seed_fact_is_marked_from_the_seed() {
 #[test]
 fn webhook_payload_types_generate_tables_enum_and_functions() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/webhooks/spec");
-    let files = comms_codegen::Generator::new(dir).generate().unwrap();
+    let files = tidings_codegen::Generator::new(dir).generate().unwrap();
     assert_eq!(files.len(), 1);
     let code = &files[0].contents;
     for item in [
@@ -129,10 +129,10 @@ events:
   source: assumed
   webhook: { type: Event }
 "#;
-    let (loaded, problems) = comms_codegen::load::load_str_partial("demo.yaml", spec);
+    let (loaded, problems) = tidings_codegen::load::load_str_partial("demo.yaml", spec);
     assert!(problems.is_empty(), "{problems}");
-    let service = comms_codegen::check::check(&loaded.unwrap()).unwrap();
-    let code = comms_codegen::emit::emit_service(&service).unwrap();
+    let service = tidings_codegen::check::check(&loaded.unwrap()).unwrap();
+    let code = tidings_codegen::emit::emit_service(&service).unwrap();
     assert!(
         code.contains("pub fn decode_webhook(body: &[u8]) -> Result<Event, rt::Error>"),
         "{code}"
@@ -141,8 +141,8 @@ events:
 
 #[test]
 fn each_type_gets_the_serde_direction_the_client_moves_it() {
-    use comms_codegen::resolved::Flow;
-    let services = comms_codegen::check::check_dir(&spec_dir()).unwrap();
+    use tidings_codegen::resolved::Flow;
+    let services = tidings_codegen::check::check_dir(&spec_dir()).unwrap();
     let email = services.iter().find(|s| s.name() == "email").unwrap();
     let flow = |name: &str| email.type_named(name).unwrap().flow;
     let sent = Flow {
@@ -162,7 +162,7 @@ fn each_type_gets_the_serde_direction_the_client_moves_it() {
     // Contained by a request and by an answer: both.
     assert_eq!(flow("Tag"), Flow::BOTH);
 
-    let gated = comms_codegen::Generator::new(spec_dir())
+    let gated = tidings_codegen::Generator::new(spec_dir())
         .generate()
         .unwrap();
     let code = &gated
@@ -194,8 +194,8 @@ fn each_type_gets_the_serde_direction_the_client_moves_it() {
     assert!(gated("::serde::Serialize", "SendEmailResponse"));
     assert!(!gated("::serde::Serialize", "Tag") && !gated("::serde::Deserialize<'de>", "Tag"));
     // A crate that serves its own types gets both, ungated.
-    let both = comms_codegen::Generator::new(spec_dir())
-        .serde(comms_codegen::emit::SerdeDirections::Both)
+    let both = tidings_codegen::Generator::new(spec_dir())
+        .serde(tidings_codegen::emit::SerdeDirections::Both)
         .generate()
         .unwrap();
     let code = &both.iter().find(|f| f.name == "email.rs").unwrap().contents;

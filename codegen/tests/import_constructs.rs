@@ -6,12 +6,12 @@
 
 use std::path::PathBuf;
 
-use comms_codegen::check::{Service, Ty, TypeKind};
-use comms_codegen::import::{ImportOptions, Imported, import_openapi};
-use comms_codegen::model::{
+use tidings_codegen::check::{Service, Ty, TypeKind};
+use tidings_codegen::import::{ImportOptions, Imported, import_openapi};
+use tidings_codegen::model::{
     AuthKind, BodyEncoding, FormArrays, ListStyle, PayloadEncoding, SpecFile, Statuses,
 };
-use comms_codegen::resolved::Answer;
+use tidings_codegen::resolved::Answer;
 
 const FIXTURE: &str = "constructs_3_1.yaml";
 
@@ -25,10 +25,10 @@ fn import() -> Imported {
 
 /// The spec as written and the checked service; the generated code parses as Rust.
 fn checked(imported: &Imported) -> (SpecFile, Service) {
-    let loaded = comms_codegen::load::load_str("texts.yaml", &imported.yaml).unwrap();
+    let loaded = tidings_codegen::load::load_str("texts.yaml", &imported.yaml).unwrap();
     let service =
-        comms_codegen::check::check(&loaded).unwrap_or_else(|d| panic!("{d}\n{}", imported.yaml));
-    let code = comms_codegen::emit::emit_service(&service).unwrap();
+        tidings_codegen::check::check(&loaded).unwrap_or_else(|d| panic!("{d}\n{}", imported.yaml));
+    let code = tidings_codegen::emit::emit_service(&service).unwrap();
     syn::parse_file(&code).unwrap();
     (loaded.spec, service)
 }
@@ -74,7 +74,7 @@ fn form_and_multipart_bodies_keep_their_encoding_and_array_style() {
         .unwrap();
     assert!(matches!(
         op.body_encoding,
-        comms_codegen::resolved::BodyEncodingInfo::Multipart(_)
+        tidings_codegen::resolved::BodyEncodingInfo::Multipart(_)
     ));
 }
 

@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use comms_codegen::import::{ImportOptions, import_openapi};
+use tidings_codegen::import::{ImportOptions, import_openapi};
 
 fn fixture(name: &str) -> String {
     std::fs::read_to_string(
@@ -55,7 +55,7 @@ operations:
     source: assumed
 "#;
 
-fn merge(existing: &str) -> comms_codegen::import::Imported {
+fn merge(existing: &str) -> tidings_codegen::import::Imported {
     import_openapi(
         &fixture("features_3_0.yaml"),
         &ImportOptions::new("parcels", "features_3_0.yaml"),
@@ -66,12 +66,12 @@ fn merge(existing: &str) -> comms_codegen::import::Imported {
 
 /// A merged spec that passed `check`, as written (the items' notes and conflicts are spec text).
 struct Checked {
-    spec: comms_codegen::model::SpecFile,
+    spec: tidings_codegen::model::SpecFile,
 }
 
 fn check(yaml: &str) -> Checked {
-    let loaded = comms_codegen::load::load_str("merged.yaml", yaml).unwrap();
-    comms_codegen::check::check(&loaded).unwrap_or_else(|d| panic!("{d}\n{yaml}"));
+    let loaded = tidings_codegen::load::load_str("merged.yaml", yaml).unwrap();
+    tidings_codegen::check::check(&loaded).unwrap_or_else(|d| panic!("{d}\n{yaml}"));
     Checked { spec: loaded.spec }
 }
 
@@ -158,7 +158,7 @@ fn a_spec_to_merge_into_that_is_not_yaml_is_an_error() {
     )
     .unwrap_err();
     assert!(
-        matches!(err, comms_codegen::import::ImportError::Merge(_)),
+        matches!(err, tidings_codegen::import::ImportError::Merge(_)),
         "{err}"
     );
 }

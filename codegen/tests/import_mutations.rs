@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 
-use comms_codegen::import::{ImportOptions, import_openapi};
+use tidings_codegen::import::{ImportOptions, import_openapi};
 use serde_json::{Value, json};
 
 /// A small deterministic generator (xorshift), so a failure replays.
@@ -136,8 +136,8 @@ fn mutated_documents_give_a_checked_spec_or_a_typed_error() {
                 result.unwrap_or_else(|_| panic!("{name} round {round} panicked on:\n{text}"));
             match result {
                 Ok(spec) => {
-                    let loaded = comms_codegen::load::load_str("mutant.yaml", &spec.yaml).unwrap();
-                    comms_codegen::check::check(&loaded).unwrap_or_else(|d| {
+                    let loaded = tidings_codegen::load::load_str("mutant.yaml", &spec.yaml).unwrap();
+                    tidings_codegen::check::check(&loaded).unwrap_or_else(|d| {
                         panic!(
                             "{name} round {round}: the spec does not check: {d}\n{}",
                             spec.yaml

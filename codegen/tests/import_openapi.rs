@@ -6,9 +6,9 @@
 
 use std::path::PathBuf;
 
-use comms_codegen::check::{Service, Ty, TypeKind};
-use comms_codegen::import::{ImportError, ImportOptions, Imported, Version, import_openapi};
-use comms_codegen::model::{AuthKind, Format};
+use tidings_codegen::check::{Service, Ty, TypeKind};
+use tidings_codegen::import::{ImportError, ImportOptions, Imported, Version, import_openapi};
+use tidings_codegen::model::{AuthKind, Format};
 
 fn fixture(name: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -24,7 +24,7 @@ fn import(name: &str, service: &str) -> Imported {
 /// A spec that passed `check`: the resolved service, and the spec as written.
 struct Checked {
     service: Service,
-    spec: comms_codegen::model::SpecFile,
+    spec: tidings_codegen::model::SpecFile,
 }
 
 impl std::ops::Deref for Checked {
@@ -36,10 +36,10 @@ impl std::ops::Deref for Checked {
 
 /// Checks the spec and parses its generated code as Rust.
 fn checked(imported: &Imported) -> Checked {
-    let loaded = comms_codegen::load::load_str("imported.yaml", &imported.yaml).unwrap();
+    let loaded = tidings_codegen::load::load_str("imported.yaml", &imported.yaml).unwrap();
     let service =
-        comms_codegen::check::check(&loaded).unwrap_or_else(|d| panic!("{d}\n{}", imported.yaml));
-    let code = comms_codegen::emit::emit_service(&service).unwrap();
+        tidings_codegen::check::check(&loaded).unwrap_or_else(|d| panic!("{d}\n{}", imported.yaml));
+    let code = tidings_codegen::emit::emit_service(&service).unwrap();
     syn::parse_file(&code).unwrap();
     Checked {
         service,
@@ -55,7 +55,7 @@ fn ty<'a>(s: &'a Service, name: &str) -> &'a TypeKind {
         .kind
 }
 
-fn field<'a>(s: &'a Service, ty_name: &str, wire: &str) -> &'a comms_codegen::check::FieldInfo {
+fn field<'a>(s: &'a Service, ty_name: &str, wire: &str) -> &'a tidings_codegen::check::FieldInfo {
     match ty(s, ty_name) {
         TypeKind::Object(fields) => fields
             .iter()
@@ -65,7 +65,7 @@ fn field<'a>(s: &'a Service, ty_name: &str, wire: &str) -> &'a comms_codegen::ch
     }
 }
 
-fn op<'a>(s: &'a Service, name: &str) -> &'a comms_codegen::check::OperationInfo {
+fn op<'a>(s: &'a Service, name: &str) -> &'a tidings_codegen::check::OperationInfo {
     s.operations
         .iter()
         .find(|o| o.name == name)
@@ -183,7 +183,7 @@ fn openapi_3_0_operations_keep_routes_parameters_statuses_and_auth() {
     assert_eq!(create.body, Some(Ty::Named("CreateParcelRequest".into())));
     assert_eq!(
         s.spec.operations["create_parcel"].status,
-        Some(comms_codegen::model::Statuses::One(201))
+        Some(tidings_codegen::model::Statuses::One(201))
     );
     assert_eq!(s.spec.operations["create_parcel"].errors, [422]);
     assert_eq!(
@@ -206,11 +206,11 @@ fn openapi_3_0_operations_keep_routes_parameters_statuses_and_auth() {
     let ops = &s.spec.operations;
     assert_eq!(
         ops["create_label"].body_encoding,
-        Some(comms_codegen::model::BodyEncoding::Form)
+        Some(tidings_codegen::model::BodyEncoding::Form)
     );
     assert_eq!(
         ops["upload_photo"].body_encoding,
-        Some(comms_codegen::model::BodyEncoding::Multipart)
+        Some(tidings_codegen::model::BodyEncoding::Multipart)
     );
     assert!(ops["get_account"].headers["On-Behalf-Of"].required);
     assert!(ops["list_parcels"].headers.contains_key("X-Trace"));
@@ -278,7 +278,7 @@ fn swagger_2_0_body_and_form_parameters_and_definitions() {
     assert_eq!(send.body, Some(Ty::Named("Mail".into())));
     assert_eq!(
         s.spec.operations["post_mail_send"].status,
-        Some(comms_codegen::model::Statuses::One(202))
+        Some(tidings_codegen::model::Statuses::One(202))
     );
     assert_eq!(field(&s, "Email", "email").format, Some(Format::Email));
     let templates = op(&s, "get_templates");
@@ -293,12 +293,12 @@ fn swagger_2_0_body_and_form_parameters_and_definitions() {
     // Swagger 2.0's `collectionFormat: csv` (its default) is the comma style.
     assert_eq!(
         s.spec.operations["get_templates"].query["generations"].style,
-        Some(comms_codegen::model::ListStyle::Comma)
+        Some(tidings_codegen::model::ListStyle::Comma)
     );
     // `formData` parameters are a form body.
     assert_eq!(
         s.spec.operations["post_template_upload"].body_encoding,
-        Some(comms_codegen::model::BodyEncoding::Form)
+        Some(tidings_codegen::model::BodyEncoding::Form)
     );
     assert!(s.spec.auth.iter().any(|a| a.kind == AuthKind::Basic));
     assert_eq!(s.spec.auth[0].kind, AuthKind::Header);
@@ -314,7 +314,7 @@ fn every_item_says_where_it_was_imported_from_and_the_unknowns_are_gaps() {
     for (name, o) in &s.spec.operations {
         assert_eq!(
             o.source,
-            Some(comms_codegen::model::Source::Imported),
+            Some(tidings_codegen::model::Source::Imported),
             "{name}"
         );
         let note = o.note.as_deref().unwrap_or_default();
@@ -326,7 +326,7 @@ fn every_item_says_where_it_was_imported_from_and_the_unknowns_are_gaps() {
     for (name, t) in &s.spec.types {
         assert_eq!(
             t.source,
-            Some(comms_codegen::model::Source::Imported),
+            Some(tidings_codegen::model::Source::Imported),
             "{name}"
         );
         assert!(
@@ -337,7 +337,7 @@ fn every_item_says_where_it_was_imported_from_and_the_unknowns_are_gaps() {
             "{name}"
         );
     }
-    let report = comms_codegen::gaps::report(std::slice::from_ref(&s.service));
+    let report = tidings_codegen::gaps::report(std::slice::from_ref(&s.service));
     for gap in [
         "limits.rate",
         "retry_policy",
@@ -457,7 +457,7 @@ fn documents_over_the_size_limit_are_refused_before_parsing() {
 #[test]
 fn cli_writes_the_spec_to_stdout_and_the_report_to_stderr() {
     let doc = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/import/swagger_2_0.yaml");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_comms-codegen"))
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tidings-codegen"))
         .args(["import", "openapi"])
         .arg(&doc)
         .args(["--service", "mailer"])
@@ -475,7 +475,7 @@ fn cli_writes_the_spec_to_stdout_and_the_report_to_stderr() {
         report.contains("operations: 3 in the document, 3 imported, 0 skipped"),
         "{report}"
     );
-    let missing = std::process::Command::new(env!("CARGO_BIN_EXE_comms-codegen"))
+    let missing = std::process::Command::new(env!("CARGO_BIN_EXE_tidings-codegen"))
         .args(["import", "openapi"])
         .arg(&doc)
         .output()

@@ -5,8 +5,8 @@
 //! operation keeps no `pagination` and the `pagination` gap counts it.
 #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
 
-use comms_codegen::import::{ImportOptions, Imported, import_openapi};
-use comms_codegen::model::{PageStyle, Pagination};
+use tidings_codegen::import::{ImportOptions, Imported, import_openapi};
+use tidings_codegen::model::{PageStyle, Pagination};
 use serde_json::{Value, json};
 
 /// A document with one `GET /things` answering `page` (a schema), with query `params`
@@ -54,10 +54,10 @@ fn integer() -> Value {
 fn import(text: &str) -> (Imported, Option<Pagination>) {
     let imported =
         import_openapi(text, &ImportOptions::new("things", "things.json"), None).unwrap();
-    let loaded = comms_codegen::load::load_str("things.yaml", &imported.yaml).unwrap();
+    let loaded = tidings_codegen::load::load_str("things.yaml", &imported.yaml).unwrap();
     let service =
-        comms_codegen::check::check(&loaded).unwrap_or_else(|d| panic!("{d}\n{}", imported.yaml));
-    let code = comms_codegen::emit::emit_service(&service).unwrap();
+        tidings_codegen::check::check(&loaded).unwrap_or_else(|d| panic!("{d}\n{}", imported.yaml));
+    let code = tidings_codegen::emit::emit_service(&service).unwrap();
     syn::parse_file(&code).unwrap();
     let op = &loaded.spec.operations["list_things"];
     if op.pagination.is_some() {

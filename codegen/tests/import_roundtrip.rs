@@ -6,8 +6,8 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use comms_codegen::check::{Service, TypeKind};
-use comms_codegen::import::{ImportOptions, import_openapi};
+use tidings_codegen::check::{Service, TypeKind};
+use tidings_codegen::import::{ImportOptions, import_openapi};
 
 fn spec_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../spec")
@@ -18,7 +18,7 @@ fn operations(s: &Service) -> BTreeMap<String, String> {
     s.operations
         .iter()
         .map(|o| {
-            let params = |ps: &[comms_codegen::check::ParamInfo]| {
+            let params = |ps: &[tidings_codegen::check::ParamInfo]| {
                 let mut v: Vec<String> = ps
                     .iter()
                     .map(|p| {
@@ -107,17 +107,17 @@ fn auth(s: &Service) -> Vec<String> {
 
 #[test]
 fn export_then_import_gives_back_operations_types_and_auth() {
-    let services = comms_codegen::check::check_dir(&spec_dir()).unwrap();
+    let services = tidings_codegen::check::check_dir(&spec_dir()).unwrap();
     assert_eq!(services.len(), 3);
     for original in &services {
-        let document = comms_codegen::export::openapi::document(original);
-        let text = comms_codegen::export::to_json(&document);
+        let document = tidings_codegen::export::openapi::document(original);
+        let text = tidings_codegen::export::to_json(&document);
         let options =
             ImportOptions::new(original.name(), format!("{}.openapi.json", original.name()));
         let imported = import_openapi(&text, &options, None)
             .unwrap_or_else(|e| panic!("{}: {e}", original.name()));
-        let loaded = comms_codegen::load::load_str("imported.yaml", &imported.yaml).unwrap();
-        let back = comms_codegen::check::check(&loaded)
+        let loaded = tidings_codegen::load::load_str("imported.yaml", &imported.yaml).unwrap();
+        let back = tidings_codegen::check::check(&loaded)
             .unwrap_or_else(|d| panic!("{}: {d}\n{}", original.name(), imported.yaml));
         let name = original.name();
         assert_eq!(

@@ -109,12 +109,12 @@ fn mutated_specs_never_panic() {
         let text = std::fs::read_to_string(dir.join(name)).unwrap();
         for _ in 0..rounds {
             let mutated = mutate(&text, &mut rng);
-            let (loaded, errors) = comms_codegen::load::load_str_partial(name, &mutated);
-            let checked = loaded.as_ref().map(comms_codegen::check::check);
+            let (loaded, errors) = tidings_codegen::load::load_str_partial(name, &mutated);
+            let checked = loaded.as_ref().map(tidings_codegen::check::check);
             match checked {
                 Some(Ok(service)) if errors.is_empty() => {
                     // A mutation that is still a valid spec must still emit parseable code.
-                    comms_codegen::emit::emit_service(&service).unwrap();
+                    tidings_codegen::emit::emit_service(&service).unwrap();
                     clean += 1;
                 }
                 _ => {

@@ -4,7 +4,7 @@
 //! crate and `cargo check`ed against the workspace's runtime.
 //!
 //! CI runs a small sample; `COMMS_NAME_CASES=2000 COMMS_NAME_COMPILE=200 cargo test -p
-//! comms-codegen --test rust_names` runs a larger one. The crate builds in
+//! tidings-codegen --test rust_names` runs a larger one. The crate builds in
 //! `target/rust-names`, so later runs only check the new code.
 
 #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
@@ -12,7 +12,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use comms_codegen::{check, emit, load, synthetic};
+use tidings_codegen::{check, emit, load, synthetic};
 
 fn workspace() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -50,7 +50,7 @@ edition = "2024"
 publish = false
 
 [dependencies]
-comms-runtime = {{ path = "{}" }}
+tidings-runtime = {{ path = "{}" }}
 serde = {{ version = "1", features = ["derive"] }}
 serde_json = "1"
 
@@ -88,7 +88,7 @@ fn specs_check_accepts_with_hard_names_compile() {
             Ok(module) => accepted.push((seed, module)),
             Err(report) => {
                 refused += 1;
-                // A refusal says where and why, never "a bug in comms-codegen".
+                // A refusal says where and why, never "a bug in tidings-codegen".
                 assert!(
                     report.contains(&format!("{service}.yaml:")) && !report.contains("bug in"),
                     "seed {seed}:\n{report}\n{text}"

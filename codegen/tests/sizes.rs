@@ -5,8 +5,8 @@
 
 use std::path::PathBuf;
 
-use comms_codegen::check::{Service, TypeKind};
-use comms_codegen::{check, emit, load};
+use tidings_codegen::check::{Service, TypeKind};
+use tidings_codegen::{check, emit, load};
 
 fn spec(name: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../spec/{name}.yaml"));

@@ -1,7 +1,7 @@
 //! Generates `own_spec::notes` (client) and `notes_server.rs` (server, used by the tests) from
 //! `spec/notes.yaml` into `OUT_DIR`, under the optional-provenance policy of a crate's own specs.
 
-use comms_codegen::{Generator, ProvenancePolicy};
+use tidings_codegen::{Generator, ProvenancePolicy};
 
 fn main() {
     let Ok(out_dir) = std::env::var("OUT_DIR") else {
@@ -16,7 +16,7 @@ fn main() {
         // is the package name, spelled here so the guide shows the option.
         .crate_path("own_spec")
         // The server side too, for the loopback test: client types from this crate, support
-        // from comms-sandbox. Only the test includes it, so the library does not need axum.
+        // from tidings-sandbox. Only the test includes it, so the library does not need axum.
         .server("::own_spec")
         .run_build_script();
 }

@@ -1,8 +1,8 @@
 //! Generates one module per spec in this directory (`*.yaml`, e.g. `sendgrid.yaml` →
-//! `comms_providers::sendgrid`) into `OUT_DIR`; `src/lib.rs` includes them.
+//! `tidings_providers::sendgrid`) into `OUT_DIR`; `src/lib.rs` includes them.
 //!
-//! This is all a crate with its own specs needs: a build dependency on `comms-codegen`, a
-//! dependency on `comms-runtime`, `serde` and `serde_json` (what the generated code calls), this
+//! This is all a crate with its own specs needs: a build dependency on `tidings-codegen`, a
+//! dependency on `tidings-runtime`, `serde` and `serde_json` (what the generated code calls), this
 //! file, and one `include!` per spec. A broken spec fails the build with `file:line:column`.
 
 fn main() {
@@ -11,12 +11,12 @@ fn main() {
         std::process::exit(1);
     };
     // Specs are read from the crate's own directory; cargo reruns this when one changes.
-    comms_codegen::Generator::new(".")
+    tidings_codegen::Generator::new(".")
         .out_dir(&out_dir)
         .run_build_script();
-    // Specs made by `comms-codegen import openapi` from the excerpts the provider tests serve,
+    // Specs made by `tidings-codegen import openapi` from the excerpts the provider tests serve,
     // checked in as imported (`imported/README.md`); their modules end in `_imported`.
-    comms_codegen::Generator::new("imported")
+    tidings_codegen::Generator::new("imported")
         .out_dir(&out_dir)
         .run_build_script();
 }

@@ -3,8 +3,8 @@
 //! `EXCERPT_LIMIT` bytes of the body.
 #![no_main]
 
-use comms_runtime::ApiError;
-use comms_runtime::error::{EXCERPT_LIMIT, excerpt};
+use tidings_runtime::ApiError;
+use tidings_runtime::error::{EXCERPT_LIMIT, excerpt};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -31,6 +31,6 @@ fuzz_target!(|data: &[u8]| {
         "excerpt of {} bytes",
         kept.len()
     );
-    let decode = comms_runtime::Error::decode("fuzz", body);
+    let decode = tidings_runtime::Error::decode("fuzz", body);
     let _ = (decode.to_string(), format!("{decode:?}"));
 });

@@ -8,15 +8,15 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let (loaded, problems) = comms_codegen::load::load_str_partial("fuzz.yaml", text);
+    let (loaded, problems) = tidings_codegen::load::load_str_partial("fuzz.yaml", text);
     let _ = problems.to_string();
     let Some(loaded) = loaded else {
         return;
     };
-    match comms_codegen::check::check(&loaded) {
+    match tidings_codegen::check::check(&loaded) {
         Ok(service) => {
             // A spec the checker accepts must emit (or fail with a message), never panic.
-            let _ = comms_codegen::emit::emit_service(&service);
+            let _ = tidings_codegen::emit::emit_service(&service);
         }
         Err(problems) => {
             let _ = problems.to_string();

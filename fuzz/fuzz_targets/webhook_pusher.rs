@@ -5,10 +5,10 @@
 //! attacker-chosen. Never a panic.
 #![no_main]
 
-use comms::pusher;
-use comms_runtime::ErrorKind;
-use comms_runtime::reqwest::header::{HeaderMap, HeaderValue};
-use comms_runtime::webhook::{sign_pusher, verify_pusher};
+use tidings::pusher;
+use tidings_runtime::ErrorKind;
+use tidings_runtime::reqwest::header::{HeaderMap, HeaderValue};
+use tidings_runtime::webhook::{sign_pusher, verify_pusher};
 use libfuzzer_sys::fuzz_target;
 
 const KEY: &str = "app-key";
@@ -30,7 +30,7 @@ fuzz_target!(|data: &[u8]| {
         verify_pusher(SECRET, &signature, data).expect("own signature verifies");
         let h = headers(KEY.as_bytes(), signature.as_bytes());
         for result in [
-            comms::realtime::verify_webhook(SECRET, &signature, data),
+            tidings::realtime::verify_webhook(SECRET, &signature, data),
             pusher::verify_webhook(Some(KEY), SECRET, &h, data),
             pusher::verify_webhook(None, SECRET, &h, data),
         ] {

@@ -7,9 +7,9 @@
 //! cleanly or pass. Never a panic.
 #![no_main]
 
-use comms_runtime::ErrorKind;
-use comms_runtime::reqwest::header::{HeaderMap, HeaderValue};
-use comms_runtime::webhook::{StandardWebhooks, decode_event};
+use tidings_runtime::ErrorKind;
+use tidings_runtime::reqwest::header::{HeaderMap, HeaderValue};
+use tidings_runtime::webhook::{StandardWebhooks, decode_event};
 use libfuzzer_sys::fuzz_target;
 
 const SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
@@ -30,8 +30,8 @@ fn headers(id: &[u8], timestamp: &[u8], signature: &[u8]) -> HeaderMap {
 
 fn check_both(secret: &str, h: &HeaderMap, body: &[u8], signed: bool) {
     for result in [
-        comms::email::verify_webhook(secret, h, body).map(|e| format!("{e:?}")),
-        comms::messaging::verify_webhook(secret, h, body).map(|e| format!("{e:?}")),
+        tidings::email::verify_webhook(secret, h, body).map(|e| format!("{e:?}")),
+        tidings::messaging::verify_webhook(secret, h, body).map(|e| format!("{e:?}")),
     ] {
         if let Err(e) = result {
             let _ = (e.to_string(), format!("{e:?}"));
@@ -59,8 +59,8 @@ fuzz_target!(|data: &[u8]| {
             .verify_at(&h, data, now)
             .expect("own signature verifies");
         check_both(SECRET, &h, data, true);
-        let _ = decode_event::<comms::email::EmailEvent>(data);
-        let _ = decode_event::<comms::messaging::MessagingEvent>(data);
+        let _ = decode_event::<tidings::email::EmailEvent>(data);
+        let _ = decode_event::<tidings::messaging::MessagingEvent>(data);
         return;
     }
     let mut parts = data.splitn(5, |&b| b == 0);

@@ -3,9 +3,9 @@
 //! member events, encrypted data) and the text form. Must never panic.
 #![no_main]
 
-use comms::realtime::ServerMessage;
-use comms_runtime::realtime::crypto::{self, EncryptedData, MasterKey};
-use comms_runtime::realtime::{Frame, Members};
+use tidings::realtime::ServerMessage;
+use tidings_runtime::realtime::crypto::{self, EncryptedData, MasterKey};
+use tidings_runtime::realtime::{Frame, Members};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -3,16 +3,16 @@
 //! Against the sandbox: start it in one terminal, paste its `export` lines into another, run:
 //!
 //! ```console
-//! $ cargo run -p comms-sandbox
-//! $ cargo run -p comms --example email
+//! $ cargo run -p tidings-sandbox
+//! $ cargo run -p tidings --example email
 //! ```
 
-use comms::ErrorKind;
-use comms::email::{EmailClient, ListEmailsQuery, SendEmailRequest};
+use tidings::ErrorKind;
+use tidings::email::{EmailClient, ListEmailsQuery, SendEmailRequest};
 use futures_util::TryStreamExt;
 
 #[tokio::main]
-async fn main() -> Result<(), comms::Error> {
+async fn main() -> Result<(), tidings::Error> {
     // COMMS_EMAIL_BASE_URL and COMMS_EMAIL_API_KEY (every missing variable is named at once).
     let email = EmailClient::from_env()?;
 

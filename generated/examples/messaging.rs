@@ -1,15 +1,15 @@
 //! Send on every channel of the messaging service, and tell errors apart by kind.
 //!
 //! ```console
-//! $ cargo run -p comms-sandbox                 # in one terminal; paste its exports in the next
-//! $ cargo run -p comms --example messaging
+//! $ cargo run -p tidings-sandbox                 # in one terminal; paste its exports in the next
+//! $ cargo run -p tidings --example messaging
 //! ```
 
-use comms::ErrorKind;
-use comms::messaging::{Message, MessagingClient};
+use tidings::ErrorKind;
+use tidings::messaging::{Message, MessagingClient};
 
 #[tokio::main]
-async fn main() -> Result<(), comms::Error> {
+async fn main() -> Result<(), tidings::Error> {
     let messaging = MessagingClient::from_env()?;
 
     let sends = [

@@ -3,14 +3,14 @@
 //! can read (the realtime server relays ciphertext).
 //!
 //! ```console
-//! $ cargo run -p comms-sandbox                 # in one terminal; paste its exports in the next
-//! $ cargo run -p comms --example presence
+//! $ cargo run -p tidings-sandbox                 # in one terminal; paste its exports in the next
+//! $ cargo run -p tidings --example presence
 //! ```
 
 use std::time::Duration;
 
-use comms::pusher::{self, Connection, ConnectionState, MasterKey};
-use comms::realtime::RealtimeClient;
+use tidings::pusher::{self, Connection, ConnectionState, MasterKey};
+use tidings::realtime::RealtimeClient;
 
 const WAIT: Duration = Duration::from_secs(10);
 

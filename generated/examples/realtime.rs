@@ -2,14 +2,14 @@
 //! server triggers an event through the signed HTTP API, the client receives it.
 //!
 //! ```console
-//! $ cargo run -p comms-sandbox                 # in one terminal; paste its exports in the next
-//! $ cargo run -p comms --example realtime
+//! $ cargo run -p tidings-sandbox                 # in one terminal; paste its exports in the next
+//! $ cargo run -p tidings --example realtime
 //! ```
 
 use std::time::Duration;
 
-use comms::pusher::{self, ConnectionState};
-use comms::realtime::RealtimeClient;
+use tidings::pusher::{self, ConnectionState};
+use tidings::realtime::RealtimeClient;
 
 const WAIT: Duration = Duration::from_secs(10);
 

@@ -2,8 +2,8 @@
 //! the typed event, answer 2xx quickly (the service retries anything else).
 //!
 //! ```console
-//! $ cargo run -p comms --example webhooks      # listens on 127.0.0.1:3000
-//! $ cargo run -p comms-sandbox -- --webhook-url http://127.0.0.1:3000/hooks/messaging
+//! $ cargo run -p tidings --example webhooks      # listens on 127.0.0.1:3000
+//! $ cargo run -p tidings-sandbox -- --webhook-url http://127.0.0.1:3000/hooks/messaging
 //! ```
 //! and set `COMMS_MESSAGING_WEBHOOK_SECRET` to the secret the sandbox prints.
 
@@ -14,8 +14,8 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::post;
-use comms::http::HeaderMap;
-use comms::messaging::{MessagingEvent, WEBHOOK_SECRET_ENV, verify_webhook};
+use tidings::http::HeaderMap;
+use tidings::messaging::{MessagingEvent, WEBHOOK_SECRET_ENV, verify_webhook};
 
 async fn receive(State(secret): State<Arc<String>>, headers: HeaderMap, body: Bytes) -> StatusCode {
     match verify_webhook(&secret, &headers, &body) {

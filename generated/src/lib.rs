@@ -28,9 +28,9 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg_attr(feature = "email", doc = "```no_run")]
 #![cfg_attr(not(feature = "email"), doc = "```ignore")]
-//! use comms::email::{EmailClient, SendEmailRequest};
+//! use tidings::email::{EmailClient, SendEmailRequest};
 //!
-//! # async fn example() -> Result<(), comms::Error> {
+//! # async fn example() -> Result<(), tidings::Error> {
 //! let email = EmailClient::from_env()?;
 //! let request = SendEmailRequest::new("Ada <ada@example.com>", ["grace@example.com"])
 //!     .subject("Hello")
@@ -41,20 +41,20 @@
 //! # }
 //! ```
 
-pub use comms_runtime::{
+pub use tidings_runtime::{
     ApiError, Call, CallContext, CallOptions, Client, ClientBuilder, DecodeError, Error, ErrorKind,
     ItemStream, RateLimit, Result, RetryPolicy, Secret, TimeoutKind, TooLarge, WebhookFailure,
 };
 
-/// The engine underneath (`comms-runtime`), for what the re-exports leave out: the untyped
+/// The engine underneath (`tidings-runtime`), for what the re-exports leave out: the untyped
 /// client and request, service and operation specs, custom signers and rate limiters.
 #[doc(inline)]
-pub use comms_runtime as runtime;
+pub use tidings_runtime as runtime;
 
 /// HTTP header types, as `verify_webhook` and [`CallOptions`] take them (the `http` crate's,
 /// re-exported so an app needs no `http` dependency of its own).
 pub mod http {
-    pub use comms_runtime::reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+    pub use tidings_runtime::reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 }
 
 /// The email service's SMTP relay (feature `smtp`): send a
@@ -62,7 +62,7 @@ pub mod http {
 #[cfg(feature = "smtp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "smtp")))]
 pub mod smtp {
-    pub use comms_runtime::smtp::{SmtpReceipt, SmtpRelay, SmtpRelayBuilder, SmtpTls};
+    pub use tidings_runtime::smtp::{SmtpReceipt, SmtpRelay, SmtpRelayBuilder, SmtpTls};
 }
 
 mod ext;
@@ -70,7 +70,7 @@ mod ext;
 // Each generated module sits in a private one and is re-exported, so its feature badge
 // (`doc(cfg)`) has an item to sit on: an attribute on `include!` would be lost. Its code is
 // generated from the specs at build time with the `codegen` feature, otherwise the committed
-// copy of the same code (`comms-codegen refresh` writes it).
+// copy of the same code (`tidings-codegen refresh` writes it).
 #[cfg(feature = "email")]
 mod generated_email {
     #[cfg(feature = "codegen")]

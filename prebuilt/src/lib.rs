@@ -1,18 +1,18 @@
 //! What a build script needs to ship generated code without compiling the generator.
 //!
-//! `comms` and `comms-sandbox` commit the code `comms-codegen` generates from `spec/*.yaml`
+//! `tidings` and `tidings-sandbox` commit the code `tidings-codegen` generates from `spec/*.yaml`
 //! (their `src/prebuilt/` directories), so an application that depends on them compiles no YAML
 //! parser, no `syn` and no formatter. Their `codegen` feature turns the generator back on (the
 //! workspace does, so editing a spec and running `cargo build` still rebuilds the clients).
 //!
 //! Without the generator, a build script can still tell when the committed code no longer matches
-//! the specs beside it: [`fingerprint`] hashes the spec files, `comms-codegen refresh` writes that
+//! the specs beside it: [`fingerprint`] hashes the spec files, `tidings-codegen refresh` writes that
 //! hash into [`FINGERPRINT_FILE`] next to the code, and [`check`] compares the two.
 //!
 //! ```no_run
 //! // build.rs of a crate shipping `src/prebuilt/`
-//! let spec_dir = comms_prebuilt::spec_dir(".");
-//! comms_prebuilt::check(&spec_dir, "src/prebuilt");
+//! let spec_dir = tidings_build::spec_dir(".");
+//! tidings_build::check(&spec_dir, "src/prebuilt");
 //! ```
 
 use std::io;
@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 pub const FINGERPRINT_FILE: &str = "spec.fingerprint";
 
 /// The command that rewrites the committed code from the specs.
-pub const REFRESH_COMMAND: &str = "cargo run -p comms-codegen -- refresh";
+pub const REFRESH_COMMAND: &str = "cargo run -p tidings-codegen -- refresh";
 
 /// The spec files of `spec_dir` (`*.yaml` and `*.yml`, not in subdirectories), sorted by name.
 pub fn spec_files(spec_dir: &Path) -> io::Result<Vec<PathBuf>> {

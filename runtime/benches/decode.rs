@@ -1,13 +1,13 @@
 //! Decoding speed of a generated struct: through the runtime's field table
-//! (`comms_runtime::object`, what generated code does) against serde's derive for the same
+//! (`tidings_runtime::object`, what generated code does) against serde's derive for the same
 //! struct, from the same JSON (an email event as the email API answers it: a dozen fields,
 //! optional ones absent or `null`, a list, a map and one unknown field to skip).
 //!
-//! Run: `cargo bench -p comms-runtime --bench decode`
+//! Run: `cargo bench -p tidings-runtime --bench decode`
 
 use std::collections::BTreeMap;
 
-use comms_runtime::object::{self, Decode};
+use tidings_runtime::object::{self, Decode};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde::Deserialize;
 use serde::de::{Error, MapAccess};

@@ -2,11 +2,11 @@
 //! three shapes servers send (`data` as a JSON string holding JSON, as an object, absent),
 //! each beside a peer: two `serde_json::Value` parses, as a generic client decodes a frame.
 //!
-//! Run: `cargo bench -p comms-runtime --features realtime --bench frames`
+//! Run: `cargo bench -p tidings-runtime --features realtime --bench frames`
 
 use std::hint::black_box;
 
-use comms_runtime::realtime::Frame;
+use tidings_runtime::realtime::Frame;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn frames(c: &mut Criterion) {

@@ -6,16 +6,16 @@
 //! It also prints heap allocations per call for both (counted on the calling thread only, so
 //! the server's allocations are left out).
 //!
-//! Run: `cargo bench -p comms-runtime --bench overhead`
+//! Run: `cargo bench -p tidings-runtime --bench overhead`
 //!
-//! For a profiler, `OVERHEAD_PROFILE=reqwest` (or `comms_runtime`) makes the bench binary skip
+//! For a profiler, `OVERHEAD_PROFILE=reqwest` (or `tidings_runtime`) makes the bench binary skip
 //! criterion and make `OVERHEAD_CALLS` (default 100,000) calls of that side one at a time, then
 //! print the time they took: two runs with the same count compare sample for sample.
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use comms_runtime::*;
+use tidings_runtime::*;
 use criterion::{Criterion, Throughput, criterion_group};
 use futures_util::future::join_all;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -210,7 +210,7 @@ fn overhead(c: &mut Criterion) {
     let raw_allocs = allocations_per_call(&rt, || raw_call(&raw, &url));
     let runtime_allocs = allocations_per_call(&rt, || runtime_call(&client));
     println!(
-        "allocations per call (calling thread): reqwest {raw_allocs:.1}, comms_runtime \
+        "allocations per call (calling thread): reqwest {raw_allocs:.1}, tidings_runtime \
          {runtime_allocs:.1} ({:+.1})",
         runtime_allocs - raw_allocs
     );
@@ -218,7 +218,7 @@ fn overhead(c: &mut Criterion) {
     let mut group = c.benchmark_group("sequential");
     group.throughput(Throughput::Elements(1));
     group.bench_function("reqwest", |b| b.to_async(&rt).iter(|| raw_call(&raw, &url)));
-    group.bench_function("comms_runtime", |b| {
+    group.bench_function("tidings_runtime", |b| {
         b.to_async(&rt).iter(|| runtime_call(&client))
     });
     group.finish();
@@ -229,7 +229,7 @@ fn overhead(c: &mut Criterion) {
         b.to_async(&rt)
             .iter(|| join_all((0..CONCURRENT).map(|_| raw_call(&raw, &url))))
     });
-    group.bench_function("comms_runtime", |b| {
+    group.bench_function("tidings_runtime", |b| {
         b.to_async(&rt)
             .iter(|| join_all((0..CONCURRENT).map(|_| runtime_call(&client))))
     });
@@ -243,7 +243,7 @@ fn overhead(c: &mut Criterion) {
         let runtime_total = std::cell::Cell::new(Duration::ZERO);
         let mut group = c.benchmark_group(format!("paired_{concurrency}"));
         group.throughput(Throughput::Elements(concurrency as u64));
-        group.bench_function("comms_runtime_interleaved_with_reqwest", |b| {
+        group.bench_function("tidings_runtime_interleaved_with_reqwest", |b| {
             b.to_async(&rt).iter_custom(|iters| {
                 let (raw, client, url) = (&raw, &client, &url);
                 let (raw_total, runtime_total) = (&raw_total, &runtime_total);
@@ -280,8 +280,8 @@ fn overhead(c: &mut Criterion) {
         );
         if runtime_secs > 0.0 {
             println!(
-                "paired_{concurrency}: comms_runtime throughput / reqwest throughput = {:.3} \
-                 (reqwest {:.2?} vs comms_runtime {:.2?} for the same calls)",
+                "paired_{concurrency}: tidings_runtime throughput / reqwest throughput = {:.3} \
+                 (reqwest {:.2?} vs tidings_runtime {:.2?} for the same calls)",
                 raw_secs / runtime_secs,
                 raw_total.get(),
                 runtime_total.get()

@@ -55,7 +55,7 @@ pub type MintFuture<'a> = Pin<Box<dyn Future<Output = Result<Secret, Error>> + S
 /// A closure `Fn(MintRequest<'_>) -> Result<Secret, Error>` is a minter.
 ///
 /// ```
-/// use comms_runtime::{Error, MintRequest, Secret, TokenMinter};
+/// use tidings_runtime::{Error, MintRequest, Secret, TokenMinter};
 ///
 /// fn minter() -> impl TokenMinter {
 ///     |request: MintRequest<'_>| -> Result<Secret, Error> {

@@ -33,7 +33,7 @@ type Sending = Pin<Box<dyn Future<Output = Result<Response, Error>> + Send>>;
 /// it can be stored, moved to another task and awaited later.
 ///
 /// ```no_run
-/// # use comms_runtime::*;
+/// # use tidings_runtime::*;
 /// # static GET: OperationSpec = OperationSpec::get("get_email", "/v1/emails/{id}");
 /// # async fn demo(client: Client) -> Result<(), Error> {
 /// let call: Call<serde_json::Value> = client.call(GET.request().path_param("id", "em_1"));

@@ -26,7 +26,7 @@ use crate::spec::{AuthScheme, CredentialSpec, OperationSpec, ResponseLimitSpec, 
 /// retry budget.
 ///
 /// ```no_run
-/// # use comms_runtime::*;
+/// # use tidings_runtime::*;
 /// # static SPEC: ServiceSpec = ServiceSpec { name: "email", title: "Email", base_url: None,
 /// #   base_url_env: "COMMS_EMAIL_BASE_URL",
 /// #   credentials: &[CredentialSpec { name: "api_key", env: "COMMS_EMAIL_API_KEY", secret: true }],
@@ -145,7 +145,7 @@ impl Client {
     /// is not read). See [`ClientBuilder::max_response_bytes`]. The whole call ends by its
     /// deadline, 30 s by default ([`ClientBuilder::total_timeout`]).
     ///
-    /// Runs inside a `comms.request` tracing span (service, operation, attempts, status,
+    /// Runs inside a `tidings.request` tracing span (service, operation, attempts, status,
     /// request id), with one `attempt` span per attempt. Neither carries a credential, a
     /// query string or an auth header value.
     pub fn execute(
@@ -186,7 +186,7 @@ pub(crate) fn execute<C: std::borrow::Borrow<Client> + Send>(
         let client = client.borrow();
         let shared = &*client.shared;
         let span = tracing::debug_span!(
-            "comms.request",
+            "tidings.request",
             service = shared.pipeline.spec.name,
             operation = request.op.name,
             attempts = Empty,
@@ -220,7 +220,7 @@ pub(crate) fn execute<C: std::borrow::Borrow<Client> + Send>(
     }
 }
 
-/// Writes a finished call's attempts, status and request id into its `comms.request` span,
+/// Writes a finished call's attempts, status and request id into its `tidings.request` span,
 /// with the closing event (when the span is on), and returns the result.
 fn record_call(
     span: &tracing::Span,
@@ -251,7 +251,7 @@ fn record_call(
 /// Builds a [`Client`]. Every default comes from the [`ServiceSpec`].
 ///
 /// ```
-/// # use comms_runtime::*;
+/// # use tidings_runtime::*;
 /// # static SPEC: ServiceSpec = ServiceSpec { name: "email", title: "Email", base_url: None,
 /// #   base_url_env: "COMMS_EMAIL_BASE_URL",
 /// #   credentials: &[CredentialSpec { name: "api_key", env: "COMMS_EMAIL_API_KEY", secret: true }],
@@ -598,7 +598,7 @@ impl<C: From<Client>> ClientBuilder<C> {
         };
         let user_agent = self
             .user_agent
-            .unwrap_or_else(|| concat!("comms-runtime/", env!("CARGO_PKG_VERSION")).to_owned());
+            .unwrap_or_else(|| concat!("tidings-runtime/", env!("CARGO_PKG_VERSION")).to_owned());
         let user_agent = reqwest::header::HeaderValue::from_str(&user_agent)
             .map_err(|_| Error::config("user agent is not a valid header value"))?;
         let budget = RetryBudget::new(self.retry.budget_ratio_percent);

@@ -1,4 +1,4 @@
-//! The paths `comms_runtime::config::*` of earlier releases: [`ClientBuilder`] (with
+//! The paths `tidings_runtime::config::*` of earlier releases: [`ClientBuilder`] (with
 //! [`Client`](crate::Client), in `client`), [`CallOptions`] and [`DEFAULT_TOTAL_TIMEOUT`]
 //! (in `options`), [`RetryPolicy`] (in [`crate::retry`]) and [`RateLimit`] (in
 //! [`crate::ratelimit`]). All are re-exported at the crate root, which is where new code

@@ -5,7 +5,7 @@
 //! ```
 //! #[derive(serde::Deserialize, serde::Serialize)]
 //! struct Message {
-//!     #[serde(with = "comms_runtime::dates::rfc2822")]
+//!     #[serde(with = "tidings_runtime::dates::rfc2822")]
 //!     date_created: String,
 //! }
 //! let m: Message =

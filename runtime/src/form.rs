@@ -25,8 +25,8 @@ pub const MAX_MULTIPART_BYTES: usize = 32 * 1024 * 1024;
 /// fields are left out.
 ///
 /// ```
-/// use comms_runtime::form::pairs;
-/// use comms_runtime::{ArrayStyle, FormStyle, NestedStyle};
+/// use tidings_runtime::form::pairs;
+/// use tidings_runtime::{ArrayStyle, FormStyle, NestedStyle};
 /// #[derive(serde::Serialize)]
 /// struct Send { #[serde(rename = "To")] to: &'static str, #[serde(rename = "MediaUrl")] media: Vec<&'static str>, opt: Opt }
 /// #[derive(serde::Serialize)]
@@ -36,7 +36,7 @@ pub const MAX_MULTIPART_BYTES: usize = 32 * 1024 * 1024;
 /// let got = pairs(&body, style)?;
 /// assert_eq!(got, [("To", "+15550001"), ("MediaUrl", "a"), ("MediaUrl", "b"), ("opt[x]", "1")]
 ///     .map(|(k, v)| (k.to_owned(), v.to_owned())));
-/// # Ok::<(), comms_runtime::Error>(())
+/// # Ok::<(), tidings_runtime::Error>(())
 /// ```
 ///
 /// # Errors
@@ -170,13 +170,13 @@ fn write_value(
 /// number or boolean `T` asks for.
 ///
 /// ```
-/// use comms_runtime::form::decode;
-/// use comms_runtime::FormStyle;
+/// use tidings_runtime::form::decode;
+/// use tidings_runtime::FormStyle;
 /// #[derive(serde::Deserialize, PartialEq, Debug)]
 /// struct Send { #[serde(rename = "To")] to: String, #[serde(rename = "MediaUrl")] media: Vec<String>, n: u32 }
 /// let got: Send = decode(b"To=%2B1555&MediaUrl=a&MediaUrl=b&n=3", FormStyle::DEFAULT)?;
 /// assert_eq!(got, Send { to: "+1555".into(), media: vec!["a".into(), "b".into()], n: 3 });
-/// # Ok::<(), comms_runtime::Error>(())
+/// # Ok::<(), tidings_runtime::Error>(())
 /// ```
 ///
 /// # Errors
@@ -334,7 +334,7 @@ pub fn multipart<B: Serialize + ?Sized>(
         }
     }
     let pairs = fields_to_pairs(&texts, style)?;
-    let boundary = format!("comms-{}", hex::encode(crate::random::bytes::<12>()));
+    let boundary = format!("tidings-{}", hex::encode(crate::random::bytes::<12>()));
     let mut out = Vec::new();
     let push = |out: &mut Vec<u8>, head: String, data: &[u8]| -> Result<(), Error> {
         if out.len() + head.len() + data.len() + boundary.len() + 8 > MAX_MULTIPART_BYTES {

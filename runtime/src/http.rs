@@ -1,4 +1,4 @@
-//! The paths `comms_runtime::http::{Client, Request, Response}` of earlier releases. The
+//! The paths `tidings_runtime::http::{Client, Request, Response}` of earlier releases. The
 //! types live in their own modules now (`client`, `request`, `response`) and are re-exported
 //! at the crate root, which is where new code should name them. Nothing in the crate imports
 //! this module.

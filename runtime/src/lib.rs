@@ -1,4 +1,4 @@
-//! `comms-runtime`: the hand-written engine behind the generated `comms` clients.
+//! `tidings-runtime`: the hand-written engine behind the generated `tidings` clients.
 //!
 //! Generated code describes each service and operation as `'static` data ([`ServiceSpec`],
 //! [`OperationSpec`]), fills a [`Request`] and calls the one non-generic entry point,
@@ -34,7 +34,7 @@
 //! `default-features = false` and skip compiling TLS and HTTP/2.
 //!
 //! ```no_run
-//! use comms_runtime::*;
+//! use tidings_runtime::*;
 //!
 //! static SPEC: ServiceSpec = ServiceSpec {
 //!     name: "email",

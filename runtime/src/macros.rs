@@ -9,7 +9,7 @@
 /// `From<&str>` / `From<String>`. A variant may not be named `Unknown`.
 ///
 /// ```
-/// comms_runtime::open_enum! {
+/// tidings_runtime::open_enum! {
 ///     /// Delivery status of an email.
 ///     pub enum EmailStatus {
 ///         /// Waiting for its send time.

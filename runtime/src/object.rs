@@ -12,7 +12,7 @@
 //! is not read as a struct (the derive accepts one; no API sends it).
 //!
 //! ```
-//! use comms_runtime::object::{self, Decode};
+//! use tidings_runtime::object::{self, Decode};
 //! use serde::de::{Error, MapAccess};
 //!
 //! #[derive(Debug, PartialEq)]

@@ -56,8 +56,8 @@ impl From<&ResponseLimitSpec> for BodyLimits {
 /// Per-call overrides, applied with [`Client::with_options`](crate::Client::with_options).
 ///
 /// ```no_run
-/// # async fn demo(client: comms_runtime::Client, request: comms_runtime::Request) -> Result<(), comms_runtime::Error> {
-/// # use comms_runtime::CallOptions;
+/// # async fn demo(client: tidings_runtime::Client, request: tidings_runtime::Request) -> Result<(), tidings_runtime::Error> {
+/// # use tidings_runtime::CallOptions;
 /// use std::time::Duration;
 /// let response = client
 ///     .with_options(

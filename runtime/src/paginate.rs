@@ -60,7 +60,7 @@ pub struct Page<T> {
 /// an [`Error::Decode`] instead of looping.
 ///
 /// ```no_run
-/// # use comms_runtime::*;
+/// # use tidings_runtime::*;
 /// # static LIST: OperationSpec = OperationSpec::get("list_emails", "/v1/emails");
 /// static PAGES: PaginationSpec = PaginationSpec::cursor("data", "has_more", "id", "after");
 /// # async fn demo(client: Client) -> Result<(), Error> {

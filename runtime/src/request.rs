@@ -62,7 +62,7 @@ impl Request {
     /// is one pair per item, see [`crate::query::encode`]).
     ///
     /// ```
-    /// # use comms_runtime::*;
+    /// # use tidings_runtime::*;
     /// # static LIST: OperationSpec = OperationSpec::get("list_emails", "/v1/emails");
     /// #[derive(serde::Serialize)]
     /// struct ListQuery { limit: Option<u32>, after: Option<String> }
@@ -169,7 +169,7 @@ impl Request {
     /// `style` ([`crate::form::encode`]).
     ///
     /// ```
-    /// # use comms_runtime::*;
+    /// # use tidings_runtime::*;
     /// # static SEND: OperationSpec = OperationSpec::post("create_message", "/Messages.json");
     /// let body = serde_json::json!({"To": "+15558675310", "MediaUrl": ["a", "b"]});
     /// let request = SEND.request().form(&body, FormStyle::DEFAULT)?;

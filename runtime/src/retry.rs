@@ -13,7 +13,7 @@ use crate::spec::RetrySpec;
 /// How failed attempts are retried. Starts from the service's [`RetrySpec`].
 ///
 /// ```
-/// # use comms_runtime::{RetryPolicy, RetrySpec};
+/// # use tidings_runtime::{RetryPolicy, RetrySpec};
 /// use std::time::Duration;
 /// let policy = RetryPolicy::from_spec(&RetrySpec::DEFAULT)
 ///     .max_attempts(5)

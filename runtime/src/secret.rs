@@ -10,7 +10,7 @@ use std::sync::Arc;
 /// [`Secret::expose`] at the one place that sends it. Cloning is cheap (shared).
 ///
 /// ```
-/// # use comms_runtime::Secret;
+/// # use tidings_runtime::Secret;
 /// let key = Secret::new("sk_live_123");
 /// assert_eq!(format!("{key:?}"), "Secret(<redacted>)");
 /// assert_eq!(key.expose(), "sk_live_123");
@@ -67,7 +67,7 @@ impl From<&str> for Secret {
 /// the expected ones. The workspace's one implementation, on `subtle`.
 ///
 /// ```
-/// use comms_runtime::constant_time_eq;
+/// use tidings_runtime::constant_time_eq;
 /// assert!(constant_time_eq(b"sk_live_123", b"sk_live_123"));
 /// assert!(!constant_time_eq(b"sk_live_123", b"sk_live_124"));
 /// assert!(!constant_time_eq(b"sk_live_123", b"sk_live_12"));

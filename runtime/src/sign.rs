@@ -68,7 +68,7 @@ impl SignedParts {
 /// `Debug` implementations must not print secrets.
 ///
 /// ```
-/// use comms_runtime::{Error, SignableRequest, SignedParts, Signer};
+/// use tidings_runtime::{Error, SignableRequest, SignedParts, Signer};
 ///
 /// #[derive(Debug)]
 /// struct Nonce;
@@ -92,7 +92,7 @@ type HmacSha256 = Hmac<Sha256>;
 /// parameter but the signature, keys lowercased and sorted, `k=v` joined by `&`, unescaped.
 ///
 /// ```
-/// use comms_runtime::{Method, PusherSigner, Secret, SignableRequest};
+/// use tidings_runtime::{Method, PusherSigner, Secret, SignableRequest};
 /// let signer = PusherSigner::new("278d425bdf160c739803", Secret::new("7ad3773142a6692b25b8"));
 /// let body = br#"{"name":"foo","channels":["project-3"],"data":"{\"some\":\"data\"}"}"#;
 /// let parts = signer.sign_at(&SignableRequest::new(&Method::POST, "/apps/3/events", &[], Some(body)), 1353088179);

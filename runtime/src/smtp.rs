@@ -84,7 +84,7 @@ impl SmtpTls {
 
 /// A typed request that can be sent through an SMTP relay.
 ///
-/// Implemented by service crates for their send requests (e.g. `comms::email::SendEmailRequest`)
+/// Implemented by service crates for their send requests (e.g. `tidings::email::SendEmailRequest`)
 /// and here for ready-made [`lettre::Message`]s.
 pub trait SmtpMessage {
     /// Builds the MIME message, with `idempotency_key` carried in whatever header the service
@@ -289,8 +289,8 @@ impl SmtpRelayBuilder {
 /// appears in `Debug` output or errors.
 ///
 /// ```no_run
-/// # use comms_runtime::smtp::{SmtpRelay, SmtpTls};
-/// # async fn demo(message: comms_runtime::smtp::lettre::Message) -> Result<(), comms_runtime::Error> {
+/// # use tidings_runtime::smtp::{SmtpRelay, SmtpTls};
+/// # async fn demo(message: tidings_runtime::smtp::lettre::Message) -> Result<(), tidings_runtime::Error> {
 /// let relay = SmtpRelay::builder("smtp.example.com")
 ///     .tls(SmtpTls::StartTls) // port 587
 ///     .api_key(std::env::var("COMMS_EMAIL_API_KEY").unwrap_or_default())

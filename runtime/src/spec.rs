@@ -12,7 +12,7 @@ use crate::Method;
 /// # Example
 ///
 /// ```
-/// use comms_runtime::*;
+/// use tidings_runtime::*;
 ///
 /// static EMAIL: ServiceSpec = ServiceSpec {
 ///     name: "email",
@@ -150,7 +150,7 @@ pub enum SigningScheme {
 /// number indexes an array, so `0.code` reads the first element of a top-level array).
 ///
 /// ```
-/// use comms_runtime::{ApiError, ErrorSpec};
+/// use tidings_runtime::{ApiError, ErrorSpec};
 ///
 /// static TWILIO_LIKE: ErrorSpec =
 ///     ErrorSpec { code: Some("code"), message: Some("message"), in_success: None };
@@ -377,7 +377,7 @@ impl OperationSpec {
     /// A `GET` operation: safe to repeat, no body.
     ///
     /// ```
-    /// use comms_runtime::{OperationSpec, RetryClass};
+    /// use tidings_runtime::{OperationSpec, RetryClass};
     ///
     /// static GET_EMAIL: OperationSpec = OperationSpec::get("get_email", "/v1/emails/{id}");
     /// static SEND_EMAIL: OperationSpec =
@@ -447,7 +447,7 @@ impl OperationSpec {
     /// The same operation, whose encoded body may be at most `max` bytes.
     ///
     /// ```
-    /// use comms_runtime::OperationSpec;
+    /// use tidings_runtime::OperationSpec;
     ///
     /// static SEND: OperationSpec = OperationSpec::post("send", "/v1/send").max_body_bytes(16);
     /// let err = SEND.request().json(&"a string longer than sixteen bytes").unwrap_err();
@@ -473,7 +473,7 @@ pub enum RetryClass {
 /// How a list operation pages: where its items live and how the next page is found.
 ///
 /// ```
-/// use comms_runtime::{PaginationSpec, PageStyle};
+/// use tidings_runtime::{PaginationSpec, PageStyle};
 ///
 /// // Twilio-like: the items under `messages`, the next page's URL under `next_page_uri`.
 /// static MESSAGES: PaginationSpec =

@@ -40,7 +40,7 @@ impl<E> Content<E> {
 /// use serde::de::IntoDeserializer;
 /// let value = serde_json::json!({"type": "email.sent", "data": {"id": "em_1"}});
 /// let (tag, content, whole) =
-///     comms_runtime::union::split(value.clone(), "type", Some("data")).unwrap();
+///     tidings_runtime::union::split(value.clone(), "type", Some("data")).unwrap();
 /// assert_eq!(tag.as_deref(), Some("email.sent"));
 /// assert_eq!(content.value(), &serde_json::json!({"id": "em_1"}));
 /// assert_eq!(whole, value);
@@ -81,7 +81,7 @@ pub fn content<T: DeserializeOwned, E: serde::de::Error>(content: Content<E>) ->
 /// struct Event(Occupied);
 /// impl serde::Serialize for Event {
 ///     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-///         comms_runtime::union::serialize(s, "name", None, "channel_occupied", Some(&self.0))
+///         tidings_runtime::union::serialize(s, "name", None, "channel_occupied", Some(&self.0))
 ///     }
 /// }
 /// let json = serde_json::to_string(&Event(Occupied { channel: "c".into() })).unwrap();

@@ -29,7 +29,7 @@ impl Format {
     /// Whether `value` has this format.
     ///
     /// ```
-    /// use comms_runtime::validate::Format;
+    /// use tidings_runtime::validate::Format;
     /// assert!(Format::Email.matches("Ann <ann@example.com>"));
     /// assert!(Format::E164.matches("+14155550100"));
     /// assert!(!Format::Rfc3339.matches("2024-02-30T00:00:00Z"));
@@ -116,7 +116,7 @@ impl<T: Validate, S> Validate for HashMap<String, T, S> {
 /// Collects problems while a value validates itself.
 ///
 /// ```
-/// use comms_runtime::validate::{Format, Validate, Validator};
+/// use tidings_runtime::validate::{Format, Validate, Validator};
 /// struct Send { to: Vec<String>, subject: Option<String> }
 /// impl Validate for Send {
 ///     fn validate(&self, v: &mut Validator) {

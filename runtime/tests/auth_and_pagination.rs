@@ -6,7 +6,7 @@ mod common;
 use std::sync::Arc;
 
 use common::*;
-use comms_runtime::*;
+use tidings_runtime::*;
 use futures_util::StreamExt;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
@@ -25,7 +25,7 @@ async fn bearer_header_is_the_default_and_the_key_stays_out_of_the_url() {
     assert_eq!(r.header("accept"), Some("application/json"));
     assert!(
         r.header("user-agent")
-            .is_some_and(|ua| ua.starts_with("comms-runtime/"))
+            .is_some_and(|ua| ua.starts_with("tidings-runtime/"))
     );
 }
 

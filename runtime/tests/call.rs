@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use comms_runtime::*;
+use tidings_runtime::*;
 
 #[derive(Debug, serde::Deserialize, PartialEq)]
 struct Answer {

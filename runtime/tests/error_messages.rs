@@ -9,7 +9,7 @@ mod common;
 use std::time::Duration;
 
 use common::*;
-use comms_runtime::*;
+use tidings_runtime::*;
 
 /// A loopback port with nothing listening (bound, then released).
 fn closed_port() -> u16 {

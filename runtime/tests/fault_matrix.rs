@@ -6,7 +6,7 @@ mod common;
 use std::time::{Duration, Instant, SystemTime};
 
 use common::*;
-use comms_runtime::*;
+use tidings_runtime::*;
 
 #[tokio::test]
 async fn retries_429_after_retry_after_seconds() {

@@ -7,7 +7,7 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 
 use common::*;
-use comms_runtime::*;
+use tidings_runtime::*;
 
 #[derive(Clone, Default)]
 struct Buffer(Arc<Mutex<Vec<u8>>>);
@@ -106,7 +106,7 @@ async fn no_secret_in_trace_logs_or_debug_output() {
         logs.contains("sending request"),
         "logging was not captured:\n{logs}"
     );
-    assert!(logs.contains("comms.request"), "no span in logs:\n{logs}");
+    assert!(logs.contains("tidings.request"), "no span in logs:\n{logs}");
 
     let outputs = [
         ("logs", logs),

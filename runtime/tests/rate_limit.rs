@@ -6,7 +6,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::*;
-use comms_runtime::*;
+use tidings_runtime::*;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ten_callers_never_exceed_the_limit_and_use_it() {

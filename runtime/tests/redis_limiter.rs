@@ -13,9 +13,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use common::*;
-use comms_runtime::ratelimit::redis::{RedisLimiter, WhenUnreachable};
-use comms_runtime::ratelimit::{LimitScope, Limiter};
-use comms_runtime::*;
+use tidings_runtime::ratelimit::redis::{RedisLimiter, WhenUnreachable};
+use tidings_runtime::ratelimit::{LimitScope, Limiter};
+use tidings_runtime::*;
 
 /// A `redis-server` child on a loopback port, without persistence; killed on drop.
 struct Redis {
@@ -269,7 +269,7 @@ async fn redis_keys_hold_a_hash_of_the_credential_never_the_credential() {
     let keys = redis.keys();
     assert!(!keys.is_empty());
     for key in &keys {
-        assert!(key.starts_with("comms:ratelimit:{email:"), "{key}");
+        assert!(key.starts_with("tidings:ratelimit:{email:"), "{key}");
         assert!(
             !key.contains(API_KEY) && !key.contains("SUPERSECRET"),
             "{key}"

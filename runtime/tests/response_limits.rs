@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use common::*;
-use comms_runtime::*;
+use tidings_runtime::*;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
@@ -543,7 +543,7 @@ async fn cr_lf_and_escapes_in_an_error_cannot_forge_a_log_line() {
     // This thread only (the test runtime is single-threaded): other tests are not captured.
     let _default = tracing::subscriber::set_default(subscriber);
 
-    let forged = "bad key\r\n INFO comms.request: call succeeded\n\u{1b}[2K\u{1b}[1A\u{85}done";
+    let forged = "bad key\r\n INFO tidings.request: call succeeded\n\u{1b}[2K\u{1b}[1A\u{85}done";
     let body = serde_json::json!({"error": {
         "code": "invalid\nkey", "message": forged, "request_id": "req\r\nX",
     }})
@@ -559,7 +559,7 @@ async fn cr_lf_and_escapes_in_an_error_cannot_forge_a_log_line() {
 
     let log = String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap();
     assert!(log.contains("call failed"), "{log}");
-    assert!(log.contains(r"bad key\r\n INFO comms.request"), "{log}");
+    assert!(log.contains(r"bad key\r\n INFO tidings.request"), "{log}");
     assert!(!log.contains(['\r', '\u{1b}', '\u{85}']), "{log:?}");
     // Every line is a record of its own: it starts with a level, none is the forged one.
     for line in log.lines() {
@@ -571,7 +571,7 @@ async fn cr_lf_and_escapes_in_an_error_cannot_forge_a_log_line() {
         assert!(
             !line
                 .trim_start()
-                .starts_with("INFO comms.request: call succeeded")
+                .starts_with("INFO tidings.request: call succeeded")
         );
     }
 }

@@ -1,5 +1,5 @@
 //! The `tls` feature: with it an `https` base URL builds a client; without it
-//! (`cargo test -p comms-runtime --no-default-features --test tls_feature`) the same URL is a
+//! (`cargo test -p tidings-runtime --no-default-features --test tls_feature`) the same URL is a
 //! clear configuration error, and a caller's own TLS-less HTTP client fails the request as a
 //! transport error without touching the network, never with a panic.
 
@@ -8,7 +8,7 @@
 mod common;
 
 use common::*;
-use comms_runtime::*;
+use tidings_runtime::*;
 
 fn https_builder(base_url: &str) -> ClientBuilder {
     Client::builder(&EMAIL)
@@ -48,7 +48,7 @@ async fn own_client_without_tls_fails_https_as_transport_without_connecting() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("https://{}", listener.local_addr().unwrap());
     let client = https_builder(&base)
-        .http_client(comms_runtime::reqwest::Client::new())
+        .http_client(tidings_runtime::reqwest::Client::new())
         .retry(RetryPolicy::from_spec(&RetrySpec::DEFAULT).backoff(
             std::time::Duration::from_millis(1),
             std::time::Duration::from_millis(5),

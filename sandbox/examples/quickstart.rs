@@ -8,16 +8,16 @@
 
 use std::time::Duration;
 
-use comms::email::{
+use tidings::email::{
     CreateContactRequest, CreateTemplateRequest, EmailStatus, SendEmailRequest, TemplateRef,
 };
-use comms::messaging::{Message, MessagingEvent, TemplateContent};
-use comms::pusher;
-use comms_runtime::realtime::ConnectionState;
-use comms_runtime::smtp::{SmtpRelay, SmtpTls};
-use comms_sandbox::server::{WebhookTarget, generate_secret};
-use comms_sandbox::{Sandbox, SandboxConfig};
-use comms_tests::{Reply, TestServer};
+use tidings::messaging::{Message, MessagingEvent, TemplateContent};
+use tidings::pusher;
+use tidings_runtime::realtime::ConnectionState;
+use tidings_runtime::smtp::{SmtpRelay, SmtpTls};
+use tidings_sandbox::server::{WebhookTarget, generate_secret};
+use tidings_sandbox::{Sandbox, SandboxConfig};
+use tidings_tests::{Reply, TestServer};
 
 type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
 
@@ -170,13 +170,13 @@ async fn messaging(sandbox: &Sandbox, inbox: &TestServer, secret: &str) -> Resul
     // The sandbox posts signed status webhooks to our inbox; verify one and decode it.
     let (status, message_uuid) = wait_until(|| async {
         inbox.requests().iter().find_map(|r| {
-            let mut headers = comms_runtime::reqwest::header::HeaderMap::new();
+            let mut headers = tidings_runtime::reqwest::header::HeaderMap::new();
             for (name, value) in &r.headers {
                 let name =
-                    comms_runtime::reqwest::header::HeaderName::from_bytes(name.as_bytes()).ok()?;
+                    tidings_runtime::reqwest::header::HeaderName::from_bytes(name.as_bytes()).ok()?;
                 headers.insert(name, value.parse().ok()?);
             }
-            match comms::messaging::verify_webhook(secret, &headers, &r.body).ok()? {
+            match tidings::messaging::verify_webhook(secret, &headers, &r.body).ok()? {
                 MessagingEvent::Status(event) if event.message_uuid == sms.message_uuid => {
                     Some((event.status, event.message_uuid))
                 }

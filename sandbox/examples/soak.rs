@@ -11,7 +11,7 @@
 //! resets the connection before forwarding anything.
 //!
 //! ```console
-//! $ cargo run --release -p comms-sandbox --example soak -- --minutes 3
+//! $ cargo run --release -p tidings-sandbox --example soak -- --minutes 3
 //! ```
 //!
 //! Options: `--minutes M` (fractions allowed), `--tasks N` (10), `--limit N` and
@@ -26,10 +26,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use comms::email::{EmailClient, ListEmailsQuery, SendEmailRequest};
-use comms_runtime::{CallOptions, ErrorKind};
-use comms_sandbox::server::RateLimit;
-use comms_sandbox::{EmailSandbox, EmailSandboxConfig};
+use tidings::email::{EmailClient, ListEmailsQuery, SendEmailRequest};
+use tidings_runtime::{CallOptions, ErrorKind};
+use tidings_sandbox::server::RateLimit;
+use tidings_sandbox::{EmailSandbox, EmailSandboxConfig};
 use futures_util::StreamExt;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -61,7 +61,7 @@ pub struct Settings {
 impl Settings {
     /// The spec's email rate limit, 10 tasks, faults on about 7% of requests.
     pub fn spec(duration: Duration) -> Settings {
-        let (limit, per) = comms::email::SERVICE
+        let (limit, per) = tidings::email::SERVICE
             .rate_limit
             .map_or((1000, 60), |r| (r.requests, u64::from(r.per_seconds)));
         Settings {
@@ -533,7 +533,7 @@ pub async fn run(settings: Settings) -> Result<Report, BoxError> {
     let client = EmailClient::builder()
         .base_url(format!("http://{}", proxy.addr))
         .api_key(sandbox.api_key().to_owned())
-        .rate_limit(Some(comms_runtime::RateLimit::new(
+        .rate_limit(Some(tidings_runtime::RateLimit::new(
             settings.limit,
             settings.per,
         )))

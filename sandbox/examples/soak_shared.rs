@@ -5,8 +5,8 @@
 //! `--kill-redis`, Redis is killed a third of the way in and restarted at two thirds.
 //!
 //! ```console
-//! $ cargo run --release -p comms-sandbox --example soak_shared -- --processes 4 --minutes 3
-//! $ cargo run --release -p comms-sandbox --example soak_shared -- --minutes 1 --kill-redis --fail open
+//! $ cargo run --release -p tidings-sandbox --example soak_shared -- --processes 4 --minutes 3
+//! $ cargo run --release -p tidings-sandbox --example soak_shared -- --minutes 1 --kill-redis --fail open
 //! ```
 //!
 //! Options: those of `soak.rs`, plus `--processes N` (4), `--kill-redis`, `--fail open|closed`
@@ -24,10 +24,10 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use comms::email::EmailClient;
-use comms_runtime::ratelimit::redis::{RedisLimiter, WhenUnreachable};
-use comms_sandbox::server::RateLimit;
-use comms_sandbox::{EmailSandbox, EmailSandboxConfig};
+use tidings::email::EmailClient;
+use tidings_runtime::ratelimit::redis::{RedisLimiter, WhenUnreachable};
+use tidings_sandbox::server::RateLimit;
+use tidings_sandbox::{EmailSandbox, EmailSandboxConfig};
 use serde::{Deserialize, Serialize};
 
 pub use soak::Settings as SoakSettings;
@@ -309,7 +309,7 @@ pub async fn run(
     let checker = EmailClient::builder()
         .base_url(format!("http://{}", proxy.addr))
         .api_key(sandbox.api_key().to_owned())
-        .rate_limit(Some(comms_runtime::RateLimit::new(soak.limit, soak.per)))
+        .rate_limit(Some(tidings_runtime::RateLimit::new(soak.limit, soak.per)))
         .build()?;
     let sent: HashMap<String, String> = total.sent.into_iter().collect();
     let mut soak_settings = soak;
@@ -358,7 +358,7 @@ pub async fn worker_main() -> Result<bool, BoxError> {
     let client = EmailClient::builder()
         .env()
         .base_url(config.base_url.clone())
-        .rate_limit(Some(comms_runtime::RateLimit::new(
+        .rate_limit(Some(tidings_runtime::RateLimit::new(
             config.limit,
             Duration::from_millis(config.per_millis),
         )))

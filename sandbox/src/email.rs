@@ -16,10 +16,10 @@
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
-//! use comms_sandbox::email::{EmailSandbox, EmailSandboxConfig};
+//! use tidings_sandbox::email::{EmailSandbox, EmailSandboxConfig};
 //! let sandbox = EmailSandbox::start(EmailSandboxConfig::default()).await?;
 //! let client = sandbox.client()?;
-//! let request = comms::email::SendEmailRequest::new("ada@example.com", ["grace@example.com"])
+//! let request = tidings::email::SendEmailRequest::new("ada@example.com", ["grace@example.com"])
 //!     .subject("Hello")
 //!     .text("Hi");
 //! let sent = client.send_email(&request).await?;
@@ -37,7 +37,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, SystemTime};
 
 use crate::server::Serving;
-use comms::email::{
+use tidings::email::{
     AddListContactRequest, Bounce, BounceType, Contact, ContactEventData, ContactList,
     CreateContactRequest, CreateListRequest, CreateSuppressionRequest, CreateTemplateRequest,
     CreateWebhookRequest, DeletedObject, Email, EmailBouncedData, EmailEvent, EmailEventData,
@@ -95,7 +95,7 @@ impl Default for EmailSandboxConfig {
             api_key: format!("sk_sandbox_{}", uuid::Uuid::new_v4().simple()),
             host: IpAddr::V4(Ipv4Addr::LOCALHOST),
             port: 0,
-            rate_limit: RateLimit::from_spec(&comms::email::SERVICE),
+            rate_limit: RateLimit::from_spec(&tidings::email::SERVICE),
             lifecycle_step: Duration::from_millis(300),
             webhook: None,
             webhook_retry: WebhookRetry::default(),
@@ -163,7 +163,7 @@ impl EmailSandbox {
     /// When a port cannot be bound or the TLS certificate cannot be made.
     pub async fn start(config: EmailSandboxConfig) -> std::io::Result<EmailSandbox> {
         let background = Background::new();
-        let gateway = Gateway::new(&comms::email::SERVICE)
+        let gateway = Gateway::new(&tidings::email::SERVICE)
             .credential("api_key", config.api_key.clone())
             .rate_limit(config.rate_limit)
             .limits(&config.limits);
@@ -247,8 +247,8 @@ impl EmailSandbox {
     /// # Errors
     ///
     /// When the client cannot be built.
-    pub fn client(&self) -> Result<comms::email::EmailClient, comms::Error> {
-        comms::email::EmailClient::builder()
+    pub fn client(&self) -> Result<tidings::email::EmailClient, tidings::Error> {
+        tidings::email::EmailClient::builder()
             .base_url(&self.base_url)
             .api_key(self.api_key.clone())
             .build()
@@ -791,7 +791,7 @@ impl EmailServer for EmailService {
         &self,
         _ctx: RequestContext,
         body: SendBatchRequest,
-    ) -> Result<comms::email::SendBatchResponse, ServerError> {
+    ) -> Result<tidings::email::SendBatchResponse, ServerError> {
         let mut data = Vec::with_capacity(body.emails.len());
         for (i, email) in body.emails.into_iter().enumerate() {
             data.push(self.accept(email).map_err(|e| {
@@ -803,7 +803,7 @@ impl EmailServer for EmailService {
                     .with_param(param)
             })?);
         }
-        Ok(comms::email::SendBatchResponse::new(data))
+        Ok(tidings::email::SendBatchResponse::new(data))
     }
 
     async fn list_emails(
@@ -1444,7 +1444,7 @@ impl EmailServer for EmailService {
 impl MailSink for EmailService {
     fn deliver(&self, mail: ReceivedMail) -> Result<String, ServerError> {
         let request = mail.to_request()?;
-        comms_runtime::validate::Validator::check(&request)?;
+        tidings_runtime::validate::Validator::check(&request)?;
         if let Some(key) = &mail.idempotency_key {
             let store = self.store();
             if let Some((fingerprint, id)) = store.smtp_keys.get(key) {

@@ -1,6 +1,6 @@
-//! `comms-sandbox`: local servers that behave like the email, messaging and realtime services as
+//! `tidings-sandbox`: local servers that behave like the email, messaging and realtime services as
 //! their specs describe them, in memory, on loopback. Tests and examples start them in-process on
-//! free ports; the `comms-sandbox` binary runs them for other programs.
+//! free ports; the `tidings-sandbox` binary runs them for other programs.
 //!
 //! The email and messaging servers are generated from `spec/*.yaml` (a server trait and router
 //! per service, see [`server`]), so they cannot drift from the clients; the realtime server speaks
@@ -8,10 +8,10 @@
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-//! let sandbox = comms_sandbox::Sandbox::start().await?;
+//! let sandbox = tidings_sandbox::Sandbox::start().await?;
 //! let email = sandbox.email.client()?;
 //! let sent = email
-//!     .send_email(&comms::email::SendEmailRequest::new("ada@example.com", ["grace@example.com"]).text("Hi"))
+//!     .send_email(&tidings::email::SendEmailRequest::new("ada@example.com", ["grace@example.com"]).text("Hi"))
 //!     .await?;
 //! println!("{}", sent.id);
 //! sandbox.shutdown().await;
@@ -192,9 +192,9 @@ impl Sandbox {
     pub fn env(&self) -> Vec<(&'static str, String)> {
         let (e, m, r) = (&self.email, &self.messaging, &self.realtime);
         let (email, messaging, realtime) = (
-            &comms::email::SERVICE,
-            &comms::messaging::SERVICE,
-            &comms::realtime::SERVICE,
+            &tidings::email::SERVICE,
+            &tidings::messaging::SERVICE,
+            &tidings::realtime::SERVICE,
         );
         // Every name comes from the specs (through the generated `SERVICE` data).
         vec![
@@ -203,7 +203,7 @@ impl Sandbox {
             (messaging.base_url_env, m.base_url().to_owned()),
             (credential_env(messaging, "api_key"), m.api_key().to_owned()),
             (
-                comms::messaging::WEBHOOK_SECRET_ENV,
+                tidings::messaging::WEBHOOK_SECRET_ENV,
                 m.webhook_secret().to_owned(),
             ),
             (realtime.base_url_env, r.http_url()),
@@ -230,7 +230,7 @@ impl Sandbox {
 
 /// The environment variable a service's spec names for one of its credentials (empty when the
 /// spec has no such credential, which `sandbox_env_names_come_from_the_specs` rules out).
-fn credential_env(service: &comms_runtime::ServiceSpec, name: &str) -> &'static str {
+fn credential_env(service: &tidings_runtime::ServiceSpec, name: &str) -> &'static str {
     service
         .credentials
         .iter()

@@ -1,10 +1,10 @@
-//! `comms-sandbox`: runs the local stand-ins of the three services and the web inbox on
+//! `tidings-sandbox`: runs the local stand-ins of the three services and the web inbox on
 //! loopback, prints their URLs and test credentials, and runs until Ctrl-C. With `--data DIR`
 //! the inbox and the keys are kept in SQLite and survive restarts.
 //!
 //! ```console
-//! $ cargo run -p comms-sandbox -- --help
-//! $ cargo run -p comms-sandbox -- --data .sandbox --ui-port 8025 --email-key sk_test_1
+//! $ cargo run -p tidings-sandbox -- --help
+//! $ cargo run -p tidings-sandbox -- --data .sandbox --ui-port 8025 --email-key sk_test_1
 //! ```
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -13,15 +13,15 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use comms_sandbox::server::{WebhookTarget, generate_secret};
-use comms_sandbox::store::Db;
-use comms_sandbox::{Retention, Sandbox, SandboxConfig};
+use tidings_sandbox::server::{WebhookTarget, generate_secret};
+use tidings_sandbox::store::Db;
+use tidings_sandbox::{Retention, Sandbox, SandboxConfig};
 
 /// Local stand-ins of the email, messaging and realtime services, with a web inbox of
 /// everything they send. Ports are free ones unless given; keys are made at start unless
 /// given (or kept in `--data`). Every value printed is a sandbox-only test credential.
 #[derive(Debug, Parser)]
-#[command(name = "comms-sandbox", version)]
+#[command(name = "tidings-sandbox", version)]
 struct Cli {
     /// Address every listener binds (loopback by default).
     #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
@@ -144,7 +144,7 @@ fn keys(cli: &Cli, db: Option<&Db>) -> Result<Keys, String> {
             }
             Ok(value)
         };
-    let defaults = comms_sandbox::RealtimeConfig::default();
+    let defaults = tidings_sandbox::RealtimeConfig::default();
     Ok(Keys {
         email: pick("email_api_key", &cli.email_key, &sandbox_key)?,
         messaging: pick("messaging_api_key", &cli.messaging_key, &sandbox_key)?,
@@ -238,7 +238,7 @@ async fn main() -> ExitCode {
         Some(dir) => match Db::open(dir) {
             Ok(db) => Some(db),
             Err(e) => {
-                eprintln!("comms-sandbox: {e}");
+                eprintln!("tidings-sandbox: {e}");
                 return ExitCode::FAILURE;
             }
         },
@@ -247,7 +247,7 @@ async fn main() -> ExitCode {
     let keys = match keys(&cli, db.as_ref()) {
         Ok(keys) => keys,
         Err(e) => {
-            eprintln!("comms-sandbox: cannot keep the keys in the data directory: {e}");
+            eprintln!("tidings-sandbox: cannot keep the keys in the data directory: {e}");
             return ExitCode::FAILURE;
         }
     };
@@ -255,7 +255,7 @@ async fn main() -> ExitCode {
     let sandbox = match Sandbox::start_with(config(&cli, &keys)).await {
         Ok(sandbox) => sandbox,
         Err(e) => {
-            eprintln!("comms-sandbox: cannot start: {e}");
+            eprintln!("tidings-sandbox: cannot start: {e}");
             return ExitCode::FAILURE;
         }
     };
@@ -271,7 +271,7 @@ async fn main() -> ExitCode {
         print!("{secret_line}");
     } else {
         println!(
-            "comms-sandbox is running (Ctrl-C to stop){}\n\n{}{secret_line}",
+            "tidings-sandbox is running (Ctrl-C to stop){}\n\n{}{secret_line}",
             cli.data
                 .as_ref()
                 .map(|d| format!(", keeping its data in {}", d.display()))

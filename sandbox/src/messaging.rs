@@ -15,11 +15,11 @@
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
-//! use comms_sandbox::messaging::{MessagingSandbox, MessagingSandboxConfig};
+//! use tidings_sandbox::messaging::{MessagingSandbox, MessagingSandboxConfig};
 //! let sandbox = MessagingSandbox::start(MessagingSandboxConfig::default()).await?;
 //! let client = sandbox.client()?;
 //! let sent = client
-//!     .send_message(&comms::messaging::Message::sms("Acme", "+447700900123", "Your code is 123456"))
+//!     .send_message(&tidings::messaging::Message::sms("Acme", "+447700900123", "Your code is 123456"))
 //!     .await?;
 //! println!("{}", client.get_message(&sent.message_uuid).await?.status);
 //! sandbox.shutdown().await;
@@ -33,7 +33,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use crate::server::Serving;
-use comms::messaging::{
+use tidings::messaging::{
     Channel, Direction, InboundMessage, ListMessagesQuery, ListResourcesQuery, ListTemplatesQuery,
     Message, MessageRecord, MessageStatus, MessageType, MessagingEvent, Page, Resource,
     SendMessageResponse, SmsStatusDetails, StatusError, StatusEvent, Template, TemplateCategory,
@@ -84,7 +84,7 @@ impl Default for MessagingSandboxConfig {
             api_key: format!("sk_sandbox_{}", uuid::Uuid::new_v4().simple()),
             host: IpAddr::V4(Ipv4Addr::LOCALHOST),
             port: 0,
-            rate_limit: RateLimit::from_spec(&comms::messaging::SERVICE),
+            rate_limit: RateLimit::from_spec(&tidings::messaging::SERVICE),
             lifecycle_step: Duration::from_millis(300),
             webhook: None,
             webhook_retry: WebhookRetry::default(),
@@ -182,7 +182,7 @@ impl MessagingSandbox {
     /// When the port cannot be bound.
     pub async fn start(config: MessagingSandboxConfig) -> std::io::Result<MessagingSandbox> {
         let background = Background::new();
-        let gateway = Gateway::new(&comms::messaging::SERVICE)
+        let gateway = Gateway::new(&tidings::messaging::SERVICE)
             .credential("api_key", config.api_key.clone())
             .rate_limit(config.rate_limit)
             .limits(&config.limits);
@@ -258,8 +258,8 @@ impl MessagingSandbox {
     /// # Errors
     ///
     /// When the client cannot be built.
-    pub fn client(&self) -> Result<comms::messaging::MessagingClient, comms::Error> {
-        comms::messaging::MessagingClient::builder()
+    pub fn client(&self) -> Result<tidings::messaging::MessagingClient, tidings::Error> {
+        tidings::messaging::MessagingClient::builder()
             .base_url(&self.base_url)
             .api_key(self.api_key.clone())
             .build()
@@ -459,7 +459,7 @@ impl MessagingService {
                         record
                             .text
                             .as_deref()
-                            .map(|t| comms::messaging::sms::segments(t).segments)
+                            .map(|t| tidings::messaging::sms::segments(t).segments)
                     })
                     .flatten();
                 if terminal {

@@ -6,8 +6,8 @@
 use std::sync::Arc;
 
 use axum::response::IntoResponse;
-use comms_runtime::OperationSpec;
-use comms_sandbox::server::{Gateway, Incoming};
+use tidings_runtime::OperationSpec;
+use tidings_sandbox::server::{Gateway, Incoming};
 
 /// `send_email` as the generator emits it once `limits.sizes.message_size` has `max: 64`.
 static SEND_EMAIL: OperationSpec = OperationSpec::post("send_email", "/v1/emails")
@@ -16,7 +16,7 @@ static SEND_EMAIL: OperationSpec = OperationSpec::post("send_email", "/v1/emails
 
 async fn serve() -> String {
     let gateway = Arc::new(
-        Gateway::new(&comms::email::SERVICE)
+        Gateway::new(&tidings::email::SERVICE)
             .credential("api_key", "re_test_key")
             .rate_limit(None),
     );
@@ -69,7 +69,7 @@ async fn a_body_past_the_operations_size_is_a_413_with_the_error_body() {
 #[tokio::test]
 async fn an_sms_text_past_the_sms_text_size_is_a_422_naming_the_field() {
     let sandbox =
-        comms_sandbox::MessagingSandbox::start(comms_sandbox::MessagingSandboxConfig::default())
+        tidings_sandbox::MessagingSandbox::start(tidings_sandbox::MessagingSandboxConfig::default())
             .await
             .unwrap();
     let http = reqwest::Client::new();

@@ -7,11 +7,11 @@
 
 use std::sync::Arc;
 
-use comms::email::{
+use tidings::email::{
     CreateTemplateRequest, EmailClient, ListTemplatesQuery, TemplateStatus, UpdateTemplateRequest,
 };
-use comms_sandbox::server::email_server::{self, EmailServer};
-use comms_sandbox::server::{Gateway, ResourceLimits, Resources};
+use tidings_sandbox::server::email_server::{self, EmailServer};
+use tidings_sandbox::server::{Gateway, ResourceLimits, Resources};
 
 struct Bare {
     gateway: Gateway,
@@ -32,7 +32,7 @@ impl EmailServer for Bare {
 async fn serve(limits: ResourceLimits) -> (EmailClient, tokio::task::JoinHandle<()>) {
     let key = "sk_default_server_test";
     let server = Bare {
-        gateway: Gateway::new(&comms::email::SERVICE).credential("api_key", key),
+        gateway: Gateway::new(&tidings::email::SERVICE).credential("api_key", key),
         store: Resources::new(limits),
     };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

@@ -9,13 +9,13 @@ mod email_support;
 use std::collections::HashSet;
 use std::time::Duration;
 
-use comms::email::{
+use tidings::email::{
     CreateContactRequest, CreateWebhookRequest, EmailClient, EmailEvent, EmailStatus,
     ErrorResponse, ListContactsQuery, ListEmailsQuery, SendEmailRequest, WebhookEventType,
 };
-use comms_runtime::{CallOptions, ErrorKind, RateLimit as ClientRateLimit};
-use comms_sandbox::email::{EmailSandbox, EmailSandboxConfig};
-use comms_sandbox::server::{
+use tidings_runtime::{CallOptions, ErrorKind, RateLimit as ClientRateLimit};
+use tidings_sandbox::email::{EmailSandbox, EmailSandboxConfig};
+use tidings_sandbox::server::{
     DeliveryOutcome, RateLimit, WebhookRetry, WebhookTarget, generate_secret,
 };
 use email_support::{Receiver, client_headers, eventually};
@@ -115,7 +115,7 @@ async fn a_sent_email_progresses_and_each_change_arrives_as_a_signed_webhook() {
     assert_eq!(retried.headers["webhook-id"], first.headers["webhook-id"]);
     assert_eq!(retried.body, first.body);
     let event =
-        comms::email::verify_webhook(&secret, &client_headers(&retried.headers), &retried.body)
+        tidings::email::verify_webhook(&secret, &client_headers(&retried.headers), &retried.body)
             .unwrap();
     let EmailEvent::EmailSent(data) = event else {
         panic!("expected email.sent, got {event:?}")
@@ -123,7 +123,7 @@ async fn a_sent_email_progresses_and_each_change_arrives_as_a_signed_webhook() {
     assert_eq!(data.email_id, sent.id);
 
     let delivered = receiver.next_of_type("email.delivered", WAIT).await;
-    match comms::email::verify_webhook(
+    match tidings::email::verify_webhook(
         &secret,
         &client_headers(&delivered.headers),
         &delivered.body,
@@ -135,7 +135,7 @@ async fn a_sent_email_progresses_and_each_change_arrives_as_a_signed_webhook() {
     }
     // A wrong secret does not verify.
     assert!(
-        comms::email::verify_webhook(
+        tidings::email::verify_webhook(
             &generate_secret(),
             &client_headers(&delivered.headers),
             &delivered.body
@@ -171,7 +171,7 @@ async fn registered_webhook_endpoints_get_their_events_signed_with_their_own_sec
         .await
         .unwrap();
     let received = receiver.next(WAIT).await;
-    match comms::email::verify_webhook(&secret, &client_headers(&received.headers), &received.body)
+    match tidings::email::verify_webhook(&secret, &client_headers(&received.headers), &received.body)
         .unwrap()
     {
         EmailEvent::ContactCreated(data) => assert_eq!(data.id, contact.id),
@@ -441,7 +441,7 @@ async fn an_idempotency_key_replays_the_same_answer_and_refuses_another_body() {
 #[tokio::test]
 async fn a_scheduled_email_can_be_rescheduled_and_canceled() {
     let (sandbox, client) = sandbox(EmailSandboxConfig::default()).await;
-    let later = comms_sandbox::server::format_rfc3339(
+    let later = tidings_sandbox::server::format_rfc3339(
         std::time::SystemTime::now() + Duration::from_secs(3600),
     );
     let sent = client
@@ -449,13 +449,13 @@ async fn a_scheduled_email_can_be_rescheduled_and_canceled() {
         .await
         .unwrap();
     assert_eq!(sent.status, EmailStatus::Scheduled);
-    let even_later = comms_sandbox::server::format_rfc3339(
+    let even_later = tidings_sandbox::server::format_rfc3339(
         std::time::SystemTime::now() + Duration::from_secs(7200),
     );
     let moved = client
         .reschedule_email(
             &sent.id,
-            &comms::email::RescheduleEmailRequest::new(even_later.clone()),
+            &tidings::email::RescheduleEmailRequest::new(even_later.clone()),
         )
         .await
         .unwrap();

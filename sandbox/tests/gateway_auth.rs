@@ -11,11 +11,11 @@ use axum::Router;
 use axum::extract::Request;
 use axum::response::Response;
 use axum::routing::post;
-use comms_runtime::{
+use tidings_runtime::{
     AuthScheme, Client, CredentialSpec, ErrorKind, ErrorSpec, MintRequest, OperationSpec,
     RateLimitHeaders, RetrySpec, Secret, ServiceSpec, TimeoutSpec,
 };
-use comms_sandbox::server::{Gateway, Incoming};
+use tidings_sandbox::server::{Gateway, Incoming};
 use serde_json::{Value, json};
 
 static CREDENTIALS: &[CredentialSpec] = &[
@@ -118,7 +118,7 @@ async fn send(
     spec: &'static ServiceSpec,
     url: &str,
     token: &str,
-) -> Result<Value, comms_runtime::Error> {
+) -> Result<Value, tidings_runtime::Error> {
     let client = Client::builder(spec)
         .base_url(url)
         .credential("account_sid", SID)
@@ -170,7 +170,7 @@ async fn a_request_without_credentials_gets_401_in_the_declared_error_shape() {
 #[tokio::test]
 async fn basic_with_an_empty_password_refuses_a_non_empty_one() {
     let url = serve(gateway(&KEY_ONLY)).await;
-    let client = comms_runtime::reqwest::Client::new();
+    let client = tidings_runtime::reqwest::Client::new();
     use base64::Engine as _;
     let header = |pair: &str| {
         format!(
@@ -196,7 +196,7 @@ async fn basic_with_an_empty_password_refuses_a_non_empty_one() {
 }
 
 async fn reqwest_post(url: &str) -> (u16, Value) {
-    let response = comms_runtime::reqwest::Client::new()
+    let response = tidings_runtime::reqwest::Client::new()
         .post(url)
         .header("content-type", "application/json")
         .body("{}")

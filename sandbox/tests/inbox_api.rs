@@ -1,6 +1,6 @@
 //! The inbox without a browser: the Rust wait helpers, the HTTP test API (search, get, delete,
 //! long-poll wait with its timeout), SMTP mail with its raw source, retention pruning, SQLite
-//! persistence across restarts (in-process and through the `comms-sandbox` binary with
+//! persistence across restarts (in-process and through the `tidings-sandbox` binary with
 //! `--data`), and the CLI's `--help`.
 #![allow(clippy::unwrap_used)]
 
@@ -8,9 +8,9 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use comms::email::SendEmailRequest;
-use comms::messaging::Message;
-use comms_sandbox::{Retention, Sandbox, SandboxConfig};
+use tidings::email::SendEmailRequest;
+use tidings::messaging::Message;
+use tidings_sandbox::{Retention, Sandbox, SandboxConfig};
 use serde_json::{Value, json};
 
 const WAIT: Duration = Duration::from_secs(10);
@@ -184,9 +184,9 @@ async fn the_http_api_searches_gets_waits_and_deletes_emails_and_messages() {
 async fn smtp_mail_keeps_its_raw_source_headers_and_attachments() {
     let sandbox = Sandbox::start().await.unwrap();
     let smtp = sandbox.email.smtp_addr().unwrap();
-    let relay = comms_runtime::smtp::SmtpRelay::builder("localhost")
+    let relay = tidings_runtime::smtp::SmtpRelay::builder("localhost")
         .port(smtp.port())
-        .tls(comms_runtime::smtp::SmtpTls::StartTls)
+        .tls(tidings_runtime::smtp::SmtpTls::StartTls)
         .api_key(sandbox.email.api_key().to_owned())
         .add_root_certificate_pem(
             sandbox
@@ -202,7 +202,7 @@ async fn smtp_mail_keeps_its_raw_source_headers_and_attachments() {
     let request = SendEmailRequest::new("ada@example.com", ["grace@example.com"])
         .subject("Over SMTP")
         .text("see attached")
-        .attach(comms::email::Attachment::from_bytes(
+        .attach(tidings::email::Attachment::from_bytes(
             "notes.txt",
             b"remember the milk",
         ));
@@ -323,7 +323,7 @@ async fn a_sandbox_with_a_data_directory_keeps_its_records_across_a_restart() {
 
 #[test]
 fn the_cli_help_exits_zero_and_names_its_flags() {
-    let out = Command::new(env!("CARGO_BIN_EXE_comms-sandbox"))
+    let out = Command::new(env!("CARGO_BIN_EXE_tidings-sandbox"))
         .arg("--help")
         .output()
         .unwrap();
@@ -341,7 +341,7 @@ fn the_cli_help_exits_zero_and_names_its_flags() {
     ] {
         assert!(help.contains(flag), "{flag} missing from --help");
     }
-    let bad = Command::new(env!("CARGO_BIN_EXE_comms-sandbox"))
+    let bad = Command::new(env!("CARGO_BIN_EXE_tidings-sandbox"))
         .arg("--email-port=notaport")
         .output()
         .unwrap();
@@ -350,7 +350,7 @@ fn the_cli_help_exits_zero_and_names_its_flags() {
 
 /// Starts the binary with `args` and reads its `--json` line.
 fn start_binary(args: &[&str]) -> (std::process::Child, Value) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_comms-sandbox"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tidings-sandbox"))
         .args(args)
         .arg("--json")
         .stdout(Stdio::piped())
@@ -381,7 +381,7 @@ async fn the_binary_with_data_keeps_keys_and_emails_across_a_restart_and_fixed_k
         .as_str()
         .unwrap()
         .to_owned();
-    let email = comms::email::EmailClient::builder()
+    let email = tidings::email::EmailClient::builder()
         .base_url(first["email"].as_str().unwrap())
         .api_key(key.clone())
         .build()
@@ -413,7 +413,7 @@ async fn the_binary_with_data_keeps_keys_and_emails_across_a_restart_and_fixed_k
     .await;
     assert_eq!((status, page["total"].as_u64()), (200, Some(1)));
     // The old key still works against the new process.
-    let email = comms::email::EmailClient::builder()
+    let email = tidings::email::EmailClient::builder()
         .base_url(second["email"].as_str().unwrap())
         .api_key(key)
         .build()
@@ -438,7 +438,7 @@ async fn the_binary_with_data_keeps_keys_and_emails_across_a_restart_and_fixed_k
 async fn a_failing_realtime_webhook_is_recorded_with_its_attempts_and_redelivery_answers_typed_errors()
  {
     let receiver =
-        comms_tests::TestServer::start(|_| comms_tests::Reply::json(500, json!({"error": "down"})))
+        tidings_tests::TestServer::start(|_| tidings_tests::Reply::json(500, json!({"error": "down"})))
             .await;
     let mut config = SandboxConfig::default();
     config.realtime = config
@@ -446,7 +446,7 @@ async fn a_failing_realtime_webhook_is_recorded_with_its_attempts_and_redelivery
         .webhook_url(format!("{}/hooks", receiver.url()));
     config.realtime.webhook_attempts = 2;
     let sandbox = Sandbox::start_with(config).await.unwrap();
-    let connection = comms::pusher::connection(&sandbox.realtime.ws_url(), sandbox.realtime.key())
+    let connection = tidings::pusher::connection(&sandbox.realtime.ws_url(), sandbox.realtime.key())
         .connect()
         .unwrap();
     let mut channel = connection.subscribe("news").unwrap();

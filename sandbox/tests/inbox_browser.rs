@@ -8,11 +8,11 @@ mod inbox_support;
 
 use std::time::Duration;
 
-use comms::email::{Attachment, SendEmailRequest};
-use comms::messaging::{Message, TemplateContent};
-use comms_sandbox::server::{WebhookTarget, generate_secret};
-use comms_sandbox::{Sandbox, SandboxConfig};
-use comms_tests::{Reply, TestServer};
+use tidings::email::{Attachment, SendEmailRequest};
+use tidings::messaging::{Message, TemplateContent};
+use tidings_sandbox::server::{WebhookTarget, generate_secret};
+use tidings_sandbox::{Sandbox, SandboxConfig};
+use tidings_tests::{Reply, TestServer};
 use inbox_support::{Browser, ONE_BROWSER};
 use serde_json::json;
 
@@ -264,7 +264,7 @@ async fn messages_appear_per_channel_with_sms_segments_template_text_and_call_ti
     assert!(took < SECOND, "took {took:?}");
     eprintln!("shown in the UI {took:?} after the send returned");
 
-    let component: comms::messaging::TemplateComponent = serde_json::from_value(json!({
+    let component: tidings::messaging::TemplateComponent = serde_json::from_value(json!({
         "type": "body", "parameters": [{"type": "text", "text": "Grace"}]
     }))
     .unwrap();
@@ -456,23 +456,23 @@ async fn a_webhook_delivery_is_listed_with_its_signature_and_redelivered_from_th
         .unwrap();
     assert_eq!(again.body, original.body, "the same event is sent again");
     assert_ne!(again.header("webhook-id").unwrap(), first_id);
-    let mut headers = comms_runtime::reqwest::header::HeaderMap::new();
+    let mut headers = tidings_runtime::reqwest::header::HeaderMap::new();
     for (name, value) in &again.headers {
         headers.insert(
-            comms_runtime::reqwest::header::HeaderName::from_bytes(name.as_bytes()).unwrap(),
+            tidings_runtime::reqwest::header::HeaderName::from_bytes(name.as_bytes()).unwrap(),
             value.parse().unwrap(),
         );
     }
-    comms::email::verify_webhook(&secret, &headers, &again.body).expect("a valid signature");
+    tidings::email::verify_webhook(&secret, &headers, &again.body).expect("a valid signature");
     sandbox.shutdown().await;
 }
 
 /// The receiver's recorded headers as a `HeaderMap` (for the verifiers).
-fn header_map(request: &comms_tests::Recorded) -> comms_runtime::reqwest::header::HeaderMap {
-    let mut headers = comms_runtime::reqwest::header::HeaderMap::new();
+fn header_map(request: &tidings_tests::Recorded) -> tidings_runtime::reqwest::header::HeaderMap {
+    let mut headers = tidings_runtime::reqwest::header::HeaderMap::new();
     for (name, value) in &request.headers {
         headers.insert(
-            comms_runtime::reqwest::header::HeaderName::from_bytes(name.as_bytes()).unwrap(),
+            tidings_runtime::reqwest::header::HeaderName::from_bytes(name.as_bytes()).unwrap(),
             value.parse().unwrap(),
         );
     }
@@ -496,11 +496,11 @@ async fn a_realtime_webhook_is_recorded_shown_and_redelivered_signed_with_the_ap
     open(&browser, &sandbox, "webhooks").await;
 
     // A real WebSocket client occupies a channel: the sandbox posts channel_occupied.
-    let connection = comms::pusher::connection(&sandbox.realtime.ws_url(), &key)
+    let connection = tidings::pusher::connection(&sandbox.realtime.ws_url(), &key)
         .connect()
         .unwrap();
     connection
-        .wait_for(comms::pusher::ConnectionState::Connected, SLOW)
+        .wait_for(tidings::pusher::ConnectionState::Connected, SLOW)
         .await
         .unwrap();
     let mut channel = connection.subscribe("orders").unwrap();
@@ -515,7 +515,7 @@ async fn a_realtime_webhook_is_recorded_shown_and_redelivered_signed_with_the_ap
         .await;
     let first = receiver.requests()[0].clone();
     assert!(first.path.ends_with("/hooks/realtime"), "{}", first.path);
-    comms::pusher::verify_webhook(Some(&key), &secret, &header_map(&first), &first.body)
+    tidings::pusher::verify_webhook(Some(&key), &secret, &header_map(&first), &first.body)
         .expect("the first delivery verifies");
 
     // The inbox API has it, with the signature headers sent, and never the secret.
@@ -601,10 +601,10 @@ async fn a_realtime_webhook_is_recorded_shown_and_redelivered_signed_with_the_ap
     }
     let again = receiver.requests().last().cloned().unwrap();
     assert_eq!(again.body, first.body, "the same events are sent again");
-    comms::pusher::verify_webhook(Some(&key), &secret, &header_map(&again), &again.body)
+    tidings::pusher::verify_webhook(Some(&key), &secret, &header_map(&again), &again.body)
         .expect("the redelivery verifies with the app secret");
     assert!(
-        comms::pusher::verify_webhook(Some(&key), "wrong", &header_map(&again), &again.body)
+        tidings::pusher::verify_webhook(Some(&key), "wrong", &header_map(&again), &again.body)
             .is_err()
     );
     browser
@@ -631,7 +631,7 @@ async fn a_realtime_webhook_is_recorded_shown_and_redelivered_signed_with_the_ap
 
 #[tokio::test]
 async fn instagram_messages_show_their_text_media_link_recipient_and_tag() {
-    use comms::messaging::{InstagramOptions, InstagramTag, InstagramText};
+    use tidings::messaging::{InstagramOptions, InstagramTag, InstagramText};
     let _one = ONE_BROWSER.lock().await;
     let sandbox = sandbox().await;
     let browser = Browser::start().await;
@@ -826,13 +826,13 @@ async fn twelve_hundred_emails_and_sms_page_to_the_oldest_and_search_to_one() {
     config.messaging.rate_limit = None;
     let sandbox = Sandbox::start_with(config).await.unwrap();
     // The clients' own limit (the spec's 1,000 a minute) off too: this is a load on purpose.
-    let email = comms::email::EmailClient::builder()
+    let email = tidings::email::EmailClient::builder()
         .base_url(sandbox.email.base_url())
         .api_key(sandbox.email.api_key())
         .rate_limit(None)
         .build()
         .unwrap();
-    let messaging = comms::messaging::MessagingClient::builder()
+    let messaging = tidings::messaging::MessagingClient::builder()
         .base_url(sandbox.messaging.base_url())
         .api_key(sandbox.messaging.api_key())
         .rate_limit(None)

@@ -9,8 +9,8 @@ mod limits_common;
 
 use std::time::{Duration, Instant};
 
-use comms_sandbox::server::HttpLimits;
-use comms_sandbox::{EmailSandbox, EmailSandboxConfig, MessagingSandbox, MessagingSandboxConfig};
+use tidings_sandbox::server::HttpLimits;
+use tidings_sandbox::{EmailSandbox, EmailSandboxConfig, MessagingSandbox, MessagingSandboxConfig};
 use limits_common::*;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 

@@ -8,9 +8,9 @@ mod limits_common;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use comms_runtime::{Method, PusherSigner, Secret, SignableRequest};
-use comms_sandbox::realtime::{RealtimeConfig, RealtimeSandbox, codes};
-use comms_sandbox::server::HttpLimits;
+use tidings_runtime::{Method, PusherSigner, Secret, SignableRequest};
+use tidings_sandbox::realtime::{RealtimeConfig, RealtimeSandbox, codes};
+use tidings_sandbox::server::HttpLimits;
 use futures_util::{SinkExt, StreamExt};
 use limits_common::*;
 use tokio_tungstenite::tungstenite::Message;

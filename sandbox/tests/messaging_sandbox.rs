@@ -9,14 +9,14 @@ mod support;
 
 use std::time::Duration;
 
-use comms::messaging::{
+use tidings::messaging::{
     Channel, ErrorResponse, ListMessagesQuery, ListTemplatesQuery, Message, MessageStatus,
     MessagingClient, MessagingEvent, TemplateContent, TemplateStatus, UpdateMessageRequest,
     UpdateMessageStatus,
 };
-use comms_runtime::ErrorKind;
-use comms_sandbox::messaging::{MessagingSandbox, MessagingSandboxConfig};
-use comms_sandbox::server::{WebhookTarget, generate_secret};
+use tidings_runtime::ErrorKind;
+use tidings_sandbox::messaging::{MessagingSandbox, MessagingSandboxConfig};
+use tidings_sandbox::server::{WebhookTarget, generate_secret};
 use futures_util::StreamExt;
 use support::{Receiver, client_headers, eventually};
 
@@ -38,8 +38,8 @@ async fn wait_for_status(client: &MessagingClient, uuid: &str, status: MessageSt
     .await;
 }
 
-fn status_event(secret: &str, received: &support::Received) -> comms::messaging::StatusEvent {
-    match comms::messaging::verify_webhook(
+fn status_event(secret: &str, received: &support::Received) -> tidings::messaging::StatusEvent {
+    match tidings::messaging::verify_webhook(
         secret,
         &client_headers(&received.headers),
         &received.body,
@@ -169,7 +169,7 @@ async fn inbound_messages_arrive_as_webhooks_and_can_be_marked_read() {
         "Hi there",
     );
     let received = receiver.next(WAIT).await;
-    match comms::messaging::verify_webhook(
+    match tidings::messaging::verify_webhook(
         &secret,
         &client_headers(&received.headers),
         &received.body,

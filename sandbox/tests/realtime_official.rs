@@ -11,7 +11,7 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use comms::pusher::{self, ConnectionState, MasterKey};
+use tidings::pusher::{self, ConnectionState, MasterKey};
 use realtime_common::*;
 use tokio::sync::mpsc;
 

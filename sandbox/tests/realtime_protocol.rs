@@ -1,5 +1,5 @@
 //! Our realtime clients against the sandbox: the generated HTTP client (`RealtimeClient`) and
-//! the runtime's WebSocket client (`comms::pusher`), over real loopback sockets. Events reach
+//! the runtime's WebSocket client (`tidings::pusher`), over real loopback sockets. Events reach
 //! every channel kind, client events travel between clients, presence is tracked, sign-in and
 //! termination work, and what the protocol forbids is refused by the server itself (frames
 //! sent raw, past our client's own checks).
@@ -9,11 +9,11 @@ mod realtime_common;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use comms::pusher::{self, ConnectionEvent, ConnectionState, Frame, MasterKey};
-use comms::realtime::{BatchEvent, GetChannelQuery, ListChannelsQuery, TriggerEventRequest};
-use comms_runtime::reqwest;
-use comms_runtime::{ErrorKind, Method, PusherSigner, Secret, SignableRequest};
-use comms_sandbox::realtime::{RealtimeConfig, RealtimeSandbox, codes};
+use tidings::pusher::{self, ConnectionEvent, ConnectionState, Frame, MasterKey};
+use tidings::realtime::{BatchEvent, GetChannelQuery, ListChannelsQuery, TriggerEventRequest};
+use tidings_runtime::reqwest;
+use tidings_runtime::{ErrorKind, Method, PusherSigner, Secret, SignableRequest};
+use tidings_sandbox::realtime::{RealtimeConfig, RealtimeSandbox, codes};
 use realtime_common::*;
 
 #[tokio::test]
@@ -201,7 +201,7 @@ async fn every_request_is_signature_checked_and_limits_are_enforced() {
     );
 
     // A wrong secret: the generated client gets a 401 Auth error with the server's words.
-    let wrong = comms::realtime::RealtimeClient::builder()
+    let wrong = tidings::realtime::RealtimeClient::builder()
         .base_url(s.http_url())
         .credential("app_id", s.app_id())
         .credential("key", s.key())
@@ -214,7 +214,7 @@ async fn every_request_is_signature_checked_and_limits_are_enforced() {
     assert_eq!(err.kind(), ErrorKind::Auth);
     assert!(!err.to_string().contains("not-the-secret"));
     match &err {
-        comms::Error::Auth(api) => assert!(api.body_excerpt.contains("auth_signature"), "{api:?}"),
+        tidings::Error::Auth(api) => assert!(api.body_excerpt.contains("auth_signature"), "{api:?}"),
         other => panic!("{other:?}"),
     }
     for (status, what) in [

@@ -1,5 +1,5 @@
 //! Webhooks from the sandbox: channel_occupied / vacated, member_added / removed and
-//! client_event reach a receiver, signed so that `comms::pusher::verify_webhook` accepts them
+//! client_event reach a receiver, signed so that `tidings::pusher::verify_webhook` accepts them
 //! (and rejects them under a wrong secret), retried when the receiver fails.
 #![allow(clippy::unwrap_used)]
 
@@ -13,9 +13,9 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
-use comms::pusher;
-use comms::realtime::WebhookEvent;
-use comms_sandbox::realtime::{RealtimeConfig, RealtimeSandbox};
+use tidings::pusher;
+use tidings::realtime::WebhookEvent;
+use tidings_sandbox::realtime::{RealtimeConfig, RealtimeSandbox};
 use realtime_common::*;
 
 #[derive(Clone, Default)]

@@ -3,7 +3,7 @@
 
 #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
 
-use comms_sandbox::Sandbox;
+use tidings_sandbox::Sandbox;
 
 #[tokio::test]
 async fn sandbox_env_names_come_from_the_specs() {
@@ -26,13 +26,13 @@ async fn sandbox_env_names_come_from_the_specs() {
     );
     // Each is what the spec names, and each has a value.
     for spec in [
-        &comms::email::SERVICE,
-        &comms::messaging::SERVICE,
-        &comms::realtime::SERVICE,
+        &tidings::email::SERVICE,
+        &tidings::messaging::SERVICE,
+        &tidings::realtime::SERVICE,
     ] {
         assert!(names.contains(&spec.base_url_env), "{}", spec.name);
     }
-    assert!(names.contains(&comms::messaging::WEBHOOK_SECRET_ENV));
+    assert!(names.contains(&tidings::messaging::WEBHOOK_SECRET_ENV));
     assert!(env.iter().all(|(_, value)| !value.is_empty()), "{env:?}");
     sandbox.shutdown().await;
 }

@@ -9,9 +9,9 @@ mod smtp_support;
 
 use std::time::{Duration, Instant};
 
-use comms::email::ListEmailsQuery;
-use comms_sandbox::email::{EmailSandbox, EmailSandboxConfig};
-use comms_sandbox::smtp::SmtpConfig;
+use tidings::email::ListEmailsQuery;
+use tidings_sandbox::email::{EmailSandbox, EmailSandboxConfig};
+use tidings_sandbox::smtp::SmtpConfig;
 use smtp_support::{auth_plain, connect, connect_tls, logged_in};
 use tokio::io::AsyncWriteExt;
 
@@ -21,7 +21,7 @@ async fn sandbox(smtp: SmtpConfig) -> EmailSandbox {
         .unwrap()
 }
 
-async fn stored(sandbox: &EmailSandbox) -> Vec<comms::email::Email> {
+async fn stored(sandbox: &EmailSandbox) -> Vec<tidings::email::Email> {
     sandbox
         .client()
         .unwrap()

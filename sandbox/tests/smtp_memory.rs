@@ -11,8 +11,8 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use comms_sandbox::email::{EmailSandbox, EmailSandboxConfig};
-use comms_sandbox::smtp::SmtpConfig;
+use tidings_sandbox::email::{EmailSandbox, EmailSandboxConfig};
+use tidings_sandbox::smtp::SmtpConfig;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// Counts live heap bytes and their peak.

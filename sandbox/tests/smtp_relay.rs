@@ -1,4 +1,4 @@
-//! The runtime's SMTP relay client (`comms_runtime::smtp::SmtpRelay`, STARTTLS, AUTH with the
+//! The runtime's SMTP relay client (`tidings_runtime::smtp::SmtpRelay`, STARTTLS, AUTH with the
 //! API key) against the email sandbox's SMTP listener: the mail lands in the same store as REST
 //! sends, with its tags; wrong keys are refused; an idempotency key is honoured.
 
@@ -8,10 +8,10 @@ mod email_support;
 
 use std::time::Duration;
 
-use comms::email::{EmailStatus, ListEmailsQuery, SendEmailRequest};
-use comms_runtime::ErrorKind;
-use comms_runtime::smtp::{SmtpRelay, SmtpTls};
-use comms_sandbox::email::{EmailSandbox, EmailSandboxConfig};
+use tidings::email::{EmailStatus, ListEmailsQuery, SendEmailRequest};
+use tidings_runtime::ErrorKind;
+use tidings_runtime::smtp::{SmtpRelay, SmtpTls};
+use tidings_sandbox::email::{EmailSandbox, EmailSandboxConfig};
 use email_support::eventually;
 
 fn relay(sandbox: &EmailSandbox, key: &str) -> SmtpRelay {

@@ -37,7 +37,7 @@ def make_certificates(directory):
     """A CA, and a server certificate for 127.0.0.1 / localhost signed by it."""
     now = datetime.datetime.now(datetime.timezone.utc)
     ca_key = ec.generate_private_key(ec.SECP256R1())
-    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "comms test CA")])
+    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "tidings test CA")])
     ca = (
         x509.CertificateBuilder()
         .subject_name(ca_name)

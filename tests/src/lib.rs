@@ -202,8 +202,8 @@ async fn read_request(socket: &mut tokio::net::TcpStream) -> Option<Recorded> {
 /// A `SendEmailRequest` with every field set (recipients of each kind, both bodies, three kinds
 /// of attachment, a header, tags, metadata, a send time, tracking): for tests that check the
 /// whole request on the wire or against the exported OpenAPI document.
-pub fn full_send_email_request() -> comms::email::SendEmailRequest {
-    use comms::email::{Attachment, SendEmailRequest, TrackingSettings};
+pub fn full_send_email_request() -> tidings::email::SendEmailRequest {
+    use tidings::email::{Attachment, SendEmailRequest, TrackingSettings};
     SendEmailRequest::new("Ada <ada@example.com>", ["grace@example.com"])
         .cc(["alan@example.com"])
         .bcc(["audit@example.com"])

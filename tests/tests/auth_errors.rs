@@ -8,11 +8,11 @@
 #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
 
 use base64::Engine as _;
-use comms_runtime::{
+use tidings_runtime::{
     AuthScheme, Client, CredentialSpec, Error, ErrorKind, ErrorSpec, FailureWhen, InSuccessSpec,
     MintRequest, OperationSpec, RateLimitHeaders, RetrySpec, Secret, ServiceSpec, TimeoutSpec,
 };
-use comms_tests::{Reply, TestServer};
+use tidings_tests::{Reply, TestServer};
 use hmac::{Hmac, Mac};
 use serde_json::json;
 
@@ -119,7 +119,7 @@ static MINTED: ServiceSpec = service(
 static GET: OperationSpec = OperationSpec::get("get_message", "/messages/{id}");
 static SEND: OperationSpec = OperationSpec::post("send_message", "/messages");
 
-fn client(spec: &'static ServiceSpec, server: &TestServer) -> comms_runtime::ClientBuilder {
+fn client(spec: &'static ServiceSpec, server: &TestServer) -> tidings_runtime::ClientBuilder {
     Client::builder(spec)
         .base_url(server.url())
         .credential("account_sid", SID)
@@ -413,12 +413,12 @@ async fn an_error_body_past_the_limit_keeps_its_start_and_no_decoded_body() {
     let api = err.api_error().unwrap();
     assert!(api.body_truncated);
     assert!(api.body.is_none());
-    assert!(api.body_excerpt.len() <= comms_runtime::error::EXCERPT_LIMIT + 3);
+    assert!(api.body_excerpt.len() <= tidings_runtime::error::EXCERPT_LIMIT + 3);
 }
 
 #[tokio::test]
 async fn generated_error_code_enum_reads_the_code_of_an_error() {
-    use comms::messaging::{ErrorCode, MessagingClient};
+    use tidings::messaging::{ErrorCode, MessagingClient};
     let server = TestServer::start(|_| {
         Reply::json(
             404,

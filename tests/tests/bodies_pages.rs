@@ -17,9 +17,9 @@ mod generated {
     include!(concat!(env!("OUT_DIR"), "/bodies_server.rs"));
 }
 
-use comms_runtime::form::FilePart;
-use comms_runtime::{ErrorKind, NextPage};
-use comms_tests::{Recorded, Reply, TestServer};
+use tidings_runtime::form::FilePart;
+use tidings_runtime::{ErrorKind, NextPage};
+use tidings_tests::{Recorded, Reply, TestServer};
 use futures_util::StreamExt;
 use generated::bodies::{
     BodiesClient, Contact, CreateMessageRequest, ListByTokenQuery, ListListsQuery,
@@ -57,12 +57,12 @@ fn ids(n: std::ops::Range<usize>) -> Vec<serde_json::Value> {
 }
 
 async fn collect(
-    stream: comms_runtime::ItemStream<generated::bodies::Message>,
-) -> Vec<Result<String, comms_runtime::Error>> {
+    stream: tidings_runtime::ItemStream<generated::bodies::Message>,
+) -> Vec<Result<String, tidings_runtime::Error>> {
     stream.map(|m| m.map(|m| m.sid)).collect().await
 }
 
-fn sids(items: Vec<Result<String, comms_runtime::Error>>) -> Vec<String> {
+fn sids(items: Vec<Result<String, tidings_runtime::Error>>) -> Vec<String> {
     items.into_iter().map(Result::unwrap).collect()
 }
 
@@ -439,11 +439,11 @@ mod served {
         ListNumberedQuery, ListOffsetQuery, Message, MessagePage, Page, SERVICE, Upload,
     };
     use super::generated::bodies_server::BodiesServer;
-    use comms_sandbox::server::{Gateway, RequestContext, ServerError};
+    use tidings_sandbox::server::{Gateway, RequestContext, ServerError};
 
     pub struct Store {
         pub gateway: Gateway,
-        pub resources: comms_sandbox::server::Resources,
+        pub resources: tidings_sandbox::server::Resources,
         pub messages: Vec<Message>,
     }
 
@@ -459,7 +459,7 @@ mod served {
                 .collect();
             Store {
                 gateway: Gateway::new(&SERVICE).credential("api_key", key),
-                resources: comms_sandbox::server::Resources::new(Default::default()),
+                resources: tidings_sandbox::server::Resources::new(Default::default()),
                 messages,
             }
         }
@@ -471,7 +471,7 @@ mod served {
         fn gateway(&self) -> &Gateway {
             &self.gateway
         }
-        fn resource_store(&self) -> &comms_sandbox::server::Resources {
+        fn resource_store(&self) -> &tidings_sandbox::server::Resources {
             &self.resources
         }
         async fn create_message(

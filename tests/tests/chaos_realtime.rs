@@ -28,7 +28,7 @@ impl ChaosServer for Sockudo {
         SECRET.to_owned()
     }
 
-    fn api(&self) -> comms::realtime::RealtimeClient {
+    fn api(&self) -> tidings::realtime::RealtimeClient {
         self.client()
     }
 

@@ -12,7 +12,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use chaos_common::scenario::{self, ChaosServer};
-use comms_sandbox::{RealtimeConfig, RealtimeSandbox};
+use tidings_sandbox::{RealtimeConfig, RealtimeSandbox};
 
 struct Sandbox {
     addr: SocketAddr,
@@ -48,7 +48,7 @@ impl ChaosServer for Sandbox {
         self.running().secret().to_owned()
     }
 
-    fn api(&self) -> comms::realtime::RealtimeClient {
+    fn api(&self) -> tidings::realtime::RealtimeClient {
         self.running().client().unwrap()
     }
 

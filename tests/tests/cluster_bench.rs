@@ -2,7 +2,7 @@
 //! on two nodes", records them):
 //!
 //! ```console
-//! $ cargo test --release -p comms-tests --test cluster_bench -- --ignored --nocapture --test-threads 1
+//! $ cargo test --release -p tidings-tests --test cluster_bench -- --ignored --nocapture --test-threads 1
 //! ```
 //!
 //! Trigger-to-receive latency (p50, p99) on one standalone sockudo, on one node of the cluster,
@@ -17,8 +17,8 @@ use std::process::Stdio;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use cluster_common::{Cluster, connected, subscribed};
-use comms::pusher::ConnectionState;
-use comms::realtime::RealtimeClient;
+use tidings::pusher::ConnectionState;
+use tidings::realtime::RealtimeClient;
 use realtime_common::{KEY, Sockudo, node_peers};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
@@ -274,7 +274,7 @@ async fn js_fanout(c: &Cluster, api: &RealtimeClient) -> Fanout {
 async fn cluster_fanout_to_1000_subscribers_over_both_nodes_ours_vs_pusher_js() {
     let c = Cluster::start();
     let api = c.a.client();
-    ours_fanout(&c, &api).await.print("comms");
+    ours_fanout(&c, &api).await.print("tidings");
     // Let node A and B drop our sockets before pusher-js connects.
     tokio::time::sleep(Duration::from_secs(1)).await;
     js_fanout(&c, &api).await.print("pusher-js");

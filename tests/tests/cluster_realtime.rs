@@ -10,8 +10,8 @@ mod realtime_common;
 use std::time::{Duration, Instant};
 
 use cluster_common::{Cluster, Which, api_client, connected, next_named, subscribed};
-use comms::pusher::{ConnectionState, MasterKey};
-use comms_runtime::realtime::{Channel, Connection};
+use tidings::pusher::{ConnectionState, MasterKey};
+use tidings_runtime::realtime::{Channel, Connection};
 use realtime_common::MASTER_KEY;
 
 #[tokio::test]
@@ -41,7 +41,7 @@ async fn cluster_trigger_through_node_a_reaches_our_client_on_node_b() {
     let info = a
         .get_channel(
             "private-orders",
-            &comms::realtime::GetChannelQuery::default().info("subscription_count"),
+            &tidings::realtime::GetChannelQuery::default().info("subscription_count"),
         )
         .await
         .unwrap();

@@ -4,9 +4,9 @@
 
 #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
 
-use comms::email::*;
-use comms_runtime::{CallOptions, ErrorKind};
-use comms_tests::{Recorded, Reply, TestServer};
+use tidings::email::*;
+use tidings_runtime::{CallOptions, ErrorKind};
+use tidings_tests::{Recorded, Reply, TestServer};
 use futures_util::StreamExt;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -19,7 +19,7 @@ fn client(server: &TestServer) -> EmailClient {
     EmailClient::builder()
         .base_url(server.url())
         .api_key(KEY)
-        .retry(comms_runtime::RetryPolicy::none())
+        .retry(tidings_runtime::RetryPolicy::none())
         .build()
         .unwrap()
 }
@@ -125,7 +125,7 @@ async fn email_operations_send_batch_list_get_reschedule_and_cancel() {
     let email = client(&server);
 
     // send: every field of the request type.
-    let request = comms_tests::full_send_email_request();
+    let request = tidings_tests::full_send_email_request();
     let sent = email.send_email(&request).await.unwrap();
     assert_eq!(sent.id, "em_1");
     assert_eq!(sent.status, EmailStatus::Scheduled);
@@ -645,7 +645,7 @@ async fn client_side_checks_refuse_bad_requests_before_sending() {
         let err = email.send_email(request).await.unwrap_err();
         assert_eq!(err.kind(), ErrorKind::InvalidRequest, "{field}: {err}");
         match &err {
-            comms_runtime::Error::InvalidRequest { field: got, .. } => {
+            tidings_runtime::Error::InvalidRequest { field: got, .. } => {
                 assert_eq!(got, field, "{err}")
             }
             other => panic!("{other:?}"),

@@ -11,9 +11,9 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use comms::email::{Attachment, SendEmailRequest, TemplateRef};
-use comms_runtime::smtp::{SmtpRelay, SmtpRelayBuilder, SmtpTls};
-use comms_runtime::{ErrorKind, RetryPolicy};
+use tidings::email::{Attachment, SendEmailRequest, TemplateRef};
+use tidings_runtime::smtp::{SmtpRelay, SmtpRelayBuilder, SmtpTls};
+use tidings_runtime::{ErrorKind, RetryPolicy};
 use serde_json::Value;
 
 const KEY: &str = "smtp-test-key-7f3a9c";
@@ -379,7 +379,7 @@ async fn what_the_relay_cannot_carry_is_refused_without_connecting() {
     for (field, request) in &cases {
         let err = relay.send(request).await.unwrap_err();
         match &err {
-            comms_runtime::Error::InvalidRequest { field: got, .. } => {
+            tidings_runtime::Error::InvalidRequest { field: got, .. } => {
                 assert_eq!(got, field, "{err}")
             }
             other => panic!("{field}: {other:?}"),

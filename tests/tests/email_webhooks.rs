@@ -7,9 +7,9 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use comms::email::{BounceType, EmailEvent, SuppressionReason, WebhookEventType, verify_webhook};
-use comms_runtime::reqwest::header::HeaderMap;
-use comms_runtime::{Error, ErrorKind, WebhookFailure};
+use tidings::email::{BounceType, EmailEvent, SuppressionReason, WebhookEventType, verify_webhook};
+use tidings_runtime::reqwest::header::HeaderMap;
+use tidings_runtime::{Error, ErrorKind, WebhookFailure};
 
 const SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 const OTHER_SECRET: &str = "whsec_dGhpcyBpcyBub3QgdGhlIHNlY3JldCBrZXkhIQ==";
@@ -236,7 +236,7 @@ fn a_signed_body_that_is_not_an_event_is_a_decode_error_not_a_panic() {
 fn python_accepts_what_this_crate_signs() {
     let body = br#"{"type":"email.sent","data":{"email_id":"em_1"}}"#;
     let at = now();
-    let signature = comms_runtime::webhook::StandardWebhooks::new(SECRET)
+    let signature = tidings_runtime::webhook::StandardWebhooks::new(SECRET)
         .unwrap()
         .sign("msg_rs", at, body);
     const VERIFY: &str = r#"

@@ -1,4 +1,4 @@
-//! The `comms` crate's examples (`generated/examples/`) run against the sandbox as an app would:
+//! The `tidings` crate's examples (`generated/examples/`) run against the sandbox as an app would:
 //! built by cargo, started as processes with the sandbox's `export` variables, judged by their
 //! exit status and what they print. Examples that only compile could drift from the API.
 
@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use comms_sandbox::server::{WebhookTarget, generate_secret};
-use comms_sandbox::{Sandbox, SandboxConfig};
+use tidings_sandbox::server::{WebhookTarget, generate_secret};
+use tidings_sandbox::{Sandbox, SandboxConfig};
 
 /// Builds the examples (a no-op when `cargo test --workspace` built them) and returns their
 /// directory, `target/<profile>/examples`, found from this test binary's own path.
@@ -59,8 +59,8 @@ async fn the_examples_run_against_the_sandbox_from_its_exported_variables() {
     config.messaging.lifecycle_step = Duration::from_millis(50);
     let sandbox = Sandbox::start_with(config).await.unwrap();
     let mut env: Vec<(&str, String)> = sandbox.env();
-    env.retain(|(k, _)| *k != comms::messaging::WEBHOOK_SECRET_ENV);
-    env.push((comms::messaging::WEBHOOK_SECRET_ENV, secret.clone()));
+    env.retain(|(k, _)| *k != tidings::messaging::WEBHOOK_SECRET_ENV);
+    env.push((tidings::messaging::WEBHOOK_SECRET_ENV, secret.clone()));
 
     let mut receiver = Command::new(dir.join("webhooks"))
         .arg(format!("127.0.0.1:{port}"))

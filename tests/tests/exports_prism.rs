@@ -15,7 +15,7 @@ use std::path::PathBuf;
 
 use providers_common::Prism;
 
-use comms_runtime::RetryPolicy;
+use tidings_runtime::RetryPolicy;
 use serde_json::json;
 
 const KEY: &str = "export-test-key-0123456789";
@@ -47,7 +47,7 @@ impl Calls {
 
 #[tokio::test]
 async fn every_email_operation_passes_prism_validation() {
-    use comms::email::*;
+    use tidings::email::*;
     let prism = exported("spec/openapi/email.openapi.json").await;
     let email = EmailClient::builder()
         .base_url(&prism.url)
@@ -61,7 +61,7 @@ async fn every_email_operation_passes_prism_validation() {
         "list_resources",
         email.list_resources(&ListResourcesQuery::default()).await,
     );
-    let full = comms_tests::full_send_email_request();
+    let full = tidings_tests::full_send_email_request();
     c.ok("send_email", email.send_email(&full).await);
     let templated = SendEmailRequest::new("team@example.com", ["ada@example.com"]).template(
         TemplateRef::by_alias("welcome")
@@ -244,7 +244,7 @@ async fn every_email_operation_passes_prism_validation() {
 
 #[tokio::test]
 async fn every_messaging_operation_and_message_kind_passes_prism_validation() {
-    use comms::messaging::*;
+    use tidings::messaging::*;
     let prism = exported("spec/openapi/messaging.openapi.json").await;
     let messaging = MessagingClient::builder()
         .base_url(&prism.url)
@@ -403,11 +403,11 @@ async fn names_and_types_constructs_pass_prism_validation() {
     use shapes::*;
     // Exported here rather than committed: the spec is a test fixture.
     let service =
-        comms_codegen::check::check_file(&root().join("tests/specs/shapes.yaml")).unwrap();
+        tidings_codegen::check::check_file(&root().join("tests/specs/shapes.yaml")).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let document = dir.path().join("shapes.openapi.json");
     let text =
-        serde_json::to_string_pretty(&comms_codegen::export::openapi::document(&service)).unwrap();
+        serde_json::to_string_pretty(&tidings_codegen::export::openapi::document(&service)).unwrap();
     std::fs::write(&document, text).unwrap();
     let prism = exported(document.to_str().unwrap()).await;
     let client = ShapesClient::builder()

@@ -4,10 +4,10 @@
 
 #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
 
-use comms::email::{EmailClient, EmailEvent, EmailStatus, ListEmailsQuery, SendEmailRequest, Tag};
-use comms::realtime::{RealtimeClient, TriggerEventRequest};
-use comms_runtime::ErrorKind;
-use comms_tests::{Reply, TestServer};
+use tidings::email::{EmailClient, EmailEvent, EmailStatus, ListEmailsQuery, SendEmailRequest, Tag};
+use tidings::realtime::{RealtimeClient, TriggerEventRequest};
+use tidings_runtime::ErrorKind;
+use tidings_tests::{Reply, TestServer};
 use futures_util::StreamExt;
 use serde_json::json;
 
@@ -193,25 +193,25 @@ async fn realtime_trigger_is_signed_with_the_app_secret() {
 fn email_webhooks_are_verified_and_decoded() {
     let secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
     let body = br#"{"type":"email.delivered","created_at":"2026-11-22T10:00:00Z","data":{"email_id":"em_1","to":["g@example.com"]}}"#;
-    let signer = comms_runtime::webhook::StandardWebhooks::new(secret).unwrap();
+    let signer = tidings_runtime::webhook::StandardWebhooks::new(secret).unwrap();
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_secs() as i64;
-    let mut headers = comms_runtime::reqwest::header::HeaderMap::new();
+    let mut headers = tidings_runtime::reqwest::header::HeaderMap::new();
     headers.insert("webhook-id", "msg_1".parse().unwrap());
     headers.insert("webhook-timestamp", now.to_string().parse().unwrap());
     headers.insert(
         "webhook-signature",
         signer.sign("msg_1", now, body).parse().unwrap(),
     );
-    match comms::email::verify_webhook(secret, &headers, body).unwrap() {
+    match tidings::email::verify_webhook(secret, &headers, body).unwrap() {
         EmailEvent::EmailDelivered(data) => assert_eq!(data.email_id, "em_1"),
         other => panic!("decoded as {other:?}"),
     }
     let mut tampered = body.to_vec();
     tampered[10] ^= 1;
-    assert!(comms::email::verify_webhook(secret, &headers, &tampered).is_err());
+    assert!(tidings::email::verify_webhook(secret, &headers, &tampered).is_err());
 
     // An event type this version does not know is kept whole.
     let unknown = br#"{"type":"email.teleported","data":{"email_id":"em_2"}}"#;
@@ -219,7 +219,7 @@ fn email_webhooks_are_verified_and_decoded() {
         "webhook-signature",
         signer.sign("msg_1", now, unknown).parse().unwrap(),
     );
-    match comms::email::verify_webhook(secret, &headers, unknown).unwrap() {
+    match tidings::email::verify_webhook(secret, &headers, unknown).unwrap() {
         EmailEvent::Unknown(value) => assert_eq!(value["type"], "email.teleported"),
         other => panic!("decoded as {other:?}"),
     }
@@ -245,7 +245,7 @@ async fn query_limits_are_checked_before_sending() {
 
 #[test]
 fn secret_fields_are_redacted_in_debug_output() {
-    let endpoint: comms::email::WebhookEndpoint = serde_json::from_value(json!({
+    let endpoint: tidings::email::WebhookEndpoint = serde_json::from_value(json!({
         "id": "we_1", "url": "https://example.com/hook", "events": ["email.sent"], "status": "enabled", "created_at": "2026-11-22T10:00:00Z",
         "secret": "whsec_c2VjcmV0LXZhbHVlLWZvci10ZXN0cw=="
     }))

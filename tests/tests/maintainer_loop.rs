@@ -4,11 +4,11 @@
 //! fails with located diagnostics, not a panic.
 //!
 //! The second test walks the whole loop in a copy of the workspace: both service specs gain
-//! collections, actions, enums and a union, then lose, rename and change some; `comms` and
-//! `comms-sandbox` are built, the sandbox binary serves the new operations with no sandbox code
+//! collections, actions, enums and a union, then lose, rename and change some; `tidings` and
+//! `tidings-sandbox` are built, the sandbox binary serves the new operations with no sandbox code
 //! (the generated defaults), and a small program calls them through the generated clients.
 //! Round 2 also adds an optional field to every object type of every spec: hand-written code
-//! (sandbox handlers, `comms`' helpers) builds generated types with constructors, so it still
+//! (sandbox handlers, `tidings`' helpers) builds generated types with constructors, so it still
 //! compiles.
 //!
 //! Both build in `target/maintainer-loop` (the copy in `target/maintainer-loop/workspace`,
@@ -85,14 +85,14 @@ edition = "2024"
 publish = false
 
 [dependencies]
-comms-runtime = {{ path = "{runtime}" }}
+tidings-runtime = {{ path = "{runtime}" }}
 serde = {{ version = "1", features = ["derive"] }}
 serde_json = "1"
 futures-core = "0.3"
 tokio = {{ version = "1", features = ["rt", "time"] }}
 
 [build-dependencies]
-comms-codegen = {{ path = "{codegen}" }}
+tidings-codegen = {{ path = "{codegen}" }}
 
 [workspace]
 "#,
@@ -102,7 +102,7 @@ comms-codegen = {{ path = "{codegen}" }}
     std::fs::write(dir.join("Cargo.toml"), cargo_toml).unwrap();
     std::fs::write(
         dir.join("build.rs"),
-        "fn main() {\n    comms_codegen::Generator::new(\"spec\").out_dir(std::env::var(\"OUT_DIR\").unwrap()).run_build_script();\n}\n",
+        "fn main() {\n    tidings_codegen::Generator::new(\"spec\").out_dir(std::env::var(\"OUT_DIR\").unwrap()).run_build_script();\n}\n",
     )
     .unwrap();
     std::fs::write(dir.join("src/main.rs"), MAIN_RS).unwrap();
@@ -383,7 +383,7 @@ const MESSAGING_TYPES_1: &str = "types:
 
 /// The client program of round 1: every new operation through the generated clients.
 const LOOP_MAIN_1: &str = r#"
-use comms::{email as e, messaging as m};
+use tidings::{email as e, messaging as m};
 
 #[tokio::main]
 async fn main() {
@@ -446,7 +446,7 @@ async fn main() {
 
 /// The client program of round 2, after renaming, removing and changing operations and types.
 const LOOP_MAIN_2: &str = r#"
-use comms::{email as e, messaging as m};
+use tidings::{email as e, messaging as m};
 
 #[tokio::main]
 async fn main() {
@@ -572,7 +572,7 @@ fn cargo_in_copy(dir: &Path, args: &[&str]) -> std::time::Duration {
     started.elapsed()
 }
 
-/// A running `comms-sandbox` binary, killed when dropped (also when the test fails).
+/// A running `tidings-sandbox` binary, killed when dropped (also when the test fails).
 struct SandboxProcess {
     child: std::process::Child,
     env: Vec<(String, String)>,
@@ -594,10 +594,10 @@ impl SandboxProcess {
         };
         // `--quiet` prints the `export NAME=value` lines of `Sandbox::env`, then serves.
         let wanted = [
-            comms::email::SERVICE.base_url_env,
-            credential_env(&comms::email::SERVICE),
-            comms::messaging::SERVICE.base_url_env,
-            credential_env(&comms::messaging::SERVICE),
+            tidings::email::SERVICE.base_url_env,
+            credential_env(&tidings::email::SERVICE),
+            tidings::messaging::SERVICE.base_url_env,
+            credential_env(&tidings::messaging::SERVICE),
         ];
         let mut lines = std::io::BufReader::new(stdout).lines();
         while !wanted
@@ -672,7 +672,7 @@ impl Drop for SandboxProcess {
     }
 }
 
-fn credential_env(service: &comms_runtime::ServiceSpec) -> &'static str {
+fn credential_env(service: &tidings_runtime::ServiceSpec) -> &'static str {
     service
         .credentials
         .iter()
@@ -704,8 +704,8 @@ fn a_copy_of_the_workspace_serves_new_changed_and_removed_operations_with_no_san
     // The client program: a crate of its own in the copy's workspace.
     let manifest = std::fs::read_to_string(ws.join("Cargo.toml")).unwrap();
     // The client program is a default member too, so a plain `cargo build` builds it, as it
-    // builds everything else a maintainer has: with `comms-tests` among the default members,
-    // `comms` and the sandbox are generated from the specs (their `codegen` feature).
+    // builds everything else a maintainer has: with `tidings-tests` among the default members,
+    // `tidings` and the sandbox are generated from the specs (their `codegen` feature).
     let mut manifest_copy = manifest.clone();
     for list in ["members", "default-members"] {
         let start = format!("\n{list} = [");
@@ -715,19 +715,19 @@ fn a_copy_of_the_workspace_serves_new_changed_and_removed_operations_with_no_san
     write_if_changed(&copy.join("Cargo.toml"), manifest_copy.as_bytes());
     write_if_changed(
         &copy.join("loop-check/Cargo.toml"),
-        b"[package]\nname = \"loop-check\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\ncomms.workspace = true\ntokio.workspace = true\n",
+        b"[package]\nname = \"loop-check\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\ntidings.workspace = true\ntokio.workspace = true\n",
     );
     let email_spec = std::fs::read_to_string(ws.join("spec/email.yaml")).unwrap();
     let messaging_spec = std::fs::read_to_string(ws.join("spec/messaging.yaml")).unwrap();
     let target = ws.join("target/maintainer-loop/debug");
     let build = ["build", "--quiet"];
     let (email_base, messaging_base) = (
-        comms::email::SERVICE.base_url_env,
-        comms::messaging::SERVICE.base_url_env,
+        tidings::email::SERVICE.base_url_env,
+        tidings::messaging::SERVICE.base_url_env,
     );
     let (email_key, messaging_key) = (
-        credential_env(&comms::email::SERVICE),
-        credential_env(&comms::messaging::SERVICE),
+        credential_env(&tidings::email::SERVICE),
+        credential_env(&tidings::messaging::SERVICE),
     );
 
     // Round 1: add collections, actions, enums and a union; no sandbox code is written.
@@ -737,7 +737,7 @@ fn a_copy_of_the_workspace_serves_new_changed_and_removed_operations_with_no_san
     write_if_changed(&copy.join("spec/messaging.yaml"), messaging_1.as_bytes());
     write_if_changed(&copy.join("loop-check/src/main.rs"), LOOP_MAIN_1.as_bytes());
     let build_1 = cargo_in_copy(&copy, &build);
-    let sandbox = SandboxProcess::start(&target.join("comms-sandbox"));
+    let sandbox = SandboxProcess::start(&target.join("tidings-sandbox"));
     let said = run_program(&target.join("loop-check"), &sandbox);
     assert!(said.contains("round 1 ok: domain "), "{said}");
     // A body the spec refuses (`name` shorter than its `min_len`), sent past the client's checks.
@@ -780,7 +780,7 @@ fn a_copy_of_the_workspace_serves_new_changed_and_removed_operations_with_no_san
         1,
     );
     // Every object type of every spec gains an optional field (issue 15's loop): the sandbox's
-    // handlers and `comms`' own helpers build these types by hand, through their constructors.
+    // handlers and `tidings`' own helpers build these types by hand, through their constructors.
     let realtime_2 = with_field_on_every_object(
         &std::fs::read_to_string(ws.join("spec/realtime.yaml")).unwrap(),
     );
@@ -793,7 +793,7 @@ fn a_copy_of_the_workspace_serves_new_changed_and_removed_operations_with_no_san
     write_if_changed(&copy.join("spec/realtime.yaml"), realtime_2.as_bytes());
     write_if_changed(&copy.join("loop-check/src/main.rs"), LOOP_MAIN_2.as_bytes());
     let build_2 = cargo_in_copy(&copy, &build);
-    let sandbox = SandboxProcess::start(&target.join("comms-sandbox"));
+    let sandbox = SandboxProcess::start(&target.join("tidings-sandbox"));
     let said = run_program(&target.join("loop-check"), &sandbox);
     assert!(said.contains("round 2 ok: domain "), "{said}");
     let id = said.split_whitespace().nth(4).unwrap();

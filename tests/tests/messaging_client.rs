@@ -9,16 +9,16 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use comms::messaging::{
+use tidings::messaging::{
     Channel, FileContent, ImageContent, ImageParameter, InstagramMessage, InstagramOptions,
     InstagramTag, ListMessagesQuery, ListTemplatesQuery, MediaLink, Message, MessageStatus,
     MessageType, MessagingClient, PayloadParameter, SmsEncoding, SmsMessage, SmsOptions, SmsText,
     TemplateComponent, TemplateComponentType, TemplateContent, TemplateStatus,
     UpdateMessageRequest, VideoContent, VoiceOptions, VoiceText, WhatsappOptions, WhatsappText,
 };
-use comms_runtime::ErrorKind;
-use comms_runtime::validate::Validator;
-use comms_tests::{Recorded, Reply, TestServer};
+use tidings_runtime::ErrorKind;
+use tidings_runtime::validate::Validator;
+use tidings_tests::{Recorded, Reply, TestServer};
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 
@@ -57,7 +57,7 @@ where
 /// As [`decodes_exactly`], and the value passes the spec's constraints.
 fn conforms<T>(body: &Value) -> Result<T, String>
 where
-    T: serde::de::DeserializeOwned + serde::Serialize + comms_runtime::validate::Validate,
+    T: serde::de::DeserializeOwned + serde::Serialize + tidings_runtime::validate::Validate,
 {
     let typed = decodes_exactly::<T>(body)?;
     Validator::check(&typed).map_err(|e| e.to_string())?;
@@ -308,7 +308,7 @@ async fn voice_call_speaks_the_text_with_the_chosen_voice() {
 #[tokio::test]
 async fn instagram_text_and_media_go_out_with_account_ids() {
     let (from, to) = ("17841400000000000", "5432109876543210");
-    let tagged: Message = comms::messaging::InstagramText::new(from, to, "A person will reply")
+    let tagged: Message = tidings::messaging::InstagramText::new(from, to, "A person will reply")
         .instagram(InstagramOptions::default().tag(InstagramTag::HumanAgent))
         .into();
     let cases = [
@@ -649,7 +649,7 @@ fn sms_constructors_expose_their_segment_count() {
         .sms(SmsOptions::default().encoding(SmsEncoding::Unicode));
     assert_eq!(
         forced.segments().encoding,
-        comms::messaging::sms::Encoding::Ucs2
+        tidings::messaging::sms::Encoding::Ucs2
     );
     assert!(
         Message::whatsapp_text("+14155550100", "+447700900123", "Hi")

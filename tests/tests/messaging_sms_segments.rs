@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
 
-use comms::messaging::sms::{
+use tidings::messaging::sms::{
     Encoding, SegmentCount, encoding, gsm7_septets, segments, segments_as,
 };
 

@@ -1,5 +1,5 @@
 //! Messaging webhooks signed by an independent implementation (the Python `standardwebhooks`
-//! package, installed by `scripts/test`) are verified by `comms::messaging::verify_webhook` and
+//! package, installed by `scripts/test`) are verified by `tidings::messaging::verify_webhook` and
 //! decoded into typed status and inbound events; tampered, stale or wrongly keyed deliveries are
 //! rejected.
 
@@ -9,9 +9,9 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use comms::messaging::{Channel, MessageStatus, MessageType, MessagingEvent, verify_webhook};
-use comms_runtime::ErrorKind;
-use comms_runtime::reqwest::header::{HeaderMap, HeaderValue};
+use tidings::messaging::{Channel, MessageStatus, MessageType, MessagingEvent, verify_webhook};
+use tidings_runtime::ErrorKind;
+use tidings_runtime::reqwest::header::{HeaderMap, HeaderValue};
 use serde_json::json;
 
 const SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";

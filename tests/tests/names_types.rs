@@ -13,9 +13,9 @@ pub mod generated {
 
 use std::sync::{Arc, Mutex};
 
-use comms_runtime::ErrorKind;
-use comms_sandbox::server::{Gateway, RequestContext, ServerError};
-use comms_tests::{Reply, TestServer};
+use tidings_runtime::ErrorKind;
+use tidings_sandbox::server::{Gateway, RequestContext, ServerError};
+use tidings_tests::{Reply, TestServer};
 use generated::shapes::*;
 use generated::shapes_server::{ShapesServer, router};
 use serde_json::json;
@@ -170,7 +170,7 @@ async fn untagged_unions_take_the_first_variant_that_fits() {
 /// The generated server, recording what each method received.
 struct Shapes {
     gateway: Gateway,
-    resources: comms_sandbox::server::Resources,
+    resources: tidings_sandbox::server::Resources,
     seen: Mutex<Vec<String>>,
 }
 
@@ -178,7 +178,7 @@ impl ShapesServer for Shapes {
     fn gateway(&self) -> &Gateway {
         &self.gateway
     }
-    fn resource_store(&self) -> &comms_sandbox::server::Resources {
+    fn resource_store(&self) -> &tidings_sandbox::server::Resources {
         &self.resources
     }
 
@@ -228,7 +228,7 @@ impl ShapesServer for Shapes {
 async fn serve() -> (String, Arc<Shapes>) {
     let shapes = Arc::new(Shapes {
         gateway: Gateway::new(&SERVICE).credential("api_key", KEY),
-        resources: comms_sandbox::server::Resources::new(Default::default()),
+        resources: tidings_sandbox::server::Resources::new(Default::default()),
         seen: Mutex::new(Vec::new()),
     });
     let app = router(Arc::clone(&shapes));

@@ -1,4 +1,4 @@
-//! What an application gets from `comms`: without the `codegen` feature it compiles no part of
+//! What an application gets from `tidings`: without the `codegen` feature it compiles no part of
 //! the generator, and the package carries the specs (for the feature and the staleness check).
 
 #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
@@ -24,12 +24,12 @@ fn cargo(args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// The crates a build of `comms` with `features` compiles (libraries and build scripts' deps).
+/// The crates a build of `tidings` with `features` compiles (libraries and build scripts' deps).
 fn crates(features: &str) -> Vec<String> {
     let tree = cargo(&[
         "tree",
         "-p",
-        "comms",
+        "tidings",
         "--no-default-features",
         "--features",
         features,
@@ -54,7 +54,7 @@ fn crates(features: &str) -> Vec<String> {
 fn an_email_only_app_compiles_no_generator_unless_it_asks_for_codegen() {
     let app = crates("email");
     for generator_crate in [
-        "comms-codegen",
+        "tidings-codegen",
         "serde_yaml",
         "yaml-rust2",
         "prettyplease",
@@ -65,9 +65,9 @@ fn an_email_only_app_compiles_no_generator_unless_it_asks_for_codegen() {
             "{generator_crate} is built for an email-only app: {app:?}"
         );
     }
-    assert!(app.iter().any(|c| c == "comms-prebuilt"));
+    assert!(app.iter().any(|c| c == "tidings-build"));
     let maintainer = crates("email,codegen");
-    assert!(maintainer.iter().any(|c| c == "comms-codegen"));
+    assert!(maintainer.iter().any(|c| c == "tidings-codegen"));
     eprintln!(
         "an email-only app: {} crates; with `codegen`: {}",
         app.len(),
@@ -76,12 +76,12 @@ fn an_email_only_app_compiles_no_generator_unless_it_asks_for_codegen() {
 }
 
 #[test]
-fn the_comms_package_carries_the_specs_and_the_committed_code() {
+fn the_tidings_package_carries_the_specs_and_the_committed_code() {
     // `--allow-dirty`: the files packaged are the question, not whether the tree is committed.
     let files = cargo(&[
         "package",
         "-p",
-        "comms",
+        "tidings",
         "--no-verify",
         "--allow-dirty",
         "--list",

@@ -1,4 +1,4 @@
-//! Clients of specs made by `comms-codegen import openapi` (no hand edits) from the Twilio and
+//! Clients of specs made by `tidings-codegen import openapi` (no hand edits) from the Twilio and
 //! SendGrid excerpts in `tests/providers/`, checked in under `examples/providers/imported/`:
 //! called against Prism serving the same excerpt, every request is accepted (form and JSON
 //! bodies, a list, a header parameter, 201/202/204 answers) and a documented error answer
@@ -14,10 +14,10 @@
 
 mod providers_common;
 
-use comms_codegen::import::{ImportOptions, import_openapi};
-use comms_providers::{sendgrid_imported as sg, twilio_imported as tw};
-use comms_runtime::RetryPolicy;
-use comms_tests::{Reply, TestServer};
+use tidings_codegen::import::{ImportOptions, import_openapi};
+use tidings_providers::{sendgrid_imported as sg, twilio_imported as tw};
+use tidings_runtime::RetryPolicy;
+use tidings_tests::{Reply, TestServer};
 use futures_util::StreamExt;
 use providers_common::{Calls, Prism, prefer};
 
@@ -32,7 +32,7 @@ fn root() -> std::path::PathBuf {
     std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-fn twilio(base: &str, http: Option<comms_runtime::reqwest::Client>) -> tw::TwilioImportedClient {
+fn twilio(base: &str, http: Option<tidings_runtime::reqwest::Client>) -> tw::TwilioImportedClient {
     let mut builder = tw::TwilioImportedClient::builder()
         .base_url(base)
         .credential("account_sid", SID)
@@ -46,7 +46,7 @@ fn twilio(base: &str, http: Option<comms_runtime::reqwest::Client>) -> tw::Twili
 
 fn sendgrid(
     base: &str,
-    http: Option<comms_runtime::reqwest::Client>,
+    http: Option<tidings_runtime::reqwest::Client>,
 ) -> sg::SendgridImportedClient {
     let mut builder = sg::SendgridImportedClient::builder()
         .base_url(base)
@@ -358,7 +358,7 @@ async fn imported_twilio_stream_walks_three_pages_and_ends_at_a_null_next_page_u
 }
 
 /// Imports `tests/providers/<provider>/openapi.json` as the CLI does
-/// (`comms-codegen import openapi tests/providers/<provider>/openapi.json --service
+/// (`tidings-codegen import openapi tests/providers/<provider>/openapi.json --service
 /// <provider>_imported`), plainly and merged into the checked-in spec.
 fn reimport(provider: &str) -> (String, String, String) {
     let doc = root()
@@ -386,7 +386,7 @@ fn assert_fresh(provider: &str) {
     assert!(
         checked_in == fresh,
         "examples/providers/imported/{provider}_imported.yaml is stale: run\n  \
-         cargo run -p comms-codegen -- import openapi tests/providers/{provider}/openapi.json \
+         cargo run -p tidings-codegen -- import openapi tests/providers/{provider}/openapi.json \
          --service {provider}_imported > examples/providers/imported/{provider}_imported.yaml"
     );
     assert!(

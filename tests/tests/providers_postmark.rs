@@ -7,14 +7,14 @@
 
 mod providers_common;
 
-use comms_providers::postmark::*;
-use comms_runtime::RetryPolicy;
+use tidings_providers::postmark::*;
+use tidings_runtime::RetryPolicy;
 use futures_util::StreamExt;
 use providers_common::{Calls, Prism, prefer};
 
 const TOKEN: &str = "server-token-not-a-secret";
 
-fn client(prism: &Prism, http: Option<comms_runtime::reqwest::Client>) -> PostmarkClient {
+fn client(prism: &Prism, http: Option<tidings_runtime::reqwest::Client>) -> PostmarkClient {
     let mut builder = PostmarkClient::builder()
         .base_url(&prism.url)
         .credential("server_token", TOKEN)

@@ -11,9 +11,9 @@
 
 mod providers_common;
 
-use comms_providers::sendgrid::*;
-use comms_runtime::RetryPolicy;
-use comms_tests::{Reply, TestServer};
+use tidings_providers::sendgrid::*;
+use tidings_runtime::RetryPolicy;
+use tidings_tests::{Reply, TestServer};
 use futures_util::StreamExt;
 use providers_common::{Calls, Prism, prefer};
 use serde_json::json;
@@ -22,7 +22,7 @@ const KEY: &str = "SG.test-key-not-a-secret";
 const LIST_ID: &str = "ca7a3796-e8a8-4029-9ccb-df8937940562";
 const TEMPLATE_ID: &str = "733ba07f-ead1-41fc-933a-3976baa23716";
 
-fn client(base: &str, http: Option<comms_runtime::reqwest::Client>) -> SendgridClient {
+fn client(base: &str, http: Option<tidings_runtime::reqwest::Client>) -> SendgridClient {
     let mut builder = SendgridClient::builder()
         .base_url(base)
         .api_key(KEY)

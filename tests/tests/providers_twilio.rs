@@ -10,9 +10,9 @@
 
 mod providers_common;
 
-use comms_providers::twilio::*;
-use comms_runtime::RetryPolicy;
-use comms_tests::{Reply, TestServer};
+use tidings_providers::twilio::*;
+use tidings_runtime::RetryPolicy;
+use tidings_tests::{Reply, TestServer};
 use futures_util::StreamExt;
 use providers_common::{Calls, Prism, prefer};
 use serde_json::json;
@@ -21,7 +21,7 @@ const SID: &str = "ACaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
 const TOKEN: &str = "auth-token-not-a-secret";
 const MESSAGE: &str = "SMaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
 
-fn client(base: &str, http: Option<comms_runtime::reqwest::Client>) -> TwilioClient {
+fn client(base: &str, http: Option<tidings_runtime::reqwest::Client>) -> TwilioClient {
     let mut builder = TwilioClient::builder()
         .base_url(base)
         .credential("account_sid", SID)
@@ -255,16 +255,16 @@ fn twilio_status_callback_signature_from_an_independent_signer_verifies() {
         .extend_pairs(params)
         .finish();
     let signature = python_twilio_signature(TOKEN, url, &params);
-    let mut headers = comms_runtime::reqwest::header::HeaderMap::new();
+    let mut headers = tidings_runtime::reqwest::header::HeaderMap::new();
     headers.insert("x-twilio-signature", signature.parse().unwrap());
     headers.insert(
         "content-type",
         "application/x-www-form-urlencoded".parse().unwrap(),
     );
 
-    let secrets = comms_runtime::webhook::WebhookSecrets::all(TOKEN);
-    let delivery = |body: &str, secrets: &comms_runtime::webhook::WebhookSecrets| {
-        let request = comms_runtime::webhook::WebhookRequest::new(url, &headers, body.as_bytes());
+    let secrets = tidings_runtime::webhook::WebhookSecrets::all(TOKEN);
+    let delivery = |body: &str, secrets: &tidings_runtime::webhook::WebhookSecrets| {
+        let request = tidings_runtime::webhook::WebhookRequest::new(url, &headers, body.as_bytes());
         handle_webhook(secrets, &request)
     };
     match delivery(&body, &secrets).unwrap() {
@@ -277,6 +277,6 @@ fn twilio_status_callback_signature_from_an_independent_signer_verifies() {
     // One changed parameter, or the wrong token, and it no longer verifies.
     let tampered = body.replace("delivered", "failed");
     assert!(delivery(&tampered, &secrets).is_err());
-    let wrong = comms_runtime::webhook::WebhookSecrets::all("another-token");
+    let wrong = tidings_runtime::webhook::WebhookSecrets::all("another-token");
     assert!(delivery(&body, &wrong).is_err());
 }

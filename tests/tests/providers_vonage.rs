@@ -8,16 +8,16 @@
 
 mod providers_common;
 
-use comms_providers::vonage::*;
-use comms_runtime::RetryPolicy;
-use comms_tests::{Reply, TestServer};
+use tidings_providers::vonage::*;
+use tidings_runtime::RetryPolicy;
+use tidings_tests::{Reply, TestServer};
 use providers_common::{Calls, Prism, prefer};
 use serde_json::json;
 
 const KEY: &str = "abcd1234";
 const SECRET: &str = "secret-not-a-secret";
 
-fn client(base: &str, http: Option<comms_runtime::reqwest::Client>) -> VonageClient {
+fn client(base: &str, http: Option<tidings_runtime::reqwest::Client>) -> VonageClient {
     let mut builder = VonageClient::builder()
         .base_url(base)
         .credential("api_key", KEY)

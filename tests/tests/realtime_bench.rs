@@ -1,7 +1,7 @@
 //! Benchmarks against sockudo (ignored by default: run them on purpose, in release mode):
 //!
 //! ```console
-//! $ cargo test --release -p comms-tests --test realtime_bench -- --ignored --nocapture --test-threads 1
+//! $ cargo test --release -p tidings-tests --test realtime_bench -- --ignored --nocapture --test-threads 1
 //! ```
 //!
 //! Signed triggers per second, ours versus the Node `pusher` library, and trigger-to-receive
@@ -14,7 +14,7 @@ use std::process::Stdio;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use comms::pusher::{self, ConnectionState};
+use tidings::pusher::{self, ConnectionState};
 use realtime_common::{APP_ID, KEY, SECRET, Sockudo, node_peers};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
@@ -81,7 +81,7 @@ async fn signed_triggers_per_second_rust_vs_node() {
     );
     let node: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     println!(
-        "signed triggers/s ({TRIGGERS} triggers, {CONCURRENCY} in flight): comms {rust:.0}/s, node pusher {:.0}/s",
+        "signed triggers/s ({TRIGGERS} triggers, {CONCURRENCY} in flight): tidings {rust:.0}/s, node pusher {:.0}/s",
         node["per_second"].as_f64().unwrap()
     );
 }
@@ -155,6 +155,6 @@ async fn trigger_to_receive_latency_rust_vs_pusher_js() {
     let (o50, o99) = percentiles(ours);
     let (t50, t99) = percentiles(theirs);
     println!(
-        "trigger-to-receive latency ({LATENCY_EVENTS} events): comms p50 {o50} µs, p99 {o99} µs; pusher-js p50 {t50} µs, p99 {t99} µs"
+        "trigger-to-receive latency ({LATENCY_EVENTS} events): tidings p50 {o50} µs, p99 {o99} µs; pusher-js p50 {t50} µs, p99 {t99} µs"
     );
 }

@@ -5,9 +5,9 @@
 
 use std::time::Duration;
 
-use comms::ErrorKind;
-use comms::pusher::{self, ConnectionState};
-use comms_sandbox::realtime::{RealtimeConfig, RealtimeSandbox};
+use tidings::ErrorKind;
+use tidings::pusher::{self, ConnectionState};
+use tidings_sandbox::realtime::{RealtimeConfig, RealtimeSandbox};
 
 const WAIT: Duration = Duration::from_secs(5);
 
@@ -37,7 +37,7 @@ async fn a_wrong_app_key_fails_with_the_servers_reason_and_close_code() {
 async fn a_wrong_websocket_url_says_what_the_server_answered_when_the_wait_ends() {
     // An HTTP server that is not a WebSocket endpoint: every upgrade gets a 404.
     let http =
-        comms_tests::TestServer::start(|_| comms_tests::Reply::json(404, serde_json::json!({})))
+        tidings_tests::TestServer::start(|_| tidings_tests::Reply::json(404, serde_json::json!({})))
             .await;
     let connection = pusher::connection(&http.url(), "key").connect().unwrap();
     let err = connection

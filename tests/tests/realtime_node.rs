@@ -8,7 +8,7 @@ mod realtime_common;
 use std::process::Stdio;
 use std::time::Duration;
 
-use comms::pusher::{self, ConnectionState};
+use tidings::pusher::{self, ConnectionState};
 use realtime_common::{APP_ID, KEY, SECRET, Sockudo, node_peers};
 use tokio::io::{AsyncBufReadExt, BufReader};
 

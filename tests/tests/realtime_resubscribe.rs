@@ -8,7 +8,7 @@ mod realtime_common;
 
 use std::time::Duration;
 
-use comms::pusher::{self, ConnectionEvent, ConnectionState, Frame};
+use tidings::pusher::{self, ConnectionEvent, ConnectionState, Frame};
 use realtime_common::{KEY, SECRET, Sockudo};
 use tokio::sync::broadcast;
 

@@ -5,7 +5,7 @@
 //! channel every connection is subscribed to; trigger to receive, p50/p99).
 //!
 //! ```console
-//! $ cargo test --release -p comms-tests --test realtime_scale -- --ignored --nocapture
+//! $ cargo test --release -p tidings-tests --test realtime_scale -- --ignored --nocapture
 //! ```
 //!
 //! `SCALE_CONNECTIONS` (default 1000) and `SCALE_IDLE_SECS` (default 30) change the run;
@@ -22,8 +22,8 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use comms::pusher::{self, ConnectionState};
-use comms_runtime::realtime::Channel;
+use tidings::pusher::{self, ConnectionState};
+use tidings_runtime::realtime::Channel;
 use realtime_common::{KEY, Sockudo, node_peers};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
@@ -368,20 +368,20 @@ async fn many_connections_memory_idle_cpu_and_fan_out_rust_vs_pusher_js() {
         "{connections} connections x {SUBSCRIPTIONS} subscriptions, sockudo, ping after {PING_AFTER:?}"
     );
     println!(
-        "memory per connection (RSS): comms {:.1} KiB (heap in use {:.1} KiB), pusher-js {:.1} KiB, ratio {:.3}",
+        "memory per connection (RSS): tidings {:.1} KiB (heap in use {:.1} KiB), pusher-js {:.1} KiB, ratio {:.3}",
         rust.bytes_per_connection / 1024.0,
         rust.heap_per_connection / 1024.0,
         js.bytes_per_connection / 1024.0,
         rust.bytes_per_connection / js.bytes_per_connection
     );
     println!(
-        "CPU over {idle:?} idle: comms {:.0} ms, pusher-js {:.0} ms, ratio {:.3}",
+        "CPU over {idle:?} idle: tidings {:.0} ms, pusher-js {:.0} ms, ratio {:.3}",
         rust.idle_cpu_ms,
         js.idle_cpu_ms,
         rust.idle_cpu_ms / js.idle_cpu_ms
     );
     println!(
-        "fan-out ({FANOUT_EVENTS} events x {connections}): comms p50 {:.0} us, p99 {:.0} us ({} received); pusher-js p50 {:.0} us, p99 {:.0} us ({} received); p99 ratio {:.3}",
+        "fan-out ({FANOUT_EVENTS} events x {connections}): tidings p50 {:.0} us, p99 {:.0} us ({} received); pusher-js p50 {:.0} us, p99 {:.0} us ({} received); p99 ratio {:.3}",
         rust.p50_us,
         rust.p99_us,
         rust.received,

@@ -8,11 +8,11 @@ mod realtime_common;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use comms::pusher::{self, ConnectionEvent, ConnectionState, MasterKey};
-use comms::realtime::{BatchEvent, WebhookEvent};
-use comms_runtime::ErrorKind;
-use comms_runtime::realtime::{Channel, Connection};
-use comms_tests::{Reply, TestServer};
+use tidings::pusher::{self, ConnectionEvent, ConnectionState, MasterKey};
+use tidings::realtime::{BatchEvent, WebhookEvent};
+use tidings_runtime::ErrorKind;
+use tidings_runtime::realtime::{Channel, Connection};
+use tidings_tests::{Reply, TestServer};
 use realtime_common::{APP_ID, KEY, MASTER_KEY, SECRET, Sockudo};
 
 const WAIT: Duration = Duration::from_secs(10);
@@ -75,7 +75,7 @@ async fn every_http_operation_is_accepted_and_a_wrong_secret_is_rejected() {
     client.trigger_events(batch).await.unwrap();
     let channels = client
         .list_channels(
-            &comms::realtime::ListChannelsQuery::default()
+            &tidings::realtime::ListChannelsQuery::default()
                 .filter_by_prefix("presence-")
                 .info("user_count"),
         )
@@ -88,7 +88,7 @@ async fn every_http_operation_is_accepted_and_a_wrong_secret_is_rejected() {
     let info = client
         .get_channel(
             "presence-room",
-            &comms::realtime::GetChannelQuery::default().info("user_count,subscription_count"),
+            &tidings::realtime::GetChannelQuery::default().info("user_count,subscription_count"),
         )
         .await
         .unwrap();
@@ -134,7 +134,7 @@ async fn every_http_operation_is_accepted_and_a_wrong_secret_is_rejected() {
     let text = err.to_string();
     assert!(!text.contains("not-the-secret"), "{text}");
     match &err {
-        comms::Error::Auth(api) => assert!(!api.body_excerpt.is_empty(), "{api:?}"),
+        tidings::Error::Auth(api) => assert!(!api.body_excerpt.is_empty(), "{api:?}"),
         other => panic!("{other:?}"),
     }
     let err = wrong.list_channels(&Default::default()).await.unwrap_err();
@@ -175,7 +175,7 @@ async fn our_trigger_reaches_our_client_on_public_private_presence_and_encrypted
     // The sender's own socket can be left out.
     let mut news = subscribed(&c, "news-2").await;
     let me = c.socket_id().unwrap();
-    let request = comms::realtime::TriggerEventRequest::typed(["news-2"], "skip-me", "x")
+    let request = tidings::realtime::TriggerEventRequest::typed(["news-2"], "skip-me", "x")
         .unwrap()
         .excluding(&me)
         .unwrap();
@@ -294,10 +294,10 @@ async fn webhooks_from_sockudo_are_received_and_verified() {
     while tokio::time::Instant::now() < deadline {
         names.clear();
         for r in received.lock().unwrap().iter() {
-            let mut headers = comms_runtime::reqwest::header::HeaderMap::new();
+            let mut headers = tidings_runtime::reqwest::header::HeaderMap::new();
             for (k, v) in &r.headers {
                 headers.insert(
-                    comms_runtime::reqwest::header::HeaderName::from_bytes(k.as_bytes()).unwrap(),
+                    tidings_runtime::reqwest::header::HeaderName::from_bytes(k.as_bytes()).unwrap(),
                     v.parse().unwrap(),
                 );
             }

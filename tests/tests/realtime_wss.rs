@@ -9,8 +9,8 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use comms::pusher::{self, ConnectionState};
-use comms_sandbox::realtime::{RealtimeConfig, RealtimeSandbox};
+use tidings::pusher::{self, ConnectionState};
+use tidings_sandbox::realtime::{RealtimeConfig, RealtimeSandbox};
 use tokio::net::{TcpListener, TcpStream};
 use tokio_rustls::{TlsAcceptor, rustls};
 

@@ -14,10 +14,10 @@ use std::net::TcpListener as StdListener;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use comms_runtime::reqwest::header::{HeaderMap, HeaderValue};
-use comms_runtime::webhook::StandardWebhooks;
-use comms_runtime::{Client, ClientBuilder, OperationSpec, Request, RetryPolicy, ServiceSpec};
-use comms_tests::{Recorded, Reply, TestServer};
+use tidings_runtime::reqwest::header::{HeaderMap, HeaderValue};
+use tidings_runtime::webhook::StandardWebhooks;
+use tidings_runtime::{Client, ClientBuilder, OperationSpec, Request, RetryPolicy, ServiceSpec};
+use tidings_tests::{Recorded, Reply, TestServer};
 
 const EMAIL_KEY: &str = "re_AUDITemailKey_5d1f0a9c77";
 const MESSAGING_KEY: &str = "AUDITmessagingKey_77ab21fe";
@@ -103,7 +103,7 @@ fn assert_clean(what: &str, text: &str) {
 
 macro_rules! ops {
     ($module:ident: $($name:ident),* $(,)?) => {
-        vec![$(&comms::$module::operations::$name),*]
+        vec![$(&tidings::$module::operations::$name),*]
     };
 }
 
@@ -132,8 +132,8 @@ fn spec_operations(service: &str) -> Vec<String> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../spec")
         .join(format!("{service}.yaml"));
-    let loaded = comms_codegen::load::load_file(&path).unwrap();
-    let checked = comms_codegen::check::check(&loaded).unwrap();
+    let loaded = tidings_codegen::load::load_file(&path).unwrap();
+    let checked = tidings_codegen::check::check(&loaded).unwrap();
     let mut names: Vec<String> = checked.operations.into_iter().map(|o| o.name).collect();
     names.sort();
     names
@@ -187,7 +187,7 @@ fn error_reply(n: usize) -> Reply {
 
 fn quick_retries<C: From<Client>>(builder: ClientBuilder<C>) -> ClientBuilder<C> {
     builder.retry(
-        RetryPolicy::from_spec(&comms_runtime::RetrySpec::DEFAULT)
+        RetryPolicy::from_spec(&tidings_runtime::RetrySpec::DEFAULT)
             .max_attempts(2)
             .backoff(Duration::from_millis(1), Duration::from_millis(5))
             .retry_after_cap(Duration::from_millis(5)),
@@ -274,7 +274,7 @@ async fn every_email_operation_keeps_the_api_key_secret() {
     let ops = email_ops();
     assert_covers("email", &ops);
     assert_eq!(ops.len(), 36);
-    let (texts, seen) = exercise(&comms::email::SERVICE, &ops, |b| {
+    let (texts, seen) = exercise(&tidings::email::SERVICE, &ops, |b| {
         b.credential("api_key", EMAIL_KEY)
     })
     .await;
@@ -288,7 +288,7 @@ async fn every_email_operation_keeps_the_api_key_secret() {
         );
     }
     // A generated type that carries a secret: the webhook endpoint.
-    let endpoint: comms::email::WebhookEndpoint = serde_json::from_value(serde_json::json!({
+    let endpoint: tidings::email::WebhookEndpoint = serde_json::from_value(serde_json::json!({
         "id": "wh_1", "url": "https://example.com/hooks", "events": ["email.sent"],
         "status": "enabled", "secret": WEBHOOK_SECRET, "created_at": "2026-01-01T00:00:00Z"
     }))
@@ -304,7 +304,7 @@ async fn every_messaging_operation_keeps_the_api_key_secret_even_with_query_auth
     let ops = messaging_ops();
     assert_covers("messaging", &ops);
     for query in [false, true] {
-        let (texts, seen) = exercise(&comms::messaging::SERVICE, &ops, |b| {
+        let (texts, seen) = exercise(&tidings::messaging::SERVICE, &ops, |b| {
             let b = b.credential("api_key", MESSAGING_KEY);
             if query { b.query_auth() } else { b }
         })
@@ -330,7 +330,7 @@ async fn every_realtime_operation_keeps_the_app_secret_and_api_key_secret() {
     log_buffer();
     let ops = realtime_ops();
     assert_covers("realtime", &ops);
-    let (texts, seen) = exercise(&comms::realtime::SERVICE, &ops, |b| {
+    let (texts, seen) = exercise(&tidings::realtime::SERVICE, &ops, |b| {
         b.credential("app_id", "4242")
             .credential("key", "audit-key")
             .credential("secret", REALTIME_SECRET)
@@ -363,11 +363,11 @@ async fn every_realtime_operation_keeps_the_app_secret_and_api_key_secret() {
 
     // Webhooks, channel auth and encryption: values computed from the secrets.
     let body = br#"{"time_ms":1,"events":[{"name":"channel_occupied","channel":"a"}]}"#;
-    let signature = comms_runtime::webhook::sign_pusher(REALTIME_SECRET, body);
-    comms::realtime::verify_webhook(REALTIME_SECRET, &signature, body).unwrap();
-    let err = comms::realtime::verify_webhook(REALTIME_SECRET, "00", body).unwrap_err();
-    let master = comms::pusher::MasterKey::from_base64(MASTER_KEY).unwrap();
-    let auth = comms::pusher::authorize_encrypted(
+    let signature = tidings_runtime::webhook::sign_pusher(REALTIME_SECRET, body);
+    tidings::realtime::verify_webhook(REALTIME_SECRET, &signature, body).unwrap();
+    let err = tidings::realtime::verify_webhook(REALTIME_SECRET, "00", body).unwrap_err();
+    let master = tidings::pusher::MasterKey::from_base64(MASTER_KEY).unwrap();
+    let auth = tidings::pusher::authorize_encrypted(
         "audit-key",
         REALTIME_SECRET,
         "1.2",
@@ -381,9 +381,9 @@ async fn every_realtime_operation_keeps_the_app_secret_and_api_key_secret() {
         "ChannelAuth Debug shows the channel key: {auth:?}"
     );
     let authorizer =
-        comms::pusher::local_authorizer("audit-key", REALTIME_SECRET).master_key(master.clone());
+        tidings::pusher::local_authorizer("audit-key", REALTIME_SECRET).master_key(master.clone());
     let connection =
-        comms::pusher::connection("ws://127.0.0.1:9", "audit-key").authorizer(authorizer.clone());
+        tidings::pusher::connection("ws://127.0.0.1:9", "audit-key").authorizer(authorizer.clone());
     for (what, text) in [
         ("webhook error", format!("{err} / {err:?}")),
         ("channel auth", format!("{auth:?}")),
@@ -419,11 +419,11 @@ async fn standard_webhook_secrets_stay_out_of_errors_and_debug() {
     // Verification passes; the body then fails to decode (its data is incomplete), and a
     // wrong secret, a tampered body, a stale timestamp and a bad secret all fail.
     for result in [
-        comms::email::verify_webhook(WEBHOOK_SECRET, &headers, body).map(|e| format!("{e:?}")),
-        comms::messaging::verify_webhook(WEBHOOK_SECRET, &headers, body).map(|e| format!("{e:?}")),
-        comms::email::verify_webhook("whsec_d3Jvbmc=", &headers, body).map(|e| format!("{e:?}")),
-        comms::email::verify_webhook(WEBHOOK_SECRET, &headers, b"{}").map(|e| format!("{e:?}")),
-        comms::email::verify_webhook(&WEBHOOK_SECRET.replace('Q', "!"), &headers, body)
+        tidings::email::verify_webhook(WEBHOOK_SECRET, &headers, body).map(|e| format!("{e:?}")),
+        tidings::messaging::verify_webhook(WEBHOOK_SECRET, &headers, body).map(|e| format!("{e:?}")),
+        tidings::email::verify_webhook("whsec_d3Jvbmc=", &headers, body).map(|e| format!("{e:?}")),
+        tidings::email::verify_webhook(WEBHOOK_SECRET, &headers, b"{}").map(|e| format!("{e:?}")),
+        tidings::email::verify_webhook(&WEBHOOK_SECRET.replace('Q', "!"), &headers, body)
             .map(|e| format!("{e:?}")),
         verifier
             .verify_at(&headers, body, now + 3600)
@@ -460,7 +460,7 @@ async fn transport_failures_and_timeouts_do_not_carry_the_url_or_key() {
     });
     let mut texts = Vec::new();
     for port in [closed, silent_port] {
-        let client = comms::messaging::MessagingClient::builder()
+        let client = tidings::messaging::MessagingClient::builder()
             .base_url(format!("http://127.0.0.1:{port}"))
             .credential("api_key", MESSAGING_KEY)
             .query_auth()
@@ -470,7 +470,7 @@ async fn transport_failures_and_timeouts_do_not_carry_the_url_or_key() {
             .unwrap();
         let err = client
             .runtime()
-            .execute(request_for(&comms::messaging::operations::LIST_MESSAGES))
+            .execute(request_for(&tidings::messaging::operations::LIST_MESSAGES))
             .await
             .unwrap_err();
         texts.push(format!("{err} / {err:?}"));
@@ -493,14 +493,14 @@ async fn the_log_capture_sees_our_runtime_and_the_http_stack() {
     // Proof the capture works: the runtime's and hyper/reqwest's records arrive.
     log_buffer();
     let server = TestServer::start(|_| Reply::json(200, serde_json::json!({}))).await;
-    let client = comms::email::EmailClient::builder()
+    let client = tidings::email::EmailClient::builder()
         .base_url(server.url())
         .credential("api_key", EMAIL_KEY)
         .build()
         .unwrap();
     client
         .runtime()
-        .execute(request_for(&comms::email::operations::GET_EMAIL))
+        .execute(request_for(&tidings::email::operations::GET_EMAIL))
         .await
         .unwrap();
     let text = logs();

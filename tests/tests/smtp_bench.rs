@@ -7,7 +7,7 @@
 //! `Tls::Wrapper`), where the relay connects with its own socket and TLS handshake.
 //!
 //! ```console
-//! $ cargo test --release -p comms-tests --test smtp_bench -- --ignored --nocapture
+//! $ cargo test --release -p tidings-tests --test smtp_bench -- --ignored --nocapture
 //! ```
 
 #![allow(clippy::unwrap_used, clippy::print_stdout)]
@@ -16,7 +16,7 @@ mod smtp_common;
 
 use std::time::{Duration, Instant};
 
-use comms_runtime::smtp::{SmtpRelay, SmtpTls};
+use tidings_runtime::smtp::{SmtpRelay, SmtpTls};
 use futures_util::StreamExt as _;
 use lettre::transport::smtp::PoolConfig;
 use lettre::transport::smtp::authentication::{Credentials, Mechanism};

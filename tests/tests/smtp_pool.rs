@@ -9,7 +9,7 @@ mod smtp_common;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use comms_runtime::{ErrorKind, RetryPolicy};
+use tidings_runtime::{ErrorKind, RetryPolicy};
 use smtp_common::{Script, Sink, message};
 
 #[tokio::test]
@@ -52,7 +52,7 @@ async fn concurrent_sends_never_open_more_than_max_connections() {
 #[tokio::test]
 async fn max_connections_outside_1_to_the_limit_is_a_config_error() {
     let sink = Sink::start(Script::default()).await;
-    for max in [0, comms_runtime::smtp::MAX_CONNECTIONS_LIMIT + 1] {
+    for max in [0, tidings_runtime::smtp::MAX_CONNECTIONS_LIMIT + 1] {
         let err = sink.relay().max_connections(max).build().unwrap_err();
         assert_eq!(err.kind(), ErrorKind::Config, "{err}");
         assert!(err.to_string().contains("max_connections"), "{err}");
@@ -158,7 +158,7 @@ async fn a_refused_connection_is_a_retryable_transport_error() {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         listener.local_addr().unwrap().port()
     };
-    let relay = comms_runtime::smtp::SmtpRelay::builder("127.0.0.1")
+    let relay = tidings_runtime::smtp::SmtpRelay::builder("127.0.0.1")
         .port(port)
         .api_key(smtp_common::KEY)
         .retry(RetryPolicy::none())

@@ -11,10 +11,10 @@
 use std::process::Command;
 use std::sync::{Arc, Mutex};
 
-use comms_runtime::reqwest::header::{HeaderMap, HeaderName, HeaderValue};
-use comms_runtime::webhook::{WebhookLimits, WebhookRequest, WebhookSecrets};
-use comms_runtime::{Error, ErrorKind, WebhookFailure};
-use comms_tests::{Recorded, Reply, TestServer};
+use tidings_runtime::reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use tidings_runtime::webhook::{WebhookLimits, WebhookRequest, WebhookSecrets};
+use tidings_runtime::{Error, ErrorKind, WebhookFailure};
+use tidings_tests::{Recorded, Reply, TestServer};
 
 // The generated module is public API the tests use part of; a spec without operations leaves
 // the operation import unused.
@@ -243,7 +243,7 @@ async fn unsigned_ping_is_decoded_without_a_secret() {
 fn per_type_functions_verify_with_one_secret() {
     let body = b"MessageSid=SM9&AccountSid=AC1&MessageStatus=delivered";
     let url = "https://example.com/twilio/status";
-    let signature = comms_runtime::webhook::Verifier::new(&hooks::TWILIO_SIGNATURE, TWILIO_TOKEN)
+    let signature = tidings_runtime::webhook::Verifier::new(&hooks::TWILIO_SIGNATURE, TWILIO_TOKEN)
         .unwrap()
         .sign(&WebhookRequest::new(url, &HeaderMap::new(), body))
         .unwrap();
@@ -296,8 +296,8 @@ fn oversized_and_overlong_form_deliveries_are_refused_before_verifying() {
     let many = "a=1&".repeat(2000);
     let err = hooks::decode_ping(format!("{{\"zen\":\"{many}\"}}").as_bytes());
     assert!(err.is_ok(), "a JSON body's `&` are not form parameters");
-    let err = comms_runtime::webhook::decode_payload::<hooks::InboundMessage>(
-        comms_runtime::webhook::PayloadEncoding::Form,
+    let err = tidings_runtime::webhook::decode_payload::<hooks::InboundMessage>(
+        tidings_runtime::webhook::PayloadEncoding::Form,
         many.as_bytes(),
     )
     .unwrap_err();
@@ -314,7 +314,7 @@ fn secrets_from_env_name_the_missing_variable() {
     assert!(err.to_string().contains("HOOKS_TWILIO_AUTH_TOKEN"), "{err}");
 }
 
-/// Figures for the report: `cargo test -p comms-tests --test webhooks_spec -- --ignored
+/// Figures for the report: `cargo test -p tidings-tests --test webhooks_spec -- --ignored
 /// --nocapture verification_cost` (debug build unless `--release`).
 #[test]
 #[ignore = "prints timings; run by hand"]
@@ -334,7 +334,7 @@ fn verification_cost() {
         .into_bytes();
     let url = "https://example.com/twilio/inbound";
     let verifier =
-        comms_runtime::webhook::Verifier::new(&hooks::TWILIO_SIGNATURE, TWILIO_TOKEN).unwrap();
+        tidings_runtime::webhook::Verifier::new(&hooks::TWILIO_SIGNATURE, TWILIO_TOKEN).unwrap();
     let mut h = HeaderMap::new();
     let sig = verifier.sign(&WebhookRequest::new(url, &h, &body)).unwrap();
     h.insert("x-twilio-signature", sig.parse().unwrap());

@@ -1,7 +1,7 @@
 //! The client struct of a service and one method per operation.
 //!
-//! Each method is a plain function: it fills a `comms_runtime::Request` (path parameters, query,
-//! JSON body, the spec's checks) and returns a `comms_runtime::Call`, which sends it through
+//! Each method is a plain function: it fills a `tidings_runtime::Request` (path parameters, query,
+//! JSON body, the spec's checks) and returns a `tidings_runtime::Call`, which sends it through
 //! `Client::execute`, the runtime's one non-generic entry point, when awaited. No `async fn`
 //! per operation: the generated crate compiles no state machines.
 
@@ -47,7 +47,7 @@ fn client(service: &Service) -> TokenStream {
          or decode.\n\n\
          # Example\n\n\
          ```no_run\n\
-         # async fn example() -> Result<(), comms_runtime::Error> {{\n\
+         # async fn example() -> Result<(), tidings_runtime::Error> {{\n\
          let client = {krate}::{service_name}::{name}::from_env()?;\n\
          {call}\
          # Ok(())\n\
@@ -65,7 +65,7 @@ fn client(service: &Service) -> TokenStream {
         })
         .then(|| {
             quote!(
-                use ::comms_runtime as rt;
+                use ::tidings_runtime as rt;
             )
         });
     let statics = service.operations.iter().map(operation_static);
@@ -73,7 +73,7 @@ fn client(service: &Service) -> TokenStream {
     quote! {
         /// Static descriptions of every operation, as the runtime sees them.
         pub mod operations {
-            use ::comms_runtime::OperationSpec as Op;
+            use ::tidings_runtime::OperationSpec as Op;
             #rt_import
 
             #(#statics)*
@@ -147,8 +147,8 @@ fn operation_static(op: &OperationInfo) -> TokenStream {
     let default_body = defaults::has_body(op.method);
     let retry = (op.idempotency != default_retry).then(|| match op.idempotency {
         IdempotencyMode::Key => quote!(.idempotency_key()),
-        IdempotencyMode::Safe => quote!(.with_retry(::comms_runtime::RetryClass::Safe)),
-        IdempotencyMode::None => quote!(.with_retry(::comms_runtime::RetryClass::Never)),
+        IdempotencyMode::Safe => quote!(.with_retry(::tidings_runtime::RetryClass::Safe)),
+        IdempotencyMode::None => quote!(.with_retry(::tidings_runtime::RetryClass::Never)),
     });
     let has_body = op.has_body;
     let body = (has_body != default_body).then(|| quote!(.with_body(#has_body)));
@@ -201,12 +201,12 @@ fn pages_path(op: &OperationInfo) -> TokenStream {
     }
 }
 
-/// A `comms_runtime::FormStyle` value.
+/// A `tidings_runtime::FormStyle` value.
 fn form_style(style: &crate::resolved::FormStyleInfo) -> TokenStream {
     form_style_tokens(style, &quote!(rt))
 }
 
-/// A `comms_runtime::FormStyle` value, the runtime crate at `rt`.
+/// A `tidings_runtime::FormStyle` value, the runtime crate at `rt`.
 pub(super) fn form_style_tokens(
     style: &crate::resolved::FormStyleInfo,
     rt: &TokenStream,
@@ -334,7 +334,7 @@ fn page_items_field(service: &Service) -> String {
         .unwrap_or_else(|| "data".into())
 }
 
-/// A type as a doc example writes it, named types under `module` (`comms::email`).
+/// A type as a doc example writes it, named types under `module` (`tidings::email`).
 fn qualified(module: &str, ty: &Ty) -> String {
     super::rust_type_with(ty, &|name| {
         let path: TokenStream = format!("{module}::{name}").parse().unwrap_or_default();

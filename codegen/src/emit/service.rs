@@ -8,7 +8,7 @@ use super::{lit, opt_str};
 use crate::model::SigningKind;
 use crate::resolved::{AuthInfo, AuthMethod, Service, TypeInfo, TypeKind, ValueInfo};
 
-/// A `comms_runtime::AuthScheme` value for a resolved auth scheme.
+/// A `tidings_runtime::AuthScheme` value for a resolved auth scheme.
 pub(super) fn auth_scheme(a: &AuthInfo) -> TokenStream {
     match &a.method {
         AuthMethod::Bearer { credential } => {
@@ -228,7 +228,7 @@ fn error_code_enum(service: &Service) -> TokenStream {
     }
 }
 
-/// A `comms_runtime::PaginationSpec` value for a resolved pagination.
+/// A `tidings_runtime::PaginationSpec` value for a resolved pagination.
 pub(super) fn pagination_spec(p: &crate::resolved::PaginationInfo) -> TokenStream {
     use crate::resolved::PageStyleInfo as S;
     let items = &p.items_field;

@@ -1,5 +1,5 @@
 //! The `websocket` section: a static description of the protocol for the runtime's generic
-//! engine (`comms_runtime::realtime::WebSocketSpec`), and typed message enums, one for what the
+//! engine (`tidings_runtime::realtime::WebSocketSpec`), and typed message enums, one for what the
 //! client sends and one for what the server sends, each variant carrying its payload type.
 
 use proc_macro2::TokenStream;

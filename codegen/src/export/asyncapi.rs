@@ -41,7 +41,7 @@ pub fn document(service: &Service) -> Value {
         description.push_str("\n\n");
     }
     description.push_str(&format!(
-        "Exported from `{}` by `comms-codegen asyncapi`. The document describes the client: \
+        "Exported from `{}` by `tidings-codegen asyncapi`. The document describes the client: \
          it sends the `send` operations' messages and receives the `receive` ones. Every item \
          says where it comes from in `x-source` (`seed`, `assumed` or `not_shown`).",
         super::spec_file(service)

@@ -23,9 +23,9 @@
 //! | `x-rate-limit`, `x-retry`, `x-timeouts`, `x-sizes`, ... | the document | the spec's sections as written |
 //!
 //! ```
-//! let services = comms_codegen::check::check_dir(std::path::Path::new("../spec")).unwrap();
+//! let services = tidings_codegen::check::check_dir(std::path::Path::new("../spec")).unwrap();
 //! let email = services.iter().find(|s| s.name() == "email").unwrap();
-//! let doc = comms_codegen::export::openapi::document(email);
+//! let doc = tidings_codegen::export::openapi::document(email);
 //! assert_eq!(doc["openapi"], "3.1.0");
 //! assert!(doc["paths"]["/v1/emails"]["post"].is_object());
 //! ```

@@ -21,8 +21,8 @@
 //!   "components": { "schemas": { "Pet": { "type": "object", "required": ["name"],
 //!     "properties": { "name": { "type": "string" } } } } }
 //! }"##;
-//! let options = comms_codegen::import::ImportOptions::new("pets", "pets.json");
-//! let imported = comms_codegen::import::import_openapi(doc, &options, None).unwrap();
+//! let options = tidings_codegen::import::ImportOptions::new("pets", "pets.json");
+//! let imported = tidings_codegen::import::import_openapi(doc, &options, None).unwrap();
 //! assert!(imported.yaml.contains("get_pet:"));
 //! assert!(imported.yaml.contains("imported from pets.json#/paths/~1pets~1{id}/get"));
 //! assert_eq!(imported.report.operations_imported, 1);

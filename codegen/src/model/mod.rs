@@ -21,7 +21,7 @@ pub enum Source {
     Assumed,
     /// Still unknown: the seed says "not shown" and we have not filled it in.
     NotShown,
-    /// Taken from the provider's published API document (`comms-codegen import`, or written
+    /// Taken from the provider's published API document (`tidings-codegen import`, or written
     /// from it by hand); `note` names the document and the JSON pointer it came from.
     Imported,
 }
@@ -103,7 +103,7 @@ pub use websocket::*;
 /// One spec file: one service.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-#[schemars(title = "comms service spec")]
+#[schemars(title = "tidings service spec")]
 pub struct SpecFile {
     /// Identity of the service.
     pub service: ServiceInfo,

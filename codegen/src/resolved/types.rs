@@ -28,7 +28,7 @@ pub enum Ty {
     Map(Box<Ty>),
     /// `page<T>`: one page of a cursor-paginated list.
     Page(Box<Ty>),
-    /// `bytes`: a file of a multipart body (`comms_runtime::form::FilePart`).
+    /// `bytes`: a file of a multipart body (`tidings_runtime::form::FilePart`).
     Bytes,
 }
 

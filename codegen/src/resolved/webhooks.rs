@@ -93,7 +93,7 @@ pub struct SignatureInfo {
 }
 
 impl SignatureInfo {
-    /// Standard Webhooks, as `comms_runtime::webhook::STANDARD_WEBHOOKS` defines it.
+    /// Standard Webhooks, as `tidings_runtime::webhook::STANDARD_WEBHOOKS` defines it.
     pub fn standard_webhooks() -> Self {
         SignatureInfo {
             name: "standard_webhooks".into(),
@@ -114,7 +114,7 @@ impl SignatureInfo {
         }
     }
 
-    /// Pusher, as `comms_runtime::webhook::PUSHER` defines it.
+    /// Pusher, as `tidings_runtime::webhook::PUSHER` defines it.
     pub fn pusher() -> Self {
         SignatureInfo {
             name: "pusher".into(),

@@ -13,6 +13,6 @@
 //! # }
 //! ```
 
-pub use comms_runtime::{CallOptions, Error, Result};
+pub use tidings_runtime::{CallOptions, Error, Result};
 
 include!(concat!(env!("OUT_DIR"), "/notes.rs"));

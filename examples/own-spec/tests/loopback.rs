@@ -1,5 +1,5 @@
 //! One call of the client generated from `spec/notes.yaml`, over loopback, against the server
-//! generated from the same spec (comms-sandbox's spec-driven default store): what the guide
+//! generated from the same spec (tidings-sandbox's spec-driven default store): what the guide
 //! `docs/OWN_SPECS.md` promises a crate with its own spec, end to end.
 
 #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
@@ -10,8 +10,8 @@ mod server {
 
 use std::sync::Arc;
 
-use comms_runtime::ErrorKind;
-use comms_sandbox::server::{Gateway, Resources};
+use tidings_runtime::ErrorKind;
+use tidings_sandbox::server::{Gateway, Resources};
 use own_spec::notes::{NewNote, NotesClient, SERVICE};
 use server::notes_server::{NotesServer, router};
 

@@ -5,13 +5,13 @@
 //! Each spec was written from the provider's published OpenAPI document; the excerpts the
 //! tests serve through Prism, and their sources, are in `tests/providers/`.
 
-pub use comms_runtime::{CallOptions, Error, Result};
+pub use tidings_runtime::{CallOptions, Error, Result};
 
 include!(concat!(env!("OUT_DIR"), "/postmark.rs"));
 include!(concat!(env!("OUT_DIR"), "/sendgrid.rs"));
 include!(concat!(env!("OUT_DIR"), "/twilio.rs"));
 include!(concat!(env!("OUT_DIR"), "/vonage.rs"));
 
-// Imported unchanged from the excerpts by `comms-codegen import openapi` (see `imported/`).
+// Imported unchanged from the excerpts by `tidings-codegen import openapi` (see `imported/`).
 include!(concat!(env!("OUT_DIR"), "/sendgrid_imported.rs"));
 include!(concat!(env!("OUT_DIR"), "/twilio_imported.rs"));

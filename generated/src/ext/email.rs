@@ -6,8 +6,8 @@
 use std::path::Path;
 
 use base64::Engine as _;
-use comms_runtime::Error;
-use comms_runtime::validate::Validator;
+use tidings_runtime::Error;
+use tidings_runtime::validate::Validator;
 
 use crate::email::{
     Attachment, AttachmentDisposition, Bounce, BounceType, EmailEvent, EmailStatus,
@@ -70,7 +70,7 @@ impl Attachment {
     /// guessed from `filename`'s extension.
     ///
     /// ```
-    /// use comms::email::Attachment;
+    /// use tidings::email::Attachment;
     /// let invoice = Attachment::from_bytes("invoice.pdf", b"%PDF-1.7 ...");
     /// assert_eq!(invoice.content_type.as_deref(), Some("application/pdf"));
     /// assert_eq!(invoice.decoded_content().unwrap().unwrap(), b"%PDF-1.7 ...");
@@ -134,7 +134,7 @@ impl Attachment {
     /// `<img src="cid:{content_id}">`.
     ///
     /// ```
-    /// use comms::email::{Attachment, AttachmentDisposition};
+    /// use tidings::email::{Attachment, AttachmentDisposition};
     /// let logo = Attachment::from_bytes("logo.png", [0x89, b'P', b'N', b'G']).inline("logo");
     /// assert_eq!(logo.disposition, Some(AttachmentDisposition::Inline));
     /// assert_eq!(logo.content_id.as_deref(), Some("logo"));
@@ -175,7 +175,7 @@ impl TemplateRef {
     /// The template with this id.
     ///
     /// ```
-    /// use comms::email::{SendEmailRequest, TemplateRef};
+    /// use tidings::email::{SendEmailRequest, TemplateRef};
     /// let welcome = SendEmailRequest::new("team@example.com", ["ada@example.com"])
     ///     .template(TemplateRef::by_alias("welcome").variable("first_name", "Ada").variable("trial_days", 14));
     /// # let _ = welcome;
@@ -223,7 +223,7 @@ impl SendEmailRequest {
     /// Adds one attachment (the generated `attachments` setter replaces them all).
     ///
     /// ```
-    /// use comms::email::{Attachment, SendEmailRequest};
+    /// use tidings::email::{Attachment, SendEmailRequest};
     /// let request = SendEmailRequest::new("Ada <ada@example.com>", ["grace@example.com"])
     ///     .subject("Your invoice")
     ///     .text("Attached.")

@@ -1,9 +1,9 @@
 //! Sending a [`SendEmailRequest`] through the email service's SMTP relay (feature `smtp`): the
 //! request becomes a MIME message, with what the relay cannot carry refused rather than dropped.
 
-use comms_runtime::Error;
-use comms_runtime::smtp::SmtpMessage;
-use comms_runtime::smtp::lettre;
+use tidings_runtime::Error;
+use tidings_runtime::smtp::SmtpMessage;
+use tidings_runtime::smtp::lettre;
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
 use lettre::message::{Mailbox, MultiPart, SinglePart};
 
@@ -38,9 +38,9 @@ const RESERVED_HEADERS: &[&str] = &[
 /// `tracking`, URL attachments, and templates by alias or with variables.
 ///
 /// ```no_run
-/// use comms::email::SendEmailRequest;
-/// use comms::smtp::{SmtpRelay, SmtpTls};
-/// # async fn demo() -> Result<(), comms::Error> {
+/// use tidings::email::SendEmailRequest;
+/// use tidings::smtp::{SmtpRelay, SmtpTls};
+/// # async fn demo() -> Result<(), tidings::Error> {
 /// let relay = SmtpRelay::builder("smtp.example.com")
 ///     .tls(SmtpTls::StartTls)
 ///     .api_key(std::env::var("COMMS_EMAIL_API_KEY").unwrap_or_default())

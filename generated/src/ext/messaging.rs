@@ -1,6 +1,6 @@
 //! Hand-written additions to `crate::messaging`: constructors that read like the message they
 //! build (`Message::sms(from, to, text)`), phone-number normalisation, the SMS segment
-//! calculator ([`sms`], also `comms::messaging::sms`), status lifecycle helpers and
+//! calculator ([`sms`], also `tidings::messaging::sms`), status lifecycle helpers and
 //! `MessagingClient::mark_read`.
 
 use crate::messaging::{
@@ -29,7 +29,7 @@ fn e164(input: String) -> String {
         None => compact.strip_prefix("00").unwrap_or(&compact),
     };
     let candidate = format!("+{digits}");
-    if comms_runtime::validate::Format::E164.matches(&candidate) {
+    if tidings_runtime::validate::Format::E164.matches(&candidate) {
         candidate
     } else {
         input
@@ -121,7 +121,7 @@ impl Message {
     /// `+447700900123`); `from` may also be an alphanumeric sender id.
     ///
     /// ```
-    /// use comms::messaging::Message;
+    /// use tidings::messaging::Message;
     /// let sms = Message::sms("Acme", "+44 7700 900123", "Your code is 123456");
     /// assert_eq!(
     ///     serde_json::to_value(&sms).unwrap(),
@@ -136,9 +136,9 @@ impl Message {
     /// A WhatsApp text message (inside the 24-hour window after the user's last message).
     ///
     /// ```
-    /// use comms::messaging::Message;
+    /// use tidings::messaging::Message;
     /// let msg = Message::whatsapp_text("+14155550100", "+447700900123", "Your order shipped");
-    /// assert_eq!(msg.channel(), comms::messaging::Channel::Whatsapp);
+    /// assert_eq!(msg.channel(), tidings::messaging::Channel::Whatsapp);
     /// ```
     pub fn whatsapp_text(
         from: impl Into<String>,
@@ -151,7 +151,7 @@ impl Message {
     /// A WhatsApp image: a URL, or an [`ImageContent`] with a caption.
     ///
     /// ```
-    /// use comms::messaging::{ImageContent, Message};
+    /// use tidings::messaging::{ImageContent, Message};
     /// let plain = Message::whatsapp_image("+14155550100", "+447700900123", "https://example.com/a.jpg");
     /// let captioned = Message::whatsapp_image(
     ///     "+14155550100",
@@ -171,7 +171,7 @@ impl Message {
     /// A WhatsApp audio clip by URL.
     ///
     /// ```
-    /// use comms::messaging::{Message, MessageType};
+    /// use tidings::messaging::{Message, MessageType};
     /// let msg = Message::whatsapp_audio("+14155550100", "+447700900123", "https://example.com/a.mp3");
     /// assert_eq!(msg.message_type(), Some(MessageType::Audio));
     /// ```
@@ -186,7 +186,7 @@ impl Message {
     /// A WhatsApp video: a URL, or a [`VideoContent`] with a caption.
     ///
     /// ```
-    /// use comms::messaging::{Message, VideoContent};
+    /// use tidings::messaging::{Message, VideoContent};
     /// let msg = Message::whatsapp_video(
     ///     "+14155550100",
     ///     "+447700900123",
@@ -205,7 +205,7 @@ impl Message {
     /// A WhatsApp document: a URL, or a [`FileContent`] with a caption and a file name.
     ///
     /// ```
-    /// use comms::messaging::{FileContent, Message};
+    /// use tidings::messaging::{FileContent, Message};
     /// let msg = Message::whatsapp_file(
     ///     "+14155550100",
     ///     "+447700900123",
@@ -225,7 +225,7 @@ impl Message {
     /// its placeholders. The only WhatsApp message delivered outside the 24-hour window.
     ///
     /// ```
-    /// use comms::messaging::{Message, TemplateComponent, TemplateContent};
+    /// use tidings::messaging::{Message, TemplateComponent, TemplateContent};
     /// let msg = Message::whatsapp_template(
     ///     "+14155550100",
     ///     "+447700900123",
@@ -246,7 +246,7 @@ impl Message {
     /// language, voice or repeats, build a [`VoiceText`] with [`VoiceText::voice`] and convert it.
     ///
     /// ```
-    /// use comms::messaging::{Message, VoiceOptions, VoiceText};
+    /// use tidings::messaging::{Message, VoiceOptions, VoiceText};
     /// let simple = Message::voice_call("+14155550100", "+447700900123", "Your code is 1 2 3 4");
     /// let tuned: Message = VoiceText::new("+14155550100", "+447700900123", "Your code is 1 2 3 4")
     ///     .voice(VoiceOptions::default().language("en-GB").voice_name("Amy").repeat(2))
@@ -265,7 +265,7 @@ impl Message {
     /// id (from an inbound message): neither is a phone number, so neither is normalised.
     ///
     /// ```
-    /// use comms::messaging::Message;
+    /// use tidings::messaging::Message;
     /// let msg = Message::instagram_text("17841400000000000", "5432109876543210", "Thanks!");
     /// # let _ = msg;
     /// ```
@@ -280,7 +280,7 @@ impl Message {
     /// An Instagram image by URL.
     ///
     /// ```
-    /// use comms::messaging::Message;
+    /// use tidings::messaging::Message;
     /// let msg = Message::instagram_image("17841400000000000", "5432109876543210", "https://example.com/a.jpg");
     /// # let _ = msg;
     /// ```
@@ -295,7 +295,7 @@ impl Message {
     /// An Instagram audio clip by URL.
     ///
     /// ```
-    /// use comms::messaging::Message;
+    /// use tidings::messaging::Message;
     /// let msg = Message::instagram_audio("17841400000000000", "5432109876543210", "https://example.com/a.mp3");
     /// # let _ = msg;
     /// ```
@@ -310,7 +310,7 @@ impl Message {
     /// An Instagram video by URL.
     ///
     /// ```
-    /// use comms::messaging::Message;
+    /// use tidings::messaging::Message;
     /// let msg = Message::instagram_video("17841400000000000", "5432109876543210", "https://example.com/a.mp4");
     /// # let _ = msg;
     /// ```
@@ -325,7 +325,7 @@ impl Message {
     /// An Instagram file by URL.
     ///
     /// ```
-    /// use comms::messaging::Message;
+    /// use tidings::messaging::Message;
     /// let msg = Message::instagram_file("17841400000000000", "5432109876543210", "https://example.com/a.pdf");
     /// # let _ = msg;
     /// ```
@@ -341,7 +341,7 @@ impl Message {
     /// events. A message of a kind this version does not know is left unchanged.
     ///
     /// ```
-    /// use comms::messaging::Message;
+    /// use tidings::messaging::Message;
     /// let msg = Message::sms("Acme", "+447700900123", "Hi").client_ref("order-1042");
     /// assert_eq!(serde_json::to_value(&msg).unwrap()["client_ref"], "order-1042");
     /// ```
@@ -356,7 +356,7 @@ impl Message {
     /// A message of a kind this version does not know is left unchanged.
     ///
     /// ```
-    /// use comms::messaging::Message;
+    /// use tidings::messaging::Message;
     /// let msg = Message::voice_call("+14155550100", "+447700900123", "Hello")
     ///     .webhook_url("https://example.com/hooks/messaging");
     /// assert_eq!(serde_json::to_value(&msg).unwrap()["webhook_url"], "https://example.com/hooks/messaging");
@@ -372,7 +372,7 @@ impl Message {
     /// sent, or `Unknown("")` when it has none).
     ///
     /// ```
-    /// use comms::messaging::{Channel, Message};
+    /// use tidings::messaging::{Channel, Message};
     /// assert_eq!(Message::sms("Acme", "+447700900123", "Hi").channel(), Channel::Sms);
     /// ```
     pub fn channel(&self) -> Channel {
@@ -393,7 +393,7 @@ impl Message {
     /// The message type, or `None` for a message this version does not know.
     ///
     /// ```
-    /// use comms::messaging::{Message, MessageType};
+    /// use tidings::messaging::{Message, MessageType};
     /// let msg = Message::instagram_image("1784", "5432", "https://example.com/a.jpg");
     /// assert_eq!(msg.message_type(), Some(MessageType::Image));
     /// ```
@@ -419,7 +419,7 @@ impl Message {
     /// The recipient, or `None` for a message this version does not know.
     ///
     /// ```
-    /// use comms::messaging::Message;
+    /// use tidings::messaging::Message;
     /// let msg = Message::whatsapp_text("+14155550100", "0044 7700 900123", "Hi");
     /// assert_eq!(msg.to(), Some("+447700900123"));
     /// ```
@@ -430,7 +430,7 @@ impl Message {
     /// How an SMS splits into segments; `None` for other channels.
     ///
     /// ```
-    /// use comms::messaging::Message;
+    /// use tidings::messaging::Message;
     /// let sms = Message::sms("Acme", "+447700900123", "x".repeat(161));
     /// assert_eq!(sms.sms_segments().map(|s| s.segments), Some(2));
     /// assert!(Message::voice_call("+14155550100", "+447700900123", "Hi").sms_segments().is_none());
@@ -447,8 +447,8 @@ impl SmsText {
     /// How this SMS splits into segments, honouring `sms.encoding` when it forces one.
     ///
     /// ```
-    /// use comms::messaging::{SmsEncoding, SmsOptions, SmsText};
-    /// use comms::messaging::sms::Encoding;
+    /// use tidings::messaging::{SmsEncoding, SmsOptions, SmsText};
+    /// use tidings::messaging::sms::Encoding;
     /// let auto = SmsText::new("Acme", "+447700900123", "Hello");
     /// assert_eq!(auto.segments().encoding, Encoding::Gsm7);
     /// let forced = auto.sms(SmsOptions::default().encoding(SmsEncoding::Unicode));
@@ -471,7 +471,7 @@ impl TemplateComponent {
     /// A `body` component whose placeholders (`{{1}}`, `{{2}}`, ...) get these texts, in order.
     ///
     /// ```
-    /// use comms::messaging::TemplateComponent;
+    /// use tidings::messaging::TemplateComponent;
     /// let body = TemplateComponent::body(["Ada", "#1042"]);
     /// assert_eq!(
     ///     serde_json::to_value(&body).unwrap(),
@@ -489,7 +489,7 @@ impl TemplateParameter {
     /// A text value for a placeholder.
     ///
     /// ```
-    /// use comms::messaging::TemplateParameter;
+    /// use tidings::messaging::TemplateParameter;
     /// let p = TemplateParameter::text("Ada");
     /// assert_eq!(serde_json::to_string(&p).unwrap(), r#"{"type":"text","text":"Ada"}"#);
     /// ```
@@ -506,7 +506,7 @@ impl MessageStatus {
     /// Unknown statuses and channels are not terminal (a later event may still come).
     ///
     /// ```
-    /// use comms::messaging::{Channel, MessageStatus};
+    /// use tidings::messaging::{Channel, MessageStatus};
     /// assert!(MessageStatus::Delivered.is_terminal(&Channel::Sms));
     /// assert!(!MessageStatus::Delivered.is_terminal(&Channel::Whatsapp));
     /// assert!(MessageStatus::Busy.is_terminal(&Channel::Voice));
@@ -544,13 +544,13 @@ impl MessagingClient {
     /// As [`MessagingClient::update_message`]: auth, not found, rate limit, timeout, transport.
     ///
     /// ```no_run
-    /// # async fn example() -> Result<(), comms::Error> {
-    /// let client = comms::messaging::MessagingClient::from_env()?;
+    /// # async fn example() -> Result<(), tidings::Error> {
+    /// let client = tidings::messaging::MessagingClient::from_env()?;
     /// client.mark_read("aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee").await?;
     /// # Ok(())
     /// # }
     /// ```
-    pub async fn mark_read(&self, message_uuid: &str) -> Result<(), comms_runtime::Error> {
+    pub async fn mark_read(&self, message_uuid: &str) -> Result<(), tidings_runtime::Error> {
         self.update_message(
             message_uuid,
             &UpdateMessageRequest::new(UpdateMessageStatus::Read),
@@ -568,7 +568,7 @@ impl MessagingClient {
 /// so an emoji counts as two; a character is never split across two segments.
 ///
 /// ```
-/// use comms::messaging::sms::{segments, Encoding};
+/// use tidings::messaging::sms::{segments, Encoding};
 /// let count = segments("Hello 👋");
 /// assert_eq!((count.encoding, count.units, count.segments), (Encoding::Ucs2, 8, 1));
 /// ```
@@ -587,7 +587,7 @@ pub mod sms {
         /// Units that fit in a message of one segment (160 or 70).
         ///
         /// ```
-        /// assert_eq!(comms::messaging::sms::Encoding::Gsm7.single_segment(), 160);
+        /// assert_eq!(tidings::messaging::sms::Encoding::Gsm7.single_segment(), 160);
         /// ```
         pub fn single_segment(self) -> usize {
             match self {
@@ -599,7 +599,7 @@ pub mod sms {
         /// Units per segment of a split message (153 or 67).
         ///
         /// ```
-        /// assert_eq!(comms::messaging::sms::Encoding::Ucs2.per_split_segment(), 67);
+        /// assert_eq!(tidings::messaging::sms::Encoding::Ucs2.per_split_segment(), 67);
         /// ```
         pub fn per_split_segment(self) -> usize {
             match self {
@@ -631,7 +631,7 @@ pub mod sms {
     /// `None` when GSM-7 cannot carry it.
     ///
     /// ```
-    /// use comms::messaging::sms::gsm7_septets;
+    /// use tidings::messaging::sms::gsm7_septets;
     /// assert_eq!(gsm7_septets('a'), Some(1));
     /// assert_eq!(gsm7_septets('€'), Some(2));
     /// assert_eq!(gsm7_septets('ş'), None);
@@ -652,7 +652,7 @@ pub mod sms {
     /// The encoding `text` needs: GSM-7 when every character fits, otherwise UCS-2.
     ///
     /// ```
-    /// use comms::messaging::sms::{encoding, Encoding};
+    /// use tidings::messaging::sms::{encoding, Encoding};
     /// assert_eq!(encoding("Price: 5€ [net]"), Encoding::Gsm7);
     /// assert_eq!(encoding("Zürich → Genève"), Encoding::Ucs2);
     /// ```
@@ -667,7 +667,7 @@ pub mod sms {
     /// How `text` splits into segments in the encoding it needs.
     ///
     /// ```
-    /// use comms::messaging::sms::{segments, Encoding};
+    /// use tidings::messaging::sms::{segments, Encoding};
     /// let one = segments(&"a".repeat(160));
     /// assert_eq!((one.encoding, one.segments, one.per_segment), (Encoding::Gsm7, 1, 160));
     /// let two = segments(&"a".repeat(161));
@@ -681,7 +681,7 @@ pub mod sms {
     /// needs UCS-2 counts each character GSM-7 cannot carry as one septet (it is replaced).
     ///
     /// ```
-    /// use comms::messaging::sms::{segments_as, Encoding};
+    /// use tidings::messaging::sms::{segments_as, Encoding};
     /// assert_eq!(segments_as("Hello", Encoding::Ucs2).per_segment, 70);
     /// ```
     pub fn segments_as(text: &str, encoding: Encoding) -> SegmentCount {

@@ -1,16 +1,16 @@
 //! Hand-written additions to `crate::realtime`: triggers that take typed data and check names
 //! and sizes before sending, sending to one user, encrypted triggers, and the [`pusher`] helpers
 //! for app servers (channel authorization, user sign-in, webhooks) and WebSocket clients
-//! (re-exported as `comms::pusher`).
+//! (re-exported as `tidings::pusher`).
 
 use serde::Serialize;
 
 use crate::realtime::{
     BatchEvent, RealtimeClient, TriggerBatchRequest, TriggerEventRequest, WEBSOCKET,
 };
-use comms_runtime::Error;
-use comms_runtime::realtime::crypto::MasterKey;
-use comms_runtime::realtime::encode_data;
+use tidings_runtime::Error;
+use tidings_runtime::realtime::crypto::MasterKey;
+use tidings_runtime::realtime::encode_data;
 
 /// Prefix of the channel that carries events to one signed-in user.
 const USER_CHANNEL_PREFIX: &str = "#server-to-user-";
@@ -20,11 +20,11 @@ impl TriggerEventRequest {
     /// as JSON), for the given channels (one channel is sent as `channel`).
     ///
     /// ```
-    /// use comms::realtime::TriggerEventRequest;
+    /// use tidings::realtime::TriggerEventRequest;
     /// let request = TriggerEventRequest::typed(["orders"], "order-placed", &serde_json::json!({"id": 7}))?;
     /// assert_eq!(request.data, r#"{"id":7}"#);
     /// assert_eq!(request.channel.as_deref(), Some("orders"));
-    /// # Ok::<(), comms::Error>(())
+    /// # Ok::<(), tidings::Error>(())
     /// ```
     ///
     /// # Errors
@@ -85,8 +85,8 @@ impl RealtimeClient {
     /// Publishes `event` with typed `data` on 1 to 100 channels.
     ///
     /// ```no_run
-    /// # async fn demo() -> Result<(), comms::Error> {
-    /// let client = comms::realtime::RealtimeClient::from_env()?;
+    /// # async fn demo() -> Result<(), tidings::Error> {
+    /// let client = tidings::realtime::RealtimeClient::from_env()?;
     /// client.trigger(["orders"], "order-placed", &serde_json::json!({"id": 7})).await?;
     /// # Ok(()) }
     /// ```
@@ -164,19 +164,19 @@ impl RealtimeClient {
 /// Helpers of the realtime protocol for app servers (authorize channels, sign users in, verify
 /// webhooks) and for WebSocket clients (connect with this service's protocol).
 pub mod pusher {
-    use comms_runtime::Error;
-    use comms_runtime::Secret;
-    use comms_runtime::realtime as rt;
-    use comms_runtime::realtime::crypto;
+    use tidings_runtime::Error;
+    use tidings_runtime::Secret;
+    use tidings_runtime::realtime as rt;
+    use tidings_runtime::realtime::crypto;
     use serde::Serialize;
 
     use crate::realtime::{EncryptedData, WEBSOCKET, WebhookBody};
 
-    pub use comms_runtime::realtime::auth::{
+    pub use tidings_runtime::realtime::auth::{
         Authorizer, ChannelAuthRequest, FnAuthorizer, authorizer_fn,
     };
-    pub use comms_runtime::realtime::crypto::MasterKey;
-    pub use comms_runtime::realtime::{
+    pub use tidings_runtime::realtime::crypto::MasterKey;
+    pub use tidings_runtime::realtime::{
         Channel, ChannelAuth, ChannelEvent, Connection, ConnectionBuilder, ConnectionEvent,
         ConnectionState, Frame, LocalAuthorizer, Member, Members, StateChange, UserAuth,
     };
@@ -194,10 +194,10 @@ pub mod pusher {
     /// Authorizes a private channel subscription: `{"auth": "<key>:<signature>"}`.
     ///
     /// ```
-    /// use comms::pusher::authorize_channel;
+    /// use tidings::pusher::authorize_channel;
     /// let auth = authorize_channel("278d425bdf160c739803", "7ad3773142a6692b25b8", "1234.1234", "private-foobar")?;
     /// assert_eq!(auth.auth, "278d425bdf160c739803:58df8b0c36d6982b82c3ecf6b4662e34fe8c25bba48f5369f135bf843651c3a4");
-    /// # Ok::<(), comms::Error>(())
+    /// # Ok::<(), tidings::Error>(())
     /// ```
     ///
     /// # Errors
@@ -304,10 +304,10 @@ pub mod pusher {
     pub fn verify_webhook(
         key: Option<&str>,
         secret: &str,
-        headers: &comms_runtime::reqwest::header::HeaderMap,
+        headers: &tidings_runtime::reqwest::header::HeaderMap,
         body: &[u8],
     ) -> Result<WebhookBody, Error> {
-        use comms_runtime::WebhookFailure;
+        use tidings_runtime::WebhookFailure;
         let header = |name: &'static str| {
             headers
                 .get(name)
@@ -371,9 +371,9 @@ pub mod pusher {
     /// key; add an authorizer, then `connect()`.
     ///
     /// ```no_run
-    /// # async fn demo() -> Result<(), comms::Error> {
+    /// # async fn demo() -> Result<(), tidings::Error> {
     /// use std::time::Duration;
-    /// use comms::pusher::{self, ConnectionState};
+    /// use tidings::pusher::{self, ConnectionState};
     /// let connection = pusher::connection("ws://127.0.0.1:6001", "app-key").connect()?;
     /// connection.wait_for(ConnectionState::Connected, Duration::from_secs(5)).await?;
     /// let mut channel = connection.subscribe("orders")?;

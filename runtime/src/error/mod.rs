@@ -31,7 +31,7 @@ pub const BODY_JSON_LIMIT: usize = 64 * 1024;
 /// values are never copied into errors.
 ///
 /// ```
-/// # use comms_runtime::{Call, ErrorKind};
+/// # use tidings_runtime::{Call, ErrorKind};
 /// # async fn demo(call: Call<String>) {
 /// // `call`: what any generated method returns, e.g. `email.get_email("em_1")`.
 /// match call.await {
@@ -361,9 +361,9 @@ impl ApiError {
 ///
 /// ```
 /// let body = serde_json::json!({"errors": [{"message": "bad from"}]});
-/// let found = comms_runtime::error::json_at(&body, "errors.0.message");
+/// let found = tidings_runtime::error::json_at(&body, "errors.0.message");
 /// assert_eq!(found, Some(&serde_json::json!("bad from")));
-/// assert_eq!(comms_runtime::error::json_at(&body, "errors.1.message"), None);
+/// assert_eq!(tidings_runtime::error::json_at(&body, "errors.1.message"), None);
 /// ```
 pub fn json_at<'a>(value: &'a serde_json::Value, path: &str) -> Option<&'a serde_json::Value> {
     path.split('.')
@@ -608,7 +608,7 @@ impl Error {
     /// for timeouts, refused credentials and rate limits that came from a call.
     ///
     /// ```
-    /// # async fn demo(client: comms_runtime::Client, request: comms_runtime::Request) {
+    /// # async fn demo(client: tidings_runtime::Client, request: tidings_runtime::Request) {
     /// if let Err(err) = client.execute(request).await {
     ///     if let Some(context) = err.context() {
     ///         eprintln!("{} attempts at {}: {}", context.attempts, context.url, context.advice);
@@ -673,7 +673,7 @@ impl Error {
     pub(crate) fn tls_not_compiled_in(what: &str) -> Error {
         Error::config(format!(
             "{what} needs TLS, which is not compiled in: enable the `tls` feature of \
-             comms-runtime (on by default)"
+             tidings-runtime (on by default)"
         ))
     }
 

@@ -28,7 +28,7 @@ use local::Window;
 /// A client-side request rate: at most `requests` in any window of `per`.
 ///
 /// ```
-/// # use comms_runtime::RateLimit;
+/// # use tidings_runtime::RateLimit;
 /// let plan = RateLimit::per_minute(3000);
 /// assert_eq!(plan.requests(), 3000);
 /// ```
@@ -173,7 +173,7 @@ impl LimitScope {
 
 fn fingerprint(service: &str, credential: &str) -> String {
     let mut hash = Sha256::new();
-    hash.update(b"comms-ratelimit\0");
+    hash.update(b"tidings-ratelimit\0");
     hash.update(service.as_bytes());
     hash.update(b"\0");
     hash.update(credential.as_bytes());

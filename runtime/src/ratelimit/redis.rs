@@ -87,12 +87,12 @@ pub enum WhenUnreachable {
 ///
 /// ```no_run
 /// use std::sync::Arc;
-/// use comms_runtime::ratelimit::redis::{RedisLimiter, WhenUnreachable};
-/// # fn demo(spec: &'static comms_runtime::ServiceSpec) -> Result<(), comms_runtime::Error> {
+/// use tidings_runtime::ratelimit::redis::{RedisLimiter, WhenUnreachable};
+/// # fn demo(spec: &'static tidings_runtime::ServiceSpec) -> Result<(), tidings_runtime::Error> {
 /// let shared = RedisLimiter::builder("redis://127.0.0.1:6379/")
 ///     .when_unreachable(WhenUnreachable::FailClosed)
 ///     .build()?;
-/// let client = comms_runtime::Client::builder(spec)
+/// let client = tidings_runtime::Client::builder(spec)
 ///     .env()
 ///     .limiter(Arc::new(shared))
 ///     .build()?;
@@ -181,7 +181,7 @@ impl fmt::Debug for RedisLimiterBuilder {
 }
 
 impl RedisLimiterBuilder {
-    /// The prefix of every key (default `comms:ratelimit`).
+    /// The prefix of every key (default `tidings:ratelimit`).
     pub fn key_prefix(mut self, prefix: impl Into<String>) -> Self {
         self.prefix = prefix.into();
         self
@@ -249,7 +249,7 @@ impl RedisLimiter {
     pub fn builder(url: impl Into<String>) -> RedisLimiterBuilder {
         RedisLimiterBuilder {
             url: url.into(),
-            prefix: "comms:ratelimit".to_owned(),
+            prefix: "tidings:ratelimit".to_owned(),
             when_unreachable: WhenUnreachable::FailOpen,
             timeout: Duration::from_millis(250),
             lease: Duration::from_secs(120),

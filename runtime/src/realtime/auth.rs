@@ -3,8 +3,8 @@
 //! WebSocket client asks before subscribing to a private, presence or encrypted channel.
 //!
 //! ```
-//! use comms_runtime::Secret;
-//! use comms_runtime::realtime::authorize_channel;
+//! use tidings_runtime::Secret;
+//! use tidings_runtime::realtime::authorize_channel;
 //! let auth = authorize_channel("278d425bdf160c739803", &Secret::new("7ad3773142a6692b25b8"), "1234.1234", "private-foobar");
 //! assert_eq!(auth.auth, "278d425bdf160c739803:58df8b0c36d6982b82c3ecf6b4662e34fe8c25bba48f5369f135bf843651c3a4");
 //! ```
@@ -199,7 +199,7 @@ impl<F> fmt::Debug for FnAuthorizer<F> {
 /// Wraps an async closure as an [`Authorizer`] for channels.
 ///
 /// ```
-/// # use comms_runtime::realtime::auth::{authorizer_fn, ChannelAuth, ChannelAuthRequest};
+/// # use tidings_runtime::realtime::auth::{authorizer_fn, ChannelAuth, ChannelAuthRequest};
 /// let authorizer = authorizer_fn(|request: ChannelAuthRequest| async move {
 ///     // Ask the app's auth endpoint here.
 ///     Ok(ChannelAuth::new(format!("key:{}", request.channel)))

@@ -3,12 +3,12 @@
 //! `{"nonce": b64(24 bytes), "ciphertext": b64(NaCl secretbox)}` (XSalsa20-Poly1305).
 //!
 //! ```
-//! use comms_runtime::realtime::crypto::{decrypt, encrypt, shared_secret, MasterKey};
+//! use tidings_runtime::realtime::crypto::{decrypt, encrypt, shared_secret, MasterKey};
 //! let master = MasterKey::from_base64("zyrm8pvV2C9fJcBfhyXzvxbJVN/H7QLmbe0xJi1GhPU=")?;
 //! let key = shared_secret("private-encrypted-bla", &master);
 //! let sealed = encrypt(&key, br#"{"hello":"world"}"#);
 //! assert_eq!(decrypt(&key, &sealed)?, br#"{"hello":"world"}"#);
-//! # Ok::<(), comms_runtime::Error>(())
+//! # Ok::<(), tidings_runtime::Error>(())
 //! ```
 
 use std::fmt;

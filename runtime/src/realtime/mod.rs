@@ -8,11 +8,11 @@
 //! may be a JSON string holding JSON, an object, or absent; [`Frame::payload`] decodes all three.
 //!
 //! ```
-//! use comms_runtime::realtime::Frame;
+//! use tidings_runtime::realtime::Frame;
 //! let frame = Frame::parse(r#"{"event":"pusher:connection_established","data":"{\"socket_id\":\"1.2\",\"activity_timeout\":120}"}"#)?;
 //! let data: serde_json::Value = frame.payload()?;
 //! assert_eq!(data["socket_id"], "1.2");
-//! # Ok::<(), comms_runtime::Error>(())
+//! # Ok::<(), tidings_runtime::Error>(())
 //! ```
 
 pub mod auth;
@@ -516,10 +516,10 @@ impl Frame {
 /// is sent as is, anything else as its JSON text.
 ///
 /// ```
-/// use comms_runtime::realtime::encode_data;
+/// use tidings_runtime::realtime::encode_data;
 /// assert_eq!(encode_data(&serde_json::json!({"a": 1}))?, r#"{"a":1}"#);
 /// assert_eq!(encode_data("plain")?, "plain");
-/// # Ok::<(), comms_runtime::Error>(())
+/// # Ok::<(), tidings_runtime::Error>(())
 /// ```
 ///
 /// # Errors

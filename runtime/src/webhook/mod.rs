@@ -412,7 +412,7 @@ fn now_unix() -> Result<i64, Error> {
 /// A Twilio-style scheme (HMAC-SHA1 over the URL and the sorted form parameters, base64):
 ///
 /// ```
-/// use comms_runtime::webhook::*;
+/// use tidings_runtime::webhook::*;
 /// use reqwest::header::{HeaderMap, HeaderValue};
 ///
 /// static TWILIO: SignatureScheme = SignatureScheme {
@@ -429,7 +429,7 @@ fn now_unix() -> Result<i64, Error> {
 /// headers.insert("X-Twilio-Signature", HeaderValue::from_str(&signature).unwrap());
 /// verifier.verify(&WebhookRequest::new(url, &headers, body))?;
 /// assert!(verifier.verify(&WebhookRequest::new("https://evil.example/sms/status", &headers, body)).is_err());
-/// # Ok::<(), comms_runtime::Error>(())
+/// # Ok::<(), tidings_runtime::Error>(())
 /// ```
 #[derive(Clone)]
 pub struct Verifier {
@@ -540,7 +540,7 @@ impl Verifier {
 /// a [`Verifier`] of [`STANDARD_WEBHOOKS`].
 ///
 /// ```
-/// use comms_runtime::webhook::StandardWebhooks;
+/// use tidings_runtime::webhook::StandardWebhooks;
 /// use reqwest::header::{HeaderMap, HeaderValue};
 ///
 /// let verifier = StandardWebhooks::new("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")?;
@@ -551,7 +551,7 @@ impl Verifier {
 /// headers.insert("webhook-timestamp", HeaderValue::from_str(&now.to_string()).unwrap());
 /// headers.insert("webhook-signature", HeaderValue::from_str(&verifier.sign("msg_1", now, body)).unwrap());
 /// verifier.verify_at(&headers, body, now)?;
-/// # Ok::<(), comms_runtime::Error>(())
+/// # Ok::<(), tidings_runtime::Error>(())
 /// ```
 #[derive(Clone)]
 pub struct StandardWebhooks {
@@ -620,7 +620,7 @@ impl StandardWebhooks {
 /// ```
 /// let body = br#"{"time_ms":1,"events":[]}"#;
 /// let signature = "5b3a0a46b3b1c0ff1e0a3d0b3e6d9f64e8c5b0f1d2b0c3a8e1b6f4d2c0a9e8f7";
-/// assert!(comms_runtime::webhook::verify_pusher("secret", signature, body).is_err());
+/// assert!(tidings_runtime::webhook::verify_pusher("secret", signature, body).is_err());
 /// ```
 pub fn verify_pusher(secret: &str, signature_header: &str, body: &[u8]) -> Result<(), Error> {
     let Ok(value) = HeaderValue::from_str(signature_header.trim()) else {
@@ -644,9 +644,9 @@ pub fn sign_pusher(secret: &str, body: &[u8]) -> String {
 /// ```
 /// #[derive(serde::Deserialize)]
 /// struct Event { r#type: String }
-/// let event: Event = comms_runtime::webhook::decode_event(br#"{"type":"email.sent"}"#)?;
+/// let event: Event = tidings_runtime::webhook::decode_event(br#"{"type":"email.sent"}"#)?;
 /// assert_eq!(event.r#type, "email.sent");
-/// # Ok::<(), comms_runtime::Error>(())
+/// # Ok::<(), tidings_runtime::Error>(())
 /// ```
 pub fn decode_event<T: DeserializeOwned>(body: &[u8]) -> Result<T, Error> {
     WebhookLimits::DEFAULT.check_body(body)?;

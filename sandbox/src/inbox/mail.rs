@@ -91,10 +91,10 @@ pub(crate) fn attachment(raw: &[u8], index: usize) -> Option<(AttachmentInfo, Ve
 /// rendered subject and bodies, without what only the API carries (schedule, metadata,
 /// tracking, template reference). Empty when it cannot be expressed.
 pub(crate) fn render_rest(
-    request: &comms::email::SendEmailRequest,
-    email: &comms::email::Email,
+    request: &tidings::email::SendEmailRequest,
+    email: &tidings::email::Email,
 ) -> Vec<u8> {
-    use comms_runtime::smtp::SmtpMessage as _;
+    use tidings_runtime::smtp::SmtpMessage as _;
     let mut request = request.clone();
     request.scheduled_at = None;
     request.metadata = None;

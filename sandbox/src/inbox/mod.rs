@@ -6,7 +6,7 @@
 //! ```no_run
 //! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
 //! use std::time::Duration;
-//! let sandbox = comms_sandbox::Sandbox::start().await?;
+//! let sandbox = tidings_sandbox::Sandbox::start().await?;
 //! // ... the app under test sends an email through `sandbox.email` ...
 //! let mail = sandbox
 //!     .inbox
@@ -500,7 +500,7 @@ impl Inbox {
 
     /// Records an email the email service accepted; `raw` is the message as received (SMTP)
     /// or as the sandbox renders it (REST).
-    pub(crate) fn record_email(&self, email: &comms::email::Email, source: &str, raw: Vec<u8>) {
+    pub(crate) fn record_email(&self, email: &tidings::email::Email, source: &str, raw: Vec<u8>) {
         let (mut raw, truncated) = (raw, false);
         let truncated = truncated || raw.len() > self.inner.retention.max_raw_bytes;
         raw.truncate(self.inner.retention.max_raw_bytes);
@@ -576,9 +576,9 @@ impl Inbox {
     /// Records a message sent (or received) by the messaging service.
     pub(crate) fn record_message(
         &self,
-        message: &comms::messaging::MessageRecord,
+        message: &tidings::messaging::MessageRecord,
         content: serde_json::Value,
-        templates: &[comms::messaging::Template],
+        templates: &[tidings::messaging::Template],
     ) {
         let mut content = content;
         if let Some(map) = content.as_object_mut() {
@@ -586,7 +586,7 @@ impl Inbox {
         }
         let channel = message.channel.to_string();
         let sms = (channel == "sms")
-            .then(|| message.text.as_deref().map(comms::messaging::sms::segments))
+            .then(|| message.text.as_deref().map(tidings::messaging::sms::segments))
             .flatten();
         let template = content.get("template").cloned().map(|t| {
             let mut t = t;
@@ -631,7 +631,7 @@ impl Inbox {
             to: message.to.clone(),
             text: message.text.clone(),
             encoding: sms.as_ref().map(|s| match s.encoding {
-                comms::messaging::sms::Encoding::Gsm7 => "GSM-7".to_owned(),
+                tidings::messaging::sms::Encoding::Gsm7 => "GSM-7".to_owned(),
                 _ => "UCS-2".to_owned(),
             }),
             segments: sms.map(|s| s.segments),

@@ -43,8 +43,8 @@ const FRAME_CSP_REMOTE: &str = "default-src 'none'; img-src data: http: https:; 
 #[derive(Clone, Default)]
 pub(crate) struct Services {
     pub(crate) realtime: Option<crate::realtime::RealtimeView>,
-    pub(crate) realtime_client: Option<comms::realtime::RealtimeClient>,
-    pub(crate) email_client: Option<comms::email::EmailClient>,
+    pub(crate) realtime_client: Option<tidings::realtime::RealtimeClient>,
+    pub(crate) email_client: Option<tidings::email::EmailClient>,
     pub(crate) inbound: Option<crate::messaging::InboundHandle>,
     /// Shown on the overview: service URLs (no secrets).
     pub(crate) info: Value,
@@ -402,7 +402,7 @@ async fn templates(State(app): State<App>) -> Response {
     let Some(client) = app.services.email_client else {
         return axum::Json(json!({ "items": [] })).into_response();
     };
-    let query = comms::email::ListTemplatesQuery::default();
+    let query = tidings::email::ListTemplatesQuery::default();
     match client.list_templates(&query).await {
         Ok(page) => axum::Json(json!({ "items": page.data })).into_response(),
         Err(e) => error(StatusCode::BAD_GATEWAY, &e.to_string()),
@@ -413,7 +413,7 @@ async fn contacts(State(app): State<App>) -> Response {
     let Some(client) = app.services.email_client else {
         return axum::Json(json!({ "items": [] })).into_response();
     };
-    let query = comms::email::ListContactsQuery::default();
+    let query = tidings::email::ListContactsQuery::default();
     match client.list_contacts(&query).await {
         Ok(page) => axum::Json(json!({ "items": page.data })).into_response(),
         Err(e) => error(StatusCode::BAD_GATEWAY, &e.to_string()),
@@ -510,8 +510,8 @@ async fn inbound(State(app): State<App>, body: axum::body::Bytes) -> Response {
         Err(e) => return error(StatusCode::BAD_REQUEST, &format!("bad inbound form: {e}")),
     };
     let channel = match form.channel.as_str() {
-        "sms" => comms::messaging::Channel::Sms,
-        "whatsapp" => comms::messaging::Channel::Whatsapp,
+        "sms" => tidings::messaging::Channel::Sms,
+        "whatsapp" => tidings::messaging::Channel::Whatsapp,
         _ => {
             return error(
                 StatusCode::BAD_REQUEST,
@@ -607,7 +607,7 @@ async fn trigger(State(app): State<App>, body: axum::body::Bytes) -> Response {
         Err(e) => return error(StatusCode::BAD_REQUEST, &format!("bad trigger form: {e}")),
     };
     let request =
-        comms::realtime::TriggerEventRequest::new(form.event, form.data).channel(form.channel);
+        tidings::realtime::TriggerEventRequest::new(form.event, form.data).channel(form.channel);
     // The real signed HTTP API: the event goes where an app's would.
     match client.trigger_event(&request).await {
         Ok(_) => StatusCode::NO_CONTENT.into_response(),

@@ -10,8 +10,8 @@ use axum::extract::{Path, Request, State};
 use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use comms::realtime::WEBSOCKET;
-use comms_runtime::realtime::ChannelAuthKind;
+use tidings::realtime::WEBSOCKET;
+use tidings_runtime::realtime::ChannelAuthKind;
 use serde::Deserialize;
 use serde_json::{Value, json};
 

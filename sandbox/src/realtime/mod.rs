@@ -34,8 +34,8 @@
 //! ```no_run
 //! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
 //! use std::time::Duration;
-//! use comms::pusher::{self, ConnectionState};
-//! use comms_sandbox::realtime::{RealtimeConfig, RealtimeSandbox};
+//! use tidings::pusher::{self, ConnectionState};
+//! use tidings_sandbox::realtime::{RealtimeConfig, RealtimeSandbox};
 //!
 //! let sandbox = RealtimeSandbox::start(RealtimeConfig::default()).await?;
 //! // A WebSocket client of the sandbox...
@@ -68,7 +68,7 @@ use axum::Router;
 use axum::extract::{Path, Query, State, WebSocketUpgrade};
 use axum::response::Response;
 use axum::routing::{any, get};
-use comms_runtime::Secret;
+use tidings_runtime::Secret;
 use tokio::task::JoinHandle;
 
 use hub::Hub;
@@ -109,7 +109,7 @@ pub mod codes {
 /// [`TEST_KEY`], [`TEST_SECRET`]) on a free loopback port, without webhooks.
 ///
 /// ```
-/// use comms_sandbox::realtime::RealtimeConfig;
+/// use tidings_sandbox::realtime::RealtimeConfig;
 /// let config = RealtimeConfig::default()
 ///     .credentials("42", "my-key", "my-secret")
 ///     .webhook_url("http://127.0.0.1:9000/hooks");
@@ -453,8 +453,8 @@ impl RealtimeSandbox {
     /// # Errors
     ///
     /// What the client builder reports.
-    pub fn client(&self) -> Result<comms::realtime::RealtimeClient, comms::Error> {
-        comms::realtime::RealtimeClient::builder()
+    pub fn client(&self) -> Result<tidings::realtime::RealtimeClient, tidings::Error> {
+        tidings::realtime::RealtimeClient::builder()
             .base_url(self.http_url())
             .credential("app_id", self.app_id())
             .credential("key", self.key())

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
-use comms::realtime::WEBSOCKET;
-use comms_runtime::realtime::{ChannelAuthKind, Frame};
+use tidings::realtime::WEBSOCKET;
+use tidings_runtime::realtime::{ChannelAuthKind, Frame};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::time::Instant;

@@ -6,8 +6,8 @@ use axum::http::HeaderMap;
 use axum::http::header::{CONTENT_TYPE, HeaderValue, LINK};
 use axum::response::Response;
 use bytes::Bytes;
-use comms_runtime::validate::{Validate, Validator};
-use comms_runtime::{BodyEncoding, FormStyle, PaginationSpec};
+use tidings_runtime::validate::{Validate, Validator};
+use tidings_runtime::{BodyEncoding, FormStyle, PaginationSpec};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -15,7 +15,7 @@ use super::{Incoming, ServerError, page_in_style};
 
 /// Whether a request's `Content-Type` fits the operation's body encoding (`is_json` for JSON).
 pub(crate) fn media_fits(
-    op: &comms_runtime::OperationSpec,
+    op: &tidings_runtime::OperationSpec,
     value: &HeaderValue,
     is_json: impl Fn(&HeaderValue) -> bool,
 ) -> bool {
@@ -36,7 +36,7 @@ pub(crate) fn media_fits(
 }
 
 /// The 415 for a body of the wrong media type, naming the one the operation takes.
-pub(crate) fn unsupported_media(op: &comms_runtime::OperationSpec) -> ServerError {
+pub(crate) fn unsupported_media(op: &tidings_runtime::OperationSpec) -> ServerError {
     let media = match op.body_encoding {
         BodyEncoding::Json => "application/json",
         BodyEncoding::Form(_) => "application/x-www-form-urlencoded",
@@ -55,7 +55,7 @@ pub(crate) fn unsupported_media(op: &comms_runtime::OperationSpec) -> ServerErro
     .with_param("Content-Type")
 }
 
-fn unprocessable(e: &comms_runtime::Error) -> ServerError {
+fn unprocessable(e: &tidings_runtime::Error) -> ServerError {
     // The runtime's decode error reads "decode error: <message>"; the message is what matters.
     let text = e.to_string();
     let message = text.split_once(": ").map_or(text.as_str(), |(_, m)| m);
@@ -67,7 +67,7 @@ impl Incoming {
     /// `style`): 415 for another content type, 422 when it does not fit the type.
     pub fn form<B: DeserializeOwned>(&self, style: FormStyle) -> Result<B, ServerError> {
         self.expect_media("application/x-www-form-urlencoded")?;
-        comms_runtime::form::decode(self.raw_body(), style).map_err(|e| unprocessable(&e))
+        tidings_runtime::form::decode(self.raw_body(), style).map_err(|e| unprocessable(&e))
     }
 
     /// [`Incoming::form`], then the spec's checks (422 naming the field).
@@ -84,7 +84,7 @@ impl Incoming {
     /// a malformed body, 422 when it does not fit the type.
     pub fn multipart<B: DeserializeOwned>(&self, style: FormStyle) -> Result<B, ServerError> {
         let content_type = self.expect_media("multipart/form-data")?;
-        comms_runtime::form::decode_multipart(self.raw_body(), &content_type, style)
+        tidings_runtime::form::decode_multipart(self.raw_body(), &content_type, style)
             .map_err(|e| unprocessable(&e))
     }
 

@@ -8,7 +8,7 @@ use axum::http::StatusCode;
 use axum::http::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 use axum::response::{IntoResponse, Response};
 
-use comms_runtime::ErrorSpec;
+use tidings_runtime::ErrorSpec;
 
 use super::X_REQUEST_ID;
 
@@ -16,7 +16,7 @@ use super::X_REQUEST_ID;
 /// message, and the request field at fault when there is one.
 ///
 /// ```
-/// use comms_sandbox::server::ServerError;
+/// use tidings_sandbox::server::ServerError;
 /// let error = ServerError::not_found("email `em_1`");
 /// assert_eq!(error.status(), 404);
 /// assert_eq!(error.code(), "not_found");
@@ -129,8 +129,8 @@ impl ServerError {
     /// shape is [`ServerError::body`], with `param` and `request_id`.
     ///
     /// ```
-    /// use comms_runtime::ErrorSpec;
-    /// use comms_sandbox::server::ServerError;
+    /// use tidings_runtime::ErrorSpec;
+    /// use tidings_sandbox::server::ServerError;
     /// static SHAPE: ErrorSpec =
     ///     ErrorSpec { code: Some("errors.0.code"), message: Some("errors.0.message"), in_success: None };
     /// let body = ServerError::new(404, "20404", "not found").body_as("req_1", &SHAPE);
@@ -234,10 +234,10 @@ impl std::error::Error for ServerError {}
 
 /// The client's pre-send checks (`Validator::check`) fail with `InvalidRequest`: on the server
 /// the same failure is a 422 naming the field.
-impl From<comms_runtime::Error> for ServerError {
-    fn from(error: comms_runtime::Error) -> Self {
+impl From<tidings_runtime::Error> for ServerError {
+    fn from(error: tidings_runtime::Error) -> Self {
         match error {
-            comms_runtime::Error::InvalidRequest { field, message, .. } => {
+            tidings_runtime::Error::InvalidRequest { field, message, .. } => {
                 ServerError::validation(field, message)
             }
             other => ServerError::internal(other.to_string()),

@@ -15,8 +15,8 @@ use axum::http::header::{AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderName, Hea
 use axum::http::{StatusCode, request::Parts};
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
-use comms_runtime::validate::{Validate, Validator};
-use comms_runtime::{AuthScheme, OperationSpec, RetryClass, ServiceSpec};
+use tidings_runtime::validate::{Validate, Validator};
+use tidings_runtime::{AuthScheme, OperationSpec, RetryClass, ServiceSpec};
 use serde::Serialize;
 use serde::de::{DeserializeOwned, IgnoredAny};
 use sha2::{Digest, Sha256};
@@ -60,8 +60,8 @@ pub const DEFAULT_MAX_BODY_BYTES: usize = 48 * 1024 * 1024;
 ///
 /// ```
 /// use std::time::Duration;
-/// use comms_sandbox::server::{Gateway, RateLimit};
-/// let gateway = Gateway::new(&comms::email::SERVICE)
+/// use tidings_sandbox::server::{Gateway, RateLimit};
+/// let gateway = Gateway::new(&tidings::email::SERVICE)
 ///     .credential("api_key", "test-key")
 ///     .rate_limit(Some(RateLimit::new(5, Duration::from_secs(1))));
 /// assert_eq!(gateway.service().name, "email");
@@ -211,7 +211,7 @@ impl Gateway {
     /// time. Used by the SMTP listener too.
     pub fn accepts(&self, name: &str, presented: &str) -> bool {
         self.credentials.iter().any(|(n, v)| {
-            n == name && comms_runtime::constant_time_eq(v.as_bytes(), presented.as_bytes())
+            n == name && tidings_runtime::constant_time_eq(v.as_bytes(), presented.as_bytes())
         })
     }
 
@@ -540,7 +540,7 @@ pub struct Incoming {
     limit_headers: HeaderMap,
     reservation: Option<Reservation>,
     /// The shape of the service's error bodies.
-    errors: &'static comms_runtime::ErrorSpec,
+    errors: &'static tidings_runtime::ErrorSpec,
 }
 
 impl Incoming {
@@ -1303,7 +1303,7 @@ fn decode_pairs<T: DeserializeOwned>(
     pairs: Vec<(String, String)>,
     what: &str,
 ) -> Result<T, ServerError> {
-    let deserializer = comms_runtime::query::pairs_deserializer(pairs)
+    let deserializer = tidings_runtime::query::pairs_deserializer(pairs)
         .map_err(|e| ServerError::bad_request(format!("bad {what}: {e}")))?;
     serde_path_to_error::deserialize(deserializer).map_err(
         |e: serde_path_to_error::Error<serde::de::value::Error>| {

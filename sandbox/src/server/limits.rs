@@ -32,7 +32,7 @@ pub const DEFAULT_MAX_JSON_DEPTH: usize = 32;
 ///
 /// ```
 /// use std::time::Duration;
-/// use comms_sandbox::server::HttpLimits;
+/// use tidings_sandbox::server::HttpLimits;
 /// let limits = HttpLimits::default()
 ///     .max_connections(64)
 ///     .header_read_timeout(Duration::from_secs(2))

@@ -1,6 +1,6 @@
 //! Server support shared by the sandboxed services, service-agnostic and driven by the specs:
 //! the generated servers (`email_server`, `messaging_server`: a trait and an axum router per
-//! service, from `comms-codegen` with its `server` option) call into [`Incoming`] and
+//! service, from `tidings-codegen` with its `server` option) call into [`Incoming`] and
 //! [`Gateway`] for auth, rate limits, idempotency, decoding and error bodies; the sandboxes use
 //! [`paginate`], [`WebhookSender`] and [`Background`]. Every operation a sandbox does not
 //! implement by hand is served by the spec-driven [`resources`] store.
@@ -68,7 +68,7 @@ pub async fn method_not_allowed() -> Response {
 }
 
 // Generated from the specs at build time with the `codegen` feature, otherwise the committed
-// copy of the same code (`comms-codegen refresh` writes it).
+// copy of the same code (`tidings-codegen refresh` writes it).
 #[cfg(feature = "codegen")]
 include!(concat!(env!("OUT_DIR"), "/email_server.rs"));
 #[cfg(feature = "codegen")]

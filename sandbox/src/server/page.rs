@@ -23,7 +23,7 @@ pub struct PageRequest<'a> {
 /// not exist).
 ///
 /// ```
-/// use comms_sandbox::server::{PageRequest, paginate};
+/// use tidings_sandbox::server::{PageRequest, paginate};
 /// let items = ["a", "b", "c", "d"];
 /// let (page, more) = paginate(&items, |i| i, PageRequest { limit: Some(2), after: Some("a"), before: None })?;
 /// assert_eq!((page, more), (vec!["b", "c"], true));
@@ -33,7 +33,7 @@ pub struct PageRequest<'a> {
 /// assert_eq!(page, vec!["a"]);
 /// let unknown = paginate(&items, |i| i, PageRequest { limit: None, after: Some("z"), before: None });
 /// assert_eq!(unknown.unwrap_err().status(), 404);
-/// # Ok::<(), comms_sandbox::server::ServerError>(())
+/// # Ok::<(), tidings_sandbox::server::ServerError>(())
 /// ```
 pub fn paginate<T: Clone>(
     items: &[T],
@@ -89,8 +89,8 @@ pub struct StyledPage {
 /// offset that does not parse or points past the list is a 400/404 naming the parameter.
 ///
 /// ```
-/// use comms_runtime::{PageStyle, PaginationSpec};
-/// use comms_sandbox::server::page_in_style;
+/// use tidings_runtime::{PageStyle, PaginationSpec};
+/// use tidings_sandbox::server::page_in_style;
 /// static PAGES: PaginationSpec = PaginationSpec {
 ///     items: "result.items",
 ///     style: PageStyle::Token { token_field: "meta.next", token_param: "PageToken" },
@@ -98,16 +98,16 @@ pub struct StyledPage {
 /// let items: Vec<u32> = (0..5).collect();
 /// let page = page_in_style(&items, &PAGES, Some("size"), "size=2&PageToken=2", "/v1/n")?;
 /// assert_eq!(page.body, serde_json::json!({"result": {"items": [2, 3]}, "meta": {"next": "4"}}));
-/// # Ok::<(), comms_sandbox::server::ServerError>(())
+/// # Ok::<(), tidings_sandbox::server::ServerError>(())
 /// ```
 pub fn page_in_style<T: serde::Serialize>(
     items: &[T],
-    spec: &comms_runtime::PaginationSpec,
+    spec: &tidings_runtime::PaginationSpec,
     size_param: Option<&str>,
     query: &str,
     path: &str,
 ) -> Result<StyledPage, ServerError> {
-    use comms_runtime::PageStyle;
+    use tidings_runtime::PageStyle;
     use serde_json::{Value, json};
     let pairs: Vec<(String, String)> = url::form_urlencoded::parse(query.as_bytes())
         .into_owned()
@@ -259,7 +259,7 @@ fn set_path(body: &mut serde_json::Value, path: &str, value: serde_json::Value) 
 mod style_tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use comms_runtime::{PageStyle, PaginationSpec};
+    use tidings_runtime::{PageStyle, PaginationSpec};
     use serde_json::json;
 
     static NEXT: PaginationSpec = PaginationSpec {

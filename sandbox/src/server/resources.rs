@@ -240,7 +240,7 @@ struct State {
 /// The bounded in-memory store behind every operation a sandbox does not implement by hand.
 ///
 /// ```
-/// use comms_sandbox::server::resources::{ResourceLimits, Resources};
+/// use tidings_sandbox::server::resources::{ResourceLimits, Resources};
 /// let store = Resources::new(ResourceLimits::default());
 /// assert_eq!(store.len(), 0);
 /// ```

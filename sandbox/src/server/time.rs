@@ -12,7 +12,7 @@ pub fn now_rfc3339() -> String {
 /// ```
 /// use std::time::{Duration, UNIX_EPOCH};
 /// let t = UNIX_EPOCH + Duration::from_millis(1_700_000_000_250);
-/// assert_eq!(comms_sandbox::server::format_rfc3339(t), "2023-11-14T22:13:20.250Z");
+/// assert_eq!(tidings_sandbox::server::format_rfc3339(t), "2023-11-14T22:13:20.250Z");
 /// ```
 pub fn format_rfc3339(time: SystemTime) -> String {
     // Whole seconds since the epoch (negative before it, rounded down) and the millisecond.
@@ -44,7 +44,7 @@ pub fn format_rfc3339(time: SystemTime) -> String {
 ///
 /// ```
 /// use std::time::{Duration, UNIX_EPOCH};
-/// let t = comms_sandbox::server::parse_rfc3339("2023-11-14T23:13:20.250+01:00").unwrap();
+/// let t = tidings_sandbox::server::parse_rfc3339("2023-11-14T23:13:20.250+01:00").unwrap();
 /// assert_eq!(t, UNIX_EPOCH + Duration::from_millis(1_700_000_000_250));
 /// ```
 pub fn parse_rfc3339(text: &str) -> Option<SystemTime> {

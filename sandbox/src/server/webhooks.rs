@@ -1,5 +1,5 @@
 //! Signed webhook delivery (Standard Webhooks: `webhook-id`, `webhook-timestamp`,
-//! `webhook-signature`, signed with `comms_runtime::webhook::StandardWebhooks::sign`), retried
+//! `webhook-signature`, signed with `tidings_runtime::webhook::StandardWebhooks::sign`), retried
 //! with exponential backoff, with a log of every delivery for inspection.
 
 use std::fmt;
@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use base64::Engine as _;
-use comms_runtime::webhook::StandardWebhooks;
+use tidings_runtime::webhook::StandardWebhooks;
 
 use super::{Background, ServerError};
 
@@ -186,7 +186,7 @@ impl WebhookSender {
     /// them.
     ///
     /// ```
-    /// use comms_sandbox::server::{Background, WebhookRetry, WebhookSender};
+    /// use tidings_sandbox::server::{Background, WebhookRetry, WebhookSender};
     /// let sender = WebhookSender::new(Background::new(), WebhookRetry::default()).deliveries_off();
     /// assert!(!sender.delivers());
     /// ```

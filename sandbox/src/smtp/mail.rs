@@ -2,7 +2,7 @@
 //! bytes), its mapping onto the REST API's send request, and the [`MailSink`] that stores it.
 //! Recipients come from the envelope only; headers are content.
 
-use comms::email::{SendEmailRequest, Tag, TemplateRef};
+use tidings::email::{SendEmailRequest, Tag, TemplateRef};
 
 use crate::server::ServerError;
 

@@ -35,7 +35,7 @@ pub use self::mail::{MailSink, ReceivedMail};
 use crate::server::{Background, Gateway};
 
 /// The SMTP user name; the password is the API key.
-pub const SMTP_USERNAME: &str = comms_runtime::smtp::DEFAULT_USERNAME;
+pub const SMTP_USERNAME: &str = tidings_runtime::smtp::DEFAULT_USERNAME;
 
 /// Default longest command line, octets with CRLF (RFC 5321 asks for at least 512; AUTH
 /// responses are longer, and ours are short).

@@ -111,7 +111,7 @@ struct Conn<'a, S> {
 pub(super) async fn run(stream: TcpStream, peer: IpAddr, shared: &Shared) {
     let session_end = Instant::now() + shared.config.session_timeout;
     let mut conn = Conn::new(stream, shared, peer, session_end);
-    let greeting = format!("220 {} ESMTP comms-sandbox ready", shared.config.hostname);
+    let greeting = format!("220 {} ESMTP tidings-sandbox ready", shared.config.hostname);
     let outcome = match conn.reply(&greeting).await {
         Ok(()) => conn.converse(false).await,
         Err(stop) => Err(stop),

@@ -1,9 +1,9 @@
-//! The sandbox's persistence (`comms-sandbox --data DIR`): one SQLite file holding the inbox's
+//! The sandbox's persistence (`tidings-sandbox --data DIR`): one SQLite file holding the inbox's
 //! records and the service keys, so a restart keeps both.
 //!
 //! ```no_run
-//! # fn demo() -> Result<(), comms_sandbox::store::StoreError> {
-//! let db = comms_sandbox::store::Db::open(std::path::Path::new("./sandbox-data"))?;
+//! # fn demo() -> Result<(), tidings_sandbox::store::StoreError> {
+//! let db = tidings_sandbox::store::Db::open(std::path::Path::new("./sandbox-data"))?;
 //! db.set_key("email_api_key", "sk_sandbox_0123")?;
 //! assert_eq!(db.key("email_api_key")?.as_deref(), Some("sk_sandbox_0123"));
 //! # Ok(()) }
@@ -18,7 +18,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::inbox::{CapturedEmail, CapturedMessage, RealtimeRecord, WebhookRecord};
 
 /// The database file's name inside the data directory.
-pub const FILE_NAME: &str = "comms-sandbox.sqlite3";
+pub const FILE_NAME: &str = "tidings-sandbox.sqlite3";
 
 /// A failure of the store.
 #[derive(Debug, thiserror::Error)]

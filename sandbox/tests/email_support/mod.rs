@@ -83,13 +83,13 @@ impl Receiver {
 }
 
 /// Converts axum's header map into the one `verify_webhook` takes (the same `http` types).
-pub fn client_headers(headers: &HeaderMap) -> comms_runtime::reqwest::header::HeaderMap {
-    let mut out = comms_runtime::reqwest::header::HeaderMap::new();
+pub fn client_headers(headers: &HeaderMap) -> tidings_runtime::reqwest::header::HeaderMap {
+    let mut out = tidings_runtime::reqwest::header::HeaderMap::new();
     for (name, value) in headers {
         out.insert(
-            comms_runtime::reqwest::header::HeaderName::from_bytes(name.as_str().as_bytes())
+            tidings_runtime::reqwest::header::HeaderName::from_bytes(name.as_str().as_bytes())
                 .unwrap(),
-            comms_runtime::reqwest::header::HeaderValue::from_bytes(value.as_bytes()).unwrap(),
+            tidings_runtime::reqwest::header::HeaderValue::from_bytes(value.as_bytes()).unwrap(),
         );
     }
     out

@@ -1,7 +1,7 @@
-"""Attack 6 of issue 14 at full size, against a running `comms-sandbox` binary: one message whose
+"""Attack 6 of issue 14 at full size, against a running `tidings-sandbox` binary: one message whose
 DATA is a single line of N MiB with no line break, then the sandbox process's peak RSS (VmHWM).
 
-    python3 sandbox/tests/peers/smtp_long_line.py --binary target/debug/comms-sandbox --mib 1024
+    python3 sandbox/tests/peers/smtp_long_line.py --binary target/debug/tidings-sandbox --mib 1024
 
 Prints the SMTP reply (or how the connection ended), the seconds taken and VmHWM before/after.
 """

@@ -5,9 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use comms::pusher::{self, ChannelEvent, ConnectionEvent, ConnectionState, MasterKey};
-use comms_runtime::realtime::{Channel, Connection};
-use comms_sandbox::realtime::{RealtimeConfig, RealtimeSandbox};
+use tidings::pusher::{self, ChannelEvent, ConnectionEvent, ConnectionState, MasterKey};
+use tidings_runtime::realtime::{Channel, Connection};
+use tidings_sandbox::realtime::{RealtimeConfig, RealtimeSandbox};
 
 pub const WAIT: Duration = Duration::from_secs(10);
 /// Base64 of 32 bytes: the encrypted channels' master key of the tests.

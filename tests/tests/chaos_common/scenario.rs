@@ -12,8 +12,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use comms::pusher::{self, ConnectionEvent, ConnectionState, StateChange};
-use comms_runtime::realtime::{Channel, Connection};
+use tidings::pusher::{self, ConnectionEvent, ConnectionState, StateChange};
+use tidings_runtime::realtime::{Channel, Connection};
 
 use super::{ChaosProxy, MALFORMED, Policy, encode_frame};
 
@@ -34,7 +34,7 @@ pub trait ChaosServer {
     fn key(&self) -> String;
     fn secret(&self) -> String;
     /// A client of its HTTP API (the publisher).
-    fn api(&self) -> comms::realtime::RealtimeClient;
+    fn api(&self) -> tidings::realtime::RealtimeClient;
     /// Stops the server; its port stays free for [`ChaosServer::restart`].
     fn kill(&mut self) -> impl Future<Output = ()>;
     /// Starts it again on the same port.

@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use comms::pusher::{self, ConnectionState, MasterKey};
-use comms_runtime::realtime::{Channel, Connection};
+use tidings::pusher::{self, ConnectionState, MasterKey};
+use tidings_runtime::realtime::{Channel, Connection};
 
 use crate::realtime_common::{APP_ID, KEY, MASTER_KEY, SECRET};
 
@@ -89,7 +89,7 @@ impl Node {
     }
 
     /// Our HTTP client of the app, talking to this node only.
-    pub fn client(&self) -> comms::realtime::RealtimeClient {
+    pub fn client(&self) -> tidings::realtime::RealtimeClient {
         api_client(&self.http_url())
     }
 
@@ -289,7 +289,7 @@ impl Drop for Cluster {
 }
 
 /// The prefix of the adapter's Redis keys and channels.
-const PREFIX: &str = "comms-cluster";
+const PREFIX: &str = "tidings-cluster";
 
 /// A node's sockudo config: the test app, the Redis adapter (no silent fallback to a local
 /// adapter when sockudo was built without it) and cache (sockudo refuses a node-local cache
@@ -357,8 +357,8 @@ backend nodes
 }
 
 /// Our HTTP client of the test app at `base_url`.
-pub fn api_client(base_url: &str) -> comms::realtime::RealtimeClient {
-    comms::realtime::RealtimeClient::builder()
+pub fn api_client(base_url: &str) -> tidings::realtime::RealtimeClient {
+    tidings::realtime::RealtimeClient::builder()
         .base_url(base_url)
         .credential("app_id", APP_ID)
         .credential("key", KEY)

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use comms_runtime::reqwest;
+use tidings_runtime::reqwest;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -167,8 +167,8 @@ impl Calls {
     pub fn err<T: std::fmt::Debug>(
         &mut self,
         what: &str,
-        result: Result<T, comms_runtime::Error>,
-    ) -> comms_runtime::Error {
+        result: Result<T, tidings_runtime::Error>,
+    ) -> tidings_runtime::Error {
         self.0 += 1;
         match result {
             Ok(value) => panic!("{what}: expected an error answer, got {value:?}"),

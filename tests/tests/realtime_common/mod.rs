@@ -165,12 +165,12 @@ impl Sockudo {
         format!("ws://127.0.0.1:{}", self.port)
     }
 
-    pub fn client(&self) -> comms::realtime::RealtimeClient {
+    pub fn client(&self) -> tidings::realtime::RealtimeClient {
         self.client_with_secret(SECRET)
     }
 
-    pub fn client_with_secret(&self, secret: &str) -> comms::realtime::RealtimeClient {
-        comms::realtime::RealtimeClient::builder()
+    pub fn client_with_secret(&self, secret: &str) -> tidings::realtime::RealtimeClient {
+        tidings::realtime::RealtimeClient::builder()
             .base_url(self.http_url())
             .credential("app_id", APP_ID)
             .credential("key", KEY)

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use base64::Engine as _;
-use comms_runtime::smtp::{SmtpRelay, SmtpRelayBuilder};
+use tidings_runtime::smtp::{SmtpRelay, SmtpRelayBuilder};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
 use tokio_rustls::TlsAcceptor;
@@ -265,8 +265,8 @@ async fn encrypted(mut io: BufReader<Io>, script: &Script, stats: &Stats) -> std
 }
 
 /// A small message with `subject`.
-pub fn message(subject: &str) -> comms_runtime::smtp::lettre::Message {
-    comms_runtime::smtp::lettre::Message::builder()
+pub fn message(subject: &str) -> tidings_runtime::smtp::lettre::Message {
+    tidings_runtime::smtp::lettre::Message::builder()
         .from("ada@example.com".parse().unwrap())
         .to("grace@example.com".parse().unwrap())
         .subject(subject)

@@ -2,7 +2,7 @@ use super::*;
 
 fn options() -> ServerOptions {
     ServerOptions {
-        types_path: "::comms".into(),
+        types_path: "::tidings".into(),
         support_path: DEFAULT_SUPPORT_PATH.into(),
     }
 }
@@ -50,10 +50,10 @@ fn success_statuses_and_validation_follow_the_spec() {
             .unwrap_or_default()
             .to_owned()
     };
-    assert!(handler("send_email").contains("json_checked::<::comms::email::SendEmailRequest>"));
+    assert!(handler("send_email").contains("json_checked::<::tidings::email::SendEmailRequest>"));
     assert!(handler("send_email").contains("incoming.finish(result, 202)"));
     assert!(handler("remove_list_contact").contains("incoming.finish_empty(result, 204)"));
-    assert!(handler("list_emails").contains("query_checked::<::comms::email::ListEmailsQuery>"));
+    assert!(handler("list_emails").contains("query_checked::<::tidings::email::ListEmailsQuery>"));
     assert!(handler("get_email").contains("path_param::<::std::string::String>(\"id\")"));
 }
 
@@ -108,7 +108,7 @@ fn method_and_path_say_what_each_operation_does_to_its_collection() {
         "one default per operation"
     );
     assert!(
-        code.contains("pub static CREATE_TEMPLATE: ::comms_sandbox::server::resources::ResourceOp")
+        code.contains("pub static CREATE_TEMPLATE: ::tidings_sandbox::server::resources::ResourceOp")
     );
 }
 

@@ -3,7 +3,7 @@
 #[allow(clippy::wildcard_imports)] // the document's shared helpers and imports
 use super::*;
 
-/// The same document as OpenAPI 3.0.3, for tools that read only 3.0 (`comms-codegen openapi
+/// The same document as OpenAPI 3.0.3, for tools that read only 3.0 (`tidings-codegen openapi
 /// SPEC_FILE --openapi-version 3.0`). What differs is rewritten or moved, never silently lost
 /// where 3.0 can say it:
 ///
@@ -19,10 +19,10 @@ use super::*;
 ///   possible success, and refuse one whose body differs from the success body).
 ///
 /// ```
-/// let services = comms_codegen::check::check_dir(std::path::Path::new("../spec")).unwrap();
+/// let services = tidings_codegen::check::check_dir(std::path::Path::new("../spec")).unwrap();
 /// let email = services.iter().find(|s| s.name() == "email").unwrap();
-/// let doc = comms_codegen::export::openapi::document(email);
-/// let old = comms_codegen::export::openapi::downgrade_to_3_0(doc);
+/// let doc = tidings_codegen::export::openapi::document(email);
+/// let old = tidings_codegen::export::openapi::downgrade_to_3_0(doc);
 /// assert_eq!(old["openapi"], "3.0.3");
 /// assert!(old.get("webhooks").is_none() && old["x-webhooks"].is_object());
 /// ```

@@ -163,7 +163,7 @@ fn info(service: &Service) -> Value {
         description.push_str("\n\n");
     }
     description.push_str(&format!(
-        "Exported from `{}` by `comms-codegen openapi`. Every item says where it comes from in \
+        "Exported from `{}` by `tidings-codegen openapi`. Every item says where it comes from in \
          `x-source`: `seed` (the seed document states it), `assumed` (our design) or \
          `not_shown` (still unknown); `x-note` says why, `x-conflict` where seed facts disagree. \
          Enums are open: the listed values are the known ones, and clients keep any other.",

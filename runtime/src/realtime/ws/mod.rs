@@ -3,9 +3,9 @@
 //! out [`Channel`]s with their own event streams.
 //!
 //! ```no_run
-//! # async fn demo(spec: &'static comms_runtime::realtime::WebSocketSpec) -> Result<(), comms_runtime::Error> {
+//! # async fn demo(spec: &'static tidings_runtime::realtime::WebSocketSpec) -> Result<(), tidings_runtime::Error> {
 //! use std::time::Duration;
-//! use comms_runtime::realtime::{ConnectionBuilder, ConnectionState};
+//! use tidings_runtime::realtime::{ConnectionBuilder, ConnectionState};
 //! let connection = ConnectionBuilder::new(spec, "ws://127.0.0.1:6001", "app-key").connect()?;
 //! connection.wait_for(ConnectionState::Connected, Duration::from_secs(5)).await?;
 //! let mut news = connection.subscribe("news")?;
@@ -525,7 +525,7 @@ impl ConnectionBuilder {
             base_url: base_url.into(),
             key: key.into(),
             authorizer: None,
-            client: "comms-rust".into(),
+            client: "tidings-rust".into(),
             version: env!("CARGO_PKG_VERSION").into(),
             ping_after: None,
             pong_timeout: None,
