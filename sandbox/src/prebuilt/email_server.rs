@@ -4867,7 +4867,8 @@ pub mod email_server {
             ::core::result::Result::Ok(incoming) => incoming,
             ::core::result::Result::Err(response) => return response,
         };
-        let query = match incoming.query_checked::<::tidings::email::ListResourcesQuery>()
+        let query = match incoming
+            .query_checked::<::tidings::email::ListResourcesQuery>()
         {
             ::core::result::Result::Ok(value) => value,
             ::core::result::Result::Err(error) => return incoming.reject(error),
@@ -5028,7 +5029,8 @@ pub mod email_server {
             ::core::result::Result::Ok(incoming) => incoming,
             ::core::result::Result::Err(response) => return response,
         };
-        let body = match incoming.json_checked::<::tidings::email::CreateTemplateRequest>()
+        let body = match incoming
+            .json_checked::<::tidings::email::CreateTemplateRequest>()
         {
             ::core::result::Result::Ok(value) => value,
             ::core::result::Result::Err(error) => return incoming.reject(error),
@@ -5051,7 +5053,8 @@ pub mod email_server {
             ::core::result::Result::Ok(incoming) => incoming,
             ::core::result::Result::Err(response) => return response,
         };
-        let query = match incoming.query_checked::<::tidings::email::ListTemplatesQuery>()
+        let query = match incoming
+            .query_checked::<::tidings::email::ListTemplatesQuery>()
         {
             ::core::result::Result::Ok(value) => value,
             ::core::result::Result::Err(error) => return incoming.reject(error),
@@ -5100,7 +5103,8 @@ pub mod email_server {
             ::core::result::Result::Ok(value) => value,
             ::core::result::Result::Err(error) => return incoming.reject(error),
         };
-        let body = match incoming.json_checked::<::tidings::email::UpdateTemplateRequest>()
+        let body = match incoming
+            .json_checked::<::tidings::email::UpdateTemplateRequest>()
         {
             ::core::result::Result::Ok(value) => value,
             ::core::result::Result::Err(error) => return incoming.reject(error),
@@ -5167,7 +5171,8 @@ pub mod email_server {
             ::core::result::Result::Ok(incoming) => incoming,
             ::core::result::Result::Err(response) => return response,
         };
-        let body = match incoming.json_checked::<::tidings::email::CreateContactRequest>()
+        let body = match incoming
+            .json_checked::<::tidings::email::CreateContactRequest>()
         {
             ::core::result::Result::Ok(value) => value,
             ::core::result::Result::Err(error) => return incoming.reject(error),
@@ -5190,7 +5195,8 @@ pub mod email_server {
             ::core::result::Result::Ok(incoming) => incoming,
             ::core::result::Result::Err(response) => return response,
         };
-        let body = match incoming.json_checked::<::tidings::email::CreateContactRequest>()
+        let body = match incoming
+            .json_checked::<::tidings::email::CreateContactRequest>()
         {
             ::core::result::Result::Ok(value) => value,
             ::core::result::Result::Err(error) => return incoming.reject(error),
@@ -5213,7 +5219,8 @@ pub mod email_server {
             ::core::result::Result::Ok(incoming) => incoming,
             ::core::result::Result::Err(response) => return response,
         };
-        let query = match incoming.query_checked::<::tidings::email::ListContactsQuery>() {
+        let query = match incoming.query_checked::<::tidings::email::ListContactsQuery>()
+        {
             ::core::result::Result::Ok(value) => value,
             ::core::result::Result::Err(error) => return incoming.reject(error),
         };
@@ -5265,7 +5272,8 @@ pub mod email_server {
             ::core::result::Result::Ok(value) => value,
             ::core::result::Result::Err(error) => return incoming.reject(error),
         };
-        let body = match incoming.json_checked::<::tidings::email::UpdateContactRequest>()
+        let body = match incoming
+            .json_checked::<::tidings::email::UpdateContactRequest>()
         {
             ::core::result::Result::Ok(value) => value,
             ::core::result::Result::Err(error) => return incoming.reject(error),
@@ -5458,7 +5466,8 @@ pub mod email_server {
             ::core::result::Result::Ok(value) => value,
             ::core::result::Result::Err(error) => return incoming.reject(error),
         };
-        let body = match incoming.json_checked::<::tidings::email::AddListContactRequest>()
+        let body = match incoming
+            .json_checked::<::tidings::email::AddListContactRequest>()
         {
             ::core::result::Result::Ok(value) => value,
             ::core::result::Result::Err(error) => return incoming.reject(error),
@@ -5599,7 +5608,8 @@ pub mod email_server {
             ::core::result::Result::Ok(incoming) => incoming,
             ::core::result::Result::Err(response) => return response,
         };
-        let body = match incoming.json_checked::<::tidings::email::CreateWebhookRequest>()
+        let body = match incoming
+            .json_checked::<::tidings::email::CreateWebhookRequest>()
         {
             ::core::result::Result::Ok(value) => value,
             ::core::result::Result::Err(error) => return incoming.reject(error),
@@ -5622,7 +5632,8 @@ pub mod email_server {
             ::core::result::Result::Ok(incoming) => incoming,
             ::core::result::Result::Err(response) => return response,
         };
-        let query = match incoming.query_checked::<::tidings::email::ListWebhooksQuery>() {
+        let query = match incoming.query_checked::<::tidings::email::ListWebhooksQuery>()
+        {
             ::core::result::Result::Ok(value) => value,
             ::core::result::Result::Err(error) => return incoming.reject(error),
         };
@@ -5670,7 +5681,8 @@ pub mod email_server {
             ::core::result::Result::Ok(value) => value,
             ::core::result::Result::Err(error) => return incoming.reject(error),
         };
-        let body = match incoming.json_checked::<::tidings::email::UpdateWebhookRequest>()
+        let body = match incoming
+            .json_checked::<::tidings::email::UpdateWebhookRequest>()
         {
             ::core::result::Result::Ok(value) => value,
             ::core::result::Result::Err(error) => return incoming.reject(error),
