@@ -14,6 +14,8 @@
 //!     .run_build_script();
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod check;
 pub mod diag;
 pub mod emit;

@@ -1,5 +1,7 @@
 //! `tidings-codegen`: check specs, generate code, and report gaps.
 
+#![forbid(unsafe_code)]
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 

@@ -25,6 +25,8 @@
 //! Each client's `from_env()` reads the variables its spec names (`COMMS_EMAIL_BASE_URL` and
 //! `COMMS_EMAIL_API_KEY` for email) and names every missing one at once:
 //!
+
+#![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg_attr(feature = "email", doc = "```no_run")]
 #![cfg_attr(not(feature = "email"), doc = "```ignore")]

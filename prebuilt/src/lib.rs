@@ -15,6 +15,8 @@
 //! tidings_build::check(&spec_dir, "src/prebuilt");
 //! ```
 
+#![forbid(unsafe_code)]
+
 use std::io;
 use std::path::{Path, PathBuf};
 

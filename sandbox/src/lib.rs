@@ -18,6 +18,8 @@
 //! # Ok(()) }
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod email;
 pub mod inbox;
 pub mod messaging;

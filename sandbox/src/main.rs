@@ -7,6 +7,8 @@
 //! $ cargo run -p tidings-sandbox -- --data .sandbox --ui-port 8025 --email-key sk_test_1
 //! ```
 
+#![forbid(unsafe_code)]
+
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
