@@ -61,7 +61,6 @@
 //! ```
 
 #![forbid(unsafe_code)]
-
 // Feature badges (`doc(cfg)`) when docs are built with `--cfg docsrs` on nightly.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 

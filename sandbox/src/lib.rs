@@ -24,6 +24,8 @@ pub mod email;
 pub mod inbox;
 pub mod messaging;
 pub mod realtime;
+#[cfg(feature = "serve-spec")]
+pub mod served;
 pub mod server;
 pub mod smtp;
 pub mod store;

@@ -106,6 +106,8 @@ struct Cli {
     /// Print the URLs and credentials as one JSON object.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    served: tidings_sandbox::served::SpecArgs,
 }
 
 /// The keys in effect: from the flags, else from `--data`, else made now.
@@ -261,16 +263,28 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let served = match cli.served.start(cli.host).await {
+        Ok(served) => served,
+        Err(e) => {
+            eprintln!("tidings-sandbox: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let secret_line = email_webhook_secret(&cli, &keys)
         .map(|s| format!("export COMMS_EMAIL_WEBHOOK_SECRET={s}\n"))
         .unwrap_or_default();
     if cli.json {
-        println!("{}", describe_json(&sandbox, &cli, &keys));
+        let mut json = describe_json(&sandbox, &cli, &keys);
+        json["specs"] = served.iter().map(|s| s.to_json()).collect();
+        println!("{json}");
     } else if cli.quiet {
         for (name, value) in sandbox.env() {
             println!("export {name}={value}");
         }
         print!("{secret_line}");
+        for line in served.iter().flat_map(|s| s.export_lines()) {
+            println!("{line}");
+        }
     } else {
         println!(
             "tidings-sandbox is running (Ctrl-C to stop){}\n\n{}{secret_line}",
@@ -280,8 +294,22 @@ async fn main() -> ExitCode {
                 .unwrap_or_default(),
             sandbox.describe()
         );
+        for s in &served {
+            println!(
+                "\n{} (served from its spec, {} operations): {}",
+                s.name(),
+                s.operations(),
+                s.base_url()
+            );
+            for line in s.export_lines() {
+                println!("{line}");
+            }
+        }
     }
     stopped().await;
+    for s in served {
+        s.shutdown().await;
+    }
     sandbox.shutdown().await;
     ExitCode::SUCCESS
 }

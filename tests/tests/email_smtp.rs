@@ -11,10 +11,10 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
+use serde_json::Value;
 use tidings::email::{Attachment, SendEmailRequest, TemplateRef};
 use tidings_runtime::smtp::{SmtpRelay, SmtpRelayBuilder, SmtpTls};
 use tidings_runtime::{ErrorKind, RetryPolicy};
-use serde_json::Value;
 
 const KEY: &str = "smtp-test-key-7f3a9c";
 

@@ -8,6 +8,7 @@
 
 pub mod defaults;
 mod operations;
+mod resources;
 mod types;
 mod webhooks;
 mod websocket;
@@ -16,6 +17,7 @@ pub use operations::{
     Answer, BodyEncodingInfo, FormStyleInfo, OperationInfo, PageStyleInfo, PaginationInfo,
     ParamInfo, WhenInfo,
 };
+pub use resources::{ResourceAction, ResourceShape, resource_shape};
 pub(crate) use types::BUILTINS;
 pub use types::{
     Constraints, FieldInfo, Flow, NameKind, RuleInfo, Ty, TypeInfo, TypeKind, ValueInfo,

@@ -1,11 +1,11 @@
 //! Sending a [`SendEmailRequest`] through the email service's SMTP relay (feature `smtp`): the
 //! request becomes a MIME message, with what the relay cannot carry refused rather than dropped.
 
+use lettre::message::header::{ContentType, HeaderName, HeaderValue};
+use lettre::message::{Mailbox, MultiPart, SinglePart};
 use tidings_runtime::Error;
 use tidings_runtime::smtp::SmtpMessage;
 use tidings_runtime::smtp::lettre;
-use lettre::message::header::{ContentType, HeaderName, HeaderValue};
-use lettre::message::{Mailbox, MultiPart, SinglePart};
 
 use crate::email::{AttachmentDisposition, SendEmailRequest, Tag};
 

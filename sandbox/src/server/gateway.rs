@@ -15,11 +15,11 @@ use axum::http::header::{AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderName, Hea
 use axum::http::{StatusCode, request::Parts};
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
-use tidings_runtime::validate::{Validate, Validator};
-use tidings_runtime::{AuthScheme, OperationSpec, RetryClass, ServiceSpec};
 use serde::Serialize;
 use serde::de::{DeserializeOwned, IgnoredAny};
 use sha2::{Digest, Sha256};
+use tidings_runtime::validate::{Validate, Validator};
+use tidings_runtime::{AuthScheme, OperationSpec, RetryClass, ServiceSpec};
 
 use super::limits::{DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_JSON_VALUES};
 use super::limits::{ShapeError, is_json, json_shape};
@@ -553,6 +553,17 @@ impl Incoming {
         op: &'static OperationSpec,
         request: Request,
     ) -> Result<Incoming, Response> {
+        Self::accept_with_path(gateway, op, request, None).await
+    }
+
+    /// [`Incoming::accept`] with the path parameters the caller matched itself (a server that
+    /// routes at run time, `--spec`); `None` reads them from the axum route.
+    pub async fn accept_with_path(
+        gateway: &Gateway,
+        op: &'static OperationSpec,
+        request: Request,
+        matched: Option<Vec<(String, String)>>,
+    ) -> Result<Incoming, Response> {
         let request_id = new_request_id();
         // Error answers take the shape the spec's `errors` section declares.
         let shape = &gateway.service.errors;
@@ -604,18 +615,21 @@ impl Incoming {
             }
         }
 
-        let path_params = match RawPathParams::from_request_parts(&mut parts, &()).await {
-            Ok(params) => params
-                .iter()
-                .map(|(k, v)| (k.to_owned(), v.to_owned()))
-                .collect(),
-            Err(rejection) => {
-                let error = ServerError::bad_request(format!("bad path: {rejection}"));
-                return Err(with_headers(
-                    error.to_response_as(&request_id, shape),
-                    &limit_headers,
-                ));
-            }
+        let path_params = match matched {
+            Some(params) => params,
+            None => match RawPathParams::from_request_parts(&mut parts, &()).await {
+                Ok(params) => params
+                    .iter()
+                    .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                    .collect(),
+                Err(rejection) => {
+                    let error = ServerError::bad_request(format!("bad path: {rejection}"));
+                    return Err(with_headers(
+                        error.to_response_as(&request_id, shape),
+                        &limit_headers,
+                    ));
+                }
+            },
         };
 
         let content_type = parts.headers.get(CONTENT_TYPE);

@@ -15,7 +15,7 @@ use crate::model::{Format, Method};
 use crate::names::{ident, pascal, shouty};
 use crate::resolved::{
     Answer, BodyEncodingInfo, FieldInfo, OperationInfo, PageStyleInfo, PaginationInfo, ParamInfo,
-    Service, Ty, TypeKind,
+    Service, Ty, TypeKind, resource_shape,
 };
 
 /// Options of the server emitter.
@@ -595,7 +595,7 @@ fn defaults_module(service: &Service, paths: &Paths) -> TokenStream {
         ));
         let op_static = format_ident!("{}", shouty(&op.name));
         let name = &op.name;
-        let kind = format_ident!("{}", shape.kind);
+        let kind = format_ident!("{}", shape.kind.name());
         let collection = &shape.collection;
         let item = option_str(shape.item_param.as_deref());
         let id_field = &shape.id_field;
@@ -728,127 +728,6 @@ fn field_schema(f: &FieldInfo, r: &TokenStream) -> TokenStream {
         min: #min,
         max: #max,
     })
-}
-
-/// What an operation does to the resource store, read from its method and path (and the
-/// other operations on the same collection).
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct ResourceShape {
-    /// A `ResourceKind` variant name.
-    kind: &'static str,
-    collection: String,
-    item_param: Option<String>,
-    id_field: String,
-}
-
-impl ResourceShape {
-    fn describe(&self) -> String {
-        let what = match self.kind {
-            "Create" => "creates an item in",
-            "List" => "lists a page of",
-            "Get" => "gets an item of",
-            "Merge" => "merges the body into an item of",
-            "Replace" => "replaces (or creates) an item of",
-            "Delete" => "deletes an item of",
-            _ if self.item_param.is_some() => {
-                "answers a valid response built from the body and the item it names (when \
-                 stored) in"
-            }
-            _ => "answers a valid response built from the body, nothing stored, at",
-        };
-        format!("{what} `{}`", self.collection)
-    }
-}
-
-fn param_name(segment: &str) -> Option<&str> {
-    segment.strip_prefix('{')?.strip_suffix('}')
-}
-
-/// The named object type of a response (or of a page's items), if any.
-fn item_fields<'s>(service: &'s Service, ty: Option<&Ty>) -> Option<&'s [FieldInfo]> {
-    let name = match ty? {
-        Ty::Named(n) => n,
-        Ty::Page(inner) | Ty::List(inner) => match &**inner {
-            Ty::Named(n) => n,
-            _ => return None,
-        },
-        _ => return None,
-    };
-    match &service.type_named(name)?.kind {
-        TypeKind::Object(fields) => Some(fields),
-        _ => None,
-    }
-}
-
-fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
-    let segments: Vec<&str> = op.path.split('/').collect();
-    let (last, parent) = match segments.split_last() {
-        Some((last, parent)) => (*last, parent),
-        None => ("", &[][..]),
-    };
-    let fields = item_fields(service, op.response.as_ref());
-    let has_field = |name: &str| fields.is_some_and(|fs| fs.iter().any(|f| f.wire == name));
-    // The field that carries an item's id: the item path parameter's name when the type has
-    // such a field, else `id`.
-    let id_field = |param: Option<&str>| match param {
-        Some(p) if has_field(p) => p.to_owned(),
-        _ => "id".to_owned(),
-    };
-    // The item parameter of `<collection>/{x}`, when some operation has such a path.
-    let item_param_of = |collection: &str| {
-        service.operations.iter().find_map(|o| {
-            let rest = o.path.strip_prefix(collection)?.strip_prefix('/')?;
-            param_name(rest).map(str::to_owned)
-        })
-    };
-    if let Some(param) = param_name(last) {
-        let kind = match op.method {
-            Method::Get => "Get",
-            Method::Delete => "Delete",
-            Method::Put => "Replace",
-            Method::Patch | Method::Post => "Merge",
-        };
-        return ResourceShape {
-            kind,
-            collection: parent.join("/"),
-            item_param: Some(param.to_owned()),
-            id_field: id_field(Some(param)),
-        };
-    }
-    let listed = service.operations.iter().any(|o| {
-        o.path == op.path
-            && o.method == Method::Get
-            && matches!(o.response, Some(Ty::Page(_) | Ty::List(_)))
-    });
-    let sibling = item_param_of(&op.path);
-    let parent_is_literal = parent.last().is_some_and(|s| param_name(s).is_none());
-    let collection_shape = |kind| ResourceShape {
-        kind,
-        collection: op.path.clone(),
-        item_param: None,
-        id_field: id_field(sibling.as_deref()),
-    };
-    match op.method {
-        Method::Get if matches!(op.response, Some(Ty::Page(_) | Ty::List(_))) => {
-            collection_shape("List")
-        }
-        Method::Post if listed || sibling.is_some() || (parent_is_literal && has_field("id")) => {
-            collection_shape("Create")
-        }
-        _ => match parent.split_last() {
-            // `/{id}/cancel`: an action on the item the parent path names.
-            Some((p, grand)) if param_name(p).is_some() => {
-                let param = param_name(p).map(str::to_owned);
-                ResourceShape {
-                    kind: "Action",
-                    collection: grand.join("/"),
-                    id_field: id_field(param.as_deref()),
-                    item_param: param,
-                }
-            }
-            _ => collection_shape("Action"),
-        },
-    }
 }
 
 #[cfg(test)]

@@ -72,7 +72,7 @@ fn method_and_path_say_what_each_operation_does_to_its_collection() {
             .find(|o| o.name == name)
             .expect("operation");
         let s = resource_shape(email, op);
-        (s.kind, s.collection, s.item_param)
+        (s.kind.name(), s.collection, s.item_param)
     };
     let some = |s: &str| Some(s.to_owned());
     assert_eq!(
@@ -108,7 +108,9 @@ fn method_and_path_say_what_each_operation_does_to_its_collection() {
         "one default per operation"
     );
     assert!(
-        code.contains("pub static CREATE_TEMPLATE: ::tidings_sandbox::server::resources::ResourceOp")
+        code.contains(
+            "pub static CREATE_TEMPLATE: ::tidings_sandbox::server::resources::ResourceOp"
+        )
     );
 }
 

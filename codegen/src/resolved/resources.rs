@@ -1,0 +1,199 @@
+//! What each operation does to a sandbox's resource store, read once from its method and path
+//! (and the other operations on the same collection): the generated servers' defaults and the
+//! sandbox's `--spec` server both read it from here.
+
+use super::{FieldInfo, OperationInfo, Service, Ty, TypeKind};
+use crate::model::Method;
+
+/// What an operation does to its collection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ResourceAction {
+    /// `POST` on a collection: a new item with a fresh id.
+    Create,
+    /// `GET` on a collection: its items, paged as the service pages.
+    List,
+    /// `GET` on an item.
+    Get,
+    /// `PATCH` (or `POST`) on an item: body fields merged in.
+    Merge,
+    /// `PUT` on an item: replaced by the body, created when absent.
+    Replace,
+    /// `DELETE` on an item.
+    Delete,
+    /// Anything else (`POST /{id}/cancel`, a singleton `GET`): an answer built from the body
+    /// and the item the path names, nothing stored.
+    Action,
+}
+
+impl ResourceAction {
+    /// The variant's name (`Create`), as the sandbox's `ResourceKind` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ResourceAction::Create => "Create",
+            ResourceAction::List => "List",
+            ResourceAction::Get => "Get",
+            ResourceAction::Merge => "Merge",
+            ResourceAction::Replace => "Replace",
+            ResourceAction::Delete => "Delete",
+            ResourceAction::Action => "Action",
+        }
+    }
+}
+
+/// What an operation does to the resource store.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResourceShape {
+    /// What it does.
+    pub kind: ResourceAction,
+    /// Path template of its collection (`/v1/lists/{id}/contacts`).
+    pub collection: String,
+    /// The path parameter naming the item, for item operations and actions on an item.
+    pub item_param: Option<String>,
+    /// The response field that carries an item's id.
+    pub id_field: String,
+}
+
+impl ResourceShape {
+    /// One line saying what the operation does (for generated docs).
+    pub fn describe(&self) -> String {
+        let what = match self.kind {
+            ResourceAction::Create => "creates an item in",
+            ResourceAction::List => "lists a page of",
+            ResourceAction::Get => "gets an item of",
+            ResourceAction::Merge => "merges the body into an item of",
+            ResourceAction::Replace => "replaces (or creates) an item of",
+            ResourceAction::Delete => "deletes an item of",
+            ResourceAction::Action if self.item_param.is_some() => {
+                "answers a valid response built from the body and the item it names (when \
+                 stored) in"
+            }
+            ResourceAction::Action => {
+                "answers a valid response built from the body, nothing stored, at"
+            }
+        };
+        format!("{what} `{}`", self.collection)
+    }
+}
+
+fn param_name(segment: &str) -> Option<&str> {
+    segment.strip_prefix('{')?.strip_suffix('}')
+}
+
+/// `{sid}.json`: a parameter and the extension after it (`.json`), as some providers spell
+/// item paths (`/Messages/{sid}.json` beside the collection `/Messages.json`).
+fn param_with_extension(segment: &str) -> Option<(&str, &str)> {
+    let rest = segment.strip_prefix('{')?;
+    let (name, extension) = rest.split_once('}')?;
+    (extension.starts_with('.') && !extension.contains(['{', '}'])).then_some((name, extension))
+}
+
+/// The named object type of a response (or of a page's items), if any.
+fn item_fields<'s>(service: &'s Service, ty: Option<&Ty>) -> Option<&'s [FieldInfo]> {
+    let name = match ty? {
+        Ty::Named(n) => n,
+        Ty::Page(inner) | Ty::List(inner) => match &**inner {
+            Ty::Named(n) => n,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    match &service.type_named(name)?.kind {
+        TypeKind::Object(fields) => Some(fields),
+        _ => None,
+    }
+}
+
+/// What `op` does to the resource store of `service`.
+pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
+    let segments: Vec<&str> = op.path.split('/').collect();
+    let (last, parent) = match segments.split_last() {
+        Some((last, parent)) => (*last, parent),
+        None => ("", &[][..]),
+    };
+    let fields = item_fields(service, op.response.as_ref());
+    let has_field = |name: &str| fields.is_some_and(|fs| fs.iter().any(|f| f.wire == name));
+    // The field that carries an item's id: the item path parameter's name when the type has
+    // such a field, else `id`.
+    let id_field = |param: Option<&str>| match param {
+        Some(p) if has_field(p) => p.to_owned(),
+        _ => "id".to_owned(),
+    };
+    // The item parameter of `<collection>/{x}` (or of `<collection minus .ext>/{x}.ext`), when
+    // some operation has such a path.
+    let item_param_of = |collection: &str| {
+        service.operations.iter().find_map(|o| {
+            if let Some(rest) = o
+                .path
+                .strip_prefix(collection)
+                .and_then(|r| r.strip_prefix('/'))
+            {
+                return param_name(rest).map(str::to_owned);
+            }
+            let (parent, last) = o.path.rsplit_once('/')?;
+            let (name, extension) = param_with_extension(last)?;
+            (collection.strip_suffix(extension) == Some(parent)).then(|| name.to_owned())
+        })
+    };
+    if let Some((param, extension)) = param_with_extension(last) {
+        let kind = match op.method {
+            Method::Get => ResourceAction::Get,
+            Method::Delete => ResourceAction::Delete,
+            Method::Put => ResourceAction::Replace,
+            Method::Patch | Method::Post => ResourceAction::Merge,
+        };
+        return ResourceShape {
+            kind,
+            collection: format!("{}{extension}", parent.join("/")),
+            item_param: Some(param.to_owned()),
+            id_field: id_field(Some(param)),
+        };
+    }
+    if let Some(param) = param_name(last) {
+        let kind = match op.method {
+            Method::Get => ResourceAction::Get,
+            Method::Delete => ResourceAction::Delete,
+            Method::Put => ResourceAction::Replace,
+            Method::Patch | Method::Post => ResourceAction::Merge,
+        };
+        return ResourceShape {
+            kind,
+            collection: parent.join("/"),
+            item_param: Some(param.to_owned()),
+            id_field: id_field(Some(param)),
+        };
+    }
+    let listed = service.operations.iter().any(|o| {
+        o.path == op.path
+            && o.method == Method::Get
+            && matches!(o.response, Some(Ty::Page(_) | Ty::List(_)))
+    });
+    let sibling = item_param_of(&op.path);
+    let parent_is_literal = parent.last().is_some_and(|s| param_name(s).is_none());
+    let collection_shape = |kind| ResourceShape {
+        kind,
+        collection: op.path.clone(),
+        item_param: None,
+        id_field: id_field(sibling.as_deref()),
+    };
+    match op.method {
+        Method::Get if matches!(op.response, Some(Ty::Page(_) | Ty::List(_))) => {
+            collection_shape(ResourceAction::List)
+        }
+        Method::Post if listed || sibling.is_some() || (parent_is_literal && has_field("id")) => {
+            collection_shape(ResourceAction::Create)
+        }
+        _ => match parent.split_last() {
+            // `/{id}/cancel`: an action on the item the parent path names.
+            Some((p, grand)) if param_name(p).is_some() => {
+                let param = param_name(p).map(str::to_owned);
+                ResourceShape {
+                    kind: ResourceAction::Action,
+                    collection: grand.join("/"),
+                    id_field: id_field(param.as_deref()),
+                    item_param: param,
+                }
+            }
+            _ => collection_shape(ResourceAction::Action),
+        },
+    }
+}

@@ -1,0 +1,269 @@
+//! `--spec`: serves any spec at run time, with nothing to compile — this repository's specs, an
+//! application's own, or one imported from a provider's OpenAPI document.
+//!
+//! A spec is loaded and checked by `tidings-codegen` (every problem reported at once), its
+//! resolved model becomes the same descriptions a compiled client and server use
+//! ([`vocab`]), and one generic handler ([`router`]) serves every operation: auth as declared,
+//! the declared rate limit and idempotency keys, requests checked against the spec's types
+//! ([`validate`]), state kept by the spec-driven resource store (create, list, get, update,
+//! replace, delete, actions; bounded in items and bytes), lists paged in the declared style,
+//! errors in the spec's own error shape.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! use tidings_sandbox::served::{ServedService, load};
+//! for service in load(std::path::Path::new("spec/messaging.yaml"))? {
+//!     let served = ServedService::start(service, Default::default()).await?;
+//!     println!("{}", served.base_url());
+//! }
+//! # Ok(()) }
+//! ```
+
+mod router;
+pub mod validate;
+pub mod vocab;
+
+use std::fmt;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::Path;
+use std::sync::Arc;
+
+use tidings_codegen::ProvenancePolicy;
+use tidings_codegen::check::Service;
+
+use crate::server::{Gateway, HttpLimits, ResourceLimits, Resources, Serving};
+
+/// Loads and checks the specs at `path` (a spec file, or a directory of them): every problem
+/// of every file in one error, each with `file:line:column`.
+///
+/// # Errors
+///
+/// The loader's and checker's diagnostics, rendered.
+pub fn load(path: &Path) -> Result<Vec<Service>, SpecError> {
+    let files = if path.is_dir() {
+        tidings_codegen::load::spec_files(path).map_err(|d| SpecError(d.to_string()))?
+    } else {
+        vec![path.to_path_buf()]
+    };
+    if files.is_empty() {
+        return Err(SpecError(format!(
+            "{}: no spec files (*.yaml, *.yml) here",
+            path.display()
+        )));
+    }
+    tidings_codegen::check::check_files_with(&files, ProvenancePolicy::Optional)
+        .map_err(|d| SpecError(d.to_string()))
+}
+
+/// A spec that could not be served: its diagnostics.
+#[derive(Debug, Clone)]
+pub struct SpecError(String);
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0.trim_end())
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+/// Where and how a served spec listens.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ServeConfig {
+    /// Address to bind; loopback on a free port by default.
+    pub addr: SocketAddr,
+    /// Connection and body bounds.
+    pub limits: HttpLimits,
+    /// Bounds of the resource store.
+    pub resources: ResourceLimits,
+    /// Credential values by credential name; a credential not named here is read from the
+    /// environment variable the spec gives it, else made at start.
+    pub credentials: Vec<(String, String)>,
+}
+
+impl Default for ServeConfig {
+    fn default() -> Self {
+        ServeConfig {
+            addr: SocketAddr::from((IpAddr::V4(Ipv4Addr::LOCALHOST), 0)),
+            limits: HttpLimits::default(),
+            resources: ResourceLimits::default(),
+            credentials: Vec::new(),
+        }
+    }
+}
+
+/// One spec, served.
+pub struct ServedService {
+    name: String,
+    base_url: String,
+    base_url_env: String,
+    /// `(credential name, environment variable, value)`.
+    credentials: Vec<(String, String, String)>,
+    operations: usize,
+    http: Serving,
+}
+
+impl fmt::Debug for ServedService {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ServedService")
+            .field("name", &self.name)
+            .field("base_url", &self.base_url)
+            .field("operations", &self.operations)
+            .field(
+                "credentials",
+                &self.credentials.iter().map(|(n, ..)| n).collect::<Vec<_>>(),
+            )
+            .finish_non_exhaustive()
+    }
+}
+
+impl ServedService {
+    /// Serves `service` as `config` says.
+    ///
+    /// # Errors
+    ///
+    /// When the address cannot be bound.
+    pub async fn start(service: Service, config: ServeConfig) -> std::io::Result<ServedService> {
+        let spec: &'static tidings_runtime::ServiceSpec =
+            Box::leak(Box::new(vocab::service_spec(&service)));
+        let schema = Box::leak(Box::new(vocab::service_schema(&service)));
+        let mut gateway = Gateway::new(spec).limits(&config.limits);
+        let mut credentials = Vec::new();
+        for c in &service.credentials {
+            let value = config
+                .credentials
+                .iter()
+                .find(|(name, _)| *name == c.name)
+                .map(|(_, v)| v.clone())
+                .or_else(|| std::env::var(&c.env).ok().filter(|v| !v.is_empty()))
+                .unwrap_or_else(|| made_credential(&c.name));
+            gateway = gateway.credential(c.name.clone(), value.clone());
+            credentials.push((c.name.clone(), c.env.clone(), value));
+        }
+        let operations = router::operations(&service);
+        let count = operations.len();
+        let served = Arc::new(router::Served {
+            gateway,
+            schema,
+            ops: operations,
+            store: Resources::new(config.resources),
+        });
+        let app = axum::Router::new().fallback(move |request: axum::extract::Request| {
+            router::handle(served.clone(), request)
+        });
+        let listener = tokio::net::TcpListener::bind(config.addr).await?;
+        let addr = listener.local_addr()?;
+        let name: &'static str = Box::leak(service.name().to_owned().into_boxed_str());
+        let http = Serving::spawn(listener, app, name, &config.limits);
+        tracing::info!(service = name, %addr, operations = count, "serving spec");
+        Ok(ServedService {
+            name: service.name().to_owned(),
+            base_url: format!("http://{addr}"),
+            base_url_env: service.info.base_url.env.clone(),
+            credentials,
+            operations: count,
+            http,
+        })
+    }
+
+    /// The service's name, as its spec gives it.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The base URL to give its client.
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    /// Operations served.
+    pub fn operations(&self) -> usize {
+        self.operations
+    }
+
+    /// The value of credential `name` the server accepts.
+    pub fn credential(&self, name: &str) -> Option<&str> {
+        self.credentials
+            .iter()
+            .find(|(n, ..)| n == name)
+            .map(|(.., v)| v.as_str())
+    }
+
+    /// `export NAME=value` lines for the spec's own environment variables: its base URL and
+    /// every credential (sandbox-only values), as its client's `from_env()` reads them.
+    pub fn export_lines(&self) -> Vec<String> {
+        let mut lines = vec![format!("export {}={}", self.base_url_env, self.base_url)];
+        for (_, env, value) in &self.credentials {
+            lines.push(format!("export {env}={value}"));
+        }
+        lines
+    }
+
+    /// The same as JSON: `{"name", "base_url", "env": {NAME: value}}`.
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut env = serde_json::Map::new();
+        env.insert(self.base_url_env.clone(), self.base_url.clone().into());
+        for (_, name, value) in &self.credentials {
+            env.insert(name.clone(), value.clone().into());
+        }
+        serde_json::json!({
+            "name": self.name,
+            "base_url": self.base_url,
+            "operations": self.operations,
+            "env": env,
+        })
+    }
+
+    /// Stops serving and waits for open requests (a short while).
+    pub async fn shutdown(mut self) {
+        self.http.stop_and_wait(crate::server::SHUTDOWN_WAIT).await;
+    }
+}
+
+/// A sandbox-only credential value for `name`.
+fn made_credential(name: &str) -> String {
+    let random: [u8; 12] = rand::random();
+    let hex: String = random.iter().map(|b| format!("{b:02x}")).collect();
+    format!("test_{}_{hex}", name.to_ascii_lowercase())
+}
+
+/// The `--spec` flag of the `tidings-sandbox` binary.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct SpecArgs {
+    /// Serve this spec at run time, with nothing to compile: a spec file or a directory of them
+    /// (repeatable), e.g. one written by `tidings-codegen import openapi`. Each is served on its
+    /// own free port with its auth, limits, state and error shape, and its base URL and
+    /// credentials are printed as `export` lines named by the spec's own environment variables
+    /// (credentials already set in those variables are kept).
+    #[arg(long = "spec", value_name = "PATH")]
+    pub specs: Vec<std::path::PathBuf>,
+}
+
+impl SpecArgs {
+    /// Loads every spec named and serves each on `host` (free ports).
+    ///
+    /// # Errors
+    ///
+    /// The diagnostics of a spec that does not check, or a bind failure.
+    pub async fn start(&self, host: IpAddr) -> Result<Vec<ServedService>, String> {
+        let mut services = Vec::new();
+        for path in &self.specs {
+            services.extend(load(path).map_err(|e| e.to_string())?);
+        }
+        let mut served = Vec::new();
+        for service in services {
+            let config = ServeConfig {
+                addr: SocketAddr::new(host, 0),
+                ..ServeConfig::default()
+            };
+            let name = service.name().to_owned();
+            served.push(
+                ServedService::start(service, config)
+                    .await
+                    .map_err(|e| format!("cannot serve `{name}`: {e}"))?,
+            );
+        }
+        Ok(served)
+    }
+}

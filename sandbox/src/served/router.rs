@@ -1,0 +1,298 @@
+//! The run-time router of a served spec: one handler that matches method and path against the
+//! spec's operations, runs the gateway (auth as declared, rate limit, body limits, idempotency),
+//! decodes and checks the body and query against the spec's types, serves the operation from
+//! the resource store, and answers in the operation's status, page style and error shape.
+
+use std::sync::Arc;
+
+use axum::extract::Request;
+use axum::http::{HeaderValue, Method, header::ALLOW};
+use axum::response::Response;
+use serde_json::{Map, Value};
+use tidings_codegen::check::{Answer, OperationInfo, PageStyleInfo, Ty};
+
+use super::validate;
+use super::vocab;
+use crate::server::resources::{ResourceCall, ResourceOp, ServiceSchema, TySchema};
+use crate::server::{Gateway, Incoming, Resources, ServerError, new_request_id};
+
+/// One operation, ready to serve.
+pub(crate) struct ServedOp {
+    pub(crate) info: OperationInfo,
+    pub(crate) method: Method,
+    pub(crate) template: PathTemplate,
+    pub(crate) spec: &'static tidings_runtime::OperationSpec,
+    pub(crate) resource: ResourceOp,
+    pub(crate) pages: Option<&'static tidings_runtime::PaginationSpec>,
+    pub(crate) body: Option<TySchema>,
+}
+
+/// Everything the handler reads, shared by every request.
+pub(crate) struct Served {
+    pub(crate) gateway: Gateway,
+    pub(crate) schema: &'static ServiceSchema,
+    pub(crate) ops: Vec<ServedOp>,
+    pub(crate) store: Resources,
+}
+
+/// A path template split in segments; a segment may hold one `{param}` with literal text
+/// around it (`{Sid}.json`).
+#[derive(Debug, Clone)]
+pub(crate) struct PathTemplate {
+    segments: Vec<Segment>,
+}
+
+#[derive(Debug, Clone)]
+enum Segment {
+    Literal(String),
+    Param {
+        prefix: String,
+        name: &'static str,
+        suffix: String,
+    },
+}
+
+impl PathTemplate {
+    pub(crate) fn parse(template: &str) -> PathTemplate {
+        let segments = template
+            .trim_start_matches('/')
+            .split('/')
+            .map(|s| match (s.find('{'), s.rfind('}')) {
+                (Some(open), Some(close)) if open < close => Segment::Param {
+                    prefix: s[..open].to_owned(),
+                    name: Box::leak(s[open + 1..close].to_owned().into_boxed_str()),
+                    suffix: s[close + 1..].to_owned(),
+                },
+                _ => Segment::Literal(s.to_owned()),
+            })
+            .collect();
+        PathTemplate { segments }
+    }
+
+    /// The parameters when `path` fits, with the count of literal segments (more is a better
+    /// fit: `/lists/all` before `/lists/{id}`).
+    fn matches(&self, path: &[String]) -> Option<(usize, Vec<(&'static str, String)>)> {
+        if path.len() != self.segments.len() {
+            return None;
+        }
+        let mut literals = 0;
+        let mut params = Vec::new();
+        for (segment, actual) in self.segments.iter().zip(path) {
+            match segment {
+                Segment::Literal(text) if text == actual => literals += 1,
+                Segment::Literal(_) => return None,
+                Segment::Param {
+                    prefix,
+                    name,
+                    suffix,
+                } => {
+                    let value = actual
+                        .strip_prefix(prefix.as_str())?
+                        .strip_suffix(suffix.as_str())?;
+                    if value.is_empty() {
+                        return None;
+                    }
+                    params.push((*name, value.to_owned()));
+                }
+            }
+        }
+        Some((literals, params))
+    }
+}
+
+fn segments(path: &str) -> Vec<String> {
+    path.trim_start_matches('/')
+        .split('/')
+        .map(percent_decode)
+        .collect()
+}
+
+fn percent_decode(s: &str) -> String {
+    url::form_urlencoded::parse(format!("x={}", s.replace('+', "%2B")).as_bytes())
+        .next()
+        .map_or_else(|| s.to_owned(), |(_, v)| v.into_owned())
+}
+
+/// Answers one request.
+pub(crate) async fn handle(served: Arc<Served>, request: Request) -> Response {
+    let path = segments(request.uri().path());
+    // The best fit so far: literal segments matched, its parameters, the operations on it.
+    type Fit<'a> = (usize, Vec<(&'static str, String)>, Vec<&'a ServedOp>);
+    let mut best: Option<Fit<'_>> = None;
+    for op in &served.ops {
+        let Some((score, params)) = op.template.matches(&path) else {
+            continue;
+        };
+        match &mut best {
+            Some((s, _, ops)) if *s == score => ops.push(op),
+            Some((s, _, _)) if *s > score => {}
+            _ => best = Some((score, params, vec![op])),
+        }
+    }
+    let errors = &served.gateway.service().errors;
+    let Some((_, params, candidates)) = best else {
+        return ServerError::not_found(format!("`{}`", request.uri().path()))
+            .to_response_as(&new_request_id(), errors);
+    };
+    let Some(op) = candidates
+        .iter()
+        .find(|o| o.method == request.method())
+        .copied()
+    else {
+        let allow: Vec<&str> = candidates.iter().map(|o| o.method.as_str()).collect();
+        let mut response = ServerError::new(
+            405,
+            "method_not_allowed",
+            format!("`{}` allows {}", request.uri().path(), allow.join(", ")),
+        )
+        .to_response_as(&new_request_id(), errors);
+        if let Ok(value) = HeaderValue::from_str(&allow.join(", ")) {
+            response.headers_mut().insert(ALLOW, value);
+        }
+        return response;
+    };
+    let owned: Vec<(String, String)> = params
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), v.clone()))
+        .collect();
+    let incoming =
+        match Incoming::accept_with_path(&served.gateway, op.spec, request, Some(owned)).await {
+            Ok(incoming) => incoming,
+            Err(response) => return response,
+        };
+    let call = match inputs(&served, op, &incoming, params) {
+        Ok(call) => call,
+        Err(error) => return incoming.reject(error),
+    };
+    let result = served.store.serve(served.schema, &op.resource, &call);
+    answer(op, incoming, result)
+}
+
+/// The call's path parameters, query and body as JSON, checked against the spec.
+fn inputs(
+    served: &Served,
+    op: &ServedOp,
+    incoming: &Incoming,
+    path: Vec<(&'static str, String)>,
+) -> Result<ResourceCall, ServerError> {
+    let body = if op.info.has_body && !incoming.raw_body().iter().all(u8::is_ascii_whitespace) {
+        let value: Value = match op.spec.body_encoding {
+            tidings_runtime::BodyEncoding::Json => incoming.json()?,
+            tidings_runtime::BodyEncoding::Form(style) => incoming.form(style)?,
+            tidings_runtime::BodyEncoding::Multipart(style) => incoming.multipart(style)?,
+        };
+        if let Some(ty) = &op.body {
+            validate::check(served.schema, ty, &value, "")?;
+        }
+        value
+    } else if op.info.body.is_some() && op.spec.body_encoding == tidings_runtime::BodyEncoding::Json
+    {
+        // A declared body that is missing: as the typed server, "needs a JSON body".
+        let _: Value = incoming.json()?;
+        Value::Null
+    } else {
+        Value::Null
+    };
+    Ok(ResourceCall {
+        path,
+        query: Value::Object(query(op, incoming)?),
+        body,
+    })
+}
+
+/// The query string as the operation's query parameters: typed as declared, a missing
+/// required one a 422.
+fn query(op: &ServedOp, incoming: &Incoming) -> Result<Map<String, Value>, ServerError> {
+    let raw: Map<String, Value> = incoming.query()?;
+    let mut out = Map::new();
+    for p in &op.info.query {
+        let Some(value) = raw.get(&p.wire) else {
+            if p.required && p.from_credential.is_none() {
+                return Err(ServerError::validation(
+                    p.wire.clone(),
+                    format!("query parameter `{}` is required", p.wire),
+                ));
+            }
+            continue;
+        };
+        out.insert(p.wire.clone(), typed(&p.ty, value, &p.wire)?);
+    }
+    Ok(out)
+}
+
+fn typed(ty: &Ty, value: &Value, name: &str) -> Result<Value, ServerError> {
+    let bad = |what: &str| {
+        ServerError::validation(
+            name.to_owned(),
+            format!("query parameter `{name}` must be {what}"),
+        )
+    };
+    let text = match value {
+        Value::String(text) => text.as_str(),
+        Value::Array(items) => {
+            let inner = match ty {
+                Ty::List(inner) => inner,
+                other => other,
+            };
+            return items
+                .iter()
+                .map(|v| typed(inner, v, name))
+                .collect::<Result<Vec<_>, _>>()
+                .map(Value::Array);
+        }
+        other => return Ok(other.clone()),
+    };
+    Ok(match ty {
+        Ty::Integer => Value::from(text.parse::<i64>().map_err(|_| bad("an integer"))?),
+        Ty::Number => Value::from(text.parse::<f64>().map_err(|_| bad("a number"))?),
+        Ty::Boolean => Value::Bool(text.parse::<bool>().map_err(|_| bad("true or false"))?),
+        Ty::List(inner) => Value::Array(vec![typed(inner, value, name)?]),
+        _ => Value::String(text.to_owned()),
+    })
+}
+
+fn answer(op: &ServedOp, incoming: Incoming, result: Result<Value, ServerError>) -> Response {
+    let status = op.info.success_status;
+    match (op.info.answer, &op.info.response) {
+        (Answer::Text, _) => incoming.finish_text(
+            result.map(|v| v.as_str().map(str::to_owned).unwrap_or_default()),
+            status,
+        ),
+        (Answer::Bytes, _) => incoming.finish_bytes(result.map(|_| Vec::new()), status),
+        (Answer::Ignored, _) | (_, None) => incoming.finish_empty(result.map(|_| ()), status),
+        (Answer::Json, Some(_)) => match op.pages {
+            Some(pages) => {
+                let items = result.map(|v| match v {
+                    Value::Array(items) => items,
+                    other => vec![other],
+                });
+                let size = op.info.pagination.as_ref().and_then(|p| match &p.style {
+                    PageStyleInfo::Page { size_param, .. } => size_param.as_deref(),
+                    _ => p.limit_param.as_deref(),
+                });
+                incoming.finish_page(items, pages, size, status)
+            }
+            None => incoming.finish(result, status),
+        },
+    }
+}
+
+/// Builds the operations of `service`, each with its runtime descriptions.
+pub(crate) fn operations(service: &tidings_codegen::check::Service) -> Vec<ServedOp> {
+    service
+        .operations
+        .iter()
+        .map(|info| ServedOp {
+            method: Method::from_bytes(info.method.as_str().as_bytes()).unwrap_or(Method::GET),
+            template: PathTemplate::parse(&info.path),
+            spec: Box::leak(Box::new(vocab::operation_spec(info))),
+            resource: vocab::resource_op(service, info),
+            pages: vocab::pages_after_store(info)
+                .then_some(info.pagination.as_ref())
+                .flatten()
+                .map(|p| &*Box::leak(Box::new(vocab::pagination_spec(p)))),
+            body: info.body.as_ref().map(vocab::ty_schema),
+            info: info.clone(),
+        })
+        .collect()
+}

@@ -1,0 +1,415 @@
+//! A checked spec's resolved model turned, at run time, into the `'static` descriptions the
+//! runtime and the sandbox's gateway and resource store work from: the same values the
+//! generator writes as `pub static` items for a compiled client (a test compares the two for
+//! every spec of this repository).
+//!
+//! The descriptions hold `&'static` data, so what is built here is leaked: a served spec lives
+//! as long as the process, and each is built once at start.
+
+use tidings_codegen::check::{
+    AuthInfo, AuthMethod, BodyEncodingInfo, FieldInfo, FormStyleInfo, OperationInfo, PageStyleInfo,
+    PaginationInfo, ResourceAction, Service, Ty, TypeKind, resource_shape,
+};
+use tidings_codegen::model::{
+    FormArrays, FormNested, IdempotencyMode, Method as SpecMethod, SigningKind,
+};
+use tidings_runtime as rt;
+
+use crate::server::resources::{
+    FieldSchema, FormatSchema, PageSchema, ResourceKind, ResourceOp, ServiceSchema, ShapeSchema,
+    TySchema, TypeSchema,
+};
+
+fn leak(text: &str) -> &'static str {
+    Box::leak(text.to_owned().into_boxed_str())
+}
+
+fn leak_opt(text: Option<&str>) -> Option<&'static str> {
+    text.map(leak)
+}
+
+fn leak_slice<T>(items: Vec<T>) -> &'static [T] {
+    Box::leak(items.into_boxed_slice())
+}
+
+/// The runtime's auth scheme for a resolved one.
+pub fn auth_scheme(a: &AuthInfo) -> rt::AuthScheme {
+    match &a.method {
+        AuthMethod::Bearer { credential } => rt::AuthScheme::Bearer {
+            credential: leak(credential),
+        },
+        AuthMethod::Header {
+            header,
+            credential,
+            prefix,
+        } => rt::AuthScheme::Header {
+            header: leak(header),
+            credential: leak(credential),
+            prefix: leak_opt(prefix.as_deref()),
+        },
+        AuthMethod::Basic { username, password } => rt::AuthScheme::Basic {
+            username: leak(username),
+            password: leak_opt(password.as_deref()),
+        },
+        AuthMethod::Body { fields } => rt::AuthScheme::Body {
+            fields: leak_slice(fields.iter().map(|(f, c)| (leak(f), leak(c))).collect()),
+        },
+        AuthMethod::Minted {
+            minter,
+            header,
+            prefix,
+        } => rt::AuthScheme::Minted {
+            minter: leak(minter),
+            header: leak(header),
+            prefix: leak_opt(prefix.as_deref()),
+        },
+        AuthMethod::Query { param, credential } => rt::AuthScheme::Query {
+            param: leak(param),
+            credential: leak(credential),
+        },
+        AuthMethod::Signature {
+            signing: SigningKind::PusherHmacSha256,
+            app_id,
+            key,
+            secret,
+        } => rt::AuthScheme::Signature {
+            scheme: rt::SigningScheme::PusherHmacSha256 {
+                app_id: leak(app_id),
+                key: leak(key),
+                secret: leak(secret),
+            },
+        },
+    }
+}
+
+/// The runtime's description of `service` (what the generator emits as `SERVICE`).
+pub fn service_spec(service: &Service) -> rt::ServiceSpec {
+    let headers = service.rate_limit_headers.as_ref();
+    let header = |f: fn(&tidings_codegen::model::RateLimitHeaders) -> Option<&String>| {
+        leak_opt(headers.and_then(f).map(String::as_str))
+    };
+    let r = &service.retry;
+    let t = service.timeouts;
+    rt::ServiceSpec {
+        name: leak(service.name()),
+        title: leak(service.title()),
+        base_url: leak_opt(service.info.base_url.default.as_deref()),
+        base_url_env: leak(&service.info.base_url.env),
+        credentials: leak_slice(
+            service
+                .credentials
+                .iter()
+                .map(|c| rt::CredentialSpec {
+                    name: leak(&c.name),
+                    env: leak(&c.env),
+                    secret: c.secret,
+                })
+                .collect(),
+        ),
+        auth: leak_slice(service.auth.iter().map(auth_scheme).collect()),
+        rate_limit: service.rate_limit.map(|r| rt::RateLimitSpec {
+            requests: r.requests,
+            per_seconds: r.per_seconds,
+        }),
+        rate_limit_headers: rt::RateLimitHeaders {
+            limit: header(|h| h.limit.as_ref()),
+            remaining: header(|h| h.remaining.as_ref()),
+            reset: header(|h| h.reset.as_ref()),
+            retry_after: header(|h| h.retry_after.as_ref()),
+        },
+        retry: rt::RetrySpec {
+            max_attempts: r.max_attempts,
+            base_ms: r.base_ms,
+            cap_ms: r.cap_ms,
+            statuses: leak_slice(r.statuses.clone()),
+            connect_errors: r.connect_errors,
+            timeouts: r.timeouts,
+            retry_after_cap_ms: r.retry_after_cap_ms,
+            budget_ratio_percent: r.budget_percent,
+        },
+        timeouts: rt::TimeoutSpec {
+            connect_ms: t.connect_ms,
+            attempt_ms: t.attempt_ms,
+            total_ms: t.total_ms,
+        },
+        idempotency: service.idempotency.as_ref().map(|i| rt::IdempotencySpec {
+            header: leak(&i.header),
+            max_len: i.max_len,
+        }),
+        errors: error_spec(service),
+    }
+}
+
+fn error_spec(service: &Service) -> rt::ErrorSpec {
+    let Some(errors) = &service.errors else {
+        return rt::ErrorSpec::DEFAULT;
+    };
+    rt::ErrorSpec {
+        code: leak_opt(errors.code.as_deref()),
+        message: leak_opt(errors.message.as_deref()),
+        in_success: errors.in_success.as_ref().map(|s| rt::InSuccessSpec {
+            field: leak(&s.field),
+            when: if s.equals.is_empty() {
+                rt::FailureWhen::Present
+            } else {
+                rt::FailureWhen::Equals(leak_slice(s.equals.iter().map(|v| leak(v)).collect()))
+            },
+        }),
+    }
+}
+
+fn form_style(style: &FormStyleInfo) -> rt::FormStyle {
+    rt::FormStyle {
+        arrays: match style.arrays {
+            FormArrays::Repeat => rt::ArrayStyle::Repeat,
+            FormArrays::Brackets => rt::ArrayStyle::Brackets,
+            FormArrays::Indexed => rt::ArrayStyle::Indexed,
+            FormArrays::Comma => rt::ArrayStyle::Comma,
+        },
+        nested: match style.nested {
+            FormNested::Brackets => rt::NestedStyle::Brackets,
+            FormNested::Dots => rt::NestedStyle::Dots,
+        },
+    }
+}
+
+/// How a request body of `op` is encoded.
+pub fn body_encoding(op: &OperationInfo) -> rt::BodyEncoding {
+    match &op.body_encoding {
+        BodyEncodingInfo::Json => rt::BodyEncoding::Json,
+        BodyEncodingInfo::Form(s) => rt::BodyEncoding::Form(form_style(s)),
+        BodyEncodingInfo::Multipart(s) => rt::BodyEncoding::Multipart(form_style(s)),
+    }
+}
+
+/// The runtime's description of one operation (what the generator emits in `operations`).
+pub fn operation_spec(op: &OperationInfo) -> rt::OperationSpec {
+    let (name, path) = (leak(&op.name), leak(&op.path));
+    let base = match op.method {
+        SpecMethod::Get => rt::OperationSpec::get(name, path),
+        SpecMethod::Post => rt::OperationSpec::post(name, path),
+        SpecMethod::Put => rt::OperationSpec::put(name, path),
+        SpecMethod::Patch => rt::OperationSpec::patch(name, path),
+        SpecMethod::Delete => rt::OperationSpec::delete(name, path),
+    };
+    let mut spec = base
+        .with_retry(match op.idempotency {
+            IdempotencyMode::Key => rt::RetryClass::IdempotencyKey,
+            IdempotencyMode::Safe => rt::RetryClass::Safe,
+            IdempotencyMode::None => rt::RetryClass::Never,
+        })
+        .with_body(op.has_body)
+        .with_body_encoding(body_encoding(op));
+    if let Some(auth) = &op.auth {
+        spec = spec.with_auth(auth_scheme(auth));
+    }
+    if let Some(max) = op.max_body_bytes {
+        spec = spec.max_body_bytes(usize::try_from(max).unwrap_or(usize::MAX));
+    }
+    spec
+}
+
+/// The runtime's pagination description (what the generator emits as `PAGINATION` or an
+/// operation's `*_PAGES`).
+pub fn pagination_spec(p: &PaginationInfo) -> rt::PaginationSpec {
+    let items = leak(&p.items_field);
+    let style = match &p.style {
+        PageStyleInfo::Cursor {
+            has_more,
+            cursor_field,
+            after_param,
+        } => {
+            return rt::PaginationSpec::cursor(
+                items,
+                leak(has_more),
+                leak(cursor_field),
+                leak(after_param),
+            );
+        }
+        PageStyleInfo::Token {
+            token_field,
+            token_param,
+        } => rt::PageStyle::Token {
+            token_field: leak(token_field),
+            token_param: leak(token_param),
+        },
+        PageStyleInfo::NextUrl { next_field } => rt::PageStyle::NextUrl {
+            next_field: leak(next_field),
+        },
+        PageStyleInfo::LinkHeader => rt::PageStyle::LinkHeader,
+        PageStyleInfo::Offset {
+            offset_param,
+            limit_param,
+            total_field,
+        } => rt::PageStyle::Offset {
+            offset_param: leak(offset_param),
+            limit_param: leak_opt(limit_param.as_deref()),
+            total_field: leak_opt(total_field.as_deref()),
+        },
+        PageStyleInfo::Page {
+            page_param,
+            size_param,
+            first_page,
+            total_pages_field,
+        } => rt::PageStyle::Page {
+            page_param: leak(page_param),
+            size_param: leak_opt(size_param.as_deref()),
+            first_page: *first_page,
+            total_pages_field: leak_opt(total_pages_field.as_deref()),
+        },
+    };
+    rt::PaginationSpec { items, style }
+}
+
+/// A type expression as the resource store reads it.
+pub fn ty_schema(ty: &Ty) -> TySchema {
+    let boxed = |inner: &Ty| -> &'static TySchema { Box::leak(Box::new(ty_schema(inner))) };
+    match ty {
+        Ty::Integer => TySchema::Integer,
+        Ty::Number => TySchema::Number,
+        Ty::Boolean => TySchema::Boolean,
+        Ty::DateTime => TySchema::DateTime,
+        Ty::Date => TySchema::Date,
+        Ty::Json => TySchema::Json,
+        Ty::Named(name) => TySchema::Named(leak(name)),
+        Ty::List(inner) => TySchema::List(boxed(inner)),
+        Ty::Map(inner) => TySchema::Map(boxed(inner)),
+        Ty::Page(inner) => TySchema::Page(boxed(inner)),
+        Ty::String | Ty::Bytes => TySchema::String,
+    }
+}
+
+fn format_schema(f: &FieldInfo) -> Option<FormatSchema> {
+    use tidings_codegen::model::Format;
+    match f.format.as_ref()? {
+        Format::Email => Some(FormatSchema::Email),
+        Format::E164 => Some(FormatSchema::E164),
+        Format::Rfc3339 => Some(FormatSchema::Rfc3339),
+        Format::Uri => Some(FormatSchema::Uri),
+        Format::Uuid => Some(FormatSchema::Uuid),
+        _ => None,
+    }
+}
+
+fn field_schema(f: &FieldInfo) -> FieldSchema {
+    let c = &f.constraints;
+    FieldSchema {
+        name: leak(&f.wire),
+        ty: ty_schema(&f.ty),
+        required: f.required,
+        format: format_schema(f),
+        min_len: c.min_len,
+        max_len: c.max_len,
+        min_items: c.min_items,
+        min: c.min,
+        max: c.max,
+    }
+}
+
+/// The service's types and cursor page as the resource store reads them (the generated
+/// server's `defaults::SCHEMA`).
+pub fn service_schema(service: &Service) -> ServiceSchema {
+    let types = service
+        .types
+        .iter()
+        .map(|t| TypeSchema {
+            name: leak(&t.name),
+            shape: match &t.kind {
+                TypeKind::Object(fields) => {
+                    ShapeSchema::Object(leak_slice(fields.iter().map(field_schema).collect()))
+                }
+                TypeKind::Enum(values) => {
+                    ShapeSchema::Enum(leak_slice(values.iter().map(|v| leak(&v.wire)).collect()))
+                }
+                TypeKind::Union {
+                    tag,
+                    content,
+                    variants,
+                } => ShapeSchema::Union {
+                    tag: leak(tag),
+                    content: leak_opt(content.as_deref()),
+                    variants: leak_slice(
+                        variants
+                            .iter()
+                            .map(|v| (leak(&v.tag), leak_opt(v.ty.as_deref())))
+                            .collect(),
+                    ),
+                },
+                TypeKind::Untagged { variants } => ShapeSchema::Untagged(leak_slice(
+                    variants
+                        .iter()
+                        .filter_map(|v| Ty::parse(v.ty.as_deref()?).ok())
+                        .filter_map(|ty| match ty {
+                            Ty::Named(name) => Some(leak(&name)),
+                            _ => None,
+                        })
+                        .collect(),
+                )),
+            },
+        })
+        .collect();
+    let page = match &service.page_style {
+        Some(PaginationInfo {
+            style:
+                PageStyleInfo::Cursor {
+                    has_more,
+                    after_param,
+                    ..
+                },
+            items_field,
+            limit_param,
+            generated_page: true,
+            ..
+        }) => Some(PageSchema {
+            limit_param: leak(limit_param.as_deref().unwrap_or("limit")),
+            after_param: leak(after_param),
+            before_param: leak_opt(
+                service
+                    .pagination
+                    .as_ref()
+                    .and_then(|p| p.before_param.as_deref()),
+            ),
+            items_field: leak(items_field),
+            has_more_field: leak(has_more),
+        }),
+        _ => None,
+    };
+    ServiceSchema {
+        types: leak_slice(types),
+        page,
+    }
+}
+
+/// True when the store answers `op`'s page whole and the answer is paged in the operation's
+/// own style afterwards (every style but the service's generated cursor page).
+pub fn pages_after_store(op: &OperationInfo) -> bool {
+    matches!(op.response, Some(Ty::Page(_)))
+        && op.pagination.as_ref().is_some_and(|p| !p.generated_page)
+}
+
+/// One operation's default behaviour on the resource store (the generated server's
+/// `defaults::<OP>`).
+pub fn resource_op(service: &Service, op: &OperationInfo) -> ResourceOp {
+    let shape = resource_shape(service, op);
+    let response = match &op.response {
+        Some(Ty::Page(item)) if pages_after_store(op) => Some(ty_schema(&Ty::List(item.clone()))),
+        Some(ty) => Some(ty_schema(ty)),
+        None => None,
+    };
+    ResourceOp {
+        name: leak(&op.name),
+        kind: match shape.kind {
+            ResourceAction::Create => ResourceKind::Create,
+            ResourceAction::List => ResourceKind::List,
+            ResourceAction::Get => ResourceKind::Get,
+            ResourceAction::Merge => ResourceKind::Merge,
+            ResourceAction::Replace => ResourceKind::Replace,
+            ResourceAction::Delete => ResourceKind::Delete,
+            ResourceAction::Action => ResourceKind::Action,
+        },
+        collection: leak(&shape.collection),
+        item_param: leak_opt(shape.item_param.as_deref()),
+        id_field: leak(&shape.id_field),
+        response,
+    }
+}
