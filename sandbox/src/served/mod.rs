@@ -267,3 +267,6 @@ impl SpecArgs {
         Ok(served)
     }
 }
+
+#[cfg(test)]
+mod tests;

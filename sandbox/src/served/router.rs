@@ -13,7 +13,7 @@ use tidings_codegen::check::{Answer, OperationInfo, PageStyleInfo, Ty};
 
 use super::validate;
 use super::vocab;
-use crate::server::resources::{ResourceCall, ResourceOp, ServiceSchema, TySchema};
+use crate::server::resources::{ResourceCall, ResourceOp, ServiceSchema, ShapeSchema, TySchema};
 use crate::server::{Gateway, Incoming, Resources, ServerError, new_request_id};
 
 /// One operation, ready to serve.
@@ -196,8 +196,42 @@ fn inputs(
     Ok(ResourceCall {
         path,
         query: Value::Object(query(op, incoming)?),
-        body,
+        body: named_as_answered(served.schema, op.resource.response.as_ref(), body),
     })
+}
+
+/// The body's keys spelled as the answer's fields where they differ only in case and `_`
+/// (Twilio takes `To` and answers `to`; `StatusCallback` and `status_callback`), so what was
+/// sent is what is read back.
+fn named_as_answered(schema: &ServiceSchema, answer: Option<&TySchema>, body: Value) -> Value {
+    let fields = match answer {
+        Some(TySchema::Named(name)) => schema.types.iter().find(|t| t.name == *name),
+        _ => None,
+    };
+    let (Some(ShapeSchema::Object(fields)), Value::Object(map)) = (fields.map(|t| t.shape), &body)
+    else {
+        return body;
+    };
+    let fold = |k: &str| -> String {
+        k.chars()
+            .filter(|c| *c != '_')
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let mut out = Map::new();
+    for (key, value) in map {
+        let named = if fields.iter().any(|f| f.name == key) {
+            key.clone()
+        } else {
+            let folded = fold(key);
+            fields
+                .iter()
+                .find(|f| fold(f.name) == folded)
+                .map_or_else(|| key.clone(), |f| f.name.to_owned())
+        };
+        out.entry(named).or_insert_with(|| value.clone());
+    }
+    Value::Object(out)
 }
 
 /// The query string as the operation's query parameters: typed as declared, a missing
