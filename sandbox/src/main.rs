@@ -231,14 +231,32 @@ fn email_webhook_secret<'k>(cli: &Cli, keys: &'k Keys) -> Option<&'k str> {
         .then_some(keys.email_webhook_secret.as_str())
 }
 
+/// The log filter when `RUST_LOG` is unset: the sandbox's own events from `info`, everything
+/// else from `warn`.
+const DEFAULT_LOG: &str = "tidings_sandbox=info,tidings_runtime=warn,warn";
+
+/// Logs to stderr (stdout carries the `export` lines), one line per event, filtered by
+/// `RUST_LOG` (`RUST_LOG=tidings_sandbox=debug` for every connection and webhook attempt).
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(DEFAULT_LOG));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_target(false)
+        .try_init();
+}
+
 #[tokio::main]
 async fn main() -> ExitCode {
     let cli = Cli::parse();
+    init_logging();
     let db = match &cli.data {
         Some(dir) => match Db::open(dir) {
             Ok(db) => Some(db),
             Err(e) => {
-                eprintln!("tidings-sandbox: {e}");
+                tracing::error!("cannot open the data directory: {e}");
                 return ExitCode::FAILURE;
             }
         },
@@ -247,7 +265,7 @@ async fn main() -> ExitCode {
     let keys = match keys(&cli, db.as_ref()) {
         Ok(keys) => keys,
         Err(e) => {
-            eprintln!("tidings-sandbox: cannot keep the keys in the data directory: {e}");
+            tracing::error!("cannot keep the keys in the data directory: {e}");
             return ExitCode::FAILURE;
         }
     };
@@ -255,10 +273,19 @@ async fn main() -> ExitCode {
     let sandbox = match Sandbox::start_with(config(&cli, &keys)).await {
         Ok(sandbox) => sandbox,
         Err(e) => {
-            eprintln!("tidings-sandbox: cannot start: {e}");
+            tracing::error!("cannot start: {e}");
             return ExitCode::FAILURE;
         }
     };
+    tracing::info!(
+        email = sandbox.email.base_url(),
+        smtp = ?sandbox.email.smtp_addr(),
+        messaging = sandbox.messaging.base_url(),
+        realtime = %sandbox.realtime.http_url(),
+        inbox = ?sandbox.inbox_url(),
+        data = ?cli.data,
+        "tidings-sandbox started"
+    );
     let secret_line = email_webhook_secret(&cli, &keys)
         .map(|s| format!("export COMMS_EMAIL_WEBHOOK_SECRET={s}\n"))
         .unwrap_or_default();
@@ -280,7 +307,9 @@ async fn main() -> ExitCode {
         );
     }
     stopped().await;
+    tracing::info!("stopping: finishing open requests and writing what is queued");
     sandbox.shutdown().await;
+    tracing::info!("stopped");
     ExitCode::SUCCESS
 }
 

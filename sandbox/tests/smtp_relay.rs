@@ -8,11 +8,11 @@ mod email_support;
 
 use std::time::Duration;
 
+use email_support::eventually;
 use tidings::email::{EmailStatus, ListEmailsQuery, SendEmailRequest};
 use tidings_runtime::ErrorKind;
 use tidings_runtime::smtp::{SmtpRelay, SmtpTls};
 use tidings_sandbox::email::{EmailSandbox, EmailSandboxConfig};
-use email_support::eventually;
 
 fn relay(sandbox: &EmailSandbox, key: &str) -> SmtpRelay {
     let addr = sandbox.smtp_addr().unwrap();

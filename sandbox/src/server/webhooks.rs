@@ -311,12 +311,13 @@ impl WebhookSender {
                 Ok(response) => format!("the receiver answered {}", response.status().as_u16()),
                 Err(e) => format!("cannot reach the receiver: {}", e.without_url()),
             };
-            tracing::debug!(webhook_id = id, attempt, %failure, "webhook attempt failed");
+            tracing::info!(webhook_id = id, attempt, %failure, "webhook attempt failed");
             if attempt + 1 == attempts {
                 let done = Attempt {
                     headers,
                     error: None,
                 };
+                tracing::warn!(webhook_id = id, attempts, %failure, "webhook failed; no more attempts");
                 let outcome = DeliveryOutcome::Failed { reason: failure };
                 self.record(id, attempt + 1, outcome, done);
                 return;

@@ -336,7 +336,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Conn<'a, S> {
         let config = &self.shared.config;
         self.auth_failures = self.auth_failures.saturating_add(1);
         let address_locked = self.shared.auth_throttle.fail(self.peer);
-        tracing::debug!(peer = %self.peer, failures = self.auth_failures, "SMTP AUTH failed");
+        tracing::info!(peer = %self.peer, failures = self.auth_failures, "SMTP: AUTH refused (wrong user or key)");
         tokio::time::sleep_until(
             (Instant::now() + config.auth_failure_delay).min(self.session_end),
         )
