@@ -214,7 +214,7 @@ impl Sandbox {
     }
 
     /// Stops all three and the inbox UI, then waits until the inbox's changes are written to
-    /// its data directory (when it has one).
+    /// its data directory (when it has one) and releases the directory.
     pub async fn shutdown(self) {
         if let Some(ui) = self.ui {
             ui.shutdown().await;
@@ -224,7 +224,7 @@ impl Sandbox {
         self.realtime.shutdown().await;
         let inbox = self.inbox;
         // The writer thread may have a queue to write: wait for it off the async workers.
-        let _ = tokio::task::spawn_blocking(move || inbox.flush()).await;
+        let _ = tokio::task::spawn_blocking(move || inbox.close()).await;
     }
 }
 

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use tidings_sandbox::server::{WebhookTarget, generate_secret};
+use tidings_sandbox::server::{RateLimit, WebhookTarget, generate_secret};
 use tidings_sandbox::store::Db;
 use tidings_sandbox::{Retention, Sandbox, SandboxConfig};
 
@@ -98,12 +98,44 @@ struct Cli {
     /// Prune records older than this many hours.
     #[arg(long, value_name = "HOURS")]
     retention_hours: Option<u64>,
+    /// The email and messaging APIs' rate limit: `off` (bulk loads, benchmarks), or
+    /// `N/s`, `N/min` (the spec's own limit when not given).
+    #[arg(long, value_name = "off|N/s|N/min", value_parser = parse_rate_limit)]
+    rate_limit: Option<RateSetting>,
     /// Print only the `export NAME=value` lines.
     #[arg(long, conflicts_with = "json")]
     quiet: bool,
     /// Print the URLs and credentials as one JSON object.
     #[arg(long)]
     json: bool,
+}
+
+/// `--rate-limit`: lifted, or a limit of its own.
+#[derive(Debug, Clone, Copy)]
+enum RateSetting {
+    Off,
+    Limit(RateLimit),
+}
+
+fn parse_rate_limit(text: &str) -> Result<RateSetting, String> {
+    if text.eq_ignore_ascii_case("off") {
+        return Ok(RateSetting::Off);
+    }
+    let (n, per) = text
+        .split_once('/')
+        .ok_or_else(|| format!("`{text}`: give `off`, `N/s` or `N/min`"))?;
+    let n: u32 = n
+        .trim()
+        .parse()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| format!("`{n}`: a whole number of requests, at least 1"))?;
+    let per = match per.trim() {
+        "s" | "sec" => Duration::from_secs(1),
+        "min" | "m" => Duration::from_secs(60),
+        other => return Err(format!("`{other}`: the window is `s` or `min`")),
+    };
+    Ok(RateSetting::Limit(RateLimit::new(n, per)))
 }
 
 /// The keys in effect: from the flags, else from `--data`, else made now.
@@ -173,6 +205,14 @@ fn config(cli: &Cli, keys: &Keys) -> SandboxConfig {
     }
     if let Some(url) = cli.email_webhook_url.clone().or(any.clone()) {
         config.email.webhook = Some(WebhookTarget::new(url, &keys.email_webhook_secret));
+    }
+    if let Some(setting) = cli.rate_limit {
+        let limit = match setting {
+            RateSetting::Off => None,
+            RateSetting::Limit(limit) => Some(limit),
+        };
+        config.email.rate_limit = limit;
+        config.messaging.rate_limit = limit;
     }
     config.messaging.host = cli.host;
     config.messaging.port = cli.messaging_port;
