@@ -353,3 +353,75 @@ async fn kill_9_in_the_middle_of_a_burst_loses_no_acknowledged_email_or_message(
     }
     assert!(checked >= 3_000, "{checked} acknowledged sends checked");
 }
+
+#[tokio::test]
+async fn a_full_disk_answers_507_logs_it_and_keeps_every_acknowledged_email() {
+    let dir = tempfile::tempdir().unwrap();
+    let data_dir = dir.path().join("data");
+    let data = data_dir.to_str().unwrap();
+    // The first run makes the database; the second runs with a file size limit just above it
+    // (RLIMIT_FSIZE through `ulimit -f`, in 512-byte blocks; SIGXFSZ ignored, so a write past
+    // it fails with EFBIG as on a full disk).
+    start(&["--data", data], &dir.path().join("first.log"), "", &[]).stop();
+    let size: u64 = std::fs::read_dir(&data_dir)
+        .unwrap()
+        .map(|f| f.unwrap().metadata().unwrap().len())
+        .max()
+        .unwrap();
+    let blocks = (size + 192 * 1024) / 512;
+    let shell = format!("trap '' XFSZ; ulimit -f {blocks};");
+    let log = dir.path().join("full.log");
+    let run = start(&["--data", data, "--rate-limit", "off"], &log, &shell, &[]);
+    let (e, key) = (run.url("email"), run.email_key());
+    let mut acked = Vec::new();
+    let mut refused = 0;
+    let text = "x".repeat(8 * 1024);
+    for n in 0..400 {
+        let body = json!({"from": "ada@example.com", "to": ["grace@example.com"],
+                          "subject": format!("full {n}"), "text": text});
+        let (status, body) = call(Method::POST, &format!("{e}/v1/emails"), &key, Some(body)).await;
+        match status {
+            202 => acked.push(body["id"].as_str().unwrap().to_owned()),
+            507 => {
+                assert_eq!(body["error"]["code"], "insufficient_storage", "{body}");
+                refused += 1;
+                if refused == 5 {
+                    break;
+                }
+            }
+            other => panic!("{other}: {body}"),
+        }
+    }
+    assert!(
+        !acked.is_empty() && refused == 5,
+        "{} acked, {refused} refused",
+        acked.len()
+    );
+    // A refused email is not listed either (never half a record).
+    let (_, page) = call(Method::GET, &format!("{e}/v1/emails?limit=100"), &key, None).await;
+    let listed = page["data"].as_array().unwrap().len();
+    assert_eq!(listed, acked.len().min(100), "{page}");
+    let text = run.wait_log("cannot write to the data directory");
+    assert!(
+        text.contains("cannot write to the data directory"),
+        "{text}"
+    );
+    assert!(
+        text.contains("status=507"),
+        "the refusals are logged: {text}"
+    );
+    if std::env::var_os("SHOW_LOG").is_some() {
+        eprintln!("{text}");
+    }
+    run.stop();
+
+    let run = start(&["--data", data], &dir.path().join("after.log"), "", &[]);
+    let e = run.url("email");
+    for id in &acked {
+        let (status, _) = call(Method::GET, &format!("{e}/v1/emails/{id}"), &key, None).await;
+        assert_eq!(status, 200, "acknowledged email {id} lost");
+    }
+    let (_, page) = call(Method::GET, &format!("{e}/v1/emails?limit=100"), &key, None).await;
+    assert_eq!(page["data"].as_array().unwrap().len(), acked.len().min(100));
+    run.stop();
+}
