@@ -445,6 +445,18 @@ pub(crate) fn bare_address(address: &str) -> String {
     }
 }
 
+/// The MIME source of an email sent over REST, or 400 `validation_error` naming the field
+/// that makes it impossible (a content type with a space or CR/LF, a header with a line break).
+fn mime_source(request: &SendEmailRequest, email: &Email) -> Result<Vec<u8>, ServerError> {
+    crate::inbox::render_rest(request, email).map_err(|e| match e {
+        tidings_runtime::Error::InvalidRequest { field, message, .. } => ServerError::bad_request(
+            format!("`{field}` {message}; the email cannot be built as a MIME message"),
+        )
+        .with_param(field),
+        other => ServerError::internal(format!("cannot build the email's MIME source: {other}")),
+    })
+}
+
 fn new_id(prefix: &str) -> String {
     format!("{prefix}_{}", uuid::Uuid::new_v4().simple())
 }
@@ -731,11 +743,13 @@ impl EmailService {
         };
         let response = SendEmailResponse::new(email.id.clone(), email.status.clone());
         let runs = email.status != EmailStatus::Suppressed;
+        // Built before anything is kept: an email that cannot be a MIME message (a content
+        // type with a space or a line break...) is refused whole, never kept half.
+        let (source, raw) = match raw {
+            Some(raw) => ("smtp", raw.to_vec()),
+            None => ("api", mime_source(&request, &email)?),
+        };
         if let Some(inbox) = &self.inner.inbox {
-            let (source, raw) = match raw {
-                Some(raw) => ("smtp", raw.to_vec()),
-                None => ("api", crate::inbox::render_rest(&request, &email)),
-            };
             inbox.record_email(&email, source, raw);
         }
         let stored = Stored {

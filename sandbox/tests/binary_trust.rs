@@ -425,3 +425,46 @@ async fn a_full_disk_answers_507_logs_it_and_keeps_every_acknowledged_email() {
     assert_eq!(page["data"].as_array().unwrap().len(), acked.len().min(100));
     run.stop();
 }
+
+#[tokio::test]
+async fn an_attachment_content_type_with_a_space_or_a_line_break_is_refused_whole() {
+    let sandbox = tidings_sandbox::Sandbox::start().await.unwrap();
+    let (e, key) = (
+        sandbox.email.base_url().to_owned(),
+        sandbox.email.api_key().to_owned(),
+    );
+    let good = json!({"filename": "a.txt", "content": "aGVsbG8=", "content_type": "text/plain"});
+    for bad in ["text plain", "text/plain\r\nX-Injected: 1", "text/plain\n"] {
+        let body = json!({"from": "ada@example.com", "to": ["grace@example.com"], "subject": "att",
+                          "text": "x", "attachments": [good.clone(),
+                          {"filename": "b.txt", "content": "aGVsbG8=", "content_type": bad}]});
+        let (status, body) = call(Method::POST, &format!("{e}/v1/emails"), &key, Some(body)).await;
+        assert_eq!(status, 400, "{bad:?}: {body}");
+        assert_eq!(
+            body["error"]["param"], "attachments[1].content_type",
+            "{body}"
+        );
+        assert!(
+            body["error"]["message"].as_str().unwrap().contains("MIME"),
+            "{body}"
+        );
+    }
+    // Nothing was kept, in the API or the inbox.
+    let (_, page) = call(Method::GET, &format!("{e}/v1/emails"), &key, None).await;
+    assert_eq!(page["data"].as_array().unwrap().len(), 0, "{page}");
+    assert!(sandbox.inbox.emails().all().is_empty());
+    // The good one alone goes through, with its source, headers and attachment.
+    let body = json!({"from": "ada@example.com", "to": ["grace@example.com"], "subject": "att",
+                      "text": "x", "attachments": [good]});
+    let (status, sent) = call(Method::POST, &format!("{e}/v1/emails"), &key, Some(body)).await;
+    assert_eq!(status, 202, "{sent}");
+    let kept = &sandbox.inbox.emails().all()[0];
+    assert_eq!(kept.attachments.len(), 1);
+    assert!(
+        sandbox
+            .inbox
+            .raw_email(&kept.id)
+            .is_some_and(|r| !r.is_empty())
+    );
+    sandbox.shutdown().await;
+}
