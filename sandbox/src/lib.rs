@@ -62,6 +62,9 @@ pub struct InboxConfig {
     /// A directory to keep the records in (SQLite), so they survive restarts; in memory when
     /// `None` (the default).
     pub data: Option<PathBuf>,
+    /// Host names the UI answers to besides IP addresses, `localhost` and `*.localhost`
+    /// (any other `Host` is refused: DNS rebinding); none by default.
+    pub allowed_hosts: Vec<String>,
 }
 
 impl Default for InboxConfig {
@@ -70,6 +73,7 @@ impl Default for InboxConfig {
             ui: Some(SocketAddr::from(([127, 0, 0, 1], 0))),
             retention: Retention::default(),
             data: None,
+            allowed_hosts: Vec::new(),
         }
     }
 }
@@ -142,7 +146,15 @@ impl Sandbox {
                         "realtime_ws": realtime.ws_url(),
                     }),
                 };
-                Some(inbox::web::InboxServer::start(inbox.clone(), services, addr).await?)
+                Some(
+                    inbox::web::InboxServer::start(
+                        inbox.clone(),
+                        services,
+                        addr,
+                        &config.inbox.allowed_hosts,
+                    )
+                    .await?,
+                )
             }
             None => None,
         };

@@ -89,6 +89,10 @@ struct Cli {
     /// Where the realtime service posts its webhooks (signed with the app secret).
     #[arg(long, value_name = "URL")]
     realtime_webhook_url: Option<String>,
+    /// A host name the inbox UI answers to besides IP addresses and `localhost` (repeat for
+    /// more); any other `Host` header is refused (DNS rebinding).
+    #[arg(long, value_name = "NAME")]
+    allowed_host: Vec<String>,
     /// Keep the inbox and the keys in SQLite in this directory (created when missing).
     #[arg(long, value_name = "DIR")]
     data: Option<PathBuf>,
@@ -243,6 +247,7 @@ fn config(cli: &Cli, keys: &Keys) -> SandboxConfig {
             .map(|h| Duration::from_secs(h.saturating_mul(3600))),
     );
     config.inbox.data = cli.data.clone();
+    config.inbox.allowed_hosts.clone_from(&cli.allowed_host);
     config
 }
 

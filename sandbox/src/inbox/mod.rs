@@ -17,6 +17,7 @@
 //! # Ok(()) }
 //! ```
 
+mod guard;
 mod mail;
 pub mod web;
 mod writer;

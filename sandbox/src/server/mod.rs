@@ -15,7 +15,7 @@ mod page;
 pub mod resources;
 mod serve;
 mod time;
-mod webhooks;
+pub(crate) mod webhooks;
 
 pub use background::Background;
 pub(crate) use config::service_config_setters;

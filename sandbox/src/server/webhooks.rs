@@ -165,6 +165,8 @@ impl WebhookSender {
         WebhookSender {
             http: reqwest::Client::builder()
                 .timeout(retry.timeout)
+                // A signed delivery goes to the URL it was registered for, nowhere else.
+                .redirect(reqwest::redirect::Policy::none())
                 .build()
                 .unwrap_or_default(),
             retry,
@@ -308,7 +310,7 @@ impl WebhookSender {
                     tracing::debug!(webhook_id = id, status, "webhook delivered");
                     return;
                 }
-                Ok(response) => format!("the receiver answered {}", response.status().as_u16()),
+                Ok(response) => answered(response.status()),
                 Err(e) => format!("cannot reach the receiver: {}", e.without_url()),
             };
             tracing::info!(webhook_id = id, attempt, %failure, "webhook attempt failed");
@@ -329,5 +331,17 @@ impl WebhookSender {
             self.record(id, attempt + 1, DeliveryOutcome::Pending, done);
             tokio::time::sleep(self.retry.delay(attempt)).await;
         }
+    }
+}
+
+/// Why a delivery answered with a non-2xx `status` failed; a redirect says it was not followed.
+pub(crate) fn answered(status: reqwest::StatusCode) -> String {
+    if status.is_redirection() {
+        format!(
+            "the receiver answered {} (a redirect; webhooks are not sent on to another URL)",
+            status.as_u16()
+        )
+    } else {
+        format!("the receiver answered {}", status.as_u16())
     }
 }
