@@ -49,6 +49,7 @@ use tidings::email::{
     UpdateTemplateRequest, UpdateWebhookRequest, WebhookEndpoint, WebhookEndpointStatus,
 };
 
+use crate::inbox::Durable;
 use crate::server::email_server::{self, EmailServer};
 use crate::server::{
     Background, Delivery, Gateway, PageRequest, RateLimit, RequestContext, ServerError,
@@ -171,7 +172,7 @@ impl EmailSandbox {
             inner: Arc::new(Inner {
                 gateway: gateway.clone(),
                 resources: crate::server::Resources::default(),
-                store: Mutex::new(Store::seeded()),
+                store: Mutex::new(Store::restored(config.inbox.as_ref())),
                 webhooks: {
                     let sender = WebhookSender::new(background.clone(), config.webhook_retry);
                     let sender = match &config.inbox {
@@ -192,6 +193,7 @@ impl EmailSandbox {
         };
         let listener = tokio::net::TcpListener::bind((config.host, config.port)).await?;
         let addr = listener.local_addr()?;
+        service.resume();
         let smtp = match config.smtp {
             Some(smtp) => Some(
                 SmtpListener::start(
@@ -317,6 +319,23 @@ struct Stored {
     bounce: bool,
 }
 
+/// The service's name in the data directory's state table.
+const STATE: &str = "email";
+
+/// An email as the data directory keeps it.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct SavedEmail {
+    email: Email,
+    bounce: bool,
+}
+
+/// An SMTP idempotency key as the data directory keeps it.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct SavedSmtpKey {
+    fingerprint: Vec<u8>,
+    email_id: String,
+}
+
 impl Store {
     fn seeded() -> Self {
         Store {
@@ -325,6 +344,39 @@ impl Store {
                 .collect(),
             ..Store::default()
         }
+    }
+
+    /// The seeded store plus what the inbox's data directory kept (nothing in memory).
+    fn restored(inbox: Option<&crate::inbox::Inbox>) -> Self {
+        let mut store = Store::seeded();
+        let Some(inbox) = inbox else { return store };
+        for row in inbox.take_state(STATE) {
+            let doc = row.doc.as_str();
+            let result = match row.kind.as_str() {
+                "email" => serde_json::from_str::<SavedEmail>(doc).map(|e| {
+                    store.emails.push(Stored {
+                        email: e.email,
+                        generation: 0,
+                        bounce: e.bounce,
+                    });
+                }),
+                "template" => serde_json::from_str(doc).map(|t| store.templates.push(t)),
+                "contact" => serde_json::from_str(doc).map(|c| store.contacts.push(c)),
+                "list" => serde_json::from_str(doc).map(|l| store.lists.push(l)),
+                "suppression" => serde_json::from_str(doc).map(|s| store.suppressions.push(s)),
+                "webhook" => serde_json::from_str(doc).map(|w| store.webhooks.push(w)),
+                "smtp_key" => serde_json::from_str::<SavedSmtpKey>(doc).map(|k| {
+                    store
+                        .smtp_keys
+                        .insert(row.id.clone(), (k.fingerprint, k.email_id));
+                }),
+                _ => Ok(()),
+            };
+            if let Err(e) = result {
+                tracing::warn!(kind = row.kind, id = row.id, error = %e, "email sandbox: skipping an unreadable stored object");
+            }
+        }
+        store
     }
 
     fn email_mut(&mut self, id: &str) -> Result<&mut Stored, ServerError> {
@@ -393,6 +445,18 @@ pub(crate) fn bare_address(address: &str) -> String {
     }
 }
 
+/// The MIME source of an email sent over REST, or 400 `validation_error` naming the field
+/// that makes it impossible (a content type with a space or CR/LF, a header with a line break).
+fn mime_source(request: &SendEmailRequest, email: &Email) -> Result<Vec<u8>, ServerError> {
+    crate::inbox::render_rest(request, email).map_err(|e| match e {
+        tidings_runtime::Error::InvalidRequest { field, message, .. } => ServerError::bad_request(
+            format!("`{field}` {message}; the email cannot be built as a MIME message"),
+        )
+        .with_param(field),
+        other => ServerError::internal(format!("cannot build the email's MIME source: {other}")),
+    })
+}
+
 fn new_id(prefix: &str) -> String {
     format!("{prefix}_{}", uuid::Uuid::new_v4().simple())
 }
@@ -457,6 +521,53 @@ fn event_data(email: &Email) -> EmailEventData {
 }
 
 impl EmailService {
+    /// Queues one object of the state for the data directory (call it holding the store's
+    /// lock, so the disk sees changes in their order); ready at once in memory.
+    fn save<T: serde::Serialize>(
+        &self,
+        kind: &'static str,
+        id: &str,
+        value: Option<&T>,
+    ) -> Durable {
+        match &self.inner.inbox {
+            Some(inbox) if inbox.is_persistent() => {
+                match value.map(serde_json::to_string).transpose() {
+                    Ok(doc) => inbox.save_state(STATE, kind, id, doc),
+                    Err(e) => Durable::failed(format!("cannot encode the {kind}: {e}")),
+                }
+            }
+            _ => Durable::ready(),
+        }
+    }
+
+    fn save_email(&self, stored: &Stored) -> Durable {
+        let saved = SavedEmail {
+            email: stored.email.clone(),
+            bounce: stored.bounce,
+        };
+        self.save("email", &stored.email.id, Some(&saved))
+    }
+
+    /// Restarts the lifecycle of every email a restart found on its way (scheduled, queued
+    /// or sent).
+    fn resume(&self) {
+        let pending: Vec<String> = self
+            .store()
+            .emails
+            .iter()
+            .filter(|s| {
+                matches!(
+                    s.email.status,
+                    EmailStatus::Scheduled | EmailStatus::Queued | EmailStatus::Sent
+                )
+            })
+            .map(|s| s.email.id.clone())
+            .collect();
+        for id in pending {
+            self.start_lifecycle(id, 0);
+        }
+    }
+
     fn store(&self) -> MutexGuard<'_, Store> {
         self.inner
             .store
@@ -508,8 +619,25 @@ impl EmailService {
 
     /// Accepts one email (REST or SMTP): renders its template, applies suppressions and the
     /// schedule, stores it and starts its lifecycle.
-    fn accept(&self, request: SendEmailRequest) -> Result<SendEmailResponse, ServerError> {
-        self.accept_from(request, None)
+    async fn accept(&self, request: SendEmailRequest) -> Result<SendEmailResponse, ServerError> {
+        let (response, durable) = self.accept_from(request, None)?;
+        self.stored(&response.id, durable).await?;
+        Ok(response)
+    }
+
+    /// Waits until an accepted email is on disk; when it cannot be, forgets it (so nothing
+    /// lists an email whose sender was told it failed) and answers 507.
+    async fn stored(&self, id: &str, durable: Durable) -> Result<(), ServerError> {
+        if let Err(e) = durable.answer().await {
+            let mut store = self.store();
+            store.emails.retain(|s| s.email.id != id);
+            drop(store);
+            if let Some(inbox) = &self.inner.inbox {
+                inbox.delete_email(id);
+            }
+            return Err(e);
+        }
+        Ok(())
     }
 
     /// [`Self::accept`], with the raw message when it came over SMTP (for the inbox).
@@ -517,7 +645,7 @@ impl EmailService {
         &self,
         request: SendEmailRequest,
         raw: Option<&[u8]>,
-    ) -> Result<SendEmailResponse, ServerError> {
+    ) -> Result<(SendEmailResponse, Durable), ServerError> {
         let now = SystemTime::now();
         let mut email = Email::new(
             new_id("em"),
@@ -615,18 +743,22 @@ impl EmailService {
         };
         let response = SendEmailResponse::new(email.id.clone(), email.status.clone());
         let runs = email.status != EmailStatus::Suppressed;
+        // Built before anything is kept: an email that cannot be a MIME message (a content
+        // type with a space or a line break...) is refused whole, never kept half.
+        let (source, raw) = match raw {
+            Some(raw) => ("smtp", raw.to_vec()),
+            None => ("api", mime_source(&request, &email)?),
+        };
         if let Some(inbox) = &self.inner.inbox {
-            let (source, raw) = match raw {
-                Some(raw) => ("smtp", raw.to_vec()),
-                None => ("api", crate::inbox::render_rest(&request, &email)),
-            };
             inbox.record_email(&email, source, raw);
         }
-        store.emails.push(Stored {
+        let stored = Stored {
             email,
             generation: 0,
             bounce,
-        });
+        };
+        let durable = self.save_email(&stored);
+        store.emails.push(stored);
         drop(store);
         if let Some(event) = event {
             self.emit(event);
@@ -634,7 +766,7 @@ impl EmailService {
         if runs {
             self.start_lifecycle(response.id.clone(), 0);
         }
-        Ok(response)
+        Ok((response, durable))
     }
 
     fn start_lifecycle(&self, id: String, generation: u64) {
@@ -672,9 +804,15 @@ impl EmailService {
                 return;
             }
         }
-        tokio::time::sleep(self.inner.step).await;
-        if !self.advance(&id, generation, &EmailStatus::Queued, EmailStatus::Sent) {
-            return;
+        let sent = self
+            .store()
+            .email_mut(&id)
+            .is_ok_and(|s| s.email.status == EmailStatus::Sent);
+        if !sent {
+            tokio::time::sleep(self.inner.step).await;
+            if !self.advance(&id, generation, &EmailStatus::Queued, EmailStatus::Sent) {
+                return;
+            }
         }
         tokio::time::sleep(self.inner.step).await;
         let bounce = {
@@ -707,6 +845,8 @@ impl EmailService {
         if to == EmailStatus::Sent {
             stored.email.sent_at = Some(now_rfc3339());
         }
+        // A status change is saved without waiting: nobody is answered on it.
+        let _ = self.save_email(stored);
         let data = event_data(&stored.email);
         let event = match to {
             EmailStatus::Sent => Some(EmailEvent::EmailSent(data)),
@@ -724,15 +864,15 @@ impl EmailService {
                 if let Some(address) = address
                     && store.suppressed(&address).is_none()
                 {
-                    store.suppressions.push(
-                        Suppression::new(
-                            new_id("sup"),
-                            address,
-                            SuppressionReason::HardBounce,
-                            now_rfc3339(),
-                        )
-                        .email_id(email_id),
-                    );
+                    let suppression = Suppression::new(
+                        new_id("sup"),
+                        address,
+                        SuppressionReason::HardBounce,
+                        now_rfc3339(),
+                    )
+                    .email_id(email_id);
+                    let _ = self.save("suppression", &suppression.id, Some(&suppression));
+                    store.suppressions.push(suppression);
                 }
                 let bounce = Bounce::new(BounceType::Hard)
                     .sub_type("no_email")
@@ -784,7 +924,7 @@ impl EmailServer for EmailService {
         _ctx: RequestContext,
         body: SendEmailRequest,
     ) -> Result<SendEmailResponse, ServerError> {
-        self.accept(body)
+        self.accept(body).await
     }
 
     async fn send_batch(
@@ -793,17 +933,30 @@ impl EmailServer for EmailService {
         body: SendBatchRequest,
     ) -> Result<tidings::email::SendBatchResponse, ServerError> {
         let mut data = Vec::with_capacity(body.emails.len());
+        let mut pending = Vec::with_capacity(body.emails.len());
         for (i, email) in body.emails.into_iter().enumerate() {
-            data.push(self.accept(email).map_err(|e| {
+            let (response, durable) = self.accept_from(email, None).map_err(|e| {
                 let param = format!(
                     "emails[{i}]{}",
                     e.param().map(|p| format!(".{p}")).unwrap_or_default()
                 );
                 ServerError::new(e.status(), e.code().to_owned(), e.message().to_owned())
                     .with_param(param)
-            })?);
+            })?;
+            pending.push((response.id.clone(), durable));
+            data.push(response);
         }
-        Ok(tidings::email::SendBatchResponse::new(data))
+        // One commit covers the batch: wait for all of it before answering.
+        let mut failure = None;
+        for (id, durable) in pending {
+            if let Err(e) = self.stored(&id, durable).await {
+                failure = Some(e);
+            }
+        }
+        match failure {
+            Some(e) => Err(e),
+            None => Ok(tidings::email::SendBatchResponse::new(data)),
+        }
     }
 
     async fn list_emails(
@@ -839,7 +992,7 @@ impl EmailServer for EmailService {
     ) -> Result<Email, ServerError> {
         let when = parse_rfc3339(&body.scheduled_at)
             .ok_or_else(|| ServerError::validation("scheduled_at", "not an RFC 3339 timestamp"))?;
-        let (email, generation) = {
+        let email_generation = {
             let mut store = self.store();
             let stored = store.email_mut(&id)?;
             if stored.email.status != EmailStatus::Scheduled {
@@ -853,28 +1006,39 @@ impl EmailServer for EmailService {
             }
             stored.generation += 1;
             stored.email.scheduled_at = Some(format_rfc3339(when));
-            (stored.email.clone(), stored.generation)
+            let stored = &*stored;
+            let durable = self.save_email(stored);
+            (stored.email.clone(), stored.generation, durable)
         };
+        let (email, generation, durable) = email_generation;
         self.start_lifecycle(id, generation);
+        durable.answer().await?;
         Ok(email)
     }
 
     async fn cancel_email(&self, _ctx: RequestContext, id: String) -> Result<Email, ServerError> {
-        let mut store = self.store();
-        let stored = store.email_mut(&id)?;
-        if stored.email.status != EmailStatus::Scheduled {
-            return Err(ServerError::conflict(
-                "email_not_scheduled",
-                format!(
-                    "email `{id}` is {}; only scheduled emails can be canceled",
-                    stored.email.status
-                ),
-            ));
-        }
-        stored.generation += 1;
-        stored.email.status = EmailStatus::Canceled;
-        stored.email.last_event = Some(EmailLastEvent::Canceled);
-        Ok(stored.email.clone())
+        let (answer, durable) = {
+            let mut store = self.store();
+            let stored = store.email_mut(&id)?;
+            if stored.email.status != EmailStatus::Scheduled {
+                return Err(ServerError::conflict(
+                    "email_not_scheduled",
+                    format!(
+                        "email `{id}` is {}; only scheduled emails can be canceled",
+                        stored.email.status
+                    ),
+                ));
+            }
+            stored.generation += 1;
+            stored.email.status = EmailStatus::Canceled;
+            stored.email.last_event = Some(EmailLastEvent::Canceled);
+            let stored = &*stored;
+            let durable = self.save_email(stored);
+            let email = stored.email.clone();
+            (email, durable)
+        };
+        durable.answer().await?;
+        Ok(answer)
     }
 
     async fn create_template(
@@ -882,31 +1046,36 @@ impl EmailServer for EmailService {
         _ctx: RequestContext,
         body: CreateTemplateRequest,
     ) -> Result<Template, ServerError> {
-        let mut store = self.store();
-        if let Some(alias) = &body.alias
-            && store.template_index(alias).is_ok()
-        {
-            return Err(ServerError::conflict(
-                "conflict",
-                format!("a template has the alias `{alias}`"),
-            )
-            .with_param("alias"));
-        }
-        let mut template = Template::new(
-            new_id("tpl"),
-            body.name,
-            TemplateStatus::Draft,
-            now_rfc3339(),
-        );
-        template.alias = body.alias;
-        template.subject = body.subject;
-        template.from = body.from;
-        template.reply_to = body.reply_to;
-        template.html = body.html;
-        template.text = body.text;
-        template.variables = body.variables;
-        store.templates.push(template.clone());
-        Ok(template)
+        let (answer, durable) = {
+            let mut store = self.store();
+            if let Some(alias) = &body.alias
+                && store.template_index(alias).is_ok()
+            {
+                return Err(ServerError::conflict(
+                    "conflict",
+                    format!("a template has the alias `{alias}`"),
+                )
+                .with_param("alias"));
+            }
+            let mut template = Template::new(
+                new_id("tpl"),
+                body.name,
+                TemplateStatus::Draft,
+                now_rfc3339(),
+            );
+            template.alias = body.alias;
+            template.subject = body.subject;
+            template.from = body.from;
+            template.reply_to = body.reply_to;
+            template.html = body.html;
+            template.text = body.text;
+            template.variables = body.variables;
+            let durable = self.save("template", &template.id, Some(&template));
+            store.templates.push(template.clone());
+            (template, durable)
+        };
+        durable.answer().await?;
+        Ok(answer)
     }
 
     async fn list_templates(
@@ -939,27 +1108,33 @@ impl EmailServer for EmailService {
         id: String,
         body: UpdateTemplateRequest,
     ) -> Result<Template, ServerError> {
-        let mut store = self.store();
-        let index = store.template_index(&id)?;
-        if let Some(alias) = &body.alias
-            && store.template_index(alias).is_ok_and(|i| i != index)
-        {
-            return Err(ServerError::conflict(
-                "conflict",
-                format!("a template has the alias `{alias}`"),
-            )
-            .with_param("alias"));
-        }
-        let t = &mut store.templates[index];
-        macro_rules! set {
-            ($($field:ident),*) => { $( if body.$field.is_some() { t.$field = body.$field; } )* };
-        }
-        if let Some(name) = body.name {
-            t.name = name;
-        }
-        set!(alias, subject, from, reply_to, html, text, variables);
-        t.updated_at = Some(now_rfc3339());
-        Ok(t.clone())
+        let (answer, durable) = {
+            let mut store = self.store();
+            let index = store.template_index(&id)?;
+            if let Some(alias) = &body.alias
+                && store.template_index(alias).is_ok_and(|i| i != index)
+            {
+                return Err(ServerError::conflict(
+                    "conflict",
+                    format!("a template has the alias `{alias}`"),
+                )
+                .with_param("alias"));
+            }
+            let t = &mut store.templates[index];
+            macro_rules! set {
+                ($($field:ident),*) => { $( if body.$field.is_some() { t.$field = body.$field; } )* };
+            }
+            if let Some(name) = body.name {
+                t.name = name;
+            }
+            set!(alias, subject, from, reply_to, html, text, variables);
+            t.updated_at = Some(now_rfc3339());
+            let t = t.clone();
+            let durable = self.save("template", &t.id, Some(&t));
+            (t, durable)
+        };
+        durable.answer().await?;
+        Ok(answer)
     }
 
     async fn delete_template(
@@ -967,10 +1142,18 @@ impl EmailServer for EmailService {
         _ctx: RequestContext,
         id: String,
     ) -> Result<DeletedObject, ServerError> {
-        let mut store = self.store();
-        let index = store.template_index(&id)?;
-        let template = store.templates.remove(index);
-        Ok(DeletedObject::new(template.id, true).object("template"))
+        let (answer, durable) = {
+            let mut store = self.store();
+            let index = store.template_index(&id)?;
+            let template = store.templates.remove(index);
+            let durable = self.save::<Template>("template", &template.id, None);
+            (
+                DeletedObject::new(template.id, true).object("template"),
+                durable,
+            )
+        };
+        durable.answer().await?;
+        Ok(answer)
     }
 
     async fn publish_template(
@@ -978,22 +1161,28 @@ impl EmailServer for EmailService {
         _ctx: RequestContext,
         id: String,
     ) -> Result<Template, ServerError> {
-        let mut store = self.store();
-        let index = store.template_index(&id)?;
-        let t = &mut store.templates[index];
-        if t.html.is_none() && t.text.is_none() {
-            // The request is fine; the template is not ready: a conflict with its state.
-            return Err(ServerError::conflict(
-                "conflict",
-                "a template needs `html` or `text` to be published",
-            )
-            .with_param("html"));
-        }
-        if t.status != TemplateStatus::Published {
-            t.status = TemplateStatus::Published;
-            t.published_at = Some(now_rfc3339());
-        }
-        Ok(t.clone())
+        let (answer, durable) = {
+            let mut store = self.store();
+            let index = store.template_index(&id)?;
+            let t = &mut store.templates[index];
+            if t.html.is_none() && t.text.is_none() {
+                // The request is fine; the template is not ready: a conflict with its state.
+                return Err(ServerError::conflict(
+                    "conflict",
+                    "a template needs `html` or `text` to be published",
+                )
+                .with_param("html"));
+            }
+            if t.status != TemplateStatus::Published {
+                t.status = TemplateStatus::Published;
+                t.published_at = Some(now_rfc3339());
+            }
+            let t = t.clone();
+            let durable = self.save("template", &t.id, Some(&t));
+            (t, durable)
+        };
+        durable.answer().await?;
+        Ok(answer)
     }
 
     async fn create_contact(
@@ -1017,9 +1206,12 @@ impl EmailServer for EmailService {
             contact.attributes = body.attributes;
             contact.list_ids = body.list_ids;
             contact.unsubscribed = body.unsubscribed;
+            let durable = self.save("contact", &contact.id, Some(&contact));
             store.contacts.push(contact.clone());
-            contact
+            (contact, durable)
         };
+        let (contact, durable) = contact;
+        durable.answer().await?;
         self.emit(EmailEvent::ContactCreated(contact_data(&contact)));
         Ok(contact)
     }
@@ -1128,8 +1320,12 @@ impl EmailServer for EmailService {
                 c.unsubscribed = body.unsubscribed;
             }
             c.updated_at = Some(now_rfc3339());
-            c.clone()
+            let c = c.clone();
+            let durable = self.save("contact", &c.id, Some(&c));
+            (c, durable)
         };
+        let (contact, durable) = contact;
+        durable.answer().await?;
         self.emit(EmailEvent::ContactUpdated(contact_data(&contact)));
         Ok(contact)
     }
@@ -1142,8 +1338,12 @@ impl EmailServer for EmailService {
         let contact = {
             let mut store = self.store();
             let index = store.contact_index(&id_or_email)?;
-            store.contacts.remove(index)
+            let contact = store.contacts.remove(index);
+            let durable = self.save::<Contact>("contact", &contact.id, None);
+            (contact, durable)
         };
+        let (contact, durable) = contact;
+        durable.answer().await?;
         self.emit(EmailEvent::ContactDeleted(contact_data(&contact)));
         Ok(DeletedObject::new(contact.id, true).object("contact"))
     }
@@ -1155,7 +1355,13 @@ impl EmailServer for EmailService {
     ) -> Result<ContactList, ServerError> {
         let mut list = ContactList::new(new_id("lst"), body.name, now_rfc3339()).contact_count(0);
         list.description = body.description;
-        self.store().lists.push(list.clone());
+        let durable = {
+            let mut store = self.store();
+            let durable = self.save("list", &list.id, Some(&list));
+            store.lists.push(list.clone());
+            durable
+        };
+        durable.answer().await?;
         Ok(list)
     }
 
@@ -1193,18 +1399,24 @@ impl EmailServer for EmailService {
         id: String,
         body: UpdateListRequest,
     ) -> Result<ContactList, ServerError> {
-        let mut store = self.store();
-        let index = store.list_index(&id)?;
-        let l = &mut store.lists[index];
-        if let Some(name) = body.name {
-            l.name = name;
-        }
-        if body.description.is_some() {
-            l.description = body.description;
-        }
-        l.updated_at = Some(now_rfc3339());
-        let l = l.clone();
-        Ok(store.with_count(&l))
+        let (answer, durable) = {
+            let mut store = self.store();
+            let index = store.list_index(&id)?;
+            let l = &mut store.lists[index];
+            if let Some(name) = body.name {
+                l.name = name;
+            }
+            if body.description.is_some() {
+                l.description = body.description;
+            }
+            l.updated_at = Some(now_rfc3339());
+            let l = l.clone();
+            let durable = self.save("list", &l.id, Some(&l));
+            let answer = store.with_count(&l);
+            (answer, durable)
+        };
+        durable.answer().await?;
+        Ok(answer)
     }
 
     async fn delete_list(
@@ -1212,14 +1424,23 @@ impl EmailServer for EmailService {
         _ctx: RequestContext,
         id: String,
     ) -> Result<DeletedObject, ServerError> {
-        let mut store = self.store();
-        let index = store.list_index(&id)?;
-        let list = store.lists.remove(index);
-        for c in &mut store.contacts {
-            if let Some(ids) = &mut c.list_ids {
-                ids.retain(|l| *l != list.id);
+        let (list, durable) = {
+            let mut store = self.store();
+            let index = store.list_index(&id)?;
+            let list = store.lists.remove(index);
+            let mut durable = self.save::<ContactList>("list", &list.id, None);
+            for c in &mut store.contacts {
+                if let Some(ids) = &mut c.list_ids
+                    && ids.contains(&list.id)
+                {
+                    ids.retain(|l| *l != list.id);
+                    durable = self.save("contact", &c.id, Some(&*c));
+                }
             }
-        }
+            (list, durable)
+        };
+        // Changes commit in order: the last one committed means all did.
+        durable.answer().await?;
         Ok(DeletedObject::new(list.id, true).object("list"))
     }
 
@@ -1245,18 +1466,23 @@ impl EmailServer for EmailService {
         id: String,
         body: AddListContactRequest,
     ) -> Result<ListMembership, ServerError> {
-        let mut store = self.store();
-        store.list_index(&id)?;
-        let index = store.contact_index(&body.contact)?;
-        let c = &mut store.contacts[index];
-        let ids = c.list_ids.get_or_insert_with(Vec::new);
-        if !ids.contains(&id) {
-            ids.push(id.clone());
-            c.updated_at = Some(now_rfc3339());
-        }
-        let mut membership = ListMembership::new(id, c.id.clone());
-        membership.added_at.clone_from(&c.updated_at);
-        Ok(membership)
+        let (answer, durable) = {
+            let mut store = self.store();
+            store.list_index(&id)?;
+            let index = store.contact_index(&body.contact)?;
+            let c = &mut store.contacts[index];
+            let ids = c.list_ids.get_or_insert_with(Vec::new);
+            if !ids.contains(&id) {
+                ids.push(id.clone());
+                c.updated_at = Some(now_rfc3339());
+            }
+            let mut membership = ListMembership::new(id, c.id.clone());
+            membership.added_at.clone_from(&c.updated_at);
+            let durable = self.save("contact", &c.id, Some(&*c));
+            (membership, durable)
+        };
+        durable.answer().await?;
+        Ok(answer)
     }
 
     async fn remove_list_contact(
@@ -1265,14 +1491,18 @@ impl EmailServer for EmailService {
         id: String,
         contact: String,
     ) -> Result<(), ServerError> {
-        let mut store = self.store();
-        store.list_index(&id)?;
-        let index = store.contact_index(&contact)?;
-        let c = &mut store.contacts[index];
-        if let Some(ids) = &mut c.list_ids {
-            ids.retain(|l| *l != id);
-        }
-        Ok(())
+        let durable = {
+            let mut store = self.store();
+            store.list_index(&id)?;
+            let index = store.contact_index(&contact)?;
+            let c = &mut store.contacts[index];
+            if let Some(ids) = &mut c.list_ids {
+                ids.retain(|l| *l != id);
+            }
+            let durable = self.save("contact", &c.id, Some(&*c));
+            durable
+        };
+        durable.answer().await
     }
 
     async fn create_suppression(
@@ -1280,22 +1510,27 @@ impl EmailServer for EmailService {
         _ctx: RequestContext,
         body: CreateSuppressionRequest,
     ) -> Result<Suppression, ServerError> {
-        let mut store = self.store();
-        if store.suppressed(&body.email).is_some() {
-            return Err(ServerError::conflict(
-                "conflict",
-                format!("`{}` is already suppressed", body.email),
-            )
-            .with_param("email"));
-        }
-        let suppression = Suppression::new(
-            new_id("sup"),
-            bare_address(&body.email),
-            body.reason.unwrap_or(SuppressionReason::Manual),
-            now_rfc3339(),
-        );
-        store.suppressions.push(suppression.clone());
-        Ok(suppression)
+        let (answer, durable) = {
+            let mut store = self.store();
+            if store.suppressed(&body.email).is_some() {
+                return Err(ServerError::conflict(
+                    "conflict",
+                    format!("`{}` is already suppressed", body.email),
+                )
+                .with_param("email"));
+            }
+            let suppression = Suppression::new(
+                new_id("sup"),
+                bare_address(&body.email),
+                body.reason.unwrap_or(SuppressionReason::Manual),
+                now_rfc3339(),
+            );
+            let durable = self.save("suppression", &suppression.id, Some(&suppression));
+            store.suppressions.push(suppression.clone());
+            (suppression, durable)
+        };
+        durable.answer().await?;
+        Ok(answer)
     }
 
     async fn list_suppressions(
@@ -1341,15 +1576,23 @@ impl EmailServer for EmailService {
         _ctx: RequestContext,
         email: String,
     ) -> Result<DeletedObject, ServerError> {
-        let mut store = self.store();
-        let address = bare_address(&email);
-        let index = store
-            .suppressions
-            .iter()
-            .position(|s| s.email.eq_ignore_ascii_case(&address))
-            .ok_or_else(|| ServerError::not_found(format!("suppression of `{email}`")))?;
-        let s = store.suppressions.remove(index);
-        Ok(DeletedObject::new(s.email, true).object("suppression"))
+        let (answer, durable) = {
+            let mut store = self.store();
+            let address = bare_address(&email);
+            let index = store
+                .suppressions
+                .iter()
+                .position(|s| s.email.eq_ignore_ascii_case(&address))
+                .ok_or_else(|| ServerError::not_found(format!("suppression of `{email}`")))?;
+            let s = store.suppressions.remove(index);
+            let durable = self.save::<Suppression>("suppression", &s.id, None);
+            (
+                DeletedObject::new(s.email, true).object("suppression"),
+                durable,
+            )
+        };
+        durable.answer().await?;
+        Ok(answer)
     }
 
     async fn create_webhook(
@@ -1366,7 +1609,13 @@ impl EmailServer for EmailService {
         )
         .secret(crate::server::generate_secret());
         endpoint.description = body.description;
-        self.store().webhooks.push(endpoint.clone());
+        let durable = {
+            let mut store = self.store();
+            let durable = self.save("webhook", &endpoint.id, Some(&endpoint));
+            store.webhooks.push(endpoint.clone());
+            durable
+        };
+        durable.answer().await?;
         Ok(endpoint)
     }
 
@@ -1404,25 +1653,31 @@ impl EmailServer for EmailService {
         id: String,
         body: UpdateWebhookRequest,
     ) -> Result<WebhookEndpoint, ServerError> {
-        let mut store = self.store();
-        let w = store
-            .webhooks
-            .iter_mut()
-            .find(|w| w.id == id)
-            .ok_or_else(|| ServerError::not_found(format!("webhook endpoint `{id}`")))?;
-        if let Some(url) = body.url {
-            w.url = url;
-        }
-        if let Some(events) = body.events {
-            w.events = events;
-        }
-        if let Some(status) = body.status {
-            w.status = status;
-        }
-        if body.description.is_some() {
-            w.description = body.description;
-        }
-        Ok(w.clone())
+        let (answer, durable) = {
+            let mut store = self.store();
+            let w = store
+                .webhooks
+                .iter_mut()
+                .find(|w| w.id == id)
+                .ok_or_else(|| ServerError::not_found(format!("webhook endpoint `{id}`")))?;
+            if let Some(url) = body.url {
+                w.url = url;
+            }
+            if let Some(events) = body.events {
+                w.events = events;
+            }
+            if let Some(status) = body.status {
+                w.status = status;
+            }
+            if body.description.is_some() {
+                w.description = body.description;
+            }
+            let w = w.clone();
+            let durable = self.save("webhook", &w.id, Some(&w));
+            (w, durable)
+        };
+        durable.answer().await?;
+        Ok(answer)
     }
 
     async fn delete_webhook(
@@ -1430,26 +1685,35 @@ impl EmailServer for EmailService {
         _ctx: RequestContext,
         id: String,
     ) -> Result<DeletedObject, ServerError> {
-        let mut store = self.store();
-        let index = store
-            .webhooks
-            .iter()
-            .position(|w| w.id == id)
-            .ok_or_else(|| ServerError::not_found(format!("webhook endpoint `{id}`")))?;
-        let w = store.webhooks.remove(index);
-        Ok(DeletedObject::new(w.id, true).object("webhook"))
+        let (answer, durable) = {
+            let mut store = self.store();
+            let index = store
+                .webhooks
+                .iter()
+                .position(|w| w.id == id)
+                .ok_or_else(|| ServerError::not_found(format!("webhook endpoint `{id}`")))?;
+            let w = store.webhooks.remove(index);
+            let durable = self.save::<WebhookEndpoint>("webhook", &w.id, None);
+            (DeletedObject::new(w.id, true).object("webhook"), durable)
+        };
+        durable.answer().await?;
+        Ok(answer)
     }
 }
 
 impl MailSink for EmailService {
     fn deliver(&self, mail: ReceivedMail) -> Result<String, ServerError> {
+        self.deliver_durable(mail).map(|(id, _)| id)
+    }
+
+    fn deliver_durable(&self, mail: ReceivedMail) -> Result<(String, Durable), ServerError> {
         let request = mail.to_request()?;
         tidings_runtime::validate::Validator::check(&request)?;
         if let Some(key) = &mail.idempotency_key {
             let store = self.store();
             if let Some((fingerprint, id)) = store.smtp_keys.get(key) {
                 return if *fingerprint == mail.fingerprint() {
-                    Ok(id.clone())
+                    Ok((id.clone(), Durable::ready()))
                 } else {
                     Err(ServerError::conflict(
                         "idempotency_key_reused",
@@ -1458,12 +1722,24 @@ impl MailSink for EmailService {
                 };
             }
         }
-        let id = self.accept_from(request, Some(&mail.raw))?.id;
+        let (response, mut durable) = self.accept_from(request, Some(&mail.raw))?;
+        let id = response.id;
         if let Some(key) = mail.idempotency_key.clone() {
-            self.store()
-                .smtp_keys
-                .insert(key, (mail.fingerprint(), id.clone()));
+            let mut store = self.store();
+            let saved = SavedSmtpKey {
+                fingerprint: mail.fingerprint(),
+                email_id: id.clone(),
+            };
+            durable = self.save("smtp_key", &key, Some(&saved));
+            store.smtp_keys.insert(key, (saved.fingerprint, id.clone()));
         }
-        Ok(id)
+        Ok((id, durable))
+    }
+
+    fn not_stored(&self, id: &str) {
+        self.store().emails.retain(|s| s.email.id != id);
+        if let Some(inbox) = &self.inner.inbox {
+            inbox.delete_email(id);
+        }
     }
 }

@@ -66,6 +66,9 @@ pub struct InboxConfig {
     /// A directory to keep the records in (SQLite), so they survive restarts; in memory when
     /// `None` (the default).
     pub data: Option<PathBuf>,
+    /// Host names the UI answers to besides IP addresses, `localhost` and `*.localhost`
+    /// (any other `Host` is refused: DNS rebinding); none by default.
+    pub allowed_hosts: Vec<String>,
 }
 
 impl Default for InboxConfig {
@@ -74,6 +77,7 @@ impl Default for InboxConfig {
             ui: Some(SocketAddr::from(([127, 0, 0, 1], 0))),
             retention: Retention::default(),
             data: None,
+            allowed_hosts: Vec::new(),
         }
     }
 }
@@ -146,7 +150,15 @@ impl Sandbox {
                         "realtime_ws": realtime.ws_url(),
                     }),
                 };
-                Some(inbox::web::InboxServer::start(inbox.clone(), services, addr).await?)
+                Some(
+                    inbox::web::InboxServer::start(
+                        inbox.clone(),
+                        services,
+                        addr,
+                        &config.inbox.allowed_hosts,
+                    )
+                    .await?,
+                )
             }
             None => None,
         };
@@ -218,7 +230,7 @@ impl Sandbox {
     }
 
     /// Stops all three and the inbox UI, then waits until the inbox's changes are written to
-    /// its data directory (when it has one).
+    /// its data directory (when it has one) and releases the directory.
     pub async fn shutdown(self) {
         if let Some(ui) = self.ui {
             ui.shutdown().await;
@@ -228,7 +240,7 @@ impl Sandbox {
         self.realtime.shutdown().await;
         let inbox = self.inbox;
         // The writer thread may have a queue to write: wait for it off the async workers.
-        let _ = tokio::task::spawn_blocking(move || inbox.flush()).await;
+        let _ = tokio::task::spawn_blocking(move || inbox.close()).await;
     }
 }
 

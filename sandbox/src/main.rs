@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use tidings_sandbox::server::{WebhookTarget, generate_secret};
+use tidings_sandbox::server::{RateLimit, WebhookTarget, generate_secret};
 use tidings_sandbox::store::Db;
 use tidings_sandbox::{Retention, Sandbox, SandboxConfig};
 
@@ -91,6 +91,10 @@ struct Cli {
     /// Where the realtime service posts its webhooks (signed with the app secret).
     #[arg(long, value_name = "URL")]
     realtime_webhook_url: Option<String>,
+    /// A host name the inbox UI answers to besides IP addresses and `localhost` (repeat for
+    /// more); any other `Host` header is refused (DNS rebinding).
+    #[arg(long, value_name = "NAME")]
+    allowed_host: Vec<String>,
     /// Keep the inbox and the keys in SQLite in this directory (created when missing).
     #[arg(long, value_name = "DIR")]
     data: Option<PathBuf>,
@@ -100,6 +104,10 @@ struct Cli {
     /// Prune records older than this many hours.
     #[arg(long, value_name = "HOURS")]
     retention_hours: Option<u64>,
+    /// The email and messaging APIs' rate limit: `off` (bulk loads, benchmarks), or
+    /// `N/s`, `N/min` (the spec's own limit when not given).
+    #[arg(long, value_name = "off|N/s|N/min", value_parser = parse_rate_limit)]
+    rate_limit: Option<RateSetting>,
     /// Print only the `export NAME=value` lines.
     #[arg(long, conflicts_with = "json")]
     quiet: bool,
@@ -108,6 +116,34 @@ struct Cli {
     json: bool,
     #[command(flatten)]
     served: tidings_sandbox::served::SpecArgs,
+}
+
+/// `--rate-limit`: lifted, or a limit of its own.
+#[derive(Debug, Clone, Copy)]
+enum RateSetting {
+    Off,
+    Limit(RateLimit),
+}
+
+fn parse_rate_limit(text: &str) -> Result<RateSetting, String> {
+    if text.eq_ignore_ascii_case("off") {
+        return Ok(RateSetting::Off);
+    }
+    let (n, per) = text
+        .split_once('/')
+        .ok_or_else(|| format!("`{text}`: give `off`, `N/s` or `N/min`"))?;
+    let n: u32 = n
+        .trim()
+        .parse()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| format!("`{n}`: a whole number of requests, at least 1"))?;
+    let per = match per.trim() {
+        "s" | "sec" => Duration::from_secs(1),
+        "min" | "m" => Duration::from_secs(60),
+        other => return Err(format!("`{other}`: the window is `s` or `min`")),
+    };
+    Ok(RateSetting::Limit(RateLimit::new(n, per)))
 }
 
 /// The keys in effect: from the flags, else from `--data`, else made now.
@@ -178,6 +214,14 @@ fn config(cli: &Cli, keys: &Keys) -> SandboxConfig {
     if let Some(url) = cli.email_webhook_url.clone().or(any.clone()) {
         config.email.webhook = Some(WebhookTarget::new(url, &keys.email_webhook_secret));
     }
+    if let Some(setting) = cli.rate_limit {
+        let limit = match setting {
+            RateSetting::Off => None,
+            RateSetting::Limit(limit) => Some(limit),
+        };
+        config.email.rate_limit = limit;
+        config.messaging.rate_limit = limit;
+    }
     config.messaging.host = cli.host;
     config.messaging.port = cli.messaging_port;
     config.messaging.api_key = keys.messaging.clone();
@@ -207,6 +251,7 @@ fn config(cli: &Cli, keys: &Keys) -> SandboxConfig {
             .map(|h| Duration::from_secs(h.saturating_mul(3600))),
     );
     config.inbox.data = cli.data.clone();
+    config.inbox.allowed_hosts.clone_from(&cli.allowed_host);
     config
 }
 
@@ -235,14 +280,32 @@ fn email_webhook_secret<'k>(cli: &Cli, keys: &'k Keys) -> Option<&'k str> {
         .then_some(keys.email_webhook_secret.as_str())
 }
 
+/// The log filter when `RUST_LOG` is unset: the sandbox's own events from `info`, everything
+/// else from `warn`.
+const DEFAULT_LOG: &str = "tidings_sandbox=info,tidings_runtime=warn,warn";
+
+/// Logs to stderr (stdout carries the `export` lines), one line per event, filtered by
+/// `RUST_LOG` (`RUST_LOG=tidings_sandbox=debug` for every connection and webhook attempt).
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(DEFAULT_LOG));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_target(false)
+        .try_init();
+}
+
 #[tokio::main]
 async fn main() -> ExitCode {
     let cli = Cli::parse();
+    init_logging();
     let db = match &cli.data {
         Some(dir) => match Db::open(dir) {
             Ok(db) => Some(db),
             Err(e) => {
-                eprintln!("tidings-sandbox: {e}");
+                tracing::error!("cannot open the data directory: {e}");
                 return ExitCode::FAILURE;
             }
         },
@@ -251,7 +314,7 @@ async fn main() -> ExitCode {
     let keys = match keys(&cli, db.as_ref()) {
         Ok(keys) => keys,
         Err(e) => {
-            eprintln!("tidings-sandbox: cannot keep the keys in the data directory: {e}");
+            tracing::error!("cannot keep the keys in the data directory: {e}");
             return ExitCode::FAILURE;
         }
     };
@@ -259,17 +322,26 @@ async fn main() -> ExitCode {
     let sandbox = match Sandbox::start_with(config(&cli, &keys)).await {
         Ok(sandbox) => sandbox,
         Err(e) => {
-            eprintln!("tidings-sandbox: cannot start: {e}");
+            tracing::error!("cannot start: {e}");
             return ExitCode::FAILURE;
         }
     };
     let served = match cli.served.start(cli.host).await {
         Ok(served) => served,
         Err(e) => {
-            eprintln!("tidings-sandbox: {e}");
+            tracing::error!("cannot serve --spec: {e}");
             return ExitCode::FAILURE;
         }
     };
+    tracing::info!(
+        email = sandbox.email.base_url(),
+        smtp = ?sandbox.email.smtp_addr(),
+        messaging = sandbox.messaging.base_url(),
+        realtime = %sandbox.realtime.http_url(),
+        inbox = ?sandbox.inbox_url(),
+        data = ?cli.data,
+        "tidings-sandbox started"
+    );
     let secret_line = email_webhook_secret(&cli, &keys)
         .map(|s| format!("export COMMS_EMAIL_WEBHOOK_SECRET={s}\n"))
         .unwrap_or_default();
@@ -307,10 +379,12 @@ async fn main() -> ExitCode {
         }
     }
     stopped().await;
+    tracing::info!("stopping: finishing open requests and writing what is queued");
     for s in served {
         s.shutdown().await;
     }
     sandbox.shutdown().await;
+    tracing::info!("stopped");
     ExitCode::SUCCESS
 }
 

@@ -32,6 +32,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+use crate::inbox::Durable;
 use crate::server::Serving;
 use tidings::messaging::{
     Channel, Direction, InboundMessage, ListMessagesQuery, ListResourcesQuery, ListTemplatesQuery,
@@ -195,7 +196,7 @@ impl MessagingSandbox {
                 gateway,
                 resources: crate::server::Resources::default(),
                 store: Mutex::new(Store {
-                    messages: Vec::new(),
+                    messages: restored(config.inbox.as_ref()),
                     templates: config.templates,
                     resources: (1..=3)
                         .map(|i| Resource::default().id(format!("res_{i}")))
@@ -347,6 +348,39 @@ struct Store {
     resources: Vec<Resource>,
 }
 
+/// The service's name in the data directory's state table.
+const STATE: &str = "messaging";
+
+/// A message as the data directory keeps it.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct SavedMessage {
+    record: MessageRecord,
+    webhook_url: Option<String>,
+}
+
+/// The messages the inbox's data directory kept (none in memory). A message a restart found
+/// on its way keeps its last status.
+fn restored(inbox: Option<&crate::inbox::Inbox>) -> Vec<(MessageRecord, Option<String>)> {
+    let Some(inbox) = inbox else {
+        return Vec::new();
+    };
+    let mut messages = Vec::new();
+    for row in inbox.take_state(STATE) {
+        if row.kind != "message" {
+            continue;
+        }
+        match serde_json::from_str::<SavedMessage>(&row.doc) {
+            Ok(m) => messages.push((m.record, m.webhook_url)),
+            Err(e) => tracing::warn!(
+                id = row.id,
+                error = %e,
+                "messaging sandbox: skipping an unreadable stored message"
+            ),
+        }
+    }
+    messages
+}
+
 impl Store {
     fn message_mut(
         &mut self,
@@ -370,6 +404,24 @@ fn price(channel: &Channel) -> &'static str {
 }
 
 impl MessagingService {
+    /// Queues one message for the data directory (call it holding the store's lock, so the
+    /// disk sees changes in their order); ready at once in memory.
+    fn save(&self, record: &MessageRecord, webhook_url: Option<&String>) -> Durable {
+        match &self.inner.inbox {
+            Some(inbox) if inbox.is_persistent() => {
+                let saved = SavedMessage {
+                    record: record.clone(),
+                    webhook_url: webhook_url.cloned(),
+                };
+                match serde_json::to_string(&saved) {
+                    Ok(doc) => inbox.save_state(STATE, "message", &record.message_uuid, Some(doc)),
+                    Err(e) => Durable::failed(format!("cannot encode the message: {e}")),
+                }
+            }
+            _ => Durable::ready(),
+        }
+    }
+
     fn store(&self) -> MutexGuard<'_, Store> {
         self.inner
             .store
@@ -421,7 +473,11 @@ impl MessagingService {
         if let Some(inbox) = &self.inner.inbox {
             inbox.record_message(&record, serde_json::json!({ "text": text }), &[]);
         }
-        self.store().messages.push((record, None));
+        {
+            let mut store = self.store();
+            let _ = self.save(&record, None);
+            store.messages.push((record, None));
+        }
         let event = MessagingEvent::Inbound(
             InboundMessage::new(uuid.clone(), channel, MessageType::Text, from, to, now).text(text),
         );
@@ -484,6 +540,8 @@ impl MessagingService {
                 status_event.sms = segments.map(|s| {
                     SmsStatusDetails::default().segments(i64::try_from(s).unwrap_or(i64::MAX))
                 });
+                // Saved without waiting: nobody is answered on a status change.
+                let _ = self.save(record, url.as_ref());
                 let event = MessagingEvent::Status(status_event);
                 (event, url.clone())
             };
@@ -617,7 +675,23 @@ impl MessagingServer for MessagingService {
         if let Some(inbox) = &self.inner.inbox {
             inbox.record_message(&record, value.clone(), &self.store().templates);
         }
-        self.store().messages.push((record, text_of("webhook_url")));
+        let durable = {
+            let mut store = self.store();
+            let url = text_of("webhook_url");
+            let durable = self.save(&record, url.as_ref());
+            store.messages.push((record, url));
+            durable
+        };
+        if let Err(e) = durable.answer().await {
+            // Not on disk: forget it, so nothing lists a message its sender was told failed.
+            self.store()
+                .messages
+                .retain(|(m, _)| m.message_uuid != uuid);
+            if let Some(inbox) = &self.inner.inbox {
+                inbox.delete_message(&uuid);
+            }
+            return Err(e);
+        }
         let service = self.clone();
         let task_uuid = uuid.clone();
         self.inner
@@ -667,36 +741,39 @@ impl MessagingServer for MessagingService {
         message_uuid: String,
         body: UpdateMessageRequest,
     ) -> Result<(), ServerError> {
-        let mut store = self.store();
-        let (record, _) = store.message_mut(&message_uuid)?;
-        // `status` is an open enum: a value this server does not know is a transition the
-        // message cannot take, like marking an outbound message read.
-        if body.status != UpdateMessageStatus::Read {
-            return Err(ServerError::conflict(
-                "conflict",
-                format!("a message's status cannot be set to `{}`", body.status),
-            )
-            .with_param("status"));
-        }
-        // A well-formed request the message cannot take: a conflict with the resource, not a
-        // bad request.
-        if record.direction != Some(Direction::Inbound) {
-            return Err(ServerError::conflict(
-                "conflict",
-                "only inbound messages can be marked read",
-            )
-            .with_param("status"));
-        }
-        if !matches!(record.channel, Channel::Whatsapp | Channel::Instagram) {
-            return Err(ServerError::conflict(
-                "conflict",
-                format!("{} messages have no read receipts", record.channel),
-            )
-            .with_param("status"));
-        }
-        record.status = MessageStatus::Read;
-        record.updated_at = Some(now_rfc3339());
-        Ok(())
+        let durable = {
+            let mut store = self.store();
+            let (record, url) = store.message_mut(&message_uuid)?;
+            // `status` is an open enum: a value this server does not know is a transition the
+            // message cannot take, like marking an outbound message read.
+            if body.status != UpdateMessageStatus::Read {
+                return Err(ServerError::conflict(
+                    "conflict",
+                    format!("a message's status cannot be set to `{}`", body.status),
+                )
+                .with_param("status"));
+            }
+            // A well-formed request the message cannot take: a conflict with the resource, not a
+            // bad request.
+            if record.direction != Some(Direction::Inbound) {
+                return Err(ServerError::conflict(
+                    "conflict",
+                    "only inbound messages can be marked read",
+                )
+                .with_param("status"));
+            }
+            if !matches!(record.channel, Channel::Whatsapp | Channel::Instagram) {
+                return Err(ServerError::conflict(
+                    "conflict",
+                    format!("{} messages have no read receipts", record.channel),
+                )
+                .with_param("status"));
+            }
+            record.status = MessageStatus::Read;
+            record.updated_at = Some(now_rfc3339());
+            self.save(record, url.as_ref())
+        };
+        durable.answer().await
     }
 
     async fn list_templates(

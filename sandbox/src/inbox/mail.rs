@@ -93,19 +93,21 @@ pub(crate) fn attachment(raw: &[u8], index: usize) -> Option<(AttachmentInfo, Ve
 pub(crate) fn render_rest(
     request: &tidings::email::SendEmailRequest,
     email: &tidings::email::Email,
-) -> Vec<u8> {
+) -> Result<Vec<u8>, tidings_runtime::Error> {
     use tidings_runtime::smtp::SmtpMessage as _;
     let mut request = request.clone();
     request.scheduled_at = None;
     request.metadata = None;
     request.tracking = None;
     request.template = None;
+    // An attachment given by URL is not fetched by the sandbox: the source goes without it.
+    if let Some(attachments) = &mut request.attachments {
+        attachments.retain(|a| a.content.is_some());
+    }
     request.subject = email.subject.clone();
     request.html = email.html.clone();
     request.text = email.text.clone();
-    let Ok(message) = request.to_smtp_message(&email.id) else {
-        return Vec::new();
-    };
+    let message = request.to_smtp_message(&email.id)?;
     // The relay's idempotency header means nothing for a REST email.
     let formatted = message.formatted();
     let mut out = Vec::with_capacity(formatted.len());
@@ -119,7 +121,7 @@ pub(crate) fn render_rest(
         }
         out.extend_from_slice(line);
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]

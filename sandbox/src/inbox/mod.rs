@@ -17,6 +17,7 @@
 //! # Ok(()) }
 //! ```
 
+mod guard;
 mod mail;
 pub mod web;
 mod writer;
@@ -30,12 +31,12 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, watch};
 
 use crate::server::{Delivery, DeliveryOutcome, WebhookSender, now_rfc3339};
-use crate::store::{Db, StoreError};
+use crate::store::{Db, StateRow, StoreError};
 
 pub(crate) use mail::render_rest;
 pub use mail::{AttachmentInfo, Header};
 use writer::Writer;
-pub use writer::{PersistStats, WRITE_QUEUE};
+pub use writer::{Durable, PersistStats, WRITE_QUEUE};
 
 /// How much the inbox keeps; past a limit the oldest records are pruned (from SQLite too).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -337,6 +338,8 @@ struct Inner {
     live: broadcast::Sender<Change>,
     version: watch::Sender<u64>,
     senders: Mutex<BTreeMap<String, Arc<dyn Redeliver>>>,
+    /// The services' state as the database held it at start, taken by each service once.
+    loaded_state: Mutex<BTreeMap<String, Vec<StateRow>>>,
 }
 
 #[derive(Default)]
@@ -348,6 +351,10 @@ struct State {
     webhooks: VecDeque<WebhookRecord>,
     secrets: BTreeMap<String, String>,
     realtime: VecDeque<RealtimeRecord>,
+}
+
+fn lock_ignoring_poison<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 pub(crate) fn now_ms() -> u64 {
@@ -390,6 +397,7 @@ impl Inbox {
         state.realtime = loaded.realtime.into();
         let writer = Writer::start(db, WRITE_QUEUE).map_err(InboxError::Writer)?;
         let inbox = Inbox::build(retention, Some(writer), state);
+        *lock_ignoring_poison(&inbox.inner.loaded_state) = loaded.state;
         inbox.prune(&mut inbox.state());
         Ok(inbox)
     }
@@ -405,6 +413,7 @@ impl Inbox {
                 live,
                 version,
                 senders: Mutex::new(BTreeMap::new()),
+                loaded_state: Mutex::new(BTreeMap::new()),
             }),
         }
     }
@@ -424,6 +433,43 @@ impl Inbox {
     pub fn flush(&self) {
         if let Some(writer) = &self.inner.writer {
             writer.flush();
+        }
+    }
+
+    /// Writes what is queued, then closes the database, releasing the data directory for
+    /// another process (the sandbox's shutdown calls it). Later changes stay in memory only.
+    pub fn close(&self) {
+        if let Some(writer) = &self.inner.writer {
+            writer.close();
+        }
+    }
+
+    /// The state `service` kept in the data directory at start (empty in memory, and on a
+    /// second call): its objects `(kind, id, JSON)` in creation order.
+    pub(crate) fn take_state(&self, service: &str) -> Vec<StateRow> {
+        lock_ignoring_poison(&self.inner.loaded_state)
+            .remove(service)
+            .unwrap_or_default()
+    }
+
+    /// Stores (`Some` JSON) or removes (`None`) one object of `service`'s state, after every
+    /// change queued before; the answer resolves once it is committed. Call it while holding
+    /// the service's lock, so changes reach the disk in the order they were made.
+    pub(crate) fn save_state(
+        &self,
+        service: &'static str,
+        kind: &'static str,
+        id: &str,
+        doc: Option<String>,
+    ) -> Durable {
+        match &self.inner.writer {
+            Some(writer) => {
+                let id = id.to_owned();
+                writer.write_durable(Box::new(move |db| {
+                    db.put_state(service, kind, &id, doc.as_deref())
+                }))
+            }
+            None => Durable::ready(),
         }
     }
 

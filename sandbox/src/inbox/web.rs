@@ -75,12 +75,24 @@ impl InboxServer {
         inbox: Inbox,
         services: Services,
         addr: SocketAddr,
+        allowed_hosts: &[String],
     ) -> std::io::Result<InboxServer> {
         let listener = tokio::net::TcpListener::bind(addr).await?;
         let addr = listener.local_addr()?;
+        let allowed = super::guard::Allowed {
+            names: allowed_hosts
+                .iter()
+                .map(|h| h.trim().trim_end_matches('.').to_ascii_lowercase())
+                .collect(),
+            port: addr.port(),
+        };
         // The inbox reads small forms; SSE streams and long-polls count as open connections.
         let limits = crate::server::HttpLimits::default().max_body_bytes(1024 * 1024);
-        let http = Serving::spawn(listener, router(inbox, services), "inbox", &limits);
+        let app = router(inbox, services).layer(axum::middleware::from_fn_with_state(
+            allowed,
+            super::guard::check,
+        ));
+        let http = Serving::spawn(listener, app, "inbox", &limits);
         Ok(InboxServer { addr, http })
     }
 

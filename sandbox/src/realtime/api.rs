@@ -83,7 +83,7 @@ pub(crate) async fn handle(
         )
             .into_response(),
         Err((status, message)) => {
-            tracing::debug!(%status, "realtime sandbox: {method} {} refused: {message}", uri.path());
+            tracing::info!(%status, "realtime sandbox: {method} {} refused: {message}", uri.path());
             (
                 status,
                 [("content-type", "text/plain; charset=utf-8")],

@@ -158,6 +158,8 @@ fn start_bounded(delivery: Delivery, queued: usize, batch: usize) -> (Webhooks, 
 async fn run(delivery: Delivery, mut rx: mpsc::Receiver<Item>, batch: usize) {
     let client = match reqwest::Client::builder()
         .timeout(Duration::from_secs(10))
+        // A signed delivery goes to the URL it was registered for, nowhere else.
+        .redirect(reqwest::redirect::Policy::none())
         .build()
     {
         Ok(c) => c,
@@ -268,7 +270,7 @@ async fn post(
                 report(delivery, &logged);
                 return;
             }
-            Ok(r) => format!("the receiver answered {}", r.status().as_u16()),
+            Ok(r) => crate::server::webhooks::answered(r.status()),
             Err(e) => format!("cannot reach the receiver: {}", e.without_url()),
         };
         tracing::debug!(

@@ -164,6 +164,13 @@ impl ServerError {
 
     /// The whole HTTP answer, its body in the shape `spec` declares ([`ServerError::body_as`]).
     pub fn to_response_as(&self, request_id: &str, spec: &ErrorSpec) -> Response {
+        // One line per refused request, with why (the message never carries a credential).
+        let status = self.inner.status.as_u16();
+        if status >= 500 {
+            tracing::warn!(status, code = %self.inner.code, request_id, "request failed: {}", self.inner.message);
+        } else {
+            tracing::info!(status, code = %self.inner.code, request_id, "request refused: {}", self.inner.message);
+        }
         let body = serde_json::to_vec(&self.body_as(request_id, spec)).unwrap_or_default();
         let mut response = (self.inner.status, body).into_response();
         let headers = response.headers_mut();

@@ -15,7 +15,7 @@ mod page;
 pub mod resources;
 mod serve;
 mod time;
-mod webhooks;
+pub(crate) mod webhooks;
 
 pub use background::Background;
 pub(crate) use config::service_config_setters;
@@ -42,8 +42,9 @@ pub(crate) use serve::Serving;
 pub(crate) const SHUTDOWN_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 pub use time::{format_rfc3339, now_rfc3339, parse_rfc3339};
 pub use webhooks::{
-    Delivery, DeliveryObserver, DeliveryOutcome, WebhookRetry, WebhookSender, WebhookTarget,
-    generate_secret,
+    Delivery, DeliveryObserver, DeliveryOutcome, MAX_DELIVERIES_IN_FLIGHT,
+    MAX_DELIVERIES_PER_ENDPOINT, MAX_PENDING_DELIVERIES, WebhookRetry, WebhookSender,
+    WebhookTarget, generate_secret,
 };
 
 use axum::http::HeaderName;

@@ -101,7 +101,9 @@ async fn accept_loop(
         let Ok(permit) = permits.clone().try_acquire_owned() else {
             // Never queued: a full server answers at once, without waiting on the client.
             let _ = stream.try_write(OVER_CAPACITY);
-            tracing::debug!("{name} sandbox: {max} connections open, one more refused");
+            tracing::warn!(
+                "{name} sandbox: connection cap reached ({max} open); one more refused with 503"
+            );
             continue;
         };
         let io = TokioIo::new(GuardedStream::new(stream, permit, limits.write_timeout));

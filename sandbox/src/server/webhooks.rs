@@ -1,8 +1,16 @@
 //! Signed webhook delivery (Standard Webhooks: `webhook-id`, `webhook-timestamp`,
 //! `webhook-signature`, signed with `tidings_runtime::webhook::StandardWebhooks::sign`), retried
 //! with exponential backoff, with a log of every delivery for inspection.
+//!
+//! Bounded whatever the receivers do: at most [`MAX_PENDING_DELIVERIES`] deliveries wait or run
+//! per sender (one more is recorded as failed, "queue full", and logged), at most
+//! [`MAX_DELIVERIES_IN_FLIGHT`] requests are open at once and [`MAX_DELIVERIES_PER_ENDPOINT`] to
+//! one URL, each attempt within [`WebhookRetry::timeout`]. A receiver that never answers costs
+//! a few sockets, never the APIs' answers.
 
+use std::collections::HashMap;
 use std::fmt;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -133,9 +141,62 @@ pub trait DeliveryObserver: Send + Sync + 'static {
     fn updated(&self, delivery: &Delivery);
 }
 
+/// Deliveries of one sender waiting or running, at most; one more is recorded as failed.
+pub const MAX_PENDING_DELIVERIES: usize = 10_000;
+/// Delivery requests of one sender open at once, at most (all endpoints together).
+pub const MAX_DELIVERIES_IN_FLIGHT: usize = 32;
+/// Delivery requests to one URL open at once, at most.
+pub const MAX_DELIVERIES_PER_ENDPOINT: usize = 4;
+
+/// The bounds shared by a sender's clones.
+#[derive(Debug)]
+struct Bounds {
+    pending: AtomicUsize,
+    dropped: AtomicU64,
+    in_flight: tokio::sync::Semaphore,
+    per_endpoint: Mutex<HashMap<String, Arc<tokio::sync::Semaphore>>>,
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Bounds {
+            pending: AtomicUsize::new(0),
+            dropped: AtomicU64::new(0),
+            in_flight: tokio::sync::Semaphore::new(MAX_DELIVERIES_IN_FLIGHT),
+            per_endpoint: Mutex::new(HashMap::new()),
+        }
+    }
+}
+
+impl Bounds {
+    /// The semaphore of `url`, made on first use; unused ones are dropped as the map grows.
+    fn endpoint(&self, url: &str) -> Arc<tokio::sync::Semaphore> {
+        let mut map = self
+            .per_endpoint
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if map.len() >= 1024 {
+            map.retain(|_, s| Arc::strong_count(s) > 1);
+        }
+        map.entry(url.to_owned())
+            .or_insert_with(|| Arc::new(tokio::sync::Semaphore::new(MAX_DELIVERIES_PER_ENDPOINT)))
+            .clone()
+    }
+}
+
+/// Counts one pending delivery until dropped.
+struct PendingSlot(Arc<Bounds>);
+
+impl Drop for PendingSlot {
+    fn drop(&mut self) {
+        self.0.pending.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
 /// Sends signed webhooks in the background and keeps a log of them.
 #[derive(Debug, Clone)]
 pub struct WebhookSender {
+    bounds: Arc<Bounds>,
     http: reqwest::Client,
     retry: WebhookRetry,
     background: Background,
@@ -163,8 +224,13 @@ impl WebhookSender {
     /// A sender whose deliveries run on `background`.
     pub fn new(background: Background, retry: WebhookRetry) -> Self {
         WebhookSender {
+            bounds: Arc::new(Bounds::default()),
             http: reqwest::Client::builder()
                 .timeout(retry.timeout)
+                .connect_timeout(retry.timeout)
+                .pool_max_idle_per_host(MAX_DELIVERIES_PER_ENDPOINT)
+                // A signed delivery goes to the URL it was registered for, nowhere else.
+                .redirect(reqwest::redirect::Policy::none())
                 .build()
                 .unwrap_or_default(),
             retry,
@@ -216,6 +282,14 @@ impl WebhookSender {
         let signer = StandardWebhooks::new(secret)
             .map_err(|e| ServerError::internal(format!("webhook secret: {e}")))?;
         let id = format!("msg_{}", uuid::Uuid::new_v4().simple());
+        let slot = if self.enabled {
+            let before = self.bounds.pending.fetch_add(1, Ordering::AcqRel);
+            let slot = PendingSlot(self.bounds.clone());
+            (before < MAX_PENDING_DELIVERIES).then_some(slot)
+        } else {
+            None
+        };
+        let full = self.enabled && slot.is_none();
         let delivery = {
             let mut log = self.lock();
             if log.len() >= LOG_LIMIT {
@@ -226,7 +300,14 @@ impl WebhookSender {
                 url: url.to_owned(),
                 event_type: event_type.to_owned(),
                 attempts: 0,
-                outcome: if self.enabled {
+                outcome: if full {
+                    DeliveryOutcome::Failed {
+                        reason: format!(
+                            "not sent: {MAX_PENDING_DELIVERIES} deliveries are already waiting \
+                             (receivers too slow or unreachable)"
+                        ),
+                    }
+                } else if self.enabled {
                     DeliveryOutcome::Pending
                 } else {
                     DeliveryOutcome::NotSent
@@ -240,13 +321,25 @@ impl WebhookSender {
         if let Some(observer) = &self.observer {
             observer.queued(&delivery, secret, &body);
         }
-        if !self.enabled {
+        let Some(slot) = slot else {
+            if full {
+                let dropped = self.bounds.dropped.fetch_add(1, Ordering::Relaxed) + 1;
+                if dropped.is_power_of_two() {
+                    tracing::warn!(
+                        dropped,
+                        "webhook queue full ({MAX_PENDING_DELIVERIES} deliveries waiting); \
+                         a delivery to {} is recorded as failed",
+                        origin_of(url)
+                    );
+                }
+            }
             return Ok(id);
-        }
+        };
         let sender = self.clone();
         let (url, task_id) = (url.to_owned(), id.clone());
         self.background.spawn(async move {
             sender.deliver(&task_id, &url, &signer, body).await;
+            drop(slot);
         });
         Ok(id)
     }
@@ -278,6 +371,15 @@ impl WebhookSender {
     async fn deliver(&self, id: &str, url: &str, signer: &StandardWebhooks, body: Vec<u8>) {
         let attempts = self.retry.attempts.max(1);
         for attempt in 0..attempts {
+            // One of the URL's few connections, then one of the sender's; both are given back
+            // before the wait for the next attempt.
+            let endpoint = self.bounds.endpoint(url);
+            let Ok(endpoint_permit) = endpoint.acquire().await else {
+                return;
+            };
+            let Ok(permit) = self.bounds.in_flight.acquire().await else {
+                return;
+            };
             let timestamp = SystemTime::now()
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
@@ -308,15 +410,16 @@ impl WebhookSender {
                     tracing::debug!(webhook_id = id, status, "webhook delivered");
                     return;
                 }
-                Ok(response) => format!("the receiver answered {}", response.status().as_u16()),
+                Ok(response) => answered(response.status()),
                 Err(e) => format!("cannot reach the receiver: {}", e.without_url()),
             };
-            tracing::debug!(webhook_id = id, attempt, %failure, "webhook attempt failed");
+            tracing::info!(webhook_id = id, attempt, %failure, "webhook attempt failed");
             if attempt + 1 == attempts {
                 let done = Attempt {
                     headers,
                     error: None,
                 };
+                tracing::warn!(webhook_id = id, attempts, %failure, "webhook failed; no more attempts");
                 let outcome = DeliveryOutcome::Failed { reason: failure };
                 self.record(id, attempt + 1, outcome, done);
                 return;
@@ -326,7 +429,28 @@ impl WebhookSender {
                 error: Some(failure),
             };
             self.record(id, attempt + 1, DeliveryOutcome::Pending, done);
+            drop((permit, endpoint_permit));
             tokio::time::sleep(self.retry.delay(attempt)).await;
         }
     }
+}
+
+/// Why a delivery answered with a non-2xx `status` failed; a redirect says it was not followed.
+pub(crate) fn answered(status: reqwest::StatusCode) -> String {
+    if status.is_redirection() {
+        format!(
+            "the receiver answered {} (a redirect; webhooks are not sent on to another URL)",
+            status.as_u16()
+        )
+    } else {
+        format!("the receiver answered {}", status.as_u16())
+    }
+}
+
+/// `scheme://host:port` of `url`, for logs (no path or query: they may carry tokens).
+fn origin_of(url: &str) -> String {
+    url::Url::parse(url).map_or_else(
+        |_| "an invalid URL".to_owned(),
+        |u| u.origin().ascii_serialization(),
+    )
 }

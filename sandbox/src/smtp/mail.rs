@@ -4,6 +4,7 @@
 
 use tidings::email::{SendEmailRequest, Tag, TemplateRef};
 
+use crate::inbox::Durable;
 use crate::server::ServerError;
 
 /// Where accepted messages go.
@@ -14,6 +15,21 @@ pub trait MailSink: Send + Sync + 'static {
     ///
     /// A [`ServerError`] when the message is refused (invalid, reused idempotency key...).
     fn deliver(&self, mail: ReceivedMail) -> Result<String, ServerError>;
+
+    /// [`MailSink::deliver`], and when the message is on disk: the session answers `250` only
+    /// once that resolves (`452` when it fails). Ready at once unless overridden.
+    ///
+    /// # Errors
+    ///
+    /// As [`MailSink::deliver`].
+    fn deliver_durable(&self, mail: ReceivedMail) -> Result<(String, Durable), ServerError> {
+        self.deliver(mail).map(|id| (id, Durable::ready()))
+    }
+
+    /// The message `id` could not be stored ([`MailSink::deliver_durable`] failed): forget it.
+    fn not_stored(&self, id: &str) {
+        let _ = id;
+    }
 }
 
 /// One message as received: the envelope and the raw message.

@@ -319,7 +319,7 @@ impl SmtpListener {
                     Ok((stream, peer)) => {
                         let Ok(permit) = Arc::clone(&permits).try_acquire_owned() else {
                             let _ = stream.try_write(TOO_MANY_CONNECTIONS);
-                            tracing::debug!(%peer, "SMTP connection over the cap refused");
+                            tracing::warn!(%peer, "SMTP: connection cap reached; one more refused with 421");
                             continue;
                         };
                         let shared = Arc::clone(&shared);

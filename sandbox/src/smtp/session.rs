@@ -336,7 +336,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Conn<'a, S> {
         let config = &self.shared.config;
         self.auth_failures = self.auth_failures.saturating_add(1);
         let address_locked = self.shared.auth_throttle.fail(self.peer);
-        tracing::debug!(peer = %self.peer, failures = self.auth_failures, "SMTP AUTH failed");
+        tracing::info!(peer = %self.peer, failures = self.auth_failures, "SMTP: AUTH refused (wrong user or key)");
         tokio::time::sleep_until(
             (Instant::now() + config.auth_failure_delay).min(self.session_end),
         )
@@ -476,8 +476,15 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Conn<'a, S> {
             DataEnd::Deadline => return Err(Stop::SessionTime),
             DataEnd::Refused(refusal) => refusal_reply(refusal, config),
             DataEnd::Message(raw, reservation) => {
-                let answer = match self.shared.sink.deliver(ReceivedMail::new(from, to, raw)) {
-                    Ok(id) => format!("250 2.0.0 Ok: queued as {id}"),
+                let sink = &self.shared.sink;
+                let answer = match sink.deliver_durable(ReceivedMail::new(from, to, raw)) {
+                    Ok((id, durable)) => match durable.answer().await {
+                        Ok(()) => format!("250 2.0.0 Ok: queued as {id}"),
+                        Err(e) => {
+                            sink.not_stored(&id);
+                            smtp_error(&e)
+                        }
+                    },
                     Err(e) => smtp_error(&e),
                 };
                 drop(reservation);
@@ -509,7 +516,7 @@ fn refusal_reply(refusal: Refusal, config: &super::SmtpConfig) -> String {
 fn smtp_error(error: &ServerError) -> String {
     let message = error.message().replace(['\r', '\n'], " ");
     match error.status() {
-        429 => format!("452 4.3.1 {message}"),
+        429 | 503 | 507 => format!("452 4.3.1 {message}"),
         401 | 403 => format!("535 5.7.8 {message}"),
         413 => format!("552 5.3.4 {message}"),
         409 => format!("554 5.7.0 {message}"),

@@ -1,5 +1,8 @@
 //! The sandbox's persistence (`tidings-sandbox --data DIR`): one SQLite file holding the inbox's
-//! records and the service keys, so a restart keeps both.
+//! records, the service keys and the services' own state (emails and their statuses,
+//! templates, contacts, lists, suppressions, messages, webhook endpoints), so a restart keeps
+//! all of it. One process at a time: [`Db::open`] takes an OS lock on `DIR/LOCK_NAME` and
+//! refuses a directory another process holds, naming its pid.
 //!
 //! ```no_run
 //! # fn demo() -> Result<(), tidings_sandbox::store::StoreError> {
@@ -19,6 +22,8 @@ use crate::inbox::{CapturedEmail, CapturedMessage, RealtimeRecord, WebhookRecord
 
 /// The database file's name inside the data directory.
 pub const FILE_NAME: &str = "tidings-sandbox.sqlite3";
+/// The lock file's name inside the data directory (holds the owner's pid while it runs).
+pub const LOCK_NAME: &str = "tidings-sandbox.lock";
 
 /// A failure of the store.
 #[derive(Debug, thiserror::Error)]
@@ -27,6 +32,25 @@ pub enum StoreError {
     /// The data directory cannot be created.
     #[error("cannot create the data directory {path}: {source}")]
     Dir {
+        /// The directory.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Another process holds the data directory.
+    #[error(
+        "the data directory {path} is in use by another tidings-sandbox ({holder}); stop it or \
+         give another --data"
+    )]
+    Locked {
+        /// The directory.
+        path: PathBuf,
+        /// `pid N` as the holder wrote it, or `an unknown process`.
+        holder: String,
+    },
+    /// The lock file cannot be opened or locked.
+    #[error("cannot lock the data directory {path}: {source}")]
+    Lock {
         /// The directory.
         path: PathBuf,
         /// Why.
@@ -44,6 +68,8 @@ pub enum StoreError {
 pub struct Db {
     conn: Connection,
     path: PathBuf,
+    // Held (locked) as long as the database is open; the OS releases it if the process dies.
+    _lock: std::fs::File,
 }
 
 impl fmt::Debug for Db {
@@ -62,6 +88,16 @@ pub(crate) struct Loaded {
     pub(crate) webhooks: Vec<WebhookRecord>,
     pub(crate) secrets: BTreeMap<String, String>,
     pub(crate) realtime: Vec<RealtimeRecord>,
+    /// The services' state: service → rows `(kind, id, doc)` in creation order.
+    pub(crate) state: BTreeMap<String, Vec<StateRow>>,
+}
+
+/// One stored object of a service's state: its kind (`email`, `template`...), id and JSON.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct StateRow {
+    pub(crate) kind: String,
+    pub(crate) id: String,
+    pub(crate) doc: String,
 }
 
 const SCHEMA: &str = "
@@ -75,7 +111,52 @@ CREATE TABLE IF NOT EXISTS records (
     PRIMARY KEY (kind, id)
 );
 CREATE INDEX IF NOT EXISTS records_seq ON records (kind, seq);
+CREATE TABLE IF NOT EXISTS state (
+    service TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    id TEXT NOT NULL,
+    doc TEXT NOT NULL,
+    PRIMARY KEY (service, kind, id)
+);
 ";
+
+/// Takes the data directory's lock, or says which process holds it.
+fn lock(dir: &Path) -> Result<std::fs::File, StoreError> {
+    use std::io::{Read, Seek, Write};
+    let lock_error = |source| StoreError::Lock {
+        path: dir.to_owned(),
+        source,
+    };
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(dir.join(LOCK_NAME))
+        .map_err(lock_error)?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            let mut holder = String::new();
+            let _ = file.read_to_string(&mut holder);
+            let holder = holder.trim();
+            let holder = if holder.starts_with("pid ") && holder.len() < 64 {
+                holder.to_owned()
+            } else {
+                "an unknown process".to_owned()
+            };
+            return Err(StoreError::Locked {
+                path: dir.to_owned(),
+                holder,
+            });
+        }
+        Err(std::fs::TryLockError::Error(e)) => return Err(lock_error(e)),
+    }
+    file.set_len(0).map_err(lock_error)?;
+    file.rewind().map_err(lock_error)?;
+    write!(file, "pid {}", std::process::id()).map_err(lock_error)?;
+    Ok(file)
+}
 
 impl Db {
     /// Opens (creating when needed) the database in `dir` (created too).
@@ -88,15 +169,21 @@ impl Db {
             path: dir.to_owned(),
             source,
         })?;
+        let lock = lock(dir)?;
         let path = dir.join(FILE_NAME);
         let conn = Connection::open(&path)?;
-        // WAL: readers never wait for the writer; NORMAL sync is durable enough for a dev tool
-        // and keeps each write well under a millisecond.
+        // WAL: readers never wait for the writer. NORMAL sync: a committed transaction survives
+        // the process being killed (it is in the WAL, handed to the OS); only a power cut can
+        // lose the last ones. One writer thread commits groups of changes (see the inbox).
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.execute_batch(SCHEMA)?;
-        Ok(Db { conn, path })
+        Ok(Db {
+            conn,
+            path,
+            _lock: lock,
+        })
     }
 
     /// The database file.
@@ -212,6 +299,30 @@ impl Db {
         self.put("realtime", &record.id, record.seq, record, None)
     }
 
+    /// Stores (`Some`) or removes (`None`) one object of a service's state.
+    pub(crate) fn put_state(
+        &self,
+        service: &str,
+        kind: &str,
+        id: &str,
+        doc: Option<&str>,
+    ) -> Result<(), StoreError> {
+        match doc {
+            Some(doc) => self
+                .conn
+                .prepare_cached(
+                    "INSERT INTO state (service, kind, id, doc) VALUES (?1, ?2, ?3, ?4)
+                     ON CONFLICT (service, kind, id) DO UPDATE SET doc = excluded.doc",
+                )?
+                .execute(params![service, kind, id, doc])?,
+            None => self
+                .conn
+                .prepare_cached("DELETE FROM state WHERE service = ?1 AND kind = ?2 AND id = ?3")?
+                .execute(params![service, kind, id])?,
+        };
+        Ok(())
+    }
+
     pub(crate) fn delete_many(&self, items: &[(&str, String)]) -> Result<(), StoreError> {
         let mut statement = self
             .conn
@@ -239,6 +350,23 @@ impl Db {
         let mut statement = self
             .conn
             .prepare("SELECT kind, id, seq, doc, blob FROM records ORDER BY seq")?;
+        let mut state = self
+            .conn
+            .prepare("SELECT service, kind, id, doc FROM state ORDER BY rowid")?;
+        let rows = state.query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                StateRow {
+                    kind: r.get(1)?,
+                    id: r.get(2)?,
+                    doc: r.get(3)?,
+                },
+            ))
+        })?;
+        for row in rows {
+            let (service, row) = row?;
+            loaded.state.entry(service).or_default().push(row);
+        }
         let rows = statement.query_map([], |r| {
             Ok((
                 r.get::<_, String>(0)?,

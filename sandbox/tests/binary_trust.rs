@@ -1,0 +1,470 @@
+//! The `tidings-sandbox` binary as a development server: its log on stderr (issue 28, item 15),
+//! its `--data` directory (items 1–4). Each test runs the real binary on loopback.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod binary_support;
+
+use binary_support::{call, start};
+use reqwest::Method;
+use serde_json::json;
+
+#[tokio::test]
+async fn the_binary_logs_its_start_and_each_refused_request_on_stderr_without_secrets() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("stderr.log");
+    // RUST_LOG unset: the default level must still show the events a developer needs.
+    let run = start(&["--email-key", "sk_test_never_logged"], &log, "", &[]);
+    let emails = format!("{}/v1/emails", run.url("email"));
+    let (status, _) = call(Method::GET, &emails, "sk_wrong_key_never_logged", None).await;
+    assert_eq!(status, 401);
+    let (status, _) = call(
+        Method::POST,
+        &emails,
+        "sk_test_never_logged",
+        Some(json!({"from": "ada@example.com", "to": []})),
+    )
+    .await;
+    assert!((400..500).contains(&status), "{status}");
+    let log = run.log.clone();
+    run.stop();
+    let text = std::fs::read_to_string(log).unwrap();
+    assert!(text.contains("tidings-sandbox started"), "{text}");
+    let refused: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("request refused"))
+        .collect();
+    assert_eq!(refused.len(), 2, "{text}");
+    assert!(refused[0].contains("401"), "{text}");
+    assert!(refused[1].contains("status=422"), "{text}");
+    assert!(
+        !text.contains('\u{1b}'),
+        "no colour codes in a log that is not a terminal"
+    );
+    assert!(text.contains("stopped"), "{text}");
+    assert!(
+        !text.contains("never_logged"),
+        "a key reached the log: {text}"
+    );
+}
+
+fn sms(text: &str) -> serde_json::Value {
+    json!({"channel": "sms", "message_type": "text", "from": "Acme", "to": "+447700900123", "text": text})
+}
+
+fn email(subject: &str) -> serde_json::Value {
+    json!({"from": "ada@example.com", "to": ["grace@example.com"], "subject": subject, "text": "x"})
+}
+
+#[tokio::test]
+async fn with_data_every_service_object_survives_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let data = data.to_str().unwrap();
+    let log = dir.path().join("first.log");
+    let run = start(&["--data", data], &log, "", &[]);
+    let (key, mkey) = (run.email_key(), run.messaging_key());
+    let (e, m) = (run.url("email"), run.url("messaging"));
+    let post = |url: String, key: String, body| async move {
+        let (status, body) = call(Method::POST, &url, &key, Some(body)).await;
+        assert!((200..300).contains(&status), "{url}: {status} {body}");
+        body
+    };
+    let template = post(
+        format!("{e}/v1/templates"),
+        key.clone(),
+        json!({"name": "welcome", "alias": "welcome", "subject": "Hi {{name}}", "text": "Hello {{name}}"}),
+    )
+    .await;
+    let template_id = template["id"].as_str().unwrap().to_owned();
+    post(
+        format!("{e}/v1/templates/{template_id}/publish"),
+        key.clone(),
+        json!({}),
+    )
+    .await;
+    let list = post(
+        format!("{e}/v1/lists"),
+        key.clone(),
+        json!({"name": "beta"}),
+    )
+    .await;
+    let list_id = list["id"].as_str().unwrap().to_owned();
+    let contact = post(
+        format!("{e}/v1/contacts"),
+        key.clone(),
+        json!({"email": "lin@example.com", "first_name": "Lin", "list_ids": [list_id]}),
+    )
+    .await;
+    post(
+        format!("{e}/v1/suppressions"),
+        key.clone(),
+        json!({"email": "gone@example.com"}),
+    )
+    .await;
+    let hook = post(
+        format!("{e}/v1/webhooks"),
+        key.clone(),
+        json!({"url": "http://127.0.0.1:9/hook", "events": ["email.delivered"]}),
+    )
+    .await;
+    let sent = post(
+        format!("{e}/v1/emails"),
+        key.clone(),
+        email("before restart"),
+    )
+    .await;
+    let templated = post(
+        format!("{e}/v1/emails"),
+        key.clone(),
+        json!({"from": "ada@example.com", "to": ["grace@example.com"],
+               "template": {"alias": "welcome", "variables": {"name": "Ada"}}}),
+    )
+    .await;
+    let message = post(format!("{m}/v1/messages"), mkey.clone(), sms("kept")).await;
+    // Let the email reach `delivered` (its status must come back as it was).
+    let email_url = format!("{e}/v1/emails/{}", sent["id"].as_str().unwrap());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let (_, body) = call(Method::GET, &email_url, &key, None).await;
+        if body["status"] == "delivered" || std::time::Instant::now() > deadline {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    run.stop();
+
+    let run = start(&["--data", data], &dir.path().join("second.log"), "", &[]);
+    assert_eq!(run.email_key(), key);
+    let e = run.url("email");
+    let get = |path: String| {
+        let (url, key) = (format!("{e}{path}"), key.clone());
+        async move { call(Method::GET, &url, &key, None).await }
+    };
+    let (status, body) = get(format!("/v1/emails/{}", sent["id"].as_str().unwrap())).await;
+    assert_eq!(
+        (status, body["status"].as_str()),
+        (200, Some("delivered")),
+        "{body}"
+    );
+    let (status, body) = get(format!("/v1/emails/{}", templated["id"].as_str().unwrap())).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["subject"], "Hi Ada");
+    let (status, body) = get("/v1/templates/welcome".into()).await;
+    assert_eq!(
+        (status, body["status"].as_str()),
+        (200, Some("published")),
+        "{body}"
+    );
+    let (status, body) = get(format!("/v1/contacts/{}", contact["id"].as_str().unwrap())).await;
+    assert_eq!(
+        (status, body["first_name"].as_str()),
+        (200, Some("Lin")),
+        "{body}"
+    );
+    let (status, body) = get(format!("/v1/lists/{list_id}")).await;
+    assert_eq!(
+        (status, body["contact_count"].as_i64()),
+        (200, Some(1)),
+        "{body}"
+    );
+    let (status, _) = get("/v1/suppressions/gone@example.com".into()).await;
+    assert_eq!(status, 200);
+    let (status, body) = get(format!("/v1/webhooks/{}", hook["id"].as_str().unwrap())).await;
+    assert_eq!((status, &body["secret"]), (200, &hook["secret"]), "{body}");
+    // A template made before the restart still sends.
+    let (status, body) = call(
+        Method::POST,
+        &format!("{e}/v1/emails"),
+        &key,
+        Some(
+            json!({"from": "ada@example.com", "to": ["grace@example.com"],
+                    "template": {"alias": "welcome", "variables": {"name": "Bo"}}}),
+        ),
+    )
+    .await;
+    assert_eq!(status, 202, "{body}");
+    let (status, body) = call(
+        Method::GET,
+        &format!(
+            "{}/v1/messages/{}",
+            run.url("messaging"),
+            message["message_uuid"].as_str().unwrap()
+        ),
+        &mkey,
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, body["text"].as_str()),
+        (200, Some("kept")),
+        "{body}"
+    );
+    run.stop();
+}
+
+#[test]
+fn a_second_process_on_the_same_data_directory_refuses_to_start_naming_the_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let data = data.to_str().unwrap();
+    let first = start(&["--data", data], &dir.path().join("first.log"), "", &[]);
+    let second = std::process::Command::new(binary_support::exe())
+        .args(["--data", data, "--json"])
+        .output()
+        .unwrap();
+    assert!(!second.status.success());
+    assert!(second.stdout.is_empty(), "the second printed no URLs");
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    let pid = format!("pid {}", first.child.id());
+    assert!(
+        stderr.contains("in use by another tidings-sandbox"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(&pid), "{stderr}");
+    first.stop();
+    // Released on exit: a new process may take it.
+    let third = start(&["--data", data], &dir.path().join("third.log"), "", &[]);
+    third.stop();
+}
+
+/// Sends emails and messages from `workers` tasks until `stop_at` are acknowledged or
+/// `planned` were attempted; the acknowledged ids (`e:` emails, `m:` messages).
+async fn burst(
+    run: &binary_support::Running,
+    workers: usize,
+    planned: usize,
+    kill_at: usize,
+) -> (Vec<String>, usize) {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let acked = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let attempted = Arc::new(AtomicUsize::new(0));
+    let client = reqwest::Client::new();
+    let (e, m) = (run.url("email"), run.url("messaging"));
+    let (key, mkey) = (run.email_key(), run.messaging_key());
+    let mut tasks = Vec::new();
+    for _ in 0..workers {
+        let (acked, attempted, client) = (acked.clone(), attempted.clone(), client.clone());
+        let (e, m, key, mkey) = (e.clone(), m.clone(), key.clone(), mkey.clone());
+        tasks.push(tokio::spawn(async move {
+            loop {
+                let n = attempted.fetch_add(1, Ordering::SeqCst);
+                if n >= planned {
+                    return;
+                }
+                let (url, key, body) = if n % 2 == 0 {
+                    (format!("{e}/v1/emails"), &key, email(&format!("burst {n}")))
+                } else {
+                    (
+                        format!("{m}/v1/messages"),
+                        &mkey,
+                        sms(&format!("burst {n}")),
+                    )
+                };
+                let Ok(response) = client.post(url).bearer_auth(key).json(&body).send().await
+                else {
+                    return; // the process is gone
+                };
+                if response.status().as_u16() != 202 {
+                    return;
+                }
+                let Ok(body) = response.json::<serde_json::Value>().await else {
+                    return;
+                };
+                let id = match body["id"].as_str() {
+                    Some(id) => format!("e:{id}"),
+                    None => format!("m:{}", body["message_uuid"].as_str().unwrap_or_default()),
+                };
+                acked.lock().unwrap().push(id);
+            }
+        }));
+    }
+    // Kill while the burst is in full flight.
+    let pid = run.child.id();
+    while acked.lock().unwrap().len() < kill_at {
+        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+    }
+    let _ = std::process::Command::new("kill")
+        .args(["-9", &pid.to_string()])
+        .status();
+    for task in tasks {
+        let _ = task.await;
+    }
+    let ids = acked.lock().unwrap().clone();
+    (ids, attempted.load(Ordering::SeqCst).min(planned))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn kill_9_in_the_middle_of_a_burst_loses_no_acknowledged_email_or_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let data = data.to_str().unwrap();
+    let mut checked = 0;
+    for round in 0..2 {
+        let log = dir.path().join(format!("round{round}.log"));
+        let mut run = start(&["--data", data, "--rate-limit", "off"], &log, "", &[]);
+        let (acked, attempted) = burst(&run, 16, 4_000, 1_600).await;
+        let _ = run.child.wait();
+        assert!(attempted > acked.len(), "the kill came mid-burst");
+        let run = start(
+            &["--data", data, "--rate-limit", "off"],
+            &dir.path().join(format!("check{round}.log")),
+            "",
+            &[],
+        );
+        let (e, m) = (run.url("email"), run.url("messaging"));
+        let (key, mkey) = (run.email_key(), run.messaging_key());
+        let client = reqwest::Client::new();
+        let mut missing = Vec::new();
+        for chunk in acked.chunks(64) {
+            let checks = chunk.iter().map(|id| {
+                let (url, key) = match id.split_once(':') {
+                    Some(("e", id)) => (format!("{e}/v1/emails/{id}"), &key),
+                    Some((_, id)) => (format!("{m}/v1/messages/{id}"), &mkey),
+                    None => unreachable!(),
+                };
+                let client = client.clone();
+                async move {
+                    let status = client
+                        .get(url)
+                        .bearer_auth(key)
+                        .send()
+                        .await
+                        .unwrap()
+                        .status();
+                    (id, status.as_u16())
+                }
+            });
+            for (id, status) in futures_util::future::join_all(checks).await {
+                if status != 200 {
+                    missing.push(format!("{id} ({status})"));
+                }
+            }
+        }
+        assert!(
+            missing.is_empty(),
+            "round {round}: {} of {} acknowledged sends lost: {:?}",
+            missing.len(),
+            acked.len(),
+            &missing[..missing.len().min(10)]
+        );
+        checked += acked.len();
+        run.stop();
+    }
+    assert!(checked >= 3_000, "{checked} acknowledged sends checked");
+}
+
+#[tokio::test]
+async fn a_full_disk_answers_507_logs_it_and_keeps_every_acknowledged_email() {
+    let dir = tempfile::tempdir().unwrap();
+    let data_dir = dir.path().join("data");
+    let data = data_dir.to_str().unwrap();
+    // The first run makes the database; the second runs with a file size limit just above it
+    // (RLIMIT_FSIZE through `ulimit -f`, in 512-byte blocks; SIGXFSZ ignored, so a write past
+    // it fails with EFBIG as on a full disk).
+    start(&["--data", data], &dir.path().join("first.log"), "", &[]).stop();
+    let size: u64 = std::fs::read_dir(&data_dir)
+        .unwrap()
+        .map(|f| f.unwrap().metadata().unwrap().len())
+        .max()
+        .unwrap();
+    let blocks = (size + 192 * 1024) / 512;
+    let shell = format!("trap '' XFSZ; ulimit -f {blocks};");
+    let log = dir.path().join("full.log");
+    let run = start(&["--data", data, "--rate-limit", "off"], &log, &shell, &[]);
+    let (e, key) = (run.url("email"), run.email_key());
+    let mut acked = Vec::new();
+    let mut refused = 0;
+    let text = "x".repeat(8 * 1024);
+    for n in 0..400 {
+        let body = json!({"from": "ada@example.com", "to": ["grace@example.com"],
+                          "subject": format!("full {n}"), "text": text});
+        let (status, body) = call(Method::POST, &format!("{e}/v1/emails"), &key, Some(body)).await;
+        match status {
+            202 => acked.push(body["id"].as_str().unwrap().to_owned()),
+            507 => {
+                assert_eq!(body["error"]["code"], "insufficient_storage", "{body}");
+                refused += 1;
+                if refused == 5 {
+                    break;
+                }
+            }
+            other => panic!("{other}: {body}"),
+        }
+    }
+    assert!(
+        !acked.is_empty() && refused == 5,
+        "{} acked, {refused} refused",
+        acked.len()
+    );
+    // A refused email is not listed either (never half a record).
+    let (_, page) = call(Method::GET, &format!("{e}/v1/emails?limit=100"), &key, None).await;
+    let listed = page["data"].as_array().unwrap().len();
+    assert_eq!(listed, acked.len().min(100), "{page}");
+    let text = run.wait_log("cannot write to the data directory");
+    assert!(
+        text.contains("cannot write to the data directory"),
+        "{text}"
+    );
+    assert!(
+        text.contains("status=507"),
+        "the refusals are logged: {text}"
+    );
+    if std::env::var_os("SHOW_LOG").is_some() {
+        eprintln!("{text}");
+    }
+    run.stop();
+
+    let run = start(&["--data", data], &dir.path().join("after.log"), "", &[]);
+    let e = run.url("email");
+    for id in &acked {
+        let (status, _) = call(Method::GET, &format!("{e}/v1/emails/{id}"), &key, None).await;
+        assert_eq!(status, 200, "acknowledged email {id} lost");
+    }
+    let (_, page) = call(Method::GET, &format!("{e}/v1/emails?limit=100"), &key, None).await;
+    assert_eq!(page["data"].as_array().unwrap().len(), acked.len().min(100));
+    run.stop();
+}
+
+#[tokio::test]
+async fn an_attachment_content_type_with_a_space_or_a_line_break_is_refused_whole() {
+    let sandbox = tidings_sandbox::Sandbox::start().await.unwrap();
+    let (e, key) = (
+        sandbox.email.base_url().to_owned(),
+        sandbox.email.api_key().to_owned(),
+    );
+    let good = json!({"filename": "a.txt", "content": "aGVsbG8=", "content_type": "text/plain"});
+    for bad in ["text plain", "text/plain\r\nX-Injected: 1", "text/plain\n"] {
+        let body = json!({"from": "ada@example.com", "to": ["grace@example.com"], "subject": "att",
+                          "text": "x", "attachments": [good.clone(),
+                          {"filename": "b.txt", "content": "aGVsbG8=", "content_type": bad}]});
+        let (status, body) = call(Method::POST, &format!("{e}/v1/emails"), &key, Some(body)).await;
+        assert_eq!(status, 400, "{bad:?}: {body}");
+        assert_eq!(
+            body["error"]["param"], "attachments[1].content_type",
+            "{body}"
+        );
+        assert!(
+            body["error"]["message"].as_str().unwrap().contains("MIME"),
+            "{body}"
+        );
+    }
+    // Nothing was kept, in the API or the inbox.
+    let (_, page) = call(Method::GET, &format!("{e}/v1/emails"), &key, None).await;
+    assert_eq!(page["data"].as_array().unwrap().len(), 0, "{page}");
+    assert!(sandbox.inbox.emails().all().is_empty());
+    // The good one alone goes through, with its source, headers and attachment.
+    let body = json!({"from": "ada@example.com", "to": ["grace@example.com"], "subject": "att",
+                      "text": "x", "attachments": [good]});
+    let (status, sent) = call(Method::POST, &format!("{e}/v1/emails"), &key, Some(body)).await;
+    assert_eq!(status, 202, "{sent}");
+    let kept = &sandbox.inbox.emails().all()[0];
+    assert_eq!(kept.attachments.len(), 1);
+    assert!(
+        sandbox
+            .inbox
+            .raw_email(&kept.id)
+            .is_some_and(|r| !r.is_empty())
+    );
+    sandbox.shutdown().await;
+}
