@@ -7,9 +7,9 @@
 //! $ cargo run -p tidings --example email
 //! ```
 
+use futures_util::TryStreamExt;
 use tidings::ErrorKind;
 use tidings::email::{EmailClient, ListEmailsQuery, SendEmailRequest};
-use futures_util::TryStreamExt;
 
 #[tokio::main]
 async fn main() -> Result<(), tidings::Error> {

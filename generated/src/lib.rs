@@ -43,7 +43,8 @@
 
 pub use tidings_runtime::{
     ApiError, Call, CallContext, CallOptions, Client, ClientBuilder, DecodeError, Error, ErrorKind,
-    ItemStream, RateLimit, Result, RetryPolicy, Secret, TimeoutKind, TooLarge, WebhookFailure,
+    ItemStream, RateLimit, Result, RetryPolicy, Secret, SmtpReply, TimeoutKind, TooLarge,
+    WebhookFailure,
 };
 
 /// The engine underneath (`tidings-runtime`), for what the re-exports leave out: the untyped

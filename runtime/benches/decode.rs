@@ -7,10 +7,10 @@
 
 use std::collections::BTreeMap;
 
-use tidings_runtime::object::{self, Decode};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde::Deserialize;
 use serde::de::{Error, MapAccess};
+use tidings_runtime::object::{self, Decode};
 
 const JSON: &str = r#"{"id":"ev_01HZX3","type":"email.delivered","email_id":"em_01HZX2",
 "created_at":"2026-11-24T10:00:00Z","to":["ada@example.com","grace@example.com"],

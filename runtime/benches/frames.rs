@@ -6,8 +6,8 @@
 
 use std::hint::black_box;
 
-use tidings_runtime::realtime::Frame;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use tidings_runtime::realtime::Frame;
 
 fn frames(c: &mut Criterion) {
     let event_data = r#"{"order":1234,"status":"shipped","items":[{"sku":"A-1","qty":2},{"sku":"B-7","qty":1}],"note":"leave at the door"}"#;

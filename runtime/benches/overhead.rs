@@ -15,9 +15,9 @@
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use tidings_runtime::*;
 use criterion::{Criterion, Throughput, criterion_group};
 use futures_util::future::join_all;
+use tidings_runtime::*;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// Counts allocations made on threads that switched counting on.

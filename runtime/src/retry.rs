@@ -110,6 +110,8 @@ impl RetryPolicy {
             Transience::Status(status) | Transience::Throttled(Some(status)) => {
                 self.statuses.contains(&status)
             }
+            // SMTP's own rule (RFC 5321 section 4.2.1): 4xx is transient, 5xx permanent.
+            Transience::SmtpReply(code) => (400..500).contains(&code),
             // The client's own limiter already waited as long as the deadline allows.
             Transience::Throttled(None)
             | Transience::LimiterUnavailable
@@ -166,6 +168,8 @@ pub(crate) enum Transience {
     Connection,
     /// The server answered with this error status.
     Status(u16),
+    /// An SMTP relay's failure reply, with its reply code (not an HTTP status).
+    SmtpReply(u16),
     /// Rate limited: by the server (its status), or by the client's own limiter (`None`).
     Throttled(Option<u16>),
     /// A shared rate limiter could not be reached.

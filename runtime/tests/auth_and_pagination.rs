@@ -6,10 +6,10 @@ mod common;
 use std::sync::Arc;
 
 use common::*;
-use tidings_runtime::*;
 use futures_util::StreamExt;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
+use tidings_runtime::*;
 
 #[tokio::test]
 async fn bearer_header_is_the_default_and_the_key_stays_out_of_the_url() {

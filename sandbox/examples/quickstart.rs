@@ -173,7 +173,8 @@ async fn messaging(sandbox: &Sandbox, inbox: &TestServer, secret: &str) -> Resul
             let mut headers = tidings_runtime::reqwest::header::HeaderMap::new();
             for (name, value) in &r.headers {
                 let name =
-                    tidings_runtime::reqwest::header::HeaderName::from_bytes(name.as_bytes()).ok()?;
+                    tidings_runtime::reqwest::header::HeaderName::from_bytes(name.as_bytes())
+                        .ok()?;
                 headers.insert(name, value.parse().ok()?);
             }
             match tidings::messaging::verify_webhook(secret, &headers, &r.body).ok()? {

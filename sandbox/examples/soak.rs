@@ -26,11 +26,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use futures_util::StreamExt;
 use tidings::email::{EmailClient, ListEmailsQuery, SendEmailRequest};
 use tidings_runtime::{CallOptions, ErrorKind};
 use tidings_sandbox::server::RateLimit;
 use tidings_sandbox::{EmailSandbox, EmailSandboxConfig};
-use futures_util::StreamExt;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 

@@ -24,11 +24,11 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
+use serde::{Deserialize, Serialize};
 use tidings::email::EmailClient;
 use tidings_runtime::ratelimit::redis::{RedisLimiter, WhenUnreachable};
 use tidings_sandbox::server::RateLimit;
 use tidings_sandbox::{EmailSandbox, EmailSandboxConfig};
-use serde::{Deserialize, Serialize};
 
 pub use soak::Settings as SoakSettings;
 use soak::{BoxError, ClientStats, FaultProxy, Report, Settings};

@@ -68,10 +68,11 @@ async fn a_body_past_the_operations_size_is_a_413_with_the_error_body() {
 /// messaging sandbox answers 422 with the spec's error body one character past it.
 #[tokio::test]
 async fn an_sms_text_past_the_sms_text_size_is_a_422_naming_the_field() {
-    let sandbox =
-        tidings_sandbox::MessagingSandbox::start(tidings_sandbox::MessagingSandboxConfig::default())
-            .await
-            .unwrap();
+    let sandbox = tidings_sandbox::MessagingSandbox::start(
+        tidings_sandbox::MessagingSandboxConfig::default(),
+    )
+    .await
+    .unwrap();
     let http = reqwest::Client::new();
     let url = format!("{}/v1/messages", sandbox.base_url());
     let post = |chars: usize| {

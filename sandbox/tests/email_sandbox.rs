@@ -9,6 +9,8 @@ mod email_support;
 use std::collections::HashSet;
 use std::time::Duration;
 
+use email_support::{Receiver, client_headers, eventually};
+use futures_util::StreamExt;
 use tidings::email::{
     CreateContactRequest, CreateWebhookRequest, EmailClient, EmailEvent, EmailStatus,
     ErrorResponse, ListContactsQuery, ListEmailsQuery, SendEmailRequest, WebhookEventType,
@@ -18,8 +20,6 @@ use tidings_sandbox::email::{EmailSandbox, EmailSandboxConfig};
 use tidings_sandbox::server::{
     DeliveryOutcome, RateLimit, WebhookRetry, WebhookTarget, generate_secret,
 };
-use email_support::{Receiver, client_headers, eventually};
-use futures_util::StreamExt;
 
 const WAIT: Duration = Duration::from_secs(20);
 
@@ -171,8 +171,12 @@ async fn registered_webhook_endpoints_get_their_events_signed_with_their_own_sec
         .await
         .unwrap();
     let received = receiver.next(WAIT).await;
-    match tidings::email::verify_webhook(&secret, &client_headers(&received.headers), &received.body)
-        .unwrap()
+    match tidings::email::verify_webhook(
+        &secret,
+        &client_headers(&received.headers),
+        &received.body,
+    )
+    .unwrap()
     {
         EmailEvent::ContactCreated(data) => assert_eq!(data.id, contact.id),
         other => panic!("expected contact.created, got {other:?}"),

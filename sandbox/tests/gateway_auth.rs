@@ -11,12 +11,12 @@ use axum::Router;
 use axum::extract::Request;
 use axum::response::Response;
 use axum::routing::post;
+use serde_json::{Value, json};
 use tidings_runtime::{
     AuthScheme, Client, CredentialSpec, ErrorKind, ErrorSpec, MintRequest, OperationSpec,
     RateLimitHeaders, RetrySpec, Secret, ServiceSpec, TimeoutSpec,
 };
 use tidings_sandbox::server::{Gateway, Incoming};
-use serde_json::{Value, json};
 
 static CREDENTIALS: &[CredentialSpec] = &[
     CredentialSpec {

@@ -8,10 +8,10 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use serde_json::{Value, json};
 use tidings::email::SendEmailRequest;
 use tidings::messaging::Message;
 use tidings_sandbox::{Retention, Sandbox, SandboxConfig};
-use serde_json::{Value, json};
 
 const WAIT: Duration = Duration::from_secs(10);
 
@@ -437,18 +437,20 @@ async fn the_binary_with_data_keeps_keys_and_emails_across_a_restart_and_fixed_k
 #[tokio::test]
 async fn a_failing_realtime_webhook_is_recorded_with_its_attempts_and_redelivery_answers_typed_errors()
  {
-    let receiver =
-        tidings_tests::TestServer::start(|_| tidings_tests::Reply::json(500, json!({"error": "down"})))
-            .await;
+    let receiver = tidings_tests::TestServer::start(|_| {
+        tidings_tests::Reply::json(500, json!({"error": "down"}))
+    })
+    .await;
     let mut config = SandboxConfig::default();
     config.realtime = config
         .realtime
         .webhook_url(format!("{}/hooks", receiver.url()));
     config.realtime.webhook_attempts = 2;
     let sandbox = Sandbox::start_with(config).await.unwrap();
-    let connection = tidings::pusher::connection(&sandbox.realtime.ws_url(), sandbox.realtime.key())
-        .connect()
-        .unwrap();
+    let connection =
+        tidings::pusher::connection(&sandbox.realtime.ws_url(), sandbox.realtime.key())
+            .connect()
+            .unwrap();
     let mut channel = connection.subscribe("news").unwrap();
     channel.wait_subscribed(WAIT).await.unwrap();
 

@@ -8,13 +8,13 @@ mod inbox_support;
 
 use std::time::Duration;
 
+use inbox_support::{Browser, ONE_BROWSER};
+use serde_json::json;
 use tidings::email::{Attachment, SendEmailRequest};
 use tidings::messaging::{Message, TemplateContent};
 use tidings_sandbox::server::{WebhookTarget, generate_secret};
 use tidings_sandbox::{Sandbox, SandboxConfig};
 use tidings_tests::{Reply, TestServer};
-use inbox_support::{Browser, ONE_BROWSER};
-use serde_json::json;
 
 const SECOND: Duration = Duration::from_secs(1);
 const SLOW: Duration = Duration::from_secs(10);

@@ -9,9 +9,9 @@ mod limits_common;
 
 use std::time::{Duration, Instant};
 
+use limits_common::*;
 use tidings_sandbox::server::HttpLimits;
 use tidings_sandbox::{EmailSandbox, EmailSandboxConfig, MessagingSandbox, MessagingSandboxConfig};
-use limits_common::*;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 #[global_allocator]

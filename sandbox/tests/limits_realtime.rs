@@ -8,11 +8,11 @@ mod limits_common;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use futures_util::{SinkExt, StreamExt};
+use limits_common::*;
 use tidings_runtime::{Method, PusherSigner, Secret, SignableRequest};
 use tidings_sandbox::realtime::{RealtimeConfig, RealtimeSandbox, codes};
 use tidings_sandbox::server::HttpLimits;
-use futures_util::{SinkExt, StreamExt};
-use limits_common::*;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 

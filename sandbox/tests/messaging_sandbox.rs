@@ -9,6 +9,8 @@ mod support;
 
 use std::time::Duration;
 
+use futures_util::StreamExt;
+use support::{Receiver, client_headers, eventually};
 use tidings::messaging::{
     Channel, ErrorResponse, ListMessagesQuery, ListTemplatesQuery, Message, MessageStatus,
     MessagingClient, MessagingEvent, TemplateContent, TemplateStatus, UpdateMessageRequest,
@@ -17,8 +19,6 @@ use tidings::messaging::{
 use tidings_runtime::ErrorKind;
 use tidings_sandbox::messaging::{MessagingSandbox, MessagingSandboxConfig};
 use tidings_sandbox::server::{WebhookTarget, generate_secret};
-use futures_util::StreamExt;
-use support::{Receiver, client_headers, eventually};
 
 const WAIT: Duration = Duration::from_secs(20);
 

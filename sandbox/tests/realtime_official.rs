@@ -11,8 +11,8 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use tidings::pusher::{self, ConnectionState, MasterKey};
 use realtime_common::*;
+use tidings::pusher::{self, ConnectionState, MasterKey};
 use tokio::sync::mpsc;
 
 /// A Node script whose stdout lines arrive on a channel; killed on drop.

@@ -9,12 +9,12 @@ mod realtime_common;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use realtime_common::*;
 use tidings::pusher::{self, ConnectionEvent, ConnectionState, Frame, MasterKey};
 use tidings::realtime::{BatchEvent, GetChannelQuery, ListChannelsQuery, TriggerEventRequest};
 use tidings_runtime::reqwest;
 use tidings_runtime::{ErrorKind, Method, PusherSigner, Secret, SignableRequest};
 use tidings_sandbox::realtime::{RealtimeConfig, RealtimeSandbox, codes};
-use realtime_common::*;
 
 #[tokio::test]
 async fn our_trigger_reaches_our_client_on_public_private_presence_and_encrypted_channels() {
@@ -214,7 +214,9 @@ async fn every_request_is_signature_checked_and_limits_are_enforced() {
     assert_eq!(err.kind(), ErrorKind::Auth);
     assert!(!err.to_string().contains("not-the-secret"));
     match &err {
-        tidings::Error::Auth(api) => assert!(api.body_excerpt.contains("auth_signature"), "{api:?}"),
+        tidings::Error::Auth(api) => {
+            assert!(api.body_excerpt.contains("auth_signature"), "{api:?}")
+        }
         other => panic!("{other:?}"),
     }
     for (status, what) in [

@@ -13,10 +13,10 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
+use realtime_common::*;
 use tidings::pusher;
 use tidings::realtime::WebhookEvent;
 use tidings_sandbox::realtime::{RealtimeConfig, RealtimeSandbox};
-use realtime_common::*;
 
 #[derive(Clone, Default)]
 struct Receiver {

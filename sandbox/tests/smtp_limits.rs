@@ -9,10 +9,10 @@ mod smtp_support;
 
 use std::time::{Duration, Instant};
 
+use smtp_support::{auth_plain, connect, connect_tls, logged_in};
 use tidings::email::ListEmailsQuery;
 use tidings_sandbox::email::{EmailSandbox, EmailSandboxConfig};
 use tidings_sandbox::smtp::SmtpConfig;
-use smtp_support::{auth_plain, connect, connect_tls, logged_in};
 use tokio::io::AsyncWriteExt;
 
 async fn sandbox(smtp: SmtpConfig) -> EmailSandbox {

@@ -8,13 +8,13 @@
 #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
 
 use base64::Engine as _;
+use hmac::{Hmac, Mac};
+use serde_json::json;
 use tidings_runtime::{
     AuthScheme, Client, CredentialSpec, Error, ErrorKind, ErrorSpec, FailureWhen, InSuccessSpec,
     MintRequest, OperationSpec, RateLimitHeaders, RetrySpec, Secret, ServiceSpec, TimeoutSpec,
 };
 use tidings_tests::{Reply, TestServer};
-use hmac::{Hmac, Mac};
-use serde_json::json;
 
 const SID: &str = "AC0123456789abcdef";
 const TOKEN: &str = "auth-token-very-secret";

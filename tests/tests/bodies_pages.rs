@@ -17,15 +17,15 @@ mod generated {
     include!(concat!(env!("OUT_DIR"), "/bodies_server.rs"));
 }
 
-use tidings_runtime::form::FilePart;
-use tidings_runtime::{ErrorKind, NextPage};
-use tidings_tests::{Recorded, Reply, TestServer};
 use futures_util::StreamExt;
 use generated::bodies::{
     BodiesClient, Contact, CreateMessageRequest, ListByTokenQuery, ListListsQuery,
     ListMessagesQuery, ListNumberedQuery, ListOffsetQuery, SendOptions, Upload,
 };
 use serde_json::json;
+use tidings_runtime::form::FilePart;
+use tidings_runtime::{ErrorKind, NextPage};
+use tidings_tests::{Recorded, Reply, TestServer};
 
 const KEY: &str = "test-key-bodies-0123";
 

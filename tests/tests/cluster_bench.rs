@@ -17,9 +17,9 @@ use std::process::Stdio;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use cluster_common::{Cluster, connected, subscribed};
+use realtime_common::{KEY, Sockudo, node_peers};
 use tidings::pusher::ConnectionState;
 use tidings::realtime::RealtimeClient;
-use realtime_common::{KEY, Sockudo, node_peers};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 const LATENCY_EVENTS: usize = 300;

@@ -10,9 +10,9 @@ mod realtime_common;
 use std::time::{Duration, Instant};
 
 use cluster_common::{Cluster, Which, api_client, connected, next_named, subscribed};
+use realtime_common::MASTER_KEY;
 use tidings::pusher::{ConnectionState, MasterKey};
 use tidings_runtime::realtime::{Channel, Connection};
-use realtime_common::MASTER_KEY;
 
 #[tokio::test]
 async fn cluster_trigger_through_node_a_reaches_our_client_on_node_b() {

@@ -4,13 +4,13 @@
 
 #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
 
-use tidings::email::*;
-use tidings_runtime::{CallOptions, ErrorKind};
-use tidings_tests::{Recorded, Reply, TestServer};
 use futures_util::StreamExt;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
+use tidings::email::*;
+use tidings_runtime::{CallOptions, ErrorKind};
+use tidings_tests::{Recorded, Reply, TestServer};
 
 const KEY: &str = "test-api-key-0123456789";
 const AT: &str = "2026-11-22T10:00:00Z";

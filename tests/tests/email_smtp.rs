@@ -285,9 +285,13 @@ async fn a_wrong_api_key_is_an_auth_error() {
         .unwrap();
     let request = SendEmailRequest::new("ada@example.com", ["grace@example.com"]).text("Hi");
     let err = relay.send(&request).await.unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::Auth, "{err}");
-    assert_eq!(err.status(), Some(535));
+    assert_eq!(err.kind(), ErrorKind::Smtp, "{err}");
+    let reply = err.smtp_reply().unwrap();
+    assert_eq!(reply.code, 535);
+    assert!(reply.is_auth_failure());
+    assert_eq!(err.status(), None, "an SMTP reply is not an HTTP status");
     assert!(!err.is_retryable());
+    assert!(err.to_string().contains("check the API key"), "{err}");
     assert!(
         !format!("{err:?} {err}").contains("wrong"),
         "no key in errors"
@@ -309,16 +313,16 @@ async fn a_4xx_answer_is_retryable_and_retried_by_the_relay() {
         .unwrap();
     let request = SendEmailRequest::new("ada@example.com", ["tempfail-1@example.com"]).text("Hi");
     let err = relay.send(&request).await.unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::RateLimited, "{err}");
+    assert_eq!(err.kind(), ErrorKind::Smtp, "{err}");
     assert!(err.is_retryable());
-    assert_eq!(err.status(), Some(452));
-    let api = err.api_error().unwrap();
-    assert_eq!(api.code.as_deref(), Some("4.3.1"));
-    assert!(
-        api.message
-            .as_deref()
-            .unwrap()
-            .contains("Insufficient system storage")
+    let reply = err.smtp_reply().unwrap();
+    assert_eq!(reply.code, 452);
+    assert!(reply.is_transient());
+    assert_eq!(reply.enhanced.as_deref(), Some("4.3.1"));
+    assert_eq!(reply.message, "Insufficient system storage");
+    assert_eq!(
+        err.to_string(),
+        "SMTP relay refused for now (transient): 452 4.3.1 Insufficient system storage"
     );
     assert_eq!(
         peer.rcpts(),
@@ -338,12 +342,22 @@ async fn a_5xx_answer_is_a_typed_permanent_error_and_not_retried() {
         .unwrap();
     let request = SendEmailRequest::new("ada@example.com", ["reject-1@example.com"]).text("Hi");
     let err = relay.send(&request).await.unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::Api, "{err}");
+    assert_eq!(err.kind(), ErrorKind::Smtp, "{err}");
     assert!(!err.is_retryable());
-    assert_eq!(err.status(), Some(550));
-    let api = err.api_error().unwrap();
-    assert_eq!(api.code.as_deref(), Some("5.1.1"));
-    assert!(api.message.as_deref().unwrap().contains("User unknown"));
+    assert_eq!(err.status(), None);
+    let reply = err.smtp_reply().unwrap();
+    assert_eq!(
+        (
+            reply.code,
+            reply.enhanced.as_deref(),
+            reply.message.as_str()
+        ),
+        (550, Some("5.1.1"), "User unknown")
+    );
+    assert_eq!(
+        err.to_string(),
+        "SMTP relay refused (permanent): 550 5.1.1 User unknown"
+    );
     assert_eq!(peer.rcpts(), ["reject-1@example.com"], "sent once");
 }
 

@@ -15,8 +15,8 @@ use std::path::PathBuf;
 
 use providers_common::Prism;
 
-use tidings_runtime::RetryPolicy;
 use serde_json::json;
+use tidings_runtime::RetryPolicy;
 
 const KEY: &str = "export-test-key-0123456789";
 const UUID: &str = "aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee";
@@ -406,8 +406,8 @@ async fn names_and_types_constructs_pass_prism_validation() {
         tidings_codegen::check::check_file(&root().join("tests/specs/shapes.yaml")).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let document = dir.path().join("shapes.openapi.json");
-    let text =
-        serde_json::to_string_pretty(&tidings_codegen::export::openapi::document(&service)).unwrap();
+    let text = serde_json::to_string_pretty(&tidings_codegen::export::openapi::document(&service))
+        .unwrap();
     std::fs::write(&document, text).unwrap();
     let prism = exported(document.to_str().unwrap()).await;
     let client = ShapesClient::builder()

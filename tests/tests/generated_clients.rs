@@ -4,12 +4,14 @@
 
 #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
 
-use tidings::email::{EmailClient, EmailEvent, EmailStatus, ListEmailsQuery, SendEmailRequest, Tag};
+use futures_util::StreamExt;
+use serde_json::json;
+use tidings::email::{
+    EmailClient, EmailEvent, EmailStatus, ListEmailsQuery, SendEmailRequest, Tag,
+};
 use tidings::realtime::{RealtimeClient, TriggerEventRequest};
 use tidings_runtime::ErrorKind;
 use tidings_tests::{Reply, TestServer};
-use futures_util::StreamExt;
-use serde_json::json;
 
 const KEY: &str = "test-api-key-0123456789";
 

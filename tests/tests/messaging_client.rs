@@ -9,6 +9,8 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use futures_util::StreamExt;
+use serde_json::{Value, json};
 use tidings::messaging::{
     Channel, FileContent, ImageContent, ImageParameter, InstagramMessage, InstagramOptions,
     InstagramTag, ListMessagesQuery, ListTemplatesQuery, MediaLink, Message, MessageStatus,
@@ -19,8 +21,6 @@ use tidings::messaging::{
 use tidings_runtime::ErrorKind;
 use tidings_runtime::validate::Validator;
 use tidings_tests::{Recorded, Reply, TestServer};
-use futures_util::StreamExt;
-use serde_json::{Value, json};
 
 const KEY: &str = "msg-test-key-0123456789";
 const UUID: &str = "aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee";

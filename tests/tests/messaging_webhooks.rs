@@ -9,10 +9,10 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use serde_json::json;
 use tidings::messaging::{Channel, MessageStatus, MessageType, MessagingEvent, verify_webhook};
 use tidings_runtime::ErrorKind;
 use tidings_runtime::reqwest::header::{HeaderMap, HeaderValue};
-use serde_json::json;
 
 const SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 const OTHER_SECRET: &str = "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD";

@@ -13,12 +13,12 @@ pub mod generated {
 
 use std::sync::{Arc, Mutex};
 
-use tidings_runtime::ErrorKind;
-use tidings_sandbox::server::{Gateway, RequestContext, ServerError};
-use tidings_tests::{Reply, TestServer};
 use generated::shapes::*;
 use generated::shapes_server::{ShapesServer, router};
 use serde_json::json;
+use tidings_runtime::ErrorKind;
+use tidings_sandbox::server::{Gateway, RequestContext, ServerError};
+use tidings_tests::{Reply, TestServer};
 
 const KEY: &str = "shapes-test-key";
 

@@ -14,12 +14,12 @@
 
 mod providers_common;
 
+use futures_util::StreamExt;
+use providers_common::{Calls, Prism, prefer};
 use tidings_codegen::import::{ImportOptions, import_openapi};
 use tidings_providers::{sendgrid_imported as sg, twilio_imported as tw};
 use tidings_runtime::RetryPolicy;
 use tidings_tests::{Reply, TestServer};
-use futures_util::StreamExt;
-use providers_common::{Calls, Prism, prefer};
 
 const SID: &str = "ACaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
 const TOKEN: &str = "auth-token-not-a-secret";

@@ -7,10 +7,10 @@
 
 mod providers_common;
 
-use tidings_providers::postmark::*;
-use tidings_runtime::RetryPolicy;
 use futures_util::StreamExt;
 use providers_common::{Calls, Prism, prefer};
+use tidings_providers::postmark::*;
+use tidings_runtime::RetryPolicy;
 
 const TOKEN: &str = "server-token-not-a-secret";
 

@@ -11,12 +11,12 @@
 
 mod providers_common;
 
-use tidings_providers::sendgrid::*;
-use tidings_runtime::RetryPolicy;
-use tidings_tests::{Reply, TestServer};
 use futures_util::StreamExt;
 use providers_common::{Calls, Prism, prefer};
 use serde_json::json;
+use tidings_providers::sendgrid::*;
+use tidings_runtime::RetryPolicy;
+use tidings_tests::{Reply, TestServer};
 
 const KEY: &str = "SG.test-key-not-a-secret";
 const LIST_ID: &str = "ca7a3796-e8a8-4029-9ccb-df8937940562";

@@ -10,12 +10,12 @@
 
 mod providers_common;
 
-use tidings_providers::twilio::*;
-use tidings_runtime::RetryPolicy;
-use tidings_tests::{Reply, TestServer};
 use futures_util::StreamExt;
 use providers_common::{Calls, Prism, prefer};
 use serde_json::json;
+use tidings_providers::twilio::*;
+use tidings_runtime::RetryPolicy;
+use tidings_tests::{Reply, TestServer};
 
 const SID: &str = "ACaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
 const TOKEN: &str = "auth-token-not-a-secret";

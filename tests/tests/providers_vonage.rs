@@ -8,11 +8,11 @@
 
 mod providers_common;
 
+use providers_common::{Calls, Prism, prefer};
+use serde_json::json;
 use tidings_providers::vonage::*;
 use tidings_runtime::RetryPolicy;
 use tidings_tests::{Reply, TestServer};
-use providers_common::{Calls, Prism, prefer};
-use serde_json::json;
 
 const KEY: &str = "abcd1234";
 const SECRET: &str = "secret-not-a-secret";

@@ -14,8 +14,8 @@ use std::process::Stdio;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use tidings::pusher::{self, ConnectionState};
 use realtime_common::{APP_ID, KEY, SECRET, Sockudo, node_peers};
+use tidings::pusher::{self, ConnectionState};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 const TRIGGERS: usize = 3000;

@@ -36,9 +36,10 @@ async fn a_wrong_app_key_fails_with_the_servers_reason_and_close_code() {
 #[tokio::test]
 async fn a_wrong_websocket_url_says_what_the_server_answered_when_the_wait_ends() {
     // An HTTP server that is not a WebSocket endpoint: every upgrade gets a 404.
-    let http =
-        tidings_tests::TestServer::start(|_| tidings_tests::Reply::json(404, serde_json::json!({})))
-            .await;
+    let http = tidings_tests::TestServer::start(|_| {
+        tidings_tests::Reply::json(404, serde_json::json!({}))
+    })
+    .await;
     let connection = pusher::connection(&http.url(), "key").connect().unwrap();
     let err = connection
         .wait_for(ConnectionState::Connected, Duration::from_millis(1500))

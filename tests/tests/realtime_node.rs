@@ -8,8 +8,8 @@ mod realtime_common;
 use std::process::Stdio;
 use std::time::Duration;
 
-use tidings::pusher::{self, ConnectionState};
 use realtime_common::{APP_ID, KEY, SECRET, Sockudo, node_peers};
+use tidings::pusher::{self, ConnectionState};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 const WAIT: Duration = Duration::from_secs(20);

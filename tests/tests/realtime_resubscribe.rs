@@ -8,8 +8,8 @@ mod realtime_common;
 
 use std::time::Duration;
 
-use tidings::pusher::{self, ConnectionEvent, ConnectionState, Frame};
 use realtime_common::{KEY, SECRET, Sockudo};
+use tidings::pusher::{self, ConnectionEvent, ConnectionState, Frame};
 use tokio::sync::broadcast;
 
 const WAIT: Duration = Duration::from_secs(10);

@@ -22,9 +22,9 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use realtime_common::{KEY, Sockudo, node_peers};
 use tidings::pusher::{self, ConnectionState};
 use tidings_runtime::realtime::Channel;
-use realtime_common::{KEY, Sockudo, node_peers};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 /// Counts the bytes the process holds on the heap, to tell live data from allocator slack in

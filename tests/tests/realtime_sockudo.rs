@@ -8,12 +8,12 @@ mod realtime_common;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use realtime_common::{APP_ID, KEY, MASTER_KEY, SECRET, Sockudo};
 use tidings::pusher::{self, ConnectionEvent, ConnectionState, MasterKey};
 use tidings::realtime::{BatchEvent, WebhookEvent};
 use tidings_runtime::ErrorKind;
 use tidings_runtime::realtime::{Channel, Connection};
 use tidings_tests::{Reply, TestServer};
-use realtime_common::{APP_ID, KEY, MASTER_KEY, SECRET, Sockudo};
 
 const WAIT: Duration = Duration::from_secs(10);
 

@@ -420,7 +420,8 @@ async fn standard_webhook_secrets_stay_out_of_errors_and_debug() {
     // wrong secret, a tampered body, a stale timestamp and a bad secret all fail.
     for result in [
         tidings::email::verify_webhook(WEBHOOK_SECRET, &headers, body).map(|e| format!("{e:?}")),
-        tidings::messaging::verify_webhook(WEBHOOK_SECRET, &headers, body).map(|e| format!("{e:?}")),
+        tidings::messaging::verify_webhook(WEBHOOK_SECRET, &headers, body)
+            .map(|e| format!("{e:?}")),
         tidings::email::verify_webhook("whsec_d3Jvbmc=", &headers, body).map(|e| format!("{e:?}")),
         tidings::email::verify_webhook(WEBHOOK_SECRET, &headers, b"{}").map(|e| format!("{e:?}")),
         tidings::email::verify_webhook(&WEBHOOK_SECRET.replace('Q', "!"), &headers, body)

@@ -16,13 +16,13 @@ mod smtp_common;
 
 use std::time::{Duration, Instant};
 
-use tidings_runtime::smtp::{SmtpRelay, SmtpTls};
 use futures_util::StreamExt as _;
 use lettre::transport::smtp::PoolConfig;
 use lettre::transport::smtp::authentication::{Credentials, Mechanism};
 use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 use smtp_common::{KEY, Script, Sink, message};
+use tidings_runtime::smtp::{SmtpRelay, SmtpTls};
 
 const MESSAGES: usize = 1_000;
 const ROUNDS: usize = 3;

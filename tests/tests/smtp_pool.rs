@@ -9,8 +9,8 @@ mod smtp_common;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use tidings_runtime::{ErrorKind, RetryPolicy};
 use smtp_common::{Script, Sink, message};
+use tidings_runtime::{ErrorKind, RetryPolicy};
 
 #[tokio::test]
 async fn messages_sent_one_after_another_share_one_connection() {

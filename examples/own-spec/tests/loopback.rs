@@ -10,10 +10,10 @@ mod server {
 
 use std::sync::Arc;
 
-use tidings_runtime::ErrorKind;
-use tidings_sandbox::server::{Gateway, Resources};
 use own_spec::notes::{NewNote, NotesClient, SERVICE};
 use server::notes_server::{NotesServer, router};
+use tidings_runtime::ErrorKind;
+use tidings_sandbox::server::{Gateway, Resources};
 
 const KEY: &str = "notes-test-key";
 

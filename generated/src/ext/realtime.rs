@@ -164,11 +164,11 @@ impl RealtimeClient {
 /// Helpers of the realtime protocol for app servers (authorize channels, sign users in, verify
 /// webhooks) and for WebSocket clients (connect with this service's protocol).
 pub mod pusher {
+    use serde::Serialize;
     use tidings_runtime::Error;
     use tidings_runtime::Secret;
     use tidings_runtime::realtime as rt;
     use tidings_runtime::realtime::crypto;
-    use serde::Serialize;
 
     use crate::realtime::{EncryptedData, WEBSOCKET, WebhookBody};
 

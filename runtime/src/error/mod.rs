@@ -67,6 +67,11 @@ pub enum Error {
     },
     /// The server answered with an error status.
     Api(Box<ApiError>),
+    /// An SMTP relay refused with a failure reply (RFC 5321): its reply code, enhanced status
+    /// code and text. Not an HTTP status: [`Error::status`] is `None` for it. Transient (4xx)
+    /// replies are retryable, permanent (5xx) ones are not ([`SmtpReply::is_transient`]),
+    /// refused credentials included ([`SmtpReply::is_auth_failure`]).
+    Smtp(Box<SmtpReply>),
     /// A timeout elapsed.
     #[non_exhaustive]
     Timeout {
@@ -140,6 +145,15 @@ impl fmt::Display for Error {
                 Ok(())
             }
             Error::Api(api) => write!(f, "{api}"),
+            Error::Smtp(reply) if reply.is_auth_failure() => write!(
+                f,
+                "SMTP relay refused the credentials: {reply}; check the API key \
+                 (SmtpRelayBuilder::api_key) and the user name"
+            ),
+            Error::Smtp(reply) if reply.is_transient() => {
+                write!(f, "SMTP relay refused for now (transient): {reply}")
+            }
+            Error::Smtp(reply) => write!(f, "SMTP relay refused (permanent): {reply}"),
             Error::Timeout {
                 kind,
                 after,
@@ -187,6 +201,8 @@ pub enum ErrorKind {
     RateLimited,
     /// See [`Error::Api`].
     Api,
+    /// See [`Error::Smtp`].
+    Smtp,
     /// See [`Error::Timeout`].
     Timeout,
     /// See [`Error::Transport`].
@@ -416,6 +432,56 @@ impl fmt::Display for ApiError {
     }
 }
 
+/// A failure reply of an SMTP relay: `550 5.1.1 User unknown`.
+///
+/// The text comes from the relay, so it is bounded ([`MESSAGE_LIMIT`], [`CODE_LIMIT`]) and its
+/// control characters escaped, like an [`ApiError`]'s.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SmtpReply {
+    /// The reply code, e.g. 550 (RFC 5321 section 4.2).
+    pub code: u16,
+    /// The enhanced status code, e.g. `"5.1.1"` (RFC 3463), when the reply has one.
+    pub enhanced: Option<String>,
+    /// The reply text after the codes, lines joined by spaces.
+    pub message: String,
+}
+
+impl SmtpReply {
+    /// A reply from its code, enhanced status code and text (bounded and escaped here).
+    pub fn new(code: u16, enhanced: Option<&str>, message: &str) -> SmtpReply {
+        SmtpReply {
+            code,
+            enhanced: enhanced.map(|e| bounded_text(e, CODE_LIMIT)),
+            message: bounded_text(message.trim(), MESSAGE_LIMIT),
+        }
+    }
+
+    /// Whether the relay may accept later (a 4xx reply, RFC 5321 section 4.2.1); a 5xx reply
+    /// is permanent.
+    pub fn is_transient(&self) -> bool {
+        (400..500).contains(&self.code)
+    }
+
+    /// Whether the relay refused the credentials (530, 534, 535, 538, or enhanced `5.7.8`).
+    pub fn is_auth_failure(&self) -> bool {
+        matches!(self.code, 530 | 534 | 535 | 538) || self.enhanced.as_deref() == Some("5.7.8")
+    }
+}
+
+impl fmt::Display for SmtpReply {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.code)?;
+        if let Some(enhanced) = &self.enhanced {
+            write!(f, " {}", Escaped(enhanced, CODE_LIMIT))?;
+        }
+        if !self.message.is_empty() {
+            write!(f, " {}", Escaped(&self.message, MESSAGE_LIMIT))?;
+        }
+        Ok(())
+    }
+}
+
 /// A body that did not decode into the expected type.
 #[derive(Debug)]
 #[non_exhaustive]
@@ -557,6 +623,7 @@ impl Error {
             Error::Auth(_) => ErrorKind::Auth,
             Error::RateLimited { .. } => ErrorKind::RateLimited,
             Error::Api(_) => ErrorKind::Api,
+            Error::Smtp(_) => ErrorKind::Smtp,
             Error::Timeout { .. } => ErrorKind::Timeout,
             Error::Transport { .. } => ErrorKind::Transport,
             Error::Decode(_) => ErrorKind::Decode,
@@ -567,7 +634,8 @@ impl Error {
         }
     }
 
-    /// The HTTP status of the server's answer, when there was one.
+    /// The HTTP status of the server's answer, when there was one (never an SMTP reply code:
+    /// see [`Error::smtp_reply`]).
     pub fn status(&self) -> Option<u16> {
         match self {
             Error::Auth(api) | Error::Api(api) => Some(api.status),
@@ -593,6 +661,14 @@ impl Error {
     /// [`ApiError`]. Generated `ErrorCode::of` reads it.
     pub fn code(&self) -> Option<&str> {
         self.api_error().and_then(|api| api.code.as_deref())
+    }
+
+    /// The SMTP relay's failure reply, for [`Error::Smtp`].
+    pub fn smtp_reply(&self) -> Option<&SmtpReply> {
+        match self {
+            Error::Smtp(reply) => Some(reply),
+            _ => None,
+        }
     }
 
     /// The server's error details, for [`Error::Api`], [`Error::Auth`] and [`Error::RateLimited`].
@@ -644,6 +720,7 @@ impl Error {
             Error::Transport { .. } => Transience::Connection,
             Error::Api(api) | Error::Auth(api) => Transience::Status(api.status),
             Error::RateLimited { api, .. } => Transience::Throttled(api.as_ref().map(|a| a.status)),
+            Error::Smtp(reply) => Transience::SmtpReply(reply.code),
             Error::LimiterUnavailable { .. } => Transience::LimiterUnavailable,
             Error::InvalidRequest { .. }
             | Error::Decode(_)

@@ -586,7 +586,12 @@ impl Inbox {
         }
         let channel = message.channel.to_string();
         let sms = (channel == "sms")
-            .then(|| message.text.as_deref().map(tidings::messaging::sms::segments))
+            .then(|| {
+                message
+                    .text
+                    .as_deref()
+                    .map(tidings::messaging::sms::segments)
+            })
             .flatten();
         let template = content.get("template").cloned().map(|t| {
             let mut t = t;

@@ -10,10 +10,10 @@ use axum::extract::{Path, Request, State};
 use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use tidings::realtime::WEBSOCKET;
-use tidings_runtime::realtime::ChannelAuthKind;
 use serde::Deserialize;
 use serde_json::{Value, json};
+use tidings::realtime::WEBSOCKET;
+use tidings_runtime::realtime::ChannelAuthKind;
 
 use super::hub::{Hub, USER_CHANNEL_PREFIX};
 use super::signature::verify_request;

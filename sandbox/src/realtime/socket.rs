@@ -8,10 +8,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
-use tidings::realtime::WEBSOCKET;
-use tidings_runtime::realtime::{ChannelAuthKind, Frame};
 use serde::Deserialize;
 use serde_json::{Value, json};
+use tidings::realtime::WEBSOCKET;
+use tidings_runtime::realtime::{ChannelAuthKind, Frame};
 use tokio::time::Instant;
 
 use super::codes;

@@ -15,9 +15,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use serde_json::{Value, json};
 use tidings_runtime::Secret;
 use tidings_runtime::reqwest;
-use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
@@ -241,7 +241,8 @@ async fn post(
     body: String,
     mut logged: Logged,
 ) {
-    let signature = tidings_runtime::webhook::sign_pusher(delivery.secret.expose(), body.as_bytes());
+    let signature =
+        tidings_runtime::webhook::sign_pusher(delivery.secret.expose(), body.as_bytes());
     logged.headers = vec![
         ("X-Pusher-Key".to_owned(), delivery.key.clone()),
         ("X-Pusher-Signature".to_owned(), signature.clone()),

@@ -6,10 +6,10 @@ use axum::http::HeaderMap;
 use axum::http::header::{CONTENT_TYPE, HeaderValue, LINK};
 use axum::response::Response;
 use bytes::Bytes;
-use tidings_runtime::validate::{Validate, Validator};
-use tidings_runtime::{BodyEncoding, FormStyle, PaginationSpec};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use tidings_runtime::validate::{Validate, Validator};
+use tidings_runtime::{BodyEncoding, FormStyle, PaginationSpec};
 
 use super::{Incoming, ServerError, page_in_style};
 

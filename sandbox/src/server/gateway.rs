@@ -15,11 +15,11 @@ use axum::http::header::{AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderName, Hea
 use axum::http::{StatusCode, request::Parts};
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
-use tidings_runtime::validate::{Validate, Validator};
-use tidings_runtime::{AuthScheme, OperationSpec, RetryClass, ServiceSpec};
 use serde::Serialize;
 use serde::de::{DeserializeOwned, IgnoredAny};
 use sha2::{Digest, Sha256};
+use tidings_runtime::validate::{Validate, Validator};
+use tidings_runtime::{AuthScheme, OperationSpec, RetryClass, ServiceSpec};
 
 use super::limits::{DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_JSON_VALUES};
 use super::limits::{ShapeError, is_json, json_shape};

@@ -107,8 +107,8 @@ pub fn page_in_style<T: serde::Serialize>(
     query: &str,
     path: &str,
 ) -> Result<StyledPage, ServerError> {
-    use tidings_runtime::PageStyle;
     use serde_json::{Value, json};
+    use tidings_runtime::PageStyle;
     let pairs: Vec<(String, String)> = url::form_urlencoded::parse(query.as_bytes())
         .into_owned()
         .collect();
@@ -259,8 +259,8 @@ fn set_path(body: &mut serde_json::Value, path: &str, value: serde_json::Value) 
 mod style_tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use tidings_runtime::{PageStyle, PaginationSpec};
     use serde_json::json;
+    use tidings_runtime::{PageStyle, PaginationSpec};
 
     static NEXT: PaginationSpec = PaginationSpec {
         items: "result",
