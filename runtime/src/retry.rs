@@ -229,15 +229,19 @@ pub(crate) enum StopReason {
 impl fmt::Display for StopReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            StopReason::NotRetryable => f.write_str("not retryable"),
-            StopReason::AttemptsExhausted => f.write_str("no attempts left"),
-            StopReason::NotRepeatable => {
-                f.write_str("the request may have reached the server and is not repeatable")
+            // Each reads after "failed after N attempts, ".
+            StopReason::NotRetryable => f.write_str("not retried: this failure is not retryable"),
+            StopReason::AttemptsExhausted => f.write_str("the most the retry policy allows"),
+            StopReason::NotRepeatable => f.write_str(
+                "not retried: the request may have reached the server and is not safe to repeat",
+            ),
+            StopReason::PastDeadline(wait) => write!(
+                f,
+                "not retried: the wait of {wait:?} before another would pass the deadline"
+            ),
+            StopReason::BudgetSpent => {
+                f.write_str("not retried: the client's retry budget is spent")
             }
-            StopReason::PastDeadline(wait) => {
-                write!(f, "the wait of {wait:?} would pass the deadline")
-            }
-            StopReason::BudgetSpent => f.write_str("retry budget spent"),
         }
     }
 }

@@ -41,7 +41,10 @@ pub const BODY_JSON_LIMIT: usize = 64 * 1024;
 /// }
 /// # }
 /// ```
-#[derive(Debug)]
+///
+/// `Debug` is short and readable, because `fn main() -> Result<(), Box<dyn std::error::Error>>`
+/// prints it: the kind, then the `Display` text (`Api: HTTP 404 not_found: no such email`).
+/// `{:#?}` lists the details (status, code, request id, SMTP reply, call context) one a line.
 #[non_exhaustive]
 pub enum Error {
     /// The request was rejected before it was sent.
@@ -177,6 +180,40 @@ impl fmt::Display for Error {
     }
 }
 
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !f.alternate() {
+            return write!(f, "{:?}: {self}", self.kind());
+        }
+        let mut d = f.debug_struct("Error");
+        d.field("kind", &self.kind());
+        if let Some(status) = self.status() {
+            d.field("status", &status);
+        }
+        if let Some(code) = self.code() {
+            d.field("code", &code);
+        }
+        if let Some(message) = self.api_error().and_then(|a| a.message.as_deref()) {
+            d.field("message", &message);
+        }
+        if let Some(id) = self.request_id() {
+            d.field("request_id", &id);
+        }
+        if let Some(reply) = self.smtp_reply() {
+            d.field("smtp_reply", reply);
+        }
+        if let Some(context) = self.context() {
+            d.field("context", context);
+        }
+        if let Some(excerpt) = self.api_error().map(|a| &a.body_excerpt)
+            && !excerpt.is_empty()
+        {
+            d.field("body_excerpt", &Escaped(excerpt, 160).to_string());
+        }
+        d.field("display", &self.to_string()).finish()
+    }
+}
+
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
@@ -294,7 +331,9 @@ pub struct CallContext {
     pub url: String,
     /// Attempts made, the last one included.
     pub attempts: u32,
-    /// Why the retry policy made no other attempt (`no attempts left`, ...), when it decided.
+    /// Why no other attempt was made, as it reads after `failed after N attempts, `: `the most
+    /// the retry policy allows`, `not retried: the request may have reached the server and is
+    /// not safe to repeat`, ...; `None` when the failure is not retryable at all.
     pub not_retried: Option<String>,
     /// What to check or change, naming the setting or environment variable.
     pub advice: String,
@@ -313,7 +352,7 @@ impl fmt::Display for CallContext {
             if self.attempts == 1 { "" } else { "s" }
         )?;
         if let Some(reason) = &self.not_retried {
-            write!(f, ", not retried: {reason}")?;
+            write!(f, ", {reason}")?;
         }
         Ok(())
     }

@@ -358,3 +358,42 @@ fn smtp_replies_are_their_own_kind_retried_by_smtp_rules_and_worded_as_smtp() {
     assert!(auth.smtp_reply().unwrap().is_auth_failure());
     assert!(auth.to_string().contains("check the API key"), "{auth}");
 }
+
+#[test]
+fn debug_is_short_and_readable_and_the_alternate_form_lists_the_details() {
+    let body = format!(
+        "{{\"error\":{{\"code\":\"not_found\",\"message\":\"no such email\",\"request_id\":\"req_9\",\"detail\":\"{}\"}}}}",
+        "x".repeat(2000)
+    );
+    let err = Error::from_status(ApiError::from_response(404, None, body.as_bytes()), None);
+    let debug = format!("{err:?}");
+    assert_eq!(
+        debug,
+        "Api: HTTP 404 not_found: no such email [request id req_9]"
+    );
+    // What `fn main() -> Result<(), Box<dyn Error>>` prints.
+    let boxed: Box<dyn std::error::Error> = Box::new(err);
+    assert_eq!(format!("{boxed:?}"), debug);
+    let Ok(err) = boxed.downcast::<Error>() else {
+        panic!("an Error")
+    };
+    let pretty = format!("{err:#?}");
+    assert!(
+        pretty.contains("status: 404") && pretty.contains("\"not_found\""),
+        "{pretty}"
+    );
+    assert!(
+        pretty.len() < 700,
+        "the body is cut: {} bytes",
+        pretty.len()
+    );
+    for err in [
+        Error::config("COMMS_EMAIL_API_KEY is not set"),
+        Error::invalid_request("to", "is empty"),
+        Error::Smtp(Box::new(SmtpReply::new(550, Some("5.1.1"), "User unknown"))),
+    ] {
+        let debug = format!("{err:?}");
+        assert_eq!(debug, format!("{:?}: {err}", err.kind()));
+        assert!(debug.len() < 200, "{debug}");
+    }
+}
