@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use tidings::pusher::{self, Connection, ConnectionState, MasterKey};
 use tidings::realtime::RealtimeClient;
+use tidings::serde_json;
 
 const WAIT: Duration = Duration::from_secs(10);
 

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use tidings::pusher::{self, ConnectionState};
 use tidings::realtime::RealtimeClient;
+use tidings::serde_json;
 
 const WAIT: Duration = Duration::from_secs(10);
 

@@ -45,8 +45,21 @@
 
 pub use tidings_runtime::{
     ApiError, Call, CallContext, CallOptions, Client, ClientBuilder, DecodeError, Error, ErrorKind,
-    ItemStream, RateLimit, Result, RetryPolicy, Secret, TimeoutKind, TooLarge, WebhookFailure,
+    ItemStream, RateLimit, Result, RetryPolicy, Secret, SmtpReply, TimeoutKind, TooLarge,
+    WebhookFailure,
 };
+
+/// The JSON crate the clients speak (`serde_json`), re-exported so an app reads event data and
+/// builds JSON payloads without adding it (and without a second version of it):
+///
+/// ```
+/// use tidings::serde_json::{self, json};
+///
+/// let data = json!({"order": 1042});
+/// let back: serde_json::Value = serde_json::from_str(&data.to_string()).unwrap();
+/// assert_eq!(back["order"], 1042);
+/// ```
+pub use serde_json;
 
 /// The engine underneath (`tidings-runtime`), for what the re-exports leave out: the untyped
 /// client and request, service and operation specs, custom signers and rate limiters.

@@ -106,7 +106,8 @@ pub use reqwest::Method;
 
 pub use client::{Client, ClientBuilder};
 pub use error::{
-    ApiError, CallContext, DecodeError, Error, ErrorKind, TimeoutKind, TooLarge, WebhookFailure,
+    ApiError, CallContext, DecodeError, Error, ErrorKind, SmtpReply, TimeoutKind, TooLarge,
+    WebhookFailure,
 };
 pub use options::{CallOptions, DEFAULT_TOTAL_TIMEOUT};
 pub use ratelimit::RateLimit;

@@ -515,8 +515,8 @@ impl Pipeline {
         let attempts = match (attempts, stop) {
             (1, None | Some(StopReason::NotRetryable)) => "after 1 attempt".to_owned(),
             (n, None | Some(StopReason::NotRetryable)) => format!("after {n} attempts"),
-            (1, Some(reason)) => format!("after 1 attempt, not retried: {reason}"),
-            (n, Some(reason)) => format!("after {n} attempts, not retried: {reason}"),
+            (1, Some(reason)) => format!("after 1 attempt, {reason}"),
+            (n, Some(reason)) => format!("after {n} attempts, {reason}"),
         };
         let call = format!(
             "{}.{} ({} {url}) failed {attempts}",

@@ -110,6 +110,8 @@ impl RetryPolicy {
             Transience::Status(status) | Transience::Throttled(Some(status)) => {
                 self.statuses.contains(&status)
             }
+            // SMTP's own rule (RFC 5321 section 4.2.1): 4xx is transient, 5xx permanent.
+            Transience::SmtpReply(code) => (400..500).contains(&code),
             // The client's own limiter already waited as long as the deadline allows.
             Transience::Throttled(None)
             | Transience::LimiterUnavailable
@@ -166,6 +168,8 @@ pub(crate) enum Transience {
     Connection,
     /// The server answered with this error status.
     Status(u16),
+    /// An SMTP relay's failure reply, with its reply code (not an HTTP status).
+    SmtpReply(u16),
     /// Rate limited: by the server (its status), or by the client's own limiter (`None`).
     Throttled(Option<u16>),
     /// A shared rate limiter could not be reached.
@@ -225,15 +229,19 @@ pub(crate) enum StopReason {
 impl fmt::Display for StopReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            StopReason::NotRetryable => f.write_str("not retryable"),
-            StopReason::AttemptsExhausted => f.write_str("no attempts left"),
-            StopReason::NotRepeatable => {
-                f.write_str("the request may have reached the server and is not repeatable")
+            // Each reads after "failed after N attempts, ".
+            StopReason::NotRetryable => f.write_str("not retried: this failure is not retryable"),
+            StopReason::AttemptsExhausted => f.write_str("the most the retry policy allows"),
+            StopReason::NotRepeatable => f.write_str(
+                "not retried: the request may have reached the server and is not safe to repeat",
+            ),
+            StopReason::PastDeadline(wait) => write!(
+                f,
+                "not retried: the wait of {wait:?} before another would pass the deadline"
+            ),
+            StopReason::BudgetSpent => {
+                f.write_str("not retried: the client's retry budget is spent")
             }
-            StopReason::PastDeadline(wait) => {
-                write!(f, "the wait of {wait:?} would pass the deadline")
-            }
-            StopReason::BudgetSpent => f.write_str("retry budget spent"),
         }
     }
 }

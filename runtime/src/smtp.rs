@@ -7,17 +7,15 @@
 //!
 //! | relay answer | [`Error`] | [`Error::is_retryable`] |
 //! |---|---|---|
-//! | 4xx (throttling, temporary failure) | [`Error::RateLimited`] | yes; retried by the relay per its [`RetryPolicy`] |
-//! | 530, 534, 535, 538 (authentication) | [`Error::Auth`] | no |
-//! | other 5xx (rejected for good) | [`Error::Api`] | no (but see below) |
+//! | 4xx (throttling, temporary failure) | [`Error::Smtp`] | yes; retried by the relay per its [`RetryPolicy`] |
+//! | 5xx (rejected for good; 530, 534, 535, 538: the credentials) | [`Error::Smtp`] | no |
 //! | TLS handshake or certificate failure, STARTTLS not offered | [`Error::Config`] | no |
 //! | connection refused or broken | [`Error::Transport`] | yes |
 //! | no answer in time | [`Error::Timeout`] | yes |
 //!
-//! For SMTP answers the [`ApiError`] holds the reply code in `status` (e.g. 550), the enhanced
-//! status code in `code` (e.g. `"5.1.1"`) and the reply text in `message`. Codes 500 to 504
-//! (command syntax errors) share numbers with transient HTTP statuses, so
-//! [`Error::is_retryable`] reports them as retryable; the relay itself never retries them.
+//! A reply is an [`SmtpReply`] ([`Error::smtp_reply`]): the reply code (e.g. 550), the enhanced
+//! status code (e.g. `"5.1.1"`) and the text, judged by SMTP's rules (RFC 5321 section 4.2.1:
+//! 4xx transient, 5xx permanent), never as an HTTP status.
 //!
 //! Connections are pooled: at most [`SmtpRelayBuilder::max_connections`] are open at once
 //! (sends beyond that wait for one), each is kept for the next message until it has been idle
@@ -40,7 +38,7 @@ use lettre::transport::smtp::client::{Certificate, TlsParameters};
 use tracing::Instrument as _;
 
 use crate::config::RetryPolicy;
-use crate::error::{ApiError, TimeoutKind};
+use crate::error::{SmtpReply, TimeoutKind};
 use crate::retry::backoff;
 use crate::secret::Secret;
 use crate::{Error, RetrySpec};
@@ -422,8 +420,8 @@ impl SmtpRelay {
                     )));
                 }
                 Err(pool::Failure::Smtp(err)) => {
-                    let transient = err.is_transient();
                     let error = map_error(&err, self.timeout);
+                    let transient = error.smtp_reply().is_some_and(SmtpReply::is_transient);
                     attempt += 1;
                     if !transient || attempt >= attempts {
                         return Err(error);
@@ -439,45 +437,24 @@ impl SmtpRelay {
 /// Maps a `lettre` SMTP error onto [`Error`] (see the module docs).
 fn map_error(err: &lettre::transport::smtp::Error, timeout: Duration) -> Error {
     if let Some(code) = err.status() {
-        let status = u16::from(code);
         let text = std::error::Error::source(err)
             .map(ToString::to_string)
             .unwrap_or_default();
         let enhanced = text
             .split_whitespace()
             .next()
-            .filter(|w| is_enhanced_code(w))
-            .map(str::to_owned);
-        let message = match &enhanced {
-            Some(e) => text[e.len()..].trim().to_owned(),
-            None => text.trim().to_owned(),
+            .filter(|w| is_enhanced_code(w));
+        let message = match enhanced {
+            Some(e) => &text[e.len()..],
+            None => &text,
         };
-        // The relay's reply is server text: bounded and escaped like an HTTP error body's.
-        let api = ApiError {
-            status,
-            code: enhanced.map(|c| crate::error::bounded_text(&c, crate::error::CODE_LIMIT)),
-            message: Some(crate::error::bounded_text(
-                &format!("SMTP {status}: {message}"),
-                crate::error::MESSAGE_LIMIT,
-            )),
-            param: None,
-            request_id: None,
-            body_excerpt: crate::error::excerpt(format!("{status} {text}").as_bytes()),
-            body_truncated: false,
-            body: None,
-            context: None,
-        };
-        return if err.is_transient() {
-            Error::RateLimited {
-                retry_after: None,
-                api: Some(Box::new(api)),
-                context: None,
-            }
-        } else if matches!(status, 530 | 534 | 535 | 538) {
-            Error::Auth(Box::new(api))
-        } else {
-            Error::Api(Box::new(api))
-        };
+        // The relay's reply is server text: bounded and escaped by `SmtpReply::new`.
+        let reply = SmtpReply::new(
+            u16::from(code),
+            enhanced,
+            &message.replace(['\r', '\n'], " "),
+        );
+        return Error::Smtp(Box::new(reply));
     }
     if err.is_timeout() {
         return Error::Timeout {

@@ -620,9 +620,26 @@ impl MessagingServer for MessagingService {
                     .with_param("template.name"));
                 }
                 None => {
-                    return Err(ServerError::not_found(format!(
-                        "template `{name}` in `{language}`"
-                    ))
+                    let approved: Vec<String> = store
+                        .templates
+                        .iter()
+                        .filter(|t| t.status == TemplateStatus::Approved)
+                        .map(|t| format!("{} ({})", t.name, t.language))
+                        .collect();
+                    let approved = if approved.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        approved.join(", ")
+                    };
+                    return Err(ServerError::new(
+                        404,
+                        "not_found",
+                        format!(
+                            "template `{name}` in `{language}` does not exist; approved ones: \
+                             {approved}; list them all with GET /v1/templates \
+                             (MessagingClient::list_templates)"
+                        ),
+                    )
                     .with_param("template.name"));
                 }
             }

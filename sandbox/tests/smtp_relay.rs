@@ -97,7 +97,8 @@ async fn a_wrong_key_is_refused_and_an_idempotency_key_is_honoured() {
         .send(&request)
         .await
         .unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::Auth, "{err}");
+    assert_eq!(err.kind(), ErrorKind::Smtp, "{err}");
+    assert!(err.smtp_reply().unwrap().is_auth_failure(), "{err}");
 
     let relay = relay(&sandbox, sandbox.api_key());
     let first = relay.send_with_key(&request, "smtp-key-1").await.unwrap();
@@ -107,7 +108,7 @@ async fn a_wrong_key_is_refused_and_an_idempotency_key_is_honoured() {
         .subject("Other")
         .text("Hi");
     let err = relay.send_with_key(&other, "smtp-key-1").await.unwrap_err();
-    assert_eq!(err.status(), Some(554), "{err}");
+    assert_eq!(err.smtp_reply().map(|r| r.code), Some(554), "{err}");
 
     let listed = sandbox
         .client()

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use cluster_common::{Cluster, Which, api_client, connected, next_named, subscribed};
 use realtime_common::MASTER_KEY;
-use tidings::pusher::{ConnectionState, MasterKey};
+use tidings::pusher::{ConnectionEvent, ConnectionState, MasterKey};
 use tidings_runtime::realtime::{Channel, Connection};
 
 #[tokio::test]
@@ -205,53 +205,65 @@ async fn kill_and_wait_resubscribed(
             while let Ok(Some(_)) = tokio::time::timeout(Duration::ZERO, ch.next_event()).await {}
         }
     }
-    let watchers: Vec<_> = subs.iter().map(|s| s.conn.state_changes()).collect();
+    let watchers: Vec<_> = subs
+        .iter()
+        .map(|s| (s.conn.state_changes(), s.conn.events()))
+        .collect();
     let killed = Instant::now();
     c.node_mut(which).kill();
     let logs = c.logs();
-    let comebacks = subs.iter_mut().zip(watchers).map(|(s, mut states)| {
-        let logs = &logs;
-        async move {
-            // The killed node's clients see their socket drop at once; the others keep theirs
-            // (given the whole 2 s, so that a slow machine does not hide a lost one).
-            let lost = tokio::time::timeout(Duration::from_secs(2), async {
-                while let Ok(change) = states.recv().await {
-                    if change.previous == ConnectionState::Connected {
-                        return;
-                    }
-                }
-            })
-            .await
-            .is_ok();
-            if !lost {
-                assert_eq!(
-                    s.conn.socket_id().as_ref(),
-                    Some(&s.socket),
-                    "a client that kept its connection kept its socket"
-                );
-                return None;
-            }
-            let mut last = Duration::ZERO;
-            for ch in &mut s.channels {
-                // The confirmation of the new subscription (the old one was drained).
-                tokio::time::timeout(Duration::from_secs(10), async {
-                    loop {
-                        let e = ch.next_event().await.expect("channel open");
-                        if e.event == "pusher_internal:subscription_succeeded" {
+    let comebacks = subs
+        .iter_mut()
+        .zip(watchers)
+        .map(|(s, (mut states, mut events))| {
+            let logs = &logs;
+            async move {
+                // The killed node's clients see their socket drop at once; the others keep theirs
+                // (given the whole 2 s, so that a slow machine does not hide a lost one).
+                let lost = tokio::time::timeout(Duration::from_secs(2), async {
+                    while let Ok(change) = states.recv().await {
+                        if change.previous == ConnectionState::Connected {
                             return;
                         }
                     }
                 })
                 .await
-                .unwrap_or_else(|_| panic!("{} not resubscribed\n{logs}", ch.name()));
-                last = last.max(killed.elapsed());
+                .is_ok();
+                if !lost {
+                    assert_eq!(
+                        s.conn.socket_id().as_ref(),
+                        Some(&s.socket),
+                        "a client that kept its connection kept its socket"
+                    );
+                    return None;
+                }
+                // The confirmations of the new subscriptions: protocol frames, which connection
+                // observers see (they are not channel events).
+                let mut last = Duration::ZERO;
+                let mut waiting: Vec<String> =
+                    s.channels.iter().map(|c| c.name().to_owned()).collect();
+                tokio::time::timeout(Duration::from_secs(10), async {
+                    while !waiting.is_empty() {
+                        match events.recv().await {
+                            Ok(ConnectionEvent::Frame(frame))
+                                if frame.event == "pusher_internal:subscription_succeeded" =>
+                            {
+                                waiting.retain(|n| Some(n.as_str()) != frame.channel.as_deref());
+                                last = last.max(killed.elapsed());
+                            }
+                            Ok(_) => {}
+                            Err(e) => panic!("connection events: {e}"),
+                        }
+                    }
+                })
+                .await
+                .unwrap_or_else(|_| panic!("{waiting:?} not resubscribed\n{logs}"));
+                let socket = s.conn.socket_id().unwrap();
+                assert_ne!(socket, s.socket, "a new socket after the reconnect");
+                s.socket = socket;
+                Some(last)
             }
-            let socket = s.conn.socket_id().unwrap();
-            assert_ne!(socket, s.socket, "a new socket after the reconnect");
-            s.socket = socket;
-            Some(last)
-        }
-    });
+        });
     let times: Vec<Duration> = futures_util::future::join_all(comebacks)
         .await
         .into_iter()

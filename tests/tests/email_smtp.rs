@@ -285,9 +285,13 @@ async fn a_wrong_api_key_is_an_auth_error() {
         .unwrap();
     let request = SendEmailRequest::new("ada@example.com", ["grace@example.com"]).text("Hi");
     let err = relay.send(&request).await.unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::Auth, "{err}");
-    assert_eq!(err.status(), Some(535));
+    assert_eq!(err.kind(), ErrorKind::Smtp, "{err}");
+    let reply = err.smtp_reply().unwrap();
+    assert_eq!(reply.code, 535);
+    assert!(reply.is_auth_failure());
+    assert_eq!(err.status(), None, "an SMTP reply is not an HTTP status");
     assert!(!err.is_retryable());
+    assert!(err.to_string().contains("check the API key"), "{err}");
     assert!(
         !format!("{err:?} {err}").contains("wrong"),
         "no key in errors"
@@ -309,16 +313,16 @@ async fn a_4xx_answer_is_retryable_and_retried_by_the_relay() {
         .unwrap();
     let request = SendEmailRequest::new("ada@example.com", ["tempfail-1@example.com"]).text("Hi");
     let err = relay.send(&request).await.unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::RateLimited, "{err}");
+    assert_eq!(err.kind(), ErrorKind::Smtp, "{err}");
     assert!(err.is_retryable());
-    assert_eq!(err.status(), Some(452));
-    let api = err.api_error().unwrap();
-    assert_eq!(api.code.as_deref(), Some("4.3.1"));
-    assert!(
-        api.message
-            .as_deref()
-            .unwrap()
-            .contains("Insufficient system storage")
+    let reply = err.smtp_reply().unwrap();
+    assert_eq!(reply.code, 452);
+    assert!(reply.is_transient());
+    assert_eq!(reply.enhanced.as_deref(), Some("4.3.1"));
+    assert_eq!(reply.message, "Insufficient system storage");
+    assert_eq!(
+        err.to_string(),
+        "SMTP relay refused for now (transient): 452 4.3.1 Insufficient system storage"
     );
     assert_eq!(
         peer.rcpts(),
@@ -338,12 +342,22 @@ async fn a_5xx_answer_is_a_typed_permanent_error_and_not_retried() {
         .unwrap();
     let request = SendEmailRequest::new("ada@example.com", ["reject-1@example.com"]).text("Hi");
     let err = relay.send(&request).await.unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::Api, "{err}");
+    assert_eq!(err.kind(), ErrorKind::Smtp, "{err}");
     assert!(!err.is_retryable());
-    assert_eq!(err.status(), Some(550));
-    let api = err.api_error().unwrap();
-    assert_eq!(api.code.as_deref(), Some("5.1.1"));
-    assert!(api.message.as_deref().unwrap().contains("User unknown"));
+    assert_eq!(err.status(), None);
+    let reply = err.smtp_reply().unwrap();
+    assert_eq!(
+        (
+            reply.code,
+            reply.enhanced.as_deref(),
+            reply.message.as_str()
+        ),
+        (550, Some("5.1.1"), "User unknown")
+    );
+    assert_eq!(
+        err.to_string(),
+        "SMTP relay refused (permanent): 550 5.1.1 User unknown"
+    );
     assert_eq!(peer.rcpts(), ["reject-1@example.com"], "sent once");
 }
 
@@ -391,4 +405,140 @@ async fn what_the_relay_cannot_carry_is_refused_without_connecting() {
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidRequest, "{err}");
     assert!(peer.rcpts().is_empty(), "nothing reached the relay");
+}
+
+/// Attachments whose bytes are ASCII with bare line feeds (a text file, a CSV, a PDF's first
+/// line) and a binary one, as a user attaches them.
+fn files_with_bare_line_feeds() -> Vec<(&'static str, &'static str, Vec<u8>)> {
+    let mut pdf = b"%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n%%EOF\n".to_vec();
+    pdf.extend_from_slice(b"stream\r\nmixed\rendings\n\n");
+    vec![
+        (
+            "notes.txt",
+            "text/plain",
+            b"line one\nline two\n\nlast".to_vec(),
+        ),
+        (
+            "report.csv",
+            "text/csv",
+            b"id,name\n1,Ada\n2,Grace\n".to_vec(),
+        ),
+        ("invoice.pdf", "application/pdf", pdf),
+        (
+            "blob.bin",
+            "application/octet-stream",
+            (0..=255u8).rev().cycle().take(700).collect(),
+        ),
+    ]
+}
+
+fn request_with(files: &[(&str, &str, Vec<u8>)], subject: &str) -> SendEmailRequest {
+    files.iter().fold(
+        SendEmailRequest::new("ada@example.com", ["grace@example.com"])
+            .subject(subject)
+            .text("Files attached.\nSecond line."),
+        |request, (name, _, bytes)| request.attach_bytes(*name, bytes),
+    )
+}
+
+/// Every line of `raw` ends in CRLF: no bare LF and no bare CR (RFC 5321 section 2.3.8).
+fn assert_crlf_only(raw: &[u8]) {
+    for (i, &b) in raw.iter().enumerate() {
+        let bare_lf = b == b'\n' && (i == 0 || raw[i - 1] != b'\r');
+        let bare_cr = b == b'\r' && raw.get(i + 1) != Some(&b'\n');
+        assert!(
+            !bare_lf && !bare_cr,
+            "bare line break at byte {i}: {:?}",
+            String::from_utf8_lossy(&raw[i.saturating_sub(40)..(i + 10).min(raw.len())])
+        );
+    }
+}
+
+#[tokio::test]
+async fn text_csv_pdf_and_binary_attachments_arrive_byte_for_byte_at_aiosmtpd() {
+    let peer = Peer::start("starttls");
+    let relay = peer.relay(SmtpTls::StartTls).build().unwrap();
+    let files = files_with_bare_line_feeds();
+    let receipt = relay
+        .send(&request_with(&files, "Line feeds"))
+        .await
+        .unwrap();
+    assert_eq!(receipt.code, 250);
+
+    let messages = peer.messages();
+    let m = &messages[0];
+    assert_crlf_only(m["raw"].as_str().unwrap().as_bytes());
+    for (name, _, bytes) in &files {
+        let file = m["parts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["filename"] == *name)
+            .unwrap_or_else(|| panic!("no part named {name}"));
+        assert_eq!(file["disposition"], "attachment");
+        assert_eq!(&decoded(file), bytes, "{name} arrives byte for byte");
+    }
+    assert_eq!(
+        decoded(part(m, "text/plain")),
+        b"Files attached.\r\nSecond line.",
+        "the text body's line endings are CRLF on the wire"
+    );
+}
+
+#[tokio::test]
+async fn text_csv_pdf_and_binary_attachments_are_accepted_by_the_sandbox_relay_unchanged() {
+    let sandbox = tidings_sandbox::Sandbox::start().await.unwrap();
+    let smtp = sandbox.email.smtp_addr().unwrap();
+    let relay = SmtpRelay::builder("localhost")
+        .port(smtp.port())
+        .tls(SmtpTls::StartTls)
+        .api_key(sandbox.email.api_key().to_owned())
+        .add_root_certificate_pem(
+            sandbox
+                .email
+                .smtp_certificate_pem()
+                .unwrap()
+                .as_bytes()
+                .to_vec(),
+        )
+        .timeout(Duration::from_secs(20))
+        .build()
+        .unwrap();
+    let files = files_with_bare_line_feeds();
+    // Refused before with `554 5.6.0 Bare <CR> or <LF> in the message`.
+    let receipt = relay
+        .send(&request_with(&files, "Line feeds to the sandbox"))
+        .await
+        .unwrap();
+    assert_eq!(receipt.code, 250, "{receipt:?}");
+
+    let mail = sandbox
+        .inbox
+        .emails()
+        .wait_for(Duration::from_secs(20), |m| {
+            m.subject.as_deref() == Some("Line feeds to the sandbox")
+        })
+        .await
+        .unwrap();
+    assert_crlf_only(&sandbox.inbox.raw_email(&mail.id).unwrap());
+    let names: Vec<&str> = mail
+        .attachments
+        .iter()
+        .map(|a| a.filename.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        ["notes.txt", "report.csv", "invoice.pdf", "blob.bin"]
+    );
+    let ui = sandbox.inbox_url().unwrap();
+    for (i, (name, _, bytes)) in files.iter().enumerate() {
+        let got = reqwest::get(format!("{ui}api/emails/{}/attachments/{i}", mail.id))
+            .await
+            .unwrap()
+            .bytes()
+            .await
+            .unwrap();
+        assert_eq!(&got[..], &bytes[..], "{name} arrives byte for byte");
+    }
+    sandbox.shutdown().await;
 }

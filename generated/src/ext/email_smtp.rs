@@ -1,8 +1,8 @@
 //! Sending a [`SendEmailRequest`] through the email service's SMTP relay (feature `smtp`): the
 //! request becomes a MIME message, with what the relay cannot carry refused rather than dropped.
 
-use lettre::message::header::{ContentType, HeaderName, HeaderValue};
-use lettre::message::{Mailbox, MultiPart, SinglePart};
+use lettre::message::header::{ContentTransferEncoding, ContentType, HeaderName, HeaderValue};
+use lettre::message::{Body as MimeBody, Mailbox, MultiPart, SinglePart};
 use tidings_runtime::Error;
 use tidings_runtime::smtp::SmtpMessage;
 use tidings_runtime::smtp::lettre;
@@ -243,7 +243,13 @@ fn mime_body(request: &SendEmailRequest) -> Result<Body, Error> {
             }
             (_, false) => lettre::message::Attachment::new(attachment.filename.clone()),
         };
-        let part = mime.body(bytes, content_type);
+        // Always base64: any bytes go through unchanged and every line of it is short and ends
+        // in CRLF. Left to choose, lettre sends ASCII bytes as 7bit with their bare LFs (a CSV,
+        // a text file, `%PDF-1.7\n`), which relays refuse (RFC 5321 section 2.3.8) and which
+        // could not arrive byte for byte anyway.
+        let encoded = MimeBody::new_with_encoding(bytes, ContentTransferEncoding::Base64)
+            .map_err(|_| Error::invalid_request(format!("{field}.content"), "cannot be encoded"))?;
+        let part = mime.body(encoded, content_type);
         if is_inline {
             inline.push(part);
         } else {

@@ -223,14 +223,16 @@ impl Message {
 
     /// A WhatsApp template message: an approved template by name and language, with values for
     /// its placeholders. The only WhatsApp message delivered outside the 24-hour window.
+    /// `MessagingClient::list_templates` lists the account's templates (the sandbox has
+    /// `welcome` and `order_update` approved, in `en_US`).
     ///
     /// ```
     /// use tidings::messaging::{Message, TemplateComponent, TemplateContent};
     /// let msg = Message::whatsapp_template(
     ///     "+14155550100",
     ///     "+447700900123",
-    ///     TemplateContent::new("order_shipped", "en_US")
-    ///         .components([TemplateComponent::body(["Ada", "#1042"])]),
+    ///     TemplateContent::new("order_update", "en_US")
+    ///         .components([TemplateComponent::body(["Ada"])]),
     /// );
     /// # let _ = msg;
     /// ```

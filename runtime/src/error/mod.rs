@@ -41,7 +41,10 @@ pub const BODY_JSON_LIMIT: usize = 64 * 1024;
 /// }
 /// # }
 /// ```
-#[derive(Debug)]
+///
+/// `Debug` is short and readable, because `fn main() -> Result<(), Box<dyn std::error::Error>>`
+/// prints it: the kind, then the `Display` text (`Api: HTTP 404 not_found: no such email`).
+/// `{:#?}` lists the details (status, code, request id, SMTP reply, call context) one a line.
 #[non_exhaustive]
 pub enum Error {
     /// The request was rejected before it was sent.
@@ -67,6 +70,11 @@ pub enum Error {
     },
     /// The server answered with an error status.
     Api(Box<ApiError>),
+    /// An SMTP relay refused with a failure reply (RFC 5321): its reply code, enhanced status
+    /// code and text. Not an HTTP status: [`Error::status`] is `None` for it. Transient (4xx)
+    /// replies are retryable, permanent (5xx) ones are not ([`SmtpReply::is_transient`]),
+    /// refused credentials included ([`SmtpReply::is_auth_failure`]).
+    Smtp(Box<SmtpReply>),
     /// A timeout elapsed.
     #[non_exhaustive]
     Timeout {
@@ -140,6 +148,15 @@ impl fmt::Display for Error {
                 Ok(())
             }
             Error::Api(api) => write!(f, "{api}"),
+            Error::Smtp(reply) if reply.is_auth_failure() => write!(
+                f,
+                "SMTP relay refused the credentials: {reply}; check the API key \
+                 (SmtpRelayBuilder::api_key) and the user name"
+            ),
+            Error::Smtp(reply) if reply.is_transient() => {
+                write!(f, "SMTP relay refused for now (transient): {reply}")
+            }
+            Error::Smtp(reply) => write!(f, "SMTP relay refused (permanent): {reply}"),
             Error::Timeout {
                 kind,
                 after,
@@ -160,6 +177,40 @@ impl fmt::Display for Error {
             }
             Error::Config { message } => write!(f, "configuration error: {message}"),
         }
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !f.alternate() {
+            return write!(f, "{:?}: {self}", self.kind());
+        }
+        let mut d = f.debug_struct("Error");
+        d.field("kind", &self.kind());
+        if let Some(status) = self.status() {
+            d.field("status", &status);
+        }
+        if let Some(code) = self.code() {
+            d.field("code", &code);
+        }
+        if let Some(message) = self.api_error().and_then(|a| a.message.as_deref()) {
+            d.field("message", &message);
+        }
+        if let Some(id) = self.request_id() {
+            d.field("request_id", &id);
+        }
+        if let Some(reply) = self.smtp_reply() {
+            d.field("smtp_reply", reply);
+        }
+        if let Some(context) = self.context() {
+            d.field("context", context);
+        }
+        if let Some(excerpt) = self.api_error().map(|a| &a.body_excerpt)
+            && !excerpt.is_empty()
+        {
+            d.field("body_excerpt", &Escaped(excerpt, 160).to_string());
+        }
+        d.field("display", &self.to_string()).finish()
     }
 }
 
@@ -187,6 +238,8 @@ pub enum ErrorKind {
     RateLimited,
     /// See [`Error::Api`].
     Api,
+    /// See [`Error::Smtp`].
+    Smtp,
     /// See [`Error::Timeout`].
     Timeout,
     /// See [`Error::Transport`].
@@ -278,7 +331,9 @@ pub struct CallContext {
     pub url: String,
     /// Attempts made, the last one included.
     pub attempts: u32,
-    /// Why the retry policy made no other attempt (`no attempts left`, ...), when it decided.
+    /// Why no other attempt was made, as it reads after `failed after N attempts, `: `the most
+    /// the retry policy allows`, `not retried: the request may have reached the server and is
+    /// not safe to repeat`, ...; `None` when the failure is not retryable at all.
     pub not_retried: Option<String>,
     /// What to check or change, naming the setting or environment variable.
     pub advice: String,
@@ -297,7 +352,7 @@ impl fmt::Display for CallContext {
             if self.attempts == 1 { "" } else { "s" }
         )?;
         if let Some(reason) = &self.not_retried {
-            write!(f, ", not retried: {reason}")?;
+            write!(f, ", {reason}")?;
         }
         Ok(())
     }
@@ -411,6 +466,56 @@ impl fmt::Display for ApiError {
         }
         if self.body_truncated {
             f.write_str(" (error body cut at the client's limit)")?;
+        }
+        Ok(())
+    }
+}
+
+/// A failure reply of an SMTP relay: `550 5.1.1 User unknown`.
+///
+/// The text comes from the relay, so it is bounded ([`MESSAGE_LIMIT`], [`CODE_LIMIT`]) and its
+/// control characters escaped, like an [`ApiError`]'s.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SmtpReply {
+    /// The reply code, e.g. 550 (RFC 5321 section 4.2).
+    pub code: u16,
+    /// The enhanced status code, e.g. `"5.1.1"` (RFC 3463), when the reply has one.
+    pub enhanced: Option<String>,
+    /// The reply text after the codes, lines joined by spaces.
+    pub message: String,
+}
+
+impl SmtpReply {
+    /// A reply from its code, enhanced status code and text (bounded and escaped here).
+    pub fn new(code: u16, enhanced: Option<&str>, message: &str) -> SmtpReply {
+        SmtpReply {
+            code,
+            enhanced: enhanced.map(|e| bounded_text(e, CODE_LIMIT)),
+            message: bounded_text(message.trim(), MESSAGE_LIMIT),
+        }
+    }
+
+    /// Whether the relay may accept later (a 4xx reply, RFC 5321 section 4.2.1); a 5xx reply
+    /// is permanent.
+    pub fn is_transient(&self) -> bool {
+        (400..500).contains(&self.code)
+    }
+
+    /// Whether the relay refused the credentials (530, 534, 535, 538, or enhanced `5.7.8`).
+    pub fn is_auth_failure(&self) -> bool {
+        matches!(self.code, 530 | 534 | 535 | 538) || self.enhanced.as_deref() == Some("5.7.8")
+    }
+}
+
+impl fmt::Display for SmtpReply {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.code)?;
+        if let Some(enhanced) = &self.enhanced {
+            write!(f, " {}", Escaped(enhanced, CODE_LIMIT))?;
+        }
+        if !self.message.is_empty() {
+            write!(f, " {}", Escaped(&self.message, MESSAGE_LIMIT))?;
         }
         Ok(())
     }
@@ -557,6 +662,7 @@ impl Error {
             Error::Auth(_) => ErrorKind::Auth,
             Error::RateLimited { .. } => ErrorKind::RateLimited,
             Error::Api(_) => ErrorKind::Api,
+            Error::Smtp(_) => ErrorKind::Smtp,
             Error::Timeout { .. } => ErrorKind::Timeout,
             Error::Transport { .. } => ErrorKind::Transport,
             Error::Decode(_) => ErrorKind::Decode,
@@ -567,7 +673,8 @@ impl Error {
         }
     }
 
-    /// The HTTP status of the server's answer, when there was one.
+    /// The HTTP status of the server's answer, when there was one (never an SMTP reply code:
+    /// see [`Error::smtp_reply`]).
     pub fn status(&self) -> Option<u16> {
         match self {
             Error::Auth(api) | Error::Api(api) => Some(api.status),
@@ -593,6 +700,14 @@ impl Error {
     /// [`ApiError`]. Generated `ErrorCode::of` reads it.
     pub fn code(&self) -> Option<&str> {
         self.api_error().and_then(|api| api.code.as_deref())
+    }
+
+    /// The SMTP relay's failure reply, for [`Error::Smtp`].
+    pub fn smtp_reply(&self) -> Option<&SmtpReply> {
+        match self {
+            Error::Smtp(reply) => Some(reply),
+            _ => None,
+        }
     }
 
     /// The server's error details, for [`Error::Api`], [`Error::Auth`] and [`Error::RateLimited`].
@@ -644,6 +759,7 @@ impl Error {
             Error::Transport { .. } => Transience::Connection,
             Error::Api(api) | Error::Auth(api) => Transience::Status(api.status),
             Error::RateLimited { api, .. } => Transience::Throttled(api.as_ref().map(|a| a.status)),
+            Error::Smtp(reply) => Transience::SmtpReply(reply.code),
             Error::LimiterUnavailable { .. } => Transience::LimiterUnavailable,
             Error::InvalidRequest { .. }
             | Error::Decode(_)

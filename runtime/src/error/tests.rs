@@ -319,3 +319,81 @@ fn classification_by_status() {
     assert!(!Error::from_status(api(413), None).is_retryable());
     assert_eq!(Error::from_status(api(413), None).status(), Some(413));
 }
+
+#[test]
+fn smtp_replies_are_their_own_kind_retried_by_smtp_rules_and_worded_as_smtp() {
+    for (code, enhanced, retryable) in [
+        (421, Some("4.7.0"), true),
+        (451, Some("4.3.0"), true),
+        (452, None, true),
+        // 500 to 504 are command errors in SMTP, whatever HTTP says of those numbers.
+        (500, Some("5.5.2"), false),
+        (502, None, false),
+        (503, Some("5.5.1"), false),
+        (504, None, false),
+        (550, Some("5.1.1"), false),
+        (554, Some("5.6.0"), false),
+    ] {
+        let err = Error::Smtp(Box::new(SmtpReply::new(code, enhanced, "the reply text")));
+        assert_eq!(err.kind(), ErrorKind::Smtp);
+        assert_eq!(err.is_retryable(), retryable, "{code}");
+        assert_eq!(err.status(), None, "{code} is not an HTTP status");
+        let reply = err.smtp_reply().unwrap();
+        assert_eq!((reply.code, reply.enhanced.as_deref()), (code, enhanced));
+        let shown = err.to_string();
+        assert!(shown.starts_with("SMTP relay refused"), "{shown}");
+        assert!(!shown.contains("HTTP"), "{shown}");
+        assert!(shown.contains(&code.to_string()), "{shown}");
+    }
+    let bare = Error::Smtp(Box::new(SmtpReply::new(
+        554,
+        Some("5.6.0"),
+        "Bare <LF>\r\nin the message",
+    )));
+    assert_eq!(
+        bare.to_string(),
+        "SMTP relay refused (permanent): 554 5.6.0 Bare <LF>\\r\\nin the message"
+    );
+    let auth = Error::Smtp(Box::new(SmtpReply::new(535, Some("5.7.8"), "bad")));
+    assert!(auth.smtp_reply().unwrap().is_auth_failure());
+    assert!(auth.to_string().contains("check the API key"), "{auth}");
+}
+
+#[test]
+fn debug_is_short_and_readable_and_the_alternate_form_lists_the_details() {
+    let body = format!(
+        "{{\"error\":{{\"code\":\"not_found\",\"message\":\"no such email\",\"request_id\":\"req_9\",\"detail\":\"{}\"}}}}",
+        "x".repeat(2000)
+    );
+    let err = Error::from_status(ApiError::from_response(404, None, body.as_bytes()), None);
+    let debug = format!("{err:?}");
+    assert_eq!(
+        debug,
+        "Api: HTTP 404 not_found: no such email [request id req_9]"
+    );
+    // What `fn main() -> Result<(), Box<dyn Error>>` prints.
+    let boxed: Box<dyn std::error::Error> = Box::new(err);
+    assert_eq!(format!("{boxed:?}"), debug);
+    let Ok(err) = boxed.downcast::<Error>() else {
+        panic!("an Error")
+    };
+    let pretty = format!("{err:#?}");
+    assert!(
+        pretty.contains("status: 404") && pretty.contains("\"not_found\""),
+        "{pretty}"
+    );
+    assert!(
+        pretty.len() < 700,
+        "the body is cut: {} bytes",
+        pretty.len()
+    );
+    for err in [
+        Error::config("COMMS_EMAIL_API_KEY is not set"),
+        Error::invalid_request("to", "is empty"),
+        Error::Smtp(Box::new(SmtpReply::new(550, Some("5.1.1"), "User unknown"))),
+    ] {
+        let debug = format!("{err:?}");
+        assert_eq!(debug, format!("{:?}: {err}", err.kind()));
+        assert!(debug.len() < 200, "{debug}");
+    }
+}

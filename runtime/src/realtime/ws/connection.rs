@@ -727,6 +727,14 @@ impl Session<'_> {
                 }
             }
         }
+        // The subscription's own protocol messages (succeeded, error, count, cache miss) are
+        // state, read through `wait_subscribed`, `is_subscribed` and `members`, not app events:
+        // only app and client events, and presence members joining or leaving, reach
+        // `next_event`. Connection observers still see every frame (`ConnectionEvent::Frame`).
+        if role.is_some_and(|r| !matches!(r, MessageRole::MemberAdded | MessageRole::MemberRemoved))
+        {
+            return None;
+        }
         slot.deliver(ChannelEvent {
             event: frame.event.clone(),
             channel,

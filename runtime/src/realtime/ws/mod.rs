@@ -133,9 +133,10 @@ impl EventQueue {
     }
 }
 
-/// One event delivered on a channel: an app event, a client event, or a protocol event about
-/// the channel (subscription succeeded, member added or removed, ...), with encrypted data
-/// already decrypted.
+/// One event delivered on a channel: an app event, a client event, or a presence member
+/// joining or leaving (`pusher_internal:member_added` / `member_removed`), with encrypted data
+/// already decrypted. The subscription's own protocol messages (`subscription_succeeded`,
+/// `subscription_error`, ...) are not events: see [`Channel::wait_subscribed`].
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ChannelEvent {
@@ -985,8 +986,9 @@ impl Channel {
         &self.name
     }
 
-    /// The next event; `None` once the channel is unsubscribed or the connection is gone.
-    /// Events that arrive while this handle has 1024 undelivered ones are skipped.
+    /// The next app or client event (or presence member change); `None` once the channel is
+    /// unsubscribed or the connection is gone. Protocol messages about the subscription never
+    /// come here. Events that arrive while this handle has 1024 undelivered ones are skipped.
     pub async fn next_event(&mut self) -> Option<ChannelEvent> {
         self.events.pop(&self.name).await
     }
