@@ -7,8 +7,8 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use tidings_codegen::{check, emit, load, synthetic};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use tidings_codegen::{check, emit, load, synthetic};
 
 fn inputs() -> Vec<(String, String)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../spec");

@@ -6,9 +6,9 @@
 use std::hint::black_box;
 use std::time::Duration;
 
+use criterion::{Criterion, criterion_group, criterion_main};
 use tidings_codegen::import::{ImportOptions, import_openapi};
 use tidings_codegen::{check, emit, export, load, synthetic};
-use criterion::{Criterion, criterion_group, criterion_main};
 
 fn synthetic_document(operations: usize) -> String {
     let loaded = load::load_str("synth.yaml", &synthetic::spec(operations)).expect("loads");

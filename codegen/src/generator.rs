@@ -190,10 +190,11 @@ impl Generator {
                         name: format!("{}_server.rs", service.name()),
                         contents,
                     }),
-                    Err(message) => errors
-                        .push(Diagnostic::new(&service.file, (1, 1), message).hint(
+                    Err(message) => {
+                        errors.push(Diagnostic::new(&service.file, (1, 1), message).hint(
                             "this is a bug in tidings-codegen; please report it with the spec",
-                        )),
+                        ))
+                    }
                 }
             }
         }

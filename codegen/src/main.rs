@@ -313,14 +313,22 @@ fn import(args: &[String]) -> Result<ExitCode, String> {
     }
     let doc = doc.ok_or("import openapi needs a document: DOC.json or DOC.yaml")?;
     let service = service.ok_or("import openapi needs --service NAME")?;
-    let text = std::fs::read_to_string(&doc).map_err(|e| format!("cannot read {doc}: {e}"))?;
+    let text = tidings_codegen::import::read_document(
+        std::path::Path::new(&doc),
+        tidings_codegen::import::DEFAULT_MAX_DOCUMENT_BYTES,
+    )
+    .map_err(|e| format!("cannot import {doc}: {e}"))?;
     let name = std::path::Path::new(&doc)
         .file_name()
         .map_or_else(|| doc.clone(), |n| n.to_string_lossy().into_owned());
     let existing = match &merge {
-        Some(path) => {
-            Some(std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?)
-        }
+        Some(path) => Some(
+            tidings_codegen::import::read_document(
+                std::path::Path::new(path),
+                tidings_codegen::import::DEFAULT_MAX_DOCUMENT_BYTES,
+            )
+            .map_err(|e| format!("cannot merge into {path}: {e}"))?,
+        ),
         None => None,
     };
     let mut options = tidings_codegen::import::ImportOptions::new(service, name);

@@ -3,8 +3,8 @@
 
 #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
 
-use tidings_codegen::check::{AuthMethod, Service};
 use serde_json::json;
+use tidings_codegen::check::{AuthMethod, Service};
 
 const SPEC: &str = r#"
 service:

@@ -6,9 +6,9 @@
 
 use std::path::PathBuf;
 
+use serde_json::Value;
 use tidings_codegen::check::Service;
 use tidings_codegen::export;
-use serde_json::Value;
 
 fn spec_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../spec")

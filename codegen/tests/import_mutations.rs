@@ -7,8 +7,8 @@
 
 use std::path::PathBuf;
 
-use tidings_codegen::import::{ImportOptions, import_openapi};
 use serde_json::{Value, json};
+use tidings_codegen::import::{ImportOptions, import_openapi};
 
 /// A small deterministic generator (xorshift), so a failure replays.
 struct Rng(u64);
@@ -136,7 +136,8 @@ fn mutated_documents_give_a_checked_spec_or_a_typed_error() {
                 result.unwrap_or_else(|_| panic!("{name} round {round} panicked on:\n{text}"));
             match result {
                 Ok(spec) => {
-                    let loaded = tidings_codegen::load::load_str("mutant.yaml", &spec.yaml).unwrap();
+                    let loaded =
+                        tidings_codegen::load::load_str("mutant.yaml", &spec.yaml).unwrap();
                     tidings_codegen::check::check(&loaded).unwrap_or_else(|d| {
                         panic!(
                             "{name} round {round}: the spec does not check: {d}\n{}",

@@ -5,9 +5,9 @@
 //! operation keeps no `pagination` and the `pagination` gap counts it.
 #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
 
+use serde_json::{Value, json};
 use tidings_codegen::import::{ImportOptions, Imported, import_openapi};
 use tidings_codegen::model::{PageStyle, Pagination};
-use serde_json::{Value, json};
 
 /// A document with one `GET /things` answering `page` (a schema), with query `params`
 /// (name → schema), and the component `Thing` (an object with an `id`).

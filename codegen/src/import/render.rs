@@ -19,6 +19,7 @@ impl Converter<'_> {
                 TypeOut::Object {
                     doc,
                     fields,
+                    additional,
                     pointer,
                 } => {
                     if let Some(d) = doc {
@@ -30,6 +31,9 @@ impl Converter<'_> {
                         fs.set(&f.wire, field_node(&f));
                     }
                     node.set("fields", fs);
+                    if let Some(a) = additional {
+                        node.set("additional", Node::str(a));
+                    }
                 }
                 TypeOut::Enum {
                     doc,

@@ -108,7 +108,9 @@ fn method_and_path_say_what_each_operation_does_to_its_collection() {
         "one default per operation"
     );
     assert!(
-        code.contains("pub static CREATE_TEMPLATE: ::tidings_sandbox::server::resources::ResourceOp")
+        code.contains(
+            "pub static CREATE_TEMPLATE: ::tidings_sandbox::server::resources::ResourceOp"
+        )
     );
 }
 
