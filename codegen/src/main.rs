@@ -14,6 +14,13 @@ USAGE:
                                                        `optional`: specs of your own crate need
                                                        no `source:` keys (Generator::provenance)
     tidings-codegen generate [SPEC_DIR] --out DIR        write the generated modules into DIR
+                  [--crate PATH] [--serde client|both] [--provenance optional]
+                                                       --crate: the path doc examples name the
+                                                       modules by (your crate, `my_api`; default
+                                                       `tidings`); --serde both: every type gets
+                                                       both serde directions (no `server` feature
+                                                       gate, which a crate without a build script
+                                                       must otherwise declare)
     tidings-codegen generate [SPEC_DIR] --out DIR --check
                                                        fail when the files in DIR are stale
     tidings-codegen gaps [SPEC_DIR]                      Markdown report of assumed and unknown items
@@ -54,6 +61,8 @@ struct Args {
     check: bool,
     openapi_version: Option<String>,
     provenance: check::ProvenancePolicy,
+    crate_path: Option<String>,
+    serde_both: bool,
 }
 
 fn parse(args: &[String]) -> Result<Args, String> {
@@ -63,6 +72,8 @@ fn parse(args: &[String]) -> Result<Args, String> {
         check: false,
         openapi_version: None,
         provenance: check::ProvenancePolicy::Required,
+        crate_path: None,
+        serde_both: false,
     };
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
@@ -80,6 +91,30 @@ fn parse(args: &[String]) -> Result<Args, String> {
                     Some("required") => check::ProvenancePolicy::Required,
                     Some("optional") => check::ProvenancePolicy::Optional,
                     _ => return Err("--provenance needs `required` or `optional`".to_owned()),
+                };
+            }
+            "--crate" => {
+                let path = iter.next().ok_or("--crate needs a crate name or path")?;
+                let valid = path.split("::").all(|part| {
+                    let mut chars = part.chars();
+                    chars
+                        .next()
+                        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+                });
+                if !valid {
+                    return Err(format!(
+                        "--crate `{path}` is not a Rust path (a crate name with `_` for `-`, \
+                         like `my_api`, or `my_api::generated`)"
+                    ));
+                }
+                parsed.crate_path = Some(path.clone());
+            }
+            "--serde" => {
+                parsed.serde_both = match iter.next().map(String::as_str) {
+                    Some("both") => true,
+                    Some("client") => false,
+                    _ => return Err("--serde needs `client` or `both`".to_owned()),
                 };
             }
             "-h" | "--help" => return Err(USAGE.to_owned()),
@@ -123,7 +158,15 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
         }
         "generate" => {
             let out = args.out.ok_or("generate needs --out DIR")?;
-            let generator = Generator::new(&spec_dir).out_dir(&out);
+            let mut generator = Generator::new(&spec_dir)
+                .out_dir(&out)
+                .provenance(args.provenance);
+            if let Some(path) = &args.crate_path {
+                generator = generator.crate_path(path);
+            }
+            if args.serde_both {
+                generator = generator.serde(tidings_codegen::emit::SerdeDirections::Both);
+            }
             if args.check {
                 let stale = generator.stale_files(&out).map_err(|d| d.to_string())?;
                 if stale.is_empty() {
@@ -141,6 +184,15 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
             }
             for path in generator.write().map_err(|d| d.to_string())? {
                 println!("wrote {}", path.display());
+            }
+            if !args.serde_both {
+                eprintln!(
+                    "note: the serde direction a client does not need is behind \
+                     `#[cfg(feature = \"{0}\")]`; declare `{0} = []` under `[features]` in \
+                     the crate that includes these files (or generate with `--serde both`), \
+                     else rustc warns `unexpected cfg condition value`",
+                    tidings_codegen::emit::SERDE_BOTH_FEATURE
+                );
             }
             Ok(ExitCode::SUCCESS)
         }
