@@ -126,30 +126,6 @@ fn without_hashes(raw: &str) -> String {
     kept.join("_")
 }
 
-#[cfg(test)]
-mod name_tests {
-    use super::type_name;
-
-    #[test]
-    fn hash_pieces_leave_type_names() {
-        let hash = "20085af3b1c2d4e5f60718293a4b5c6d7e8f90112233445566778899aabbccdd";
-        assert_eq!(
-            type_name(&format!("{hash}-SmsRequestEnvelope")),
-            "SmsRequestEnvelope"
-        );
-        assert_eq!(
-            type_name(&format!("{hash}SmsRequestEnvelope")),
-            "SmsRequestEnvelope"
-        );
-        assert_eq!(type_name(&format!("{hash}Envelope")), "Envelope");
-        assert_eq!(type_name(&format!("sms_{hash}_request")), "SmsRequest");
-        // Nothing readable left, or no hash: as before.
-        assert_eq!(type_name(hash), format!("T{}", crate::names::pascal(hash)));
-        assert_eq!(type_name("Deadbeef"), "Deadbeef");
-        assert_eq!(type_name("v2_message"), "V2Message");
-    }
-}
-
 /// A PascalCase type name for any text; `T` in front when it would start with a digit.
 pub(crate) fn type_name(raw: &str) -> String {
     let raw = &without_hashes(raw);
@@ -910,4 +886,28 @@ pub(crate) fn description(s: &Value) -> Option<String> {
         .or_else(|| s.get("title").and_then(Value::as_str))?
         .trim();
     (!d.is_empty()).then(|| d.to_owned())
+}
+
+#[cfg(test)]
+mod name_tests {
+    use super::type_name;
+
+    #[test]
+    fn hash_pieces_leave_type_names() {
+        let hash = "20085af3b1c2d4e5f60718293a4b5c6d7e8f90112233445566778899aabbccdd";
+        assert_eq!(
+            type_name(&format!("{hash}-SmsRequestEnvelope")),
+            "SmsRequestEnvelope"
+        );
+        assert_eq!(
+            type_name(&format!("{hash}SmsRequestEnvelope")),
+            "SmsRequestEnvelope"
+        );
+        assert_eq!(type_name(&format!("{hash}Envelope")), "Envelope");
+        assert_eq!(type_name(&format!("sms_{hash}_request")), "SmsRequest");
+        // Nothing readable left, or no hash: as before.
+        assert_eq!(type_name(hash), format!("T{}", crate::names::pascal(hash)));
+        assert_eq!(type_name("Deadbeef"), "Deadbeef");
+        assert_eq!(type_name("v2_message"), "V2Message");
+    }
 }
