@@ -16,6 +16,13 @@ USAGE:
                                                        `optional`: specs of your own crate need
                                                        no `source:` keys (Generator::provenance)
     tidings-codegen generate [SPEC_DIR] --out DIR        write the generated modules into DIR
+                  [--crate PATH] [--serde client|both] [--provenance optional]
+                                                       --crate: the path doc examples name the
+                                                       modules by (your crate, `my_api`; default
+                                                       `tidings`); --serde both: every type gets
+                                                       both serde directions (no `server` feature
+                                                       gate, which a crate without a build script
+                                                       must otherwise declare)
     tidings-codegen generate [SPEC_DIR] --out DIR --check
                                                        fail when the files in DIR are stale
     tidings-codegen gaps [SPEC_DIR]                      Markdown report of assumed and unknown items
@@ -56,6 +63,8 @@ struct Args {
     check: bool,
     openapi_version: Option<String>,
     provenance: check::ProvenancePolicy,
+    crate_path: Option<String>,
+    serde_both: bool,
 }
 
 fn parse(args: &[String]) -> Result<Args, String> {
@@ -65,6 +74,8 @@ fn parse(args: &[String]) -> Result<Args, String> {
         check: false,
         openapi_version: None,
         provenance: check::ProvenancePolicy::Required,
+        crate_path: None,
+        serde_both: false,
     };
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
@@ -82,6 +93,30 @@ fn parse(args: &[String]) -> Result<Args, String> {
                     Some("required") => check::ProvenancePolicy::Required,
                     Some("optional") => check::ProvenancePolicy::Optional,
                     _ => return Err("--provenance needs `required` or `optional`".to_owned()),
+                };
+            }
+            "--crate" => {
+                let path = iter.next().ok_or("--crate needs a crate name or path")?;
+                let valid = path.split("::").all(|part| {
+                    let mut chars = part.chars();
+                    chars
+                        .next()
+                        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+                });
+                if !valid {
+                    return Err(format!(
+                        "--crate `{path}` is not a Rust path (a crate name with `_` for `-`, \
+                         like `my_api`, or `my_api::generated`)"
+                    ));
+                }
+                parsed.crate_path = Some(path.clone());
+            }
+            "--serde" => {
+                parsed.serde_both = match iter.next().map(String::as_str) {
+                    Some("both") => true,
+                    Some("client") => false,
+                    _ => return Err("--serde needs `client` or `both`".to_owned()),
                 };
             }
             "-h" | "--help" => return Err(USAGE.to_owned()),
@@ -125,7 +160,15 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
         }
         "generate" => {
             let out = args.out.ok_or("generate needs --out DIR")?;
-            let generator = Generator::new(&spec_dir).out_dir(&out);
+            let mut generator = Generator::new(&spec_dir)
+                .out_dir(&out)
+                .provenance(args.provenance);
+            if let Some(path) = &args.crate_path {
+                generator = generator.crate_path(path);
+            }
+            if args.serde_both {
+                generator = generator.serde(tidings_codegen::emit::SerdeDirections::Both);
+            }
             if args.check {
                 let stale = generator.stale_files(&out).map_err(|d| d.to_string())?;
                 if stale.is_empty() {
@@ -143,6 +186,15 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
             }
             for path in generator.write().map_err(|d| d.to_string())? {
                 println!("wrote {}", path.display());
+            }
+            if !args.serde_both {
+                eprintln!(
+                    "note: the serde direction a client does not need is behind \
+                     `#[cfg(feature = \"{0}\")]`; declare `{0} = []` under `[features]` in \
+                     the crate that includes these files (or generate with `--serde both`), \
+                     else rustc warns `unexpected cfg condition value`",
+                    tidings_codegen::emit::SERDE_BOTH_FEATURE
+                );
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -315,14 +367,22 @@ fn import(args: &[String]) -> Result<ExitCode, String> {
     }
     let doc = doc.ok_or("import openapi needs a document: DOC.json or DOC.yaml")?;
     let service = service.ok_or("import openapi needs --service NAME")?;
-    let text = std::fs::read_to_string(&doc).map_err(|e| format!("cannot read {doc}: {e}"))?;
+    let text = tidings_codegen::import::read_document(
+        std::path::Path::new(&doc),
+        tidings_codegen::import::DEFAULT_MAX_DOCUMENT_BYTES,
+    )
+    .map_err(|e| format!("cannot import {doc}: {e}"))?;
     let name = std::path::Path::new(&doc)
         .file_name()
         .map_or_else(|| doc.clone(), |n| n.to_string_lossy().into_owned());
     let existing = match &merge {
-        Some(path) => {
-            Some(std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?)
-        }
+        Some(path) => Some(
+            tidings_codegen::import::read_document(
+                std::path::Path::new(path),
+                tidings_codegen::import::DEFAULT_MAX_DOCUMENT_BYTES,
+            )
+            .map_err(|e| format!("cannot merge into {path}: {e}"))?,
+        ),
         None => None,
     };
     let mut options = tidings_codegen::import::ImportOptions::new(service, name);

@@ -19,4 +19,10 @@ fn main() {
     tidings_codegen::Generator::new("imported")
         .out_dir(&out_dir)
         .run_build_script();
+    // The import-fidelity document (`codegen/tests/import/fidelity_3_0.yaml`) as imported, with
+    // both serde directions on every type: its examples are decoded and encoded again.
+    tidings_codegen::Generator::new("fidelity")
+        .out_dir(&out_dir)
+        .serde(tidings_codegen::emit::SerdeDirections::Both)
+        .run_build_script();
 }

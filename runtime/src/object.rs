@@ -82,6 +82,20 @@ pub trait Decode: Sized {
     ) -> Result<(), A::Error>;
     /// The value, once the object ended: an error when a required field is missing.
     fn finish<E: de::Error>(partial: Self::Partial) -> Result<Self, E>;
+    /// Whether keys not in [`Decode::FIELDS`] are kept (an object whose spec says
+    /// `additional: T`): each is then passed to [`Decode::other`] instead of skipped.
+    const KEEPS_OTHER_KEYS: bool = false;
+    /// Reads the value of a key not in [`Decode::FIELDS`] (see [`Decode::KEEPS_OTHER_KEYS`]);
+    /// by default it is skipped.
+    fn other<'de, A: MapAccess<'de>>(
+        partial: &mut Self::Partial,
+        key: String,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        let _ = (partial, key);
+        map.next_value::<IgnoredAny>()?;
+        Ok(())
+    }
 }
 
 /// Decodes a [`Decode`] struct: what its `Deserialize` impl calls.
@@ -120,6 +134,26 @@ where
     Ok(())
 }
 
+/// Reads the value of a key besides the declared fields into the map of other keys (see
+/// [`Decode::other`]); a key given twice is an error, as a declared field's is.
+pub fn other_value<'de, T: Deserialize<'de>, A: MapAccess<'de>>(
+    others: &mut std::collections::BTreeMap<String, T>,
+    key: String,
+    map: &mut A,
+) -> Result<(), A::Error> {
+    let value = map.next_value()?;
+    match others.entry(key) {
+        std::collections::btree_map::Entry::Occupied(e) => Err(de::Error::custom(format_args!(
+            "duplicate field `{}`",
+            e.key()
+        ))),
+        std::collections::btree_map::Entry::Vacant(e) => {
+            e.insert(value);
+            Ok(())
+        }
+    }
+}
+
 /// A required field's value, or the derive's `missing field` error.
 pub fn required<T, E: de::Error>(slot: Option<T>, name: &'static str) -> Result<T, E> {
     slot.ok_or_else(|| E::missing_field(name))
@@ -148,10 +182,15 @@ impl<'de, T: Decode> Visitor<'de> for ObjectVisitor<T> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
         let mut partial = T::start();
-        while let Some(key) = map.next_key_seed(Key(T::FIELDS))? {
+        let key = Key {
+            fields: T::FIELDS,
+            keep_others: T::KEEPS_OTHER_KEYS,
+        };
+        while let Some(key) = map.next_key_seed(key)? {
             match key {
-                Some(index) => T::field(&mut partial, index, &mut map)?,
-                None => {
+                Found::Field(index) => T::field(&mut partial, index, &mut map)?,
+                Found::Other(name) => T::other(&mut partial, name, &mut map)?,
+                Found::Skipped => {
                     map.next_value::<IgnoredAny>()?;
                 }
             }
@@ -160,12 +199,33 @@ impl<'de, T: Decode> Visitor<'de> for ObjectVisitor<T> {
     }
 }
 
-/// A key, looked up in the field table without allocating: `Some(index)`, or `None` for a
-/// field the type does not have.
-struct Key(&'static [&'static str]);
+/// A key, looked up in the field table: a field's index, another key kept by name (when the
+/// type keeps them), or skipped; only kept keys allocate.
+#[derive(Clone, Copy)]
+struct Key {
+    fields: &'static [&'static str],
+    keep_others: bool,
+}
+
+/// What a key turned out to be.
+enum Found {
+    Field(usize),
+    Other(String),
+    Skipped,
+}
+
+impl Key {
+    fn other(self, key: impl FnOnce() -> String) -> Found {
+        if self.keep_others {
+            Found::Other(key())
+        } else {
+            Found::Skipped
+        }
+    }
+}
 
 impl<'de> DeserializeSeed<'de> for Key {
-    type Value = Option<usize>;
+    type Value = Found;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         deserializer.deserialize_identifier(self)
@@ -173,23 +233,43 @@ impl<'de> DeserializeSeed<'de> for Key {
 }
 
 impl Visitor<'_> for Key {
-    type Value = Option<usize>;
+    type Value = Found;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a field name")
     }
 
     fn visit_str<E: de::Error>(self, key: &str) -> Result<Self::Value, E> {
-        Ok(self.0.iter().position(|name| *name == key))
+        Ok(match self.fields.iter().position(|name| *name == key) {
+            Some(index) => Found::Field(index),
+            None => self.other(|| key.to_owned()),
+        })
     }
 
     fn visit_bytes<E: de::Error>(self, key: &[u8]) -> Result<Self::Value, E> {
-        Ok(self.0.iter().position(|name| name.as_bytes() == key))
+        Ok(
+            match self.fields.iter().position(|name| name.as_bytes() == key) {
+                Some(index) => Found::Field(index),
+                None if !self.keep_others => Found::Skipped,
+                None => match std::str::from_utf8(key) {
+                    Ok(text) => Found::Other(text.to_owned()),
+                    Err(_) => return Err(E::custom("a key that is not UTF-8 text")),
+                },
+            },
+        )
     }
 
     // Formats without names send the field's position, as the derive's field visitor accepts.
     fn visit_u64<E: de::Error>(self, index: u64) -> Result<Self::Value, E> {
-        Ok(usize::try_from(index).ok().filter(|i| *i < self.0.len()))
+        Ok(
+            match usize::try_from(index)
+                .ok()
+                .filter(|i| *i < self.fields.len())
+            {
+                Some(i) => Found::Field(i),
+                None => Found::Skipped,
+            },
+        )
     }
 }
 
@@ -294,6 +374,70 @@ mod tests {
         assert_eq!(walked.tags, Some(vec!["x".to_owned()]));
         let escaped: Walked = serde_json::from_str(r#"{"\u0069d":"em_2"}"#).unwrap();
         assert_eq!(escaped.id, "em_2");
+    }
+
+    /// A struct that keeps the keys besides its fields, as `additional: T` generates it.
+    #[derive(Debug, PartialEq)]
+    struct Open {
+        id: String,
+        additional: std::collections::BTreeMap<String, i64>,
+    }
+
+    impl Decode for Open {
+        const NAME: &'static str = "Open";
+        const FIELDS: &'static [&'static str] = &["id"];
+        type Partial = (Option<String>, std::collections::BTreeMap<String, i64>);
+        fn start() -> Self::Partial {
+            (None, std::collections::BTreeMap::new())
+        }
+        fn field<'de, A: MapAccess<'de>>(
+            p: &mut Self::Partial,
+            _: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            value(&mut p.0, map, "id")
+        }
+        fn finish<E: de::Error>(p: Self::Partial) -> Result<Self, E> {
+            Ok(Self {
+                id: required(p.0, "id")?,
+                additional: p.1,
+            })
+        }
+        const KEEPS_OTHER_KEYS: bool = true;
+        fn other<'de, A: MapAccess<'de>>(
+            p: &mut Self::Partial,
+            key: String,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            other_value(&mut p.1, key, map)
+        }
+    }
+
+    impl<'de> Deserialize<'de> for Open {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            deserialize(d)
+        }
+    }
+
+    #[test]
+    fn other_keys_are_kept_typed_and_checked() {
+        let open: Open = serde_json::from_str(r#"{"a":1,"id":"x","b":2}"#).unwrap();
+        assert_eq!(open.id, "x");
+        assert_eq!(open.additional.len(), 2);
+        assert_eq!(open.additional["b"], 2);
+        let wrong = serde_json::from_str::<Open>(r#"{"id":"x","a":"text"}"#).unwrap_err();
+        assert!(wrong.to_string().contains("invalid type"), "{wrong}");
+        let twice = serde_json::from_str::<Open>(r#"{"id":"x","a":1,"a":2}"#).unwrap_err();
+        assert!(
+            twice.to_string().starts_with("duplicate field `a`"),
+            "{twice}"
+        );
+        // From a `Value` too (keys arrive as owned strings).
+        let open: Open = serde_json::from_value(serde_json::json!({"id": "y", "c": 3})).unwrap();
+        assert_eq!(open.additional["c"], 3);
+        // Types without other keys still skip them.
+        let walked: Walked = serde_json::from_str(r#"{"id":"x","c":{"d":[1]}}"#).unwrap();
+        assert_eq!(walked.id, "x");
     }
 
     struct Doubled(i64);

@@ -85,7 +85,12 @@ pub(super) fn mark(types: &mut [TypeInfo], uses: &Uses<'_>) {
 fn contained(t: &TypeInfo) -> Vec<String> {
     let mut out = Vec::new();
     match &t.kind {
-        TypeKind::Object(fields) => fields.iter().for_each(|f| f.ty.names(&mut out)),
+        TypeKind::Object(fields) => {
+            fields.iter().for_each(|f| f.ty.names(&mut out));
+            if let Some(ty) = &t.additional {
+                ty.names(&mut out);
+            }
+        }
         TypeKind::Union { variants, .. } | TypeKind::Untagged { variants } => {
             for v in variants {
                 // An untagged variant may be a type expression (`list<Contact>`).

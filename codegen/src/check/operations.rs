@@ -292,7 +292,43 @@ impl Checker<'_> {
                 when,
             });
         }
+        self.generated_statics(&out);
         out
+    }
+
+    /// The statics generated per operation (its `Op`, `NAME`, and `NAME_PAGES` when it pages
+    /// on its own) must not share a name: `get_lists_pages` and the page spec of a paged
+    /// `get_lists` are both `GET_LISTS_PAGES`, which rustc refuses (E0428).
+    fn generated_statics(&mut self, ops: &[OperationInfo]) {
+        let mut owners: HashMap<String, String> = HashMap::new();
+        let mut clashes = Vec::new();
+        for op in ops {
+            let mut names = vec![(
+                crate::names::shouty(&op.name),
+                format!("the `Op` of operation `{}`", op.name),
+            )];
+            if op.pagination.as_ref().is_some_and(|p| p.own) {
+                names.push((
+                    format!("{}_PAGES", crate::names::shouty(&op.name)),
+                    format!("the page spec of operation `{}`", op.name),
+                ));
+            }
+            for (name, what) in names {
+                match owners.get(&name) {
+                    Some(other) => clashes.push((op.name.clone(), name, other.clone(), what)),
+                    None => {
+                        owners.insert(name, what);
+                    }
+                }
+            }
+        }
+        for (op, name, first, second) in clashes {
+            let d = self.error(
+                &format!("operations.{op}"),
+                format!("{second} and {first} are both the generated static `{name}`"),
+            );
+            d.hint = Some("rename one of the operations".into());
+        }
     }
 
     fn param_constraints(

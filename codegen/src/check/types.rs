@@ -7,8 +7,8 @@ use super::Checker;
 use crate::model::{Format, Source, TypeDef};
 use crate::names::{can_be_ident, did_you_mean, is_pascal, is_snake, pascal, snake};
 use crate::resolved::{
-    Constraints, FieldInfo, Flow, NameKind, RuleInfo, Ty, TypeInfo, TypeKind, ValueInfo,
-    VariantInfo, rust_name,
+    ADDITIONAL_FIELD, Constraints, FieldInfo, Flow, NameKind, RuleInfo, Ty, TypeInfo, TypeKind,
+    ValueInfo, VariantInfo, rust_name,
 };
 
 /// Names from the standard prelude that generated code uses without a path: a spec type with
@@ -86,7 +86,9 @@ impl Checker<'_> {
                     Vec::new()
                 }
             };
+            let additional = self.additional(&path, def, &kind);
             out.push(TypeInfo {
+                additional,
                 name: name.clone(),
                 doc: def.doc.clone(),
                 source,
@@ -102,6 +104,39 @@ impl Checker<'_> {
         }
         mark_checked(&mut out);
         out
+    }
+
+    /// An object's `additional: T`: the type of its other keys, kept in the Rust field
+    /// `additional`, which no field may also be called.
+    fn additional(&mut self, path: &str, def: &TypeDef, kind: &TypeKind) -> Option<Ty> {
+        let text = def.additional.as_deref()?;
+        let apath = format!("{path}.additional");
+        let TypeKind::Object(fields) = kind else {
+            self.error(
+                &apath,
+                "`additional` applies to objects (types with `fields`)",
+            );
+            return None;
+        };
+        let ty = self.type_ref(&apath, text)?;
+        if ty.contains_page() || ty == Ty::Bytes {
+            self.error_at_value(
+                &apath,
+                "`additional` takes a JSON type (not `page<T>` or `bytes`)",
+            );
+            return None;
+        }
+        if let Some(f) = fields.iter().find(|f| f.rust == ADDITIONAL_FIELD) {
+            let d = self.error(
+                &format!("{path}.fields.{}", f.wire),
+                format!(
+                    "field `{}` becomes `{ADDITIONAL_FIELD}` in Rust, the field that holds the other keys (`additional`)",
+                    f.wire
+                ),
+            );
+            d.hint = Some("rename it with `rust_name`".into());
+        }
+        Some(ty)
     }
 
     /// The fields `name` takes from its `include` list, in order, each included type's own

@@ -642,7 +642,12 @@ fn param_builders(
             doc: member_docs(p.doc.as_deref(), p.source, op.source),
         })
         .collect();
-    super::types::builders(&name.to_string(), &members, "parameters")
+    super::types::builders(
+        &name.to_string(),
+        &members,
+        "parameters",
+        &TokenStream::new(),
+    )
 }
 
 fn webhook(service: &Service) -> Option<TokenStream> {

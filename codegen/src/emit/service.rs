@@ -197,6 +197,7 @@ fn error_code_enum(service: &Service) -> TokenStream {
         note: None,
         conflict: None,
         kind: TypeKind::Enum(values.clone()),
+        additional: None,
         rules: Vec::new(),
         rules_as_written: Vec::new(),
         checked: false,

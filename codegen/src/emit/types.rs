@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 use crate::model::{Format, Source};
 use crate::names::{ident, snake};
 use crate::resolved::{
-    FieldInfo, RuleInfo, Service, Ty, TypeInfo, TypeKind, ValueInfo, VariantInfo,
+    ADDITIONAL_FIELD, FieldInfo, RuleInfo, Service, Ty, TypeInfo, TypeKind, ValueInfo, VariantInfo,
 };
 
 /// Every named type of a service, plus `Page<T>` when it paginates: one chunk of tokens per
@@ -137,6 +137,15 @@ fn object(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
     let derive_debug = (!has_secret).then(|| quote!(Debug,));
     let debug = has_secret.then(|| redacting_debug(t, fields));
     let serde = object_serde(t, fields);
+    let additional = t.additional.as_ref().map(|ty| {
+        let id = ident(ADDITIONAL_FIELD);
+        let ty = rust_type(ty);
+        quote! {
+            /// The keys besides the fields above, with their values, as received and as sent
+            /// (after the fields).
+            pub #id: ::std::collections::BTreeMap<String, #ty>,
+        }
+    });
     let fields = fields.iter().map(|f| field(f, t.source));
     // `#[non_exhaustive]`: other crates build it with `new` + setters (or `Default`), never a
     // struct literal, so a field added to the spec does not break their build.
@@ -146,6 +155,7 @@ fn object(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
         #[non_exhaustive]
         pub struct #name {
             #(#fields)*
+            #additional
         }
         #debug
         #serde
@@ -189,7 +199,45 @@ fn object_serde(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
             quote!(if let Some(value) = &self.#id { s.serialize_field(#wire, #value)?; })
         }
     });
-    let ser_body = if fields.is_empty() {
+    let ser_body = if t.additional.is_some() {
+        // Dynamic keys: a map, the fields first, then the other keys (none named like a field).
+        let id = ident(ADDITIONAL_FIELD);
+        let wires: Vec<&str> = fields.iter().map(|f| f.wire.as_str()).collect();
+        let map_writes = fields.iter().map(|f| {
+            let (fid, wire) = (ident(&f.rust), &f.wire);
+            let module = wire_module(f.format);
+            if f.required {
+                let value = match &module {
+                    Some(m) => quote!(&#m::AsWire(&self.#fid)),
+                    None => quote!(&self.#fid),
+                };
+                quote!(s.serialize_entry(#wire, #value)?;)
+            } else {
+                let value = match &module {
+                    Some(m) => quote!(&#m::AsWire(value)),
+                    None => quote!(value),
+                };
+                quote!(if let Some(value) = &self.#fid { s.serialize_entry(#wire, #value)?; })
+            }
+        });
+        let mut map_len = len.clone();
+        map_len.push(quote!(self.#id.len()));
+        quote! {
+            use ::serde::ser::SerializeMap as _;
+            const FIELDS: &[&str] = &[#(#wires),*];
+            let mut s = serializer.serialize_map(Some(#(#map_len)+*))?;
+            #(#map_writes)*
+            for (key, value) in &self.#id {
+                if FIELDS.contains(&key.as_str()) {
+                    return Err(::serde::ser::Error::custom(format_args!(
+                        "`additional` of {} holds `{key}`, which is a field", #label
+                    )));
+                }
+                s.serialize_entry(key, value)?;
+            }
+            s.end()
+        }
+    } else if fields.is_empty() {
         quote!(::serde::ser::SerializeStruct::end(serializer.serialize_struct(#label, 0)?))
     } else {
         quote! {
@@ -209,7 +257,24 @@ fn object_serde(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
             quote!(Option<Option<#ty>>,)
         }
     });
-    let nones = fields.iter().map(|_| quote!(None,));
+    let mut slots: Vec<TokenStream> = slots.collect();
+    let mut nones: Vec<TokenStream> = fields.iter().map(|_| quote!(None,)).collect();
+    let mut other_fn = TokenStream::new();
+    let mut other_init = TokenStream::new();
+    if let Some(ty) = &t.additional {
+        let ty = rust_type(ty);
+        let slot = syn::Index::from(fields.len());
+        let id = ident(ADDITIONAL_FIELD);
+        slots.push(quote!(::std::collections::BTreeMap<String, #ty>,));
+        nones.push(quote!(::std::collections::BTreeMap::new(),));
+        other_fn = quote! {
+            const KEEPS_OTHER_KEYS: bool = true;
+            fn other<'de, A: ::serde::de::MapAccess<'de>>(p: &mut Self::Partial, key: String, map: &mut A) -> Result<(), A::Error> {
+                rt::object::other_value(&mut p.#slot, key, map)
+            }
+        };
+        other_init = quote!(#id: p.#slot,);
+    }
     let reads: Vec<TokenStream> = fields
         .iter()
         .enumerate()
@@ -228,7 +293,7 @@ fn object_serde(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
         .collect();
     let field_fn = match reads.as_slice() {
         [] => quote! {
-            fn field<'de, A: ::serde::de::MapAccess<'de>>(_: &mut (), _: usize, _: &mut A) -> Result<(), A::Error> {
+            fn field<'de, A: ::serde::de::MapAccess<'de>>(_: &mut Self::Partial, _: usize, _: &mut A) -> Result<(), A::Error> {
                 Ok(())
             }
         },
@@ -260,7 +325,7 @@ fn object_serde(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
             quote!(#id: p.#slot.flatten(),)
         }
     });
-    let partial = if fields.is_empty() {
+    let partial = if fields.is_empty() && t.additional.is_none() {
         quote!(_: ())
     } else {
         quote!(p: Self::Partial)
@@ -284,8 +349,9 @@ fn object_serde(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
             }
             #field_fn
             fn finish<E: ::serde::de::Error>(#partial) -> Result<Self, E> {
-                Ok(Self { #(#inits)* })
+                Ok(Self { #(#inits)* #other_init })
             }
+            #other_fn
         }
 
         #de_gate
@@ -681,7 +747,12 @@ fn constructors(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
             doc: field_doc(f, t.source),
         })
         .collect();
-    builders(&t.name, &members, "fields")
+    // The other keys start empty.
+    let extra = t.additional.as_ref().map(|_| {
+        let id = ident(ADDITIONAL_FIELD);
+        quote!(#id: ::std::collections::BTreeMap::new(),)
+    });
+    builders(&t.name, &members, "fields", &quote!(#extra))
 }
 
 /// A field of a generated struct, as its constructor and setters see it.
@@ -696,7 +767,12 @@ pub(super) struct Member<'a> {
 /// `impl name { new(required...), one #[must_use] setter per optional member }`, or nothing when
 /// there is neither; `what` names the members in the constructor's doc (`fields`,
 /// `parameters`). Objects and parameter structs are built the same way.
-pub(super) fn builders(name: &str, members: &[Member<'_>], what: &str) -> TokenStream {
+pub(super) fn builders(
+    name: &str,
+    members: &[Member<'_>],
+    what: &str,
+    extra_inits: &TokenStream,
+) -> TokenStream {
     let required: Vec<&Member<'_>> = members.iter().filter(|m| m.required).collect();
     let new = (!required.is_empty()).then(|| {
         let params = required.iter().map(|m| {
@@ -728,7 +804,7 @@ pub(super) fn builders(name: &str, members: &[Member<'_>], what: &str) -> TokenS
             #doc
             #many
             pub fn new(#(#params),*) -> Self {
-                Self { #(#inits)* }
+                Self { #(#inits)* #extra_inits }
             }
         }
     });
@@ -809,10 +885,14 @@ fn redacting_debug(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
             (true, false) => quote!(.field(#wire, &self.#id.as_ref().map(|_| "<redacted>"))),
         }
     });
+    let additional = t.additional.as_ref().map(|_| {
+        let id = ident(ADDITIONAL_FIELD);
+        quote!(.field(#ADDITIONAL_FIELD, &self.#id))
+    });
     quote! {
         impl ::core::fmt::Debug for #name {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.debug_struct(#label) #(#entries)* .finish()
+                f.debug_struct(#label) #(#entries)* #additional .finish()
             }
         }
     }

@@ -475,6 +475,9 @@ fn type_schema(t: &TypeInfo, dialect: Dialect, out: &mut Map<String, Value>) {
                 }
             }
             obj.insert("properties".into(), Value::Object(props));
+            if let Some(other) = &t.additional {
+                obj.insert("additionalProperties".into(), ty_schema(other));
+            }
             if !required.is_empty() {
                 obj.insert("required".into(), Value::Array(required));
             }

@@ -27,8 +27,73 @@ impl Version {
     }
 }
 
+/// Deepest nesting of `[`/`{` accepted in a document (JSON parsers stop at 128 too; real
+/// provider documents nest a few dozen deep).
+pub const MAX_NESTING: usize = 128;
+
+/// Refuses text whose flow brackets nest deeper than `limit`, in one linear pass before any
+/// parser runs (a YAML parser takes time quadratic in flow nesting). Brackets inside quoted
+/// strings and comments do not count; a plain scalar's brackets do, which can only refuse a
+/// document that no parser would give a useful tree anyway.
+pub(crate) fn check_nesting(text: &str, limit: usize) -> Result<(), ImportError> {
+    let mut depth = 0usize;
+    let mut line = 1usize;
+    let mut chars = text.chars().peekable();
+    let mut prev = '\n';
+    while let Some(c) = chars.next() {
+        match c {
+            '\n' => line += 1,
+            '"' => {
+                // To the closing quote; `\"` escapes it.
+                while let Some(q) = chars.next() {
+                    match q {
+                        '\\' if chars.next() == Some('\n') => line += 1,
+                        '"' => break,
+                        '\n' => line += 1,
+                        _ => {}
+                    }
+                }
+            }
+            // A quote opens a YAML single-quoted string only where a scalar starts.
+            '\'' if matches!(prev, ' ' | '\t' | '\n' | '[' | '{' | ',' | ':') => {
+                while let Some(q) = chars.next() {
+                    match q {
+                        '\'' if chars.peek() == Some(&'\'') => {
+                            chars.next();
+                        }
+                        '\'' => break,
+                        '\n' => line += 1,
+                        _ => {}
+                    }
+                }
+            }
+            '#' if matches!(prev, ' ' | '\t' | '\n') => {
+                for q in chars.by_ref() {
+                    if q == '\n' {
+                        line += 1;
+                        break;
+                    }
+                }
+                prev = '\n';
+                continue;
+            }
+            '[' | '{' => {
+                depth += 1;
+                if depth > limit {
+                    return Err(ImportError::TooDeep { line, limit });
+                }
+            }
+            ']' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        prev = c;
+    }
+    Ok(())
+}
+
 /// Parses JSON or YAML text (YAML keys that are numbers or booleans become strings).
 pub(crate) fn parse(text: &str) -> Result<Value, ImportError> {
+    check_nesting(text, MAX_NESTING)?;
     let trimmed = text.trim_start_matches('\u{feff}').trim_start();
     if trimmed.starts_with('{')
         && let Ok(v) = serde_json::from_str::<Value>(trimmed)

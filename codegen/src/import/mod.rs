@@ -47,7 +47,7 @@ use std::fmt;
 use indexmap::IndexMap;
 use serde_json::Value;
 
-pub use document::Version;
+pub use document::{MAX_NESTING, Version};
 pub use pagination::PaginationCounts;
 pub use report::{Finding, ImportError, Report};
 use yaml::Node;
@@ -120,6 +120,32 @@ pub fn import_openapi(
     options: &ImportOptions,
     existing: Option<&str>,
 ) -> Result<Imported, ImportError> {
+    // The schema walk recurses once per nested schema and component (each bounded:
+    // `MAX_SCHEMA_DEPTH`, `MAX_COMPONENT_NESTING`); its own stack keeps that independent of
+    // the caller's (a test thread has 2 MiB).
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name("openapi-import".into())
+            .stack_size(IMPORT_STACK_BYTES)
+            .spawn_scoped(scope, || import_on_this_thread(text, options, existing));
+        match worker {
+            Ok(handle) => match handle.join() {
+                Ok(result) => result,
+                Err(panic) => std::panic::resume_unwind(panic),
+            },
+            Err(_) => import_on_this_thread(text, options, existing),
+        }
+    })
+}
+
+/// The stack of the thread an import runs on.
+const IMPORT_STACK_BYTES: usize = 64 * 1024 * 1024;
+
+fn import_on_this_thread(
+    text: &str,
+    options: &ImportOptions,
+    existing: Option<&str>,
+) -> Result<Imported, ImportError> {
     if text.len() > options.max_document_bytes {
         return Err(ImportError::TooLarge {
             size: text.len(),
@@ -143,6 +169,7 @@ pub fn import_openapi(
     let mut spec = conv.build(options);
     let mut report = std::mem::take(&mut conv.report);
     if let Some(existing) = existing {
+        document::check_nesting(existing, document::MAX_NESTING)?;
         let existing = Node::parse(existing).map_err(ImportError::Merge)?;
         spec = merge::merge(existing, spec, &mut report).map_err(ImportError::Merge)?;
     }
@@ -162,6 +189,38 @@ pub fn import_openapi(
         })
         .unwrap_or(0);
     Ok(Imported { yaml, report })
+}
+
+/// Reads a document from `path`, at most `limit` bytes: reading stops as soon as the file
+/// goes past the limit (a huge file or `/dev/zero` costs `limit` bytes of memory, not its
+/// size), and text that is not UTF-8 is an error.
+///
+/// # Errors
+/// [`ImportError::TooLargeToRead`] past the limit, [`ImportError::Read`] when the file cannot
+/// be read or is not UTF-8.
+pub fn read_document(path: &std::path::Path, limit: usize) -> Result<String, ImportError> {
+    use std::io::Read as _;
+    let file = std::fs::File::open(path)
+        .map_err(|e| ImportError::Read(format!("{}: {e}", path.display())))?;
+    let mut bytes = Vec::new();
+    let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
+    file.take(cap)
+        .read_to_end(&mut bytes)
+        .map_err(|e| ImportError::Read(format!("{}: {e}", path.display())))?;
+    if bytes.len() > limit {
+        return Err(ImportError::TooLargeToRead { limit });
+    }
+    String::from_utf8(bytes)
+        .map_err(|e| ImportError::Read(format!("{}: not UTF-8 text ({e})", path.display())))
+}
+
+/// An OpenAPI or Swagger document (JSON or YAML text) as JSON, as the importer reads it
+/// (Swagger 2.0 left as written), for tools that walk it beside the spec (examples, say).
+///
+/// # Errors
+/// When the text does not parse; see [`ImportError`].
+pub fn parse_document(text: &str) -> Result<serde_json::Value, ImportError> {
+    document::parse(text)
 }
 
 /// Whether an item was written by the importer: `source: imported`, or (specs imported before
@@ -255,6 +314,8 @@ pub(crate) enum TypeOut {
     Object {
         doc: Option<String>,
         fields: Vec<FieldOut>,
+        /// The type of the keys besides the fields (`additionalProperties`).
+        additional: Option<String>,
         pointer: String,
     },
     Enum {

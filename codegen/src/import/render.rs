@@ -19,6 +19,7 @@ impl Converter<'_> {
                 TypeOut::Object {
                     doc,
                     fields,
+                    additional,
                     pointer,
                 } => {
                     if let Some(d) = doc {
@@ -30,6 +31,9 @@ impl Converter<'_> {
                         fs.set(&f.wire, field_node(&f));
                     }
                     node.set("fields", fs);
+                    if let Some(a) = additional {
+                        node.set("additional", Node::str(a));
+                    }
                 }
                 TypeOut::Enum {
                     doc,
@@ -84,7 +88,41 @@ impl Converter<'_> {
         out
     }
 
+    /// An operation named like the page spec of a paged one (`get_lists_pages` beside a
+    /// paged `get_lists`: both statics would be `GET_LISTS_PAGES`) gets `_op` after its name.
+    fn rename_page_static_clashes(&mut self) {
+        let paged: HashSet<String> = self
+            .ops
+            .iter()
+            .filter(|o| o.pagination.is_some())
+            .map(|o| format!("{}_pages", o.name))
+            .collect();
+        let mut taken: HashSet<String> = self.ops.iter().map(|o| o.name.clone()).collect();
+        let mut renamed = Vec::new();
+        for op in &mut self.ops {
+            if !paged.contains(&op.name) {
+                continue;
+            }
+            let mut name = format!("{}_op", op.name);
+            let mut n = 2;
+            while taken.contains(&name) || paged.contains(&name) {
+                name = format!("{}_op{n}", op.name);
+                n += 1;
+            }
+            taken.insert(name.clone());
+            renamed.push((op.pointer.clone(), op.name.clone(), name.clone()));
+            op.name = name;
+        }
+        for (pointer, old, new) in renamed {
+            self.approximate(
+                &pointer,
+                &format!("renamed: operation `{old}` is `{new}`, since `{}` is the page spec of a paged operation", crate::names::shouty(&old)),
+            );
+        }
+    }
+
     pub(super) fn render_operations(&mut self) -> Node {
+        self.rename_page_static_clashes();
         let mut out = Node::map();
         let ops = std::mem::take(&mut self.ops);
         for op in &ops {

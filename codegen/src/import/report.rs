@@ -151,6 +151,22 @@ pub enum ImportError {
         /// The limit.
         limit: usize,
     },
+    /// The document being read went past [`ImportOptions::max_document_bytes`]; reading
+    /// stopped there.
+    TooLargeToRead {
+        /// The limit.
+        limit: usize,
+    },
+    /// The document could not be read.
+    Read(String),
+    /// The document nests arrays and objects deeper than the limit (checked before parsing,
+    /// so a hostile document costs no parser time).
+    TooDeep {
+        /// The line where the limit was passed.
+        line: usize,
+        /// The limit.
+        limit: usize,
+    },
     /// The document is neither JSON nor YAML.
     Parse(String),
     /// The document is not OpenAPI 3.0 / 3.1 or Swagger 2.0.
@@ -173,6 +189,16 @@ impl fmt::Display for ImportError {
                     "the document is {size} bytes, more than the limit of {limit}"
                 )
             }
+            ImportError::TooLargeToRead { limit } => write!(
+                f,
+                "the document is larger than the limit of {limit} bytes (reading stopped there)"
+            ),
+            ImportError::Read(e) => write!(f, "cannot read the document: {e}"),
+            ImportError::TooDeep { line, limit } => write!(
+                f,
+                "the document nests arrays and objects more than {limit} deep (line {line}); \
+                 refused before parsing"
+            ),
             ImportError::Parse(e) => write!(f, "the document is neither JSON nor YAML: {e}"),
             ImportError::Unsupported(e) => write!(f, "unsupported document: {e}"),
             ImportError::Options(e) => write!(f, "{e}"),

@@ -32,6 +32,10 @@ item! {
         /// A union without a tag: the first variant whose type fits the payload's shape wins.
         #[serde(default)]
         pub untagged: bool,
+        /// The type of every key an object has besides its `fields` (OpenAPI's
+        /// `additionalProperties`): kept in the Rust field `additional`, a map, and sent back.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub additional: Option<String>,
     }
 }
 

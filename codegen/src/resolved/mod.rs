@@ -20,8 +20,8 @@ pub use operations::{
 pub use resources::{ResourceAction, ResourceShape, resource_shape};
 pub(crate) use types::BUILTINS;
 pub use types::{
-    Constraints, FieldInfo, Flow, NameKind, RuleInfo, Ty, TypeInfo, TypeKind, ValueInfo,
-    VariantInfo, rust_name,
+    ADDITIONAL_FIELD, Constraints, FieldInfo, Flow, NameKind, RuleInfo, Ty, TypeInfo, TypeKind,
+    ValueInfo, VariantInfo, rust_name,
 };
 pub use webhooks::{SelectInfo, SignatureInfo, SignedOverInfo, WebhookTypeInfo};
 pub use websocket::{Heartbeat, MessageInfo, ReconnectBackoff, WebSocketInfo};

@@ -122,6 +122,9 @@ impl Ty {
     }
 }
 
+/// The Rust field of an object with `additional: T` that holds its other keys.
+pub const ADDITIONAL_FIELD: &str = "additional";
+
 /// A named type, resolved.
 #[derive(Debug, Clone)]
 pub struct TypeInfo {
@@ -146,6 +149,9 @@ pub struct TypeInfo {
     /// Which ways the client moves it over the wire, so it derives only the serde direction
     /// it needs.
     pub flow: Flow,
+    /// Objects only: the type of the keys besides the fields (`additional: T`), kept in the
+    /// Rust field `additional` (a map).
+    pub additional: Option<Ty>,
 }
 
 /// Which ways a client moves a type over the wire: sent (request bodies, query, path and

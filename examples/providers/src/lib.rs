@@ -15,3 +15,5 @@ include!(concat!(env!("OUT_DIR"), "/vonage.rs"));
 // Imported unchanged from the excerpts by `tidings-codegen import openapi` (see `imported/`).
 include!(concat!(env!("OUT_DIR"), "/sendgrid_imported.rs"));
 include!(concat!(env!("OUT_DIR"), "/twilio_imported.rs"));
+
+include!(concat!(env!("OUT_DIR"), "/fidelity_imported.rs"));

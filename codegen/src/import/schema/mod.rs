@@ -17,6 +17,11 @@ use crate::names::{can_be_ident, is_pascal, pascal};
 /// Deepest nesting of inline schemas followed before a schema is typed as `json`.
 pub(crate) const MAX_SCHEMA_DEPTH: usize = 32;
 
+/// Most components built inside one another (a component whose field is another component,
+/// and so on, or a chain of `$ref`s from component to component) before the next is typed as
+/// `json` and reported: each level costs stack, and a hostile document can chain thousands.
+pub(crate) const MAX_COMPONENT_NESTING: usize = 100;
+
 const COMPONENT_PREFIX: &str = "#/components/schemas/";
 
 /// A schema with its `null` alternative taken off, and whether there was one.
@@ -79,10 +84,53 @@ pub(crate) fn component_of(reference: &str) -> Option<String> {
     (!rest.contains('/')).then(|| unescape(rest))
 }
 
+/// Whether a piece of a name is a hash (16 or more hex digits, some of them digits): it
+/// says nothing to a reader, and `fresh_name` disambiguates without it.
+fn is_hash(piece: &str) -> bool {
+    piece.len() >= 16
+        && piece.chars().all(|c| c.is_ascii_hexdigit())
+        && piece.chars().any(|c| c.is_ascii_digit())
+}
+
+/// The name without its hash pieces (`20085a…f3-SmsRequestEnvelope` → `SmsRequestEnvelope`),
+/// when something readable is left; a hash glued to the front of a word counts too.
+fn without_hashes(raw: &str) -> String {
+    let pieces: Vec<&str> = raw
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|p| !p.is_empty())
+        .collect();
+    let kept: Vec<String> = pieces
+        .iter()
+        .filter(|p| !is_hash(p))
+        .map(|p| {
+            // A hex run of 16+ in front of a word (`20085af3…SmsRequest`); when the word
+            // starts with a hex letter (`…e5Envelope`), it starts at the run's last capital.
+            let run = p.chars().take_while(char::is_ascii_hexdigit).count();
+            let mut cut = run;
+            if p[run..].starts_with(|c: char| c.is_ascii_lowercase())
+                && let Some(capital) = p[..run].rfind(|c: char| c.is_ascii_uppercase())
+            {
+                cut = capital;
+            }
+            if cut < p.len() && is_hash(&p[..cut]) {
+                p[cut..].to_owned()
+            } else {
+                (*p).to_owned()
+            }
+        })
+        .collect();
+    let unchanged = kept.len() == pieces.len() && kept.iter().zip(&pieces).all(|(k, p)| k == p);
+    if kept.is_empty() || unchanged {
+        return raw.to_owned();
+    }
+    kept.join("_")
+}
+
 /// A PascalCase type name for any text; `T` in front when it would start with a digit.
 pub(crate) fn type_name(raw: &str) -> String {
+    let raw = &without_hashes(raw);
     if is_pascal(raw) {
-        return raw.to_owned();
+        return raw.clone();
     }
     let p: String = pascal(raw)
         .chars()
@@ -170,7 +218,9 @@ impl Converter<'_> {
                 self.approximate(ptr, "a value of several JSON types: needs spec construct: untagged union; typed as json");
                 return Ok("json".into());
             }
-            _ if s.get("properties").is_some() => "object",
+            _ if s.get("properties").is_some() || s.get("additionalProperties").is_some() => {
+                "object"
+            }
             _ if s.get("items").is_some() => "array",
             _ => return Ok("json".into()),
         };
@@ -199,11 +249,10 @@ impl Converter<'_> {
             }
             "object" => {
                 let props = s.get("properties").and_then(Value::as_object);
-                // `properties: {}` says "an object with no fields" (unless other keys are open).
+                // `properties: {}` says "an object with no fields" only when other keys are
+                // refused (`additionalProperties: false`); otherwise it is free-form.
                 let closed_empty = props.is_some_and(serde_json::Map::is_empty)
-                    && !s
-                        .get("additionalProperties")
-                        .is_some_and(|a| a.is_object() || a == true);
+                    && s.get("additionalProperties") == Some(&Value::Bool(false));
                 if props.is_some_and(|p| !p.is_empty()) || closed_empty {
                     return self.object(hint, &s, ptr, depth);
                 }
@@ -274,7 +323,17 @@ impl Converter<'_> {
             self.approximate(&ptr, "a $ref that leads back to itself; typed as json");
             return Ok("json".into());
         }
+        if self.in_progress.len() >= MAX_COMPONENT_NESTING {
+            self.approximate(
+                &ptr,
+                &format!("components nest (through $refs) more than {MAX_COMPONENT_NESTING} deep; typed as json"),
+            );
+            return Ok("json".into());
+        }
         let name = self.component_name(raw);
+        if let Some(members) = self.subtypes(raw, &schema) {
+            return self.inheritance(raw, &name, &schema, &members, &ptr);
+        }
         if self.is_named_shape(&schema) {
             self.memo.insert(raw.to_owned(), name.clone());
             self.in_progress.insert(raw.to_owned());
@@ -304,6 +363,100 @@ impl Converter<'_> {
         }
     }
 
+    /// The subtypes of a base schema that holds a discriminator but no `oneOf`/`anyOf`
+    /// (inheritance: each subtype is `allOf: [base, ...]`): the components its
+    /// `discriminator.mapping` names, else every component whose `allOf` refers to it.
+    fn subtypes(&self, raw: &str, schema: &Value) -> Option<Vec<Value>> {
+        let (s, _) = unwrap_nullable(schema);
+        let discriminator = s.get("discriminator")?;
+        if s.get("oneOf").is_some() || s.get("anyOf").is_some() {
+            return None;
+        }
+        let base_ref = format!("{COMPONENT_PREFIX}{}", escape(raw));
+        let mut members: Vec<Value> = Vec::new();
+        if let Some(mapping) = discriminator.get("mapping").and_then(Value::as_object) {
+            for target in mapping.values().filter_map(Value::as_str) {
+                let r = if target.starts_with('#') {
+                    target.to_owned()
+                } else {
+                    format!("{COMPONENT_PREFIX}{}", escape(target))
+                };
+                if r != base_ref {
+                    members.push(serde_json::json!({ "$ref": r }));
+                }
+            }
+        } else {
+            let schemas = self
+                .doc
+                .get("components")
+                .and_then(|c| c.get("schemas"))
+                .and_then(Value::as_object)?;
+            for (name, sub) in schemas {
+                let refers = sub
+                    .get("allOf")
+                    .and_then(Value::as_array)
+                    .is_some_and(|all| {
+                        all.iter()
+                            .any(|m| m.get("$ref").and_then(Value::as_str) == Some(&base_ref))
+                    });
+                if refers && name != raw {
+                    members.push(serde_json::json!({
+                        "$ref": format!("{COMPONENT_PREFIX}{}", escape(name))
+                    }));
+                }
+            }
+        }
+        (!members.is_empty()).then_some(members)
+    }
+
+    /// A base schema with a discriminator and subtypes that extend it: a tagged union of the
+    /// subtypes, each carrying the base's fields and its own (the base alone would hold only
+    /// the shared fields and drop the rest).
+    fn inheritance(
+        &mut self,
+        raw: &str,
+        name: &str,
+        schema: &Value,
+        members: &[Value],
+        ptr: &str,
+    ) -> Result<String, String> {
+        let (s, _) = unwrap_nullable(schema);
+        let Some(tag) = s
+            .get("discriminator")
+            .and_then(|d| d.get("propertyName").or(Some(d)))
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+        else {
+            return Err("a discriminator without `propertyName`".into());
+        };
+        self.memo.insert(raw.to_owned(), name.to_owned());
+        self.in_progress.insert(raw.to_owned());
+        let mut union_schema = s.clone();
+        if let Some(obj) = union_schema.as_object_mut() {
+            obj.insert("oneOf".into(), Value::Array(members.to_vec()));
+        }
+        let outer = self.claim.replace(name.to_owned());
+        let result = self.union(name, &tag, members, &union_schema, ptr, 0);
+        self.claim = outer;
+        self.in_progress.remove(raw);
+        match result {
+            Ok(t) => Ok(t),
+            Err(reason) => {
+                // Not a union after all: the base as a plain object, reported.
+                self.approximate(
+                    ptr,
+                    &format!("discriminator on a base schema whose subtypes are not mappable ({reason}); imported as a plain object"),
+                );
+                let outer = self.claim.replace(name.to_owned());
+                self.in_progress.insert(raw.to_owned());
+                let t = self.object(name, &s, ptr, 0);
+                self.in_progress.remove(raw);
+                self.claim = outer;
+                t
+            }
+        }
+    }
+
     /// Whether a schema becomes a named type (object, enum, union) rather than an alias.
     fn is_named_shape(&self, schema: &Value) -> bool {
         let (s, _) = unwrap_nullable(schema);
@@ -330,12 +483,10 @@ impl Converter<'_> {
         {
             return true;
         }
-        let open = s
-            .get("additionalProperties")
-            .is_some_and(|a| a.is_object() || a == true);
+        let closed = s.get("additionalProperties") == Some(&Value::Bool(false));
         s.get("properties")
             .and_then(Value::as_object)
-            .is_some_and(|p| !p.is_empty() || !open)
+            .is_some_and(|p| !p.is_empty() || closed)
     }
 
     /// A free type name built from `hint`.
@@ -481,16 +632,58 @@ impl Converter<'_> {
                 Err(reason) => self.skip(pptr, "field type not mappable", Some(&reason)),
             }
         }
+        let additional = self.additional(schema, ptr, &name, &mut fields, depth)?;
         let doc = description(schema);
         self.types.insert(
             name.clone(),
             TypeOut::Object {
                 doc,
                 fields,
+                additional,
                 pointer: ptr.to_owned(),
             },
         );
         Ok(name)
+    }
+
+    /// The type of an object's keys besides its properties: `additionalProperties` as a
+    /// schema (typed), `true` or `{}` (`json`), absent or `false` (none: the declared fields
+    /// are the object; other keys are not described). A field whose Rust name would be
+    /// `additional`, the map's, is renamed.
+    fn additional(
+        &mut self,
+        schema: &Value,
+        ptr: &str,
+        name: &str,
+        fields: &mut [FieldOut],
+        depth: usize,
+    ) -> Result<Option<String>, String> {
+        let (s, _) = unwrap_nullable(schema);
+        let ty = match s.get("additionalProperties") {
+            Some(Value::Bool(true)) => "json".to_owned(),
+            Some(Value::Object(m)) if m.is_empty() => "json".to_owned(),
+            Some(ap @ Value::Object(_)) => {
+                let aptr = format!("{ptr}/additionalProperties");
+                match self.ty(ap, &aptr, &format!("{name}Value"), depth + 1) {
+                    Ok(t) => t,
+                    Err(reason) => {
+                        self.approximate(&aptr, &format!("other keys typed as json ({reason})"));
+                        "json".to_owned()
+                    }
+                }
+            }
+            _ => return Ok(None),
+        };
+        for f in fields.iter_mut() {
+            let rust = f
+                .rust_name
+                .clone()
+                .unwrap_or_else(|| crate::names::snake(&f.wire));
+            if rust == crate::resolved::ADDITIONAL_FIELD {
+                f.rust_name = Some(format!("{rust}_field"));
+            }
+        }
+        Ok(Some(ty))
     }
 
     /// A field: its type, whether it must be present, its format and constraints.
@@ -693,4 +886,28 @@ pub(crate) fn description(s: &Value) -> Option<String> {
         .or_else(|| s.get("title").and_then(Value::as_str))?
         .trim();
     (!d.is_empty()).then(|| d.to_owned())
+}
+
+#[cfg(test)]
+mod name_tests {
+    use super::type_name;
+
+    #[test]
+    fn hash_pieces_leave_type_names() {
+        let hash = "20085af3b1c2d4e5f60718293a4b5c6d7e8f90112233445566778899aabbccdd";
+        assert_eq!(
+            type_name(&format!("{hash}-SmsRequestEnvelope")),
+            "SmsRequestEnvelope"
+        );
+        assert_eq!(
+            type_name(&format!("{hash}SmsRequestEnvelope")),
+            "SmsRequestEnvelope"
+        );
+        assert_eq!(type_name(&format!("{hash}Envelope")), "Envelope");
+        assert_eq!(type_name(&format!("sms_{hash}_request")), "SmsRequest");
+        // Nothing readable left, or no hash: as before.
+        assert_eq!(type_name(hash), format!("T{}", crate::names::pascal(hash)));
+        assert_eq!(type_name("Deadbeef"), "Deadbeef");
+        assert_eq!(type_name("v2_message"), "V2Message");
+    }
 }

@@ -1,0 +1,223 @@
+//! Import fidelity (issue 30, item 1), on the generator's side: what the importer makes of
+//! `tests/import/fidelity_3_0.yaml` (free-form objects, `additionalProperties` beside declared
+//! properties, discriminated unions by mapping and by schema name, a base schema extended by
+//! `allOf` subtypes), and how `check` holds the new `additional:` key. The compiled round trip
+//! of every example is `tests/tests/providers_fidelity.rs`.
+#![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
+
+use std::path::PathBuf;
+
+use tidings_codegen::check::{Service, TypeKind};
+use tidings_codegen::import::{ImportOptions, Imported, import_openapi};
+use tidings_codegen::resolved::Ty;
+
+fn import_text(text: &str) -> Imported {
+    import_openapi(text, &ImportOptions::new("fidelity", "doc.yaml"), None).unwrap()
+}
+
+fn fixture() -> Imported {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/import/fidelity_3_0.yaml");
+    import_text(&std::fs::read_to_string(path).unwrap())
+}
+
+fn checked(yaml: &str) -> Service {
+    let loaded = tidings_codegen::load::load_str("fidelity.yaml", yaml).unwrap();
+    let service = tidings_codegen::check::check(&loaded).unwrap_or_else(|d| panic!("{d}\n{yaml}"));
+    let code = tidings_codegen::emit::emit_service(&service).unwrap();
+    syn::parse_file(&code).unwrap();
+    service
+}
+
+fn kind<'a>(service: &'a Service, name: &str) -> &'a TypeKind {
+    &service.types.iter().find(|t| t.name == name).unwrap().kind
+}
+
+fn field_ty(service: &Service, ty: &str, wire: &str) -> Ty {
+    match kind(service, ty) {
+        TypeKind::Object(fields) => fields.iter().find(|f| f.wire == wire).unwrap().ty.clone(),
+        other => panic!("{ty} is {other:?}"),
+    }
+}
+
+#[test]
+fn free_form_objects_are_json_and_typed_maps_stay_typed() {
+    let service = checked(&fixture().yaml);
+    assert_eq!(field_ty(&service, "Contact", "attributes"), Ty::Json);
+    assert_eq!(field_ty(&service, "Contact", "empty_properties"), Ty::Json);
+    assert_eq!(field_ty(&service, "Contact", "params"), Ty::Json);
+    assert_eq!(
+        field_ty(&service, "Contact", "scores"),
+        Ty::Map(Box::new(Ty::Integer))
+    );
+    // No object type without fields was made (it would send `{}`).
+    for t in &service.types {
+        if let TypeKind::Object(fields) = &t.kind {
+            assert!(
+                !fields.is_empty() || t.additional.is_some(),
+                "{} is empty",
+                t.name
+            );
+        }
+    }
+}
+
+#[test]
+fn declared_properties_and_additional_properties_give_fields_and_additional() {
+    let service = checked(&fixture().yaml);
+    let contact = service.types.iter().find(|t| t.name == "Contact").unwrap();
+    assert_eq!(contact.additional, Some(Ty::String));
+    let metadata = service
+        .types
+        .iter()
+        .find(|t| t.name == "ContactMetadata")
+        .unwrap();
+    assert_eq!(metadata.additional, Some(Ty::Json));
+    // The property called `additional` keeps its wire name under another Rust name.
+    match &contact.kind {
+        TypeKind::Object(fields) => {
+            let f = fields.iter().find(|f| f.wire == "additional").unwrap();
+            assert_eq!(f.rust, "additional_field");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn discriminators_by_mapping_by_name_and_on_a_base_schema_give_tagged_unions() {
+    let imported = fixture();
+    let service = checked(&imported.yaml);
+    for (name, tag, variants) in [
+        ("Message", "message_type", vec!["image", "text"]),
+        ("Channel", "channel", vec!["Sms", "Mms"]),
+        ("Pet", "petType", vec!["Cat", "Dog"]),
+    ] {
+        match kind(&service, name) {
+            TypeKind::Union {
+                tag: t,
+                content: None,
+                variants: vs,
+            } => {
+                assert_eq!(t, tag, "{name}");
+                let tags: Vec<&str> = vs.iter().map(|v| v.tag.as_str()).collect();
+                assert_eq!(tags, variants, "{name}");
+            }
+            other => panic!("{name} is {other:?}"),
+        }
+    }
+    // Each subtype has the base's fields and its own.
+    assert_eq!(field_ty(&service, "Cat", "name"), Ty::String);
+    assert_eq!(field_ty(&service, "Cat", "huntingSkill"), Ty::String);
+    assert!(
+        !imported
+            .report
+            .approximated
+            .iter()
+            .any(|f| f.reason.contains("inheritance")),
+        "{}",
+        imported.report
+    );
+}
+
+#[test]
+fn a_base_schema_with_an_explicit_mapping_takes_the_mapped_subtypes() {
+    let doc = r##"
+openapi: 3.0.3
+info: { title: T, version: "1" }
+paths:
+  /v:
+    post:
+      operationId: make
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/Vehicle' } } } }
+      responses: { "204": { description: ok } }
+components:
+  schemas:
+    Vehicle:
+      type: object
+      required: [kind]
+      properties: { kind: { type: string }, wheels: { type: integer } }
+      discriminator: { propertyName: kind, mapping: { car: Car, bike: '#/components/schemas/Bike' } }
+    Car:
+      allOf: [ { $ref: '#/components/schemas/Vehicle' }, { properties: { seats: { type: integer } } } ]
+    Bike:
+      allOf: [ { $ref: '#/components/schemas/Vehicle' }, { properties: { gears: { type: integer } } } ]
+"##;
+    let service = checked(&import_text(doc).yaml);
+    match kind(&service, "Vehicle") {
+        TypeKind::Union { tag, variants, .. } => {
+            assert_eq!(tag, "kind");
+            let pairs: Vec<(&str, Option<&str>)> = variants
+                .iter()
+                .map(|v| (v.tag.as_str(), v.ty.as_deref()))
+                .collect();
+            assert_eq!(pairs, [("bike", Some("Bike")), ("car", Some("Car"))]);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(field_ty(&service, "Car", "wheels"), Ty::Integer);
+}
+
+#[test]
+fn additional_properties_without_type_object_is_still_a_map() {
+    let doc = r##"
+openapi: 3.0.3
+info: { title: T, version: "1" }
+paths:
+  /v:
+    post:
+      operationId: make
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                labels: { additionalProperties: { type: string } }
+      responses: { "204": { description: ok } }
+"##;
+    let service = checked(&import_text(doc).yaml);
+    assert_eq!(
+        field_ty(&service, "MakeRequest", "labels"),
+        Ty::Map(Box::new(Ty::String))
+    );
+}
+
+fn check_errors(yaml: &str) -> String {
+    let loaded = tidings_codegen::load::load_str("t.yaml", yaml).unwrap();
+    tidings_codegen::check::check(&loaded)
+        .unwrap_err()
+        .to_string()
+}
+
+const HEAD: &str = "service: { name: t, title: T, summary: T, source: assumed, base_url: { default: \"https://api.example.com\", env: T_BASE_URL, source: assumed } }\n";
+
+#[test]
+fn check_refuses_additional_on_a_non_object_and_a_field_that_takes_its_rust_name() {
+    let on_enum = format!(
+        "{HEAD}types:\n  Status:\n    source: assumed\n    values: [a]\n    additional: string\n"
+    );
+    let errors = check_errors(&on_enum);
+    assert!(
+        errors.contains("t.yaml:") && errors.contains("`additional` applies to objects"),
+        "{errors}"
+    );
+    let clash = format!(
+        "{HEAD}types:\n  Contact:\n    source: assumed\n    fields:\n      additional: {{ type: string }}\n    additional: json\n"
+    );
+    let errors = check_errors(&clash);
+    assert!(
+        errors.contains("t.yaml:6:7:") && errors.contains("rename it with `rust_name`"),
+        "{errors}"
+    );
+    let unknown = format!(
+        "{HEAD}types:\n  Contact:\n    source: assumed\n    fields:\n      a: {{ type: string }}\n    additional: Nowhere\n"
+    );
+    assert!(check_errors(&unknown).contains("Nowhere"));
+    let renamed = format!(
+        "{HEAD}types:\n  Contact:\n    source: assumed\n    fields:\n      additional: {{ type: string, rust_name: additional_field }}\n    additional: map<integer>\n"
+    );
+    let service = checked(&renamed);
+    assert_eq!(
+        service.types[0].additional,
+        Some(Ty::Map(Box::new(Ty::Integer)))
+    );
+}

@@ -1,0 +1,94 @@
+//! Names (issue 30, item 5): an operation named like the page spec of a paged operation
+//! (`get_lists_pages` beside a paged `get_lists`, both the static `GET_LISTS_PAGES`) is caught
+//! by `check` with its location, and the importer renames it instead of dropping it; schema
+//! names made of a hash and a word keep the word.
+#![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
+
+use serde_json::json;
+use tidings_codegen::import::{ImportOptions, import_openapi};
+
+fn document() -> String {
+    let page = json!({"type": "object", "properties": {
+        "lists": {"type": "array", "items": {"$ref": "#/components/schemas/20085af3b1c2d4e5f60718293a4b5c6d7e8f90112233445566778899aabbccdd-MailingList"}},
+        "next_page_uri": {"type": "string"}
+    }});
+    let ok = |schema: serde_json::Value| json!({"200": {"description": "ok", "content": {"application/json": {"schema": schema}}}});
+    json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Lists", "version": "1"},
+        "servers": [{"url": "https://api.example.com"}],
+        "paths": {
+            "/v3/lists": {"get": {
+                "operationId": "getV3Lists",
+                "parameters": [{"name": "page_size", "in": "query", "schema": {"type": "integer"}}],
+                "responses": ok(page)
+            }},
+            "/v3/lists/pages": {"get": {
+                "operationId": "getV3ListsPages",
+                "responses": ok(json!({"type": "object", "properties": {"n": {"type": "integer"}}}))
+            }}
+        },
+        "components": {"schemas": {
+            "20085af3b1c2d4e5f60718293a4b5c6d7e8f90112233445566778899aabbccdd-MailingList":
+                {"type": "object", "properties": {"id": {"type": "string"}}}
+        }}
+    })
+    .to_string()
+}
+
+#[test]
+fn an_operation_named_like_a_page_spec_is_renamed_on_import_and_the_code_parses() {
+    let imported = import_openapi(
+        &document(),
+        &ImportOptions::new("lists", "lists.json"),
+        None,
+    )
+    .unwrap();
+    assert!(
+        imported.yaml.contains("  get_v3_lists:"),
+        "{}",
+        imported.yaml
+    );
+    assert!(
+        imported.yaml.contains("  get_v3_lists_pages_op:"),
+        "{}",
+        imported.yaml
+    );
+    assert!(imported.report.skipped.is_empty(), "{}", imported.report);
+    assert!(
+        imported.report.approximated.iter().any(|f| f
+            .reason
+            .contains("`get_v3_lists_pages` is `get_v3_lists_pages_op`")),
+        "{}",
+        imported.report
+    );
+    // The hash is gone from the type name.
+    assert!(
+        imported.yaml.contains("  MailingList:"),
+        "{}",
+        imported.yaml
+    );
+    assert!(!imported.yaml.contains("T20085"), "{}", imported.yaml);
+    let loaded = tidings_codegen::load::load_str("lists.yaml", &imported.yaml).unwrap();
+    let service = tidings_codegen::check::check(&loaded).unwrap();
+    syn::parse_file(&tidings_codegen::emit::emit_service(&service).unwrap()).unwrap();
+
+    // Written by hand, the same clash is a `check` error at the operation.
+    let clashing = imported
+        .yaml
+        .replace("get_v3_lists_pages_op:", "get_v3_lists_pages:");
+    let loaded = tidings_codegen::load::load_str("lists.yaml", &clashing).unwrap();
+    let errors = tidings_codegen::check::check(&loaded)
+        .unwrap_err()
+        .to_string();
+    let line = clashing
+        .lines()
+        .position(|l| l == "  get_v3_lists_pages:")
+        .unwrap()
+        + 1;
+    assert!(
+        errors.contains(&format!("lists.yaml:{line}:"))
+            && errors.contains("the generated static `GET_V3_LISTS_PAGES`"),
+        "{errors}"
+    );
+}
