@@ -104,8 +104,8 @@ struct Cli {
     /// Prune records older than this many hours.
     #[arg(long, value_name = "HOURS")]
     retention_hours: Option<u64>,
-    /// The email and messaging APIs' rate limit: `off` (bulk loads, benchmarks), or
-    /// `N/s`, `N/min` (the spec's own limit when not given).
+    /// The email and messaging APIs' rate limit, and that of every `--spec`: `off` (bulk
+    /// loads, benchmarks), or `N/s`, `N/min` (each spec's own limit when not given).
     #[arg(long, value_name = "off|N/s|N/min", value_parser = parse_rate_limit)]
     rate_limit: Option<RateSetting>,
     /// Print only the `export NAME=value` lines.
@@ -326,7 +326,11 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let served = match cli.served.start(cli.host).await {
+    let served_limit = cli.rate_limit.map(|setting| match setting {
+        RateSetting::Off => None,
+        RateSetting::Limit(limit) => Some(limit),
+    });
+    let served = match cli.served.start(cli.host, served_limit).await {
         Ok(served) => served,
         Err(e) => {
             tracing::error!("cannot serve --spec: {e}");

@@ -31,7 +31,7 @@ use std::sync::Arc;
 use tidings_codegen::ProvenancePolicy;
 use tidings_codegen::check::Service;
 
-use crate::server::{Gateway, HttpLimits, ResourceLimits, Resources, Serving};
+use crate::server::{Gateway, HttpLimits, RateLimit, ResourceLimits, Resources, Serving};
 
 /// Loads and checks the specs at `path` (a spec file, or a directory of them): every problem
 /// of every file in one error, each with `file:line:column`.
@@ -80,6 +80,9 @@ pub struct ServeConfig {
     /// Credential values by credential name; a credential not named here is read from the
     /// environment variable the spec gives it, else made at start.
     pub credentials: Vec<(String, String)>,
+    /// The rate limit: `None` keeps the spec's own, `Some(None)` lifts it (bulk loads,
+    /// benchmarks), `Some(Some(limit))` sets another.
+    pub rate_limit: Option<Option<RateLimit>>,
 }
 
 impl Default for ServeConfig {
@@ -89,6 +92,7 @@ impl Default for ServeConfig {
             limits: HttpLimits::default(),
             resources: ResourceLimits::default(),
             credentials: Vec::new(),
+            rate_limit: None,
         }
     }
 }
@@ -129,6 +133,9 @@ impl ServedService {
             Box::leak(Box::new(vocab::service_spec(&service)));
         let schema = Box::leak(Box::new(vocab::service_schema(&service)));
         let mut gateway = Gateway::new(spec).limits(&config.limits);
+        if let Some(limit) = config.rate_limit {
+            gateway = gateway.rate_limit(limit);
+        }
         let mut credentials = Vec::new();
         for c in &service.credentials {
             let value = config
@@ -241,12 +248,17 @@ pub struct SpecArgs {
 }
 
 impl SpecArgs {
-    /// Loads every spec named and serves each on `host` (free ports).
+    /// Loads every spec named and serves each on `host` (free ports), with `rate_limit` as
+    /// [`ServeConfig::rate_limit`] says.
     ///
     /// # Errors
     ///
     /// The diagnostics of a spec that does not check, or a bind failure.
-    pub async fn start(&self, host: IpAddr) -> Result<Vec<ServedService>, String> {
+    pub async fn start(
+        &self,
+        host: IpAddr,
+        rate_limit: Option<Option<RateLimit>>,
+    ) -> Result<Vec<ServedService>, String> {
         let mut services = Vec::new();
         for path in &self.specs {
             services.extend(load(path).map_err(|e| e.to_string())?);
@@ -255,6 +267,7 @@ impl SpecArgs {
         for service in services {
             let config = ServeConfig {
                 addr: SocketAddr::new(host, 0),
+                rate_limit,
                 ..ServeConfig::default()
             };
             let name = service.name().to_owned();
