@@ -15,6 +15,15 @@ use crate::resolved::{
 impl Checker<'_> {
     /// Identity and credentials.
     pub(super) fn service(&mut self) -> Vec<CredentialInfo> {
+        // A broken section was reported by the loader and stood in for: nothing more to say.
+        if !self.broken.iter().any(|b| b == "service") {
+            self.service_identity();
+        }
+        self.credentials()
+    }
+
+    /// The `service` section: name, provenance, base URL.
+    fn service_identity(&mut self) {
         let s = &self.spec.service;
         self.require_source("service", s.source);
         if !is_snake(&s.name) || crate::names::is_keyword(&s.name) {
@@ -49,6 +58,10 @@ impl Checker<'_> {
             d.expected =
                 Some("http:// or https:// followed by a host, without a trailing `/`".into());
         }
+    }
+
+    /// The credentials section.
+    fn credentials(&mut self) -> Vec<CredentialInfo> {
         let creds: Vec<(String, String, Option<Source>)> = self
             .spec
             .credentials
