@@ -284,11 +284,13 @@ impl Generator {
         if let Err(diagnostics) = written {
             let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from);
             let shown = workspace_relative(&self.spec_dir, manifest_dir.as_deref());
+            let command = check_command(&shown, manifest_dir.as_deref(), self.options.provenance);
             for line in build_script_errors(
                 &diagnostics,
                 &self.spec_dir,
                 &shown,
                 self.reported_by.as_deref(),
+                &command,
             ) {
                 println!("cargo::error={line}");
             }
@@ -320,22 +322,66 @@ impl Generator {
     }
 }
 
+/// The command that checks the specs in `shown` without building, as the user can run it:
+/// `cargo run -p tidings-codegen -- check ..` inside a workspace that has the generator as a
+/// member (this repository), else the installed CLI, which a crate that only build-depends on
+/// the generator has no other way to run.
+pub(crate) fn check_command(
+    shown: &Path,
+    manifest_dir: Option<&Path>,
+    policy: check::ProvenancePolicy,
+) -> String {
+    let provenance = match policy {
+        check::ProvenancePolicy::Optional => " --provenance optional",
+        check::ProvenancePolicy::Required => "",
+    };
+    let member = manifest_dir
+        .and_then(|m| {
+            m.ancestors().find(|dir| {
+                std::fs::read_to_string(dir.join("Cargo.toml"))
+                    .is_ok_and(|toml| toml.lines().any(|l| l.trim() == "[workspace]"))
+            })
+        })
+        .and_then(|root| std::fs::read_dir(root).ok())
+        .is_some_and(|entries| {
+            entries.filter_map(Result::ok).any(|e| {
+                std::fs::read_to_string(e.path().join("Cargo.toml")).is_ok_and(|toml| {
+                    toml.lines()
+                        .any(|l| l.replace(' ', "") == "name=\"tidings-codegen\"")
+                })
+            })
+        });
+    if member {
+        format!(
+            "`cargo run -p tidings-codegen -- check {}{provenance}`",
+            shown.display()
+        )
+    } else {
+        format!(
+            "`tidings-codegen check {}{provenance}` (from the workspace root; install the CLI \
+             once with `cargo install tidings-codegen --locked`)",
+            shown.display()
+        )
+    }
+}
+
 /// The lines a build script reports for `diagnostics` (each becomes one `cargo::error`): every
 /// problem with its path under `shown` instead of `spec_dir`, or, when another crate's build
-/// reports them, one line that points there.
+/// reports them, one line that points there. `command` checks the specs without building
+/// ([`check_command`]).
 pub(crate) fn build_script_errors(
     diagnostics: &Diagnostics,
     spec_dir: &Path,
     shown: &Path,
     reported_by: Option<&str>,
+    command: &str,
 ) -> Vec<String> {
     let n = diagnostics.len();
     let problems = format!("{n} problem{}", if n == 1 { "" } else { "s" });
     if let Some(krate) = reported_by {
         return vec![format!(
-            "the specs in {} have {problems}, listed once in the build of `{krate}` (or run `cargo run -p tidings-codegen -- check {}`)",
+            "the specs in {} have {problems}, listed once in the build of `{krate}` (or run {command})",
             shown.display(),
-            shown.display()
         )];
     }
     let mut lines = Vec::new();
@@ -348,9 +394,8 @@ pub(crate) fn build_script_errors(
         lines.extend(d.to_string().lines().map(str::to_owned));
     }
     lines.push(format!(
-        "{problems} in the specs in {}; `cargo run -p tidings-codegen -- check {}` lists them without building",
+        "{problems} in the specs in {}; {command} lists them without building",
         shown.display(),
-        shown.display()
     ));
     lines
 }
@@ -405,6 +450,7 @@ mod tests {
             Path::new("../spec"),
             Path::new("spec"),
             None,
+            "`cargo run -p tidings-codegen -- check spec`",
         );
         assert_eq!(
             lines[0],
@@ -421,6 +467,7 @@ mod tests {
             Path::new("../spec"),
             Path::new("spec"),
             Some("tidings"),
+            "`cargo run -p tidings-codegen -- check spec`",
         );
         assert_eq!(lines.len(), 1);
         assert!(lines[0].contains("listed once in the build of `tidings`"));
@@ -537,5 +584,39 @@ operations:
             workspace_relative(Path::new("../spec"), None),
             Path::new("../spec")
         );
+    }
+    #[test]
+    fn the_hint_names_a_command_that_works_where_the_build_runs() {
+        // A user's crate: the generator is only a build dependency, so `cargo run -p` would
+        // fail there; the hint names the installed CLI, with the crate's provenance policy.
+        let user = tempfile::tempdir().unwrap();
+        std::fs::write(
+            user.path().join("Cargo.toml"),
+            "[package]\nname = \"my-api\"\n\n[workspace]\n",
+        )
+        .unwrap();
+        let command = check_command(
+            Path::new("spec"),
+            Some(user.path()),
+            ProvenancePolicy::Optional,
+        );
+        assert!(
+            command.starts_with("`tidings-codegen check spec --provenance optional`")
+                && command.contains("cargo install tidings-codegen"),
+            "{command}"
+        );
+        assert!(!command.contains("cargo run -p"), "{command}");
+        // This repository, where the generator is a member.
+        let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let command = check_command(Path::new("spec"), Some(here), ProvenancePolicy::Required);
+        assert_eq!(command, "`cargo run -p tidings-codegen -- check spec`");
+        let lines = build_script_errors(
+            &one_problem(),
+            Path::new("spec"),
+            Path::new("spec"),
+            None,
+            &command,
+        );
+        assert!(lines.last().unwrap().contains(&command), "{lines:?}");
     }
 }

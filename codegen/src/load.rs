@@ -593,8 +593,27 @@ pub fn load_str_partial(display: &str, text: &str) -> (Option<Loaded>, Diagnosti
             drop_sections.push(key_value.clone());
         }
     }
+    // A broken `service` section does not hide the rest: a stand-in (its name kept when it is
+    // text) lets the checker report the other sections' problems in the same run, unknown
+    // types included. The section's own errors are already listed, so the run still fails.
+    let service_name = root
+        .get("service")
+        .and_then(|s| s.get("name"))
+        .and_then(serde_yaml::Value::as_str)
+        .filter(|n| crate::names::is_snake(n) && !crate::names::is_keyword(n))
+        .unwrap_or("service")
+        .to_owned();
     for key in &drop_sections {
         root.remove(key);
+    }
+    if !root.contains_key("service") && broken.iter().any(|b| b == "service") {
+        let stand_in = serde_yaml::from_str::<serde_yaml::Value>(&format!(
+            "{{ name: {service_name}, title: '-', summary: '-', source: assumed, \
+             base_url: {{ env: STAND_IN_BASE_URL, source: assumed }} }}"
+        ));
+        if let Ok(stand_in) = stand_in {
+            root.insert("service".into(), stand_in);
+        }
     }
     if !root.contains_key("service") {
         if !broken.iter().any(|b| b == "service") {

@@ -12,6 +12,7 @@ use base64::Engine as _;
 use reqwest::header::{AUTHORIZATION, HeaderName, HeaderValue};
 
 use crate::Error;
+use crate::oauth2::OAuth2Tokens;
 use crate::secret::Secret;
 use crate::sign::{PusherSigner, Signer};
 use crate::spec::{AuthScheme, CredentialSpec, ServiceSpec, SigningScheme};
@@ -117,6 +118,67 @@ impl fmt::Debug for MintRequest<'_> {
 /// The minters a builder was given, by name.
 pub(crate) type Minters = Vec<(String, Arc<dyn TokenMinter>)>;
 
+/// What a client keeps for the auth schemes that hold state: the application's token minters,
+/// and one token cache per OAuth2 client-credentials scheme (shared by clones and operations).
+#[derive(Default)]
+pub(crate) struct AuthState {
+    pub(crate) minters: Minters,
+    pub(crate) oauth2: Vec<Arc<OAuth2Tokens>>,
+}
+
+impl AuthState {
+    /// The token caches of the spec's client-credentials schemes whose credentials were given;
+    /// `base` resolves a token URL that is a path.
+    pub(crate) fn with_oauth2(
+        minters: Minters,
+        spec: &'static ServiceSpec,
+        credentials: &[(&'static CredentialSpec, Secret)],
+        base: &url::Url,
+    ) -> Result<AuthState, Error> {
+        let mut oauth2 = Vec::new();
+        for scheme in spec.auth {
+            let AuthScheme::OAuth2ClientCredentials {
+                token_url,
+                client_id,
+                client_secret,
+                scopes,
+            } = *scheme
+            else {
+                continue;
+            };
+            let given = |name: &str| {
+                credentials
+                    .iter()
+                    .find(|(c, _)| c.name == name)
+                    .map(|(_, v)| v.clone())
+            };
+            let (Some(id), Some(secret)) = (given(client_id), given(client_secret)) else {
+                continue; // resolving the scheme, if chosen, names what is missing
+            };
+            let url = base.join(token_url).map_err(|e| {
+                Error::config(format!(
+                    "the {} service's OAuth2 token URL `{token_url}` is not a URL: {e}",
+                    spec.name
+                ))
+            })?;
+            if !matches!(url.scheme(), "http" | "https") || !url.username().is_empty() {
+                return Err(Error::config(format!(
+                    "the {} service's OAuth2 token URL must be http(s) without user info",
+                    spec.name
+                )));
+            }
+            oauth2.push(Arc::new(OAuth2Tokens::new(
+                url,
+                (token_url, client_id),
+                id,
+                secret,
+                scopes,
+            )));
+        }
+        Ok(AuthState { minters, oauth2 })
+    }
+}
+
 /// Auth ready to apply: header values are built (and marked sensitive) once.
 #[derive(Clone)]
 pub(crate) enum ResolvedAuth {
@@ -134,6 +196,8 @@ pub(crate) enum ResolvedAuth {
     Body {
         fields: Arc<[(&'static str, Secret)]>,
     },
+    /// An OAuth2 access token from the client's cache, per attempt.
+    OAuth2(Arc<OAuth2Tokens>),
     /// A header whose value a minter makes per attempt.
     Minted {
         name: HeaderName,
@@ -159,6 +223,7 @@ impl fmt::Debug for ResolvedAuth {
             ResolvedAuth::Minted {
                 name, minter_name, ..
             } => write!(f, "Minted({name}, {minter_name})"),
+            ResolvedAuth::OAuth2(tokens) => write!(f, "OAuth2({})", tokens.token_url),
         }
     }
 }
@@ -169,8 +234,9 @@ impl ResolvedAuth {
         choice: AuthChoice,
         spec: &'static ServiceSpec,
         credentials: &[(&'static CredentialSpec, Secret)],
-        minters: &Minters,
+        state: &AuthState,
     ) -> Result<ResolvedAuth, Error> {
+        let minters = &state.minters;
         let scheme = match choice {
             AuthChoice::None => return Ok(ResolvedAuth::None),
             AuthChoice::Signer(signer) => return Ok(ResolvedAuth::Signer(signer)),
@@ -269,6 +335,28 @@ impl ResolvedAuth {
                 param,
                 value: lookup(credential)?,
             },
+            AuthScheme::OAuth2ClientCredentials {
+                token_url,
+                client_id,
+                client_secret,
+                ..
+            } => {
+                // Missing credentials are named first; the cache exists when both were given.
+                lookup(client_id)?;
+                lookup(client_secret)?;
+                let tokens = state
+                    .oauth2
+                    .iter()
+                    .find(|t| t.key == (token_url, client_id))
+                    .ok_or_else(|| {
+                        Error::config(format!(
+                            "the {} service's OAuth2 scheme (token URL `{token_url}`) has no \
+                             token cache: build the client with it in the spec's auth list",
+                            spec.name
+                        ))
+                    })?;
+                ResolvedAuth::OAuth2(Arc::clone(tokens))
+            }
             AuthScheme::Signature {
                 scheme:
                     SigningScheme::PusherHmacSha256 {
@@ -288,7 +376,15 @@ impl ResolvedAuth {
 
     /// Whether each attempt mints its token ([`ResolvedAuth::minted_header`] has work to do).
     pub(crate) fn is_minted(&self) -> bool {
-        matches!(self, ResolvedAuth::Minted { .. })
+        matches!(self, ResolvedAuth::Minted { .. } | ResolvedAuth::OAuth2(_))
+    }
+
+    /// The OAuth2 token cache, for the scheme that has one.
+    pub(crate) fn oauth2(&self) -> Option<&OAuth2Tokens> {
+        match self {
+            ResolvedAuth::OAuth2(tokens) => Some(tokens),
+            _ => None,
+        }
     }
 
     /// The scheme's name, for logs.
@@ -300,15 +396,23 @@ impl ResolvedAuth {
             ResolvedAuth::Signer(_) => "signature",
             ResolvedAuth::Body { .. } => "body",
             ResolvedAuth::Minted { .. } => "minted",
+            ResolvedAuth::OAuth2(_) => "oauth2",
         }
     }
 
-    /// The minted header of one attempt, when the scheme is [`ResolvedAuth::Minted`].
+    /// The minted header of one attempt, when the scheme is [`ResolvedAuth::Minted`] or
+    /// [`ResolvedAuth::OAuth2`] (with the OAuth2 token's generation; 0 for a minted one).
     pub(crate) async fn minted_header(
         &self,
         service: &'static str,
         operation: &'static str,
-    ) -> Result<Option<(HeaderName, HeaderValue)>, Error> {
+        http: &reqwest::Client,
+        timeout: std::time::Duration,
+    ) -> Result<Option<(HeaderName, HeaderValue, u64)>, Error> {
+        if let ResolvedAuth::OAuth2(tokens) = self {
+            let (header, generation) = tokens.header(http, timeout).await?;
+            return Ok(Some((AUTHORIZATION, header, generation)));
+        }
         let ResolvedAuth::Minted {
             name,
             prefix,
@@ -328,7 +432,7 @@ impl ResolvedAuth {
             })
             .await?;
         let value = sensitive_header(&format!("{prefix}{}", token.expose()), minter_name)?;
-        Ok(Some((name.clone(), value)))
+        Ok(Some((name.clone(), value, 0)))
     }
 }
 
@@ -443,6 +547,11 @@ pub(crate) fn required_credentials(
             std::iter::once(username).chain(password).collect()
         }
         Ok(Some(AuthScheme::Minted { .. })) => Vec::new(),
+        Ok(Some(AuthScheme::OAuth2ClientCredentials {
+            client_id,
+            client_secret,
+            ..
+        })) => vec![client_id, client_secret],
         Ok(Some(AuthScheme::Signature {
             scheme:
                 SigningScheme::PusherHmacSha256 {
@@ -497,11 +606,21 @@ mod tests {
     #[test]
     fn query_auth_needs_opt_in() {
         let creds = [(&CREDS[0], Secret::new("k"))];
-        let err = ResolvedAuth::resolve(AuthChoice::Default, &QUERY_ONLY, &creds, &Vec::new())
-            .expect_err("no opt-in");
+        let err = ResolvedAuth::resolve(
+            AuthChoice::Default,
+            &QUERY_ONLY,
+            &creds,
+            &AuthState::default(),
+        )
+        .expect_err("no opt-in");
         assert!(err.to_string().contains("query_auth"));
-        let auth = ResolvedAuth::resolve(AuthChoice::Query, &QUERY_ONLY, &creds, &Vec::new())
-            .expect("opted in");
+        let auth = ResolvedAuth::resolve(
+            AuthChoice::Query,
+            &QUERY_ONLY,
+            &creds,
+            &AuthState::default(),
+        )
+        .expect("opted in");
         assert_eq!(auth.scheme_name(), "query");
         assert!(!format!("{auth:?}").contains('k') || !format!("{auth:?}").contains("\"k\""));
     }
@@ -534,7 +653,7 @@ mod tests {
             }),
             spec,
             &creds,
-            &Vec::new(),
+            &AuthState::default(),
         )
     }
 
@@ -593,7 +712,7 @@ mod tests {
             }),
             &QUERY_ONLY,
             &creds,
-            &Vec::new(),
+            &AuthState::default(),
         )
         .expect("resolves");
         match &auth {

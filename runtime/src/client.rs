@@ -11,7 +11,9 @@ use tracing::Instrument;
 use tracing::field::Empty;
 
 use crate::Error;
-use crate::auth::{AuthChoice, Minters, ResolvedAuth, TokenMinter, required_credentials};
+use crate::auth::{
+    AuthChoice, AuthState, Minters, ResolvedAuth, TokenMinter, required_credentials,
+};
 use crate::options::{BodyLimits, CallOptions, NO_OPTIONS, Timeouts};
 use crate::pipeline::Pipeline;
 use crate::ratelimit::{Limiter, RateLimit, RateLimiter};
@@ -55,8 +57,9 @@ pub(crate) struct Shared {
     pub(crate) base_url: String,
     pub(crate) credentials: Vec<(&'static CredentialSpec, Secret)>,
     pub(crate) auth: ResolvedAuth,
-    /// Token minters by name, for operations that name a minted scheme of their own.
-    pub(crate) minters: Minters,
+    /// Token minters by name and OAuth2 token caches, for the client's scheme and for
+    /// operations that name a scheme of their own (clones share the caches).
+    pub(crate) auth_state: AuthState,
 }
 
 impl fmt::Debug for Client {
@@ -164,7 +167,7 @@ impl Client {
                 AuthChoice::Scheme(scheme),
                 self.shared.pipeline.spec,
                 &self.shared.credentials,
-                &self.shared.minters,
+                &self.shared.auth_state,
             )
             .map(|auth| Some(Box::new(auth))),
             None => Ok(None),
@@ -580,7 +583,8 @@ impl<C: From<Client>> ClientBuilder<C> {
         };
         let (base_url, base) = validate_base_url(raw_base, spec, source)?;
         let auth_credentials = required_credentials(&self.auth, spec);
-        let auth = ResolvedAuth::resolve(self.auth, spec, &credentials, &self.minters)?;
+        let auth_state = AuthState::with_oauth2(self.minters, spec, &credentials, &base)?;
+        let auth = ResolvedAuth::resolve(self.auth, spec, &credentials, &auth_state)?;
         #[cfg(not(feature = "tls"))]
         if self.http.is_none() && base.scheme() == "https" {
             return Err(Error::tls_not_compiled_in("an https base URL"));
@@ -629,7 +633,7 @@ impl<C: From<Client>> ClientBuilder<C> {
             base_url,
             credentials,
             auth,
-            minters: self.minters,
+            auth_state,
         }))
     }
 }

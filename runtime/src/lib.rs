@@ -74,6 +74,7 @@ pub mod form;
 mod headers;
 pub mod http;
 mod macros;
+pub mod oauth2;
 pub mod object;
 mod options;
 pub mod paginate;

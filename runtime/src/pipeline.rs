@@ -94,6 +94,10 @@ impl Pipeline {
         };
 
         self.budget.deposit();
+        // The generation of the OAuth2 token an attempt sent (0: none), and whether a 401
+        // already made the call fetch a new one (once per call). Small: kept across waits.
+        let mut sent_token = 0u64;
+        let mut token_refreshed = false;
         loop {
             *attempts += 1;
             let attempt = *attempts;
@@ -144,9 +148,17 @@ impl Pipeline {
                         first_parts.insert(self.prepare(request, auth, idempotency_key.as_ref())?)
                     }
                 };
-                if let Some((name, value)) =
-                    auth.minted_header(self.spec.name, request.op.name).await?
+                // Boxed: minting or fetching a token (an HTTP exchange) would otherwise grow
+                // the future of every call, minted or not (BENCHMARKS.md § 3).
+                if let Some((name, value, generation)) = Box::pin(auth.minted_header(
+                    self.spec.name,
+                    request.op.name,
+                    &self.http,
+                    timeout.0,
+                ))
+                .await?
                 {
+                    sent_token = generation;
                     parts.headers.insert(name, value);
                 }
             }
@@ -189,6 +201,23 @@ impl Pipeline {
                 Err(failure) => failure,
             };
 
+            // A 401 with an OAuth2 token: the token was revoked or expired early. Forget it
+            // and try once more at once with a new one, whatever the retry policy says (the
+            // server refused before doing anything).
+            if let Some(tokens) = auth.oauth2()
+                && sent_token != 0
+                && !token_refreshed
+                && failure.error.status() == Some(401)
+            {
+                token_refreshed = true;
+                tracing::debug!(
+                    attempt,
+                    "the API refused the OAuth2 token (401): fetching a new one"
+                );
+                drop(failure);
+                Box::pin(tokens.refused(std::mem::take(&mut sent_token))).await;
+                continue;
+            }
             let failed = Attempted {
                 transience: failure.error.transience(),
                 server_wait: failure.wait,

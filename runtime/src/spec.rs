@@ -129,6 +129,21 @@ pub enum AuthScheme {
         /// Text before the token, e.g. `"Bearer "`.
         prefix: Option<&'static str>,
     },
+    /// OAuth 2.0 client credentials (RFC 6749 section 4.4): an access token fetched from
+    /// `token_url` with the client id and secret (HTTP Basic), sent as
+    /// `Authorization: Bearer <token>`; cached per client (clones share it), fetched again
+    /// shortly before it expires and after a 401 (the call then tries once more). See
+    /// [`crate::oauth2`].
+    OAuth2ClientCredentials {
+        /// The token endpoint: an absolute URL, or a path resolved against the base URL.
+        token_url: &'static str,
+        /// Credential holding the client id.
+        client_id: &'static str,
+        /// Credential holding the client secret.
+        client_secret: &'static str,
+        /// Scopes asked for (`scope`, space-separated); empty: none asked.
+        scopes: &'static [&'static str],
+    },
 }
 
 /// Request-signing schemes implemented by the runtime (see [`crate::sign`]).

@@ -719,7 +719,7 @@ impl Checker<'_> {
                         return (None, None);
                     }
                 };
-                self.page_query(path, &pages, &op.query);
+                self.page_query(path, &pages, op);
                 let Ty::Named(n) = &**item else {
                     self.error_at_value(
                         &format!("{path}.response"),
@@ -741,7 +741,7 @@ impl Checker<'_> {
                 let Some(pages) = own else {
                     return (None, None);
                 };
-                self.page_query(path, &pages, &op.query);
+                self.page_query(path, &pages, op);
                 let ppath = format!("{path}.pagination");
                 let item = match self.field_path(page_type, &pages.items_field) {
                     Ok(Ty::List(item)) => Some(*item),
@@ -834,14 +834,17 @@ impl Checker<'_> {
         Ok(ty)
     }
 
-    /// The query parameters a style sends must be declared.
-    fn page_query(
-        &mut self,
-        path: &str,
-        pages: &PaginationInfo,
-        query: &indexmap::IndexMap<String, crate::model::Param>,
-    ) {
-        let needed: Vec<&String> = match &pages.style {
+    /// The query parameters a style sends must be declared, `before_param` included (the
+    /// operation's own pagination's, else the service's).
+    fn page_query(&mut self, path: &str, pages: &PaginationInfo, op: &Operation) {
+        let query = &op.query;
+        let section = if pages.own {
+            op.pagination.as_ref()
+        } else {
+            self.spec.pagination.as_ref()
+        };
+        let before = section.and_then(|p| p.before_param.clone());
+        let mut needed: Vec<&String> = match &pages.style {
             PageStyleInfo::Cursor { after_param, .. } => {
                 let mut v = vec![after_param];
                 v.extend(pages.limit_param.as_ref());
@@ -852,6 +855,7 @@ impl Checker<'_> {
             PageStyleInfo::Offset { offset_param, .. } => vec![offset_param],
             PageStyleInfo::Page { page_param, .. } => vec![page_param],
         };
+        needed.extend(before.as_ref());
         for needed in needed {
             if !query.contains_key(needed) {
                 let d = self.error(

@@ -15,6 +15,15 @@ use crate::resolved::{
 impl Checker<'_> {
     /// Identity and credentials.
     pub(super) fn service(&mut self) -> Vec<CredentialInfo> {
+        // A broken section was reported by the loader and stood in for: nothing more to say.
+        if !self.broken.iter().any(|b| b == "service") {
+            self.service_identity();
+        }
+        self.credentials()
+    }
+
+    /// The `service` section: name, provenance, base URL.
+    fn service_identity(&mut self) {
         let s = &self.spec.service;
         self.require_source("service", s.source);
         if !is_snake(&s.name) || crate::names::is_keyword(&s.name) {
@@ -49,6 +58,10 @@ impl Checker<'_> {
             d.expected =
                 Some("http:// or https:// followed by a host, without a trailing `/`".into());
         }
+    }
+
+    /// The credentials section.
+    fn credentials(&mut self) -> Vec<CredentialInfo> {
         let creds: Vec<(String, String, Option<Source>)> = self
             .spec
             .credentials
@@ -98,6 +111,7 @@ impl Checker<'_> {
                 // `field` + `credential`, or `fields`: checked below.
                 AuthKind::Body => &[],
                 AuthKind::Minted => &["minter"],
+                AuthKind::OAuth2ClientCredentials => &["token_url", "client_id", "client_secret"],
             };
             // Keys a kind may take beyond what it needs; any other key is a mistake.
             let optional: &[&str] = match scheme.kind {
@@ -105,6 +119,7 @@ impl Checker<'_> {
                 AuthKind::Signature => &["credentials"],
                 AuthKind::Basic => &["password"],
                 AuthKind::Minted => &["header", "prefix"],
+                AuthKind::OAuth2ClientCredentials => &["scopes"],
                 AuthKind::Body => &["credential", "field", "fields"],
                 AuthKind::Bearer | AuthKind::Query => &[],
             };
@@ -117,6 +132,9 @@ impl Checker<'_> {
                     "username" => scheme.username.is_some(),
                     "field" => scheme.field.is_some(),
                     "minter" => scheme.minter.is_some(),
+                    "token_url" => scheme.token_url.is_some(),
+                    "client_id" => scheme.client_id.is_some(),
+                    "client_secret" => scheme.client_secret.is_some(),
                     _ => scheme.signing.is_some(),
                 };
                 if !present {
@@ -136,6 +154,8 @@ impl Checker<'_> {
             for (key, cred) in [
                 ("username", &scheme.username),
                 ("password", &scheme.password),
+                ("client_id", &scheme.client_id),
+                ("client_secret", &scheme.client_secret),
             ] {
                 if let Some(cred) = cred {
                     self.credential_ref(&format!("{path}.{key}"), cred);
@@ -154,6 +174,43 @@ impl Checker<'_> {
             }
             if scheme.kind == AuthKind::Body {
                 self.body_auth_fields(&path, scheme);
+            }
+            if let Some(url) = &scheme.token_url {
+                let rest = url
+                    .strip_prefix("https://")
+                    .or_else(|| url.strip_prefix("http://"));
+                let usable = match rest {
+                    Some(rest) => {
+                        let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+                        !authority.is_empty()
+                            && !authority.contains('@')
+                            && !url.contains(char::is_whitespace)
+                    }
+                    None => {
+                        url.starts_with('/')
+                            && !url.starts_with("//")
+                            && !url.contains(char::is_whitespace)
+                    }
+                };
+                if !usable {
+                    let d = self.error_at_value(
+                        &format!("{path}.token_url"),
+                        format!("token URL `{url}` is neither an http(s) URL nor a path"),
+                    );
+                    d.expected = Some(
+                        "`https://auth.example.com/oauth/token`, or `/oauth/token` (resolved \
+                         against the base URL); no user info"
+                            .into(),
+                    );
+                }
+            }
+            for (i, scope) in scheme.scopes.iter().enumerate() {
+                if scope.is_empty() || scope.contains(|c: char| c.is_whitespace() || c == '"') {
+                    self.error_at_value(
+                        &format!("{path}.scopes.{i}"),
+                        format!("scope `{scope}` is empty or has a space or quote (RFC 6749 section 3.3)"),
+                    );
+                }
             }
             if scheme.kind == AuthKind::Signature {
                 for role in ["app_id", "key", "secret"] {
@@ -261,6 +318,10 @@ impl Checker<'_> {
             ("field", scheme.field.is_some()),
             ("fields", !scheme.fields.is_empty()),
             ("minter", scheme.minter.is_some()),
+            ("token_url", scheme.token_url.is_some()),
+            ("client_id", scheme.client_id.is_some()),
+            ("client_secret", scheme.client_secret.is_some()),
+            ("scopes", !scheme.scopes.is_empty()),
         ];
         let kind = serde_json::to_string(&scheme.kind).unwrap_or_default();
         for (key, set) in present {
@@ -546,6 +607,12 @@ fn auth_method(scheme: &crate::model::AuthScheme) -> Option<AuthMethod> {
         AuthKind::Query => AuthMethod::Query {
             param: scheme.param.clone()?,
             credential: credential()?,
+        },
+        AuthKind::OAuth2ClientCredentials => AuthMethod::OAuth2ClientCredentials {
+            token_url: scheme.token_url.clone()?,
+            client_id: scheme.client_id.clone()?,
+            client_secret: scheme.client_secret.clone()?,
+            scopes: scheme.scopes.clone(),
         },
         AuthKind::Signature => {
             let role = |r: &str| scheme.credentials.get(r).cloned();

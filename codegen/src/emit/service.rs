@@ -43,6 +43,19 @@ pub(super) fn auth_scheme(a: &AuthInfo) -> TokenStream {
         AuthMethod::Query { param, credential } => {
             quote!(rt::AuthScheme::Query { param: #param, credential: #credential })
         }
+        AuthMethod::OAuth2ClientCredentials {
+            token_url,
+            client_id,
+            client_secret,
+            scopes,
+        } => quote! {
+            rt::AuthScheme::OAuth2ClientCredentials {
+                token_url: #token_url,
+                client_id: #client_id,
+                client_secret: #client_secret,
+                scopes: &[#(#scopes),*],
+            }
+        },
         AuthMethod::Signature {
             signing: SigningKind::PusherHmacSha256,
             app_id,

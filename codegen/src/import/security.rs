@@ -149,18 +149,29 @@ impl Converter<'_> {
                         node.set("kind", Node::str("header"));
                         node.set("header", Node::str(header));
                         self.auth_headers.insert(header.to_ascii_lowercase());
-                        let prefix = s
-                            .get("x-prefix")
-                            .and_then(Value::as_str)
-                            .or_else(|| known_prefix(s.get("description").and_then(Value::as_str)));
-                        if let Some(p) = prefix {
-                            node.set("prefix", Node::str(p));
-                            if s.get("x-prefix").is_none() {
+                        let written = s.get("x-prefix").and_then(Value::as_str);
+                        let described = || {
+                            s.get("description")
+                                .and_then(Value::as_str)
+                                .and_then(|d| prefix_in_text(d, header))
+                                .map(|p| (p, "the scheme's description"))
+                        };
+                        let exemplified = || {
+                            header_examples(doc, header)
+                                .iter()
+                                .find_map(|e| prefix_of_value(e))
+                                .map(|p| (p, "an example of the header in the document"))
+                        };
+                        let found = match written {
+                            Some(p) => Some((p.to_owned(), "")),
+                            None => described().or_else(exemplified),
+                        };
+                        if let Some((p, from)) = found {
+                            node.set("prefix", Node::str(&p));
+                            if written.is_none() {
                                 self.approximate(
                                     &ptr,
-                                    &format!(
-                                        "the key's prefix `{p}` read from the scheme's description"
-                                    ),
+                                    &format!("the key's prefix `{p}` read from {from}"),
                                 );
                             }
                         } else if header.eq_ignore_ascii_case("authorization") {
@@ -179,6 +190,58 @@ impl Converter<'_> {
                         continue;
                     }
                 },
+                ("oauth2", _)
+                    if s.pointer("/flows/clientCredentials/tokenUrl")
+                        .and_then(Value::as_str)
+                        .is_some() =>
+                {
+                    let flow = &s["flows"]["clientCredentials"];
+                    let token_url = flow["tokenUrl"].as_str().unwrap_or_default();
+                    node.set("kind", Node::str("oauth2_client_credentials"));
+                    node.set("token_url", Node::str(token_url));
+                    let named = |role: &str, default: &str| {
+                        s.get("x-credentials")
+                            .and_then(|c| c.get(role))
+                            .and_then(Value::as_str)
+                            .unwrap_or(default)
+                            .to_owned()
+                    };
+                    let (id, secret) = (
+                        named("client_id", "client_id"),
+                        named("client_secret", "client_secret"),
+                    );
+                    node.set("client_id", Node::str(&id));
+                    node.set("client_secret", Node::str(&secret));
+                    // The scopes the document's requirements ask of this scheme, else none:
+                    // a provider grants a client what it registered.
+                    let scopes = required_scopes(doc, raw);
+                    if !scopes.is_empty() {
+                        node.set("scopes", Node::Seq(scopes.iter().map(Node::str).collect()));
+                    }
+                    for (c, is_secret) in [(&id, false), (&secret, true)] {
+                        if credentials.get(c).is_none() {
+                            let mut cred = Node::map();
+                            cred.set(
+                                "env",
+                                Node::str(format!("COMMS_{}_{}", shouty(service), shouty(c))),
+                            );
+                            if !is_secret {
+                                cred.set("secret", Node::Bool(false));
+                            }
+                            cred.set(
+                                "doc",
+                                Node::str(format!(
+                                    "The OAuth2 client {} of the `{raw}` scheme.",
+                                    if is_secret { "secret" } else { "id" }
+                                )),
+                            );
+                            self.provenance(&mut cred, &ptr);
+                            credentials.set(c, cred);
+                        }
+                    }
+                    self.auth_headers.insert("authorization".into());
+                    credential = None;
+                }
                 ("oauth2" | "openIdConnect", _) => {
                     node.set("kind", Node::str("bearer"));
                     credential = credential.or(Some("access_token".into()));
@@ -195,7 +258,7 @@ impl Converter<'_> {
             }
             if !matches!(
                 node.get("kind").and_then(Node::as_str),
-                Some("signature" | "basic")
+                Some("signature" | "basic" | "oauth2_client_credentials")
             ) {
                 let c = credential.unwrap_or_else(|| "api_key".into());
                 if credentials.get(&c).is_none() {
@@ -237,6 +300,168 @@ pub(super) fn basic_credential_names(raw: &str, name: &str) -> (String, String) 
         }
     }
     (format!("{name}_username"), format!("{name}_password"))
+}
+
+/// Scopes the document's security requirements (top level and per operation) name for the
+/// scheme `raw`, in first-seen order.
+fn required_scopes(doc: &Value, raw: &str) -> Vec<String> {
+    let mut requirements: Vec<&Value> = doc
+        .get("security")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .collect();
+    for item in doc
+        .get("paths")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|p| p.values())
+        .filter_map(Value::as_object)
+    {
+        for op in item.values() {
+            requirements.extend(
+                op.get("security")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten(),
+            );
+        }
+    }
+    let mut out: Vec<String> = Vec::new();
+    for scope in requirements
+        .iter()
+        .filter_map(|r| r.get(raw))
+        .filter_map(Value::as_array)
+        .flatten()
+        .filter_map(Value::as_str)
+    {
+        if !out.iter().any(|s| s == scope) {
+            out.push(scope.to_owned());
+        }
+    }
+    out
+}
+
+/// The `example` and `examples` values the document gives for a header parameter named
+/// `header` (in `components.parameters` and on operations), as text.
+fn header_examples(doc: &Value, header: &str) -> Vec<String> {
+    let mut params: Vec<&Value> = doc
+        .pointer("/components/parameters")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|m| m.values())
+        .collect();
+    for item in doc
+        .get("paths")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|p| p.values())
+        .filter_map(Value::as_object)
+    {
+        params.extend(
+            item.get("parameters")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten(),
+        );
+        for op in item.values() {
+            params.extend(
+                op.get("parameters")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten(),
+            );
+        }
+    }
+    let mut out = Vec::new();
+    for p in params {
+        let is_header = p.get("in").and_then(Value::as_str) == Some("header")
+            && p.get("name")
+                .and_then(Value::as_str)
+                .is_some_and(|n| n.eq_ignore_ascii_case(header));
+        if !is_header {
+            continue;
+        }
+        let mut values: Vec<&Value> = Vec::new();
+        values.extend(p.get("example"));
+        values.extend(p.pointer("/schema/example"));
+        values.extend(
+            p.get("examples")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flat_map(|m| m.values())
+                .filter_map(|e| e.get("value")),
+        );
+        out.extend(
+            values
+                .into_iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned),
+        );
+    }
+    out
+}
+
+/// The prefix of a header value written as `<Word> <key>`: `App 3f9a…`, `App {apiKey}`,
+/// `App <key>`, `Token [token]`, `App $KEY`; `None` for a bare key or a sentence.
+fn prefix_of_value(value: &str) -> Option<String> {
+    let (word, key) = value.trim().split_once(' ')?;
+    let key = key.trim();
+    let placeholder = [('<', '>'), ('{', '}'), ('[', ']')]
+        .iter()
+        .any(|(open, close)| key.starts_with(*open) && key.ends_with(*close) && key.len() > 2)
+        || (key.starts_with('$') && key.len() > 1 && !key.contains(' '));
+    let literal = key.len() >= 12
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-._~+/=".contains(c));
+    let word_ok = !word.is_empty()
+        && word.len() <= 32
+        && word.starts_with(|c: char| c.is_ascii_alphabetic())
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    (word_ok && (placeholder || literal)).then(|| format!("{word} "))
+}
+
+/// A key prefix the scheme's description shows: a quoted or backquoted header value such as
+/// "`App {apiKey}`" or "`Authorization: App <key>`" (any word before a placeholder or a key),
+/// else one of the prefixes providers commonly state in quotes.
+fn prefix_in_text(description: &str, header: &str) -> Option<String> {
+    for quote in ['`', '"', '\'', '\u{201c}'] {
+        let close = if quote == '\u{201c}' {
+            '\u{201d}'
+        } else {
+            quote
+        };
+        let mut rest = description;
+        while let Some(start) = rest.find(quote) {
+            let after = &rest[start + quote.len_utf8()..];
+            let Some(end) = after.find(close) else { break };
+            let quoted = after[..end].trim();
+            // `Authorization: App <key>` names the header first.
+            let value = match quoted.split_once(':') {
+                Some((name, value)) if name.trim().eq_ignore_ascii_case(header) => value.trim(),
+                _ => quoted,
+            };
+            if let Some(prefix) = prefix_of_value(value) {
+                return Some(prefix);
+            }
+            rest = &after[end + close.len_utf8()..];
+        }
+    }
+    // `Authorization: App <key>` written without quotes.
+    let lower = description.to_ascii_lowercase();
+    if let Some(at) = lower.find(&format!("{}:", header.to_ascii_lowercase())) {
+        let value = description[at + header.len() + 1..].trim_start();
+        let two: Vec<&str> = value.split_whitespace().take(2).collect();
+        if two.len() == 2
+            && let Some(prefix) = prefix_of_value(&two.join(" "))
+        {
+            return Some(prefix);
+        }
+    }
+    known_prefix(Some(description)).map(str::to_owned)
 }
 
 /// A key prefix (`Bearer `, `Token `...) the scheme's description states in backquotes or

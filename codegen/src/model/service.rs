@@ -105,6 +105,11 @@ pub enum AuthKind {
     Body,
     /// A token the application mints (`minter` names it), sent in `header` after `prefix`.
     Minted,
+    /// OAuth 2.0 client credentials (RFC 6749 section 4.4): the runtime fetches an access
+    /// token from `token_url` with the `client_id` and `client_secret` credentials, caches it,
+    /// refreshes it before it expires and after a 401, and sends it as a bearer token.
+    #[serde(rename = "oauth2_client_credentials")]
+    OAuth2ClientCredentials,
 }
 
 /// Request-signing schemes the runtime implements.
@@ -159,6 +164,19 @@ item! {
         /// The name the application registers its token minter under (kind `minted`).
         #[serde(default)]
         pub minter: Option<String>,
+        /// The token endpoint (kind `oauth2_client_credentials`): an absolute `https://` URL,
+        /// or a path resolved against the base URL.
+        #[serde(default)]
+        pub token_url: Option<String>,
+        /// The credential holding the OAuth2 client id (kind `oauth2_client_credentials`).
+        #[serde(default)]
+        pub client_id: Option<String>,
+        /// The credential holding the OAuth2 client secret (kind `oauth2_client_credentials`).
+        #[serde(default)]
+        pub client_secret: Option<String>,
+        /// Scopes asked for with each token (kind `oauth2_client_credentials`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub scopes: Vec<String>,
     }
 }
 

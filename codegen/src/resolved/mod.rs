@@ -189,6 +189,17 @@ pub enum AuthMethod {
         /// `(body field, credential)` pairs in the spec's order; never empty.
         fields: Vec<(String, String)>,
     },
+    /// OAuth 2.0 client credentials: a bearer token the runtime fetches from `token_url`.
+    OAuth2ClientCredentials {
+        /// The token endpoint: an http(s) URL, or a path resolved against the base URL.
+        token_url: String,
+        /// The credential holding the client id.
+        client_id: String,
+        /// The credential holding the client secret.
+        client_secret: String,
+        /// Scopes asked for.
+        scopes: Vec<String>,
+    },
     /// A token the application's minter makes per attempt: `<header>: <prefix><token>`.
     Minted {
         /// The name the minter is registered under.

@@ -407,6 +407,10 @@ pub mod messaging {
         ///
         /// *Assumed*: not shown by the seed; our design.
         pub after: Option<String>,
+        /// Items before this cursor (the service's `before_param`).
+        ///
+        /// *Assumed*: not shown by the seed; our design.
+        pub before: Option<String>,
     }
     impl ListResourcesQuery {
         /// Page size, 1 to 100.
@@ -423,6 +427,14 @@ pub mod messaging {
         #[must_use]
         pub fn after(mut self, value: impl Into<String>) -> Self {
             self.after = Some(value.into());
+            self
+        }
+        /// Items before this cursor (the service's `before_param`).
+        ///
+        /// *Assumed*: not shown by the seed; our design.
+        #[must_use]
+        pub fn before(mut self, value: impl Into<String>) -> Self {
+            self.before = Some(value.into());
             self
         }
     }

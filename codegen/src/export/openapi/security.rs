@@ -58,6 +58,24 @@ pub(super) fn security_schemes(service: &Service) -> Map<String, Value> {
                     s.insert("x-prefix".into(), json!(prefix));
                 }
             }
+            AuthMethod::OAuth2ClientCredentials {
+                token_url,
+                client_id,
+                client_secret,
+                scopes,
+            } => {
+                let scopes: Map<String, Value> =
+                    scopes.iter().map(|s| (s.clone(), json!(""))).collect();
+                s.insert("type".into(), json!("oauth2"));
+                s.insert(
+                    "flows".into(),
+                    json!({ "clientCredentials": { "tokenUrl": token_url, "scopes": scopes } }),
+                );
+                s.insert(
+                    "x-credentials".into(),
+                    json!({ "client_id": client_id, "client_secret": client_secret }),
+                );
+            }
             AuthMethod::Query { param, credential } => {
                 s.insert("type".into(), json!("apiKey"));
                 s.insert("in".into(), json!("query"));

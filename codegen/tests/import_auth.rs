@@ -1,0 +1,220 @@
+//! Auth as documented (issue 30 item 3): the importer reads a key's prefix from the scheme's
+//! description or from the document's examples of the header, maps an OAuth2
+//! client-credentials flow to `kind: oauth2_client_credentials` (token URL, client id and
+//! secret credentials, the scopes the document requires), keeps several schemes and the
+//! per-operation choice, and the checker, the emitter and the OpenAPI export carry the scheme.
+#![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
+
+use tidings_codegen::import::{ImportOptions, Imported, import_openapi};
+use tidings_codegen::model::{AuthKind, SpecFile};
+
+fn import(doc: &serde_json::Value) -> Imported {
+    import_openapi(
+        &doc.to_string(),
+        &ImportOptions::new("provider", "doc.json"),
+        None,
+    )
+    .unwrap()
+}
+
+fn checked(imported: &Imported) -> (SpecFile, tidings_codegen::check::Service) {
+    let loaded = tidings_codegen::load::load_str("provider.yaml", &imported.yaml).unwrap();
+    let service =
+        tidings_codegen::check::check(&loaded).unwrap_or_else(|d| panic!("{d}\n{}", imported.yaml));
+    (loaded.spec, service)
+}
+
+fn document(schemes: serde_json::Value, header_example: Option<&str>) -> serde_json::Value {
+    let mut params = vec![];
+    if let Some(example) = header_example {
+        params.push(serde_json::json!({
+            "name": "Authorization", "in": "header", "required": true,
+            "schema": {"type": "string"}, "example": example
+        }));
+    }
+    serde_json::json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Provider", "version": "1"},
+        "servers": [{"url": "https://api.example.com"}],
+        "security": [{"first": []}],
+        "components": {"securitySchemes": schemes},
+        "paths": {
+            "/v1/messages": {"get": {
+                "operationId": "listMessages",
+                "parameters": params,
+                "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "properties": {"id": {"type": "string"}}}}}}}
+            }},
+            "/v1/reports": {"get": {
+                "operationId": "getReport",
+                "security": [{"second": ["reports.read"]}, {"first": []}],
+                "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "properties": {"id": {"type": "string"}}}}}}}
+            }}
+        }
+    })
+}
+
+#[test]
+fn a_prefix_is_read_from_the_description_in_any_wording() {
+    for description in [
+        "Send `App {apiKey}` in the Authorization header.",
+        "Authorization: App 003026bbc133714df1834b8638bb496e-8f4b3d9a",
+        "Use the header value \"App <your key>\".",
+        "Format: `Authorization: App [key]`",
+    ] {
+        let doc = document(
+            serde_json::json!({"first": {"type": "apiKey", "in": "header", "name": "Authorization", "description": description}}),
+            None,
+        );
+        let imported = import(&doc);
+        let (spec, _) = checked(&imported);
+        let scheme = &spec.auth[0];
+        assert_eq!(scheme.kind, AuthKind::Header, "{description}");
+        assert_eq!(scheme.prefix.as_deref(), Some("App "), "{description}");
+    }
+}
+
+#[test]
+fn a_prefix_is_read_from_an_example_of_the_header_when_the_description_says_nothing() {
+    let doc = document(
+        serde_json::json!({"first": {"type": "apiKey", "in": "header", "name": "Authorization", "description": "Your API key."}}),
+        Some("App 4f2c9a0b7e1d44c3a9b8e6f1d2c3b4a5"),
+    );
+    let imported = import(&doc);
+    let (spec, _) = checked(&imported);
+    assert_eq!(spec.auth[0].prefix.as_deref(), Some("App "));
+    assert!(
+        imported
+            .report
+            .approximated
+            .iter()
+            .any(|f| f.reason.contains("prefix `App ` read from an example")),
+        "{}",
+        imported.report
+    );
+    // A bare key is not a prefix.
+    let doc = document(
+        serde_json::json!({"first": {"type": "apiKey", "in": "header", "name": "X-Api-Key"}}),
+        None,
+    );
+    let (spec, _) = checked(&import(&doc));
+    assert_eq!(spec.auth[0].prefix, None);
+}
+
+#[test]
+fn oauth2_client_credentials_becomes_the_spec_construct_with_its_credentials_and_scopes() {
+    let doc = document(
+        serde_json::json!({
+            "first": {"type": "http", "scheme": "basic"},
+            "second": {"type": "oauth2", "flows": {"clientCredentials": {
+                "tokenUrl": "https://auth.example.com/oauth2/token",
+                "scopes": {"reports.read": "read reports", "admin": "everything"}
+            }}}
+        }),
+        None,
+    );
+    let imported = import(&doc);
+    let (spec, service) = checked(&imported);
+    // Both schemes, the document's default first; the report operation names its own.
+    assert_eq!(spec.auth.len(), 2, "{}", imported.yaml);
+    assert_eq!(spec.auth[0].kind, AuthKind::Basic);
+    let oauth = &spec.auth[1];
+    assert_eq!(oauth.kind, AuthKind::OAuth2ClientCredentials);
+    assert_eq!(
+        oauth.token_url.as_deref(),
+        Some("https://auth.example.com/oauth2/token")
+    );
+    assert_eq!(oauth.client_id.as_deref(), Some("client_id"));
+    assert_eq!(oauth.client_secret.as_deref(), Some("client_secret"));
+    assert_eq!(
+        oauth.scopes,
+        ["reports.read"],
+        "only what the document requires"
+    );
+    assert_eq!(
+        spec.credentials["client_id"].env,
+        "COMMS_PROVIDER_CLIENT_ID"
+    );
+    assert!(!spec.credentials["client_id"].secret);
+    assert!(
+        spec.credentials["client_secret"].secret,
+        "the secret is a secret"
+    );
+    assert_eq!(
+        spec.operations["get_report"].auth.as_deref(),
+        Some(oauth.name.as_str())
+    );
+    assert_eq!(spec.operations["list_messages"].auth, None);
+
+    let code = tidings_codegen::emit::emit_service(&service).unwrap();
+    syn::parse_file(&code).unwrap();
+    let flat: String = code.split_whitespace().collect();
+    assert!(
+        flat.contains(
+            "rt::AuthScheme::OAuth2ClientCredentials{token_url:\"https://auth.example.com/oauth2/token\",client_id:\"client_id\",client_secret:\"client_secret\",scopes:&[\"reports.read\"],}"
+        ),
+        "{code}"
+    );
+    let exported = tidings_codegen::export::openapi::document(&service);
+    let flow =
+        &exported["components"]["securitySchemes"][&oauth.name]["flows"]["clientCredentials"];
+    assert_eq!(
+        flow["tokenUrl"], "https://auth.example.com/oauth2/token",
+        "{exported}"
+    );
+}
+
+#[test]
+fn the_checker_refuses_an_incomplete_or_unusable_oauth2_scheme() {
+    let doc = document(
+        serde_json::json!({
+            "first": {"type": "http", "scheme": "basic"},
+            "second": {"type": "oauth2", "flows": {"clientCredentials": {
+                "tokenUrl": "https://auth.example.com/oauth2/token",
+                "scopes": {"reports.read": "read reports"}
+            }}}
+        }),
+        None,
+    );
+    let yaml = import(&doc).yaml;
+    let url = "    token_url: https://auth.example.com/oauth2/token\n";
+    assert!(yaml.contains(url), "{yaml}");
+    for (from, to, expected) in [
+        (url, "", "needs `token_url`"),
+        (
+            url,
+            "    token_url: \"ftp://auth.example.com/t\"\n",
+            "neither an http(s) URL nor a path",
+        ),
+        (
+            url,
+            "    token_url: \"https://user:pw@auth.example.com/t\"\n",
+            "neither an http(s) URL nor a path",
+        ),
+        (
+            "    client_secret: client_secret\n",
+            "    client_secret: nope\n",
+            "nope",
+        ),
+        (
+            url,
+            "    token_url: /oauth/token\n    prefix: \"App \"\n",
+            "does not use `prefix`",
+        ),
+        (
+            "    scopes: [reports.read]\n",
+            "    scopes: [\"a b\"]\n",
+            "scope `a b`",
+        ),
+    ] {
+        let text = yaml.replacen(from, to, 1);
+        let err = tidings_codegen::load::load_str("provider.yaml", &text)
+            .and_then(|loaded| tidings_codegen::check::check(&loaded).map(|_| ()))
+            .expect_err(expected)
+            .to_string();
+        assert!(err.contains(expected), "{expected}: {err}");
+    }
+    // A path is resolved against the base URL at run time.
+    let text = yaml.replacen(url, "    token_url: /oauth/token\n", 1);
+    let loaded = tidings_codegen::load::load_str("provider.yaml", &text).unwrap();
+    tidings_codegen::check::check(&loaded).unwrap_or_else(|d| panic!("{d}"));
+}

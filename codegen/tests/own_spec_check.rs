@@ -1,0 +1,81 @@
+//! Issue 27 item 10, for a crate's own spec (no `source:` keys): every problem is reported in
+//! one run, a broken `service` section included, and a `before_param` the operation does not
+//! declare is an error.
+#![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
+
+use tidings_codegen::check::{ProvenancePolicy, check_dir_with};
+
+const NOTES: &str = r#"
+service:
+  name: notes
+  title: Notes API
+  summary: Short notes
+  base_url: { env: NOTES_BASE_URL }
+credentials:
+  api_key: { env: NOTES_API_KEY }
+auth:
+  - { name: bearer, kind: bearer, credential: api_key }
+pagination:
+  limit_param: limit
+  after_param: after
+  before_param: before
+  items_field: data
+  has_more_field: has_more
+  cursor_field: id
+types:
+  Note:
+    fields:
+      id: { type: string, required: true }
+operations:
+  list_notes:
+    method: GET
+    path: /v1/notes
+    query:
+      limit: { type: integer }
+      after: { type: string }
+      before: { type: string }
+    response: page<Note>
+  get_note:
+    method: GET
+    path: /v1/notes/{id}
+    path_params: { id: { type: string } }
+    response: Note
+"#;
+
+fn check(text: &str) -> Result<(), String> {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.yaml"), text).unwrap();
+    check_dir_with(dir.path(), ProvenancePolicy::Optional)
+        .map(|_| ())
+        .map_err(|d| d.to_string())
+}
+
+#[test]
+fn the_spec_as_written_passes() {
+    check(NOTES).unwrap();
+}
+
+#[test]
+fn an_undeclared_before_param_is_an_error() {
+    let text = NOTES.replace("      before: { type: string }\n", "");
+    let err = check(&text).unwrap_err();
+    assert!(
+        err.contains("a paginated operation needs the query parameter `before`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_broken_service_section_and_an_unknown_type_are_reported_together() {
+    let text = NOTES
+        .replace("  summary: Short notes\n", "  sumary: Short notes\n")
+        .replace("    response: Note\n", "    response: Nte\n");
+    let err = check(&text).unwrap_err();
+    assert!(err.contains("unknown key `sumary` in `service`"), "{err}");
+    assert!(err.contains("unknown type `Nte`"), "{err}");
+    assert!(err.contains("did you mean `Note`?"), "{err}");
+    assert!(
+        err.contains("2 errors"),
+        "nothing about the stand-in: {err}"
+    );
+}
