@@ -322,6 +322,8 @@ impl SmtpListener {
             loop {
                 match listener.accept().await {
                     Ok((stream, peer)) => {
+                        // Replies go out at once (no wait for the client's delayed ACK).
+                        let _ = stream.set_nodelay(true);
                         let Ok(permit) = Arc::clone(&permits).try_acquire_owned() else {
                             let _ = stream.try_write(TOO_MANY_CONNECTIONS);
                             tracing::warn!(%peer, "SMTP: connection cap reached; one more refused with 421");
