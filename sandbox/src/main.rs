@@ -251,11 +251,52 @@ fn config(cli: &Cli, keys: &Keys) -> SandboxConfig {
     config
 }
 
+/// The SMTP relay's certificate file: in `--data` when given, else in the temporary directory
+/// under the relay's port.
+fn certificate_path(cli: &Cli, port: u16) -> PathBuf {
+    match &cli.data {
+        Some(dir) => dir.join("smtp-certificate.pem"),
+        None => std::env::temp_dir().join(format!("tidings-sandbox-smtp-{port}.pem")),
+    }
+}
+
+/// How an app outside this process reaches the SMTP relay: host, port, TLS mode and the file
+/// holding the relay's self-signed certificate (written now, so the app can trust it instead of
+/// turning certificate checks off). Empty without the relay.
+fn smtp_env(sandbox: &Sandbox, cli: &Cli) -> Result<Vec<(&'static str, String)>, String> {
+    let (Some(addr), Some(pem)) = (
+        sandbox.email.smtp_addr(),
+        sandbox.email.smtp_certificate_pem(),
+    ) else {
+        return Ok(Vec::new());
+    };
+    let path = certificate_path(cli, addr.port());
+    std::fs::write(&path, pem).map_err(|e| {
+        format!(
+            "cannot write the SMTP certificate to {}: {e}",
+            path.display()
+        )
+    })?;
+    Ok(vec![
+        // The certificate names `localhost`, the host name and the bound address.
+        ("COMMS_EMAIL_SMTP_HOST", "localhost".to_owned()),
+        ("COMMS_EMAIL_SMTP_PORT", addr.port().to_string()),
+        ("COMMS_EMAIL_SMTP_TLS", "starttls".to_owned()),
+        ("COMMS_EMAIL_SMTP_CA_FILE", path.display().to_string()),
+    ])
+}
+
 /// Every URL and credential, for `--json`.
-fn describe_json(sandbox: &Sandbox, cli: &Cli, keys: &Keys) -> serde_json::Value {
+fn describe_json(
+    sandbox: &Sandbox,
+    cli: &Cli,
+    keys: &Keys,
+    smtp: &[(&'static str, String)],
+) -> serde_json::Value {
     let env: serde_json::Map<String, serde_json::Value> = sandbox
         .env()
         .into_iter()
+        .chain(smtp.iter().cloned())
         .map(|(k, v)| (k.to_owned(), v.into()))
         .collect();
     serde_json::json!({
@@ -331,11 +372,22 @@ async fn main() -> ExitCode {
         data = ?cli.data,
         "tidings-sandbox started"
     );
-    let secret_line = email_webhook_secret(&cli, &keys)
+    let smtp = match smtp_env(&sandbox, &cli) {
+        Ok(smtp) => smtp,
+        Err(e) => {
+            tracing::error!("{e}");
+            sandbox.shutdown().await;
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut secret_line = email_webhook_secret(&cli, &keys)
         .map(|s| format!("export COMMS_EMAIL_WEBHOOK_SECRET={s}\n"))
         .unwrap_or_default();
+    for (name, value) in &smtp {
+        secret_line.push_str(&format!("export {name}={value}\n"));
+    }
     if cli.json {
-        println!("{}", describe_json(&sandbox, &cli, &keys));
+        println!("{}", describe_json(&sandbox, &cli, &keys, &smtp));
     } else if cli.quiet {
         for (name, value) in sandbox.env() {
             println!("export {name}={value}");
@@ -354,6 +406,11 @@ async fn main() -> ExitCode {
     stopped().await;
     tracing::info!("stopping: finishing open requests and writing what is queued");
     sandbox.shutdown().await;
+    if cli.data.is_none()
+        && let Some((_, path)) = smtp.iter().find(|(k, _)| *k == "COMMS_EMAIL_SMTP_CA_FILE")
+    {
+        let _ = std::fs::remove_file(path);
+    }
     tracing::info!("stopped");
     ExitCode::SUCCESS
 }

@@ -527,3 +527,49 @@ async fn durable_http_ingestion_rate_against_in_memory() {
         );
     }
 }
+
+#[tokio::test]
+async fn the_binary_prints_the_smtp_settings_and_writes_a_certificate_an_app_can_trust() {
+    use tidings_runtime::smtp::{SmtpRelay, SmtpTls};
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let run = start(
+        &["--data", data.to_str().unwrap()],
+        &dir.path().join("log"),
+        "",
+        &[],
+    );
+    let env = &run.info["env"];
+    let var = |name: &str| {
+        env[name]
+            .as_str()
+            .unwrap_or_else(|| panic!("{name} missing: {env}"))
+            .to_owned()
+    };
+    assert_eq!(var("COMMS_EMAIL_SMTP_TLS"), "starttls");
+    let ca_file = var("COMMS_EMAIL_SMTP_CA_FILE");
+    assert!(
+        ca_file.starts_with(data.to_str().unwrap()),
+        "in --data: {ca_file}"
+    );
+    let pem = std::fs::read(&ca_file).unwrap();
+    // An app outside the process: the printed settings and the file, no certificate check off.
+    let relay = SmtpRelay::builder(var("COMMS_EMAIL_SMTP_HOST"))
+        .port(var("COMMS_EMAIL_SMTP_PORT").parse().unwrap())
+        .tls(SmtpTls::StartTls)
+        .api_key(run.email_key())
+        .add_root_certificate_pem(pem)
+        .build()
+        .unwrap();
+    let request = tidings::email::SendEmailRequest::new("ada@example.com", ["grace@example.com"])
+        .subject("through the printed settings")
+        .text("x");
+    let receipt = relay.send(&request).await.unwrap();
+    assert_eq!(receipt.code, 250, "{receipt:?}");
+    run.stop();
+    let help = std::process::Command::new(binary_support::exe())
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&help.stdout).contains("--rate-limit"));
+}
