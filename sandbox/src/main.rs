@@ -99,6 +99,10 @@ struct Cli {
     /// Most records of each kind the inbox keeps (the oldest are pruned).
     #[arg(long, value_name = "N", default_value_t = Retention::default().max_records)]
     retention: usize,
+    /// Most MiB of emails the inbox keeps in memory (sources and bodies); the oldest are pruned
+    /// past it, whatever `--retention` says.
+    #[arg(long, value_name = "MIB", default_value_t = tidings_sandbox::inbox::DEFAULT_MAX_BYTES / (1024 * 1024))]
+    retention_mib: usize,
     /// Prune records older than this many hours.
     #[arg(long, value_name = "HOURS")]
     retention_hours: Option<u64>,
@@ -242,10 +246,13 @@ fn config(cli: &Cli, keys: &Keys) -> SandboxConfig {
         config.realtime = config.realtime.webhook_url(url);
     }
     config.inbox.ui = (!cli.no_ui).then(|| SocketAddr::new(cli.host, cli.ui_port));
-    config.inbox.retention = Retention::default().max_records(cli.retention).max_age(
-        cli.retention_hours
-            .map(|h| Duration::from_secs(h.saturating_mul(3600))),
-    );
+    config.inbox.retention = Retention::default()
+        .max_records(cli.retention)
+        .max_bytes(cli.retention_mib.saturating_mul(1024 * 1024))
+        .max_age(
+            cli.retention_hours
+                .map(|h| Duration::from_secs(h.saturating_mul(3600))),
+        );
     config.inbox.data = cli.data.clone();
     config.inbox.allowed_hosts.clone_from(&cli.allowed_host);
     config

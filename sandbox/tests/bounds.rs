@@ -240,3 +240,43 @@ async fn websockets_filling_their_share_leave_the_realtime_http_api_answering() 
     drop(sockets);
     s.shutdown().await;
 }
+
+#[tokio::test]
+async fn the_inbox_keeps_emails_within_its_byte_budget_whatever_the_record_count() {
+    let mut config = SandboxConfig::default();
+    config.inbox.retention = tidings_sandbox::Retention::default().max_bytes(4 * 1024 * 1024);
+    config.email.rate_limit = None;
+    let sandbox = Sandbox::start_with(config).await.unwrap();
+    let client = sandbox.email.client().unwrap();
+    let text = "x".repeat(256 * 1024);
+    for n in 0..12 {
+        client
+            .send_email(
+                &tidings::email::SendEmailRequest::new("ada@example.com", ["grace@example.com"])
+                    .subject(format!("big {n}"))
+                    .text(text.clone()),
+            )
+            .await
+            .unwrap();
+    }
+    let counts = sandbox.inbox.counts();
+    assert!(counts.email_bytes <= 4 * 1024 * 1024, "{counts:?}");
+    assert!(counts.emails < 12 && counts.emails > 0, "{counts:?}");
+    let kept = sandbox.inbox.emails().all();
+    assert_eq!(
+        kept[0].subject.as_deref(),
+        Some("big 11"),
+        "the newest stays"
+    );
+    // The summary reads the same counts without copying the inbox.
+    let summary: serde_json::Value =
+        reqwest::get(format!("{}api/summary", sandbox.inbox_url().unwrap()))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+    assert_eq!(summary["counts"]["emails"], counts.emails);
+    assert_eq!(summary["email_bytes"], counts.email_bytes);
+    sandbox.shutdown().await;
+}
