@@ -1499,8 +1499,7 @@ impl EmailServer for EmailService {
             if let Some(ids) = &mut c.list_ids {
                 ids.retain(|l| *l != id);
             }
-            let durable = self.save("contact", &c.id, Some(&*c));
-            durable
+            self.save("contact", &c.id, Some(&*c))
         };
         durable.answer().await
     }

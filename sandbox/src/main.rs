@@ -101,6 +101,10 @@ struct Cli {
     /// Most records of each kind the inbox keeps (the oldest are pruned).
     #[arg(long, value_name = "N", default_value_t = Retention::default().max_records)]
     retention: usize,
+    /// Most MiB of emails the inbox keeps in memory (sources and bodies); the oldest are pruned
+    /// past it, whatever `--retention` says.
+    #[arg(long, value_name = "MIB", default_value_t = tidings_sandbox::inbox::DEFAULT_MAX_BYTES / (1024 * 1024))]
+    retention_mib: usize,
     /// Prune records older than this many hours.
     #[arg(long, value_name = "HOURS")]
     retention_hours: Option<u64>,
@@ -246,20 +250,64 @@ fn config(cli: &Cli, keys: &Keys) -> SandboxConfig {
         config.realtime = config.realtime.webhook_url(url);
     }
     config.inbox.ui = (!cli.no_ui).then(|| SocketAddr::new(cli.host, cli.ui_port));
-    config.inbox.retention = Retention::default().max_records(cli.retention).max_age(
-        cli.retention_hours
-            .map(|h| Duration::from_secs(h.saturating_mul(3600))),
-    );
+    config.inbox.retention = Retention::default()
+        .max_records(cli.retention)
+        .max_bytes(cli.retention_mib.saturating_mul(1024 * 1024))
+        .max_age(
+            cli.retention_hours
+                .map(|h| Duration::from_secs(h.saturating_mul(3600))),
+        );
     config.inbox.data = cli.data.clone();
     config.inbox.allowed_hosts.clone_from(&cli.allowed_host);
     config
 }
 
+/// The SMTP relay's certificate file: in `--data` when given, else in the temporary directory
+/// under the relay's port.
+fn certificate_path(cli: &Cli, port: u16) -> PathBuf {
+    match &cli.data {
+        Some(dir) => dir.join("smtp-certificate.pem"),
+        None => std::env::temp_dir().join(format!("tidings-sandbox-smtp-{port}.pem")),
+    }
+}
+
+/// How an app outside this process reaches the SMTP relay: host, port, TLS mode and the file
+/// holding the relay's self-signed certificate (written now, so the app can trust it instead of
+/// turning certificate checks off). Empty without the relay.
+fn smtp_env(sandbox: &Sandbox, cli: &Cli) -> Result<Vec<(&'static str, String)>, String> {
+    let (Some(addr), Some(pem)) = (
+        sandbox.email.smtp_addr(),
+        sandbox.email.smtp_certificate_pem(),
+    ) else {
+        return Ok(Vec::new());
+    };
+    let path = certificate_path(cli, addr.port());
+    std::fs::write(&path, pem).map_err(|e| {
+        format!(
+            "cannot write the SMTP certificate to {}: {e}",
+            path.display()
+        )
+    })?;
+    Ok(vec![
+        // The certificate names `localhost`, the host name and the bound address.
+        ("COMMS_EMAIL_SMTP_HOST", "localhost".to_owned()),
+        ("COMMS_EMAIL_SMTP_PORT", addr.port().to_string()),
+        ("COMMS_EMAIL_SMTP_TLS", "starttls".to_owned()),
+        ("COMMS_EMAIL_SMTP_CA_FILE", path.display().to_string()),
+    ])
+}
+
 /// Every URL and credential, for `--json`.
-fn describe_json(sandbox: &Sandbox, cli: &Cli, keys: &Keys) -> serde_json::Value {
+fn describe_json(
+    sandbox: &Sandbox,
+    cli: &Cli,
+    keys: &Keys,
+    smtp: &[(&'static str, String)],
+) -> serde_json::Value {
     let env: serde_json::Map<String, serde_json::Value> = sandbox
         .env()
         .into_iter()
+        .chain(smtp.iter().cloned())
         .map(|(k, v)| (k.to_owned(), v.into()))
         .collect();
     serde_json::json!({
@@ -346,11 +394,22 @@ async fn main() -> ExitCode {
         data = ?cli.data,
         "tidings-sandbox started"
     );
-    let secret_line = email_webhook_secret(&cli, &keys)
+    let smtp = match smtp_env(&sandbox, &cli) {
+        Ok(smtp) => smtp,
+        Err(e) => {
+            tracing::error!("{e}");
+            sandbox.shutdown().await;
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut secret_line = email_webhook_secret(&cli, &keys)
         .map(|s| format!("export COMMS_EMAIL_WEBHOOK_SECRET={s}\n"))
         .unwrap_or_default();
+    for (name, value) in &smtp {
+        secret_line.push_str(&format!("export {name}={value}\n"));
+    }
     if cli.json {
-        let mut json = describe_json(&sandbox, &cli, &keys);
+        let mut json = describe_json(&sandbox, &cli, &keys, &smtp);
         json["specs"] = served.iter().map(|s| s.to_json()).collect();
         println!("{json}");
     } else if cli.quiet {
@@ -388,6 +447,11 @@ async fn main() -> ExitCode {
         s.shutdown().await;
     }
     sandbox.shutdown().await;
+    if cli.data.is_none()
+        && let Some((_, path)) = smtp.iter().find(|(k, _)| *k == "COMMS_EMAIL_SMTP_CA_FILE")
+    {
+        let _ = std::fs::remove_file(path);
+    }
     tracing::info!("stopped");
     ExitCode::SUCCESS
 }

@@ -468,3 +468,108 @@ async fn an_attachment_content_type_with_a_space_or_a_line_break_is_refused_whol
     );
     sandbox.shutdown().await;
 }
+
+/// Emails per second over REST from 16 clients, against the binary with `args`.
+async fn http_rate(args: &[&str], log: &std::path::Path, total: usize) -> f64 {
+    let run = start(args, log, "", &[]);
+    let client = reqwest::Client::new();
+    let (url, key) = (format!("{}/v1/emails", run.url("email")), run.email_key());
+    let next = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let started = std::time::Instant::now();
+    let tasks: Vec<_> = (0..16)
+        .map(|_| {
+            let (client, url, key, next) = (client.clone(), url.clone(), key.clone(), next.clone());
+            tokio::spawn(async move {
+                while next.fetch_add(1, std::sync::atomic::Ordering::SeqCst) < total {
+                    let status = client
+                        .post(&url)
+                        .bearer_auth(&key)
+                        .json(&email("rate"))
+                        .send()
+                        .await
+                        .unwrap()
+                        .status();
+                    assert_eq!(status, 202);
+                }
+            })
+        })
+        .collect();
+    for task in tasks {
+        task.await.unwrap();
+    }
+    let rate = total as f64 / started.elapsed().as_secs_f64();
+    run.stop();
+    rate
+}
+
+/// Durable ingestion against in-memory ingestion, same binary, same run:
+/// `cargo test -p tidings-sandbox --test binary_trust -- --ignored --nocapture`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement: run with --ignored --nocapture"]
+async fn durable_http_ingestion_rate_against_in_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    for round in 0..3 {
+        // A fresh directory each round: both sides start empty.
+        let data = dir.path().join(format!("data{round}"));
+        let data = data.to_str().unwrap();
+        let memory = http_rate(&["--rate-limit", "off"], &dir.path().join("m.log"), 3_000).await;
+        let durable = http_rate(
+            &["--rate-limit", "off", "--data", data],
+            &dir.path().join("d.log"),
+            3_000,
+        )
+        .await;
+        let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+        println!(
+            "round {round}: in memory {memory:.0} emails/s, --data {durable:.0} emails/s, ratio {:.2} (load {})",
+            durable / memory,
+            load.trim()
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_binary_prints_the_smtp_settings_and_writes_a_certificate_an_app_can_trust() {
+    use tidings_runtime::smtp::{SmtpRelay, SmtpTls};
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let run = start(
+        &["--data", data.to_str().unwrap()],
+        &dir.path().join("log"),
+        "",
+        &[],
+    );
+    let env = &run.info["env"];
+    let var = |name: &str| {
+        env[name]
+            .as_str()
+            .unwrap_or_else(|| panic!("{name} missing: {env}"))
+            .to_owned()
+    };
+    assert_eq!(var("COMMS_EMAIL_SMTP_TLS"), "starttls");
+    let ca_file = var("COMMS_EMAIL_SMTP_CA_FILE");
+    assert!(
+        ca_file.starts_with(data.to_str().unwrap()),
+        "in --data: {ca_file}"
+    );
+    let pem = std::fs::read(&ca_file).unwrap();
+    // An app outside the process: the printed settings and the file, no certificate check off.
+    let relay = SmtpRelay::builder(var("COMMS_EMAIL_SMTP_HOST"))
+        .port(var("COMMS_EMAIL_SMTP_PORT").parse().unwrap())
+        .tls(SmtpTls::StartTls)
+        .api_key(run.email_key())
+        .add_root_certificate_pem(pem)
+        .build()
+        .unwrap();
+    let request = tidings::email::SendEmailRequest::new("ada@example.com", ["grace@example.com"])
+        .subject("through the printed settings")
+        .text("x");
+    let receipt = relay.send(&request).await.unwrap();
+    assert_eq!(receipt.code, 250, "{receipt:?}");
+    run.stop();
+    let help = std::process::Command::new(binary_support::exe())
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&help.stdout).contains("--rate-limit"));
+}

@@ -134,3 +134,149 @@ async fn webhooks_to_a_hundred_black_holes_stay_bounded_and_the_api_keeps_answer
         "past {MAX_PENDING_DELIVERIES} waiting, deliveries are refused"
     );
 }
+
+/// A TCP connection from `from` (another loopback address: 127.0.0.0/8 is all loopback).
+async fn connect_from(from: &str, to: std::net::SocketAddr) -> tokio::net::TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(format!("{from}:0").parse().unwrap()).unwrap();
+    socket.connect(to).await.unwrap()
+}
+
+/// What arrives before the peer closes (or 2 s pass).
+async fn read_some(stream: &mut tokio::net::TcpStream) -> String {
+    let mut buf = vec![0u8; 1024];
+    let n = tokio::time::timeout(Duration::from_secs(2), stream.read(&mut buf))
+        .await
+        .map_or(0, |r| r.unwrap_or(0));
+    String::from_utf8_lossy(&buf[..n]).into_owned()
+}
+
+#[tokio::test]
+async fn one_address_cannot_hold_a_listeners_whole_cap_http_and_smtp() {
+    use tidings_sandbox::server::{HttpLimits, per_address_cap};
+    use tidings_sandbox::smtp::SmtpConfig;
+    let mut config = SandboxConfig::default();
+    config.email.limits = HttpLimits::default().max_connections(8);
+    config.email.smtp = Some(SmtpConfig::default().max_connections(8));
+    config.inbox.ui = None;
+    let sandbox = Sandbox::start_with(config).await.unwrap();
+    let cap = per_address_cap(8);
+    assert!(cap < 8);
+    // HTTP: one address holds `cap` idle connections; one more from it is refused, another
+    // address is served.
+    let http = sandbox.email.addr();
+    let mut held = Vec::new();
+    for _ in 0..cap {
+        held.push(connect_from("127.0.0.2", http).await);
+    }
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let mut over = connect_from("127.0.0.2", http).await;
+    let answer = read_some(&mut over).await;
+    assert!(
+        answer.starts_with("HTTP/1.1 503") && answer.contains("your address"),
+        "{answer}"
+    );
+    let status = reqwest::Client::new()
+        .get(format!("{}/v1/emails", sandbox.email.base_url()))
+        .bearer_auth(sandbox.email.api_key())
+        .send()
+        .await
+        .unwrap()
+        .status();
+    assert_eq!(status, 200, "another address is served");
+    drop(held);
+    // SMTP: the same, with 421.
+    let smtp = sandbox.email.smtp_addr().unwrap();
+    let mut held = Vec::new();
+    for _ in 0..cap {
+        let mut stream = connect_from("127.0.0.2", smtp).await;
+        assert!(read_some(&mut stream).await.starts_with("220"));
+        held.push(stream);
+    }
+    let mut over = connect_from("127.0.0.2", smtp).await;
+    let answer = read_some(&mut over).await;
+    assert!(
+        answer.starts_with("421") && answer.contains("your address"),
+        "{answer}"
+    );
+    let mut other = connect_from("127.0.0.1", smtp).await;
+    assert!(
+        read_some(&mut other).await.starts_with("220"),
+        "another address is served"
+    );
+    sandbox.shutdown().await;
+}
+
+#[tokio::test]
+async fn websockets_filling_their_share_leave_the_realtime_http_api_answering() {
+    use tidings_sandbox::realtime::{RealtimeConfig, RealtimeSandbox, websocket_cap};
+    use tidings_sandbox::server::HttpLimits;
+    let s = RealtimeSandbox::start(
+        RealtimeConfig::default().limits(HttpLimits::default().max_connections(16)),
+    )
+    .await
+    .unwrap();
+    let url = format!("{}/app/{}?protocol=7", s.ws_url(), s.key());
+    let mut sockets = Vec::new();
+    loop {
+        match tokio_tungstenite::connect_async(&url).await {
+            Ok((ws, _)) => sockets.push(ws),
+            Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+                assert_eq!(response.status().as_u16(), 503);
+                break;
+            }
+            Err(e) => panic!("{e}"),
+        }
+        assert!(sockets.len() <= 16, "WebSockets took the whole listener");
+    }
+    assert_eq!(sockets.len(), websocket_cap(16));
+    // The signed HTTP API, from the same address, still answers.
+    let client = s.client().unwrap();
+    for n in 0..5 {
+        let request =
+            tidings::realtime::TriggerEventRequest::new("flash", "{}").channel(format!("news-{n}"));
+        client.trigger_event(&request).await.unwrap();
+    }
+    drop(sockets);
+    s.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_inbox_keeps_emails_within_its_byte_budget_whatever_the_record_count() {
+    let mut config = SandboxConfig::default();
+    config.inbox.retention = tidings_sandbox::Retention::default().max_bytes(4 * 1024 * 1024);
+    config.email.rate_limit = None;
+    let sandbox = Sandbox::start_with(config).await.unwrap();
+    let client = sandbox.email.client().unwrap();
+    let text = "x".repeat(256 * 1024);
+    for n in 0..12 {
+        client
+            .send_email(
+                &tidings::email::SendEmailRequest::new("ada@example.com", ["grace@example.com"])
+                    .subject(format!("big {n}"))
+                    .text(text.clone()),
+            )
+            .await
+            .unwrap();
+    }
+    let counts = sandbox.inbox.counts();
+    assert!(counts.email_bytes <= 4 * 1024 * 1024, "{counts:?}");
+    assert!(counts.emails < 12 && counts.emails > 0, "{counts:?}");
+    let kept = sandbox.inbox.emails().all();
+    assert_eq!(
+        kept[0].subject.as_deref(),
+        Some("big 11"),
+        "the newest stays"
+    );
+    // The summary reads the same counts without copying the inbox.
+    let summary: serde_json::Value =
+        reqwest::get(format!("{}api/summary", sandbox.inbox_url().unwrap()))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+    assert_eq!(summary["counts"]["emails"], counts.emails);
+    assert_eq!(summary["email_bytes"], counts.email_bytes);
+    sandbox.shutdown().await;
+}

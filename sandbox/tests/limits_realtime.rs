@@ -240,7 +240,8 @@ async fn the_http_api_refuses_oversized_truncated_and_non_json_bodies() {
 #[tokio::test]
 async fn websockets_count_against_the_listeners_connection_cap() {
     let s = RealtimeSandbox::start(
-        RealtimeConfig::default().limits(HttpLimits::default().max_connections(3)),
+        // Six connections: three WebSockets at most (the other half is the HTTP API's).
+        RealtimeConfig::default().limits(HttpLimits::default().max_connections(6)),
     )
     .await
     .unwrap();

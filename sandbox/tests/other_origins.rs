@@ -13,6 +13,9 @@ use tidings_sandbox::server::{DeliveryOutcome, WebhookRetry, WebhookTarget};
 use tidings_sandbox::{Sandbox, SandboxConfig};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
+/// Request headers, as name and value.
+type Headers<'a> = Vec<(&'a str, &'a str)>;
+
 /// One raw HTTP/1.1 request (so `Host` is exactly what the test says); status and body.
 async fn raw(
     addr: &str,
@@ -109,7 +112,7 @@ async fn state_changing_inbox_requests_from_another_origin_are_refused() {
     let host = ("Host", addr.as_str());
     let json = ("Content-Type", "application/json");
     let text = ("Content-Type", "text/plain");
-    let cases: [(&str, Vec<(&str, &str)>, u16); 6] = [
+    let cases: [(&str, Headers<'_>, u16); 6] = [
         // What a page can send anywhere without a preflight.
         ("/api/messages/inbound", vec![host, text], 415),
         ("/api/realtime/trigger", vec![host, text], 415),

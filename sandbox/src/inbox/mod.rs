@@ -50,7 +50,14 @@ pub struct Retention {
     /// Largest raw email source kept, in bytes (10 MiB by default); a larger one is kept
     /// truncated, without its attachments.
     pub max_raw_bytes: usize,
+    /// Most bytes of emails kept in memory (raw sources, text and HTML bodies), whatever
+    /// `max_records` says: past it the oldest emails are pruned (the newest one always stays);
+    /// 256 MiB by default.
+    pub max_bytes: usize,
 }
+
+/// Default of [`Retention::max_bytes`].
+pub const DEFAULT_MAX_BYTES: usize = 256 * 1024 * 1024;
 
 impl Default for Retention {
     fn default() -> Self {
@@ -58,6 +65,7 @@ impl Default for Retention {
             max_records: 5_000,
             max_age: None,
             max_raw_bytes: 10 * 1024 * 1024,
+            max_bytes: DEFAULT_MAX_BYTES,
         }
     }
 }
@@ -76,6 +84,37 @@ impl Retention {
         self.max_age = age;
         self
     }
+
+    /// Keeps at most `bytes` of emails in memory (at least 1 MiB).
+    #[must_use]
+    pub fn max_bytes(mut self, bytes: usize) -> Self {
+        self.max_bytes = bytes.max(1024 * 1024);
+        self
+    }
+}
+
+/// What one kept email costs in memory, roughly: its source, its bodies and a fixed part.
+fn email_bytes(email: &CapturedEmail, raw: Option<&Arc<[u8]>>) -> usize {
+    raw.map_or(0, |r| r.len())
+        + email.text.as_ref().map_or(0, String::len)
+        + email.html.as_ref().map_or(0, String::len)
+        + 512
+}
+
+/// What the inbox holds ([`Inbox::counts`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct InboxCounts {
+    /// Emails kept.
+    pub emails: usize,
+    /// Messages kept.
+    pub messages: usize,
+    /// Webhook deliveries kept.
+    pub webhooks: usize,
+    /// Realtime events kept.
+    pub realtime: usize,
+    /// Bytes the emails take in memory, as [`Retention::max_bytes`] counts them.
+    pub email_bytes: usize,
 }
 
 /// One status an email or message reached, and when.
@@ -357,6 +396,16 @@ fn lock_ignoring_poison<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+impl State {
+    /// Bytes the kept emails take ([`email_bytes`] summed).
+    fn email_bytes(&self) -> usize {
+        self.emails
+            .iter()
+            .map(|e| email_bytes(e, self.raws.get(&e.id)))
+            .sum()
+    }
+}
+
 pub(crate) fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -473,6 +522,19 @@ impl Inbox {
         }
     }
 
+    /// How many records of each kind are kept and the bytes the emails take, read under the
+    /// lock without copying anything (the UI's summary).
+    pub fn counts(&self) -> InboxCounts {
+        let state = self.state();
+        InboxCounts {
+            emails: state.emails.len(),
+            messages: state.messages.len(),
+            webhooks: state.webhooks.len(),
+            realtime: state.realtime.len(),
+            email_bytes: state.email_bytes(),
+        }
+    }
+
     /// Counters of the writes to SQLite (zero in memory).
     pub fn persist_stats(&self) -> PersistStats {
         self.inner
@@ -526,6 +588,25 @@ impl Inbox {
         for id in expire(&mut state.emails, max, |e| old(e.created_ms), |e| e.id) {
             state.raws.remove(&id);
             gone.push(("email", id));
+        }
+        // Bytes, whatever the count: the oldest go first, the newest stays.
+        let mut bytes = state.email_bytes();
+        let max_bytes = self.inner.retention.max_bytes;
+        if bytes > max_bytes {
+            let before = gone.len();
+            while bytes > max_bytes && state.emails.len() > 1 {
+                let Some(email) = state.emails.pop_front() else {
+                    break;
+                };
+                let raw = state.raws.remove(&email.id);
+                bytes = bytes.saturating_sub(email_bytes(&email, raw.as_ref()));
+                gone.push(("email", email.id));
+            }
+            tracing::info!(
+                pruned = gone.len() - before,
+                max_bytes,
+                "inbox: email memory budget reached; the oldest emails were pruned"
+            );
         }
         for id in expire(&mut state.messages, max, |m| old(m.created_ms), |m| m.id) {
             gone.push(("message", id));

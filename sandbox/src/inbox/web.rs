@@ -190,12 +190,12 @@ fn paged<T: serde::Serialize>(
 }
 
 async fn summary(State(app): State<App>) -> Response {
-    let emails = app.inbox.emails().all().len();
-    let messages = app.inbox.messages().all().len();
-    let webhooks = app.inbox.webhooks().len();
-    let realtime = app.inbox.realtime_events().len();
+    // Counted under the lock: nothing of the inbox is copied (it may hold hundreds of MiB).
+    let counts = app.inbox.counts();
     axum::Json(json!({
-        "counts": { "emails": emails, "messages": messages, "webhooks": webhooks, "realtime": realtime },
+        "counts": { "emails": counts.emails, "messages": counts.messages, "webhooks": counts.webhooks, "realtime": counts.realtime },
+        "email_bytes": counts.email_bytes,
+        "max_email_bytes": app.inbox.retention().max_bytes,
         "persistent": app.inbox.is_persistent(),
         "persist_stats": app.inbox.persist_stats(),
         "services": app.services.info,

@@ -326,9 +326,20 @@ impl fmt::Debug for RealtimeSandbox {
 /// Largest WebSocket message a client may send (events carry at most 10 KiB of data).
 const MAX_FRAME_BYTES: usize = 256 * 1024;
 
+/// WebSockets the realtime listener serves at once when it serves `max` connections: half
+/// (rounded up). The other half stays for the signed HTTP API, also from the address that
+/// holds the WebSockets (an address holds at most three quarters,
+/// [`crate::server::per_address_cap`]).
+pub fn websocket_cap(max: usize) -> usize {
+    max.div_ceil(2).max(1)
+}
+
 #[derive(Clone)]
 struct AppState {
     hub: Arc<Hub>,
+    /// WebSockets open at once, at most ([`websocket_cap`]): the rest of the listener's
+    /// connections stay for the signed HTTP API.
+    sockets: Arc<tokio::sync::Semaphore>,
 }
 
 async fn websocket(
@@ -338,9 +349,23 @@ async fn websocket(
     upgrade: WebSocketUpgrade,
 ) -> Response {
     let hub = state.hub.clone();
+    let Ok(permit) = state.sockets.clone().try_acquire_owned() else {
+        tracing::warn!(
+            "realtime sandbox: WebSocket cap reached; one more refused with 503 (the rest of \
+             the listener's connections are kept for the HTTP API)"
+        );
+        let mut response = Response::new(axum::body::Body::from(
+            "too many WebSocket connections; the rest are kept for the HTTP API",
+        ));
+        *response.status_mut() = axum::http::StatusCode::SERVICE_UNAVAILABLE;
+        return response;
+    };
     upgrade
         .max_message_size(MAX_FRAME_BYTES)
-        .on_upgrade(move |ws| socket::serve(hub, ws, key, query))
+        .on_upgrade(move |ws| async move {
+            socket::serve(hub, ws, key, query).await;
+            drop(permit);
+        })
 }
 
 async fn api_handler(
@@ -384,7 +409,12 @@ impl RealtimeSandbox {
         let router = Router::new()
             .route("/app/{key}", get(websocket))
             .route("/apps/{app_id}/{*rest}", any(api_handler))
-            .with_state(AppState { hub: hub.clone() });
+            .with_state(AppState {
+                hub: hub.clone(),
+                sockets: Arc::new(tokio::sync::Semaphore::new(websocket_cap(
+                    config_limits.max_connections,
+                ))),
+            });
         let http = Serving::spawn(listener, router, "realtime", &config_limits);
         tracing::info!(%addr, "realtime sandbox listening");
         Ok(RealtimeSandbox {

@@ -12,6 +12,7 @@ mod error;
 mod gateway;
 pub(crate) mod limits;
 mod page;
+pub(crate) mod per_address;
 pub mod resources;
 mod serve;
 mod time;
@@ -35,6 +36,7 @@ pub use page::{
     DEFAULT_PAGE_LIMIT, MAX_PAGE_SIZE, NEXT_LINK_PARAM, PageRequest, StyledPage, page_in_style,
     paginate,
 };
+pub use per_address::per_address_cap;
 pub use resources::{ResourceLimits, Resources};
 pub(crate) use serve::Serving;
 

@@ -1,6 +1,7 @@
 //! [`Serving`]: the one HTTP/1.1 accept loop the sandboxes share, with graceful shutdown and the
 //! connection bounds of [`HttpLimits`]: a cap on open connections per listener (the excess is
-//! answered 503 and closed at once), a header-read timeout that is also the keep-alive idle
+//! answered 503 and closed at once) and a lower one per client address
+//! ([`super::per_address_cap`]), a header-read timeout that is also the keep-alive idle
 //! timeout, and a write timeout for clients that stop reading.
 
 use std::io;
@@ -24,6 +25,11 @@ use super::HttpLimits;
 const OVER_CAPACITY: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\n\
 content-type: text/plain\r\nretry-after: 1\r\ncontent-length: 39\r\n\r\n\
 too many connections; retry in a moment";
+
+/// What a connection over its address's cap is told before it is closed.
+const OVER_ADDRESS_CAP: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\n\
+content-type: text/plain\r\nretry-after: 1\r\ncontent-length: 51\r\n\r\n\
+too many connections from your address; retry later";
 
 /// Pause after a failed `accept` (out of file descriptors, say) before the next one.
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
@@ -79,6 +85,7 @@ async fn accept_loop(
 ) {
     let max = limits.max_connections.max(1);
     let permits = Arc::new(Semaphore::new(max));
+    let per_address = super::per_address::PerAddress::for_listener(max);
     let mut builder = http1::Builder::new();
     builder
         .timer(TokioTimer::new())
@@ -90,8 +97,8 @@ async fn accept_loop(
             accepted = listener.accept() => accepted,
             () = stopping(&mut stopped) => break,
         };
-        let stream = match accepted {
-            Ok((stream, _)) => stream,
+        let (stream, peer) = match accepted {
+            Ok(accepted) => accepted,
             Err(e) => {
                 tracing::warn!(error = %e, "{name} sandbox: accept failed");
                 tokio::time::sleep(ACCEPT_BACKOFF).await;
@@ -106,7 +113,20 @@ async fn accept_loop(
             );
             continue;
         };
-        let io = TokioIo::new(GuardedStream::new(stream, permit, limits.write_timeout));
+        let Some(slot) = per_address.take(peer.ip()) else {
+            let _ = stream.try_write(OVER_ADDRESS_CAP);
+            tracing::warn!(
+                %peer,
+                "{name} sandbox: {} connections open from one address; one more refused with 503",
+                per_address.cap()
+            );
+            continue;
+        };
+        let io = TokioIo::new(GuardedStream::new(
+            stream,
+            (permit, slot),
+            limits.write_timeout,
+        ));
         let connection = builder
             .serve_connection(io, service.clone())
             .with_upgrades();
@@ -140,13 +160,17 @@ async fn stopping(stopped: &mut watch::Receiver<bool>) {
 /// fails a write that makes no progress for `write_timeout`.
 struct GuardedStream {
     inner: TcpStream,
-    _permit: OwnedSemaphorePermit,
+    _permit: (OwnedSemaphorePermit, super::per_address::AddressSlot),
     write_timeout: Duration,
     stalled: Option<Pin<Box<Sleep>>>,
 }
 
 impl GuardedStream {
-    fn new(inner: TcpStream, permit: OwnedSemaphorePermit, write_timeout: Duration) -> Self {
+    fn new(
+        inner: TcpStream,
+        permit: (OwnedSemaphorePermit, super::per_address::AddressSlot),
+        write_timeout: Duration,
+    ) -> Self {
         GuardedStream {
             inner,
             _permit: permit,

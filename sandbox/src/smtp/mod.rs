@@ -264,6 +264,9 @@ struct Shared {
 /// Answer to a connection over the cap; written without waiting (a fresh socket's buffer
 /// takes it), so a flood never blocks the accept loop.
 const TOO_MANY_CONNECTIONS: &[u8] = b"421 4.3.2 Too many connections; try again later\r\n";
+/// The reply to a connection over its address's cap ([`crate::server::per_address_cap`]).
+const TOO_MANY_FROM_ADDRESS: &[u8] =
+    b"421 4.3.2 Too many connections from your address; try again later\r\n";
 
 impl SmtpListener {
     /// Binds `host:config.port`, makes a self-signed certificate for the host name, `localhost`
@@ -301,6 +304,8 @@ impl SmtpListener {
         let listener = TcpListener::bind((host, config.port)).await?;
         let addr = listener.local_addr()?;
         let permits = Arc::new(Semaphore::new(config.max_connections));
+        let per_address =
+            crate::server::per_address::PerAddress::for_listener(config.max_connections);
         let shared = Arc::new(Shared {
             auth_throttle: throttle::AuthThrottle::new(
                 config.auth_failures_per_address,
@@ -317,15 +322,26 @@ impl SmtpListener {
             loop {
                 match listener.accept().await {
                     Ok((stream, peer)) => {
+                        // Replies go out at once (no wait for the client's delayed ACK).
+                        let _ = stream.set_nodelay(true);
                         let Ok(permit) = Arc::clone(&permits).try_acquire_owned() else {
                             let _ = stream.try_write(TOO_MANY_CONNECTIONS);
                             tracing::warn!(%peer, "SMTP: connection cap reached; one more refused with 421");
                             continue;
                         };
+                        let Some(slot) = per_address.take(peer.ip()) else {
+                            let _ = stream.try_write(TOO_MANY_FROM_ADDRESS);
+                            tracing::warn!(
+                                %peer,
+                                "SMTP: {} connections open from one address; one more refused with 421",
+                                per_address.cap()
+                            );
+                            continue;
+                        };
                         let shared = Arc::clone(&shared);
                         sessions.spawn(async move {
                             session::run(stream, peer.ip(), &shared).await;
-                            drop(permit);
+                            drop((permit, slot));
                         });
                     }
                     Err(e) => {

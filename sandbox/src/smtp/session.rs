@@ -172,8 +172,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Conn<'a, S> {
         };
         let stream = self.io.get_mut();
         let _ = timeout(CLOSING_GRACE, async {
-            stream.write_all(text.as_bytes()).await?;
-            stream.write_all(b"\r\n").await?;
+            stream.write_all(format!("{text}\r\n").as_bytes()).await?;
             stream.flush().await?;
             stream.shutdown().await
         })
@@ -192,9 +191,13 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Conn<'a, S> {
             Stop::SessionTime
         });
         let stream = self.io.get_mut();
+        // One write per reply (one TLS record, one segment): a reply split in two waits for
+        // the client's delayed ACK under Nagle's algorithm.
+        let mut line = Vec::with_capacity(text.len() + 2);
+        line.extend_from_slice(text.as_bytes());
+        line.extend_from_slice(b"\r\n");
         timeout_at(when, async {
-            stream.write_all(text.as_bytes()).await?;
-            stream.write_all(b"\r\n").await?;
+            stream.write_all(&line).await?;
             stream.flush().await
         })
         .await
