@@ -37,9 +37,11 @@ USAGE:
                                                        AsyncAPI 3 document of its WebSocket protocol
     tidings-codegen synth N                              a synthetic spec of N operations (benchmarks)
     tidings-codegen import openapi DOC --service NAME [--include TAG|PATH-GLOB|OPERATION-ID]...
-                  [--merge SPEC_FILE]                  a spec from an OpenAPI 3.0/3.1 or Swagger 2.0
+                  [--merge SPEC_FILE] [--report FILE]  a spec from an OpenAPI 3.0/3.1 or Swagger 2.0
                                                        document (JSON or YAML) on stdout, the report
-                                                       on stderr
+                                                       on stderr; --report: the fidelity report as
+                                                       JSON (examples round-tripped, errors decoded,
+                                                       lists paged, operations skipped)
 
 SPEC_DIR defaults to `spec`.
 ";
@@ -344,7 +346,7 @@ fn import(args: &[String]) -> Result<ExitCode, String> {
             ));
         }
     }
-    let (mut doc, mut service, mut merge) = (None, None, None);
+    let (mut doc, mut service, mut merge, mut report) = (None, None, None, None);
     let mut include = Vec::new();
     while let Some(arg) = iter.next() {
         let mut value = |what: &str| {
@@ -356,6 +358,7 @@ fn import(args: &[String]) -> Result<ExitCode, String> {
             "--service" => service = Some(value("a service name")?),
             "--include" => include.push(value("a tag, path glob or operation id")?),
             "--merge" => merge = Some(value("a spec file")?),
+            "--report" => report = Some(value("a file for the JSON report")?),
             other if other.starts_with('-') => {
                 return Err(format!("unknown option `{other}`\n\n{USAGE}"));
             }
@@ -389,6 +392,25 @@ fn import(args: &[String]) -> Result<ExitCode, String> {
         .map_err(|e| e.to_string())?;
     print!("{}", imported.yaml);
     eprint!("{}", imported.report);
+    if let Some(path) = report {
+        let fidelity = tidings_codegen::import::fidelity_report(
+            &text,
+            &imported,
+            &format!("{}.yaml", options.service),
+        )
+        .map_err(|e| e.to_string())?;
+        let json = serde_json::to_string_pretty(&fidelity).map_err(|e| e.to_string())?;
+        std::fs::write(&path, json + "\n").map_err(|e| format!("cannot write {path}: {e}"))?;
+        eprintln!(
+            "fidelity: {} of {} examples lossless, {} of {} documented errors decoded, {} lists paged and {} not (details in {path})",
+            fidelity.examples_lossless,
+            fidelity.examples_total,
+            fidelity.errors_decoded,
+            fidelity.errors_documented,
+            fidelity.lists_paged,
+            fidelity.lists_unpaged.len()
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 

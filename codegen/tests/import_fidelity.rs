@@ -221,3 +221,102 @@ fn check_refuses_additional_on_a_non_object_and_a_field_that_takes_its_rust_name
         Some(Ty::Map(Box::new(Ty::Integer)))
     );
 }
+
+#[test]
+fn the_fidelity_report_counts_examples_errors_and_lists_with_pointers() {
+    let doc = r##"
+openapi: 3.0.3
+info: { title: T, version: "1" }
+servers: [{ url: https://api.example.com }]
+paths:
+  /notes:
+    get:
+      operationId: listNotes
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: { type: array, items: { $ref: '#/components/schemas/Note' } }
+        "404":
+          description: missing
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/Problem' }
+              examples:
+                gone: { value: { code: not_found, message: No such note } }
+                bare: { value: { detail: nothing } }
+    post:
+      operationId: createNote
+      requestBody:
+        content:
+          application/json:
+            schema: { $ref: '#/components/schemas/Note' }
+            example: { text: hi, color: red }
+      responses:
+        "201":
+          description: ok
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/Note' }
+              example: { id: n1, text: hi }
+components:
+  schemas:
+    Note:
+      type: object
+      required: [text]
+      properties: { id: { type: string }, text: { type: string } }
+      example: { text: "hello", id: 3 }
+    Problem:
+      type: object
+      properties: { code: { type: string }, message: { type: string } }
+"##;
+    let imported = import_text(doc);
+    let report = tidings_codegen::import::fidelity_report(doc, &imported, "fidelity.yaml").unwrap();
+    assert_eq!(report.operations_in_document, 2);
+    assert_eq!(report.examples_total, 3, "{report:#?}");
+    assert_eq!(report.examples_lossless, 1, "{report:#?}");
+    let reasons: Vec<(&str, &str)> = report
+        .lossy
+        .iter()
+        .map(|l| (l.pointer.as_str(), l.reason.as_str()))
+        .collect();
+    assert!(
+        reasons.contains(&(
+            "#/paths/~1notes/post/requestBody/content/application~1json/example",
+            "/color: \"red\" is lost"
+        )),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons
+            .iter()
+            .any(|(p, r)| *p == "#/components/schemas/Note/example"
+                && r.contains("id: a number where a string is expected")),
+        "{reasons:?}"
+    );
+    assert_eq!(report.errors_documented, 2);
+    assert_eq!(report.errors_decoded, 1, "{report:#?}");
+    assert!(
+        report.errors_not_decoded[0]
+            .pointer
+            .ends_with("/bare/value")
+    );
+    assert_eq!(report.lists_paged, 0);
+    assert!(report.lists_unpaged[0].reason.contains("bare array"));
+    let json = serde_json::to_value(&report).unwrap();
+    for key in [
+        "operations_in_document",
+        "operations_imported",
+        "operations_skipped",
+        "examples_total",
+        "examples_lossless",
+        "lossy",
+        "errors_documented",
+        "errors_decoded",
+        "lists_paged",
+        "lists_unpaged",
+    ] {
+        assert!(json.get(key).is_some(), "{key}");
+    }
+}

@@ -30,6 +30,7 @@
 
 mod document;
 mod errors;
+mod fidelity;
 mod merge;
 mod operations;
 mod pagination;
@@ -48,6 +49,7 @@ use indexmap::IndexMap;
 use serde_json::Value;
 
 pub use document::{MAX_NESTING, Version};
+pub use fidelity::{FidelityReport, Located, difference, fidelity_report, interpret};
 pub use pagination::PaginationCounts;
 pub use report::{Finding, ImportError, Report};
 use yaml::Node;
