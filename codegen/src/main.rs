@@ -37,11 +37,15 @@ USAGE:
                                                        AsyncAPI 3 document of its WebSocket protocol
     tidings-codegen synth N                              a synthetic spec of N operations (benchmarks)
     tidings-codegen import openapi DOC --service NAME [--include TAG|PATH-GLOB|OPERATION-ID]...
-                  [--merge SPEC_FILE] [--report FILE]  a spec from an OpenAPI 3.0/3.1 or Swagger 2.0
+                  [--merge SPEC_FILE] [--report FILE] [--keep-undeclared-keys]
+                                                       a spec from an OpenAPI 3.0/3.1 or Swagger 2.0
                                                        document (JSON or YAML) on stdout, the report
                                                        on stderr; --report: the fidelity report as
                                                        JSON (examples round-tripped, errors decoded,
-                                                       lists paged, operations skipped)
+                                                       lists paged, operations skipped);
+                                                       --keep-undeclared-keys: objects keep keys
+                                                       their schema does not declare (`additional:
+                                                       json`), as OpenAPI allows them
 
 SPEC_DIR defaults to `spec`.
 ";
@@ -348,6 +352,7 @@ fn import(args: &[String]) -> Result<ExitCode, String> {
     }
     let (mut doc, mut service, mut merge, mut report) = (None, None, None, None);
     let mut include = Vec::new();
+    let mut keep_undeclared_keys = false;
     while let Some(arg) = iter.next() {
         let mut value = |what: &str| {
             iter.next()
@@ -359,6 +364,7 @@ fn import(args: &[String]) -> Result<ExitCode, String> {
             "--include" => include.push(value("a tag, path glob or operation id")?),
             "--merge" => merge = Some(value("a spec file")?),
             "--report" => report = Some(value("a file for the JSON report")?),
+            "--keep-undeclared-keys" => keep_undeclared_keys = true,
             other if other.starts_with('-') => {
                 return Err(format!("unknown option `{other}`\n\n{USAGE}"));
             }
@@ -388,6 +394,7 @@ fn import(args: &[String]) -> Result<ExitCode, String> {
     };
     let mut options = tidings_codegen::import::ImportOptions::new(service, name);
     options.include = include;
+    options.keep_undeclared_keys = keep_undeclared_keys;
     let imported = tidings_codegen::import::import_openapi(&text, &options, existing.as_deref())
         .map_err(|e| e.to_string())?;
     print!("{}", imported.yaml);

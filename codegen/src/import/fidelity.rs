@@ -53,6 +53,32 @@ pub struct FidelityReport {
     pub approximated: usize,
 }
 
+/// The object fields whose documented examples send a scalar of another JSON type than
+/// their schema says (Twilio's `price`: `type: number`, every example `"-0.00750"`), with the
+/// pointer of one such example: `(type, field wire name, example pointer)`.
+pub(crate) fn mistyped_fields(doc: &Value, service: &Service) -> Vec<(String, String, String)> {
+    let swagger = document::version(doc).is_ok_and(|v| v == Version::Swagger2);
+    let examples = Examples {
+        doc,
+        service,
+        swagger,
+    };
+    let mut found: Vec<(String, String, String)> = Vec::new();
+    let mut sink = FidelityReport::default();
+    let mut blamed = |ty: &Ty, example: &Value, at: &str| {
+        let mut interpreter = Interpreter::new(service);
+        interpreter.blamed = Some(Vec::new());
+        let _ = interpreter.value(ty, example);
+        for (t, f) in interpreter.blamed.unwrap_or_default() {
+            if !found.iter().any(|(t2, f2, _)| *t2 == t && *f2 == f) {
+                found.push((t, f, format!("#{at}")));
+            }
+        }
+    };
+    examples.walk(&mut sink, &mut blamed);
+    found
+}
+
 /// Builds the report of `imported`, made from the document `text`.
 ///
 /// # Errors
@@ -90,8 +116,7 @@ pub fn fidelity_report(
         service: &service,
         swagger,
     };
-    examples.components(&mut out);
-    examples.operations(&mut out);
+    examples.walk(&mut out, &mut |_, _, _| {});
     lists(&service, &mut out);
     Ok(out)
 }
@@ -110,8 +135,17 @@ fn note_pointer(note: Option<&str>) -> Option<&str> {
         .map(|(_, pointer)| pointer)
 }
 
+/// Called with each body or schema example and the type it is decoded as.
+type Visit<'v> = dyn FnMut(&Ty, &Value, &str) + 'v;
+
 impl Examples<'_> {
-    fn components(&self, out: &mut FidelityReport) {
+    /// Checks every example into `out`, showing each to `visit` too.
+    fn walk(&self, out: &mut FidelityReport, visit: &mut Visit<'_>) {
+        self.components(out, visit);
+        self.operations(out, visit);
+    }
+
+    fn components(&self, out: &mut FidelityReport, visit: &mut Visit<'_>) {
         let (section, prefix) = if self.swagger {
             (self.doc.get("definitions"), "/definitions/")
         } else {
@@ -123,26 +157,28 @@ impl Examples<'_> {
         let Some(Value::Object(schemas)) = section else {
             return;
         };
+        let by_pointer: std::collections::HashMap<&str, &TypeInfo> = self
+            .service
+            .types
+            .iter()
+            .filter_map(|t| Some((note_pointer(t.note.as_deref())?, t)))
+            .collect();
         for (raw, schema) in schemas {
             let pointer = format!("{prefix}{}", document::escape(raw));
             // The type imported from this component (unions and objects have one; aliases
             // such as `map<T>` have none and their examples are checked where used).
-            let Some(t) = self
-                .service
-                .types
-                .iter()
-                .find(|t| note_pointer(t.note.as_deref()) == Some(pointer.as_str()))
-            else {
+            let Some(t) = by_pointer.get(pointer.as_str()) else {
                 continue;
             };
             let ty = Ty::Named(t.name.clone());
             for (at, example) in schema_examples(schema, &pointer) {
+                visit(&ty, &example, &at);
                 self.check(out, &ty, &example, &at);
             }
         }
     }
 
-    fn operations(&self, out: &mut FidelityReport) {
+    fn operations(&self, out: &mut FidelityReport, visit: &mut Visit<'_>) {
         for op in &self.service.operations {
             let Some(pointer) = note_pointer(op.note.as_deref()) else {
                 continue;
@@ -152,6 +188,7 @@ impl Examples<'_> {
             };
             if let Some(body) = &op.body {
                 for (at, example) in self.request_examples(node, pointer) {
+                    visit(body, &example, &at);
                     self.check(out, body, &example, &at);
                 }
             }
@@ -172,6 +209,7 @@ impl Examples<'_> {
                 if (200..300).contains(&code) {
                     if let Some(ty) = &op.response {
                         for (at, example) in examples {
+                            visit(ty, &example, &at);
                             self.check(out, ty, &example, &at);
                         }
                     }
@@ -404,15 +442,34 @@ pub fn difference(a: &Value, b: &Value, at: &str) -> Option<String> {
 /// Where the generated code's decoding fails: a missing required field, a value of another
 /// JSON type, an integer out of range.
 pub fn interpret(service: &Service, ty: &Ty, value: &Value) -> Result<Value, String> {
-    Interpreter { service, depth: 0 }.value(ty, value)
+    Interpreter::new(service).value(ty, value)
 }
 
 /// Deepest nesting interpreted (the generated code's own limit is serde_json's, 128).
 const MAX_DEPTH: usize = 128;
 
 struct Interpreter<'a> {
-    service: &'a Service,
+    types: std::collections::HashMap<&'a str, &'a TypeInfo>,
     depth: usize,
+    /// Set when a scalar had another JSON type than its type says; taken by the object
+    /// field that holds it (directly, or in a list or map of scalars).
+    scalar_mismatch: bool,
+    /// The first `(type, field)` whose scalar value had another JSON type.
+    blame: Option<(String, String)>,
+    /// Every such `(type, field)`, when collecting (decoding then goes on past them).
+    blamed: Option<Vec<(String, String)>>,
+}
+
+impl<'a> Interpreter<'a> {
+    fn new(service: &'a Service) -> Self {
+        Interpreter {
+            types: service.types.iter().map(|t| (t.name.as_str(), t)).collect(),
+            depth: 0,
+            scalar_mismatch: false,
+            blame: None,
+            blamed: None,
+        }
+    }
 }
 
 fn kind_of(v: &Value) -> &'static str {
@@ -438,6 +495,17 @@ impl Interpreter<'_> {
     }
 
     fn value_inner(&mut self, ty: &Ty, v: &Value) -> Result<Value, String> {
+        if ty.is_scalar() && !matches!(ty, Ty::Date | Ty::DateTime) {
+            let fits = match ty {
+                Ty::String => v.is_string(),
+                Ty::Integer => v.is_i64(),
+                Ty::Number => v.is_number(),
+                _ => v.is_boolean(),
+            };
+            if !fits {
+                self.scalar_mismatch = true;
+            }
+        }
         let wrong = |want: &str| Err(format!("{} where {want} is expected", kind_of(v)));
         match ty {
             Ty::String | Ty::DateTime | Ty::Date => match v {
@@ -479,7 +547,7 @@ impl Interpreter<'_> {
                 _ => wrong("an object"),
             },
             Ty::Named(name) => {
-                let Some(t) = self.service.types.iter().find(|t| &t.name == name) else {
+                let Some(t) = self.types.get(name.as_str()).copied() else {
                     return Err(format!("no type `{name}`"));
                 };
                 self.named(t, v)
@@ -509,9 +577,29 @@ impl Interpreter<'_> {
                         // An optional field's `null` is `None`, left out when sent.
                         Some(Value::Null) if !f.required => {}
                         Some(x) => {
-                            let decoded = self
-                                .value(&f.ty, x)
-                                .map_err(|e| format!("{}: {e}", f.wire))?;
+                            self.scalar_mismatch = false;
+                            let decoded = self.value(&f.ty, x);
+                            let scalar_field = match &f.ty {
+                                Ty::List(i) | Ty::Map(i) => i.is_scalar(),
+                                other => other.is_scalar(),
+                            };
+                            if decoded.is_err() && self.scalar_mismatch && scalar_field {
+                                let at = (t.name.clone(), f.wire.clone());
+                                if let Some(all) = &mut self.blamed {
+                                    // Collecting: note it and read on as if it were JSON.
+                                    if !all.contains(&at) {
+                                        all.push(at);
+                                    }
+                                    self.scalar_mismatch = false;
+                                    out.insert(f.wire.clone(), x.clone());
+                                    continue;
+                                }
+                                if self.blame.is_none() {
+                                    self.blame = Some(at);
+                                }
+                            }
+                            self.scalar_mismatch = false;
+                            let decoded = decoded.map_err(|e| format!("{}: {e}", f.wire))?;
                             out.insert(f.wire.clone(), decoded);
                         }
                     }
