@@ -361,3 +361,87 @@ components:
     let report = tidings_codegen::import::fidelity_report(doc, &imported, "fidelity.yaml").unwrap();
     assert_eq!((report.examples_lossless, report.examples_total), (1, 1));
 }
+
+#[test]
+fn error_paths_are_inferred_from_problem_details_and_oauth_errors_and_listed() {
+    let doc = |error_schema: &str| {
+        format!(
+            r##"
+openapi: 3.0.3
+info: {{ title: T, version: "1" }}
+servers: [{{ url: https://api.example.com }}]
+paths:
+  /things:
+    get:
+      operationId: listThings
+      responses:
+        "200": {{ description: ok, content: {{ application/json: {{ schema: {{ type: object, properties: {{ n: {{ type: integer }} }} }} }} }} }}
+        "400":
+          description: bad
+          content:
+            application/json:
+              schema: {{ $ref: '#/components/schemas/Problem' }}
+components:
+  schemas:
+    Problem: {error_schema}
+"##
+        )
+    };
+    let problem = doc(
+        "{ type: object, properties: { type: { type: string }, title: { type: string }, status: { type: integer }, detail: { type: string } } }",
+    );
+    let imported = import_text(&problem);
+    let service = checked(&imported.yaml);
+    let errors = service.errors.as_ref().unwrap();
+    assert_eq!(errors.code.as_deref(), Some("type"));
+    assert_eq!(errors.message.as_deref(), Some("detail"));
+    let report = tidings_codegen::import::fidelity_report(&problem, &imported, "f.yaml").unwrap();
+    assert!(
+        report
+            .inferred
+            .iter()
+            .any(|l| l.pointer == "#/components/schemas/Problem"
+                && l.reason == "error code read at `type` (by RFC 9457 problem details)"),
+        "{:?}",
+        report.inferred
+    );
+    let oauth = doc(
+        "{ type: object, properties: { error: { type: string }, error_description: { type: string } } }",
+    );
+    let service = checked(&import_text(&oauth).yaml);
+    let errors = service.errors.as_ref().unwrap();
+    assert_eq!(errors.code.as_deref(), Some("error"));
+    assert_eq!(errors.message.as_deref(), Some("error_description"));
+}
+
+#[test]
+fn a_nested_error_object_is_not_taken_for_the_code() {
+    let doc = r##"
+openapi: 3.0.3
+info: { title: T, version: "1" }
+servers: [{ url: https://api.example.com }]
+paths:
+  /things:
+    get:
+      operationId: listThings
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { type: object, properties: { n: { type: integer } } } } } }
+        "400":
+          description: bad
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/Envelope' }
+components:
+  schemas:
+    Envelope:
+      type: object
+      properties:
+        error:
+          type: object
+          properties: { code: { type: integer }, message: { type: string } }
+"##;
+    let service = checked(&import_text(doc).yaml);
+    let errors = service.errors.as_ref().unwrap();
+    assert_eq!(errors.code.as_deref(), Some("error.code"));
+    assert_eq!(errors.message.as_deref(), Some("error.message"));
+}

@@ -51,6 +51,9 @@ pub struct FidelityReport {
     pub lists_unpaged: Vec<Located>,
     /// Items imported with an approximation (see the text report).
     pub approximated: usize,
+    /// What the import inferred: the error body's code and message paths, and error answers
+    /// of another shape than the service's.
+    pub inferred: Vec<Located>,
 }
 
 /// The object fields whose documented examples send a scalar of another JSON type than
@@ -109,6 +112,14 @@ pub fn fidelity_report(
             })
             .collect(),
         approximated: r.approximated.len(),
+        inferred: r
+            .inferred
+            .iter()
+            .map(|f| Located {
+                pointer: f.pointer.clone(),
+                reason: f.reason.clone(),
+            })
+            .collect(),
         ..FidelityReport::default()
     };
     let examples = Examples {

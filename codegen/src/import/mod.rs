@@ -366,7 +366,14 @@ fn checked(
 }
 
 /// Field names an error body keeps its code under, most likely first.
-const ERROR_CODE_NAMES: &[&str] = &["code", "error_code", "errorCode", "status_code"];
+const ERROR_CODE_NAMES: &[&str] = &[
+    "code",
+    "error_code",
+    "errorCode",
+    "status_code",
+    // OAuth 2.0 (RFC 6749 5.2): `{"error": "invalid_request", "error_description": ...}`.
+    "error",
+];
 
 /// Field names an error body keeps its message under, most likely first.
 const ERROR_MESSAGE_NAMES: &[&str] = &[
