@@ -83,11 +83,12 @@ fn every_example_of_the_fidelity_document_round_trips_through_the_compiled_types
             "Dog" => drop(round_trip::<fi::Dog>(json)),
             "Envelope" => drop(round_trip::<fi::Envelope>(json)),
             "Tree" => drop(round_trip::<fi::Tree>(json)),
+            "Reply" => drop(round_trip::<fi::Reply>(json)),
             other => panic!("example of `{other}` has no round trip here: add one"),
         }
         tried.push(name.clone());
     }
-    assert_eq!(tried.len(), 8, "{tried:?}");
+    assert_eq!(tried.len(), 9, "{tried:?}");
 }
 
 #[test]
@@ -268,6 +269,7 @@ fn the_report_interpreter_agrees_with_the_compiled_types() {
                 "Pet" => compiled::<fi::Pet>(&value),
                 "Envelope" => compiled::<fi::Envelope>(&value),
                 "Tree" => compiled::<fi::Tree>(&value),
+                "Reply" => compiled::<fi::Reply>(&value),
                 other => panic!("no compiled type for `{other}`"),
             };
             let by_interpreter = interpret(&service, &Ty::Named(ty_name.into()), &value);

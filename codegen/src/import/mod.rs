@@ -539,6 +539,9 @@ pub(crate) struct Converter<'a> {
     pub(crate) bytes_fields: bool,
     /// [`ImportOptions::keep_undeclared_keys`].
     pub(crate) keep_undeclared_keys: bool,
+    /// Set while an object's `allOf` is gathered when a member is a `oneOf`/`anyOf`: the
+    /// object then keeps its other keys, the alternatives' fields among them.
+    pub(crate) alternatives_in_all_of: bool,
     pub(crate) pagination: Option<Node>,
     pub(crate) idempotency: Option<Node>,
     pub(crate) report: Report,
@@ -572,6 +575,7 @@ impl<'a> Converter<'a> {
             unmapped_schemes: HashSet::new(),
             bytes_fields: false,
             keep_undeclared_keys: options.keep_undeclared_keys,
+            alternatives_in_all_of: false,
             pagination: None,
             idempotency: None,
             report: Report::default(),
