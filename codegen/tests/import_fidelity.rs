@@ -445,3 +445,18 @@ components:
     assert_eq!(errors.code.as_deref(), Some("error.code"));
     assert_eq!(errors.message.as_deref(), Some("error.message"));
 }
+
+#[test]
+fn what_is_typed_loosely_is_a_not_shown_gap_with_its_pointers() {
+    let imported = fixture();
+    let loaded = tidings_codegen::load::load_str("fidelity.yaml", &imported.yaml).unwrap();
+    let gap = &loaded.spec.gaps["loosely_typed"];
+    assert_eq!(gap.source, Some(tidings_codegen::model::Source::NotShown));
+    for pointer in [
+        "#/components/schemas/Envelope/properties/mixed/items",
+        "#/components/schemas/Reply/allOf/1",
+        "#/components/schemas/Tree",
+    ] {
+        assert!(gap.text.contains(pointer), "{}", gap.text);
+    }
+}

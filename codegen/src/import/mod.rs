@@ -906,6 +906,34 @@ impl<'a> Converter<'a> {
                 ),
             );
         }
+        // What the spec language could not say exactly (typed `json`, kept as other keys, an
+        // untagged union): the client carries it, typed more loosely than the document.
+        let loose: Vec<&Finding> = self
+            .report
+            .approximated
+            .iter()
+            .filter(|f| {
+                f.reason.contains("typed as json")
+                    || f.reason.contains("as other keys")
+                    || f.reason.contains("untagged union")
+            })
+            .collect();
+        if !loose.is_empty() {
+            let shown: Vec<&str> = loose.iter().take(5).map(|f| f.pointer.as_str()).collect();
+            let more = if loose.len() > shown.len() {
+                format!(" and {} more", loose.len() - shown.len())
+            } else {
+                String::new()
+            };
+            add(
+                "loosely_typed",
+                &format!(
+                    "{} item(s) of the document are typed more loosely than it says (json, other keys, an untagged union): {}{more}; the import report says why for each.",
+                    loose.len(),
+                    shown.join(", ")
+                ),
+            );
+        }
         if self.idempotency.is_none() {
             add(
                 "idempotency",
