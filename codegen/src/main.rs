@@ -39,9 +39,15 @@ USAGE:
                                                        AsyncAPI 3 document of its WebSocket protocol
     tidings-codegen synth N                              a synthetic spec of N operations (benchmarks)
     tidings-codegen import openapi DOC --service NAME [--include TAG|PATH-GLOB|OPERATION-ID]...
-                  [--merge SPEC_FILE]                  a spec from an OpenAPI 3.0/3.1 or Swagger 2.0
+                  [--merge SPEC_FILE] [--report FILE] [--keep-undeclared-keys]
+                                                       a spec from an OpenAPI 3.0/3.1 or Swagger 2.0
                                                        document (JSON or YAML) on stdout, the report
-                                                       on stderr
+                                                       on stderr; --report: the fidelity report as
+                                                       JSON (examples round-tripped, errors decoded,
+                                                       lists paged, operations skipped);
+                                                       --keep-undeclared-keys: objects keep keys
+                                                       their schema does not declare (`additional:
+                                                       json`), as OpenAPI allows them
 
 SPEC_DIR defaults to `spec`.
 ";
@@ -346,8 +352,9 @@ fn import(args: &[String]) -> Result<ExitCode, String> {
             ));
         }
     }
-    let (mut doc, mut service, mut merge) = (None, None, None);
+    let (mut doc, mut service, mut merge, mut report) = (None, None, None, None);
     let mut include = Vec::new();
+    let mut keep_undeclared_keys = false;
     while let Some(arg) = iter.next() {
         let mut value = |what: &str| {
             iter.next()
@@ -358,6 +365,8 @@ fn import(args: &[String]) -> Result<ExitCode, String> {
             "--service" => service = Some(value("a service name")?),
             "--include" => include.push(value("a tag, path glob or operation id")?),
             "--merge" => merge = Some(value("a spec file")?),
+            "--report" => report = Some(value("a file for the JSON report")?),
+            "--keep-undeclared-keys" => keep_undeclared_keys = true,
             other if other.starts_with('-') => {
                 return Err(format!("unknown option `{other}`\n\n{USAGE}"));
             }
@@ -387,10 +396,30 @@ fn import(args: &[String]) -> Result<ExitCode, String> {
     };
     let mut options = tidings_codegen::import::ImportOptions::new(service, name);
     options.include = include;
+    options.keep_undeclared_keys = keep_undeclared_keys;
     let imported = tidings_codegen::import::import_openapi(&text, &options, existing.as_deref())
         .map_err(|e| e.to_string())?;
     print!("{}", imported.yaml);
     eprint!("{}", imported.report);
+    if let Some(path) = report {
+        let fidelity = tidings_codegen::import::fidelity_report(
+            &text,
+            &imported,
+            &format!("{}.yaml", options.service),
+        )
+        .map_err(|e| e.to_string())?;
+        let json = serde_json::to_string_pretty(&fidelity).map_err(|e| e.to_string())?;
+        std::fs::write(&path, json + "\n").map_err(|e| format!("cannot write {path}: {e}"))?;
+        eprintln!(
+            "fidelity: {} of {} examples lossless, {} of {} documented errors decoded, {} lists paged and {} not (details in {path})",
+            fidelity.examples_lossless,
+            fidelity.examples_total,
+            fidelity.errors_decoded,
+            fidelity.errors_documented,
+            fidelity.lists_paged,
+            fidelity.lists_unpaged.len()
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 

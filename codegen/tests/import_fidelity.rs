@@ -221,3 +221,242 @@ fn check_refuses_additional_on_a_non_object_and_a_field_that_takes_its_rust_name
         Some(Ty::Map(Box::new(Ty::Integer)))
     );
 }
+
+#[test]
+fn the_fidelity_report_counts_examples_errors_and_lists_with_pointers() {
+    let doc = r##"
+openapi: 3.0.3
+info: { title: T, version: "1" }
+servers: [{ url: https://api.example.com }]
+paths:
+  /notes:
+    get:
+      operationId: listNotes
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: { type: array, items: { $ref: '#/components/schemas/Note' } }
+        "404":
+          description: missing
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/Problem' }
+              examples:
+                gone: { value: { code: not_found, message: No such note } }
+                bare: { value: { detail: nothing } }
+    post:
+      operationId: createNote
+      requestBody:
+        content:
+          application/json:
+            schema: { $ref: '#/components/schemas/Note' }
+            example: { text: hi, color: red }
+      responses:
+        "201":
+          description: ok
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/Note' }
+              example: { id: n1, text: hi }
+components:
+  schemas:
+    Note:
+      type: object
+      required: [text]
+      properties: { id: { type: string }, text: { type: string } }
+      example: { text: "hello", id: 3 }
+    Problem:
+      type: object
+      properties: { code: { type: string }, message: { type: string } }
+"##;
+    let imported = import_text(doc);
+    let report = tidings_codegen::import::fidelity_report(doc, &imported, "fidelity.yaml").unwrap();
+    assert_eq!(report.operations_in_document, 2);
+    assert_eq!(report.examples_total, 3, "{report:#?}");
+    // The schema's own example sends `id` as a number: `id` is typed json (see below), so
+    // only the request example, with a key the schema does not declare, loses something.
+    assert_eq!(report.examples_lossless, 2, "{report:#?}");
+    let reasons: Vec<(&str, &str)> = report
+        .lossy
+        .iter()
+        .map(|l| (l.pointer.as_str(), l.reason.as_str()))
+        .collect();
+    assert!(
+        reasons.contains(&(
+            "#/paths/~1notes/post/requestBody/content/application~1json/example",
+            "/color: \"red\" is lost"
+        )),
+        "{reasons:?}"
+    );
+    assert_eq!(reasons.len(), 1, "{reasons:?}");
+    assert_eq!(report.errors_documented, 2);
+    assert_eq!(report.errors_decoded, 1, "{report:#?}");
+    assert!(
+        report.errors_not_decoded[0]
+            .pointer
+            .ends_with("/bare/value")
+    );
+    assert_eq!(report.lists_paged, 0);
+    assert!(report.lists_unpaged[0].reason.contains("bare array"));
+    let json = serde_json::to_value(&report).unwrap();
+    for key in [
+        "operations_in_document",
+        "operations_imported",
+        "operations_skipped",
+        "examples_total",
+        "examples_lossless",
+        "lossy",
+        "errors_documented",
+        "errors_decoded",
+        "lists_paged",
+        "lists_unpaged",
+    ] {
+        assert!(json.get(key).is_some(), "{key}");
+    }
+}
+
+#[test]
+fn a_field_whose_examples_send_another_json_type_is_typed_json_and_reported() {
+    // Twilio's `price`: `type: number` in the schema, `"-0.00750"` in every example (and on
+    // the wire); typed as the schema says, every real answer would fail to decode.
+    let doc = r##"
+openapi: 3.0.3
+info: { title: T, version: "1" }
+servers: [{ url: https://api.example.com }]
+paths:
+  /calls/{sid}:
+    get:
+      operationId: fetchCall
+      parameters: [{ name: sid, in: path, required: true, schema: { type: string } }]
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/Call' }
+              example: { sid: CA1, price: "-0.00750", duration: 3, tags: ["a"] }
+components:
+  schemas:
+    Call:
+      type: object
+      properties:
+        sid: { type: string }
+        price: { type: number, nullable: true, minimum: -100 }
+        duration: { type: integer }
+        tags: { type: array, items: { type: string } }
+"##;
+    let imported = import_text(doc);
+    let service = checked(&imported.yaml);
+    assert_eq!(field_ty(&service, "Call", "price"), Ty::Json);
+    assert_eq!(field_ty(&service, "Call", "duration"), Ty::Integer);
+    assert!(
+        imported.report.approximated.iter().any(|f| f.pointer
+            == "#/paths/~1calls~1{sid}/get/responses/200/content/application~1json/example"
+            && f.reason.contains("`price` of `Call`")),
+        "{}",
+        imported.report
+    );
+    let report = tidings_codegen::import::fidelity_report(doc, &imported, "fidelity.yaml").unwrap();
+    assert_eq!((report.examples_lossless, report.examples_total), (1, 1));
+}
+
+#[test]
+fn error_paths_are_inferred_from_problem_details_and_oauth_errors_and_listed() {
+    let doc = |error_schema: &str| {
+        format!(
+            r##"
+openapi: 3.0.3
+info: {{ title: T, version: "1" }}
+servers: [{{ url: https://api.example.com }}]
+paths:
+  /things:
+    get:
+      operationId: listThings
+      responses:
+        "200": {{ description: ok, content: {{ application/json: {{ schema: {{ type: object, properties: {{ n: {{ type: integer }} }} }} }} }} }}
+        "400":
+          description: bad
+          content:
+            application/json:
+              schema: {{ $ref: '#/components/schemas/Problem' }}
+components:
+  schemas:
+    Problem: {error_schema}
+"##
+        )
+    };
+    let problem = doc(
+        "{ type: object, properties: { type: { type: string }, title: { type: string }, status: { type: integer }, detail: { type: string } } }",
+    );
+    let imported = import_text(&problem);
+    let service = checked(&imported.yaml);
+    let errors = service.errors.as_ref().unwrap();
+    assert_eq!(errors.code.as_deref(), Some("type"));
+    assert_eq!(errors.message.as_deref(), Some("detail"));
+    let report = tidings_codegen::import::fidelity_report(&problem, &imported, "f.yaml").unwrap();
+    assert!(
+        report
+            .inferred
+            .iter()
+            .any(|l| l.pointer == "#/components/schemas/Problem"
+                && l.reason == "error code read at `type` (by RFC 9457 problem details)"),
+        "{:?}",
+        report.inferred
+    );
+    let oauth = doc(
+        "{ type: object, properties: { error: { type: string }, error_description: { type: string } } }",
+    );
+    let service = checked(&import_text(&oauth).yaml);
+    let errors = service.errors.as_ref().unwrap();
+    assert_eq!(errors.code.as_deref(), Some("error"));
+    assert_eq!(errors.message.as_deref(), Some("error_description"));
+}
+
+#[test]
+fn a_nested_error_object_is_not_taken_for_the_code() {
+    let doc = r##"
+openapi: 3.0.3
+info: { title: T, version: "1" }
+servers: [{ url: https://api.example.com }]
+paths:
+  /things:
+    get:
+      operationId: listThings
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { type: object, properties: { n: { type: integer } } } } } }
+        "400":
+          description: bad
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/Envelope' }
+components:
+  schemas:
+    Envelope:
+      type: object
+      properties:
+        error:
+          type: object
+          properties: { code: { type: integer }, message: { type: string } }
+"##;
+    let service = checked(&import_text(doc).yaml);
+    let errors = service.errors.as_ref().unwrap();
+    assert_eq!(errors.code.as_deref(), Some("error.code"));
+    assert_eq!(errors.message.as_deref(), Some("error.message"));
+}
+
+#[test]
+fn what_is_typed_loosely_is_a_not_shown_gap_with_its_pointers() {
+    let imported = fixture();
+    let loaded = tidings_codegen::load::load_str("fidelity.yaml", &imported.yaml).unwrap();
+    let gap = &loaded.spec.gaps["loosely_typed"];
+    assert_eq!(gap.source, Some(tidings_codegen::model::Source::NotShown));
+    for pointer in [
+        "#/components/schemas/Envelope/properties/mixed/items",
+        "#/components/schemas/Reply/allOf/1",
+        "#/components/schemas/Tree",
+    ] {
+        assert!(gap.text.contains(pointer), "{}", gap.text);
+    }
+}

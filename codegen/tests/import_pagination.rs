@@ -309,3 +309,35 @@ fn a_wire_name_with_a_dot_is_never_part_of_a_field_path() {
     assert_eq!(p, None);
     assert_eq!(imported.report.operations_imported, 1);
 }
+
+/// `doc` with a `Link` header documented on the 200 answer.
+fn with_link_header(text: &str) -> String {
+    let mut doc: Value = serde_json::from_str(text).unwrap();
+    doc["paths"]["/things"]["get"]["responses"]["200"]["headers"] =
+        json!({"Link": {"description": "RFC 8288 links", "schema": {"type": "string"}}});
+    doc.to_string()
+}
+
+#[test]
+fn a_bare_array_with_a_documented_link_header_pages_by_the_header() {
+    let text = with_link_header(&doc("/things", &[("per_page", integer())], things()));
+    let (imported, pagination) = import(&text);
+    let p = pagination.unwrap_or_else(|| panic!("{}", imported.yaml));
+    assert_eq!(p.style, Some(PageStyle::LinkHeader));
+    assert_eq!(p.items_field, "");
+    assert_eq!(p.limit_param.as_deref(), Some("per_page"));
+    // Without the header, a bare array shows no way to page.
+    let (imported, pagination) = import(&doc("/things", &[("per_page", integer())], things()));
+    assert!(pagination.is_none());
+    assert!(gap_of(&imported));
+}
+
+#[test]
+fn an_object_page_with_only_a_link_header_pages_by_the_header() {
+    let page = object(json!({"things": things()}));
+    let text = with_link_header(&doc("/things", &[], page));
+    let (_, pagination) = import(&text);
+    let p = pagination.unwrap();
+    assert_eq!(p.style, Some(PageStyle::LinkHeader));
+    assert_eq!(p.items_field, "things");
+}

@@ -293,8 +293,16 @@ pub(crate) fn at_path<'a>(value: &'a Value, path: &str) -> Option<&'a Value> {
     })
 }
 
-/// Takes the item array at `path` out of a page (absent or `null`: no items).
+/// Takes the item array at `path` out of a page (absent or `null`: no items); an empty path
+/// is a page that is the array itself (a bare array paged by the `Link` header).
 fn take_items(body: &mut Value, path: &str) -> Result<Vec<Value>, String> {
+    if path.is_empty() {
+        return match std::mem::take(body) {
+            Value::Array(items) => Ok(items),
+            Value::Null => Ok(Vec::new()),
+            _ => Err("the page is not an array".to_owned()),
+        };
+    }
     let mut node = body;
     let mut keys = path.split('.').peekable();
     while let Some(key) = keys.next() {
@@ -425,7 +433,10 @@ fn next_link(headers: &HeaderMap) -> Option<String> {
             let close = after.find('>')?;
             let target = &after[..close];
             let params_end = after[close..].find('<').map_or(after.len(), |i| close + i);
-            let params = &after[close + 1..params_end];
+            // Up to the next link: its separating comma is not part of the last parameter.
+            let params = after[close + 1..params_end]
+                .trim_end()
+                .trim_end_matches(',');
             let is_next = params.split(';').any(|p| {
                 let Some((key, value)) = p.split_once('=') else {
                     return false;
@@ -560,6 +571,14 @@ mod tests {
             next_link(&headers).as_deref(),
             Some("https://api.x/v1/a?page=3")
         );
+        // `next` before another link, as GitHub writes it: the comma between them is no
+        // part of the relation.
+        headers.clear();
+        headers.append(
+            LINK,
+            HeaderValue::from_static(r#"</v1/a?page=2>; rel="next", </v1/a?page=9>; rel="last""#),
+        );
+        assert_eq!(next_link(&headers).as_deref(), Some("/v1/a?page=2"));
         headers.clear();
         headers.append(LINK, HeaderValue::from_static(r#"</v1/a?p=2>; rel=next"#));
         assert_eq!(next_link(&headers).as_deref(), Some("/v1/a?p=2"));

@@ -500,7 +500,8 @@ pub enum RetryClass {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PaginationSpec {
-    /// Dot path of the page's item array, e.g. `"data"` or `"result.items"`.
+    /// Dot path of the page's item array, e.g. `"data"` or `"result.items"`; empty when the
+    /// page is the array itself (a bare array paged by the `Link` header).
     pub items: &'static str,
     /// How the next page is found.
     pub style: PageStyle,

@@ -16,7 +16,8 @@
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use tidings_codegen::import::{ImportOptions, import_openapi, parse_document};
+use tidings_codegen::import::{ImportOptions, import_openapi, interpret, parse_document};
+use tidings_codegen::resolved::Ty;
 use tidings_providers::fidelity_imported as fi;
 
 fn root() -> std::path::PathBuf {
@@ -82,11 +83,12 @@ fn every_example_of_the_fidelity_document_round_trips_through_the_compiled_types
             "Dog" => drop(round_trip::<fi::Dog>(json)),
             "Envelope" => drop(round_trip::<fi::Envelope>(json)),
             "Tree" => drop(round_trip::<fi::Tree>(json)),
+            "Reply" => drop(round_trip::<fi::Reply>(json)),
             other => panic!("example of `{other}` has no round trip here: add one"),
         }
         tried.push(name.clone());
     }
-    assert_eq!(tried.len(), 8, "{tried:?}");
+    assert_eq!(tried.len(), 9, "{tried:?}");
 }
 
 #[test]
@@ -186,5 +188,104 @@ fn fidelity_spec_is_what_importing_the_document_gives() {
         fresh.yaml == checked_in,
         "{IMPORTED} is stale: run\n  cargo run -p tidings-codegen -- import openapi {DOCUMENT} \
          --service fidelity_imported > {IMPORTED}"
+    );
+}
+
+/// The compiled round trip of `value` as `T`: the JSON it encodes back to, or the error.
+fn compiled<T: DeserializeOwned + Serialize>(value: &Value) -> Result<Value, String> {
+    let typed: T = serde_json::from_value(value.clone()).map_err(|e| e.to_string())?;
+    serde_json::to_value(&typed).map_err(|e| e.to_string())
+}
+
+/// Each example, and variations of it, two levels deep: every member left out, and replaced
+/// by a string, a fraction, an integer, `null`, an array and an object (some decode, some do
+/// not); inside nested objects and the first item of arrays too.
+fn variations(example: &Value, depth: usize) -> Vec<Value> {
+    let mut out = vec![example.clone()];
+    if depth == 0 {
+        return out;
+    }
+    match example {
+        Value::Object(m) => {
+            for (key, inner) in m {
+                let mut without = m.clone();
+                without.remove(key);
+                out.push(Value::Object(without));
+                let replacements = [
+                    serde_json::json!("x"),
+                    serde_json::json!(1.5),
+                    serde_json::json!(7),
+                    Value::Null,
+                    serde_json::json!([1]),
+                    serde_json::json!({"k": "v"}),
+                ];
+                for other in replacements
+                    .into_iter()
+                    .chain(variations(inner, depth - 1).into_iter().skip(1))
+                {
+                    let mut changed = m.clone();
+                    changed.insert(key.clone(), other);
+                    out.push(Value::Object(changed));
+                }
+            }
+        }
+        Value::Array(items) if !items.is_empty() => {
+            for other in variations(&items[0], depth - 1).into_iter().skip(1) {
+                let mut changed = items.clone();
+                changed[0] = other;
+                out.push(Value::Array(changed));
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// The report's round trip (`tidings_codegen::import::interpret`, what `--report` counts
+/// with) agrees with the compiled types on every example of the fidelity document and on
+/// variations of each: both decode and give the same JSON, or both refuse.
+#[test]
+fn the_report_interpreter_agrees_with_the_compiled_types() {
+    let yaml = std::fs::read_to_string(root().join(IMPORTED)).unwrap();
+    let loaded = tidings_codegen::load::load_str("fidelity_imported.yaml", &yaml).unwrap();
+    let service = tidings_codegen::check::check(&loaded).unwrap();
+    let schemas = document()["components"]["schemas"]
+        .as_object()
+        .unwrap()
+        .clone();
+    let mut compared = 0;
+    let mut refused = 0;
+    for (name, schema) in &schemas {
+        let Some(example) = schema.get("example") else {
+            continue;
+        };
+        let ty_name = if name == "Dog" { "Pet" } else { name.as_str() };
+        for value in variations(example, 3) {
+            let by_code = match ty_name {
+                "Contact" => compiled::<fi::Contact>(&value),
+                "Message" => compiled::<fi::Message>(&value),
+                "Text" => compiled::<fi::Text>(&value),
+                "Channel" => compiled::<fi::Channel>(&value),
+                "Pet" => compiled::<fi::Pet>(&value),
+                "Envelope" => compiled::<fi::Envelope>(&value),
+                "Tree" => compiled::<fi::Tree>(&value),
+                "Reply" => compiled::<fi::Reply>(&value),
+                other => panic!("no compiled type for `{other}`"),
+            };
+            let by_interpreter = interpret(&service, &Ty::Named(ty_name.into()), &value);
+            match (&by_code, &by_interpreter) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "{ty_name}: {value}"),
+                (Err(_), Err(_)) => refused += 1,
+                _ => panic!(
+                    "{ty_name}: {value}\n  compiled: {by_code:?}\n  interpreter: {by_interpreter:?}"
+                ),
+            }
+            compared += 1;
+        }
+    }
+    assert!(compared > 400, "{compared}");
+    assert!(
+        refused > 60,
+        "{refused} of {compared}: variations must include refusals"
     );
 }

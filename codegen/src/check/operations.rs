@@ -546,7 +546,13 @@ impl Checker<'_> {
             ("total_field", p.total_field.as_ref()),
             ("total_pages_field", p.total_pages_field.as_ref()),
         ] {
+            // An empty `items_field` is a page that is the array itself (`link_header` on a
+            // bare array; the operation's response says whether it is one).
+            let bare_items = key == "items_field"
+                && value.is_some_and(String::is_empty)
+                && style == PageStyle::LinkHeader;
             if let Some(v) = value
+                && !bare_items
                 && (v.is_empty() || v.split('.').any(str::is_empty))
             {
                 ok = false;
@@ -786,6 +792,26 @@ impl Checker<'_> {
                     self.cursor_field(path, &pages, n);
                 }
                 (item.is_some().then_some(pages), item)
+            }
+            // A bare array paged by the `Link` header (RFC 8288): the body is the items.
+            Some(Ty::List(item))
+                if own
+                    .as_ref()
+                    .is_some_and(|p| matches!(p.style, PageStyleInfo::LinkHeader)) =>
+            {
+                let Some(pages) = own else {
+                    return (None, None);
+                };
+                if !pages.items_field.is_empty() {
+                    let d = self.error_at_value(
+                        &format!("{path}.pagination.items_field"),
+                        "the answer is an array: its items are the body, so `items_field` is empty",
+                    );
+                    d.expected = Some("items_field: \"\"".into());
+                    return (None, None);
+                }
+                self.page_query(path, &pages, &op.query);
+                (Some(pages), Some((**item).clone()))
             }
             _ => {
                 if own.is_some() {

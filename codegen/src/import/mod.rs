@@ -30,6 +30,7 @@
 
 mod document;
 mod errors;
+mod fidelity;
 mod merge;
 mod operations;
 mod pagination;
@@ -48,6 +49,7 @@ use indexmap::IndexMap;
 use serde_json::Value;
 
 pub use document::{MAX_NESTING, Version};
+pub use fidelity::{FidelityReport, Located, difference, fidelity_report, interpret};
 pub use pagination::PaginationCounts;
 pub use report::{Finding, ImportError, Report};
 use yaml::Node;
@@ -76,6 +78,11 @@ pub struct ImportOptions {
     pub include: Vec<String>,
     /// Largest document accepted, in bytes.
     pub max_document_bytes: usize,
+    /// Keep the keys an object schema does not declare (`additionalProperties` absent, which
+    /// OpenAPI reads as "any other key allowed"): every such object gets `additional: json`,
+    /// so an answer's undocumented fields survive a decode and re-encode. Off by default: the
+    /// declared fields are the object, and the `--report` lists examples that lose keys.
+    pub keep_undeclared_keys: bool,
 }
 
 impl ImportOptions {
@@ -86,6 +93,7 @@ impl ImportOptions {
             document_name: document_name.into(),
             include: Vec::new(),
             max_document_bytes: DEFAULT_MAX_DOCUMENT_BYTES,
+            keep_undeclared_keys: false,
         }
     }
 
@@ -160,11 +168,9 @@ fn import_on_this_thread(
     }
     let raw = document::parse(text)?;
     let version = document::version(&raw)?;
-    let doc = match version {
-        Version::Swagger2 => document::swagger_to_openapi(&raw),
-        _ => raw,
-    };
-    let mut conv = Converter::new(&doc, options, version == Version::Swagger2);
+    let converted = (version == Version::Swagger2).then(|| document::swagger_to_openapi(&raw));
+    let doc = converted.as_ref().unwrap_or(&raw);
+    let mut conv = Converter::new(doc, options, version == Version::Swagger2);
     conv.report.version = Some(version);
     let mut spec = conv.build(options);
     let mut report = std::mem::take(&mut conv.report);
@@ -173,7 +179,16 @@ fn import_on_this_thread(
         let existing = Node::parse(existing).map_err(ImportError::Merge)?;
         spec = merge::merge(existing, spec, &mut report).map_err(ImportError::Merge)?;
     }
-    let yaml = checked(&mut spec, &options.service, &mut report)?;
+    let (mut yaml, mut service) = checked(&mut spec, &options.service, &mut report)?;
+    // Documented examples outrank a scalar's schema type: a field whose examples send another
+    // JSON type (a number typed `string`, a price sent as text) would fail every real answer.
+    for _ in 0..MAX_CHECK_ROUNDS {
+        let mistyped = fidelity::mistyped_fields(&raw, &service);
+        if mistyped.is_empty() || !retype_as_json(&mut spec, &mistyped, &mut report) {
+            break;
+        }
+        (yaml, service) = checked(&mut spec, &options.service, &mut report)?;
+    }
     report.types_imported = spec
         .get("types")
         .map(|t| match t {
@@ -223,6 +238,59 @@ pub fn parse_document(text: &str) -> Result<serde_json::Value, ImportError> {
     document::parse(text)
 }
 
+/// Types each `(type, field)` as `json` (its constraints, which applied to the scalar, go),
+/// reported with the example that shows the other JSON type; whether any field changed.
+fn retype_as_json(
+    spec: &mut Node,
+    fields: &[(String, String, String)],
+    report: &mut Report,
+) -> bool {
+    let mut changed = false;
+    for (ty, field, example) in fields {
+        // Only what the import wrote: a hand-written type keeps its field.
+        if !spec
+            .get("types")
+            .and_then(|t| t.get(ty))
+            .is_some_and(is_imported)
+        {
+            continue;
+        }
+        let Some(node) = spec
+            .get_mut("types")
+            .and_then(|t| t.get_mut(ty))
+            .and_then(|t| t.get_mut("fields"))
+            .and_then(|f| f.get_mut(field))
+        else {
+            continue;
+        };
+        let was = node
+            .get("type")
+            .and_then(Node::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        if was == "json" {
+            continue;
+        }
+        let mut kept = Node::map();
+        kept.set("type", Node::str("json"));
+        for key in ["required", "read_only", "rust_name", "doc"] {
+            if let Some(v) = node.get(key) {
+                kept.set(key, v.clone());
+            }
+        }
+        *node = kept;
+        changed = true;
+        report.approximated.push(Finding {
+            pointer: example.clone(),
+            reason: format!(
+                "this example sends `{field}` of `{ty}` as another JSON type than its schema's `{was}`; typed as json"
+            ),
+            detail: None,
+        });
+    }
+    changed
+}
+
 /// Whether an item was written by the importer: `source: imported`, or (specs imported before
 /// that source existed) `assumed` with the importer's note.
 pub(crate) fn is_imported(item: &Node) -> bool {
@@ -236,13 +304,17 @@ pub(crate) fn is_imported(item: &Node) -> bool {
 
 /// Writes the spec and checks it; items the checker refuses are dropped (and reported) until
 /// it passes. Refusals of anything the importer cannot drop end the import.
-fn checked(spec: &mut Node, service: &str, report: &mut Report) -> Result<String, ImportError> {
+fn checked(
+    spec: &mut Node,
+    service: &str,
+    report: &mut Report,
+) -> Result<(String, crate::check::Service), ImportError> {
     let display = format!("{service}.yaml");
     for _ in 0..MAX_CHECK_ROUNDS {
         let (text, items) = yaml::write(spec);
         let result = crate::load::load_str(&display, &text).and_then(|l| crate::check::check(&l));
         let diagnostics = match result {
-            Ok(_) => return Ok(text),
+            Ok(checked) => return Ok((text, checked)),
             Err(d) => d,
         };
         let mut dropped = false;
@@ -294,7 +366,14 @@ fn checked(spec: &mut Node, service: &str, report: &mut Report) -> Result<String
 }
 
 /// Field names an error body keeps its code under, most likely first.
-const ERROR_CODE_NAMES: &[&str] = &["code", "error_code", "errorCode", "status_code"];
+const ERROR_CODE_NAMES: &[&str] = &[
+    "code",
+    "error_code",
+    "errorCode",
+    "status_code",
+    // OAuth 2.0 (RFC 6749 5.2): `{"error": "invalid_request", "error_description": ...}`.
+    "error",
+];
 
 /// Field names an error body keeps its message under, most likely first.
 const ERROR_MESSAGE_NAMES: &[&str] = &[
@@ -458,6 +537,11 @@ pub(crate) struct Converter<'a> {
     pub(crate) unmapped_schemes: HashSet<String>,
     /// Set while a multipart body's type is made: its binary string fields become `bytes`.
     pub(crate) bytes_fields: bool,
+    /// [`ImportOptions::keep_undeclared_keys`].
+    pub(crate) keep_undeclared_keys: bool,
+    /// Set while an object's `allOf` is gathered when a member is a `oneOf`/`anyOf`: the
+    /// object then keeps its other keys, the alternatives' fields among them.
+    pub(crate) alternatives_in_all_of: bool,
     pub(crate) pagination: Option<Node>,
     pub(crate) idempotency: Option<Node>,
     pub(crate) report: Report,
@@ -490,6 +574,8 @@ impl<'a> Converter<'a> {
             auth_headers: HashSet::new(),
             unmapped_schemes: HashSet::new(),
             bytes_fields: false,
+            keep_undeclared_keys: options.keep_undeclared_keys,
+            alternatives_in_all_of: false,
             pagination: None,
             idempotency: None,
             report: Report::default(),
@@ -817,6 +903,34 @@ impl<'a> Converter<'a> {
                 "pagination",
                 &format!(
                     "How {unpaged} list operation(s) page: the document shows no next-page field with its query parameter (or the answer is a bare array); give them `pagination:` where they page."
+                ),
+            );
+        }
+        // What the spec language could not say exactly (typed `json`, kept as other keys, an
+        // untagged union): the client carries it, typed more loosely than the document.
+        let loose: Vec<&Finding> = self
+            .report
+            .approximated
+            .iter()
+            .filter(|f| {
+                f.reason.contains("typed as json")
+                    || f.reason.contains("as other keys")
+                    || f.reason.contains("untagged union")
+            })
+            .collect();
+        if !loose.is_empty() {
+            let shown: Vec<&str> = loose.iter().take(5).map(|f| f.pointer.as_str()).collect();
+            let more = if loose.len() > shown.len() {
+                format!(" and {} more", loose.len() - shown.len())
+            } else {
+                String::new()
+            };
+            add(
+                "loosely_typed",
+                &format!(
+                    "{} item(s) of the document are typed more loosely than it says (json, other keys, an untagged union): {}{more}; the import report says why for each.",
+                    loose.len(),
+                    shown.join(", ")
                 ),
             );
         }

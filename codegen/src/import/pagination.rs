@@ -211,12 +211,41 @@ impl Converter<'_> {
         }
     }
 
+    /// Whether the operation's success answer documents a `Link` header (RFC 8288).
+    fn documents_link_header(&self, op: &OpOut) -> bool {
+        let Some(o) = super::document::resolve(self.doc, &format!("#{}", op.pointer)) else {
+            return false;
+        };
+        o.get("responses")
+            .and_then(serde_json::Value::as_object)
+            .into_iter()
+            .flatten()
+            .filter(|(code, _)| code.starts_with('2'))
+            .filter_map(|(_, r)| super::document::deref(self.doc, r, "").map(|(r, _)| r))
+            .any(|r| {
+                r.get("headers")
+                    .and_then(serde_json::Value::as_object)
+                    .is_some_and(|h| h.keys().any(|k| k.eq_ignore_ascii_case("link")))
+            })
+    }
+
     /// The operation's own `pagination:` when its document says how it pages, with the style.
     pub(crate) fn infer_pagination(&self, op: &OpOut) -> Option<(&'static str, Node)> {
         if op.method != "GET" {
             return None;
         }
         let response = op.response.as_deref()?;
+        // A bare array whose answer documents a `Link` header: the header names the next page.
+        if response.starts_with("list<") && self.documents_link_header(op) {
+            let mut node = Node::map();
+            node.set("style", Node::str("link_header"));
+            node.set("items_field", Node::str(""));
+            if let Some(l) = param(&op.query, LIMIT_PARAMS) {
+                node.set("limit_param", Node::str(&l.wire));
+            }
+            self.provenance(&mut node, &op.pointer);
+            return Some(("link_header", node));
+        }
         let fields = self.object_fields(response)?;
         let items = self.items_field(fields)?;
         let reach = self.reachable(fields);
@@ -261,6 +290,11 @@ impl Converter<'_> {
                 keys.push(("total_pages_field", Node::str(t)));
             }
             "page"
+        } else if self.documents_link_header(op) {
+            if let Some(l) = limit {
+                keys.push(("limit_param", Node::str(&l.wire)));
+            }
+            "link_header"
         } else {
             return None;
         };

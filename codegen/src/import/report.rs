@@ -47,6 +47,9 @@ pub struct Report {
     pub conflicts: Vec<Finding>,
     /// List operations imported, and the pagination styles inferred for them.
     pub pagination: PaginationCounts,
+    /// What the import inferred rather than read: where the error body keeps its code and
+    /// message, and operations whose error answers have another shape than the service's.
+    pub inferred: Vec<Finding>,
 }
 
 impl Report {
@@ -124,6 +127,7 @@ impl fmt::Display for Report {
             }
         }
         for (title, findings) in [
+            ("inferred", &self.inferred),
             ("skipped", &self.skipped),
             ("approximated", &self.approximated),
             ("conflicts", &self.conflicts),

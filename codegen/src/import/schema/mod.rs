@@ -576,7 +576,8 @@ impl Converter<'_> {
             }
         }
         if (s.get("oneOf").is_some() || s.get("anyOf").is_some()) && depth > 0 {
-            self.approximate(ptr, "oneOf/anyOf inside allOf: needs spec construct: untagged union; its properties are left out");
+            self.approximate(ptr, "oneOf/anyOf inside allOf: needs spec construct: untagged union; the alternatives' fields are kept as other keys (`additional: json`)");
+            self.alternatives_in_all_of = true;
         }
         if let Some(Value::Object(p)) = s.get("properties") {
             for (k, v) in p {
@@ -605,7 +606,10 @@ impl Converter<'_> {
         let mut props = IndexMap::new();
         let mut required = BTreeSet::new();
         let mut seen = BTreeSet::new();
+        let outer_alternatives = std::mem::take(&mut self.alternatives_in_all_of);
         self.collect(schema, ptr, &mut props, &mut required, 0, &mut seen);
+        let keep_other_keys =
+            std::mem::replace(&mut self.alternatives_in_all_of, outer_alternatives);
         if schema.get("discriminator").is_some()
             && schema.get("oneOf").is_none()
             && schema.get("anyOf").is_none()
@@ -632,7 +636,17 @@ impl Converter<'_> {
                 Err(reason) => self.skip(pptr, "field type not mappable", Some(&reason)),
             }
         }
-        let additional = self.additional(schema, ptr, &name, &mut fields, depth)?;
+        let mut additional = self.additional(schema, ptr, &name, &mut fields, depth)?;
+        if keep_other_keys && additional.is_none() {
+            additional = Some("json".to_owned());
+            for f in &mut fields {
+                if f.rust_name.is_none()
+                    && crate::names::snake(&f.wire) == crate::resolved::ADDITIONAL_FIELD
+                {
+                    f.rust_name = Some("additional_field".to_owned());
+                }
+            }
+        }
         let doc = description(schema);
         self.types.insert(
             name.clone(),
@@ -672,6 +686,7 @@ impl Converter<'_> {
                     }
                 }
             }
+            None if self.keep_undeclared_keys && !self.bytes_fields => "json".to_owned(),
             _ => return Ok(None),
         };
         for f in fields.iter_mut() {

@@ -1,0 +1,724 @@
+//! The fidelity report of an import (`import openapi ... --report FILE`): for a maintainer,
+//! what of the document the client carries. Every `example`/`examples` value the document
+//! gives for a request body, a response body or a component schema is decoded and encoded
+//! again by [`interpret`], which does to JSON what the generated types' serde code does (a CI
+//! test, `tests/tests/providers_fidelity.rs`, holds it to the compiled code on every example of
+//! the fidelity document); lossless means the same JSON comes back, key order aside and a
+//! `null` member counting as absent (an optional field is `Option<T>`).
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::document::{self, Version};
+use super::{ImportError, Imported};
+use crate::resolved::{Service, Ty, TypeInfo, TypeKind};
+
+/// One item with its place in the document and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Located {
+    /// JSON pointer into the document.
+    pub pointer: String,
+    /// Why (skipped, lossy, unpaged, not decoded).
+    pub reason: String,
+}
+
+/// What the client carries of the document: the JSON `--report FILE` writes.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct FidelityReport {
+    /// Operations (path + method) in the document.
+    pub operations_in_document: usize,
+    /// Operations in the spec written.
+    pub operations_imported: usize,
+    /// Operations left out, each with its pointer and reason.
+    pub operations_skipped: Vec<Located>,
+    /// Examples the document gives (request and response bodies, component schemas) whose
+    /// place has a type in the spec.
+    pub examples_total: usize,
+    /// Those that decode and encode back to the same JSON.
+    pub examples_lossless: usize,
+    /// The others: the pointer of the example and the difference (or the decoding error).
+    pub lossy: Vec<Located>,
+    /// Error answers (4xx, 5xx) the document gives an example for.
+    pub errors_documented: usize,
+    /// Those whose example decodes with the service's error type and has the code and the
+    /// message where the spec's `errors` says.
+    pub errors_decoded: usize,
+    /// The others, with why.
+    pub errors_not_decoded: Vec<Located>,
+    /// List operations with a `pagination` (a stream).
+    pub lists_paged: usize,
+    /// List operations without one, with why.
+    pub lists_unpaged: Vec<Located>,
+    /// Items imported with an approximation (see the text report).
+    pub approximated: usize,
+    /// What the import inferred: the error body's code and message paths, and error answers
+    /// of another shape than the service's.
+    pub inferred: Vec<Located>,
+}
+
+/// The object fields whose documented examples send a scalar of another JSON type than
+/// their schema says (Twilio's `price`: `type: number`, every example `"-0.00750"`), with the
+/// pointer of one such example: `(type, field wire name, example pointer)`.
+pub(crate) fn mistyped_fields(doc: &Value, service: &Service) -> Vec<(String, String, String)> {
+    let swagger = document::version(doc).is_ok_and(|v| v == Version::Swagger2);
+    let examples = Examples {
+        doc,
+        service,
+        swagger,
+    };
+    let mut found: Vec<(String, String, String)> = Vec::new();
+    let mut sink = FidelityReport::default();
+    let mut blamed = |ty: &Ty, example: &Value, at: &str| {
+        let mut interpreter = Interpreter::new(service);
+        interpreter.blamed = Some(Vec::new());
+        let _ = interpreter.value(ty, example);
+        for (t, f) in interpreter.blamed.unwrap_or_default() {
+            if !found.iter().any(|(t2, f2, _)| *t2 == t && *f2 == f) {
+                found.push((t, f, format!("#{at}")));
+            }
+        }
+    };
+    examples.walk(&mut sink, &mut blamed);
+    found
+}
+
+/// Builds the report of `imported`, made from the document `text`.
+///
+/// # Errors
+/// When the document or the imported spec does not load (neither happens after a successful
+/// import of the same text).
+pub fn fidelity_report(
+    text: &str,
+    imported: &Imported,
+    spec_name: &str,
+) -> Result<FidelityReport, ImportError> {
+    let raw = document::parse(text)?;
+    let swagger = document::version(&raw)? == Version::Swagger2;
+    let loaded = crate::load::load_str(spec_name, &imported.yaml)
+        .map_err(|d| ImportError::Refused(d.to_string()))?;
+    let service = crate::check::check(&loaded).map_err(|d| ImportError::Refused(d.to_string()))?;
+    let r = &imported.report;
+    let mut out = FidelityReport {
+        operations_in_document: r.operations_in_document,
+        operations_imported: r.operations_imported,
+        operations_skipped: r
+            .skipped_operations()
+            .map(|f| Located {
+                pointer: f.pointer.clone(),
+                reason: match &f.detail {
+                    Some(d) => format!("{}: {d}", f.reason),
+                    None => f.reason.clone(),
+                },
+            })
+            .collect(),
+        approximated: r.approximated.len(),
+        inferred: r
+            .inferred
+            .iter()
+            .map(|f| Located {
+                pointer: f.pointer.clone(),
+                reason: f.reason.clone(),
+            })
+            .collect(),
+        ..FidelityReport::default()
+    };
+    let examples = Examples {
+        doc: &raw,
+        service: &service,
+        swagger,
+    };
+    examples.walk(&mut out, &mut |_, _, _| {});
+    lists(&service, &mut out);
+    Ok(out)
+}
+
+struct Examples<'a> {
+    doc: &'a Value,
+    service: &'a Service,
+    swagger: bool,
+}
+
+/// The document pointer in an imported item's note (`imported from doc.json#/paths/...`).
+fn note_pointer(note: Option<&str>) -> Option<&str> {
+    let note = note?;
+    note.strip_prefix(super::IMPORTED)
+        .and_then(|rest| rest.split_once('#'))
+        .map(|(_, pointer)| pointer)
+}
+
+/// Called with each body or schema example and the type it is decoded as.
+type Visit<'v> = dyn FnMut(&Ty, &Value, &str) + 'v;
+
+impl Examples<'_> {
+    /// Checks every example into `out`, showing each to `visit` too.
+    fn walk(&self, out: &mut FidelityReport, visit: &mut Visit<'_>) {
+        self.components(out, visit);
+        self.operations(out, visit);
+    }
+
+    fn components(&self, out: &mut FidelityReport, visit: &mut Visit<'_>) {
+        let (section, prefix) = if self.swagger {
+            (self.doc.get("definitions"), "/definitions/")
+        } else {
+            (
+                self.doc.get("components").and_then(|c| c.get("schemas")),
+                "/components/schemas/",
+            )
+        };
+        let Some(Value::Object(schemas)) = section else {
+            return;
+        };
+        let by_pointer: std::collections::HashMap<&str, &TypeInfo> = self
+            .service
+            .types
+            .iter()
+            .filter_map(|t| Some((note_pointer(t.note.as_deref())?, t)))
+            .collect();
+        for (raw, schema) in schemas {
+            let pointer = format!("{prefix}{}", document::escape(raw));
+            // The type imported from this component (unions and objects have one; aliases
+            // such as `map<T>` have none and their examples are checked where used).
+            let Some(t) = by_pointer.get(pointer.as_str()) else {
+                continue;
+            };
+            let ty = Ty::Named(t.name.clone());
+            for (at, example) in schema_examples(schema, &pointer) {
+                visit(&ty, &example, &at);
+                self.check(out, &ty, &example, &at);
+            }
+        }
+    }
+
+    fn operations(&self, out: &mut FidelityReport, visit: &mut Visit<'_>) {
+        for op in &self.service.operations {
+            let Some(pointer) = note_pointer(op.note.as_deref()) else {
+                continue;
+            };
+            let Some(node) = document::resolve(self.doc, &format!("#{pointer}")) else {
+                continue;
+            };
+            if let Some(body) = &op.body {
+                for (at, example) in self.request_examples(node, pointer) {
+                    visit(body, &example, &at);
+                    self.check(out, body, &example, &at);
+                }
+            }
+            let Some(Value::Object(responses)) = node.get("responses") else {
+                continue;
+            };
+            for (status, response) in responses {
+                let rptr = format!("{pointer}/responses/{}", document::escape(status));
+                let (response, rptr) = match response.get("$ref").and_then(Value::as_str) {
+                    Some(r) => match document::resolve(self.doc, r) {
+                        Some(target) => (target, r.trim_start_matches('#').to_owned()),
+                        None => continue,
+                    },
+                    None => (response, rptr),
+                };
+                let examples = self.response_examples(response, &rptr);
+                let code: u16 = status.parse().unwrap_or(0);
+                if (200..300).contains(&code) {
+                    if let Some(ty) = &op.response {
+                        for (at, example) in examples {
+                            visit(ty, &example, &at);
+                            self.check(out, ty, &example, &at);
+                        }
+                    }
+                } else if code >= 400 {
+                    for (at, example) in examples {
+                        out.errors_documented += 1;
+                        match self.error_decodes(&example) {
+                            Ok(()) => out.errors_decoded += 1,
+                            Err(reason) => out.errors_not_decoded.push(Located {
+                                pointer: format!("#{at}"),
+                                reason,
+                            }),
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// An error example decodes with the error type, and the code and message paths find a
+    /// value in it (those the spec says the body has).
+    fn error_decodes(&self, example: &Value) -> Result<(), String> {
+        let Some(errors) = &self.service.errors else {
+            return Err("the spec has no `errors` section".into());
+        };
+        if let Some(ty) = &errors.ty {
+            interpret(self.service, ty, example).map_err(|e| format!("does not decode: {e}"))?;
+        }
+        for (what, path) in [("code", &errors.code), ("message", &errors.message)] {
+            if let Some(path) = path
+                && at_path(example, path).is_none_or(Value::is_null)
+            {
+                return Err(format!("no {what} at `{path}`"));
+            }
+        }
+        if errors.code.is_none() && errors.message.is_none() {
+            return Err("the spec names neither a code nor a message path".into());
+        }
+        Ok(())
+    }
+
+    fn request_examples(&self, op: &Value, pointer: &str) -> Vec<(String, Value)> {
+        let mut out = Vec::new();
+        if let Some(body) = op.get("requestBody") {
+            let (body, bptr) = match body.get("$ref").and_then(Value::as_str) {
+                Some(r) => match document::resolve(self.doc, r) {
+                    Some(t) => (t, r.trim_start_matches('#').to_owned()),
+                    None => return out,
+                },
+                None => (body, format!("{pointer}/requestBody")),
+            };
+            out.extend(self.content_examples(body, &bptr));
+        }
+        // Swagger 2.0: the `in: body` parameter's schema.
+        if let Some(Value::Array(params)) = op.get("parameters") {
+            for (i, p) in params.iter().enumerate() {
+                if p.get("in").and_then(Value::as_str) == Some("body")
+                    && let Some(schema) = p.get("schema")
+                {
+                    let sptr = format!("{pointer}/parameters/{i}/schema");
+                    out.extend(inline_examples(schema, &sptr));
+                    if let Some(Value::Object(by_type)) = p.get("x-examples") {
+                        for (mime, v) in by_type {
+                            out.push((
+                                format!(
+                                    "{pointer}/parameters/{i}/x-examples/{}",
+                                    document::escape(mime)
+                                ),
+                                v.clone(),
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn response_examples(&self, response: &Value, pointer: &str) -> Vec<(String, Value)> {
+        let mut out = self.content_examples(response, pointer);
+        // Swagger 2.0: `examples: {mime: value}` and the schema's own example.
+        if let Some(Value::Object(by_mime)) = response.get("examples") {
+            for (mime, v) in by_mime {
+                if mime.contains("json") {
+                    out.push((
+                        format!("{pointer}/examples/{}", document::escape(mime)),
+                        v.clone(),
+                    ));
+                }
+            }
+        }
+        if let Some(schema) = response.get("schema") {
+            out.extend(inline_examples(schema, &format!("{pointer}/schema")));
+        }
+        out
+    }
+
+    /// The JSON examples of a `content` map: the media type's `example`, each `examples`
+    /// value, and an inline schema's `example` (a `$ref`'s is counted with its component).
+    fn content_examples(&self, node: &Value, pointer: &str) -> Vec<(String, Value)> {
+        let mut out = Vec::new();
+        let Some(Value::Object(content)) = node.get("content") else {
+            return out;
+        };
+        for (mime, media) in content {
+            if !mime.contains("json") {
+                continue;
+            }
+            let mptr = format!("{pointer}/content/{}", document::escape(mime));
+            if let Some(v) = media.get("example") {
+                out.push((format!("{mptr}/example"), v.clone()));
+            }
+            if let Some(Value::Object(named)) = media.get("examples") {
+                for (name, ex) in named {
+                    let eptr = format!("{mptr}/examples/{}", document::escape(name));
+                    let ex = match ex.get("$ref").and_then(Value::as_str) {
+                        Some(r) => match document::resolve(self.doc, r) {
+                            Some(t) => t,
+                            None => continue,
+                        },
+                        None => ex,
+                    };
+                    if let Some(v) = ex.get("value") {
+                        out.push((format!("{eptr}/value"), v.clone()));
+                    }
+                }
+            }
+            if let Some(schema) = media.get("schema") {
+                out.extend(inline_examples(schema, &format!("{mptr}/schema")));
+            }
+        }
+        out
+    }
+
+    fn check(&self, out: &mut FidelityReport, ty: &Ty, example: &Value, at: &str) {
+        out.examples_total += 1;
+        let result = interpret(self.service, ty, example)
+            .map_err(|e| format!("does not decode: {e}"))
+            .and_then(|back| match difference(example, &back, "") {
+                None => Ok(()),
+                Some(d) => Err(d),
+            });
+        match result {
+            Ok(()) => out.examples_lossless += 1,
+            Err(reason) => out.lossy.push(Located {
+                pointer: format!("#{at}"),
+                reason,
+            }),
+        }
+    }
+}
+
+/// A schema's own examples: `example`, and each item of `examples` (JSON Schema's array).
+fn schema_examples(schema: &Value, pointer: &str) -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    if let Some(v) = schema.get("example") {
+        out.push((format!("{pointer}/example"), v.clone()));
+    }
+    if let Some(Value::Array(items)) = schema.get("examples") {
+        for (i, v) in items.iter().enumerate() {
+            out.push((format!("{pointer}/examples/{i}"), v.clone()));
+        }
+    }
+    out
+}
+
+/// An inline schema's examples; a `$ref` schema's belong to its component.
+fn inline_examples(schema: &Value, pointer: &str) -> Vec<(String, Value)> {
+    if schema.get("$ref").is_some() {
+        return Vec::new();
+    }
+    schema_examples(schema, pointer)
+}
+
+/// The value at a dot path (`errors.0.message`): objects by key, arrays by index.
+fn at_path<'a>(value: &'a Value, path: &str) -> Option<&'a Value> {
+    path.split('.').try_fold(value, |v, key| match v {
+        Value::Object(m) => m.get(key),
+        Value::Array(items) => key.parse::<usize>().ok().and_then(|i| items.get(i)),
+        _ => None,
+    })
+}
+
+/// The first difference between `a` and `b`, ignoring key order, counting a `null` member as
+/// absent and numbers as equal when their values are (`1` and `1.0`).
+pub fn difference(a: &Value, b: &Value, at: &str) -> Option<String> {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let keys: std::collections::BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+            for k in keys {
+                let here = format!("{at}/{}", document::escape(k));
+                match (
+                    x.get(k).filter(|v| !v.is_null()),
+                    y.get(k).filter(|v| !v.is_null()),
+                ) {
+                    (Some(v), Some(w)) => {
+                        if let Some(d) = difference(v, w, &here) {
+                            return Some(d);
+                        }
+                    }
+                    (Some(v), None) => return Some(format!("{here}: {v} is lost")),
+                    (None, Some(w)) => return Some(format!("{here}: {w} is added")),
+                    (None, None) => {}
+                }
+            }
+            None
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            if x.len() != y.len() {
+                return Some(format!("{at}: {} items become {}", x.len(), y.len()));
+            }
+            x.iter()
+                .zip(y)
+                .enumerate()
+                .find_map(|(i, (v, w))| difference(v, w, &format!("{at}/{i}")))
+        }
+        (Value::Number(x), Value::Number(y)) if x.as_f64() == y.as_f64() => None,
+        _ if a == b => None,
+        _ => Some(format!(
+            "{}: {a} becomes {b}",
+            if at.is_empty() { "/" } else { at }
+        )),
+    }
+}
+
+/// Decodes `value` as the generated type of `ty` would and encodes the result again, as JSON;
+/// an error where the generated `Deserialize` fails.
+///
+/// # Errors
+/// Where the generated code's decoding fails: a missing required field, a value of another
+/// JSON type, an integer out of range.
+pub fn interpret(service: &Service, ty: &Ty, value: &Value) -> Result<Value, String> {
+    Interpreter::new(service).value(ty, value)
+}
+
+/// Deepest nesting interpreted (the generated code's own limit is serde_json's, 128).
+const MAX_DEPTH: usize = 128;
+
+struct Interpreter<'a> {
+    types: std::collections::HashMap<&'a str, &'a TypeInfo>,
+    depth: usize,
+    /// Set when a scalar had another JSON type than its type says; taken by the object
+    /// field that holds it (directly, or in a list or map of scalars).
+    scalar_mismatch: bool,
+    /// The first `(type, field)` whose scalar value had another JSON type.
+    blame: Option<(String, String)>,
+    /// Every such `(type, field)`, when collecting (decoding then goes on past them).
+    blamed: Option<Vec<(String, String)>>,
+}
+
+impl<'a> Interpreter<'a> {
+    fn new(service: &'a Service) -> Self {
+        Interpreter {
+            types: service.types.iter().map(|t| (t.name.as_str(), t)).collect(),
+            depth: 0,
+            scalar_mismatch: false,
+            blame: None,
+            blamed: None,
+        }
+    }
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+impl Interpreter<'_> {
+    fn value(&mut self, ty: &Ty, v: &Value) -> Result<Value, String> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err("nested too deeply".into());
+        }
+        let out = self.value_inner(ty, v);
+        self.depth -= 1;
+        out
+    }
+
+    fn value_inner(&mut self, ty: &Ty, v: &Value) -> Result<Value, String> {
+        if ty.is_scalar() && !matches!(ty, Ty::Date | Ty::DateTime) {
+            let fits = match ty {
+                Ty::String => v.is_string(),
+                Ty::Integer => v.is_i64(),
+                Ty::Number => v.is_number(),
+                _ => v.is_boolean(),
+            };
+            if !fits {
+                self.scalar_mismatch = true;
+            }
+        }
+        let wrong = |want: &str| Err(format!("{} where {want} is expected", kind_of(v)));
+        match ty {
+            Ty::String | Ty::DateTime | Ty::Date => match v {
+                Value::String(_) => Ok(v.clone()),
+                _ => wrong("a string"),
+            },
+            Ty::Integer => match v.as_i64() {
+                Some(_) => Ok(v.clone()),
+                None if v.is_number() => Err(format!("{v} is not a 64-bit integer")),
+                None => wrong("an integer"),
+            },
+            Ty::Number => match v.as_f64() {
+                Some(f) => Ok(serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
+                None => wrong("a number"),
+            },
+            Ty::Boolean => match v {
+                Value::Bool(_) => Ok(v.clone()),
+                _ => wrong("a boolean"),
+            },
+            Ty::Json => Ok(v.clone()),
+            Ty::Bytes => Err("a file part is not JSON".into()),
+            Ty::Page(_) => Err("`page<T>` answers are not interpreted".into()),
+            Ty::List(item) => match v {
+                Value::Array(items) => items
+                    .iter()
+                    .map(|i| self.value(item, i))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map(Value::Array),
+                _ => wrong("an array"),
+            },
+            Ty::Map(item) => match v {
+                Value::Object(m) => {
+                    let mut out = Map::new();
+                    for (k, x) in m {
+                        out.insert(k.clone(), self.value(item, x)?);
+                    }
+                    Ok(Value::Object(out))
+                }
+                _ => wrong("an object"),
+            },
+            Ty::Named(name) => {
+                let Some(t) = self.types.get(name.as_str()).copied() else {
+                    return Err(format!("no type `{name}`"));
+                };
+                self.named(t, v)
+            }
+        }
+    }
+
+    fn named(&mut self, t: &TypeInfo, v: &Value) -> Result<Value, String> {
+        match &t.kind {
+            TypeKind::Enum(_) => match v {
+                Value::String(_) => Ok(v.clone()),
+                _ => Err(format!("{} where a string is expected", kind_of(v))),
+            },
+            TypeKind::Object(fields) => {
+                let Value::Object(m) = v else {
+                    return Err(format!(
+                        "invalid type: {}, expected struct {}",
+                        kind_of(v),
+                        t.name
+                    ));
+                };
+                let mut out = Map::new();
+                for f in fields {
+                    match m.get(&f.wire) {
+                        None if f.required => return Err(format!("missing field `{}`", f.wire)),
+                        None => {}
+                        // An optional field's `null` is `None`, left out when sent.
+                        Some(Value::Null) if !f.required => {}
+                        Some(x) => {
+                            self.scalar_mismatch = false;
+                            let decoded = self.value(&f.ty, x);
+                            let scalar_field = match &f.ty {
+                                Ty::List(i) | Ty::Map(i) => i.is_scalar(),
+                                other => other.is_scalar(),
+                            };
+                            if decoded.is_err() && self.scalar_mismatch && scalar_field {
+                                let at = (t.name.clone(), f.wire.clone());
+                                if let Some(all) = &mut self.blamed {
+                                    // Collecting: note it and read on as if it were JSON.
+                                    if !all.contains(&at) {
+                                        all.push(at);
+                                    }
+                                    self.scalar_mismatch = false;
+                                    out.insert(f.wire.clone(), x.clone());
+                                    continue;
+                                }
+                                if self.blame.is_none() {
+                                    self.blame = Some(at);
+                                }
+                            }
+                            self.scalar_mismatch = false;
+                            let decoded = decoded.map_err(|e| format!("{}: {e}", f.wire))?;
+                            out.insert(f.wire.clone(), decoded);
+                        }
+                    }
+                }
+                if let Some(other) = &t.additional {
+                    for (k, x) in m {
+                        if !fields.iter().any(|f| &f.wire == k) {
+                            let decoded = self.value(other, x).map_err(|e| format!("{k}: {e}"))?;
+                            out.insert(k.clone(), decoded);
+                        }
+                    }
+                }
+                Ok(Value::Object(out))
+            }
+            TypeKind::Union {
+                tag,
+                content,
+                variants,
+            } => {
+                let tag_value = v.get(tag).and_then(Value::as_str);
+                let Some(variant) = variants.iter().find(|x| Some(x.tag.as_str()) == tag_value)
+                else {
+                    // Unknown (or no) tag: kept whole.
+                    return Ok(v.clone());
+                };
+                let mut out = Map::new();
+                out.insert(tag.clone(), Value::String(variant.tag.clone()));
+                let Some(vty) = &variant.ty else {
+                    return Ok(Value::Object(out));
+                };
+                let vty = Ty::parse(vty)?;
+                match content {
+                    Some(field) => {
+                        let inner = v.get(field).cloned().unwrap_or(Value::Null);
+                        out.insert(field.clone(), self.value(&vty, &inner)?);
+                    }
+                    None => match self.value(&vty, v)? {
+                        Value::Object(fields) => {
+                            for (k, x) in fields {
+                                if &k != tag {
+                                    out.insert(k, x);
+                                }
+                            }
+                        }
+                        Value::Null => {}
+                        _ => {
+                            return Err(format!(
+                                "the content of union variant `{}` must be an object",
+                                variant.tag
+                            ));
+                        }
+                    },
+                }
+                Ok(Value::Object(out))
+            }
+            TypeKind::Untagged { variants } => {
+                for variant in variants {
+                    let Some(vty) = variant.ty.as_deref().and_then(|t| Ty::parse(t).ok()) else {
+                        continue;
+                    };
+                    if let Ok(out) = self.value(&vty, v) {
+                        return Ok(out);
+                    }
+                }
+                Ok(v.clone())
+            }
+        }
+    }
+}
+
+/// Every list operation: paged (a `pagination`), or why not.
+fn lists(service: &Service, out: &mut FidelityReport) {
+    for op in &service.operations {
+        if op.method != crate::model::Method::Get {
+            continue;
+        }
+        let pointer = note_pointer(op.note.as_deref())
+            .map_or_else(|| format!("operations.{}", op.name), |p| format!("#{p}"));
+        if op.pagination.is_some() {
+            out.lists_paged += 1;
+            continue;
+        }
+        let reason = match &op.response {
+            Some(Ty::List(_)) => {
+                "answers a bare array: no field says where the next page is (and no `Link` \
+                 header is documented)"
+            }
+            Some(Ty::Named(n)) => {
+                let has_list = service.types.iter().any(|t| {
+                    &t.name == n
+                        && matches!(&t.kind, TypeKind::Object(fields)
+                            if fields.iter().any(|f| matches!(f.ty, Ty::List(_))))
+                });
+                if !has_list {
+                    continue;
+                }
+                // An item with a list field, addressed by its id, is not a list.
+                if op.path.ends_with('}') {
+                    continue;
+                }
+                "the page shows no next link, token, cursor, total or page count with the query \
+                 parameter that goes with it"
+            }
+            _ => continue,
+        };
+        out.lists_unpaged.push(Located {
+            pointer,
+            reason: reason.to_owned(),
+        });
+    }
+}
