@@ -170,3 +170,81 @@ async fn sendgrid_lists_live_through_create_get_list_update_delete() {
     assert!(body.to_string().contains("name"), "names the field: {body}");
     served.shutdown().await;
 }
+
+/// A spec of its own whose auth is OAuth2 client credentials: the served spec has a token
+/// endpoint of its own, and the runtime's client (built from the same run-time description)
+/// fetches a token with the client id and secret, then creates and reads a note with it.
+#[tokio::test]
+async fn an_oauth2_spec_is_served_with_a_token_endpoint_of_its_own() {
+    use tidings_runtime::{Client, OperationSpec};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("notes.yaml");
+    std::fs::write(
+        &path,
+        "service:\n  name: notes\n  title: Notes\n  summary: Notes behind OAuth2\n  \
+         base_url: { env: NOTES_BASE_URL }\n\
+         credentials:\n  client_id: { env: NOTES_CLIENT_ID }\n  client_secret: { env: NOTES_CLIENT_SECRET }\n\
+         auth:\n  - { name: oauth, kind: oauth2_client_credentials, token_url: /oauth/token, \
+         client_id: client_id, client_secret: client_secret, scopes: [notes.write] }\n\
+         types:\n  Note:\n    fields:\n      id: { type: string, required: true }\n      \
+         title: { type: string, required: true }\n\
+         operations:\n  create_note:\n    method: POST\n    path: /v1/notes\n    body: Note\n    \
+         response: Note\n    status: 201\n  get_note:\n    method: GET\n    path: /v1/notes/{id}\n    \
+         path_params: { id: { type: string } }\n    response: Note\n",
+    )
+    .unwrap();
+    let mut services = load(&path).unwrap();
+    let service = services.remove(0);
+    let spec: &'static tidings_runtime::ServiceSpec = Box::leak(Box::new(
+        tidings_sandbox::served::vocab::service_spec(&service),
+    ));
+    let served = ServedService::start(service, ServeConfig::default())
+        .await
+        .unwrap();
+    let client = |secret: &str| {
+        Client::builder(spec)
+            .base_url(served.base_url())
+            .credential("client_id", served.credential("client_id").unwrap())
+            .credential("client_secret", secret.to_owned())
+            .retry(RetryPolicy::none())
+            .build()
+            .unwrap()
+    };
+    static CREATE: OperationSpec = OperationSpec::post("create_note", "/v1/notes");
+    let ok = client(served.credential("client_secret").unwrap());
+    let created: serde_json::Value = ok
+        .execute(
+            CREATE
+                .request()
+                .json(&serde_json::json!({"id": "n1", "title": "hello"}))
+                .unwrap(),
+        )
+        .await
+        .unwrap()
+        .json()
+        .unwrap();
+    assert_eq!(created["title"], "hello");
+    let id = created["id"].as_str().unwrap().to_owned();
+    let get: &'static OperationSpec = Box::leak(Box::new(OperationSpec::get(
+        "get_note",
+        Box::leak(format!("/v1/notes/{id}").into_boxed_str()),
+    )));
+    let got: serde_json::Value = ok.execute(get.request()).await.unwrap().json().unwrap();
+    assert_eq!(got["title"], "hello");
+
+    // A wrong client secret gets no token: an auth error, never a call without one.
+    let refused = client("not-the-secret")
+        .execute(get.request())
+        .await
+        .unwrap_err();
+    assert!(refused.to_string().contains("invalid_client"), "{refused}");
+    // And a bearer token the endpoint did not issue is refused by the API.
+    let raw = tidings_runtime::reqwest::Client::new()
+        .get(format!("{}/v1/notes/{id}", served.base_url()))
+        .bearer_auth("made-up")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(raw.status(), 401);
+    served.shutdown().await;
+}

@@ -810,7 +810,7 @@ impl Checker<'_> {
                     d.expected = Some("items_field: \"\"".into());
                     return (None, None);
                 }
-                self.page_query(path, &pages, &op.query);
+                self.page_query(path, &pages, op);
                 (Some(pages), Some((**item).clone()))
             }
             _ => {

@@ -148,10 +148,43 @@ impl ServedService {
             gateway = gateway.credential(c.name.clone(), value.clone());
             credentials.push((c.name.clone(), c.env.clone(), value));
         }
+        let token_endpoint = spec
+            .auth
+            .iter()
+            .chain(
+                service
+                    .operations
+                    .iter()
+                    .filter_map(|o| o.auth.as_ref())
+                    .map(|a| &*Box::leak(Box::new(vocab::auth_scheme(a)))),
+            )
+            .find_map(|scheme| match scheme {
+                tidings_runtime::AuthScheme::OAuth2ClientCredentials {
+                    token_url,
+                    client_id,
+                    client_secret,
+                    ..
+                } => Some(router::TokenEndpoint {
+                    // An absolute token URL is served by its path, on this server.
+                    path: url::Url::parse(token_url)
+                        .map_or_else(|_| (*token_url).to_owned(), |u| u.path().to_owned()),
+                    client_id,
+                    client_secret,
+                    token: made_credential("access_token"),
+                }),
+                _ => None,
+            });
+        if let Some(endpoint) = &token_endpoint {
+            gateway = gateway.credential(
+                crate::server::OAUTH2_TOKEN_CREDENTIAL,
+                endpoint.token.clone(),
+            );
+        }
         let operations = router::operations(&service);
         let count = operations.len();
         let served = Arc::new(router::Served {
             gateway,
+            token_endpoint,
             schema,
             ops: operations,
             store: Resources::new(config.resources),

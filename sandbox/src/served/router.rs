@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use axum::extract::Request;
 use axum::http::{HeaderValue, Method, header::ALLOW};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value};
 use tidings_codegen::check::{Answer, OperationInfo, PageStyleInfo, Ty};
 
@@ -27,9 +27,22 @@ pub(crate) struct ServedOp {
     pub(crate) body: Option<TySchema>,
 }
 
+/// The token endpoint of a spec whose auth is OAuth2 client credentials: hands out the one
+/// access token the gateway accepts, to a client presenting the spec's client id and secret.
+pub(crate) struct TokenEndpoint {
+    /// Path of the token URL (`/oauth/token`).
+    pub(crate) path: String,
+    /// Credential names of the client id and secret.
+    pub(crate) client_id: &'static str,
+    pub(crate) client_secret: &'static str,
+    /// The access token handed out.
+    pub(crate) token: String,
+}
+
 /// Everything the handler reads, shared by every request.
 pub(crate) struct Served {
     pub(crate) gateway: Gateway,
+    pub(crate) token_endpoint: Option<TokenEndpoint>,
     pub(crate) schema: &'static ServiceSchema,
     pub(crate) ops: Vec<ServedOp>,
     pub(crate) store: Resources,
@@ -115,6 +128,11 @@ fn percent_decode(s: &str) -> String {
 
 /// Answers one request.
 pub(crate) async fn handle(served: Arc<Served>, request: Request) -> Response {
+    if let Some(endpoint) = &served.token_endpoint
+        && request.uri().path() == endpoint.path
+    {
+        return issue_token(&served, endpoint, &request);
+    }
     let path = segments(request.uri().path());
     // The best fit so far: literal segments matched, its parameters, the operations on it.
     type Fit<'a> = (usize, Vec<(&'static str, String)>, Vec<&'a ServedOp>);
@@ -166,6 +184,71 @@ pub(crate) async fn handle(served: Arc<Served>, request: Request) -> Response {
     };
     let result = served.store.serve(served.schema, &op.resource, &call);
     answer(op, incoming, result)
+}
+
+/// `POST <token_url>` with the client id and secret as HTTP Basic (RFC 6749 section 2.3.1):
+/// the access token, as a client-credentials grant answers it.
+fn issue_token(served: &Served, endpoint: &TokenEndpoint, request: &Request) -> Response {
+    use axum::http::header::{AUTHORIZATION, CONTENT_TYPE};
+    use base64::Engine as _;
+    let errors = &served.gateway.service().errors;
+    if request.method() != Method::POST {
+        return ServerError::new(405, "method_not_allowed", "the token endpoint takes POST")
+            .to_response_as(&new_request_id(), errors);
+    }
+    let presented = request
+        .headers()
+        .get(AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| {
+            v.trim()
+                .strip_prefix("Basic ")
+                .or(v.trim().strip_prefix("basic "))
+        })
+        .and_then(|b| {
+            base64::engine::general_purpose::STANDARD
+                .decode(b.trim())
+                .ok()
+        })
+        .and_then(|b| String::from_utf8(b).ok());
+    // Client id and secret are form-encoded before Basic (RFC 6749 section 2.3.1).
+    let form_decoded = |text: &str| {
+        url::form_urlencoded::parse(format!("x={text}").as_bytes())
+            .next()
+            .map_or_else(String::new, |(_, v)| v.into_owned())
+    };
+    let accepted = presented
+        .as_deref()
+        .and_then(|p| p.split_once(':'))
+        .is_some_and(|(id, secret)| {
+            served
+                .gateway
+                .accepts(endpoint.client_id, &form_decoded(id))
+                & served
+                    .gateway
+                    .accepts(endpoint.client_secret, &form_decoded(secret))
+        });
+    if !accepted {
+        let body = serde_json::json!({
+            "error": "invalid_client",
+            "error_description": "send the client id and secret as HTTP Basic",
+        });
+        let mut response = (axum::http::StatusCode::UNAUTHORIZED, body.to_string()).into_response();
+        response
+            .headers_mut()
+            .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        return response;
+    }
+    let body = serde_json::json!({
+        "access_token": endpoint.token,
+        "token_type": "Bearer",
+        "expires_in": 3600,
+    });
+    let mut response = body.to_string().into_response();
+    response
+        .headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
 }
 
 /// The call's path parameters, query and body as JSON, checked against the spec.

@@ -63,6 +63,17 @@ pub fn auth_scheme(a: &AuthInfo) -> rt::AuthScheme {
             header: leak(header),
             prefix: leak_opt(prefix.as_deref()),
         },
+        AuthMethod::OAuth2ClientCredentials {
+            token_url,
+            client_id,
+            client_secret,
+            scopes,
+        } => rt::AuthScheme::OAuth2ClientCredentials {
+            token_url: leak(token_url),
+            client_id: leak(client_id),
+            client_secret: leak(client_secret),
+            scopes: leak_slice(scopes.iter().map(|s| leak(s)).collect()),
+        },
         AuthMethod::Query { param, credential } => rt::AuthScheme::Query {
             param: leak(param),
             credential: leak(credential),

@@ -1147,6 +1147,18 @@ fn basic_credentials(headers: &HeaderMap) -> Option<(String, String)> {
     Some((user.to_owned(), pass.to_owned()))
 }
 
+/// The token of an `Authorization: Bearer` header.
+fn bearer_token(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(AUTHORIZATION)?.to_str().ok()?;
+    let (kind, token) = value.trim().split_once(' ')?;
+    kind.eq_ignore_ascii_case("bearer")
+        .then(|| token.trim().to_owned())
+}
+
+/// The credential name under which a gateway keeps the access token it accepts for an OAuth2
+/// client-credentials scheme (the token its server's own token endpoint hands out).
+pub const OAUTH2_TOKEN_CREDENTIAL: &str = "oauth2_access_token";
+
 /// A header's value after `prefix` (compared without case, like an auth scheme word).
 fn header_after_prefix(headers: &HeaderMap, header: &str, prefix: Option<&str>) -> Option<String> {
     let value = headers.get(header)?.to_str().ok()?.trim();
@@ -1226,15 +1238,13 @@ fn authenticate(
             }
             AuthScheme::Bearer { credential } => {
                 hint.push("`Authorization: Bearer <key>`".to_owned());
-                let value = headers
-                    .get(AUTHORIZATION)
-                    .and_then(|v| v.to_str().ok())
-                    .and_then(|v| {
-                        let (kind, token) = v.trim().split_once(' ')?;
-                        kind.eq_ignore_ascii_case("bearer")
-                            .then(|| token.trim().to_owned())
-                    });
-                (*credential, value)
+                (*credential, bearer_token(headers))
+            }
+            AuthScheme::OAuth2ClientCredentials { token_url, .. } => {
+                hint.push(format!(
+                    "`Authorization: Bearer <access token from {token_url}>`"
+                ));
+                (OAUTH2_TOKEN_CREDENTIAL, bearer_token(headers))
             }
             AuthScheme::Header {
                 header,

@@ -21,11 +21,11 @@ pub(crate) mod webhooks;
 pub use background::Background;
 pub(crate) use config::service_config_setters;
 pub use error::ServerError;
-pub use gateway::TokenCheck;
 pub use gateway::{
     DEFAULT_IDEMPOTENCY_RETENTION, DEFAULT_MAX_BODY_BYTES, Gateway, Incoming, RateLimit,
     RequestContext, new_request_id,
 };
+pub use gateway::{OAUTH2_TOKEN_CREDENTIAL, TokenCheck};
 pub(crate) use limits::{BodyError, read_body};
 pub use limits::{
     DEFAULT_BODY_READ_TIMEOUT, DEFAULT_HEADER_READ_TIMEOUT, DEFAULT_IDEMPOTENCY_MAX_BYTES,
