@@ -244,3 +244,59 @@ fn missing_client_credentials_are_named_with_their_variables() {
         "{text}"
     );
 }
+
+#[tokio::test]
+async fn schemes_are_alternatives_and_an_operation_can_name_its_own_with_one_shared_token() {
+    let e = endpoints(Duration::from_secs(3600)).await;
+    // The client's default: a key with a prefix (`Authorization: App <key>`); one operation
+    // names the OAuth2 scheme instead.
+    let schemes: &'static [AuthScheme] = Box::leak(Box::new([
+        AuthScheme::Header {
+            header: "Authorization",
+            credential: "api_key",
+            prefix: Some("App "),
+        },
+        e.spec.auth[0],
+    ]));
+    let mut spec = *e.spec;
+    spec.auth = schemes;
+    spec.credentials = Box::leak(Box::new([
+        spec.credentials[0],
+        spec.credentials[1],
+        CredentialSpec {
+            name: "api_key",
+            env: "COMMS_TEST_THINGS_API_KEY",
+            secret: true,
+        },
+    ]));
+    let spec: &'static ServiceSpec = Box::leak(Box::new(spec));
+    let report: &'static OperationSpec = Box::leak(Box::new(
+        OperationSpec::get("get_report", "/v1/reports/1").with_auth(e.spec.auth[0]),
+    ));
+    let client = Client::builder(spec)
+        .base_url(e.api.base_url())
+        .credential("api_key", "key-42")
+        .credential("client_id", CLIENT_ID)
+        .credential("client_secret", CLIENT_SECRET)
+        .retry(RetryPolicy::none())
+        .build()
+        .unwrap();
+    // The default scheme: the API refuses it (it knows only tokens), which shows what was sent.
+    let err = client.execute(OP.request()).await.unwrap_err();
+    assert_eq!(err.status(), Some(401));
+    assert_eq!(
+        e.api.requests()[0].header("authorization"),
+        Some("App key-42")
+    );
+    assert_eq!(e.token.count(), 0, "the default scheme fetches no token");
+    // The operation's own scheme, twice, and from a clone: one token.
+    for c in [client.clone(), client.clone(), client] {
+        let body: serde_json::Value = c.execute(report.request()).await.unwrap().json().unwrap();
+        assert_eq!(body["token"], "tok_1");
+    }
+    assert_eq!(
+        e.token.count(),
+        1,
+        "per-call resolution shares the client's cache"
+    );
+}
