@@ -17,16 +17,16 @@ BIN=$ROOT/target/release/tidings-codegen
 for n in 100 1000; do
   mkdir -p "$WORK/in$n"
   "$BIN" synth "$n" >"$WORK/in$n/synth.yaml"
-  "$BIN" generate "$WORK/in$n" --out "$WORK/out$n" >/dev/null # warm-up
+  "$BIN" generate "$WORK/in$n" --out "$WORK/out$n" --serde client >/dev/null # warm-up
 done
 
 small=0
 large=0
 for _ in $(seq "$ROUNDS"); do
   start=$(date +%s%N)
-  for _ in $(seq 10); do "$BIN" generate "$WORK/in100" --out "$WORK/out100" >/dev/null; done
+  for _ in $(seq 10); do "$BIN" generate "$WORK/in100" --out "$WORK/out100" --serde client >/dev/null; done
   mid=$(date +%s%N)
-  "$BIN" generate "$WORK/in1000" --out "$WORK/out1000" >/dev/null
+  "$BIN" generate "$WORK/in1000" --out "$WORK/out1000" --serde client >/dev/null
   end=$(date +%s%N)
   small=$((small + mid - start))
   large=$((large + end - mid))

@@ -210,7 +210,7 @@ for api in ${APIS:-email synth}; do
 
   ours_out=$WORK/out/ours-$api
   prog_out=$WORK/out/progenitor-$api
-  ours_cmd=("$OURS" generate "$WORK/in/$api" --out "$ours_out")
+  ours_cmd=("$OURS" generate "$WORK/in/$api" --out "$ours_out" --serde client)
   prog_cmd=("$PROGENITOR" progenitor -i "$openapi" -o "$prog_out" -n "$api-progenitor" -v 0.1.0)
   log "$api: generating once with each"
   "${ours_cmd[@]}" >/dev/null

@@ -16,13 +16,14 @@ USAGE:
                                                        `optional`: specs of your own crate need
                                                        no `source:` keys (Generator::provenance)
     tidings-codegen generate [SPEC_DIR] --out DIR        write the generated modules into DIR
-                  [--crate PATH] [--serde client|both] [--provenance optional]
+                  [--crate PATH] [--serde both|client] [--provenance optional]
                                                        --crate: the path doc examples name the
                                                        modules by (your crate, `my_api`; default
-                                                       `tidings`); --serde both: every type gets
-                                                       both serde directions (no `server` feature
-                                                       gate, which a crate without a build script
-                                                       must otherwise declare)
+                                                       `tidings`); --serde both (the default):
+                                                       every type gets both serde directions;
+                                                       client: only what the client needs, the
+                                                       rest behind `feature = \"server\"`, which the
+                                                       including crate must declare
     tidings-codegen generate [SPEC_DIR] --out DIR --check
                                                        fail when the files in DIR are stale
     tidings-codegen gaps [SPEC_DIR]                      Markdown report of assumed and unknown items
@@ -81,7 +82,9 @@ fn parse(args: &[String]) -> Result<Args, String> {
         openapi_version: None,
         provenance: check::ProvenancePolicy::Required,
         crate_path: None,
-        serde_both: false,
+        // A crate that includes files written by `generate` has no build script to declare the
+        // `server` feature to rustc: both directions, no gate, no `unexpected_cfgs` warnings.
+        serde_both: true,
     };
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
@@ -197,8 +200,8 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                 eprintln!(
                     "note: the serde direction a client does not need is behind \
                      `#[cfg(feature = \"{0}\")]`; declare `{0} = []` under `[features]` in \
-                     the crate that includes these files (or generate with `--serde both`), \
-                     else rustc warns `unexpected cfg condition value`",
+                     the crate that includes these files, else rustc warns `unexpected cfg \
+                     condition value` (`--serde both`, the default, writes no gate)",
                     tidings_codegen::emit::SERDE_BOTH_FEATURE
                 );
             }

@@ -1,6 +1,8 @@
 //! `tidings-codegen generate` for a user's own crate (issue 30, item 6): doc examples name the
-//! crate given by `--crate`, and `--serde both` writes no `cfg(feature = "server")` gate, so a
-//! crate without a build script that declares it compiles without `unexpected_cfgs` warnings.
+//! crate given by `--crate`, and by default (`--serde both`) no `cfg(feature = "server")` gate
+//! is written, so a crate without a build script to declare it compiles without
+//! `unexpected_cfgs` warnings (measured: the full Twilio 2010 and SendGrid v3 imports, 0
+//! warnings; with `--serde client` and no `server` feature, 1,594).
 #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
 
 use std::path::PathBuf;
@@ -36,12 +38,12 @@ fn written(dir: &PathBuf) -> String {
 
 #[test]
 fn doc_examples_name_the_crate_given_by_crate() {
-    let (output, dir) = generate(&["--crate", "my_api"]);
+    let (output, dir) = generate(&["--crate", "my_api", "--serde", "client"]);
     assert!(output.status.success(), "{output:?}");
     let code = written(&dir);
     assert!(code.contains("my_api::"), "no `my_api::` in the docs");
     assert!(!code.contains("tidings::"), "docs still name `tidings::`");
-    // Without `--serde both` the gate stays, and the CLI says what to declare.
+    // With `--serde client` the gate stays, and the CLI says what to declare.
     assert!(code.contains("cfg(feature = \"server\")"));
     let note = String::from_utf8_lossy(&output.stderr);
     assert!(note.contains("server = []"), "{note}");
@@ -49,8 +51,8 @@ fn doc_examples_name_the_crate_given_by_crate() {
 }
 
 #[test]
-fn serde_both_writes_no_feature_gate() {
-    let (output, dir) = generate(&["--crate", "my_api::generated", "--serde", "both"]);
+fn by_default_no_feature_gate_is_written() {
+    let (output, dir) = generate(&["--crate", "my_api::generated"]);
     assert!(output.status.success(), "{output:?}");
     let code = written(&dir);
     assert!(!code.contains("cfg(feature"), "a feature gate is left");

@@ -460,3 +460,44 @@ fn what_is_typed_loosely_is_a_not_shown_gap_with_its_pointers() {
         assert!(gap.text.contains(pointer), "{}", gap.text);
     }
 }
+
+#[test]
+fn a_get_with_a_form_body_keeps_its_operation_without_the_body() {
+    let doc = r##"
+openapi: 3.0.3
+info: { title: T, version: "1" }
+servers: [{ url: https://api.example.com }]
+paths:
+  /search:
+    get:
+      operationId: search
+      requestBody:
+        content:
+          application/x-www-form-urlencoded:
+            schema: { type: object, properties: { q: { type: string } } }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { type: object, properties: { n: { type: integer } } } } } }
+"##;
+    let imported = import_text(doc);
+    let service = checked(&imported.yaml);
+    assert_eq!(
+        imported.report.operations_imported, 1,
+        "{}",
+        imported.report
+    );
+    let op = service
+        .operations
+        .iter()
+        .find(|o| o.name == "search")
+        .unwrap();
+    assert!(op.body.is_none());
+    assert!(
+        imported
+            .report
+            .approximated
+            .iter()
+            .any(|f| f.reason.contains("GET request body left out")),
+        "{}",
+        imported.report
+    );
+}

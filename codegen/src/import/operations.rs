@@ -621,6 +621,10 @@ impl Converter<'_> {
                     ptr,
                     "a GET request body left out (the spec language has none)",
                 );
+                // With its encoding: a form style without a body is refused by `check`, which
+                // would drop the whole operation.
+                body_encoding = None;
+                form_style = None;
                 None
             }
             Some((schema, at)) => {
