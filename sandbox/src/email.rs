@@ -749,15 +749,17 @@ impl EmailService {
             Some(raw) => ("smtp", raw.to_vec()),
             None => ("api", mime_source(&request, &email)?),
         };
-        if let Some(inbox) = &self.inner.inbox {
-            inbox.record_email(&email, source, raw);
-        }
+        let recorded = match &self.inner.inbox {
+            Some(inbox) => inbox.record_email(&email, source, raw),
+            None => Durable::ready(),
+        };
         let stored = Stored {
             email,
             generation: 0,
             bounce,
         };
-        let durable = self.save_email(&stored);
+        // The inbox's record and the service's: the answer waits for both.
+        let durable = recorded.and(self.save_email(&stored));
         store.emails.push(stored);
         drop(store);
         if let Some(event) = event {
@@ -1434,12 +1436,11 @@ impl EmailServer for EmailService {
                     && ids.contains(&list.id)
                 {
                     ids.retain(|l| *l != list.id);
-                    durable = self.save("contact", &c.id, Some(&*c));
+                    durable = durable.and(self.save("contact", &c.id, Some(&*c)));
                 }
             }
             (list, durable)
         };
-        // Changes commit in order: the last one committed means all did.
         durable.answer().await?;
         Ok(DeletedObject::new(list.id, true).object("list"))
     }
@@ -1729,7 +1730,7 @@ impl MailSink for EmailService {
                 fingerprint: mail.fingerprint(),
                 email_id: id.clone(),
             };
-            durable = self.save("smtp_key", &key, Some(&saved));
+            durable = durable.and(self.save("smtp_key", &key, Some(&saved)));
             store.smtp_keys.insert(key, (saved.fingerprint, id.clone()));
         }
         Ok((id, durable))

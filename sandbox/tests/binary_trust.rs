@@ -401,6 +401,50 @@ async fn a_full_disk_answers_507_logs_it_and_keeps_every_acknowledged_email() {
     let (_, page) = call(Method::GET, &format!("{e}/v1/emails?limit=100"), &key, None).await;
     let listed = page["data"].as_array().unwrap().len();
     assert_eq!(listed, acked.len().min(100), "{page}");
+    // The SMTP relay refuses with 452 the same way (and keeps nothing of the message).
+    let relay = tidings_runtime::smtp::SmtpRelay::builder("localhost")
+        .port(
+            run.info["env"]["COMMS_EMAIL_SMTP_PORT"]
+                .as_str()
+                .unwrap()
+                .parse()
+                .unwrap(),
+        )
+        .tls(tidings_runtime::smtp::SmtpTls::StartTls)
+        .api_key(key.clone())
+        // The first answer as it is (the relay retries a 4xx by default).
+        .retry(tidings_runtime::RetryPolicy::none())
+        .add_root_certificate_pem(
+            std::fs::read(
+                run.info["env"]["COMMS_EMAIL_SMTP_CA_FILE"]
+                    .as_str()
+                    .unwrap(),
+            )
+            .unwrap(),
+        )
+        .build()
+        .unwrap();
+    // (A checkpoint can make room again for a while: send until the relay is refused,
+    // keeping what it acknowledged.)
+    let mut refused = None;
+    for n in 0..200 {
+        let request =
+            tidings::email::SendEmailRequest::new("ada@example.com", ["grace@example.com"])
+                .subject(format!("full over SMTP {n}"))
+                .text("y".repeat(8 * 1024));
+        match relay.send(&request).await {
+            Ok(receipt) => {
+                let id = receipt.message.rsplit("queued as ").next().unwrap().trim();
+                acked.push(id.to_owned());
+            }
+            Err(e) => {
+                refused = Some(e.to_string());
+                break;
+            }
+        }
+    }
+    let refused = refused.expect("the relay was refused once the disk was full");
+    assert!(refused.contains("452"), "{refused}");
     let text = run.wait_log("cannot write to the data directory");
     assert!(
         text.contains("cannot write to the data directory"),
