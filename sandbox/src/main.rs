@@ -21,7 +21,14 @@ use tidings_sandbox::{Retention, Sandbox, SandboxConfig};
 /// everything they send. Ports are free ones unless given; keys are made at start unless
 /// given (or kept in `--data`). Every value printed is a sandbox-only test credential.
 #[derive(Debug, Parser)]
-#[command(name = "tidings-sandbox", version)]
+#[command(
+    name = "tidings-sandbox",
+    version,
+    after_help = "Failures on demand: an email to an address starting with `bounce` ends \
+                  `bounced` (webhook and hard-bounce suppression); a message to a number \
+                  ending in `0000` ends `undeliverable` (voice: `unanswered`).\n\
+                  Logs go to stderr (RUST_LOG, `info` by default)."
+)]
 struct Cli {
     /// Address every listener binds (loopback by default).
     #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]

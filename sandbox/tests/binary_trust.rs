@@ -615,5 +615,13 @@ async fn the_binary_prints_the_smtp_settings_and_writes_a_certificate_an_app_can
         .arg("--help")
         .output()
         .unwrap();
-    assert!(String::from_utf8_lossy(&help.stdout).contains("--rate-limit"));
+    let help = String::from_utf8_lossy(&help.stdout);
+    for needle in [
+        "--rate-limit",
+        "--allowed-host",
+        "--retention-mib",
+        "Failures on demand",
+    ] {
+        assert!(help.contains(needle), "{needle} missing from --help");
+    }
 }
