@@ -88,7 +88,14 @@ pub struct EmailSandboxConfig {
     pub smtp: Option<SmtpConfig>,
     /// Where emails, statuses and webhook deliveries are recorded (none by default).
     pub inbox: Option<crate::inbox::Inbox>,
+    /// Most bytes of email bodies (text and HTML) the API keeps
+    /// ([`DEFAULT_MAX_EMAIL_BYTES`]); past it the oldest emails are forgotten (`404`), from
+    /// the data directory too.
+    pub max_email_bytes: usize,
 }
+
+/// Default of [`EmailSandboxConfig::max_email_bytes`]: 256 MiB.
+pub const DEFAULT_MAX_EMAIL_BYTES: usize = 256 * 1024 * 1024;
 
 impl Default for EmailSandboxConfig {
     fn default() -> Self {
@@ -104,6 +111,7 @@ impl Default for EmailSandboxConfig {
             limits: crate::server::HttpLimits::default(),
             smtp: Some(SmtpConfig::default()),
             inbox: None,
+            max_email_bytes: DEFAULT_MAX_EMAIL_BYTES,
         }
     }
 }
@@ -189,6 +197,7 @@ impl EmailSandbox {
                 step: config.lifecycle_step,
                 target: config.webhook.clone(),
                 inbox: config.inbox.clone(),
+                max_email_bytes: config.max_email_bytes,
             }),
         };
         let listener = tokio::net::TcpListener::bind((config.host, config.port)).await?;
@@ -295,6 +304,7 @@ struct Inner {
     step: Duration,
     target: Option<WebhookTarget>,
     inbox: Option<crate::inbox::Inbox>,
+    max_email_bytes: usize,
 }
 
 /// Everything the service keeps, each list in creation order.
@@ -309,6 +319,15 @@ struct Store {
     resources: Vec<Resource>,
     /// SMTP `X-Idempotency-Key` → (message fingerprint, email id).
     smtp_keys: BTreeMap<String, (Vec<u8>, String)>,
+    /// What the kept emails' bodies take ([`body_cost`] summed).
+    body_bytes: usize,
+}
+
+/// What one kept email costs against [`EmailSandboxConfig::max_email_bytes`].
+fn body_cost(stored: &Stored) -> usize {
+    stored.email.text.as_ref().map_or(0, String::len)
+        + stored.email.html.as_ref().map_or(0, String::len)
+        + 1024
 }
 
 /// An email and the generation of its lifecycle task (bumped by reschedule and cancel, so a
@@ -376,6 +395,7 @@ impl Store {
                 tracing::warn!(kind = row.kind, id = row.id, error = %e, "email sandbox: skipping an unreadable stored object");
             }
         }
+        store.body_bytes = store.emails.iter().map(body_cost).sum();
         store
     }
 
@@ -540,6 +560,25 @@ impl EmailService {
         }
     }
 
+    /// Forgets the oldest emails while the bodies kept take more than `max_email_bytes` (the
+    /// newest stays). Called holding the store's lock.
+    fn forget_oldest(&self, store: &mut Store) {
+        let mut forgotten = 0;
+        while store.body_bytes > self.inner.max_email_bytes && store.emails.len() > 1 {
+            let old = store.emails.remove(0);
+            store.body_bytes = store.body_bytes.saturating_sub(body_cost(&old));
+            let _ = self.save::<SavedEmail>("email", &old.email.id, None);
+            forgotten += 1;
+        }
+        if forgotten > 0 {
+            tracing::info!(
+                forgotten,
+                max_bytes = self.inner.max_email_bytes,
+                "email sandbox: email memory budget reached; the oldest emails were forgotten"
+            );
+        }
+    }
+
     fn save_email(&self, stored: &Stored) -> Durable {
         let saved = SavedEmail {
             email: stored.email.clone(),
@@ -631,6 +670,7 @@ impl EmailService {
         if let Err(e) = durable.answer().await {
             let mut store = self.store();
             store.emails.retain(|s| s.email.id != id);
+            store.body_bytes = store.emails.iter().map(body_cost).sum();
             drop(store);
             if let Some(inbox) = &self.inner.inbox {
                 inbox.delete_email(id);
@@ -760,7 +800,9 @@ impl EmailService {
         };
         // The inbox's record and the service's: the answer waits for both.
         let durable = recorded.and(self.save_email(&stored));
+        store.body_bytes += body_cost(&stored);
         store.emails.push(stored);
+        self.forget_oldest(&mut store);
         drop(store);
         if let Some(event) = event {
             self.emit(event);
@@ -1737,7 +1779,10 @@ impl MailSink for EmailService {
     }
 
     fn not_stored(&self, id: &str) {
-        self.store().emails.retain(|s| s.email.id != id);
+        let mut store = self.store();
+        store.emails.retain(|s| s.email.id != id);
+        store.body_bytes = store.emails.iter().map(body_cost).sum();
+        drop(store);
         if let Some(inbox) = &self.inner.inbox {
             inbox.delete_email(id);
         }

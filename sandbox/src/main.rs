@@ -106,8 +106,8 @@ struct Cli {
     /// Most records of each kind the inbox keeps (the oldest are pruned).
     #[arg(long, value_name = "N", default_value_t = Retention::default().max_records)]
     retention: usize,
-    /// Most MiB of emails the inbox keeps in memory (sources and bodies); the oldest are pruned
-    /// past it, whatever `--retention` says.
+    /// Most MiB of emails the inbox keeps in memory (sources and bodies), and the email API
+    /// (bodies); the oldest are pruned past it, whatever `--retention` says.
     #[arg(long, value_name = "MIB", default_value_t = tidings_sandbox::inbox::DEFAULT_MAX_BYTES / (1024 * 1024))]
     retention_mib: usize,
     /// Prune records older than this many hours.
@@ -260,6 +260,11 @@ fn config(cli: &Cli, keys: &Keys) -> SandboxConfig {
             cli.retention_hours
                 .map(|h| Duration::from_secs(h.saturating_mul(3600))),
         );
+    // The email API keeps bodies within the same budget as the inbox.
+    config.email.max_email_bytes = cli
+        .retention_mib
+        .saturating_mul(1024 * 1024)
+        .max(1024 * 1024);
     config.inbox.data = cli.data.clone();
     config.inbox.allowed_hosts.clone_from(&cli.allowed_host);
     config
