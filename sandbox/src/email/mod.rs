@@ -58,6 +58,9 @@ use crate::server::{
 };
 use crate::smtp::{MailSink, ReceivedMail, SmtpConfig, SmtpListener};
 
+mod persist;
+use persist::{SavedSmtpKey, body_cost};
+
 /// Settings of an [`EmailSandbox`]; start from `EmailSandboxConfig::default()`.
 #[derive(Clone)]
 #[non_exhaustive]
@@ -323,36 +326,12 @@ struct Store {
     body_bytes: usize,
 }
 
-/// What one kept email costs against [`EmailSandboxConfig::max_email_bytes`].
-fn body_cost(stored: &Stored) -> usize {
-    stored.email.text.as_ref().map_or(0, String::len)
-        + stored.email.html.as_ref().map_or(0, String::len)
-        + 1024
-}
-
 /// An email and the generation of its lifecycle task (bumped by reschedule and cancel, so a
 /// stale task stops).
 struct Stored {
     email: Email,
     generation: u64,
     bounce: bool,
-}
-
-/// The service's name in the data directory's state table.
-const STATE: &str = "email";
-
-/// An email as the data directory keeps it.
-#[derive(serde::Serialize, serde::Deserialize)]
-struct SavedEmail {
-    email: Email,
-    bounce: bool,
-}
-
-/// An SMTP idempotency key as the data directory keeps it.
-#[derive(serde::Serialize, serde::Deserialize)]
-struct SavedSmtpKey {
-    fingerprint: Vec<u8>,
-    email_id: String,
 }
 
 impl Store {
@@ -363,40 +342,6 @@ impl Store {
                 .collect(),
             ..Store::default()
         }
-    }
-
-    /// The seeded store plus what the inbox's data directory kept (nothing in memory).
-    fn restored(inbox: Option<&crate::inbox::Inbox>) -> Self {
-        let mut store = Store::seeded();
-        let Some(inbox) = inbox else { return store };
-        for row in inbox.take_state(STATE) {
-            let doc = row.doc.as_str();
-            let result = match row.kind.as_str() {
-                "email" => serde_json::from_str::<SavedEmail>(doc).map(|e| {
-                    store.emails.push(Stored {
-                        email: e.email,
-                        generation: 0,
-                        bounce: e.bounce,
-                    });
-                }),
-                "template" => serde_json::from_str(doc).map(|t| store.templates.push(t)),
-                "contact" => serde_json::from_str(doc).map(|c| store.contacts.push(c)),
-                "list" => serde_json::from_str(doc).map(|l| store.lists.push(l)),
-                "suppression" => serde_json::from_str(doc).map(|s| store.suppressions.push(s)),
-                "webhook" => serde_json::from_str(doc).map(|w| store.webhooks.push(w)),
-                "smtp_key" => serde_json::from_str::<SavedSmtpKey>(doc).map(|k| {
-                    store
-                        .smtp_keys
-                        .insert(row.id.clone(), (k.fingerprint, k.email_id));
-                }),
-                _ => Ok(()),
-            };
-            if let Err(e) = result {
-                tracing::warn!(kind = row.kind, id = row.id, error = %e, "email sandbox: skipping an unreadable stored object");
-            }
-        }
-        store.body_bytes = store.emails.iter().map(body_cost).sum();
-        store
     }
 
     fn email_mut(&mut self, id: &str) -> Result<&mut Stored, ServerError> {
@@ -541,72 +486,6 @@ fn event_data(email: &Email) -> EmailEventData {
 }
 
 impl EmailService {
-    /// Queues one object of the state for the data directory (call it holding the store's
-    /// lock, so the disk sees changes in their order); ready at once in memory.
-    fn save<T: serde::Serialize>(
-        &self,
-        kind: &'static str,
-        id: &str,
-        value: Option<&T>,
-    ) -> Durable {
-        match &self.inner.inbox {
-            Some(inbox) if inbox.is_persistent() => {
-                match value.map(serde_json::to_string).transpose() {
-                    Ok(doc) => inbox.save_state(STATE, kind, id, doc),
-                    Err(e) => Durable::failed(format!("cannot encode the {kind}: {e}")),
-                }
-            }
-            _ => Durable::ready(),
-        }
-    }
-
-    /// Forgets the oldest emails while the bodies kept take more than `max_email_bytes` (the
-    /// newest stays). Called holding the store's lock.
-    fn forget_oldest(&self, store: &mut Store) {
-        let mut forgotten = 0;
-        while store.body_bytes > self.inner.max_email_bytes && store.emails.len() > 1 {
-            let old = store.emails.remove(0);
-            store.body_bytes = store.body_bytes.saturating_sub(body_cost(&old));
-            let _ = self.save::<SavedEmail>("email", &old.email.id, None);
-            forgotten += 1;
-        }
-        if forgotten > 0 {
-            tracing::info!(
-                forgotten,
-                max_bytes = self.inner.max_email_bytes,
-                "email sandbox: email memory budget reached; the oldest emails were forgotten"
-            );
-        }
-    }
-
-    fn save_email(&self, stored: &Stored) -> Durable {
-        let saved = SavedEmail {
-            email: stored.email.clone(),
-            bounce: stored.bounce,
-        };
-        self.save("email", &stored.email.id, Some(&saved))
-    }
-
-    /// Restarts the lifecycle of every email a restart found on its way (scheduled, queued
-    /// or sent).
-    fn resume(&self) {
-        let pending: Vec<String> = self
-            .store()
-            .emails
-            .iter()
-            .filter(|s| {
-                matches!(
-                    s.email.status,
-                    EmailStatus::Scheduled | EmailStatus::Queued | EmailStatus::Sent
-                )
-            })
-            .map(|s| s.email.id.clone())
-            .collect();
-        for id in pending {
-            self.start_lifecycle(id, 0);
-        }
-    }
-
     fn store(&self) -> MutexGuard<'_, Store> {
         self.inner
             .store
