@@ -26,7 +26,9 @@ use tidings_sandbox::{Retention, Sandbox, SandboxConfig};
     version,
     after_help = "Failures on demand: an email to an address starting with `bounce` ends \
                   `bounced` (webhook and hard-bounce suppression); a message to a number \
-                  ending in `0000` ends `undeliverable` (voice: `unanswered`).\n\
+                  ending in `0000` ends `undeliverable` (voice: `unanswered`); the header \
+                  `X-Sandbox-Fault: 429|500|503|timeout` makes an email or messaging call \
+                  fail that way.\n\
                   Logs go to stderr (RUST_LOG, `info` by default)."
 )]
 struct Cli {

@@ -625,3 +625,65 @@ async fn the_binary_prints_the_smtp_settings_and_writes_a_certificate_an_app_can
         assert!(help.contains(needle), "{needle} missing from --help");
     }
 }
+
+#[tokio::test]
+async fn x_sandbox_fault_makes_a_call_fail_the_way_it_asks_and_keeps_nothing() {
+    let sandbox = tidings_sandbox::Sandbox::start().await.unwrap();
+    let http = reqwest::Client::new();
+    let (e, key) = (
+        sandbox.email.base_url().to_owned(),
+        sandbox.email.api_key().to_owned(),
+    );
+    let send = |fault: &str| {
+        http.post(format!("{e}/v1/emails"))
+            .bearer_auth(&key)
+            .header("X-Sandbox-Fault", fault)
+            .json(&email("fault"))
+    };
+    for (fault, status, retry_after) in [
+        ("429", 429, Some("1")),
+        ("500", 500, None),
+        ("503", 503, Some("1")),
+        ("bogus", 400, None),
+    ] {
+        let response = send(fault).send().await.unwrap();
+        assert_eq!(response.status().as_u16(), status, "{fault}");
+        assert_eq!(
+            response
+                .headers()
+                .get("retry-after")
+                .map(|v| v.to_str().unwrap()),
+            retry_after,
+            "{fault}"
+        );
+    }
+    // `timeout`: no answer in time.
+    let waited = send("timeout")
+        .timeout(std::time::Duration::from_millis(300))
+        .send()
+        .await
+        .unwrap_err();
+    assert!(waited.is_timeout(), "{waited}");
+    // The key is still checked first.
+    let response = http
+        .post(format!("{e}/v1/emails"))
+        .bearer_auth("wrong")
+        .header("X-Sandbox-Fault", "500")
+        .json(&email("fault"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 401);
+    // Messaging too.
+    let response = http
+        .post(format!("{}/v1/messages", sandbox.messaging.base_url()))
+        .bearer_auth(sandbox.messaging.api_key())
+        .header("X-Sandbox-Fault", "503")
+        .json(&sms("fault"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 503);
+    assert!(sandbox.inbox.emails().all().is_empty() && sandbox.inbox.messages().all().is_empty());
+    sandbox.shutdown().await;
+}

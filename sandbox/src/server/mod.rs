@@ -23,8 +23,8 @@ pub(crate) use config::service_config_setters;
 pub use error::ServerError;
 pub use gateway::TokenCheck;
 pub use gateway::{
-    DEFAULT_IDEMPOTENCY_RETENTION, DEFAULT_MAX_BODY_BYTES, Gateway, Incoming, RateLimit,
-    RequestContext, new_request_id,
+    DEFAULT_IDEMPOTENCY_RETENTION, DEFAULT_MAX_BODY_BYTES, FAULT_HEADER, FAULT_TIMEOUT, Gateway,
+    Incoming, RateLimit, RequestContext, new_request_id,
 };
 pub(crate) use limits::{BodyError, read_body};
 pub use limits::{
