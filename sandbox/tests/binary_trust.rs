@@ -621,6 +621,7 @@ async fn the_binary_prints_the_smtp_settings_and_writes_a_certificate_an_app_can
         "--allowed-host",
         "--retention-mib",
         "Failures on demand",
+        "X-Sandbox-Fault",
     ] {
         assert!(help.contains(needle), "{needle} missing from --help");
     }
