@@ -23,7 +23,16 @@ use tidings_sandbox::{Retention, Sandbox, SandboxConfig};
 /// everything they send. Ports are free ones unless given; keys are made at start unless
 /// given (or kept in `--data`). Every value printed is a sandbox-only test credential.
 #[derive(Debug, Parser)]
-#[command(name = "tidings-sandbox", version)]
+#[command(
+    name = "tidings-sandbox",
+    version,
+    after_help = "Failures on demand: an email to an address starting with `bounce` ends \
+                  `bounced` (webhook and hard-bounce suppression); a message to a number \
+                  ending in `0000` ends `undeliverable` (voice: `unanswered`); the header \
+                  `X-Sandbox-Fault: 429|500|503|timeout` makes an email or messaging call \
+                  fail that way.\n\
+                  Logs go to stderr (RUST_LOG, `info` by default)."
+)]
 struct Cli {
     /// Address every listener binds (loopback by default).
     #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
@@ -101,8 +110,8 @@ struct Cli {
     /// Most records of each kind the inbox keeps (the oldest are pruned).
     #[arg(long, value_name = "N", default_value_t = Retention::default().max_records)]
     retention: usize,
-    /// Most MiB of emails the inbox keeps in memory (sources and bodies); the oldest are pruned
-    /// past it, whatever `--retention` says.
+    /// Most MiB of emails the inbox keeps in memory (sources and bodies), and the email API
+    /// (bodies); the oldest are pruned past it, whatever `--retention` says.
     #[arg(long, value_name = "MIB", default_value_t = tidings_sandbox::inbox::DEFAULT_MAX_BYTES / (1024 * 1024))]
     retention_mib: usize,
     /// Prune records older than this many hours.
@@ -257,6 +266,11 @@ fn config(cli: &Cli, keys: &Keys) -> SandboxConfig {
             cli.retention_hours
                 .map(|h| Duration::from_secs(h.saturating_mul(3600))),
         );
+    // The email API keeps bodies within the same budget as the inbox.
+    config.email.max_email_bytes = cli
+        .retention_mib
+        .saturating_mul(1024 * 1024)
+        .max(1024 * 1024);
     config.inbox.data = cli.data.clone();
     config.inbox.allowed_hosts.clone_from(&cli.allowed_host);
     config

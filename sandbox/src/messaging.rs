@@ -471,7 +471,7 @@ impl MessagingService {
         .timestamp(now.clone())
         .updated_at(now.clone());
         if let Some(inbox) = &self.inner.inbox {
-            inbox.record_message(&record, serde_json::json!({ "text": text }), &[]);
+            let _ = inbox.record_message(&record, serde_json::json!({ "text": text }), &[]);
         }
         {
             let mut store = self.store();
@@ -689,13 +689,15 @@ impl MessagingServer for MessagingService {
             }
             (false, false, _) => vec![MessageStatus::Submitted, MessageStatus::Delivered],
         };
-        if let Some(inbox) = &self.inner.inbox {
-            inbox.record_message(&record, value.clone(), &self.store().templates);
-        }
+        let recorded = match &self.inner.inbox {
+            Some(inbox) => inbox.record_message(&record, value.clone(), &self.store().templates),
+            None => Durable::ready(),
+        };
         let durable = {
             let mut store = self.store();
             let url = text_of("webhook_url");
-            let durable = self.save(&record, url.as_ref());
+            // The inbox's record and the service's: the answer waits for both.
+            let durable = recorded.and(self.save(&record, url.as_ref()));
             store.messages.push((record, url));
             durable
         };

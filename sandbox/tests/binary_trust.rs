@@ -401,6 +401,50 @@ async fn a_full_disk_answers_507_logs_it_and_keeps_every_acknowledged_email() {
     let (_, page) = call(Method::GET, &format!("{e}/v1/emails?limit=100"), &key, None).await;
     let listed = page["data"].as_array().unwrap().len();
     assert_eq!(listed, acked.len().min(100), "{page}");
+    // The SMTP relay refuses with 452 the same way (and keeps nothing of the message).
+    let relay = tidings_runtime::smtp::SmtpRelay::builder("localhost")
+        .port(
+            run.info["env"]["COMMS_EMAIL_SMTP_PORT"]
+                .as_str()
+                .unwrap()
+                .parse()
+                .unwrap(),
+        )
+        .tls(tidings_runtime::smtp::SmtpTls::StartTls)
+        .api_key(key.clone())
+        // The first answer as it is (the relay retries a 4xx by default).
+        .retry(tidings_runtime::RetryPolicy::none())
+        .add_root_certificate_pem(
+            std::fs::read(
+                run.info["env"]["COMMS_EMAIL_SMTP_CA_FILE"]
+                    .as_str()
+                    .unwrap(),
+            )
+            .unwrap(),
+        )
+        .build()
+        .unwrap();
+    // (A checkpoint can make room again for a while: send until the relay is refused,
+    // keeping what it acknowledged.)
+    let mut refused = None;
+    for n in 0..200 {
+        let request =
+            tidings::email::SendEmailRequest::new("ada@example.com", ["grace@example.com"])
+                .subject(format!("full over SMTP {n}"))
+                .text("y".repeat(8 * 1024));
+        match relay.send(&request).await {
+            Ok(receipt) => {
+                let id = receipt.message.rsplit("queued as ").next().unwrap().trim();
+                acked.push(id.to_owned());
+            }
+            Err(e) => {
+                refused = Some(e.to_string());
+                break;
+            }
+        }
+    }
+    let refused = refused.expect("the relay was refused once the disk was full");
+    assert!(refused.contains("452"), "{refused}");
     let text = run.wait_log("cannot write to the data directory");
     assert!(
         text.contains("cannot write to the data directory"),
@@ -571,5 +615,76 @@ async fn the_binary_prints_the_smtp_settings_and_writes_a_certificate_an_app_can
         .arg("--help")
         .output()
         .unwrap();
-    assert!(String::from_utf8_lossy(&help.stdout).contains("--rate-limit"));
+    let help = String::from_utf8_lossy(&help.stdout);
+    for needle in [
+        "--rate-limit",
+        "--allowed-host",
+        "--retention-mib",
+        "Failures on demand",
+        "X-Sandbox-Fault",
+    ] {
+        assert!(help.contains(needle), "{needle} missing from --help");
+    }
+}
+
+#[tokio::test]
+async fn x_sandbox_fault_makes_a_call_fail_the_way_it_asks_and_keeps_nothing() {
+    let sandbox = tidings_sandbox::Sandbox::start().await.unwrap();
+    let http = reqwest::Client::new();
+    let (e, key) = (
+        sandbox.email.base_url().to_owned(),
+        sandbox.email.api_key().to_owned(),
+    );
+    let send = |fault: &str| {
+        http.post(format!("{e}/v1/emails"))
+            .bearer_auth(&key)
+            .header("X-Sandbox-Fault", fault)
+            .json(&email("fault"))
+    };
+    for (fault, status, retry_after) in [
+        ("429", 429, Some("1")),
+        ("500", 500, None),
+        ("503", 503, Some("1")),
+        ("bogus", 400, None),
+    ] {
+        let response = send(fault).send().await.unwrap();
+        assert_eq!(response.status().as_u16(), status, "{fault}");
+        assert_eq!(
+            response
+                .headers()
+                .get("retry-after")
+                .map(|v| v.to_str().unwrap()),
+            retry_after,
+            "{fault}"
+        );
+    }
+    // `timeout`: no answer in time.
+    let waited = send("timeout")
+        .timeout(std::time::Duration::from_millis(300))
+        .send()
+        .await
+        .unwrap_err();
+    assert!(waited.is_timeout(), "{waited}");
+    // The key is still checked first.
+    let response = http
+        .post(format!("{e}/v1/emails"))
+        .bearer_auth("wrong")
+        .header("X-Sandbox-Fault", "500")
+        .json(&email("fault"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 401);
+    // Messaging too.
+    let response = http
+        .post(format!("{}/v1/messages", sandbox.messaging.base_url()))
+        .bearer_auth(sandbox.messaging.api_key())
+        .header("X-Sandbox-Fault", "503")
+        .json(&sms("fault"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 503);
+    assert!(sandbox.inbox.emails().all().is_empty() && sandbox.inbox.messages().all().is_empty());
+    sandbox.shutdown().await;
 }

@@ -280,3 +280,38 @@ async fn the_inbox_keeps_emails_within_its_byte_budget_whatever_the_record_count
     assert_eq!(summary["email_bytes"], counts.email_bytes);
     sandbox.shutdown().await;
 }
+
+#[tokio::test]
+async fn the_email_api_keeps_bodies_within_its_byte_budget() {
+    use tidings_sandbox::email::{EmailSandbox, EmailSandboxConfig};
+    let mut config = EmailSandboxConfig::default().rate_limit(None);
+    config.max_email_bytes = 2 * 1024 * 1024;
+    let sandbox = EmailSandbox::start(config).await.unwrap();
+    let client = sandbox.client().unwrap();
+    let text = "x".repeat(256 * 1024);
+    let mut ids = Vec::new();
+    for n in 0..12 {
+        let sent = client
+            .send_email(
+                &tidings::email::SendEmailRequest::new("ada@example.com", ["grace@example.com"])
+                    .subject(format!("big {n}"))
+                    .text(text.clone()),
+            )
+            .await
+            .unwrap();
+        ids.push(sent.id);
+    }
+    let http = reqwest::Client::new();
+    let status = |id: String| {
+        let request = http
+            .get(format!("{}/v1/emails/{id}", sandbox.base_url()))
+            .bearer_auth(sandbox.api_key());
+        async move { request.send().await.unwrap().status().as_u16() }
+    };
+    assert_eq!(status(ids[0].clone()).await, 404, "the oldest is forgotten");
+    assert_eq!(status(ids[11].clone()).await, 200, "the newest stays");
+    let kept = futures_util::future::join_all(ids.iter().cloned().map(status)).await;
+    let kept = kept.iter().filter(|s| **s == 200).count();
+    assert!((1..=8).contains(&kept), "{kept} kept of 12 under 2 MiB");
+    sandbox.shutdown().await;
+}

@@ -561,6 +561,17 @@ impl Inbox {
         }
     }
 
+    /// [`Inbox::persist`], and when the change is on disk.
+    fn persist_durable(
+        &self,
+        f: impl FnOnce(&Db) -> Result<(), StoreError> + Send + 'static,
+    ) -> Durable {
+        match &self.inner.writer {
+            Some(writer) => writer.write_durable(Box::new(f)),
+            None => Durable::ready(),
+        }
+    }
+
     fn changed(&self, kind: &'static str, action: &'static str, id: &str) {
         let _ = self.inner.live.send(Change {
             kind,
@@ -627,7 +638,12 @@ impl Inbox {
 
     /// Records an email the email service accepted; `raw` is the message as received (SMTP)
     /// or as the sandbox renders it (REST).
-    pub(crate) fn record_email(&self, email: &tidings::email::Email, source: &str, raw: Vec<u8>) {
+    pub(crate) fn record_email(
+        &self,
+        email: &tidings::email::Email,
+        source: &str,
+        raw: Vec<u8>,
+    ) -> Durable {
         let (mut raw, truncated) = (raw, false);
         let truncated = truncated || raw.len() > self.inner.retention.max_raw_bytes;
         raw.truncate(self.inner.retention.max_raw_bytes);
@@ -674,13 +690,14 @@ impl Inbox {
         };
         let raw: Arc<[u8]> = raw.into();
         let (saved, saved_raw) = (record.clone(), raw.clone());
-        self.persist(move |db| db.put_email(&saved, &saved_raw));
+        let durable = self.persist_durable(move |db| db.put_email(&saved, &saved_raw));
         state.raws.insert(record.id.clone(), raw);
         let id = record.id.clone();
         state.emails.push_back(record);
         self.prune(&mut state);
         drop(state);
         self.changed("email", "new", &id);
+        durable
     }
 
     /// Records an email's new status.
@@ -706,7 +723,7 @@ impl Inbox {
         message: &tidings::messaging::MessageRecord,
         content: serde_json::Value,
         templates: &[tidings::messaging::Template],
-    ) {
+    ) -> Durable {
         let mut content = content;
         if let Some(map) = content.as_object_mut() {
             map.remove("webhook_url");
@@ -778,12 +795,13 @@ impl Inbox {
             created_ms: now_ms(),
         };
         let saved = record.clone();
-        self.persist(move |db| db.put_message(&saved));
+        let durable = self.persist_durable(move |db| db.put_message(&saved));
         let id = record.id.clone();
         state.messages.push_back(record);
         self.prune(&mut state);
         drop(state);
         self.changed("message", "new", &id);
+        durable
     }
 
     /// Records a message's new status.

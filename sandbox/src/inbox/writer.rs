@@ -38,19 +38,26 @@ enum Msg {
 /// Without a data directory it is ready at once.
 #[derive(Debug)]
 #[must_use = "a change is durable only once `wait` says so"]
-pub struct Durable(Option<tokio::sync::oneshot::Receiver<Result<(), String>>>);
+pub struct Durable(Vec<tokio::sync::oneshot::Receiver<Result<(), String>>>);
 
 impl Durable {
     /// A change that needs no disk (in memory).
     pub(crate) fn ready() -> Durable {
-        Durable(None)
+        Durable(Vec::new())
+    }
+
+    /// Both changes: ready once both are committed (they may be in different transactions,
+    /// and one may fail while the other commits).
+    pub(crate) fn and(mut self, other: Durable) -> Durable {
+        self.0.extend(other.0);
+        self
     }
 
     /// A change that could not even be queued (`why` says so).
     pub(crate) fn failed(why: String) -> Durable {
         let (tx, rx) = tokio::sync::oneshot::channel();
         let _ = tx.send(Err(why));
-        Durable(Some(rx))
+        Durable(vec![rx])
     }
 
     /// [`Durable::wait`] as a service's answer: 507 `insufficient_storage` when the change is
@@ -74,12 +81,11 @@ impl Durable {
     ///
     /// Why it was not (a full disk, an I/O error, the writer stopped).
     pub async fn wait(self) -> Result<(), String> {
-        match self.0 {
-            None => Ok(()),
-            Some(rx) => rx
-                .await
-                .unwrap_or_else(|_| Err("the SQLite writer has stopped".to_owned())),
+        for rx in self.0 {
+            rx.await
+                .unwrap_or_else(|_| Err("the SQLite writer has stopped".to_owned()))?;
         }
+        Ok(())
     }
 }
 
@@ -137,7 +143,7 @@ impl Writer {
     pub(crate) fn write_durable(&self, job: Job) -> Durable {
         let (ack, rx) = tokio::sync::oneshot::channel();
         self.send(job, Some(ack));
-        Durable(Some(rx))
+        Durable(vec![rx])
     }
 
     fn send(&self, job: Job, ack: Option<Ack>) {

@@ -152,8 +152,9 @@ pub struct RealtimeConfig {
     pub max_queued_frames: usize,
     /// Bytes waiting to be written to one connection (default 1 MiB), likewise.
     pub max_queued_bytes: usize,
-    /// Bounds of the listener (WebSockets included) and of HTTP API bodies (default
-    /// [`HttpLimits::default`] with bodies of at most [`DEFAULT_MAX_BODY_BYTES`]).
+    /// Bounds of the listener (WebSockets included, at most half of its connections:
+    /// [`websocket_cap`]) and of HTTP API bodies (default [`HttpLimits::default`] with 512
+    /// connections and bodies of at most [`DEFAULT_MAX_BODY_BYTES`]).
     pub limits: HttpLimits,
 }
 
@@ -198,7 +199,11 @@ impl Default for RealtimeConfig {
             max_subscriptions_per_connection: 1000,
             max_queued_frames: 1024,
             max_queued_bytes: 1024 * 1024,
-            limits: HttpLimits::default().max_body_bytes(DEFAULT_MAX_BODY_BYTES),
+            // Twice the other listeners' cap: half of it for WebSockets ([`websocket_cap`]:
+            // 256, what the whole listener served before), half for the HTTP API.
+            limits: HttpLimits::default()
+                .max_body_bytes(DEFAULT_MAX_BODY_BYTES)
+                .max_connections(2 * crate::server::DEFAULT_MAX_CONNECTIONS),
         }
     }
 }

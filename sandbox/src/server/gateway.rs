@@ -48,6 +48,48 @@ impl RateLimit {
     }
 }
 
+/// The request header that makes an authenticated call fail in a chosen way, for testing an
+/// app's handling: `429` (with `Retry-After: 1`), `500`, `503` (with `Retry-After: 1`), or
+/// `timeout` (no answer for [`FAULT_TIMEOUT`], then `504`). Nothing is done or kept.
+pub const FAULT_HEADER: &str = "x-sandbox-fault";
+/// How long a `X-Sandbox-Fault: timeout` call waits before its `504`.
+pub const FAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The answer a `X-Sandbox-Fault` asks for.
+async fn fault_answer(fault: &str) -> ServerError {
+    match fault.trim() {
+        "429" => ServerError::new(
+            429,
+            "rate_limit_exceeded",
+            "X-Sandbox-Fault: 429 (a fault asked for; retry after 1 s)",
+        )
+        .with_header("Retry-After", "1"),
+        "500" => ServerError::new(
+            500,
+            "internal_error",
+            "X-Sandbox-Fault: 500 (a fault asked for)",
+        ),
+        "503" => ServerError::new(
+            503,
+            "service_unavailable",
+            "X-Sandbox-Fault: 503 (a fault asked for; retry after 1 s)",
+        )
+        .with_header("Retry-After", "1"),
+        "timeout" => {
+            tokio::time::sleep(FAULT_TIMEOUT).await;
+            ServerError::new(
+                504,
+                "timeout",
+                "X-Sandbox-Fault: timeout (a fault asked for)",
+            )
+        }
+        other => ServerError::bad_request(format!(
+            "X-Sandbox-Fault: `{}` is not one of 429, 500, 503, timeout",
+            other.escape_debug()
+        )),
+    }
+}
+
 /// How long idempotency keys are kept when the spec does not say (its `retention_hours`).
 pub const DEFAULT_IDEMPOTENCY_RETENTION: Duration = Duration::from_secs(24 * 3600);
 
@@ -579,6 +621,11 @@ impl Incoming {
         if !body_auth {
             authenticate(gateway, schemes, &parts.headers, &query, None)
                 .map_err(|e| e.to_response_as(&request_id, shape))?;
+        }
+        if let Some(fault) = parts.headers.get(FAULT_HEADER) {
+            return Err(fault_answer(fault.to_str().unwrap_or_default())
+                .await
+                .to_response_as(&request_id, shape));
         }
 
         let mut limit_headers = HeaderMap::new();

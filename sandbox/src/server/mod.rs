@@ -22,8 +22,8 @@ pub use background::Background;
 pub(crate) use config::service_config_setters;
 pub use error::ServerError;
 pub use gateway::{
-    DEFAULT_IDEMPOTENCY_RETENTION, DEFAULT_MAX_BODY_BYTES, Gateway, Incoming, RateLimit,
-    RequestContext, new_request_id,
+    DEFAULT_IDEMPOTENCY_RETENTION, DEFAULT_MAX_BODY_BYTES, FAULT_HEADER, FAULT_TIMEOUT, Gateway,
+    Incoming, RateLimit, RequestContext, new_request_id,
 };
 pub use gateway::{OAUTH2_TOKEN_CREDENTIAL, TokenCheck};
 pub(crate) use limits::{BodyError, read_body};

@@ -111,6 +111,16 @@ impl Running {
     }
 }
 
+impl Drop for Running {
+    /// A test that fails half-way leaves no process behind.
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
 /// A blocking HTTP call with `reqwest` (JSON body when given); the status and the body.
 pub async fn call(
     method: reqwest::Method,

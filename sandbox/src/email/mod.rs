@@ -58,6 +58,9 @@ use crate::server::{
 };
 use crate::smtp::{MailSink, ReceivedMail, SmtpConfig, SmtpListener};
 
+mod persist;
+use persist::{SavedSmtpKey, body_cost};
+
 /// Settings of an [`EmailSandbox`]; start from `EmailSandboxConfig::default()`.
 #[derive(Clone)]
 #[non_exhaustive]
@@ -88,7 +91,14 @@ pub struct EmailSandboxConfig {
     pub smtp: Option<SmtpConfig>,
     /// Where emails, statuses and webhook deliveries are recorded (none by default).
     pub inbox: Option<crate::inbox::Inbox>,
+    /// Most bytes of email bodies (text and HTML) the API keeps
+    /// ([`DEFAULT_MAX_EMAIL_BYTES`]); past it the oldest emails are forgotten (`404`), from
+    /// the data directory too.
+    pub max_email_bytes: usize,
 }
+
+/// Default of [`EmailSandboxConfig::max_email_bytes`]: 256 MiB.
+pub const DEFAULT_MAX_EMAIL_BYTES: usize = 256 * 1024 * 1024;
 
 impl Default for EmailSandboxConfig {
     fn default() -> Self {
@@ -104,6 +114,7 @@ impl Default for EmailSandboxConfig {
             limits: crate::server::HttpLimits::default(),
             smtp: Some(SmtpConfig::default()),
             inbox: None,
+            max_email_bytes: DEFAULT_MAX_EMAIL_BYTES,
         }
     }
 }
@@ -189,6 +200,7 @@ impl EmailSandbox {
                 step: config.lifecycle_step,
                 target: config.webhook.clone(),
                 inbox: config.inbox.clone(),
+                max_email_bytes: config.max_email_bytes,
             }),
         };
         let listener = tokio::net::TcpListener::bind((config.host, config.port)).await?;
@@ -295,6 +307,7 @@ struct Inner {
     step: Duration,
     target: Option<WebhookTarget>,
     inbox: Option<crate::inbox::Inbox>,
+    max_email_bytes: usize,
 }
 
 /// Everything the service keeps, each list in creation order.
@@ -309,6 +322,8 @@ struct Store {
     resources: Vec<Resource>,
     /// SMTP `X-Idempotency-Key` → (message fingerprint, email id).
     smtp_keys: BTreeMap<String, (Vec<u8>, String)>,
+    /// What the kept emails' bodies take ([`body_cost`] summed).
+    body_bytes: usize,
 }
 
 /// An email and the generation of its lifecycle task (bumped by reschedule and cancel, so a
@@ -319,23 +334,6 @@ struct Stored {
     bounce: bool,
 }
 
-/// The service's name in the data directory's state table.
-const STATE: &str = "email";
-
-/// An email as the data directory keeps it.
-#[derive(serde::Serialize, serde::Deserialize)]
-struct SavedEmail {
-    email: Email,
-    bounce: bool,
-}
-
-/// An SMTP idempotency key as the data directory keeps it.
-#[derive(serde::Serialize, serde::Deserialize)]
-struct SavedSmtpKey {
-    fingerprint: Vec<u8>,
-    email_id: String,
-}
-
 impl Store {
     fn seeded() -> Self {
         Store {
@@ -344,39 +342,6 @@ impl Store {
                 .collect(),
             ..Store::default()
         }
-    }
-
-    /// The seeded store plus what the inbox's data directory kept (nothing in memory).
-    fn restored(inbox: Option<&crate::inbox::Inbox>) -> Self {
-        let mut store = Store::seeded();
-        let Some(inbox) = inbox else { return store };
-        for row in inbox.take_state(STATE) {
-            let doc = row.doc.as_str();
-            let result = match row.kind.as_str() {
-                "email" => serde_json::from_str::<SavedEmail>(doc).map(|e| {
-                    store.emails.push(Stored {
-                        email: e.email,
-                        generation: 0,
-                        bounce: e.bounce,
-                    });
-                }),
-                "template" => serde_json::from_str(doc).map(|t| store.templates.push(t)),
-                "contact" => serde_json::from_str(doc).map(|c| store.contacts.push(c)),
-                "list" => serde_json::from_str(doc).map(|l| store.lists.push(l)),
-                "suppression" => serde_json::from_str(doc).map(|s| store.suppressions.push(s)),
-                "webhook" => serde_json::from_str(doc).map(|w| store.webhooks.push(w)),
-                "smtp_key" => serde_json::from_str::<SavedSmtpKey>(doc).map(|k| {
-                    store
-                        .smtp_keys
-                        .insert(row.id.clone(), (k.fingerprint, k.email_id));
-                }),
-                _ => Ok(()),
-            };
-            if let Err(e) = result {
-                tracing::warn!(kind = row.kind, id = row.id, error = %e, "email sandbox: skipping an unreadable stored object");
-            }
-        }
-        store
     }
 
     fn email_mut(&mut self, id: &str) -> Result<&mut Stored, ServerError> {
@@ -521,53 +486,6 @@ fn event_data(email: &Email) -> EmailEventData {
 }
 
 impl EmailService {
-    /// Queues one object of the state for the data directory (call it holding the store's
-    /// lock, so the disk sees changes in their order); ready at once in memory.
-    fn save<T: serde::Serialize>(
-        &self,
-        kind: &'static str,
-        id: &str,
-        value: Option<&T>,
-    ) -> Durable {
-        match &self.inner.inbox {
-            Some(inbox) if inbox.is_persistent() => {
-                match value.map(serde_json::to_string).transpose() {
-                    Ok(doc) => inbox.save_state(STATE, kind, id, doc),
-                    Err(e) => Durable::failed(format!("cannot encode the {kind}: {e}")),
-                }
-            }
-            _ => Durable::ready(),
-        }
-    }
-
-    fn save_email(&self, stored: &Stored) -> Durable {
-        let saved = SavedEmail {
-            email: stored.email.clone(),
-            bounce: stored.bounce,
-        };
-        self.save("email", &stored.email.id, Some(&saved))
-    }
-
-    /// Restarts the lifecycle of every email a restart found on its way (scheduled, queued
-    /// or sent).
-    fn resume(&self) {
-        let pending: Vec<String> = self
-            .store()
-            .emails
-            .iter()
-            .filter(|s| {
-                matches!(
-                    s.email.status,
-                    EmailStatus::Scheduled | EmailStatus::Queued | EmailStatus::Sent
-                )
-            })
-            .map(|s| s.email.id.clone())
-            .collect();
-        for id in pending {
-            self.start_lifecycle(id, 0);
-        }
-    }
-
     fn store(&self) -> MutexGuard<'_, Store> {
         self.inner
             .store
@@ -631,6 +549,7 @@ impl EmailService {
         if let Err(e) = durable.answer().await {
             let mut store = self.store();
             store.emails.retain(|s| s.email.id != id);
+            store.body_bytes = store.emails.iter().map(body_cost).sum();
             drop(store);
             if let Some(inbox) = &self.inner.inbox {
                 inbox.delete_email(id);
@@ -749,16 +668,20 @@ impl EmailService {
             Some(raw) => ("smtp", raw.to_vec()),
             None => ("api", mime_source(&request, &email)?),
         };
-        if let Some(inbox) = &self.inner.inbox {
-            inbox.record_email(&email, source, raw);
-        }
+        let recorded = match &self.inner.inbox {
+            Some(inbox) => inbox.record_email(&email, source, raw),
+            None => Durable::ready(),
+        };
         let stored = Stored {
             email,
             generation: 0,
             bounce,
         };
-        let durable = self.save_email(&stored);
+        // The inbox's record and the service's: the answer waits for both.
+        let durable = recorded.and(self.save_email(&stored));
+        store.body_bytes += body_cost(&stored);
         store.emails.push(stored);
+        self.forget_oldest(&mut store);
         drop(store);
         if let Some(event) = event {
             self.emit(event);
@@ -1434,12 +1357,11 @@ impl EmailServer for EmailService {
                     && ids.contains(&list.id)
                 {
                     ids.retain(|l| *l != list.id);
-                    durable = self.save("contact", &c.id, Some(&*c));
+                    durable = durable.and(self.save("contact", &c.id, Some(&*c)));
                 }
             }
             (list, durable)
         };
-        // Changes commit in order: the last one committed means all did.
         durable.answer().await?;
         Ok(DeletedObject::new(list.id, true).object("list"))
     }
@@ -1729,14 +1651,17 @@ impl MailSink for EmailService {
                 fingerprint: mail.fingerprint(),
                 email_id: id.clone(),
             };
-            durable = self.save("smtp_key", &key, Some(&saved));
+            durable = durable.and(self.save("smtp_key", &key, Some(&saved)));
             store.smtp_keys.insert(key, (saved.fingerprint, id.clone()));
         }
         Ok((id, durable))
     }
 
     fn not_stored(&self, id: &str) {
-        self.store().emails.retain(|s| s.email.id != id);
+        let mut store = self.store();
+        store.emails.retain(|s| s.email.id != id);
+        store.body_bytes = store.emails.iter().map(body_cost).sum();
+        drop(store);
         if let Some(inbox) = &self.inner.inbox {
             inbox.delete_email(id);
         }

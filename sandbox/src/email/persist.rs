@@ -1,0 +1,135 @@
+//! The email service's state in the data directory (`--data`): each email, template, contact,
+//! list, suppression, webhook endpoint and SMTP idempotency key is one row of the store's
+//! `state` table, written through the inbox's writer in the order of the changes; loaded at
+//! start, with the lifecycle of emails still on their way resumed. Also the byte budget of the
+//! bodies the API keeps.
+
+use super::*;
+
+/// The service's name in the data directory's state table.
+const STATE: &str = "email";
+
+/// An email as the data directory keeps it.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct SavedEmail {
+    email: Email,
+    bounce: bool,
+}
+
+/// An SMTP idempotency key as the data directory keeps it.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub(super) struct SavedSmtpKey {
+    pub(super) fingerprint: Vec<u8>,
+    pub(super) email_id: String,
+}
+
+/// What one kept email costs against [`EmailSandboxConfig::max_email_bytes`].
+pub(super) fn body_cost(stored: &Stored) -> usize {
+    stored.email.text.as_ref().map_or(0, String::len)
+        + stored.email.html.as_ref().map_or(0, String::len)
+        + 1024
+}
+
+impl Store {
+    /// The seeded store plus what the inbox's data directory kept (nothing in memory).
+    pub(super) fn restored(inbox: Option<&crate::inbox::Inbox>) -> Self {
+        let mut store = Store::seeded();
+        let Some(inbox) = inbox else { return store };
+        for row in inbox.take_state(STATE) {
+            let doc = row.doc.as_str();
+            let result = match row.kind.as_str() {
+                "email" => serde_json::from_str::<SavedEmail>(doc).map(|e| {
+                    store.emails.push(Stored {
+                        email: e.email,
+                        generation: 0,
+                        bounce: e.bounce,
+                    });
+                }),
+                "template" => serde_json::from_str(doc).map(|t| store.templates.push(t)),
+                "contact" => serde_json::from_str(doc).map(|c| store.contacts.push(c)),
+                "list" => serde_json::from_str(doc).map(|l| store.lists.push(l)),
+                "suppression" => serde_json::from_str(doc).map(|s| store.suppressions.push(s)),
+                "webhook" => serde_json::from_str(doc).map(|w| store.webhooks.push(w)),
+                "smtp_key" => serde_json::from_str::<SavedSmtpKey>(doc).map(|k| {
+                    store
+                        .smtp_keys
+                        .insert(row.id.clone(), (k.fingerprint, k.email_id));
+                }),
+                _ => Ok(()),
+            };
+            if let Err(e) = result {
+                tracing::warn!(kind = row.kind, id = row.id, error = %e, "email sandbox: skipping an unreadable stored object");
+            }
+        }
+        store.body_bytes = store.emails.iter().map(body_cost).sum();
+        store
+    }
+}
+
+impl EmailService {
+    /// Queues one object of the state for the data directory (call it holding the store's
+    /// lock, so the disk sees changes in their order); ready at once in memory.
+    pub(super) fn save<T: serde::Serialize>(
+        &self,
+        kind: &'static str,
+        id: &str,
+        value: Option<&T>,
+    ) -> Durable {
+        match &self.inner.inbox {
+            Some(inbox) if inbox.is_persistent() => {
+                match value.map(serde_json::to_string).transpose() {
+                    Ok(doc) => inbox.save_state(STATE, kind, id, doc),
+                    Err(e) => Durable::failed(format!("cannot encode the {kind}: {e}")),
+                }
+            }
+            _ => Durable::ready(),
+        }
+    }
+
+    /// Forgets the oldest emails while the bodies kept take more than `max_email_bytes` (the
+    /// newest stays). Called holding the store's lock.
+    pub(super) fn forget_oldest(&self, store: &mut Store) {
+        let mut forgotten = 0;
+        while store.body_bytes > self.inner.max_email_bytes && store.emails.len() > 1 {
+            let old = store.emails.remove(0);
+            store.body_bytes = store.body_bytes.saturating_sub(body_cost(&old));
+            let _ = self.save::<SavedEmail>("email", &old.email.id, None);
+            forgotten += 1;
+        }
+        if forgotten > 0 {
+            tracing::info!(
+                forgotten,
+                max_bytes = self.inner.max_email_bytes,
+                "email sandbox: email memory budget reached; the oldest emails were forgotten"
+            );
+        }
+    }
+
+    pub(super) fn save_email(&self, stored: &Stored) -> Durable {
+        let saved = SavedEmail {
+            email: stored.email.clone(),
+            bounce: stored.bounce,
+        };
+        self.save("email", &stored.email.id, Some(&saved))
+    }
+
+    /// Restarts the lifecycle of every email a restart found on its way (scheduled, queued
+    /// or sent).
+    pub(super) fn resume(&self) {
+        let pending: Vec<String> = self
+            .store()
+            .emails
+            .iter()
+            .filter(|s| {
+                matches!(
+                    s.email.status,
+                    EmailStatus::Scheduled | EmailStatus::Queued | EmailStatus::Sent
+                )
+            })
+            .map(|s| s.email.id.clone())
+            .collect();
+        for id in pending {
+            self.start_lifecycle(id, 0);
+        }
+    }
+}
