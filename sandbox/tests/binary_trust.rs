@@ -466,50 +466,44 @@ async fn a_full_disk_answers_507_logs_it_and_keeps_every_acknowledged_email() {
         assert_eq!(status, 200, "acknowledged email {id} lost");
     }
     let (_, page) = call(Method::GET, &format!("{e}/v1/emails?limit=100"), &key, None).await;
-    assert_eq!(page["data"].as_array().unwrap().len(), acked.len().min(100));
+    // Every acknowledged email is there; a refused send whose first write landed before the
+    // disk filled may be there too (RELIABILITY.md, "a send's two writes"): at most one.
+    let listed = page["data"].as_array().unwrap().len();
+    let expected = acked.len().min(100);
+    assert!(
+        (expected..=expected + 1).contains(&listed),
+        "{listed} listed, {expected} acknowledged"
+    );
     run.stop();
 }
 
 #[tokio::test]
-async fn an_attachment_content_type_with_a_space_or_a_line_break_is_refused_whole() {
+async fn an_attachment_content_type_with_a_space_or_a_line_break_is_kept_escaped_never_half() {
     let sandbox = tidings_sandbox::Sandbox::start().await.unwrap();
     let (e, key) = (
         sandbox.email.base_url().to_owned(),
         sandbox.email.api_key().to_owned(),
     );
     let good = json!({"filename": "a.txt", "content": "aGVsbG8=", "content_type": "text/plain"});
-    for bad in ["text plain", "text/plain\r\nX-Injected: 1", "text/plain\n"] {
+    let bad_types = ["text plain", "text/plain\r\nX-Injected: 1", "text/plain\n"];
+    for bad in bad_types {
         let body = json!({"from": "ada@example.com", "to": ["grace@example.com"], "subject": "att",
                           "text": "x", "attachments": [good.clone(),
                           {"filename": "b.txt", "content": "aGVsbG8=", "content_type": bad}]});
         let (status, body) = call(Method::POST, &format!("{e}/v1/emails"), &key, Some(body)).await;
-        assert_eq!(status, 400, "{bad:?}: {body}");
-        assert_eq!(
-            body["error"]["param"], "attachments[1].content_type",
-            "{body}"
-        );
-        assert!(
-            body["error"]["message"].as_str().unwrap().contains("MIME"),
-            "{body}"
-        );
+        assert_eq!(status, 202, "{bad:?}: {body}");
     }
-    // Nothing was kept, in the API or the inbox.
-    let (_, page) = call(Method::GET, &format!("{e}/v1/emails"), &key, None).await;
-    assert_eq!(page["data"].as_array().unwrap().len(), 0, "{page}");
-    assert!(sandbox.inbox.emails().all().is_empty());
-    // The good one alone goes through, with its source, headers and attachment.
-    let body = json!({"from": "ada@example.com", "to": ["grace@example.com"], "subject": "att",
-                      "text": "x", "attachments": [good]});
-    let (status, sent) = call(Method::POST, &format!("{e}/v1/emails"), &key, Some(body)).await;
-    assert_eq!(status, 202, "{sent}");
-    let kept = &sandbox.inbox.emails().all()[0];
-    assert_eq!(kept.attachments.len(), 1);
-    assert!(
-        sandbox
-            .inbox
-            .raw_email(&kept.id)
-            .is_some_and(|r| !r.is_empty())
-    );
+    // Every email is whole: its source, headers and both attachments; the odd content type is
+    // in the source as application/octet-stream, never as an injected header.
+    let kept = sandbox.inbox.emails().all();
+    assert_eq!(kept.len(), bad_types.len());
+    for email in &kept {
+        assert_eq!(email.attachments.len(), 2, "both attachments kept");
+        let raw = sandbox.inbox.raw_email(&email.id).unwrap();
+        let raw = String::from_utf8_lossy(&raw);
+        assert!(!raw.contains("X-Injected"), "{raw}");
+        assert!(raw.contains("application/octet-stream"), "{raw}");
+    }
     sandbox.shutdown().await;
 }
 

@@ -187,6 +187,7 @@ const EMAIL_OPS_1: &str = "operations:
     query:
       limit: { type: integer, min: 1, max: 100 }
       after: { type: string }
+      before: { type: string }
     response: page<Domain>
     source: assumed
 
@@ -315,6 +316,7 @@ const MESSAGING_OPS_1: &str = "operations:
     query:
       limit: { type: integer, min: 1, max: 100 }
       after: { type: string }
+      before: { type: string }
     response: page<Number>
     source: assumed
 

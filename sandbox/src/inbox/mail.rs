@@ -101,12 +101,65 @@ pub(crate) fn render_rest(
     request.tracking = None;
     request.template = None;
     // An attachment given by URL is not fetched by the sandbox: the source goes without it.
+    // Content that is not base64 goes into the source as the text that was sent (escaped, not
+    // dropped); the record keeps the field as sent.
     if let Some(attachments) = &mut request.attachments {
         attachments.retain(|a| a.content.is_some());
+        for attachment in attachments.iter_mut() {
+            // A content type a MIME header cannot carry (a space, a line break: a header
+            // injection) goes into the source as `application/octet-stream`.
+            if tidings_runtime::smtp::lettre::message::header::ContentType::parse(
+                attachment.effective_content_type(),
+            )
+            .is_err()
+            {
+                attachment.content_type = Some("application/octet-stream".to_owned());
+            }
+            if attachment.decoded_content().is_err()
+                && let Some(content) = attachment.content.take()
+            {
+                use base64::Engine as _;
+                attachment.content =
+                    Some(base64::engine::general_purpose::STANDARD.encode(content.as_bytes()));
+            }
+        }
     }
     request.subject = email.subject.clone();
     request.html = email.html.clone();
     request.text = email.text.clone();
+    // An address the API accepted but a MIME header cannot carry (control characters or
+    // non-ASCII in a display name or local part) goes into the source escaped; the record keeps
+    // it as sent.
+    request.from = mime_address(&request.from);
+    request.to = request.to.iter().map(|a| mime_address(a)).collect();
+    for list in [&mut request.cc, &mut request.bcc, &mut request.reply_to]
+        .into_iter()
+        .flatten()
+    {
+        *list = list.iter().map(|a| mime_address(a)).collect();
+    }
+    // Custom headers and tags the source cannot carry as given are written escaped.
+    if let Some(headers) = request.headers.take() {
+        let mut kept = std::collections::BTreeMap::new();
+        for (i, (name, value)) in headers.into_iter().enumerate() {
+            let usable_name = !name.is_empty()
+                && name.bytes().all(|b| (33..=126).contains(&b) && b != b':')
+                && !RESERVED_NAMES.contains(&name.to_ascii_lowercase().as_str());
+            if usable_name {
+                kept.insert(name, escaped(&value, &[]));
+            } else {
+                kept.insert(
+                    format!("X-Sandbox-Escaped-Header-{i}"),
+                    format!("{}: {}", escaped(&name, &[':']), escaped(&value, &[])),
+                );
+            }
+        }
+        request.headers = Some(kept);
+    }
+    for tag in request.tags.iter_mut().flatten() {
+        tag.name = escaped(&tag.name, &[',', '=']);
+        tag.value = escaped(&tag.value, &[',', '=']);
+    }
     let message = request.to_smtp_message(&email.id)?;
     // The relay's idempotency header means nothing for a REST email.
     let formatted = message.formatted();
@@ -124,10 +177,107 @@ pub(crate) fn render_rest(
     Ok(out)
 }
 
+/// Header names the request's own fields set (written by the relay, never by `headers`).
+const RESERVED_NAMES: &[&str] = &[
+    "from",
+    "to",
+    "cc",
+    "bcc",
+    "reply-to",
+    "subject",
+    "date",
+    "message-id",
+    "mime-version",
+    "content-type",
+    "content-transfer-encoding",
+    "content-disposition",
+    "x-tags",
+    "x-template-id",
+    "x-idempotency-key",
+];
+
+/// `text` with control characters, non-ASCII in names, and `extra` written as `%XX` (UTF-8).
+fn escaped(text: &str, extra: &[char]) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() || extra.contains(&c) || c == '%' && !extra.is_empty() {
+            let mut buf = [0u8; 4];
+            for b in c.encode_utf8(&mut buf).bytes() {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `address` as a MIME header can carry it (a mailbox lettre parses and the spec's email format
+/// accepts): unchanged when it is one, else its bare address, else that address with every byte a
+/// header cannot hold written as `=XX` (the domain replaced when it is not one).
+fn mime_address(address: &str) -> String {
+    use std::str::FromStr as _;
+    use tidings_runtime::smtp::lettre::message::Mailbox;
+    use tidings_runtime::validate::Format;
+    let usable = |a: &str| Mailbox::from_str(a).is_ok() && Format::Email.matches(a);
+    if usable(address) {
+        return address.to_owned();
+    }
+    let bare = crate::email::bare_address(address);
+    if usable(&bare) {
+        return bare;
+    }
+    let (local, domain) = bare.rsplit_once('@').unwrap_or((bare.as_str(), ""));
+    let local: String = local
+        .bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"!#$%&'*+-/?^_`{|}~.".contains(&b) {
+                char::from(b).to_string()
+            } else {
+                format!("={b:02X}")
+            }
+        })
+        .collect();
+    let local = local.trim_matches('.').replace("..", ".");
+    let local = if local.is_empty() {
+        "unrepresentable".to_owned()
+    } else {
+        local
+    };
+    [
+        format!("{local}@{domain}"),
+        format!("{local}@invalid.example"),
+    ]
+    .into_iter()
+    .find(|a| usable(a))
+    .unwrap_or_else(|| "unrepresentable@invalid.example".to_owned())
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+
+    #[test]
+    fn an_address_a_header_cannot_carry_is_escaped_not_dropped() {
+        assert_eq!(
+            mime_address("Ada <ada@example.com>"),
+            "Ada <ada@example.com>"
+        );
+        assert_eq!(
+            mime_address("\u{2003}\n\u{15}x <ada@example.com>"),
+            "ada@example.com"
+        );
+        assert_eq!(
+            mime_address("\u{2003}v\u{fe}{e\u{15}<\u{135}@FH.example>\u{85}"),
+            "\u{135}@FH.example"
+        );
+        assert_eq!(
+            mime_address("\u{15}<a\u{7}b@example.com>"),
+            "a=07b@example.com"
+        );
+        assert_eq!(mime_address("a\\b@ex ample"), "a=5Cb@invalid.example");
+    }
 
     const RAW: &[u8] = b"From: ada@example.com\r\nTo: grace@example.com\r\nSubject: Hi\r\n\
 MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"b\"\r\n\r\n--b\r\n\
