@@ -180,7 +180,7 @@ async fn raw_call(http: &reqwest::Client, url: &str) -> serde_json::Value {
 
 /// The path a generated method takes: fill the request, return a `Call`, await it.
 async fn runtime_call(client: &Client) -> serde_json::Value {
-    let request = GET_EMAIL.request().path_param("id", "em_123");
+    let request = tidings_runtime::Request::new(&GET_EMAIL).path_param("id", "em_123");
     client.call(request).await.expect("call")
 }
 

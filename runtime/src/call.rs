@@ -36,7 +36,7 @@ type Sending = Pin<Box<dyn Future<Output = Result<Response, Error>> + Send>>;
 /// # use tidings_runtime::*;
 /// # static GET: OperationSpec = OperationSpec::get("get_email", "/v1/emails/{id}");
 /// # async fn demo(client: Client) -> Result<(), Error> {
-/// let call: Call<serde_json::Value> = client.call(GET.request().path_param("id", "em_1"));
+/// let call: Call<serde_json::Value> = client.call(tidings_runtime::Request::new(&GET).path_param("id", "em_1"));
 /// let email = tokio::spawn(call).await.expect("task")?;
 /// # let _ = email; Ok(()) }
 /// ```
@@ -233,7 +233,7 @@ mod tests {
             .api_key("sk_test")
             .build()
             .expect("client");
-        let sending = crate::client::execute(client, GET.request().path_param("id", "em_1"));
+        let sending = crate::client::execute(client, crate::Request::new(&GET).path_param("id", "em_1"));
         let size = std::mem::size_of_val(&sending);
         assert!(
             size <= THREAD_CACHE_MAX,

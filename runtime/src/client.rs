@@ -40,7 +40,7 @@ use crate::spec::{AuthScheme, CredentialSpec, OperationSpec, ResponseLimitSpec, 
 ///
 /// # async fn demo() -> Result<(), Error> {
 /// let client = Client::from_env(&SPEC)?;
-/// let request = GET_EMAIL.request().path_param("id", "em_123");
+/// let request = tidings_runtime::Request::new(&GET_EMAIL).path_param("id", "em_123");
 /// let email: serde_json::Value = client.execute(request).await?.json()?;
 /// # let _ = email; Ok(()) }
 /// ```

@@ -55,7 +55,7 @@
 //! # async fn demo() -> Result<(), Error> {
 //! let client = Client::from_env(&SPEC)?;
 //! let body = serde_json::json!({"from": "a@example.com", "to": ["b@example.com"], "subject": "hi"});
-//! let request = SEND.request().json(&body)?;
+//! let request = tidings_runtime::Request::new(&SEND).json(&body)?;
 //! let sent: serde_json::Value = client.execute(request).await?.json()?;
 //! # let _ = sent; Ok(()) }
 //! ```
@@ -103,7 +103,6 @@ pub mod webhook;
 mod wire_text;
 
 pub use reqwest;
-pub use reqwest::Method;
 
 pub use client::{Client, ClientBuilder};
 pub use error::{
@@ -129,7 +128,7 @@ pub use spec::{
     RateLimitSpec, ResponseLimitSpec, RetryClass, RetrySpec, ServiceSpec, SigningScheme,
     TimeoutSpec,
 };
-pub use spec::{ErrorSpec, FailureWhen, InSuccessSpec};
+pub use spec::{ErrorSpec, FailureWhen, InSuccessSpec, Method, defaults};
 
 /// Re-exports used by macro expansions; not part of the API.
 #[doc(hidden)]

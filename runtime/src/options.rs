@@ -7,11 +7,13 @@ use std::time::{Duration, Instant};
 use crate::retry::RetryPolicy;
 use crate::spec::{ResponseLimitSpec, TimeoutSpec};
 
-/// The deadline of a whole call (retries and rate-limiter waits included) when the spec gives
-/// none: 30 s. With the specs' 60 s attempt timeout, this is what ends a call to a server that
-/// never answers (one attempt, 30 s, instead of 3 × 60 s). Change it with
+/// The deadline of a whole call (retries, backoff and rate-limiter waits included) when the spec
+/// gives none: 60 s ([`defaults::TOTAL_TIMEOUT_MS`](crate::defaults::TOTAL_TIMEOUT_MS)), room for
+/// the three default attempts of 20 s each. An attempt never runs past the deadline: it is
+/// shortened to what is left. Change it with
 /// [`ClientBuilder::total_timeout`](crate::ClientBuilder::total_timeout) (`None` switches it off) or [`CallOptions::total_timeout`].
-pub const DEFAULT_TOTAL_TIMEOUT: Duration = Duration::from_secs(30);
+pub const DEFAULT_TOTAL_TIMEOUT: Duration =
+    Duration::from_millis(crate::defaults::TOTAL_TIMEOUT_MS);
 
 /// Timeouts in force for a client.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,10 +28,7 @@ impl From<&TimeoutSpec> for Timeouts {
         Timeouts {
             connect: Duration::from_millis(spec.connect_ms),
             attempt: Duration::from_millis(spec.attempt_ms),
-            total: Some(
-                spec.total_ms
-                    .map_or(DEFAULT_TOTAL_TIMEOUT, Duration::from_millis),
-            ),
+            total: Some(Duration::from_millis(spec.total())),
         }
     }
 }

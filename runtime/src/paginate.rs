@@ -65,7 +65,7 @@ pub struct Page<T> {
 /// static PAGES: PaginationSpec = PaginationSpec::cursor("data", "has_more", "id", "after");
 /// # async fn demo(client: Client) -> Result<(), Error> {
 /// use futures_util::StreamExt;
-/// let mut items = paginate::<serde_json::Value>(client, LIST.request(), &PAGES);
+/// let mut items = paginate::<serde_json::Value>(client, tidings_runtime::Request::new(&LIST), &PAGES);
 /// while let Some(item) = items.next().await {
 ///     println!("{}", item?);
 /// }

@@ -403,7 +403,7 @@ impl Pipeline {
 struct Origin<'a> {
     service: &'static str,
     operation: &'static str,
-    method: &'a reqwest::Method,
+    method: crate::Method,
     /// With `auth`, what the URL is built from again when an error shows it (not on every
     /// call: a call that succeeds never needs it).
     request: &'a Request,
@@ -425,7 +425,7 @@ impl Pipeline {
         Origin {
             service: self.spec.name,
             operation: request.op.name,
-            method: &request.op.method,
+            method: request.op.method,
             request,
             auth,
             op_auth: request.op.auth,
@@ -668,7 +668,7 @@ fn attempt_request(
         headers.extend(parts.headers);
     }
     // Built directly (not through RequestBuilder) so the headers move in without a merge.
-    let mut http_request = reqwest::Request::new(request.op.method.clone(), url);
+    let mut http_request = reqwest::Request::new(crate::spec::http_method(request.op.method), url);
     *http_request.headers_mut() = headers;
     match (auth, &request.body) {
         (ResolvedAuth::Body { fields }, Some(body)) => {

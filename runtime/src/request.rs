@@ -8,14 +8,6 @@ use crate::Error;
 use crate::spec::OperationSpec;
 use crate::validate::{Validate, Validator};
 
-impl OperationSpec {
-    /// An empty [`Request`] for this operation (defined here, beside [`Request`], so the spec
-    /// module stays free of the types built from it).
-    pub fn request(&'static self) -> Request {
-        Request::new(self)
-    }
-}
-
 /// What generated code fills in for one call: the operation, path parameters, query and body.
 #[derive(Debug, Clone)]
 pub struct Request {
@@ -66,7 +58,7 @@ impl Request {
     /// # static LIST: OperationSpec = OperationSpec::get("list_emails", "/v1/emails");
     /// #[derive(serde::Serialize)]
     /// struct ListQuery { limit: Option<u32>, after: Option<String> }
-    /// let request = LIST.request().query(&ListQuery { limit: Some(10), after: None })?;
+    /// let request = tidings_runtime::Request::new(&LIST).query(&ListQuery { limit: Some(10), after: None })?;
     /// # Ok::<(), Error>(())
     /// ```
     pub fn query<Q: Serialize + ?Sized>(mut self, query: &Q) -> Result<Request, Error> {
@@ -172,7 +164,7 @@ impl Request {
     /// # use tidings_runtime::*;
     /// # static SEND: OperationSpec = OperationSpec::post("create_message", "/Messages.json");
     /// let body = serde_json::json!({"To": "+15558675310", "MediaUrl": ["a", "b"]});
-    /// let request = SEND.request().form(&body, FormStyle::DEFAULT)?;
+    /// let request = tidings_runtime::Request::new(&SEND).form(&body, FormStyle::DEFAULT)?;
     /// # Ok::<(), Error>(())
     /// ```
     pub fn form<B: Serialize + ?Sized>(

@@ -95,7 +95,7 @@ type HmacSha256 = Hmac<Sha256>;
 /// use tidings_runtime::{Method, PusherSigner, Secret, SignableRequest};
 /// let signer = PusherSigner::new("278d425bdf160c739803", Secret::new("7ad3773142a6692b25b8"));
 /// let body = br#"{"name":"foo","channels":["project-3"],"data":"{\"some\":\"data\"}"}"#;
-/// let parts = signer.sign_at(&SignableRequest::new(&Method::POST, "/apps/3/events", &[], Some(body)), 1353088179);
+/// let parts = signer.sign_at(&SignableRequest::new(&Method::Post, "/apps/3/events", &[], Some(body)), 1353088179);
 /// let sig = parts.query.iter().find(|(k, _)| k == "auth_signature").map(|(_, v)| v.as_str());
 /// assert_eq!(sig, Some("da454824c97ba181a32ccc17a72625ba02771f50b50e1e7430e47a1f3f457e6c"));
 /// ```
@@ -189,7 +189,7 @@ mod tests {
     fn pusher_vector_from_protocols_md() {
         let signer = PusherSigner::new(KEY, Secret::new(SECRET));
         let parts = signer.sign_at(
-            &SignableRequest::new(&Method::POST, "/apps/3/events", &[], Some(BODY)),
+            &SignableRequest::new(&Method::Post, "/apps/3/events", &[], Some(BODY)),
             1353088179,
         );
         assert_eq!(get(&parts, "auth_key"), Some(KEY));
@@ -213,7 +213,7 @@ mod tests {
             ("filter_by_prefix".to_owned(), "presence-".to_owned()),
         ];
         let parts = signer.sign_at(
-            &SignableRequest::new(&Method::GET, "/apps/3/channels", &query, None),
+            &SignableRequest::new(&Method::Get, "/apps/3/channels", &query, None),
             1353088179,
         );
         assert_eq!(get(&parts, "body_md5"), None);

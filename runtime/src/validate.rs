@@ -7,53 +7,27 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::Error;
 
-/// Wire formats a string field can be checked against.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Format {
-    /// An email address, bare (`a@example.com`) or with a display name (`Ann <a@example.com>`).
-    Email,
-    /// An E.164 phone number: `^\+?[1-9]\d{1,14}$`.
-    E164,
-    /// An RFC 3339 date-time, e.g. `2024-05-01T12:00:00Z`.
-    Rfc3339,
-    /// An absolute URI.
-    Uri,
-    /// A hyphenated UUID.
-    Uuid,
-    /// A calendar date, `YYYY-MM-DD`.
-    Date,
-}
+pub use tidings_spec::Format;
 
-impl Format {
-    /// Whether `value` has this format.
-    ///
-    /// ```
-    /// use tidings_runtime::validate::Format;
-    /// assert!(Format::Email.matches("Ann <ann@example.com>"));
-    /// assert!(Format::E164.matches("+14155550100"));
-    /// assert!(!Format::Rfc3339.matches("2024-02-30T00:00:00Z"));
-    /// ```
-    pub fn matches(self, value: &str) -> bool {
-        match self {
-            Format::Email => is_email(value),
-            Format::E164 => is_e164(value),
-            Format::Rfc3339 => is_rfc3339(value),
-            Format::Uri => url::Url::parse(value).is_ok(),
-            Format::Uuid => crate::random::is_hyphenated_uuid(value),
-            Format::Date => crate::dates::is_date(value),
-        }
-    }
-
-    fn describe(self) -> &'static str {
-        match self {
-            Format::Email => "an email address",
-            Format::E164 => "an E.164 phone number (like +14155550100)",
-            Format::Rfc3339 => "an RFC 3339 date-time (like 2024-05-01T12:00:00Z)",
-            Format::Uri => "an absolute URI",
-            Format::Uuid => "a UUID",
-            Format::Date => "a date (like 2024-05-01)",
-        }
+/// Whether `value` has the string format `format` (a `datetime` encoding: whether `value` is
+/// such a date as text: an RFC 2822 date, or an integer for `unix` and `unix_ms`).
+///
+/// ```
+/// use tidings_runtime::validate::{Format, matches};
+/// assert!(matches(Format::Email, "Ann <ann@example.com>"));
+/// assert!(matches(Format::E164, "+14155550100"));
+/// assert!(!matches(Format::Rfc3339, "2024-02-30T00:00:00Z"));
+/// ```
+pub fn matches(format: Format, value: &str) -> bool {
+    match format {
+        Format::Email => is_email(value),
+        Format::E164 => is_e164(value),
+        Format::Rfc3339 => is_rfc3339(value),
+        Format::Uri => url::Url::parse(value).is_ok(),
+        Format::Uuid => crate::random::is_hyphenated_uuid(value),
+        Format::Date => crate::dates::is_date(value),
+        Format::Rfc2822 => crate::dates::rfc2822_to_rfc3339(value).is_some(),
+        Format::Unix | Format::UnixMs => value.parse::<i64>().is_ok(),
     }
 }
 
@@ -177,7 +151,7 @@ impl Validator {
     /// Checks every string in `value` against `format`.
     pub fn format<V: Texts + ?Sized>(&mut self, field: &str, value: &V, format: Format) {
         value.each_text(&mut |index, text| {
-            if !format.matches(text) {
+            if !matches(format, text) {
                 self.report(
                     &indexed(field, index),
                     format!("must be {}", format.describe()),
@@ -631,7 +605,7 @@ mod tests {
             "Ann Lee <ann.lee+tag@mail.example.co.uk>",
             "ü@bücher.de",
         ] {
-            assert!(Format::Email.matches(ok), "{ok}");
+            assert!(matches(Format::Email, ok), "{ok}");
         }
         for bad in [
             "",
@@ -644,20 +618,20 @@ mod tests {
             "Ann <a@c.com",
             "a@c..com",
         ] {
-            assert!(!Format::Email.matches(bad), "{bad}");
+            assert!(!matches(Format::Email, bad), "{bad}");
         }
         for ok in ["+14155550100", "447700900123", "+12"] {
-            assert!(Format::E164.matches(ok), "{ok}");
+            assert!(matches(Format::E164, ok), "{ok}");
         }
         for bad in ["+0123", "+1", "+1234567890123456", "+1 415", "phone"] {
-            assert!(!Format::E164.matches(bad), "{bad}");
+            assert!(!matches(Format::E164, bad), "{bad}");
         }
         for ok in [
             "2024-05-01T12:00:00Z",
             "2024-02-29T23:59:60.123+05:30",
             "1999-12-31t00:00:00z",
         ] {
-            assert!(Format::Rfc3339.matches(ok), "{ok}");
+            assert!(matches(Format::Rfc3339, ok), "{ok}");
         }
         for bad in [
             "2023-02-29T00:00:00Z",
@@ -667,12 +641,12 @@ mod tests {
             "2024-05-01T12:00:00.Z",
             "2024-05-01T12:00:00+0530",
         ] {
-            assert!(!Format::Rfc3339.matches(bad), "{bad}");
+            assert!(!matches(Format::Rfc3339, bad), "{bad}");
         }
-        assert!(Format::Uri.matches("https://example.com/hook"));
-        assert!(!Format::Uri.matches("/relative"));
-        assert!(Format::Uuid.matches("67e55044-10b1-426f-9247-bb680e5fe0c8"));
-        assert!(!Format::Uuid.matches("67e5504410b1426f9247bb680e5fe0c8"));
+        assert!(matches(Format::Uri, "https://example.com/hook"));
+        assert!(!matches(Format::Uri, "/relative"));
+        assert!(matches(Format::Uuid, "67e55044-10b1-426f-9247-bb680e5fe0c8"));
+        assert!(!matches(Format::Uuid, "67e5504410b1426f9247bb680e5fe0c8"));
     }
 
     struct Variable {

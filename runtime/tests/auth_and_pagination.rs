@@ -105,15 +105,13 @@ async fn pusher_signature_is_accepted_by_a_server_side_check() {
     assert_eq!(client.credential_value("app_id"), Some("3"));
     assert_eq!(client.credential_value("secret"), None);
 
-    let trigger = TRIGGER
-        .request()
+    let trigger = tidings_runtime::Request::new(&TRIGGER)
         .path_param("app_id", client.credential_value("app_id").expect("app id"))
         .json(&serde_json::json!({"name": "foo", "channels": ["project-3"], "data": "{\"some\":\"data\"}"}))
         .expect("body");
     client.execute(trigger).await.expect("ok");
 
-    let channels = CHANNELS
-        .request()
+    let channels = tidings_runtime::Request::new(&CHANNELS)
         .path_param("app_id", "3")
         .query(&[("filter_by_prefix", "presence-"), ("info", "user_count")])
         .expect("query");
@@ -235,8 +233,7 @@ async fn paginate_streams_every_item_of_every_page() {
     ]))
     .await;
     let client = email_client(&server).build().expect("client");
-    let request = LIST_EMAILS
-        .request()
+    let request = tidings_runtime::Request::new(&LIST_EMAILS)
         .query(&[("limit", "2")])
         .expect("query");
     #[derive(serde::Deserialize)]
@@ -265,7 +262,7 @@ async fn paginate_stops_on_a_repeated_cursor() {
     .await;
     let client = email_client(&server).build().expect("client");
     let items: Vec<Result<serde_json::Value, Error>> =
-        paginate(client, LIST_EMAILS.request(), &PAGES)
+        paginate(client, tidings_runtime::Request::new(&LIST_EMAILS), &PAGES)
             .collect()
             .await;
     assert_eq!(items.len(), 3, "two items, then the error");
@@ -284,7 +281,7 @@ async fn paginate_stops_when_has_more_comes_without_items() {
     let server = TestServer::always(Reply::json(200, r#"{"data":[],"has_more":true}"#)).await;
     let client = email_client(&server).build().expect("client");
     let items: Vec<Result<serde_json::Value, Error>> =
-        paginate(client, LIST_EMAILS.request(), &PAGES)
+        paginate(client, tidings_runtime::Request::new(&LIST_EMAILS), &PAGES)
             .collect()
             .await;
     assert_eq!(items.len(), 1);
@@ -300,7 +297,7 @@ async fn paginate_yields_an_api_error_and_ends() {
     .await;
     let client = email_client(&server).build().expect("client");
     let items: Vec<Result<serde_json::Value, Error>> =
-        paginate(client, LIST_EMAILS.request(), &PAGES)
+        paginate(client, tidings_runtime::Request::new(&LIST_EMAILS), &PAGES)
             .collect()
             .await;
     assert_eq!(items.len(), 1);
@@ -324,7 +321,7 @@ async fn empty_credential_path_param_is_an_invalid_request() {
     // Generated code fills `app_id` from `credential_value`, which is "" when unset.
     let server = TestServer::always(Reply::ok()).await;
     let client = realtime_client(&server);
-    let channels = CHANNELS.request().path_param(
+    let channels = tidings_runtime::Request::new(&CHANNELS).path_param(
         "app_id",
         client.credential_value("missing").unwrap_or_default(),
     );

@@ -210,7 +210,7 @@ async fn a_refused_signature_names_every_credential_it_is_made_from() {
         .api_key(PUSHER_SECRET)
         .build()
         .unwrap();
-    let request = CHANNELS.request().path_param("app_id", "123");
+    let request = tidings_runtime::Request::new(&CHANNELS).path_param("app_id", "123");
     let err = client.execute(request).await.unwrap_err();
     let text = shown(&err, &server);
     assert!(!text.contains(PUSHER_SECRET), "{text}");

@@ -587,7 +587,7 @@ async fn invalid_requests_are_caught_before_sending() {
     let server = TestServer::always(Reply::ok()).await;
     let client = email_client(&server).build().expect("client");
     let err = client
-        .execute(GET_EMAIL.request())
+        .execute(tidings_runtime::Request::new(&GET_EMAIL))
         .await
         .expect_err("no id");
     assert!(

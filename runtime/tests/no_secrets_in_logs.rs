@@ -77,8 +77,7 @@ async fn no_secret_in_trace_logs_or_debug_output() {
         .credential("secret", PUSHER_SECRET)
         .build()
         .expect("client");
-    let trigger = TRIGGER
-        .request()
+    let trigger = tidings_runtime::Request::new(&TRIGGER)
         .path_param("app_id", "3")
         .json(&serde_json::json!({"name": "e", "channels": ["c"], "data": "{}"}))
         .expect("body");

@@ -32,7 +32,7 @@ async fn a_bare_array_walks_its_link_header_pages_to_the_end() {
     struct Item {
         id: String,
     }
-    let items: Vec<Result<Item, Error>> = paginate(client, LIST_EMAILS.request(), &BARE)
+    let items: Vec<Result<Item, Error>> = paginate(client, tidings_runtime::Request::new(&LIST_EMAILS), &BARE)
         .collect()
         .await;
     let ids: Vec<String> = items.into_iter().map(|i| i.expect("item").id).collect();
@@ -46,7 +46,7 @@ async fn a_page_that_is_not_an_array_is_an_error() {
     let server = TestServer::start(|_, _: &Recorded| Reply::json(200, r#"{"items":[]}"#)).await;
     let client = email_client(&server).build().expect("client");
     let items: Vec<Result<serde_json::Value, Error>> =
-        paginate(client, LIST_EMAILS.request(), &BARE)
+        paginate(client, tidings_runtime::Request::new(&LIST_EMAILS), &BARE)
             .collect()
             .await;
     assert_eq!(items.len(), 1);

@@ -73,7 +73,7 @@ async fn api(s: &RealtimeSandbox, body: &[u8], content_type: &str) -> (u16, Stri
         .unwrap()
         .as_secs();
     let parts = PusherSigner::new(s.key(), Secret::new(s.secret())).sign_at(
-        &SignableRequest::new(&Method::POST, &path, &[], Some(body)),
+        &SignableRequest::new(&Method::Post, &path, &[], Some(body)),
         i64::try_from(now).unwrap(),
     );
     let answer = reqwest::Client::new()

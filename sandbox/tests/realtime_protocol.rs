@@ -177,7 +177,7 @@ async fn signed(
         now + timestamp_offset,
     );
     let mut request = reqwest::Client::new()
-        .request(method, format!("{}{path}", s.http_url()))
+        .request(reqwest::Method::from_bytes(method.as_str().as_bytes()).unwrap(), format!("{}{path}", s.http_url()))
         .query(&parts.query);
     if let Some(body) = body {
         request = request
@@ -194,7 +194,7 @@ async fn every_request_is_signature_checked_and_limits_are_enforced() {
     let path = format!("/apps/{}/events", s.app_id());
     let body = r#"{"name":"e","channel":"news","data":"x"}"#;
     assert_eq!(
-        signed(&s, s.secret(), Method::POST, &path, Some(body), 0)
+        signed(&s, s.secret(), Method::Post, &path, Some(body), 0)
             .await
             .0,
         200
@@ -245,17 +245,17 @@ async fn every_request_is_signature_checked_and_limits_are_enforced() {
     }
 
     // Stale or future timestamps, a body that is not the signed one, no signature at all.
-    let (status, text) = signed(&s, s.secret(), Method::POST, &path, Some(body), -601).await;
+    let (status, text) = signed(&s, s.secret(), Method::Post, &path, Some(body), -601).await;
     assert_eq!(status, 401, "{text}");
     assert!(text.contains("600"), "{text}");
     assert_eq!(
-        signed(&s, s.secret(), Method::POST, &path, Some(body), 700)
+        signed(&s, s.secret(), Method::Post, &path, Some(body), 700)
             .await
             .0,
         401
     );
     assert_eq!(
-        signed(&s, s.secret(), Method::POST, &path, Some(body), 500)
+        signed(&s, s.secret(), Method::Post, &path, Some(body), 500)
             .await
             .0,
         200
@@ -265,7 +265,7 @@ async fn every_request_is_signature_checked_and_limits_are_enforced() {
         .unwrap()
         .as_secs() as i64;
     let parts = PusherSigner::new(s.key(), Secret::new(s.secret())).sign_at(
-        &SignableRequest::new(&Method::POST, &path, &[], Some(body.as_bytes())),
+        &SignableRequest::new(&Method::Post, &path, &[], Some(body.as_bytes())),
         now,
     );
     let tampered = reqwest::Client::new()
@@ -285,7 +285,7 @@ async fn every_request_is_signature_checked_and_limits_are_enforced() {
     assert_eq!(unsigned.status().as_u16(), 401);
     // Another app id is unknown.
     assert_eq!(
-        signed(&s, s.secret(), Method::GET, "/apps/999/channels", None, 0)
+        signed(&s, s.secret(), Method::Get, "/apps/999/channels", None, 0)
             .await
             .0,
         404
@@ -294,12 +294,12 @@ async fn every_request_is_signature_checked_and_limits_are_enforced() {
     // Limits the generated client checks before sending, enforced by the server too.
     let big =
         serde_json::json!({"name": "e", "channel": "news", "data": "x".repeat(10_241)}).to_string();
-    let (status, text) = signed(&s, s.secret(), Method::POST, &path, Some(&big), 0).await;
+    let (status, text) = signed(&s, s.secret(), Method::Post, &path, Some(&big), 0).await;
     assert_eq!(status, 413, "{text}");
     let fits =
         serde_json::json!({"name": "e", "channel": "news", "data": "é".repeat(5_120)}).to_string();
     assert_eq!(
-        signed(&s, s.secret(), Method::POST, &path, Some(&fits), 0)
+        signed(&s, s.secret(), Method::Post, &path, Some(&fits), 0)
             .await
             .0,
         200
@@ -307,7 +307,7 @@ async fn every_request_is_signature_checked_and_limits_are_enforced() {
     let channels: Vec<String> = (0..101).map(|i| format!("c{i}")).collect();
     let too_many = serde_json::json!({"name": "e", "channels": channels, "data": "x"}).to_string();
     assert_eq!(
-        signed(&s, s.secret(), Method::POST, &path, Some(&too_many), 0)
+        signed(&s, s.secret(), Method::Post, &path, Some(&too_many), 0)
             .await
             .0,
         400
@@ -318,34 +318,34 @@ async fn every_request_is_signature_checked_and_limits_are_enforced() {
         .collect();
     let eleven = serde_json::json!({ "batch": eleven }).to_string();
     assert_eq!(
-        signed(&s, s.secret(), Method::POST, &batch_path, Some(&eleven), 0)
+        signed(&s, s.secret(), Method::Post, &batch_path, Some(&eleven), 0)
             .await
             .0,
         400
     );
     let bad_name = r#"{"name":"e","channel":"has space","data":"x"}"#;
     assert_eq!(
-        signed(&s, s.secret(), Method::POST, &path, Some(bad_name), 0)
+        signed(&s, s.secret(), Method::Post, &path, Some(bad_name), 0)
             .await
             .0,
         400
     );
     let not_json = "{nope";
     assert_eq!(
-        signed(&s, s.secret(), Method::POST, &path, Some(not_json), 0)
+        signed(&s, s.secret(), Method::Post, &path, Some(not_json), 0)
             .await
             .0,
         400
     );
     let object_data = r#"{"name":"e","channel":"news","data":{"a":1}}"#;
     assert_eq!(
-        signed(&s, s.secret(), Method::POST, &path, Some(object_data), 0)
+        signed(&s, s.secret(), Method::Post, &path, Some(object_data), 0)
             .await
             .0,
         400
     );
     assert_eq!(
-        signed(&s, s.secret(), Method::GET, &path, None, 0).await.0,
+        signed(&s, s.secret(), Method::Get, &path, None, 0).await.0,
         405
     );
     s.shutdown().await;

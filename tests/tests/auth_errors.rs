@@ -145,7 +145,7 @@ async fn basic_auth_sends_account_sid_and_token_and_keeps_them_out_of_debug() {
         "{shown}"
     );
     client
-        .execute(GET.request().path_param("id", "SM1"))
+        .execute(tidings_runtime::Request::new(&GET).path_param("id", "SM1"))
         .await
         .unwrap();
     let r = &server.requests()[0];
@@ -159,7 +159,7 @@ async fn basic_auth_without_password_sends_the_key_with_an_empty_password() {
     client(&KEY_ONLY, &server)
         .build()
         .unwrap()
-        .execute(GET.request().path_param("id", "1"))
+        .execute(tidings_runtime::Request::new(&GET).path_param("id", "1"))
         .await
         .unwrap();
     assert_eq!(
@@ -185,7 +185,7 @@ async fn header_auth_puts_the_prefix_before_the_key() {
     client(&APP_HEADER, &server)
         .build()
         .unwrap()
-        .execute(GET.request().path_param("id", "1"))
+        .execute(tidings_runtime::Request::new(&GET).path_param("id", "1"))
         .await
         .unwrap();
     assert_eq!(
@@ -199,7 +199,7 @@ async fn body_auth_adds_the_key_to_the_json_body_and_not_to_headers_or_url() {
     let server = TestServer::start(|_| Reply::json(200, json!({"status": "queued"}))).await;
     let client = client(&IN_BODY, &server).build().unwrap();
     client
-        .execute(SEND.request().json(&json!({"to": "+15550100"})).unwrap())
+        .execute(tidings_runtime::Request::new(&SEND).json(&json!({"to": "+15550100"})).unwrap())
         .await
         .unwrap();
     let r = &server.requests()[0];
@@ -208,7 +208,7 @@ async fn body_auth_adds_the_key_to_the_json_body_and_not_to_headers_or_url() {
     assert!(r.query.is_empty());
     // A GET has no body to carry the key: refused before anything is sent.
     let err = client
-        .execute(GET.request().path_param("id", "1"))
+        .execute(tidings_runtime::Request::new(&GET).path_param("id", "1"))
         .await
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidRequest);
@@ -264,7 +264,7 @@ async fn minted_scheme_sends_a_fresh_hs256_jwt_per_attempt_from_the_registered_m
         .unwrap();
     for _ in 0..2 {
         client
-            .execute(GET.request().path_param("id", "1"))
+            .execute(tidings_runtime::Request::new(&GET).path_param("id", "1"))
             .await
             .unwrap();
     }
@@ -299,7 +299,7 @@ async fn a_minter_error_ends_the_call_before_anything_is_sent() {
         .build()
         .unwrap();
     let err = client
-        .execute(GET.request().path_param("id", "1"))
+        .execute(tidings_runtime::Request::new(&GET).path_param("id", "1"))
         .await
         .unwrap_err();
     assert!(err.to_string().contains("signing key expired"));
@@ -313,7 +313,7 @@ async fn error_of(spec: &'static ServiceSpec, status: u16, body: serde_json::Val
         .build()
         .unwrap();
     client
-        .execute(SEND.request().json(&json!({"to": "x"})).unwrap())
+        .execute(tidings_runtime::Request::new(&SEND).json(&json!({"to": "x"})).unwrap())
         .await
         .unwrap_err()
 }
@@ -400,7 +400,7 @@ async fn an_error_inside_a_200_body_is_raised_as_an_api_error() {
     let ok = client(&IN_BODY, &server)
         .build()
         .unwrap()
-        .execute(SEND.request().json(&json!({})).unwrap())
+        .execute(tidings_runtime::Request::new(&SEND).json(&json!({})).unwrap())
         .await
         .unwrap();
     assert_eq!(ok.json::<serde_json::Value>().unwrap()["status"], "sent");
@@ -485,13 +485,13 @@ async fn no_auth_kind_puts_its_secret_in_trace_logs_debug_or_errors() {
             .unwrap();
         texts.push(format!("{client:?}"));
         let ok = client
-            .execute(SEND.request().json(&json!({"to": "x"})).unwrap())
+            .execute(tidings_runtime::Request::new(&SEND).json(&json!({"to": "x"})).unwrap())
             .await
             .unwrap();
         texts.push(format!("{ok:?}"));
         static FAIL: OperationSpec = OperationSpec::post("fail", "/messages/fail");
         let err = client
-            .execute(FAIL.request().json(&json!({"to": "x"})).unwrap())
+            .execute(tidings_runtime::Request::new(&FAIL).json(&json!({"to": "x"})).unwrap())
             .await
             .unwrap_err();
         assert_eq!(err.kind(), ErrorKind::Auth);

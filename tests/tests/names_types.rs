@@ -293,8 +293,7 @@ async fn the_server_answers_422_when_the_body_selects_no_operation() {
     let (url, shapes) = serve().await;
     // Another client's request, with a channel no operation has.
     let runtime = client(&url).runtime().clone();
-    let request = operations::SEND_SMS
-        .request()
+    let request = tidings_runtime::Request::new(&operations::SEND_SMS)
         .json(&json!({ "channel": "fax", "to": "+15550003" }))
         .unwrap();
     let err = runtime.execute(request).await.unwrap_err();

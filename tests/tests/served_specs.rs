@@ -214,8 +214,7 @@ async fn an_oauth2_spec_is_served_with_a_token_endpoint_of_its_own() {
     let ok = client(served.credential("client_secret").unwrap());
     let created: serde_json::Value = ok
         .execute(
-            CREATE
-                .request()
+            tidings_runtime::Request::new(&CREATE)
                 .json(&serde_json::json!({"id": "n1", "title": "hello"}))
                 .unwrap(),
         )
@@ -229,12 +228,12 @@ async fn an_oauth2_spec_is_served_with_a_token_endpoint_of_its_own() {
         "get_note",
         Box::leak(format!("/v1/notes/{id}").into_boxed_str()),
     )));
-    let got: serde_json::Value = ok.execute(get.request()).await.unwrap().json().unwrap();
+    let got: serde_json::Value = ok.execute(tidings_runtime::Request::new(&get)).await.unwrap().json().unwrap();
     assert_eq!(got["title"], "hello");
 
     // A wrong client secret gets no token: an auth error, never a call without one.
     let refused = client("not-the-secret")
-        .execute(get.request())
+        .execute(tidings_runtime::Request::new(&get))
         .await
         .unwrap_err();
     assert!(refused.to_string().contains("invalid_client"), "{refused}");

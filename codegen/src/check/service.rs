@@ -416,8 +416,35 @@ impl Checker<'_> {
         }
         if let Some(t) = &self.spec.timeouts {
             self.require_source("timeouts", t.source);
-            if t.connect_ms == 0 || t.attempt_ms == 0 {
+            if t.connect_ms == 0 || t.attempt_ms == 0 || t.total_ms == Some(0) {
                 self.error("timeouts", "timeouts must be above 0 ms");
+            }
+            // One policy: connecting is part of an attempt, an attempt part of the call.
+            let total = t
+                .total_ms
+                .unwrap_or(tidings_spec::defaults::TOTAL_TIMEOUT_MS);
+            if t.connect_ms > t.attempt_ms {
+                self.error_at_value(
+                    "timeouts.connect_ms",
+                    format!(
+                        "the connect timeout ({} ms) is longer than an attempt ({} ms), which includes connecting",
+                        t.connect_ms, t.attempt_ms
+                    ),
+                );
+            }
+            if t.attempt_ms > total {
+                let whose = if t.total_ms.is_some() {
+                    "the call deadline"
+                } else {
+                    "the default call deadline"
+                };
+                self.error_at_value(
+                    "timeouts.attempt_ms",
+                    format!(
+                        "an attempt ({} ms) is longer than {whose} ({total} ms), so it could never time out by itself; lower `attempt_ms` or raise `total_ms`",
+                        t.attempt_ms
+                    ),
+                );
             }
         }
         if let Some(i) = &self.spec.idempotency {

@@ -440,7 +440,7 @@ fn method(op: &OperationInfo) -> TokenStream {
     let main = quote! {
         #doc
         pub fn #name(&self, #(#args),*) -> rt::Call<#ret> {
-            let request = operations::#op_static.request() #(#path_fill)* #(#steps)*;
+            let request = rt::Request::new(&operations::#op_static) #(#path_fill)* #(#steps)*;
             self.inner.#call
         }
     };
@@ -476,7 +476,7 @@ fn method(op: &OperationInfo) -> TokenStream {
 
         #stream_doc
         pub fn #stream_name(&self, #(#stream_args),*) -> rt::ItemStream<#item_ty> {
-            let request = operations::#op_static.request() #(#path_fill)* #(#stream_steps)*;
+            let request = rt::Request::new(&operations::#op_static) #(#path_fill)* #(#stream_steps)*;
             self.inner.paginate(request, &#pages)
         }
     }

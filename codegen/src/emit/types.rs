@@ -85,6 +85,7 @@ fn format_note(format: Option<Format>) -> Option<&'static str> {
         Format::Rfc3339 => "An RFC 3339 timestamp: `2026-11-22T10:00:00Z`.",
         Format::Uri => "A URI.",
         Format::Uuid => "A UUID.",
+        Format::Date => "A calendar date: `2026-11-22`.",
         Format::Rfc2822 => {
             "An RFC 3339 timestamp here; on the wire an RFC 2822 date: `Wed, 18 Aug 2010 20:01:40 +0000`."
         }
@@ -575,6 +576,7 @@ fn format_tokens(format: Format) -> TokenStream {
         Format::Rfc3339 | Format::Rfc2822 | Format::Unix | Format::UnixMs => quote!(Rfc3339),
         Format::Uri => quote!(Uri),
         Format::Uuid => quote!(Uuid),
+        Format::Date => quote!(Date),
     }
 }
 

@@ -142,7 +142,7 @@ fn spec_static(service: &str, ws: &WebSocketInfo, source: Source) -> TokenStream
 fn encoding_tokens(m: &MessageInfo) -> TokenStream {
     let rt = quote!(rt::realtime);
     match m.encoding {
-        None => quote!(#rt::DataEncoding::None),
+        None | Some(DataEncoding::None) => quote!(#rt::DataEncoding::None),
         Some(DataEncoding::Object) => quote!(#rt::DataEncoding::Object),
         Some(DataEncoding::JsonString) => quote!(#rt::DataEncoding::JsonString),
     }

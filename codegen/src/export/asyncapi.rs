@@ -284,7 +284,8 @@ fn message(m: &MessageInfo) -> Value {
     if let Some(data) = &m.data {
         let schema = match m.encoding.unwrap_or(DataEncoding::JsonString) {
             DataEncoding::Object => json!({ "allOf": [schema_ref(data)] }),
-            DataEncoding::JsonString => json!({
+            // `None` cannot be written in a spec (a message with `data` has an encoding).
+            DataEncoding::JsonString | DataEncoding::None => json!({
                 "description": format!("`{data}`, JSON-encoded in a string (receivers also accept the object)."),
                 "oneOf": [
                     {

@@ -277,6 +277,9 @@ fn apply_format(schema: &mut Map<String, Value>, format: Format) {
         Format::Uuid => {
             schema.insert("format".into(), json!("uuid"));
         }
+        Format::Date => {
+            schema.insert("format".into(), json!("date"));
+        }
         // A date-time on the wire as RFC 2822 text: no JSON Schema format says so.
         Format::Rfc2822 => {
             schema.remove("format");

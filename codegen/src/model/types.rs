@@ -116,27 +116,7 @@ item! {
     }
 }
 
-/// String formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Format {
-    /// An email address, optionally `Name <addr>`.
-    Email,
-    /// An E.164 phone number.
-    E164,
-    /// An RFC 3339 timestamp.
-    Rfc3339,
-    /// A URI.
-    Uri,
-    /// A UUID.
-    Uuid,
-    /// A `datetime` sent as an RFC 2822 date: `Wed, 18 Aug 2010 20:01:40 +0000`.
-    Rfc2822,
-    /// A `datetime` sent as whole seconds since the Unix epoch (a JSON integer).
-    Unix,
-    /// A `datetime` sent as milliseconds since the Unix epoch (a JSON integer).
-    UnixMs,
-}
+pub use tidings_spec::Format;
 
 /// An enum value: a bare string, or an object with docs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

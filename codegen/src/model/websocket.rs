@@ -91,17 +91,7 @@ item! {
     }
 }
 
-/// How subscribing to a channel kind is authorized.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ChannelAuthKind {
-    /// No authorization.
-    None,
-    /// `auth` signs `socket_id:channel`.
-    Private,
-    /// `auth` signs `socket_id:channel:channel_data`, and `channel_data` names the member.
-    Presence,
-}
+pub use tidings_spec::ChannelAuthKind;
 
 item! {
     /// A kind of channel.
@@ -125,95 +115,11 @@ item! {
     }
 }
 
-/// Who sends a message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Direction {
-    /// The client sends it.
-    ClientToServer,
-    /// The server sends it.
-    ServerToClient,
-    /// Either side.
-    Both,
-}
+pub use tidings_spec::Direction;
 
-/// How a message's `data` travels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum DataEncoding {
-    /// A JSON string holding JSON (receivers also accept an object).
-    JsonString,
-    /// A JSON object.
-    Object,
-}
+pub use tidings_spec::DataEncoding;
 
-/// The part a message plays in the protocol, so the runtime's engine knows it by role rather
-/// than by event name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum MessageRole {
-    /// The server accepted the connection and names its socket id.
-    ConnectionEstablished,
-    /// An error on the connection (or on one channel).
-    Error,
-    /// A heartbeat ping.
-    Ping,
-    /// The answer to a ping.
-    Pong,
-    /// Join a channel.
-    Subscribe,
-    /// Leave a channel.
-    Unsubscribe,
-    /// A subscription succeeded.
-    SubscriptionSucceeded,
-    /// A subscription failed.
-    SubscriptionError,
-    /// A presence member joined.
-    MemberAdded,
-    /// A presence member left.
-    MemberRemoved,
-    /// A channel's subscriber count.
-    SubscriptionCount,
-    /// Sign the connection in as a user.
-    Signin,
-    /// Sign-in succeeded.
-    SigninSuccess,
-    /// A cache channel had nothing cached.
-    CacheMiss,
-}
-
-impl MessageRole {
-    /// Roles every WebSocket protocol must define for the runtime to run it.
-    pub const REQUIRED: &[MessageRole] = &[
-        MessageRole::ConnectionEstablished,
-        MessageRole::Error,
-        MessageRole::Ping,
-        MessageRole::Pong,
-        MessageRole::Subscribe,
-        MessageRole::Unsubscribe,
-        MessageRole::SubscriptionSucceeded,
-    ];
-
-    /// The word used in YAML.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MessageRole::ConnectionEstablished => "connection_established",
-            MessageRole::Error => "error",
-            MessageRole::Ping => "ping",
-            MessageRole::Pong => "pong",
-            MessageRole::Subscribe => "subscribe",
-            MessageRole::Unsubscribe => "unsubscribe",
-            MessageRole::SubscriptionSucceeded => "subscription_succeeded",
-            MessageRole::SubscriptionError => "subscription_error",
-            MessageRole::MemberAdded => "member_added",
-            MessageRole::MemberRemoved => "member_removed",
-            MessageRole::SubscriptionCount => "subscription_count",
-            MessageRole::Signin => "signin",
-            MessageRole::SigninSuccess => "signin_success",
-            MessageRole::CacheMiss => "cache_miss",
-        }
-    }
-}
+pub use tidings_spec::MessageRole;
 
 item! {
     /// One protocol message.
@@ -240,17 +146,7 @@ item! {
     }
 }
 
-/// What the client does after a close code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum CloseAction {
-    /// Do not reconnect: the connection fails.
-    Fail,
-    /// Reconnect after a backoff of at least `min_delay_ms`.
-    Backoff,
-    /// Reconnect at once.
-    Reconnect,
-}
+pub use tidings_spec::CloseAction;
 
 item! {
     /// A range of close codes and what the client does after them.

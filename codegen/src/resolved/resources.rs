@@ -5,40 +5,7 @@
 use super::{FieldInfo, OperationInfo, Service, Ty, TypeKind};
 use crate::model::Method;
 
-/// What an operation does to its collection.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ResourceAction {
-    /// `POST` on a collection: a new item with a fresh id.
-    Create,
-    /// `GET` on a collection: its items, paged as the service pages.
-    List,
-    /// `GET` on an item.
-    Get,
-    /// `PATCH` (or `POST`) on an item: body fields merged in.
-    Merge,
-    /// `PUT` on an item: replaced by the body, created when absent.
-    Replace,
-    /// `DELETE` on an item.
-    Delete,
-    /// Anything else (`POST /{id}/cancel`, a singleton `GET`): an answer built from the body
-    /// and the item the path names, nothing stored.
-    Action,
-}
-
-impl ResourceAction {
-    /// The variant's name (`Create`), as the sandbox's `ResourceKind` spells it.
-    pub fn name(self) -> &'static str {
-        match self {
-            ResourceAction::Create => "Create",
-            ResourceAction::List => "List",
-            ResourceAction::Get => "Get",
-            ResourceAction::Merge => "Merge",
-            ResourceAction::Replace => "Replace",
-            ResourceAction::Delete => "Delete",
-            ResourceAction::Action => "Action",
-        }
-    }
-}
+pub use tidings_spec::ResourceAction;
 
 /// What an operation does to the resource store.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -136,7 +103,7 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
     };
     if let Some((param, extension)) = param_with_extension(last) {
         let kind = match op.method {
-            Method::Get => ResourceAction::Get,
+            Method::Get | Method::Head => ResourceAction::Get,
             Method::Delete => ResourceAction::Delete,
             Method::Put => ResourceAction::Replace,
             Method::Patch | Method::Post => ResourceAction::Merge,
@@ -150,7 +117,7 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
     }
     if let Some(param) = param_name(last) {
         let kind = match op.method {
-            Method::Get => ResourceAction::Get,
+            Method::Get | Method::Head => ResourceAction::Get,
             Method::Delete => ResourceAction::Delete,
             Method::Put => ResourceAction::Replace,
             Method::Patch | Method::Post => ResourceAction::Merge,

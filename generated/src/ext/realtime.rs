@@ -3,6 +3,7 @@
 //! for app servers (channel authorization, user sign-in, webhooks) and WebSocket clients
 //! (re-exported as `tidings::pusher`).
 
+use tidings_runtime::realtime::WebSocketRules;
 use serde::Serialize;
 
 use crate::realtime::{
@@ -166,6 +167,7 @@ impl RealtimeClient {
 pub mod pusher {
     use serde::Serialize;
     use tidings_runtime::Error;
+    use tidings_runtime::realtime::WebSocketRules;
     use tidings_runtime::Secret;
     use tidings_runtime::realtime as rt;
     use tidings_runtime::realtime::crypto;

@@ -52,7 +52,7 @@ pub mod email {
         },
         timeouts: rt::TimeoutSpec {
             connect_ms: 3000,
-            attempt_ms: 60000,
+            attempt_ms: 20000,
             total_ms: None,
         },
         idempotency: Some(rt::IdempotencySpec {
@@ -396,7 +396,8 @@ pub mod email {
             &self,
             query: &ListResourcesQuery,
         ) -> rt::Call<Page<Resource>> {
-            let request = operations::LIST_RESOURCES.request().checked_query(query);
+            let request = rt::Request::new(&operations::LIST_RESOURCES)
+                .checked_query(query);
             self.inner.call(request)
         }
         /// Every item of every page of [`Self::list_resources`], fetched page by page as the stream is read.
@@ -404,7 +405,8 @@ pub mod email {
             &self,
             query: &ListResourcesQuery,
         ) -> rt::ItemStream<Resource> {
-            let request = operations::LIST_RESOURCES.request().checked_query(query);
+            let request = rt::Request::new(&operations::LIST_RESOURCES)
+                .checked_query(query);
             self.inner.paginate(request, &PAGINATION)
         }
         /// Sends one email, now or at `scheduled_at`.
@@ -417,7 +419,7 @@ pub mod email {
             &self,
             body: &SendEmailRequest,
         ) -> rt::Call<SendEmailResponse> {
-            let request = operations::SEND_EMAIL.request().checked_json(body);
+            let request = rt::Request::new(&operations::SEND_EMAIL).checked_json(body);
             self.inner.call(request)
         }
         /// Sends up to 100 emails in one request; each is checked like a single send.
@@ -427,14 +429,15 @@ pub mod email {
             &self,
             body: &SendBatchRequest,
         ) -> rt::Call<SendBatchResponse> {
-            let request = operations::SEND_BATCH.request().checked_json(body);
+            let request = rt::Request::new(&operations::SEND_BATCH).checked_json(body);
             self.inner.call(request)
         }
         /// Lists sent and scheduled emails, newest first.
         ///
         /// `GET /v1/emails`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
         pub fn list_emails(&self, query: &ListEmailsQuery) -> rt::Call<Page<Email>> {
-            let request = operations::LIST_EMAILS.request().checked_query(query);
+            let request = rt::Request::new(&operations::LIST_EMAILS)
+                .checked_query(query);
             self.inner.call(request)
         }
         /// Every item of every page of [`Self::list_emails`], fetched page by page as the stream is read.
@@ -442,14 +445,15 @@ pub mod email {
             &self,
             query: &ListEmailsQuery,
         ) -> rt::ItemStream<Email> {
-            let request = operations::LIST_EMAILS.request().checked_query(query);
+            let request = rt::Request::new(&operations::LIST_EMAILS)
+                .checked_query(query);
             self.inner.paginate(request, &PAGINATION)
         }
         /// Fetches one email by id.
         ///
         /// `GET /v1/emails/{id}`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
         pub fn get_email(&self, id: &str) -> rt::Call<Email> {
-            let request = operations::GET_EMAIL.request().path_param("id", id);
+            let request = rt::Request::new(&operations::GET_EMAIL).path_param("id", id);
             self.inner.call(request)
         }
         /// Moves a scheduled email to a new send time.
@@ -460,8 +464,7 @@ pub mod email {
             id: &str,
             body: &RescheduleEmailRequest,
         ) -> rt::Call<Email> {
-            let request = operations::RESCHEDULE_EMAIL
-                .request()
+            let request = rt::Request::new(&operations::RESCHEDULE_EMAIL)
                 .path_param("id", id)
                 .checked_json(body);
             self.inner.call(request)
@@ -470,7 +473,8 @@ pub mod email {
         ///
         /// `POST /v1/emails/{id}/cancel`. Never sent twice once it may have reached the server. *Assumed*: not shown by the seed; our design.
         pub fn cancel_email(&self, id: &str) -> rt::Call<Email> {
-            let request = operations::CANCEL_EMAIL.request().path_param("id", id);
+            let request = rt::Request::new(&operations::CANCEL_EMAIL)
+                .path_param("id", id);
             self.inner.call(request)
         }
         /// Creates a template, as a draft.
@@ -480,7 +484,8 @@ pub mod email {
             &self,
             body: &CreateTemplateRequest,
         ) -> rt::Call<Template> {
-            let request = operations::CREATE_TEMPLATE.request().checked_json(body);
+            let request = rt::Request::new(&operations::CREATE_TEMPLATE)
+                .checked_json(body);
             self.inner.call(request)
         }
         /// Lists templates, newest first.
@@ -490,7 +495,8 @@ pub mod email {
             &self,
             query: &ListTemplatesQuery,
         ) -> rt::Call<Page<Template>> {
-            let request = operations::LIST_TEMPLATES.request().checked_query(query);
+            let request = rt::Request::new(&operations::LIST_TEMPLATES)
+                .checked_query(query);
             self.inner.call(request)
         }
         /// Every item of every page of [`Self::list_templates`], fetched page by page as the stream is read.
@@ -498,14 +504,16 @@ pub mod email {
             &self,
             query: &ListTemplatesQuery,
         ) -> rt::ItemStream<Template> {
-            let request = operations::LIST_TEMPLATES.request().checked_query(query);
+            let request = rt::Request::new(&operations::LIST_TEMPLATES)
+                .checked_query(query);
             self.inner.paginate(request, &PAGINATION)
         }
         /// Fetches one template by id or alias.
         ///
         /// `GET /v1/templates/{id}`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
         pub fn get_template(&self, id: &str) -> rt::Call<Template> {
-            let request = operations::GET_TEMPLATE.request().path_param("id", id);
+            let request = rt::Request::new(&operations::GET_TEMPLATE)
+                .path_param("id", id);
             self.inner.call(request)
         }
         /// Changes a template's draft; publish to make the change live.
@@ -516,8 +524,7 @@ pub mod email {
             id: &str,
             body: &UpdateTemplateRequest,
         ) -> rt::Call<Template> {
-            let request = operations::UPDATE_TEMPLATE
-                .request()
+            let request = rt::Request::new(&operations::UPDATE_TEMPLATE)
                 .path_param("id", id)
                 .checked_json(body);
             self.inner.call(request)
@@ -526,7 +533,8 @@ pub mod email {
         ///
         /// `DELETE /v1/templates/{id}`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
         pub fn delete_template(&self, id: &str) -> rt::Call<DeletedObject> {
-            let request = operations::DELETE_TEMPLATE.request().path_param("id", id);
+            let request = rt::Request::new(&operations::DELETE_TEMPLATE)
+                .path_param("id", id);
             self.inner.call(request)
         }
         /// Publishes a template's draft, so sends use it.
@@ -535,21 +543,24 @@ pub mod email {
         ///
         /// Note: Publishing the same draft twice changes nothing, so it is retried like a GET.
         pub fn publish_template(&self, id: &str) -> rt::Call<Template> {
-            let request = operations::PUBLISH_TEMPLATE.request().path_param("id", id);
+            let request = rt::Request::new(&operations::PUBLISH_TEMPLATE)
+                .path_param("id", id);
             self.inner.call(request)
         }
         /// Creates a contact; fails with 409 when the address exists (see `upsert_contact`).
         ///
         /// `POST /v1/contacts`. Never sent twice once it may have reached the server. *Assumed*: not shown by the seed; our design.
         pub fn create_contact(&self, body: &CreateContactRequest) -> rt::Call<Contact> {
-            let request = operations::CREATE_CONTACT.request().checked_json(body);
+            let request = rt::Request::new(&operations::CREATE_CONTACT)
+                .checked_json(body);
             self.inner.call(request)
         }
         /// Creates the contact with this address, or updates it when it exists.
         ///
         /// `PUT /v1/contacts`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
         pub fn upsert_contact(&self, body: &CreateContactRequest) -> rt::Call<Contact> {
-            let request = operations::UPSERT_CONTACT.request().checked_json(body);
+            let request = rt::Request::new(&operations::UPSERT_CONTACT)
+                .checked_json(body);
             self.inner.call(request)
         }
         /// Lists contacts, newest first.
@@ -559,7 +570,8 @@ pub mod email {
             &self,
             query: &ListContactsQuery,
         ) -> rt::Call<Page<Contact>> {
-            let request = operations::LIST_CONTACTS.request().checked_query(query);
+            let request = rt::Request::new(&operations::LIST_CONTACTS)
+                .checked_query(query);
             self.inner.call(request)
         }
         /// Every item of every page of [`Self::list_contacts`], fetched page by page as the stream is read.
@@ -567,15 +579,15 @@ pub mod email {
             &self,
             query: &ListContactsQuery,
         ) -> rt::ItemStream<Contact> {
-            let request = operations::LIST_CONTACTS.request().checked_query(query);
+            let request = rt::Request::new(&operations::LIST_CONTACTS)
+                .checked_query(query);
             self.inner.paginate(request, &PAGINATION)
         }
         /// Fetches one contact by id or by email address.
         ///
         /// `GET /v1/contacts/{id_or_email}`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
         pub fn get_contact(&self, id_or_email: &str) -> rt::Call<Contact> {
-            let request = operations::GET_CONTACT
-                .request()
+            let request = rt::Request::new(&operations::GET_CONTACT)
                 .path_param("id_or_email", id_or_email);
             self.inner.call(request)
         }
@@ -587,8 +599,7 @@ pub mod email {
             id_or_email: &str,
             body: &UpdateContactRequest,
         ) -> rt::Call<Contact> {
-            let request = operations::UPDATE_CONTACT
-                .request()
+            let request = rt::Request::new(&operations::UPDATE_CONTACT)
                 .path_param("id_or_email", id_or_email)
                 .checked_json(body);
             self.inner.call(request)
@@ -597,8 +608,7 @@ pub mod email {
         ///
         /// `DELETE /v1/contacts/{id_or_email}`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
         pub fn delete_contact(&self, id_or_email: &str) -> rt::Call<DeletedObject> {
-            let request = operations::DELETE_CONTACT
-                .request()
+            let request = rt::Request::new(&operations::DELETE_CONTACT)
                 .path_param("id_or_email", id_or_email);
             self.inner.call(request)
         }
@@ -606,14 +616,14 @@ pub mod email {
         ///
         /// `POST /v1/lists`. Never sent twice once it may have reached the server. *Assumed*: not shown by the seed; our design.
         pub fn create_list(&self, body: &CreateListRequest) -> rt::Call<ContactList> {
-            let request = operations::CREATE_LIST.request().checked_json(body);
+            let request = rt::Request::new(&operations::CREATE_LIST).checked_json(body);
             self.inner.call(request)
         }
         /// Lists contact lists.
         ///
         /// `GET /v1/lists`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
         pub fn list_lists(&self, query: &ListListsQuery) -> rt::Call<Page<ContactList>> {
-            let request = operations::LIST_LISTS.request().checked_query(query);
+            let request = rt::Request::new(&operations::LIST_LISTS).checked_query(query);
             self.inner.call(request)
         }
         /// Every item of every page of [`Self::list_lists`], fetched page by page as the stream is read.
@@ -621,14 +631,14 @@ pub mod email {
             &self,
             query: &ListListsQuery,
         ) -> rt::ItemStream<ContactList> {
-            let request = operations::LIST_LISTS.request().checked_query(query);
+            let request = rt::Request::new(&operations::LIST_LISTS).checked_query(query);
             self.inner.paginate(request, &PAGINATION)
         }
         /// Fetches one contact list.
         ///
         /// `GET /v1/lists/{id}`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
         pub fn get_list(&self, id: &str) -> rt::Call<ContactList> {
-            let request = operations::GET_LIST.request().path_param("id", id);
+            let request = rt::Request::new(&operations::GET_LIST).path_param("id", id);
             self.inner.call(request)
         }
         /// Renames or redescribes a contact list.
@@ -639,8 +649,7 @@ pub mod email {
             id: &str,
             body: &UpdateListRequest,
         ) -> rt::Call<ContactList> {
-            let request = operations::UPDATE_LIST
-                .request()
+            let request = rt::Request::new(&operations::UPDATE_LIST)
                 .path_param("id", id)
                 .checked_json(body);
             self.inner.call(request)
@@ -649,7 +658,8 @@ pub mod email {
         ///
         /// `DELETE /v1/lists/{id}`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
         pub fn delete_list(&self, id: &str) -> rt::Call<DeletedObject> {
-            let request = operations::DELETE_LIST.request().path_param("id", id);
+            let request = rt::Request::new(&operations::DELETE_LIST)
+                .path_param("id", id);
             self.inner.call(request)
         }
         /// Lists the contacts of a list.
@@ -660,8 +670,7 @@ pub mod email {
             id: &str,
             query: &ListListContactsQuery,
         ) -> rt::Call<Page<Contact>> {
-            let request = operations::LIST_LIST_CONTACTS
-                .request()
+            let request = rt::Request::new(&operations::LIST_LIST_CONTACTS)
                 .path_param("id", id)
                 .checked_query(query);
             self.inner.call(request)
@@ -672,8 +681,7 @@ pub mod email {
             id: &str,
             query: &ListListContactsQuery,
         ) -> rt::ItemStream<Contact> {
-            let request = operations::LIST_LIST_CONTACTS
-                .request()
+            let request = rt::Request::new(&operations::LIST_LIST_CONTACTS)
                 .path_param("id", id)
                 .checked_query(query);
             self.inner.paginate(request, &PAGINATION)
@@ -688,8 +696,7 @@ pub mod email {
             id: &str,
             body: &AddListContactRequest,
         ) -> rt::Call<ListMembership> {
-            let request = operations::ADD_LIST_CONTACT
-                .request()
+            let request = rt::Request::new(&operations::ADD_LIST_CONTACT)
                 .path_param("id", id)
                 .checked_json(body);
             self.inner.call(request)
@@ -698,8 +705,7 @@ pub mod email {
         ///
         /// `DELETE /v1/lists/{id}/contacts/{contact}`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
         pub fn remove_list_contact(&self, id: &str, contact: &str) -> rt::Call<()> {
-            let request = operations::REMOVE_LIST_CONTACT
-                .request()
+            let request = rt::Request::new(&operations::REMOVE_LIST_CONTACT)
                 .path_param("id", id)
                 .path_param("contact", contact);
             self.inner.call_ignoring_body(request)
@@ -711,7 +717,8 @@ pub mod email {
             &self,
             body: &CreateSuppressionRequest,
         ) -> rt::Call<Suppression> {
-            let request = operations::CREATE_SUPPRESSION.request().checked_json(body);
+            let request = rt::Request::new(&operations::CREATE_SUPPRESSION)
+                .checked_json(body);
             self.inner.call(request)
         }
         /// Lists suppressed addresses, newest first.
@@ -721,7 +728,8 @@ pub mod email {
             &self,
             query: &ListSuppressionsQuery,
         ) -> rt::Call<Page<Suppression>> {
-            let request = operations::LIST_SUPPRESSIONS.request().checked_query(query);
+            let request = rt::Request::new(&operations::LIST_SUPPRESSIONS)
+                .checked_query(query);
             self.inner.call(request)
         }
         /// Every item of every page of [`Self::list_suppressions`], fetched page by page as the stream is read.
@@ -729,15 +737,15 @@ pub mod email {
             &self,
             query: &ListSuppressionsQuery,
         ) -> rt::ItemStream<Suppression> {
-            let request = operations::LIST_SUPPRESSIONS.request().checked_query(query);
+            let request = rt::Request::new(&operations::LIST_SUPPRESSIONS)
+                .checked_query(query);
             self.inner.paginate(request, &PAGINATION)
         }
         /// Whether an address is suppressed, and why (404 when it is not).
         ///
         /// `GET /v1/suppressions/{email}`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
         pub fn get_suppression(&self, email: &str) -> rt::Call<Suppression> {
-            let request = operations::GET_SUPPRESSION
-                .request()
+            let request = rt::Request::new(&operations::GET_SUPPRESSION)
                 .path_param("email", email);
             self.inner.call(request)
         }
@@ -745,8 +753,7 @@ pub mod email {
         ///
         /// `DELETE /v1/suppressions/{email}`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
         pub fn delete_suppression(&self, email: &str) -> rt::Call<DeletedObject> {
-            let request = operations::DELETE_SUPPRESSION
-                .request()
+            let request = rt::Request::new(&operations::DELETE_SUPPRESSION)
                 .path_param("email", email);
             self.inner.call(request)
         }
@@ -757,7 +764,8 @@ pub mod email {
             &self,
             body: &CreateWebhookRequest,
         ) -> rt::Call<WebhookEndpoint> {
-            let request = operations::CREATE_WEBHOOK.request().checked_json(body);
+            let request = rt::Request::new(&operations::CREATE_WEBHOOK)
+                .checked_json(body);
             self.inner.call(request)
         }
         /// Lists webhook endpoints.
@@ -767,7 +775,8 @@ pub mod email {
             &self,
             query: &ListWebhooksQuery,
         ) -> rt::Call<Page<WebhookEndpoint>> {
-            let request = operations::LIST_WEBHOOKS.request().checked_query(query);
+            let request = rt::Request::new(&operations::LIST_WEBHOOKS)
+                .checked_query(query);
             self.inner.call(request)
         }
         /// Every item of every page of [`Self::list_webhooks`], fetched page by page as the stream is read.
@@ -775,14 +784,16 @@ pub mod email {
             &self,
             query: &ListWebhooksQuery,
         ) -> rt::ItemStream<WebhookEndpoint> {
-            let request = operations::LIST_WEBHOOKS.request().checked_query(query);
+            let request = rt::Request::new(&operations::LIST_WEBHOOKS)
+                .checked_query(query);
             self.inner.paginate(request, &PAGINATION)
         }
         /// Fetches one webhook endpoint.
         ///
         /// `GET /v1/webhooks/{id}`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
         pub fn get_webhook(&self, id: &str) -> rt::Call<WebhookEndpoint> {
-            let request = operations::GET_WEBHOOK.request().path_param("id", id);
+            let request = rt::Request::new(&operations::GET_WEBHOOK)
+                .path_param("id", id);
             self.inner.call(request)
         }
         /// Changes a webhook endpoint's URL, events or status.
@@ -793,8 +804,7 @@ pub mod email {
             id: &str,
             body: &UpdateWebhookRequest,
         ) -> rt::Call<WebhookEndpoint> {
-            let request = operations::UPDATE_WEBHOOK
-                .request()
+            let request = rt::Request::new(&operations::UPDATE_WEBHOOK)
                 .path_param("id", id)
                 .checked_json(body);
             self.inner.call(request)
@@ -803,7 +813,8 @@ pub mod email {
         ///
         /// `DELETE /v1/webhooks/{id}`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
         pub fn delete_webhook(&self, id: &str) -> rt::Call<DeletedObject> {
-            let request = operations::DELETE_WEBHOOK.request().path_param("id", id);
+            let request = rt::Request::new(&operations::DELETE_WEBHOOK)
+                .path_param("id", id);
             self.inner.call(request)
         }
     }

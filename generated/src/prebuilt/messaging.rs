@@ -52,7 +52,7 @@ pub mod messaging {
         },
         timeouts: rt::TimeoutSpec {
             connect_ms: 3000,
-            attempt_ms: 60000,
+            attempt_ms: 20000,
             total_ms: None,
         },
         idempotency: Some(rt::IdempotencySpec {
@@ -316,7 +316,8 @@ pub mod messaging {
             &self,
             query: &ListResourcesQuery,
         ) -> rt::Call<Page<Resource>> {
-            let request = operations::LIST_RESOURCES.request().checked_query(query);
+            let request = rt::Request::new(&operations::LIST_RESOURCES)
+                .checked_query(query);
             self.inner.call(request)
         }
         /// Every item of every page of [`Self::list_resources`], fetched page by page as the stream is read.
@@ -324,14 +325,15 @@ pub mod messaging {
             &self,
             query: &ListResourcesQuery,
         ) -> rt::ItemStream<Resource> {
-            let request = operations::LIST_RESOURCES.request().checked_query(query);
+            let request = rt::Request::new(&operations::LIST_RESOURCES)
+                .checked_query(query);
             self.inner.paginate(request, &PAGINATION)
         }
         /// Sends one message on one channel: an SMS, a WhatsApp text, media or template, a text-to-speech call, or an Instagram text or media.
         ///
         /// `POST /v1/messages`. Retried safely with an idempotency key (one per call, or the one in `CallOptions`). *Assumed*: not shown by the seed; our design.
         pub fn send_message(&self, body: &Message) -> rt::Call<SendMessageResponse> {
-            let request = operations::SEND_MESSAGE.request().checked_json(body);
+            let request = rt::Request::new(&operations::SEND_MESSAGE).checked_json(body);
             self.inner.call(request)
         }
         /// Lists sent and received messages, newest first.
@@ -341,7 +343,8 @@ pub mod messaging {
             &self,
             query: &ListMessagesQuery,
         ) -> rt::Call<Page<MessageRecord>> {
-            let request = operations::LIST_MESSAGES.request().checked_query(query);
+            let request = rt::Request::new(&operations::LIST_MESSAGES)
+                .checked_query(query);
             self.inner.call(request)
         }
         /// Every item of every page of [`Self::list_messages`], fetched page by page as the stream is read.
@@ -349,15 +352,15 @@ pub mod messaging {
             &self,
             query: &ListMessagesQuery,
         ) -> rt::ItemStream<MessageRecord> {
-            let request = operations::LIST_MESSAGES.request().checked_query(query);
+            let request = rt::Request::new(&operations::LIST_MESSAGES)
+                .checked_query(query);
             self.inner.paginate(request, &PAGINATION)
         }
         /// Fetches one message by its UUID.
         ///
         /// `GET /v1/messages/{message_uuid}`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
         pub fn get_message(&self, message_uuid: &str) -> rt::Call<MessageRecord> {
-            let request = operations::GET_MESSAGE
-                .request()
+            let request = rt::Request::new(&operations::GET_MESSAGE)
                 .path_param("message_uuid", message_uuid);
             self.inner.call(request)
         }
@@ -369,8 +372,7 @@ pub mod messaging {
             message_uuid: &str,
             body: &UpdateMessageRequest,
         ) -> rt::Call<()> {
-            let request = operations::UPDATE_MESSAGE
-                .request()
+            let request = rt::Request::new(&operations::UPDATE_MESSAGE)
                 .path_param("message_uuid", message_uuid)
                 .json(body);
             self.inner.call_ignoring_body(request)
@@ -382,7 +384,8 @@ pub mod messaging {
             &self,
             query: &ListTemplatesQuery,
         ) -> rt::Call<Page<Template>> {
-            let request = operations::LIST_TEMPLATES.request().checked_query(query);
+            let request = rt::Request::new(&operations::LIST_TEMPLATES)
+                .checked_query(query);
             self.inner.call(request)
         }
         /// Every item of every page of [`Self::list_templates`], fetched page by page as the stream is read.
@@ -390,7 +393,8 @@ pub mod messaging {
             &self,
             query: &ListTemplatesQuery,
         ) -> rt::ItemStream<Template> {
-            let request = operations::LIST_TEMPLATES.request().checked_query(query);
+            let request = rt::Request::new(&operations::LIST_TEMPLATES)
+                .checked_query(query);
             self.inner.paginate(request, &PAGINATION)
         }
     }

@@ -67,7 +67,7 @@ pub mod realtime {
         },
         timeouts: rt::TimeoutSpec {
             connect_ms: 3000,
-            attempt_ms: 60000,
+            attempt_ms: 20000,
             total_ms: None,
         },
         idempotency: None,
@@ -160,7 +160,7 @@ pub mod realtime {
         ///
         /// **Conflict in the seed**: Sent with `Authorization: Bearer <API_KEY>` as the seed shows, although the seed's auth table gives the realtime service App ID + Key + Secret.
         pub fn get_root(&self) -> rt::Call<::serde_json::Value> {
-            let request = operations::GET_ROOT.request();
+            let request = rt::Request::new(&operations::GET_ROOT);
             self.inner.call(request)
         }
         /// Publishes an event on one or more channels.
@@ -173,8 +173,7 @@ pub mod realtime {
             &self,
             body: &TriggerEventRequest,
         ) -> rt::Call<::serde_json::Value> {
-            let request = operations::TRIGGER_EVENT
-                .request()
+            let request = rt::Request::new(&operations::TRIGGER_EVENT)
                 .path_param(
                     "app_id",
                     self.inner.credential_value("app_id").unwrap_or_default(),
@@ -189,8 +188,7 @@ pub mod realtime {
             &self,
             body: &TriggerBatchRequest,
         ) -> rt::Call<::serde_json::Value> {
-            let request = operations::TRIGGER_BATCH
-                .request()
+            let request = rt::Request::new(&operations::TRIGGER_BATCH)
                 .path_param(
                     "app_id",
                     self.inner.credential_value("app_id").unwrap_or_default(),
@@ -205,8 +203,7 @@ pub mod realtime {
             &self,
             query: &ListChannelsQuery,
         ) -> rt::Call<::serde_json::Value> {
-            let request = operations::LIST_CHANNELS
-                .request()
+            let request = rt::Request::new(&operations::LIST_CHANNELS)
                 .path_param(
                     "app_id",
                     self.inner.credential_value("app_id").unwrap_or_default(),
@@ -222,8 +219,7 @@ pub mod realtime {
             channel_name: &str,
             query: &GetChannelQuery,
         ) -> rt::Call<::serde_json::Value> {
-            let request = operations::GET_CHANNEL
-                .request()
+            let request = rt::Request::new(&operations::GET_CHANNEL)
                 .path_param(
                     "app_id",
                     self.inner.credential_value("app_id").unwrap_or_default(),
@@ -239,8 +235,7 @@ pub mod realtime {
             &self,
             channel_name: &str,
         ) -> rt::Call<::serde_json::Value> {
-            let request = operations::LIST_PRESENCE_USERS
-                .request()
+            let request = rt::Request::new(&operations::LIST_PRESENCE_USERS)
                 .path_param(
                     "app_id",
                     self.inner.credential_value("app_id").unwrap_or_default(),
@@ -255,8 +250,7 @@ pub mod realtime {
             &self,
             user_id: &str,
         ) -> rt::Call<::serde_json::Value> {
-            let request = operations::TERMINATE_USER_CONNECTIONS
-                .request()
+            let request = rt::Request::new(&operations::TERMINATE_USER_CONNECTIONS)
                 .path_param(
                     "app_id",
                     self.inner.credential_value("app_id").unwrap_or_default(),

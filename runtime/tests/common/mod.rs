@@ -369,12 +369,11 @@ pub fn email_client(server: &TestServer) -> ClientBuilder {
 }
 
 pub fn get_email(id: &str) -> Request {
-    GET_EMAIL.request().path_param("id", id)
+    tidings_runtime::Request::new(&GET_EMAIL).path_param("id", id)
 }
 
 pub fn send_email() -> Request {
-    SEND_EMAIL
-        .request()
+    tidings_runtime::Request::new(&SEND_EMAIL)
         .json(
             &serde_json::json!({"from": "a@example.com", "to": ["b@example.com"], "subject": "hi"}),
         )
@@ -382,5 +381,5 @@ pub fn send_email() -> Request {
 }
 
 pub fn cancel_email(id: &str) -> Request {
-    CANCEL_EMAIL.request().path_param("id", id)
+    tidings_runtime::Request::new(&CANCEL_EMAIL).path_param("id", id)
 }

@@ -1290,7 +1290,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Uri,
+                                    crate::server::resources::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1416,7 +1416,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1431,7 +1431,7 @@ pub mod email_server {
                                 ),
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1446,7 +1446,7 @@ pub mod email_server {
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1461,7 +1461,7 @@ pub mod email_server {
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1476,7 +1476,7 @@ pub mod email_server {
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1587,7 +1587,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1695,7 +1695,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1726,7 +1726,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1741,7 +1741,7 @@ pub mod email_server {
                                 ),
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1756,7 +1756,7 @@ pub mod email_server {
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1771,7 +1771,7 @@ pub mod email_server {
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1786,7 +1786,7 @@ pub mod email_server {
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1869,7 +1869,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1882,7 +1882,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1895,7 +1895,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2039,7 +2039,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2054,7 +2054,7 @@ pub mod email_server {
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2117,7 +2117,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2130,7 +2130,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2143,7 +2143,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2196,7 +2196,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2211,7 +2211,7 @@ pub mod email_server {
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2301,7 +2301,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2316,7 +2316,7 @@ pub mod email_server {
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2384,7 +2384,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2456,7 +2456,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2469,7 +2469,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2489,7 +2489,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2568,7 +2568,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2691,7 +2691,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2704,7 +2704,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2822,7 +2822,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2859,7 +2859,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2896,7 +2896,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2916,7 +2916,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2987,7 +2987,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Uri,
+                                    crate::server::resources::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3050,7 +3050,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3070,7 +3070,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Uri,
+                                    crate::server::resources::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3116,7 +3116,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Uri,
+                                    crate::server::resources::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3186,7 +3186,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3201,7 +3201,7 @@ pub mod email_server {
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3238,7 +3238,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3313,7 +3313,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3328,7 +3328,7 @@ pub mod email_server {
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3365,7 +3365,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3407,7 +3407,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3422,7 +3422,7 @@ pub mod email_server {
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3459,7 +3459,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3483,7 +3483,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3514,7 +3514,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3529,7 +3529,7 @@ pub mod email_server {
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3566,7 +3566,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3579,7 +3579,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3632,7 +3632,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3647,7 +3647,7 @@ pub mod email_server {
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3684,7 +3684,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3708,7 +3708,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3761,7 +3761,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3776,7 +3776,7 @@ pub mod email_server {
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3813,7 +3813,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3855,7 +3855,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3870,7 +3870,7 @@ pub mod email_server {
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3907,7 +3907,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3951,7 +3951,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Email,
+                                    crate::server::resources::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -4010,7 +4010,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -4023,7 +4023,7 @@ pub mod email_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -4111,7 +4111,7 @@ pub mod email_server {
         /// `GET /v1/resources`: lists a page of `/v1/resources`.
         pub static LIST_RESOURCES: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "list_resources",
-            kind: crate::server::resources::ResourceKind::List,
+            kind: crate::server::resources::ResourceAction::List,
             collection: "/v1/resources",
             item_param: ::core::option::Option::None,
             id_field: "id",
@@ -4124,7 +4124,7 @@ pub mod email_server {
         /// `POST /v1/emails`: creates an item in `/v1/emails`.
         pub static SEND_EMAIL: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "send_email",
-            kind: crate::server::resources::ResourceKind::Create,
+            kind: crate::server::resources::ResourceAction::Create,
             collection: "/v1/emails",
             item_param: ::core::option::Option::None,
             id_field: "id",
@@ -4135,7 +4135,7 @@ pub mod email_server {
         /// `POST /v1/emails/batch`: answers a valid response built from the body, nothing stored, at `/v1/emails/batch`.
         pub static SEND_BATCH: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "send_batch",
-            kind: crate::server::resources::ResourceKind::Action,
+            kind: crate::server::resources::ResourceAction::Action,
             collection: "/v1/emails/batch",
             item_param: ::core::option::Option::None,
             id_field: "id",
@@ -4146,7 +4146,7 @@ pub mod email_server {
         /// `GET /v1/emails`: lists a page of `/v1/emails`.
         pub static LIST_EMAILS: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "list_emails",
-            kind: crate::server::resources::ResourceKind::List,
+            kind: crate::server::resources::ResourceAction::List,
             collection: "/v1/emails",
             item_param: ::core::option::Option::None,
             id_field: "id",
@@ -4159,7 +4159,7 @@ pub mod email_server {
         /// `GET /v1/emails/{id}`: gets an item of `/v1/emails`.
         pub static GET_EMAIL: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "get_email",
-            kind: crate::server::resources::ResourceKind::Get,
+            kind: crate::server::resources::ResourceAction::Get,
             collection: "/v1/emails",
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
@@ -4170,7 +4170,7 @@ pub mod email_server {
         /// `PATCH /v1/emails/{id}`: merges the body into an item of `/v1/emails`.
         pub static RESCHEDULE_EMAIL: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "reschedule_email",
-            kind: crate::server::resources::ResourceKind::Merge,
+            kind: crate::server::resources::ResourceAction::Merge,
             collection: "/v1/emails",
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
@@ -4181,7 +4181,7 @@ pub mod email_server {
         /// `POST /v1/emails/{id}/cancel`: answers a valid response built from the body and the item it names (when stored) in `/v1/emails`.
         pub static CANCEL_EMAIL: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "cancel_email",
-            kind: crate::server::resources::ResourceKind::Action,
+            kind: crate::server::resources::ResourceAction::Action,
             collection: "/v1/emails",
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
@@ -4192,7 +4192,7 @@ pub mod email_server {
         /// `POST /v1/templates`: creates an item in `/v1/templates`.
         pub static CREATE_TEMPLATE: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "create_template",
-            kind: crate::server::resources::ResourceKind::Create,
+            kind: crate::server::resources::ResourceAction::Create,
             collection: "/v1/templates",
             item_param: ::core::option::Option::None,
             id_field: "id",
@@ -4203,7 +4203,7 @@ pub mod email_server {
         /// `GET /v1/templates`: lists a page of `/v1/templates`.
         pub static LIST_TEMPLATES: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "list_templates",
-            kind: crate::server::resources::ResourceKind::List,
+            kind: crate::server::resources::ResourceAction::List,
             collection: "/v1/templates",
             item_param: ::core::option::Option::None,
             id_field: "id",
@@ -4216,7 +4216,7 @@ pub mod email_server {
         /// `GET /v1/templates/{id}`: gets an item of `/v1/templates`.
         pub static GET_TEMPLATE: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "get_template",
-            kind: crate::server::resources::ResourceKind::Get,
+            kind: crate::server::resources::ResourceAction::Get,
             collection: "/v1/templates",
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
@@ -4227,7 +4227,7 @@ pub mod email_server {
         /// `PATCH /v1/templates/{id}`: merges the body into an item of `/v1/templates`.
         pub static UPDATE_TEMPLATE: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "update_template",
-            kind: crate::server::resources::ResourceKind::Merge,
+            kind: crate::server::resources::ResourceAction::Merge,
             collection: "/v1/templates",
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
@@ -4238,7 +4238,7 @@ pub mod email_server {
         /// `DELETE /v1/templates/{id}`: deletes an item of `/v1/templates`.
         pub static DELETE_TEMPLATE: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "delete_template",
-            kind: crate::server::resources::ResourceKind::Delete,
+            kind: crate::server::resources::ResourceAction::Delete,
             collection: "/v1/templates",
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
@@ -4249,7 +4249,7 @@ pub mod email_server {
         /// `POST /v1/templates/{id}/publish`: answers a valid response built from the body and the item it names (when stored) in `/v1/templates`.
         pub static PUBLISH_TEMPLATE: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "publish_template",
-            kind: crate::server::resources::ResourceKind::Action,
+            kind: crate::server::resources::ResourceAction::Action,
             collection: "/v1/templates",
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
@@ -4260,7 +4260,7 @@ pub mod email_server {
         /// `POST /v1/contacts`: creates an item in `/v1/contacts`.
         pub static CREATE_CONTACT: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "create_contact",
-            kind: crate::server::resources::ResourceKind::Create,
+            kind: crate::server::resources::ResourceAction::Create,
             collection: "/v1/contacts",
             item_param: ::core::option::Option::None,
             id_field: "id",
@@ -4271,7 +4271,7 @@ pub mod email_server {
         /// `PUT /v1/contacts`: answers a valid response built from the body, nothing stored, at `/v1/contacts`.
         pub static UPSERT_CONTACT: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "upsert_contact",
-            kind: crate::server::resources::ResourceKind::Action,
+            kind: crate::server::resources::ResourceAction::Action,
             collection: "/v1/contacts",
             item_param: ::core::option::Option::None,
             id_field: "id",
@@ -4282,7 +4282,7 @@ pub mod email_server {
         /// `GET /v1/contacts`: lists a page of `/v1/contacts`.
         pub static LIST_CONTACTS: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "list_contacts",
-            kind: crate::server::resources::ResourceKind::List,
+            kind: crate::server::resources::ResourceAction::List,
             collection: "/v1/contacts",
             item_param: ::core::option::Option::None,
             id_field: "id",
@@ -4295,7 +4295,7 @@ pub mod email_server {
         /// `GET /v1/contacts/{id_or_email}`: gets an item of `/v1/contacts`.
         pub static GET_CONTACT: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "get_contact",
-            kind: crate::server::resources::ResourceKind::Get,
+            kind: crate::server::resources::ResourceAction::Get,
             collection: "/v1/contacts",
             item_param: ::core::option::Option::Some("id_or_email"),
             id_field: "id",
@@ -4306,7 +4306,7 @@ pub mod email_server {
         /// `PATCH /v1/contacts/{id_or_email}`: merges the body into an item of `/v1/contacts`.
         pub static UPDATE_CONTACT: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "update_contact",
-            kind: crate::server::resources::ResourceKind::Merge,
+            kind: crate::server::resources::ResourceAction::Merge,
             collection: "/v1/contacts",
             item_param: ::core::option::Option::Some("id_or_email"),
             id_field: "id",
@@ -4317,7 +4317,7 @@ pub mod email_server {
         /// `DELETE /v1/contacts/{id_or_email}`: deletes an item of `/v1/contacts`.
         pub static DELETE_CONTACT: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "delete_contact",
-            kind: crate::server::resources::ResourceKind::Delete,
+            kind: crate::server::resources::ResourceAction::Delete,
             collection: "/v1/contacts",
             item_param: ::core::option::Option::Some("id_or_email"),
             id_field: "id",
@@ -4328,7 +4328,7 @@ pub mod email_server {
         /// `POST /v1/lists`: creates an item in `/v1/lists`.
         pub static CREATE_LIST: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "create_list",
-            kind: crate::server::resources::ResourceKind::Create,
+            kind: crate::server::resources::ResourceAction::Create,
             collection: "/v1/lists",
             item_param: ::core::option::Option::None,
             id_field: "id",
@@ -4339,7 +4339,7 @@ pub mod email_server {
         /// `GET /v1/lists`: lists a page of `/v1/lists`.
         pub static LIST_LISTS: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "list_lists",
-            kind: crate::server::resources::ResourceKind::List,
+            kind: crate::server::resources::ResourceAction::List,
             collection: "/v1/lists",
             item_param: ::core::option::Option::None,
             id_field: "id",
@@ -4352,7 +4352,7 @@ pub mod email_server {
         /// `GET /v1/lists/{id}`: gets an item of `/v1/lists`.
         pub static GET_LIST: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "get_list",
-            kind: crate::server::resources::ResourceKind::Get,
+            kind: crate::server::resources::ResourceAction::Get,
             collection: "/v1/lists",
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
@@ -4363,7 +4363,7 @@ pub mod email_server {
         /// `PATCH /v1/lists/{id}`: merges the body into an item of `/v1/lists`.
         pub static UPDATE_LIST: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "update_list",
-            kind: crate::server::resources::ResourceKind::Merge,
+            kind: crate::server::resources::ResourceAction::Merge,
             collection: "/v1/lists",
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
@@ -4374,7 +4374,7 @@ pub mod email_server {
         /// `DELETE /v1/lists/{id}`: deletes an item of `/v1/lists`.
         pub static DELETE_LIST: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "delete_list",
-            kind: crate::server::resources::ResourceKind::Delete,
+            kind: crate::server::resources::ResourceAction::Delete,
             collection: "/v1/lists",
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
@@ -4385,7 +4385,7 @@ pub mod email_server {
         /// `GET /v1/lists/{id}/contacts`: lists a page of `/v1/lists/{id}/contacts`.
         pub static LIST_LIST_CONTACTS: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "list_list_contacts",
-            kind: crate::server::resources::ResourceKind::List,
+            kind: crate::server::resources::ResourceAction::List,
             collection: "/v1/lists/{id}/contacts",
             item_param: ::core::option::Option::None,
             id_field: "id",
@@ -4398,7 +4398,7 @@ pub mod email_server {
         /// `POST /v1/lists/{id}/contacts`: creates an item in `/v1/lists/{id}/contacts`.
         pub static ADD_LIST_CONTACT: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "add_list_contact",
-            kind: crate::server::resources::ResourceKind::Create,
+            kind: crate::server::resources::ResourceAction::Create,
             collection: "/v1/lists/{id}/contacts",
             item_param: ::core::option::Option::None,
             id_field: "id",
@@ -4409,7 +4409,7 @@ pub mod email_server {
         /// `DELETE /v1/lists/{id}/contacts/{contact}`: deletes an item of `/v1/lists/{id}/contacts`.
         pub static REMOVE_LIST_CONTACT: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "remove_list_contact",
-            kind: crate::server::resources::ResourceKind::Delete,
+            kind: crate::server::resources::ResourceAction::Delete,
             collection: "/v1/lists/{id}/contacts",
             item_param: ::core::option::Option::Some("contact"),
             id_field: "id",
@@ -4418,7 +4418,7 @@ pub mod email_server {
         /// `POST /v1/suppressions`: creates an item in `/v1/suppressions`.
         pub static CREATE_SUPPRESSION: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "create_suppression",
-            kind: crate::server::resources::ResourceKind::Create,
+            kind: crate::server::resources::ResourceAction::Create,
             collection: "/v1/suppressions",
             item_param: ::core::option::Option::None,
             id_field: "email",
@@ -4429,7 +4429,7 @@ pub mod email_server {
         /// `GET /v1/suppressions`: lists a page of `/v1/suppressions`.
         pub static LIST_SUPPRESSIONS: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "list_suppressions",
-            kind: crate::server::resources::ResourceKind::List,
+            kind: crate::server::resources::ResourceAction::List,
             collection: "/v1/suppressions",
             item_param: ::core::option::Option::None,
             id_field: "email",
@@ -4442,7 +4442,7 @@ pub mod email_server {
         /// `GET /v1/suppressions/{email}`: gets an item of `/v1/suppressions`.
         pub static GET_SUPPRESSION: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "get_suppression",
-            kind: crate::server::resources::ResourceKind::Get,
+            kind: crate::server::resources::ResourceAction::Get,
             collection: "/v1/suppressions",
             item_param: ::core::option::Option::Some("email"),
             id_field: "email",
@@ -4453,7 +4453,7 @@ pub mod email_server {
         /// `DELETE /v1/suppressions/{email}`: deletes an item of `/v1/suppressions`.
         pub static DELETE_SUPPRESSION: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "delete_suppression",
-            kind: crate::server::resources::ResourceKind::Delete,
+            kind: crate::server::resources::ResourceAction::Delete,
             collection: "/v1/suppressions",
             item_param: ::core::option::Option::Some("email"),
             id_field: "id",
@@ -4464,7 +4464,7 @@ pub mod email_server {
         /// `POST /v1/webhooks`: creates an item in `/v1/webhooks`.
         pub static CREATE_WEBHOOK: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "create_webhook",
-            kind: crate::server::resources::ResourceKind::Create,
+            kind: crate::server::resources::ResourceAction::Create,
             collection: "/v1/webhooks",
             item_param: ::core::option::Option::None,
             id_field: "id",
@@ -4475,7 +4475,7 @@ pub mod email_server {
         /// `GET /v1/webhooks`: lists a page of `/v1/webhooks`.
         pub static LIST_WEBHOOKS: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "list_webhooks",
-            kind: crate::server::resources::ResourceKind::List,
+            kind: crate::server::resources::ResourceAction::List,
             collection: "/v1/webhooks",
             item_param: ::core::option::Option::None,
             id_field: "id",
@@ -4488,7 +4488,7 @@ pub mod email_server {
         /// `GET /v1/webhooks/{id}`: gets an item of `/v1/webhooks`.
         pub static GET_WEBHOOK: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "get_webhook",
-            kind: crate::server::resources::ResourceKind::Get,
+            kind: crate::server::resources::ResourceAction::Get,
             collection: "/v1/webhooks",
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
@@ -4499,7 +4499,7 @@ pub mod email_server {
         /// `PATCH /v1/webhooks/{id}`: merges the body into an item of `/v1/webhooks`.
         pub static UPDATE_WEBHOOK: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "update_webhook",
-            kind: crate::server::resources::ResourceKind::Merge,
+            kind: crate::server::resources::ResourceAction::Merge,
             collection: "/v1/webhooks",
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
@@ -4510,7 +4510,7 @@ pub mod email_server {
         /// `DELETE /v1/webhooks/{id}`: deletes an item of `/v1/webhooks`.
         pub static DELETE_WEBHOOK: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "delete_webhook",
-            kind: crate::server::resources::ResourceKind::Delete,
+            kind: crate::server::resources::ResourceAction::Delete,
             collection: "/v1/webhooks",
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",

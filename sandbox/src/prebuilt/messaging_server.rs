@@ -405,7 +405,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::E164,
+                                    crate::server::resources::Format::E164,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -440,7 +440,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Uri,
+                                    crate::server::resources::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -508,7 +508,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Uuid,
+                                    crate::server::resources::Format::Uuid,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -528,7 +528,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::E164,
+                                    crate::server::resources::Format::E164,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -541,7 +541,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::E164,
+                                    crate::server::resources::Format::E164,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -576,7 +576,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Uri,
+                                    crate::server::resources::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -620,7 +620,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::E164,
+                                    crate::server::resources::Format::E164,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -633,7 +633,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::E164,
+                                    crate::server::resources::Format::E164,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -670,7 +670,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Uri,
+                                    crate::server::resources::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -714,7 +714,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::E164,
+                                    crate::server::resources::Format::E164,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -727,7 +727,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::E164,
+                                    crate::server::resources::Format::E164,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -764,7 +764,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Uri,
+                                    crate::server::resources::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -808,7 +808,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::E164,
+                                    crate::server::resources::Format::E164,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -821,7 +821,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::E164,
+                                    crate::server::resources::Format::E164,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -858,7 +858,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Uri,
+                                    crate::server::resources::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -902,7 +902,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::E164,
+                                    crate::server::resources::Format::E164,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -915,7 +915,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::E164,
+                                    crate::server::resources::Format::E164,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -952,7 +952,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Uri,
+                                    crate::server::resources::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -996,7 +996,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::E164,
+                                    crate::server::resources::Format::E164,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1009,7 +1009,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::E164,
+                                    crate::server::resources::Format::E164,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1046,7 +1046,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Uri,
+                                    crate::server::resources::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1077,7 +1077,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Uri,
+                                    crate::server::resources::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1108,7 +1108,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Uri,
+                                    crate::server::resources::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1128,7 +1128,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Uri,
+                                    crate::server::resources::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1159,7 +1159,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Uri,
+                                    crate::server::resources::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1418,7 +1418,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Uri,
+                                    crate::server::resources::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1449,7 +1449,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::E164,
+                                    crate::server::resources::Format::E164,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1462,7 +1462,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::E164,
+                                    crate::server::resources::Format::E164,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1510,7 +1510,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Uri,
+                                    crate::server::resources::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1638,7 +1638,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Uri,
+                                    crate::server::resources::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1715,7 +1715,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Uri,
+                                    crate::server::resources::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1792,7 +1792,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Uri,
+                                    crate::server::resources::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1869,7 +1869,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Uri,
+                                    crate::server::resources::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1946,7 +1946,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Uri,
+                                    crate::server::resources::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1979,7 +1979,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Uri,
+                                    crate::server::resources::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1999,7 +1999,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Uuid,
+                                    crate::server::resources::Format::Uuid,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2030,7 +2030,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Uuid,
+                                    crate::server::resources::Format::Uuid,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2135,7 +2135,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2148,7 +2148,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2288,7 +2288,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2337,7 +2337,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Uuid,
+                                    crate::server::resources::Format::Uuid,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2383,7 +2383,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2551,7 +2551,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Uuid,
+                                    crate::server::resources::Format::Uuid,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2610,7 +2610,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::DateTime,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Rfc3339,
+                                    crate::server::resources::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2735,7 +2735,7 @@ pub mod messaging_server {
                                 ty: crate::server::resources::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::FormatSchema::Uuid,
+                                    crate::server::resources::Format::Uuid,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2758,7 +2758,7 @@ pub mod messaging_server {
         /// `GET /v1/resources`: lists a page of `/v1/resources`.
         pub static LIST_RESOURCES: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "list_resources",
-            kind: crate::server::resources::ResourceKind::List,
+            kind: crate::server::resources::ResourceAction::List,
             collection: "/v1/resources",
             item_param: ::core::option::Option::None,
             id_field: "id",
@@ -2771,7 +2771,7 @@ pub mod messaging_server {
         /// `POST /v1/messages`: creates an item in `/v1/messages`.
         pub static SEND_MESSAGE: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "send_message",
-            kind: crate::server::resources::ResourceKind::Create,
+            kind: crate::server::resources::ResourceAction::Create,
             collection: "/v1/messages",
             item_param: ::core::option::Option::None,
             id_field: "message_uuid",
@@ -2782,7 +2782,7 @@ pub mod messaging_server {
         /// `GET /v1/messages`: lists a page of `/v1/messages`.
         pub static LIST_MESSAGES: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "list_messages",
-            kind: crate::server::resources::ResourceKind::List,
+            kind: crate::server::resources::ResourceAction::List,
             collection: "/v1/messages",
             item_param: ::core::option::Option::None,
             id_field: "message_uuid",
@@ -2795,7 +2795,7 @@ pub mod messaging_server {
         /// `GET /v1/messages/{message_uuid}`: gets an item of `/v1/messages`.
         pub static GET_MESSAGE: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "get_message",
-            kind: crate::server::resources::ResourceKind::Get,
+            kind: crate::server::resources::ResourceAction::Get,
             collection: "/v1/messages",
             item_param: ::core::option::Option::Some("message_uuid"),
             id_field: "message_uuid",
@@ -2806,7 +2806,7 @@ pub mod messaging_server {
         /// `PATCH /v1/messages/{message_uuid}`: merges the body into an item of `/v1/messages`.
         pub static UPDATE_MESSAGE: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "update_message",
-            kind: crate::server::resources::ResourceKind::Merge,
+            kind: crate::server::resources::ResourceAction::Merge,
             collection: "/v1/messages",
             item_param: ::core::option::Option::Some("message_uuid"),
             id_field: "id",
@@ -2815,7 +2815,7 @@ pub mod messaging_server {
         /// `GET /v1/templates`: lists a page of `/v1/templates`.
         pub static LIST_TEMPLATES: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "list_templates",
-            kind: crate::server::resources::ResourceKind::List,
+            kind: crate::server::resources::ResourceAction::List,
             collection: "/v1/templates",
             item_param: ::core::option::Option::None,
             id_field: "id",

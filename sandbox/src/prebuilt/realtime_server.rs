@@ -934,7 +934,7 @@ pub mod realtime_server {
         /// `GET /`: answers a valid response built from the body, nothing stored, at `/`.
         pub static GET_ROOT: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "get_root",
-            kind: crate::server::resources::ResourceKind::Action,
+            kind: crate::server::resources::ResourceAction::Action,
             collection: "/",
             item_param: ::core::option::Option::None,
             id_field: "id",
@@ -945,7 +945,7 @@ pub mod realtime_server {
         /// `POST /apps/{app_id}/events`: answers a valid response built from the body and the item it names (when stored) in `/apps`.
         pub static TRIGGER_EVENT: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "trigger_event",
-            kind: crate::server::resources::ResourceKind::Action,
+            kind: crate::server::resources::ResourceAction::Action,
             collection: "/apps",
             item_param: ::core::option::Option::Some("app_id"),
             id_field: "id",
@@ -956,7 +956,7 @@ pub mod realtime_server {
         /// `POST /apps/{app_id}/batch_events`: answers a valid response built from the body and the item it names (when stored) in `/apps`.
         pub static TRIGGER_BATCH: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "trigger_batch",
-            kind: crate::server::resources::ResourceKind::Action,
+            kind: crate::server::resources::ResourceAction::Action,
             collection: "/apps",
             item_param: ::core::option::Option::Some("app_id"),
             id_field: "id",
@@ -967,7 +967,7 @@ pub mod realtime_server {
         /// `GET /apps/{app_id}/channels`: answers a valid response built from the body and the item it names (when stored) in `/apps`.
         pub static LIST_CHANNELS: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "list_channels",
-            kind: crate::server::resources::ResourceKind::Action,
+            kind: crate::server::resources::ResourceAction::Action,
             collection: "/apps",
             item_param: ::core::option::Option::Some("app_id"),
             id_field: "id",
@@ -978,7 +978,7 @@ pub mod realtime_server {
         /// `GET /apps/{app_id}/channels/{channel_name}`: gets an item of `/apps/{app_id}/channels`.
         pub static GET_CHANNEL: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "get_channel",
-            kind: crate::server::resources::ResourceKind::Get,
+            kind: crate::server::resources::ResourceAction::Get,
             collection: "/apps/{app_id}/channels",
             item_param: ::core::option::Option::Some("channel_name"),
             id_field: "id",
@@ -989,7 +989,7 @@ pub mod realtime_server {
         /// `GET /apps/{app_id}/channels/{channel_name}/users`: answers a valid response built from the body and the item it names (when stored) in `/apps/{app_id}/channels`.
         pub static LIST_PRESENCE_USERS: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "list_presence_users",
-            kind: crate::server::resources::ResourceKind::Action,
+            kind: crate::server::resources::ResourceAction::Action,
             collection: "/apps/{app_id}/channels",
             item_param: ::core::option::Option::Some("channel_name"),
             id_field: "id",
@@ -1000,7 +1000,7 @@ pub mod realtime_server {
         /// `POST /apps/{app_id}/users/{user_id}/terminate_connections`: answers a valid response built from the body and the item it names (when stored) in `/apps/{app_id}/users`.
         pub static TERMINATE_USER_CONNECTIONS: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
             name: "terminate_user_connections",
-            kind: crate::server::resources::ResourceKind::Action,
+            kind: crate::server::resources::ResourceAction::Action,
             collection: "/apps/{app_id}/users",
             item_param: ::core::option::Option::Some("user_id"),
             id_field: "id",

@@ -77,7 +77,7 @@ pub(crate) fn verify_request(
         })
         .cloned()
         .collect();
-    let Ok(method) = Method::from_bytes(method.as_bytes()) else {
+    let Some(method) = Method::from_name(method) else {
         return Err(format!("unsupported method `{method}`"));
     };
     let signer = PusherSigner::new(key, secret.clone());

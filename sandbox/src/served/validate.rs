@@ -8,7 +8,7 @@
 use serde_json::Value;
 
 use crate::server::ServerError;
-use crate::server::resources::{FieldSchema, FormatSchema, ServiceSchema, ShapeSchema, TySchema};
+use crate::server::resources::{FieldSchema, ServiceSchema, ShapeSchema, TySchema};
 
 /// Checks `value` against `ty`; `at` is the dot path of `value` (empty for the body itself).
 pub fn check(
@@ -174,9 +174,9 @@ fn field(
             return fail(format!("must be at most {max} characters long"));
         }
         if let Some(format) = f.format
-            && !fits(format, text)
+            && !tidings_runtime::validate::matches(format, text)
         {
-            return fail(format!("is not a valid {}", format_name(format)));
+            return fail(format!("must be {}", format.describe()));
         }
     }
     if let (Some(min), Some(items)) = (f.min_items, value.as_array())
@@ -195,39 +195,11 @@ fn field(
     Ok(())
 }
 
-fn format_name(format: FormatSchema) -> &'static str {
-    match format {
-        FormatSchema::Email => "email address",
-        FormatSchema::E164 => "E.164 phone number",
-        FormatSchema::Rfc3339 => "RFC 3339 date and time",
-        FormatSchema::Uri => "URI",
-        FormatSchema::Uuid => "UUID",
-    }
-}
-
-fn fits(format: FormatSchema, text: &str) -> bool {
-    match format {
-        FormatSchema::Email => {
-            text.rsplit_once('@')
-                .is_some_and(|(local, domain)| !local.is_empty() && domain.contains('.'))
-                && !text.chars().any(char::is_whitespace)
-        }
-        FormatSchema::E164 => {
-            let digits = text.strip_prefix('+').unwrap_or("");
-            (2..=15).contains(&digits.len())
-                && digits.bytes().all(|b| b.is_ascii_digit())
-                && !digits.starts_with('0')
-        }
-        FormatSchema::Rfc3339 => tidings_runtime::dates::rfc3339_to_unix(text).is_some(),
-        FormatSchema::Uri => url::Url::parse(text).is_ok(),
-        FormatSchema::Uuid => uuid::Uuid::parse_str(text).is_ok(),
-    }
-}
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::server::resources::{FieldSchema, TypeSchema};
+    use crate::server::resources::{FieldSchema, Format, TypeSchema};
     use serde_json::json;
 
     const FIELDS: &[FieldSchema] = &[
@@ -235,7 +207,7 @@ mod tests {
             name: "to",
             ty: TySchema::String,
             required: true,
-            format: Some(FormatSchema::E164),
+            format: Some(Format::E164),
             min_len: None,
             max_len: None,
             min_items: None,

@@ -16,7 +16,7 @@ use tidings_codegen::model::{
 use tidings_runtime as rt;
 
 use crate::server::resources::{
-    FieldSchema, FormatSchema, PageSchema, ResourceKind, ResourceOp, ServiceSchema, ShapeSchema,
+    FieldSchema, Format, PageSchema, ResourceOp, ServiceSchema, ShapeSchema,
     TySchema, TypeSchema,
 };
 
@@ -198,6 +198,7 @@ pub fn operation_spec(op: &OperationInfo) -> rt::OperationSpec {
     let (name, path) = (leak(&op.name), leak(&op.path));
     let base = match op.method {
         SpecMethod::Get => rt::OperationSpec::get(name, path),
+        SpecMethod::Head => rt::OperationSpec::head(name, path),
         SpecMethod::Post => rt::OperationSpec::post(name, path),
         SpecMethod::Put => rt::OperationSpec::put(name, path),
         SpecMethod::Patch => rt::OperationSpec::patch(name, path),
@@ -290,16 +291,15 @@ pub fn ty_schema(ty: &Ty) -> TySchema {
     }
 }
 
-fn format_schema(f: &FieldInfo) -> Option<FormatSchema> {
-    use tidings_codegen::model::Format;
-    match f.format.as_ref()? {
-        Format::Email => Some(FormatSchema::Email),
-        Format::E164 => Some(FormatSchema::E164),
-        Format::Rfc3339 => Some(FormatSchema::Rfc3339),
-        Format::Uri => Some(FormatSchema::Uri),
-        Format::Uuid => Some(FormatSchema::Uuid),
-        _ => None,
-    }
+/// The field's format as the store checks it: the string formats the generated servers'
+/// tables carry (a `datetime`'s wire encoding is not a string format).
+fn format_schema(f: &FieldInfo) -> Option<Format> {
+    f.format.filter(|format| {
+        matches!(
+            format,
+            Format::Email | Format::E164 | Format::Rfc3339 | Format::Uri | Format::Uuid
+        )
+    })
 }
 
 fn field_schema(f: &FieldInfo) -> FieldSchema {
@@ -410,13 +410,13 @@ pub fn resource_op(service: &Service, op: &OperationInfo) -> ResourceOp {
     ResourceOp {
         name: leak(&op.name),
         kind: match shape.kind {
-            ResourceAction::Create => ResourceKind::Create,
-            ResourceAction::List => ResourceKind::List,
-            ResourceAction::Get => ResourceKind::Get,
-            ResourceAction::Merge => ResourceKind::Merge,
-            ResourceAction::Replace => ResourceKind::Replace,
-            ResourceAction::Delete => ResourceKind::Delete,
-            ResourceAction::Action => ResourceKind::Action,
+            ResourceAction::Create => ResourceAction::Create,
+            ResourceAction::List => ResourceAction::List,
+            ResourceAction::Get => ResourceAction::Get,
+            ResourceAction::Merge => ResourceAction::Merge,
+            ResourceAction::Replace => ResourceAction::Replace,
+            ResourceAction::Delete => ResourceAction::Delete,
+            ResourceAction::Action => ResourceAction::Action,
         },
         collection: leak(&shape.collection),
         item_param: leak_opt(shape.item_param.as_deref()),

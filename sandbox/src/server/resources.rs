@@ -16,6 +16,11 @@ use serde_json::{Map, Value};
 
 use super::{PageRequest, ServerError, now_rfc3339, paginate};
 
+pub use tidings_spec::{
+    FieldSchema, Format, PageSchema, ResourceAction, ResourceOp, ServiceSchema, ShapeSchema,
+    TySchema, TypeSchema,
+};
+
 /// Items one collection keeps when [`ResourceLimits`] gives no other number.
 pub const DEFAULT_MAX_ITEMS_PER_COLLECTION: usize = 1_000;
 /// Collections (one per concrete collection path, so one per parent of a nested collection)
@@ -27,168 +32,6 @@ pub const DEFAULT_MAX_STORED_BYTES: usize = 64 * 1024 * 1024;
 const MAX_FILL_DEPTH: usize = 16;
 /// Items fill makes up for a list with `min_items` (a larger minimum is capped here).
 const MAX_FILL_ITEMS: u64 = 16;
-
-/// A spec type expression, as the generator writes it into the schema table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TySchema {
-    /// `string`
-    String,
-    /// `integer`
-    Integer,
-    /// `number`
-    Number,
-    /// `boolean`
-    Boolean,
-    /// `datetime` (RFC 3339 text)
-    DateTime,
-    /// `date` (`YYYY-MM-DD`)
-    Date,
-    /// `json`: any value.
-    Json,
-    /// A named type of the service.
-    Named(&'static str),
-    /// `list<T>`
-    List(&'static TySchema),
-    /// `map<T>`
-    Map(&'static TySchema),
-    /// `page<T>`
-    Page(&'static TySchema),
-}
-
-/// A string format the spec names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FormatSchema {
-    /// An email address.
-    Email,
-    /// An E.164 phone number.
-    E164,
-    /// An RFC 3339 timestamp.
-    Rfc3339,
-    /// A URI.
-    Uri,
-    /// A UUID.
-    Uuid,
-}
-
-/// One field of an object type.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct FieldSchema {
-    /// Wire name.
-    pub name: &'static str,
-    /// Type.
-    pub ty: TySchema,
-    /// Must be present.
-    pub required: bool,
-    /// String format.
-    pub format: Option<FormatSchema>,
-    /// Shortest string, in characters.
-    pub min_len: Option<u64>,
-    /// Longest string, in characters.
-    pub max_len: Option<u64>,
-    /// Fewest items.
-    pub min_items: Option<u64>,
-    /// Smallest number.
-    pub min: Option<f64>,
-    /// Largest number.
-    pub max: Option<f64>,
-}
-
-/// The shape of a named type.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum ShapeSchema {
-    /// An object and its fields.
-    Object(&'static [FieldSchema]),
-    /// An enum and its wire values.
-    Enum(&'static [&'static str]),
-    /// A tagged union.
-    Union {
-        /// The tag field.
-        tag: &'static str,
-        /// The field with the content, when it does not sit beside the tag.
-        content: Option<&'static str>,
-        /// Each variant's tag value and content type.
-        variants: &'static [(&'static str, Option<&'static str>)],
-    },
-    /// An untagged union: the named types of its variants, in the order they are tried.
-    Untagged(&'static [&'static str]),
-}
-
-/// A named type of the service.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct TypeSchema {
-    /// Its name.
-    pub name: &'static str,
-    /// Its shape.
-    pub shape: ShapeSchema,
-}
-
-/// The service's cursor pagination (today's style: the cursor is an item's id).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PageSchema {
-    /// Query parameter with the page size.
-    pub limit_param: &'static str,
-    /// Query parameter asking for items after a cursor.
-    pub after_param: &'static str,
-    /// Query parameter asking for items before a cursor.
-    pub before_param: Option<&'static str>,
-    /// Page field holding the items.
-    pub items_field: &'static str,
-    /// Page field saying whether more follow.
-    pub has_more_field: &'static str,
-}
-
-/// Everything the default behaviour knows about one service's types.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ServiceSchema {
-    /// Named types.
-    pub types: &'static [TypeSchema],
-    /// Pagination, when the service pages.
-    pub page: Option<PageSchema>,
-}
-
-impl ServiceSchema {
-    fn named(&self, name: &str) -> Option<&'static TypeSchema> {
-        self.types.iter().find(|t| t.name == name)
-    }
-}
-
-/// What an operation does to its collection, as the generator reads it from method and path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ResourceKind {
-    /// `POST` on a collection: a new item with a fresh id.
-    Create,
-    /// `GET` on a collection: one page of its items.
-    List,
-    /// `GET` on an item.
-    Get,
-    /// `PATCH` (or `POST`) on an item: body fields merged in (`null` removes one).
-    Merge,
-    /// `PUT` on an item: replaced by the body, created when absent.
-    Replace,
-    /// `DELETE` on an item.
-    Delete,
-    /// Anything else (`POST /{id}/cancel`, a singleton `GET`): a valid response built from the
-    /// item the path names (when the store has it) and the body, nothing stored.
-    Action,
-}
-
-/// One operation's default behaviour.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ResourceOp {
-    /// Operation name.
-    pub name: &'static str,
-    /// What it does.
-    pub kind: ResourceKind,
-    /// Path template of its collection (`/v1/lists/{id}/contacts`); path parameters in it
-    /// are replaced by the request's values, so nested collections are kept per parent.
-    pub collection: &'static str,
-    /// The path parameter naming the item, for item operations and actions on an item.
-    pub item_param: Option<&'static str>,
-    /// The response field that carries an item's id (`id`).
-    pub id_field: &'static str,
-    /// The success body's type; `None` for an empty answer.
-    pub response: Option<TySchema>,
-}
 
 /// Bounds of a [`Resources`] store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -299,7 +142,7 @@ impl Resources {
         };
         let mut state = self.lock();
         let found = match op.kind {
-            ResourceKind::Create => {
+            ResourceAction::Create => {
                 state.next_id += 1;
                 let id = make_id(schema, op, state.next_id);
                 let mut value = body;
@@ -308,7 +151,7 @@ impl Resources {
                 self.insert(&mut state, &collection, id, value.clone(), false)?;
                 Some(value)
             }
-            ResourceKind::List => {
+            ResourceAction::List => {
                 let items = state
                     .collections
                     .get(&collection)
@@ -316,8 +159,8 @@ impl Resources {
                     .unwrap_or_default();
                 return page_of(schema, op, items, &call.query);
             }
-            ResourceKind::Get => Some(find(&state, &collection, item_id, op)?.value.clone()),
-            ResourceKind::Merge => {
+            ResourceAction::Get => Some(find(&state, &collection, item_id, op)?.value.clone()),
+            ResourceAction::Merge => {
                 let id = item_id.unwrap_or_default().to_owned();
                 let mut value = find(&state, &collection, item_id, op)?.value.clone();
                 for (key, v) in body {
@@ -331,7 +174,7 @@ impl Resources {
                 self.insert(&mut state, &collection, id, value.clone(), true)?;
                 Some(value)
             }
-            ResourceKind::Replace => {
+            ResourceAction::Replace => {
                 let id = item_id.unwrap_or_default().to_owned();
                 let mut value = body;
                 value.insert(op.id_field.to_owned(), Value::String(id.clone()));
@@ -339,13 +182,13 @@ impl Resources {
                 self.insert(&mut state, &collection, id, value.clone(), true)?;
                 Some(value)
             }
-            ResourceKind::Delete => {
+            ResourceAction::Delete => {
                 let removed = remove(&mut state, &collection, item_id, op)?;
                 let mut value = removed.value;
                 value.insert("deleted".to_owned(), Value::Bool(true));
                 Some(value)
             }
-            ResourceKind::Action => {
+            ResourceAction::Action => {
                 let mut value = item_id
                     .and_then(|id| {
                         state
@@ -479,7 +322,7 @@ fn make_id(schema: &ServiceSchema, op: &ResourceOp, n: u64) -> String {
         .and_then(|ty| object_fields(schema, ty))
         .and_then(|fields| fields.iter().find(|f| f.name == op.id_field));
     match id_field.and_then(|f| f.format) {
-        Some(FormatSchema::Uuid) => format!("00000000-0000-4000-8000-{n:012x}"),
+        Some(Format::Uuid) => format!("00000000-0000-4000-8000-{n:012x}"),
         _ => format!("res_{n:08}"),
     }
 }
@@ -740,11 +583,11 @@ fn bounds(field: Option<&FieldSchema>) -> (f64, f64) {
 fn sample_string(ty: &TySchema, field: Option<&FieldSchema>) -> String {
     let format = field.and_then(|f| f.format);
     let base = match (ty, format) {
-        (TySchema::DateTime, _) | (_, Some(FormatSchema::Rfc3339)) => return now_rfc3339(),
-        (_, Some(FormatSchema::Email)) => return "sample@example.com".to_owned(),
-        (_, Some(FormatSchema::E164)) => return "+15555550100".to_owned(),
-        (_, Some(FormatSchema::Uri)) => return "https://example.com/".to_owned(),
-        (_, Some(FormatSchema::Uuid)) => {
+        (TySchema::DateTime, _) | (_, Some(Format::Rfc3339)) => return now_rfc3339(),
+        (_, Some(Format::Email)) => return "sample@example.com".to_owned(),
+        (_, Some(Format::E164)) => return "+15555550100".to_owned(),
+        (_, Some(Format::Uri)) => return "https://example.com/".to_owned(),
+        (_, Some(Format::Uuid)) => {
             return "00000000-0000-4000-8000-000000000000".to_owned();
         }
         _ => field.map_or("sample", |f| f.name),
@@ -888,7 +731,7 @@ mod tests {
             ..field("name", TySchema::String, true)
         },
         FieldSchema {
-            format: Some(FormatSchema::Email),
+            format: Some(Format::Email),
             ..field("owner", TySchema::String, true)
         },
         field("status", TySchema::Named("Status"), true),
@@ -930,14 +773,14 @@ mod tests {
         }),
     };
 
-    fn op(kind: ResourceKind, item: bool) -> ResourceOp {
+    fn op(kind: ResourceAction, item: bool) -> ResourceOp {
         ResourceOp {
             name: "op",
             kind,
             collection: "/v1/domains",
             item_param: item.then_some("id"),
             id_field: "id",
-            response: Some(if kind == ResourceKind::List {
+            response: Some(if kind == ResourceAction::List {
                 TySchema::Page(&TySchema::Named("Domain"))
             } else {
                 TySchema::Named("Domain")
@@ -959,7 +802,7 @@ mod tests {
         let created = store
             .serve(
                 &SCHEMA,
-                &op(ResourceKind::Create, false),
+                &op(ResourceAction::Create, false),
                 &call(None, Value::Null, json!({"count": 2})),
             )
             .unwrap();
@@ -974,7 +817,7 @@ mod tests {
     #[test]
     fn created_items_come_back_from_get_list_merge_and_delete() {
         let store = Resources::default();
-        let create = op(ResourceKind::Create, false);
+        let create = op(ResourceAction::Create, false);
         let a = store
             .serve(
                 &SCHEMA,
@@ -993,12 +836,12 @@ mod tests {
         let got = store
             .serve(
                 &SCHEMA,
-                &op(ResourceKind::Get, true),
+                &op(ResourceAction::Get, true),
                 &call(Some(a_id), Value::Null, Value::Null),
             )
             .unwrap();
         assert_eq!(got, a);
-        let list = op(ResourceKind::List, false);
+        let list = op(ResourceAction::List, false);
         let page = store
             .serve(
                 &SCHEMA,
@@ -1020,7 +863,7 @@ mod tests {
         let merged = store
             .serve(
                 &SCHEMA,
-                &op(ResourceKind::Merge, true),
+                &op(ResourceAction::Merge, true),
                 &call(Some(a_id), Value::Null, json!({"status": "verified"})),
             )
             .unwrap();
@@ -1031,14 +874,14 @@ mod tests {
         store
             .serve(
                 &SCHEMA,
-                &op(ResourceKind::Delete, true),
+                &op(ResourceAction::Delete, true),
                 &call(Some(a_id), Value::Null, Value::Null),
             )
             .unwrap();
         let gone = store
             .serve(
                 &SCHEMA,
-                &op(ResourceKind::Get, true),
+                &op(ResourceAction::Get, true),
                 &call(Some(a_id), Value::Null, Value::Null),
             )
             .unwrap_err();
@@ -1052,7 +895,7 @@ mod tests {
             max_items_per_collection: 2,
             ..ResourceLimits::default()
         });
-        let create = op(ResourceKind::Create, false);
+        let create = op(ResourceAction::Create, false);
         for _ in 0..2 {
             store
                 .serve(&SCHEMA, &create, &call(None, Value::Null, json!({})))
@@ -1076,7 +919,7 @@ mod tests {
             max_stored_bytes: 300,
             ..ResourceLimits::default()
         });
-        let create = op(ResourceKind::Create, false);
+        let create = op(ResourceAction::Create, false);
         let big = json!({"name": "x".repeat(400)});
         let err = store
             .serve(&SCHEMA, &create, &call(None, Value::Null, big))
@@ -1112,12 +955,12 @@ mod tests {
         let a = store
             .serve(
                 &SCHEMA,
-                &op(ResourceKind::Create, false),
+                &op(ResourceAction::Create, false),
                 &call(None, Value::Null, json!({"name": "kept.example"})),
             )
             .unwrap();
         let id = a["id"].as_str().unwrap();
-        let action = op(ResourceKind::Action, true);
+        let action = op(ResourceAction::Action, true);
         let answer = store
             .serve(&SCHEMA, &action, &call(Some(id), Value::Null, Value::Null))
             .unwrap();

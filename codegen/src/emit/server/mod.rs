@@ -445,6 +445,7 @@ fn routes(service: &Service, support: &TokenStream) -> (TokenStream, TokenStream
             };
             let method = match method {
                 Method::Get => quote!(get),
+                Method::Head => quote!(head),
                 Method::Post => quote!(post),
                 Method::Put => quote!(put),
                 Method::Patch => quote!(patch),
@@ -614,7 +615,7 @@ fn defaults_module(service: &Service, paths: &Paths) -> TokenStream {
             #doc
             pub static #op_static: #r::ResourceOp = #r::ResourceOp {
                 name: #name,
-                kind: #r::ResourceKind::#kind,
+                kind: #r::ResourceAction::#kind,
                 collection: #collection,
                 item_param: #item,
                 id_field: #id_field,
@@ -708,7 +709,7 @@ fn field_schema(f: &FieldInfo, r: &TokenStream) -> TokenStream {
     .find(|(known, _)| f.format.as_ref() == Some(known))
     .map_or_else(
         || quote!(::core::option::Option::None),
-        |(_, id)| quote!(::core::option::Option::Some(#r::FormatSchema::#id)),
+        |(_, id)| quote!(::core::option::Option::Some(#r::Format::#id)),
     );
     let c = &f.constraints;
     let (min_len, max_len, min_items) = (

@@ -1,6 +1,7 @@
 //! The task behind a [`super::Connection`]: connect, wait for `connection_established`,
 //! (re)subscribe, read frames, ping when silent, and reconnect as the close code says.
 
+use crate::realtime::WebSocketRules;
 use std::sync::Arc;
 use std::time::Duration;
 

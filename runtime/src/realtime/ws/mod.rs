@@ -19,6 +19,7 @@
 mod connection;
 mod socket;
 
+use crate::realtime::WebSocketRules;
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};

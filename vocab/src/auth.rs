@@ -1,0 +1,86 @@
+//! How requests are authenticated.
+
+/// How a request is authenticated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AuthScheme {
+    /// `Authorization: Bearer <credential>`
+    Bearer {
+        /// Credential name.
+        credential: &'static str,
+    },
+    /// `<header>: <prefix><credential>`
+    Header {
+        /// Header name.
+        header: &'static str,
+        /// Credential name.
+        credential: &'static str,
+        /// Text before the credential, e.g. `"App "` for `Authorization: App <key>`.
+        prefix: Option<&'static str>,
+    },
+    /// `?<param>=<credential>` (only when the caller opts in; keys in URLs leak into logs).
+    Query {
+        /// Query parameter name.
+        param: &'static str,
+        /// Credential name.
+        credential: &'static str,
+    },
+    /// A request-signing scheme implemented in the runtime.
+    Signature {
+        /// Which scheme, with the names of the credentials it uses.
+        scheme: SigningScheme,
+    },
+    /// HTTP Basic (RFC 7617): `Authorization: Basic base64(<username>:<password>)`.
+    Basic {
+        /// Credential sent as the user name (an account id, or the key itself).
+        username: &'static str,
+        /// Credential sent as the password; `None` sends an empty password (key-as-username).
+        password: Option<&'static str>,
+    },
+    /// Credentials as top-level fields of the request body (a JSON object, or a
+    /// `application/x-www-form-urlencoded` form), all sent together.
+    Body {
+        /// `(body field, credential name)` pairs, e.g. `[("api_key", "api_key"),
+        /// ("api_secret", "api_secret")]`; never empty in a checked spec.
+        fields: &'static [(&'static str, &'static str)],
+    },
+    /// A token the application mints (a signed JWT ...), sent as `<header>: <prefix><token>`.
+    /// The minter is registered on the builder under `minter`
+    /// (the runtime's `ClientBuilder::token_minter`) and asked once per attempt.
+    Minted {
+        /// The name the minter is registered under, e.g. `"jwt"`.
+        minter: &'static str,
+        /// Header name, e.g. `"Authorization"`.
+        header: &'static str,
+        /// Text before the token, e.g. `"Bearer "`.
+        prefix: Option<&'static str>,
+    },
+    /// OAuth 2.0 client credentials (RFC 6749 section 4.4): an access token fetched from
+    /// `token_url` with the client id and secret (HTTP Basic), sent as
+    /// `Authorization: Bearer <token>`; cached per client (clones share it), fetched again
+    /// shortly before it expires and after a 401 (the call then tries once more). See
+    /// the runtime's `oauth2` module.
+    OAuth2ClientCredentials {
+        /// The token endpoint: an absolute URL, or a path resolved against the base URL.
+        token_url: &'static str,
+        /// Credential holding the client id.
+        client_id: &'static str,
+        /// Credential holding the client secret.
+        client_secret: &'static str,
+        /// Scopes asked for (`scope`, space-separated); empty: none asked.
+        scopes: &'static [&'static str],
+    },
+}
+
+/// Request-signing schemes implemented by the runtime (the runtime's `sign` module).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SigningScheme {
+    /// Pusher Channels HTTP API signing, `auth_version=1.0`. Fields are credential names.
+    PusherHmacSha256 {
+        /// Credential holding the app id (not secret).
+        app_id: &'static str,
+        /// Credential holding the app key (not secret; sent as `auth_key`).
+        key: &'static str,
+        /// Credential holding the app secret.
+        secret: &'static str,
+    },
+}

@@ -1,0 +1,279 @@
+//! One operation of a service: method, path, retry class, body encoding, and how its answer is
+//! read.
+
+use crate::AuthScheme;
+
+/// An HTTP method an operation uses.
+///
+/// ```
+/// use tidings_spec::Method;
+///
+/// assert_eq!(Method::Patch.as_str(), "PATCH");
+/// assert!(Method::Put.is_idempotent() && !Method::Post.is_idempotent());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "UPPERCASE"))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum Method {
+    /// `GET`
+    Get,
+    /// `HEAD`
+    Head,
+    /// `POST`
+    Post,
+    /// `PUT`
+    Put,
+    /// `PATCH`
+    Patch,
+    /// `DELETE`
+    Delete,
+}
+
+impl Method {
+    /// Its upper-case name, as sent.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Head => "HEAD",
+            Method::Post => "POST",
+            Method::Put => "PUT",
+            Method::Patch => "PATCH",
+            Method::Delete => "DELETE",
+        }
+    }
+
+    /// The method named `name` (upper case, as sent: `"GET"`).
+    pub fn from_name(name: &str) -> Option<Method> {
+        [
+            Method::Get,
+            Method::Head,
+            Method::Post,
+            Method::Put,
+            Method::Patch,
+            Method::Delete,
+        ]
+        .into_iter()
+        .find(|m| m.as_str() == name)
+    }
+
+    /// Whether HTTP calls it idempotent (RFC 9110 section 9.2.2): repeating it has the effect of
+    /// sending it once.
+    pub const fn is_idempotent(self) -> bool {
+        !matches!(self, Method::Post | Method::Patch)
+    }
+
+    /// Whether a request of this method carries a body by default.
+    pub const fn has_body(self) -> bool {
+        matches!(self, Method::Post | Method::Put | Method::Patch)
+    }
+}
+
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One operation of a service.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OperationSpec {
+    /// Operation name, e.g. `"send_email"`.
+    pub name: &'static str,
+    /// HTTP method.
+    pub method: Method,
+    /// Path template, e.g. `"/v1/emails/{id}"`.
+    pub path: &'static str,
+    /// Whether and how the operation may be retried.
+    pub retry: RetryClass,
+    /// Whether the operation sends a JSON body.
+    pub has_body: bool,
+    /// An auth scheme this operation needs instead of the client's (the realtime service's
+    /// seed GET is sent with a bearer key while its HTTP API is signed). `None`: the client's.
+    pub auth: Option<AuthScheme>,
+    /// Largest encoded request body the service accepts (the spec's `body_size:`): a larger
+    /// one is an `Error::InvalidRequest` of the runtime before sending, and a 413 from the
+    /// sandbox. `None`: no limit of its own.
+    pub max_body_bytes: Option<usize>,
+    /// How its body is encoded: JSON unless the spec says form or multipart.
+    pub body_encoding: BodyEncoding,
+}
+
+impl OperationSpec {
+    /// An operation with its method's defaults: `GET`, `HEAD`, `PUT` and `DELETE` are safe to
+    /// repeat, `POST` and `PATCH` are never sent twice; `POST`, `PUT` and `PATCH` carry a JSON
+    /// body; the client's own auth. Change them with the `with_*` methods.
+    const fn of(
+        name: &'static str,
+        method: Method,
+        path: &'static str,
+        safe: bool,
+        body: bool,
+    ) -> Self {
+        OperationSpec {
+            name,
+            method,
+            path,
+            retry: if safe {
+                RetryClass::Safe
+            } else {
+                RetryClass::Never
+            },
+            has_body: body,
+            auth: None,
+            max_body_bytes: None,
+            body_encoding: BodyEncoding::Json,
+        }
+    }
+
+    /// A `GET` operation: safe to repeat, no body.
+    ///
+    /// ```
+    /// use tidings_spec::{OperationSpec, RetryClass};
+    ///
+    /// static GET_EMAIL: OperationSpec = OperationSpec::get("get_email", "/v1/emails/{id}");
+    /// static SEND_EMAIL: OperationSpec =
+    ///     OperationSpec::post("send_email", "/v1/emails").idempotency_key();
+    /// assert_eq!(GET_EMAIL.retry, RetryClass::Safe);
+    /// assert_eq!(SEND_EMAIL.retry, RetryClass::IdempotencyKey);
+    /// assert!(SEND_EMAIL.has_body && !GET_EMAIL.has_body);
+    /// ```
+    pub const fn get(name: &'static str, path: &'static str) -> Self {
+        Self::of(name, Method::Get, path, true, false)
+    }
+
+    /// A `HEAD` operation: safe to repeat, no body.
+    pub const fn head(name: &'static str, path: &'static str) -> Self {
+        Self::of(name, Method::Head, path, true, false)
+    }
+
+    /// A `DELETE` operation: safe to repeat, no body.
+    pub const fn delete(name: &'static str, path: &'static str) -> Self {
+        Self::of(name, Method::Delete, path, true, false)
+    }
+
+    /// A `PUT` operation: safe to repeat, with a JSON body.
+    pub const fn put(name: &'static str, path: &'static str) -> Self {
+        Self::of(name, Method::Put, path, true, true)
+    }
+
+    /// A `POST` operation: never sent twice, with a JSON body.
+    pub const fn post(name: &'static str, path: &'static str) -> Self {
+        Self::of(name, Method::Post, path, false, true)
+    }
+
+    /// A `PATCH` operation: never sent twice, with a JSON body.
+    pub const fn patch(name: &'static str, path: &'static str) -> Self {
+        Self::of(name, Method::Patch, path, false, true)
+    }
+
+    /// The same operation with another retry class.
+    pub const fn with_retry(mut self, retry: RetryClass) -> Self {
+        self.retry = retry;
+        self
+    }
+
+    /// The same operation, repeatable with an idempotency key the runtime supplies.
+    pub const fn idempotency_key(self) -> Self {
+        self.with_retry(RetryClass::IdempotencyKey)
+    }
+
+    /// The same operation, with or without a JSON body.
+    pub const fn with_body(mut self, has_body: bool) -> Self {
+        self.has_body = has_body;
+        self
+    }
+
+    /// The same operation, its body encoded as `encoding` (form, multipart).
+    pub const fn with_body_encoding(mut self, encoding: BodyEncoding) -> Self {
+        self.body_encoding = encoding;
+        self
+    }
+
+    /// The same operation, sent with `auth` instead of the client's scheme.
+    pub const fn with_auth(mut self, auth: AuthScheme) -> Self {
+        self.auth = Some(auth);
+        self
+    }
+
+    /// The same operation, whose encoded body may be at most `max` bytes.
+    pub const fn max_body_bytes(mut self, max: usize) -> Self {
+        self.max_body_bytes = Some(max);
+        self
+    }
+}
+
+/// Whether an operation may be sent more than once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RetryClass {
+    /// Safe to repeat (GET, HEAD, PUT, DELETE ...).
+    Safe,
+    /// Repeatable only with an idempotency key, which the runtime supplies.
+    IdempotencyKey,
+    /// Never sent again once it may have reached the server.
+    Never,
+}
+
+/// How a request body is encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyEncoding {
+    /// `application/json` (the default).
+    Json,
+    /// `application/x-www-form-urlencoded`, nested fields and arrays written in this style.
+    Form(FormStyle),
+    /// `multipart/form-data`: one part per field (arrays repeat the part; nested fields are
+    /// named as `FormStyle::nested` says).
+    Multipart(FormStyle),
+}
+
+/// How a form body writes arrays and nested objects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FormStyle {
+    /// How an array is written.
+    pub arrays: ArrayStyle,
+    /// How a nested field's name is written.
+    pub nested: NestedStyle,
+}
+
+impl FormStyle {
+    /// Arrays repeat the name (`To=a&To=b`), nested fields use brackets (`a[b]=1`).
+    pub const DEFAULT: FormStyle = FormStyle {
+        arrays: ArrayStyle::Repeat,
+        nested: NestedStyle::Brackets,
+    };
+}
+
+/// How a form body writes an array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArrayStyle {
+    /// `To=a&To=b`.
+    Repeat,
+    /// `To[]=a&To[]=b`.
+    Brackets,
+    /// `To[0]=a&To[1]=b`.
+    Indexed,
+    /// `To=a,b` (items that are scalars only).
+    Comma,
+}
+
+/// How a form body names a nested field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NestedStyle {
+    /// `a[b]=1`.
+    Brackets,
+    /// `a.b=1`.
+    Dots,
+}
+
+/// How a successful answer is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnswerKind {
+    /// JSON into the answer type (an empty body as `null`).
+    Json,
+    /// The body is not read.
+    Ignored,
+    /// The body as UTF-8 text.
+    Text,
+    /// The body as bytes.
+    Bytes,
+}

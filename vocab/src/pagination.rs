@@ -1,0 +1,94 @@
+//! How a list operation pages.
+
+/// How a list operation pages: where its items live and how the next page is found.
+///
+/// ```
+/// use tidings_spec::{PaginationSpec, PageStyle};
+///
+/// // Twilio-like: the items under `messages`, the next page's URL under `next_page_uri`.
+/// static MESSAGES: PaginationSpec =
+///     PaginationSpec { items: "messages", style: PageStyle::NextUrl { next_field: "next_page_uri" } };
+/// // Today's cursor style: `after=<id of the last item>` while `has_more` is true.
+/// static EMAILS: PaginationSpec = PaginationSpec::cursor("data", "has_more", "id", "after");
+/// assert_eq!(EMAILS.items, "data");
+/// # let _ = MESSAGES;
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PaginationSpec {
+    /// Dot path of the page's item array, e.g. `"data"` or `"result.items"`; empty when the
+    /// page is the array itself (a bare array paged by the `Link` header).
+    pub items: &'static str,
+    /// How the next page is found.
+    pub style: PageStyle,
+}
+
+impl PaginationSpec {
+    /// The cursor style: `after_param=<cursor_field of the last item>` while `has_more` is true.
+    pub const fn cursor(
+        items: &'static str,
+        has_more: &'static str,
+        cursor_field: &'static str,
+        after_param: &'static str,
+    ) -> Self {
+        PaginationSpec {
+            items,
+            style: PageStyle::Cursor {
+                has_more,
+                cursor_field,
+                after_param,
+            },
+        }
+    }
+}
+
+/// How the next page of a list is found. Every field that names a place in the page body is a
+/// dot path (`meta.next_page_token`, `_metadata.next`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PageStyle {
+    /// `after_param=<cursor_field of the last item>` while the boolean `has_more` is true.
+    Cursor {
+        /// Boolean field saying whether more pages follow, e.g. `"has_more"`.
+        has_more: &'static str,
+        /// Field of an item used as the next cursor, e.g. `"id"`.
+        cursor_field: &'static str,
+        /// Query parameter carrying the cursor, e.g. `"after"`.
+        after_param: &'static str,
+    },
+    /// `token_param=<token_field>` until the token is absent, `null` or empty.
+    Token {
+        /// Where the next page's token is, e.g. `"meta.next_page_token"`.
+        token_field: &'static str,
+        /// Query parameter carrying it, e.g. `"PageToken"`.
+        token_param: &'static str,
+    },
+    /// A GET of the URL at `next_field` (relative to the base URL, or absolute on the base
+    /// URL's origin) until it is absent, `null` or empty.
+    NextUrl {
+        /// Where the next page's URL is, e.g. `"next_page_uri"` or `"_metadata.next"`.
+        next_field: &'static str,
+    },
+    /// A GET of the `Link: <...>; rel="next"` header's URL (RFC 8288) until there is none.
+    LinkHeader,
+    /// `offset_param=<items so far>` until a page is empty or the total is reached.
+    Offset {
+        /// Query parameter with the offset of the first item, e.g. `"offset"`.
+        offset_param: &'static str,
+        /// Query parameter with the page size, e.g. `"count"`; a page shorter than the size
+        /// the request asked for is the last.
+        limit_param: Option<&'static str>,
+        /// Where the total number of items is, e.g. `"total"`.
+        total_field: Option<&'static str>,
+    },
+    /// `page_param=<n>` counting from `first_page` until a page is empty or short, or the
+    /// last page by `total_pages_field` was read.
+    Page {
+        /// Query parameter with the page number, e.g. `"page"`.
+        page_param: &'static str,
+        /// Query parameter with the page size, e.g. `"page_size"`.
+        size_param: Option<&'static str>,
+        /// Number of the first page: 0 or 1.
+        first_page: u64,
+        /// Where the number of pages is, e.g. `"total_pages"`.
+        total_pages_field: Option<&'static str>,
+    },
+}

@@ -1,0 +1,170 @@
+//! What the sandbox's default behaviour knows of a service's types and operations: the schema
+//! table (named types, their fields and checks) and each operation's resource action. The
+//! generator writes it as a `static` per service; `--spec` builds the same at run time.
+
+use crate::Format;
+
+/// A spec type expression, as the generator writes it into the schema table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TySchema {
+    /// `string`
+    String,
+    /// `integer`
+    Integer,
+    /// `number`
+    Number,
+    /// `boolean`
+    Boolean,
+    /// `datetime` (RFC 3339 text)
+    DateTime,
+    /// `date` (`YYYY-MM-DD`)
+    Date,
+    /// `json`: any value.
+    Json,
+    /// A named type of the service.
+    Named(&'static str),
+    /// `list<T>`
+    List(&'static TySchema),
+    /// `map<T>`
+    Map(&'static TySchema),
+    /// `page<T>`
+    Page(&'static TySchema),
+}
+
+/// One field of an object type.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FieldSchema {
+    /// Wire name.
+    pub name: &'static str,
+    /// Type.
+    pub ty: TySchema,
+    /// Must be present.
+    pub required: bool,
+    /// String format.
+    pub format: Option<Format>,
+    /// Shortest string, in characters.
+    pub min_len: Option<u64>,
+    /// Longest string, in characters.
+    pub max_len: Option<u64>,
+    /// Fewest items.
+    pub min_items: Option<u64>,
+    /// Smallest number.
+    pub min: Option<f64>,
+    /// Largest number.
+    pub max: Option<f64>,
+}
+
+/// The shape of a named type.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ShapeSchema {
+    /// An object and its fields.
+    Object(&'static [FieldSchema]),
+    /// An enum and its wire values.
+    Enum(&'static [&'static str]),
+    /// A tagged union.
+    Union {
+        /// The tag field.
+        tag: &'static str,
+        /// The field with the content, when it does not sit beside the tag.
+        content: Option<&'static str>,
+        /// Each variant's tag value and content type.
+        variants: &'static [(&'static str, Option<&'static str>)],
+    },
+    /// An untagged union: the named types of its variants, in the order they are tried.
+    Untagged(&'static [&'static str]),
+}
+
+/// A named type of the service.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TypeSchema {
+    /// Its name.
+    pub name: &'static str,
+    /// Its shape.
+    pub shape: ShapeSchema,
+}
+
+/// The service's cursor pagination (today's style: the cursor is an item's id).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PageSchema {
+    /// Query parameter with the page size.
+    pub limit_param: &'static str,
+    /// Query parameter asking for items after a cursor.
+    pub after_param: &'static str,
+    /// Query parameter asking for items before a cursor.
+    pub before_param: Option<&'static str>,
+    /// Page field holding the items.
+    pub items_field: &'static str,
+    /// Page field saying whether more follow.
+    pub has_more_field: &'static str,
+}
+
+/// Everything the default behaviour knows about one service's types.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ServiceSchema {
+    /// Named types.
+    pub types: &'static [TypeSchema],
+    /// Pagination, when the service pages.
+    pub page: Option<PageSchema>,
+}
+
+impl ServiceSchema {
+    /// The named type `name`.
+    pub fn named(&self, name: &str) -> Option<&'static TypeSchema> {
+        self.types.iter().find(|t| t.name == name)
+    }
+}
+
+/// What an operation does to its collection, read from its method and path (the sandbox's
+/// default behaviour for an operation nothing overrides).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ResourceAction {
+    /// `POST` on a collection: a new item with a fresh id.
+    Create,
+    /// `GET` on a collection: one page of its items.
+    List,
+    /// `GET` on an item.
+    Get,
+    /// `PATCH` (or `POST`) on an item: body fields merged in (`null` removes one).
+    Merge,
+    /// `PUT` on an item: replaced by the body, created when absent.
+    Replace,
+    /// `DELETE` on an item.
+    Delete,
+    /// Anything else (`POST /{id}/cancel`, a singleton `GET`): a valid response built from the
+    /// item the path names (when the store has it) and the body, nothing stored.
+    Action,
+}
+
+impl ResourceAction {
+    /// The variant's name (`Create`), as generated code spells it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ResourceAction::Create => "Create",
+            ResourceAction::List => "List",
+            ResourceAction::Get => "Get",
+            ResourceAction::Merge => "Merge",
+            ResourceAction::Replace => "Replace",
+            ResourceAction::Delete => "Delete",
+            ResourceAction::Action => "Action",
+        }
+    }
+}
+
+/// One operation's default behaviour.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ResourceOp {
+    /// Operation name.
+    pub name: &'static str,
+    /// What it does.
+    pub kind: ResourceAction,
+    /// Path template of its collection (`/v1/lists/{id}/contacts`); path parameters in it
+    /// are replaced by the request's values, so nested collections are kept per parent.
+    pub collection: &'static str,
+    /// The path parameter naming the item, for item operations and actions on an item.
+    pub item_param: Option<&'static str>,
+    /// The response field that carries an item's id (`id`).
+    pub id_field: &'static str,
+    /// The success body's type; `None` for an empty answer.
+    pub response: Option<TySchema>,
+}
+
