@@ -233,7 +233,8 @@ mod tests {
             .api_key("sk_test")
             .build()
             .expect("client");
-        let sending = crate::client::execute(client, crate::Request::new(&GET).path_param("id", "em_1"));
+        let sending =
+            crate::client::execute(client, crate::Request::new(&GET).path_param("id", "em_1"));
         let size = std::mem::size_of_val(&sending);
         assert!(
             size <= THREAD_CACHE_MAX,

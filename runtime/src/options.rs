@@ -193,7 +193,10 @@ mod tests {
             Timeouts::from(&TimeoutSpec::DEFAULT).total,
             Some(DEFAULT_TOTAL_TIMEOUT)
         );
-        assert_eq!(DEFAULT_TOTAL_TIMEOUT, Duration::from_secs(30));
+        assert_eq!(DEFAULT_TOTAL_TIMEOUT, Duration::from_secs(60));
+        // Every default attempt fits in the default deadline.
+        let attempt = Timeouts::from(&TimeoutSpec::DEFAULT).attempt;
+        assert!(attempt * crate::defaults::MAX_ATTEMPTS <= DEFAULT_TOTAL_TIMEOUT);
         let own = TimeoutSpec {
             total_ms: Some(90_000),
             ..TimeoutSpec::DEFAULT

@@ -645,7 +645,10 @@ mod tests {
         }
         assert!(matches(Format::Uri, "https://example.com/hook"));
         assert!(!matches(Format::Uri, "/relative"));
-        assert!(matches(Format::Uuid, "67e55044-10b1-426f-9247-bb680e5fe0c8"));
+        assert!(matches(
+            Format::Uuid,
+            "67e55044-10b1-426f-9247-bb680e5fe0c8"
+        ));
         assert!(!matches(Format::Uuid, "67e5504410b1426f9247bb680e5fe0c8"));
     }
 

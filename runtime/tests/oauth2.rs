@@ -149,7 +149,10 @@ fn client(e: &Endpoints, secret: &str) -> Client {
 }
 
 async fn token_used(client: &Client) -> Result<String, Error> {
-    let body: serde_json::Value = client.execute(tidings_runtime::Request::new(&OP)).await?.json()?;
+    let body: serde_json::Value = client
+        .execute(tidings_runtime::Request::new(&OP))
+        .await?
+        .json()?;
     Ok(body["token"].as_str().unwrap().to_owned())
 }
 
@@ -282,7 +285,10 @@ async fn schemes_are_alternatives_and_an_operation_can_name_its_own_with_one_sha
         .build()
         .unwrap();
     // The default scheme: the API refuses it (it knows only tokens), which shows what was sent.
-    let err = client.execute(tidings_runtime::Request::new(&OP)).await.unwrap_err();
+    let err = client
+        .execute(tidings_runtime::Request::new(&OP))
+        .await
+        .unwrap_err();
     assert_eq!(err.status(), Some(401));
     assert_eq!(
         e.api.requests()[0].header("authorization"),
@@ -291,7 +297,12 @@ async fn schemes_are_alternatives_and_an_operation_can_name_its_own_with_one_sha
     assert_eq!(e.token.count(), 0, "the default scheme fetches no token");
     // The operation's own scheme, twice, and from a clone: one token.
     for c in [client.clone(), client.clone(), client] {
-        let body: serde_json::Value = c.execute(tidings_runtime::Request::new(&report)).await.unwrap().json().unwrap();
+        let body: serde_json::Value = c
+            .execute(tidings_runtime::Request::new(&report))
+            .await
+            .unwrap()
+            .json()
+            .unwrap();
         assert_eq!(body["token"], "tok_1");
     }
     assert_eq!(

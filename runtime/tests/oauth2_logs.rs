@@ -104,8 +104,14 @@ async fn neither_the_secret_nor_a_token_is_logged() {
         .attempt_timeout(Duration::from_secs(5));
     let builder_debug = format!("{builder:?}");
     let client = builder.build().unwrap();
-    client.execute(tidings_runtime::Request::new(&OP)).await.unwrap();
-    client.execute(tidings_runtime::Request::new(&OP)).await.unwrap();
+    client
+        .execute(tidings_runtime::Request::new(&OP))
+        .await
+        .unwrap();
+    client
+        .execute(tidings_runtime::Request::new(&OP))
+        .await
+        .unwrap();
     assert_eq!(
         (token.count(), api.count()),
         (2, 3),

@@ -32,9 +32,10 @@ async fn a_bare_array_walks_its_link_header_pages_to_the_end() {
     struct Item {
         id: String,
     }
-    let items: Vec<Result<Item, Error>> = paginate(client, tidings_runtime::Request::new(&LIST_EMAILS), &BARE)
-        .collect()
-        .await;
+    let items: Vec<Result<Item, Error>> =
+        paginate(client, tidings_runtime::Request::new(&LIST_EMAILS), &BARE)
+            .collect()
+            .await;
     let ids: Vec<String> = items.into_iter().map(|i| i.expect("item").id).collect();
     assert_eq!(ids, ["a", "b", "c", "d"]);
     let pages: Vec<Option<String>> = server.requests().iter().map(|r| r.query("page")).collect();

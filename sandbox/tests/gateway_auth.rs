@@ -134,7 +134,11 @@ async fn send(
         .build()
         .unwrap();
     client
-        .execute(tidings_runtime::Request::new(&SEND).json(&json!({"to": "+15550100"})).unwrap())
+        .execute(
+            tidings_runtime::Request::new(&SEND)
+                .json(&json!({"to": "+15550100"}))
+                .unwrap(),
+        )
         .await?
         .json()
 }

@@ -177,7 +177,10 @@ async fn signed(
         now + timestamp_offset,
     );
     let mut request = reqwest::Client::new()
-        .request(reqwest::Method::from_bytes(method.as_str().as_bytes()).unwrap(), format!("{}{path}", s.http_url()))
+        .request(
+            reqwest::Method::from_bytes(method.as_str().as_bytes()).unwrap(),
+            format!("{}{path}", s.http_url()),
+        )
         .query(&parts.query);
     if let Some(body) = body {
         request = request

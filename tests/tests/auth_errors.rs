@@ -199,7 +199,11 @@ async fn body_auth_adds_the_key_to_the_json_body_and_not_to_headers_or_url() {
     let server = TestServer::start(|_| Reply::json(200, json!({"status": "queued"}))).await;
     let client = client(&IN_BODY, &server).build().unwrap();
     client
-        .execute(tidings_runtime::Request::new(&SEND).json(&json!({"to": "+15550100"})).unwrap())
+        .execute(
+            tidings_runtime::Request::new(&SEND)
+                .json(&json!({"to": "+15550100"}))
+                .unwrap(),
+        )
         .await
         .unwrap();
     let r = &server.requests()[0];
@@ -313,7 +317,11 @@ async fn error_of(spec: &'static ServiceSpec, status: u16, body: serde_json::Val
         .build()
         .unwrap();
     client
-        .execute(tidings_runtime::Request::new(&SEND).json(&json!({"to": "x"})).unwrap())
+        .execute(
+            tidings_runtime::Request::new(&SEND)
+                .json(&json!({"to": "x"}))
+                .unwrap(),
+        )
         .await
         .unwrap_err()
 }
@@ -400,7 +408,11 @@ async fn an_error_inside_a_200_body_is_raised_as_an_api_error() {
     let ok = client(&IN_BODY, &server)
         .build()
         .unwrap()
-        .execute(tidings_runtime::Request::new(&SEND).json(&json!({})).unwrap())
+        .execute(
+            tidings_runtime::Request::new(&SEND)
+                .json(&json!({}))
+                .unwrap(),
+        )
         .await
         .unwrap();
     assert_eq!(ok.json::<serde_json::Value>().unwrap()["status"], "sent");
@@ -485,13 +497,21 @@ async fn no_auth_kind_puts_its_secret_in_trace_logs_debug_or_errors() {
             .unwrap();
         texts.push(format!("{client:?}"));
         let ok = client
-            .execute(tidings_runtime::Request::new(&SEND).json(&json!({"to": "x"})).unwrap())
+            .execute(
+                tidings_runtime::Request::new(&SEND)
+                    .json(&json!({"to": "x"}))
+                    .unwrap(),
+            )
             .await
             .unwrap();
         texts.push(format!("{ok:?}"));
         static FAIL: OperationSpec = OperationSpec::post("fail", "/messages/fail");
         let err = client
-            .execute(tidings_runtime::Request::new(&FAIL).json(&json!({"to": "x"})).unwrap())
+            .execute(
+                tidings_runtime::Request::new(&FAIL)
+                    .json(&json!({"to": "x"}))
+                    .unwrap(),
+            )
             .await
             .unwrap_err();
         assert_eq!(err.kind(), ErrorKind::Auth);

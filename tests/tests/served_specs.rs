@@ -228,7 +228,12 @@ async fn an_oauth2_spec_is_served_with_a_token_endpoint_of_its_own() {
         "get_note",
         Box::leak(format!("/v1/notes/{id}").into_boxed_str()),
     )));
-    let got: serde_json::Value = ok.execute(tidings_runtime::Request::new(&get)).await.unwrap().json().unwrap();
+    let got: serde_json::Value = ok
+        .execute(tidings_runtime::Request::new(&get))
+        .await
+        .unwrap()
+        .json()
+        .unwrap();
     assert_eq!(got["title"], "hello");
 
     // A wrong client secret gets no token: an auth error, never a call without one.

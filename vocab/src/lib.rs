@@ -6,7 +6,7 @@
 //! code and message ([`ErrorSpec`]), the retry and timeout policy ([`RetrySpec`],
 //! [`TimeoutSpec`]), a realtime service's WebSocket protocol ([`WebSocketSpec`]) and the schema
 //! table the sandbox serves from ([`ServiceSchema`]). The generator writes them as `static`
-//! items (feature `tokens`: one [`quote::ToTokens`] per type); the runtime interprets them;
+//! items; the runtime interprets them;
 //! the sandbox serves them, also when it builds them at run time from a spec it loads
 //! (`tidings-sandbox --spec`).
 //!
@@ -49,16 +49,13 @@ mod pagination;
 mod policy;
 mod schema;
 mod service;
-#[cfg(feature = "tokens")]
-mod tokens;
 mod websocket;
 
 pub use auth::{AuthScheme, SigningScheme};
 pub use errors::{ErrorSpec, FailureWhen, InSuccessSpec};
 pub use format::Format;
 pub use operation::{
-    AnswerKind, ArrayStyle, BodyEncoding, FormStyle, Method, NestedStyle, OperationSpec,
-    RetryClass,
+    AnswerKind, ArrayStyle, BodyEncoding, FormStyle, Method, NestedStyle, OperationSpec, RetryClass,
 };
 pub use pagination::{PageStyle, PaginationSpec};
 pub use policy::{RetrySpec, TimeoutSpec};
@@ -70,10 +67,7 @@ pub use service::{
     CredentialSpec, IdempotencySpec, RateLimitHeaders, RateLimitSpec, ResponseLimitSpec,
     ServiceSpec,
 };
-#[cfg(feature = "tokens")]
-pub use tokens::RUNTIME_PATH;
 pub use websocket::{
     BackoffSpec, ChannelAuthKind, ChannelKindSpec, ChannelNameSpec, ClientEventSpec, CloseAction,
-    CloseCodeSpec, DataEncoding, Direction, HeartbeatSpec, MessageRole, MessageSpec,
-    WebSocketSpec,
+    CloseCodeSpec, DataEncoding, Direction, HeartbeatSpec, MessageRole, MessageSpec, WebSocketSpec,
 };

@@ -167,4 +167,3 @@ pub struct ResourceOp {
     /// The success body's type; `None` for an empty answer.
     pub response: Option<TySchema>,
 }
-

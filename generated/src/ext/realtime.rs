@@ -3,8 +3,8 @@
 //! for app servers (channel authorization, user sign-in, webhooks) and WebSocket clients
 //! (re-exported as `tidings::pusher`).
 
-use tidings_runtime::realtime::WebSocketRules;
 use serde::Serialize;
+use tidings_runtime::realtime::WebSocketRules;
 
 use crate::realtime::{
     BatchEvent, RealtimeClient, TriggerBatchRequest, TriggerEventRequest, WEBSOCKET,
@@ -167,9 +167,9 @@ impl RealtimeClient {
 pub mod pusher {
     use serde::Serialize;
     use tidings_runtime::Error;
-    use tidings_runtime::realtime::WebSocketRules;
     use tidings_runtime::Secret;
     use tidings_runtime::realtime as rt;
+    use tidings_runtime::realtime::WebSocketRules;
     use tidings_runtime::realtime::crypto;
 
     use crate::realtime::{EncryptedData, WEBSOCKET, WebhookBody};

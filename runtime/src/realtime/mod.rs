@@ -42,8 +42,7 @@ pub use ws::{Channel, ChannelEvent, Connection, ConnectionBuilder, ConnectionEve
 
 pub use tidings_spec::{
     BackoffSpec, ChannelAuthKind, ChannelKindSpec, ChannelNameSpec, ClientEventSpec, CloseAction,
-    CloseCodeSpec, DataEncoding, Direction, HeartbeatSpec, MessageRole, MessageSpec,
-    WebSocketSpec,
+    CloseCodeSpec, DataEncoding, Direction, HeartbeatSpec, MessageRole, MessageSpec, WebSocketSpec,
 };
 
 /// The checks a [`WebSocketSpec`] asks of channel names, socket ids and client events.

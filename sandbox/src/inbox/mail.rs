@@ -219,7 +219,9 @@ fn mime_address(address: &str) -> String {
     use std::str::FromStr as _;
     use tidings_runtime::smtp::lettre::message::Mailbox;
     use tidings_runtime::validate::Format;
-    let usable = |a: &str| Mailbox::from_str(a).is_ok() && tidings_runtime::validate::matches(Format::Email, a);
+    let usable = |a: &str| {
+        Mailbox::from_str(a).is_ok() && tidings_runtime::validate::matches(Format::Email, a)
+    };
     if usable(address) {
         return address.to_owned();
     }

@@ -2,10 +2,10 @@
 //! it does not hold), then the operation runs. Success bodies are JSON objects; errors are
 //! plain text, as Pusher answers them.
 
-use tidings_runtime::realtime::WebSocketRules;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
+use tidings_runtime::realtime::WebSocketRules;
 
 use axum::extract::{Path, Request, State};
 use axum::http::header::CONTENT_TYPE;

@@ -3,10 +3,10 @@
 //! client that does not keep up is closed with 4100), and pings a silent client (closing with
 //! 4201 when no pong comes).
 
-use tidings_runtime::realtime::WebSocketRules;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
+use tidings_runtime::realtime::WebSocketRules;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use serde::Deserialize;

@@ -195,7 +195,6 @@ fn field(
     Ok(())
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

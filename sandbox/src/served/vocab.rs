@@ -16,8 +16,7 @@ use tidings_codegen::model::{
 use tidings_runtime as rt;
 
 use crate::server::resources::{
-    FieldSchema, Format, PageSchema, ResourceOp, ServiceSchema, ShapeSchema,
-    TySchema, TypeSchema,
+    FieldSchema, Format, PageSchema, ResourceOp, ServiceSchema, ShapeSchema, TySchema, TypeSchema,
 };
 
 fn leak(text: &str) -> &'static str {
