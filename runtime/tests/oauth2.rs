@@ -298,7 +298,7 @@ async fn schemes_are_alternatives_and_an_operation_can_name_its_own_with_one_sha
     // The operation's own scheme, twice, and from a clone: one token.
     for c in [client.clone(), client.clone(), client] {
         let body: serde_json::Value = c
-            .execute(tidings_runtime::Request::new(&report))
+            .execute(tidings_runtime::Request::new(report))
             .await
             .unwrap()
             .json()

@@ -153,7 +153,7 @@ fn assert_covers(service: &str, ops: &[&'static OperationSpec]) {
 /// A request for `op` with dummy path parameters, a small query and (for writes) a minimal
 /// JSON body.
 fn request_for(op: &'static OperationSpec) -> Request {
-    let mut request = tidings_runtime::Request::new(&op);
+    let mut request = tidings_runtime::Request::new(op);
     let mut rest = op.path;
     while let Some(start) = rest.find('{') {
         let end = start + rest[start..].find('}').unwrap();

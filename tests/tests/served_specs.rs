@@ -229,7 +229,7 @@ async fn an_oauth2_spec_is_served_with_a_token_endpoint_of_its_own() {
         Box::leak(format!("/v1/notes/{id}").into_boxed_str()),
     )));
     let got: serde_json::Value = ok
-        .execute(tidings_runtime::Request::new(&get))
+        .execute(tidings_runtime::Request::new(get))
         .await
         .unwrap()
         .json()
@@ -238,7 +238,7 @@ async fn an_oauth2_spec_is_served_with_a_token_endpoint_of_its_own() {
 
     // A wrong client secret gets no token: an auth error, never a call without one.
     let refused = client("not-the-secret")
-        .execute(tidings_runtime::Request::new(&get))
+        .execute(tidings_runtime::Request::new(get))
         .await
         .unwrap_err();
     assert!(refused.to_string().contains("invalid_client"), "{refused}");
