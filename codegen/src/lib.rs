@@ -17,6 +17,7 @@
 #![forbid(unsafe_code)]
 
 pub mod check;
+pub mod describe;
 pub mod diag;
 pub mod emit;
 pub mod export;

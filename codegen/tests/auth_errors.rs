@@ -96,16 +96,18 @@ fn check_resolves_every_auth_kind_and_the_error_paths() {
 fn generated_code_carries_the_schemes_the_error_spec_and_the_error_code_enum() {
     let code = tidings_codegen::emit::emit_service(&service()).unwrap();
     for expected in [
-        r#"rt::AuthScheme::Basic {
+        r#"::tidings_runtime::spec::AuthScheme::Basic {
                 username: "account_sid",
-                password: Some("auth_token"),
+                password: ::core::option::Option::Some("auth_token"),
             }"#,
-        r#"prefix: Some("App ")"#,
-        r#"rt::AuthScheme::Body {
+        r#"prefix: ::core::option::Option::Some("App ")"#,
+        r#"::tidings_runtime::spec::AuthScheme::Body {
                 fields: &[("api_key", "auth_token")],
             }"#,
         r#"minter: "jwt""#,
-        r#"when: rt::FailureWhen::Equals(&["failed", "undelivered"])"#,
+        r#"when: ::tidings_runtime::spec::FailureWhen::Equals(
+                    &["failed", "undelivered"],
+                ),"#,
         "pub enum ErrorCode",
         "Code20404,",
         "InvalidTo,",

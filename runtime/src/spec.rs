@@ -1,6 +1,7 @@
 //! The spec's descriptions the runtime works from: services, operations, auth, pagination,
-//! errors, retry and timeout policy. They are defined once, in the `tidings-spec` crate, and
-//! re-exported here (and at the crate root) at the paths generated code uses.
+//! errors, retry and timeout policy, the WebSocket protocol, the sandbox's schema table, formats
+//! and [`defaults`]. They are defined once, in the `tidings-spec` crate, and re-exported here
+//! whole (the path generated code names them by) and, the common ones, at the crate root.
 //!
 //! ```
 //! use tidings_runtime::{OperationSpec, Request, RetryClass};
@@ -15,12 +16,9 @@
 //! assert!(err.to_string().contains("16"));
 //! ```
 
-pub use tidings_spec::{
-    AnswerKind, ArrayStyle, AuthScheme, BodyEncoding, CredentialSpec, ErrorSpec, FailureWhen,
-    FormStyle, IdempotencySpec, InSuccessSpec, Method, NestedStyle, OperationSpec, PageStyle,
-    PaginationSpec, RateLimitHeaders, RateLimitSpec, ResponseLimitSpec, RetryClass, RetrySpec,
-    ServiceSpec, SigningScheme, TimeoutSpec, defaults,
-};
+// Everything, so that `::tidings_runtime::spec::*` names every description: the path the
+// generator writes them by.
+pub use tidings_spec::*;
 
 /// The `reqwest` method of a spec's method.
 pub(crate) fn http_method(method: Method) -> reqwest::Method {

@@ -195,9 +195,8 @@ async fn an_oauth2_spec_is_served_with_a_token_endpoint_of_its_own() {
     .unwrap();
     let mut services = load(&path).unwrap();
     let service = services.remove(0);
-    let spec: &'static tidings_runtime::ServiceSpec = Box::leak(Box::new(
-        tidings_sandbox::served::vocab::service_spec(&service),
-    ));
+    let spec: &'static tidings_runtime::ServiceSpec =
+        Box::leak(Box::new(tidings_codegen::describe::service_spec(&service)));
     let served = ServedService::start(service, ServeConfig::default())
         .await
         .unwrap();

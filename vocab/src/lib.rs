@@ -6,7 +6,7 @@
 //! code and message ([`ErrorSpec`]), the retry and timeout policy ([`RetrySpec`],
 //! [`TimeoutSpec`]), a realtime service's WebSocket protocol ([`WebSocketSpec`]) and the schema
 //! table the sandbox serves from ([`ServiceSchema`]). The generator writes them as `static`
-//! items; the runtime interprets them;
+//! items (feature `tokens`: one `quote::ToTokens` per type); the runtime interprets them;
 //! the sandbox serves them, also when it builds them at run time from a spec it loads
 //! (`tidings-sandbox --spec`).
 //!
@@ -49,6 +49,8 @@ mod pagination;
 mod policy;
 mod schema;
 mod service;
+#[cfg(feature = "tokens")]
+mod tokens;
 mod websocket;
 
 pub use auth::{AuthScheme, SigningScheme};

@@ -126,6 +126,18 @@ impl OperationSpec {
         }
     }
 
+    /// An operation with its method's defaults (see [`Method::is_idempotent`] and
+    /// [`Method::has_body`]).
+    pub const fn new(name: &'static str, method: Method, path: &'static str) -> Self {
+        Self::of(
+            name,
+            method,
+            path,
+            method.is_idempotent(),
+            method.has_body(),
+        )
+    }
+
     /// A `GET` operation: safe to repeat, no body.
     ///
     /// ```
@@ -245,6 +257,9 @@ impl FormStyle {
 
 /// How a form body writes an array.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ArrayStyle {
     /// `To=a&To=b`.
     Repeat,
@@ -258,6 +273,9 @@ pub enum ArrayStyle {
 
 /// How a form body names a nested field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum NestedStyle {
     /// `a[b]=1`.
     Brackets,

@@ -11,7 +11,7 @@ use quote::{format_ident, quote};
 use super::{conflict_heading, doc_crate_path, docs, member_docs, provenance_line, rust_type};
 use crate::model::{IdempotencyMode, ListStyle, WebhookSignature};
 use crate::names::{ident, shouty};
-use crate::resolved::{Answer, BodyEncodingInfo, OperationInfo, ParamInfo, Service, Ty, defaults};
+use crate::resolved::{Answer, BodyEncodingInfo, OperationInfo, ParamInfo, Service, Ty};
 
 /// The operation statics, the client struct with its methods, the query structs and the webhook
 /// check: one chunk of tokens per item, made as the iterator is read.
@@ -54,15 +54,11 @@ fn client(service: &Service) -> TokenStream {
          # }}\n\
          ```"
     ));
-    // An operation with its own auth scheme names runtime types.
+    // An operation with its own pagination names the runtime's `PaginationSpec`.
     let rt_import = service
         .operations
         .iter()
-        .any(|op| {
-            op.auth.is_some()
-                || op.pagination.as_ref().is_some_and(|p| p.own)
-                || op.body_encoding != BodyEncodingInfo::Json
-        })
+        .any(|op| op.pagination.as_ref().is_some_and(|p| p.own))
         .then(|| {
             quote!(
                 use ::tidings_runtime as rt;
@@ -139,27 +135,9 @@ pub(super) fn headers_checked(op: &OperationInfo) -> bool {
 
 fn operation_static(op: &OperationInfo) -> TokenStream {
     let id = format_ident!("{}", crate::names::op_static(&op.name));
-    let name = &op.name;
-    let constructor = format_ident!("{}", op.method.as_str().to_ascii_lowercase());
-    let path = &op.path;
-    // `Op::get(..)` and friends carry the method's defaults; only what differs is spelled out.
-    let default_retry = defaults::idempotency(op.method);
-    let default_body = defaults::has_body(op.method);
-    let retry = (op.idempotency != default_retry).then(|| match op.idempotency {
-        IdempotencyMode::Key => quote!(.idempotency_key()),
-        IdempotencyMode::Safe => quote!(.with_retry(::tidings_runtime::RetryClass::Safe)),
-        IdempotencyMode::None => quote!(.with_retry(::tidings_runtime::RetryClass::Never)),
-    });
-    let has_body = op.has_body;
-    let body = (has_body != default_body).then(|| quote!(.with_body(#has_body)));
-    let auth = op.auth.as_ref().map(|scheme| {
-        let scheme = super::service::auth_scheme(scheme);
-        quote!(.with_auth(#scheme))
-    });
-    let max_body = op.max_body_bytes.map(|max| {
-        let max = proc_macro2::Literal::u64_unsuffixed(max);
-        quote!(.max_body_bytes(#max))
-    });
+    // The method's constructor and only what differs from its defaults (`OperationSpec`'s
+    // `ToTokens`).
+    let spec = crate::describe::operation_spec(op);
     // An operation with its own pagination has its own `PaginationSpec`.
     let pages = op.pagination.as_ref().filter(|p| p.own).map(|p| {
         let pages_id = pages_static(op);
@@ -169,19 +147,8 @@ fn operation_static(op: &OperationInfo) -> TokenStream {
             pub static #pages_id: rt::PaginationSpec = #spec;
         }
     });
-    let encoding = match &op.body_encoding {
-        BodyEncodingInfo::Json => None,
-        BodyEncodingInfo::Form(s) => {
-            let s = form_style(s);
-            Some(quote!(.with_body_encoding(rt::BodyEncoding::Form(#s))))
-        }
-        BodyEncodingInfo::Multipart(s) => {
-            let s = form_style(s);
-            Some(quote!(.with_body_encoding(rt::BodyEncoding::Multipart(#s))))
-        }
-    };
     quote! {
-        pub static #id: Op = Op::#constructor(#name, #path) #retry #body #auth #encoding #max_body;
+        pub static #id: Op = #spec;
         #pages
     }
 }

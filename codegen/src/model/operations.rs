@@ -120,29 +120,9 @@ pub struct FormStyle {
     pub nested: Option<FormNested>,
 }
 
-/// How a form writes an array.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum FormArrays {
-    /// `To=a&To=b`.
-    Repeat,
-    /// `To[]=a&To[]=b`.
-    Brackets,
-    /// `To[0]=a&To[1]=b`.
-    Indexed,
-    /// `To=a,b`.
-    Comma,
-}
+pub use tidings_spec::ArrayStyle as FormArrays;
 
-/// How a form names a nested field.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum FormNested {
-    /// `a[b]=1`.
-    Brackets,
-    /// `a.b=1`.
-    Dots,
-}
+pub use tidings_spec::NestedStyle as FormNested;
 
 item! {
     /// A body field value that selects one of several operations on one method and path.

@@ -1,7 +1,7 @@
 //! The resolved operations: method, path, parameters, body and response types, retry class,
 //! auth scheme and success status, every default applied.
 
-use crate::model::{FormArrays, FormNested, IdempotencyMode, ListStyle, Method, Source};
+use crate::model::{IdempotencyMode, ListStyle, Method, Source};
 
 use super::{AuthInfo, Constraints, Ty};
 
@@ -82,25 +82,11 @@ pub enum Answer {
     Bytes,
 }
 
-/// How a request body is encoded, every default applied.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BodyEncodingInfo {
-    /// `application/json`.
-    Json,
-    /// `application/x-www-form-urlencoded`.
-    Form(FormStyleInfo),
-    /// `multipart/form-data`.
-    Multipart(FormStyleInfo),
-}
+/// How a request body is encoded, every default applied (the runtime's own description).
+pub use tidings_spec::BodyEncoding as BodyEncodingInfo;
 
-/// How a form writes arrays and nested fields.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FormStyleInfo {
-    /// Arrays.
-    pub arrays: FormArrays,
-    /// Nested fields.
-    pub nested: FormNested,
-}
+/// How a form writes arrays and nested fields (the runtime's own description).
+pub use tidings_spec::FormStyle as FormStyleInfo;
 
 /// How a list operation pages, resolved.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,64 +9,47 @@
 pub mod email {
     use ::tidings_runtime as rt;
     /// What the runtime needs to know about this service, taken from its spec.
-    pub static SERVICE: rt::ServiceSpec = rt::ServiceSpec {
+    pub static SERVICE: rt::ServiceSpec = ::tidings_runtime::spec::ServiceSpec {
         name: "email",
         title: "Email service",
-        base_url: None,
+        base_url: ::core::option::Option::None,
         base_url_env: "COMMS_EMAIL_BASE_URL",
         credentials: &[
-            rt::CredentialSpec {
+            ::tidings_runtime::spec::CredentialSpec {
                 name: "api_key",
                 env: "COMMS_EMAIL_API_KEY",
                 secret: true,
             },
         ],
         auth: &[
-            rt::AuthScheme::Bearer {
+            ::tidings_runtime::spec::AuthScheme::Bearer {
                 credential: "api_key",
             },
-            rt::AuthScheme::Query {
+            ::tidings_runtime::spec::AuthScheme::Query {
                 param: "api_key",
                 credential: "api_key",
             },
         ],
-        rate_limit: Some(rt::RateLimitSpec {
+        rate_limit: ::core::option::Option::Some(::tidings_runtime::spec::RateLimitSpec {
             requests: 1000,
             per_seconds: 60,
         }),
-        rate_limit_headers: rt::RateLimitHeaders {
-            limit: Some("X-RateLimit-Limit"),
-            remaining: Some("X-RateLimit-Remaining"),
-            reset: Some("X-RateLimit-Reset"),
-            retry_after: Some("Retry-After"),
+        rate_limit_headers: ::tidings_runtime::spec::RateLimitHeaders {
+            limit: ::core::option::Option::Some("X-RateLimit-Limit"),
+            remaining: ::core::option::Option::Some("X-RateLimit-Remaining"),
+            reset: ::core::option::Option::Some("X-RateLimit-Reset"),
+            retry_after: ::core::option::Option::Some("Retry-After"),
         },
-        retry: rt::RetrySpec {
-            max_attempts: 3,
-            base_ms: 500,
-            cap_ms: 8000,
-            statuses: &[408, 429, 500, 502, 503, 504],
-            connect_errors: true,
-            timeouts: true,
-            retry_after_cap_ms: 60000,
-            budget_ratio_percent: 20,
-        },
-        timeouts: rt::TimeoutSpec {
-            connect_ms: 3000,
-            attempt_ms: 20000,
-            total_ms: None,
-        },
-        idempotency: Some(rt::IdempotencySpec {
+        retry: ::tidings_runtime::spec::RetrySpec::DEFAULT,
+        timeouts: ::tidings_runtime::spec::TimeoutSpec::DEFAULT,
+        idempotency: ::core::option::Option::Some(::tidings_runtime::spec::IdempotencySpec {
             header: "Idempotency-Key",
             max_len: 256,
         }),
-        errors: rt::ErrorSpec {
-            code: Some("error.code"),
-            message: Some("error.message"),
-            in_success: None,
-        },
+        errors: ::tidings_runtime::spec::ErrorSpec::DEFAULT,
     };
     /// How this service's list operations page.
-    pub static PAGINATION: rt::PaginationSpec = rt::PaginationSpec::cursor(
+    pub static PAGINATION: rt::PaginationSpec = ::tidings_runtime::spec::PaginationSpec::cursor(
         "data",
         "has_more",
         "id",
@@ -257,88 +240,151 @@ pub mod email {
     /// Static descriptions of every operation, as the runtime sees them.
     pub mod operations {
         use ::tidings_runtime::OperationSpec as Op;
-        pub static LIST_RESOURCES: Op = Op::get("list_resources", "/v1/resources");
-        pub static SEND_EMAIL: Op = Op::post("send_email", "/v1/emails")
+        pub static LIST_RESOURCES: Op = ::tidings_runtime::spec::OperationSpec::get(
+            "list_resources",
+            "/v1/resources",
+        );
+        pub static SEND_EMAIL: Op = ::tidings_runtime::spec::OperationSpec::post(
+                "send_email",
+                "/v1/emails",
+            )
             .idempotency_key();
-        pub static SEND_BATCH: Op = Op::post("send_batch", "/v1/emails/batch")
+        pub static SEND_BATCH: Op = ::tidings_runtime::spec::OperationSpec::post(
+                "send_batch",
+                "/v1/emails/batch",
+            )
             .idempotency_key();
-        pub static LIST_EMAILS: Op = Op::get("list_emails", "/v1/emails");
-        pub static GET_EMAIL: Op = Op::get("get_email", "/v1/emails/{id}");
-        pub static RESCHEDULE_EMAIL: Op = Op::patch(
+        pub static LIST_EMAILS: Op = ::tidings_runtime::spec::OperationSpec::get(
+            "list_emails",
+            "/v1/emails",
+        );
+        pub static GET_EMAIL: Op = ::tidings_runtime::spec::OperationSpec::get(
+            "get_email",
+            "/v1/emails/{id}",
+        );
+        pub static RESCHEDULE_EMAIL: Op = ::tidings_runtime::spec::OperationSpec::patch(
             "reschedule_email",
             "/v1/emails/{id}",
         );
-        pub static CANCEL_EMAIL: Op = Op::post("cancel_email", "/v1/emails/{id}/cancel");
-        pub static CREATE_TEMPLATE: Op = Op::post("create_template", "/v1/templates");
-        pub static LIST_TEMPLATES: Op = Op::get("list_templates", "/v1/templates");
-        pub static GET_TEMPLATE: Op = Op::get("get_template", "/v1/templates/{id}");
-        pub static UPDATE_TEMPLATE: Op = Op::patch(
+        pub static CANCEL_EMAIL: Op = ::tidings_runtime::spec::OperationSpec::post(
+            "cancel_email",
+            "/v1/emails/{id}/cancel",
+        );
+        pub static CREATE_TEMPLATE: Op = ::tidings_runtime::spec::OperationSpec::post(
+            "create_template",
+            "/v1/templates",
+        );
+        pub static LIST_TEMPLATES: Op = ::tidings_runtime::spec::OperationSpec::get(
+            "list_templates",
+            "/v1/templates",
+        );
+        pub static GET_TEMPLATE: Op = ::tidings_runtime::spec::OperationSpec::get(
+            "get_template",
+            "/v1/templates/{id}",
+        );
+        pub static UPDATE_TEMPLATE: Op = ::tidings_runtime::spec::OperationSpec::patch(
             "update_template",
             "/v1/templates/{id}",
         );
-        pub static DELETE_TEMPLATE: Op = Op::delete(
+        pub static DELETE_TEMPLATE: Op = ::tidings_runtime::spec::OperationSpec::delete(
             "delete_template",
             "/v1/templates/{id}",
         );
-        pub static PUBLISH_TEMPLATE: Op = Op::post(
+        pub static PUBLISH_TEMPLATE: Op = ::tidings_runtime::spec::OperationSpec::post(
                 "publish_template",
                 "/v1/templates/{id}/publish",
             )
-            .with_retry(::tidings_runtime::RetryClass::Safe);
-        pub static CREATE_CONTACT: Op = Op::post("create_contact", "/v1/contacts");
-        pub static UPSERT_CONTACT: Op = Op::put("upsert_contact", "/v1/contacts");
-        pub static LIST_CONTACTS: Op = Op::get("list_contacts", "/v1/contacts");
-        pub static GET_CONTACT: Op = Op::get(
+            .with_retry(::tidings_runtime::spec::RetryClass::Safe);
+        pub static CREATE_CONTACT: Op = ::tidings_runtime::spec::OperationSpec::post(
+            "create_contact",
+            "/v1/contacts",
+        );
+        pub static UPSERT_CONTACT: Op = ::tidings_runtime::spec::OperationSpec::put(
+            "upsert_contact",
+            "/v1/contacts",
+        );
+        pub static LIST_CONTACTS: Op = ::tidings_runtime::spec::OperationSpec::get(
+            "list_contacts",
+            "/v1/contacts",
+        );
+        pub static GET_CONTACT: Op = ::tidings_runtime::spec::OperationSpec::get(
             "get_contact",
             "/v1/contacts/{id_or_email}",
         );
-        pub static UPDATE_CONTACT: Op = Op::patch(
+        pub static UPDATE_CONTACT: Op = ::tidings_runtime::spec::OperationSpec::patch(
             "update_contact",
             "/v1/contacts/{id_or_email}",
         );
-        pub static DELETE_CONTACT: Op = Op::delete(
+        pub static DELETE_CONTACT: Op = ::tidings_runtime::spec::OperationSpec::delete(
             "delete_contact",
             "/v1/contacts/{id_or_email}",
         );
-        pub static CREATE_LIST: Op = Op::post("create_list", "/v1/lists");
-        pub static LIST_LISTS: Op = Op::get("list_lists", "/v1/lists");
-        pub static GET_LIST: Op = Op::get("get_list", "/v1/lists/{id}");
-        pub static UPDATE_LIST: Op = Op::patch("update_list", "/v1/lists/{id}");
-        pub static DELETE_LIST: Op = Op::delete("delete_list", "/v1/lists/{id}");
-        pub static LIST_LIST_CONTACTS: Op = Op::get(
+        pub static CREATE_LIST: Op = ::tidings_runtime::spec::OperationSpec::post(
+            "create_list",
+            "/v1/lists",
+        );
+        pub static LIST_LISTS: Op = ::tidings_runtime::spec::OperationSpec::get(
+            "list_lists",
+            "/v1/lists",
+        );
+        pub static GET_LIST: Op = ::tidings_runtime::spec::OperationSpec::get(
+            "get_list",
+            "/v1/lists/{id}",
+        );
+        pub static UPDATE_LIST: Op = ::tidings_runtime::spec::OperationSpec::patch(
+            "update_list",
+            "/v1/lists/{id}",
+        );
+        pub static DELETE_LIST: Op = ::tidings_runtime::spec::OperationSpec::delete(
+            "delete_list",
+            "/v1/lists/{id}",
+        );
+        pub static LIST_LIST_CONTACTS: Op = ::tidings_runtime::spec::OperationSpec::get(
             "list_list_contacts",
             "/v1/lists/{id}/contacts",
         );
-        pub static ADD_LIST_CONTACT: Op = Op::post(
+        pub static ADD_LIST_CONTACT: Op = ::tidings_runtime::spec::OperationSpec::post(
                 "add_list_contact",
                 "/v1/lists/{id}/contacts",
             )
-            .with_retry(::tidings_runtime::RetryClass::Safe);
-        pub static REMOVE_LIST_CONTACT: Op = Op::delete(
+            .with_retry(::tidings_runtime::spec::RetryClass::Safe);
+        pub static REMOVE_LIST_CONTACT: Op = ::tidings_runtime::spec::OperationSpec::delete(
             "remove_list_contact",
             "/v1/lists/{id}/contacts/{contact}",
         );
-        pub static CREATE_SUPPRESSION: Op = Op::post(
+        pub static CREATE_SUPPRESSION: Op = ::tidings_runtime::spec::OperationSpec::post(
             "create_suppression",
             "/v1/suppressions",
         );
-        pub static LIST_SUPPRESSIONS: Op = Op::get(
+        pub static LIST_SUPPRESSIONS: Op = ::tidings_runtime::spec::OperationSpec::get(
             "list_suppressions",
             "/v1/suppressions",
         );
-        pub static GET_SUPPRESSION: Op = Op::get(
+        pub static GET_SUPPRESSION: Op = ::tidings_runtime::spec::OperationSpec::get(
             "get_suppression",
             "/v1/suppressions/{email}",
         );
-        pub static DELETE_SUPPRESSION: Op = Op::delete(
+        pub static DELETE_SUPPRESSION: Op = ::tidings_runtime::spec::OperationSpec::delete(
             "delete_suppression",
             "/v1/suppressions/{email}",
         );
-        pub static CREATE_WEBHOOK: Op = Op::post("create_webhook", "/v1/webhooks");
-        pub static LIST_WEBHOOKS: Op = Op::get("list_webhooks", "/v1/webhooks");
-        pub static GET_WEBHOOK: Op = Op::get("get_webhook", "/v1/webhooks/{id}");
-        pub static UPDATE_WEBHOOK: Op = Op::patch("update_webhook", "/v1/webhooks/{id}");
-        pub static DELETE_WEBHOOK: Op = Op::delete(
+        pub static CREATE_WEBHOOK: Op = ::tidings_runtime::spec::OperationSpec::post(
+            "create_webhook",
+            "/v1/webhooks",
+        );
+        pub static LIST_WEBHOOKS: Op = ::tidings_runtime::spec::OperationSpec::get(
+            "list_webhooks",
+            "/v1/webhooks",
+        );
+        pub static GET_WEBHOOK: Op = ::tidings_runtime::spec::OperationSpec::get(
+            "get_webhook",
+            "/v1/webhooks/{id}",
+        );
+        pub static UPDATE_WEBHOOK: Op = ::tidings_runtime::spec::OperationSpec::patch(
+            "update_webhook",
+            "/v1/webhooks/{id}",
+        );
+        pub static DELETE_WEBHOOK: Op = ::tidings_runtime::spec::OperationSpec::delete(
             "delete_webhook",
             "/v1/webhooks/{id}",
         );

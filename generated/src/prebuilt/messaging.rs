@@ -9,64 +9,47 @@
 pub mod messaging {
     use ::tidings_runtime as rt;
     /// What the runtime needs to know about this service, taken from its spec.
-    pub static SERVICE: rt::ServiceSpec = rt::ServiceSpec {
+    pub static SERVICE: rt::ServiceSpec = ::tidings_runtime::spec::ServiceSpec {
         name: "messaging",
         title: "Messaging service",
-        base_url: None,
+        base_url: ::core::option::Option::None,
         base_url_env: "COMMS_MESSAGING_BASE_URL",
         credentials: &[
-            rt::CredentialSpec {
+            ::tidings_runtime::spec::CredentialSpec {
                 name: "api_key",
                 env: "COMMS_MESSAGING_API_KEY",
                 secret: true,
             },
         ],
         auth: &[
-            rt::AuthScheme::Bearer {
+            ::tidings_runtime::spec::AuthScheme::Bearer {
                 credential: "api_key",
             },
-            rt::AuthScheme::Query {
+            ::tidings_runtime::spec::AuthScheme::Query {
                 param: "api_key",
                 credential: "api_key",
             },
         ],
-        rate_limit: Some(rt::RateLimitSpec {
+        rate_limit: ::core::option::Option::Some(::tidings_runtime::spec::RateLimitSpec {
             requests: 1000,
             per_seconds: 60,
         }),
-        rate_limit_headers: rt::RateLimitHeaders {
-            limit: Some("X-RateLimit-Limit"),
-            remaining: Some("X-RateLimit-Remaining"),
-            reset: Some("X-RateLimit-Reset"),
-            retry_after: Some("Retry-After"),
+        rate_limit_headers: ::tidings_runtime::spec::RateLimitHeaders {
+            limit: ::core::option::Option::Some("X-RateLimit-Limit"),
+            remaining: ::core::option::Option::Some("X-RateLimit-Remaining"),
+            reset: ::core::option::Option::Some("X-RateLimit-Reset"),
+            retry_after: ::core::option::Option::Some("Retry-After"),
         },
-        retry: rt::RetrySpec {
-            max_attempts: 3,
-            base_ms: 500,
-            cap_ms: 8000,
-            statuses: &[408, 429, 500, 502, 503, 504],
-            connect_errors: true,
-            timeouts: true,
-            retry_after_cap_ms: 60000,
-            budget_ratio_percent: 20,
-        },
-        timeouts: rt::TimeoutSpec {
-            connect_ms: 3000,
-            attempt_ms: 20000,
-            total_ms: None,
-        },
-        idempotency: Some(rt::IdempotencySpec {
+        retry: ::tidings_runtime::spec::RetrySpec::DEFAULT,
+        timeouts: ::tidings_runtime::spec::TimeoutSpec::DEFAULT,
+        idempotency: ::core::option::Option::Some(::tidings_runtime::spec::IdempotencySpec {
             header: "Idempotency-Key",
             max_len: 256,
         }),
-        errors: rt::ErrorSpec {
-            code: Some("error.code"),
-            message: Some("error.message"),
-            in_success: None,
-        },
+        errors: ::tidings_runtime::spec::ErrorSpec::DEFAULT,
     };
     /// How this service's list operations page.
-    pub static PAGINATION: rt::PaginationSpec = rt::PaginationSpec::cursor(
+    pub static PAGINATION: rt::PaginationSpec = ::tidings_runtime::spec::PaginationSpec::cursor(
         "data",
         "has_more",
         "id",
@@ -249,19 +232,31 @@ pub mod messaging {
     /// Static descriptions of every operation, as the runtime sees them.
     pub mod operations {
         use ::tidings_runtime::OperationSpec as Op;
-        pub static LIST_RESOURCES: Op = Op::get("list_resources", "/v1/resources");
-        pub static SEND_MESSAGE: Op = Op::post("send_message", "/v1/messages")
+        pub static LIST_RESOURCES: Op = ::tidings_runtime::spec::OperationSpec::get(
+            "list_resources",
+            "/v1/resources",
+        );
+        pub static SEND_MESSAGE: Op = ::tidings_runtime::spec::OperationSpec::post(
+                "send_message",
+                "/v1/messages",
+            )
             .idempotency_key();
-        pub static LIST_MESSAGES: Op = Op::get("list_messages", "/v1/messages");
-        pub static GET_MESSAGE: Op = Op::get(
+        pub static LIST_MESSAGES: Op = ::tidings_runtime::spec::OperationSpec::get(
+            "list_messages",
+            "/v1/messages",
+        );
+        pub static GET_MESSAGE: Op = ::tidings_runtime::spec::OperationSpec::get(
             "get_message",
             "/v1/messages/{message_uuid}",
         );
-        pub static UPDATE_MESSAGE: Op = Op::patch(
+        pub static UPDATE_MESSAGE: Op = ::tidings_runtime::spec::OperationSpec::patch(
             "update_message",
             "/v1/messages/{message_uuid}",
         );
-        pub static LIST_TEMPLATES: Op = Op::get("list_templates", "/v1/templates");
+        pub static LIST_TEMPLATES: Op = ::tidings_runtime::spec::OperationSpec::get(
+            "list_templates",
+            "/v1/templates",
+        );
     }
     /// Client for the Messaging service: one async method per operation.
     ///

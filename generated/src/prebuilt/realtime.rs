@@ -9,103 +9,88 @@
 pub mod realtime {
     use ::tidings_runtime as rt;
     /// What the runtime needs to know about this service, taken from its spec.
-    pub static SERVICE: rt::ServiceSpec = rt::ServiceSpec {
+    pub static SERVICE: rt::ServiceSpec = ::tidings_runtime::spec::ServiceSpec {
         name: "realtime",
         title: "Realtime service",
-        base_url: None,
+        base_url: ::core::option::Option::None,
         base_url_env: "COMMS_REALTIME_BASE_URL",
         credentials: &[
-            rt::CredentialSpec {
+            ::tidings_runtime::spec::CredentialSpec {
                 name: "app_id",
                 env: "COMMS_REALTIME_APP_ID",
                 secret: false,
             },
-            rt::CredentialSpec {
+            ::tidings_runtime::spec::CredentialSpec {
                 name: "key",
                 env: "COMMS_REALTIME_APP_KEY",
                 secret: false,
             },
-            rt::CredentialSpec {
+            ::tidings_runtime::spec::CredentialSpec {
                 name: "secret",
                 env: "COMMS_REALTIME_APP_SECRET",
                 secret: true,
             },
-            rt::CredentialSpec {
+            ::tidings_runtime::spec::CredentialSpec {
                 name: "api_key",
                 env: "COMMS_REALTIME_API_KEY",
                 secret: true,
             },
         ],
         auth: &[
-            rt::AuthScheme::Signature {
-                scheme: rt::SigningScheme::PusherHmacSha256 {
+            ::tidings_runtime::spec::AuthScheme::Signature {
+                scheme: ::tidings_runtime::spec::SigningScheme::PusherHmacSha256 {
                     app_id: "app_id",
                     key: "key",
                     secret: "secret",
                 },
             },
-            rt::AuthScheme::Bearer {
+            ::tidings_runtime::spec::AuthScheme::Bearer {
                 credential: "api_key",
             },
         ],
-        rate_limit: None,
-        rate_limit_headers: rt::RateLimitHeaders {
-            limit: None,
-            remaining: None,
-            reset: None,
-            retry_after: None,
+        rate_limit: ::core::option::Option::None,
+        rate_limit_headers: ::tidings_runtime::spec::RateLimitHeaders {
+            limit: ::core::option::Option::None,
+            remaining: ::core::option::Option::None,
+            reset: ::core::option::Option::None,
+            retry_after: ::core::option::Option::None,
         },
-        retry: rt::RetrySpec {
-            max_attempts: 3,
-            base_ms: 500,
-            cap_ms: 8000,
-            statuses: &[408, 429, 500, 502, 503, 504],
-            connect_errors: true,
-            timeouts: true,
-            retry_after_cap_ms: 60000,
-            budget_ratio_percent: 20,
-        },
-        timeouts: rt::TimeoutSpec {
-            connect_ms: 3000,
-            attempt_ms: 20000,
-            total_ms: None,
-        },
-        idempotency: None,
-        errors: rt::ErrorSpec {
-            code: Some("error.code"),
-            message: Some("error.message"),
-            in_success: None,
-        },
+        retry: ::tidings_runtime::spec::RetrySpec::DEFAULT,
+        timeouts: ::tidings_runtime::spec::TimeoutSpec::DEFAULT,
+        idempotency: ::core::option::Option::None,
+        errors: ::tidings_runtime::spec::ErrorSpec::DEFAULT,
     };
     /// Static descriptions of every operation, as the runtime sees them.
     pub mod operations {
         use ::tidings_runtime::OperationSpec as Op;
-        use ::tidings_runtime as rt;
-        pub static GET_ROOT: Op = Op::get("get_root", "/")
-            .with_auth(rt::AuthScheme::Bearer {
+        pub static GET_ROOT: Op = ::tidings_runtime::spec::OperationSpec::get(
+                "get_root",
+                "/",
+            )
+            .with_auth(::tidings_runtime::spec::AuthScheme::Bearer {
                 credential: "api_key",
             });
-        pub static TRIGGER_EVENT: Op = Op::post(
+        pub static TRIGGER_EVENT: Op = ::tidings_runtime::spec::OperationSpec::post(
             "trigger_event",
             "/apps/{app_id}/events",
         );
-        pub static TRIGGER_BATCH: Op = Op::post(
+        pub static TRIGGER_BATCH: Op = ::tidings_runtime::spec::OperationSpec::post(
             "trigger_batch",
             "/apps/{app_id}/batch_events",
         );
-        pub static LIST_CHANNELS: Op = Op::get(
+        pub static LIST_CHANNELS: Op = ::tidings_runtime::spec::OperationSpec::get(
             "list_channels",
             "/apps/{app_id}/channels",
         );
-        pub static GET_CHANNEL: Op = Op::get(
+        pub static GET_CHANNEL: Op = ::tidings_runtime::spec::OperationSpec::get(
             "get_channel",
             "/apps/{app_id}/channels/{channel_name}",
         );
-        pub static LIST_PRESENCE_USERS: Op = Op::get(
+        pub static LIST_PRESENCE_USERS: Op = ::tidings_runtime::spec::OperationSpec::get(
             "list_presence_users",
             "/apps/{app_id}/channels/{channel_name}/users",
         );
-        pub static TERMINATE_USER_CONNECTIONS: Op = Op::post(
+        pub static TERMINATE_USER_CONNECTIONS: Op = ::tidings_runtime::spec::OperationSpec::post(
             "terminate_user_connections",
             "/apps/{app_id}/users/{user_id}/terminate_connections",
         );

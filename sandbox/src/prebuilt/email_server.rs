@@ -1057,17 +1057,15 @@ pub mod email_server {
     /// or answers an action).
     pub mod defaults {
         /// The service's named types and pagination.
-        pub static SCHEMA: crate::server::resources::ServiceSchema = crate::server::resources::ServiceSchema {
+        pub static SCHEMA: crate::server::resources::ServiceSchema = ::tidings_runtime::spec::ServiceSchema {
             types: &[
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "ErrorResponse",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "error",
-                                ty: crate::server::resources::TySchema::Named(
-                                    "ErrorDetail",
-                                ),
+                                ty: ::tidings_runtime::spec::TySchema::Named("ErrorDetail"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1079,13 +1077,13 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "ErrorDetail",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "code",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1094,9 +1092,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "message",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1105,9 +1103,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "param",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1116,9 +1114,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "request_id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1130,13 +1128,13 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "Resource",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1148,13 +1146,13 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "DeletedObject",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1163,9 +1161,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "object",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1174,9 +1172,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "deleted",
-                                ty: crate::server::resources::TySchema::Boolean,
+                                ty: ::tidings_runtime::spec::TySchema::Boolean,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1188,9 +1186,9 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "EmailStatus",
-                    shape: crate::server::resources::ShapeSchema::Enum(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &[
                             "scheduled",
                             "queued",
@@ -1204,9 +1202,9 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "EmailLastEvent",
-                    shape: crate::server::resources::ShapeSchema::Enum(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &[
                             "scheduled",
                             "queued",
@@ -1224,13 +1222,13 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "Tag",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "name",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1239,9 +1237,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "value",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1253,19 +1251,19 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "AttachmentDisposition",
-                    shape: crate::server::resources::ShapeSchema::Enum(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["attachment", "inline"],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "Attachment",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "filename",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -1274,9 +1272,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "content",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1285,12 +1283,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "url",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Uri,
+                                    ::tidings_runtime::spec::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1298,9 +1296,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "content_type",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1309,9 +1307,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "content_id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1320,9 +1318,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "disposition",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "AttachmentDisposition",
                                 ),
                                 required: false,
@@ -1336,13 +1334,13 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "TemplateRef",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1351,9 +1349,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "alias",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1362,10 +1360,10 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "variables",
-                                ty: crate::server::resources::TySchema::Map(
-                                    &crate::server::resources::TySchema::Json,
+                                ty: ::tidings_runtime::spec::TySchema::Map(
+                                    &::tidings_runtime::spec::TySchema::Json,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -1378,13 +1376,13 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "TrackingSettings",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "opens",
-                                ty: crate::server::resources::TySchema::Boolean,
+                                ty: ::tidings_runtime::spec::TySchema::Boolean,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1393,9 +1391,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "clicks",
-                                ty: crate::server::resources::TySchema::Boolean,
+                                ty: ::tidings_runtime::spec::TySchema::Boolean,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1407,16 +1405,16 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "SendEmailRequest",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1424,14 +1422,14 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::String,
                                 ),
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1439,14 +1437,14 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "cc",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1454,14 +1452,14 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "bcc",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1469,14 +1467,14 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "reply_to",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1484,9 +1482,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "subject",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1495,9 +1493,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "html",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1506,9 +1504,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "text",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1517,11 +1515,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "template",
-                                ty: crate::server::resources::TySchema::Named(
-                                    "TemplateRef",
-                                ),
+                                ty: ::tidings_runtime::spec::TySchema::Named("TemplateRef"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1530,10 +1526,10 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "attachments",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::Named("Attachment"),
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::Named("Attachment"),
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -1543,10 +1539,10 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "tags",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::Named("Tag"),
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::Named("Tag"),
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -1556,10 +1552,10 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "headers",
-                                ty: crate::server::resources::TySchema::Map(
-                                    &crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::Map(
+                                    &::tidings_runtime::spec::TySchema::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -1569,10 +1565,10 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "metadata",
-                                ty: crate::server::resources::TySchema::Map(
-                                    &crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::Map(
+                                    &::tidings_runtime::spec::TySchema::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -1582,12 +1578,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "scheduled_at",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1595,9 +1591,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "tracking",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "TrackingSettings",
                                 ),
                                 required: false,
@@ -1611,13 +1607,13 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "SendEmailResponse",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1626,11 +1622,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "status",
-                                ty: crate::server::resources::TySchema::Named(
-                                    "EmailStatus",
-                                ),
+                                ty: ::tidings_runtime::spec::TySchema::Named("EmailStatus"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1642,14 +1636,14 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "SendBatchRequest",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "emails",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::Named(
                                         "SendEmailRequest",
                                     ),
                                 ),
@@ -1664,14 +1658,14 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "SendBatchResponse",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "data",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::Named(
                                         "SendEmailResponse",
                                     ),
                                 ),
@@ -1686,16 +1680,16 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "RescheduleEmailRequest",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "scheduled_at",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1706,13 +1700,13 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "Email",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1721,12 +1715,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1734,14 +1728,14 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::String,
                                 ),
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1749,14 +1743,14 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "cc",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1764,14 +1758,14 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "bcc",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1779,14 +1773,14 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "reply_to",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1794,9 +1788,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "subject",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1805,9 +1799,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "html",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1816,9 +1810,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "text",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1827,9 +1821,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "template_id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1838,11 +1832,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "status",
-                                ty: crate::server::resources::TySchema::Named(
-                                    "EmailStatus",
-                                ),
+                                ty: ::tidings_runtime::spec::TySchema::Named("EmailStatus"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1851,9 +1843,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "last_event",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "EmailLastEvent",
                                 ),
                                 required: false,
@@ -1864,12 +1856,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "created_at",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1877,12 +1869,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "scheduled_at",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1890,12 +1882,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "sent_at",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1903,10 +1895,10 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "tags",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::Named("Tag"),
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::Named("Tag"),
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -1916,10 +1908,10 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "metadata",
-                                ty: crate::server::resources::TySchema::Map(
-                                    &crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::Map(
+                                    &::tidings_runtime::spec::TySchema::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -1932,25 +1924,25 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "TemplateStatus",
-                    shape: crate::server::resources::ShapeSchema::Enum(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["draft", "published"],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "TemplateVariableType",
-                    shape: crate::server::resources::ShapeSchema::Enum(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["string", "number", "boolean", "object", "list"],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "TemplateVariable",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "key",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -1959,9 +1951,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "type",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "TemplateVariableType",
                                 ),
                                 required: false,
@@ -1972,9 +1964,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "fallback_value",
-                                ty: crate::server::resources::TySchema::Json,
+                                ty: ::tidings_runtime::spec::TySchema::Json,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1986,13 +1978,13 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "Template",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2001,9 +1993,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "name",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2012,9 +2004,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "alias",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2023,9 +2015,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "subject",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2034,12 +2026,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2047,14 +2039,14 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "reply_to",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2062,9 +2054,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "html",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2073,9 +2065,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "text",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2084,10 +2076,10 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "variables",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::Named(
                                         "TemplateVariable",
                                     ),
                                 ),
@@ -2099,9 +2091,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "status",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "TemplateStatus",
                                 ),
                                 required: true,
@@ -2112,12 +2104,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "published_at",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2125,12 +2117,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "created_at",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2138,12 +2130,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "updated_at",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2154,13 +2146,13 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "CreateTemplateRequest",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "name",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -2169,9 +2161,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "alias",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2180,9 +2172,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "subject",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2191,12 +2183,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2204,14 +2196,14 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "reply_to",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2219,9 +2211,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "html",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2230,9 +2222,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "text",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2241,10 +2233,10 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "variables",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::Named(
                                         "TemplateVariable",
                                     ),
                                 ),
@@ -2259,13 +2251,13 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "UpdateTemplateRequest",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "name",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -2274,9 +2266,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "alias",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2285,9 +2277,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "subject",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2296,12 +2288,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2309,14 +2301,14 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "reply_to",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2324,9 +2316,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "html",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2335,9 +2327,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "text",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2346,10 +2338,10 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "variables",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::Named(
                                         "TemplateVariable",
                                     ),
                                 ),
@@ -2364,13 +2356,13 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "Contact",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2379,12 +2371,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "email",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2392,9 +2384,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "first_name",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2403,9 +2395,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "last_name",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2414,10 +2406,10 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "attributes",
-                                ty: crate::server::resources::TySchema::Map(
-                                    &crate::server::resources::TySchema::Json,
+                                ty: ::tidings_runtime::spec::TySchema::Map(
+                                    &::tidings_runtime::spec::TySchema::Json,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -2427,10 +2419,10 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "list_ids",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -2440,9 +2432,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "unsubscribed",
-                                ty: crate::server::resources::TySchema::Boolean,
+                                ty: ::tidings_runtime::spec::TySchema::Boolean,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2451,12 +2443,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "created_at",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2464,12 +2456,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "updated_at",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2480,16 +2472,16 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "CreateContactRequest",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "email",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2497,9 +2489,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "first_name",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2508,9 +2500,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "last_name",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2519,10 +2511,10 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "attributes",
-                                ty: crate::server::resources::TySchema::Map(
-                                    &crate::server::resources::TySchema::Json,
+                                ty: ::tidings_runtime::spec::TySchema::Map(
+                                    &::tidings_runtime::spec::TySchema::Json,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -2532,10 +2524,10 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "list_ids",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -2545,9 +2537,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "unsubscribed",
-                                ty: crate::server::resources::TySchema::Boolean,
+                                ty: ::tidings_runtime::spec::TySchema::Boolean,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2559,16 +2551,16 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "UpdateContactRequest",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "email",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2576,9 +2568,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "first_name",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2587,9 +2579,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "last_name",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2598,10 +2590,10 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "attributes",
-                                ty: crate::server::resources::TySchema::Map(
-                                    &crate::server::resources::TySchema::Json,
+                                ty: ::tidings_runtime::spec::TySchema::Map(
+                                    &::tidings_runtime::spec::TySchema::Json,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -2611,10 +2603,10 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "list_ids",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -2624,9 +2616,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "unsubscribed",
-                                ty: crate::server::resources::TySchema::Boolean,
+                                ty: ::tidings_runtime::spec::TySchema::Boolean,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2638,13 +2630,13 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "ContactList",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2653,9 +2645,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "name",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2664,9 +2656,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "description",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2675,9 +2667,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "contact_count",
-                                ty: crate::server::resources::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::TySchema::Integer,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2686,12 +2678,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "created_at",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2699,12 +2691,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "updated_at",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2715,13 +2707,13 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "CreateListRequest",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "name",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -2730,9 +2722,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "description",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2744,13 +2736,13 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "UpdateListRequest",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "name",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -2759,9 +2751,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "description",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2773,13 +2765,13 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "AddListContactRequest",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "contact",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -2791,13 +2783,13 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "ListMembership",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "list_id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2806,9 +2798,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "contact_id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2817,12 +2809,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "added_at",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2833,19 +2825,19 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "SuppressionReason",
-                    shape: crate::server::resources::ShapeSchema::Enum(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["hard_bounce", "complaint", "unsubscribe", "manual"],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "Suppression",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2854,12 +2846,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "email",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2867,9 +2859,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "reason",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "SuppressionReason",
                                 ),
                                 required: true,
@@ -2880,9 +2872,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "email_id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2891,12 +2883,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "created_at",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2907,16 +2899,16 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "CreateSuppressionRequest",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "email",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2924,9 +2916,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "reason",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "SuppressionReason",
                                 ),
                                 required: false,
@@ -2940,9 +2932,9 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "WebhookEventType",
-                    shape: crate::server::resources::ShapeSchema::Enum(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &[
                             "email.sent",
                             "email.delivered",
@@ -2961,19 +2953,19 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "WebhookEndpointStatus",
-                    shape: crate::server::resources::ShapeSchema::Enum(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["enabled", "disabled"],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "WebhookEndpoint",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2982,12 +2974,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "url",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Uri,
+                                    ::tidings_runtime::spec::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2995,10 +2987,10 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "events",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::Named(
                                         "WebhookEventType",
                                     ),
                                 ),
@@ -3010,9 +3002,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "status",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "WebhookEndpointStatus",
                                 ),
                                 required: true,
@@ -3023,9 +3015,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "secret",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3034,9 +3026,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "description",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3045,12 +3037,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "created_at",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3061,16 +3053,16 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "CreateWebhookRequest",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "url",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Uri,
+                                    ::tidings_runtime::spec::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3078,10 +3070,10 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "events",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::Named(
                                         "WebhookEventType",
                                     ),
                                 ),
@@ -3093,9 +3085,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "description",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3107,16 +3099,16 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "UpdateWebhookRequest",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "url",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Uri,
+                                    ::tidings_runtime::spec::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3124,10 +3116,10 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "events",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::Named(
                                         "WebhookEventType",
                                     ),
                                 ),
@@ -3139,9 +3131,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "status",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "WebhookEndpointStatus",
                                 ),
                                 required: false,
@@ -3152,9 +3144,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "description",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3166,13 +3158,13 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "EmailEventData",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "email_id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3181,12 +3173,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3194,14 +3186,14 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3209,9 +3201,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "subject",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3220,10 +3212,10 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "tags",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::Named("Tag"),
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::Named("Tag"),
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -3233,12 +3225,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "created_at",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3249,17 +3241,17 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "BounceType",
-                    shape: crate::server::resources::ShapeSchema::Enum(&["hard", "soft"]),
+                    shape: ::tidings_runtime::spec::ShapeSchema::Enum(&["hard", "soft"]),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "Bounce",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "type",
-                                ty: crate::server::resources::TySchema::Named("BounceType"),
+                                ty: ::tidings_runtime::spec::TySchema::Named("BounceType"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3268,9 +3260,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "sub_type",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3279,9 +3271,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "diagnostic_code",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3293,13 +3285,13 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "EmailBouncedData",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "email_id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3308,12 +3300,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3321,14 +3313,14 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3336,9 +3328,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "subject",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3347,10 +3339,10 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "tags",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::Named("Tag"),
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::Named("Tag"),
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -3360,12 +3352,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "created_at",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3373,9 +3365,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "bounce",
-                                ty: crate::server::resources::TySchema::Named("Bounce"),
+                                ty: ::tidings_runtime::spec::TySchema::Named("Bounce"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3387,13 +3379,13 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "EmailDelayedData",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "email_id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3402,12 +3394,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3415,14 +3407,14 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3430,9 +3422,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "subject",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3441,10 +3433,10 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "tags",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::Named("Tag"),
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::Named("Tag"),
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -3454,12 +3446,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "created_at",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3467,9 +3459,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "diagnostic_code",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3478,12 +3470,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "next_attempt_at",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3494,13 +3486,13 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "EmailOpenedData",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "email_id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3509,12 +3501,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3522,14 +3514,14 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3537,9 +3529,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "subject",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3548,10 +3540,10 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "tags",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::Named("Tag"),
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::Named("Tag"),
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -3561,12 +3553,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "created_at",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3574,12 +3566,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "opened_at",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3587,9 +3579,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "user_agent",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3598,9 +3590,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "ip_address",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3612,13 +3604,13 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "EmailClickedData",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "email_id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3627,12 +3619,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3640,14 +3632,14 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3655,9 +3647,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "subject",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3666,10 +3658,10 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "tags",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::Named("Tag"),
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::Named("Tag"),
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -3679,12 +3671,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "created_at",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3692,9 +3684,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "link",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3703,12 +3695,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "clicked_at",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3716,9 +3708,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "user_agent",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3727,9 +3719,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "ip_address",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3741,13 +3733,13 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "EmailFailedData",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "email_id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3756,12 +3748,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3769,14 +3761,14 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3784,9 +3776,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "subject",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3795,10 +3787,10 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "tags",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::Named("Tag"),
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::Named("Tag"),
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -3808,12 +3800,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "created_at",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3821,9 +3813,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "reason",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3835,13 +3827,13 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "EmailSuppressedData",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "email_id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3850,12 +3842,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3863,14 +3855,14 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3878,9 +3870,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "subject",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3889,10 +3881,10 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "tags",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::Named("Tag"),
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::Named("Tag"),
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -3902,12 +3894,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "created_at",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3915,9 +3907,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "reason",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "SuppressionReason",
                                 ),
                                 required: false,
@@ -3931,13 +3923,13 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "ContactEventData",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3946,12 +3938,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "email",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Email,
+                                    ::tidings_runtime::spec::Format::Email,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -3959,9 +3951,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "first_name",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3970,9 +3962,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "last_name",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3981,10 +3973,10 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "list_ids",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -3994,9 +3986,9 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "unsubscribed",
-                                ty: crate::server::resources::TySchema::Boolean,
+                                ty: ::tidings_runtime::spec::TySchema::Boolean,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -4005,12 +3997,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "created_at",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -4018,12 +4010,12 @@ pub mod email_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "updated_at",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -4034,9 +4026,9 @@ pub mod email_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "EmailEvent",
-                    shape: crate::server::resources::ShapeSchema::Union {
+                    shape: ::tidings_runtime::spec::ShapeSchema::Union {
                         tag: "type",
                         content: ::core::option::Option::Some("data"),
                         variants: &[
@@ -4100,7 +4092,7 @@ pub mod email_server {
                     },
                 },
             ],
-            page: ::core::option::Option::Some(crate::server::resources::PageSchema {
+            page: ::core::option::Option::Some(::tidings_runtime::spec::PageSchema {
                 limit_param: "limit",
                 after_param: "after",
                 before_param: ::core::option::Option::Some("before"),
@@ -4109,413 +4101,413 @@ pub mod email_server {
             }),
         };
         /// `GET /v1/resources`: lists a page of `/v1/resources`.
-        pub static LIST_RESOURCES: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static LIST_RESOURCES: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "list_resources",
-            kind: crate::server::resources::ResourceAction::List,
+            kind: ::tidings_runtime::spec::ResourceAction::List,
             collection: "/v1/resources",
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Page(
-                    &crate::server::resources::TySchema::Named("Resource"),
+                ::tidings_runtime::spec::TySchema::Page(
+                    &::tidings_runtime::spec::TySchema::Named("Resource"),
                 ),
             ),
         };
         /// `POST /v1/emails`: creates an item in `/v1/emails`.
-        pub static SEND_EMAIL: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static SEND_EMAIL: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "send_email",
-            kind: crate::server::resources::ResourceAction::Create,
+            kind: ::tidings_runtime::spec::ResourceAction::Create,
             collection: "/v1/emails",
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Named("SendEmailResponse"),
+                ::tidings_runtime::spec::TySchema::Named("SendEmailResponse"),
             ),
         };
         /// `POST /v1/emails/batch`: answers a valid response built from the body, nothing stored, at `/v1/emails/batch`.
-        pub static SEND_BATCH: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static SEND_BATCH: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "send_batch",
-            kind: crate::server::resources::ResourceAction::Action,
+            kind: ::tidings_runtime::spec::ResourceAction::Action,
             collection: "/v1/emails/batch",
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Named("SendBatchResponse"),
+                ::tidings_runtime::spec::TySchema::Named("SendBatchResponse"),
             ),
         };
         /// `GET /v1/emails`: lists a page of `/v1/emails`.
-        pub static LIST_EMAILS: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static LIST_EMAILS: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "list_emails",
-            kind: crate::server::resources::ResourceAction::List,
+            kind: ::tidings_runtime::spec::ResourceAction::List,
             collection: "/v1/emails",
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Page(
-                    &crate::server::resources::TySchema::Named("Email"),
+                ::tidings_runtime::spec::TySchema::Page(
+                    &::tidings_runtime::spec::TySchema::Named("Email"),
                 ),
             ),
         };
         /// `GET /v1/emails/{id}`: gets an item of `/v1/emails`.
-        pub static GET_EMAIL: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static GET_EMAIL: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "get_email",
-            kind: crate::server::resources::ResourceAction::Get,
+            kind: ::tidings_runtime::spec::ResourceAction::Get,
             collection: "/v1/emails",
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Named("Email"),
+                ::tidings_runtime::spec::TySchema::Named("Email"),
             ),
         };
         /// `PATCH /v1/emails/{id}`: merges the body into an item of `/v1/emails`.
-        pub static RESCHEDULE_EMAIL: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static RESCHEDULE_EMAIL: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "reschedule_email",
-            kind: crate::server::resources::ResourceAction::Merge,
+            kind: ::tidings_runtime::spec::ResourceAction::Merge,
             collection: "/v1/emails",
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Named("Email"),
+                ::tidings_runtime::spec::TySchema::Named("Email"),
             ),
         };
         /// `POST /v1/emails/{id}/cancel`: answers a valid response built from the body and the item it names (when stored) in `/v1/emails`.
-        pub static CANCEL_EMAIL: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static CANCEL_EMAIL: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "cancel_email",
-            kind: crate::server::resources::ResourceAction::Action,
+            kind: ::tidings_runtime::spec::ResourceAction::Action,
             collection: "/v1/emails",
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Named("Email"),
+                ::tidings_runtime::spec::TySchema::Named("Email"),
             ),
         };
         /// `POST /v1/templates`: creates an item in `/v1/templates`.
-        pub static CREATE_TEMPLATE: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static CREATE_TEMPLATE: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "create_template",
-            kind: crate::server::resources::ResourceAction::Create,
+            kind: ::tidings_runtime::spec::ResourceAction::Create,
             collection: "/v1/templates",
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Named("Template"),
+                ::tidings_runtime::spec::TySchema::Named("Template"),
             ),
         };
         /// `GET /v1/templates`: lists a page of `/v1/templates`.
-        pub static LIST_TEMPLATES: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static LIST_TEMPLATES: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "list_templates",
-            kind: crate::server::resources::ResourceAction::List,
+            kind: ::tidings_runtime::spec::ResourceAction::List,
             collection: "/v1/templates",
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Page(
-                    &crate::server::resources::TySchema::Named("Template"),
+                ::tidings_runtime::spec::TySchema::Page(
+                    &::tidings_runtime::spec::TySchema::Named("Template"),
                 ),
             ),
         };
         /// `GET /v1/templates/{id}`: gets an item of `/v1/templates`.
-        pub static GET_TEMPLATE: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static GET_TEMPLATE: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "get_template",
-            kind: crate::server::resources::ResourceAction::Get,
+            kind: ::tidings_runtime::spec::ResourceAction::Get,
             collection: "/v1/templates",
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Named("Template"),
+                ::tidings_runtime::spec::TySchema::Named("Template"),
             ),
         };
         /// `PATCH /v1/templates/{id}`: merges the body into an item of `/v1/templates`.
-        pub static UPDATE_TEMPLATE: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static UPDATE_TEMPLATE: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "update_template",
-            kind: crate::server::resources::ResourceAction::Merge,
+            kind: ::tidings_runtime::spec::ResourceAction::Merge,
             collection: "/v1/templates",
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Named("Template"),
+                ::tidings_runtime::spec::TySchema::Named("Template"),
             ),
         };
         /// `DELETE /v1/templates/{id}`: deletes an item of `/v1/templates`.
-        pub static DELETE_TEMPLATE: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static DELETE_TEMPLATE: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "delete_template",
-            kind: crate::server::resources::ResourceAction::Delete,
+            kind: ::tidings_runtime::spec::ResourceAction::Delete,
             collection: "/v1/templates",
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Named("DeletedObject"),
+                ::tidings_runtime::spec::TySchema::Named("DeletedObject"),
             ),
         };
         /// `POST /v1/templates/{id}/publish`: answers a valid response built from the body and the item it names (when stored) in `/v1/templates`.
-        pub static PUBLISH_TEMPLATE: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static PUBLISH_TEMPLATE: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "publish_template",
-            kind: crate::server::resources::ResourceAction::Action,
+            kind: ::tidings_runtime::spec::ResourceAction::Action,
             collection: "/v1/templates",
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Named("Template"),
+                ::tidings_runtime::spec::TySchema::Named("Template"),
             ),
         };
         /// `POST /v1/contacts`: creates an item in `/v1/contacts`.
-        pub static CREATE_CONTACT: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static CREATE_CONTACT: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "create_contact",
-            kind: crate::server::resources::ResourceAction::Create,
+            kind: ::tidings_runtime::spec::ResourceAction::Create,
             collection: "/v1/contacts",
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Named("Contact"),
+                ::tidings_runtime::spec::TySchema::Named("Contact"),
             ),
         };
         /// `PUT /v1/contacts`: answers a valid response built from the body, nothing stored, at `/v1/contacts`.
-        pub static UPSERT_CONTACT: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static UPSERT_CONTACT: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "upsert_contact",
-            kind: crate::server::resources::ResourceAction::Action,
+            kind: ::tidings_runtime::spec::ResourceAction::Action,
             collection: "/v1/contacts",
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Named("Contact"),
+                ::tidings_runtime::spec::TySchema::Named("Contact"),
             ),
         };
         /// `GET /v1/contacts`: lists a page of `/v1/contacts`.
-        pub static LIST_CONTACTS: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static LIST_CONTACTS: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "list_contacts",
-            kind: crate::server::resources::ResourceAction::List,
+            kind: ::tidings_runtime::spec::ResourceAction::List,
             collection: "/v1/contacts",
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Page(
-                    &crate::server::resources::TySchema::Named("Contact"),
+                ::tidings_runtime::spec::TySchema::Page(
+                    &::tidings_runtime::spec::TySchema::Named("Contact"),
                 ),
             ),
         };
         /// `GET /v1/contacts/{id_or_email}`: gets an item of `/v1/contacts`.
-        pub static GET_CONTACT: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static GET_CONTACT: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "get_contact",
-            kind: crate::server::resources::ResourceAction::Get,
+            kind: ::tidings_runtime::spec::ResourceAction::Get,
             collection: "/v1/contacts",
             item_param: ::core::option::Option::Some("id_or_email"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Named("Contact"),
+                ::tidings_runtime::spec::TySchema::Named("Contact"),
             ),
         };
         /// `PATCH /v1/contacts/{id_or_email}`: merges the body into an item of `/v1/contacts`.
-        pub static UPDATE_CONTACT: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static UPDATE_CONTACT: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "update_contact",
-            kind: crate::server::resources::ResourceAction::Merge,
+            kind: ::tidings_runtime::spec::ResourceAction::Merge,
             collection: "/v1/contacts",
             item_param: ::core::option::Option::Some("id_or_email"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Named("Contact"),
+                ::tidings_runtime::spec::TySchema::Named("Contact"),
             ),
         };
         /// `DELETE /v1/contacts/{id_or_email}`: deletes an item of `/v1/contacts`.
-        pub static DELETE_CONTACT: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static DELETE_CONTACT: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "delete_contact",
-            kind: crate::server::resources::ResourceAction::Delete,
+            kind: ::tidings_runtime::spec::ResourceAction::Delete,
             collection: "/v1/contacts",
             item_param: ::core::option::Option::Some("id_or_email"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Named("DeletedObject"),
+                ::tidings_runtime::spec::TySchema::Named("DeletedObject"),
             ),
         };
         /// `POST /v1/lists`: creates an item in `/v1/lists`.
-        pub static CREATE_LIST: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static CREATE_LIST: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "create_list",
-            kind: crate::server::resources::ResourceAction::Create,
+            kind: ::tidings_runtime::spec::ResourceAction::Create,
             collection: "/v1/lists",
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Named("ContactList"),
+                ::tidings_runtime::spec::TySchema::Named("ContactList"),
             ),
         };
         /// `GET /v1/lists`: lists a page of `/v1/lists`.
-        pub static LIST_LISTS: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static LIST_LISTS: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "list_lists",
-            kind: crate::server::resources::ResourceAction::List,
+            kind: ::tidings_runtime::spec::ResourceAction::List,
             collection: "/v1/lists",
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Page(
-                    &crate::server::resources::TySchema::Named("ContactList"),
+                ::tidings_runtime::spec::TySchema::Page(
+                    &::tidings_runtime::spec::TySchema::Named("ContactList"),
                 ),
             ),
         };
         /// `GET /v1/lists/{id}`: gets an item of `/v1/lists`.
-        pub static GET_LIST: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static GET_LIST: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "get_list",
-            kind: crate::server::resources::ResourceAction::Get,
+            kind: ::tidings_runtime::spec::ResourceAction::Get,
             collection: "/v1/lists",
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Named("ContactList"),
+                ::tidings_runtime::spec::TySchema::Named("ContactList"),
             ),
         };
         /// `PATCH /v1/lists/{id}`: merges the body into an item of `/v1/lists`.
-        pub static UPDATE_LIST: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static UPDATE_LIST: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "update_list",
-            kind: crate::server::resources::ResourceAction::Merge,
+            kind: ::tidings_runtime::spec::ResourceAction::Merge,
             collection: "/v1/lists",
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Named("ContactList"),
+                ::tidings_runtime::spec::TySchema::Named("ContactList"),
             ),
         };
         /// `DELETE /v1/lists/{id}`: deletes an item of `/v1/lists`.
-        pub static DELETE_LIST: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static DELETE_LIST: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "delete_list",
-            kind: crate::server::resources::ResourceAction::Delete,
+            kind: ::tidings_runtime::spec::ResourceAction::Delete,
             collection: "/v1/lists",
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Named("DeletedObject"),
+                ::tidings_runtime::spec::TySchema::Named("DeletedObject"),
             ),
         };
         /// `GET /v1/lists/{id}/contacts`: lists a page of `/v1/lists/{id}/contacts`.
-        pub static LIST_LIST_CONTACTS: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static LIST_LIST_CONTACTS: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "list_list_contacts",
-            kind: crate::server::resources::ResourceAction::List,
+            kind: ::tidings_runtime::spec::ResourceAction::List,
             collection: "/v1/lists/{id}/contacts",
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Page(
-                    &crate::server::resources::TySchema::Named("Contact"),
+                ::tidings_runtime::spec::TySchema::Page(
+                    &::tidings_runtime::spec::TySchema::Named("Contact"),
                 ),
             ),
         };
         /// `POST /v1/lists/{id}/contacts`: creates an item in `/v1/lists/{id}/contacts`.
-        pub static ADD_LIST_CONTACT: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static ADD_LIST_CONTACT: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "add_list_contact",
-            kind: crate::server::resources::ResourceAction::Create,
+            kind: ::tidings_runtime::spec::ResourceAction::Create,
             collection: "/v1/lists/{id}/contacts",
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Named("ListMembership"),
+                ::tidings_runtime::spec::TySchema::Named("ListMembership"),
             ),
         };
         /// `DELETE /v1/lists/{id}/contacts/{contact}`: deletes an item of `/v1/lists/{id}/contacts`.
-        pub static REMOVE_LIST_CONTACT: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static REMOVE_LIST_CONTACT: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "remove_list_contact",
-            kind: crate::server::resources::ResourceAction::Delete,
+            kind: ::tidings_runtime::spec::ResourceAction::Delete,
             collection: "/v1/lists/{id}/contacts",
             item_param: ::core::option::Option::Some("contact"),
             id_field: "id",
             response: ::core::option::Option::None,
         };
         /// `POST /v1/suppressions`: creates an item in `/v1/suppressions`.
-        pub static CREATE_SUPPRESSION: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static CREATE_SUPPRESSION: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "create_suppression",
-            kind: crate::server::resources::ResourceAction::Create,
+            kind: ::tidings_runtime::spec::ResourceAction::Create,
             collection: "/v1/suppressions",
             item_param: ::core::option::Option::None,
             id_field: "email",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Named("Suppression"),
+                ::tidings_runtime::spec::TySchema::Named("Suppression"),
             ),
         };
         /// `GET /v1/suppressions`: lists a page of `/v1/suppressions`.
-        pub static LIST_SUPPRESSIONS: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static LIST_SUPPRESSIONS: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "list_suppressions",
-            kind: crate::server::resources::ResourceAction::List,
+            kind: ::tidings_runtime::spec::ResourceAction::List,
             collection: "/v1/suppressions",
             item_param: ::core::option::Option::None,
             id_field: "email",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Page(
-                    &crate::server::resources::TySchema::Named("Suppression"),
+                ::tidings_runtime::spec::TySchema::Page(
+                    &::tidings_runtime::spec::TySchema::Named("Suppression"),
                 ),
             ),
         };
         /// `GET /v1/suppressions/{email}`: gets an item of `/v1/suppressions`.
-        pub static GET_SUPPRESSION: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static GET_SUPPRESSION: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "get_suppression",
-            kind: crate::server::resources::ResourceAction::Get,
+            kind: ::tidings_runtime::spec::ResourceAction::Get,
             collection: "/v1/suppressions",
             item_param: ::core::option::Option::Some("email"),
             id_field: "email",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Named("Suppression"),
+                ::tidings_runtime::spec::TySchema::Named("Suppression"),
             ),
         };
         /// `DELETE /v1/suppressions/{email}`: deletes an item of `/v1/suppressions`.
-        pub static DELETE_SUPPRESSION: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static DELETE_SUPPRESSION: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "delete_suppression",
-            kind: crate::server::resources::ResourceAction::Delete,
+            kind: ::tidings_runtime::spec::ResourceAction::Delete,
             collection: "/v1/suppressions",
             item_param: ::core::option::Option::Some("email"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Named("DeletedObject"),
+                ::tidings_runtime::spec::TySchema::Named("DeletedObject"),
             ),
         };
         /// `POST /v1/webhooks`: creates an item in `/v1/webhooks`.
-        pub static CREATE_WEBHOOK: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static CREATE_WEBHOOK: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "create_webhook",
-            kind: crate::server::resources::ResourceAction::Create,
+            kind: ::tidings_runtime::spec::ResourceAction::Create,
             collection: "/v1/webhooks",
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Named("WebhookEndpoint"),
+                ::tidings_runtime::spec::TySchema::Named("WebhookEndpoint"),
             ),
         };
         /// `GET /v1/webhooks`: lists a page of `/v1/webhooks`.
-        pub static LIST_WEBHOOKS: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static LIST_WEBHOOKS: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "list_webhooks",
-            kind: crate::server::resources::ResourceAction::List,
+            kind: ::tidings_runtime::spec::ResourceAction::List,
             collection: "/v1/webhooks",
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Page(
-                    &crate::server::resources::TySchema::Named("WebhookEndpoint"),
+                ::tidings_runtime::spec::TySchema::Page(
+                    &::tidings_runtime::spec::TySchema::Named("WebhookEndpoint"),
                 ),
             ),
         };
         /// `GET /v1/webhooks/{id}`: gets an item of `/v1/webhooks`.
-        pub static GET_WEBHOOK: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static GET_WEBHOOK: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "get_webhook",
-            kind: crate::server::resources::ResourceAction::Get,
+            kind: ::tidings_runtime::spec::ResourceAction::Get,
             collection: "/v1/webhooks",
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Named("WebhookEndpoint"),
+                ::tidings_runtime::spec::TySchema::Named("WebhookEndpoint"),
             ),
         };
         /// `PATCH /v1/webhooks/{id}`: merges the body into an item of `/v1/webhooks`.
-        pub static UPDATE_WEBHOOK: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static UPDATE_WEBHOOK: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "update_webhook",
-            kind: crate::server::resources::ResourceAction::Merge,
+            kind: ::tidings_runtime::spec::ResourceAction::Merge,
             collection: "/v1/webhooks",
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Named("WebhookEndpoint"),
+                ::tidings_runtime::spec::TySchema::Named("WebhookEndpoint"),
             ),
         };
         /// `DELETE /v1/webhooks/{id}`: deletes an item of `/v1/webhooks`.
-        pub static DELETE_WEBHOOK: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static DELETE_WEBHOOK: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "delete_webhook",
-            kind: crate::server::resources::ResourceAction::Delete,
+            kind: ::tidings_runtime::spec::ResourceAction::Delete,
             collection: "/v1/webhooks",
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Named("DeletedObject"),
+                ::tidings_runtime::spec::TySchema::Named("DeletedObject"),
             ),
         };
     }

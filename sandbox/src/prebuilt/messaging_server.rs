@@ -186,17 +186,15 @@ pub mod messaging_server {
     /// or answers an action).
     pub mod defaults {
         /// The service's named types and pagination.
-        pub static SCHEMA: crate::server::resources::ServiceSchema = crate::server::resources::ServiceSchema {
+        pub static SCHEMA: crate::server::resources::ServiceSchema = ::tidings_runtime::spec::ServiceSchema {
             types: &[
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "ErrorResponse",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "error",
-                                ty: crate::server::resources::TySchema::Named(
-                                    "ErrorDetail",
-                                ),
+                                ty: ::tidings_runtime::spec::TySchema::Named("ErrorDetail"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -208,13 +206,13 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "ErrorDetail",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "code",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -223,9 +221,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "message",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -234,9 +232,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "param",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -245,9 +243,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "request_id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -259,13 +257,13 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "Resource",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -277,21 +275,21 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "Channel",
-                    shape: crate::server::resources::ShapeSchema::Enum(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["sms", "whatsapp", "voice", "instagram"],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "MessageType",
-                    shape: crate::server::resources::ShapeSchema::Enum(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["text", "image", "audio", "video", "file", "template"],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "MessageStatus",
-                    shape: crate::server::resources::ShapeSchema::Enum(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &[
                             "accepted",
                             "submitted",
@@ -312,15 +310,15 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "Direction",
-                    shape: crate::server::resources::ShapeSchema::Enum(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["outbound", "inbound"],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "Message",
-                    shape: crate::server::resources::ShapeSchema::Union {
+                    shape: ::tidings_runtime::spec::ShapeSchema::Union {
                         tag: "channel",
                         content: ::core::option::Option::None,
                         variants: &[
@@ -337,17 +335,17 @@ pub mod messaging_server {
                         ],
                     },
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "SmsMessage",
-                    shape: crate::server::resources::ShapeSchema::Union {
+                    shape: ::tidings_runtime::spec::ShapeSchema::Union {
                         tag: "message_type",
                         content: ::core::option::Option::None,
                         variants: &[("text", ::core::option::Option::Some("SmsText"))],
                     },
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "WhatsappMessage",
-                    shape: crate::server::resources::ShapeSchema::Union {
+                    shape: ::tidings_runtime::spec::ShapeSchema::Union {
                         tag: "message_type",
                         content: ::core::option::Option::None,
                         variants: &[
@@ -363,17 +361,17 @@ pub mod messaging_server {
                         ],
                     },
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "VoiceMessage",
-                    shape: crate::server::resources::ShapeSchema::Union {
+                    shape: ::tidings_runtime::spec::ShapeSchema::Union {
                         tag: "message_type",
                         content: ::core::option::Option::None,
                         variants: &[("text", ::core::option::Option::Some("VoiceText"))],
                     },
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "InstagramMessage",
-                    shape: crate::server::resources::ShapeSchema::Union {
+                    shape: ::tidings_runtime::spec::ShapeSchema::Union {
                         tag: "message_type",
                         content: ::core::option::Option::None,
                         variants: &[
@@ -385,13 +383,13 @@ pub mod messaging_server {
                         ],
                     },
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "SmsText",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -400,12 +398,12 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::E164,
+                                    ::tidings_runtime::spec::Format::E164,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -413,9 +411,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "text",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -424,9 +422,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "client_ref",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -435,12 +433,12 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "webhook_url",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Uri,
+                                    ::tidings_runtime::spec::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -448,9 +446,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "ttl",
-                                ty: crate::server::resources::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::TySchema::Integer,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -459,9 +457,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::Some(20.0),
                                 max: ::core::option::Option::Some(604800.0),
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "sms",
-                                ty: crate::server::resources::TySchema::Named("SmsOptions"),
+                                ty: ::tidings_runtime::spec::TySchema::Named("SmsOptions"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -473,15 +471,13 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "SmsOptions",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "encoding",
-                                ty: crate::server::resources::TySchema::Named(
-                                    "SmsEncoding",
-                                ),
+                                ty: ::tidings_runtime::spec::TySchema::Named("SmsEncoding"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -493,22 +489,22 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "SmsEncoding",
-                    shape: crate::server::resources::ShapeSchema::Enum(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["auto", "text", "unicode"],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "WhatsappOptions",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "context_message_uuid",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Uuid,
+                                    ::tidings_runtime::spec::Format::Uuid,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -519,16 +515,16 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "WhatsappText",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::E164,
+                                    ::tidings_runtime::spec::Format::E164,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -536,12 +532,12 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::E164,
+                                    ::tidings_runtime::spec::Format::E164,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -549,9 +545,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "text",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -560,9 +556,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "client_ref",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -571,12 +567,12 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "webhook_url",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Uri,
+                                    ::tidings_runtime::spec::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -584,9 +580,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "ttl",
-                                ty: crate::server::resources::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::TySchema::Integer,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -595,9 +591,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::Some(60.0),
                                 max: ::core::option::Option::Some(2592000.0),
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "whatsapp",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "WhatsappOptions",
                                 ),
                                 required: false,
@@ -611,16 +607,16 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "WhatsappImage",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::E164,
+                                    ::tidings_runtime::spec::Format::E164,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -628,12 +624,12 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::E164,
+                                    ::tidings_runtime::spec::Format::E164,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -641,9 +637,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "image",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "ImageContent",
                                 ),
                                 required: true,
@@ -654,9 +650,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "client_ref",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -665,12 +661,12 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "webhook_url",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Uri,
+                                    ::tidings_runtime::spec::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -678,9 +674,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "ttl",
-                                ty: crate::server::resources::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::TySchema::Integer,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -689,9 +685,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::Some(60.0),
                                 max: ::core::option::Option::Some(2592000.0),
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "whatsapp",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "WhatsappOptions",
                                 ),
                                 required: false,
@@ -705,16 +701,16 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "WhatsappAudio",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::E164,
+                                    ::tidings_runtime::spec::Format::E164,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -722,12 +718,12 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::E164,
+                                    ::tidings_runtime::spec::Format::E164,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -735,9 +731,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "audio",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "AudioContent",
                                 ),
                                 required: true,
@@ -748,9 +744,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "client_ref",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -759,12 +755,12 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "webhook_url",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Uri,
+                                    ::tidings_runtime::spec::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -772,9 +768,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "ttl",
-                                ty: crate::server::resources::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::TySchema::Integer,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -783,9 +779,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::Some(60.0),
                                 max: ::core::option::Option::Some(2592000.0),
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "whatsapp",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "WhatsappOptions",
                                 ),
                                 required: false,
@@ -799,16 +795,16 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "WhatsappVideo",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::E164,
+                                    ::tidings_runtime::spec::Format::E164,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -816,12 +812,12 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::E164,
+                                    ::tidings_runtime::spec::Format::E164,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -829,9 +825,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "video",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "VideoContent",
                                 ),
                                 required: true,
@@ -842,9 +838,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "client_ref",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -853,12 +849,12 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "webhook_url",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Uri,
+                                    ::tidings_runtime::spec::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -866,9 +862,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "ttl",
-                                ty: crate::server::resources::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::TySchema::Integer,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -877,9 +873,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::Some(60.0),
                                 max: ::core::option::Option::Some(2592000.0),
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "whatsapp",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "WhatsappOptions",
                                 ),
                                 required: false,
@@ -893,16 +889,16 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "WhatsappFile",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::E164,
+                                    ::tidings_runtime::spec::Format::E164,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -910,12 +906,12 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::E164,
+                                    ::tidings_runtime::spec::Format::E164,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -923,11 +919,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "file",
-                                ty: crate::server::resources::TySchema::Named(
-                                    "FileContent",
-                                ),
+                                ty: ::tidings_runtime::spec::TySchema::Named("FileContent"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -936,9 +930,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "client_ref",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -947,12 +941,12 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "webhook_url",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Uri,
+                                    ::tidings_runtime::spec::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -960,9 +954,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "ttl",
-                                ty: crate::server::resources::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::TySchema::Integer,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -971,9 +965,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::Some(60.0),
                                 max: ::core::option::Option::Some(2592000.0),
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "whatsapp",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "WhatsappOptions",
                                 ),
                                 required: false,
@@ -987,16 +981,16 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "WhatsappTemplate",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::E164,
+                                    ::tidings_runtime::spec::Format::E164,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1004,12 +998,12 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::E164,
+                                    ::tidings_runtime::spec::Format::E164,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1017,9 +1011,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "template",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "TemplateContent",
                                 ),
                                 required: true,
@@ -1030,9 +1024,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "client_ref",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1041,12 +1035,12 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "webhook_url",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Uri,
+                                    ::tidings_runtime::spec::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1054,9 +1048,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "ttl",
-                                ty: crate::server::resources::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::TySchema::Integer,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1068,16 +1062,16 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "ImageContent",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "url",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Uri,
+                                    ::tidings_runtime::spec::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1085,9 +1079,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "caption",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1099,16 +1093,16 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "AudioContent",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "url",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Uri,
+                                    ::tidings_runtime::spec::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1119,16 +1113,16 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "VideoContent",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "url",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Uri,
+                                    ::tidings_runtime::spec::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1136,9 +1130,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "caption",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1150,16 +1144,16 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "FileContent",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "url",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Uri,
+                                    ::tidings_runtime::spec::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1167,9 +1161,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "caption",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1178,9 +1172,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "name",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1192,13 +1186,13 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "TemplateContent",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "name",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -1207,9 +1201,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "language",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(2),
@@ -1218,10 +1212,10 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "components",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::Named(
                                         "TemplateComponent",
                                     ),
                                 ),
@@ -1236,13 +1230,13 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "TemplateComponent",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "type",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "TemplateComponentType",
                                 ),
                                 required: true,
@@ -1253,9 +1247,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "sub_type",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1264,9 +1258,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "index",
-                                ty: crate::server::resources::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::TySchema::Integer,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1275,10 +1269,10 @@ pub mod messaging_server {
                                 min: ::core::option::Option::Some(0.0),
                                 max: ::core::option::Option::Some(9.0),
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "parameters",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::Named(
                                         "TemplateParameter",
                                     ),
                                 ),
@@ -1293,15 +1287,15 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "TemplateComponentType",
-                    shape: crate::server::resources::ShapeSchema::Enum(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["header", "body", "button"],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "TemplateParameter",
-                    shape: crate::server::resources::ShapeSchema::Union {
+                    shape: ::tidings_runtime::spec::ShapeSchema::Union {
                         tag: "type",
                         content: ::core::option::Option::None,
                         variants: &[
@@ -1319,13 +1313,13 @@ pub mod messaging_server {
                         ],
                     },
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "TextParameter",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "text",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1337,13 +1331,13 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "PayloadParameter",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "payload",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1355,13 +1349,13 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "ImageParameter",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "image",
-                                ty: crate::server::resources::TySchema::Named("MediaLink"),
+                                ty: ::tidings_runtime::spec::TySchema::Named("MediaLink"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1373,13 +1367,13 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "VideoParameter",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "video",
-                                ty: crate::server::resources::TySchema::Named("MediaLink"),
+                                ty: ::tidings_runtime::spec::TySchema::Named("MediaLink"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1391,13 +1385,13 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "DocumentParameter",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "document",
-                                ty: crate::server::resources::TySchema::Named("MediaLink"),
+                                ty: ::tidings_runtime::spec::TySchema::Named("MediaLink"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1409,16 +1403,16 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "MediaLink",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "link",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Uri,
+                                    ::tidings_runtime::spec::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1426,9 +1420,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "filename",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1440,16 +1434,16 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "VoiceText",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::E164,
+                                    ::tidings_runtime::spec::Format::E164,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1457,12 +1451,12 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::E164,
+                                    ::tidings_runtime::spec::Format::E164,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1470,9 +1464,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "text",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -1481,9 +1475,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "voice",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "VoiceOptions",
                                 ),
                                 required: false,
@@ -1494,9 +1488,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "client_ref",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1505,12 +1499,12 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "webhook_url",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Uri,
+                                    ::tidings_runtime::spec::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1521,13 +1515,13 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "VoiceOptions",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "language",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(2),
@@ -1536,9 +1530,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "voice_name",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -1547,9 +1541,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "repeat",
-                                ty: crate::server::resources::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::TySchema::Integer,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1561,13 +1555,13 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "InstagramOptions",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "tag",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "InstagramTag",
                                 ),
                                 required: false,
@@ -1581,17 +1575,17 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "InstagramTag",
-                    shape: crate::server::resources::ShapeSchema::Enum(&["human_agent"]),
+                    shape: ::tidings_runtime::spec::ShapeSchema::Enum(&["human_agent"]),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "InstagramText",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -1600,9 +1594,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -1611,9 +1605,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "text",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -1622,9 +1616,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "client_ref",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1633,12 +1627,12 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "webhook_url",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Uri,
+                                    ::tidings_runtime::spec::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1646,9 +1640,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "instagram",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "InstagramOptions",
                                 ),
                                 required: false,
@@ -1662,13 +1656,13 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "InstagramImage",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -1677,9 +1671,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -1688,9 +1682,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "image",
-                                ty: crate::server::resources::TySchema::Named("MediaUrl"),
+                                ty: ::tidings_runtime::spec::TySchema::Named("MediaUrl"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1699,9 +1693,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "client_ref",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1710,12 +1704,12 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "webhook_url",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Uri,
+                                    ::tidings_runtime::spec::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1723,9 +1717,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "instagram",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "InstagramOptions",
                                 ),
                                 required: false,
@@ -1739,13 +1733,13 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "InstagramAudio",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -1754,9 +1748,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -1765,9 +1759,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "audio",
-                                ty: crate::server::resources::TySchema::Named("MediaUrl"),
+                                ty: ::tidings_runtime::spec::TySchema::Named("MediaUrl"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1776,9 +1770,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "client_ref",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1787,12 +1781,12 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "webhook_url",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Uri,
+                                    ::tidings_runtime::spec::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1800,9 +1794,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "instagram",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "InstagramOptions",
                                 ),
                                 required: false,
@@ -1816,13 +1810,13 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "InstagramVideo",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -1831,9 +1825,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -1842,9 +1836,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "video",
-                                ty: crate::server::resources::TySchema::Named("MediaUrl"),
+                                ty: ::tidings_runtime::spec::TySchema::Named("MediaUrl"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1853,9 +1847,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "client_ref",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1864,12 +1858,12 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "webhook_url",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Uri,
+                                    ::tidings_runtime::spec::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1877,9 +1871,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "instagram",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "InstagramOptions",
                                 ),
                                 required: false,
@@ -1893,13 +1887,13 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "InstagramFile",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -1908,9 +1902,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -1919,9 +1913,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "file",
-                                ty: crate::server::resources::TySchema::Named("MediaUrl"),
+                                ty: ::tidings_runtime::spec::TySchema::Named("MediaUrl"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1930,9 +1924,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "client_ref",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1941,12 +1935,12 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "webhook_url",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Uri,
+                                    ::tidings_runtime::spec::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1954,9 +1948,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "instagram",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "InstagramOptions",
                                 ),
                                 required: false,
@@ -1970,16 +1964,16 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "MediaUrl",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "url",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Uri,
+                                    ::tidings_runtime::spec::Format::Uri,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -1990,16 +1984,16 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "SendMessageResponse",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "message_uuid",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Uuid,
+                                    ::tidings_runtime::spec::Format::Uuid,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2010,13 +2004,13 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "MessageRecord",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2025,12 +2019,12 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "message_uuid",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Uuid,
+                                    ::tidings_runtime::spec::Format::Uuid,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2038,9 +2032,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "channel",
-                                ty: crate::server::resources::TySchema::Named("Channel"),
+                                ty: ::tidings_runtime::spec::TySchema::Named("Channel"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2049,11 +2043,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "message_type",
-                                ty: crate::server::resources::TySchema::Named(
-                                    "MessageType",
-                                ),
+                                ty: ::tidings_runtime::spec::TySchema::Named("MessageType"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2062,9 +2054,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "direction",
-                                ty: crate::server::resources::TySchema::Named("Direction"),
+                                ty: ::tidings_runtime::spec::TySchema::Named("Direction"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2073,9 +2065,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2084,9 +2076,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2095,9 +2087,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "status",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "MessageStatus",
                                 ),
                                 required: true,
@@ -2108,9 +2100,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "client_ref",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2119,9 +2111,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "text",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2130,12 +2122,12 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "timestamp",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2143,12 +2135,12 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "updated_at",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2156,11 +2148,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "error",
-                                ty: crate::server::resources::TySchema::Named(
-                                    "StatusError",
-                                ),
+                                ty: ::tidings_runtime::spec::TySchema::Named("StatusError"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2169,9 +2159,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "usage",
-                                ty: crate::server::resources::TySchema::Named("Usage"),
+                                ty: ::tidings_runtime::spec::TySchema::Named("Usage"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2183,13 +2173,13 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "UpdateMessageRequest",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "status",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "UpdateMessageStatus",
                                 ),
                                 required: true,
@@ -2203,17 +2193,17 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "UpdateMessageStatus",
-                    shape: crate::server::resources::ShapeSchema::Enum(&["read"]),
+                    shape: ::tidings_runtime::spec::ShapeSchema::Enum(&["read"]),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "Template",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2222,9 +2212,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "name",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2233,9 +2223,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "language",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2244,9 +2234,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "category",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "TemplateCategory",
                                 ),
                                 required: false,
@@ -2257,9 +2247,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "status",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "TemplateStatus",
                                 ),
                                 required: true,
@@ -2270,10 +2260,10 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "components",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::Json,
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::Json,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -2283,12 +2273,12 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "updated_at",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2299,21 +2289,21 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "TemplateCategory",
-                    shape: crate::server::resources::ShapeSchema::Enum(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["marketing", "utility", "authentication"],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "TemplateStatus",
-                    shape: crate::server::resources::ShapeSchema::Enum(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["approved", "pending", "rejected", "paused", "disabled"],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "MessagingEvent",
-                    shape: crate::server::resources::ShapeSchema::Union {
+                    shape: ::tidings_runtime::spec::ShapeSchema::Union {
                         tag: "type",
                         content: ::core::option::Option::None,
                         variants: &[
@@ -2328,16 +2318,16 @@ pub mod messaging_server {
                         ],
                     },
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "StatusEvent",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "message_uuid",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Uuid,
+                                    ::tidings_runtime::spec::Format::Uuid,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2345,9 +2335,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2356,9 +2346,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2367,9 +2357,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "channel",
-                                ty: crate::server::resources::TySchema::Named("Channel"),
+                                ty: ::tidings_runtime::spec::TySchema::Named("Channel"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2378,12 +2368,12 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "timestamp",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2391,9 +2381,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "status",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "MessageStatus",
                                 ),
                                 required: true,
@@ -2404,9 +2394,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "client_ref",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2415,11 +2405,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "error",
-                                ty: crate::server::resources::TySchema::Named(
-                                    "StatusError",
-                                ),
+                                ty: ::tidings_runtime::spec::TySchema::Named("StatusError"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2428,9 +2416,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "usage",
-                                ty: crate::server::resources::TySchema::Named("Usage"),
+                                ty: ::tidings_runtime::spec::TySchema::Named("Usage"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2439,9 +2427,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "sms",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "SmsStatusDetails",
                                 ),
                                 required: false,
@@ -2455,13 +2443,13 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "StatusError",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "code",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2470,9 +2458,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "title",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2481,9 +2469,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "detail",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2495,13 +2483,13 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "Usage",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "price",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2510,9 +2498,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "currency",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2524,13 +2512,13 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "SmsStatusDetails",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "segments",
-                                ty: crate::server::resources::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::TySchema::Integer,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2542,16 +2530,16 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "InboundMessage",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "message_uuid",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Uuid,
+                                    ::tidings_runtime::spec::Format::Uuid,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2559,9 +2547,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "channel",
-                                ty: crate::server::resources::TySchema::Named("Channel"),
+                                ty: ::tidings_runtime::spec::TySchema::Named("Channel"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2570,11 +2558,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "message_type",
-                                ty: crate::server::resources::TySchema::Named(
-                                    "MessageType",
-                                ),
+                                ty: ::tidings_runtime::spec::TySchema::Named("MessageType"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2583,9 +2569,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2594,9 +2580,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2605,12 +2591,12 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "timestamp",
-                                ty: crate::server::resources::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::TySchema::DateTime,
                                 required: true,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Rfc3339,
+                                    ::tidings_runtime::spec::Format::Rfc3339,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2618,9 +2604,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "text",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2629,9 +2615,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "image",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "ImageContent",
                                 ),
                                 required: false,
@@ -2642,9 +2628,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "audio",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "AudioContent",
                                 ),
                                 required: false,
@@ -2655,9 +2641,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "video",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "VideoContent",
                                 ),
                                 required: false,
@@ -2668,11 +2654,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "file",
-                                ty: crate::server::resources::TySchema::Named(
-                                    "FileContent",
-                                ),
+                                ty: ::tidings_runtime::spec::TySchema::Named("FileContent"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2681,9 +2665,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "profile",
-                                ty: crate::server::resources::TySchema::Named("Profile"),
+                                ty: ::tidings_runtime::spec::TySchema::Named("Profile"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2692,9 +2676,9 @@ pub mod messaging_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "context",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "InboundContext",
                                 ),
                                 required: false,
@@ -2708,13 +2692,13 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "Profile",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "name",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2726,16 +2710,16 @@ pub mod messaging_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "InboundContext",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "message_uuid",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
-                                    crate::server::resources::Format::Uuid,
+                                    ::tidings_runtime::spec::Format::Uuid,
                                 ),
                                 min_len: ::core::option::Option::None,
                                 max_len: ::core::option::Option::None,
@@ -2747,7 +2731,7 @@ pub mod messaging_server {
                     ),
                 },
             ],
-            page: ::core::option::Option::Some(crate::server::resources::PageSchema {
+            page: ::core::option::Option::Some(::tidings_runtime::spec::PageSchema {
                 limit_param: "limit",
                 after_param: "after",
                 before_param: ::core::option::Option::Some("before"),
@@ -2756,72 +2740,72 @@ pub mod messaging_server {
             }),
         };
         /// `GET /v1/resources`: lists a page of `/v1/resources`.
-        pub static LIST_RESOURCES: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static LIST_RESOURCES: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "list_resources",
-            kind: crate::server::resources::ResourceAction::List,
+            kind: ::tidings_runtime::spec::ResourceAction::List,
             collection: "/v1/resources",
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Page(
-                    &crate::server::resources::TySchema::Named("Resource"),
+                ::tidings_runtime::spec::TySchema::Page(
+                    &::tidings_runtime::spec::TySchema::Named("Resource"),
                 ),
             ),
         };
         /// `POST /v1/messages`: creates an item in `/v1/messages`.
-        pub static SEND_MESSAGE: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static SEND_MESSAGE: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "send_message",
-            kind: crate::server::resources::ResourceAction::Create,
+            kind: ::tidings_runtime::spec::ResourceAction::Create,
             collection: "/v1/messages",
             item_param: ::core::option::Option::None,
             id_field: "message_uuid",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Named("SendMessageResponse"),
+                ::tidings_runtime::spec::TySchema::Named("SendMessageResponse"),
             ),
         };
         /// `GET /v1/messages`: lists a page of `/v1/messages`.
-        pub static LIST_MESSAGES: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static LIST_MESSAGES: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "list_messages",
-            kind: crate::server::resources::ResourceAction::List,
+            kind: ::tidings_runtime::spec::ResourceAction::List,
             collection: "/v1/messages",
             item_param: ::core::option::Option::None,
             id_field: "message_uuid",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Page(
-                    &crate::server::resources::TySchema::Named("MessageRecord"),
+                ::tidings_runtime::spec::TySchema::Page(
+                    &::tidings_runtime::spec::TySchema::Named("MessageRecord"),
                 ),
             ),
         };
         /// `GET /v1/messages/{message_uuid}`: gets an item of `/v1/messages`.
-        pub static GET_MESSAGE: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static GET_MESSAGE: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "get_message",
-            kind: crate::server::resources::ResourceAction::Get,
+            kind: ::tidings_runtime::spec::ResourceAction::Get,
             collection: "/v1/messages",
             item_param: ::core::option::Option::Some("message_uuid"),
             id_field: "message_uuid",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Named("MessageRecord"),
+                ::tidings_runtime::spec::TySchema::Named("MessageRecord"),
             ),
         };
         /// `PATCH /v1/messages/{message_uuid}`: merges the body into an item of `/v1/messages`.
-        pub static UPDATE_MESSAGE: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static UPDATE_MESSAGE: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "update_message",
-            kind: crate::server::resources::ResourceAction::Merge,
+            kind: ::tidings_runtime::spec::ResourceAction::Merge,
             collection: "/v1/messages",
             item_param: ::core::option::Option::Some("message_uuid"),
             id_field: "id",
             response: ::core::option::Option::None,
         };
         /// `GET /v1/templates`: lists a page of `/v1/templates`.
-        pub static LIST_TEMPLATES: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static LIST_TEMPLATES: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "list_templates",
-            kind: crate::server::resources::ResourceAction::List,
+            kind: ::tidings_runtime::spec::ResourceAction::List,
             collection: "/v1/templates",
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Page(
-                    &crate::server::resources::TySchema::Named("Template"),
+                ::tidings_runtime::spec::TySchema::Page(
+                    &::tidings_runtime::spec::TySchema::Named("Template"),
                 ),
             ),
         };

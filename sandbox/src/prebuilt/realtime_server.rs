@@ -242,15 +242,15 @@ pub mod realtime_server {
     /// or answers an action).
     pub mod defaults {
         /// The service's named types and pagination.
-        pub static SCHEMA: crate::server::resources::ServiceSchema = crate::server::resources::ServiceSchema {
+        pub static SCHEMA: crate::server::resources::ServiceSchema = ::tidings_runtime::spec::ServiceSchema {
             types: &[
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "TriggerEventRequest",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "name",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -259,9 +259,9 @@ pub mod realtime_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "data",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -270,10 +270,10 @@ pub mod realtime_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "channels",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -283,9 +283,9 @@ pub mod realtime_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "channel",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -294,9 +294,9 @@ pub mod realtime_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "socket_id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -305,9 +305,9 @@ pub mod realtime_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "info",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -319,13 +319,13 @@ pub mod realtime_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "BatchEvent",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "name",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -334,9 +334,9 @@ pub mod realtime_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "channel",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -345,9 +345,9 @@ pub mod realtime_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "data",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -356,9 +356,9 @@ pub mod realtime_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "socket_id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -367,9 +367,9 @@ pub mod realtime_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "info",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -381,14 +381,14 @@ pub mod realtime_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "TriggerBatchRequest",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "batch",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::Named("BatchEvent"),
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::Named("BatchEvent"),
                                 ),
                                 required: true,
                                 format: ::core::option::Option::None,
@@ -401,13 +401,13 @@ pub mod realtime_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "ChannelOccupied",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "channel",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -419,13 +419,13 @@ pub mod realtime_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "MemberEvent",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "channel",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -434,9 +434,9 @@ pub mod realtime_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "user_id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -448,13 +448,13 @@ pub mod realtime_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "ClientEvent",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "channel",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -463,9 +463,9 @@ pub mod realtime_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "event",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -474,9 +474,9 @@ pub mod realtime_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "data",
-                                ty: crate::server::resources::TySchema::Json,
+                                ty: ::tidings_runtime::spec::TySchema::Json,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -485,9 +485,9 @@ pub mod realtime_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "socket_id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -496,9 +496,9 @@ pub mod realtime_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "user_id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -510,13 +510,13 @@ pub mod realtime_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "SubscriptionCount",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "channel",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -525,9 +525,9 @@ pub mod realtime_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "subscription_count",
-                                ty: crate::server::resources::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::TySchema::Integer,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -539,9 +539,9 @@ pub mod realtime_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "WebhookEvent",
-                    shape: crate::server::resources::ShapeSchema::Union {
+                    shape: ::tidings_runtime::spec::ShapeSchema::Union {
                         tag: "name",
                         content: ::core::option::Option::None,
                         variants: &[
@@ -576,13 +576,13 @@ pub mod realtime_server {
                         ],
                     },
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "WebhookBody",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "time_ms",
-                                ty: crate::server::resources::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::TySchema::Integer,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -591,10 +591,10 @@ pub mod realtime_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "events",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::Named("WebhookEvent"),
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::Named("WebhookEvent"),
                                 ),
                                 required: true,
                                 format: ::core::option::Option::None,
@@ -607,13 +607,13 @@ pub mod realtime_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "ConnectionEstablished",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "socket_id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -622,9 +622,9 @@ pub mod realtime_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "activity_timeout",
-                                ty: crate::server::resources::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::TySchema::Integer,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -636,13 +636,13 @@ pub mod realtime_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "SubscribeData",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "channel",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -651,9 +651,9 @@ pub mod realtime_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "auth",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -662,9 +662,9 @@ pub mod realtime_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "channel_data",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -676,13 +676,13 @@ pub mod realtime_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "UnsubscribeData",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "channel",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -694,14 +694,14 @@ pub mod realtime_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "PresenceSnapshot",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "ids",
-                                ty: crate::server::resources::TySchema::List(
-                                    &crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::List(
+                                    &::tidings_runtime::spec::TySchema::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -711,10 +711,10 @@ pub mod realtime_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "hash",
-                                ty: crate::server::resources::TySchema::Map(
-                                    &crate::server::resources::TySchema::Json,
+                                ty: ::tidings_runtime::spec::TySchema::Map(
+                                    &::tidings_runtime::spec::TySchema::Json,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -724,9 +724,9 @@ pub mod realtime_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "count",
-                                ty: crate::server::resources::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::TySchema::Integer,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -738,13 +738,13 @@ pub mod realtime_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "SubscriptionSucceededData",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "presence",
-                                ty: crate::server::resources::TySchema::Named(
+                                ty: ::tidings_runtime::spec::TySchema::Named(
                                     "PresenceSnapshot",
                                 ),
                                 required: false,
@@ -758,13 +758,13 @@ pub mod realtime_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "MemberAddedData",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "user_id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -773,9 +773,9 @@ pub mod realtime_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "user_info",
-                                ty: crate::server::resources::TySchema::Json,
+                                ty: ::tidings_runtime::spec::TySchema::Json,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -787,13 +787,13 @@ pub mod realtime_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "MemberRemovedData",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "user_id",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -805,13 +805,13 @@ pub mod realtime_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "SubscriptionCountData",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "subscription_count",
-                                ty: crate::server::resources::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::TySchema::Integer,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -823,13 +823,13 @@ pub mod realtime_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "ProtocolError",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "message",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -838,9 +838,9 @@ pub mod realtime_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "code",
-                                ty: crate::server::resources::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::TySchema::Integer,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -852,13 +852,13 @@ pub mod realtime_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "SigninData",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "auth",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -867,9 +867,9 @@ pub mod realtime_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "user_data",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -881,13 +881,13 @@ pub mod realtime_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "SigninSuccessData",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "user_data",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -899,13 +899,13 @@ pub mod realtime_server {
                         ],
                     ),
                 },
-                crate::server::resources::TypeSchema {
+                ::tidings_runtime::spec::TypeSchema {
                     name: "EncryptedData",
-                    shape: crate::server::resources::ShapeSchema::Object(
+                    shape: ::tidings_runtime::spec::ShapeSchema::Object(
                         &[
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "nonce",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -914,9 +914,9 @@ pub mod realtime_server {
                                 min: ::core::option::Option::None,
                                 max: ::core::option::Option::None,
                             },
-                            crate::server::resources::FieldSchema {
+                            ::tidings_runtime::spec::FieldSchema {
                                 name: "ciphertext",
-                                ty: crate::server::resources::TySchema::String,
+                                ty: ::tidings_runtime::spec::TySchema::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -932,80 +932,80 @@ pub mod realtime_server {
             page: ::core::option::Option::None,
         };
         /// `GET /`: answers a valid response built from the body, nothing stored, at `/`.
-        pub static GET_ROOT: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static GET_ROOT: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "get_root",
-            kind: crate::server::resources::ResourceAction::Action,
+            kind: ::tidings_runtime::spec::ResourceAction::Action,
             collection: "/",
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Json,
+                ::tidings_runtime::spec::TySchema::Json,
             ),
         };
         /// `POST /apps/{app_id}/events`: answers a valid response built from the body and the item it names (when stored) in `/apps`.
-        pub static TRIGGER_EVENT: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static TRIGGER_EVENT: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "trigger_event",
-            kind: crate::server::resources::ResourceAction::Action,
+            kind: ::tidings_runtime::spec::ResourceAction::Action,
             collection: "/apps",
             item_param: ::core::option::Option::Some("app_id"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Json,
+                ::tidings_runtime::spec::TySchema::Json,
             ),
         };
         /// `POST /apps/{app_id}/batch_events`: answers a valid response built from the body and the item it names (when stored) in `/apps`.
-        pub static TRIGGER_BATCH: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static TRIGGER_BATCH: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "trigger_batch",
-            kind: crate::server::resources::ResourceAction::Action,
+            kind: ::tidings_runtime::spec::ResourceAction::Action,
             collection: "/apps",
             item_param: ::core::option::Option::Some("app_id"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Json,
+                ::tidings_runtime::spec::TySchema::Json,
             ),
         };
         /// `GET /apps/{app_id}/channels`: answers a valid response built from the body and the item it names (when stored) in `/apps`.
-        pub static LIST_CHANNELS: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static LIST_CHANNELS: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "list_channels",
-            kind: crate::server::resources::ResourceAction::Action,
+            kind: ::tidings_runtime::spec::ResourceAction::Action,
             collection: "/apps",
             item_param: ::core::option::Option::Some("app_id"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Json,
+                ::tidings_runtime::spec::TySchema::Json,
             ),
         };
         /// `GET /apps/{app_id}/channels/{channel_name}`: gets an item of `/apps/{app_id}/channels`.
-        pub static GET_CHANNEL: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static GET_CHANNEL: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "get_channel",
-            kind: crate::server::resources::ResourceAction::Get,
+            kind: ::tidings_runtime::spec::ResourceAction::Get,
             collection: "/apps/{app_id}/channels",
             item_param: ::core::option::Option::Some("channel_name"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Json,
+                ::tidings_runtime::spec::TySchema::Json,
             ),
         };
         /// `GET /apps/{app_id}/channels/{channel_name}/users`: answers a valid response built from the body and the item it names (when stored) in `/apps/{app_id}/channels`.
-        pub static LIST_PRESENCE_USERS: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static LIST_PRESENCE_USERS: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "list_presence_users",
-            kind: crate::server::resources::ResourceAction::Action,
+            kind: ::tidings_runtime::spec::ResourceAction::Action,
             collection: "/apps/{app_id}/channels",
             item_param: ::core::option::Option::Some("channel_name"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Json,
+                ::tidings_runtime::spec::TySchema::Json,
             ),
         };
         /// `POST /apps/{app_id}/users/{user_id}/terminate_connections`: answers a valid response built from the body and the item it names (when stored) in `/apps/{app_id}/users`.
-        pub static TERMINATE_USER_CONNECTIONS: crate::server::resources::ResourceOp = crate::server::resources::ResourceOp {
+        pub static TERMINATE_USER_CONNECTIONS: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
             name: "terminate_user_connections",
-            kind: crate::server::resources::ResourceAction::Action,
+            kind: ::tidings_runtime::spec::ResourceAction::Action,
             collection: "/apps/{app_id}/users",
             item_param: ::core::option::Option::Some("user_id"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                crate::server::resources::TySchema::Json,
+                ::tidings_runtime::spec::TySchema::Json,
             ),
         };
     }

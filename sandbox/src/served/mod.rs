@@ -3,7 +3,7 @@
 //!
 //! A spec is loaded and checked by `tidings-codegen` (every problem reported at once), its
 //! resolved model becomes the same descriptions a compiled client and server use
-//! ([`vocab`]), and one generic handler (its `router` module) serves every operation: auth as declared,
+//! (`tidings_codegen::describe`), and one generic handler (its `router` module) serves every operation: auth as declared,
 //! the declared rate limit and idempotency keys, requests checked against the spec's types
 //! ([`validate`]), state kept by the spec-driven resource store (create, list, get, update,
 //! replace, delete, actions; bounded in items and bytes), lists paged in the declared style,
@@ -21,7 +21,7 @@
 
 mod router;
 pub mod validate;
-pub mod vocab;
+use tidings_codegen::describe as vocab;
 
 use std::fmt;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};

@@ -12,9 +12,9 @@ use serde_json::{Map, Value};
 use tidings_codegen::check::{Answer, OperationInfo, PageStyleInfo, Ty};
 
 use super::validate;
-use super::vocab;
 use crate::server::resources::{ResourceCall, ResourceOp, ServiceSchema, ShapeSchema, TySchema};
 use crate::server::{Gateway, Incoming, Resources, ServerError, new_request_id};
+use tidings_codegen::describe as vocab;
 
 /// One operation, ready to serve.
 pub(crate) struct ServedOp {

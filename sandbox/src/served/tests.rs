@@ -1,8 +1,8 @@
-//! The run-time descriptions ([`vocab`]) against the statics the generator wrote for the same
+//! The run-time descriptions (`tidings_codegen::describe`) against the statics the generator wrote for the same
 //! specs: a served spec behaves as its compiled client and server do only while these agree.
 
-use super::vocab;
 use tidings_codegen::check::{OperationInfo, Service};
+use tidings_codegen::describe as vocab;
 
 fn service(name: &str) -> Service {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("spec");

@@ -11,11 +11,11 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{docs, file_name, provenance_line};
-use crate::model::{Format, Method};
+use crate::model::Method;
 use crate::names::{ident, pascal, shouty};
 use crate::resolved::{
-    Answer, BodyEncodingInfo, FieldInfo, OperationInfo, PageStyleInfo, PaginationInfo, ParamInfo,
-    Service, Ty, TypeKind, resource_shape,
+    Answer, BodyEncodingInfo, OperationInfo, PageStyleInfo, PaginationInfo, ParamInfo, Service, Ty,
+    resource_shape,
 };
 
 /// Options of the server emitter.
@@ -322,7 +322,7 @@ fn handler(service: &Service, op: &OperationInfo, paths: &Paths) -> TokenStream 
         (Answer::Text, _) => quote!(incoming.finish_text(result, #status)),
         (Answer::Bytes, _) => quote!(incoming.finish_bytes(result, #status)),
         (Answer::Ignored, _) | (_, None) => quote!(incoming.finish_empty(result, #status)),
-        (Answer::Json, Some(Ty::Page(_))) if server_pages(op) => {
+        (Answer::Json, Some(Ty::Page(_))) if crate::describe::pages_after_store(op) => {
             let pages = pages_path(op, types);
             let size = super::opt_str(op.pagination.as_ref().and_then(page_size_param));
             quote!(incoming.finish_page(result, &#pages, #size, #status))
@@ -364,13 +364,6 @@ fn handler(service: &Service, op: &OperationInfo, paths: &Paths) -> TokenStream 
     }
 }
 
-/// Whether the handler pages the whole list itself (every `page<T>` answer but the service's
-/// plain cursor page, which the server builds as `Page<T>`).
-fn server_pages(op: &OperationInfo) -> bool {
-    matches!(op.response, Some(Ty::Page(_)))
-        && op.pagination.as_ref().is_some_and(|p| !p.generated_page)
-}
-
 /// The query parameter with the page size of a pagination.
 fn page_size_param(p: &PaginationInfo) -> Option<&str> {
     match &p.style {
@@ -397,7 +390,7 @@ fn server_answer(op: &OperationInfo, types: &TokenStream) -> TokenStream {
         (Answer::Text, _) => quote!(::std::string::String),
         (Answer::Bytes, _) => quote!(::std::vec::Vec<u8>),
         (Answer::Ignored, _) | (_, None) => quote!(()),
-        (Answer::Json, Some(Ty::Page(item))) if server_pages(op) => {
+        (Answer::Json, Some(Ty::Page(item))) if crate::describe::pages_after_store(op) => {
             let item = qualified(item, types);
             quote!(::std::vec::Vec<#item>)
         }
@@ -517,75 +510,8 @@ fn dispatcher(
 fn defaults_module(service: &Service, paths: &Paths) -> TokenStream {
     let support = &paths.support;
     let r = quote!(#support::resources);
-    let types = service.types.iter().map(|t| {
-        let name = &t.name;
-        let shape = match &t.kind {
-            TypeKind::Object(fields) => {
-                let fields = fields.iter().map(|f| field_schema(f, &r));
-                quote!(#r::ShapeSchema::Object(&[#(#fields),*]))
-            }
-            TypeKind::Enum(values) => {
-                let wires = values.iter().map(|v| v.wire.as_str());
-                quote!(#r::ShapeSchema::Enum(&[#(#wires),*]))
-            }
-            TypeKind::Union {
-                tag,
-                content,
-                variants,
-            } => {
-                let content = option_str(content.as_deref());
-                let variants = variants.iter().map(|v| {
-                    let tag = &v.tag;
-                    let ty = option_str(v.ty.as_deref());
-                    quote!((#tag, #ty))
-                });
-                quote!(#r::ShapeSchema::Union { tag: #tag, content: #content, variants: &[#(#variants),*] })
-            }
-            TypeKind::Untagged { variants } => {
-                let named = variants
-                    .iter()
-                    .filter_map(|v| Ty::parse(v.ty.as_deref()?).ok())
-                    .filter_map(|ty| match ty {
-                        Ty::Named(name) => Some(name),
-                        _ => None,
-                    });
-                quote!(#r::ShapeSchema::Untagged(&[#(#named),*]))
-            }
-        };
-        quote!(#r::TypeSchema { name: #name, shape: #shape })
-    });
-    // The store pages only the service's plain cursor page (`Page<T>`); lists in other styles
-    // are answered whole and paged by the handler in their style.
-    let page = match &service.page_style {
-        Some(PaginationInfo {
-            style:
-                PageStyleInfo::Cursor {
-                    has_more,
-                    after_param,
-                    ..
-                },
-            items_field,
-            limit_param,
-            generated_page: true,
-            ..
-        }) => {
-            let limit = limit_param.as_deref().unwrap_or("limit");
-            let before = option_str(
-                service
-                    .pagination
-                    .as_ref()
-                    .and_then(|p| p.before_param.as_deref()),
-            );
-            quote!(::core::option::Option::Some(#r::PageSchema {
-                limit_param: #limit,
-                after_param: #after_param,
-                before_param: #before,
-                items_field: #items_field,
-                has_more_field: #has_more,
-            }))
-        }
-        _ => quote!(::core::option::Option::None),
-    };
+    // The values are `tidings-spec` descriptions, written by their `ToTokens`.
+    let schema = crate::describe::service_schema(service);
     let ops = service.operations.iter().map(|op| {
         let shape = resource_shape(service, op);
         let doc = docs(&format!(
@@ -595,32 +521,10 @@ fn defaults_module(service: &Service, paths: &Paths) -> TokenStream {
             shape.describe()
         ));
         let op_static = format_ident!("{}", shouty(&op.name));
-        let name = &op.name;
-        let kind = format_ident!("{}", shape.kind.name());
-        let collection = &shape.collection;
-        let item = option_str(shape.item_param.as_deref());
-        let id_field = &shape.id_field;
-        let response = match &op.response {
-            Some(Ty::Page(item)) if server_pages(op) => {
-                let ty = ty_schema(&Ty::List(item.clone()), &r);
-                quote!(::core::option::Option::Some(#ty))
-            }
-            Some(ty) => {
-                let ty = ty_schema(ty, &r);
-                quote!(::core::option::Option::Some(#ty))
-            }
-            None => quote!(::core::option::Option::None),
-        };
+        let resource_op = crate::describe::resource_op(service, op);
         quote! {
             #doc
-            pub static #op_static: #r::ResourceOp = #r::ResourceOp {
-                name: #name,
-                kind: #r::ResourceAction::#kind,
-                collection: #collection,
-                item_param: #item,
-                id_field: #id_field,
-                response: #response,
-            };
+            pub static #op_static: #r::ResourceOp = #resource_op;
         }
     });
     // Written as a string: `#r` inside a `///` comment would not be interpolated.
@@ -636,99 +540,11 @@ fn defaults_module(service: &Service, paths: &Paths) -> TokenStream {
         #defaults_doc
         pub mod defaults {
             /// The service's named types and pagination.
-            pub static SCHEMA: #r::ServiceSchema = #r::ServiceSchema {
-                types: &[#(#types),*],
-                page: #page,
-            };
+            pub static SCHEMA: #r::ServiceSchema = #schema;
 
             #(#ops)*
         }
     }
-}
-
-/// `Some(value)` or `None`, with paths fully qualified like every path the server emitter writes.
-fn option(value: Option<impl quote::ToTokens>) -> TokenStream {
-    match value {
-        Some(v) => quote!(::core::option::Option::Some(#v)),
-        None => quote!(::core::option::Option::None),
-    }
-}
-
-fn option_str(value: Option<&str>) -> TokenStream {
-    option(value)
-}
-
-fn option_u64(value: Option<u64>) -> TokenStream {
-    option(value.map(proc_macro2::Literal::u64_unsuffixed))
-}
-
-fn option_f64(value: Option<f64>) -> TokenStream {
-    option(value.map(proc_macro2::Literal::f64_unsuffixed))
-}
-
-/// A type expression as a `TySchema` constant.
-fn ty_schema(ty: &Ty, r: &TokenStream) -> TokenStream {
-    match ty {
-        Ty::Integer => quote!(#r::TySchema::Integer),
-        Ty::Number => quote!(#r::TySchema::Number),
-        Ty::Boolean => quote!(#r::TySchema::Boolean),
-        Ty::DateTime => quote!(#r::TySchema::DateTime),
-        Ty::Date => quote!(#r::TySchema::Date),
-        Ty::Json => quote!(#r::TySchema::Json),
-        Ty::Named(name) => quote!(#r::TySchema::Named(#name)),
-        Ty::List(inner) => {
-            let inner = ty_schema(inner, r);
-            quote!(#r::TySchema::List(&#inner))
-        }
-        Ty::Map(inner) => {
-            let inner = ty_schema(inner, r);
-            quote!(#r::TySchema::Map(&#inner))
-        }
-        Ty::Page(inner) => {
-            let inner = ty_schema(inner, r);
-            quote!(#r::TySchema::Page(&#inner))
-        }
-        // `string`, and any text-like kind added later: a string is always a safe sample.
-        _ => quote!(#r::TySchema::String),
-    }
-}
-
-fn field_schema(f: &FieldInfo, r: &TokenStream) -> TokenStream {
-    let name = &f.wire;
-    let ty = ty_schema(&f.ty, r);
-    let required = f.required;
-    // Compared one by one rather than matched, so formats added later simply have no sample.
-    let format = [
-        (Format::Email, quote!(Email)),
-        (Format::E164, quote!(E164)),
-        (Format::Rfc3339, quote!(Rfc3339)),
-        (Format::Uri, quote!(Uri)),
-        (Format::Uuid, quote!(Uuid)),
-    ]
-    .into_iter()
-    .find(|(known, _)| f.format.as_ref() == Some(known))
-    .map_or_else(
-        || quote!(::core::option::Option::None),
-        |(_, id)| quote!(::core::option::Option::Some(#r::Format::#id)),
-    );
-    let c = &f.constraints;
-    let (min_len, max_len, min_items) = (
-        option_u64(c.min_len),
-        option_u64(c.max_len),
-        option_u64(c.min_items),
-    );
-    let (min, max) = (option_f64(c.min), option_f64(c.max));
-    quote!(#r::FieldSchema {
-        name: #name,
-        ty: #ty,
-        required: #required,
-        format: #format,
-        min_len: #min_len,
-        max_len: #max_len,
-        min_items: #min_items,
-        min: #min,
-        max: #max,
-    })
 }
 
 #[cfg(test)]

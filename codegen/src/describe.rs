@@ -1,26 +1,40 @@
-//! A checked spec's resolved model turned, at run time, into the `'static` descriptions the
-//! runtime and the sandbox's gateway and resource store work from: the same values the
-//! generator writes as `pub static` items for a compiled client (a test compares the two for
-//! every spec of this repository).
+//! A checked spec's resolved model turned into the descriptions of the `tidings-spec` crate
+//! that the runtime works from and the sandbox serves: the service, its operations and pages,
+//! the schema table and each operation's resource action. One conversion, two users: the
+//! generator writes these values as `pub static` items (with their `quote::ToTokens`), and
+//! `tidings-sandbox --spec` builds them at run time from a spec it loads.
 //!
-//! The descriptions hold `&'static` data, so what is built here is leaked: a served spec lives
-//! as long as the process, and each is built once at start.
+//! The descriptions hold `&'static` data, so what is built here is leaked: strings once each
+//! (interned, so describing the same spec again adds none), lists per call. A served spec lives
+//! as long as the process and is described once at start; a build script describes its specs
+//! once.
 
-use tidings_codegen::check::{
-    AuthInfo, AuthMethod, BodyEncodingInfo, FieldInfo, FormStyleInfo, OperationInfo, PageStyleInfo,
-    PaginationInfo, ResourceAction, Service, Ty, TypeKind, resource_shape,
-};
-use tidings_codegen::model::{
-    FormArrays, FormNested, IdempotencyMode, Method as SpecMethod, SigningKind,
-};
-use tidings_runtime as rt;
+use std::collections::BTreeSet;
+use std::sync::Mutex;
 
-use crate::server::resources::{
+use tidings_spec as rt;
+use tidings_spec::{
     FieldSchema, Format, PageSchema, ResourceOp, ServiceSchema, ShapeSchema, TySchema, TypeSchema,
 };
 
+use crate::model::{IdempotencyMode, SigningKind};
+use crate::resolved::{
+    AuthInfo, AuthMethod, FieldInfo, OperationInfo, PageStyleInfo, PaginationInfo, Service, Ty,
+    TypeKind, resource_shape,
+};
+
+/// `text` as a `'static` string, leaked once per distinct text.
 fn leak(text: &str) -> &'static str {
-    Box::leak(text.to_owned().into_boxed_str())
+    static INTERNED: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
+    let mut interned = INTERNED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(known) = interned.get(text) {
+        return known;
+    }
+    let leaked: &'static str = Box::leak(text.to_owned().into_boxed_str());
+    interned.insert(leaked);
+    leaked
 }
 
 fn leak_opt(text: Option<&str>) -> Option<&'static str> {
@@ -95,7 +109,7 @@ pub fn auth_scheme(a: &AuthInfo) -> rt::AuthScheme {
 /// The runtime's description of `service` (what the generator emits as `SERVICE`).
 pub fn service_spec(service: &Service) -> rt::ServiceSpec {
     let headers = service.rate_limit_headers.as_ref();
-    let header = |f: fn(&tidings_codegen::model::RateLimitHeaders) -> Option<&String>| {
+    let header = |f: fn(&crate::model::RateLimitHeaders) -> Option<&String>| {
         leak_opt(headers.and_then(f).map(String::as_str))
     };
     let r = &service.retry;
@@ -168,41 +182,15 @@ fn error_spec(service: &Service) -> rt::ErrorSpec {
     }
 }
 
-fn form_style(style: &FormStyleInfo) -> rt::FormStyle {
-    rt::FormStyle {
-        arrays: match style.arrays {
-            FormArrays::Repeat => rt::ArrayStyle::Repeat,
-            FormArrays::Brackets => rt::ArrayStyle::Brackets,
-            FormArrays::Indexed => rt::ArrayStyle::Indexed,
-            FormArrays::Comma => rt::ArrayStyle::Comma,
-        },
-        nested: match style.nested {
-            FormNested::Brackets => rt::NestedStyle::Brackets,
-            FormNested::Dots => rt::NestedStyle::Dots,
-        },
-    }
-}
-
 /// How a request body of `op` is encoded.
 pub fn body_encoding(op: &OperationInfo) -> rt::BodyEncoding {
-    match &op.body_encoding {
-        BodyEncodingInfo::Json => rt::BodyEncoding::Json,
-        BodyEncodingInfo::Form(s) => rt::BodyEncoding::Form(form_style(s)),
-        BodyEncodingInfo::Multipart(s) => rt::BodyEncoding::Multipart(form_style(s)),
-    }
+    op.body_encoding
 }
 
 /// The runtime's description of one operation (what the generator emits in `operations`).
 pub fn operation_spec(op: &OperationInfo) -> rt::OperationSpec {
     let (name, path) = (leak(&op.name), leak(&op.path));
-    let base = match op.method {
-        SpecMethod::Get => rt::OperationSpec::get(name, path),
-        SpecMethod::Head => rt::OperationSpec::head(name, path),
-        SpecMethod::Post => rt::OperationSpec::post(name, path),
-        SpecMethod::Put => rt::OperationSpec::put(name, path),
-        SpecMethod::Patch => rt::OperationSpec::patch(name, path),
-        SpecMethod::Delete => rt::OperationSpec::delete(name, path),
-    };
+    let base = rt::OperationSpec::new(name, op.method, path);
     let mut spec = base
         .with_retry(match op.idempotency {
             IdempotencyMode::Key => rt::RetryClass::IdempotencyKey,
@@ -408,15 +396,7 @@ pub fn resource_op(service: &Service, op: &OperationInfo) -> ResourceOp {
     };
     ResourceOp {
         name: leak(&op.name),
-        kind: match shape.kind {
-            ResourceAction::Create => ResourceAction::Create,
-            ResourceAction::List => ResourceAction::List,
-            ResourceAction::Get => ResourceAction::Get,
-            ResourceAction::Merge => ResourceAction::Merge,
-            ResourceAction::Replace => ResourceAction::Replace,
-            ResourceAction::Delete => ResourceAction::Delete,
-            ResourceAction::Action => ResourceAction::Action,
-        },
+        kind: shape.kind,
         collection: leak(&shape.collection),
         item_param: leak_opt(shape.item_param.as_deref()),
         id_field: leak(&shape.id_field),

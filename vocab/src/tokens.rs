@@ -1,0 +1,521 @@
+//! How the generator writes the descriptions as Rust (feature `tokens`): one
+//! [`quote::ToTokens`] per type, each writing the value as an expression that builds it again,
+//! by the path generated code reaches it, `::tidings_runtime::spec::*` (the runtime re-exports
+//! this crate there; crates holding generated code depend on the runtime).
+//!
+//! ```
+//! use quote::ToTokens;
+//! use tidings_spec::{OperationSpec, PageStyle, PaginationSpec};
+//!
+//! let send = OperationSpec::post("send_email", "/v1/emails").idempotency_key();
+//! assert_eq!(
+//!     send.to_token_stream().to_string().replace(' ', ""),
+//!     r#"::tidings_runtime::spec::OperationSpec::post("send_email","/v1/emails").idempotency_key()"#,
+//! );
+//! let pages = PaginationSpec { items: "data", style: PageStyle::LinkHeader };
+//! assert!(pages.to_token_stream().to_string().contains("LinkHeader"));
+//! ```
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{ToTokens, format_ident, quote};
+
+use crate::*;
+
+/// The path generated code names these types by.
+fn root() -> TokenStream {
+    quote!(::tidings_runtime::spec)
+}
+
+/// `Some("x")` / `None` for an optional text.
+fn opt_str(value: Option<&str>) -> TokenStream {
+    match value {
+        Some(v) => quote!(::core::option::Option::Some(#v)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// `Some(x)` / `None` for any optional value.
+fn opt<T: ToTokens>(value: Option<&T>) -> TokenStream {
+    match value {
+        Some(v) => quote!(::core::option::Option::Some(#v)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn opt_u64(value: Option<u64>) -> TokenStream {
+    opt(value.map(Literal::u64_unsuffixed).as_ref())
+}
+
+fn opt_f64(value: Option<f64>) -> TokenStream {
+    opt(value.map(Literal::f64_unsuffixed).as_ref())
+}
+
+fn u64_lit(value: u64) -> Literal {
+    Literal::u64_unsuffixed(value)
+}
+
+/// A fieldless enum written as `root::Type::Variant` (its `Debug` name is the variant's).
+macro_rules! unit_enum_tokens {
+    ($($ty:ident),* $(,)?) => {$(
+        impl ToTokens for $ty {
+            fn to_tokens(&self, tokens: &mut TokenStream) {
+                let root = root();
+                let variant = format_ident!("{}", format!("{self:?}"));
+                tokens.extend(quote!(#root::$ty::#variant));
+            }
+        }
+    )*};
+}
+
+unit_enum_tokens!(
+    Format,
+    Method,
+    RetryClass,
+    ArrayStyle,
+    NestedStyle,
+    AnswerKind,
+    ResourceAction,
+    ChannelAuthKind,
+    Direction,
+    DataEncoding,
+    MessageRole,
+    CloseAction,
+);
+
+impl ToTokens for FormStyle {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        let (arrays, nested) = (self.arrays, self.nested);
+        tokens.extend(quote!(#root::FormStyle { arrays: #arrays, nested: #nested }));
+    }
+}
+
+impl ToTokens for BodyEncoding {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        tokens.extend(match self {
+            BodyEncoding::Json => quote!(#root::BodyEncoding::Json),
+            BodyEncoding::Form(s) => quote!(#root::BodyEncoding::Form(#s)),
+            BodyEncoding::Multipart(s) => quote!(#root::BodyEncoding::Multipart(#s)),
+        });
+    }
+}
+
+impl ToTokens for SigningScheme {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        let SigningScheme::PusherHmacSha256 {
+            app_id,
+            key,
+            secret,
+        } = self;
+        tokens.extend(quote! {
+            #root::SigningScheme::PusherHmacSha256 { app_id: #app_id, key: #key, secret: #secret }
+        });
+    }
+}
+
+impl ToTokens for AuthScheme {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        let scheme = quote!(#root::AuthScheme);
+        tokens.extend(match self {
+            AuthScheme::Bearer { credential } => quote!(#scheme::Bearer { credential: #credential }),
+            AuthScheme::Header {
+                header,
+                credential,
+                prefix,
+            } => {
+                let prefix = opt_str(*prefix);
+                quote!(#scheme::Header { header: #header, credential: #credential, prefix: #prefix })
+            }
+            AuthScheme::Query { param, credential } => {
+                quote!(#scheme::Query { param: #param, credential: #credential })
+            }
+            AuthScheme::Signature { scheme: signing } => {
+                quote!(#scheme::Signature { scheme: #signing })
+            }
+            AuthScheme::Basic { username, password } => {
+                let password = opt_str(*password);
+                quote!(#scheme::Basic { username: #username, password: #password })
+            }
+            AuthScheme::Body { fields } => {
+                let pairs = fields.iter().map(|(field, credential)| quote!((#field, #credential)));
+                quote!(#scheme::Body { fields: &[#(#pairs),*] })
+            }
+            AuthScheme::Minted {
+                minter,
+                header,
+                prefix,
+            } => {
+                let prefix = opt_str(*prefix);
+                quote!(#scheme::Minted { minter: #minter, header: #header, prefix: #prefix })
+            }
+            AuthScheme::OAuth2ClientCredentials {
+                token_url,
+                client_id,
+                client_secret,
+                scopes,
+            } => quote! {
+                #scheme::OAuth2ClientCredentials {
+                    token_url: #token_url,
+                    client_id: #client_id,
+                    client_secret: #client_secret,
+                    scopes: &[#(#scopes),*],
+                }
+            },
+        });
+    }
+}
+
+impl ToTokens for CredentialSpec {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        let (name, env, secret) = (self.name, self.env, self.secret);
+        tokens.extend(quote!(#root::CredentialSpec { name: #name, env: #env, secret: #secret }));
+    }
+}
+
+impl ToTokens for RateLimitSpec {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        let (requests, per) = (
+            u64_lit(self.requests.into()),
+            u64_lit(self.per_seconds.into()),
+        );
+        tokens.extend(quote!(#root::RateLimitSpec { requests: #requests, per_seconds: #per }));
+    }
+}
+
+impl ToTokens for RateLimitHeaders {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        let limit = opt_str(self.limit);
+        let remaining = opt_str(self.remaining);
+        let reset = opt_str(self.reset);
+        let retry_after = opt_str(self.retry_after);
+        tokens.extend(quote! {
+            #root::RateLimitHeaders {
+                limit: #limit, remaining: #remaining, reset: #reset, retry_after: #retry_after,
+            }
+        });
+    }
+}
+
+impl ToTokens for RetrySpec {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        if *self == RetrySpec::DEFAULT {
+            return tokens.extend(quote!(#root::RetrySpec::DEFAULT));
+        }
+        let max_attempts = u64_lit(self.max_attempts.into());
+        let (base, cap) = (u64_lit(self.base_ms), u64_lit(self.cap_ms));
+        let statuses = self.statuses.iter().map(|s| u64_lit((*s).into()));
+        let (connect_errors, timeouts) = (self.connect_errors, self.timeouts);
+        let after_cap = u64_lit(self.retry_after_cap_ms);
+        let budget = u64_lit(self.budget_ratio_percent.into());
+        tokens.extend(quote! {
+            #root::RetrySpec {
+                max_attempts: #max_attempts, base_ms: #base, cap_ms: #cap,
+                statuses: &[#(#statuses),*], connect_errors: #connect_errors, timeouts: #timeouts,
+                retry_after_cap_ms: #after_cap, budget_ratio_percent: #budget,
+            }
+        });
+    }
+}
+
+impl ToTokens for TimeoutSpec {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        if *self == TimeoutSpec::DEFAULT {
+            return tokens.extend(quote!(#root::TimeoutSpec::DEFAULT));
+        }
+        let (connect, attempt) = (u64_lit(self.connect_ms), u64_lit(self.attempt_ms));
+        let total = opt_u64(self.total_ms);
+        tokens.extend(quote! {
+            #root::TimeoutSpec { connect_ms: #connect, attempt_ms: #attempt, total_ms: #total }
+        });
+    }
+}
+
+impl ToTokens for IdempotencySpec {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        let (header, max_len) = (self.header, Literal::usize_unsuffixed(self.max_len));
+        tokens.extend(quote!(#root::IdempotencySpec { header: #header, max_len: #max_len }));
+    }
+}
+
+impl ToTokens for FailureWhen {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        tokens.extend(match self {
+            FailureWhen::Present => quote!(#root::FailureWhen::Present),
+            FailureWhen::Equals(values) => quote!(#root::FailureWhen::Equals(&[#(#values),*])),
+        });
+    }
+}
+
+impl ToTokens for InSuccessSpec {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        let (field, when) = (self.field, self.when);
+        tokens.extend(quote!(#root::InSuccessSpec { field: #field, when: #when }));
+    }
+}
+
+impl ToTokens for ErrorSpec {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        if *self == ErrorSpec::DEFAULT {
+            return tokens.extend(quote!(#root::ErrorSpec::DEFAULT));
+        }
+        let (code, message) = (opt_str(self.code), opt_str(self.message));
+        let in_success = opt(self.in_success.as_ref());
+        tokens.extend(quote! {
+            #root::ErrorSpec { code: #code, message: #message, in_success: #in_success }
+        });
+    }
+}
+
+impl ToTokens for ServiceSpec {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        let (name, title, env) = (self.name, self.title, self.base_url_env);
+        let base_url = opt_str(self.base_url);
+        let credentials = self.credentials;
+        let auth = self.auth;
+        let rate_limit = opt(self.rate_limit.as_ref());
+        let headers = &self.rate_limit_headers;
+        let (retry, timeouts, errors) = (&self.retry, &self.timeouts, &self.errors);
+        let idempotency = opt(self.idempotency.as_ref());
+        tokens.extend(quote! {
+            #root::ServiceSpec {
+                name: #name,
+                title: #title,
+                base_url: #base_url,
+                base_url_env: #env,
+                credentials: &[#(#credentials),*],
+                auth: &[#(#auth),*],
+                rate_limit: #rate_limit,
+                rate_limit_headers: #headers,
+                retry: #retry,
+                timeouts: #timeouts,
+                idempotency: #idempotency,
+                errors: #errors,
+            }
+        });
+    }
+}
+
+impl ToTokens for OperationSpec {
+    /// The method's constructor (`OperationSpec::post(name, path)`) and only the modifiers that
+    /// differ from its defaults.
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        let base = OperationSpec::new(self.name, self.method, self.path);
+        let constructor = format_ident!("{}", self.method.as_str().to_ascii_lowercase());
+        let (name, path) = (self.name, self.path);
+        let mut out = quote!(#root::OperationSpec::#constructor(#name, #path));
+        if self.retry != base.retry {
+            out.extend(match self.retry {
+                RetryClass::IdempotencyKey => quote!(.idempotency_key()),
+                other => quote!(.with_retry(#other)),
+            });
+        }
+        if self.has_body != base.has_body {
+            let has_body = self.has_body;
+            out.extend(quote!(.with_body(#has_body)));
+        }
+        if let Some(auth) = &self.auth {
+            out.extend(quote!(.with_auth(#auth)));
+        }
+        if self.body_encoding != base.body_encoding {
+            let encoding = self.body_encoding;
+            out.extend(quote!(.with_body_encoding(#encoding)));
+        }
+        if let Some(max) = self.max_body_bytes {
+            let max = Literal::usize_unsuffixed(max);
+            out.extend(quote!(.max_body_bytes(#max)));
+        }
+        tokens.extend(out);
+    }
+}
+
+impl ToTokens for PageStyle {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        let style = quote!(#root::PageStyle);
+        tokens.extend(match self {
+            PageStyle::Cursor {
+                has_more,
+                cursor_field,
+                after_param,
+            } => quote! {
+                #style::Cursor { has_more: #has_more, cursor_field: #cursor_field, after_param: #after_param }
+            },
+            PageStyle::Token {
+                token_field,
+                token_param,
+            } => quote!(#style::Token { token_field: #token_field, token_param: #token_param }),
+            PageStyle::NextUrl { next_field } => quote!(#style::NextUrl { next_field: #next_field }),
+            PageStyle::LinkHeader => quote!(#style::LinkHeader),
+            PageStyle::Offset {
+                offset_param,
+                limit_param,
+                total_field,
+            } => {
+                let (limit, total) = (opt_str(*limit_param), opt_str(*total_field));
+                quote!(#style::Offset { offset_param: #offset_param, limit_param: #limit, total_field: #total })
+            }
+            PageStyle::Page {
+                page_param,
+                size_param,
+                first_page,
+                total_pages_field,
+            } => {
+                let (size, total) = (opt_str(*size_param), opt_str(*total_pages_field));
+                let first = u64_lit(*first_page);
+                quote! {
+                    #style::Page {
+                        page_param: #page_param, size_param: #size, first_page: #first,
+                        total_pages_field: #total,
+                    }
+                }
+            }
+        });
+    }
+}
+
+impl ToTokens for PaginationSpec {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        let items = self.items;
+        tokens.extend(match self.style {
+            PageStyle::Cursor {
+                has_more,
+                cursor_field,
+                after_param,
+            } => quote! {
+                #root::PaginationSpec::cursor(#items, #has_more, #cursor_field, #after_param)
+            },
+            style => quote!(#root::PaginationSpec { items: #items, style: #style }),
+        });
+    }
+}
+
+impl ToTokens for TySchema {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        let ty = quote!(#root::TySchema);
+        tokens.extend(match self {
+            TySchema::String => quote!(#ty::String),
+            TySchema::Integer => quote!(#ty::Integer),
+            TySchema::Number => quote!(#ty::Number),
+            TySchema::Boolean => quote!(#ty::Boolean),
+            TySchema::DateTime => quote!(#ty::DateTime),
+            TySchema::Date => quote!(#ty::Date),
+            TySchema::Json => quote!(#ty::Json),
+            TySchema::Named(name) => quote!(#ty::Named(#name)),
+            TySchema::List(inner) => quote!(#ty::List(&#inner)),
+            TySchema::Map(inner) => quote!(#ty::Map(&#inner)),
+            TySchema::Page(inner) => quote!(#ty::Page(&#inner)),
+        });
+    }
+}
+
+impl ToTokens for FieldSchema {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        let (name, ty, required) = (self.name, &self.ty, self.required);
+        let format = opt(self.format.as_ref());
+        let (min_len, max_len, min_items) = (
+            opt_u64(self.min_len),
+            opt_u64(self.max_len),
+            opt_u64(self.min_items),
+        );
+        let (min, max) = (opt_f64(self.min), opt_f64(self.max));
+        tokens.extend(quote! {
+            #root::FieldSchema {
+                name: #name, ty: #ty, required: #required, format: #format,
+                min_len: #min_len, max_len: #max_len, min_items: #min_items, min: #min, max: #max,
+            }
+        });
+    }
+}
+
+impl ToTokens for ShapeSchema {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        let shape = quote!(#root::ShapeSchema);
+        tokens.extend(match self {
+            ShapeSchema::Object(fields) => quote!(#shape::Object(&[#(#fields),*])),
+            ShapeSchema::Enum(values) => quote!(#shape::Enum(&[#(#values),*])),
+            ShapeSchema::Union {
+                tag,
+                content,
+                variants,
+            } => {
+                let content = opt_str(*content);
+                let variants = variants.iter().map(|(value, ty)| {
+                    let ty = opt_str(*ty);
+                    quote!((#value, #ty))
+                });
+                quote!(#shape::Union { tag: #tag, content: #content, variants: &[#(#variants),*] })
+            }
+            ShapeSchema::Untagged(names) => quote!(#shape::Untagged(&[#(#names),*])),
+        });
+    }
+}
+
+impl ToTokens for TypeSchema {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        let (name, shape) = (self.name, &self.shape);
+        tokens.extend(quote!(#root::TypeSchema { name: #name, shape: #shape }));
+    }
+}
+
+impl ToTokens for PageSchema {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        let (limit, after, items, has_more) = (
+            self.limit_param,
+            self.after_param,
+            self.items_field,
+            self.has_more_field,
+        );
+        let before = opt_str(self.before_param);
+        tokens.extend(quote! {
+            #root::PageSchema {
+                limit_param: #limit, after_param: #after, before_param: #before,
+                items_field: #items, has_more_field: #has_more,
+            }
+        });
+    }
+}
+
+impl ToTokens for ServiceSchema {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        let types = self.types;
+        let page = opt(self.page.as_ref());
+        tokens.extend(quote!(#root::ServiceSchema { types: &[#(#types),*], page: #page }));
+    }
+}
+
+impl ToTokens for ResourceOp {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        let (name, kind, collection, id_field) =
+            (self.name, self.kind, self.collection, self.id_field);
+        let item = opt_str(self.item_param);
+        let response = opt(self.response.as_ref());
+        tokens.extend(quote! {
+            #root::ResourceOp {
+                name: #name, kind: #kind, collection: #collection, item_param: #item,
+                id_field: #id_field, response: #response,
+            }
+        });
+    }
+}
