@@ -47,7 +47,8 @@ impl Generator {
         self
     }
 
-    /// Where [`Generator::write`] puts the files; a build script passes `OUT_DIR`.
+    /// Where [`Generator::write`] puts the files. Unset, they go to `OUT_DIR`, the directory
+    /// cargo gives a build script, so a build script need not say it.
     pub fn out_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.out_dir = Some(dir.into());
         self
@@ -80,7 +81,6 @@ impl Generator {
     /// ```no_run
     /// use tidings_codegen::{Generator, ProvenancePolicy};
     /// Generator::new("spec")
-    ///     .out_dir(std::env::var("OUT_DIR").unwrap())
     ///     .provenance(ProvenancePolicy::Optional)
     ///     .run_build_script();
     /// ```
@@ -99,7 +99,6 @@ impl Generator {
     /// ```no_run
     /// use tidings_codegen::{Generator, emit::SerdeDirections};
     /// Generator::new("spec")
-    ///     .out_dir(std::env::var("OUT_DIR").unwrap())
     ///     .serde(SerdeDirections::Both)
     ///     .run_build_script();
     /// ```
@@ -209,10 +208,15 @@ impl Generator {
     /// Generates and writes the files into the output directory, leaving unchanged files alone
     /// (so their timestamps do not trigger rebuilds). Returns the paths written or kept.
     pub fn write(&self) -> Result<Vec<PathBuf>, Diagnostics> {
-        let out = self
-            .out_dir
-            .clone()
-            .ok_or_else(|| io_error(&self.spec_dir, "no output directory was set"))?;
+        let out = match &self.out_dir {
+            Some(dir) => dir.clone(),
+            None => std::env::var_os("OUT_DIR").map(PathBuf::from).ok_or_else(|| {
+                io_error(
+                    &self.spec_dir,
+                    "no output directory: call `out_dir(..)`, or run from a build script (cargo sets `OUT_DIR`)",
+                )
+            })?,
+        };
         std::fs::create_dir_all(&out)
             .map_err(|e| io_error(&out, &format!("cannot create the output directory: {e}")))?;
         let mut paths = Vec::new();
@@ -317,7 +321,7 @@ impl Generator {
             "built from the specs; the committed copy in {} is out of date ({}): run `{}` and commit it (builds without the `codegen` feature use that copy)",
             dir.display(),
             stale.join(", "),
-            crate::refresh::REFRESH_COMMAND
+            tidings_build::REFRESH_COMMAND
         )]
     }
 }

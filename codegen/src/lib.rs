@@ -9,9 +9,8 @@
 //! A `build.rs` uses [`Generator`]:
 //!
 //! ```no_run
-//! tidings_codegen::Generator::new("../spec")
-//!     .out_dir(std::env::var("OUT_DIR").unwrap())
-//!     .run_build_script();
+//! // Every *.yaml of ../spec, written into OUT_DIR (cargo's directory for a build script).
+//! tidings_codegen::Generator::new("../spec").run_build_script();
 //! ```
 
 #![forbid(unsafe_code)]

@@ -390,7 +390,7 @@ impl<C: From<Client>> ClientBuilder<C> {
     }
 
     /// Deadline for each whole call, retries and rate-limiter waits included. The default is
-    /// the spec's, else [`DEFAULT_TOTAL_TIMEOUT`](crate::config::DEFAULT_TOTAL_TIMEOUT) (30 s); `None` switches the deadline off, so
+    /// the spec's, else [`DEFAULT_TOTAL_TIMEOUT`](crate::DEFAULT_TOTAL_TIMEOUT) (60 s); `None` switches the deadline off, so
     /// a call to a server that never answers then takes up to attempts × attempt timeout.
     pub fn total_timeout(mut self, timeout: Option<Duration>) -> Self {
         self.timeouts.total = timeout;

@@ -14,7 +14,8 @@
 //!
 //! Layers, bottom up; a module imports only from the layers below it, so the module graph has
 //! no cycle (`scripts/module-cycles runtime/src` prints it and fails on one):
-//! 1. `spec` (the static descriptions), [`secret`], `random`: data, no behaviour;
+//! 1. [`spec`] (the descriptions, defined in the `tidings-spec` crate), [`secret`], `random`:
+//!    data, no behaviour;
 //! 2. [`retry`]: the [`RetryPolicy`] and every retry rule (what is retryable, backoff, the
 //!    `Retry-After` cap, the budget);
 //! 3. [`error`] (asks [`retry`] what is retryable), then [`validate`], [`sign`], `headers` (every
@@ -23,8 +24,7 @@
 //!    and classifying an answer), `options` (timeouts, body limits, [`CallOptions`]);
 //! 5. `pipeline`: the attempt loop; it only asks the retry, limiter, auth and timeout parts;
 //! 6. `client`: [`Client`] with its [`ClientBuilder`] (auth resolved once per call);
-//! 7. [`call`], [`paginate()`], [`webhook`], `smtp`, `realtime`; [`config`] and [`http`] only
-//!    re-export the paths of earlier releases.
+//! 7. [`call`], [`paginate()`], [`webhook`], `smtp`, `realtime`.
 //!
 //! Cargo features: `tls` (default; HTTPS, and `wss://` for `realtime`, through rustls with the
 //! webpki roots; without it an `https` base URL is an [`Error::Config`] unless you pass your own
@@ -67,12 +67,10 @@
 pub mod auth;
 pub mod call;
 mod client;
-pub mod config;
 pub mod dates;
 pub mod error;
 pub mod form;
 mod headers;
-pub mod http;
 mod macros;
 pub mod oauth2;
 pub mod object;

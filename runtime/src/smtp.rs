@@ -37,7 +37,7 @@ use lettre::transport::smtp::authentication::Credentials;
 use lettre::transport::smtp::client::{Certificate, TlsParameters};
 use tracing::Instrument as _;
 
-use crate::config::RetryPolicy;
+use crate::retry::RetryPolicy;
 use crate::error::{SmtpReply, TimeoutKind};
 use crate::retry::backoff;
 use crate::secret::Secret;
