@@ -304,6 +304,58 @@ pub fn unix_ms_to_rfc3339(ms: i64) -> Option<String> {
     from_unix(ms, 1000).map(to_rfc3339)
 }
 
+/// The moment an RFC 3339 text names, as a [`SystemTime`](std::time::SystemTime) (to the
+/// nanosecond), or `None` when it is not a valid RFC 3339 date-time.
+///
+/// ```
+/// use std::time::{Duration, UNIX_EPOCH};
+/// use tidings_runtime::dates::rfc3339_to_system_time;
+/// let t = rfc3339_to_system_time("2023-11-14T23:13:20.250+01:00").unwrap();
+/// assert_eq!(t, UNIX_EPOCH + Duration::from_millis(1_700_000_000_250));
+/// assert_eq!(rfc3339_to_system_time("2023-02-30T00:00:00Z"), None);
+/// ```
+pub fn rfc3339_to_system_time(text: &str) -> Option<std::time::SystemTime> {
+    use std::time::{Duration, UNIX_EPOCH};
+    let m = parse_rfc3339(text)?;
+    let whole = match u64::try_from(m.secs) {
+        Ok(after) => UNIX_EPOCH.checked_add(Duration::from_secs(after))?,
+        Err(_) => UNIX_EPOCH.checked_sub(Duration::from_secs(m.secs.unsigned_abs()))?,
+    };
+    whole.checked_add(Duration::from_nanos(u64::from(m.nanos)))
+}
+
+/// A [`SystemTime`](std::time::SystemTime) as RFC 3339 in UTC with milliseconds, the form
+/// servers stamp records with (`2023-11-14T22:13:20.250Z`).
+///
+/// ```
+/// use std::time::{Duration, UNIX_EPOCH};
+/// let t = UNIX_EPOCH + Duration::from_millis(1_700_000_000_250);
+/// assert_eq!(tidings_runtime::dates::system_time_to_rfc3339_millis(t), "2023-11-14T22:13:20.250Z");
+/// ```
+pub fn system_time_to_rfc3339_millis(time: std::time::SystemTime) -> String {
+    // Whole seconds since the epoch (negative before it, rounded down) and the millisecond.
+    let (secs, millis) = match time.duration_since(std::time::UNIX_EPOCH) {
+        Ok(since) => (
+            i64::try_from(since.as_secs()).unwrap_or(i64::MAX),
+            since.subsec_millis(),
+        ),
+        Err(before) => {
+            let before = before.duration();
+            let whole = -i64::try_from(before.as_secs()).unwrap_or(i64::MAX);
+            match before.subsec_nanos() {
+                0 => (whole, 0),
+                nanos => (whole - 1, (1_000_000_000 - nanos) / 1_000_000),
+            }
+        }
+    };
+    let (y, mo, d, h, mi, s) = local(Moment {
+        secs,
+        nanos: 0,
+        offset_min: 0,
+    });
+    format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{millis:03}Z")
+}
+
 /// True for a valid calendar date `YYYY-MM-DD`.
 pub fn is_date(text: &str) -> bool {
     let b = text.as_bytes();
