@@ -268,15 +268,16 @@ fn made_credential(name: &str) -> String {
     format!("test_{}_{hex}", name.to_ascii_lowercase())
 }
 
-/// The `--spec` flag of the `tidings-sandbox` binary.
-#[derive(Debug, Clone, Default, clap::Args)]
+/// The `--spec` flag of the `tidings-sandbox` binary (a `clap` argument with the `cli` feature).
+#[derive(Debug, Clone, Default)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct SpecArgs {
     /// Serve this spec at run time, with nothing to compile: a spec file or a directory of them
     /// (repeatable), e.g. one written by `tidings-codegen import openapi`. Each is served on its
     /// own free port with its auth, limits, state and error shape, and its base URL and
     /// credentials are printed as `export` lines named by the spec's own environment variables
     /// (credentials already set in those variables are kept).
-    #[arg(long = "spec", value_name = "PATH")]
+    #[cfg_attr(feature = "cli", arg(long = "spec", value_name = "PATH"))]
     pub specs: Vec<std::path::PathBuf>,
 }
 
