@@ -235,24 +235,28 @@ async fn redis_killed_fails_open_onto_the_local_window() {
         RateLimit::new(5, Duration::from_secs(60)),
         limiter.clone(),
     );
+    // Two sent through Redis, then Redis is gone.
     client.execute(get_email("em_0")).await.unwrap();
+    client.execute(get_email("em_1")).await.unwrap();
     redis.kill();
-    for n in 1..=5 {
+    for n in 2..5 {
         client.execute(get_email(&format!("em_{n}"))).await.unwrap();
     }
-    // The local window holds the client's whole limit: the sixth waits a window.
+    // The local window counts the two Redis granted too: five in all fill the limit, and the
+    // sixth waits a window (before, the window started empty and let five more through).
     let err = client
         .with_options(CallOptions::new().total_timeout(Duration::from_millis(300)))
-        .execute(get_email("em_6"))
+        .execute(get_email("em_5"))
         .await
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::RateLimited);
     let stats = limiter.stats();
     assert_eq!(
         (stats.shared_grants, stats.local_grants),
-        (1, 5),
+        (2, 3),
         "{stats:?}"
     );
+    assert_eq!(server.count(), 5, "never more than the limit in one window");
 }
 
 /// Redis keys name the service and a hash of the key, never the key.

@@ -167,6 +167,14 @@ impl Window {
         state.paused_until = Some(state.paused_until.map_or(until, |p| p.max(until)));
     }
 
+    /// Counts an attempt a shared limiter granted as in flight here too (whether or not this
+    /// window has a slot free), so that if the shared limiter becomes unreachable the window
+    /// already holds what this process sent: failing open never lets one process past the
+    /// limit it would keep alone. [`Window::finish`] ends it like any other.
+    pub(crate) fn hold_granted_elsewhere(&self) {
+        self.lock().in_flight += 1;
+    }
+
     /// Marks a granted slot's attempt finished: its window starts now.
     pub(crate) fn finish(&self) {
         {

@@ -216,6 +216,21 @@ impl<'a> Permit<'a> {
         }
     }
 
+    /// A permit of a shared limiter that this process's window of `scope` also counts (see
+    /// [`Permit::shared`]): when the shared limiter becomes unreachable and fails open onto
+    /// [`LimitScope::acquire_local`], the local window already holds every attempt this
+    /// process sent, so the process never exceeds the limit it would keep alone.
+    pub fn shared_in(
+        scope: &'a LimitScope,
+        release: impl Future<Output = ()> + Send + 'static,
+    ) -> Permit<'a> {
+        scope.local.hold_granted_elsewhere();
+        Permit {
+            local: Some(&scope.local),
+            shared: Some(Box::pin(release)),
+        }
+    }
+
     /// A permit that holds nothing (limiting is off).
     pub fn unlimited() -> Permit<'static> {
         Permit {

@@ -70,8 +70,10 @@ return 1
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum WhenUnreachable {
-    /// Keep sending, limited by this process's own window (the client's whole limit, so several
-    /// processes together may exceed it until Redis is back; the server's 429s then pause them).
+    /// Keep sending, limited by this process's own window, which also counts what Redis granted
+    /// this process before it went away: one process never exceeds the client's limit, but
+    /// `n` processes together may send up to `n` times the limit until Redis is back (the
+    /// server's 429s then pause them).
     #[default]
     FailOpen,
     /// Send nothing: calls fail with [`Error::LimiterUnavailable`].
@@ -342,7 +344,7 @@ impl RedisLimiter {
                 inner.stats.shared.fetch_add(1, Ordering::Relaxed);
                 let inner = Arc::clone(&self.inner);
                 let [done, held, _] = keys;
-                return Ok(Permit::shared(async move {
+                return Ok(Permit::shared_in(scope, async move {
                     let mut invocation = inner.release.key(done);
                     invocation
                         .key(held)
