@@ -37,8 +37,8 @@ use lettre::transport::smtp::authentication::Credentials;
 use lettre::transport::smtp::client::{Certificate, TlsParameters};
 use tracing::Instrument as _;
 
-use crate::retry::RetryPolicy;
 use crate::error::{SmtpReply, TimeoutKind};
+use crate::retry::RetryPolicy;
 use crate::retry::backoff;
 use crate::secret::Secret;
 use crate::{Error, RetrySpec};
@@ -53,6 +53,28 @@ pub const DEFAULT_MAX_CONNECTIONS: usize = 8;
 /// How long an unused connection is kept open, unless set with
 /// [`SmtpRelayBuilder::idle_timeout`].
 pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The largest CA file [`SmtpRelay::from_vars`] reads, in bytes (1 MiB: a bundle of several
+/// hundred certificates).
+pub const MAX_CA_FILE_BYTES: u64 = 1024 * 1024;
+
+/// Reads the PEM file `path` named by the variable `variable`, refusing one above
+/// [`MAX_CA_FILE_BYTES`] without reading it whole.
+fn read_ca_file(variable: &str, path: &str) -> Result<Vec<u8>, Error> {
+    use std::io::Read as _;
+    let cannot = |why: String| Error::config(format!("{variable} (`{path}`): {why}"));
+    let file = std::fs::File::open(path).map_err(|e| cannot(format!("cannot open it: {e}")))?;
+    let mut pem = Vec::new();
+    file.take(MAX_CA_FILE_BYTES + 1)
+        .read_to_end(&mut pem)
+        .map_err(|e| cannot(format!("cannot read it: {e}")))?;
+    if pem.len() as u64 > MAX_CA_FILE_BYTES {
+        return Err(cannot(format!(
+            "it is larger than {MAX_CA_FILE_BYTES} bytes; a CA file holds a few certificates"
+        )));
+    }
+    Ok(pem)
+}
 
 /// The largest [`SmtpRelayBuilder::max_connections`] accepted.
 pub const MAX_CONNECTIONS_LIMIT: usize = 1024;
@@ -336,6 +358,92 @@ impl SmtpRelay {
         }
     }
 
+    /// A relay configured from the email service's environment variables, the ones
+    /// `tidings-sandbox` prints: `COMMS_EMAIL_SMTP_HOST` (required), `COMMS_EMAIL_SMTP_PORT`,
+    /// `COMMS_EMAIL_SMTP_TLS` (`starttls` or `implicit`), `COMMS_EMAIL_SMTP_CA_FILE` (a PEM file
+    /// of certificates to trust besides the usual roots) and `COMMS_EMAIL_API_KEY` (the
+    /// password). See [`SmtpRelay::from_vars`] for the rules.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming the variable that is missing or wrong.
+    pub fn from_env() -> Result<SmtpRelay, Error> {
+        SmtpRelay::from_vars("COMMS_EMAIL", |name| std::env::var(name).ok())
+    }
+
+    /// A relay configured from variables named `<prefix>_SMTP_HOST`, `<prefix>_SMTP_PORT`,
+    /// `<prefix>_SMTP_TLS`, `<prefix>_SMTP_CA_FILE` and `<prefix>_API_KEY`, looked up with
+    /// `var` (the process environment for [`SmtpRelay::from_env`]). The port defaults to the TLS
+    /// mode's ([`SmtpTls::default_port`]), the mode to STARTTLS; the CA file is read (at most
+    /// [`MAX_CA_FILE_BYTES`]) and added to the roots.
+    ///
+    /// ```
+    /// use std::collections::HashMap;
+    /// use tidings_runtime::smtp::{SmtpRelay, SmtpTls};
+    ///
+    /// let vars = HashMap::from([
+    ///     ("MAIL_SMTP_HOST", "smtp.example.com"),
+    ///     ("MAIL_SMTP_TLS", "implicit"),
+    ///     ("MAIL_API_KEY", "sk_test"),
+    /// ]);
+    /// let relay = SmtpRelay::from_vars("MAIL", |name| vars.get(name).map(|v| v.to_string()))?;
+    /// assert_eq!(relay.endpoint(), ("smtp.example.com", 465, SmtpTls::Implicit));
+    ///
+    /// let bad = HashMap::from([("MAIL_SMTP_HOST", "h"), ("MAIL_SMTP_PORT", "smtp"), ("MAIL_API_KEY", "k")]);
+    /// let err = SmtpRelay::from_vars("MAIL", |name| bad.get(name).map(|v| v.to_string())).unwrap_err();
+    /// assert!(err.to_string().contains("MAIL_SMTP_PORT"));
+    /// # Ok::<(), tidings_runtime::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming the variable that is missing or wrong, or the CA file that
+    /// cannot be read or is too large.
+    pub fn from_vars(
+        prefix: &str,
+        var: impl Fn(&str) -> Option<String>,
+    ) -> Result<SmtpRelay, Error> {
+        let name = |suffix: &str| format!("{prefix}_{suffix}");
+        let set = |suffix: &str| var(&name(suffix)).filter(|v| !v.trim().is_empty());
+        let host = set("SMTP_HOST")
+            .ok_or_else(|| Error::config(format!("{} is not set", name("SMTP_HOST"))))?;
+        let mut builder = SmtpRelay::builder(host.trim());
+        if let Some(tls) = set("SMTP_TLS") {
+            builder = builder.tls(match tls.trim().to_ascii_lowercase().as_str() {
+                "starttls" => SmtpTls::StartTls,
+                "implicit" | "tls" => SmtpTls::Implicit,
+                other => {
+                    return Err(Error::config(format!(
+                        "{} is `{other}`; it must be `starttls` or `implicit`",
+                        name("SMTP_TLS")
+                    )));
+                }
+            });
+        }
+        if let Some(port) = set("SMTP_PORT") {
+            let port = port
+                .trim()
+                .parse::<u16>()
+                .ok()
+                .filter(|p| *p != 0)
+                .ok_or_else(|| {
+                    Error::config(format!(
+                        "{} is `{}`; it must be a port number (1 to 65535)",
+                        name("SMTP_PORT"),
+                        port.trim()
+                    ))
+                })?;
+            builder = builder.port(port);
+        }
+        if let Some(path) = set("SMTP_CA_FILE") {
+            builder = builder.add_root_certificate_pem(read_ca_file(&name("SMTP_CA_FILE"), &path)?);
+        }
+        if let Some(key) = var(&name("API_KEY")) {
+            builder = builder.api_key(key);
+        }
+        builder.build()
+    }
+
     /// The host, port and TLS mode in use.
     pub fn endpoint(&self) -> (&str, u16, SmtpTls) {
         (&self.host, self.port, self.tls)
@@ -512,6 +620,27 @@ mod tests {
         assert!(!is_enhanced_code("550"));
         assert!(!is_enhanced_code("5.1"));
         assert!(!is_enhanced_code("user.unknown.x"));
+    }
+
+    #[test]
+    fn a_ca_file_above_the_limit_is_refused_unread_and_a_missing_host_is_named() {
+        let path = std::env::temp_dir().join(format!("tidings-ca-{}.pem", std::process::id()));
+        std::fs::write(&path, vec![b'A'; MAX_CA_FILE_BYTES as usize + 1]).unwrap();
+        let vars = |name: &str| match name {
+            "T_SMTP_HOST" => Some("smtp.example.com".to_owned()),
+            "T_SMTP_CA_FILE" => Some(path.display().to_string()),
+            "T_API_KEY" => Some("k".to_owned()),
+            _ => None,
+        };
+        let err = SmtpRelay::from_vars("T", vars).unwrap_err();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(err.kind(), crate::ErrorKind::Config);
+        assert!(
+            err.to_string().contains("larger than 1048576 bytes"),
+            "{err}"
+        );
+        let err = SmtpRelay::from_vars("T", |_| None).unwrap_err();
+        assert!(err.to_string().contains("T_SMTP_HOST is not set"), "{err}");
     }
 
     #[test]

@@ -590,15 +590,21 @@ async fn the_binary_prints_the_smtp_settings_and_writes_a_certificate_an_app_can
         ca_file.starts_with(data.to_str().unwrap()),
         "in --data: {ca_file}"
     );
-    let pem = std::fs::read(&ca_file).unwrap();
-    // An app outside the process: the printed settings and the file, no certificate check off.
-    let relay = SmtpRelay::builder(var("COMMS_EMAIL_SMTP_HOST"))
-        .port(var("COMMS_EMAIL_SMTP_PORT").parse().unwrap())
-        .tls(SmtpTls::StartTls)
-        .api_key(run.email_key())
-        .add_root_certificate_pem(pem)
-        .build()
-        .unwrap();
+    // An app outside the process: the printed settings and the file, no certificate check off,
+    // read as `SmtpRelay::from_env` reads the environment.
+    let relay =
+        SmtpRelay::from_vars("COMMS_EMAIL", |name| env[name].as_str().map(str::to_owned)).unwrap();
+    assert_eq!(relay.endpoint().2, SmtpTls::StartTls);
+    // A CA file that is not there is named, never ignored.
+    let err = SmtpRelay::from_vars("COMMS_EMAIL", |name| match name {
+        "COMMS_EMAIL_SMTP_CA_FILE" => Some(dir.path().join("missing.pem").display().to_string()),
+        _ => env[name].as_str().map(str::to_owned),
+    })
+    .unwrap_err();
+    assert!(
+        err.to_string().contains("COMMS_EMAIL_SMTP_CA_FILE"),
+        "{err}"
+    );
     let request = tidings::email::SendEmailRequest::new("ada@example.com", ["grace@example.com"])
         .subject("through the printed settings")
         .text("x");
