@@ -30,7 +30,8 @@ use tidings_sandbox::{Retention, Sandbox, SandboxConfig};
                   `bounced` (webhook and hard-bounce suppression); a message to a number \
                   ending in `0000` ends `undeliverable` (voice: `unanswered`); the header \
                   `X-Sandbox-Fault: 429|500|503|timeout` makes an email or messaging call \
-                  fail that way.\n\
+                  fail that way; an SMTP recipient `smtp-<code>@...` (450-452, 550-554) is \
+                  refused at RCPT with that reply.\n\
                   Logs go to stderr (RUST_LOG, `info` by default)."
 )]
 struct Cli {

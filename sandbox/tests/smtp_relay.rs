@@ -119,3 +119,52 @@ async fn a_wrong_key_is_refused_and_an_idempotency_key_is_honoured() {
     assert_eq!(listed.data.len(), 1);
     sandbox.shutdown().await;
 }
+
+/// Failures on demand: a recipient `smtp-<code>@...` is refused at RCPT with that reply, so an
+/// app can test its handling of a transient (4xx, retried by SMTP's rules) and a permanent
+/// (5xx, never retried) refusal; nothing is stored.
+#[tokio::test]
+async fn smtp_refusals_on_demand_reach_the_app_as_typed_transient_or_permanent_errors() {
+    let sandbox = EmailSandbox::start(EmailSandboxConfig::default())
+        .await
+        .unwrap();
+    let relay = SmtpRelay::builder("localhost")
+        .port(sandbox.smtp_addr().unwrap().port())
+        .tls(SmtpTls::StartTls)
+        .api_key(sandbox.api_key().to_owned())
+        .add_root_certificate_pem(sandbox.smtp_certificate_pem().unwrap().as_bytes().to_vec())
+        .retry(tidings_runtime::RetryPolicy::none())
+        .build()
+        .unwrap();
+    for (recipient, code, transient) in [
+        ("smtp-451@example.com", 451, true),
+        ("SMTP-452@example.com", 452, true),
+        ("smtp-550@example.com", 550, false),
+        ("smtp-554@example.com", 554, false),
+    ] {
+        let request = SendEmailRequest::new("ada@example.com", [recipient])
+            .subject("Refused on demand")
+            .text("x");
+        let err = relay.send(&request).await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Smtp, "{err}");
+        let reply = err.smtp_reply().unwrap();
+        assert_eq!(reply.code, code, "{err}");
+        assert_eq!(
+            reply.enhanced.as_deref(),
+            Some(&*format!("{}.0.0", code / 100))
+        );
+        assert_eq!(reply.is_transient(), transient, "{err}");
+        assert_eq!(err.is_retryable(), transient, "{err}");
+    }
+    // A code outside the RCPT refusals is an ordinary recipient.
+    let request = SendEmailRequest::new("ada@example.com", ["smtp-250@example.com"])
+        .subject("Kept")
+        .text("x");
+    assert_eq!(relay.send(&request).await.unwrap().code, 250);
+    let client = sandbox.client().unwrap();
+    let page = client
+        .list_emails(&ListEmailsQuery::default())
+        .await
+        .unwrap();
+    assert_eq!(page.data.len(), 1, "only the accepted mail is stored");
+}

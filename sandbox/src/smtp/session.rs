@@ -435,6 +435,10 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Conn<'a, S> {
         let Some(to) = to.filter(|to| !to.is_empty()) else {
             return self.reply("501 5.5.4 Syntax: RCPT TO:<address>").await;
         };
+        // Failures on demand: `smtp-451@...` and the like are refused with that reply.
+        if let Some(reply) = fault_reply(&to) {
+            return self.reply(&reply).await;
+        }
         if self.state.to.iter().any(|r| r.eq_ignore_ascii_case(&to)) {
             // Named twice: one recipient, and it does not count twice against the limit.
             return self.reply("250 2.1.5 Ok").await;
@@ -552,6 +556,29 @@ fn size_parameter(rest: &str) -> Option<u64> {
         .split_whitespace()
         .find_map(|p| strip_prefix_ignore_case(p, "SIZE="))
         .and_then(|n| n.parse().ok())
+}
+
+/// Reply codes a recipient can ask for (`smtp-<code>@...`): the transient and permanent
+/// refusals RFC 5321 allows at `RCPT` time.
+pub const FAULT_CODES: [u16; 8] = [450, 451, 452, 550, 551, 552, 553, 554];
+
+/// The refusal a recipient asks for: `smtp-451@example.com` is answered `451 4.0.0`,
+/// `smtp-550@...` `550 5.0.0` (the local part, case-insensitive); `None` for every other
+/// recipient and for codes outside [`FAULT_CODES`].
+pub fn fault_reply(recipient: &str) -> Option<String> {
+    let (local, _) = recipient.rsplit_once('@')?;
+    let code: u16 = local
+        .get(..5)
+        .filter(|p| p.eq_ignore_ascii_case("smtp-"))
+        .and_then(|_| local.get(5..))?
+        .parse()
+        .ok()?;
+    FAULT_CODES.contains(&code).then(|| {
+        format!(
+            "{code} {}.0.0 Refused on demand (recipient {recipient})",
+            code / 100
+        )
+    })
 }
 
 #[cfg(test)]
