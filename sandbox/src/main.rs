@@ -31,7 +31,8 @@ use tidings_sandbox::{Retention, Sandbox, SandboxConfig};
                   ending in `0000` ends `undeliverable` (voice: `unanswered`); the header \
                   `X-Sandbox-Fault: 429|500|503|timeout` makes an email or messaging call \
                   fail that way; an SMTP recipient `smtp-<code>@...` (450-452, 550-554) is \
-                  refused at RCPT with that reply.\n\
+                  refused at RCPT with that reply; the realtime event `sandbox:close` with \
+                  `{\"code\": 4200}` (4000-4299) closes the connection with that code.\n\
                   Logs go to stderr (RUST_LOG, `info` by default)."
 )]
 struct Cli {

@@ -731,3 +731,54 @@ async fn shutdown_closes_connections_and_stops_listening() {
         "still listening"
     );
 }
+
+/// Close codes on demand: `sandbox:close` closes the connection with the code asked for, and
+/// our client does what the protocol says for it: reconnect at once (42xx), after a backoff
+/// (41xx), or not at all (40xx); a code outside 4000-4299 is a protocol error.
+#[tokio::test]
+async fn close_codes_on_demand_make_the_client_reconnect_or_fail_as_the_protocol_says() {
+    let s = sandbox().await;
+    let close =
+        |code: i64| Frame::new("sandbox:close").with_data(serde_json::json!({"code": code}));
+    let states_after = |c: &tidings::pusher::Connection, code: i64| {
+        let mut states = c.state_changes();
+        c.send_frame(close(code)).unwrap();
+        async move {
+            let mut seen = Vec::new();
+            while let Ok(Ok(change)) = tokio::time::timeout(WAIT, states.recv()).await {
+                seen.push(change.current);
+                if matches!(
+                    change.current,
+                    ConnectionState::Connected | ConnectionState::Failed
+                ) {
+                    break;
+                }
+            }
+            seen
+        }
+    };
+    // 4200: reconnect at once; 4100: reconnect after a backoff.
+    for code in [4200, 4100] {
+        let c = connected(&s, None).await;
+        let before = c.socket_id().unwrap();
+        let seen = states_after(&c, code).await;
+        assert_eq!(
+            seen.last(),
+            Some(&ConnectionState::Connected),
+            "{code}: {seen:?}"
+        );
+        assert_ne!(c.socket_id().unwrap(), before, "{code}: a new connection");
+    }
+    // 4001: the client gives up.
+    let c = connected(&s, None).await;
+    let seen = states_after(&c, 4001).await;
+    assert_eq!(seen.last(), Some(&ConnectionState::Failed), "{seen:?}");
+    // Outside the range: an error frame, the connection stays.
+    let c = connected(&s, None).await;
+    let mut errors = c.events();
+    c.send_frame(close(1000)).unwrap();
+    let (message, _, _) = next_error(&mut errors).await;
+    assert!(message.contains("outside 4000-4299"), "{message}");
+    assert_eq!(c.state(), ConnectionState::Connected);
+    s.shutdown().await;
+}

@@ -562,6 +562,13 @@ impl Hub {
         sockets.len()
     }
 
+    /// Closes one connection with `code` (its outbox's close request, as for a slow reader).
+    pub(crate) fn close_socket(&self, socket_id: &str, code: u16, reason: &str) {
+        if let Some(s) = self.lock().sockets.get(socket_id) {
+            s.outbox.close(code, reason);
+        }
+    }
+
     /// Closes every connection (the sandbox is shutting down).
     pub(crate) fn close_all(&self, code: u16, reason: &str) {
         let inner = self.lock();

@@ -219,6 +219,12 @@ fn dispatch(hub: &Hub, socket_id: &str, text: &str) -> Result<(), ProtocolError>
             hub.unsubscribe(socket_id, &data.channel);
             Ok(())
         }
+        CLOSE_ON_DEMAND_EVENT => {
+            let data: CloseOnDemand = frame_in
+                .payload()
+                .map_err(|e| bad(format!("{CLOSE_ON_DEMAND_EVENT}: {e}")))?;
+            close_on_demand(hub, socket_id, &data)
+        }
         "pusher:signin" => {
             let data: Signin = frame_in
                 .payload()
@@ -244,6 +250,30 @@ fn dispatch(hub: &Hub, socket_id: &str, text: &str) -> Result<(), ProtocolError>
         }
         other => Err(bad(format!("unknown event `{other}`"))),
     }
+}
+
+/// The event that closes the connection on demand: `{"event": "sandbox:close", "data":
+/// {"code": 4200}}` closes it with that code, so an app can test what its client does after each
+/// kind of close (a client event name would be relayed; this one is the sandbox's own).
+pub const CLOSE_ON_DEMAND_EVENT: &str = "sandbox:close";
+
+#[derive(Deserialize)]
+struct CloseOnDemand {
+    code: u16,
+}
+
+/// Closes the connection with the code asked for: one of the protocol's application range,
+/// 4000 to 4299 (4000-4099: do not reconnect; 4100-4199: reconnect after a backoff;
+/// 4200-4299: reconnect at once).
+fn close_on_demand(hub: &Hub, socket_id: &str, data: &CloseOnDemand) -> Result<(), ProtocolError> {
+    if !(4000..=4299).contains(&data.code) {
+        return Err(bad(format!(
+            "{CLOSE_ON_DEMAND_EVENT}: code {} is outside 4000-4299",
+            data.code
+        )));
+    }
+    hub.close_socket(socket_id, data.code, "closed on demand");
+    Ok(())
 }
 
 fn subscribe(hub: &Hub, socket_id: &str, data: Subscribe) -> Result<(), ProtocolError> {
