@@ -129,7 +129,7 @@ pub use spec::{
     RateLimitSpec, ResponseLimitSpec, RetryClass, RetrySpec, ServiceSpec, SigningScheme,
     TimeoutSpec,
 };
-pub use spec::{ErrorSpec, FailureWhen, InSuccessSpec};
+pub use spec::{ErrorBodySpec, ErrorSpec, FailureWhen, InSuccessSpec};
 
 /// Re-exports used by macro expansions; not part of the API.
 #[doc(hidden)]

@@ -360,6 +360,53 @@ pub struct OperationSpec {
     pub max_body_bytes: Option<usize>,
     /// How its body is encoded: JSON unless the spec says form or multipart.
     pub body_encoding: BodyEncoding,
+    /// Its own error bodies by status, searched in order (the first whose statuses hold the
+    /// answer's); an error answer none of them covers is read as the service's
+    /// [`ErrorSpec`] says. Empty: every error answer is the service's.
+    pub errors: &'static [ErrorBodySpec],
+}
+
+/// The error body of one operation's answers whose status lies in `statuses` (both ends
+/// included): where its code and message are, and which documented response headers carry
+/// error details ([`crate::ApiError::header`]).
+///
+/// ```
+/// use tidings_runtime::{ErrorBodySpec, OperationSpec};
+///
+/// // v2 answers `{"errors": [{"field": .., "message": ..}]}` and names the code in a header.
+/// static SEND_V2: OperationSpec = OperationSpec::post("send_v2", "/v2/send").with_errors(&[
+///     ErrorBodySpec {
+///         statuses: (400, 499),
+///         code: None,
+///         message: Some("errors.0.message"),
+///         headers: &["X-Error-Code"],
+///     },
+/// ]);
+/// assert_eq!(SEND_V2.error_body(404).unwrap().headers, ["X-Error-Code"]);
+/// assert!(SEND_V2.error_body(500).is_none());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ErrorBodySpec {
+    /// First and last status it is for: `(404, 404)`, `(400, 499)` for `4XX`, `(400, 599)`
+    /// for a document's `default` answer.
+    pub statuses: (u16, u16),
+    /// Dot path to the code; `None`: the body has no code.
+    pub code: Option<&'static str>,
+    /// Dot path to the message; `None`: the body has no message.
+    pub message: Option<&'static str>,
+    /// Response headers that carry error details (`X-Error-Code`), kept on the error.
+    pub headers: &'static [&'static str],
+}
+
+impl ErrorBodySpec {
+    /// Where code and message are, as an [`ErrorSpec`] (no errors inside 2xx answers).
+    pub const fn paths(&self) -> ErrorSpec {
+        ErrorSpec {
+            code: self.code,
+            message: self.message,
+            in_success: None,
+        }
+    }
 }
 
 impl OperationSpec {
@@ -386,7 +433,22 @@ impl OperationSpec {
             auth: None,
             max_body_bytes: None,
             body_encoding: BodyEncoding::Json,
+            errors: &[],
         }
+    }
+
+    /// The same operation, its error answers read as `errors` say (the first entry whose
+    /// statuses hold the answer's; the service's [`ErrorSpec`] for the others).
+    pub const fn with_errors(mut self, errors: &'static [ErrorBodySpec]) -> Self {
+        self.errors = errors;
+        self
+    }
+
+    /// This operation's own error body for an answer with `status`, if it has one.
+    pub fn error_body(&self, status: u16) -> Option<&'static ErrorBodySpec> {
+        self.errors
+            .iter()
+            .find(|e| (e.statuses.0..=e.statuses.1).contains(&status))
     }
 
     /// A `GET` operation: safe to repeat, no body.

@@ -6,6 +6,7 @@
 //! section, as in `emit/`: [`service`](self) (identity, credentials, auth, limits, retry),
 //! types, operations and the websocket and events sections.
 
+mod error_bodies;
 mod flow;
 mod operations;
 mod rust_names;
@@ -155,6 +156,7 @@ pub fn check_with(loaded: &Loaded, policy: ProvenancePolicy) -> Result<Service, 
     let page_style = c.service_pagination();
     let operations = c.operations(&types, &auth, page_style.as_ref());
     c.error_paths(&types, &operations, limits.errors.as_ref());
+    c.error_body_paths(&types, &operations);
     let webhook = c.events();
     let websocket = c.websocket();
     let (webhooks, signatures) = c.webhooks();

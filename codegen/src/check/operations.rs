@@ -251,6 +251,7 @@ impl Checker<'_> {
                 d.expected = Some(format!("one of {}", names.join(", ")));
                 d.hint = hint;
             }
+            let error_bodies = self.error_bodies(&path, op);
             let body_checked = matches!(&body, Some(Ty::Named(n)) if types.iter().any(|t| &t.name == n && t.checked));
             let query_checked = query.iter().any(|p| !p.constraints.is_empty());
             let headers_type = (!headers.is_empty()).then(|| format!("{}Headers", pascal(name)));
@@ -276,6 +277,7 @@ impl Checker<'_> {
                     .cloned(),
                 success_status,
                 errors: op.errors.clone(),
+                error_bodies,
                 has_body: op.body.is_some() || defaults::has_body(op.method),
                 body_checked,
                 query_type,
@@ -550,7 +552,10 @@ impl Checker<'_> {
             // bare array; the operation's response says whether it is one).
             let bare_items = key == "items_field"
                 && value.is_some_and(String::is_empty)
-                && style == PageStyle::LinkHeader;
+                && matches!(
+                    style,
+                    PageStyle::LinkHeader | PageStyle::Offset | PageStyle::Page
+                );
             if let Some(v) = value
                 && !bare_items
                 && (v.is_empty() || v.split('.').any(str::is_empty))
@@ -793,11 +798,23 @@ impl Checker<'_> {
                 }
                 (item.is_some().then_some(pages), item)
             }
-            // A bare array paged by the `Link` header (RFC 8288): the body is the items.
+            // A bare array paged by the `Link` header (RFC 8288), by offset or by page
+            // number: the body is the items (and holds no total).
             Some(Ty::List(item))
-                if own
-                    .as_ref()
-                    .is_some_and(|p| matches!(p.style, PageStyleInfo::LinkHeader)) =>
+                if own.as_ref().is_some_and(|p| {
+                    matches!(
+                        p.style,
+                        PageStyleInfo::LinkHeader
+                            | PageStyleInfo::Offset {
+                                total_field: None,
+                                ..
+                            }
+                            | PageStyleInfo::Page {
+                                total_pages_field: None,
+                                ..
+                            }
+                    )
+                }) =>
             {
                 let Some(pages) = own else {
                     return (None, None);

@@ -180,8 +180,26 @@ fn operation_static(op: &OperationInfo) -> TokenStream {
             Some(quote!(.with_body_encoding(rt::BodyEncoding::Multipart(#s))))
         }
     };
+    let errors = (!op.error_bodies.is_empty()).then(|| {
+        let bodies = op.error_bodies.iter().map(|b| {
+            let first = proc_macro2::Literal::u16_unsuffixed(b.statuses.0);
+            let last = proc_macro2::Literal::u16_unsuffixed(b.statuses.1);
+            let code = super::opt_str(b.code.as_deref());
+            let message = super::opt_str(b.message.as_deref());
+            let headers = &b.headers;
+            quote! {
+                rt::ErrorBodySpec {
+                    statuses: (#first, #last),
+                    code: #code,
+                    message: #message,
+                    headers: &[#(#headers),*],
+                }
+            }
+        });
+        quote!(.with_errors(&[#(#bodies),*]))
+    });
     quote! {
-        pub static #id: Op = Op::#constructor(#name, #path) #retry #body #auth #encoding #max_body;
+        pub static #id: Op = Op::#constructor(#name, #path) #retry #body #auth #encoding #max_body #errors;
         #pages
     }
 }

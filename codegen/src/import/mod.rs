@@ -509,6 +509,9 @@ pub(crate) struct OpOut {
     /// Success statuses; empty: 200 alone.
     pub(crate) status: Vec<u16>,
     pub(crate) errors: Vec<u16>,
+    /// Its own error bodies by status key (`404`, `4XX`, `default`), when an error answer
+    /// has another schema than the service's or documents headers with error details.
+    pub(crate) error_bodies: Vec<(String, Node)>,
     pub(crate) idempotency: Option<&'static str>,
     pub(crate) auth: Option<String>,
     /// The operation's own `pagination:`, inferred from its page's shape.

@@ -767,6 +767,7 @@ impl Converter<'_> {
             response,
             status: if status == [200] { Vec::new() } else { status },
             errors,
+            error_bodies: Vec::new(),
             idempotency,
             auth,
             pagination: None,

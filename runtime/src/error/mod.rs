@@ -25,6 +25,9 @@ pub const ID_LIMIT: usize = 256;
 /// that carries an error, keeps its code, message and excerpt only).
 pub const BODY_JSON_LIMIT: usize = 64 * 1024;
 
+/// Most documented error headers an [`ApiError`] keeps.
+pub const MAX_ERROR_HEADERS: usize = 16;
+
 /// Everything that can go wrong in a call, in verification or in configuration.
 ///
 /// Never contains a credential: transport errors are stripped of their URL, and auth header
@@ -309,6 +312,11 @@ pub struct ApiError {
     /// most [`BODY_JSON_LIMIT`] bytes. Server data: its text is not escaped, so escape it
     /// before logging.
     pub body: Option<serde_json::Value>,
+    /// The response headers the operation documents as carrying error details
+    /// ([`crate::ErrorBodySpec::headers`], e.g. `X-Error-Code`) that the answer had: name as
+    /// documented, value bounded to [`ID_LIMIT`] bytes and escaped like the fields above (at
+    /// most [`MAX_ERROR_HEADERS`]). Read one with [`ApiError::header`].
+    pub headers: Vec<(String, String)>,
     /// The call it ended and what to do, for a refused credential ([`Error::Auth`]) that came
     /// from a call. Not part of this type's `Display`; [`Error`]'s shows it.
     pub context: Option<Box<CallContext>>,
@@ -405,8 +413,26 @@ impl ApiError {
             body_excerpt: excerpt(body),
             body_truncated: false,
             body: json.filter(|_| body.len() <= BODY_JSON_LIMIT),
+            headers: Vec::new(),
             context: None,
         }
+    }
+
+    /// The value of documented error header `name` (any case) on the answer, e.g.
+    /// `err.header("x-error-code")`; `None` when the operation documents no such header or
+    /// the answer did not carry it.
+    ///
+    /// ```
+    /// let mut api = tidings_runtime::ApiError::from_response(400, None, b"{}");
+    /// api.headers.push(("X-Error-Code".into(), "E123".into()));
+    /// assert_eq!(api.header("x-error-code"), Some("E123"));
+    /// assert_eq!(api.header("x-other"), None);
+    /// ```
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
     }
 }
 
