@@ -9,6 +9,7 @@
 mod error_bodies;
 mod flow;
 mod operations;
+mod pagination;
 mod rust_names;
 mod service;
 mod sizes;

@@ -3,6 +3,26 @@
 #[allow(clippy::wildcard_imports)] // the converter's shared imports and helpers
 use super::*;
 
+/// Field names an error body keeps its code under, most likely first.
+const ERROR_CODE_NAMES: &[&str] = &[
+    "code",
+    "error_code",
+    "errorCode",
+    "status_code",
+    // OAuth 2.0 (RFC 6749 5.2): `{"error": "invalid_request", "error_description": ...}`.
+    "error",
+];
+
+/// Field names an error body keeps its message under, most likely first.
+const ERROR_MESSAGE_NAMES: &[&str] = &[
+    "message",
+    "error_message",
+    "errorMessage",
+    "detail",
+    "error_description",
+    "title",
+];
+
 /// Headers of error answers that are not error details: the runtime reads them for rate
 /// limits and retries, or they describe the body.
 const NOT_DETAIL_HEADERS: &[&str] = &[
