@@ -54,7 +54,8 @@ fn client(service: &Service) -> TokenStream {
          # }}\n\
          ```"
     ));
-    // An operation with its own auth scheme names runtime types.
+    // An operation with its own auth scheme, pages, body encoding or error bodies names
+    // runtime types.
     let rt_import = service
         .operations
         .iter()
@@ -62,6 +63,7 @@ fn client(service: &Service) -> TokenStream {
             op.auth.is_some()
                 || op.pagination.as_ref().is_some_and(|p| p.own)
                 || op.body_encoding != BodyEncodingInfo::Json
+                || !op.error_bodies.is_empty()
         })
         .then(|| {
             quote!(

@@ -768,7 +768,9 @@ pub(crate) fn rust_rename(wire: &str, taken: &mut BTreeSet<String>) -> Option<St
     if can_be_ident(&derived) && taken.insert(derived.clone()) {
         return None;
     }
-    let spelled = wire.replace('<', " before ").replace('>', " after ");
+    let spelled = crate::names::ascii_fold(wire)
+        .replace('<', " before ")
+        .replace('>', " after ");
     let mut base = snake(&spelled);
     if base.is_empty() {
         base = "field".into();
@@ -815,6 +817,9 @@ mod tests {
         assert_eq!(rust_rename("", &mut taken).as_deref(), Some("field"));
         assert_eq!(rust_rename("", &mut taken).as_deref(), Some("field_2"));
         assert_eq!(rust_rename("2fa", &mut taken).as_deref(), Some("n_2fa"));
+        assert_eq!(rust_rename("ä", &mut taken).as_deref(), Some("ae"));
+        assert_eq!(rust_rename("größe", &mut taken).as_deref(), Some("groesse"));
+        assert_eq!(rust_rename("名", &mut taken).as_deref(), Some("u540d"));
         // A keyword is a raw identifier, not a rename.
         assert_eq!(rust_rename("type", &mut taken), None);
         assert!(taken.iter().all(|n| can_be_ident(n)));

@@ -700,7 +700,11 @@ impl Converter<'_> {
         taken: &mut std::collections::BTreeSet<String>,
     ) -> String {
         // Placeholders are only substituted, so they may take the Rust name itself.
-        let rust = snake(name);
+        let mut rust = snake(&crate::names::ascii_fold(name));
+        // `body`, `query`, `ctx` ... are the generated method's own arguments.
+        if crate::names::RESERVED_ARGS.contains(&rust.as_str()) {
+            rust.push_str("_param");
+        }
         if can_be_ident(&rust)
             && crate::names::is_snake(&rust)
             && !is_keyword(&rust)

@@ -3,11 +3,11 @@
 
 use serde_json::Value;
 
-use crate::names::{can_be_ident, is_keyword, snake};
+use crate::names::{CLIENT_METHODS, SERVER_METHODS, ascii_fold, can_be_ident, is_keyword, snake};
 
 /// Operation names are snake_case Rust identifiers, never ending in `_stream`.
 pub(crate) fn op_name(raw: &str) -> String {
-    let mut s: String = snake(raw)
+    let mut s: String = snake(&ascii_fold(raw))
         .chars()
         .filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
         .collect();
@@ -21,7 +21,9 @@ pub(crate) fn op_name(raw: &str) -> String {
     if s.is_empty() {
         s = "operation".into();
     }
-    if is_keyword(&s) || s.ends_with("_stream") || !can_be_ident(&s) {
+    // Keywords, names of methods every client or server has, stream method names.
+    let generated = CLIENT_METHODS.contains(&s.as_str()) || SERVER_METHODS.contains(&s.as_str());
+    if is_keyword(&s) || generated || s.ends_with("_stream") || !can_be_ident(&s) {
         s.push_str("_op");
     }
     s
@@ -153,5 +155,8 @@ mod tests {
         assert_eq!(op_name("type"), "type_op");
         assert_eq!(op_name("list_stream"), "list_stream_op");
         assert_eq!(op_name("***"), "operation");
+        assert_eq!(op_name("from_env"), "from_env_op");
+        assert_eq!(op_name("runtime"), "runtime_op");
+        assert_eq!(op_name("créerGröße"), "creer_groesse");
     }
 }

@@ -523,7 +523,8 @@ impl Converter<'_> {
             self.approximate(ptr, "discriminator on a base schema (allOf inheritance): needs spec construct: inheritance; imported as a plain object");
         }
         let mut fields = Vec::new();
-        let mut rust_names: BTreeSet<String> = BTreeSet::new();
+        // `new` is the generated constructor; the setters are named after the fields.
+        let mut rust_names: BTreeSet<String> = BTreeSet::from(["new".to_owned()]);
         for (wire, (pschema, pptr)) in &props {
             let rename = super::rust_rename(wire, &mut rust_names);
             if let Some(r) = &rename {
