@@ -10,6 +10,7 @@ mod error_bodies;
 mod flow;
 mod operations;
 mod pagination;
+mod recursion;
 mod rust_names;
 mod service;
 mod sizes;
@@ -154,6 +155,7 @@ pub fn check_with(loaded: &Loaded, policy: ProvenancePolicy) -> Result<Service, 
     let auth = c.auth();
     let limits = c.limits();
     let mut types = c.types();
+    c.box_recursion(&mut types);
     let page_style = c.service_pagination();
     let operations = c.operations(&types, &auth, page_style.as_ref());
     c.error_paths(&types, &operations, limits.errors.as_ref());

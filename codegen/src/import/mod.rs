@@ -683,9 +683,9 @@ impl<'a> Converter<'a> {
         gaps
     }
 
-    /// Breaks reference cycles of types held by value (a struct field or a union variant that
-    /// leads back to itself), which Rust cannot size: the field that closes a cycle becomes
-    /// `json`, the variant carries no content.
+    /// Breaks the cycles of unions that hold themselves through their variants alone, which
+    /// Rust cannot size: the variant that closes one carries no content (an untagged one is
+    /// `json`). A cycle through an object field stays typed: the field is boxed.
     fn break_cycles(&mut self) {
         let names: Vec<String> = self.types.keys().cloned().collect();
         let mut state: HashMap<String, u8> = HashMap::new();
@@ -699,13 +699,9 @@ impl<'a> Converter<'a> {
             return;
         }
         state.insert(name.to_owned(), 1);
+        // An object field that leads back is boxed by the generated code (`check` marks it),
+        // so only unions going round through their variants alone are cycles here.
         let edges: Vec<(usize, String)> = match self.types.get(name) {
-            Some(TypeOut::Object { fields, .. }) => fields
-                .iter()
-                .enumerate()
-                .filter(|(_, f)| self.types.contains_key(&f.ty))
-                .map(|(i, f)| (i, f.ty.clone()))
-                .collect(),
             Some(TypeOut::Union { variants, .. }) => variants
                 .iter()
                 .enumerate()
