@@ -36,8 +36,13 @@ pub struct FidelityReport {
     pub examples_total: usize,
     /// Those that decode and encode back to the same JSON.
     pub examples_lossless: usize,
-    /// The others: the pointer of the example and the difference (or the decoding error).
+    /// The others: the pointer of the example and the difference (or the decoding error);
+    /// when the example breaks its own schema in the document (a required field missing, a
+    /// value of another JSON type), the reason says where, after the difference.
     pub lossy: Vec<Located>,
+    /// How many of `lossy` break their own schema: the document disagreeing with itself,
+    /// still counted in `examples_total` and not in `examples_lossless`.
+    pub examples_invalid: usize,
     /// Error answers (4xx, 5xx) the document gives an example for.
     pub errors_documented: usize,
     /// Those whose example decodes with the service's error type and has the code and the
@@ -372,10 +377,21 @@ impl Examples<'_> {
             });
         match result {
             Ok(()) => out.examples_lossless += 1,
-            Err(reason) => out.lossy.push(Located {
-                pointer: format!("#{at}"),
-                reason,
-            }),
+            Err(reason) => {
+                let broken = super::example_schema::schema_of(self.doc, at)
+                    .and_then(|schema| super::example_schema::violation(self.doc, schema, example));
+                let reason = match broken {
+                    Some(v) => {
+                        out.examples_invalid += 1;
+                        format!("{reason}; the example disagrees with its own schema: {v}")
+                    }
+                    None => reason,
+                };
+                out.lossy.push(Located {
+                    pointer: format!("#{at}"),
+                    reason,
+                });
+            }
         }
     }
 }

@@ -31,6 +31,7 @@
 mod checked;
 mod document;
 mod errors;
+mod example_schema;
 mod fidelity;
 mod merge;
 mod operations;
