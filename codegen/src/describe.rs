@@ -205,6 +205,19 @@ pub fn operation_spec(op: &OperationInfo) -> rt::OperationSpec {
     if let Some(max) = op.max_body_bytes {
         spec = spec.max_body_bytes(usize::try_from(max).unwrap_or(usize::MAX));
     }
+    if !op.error_bodies.is_empty() {
+        spec = spec.with_errors(leak_slice(
+            op.error_bodies
+                .iter()
+                .map(|b| rt::ErrorBodySpec {
+                    statuses: b.statuses,
+                    code: leak_opt(b.code.as_deref()),
+                    message: leak_opt(b.message.as_deref()),
+                    headers: leak_slice(b.headers.iter().map(|h| leak(h)).collect()),
+                })
+                .collect(),
+        ));
+    }
     spec
 }
 

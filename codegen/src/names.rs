@@ -96,6 +96,60 @@ pub fn can_be_ident(name: &str) -> bool {
         && name != "_"
 }
 
+/// `name` with letters outside ASCII spelled in ASCII, so a Rust name can be derived from it:
+/// Latin letters with marks lose them (`é` → `e`), `ä ö ü ß æ ø å` are spelled out (`ae`, `oe`,
+/// `ue`, `ss`, `ae`, `o`, `a`), and any other character outside ASCII becomes `u<hex>`
+/// (`ü` in `größe` → `groesse`; `名` → `u540d`). ASCII passes unchanged.
+pub fn ascii_fold(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        if c.is_ascii() {
+            out.push(c);
+            continue;
+        }
+        let lower = c.to_lowercase().next().unwrap_or(c);
+        let upper = c != lower;
+        let folded: &str = match lower {
+            'à' | 'á' | 'â' | 'ã' | 'ā' | 'ă' | 'ą' => "a",
+            'å' => "a",
+            'ä' | 'æ' => "ae",
+            'ç' | 'ć' | 'č' => "c",
+            'ď' | 'đ' | 'ð' => "d",
+            'è' | 'é' | 'ê' | 'ë' | 'ē' | 'ė' | 'ę' | 'ě' => "e",
+            'ğ' => "g",
+            'ì' | 'í' | 'î' | 'ï' | 'ī' | 'į' | 'ı' => "i",
+            'ł' | 'ľ' | 'ĺ' => "l",
+            'ñ' | 'ń' | 'ň' => "n",
+            'ò' | 'ó' | 'ô' | 'õ' | 'ō' | 'ő' | 'ø' => "o",
+            'ö' | 'œ' => "oe",
+            'ř' | 'ŕ' => "r",
+            'ś' | 'š' | 'ş' | 'ș' => "s",
+            'ß' => "ss",
+            'ť' | 'ţ' | 'ț' => "t",
+            'þ' => "th",
+            'ù' | 'ú' | 'û' | 'ū' | 'ů' | 'ű' | 'ų' => "u",
+            'ü' => "ue",
+            'ý' | 'ÿ' => "y",
+            'ź' | 'ż' | 'ž' => "z",
+            _ => {
+                // A separate word, so case conversion keeps it apart.
+                out.push_str(&format!(" u{:04x} ", u32::from(c)));
+                continue;
+            }
+        };
+        if upper {
+            let mut chars = folded.chars();
+            if let Some(first) = chars.next() {
+                out.push(first.to_ascii_uppercase());
+                out.push_str(chars.as_str());
+            }
+        } else {
+            out.push_str(folded);
+        }
+    }
+    out
+}
+
 /// A Rust identifier for a value-level name, raw when it is a keyword.
 pub fn ident(name: &str) -> proc_macro2::Ident {
     if is_keyword(name) && !NOT_RAW.contains(&name) {

@@ -150,7 +150,7 @@ fn oauth2_client_credentials_becomes_the_spec_construct_with_its_credentials_and
     let flat: String = code.split_whitespace().collect();
     assert!(
         flat.contains(
-            "rt::AuthScheme::OAuth2ClientCredentials{token_url:\"https://auth.example.com/oauth2/token\",client_id:\"client_id\",client_secret:\"client_secret\",scopes:&[\"reports.read\"],}"
+            "::tidings_runtime::spec::AuthScheme::OAuth2ClientCredentials{token_url:\"https://auth.example.com/oauth2/token\",client_id:\"client_id\",client_secret:\"client_secret\",scopes:&[\"reports.read\"],}"
         ),
         "{code}"
     );

@@ -455,10 +455,22 @@ fn what_is_typed_loosely_is_a_not_shown_gap_with_its_pointers() {
     for pointer in [
         "#/components/schemas/Envelope/properties/mixed/items",
         "#/components/schemas/Reply/allOf/1",
-        "#/components/schemas/Tree",
     ] {
         assert!(gap.text.contains(pointer), "{}", gap.text);
     }
+    // A type that holds itself (`Tree.parent`) is typed, its field boxed: not loose.
+    assert!(
+        !gap.text.contains("#/components/schemas/Tree"),
+        "{}",
+        gap.text
+    );
+    let service = checked(&imported.yaml);
+    let tree = service.types.iter().find(|t| t.name == "Tree").unwrap();
+    let tidings_codegen::check::TypeKind::Object(fields) = &tree.kind else {
+        panic!("Tree is not an object")
+    };
+    let parent = fields.iter().find(|f| f.wire == "parent").unwrap();
+    assert!(parent.boxed && !fields.iter().any(|f| f.wire == "children" && f.boxed));
 }
 
 #[test]
@@ -500,4 +512,64 @@ paths:
         "{}",
         imported.report
     );
+}
+
+#[test]
+fn a_lossy_example_that_breaks_its_own_schema_is_told_apart_from_a_loss() {
+    // `Contact` requires `email`: its example without one cannot decode into a faithful type,
+    // and the report says the document disagrees with itself. `Note`'s example sends a key
+    // its schema does not declare: a real loss (kept with `--keep-undeclared-keys`), and valid.
+    let doc = r##"
+openapi: 3.0.3
+info: { title: T, version: "1" }
+servers: [{ url: https://api.example.com }]
+paths:
+  /contacts:
+    post:
+      operationId: createContact
+      requestBody:
+        content:
+          application/json:
+            schema: { $ref: '#/components/schemas/Contact' }
+            example: { name: Ann }
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/Note' }
+              example: { text: hi, pinned: true }
+components:
+  schemas:
+    Contact:
+      type: object
+      required: [email]
+      properties: { email: { type: string }, name: { type: string } }
+    Note:
+      type: object
+      properties: { text: { type: string } }
+"##;
+    let imported = import_text(doc);
+    let report = tidings_codegen::import::fidelity_report(doc, &imported, "fidelity.yaml").unwrap();
+    assert_eq!(report.examples_total, 2, "{report:?}");
+    assert_eq!(report.examples_lossless, 0, "{report:?}");
+    assert_eq!(report.examples_invalid, 1, "{report:?}");
+    let invalid = report
+        .lossy
+        .iter()
+        .find(|l| l.pointer.contains("requestBody"))
+        .unwrap();
+    assert!(
+        invalid.reason.contains(
+            "disagrees with its own schema: `/email` is required by its schema and missing"
+        ),
+        "{invalid:?}"
+    );
+    let lost = report
+        .lossy
+        .iter()
+        .find(|l| l.pointer.contains("responses"))
+        .unwrap();
+    assert!(lost.reason.contains("/pinned: true is lost"), "{lost:?}");
+    assert!(!lost.reason.contains("disagrees"), "{lost:?}");
 }

@@ -209,14 +209,75 @@ fn offset_and_limit_with_a_total_is_the_offset_style() {
     assert_eq!(p.limit_param.as_deref(), Some("count"));
     assert_eq!(p.total_field.as_deref(), Some("TotalCount"));
 
-    // Offset and limit without a total: the document does not say when the list ends.
+    // The total under `count` in a metadata object (SendGrid's `_metadata.count`).
+    let (_, p) = import(&doc(
+        "/things",
+        &[("limit", integer()), ("offset", integer())],
+        object(json!({"result": things(), "_metadata": object(json!({"count": integer()}))})),
+    ));
+    let p = p.unwrap();
+    assert_eq!(p.style, Some(PageStyle::Offset));
+    assert_eq!(p.total_field.as_deref(), Some("_metadata.count"));
+}
+
+#[test]
+fn offset_and_limit_without_a_total_page_until_a_short_or_empty_page() {
+    // No total: a page shorter than the limit asked for (or empty) is the last.
     let (imported, p) = import(&doc(
         "/things",
         &[("limit", integer()), ("offset", integer())],
         object(json!({"result": things()})),
     ));
+    let p = p.unwrap();
+    assert_eq!(p.style, Some(PageStyle::Offset));
+    assert_eq!(p.limit_param.as_deref(), Some("limit"));
+    assert_eq!(p.total_field, None);
+    assert!(!gap_of(&imported));
+
+    // A `count` beside the items may be the page's own size: not taken for a total.
+    let (_, p) = import(&doc(
+        "/things",
+        &[("limit", integer()), ("offset", integer())],
+        object(json!({"result": things(), "count": integer()})),
+    ));
+    assert_eq!(p.unwrap().total_field, None);
+
+    // An offset with neither a page size nor a total says nothing about where the list ends.
+    let (imported, p) = import(&doc(
+        "/things",
+        &[("offset", integer())],
+        object(json!({"result": things()})),
+    ));
     assert_eq!(p, None);
     assert!(gap_of(&imported));
+}
+
+#[test]
+fn a_bare_array_pages_by_offset_and_limit_or_by_page_and_size() {
+    let (_, p) = import(&doc(
+        "/things",
+        &[("limit", integer()), ("offset", integer())],
+        things(),
+    ));
+    let p = p.unwrap();
+    assert_eq!(p.style, Some(PageStyle::Offset));
+    assert_eq!(p.items_field, "");
+    assert_eq!(p.limit_param.as_deref(), Some("limit"));
+    assert_eq!(p.total_field, None);
+
+    let (_, p) = import(&doc(
+        "/things",
+        &[("page", integer()), ("page_size", integer())],
+        things(),
+    ));
+    let p = p.unwrap();
+    assert_eq!(p.style, Some(PageStyle::Page));
+    assert_eq!(p.items_field, "");
+    assert_eq!(p.size_param.as_deref(), Some("page_size"));
+
+    // An offset alone on a bare array: nothing says where it ends.
+    let (_, p) = import(&doc("/things", &[("offset", integer())], things()));
+    assert_eq!(p, None);
 }
 
 #[test]

@@ -126,7 +126,7 @@ pub use spec::{
     RateLimitSpec, ResponseLimitSpec, RetryClass, RetrySpec, ServiceSpec, SigningScheme,
     TimeoutSpec,
 };
-pub use spec::{ErrorSpec, FailureWhen, InSuccessSpec, Method, defaults};
+pub use spec::{ErrorBodySpec, ErrorSpec, FailureWhen, InSuccessSpec, Method, defaults};
 
 /// Re-exports used by macro expansions; not part of the API.
 #[doc(hidden)]

@@ -14,7 +14,7 @@ use serde::de::DeserializeOwned;
 use crate::Error;
 use crate::error::{ApiError, DecodeError, MESSAGE_LIMIT, TooLarge, bounded_text, excerpt};
 use crate::options::BodyLimits;
-use crate::spec::{ErrorSpec, FailureWhen, OperationSpec};
+use crate::spec::{ErrorBodySpec, ErrorSpec, FailureWhen, OperationSpec};
 
 /// A successful (2xx) answer, body read in full.
 pub struct Response {
@@ -165,13 +165,39 @@ impl RawResponse {
                     Body::Whole(bytes) => (bytes, false),
                     Body::Over { start, .. } => (start, true),
                 };
-                let mut api =
-                    ApiError::from_body(self.status, request_id.as_deref(), &bytes, errors);
+                // The operation's own error body for this status, else the service's.
+                let own = op.error_body(self.status);
+                let paths = own.map(ErrorBodySpec::paths);
+                let mut api = ApiError::from_body(
+                    self.status,
+                    request_id.as_deref(),
+                    &bytes,
+                    paths.as_ref().unwrap_or(errors),
+                );
                 api.body_truncated = truncated;
+                if let Some(own) = own {
+                    api.headers = error_headers(&self.headers, own.headers);
+                }
                 Err(Error::from_status(api, wait))
             }
         }
     }
+}
+
+/// The documented error headers (`names`) the answer has, values bounded and escaped.
+fn error_headers(headers: &HeaderMap, names: &[&str]) -> Vec<(String, String)> {
+    names
+        .iter()
+        .take(crate::error::MAX_ERROR_HEADERS)
+        .filter_map(|name| {
+            let value = headers.get(*name)?;
+            let text = String::from_utf8_lossy(value.as_bytes());
+            Some((
+                (*name).to_owned(),
+                bounded_text(&text, crate::error::ID_LIMIT),
+            ))
+        })
+        .collect()
 }
 
 /// The error a successful answer carries, when the spec's `in_success` test says it failed:

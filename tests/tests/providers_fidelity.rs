@@ -171,7 +171,13 @@ fn enums_unions_in_lists_and_maps_composition_and_recursion_keep_their_values() 
     assert_eq!(envelope.mixed.unwrap().len(), 3);
     assert_eq!(envelope.audit.unwrap().by.as_deref(), Some("ops"));
     let tree: fi::Tree = round_trip(&example("Tree"));
+    // `parent` holds a `Tree` by value: boxed, and typed (not `json`).
+    let parent: Box<fi::Tree> = tree.parent.clone().unwrap();
+    assert_eq!(parent.value, Some(0));
     assert_eq!(tree.children.unwrap()[0].value, Some(2));
+    // Built with the setter, which boxes the value itself.
+    let built = fi::Tree::default().parent(fi::Tree::default().value(7));
+    assert_eq!(built.parent.unwrap().value, Some(7));
 }
 
 #[test]

@@ -35,6 +35,49 @@ impl ErrorSpec {
     };
 }
 
+/// The error body of one operation's answers whose status lies in `statuses` (both ends
+/// included): where its code and message are, and which documented response headers carry
+/// error details (the runtime's `ApiError::header`).
+///
+/// ```
+/// use tidings_spec::{ErrorBodySpec, OperationSpec};
+///
+/// // v2 answers `{"errors": [{"field": .., "message": ..}]}` and names the code in a header.
+/// static SEND_V2: OperationSpec = OperationSpec::post("send_v2", "/v2/send").with_errors(&[
+///     ErrorBodySpec {
+///         statuses: (400, 499),
+///         code: None,
+///         message: Some("errors.0.message"),
+///         headers: &["X-Error-Code"],
+///     },
+/// ]);
+/// assert_eq!(SEND_V2.error_body(404).unwrap().headers, ["X-Error-Code"]);
+/// assert!(SEND_V2.error_body(500).is_none());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ErrorBodySpec {
+    /// First and last status it is for: `(404, 404)`, `(400, 499)` for `4XX`, `(400, 599)`
+    /// for a document's `default` answer.
+    pub statuses: (u16, u16),
+    /// Dot path to the code; `None`: the body has no code.
+    pub code: Option<&'static str>,
+    /// Dot path to the message; `None`: the body has no message.
+    pub message: Option<&'static str>,
+    /// Response headers that carry error details (`X-Error-Code`), kept on the error.
+    pub headers: &'static [&'static str],
+}
+
+impl ErrorBodySpec {
+    /// Where code and message are, as an [`ErrorSpec`] (no errors inside 2xx answers).
+    pub const fn paths(&self) -> ErrorSpec {
+        ErrorSpec {
+            code: self.code,
+            message: self.message,
+            in_success: None,
+        }
+    }
+}
+
 /// An error inside a successful answer: the field at `field` (a dot path) means failure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct InSuccessSpec {

@@ -54,7 +54,7 @@ mod tokens;
 mod websocket;
 
 pub use auth::{AuthScheme, SigningScheme};
-pub use errors::{ErrorSpec, FailureWhen, InSuccessSpec};
+pub use errors::{ErrorBodySpec, ErrorSpec, FailureWhen, InSuccessSpec};
 pub use format::Format;
 pub use operation::{
     AnswerKind, ArrayStyle, BodyEncoding, FormStyle, Method, NestedStyle, OperationSpec, RetryClass,

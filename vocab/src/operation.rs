@@ -1,7 +1,7 @@
 //! One operation of a service: method, path, retry class, body encoding, and how its answer is
 //! read.
 
-use crate::AuthScheme;
+use crate::{AuthScheme, ErrorBodySpec};
 
 /// An HTTP method an operation uses.
 ///
@@ -97,6 +97,10 @@ pub struct OperationSpec {
     pub max_body_bytes: Option<usize>,
     /// How its body is encoded: JSON unless the spec says form or multipart.
     pub body_encoding: BodyEncoding,
+    /// Its own error bodies by status, searched in order (the first whose statuses hold the
+    /// answer's); an error answer none of them covers is read as the service's
+    /// [`ErrorSpec`](crate::ErrorSpec) says. Empty: every error answer is the service's.
+    pub errors: &'static [ErrorBodySpec],
 }
 
 impl OperationSpec {
@@ -123,6 +127,7 @@ impl OperationSpec {
             auth: None,
             max_body_bytes: None,
             body_encoding: BodyEncoding::Json,
+            errors: &[],
         }
     }
 
@@ -206,6 +211,21 @@ impl OperationSpec {
     pub const fn with_auth(mut self, auth: AuthScheme) -> Self {
         self.auth = Some(auth);
         self
+    }
+
+    /// The same operation, its error answers read as `errors` say (the first entry whose
+    /// statuses hold the answer's; the service's [`ErrorSpec`](crate::ErrorSpec) for the
+    /// others).
+    pub const fn with_errors(mut self, errors: &'static [ErrorBodySpec]) -> Self {
+        self.errors = errors;
+        self
+    }
+
+    /// This operation's own error body for an answer with `status`, if it has one.
+    pub fn error_body(&self, status: u16) -> Option<&'static ErrorBodySpec> {
+        self.errors
+            .iter()
+            .find(|e| (e.statuses.0..=e.statuses.1).contains(&status))
     }
 
     /// The same operation, whose encoded body may be at most `max` bytes.

@@ -278,6 +278,23 @@ impl ToTokens for ErrorSpec {
     }
 }
 
+impl ToTokens for ErrorBodySpec {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        let (first, last) = (
+            u64_lit(self.statuses.0.into()),
+            u64_lit(self.statuses.1.into()),
+        );
+        let (code, message) = (opt_str(self.code), opt_str(self.message));
+        let headers = self.headers;
+        tokens.extend(quote! {
+            #root::ErrorBodySpec {
+                statuses: (#first, #last), code: #code, message: #message, headers: &[#(#headers),*],
+            }
+        });
+    }
+}
+
 impl ToTokens for ServiceSpec {
     fn to_tokens(&self, tokens: &mut TokenStream) {
         let root = root();
@@ -337,6 +354,10 @@ impl ToTokens for OperationSpec {
         if let Some(max) = self.max_body_bytes {
             let max = Literal::usize_unsuffixed(max);
             out.extend(quote!(.max_body_bytes(#max)));
+        }
+        if !self.errors.is_empty() {
+            let bodies = self.errors;
+            out.extend(quote!(.with_errors(&[#(#bodies),*])));
         }
         tokens.extend(out);
     }

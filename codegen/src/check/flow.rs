@@ -31,7 +31,12 @@ pub(super) fn mark(types: &mut [TypeInfo], uses: &Uses<'_>) {
         for p in op.path_params.iter().chain(&op.query).chain(&op.headers) {
             p.ty.names(&mut sent);
         }
-        for ty in op.response.iter().chain(&op.stream_item) {
+        for ty in op
+            .response
+            .iter()
+            .chain(&op.stream_item)
+            .chain(op.error_bodies.iter().filter_map(|b| b.ty.as_ref()))
+        {
             ty.names(&mut received);
         }
     }

@@ -6,8 +6,11 @@
 //! section, as in `emit/`: [`service`](self) (identity, credentials, auth, limits, retry),
 //! types, operations and the websocket and events sections.
 
+mod error_bodies;
 mod flow;
 mod operations;
+mod pagination;
+mod recursion;
 mod rust_names;
 mod service;
 mod sizes;
@@ -152,9 +155,11 @@ pub fn check_with(loaded: &Loaded, policy: ProvenancePolicy) -> Result<Service, 
     let auth = c.auth();
     let limits = c.limits();
     let mut types = c.types();
+    c.box_recursion(&mut types);
     let page_style = c.service_pagination();
     let operations = c.operations(&types, &auth, page_style.as_ref());
     c.error_paths(&types, &operations, limits.errors.as_ref());
+    c.error_body_paths(&types, &operations);
     let webhook = c.events();
     let websocket = c.websocket();
     let (webhooks, signatures) = c.webhooks();

@@ -689,7 +689,7 @@ pub(super) fn as_written(spec: &SpecFile) -> Vec<(&'static str, serde_json::Valu
 /// Where a dot path stops matching a type: `None` when the whole path can be there; else the
 /// segment that does not fit and why. `json`, maps and unions accept any further segment
 /// (their shape is open or decided by data).
-fn path_misfit(types: &[TypeInfo], ty: &Ty, path: &[&str]) -> Option<String> {
+pub(super) fn path_misfit(types: &[TypeInfo], ty: &Ty, path: &[&str]) -> Option<String> {
     // Nothing left to follow: the whole path fits (`None`).
     let (first, rest) = path.split_first()?;
     match ty {

@@ -328,6 +328,7 @@ impl Checker<'_> {
                     note: field.note.clone(),
                     conflict: field.conflict.clone(),
                     nested_checked: false,
+                    boxed: false,
                 });
             }
             return Some(TypeKind::Object(out));

@@ -606,6 +606,7 @@ fn param_builders(
             rust: &p.rust,
             ty: &p.ty,
             required: p.required,
+            boxed: false,
             doc: member_docs(p.doc.as_deref(), p.source, op.source),
         })
         .collect();

@@ -8,6 +8,7 @@
 //! shadow them.
 
 mod client;
+mod object_serde;
 mod server;
 mod service;
 mod types;

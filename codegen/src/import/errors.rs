@@ -3,13 +3,63 @@
 #[allow(clippy::wildcard_imports)] // the converter's shared imports and helpers
 use super::*;
 
+/// Field names an error body keeps its code under, most likely first.
+const ERROR_CODE_NAMES: &[&str] = &[
+    "code",
+    "error_code",
+    "errorCode",
+    "status_code",
+    // OAuth 2.0 (RFC 6749 5.2): `{"error": "invalid_request", "error_description": ...}`.
+    "error",
+];
+
+/// Field names an error body keeps its message under, most likely first.
+const ERROR_MESSAGE_NAMES: &[&str] = &[
+    "message",
+    "error_message",
+    "errorMessage",
+    "detail",
+    "error_description",
+    "title",
+];
+
+/// Headers of error answers that are not error details: the runtime reads them for rate
+/// limits and retries, or they describe the body.
+const NOT_DETAIL_HEADERS: &[&str] = &[
+    "retry-after",
+    "content-type",
+    "content-length",
+    "date",
+    "x-request-id",
+    "request-id",
+];
+
+/// Most documented headers one error body keeps (the runtime keeps as many).
+const MAX_ERROR_HEADERS: usize = 16;
+
+/// An error type with the paths of its code and message (`None`: not found).
+type ErrorType = (String, Option<String>, Option<String>);
+
+/// One documented error answer of an imported operation.
+struct ErrorAnswer {
+    /// Index of the operation in `Converter::ops`.
+    op: usize,
+    /// The status key as the spec writes it (`404`, `4XX`, `default`).
+    key: String,
+    /// The component its JSON schema refers to.
+    schema: Option<String>,
+    /// Its documented headers that carry error details, as the document spells them.
+    headers: Vec<String>,
+    /// Its JSON pointer.
+    pointer: String,
+}
+
 impl Converter<'_> {
-    /// The error body: the schema most error responses of imported operations share.
-    pub(super) fn errors_section(&mut self) -> Option<Node> {
+    /// The documented error answers of the imported operations.
+    fn error_answers(&self) -> Vec<ErrorAnswer> {
         let doc = self.doc;
-        let mut counts: BTreeMap<String, usize> = BTreeMap::new();
-        let mut by_schema: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        for op in &self.ops {
+        let mut out = Vec::new();
+        for (index, op) in self.ops.iter().enumerate() {
             let Some(o) = document::resolve(doc, &format!("#{}", op.pointer)) else {
                 continue;
             };
@@ -19,14 +69,19 @@ impl Converter<'_> {
                 .into_iter()
                 .flatten()
             {
-                let is_error = code == "default" || code.starts_with('4') || code.starts_with('5');
-                if !is_error {
-                    continue;
-                }
+                let class = code.len() == 3
+                    && matches!(code.as_bytes()[0], b'4' | b'5')
+                    && (code[1..].bytes().all(|b| b.is_ascii_digit())
+                        || code[1..].eq_ignore_ascii_case("xx"));
+                let key = match code.as_str() {
+                    "default" => code.clone(),
+                    _ if class => code.to_ascii_uppercase(),
+                    _ => continue,
+                };
                 let Some((r, _)) = document::deref(doc, r, "") else {
                     continue;
                 };
-                let schema_ref = r
+                let schema = r
                     .get("content")
                     .and_then(Value::as_object)
                     .and_then(|c| c.iter().find(|(k, _)| k.contains("json")))
@@ -34,40 +89,53 @@ impl Converter<'_> {
                     .and_then(|s| s.get("$ref"))
                     .and_then(Value::as_str)
                     .and_then(schema::component_of);
-                if let Some(c) = schema_ref {
-                    *counts.entry(c.clone()).or_default() += 1;
-                    by_schema.entry(c).or_default().push(format!(
-                        "{}/responses/{}",
-                        op.pointer,
-                        document::escape(code)
-                    ));
-                }
+                let headers = r
+                    .get("headers")
+                    .and_then(Value::as_object)
+                    .into_iter()
+                    .flatten()
+                    .map(|(name, _)| name.clone())
+                    .filter(|name| {
+                        let lower = name.to_ascii_lowercase();
+                        let valid = !name.is_empty()
+                            && name.bytes().all(|b| {
+                                b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+                            });
+                        valid
+                            && !NOT_DETAIL_HEADERS.contains(&lower.as_str())
+                            && !lower.contains("ratelimit")
+                            && !lower.contains("rate-limit")
+                            && !self.auth_headers.contains(&lower)
+                    })
+                    .take(MAX_ERROR_HEADERS)
+                    .collect();
+                out.push(ErrorAnswer {
+                    op: index,
+                    key,
+                    schema,
+                    headers,
+                    pointer: format!("{}/responses/{}", op.pointer, document::escape(code)),
+                });
             }
         }
-        let (best, _) = counts
-            .iter()
-            .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))?;
-        let best = best.clone();
-        let ty = self.component(&best).ok()?;
-        if !matches!(self.types.get(&ty), Some(TypeOut::Object { .. })) {
-            return None;
-        }
-        let mut node = Node::map();
-        // Where code and message are in it (the checker holds the paths to the type). An RFC
-        // 9457 problem (`type`, `title`, `detail`, `status`) names its kind by the `type` URI
-        // and explains it in `detail` (else `title`).
-        let problem = self.is_problem_details(&ty);
+        out
+    }
+
+    /// Where error type `ty` keeps its code and message, each inference reported at `ptr`.
+    fn error_paths_of(&mut self, ty: &str, ptr: &str) -> (Option<String>, Option<String>) {
+        // An RFC 9457 problem (`type`, `title`, `detail`, `status`) names its kind by the
+        // `type` URI and explains it in `detail` (else `title`).
+        let problem = self.is_problem_details(ty);
         let code = if problem {
             Some("type".to_owned())
         } else {
-            self.error_field_path(&ty, ERROR_CODE_NAMES)
+            self.error_field_path(ty, ERROR_CODE_NAMES)
         };
         let message = if problem {
-            self.error_field_path(&ty, &["detail", "title"])
+            self.error_field_path(ty, &["detail", "title"])
         } else {
-            self.error_field_path(&ty, ERROR_MESSAGE_NAMES)
+            self.error_field_path(ty, ERROR_MESSAGE_NAMES)
         };
-        let schema_ptr = self.pointer(&format!("/components/schemas/{}", document::escape(&best)));
         let how = if problem {
             "RFC 9457 problem details"
         } else {
@@ -75,7 +143,7 @@ impl Converter<'_> {
         };
         for (what, path) in [("code", &code), ("message", &message)] {
             self.report.inferred.push(Finding {
-                pointer: schema_ptr.clone(),
+                pointer: ptr.to_owned(),
                 reason: match path {
                     Some(p) => format!("error {what} read at `{p}` (by {how})"),
                     None => format!("error {what}: no field found (by {how})"),
@@ -83,21 +151,133 @@ impl Converter<'_> {
                 detail: None,
             });
         }
-        // Operations whose error answers have another schema are decoded with this one.
-        for (other, pointers) in &by_schema {
-            if *other == best {
+        (code, message)
+    }
+
+    /// The error body: the schema most error responses of imported operations share. The
+    /// error answers with another schema, or with headers that carry error details, become
+    /// their operation's own `error_bodies`.
+    pub(super) fn errors_section(&mut self) -> Option<Node> {
+        let answers = self.error_answers();
+        let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+        for a in &answers {
+            if let Some(c) = &a.schema {
+                *counts.entry(c.as_str()).or_default() += 1;
+            }
+        }
+        // The service's error type: the most shared object schema.
+        let best = counts
+            .iter()
+            .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+            .map(|(c, _)| (*c).to_owned());
+        let best_ty = best.as_ref().and_then(|b| {
+            let ty = self.component(b).ok()?;
+            matches!(self.types.get(&ty), Some(TypeOut::Object { .. })).then_some(ty)
+        });
+        let section = match (&best, &best_ty) {
+            (Some(best), Some(ty)) => Some(self.service_errors(best, &ty.clone())),
+            _ => None,
+        };
+        let service_schema = best.filter(|_| best_ty.is_some());
+        // Paths of each other error type, inferred once.
+        let mut paths: BTreeMap<String, Option<ErrorType>> = BTreeMap::new();
+        for a in answers {
+            let own_schema = a
+                .schema
+                .as_ref()
+                .filter(|s| Some(*s) != service_schema.as_ref());
+            if own_schema.is_none() && a.headers.is_empty() {
                 continue;
             }
-            for pointer in pointers {
+            let mut body = Node::map();
+            if let Some(schema) = own_schema {
+                if !paths.contains_key(schema) {
+                    let found = self
+                        .component(schema)
+                        .ok()
+                        .filter(|ty| matches!(self.types.get(ty), Some(TypeOut::Object { .. })));
+                    let found = found.map(|ty| {
+                        let ptr = self
+                            .pointer(&format!("/components/schemas/{}", document::escape(schema)));
+                        let (code, message) = self.error_paths_of(&ty, &ptr);
+                        (ty, code, message)
+                    });
+                    paths.insert(schema.clone(), found);
+                }
+                match paths.get(schema).cloned().flatten() {
+                    Some((ty, code, message)) => {
+                        body.set("type", Node::str(&ty));
+                        for (key, path, default) in [
+                            ("code", code, crate::resolved::defaults::ERROR_CODE_PATH),
+                            (
+                                "message",
+                                message,
+                                crate::resolved::defaults::ERROR_MESSAGE_PATH,
+                            ),
+                        ] {
+                            let path = path.unwrap_or_else(|| "none".to_owned());
+                            if path != default {
+                                body.set(key, Node::str(path));
+                            }
+                        }
+                        self.report.inferred.push(Finding {
+                            pointer: self.pointer(&a.pointer),
+                            reason: format!(
+                                "this error answer has the schema `{schema}`: the operation's own error body `{ty}` for `{}`",
+                                a.key
+                            ),
+                            detail: None,
+                        });
+                    }
+                    None => {
+                        self.report.inferred.push(Finding {
+                            pointer: self.pointer(&a.pointer),
+                            reason: format!(
+                                "this error answer's schema `{schema}` is not an object: its code and message are not read (the body is kept as JSON)"
+                            ),
+                            detail: None,
+                        });
+                        body.set("code", Node::str("none"));
+                        body.set("message", Node::str("none"));
+                    }
+                }
+            } else if let Some(schema) = &service_schema
+                && a.schema.as_ref() == Some(schema)
+            {
+                // The service's body, with headers of its own: the same paths.
+                for key in ["type", "code", "message"] {
+                    if let Some(v) = section.as_ref().and_then(|s| s.get(key)) {
+                        body.set(key, v.clone());
+                    }
+                }
+            } else {
+                body.set("code", Node::str("none"));
+                body.set("message", Node::str("none"));
+            }
+            if !a.headers.is_empty() {
                 self.report.inferred.push(Finding {
-                    pointer: self.pointer(pointer),
+                    pointer: self.pointer(&a.pointer),
                     reason: format!(
-                        "this error answer has the schema `{other}`, decoded with the service's error type `{ty}` (one error shape per service)"
+                        "error details in the documented headers {} (kept on the error)",
+                        a.headers.join(", ")
                     ),
                     detail: None,
                 });
+                body.set(
+                    "headers",
+                    Node::Seq(a.headers.iter().map(Node::str).collect()),
+                );
             }
+            self.ops[a.op].error_bodies.push((a.key, body));
         }
+        section
+    }
+
+    /// The service's `errors` section for error schema `best`, imported as `ty`.
+    fn service_errors(&mut self, best: &str, ty: &str) -> Node {
+        let schema_ptr = self.pointer(&format!("/components/schemas/{}", document::escape(best)));
+        let (code, message) = self.error_paths_of(ty, &schema_ptr);
+        let mut node = Node::map();
         node.set("type", Node::str(ty));
         for (key, path, default) in [
             ("code", code, crate::resolved::defaults::ERROR_CODE_PATH),
@@ -114,9 +294,9 @@ impl Converter<'_> {
         }
         self.provenance(
             &mut node,
-            &format!("/components/schemas/{}", document::escape(&best)),
+            &format!("/components/schemas/{}", document::escape(best)),
         );
-        Some(node)
+        node
     }
 
     /// Whether error type `ty` is an RFC 9457 problem: `type` and `status`, and `title` or

@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 
 use super::document::{self, Version};
 use super::{ImportError, Imported};
-use crate::resolved::{Service, Ty, TypeInfo, TypeKind};
+use crate::resolved::{ErrorBodyInfo, Service, Ty, TypeInfo, TypeKind};
 
 /// One item with its place in the document and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -36,8 +36,13 @@ pub struct FidelityReport {
     pub examples_total: usize,
     /// Those that decode and encode back to the same JSON.
     pub examples_lossless: usize,
-    /// The others: the pointer of the example and the difference (or the decoding error).
+    /// The others: the pointer of the example and the difference (or the decoding error);
+    /// when the example breaks its own schema in the document (a required field missing, a
+    /// value of another JSON type), the reason says where, after the difference.
     pub lossy: Vec<Located>,
+    /// How many of `lossy` break their own schema: the document disagreeing with itself,
+    /// still counted in `examples_total` and not in `examples_lossless`.
+    pub examples_invalid: usize,
     /// Error answers (4xx, 5xx) the document gives an example for.
     pub errors_documented: usize,
     /// Those whose example decodes with the service's error type and has the code and the
@@ -224,10 +229,14 @@ impl Examples<'_> {
                             self.check(out, ty, &example, &at);
                         }
                     }
-                } else if code >= 400 {
+                } else if code >= 400 || status == "default" || status.ends_with(['X', 'x']) {
+                    let own = op.error_bodies.iter().find(|b| {
+                        b.key.eq_ignore_ascii_case(status)
+                            || (code >= 400 && (b.statuses.0..=b.statuses.1).contains(&code))
+                    });
                     for (at, example) in examples {
                         out.errors_documented += 1;
-                        match self.error_decodes(&example) {
+                        match self.error_decodes(own, &example) {
                             Ok(()) => out.errors_decoded += 1,
                             Err(reason) => out.errors_not_decoded.push(Located {
                                 pointer: format!("#{at}"),
@@ -241,22 +250,25 @@ impl Examples<'_> {
     }
 
     /// An error example decodes with the error type, and the code and message paths find a
-    /// value in it (those the spec says the body has).
-    fn error_decodes(&self, example: &Value) -> Result<(), String> {
-        let Some(errors) = &self.service.errors else {
-            return Err("the spec has no `errors` section".into());
+    /// value in it (those the spec says the body has): the operation's own error body for
+    /// the status (`own`), else the service's.
+    fn error_decodes(&self, own: Option<&ErrorBodyInfo>, example: &Value) -> Result<(), String> {
+        let (ty, code, message) = match (own, &self.service.errors) {
+            (Some(b), _) => (&b.ty, &b.code, &b.message),
+            (None, Some(e)) => (&e.ty, &e.code, &e.message),
+            (None, None) => return Err("the spec has no `errors` section".into()),
         };
-        if let Some(ty) = &errors.ty {
+        if let Some(ty) = ty {
             interpret(self.service, ty, example).map_err(|e| format!("does not decode: {e}"))?;
         }
-        for (what, path) in [("code", &errors.code), ("message", &errors.message)] {
+        for (what, path) in [("code", code), ("message", message)] {
             if let Some(path) = path
                 && at_path(example, path).is_none_or(Value::is_null)
             {
                 return Err(format!("no {what} at `{path}`"));
             }
         }
-        if errors.code.is_none() && errors.message.is_none() {
+        if code.is_none() && message.is_none() {
             return Err("the spec names neither a code nor a message path".into());
         }
         Ok(())
@@ -365,10 +377,21 @@ impl Examples<'_> {
             });
         match result {
             Ok(()) => out.examples_lossless += 1,
-            Err(reason) => out.lossy.push(Located {
-                pointer: format!("#{at}"),
-                reason,
-            }),
+            Err(reason) => {
+                let broken = super::example_schema::schema_of(self.doc, at)
+                    .and_then(|schema| super::example_schema::violation(self.doc, schema, example));
+                let reason = match broken {
+                    Some(v) => {
+                        out.examples_invalid += 1;
+                        format!("{reason}; the example disagrees with its own schema: {v}")
+                    }
+                    None => reason,
+                };
+                out.lossy.push(Located {
+                    pointer: format!("#{at}"),
+                    reason,
+                });
+            }
         }
     }
 }
@@ -695,8 +718,8 @@ fn lists(service: &Service, out: &mut FidelityReport) {
         }
         let reason = match &op.response {
             Some(Ty::List(_)) => {
-                "answers a bare array: no field says where the next page is (and no `Link` \
-                 header is documented)"
+                "answers a bare array without an offset and page size (or page number and size) \
+                 query parameter pair, and documents no `Link` header"
             }
             Some(Ty::Named(n)) => {
                 let has_list = service.types.iter().any(|t| {
@@ -712,7 +735,8 @@ fn lists(service: &Service, out: &mut FidelityReport) {
                     continue;
                 }
                 "the page shows no next link, token, cursor, total or page count with the query \
-                 parameter that goes with it"
+                 parameter that goes with it, and the operation takes no offset with a page \
+                 size"
             }
             _ => continue,
         };

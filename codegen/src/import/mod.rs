@@ -28,14 +28,18 @@
 //! assert_eq!(imported.report.operations_imported, 1);
 //! ```
 
+mod checked;
 mod document;
 mod errors;
+mod example_schema;
 mod fidelity;
 mod merge;
 mod operations;
+mod out;
 mod pagination;
 mod render;
 mod report;
+mod routes;
 mod schema;
 
 mod security;
@@ -48,8 +52,11 @@ use std::fmt;
 use indexmap::IndexMap;
 use serde_json::Value;
 
+pub(crate) use checked::is_imported;
+use checked::{checked, retype_as_json};
 pub use document::{MAX_NESTING, Version};
 pub use fidelity::{FidelityReport, Located, difference, fidelity_report, interpret};
+pub(crate) use out::{FieldOut, OpOut, ParamOut, TypeOut, VariantOut};
 pub use pagination::PaginationCounts;
 pub use report::{Finding, ImportError, Report};
 use yaml::Node;
@@ -236,284 +243,6 @@ pub fn read_document(path: &std::path::Path, limit: usize) -> Result<String, Imp
 /// When the text does not parse; see [`ImportError`].
 pub fn parse_document(text: &str) -> Result<serde_json::Value, ImportError> {
     document::parse(text)
-}
-
-/// Types each `(type, field)` as `json` (its constraints, which applied to the scalar, go),
-/// reported with the example that shows the other JSON type; whether any field changed.
-fn retype_as_json(
-    spec: &mut Node,
-    fields: &[(String, String, String)],
-    report: &mut Report,
-) -> bool {
-    let mut changed = false;
-    for (ty, field, example) in fields {
-        // Only what the import wrote: a hand-written type keeps its field.
-        if !spec
-            .get("types")
-            .and_then(|t| t.get(ty))
-            .is_some_and(is_imported)
-        {
-            continue;
-        }
-        let Some(node) = spec
-            .get_mut("types")
-            .and_then(|t| t.get_mut(ty))
-            .and_then(|t| t.get_mut("fields"))
-            .and_then(|f| f.get_mut(field))
-        else {
-            continue;
-        };
-        let was = node
-            .get("type")
-            .and_then(Node::as_str)
-            .unwrap_or_default()
-            .to_owned();
-        if was == "json" {
-            continue;
-        }
-        let mut kept = Node::map();
-        kept.set("type", Node::str("json"));
-        for key in ["required", "read_only", "rust_name", "doc"] {
-            if let Some(v) = node.get(key) {
-                kept.set(key, v.clone());
-            }
-        }
-        *node = kept;
-        changed = true;
-        report.approximated.push(Finding {
-            pointer: example.clone(),
-            reason: format!(
-                "this example sends `{field}` of `{ty}` as another JSON type than its schema's `{was}`; typed as json"
-            ),
-            detail: None,
-        });
-    }
-    changed
-}
-
-/// Whether an item was written by the importer: `source: imported`, or (specs imported before
-/// that source existed) `assumed` with the importer's note.
-pub(crate) fn is_imported(item: &Node) -> bool {
-    let source = item.get("source").and_then(Node::as_str);
-    let noted = item
-        .get("note")
-        .and_then(Node::as_str)
-        .is_some_and(|n| n.starts_with(IMPORTED));
-    source == Some("imported") || (source == Some("assumed") && noted)
-}
-
-/// Writes the spec and checks it; items the checker refuses are dropped (and reported) until
-/// it passes. Refusals of anything the importer cannot drop end the import.
-fn checked(
-    spec: &mut Node,
-    service: &str,
-    report: &mut Report,
-) -> Result<(String, crate::check::Service), ImportError> {
-    let display = format!("{service}.yaml");
-    for _ in 0..MAX_CHECK_ROUNDS {
-        let (text, items) = yaml::write(spec);
-        let result = crate::load::load_str(&display, &text).and_then(|l| crate::check::check(&l));
-        let diagnostics = match result {
-            Ok(checked) => return Ok((text, checked)),
-            Err(d) => d,
-        };
-        let mut dropped = false;
-        for d in &diagnostics.0 {
-            let owner = items
-                .iter()
-                .filter(|(line, _, _)| *line <= d.line)
-                .max_by_key(|(line, _, _)| *line);
-            let Some((_, section, name)) = owner else {
-                return Err(ImportError::Refused(diagnostics.to_string()));
-            };
-            // `events` and `errors` are dropped whole (their paths refer to each other's keys).
-            let whole = matches!(section.as_str(), "events" | "errors");
-            let droppable = matches!(section.as_str(), "types" | "operations") || whole;
-            let item = spec.get(section).and_then(|s| s.get(name));
-            let imported = item.is_some_and(is_imported)
-                || (whole && spec.get(section).is_some_and(is_imported));
-            if !droppable || !imported {
-                return Err(ImportError::Refused(diagnostics.to_string()));
-            }
-            let pointer = item
-                .filter(|_| !whole)
-                .or(spec.get(section))
-                .and_then(|i| i.get("note"))
-                .and_then(Node::as_str)
-                .and_then(|n| n.split_once('#'))
-                .map_or_else(|| format!("{section}.{name}"), |(_, p)| format!("#{p}"));
-            report.skipped.push(Finding {
-                pointer,
-                reason: "refused by the checker".into(),
-                detail: Some(d.message.clone()),
-            });
-            if whole {
-                if let Node::Map(m) = spec {
-                    m.shift_remove(section.as_str());
-                }
-            } else if let Some(Node::Map(m)) = spec.get_mut(section) {
-                m.shift_remove(name.as_str());
-            }
-            dropped = true;
-        }
-        if !dropped {
-            return Err(ImportError::Refused(diagnostics.to_string()));
-        }
-    }
-    Err(ImportError::Refused(format!(
-        "still refused after {MAX_CHECK_ROUNDS} rounds of dropping refused items"
-    )))
-}
-
-/// Field names an error body keeps its code under, most likely first.
-const ERROR_CODE_NAMES: &[&str] = &[
-    "code",
-    "error_code",
-    "errorCode",
-    "status_code",
-    // OAuth 2.0 (RFC 6749 5.2): `{"error": "invalid_request", "error_description": ...}`.
-    "error",
-];
-
-/// Field names an error body keeps its message under, most likely first.
-const ERROR_MESSAGE_NAMES: &[&str] = &[
-    "message",
-    "error_message",
-    "errorMessage",
-    "detail",
-    "error_description",
-    "title",
-];
-
-/// A type being built.
-#[derive(Debug, Clone)]
-pub(crate) enum TypeOut {
-    /// Its name is taken and its fields are being converted.
-    Pending,
-    Object {
-        doc: Option<String>,
-        fields: Vec<FieldOut>,
-        /// The type of the keys besides the fields (`additionalProperties`).
-        additional: Option<String>,
-        pointer: String,
-    },
-    Enum {
-        doc: Option<String>,
-        values: Vec<String>,
-        pointer: String,
-    },
-    Union {
-        doc: Option<String>,
-        /// Told apart by shape, not by `tag` (which is then empty).
-        untagged: bool,
-        tag: String,
-        content: Option<String>,
-        variants: Vec<VariantOut>,
-        pointer: String,
-    },
-}
-
-#[derive(Debug, Clone)]
-pub(crate) struct FieldOut {
-    pub(crate) wire: String,
-    pub(crate) ty: String,
-    pub(crate) required: bool,
-    pub(crate) read_only: bool,
-    pub(crate) format: Option<&'static str>,
-    pub(crate) doc: Option<String>,
-    pub(crate) max_len: Option<u64>,
-    pub(crate) min_len: Option<u64>,
-    pub(crate) max_items: Option<u64>,
-    pub(crate) min_items: Option<u64>,
-    pub(crate) min: Option<f64>,
-    pub(crate) max: Option<f64>,
-    /// The Rust name, when the wire name gives none of its own.
-    pub(crate) rust_name: Option<String>,
-}
-
-impl FieldOut {
-    pub(crate) fn new(ty: String) -> Self {
-        FieldOut {
-            wire: String::new(),
-            ty,
-            required: false,
-            read_only: false,
-            format: None,
-            doc: None,
-            max_len: None,
-            min_len: None,
-            max_items: None,
-            min_items: None,
-            min: None,
-            max: None,
-            rust_name: None,
-        }
-    }
-}
-
-#[derive(Debug, Clone)]
-pub(crate) struct VariantOut {
-    pub(crate) tag: String,
-    pub(crate) ty: Option<String>,
-    pub(crate) name: Option<String>,
-}
-
-#[derive(Debug, Clone)]
-pub(crate) struct ParamOut {
-    pub(crate) wire: String,
-    pub(crate) ty: String,
-    pub(crate) required: bool,
-    pub(crate) doc: Option<String>,
-    pub(crate) from_credential: Option<String>,
-    pub(crate) min: Option<f64>,
-    pub(crate) max: Option<f64>,
-    pub(crate) max_len: Option<u64>,
-    /// The Rust name, when the wire name gives none of its own.
-    pub(crate) rust_name: Option<String>,
-    /// How a list query parameter travels (`comma`, `brackets`); `None`: `repeat`.
-    pub(crate) style: Option<&'static str>,
-}
-
-impl ParamOut {
-    pub(crate) fn new(wire: String, ty: String) -> Self {
-        ParamOut {
-            wire,
-            ty,
-            required: false,
-            doc: None,
-            from_credential: None,
-            min: None,
-            max: None,
-            max_len: None,
-            rust_name: None,
-            style: None,
-        }
-    }
-}
-
-#[derive(Debug, Clone)]
-pub(crate) struct OpOut {
-    pub(crate) name: String,
-    pub(crate) method: String,
-    pub(crate) path: String,
-    pub(crate) doc: Option<String>,
-    pub(crate) path_params: Vec<ParamOut>,
-    pub(crate) query: Vec<ParamOut>,
-    pub(crate) headers: Vec<ParamOut>,
-    pub(crate) body: Option<String>,
-    /// `form` or `multipart`; `None`: JSON.
-    pub(crate) body_encoding: Option<&'static str>,
-    /// `(arrays, nested)` of a form body when not the defaults.
-    pub(crate) form_style: Option<(&'static str, &'static str)>,
-    pub(crate) response: Option<String>,
-    /// Success statuses; empty: 200 alone.
-    pub(crate) status: Vec<u16>,
-    pub(crate) errors: Vec<u16>,
-    pub(crate) idempotency: Option<&'static str>,
-    pub(crate) auth: Option<String>,
-    /// The operation's own `pagination:`, inferred from its page's shape.
-    pub(crate) pagination: Option<Node>,
-    pub(crate) pointer: String,
 }
 
 /// The conversion of one document: names taken, types made, findings.
@@ -955,9 +684,9 @@ impl<'a> Converter<'a> {
         gaps
     }
 
-    /// Breaks reference cycles of types held by value (a struct field or a union variant that
-    /// leads back to itself), which Rust cannot size: the field that closes a cycle becomes
-    /// `json`, the variant carries no content.
+    /// Breaks the cycles of unions that hold themselves through their variants alone, which
+    /// Rust cannot size: the variant that closes one carries no content (an untagged one is
+    /// `json`). A cycle through an object field stays typed: the field is boxed.
     fn break_cycles(&mut self) {
         let names: Vec<String> = self.types.keys().cloned().collect();
         let mut state: HashMap<String, u8> = HashMap::new();
@@ -971,13 +700,9 @@ impl<'a> Converter<'a> {
             return;
         }
         state.insert(name.to_owned(), 1);
+        // An object field that leads back is boxed by the generated code (`check` marks it),
+        // so only unions going round through their variants alone are cycles here.
         let edges: Vec<(usize, String)> = match self.types.get(name) {
-            Some(TypeOut::Object { fields, .. }) => fields
-                .iter()
-                .enumerate()
-                .filter(|(_, f)| self.types.contains_key(&f.ty))
-                .map(|(i, f)| (i, f.ty.clone()))
-                .collect(),
             Some(TypeOut::Union { variants, .. }) => variants
                 .iter()
                 .enumerate()
@@ -1040,7 +765,9 @@ pub(crate) fn rust_rename(wire: &str, taken: &mut BTreeSet<String>) -> Option<St
     if can_be_ident(&derived) && taken.insert(derived.clone()) {
         return None;
     }
-    let spelled = wire.replace('<', " before ").replace('>', " after ");
+    let spelled = crate::names::ascii_fold(wire)
+        .replace('<', " before ")
+        .replace('>', " after ");
     let mut base = snake(&spelled);
     if base.is_empty() {
         base = "field".into();
@@ -1087,6 +814,9 @@ mod tests {
         assert_eq!(rust_rename("", &mut taken).as_deref(), Some("field"));
         assert_eq!(rust_rename("", &mut taken).as_deref(), Some("field_2"));
         assert_eq!(rust_rename("2fa", &mut taken).as_deref(), Some("n_2fa"));
+        assert_eq!(rust_rename("ä", &mut taken).as_deref(), Some("ae"));
+        assert_eq!(rust_rename("größe", &mut taken).as_deref(), Some("groesse"));
+        assert_eq!(rust_rename("名", &mut taken).as_deref(), Some("u540d"));
         // A keyword is a raw identifier, not a rename.
         assert_eq!(rust_rename("type", &mut taken), None);
         assert!(taken.iter().all(|n| can_be_ident(n)));

@@ -5,6 +5,8 @@
 use serde_json::{Map, Value};
 
 use super::document::{deref, escape};
+pub(crate) use super::routes::op_name;
+use super::routes::{included, name_from_route, normalised, placeholders};
 use super::schema::{component_of, type_name};
 use super::{Converter, OpOut, ParamOut};
 use crate::names::{can_be_ident, is_keyword, pascal, snake};
@@ -13,91 +15,6 @@ use crate::names::{can_be_ident, is_keyword, pascal, snake};
 const METHODS: &[&str] = &["get", "put", "post", "delete", "patch"];
 /// Methods OpenAPI has and the spec language does not.
 const OTHER_METHODS: &[&str] = &["head", "options", "trace"];
-
-/// Operation names are snake_case Rust identifiers, never ending in `_stream`.
-pub(crate) fn op_name(raw: &str) -> String {
-    let mut s: String = snake(raw)
-        .chars()
-        .filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
-        .collect();
-    while s.contains("__") {
-        s = s.replace("__", "_");
-    }
-    let mut s = s.trim_matches('_').to_owned();
-    if s.starts_with(|c: char| c.is_ascii_digit()) {
-        s = format!("op_{s}");
-    }
-    if s.is_empty() {
-        s = "operation".into();
-    }
-    if is_keyword(&s) || s.ends_with("_stream") || !can_be_ident(&s) {
-        s.push_str("_op");
-    }
-    s
-}
-
-/// An operation's name when it has no `operationId`: method and fixed path segments.
-fn name_from_route(method: &str, path: &str) -> String {
-    let segments: Vec<&str> = path
-        .split('/')
-        .filter(|s| !s.is_empty() && !s.starts_with('{'))
-        .collect();
-    op_name(&format!("{method}_{}", segments.join("_")))
-}
-
-/// Whether a filter (`--include`) takes an operation: a tag, an operation id, or a path glob.
-pub(crate) fn included(filters: &[String], path: &str, op: &Value) -> bool {
-    if filters.is_empty() {
-        return true;
-    }
-    let tags: Vec<&str> = op
-        .get("tags")
-        .and_then(Value::as_array)
-        .map(|t| t.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    let id = op.get("operationId").and_then(Value::as_str);
-    filters.iter().any(|f| {
-        tags.iter().any(|t| t.eq_ignore_ascii_case(f))
-            || id.is_some_and(|id| id == f || op_name(id) == *f)
-            || ((f.starts_with('/') || f.contains('*')) && glob(f, path))
-    })
-}
-
-/// `*` matches within one path segment, `**` across segments.
-pub(crate) fn glob(pattern: &str, text: &str) -> bool {
-    let p: Vec<char> = pattern.chars().collect();
-    let t: Vec<char> = text.chars().collect();
-    // matches[j]: pattern[..i] matches text[..j], row by row (bounded: |p| x |t|).
-    let mut row = vec![false; t.len() + 1];
-    row[0] = true;
-    let mut i = 0;
-    while i < p.len() {
-        let mut next = vec![false; t.len() + 1];
-        if p[i] == '*' {
-            let deep = p.get(i + 1) == Some(&'*');
-            for j in 0..=t.len() {
-                if row[j] {
-                    next[j] = true;
-                    let mut k = j;
-                    while k < t.len() && (deep || t[k] != '/') {
-                        k += 1;
-                        next[k] = true;
-                    }
-                }
-            }
-            i += if deep { 2 } else { 1 };
-        } else {
-            for j in 0..t.len() {
-                if row[j] && t[j] == p[i] {
-                    next[j + 1] = true;
-                }
-            }
-            i += 1;
-        }
-        row = next;
-    }
-    row[t.len()]
-}
 
 /// The JSON media type of a content map, if it has one.
 fn json_media(content: &Map<String, Value>) -> Option<(&str, &Value)> {
@@ -767,6 +684,7 @@ impl Converter<'_> {
             response,
             status: if status == [200] { Vec::new() } else { status },
             errors,
+            error_bodies: Vec::new(),
             idempotency,
             auth,
             pagination: None,
@@ -782,7 +700,11 @@ impl Converter<'_> {
         taken: &mut std::collections::BTreeSet<String>,
     ) -> String {
         // Placeholders are only substituted, so they may take the Rust name itself.
-        let rust = snake(name);
+        let mut rust = snake(&crate::names::ascii_fold(name));
+        // `body`, `query`, `ctx` ... are the generated method's own arguments.
+        if crate::names::RESERVED_ARGS.contains(&rust.as_str()) {
+            rust.push_str("_param");
+        }
         if can_be_ident(&rust)
             && crate::names::is_snake(&rust)
             && !is_keyword(&rust)
@@ -855,71 +777,5 @@ impl Converter<'_> {
             );
         }
         None
-    }
-}
-
-/// The `{name}` placeholders of a path template; `None` when braces do not pair up.
-fn placeholders(template: &str) -> Option<Vec<String>> {
-    let mut out = Vec::new();
-    let mut rest = template;
-    while let Some(open) = rest.find(['{', '}']) {
-        if rest[open..].starts_with('}') {
-            return None;
-        }
-        let close = rest[open..].find('}')? + open;
-        let name = &rest[open + 1..close];
-        if name.is_empty() || name.contains('{') {
-            return None;
-        }
-        if !out.iter().any(|n| n == name) {
-            out.push(name.to_owned());
-        }
-        rest = &rest[close + 1..];
-    }
-    Some(out)
-}
-
-/// A route with parameter names blanked, to find two operations on one route.
-fn normalised(path: &str) -> String {
-    let mut out = String::new();
-    let mut depth = 0;
-    for c in path.chars() {
-        match c {
-            '{' => {
-                depth += 1;
-                out.push('{');
-            }
-            '}' => {
-                depth -= 1;
-                out.push('}');
-            }
-            c if depth == 0 => out.push(c),
-            _ => {}
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn globs_match_segments_and_deep_paths() {
-        assert!(glob("/v1/emails/*", "/v1/emails/{id}"));
-        assert!(!glob("/v1/emails/*", "/v1/emails/{id}/cancel"));
-        assert!(glob("/v1/**", "/v1/emails/{id}/cancel"));
-        assert!(glob("/v1/emails", "/v1/emails"));
-        assert!(!glob("/v1/email", "/v1/emails"));
-    }
-
-    #[test]
-    fn operation_ids_become_snake_case_identifiers() {
-        assert_eq!(op_name("CreateMessage"), "create_message");
-        assert_eq!(op_name("get-user.by-id"), "get_user_by_id");
-        assert_eq!(op_name("2fa"), "op_2fa");
-        assert_eq!(op_name("type"), "type_op");
-        assert_eq!(op_name("list_stream"), "list_stream_op");
-        assert_eq!(op_name("***"), "operation");
     }
 }

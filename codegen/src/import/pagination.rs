@@ -69,6 +69,8 @@ const LIMIT_PARAMS: &[&str] = &[
     "max_results",
     "page_limit",
 ];
+/// Query parameters with the size of a numbered page (page style on a bare array).
+const SIZE_PARAMS: &[&str] = &["page_size", "per_page", "size", "limit", "count"];
 /// Query parameters with the offset of the first item.
 const OFFSET_PARAMS: &[&str] = &["offset", "skip"];
 /// Totals of items (offset style).
@@ -235,16 +237,8 @@ impl Converter<'_> {
             return None;
         }
         let response = op.response.as_deref()?;
-        // A bare array whose answer documents a `Link` header: the header names the next page.
-        if response.starts_with("list<") && self.documents_link_header(op) {
-            let mut node = Node::map();
-            node.set("style", Node::str("link_header"));
-            node.set("items_field", Node::str(""));
-            if let Some(l) = param(&op.query, LIMIT_PARAMS) {
-                node.set("limit_param", Node::str(&l.wire));
-            }
-            self.provenance(&mut node, &op.pointer);
-            return Some(("link_header", node));
+        if response.starts_with("list<") {
+            return self.bare_pagination(op);
         }
         let fields = self.object_fields(response)?;
         let items = self.items_field(fields)?;
@@ -270,12 +264,14 @@ impl Converter<'_> {
             keys.push(("after_param", Node::str(&after.wire)));
             keys.push(("limit_param", Node::str(&l.wire)));
             "cursor"
-        } else if let Some((offset, total)) = offset(&reach, &op.query) {
+        } else if let Some((offset, limit, total)) = offset(&reach, &op.query) {
             keys.push(("offset_param", Node::str(&offset.wire)));
-            if let Some(l) = limit.filter(|l| l.wire != offset.wire) {
+            if let Some(l) = limit {
                 keys.push(("limit_param", Node::str(&l.wire)));
             }
-            keys.push(("total_field", Node::str(total)));
+            if let Some(total) = total {
+                keys.push(("total_field", Node::str(total)));
+            }
             "offset"
         } else if let Some((page, total_pages)) = page(&reach, &op.query) {
             keys.push(("page_param", Node::str(&page.wire)));
@@ -301,6 +297,43 @@ impl Converter<'_> {
         let mut node = Node::map();
         node.set("style", Node::str(style));
         node.set("items_field", Node::str(&items.wire));
+        for (k, v) in keys {
+            node.set(k, v);
+        }
+        self.provenance(&mut node, &op.pointer);
+        Some((style, node))
+    }
+
+    /// The `pagination:` of a list answered as a bare array: the `Link` header when the
+    /// answer documents one, else an offset and a page size (a page shorter than asked for,
+    /// or empty, is the last), else a page number and a page size.
+    fn bare_pagination(&self, op: &OpOut) -> Option<(&'static str, Node)> {
+        let limit = param(&op.query, LIMIT_PARAMS);
+        let mut keys: Vec<(&str, Node)> = Vec::new();
+        let style = if self.documents_link_header(op) {
+            if let Some(l) = limit {
+                keys.push(("limit_param", Node::str(&l.wire)));
+            }
+            "link_header"
+        } else if let Some((offset, Some(l), _)) = offset(&[], &op.query) {
+            keys.push(("offset_param", Node::str(&offset.wire)));
+            keys.push(("limit_param", Node::str(&l.wire)));
+            "offset"
+        } else if let Some(p) = param(&op.query, PAGE_PARAMS).filter(|p| is_number(&p.ty))
+            && let Some(size) = param(&op.query, SIZE_PARAMS).filter(|s| s.wire != p.wire)
+        {
+            keys.push(("page_param", Node::str(&p.wire)));
+            keys.push(("size_param", Node::str(&size.wire)));
+            if p.min == Some(0.0) {
+                keys.push(("first_page", Node::Int(0)));
+            }
+            "page"
+        } else {
+            return None;
+        };
+        let mut node = Node::map();
+        node.set("style", Node::str(style));
+        node.set("items_field", Node::str(""));
         for (k, v) in keys {
             node.set(k, v);
         }
@@ -381,16 +414,28 @@ fn token<'r, 'q>(
     Some((field.path.as_str(), p))
 }
 
-/// An offset parameter and a total of items; both must be there.
+/// An offset parameter with a page size parameter, a total of items, or both (the total
+/// under a name of its own at the top or in a metadata object, or `count` in a metadata
+/// object: a `count` beside the items may be the page's own). Without a total, a page
+/// shorter than the size asked for, or empty, is the last.
 fn offset<'r, 'q>(
     reach: &'r [Reachable<'_>],
     query: &'q [ParamOut],
-) -> Option<(&'q ParamOut, &'r str)> {
+) -> Option<(&'q ParamOut, Option<&'q ParamOut>, Option<&'r str>)> {
     let p = param(query, OFFSET_PARAMS)?;
-    let total = reach
-        .iter()
-        .find(|r| is_number(&r.field.ty) && in_names(&r.field.wire, TOTAL_NAMES))?;
-    Some((p, total.path.as_str()))
+    let limit = param(query, LIMIT_PARAMS).filter(|l| l.wire != p.wire && is_number(&l.ty));
+    let total = reach.iter().find(|r| {
+        let in_meta = r.container.as_deref().is_some_and(|c| {
+            META_CONTAINERS.contains(&c) || LINK_CONTAINERS.contains(&c) || c == "metadata"
+        });
+        is_number(&r.field.ty)
+            && (in_names(&r.field.wire, TOTAL_NAMES)
+                || (in_meta && in_names(&r.field.wire, &["count", "total_count"])))
+    });
+    if limit.is_none() && total.is_none() {
+        return None;
+    }
+    Some((p, limit, total.map(|t| t.path.as_str())))
 }
 
 /// A page number parameter, and a page count (or the page number echoed) in the page; both

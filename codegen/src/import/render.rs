@@ -206,6 +206,13 @@ impl Converter<'_> {
                     Node::Seq(op.errors.iter().map(|e| Node::Int(i64::from(*e))).collect()),
                 );
             }
+            if !op.error_bodies.is_empty() {
+                let mut bodies = Node::map();
+                for (key, body) in &op.error_bodies {
+                    bodies.set(key, body.clone());
+                }
+                node.set("error_bodies", bodies);
+            }
             if let Some(i) = op.idempotency {
                 node.set("idempotency", Node::str(i));
             }

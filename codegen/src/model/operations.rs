@@ -47,6 +47,11 @@ item! {
         /// Error statuses this operation is known to return.
         #[serde(default)]
         pub errors: Vec<u16>,
+        /// Error bodies of its own, by status (`"404"`, `"4XX"`, `default`): their type, where
+        /// their code and message are, and the response headers that carry error details. An
+        /// error answer none of them covers is read as the service's `errors` section says.
+        #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+        pub error_bodies: IndexMap<String, ErrorBody>,
         /// Retry class; defaults from the method.
         #[serde(default)]
         pub idempotency: Option<IdempotencyMode>,
@@ -123,6 +128,26 @@ pub struct FormStyle {
 pub use tidings_spec::ArrayStyle as FormArrays;
 
 pub use tidings_spec::NestedStyle as FormNested;
+
+item! {
+    /// One operation's error body for a status, a status class or its other error answers.
+    pub struct ErrorBody {
+        /// Type of the error body; absent when the document shows none.
+        #[serde(default, rename = "type")]
+        pub ty: Option<String>,
+        /// Dot path to the code (`code`, `errors.0.field`); default `error.code`; `none` when
+        /// the body has no code.
+        #[serde(default)]
+        pub code: Option<String>,
+        /// Dot path to the message; default `error.message`; `none` when there is none.
+        #[serde(default)]
+        pub message: Option<String>,
+        /// Response headers that carry error details (`X-Error-Code`), kept on the error
+        /// (`ApiError::header`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub headers: Vec<String>,
+    }
+}
 
 item! {
     /// A body field value that selects one of several operations on one method and path.

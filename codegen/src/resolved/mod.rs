@@ -14,8 +14,8 @@ mod webhooks;
 mod websocket;
 
 pub use operations::{
-    Answer, BodyEncodingInfo, FormStyleInfo, OperationInfo, PageStyleInfo, PaginationInfo,
-    ParamInfo, WhenInfo,
+    Answer, BodyEncodingInfo, ErrorBodyInfo, FormStyleInfo, OperationInfo, PageStyleInfo,
+    PaginationInfo, ParamInfo, WhenInfo,
 };
 pub use resources::{ResourceAction, ResourceShape, resource_shape};
 pub(crate) use types::BUILTINS;

@@ -5,6 +5,23 @@ use crate::model::{IdempotencyMode, ListStyle, Method, Source};
 
 use super::{AuthInfo, Constraints, Ty};
 
+/// One operation's error body for a range of statuses, resolved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ErrorBodyInfo {
+    /// The status key as written (`"404"`, `"4XX"`, `"default"`).
+    pub key: String,
+    /// First and last status it covers (`default`: 400 to 599).
+    pub statuses: (u16, u16),
+    /// Its type, when the spec names one.
+    pub ty: Option<Ty>,
+    /// Dot path to the code; `None`: no code.
+    pub code: Option<String>,
+    /// Dot path to the message; `None`: no message.
+    pub message: Option<String>,
+    /// Response headers that carry error details.
+    pub headers: Vec<String>,
+}
+
 /// An operation, resolved.
 #[derive(Debug, Clone)]
 pub struct OperationInfo {
@@ -38,6 +55,9 @@ pub struct OperationInfo {
     pub success_status: u16,
     /// Error statuses the operation is known to return.
     pub errors: Vec<u16>,
+    /// Its own error bodies, most specific status first (single statuses, then classes, then
+    /// `default`): the service's `errors` reads the answers none of them covers.
+    pub error_bodies: Vec<ErrorBodyInfo>,
     /// A request body is sent: the spec's `body`, or `{}` for PUT, POST and PATCH.
     pub has_body: bool,
     /// The body type has checks to run before sending.

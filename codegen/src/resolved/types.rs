@@ -254,6 +254,9 @@ pub struct FieldInfo {
     pub conflict: Option<String>,
     /// Its value (or an item of it) is a named type that has checks of its own.
     pub nested_checked: bool,
+    /// Its type holds this field's object again by value (a recursive type): the field is a
+    /// `Box` in Rust, so the type has a size. Set by the checker.
+    pub boxed: bool,
 }
 
 /// Limits on a field's value, checked before sending.

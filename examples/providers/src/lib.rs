@@ -17,3 +17,4 @@ include!(concat!(env!("OUT_DIR"), "/sendgrid_imported.rs"));
 include!(concat!(env!("OUT_DIR"), "/twilio_imported.rs"));
 
 include!(concat!(env!("OUT_DIR"), "/fidelity_imported.rs"));
+include!(concat!(env!("OUT_DIR"), "/operations_imported.rs"));

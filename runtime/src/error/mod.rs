@@ -8,6 +8,10 @@ use std::time::Duration;
 
 use crate::retry::Transience;
 
+mod text;
+pub(crate) use text::Escaped;
+pub use text::{bounded_text, excerpt};
+
 /// Longest body excerpt kept in an error, in bytes.
 pub const EXCERPT_LIMIT: usize = 512;
 
@@ -24,6 +28,9 @@ pub const ID_LIMIT: usize = 256;
 /// Largest body kept decoded in [`ApiError::body`], in bytes (a longer one, e.g. a 2xx answer
 /// that carries an error, keeps its code, message and excerpt only).
 pub const BODY_JSON_LIMIT: usize = 64 * 1024;
+
+/// Most documented error headers an [`ApiError`] keeps.
+pub const MAX_ERROR_HEADERS: usize = 16;
 
 /// Everything that can go wrong in a call, in verification or in configuration.
 ///
@@ -309,6 +316,11 @@ pub struct ApiError {
     /// most [`BODY_JSON_LIMIT`] bytes. Server data: its text is not escaped, so escape it
     /// before logging.
     pub body: Option<serde_json::Value>,
+    /// The response headers the operation documents as carrying error details
+    /// ([`crate::ErrorBodySpec::headers`], e.g. `X-Error-Code`) that the answer had: name as
+    /// documented, value bounded to [`ID_LIMIT`] bytes and escaped like the fields above (at
+    /// most [`MAX_ERROR_HEADERS`]). Read one with [`ApiError::header`].
+    pub headers: Vec<(String, String)>,
     /// The call it ended and what to do, for a refused credential ([`Error::Auth`]) that came
     /// from a call. Not part of this type's `Display`; [`Error`]'s shows it.
     pub context: Option<Box<CallContext>>,
@@ -405,8 +417,26 @@ impl ApiError {
             body_excerpt: excerpt(body),
             body_truncated: false,
             body: json.filter(|_| body.len() <= BODY_JSON_LIMIT),
+            headers: Vec::new(),
             context: None,
         }
+    }
+
+    /// The value of documented error header `name` (any case) on the answer, e.g.
+    /// `err.header("x-error-code")`; `None` when the operation documents no such header or
+    /// the answer did not carry it.
+    ///
+    /// ```
+    /// let mut api = tidings_runtime::ApiError::from_response(400, None, b"{}");
+    /// api.headers.push(("X-Error-Code".into(), "E123".into()));
+    /// assert_eq!(api.header("x-error-code"), Some("E123"));
+    /// assert_eq!(api.header("x-other"), None);
+    /// ```
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
     }
 }
 
@@ -857,79 +887,6 @@ impl fmt::Display for ApiSuffix<'_> {
             None => Ok(()),
         }
     }
-}
-
-/// `text` made safe to display and log: control characters escaped (see [`ApiError`]), cut to at
-/// most `limit` bytes (plus a closing `…` when cut).
-pub fn bounded_text(text: &str, limit: usize) -> String {
-    if text.len() <= limit && !text.chars().any(needs_escape) {
-        return text.to_owned();
-    }
-    Escaped(text, limit).to_string()
-}
-
-/// Characters that could end a log line, rewrite a terminal or reorder text.
-fn needs_escape(c: char) -> bool {
-    c.is_control()
-        || matches!(
-            c,
-            '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{2028}' | '\u{2029}'
-                | '\u{202a}'..='\u{202e}'
-                | '\u{2066}'..='\u{2069}'
-        )
-}
-
-/// Displays a string with [`needs_escape`] characters escaped, cut at a byte limit.
-pub(crate) struct Escaped<'a>(pub(crate) &'a str, pub(crate) usize);
-
-impl fmt::Display for Escaped<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use fmt::Write as _;
-        let Escaped(text, limit) = *self;
-        if text.len() <= limit && !text.chars().any(needs_escape) {
-            return f.write_str(text);
-        }
-        let mut written = 0;
-        for c in text.chars() {
-            let escaped = needs_escape(c);
-            let len = match c {
-                _ if !escaped => c.len_utf8(),
-                '\n' | '\r' | '\t' => 2,
-                // `\u{` + hex digits + `}`
-                _ => 4 + (u32::from(c).max(1).ilog2() / 4 + 1) as usize,
-            };
-            if written + len > limit {
-                return f.write_str("…");
-            }
-            written += len;
-            match c {
-                _ if !escaped => f.write_char(c)?,
-                '\n' => f.write_str("\\n")?,
-                '\r' => f.write_str("\\r")?,
-                '\t' => f.write_str("\\t")?,
-                _ => write!(f, "\\u{{{:x}}}", u32::from(c))?,
-            }
-        }
-        Ok(())
-    }
-}
-
-/// The start of `body` as text: at most [`EXCERPT_LIMIT`] bytes, cut on a char boundary, with
-/// `…` appended when cut.
-pub fn excerpt(body: &[u8]) -> String {
-    let cut = &body[..body.len().min(EXCERPT_LIMIT)];
-    let mut text = match std::str::from_utf8(cut) {
-        Ok(s) => s.to_owned(),
-        // The limit fell inside a multi-byte character: keep the whole characters before it.
-        Err(e) if e.error_len().is_none() => {
-            String::from_utf8_lossy(&cut[..e.valid_up_to()]).into_owned()
-        }
-        Err(_) => String::from_utf8_lossy(cut).into_owned(),
-    };
-    if body.len() > EXCERPT_LIMIT {
-        text.push('…');
-    }
-    text
 }
 
 #[cfg(test)]

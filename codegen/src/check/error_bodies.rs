@@ -1,0 +1,172 @@
+//! An operation's own error bodies (`error_bodies:`): the status each is for, its type, the
+//! paths to its code and message in that type, and the headers that carry error details.
+
+use crate::model::Operation;
+use crate::resolved::{ErrorBodyInfo, OperationInfo, TypeInfo};
+
+use super::Checker;
+use super::service::path_misfit;
+
+/// Most headers one error body may name (the runtime keeps as many).
+const MAX_HEADERS: usize = 16;
+
+/// The statuses a key stands for: `"404"`, `"4XX"` (any case), `"default"` (every error
+/// status), with its rank (single statuses first, then classes, then `default`).
+fn statuses(key: &str) -> Option<((u16, u16), u8)> {
+    if key == "default" {
+        return Some(((400, 599), 2));
+    }
+    let bytes = key.as_bytes();
+    if bytes.len() == 3 && matches!(bytes[0], b'4' | b'5') && key[1..].eq_ignore_ascii_case("xx") {
+        let first = u16::from(bytes[0] - b'0') * 100;
+        return Some(((first, first + 99), 1));
+    }
+    let status: u16 = key.parse().ok().filter(|_| bytes.len() == 3)?;
+    (400..=599)
+        .contains(&status)
+        .then_some(((status, status), 0))
+}
+
+/// A dot path as given: `none` for no path, else the path, else the service default.
+fn path_or(given: Option<&str>, default: &str) -> Option<String> {
+    match given {
+        Some("none") => None,
+        Some(p) => Some(p.to_owned()),
+        None => Some(default.to_owned()),
+    }
+}
+
+impl Checker<'_> {
+    /// The `error_bodies` of operation `name` (at `path`), most specific status first.
+    pub(super) fn error_bodies(&mut self, path: &str, op: &Operation) -> Vec<ErrorBodyInfo> {
+        let mut out: Vec<(u8, ErrorBodyInfo)> = Vec::new();
+        for (key, body) in &op.error_bodies {
+            let at = format!("{path}.error_bodies.{key}");
+            let Some((range, rank)) = statuses(key) else {
+                let d = self.error(
+                    &format!("{path}.error_bodies"),
+                    format!("`{key}` is not an error status"),
+                );
+                d.expected = Some(
+                    "a status from 400 to 599 (`404`), a class (`4XX`, `5XX`) or `default`".into(),
+                );
+                continue;
+            };
+            let ty = match &body.ty {
+                Some(text) => {
+                    let text = text.clone();
+                    self.type_ref(&format!("{at}.type"), &text)
+                }
+                None => None,
+            };
+            if body.headers.len() > MAX_HEADERS {
+                self.error_at_value(
+                    &format!("{at}.headers"),
+                    format!(
+                        "{} headers; an error keeps at most {MAX_HEADERS}",
+                        body.headers.len()
+                    ),
+                );
+            }
+            for (i, h) in body.headers.iter().enumerate() {
+                let valid = !h.is_empty()
+                    && h.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
+                if !valid {
+                    self.error_at_value(
+                        &format!("{at}.headers"),
+                        format!("`{h}` is not a header name"),
+                    );
+                } else if body.headers[..i].iter().any(|o| o.eq_ignore_ascii_case(h)) {
+                    self.error_at_value(
+                        &format!("{at}.headers"),
+                        format!("header `{h}` is listed twice"),
+                    );
+                }
+            }
+            out.push((
+                rank,
+                ErrorBodyInfo {
+                    key: key.clone(),
+                    statuses: range,
+                    ty,
+                    code: path_or(
+                        body.code.as_deref(),
+                        crate::resolved::defaults::ERROR_CODE_PATH,
+                    ),
+                    message: path_or(
+                        body.message.as_deref(),
+                        crate::resolved::defaults::ERROR_MESSAGE_PATH,
+                    ),
+                    headers: body.headers.clone(),
+                },
+            ));
+        }
+        // A status listed twice (`4XX` and `4xx`) is a mistake; a status inside a class is
+        // the class's exception and comes first.
+        for i in 0..out.len() {
+            if let Some(j) = (0..i).find(|&j| out[j].1.statuses == out[i].1.statuses) {
+                let (first, second) = (out[j].1.key.clone(), out[i].1.key.clone());
+                self.error(
+                    &format!("{path}.error_bodies.{second}"),
+                    format!("`{second}` covers the same statuses as `{first}`"),
+                );
+            }
+        }
+        out.sort_by_key(|(rank, _)| *rank);
+        out.into_iter().map(|(_, b)| b).collect()
+    }
+
+    /// The code and message paths of every operation's error bodies, in their types.
+    pub(super) fn error_body_paths(&mut self, types: &[TypeInfo], operations: &[OperationInfo]) {
+        for op in operations {
+            let Some(spec_op) = self.spec.operations.get(&op.name) else {
+                continue;
+            };
+            for body in &op.error_bodies {
+                let Some(ty) = &body.ty else { continue };
+                let given = spec_op.error_bodies.get(&body.key);
+                for (key, path, written) in [
+                    ("code", &body.code, given.is_some_and(|g| g.code.is_some())),
+                    (
+                        "message",
+                        &body.message,
+                        given.is_some_and(|g| g.message.is_some()),
+                    ),
+                ] {
+                    let Some(path) = path else { continue };
+                    let segments: Vec<&str> = path.split('.').collect();
+                    let Some(why) = path_misfit(types, ty, &segments) else {
+                        continue;
+                    };
+                    let at = format!("operations.{}.error_bodies.{}", op.name, body.key);
+                    let message = format!("`{path}` is not a path in the error type: {why}");
+                    let d = if written {
+                        self.error_at_value(&format!("{at}.{key}"), message)
+                    } else {
+                        self.error(&format!("{at}.type"), message)
+                    };
+                    d.hint = Some(format!(
+                        "a dot path to the {key} (`errors.0.{key}` for the first of an array), or `none`"
+                    ));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::statuses;
+
+    #[test]
+    fn status_keys_are_statuses_classes_or_default() {
+        assert_eq!(statuses("404"), Some(((404, 404), 0)));
+        assert_eq!(statuses("4XX"), Some(((400, 499), 1)));
+        assert_eq!(statuses("5xx"), Some(((500, 599), 1)));
+        assert_eq!(statuses("default"), Some(((400, 599), 2)));
+        for bad in ["200", "3XX", "600", "40", "4000", "+40", "", "XXX"] {
+            assert_eq!(statuses(bad), None, "{bad}");
+        }
+    }
+}

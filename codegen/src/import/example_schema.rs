@@ -1,0 +1,196 @@
+//! Whether an example agrees with its own schema in the document, read from the document alone
+//! (not from the imported types): a lossy example that breaks its schema (a required field
+//! missing, a value of another JSON type) is the document disagreeing with itself, and the
+//! report says so beside the loss. Only what the schema states for sure is checked: `oneOf` and
+//! `anyOf` count as agreeing when one alternative does, `enum` values are not checked (open
+//! enums keep others), and keys a schema does not declare are allowed (as OpenAPI reads an
+//! absent `additionalProperties`).
+
+use serde_json::Value;
+
+use super::document;
+
+/// Deepest schema nesting (through `$ref`s and `allOf`) walked before giving up (agreeing).
+const MAX_DEPTH: usize = 64;
+
+/// The schema an example at `pointer` (a JSON pointer without `#`) illustrates, found from
+/// where the example sits: `<schema>/example`, `<schema>/examples/<i>`,
+/// `<media>/example` or `<media>/examples/<name>/value` (the media type's `schema`), Swagger
+/// 2.0 `<response>/examples/<mime>` (the response's `schema`) and `<parameter>/x-examples/<mime>`.
+pub(crate) fn schema_of<'d>(doc: &'d Value, pointer: &str) -> Option<&'d Value> {
+    let parts: Vec<&str> = pointer.split('/').collect();
+    let n = parts.len();
+    let at = |upto: usize, tail: &str| -> Option<&'d Value> {
+        let base = parts[..upto].join("/");
+        document::resolve(doc, &format!("#{base}{tail}"))
+    };
+    match parts.as_slice() {
+        [.., "content", _, "example"] => at(n - 1, "/schema"),
+        [.., "content", _, "examples", _, "value"] => at(n - 3, "/schema"),
+        [.., "responses", _, "examples", _] => at(n - 2, "/schema"),
+        [.., "x-examples", _] => at(n - 2, "/schema"),
+        [.., "example"] => at(n - 1, ""),
+        [.., "examples", _] => at(n - 2, ""),
+        _ => None,
+    }
+}
+
+/// Where and how `value` breaks `schema`, or `None` when it agrees (as far as checked).
+pub(crate) fn violation(doc: &Value, schema: &Value, value: &Value) -> Option<String> {
+    check(doc, schema, value, "", 0)
+}
+
+fn nullable(schema: &Value) -> bool {
+    schema.get("nullable").and_then(Value::as_bool) == Some(true)
+        || schema.get("x-nullable").and_then(Value::as_bool) == Some(true)
+        || matches!(schema.get("type"), Some(Value::Array(t)) if t.iter().any(|t| t == "null"))
+}
+
+fn check(doc: &Value, schema: &Value, value: &Value, at: &str, depth: usize) -> Option<String> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
+        let target = document::resolve(doc, r)?;
+        return check(doc, target, value, at, depth + 1);
+    }
+    if value.is_null() {
+        return None;
+    }
+    if let Some(Value::Array(all)) = schema.get("allOf") {
+        for member in all {
+            if let Some(v) = check(doc, member, value, at, depth + 1) {
+                return Some(v);
+            }
+        }
+    }
+    for key in ["oneOf", "anyOf"] {
+        if let Some(Value::Array(alternatives)) = schema.get(key)
+            && !alternatives.is_empty()
+            && alternatives
+                .iter()
+                .all(|a| check(doc, a, value, at, depth + 1).is_some())
+        {
+            return Some(format!(
+                "`{}` fits none of its schema's `{key}` alternatives",
+                shown(at)
+            ));
+        }
+    }
+    let ty = match schema.get("type") {
+        Some(Value::String(t)) => Some(t.as_str()),
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).find(|t| *t != "null"),
+        _ => None,
+    };
+    let ty = ty.or_else(|| schema.get("properties").map(|_| "object"));
+    let fits = match (ty, value) {
+        (None, _) => true,
+        (Some("object"), Value::Object(_))
+        | (Some("array"), Value::Array(_))
+        | (Some("string"), Value::String(_))
+        | (Some("boolean"), Value::Bool(_))
+        | (Some("number"), Value::Number(_)) => true,
+        (Some("integer"), Value::Number(n)) => {
+            n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
+        }
+        _ => false,
+    };
+    if !fits && !(nullable(schema) && value.is_null()) {
+        return Some(format!(
+            "`{}` is {}, its schema says `{}`",
+            shown(at),
+            kind(value),
+            ty.unwrap_or("?")
+        ));
+    }
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::Array(required)) = schema.get("required") {
+                for r in required.iter().filter_map(Value::as_str) {
+                    if !map.contains_key(r) {
+                        return Some(format!("`{at}/{r}` is required by its schema and missing"));
+                    }
+                }
+            }
+            let props = schema.get("properties").and_then(Value::as_object);
+            for (k, v) in map {
+                let sub = props
+                    .and_then(|p| p.get(k))
+                    .or_else(|| schema.get("additionalProperties").filter(|a| a.is_object()));
+                if let Some(sub) = sub
+                    && let Some(found) = check(
+                        doc,
+                        sub,
+                        v,
+                        &format!("{at}/{}", document::escape(k)),
+                        depth + 1,
+                    )
+                {
+                    return Some(found);
+                }
+            }
+            None
+        }
+        Value::Array(items) => {
+            let item = schema.get("items")?;
+            items
+                .iter()
+                .enumerate()
+                .find_map(|(i, v)| check(doc, item, v, &format!("{at}/{i}"), depth + 1))
+        }
+        _ => None,
+    }
+}
+
+fn shown(at: &str) -> &str {
+    if at.is_empty() { "/" } else { at }
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::{schema_of, violation};
+
+    #[test]
+    fn missing_required_fields_and_other_types_are_found_and_undeclared_keys_pass() {
+        let doc = json!({"components": {"schemas": {
+            "Contact": {"type": "object", "required": ["email"], "properties": {
+                "email": {"type": "string"}, "age": {"type": "integer"},
+                "tags": {"type": "array", "items": {"type": "string"}}},
+                "example": {"age": 3}},
+        }}});
+        let schema = &doc["components"]["schemas"]["Contact"];
+        assert_eq!(
+            violation(&doc, schema, &json!({"age": 3})).as_deref(),
+            Some("`/email` is required by its schema and missing")
+        );
+        assert_eq!(
+            violation(&doc, schema, &json!({"email": "a", "age": "3"})).as_deref(),
+            Some("`/age` is a string, its schema says `integer`")
+        );
+        assert_eq!(
+            violation(&doc, schema, &json!({"email": "a", "tags": ["x", 1]})).as_deref(),
+            Some("`/tags/1` is a number, its schema says `string`")
+        );
+        assert_eq!(
+            violation(&doc, schema, &json!({"email": "a", "other": 1})),
+            None
+        );
+        assert!(std::ptr::eq(
+            schema_of(&doc, "/components/schemas/Contact/example").unwrap(),
+            schema
+        ));
+    }
+}
