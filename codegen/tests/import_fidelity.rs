@@ -573,3 +573,45 @@ components:
     assert!(lost.reason.contains("/pinned: true is lost"), "{lost:?}");
     assert!(!lost.reason.contains("disagrees"), "{lost:?}");
 }
+
+#[test]
+fn an_error_schema_written_in_place_is_the_operation_s_own_error_body() {
+    // SendGrid's IP pools answer a 404 with an inline `{"error": "<text>"}`, not the
+    // service's `errors[]` component: the text is the message.
+    let doc = r##"
+swagger: "2.0"
+info: { title: T, version: "1" }
+host: api.example.com
+paths:
+  /pools/{name}:
+    delete:
+      operationId: deletePool
+      parameters: [{ name: name, in: path, required: true, type: string }]
+      responses:
+        "204": { description: gone }
+        "404":
+          description: missing
+          schema:
+            type: object
+            properties: { error: { type: string } }
+          examples:
+            application/json: { error: "Unable to locate specified IPs Pool" }
+"##;
+    let imported = import_text(doc);
+    let service = checked(&imported.yaml);
+    let op = service
+        .operations
+        .iter()
+        .find(|o| o.name == "delete_pool")
+        .unwrap();
+    let body = &op.error_bodies[0];
+    assert_eq!(body.statuses, (404, 404));
+    assert_eq!(body.code, None);
+    assert_eq!(body.message.as_deref(), Some("error"));
+    let report = tidings_codegen::import::fidelity_report(doc, &imported, "fidelity.yaml").unwrap();
+    assert_eq!(
+        (report.errors_documented, report.errors_decoded),
+        (1, 1),
+        "{report:?}"
+    );
+}

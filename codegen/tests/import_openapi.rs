@@ -134,9 +134,11 @@ fn openapi_3_0_schemas_map_to_objects_enums_unions_and_maps() {
         }
         other => panic!("{other:?}"),
     }
-    // A type that holds itself by value stays typed there (the emitter boxes the field), and
-    // through a list too.
+    // A type that holds itself by value stays typed there, boxed; through a list it is a
+    // plain `Vec` (no box needed).
     assert_eq!(field(&s, "Item", "inner").ty, Ty::Named("Item".into()));
+    assert!(field(&s, "Item", "inner").boxed);
+    assert!(!field(&s, "Item", "children").boxed);
     assert_eq!(
         field(&s, "Item", "children").ty,
         Ty::List(Box::new(Ty::Named("Item".into())))

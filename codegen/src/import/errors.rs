@@ -48,6 +48,8 @@ struct ErrorAnswer {
     key: String,
     /// The component its JSON schema refers to.
     schema: Option<String>,
+    /// Its JSON schema when written in place (not a `$ref`), with its pointer.
+    inline: Option<(Value, String)>,
     /// Its documented headers that carry error details, as the document spells them.
     headers: Vec<String>,
     /// Its JSON pointer.
@@ -81,14 +83,30 @@ impl Converter<'_> {
                 let Some((r, _)) = document::deref(doc, r, "") else {
                     continue;
                 };
-                let schema = r
+                let media = r
                     .get("content")
                     .and_then(Value::as_object)
-                    .and_then(|c| c.iter().find(|(k, _)| k.contains("json")))
-                    .and_then(|(_, m)| m.get("schema"))
+                    .and_then(|c| c.iter().find(|(k, _)| k.contains("json")));
+                let json_schema = media.and_then(|(_, m)| m.get("schema"));
+                let schema = json_schema
                     .and_then(|s| s.get("$ref"))
                     .and_then(Value::as_str)
                     .and_then(schema::component_of);
+                // An object schema written in place (Swagger 2.0's `{"error": "..."}`).
+                let inline = json_schema
+                    .filter(|s| s.get("$ref").is_none() && s.get("properties").is_some())
+                    .zip(media)
+                    .map(|(s, (mime, _))| {
+                        let response =
+                            format!("{}/responses/{}", op.pointer, document::escape(code));
+                        // Swagger 2.0 keeps the schema on the response itself.
+                        let at = if self.swagger {
+                            format!("{response}/schema")
+                        } else {
+                            format!("{response}/content/{}/schema", document::escape(mime))
+                        };
+                        (s.clone(), at)
+                    });
                 let headers = r
                     .get("headers")
                     .and_then(Value::as_object)
@@ -113,6 +131,7 @@ impl Converter<'_> {
                     op: index,
                     key,
                     schema,
+                    inline,
                     headers,
                     pointer: format!("{}/responses/{}", op.pointer, document::escape(code)),
                 });
@@ -186,11 +205,44 @@ impl Converter<'_> {
                 .schema
                 .as_ref()
                 .filter(|s| Some(*s) != service_schema.as_ref());
-            if own_schema.is_none() && a.headers.is_empty() {
+            if own_schema.is_none() && a.inline.is_none() && a.headers.is_empty() {
                 continue;
             }
             let mut body = Node::map();
-            if let Some(schema) = own_schema {
+            if let Some((schema, at)) = &a.inline {
+                // A schema in place: its own type, named after the operation and status.
+                let hint = format!(
+                    "{}Error{}",
+                    crate::names::pascal(&self.ops[a.op].name),
+                    a.key
+                );
+                let ty = self
+                    .ty(schema, at, &hint, 0)
+                    .ok()
+                    .filter(|ty| matches!(self.types.get(ty), Some(TypeOut::Object { .. })));
+                let Some(ty) = ty else { continue };
+                let ptr = self.pointer(at);
+                let (mut code, mut message) = self.error_paths_of(&ty, &ptr);
+                // `{"error": "text"}` alone: the text is the message (an OAuth error has its
+                // text in `error_description` beside it).
+                if message.is_none() && code.as_deref() == Some("error") {
+                    (code, message) = (None, Some("error".to_owned()));
+                }
+                body.set("type", Node::str(&ty));
+                for (key, path, default) in [
+                    ("code", code, crate::resolved::defaults::ERROR_CODE_PATH),
+                    (
+                        "message",
+                        message,
+                        crate::resolved::defaults::ERROR_MESSAGE_PATH,
+                    ),
+                ] {
+                    let path = path.unwrap_or_else(|| "none".to_owned());
+                    if path != default {
+                        body.set(key, Node::str(path));
+                    }
+                }
+            } else if let Some(schema) = own_schema {
                 if !paths.contains_key(schema) {
                     let found = self
                         .component(schema)

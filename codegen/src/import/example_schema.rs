@@ -40,12 +40,6 @@ pub(crate) fn violation(doc: &Value, schema: &Value, value: &Value) -> Option<St
     check(doc, schema, value, "", 0)
 }
 
-fn nullable(schema: &Value) -> bool {
-    schema.get("nullable").and_then(Value::as_bool) == Some(true)
-        || schema.get("x-nullable").and_then(Value::as_bool) == Some(true)
-        || matches!(schema.get("type"), Some(Value::Array(t)) if t.iter().any(|t| t == "null"))
-}
-
 fn check(doc: &Value, schema: &Value, value: &Value, at: &str, depth: usize) -> Option<String> {
     if depth > MAX_DEPTH {
         return None;
@@ -54,6 +48,8 @@ fn check(doc: &Value, schema: &Value, value: &Value, at: &str, depth: usize) -> 
         let target = document::resolve(doc, r)?;
         return check(doc, target, value, at, depth + 1);
     }
+    // `null` is what an optional or nullable value may be; the imported types read it as
+    // absent.
     if value.is_null() {
         return None;
     }
@@ -95,7 +91,7 @@ fn check(doc: &Value, schema: &Value, value: &Value, at: &str, depth: usize) -> 
         }
         _ => false,
     };
-    if !fits && !(nullable(schema) && value.is_null()) {
+    if !fits {
         return Some(format!(
             "`{}` is {}, its schema says `{}`",
             shown(at),
