@@ -317,7 +317,7 @@ impl Generator {
             "built from the specs; the committed copy in {} is out of date ({}): run `{}` and commit it (builds without the `codegen` feature use that copy)",
             dir.display(),
             stale.join(", "),
-            crate::refresh::REFRESH_COMMAND
+            tidings_build::REFRESH_COMMAND
         )]
     }
 }

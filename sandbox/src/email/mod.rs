@@ -49,7 +49,7 @@ use tidings::email::{
     UpdateTemplateRequest, UpdateWebhookRequest, WebhookEndpoint, WebhookEndpointStatus,
 };
 
-use crate::inbox::Durable;
+use crate::inbox::{Durable, bare_address};
 use crate::server::email_server::{self, EmailServer};
 use crate::server::{
     Background, Delivery, Gateway, PageRequest, RateLimit, RequestContext, ServerError,
@@ -398,15 +398,6 @@ impl Store {
         self.suppressions
             .iter()
             .find(|s| s.email.eq_ignore_ascii_case(&address))
-    }
-}
-
-/// `Ada <ada@example.com>` → `ada@example.com`.
-pub(crate) fn bare_address(address: &str) -> String {
-    let address = address.trim();
-    match (address.rfind('<'), address.rfind('>')) {
-        (Some(start), Some(end)) if start < end => address[start + 1..end].trim().to_owned(),
-        _ => address.to_owned(),
     }
 }
 
