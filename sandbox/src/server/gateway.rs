@@ -1,9 +1,10 @@
 //! The [`Gateway`] every request of a generated server passes
-//! ([`Incoming::accept`](super::Incoming::accept)): auth by the spec's schemes, the spec's rate limit (429 with `Retry-After` and `X-RateLimit-*`),
-//! idempotency keys (a replay answers the same, another body under the same key is a 409), then
-//! decoding and validation of path, query and body, and finally the encoded answer. Bodies are
-//! read within [`HttpLimits`](super::HttpLimits), their JSON shape is bounded before it is
-//! parsed, and the idempotency store keeps a hash of each body, not the body.
+//! ([`Incoming::accept`](super::Incoming::accept)): auth by the spec's schemes, the spec's rate
+//! limit (429 with `Retry-After` and `X-RateLimit-*`), idempotency keys (a replay answers the
+//! same, another body under the same key is a 409), then decoding and validation of path, query
+//! and body, and finally the encoded answer. Bodies are read within
+//! [`HttpLimits`](super::HttpLimits), their JSON shape is bounded before it is parsed, and the
+//! idempotency store keeps a hash of each body, not the body.
 
 use std::fmt;
 use std::sync::{Arc, Mutex};
