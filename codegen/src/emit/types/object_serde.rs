@@ -1,0 +1,205 @@
+//! An object's serde impls, written by hand so unknown fields, required fields and the spec's
+//! wire formats behave as the spec says.
+
+use super::*;
+
+/// An object's `Serialize` and `Deserialize`, written out instead of derived: serialising is a
+/// `serialize_struct` call per field (absent optional fields left out), and decoding is a field
+/// table the runtime walks (`rt::object`), so each type costs a few lines to compile, not the
+/// derive's field enum and visitors. Each is behind the `server` feature when the client does
+/// not need it.
+pub(super) fn object_serde(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
+    let name = format_ident!("{}", t.name);
+    let label = &t.name;
+    let (ser_gate, de_gate) = (server_gate(t.flow.sent), server_gate(t.flow.received));
+    // The number of fields written: the required ones, plus each optional one that is set.
+    let required = fields.iter().filter(|f| f.required).count();
+    let mut len: Vec<TokenStream> = Vec::new();
+    if required > 0 {
+        let n = usize_lit(required as u64);
+        len.push(quote!(#n));
+    }
+    len.extend(fields.iter().filter(|f| !f.required).map(|f| {
+        let id = ident(&f.rust);
+        quote!(usize::from(self.#id.is_some()))
+    }));
+    let writes = fields.iter().map(|f| {
+        let (id, wire) = (ident(&f.rust), &f.wire);
+        let module = wire_module(f.format);
+        if f.required {
+            let value = match &module {
+                Some(m) => quote!(&#m::AsWire(&self.#id)),
+                None => quote!(&self.#id),
+            };
+            quote!(s.serialize_field(#wire, #value)?;)
+        } else {
+            let value = match &module {
+                Some(m) => quote!(&#m::AsWire(value)),
+                None => quote!(value),
+            };
+            quote!(if let Some(value) = &self.#id { s.serialize_field(#wire, #value)?; })
+        }
+    });
+    let ser_body = if t.additional.is_some() {
+        // Dynamic keys: a map, the fields first, then the other keys (none named like a field).
+        let id = ident(ADDITIONAL_FIELD);
+        let wires: Vec<&str> = fields.iter().map(|f| f.wire.as_str()).collect();
+        let map_writes = fields.iter().map(|f| {
+            let (fid, wire) = (ident(&f.rust), &f.wire);
+            let module = wire_module(f.format);
+            if f.required {
+                let value = match &module {
+                    Some(m) => quote!(&#m::AsWire(&self.#fid)),
+                    None => quote!(&self.#fid),
+                };
+                quote!(s.serialize_entry(#wire, #value)?;)
+            } else {
+                let value = match &module {
+                    Some(m) => quote!(&#m::AsWire(value)),
+                    None => quote!(value),
+                };
+                quote!(if let Some(value) = &self.#fid { s.serialize_entry(#wire, #value)?; })
+            }
+        });
+        let mut map_len = len.clone();
+        map_len.push(quote!(self.#id.len()));
+        quote! {
+            use ::serde::ser::SerializeMap as _;
+            const FIELDS: &[&str] = &[#(#wires),*];
+            let mut s = serializer.serialize_map(Some(#(#map_len)+*))?;
+            #(#map_writes)*
+            for (key, value) in &self.#id {
+                if FIELDS.contains(&key.as_str()) {
+                    return Err(::serde::ser::Error::custom(format_args!(
+                        "`additional` of {} holds `{key}`, which is a field", #label
+                    )));
+                }
+                s.serialize_entry(key, value)?;
+            }
+            s.end()
+        }
+    } else if fields.is_empty() {
+        quote!(::serde::ser::SerializeStruct::end(serializer.serialize_struct(#label, 0)?))
+    } else {
+        quote! {
+            use ::serde::ser::SerializeStruct as _;
+            let mut s = serializer.serialize_struct(#label, #(#len)+*)?;
+            #(#writes)*
+            s.end()
+        }
+    };
+
+    let wires: Vec<&str> = fields.iter().map(|f| f.wire.as_str()).collect();
+    let slots = fields.iter().map(|f| {
+        let ty = rust_type(&f.ty);
+        if f.required {
+            quote!(Option<#ty>,)
+        } else {
+            quote!(Option<Option<#ty>>,)
+        }
+    });
+    let mut slots: Vec<TokenStream> = slots.collect();
+    let mut nones: Vec<TokenStream> = fields.iter().map(|_| quote!(None,)).collect();
+    let mut other_fn = TokenStream::new();
+    let mut other_init = TokenStream::new();
+    if let Some(ty) = &t.additional {
+        let ty = rust_type(ty);
+        let slot = syn::Index::from(fields.len());
+        let id = ident(ADDITIONAL_FIELD);
+        slots.push(quote!(::std::collections::BTreeMap<String, #ty>,));
+        nones.push(quote!(::std::collections::BTreeMap::new(),));
+        other_fn = quote! {
+            const KEEPS_OTHER_KEYS: bool = true;
+            fn other<'de, A: ::serde::de::MapAccess<'de>>(p: &mut Self::Partial, key: String, map: &mut A) -> Result<(), A::Error> {
+                rt::object::other_value(&mut p.#slot, key, map)
+            }
+        };
+        other_init = quote!(#id: p.#slot,);
+    }
+    let reads: Vec<TokenStream> = fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let (slot, wire) = (syn::Index::from(i), &f.wire);
+            match (wire_module(f.format), f.required) {
+                (None, _) => quote!(rt::object::value(&mut p.#slot, map, #wire)),
+                (Some(m), true) => {
+                    quote!(rt::object::value_as::<#m::Wire, _, _>(&mut p.#slot, map, #wire))
+                }
+                (Some(m), false) => {
+                    quote!(rt::object::value_as::<Option<#m::Wire>, _, _>(&mut p.#slot, map, #wire))
+                }
+            }
+        })
+        .collect();
+    let field_fn = match reads.as_slice() {
+        [] => quote! {
+            fn field<'de, A: ::serde::de::MapAccess<'de>>(_: &mut Self::Partial, _: usize, _: &mut A) -> Result<(), A::Error> {
+                Ok(())
+            }
+        },
+        [read] => quote! {
+            fn field<'de, A: ::serde::de::MapAccess<'de>>(p: &mut Self::Partial, _: usize, map: &mut A) -> Result<(), A::Error> {
+                #read
+            }
+        },
+        [init @ .., last] => {
+            let arms = init.iter().enumerate().map(|(i, read)| {
+                let i = usize_lit(i as u64);
+                quote!(#i => #read,)
+            });
+            quote! {
+                fn field<'de, A: ::serde::de::MapAccess<'de>>(p: &mut Self::Partial, index: usize, map: &mut A) -> Result<(), A::Error> {
+                    match index {
+                        #(#arms)*
+                        _ => #last,
+                    }
+                }
+            }
+        }
+    };
+    let inits = fields.iter().enumerate().map(|(i, f)| {
+        let (id, slot, wire) = (ident(&f.rust), syn::Index::from(i), &f.wire);
+        if f.required {
+            quote!(#id: rt::object::required(p.#slot, #wire)?,)
+        } else {
+            quote!(#id: p.#slot.flatten(),)
+        }
+    });
+    let partial = if fields.is_empty() && t.additional.is_none() {
+        quote!(_: ())
+    } else {
+        quote!(p: Self::Partial)
+    };
+    quote! {
+        #ser_gate
+        impl ::serde::Serialize for #name {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                #ser_body
+            }
+        }
+
+        #de_gate
+        #[doc(hidden)]
+        impl rt::object::Decode for #name {
+            const NAME: &'static str = #label;
+            const FIELDS: &'static [&'static str] = &[#(#wires),*];
+            type Partial = (#(#slots)*);
+            fn start() -> Self::Partial {
+                (#(#nones)*)
+            }
+            #field_fn
+            fn finish<E: ::serde::de::Error>(#partial) -> Result<Self, E> {
+                Ok(Self { #(#inits)* #other_init })
+            }
+            #other_fn
+        }
+
+        #de_gate
+        impl<'de> ::serde::Deserialize<'de> for #name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                rt::object::deserialize(deserializer)
+            }
+        }
+    }
+}
