@@ -6,22 +6,8 @@ use std::fmt::Write as _;
 
 use crate::load::Loaded;
 use crate::model::{Provenance, Source};
+pub use crate::resolved::GapItem;
 use crate::resolved::Service;
-
-/// One reported item.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GapItem {
-    /// Dotted path in the spec (`operations.send_email`).
-    pub path: String,
-    /// Line and column.
-    pub position: (usize, usize),
-    /// Its provenance.
-    pub source: Source,
-    /// Its note.
-    pub note: Option<String>,
-    /// A seed conflict, if any.
-    pub conflict: Option<String>,
-}
 
 /// Every item of a spec file with its provenance, in file order (`check` calls this once per
 /// file and keeps the result in [`crate::check::Service::gaps`]). Nested items (fields, values,

@@ -24,6 +24,7 @@
 //! and only when the old one failed before the message content went out, so the relay cannot
 //! have accepted it.
 
+mod failure;
 mod pool;
 mod tls;
 
@@ -496,16 +497,16 @@ impl SmtpRelay {
                         idempotency_key: idempotency_key.to_owned(),
                     });
                 }
-                Err(pool::Failure::NoStartTls) => {
+                Err(failure::Failure::NoStartTls) => {
                     return Err(Error::config(format!(
                         "the SMTP relay at {}:{} does not offer STARTTLS; use SmtpTls::Implicit if it speaks TLS from the first byte",
                         self.host, self.port
                     )));
                 }
-                Err(pool::Failure::Unsupported(reason)) => {
+                Err(failure::Failure::Unsupported(reason)) => {
                     return Err(Error::invalid_request("message", reason));
                 }
-                Err(pool::Failure::Connect(err)) => {
+                Err(failure::Failure::Connect(err)) => {
                     if err.kind() == std::io::ErrorKind::TimedOut {
                         return Err(Error::Timeout {
                             kind: TimeoutKind::Attempt,
@@ -522,12 +523,12 @@ impl SmtpRelay {
                         source: None,
                     });
                 }
-                Err(pool::Failure::Tls(err)) => {
+                Err(failure::Failure::Tls(err)) => {
                     return Err(Error::config(format!(
                         "TLS with the SMTP relay failed (check the host, port, TLS mode and trusted certificates): {err}"
                     )));
                 }
-                Err(pool::Failure::Smtp(err)) => {
+                Err(failure::Failure::Smtp(err)) => {
                     let error = map_error(&err, self.timeout);
                     let transient = error.smtp_reply().is_some_and(SmtpReply::is_transient);
                     attempt += 1;

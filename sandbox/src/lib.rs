@@ -24,6 +24,7 @@ pub mod email;
 pub mod inbox;
 pub mod messaging;
 pub mod realtime;
+mod records;
 #[cfg(feature = "serve-spec")]
 pub mod served;
 pub mod server;
@@ -138,10 +139,10 @@ impl Sandbox {
         let ui = match config.inbox.ui {
             Some(addr) => {
                 let services = inbox::web::Services {
-                    realtime: Some(realtime.view()),
+                    realtime: Some(std::sync::Arc::new(realtime.view())),
                     realtime_client: realtime.client().ok(),
                     email_client: email.client().ok(),
-                    inbound: Some(messaging.inbound_handle()),
+                    inbound: Some(std::sync::Arc::new(messaging.inbound_handle())),
                     info: serde_json::json!({
                         "email": email.base_url(),
                         "smtp": email.smtp_addr().map(|a| a.to_string()),

@@ -316,14 +316,8 @@ struct MessagingService {
 #[derive(Clone)]
 pub(crate) struct InboundHandle(MessagingService);
 
-impl InboundHandle {
-    pub(crate) fn receive(
-        &self,
-        channel: Channel,
-        from: String,
-        to: String,
-        text: String,
-    ) -> String {
+impl crate::inbox::web::Inbound for InboundHandle {
+    fn receive(&self, channel: Channel, from: String, to: String, text: String) -> String {
         self.0.receive(channel, from, to, text)
     }
 }

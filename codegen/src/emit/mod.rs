@@ -373,6 +373,23 @@ pub(crate) fn opt_str(value: Option<&str>) -> TokenStream {
     }
 }
 
+/// The Rust type of a field's value: its type, boxed when the field closes a cycle of types
+/// held by value.
+pub(crate) fn field_type(f: &crate::resolved::FieldInfo) -> TokenStream {
+    let ty = rust_type(&f.ty);
+    if f.boxed { quote!(Box<#ty>) } else { ty }
+}
+
+/// The runtime module converting a date-time's wire form, for formats that are not RFC 3339.
+pub(crate) fn wire_module(format: Option<crate::model::Format>) -> Option<TokenStream> {
+    match format? {
+        crate::model::Format::Rfc2822 => Some(quote!(rt::dates::rfc2822)),
+        crate::model::Format::Unix => Some(quote!(rt::dates::unix)),
+        crate::model::Format::UnixMs => Some(quote!(rt::dates::unix_ms)),
+        _ => None,
+    }
+}
+
 /// The Rust type of a type expression, named types as they are in scope.
 pub(crate) fn rust_type(ty: &Ty) -> TokenStream {
     rust_type_with(ty, &|name| {

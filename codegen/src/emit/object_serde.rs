@@ -3,8 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::types::{field_type, wire_module};
-use super::{server_gate, usize_lit};
+use super::{field_type, server_gate, usize_lit, wire_module};
 use crate::names::ident;
 use crate::resolved::{ADDITIONAL_FIELD, FieldInfo, TypeInfo};
 

@@ -5,7 +5,9 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{docs, item_docs, member_docs, rust_type, serde_derives, server_gate, usize_lit};
+use super::{
+    docs, field_type, item_docs, member_docs, rust_type, serde_derives, server_gate, usize_lit,
+};
 use std::collections::BTreeSet;
 
 use crate::model::{Format, Source};
@@ -117,13 +119,6 @@ fn field_doc(f: &FieldInfo, parent: Source) -> TokenStream {
         doc_text.push_str(note);
     }
     member_docs(Some(&doc_text), f.source, parent)
-}
-
-/// The Rust type of a field's value: its type, boxed when the field closes a cycle of types
-/// held by value.
-pub(super) fn field_type(f: &FieldInfo) -> TokenStream {
-    let ty = rust_type(&f.ty);
-    if f.boxed { quote!(Box<#ty>) } else { ty }
 }
 
 fn field(f: &FieldInfo, parent: Source) -> TokenStream {
@@ -361,16 +356,6 @@ fn union(t: &TypeInfo, tag: &str, content: Option<&str>, variants: &[VariantInfo
                 })
             }
         }
-    }
-}
-
-/// The runtime module converting a date-time's wire form, for formats that are not RFC 3339.
-pub(super) fn wire_module(format: Option<Format>) -> Option<TokenStream> {
-    match format? {
-        Format::Rfc2822 => Some(quote!(rt::dates::rfc2822)),
-        Format::Unix => Some(quote!(rt::dates::unix)),
-        Format::UnixMs => Some(quote!(rt::dates::unix_ms)),
-        _ => None,
     }
 }
 

@@ -26,7 +26,6 @@ pub use types::{
 pub use webhooks::{SelectInfo, SignatureInfo, SignedOverInfo, WebhookTypeInfo};
 pub use websocket::{Heartbeat, MessageInfo, ReconnectBackoff, WebSocketInfo};
 
-use crate::gaps::GapItem;
 use crate::model::{
     ErrorCode, Idempotency, Pagination, RateLimitHeaders, ServiceInfo, SigningKind, Source,
     WebhookSignature,
@@ -293,4 +292,20 @@ pub struct WebhookInfo {
     pub doc: Option<String>,
     /// Where it comes from: its own provenance, else that of the `events` section.
     pub origin: Origin,
+}
+
+/// One item of the gaps report ([`crate::gaps`]): something a spec assumes or does not show,
+/// or a seed conflict.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GapItem {
+    /// Dotted path in the spec (`operations.send_email`).
+    pub path: String,
+    /// Line and column.
+    pub position: (usize, usize),
+    /// Its provenance.
+    pub source: Source,
+    /// Its note.
+    pub note: Option<String>,
+    /// A seed conflict, if any.
+    pub conflict: Option<String>,
 }

@@ -18,6 +18,7 @@ use lettre::transport::smtp::response::Response;
 use tokio::sync::Semaphore;
 
 use super::SmtpTls;
+use super::failure::Failure;
 
 /// How long a parked connection gets to say `QUIT` before it is dropped anyway.
 const QUIT_GRACE: Duration = Duration::from_secs(2);
@@ -35,26 +36,6 @@ pub(super) struct Connector {
     pub(super) implicit: Option<Arc<rustls::ClientConfig>>,
     pub(super) credentials: Credentials,
     pub(super) timeout: Duration,
-}
-
-/// Why a message did not go through.
-pub(super) enum Failure {
-    /// lettre's error, from connecting, TLS, AUTH or the transaction.
-    Smtp(lettre::transport::smtp::Error),
-    /// STARTTLS is required and the relay does not offer it.
-    NoStartTls,
-    /// The message needs an extension the relay does not offer (nothing was sent).
-    Unsupported(&'static str),
-    /// The TCP connection could not be made.
-    Connect(std::io::Error),
-    /// The TLS handshake of an implicit-TLS connection failed (a certificate not trusted, say).
-    Tls(std::io::Error),
-}
-
-impl From<lettre::transport::smtp::Error> for Failure {
-    fn from(err: lettre::transport::smtp::Error) -> Self {
-        Failure::Smtp(err)
-    }
 }
 
 impl Connector {

@@ -19,7 +19,7 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 use tokio_rustls::client::TlsStream;
 
-use super::pool::Failure;
+use super::failure::Failure;
 
 /// Connects to `host:port` with Nagle off and does the TLS handshake, within `timeout`: a
 /// failure to connect (or the time running out) is [`Failure::Connect`], a failed handshake

@@ -2,31 +2,8 @@
 //! email rendered as the MIME message the sandbox would deliver.
 
 use mail_parser::{MessageParser, MimeHeaders};
-use serde::{Deserialize, Serialize};
 
-/// One header line.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Header {
-    /// The name as written.
-    pub name: String,
-    /// The value, unfolded.
-    pub value: String,
-}
-
-/// An attachment found in a raw email.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AttachmentInfo {
-    /// Its position among the email's attachments (the download URL's index).
-    pub index: usize,
-    /// The file name (`attachment-N` when it has none).
-    pub filename: String,
-    /// Its MIME type.
-    pub content_type: String,
-    /// Decoded size in bytes.
-    pub size: usize,
-    /// Its `Content-ID`, for inline images.
-    pub content_id: Option<String>,
-}
+use crate::records::{AttachmentInfo, Header};
 
 /// The top-level headers of `raw`, in order (an unparsable message has none).
 pub(crate) fn headers(raw: &[u8]) -> Vec<Header> {
@@ -225,7 +202,7 @@ fn mime_address(address: &str) -> String {
     if usable(address) {
         return address.to_owned();
     }
-    let bare = crate::email::bare_address(address);
+    let bare = bare_address(address);
     if usable(&bare) {
         return bare;
     }
@@ -253,6 +230,15 @@ fn mime_address(address: &str) -> String {
     .into_iter()
     .find(|a| usable(a))
     .unwrap_or_else(|| "unrepresentable@invalid.example".to_owned())
+}
+
+/// `Ada <ada@example.com>` → `ada@example.com`.
+pub(crate) fn bare_address(address: &str) -> String {
+    let address = address.trim();
+    match (address.rfind('<'), address.rfind('>')) {
+        (Some(start), Some(end)) if start < end => address[start + 1..end].trim().to_owned(),
+        _ => address.to_owned(),
+    }
 }
 
 #[cfg(test)]

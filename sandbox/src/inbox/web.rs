@@ -5,6 +5,7 @@
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
@@ -42,12 +43,36 @@ const FRAME_CSP_REMOTE: &str = "default-src 'none'; img-src data: http: https:; 
 /// What the inbox UI can reach besides the records: the services' own views and clients.
 #[derive(Clone, Default)]
 pub(crate) struct Services {
-    pub(crate) realtime: Option<crate::realtime::RealtimeView>,
+    pub(crate) realtime: Option<Arc<dyn RealtimeApp>>,
     pub(crate) realtime_client: Option<tidings::realtime::RealtimeClient>,
     pub(crate) email_client: Option<tidings::email::EmailClient>,
-    pub(crate) inbound: Option<crate::messaging::InboundHandle>,
+    pub(crate) inbound: Option<Arc<dyn Inbound>>,
     /// Shown on the overview: service URLs (no secrets).
     pub(crate) info: Value,
+}
+
+/// A realtime app's live state as the UI shows it (the realtime service's view implements it, so
+/// the inbox does not depend on the realtime service).
+pub(crate) trait RealtimeApp: Send + Sync + 'static {
+    /// The app id.
+    fn app_id(&self) -> &str;
+    /// The app key.
+    fn key(&self) -> &str;
+    /// Occupied channels: name, subscriptions, users, presence member ids.
+    fn channels(&self) -> Vec<(String, usize, usize, Vec<String>)>;
+}
+
+/// Where the UI's inbound form delivers a user's message (the messaging service implements it).
+pub(crate) trait Inbound: Send + Sync + 'static {
+    /// Receives the message as the messaging service would from the channel; returns its
+    /// `message_uuid`.
+    fn receive(
+        &self,
+        channel: tidings::messaging::Channel,
+        from: String,
+        to: String,
+        text: String,
+    ) -> String;
 }
 
 #[derive(Clone)]

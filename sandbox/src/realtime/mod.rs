@@ -519,17 +519,16 @@ impl RealtimeSandbox {
 #[derive(Clone)]
 pub(crate) struct RealtimeView(Arc<Hub>);
 
-impl RealtimeView {
-    pub(crate) fn app_id(&self) -> &str {
+impl crate::inbox::web::RealtimeApp for RealtimeView {
+    fn app_id(&self) -> &str {
         &self.0.config.app_id
     }
 
-    pub(crate) fn key(&self) -> &str {
+    fn key(&self) -> &str {
         &self.0.config.key
     }
 
-    /// Occupied channels: name, subscriptions, users, presence member ids.
-    pub(crate) fn channels(&self) -> Vec<(String, usize, usize, Vec<String>)> {
+    fn channels(&self) -> Vec<(String, usize, usize, Vec<String>)> {
         self.0
             .occupied()
             .into_iter()

@@ -5,12 +5,16 @@
 //! [`paginate`], [`WebhookSender`] and [`Background`]. Every operation a sandbox does not
 //! implement by hand is served by the spec-driven [`resources`] store.
 
+mod auth;
 mod background;
 mod bodies;
 mod config;
 mod error;
 mod gateway;
+mod idempotency;
+mod incoming;
 pub(crate) mod limits;
+mod media;
 mod page;
 pub(crate) mod per_address;
 pub mod resources;
@@ -18,14 +22,15 @@ mod serve;
 mod time;
 pub(crate) mod webhooks;
 
+pub use auth::OAUTH2_TOKEN_CREDENTIAL;
 pub use background::Background;
 pub(crate) use config::service_config_setters;
 pub use error::ServerError;
 pub use gateway::{
     DEFAULT_IDEMPOTENCY_RETENTION, DEFAULT_MAX_BODY_BYTES, FAULT_HEADER, FAULT_TIMEOUT, Gateway,
-    Incoming, RateLimit, RequestContext, new_request_id,
+    RateLimit, TokenCheck,
 };
-pub use gateway::{OAUTH2_TOKEN_CREDENTIAL, TokenCheck};
+pub use incoming::{Incoming, RequestContext, new_request_id};
 pub(crate) use limits::{BodyError, read_body};
 pub use limits::{
     DEFAULT_BODY_READ_TIMEOUT, DEFAULT_HEADER_READ_TIMEOUT, DEFAULT_IDEMPOTENCY_MAX_BYTES,

@@ -119,7 +119,7 @@ impl ReceivedMail {
         let named = |headers: &[String], recipient: &str| {
             headers
                 .iter()
-                .find(|h| crate::email::bare_address(h).eq_ignore_ascii_case(recipient))
+                .find(|h| crate::inbox::bare_address(h).eq_ignore_ascii_case(recipient))
                 .cloned()
         };
         let (mut to, mut cc, mut bcc) = (Vec::new(), Vec::new(), Vec::new());

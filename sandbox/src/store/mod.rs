@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use crate::inbox::{CapturedEmail, CapturedMessage, RealtimeRecord, WebhookRecord};
+use crate::records::{CapturedEmail, CapturedMessage, RealtimeRecord, WebhookRecord};
 
 /// The database file's name inside the data directory.
 pub const FILE_NAME: &str = "tidings-sandbox.sqlite3";

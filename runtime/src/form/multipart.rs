@@ -1,0 +1,313 @@
+//! Multipart bodies: written from a serde type (a part per field, a file part per
+//! [`FilePart`]) and read back, bounded in bytes, depth and fields.
+
+use super::decode::{Lenient, insert, split_name};
+use super::*;
+
+/// A multipart body built from a serialisable body: its bytes and its `Content-Type` (with the
+/// boundary). Each scalar field is a text part; arrays repeat the part, nested fields are named
+/// as the style says. A field serialised by [`FilePart`] is a file part.
+///
+/// # Errors
+///
+/// As [`pairs`], and [`Error::InvalidRequest`] when the body would exceed
+/// [`MAX_MULTIPART_BYTES`].
+pub fn multipart<B: Serialize + ?Sized>(
+    body: &B,
+    style: FormStyle,
+) -> Result<(Vec<u8>, String), Error> {
+    let Node::Object(fields) = node_of(body)? else {
+        return Err(Error::invalid_request(
+            "body",
+            "a multipart body must be an object of fields",
+        ));
+    };
+    let mut files = Vec::new();
+    let mut texts = Vec::new();
+    for (name, value) in fields {
+        match FilePart::from_node(&value) {
+            Some(file) => files.push((name, file)),
+            None => texts.push((name, value)),
+        }
+    }
+    let pairs = fields_to_pairs(&texts, style)?;
+    let boundary = format!("tidings-{}", hex::encode(crate::random::bytes::<12>()));
+    let mut out = Vec::new();
+    let push = |out: &mut Vec<u8>, head: String, data: &[u8]| -> Result<(), Error> {
+        if out.len() + head.len() + data.len() + boundary.len() + 8 > MAX_MULTIPART_BYTES {
+            return Err(Error::invalid_request(
+                "body",
+                format!("a multipart body may be at most {MAX_MULTIPART_BYTES} bytes"),
+            ));
+        }
+        out.extend_from_slice(head.as_bytes());
+        out.extend_from_slice(data);
+        out.extend_from_slice(b"\r\n");
+        Ok(())
+    };
+    for (name, text) in &pairs {
+        let head = format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"{}\"\r\n\r\n",
+            quoted(name)
+        );
+        push(&mut out, head, text.as_bytes())?;
+    }
+    for (name, file) in &files {
+        let head = format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"{}\"; filename=\"{}\"\r\nContent-Type: {}\r\n\r\n",
+            quoted(name),
+            quoted(&file.filename),
+            file.content_type.replace(['\r', '\n'], "")
+        );
+        push(&mut out, head, &file.data)?;
+    }
+    out.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+    Ok((out, format!("multipart/form-data; boundary={boundary}")))
+}
+
+/// Reads a multipart body (what [`multipart`] wrote) back into `T`: text parts as form fields
+/// (named in `style`), file parts as [`FilePart`]s.
+///
+/// # Errors
+///
+/// [`Error::Decode`] when the content type has no boundary, a part is malformed, there are more
+/// than [`MAX_FIELDS`] parts, or the fields do not fit `T`.
+pub fn decode_multipart<T: DeserializeOwned>(
+    body: &[u8],
+    content_type: &str,
+    style: FormStyle,
+) -> Result<T, Error> {
+    let value = decode_multipart_value(body, content_type, style)?;
+    T::deserialize(Lenient {
+        value,
+        comma: style.arrays == ArrayStyle::Comma,
+    })
+    .map_err(|e| Error::decode(format!("multipart body: {e}"), b""))
+}
+
+/// The JSON form of a multipart body; see [`decode_multipart`].
+///
+/// # Errors
+///
+/// As [`decode_multipart`], except fitting a type.
+pub fn decode_multipart_value(
+    body: &[u8],
+    content_type: &str,
+    style: FormStyle,
+) -> Result<Value, Error> {
+    let bad = |m: &str| Error::decode(format!("multipart body: {m}"), b"");
+    let boundary = content_type
+        .split(';')
+        .filter_map(|p| p.trim().split_once('='))
+        .find(|(k, _)| k.trim().eq_ignore_ascii_case("boundary"))
+        .map(|(_, v)| v.trim().trim_matches('"'))
+        .filter(|b| !b.is_empty() && b.len() <= 200)
+        .ok_or_else(|| bad("no boundary in the content type"))?;
+    let delimiter = format!("--{boundary}");
+    let mut root = Value::Object(Map::new());
+    let mut rest = body;
+    // Up to the first delimiter: a preamble, ignored.
+    let start = find(rest, delimiter.as_bytes()).ok_or_else(|| bad("no first boundary"))?;
+    rest = &rest[start + delimiter.len()..];
+    for count in 0.. {
+        if rest.starts_with(b"--") {
+            return Ok(root);
+        }
+        if count >= MAX_FIELDS {
+            return Err(bad(&format!("more than {MAX_FIELDS} parts")));
+        }
+        rest = rest
+            .strip_prefix(b"\r\n")
+            .ok_or_else(|| bad("a boundary is not followed by a line break"))?;
+        let head_end =
+            find(rest, b"\r\n\r\n").ok_or_else(|| bad("a part has no end of headers"))?;
+        let head =
+            std::str::from_utf8(&rest[..head_end]).map_err(|_| bad("part headers are not text"))?;
+        rest = &rest[head_end + 4..];
+        let end = find(rest, format!("\r\n{delimiter}").as_bytes())
+            .ok_or_else(|| bad("a part has no closing boundary"))?;
+        let data = &rest[..end];
+        rest = &rest[end + 2 + delimiter.len()..];
+        let mut name = None;
+        let mut filename = None;
+        let mut part_type = None;
+        for line in head.split("\r\n") {
+            let Some((key, value)) = line.split_once(':') else {
+                continue;
+            };
+            if key.trim().eq_ignore_ascii_case("content-disposition") {
+                for param in value.split(';').skip(1) {
+                    if let Some((k, v)) = param.trim().split_once('=') {
+                        let v = v.trim().trim_matches('"').to_owned();
+                        match k.trim() {
+                            "name" => name = Some(v),
+                            "filename" => filename = Some(v),
+                            _ => {}
+                        }
+                    }
+                }
+            } else if key.trim().eq_ignore_ascii_case("content-type") {
+                part_type = Some(value.trim().to_owned());
+            }
+        }
+        let name = name.ok_or_else(|| bad("a part has no name"))?;
+        let value = match filename {
+            Some(filename) => serde_json::to_value(FilePart {
+                filename,
+                content_type: part_type.unwrap_or_else(|| "application/octet-stream".into()),
+                data: data.to_vec(),
+            })
+            .map_err(|e| bad(&e.to_string()))?,
+            None => Value::String(
+                String::from_utf8(data.to_vec()).map_err(|_| bad("a text part is not UTF-8"))?,
+            ),
+        };
+        let path = split_name(&name, style.nested);
+        if path.len() > MAX_DEPTH + 1 {
+            return Err(bad(&format!("part `{name}` is nested too deep")));
+        }
+        insert(&mut root, &path, value).map_err(|m| bad(&format!("part `{name}`: {m}")))?;
+    }
+    Ok(root)
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+/// A name inside a quoted header parameter: quotes and line breaks escaped.
+fn quoted(name: &str) -> String {
+    name.replace('\\', "\\\\")
+        .replace('"', "%22")
+        .replace(['\r', '\n'], " ")
+}
+
+/// A file in a multipart body: a field of type `bytes` in a spec.
+///
+/// It serialises (as JSON) to `{"$file": {"filename", "content_type", "data"}}` with the data in
+/// base64, which [`multipart`] turns into a file part; it reads that form back.
+#[derive(Clone, PartialEq, Eq, Default)]
+pub struct FilePart {
+    /// The file name sent in `Content-Disposition`.
+    pub filename: String,
+    /// Its media type, e.g. `image/png`.
+    pub content_type: String,
+    /// Its content.
+    pub data: Vec<u8>,
+}
+
+impl std::fmt::Debug for FilePart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FilePart")
+            .field("filename", &self.filename)
+            .field("content_type", &self.content_type)
+            .field("len", &self.data.len())
+            .finish()
+    }
+}
+
+impl FilePart {
+    /// A file part named `filename` of media type `content_type`.
+    pub fn new(
+        filename: impl Into<String>,
+        content_type: impl Into<String>,
+        data: impl Into<Vec<u8>>,
+    ) -> Self {
+        FilePart {
+            filename: filename.into(),
+            content_type: content_type.into(),
+            data: data.into(),
+        }
+    }
+
+    fn from_node(value: &Node) -> Option<FilePart> {
+        let Node::Object(fields) = value else {
+            return None;
+        };
+        let [(marker, Node::Object(inner))] = fields.as_slice() else {
+            return None;
+        };
+        let text = |key: &str| {
+            inner.iter().find_map(|(k, v)| match v {
+                Node::String(s) if k == key => Some(s.as_str()),
+                _ => None,
+            })
+        };
+        use base64::Engine as _;
+        let data = base64::engine::general_purpose::STANDARD
+            .decode(text("data")?)
+            .ok()?;
+        (marker == "$file").then(|| FilePart {
+            filename: text("filename").unwrap_or_default().to_owned(),
+            content_type: text("content_type")
+                .unwrap_or("application/octet-stream")
+                .to_owned(),
+            data,
+        })
+    }
+}
+
+mod base64_bytes {
+    use base64::Engine as _;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(data: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&base64::engine::general_purpose::STANDARD.encode(data))
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        let text = String::deserialize(d)?;
+        base64::engine::general_purpose::STANDARD
+            .decode(text)
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+/// Wrapped as `{"$file": ...}` so the multipart encoder can tell it from an object field.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Marked<F> {
+    #[serde(rename = "$file")]
+    file: F,
+}
+
+#[derive(serde::Serialize)]
+struct Plain<'a> {
+    filename: &'a str,
+    content_type: &'a str,
+    #[serde(with = "base64_bytes")]
+    data: &'a [u8],
+}
+
+#[derive(serde::Deserialize)]
+struct Owned {
+    #[serde(default)]
+    filename: String,
+    #[serde(default)]
+    content_type: String,
+    #[serde(with = "base64_bytes")]
+    data: Vec<u8>,
+}
+
+impl Serialize for FilePart {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        Marked {
+            file: Plain {
+                filename: &self.filename,
+                content_type: &self.content_type,
+                data: &self.data,
+            },
+        }
+        .serialize(s)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for FilePart {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<FilePart, D::Error> {
+        let Marked { file } = Marked::<Owned>::deserialize(d)?;
+        Ok(FilePart {
+            filename: file.filename,
+            content_type: file.content_type,
+            data: file.data,
+        })
+    }
+}

@@ -1,0 +1,231 @@
+//! Checking a request's credential against the operation's auth schemes (headers, query or
+//! body), as the gateway does before anything else.
+
+use axum::http::header::{AUTHORIZATION, HeaderMap};
+use bytes::Bytes;
+use tidings_runtime::AuthScheme;
+
+use super::ServerError;
+use super::gateway::Gateway;
+use super::limits::json_shape;
+
+/// The top-level text fields of a request body (a JSON object or a form), for credentials sent
+/// in the body. A body that is neither (or breaks the JSON bounds) has none.
+pub(super) struct BodyFields {
+    form: bool,
+    fields: Vec<(String, String)>,
+}
+
+impl BodyFields {
+    pub(super) fn read(body: &[u8], gateway: &Gateway, form: bool) -> BodyFields {
+        let fields = if form {
+            url::form_urlencoded::parse(body).into_owned().collect()
+        } else if json_shape(body, gateway.max_json_values, gateway.max_json_depth).is_ok() {
+            match serde_json::from_slice::<serde_json::Value>(body) {
+                Ok(serde_json::Value::Object(map)) => map
+                    .into_iter()
+                    .filter_map(|(k, v)| Some((k, v.as_str()?.to_owned())))
+                    .collect(),
+                _ => Vec::new(),
+            }
+        } else {
+            Vec::new()
+        };
+        BodyFields { form, fields }
+    }
+
+    pub(super) fn get(&self, name: &str) -> Option<&str> {
+        self.fields
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// `body` without the fields body schemes put credentials in (unchanged when none is
+    /// there or the body cannot be read).
+    pub(super) fn without_credentials(&self, body: Bytes, schemes: &[AuthScheme]) -> Bytes {
+        let fields: Vec<&str> = schemes
+            .iter()
+            .filter_map(|s| match s {
+                AuthScheme::Body { fields } => Some(fields.iter().map(|(field, _)| *field)),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        if !fields.iter().any(|f| self.get(f).is_some()) {
+            return body;
+        }
+        if self.form {
+            let mut out = url::form_urlencoded::Serializer::new(String::new());
+            for (k, v) in url::form_urlencoded::parse(&body) {
+                if !fields.contains(&k.as_ref()) {
+                    out.append_pair(&k, &v);
+                }
+            }
+            return Bytes::from(out.finish());
+        }
+        match serde_json::from_slice::<serde_json::Value>(&body) {
+            Ok(serde_json::Value::Object(mut map)) => {
+                for f in &fields {
+                    map.remove(*f);
+                }
+                serde_json::to_vec(&map).map(Bytes::from).unwrap_or(body)
+            }
+            _ => body,
+        }
+    }
+}
+
+/// The credential of an `Authorization: Basic` header: user name and password.
+fn basic_credentials(headers: &HeaderMap) -> Option<(String, String)> {
+    use base64::Engine as _;
+    let value = headers.get(AUTHORIZATION)?.to_str().ok()?;
+    let (kind, encoded) = value.trim().split_once(' ')?;
+    if !kind.eq_ignore_ascii_case("basic") {
+        return None;
+    }
+    let decoded = base64::engine::general_purpose::STANDARD
+        .decode(encoded.trim())
+        .ok()?;
+    let text = String::from_utf8(decoded).ok()?;
+    let (user, pass) = text.split_once(':')?;
+    Some((user.to_owned(), pass.to_owned()))
+}
+
+/// The token of an `Authorization: Bearer` header.
+fn bearer_token(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(AUTHORIZATION)?.to_str().ok()?;
+    let (kind, token) = value.trim().split_once(' ')?;
+    kind.eq_ignore_ascii_case("bearer")
+        .then(|| token.trim().to_owned())
+}
+
+/// The credential name under which a gateway keeps the access token it accepts for an OAuth2
+/// client-credentials scheme (the token its server's own token endpoint hands out).
+pub const OAUTH2_TOKEN_CREDENTIAL: &str = "oauth2_access_token";
+
+/// A header's value after `prefix` (compared without case, like an auth scheme word).
+fn header_after_prefix(headers: &HeaderMap, header: &str, prefix: Option<&str>) -> Option<String> {
+    let value = headers.get(header)?.to_str().ok()?.trim();
+    let prefix = prefix.unwrap_or("");
+    let head = value.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix)
+        .then(|| value[prefix.len()..].trim().to_owned())
+}
+
+/// Checks the credential against the operation's schemes: the first scheme that carries one
+/// decides. Signing schemes are not served by this gateway. `body` is given when a scheme
+/// reads the credential from the body.
+pub(super) fn authenticate(
+    gateway: &Gateway,
+    schemes: &[AuthScheme],
+    headers: &HeaderMap,
+    query: &str,
+    body: Option<&BodyFields>,
+) -> Result<(), ServerError> {
+    let mut presented = false;
+    let mut hint = Vec::new();
+    for scheme in schemes {
+        let (credential, value) = match scheme {
+            AuthScheme::Basic { username, password } => {
+                hint.push("`Authorization: Basic <base64 user:password>`".to_owned());
+                let Some((user, pass)) = basic_credentials(headers) else {
+                    continue;
+                };
+                presented = true;
+                let pass_ok = match password {
+                    Some(password) => gateway.accepts(password, &pass),
+                    None => pass.is_empty(),
+                };
+                // Both halves are compared, so timing does not tell which one failed.
+                if gateway.accepts(username, &user) & pass_ok {
+                    return Ok(());
+                }
+                continue;
+            }
+            AuthScheme::Body { fields } => {
+                let names: Vec<&str> = fields.iter().map(|(field, _)| *field).collect();
+                hint.push(format!("the body fields `{}`", names.join("`, `")));
+                let values: Vec<Option<&str>> = fields
+                    .iter()
+                    .map(|(field, _)| body.and_then(|b| b.get(field)).filter(|v| !v.is_empty()))
+                    .collect();
+                if values.iter().all(Option::is_none) {
+                    continue;
+                }
+                presented = true;
+                // Every field is compared, so timing does not tell which one failed.
+                let all_ok = fields.iter().zip(&values).fold(true, |ok, ((_, cred), v)| {
+                    ok & v.is_some_and(|v| gateway.accepts(cred, v))
+                });
+                if all_ok {
+                    return Ok(());
+                }
+                continue;
+            }
+            AuthScheme::Minted {
+                minter,
+                header,
+                prefix,
+            } => {
+                hint.push(format!("`{header}: {}<token>`", prefix.unwrap_or("")));
+                let Some(token) =
+                    header_after_prefix(headers, header, *prefix).filter(|t| !t.is_empty())
+                else {
+                    continue;
+                };
+                presented = true;
+                let check = gateway.token_checks.iter().find(|(m, _)| m == minter);
+                if check.is_some_and(|(_, check)| check(&token)) {
+                    return Ok(());
+                }
+                continue;
+            }
+            AuthScheme::Bearer { credential } => {
+                hint.push("`Authorization: Bearer <key>`".to_owned());
+                (*credential, bearer_token(headers))
+            }
+            AuthScheme::OAuth2ClientCredentials { token_url, .. } => {
+                hint.push(format!(
+                    "`Authorization: Bearer <access token from {token_url}>`"
+                ));
+                (OAUTH2_TOKEN_CREDENTIAL, bearer_token(headers))
+            }
+            AuthScheme::Header {
+                header,
+                credential,
+                prefix,
+            } => {
+                hint.push(format!("`{header}: {}<key>`", prefix.unwrap_or("")));
+                (*credential, header_after_prefix(headers, header, *prefix))
+            }
+            AuthScheme::Query { param, credential } => {
+                hint.push(format!("`?{param}=<key>`"));
+                let value = url::form_urlencoded::parse(query.as_bytes())
+                    .find(|(k, _)| k == param)
+                    .map(|(_, v)| v.into_owned());
+                (*credential, value)
+            }
+            _ => continue,
+        };
+        if let Some(value) = value.filter(|v| !v.is_empty()) {
+            presented = true;
+            if gateway.accepts(credential, &value) {
+                return Ok(());
+            }
+        }
+    }
+    if presented {
+        Err(ServerError::new(
+            401,
+            "invalid_api_key",
+            "the API key is not valid",
+        ))
+    } else {
+        Err(ServerError::new(
+            401,
+            "missing_api_key",
+            format!("no API key: send {}", hint.join(" or ")),
+        ))
+    }
+}

@@ -1,0 +1,48 @@
+//! Whether a request body's media type is the one its operation takes, and the 415 when not.
+
+use axum::http::header::HeaderValue;
+use tidings_runtime::BodyEncoding;
+
+use super::ServerError;
+
+/// Whether a request's `Content-Type` fits the operation's body encoding (`is_json` for JSON).
+pub(crate) fn media_fits(
+    op: &tidings_runtime::OperationSpec,
+    value: &HeaderValue,
+    is_json: impl Fn(&HeaderValue) -> bool,
+) -> bool {
+    let essence = |v: &HeaderValue| {
+        v.to_str()
+            .unwrap_or_default()
+            .split(';')
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_ascii_lowercase()
+    };
+    match op.body_encoding {
+        BodyEncoding::Json => is_json(value),
+        BodyEncoding::Form(_) => essence(value) == "application/x-www-form-urlencoded",
+        BodyEncoding::Multipart(_) => essence(value) == "multipart/form-data",
+    }
+}
+
+/// The 415 for a body of the wrong media type, naming the one the operation takes.
+pub(crate) fn unsupported_media(op: &tidings_runtime::OperationSpec) -> ServerError {
+    let media = match op.body_encoding {
+        BodyEncoding::Json => "application/json",
+        BodyEncoding::Form(_) => "application/x-www-form-urlencoded",
+        BodyEncoding::Multipart(_) => "multipart/form-data",
+    };
+    let kind = match op.body_encoding {
+        BodyEncoding::Json => "a JSON",
+        BodyEncoding::Form(_) => "a form",
+        BodyEncoding::Multipart(_) => "a multipart",
+    };
+    ServerError::new(
+        415,
+        "unsupported_media_type",
+        format!("this operation takes {kind} body: send `Content-Type: {media}`"),
+    )
+    .with_param("Content-Type")
+}

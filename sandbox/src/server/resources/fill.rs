@@ -1,0 +1,213 @@
+//! "Fill": any JSON made into a valid value of a spec type, missing or wrong parts made up from
+//! the type, format, limits and enum the schema table gives.
+
+use super::*;
+
+/// A valid value of `ty`: `given` where it has the right shape (nested required fields filled
+/// in), a made-up value from type, format, limits and enum where it is missing or wrong.
+pub fn fill(
+    schema: &ServiceSchema,
+    ty: &TySchema,
+    given: Option<&Value>,
+    depth: usize,
+    field: Option<&FieldSchema>,
+) -> Value {
+    if depth > MAX_FILL_DEPTH {
+        return given.cloned().unwrap_or(Value::Null);
+    }
+    let given = given.filter(|v| !v.is_null());
+    match ty {
+        TySchema::String | TySchema::DateTime => match given {
+            Some(Value::String(s)) => Value::String(s.clone()),
+            _ => Value::String(sample_string(ty, field)),
+        },
+        TySchema::Date => match given {
+            Some(Value::String(s)) => Value::String(s.clone()),
+            _ => Value::String(now_rfc3339().chars().take(10).collect()),
+        },
+        TySchema::Integer => match given {
+            Some(v @ Value::Number(n)) if n.is_i64() => v.clone(),
+            _ => {
+                let (min, max) = bounds(field);
+                // Saturating casts are what we want: a bound beyond i64 clamps.
+                Value::from(0f64.max(min.ceil()).min(max.floor()) as i64)
+            }
+        },
+        TySchema::Number => match given {
+            Some(v @ Value::Number(_)) => v.clone(),
+            _ => {
+                let (min, max) = bounds(field);
+                serde_json::Number::from_f64(0f64.max(min).min(max))
+                    .map_or(Value::from(0), Value::Number)
+            }
+        },
+        TySchema::Boolean => match given {
+            Some(v @ Value::Bool(_)) => v.clone(),
+            _ => Value::Bool(false),
+        },
+        TySchema::Json => given.cloned().unwrap_or_else(|| Value::Object(Map::new())),
+        TySchema::List(inner) | TySchema::Page(inner) => match given {
+            Some(Value::Array(items)) => Value::Array(
+                items
+                    .iter()
+                    .map(|v| fill(schema, inner, Some(v), depth + 1, None))
+                    .collect(),
+            ),
+            _ => {
+                let n = field
+                    .and_then(|f| f.min_items)
+                    .unwrap_or(0)
+                    .min(MAX_FILL_ITEMS);
+                Value::Array(
+                    (0..n)
+                        .map(|_| fill(schema, inner, None, depth + 1, None))
+                        .collect(),
+                )
+            }
+        },
+        TySchema::Map(inner) => match given {
+            Some(Value::Object(map)) => Value::Object(
+                map.iter()
+                    .map(|(k, v)| (k.clone(), fill(schema, inner, Some(v), depth + 1, None)))
+                    .collect(),
+            ),
+            _ => Value::Object(Map::new()),
+        },
+        TySchema::Named(name) => match schema.named(name).map(|t| t.shape) {
+            Some(ShapeSchema::Object(fields)) => {
+                let given = match given {
+                    Some(Value::Object(map)) => map.clone(),
+                    _ => Map::new(),
+                };
+                fill_object(schema, fields, given, depth)
+            }
+            Some(ShapeSchema::Enum(values)) => match given {
+                Some(Value::String(s)) => Value::String(s.clone()),
+                _ => values
+                    .first()
+                    .map_or(Value::String(String::new()), |v| Value::from(*v)),
+            },
+            Some(ShapeSchema::Union {
+                tag,
+                content,
+                variants,
+            }) => fill_union(schema, tag, content, variants, given, depth),
+            // Decided by shape: what was given stands; else the first variant, filled.
+            Some(ShapeSchema::Untagged(variants)) => match given {
+                Some(v) => v.clone(),
+                None => variants.first().map_or(Value::Null, |first| {
+                    fill(schema, &TySchema::Named(first), None, depth + 1, None)
+                }),
+            },
+            // A name the table lacks (a type of another service): keep what was given.
+            None => given.cloned().unwrap_or(Value::Null),
+        },
+    }
+}
+
+fn fill_object(
+    schema: &ServiceSchema,
+    fields: &[FieldSchema],
+    mut given: Map<String, Value>,
+    depth: usize,
+) -> Value {
+    for f in fields {
+        match given.get(f.name).filter(|v| !v.is_null()) {
+            Some(v) => {
+                let v = fill(schema, &f.ty, Some(v), depth + 1, Some(f));
+                given.insert(f.name.to_owned(), v);
+            }
+            None if f.required => {
+                let v = fill(schema, &f.ty, None, depth + 1, Some(f));
+                given.insert(f.name.to_owned(), v);
+            }
+            None => {
+                given.remove(f.name);
+            }
+        }
+    }
+    Value::Object(given)
+}
+
+fn fill_union(
+    schema: &ServiceSchema,
+    tag: &str,
+    content: Option<&str>,
+    variants: &[(&'static str, Option<&'static str>)],
+    given: Option<&Value>,
+    depth: usize,
+) -> Value {
+    let given_map = match given {
+        Some(Value::Object(map)) => map.clone(),
+        _ => Map::new(),
+    };
+    let chosen = given_map
+        .get(tag)
+        .and_then(Value::as_str)
+        .and_then(|t| variants.iter().find(|(v, _)| *v == t))
+        .or_else(|| variants.first());
+    let Some((tag_value, ty)) = chosen else {
+        return given.cloned().unwrap_or(Value::Null);
+    };
+    let mut out = match (content, ty) {
+        (Some(content), Some(ty)) => {
+            let inner = given_map.get(content);
+            let mut out = Map::new();
+            out.insert(
+                content.to_owned(),
+                fill(schema, &TySchema::Named(ty), inner, depth + 1, None),
+            );
+            out
+        }
+        (None, Some(ty)) => {
+            match fill(
+                schema,
+                &TySchema::Named(ty),
+                Some(&Value::Object(given_map)),
+                depth + 1,
+                None,
+            ) {
+                Value::Object(map) => map,
+                _ => Map::new(),
+            }
+        }
+        (_, None) => Map::new(),
+    };
+    out.insert(tag.to_owned(), Value::from(*tag_value));
+    Value::Object(out)
+}
+
+fn bounds(field: Option<&FieldSchema>) -> (f64, f64) {
+    (
+        field.and_then(|f| f.min).unwrap_or(f64::MIN),
+        field.and_then(|f| f.max).unwrap_or(f64::MAX),
+    )
+}
+
+/// A made-up string that passes the field's format and length limits.
+fn sample_string(ty: &TySchema, field: Option<&FieldSchema>) -> String {
+    let format = field.and_then(|f| f.format);
+    let base = match (ty, format) {
+        (TySchema::DateTime, _) | (_, Some(Format::Rfc3339)) => return now_rfc3339(),
+        (_, Some(Format::Email)) => return "sample@example.com".to_owned(),
+        (_, Some(Format::E164)) => return "+15555550100".to_owned(),
+        (_, Some(Format::Uri)) => return "https://example.com/".to_owned(),
+        (_, Some(Format::Uuid)) => {
+            return "00000000-0000-4000-8000-000000000000".to_owned();
+        }
+        _ => field.map_or("sample", |f| f.name),
+    };
+    let min = field
+        .and_then(|f| f.min_len)
+        .and_then(|n| usize::try_from(n).ok())
+        .unwrap_or(0);
+    let max = field
+        .and_then(|f| f.max_len)
+        .and_then(|n| usize::try_from(n).ok())
+        .unwrap_or(usize::MAX);
+    let mut s: String = base.chars().take(max).collect();
+    while s.chars().count() < min.min(max) {
+        s.push('x');
+    }
+    s
+}
