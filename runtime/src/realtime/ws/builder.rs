@@ -54,7 +54,7 @@ impl ConnectionBuilder {
     }
 
     /// Where subscriptions to private, presence and encrypted channels (and sign-in) get
-    /// their authorization: an app's auth endpoint, or a [`super::LocalAuthorizer`].
+    /// their authorization: an app's auth endpoint, or a [`LocalAuthorizer`](crate::realtime::LocalAuthorizer).
     #[must_use]
     pub fn authorizer(mut self, authorizer: impl Authorizer + 'static) -> ConnectionBuilder {
         self.authorizer = Some(Arc::new(authorizer));
