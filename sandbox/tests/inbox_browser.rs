@@ -8,7 +8,7 @@ mod inbox_support;
 
 use std::time::Duration;
 
-use inbox_support::{Browser, ONE_BROWSER};
+use inbox_support::{Browser, FullList, ONE_BROWSER, SECOND, SLOW, open, time_a_full_list};
 use serde_json::json;
 use tidings::email::{Attachment, SendEmailRequest};
 use tidings::messaging::{Message, TemplateContent};
@@ -16,29 +16,11 @@ use tidings_sandbox::server::{WebhookTarget, generate_secret};
 use tidings_sandbox::{Sandbox, SandboxConfig};
 use tidings_tests::{Reply, TestServer};
 
-const SECOND: Duration = Duration::from_secs(1);
-const SLOW: Duration = Duration::from_secs(10);
-
 async fn sandbox() -> Sandbox {
     let mut config = SandboxConfig::default();
     config.email.lifecycle_step = Duration::from_millis(100);
     config.messaging.lifecycle_step = Duration::from_millis(100);
     Sandbox::start_with(config).await.unwrap()
-}
-
-/// Opens `tab` and waits until the live stream is connected, so what follows is pushed.
-async fn open(browser: &Browser, sandbox: &Sandbox, tab: &str) {
-    browser
-        .goto(&format!("{}#{tab}", sandbox.inbox_url().unwrap()))
-        .await;
-    browser
-        .wait_for(
-            "the live stream",
-            "return document.getElementById('live').classList.contains('on');",
-            json!([]),
-            SLOW,
-        )
-        .await;
 }
 
 #[tokio::test]
@@ -701,117 +683,6 @@ async fn instagram_messages_show_their_text_media_link_recipient_and_tag() {
     browser.wait_text("#message-timeline", "read", SLOW).await;
     browser.screenshot("messages-instagram-image").await;
     sandbox.shutdown().await;
-}
-
-/// A list tab to time, and what its first page, last page and a search must show.
-struct FullList<'a> {
-    tab: &'a str,
-    list: &'a str,
-    total: usize,
-    newest: &'a str,
-    oldest: &'a str,
-    search: &'a str,
-}
-
-/// In-page times (ms, `performance.now()`) of a list tab holding `total` records: the first
-/// render after navigation, paging to the last page, and a search down to one record. Checks
-/// what each shows; the caller prints the figures (not a timed assertion).
-async fn time_a_full_list(browser: &Browser, sandbox: &Sandbox, case: FullList<'_>) -> [f64; 3] {
-    let FullList {
-        tab,
-        list,
-        total,
-        newest,
-        oldest,
-        search,
-    } = case;
-    let inbox = sandbox.inbox_url().unwrap();
-    // A fresh page load (a hash change alone would keep the last page's timings).
-    browser.goto("about:blank").await;
-    browser.goto(&format!("{inbox}#{tab}")).await;
-    // The first render: the first page of 50, the newest first.
-    let first = browser
-        .eval_when(
-            "the first page",
-            "const r = window.inboxRenders && window.inboxRenders[0];\
-             const items = [...document.querySelectorAll(arguments[0] + ' li[data-id]')];\
-             return r && items.length ? [r.at, items.length, items[0].textContent, document.querySelector('.pager').textContent] : null;",
-            json!([list]),
-            SLOW,
-        )
-        .await;
-    let pages = total.div_ceil(50);
-    assert_eq!(first[1], 50);
-    assert!(first[2].as_str().unwrap().contains(newest), "{first}");
-    assert!(
-        first[3]
-            .as_str()
-            .unwrap()
-            .contains(&format!("{total} in all · page 1 of {pages}")),
-        "{first}"
-    );
-    // Wait for the live stream (its connection re-renders once) before timing a click.
-    browser
-        .wait_for(
-            "the live stream",
-            "return document.getElementById('live').classList.contains('on');",
-            json!([]),
-            SLOW,
-        )
-        .await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
-
-    // Paging to the oldest page: the oldest record is its last item.
-    browser
-        .eval(
-            "window.t0 = performance.now(); window.n0 = window.inboxRenders.length;\
-             document.querySelector('.pager button.last').click();",
-            json!([]),
-        )
-        .await;
-    let last = browser
-        .eval_when(
-            "the last page",
-            "const r = window.inboxRenders.slice(window.n0).find(r => r.page === arguments[1]);\
-             const items = [...document.querySelectorAll(arguments[0] + ' li[data-id]')];\
-             return r ? [r.at - window.t0, items.length, items[items.length - 1].textContent, document.querySelector('.pager').textContent] : null;",
-            json!([list, pages]),
-            SLOW,
-        )
-        .await;
-    assert!(last[2].as_str().unwrap().contains(oldest), "{last}");
-    assert!(
-        last[3]
-            .as_str()
-            .unwrap()
-            .contains(&format!("page {pages} of {pages}")),
-        "{last}"
-    );
-    browser.screenshot(&format!("{tab}-1200-last-page")).await;
-
-    // A search down to one record (the time includes the 200 ms typing pause).
-    browser
-        .eval(
-            "window.t0 = performance.now(); window.n0 = window.inboxRenders.length;\
-             const s = document.getElementById('search'); s.value = arguments[0]; s.dispatchEvent(new Event('input'));",
-            json!([search]),
-        )
-        .await;
-    let found = browser
-        .eval_when(
-            "the search result",
-            "const r = window.inboxRenders.slice(window.n0).find(r => r.q === arguments[1]);\
-             const items = [...document.querySelectorAll(arguments[0] + ' li[data-id]')];\
-             return r ? [r.at - window.t0, items.length, items.map(i => i.textContent).join('|')] : null;",
-            json!([list, search]),
-            SLOW,
-        )
-        .await;
-    assert_eq!(found[1], 1, "{found}");
-    assert!(found[2].as_str().unwrap().contains(search), "{found}");
-    browser.screenshot(&format!("{tab}-1200-search")).await;
-    let ms = |v: &serde_json::Value| v.as_f64().unwrap();
-    [ms(&first[0]), ms(&last[0]), ms(&found[0])]
 }
 
 #[tokio::test]
