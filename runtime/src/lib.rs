@@ -29,7 +29,8 @@
 //! Cargo features: `tls` (default; HTTPS, and `wss://` for `realtime`, through rustls with the
 //! webpki roots; without it an `https` base URL is an [`Error::Config`] unless you pass your own
 //! HTTP client), `http2` (default; HTTP/2 negotiated over TLS, else HTTP/1.1 only), `smtp` (the
-//! SMTP relay, with rustls of its own) and `realtime` (the WebSocket client). A client that only
+//! SMTP relay, with rustls of its own), `realtime` (the WebSocket client) and `server` (the form
+//! and multipart body decoders a server needs; `tidings-sandbox` turns it on). A client that only
 //! calls `http://` endpoints (a sidecar, a sandbox, a TLS-terminating proxy) can take
 //! `default-features = false` and skip compiling TLS and HTTP/2.
 //!

@@ -4,21 +4,32 @@
 //!
 //! serde_urlencoded writes neither arrays nor nested objects, so the encoder walks the body's
 //! JSON form instead; the decoder builds that JSON form from the pairs and reads the target type
-//! from it, turning text into the numbers and booleans the type asks for.
+//! from it, turning text into the numbers and booleans the type asks for. The decoders are a
+//! server's concern: they are compiled with the feature `server` only (`tidings-sandbox` turns it
+//! on), so clients do not carry them.
 
 use serde::Serialize;
+// What the decoders (feature `server`) read through `use super::*`.
+#[cfg(feature = "server")]
 use serde::de::{self, DeserializeOwned, IntoDeserializer, Visitor};
+#[cfg(feature = "server")]
 use serde_json::{Map, Value};
 
 use crate::Error;
 use crate::spec::{ArrayStyle, FormStyle, NestedStyle};
-use crate::wire_text::{Node, NodeError, Text};
+#[cfg(feature = "server")]
+use crate::wire_text::Text;
+use crate::wire_text::{Node, NodeError};
 
+#[cfg(feature = "server")]
 mod decode;
 mod multipart;
 
+#[cfg(feature = "server")]
 pub use decode::{decode, decode_value};
-pub use multipart::{FilePart, decode_multipart, decode_multipart_value, multipart};
+pub use multipart::{FilePart, multipart};
+#[cfg(feature = "server")]
+pub use multipart::{decode_multipart, decode_multipart_value};
 
 /// Deepest nesting of objects and arrays a form body may have.
 pub const MAX_DEPTH: usize = 16;
@@ -172,4 +183,5 @@ fn write_value(
 }
 
 #[cfg(test)]
+#[cfg(feature = "server")]
 mod tests;

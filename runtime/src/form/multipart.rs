@@ -1,6 +1,7 @@
 //! Multipart bodies: written from a serde type (a part per field, a file part per
 //! [`FilePart`]) and read back, bounded in bytes, depth and fields.
 
+#[cfg(feature = "server")]
 use super::decode::{Lenient, insert, split_name};
 use super::*;
 
@@ -72,6 +73,7 @@ pub fn multipart<B: Serialize + ?Sized>(
 ///
 /// [`Error::Decode`] when the content type has no boundary, a part is malformed, there are more
 /// than [`MAX_FIELDS`] parts, or the fields do not fit `T`.
+#[cfg(feature = "server")]
 pub fn decode_multipart<T: DeserializeOwned>(
     body: &[u8],
     content_type: &str,
@@ -90,6 +92,7 @@ pub fn decode_multipart<T: DeserializeOwned>(
 /// # Errors
 ///
 /// As [`decode_multipart`], except fitting a type.
+#[cfg(feature = "server")]
 pub fn decode_multipart_value(
     body: &[u8],
     content_type: &str,
@@ -171,6 +174,7 @@ pub fn decode_multipart_value(
     Ok(root)
 }
 
+#[cfg(feature = "server")]
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
 }
