@@ -40,15 +40,17 @@ USAGE:
                                                        AsyncAPI 3 document of its WebSocket protocol
     tidings-codegen synth N                              a synthetic spec of N operations (benchmarks)
     tidings-codegen import openapi DOC --service NAME [--include TAG|PATH-GLOB|OPERATION-ID]...
-                  [--merge SPEC_FILE] [--report FILE] [--keep-undeclared-keys]
+                  [--merge SPEC_FILE] [--report FILE] [--drop-undeclared-keys]
                                                        a spec from an OpenAPI 3.0/3.1 or Swagger 2.0
                                                        document (JSON or YAML) on stdout, the report
                                                        on stderr; --report: the fidelity report as
                                                        JSON (examples round-tripped, errors decoded,
                                                        lists paged, operations skipped);
-                                                       --keep-undeclared-keys: objects keep keys
-                                                       their schema does not declare (`additional:
-                                                       json`), as OpenAPI allows them
+                                                       objects keep the keys their schema does not
+                                                       declare (`additional: json`), as OpenAPI
+                                                       allows them; --drop-undeclared-keys: only
+                                                       the declared fields (what else an answer
+                                                       sends is dropped when decoded)
 
 SPEC_DIR defaults to `spec`.
 ";
@@ -357,7 +359,7 @@ fn import(args: &[String]) -> Result<ExitCode, String> {
     }
     let (mut doc, mut service, mut merge, mut report) = (None, None, None, None);
     let mut include = Vec::new();
-    let mut keep_undeclared_keys = false;
+    let mut keep_undeclared_keys = true;
     while let Some(arg) = iter.next() {
         let mut value = |what: &str| {
             iter.next()
@@ -369,6 +371,8 @@ fn import(args: &[String]) -> Result<ExitCode, String> {
             "--include" => include.push(value("a tag, path glob or operation id")?),
             "--merge" => merge = Some(value("a spec file")?),
             "--report" => report = Some(value("a file for the JSON report")?),
+            "--drop-undeclared-keys" => keep_undeclared_keys = false,
+            // The default since undeclared keys are kept; still accepted.
             "--keep-undeclared-keys" => keep_undeclared_keys = true,
             other if other.starts_with('-') => {
                 return Err(format!("unknown option `{other}`\n\n{USAGE}"));

@@ -15,6 +15,13 @@ fn import_text(text: &str) -> Imported {
     import_openapi(text, &ImportOptions::new("fidelity", "doc.yaml"), None).unwrap()
 }
 
+/// Imported with `--drop-undeclared-keys`: only the declared fields.
+fn import_declared_only(text: &str) -> Imported {
+    let mut options = ImportOptions::new("fidelity", "doc.yaml");
+    options.keep_undeclared_keys = false;
+    import_openapi(text, &options, None).unwrap()
+}
+
 fn fixture() -> Imported {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/import/fidelity_3_0.yaml");
     import_text(&std::fs::read_to_string(path).unwrap())
@@ -271,7 +278,14 @@ components:
       type: object
       properties: { code: { type: string }, message: { type: string } }
 "##;
+    // By default an object keeps the keys its schema does not declare: nothing is lost.
     let imported = import_text(doc);
+    let report = tidings_codegen::import::fidelity_report(doc, &imported, "fidelity.yaml").unwrap();
+    assert_eq!(report.examples_total, 3, "{report:#?}");
+    assert_eq!(report.examples_lossless, 3, "{report:#?}");
+    assert!(report.lossy.is_empty(), "{report:#?}");
+    // With `--drop-undeclared-keys`, the request example's undeclared key is reported lost.
+    let imported = import_declared_only(doc);
     let report = tidings_codegen::import::fidelity_report(doc, &imported, "fidelity.yaml").unwrap();
     assert_eq!(report.operations_in_document, 2);
     assert_eq!(report.examples_total, 3, "{report:#?}");
@@ -516,9 +530,72 @@ paths:
 
 #[test]
 fn a_lossy_example_that_breaks_its_own_schema_is_told_apart_from_a_loss() {
-    // `Contact` requires `email`: its example without one cannot decode into a faithful type,
-    // and the report says the document disagrees with itself. `Note`'s example sends a key
-    // its schema does not declare: a real loss (kept with `--keep-undeclared-keys`), and valid.
+    // `Stats` is an object, its example an array: no faithful type decodes it, and the report
+    // says the document disagrees with itself. `Note`'s example sends a key its schema does not
+    // declare: with `--drop-undeclared-keys`, a real loss, and valid.
+    let doc = r##"
+openapi: 3.0.3
+info: { title: T, version: "1" }
+servers: [{ url: https://api.example.com }]
+paths:
+  /stats:
+    get:
+      operationId: getStats
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/Stats' }
+              example: [{ sent: 3 }]
+  /notes:
+    post:
+      operationId: createNote
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/Note' }
+              example: { text: hi, pinned: true }
+components:
+  schemas:
+    Stats:
+      type: object
+      properties: { sent: { type: integer } }
+    Note:
+      type: object
+      properties: { text: { type: string } }
+"##;
+    let imported = import_declared_only(doc);
+    let report = tidings_codegen::import::fidelity_report(doc, &imported, "fidelity.yaml").unwrap();
+    assert_eq!(report.examples_total, 2, "{report:?}");
+    assert_eq!(report.examples_lossless, 0, "{report:?}");
+    assert_eq!(report.examples_invalid, 1, "{report:?}");
+    let invalid = report
+        .lossy
+        .iter()
+        .find(|l| l.pointer.contains("stats"))
+        .unwrap();
+    assert!(
+        invalid
+            .reason
+            .contains("disagrees with its own schema: `/` is an array, its schema says `object`"),
+        "{invalid:?}"
+    );
+    let lost = report
+        .lossy
+        .iter()
+        .find(|l| l.pointer.contains("notes"))
+        .unwrap();
+    assert!(lost.reason.contains("/pinned: true is lost"), "{lost:?}");
+    assert!(!lost.reason.contains("disagrees"), "{lost:?}");
+}
+
+#[test]
+fn a_required_field_the_document_s_own_example_leaves_out_is_optional_and_reported() {
+    // SendGrid's segment samples leave out `id`, which their schema requires: typed as the
+    // schema says, every answer like the document's own would fail to decode.
     let doc = r##"
 openapi: 3.0.3
 info: { title: T, version: "1" }
@@ -537,41 +614,38 @@ paths:
           description: ok
           content:
             application/json:
-              schema: { $ref: '#/components/schemas/Note' }
-              example: { text: hi, pinned: true }
+              schema: { $ref: '#/components/schemas/Contact' }
+              example: { email: ann@example.com, name: Ann }
 components:
   schemas:
     Contact:
       type: object
-      required: [email]
+      required: [email, name]
       properties: { email: { type: string }, name: { type: string } }
-    Note:
-      type: object
-      properties: { text: { type: string } }
 "##;
     let imported = import_text(doc);
     let report = tidings_codegen::import::fidelity_report(doc, &imported, "fidelity.yaml").unwrap();
     assert_eq!(report.examples_total, 2, "{report:?}");
-    assert_eq!(report.examples_lossless, 0, "{report:?}");
-    assert_eq!(report.examples_invalid, 1, "{report:?}");
-    let invalid = report
-        .lossy
+    assert_eq!(report.examples_lossless, 2, "{report:?}");
+    let service = checked(&imported.yaml);
+    let contact = service.types.iter().find(|t| t.name == "Contact").unwrap();
+    let TypeKind::Object(fields) = &contact.kind else {
+        panic!("{contact:?}")
+    };
+    let required: Vec<(&str, bool)> = fields
         .iter()
-        .find(|l| l.pointer.contains("requestBody"))
-        .unwrap();
+        .map(|f| (f.wire.as_str(), f.required))
+        .collect();
+    // `name`, which every example sends, stays required.
+    assert_eq!(required, [("email", false), ("name", true)]);
     assert!(
-        invalid.reason.contains(
-            "disagrees with its own schema: `/email` is required by its schema and missing"
-        ),
-        "{invalid:?}"
+        imported.report.approximated.iter().any(|f| f.pointer
+            == "#/paths/~1contacts/post/requestBody/content/application~1json/example"
+            && f.reason
+                == "this example leaves out `email` of `Contact`, which its schema requires; imported as optional"),
+        "{}",
+        imported.report
     );
-    let lost = report
-        .lossy
-        .iter()
-        .find(|l| l.pointer.contains("responses"))
-        .unwrap();
-    assert!(lost.reason.contains("/pinned: true is lost"), "{lost:?}");
-    assert!(!lost.reason.contains("disagrees"), "{lost:?}");
 }
 
 #[test]

@@ -1,19 +1,23 @@
 //! The imported spec checked before it is handed out: items the checker refuses are dropped
-//! and reported, fields whose examples show another JSON type are typed as `json`.
+//! and reported, fields are made to agree with the document's own examples.
 
 use super::yaml::{self, Node};
 use super::{IMPORTED, ImportError, MAX_CHECK_ROUNDS, Report};
 use crate::import::Finding;
+use crate::import::fidelity::{Disagreement, FieldEvidence};
 
-/// Types each `(type, field)` as `json` (its constraints, which applied to the scalar, go),
-/// reported with the example that shows the other JSON type; whether any field changed.
-pub(super) fn retype_as_json(
+/// Follows the document's own examples where they disagree with a field's schema (see
+/// [`Disagreement`]): a field sent as another JSON type is typed `json` (its constraints, which
+/// applied to the scalar, go); a required field an example leaves out is optional. Each change
+/// is reported with the example that shows it; whether any field changed.
+pub(super) fn follow_examples(
     spec: &mut Node,
-    fields: &[(String, String, String)],
+    evidence: &[FieldEvidence],
     report: &mut Report,
 ) -> bool {
     let mut changed = false;
-    for (ty, field, example) in fields {
+    for e in evidence {
+        let (ty, field) = (&e.ty, &e.field);
         // Only what the import wrote: a hand-written type keeps its field.
         if !spec
             .get("types")
@@ -30,28 +34,44 @@ pub(super) fn retype_as_json(
         else {
             continue;
         };
-        let was = node
-            .get("type")
-            .and_then(Node::as_str)
-            .unwrap_or_default()
-            .to_owned();
-        if was == "json" {
-            continue;
-        }
-        let mut kept = Node::map();
-        kept.set("type", Node::str("json"));
-        for key in ["required", "read_only", "rust_name", "doc"] {
-            if let Some(v) = node.get(key) {
-                kept.set(key, v.clone());
+        let reason = match e.how {
+            Disagreement::OtherJsonType => {
+                let was = node
+                    .get("type")
+                    .and_then(Node::as_str)
+                    .unwrap_or_default()
+                    .to_owned();
+                if was == "json" {
+                    continue;
+                }
+                let mut kept = Node::map();
+                kept.set("type", Node::str("json"));
+                for key in ["required", "read_only", "rust_name", "doc"] {
+                    if let Some(v) = node.get(key) {
+                        kept.set(key, v.clone());
+                    }
+                }
+                *node = kept;
+                format!(
+                    "this example sends `{field}` of `{ty}` as another JSON type than its schema's `{was}`; typed as json"
+                )
             }
-        }
-        *node = kept;
+            Disagreement::LeftOut => {
+                if !matches!(node.get("required"), Some(Node::Bool(true))) {
+                    continue;
+                }
+                if let Node::Map(m) = node {
+                    m.shift_remove("required");
+                }
+                format!(
+                    "this example leaves out `{field}` of `{ty}`, which its schema requires; imported as optional"
+                )
+            }
+        };
         changed = true;
         report.approximated.push(Finding {
-            pointer: example.clone(),
-            reason: format!(
-                "this example sends `{field}` of `{ty}` as another JSON type than its schema's `{was}`; typed as json"
-            ),
+            pointer: e.example.clone(),
+            reason,
             detail: None,
         });
     }

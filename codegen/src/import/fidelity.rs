@@ -61,25 +61,52 @@ pub struct FidelityReport {
     pub inferred: Vec<Located>,
 }
 
-/// The object fields whose documented examples send a scalar of another JSON type than
-/// their schema says (Twilio's `price`: `type: number`, every example `"-0.00750"`), with the
-/// pointer of one such example: `(type, field wire name, example pointer)`.
-pub(crate) fn mistyped_fields(doc: &Value, service: &Service) -> Vec<(String, String, String)> {
+/// How a documented example disagrees with the schema of one object field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Disagreement {
+    /// It sends a scalar of another JSON type than the schema says (Twilio's `price`:
+    /// `type: number`, every example `"-0.00750"`).
+    OtherJsonType,
+    /// It leaves out a field the schema requires (SendGrid's segment samples without `id`).
+    LeftOut,
+}
+
+/// One object field a documented example disagrees with: the type, the field's wire name,
+/// the pointer of one such example and how.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct FieldEvidence {
+    pub ty: String,
+    pub field: String,
+    pub example: String,
+    pub how: Disagreement,
+}
+
+/// The object fields whose documented examples disagree with their schema (see
+/// [`Disagreement`]), each once, with the pointer of the first example that shows it.
+pub(crate) fn disagreeing_fields(doc: &Value, service: &Service) -> Vec<FieldEvidence> {
     let swagger = document::version(doc).is_ok_and(|v| v == Version::Swagger2);
     let examples = Examples {
         doc,
         service,
         swagger,
     };
-    let mut found: Vec<(String, String, String)> = Vec::new();
+    let mut found: Vec<FieldEvidence> = Vec::new();
     let mut sink = FidelityReport::default();
     let mut blamed = |ty: &Ty, example: &Value, at: &str| {
         let mut interpreter = Interpreter::new(service);
         interpreter.blamed = Some(Vec::new());
         let _ = interpreter.value(ty, example);
-        for (t, f) in interpreter.blamed.unwrap_or_default() {
-            if !found.iter().any(|(t2, f2, _)| *t2 == t && *f2 == f) {
-                found.push((t, f, format!("#{at}")));
+        for (t, f, how) in interpreter.blamed.unwrap_or_default() {
+            if !found
+                .iter()
+                .any(|e| e.ty == t && e.field == f && e.how == how)
+            {
+                found.push(FieldEvidence {
+                    ty: t,
+                    field: f,
+                    example: format!("#{at}"),
+                    how,
+                });
             }
         }
     };
@@ -488,10 +515,9 @@ struct Interpreter<'a> {
     /// Set when a scalar had another JSON type than its type says; taken by the object
     /// field that holds it (directly, or in a list or map of scalars).
     scalar_mismatch: bool,
-    /// The first `(type, field)` whose scalar value had another JSON type.
-    blame: Option<(String, String)>,
-    /// Every such `(type, field)`, when collecting (decoding then goes on past them).
-    blamed: Option<Vec<(String, String)>>,
+    /// Every `(type, field)` an example disagrees with, when collecting (decoding then goes
+    /// on past them: the value read as JSON, the missing field as absent).
+    blamed: Option<Vec<(String, String, Disagreement)>>,
 }
 
 impl<'a> Interpreter<'a> {
@@ -500,7 +526,6 @@ impl<'a> Interpreter<'a> {
             types: service.types.iter().map(|t| (t.name.as_str(), t)).collect(),
             depth: 0,
             scalar_mismatch: false,
-            blame: None,
             blamed: None,
         }
     }
@@ -606,7 +631,15 @@ impl Interpreter<'_> {
                 let mut out = Map::new();
                 for f in fields {
                     match m.get(&f.wire) {
-                        None if f.required => return Err(format!("missing field `{}`", f.wire)),
+                        None if f.required => {
+                            let Some(all) = &mut self.blamed else {
+                                return Err(format!("missing field `{}`", f.wire));
+                            };
+                            let at = (t.name.clone(), f.wire.clone(), Disagreement::LeftOut);
+                            if !all.contains(&at) {
+                                all.push(at);
+                            }
+                        }
                         None => {}
                         // An optional field's `null` is `None`, left out when sent.
                         Some(Value::Null) if !f.required => {}
@@ -618,18 +651,19 @@ impl Interpreter<'_> {
                                 other => other.is_scalar(),
                             };
                             if decoded.is_err() && self.scalar_mismatch && scalar_field {
-                                let at = (t.name.clone(), f.wire.clone());
                                 if let Some(all) = &mut self.blamed {
                                     // Collecting: note it and read on as if it were JSON.
+                                    let at = (
+                                        t.name.clone(),
+                                        f.wire.clone(),
+                                        Disagreement::OtherJsonType,
+                                    );
                                     if !all.contains(&at) {
                                         all.push(at);
                                     }
                                     self.scalar_mismatch = false;
                                     out.insert(f.wire.clone(), x.clone());
                                     continue;
-                                }
-                                if self.blame.is_none() {
-                                    self.blame = Some(at);
                                 }
                             }
                             self.scalar_mismatch = false;

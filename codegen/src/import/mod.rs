@@ -53,7 +53,7 @@ use indexmap::IndexMap;
 use serde_json::Value;
 
 pub(crate) use checked::is_imported;
-use checked::{checked, retype_as_json};
+use checked::{checked, follow_examples};
 pub use document::{MAX_NESTING, Version};
 pub use fidelity::{FidelityReport, Located, difference, fidelity_report, interpret};
 pub(crate) use out::{FieldOut, OpOut, ParamOut, TypeOut, VariantOut};
@@ -87,8 +87,9 @@ pub struct ImportOptions {
     pub max_document_bytes: usize,
     /// Keep the keys an object schema does not declare (`additionalProperties` absent, which
     /// OpenAPI reads as "any other key allowed"): every such object gets `additional: json`,
-    /// so an answer's undocumented fields survive a decode and re-encode. Off by default: the
-    /// declared fields are the object, and the `--report` lists examples that lose keys.
+    /// so an answer's undocumented fields survive a decode and re-encode. On by default (no
+    /// silent loss); off (`--drop-undeclared-keys`), the declared fields are the object and the
+    /// `--report` lists the examples that lose keys.
     pub keep_undeclared_keys: bool,
 }
 
@@ -100,7 +101,7 @@ impl ImportOptions {
             document_name: document_name.into(),
             include: Vec::new(),
             max_document_bytes: DEFAULT_MAX_DOCUMENT_BYTES,
-            keep_undeclared_keys: false,
+            keep_undeclared_keys: true,
         }
     }
 
@@ -187,11 +188,12 @@ fn import_on_this_thread(
         spec = merge::merge(existing, spec, &mut report).map_err(ImportError::Merge)?;
     }
     let (mut yaml, mut service) = checked(&mut spec, &options.service, &mut report)?;
-    // Documented examples outrank a scalar's schema type: a field whose examples send another
-    // JSON type (a number typed `string`, a price sent as text) would fail every real answer.
+    // Documented examples outrank a field's schema: a field whose examples send another JSON
+    // type (a number typed `string`, a price sent as text), or leave out when it is required,
+    // would fail every real answer like them.
     for _ in 0..MAX_CHECK_ROUNDS {
-        let mistyped = fidelity::mistyped_fields(&raw, &service);
-        if mistyped.is_empty() || !retype_as_json(&mut spec, &mistyped, &mut report) {
+        let evidence = fidelity::disagreeing_fields(&raw, &service);
+        if evidence.is_empty() || !follow_examples(&mut spec, &evidence, &mut report) {
             break;
         }
         (yaml, service) = checked(&mut spec, &options.service, &mut report)?;
