@@ -689,3 +689,54 @@ paths:
         "{report:?}"
     );
 }
+
+#[test]
+fn a_field_s_own_examples_are_counted_and_followed() {
+    // Vonage shows values on the properties themselves: each is an example of its field's
+    // type, round-tripped and counted; one of another JSON type retypes the field as json.
+    let doc = r##"
+openapi: 3.0.3
+info: { title: T, version: "1" }
+servers: [{ url: https://api.example.com }]
+paths:
+  /sms:
+    post:
+      operationId: sendSms
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [to]
+              properties:
+                to: { type: string, example: "447700900000" }
+                ttl: { type: integer, example: "90000" }
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/Sent' }
+components:
+  schemas:
+    Sent:
+      type: object
+      allOf:
+        - properties: { id: { type: string, example: aaaa-bbbb } }
+"##;
+    let imported = import_text(doc);
+    let report = tidings_codegen::import::fidelity_report(doc, &imported, "fidelity.yaml").unwrap();
+    assert_eq!(report.examples_total, 3, "{report:#?}");
+    assert_eq!(report.examples_lossless, 3, "{report:#?}");
+    assert!(
+        imported
+            .report
+            .approximated
+            .iter()
+            .any(|f| f.pointer.ends_with("/properties/ttl/example")
+                && f.reason.contains("sends `ttl`")
+                && f.reason.contains("typed as json")),
+        "{}",
+        imported.report
+    );
+}

@@ -92,11 +92,22 @@ pub(crate) fn disagreeing_fields(doc: &Value, service: &Service) -> Vec<FieldEvi
     };
     let mut found: Vec<FieldEvidence> = Vec::new();
     let mut sink = FidelityReport::default();
-    let mut blamed = |ty: &Ty, example: &Value, at: &str| {
+    let mut blamed = |ty: &Ty, example: &Value, at: &str, owner: Option<(&str, &str)>| {
         let mut interpreter = Interpreter::new(service);
         interpreter.blamed = Some(Vec::new());
-        let _ = interpreter.value(ty, example);
-        for (t, f, how) in interpreter.blamed.unwrap_or_default() {
+        let decoded = interpreter.value(ty, example);
+        let mut blamed = interpreter.blamed.take().unwrap_or_default();
+        // A field's own example of another JSON type blames the field itself.
+        let scalar_field = match ty {
+            Ty::List(i) | Ty::Map(i) => i.is_scalar(),
+            other => other.is_scalar(),
+        };
+        if let (Err(_), true, true, Some((t, f))) =
+            (&decoded, interpreter.scalar_mismatch, scalar_field, owner)
+        {
+            blamed.push((t.to_owned(), f.to_owned(), Disagreement::OtherJsonType));
+        }
+        for (t, f, how) in blamed {
             if !found
                 .iter()
                 .any(|e| e.ty == t && e.field == f && e.how == how)
@@ -159,7 +170,7 @@ pub fn fidelity_report(
         service: &service,
         swagger,
     };
-    examples.walk(&mut out, &mut |_, _, _| {});
+    examples.walk(&mut out, &mut |_, _, _, _| {});
     lists(&service, &mut out);
     Ok(out)
 }
@@ -178,14 +189,46 @@ fn note_pointer(note: Option<&str>) -> Option<&str> {
         .map(|(_, pointer)| pointer)
 }
 
-/// Called with each body or schema example and the type it is decoded as.
-type Visit<'v> = dyn FnMut(&Ty, &Value, &str) + 'v;
+/// Called with each body or schema example, the type it is decoded as, its pointer, and for a
+/// field's own example (`properties/<name>/example`) the `(type, field)` it belongs to.
+type Visit<'v> = dyn FnMut(&Ty, &Value, &str, Option<(&str, &str)>) + 'v;
 
 impl Examples<'_> {
     /// Checks every example into `out`, showing each to `visit` too.
     fn walk(&self, out: &mut FidelityReport, visit: &mut Visit<'_>) {
         self.components(out, visit);
+        self.fields(out, visit);
         self.operations(out, visit);
+    }
+
+    /// Each object field's own examples (`properties/<name>/example`, Vonage's way of showing
+    /// values), decoded as the field's type. A field that is a `$ref` shows its component's.
+    fn fields(&self, out: &mut FidelityReport, visit: &mut Visit<'_>) {
+        // Notes of a Swagger 2.0 import point into the document or its OpenAPI 3 form.
+        let converted = self.swagger.then(|| document::swagger_to_openapi(self.doc));
+        for t in &self.service.types {
+            let TypeKind::Object(fields) = &t.kind else {
+                continue;
+            };
+            let Some(pointer) = note_pointer(t.note.as_deref()) else {
+                continue;
+            };
+            let at = format!("#{pointer}");
+            let Some(schema) = document::resolve(self.doc, &at)
+                .or_else(|| converted.as_ref().and_then(|c| document::resolve(c, &at)))
+            else {
+                continue;
+            };
+            for f in fields {
+                let Some((prop, pptr)) = property(schema, pointer, &f.wire) else {
+                    continue;
+                };
+                for (at, example) in inline_examples(prop, &pptr) {
+                    visit(&f.ty, &example, &at, Some((&t.name, &f.wire)));
+                    self.check(out, &f.ty, &example, &at);
+                }
+            }
+        }
     }
 
     fn components(&self, out: &mut FidelityReport, visit: &mut Visit<'_>) {
@@ -215,7 +258,7 @@ impl Examples<'_> {
             };
             let ty = Ty::Named(t.name.clone());
             for (at, example) in schema_examples(schema, &pointer) {
-                visit(&ty, &example, &at);
+                visit(&ty, &example, &at, None);
                 self.check(out, &ty, &example, &at);
             }
         }
@@ -231,7 +274,7 @@ impl Examples<'_> {
             };
             if let Some(body) = &op.body {
                 for (at, example) in self.request_examples(node, pointer) {
-                    visit(body, &example, &at);
+                    visit(body, &example, &at, None);
                     self.check(out, body, &example, &at);
                 }
             }
@@ -252,7 +295,7 @@ impl Examples<'_> {
                 if (200..300).contains(&code) {
                     if let Some(ty) = &op.response {
                         for (at, example) in examples {
-                            visit(ty, &example, &at);
+                            visit(ty, &example, &at, None);
                             self.check(out, ty, &example, &at);
                         }
                     }
@@ -435,6 +478,22 @@ fn schema_examples(schema: &Value, pointer: &str) -> Vec<(String, Value)> {
         }
     }
     out
+}
+
+/// The schema of property `wire` of an object schema at `pointer` (in its `properties`, or in
+/// those of an `allOf` part written in place), with its pointer.
+fn property<'v>(schema: &'v Value, pointer: &str, wire: &str) -> Option<(&'v Value, String)> {
+    let key = document::escape(wire);
+    if let Some(p) = schema.get("properties").and_then(|p| p.get(wire)) {
+        return Some((p, format!("{pointer}/properties/{key}")));
+    }
+    let Some(Value::Array(parts)) = schema.get("allOf") else {
+        return None;
+    };
+    parts.iter().enumerate().find_map(|(i, part)| {
+        let p = part.get("properties")?.get(wire)?;
+        Some((p, format!("{pointer}/allOf/{i}/properties/{key}")))
+    })
 }
 
 /// An inline schema's examples; a `$ref` schema's belong to its component.
