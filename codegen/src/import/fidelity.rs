@@ -709,21 +709,20 @@ impl Interpreter<'_> {
                                 Ty::List(i) | Ty::Map(i) => i.is_scalar(),
                                 other => other.is_scalar(),
                             };
-                            if decoded.is_err() && self.scalar_mismatch && scalar_field {
-                                if let Some(all) = &mut self.blamed {
-                                    // Collecting: note it and read on as if it were JSON.
-                                    let at = (
-                                        t.name.clone(),
-                                        f.wire.clone(),
-                                        Disagreement::OtherJsonType,
-                                    );
-                                    if !all.contains(&at) {
-                                        all.push(at);
-                                    }
-                                    self.scalar_mismatch = false;
-                                    out.insert(f.wire.clone(), x.clone());
-                                    continue;
+                            if decoded.is_err()
+                                && self.scalar_mismatch
+                                && scalar_field
+                                && let Some(all) = &mut self.blamed
+                            {
+                                // Collecting: note it and read on as if it were JSON.
+                                let at =
+                                    (t.name.clone(), f.wire.clone(), Disagreement::OtherJsonType);
+                                if !all.contains(&at) {
+                                    all.push(at);
                                 }
+                                self.scalar_mismatch = false;
+                                out.insert(f.wire.clone(), x.clone());
+                                continue;
                             }
                             self.scalar_mismatch = false;
                             let decoded = decoded.map_err(|e| format!("{}: {e}", f.wire))?;
