@@ -688,6 +688,29 @@ paths:
         (1, 1),
         "{report:?}"
     );
+    // The exported document says that answer in place, with its own schema and fields; the
+    // others still refer to the service's error response.
+    let exported = tidings_codegen::export::openapi::document(&service);
+    let responses = &exported["paths"]["/pools/{name}"]["delete"]["responses"];
+    let own = &responses["404"];
+    assert!(own.get("$ref").is_none(), "{own}");
+    let schema = own["content"]["application/json"]["schema"]["$ref"]
+        .as_str()
+        .unwrap();
+    let name = schema.rsplit('/').next().unwrap();
+    let component = &exported["components"]["schemas"][name];
+    assert_eq!(
+        component["properties"]["error"]["anyOf"][0]["type"], "string",
+        "{component}"
+    );
+    assert_eq!(
+        own["x-error-fields"],
+        serde_json::json!({ "code": null, "message": "error" })
+    );
+    assert_eq!(
+        responses["default"]["$ref"],
+        "#/components/responses/ErrorDefault"
+    );
 }
 
 #[test]

@@ -19,8 +19,8 @@ use super::{
 };
 use crate::model::{IdempotencyMode, ListStyle, SigningKind, WebhookSignature};
 use crate::resolved::{
-    Answer, AuthMethod, BodyEncodingInfo, OperationInfo, PageStyleInfo, PaginationInfo, ParamInfo,
-    Service, Ty,
+    Answer, AuthMethod, BodyEncodingInfo, ErrorBodyInfo, OperationInfo, PageStyleInfo,
+    PaginationInfo, ParamInfo, Service, Ty,
 };
 
 mod downgrade;
@@ -637,6 +637,41 @@ fn error_response(service: &Service, status: Option<u16>) -> Value {
     Value::Object(r)
 }
 
+/// An error answer read with the operation's own body (`error_bodies`): its schema, the
+/// headers that carry details, and where code and message are (`x-error-fields`).
+fn own_error_response(service: &Service, body: &ErrorBodyInfo, status: Option<u16>) -> Value {
+    let mut r = Map::new();
+    let description = match (status, body.key.parse::<u16>()) {
+        (Some(s), Ok(_)) => reason(s).to_owned(),
+        (_, _) if body.key == "default" => "Any other error".to_owned(),
+        _ => format!("Errors {}", body.key.to_ascii_uppercase()),
+    };
+    r.insert("description".into(), json!(description));
+    let content = match &body.ty {
+        Some(Ty::Named(ty)) => json!({ "application/json": { "schema": schema_ref(ty) } }),
+        Some(ty) => json!({ "application/json": { "schema": ty_schema(ty) } }),
+        None => json!({
+            "text/plain": { "schema": { "type": "string", "description": "The server's error text, kept raw." } },
+        }),
+    };
+    r.insert("content".into(), content);
+    let mut headers = header_refs(service, status);
+    for name in &body.headers {
+        headers.insert(
+            name.clone(),
+            json!({ "description": "Carries details of the error.", "schema": { "type": "string" } }),
+        );
+    }
+    if !headers.is_empty() {
+        r.insert("headers".into(), Value::Object(headers));
+    }
+    r.insert(
+        "x-error-fields".into(),
+        json!({ "code": body.code, "message": body.message }),
+    );
+    Value::Object(r)
+}
+
 /// The component name of an error response (`Error404`, `ErrorDefault`).
 fn error_response_name(status: Option<u16>) -> String {
     match status {
@@ -782,10 +817,35 @@ fn operation(service: &Service, op: &OperationInfo, tag: &str) -> Value {
     }
     errors.sort_unstable();
     errors.dedup();
+    // An answer the operation reads with a body of its own (`error_bodies`) says so in place;
+    // the others refer to the service's error response.
+    let own = |status: u16| {
+        op.error_bodies
+            .iter()
+            .find(|b| (b.statuses.0..=b.statuses.1).contains(&status))
+    };
     for e in errors {
-        responses.insert(e.to_string(), error_response_ref(Some(e)));
+        let answer = match own(e) {
+            Some(body) => own_error_response(service, body, Some(e)),
+            None => error_response_ref(Some(e)),
+        };
+        responses.insert(e.to_string(), answer);
     }
-    responses.insert("default".into(), error_response_ref(None));
+    for body in &op.error_bodies {
+        // Ranges (`4XX`) and `default` are answers of their own.
+        if body.key.parse::<u16>().is_err() {
+            let status = (body.key != "default").then_some(body.statuses.0);
+            let key = if body.key == "default" {
+                "default".to_owned()
+            } else {
+                body.key.to_ascii_uppercase()
+            };
+            responses.insert(key, own_error_response(service, body, status));
+        }
+    }
+    if !responses.contains_key("default") {
+        responses.insert("default".into(), error_response_ref(None));
+    }
     o.insert("responses".into(), Value::Object(responses));
 
     if let Some(auth) = &op.auth {
