@@ -168,7 +168,7 @@ impl Generator {
     pub fn generate(&self) -> Result<Vec<GeneratedFile>, Diagnostics> {
         let services = check::check_dir_with(&self.spec_dir, self.options.provenance)?;
         // The server modules' docs follow the same options as the client modules'.
-        let _docs = emit::doc_scope(&self.options);
+        let settings = emit::Settings::new(&self.options);
         let mut files = Vec::new();
         let mut errors = Diagnostics::default();
         for service in &services {
@@ -184,7 +184,7 @@ impl Generator {
                 ),
             }
             if let Some(server) = &self.options.server {
-                match emit::emit_server(service, server) {
+                match emit::emit_server_with(service, server, &settings) {
                     Ok(contents) => files.push(GeneratedFile {
                         name: format!("{}_server.rs", service.name()),
                         contents,

@@ -8,27 +8,40 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{conflict_heading, doc_crate_path, docs, member_docs, provenance_line, rust_type};
+use super::{Settings, docs, rust_type};
 use crate::model::{IdempotencyMode, ListStyle, WebhookSignature};
 use crate::names::{ident, shouty};
 use crate::resolved::{Answer, BodyEncodingInfo, OperationInfo, ParamInfo, Service, Ty};
 
 /// The operation statics, the client struct with its methods, the query structs and the webhook
 /// check: one chunk of tokens per item, made as the iterator is read.
-pub(super) fn items(service: &Service) -> impl Iterator<Item = TokenStream> + '_ {
-    std::iter::once_with(|| client(service))
-        .chain(service.operations.iter().filter_map(query_struct))
-        .chain(service.operations.iter().filter_map(headers_struct))
+pub(super) fn items<'a>(
+    service: &'a Service,
+    settings: &'a Settings,
+) -> impl Iterator<Item = TokenStream> + 'a {
+    std::iter::once_with(|| client(service, settings))
+        .chain(
+            service
+                .operations
+                .iter()
+                .filter_map(|op| query_struct(op, settings)),
+        )
+        .chain(
+            service
+                .operations
+                .iter()
+                .filter_map(|op| headers_struct(op, settings)),
+        )
         .chain(std::iter::once_with(|| webhook(service)).flatten())
         .chain(std::iter::once_with(|| super::webhooks::items(service)).flatten())
 }
 
 /// The operation statics and the client struct with one method per operation.
-fn client(service: &Service) -> TokenStream {
+fn client(service: &Service, settings: &Settings) -> TokenStream {
     let name = client_name(service);
     let title = service.title();
     let service_name = service.name();
-    let krate = doc_crate_path();
+    let krate = settings.crate_path();
     // One runnable example for the whole client, calling its first operation: every method has
     // the same shape (arguments, `.await?`, a typed answer), so one example teaches them all.
     // An operation with its own auth or a conflict in its spec is a poor first lesson.
@@ -37,7 +50,7 @@ fn client(service: &Service) -> TokenStream {
         .iter()
         .find(|op| op.auth.is_none() && op.conflict.is_none())
         .or(service.operations.first())
-        .map(|op| format!("{}\n", example(service, op)))
+        .map(|op| format!("{}\n", example(service, op, settings)))
         .unwrap_or_default();
     let struct_doc = docs(&format!(
         "Client for the {title}: one async method per operation.\n\n\
@@ -65,7 +78,7 @@ fn client(service: &Service) -> TokenStream {
             )
         });
     let statics = service.operations.iter().map(operation_static);
-    let methods = service.operations.iter().map(method);
+    let methods = service.operations.iter().map(|op| method(op, settings));
     quote! {
         /// Static descriptions of every operation, as the runtime sees them.
         pub mod operations {
@@ -203,7 +216,7 @@ fn param_arg_type(p: &ParamInfo) -> TokenStream {
     }
 }
 
-fn method_doc(op: &OperationInfo) -> TokenStream {
+fn method_doc(op: &OperationInfo, settings: &Settings) -> TokenStream {
     let mut text = String::new();
     if let Some(doc) = op.doc.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
         text.push_str(doc);
@@ -217,7 +230,7 @@ fn method_doc(op: &OperationInfo) -> TokenStream {
         }
         IdempotencyMode::None => "Never sent twice once it may have reached the server.",
     });
-    if let Some(line) = provenance_line(op.source) {
+    if let Some(line) = settings.provenance_line(op.source) {
         text.push(' ');
         text.push_str(line);
     }
@@ -225,14 +238,18 @@ fn method_doc(op: &OperationInfo) -> TokenStream {
         text.push_str(&format!("\n\nNote: {}", note.trim()));
     }
     if let Some(conflict) = &op.conflict {
-        text.push_str(&format!("\n\n{}: {}", conflict_heading(), conflict.trim()));
+        text.push_str(&format!(
+            "\n\n{}: {}",
+            settings.conflict_heading(),
+            conflict.trim()
+        ));
     }
     docs(&text)
 }
 
 /// A compiling example call of the service's first operation, for the client's docs.
-fn example(service: &Service, op: &OperationInfo) -> String {
-    let module = format!("{}::{}", doc_crate_path(), service.name());
+fn example(service: &Service, op: &OperationInfo, settings: &Settings) -> String {
+    let module = format!("{}::{}", settings.crate_path(), service.name());
     let mut args: Vec<String> = Vec::new();
     let mut setup = String::new();
     for p in op
@@ -319,8 +336,8 @@ fn example_value(name: &str) -> &'static str {
     }
 }
 
-fn method(op: &OperationInfo) -> TokenStream {
-    let doc = method_doc(op);
+fn method(op: &OperationInfo, settings: &Settings) -> TokenStream {
+    let doc = method_doc(op, settings);
     let name = ident(&op.name);
     let op_static = format_ident!("{}", crate::names::op_static(&op.name));
     let mut path_args = Vec::new();
@@ -477,11 +494,12 @@ fn answer(op: &OperationInfo) -> (TokenStream, TokenStream) {
     }
 }
 
-fn query_struct(op: &OperationInfo) -> Option<TokenStream> {
+fn query_struct(op: &OperationInfo, settings: &Settings) -> Option<TokenStream> {
     let name = query_name(op)?;
     let doc = docs(&format!("Query parameters of `{}`.", op.name));
     Some(param_struct(
         op,
+        settings,
         &name,
         doc,
         &op.query,
@@ -490,12 +508,13 @@ fn query_struct(op: &OperationInfo) -> Option<TokenStream> {
     ))
 }
 
-fn headers_struct(op: &OperationInfo) -> Option<TokenStream> {
+fn headers_struct(op: &OperationInfo, settings: &Settings) -> Option<TokenStream> {
     let name = headers_name(op)?;
     let doc = docs(&format!("Header parameters of `{}`.", op.name));
     // Header names are case-insensitive and travel in lower case.
     Some(param_struct(
         op,
+        settings,
         &name,
         doc,
         &op.headers,
@@ -508,6 +527,7 @@ fn headers_struct(op: &OperationInfo) -> Option<TokenStream> {
 /// on the wire.
 fn param_struct(
     op: &OperationInfo,
+    settings: &Settings,
     name: &proc_macro2::Ident,
     doc: TokenStream,
     params: &[ParamInfo],
@@ -517,7 +537,7 @@ fn param_struct(
     let all_optional = params.iter().all(|p| !p.required);
     let default = all_optional.then(|| quote!(Default,));
     let fields = params.iter().map(|p| {
-        let fdoc = member_docs(p.doc.as_deref(), p.source, op.source);
+        let fdoc = settings.member_docs(p.doc.as_deref(), p.source, op.source);
         let id = ident(&p.rust);
         let ty = rust_type(&p.ty);
         let mut wire = wire_of(p);
@@ -572,9 +592,9 @@ fn param_struct(
             }
         }
     });
-    let builders = param_builders(op, name, params);
+    let builders = param_builders(op, settings, name, params);
     // Sent by the client; servers read them back.
-    let (derives, gated) = super::serde_derives(crate::resolved::Flow {
+    let (derives, gated) = settings.serde_derives(crate::resolved::Flow {
         sent: true,
         received: false,
     });
@@ -597,6 +617,7 @@ fn param_struct(
 /// constructor then) and one chainable setter per optional parameter, as the objects have.
 fn param_builders(
     op: &OperationInfo,
+    settings: &Settings,
     name: &proc_macro2::Ident,
     params: &[ParamInfo],
 ) -> TokenStream {
@@ -607,7 +628,7 @@ fn param_builders(
             ty: &p.ty,
             required: p.required,
             boxed: false,
-            doc: member_docs(p.doc.as_deref(), p.source, op.source),
+            doc: settings.member_docs(p.doc.as_deref(), p.source, op.source),
         })
         .collect();
     super::types::builders(

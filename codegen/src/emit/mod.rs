@@ -15,8 +15,6 @@ mod types;
 mod webhooks;
 mod websocket;
 
-use std::cell::RefCell;
-
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -61,109 +59,175 @@ pub enum SerdeDirections {
 /// [`SerdeDirections::OtherBehindFeature`].
 pub const SERDE_BOTH_FEATURE: &str = "server";
 
-/// What generated docs say that depends on the consuming crate rather than on the spec: the
-/// crate path of doc examples and the provenance wording. Set for one emit call by
-/// [`doc_scope`] and read by the doc helpers, so the emitters' many functions keep taking only
-/// the service.
-#[derive(Debug, Clone)]
-struct DocContext {
+/// What the emitted code depends on besides the spec: facts of the crate that includes it (the
+/// path doc examples start with, the provenance wording, the serde directions), resolved once
+/// from [`EmitOptions`] per emit call and handed to every emitter that reads one. A value, never
+/// ambient state: two emits with different options, on one thread or several, cannot see each
+/// other's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Settings {
+    /// The crate path doc examples start with (`tidings`).
     crate_path: String,
+    /// The provenance policy the docs are written under.
     policy: ProvenancePolicy,
     /// Where the serde direction a client does not need goes (not docs, but as much a fact
     /// of the consuming crate).
     serde: SerdeDirections,
 }
 
-impl Default for DocContext {
+impl Default for Settings {
+    /// The settings of [`EmitOptions::default`]: examples under `tidings`, provenance against a
+    /// seed, the direction a client does not need behind [`SERDE_BOTH_FEATURE`].
     fn default() -> Self {
-        DocContext {
-            crate_path: "tidings".to_owned(),
-            policy: ProvenancePolicy::Required,
-            serde: SerdeDirections::default(),
-        }
+        Settings::new(&EmitOptions::default())
     }
 }
 
-thread_local! {
-    static DOC_CONTEXT: RefCell<DocContext> = RefCell::new(DocContext::default());
-}
-
-/// Restores the previous doc context when dropped.
-#[derive(Debug)]
-pub(crate) struct DocScope {
-    previous: Option<DocContext>,
-}
-
-impl Drop for DocScope {
-    fn drop(&mut self) {
-        if let Some(previous) = self.previous.take() {
-            DOC_CONTEXT.with(|c| *c.borrow_mut() = previous);
+impl Settings {
+    /// The settings `options` give.
+    pub(crate) fn new(options: &EmitOptions) -> Self {
+        Settings {
+            crate_path: options
+                .crate_path
+                .clone()
+                .unwrap_or_else(|| "tidings".to_owned()),
+            policy: options.provenance,
+            // A crate that serves the types it generates needs both directions on them.
+            serde: if options.server.is_some() {
+                SerdeDirections::Both
+            } else {
+                options.serde
+            },
         }
     }
-}
 
-/// Makes the docs emitted on this thread follow `options` until the returned scope is dropped.
-pub(crate) fn doc_scope(options: &EmitOptions) -> DocScope {
-    let next = DocContext {
-        crate_path: options
-            .crate_path
-            .clone()
-            .unwrap_or_else(|| "tidings".to_owned()),
-        policy: options.provenance,
-        // A crate that serves the types it generates needs both directions on them.
-        serde: if options.server.is_some() {
-            SerdeDirections::Both
+    /// The crate path doc examples start with (`tidings`).
+    pub(crate) fn crate_path(&self) -> &str {
+        &self.crate_path
+    }
+
+    /// The serde derives of a type that travels `flow`: the derive list's entries the client
+    /// needs, and an attribute adding the others under [`SERDE_BOTH_FEATURE`] (or in the list,
+    /// with [`SerdeDirections::Both`]).
+    pub(crate) fn serde_derives(&self, flow: crate::resolved::Flow) -> (TokenStream, TokenStream) {
+        let both = self.serde == SerdeDirections::Both;
+        let ser = quote!(::serde::Serialize,);
+        let de = quote!(::serde::Deserialize,);
+        let (mut now, mut later) = (TokenStream::new(), TokenStream::new());
+        for (needed, derive) in [(flow.sent, ser), (flow.received, de)] {
+            if needed || both {
+                now.extend(derive);
+            } else {
+                later.extend(derive);
+            }
+        }
+        let gated = (!later.is_empty())
+            .then(|| quote!(#[cfg_attr(feature = #SERDE_BOTH_FEATURE, derive(#later))]));
+        (now, quote!(#gated))
+    }
+
+    /// `#[cfg(feature = "server")]` for an impl (serde, `Validate`) the client does not need
+    /// (nothing when it does, or under [`SerdeDirections::Both`]).
+    pub(crate) fn server_gate(&self, needed: bool) -> TokenStream {
+        if needed || self.serde == SerdeDirections::Both {
+            TokenStream::new()
         } else {
-            options.serde
-        },
-    };
-    let previous = DOC_CONTEXT.with(|c| std::mem::replace(&mut *c.borrow_mut(), next));
-    DocScope {
-        previous: Some(previous),
-    }
-}
-
-/// The crate path doc examples start with (`tidings`).
-pub(crate) fn doc_crate_path() -> String {
-    DOC_CONTEXT.with(|c| c.borrow().crate_path.clone())
-}
-
-/// The serde derives of a type that travels `flow`: the derive list's entries the client
-/// needs, and an attribute adding the others under [`SERDE_BOTH_FEATURE`] (or in the list,
-/// with [`SerdeDirections::Both`]).
-pub(crate) fn serde_derives(flow: crate::resolved::Flow) -> (TokenStream, TokenStream) {
-    let both = DOC_CONTEXT.with(|c| c.borrow().serde) == SerdeDirections::Both;
-    let ser = quote!(::serde::Serialize,);
-    let de = quote!(::serde::Deserialize,);
-    let (mut now, mut later) = (TokenStream::new(), TokenStream::new());
-    for (needed, derive) in [(flow.sent, ser), (flow.received, de)] {
-        if needed || both {
-            now.extend(derive);
-        } else {
-            later.extend(derive);
+            quote!(#[cfg(feature = #SERDE_BOTH_FEATURE)])
         }
     }
-    let gated = (!later.is_empty())
-        .then(|| quote!(#[cfg_attr(feature = #SERDE_BOTH_FEATURE, derive(#later))]));
-    (now, quote!(#gated))
-}
 
-/// `#[cfg(feature = "server")]` for an impl (serde, `Validate`) the client does not need (nothing
-/// when it does, or under [`SerdeDirections::Both`]).
-pub(crate) fn server_gate(needed: bool) -> TokenStream {
-    let both = DOC_CONTEXT.with(|c| c.borrow().serde) == SerdeDirections::Both;
-    if needed || both {
-        TokenStream::new()
-    } else {
-        quote!(#[cfg(feature = #SERDE_BOTH_FEATURE)])
+    /// The provenance line added to docs of items that are not from the seed (under
+    /// [`ProvenancePolicy::Optional`], worded without one).
+    pub(crate) fn provenance_line(&self, source: Source) -> Option<&'static str> {
+        match (source, self.policy) {
+            (Source::Seed | Source::Imported, _) => None,
+            (Source::Assumed, ProvenancePolicy::Required) => {
+                Some("*Assumed*: not shown by the seed; our design.")
+            }
+            (Source::NotShown, ProvenancePolicy::Required) => {
+                Some("*Not shown*: the seed leaves this unknown.")
+            }
+            (Source::Assumed, ProvenancePolicy::Optional) => Some("*Assumed*: a design choice."),
+            (Source::NotShown, ProvenancePolicy::Optional) => {
+                Some("*Not shown*: not known yet; may change.")
+            }
+        }
+    }
+
+    /// The heading of an item's `conflict` note.
+    pub(crate) fn conflict_heading(&self) -> &'static str {
+        match self.policy {
+            ProvenancePolicy::Required => "**Conflict in the seed**",
+            ProvenancePolicy::Optional => "**Conflict**",
+        }
+    }
+
+    /// Docs of an item: its own text plus its provenance.
+    pub(crate) fn item_docs(
+        &self,
+        doc: Option<&str>,
+        fallback: &str,
+        source: Source,
+    ) -> TokenStream {
+        let mut text = doc
+            .map(str::trim)
+            .filter(|d| !d.is_empty())
+            .unwrap_or(fallback)
+            .to_owned();
+        if let Some(line) = self.provenance_line(source) {
+            if !text.is_empty() {
+                text.push_str("\n\n");
+            }
+            text.push_str(line);
+        }
+        docs(&text)
+    }
+
+    /// Docs of a member (field, variant, parameter): its own text, and its provenance when that
+    /// differs from its parent's (the parent's docs already say it). Nothing when both are
+    /// absent: a doc that only repeats the member's name says nothing.
+    pub(crate) fn member_docs(
+        &self,
+        doc: Option<&str>,
+        source: Source,
+        parent: Source,
+    ) -> TokenStream {
+        let mut text = doc.map(str::trim).unwrap_or_default().to_owned();
+        if source != parent
+            && let Some(line) = self.provenance_line(source)
+        {
+            if !text.is_empty() {
+                text.push_str("\n\n");
+            }
+            text.push_str(line);
+        }
+        docs(&text)
+    }
+
+    /// The doc comment of a service's module: its title, summary and docs, and where it was
+    /// generated from.
+    fn module_doc(&self, service: &Service) -> TokenStream {
+        let info = &service.info;
+        let mut text = format!("{}: {}.", info.title, info.summary.trim_end_matches('.'));
+        if let Some(doc) = &info.doc {
+            text.push_str("\n\n");
+            text.push_str(doc.trim());
+        }
+        text.push_str(&match self.policy {
+            ProvenancePolicy::Required => format!(
+                "\n\nGenerated from `{}`. Items marked *assumed* are our design where the seed shows nothing; \
+                 `tidings-codegen gaps` lists them.",
+                file_name(&service.file)
+            ),
+            ProvenancePolicy::Optional => {
+                format!("\n\nGenerated from `{}`.", file_name(&service.file))
+            }
+        });
+        docs(&text)
     }
 }
 
-/// The provenance policy the docs are written under.
-pub(crate) fn doc_policy() -> ProvenancePolicy {
-    DOC_CONTEXT.with(|c| c.borrow().policy)
-}
-
+pub(crate) use server::emit_server_with;
 pub use server::{DEFAULT_SUPPORT_PATH, ServerOptions, emit_server};
 
 /// Emits the module of one service, formatted. The text starts with `pub mod <name> { ... }`.
@@ -179,7 +243,7 @@ pub fn emit_service(service: &Service) -> Result<String, String> {
 /// to the output. Each chunk is formatted inside an empty copy of the module, so the text is
 /// the same as formatting the whole module at once.
 pub fn emit_service_with(service: &Service, options: &EmitOptions) -> Result<String, String> {
-    let _docs = doc_scope(options);
+    let settings = Settings::new(options);
     let module = format_ident!("{}", service.name());
     let extension = match &options.extension_module {
         Some(path) => Some(extension_use(service, path)?),
@@ -189,12 +253,12 @@ pub fn emit_service_with(service: &Service, options: &EmitOptions) -> Result<Str
         "// @generated by tidings-codegen from {} — do not edit: change the spec and rebuild.\n\n",
         file_name(&service.file)
     );
-    let doc = module_doc(service);
+    let doc = settings.module_doc(service);
     let opening = format_file(service, quote!(#doc pub mod #module {}))?;
     out.push_str(opening.strip_suffix("{}\n").unwrap_or(&opening));
     out.push_str("{\n");
     let wrapper = format!("pub mod {module} {{\n");
-    for chunk in chunks(service).chain(extension) {
+    for chunk in chunks(service, &settings).chain(extension) {
         if chunk.is_empty() {
             continue;
         }
@@ -221,22 +285,30 @@ fn format_file(service: &Service, tokens: TokenStream) -> Result<String, String>
 }
 
 /// The items of a service module in order, a chunk at a time, made as the iterator is read.
-fn chunks(service: &Service) -> impl Iterator<Item = TokenStream> + '_ {
+fn chunks<'a>(
+    service: &'a Service,
+    settings: &'a Settings,
+) -> impl Iterator<Item = TokenStream> + 'a {
     std::iter::once(quote!(
         use ::tidings_runtime as rt;
     ))
-    .chain(std::iter::once_with(|| service::service_static(service)))
-    .chain(client::items(service))
-    .chain(types::items(service))
-    .chain(std::iter::once_with(|| websocket::websocket(service)))
+    .chain(std::iter::once_with(|| {
+        service::service_static(service, settings)
+    }))
+    .chain(client::items(service, settings))
+    .chain(types::items(service, settings))
+    .chain(std::iter::once_with(|| {
+        websocket::websocket(service, settings)
+    }))
 }
 
-/// The tokens of one service module, all at once (the benchmarks time emitting apart from
-/// formatting with it).
+/// The tokens of one service module under the default [`EmitOptions`], all at once (the
+/// benchmarks time emitting apart from formatting with it).
 pub fn service_tokens(service: &Service) -> TokenStream {
+    let settings = Settings::default();
     let module = format_ident!("{}", service.name());
-    let doc = module_doc(service);
-    let chunks = chunks(service);
+    let doc = settings.module_doc(service);
+    let chunks = chunks(service, &settings);
     quote! {
         #doc
         pub mod #module {
@@ -266,24 +338,6 @@ fn file_name(path: &str) -> String {
     }
 }
 
-fn module_doc(service: &Service) -> TokenStream {
-    let info = &service.info;
-    let mut text = format!("{}: {}.", info.title, info.summary.trim_end_matches('.'));
-    if let Some(doc) = &info.doc {
-        text.push_str("\n\n");
-        text.push_str(doc.trim());
-    }
-    text.push_str(&match doc_policy() {
-        ProvenancePolicy::Required => format!(
-            "\n\nGenerated from `{}`. Items marked *assumed* are our design where the seed shows nothing; \
-             `tidings-codegen gaps` lists them.",
-            file_name(&service.file)
-        ),
-        ProvenancePolicy::Optional => format!("\n\nGenerated from `{}`.", file_name(&service.file)),
-    });
-    docs(&text)
-}
-
 /// `#[doc = "..."]` attributes, one per line, so prettyplease prints `///` comments; nothing for
 /// an empty text.
 pub(crate) fn docs(text: &str) -> TokenStream {
@@ -295,64 +349,6 @@ pub(crate) fn docs(text: &str) -> TokenStream {
         .lines()
         .map(|l| format!(" {l}").trim_end().to_owned());
     quote! { #( #[doc = #lines] )* }
-}
-
-/// The provenance line added to docs of items that are not from the seed (under
-/// [`ProvenancePolicy::Optional`], worded without one).
-pub(crate) fn provenance_line(source: Source) -> Option<&'static str> {
-    match (source, doc_policy()) {
-        (Source::Seed | Source::Imported, _) => None,
-        (Source::Assumed, ProvenancePolicy::Required) => {
-            Some("*Assumed*: not shown by the seed; our design.")
-        }
-        (Source::NotShown, ProvenancePolicy::Required) => {
-            Some("*Not shown*: the seed leaves this unknown.")
-        }
-        (Source::Assumed, ProvenancePolicy::Optional) => Some("*Assumed*: a design choice."),
-        (Source::NotShown, ProvenancePolicy::Optional) => {
-            Some("*Not shown*: not known yet; may change.")
-        }
-    }
-}
-
-/// The heading of an item's `conflict` note.
-pub(crate) fn conflict_heading() -> &'static str {
-    match doc_policy() {
-        ProvenancePolicy::Required => "**Conflict in the seed**",
-        ProvenancePolicy::Optional => "**Conflict**",
-    }
-}
-
-/// Docs of an item: its own text plus its provenance.
-pub(crate) fn item_docs(doc: Option<&str>, fallback: &str, source: Source) -> TokenStream {
-    let mut text = doc
-        .map(str::trim)
-        .filter(|d| !d.is_empty())
-        .unwrap_or(fallback)
-        .to_owned();
-    if let Some(line) = provenance_line(source) {
-        if !text.is_empty() {
-            text.push_str("\n\n");
-        }
-        text.push_str(line);
-    }
-    docs(&text)
-}
-
-/// Docs of a member (field, variant, parameter): its own text, and its provenance when that
-/// differs from its parent's (the parent's docs already say it). Nothing when both are absent:
-/// a doc that only repeats the member's name says nothing.
-pub(crate) fn member_docs(doc: Option<&str>, source: Source, parent: Source) -> TokenStream {
-    let mut text = doc.map(str::trim).unwrap_or_default().to_owned();
-    if source != parent
-        && let Some(line) = provenance_line(source)
-    {
-        if !text.is_empty() {
-            text.push_str("\n\n");
-        }
-        text.push_str(line);
-    }
-    docs(&text)
 }
 
 /// An integer literal without a type suffix, so the output reads like hand-written code.

@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{field_type, server_gate, usize_lit, wire_module};
+use super::{Settings, field_type, usize_lit, wire_module};
 use crate::names::ident;
 use crate::resolved::{ADDITIONAL_FIELD, FieldInfo, TypeInfo};
 
@@ -12,10 +12,13 @@ use crate::resolved::{ADDITIONAL_FIELD, FieldInfo, TypeInfo};
 /// table the runtime walks (`rt::object`), so each type costs a few lines to compile, not the
 /// derive's field enum and visitors. Each is behind the `server` feature when the client does
 /// not need it.
-pub(super) fn object_serde(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
+pub(super) fn object_serde(t: &TypeInfo, fields: &[FieldInfo], settings: &Settings) -> TokenStream {
     let name = format_ident!("{}", t.name);
     let label = &t.name;
-    let (ser_gate, de_gate) = (server_gate(t.flow.sent), server_gate(t.flow.received));
+    let (ser_gate, de_gate) = (
+        settings.server_gate(t.flow.sent),
+        settings.server_gate(t.flow.received),
+    );
     // The number of fields written: the required ones, plus each optional one that is set.
     let required = fields.iter().filter(|f| f.required).count();
     let mut len: Vec<TokenStream> = Vec::new();

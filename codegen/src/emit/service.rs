@@ -4,11 +4,12 @@
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 
+use super::Settings;
 use crate::describe;
 use crate::resolved::{Service, TypeInfo, TypeKind, ValueInfo};
 
 /// `pub static SERVICE: ServiceSpec = ...;`, the service's pagination and its error codes.
-pub(super) fn service_static(service: &Service) -> TokenStream {
+pub(super) fn service_static(service: &Service, settings: &Settings) -> TokenStream {
     let spec = describe::service_spec(service);
     let pagination = service.page_style.as_ref().map(|p| {
         let spec = pagination_spec(p);
@@ -17,7 +18,7 @@ pub(super) fn service_static(service: &Service) -> TokenStream {
             pub static PAGINATION: rt::PaginationSpec = #spec;
         }
     });
-    let error_code = error_code_enum(service);
+    let error_code = error_code_enum(service, settings);
     quote! {
         /// What the runtime needs to know about this service, taken from its spec.
         pub static SERVICE: rt::ServiceSpec = #spec;
@@ -28,7 +29,7 @@ pub(super) fn service_static(service: &Service) -> TokenStream {
 
 /// `pub enum ErrorCode`: the spec's `errors.codes` as an open enum, with `ErrorCode::of(&err)`
 /// and the statuses each code comes with. Nothing when the spec lists no codes.
-fn error_code_enum(service: &Service) -> TokenStream {
+fn error_code_enum(service: &Service, settings: &Settings) -> TokenStream {
     let Some(errors) = service.errors.as_ref().filter(|e| !e.codes.is_empty()) else {
         return TokenStream::new();
     };
@@ -63,7 +64,7 @@ fn error_code_enum(service: &Service) -> TokenStream {
         // Read from error answers, and written by servers that answer them.
         flow: crate::resolved::Flow::BOTH,
     };
-    let open_enum = super::types::open_enum(&enum_type, &values);
+    let open_enum = super::types::open_enum(&enum_type, &values, settings);
     let statuses = errors.codes.iter().map(|(code, info)| {
         let s = info.status.iter().map(|s| super::lit((*s).into()));
         quote!(#code => &[#(#s),*])

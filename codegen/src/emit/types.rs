@@ -5,9 +5,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{
-    docs, field_type, item_docs, member_docs, rust_type, serde_derives, server_gate, usize_lit,
-};
+use super::{Settings, docs, field_type, rust_type, usize_lit};
 use std::collections::BTreeSet;
 
 use crate::model::{Format, Source};
@@ -18,30 +16,33 @@ use crate::resolved::{
 
 /// Every named type of a service, plus `Page<T>` when it paginates: one chunk of tokens per
 /// type (its definition and impls), made as the iterator is read.
-pub(super) fn items(service: &Service) -> impl Iterator<Item = TokenStream> + '_ {
+pub(super) fn items<'a>(
+    service: &'a Service,
+    settings: &'a Settings,
+) -> impl Iterator<Item = TokenStream> + 'a {
     let types = service.types.iter().map(move |t| {
         let def = match &t.kind {
             TypeKind::Object(fields) => {
-                let def = object(t, fields);
+                let def = object(t, fields, settings);
                 // Every object, response types too: handlers and tests build them like requests.
-                let ctor = constructors(t, fields);
+                let ctor = constructors(t, fields, settings);
                 quote!(#def #ctor)
             }
-            TypeKind::Enum(values) => open_enum(t, values),
+            TypeKind::Enum(values) => open_enum(t, values, settings),
             TypeKind::Union {
                 tag,
                 content,
                 variants,
             } => {
-                let def = union(t, tag, content.as_deref(), variants);
+                let def = union(t, tag, content.as_deref(), variants, settings);
                 let from = union_from_impls(t, variants);
                 quote!(#def #from)
             }
-            TypeKind::Untagged { variants } => untagged_union(t, variants),
+            TypeKind::Untagged { variants } => untagged_union(t, variants, settings),
         };
         // Checks run before sending: a type the client only receives has them for servers.
         let validate = t.checked.then(|| {
-            let gate = server_gate(t.flow.sent);
+            let gate = settings.server_gate(t.flow.sent);
             let imp = validate_impl(service, t);
             quote!(#gate #imp)
         });
@@ -59,7 +60,7 @@ pub(super) fn items(service: &Service) -> impl Iterator<Item = TokenStream> + '_
         let items = ident(&snake(&p.items_field));
         let has_more_id = ident(&snake(has_more));
         let (items_wire, has_more_wire) = (&p.items_field, has_more);
-        let (derives, gated) = serde_derives(crate::resolved::Flow {
+        let (derives, gated) = settings.serde_derives(crate::resolved::Flow {
             sent: false,
             received: true,
         });
@@ -102,7 +103,7 @@ fn format_note(format: Option<Format>) -> Option<&'static str> {
 
 /// A field's docs: the spec's text, a note on its format, and its provenance when it differs
 /// from its type's.
-fn field_doc(f: &FieldInfo, parent: Source) -> TokenStream {
+fn field_doc(f: &FieldInfo, parent: Source, settings: &Settings) -> TokenStream {
     let mut doc_text = f
         .doc
         .as_deref()
@@ -118,11 +119,11 @@ fn field_doc(f: &FieldInfo, parent: Source) -> TokenStream {
         }
         doc_text.push_str(note);
     }
-    member_docs(Some(&doc_text), f.source, parent)
+    settings.member_docs(Some(&doc_text), f.source, parent)
 }
 
-fn field(f: &FieldInfo, parent: Source) -> TokenStream {
-    let doc = field_doc(f, parent);
+fn field(f: &FieldInfo, parent: Source, settings: &Settings) -> TokenStream {
+    let doc = field_doc(f, parent, settings);
     let id = ident(&f.rust);
     let ty = field_type(f);
     if f.required {
@@ -132,14 +133,14 @@ fn field(f: &FieldInfo, parent: Source) -> TokenStream {
     }
 }
 
-fn object(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
-    let doc = item_docs(t.doc.as_deref(), "", t.source);
+fn object(t: &TypeInfo, fields: &[FieldInfo], settings: &Settings) -> TokenStream {
+    let doc = settings.item_docs(t.doc.as_deref(), "", t.source);
     let name = format_ident!("{}", t.name);
     let default = fields.iter().all(|f| !f.required).then(|| quote!(Default,));
     let has_secret = fields.iter().any(|f| f.secret);
     let derive_debug = (!has_secret).then(|| quote!(Debug,));
     let debug = has_secret.then(|| redacting_debug(t, fields));
-    let serde = super::object_serde::object_serde(t, fields);
+    let serde = super::object_serde::object_serde(t, fields, settings);
     let additional = t.additional.as_ref().map(|ty| {
         let id = ident(ADDITIONAL_FIELD);
         let ty = rust_type(ty);
@@ -149,7 +150,7 @@ fn object(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
             pub #id: ::std::collections::BTreeMap<String, #ty>,
         }
     });
-    let fields = fields.iter().map(|f| field(f, t.source));
+    let fields = fields.iter().map(|f| field(f, t.source, settings));
     // `#[non_exhaustive]`: other crates build it with `new` + setters (or `Default`), never a
     // struct literal, so a field added to the spec does not break their build.
     quote! {
@@ -167,14 +168,14 @@ fn object(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
 
 /// An open string enum: the known values plus `Unknown(String)`, which keeps any other value
 /// (decoded and sent back unchanged), with `as_str`, `Display`, `FromStr` and `From` strings.
-pub(super) fn open_enum(t: &TypeInfo, values: &[ValueInfo]) -> TokenStream {
+pub(super) fn open_enum(t: &TypeInfo, values: &[ValueInfo], settings: &Settings) -> TokenStream {
     let mut text = t
         .doc
         .as_deref()
         .map(str::trim)
         .unwrap_or_default()
         .to_owned();
-    if let Some(line) = super::provenance_line(t.source) {
+    if let Some(line) = settings.provenance_line(t.source) {
         if !text.is_empty() {
             text.push_str("\n\n");
         }
@@ -191,10 +192,13 @@ pub(super) fn open_enum(t: &TypeInfo, values: &[ValueInfo]) -> TokenStream {
     let ids: Vec<_> = values.iter().map(|v| format_ident!("{}", v.rust)).collect();
     let wires: Vec<&str> = values.iter().map(|v| v.wire.as_str()).collect();
     let variants = values.iter().zip(&ids).map(|(v, id)| {
-        let vdoc = member_docs(v.doc.as_deref(), v.source, t.source);
+        let vdoc = settings.member_docs(v.doc.as_deref(), v.source, t.source);
         quote!(#vdoc #id,)
     });
-    let (ser_gate, de_gate) = (server_gate(t.flow.sent), server_gate(t.flow.received));
+    let (ser_gate, de_gate) = (
+        settings.server_gate(t.flow.sent),
+        settings.server_gate(t.flow.received),
+    );
     quote! {
         #doc
         #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -271,7 +275,13 @@ pub(super) fn open_enum(t: &TypeInfo, values: &[ValueInfo]) -> TokenStream {
     }
 }
 
-fn union(t: &TypeInfo, tag: &str, content: Option<&str>, variants: &[VariantInfo]) -> TokenStream {
+fn union(
+    t: &TypeInfo,
+    tag: &str,
+    content: Option<&str>,
+    variants: &[VariantInfo],
+    settings: &Settings,
+) -> TokenStream {
     let mut doc_text = t
         .doc
         .as_deref()
@@ -287,14 +297,14 @@ fn union(t: &TypeInfo, tag: &str, content: Option<&str>, variants: &[VariantInfo
     });
     doc_text
         .push_str(" Open: a variant this version does not know decodes as `Unknown`, kept whole.");
-    let doc = item_docs(Some(&doc_text), "", t.source);
+    let doc = settings.item_docs(Some(&doc_text), "", t.source);
     let name = format_ident!("{}", t.name);
     let content_tokens = match content {
         Some(c) => quote!(Some(#c)),
         None => quote!(None),
     };
     let defs = variants.iter().map(|v| {
-        let vdoc = member_docs(v.doc.as_deref(), v.source, t.source);
+        let vdoc = settings.member_docs(v.doc.as_deref(), v.source, t.source);
         let id = format_ident!("{}", v.rust);
         match &v.ty {
             Some(ty) => {
@@ -320,7 +330,10 @@ fn union(t: &TypeInfo, tag: &str, content: Option<&str>, variants: &[VariantInfo
             None => quote!(Some(#value) => Self::#id,),
         }
     });
-    let (ser_gate, de_gate) = (server_gate(t.flow.sent), server_gate(t.flow.received));
+    let (ser_gate, de_gate) = (
+        settings.server_gate(t.flow.sent),
+        settings.server_gate(t.flow.received),
+    );
     let content_binding = if variants.iter().any(|v| v.ty.is_some()) {
         quote!(content)
     } else {
@@ -529,7 +542,7 @@ pub(super) fn arg_of(ty: &Ty, value: &proc_macro2::Ident) -> (TokenStream, Token
 }
 
 /// `new(required fields...)` and one chainable setter per optional field.
-fn constructors(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
+fn constructors(t: &TypeInfo, fields: &[FieldInfo], settings: &Settings) -> TokenStream {
     let members: Vec<Member<'_>> = fields
         .iter()
         .map(|f| Member {
@@ -538,7 +551,7 @@ fn constructors(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
             required: f.required,
             boxed: f.boxed,
             // The field's own docs, if any: "Sets `x`" would only repeat the method's name.
-            doc: field_doc(f, t.source),
+            doc: field_doc(f, t.source, settings),
         })
         .collect();
     // The other keys start empty.
@@ -702,7 +715,7 @@ fn redacting_debug(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
 
 /// An untagged union: serde tries the variants in spec order and the first whose type fits
 /// wins; a payload that fits none is kept whole in `Unknown`.
-fn untagged_union(t: &TypeInfo, variants: &[VariantInfo]) -> TokenStream {
+fn untagged_union(t: &TypeInfo, variants: &[VariantInfo], settings: &Settings) -> TokenStream {
     let mut doc_text = t
         .doc
         .as_deref()
@@ -716,14 +729,14 @@ fn untagged_union(t: &TypeInfo, variants: &[VariantInfo]) -> TokenStream {
         "Untagged: decoded as the first variant whose shape fits, in the order listed; a \
          payload that fits none decodes as `Unknown`, kept whole.",
     );
-    let doc = item_docs(Some(&doc_text), "", t.source);
+    let doc = settings.item_docs(Some(&doc_text), "", t.source);
     let name = format_ident!("{}", t.name);
     let types: Vec<Option<Ty>> = variants
         .iter()
         .map(|v| v.ty.as_deref().and_then(|ty| Ty::parse(ty).ok()))
         .collect();
     let defs = variants.iter().zip(&types).map(|(v, ty)| {
-        let vdoc = member_docs(v.doc.as_deref(), v.source, t.source);
+        let vdoc = settings.member_docs(v.doc.as_deref(), v.source, t.source);
         let id = format_ident!("{}", v.rust);
         let ty = ty
             .as_ref()
@@ -754,7 +767,7 @@ fn untagged_union(t: &TypeInfo, variants: &[VariantInfo]) -> TokenStream {
             }
         })
     });
-    let (derives, gated) = serde_derives(t.flow);
+    let (derives, gated) = settings.serde_derives(t.flow);
     quote! {
         #doc
         #[derive(Debug, Clone, PartialEq, #derives)]

@@ -5,20 +5,20 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{docs, item_docs, lit, opt_str, usize_lit};
+use super::{Settings, docs, lit, opt_str, usize_lit};
 use crate::model::{ChannelAuthKind, CloseAction, DataEncoding, Direction, MessageRole, Source};
 use crate::names::pascal;
 use crate::resolved::{MessageInfo, Service, WebSocketInfo};
 
 /// Everything the `websocket` section generates; empty when the spec has none.
-pub(super) fn websocket(service: &Service) -> TokenStream {
+pub(super) fn websocket(service: &Service, settings: &Settings) -> TokenStream {
     let Some(ws) = &service.websocket else {
         return TokenStream::new();
     };
     let source = ws.origin.source;
-    let spec = spec_static(service.name(), ws, source);
-    let client = messages_enum(ws, source, true);
-    let server = messages_enum(ws, source, false);
+    let spec = spec_static(service.name(), ws, source, settings);
+    let client = messages_enum(ws, source, true, settings);
+    let server = messages_enum(ws, source, false, settings);
     quote! { #spec #client #server }
 }
 
@@ -26,7 +26,12 @@ fn role_ident(role: MessageRole) -> proc_macro2::Ident {
     format_ident!("{}", pascal(role.as_str()))
 }
 
-fn spec_static(service: &str, ws: &WebSocketInfo, source: Source) -> TokenStream {
+fn spec_static(
+    service: &str,
+    ws: &WebSocketInfo,
+    source: Source,
+    settings: &Settings,
+) -> TokenStream {
     let rt = quote!(rt::realtime);
     let mut doc_text =
         String::from("The WebSocket protocol of this service, as the runtime's engine reads it.");
@@ -34,7 +39,7 @@ fn spec_static(service: &str, ws: &WebSocketInfo, source: Source) -> TokenStream
         doc_text.push_str("\n\n");
         doc_text.push_str(d.trim());
     }
-    let doc = item_docs(Some(&doc_text), "", source);
+    let doc = settings.item_docs(Some(&doc_text), "", source);
     let path = &ws.path;
     let query = ws.query.iter().map(|(k, v)| quote!((#k, #v),));
     let protocol = proc_macro2::Literal::u32_unsuffixed(ws.protocol);
@@ -149,7 +154,12 @@ fn encoding_tokens(m: &MessageInfo) -> TokenStream {
 }
 
 /// `ClientMessage` (`client == true`) or `ServerMessage`: one variant per message sent that way.
-fn messages_enum(ws: &WebSocketInfo, source: Source, client: bool) -> TokenStream {
+fn messages_enum(
+    ws: &WebSocketInfo,
+    source: Source,
+    client: bool,
+    settings: &Settings,
+) -> TokenStream {
     let rt = quote!(rt::realtime);
     let picked: Vec<&MessageInfo> = ws
         .messages
@@ -174,14 +184,14 @@ fn messages_enum(ws: &WebSocketInfo, source: Source, client: bool) -> TokenStrea
              define (app and client events) are kept whole in `Other`.",
         )
     };
-    let doc = item_docs(Some(doc_text), "", source);
+    let doc = settings.item_docs(Some(doc_text), "", source);
     let variants = picked.iter().map(|m| {
         let id = format_ident!("{}", m.rust);
         let text = match m.doc.as_deref() {
             Some(d) => format!("`{}`: {}", m.event, d.trim()),
             None => format!("`{}`", m.event),
         };
-        let vdoc = item_docs(Some(&text), "", m.origin.source);
+        let vdoc = settings.item_docs(Some(&text), "", m.origin.source);
         let data = m.data.as_ref().map(|d| format_ident!("{}", d));
         match (m.channel, data) {
             (true, Some(ty)) => quote! {

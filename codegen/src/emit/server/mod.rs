@@ -10,7 +10,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{docs, file_name, provenance_line};
+use super::{Settings, docs, file_name};
 use crate::model::Method;
 use crate::names::{ident, pascal, shouty};
 use crate::resolved::{
@@ -30,9 +30,20 @@ pub struct ServerOptions {
 /// Default path of the hand-written server support.
 pub const DEFAULT_SUPPORT_PATH: &str = "::tidings_sandbox::server";
 
-/// Emits `pub mod <service>_server { ... }` for one service, formatted.
+/// Emits `pub mod <service>_server { ... }` for one service, formatted, its docs worded under
+/// the default [`EmitOptions`](super::EmitOptions) ([`crate::Generator`] words them under its
+/// own).
 pub fn emit_server(service: &Service, options: &ServerOptions) -> Result<String, String> {
-    let tokens = server_tokens(service, options)?;
+    emit_server_with(service, options, &Settings::default())
+}
+
+/// [`emit_server`], its docs worded under `settings`.
+pub(crate) fn emit_server_with(
+    service: &Service,
+    options: &ServerOptions,
+    settings: &Settings,
+) -> Result<String, String> {
+    let tokens = server_tokens(service, options, settings)?;
     let file: syn::File = syn::parse2(tokens).map_err(|e| {
         format!(
             "generated server code for `{}` does not parse: {e}",
@@ -60,7 +71,11 @@ fn parse_path(text: &str, what: &str) -> Result<TokenStream, String> {
 }
 
 /// The tokens of the server module of one service.
-pub fn server_tokens(service: &Service, options: &ServerOptions) -> Result<TokenStream, String> {
+fn server_tokens(
+    service: &Service,
+    options: &ServerOptions,
+    settings: &Settings,
+) -> Result<TokenStream, String> {
     let module = format_ident!("{}", service.name());
     let types_root = parse_path(&options.types_path, "types path")?;
     let paths = Paths {
@@ -81,7 +96,10 @@ pub fn server_tokens(service: &Service, options: &ServerOptions) -> Result<Token
         file_name(&service.file)
     ));
     let support = &paths.support;
-    let methods = service.operations.iter().map(|op| trait_method(op, &paths));
+    let methods = service
+        .operations
+        .iter()
+        .map(|op| trait_method(op, &paths, settings));
     let handlers = service
         .operations
         .iter()
@@ -163,7 +181,7 @@ fn qualified(ty: &Ty, types: &TokenStream) -> TokenStream {
     })
 }
 
-fn trait_method(op: &OperationInfo, paths: &Paths) -> TokenStream {
+fn trait_method(op: &OperationInfo, paths: &Paths, settings: &Settings) -> TokenStream {
     let support = &paths.support;
     let types = &paths.types;
     let name = ident(&op.name);
@@ -180,7 +198,7 @@ fn trait_method(op: &OperationInfo, paths: &Paths) -> TokenStream {
         op.path,
         op.success_status
     ));
-    if let Some(line) = provenance_line(op.source) {
+    if let Some(line) = settings.provenance_line(op.source) {
         text.push_str(&format!("\n\n{line}"));
     }
     let doc = docs(&text);
