@@ -420,3 +420,6 @@ pub(crate) fn rust_type_with(ty: &Ty, named: &dyn Fn(&str) -> TokenStream) -> To
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

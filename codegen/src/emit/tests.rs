@@ -1,0 +1,89 @@
+//! The emit options are a value each emit carries: two emits read in turns each follow their
+//! own, which options kept in ambient state (set for one call, read deep inside) could not
+//! promise once an emit is lazy.
+
+use super::*;
+
+fn email() -> Service {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
+    crate::check::check_dir(&dir)
+        .expect("the specs check")
+        .into_iter()
+        .find(|s| s.name() == "email")
+        .expect("the email spec")
+}
+
+/// Examples under `alpha_api`, both serde directions, provenance against a seed.
+fn alpha() -> Settings {
+    Settings::new(&EmitOptions {
+        crate_path: Some("alpha_api".into()),
+        serde: SerdeDirections::Both,
+        ..EmitOptions::default()
+    })
+}
+
+/// Examples under `beta_api::generated`, the direction a client does not need behind the
+/// feature, provenance without a seed.
+fn beta() -> Settings {
+    Settings::new(&EmitOptions {
+        crate_path: Some("beta_api::generated".into()),
+        provenance: ProvenancePolicy::Optional,
+        ..EmitOptions::default()
+    })
+}
+
+fn read_alone(service: &Service, settings: &Settings) -> Vec<String> {
+    chunks(service, settings).map(|c| c.to_string()).collect()
+}
+
+#[test]
+fn two_lazy_emits_read_in_turns_each_follow_their_own_settings() {
+    let service = email();
+    let (a, b) = (alpha(), beta());
+    let (alone_a, alone_b) = (read_alone(&service, &a), read_alone(&service, &b));
+    // Each chunk is made when it is read: one of `a`, then one of `b`, and so on.
+    let (mut chunks_a, mut chunks_b) = (chunks(&service, &a), chunks(&service, &b));
+    let (mut read_a, mut read_b) = (Vec::new(), Vec::new());
+    loop {
+        let (next_a, next_b) = (chunks_a.next(), chunks_b.next());
+        if next_a.is_none() && next_b.is_none() {
+            break;
+        }
+        read_a.extend(next_a.map(|c| c.to_string()));
+        read_b.extend(next_b.map(|c| c.to_string()));
+    }
+    assert_eq!(read_a, alone_a);
+    assert_eq!(read_b, alone_b);
+
+    let (text_a, text_b) = (alone_a.concat(), alone_b.concat());
+    // The crate path of the doc examples.
+    assert!(text_a.contains("alpha_api::email::EmailClient::from_env()"));
+    assert!(!text_a.contains("beta_api"));
+    assert!(text_b.contains("beta_api::generated::email::EmailClient::from_env()"));
+    assert!(!text_b.contains("alpha_api"));
+    // The serde directions: both always, or the other one behind the feature.
+    let gate = format!("feature = \"{SERDE_BOTH_FEATURE}\"");
+    assert!(!text_a.contains(&gate));
+    assert!(text_b.contains(&gate));
+    // The provenance wording.
+    assert!(text_a.contains("*Assumed*: not shown by the seed; our design."));
+    assert!(text_b.contains("*Assumed*: a design choice."));
+    assert!(!text_b.contains("by the seed"));
+}
+
+#[test]
+fn default_settings_are_those_of_the_default_options() {
+    let settings = Settings::default();
+    assert_eq!(settings.crate_path(), "tidings");
+    assert_eq!(settings.policy, ProvenancePolicy::Required);
+    assert_eq!(settings.serde, SerdeDirections::OtherBehindFeature);
+    // A crate that serves its types gets both directions whatever `serde` says.
+    let served = Settings::new(&EmitOptions {
+        server: Some(ServerOptions {
+            types_path: "::tidings".into(),
+            support_path: DEFAULT_SUPPORT_PATH.into(),
+        }),
+        ..EmitOptions::default()
+    });
+    assert_eq!(served.serde, SerdeDirections::Both);
+}
