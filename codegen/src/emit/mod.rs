@@ -6,6 +6,11 @@
 //! entry point. The runtime is imported as `rt` and the standard prelude's names (`Option`,
 //! `String`, `Vec`, `Result`, ...) are used as is: the checker refuses spec types that would
 //! shadow them.
+//!
+//! What the output depends on besides the spec ([`EmitOptions`]: the crate path of doc examples,
+//! the provenance wording, the serde directions) is resolved once per emit into a `Settings`
+//! value, which every emitter that reads an option takes as a parameter, never thread-local or
+//! global state: emits with different options never see each other's.
 
 mod client;
 mod object_serde;
