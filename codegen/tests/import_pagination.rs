@@ -307,10 +307,23 @@ fn page_numbers_with_a_page_count_or_an_echoed_page_are_the_page_style() {
     assert_eq!(p.first_page, Some(0));
     assert_eq!(p.total_pages_field, None);
 
-    // A page parameter alone: nothing in the answer says it is a numbered page.
-    let (imported, p) = import(&doc(
+    // A page number with a page size and nothing in the answer (SendGrid's contact lists):
+    // numbered pages, a short or empty one the last.
+    let (_, p) = import(&doc(
         "/things",
         &[("page", integer()), ("page_size", integer())],
+        object(json!({"recipients": things()})),
+    ));
+    let p = p.unwrap();
+    assert_eq!(p.style, Some(PageStyle::Page));
+    assert_eq!(p.page_param.as_deref(), Some("page"));
+    assert_eq!(p.size_param.as_deref(), Some("page_size"));
+    assert_eq!(p.total_pages_field, None);
+
+    // A page parameter alone: nothing says it is a numbered page of a given size.
+    let (imported, p) = import(&doc(
+        "/things",
+        &[("page", integer())],
         object(json!({"recipients": things()})),
     ));
     assert_eq!(p, None);

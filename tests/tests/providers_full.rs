@@ -179,3 +179,28 @@ futures-core = "0.3"
     let warnings: Vec<&str> = stderr.lines().filter(|l| l.contains("warning")).collect();
     assert!(warnings.is_empty(), "{}", warnings.join("\n"));
 }
+
+#[test]
+fn lists_that_show_how_they_page_get_a_stream() {
+    // Twilio: `next_page_uri` on 60 lists, `Page`/`PageSize` on the available-number countries;
+    // SendGrid: `_metadata.next` 14, `limit`/`offset` 25, `page`/`page_size` 3. Every other
+    // list is named in the report with why (no paging parameter in the document).
+    for (document, service, paged) in [
+        ("twilio_api_v2010.json", "twilio", 61),
+        ("sendgrid_oai.json", "sendgrid", 42),
+    ] {
+        let (_, report) = import(document, service);
+        assert_eq!(
+            report.lists_paged, paged,
+            "{document}: {:#?}",
+            report.lists_unpaged
+        );
+        for unpaged in &report.lists_unpaged {
+            assert!(
+                unpaged.reason.contains("the page shows no next link")
+                    || unpaged.reason.contains("bare array"),
+                "{unpaged:?}"
+            );
+        }
+    }
+}

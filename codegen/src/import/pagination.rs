@@ -275,7 +275,8 @@ impl Converter<'_> {
             "offset"
         } else if let Some((page, total_pages)) = page(&reach, &op.query) {
             keys.push(("page_param", Node::str(&page.wire)));
-            if let Some(l) = limit {
+            let size = param(&op.query, SIZE_PARAMS).filter(|s| s.wire != page.wire);
+            if let Some(l) = size.or(limit) {
                 keys.push(("size_param", Node::str(&l.wire)));
             }
             // A page parameter that may be 0 counts pages from 0 (Twilio's `Page`).
@@ -438,8 +439,9 @@ fn offset<'r, 'q>(
     Some((p, limit, total.map(|t| t.path.as_str())))
 }
 
-/// A page number parameter, and a page count (or the page number echoed) in the page; both
-/// must be there.
+/// A page number parameter, with a page count (or the page number echoed) in the page, or a
+/// page size parameter beside it (SendGrid's contact lists: `page` and `page_size`; then a
+/// page shorter than the size asked for, or empty, is the last).
 fn page<'r, 'q>(
     reach: &'r [Reachable<'_>],
     query: &'q [ParamOut],
@@ -449,9 +451,9 @@ fn page<'r, 'q>(
     if let Some(t) = numbers().find(|r| in_names(&r.field.wire, TOTAL_PAGES_NAMES)) {
         return Some((p, Some(t.path.as_str())));
     }
-    numbers()
-        .find(|r| in_names(&r.field.wire, PAGE_ECHO_NAMES))
-        .map(|_| (p, None))
+    let echoed = numbers().any(|r| in_names(&r.field.wire, PAGE_ECHO_NAMES));
+    let sized = param(query, SIZE_PARAMS).is_some_and(|s| s.wire != p.wire && is_number(&s.ty));
+    (echoed || sized).then_some((p, None))
 }
 
 /// List operations of an import and the pagination styles inferred for them.
