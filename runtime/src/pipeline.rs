@@ -13,8 +13,8 @@ use tracing::field::Empty;
 
 use crate::Error;
 use crate::auth::ResolvedAuth;
-use crate::error::CallContext;
 use crate::error::TimeoutKind;
+use crate::error::{CallContext, advice};
 use crate::headers::server_wait;
 use crate::options::{BodyLimits, CallOptions, Timeouts};
 use crate::ratelimit::RateLimiter;
@@ -441,8 +441,9 @@ impl Pipeline {
     }
 
     /// `error` with the call it ended (service, operation, method, URL, attempts, why it was
-    /// not retried) and what to check: in the message of a transport failure or an unreachable
-    /// shared limiter, as a [`CallContext`] on a timeout, a refused credential or a rate limit.
+    /// not retried) and what to check ([`crate::error::advice`]), as its [`CallContext`]: every
+    /// error a call's attempts end with carries one (API errors of every status, refused
+    /// credentials, rate limits, timeouts, transport failures, an unreachable shared limiter).
     fn in_context(
         &self,
         mut error: Error,
@@ -450,15 +451,20 @@ impl Pipeline {
         attempts: u32,
         stop: Option<StopReason>,
     ) -> Error {
-        if !matches!(
-            error,
-            Error::Timeout { .. }
-                | Error::Auth(_)
-                | Error::RateLimited { .. }
-                | Error::Transport { .. }
-                | Error::LimiterUnavailable { .. }
-        ) {
+        if error.context_slot().is_none() {
             return error;
+        }
+        // A deadline timeout reports the configured total, not what was left of it.
+        if let (
+            Error::Timeout {
+                kind: TimeoutKind::Deadline,
+                after,
+                ..
+            },
+            Some(total),
+        ) = (&mut error, origin.total)
+        {
+            *after = total;
         }
         // The attempt's URL with a query credential's value cut out (built as the first
         // attempt built it, which succeeded, so it builds again).
@@ -466,165 +472,28 @@ impl Pipeline {
             Ok(prepared) => shown_url(&prepared.url, origin.auth),
             Err(_) => self.base.as_str().to_owned(),
         };
-        let context = |advice: String| {
-            Some(Box::new(CallContext {
-                service: origin.service,
-                operation: origin.operation,
-                method: origin.method.to_string(),
-                url: url.clone(),
-                attempts,
-                not_retried: stop
-                    .filter(|s| *s != StopReason::NotRetryable)
-                    .map(|s| s.to_string()),
-                advice,
-            }))
+        let facts = advice::CallFacts {
+            spec: self.spec,
+            operation: origin.operation,
+            base: self.base.as_str().trim_end_matches('/'),
+            op_auth: origin.op_auth,
+            auth_credentials: &self.auth_credentials,
         };
-        let base = self.base.as_str().trim_end_matches('/');
-        match &mut error {
-            Error::Timeout {
-                kind,
-                after,
-                context: slot,
-            } => {
-                let advice = match kind {
-                    TimeoutKind::Connect => format!(
-                        "no connection within {after:?}: check that the {} service is reachable \
-                         at {base} (set by {} or base_url()), or allow more with connect_timeout()",
-                        self.spec.name, self.spec.base_url_env
-                    ),
-                    TimeoutKind::Deadline if origin.total.is_some() => {
-                        *after = origin.total.unwrap_or(*after);
-                        "the call's deadline (retries and waits included) passed: allow more \
-                         with total_timeout() (on the builder or in CallOptions)"
-                            .to_owned()
-                    }
-                    TimeoutKind::Attempt => format!(
-                        "the {} service at {base} did not answer within the attempt timeout: \
-                         check its health, or allow more with attempt_timeout() (on the builder \
-                         or in CallOptions)",
-                        self.spec.name
-                    ),
-                    _ => "the call's deadline (retries and waits included) passed: allow more \
-                          with total_timeout() (on the builder or in CallOptions)"
-                        .to_owned(),
-                };
-                *slot = context(advice);
-                return error;
-            }
-            Error::Auth(api) => {
-                let advice = self.auth_advice(api.status, origin);
-                api.context = context(advice);
-                return error;
-            }
-            Error::RateLimited {
-                retry_after,
-                api,
-                context: slot,
-            } => {
-                let advice = match (api.is_some(), *retry_after) {
-                    (true, Some(wait)) => format!(
-                        "the server asked for a pause of {wait:?}: send less often, or give the \
-                         call time to wait it out with total_timeout() (on the builder or in \
-                         CallOptions)"
-                    ),
-                    (true, None) => "the server gave no pause: send less often, or lower the \
-                                     client's own limit with rate_limit() so it paces the calls"
-                        .to_owned(),
-                    (false, _) => "nothing was sent: the client's own rate limit had no slot \
-                                   before the call's deadline: send less at once, allow more \
-                                   time with total_timeout(), or change the limit with \
-                                   rate_limit()"
-                        .to_owned(),
-                };
-                *slot = context(advice);
-                return error;
-            }
-            _ => {}
-        }
-        let attempts = match (attempts, stop) {
-            (1, None | Some(StopReason::NotRetryable)) => "after 1 attempt".to_owned(),
-            (n, None | Some(StopReason::NotRetryable)) => format!("after {n} attempts"),
-            (1, Some(reason)) => format!("after 1 attempt, {reason}"),
-            (n, Some(reason)) => format!("after {n} attempts, {reason}"),
+        let context = CallContext {
+            service: origin.service,
+            operation: origin.operation,
+            method: origin.method.to_string(),
+            url,
+            attempts,
+            not_retried: stop
+                .filter(|s| *s != StopReason::NotRetryable)
+                .map(|s| s.to_string()),
+            advice: advice::for_error(&error, &facts),
         };
-        let call = format!(
-            "{}.{} ({} {url}) failed {attempts}",
-            origin.service, origin.operation, origin.method
-        );
-        match &mut error {
-            Error::Transport {
-                message, connect, ..
-            } => {
-                let check = if *connect {
-                    format!(
-                        "check that the {} service is reachable at {base} (set by {} or base_url())",
-                        self.spec.name, self.spec.base_url_env
-                    )
-                } else {
-                    "the connection broke; the call may be sent again once the network or \
-                     the server recovers"
-                        .to_owned()
-                };
-                *message = format!("{call}: {message}; {check}");
-            }
-            Error::LimiterUnavailable { message } => {
-                *message = format!(
-                    "{call}: {message}; nothing was sent: check the shared limiter's store, or \
-                     configure it to fail open"
-                );
-            }
-            _ => {}
+        if let Some(slot) = error.context_slot() {
+            *slot = Some(Box::new(context));
         }
         error
-    }
-}
-
-impl Pipeline {
-    /// What to check after a 401 or 403: the credentials the call sent, each with the
-    /// environment variable and the builder call that set it.
-    fn auth_advice(&self, status: u16, origin: &Origin<'_>) -> String {
-        let spec = self.spec;
-        let op_credentials;
-        let names: &[&'static str] = match origin.op_auth {
-            Some(scheme) => {
-                op_credentials = crate::auth::required_credentials(
-                    &crate::auth::AuthChoice::Scheme(scheme),
-                    spec,
-                );
-                &op_credentials
-            }
-            None => &self.auth_credentials,
-        };
-        let first_secret = spec.credentials.iter().find(|c| c.secret).map(|c| c.name);
-        let each: Vec<String> = names
-            .iter()
-            .filter_map(|name| spec.credentials.iter().find(|c| c.name == *name))
-            .map(|c| {
-                let call = if first_secret == Some(c.name) {
-                    "api_key(..)".to_owned()
-                } else {
-                    format!("credential(\"{}\", ..)", c.name)
-                };
-                format!("{} (credential `{}`, or {call})", c.env, c.name)
-            })
-            .collect();
-        let what = match each.as_slice() {
-            [] => "the credentials given to the client (its signer or token minter)".to_owned(),
-            [one] => one.clone(),
-            [init @ .., last] => format!("{} and {last}", init.join(", ")),
-        };
-        if status == 403 {
-            format!(
-                "the server knows the credentials but refuses them for {}.{}: check the permissions \
-                 (scopes, account, environment) of {what}",
-                spec.name, origin.operation
-            )
-        } else {
-            format!(
-                "the server refused the credentials: check the value of {what}; a key of another \
-                 account or environment is refused too"
-            )
-        }
     }
 }
 

@@ -518,9 +518,11 @@ impl SmtpRelay {
                         message: format!(
                             "SMTP relay: cannot connect to {}:{}: {err}",
                             self.host, self.port
-                        ),
+                        )
+                        .into(),
                         connect: true,
                         source: None,
+                        context: None,
                     });
                 }
                 Err(failure::Failure::Tls(err)) => {
@@ -593,9 +595,10 @@ fn map_error(err: &lettre::transport::smtp::Error, timeout: Duration) -> Error {
         return Error::invalid_request("message", message);
     }
     Error::Transport {
-        message: format!("SMTP relay: {message}"),
+        message: format!("SMTP relay: {message}").into(),
         connect: message.starts_with("Connection error"),
         source: None,
+        context: None,
     }
 }
 

@@ -287,3 +287,44 @@ async fn decode_error() {
     let err = client.call::<Email>(get_email("em_1")).await.unwrap_err();
     insta::assert_snapshot!(err.to_string());
 }
+
+#[tokio::test]
+async fn an_error_status_names_the_call_and_what_to_check() {
+    // Every error a call ends with carries the call (issue 29, item 4), not only refusals,
+    // rate limits and timeouts: a 404 names the operation, method and URL and what to check.
+    let server = TestServer::always(Reply::json(
+        404,
+        r#"{"error":{"code":"not_found","message":"No email em_1"}}"#,
+    ))
+    .await;
+    let client = email_client(&server).build().unwrap();
+    let err = client.execute(get_email("em_1")).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Api);
+    let context = err
+        .context()
+        .expect("a 404 from a call carries its context");
+    assert_eq!(
+        (context.service, context.operation, context.attempts),
+        ("email", "get_email", 1)
+    );
+    assert!(context.url.ends_with("/v1/emails/em_1"), "{}", context.url);
+    insta::assert_snapshot!(shown(&err, &server));
+}
+
+#[tokio::test]
+async fn a_server_failure_not_retried_says_why() {
+    // A 500 to a send that may have reached the server and has no idempotency key is not
+    // sent again: the error says so, and which call it was.
+    let server = TestServer::always(Reply::json(
+        500,
+        r#"{"error":{"code":"internal","message":"Something broke"}}"#,
+    ))
+    .await;
+    let client = email_client(&server).build().unwrap();
+    let err = client.execute(cancel_email("em_1")).await.unwrap_err();
+    let context = err.context().unwrap();
+    assert_eq!(context.operation, "cancel_email");
+    assert_eq!((server.count(), context.attempts), (1, 1));
+    assert!(context.not_retried.is_some(), "{context:?}");
+    insta::assert_snapshot!(shown(&err, &server));
+}

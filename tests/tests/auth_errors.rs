@@ -339,9 +339,15 @@ async fn a_numeric_code_is_kept_as_text_and_the_body_is_decoded() {
         Some("The requested resource was not found")
     );
     assert_eq!(api.body.as_ref(), Some(&body));
-    assert_eq!(
-        err.to_string(),
-        "HTTP 404 20404: The requested resource was not found"
+    // The answer first, then the call it ended and what to check.
+    let text = err.to_string();
+    assert!(
+        text.starts_with("HTTP 404 20404: The requested resource was not found: "),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("; nothing at that path: check the ids in it"),
+        "{text}"
     );
 }
 

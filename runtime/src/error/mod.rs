@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use crate::retry::Transience;
 
+pub(crate) mod advice;
 mod text;
 pub(crate) use text::Escaped;
 pub use text::{bounded_text, excerpt};
@@ -96,11 +97,13 @@ pub enum Error {
     #[non_exhaustive]
     Transport {
         /// What happened, without the URL.
-        message: String,
+        message: Box<str>,
         /// Whether the failure happened while connecting (the request never left).
         connect: bool,
         /// The underlying error, stripped of its URL.
         source: Option<reqwest::Error>,
+        /// The call it ended and what to do, when it came from a call.
+        context: Option<Box<CallContext>>,
     },
     /// A body could not be decoded into the expected type.
     Decode(Box<DecodeError>),
@@ -116,6 +119,8 @@ pub enum Error {
     LimiterUnavailable {
         /// What failed, without the store's address or password.
         message: String,
+        /// The call it ended and what to do, when it came from a call.
+        context: Option<Box<CallContext>>,
     },
     /// The client could not be configured.
     #[non_exhaustive]
@@ -154,7 +159,13 @@ impl fmt::Display for Error {
                 }
                 Ok(())
             }
-            Error::Api(api) => write!(f, "{api}"),
+            Error::Api(api) => {
+                write!(f, "{api}")?;
+                if let Some(context) = &api.context {
+                    write!(f, ": {context}{}", Advice(&context.advice))?;
+                }
+                Ok(())
+            }
             Error::Smtp(reply) if reply.is_auth_failure() => write!(
                 f,
                 "SMTP relay refused the credentials: {reply}; check the API key \
@@ -175,13 +186,23 @@ impl fmt::Display for Error {
                 }
                 Ok(())
             }
-            Error::Transport { message, .. } => write!(f, "transport error: {message}"),
+            Error::Transport {
+                message, context, ..
+            } => match context {
+                Some(c) => write!(f, "transport error: {c}: {message}{}", Advice(&c.advice)),
+                None => write!(f, "transport error: {message}"),
+            },
             Error::Decode(decode) => write!(f, "{decode}"),
             Error::ResponseTooLarge(too_large) => write!(f, "{too_large}"),
             Error::Webhook(failure) => write!(f, "webhook verification failed: {failure}"),
-            Error::LimiterUnavailable { message } => {
-                write!(f, "shared rate limiter unavailable: {message}")
-            }
+            Error::LimiterUnavailable { message, context } => match context {
+                Some(c) => write!(
+                    f,
+                    "shared rate limiter unavailable: {c}: {message}{}",
+                    Advice(&c.advice)
+                ),
+                None => write!(f, "shared rate limiter unavailable: {message}"),
+            },
             Error::Config { message } => write!(f, "configuration error: {message}"),
         }
     }
@@ -321,15 +342,15 @@ pub struct ApiError {
     /// documented, value bounded to [`ID_LIMIT`] bytes and escaped like the fields above (at
     /// most [`MAX_ERROR_HEADERS`]). Read one with [`ApiError::header`].
     pub headers: Vec<(String, String)>,
-    /// The call it ended and what to do, for a refused credential ([`Error::Auth`]) that came
-    /// from a call. Not part of this type's `Display`; [`Error`]'s shows it.
+    /// The call it ended and what to do, when it came from a call. Not part of this type's
+    /// `Display`; [`Error`]'s shows it.
     pub context: Option<Box<CallContext>>,
 }
 
 /// The call an error ended, as [`Error`]'s `Display` shows it: service, operation, method and
 /// URL (a query credential's value shown as `***`), the attempts made and why there was no
-/// other, and what to check or change. Carried by timeouts, refused credentials and rate
-/// limits ([`Error::context`]).
+/// other, and what to check or change. Carried by every error a call's attempts end with
+/// ([`Error::context`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct CallContext {
@@ -349,6 +370,19 @@ pub struct CallContext {
     pub not_retried: Option<String>,
     /// What to check or change, naming the setting or environment variable.
     pub advice: String,
+}
+
+/// `; <advice>` after a call's context, nothing when there is no advice.
+struct Advice<'a>(&'a str);
+
+impl fmt::Display for Advice<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            Ok(())
+        } else {
+            write!(f, "; {}", self.0)
+        }
+    }
 }
 
 impl fmt::Display for CallContext {
@@ -750,7 +784,8 @@ impl Error {
     }
 
     /// The call this error ended (service, operation, method, URL, attempts) and what to do,
-    /// for timeouts, refused credentials and rate limits that came from a call.
+    /// for every error a call's attempts end with: error statuses, refused credentials, rate
+    /// limits, timeouts, transport failures and an unreachable shared limiter.
     ///
     /// ```
     /// # async fn demo(client: tidings_runtime::Client, request: tidings_runtime::Request) {
@@ -763,10 +798,25 @@ impl Error {
     /// ```
     pub fn context(&self) -> Option<&CallContext> {
         match self {
-            Error::Auth(api) => api.context.as_deref(),
-            Error::RateLimited { context, .. } | Error::Timeout { context, .. } => {
-                context.as_deref()
-            }
+            Error::Auth(api) | Error::Api(api) => api.context.as_deref(),
+            Error::RateLimited { context, .. }
+            | Error::Timeout { context, .. }
+            | Error::Transport { context, .. }
+            | Error::LimiterUnavailable { context, .. } => context.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// Where this error keeps the call it ended: the errors a call's attempts end with (an
+    /// error status, a refused credential, a rate limit, a timeout, a transport failure, an
+    /// unreachable shared limiter); `None` for the others.
+    pub(crate) fn context_slot(&mut self) -> Option<&mut Option<Box<CallContext>>> {
+        match self {
+            Error::Auth(api) | Error::Api(api) => Some(&mut api.context),
+            Error::RateLimited { context, .. }
+            | Error::Timeout { context, .. }
+            | Error::Transport { context, .. }
+            | Error::LimiterUnavailable { context, .. } => Some(context),
             _ => None,
         }
     }
@@ -860,9 +910,10 @@ impl Error {
             source = inner.source();
         }
         Error::Transport {
-            message,
+            message: message.into(),
             connect,
             source: Some(err),
+            context: None,
         }
     }
 }

@@ -49,6 +49,7 @@ fn display_of_every_variant_and_source() {
                 message: "reset".into(),
                 connect: false,
                 source: None,
+                context: None,
             },
             "transport error: reset",
         ),

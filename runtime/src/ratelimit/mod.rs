@@ -358,7 +358,10 @@ impl RateLimiter {
                     context: None,
                 }
             }
-            Refusal::Unavailable(message) => Error::LimiterUnavailable { message },
+            Refusal::Unavailable(message) => Error::LimiterUnavailable {
+                message,
+                context: None,
+            },
         })
     }
 

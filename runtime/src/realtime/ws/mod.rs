@@ -420,9 +420,11 @@ impl Connection {
                     Err(Error::Transport {
                         message: format!(
                             "the realtime connection is not {target} after {timeout:?}{problems}"
-                        ),
+                        )
+                        .into(),
                         connect: true,
                         source: None,
+                        context: None,
                     })
                 }
                 _ => Err(Error::Timeout {
@@ -549,9 +551,11 @@ impl Connection {
                 message: format!(
                     "the realtime connection's send queue is full ({MAX_QUEUED_COMMANDS} \
                      commands waiting for the socket); wait and send again"
-                ),
+                )
+                .into(),
                 connect: false,
                 source: None,
+                context: None,
             }),
         }
     }
