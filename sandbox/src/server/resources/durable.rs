@@ -11,6 +11,7 @@
 //! mode, so a second store (another process, or a second spec of the same name) cannot open it
 //! and diverge from the first.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OptionalExtension, params};
@@ -80,6 +81,8 @@ pub(super) enum Change<'a> {
     },
     /// Removes an item.
     Delete { collection: &'a str, id: &'a str },
+    /// Stores a value kept with the store (a served spec's credentials).
+    Setting { name: &'a str, value: &'a str },
 }
 
 /// Where a durable store commits its changes (SQLite, or a failing one in tests).
@@ -96,6 +99,7 @@ CREATE TABLE IF NOT EXISTS items (
     PRIMARY KEY (collection, id)
 );
 CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 ";
 
 /// A store's SQLite file.
@@ -103,7 +107,17 @@ pub(super) struct Sqlite {
     conn: Connection,
 }
 
-/// One stored item, in the order the items were first stored.
+/// What a store's file holds.
+pub(super) struct Stored {
+    /// The items, in the order they were first stored.
+    pub(super) rows: Vec<Row>,
+    /// The id counter.
+    pub(super) next_id: u64,
+    /// The values kept with the store.
+    pub(super) settings: BTreeMap<String, String>,
+}
+
+/// One stored item.
 pub(super) struct Row {
     pub(super) collection: String,
     pub(super) id: String,
@@ -149,8 +163,8 @@ impl Sqlite {
         Ok(Sqlite { conn })
     }
 
-    /// Every item, oldest first, and the id counter.
-    pub(super) fn load(&self) -> rusqlite::Result<(Vec<Row>, u64)> {
+    /// Every item, oldest first, the id counter and the settings.
+    pub(super) fn load(&self) -> rusqlite::Result<Stored> {
         let mut statement = self
             .conn
             .prepare("SELECT collection, id, doc FROM items ORDER BY rowid")?;
@@ -171,10 +185,16 @@ impl Sqlite {
                 |r| r.get(0),
             )
             .optional()?;
-        Ok((
+        let settings = self
+            .conn
+            .prepare("SELECT name, value FROM settings")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<BTreeMap<String, String>>>()?;
+        Ok(Stored {
             rows,
-            next_id.and_then(|n| u64::try_from(n).ok()).unwrap_or(0),
-        ))
+            next_id: next_id.and_then(|n| u64::try_from(n).ok()).unwrap_or(0),
+            settings,
+        })
     }
 
     fn apply(&mut self, change: Change<'_>) -> rusqlite::Result<()> {
@@ -202,6 +222,13 @@ impl Sqlite {
             Change::Delete { collection, id } => {
                 tx.prepare_cached("DELETE FROM items WHERE collection = ?1 AND id = ?2")?
                     .execute(params![collection, id])?;
+            }
+            Change::Setting { name, value } => {
+                tx.prepare_cached(
+                    "INSERT INTO settings (name, value) VALUES (?1, ?2)
+                     ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+                )?
+                .execute(params![name, value])?;
             }
         }
         tx.commit()

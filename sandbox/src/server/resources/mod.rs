@@ -92,6 +92,7 @@ struct State {
     collections: HashMap<String, Vec<Item>>,
     stored_bytes: usize,
     next_id: u64,
+    settings: std::collections::BTreeMap<String, String>,
     disk: Disk,
 }
 
@@ -180,16 +181,17 @@ impl Resources {
         path: &Path,
         sqlite: durable::Sqlite,
     ) -> Result<Resources, OpenError> {
-        let (rows, counter) = sqlite.load().map_err(|source| OpenError::Sqlite {
+        let stored = sqlite.load().map_err(|source| OpenError::Sqlite {
             path: path.to_owned(),
             source,
         })?;
         let store = Resources::new(limits);
         {
             let mut state = store.lock();
-            let mut next_id = counter;
+            let mut next_id = stored.next_id;
+            state.settings = stored.settings;
             let (mut over, mut unreadable) = (0usize, 0usize);
-            for row in rows {
+            for row in stored.rows {
                 next_id = next_id.max(durable::id_number(&row.id).unwrap_or(0));
                 let Ok(Value::Object(value)) = serde_json::from_str::<Value>(&row.doc) else {
                     unreadable += 1;
@@ -257,6 +259,28 @@ impl Resources {
         let store = Resources::new(limits);
         store.lock().disk = Disk::Journal(journal);
         store
+    }
+
+    /// A value kept with the store by [`Resources::keep_setting`] (loaded back by
+    /// [`Resources::open`]).
+    pub fn setting(&self, name: &str) -> Option<String> {
+        self.lock().settings.get(name).cloned()
+    }
+
+    /// Keeps `value` as `name` with the store (a served spec's credentials, so a restart on
+    /// the same data directory accepts the same ones); committed first when durable.
+    ///
+    /// # Errors
+    ///
+    /// `507` when it cannot be committed (then nothing changes).
+    pub fn keep_setting(&self, name: &str, value: &str) -> Result<(), ServerError> {
+        let mut state = self.lock();
+        if state.settings.get(name).is_some_and(|v| v == value) {
+            return Ok(());
+        }
+        state.disk.commit(Change::Setting { name, value })?;
+        state.settings.insert(name.to_owned(), value.to_owned());
+        Ok(())
     }
 
     /// Whether changes are committed to disk ([`Resources::open`]).
