@@ -294,6 +294,13 @@ impl ServedService {
     }
 }
 
+impl Drop for ServedService {
+    fn drop(&mut self) {
+        // Released for the next start on the same data directory.
+        self.served.store.close();
+    }
+}
+
 /// A sandbox-only credential value for `name`.
 fn made_credential(name: &str) -> String {
     let random: [u8; 12] = rand::random();
