@@ -27,7 +27,22 @@ fn providers(name: &str) -> PathBuf {
 
 /// Starts the binary and reads its `export` lines until `last` is printed.
 fn start(args: &[&str], last: &str) -> (Running, Vec<(String, String)>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tidings-sandbox"))
+    start_in("", args, last)
+}
+
+/// [`start`] through `sh -c` with `shell` run first (a `ulimit`), when not empty.
+fn start_in(shell: &str, args: &[&str], last: &str) -> (Running, Vec<(String, String)>) {
+    let binary = env!("CARGO_BIN_EXE_tidings-sandbox");
+    let mut command = if shell.is_empty() {
+        Command::new(binary)
+    } else {
+        let mut sh = Command::new("sh");
+        sh.arg("-c")
+            .arg(format!("{shell} exec \"$0\" \"$@\""))
+            .arg(binary);
+        sh
+    };
+    let mut child = command
         .args(["--quiet", "--no-ui", "--no-smtp"])
         .args(args)
         .stdout(Stdio::piped())
@@ -388,6 +403,120 @@ fn assert_kept(listed: &[(String, String)], acknowledged: &[(String, String)], d
     );
     eprintln!(
         "kept: {} acknowledged, {extra} more committed before the kill",
+        acknowledged.len()
+    );
+}
+
+/// The largest file under `dir`, in bytes.
+fn largest_file(dir: &std::path::Path) -> u64 {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|f| {
+            let f = f.unwrap();
+            if f.file_type().unwrap().is_dir() {
+                largest_file(&f.path())
+            } else {
+                f.metadata().unwrap().len()
+            }
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+#[tokio::test]
+async fn with_data_a_full_disk_answers_507_in_the_error_shape_and_keeps_only_what_was_acknowledged()
+{
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("notes.yaml");
+    std::fs::write(&spec, NOTES).unwrap();
+    let data = dir.path().join("data");
+    let args = [
+        "--data",
+        data.to_str().unwrap(),
+        "--rate-limit",
+        "off",
+        "--spec",
+        spec.to_str().unwrap(),
+    ];
+    // The first run makes the files; the second runs with a file size limit a little above
+    // the largest (RLIMIT_FSIZE through `ulimit -f`, in 512-byte blocks; SIGXFSZ ignored, so
+    // a write past it fails with EFBIG as on a full disk).
+    drop(start(&args, "NOTES_API_KEY"));
+    let blocks = (largest_file(&data) + 128 * 1024) / 512;
+    let shell = format!("trap '' XFSZ; ulimit -f {blocks};");
+    let http = reqwest::Client::new();
+    let mut acknowledged = Vec::new();
+    let mut refused = 0;
+    {
+        let (_running, exports) = start_in(&shell, &args, "NOTES_API_KEY");
+        let (base, key) = (
+            env(&exports, "NOTES_BASE_URL"),
+            env(&exports, "NOTES_API_KEY"),
+        );
+        let text = "x".repeat(8 * 1024);
+        for n in 0..200 {
+            let response = http
+                .post(format!("{base}/v1/notes"))
+                .bearer_auth(key)
+                .json(&serde_json::json!({ "text": format!("{n} {text}") }))
+                .send()
+                .await
+                .unwrap();
+            let status = response.status().as_u16();
+            let body: serde_json::Value = response.json().await.unwrap();
+            match status {
+                201 => acknowledged.push(body["id"].as_str().unwrap().to_owned()),
+                507 => {
+                    assert_eq!(body["error"]["code"], "insufficient_storage", "{body}");
+                    let message = body["error"]["message"].as_str().unwrap();
+                    assert!(message.contains("nothing was kept"), "{message}");
+                    refused += 1;
+                    if refused == 5 {
+                        break;
+                    }
+                }
+                other => panic!("{other}: {body}"),
+            }
+        }
+        assert!(
+            !acknowledged.is_empty() && refused == 5,
+            "{} acknowledged, {refused} refused",
+            acknowledged.len()
+        );
+        // Memory unchanged by the refused ones: the list is what was acknowledged.
+        let listed: Vec<String> = all_notes(&http, base, key)
+            .await
+            .iter()
+            .map(|n| n["id"].as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(listed, acknowledged);
+    }
+    // Restarted without the limit: exactly what was acknowledged, and new ids go on.
+    let (_running, exports) = start(&args, "NOTES_API_KEY");
+    let (base, key) = (
+        env(&exports, "NOTES_BASE_URL"),
+        env(&exports, "NOTES_API_KEY"),
+    );
+    let listed: Vec<String> = all_notes(&http, base, key)
+        .await
+        .iter()
+        .map(|n| n["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(listed, acknowledged);
+    let created: serde_json::Value = http
+        .post(format!("{base}/v1/notes"))
+        .bearer_auth(key)
+        .json(&serde_json::json!({ "text": "after" }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = created["id"].as_str().unwrap().to_owned();
+    assert!(!acknowledged.contains(&id), "{id} is new");
+    eprintln!(
+        "full disk: {} acknowledged, {refused} refused (limit {blocks} blocks)",
         acknowledged.len()
     );
 }
