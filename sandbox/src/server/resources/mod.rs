@@ -3,6 +3,9 @@
 //! into a valid value of a spec type (missing required fields made up from type, format and
 //! enum), guided by the static schema table the generator emits per service.
 //!
+//! With a data directory the store is durable ([`Resources::open`]): each change is committed to
+//! its own SQLite file before it is made in memory and answered.
+//!
 //! Hand-written sandbox code overrides an operation by implementing its trait method; every
 //! operation it does not implement lands here (see `spec/README.md`, "What the sandbox does with
 //! a new operation").
