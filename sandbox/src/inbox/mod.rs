@@ -275,7 +275,7 @@ impl Default for Inbox {
 impl Inbox {
     /// An inbox kept in memory only.
     pub fn in_memory(retention: Retention) -> Inbox {
-        Inbox::build(retention, None, State::default())
+        Inbox::build(retention, None, State::default(), None)
     }
 
     /// An inbox kept in `db` too: loads what it holds (pruned to `retention`) and writes every
@@ -300,16 +300,18 @@ impl Inbox {
         state.realtime = loaded.realtime.into();
         let data_dir = db.path().parent().map(std::path::Path::to_path_buf);
         let writer = Writer::start(db, WRITE_QUEUE).map_err(InboxError::Writer)?;
-        let mut inbox = Inbox::build(retention, Some(writer), state);
-        if let Some(inner) = Arc::get_mut(&mut inbox.inner) {
-            inner.data_dir = data_dir;
-        }
+        let inbox = Inbox::build(retention, Some(writer), state, data_dir);
         *lock_ignoring_poison(&inbox.inner.loaded_state) = loaded.state;
         inbox.prune(&mut inbox.state());
         Ok(inbox)
     }
 
-    fn build(retention: Retention, writer: Option<Writer>, state: State) -> Inbox {
+    fn build(
+        retention: Retention,
+        writer: Option<Writer>,
+        state: State,
+        data_dir: Option<std::path::PathBuf>,
+    ) -> Inbox {
         let (live, _) = broadcast::channel(LIVE_CAPACITY);
         let (version, _) = watch::channel(0);
         Inbox {
@@ -321,7 +323,7 @@ impl Inbox {
                 version,
                 senders: Mutex::new(BTreeMap::new()),
                 loaded_state: Mutex::new(BTreeMap::new()),
-                data_dir: None,
+                data_dir,
             }),
         }
     }
