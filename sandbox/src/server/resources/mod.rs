@@ -206,7 +206,7 @@ impl Resources {
                     continue;
                 };
                 let bytes = row.doc.len();
-                match room(&state, limits, &row.collection, &row.id, bytes, true) {
+                match room(&state, limits, &row.collection, &row.id, bytes) {
                     Ok((existing, total)) => {
                         put(
                             &mut state,
@@ -437,7 +437,7 @@ impl Resources {
         let doc = serde_json::to_string(&value)
             .map_err(|e| ServerError::internal(format!("cannot encode the item: {e}")))?;
         let bytes = doc.len();
-        let (existing, total) = room(state, self.limits, collection, &id, bytes, true)?;
+        let (existing, total) = room(state, self.limits, collection, &id, bytes)?;
         state.disk.commit(Change::Put {
             collection,
             id: &id,
@@ -458,15 +458,14 @@ impl Resources {
     }
 }
 
-/// Whether an item of `bytes` fits as `id` in `collection` (replacing the item with that id
-/// when `replace`): its index when it replaces one, and the store's bytes after.
+/// Whether an item of `bytes` fits as `id` in `collection` (replacing the item with that id):
+/// the index of the one it replaces, and the store's bytes after.
 fn room(
     state: &State,
     limits: ResourceLimits,
     collection: &str,
     id: &str,
     bytes: usize,
-    replace: bool,
 ) -> Result<(Option<usize>, usize), ServerError> {
     let items = state.collections.get(collection);
     if items.is_none() && state.collections.len() >= limits.max_collections {
@@ -476,7 +475,7 @@ fn room(
         )));
     }
     let items = items.map(Vec::as_slice).unwrap_or_default();
-    let existing = items.iter().position(|i| i.id == id).filter(|_| replace);
+    let existing = items.iter().position(|i| i.id == id);
     let freed = existing.map_or(0, |i| items[i].bytes);
     if existing.is_none() && items.len() >= limits.max_items_per_collection {
         return Err(full(format!(
