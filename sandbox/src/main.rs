@@ -106,7 +106,9 @@ struct Cli {
     /// more); any other `Host` header is refused (DNS rebinding).
     #[arg(long, value_name = "NAME")]
     allowed_host: Vec<String>,
-    /// Keep the inbox and the keys in SQLite in this directory (created when missing).
+    /// Keep the inbox, the keys, the services' state and every `--spec`'s resources and
+    /// credentials in SQLite in this directory (created when missing); a change is answered
+    /// only once it is stored.
     #[arg(long, value_name = "DIR")]
     data: Option<PathBuf>,
     /// Most records of each kind the inbox keeps (the oldest are pruned).
@@ -394,7 +396,11 @@ async fn main() -> ExitCode {
         RateSetting::Off => None,
         RateSetting::Limit(limit) => Some(limit),
     });
-    let served = match cli.served.start(cli.host, served_limit).await {
+    let served = match cli
+        .served
+        .start(cli.host, served_limit, cli.data.as_deref())
+        .await
+    {
         Ok(served) => served,
         Err(e) => {
             tracing::error!("cannot serve --spec: {e}");

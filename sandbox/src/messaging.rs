@@ -194,7 +194,15 @@ impl MessagingSandbox {
         let service = MessagingService {
             inner: Arc::new(Inner {
                 gateway,
-                resources: crate::server::Resources::default(),
+                resources: crate::server::Resources::in_data_dir(
+                    crate::server::ResourceLimits::default(),
+                    config
+                        .inbox
+                        .as_ref()
+                        .and_then(crate::inbox::Inbox::data_dir),
+                    "builtin-messaging",
+                )
+                .map_err(std::io::Error::other)?,
                 store: Mutex::new(Store {
                     messages: restored(config.inbox.as_ref()),
                     templates: config.templates,
@@ -293,6 +301,8 @@ impl MessagingSandbox {
     pub async fn shutdown(mut self) {
         self.stop();
         self.http.stop_and_wait(crate::server::SHUTDOWN_WAIT).await;
+        // Released for the next start on the same data directory.
+        self.service.inner.resources.close();
     }
 
     fn stop(&mut self) {
@@ -304,6 +314,7 @@ impl MessagingSandbox {
 impl Drop for MessagingSandbox {
     fn drop(&mut self) {
         self.stop();
+        self.service.inner.resources.close();
     }
 }
 

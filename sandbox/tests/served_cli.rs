@@ -1,6 +1,7 @@
 //! The binary's `--spec`: a provider spec served with nothing compiled for it, its base URL and
-//! credentials printed as `export` lines named by the spec's own variables, and a spec that does
-//! not check refused at start with every located problem.
+//! credentials printed as `export` lines named by the spec's own variables, a spec that does
+//! not check refused at start with every located problem, and with `--data` every resource it
+//! acknowledged kept through `kill -9`.
 
 #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
 
@@ -26,7 +27,22 @@ fn providers(name: &str) -> PathBuf {
 
 /// Starts the binary and reads its `export` lines until `last` is printed.
 fn start(args: &[&str], last: &str) -> (Running, Vec<(String, String)>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tidings-sandbox"))
+    start_in("", args, last)
+}
+
+/// [`start`] through `sh -c` with `shell` run first (a `ulimit`), when not empty.
+fn start_in(shell: &str, args: &[&str], last: &str) -> (Running, Vec<(String, String)>) {
+    let binary = env!("CARGO_BIN_EXE_tidings-sandbox");
+    let mut command = if shell.is_empty() {
+        Command::new(binary)
+    } else {
+        let mut sh = Command::new("sh");
+        sh.arg("-c")
+            .arg(format!("{shell} exec \"$0\" \"$@\""))
+            .arg(binary);
+        sh
+    };
+    let mut child = command
         .args(["--quiet", "--no-ui", "--no-smtp"])
         .args(args)
         .stdout(Stdio::piped())
@@ -125,4 +141,382 @@ fn a_spec_that_does_not_check_is_refused_with_every_located_problem() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("broken.yaml:"), "located: {stderr}");
     assert!(stderr.contains("Thnig"), "names the unknown type: {stderr}");
+}
+
+/// A small spec whose every operation is served by the resource store.
+const NOTES: &str = r#"
+service:
+  name: notes
+  title: Notes API
+  summary: Short notes
+  base_url: { env: NOTES_BASE_URL }
+credentials:
+  api_key: { env: NOTES_API_KEY }
+auth:
+  - { name: bearer, kind: bearer, credential: api_key }
+pagination:
+  limit_param: limit
+  after_param: after
+  items_field: data
+  has_more_field: has_more
+  cursor_field: id
+types:
+  Note:
+    fields:
+      id: { type: string, required: true }
+      text: { type: string, required: true }
+      n: { type: integer }
+  NewNote:
+    fields:
+      text: { type: string, required: true }
+      n: { type: integer }
+operations:
+  create_note:
+    method: POST
+    path: /v1/notes
+    body: NewNote
+    response: Note
+    status: 201
+  list_notes:
+    method: GET
+    path: /v1/notes
+    query:
+      limit: { type: integer }
+      after: { type: string }
+    response: page<Note>
+  get_note:
+    method: GET
+    path: /v1/notes/{id}
+    path_params: { id: { type: string } }
+    response: Note
+  delete_note:
+    method: DELETE
+    path: /v1/notes/{id}
+    path_params: { id: { type: string } }
+    response: Note
+"#;
+
+/// Every note the served spec lists, following its pages.
+async fn all_notes(http: &reqwest::Client, base: &str, key: &str) -> Vec<serde_json::Value> {
+    let mut notes = Vec::new();
+    let mut after: Option<String> = None;
+    loop {
+        let mut url = format!("{base}/v1/notes?limit=100");
+        if let Some(after) = &after {
+            url.push_str(&format!("&after={after}"));
+        }
+        let page: serde_json::Value = http
+            .get(&url)
+            .bearer_auth(key)
+            .send()
+            .await
+            .unwrap()
+            .error_for_status()
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let items = page["data"].as_array().unwrap();
+        notes.extend(items.iter().cloned());
+        if page["has_more"] != true || items.is_empty() {
+            return notes;
+        }
+        after = Some(items.last().unwrap()["id"].as_str().unwrap().to_owned());
+    }
+}
+
+#[tokio::test]
+async fn with_data_a_served_specs_acknowledged_resources_survive_kill_9() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("notes.yaml");
+    std::fs::write(&spec, NOTES).unwrap();
+    let data = dir.path().join("data");
+    let args = [
+        "--data",
+        data.to_str().unwrap(),
+        "--rate-limit",
+        "off",
+        "--spec",
+        spec.to_str().unwrap(),
+    ];
+    let http = reqwest::Client::new();
+    let mut acknowledged: Vec<(String, String)> = Vec::new();
+    let mut deleted = Vec::new();
+    let mut first_key = String::new();
+    for round in 0..2 {
+        let (mut running, exports) = start(&args, "NOTES_API_KEY");
+        let (base, key) = (
+            env(&exports, "NOTES_BASE_URL"),
+            env(&exports, "NOTES_API_KEY"),
+        );
+        if round == 0 {
+            first_key = key.to_owned();
+        } else {
+            assert_eq!(key, first_key, "the spec's credentials are kept in --data");
+            // Every note acknowledged before the kill: get and list.
+            let listed = all_notes(&http, base, key).await;
+            let listed: Vec<(String, String)> = listed
+                .iter()
+                .map(|n| {
+                    (
+                        n["id"].as_str().unwrap().to_owned(),
+                        n["text"].as_str().unwrap().to_owned(),
+                    )
+                })
+                .collect();
+            assert_kept(&listed, &acknowledged, &deleted);
+            for (id, text) in &acknowledged {
+                let got = http
+                    .get(format!("{base}/v1/notes/{id}"))
+                    .bearer_auth(key)
+                    .send()
+                    .await
+                    .unwrap();
+                assert_eq!(got.status(), 200, "{id}");
+                let got: serde_json::Value = got.json().await.unwrap();
+                assert_eq!(got["text"], text.as_str());
+            }
+            for id in &deleted {
+                let gone = http
+                    .get(format!("{base}/v1/notes/{id}"))
+                    .bearer_auth(key)
+                    .send()
+                    .await
+                    .unwrap();
+                assert_eq!(gone.status(), 404, "deleted {id} stays deleted");
+            }
+        }
+        // 8 clients creating at once; the process is killed in the middle of the burst.
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let mut clients = Vec::new();
+        for c in 0..8 {
+            let (http, tx) = (http.clone(), tx.clone());
+            let (base, key) = (base.to_owned(), key.to_owned());
+            clients.push(tokio::spawn(async move {
+                for i in 0..200 {
+                    let text = format!("round {round} client {c} note {i}");
+                    let Ok(response) = http
+                        .post(format!("{base}/v1/notes"))
+                        .bearer_auth(&key)
+                        .json(&serde_json::json!({ "text": text, "n": i }))
+                        .send()
+                        .await
+                    else {
+                        return; // killed
+                    };
+                    if response.status() != 201 {
+                        return;
+                    }
+                    let Ok(note) = response.json::<serde_json::Value>().await else {
+                        return;
+                    };
+                    let _ = tx.send((note["id"].as_str().unwrap().to_owned(), text));
+                }
+            }));
+        }
+        drop(tx);
+        let mut this_round = 0;
+        while let Some(note) = rx.recv().await {
+            acknowledged.push(note);
+            this_round += 1;
+            if this_round == 300 {
+                // One delete, acknowledged, then kill -9 while the others still create.
+                let (id, _) = acknowledged.remove(0);
+                let response = http
+                    .delete(format!("{base}/v1/notes/{id}"))
+                    .bearer_auth(key)
+                    .send()
+                    .await
+                    .unwrap();
+                assert_eq!(response.status(), 200);
+                deleted.push(id);
+                running.0.kill().unwrap(); // SIGKILL
+                let _ = running.0.wait();
+            }
+        }
+        for client in clients {
+            client.await.unwrap();
+        }
+        assert!(
+            this_round >= 300,
+            "round {round}: {this_round} acknowledged"
+        );
+        // Creation order is what the server acknowledged in: ids grow.
+        acknowledged.sort_by(|a, b| a.0.cmp(&b.0));
+    }
+    let ids: std::collections::HashSet<&String> = acknowledged.iter().map(|(id, _)| id).collect();
+    assert_eq!(ids.len(), acknowledged.len(), "no id made twice");
+    assert!(
+        acknowledged.len() >= 600 - 2,
+        "{} acknowledged",
+        acknowledged.len()
+    );
+    // A third start lists both rounds' notes.
+    let (_running, exports) = start(&args, "NOTES_API_KEY");
+    let listed = all_notes(
+        &http,
+        env(&exports, "NOTES_BASE_URL"),
+        env(&exports, "NOTES_API_KEY"),
+    )
+    .await;
+    let listed: Vec<(String, String)> = listed
+        .iter()
+        .map(|n| {
+            (
+                n["id"].as_str().unwrap().to_owned(),
+                n["text"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_kept(&listed, &acknowledged, &deleted);
+}
+
+/// Every acknowledged note is listed with its text, in creation order (ids grow), and no
+/// deleted one is. The list may hold a few more: created when the process was killed, before
+/// their answer left (one per client at most).
+fn assert_kept(listed: &[(String, String)], acknowledged: &[(String, String)], deleted: &[String]) {
+    assert!(
+        listed.windows(2).all(|w| w[0].0 < w[1].0),
+        "listed in creation order"
+    );
+    let by_id: std::collections::HashMap<&str, &str> = listed
+        .iter()
+        .map(|(id, text)| (id.as_str(), text.as_str()))
+        .collect();
+    let lost: Vec<&(String, String)> = acknowledged
+        .iter()
+        .filter(|(id, text)| by_id.get(id.as_str()) != Some(&text.as_str()))
+        .collect();
+    assert!(
+        lost.is_empty(),
+        "{} acknowledged notes lost, the first: {:?}",
+        lost.len(),
+        &lost[..lost.len().min(5)]
+    );
+    for id in deleted {
+        assert!(!by_id.contains_key(id.as_str()), "deleted {id} is listed");
+    }
+    let extra = listed.len() - acknowledged.len();
+    assert!(
+        extra <= 16,
+        "{extra} notes listed that were never acknowledged"
+    );
+    eprintln!(
+        "kept: {} acknowledged, {extra} more committed before the kill",
+        acknowledged.len()
+    );
+}
+
+/// The largest file under `dir`, in bytes.
+fn largest_file(dir: &std::path::Path) -> u64 {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|f| {
+            let f = f.unwrap();
+            if f.file_type().unwrap().is_dir() {
+                largest_file(&f.path())
+            } else {
+                f.metadata().unwrap().len()
+            }
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+#[tokio::test]
+async fn with_data_a_full_disk_answers_507_in_the_error_shape_and_keeps_only_what_was_acknowledged()
+{
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("notes.yaml");
+    std::fs::write(&spec, NOTES).unwrap();
+    let data = dir.path().join("data");
+    let args = [
+        "--data",
+        data.to_str().unwrap(),
+        "--rate-limit",
+        "off",
+        "--spec",
+        spec.to_str().unwrap(),
+    ];
+    // The first run makes the files; the second runs with a file size limit a little above
+    // the largest (RLIMIT_FSIZE through `ulimit -f`, in 512-byte blocks; SIGXFSZ ignored, so
+    // a write past it fails with EFBIG as on a full disk).
+    drop(start(&args, "NOTES_API_KEY"));
+    let blocks = (largest_file(&data) + 128 * 1024) / 512;
+    let shell = format!("trap '' XFSZ; ulimit -f {blocks};");
+    let http = reqwest::Client::new();
+    let mut acknowledged = Vec::new();
+    let mut refused = 0;
+    {
+        let (_running, exports) = start_in(&shell, &args, "NOTES_API_KEY");
+        let (base, key) = (
+            env(&exports, "NOTES_BASE_URL"),
+            env(&exports, "NOTES_API_KEY"),
+        );
+        let text = "x".repeat(8 * 1024);
+        for n in 0..200 {
+            let response = http
+                .post(format!("{base}/v1/notes"))
+                .bearer_auth(key)
+                .json(&serde_json::json!({ "text": format!("{n} {text}") }))
+                .send()
+                .await
+                .unwrap();
+            let status = response.status().as_u16();
+            let body: serde_json::Value = response.json().await.unwrap();
+            match status {
+                201 => acknowledged.push(body["id"].as_str().unwrap().to_owned()),
+                507 => {
+                    assert_eq!(body["error"]["code"], "insufficient_storage", "{body}");
+                    let message = body["error"]["message"].as_str().unwrap();
+                    assert!(message.contains("nothing was kept"), "{message}");
+                    refused += 1;
+                    if refused == 5 {
+                        break;
+                    }
+                }
+                other => panic!("{other}: {body}"),
+            }
+        }
+        assert!(
+            !acknowledged.is_empty() && refused == 5,
+            "{} acknowledged, {refused} refused",
+            acknowledged.len()
+        );
+        // Memory unchanged by the refused ones: the list is what was acknowledged.
+        let listed: Vec<String> = all_notes(&http, base, key)
+            .await
+            .iter()
+            .map(|n| n["id"].as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(listed, acknowledged);
+    }
+    // Restarted without the limit: exactly what was acknowledged, and new ids go on.
+    let (_running, exports) = start(&args, "NOTES_API_KEY");
+    let (base, key) = (
+        env(&exports, "NOTES_BASE_URL"),
+        env(&exports, "NOTES_API_KEY"),
+    );
+    let listed: Vec<String> = all_notes(&http, base, key)
+        .await
+        .iter()
+        .map(|n| n["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(listed, acknowledged);
+    let created: serde_json::Value = http
+        .post(format!("{base}/v1/notes"))
+        .bearer_auth(key)
+        .json(&serde_json::json!({ "text": "after" }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = created["id"].as_str().unwrap().to_owned();
+    assert!(!acknowledged.contains(&id), "{id} is new");
+    eprintln!(
+        "full disk: {} acknowledged, {refused} refused (limit {blocks} blocks)",
+        acknowledged.len()
+    );
 }

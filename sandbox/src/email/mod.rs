@@ -184,7 +184,15 @@ impl EmailSandbox {
         let service = EmailService {
             inner: Arc::new(Inner {
                 gateway: gateway.clone(),
-                resources: crate::server::Resources::default(),
+                resources: crate::server::Resources::in_data_dir(
+                    crate::server::ResourceLimits::default(),
+                    config
+                        .inbox
+                        .as_ref()
+                        .and_then(crate::inbox::Inbox::data_dir),
+                    "builtin-email",
+                )
+                .map_err(std::io::Error::other)?,
                 store: Mutex::new(Store::restored(config.inbox.as_ref())),
                 webhooks: {
                     let sender = WebhookSender::new(background.clone(), config.webhook_retry);
@@ -279,6 +287,8 @@ impl EmailSandbox {
     pub async fn shutdown(mut self) {
         self.stop();
         self.http.stop_and_wait(crate::server::SHUTDOWN_WAIT).await;
+        // Released for the next start on the same data directory.
+        self.service.inner.resources.close();
     }
 
     fn stop(&mut self) {
@@ -287,9 +297,13 @@ impl EmailSandbox {
     }
 }
 
+#[cfg(test)]
+mod durable_tests;
+
 impl Drop for EmailSandbox {
     fn drop(&mut self) {
         self.stop();
+        self.service.inner.resources.close();
     }
 }
 

@@ -231,6 +231,8 @@ struct Inner {
     senders: Mutex<BTreeMap<String, Arc<dyn Redeliver>>>,
     /// The services' state as the database held it at start, taken by each service once.
     loaded_state: Mutex<BTreeMap<String, Vec<StateRow>>>,
+    /// The data directory, when persistent.
+    data_dir: Option<std::path::PathBuf>,
 }
 
 #[derive(Default)]
@@ -273,7 +275,7 @@ impl Default for Inbox {
 impl Inbox {
     /// An inbox kept in memory only.
     pub fn in_memory(retention: Retention) -> Inbox {
-        Inbox::build(retention, None, State::default())
+        Inbox::build(retention, None, State::default(), None)
     }
 
     /// An inbox kept in `db` too: loads what it holds (pruned to `retention`) and writes every
@@ -296,14 +298,20 @@ impl Inbox {
         state.webhooks = loaded.webhooks.into();
         state.secrets = loaded.secrets;
         state.realtime = loaded.realtime.into();
+        let data_dir = db.path().parent().map(std::path::Path::to_path_buf);
         let writer = Writer::start(db, WRITE_QUEUE).map_err(InboxError::Writer)?;
-        let inbox = Inbox::build(retention, Some(writer), state);
+        let inbox = Inbox::build(retention, Some(writer), state, data_dir);
         *lock_ignoring_poison(&inbox.inner.loaded_state) = loaded.state;
         inbox.prune(&mut inbox.state());
         Ok(inbox)
     }
 
-    fn build(retention: Retention, writer: Option<Writer>, state: State) -> Inbox {
+    fn build(
+        retention: Retention,
+        writer: Option<Writer>,
+        state: State,
+        data_dir: Option<std::path::PathBuf>,
+    ) -> Inbox {
         let (live, _) = broadcast::channel(LIVE_CAPACITY);
         let (version, _) = watch::channel(0);
         Inbox {
@@ -315,6 +323,7 @@ impl Inbox {
                 version,
                 senders: Mutex::new(BTreeMap::new()),
                 loaded_state: Mutex::new(BTreeMap::new()),
+                data_dir,
             }),
         }
     }
@@ -322,6 +331,12 @@ impl Inbox {
     /// The retention limits.
     pub fn retention(&self) -> Retention {
         self.inner.retention
+    }
+
+    /// The data directory the records are kept in (`--data`), when persistent; the services
+    /// keep their resource stores there too.
+    pub fn data_dir(&self) -> Option<&std::path::Path> {
+        self.inner.data_dir.as_deref()
     }
 
     /// Whether records are kept in SQLite.

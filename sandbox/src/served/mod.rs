@@ -25,7 +25,7 @@ use tidings_codegen::describe as vocab;
 
 use std::fmt;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tidings_codegen::ProvenancePolicy;
@@ -83,6 +83,10 @@ pub struct ServeConfig {
     /// The rate limit: `None` keeps the spec's own, `Some(None)` lifts it (bulk loads,
     /// benchmarks), `Some(Some(limit))` sets another.
     pub rate_limit: Option<Option<RateLimit>>,
+    /// The data directory (`--data`): the resource store is kept in
+    /// `DIR/resources/served-<service>.sqlite3`, every change committed before it is answered,
+    /// and loaded back at start. In memory only when `None` (the default).
+    pub data: Option<PathBuf>,
 }
 
 impl Default for ServeConfig {
@@ -93,6 +97,7 @@ impl Default for ServeConfig {
             resources: ResourceLimits::default(),
             credentials: Vec::new(),
             rate_limit: None,
+            data: None,
         }
     }
 }
@@ -106,6 +111,7 @@ pub struct ServedService {
     credentials: Vec<(String, String, String)>,
     operations: usize,
     http: Serving,
+    served: Arc<router::Served>,
 }
 
 impl fmt::Debug for ServedService {
@@ -127,8 +133,15 @@ impl ServedService {
     ///
     /// # Errors
     ///
-    /// When the address cannot be bound.
+    /// When the address cannot be bound, or the resource store's file in
+    /// [`ServeConfig::data`] cannot be opened.
     pub async fn start(service: Service, config: ServeConfig) -> std::io::Result<ServedService> {
+        let store = Resources::in_data_dir(
+            config.resources,
+            config.data.as_deref(),
+            &format!("served-{}", service.name()),
+        )
+        .map_err(std::io::Error::other)?;
         let spec: &'static tidings_runtime::ServiceSpec =
             Box::leak(Box::new(vocab::service_spec(&service)));
         let schema = Box::leak(Box::new(vocab::service_schema(&service)));
@@ -138,13 +151,24 @@ impl ServedService {
         }
         let mut credentials = Vec::new();
         for c in &service.credentials {
+            // Given, else from the environment, else kept in the data directory, else made
+            // (and kept there, so a restart accepts the same).
+            let setting = format!("credential:{}", c.name);
             let value = config
                 .credentials
                 .iter()
                 .find(|(name, _)| *name == c.name)
                 .map(|(_, v)| v.clone())
                 .or_else(|| std::env::var(&c.env).ok().filter(|v| !v.is_empty()))
+                .or_else(|| store.setting(&setting))
                 .unwrap_or_else(|| made_credential(&c.name));
+            store.keep_setting(&setting, &value).map_err(|e| {
+                std::io::Error::other(format!(
+                    "cannot keep the credential `{}` in the data directory: {}",
+                    c.name,
+                    e.message()
+                ))
+            })?;
             gateway = gateway.credential(c.name.clone(), value.clone());
             credentials.push((c.name.clone(), c.env.clone(), value));
         }
@@ -187,8 +211,9 @@ impl ServedService {
             token_endpoint,
             schema,
             ops: operations,
-            store: Resources::new(config.resources),
+            store,
         });
+        let kept = served.clone();
         let app = axum::Router::new().fallback(move |request: axum::extract::Request| {
             router::handle(served.clone(), request)
         });
@@ -204,6 +229,7 @@ impl ServedService {
             credentials,
             operations: count,
             http,
+            served: kept,
         })
     }
 
@@ -255,9 +281,23 @@ impl ServedService {
         })
     }
 
-    /// Stops serving and waits for open requests (a short while).
+    /// Whether the resource store is kept in a data directory ([`ServeConfig::data`]).
+    pub fn is_durable(&self) -> bool {
+        self.served.store.is_durable()
+    }
+
+    /// Stops serving, waits for open requests (a short while), then closes the resource
+    /// store's file (releasing it for the next start).
     pub async fn shutdown(mut self) {
         self.http.stop_and_wait(crate::server::SHUTDOWN_WAIT).await;
+        self.served.store.close();
+    }
+}
+
+impl Drop for ServedService {
+    fn drop(&mut self) {
+        // Released for the next start on the same data directory.
+        self.served.store.close();
     }
 }
 
@@ -283,7 +323,8 @@ pub struct SpecArgs {
 
 impl SpecArgs {
     /// Loads every spec named and serves each on `host` (free ports), with `rate_limit` as
-    /// [`ServeConfig::rate_limit`] says.
+    /// [`ServeConfig::rate_limit`] says and the resource stores kept in `data` as
+    /// [`ServeConfig::data`] says.
     ///
     /// # Errors
     ///
@@ -292,6 +333,7 @@ impl SpecArgs {
         &self,
         host: IpAddr,
         rate_limit: Option<Option<RateLimit>>,
+        data: Option<&Path>,
     ) -> Result<Vec<ServedService>, String> {
         let mut services = Vec::new();
         for path in &self.specs {
@@ -302,6 +344,7 @@ impl SpecArgs {
             let config = ServeConfig {
                 addr: SocketAddr::new(host, 0),
                 rate_limit,
+                data: data.map(Path::to_path_buf),
                 ..ServeConfig::default()
             };
             let name = service.name().to_owned();

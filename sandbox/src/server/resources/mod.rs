@@ -3,11 +3,16 @@
 //! into a valid value of a spec type (missing required fields made up from type, format and
 //! enum), guided by the static schema table the generator emits per service.
 //!
+//! With a data directory the store is durable ([`Resources::open`]): each change is committed to
+//! its own SQLite file before it is made in memory and answered.
+//!
 //! Hand-written sandbox code overrides an operation by implementing its trait method; every
 //! operation it does not implement lands here (see `spec/README.md`, "What the sandbox does with
 //! a new operation").
 
 use std::collections::HashMap;
+use std::fmt;
+use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
 
 use serde::Serialize;
@@ -17,12 +22,16 @@ use serde_json::{Map, Value};
 use super::{PageRequest, ServerError, now_rfc3339, paginate};
 
 mod answer;
+mod durable;
 mod fill;
 
 pub use answer::{
     answer, answer_bytes, answer_empty, answer_optional, answer_text, call, from_json, to_json,
 };
+pub use durable::{DIR_NAME, OpenError, store_path};
 pub use fill::fill;
+
+use durable::{Change, Journal};
 
 pub use tidings_spec::{
     FieldSchema, Format, PageSchema, ResourceAction, ResourceOp, ServiceSchema, ShapeSchema,
@@ -86,9 +95,54 @@ struct State {
     collections: HashMap<String, Vec<Item>>,
     stored_bytes: usize,
     next_id: u64,
+    settings: std::collections::BTreeMap<String, String>,
+    disk: Disk,
+}
+
+/// Where changes are committed before they are made in memory.
+#[derive(Default)]
+enum Disk {
+    /// Memory only.
+    #[default]
+    None,
+    /// Durable: every change committed here first.
+    Journal(Box<dyn Journal>),
+    /// Durable, and closed ([`Resources::close`]): changes are refused.
+    Closed,
+}
+
+impl fmt::Debug for Disk {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Disk::None => "memory",
+            Disk::Journal(_) => "durable",
+            Disk::Closed => "closed",
+        })
+    }
+}
+
+impl Disk {
+    /// Commits `change` (at once in memory); the error is the answer to send.
+    fn commit(&mut self, change: Change<'_>) -> Result<(), ServerError> {
+        match self {
+            Disk::None => Ok(()),
+            Disk::Journal(journal) => journal
+                .commit(change)
+                .map_err(|why| durable::not_stored(&why)),
+            Disk::Closed => Err(ServerError::new(
+                503,
+                "unavailable",
+                "the sandbox is stopping; nothing was kept",
+            )),
+        }
+    }
 }
 
 /// The bounded in-memory store behind every operation a sandbox does not implement by hand.
+///
+/// Durable when opened with [`Resources::open`] (`--data`): every change is committed to the
+/// store's SQLite file before it is made in memory and answered; a change that cannot be
+/// committed answers `507 insufficient_storage` and changes nothing. Reads stay in memory.
 ///
 /// ```
 /// use tidings_sandbox::server::resources::{ResourceLimits, Resources};
@@ -107,6 +161,143 @@ impl Resources {
         Resources {
             state: Mutex::default(),
             limits,
+        }
+    }
+
+    /// A durable store: loads the SQLite file at `path` (created when missing; see
+    /// [`store_path`]) within `limits`, then commits every change to it before making it in
+    /// memory. Items past a bound are left on disk, not loaded, and logged (a larger bound
+    /// loads them again); an unreadable item is skipped with a warning. The id counter goes on
+    /// past every stored id, so a new id never repeats a kept one. The file stays taken
+    /// (SQLite's exclusive lock) until [`Resources::close`] or the store is dropped.
+    ///
+    /// # Errors
+    ///
+    /// When the file cannot be created, opened or read, or another store holds it.
+    pub fn open(limits: ResourceLimits, path: &Path) -> Result<Resources, OpenError> {
+        Resources::load(limits, path, durable::Sqlite::open(path)?)
+    }
+
+    /// [`Resources::open`] with the file already open.
+    fn load(
+        limits: ResourceLimits,
+        path: &Path,
+        sqlite: durable::Sqlite,
+    ) -> Result<Resources, OpenError> {
+        let stored = sqlite.load().map_err(|source| OpenError::Sqlite {
+            path: path.to_owned(),
+            source,
+        })?;
+        let store = Resources::new(limits);
+        {
+            let mut state = store.lock();
+            let mut next_id = stored.next_id;
+            state.settings = stored.settings;
+            let (mut over, mut unreadable) = (0usize, 0usize);
+            for row in stored.rows {
+                next_id = next_id.max(durable::id_number(&row.id).unwrap_or(0));
+                let Ok(Value::Object(value)) = serde_json::from_str::<Value>(&row.doc) else {
+                    unreadable += 1;
+                    tracing::warn!(
+                        collection = row.collection,
+                        id = row.id,
+                        "resource store: skipping an unreadable stored item"
+                    );
+                    continue;
+                };
+                let bytes = row.doc.len();
+                match room(&state, limits, &row.collection, &row.id, bytes) {
+                    Ok((existing, total)) => {
+                        put(
+                            &mut state,
+                            &row.collection,
+                            existing,
+                            Item {
+                                id: row.id,
+                                value,
+                                bytes,
+                            },
+                            total,
+                        );
+                    }
+                    Err(_) => over += 1,
+                }
+            }
+            state.next_id = next_id;
+            if over > 0 {
+                tracing::warn!(
+                    path = %path.display(),
+                    not_loaded = over,
+                    "resource store: the stored items are more than its bounds allow \
+                     (items per collection, collections, bytes); the rest stay on disk, not served"
+                );
+            }
+            let loaded: usize = state.collections.values().map(Vec::len).sum();
+            tracing::info!(path = %path.display(), loaded, unreadable, "resource store loaded");
+            state.disk = Disk::Journal(Box::new(sqlite));
+        }
+        Ok(store)
+    }
+
+    /// [`Resources::open`] on the file `name` names in the data directory `data` (see
+    /// [`store_path`]), or [`Resources::new`] without one.
+    ///
+    /// # Errors
+    ///
+    /// As [`Resources::open`].
+    pub fn in_data_dir(
+        limits: ResourceLimits,
+        data: Option<&Path>,
+        name: &str,
+    ) -> Result<Resources, OpenError> {
+        match data {
+            Some(dir) => Resources::open(limits, &store_path(dir, name)),
+            None => Ok(Resources::new(limits)),
+        }
+    }
+
+    /// A store committing to `journal` (tests of the failure path).
+    #[cfg(test)]
+    fn with_journal(limits: ResourceLimits, journal: Box<dyn Journal>) -> Resources {
+        let store = Resources::new(limits);
+        store.lock().disk = Disk::Journal(journal);
+        store
+    }
+
+    /// A value kept with the store by [`Resources::keep_setting`] (loaded back by
+    /// [`Resources::open`]).
+    pub fn setting(&self, name: &str) -> Option<String> {
+        self.lock().settings.get(name).cloned()
+    }
+
+    /// Keeps `value` as `name` with the store (a served spec's credentials, so a restart on
+    /// the same data directory accepts the same ones); committed first when durable.
+    ///
+    /// # Errors
+    ///
+    /// `507` when it cannot be committed (then nothing changes).
+    pub fn keep_setting(&self, name: &str, value: &str) -> Result<(), ServerError> {
+        let mut state = self.lock();
+        if state.settings.get(name).is_some_and(|v| v == value) {
+            return Ok(());
+        }
+        state.disk.commit(Change::Setting { name, value })?;
+        state.settings.insert(name.to_owned(), value.to_owned());
+        Ok(())
+    }
+
+    /// Whether changes are committed to disk ([`Resources::open`]).
+    pub fn is_durable(&self) -> bool {
+        !matches!(self.lock().disk, Disk::None)
+    }
+
+    /// Closes a durable store's file (releasing it for the next start); later changes answer
+    /// `503` and change nothing, reads go on. Nothing to do in memory. The services call it
+    /// when they stop.
+    pub fn close(&self) {
+        let mut state = self.lock();
+        if matches!(state.disk, Disk::Journal(_)) {
+            state.disk = Disk::Closed;
         }
     }
 
@@ -151,12 +342,21 @@ impl Resources {
         let mut state = self.lock();
         let found = match op.kind {
             ResourceAction::Create => {
-                state.next_id += 1;
-                let id = make_id(schema, op, state.next_id);
+                // A fresh id: past the counter, and not one a replace already put here.
+                let mut n = state.next_id + 1;
+                let mut id = make_id(schema, op, n);
+                while state
+                    .collections
+                    .get(&collection)
+                    .is_some_and(|items| items.iter().any(|i| i.id == id))
+                {
+                    n += 1;
+                    id = make_id(schema, op, n);
+                }
                 let mut value = body;
                 value.insert(op.id_field.to_owned(), Value::String(id.clone()));
                 let value = filled_object(schema, op.response.as_ref(), value);
-                self.insert(&mut state, &collection, id, value.clone(), false)?;
+                self.insert(&mut state, &collection, id, value.clone(), Some(n))?;
                 Some(value)
             }
             ResourceAction::List => {
@@ -179,7 +379,7 @@ impl Resources {
                     }
                 }
                 let value = filled_object(schema, op.response.as_ref(), value);
-                self.insert(&mut state, &collection, id, value.clone(), true)?;
+                self.insert(&mut state, &collection, id, value.clone(), None)?;
                 Some(value)
             }
             ResourceAction::Replace => {
@@ -187,7 +387,7 @@ impl Resources {
                 let mut value = body;
                 value.insert(op.id_field.to_owned(), Value::String(id.clone()));
                 let value = filled_object(schema, op.response.as_ref(), value);
-                self.insert(&mut state, &collection, id, value.clone(), true)?;
+                self.insert(&mut state, &collection, id, value.clone(), None)?;
                 Some(value)
             }
             ResourceAction::Delete => {
@@ -223,48 +423,84 @@ impl Resources {
         })
     }
 
+    /// Stores `value` as item `id` of `collection` (replacing an item with that id), within
+    /// the bounds; durable: committed first (with the id counter `next_id` when given), and
+    /// nothing changes in memory when the commit fails.
     fn insert(
         &self,
         state: &mut State,
         collection: &str,
         id: String,
         value: Map<String, Value>,
-        replace: bool,
+        next_id: Option<u64>,
     ) -> Result<(), ServerError> {
-        let bytes = serde_json::to_vec(&value).map_or(0, |v| v.len());
-        let limits = self.limits;
-        if !state.collections.contains_key(collection)
-            && state.collections.len() >= limits.max_collections
-        {
-            return Err(full(format!(
-                "the sandbox keeps at most {} collections; `{collection}` would be one more",
-                limits.max_collections
-            )));
+        let doc = serde_json::to_string(&value)
+            .map_err(|e| ServerError::internal(format!("cannot encode the item: {e}")))?;
+        let bytes = doc.len();
+        let (existing, total) = room(state, self.limits, collection, &id, bytes)?;
+        state.disk.commit(Change::Put {
+            collection,
+            id: &id,
+            doc: &doc,
+            next_id,
+        })?;
+        if let Some(n) = next_id {
+            state.next_id = n;
         }
-        let items = state.collections.entry(collection.to_owned()).or_default();
-        let existing = items.iter().position(|i| i.id == id).filter(|_| replace);
-        let freed = existing.map_or(0, |i| items[i].bytes);
-        if existing.is_none() && items.len() >= limits.max_items_per_collection {
-            return Err(full(format!(
-                "the sandbox keeps at most {} items in `{collection}`; delete some first",
-                limits.max_items_per_collection
-            )));
-        }
-        let total = state.stored_bytes - freed + bytes;
-        if total > limits.max_stored_bytes {
-            return Err(full(format!(
-                "the sandbox keeps at most {} bytes of resources; this item would make {total}",
-                limits.max_stored_bytes
-            )));
-        }
-        let item = Item { id, value, bytes };
-        match existing {
-            Some(i) => items[i] = item,
-            None => items.push(item),
-        }
-        state.stored_bytes = total;
+        put(
+            state,
+            collection,
+            existing,
+            Item { id, value, bytes },
+            total,
+        );
         Ok(())
     }
+}
+
+/// Whether an item of `bytes` fits as `id` in `collection` (replacing the item with that id):
+/// the index of the one it replaces, and the store's bytes after.
+fn room(
+    state: &State,
+    limits: ResourceLimits,
+    collection: &str,
+    id: &str,
+    bytes: usize,
+) -> Result<(Option<usize>, usize), ServerError> {
+    let items = state.collections.get(collection);
+    if items.is_none() && state.collections.len() >= limits.max_collections {
+        return Err(full(format!(
+            "the sandbox keeps at most {} collections; `{collection}` would be one more",
+            limits.max_collections
+        )));
+    }
+    let items = items.map(Vec::as_slice).unwrap_or_default();
+    let existing = items.iter().position(|i| i.id == id);
+    let freed = existing.map_or(0, |i| items[i].bytes);
+    if existing.is_none() && items.len() >= limits.max_items_per_collection {
+        return Err(full(format!(
+            "the sandbox keeps at most {} items in `{collection}`; delete some first",
+            limits.max_items_per_collection
+        )));
+    }
+    let total = state.stored_bytes - freed + bytes;
+    if total > limits.max_stored_bytes {
+        return Err(full(format!(
+            "the sandbox keeps at most {} bytes of resources; this item would make {total}",
+            limits.max_stored_bytes
+        )));
+    }
+    Ok((existing, total))
+}
+
+/// Puts `item` in `collection` as [`room`] placed it.
+fn put(state: &mut State, collection: &str, existing: Option<usize>, item: Item, total: usize) {
+    let items = state.collections.entry(collection.to_owned()).or_default();
+    match existing {
+        Some(i) => items[i] = item,
+        None => items.push(item),
+    }
+    state.stored_bytes = total;
 }
 
 fn full(message: String) -> ServerError {
@@ -285,6 +521,7 @@ fn find<'s>(
         .ok_or_else(|| missing(collection, id, op))
 }
 
+/// Removes item `id` (durable: committed first; nothing changes when the commit fails).
 fn remove(
     state: &mut State,
     collection: &str,
@@ -294,12 +531,16 @@ fn remove(
     let id = id.unwrap_or_default();
     let items = state
         .collections
-        .get_mut(collection)
+        .get(collection)
         .ok_or_else(|| missing(collection, id, op))?;
     let index = items
         .iter()
         .position(|i| i.id == id)
         .ok_or_else(|| missing(collection, id, op))?;
+    state.disk.commit(Change::Delete { collection, id })?;
+    let Some(items) = state.collections.get_mut(collection) else {
+        return Err(missing(collection, id, op));
+    };
     let item = items.remove(index);
     state.stored_bytes = state.stored_bytes.saturating_sub(item.bytes);
     Ok(item)

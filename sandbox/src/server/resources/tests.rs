@@ -3,6 +3,8 @@
 use super::*;
 use serde_json::json;
 
+mod durable;
+
 const FIELDS: &[FieldSchema] = &[
     field("id", TySchema::String, true),
     FieldSchema {

@@ -1,0 +1,76 @@
+//! With a data directory, the email service's default resource store (what serves an operation
+//! the spec gains before `api.rs` implements it) keeps what it acknowledged across a restart.
+
+#![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
+
+use super::*;
+use crate::server::email_server::defaults;
+use crate::server::resources::ResourceCall;
+
+async fn start(dir: &std::path::Path) -> (EmailSandbox, crate::inbox::Inbox) {
+    let db = crate::store::Db::open(dir).unwrap();
+    let inbox = crate::inbox::Inbox::persistent(crate::Retention::default(), db).unwrap();
+    let config = EmailSandboxConfig {
+        smtp: None,
+        inbox: Some(inbox.clone()),
+        ..EmailSandboxConfig::default()
+    };
+    (EmailSandbox::start(config).await.unwrap(), inbox)
+}
+
+#[tokio::test]
+async fn with_data_the_default_resource_store_keeps_what_it_acknowledged_across_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let (sandbox, inbox) = start(dir.path()).await;
+    let store = &sandbox.service.inner.resources;
+    assert!(store.is_durable());
+    let created = store
+        .serve(
+            &defaults::SCHEMA,
+            &defaults::CREATE_TEMPLATE,
+            &ResourceCall {
+                body: serde_json::json!({"name": "kept", "subject": "Hi"}),
+                ..ResourceCall::default()
+            },
+        )
+        .unwrap();
+    let id = created["id"].as_str().unwrap().to_owned();
+    sandbox.shutdown().await;
+    inbox.close();
+    assert!(
+        crate::server::resources::store_path(dir.path(), "builtin-email").exists(),
+        "its own file in the data directory"
+    );
+
+    let (sandbox, inbox) = start(dir.path()).await;
+    let store = &sandbox.service.inner.resources;
+    let got = store
+        .serve(
+            &defaults::SCHEMA,
+            &defaults::GET_TEMPLATE,
+            &ResourceCall {
+                path: vec![("id", id.clone())],
+                ..ResourceCall::default()
+            },
+        )
+        .unwrap();
+    assert_eq!(
+        (got["name"].as_str(), got["subject"].as_str()),
+        (Some("kept"), Some("Hi"))
+    );
+    let again = store
+        .serve(
+            &defaults::SCHEMA,
+            &defaults::CREATE_TEMPLATE,
+            &ResourceCall {
+                body: serde_json::json!({"name": "second"}),
+                ..ResourceCall::default()
+            },
+        )
+        .unwrap();
+    assert_ne!(again["id"].as_str(), Some(id.as_str()), "a new id");
+    // Dropped without shutdown: the file is released too.
+    drop(sandbox);
+    inbox.close();
+    let (_sandbox, _inbox) = start(dir.path()).await;
+}
