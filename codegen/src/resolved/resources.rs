@@ -149,6 +149,17 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
         Method::Post if listed || sibling.is_some() || (parent_is_literal && has_field("id")) => {
             collection_shape(ResourceAction::Create)
         }
+        // `/boards/{board}/notes` answering a note: a create in the nested collection, not
+        // an action on the board (which would keep nothing). An answer with an id that is not
+        // the parent item's own type, or (the parent not readable) a plural noun, says so.
+        Method::Post
+            if has_field("id")
+                && parent.last().is_some_and(|p| param_name(p).is_some())
+                && param_name(last).is_none()
+                && nested_collection(service, op, &parent.join("/"), last) =>
+        {
+            collection_shape(ResourceAction::Create)
+        }
         _ => match parent.split_last() {
             // `/{id}/cancel`: an action on the item the parent path names.
             Some((p, grand)) if param_name(p).is_some() => {
@@ -162,5 +173,20 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
             }
             _ => collection_shape(ResourceAction::Action),
         },
+    }
+}
+
+/// Whether `POST <parent>/<last>` (the parent an item path) creates in a collection nested
+/// under that item: its answer is not the type a `GET` of the parent answers, or (no such
+/// `GET`) `last` reads as a plural noun (`notes`, not `cancel`).
+fn nested_collection(service: &Service, op: &OperationInfo, parent: &str, last: &str) -> bool {
+    let parent_type = service
+        .operations
+        .iter()
+        .find(|o| o.path == parent && o.method == Method::Get)
+        .map(|o| o.response.as_ref());
+    match parent_type {
+        Some(parent_type) => parent_type != op.response.as_ref(),
+        None => last.len() > 1 && last.ends_with('s') && !last.ends_with("ss"),
     }
 }

@@ -125,3 +125,38 @@ fn a_bad_path_option_is_an_error_not_a_panic() {
     let err = emit_server(&services[0], &bad).unwrap_err();
     assert!(err.contains("types path"), "{err}");
 }
+
+#[test]
+fn a_post_under_an_item_answering_another_type_with_an_id_creates_in_a_nested_collection() {
+    // `POST /boards/{board}/notes` answering a note (no list or item operation beside it) is a
+    // create in the board's notes, not an action on the board: an action keeps nothing, so
+    // its 201 would be a write lost. `POST /boards/{board}/archive` answering the board stays
+    // an action on it.
+    let yaml = r#"
+service: { name: boards, title: Boards, summary: Boards, source: assumed, base_url: { default: "http://localhost:1", env: BOARDS_BASE_URL, source: assumed } }
+operations:
+  get_board: { method: GET, path: "/boards/{board}", path_params: { board: { type: string } }, response: Board, source: assumed }
+  add_note: { method: POST, path: "/boards/{board}/notes", path_params: { board: { type: string } }, body: Note, response: Note, source: assumed }
+  archive_board: { method: POST, path: "/boards/{board}/archive", path_params: { board: { type: string } }, response: Board, source: assumed }
+  add_tag: { method: POST, path: "/cards/{card}/tags", path_params: { card: { type: string } }, body: Note, response: Note, source: assumed }
+  pin_card: { method: POST, path: "/cards/{card}/pin", path_params: { card: { type: string } }, response: Note, source: assumed }
+types:
+  Board: { source: assumed, fields: { id: { type: string, required: true } } }
+  Note: { source: assumed, fields: { id: { type: string }, text: { type: string } } }
+"#;
+    let loaded = crate::load::load_str("boards.yaml", yaml).expect("loads");
+    let service = crate::check::check(&loaded).unwrap_or_else(|d| panic!("{d}"));
+    let shape = |name: &str| {
+        let op = service.operations.iter().find(|o| o.name == name).unwrap();
+        let s = resource_shape(&service, op);
+        (s.kind.name(), s.collection)
+    };
+    assert_eq!(
+        shape("add_note"),
+        ("Create", "/boards/{board}/notes".into())
+    );
+    assert_eq!(shape("archive_board"), ("Action", "/boards".into()));
+    // No `GET /cards/{card}`: a plural noun creates, a verb acts.
+    assert_eq!(shape("add_tag"), ("Create", "/cards/{card}/tags".into()));
+    assert_eq!(shape("pin_card"), ("Action", "/cards".into()));
+}
