@@ -472,12 +472,15 @@ impl Pipeline {
             Ok(prepared) => shown_url(&prepared.url, origin.auth),
             Err(_) => self.base.as_str().to_owned(),
         };
+        // The credentials the call sent: its operation's own scheme's, or the client's.
+        let op_credentials = origin.op_auth.map(|scheme| {
+            crate::auth::required_credentials(&crate::auth::AuthChoice::Scheme(scheme), self.spec)
+        });
         let facts = advice::CallFacts {
             spec: self.spec,
             operation: origin.operation,
             base: self.base.as_str().trim_end_matches('/'),
-            op_auth: origin.op_auth,
-            auth_credentials: &self.auth_credentials,
+            credentials: op_credentials.as_deref().unwrap_or(&self.auth_credentials),
         };
         let context = CallContext {
             service: origin.service,

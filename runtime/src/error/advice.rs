@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use super::{Error, TimeoutKind};
-use crate::spec::{AuthScheme, ServiceSpec};
+use crate::spec::ServiceSpec;
 
 /// The facts of a call the advice names.
 pub(crate) struct CallFacts<'a> {
@@ -16,10 +16,9 @@ pub(crate) struct CallFacts<'a> {
     pub operation: &'static str,
     /// The base URL, without a trailing `/`.
     pub base: &'a str,
-    /// The operation's own auth scheme, when it has one.
-    pub op_auth: Option<AuthScheme>,
-    /// The credentials the client's auth sends (spec names).
-    pub auth_credentials: &'a [&'static str],
+    /// The credentials the call sent (spec names): its operation's own scheme's, or the
+    /// client's.
+    pub credentials: &'a [&'static str],
 }
 
 /// The advice for `error` (after `facts`' call); empty when there is nothing to add to what
@@ -102,15 +101,7 @@ fn status(status: u16) -> String {
 /// variable and the builder call that set it.
 fn auth(status: u16, facts: &CallFacts<'_>) -> String {
     let spec = facts.spec;
-    let op_credentials;
-    let names: &[&'static str] = match facts.op_auth {
-        Some(scheme) => {
-            op_credentials =
-                crate::auth::required_credentials(&crate::auth::AuthChoice::Scheme(scheme), spec);
-            &op_credentials
-        }
-        None => facts.auth_credentials,
-    };
+    let names = facts.credentials;
     let first_secret = spec.credentials.iter().find(|c| c.secret).map(|c| c.name);
     let each: Vec<String> = names
         .iter()

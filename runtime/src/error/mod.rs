@@ -9,7 +9,10 @@ use std::time::Duration;
 use crate::retry::Transience;
 
 pub(crate) mod advice;
+mod context;
 mod text;
+use context::Advice;
+pub use context::CallContext;
 pub(crate) use text::Escaped;
 pub use text::{bounded_text, excerpt};
 
@@ -345,63 +348,6 @@ pub struct ApiError {
     /// The call it ended and what to do, when it came from a call. Not part of this type's
     /// `Display`; [`Error`]'s shows it.
     pub context: Option<Box<CallContext>>,
-}
-
-/// The call an error ended, as [`Error`]'s `Display` shows it: service, operation, method and
-/// URL (a query credential's value shown as `***`), the attempts made and why there was no
-/// other, and what to check or change. Carried by every error a call's attempts end with
-/// ([`Error::context`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct CallContext {
-    /// The service, e.g. `"email"`.
-    pub service: &'static str,
-    /// The operation, e.g. `"get_email"`.
-    pub operation: &'static str,
-    /// The HTTP method, e.g. `"GET"`.
-    pub method: String,
-    /// The first attempt's URL, the value of a query credential replaced by `***`.
-    pub url: String,
-    /// Attempts made, the last one included.
-    pub attempts: u32,
-    /// Why no other attempt was made, as it reads after `failed after N attempts, `: `the most
-    /// the retry policy allows`, `not retried: the request may have reached the server and is
-    /// not safe to repeat`, ...; `None` when the failure is not retryable at all.
-    pub not_retried: Option<String>,
-    /// What to check or change, naming the setting or environment variable.
-    pub advice: String,
-}
-
-/// `; <advice>` after a call's context, nothing when there is no advice.
-struct Advice<'a>(&'a str);
-
-impl fmt::Display for Advice<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0.is_empty() {
-            Ok(())
-        } else {
-            write!(f, "; {}", self.0)
-        }
-    }
-}
-
-impl fmt::Display for CallContext {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}.{} ({} {}) failed after {} attempt{}",
-            self.service,
-            self.operation,
-            self.method,
-            self.url,
-            self.attempts,
-            if self.attempts == 1 { "" } else { "s" }
-        )?;
-        if let Some(reason) = &self.not_retried {
-            write!(f, ", {reason}")?;
-        }
-        Ok(())
-    }
 }
 
 impl ApiError {

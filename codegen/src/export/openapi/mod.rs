@@ -19,15 +19,17 @@ use super::{
 };
 use crate::model::{IdempotencyMode, ListStyle, SigningKind, WebhookSignature};
 use crate::resolved::{
-    Answer, AuthMethod, BodyEncodingInfo, ErrorBodyInfo, OperationInfo, PageStyleInfo,
-    PaginationInfo, ParamInfo, Service, Ty,
+    Answer, AuthMethod, BodyEncodingInfo, OperationInfo, PageStyleInfo, PaginationInfo, ParamInfo,
+    Service, Ty,
 };
 
 mod downgrade;
+mod errors;
 mod security;
 mod webhooks;
 
 pub use downgrade::downgrade_to_3_0;
+use errors::{error_response_ref, error_responses, own_error_response, rate_reported};
 use security::{body_auth, security_schemes};
 use webhooks::webhooks;
 /// The OpenAPI 3.1 document of a service's HTTP API.
@@ -582,133 +584,6 @@ fn parameter(p: &ParamInfo, location: &str) -> Value {
     }
     provenance(&mut obj, Some(p.source), None, None);
     Value::Object(obj)
-}
-
-fn error_response(service: &Service, status: Option<u16>) -> Value {
-    let mut r = Map::new();
-    let errors = service.errors.as_ref();
-    let codes: Vec<String> = errors
-        .map(|e| {
-            e.codes
-                .iter()
-                .filter(|(_, c)| status.is_some_and(|s| c.status.contains(&s)))
-                .map(|(name, c)| {
-                    let source = c
-                        .source
-                        .map(|s| format!(" ({})", s.as_str()))
-                        .unwrap_or_default();
-                    match &c.doc {
-                        Some(doc) => format!("`{name}`{source}: {doc}"),
-                        None => format!("`{name}`{source}"),
-                    }
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let mut description = match status {
-        Some(s) => reason(s).to_owned(),
-        None => "Any other error".to_owned(),
-    };
-    if !codes.is_empty() {
-        description.push_str(&format!(". Error codes: {}.", codes.join(", ")));
-    }
-    r.insert("description".into(), json!(description));
-    let content = match errors.and_then(|e| e.ty.as_ref()) {
-        Some(Ty::Named(ty)) => json!({ "application/json": { "schema": schema_ref(ty) } }),
-        Some(ty) => json!({ "application/json": { "schema": ty_schema(ty) } }),
-        None => json!({
-            "text/plain": { "schema": { "type": "string", "description": "The server's error text, kept raw." } },
-            "application/json": { "schema": { "description": "Some servers answer errors as JSON." } },
-        }),
-    };
-    r.insert("content".into(), content);
-    let headers = header_refs(service, status);
-    if !headers.is_empty() {
-        r.insert("headers".into(), Value::Object(headers));
-    }
-    if let Some(e) = errors {
-        origin(&mut r, &e.origin);
-        // Where a client finds code and message (dot paths; `null`: not in the body).
-        r.insert(
-            "x-error-fields".into(),
-            json!({ "code": e.code, "message": e.message }),
-        );
-    }
-    Value::Object(r)
-}
-
-/// An error answer read with the operation's own body (`error_bodies`): its schema, the
-/// headers that carry details, and where code and message are (`x-error-fields`).
-fn own_error_response(service: &Service, body: &ErrorBodyInfo, status: Option<u16>) -> Value {
-    let mut r = Map::new();
-    let description = match (status, body.key.parse::<u16>()) {
-        (Some(s), Ok(_)) => reason(s).to_owned(),
-        (_, _) if body.key == "default" => "Any other error".to_owned(),
-        _ => format!("Errors {}", body.key.to_ascii_uppercase()),
-    };
-    r.insert("description".into(), json!(description));
-    let content = match &body.ty {
-        Some(Ty::Named(ty)) => json!({ "application/json": { "schema": schema_ref(ty) } }),
-        Some(ty) => json!({ "application/json": { "schema": ty_schema(ty) } }),
-        None => json!({
-            "text/plain": { "schema": { "type": "string", "description": "The server's error text, kept raw." } },
-        }),
-    };
-    r.insert("content".into(), content);
-    let mut headers = header_refs(service, status);
-    for name in &body.headers {
-        headers.insert(
-            name.clone(),
-            json!({ "description": "Carries details of the error.", "schema": { "type": "string" } }),
-        );
-    }
-    if !headers.is_empty() {
-        r.insert("headers".into(), Value::Object(headers));
-    }
-    r.insert(
-        "x-error-fields".into(),
-        json!({ "code": body.code, "message": body.message }),
-    );
-    Value::Object(r)
-}
-
-/// The component name of an error response (`Error404`, `ErrorDefault`).
-fn error_response_name(status: Option<u16>) -> String {
-    match status {
-        Some(s) => format!("Error{s}"),
-        None => "ErrorDefault".into(),
-    }
-}
-
-fn error_response_ref(status: Option<u16>) -> Value {
-    json!({ "$ref": format!("#/components/responses/{}", error_response_name(status)) })
-}
-
-/// Every error status any operation answers, and `default`, as response components.
-fn error_responses(service: &Service) -> Map<String, Value> {
-    let mut statuses: Vec<u16> = service
-        .operations
-        .iter()
-        .flat_map(|o| o.errors.iter().copied())
-        .collect();
-    if rate_reported(service) {
-        statuses.push(429);
-    }
-    statuses.sort_unstable();
-    statuses.dedup();
-    let mut out = Map::new();
-    for status in statuses.into_iter().map(Some).chain([None]) {
-        out.insert(error_response_name(status), error_response(service, status));
-    }
-    out
-}
-
-/// Whether the service says how it reports rate limiting (then every operation may answer 429).
-fn rate_reported(service: &Service) -> bool {
-    service
-        .rate_limit_headers
-        .as_ref()
-        .is_some_and(|h| h.retry_after.is_some())
 }
 
 fn operation(service: &Service, op: &OperationInfo, tag: &str) -> Value {
