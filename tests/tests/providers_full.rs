@@ -204,3 +204,24 @@ fn lists_that_show_how_they_page_get_a_stream() {
         }
     }
 }
+
+#[test]
+fn vonage_s_problem_details_give_the_error_code_and_message() {
+    // RFC 9457 problems without a `status` member (Vonage's carry `instance` instead): the code
+    // is the problem `type`, the message its `detail`.
+    let (imported, _) = import("vonage_messages.json", "vonage_messages");
+    let inferred: Vec<&str> = imported
+        .report
+        .inferred
+        .iter()
+        .filter(|f| f.pointer == "#/components/schemas/Error")
+        .map(|f| f.reason.as_str())
+        .collect();
+    assert_eq!(
+        inferred,
+        [
+            "error code read at `type` (by RFC 9457 problem details)",
+            "error message read at `detail` (by RFC 9457 problem details)"
+        ]
+    );
+}

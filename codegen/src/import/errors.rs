@@ -351,14 +351,14 @@ impl Converter<'_> {
         node
     }
 
-    /// Whether error type `ty` is an RFC 9457 problem: `type` and `status`, and `title` or
-    /// `detail`.
+    /// Whether error type `ty` is an RFC 9457 problem: `type`, `title` or `detail`, and
+    /// `status` or `instance` (Vonage's problems carry `instance` and no `status`).
     fn is_problem_details(&self, ty: &str) -> bool {
         let Some(TypeOut::Object { fields, .. }) = self.types.get(ty) else {
             return false;
         };
         let has = |name: &str| fields.iter().any(|f| f.wire == name);
-        has("type") && has("status") && (has("title") || has("detail"))
+        has("type") && (has("status") || has("instance")) && (has("title") || has("detail"))
     }
 
     /// The dot path of the first field of error type `ty` named like one of `names`: at the
