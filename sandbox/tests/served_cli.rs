@@ -520,3 +520,53 @@ async fn with_data_a_full_disk_answers_507_in_the_error_shape_and_keeps_only_wha
         acknowledged.len()
     );
 }
+
+/// A spec that declares no auth scheme is served open: its calls take no credential (and a
+/// stray one is ignored), as its generated client sends none.
+#[tokio::test]
+async fn a_spec_without_auth_is_served_without_a_credential() {
+    let spec = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../bench/durable/notes.yaml");
+    let (_running, exports) = start(
+        &["--rate-limit", "off", "--spec", spec.to_str().unwrap()],
+        "NOTES_BASE_URL",
+    );
+    let base = &exports
+        .iter()
+        .find(|(name, _)| name == "NOTES_BASE_URL")
+        .unwrap()
+        .1;
+    assert!(
+        !exports
+            .iter()
+            .any(|(name, _)| name.starts_with("NOTES_") && name != "NOTES_BASE_URL"),
+        "no credential printed: {exports:?}"
+    );
+    let http = reqwest::Client::new();
+    let created = http
+        .post(format!("{base}/v1/notes"))
+        .json(&serde_json::json!({"text": "open"}))
+        .send()
+        .await
+        .unwrap();
+    assert!(created.status().is_success(), "{:?}", created.text().await);
+    let note: serde_json::Value = created.json().await.unwrap();
+    let id = note["id"].as_str().unwrap();
+    let got: serde_json::Value = http
+        .get(format!("{base}/v1/notes/{id}"))
+        .bearer_auth("anything")
+        .send()
+        .await
+        .unwrap()
+        .error_for_status()
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(got["text"], "open");
+    let deleted = http
+        .delete(format!("{base}/v1/notes/{id}"))
+        .send()
+        .await
+        .unwrap();
+    assert!(deleted.status().is_success(), "{}", deleted.status());
+}

@@ -33,6 +33,7 @@ async fn with_data_the_default_resource_store_keeps_what_it_acknowledged_across_
                 ..ResourceCall::default()
             },
         )
+        .await
         .unwrap();
     let id = created["id"].as_str().unwrap().to_owned();
     sandbox.shutdown().await;
@@ -53,6 +54,7 @@ async fn with_data_the_default_resource_store_keeps_what_it_acknowledged_across_
                 ..ResourceCall::default()
             },
         )
+        .await
         .unwrap();
     assert_eq!(
         (got["name"].as_str(), got["subject"].as_str()),
@@ -67,6 +69,7 @@ async fn with_data_the_default_resource_store_keeps_what_it_acknowledged_across_
                 ..ResourceCall::default()
             },
         )
+        .await
         .unwrap();
     assert_ne!(again["id"].as_str(), Some(id.as_str()), "a new id");
     // Dropped without shutdown: the file is released too.

@@ -30,13 +30,11 @@ pub mod email_server {
         > + ::core::marker::Send {
             let _ = ctx;
             let call = crate::server::resources::call(::std::vec![], &query, &());
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::LIST_RESOURCES,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::LIST_RESOURCES,
+                call,
             )
         }
         /// Sends one email, now or at `scheduled_at`.
@@ -59,13 +57,11 @@ pub mod email_server {
         > + ::core::marker::Send {
             let _ = ctx;
             let call = crate::server::resources::call(::std::vec![], &(), &body);
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::SEND_EMAIL,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::SEND_EMAIL,
+                call,
             )
         }
         /// Sends up to 100 emails in one request; each is checked like a single send.
@@ -85,13 +81,11 @@ pub mod email_server {
         > + ::core::marker::Send {
             let _ = ctx;
             let call = crate::server::resources::call(::std::vec![], &(), &body);
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::SEND_BATCH,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::SEND_BATCH,
+                call,
             )
         }
         /// Lists sent and scheduled emails, newest first.
@@ -111,13 +105,11 @@ pub mod email_server {
         > + ::core::marker::Send {
             let _ = ctx;
             let call = crate::server::resources::call(::std::vec![], &query, &());
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::LIST_EMAILS,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::LIST_EMAILS,
+                call,
             )
         }
         /// Fetches one email by id.
@@ -141,13 +133,11 @@ pub mod email_server {
                 &(),
                 &(),
             );
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::GET_EMAIL,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::GET_EMAIL,
+                call,
             )
         }
         /// Moves a scheduled email to a new send time.
@@ -172,13 +162,11 @@ pub mod email_server {
                 &(),
                 &body,
             );
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::RESCHEDULE_EMAIL,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::RESCHEDULE_EMAIL,
+                call,
             )
         }
         /// Cancels a scheduled email; its status becomes `canceled`.
@@ -202,13 +190,11 @@ pub mod email_server {
                 &(),
                 &(),
             );
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::CANCEL_EMAIL,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::CANCEL_EMAIL,
+                call,
             )
         }
         /// Creates a template, as a draft.
@@ -228,13 +214,11 @@ pub mod email_server {
         > + ::core::marker::Send {
             let _ = ctx;
             let call = crate::server::resources::call(::std::vec![], &(), &body);
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::CREATE_TEMPLATE,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::CREATE_TEMPLATE,
+                call,
             )
         }
         /// Lists templates, newest first.
@@ -254,13 +238,11 @@ pub mod email_server {
         > + ::core::marker::Send {
             let _ = ctx;
             let call = crate::server::resources::call(::std::vec![], &query, &());
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::LIST_TEMPLATES,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::LIST_TEMPLATES,
+                call,
             )
         }
         /// Fetches one template by id or alias.
@@ -284,13 +266,11 @@ pub mod email_server {
                 &(),
                 &(),
             );
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::GET_TEMPLATE,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::GET_TEMPLATE,
+                call,
             )
         }
         /// Changes a template's draft; publish to make the change live.
@@ -315,13 +295,11 @@ pub mod email_server {
                 &(),
                 &body,
             );
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::UPDATE_TEMPLATE,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::UPDATE_TEMPLATE,
+                call,
             )
         }
         /// Deletes a template.
@@ -345,13 +323,11 @@ pub mod email_server {
                 &(),
                 &(),
             );
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::DELETE_TEMPLATE,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::DELETE_TEMPLATE,
+                call,
             )
         }
         /// Publishes a template's draft, so sends use it.
@@ -375,13 +351,11 @@ pub mod email_server {
                 &(),
                 &(),
             );
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::PUBLISH_TEMPLATE,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::PUBLISH_TEMPLATE,
+                call,
             )
         }
         /// Creates a contact; fails with 409 when the address exists (see `upsert_contact`).
@@ -401,13 +375,11 @@ pub mod email_server {
         > + ::core::marker::Send {
             let _ = ctx;
             let call = crate::server::resources::call(::std::vec![], &(), &body);
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::CREATE_CONTACT,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::CREATE_CONTACT,
+                call,
             )
         }
         /// Creates the contact with this address, or updates it when it exists.
@@ -427,13 +399,11 @@ pub mod email_server {
         > + ::core::marker::Send {
             let _ = ctx;
             let call = crate::server::resources::call(::std::vec![], &(), &body);
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::UPSERT_CONTACT,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::UPSERT_CONTACT,
+                call,
             )
         }
         /// Lists contacts, newest first.
@@ -453,13 +423,11 @@ pub mod email_server {
         > + ::core::marker::Send {
             let _ = ctx;
             let call = crate::server::resources::call(::std::vec![], &query, &());
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::LIST_CONTACTS,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::LIST_CONTACTS,
+                call,
             )
         }
         /// Fetches one contact by id or by email address.
@@ -485,13 +453,11 @@ pub mod email_server {
                 &(),
                 &(),
             );
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::GET_CONTACT,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::GET_CONTACT,
+                call,
             )
         }
         /// Changes a contact, found by id or by email address.
@@ -518,13 +484,11 @@ pub mod email_server {
                 &(),
                 &body,
             );
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::UPDATE_CONTACT,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::UPDATE_CONTACT,
+                call,
             )
         }
         /// Deletes a contact, found by id or by email address.
@@ -550,13 +514,11 @@ pub mod email_server {
                 &(),
                 &(),
             );
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::DELETE_CONTACT,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::DELETE_CONTACT,
+                call,
             )
         }
         /// Creates a contact list.
@@ -576,13 +538,11 @@ pub mod email_server {
         > + ::core::marker::Send {
             let _ = ctx;
             let call = crate::server::resources::call(::std::vec![], &(), &body);
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::CREATE_LIST,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::CREATE_LIST,
+                call,
             )
         }
         /// Lists contact lists.
@@ -602,13 +562,11 @@ pub mod email_server {
         > + ::core::marker::Send {
             let _ = ctx;
             let call = crate::server::resources::call(::std::vec![], &query, &());
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::LIST_LISTS,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::LIST_LISTS,
+                call,
             )
         }
         /// Fetches one contact list.
@@ -632,13 +590,11 @@ pub mod email_server {
                 &(),
                 &(),
             );
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::GET_LIST,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::GET_LIST,
+                call,
             )
         }
         /// Renames or redescribes a contact list.
@@ -663,13 +619,11 @@ pub mod email_server {
                 &(),
                 &body,
             );
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::UPDATE_LIST,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::UPDATE_LIST,
+                call,
             )
         }
         /// Deletes a contact list (its contacts stay).
@@ -693,13 +647,11 @@ pub mod email_server {
                 &(),
                 &(),
             );
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::DELETE_LIST,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::DELETE_LIST,
+                call,
             )
         }
         /// Lists the contacts of a list.
@@ -724,13 +676,11 @@ pub mod email_server {
                 &query,
                 &(),
             );
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::LIST_LIST_CONTACTS,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::LIST_LIST_CONTACTS,
+                call,
             )
         }
         /// Adds a contact to a list; adding a member again changes nothing.
@@ -755,13 +705,11 @@ pub mod email_server {
                 &(),
                 &body,
             );
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::ADD_LIST_CONTACT,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::ADD_LIST_CONTACT,
+                call,
             )
         }
         /// Removes a contact from a list (the contact stays).
@@ -786,13 +734,11 @@ pub mod email_server {
                 &(),
                 &(),
             );
-            ::core::future::ready(
-                crate::server::resources::answer_empty(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::REMOVE_LIST_CONTACT,
-                    call,
-                ),
+            crate::server::resources::answer_empty(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::REMOVE_LIST_CONTACT,
+                call,
             )
         }
         /// Stops all sending to an address.
@@ -812,13 +758,11 @@ pub mod email_server {
         > + ::core::marker::Send {
             let _ = ctx;
             let call = crate::server::resources::call(::std::vec![], &(), &body);
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::CREATE_SUPPRESSION,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::CREATE_SUPPRESSION,
+                call,
             )
         }
         /// Lists suppressed addresses, newest first.
@@ -838,13 +782,11 @@ pub mod email_server {
         > + ::core::marker::Send {
             let _ = ctx;
             let call = crate::server::resources::call(::std::vec![], &query, &());
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::LIST_SUPPRESSIONS,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::LIST_SUPPRESSIONS,
+                call,
             )
         }
         /// Whether an address is suppressed, and why (404 when it is not).
@@ -868,13 +810,11 @@ pub mod email_server {
                 &(),
                 &(),
             );
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::GET_SUPPRESSION,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::GET_SUPPRESSION,
+                call,
             )
         }
         /// Allows sending to an address again.
@@ -898,13 +838,11 @@ pub mod email_server {
                 &(),
                 &(),
             );
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::DELETE_SUPPRESSION,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::DELETE_SUPPRESSION,
+                call,
             )
         }
         /// Registers a URL to receive events; the answer holds its signing secret.
@@ -924,13 +862,11 @@ pub mod email_server {
         > + ::core::marker::Send {
             let _ = ctx;
             let call = crate::server::resources::call(::std::vec![], &(), &body);
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::CREATE_WEBHOOK,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::CREATE_WEBHOOK,
+                call,
             )
         }
         /// Lists webhook endpoints.
@@ -950,13 +886,11 @@ pub mod email_server {
         > + ::core::marker::Send {
             let _ = ctx;
             let call = crate::server::resources::call(::std::vec![], &query, &());
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::LIST_WEBHOOKS,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::LIST_WEBHOOKS,
+                call,
             )
         }
         /// Fetches one webhook endpoint.
@@ -980,13 +914,11 @@ pub mod email_server {
                 &(),
                 &(),
             );
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::GET_WEBHOOK,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::GET_WEBHOOK,
+                call,
             )
         }
         /// Changes a webhook endpoint's URL, events or status.
@@ -1011,13 +943,11 @@ pub mod email_server {
                 &(),
                 &body,
             );
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::UPDATE_WEBHOOK,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::UPDATE_WEBHOOK,
+                call,
             )
         }
         /// Deletes a webhook endpoint.
@@ -1041,13 +971,11 @@ pub mod email_server {
                 &(),
                 &(),
             );
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::DELETE_WEBHOOK,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::DELETE_WEBHOOK,
+                call,
             )
         }
     }

@@ -30,13 +30,11 @@ pub mod messaging_server {
         > + ::core::marker::Send {
             let _ = ctx;
             let call = crate::server::resources::call(::std::vec![], &query, &());
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::LIST_RESOURCES,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::LIST_RESOURCES,
+                call,
             )
         }
         /// Sends one message on one channel: an SMS, a WhatsApp text, media or template, a text-to-speech call, or an Instagram text or media.
@@ -56,13 +54,11 @@ pub mod messaging_server {
         > + ::core::marker::Send {
             let _ = ctx;
             let call = crate::server::resources::call(::std::vec![], &(), &body);
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::SEND_MESSAGE,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::SEND_MESSAGE,
+                call,
             )
         }
         /// Lists sent and received messages, newest first.
@@ -82,13 +78,11 @@ pub mod messaging_server {
         > + ::core::marker::Send {
             let _ = ctx;
             let call = crate::server::resources::call(::std::vec![], &query, &());
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::LIST_MESSAGES,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::LIST_MESSAGES,
+                call,
             )
         }
         /// Fetches one message by its UUID.
@@ -114,13 +108,11 @@ pub mod messaging_server {
                 &(),
                 &(),
             );
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::GET_MESSAGE,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::GET_MESSAGE,
+                call,
             )
         }
         /// Updates a message; today that means marking an inbound WhatsApp or Instagram message read.
@@ -144,13 +136,11 @@ pub mod messaging_server {
                 &(),
                 &body,
             );
-            ::core::future::ready(
-                crate::server::resources::answer_empty(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::UPDATE_MESSAGE,
-                    call,
-                ),
+            crate::server::resources::answer_empty(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::UPDATE_MESSAGE,
+                call,
             )
         }
         /// Lists the account's WhatsApp message templates.
@@ -170,13 +160,11 @@ pub mod messaging_server {
         > + ::core::marker::Send {
             let _ = ctx;
             let call = crate::server::resources::call(::std::vec![], &query, &());
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::LIST_TEMPLATES,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::LIST_TEMPLATES,
+                call,
             )
         }
     }

@@ -29,13 +29,11 @@ pub mod realtime_server {
         > + ::core::marker::Send {
             let _ = ctx;
             let call = crate::server::resources::call(::std::vec![], &(), &());
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::GET_ROOT,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::GET_ROOT,
+                call,
             )
         }
         /// Publishes an event on one or more channels.
@@ -61,13 +59,11 @@ pub mod realtime_server {
                 &(),
                 &body,
             );
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::TRIGGER_EVENT,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::TRIGGER_EVENT,
+                call,
             )
         }
         /// Publishes up to 10 events, each on its own channel, in one request.
@@ -92,13 +88,11 @@ pub mod realtime_server {
                 &(),
                 &body,
             );
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::TRIGGER_BATCH,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::TRIGGER_BATCH,
+                call,
             )
         }
         /// Lists occupied channels.
@@ -123,13 +117,11 @@ pub mod realtime_server {
                 &query,
                 &(),
             );
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::LIST_CHANNELS,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::LIST_CHANNELS,
+                call,
             )
         }
         /// Tells whether a channel is occupied, with the attributes asked for in `info`.
@@ -158,13 +150,11 @@ pub mod realtime_server {
                 &query,
                 &(),
             );
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::GET_CHANNEL,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::GET_CHANNEL,
+                call,
             )
         }
         /// Lists the users of a presence channel: `{"users": [{"id": ...}]}`.
@@ -192,13 +182,11 @@ pub mod realtime_server {
                 &(),
                 &(),
             );
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::LIST_PRESENCE_USERS,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::LIST_PRESENCE_USERS,
+                call,
             )
         }
         /// Closes every connection signed in as this user.
@@ -226,13 +214,11 @@ pub mod realtime_server {
                 &(),
                 &(),
             );
-            ::core::future::ready(
-                crate::server::resources::answer(
-                    self.resource_store(),
-                    &defaults::SCHEMA,
-                    &defaults::TERMINATE_USER_CONNECTIONS,
-                    call,
-                ),
+            crate::server::resources::answer(
+                self.resource_store(),
+                &defaults::SCHEMA,
+                &defaults::TERMINATE_USER_CONNECTIONS,
+                call,
             )
         }
     }

@@ -162,7 +162,7 @@ impl ServedService {
                 .or_else(|| std::env::var(&c.env).ok().filter(|v| !v.is_empty()))
                 .or_else(|| store.setting(&setting))
                 .unwrap_or_else(|| made_credential(&c.name));
-            store.keep_setting(&setting, &value).map_err(|e| {
+            store.keep_setting(&setting, &value).await.map_err(|e| {
                 std::io::Error::other(format!(
                     "cannot keep the credential `{}` in the data directory: {}",
                     c.name,

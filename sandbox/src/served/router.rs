@@ -182,7 +182,7 @@ pub(crate) async fn handle(served: Arc<Served>, request: Request) -> Response {
         Ok(call) => call,
         Err(error) => return incoming.reject(error),
     };
-    let result = served.store.serve(served.schema, &op.resource, &call);
+    let result = served.store.serve(served.schema, &op.resource, &call).await;
     answer(op, incoming, result)
 }
 

@@ -252,12 +252,12 @@ fn trait_method(op: &OperationInfo, paths: &Paths, settings: &Settings) -> Token
             let _ = ctx;
             #headers
             let call = #support::resources::call(::std::vec![#(#path),*], #query, #body);
-            ::core::future::ready(#support::resources::#answer(
+            #support::resources::#answer(
                 self.resource_store(),
                 &defaults::SCHEMA,
                 &defaults::#op_static,
                 call,
-            ))
+            )
         }
     }
 }

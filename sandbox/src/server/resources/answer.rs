@@ -46,26 +46,26 @@ pub fn call<Q: Serialize, B: Serialize>(
 ///
 /// # Errors
 /// As [`Resources::serve`].
-pub fn answer_empty(
+pub async fn answer_empty(
     store: &Resources,
     schema: &ServiceSchema,
     op: &ResourceOp,
     call: Result<ResourceCall, ServerError>,
 ) -> Result<(), ServerError> {
-    store.serve(schema, op, &call?).map(drop)
+    store.serve(schema, op, &call?).await.map(drop)
 }
 
 /// The whole default behaviour of one operation, as a generated trait method calls it.
 ///
 /// # Errors
 /// As [`Resources::serve`] and [`from_json`].
-pub fn answer<T: DeserializeOwned>(
+pub async fn answer<T: DeserializeOwned>(
     store: &Resources,
     schema: &ServiceSchema,
     op: &ResourceOp,
     call: Result<ResourceCall, ServerError>,
 ) -> Result<T, ServerError> {
-    let value = store.serve(schema, op, &call?)?;
+    let value = store.serve(schema, op, &call?).await?;
     from_json(op.name, value)
 }
 
@@ -73,13 +73,13 @@ pub fn answer<T: DeserializeOwned>(
 ///
 /// # Errors
 /// As [`answer`].
-pub fn answer_optional<T: DeserializeOwned>(
+pub async fn answer_optional<T: DeserializeOwned>(
     store: &Resources,
     schema: &ServiceSchema,
     op: &ResourceOp,
     call: Result<ResourceCall, ServerError>,
 ) -> Result<Option<T>, ServerError> {
-    answer(store, schema, op, call).map(Some)
+    answer(store, schema, op, call).await.map(Some)
 }
 
 /// The default of an operation that answers text: the stored value as text (a string as is,
@@ -87,13 +87,13 @@ pub fn answer_optional<T: DeserializeOwned>(
 ///
 /// # Errors
 /// As [`Resources::serve`].
-pub fn answer_text(
+pub async fn answer_text(
     store: &Resources,
     schema: &ServiceSchema,
     op: &ResourceOp,
     call: Result<ResourceCall, ServerError>,
 ) -> Result<String, ServerError> {
-    Ok(match store.serve(schema, op, &call?)? {
+    Ok(match store.serve(schema, op, &call?).await? {
         Value::String(text) => text,
         Value::Null => String::new(),
         other => other.to_string(),
@@ -104,11 +104,13 @@ pub fn answer_text(
 ///
 /// # Errors
 /// As [`Resources::serve`].
-pub fn answer_bytes(
+pub async fn answer_bytes(
     store: &Resources,
     schema: &ServiceSchema,
     op: &ResourceOp,
     call: Result<ResourceCall, ServerError>,
 ) -> Result<Vec<u8>, ServerError> {
-    answer_text(store, schema, op, call).map(String::into_bytes)
+    answer_text(store, schema, op, call)
+        .await
+        .map(String::into_bytes)
 }

@@ -1,15 +1,14 @@
 //! The resource store's durable mode (`--data DIR`): every change of a [`Resources`] store is
-//! committed to its own SQLite file before the store changes in memory and before the answer
-//! is sent; [`Resources::open`] loads the file back at start, within the store's bounds.
+//! committed to its own SQLite file before it is answered (group commit: see `group.rs`);
+//! [`Resources::open`] loads the file back at start, within the store's bounds.
 //!
 //! One file per store (`DIR/resources/served-<service>.sqlite3` for a `--spec` served spec,
 //! `DIR/resources/builtin-<service>.sqlite3` for a built-in service's generated default), not a
-//! table in the inbox's database: a resource commit is synchronous, on the request's own
-//! thread, so it must not wait behind the inbox writer's batches (up to 256 changes per
-//! transaction) for SQLite's single write lock; two specs' collections cannot mix; and one
-//! spec's state is reset by deleting one file. The file is opened in SQLite's exclusive locking
-//! mode, so a second store (another process, or a second spec of the same name) cannot open it
-//! and diverge from the first.
+//! table in the inbox's database: each store has its own writer, which must not wait behind
+//! the inbox writer's batches for SQLite's single write lock; two specs' collections cannot
+//! mix; and one spec's state is reset by deleting one file. The file is opened in SQLite's
+//! exclusive locking mode, so a second store (another process, or a second spec of the same
+//! name) cannot open it and diverge from the first.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -59,6 +58,14 @@ pub enum OpenError {
         /// The file.
         path: PathBuf,
     },
+    /// The thread that writes the file cannot be started.
+    #[error("the resource store {path}: cannot start its writer: {source}")]
+    Writer {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
     /// SQLite failed.
     #[error("the resource store {path}: SQLite: {source}")]
     Sqlite {
@@ -69,26 +76,26 @@ pub enum OpenError {
     },
 }
 
-/// One change, committed in one transaction.
-#[derive(Debug, Clone, Copy)]
-pub(super) enum Change<'a> {
+/// One change to commit.
+#[derive(Debug, Clone)]
+pub(super) enum Change {
     /// Stores (inserts or replaces) an item; `next_id` also stores the id counter.
     Put {
-        collection: &'a str,
-        id: &'a str,
-        doc: &'a str,
+        collection: String,
+        id: String,
+        doc: String,
         next_id: Option<u64>,
     },
     /// Removes an item.
-    Delete { collection: &'a str, id: &'a str },
+    Delete { collection: String, id: String },
     /// Stores a value kept with the store (a served spec's credentials).
-    Setting { name: &'a str, value: &'a str },
+    Setting { name: String, value: String },
 }
 
 /// Where a durable store commits its changes (SQLite, or a failing one in tests).
 pub(super) trait Journal: Send {
-    /// Commits `change`: `Ok` only once it is on disk.
-    fn commit(&mut self, change: Change<'_>) -> Result<(), String>;
+    /// Commits `changes`, in order, all or none: `Ok` only once they are on disk.
+    fn commit(&mut self, changes: &[&Change]) -> Result<(), String>;
 }
 
 const SCHEMA: &str = "
@@ -197,38 +204,40 @@ impl Sqlite {
         })
     }
 
-    fn apply(&mut self, change: Change<'_>) -> rusqlite::Result<()> {
+    fn apply(&mut self, changes: &[&Change]) -> rusqlite::Result<()> {
         let tx = self.conn.transaction()?;
-        match change {
-            Change::Put {
-                collection,
-                id,
-                doc,
-                next_id,
-            } => {
-                tx.prepare_cached(
-                    "INSERT INTO items (collection, id, doc) VALUES (?1, ?2, ?3)
-                     ON CONFLICT (collection, id) DO UPDATE SET doc = excluded.doc",
-                )?
-                .execute(params![collection, id, doc])?;
-                if let Some(n) = next_id {
+        for change in changes {
+            match change {
+                Change::Put {
+                    collection,
+                    id,
+                    doc,
+                    next_id,
+                } => {
                     tx.prepare_cached(
-                        "INSERT INTO counters (name, value) VALUES ('next_id', ?1)
+                        "INSERT INTO items (collection, id, doc) VALUES (?1, ?2, ?3)
+                         ON CONFLICT (collection, id) DO UPDATE SET doc = excluded.doc",
+                    )?
+                    .execute(params![collection, id, doc])?;
+                    if let Some(n) = next_id {
+                        tx.prepare_cached(
+                            "INSERT INTO counters (name, value) VALUES ('next_id', ?1)
+                             ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+                        )?
+                        .execute([i64::try_from(*n).unwrap_or(i64::MAX)])?;
+                    }
+                }
+                Change::Delete { collection, id } => {
+                    tx.prepare_cached("DELETE FROM items WHERE collection = ?1 AND id = ?2")?
+                        .execute(params![collection, id])?;
+                }
+                Change::Setting { name, value } => {
+                    tx.prepare_cached(
+                        "INSERT INTO settings (name, value) VALUES (?1, ?2)
                          ON CONFLICT (name) DO UPDATE SET value = excluded.value",
                     )?
-                    .execute([i64::try_from(n).unwrap_or(i64::MAX)])?;
+                    .execute(params![name, value])?;
                 }
-            }
-            Change::Delete { collection, id } => {
-                tx.prepare_cached("DELETE FROM items WHERE collection = ?1 AND id = ?2")?
-                    .execute(params![collection, id])?;
-            }
-            Change::Setting { name, value } => {
-                tx.prepare_cached(
-                    "INSERT INTO settings (name, value) VALUES (?1, ?2)
-                     ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-                )?
-                .execute(params![name, value])?;
             }
         }
         tx.commit()
@@ -248,8 +257,8 @@ impl Sqlite {
 }
 
 impl Journal for Sqlite {
-    fn commit(&mut self, change: Change<'_>) -> Result<(), String> {
-        self.apply(change).map_err(|e| e.to_string())
+    fn commit(&mut self, changes: &[&Change]) -> Result<(), String> {
+        self.apply(changes).map_err(|e| e.to_string())
     }
 }
 

@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -24,6 +24,7 @@ use super::{PageRequest, ServerError, now_rfc3339, paginate};
 mod answer;
 mod durable;
 mod fill;
+mod group;
 
 pub use answer::{
     answer, answer_bytes, answer_empty, answer_optional, answer_text, call, from_json, to_json,
@@ -31,7 +32,8 @@ pub use answer::{
 pub use durable::{DIR_NAME, OpenError, store_path};
 pub use fill::fill;
 
-use durable::{Change, Journal};
+use durable::Change;
+use group::{Ticket, Undo, Writer};
 
 pub use tidings_spec::{
     FieldSchema, Format, PageSchema, ResourceAction, ResourceOp, ServiceSchema, ShapeSchema,
@@ -99,14 +101,14 @@ struct State {
     disk: Disk,
 }
 
-/// Where changes are committed before they are made in memory.
+/// Where changes go once they are made in memory.
 #[derive(Default)]
 enum Disk {
     /// Memory only.
     #[default]
     None,
-    /// Durable: every change committed here first.
-    Journal(Box<dyn Journal>),
+    /// Durable: every change queued to this writer, and answered once it has committed it.
+    Journal(Writer),
     /// Durable, and closed ([`Resources::close`]): changes are refused.
     Closed,
 }
@@ -121,28 +123,55 @@ impl fmt::Debug for Disk {
     }
 }
 
-impl Disk {
-    /// Commits `change` (at once in memory); the error is the answer to send.
-    fn commit(&mut self, change: Change<'_>) -> Result<(), ServerError> {
-        match self {
-            Disk::None => Ok(()),
-            Disk::Journal(journal) => journal
-                .commit(change)
-                .map_err(|why| durable::not_stored(&why)),
-            Disk::Closed => Err(ServerError::new(
-                503,
-                "unavailable",
-                "the sandbox is stopping; nothing was kept",
-            )),
-        }
+impl State {
+    /// Sends `change`, already made in memory, to disk: the ticket to wait for before
+    /// answering (none in memory). When it cannot be queued it is undone here (`undo`) and the
+    /// error is the answer.
+    fn journal(
+        &mut self,
+        change: impl FnOnce() -> Change,
+        undo: Undo,
+    ) -> Result<Option<Ticket>, ServerError> {
+        let (undo, why) = match &self.disk {
+            Disk::None => return Ok(None),
+            Disk::Journal(writer) => match writer.queue(change(), undo) {
+                Ok(ticket) => return Ok(Some(ticket)),
+                Err(refused) => refused,
+            },
+            Disk::Closed => (undo, "the sandbox is stopping"),
+        };
+        undo.apply(self);
+        Err(ServerError::new(
+            503,
+            "unavailable",
+            format!("{why}; nothing was kept"),
+        ))
     }
+}
+
+/// Waits for a change's commit: `507` when it failed (the change was undone).
+async fn settle(ticket: Option<Ticket>) -> Result<(), ServerError> {
+    let Some(ticket) = ticket else { return Ok(()) };
+    match ticket.await {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(why)) => Err(durable::not_stored(&why)),
+        Err(_) => Err(durable::not_stored("the store's writer stopped")),
+    }
+}
+
+/// The store's lock. A panic elsewhere while holding it leaves plain data behind: keep serving.
+fn lock_state(state: &Mutex<State>) -> MutexGuard<'_, State> {
+    state
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// The bounded in-memory store behind every operation a sandbox does not implement by hand.
 ///
 /// Durable when opened with [`Resources::open`] (`--data`): every change is committed to the
-/// store's SQLite file before it is made in memory and answered; a change that cannot be
-/// committed answers `507 insufficient_storage` and changes nothing. Reads stay in memory.
+/// store's SQLite file before it is answered (concurrent changes share one transaction); a
+/// change that cannot be committed answers `507 insufficient_storage` and is taken back out of
+/// memory. Reads stay in memory.
 ///
 /// ```
 /// use tidings_sandbox::server::resources::{ResourceLimits, Resources};
@@ -151,22 +180,28 @@ impl Disk {
 /// ```
 #[derive(Debug, Default)]
 pub struct Resources {
-    state: Mutex<State>,
+    state: Arc<Mutex<State>>,
     limits: ResourceLimits,
+}
+
+impl Drop for Resources {
+    /// Lets the writer commit what is queued and releases the file.
+    fn drop(&mut self) {
+        self.close();
+    }
 }
 
 impl Resources {
     /// An empty store with these bounds.
     pub fn new(limits: ResourceLimits) -> Self {
         Resources {
-            state: Mutex::default(),
+            state: Arc::default(),
             limits,
         }
     }
 
     /// A durable store: loads the SQLite file at `path` (created when missing; see
-    /// [`store_path`]) within `limits`, then commits every change to it before making it in
-    /// memory. Items past a bound are left on disk, not loaded, and logged (a larger bound
+    /// [`store_path`]) within `limits`, then commits every change to it before answering it. Items past a bound are left on disk, not loaded, and logged (a larger bound
     /// loads them again); an unreadable item is skipped with a warning. The id counter goes on
     /// past every stored id, so a new id never repeats a kept one. The file stays taken
     /// (SQLite's exclusive lock) until [`Resources::close`] or the store is dropped.
@@ -208,7 +243,7 @@ impl Resources {
                 let bytes = row.doc.len();
                 match room(&state, limits, &row.collection, &row.id, bytes) {
                     Ok((existing, total)) => {
-                        put(
+                        let _ = put(
                             &mut state,
                             &row.collection,
                             existing,
@@ -234,7 +269,14 @@ impl Resources {
             }
             let loaded: usize = state.collections.values().map(Vec::len).sum();
             tracing::info!(path = %path.display(), loaded, unreadable, "resource store loaded");
-            state.disk = Disk::Journal(Box::new(sqlite));
+            state.disk = Disk::Journal(
+                Writer::spawn(Box::new(sqlite), Arc::downgrade(&store.state)).map_err(
+                    |source| OpenError::Writer {
+                        path: path.to_owned(),
+                        source,
+                    },
+                )?,
+            );
         }
         Ok(store)
     }
@@ -258,9 +300,10 @@ impl Resources {
 
     /// A store committing to `journal` (tests of the failure path).
     #[cfg(test)]
-    fn with_journal(limits: ResourceLimits, journal: Box<dyn Journal>) -> Resources {
+    fn with_journal(limits: ResourceLimits, journal: Box<dyn durable::Journal>) -> Resources {
         let store = Resources::new(limits);
-        store.lock().disk = Disk::Journal(journal);
+        let writer = Writer::spawn(journal, Arc::downgrade(&store.state));
+        store.lock().disk = Disk::Journal(writer.unwrap_or_else(|e| panic!("writer: {e}")));
         store
     }
 
@@ -276,14 +319,25 @@ impl Resources {
     /// # Errors
     ///
     /// `507` when it cannot be committed (then nothing changes).
-    pub fn keep_setting(&self, name: &str, value: &str) -> Result<(), ServerError> {
-        let mut state = self.lock();
-        if state.settings.get(name).is_some_and(|v| v == value) {
-            return Ok(());
-        }
-        state.disk.commit(Change::Setting { name, value })?;
-        state.settings.insert(name.to_owned(), value.to_owned());
-        Ok(())
+    pub async fn keep_setting(&self, name: &str, value: &str) -> Result<(), ServerError> {
+        let ticket = {
+            let mut state = self.lock();
+            if state.settings.get(name).is_some_and(|v| v == value) {
+                return Ok(());
+            }
+            let previous = state.settings.insert(name.to_owned(), value.to_owned());
+            state.journal(
+                || Change::Setting {
+                    name: name.to_owned(),
+                    value: value.to_owned(),
+                },
+                Undo::Setting {
+                    name: name.to_owned(),
+                    previous,
+                },
+            )?
+        };
+        settle(ticket).await
     }
 
     /// Whether changes are committed to disk ([`Resources::open`]).
@@ -295,9 +349,22 @@ impl Resources {
     /// `503` and change nothing, reads go on. Nothing to do in memory. The services call it
     /// when they stop.
     pub fn close(&self) {
-        let mut state = self.lock();
-        if matches!(state.disk, Disk::Journal(_)) {
-            state.disk = Disk::Closed;
+        let writer = {
+            let mut state = self.lock();
+            match std::mem::take(&mut state.disk) {
+                Disk::Journal(writer) => {
+                    state.disk = Disk::Closed;
+                    Some(writer)
+                }
+                other => {
+                    state.disk = other;
+                    None
+                }
+            }
+        };
+        // Outside the lock: the writer may need it to undo a failed batch before it stops.
+        if let Some(writer) = writer {
+            writer.stop();
         }
     }
 
@@ -312,10 +379,7 @@ impl Resources {
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
-        // A panic elsewhere while holding the lock leaves plain data behind: keep serving.
-        self.state
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        lock_state(&self.state)
     }
 
     /// Runs `op`'s default behaviour and returns its success body as JSON (`Null` for an
@@ -323,13 +387,39 @@ impl Resources {
     ///
     /// # Errors
     /// 404 for an item (or a cursor) that does not exist, 409 `collection_full` when a bound
-    /// of [`ResourceLimits`] is reached.
-    pub fn serve(
+    /// of [`ResourceLimits`] is reached; durable, 507 when the change cannot be committed.
+    pub async fn serve(
         &self,
         schema: &ServiceSchema,
         op: &ResourceOp,
         call: &ResourceCall,
     ) -> Result<Value, ServerError> {
+        let (value, ticket) = self.change(schema, op, call)?;
+        settle(ticket).await?;
+        Ok(value)
+    }
+
+    /// [`Resources::serve`] waited for on a runtime of its own (tests).
+    #[cfg(test)]
+    pub(crate) fn serve_now(
+        &self,
+        schema: &ServiceSchema,
+        op: &ResourceOp,
+        call: &ResourceCall,
+    ) -> Result<Value, ServerError> {
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("a runtime")
+            .block_on(self.serve(schema, op, call))
+    }
+
+    /// [`Resources::serve`] in memory: the answer, and the ticket of its commit when durable.
+    fn change(
+        &self,
+        schema: &ServiceSchema,
+        op: &ResourceOp,
+        call: &ResourceCall,
+    ) -> Result<(Value, Option<Ticket>), ServerError> {
         let collection = substitute(op.collection, &call.path);
         let item_id = op
             .item_param
@@ -340,6 +430,7 @@ impl Resources {
             _ => Map::new(),
         };
         let mut state = self.lock();
+        let mut ticket = None;
         let found = match op.kind {
             ResourceAction::Create => {
                 // A fresh id: past the counter, and not one a replace already put here.
@@ -356,7 +447,7 @@ impl Resources {
                 let mut value = body;
                 value.insert(op.id_field.to_owned(), Value::String(id.clone()));
                 let value = filled_object(schema, op.response.as_ref(), value);
-                self.insert(&mut state, &collection, id, value.clone(), Some(n))?;
+                ticket = self.insert(&mut state, &collection, id, value.clone(), Some(n))?;
                 Some(value)
             }
             ResourceAction::List => {
@@ -365,7 +456,7 @@ impl Resources {
                     .get(&collection)
                     .map(Vec::as_slice)
                     .unwrap_or_default();
-                return page_of(schema, op, items, &call.query);
+                return Ok((page_of(schema, op, items, &call.query)?, None));
             }
             ResourceAction::Get => Some(find(&state, &collection, item_id, op)?.value.clone()),
             ResourceAction::Merge => {
@@ -379,7 +470,7 @@ impl Resources {
                     }
                 }
                 let value = filled_object(schema, op.response.as_ref(), value);
-                self.insert(&mut state, &collection, id, value.clone(), None)?;
+                ticket = self.insert(&mut state, &collection, id, value.clone(), None)?;
                 Some(value)
             }
             ResourceAction::Replace => {
@@ -387,12 +478,12 @@ impl Resources {
                 let mut value = body;
                 value.insert(op.id_field.to_owned(), Value::String(id.clone()));
                 let value = filled_object(schema, op.response.as_ref(), value);
-                self.insert(&mut state, &collection, id, value.clone(), None)?;
+                ticket = self.insert(&mut state, &collection, id, value.clone(), None)?;
                 Some(value)
             }
             ResourceAction::Delete => {
-                let removed = remove(&mut state, &collection, item_id, op)?;
-                let mut value = removed.value;
+                let (mut value, committed) = remove(&mut state, &collection, item_id, op)?;
+                ticket = committed;
                 value.insert("deleted".to_owned(), Value::Bool(true));
                 Some(value)
             }
@@ -417,15 +508,16 @@ impl Resources {
             }
         };
         drop(state);
-        Ok(match (&op.response, found) {
+        let value = match (&op.response, found) {
             (Some(ty), Some(value)) => fill(schema, ty, Some(&Value::Object(value)), 0, None),
             _ => Value::Null,
-        })
+        };
+        Ok((value, ticket))
     }
 
     /// Stores `value` as item `id` of `collection` (replacing an item with that id), within
-    /// the bounds; durable: committed first (with the id counter `next_id` when given), and
-    /// nothing changes in memory when the commit fails.
+    /// the bounds, and sends it to disk when durable (with the id counter `next_id` when
+    /// given): the ticket of its commit.
     fn insert(
         &self,
         state: &mut State,
@@ -433,28 +525,39 @@ impl Resources {
         id: String,
         value: Map<String, Value>,
         next_id: Option<u64>,
-    ) -> Result<(), ServerError> {
+    ) -> Result<Option<Ticket>, ServerError> {
         let doc = serde_json::to_string(&value)
             .map_err(|e| ServerError::internal(format!("cannot encode the item: {e}")))?;
         let bytes = doc.len();
         let (existing, total) = room(state, self.limits, collection, &id, bytes)?;
-        state.disk.commit(Change::Put {
-            collection,
-            id: &id,
-            doc: &doc,
-            next_id,
-        })?;
+        let (stored_bytes, counter) = (state.stored_bytes, state.next_id);
+        let new_collection = !state.collections.contains_key(collection);
         if let Some(n) = next_id {
             state.next_id = n;
         }
-        put(
-            state,
-            collection,
-            existing,
-            Item { id, value, bytes },
-            total,
-        );
-        Ok(())
+        let item = Item {
+            id: id.clone(),
+            value,
+            bytes,
+        };
+        let replaced = put(state, collection, existing, item, total);
+        let undo = Undo::Put {
+            collection: collection.to_owned(),
+            id: id.clone(),
+            replaced,
+            new_collection,
+            stored_bytes,
+            next_id: counter,
+        };
+        state.journal(
+            || Change::Put {
+                collection: collection.to_owned(),
+                id,
+                doc,
+                next_id,
+            },
+            undo,
+        )
     }
 }
 
@@ -493,14 +596,23 @@ fn room(
     Ok((existing, total))
 }
 
-/// Puts `item` in `collection` as [`room`] placed it.
-fn put(state: &mut State, collection: &str, existing: Option<usize>, item: Item, total: usize) {
+/// Puts `item` in `collection` as [`room`] placed it: the item it replaced and its index.
+fn put(
+    state: &mut State,
+    collection: &str,
+    existing: Option<usize>,
+    item: Item,
+    total: usize,
+) -> Option<(usize, Item)> {
     let items = state.collections.entry(collection.to_owned()).or_default();
-    match existing {
-        Some(i) => items[i] = item,
-        None => items.push(item),
-    }
     state.stored_bytes = total;
+    match existing {
+        Some(i) => Some((i, std::mem::replace(&mut items[i], item))),
+        None => {
+            items.push(item);
+            None
+        }
+    }
 }
 
 fn full(message: String) -> ServerError {
@@ -521,29 +633,38 @@ fn find<'s>(
         .ok_or_else(|| missing(collection, id, op))
 }
 
-/// Removes item `id` (durable: committed first; nothing changes when the commit fails).
+/// Removes item `id` and sends the removal to disk when durable: the item's value and the
+/// ticket of its commit.
 fn remove(
     state: &mut State,
     collection: &str,
     id: Option<&str>,
     op: &ResourceOp,
-) -> Result<Item, ServerError> {
+) -> Result<(Map<String, Value>, Option<Ticket>), ServerError> {
     let id = id.unwrap_or_default();
     let items = state
         .collections
-        .get(collection)
+        .get_mut(collection)
         .ok_or_else(|| missing(collection, id, op))?;
     let index = items
         .iter()
         .position(|i| i.id == id)
         .ok_or_else(|| missing(collection, id, op))?;
-    state.disk.commit(Change::Delete { collection, id })?;
-    let Some(items) = state.collections.get_mut(collection) else {
-        return Err(missing(collection, id, op));
-    };
     let item = items.remove(index);
+    let value = item.value.clone();
     state.stored_bytes = state.stored_bytes.saturating_sub(item.bytes);
-    Ok(item)
+    let ticket = state.journal(
+        || Change::Delete {
+            collection: collection.to_owned(),
+            id: id.to_owned(),
+        },
+        Undo::Delete {
+            collection: collection.to_owned(),
+            index,
+            item,
+        },
+    )?;
+    Ok((value, ticket))
 }
 
 fn missing(collection: &str, id: &str, op: &ResourceOp) -> ServerError {

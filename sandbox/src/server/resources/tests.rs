@@ -81,7 +81,7 @@ fn call(id: Option<&str>, query: Value, body: Value) -> ResourceCall {
 fn create_fills_required_fields_from_type_format_and_enum() {
     let store = Resources::default();
     let created = store
-        .serve(
+        .serve_now(
             &SCHEMA,
             &op(ResourceAction::Create, false),
             &call(None, Value::Null, json!({"count": 2})),
@@ -100,14 +100,14 @@ fn created_items_come_back_from_get_list_merge_and_delete() {
     let store = Resources::default();
     let create = op(ResourceAction::Create, false);
     let a = store
-        .serve(
+        .serve_now(
             &SCHEMA,
             &create,
             &call(None, Value::Null, json!({"name": "a.example"})),
         )
         .unwrap();
     let b = store
-        .serve(
+        .serve_now(
             &SCHEMA,
             &create,
             &call(None, Value::Null, json!({"name": "b.example"})),
@@ -115,7 +115,7 @@ fn created_items_come_back_from_get_list_merge_and_delete() {
         .unwrap();
     let (a_id, b_id) = (a["id"].as_str().unwrap(), b["id"].as_str().unwrap());
     let got = store
-        .serve(
+        .serve_now(
             &SCHEMA,
             &op(ResourceAction::Get, true),
             &call(Some(a_id), Value::Null, Value::Null),
@@ -124,7 +124,7 @@ fn created_items_come_back_from_get_list_merge_and_delete() {
     assert_eq!(got, a);
     let list = op(ResourceAction::List, false);
     let page = store
-        .serve(
+        .serve_now(
             &SCHEMA,
             &list,
             &call(None, json!({"limit": 1}), Value::Null),
@@ -133,7 +133,7 @@ fn created_items_come_back_from_get_list_merge_and_delete() {
     assert_eq!(page["data"][0]["name"], "a.example");
     assert_eq!(page["has_more"], true);
     let page = store
-        .serve(
+        .serve_now(
             &SCHEMA,
             &list,
             &call(None, json!({"after": a_id}), Value::Null),
@@ -142,7 +142,7 @@ fn created_items_come_back_from_get_list_merge_and_delete() {
     assert_eq!(page["data"][0]["id"], b_id);
     assert_eq!(page["has_more"], false);
     let merged = store
-        .serve(
+        .serve_now(
             &SCHEMA,
             &op(ResourceAction::Merge, true),
             &call(Some(a_id), Value::Null, json!({"status": "verified"})),
@@ -153,14 +153,14 @@ fn created_items_come_back_from_get_list_merge_and_delete() {
         (Some("verified"), Some("a.example"))
     );
     store
-        .serve(
+        .serve_now(
             &SCHEMA,
             &op(ResourceAction::Delete, true),
             &call(Some(a_id), Value::Null, Value::Null),
         )
         .unwrap();
     let gone = store
-        .serve(
+        .serve_now(
             &SCHEMA,
             &op(ResourceAction::Get, true),
             &call(Some(a_id), Value::Null, Value::Null),
@@ -179,11 +179,11 @@ fn a_full_collection_answers_409_collection_full_and_keeps_serving_reads() {
     let create = op(ResourceAction::Create, false);
     for _ in 0..2 {
         store
-            .serve(&SCHEMA, &create, &call(None, Value::Null, json!({})))
+            .serve_now(&SCHEMA, &create, &call(None, Value::Null, json!({})))
             .unwrap();
     }
     let err = store
-        .serve(&SCHEMA, &create, &call(None, Value::Null, json!({})))
+        .serve_now(&SCHEMA, &create, &call(None, Value::Null, json!({})))
         .unwrap_err();
     assert_eq!((err.status(), err.code()), (409, "collection_full"));
     assert!(
@@ -203,7 +203,7 @@ fn the_byte_budget_bounds_the_whole_store() {
     let create = op(ResourceAction::Create, false);
     let big = json!({"name": "x".repeat(400)});
     let err = store
-        .serve(&SCHEMA, &create, &call(None, Value::Null, big))
+        .serve_now(&SCHEMA, &create, &call(None, Value::Null, big))
         .unwrap_err();
     assert_eq!(err.code(), "collection_full");
     assert!(store.is_empty());
@@ -234,7 +234,7 @@ fn fill_respects_min_len_and_replaces_values_of_the_wrong_shape() {
 fn an_action_on_a_stored_item_answers_with_its_fields() {
     let store = Resources::default();
     let a = store
-        .serve(
+        .serve_now(
             &SCHEMA,
             &op(ResourceAction::Create, false),
             &call(None, Value::Null, json!({"name": "kept.example"})),
@@ -243,12 +243,12 @@ fn an_action_on_a_stored_item_answers_with_its_fields() {
     let id = a["id"].as_str().unwrap();
     let action = op(ResourceAction::Action, true);
     let answer = store
-        .serve(&SCHEMA, &action, &call(Some(id), Value::Null, Value::Null))
+        .serve_now(&SCHEMA, &action, &call(Some(id), Value::Null, Value::Null))
         .unwrap();
     assert_eq!(answer["name"], "kept.example");
     // An item the store does not have (served by hand-written code): still a valid answer.
     let answer = store
-        .serve(
+        .serve_now(
             &SCHEMA,
             &action,
             &call(Some("em_9"), Value::Null, Value::Null),

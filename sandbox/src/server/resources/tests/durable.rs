@@ -2,12 +2,14 @@
 //! cannot commit answers 507 and changes nothing.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 use super::*;
+use crate::server::resources::group::{MAX_BATCH, MAX_QUEUED, Recorder};
 
 fn create(store: &Resources, body: Value) -> Result<Value, ServerError> {
-    store.serve(
+    store.serve_now(
         &SCHEMA,
         &op(ResourceAction::Create, false),
         &call(None, Value::Null, body),
@@ -15,7 +17,7 @@ fn create(store: &Resources, body: Value) -> Result<Value, ServerError> {
 }
 
 fn get(store: &Resources, id: &str) -> Result<Value, ServerError> {
-    store.serve(
+    store.serve_now(
         &SCHEMA,
         &op(ResourceAction::Get, true),
         &call(Some(id), Value::Null, Value::Null),
@@ -24,7 +26,7 @@ fn get(store: &Resources, id: &str) -> Result<Value, ServerError> {
 
 fn all(store: &Resources) -> Value {
     store
-        .serve(
+        .serve_now(
             &SCHEMA,
             &op(ResourceAction::List, false),
             &call(None, json!({"limit": 100}), Value::Null),
@@ -43,7 +45,7 @@ fn create_in(store: &Resources, collection: &'static str) -> Result<Value, Serve
         collection,
         ..op(ResourceAction::Create, false)
     };
-    store.serve(&SCHEMA, &op, &call(None, Value::Null, json!({})))
+    store.serve_now(&SCHEMA, &op, &call(None, Value::Null, json!({})))
 }
 
 #[test]
@@ -59,14 +61,14 @@ fn a_durable_store_loads_every_change_in_order_and_never_repeats_an_id() {
             .map(|i| id(&create(&store, json!({"name": format!("d{i}.example")})).unwrap()))
             .collect();
         store
-            .serve(
+            .serve_now(
                 &SCHEMA,
                 &op(ResourceAction::Merge, true),
                 &call(Some(&ids[1]), Value::Null, json!({"status": "verified"})),
             )
             .unwrap();
         store
-            .serve(
+            .serve_now(
                 &SCHEMA,
                 &op(ResourceAction::Replace, true),
                 &call(Some("custom"), Value::Null, json!({"name": "put.example"})),
@@ -75,7 +77,7 @@ fn a_durable_store_loads_every_change_in_order_and_never_repeats_an_id() {
         // The newest generated id is deleted: a restart must not make it again.
         for gone in [&ids[2], &ids[4]] {
             store
-                .serve(
+                .serve_now(
                     &SCHEMA,
                     &op(ResourceAction::Delete, true),
                     &call(Some(gone), Value::Null, Value::Null),
@@ -97,23 +99,11 @@ fn a_durable_store_loads_every_change_in_order_and_never_repeats_an_id() {
     assert_eq!(new, "res_00000006", "past every id made before the restart");
 }
 
-/// Fails every commit while `fail` is set.
-struct Flaky(Arc<AtomicBool>);
-
-impl Journal for Flaky {
-    fn commit(&mut self, _: Change<'_>) -> Result<(), String> {
-        if self.0.load(Ordering::SeqCst) {
-            Err("database or disk is full".to_owned())
-        } else {
-            Ok(())
-        }
-    }
-}
-
 #[test]
 fn a_change_that_cannot_be_committed_answers_507_and_changes_nothing_in_memory() {
-    let fail = Arc::new(AtomicBool::new(false));
-    let store = Resources::with_journal(ResourceLimits::default(), Box::new(Flaky(fail.clone())));
+    let journal = Recorder::default();
+    let fail = journal.fail.clone();
+    let store = Resources::with_journal(ResourceLimits::default(), Box::new(journal));
     let a = id(&create(&store, json!({"name": "a.example"})).unwrap());
     create(&store, json!({"name": "b.example"})).unwrap();
     let before = all(&store);
@@ -141,7 +131,7 @@ fn a_change_that_cannot_be_committed_answers_507_and_changes_nothing_in_memory()
         ),
     ];
     for (op, call) in &attempts {
-        let err = store.serve(&SCHEMA, op, call).unwrap_err();
+        let err = store.serve_now(&SCHEMA, op, call).unwrap_err();
         assert_eq!((err.status(), err.code()), (507, "insufficient_storage"));
         assert!(err.message().contains("disk is full"), "{}", err.message());
         assert!(
@@ -292,4 +282,203 @@ fn an_unreadable_stored_item_is_skipped_not_fatal() {
     let store = Resources::open(ResourceLimits::default(), &path).unwrap();
     assert_eq!(store.len(), 1);
     assert_eq!(id(&create(&store, json!({})).unwrap()), "res_00000003");
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Runs `requests` (operation, call) concurrently on `store`: each one's answer, in order.
+async fn concurrently(
+    store: &Arc<Resources>,
+    requests: Vec<(ResourceOp, ResourceCall)>,
+) -> Vec<Result<Value, ServerError>> {
+    let tasks: Vec<_> = requests
+        .into_iter()
+        .map(|(op, call)| {
+            let store = store.clone();
+            tokio::spawn(async move { store.serve(&SCHEMA, &op, &call).await })
+        })
+        .collect();
+    let mut answers = Vec::new();
+    for task in tasks {
+        answers.push(task.await.unwrap());
+    }
+    answers
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_changes_share_one_commit_and_each_is_answered_after_it() {
+    let journal = Recorder {
+        hold: Duration::from_millis(40),
+        ..Recorder::default()
+    };
+    let (batches, kept) = (journal.batches.clone(), journal.kept.clone());
+    let store = Arc::new(Resources::with_journal(
+        ResourceLimits::default(),
+        Box::new(journal),
+    ));
+    let creates = (0..60)
+        .map(|i| {
+            (
+                op(ResourceAction::Create, false),
+                call(None, Value::Null, json!({"name": format!("{i}.example")})),
+            )
+        })
+        .collect();
+    let answers = concurrently(&store, creates).await;
+    let acknowledged: Vec<String> = answers.iter().map(|a| id(a.as_ref().unwrap())).collect();
+    let batches = lock(&batches).clone();
+    assert_eq!(batches.iter().sum::<usize>(), 60, "{batches:?}");
+    assert!(
+        batches.len() < 60 && batches.iter().any(|&n| n > 1),
+        "changes that queued behind a commit share the next one: {batches:?}"
+    );
+    let mut on_disk = lock(&kept).clone();
+    let mut answered = acknowledged.clone();
+    on_disk.sort();
+    answered.sort();
+    assert_eq!(on_disk, answered, "every acknowledged change is on disk");
+    assert_eq!(store.len(), 60);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_failed_commit_takes_back_every_change_made_since_the_last_good_one() {
+    let journal = Recorder::default();
+    let (fail, kept) = (journal.fail.clone(), journal.kept.clone());
+    let store = Arc::new(Resources::with_journal(
+        ResourceLimits::default(),
+        Box::new(journal),
+    ));
+    let mut first = Vec::new();
+    for i in 0..10 {
+        first.push(id(&store
+            .serve(
+                &SCHEMA,
+                &op(ResourceAction::Create, false),
+                &call(None, Value::Null, json!({"name": format!("{i}.example")})),
+            )
+            .await
+            .unwrap()));
+    }
+    let before = store
+        .serve(
+            &SCHEMA,
+            &op(ResourceAction::List, false),
+            &call(None, json!({"limit": 100}), Value::Null),
+        )
+        .await
+        .unwrap();
+    fail.store(true, Ordering::SeqCst);
+    // Creates, merges, replaces (of kept and new ids) and deletes, all in flight at once.
+    let mut requests = Vec::new();
+    for (i, kept_id) in first.iter().enumerate() {
+        requests.push((
+            op(ResourceAction::Create, false),
+            call(
+                None,
+                Value::Null,
+                json!({"name": format!("new{i}.example")}),
+            ),
+        ));
+        let (kind, body) = match i % 3 {
+            0 => (ResourceAction::Delete, Value::Null),
+            1 => (ResourceAction::Merge, json!({"status": "changed"})),
+            _ => (ResourceAction::Replace, json!({"name": "replaced.example"})),
+        };
+        requests.push((op(kind, true), call(Some(kept_id), Value::Null, body)));
+        requests.push((
+            op(ResourceAction::Replace, true),
+            call(Some(&format!("put{i}")), Value::Null, json!({})),
+        ));
+    }
+    let answers = concurrently(&store, requests).await;
+    for answer in &answers {
+        let err = answer.as_ref().unwrap_err();
+        assert_eq!((err.status(), err.code()), (507, "insufficient_storage"));
+    }
+    let after = store
+        .serve(
+            &SCHEMA,
+            &op(ResourceAction::List, false),
+            &call(None, json!({"limit": 100}), Value::Null),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        after, before,
+        "memory is what is on disk: same items, order, fields"
+    );
+    assert_eq!(*lock(&kept), first);
+    fail.store(false, Ordering::SeqCst);
+    let next = store
+        .serve(
+            &SCHEMA,
+            &op(ResourceAction::Create, false),
+            &call(None, Value::Null, json!({})),
+        )
+        .await
+        .unwrap();
+    assert_eq!(id(&next), "res_00000011", "the refused creates used no id");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_queue_past_its_bound_answers_503_at_once_and_keeps_nothing() {
+    let journal = Recorder::default();
+    let (kept, gate) = (journal.kept.clone(), journal.gate.clone());
+    let store = Arc::new(Resources::with_journal(
+        ResourceLimits {
+            max_items_per_collection: 2 * MAX_QUEUED,
+            ..ResourceLimits::default()
+        },
+        Box::new(journal),
+    ));
+    // The disk stalls: the writer's first commit waits while more than the queue's bound (and
+    // the batch it took) arrive.
+    let stall = gate
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let creates: Vec<_> = (0..MAX_QUEUED + MAX_BATCH + 100)
+        .map(|_| {
+            let store = store.clone();
+            tokio::spawn(async move {
+                store
+                    .serve(
+                        &SCHEMA,
+                        &op(ResourceAction::Create, false),
+                        &call(None, Value::Null, json!({})),
+                    )
+                    .await
+            })
+        })
+        .collect();
+    let mut refused = 0;
+    while creates.iter().filter(|t| t.is_finished()).count() < 100 {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let waiting = store.len();
+    assert!(waiting <= MAX_QUEUED + MAX_BATCH, "{waiting}");
+    drop(stall);
+    let mut acknowledged = 0;
+    for task in creates {
+        match task.await.unwrap() {
+            Ok(_) => acknowledged += 1,
+            Err(err) => {
+                assert_eq!(err.status(), 503, "{}", err.message());
+                assert!(
+                    err.message().contains("nothing was kept"),
+                    "{}",
+                    err.message()
+                );
+                refused += 1;
+            }
+        }
+    }
+    assert!(refused >= 100, "{refused}");
+    assert_eq!(
+        store.len(),
+        acknowledged,
+        "memory holds only what was queued"
+    );
+    assert_eq!(lock(&kept).len(), acknowledged, "and all of it is on disk");
 }
