@@ -106,6 +106,9 @@ struct Entry {
 /// What a request waits for before answering: its change's commit (`Err` says why it failed).
 pub(super) type Ticket = tokio::sync::oneshot::Receiver<Result<(), String>>;
 
+/// A change that could not be queued: its undo, and why.
+pub(super) type Refused = Box<(Undo, &'static str)>;
+
 /// The writer thread and the queue to it.
 pub(super) struct Writer {
     queue: Option<std::sync::mpsc::SyncSender<Entry>>,
@@ -131,19 +134,19 @@ impl Writer {
     /// Queues `change` (already made in memory; `undo` takes it back). Called with the store's
     /// lock held, so the queue's order is the order of the changes in memory. `Err` gives the
     /// undo back when the change cannot be queued.
-    pub(super) fn queue(&self, change: Change, undo: Undo) -> Result<Ticket, (Undo, &'static str)> {
+    pub(super) fn queue(&self, change: Change, undo: Undo) -> Result<Ticket, Refused> {
         let Some(queue) = &self.queue else {
-            return Err((undo, "the store is closed"));
+            return Err(Box::new((undo, "the store is closed")));
         };
         let (done, ticket) = tokio::sync::oneshot::channel();
         match queue.try_send(Entry { change, undo, done }) {
             Ok(()) => Ok(ticket),
-            Err(TrySendError::Full(entry)) => Err((
+            Err(TrySendError::Full(entry)) => Err(Box::new((
                 entry.undo,
                 "the disk is behind: more changes are waiting to be written than the sandbox queues",
-            )),
+            ))),
             Err(TrySendError::Disconnected(entry)) => {
-                Err((entry.undo, "the store's writer has stopped"))
+                Err(Box::new((entry.undo, "the store's writer has stopped")))
             }
         }
     }

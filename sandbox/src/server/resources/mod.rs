@@ -136,7 +136,7 @@ impl State {
             Disk::None => return Ok(None),
             Disk::Journal(writer) => match writer.queue(change(), undo) {
                 Ok(ticket) => return Ok(Some(ticket)),
-                Err(refused) => refused,
+                Err(refused) => *refused,
             },
             Disk::Closed => (undo, "the sandbox is stopping"),
         };
