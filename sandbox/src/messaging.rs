@@ -186,7 +186,14 @@ impl MessagingSandbox {
         let gateway = Gateway::new(&tidings::messaging::SERVICE)
             .credential("api_key", config.api_key.clone())
             .rate_limit(config.rate_limit)
-            .limits(&config.limits);
+            .limits(&config.limits)
+            .idempotency_data(
+                config
+                    .inbox
+                    .as_ref()
+                    .and_then(crate::inbox::Inbox::data_dir),
+                "builtin-messaging",
+            )?;
         let secret = config
             .webhook
             .as_ref()

@@ -688,3 +688,59 @@ async fn x_sandbox_fault_makes_a_call_fail_the_way_it_asks_and_keeps_nothing() {
     assert!(sandbox.inbox.emails().all().is_empty() && sandbox.inbox.messages().all().is_empty());
     sandbox.shutdown().await;
 }
+
+/// POST `body` to `url` with an `Idempotency-Key`: status, whether it was a replay, the body.
+async fn post_with_key(
+    url: &str,
+    key: &str,
+    idem: &str,
+    body: &serde_json::Value,
+) -> (u16, bool, serde_json::Value) {
+    let response = reqwest::Client::new()
+        .post(url)
+        .bearer_auth(key)
+        .header("Idempotency-Key", idem)
+        .json(body)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    let replayed = response.headers().get("idempotent-replayed").is_some();
+    (status, replayed, response.json().await.unwrap())
+}
+
+#[tokio::test]
+async fn with_data_an_idempotency_key_answered_before_kill_9_is_replayed_after_the_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let data = data.to_str().unwrap();
+    let mut run = start(&["--data", data], &dir.path().join("first.log"), "", &[]);
+    let (url, key) = (format!("{}/v1/emails", run.url("email")), run.email_key());
+    let (status, replayed, first) = post_with_key(&url, &key, "order-42", &email("once")).await;
+    assert_eq!((status, replayed), (202, false), "{first}");
+    let (_, replayed, again) = post_with_key(&url, &key, "order-42", &email("once")).await;
+    assert!(
+        replayed && again == first,
+        "replayed before the restart: {again}"
+    );
+    let _ = run.child.kill();
+    let _ = run.child.wait();
+
+    let run = start(&["--data", data], &dir.path().join("second.log"), "", &[]);
+    let url = format!("{}/v1/emails", run.url("email"));
+    let key = run.email_key();
+    let (status, replayed, after) = post_with_key(&url, &key, "order-42", &email("once")).await;
+    assert_eq!((status, replayed), (202, true), "{after}");
+    assert_eq!(after, first, "the same answer, the same email id");
+    // Another body under the kept key is a reuse, refused; a new key sends a new email.
+    let (status, _, reused) = post_with_key(&url, &key, "order-42", &email("other")).await;
+    assert_eq!(status, 409, "{reused}");
+    let (status, replayed, other) = post_with_key(&url, &key, "order-43", &email("once")).await;
+    assert_eq!((status, replayed), (202, false), "{other}");
+    assert_ne!(other["id"], first["id"]);
+    let (status, list) = call(Method::GET, &format!("{url}?limit=100"), &key, None).await;
+    assert_eq!(status, 200, "{list}");
+    let sent = list["data"].as_array().unwrap();
+    assert_eq!(sent.len(), 2, "one email per key: {list}");
+    run.stop();
+}

@@ -180,7 +180,14 @@ impl EmailSandbox {
         let gateway = Gateway::new(&tidings::email::SERVICE)
             .credential("api_key", config.api_key.clone())
             .rate_limit(config.rate_limit)
-            .limits(&config.limits);
+            .limits(&config.limits)
+            .idempotency_data(
+                config
+                    .inbox
+                    .as_ref()
+                    .and_then(crate::inbox::Inbox::data_dir),
+                "builtin-email",
+            )?;
         let service = EmailService {
             inner: Arc::new(Inner {
                 gateway: gateway.clone(),

@@ -145,7 +145,10 @@ impl ServedService {
         let spec: &'static tidings_runtime::ServiceSpec =
             Box::leak(Box::new(vocab::service_spec(&service)));
         let schema = Box::leak(Box::new(vocab::service_schema(&service)));
-        let mut gateway = Gateway::new(spec).limits(&config.limits);
+        let mut gateway = Gateway::new(spec).limits(&config.limits).idempotency_data(
+            config.data.as_deref(),
+            &format!("served-{}", service.name()),
+        )?;
         if let Some(limit) = config.rate_limit {
             gateway = gateway.rate_limit(limit);
         }

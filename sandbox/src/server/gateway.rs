@@ -178,7 +178,7 @@ impl Gateway {
             self.max_body_bytes = max;
         }
         self.body_read_timeout = limits.body_read_timeout;
-        self.idempotency = IdempotencyStore::new(
+        self.rebuild_idempotency(
             self.idempotency.retention,
             limits.idempotency_max_entries,
             limits.idempotency_max_bytes,
@@ -210,12 +210,51 @@ impl Gateway {
 
     /// How long idempotency keys are remembered.
     pub fn idempotency_retention(mut self, retention: Duration) -> Self {
-        self.idempotency = IdempotencyStore::new(
+        self.rebuild_idempotency(
             retention,
             self.idempotency.max_entries,
             self.idempotency.max_bytes,
         );
         self
+    }
+
+    /// A new idempotency store with these bounds (reloading the answers kept in its file, when
+    /// it has one).
+    fn rebuild_idempotency(&mut self, retention: Duration, max_entries: usize, max_bytes: usize) {
+        let fresh = IdempotencyStore::new(retention, max_entries, max_bytes);
+        self.idempotency = match self.idempotency.file.take() {
+            Some(file) => fresh.with_file(file).unwrap_or_else(|why| {
+                tracing::error!(error = %why, "idempotency: cannot reload the kept answers");
+                IdempotencyStore::new(retention, max_entries, max_bytes)
+            }),
+            None => fresh,
+        };
+    }
+
+    /// With a data directory, keeps the answers given to idempotency keys in
+    /// `DIR/idempotency/<name>.sqlite3` (each written before it is sent) and loads those kept
+    /// there that are younger than the retention, so a retry after a restart is answered as
+    /// before, not run again. Without one, nothing changes.
+    ///
+    /// # Errors
+    ///
+    /// When the file cannot be created or read, or another process holds it.
+    pub fn idempotency_data(
+        mut self,
+        data: Option<&std::path::Path>,
+        name: &str,
+    ) -> std::io::Result<Self> {
+        if let Some(dir) = data {
+            let file =
+                super::idempotency::AnswerFile::open(&super::idempotency::answer_path(dir, name))
+                    .map_err(std::io::Error::other)?;
+            let store = std::mem::replace(
+                &mut self.idempotency,
+                IdempotencyStore::new(Duration::ZERO, 1, 0),
+            );
+            self.idempotency = store.with_file(file).map_err(std::io::Error::other)?;
+        }
+        Ok(self)
     }
 
     /// Idempotency keys stored now (in flight or answered), and the bytes their answers take.

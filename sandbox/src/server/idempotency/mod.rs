@@ -11,6 +11,11 @@ use sha2::{Digest, Sha256};
 
 use super::ServerError;
 
+mod file;
+
+pub(crate) use file::AnswerFile;
+pub use file::answer_path;
+
 /// What an idempotency key maps to.
 #[derive(Debug, Clone)]
 pub(super) enum Slot {
@@ -28,7 +33,7 @@ pub(super) enum Slot {
 /// request under the same key, in 32 bytes whatever the body's size. Clients retry with the
 /// same bytes, so the raw body is what is compared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Fingerprint([u8; 32]);
+pub(super) struct Fingerprint(pub(super) [u8; 32]);
 
 impl Fingerprint {
     pub(super) fn new(parts: &Parts, body: &[u8]) -> Self {
@@ -61,6 +66,8 @@ pub(super) struct IdempotencyStore {
     pub(super) max_entries: usize,
     pub(super) max_bytes: usize,
     pub(super) slots: Arc<Mutex<Slots>>,
+    /// Where answers are kept across restarts (`--data`).
+    pub(super) file: Option<AnswerFile>,
 }
 
 #[derive(Debug, Default)]
@@ -79,18 +86,18 @@ impl StoredAnswer {
 }
 
 impl Slots {
-    /// Forgets the oldest answer; false when there is none.
-    pub(super) fn evict_oldest(&mut self) -> bool {
-        let Some(key) = self.answered.pop_front() else {
-            return false;
-        };
+    /// Forgets the oldest answer: its key, `None` when there is none.
+    pub(super) fn evict_oldest(&mut self) -> Option<String> {
+        let key = self.answered.pop_front()?;
         if let Some(Slot::Done { answer, .. }) = self.map.remove(&key) {
             self.bytes = self.bytes.saturating_sub(answer.cost(&key));
         }
-        true
+        Some(key)
     }
 
-    pub(super) fn expire(&mut self, retention: Duration) {
+    /// Forgets the answers older than `retention`: their keys.
+    pub(super) fn expire(&mut self, retention: Duration) -> Vec<String> {
+        let mut gone = Vec::new();
         while let Some(key) = self.answered.front() {
             let expired = match self.map.get(key) {
                 Some(Slot::Done { at, .. }) => at.elapsed() >= retention,
@@ -99,8 +106,9 @@ impl Slots {
             if !expired {
                 break;
             }
-            self.evict_oldest();
+            gone.extend(self.evict_oldest());
         }
+        gone
     }
 }
 
@@ -121,16 +129,67 @@ impl IdempotencyStore {
             max_entries: max_entries.max(1),
             max_bytes,
             slots: Arc::new(Mutex::new(Slots::default())),
+            file: None,
+        }
+    }
+
+    /// Keeps answers in `file` from now on, after loading the ones it holds that are younger
+    /// than the retention, within the bounds (the rest are deleted from it).
+    pub(crate) fn with_file(mut self, file: AnswerFile) -> Result<Self, String> {
+        let kept = file.load(self.retention)?;
+        let mut forgotten = Vec::new();
+        {
+            let mut slots = lock(&self.slots);
+            for kept in kept {
+                let cost = kept.answer.cost(&kept.key);
+                if cost > self.max_bytes / 4 {
+                    forgotten.push(kept.key);
+                    continue;
+                }
+                while slots.map.len() >= self.max_entries || slots.bytes + cost > self.max_bytes {
+                    match slots.evict_oldest() {
+                        Some(key) => forgotten.push(key),
+                        None => break,
+                    }
+                }
+                slots.bytes += cost;
+                slots.answered.push_back(kept.key.clone());
+                let at = Instant::now()
+                    .checked_sub(kept.age)
+                    .unwrap_or_else(Instant::now);
+                slots.map.insert(
+                    kept.key,
+                    Slot::Done {
+                        fingerprint: kept.fingerprint,
+                        answer: kept.answer,
+                        at,
+                    },
+                );
+            }
+            tracing::info!(kept = slots.map.len(), "idempotency answers loaded");
+        }
+        file.forget(&forgotten);
+        self.file = Some(file);
+        Ok(self)
+    }
+
+    /// Deletes forgotten keys from the file too.
+    fn forget(&self, keys: &[String]) {
+        if let Some(file) = &self.file {
+            file.forget(keys);
         }
     }
 
     pub(super) fn claim(&self, key: &str, fingerprint: Fingerprint) -> Claim {
         let mut slots = lock(&self.slots);
-        slots.expire(self.retention);
+        let expired = slots.expire(self.retention);
+        self.forget(&expired);
         match slots.map.get(key) {
             None => {
                 while slots.map.len() >= self.max_entries {
-                    if !slots.evict_oldest() {
+                    if let Some(evicted) = slots.evict_oldest() {
+                        self.forget(&[evicted]);
+                    } else {
                         return Claim::Conflict(
                             ServerError::new(
                                 503,
@@ -164,8 +223,9 @@ impl IdempotencyStore {
         }
     }
 
-    /// Stores the answer for a replay; an answer too large to keep (over a quarter of the
-    /// store) is not kept, and the key is released instead.
+    /// Stores the answer for a replay (with a file, written there before it is sent); an
+    /// answer too large to keep (over a quarter of the store) is not kept, and the key is
+    /// released instead.
     pub(super) fn complete(&self, key: &str, answer: StoredAnswer) {
         let mut slots = lock(&self.slots);
         let Some(Slot::InFlight { fingerprint }) = slots.map.remove(key) else {
@@ -175,7 +235,23 @@ impl IdempotencyStore {
         if cost > self.max_bytes / 4 {
             return;
         }
-        while slots.bytes + cost > self.max_bytes && slots.evict_oldest() {}
+        while slots.bytes + cost > self.max_bytes {
+            match slots.evict_oldest() {
+                Some(evicted) => self.forget(&[evicted]),
+                None => break,
+            }
+        }
+        if let Some(file) = &self.file
+            && let Err(why) = file.keep(key, &fingerprint, &answer)
+        {
+            // The request itself was done: its answer goes out, but a retry after a restart
+            // would run it again.
+            tracing::error!(
+                error = %why,
+                "idempotency: cannot keep an answer in the data directory; a retry after a \
+                 restart would run the request again"
+            );
+        }
         slots.bytes += cost;
         slots.answered.push_back(key.to_owned());
         slots.map.insert(
