@@ -58,7 +58,7 @@ pub enum ProvenancePolicy {
 
 /// Loads and checks one spec file.
 pub fn check_file(path: &Path) -> Result<Service, Diagnostics> {
-    let mut services = check_files(&[path.to_path_buf()])?;
+    let mut services = check_files_with(&[path.to_path_buf()], ProvenancePolicy::Required)?;
     services.pop().ok_or_else(|| {
         Diagnostics(vec![Diagnostic::new(
             &path.display().to_string(),
@@ -68,12 +68,7 @@ pub fn check_file(path: &Path) -> Result<Service, Diagnostics> {
     })
 }
 
-/// Loads and checks spec files, every problem reported at once.
-pub fn check_files(paths: &[PathBuf]) -> Result<Vec<Service>, Diagnostics> {
-    check_files_with(paths, ProvenancePolicy::Required)
-}
-
-/// [`check_files`] under a provenance policy.
+/// Loads and checks spec files under a provenance policy, every problem reported at once.
 pub fn check_files_with(
     paths: &[PathBuf],
     policy: ProvenancePolicy,
@@ -85,7 +80,7 @@ pub fn check_files_with(
         errors.extend(problems);
         loaded.extend(file);
     }
-    match check_all_with(&loaded, policy) {
+    match check_loaded(&loaded, policy) {
         Ok(services) if errors.is_empty() => Ok(services),
         Ok(_) => Err(errors.sorted()),
         Err(more) => {
@@ -96,12 +91,7 @@ pub fn check_files_with(
 }
 
 /// Checks several loaded files: each on its own, then across files (unique service names).
-pub fn check_all(loaded: &[Loaded]) -> Result<Vec<Service>, Diagnostics> {
-    check_all_with(loaded, ProvenancePolicy::Required)
-}
-
-/// [`check_all`] under a provenance policy.
-pub fn check_all_with(
+fn check_loaded(
     loaded: &[Loaded],
     policy: ProvenancePolicy,
 ) -> Result<Vec<Service>, Diagnostics> {
@@ -142,7 +132,7 @@ pub fn check(loaded: &Loaded) -> Result<Service, Diagnostics> {
 }
 
 /// [`check`] under a provenance policy.
-pub fn check_with(loaded: &Loaded, policy: ProvenancePolicy) -> Result<Service, Diagnostics> {
+fn check_with(loaded: &Loaded, policy: ProvenancePolicy) -> Result<Service, Diagnostics> {
     let mut c = Checker {
         policy,
         file: &loaded.display,
