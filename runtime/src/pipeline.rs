@@ -101,14 +101,23 @@ impl Pipeline {
         loop {
             *attempts += 1;
             let attempt = *attempts;
+            // The clock is read once per attempt (the first one starts with the call) and that
+            // reading serves the limiter, the timeout and the deadline: each read costs the
+            // calling thread about as much as an uncontended lock (BENCHMARKS.md § 3). Not
+            // kept across the attempt's wait (the call's future stays small).
+            let mut now = if attempt == 1 { start } else { Instant::now() };
 
             // Held until the attempt has finished: the slot's window starts then. A free slot
             // is taken without building the waiting future (the common case).
-            let permit = match self.limiter.try_acquire() {
+            let permit = match self.limiter.try_acquire(now) {
                 Some(permit) => permit,
                 // Boxed: waiting for a slot (or asking a shared limiter) is the rare path.
                 None => match Box::pin(self.limiter.acquire(deadline)).await {
-                    Ok(permit) => permit,
+                    Ok(permit) => {
+                        // The wait moved the clock.
+                        now = Instant::now();
+                        permit
+                    }
                     Err(error) => {
                         return Err(self.in_context(
                             error,
@@ -119,7 +128,6 @@ impl Pipeline {
                     }
                 },
             };
-            let now = Instant::now();
             let timeout = match deadline {
                 Some(d) if d.saturating_duration_since(now) < attempt_timeout => {
                     (d.saturating_duration_since(now), TimeoutKind::Deadline)
@@ -161,6 +169,8 @@ impl Pipeline {
                     sent_token = generation;
                     parts.headers.insert(name, value);
                 }
+                // The attempt's own time starts once its token is there.
+                now = Instant::now();
             }
             // The attempt is awaited here, not in a nested `async fn`, and its future is built
             // where it is awaited, not bound first: each nesting or binding is one more copy of
@@ -172,12 +182,19 @@ impl Pipeline {
             let span = tracing::debug_span!("attempt", attempt, status = Empty);
             let answer = if span.is_disabled() {
                 self.log_sending(request, auth);
-                tokio::time::timeout(timeout.0, send(&self.http, http_request, limits)).await
+                tokio::time::timeout_at(
+                    tokio::time::Instant::from_std(now + timeout.0),
+                    send(&self.http, http_request, limits),
+                )
+                .await
             } else {
-                span.in_scope(|| {
-                    self.log_sending(request, auth);
-                    tokio::time::timeout(timeout.0, send(&self.http, http_request, limits))
-                })
+                // Nothing of the attempt's is borrowed by a closure: a borrowed value would be
+                // kept in the call's future across the wait.
+                span.in_scope(|| self.log_sending(request, auth));
+                tokio::time::timeout_at(
+                    tokio::time::Instant::from_std(now + timeout.0),
+                    send(&self.http, http_request, limits),
+                )
                 .instrument(span.clone())
                 .await
             };

@@ -91,10 +91,7 @@ pub fn check_files_with(
 }
 
 /// Checks several loaded files: each on its own, then across files (unique service names).
-fn check_loaded(
-    loaded: &[Loaded],
-    policy: ProvenancePolicy,
-) -> Result<Vec<Service>, Diagnostics> {
+fn check_loaded(loaded: &[Loaded], policy: ProvenancePolicy) -> Result<Vec<Service>, Diagnostics> {
     let mut errors = Diagnostics::default();
     let mut services = Vec::new();
     let mut names: HashMap<String, String> = HashMap::new();

@@ -88,9 +88,12 @@ impl Window {
 
     /// A slot when one is free now; `None` when the caller must wait ([`Window::acquire`]).
     pub(crate) fn try_acquire(&self) -> Option<Permit<'_>> {
-        self.look(Instant::now())
-            .is_none()
-            .then(|| Permit::local(self))
+        self.try_acquire_at(Instant::now())
+    }
+
+    /// [`Window::try_acquire`] with the clock already read.
+    pub(crate) fn try_acquire_at(&self, now: Instant) -> Option<Permit<'_>> {
+        self.look(now).is_none().then(|| Permit::local(self))
     }
 
     /// Waits for a slot. `Err(wait)` when the slot would come after `deadline`. The slot is

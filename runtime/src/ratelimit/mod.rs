@@ -315,12 +315,14 @@ impl RateLimiter {
 
     /// A slot when one is free right now without waiting or asking a shared limiter (limiting
     /// off, or a free slot in this process's window); `None` means: call [`Self::acquire`].
-    pub(crate) fn try_acquire(&self) -> Option<Permit<'_>> {
+    pub(crate) fn try_acquire(&self, now: std::time::Instant) -> Option<Permit<'_>> {
         let Some(scope) = &self.scope else {
             return Some(Permit::unlimited());
         };
         match &self.shared {
-            None => scope.local.try_acquire(),
+            None => scope
+                .local
+                .try_acquire_at(tokio::time::Instant::from_std(now)),
             Some(_) => None,
         }
     }
