@@ -312,6 +312,7 @@ fn field_schema(f: &FieldInfo) -> FieldSchema {
         min_len: c.min_len,
         max_len: c.max_len,
         min_items: c.min_items,
+        max_items: c.max_items,
         min: c.min,
         max: c.max,
     }

@@ -310,6 +310,7 @@ impl MessagingSandbox {
         self.http.stop_and_wait(crate::server::SHUTDOWN_WAIT).await;
         // Released for the next start on the same data directory.
         self.service.inner.resources.close();
+        self.service.inner.gateway.close_idempotency_data();
     }
 
     fn stop(&mut self) {
@@ -322,6 +323,7 @@ impl Drop for MessagingSandbox {
     fn drop(&mut self) {
         self.stop();
         self.service.inner.resources.close();
+        self.service.inner.gateway.close_idempotency_data();
     }
 }
 

@@ -48,6 +48,8 @@ pub struct FieldSchema {
     pub max_len: Option<u64>,
     /// Fewest items.
     pub min_items: Option<u64>,
+    /// Most items.
+    pub max_items: Option<u64>,
     /// Smallest number.
     pub min: Option<f64>,
     /// Largest number.

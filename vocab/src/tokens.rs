@@ -450,16 +450,18 @@ impl ToTokens for FieldSchema {
         let root = root();
         let (name, ty, required) = (self.name, &self.ty, self.required);
         let format = opt(self.format.as_ref());
-        let (min_len, max_len, min_items) = (
+        let (min_len, max_len, min_items, max_items) = (
             opt_u64(self.min_len),
             opt_u64(self.max_len),
             opt_u64(self.min_items),
+            opt_u64(self.max_items),
         );
         let (min, max) = (opt_f64(self.min), opt_f64(self.max));
         tokens.extend(quote! {
             #root::FieldSchema {
                 name: #name, ty: #ty, required: #required, format: #format,
-                min_len: #min_len, max_len: #max_len, min_items: #min_items, min: #min, max: #max,
+                min_len: #min_len, max_len: #max_len, min_items: #min_items,
+                max_items: #max_items, min: #min, max: #max,
             }
         });
     }

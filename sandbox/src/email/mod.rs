@@ -296,6 +296,7 @@ impl EmailSandbox {
         self.http.stop_and_wait(crate::server::SHUTDOWN_WAIT).await;
         // Released for the next start on the same data directory.
         self.service.inner.resources.close();
+        self.service.inner.gateway.close_idempotency_data();
     }
 
     fn stop(&mut self) {
@@ -311,6 +312,7 @@ impl Drop for EmailSandbox {
     fn drop(&mut self) {
         self.stop();
         self.service.inner.resources.close();
+        self.service.inner.gateway.close_idempotency_data();
     }
 }
 

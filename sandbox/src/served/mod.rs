@@ -20,6 +20,7 @@
 //! ```
 
 mod router;
+mod shape;
 pub mod validate;
 use tidings_codegen::describe as vocab;
 
@@ -215,6 +216,7 @@ impl ServedService {
             schema,
             ops: operations,
             store,
+            error_shape: shape::ErrorShape::of(&service, schema),
         });
         let kept = served.clone();
         let app = axum::Router::new().fallback(move |request: axum::extract::Request| {
@@ -294,6 +296,7 @@ impl ServedService {
     pub async fn shutdown(mut self) {
         self.http.stop_and_wait(crate::server::SHUTDOWN_WAIT).await;
         self.served.store.close();
+        self.served.gateway.close_idempotency_data();
     }
 }
 
@@ -301,6 +304,7 @@ impl Drop for ServedService {
     fn drop(&mut self) {
         // Released for the next start on the same data directory.
         self.served.store.close();
+        self.served.gateway.close_idempotency_data();
     }
 }
 

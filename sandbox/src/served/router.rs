@@ -46,6 +46,8 @@ pub(crate) struct Served {
     pub(crate) schema: &'static ServiceSchema,
     pub(crate) ops: Vec<ServedOp>,
     pub(crate) store: Resources,
+    /// How the spec's error bodies differ from the gateway's.
+    pub(crate) error_shape: super::shape::ErrorShape,
 }
 
 /// A path template split in segments; a segment may hold one `{param}` with literal text
@@ -128,10 +130,15 @@ fn percent_decode(s: &str) -> String {
 
 /// Answers one request.
 pub(crate) async fn handle(served: Arc<Served>, request: Request) -> Response {
+    let response = respond(&served, request).await;
+    served.error_shape.apply(served.schema, response).await
+}
+
+async fn respond(served: &Arc<Served>, request: Request) -> Response {
     if let Some(endpoint) = &served.token_endpoint
         && request.uri().path() == endpoint.path
     {
-        return issue_token(&served, endpoint, &request);
+        return issue_token(served, endpoint, &request);
     }
     let path = segments(request.uri().path());
     // The best fit so far: literal segments matched, its parameters, the operations on it.
@@ -178,7 +185,7 @@ pub(crate) async fn handle(served: Arc<Served>, request: Request) -> Response {
             Ok(incoming) => incoming,
             Err(response) => return response,
         };
-    let call = match inputs(&served, op, &incoming, params) {
+    let call = match inputs(served, op, &incoming, params) {
         Ok(call) => call,
         Err(error) => return incoming.reject(error),
     };
@@ -258,11 +265,17 @@ fn inputs(
     incoming: &Incoming,
     path: Vec<(&'static str, String)>,
 ) -> Result<ResourceCall, ServerError> {
-    let body = if op.info.has_body && !incoming.raw_body().iter().all(u8::is_ascii_whitespace) {
+    let empty = incoming.raw_body().iter().all(u8::is_ascii_whitespace);
+    let body = if op.info.has_body && !empty {
         let value: Value = match op.spec.body_encoding {
             tidings_runtime::BodyEncoding::Json => incoming.json()?,
-            tidings_runtime::BodyEncoding::Form(style) => incoming.form(style)?,
-            tidings_runtime::BodyEncoding::Multipart(style) => incoming.multipart(style)?,
+            // Form fields are text: read as the spec's types first (`Attempt=2` is a number).
+            tidings_runtime::BodyEncoding::Form(style) => {
+                typed_fields(served.schema, op.body.as_ref(), incoming.form(style)?)
+            }
+            tidings_runtime::BodyEncoding::Multipart(style) => {
+                typed_fields(served.schema, op.body.as_ref(), incoming.multipart(style)?)
+            }
         };
         if let Some(ty) = &op.body {
             validate::check(served.schema, ty, &value, "")?;
@@ -273,6 +286,11 @@ fn inputs(
         // A declared body that is missing: as the typed server, "needs a JSON body".
         let _: Value = incoming.json()?;
         Value::Null
+    } else if let (Some(ty), true) = (&op.body, op.info.has_body) {
+        // An empty form is a form without fields: its required ones are missing.
+        let value = Value::Object(Map::new());
+        validate::check(served.schema, ty, &value, "")?;
+        value
     } else {
         Value::Null
     };
@@ -332,9 +350,117 @@ fn query(op: &ServedOp, incoming: &Incoming) -> Result<Map<String, Value>, Serve
             }
             continue;
         };
-        out.insert(p.wire.clone(), typed(&p.ty, value, &p.wire)?);
+        let value = typed(&p.ty, value, &p.wire)?;
+        in_range(&value, &p.constraints, &p.wire)?;
+        out.insert(p.wire.clone(), value);
     }
     Ok(out)
+}
+
+/// A query parameter's number or text within the spec's limits (each item of a list).
+fn in_range(
+    value: &Value,
+    limits: &tidings_codegen::check::Constraints,
+    name: &str,
+) -> Result<(), ServerError> {
+    let fail = |what: String| {
+        Err(ServerError::validation(
+            name.to_owned(),
+            format!("query parameter `{name}` {what}"),
+        ))
+    };
+    match value {
+        Value::Array(items) => {
+            if let Some(max) = limits.max_items.filter(|m| items.len() as u64 > *m) {
+                return fail(format!("takes at most {max} values"));
+            }
+            items.iter().try_for_each(|v| in_range(v, limits, name))
+        }
+        Value::Number(n) => match n.as_f64() {
+            Some(n) if limits.min.is_some_and(|m| n < m) => fail(format!(
+                "must be at least {}",
+                limits.min.unwrap_or_default()
+            )),
+            Some(n) if limits.max.is_some_and(|m| n > m) => fail(format!(
+                "must be at most {}",
+                limits.max.unwrap_or_default()
+            )),
+            _ => Ok(()),
+        },
+        Value::String(text) => {
+            let chars = text.chars().count() as u64;
+            match (limits.min_len, limits.max_len) {
+                (Some(min), _) if chars < min => {
+                    fail(format!("must be at least {min} characters long"))
+                }
+                (_, Some(max)) if chars > max => {
+                    fail(format!("must be at most {max} characters long"))
+                }
+                _ => Ok(()),
+            }
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A form's fields (all text) as the body type's fields are typed: numbers and booleans
+/// parsed, nested objects and lists followed; text that does not parse stays text, for the
+/// validation to name it.
+fn typed_fields(schema: &ServiceSchema, ty: Option<&TySchema>, value: Value) -> Value {
+    let Some(ty) = ty else { return value };
+    match (ty, value) {
+        // A form has no null: an empty or `null` value of a non-text field is none.
+        (TySchema::Integer | TySchema::Number | TySchema::Boolean, Value::String(text))
+            if text.is_empty() || text == "null" =>
+        {
+            Value::Null
+        }
+        (TySchema::Integer, Value::String(text)) => text
+            .trim()
+            .parse::<i64>()
+            .map_or(Value::String(text), Value::from),
+        (TySchema::Number, Value::String(text)) => match text.trim().parse::<f64>() {
+            Ok(n) if n.is_finite() => Value::from(n),
+            _ => Value::String(text),
+        },
+        (TySchema::Boolean, Value::String(text)) => match text.trim() {
+            "true" | "True" => Value::Bool(true),
+            "false" | "False" => Value::Bool(false),
+            _ => Value::String(text),
+        },
+        (TySchema::List(item), Value::Array(items)) => Value::Array(
+            items
+                .into_iter()
+                .map(|v| typed_fields(schema, Some(item), v))
+                .collect(),
+        ),
+        // One value where the spec takes a list: a list of one, as the form decoder of a
+        // typed server reads it.
+        (TySchema::List(item), scalar @ Value::String(_)) => {
+            Value::Array(vec![typed_fields(schema, Some(item), scalar)])
+        }
+        (TySchema::Map(item), Value::Object(map)) => Value::Object(
+            map.into_iter()
+                .map(|(k, v)| (k, typed_fields(schema, Some(item), v)))
+                .collect(),
+        ),
+        (TySchema::Named(name), Value::Object(map)) => {
+            let fields = match schema.named(name).map(|t| t.shape) {
+                Some(ShapeSchema::Object(fields)) => fields,
+                _ => return Value::Object(map),
+            };
+            Value::Object(
+                map.into_iter()
+                    .map(|(k, v)| {
+                        let ty = fields.iter().find(|f| f.name == k).map(|f| &f.ty);
+                        let v = typed_fields(schema, ty, v);
+                        (k, v)
+                    })
+                    .collect(),
+            )
+        }
+        (_, other) => other,
+    }
 }
 
 fn typed(ty: &Ty, value: &Value, name: &str) -> Result<Value, ServerError> {
@@ -364,6 +490,12 @@ fn typed(ty: &Ty, value: &Value, name: &str) -> Result<Value, ServerError> {
         Ty::Number => Value::from(text.parse::<f64>().map_err(|_| bad("a number"))?),
         Ty::Boolean => Value::Bool(text.parse::<bool>().map_err(|_| bad("true or false"))?),
         Ty::List(inner) => Value::Array(vec![typed(inner, value, name)?]),
+        Ty::DateTime if tidings_runtime::dates::rfc3339_to_unix(text).is_none() => {
+            return Err(bad("an RFC 3339 date and time"));
+        }
+        Ty::Date if !tidings_runtime::dates::is_date(text) => {
+            return Err(bad("a date (YYYY-MM-DD)"));
+        }
         _ => Value::String(text.to_owned()),
     })
 }

@@ -47,9 +47,18 @@ pub fn check(
             Some(text) if tidings_runtime::dates::is_date(text) => Ok(()),
             _ => wrong("a date (YYYY-MM-DD)"),
         },
+        // The clients hold integers as `i64`: one past its range does not decode there.
         TySchema::Integer => match value {
-            Value::Number(n) if n.is_i64() || n.is_u64() => Ok(()),
-            Value::Number(n) if n.as_f64().is_some_and(|f| f.fract() == 0.0) => Ok(()),
+            Value::Number(n) if n.is_i64() => Ok(()),
+            Value::Number(n) if n.is_u64() => wrong("an integer of at most 9223372036854775807"),
+            // `5.0` or `1e3`; past 2^53 a float no longer tells which integer it was (one below
+            // the `i64` range reads as its first value).
+            Value::Number(n)
+                if n.as_f64()
+                    .is_some_and(|f| f.fract() == 0.0 && f.abs() <= 9_007_199_254_740_992.0) =>
+            {
+                Ok(())
+            }
             _ => wrong("an integer"),
         },
         TySchema::Number => match value {
@@ -184,6 +193,11 @@ fn field(
     {
         return fail(format!("must have at least {min} items"));
     }
+    if let (Some(max), Some(items)) = (f.max_items, value.as_array())
+        && (items.len() as u64) > max
+    {
+        return fail(format!("must have at most {max} items"));
+    }
     if let Some(n) = value.as_f64() {
         if let Some(min) = f.min.filter(|m| n < *m) {
             return fail(format!("must be at least {min}"));
@@ -210,6 +224,7 @@ mod tests {
             min_len: None,
             max_len: None,
             min_items: None,
+            max_items: None,
             min: None,
             max: None,
         },
@@ -221,6 +236,7 @@ mod tests {
             min_len: None,
             max_len: None,
             min_items: None,
+            max_items: None,
             min: Some(1.0),
             max: Some(10.0),
         },
@@ -250,6 +266,17 @@ mod tests {
         let format = run(json!({"to": "call me"})).unwrap_err();
         assert!(format.to_string().contains("E.164"), "{format}");
         let range = run(json!({"to": "+14155550100", "count": 11})).unwrap_err();
+        let wide = check(
+            &SCHEMA,
+            &TySchema::Integer,
+            &serde_json::from_str("9223372036854775808").unwrap(),
+            "n",
+        )
+        .unwrap_err();
+        assert!(
+            wide.to_string().contains("at most 9223372036854775807"),
+            "{wide}"
+        );
         assert!(range.to_string().contains("at most 10"), "{range}");
         let ty = run(json!({"to": "+14155550100", "count": "3"})).unwrap_err();
         assert!(ty.to_string().contains("an integer"), "{ty}");

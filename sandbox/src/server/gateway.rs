@@ -231,6 +231,14 @@ impl Gateway {
         };
     }
 
+    /// Closes the file of [`Gateway::idempotency_data`], releasing it for the next start on
+    /// the same data directory (the services call it when they stop). Nothing to do without one.
+    pub fn close_idempotency_data(&self) {
+        if let Some(file) = &self.idempotency.file {
+            file.close();
+        }
+    }
+
     /// With a data directory, keeps the answers given to idempotency keys in
     /// `DIR/idempotency/<name>.sqlite3` (each written before it is sent) and loads those kept
     /// there that are younger than the retention, so a retry after a restart is answered as

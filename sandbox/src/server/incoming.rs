@@ -557,17 +557,16 @@ impl Incoming {
     }
 }
 
-/// Rewrites every number with a zero fraction that fits an `i64` (`5.0`, `-2e3`) as that
-/// integer: JSON Schema's `integer` accepts them, serde's integers do not.
+/// Rewrites every number with a zero fraction that a float holds exactly (`5.0`, `-2e3`, at
+/// most 2^53 either way) as that integer: JSON Schema's `integer` accepts them, serde's
+/// integers do not. Past 2^53 a float no longer tells which integer was sent
+/// (`-9223372036854775809` reads as `i64::MIN`): such a number stays a float, and an integer
+/// field refuses it rather than keep another value.
 fn integral_floats_to_integers(value: &mut serde_json::Value) {
-    // 2^63 as a float: the first value past `i64::MAX`.
-    const LIMIT: f64 = 9_223_372_036_854_775_808.0;
+    const EXACT: f64 = 9_007_199_254_740_992.0;
     match value {
         serde_json::Value::Number(n) if n.is_f64() => {
-            if let Some(f) = n
-                .as_f64()
-                .filter(|f| f.fract() == 0.0 && (-LIMIT..LIMIT).contains(f))
-            {
+            if let Some(f) = n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() <= EXACT) {
                 // In range and integral, so the cast is exact.
                 #[allow(clippy::cast_possible_truncation)]
                 let i = f as i64;
@@ -663,6 +662,10 @@ mod tests {
     fn integral_floats_become_integers_and_others_stay() {
         let mut v = serde_json::json!({"a": 178.0, "b": [1.5, -2e3], "c": {"d": 1e300}, "e": 7});
         integral_floats_to_integers(&mut v);
+        // One below the i64 range reads as a float equal to i64::MIN: not taken for it.
+        let mut below: serde_json::Value = serde_json::from_str("-9223372036854775809").unwrap();
+        integral_floats_to_integers(&mut below);
+        assert!(below.is_f64(), "{below}");
         assert_eq!(v["a"], serde_json::json!(178));
         assert!(v["a"].is_i64());
         assert_eq!(v["b"], serde_json::json!([1.5, -2000]));

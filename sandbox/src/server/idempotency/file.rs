@@ -32,7 +32,7 @@ CREATE TABLE IF NOT EXISTS answers (
 /// A service's idempotency file.
 #[derive(Clone)]
 pub(crate) struct AnswerFile {
-    conn: Arc<Mutex<Connection>>,
+    conn: Arc<Mutex<Option<Connection>>>,
     path: Arc<PathBuf>,
 }
 
@@ -97,14 +97,17 @@ impl AnswerFile {
             .map_err(taken)?;
         conn.execute_batch(SCHEMA).map_err(taken)?;
         Ok(AnswerFile {
-            conn: Arc::new(Mutex::new(conn)),
+            conn: Arc::new(Mutex::new(Some(conn))),
             path: Arc::new(path.to_owned()),
         })
     }
 
     /// The answers younger than `retention`, oldest first; older ones are deleted.
     pub(super) fn load(&self, retention: Duration) -> Result<Vec<Kept>, String> {
-        let conn = lock(&self.conn);
+        let guard = lock(&self.conn);
+        let Some(conn) = guard.as_ref() else {
+            return Ok(Vec::new());
+        };
         let now = millis(SystemTime::now());
         let oldest = now.saturating_sub(i64::try_from(retention.as_millis()).unwrap_or(i64::MAX));
         let fail = |e: rusqlite::Error| format!("{}: {e}", self.path.display());
@@ -163,8 +166,11 @@ impl AnswerFile {
         fingerprint: &Fingerprint,
         answer: &StoredAnswer,
     ) -> Result<(), String> {
-        lock(&self.conn)
-            .prepare_cached(
+        let guard = lock(&self.conn);
+        let Some(conn) = guard.as_ref() else {
+            return Err(format!("{}: closed", self.path.display()));
+        };
+        conn.prepare_cached(
                 "INSERT INTO answers (key, fingerprint, status, body, request_id, at_ms) \
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (key) DO UPDATE SET \
                  fingerprint = excluded.fingerprint, status = excluded.status, \
@@ -184,12 +190,18 @@ impl AnswerFile {
             .map_err(|e| format!("{}: {e}", self.path.display()))
     }
 
+    /// Closes the file (releasing it for the next start); later answers are not kept.
+    pub(crate) fn close(&self) {
+        drop(lock(&self.conn).take());
+    }
+
     /// Deletes the answers of `keys` (forgotten in memory).
     pub(super) fn forget(&self, keys: &[String]) {
         if keys.is_empty() {
             return;
         }
-        let conn = lock(&self.conn);
+        let guard = lock(&self.conn);
+        let Some(conn) = guard.as_ref() else { return };
         let result = conn
             .prepare_cached("DELETE FROM answers WHERE key = ?1")
             .and_then(|mut s| keys.iter().try_for_each(|k| s.execute([k]).map(drop)));

@@ -29,6 +29,7 @@ const fn field(name: &'static str, ty: TySchema, required: bool) -> FieldSchema 
         min_len: None,
         max_len: None,
         min_items: None,
+        max_items: None,
         min: None,
         max: None,
     }
