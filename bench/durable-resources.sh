@@ -7,6 +7,8 @@
 #
 #   bench/durable-resources.sh                  # 3 rounds of 5 s, 16 connections
 #   ROUNDS=5 CONNECTIONS=64 bench/durable-resources.sh
+#   OTHER=/path/to/tidings-sandbox bench/durable-resources.sh   # adds that build with --data
+#                                                               # (an earlier commit) to each round
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -25,20 +27,37 @@ WORK=$(mktemp -d); trap 'kill $MEM $DISK 2>/dev/null || true; rm -rf "$WORK"' EX
 serve() { "$BIN" --quiet --no-ui --no-smtp --rate-limit off --spec bench/durable/notes.yaml "$@"; }
 serve >"$WORK/memory.env" 2>/dev/null & MEM=$!
 serve --data "$WORK/data" >"$WORK/disk.env" 2>/dev/null & DISK=$!
+OTHER_PID=
+if [ -n "${OTHER:-}" ]; then
+  "$OTHER" --quiet --no-ui --no-smtp --rate-limit off --spec bench/durable/notes.yaml \
+    --data "$WORK/other" >"$WORK/other.env" 2>/dev/null & OTHER_PID=$!
+fi
+trap 'kill $MEM $DISK $OTHER_PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
 for _ in $(seq 100); do
-  grep -q NOTES_BASE_URL "$WORK/memory.env" && grep -q NOTES_BASE_URL "$WORK/disk.env" && break
+  grep -q NOTES_BASE_URL "$WORK/memory.env" && grep -q NOTES_BASE_URL "$WORK/disk.env" \
+    && { [ -z "${OTHER:-}" ] || grep -q NOTES_BASE_URL "$WORK/other.env"; } && break
   sleep 0.1
 done
 base() { grep NOTES_BASE_URL "$1" | tail -1 | cut -d= -f2; }
+key() { grep NOTES_API_KEY "$1" | tail -1 | cut -d= -f2; }
+# Changes/s; fails when any answer was not a success (then the rate would measure refusals).
 rate() {
-  wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" -s bench/durable/create-delete.lua "$1" \
-    | awk '/Requests\/sec/ {print $2}'
+  local out
+  out=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" -s bench/durable/create-delete.lua \
+    -H "Authorization: Bearer $(key "$1")" "$(base "$1")")
+  if grep -q "Non-2xx" <<<"$out"; then echo "refused answers: $out" >&2; exit 1; fi
+  awk '/Requests\/sec/ {print $2}' <<<"$out"
 }
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); $PROFILE; $CONNECTIONS connections"
 for r in $(seq "$ROUNDS"); do
-  memory=$(rate "$(base "$WORK/memory.env")")
-  disk=$(rate "$(base "$WORK/disk.env")")
-  echo "round $r: in memory $memory changes/s, --data $disk, ratio $(python3 -c "print(round($disk/$memory, 2))")"
+  memory=$(rate "$WORK/memory.env")
+  disk=$(rate "$WORK/disk.env")
+  line="round $r: in memory $memory changes/s, --data $disk, ratio $(python3 -c "print(round($disk/$memory, 2))")"
+  if [ -n "${OTHER:-}" ]; then
+    other=$(rate "$WORK/other.env")
+    line="$line; OTHER --data $other, ratio $(python3 -c "print(round($other/$memory, 2))")"
+  fi
+  echo "$line"
 done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 ls -la "$WORK/data/resources" | tail -n +2

@@ -1,17 +1,19 @@
--- wrk: each connection creates a note, then deletes the note it created, and so on, so the
--- collection stays small and every request is one change of the store.
-local pending = nil
+-- wrk: creates notes and deletes each one it created once (one thread's connections share a
+-- queue of created ids), so the collection stays small and every request is one change of the
+-- store. Headers given with -H (the key) go on both.
+local created = {}
 request = function()
-  if pending then
-    local path = "/v1/notes/" .. pending
-    pending = nil
-    return wrk.format("DELETE", path)
+  local id = table.remove(created)
+  if id then
+    return wrk.format("DELETE", "/v1/notes/" .. id)
   end
-  return wrk.format("POST", "/v1/notes", { ["Content-Type"] = "application/json" }, '{"text":"hello"}')
+  local headers = { ["Content-Type"] = "application/json" }
+  for name, value in pairs(wrk.headers) do headers[name] = value end
+  return wrk.format("POST", "/v1/notes", headers, '{"text":"hello"}')
 end
 response = function(status, headers, body)
-  local id = body:match('"id"%s*:%s*"([^"]+)"')
-  if status == 201 or status == 200 then
-    if id and not body:match('"deleted"') then pending = id end
+  if status == 200 or status == 201 then
+    local id = body:match('"id"%s*:%s*"([^"]+)"')
+    if id and not body:match('"deleted"') then table.insert(created, id) end
   end
 end

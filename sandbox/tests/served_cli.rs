@@ -521,11 +521,23 @@ async fn with_data_a_full_disk_answers_507_in_the_error_shape_and_keeps_only_wha
     );
 }
 
+const OPEN_NOTES: &str = r#"
+service: { name: notes, title: Notes, summary: Notes, source: assumed, base_url: { default: "http://localhost:1", env: NOTES_BASE_URL, source: assumed } }
+operations:
+  create_note: { method: POST, path: "/v1/notes", body: Note, response: Note, source: assumed }
+  get_note: { method: GET, path: "/v1/notes/{note}", path_params: { note: { type: string } }, response: Note, source: assumed }
+  delete_note: { method: DELETE, path: "/v1/notes/{note}", path_params: { note: { type: string } }, source: assumed }
+types:
+  Note: { source: assumed, fields: { id: { type: string }, text: { type: string } } }
+"#;
+
 /// A spec that declares no auth scheme is served open: its calls take no credential (and a
 /// stray one is ignored), as its generated client sends none.
 #[tokio::test]
 async fn a_spec_without_auth_is_served_without_a_credential() {
-    let spec = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../bench/durable/notes.yaml");
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("notes.yaml");
+    std::fs::write(&spec, OPEN_NOTES).unwrap();
     let (_running, exports) = start(
         &["--rate-limit", "off", "--spec", spec.to_str().unwrap()],
         "NOTES_BASE_URL",

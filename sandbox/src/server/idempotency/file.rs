@@ -171,23 +171,23 @@ impl AnswerFile {
             return Err(format!("{}: closed", self.path.display()));
         };
         conn.prepare_cached(
-                "INSERT INTO answers (key, fingerprint, status, body, request_id, at_ms) \
+            "INSERT INTO answers (key, fingerprint, status, body, request_id, at_ms) \
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (key) DO UPDATE SET \
                  fingerprint = excluded.fingerprint, status = excluded.status, \
                  body = excluded.body, request_id = excluded.request_id, at_ms = excluded.at_ms",
-            )
-            .and_then(|mut s| {
-                s.execute(params![
-                    key,
-                    &fingerprint.0[..],
-                    answer.status.as_u16(),
-                    &answer.body[..],
-                    answer.request_id,
-                    millis(SystemTime::now()),
-                ])
-            })
-            .map(drop)
-            .map_err(|e| format!("{}: {e}", self.path.display()))
+        )
+        .and_then(|mut s| {
+            s.execute(params![
+                key,
+                &fingerprint.0[..],
+                answer.status.as_u16(),
+                &answer.body[..],
+                answer.request_id,
+                millis(SystemTime::now()),
+            ])
+        })
+        .map(drop)
+        .map_err(|e| format!("{}: {e}", self.path.display()))
     }
 
     /// Closes the file (releasing it for the next start); later answers are not kept.

@@ -206,6 +206,8 @@ impl Sqlite {
 
     fn apply(&mut self, changes: &[&Change]) -> rusqlite::Result<()> {
         let tx = self.conn.transaction()?;
+        // The id counter only grows: written once per batch, at its largest.
+        let mut counter = None;
         for change in changes {
             match change {
                 Change::Put {
@@ -219,13 +221,7 @@ impl Sqlite {
                          ON CONFLICT (collection, id) DO UPDATE SET doc = excluded.doc",
                     )?
                     .execute(params![collection, id, doc])?;
-                    if let Some(n) = next_id {
-                        tx.prepare_cached(
-                            "INSERT INTO counters (name, value) VALUES ('next_id', ?1)
-                             ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-                        )?
-                        .execute([i64::try_from(*n).unwrap_or(i64::MAX)])?;
-                    }
+                    counter = counter.max(*next_id);
                 }
                 Change::Delete { collection, id } => {
                     tx.prepare_cached("DELETE FROM items WHERE collection = ?1 AND id = ?2")?
@@ -239,6 +235,13 @@ impl Sqlite {
                     .execute(params![name, value])?;
                 }
             }
+        }
+        if let Some(n) = counter {
+            tx.prepare_cached(
+                "INSERT INTO counters (name, value) VALUES ('next_id', ?1)
+                 ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            )?
+            .execute([i64::try_from(n).unwrap_or(i64::MAX)])?;
         }
         tx.commit()
     }
