@@ -21,32 +21,19 @@ pub(crate) fn unit_f64() -> f64 {
 }
 
 /// A fresh random UUID v4 in lowercase hyphenated form (`8-4-4-4-12` hex digits): 128 bits from
-/// the operating system's generator, of which the version and variant take six.
+/// the operating system's generator, of which the `uuid` crate sets the version and variant.
 pub(crate) fn uuid_v4() -> String {
-    let mut bytes: [u8; 16] = bytes();
-    bytes[6] = (bytes[6] & 0x0f) | 0x40; // version 4
-    bytes[8] = (bytes[8] & 0x3f) | 0x80; // RFC 9562 variant
-    let mut out = String::with_capacity(36);
-    for (i, byte) in bytes.iter().enumerate() {
-        if matches!(i, 4 | 6 | 8 | 10) {
-            out.push('-');
-        }
-        out.push(char::from(HEX[usize::from(byte >> 4)]));
-        out.push(char::from(HEX[usize::from(byte & 0x0f)]));
-    }
-    out
+    uuid::Builder::from_random_bytes(bytes())
+        .into_uuid()
+        .hyphenated()
+        .to_string()
 }
-
-const HEX: &[u8; 16] = b"0123456789abcdef";
 
 /// Whether `value` is a UUID in hyphenated form: 32 hex digits (either case) grouped 8-4-4-4-12.
 /// Any version and variant.
 pub(crate) fn is_hyphenated_uuid(value: &str) -> bool {
-    value.len() == 36
-        && value.bytes().enumerate().all(|(i, b)| match i {
-            8 | 13 | 18 | 23 => b == b'-',
-            _ => b.is_ascii_hexdigit(),
-        })
+    // 36 characters: the hyphenated form is the only one `uuid` parses at that length.
+    value.len() == 36 && uuid::Uuid::try_parse(value).is_ok()
 }
 
 #[cfg(test)]
