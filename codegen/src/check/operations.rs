@@ -343,6 +343,7 @@ impl Checker<'_> {
             min: param.min,
             max: param.max,
             max_len: param.max_len,
+            min_len: param.min_len,
             ..Constraints::default()
         };
         if (c.min.is_some() || c.max.is_some()) && !matches!(ty, Ty::Integer | Ty::Number) {
@@ -350,6 +351,17 @@ impl Checker<'_> {
         }
         if c.max_len.is_some() && !ty.is_text() {
             self.error(&format!("{path}.max_len"), "`max_len` applies to strings");
+        }
+        if c.min_len.is_some() && !ty.is_text() {
+            self.error(&format!("{path}.min_len"), "`min_len` applies to strings");
+        }
+        if let (Some(lo), Some(hi)) = (c.min_len, c.max_len)
+            && lo > hi
+        {
+            self.error(
+                &format!("{path}.min_len"),
+                format!("`min_len` ({lo}) is above `max_len` ({hi})"),
+            );
         }
         if let (Some(lo), Some(hi)) = (c.min, c.max)
             && lo > hi

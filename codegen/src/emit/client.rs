@@ -571,6 +571,10 @@ fn param_struct(
                     let n = super::usize_lit(n);
                     quote!(v.max_len(#wire, &self.#id, #n);)
                 });
+                let min_len = c.min_len.map(|n| {
+                    let n = super::usize_lit(n);
+                    quote!(v.min_len(#wire, &self.#id, #n);)
+                });
                 let range = (c.min.is_some() || c.max.is_some()).then(|| {
                     let bound = |b: Option<f64>| match b {
                         Some(x) => {
@@ -582,7 +586,7 @@ fn param_struct(
                     let (min, max) = (bound(c.min), bound(c.max));
                     quote!(v.range(#wire, &self.#id, #min, #max);)
                 });
-                quote!(#max_len #range)
+                quote!(#max_len #min_len #range)
             });
         quote! {
             impl rt::validate::Validate for #name {

@@ -496,6 +496,10 @@ impl Converter<'_> {
             }
             if ty == "string" {
                 out.max_len = s.get("maxLength").and_then(Value::as_u64);
+                out.min_len = s
+                    .get("minLength")
+                    .and_then(Value::as_u64)
+                    .filter(|&lo| lo > 0 && out.max_len.is_none_or(|hi| lo <= hi));
             }
             if place == "path" {
                 out.wire = self.usable_path_name(&pname, &mut template, &mut rust_names);

@@ -86,6 +86,7 @@ pub(crate) struct ParamOut {
     pub(crate) min: Option<f64>,
     pub(crate) max: Option<f64>,
     pub(crate) max_len: Option<u64>,
+    pub(crate) min_len: Option<u64>,
     /// The Rust name, when the wire name gives none of its own.
     pub(crate) rust_name: Option<String>,
     /// How a list query parameter travels (`comma`, `brackets`); `None`: `repeat`.
@@ -103,6 +104,7 @@ impl ParamOut {
             min: None,
             max: None,
             max_len: None,
+            min_len: None,
             rust_name: None,
             style: None,
         }

@@ -167,6 +167,9 @@ impl Converter<'_> {
                     if let Some(v) = p.max_len {
                         pn.set("max_len", Node::Int(i64::try_from(v).unwrap_or(i64::MAX)));
                     }
+                    if let Some(v) = p.min_len {
+                        pn.set("min_len", Node::Int(i64::try_from(v).unwrap_or(i64::MAX)));
+                    }
                     if let Some(d) = &p.doc {
                         pn.set("doc", Node::str(d));
                     }

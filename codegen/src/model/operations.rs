@@ -195,6 +195,9 @@ item! {
         /// Longest string (query parameters), checked before sending.
         #[serde(default)]
         pub max_len: Option<u64>,
+        /// Shortest string (query parameters), checked before sending.
+        #[serde(default)]
+        pub min_len: Option<u64>,
         /// Rust name, when the wire name does not make a good one (`DateSent<`).
         #[serde(default)]
         pub rust_name: Option<String>,

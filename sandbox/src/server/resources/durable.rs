@@ -271,6 +271,10 @@ pub(super) fn id_number(id: &str) -> Option<u64> {
     if let Some(digits) = id.strip_prefix("res_") {
         return digits.parse().ok();
     }
+    // An id made for a field shorter than `res_` and the number: digits only.
+    if !id.is_empty() && id.len() <= 12 && id.bytes().all(|b| b.is_ascii_digit()) {
+        return id.parse().ok();
+    }
     let hex = id.strip_prefix("00000000-0000-4000-8000-")?;
     (hex.len() == 12)
         .then(|| u64::from_str_radix(hex, 16).ok())

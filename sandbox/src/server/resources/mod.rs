@@ -684,16 +684,39 @@ fn substitute(template: &str, path: &[(&'static str, String)]) -> String {
     out
 }
 
-/// A fresh id, shaped as the response's id field wants it (a UUID when its format says so).
+/// Longest id made to fit an id field's minimum length.
+const MAX_MADE_ID_LEN: usize = 128;
+
+/// A fresh id, shaped as the response's id field wants it: a UUID when its format says so,
+/// else `res_` and the number, padded or shortened to the field's length bounds (Twilio's
+/// 34-character sids) when they ask for another length.
 fn make_id(schema: &ServiceSchema, op: &ResourceOp, n: u64) -> String {
     let id_field = op
         .response
         .as_ref()
         .and_then(|ty| object_fields(schema, ty))
         .and_then(|fields| fields.iter().find(|f| f.name == op.id_field));
-    match id_field.and_then(|f| f.format) {
-        Some(Format::Uuid) => format!("00000000-0000-4000-8000-{n:012x}"),
-        _ => format!("res_{n:08}"),
+    if id_field.and_then(|f| f.format) == Some(Format::Uuid) {
+        return format!("00000000-0000-4000-8000-{n:012x}");
+    }
+    let made = format!("res_{n:08}");
+    let bound = |v: Option<u64>| v.and_then(|v| usize::try_from(v).ok());
+    let (min, max) = (
+        bound(id_field.and_then(|f| f.min_len)),
+        bound(id_field.and_then(|f| f.max_len)),
+    );
+    let len = match (min, max) {
+        (Some(lo), _) if lo > made.len() => lo.min(MAX_MADE_ID_LEN),
+        (_, Some(hi)) if hi < made.len() => hi,
+        _ => return made,
+    };
+    let digits = n.to_string().len();
+    if len >= digits + 4 {
+        format!("res_{n:0width$}", width = len - 4)
+    } else if len >= digits {
+        format!("{n:0len$}")
+    } else {
+        made
     }
 }
 

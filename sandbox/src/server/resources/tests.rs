@@ -257,3 +257,60 @@ fn an_action_on_a_stored_item_answers_with_its_fields() {
         .unwrap();
     assert_eq!(answer["id"], "em_9");
 }
+
+#[test]
+fn made_ids_fit_the_id_fields_length_bounds() {
+    const SID: &[FieldSchema] = &[FieldSchema {
+        min_len: Some(34),
+        max_len: Some(34),
+        ..field("sid", TySchema::String, false)
+    }];
+    const SHORT: &[FieldSchema] = &[FieldSchema {
+        max_len: Some(6),
+        ..field("id", TySchema::String, false)
+    }];
+    const IDS: ServiceSchema = ServiceSchema {
+        types: &[
+            TypeSchema {
+                name: "Message",
+                shape: ShapeSchema::Object(SID),
+            },
+            TypeSchema {
+                name: "Code",
+                shape: ShapeSchema::Object(SHORT),
+            },
+        ],
+        page: None,
+    };
+    let create = |name: &'static str, id_field: &'static str| ResourceOp {
+        collection: "/things",
+        id_field,
+        response: Some(TySchema::Named(name)),
+        ..op(ResourceAction::Create, false)
+    };
+    let store = Resources::new(ResourceLimits::default());
+    let sid = store
+        .serve_now(
+            &IDS,
+            &create("Message", "sid"),
+            &call(None, Value::Null, json!({})),
+        )
+        .unwrap()["sid"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(sid.len(), 34, "{sid}");
+    assert_eq!(super::durable::id_number(&sid), Some(1), "{sid}");
+    let code = store
+        .serve_now(
+            &IDS,
+            &create("Code", "id"),
+            &call(None, Value::Null, json!({})),
+        )
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(code, "res_02");
+    assert_eq!(super::durable::id_number(&code), Some(2));
+}
