@@ -1,5 +1,5 @@
 //! Providers' whole documents (issue 30): `tests/providers/full/` keeps SendGrid's `oai.json`,
-//! Twilio's API v2010, Vonage Messages and Vonage SMS in full, reduced to facts (every path,
+//! Twilio's API v2010, Vonage Messages, Vonage SMS and Postmark's server API in full, reduced to facts (every path,
 //! operation, schema, header and example; no prose; sources in its README). Each is imported
 //! with the defaults and must give:
 //!
@@ -26,6 +26,7 @@ const DOCUMENTS: &[(&str, &str)] = &[
     ("twilio_api_v2010.json", "twilio"),
     ("vonage_messages.json", "vonage_messages"),
     ("vonage_sms.json", "vonage_sms"),
+    ("postmark_server.json", "postmark"),
 ];
 
 fn import(document: &str, service: &str) -> (Imported, FidelityReport) {
@@ -88,10 +89,20 @@ fn whole_documents_import_every_operation_and_round_trip_their_examples() {
         total += report.examples_total;
         lossless += report.examples_lossless;
     }
-    // The four documents show 1,004 examples (SendGrid's two left are an array answered where
+    // The five documents show 1,105 examples (Postmark's none) (SendGrid's two left are an array answered where
     // its schema says object, and strings sent where its schema says integers).
     assert!(total >= 1_000, "{total}");
     assert!(lossless * 100 >= total * 99, "{lossless} of {total}");
+}
+
+#[test]
+fn twilio_s_form_examples_round_trip_as_the_form_s_wire_reads_them() {
+    // Twilio's request bodies are forms, with 101 examples: one value given for a list field
+    // (`StatusCallbackEvent: "initiated"`) and text for a boolean (`Record: "true"`) are the
+    // bytes the client sends for the list of one and the boolean, so they are lossless.
+    let (_, report) = import("twilio_api_v2010.json", "twilio");
+    assert_eq!(report.examples_total, 387);
+    assert_eq!(report.examples_lossless, 387, "{:#?}", report.lossy);
 }
 
 #[test]
@@ -183,11 +194,13 @@ futures-core = "0.3"
 #[test]
 fn lists_that_show_how_they_page_get_a_stream() {
     // Twilio: `next_page_uri` on 60 lists, `Page`/`PageSize` on the available-number countries;
-    // SendGrid: `_metadata.next` 14, `limit`/`offset` 25, `page`/`page_size` 3. Every other
+    // SendGrid: `_metadata.next` 14, `limit`/`offset` 25, `page`/`page_size` 3; Postmark:
+    // `count`/`offset` with `TotalCount` on 9 (bounces, messages, templates, ...). Every other
     // list is named in the report with why (no paging parameter in the document).
     for (document, service, paged) in [
         ("twilio_api_v2010.json", "twilio", 61),
         ("sendgrid_oai.json", "sendgrid", 42),
+        ("postmark_server.json", "postmark", 9),
     ] {
         let (_, report) = import(document, service);
         assert_eq!(

@@ -37,105 +37,148 @@ pub(crate) fn schema_of<'d>(doc: &'d Value, pointer: &str) -> Option<&'d Value> 
 
 /// Where and how `value` breaks `schema`, or `None` when it agrees (as far as checked).
 pub(crate) fn violation(doc: &Value, schema: &Value, value: &Value) -> Option<String> {
-    check(doc, schema, value, "", 0)
+    Checker { doc, enums: false }.check(schema, value, "", 0)
 }
 
-fn check(doc: &Value, schema: &Value, value: &Value, at: &str, depth: usize) -> Option<String> {
-    if depth > MAX_DEPTH {
-        return None;
-    }
-    if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
-        let target = document::resolve(doc, r)?;
-        return check(doc, target, value, at, depth + 1);
-    }
-    // `null` is what an optional or nullable value may be; the imported types read it as
-    // absent.
-    if value.is_null() {
-        return None;
-    }
-    if let Some(Value::Array(all)) = schema.get("allOf") {
-        for member in all {
-            if let Some(v) = check(doc, member, value, at, depth + 1) {
-                return Some(v);
-            }
+/// [`violation`], also refusing a value its schema's `enum` does not list and text its `uri`
+/// format refuses: what a strict validator (Prism) refuses when the document's own example
+/// is sent.
+pub(crate) fn strict_violation(doc: &Value, schema: &Value, value: &Value) -> Option<String> {
+    Checker { doc, enums: true }.check(schema, value, "", 0)
+}
+
+struct Checker<'d> {
+    doc: &'d Value,
+    /// `enum` lists are closed.
+    enums: bool,
+}
+
+impl Checker<'_> {
+    fn check(&self, schema: &Value, value: &Value, at: &str, depth: usize) -> Option<String> {
+        let doc = self.doc;
+        if depth > MAX_DEPTH {
+            return None;
         }
-    }
-    for key in ["oneOf", "anyOf"] {
-        if let Some(Value::Array(alternatives)) = schema.get(key)
-            && !alternatives.is_empty()
-            && alternatives
-                .iter()
-                .all(|a| check(doc, a, value, at, depth + 1).is_some())
+        if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
+            let target = document::resolve(doc, r)?;
+            return self.check(target, value, at, depth + 1);
+        }
+        // `null` is what an optional or nullable value may be; the imported types read it as
+        // absent.
+        if value.is_null() {
+            return None;
+        }
+        if self.enums
+            && let Some(Value::Array(allowed)) = schema.get("enum")
+            && !allowed.contains(value)
         {
             return Some(format!(
-                "`{}` fits none of its schema's `{key}` alternatives",
+                "`{}` is {value}, which its schema's `enum` does not list",
                 shown(at)
             ));
         }
-    }
-    let ty = match schema.get("type") {
-        Some(Value::String(t)) => Some(t.as_str()),
-        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).find(|t| *t != "null"),
-        _ => None,
-    };
-    let ty = ty.or_else(|| schema.get("properties").map(|_| "object"));
-    let fits = match (ty, value) {
-        (None, _) => true,
-        (Some("object"), Value::Object(_))
-        | (Some("array"), Value::Array(_))
-        | (Some("string"), Value::String(_))
-        | (Some("boolean"), Value::Bool(_))
-        | (Some("number"), Value::Number(_)) => true,
-        (Some("integer"), Value::Number(n)) => {
-            n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
+        if self.enums
+            && schema.get("format").and_then(Value::as_str) == Some("uri")
+            && let Value::String(text) = value
+            && !has_scheme(text)
+        {
+            return Some(format!(
+                "`{}` is {value}, not a URI as its schema's `format` says",
+                shown(at)
+            ));
         }
-        _ => false,
-    };
-    if !fits {
-        return Some(format!(
-            "`{}` is {}, its schema says `{}`",
-            shown(at),
-            kind(value),
-            ty.unwrap_or("?")
-        ));
-    }
-    match value {
-        Value::Object(map) => {
-            if let Some(Value::Array(required)) = schema.get("required") {
-                for r in required.iter().filter_map(Value::as_str) {
-                    if !map.contains_key(r) {
-                        return Some(format!("`{at}/{r}` is required by its schema and missing"));
+        if let Some(Value::Array(all)) = schema.get("allOf") {
+            for member in all {
+                if let Some(v) = self.check(member, value, at, depth + 1) {
+                    return Some(v);
+                }
+            }
+        }
+        for key in ["oneOf", "anyOf"] {
+            if let Some(Value::Array(alternatives)) = schema.get(key)
+                && !alternatives.is_empty()
+                && alternatives
+                    .iter()
+                    .all(|a| self.check(a, value, at, depth + 1).is_some())
+            {
+                return Some(format!(
+                    "`{}` fits none of its schema's `{key}` alternatives",
+                    shown(at)
+                ));
+            }
+        }
+        let ty = match schema.get("type") {
+            Some(Value::String(t)) => Some(t.as_str()),
+            Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).find(|t| *t != "null"),
+            _ => None,
+        };
+        let ty = ty.or_else(|| schema.get("properties").map(|_| "object"));
+        let fits = match (ty, value) {
+            (None, _) => true,
+            (Some("object"), Value::Object(_))
+            | (Some("array"), Value::Array(_))
+            | (Some("string"), Value::String(_))
+            | (Some("boolean"), Value::Bool(_))
+            | (Some("number"), Value::Number(_)) => true,
+            (Some("integer"), Value::Number(n)) => {
+                n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
+            }
+            _ => false,
+        };
+        if !fits {
+            return Some(format!(
+                "`{}` is {}, its schema says `{}`",
+                shown(at),
+                kind(value),
+                ty.unwrap_or("?")
+            ));
+        }
+        match value {
+            Value::Object(map) => {
+                if let Some(Value::Array(required)) = schema.get("required") {
+                    for r in required.iter().filter_map(Value::as_str) {
+                        if !map.contains_key(r) {
+                            return Some(format!(
+                                "`{at}/{r}` is required by its schema and missing"
+                            ));
+                        }
                     }
                 }
-            }
-            let props = schema.get("properties").and_then(Value::as_object);
-            for (k, v) in map {
-                let sub = props
-                    .and_then(|p| p.get(k))
-                    .or_else(|| schema.get("additionalProperties").filter(|a| a.is_object()));
-                if let Some(sub) = sub
-                    && let Some(found) = check(
-                        doc,
-                        sub,
-                        v,
-                        &format!("{at}/{}", document::escape(k)),
-                        depth + 1,
-                    )
-                {
-                    return Some(found);
+                let props = schema.get("properties").and_then(Value::as_object);
+                for (k, v) in map {
+                    let sub = props
+                        .and_then(|p| p.get(k))
+                        .or_else(|| schema.get("additionalProperties").filter(|a| a.is_object()));
+                    if let Some(sub) = sub
+                        && let Some(found) =
+                            self.check(sub, v, &format!("{at}/{}", document::escape(k)), depth + 1)
+                    {
+                        return Some(found);
+                    }
                 }
+                None
             }
-            None
+            Value::Array(items) => {
+                let item = schema.get("items")?;
+                items
+                    .iter()
+                    .enumerate()
+                    .find_map(|(i, v)| self.check(item, v, &format!("{at}/{i}"), depth + 1))
+            }
+            _ => None,
         }
-        Value::Array(items) => {
-            let item = schema.get("items")?;
-            items
-                .iter()
-                .enumerate()
-                .find_map(|(i, v)| check(doc, item, v, &format!("{at}/{i}"), depth + 1))
-        }
-        _ => None,
     }
+}
+
+/// An absolute URI starts with a scheme (RFC 3986: a letter, then letters, digits, `+`, `-`
+/// or `.`, then `:`).
+fn has_scheme(text: &str) -> bool {
+    text.split_once(':').is_some_and(|(scheme, _)| {
+        scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+    })
 }
 
 fn shown(at: &str) -> &str {

@@ -175,6 +175,107 @@ pub fn fidelity_report(
     Ok(out)
 }
 
+/// One request body example of the document, as the generated client sends it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RequestExample {
+    /// The operation's name in the imported spec.
+    pub operation: String,
+    /// JSON pointer of the operation in the document (`/paths/~1v3~1mail~1send/post`).
+    pub operation_pointer: String,
+    /// JSON pointer of the example.
+    pub pointer: String,
+    /// The example decoded with the body's type and encoded again ([`interpret`]): the JSON
+    /// the generated client sends for it; why not when it does not decode.
+    pub sent: Result<Value, String>,
+    /// Where and how the example breaks its own schema in the document, `enum` lists read as
+    /// closed (a validating server refuses it as the document wrote it).
+    pub breaks_schema: Option<String>,
+}
+
+/// Every request body example the document gives for an operation imported into `imported`,
+/// in the order of the spec's operations, each with the JSON the generated client sends.
+///
+/// # Errors
+/// As [`fidelity_report`].
+pub fn request_examples(
+    text: &str,
+    imported: &Imported,
+    spec_name: &str,
+) -> Result<Vec<RequestExample>, ImportError> {
+    let raw = document::parse(text)?;
+    let swagger = document::version(&raw)? == Version::Swagger2;
+    let loaded = crate::load::load_str(spec_name, &imported.yaml)
+        .map_err(|d| ImportError::Refused(d.to_string()))?;
+    let service = crate::check::check(&loaded).map_err(|d| ImportError::Refused(d.to_string()))?;
+    let examples = Examples {
+        doc: &raw,
+        service: &service,
+        swagger,
+    };
+    let mut out = Vec::new();
+    for op in &service.operations {
+        let (Some(body), Some(pointer)) = (&op.body, note_pointer(op.note.as_deref())) else {
+            continue;
+        };
+        let Some(node) = document::resolve(&raw, &format!("#{pointer}")) else {
+            continue;
+        };
+        let mut shown = examples.request_examples(node, pointer);
+        // A body that is a component shows that component's own examples.
+        for (at, target) in body_refs(&raw, node) {
+            shown.extend(schema_examples(target, &at));
+        }
+        for (at, example) in shown {
+            let example = examples.form_lists(body, &at, example);
+            out.push(RequestExample {
+                operation: op.name.clone(),
+                operation_pointer: pointer.to_owned(),
+                pointer: format!("#{at}"),
+                sent: interpret(&service, body, &example),
+                breaks_schema: super::example_schema::schema_of(&raw, &at).and_then(|schema| {
+                    super::example_schema::strict_violation(&raw, schema, &example)
+                }),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The components a request body refers to (`$ref` of the OpenAPI 3 media types' schemas,
+/// of the Swagger 2.0 `in: body` parameter's schema), with their pointers.
+fn body_refs<'d>(doc: &'d Value, op: &Value) -> Vec<(String, &'d Value)> {
+    let mut refs: Vec<&str> = Vec::new();
+    if let Some(body) = op.get("requestBody") {
+        let body = match body.get("$ref").and_then(Value::as_str) {
+            Some(r) => document::resolve(doc, r),
+            None => Some(body),
+        };
+        if let Some(Value::Object(content)) = body.and_then(|b| b.get("content")) {
+            refs.extend(
+                content
+                    .values()
+                    .filter_map(|m| m.get("schema")?.get("$ref")?.as_str()),
+            );
+        }
+    }
+    if let Some(Value::Array(params)) = op.get("parameters") {
+        refs.extend(params.iter().filter_map(|p| {
+            (p.get("in")?.as_str()? == "body").then_some(())?;
+            p.get("schema")?.get("$ref")?.as_str()
+        }));
+    }
+    refs.sort_unstable();
+    refs.dedup();
+    refs.into_iter()
+        .filter_map(|r| {
+            Some((
+                r.trim_start_matches('#').to_owned(),
+                document::resolve(doc, r)?,
+            ))
+        })
+        .collect()
+}
+
 struct Examples<'a> {
     doc: &'a Value,
     service: &'a Service,
@@ -274,6 +375,7 @@ impl Examples<'_> {
             };
             if let Some(body) = &op.body {
                 for (at, example) in self.request_examples(node, pointer) {
+                    let example = self.form_lists(body, &at, example);
                     visit(body, &example, &at, None);
                     self.check(out, body, &example, &at);
                 }
@@ -344,6 +446,54 @@ impl Examples<'_> {
         Ok(())
     }
 
+    /// A form body example (at `at`) as the form's wire reads it, where the document's JSON
+    /// and the client's value are the same bytes: one value given for a list field is that
+    /// list of one (`StatusCallbackEvent=initiated`), and text given for a boolean or number
+    /// field is that value when it reads as one (`Record=true`, `ChargeAmount=20.45`).
+    fn form_lists(&self, body: &Ty, at: &str, example: Value) -> Value {
+        let form = at.contains("x-www-form-urlencoded") || at.contains("form-data");
+        let (true, Ty::Named(name), Value::Object(mut fields)) = (form, body, example.clone())
+        else {
+            return example;
+        };
+        let Some(TypeInfo {
+            kind: TypeKind::Object(declared),
+            ..
+        }) = self.service.type_named(name)
+        else {
+            return example;
+        };
+        for f in declared {
+            let Some(v) = fields.get_mut(&f.wire) else {
+                continue;
+            };
+            match (&f.ty, &*v) {
+                (Ty::List(_), Value::Array(_) | Value::Null) => {}
+                (Ty::List(_), _) => *v = Value::Array(vec![v.take()]),
+                (Ty::Boolean, Value::String(text)) if text == "true" || text == "false" => {
+                    *v = Value::Bool(text == "true");
+                }
+                (Ty::Integer, Value::String(text)) => {
+                    if let Ok(n) = text.parse::<i64>() {
+                        *v = Value::from(n);
+                    }
+                }
+                (Ty::Number, Value::String(text)) => {
+                    if let Some(n) = text
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|n| n.is_finite())
+                        .and_then(serde_json::Number::from_f64)
+                    {
+                        *v = Value::Number(n);
+                    }
+                }
+                _ => {}
+            }
+        }
+        Value::Object(fields)
+    }
+
     fn request_examples(&self, op: &Value, pointer: &str) -> Vec<(String, Value)> {
         let mut out = Vec::new();
         if let Some(body) = op.get("requestBody") {
@@ -400,15 +550,17 @@ impl Examples<'_> {
         out
     }
 
-    /// The JSON examples of a `content` map: the media type's `example`, each `examples`
-    /// value, and an inline schema's `example` (a `$ref`'s is counted with its component).
+    /// The examples of a `content` map's JSON and form media types: the media type's
+    /// `example`, each `examples` value, and an inline schema's `example` (a `$ref`'s is
+    /// counted with its component).
     fn content_examples(&self, node: &Value, pointer: &str) -> Vec<(String, Value)> {
         let mut out = Vec::new();
         let Some(Value::Object(content)) = node.get("content") else {
             return out;
         };
         for (mime, media) in content {
-            if !mime.contains("json") {
+            // JSON, and the form bodies the client encodes from the same values.
+            if !(mime.contains("json") || mime.contains("form")) {
                 continue;
             }
             let mptr = format!("{pointer}/content/{}", document::escape(mime));

@@ -55,7 +55,10 @@ use serde_json::Value;
 pub(crate) use checked::is_imported;
 use checked::{checked, follow_examples};
 pub use document::{MAX_NESTING, Version};
-pub use fidelity::{FidelityReport, Located, difference, fidelity_report, interpret};
+pub use fidelity::{
+    FidelityReport, Located, RequestExample, difference, fidelity_report, interpret,
+    request_examples,
+};
 pub(crate) use out::{FieldOut, OpOut, ParamOut, TypeOut, VariantOut};
 pub use pagination::PaginationCounts;
 pub use report::{Finding, ImportError, Report};
