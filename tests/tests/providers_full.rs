@@ -219,6 +219,35 @@ fn lists_that_show_how_they_page_get_a_stream() {
 }
 
 #[test]
+fn postmark_s_token_header_required_by_every_operation_is_its_api_key() {
+    // Postmark's document declares no security scheme: every operation requires the
+    // `X-Postmark-Server-Token` header instead. The client sends it from a credential (as a
+    // parameter of every call it would be a secret passed by hand, 43 times).
+    let (imported, _) = import("postmark_server.json", "postmark");
+    assert!(
+        imported.yaml.contains(
+            "auth:\n  - name: server_token\n    kind: header\n    header: X-Postmark-Server-Token\n    \
+             credential: server_token\n"
+        ),
+        "{}",
+        imported.yaml
+    );
+    assert!(
+        imported
+            .yaml
+            .contains("  server_token:\n    env: COMMS_POSTMARK_SERVER_TOKEN\n")
+    );
+    assert!(!imported.yaml.contains("X-Postmark-Server-Token: {"));
+    assert!(
+        imported.report.inferred.iter().any(|f| f
+            .reason
+            .starts_with("an API key in the `X-Postmark-Server-Token` header")),
+        "{}",
+        imported.report
+    );
+}
+
+#[test]
 fn vonage_s_problem_details_give_the_error_code_and_message() {
     // RFC 9457 problems without a `status` member (Vonage's carry `instance` instead): the code
     // is the problem `type`, the message its `detail`.

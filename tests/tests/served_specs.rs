@@ -251,3 +251,103 @@ async fn an_oauth2_spec_is_served_with_a_token_endpoint_of_its_own() {
     assert_eq!(raw.status(), 401);
     served.shutdown().await;
 }
+
+/// Postmark's whole server document (`tests/providers/full/postmark_server.json`), imported
+/// with the defaults and served: its array body, integer path parameters, free-form required
+/// field, writes without a body, and the token header its every operation requires.
+#[tokio::test]
+async fn postmark_s_whole_document_is_served_as_it_says() {
+    use tidings_codegen::import::{ImportOptions, import_openapi};
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let text =
+        std::fs::read_to_string(root.join("tests/providers/full/postmark_server.json")).unwrap();
+    let imported = import_openapi(
+        &text,
+        &ImportOptions::new("postmark", "postmark_server.json"),
+        None,
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("postmark.yaml");
+    std::fs::write(&path, &imported.yaml).unwrap();
+    let mut services = load(&path).unwrap();
+    let served = ServedService::start(services.remove(0), ServeConfig::default())
+        .await
+        .unwrap();
+    let token = served.credential("server_token").unwrap().to_owned();
+    let http = tidings_runtime::reqwest::Client::new();
+    let call = |method: &str, path: &str, body: Option<serde_json::Value>| {
+        let mut request = http
+            .request(
+                method.parse().unwrap(),
+                format!("{}{path}", served.base_url()),
+            )
+            .header("X-Postmark-Server-Token", &token);
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        async move {
+            let answer = request.send().await.unwrap();
+            let status = answer.status().as_u16();
+            (status, answer.text().await.unwrap())
+        }
+    };
+    let message = |to: &str| serde_json::json!({"From": "team@example.com", "To": to, "Subject": "Hi", "TextBody": "Hello"});
+
+    // `POST /email/batch` takes an array of messages.
+    let (status, body) = call(
+        "POST",
+        "/email/batch",
+        Some(serde_json::json!([
+            message("ada@example.com"),
+            message("bob@example.com")
+        ])),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = call("POST", "/email/batch", Some(message("ada@example.com"))).await;
+    assert_eq!(status, 422, "{body}");
+    assert!(body.contains("expected a JSON array"), "{body}");
+
+    // Integer path parameters are integers within the 64-bit range.
+    for bad in ["9223372036854775808", "abc"] {
+        let (status, body) = call("PUT", &format!("/bounces/{bad}/activate"), None).await;
+        assert_eq!(status, 422, "{bad}: {body}");
+        assert!(body.contains("path parameter `bounceid`"), "{body}");
+    }
+    let (status, body) = call("PUT", "/bounces/12/activate", None).await;
+    assert!((200..300).contains(&status), "{status} {body}");
+
+    // `TemplateModel` (a free-form object, required) may be `null`, a JSON value like any.
+    let templated = serde_json::json!({
+        "From": "team@example.com", "To": "ada@example.com", "TemplateId": 7, "TemplateAlias": "welcome",
+        "TemplateModel": null
+    });
+    let (status, body) = call("POST", "/email/withTemplate", Some(templated)).await;
+    assert!((200..300).contains(&status), "{status} {body}");
+
+    // A write the document gives no body takes `{}` and refuses fields.
+    let (status, body) = call(
+        "PUT",
+        "/messages/inbound/m1/bypass",
+        Some(serde_json::json!({"unexpected": 42})),
+    )
+    .await;
+    assert_eq!(status, 422, "{body}");
+    let (status, body) = call(
+        "PUT",
+        "/messages/inbound/m1/bypass",
+        Some(serde_json::json!({})),
+    )
+    .await;
+    assert!((200..300).contains(&status), "{status} {body}");
+
+    // The token header is the API key.
+    let refused = http
+        .get(format!("{}/server", served.base_url()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 401);
+    served.shutdown().await;
+}

@@ -12,7 +12,7 @@ use super::{Converter, OpOut, ParamOut};
 use crate::names::{can_be_ident, is_keyword, pascal, snake};
 
 /// Methods the spec language has.
-const METHODS: &[&str] = &["get", "put", "post", "delete", "patch"];
+pub(super) const METHODS: &[&str] = &["get", "put", "post", "delete", "patch"];
 /// Methods OpenAPI has and the spec language does not.
 const OTHER_METHODS: &[&str] = &["head", "options", "trace"];
 

@@ -14,7 +14,13 @@ impl Converter<'_> {
             .get("components")
             .and_then(|c| c.get("securitySchemes"))
             .and_then(Value::as_object)
+            .filter(|s| !s.is_empty())
         else {
+            if let Some((header, ptr)) = self.header_credential() {
+                let (credential, node) = self.header_key(service, &header, &ptr);
+                credentials.set(&credential.0, credential.1);
+                auth.push(node);
+            }
             return (credentials, Node::Seq(auth));
         };
         let default: Vec<String> = doc
@@ -285,6 +291,108 @@ impl Converter<'_> {
             auth.push(node);
         }
         (credentials, Node::Seq(auth))
+    }
+}
+
+impl Converter<'_> {
+    /// A document without security schemes whose every operation requires the same header,
+    /// named as a credential is (`X-Postmark-Server-Token`, `X-Api-Key`): that header and the
+    /// pointer of its first parameter. The client sends it from a credential, as a scheme
+    /// would say; as a parameter of every call it would be a secret passed by hand each time.
+    fn header_credential(&self) -> Option<(String, String)> {
+        let paths = self.doc.get("paths").and_then(Value::as_object)?;
+        let mut common: Option<Vec<(String, String)>> = None;
+        for (path, item_value) in paths {
+            let Some(item) = item_value.as_object() else {
+                continue;
+            };
+            let item_ptr = format!("/paths/{}", document::escape(path));
+            for (method, op) in item {
+                if !operations::METHODS.contains(&method.as_str()) {
+                    continue;
+                }
+                let op_ptr = format!("{item_ptr}/{method}");
+                let mut required = Vec::new();
+                for (owner, ptr) in [(op, op_ptr.as_str()), (item_value, item_ptr.as_str())] {
+                    let Some(Value::Array(params)) = owner.get("parameters") else {
+                        continue;
+                    };
+                    for (i, p) in params.iter().enumerate() {
+                        let (p, at) = match p.get("$ref").and_then(Value::as_str) {
+                            Some(r) => match document::resolve(self.doc, r) {
+                                Some(t) => (t, r.trim_start_matches('#').to_owned()),
+                                None => continue,
+                            },
+                            None => (p, format!("{ptr}/parameters/{i}")),
+                        };
+                        if p.get("in").and_then(Value::as_str) == Some("header")
+                            && p.get("required").and_then(Value::as_bool) == Some(true)
+                            && let Some(name) = p.get("name").and_then(Value::as_str)
+                        {
+                            required.push((name.to_ascii_lowercase(), name.to_owned(), at));
+                        }
+                    }
+                }
+                common = Some(match common {
+                    None => required.into_iter().map(|(_, n, at)| (n, at)).collect(),
+                    Some(so_far) => so_far
+                        .into_iter()
+                        .filter(|(n, _)| {
+                            required
+                                .iter()
+                                .any(|(l, _, _)| *l == n.to_ascii_lowercase())
+                        })
+                        .collect(),
+                });
+            }
+        }
+        common?.into_iter().find(|(name, _)| {
+            let lower = name.to_ascii_lowercase();
+            ["token", "key", "secret", "auth"]
+                .iter()
+                .any(|w| lower.contains(w))
+                && !lower.contains("idempotency")
+        })
+    }
+
+    /// The credential (name and node) and the `header` auth scheme that sends it in `header`.
+    fn header_key(&mut self, service: &str, header: &str, ptr: &str) -> ((String, Node), Node) {
+        let lower = header.to_ascii_lowercase();
+        // `X-Postmark-Server-Token` of the `postmark` service: `server_token`.
+        let named = operations::op_name(lower.strip_prefix("x-").unwrap_or(&lower));
+        let credential = named
+            .strip_prefix(&format!("{}_", operations::op_name(service)))
+            .filter(|rest| !rest.is_empty())
+            .map_or_else(|| named.clone(), str::to_owned);
+        let mut cred = Node::map();
+        cred.set(
+            "env",
+            Node::str(format!("COMMS_{}_{}", shouty(service), shouty(&credential))),
+        );
+        cred.set(
+            "doc",
+            Node::str(format!(
+                "Sent in the `{header}` header, which every operation of the document requires."
+            )),
+        );
+        self.provenance(&mut cred, ptr);
+        let mut node = Node::map();
+        node.set("name", Node::str(&credential));
+        node.set("kind", Node::str("header"));
+        node.set("header", Node::str(header));
+        node.set("credential", Node::str(&credential));
+        self.provenance(&mut node, ptr);
+        self.auth_headers.insert(lower);
+        let pointer = self.pointer(ptr);
+        self.report.inferred.push(Finding {
+            pointer,
+            reason: format!(
+                "an API key in the `{header}` header (credential `{credential}`): every \
+                 operation requires the header and the document declares no security scheme"
+            ),
+            detail: None,
+        });
+        ((credential, cred), node)
     }
 }
 

@@ -265,9 +265,18 @@ fn inputs(
     incoming: &Incoming,
     path: Vec<(&'static str, String)>,
 ) -> Result<ResourceCall, ServerError> {
+    // Path parameters typed and within their limits, as the query's.
+    for ((name, text), p) in path.iter().zip(&op.info.path_params) {
+        let value = typed(&p.ty, &Value::String(text.clone()), name, "path")?;
+        in_range(&value, &p.constraints, name, "path")?;
+    }
     let empty = incoming.raw_body().iter().all(u8::is_ascii_whitespace);
     let body = if op.info.has_body && !empty {
         let value: Value = match op.spec.body_encoding {
+            // A list body (`POST /email/batch` takes an array of messages) is an array.
+            tidings_runtime::BodyEncoding::Json if matches!(op.body, Some(TySchema::List(_))) => {
+                incoming.json_array()?
+            }
             tidings_runtime::BodyEncoding::Json => incoming.json()?,
             // Form fields are text: read as the spec's types first (`Attempt=2` is a number).
             tidings_runtime::BodyEncoding::Form(style) => {
@@ -277,8 +286,17 @@ fn inputs(
                 typed_fields(served.schema, op.body.as_ref(), incoming.multipart(style)?)
             }
         };
-        if let Some(ty) = &op.body {
-            validate::check(served.schema, ty, &value, "")?;
+        match &op.body {
+            Some(ty) => validate::check(served.schema, ty, &value, "")?,
+            // A write the spec gives no body: the client sends `{}`, and nothing else is
+            // read (its exported document says so too).
+            None if value.as_object().is_some_and(|m| !m.is_empty()) => {
+                return Err(ServerError::validation(
+                    "body".to_owned(),
+                    format!("`{}` takes no body fields", op.info.name),
+                ));
+            }
+            None => {}
         }
         value
     } else if op.info.body.is_some() && op.spec.body_encoding == tidings_runtime::BodyEncoding::Json
@@ -350,23 +368,25 @@ fn query(op: &ServedOp, incoming: &Incoming) -> Result<Map<String, Value>, Serve
             }
             continue;
         };
-        let value = typed(&p.ty, value, &p.wire)?;
-        in_range(&value, &p.constraints, &p.wire)?;
+        let value = typed(&p.ty, value, &p.wire, "query")?;
+        in_range(&value, &p.constraints, &p.wire, "query")?;
         out.insert(p.wire.clone(), value);
     }
     Ok(out)
 }
 
-/// A query parameter's number or text within the spec's limits (each item of a list).
+/// A query or path parameter's number or text within the spec's limits (each item of a
+/// list).
 fn in_range(
     value: &Value,
     limits: &tidings_codegen::check::Constraints,
     name: &str,
+    place: &str,
 ) -> Result<(), ServerError> {
     let fail = |what: String| {
         Err(ServerError::validation(
             name.to_owned(),
-            format!("query parameter `{name}` {what}"),
+            format!("{place} parameter `{name}` {what}"),
         ))
     };
     match value {
@@ -374,7 +394,9 @@ fn in_range(
             if let Some(max) = limits.max_items.filter(|m| items.len() as u64 > *m) {
                 return fail(format!("takes at most {max} values"));
             }
-            items.iter().try_for_each(|v| in_range(v, limits, name))
+            items
+                .iter()
+                .try_for_each(|v| in_range(v, limits, name, place))
         }
         Value::Number(n) => match n.as_f64() {
             Some(n) if limits.min.is_some_and(|m| n < m) => fail(format!(
@@ -463,11 +485,11 @@ fn typed_fields(schema: &ServiceSchema, ty: Option<&TySchema>, value: Value) -> 
     }
 }
 
-fn typed(ty: &Ty, value: &Value, name: &str) -> Result<Value, ServerError> {
+fn typed(ty: &Ty, value: &Value, name: &str, place: &str) -> Result<Value, ServerError> {
     let bad = |what: &str| {
         ServerError::validation(
             name.to_owned(),
-            format!("query parameter `{name}` must be {what}"),
+            format!("{place} parameter `{name}` must be {what}"),
         )
     };
     let text = match value {
@@ -479,7 +501,7 @@ fn typed(ty: &Ty, value: &Value, name: &str) -> Result<Value, ServerError> {
             };
             return items
                 .iter()
-                .map(|v| typed(inner, v, name))
+                .map(|v| typed(inner, v, name, place))
                 .collect::<Result<Vec<_>, _>>()
                 .map(Value::Array);
         }
@@ -489,7 +511,7 @@ fn typed(ty: &Ty, value: &Value, name: &str) -> Result<Value, ServerError> {
         Ty::Integer => Value::from(text.parse::<i64>().map_err(|_| bad("an integer"))?),
         Ty::Number => Value::from(text.parse::<f64>().map_err(|_| bad("a number"))?),
         Ty::Boolean => Value::Bool(text.parse::<bool>().map_err(|_| bad("true or false"))?),
-        Ty::List(inner) => Value::Array(vec![typed(inner, value, name)?]),
+        Ty::List(inner) => Value::Array(vec![typed(inner, value, name, place)?]),
         Ty::DateTime if tidings_runtime::dates::rfc3339_to_unix(text).is_none() => {
             return Err(bad("an RFC 3339 date and time"));
         }

@@ -158,6 +158,9 @@ fn field(
 ) -> Result<(), ServerError> {
     let path = join(at, f.name);
     let value = match object.get(f.name) {
+        // `null` is a value of a `json` field (the client's `serde_json::Value` sends it),
+        // and the absence of any other.
+        Some(Value::Null) if matches!(f.ty, TySchema::Json) => return Ok(()),
         None | Some(Value::Null) if f.required => {
             return Err(ServerError::validation(
                 path.clone(),

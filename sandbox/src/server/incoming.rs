@@ -430,6 +430,16 @@ impl Incoming {
     /// (serde would otherwise read an array as a struct's fields in order). A number with a
     /// zero fraction (`5.0`) is the integer it equals, as in JSON Schema.
     pub fn json<B: DeserializeOwned>(&self) -> Result<B, ServerError> {
+        self.json_of(b'{', "a JSON object")
+    }
+
+    /// [`Incoming::json`] for an operation whose body is a list: a JSON array.
+    pub fn json_array<B: DeserializeOwned>(&self) -> Result<B, ServerError> {
+        self.json_of(b'[', "a JSON array")
+    }
+
+    /// The body decoded into `B`, which must start with `open` (`{` or `[`, `what`).
+    fn json_of<B: DeserializeOwned>(&self, open: u8, what: &str) -> Result<B, ServerError> {
         if self.body.iter().all(u8::is_ascii_whitespace) {
             return Err(ServerError::bad_request(format!(
                 "`{}` needs a JSON body",
@@ -440,11 +450,11 @@ impl Incoming {
         // is bounded by the value count, not by what a body of this size could expand to.
         serde_json::from_slice::<IgnoredAny>(&self.body)
             .map_err(|e| ServerError::bad_request(format!("the body is not valid JSON: {e}")))?;
-        if self.body.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        if self.body.iter().find(|b| !b.is_ascii_whitespace()) != Some(&open) {
             return Err(ServerError::new(
                 422,
                 "validation_error",
-                "invalid body: expected a JSON object",
+                format!("invalid body: expected {what}"),
             ));
         }
         json_shape(&self.body, self.max_json_values, self.max_json_depth).map_err(|e| match e {
