@@ -966,10 +966,11 @@ fn lists(service: &Service, out: &mut FidelityReport) {
                  query parameter pair, and documents no `Link` header"
             }
             Some(Ty::Named(n)) => {
+                // A list of records (a server's list of token strings is not a list answer).
                 let has_list = service.types.iter().any(|t| {
                     &t.name == n
                         && matches!(&t.kind, TypeKind::Object(fields)
-                            if fields.iter().any(|f| matches!(f.ty, Ty::List(_))))
+                            if fields.iter().any(|f| matches!(&f.ty, Ty::List(item) if !item.is_scalar())))
                 });
                 if !has_list {
                     continue;
