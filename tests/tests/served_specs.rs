@@ -351,3 +351,100 @@ async fn postmark_s_whole_document_is_served_as_it_says() {
     assert_eq!(refused.status(), 401);
     served.shutdown().await;
 }
+
+/// Error answers in each operation's own documented shape: `operations_imported.yaml` (the
+/// import of `codegen/tests/import/operations_3_0.yaml`) gives its operations other error
+/// bodies than the service's (an RFC 9457 problem, a detail header), and an operation whose
+/// error answers are documented without a schema gets its errors as text.
+#[tokio::test]
+async fn errors_are_answered_in_each_operation_s_own_shape() {
+    use tidings_providers::operations_imported as ops;
+    let mut services = load(&spec("fidelity/operations_imported.yaml")).unwrap();
+    let served = ServedService::start(services.remove(0), ServeConfig::default())
+        .await
+        .unwrap();
+    let client = ops::OperationsImportedClient::builder()
+        .base_url(served.base_url())
+        .retry(RetryPolicy::none())
+        .build()
+        .unwrap();
+    // `get_mail`'s 404: the service's `errors.0.message`, and the code in `X-Error-Code`.
+    let err = client.get_mail("m-missing").await.unwrap_err();
+    let e = err.api_error().unwrap();
+    assert_eq!(e.status, 404);
+    assert!(
+        e.message
+            .as_deref()
+            .is_some_and(|m| m.contains("m-missing")),
+        "{e:?}"
+    );
+    // `create_template`'s 422 is a problem: code at `type`, message at `detail`.
+    let http = tidings_runtime::reqwest::Client::new();
+    let answer = http
+        .post(format!("{}/v3/templates", served.base_url()))
+        .json(&serde_json::json!({"id": "t1"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 422);
+    let problem: serde_json::Value = answer.json().await.unwrap();
+    assert!(
+        problem["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("name")),
+        "{problem}"
+    );
+    assert_eq!(problem["type"], "validation_error", "{problem}");
+    assert!(problem.get("errors").is_none(), "{problem}");
+    served.shutdown().await;
+
+    // Errors documented without a schema (SendGrid's SSO operations) are text.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("certs.yaml");
+    std::fs::write(
+        &path,
+        "service:\n  name: certs\n  title: Certs\n  summary: Certificates\n  \
+         base_url: { env: CERTS_BASE_URL }\n\
+         errors: { type: Failure, code: error.code, message: error.message }\n\
+         types:\n  Failure:\n    fields:\n      error: { type: FailureError }\n  \
+         FailureError:\n    fields:\n      code: { type: string }\n      message: { type: string }\n  \
+         Cert:\n    fields:\n      id: { type: string }\n      pem: { type: string, required: true }\n\
+         operations:\n  create_cert:\n    method: POST\n    path: /certs\n    body: Cert\n    \
+         response: Cert\n    status: 201\n    error_bodies:\n      \"422\": { code: none, message: none }\n  \
+         get_cert:\n    method: GET\n    path: /certs/{id}\n    path_params: { id: { type: string } }\n    \
+         response: Cert\n",
+    )
+    .unwrap();
+    let mut services = load(&path).unwrap();
+    let served = ServedService::start(services.remove(0), ServeConfig::default())
+        .await
+        .unwrap();
+    let answer = http
+        .post(format!("{}/certs", served.base_url()))
+        .json(&serde_json::json!({"id": "c1"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 422);
+    assert!(
+        answer.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/plain"),
+        "{:?}",
+        answer.headers()
+    );
+    let text = answer.text().await.unwrap();
+    assert!(text.contains("pem"), "{text}");
+    // Another operation keeps the service's error body.
+    let missing: serde_json::Value = http
+        .get(format!("{}/certs/c9", served.base_url()))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(missing["error"]["code"], "not_found", "{missing}");
+    served.shutdown().await;
+}

@@ -130,15 +130,23 @@ fn percent_decode(s: &str) -> String {
 
 /// Answers one request.
 pub(crate) async fn handle(served: Arc<Served>, request: Request) -> Response {
-    let response = respond(&served, request).await;
-    served.error_shape.apply(served.schema, response).await
+    let (op, response) = respond(&served, request).await;
+    let response = served.error_shape.apply(served.schema, response).await;
+    match op {
+        Some(op) => super::shape::operation_error(served.schema, &op.info, response).await,
+        None => response,
+    }
 }
 
-async fn respond(served: &Arc<Served>, request: Request) -> Response {
+/// The answer, and the operation it is of (none when no operation's route matched).
+async fn respond<'s>(
+    served: &'s Arc<Served>,
+    request: Request,
+) -> (Option<&'s ServedOp>, Response) {
     if let Some(endpoint) = &served.token_endpoint
         && request.uri().path() == endpoint.path
     {
-        return issue_token(served, endpoint, &request);
+        return (None, issue_token(served, endpoint, &request));
     }
     let path = segments(request.uri().path());
     // The best fit so far: literal segments matched, its parameters, the operations on it.
@@ -156,8 +164,9 @@ async fn respond(served: &Arc<Served>, request: Request) -> Response {
     }
     let errors = &served.gateway.service().errors;
     let Some((_, params, candidates)) = best else {
-        return ServerError::not_found(format!("`{}`", request.uri().path()))
+        let response = ServerError::not_found(format!("`{}`", request.uri().path()))
             .to_response_as(&new_request_id(), errors);
+        return (None, response);
     };
     let Some(op) = candidates
         .iter()
@@ -174,7 +183,7 @@ async fn respond(served: &Arc<Served>, request: Request) -> Response {
         if let Ok(value) = HeaderValue::from_str(&allow.join(", ")) {
             response.headers_mut().insert(ALLOW, value);
         }
-        return response;
+        return (None, response);
     };
     let owned: Vec<(String, String)> = params
         .iter()
@@ -183,14 +192,14 @@ async fn respond(served: &Arc<Served>, request: Request) -> Response {
     let incoming =
         match Incoming::accept_with_path(&served.gateway, op.spec, request, Some(owned)).await {
             Ok(incoming) => incoming,
-            Err(response) => return response,
+            Err(response) => return (Some(op), response),
         };
     let call = match inputs(served, op, &incoming, params) {
         Ok(call) => call,
-        Err(error) => return incoming.reject(error),
+        Err(error) => return (Some(op), incoming.reject(error)),
     };
     let result = served.store.serve(served.schema, &op.resource, &call).await;
-    answer(op, incoming, result)
+    (Some(op), answer(op, incoming, result))
 }
 
 /// `POST <token_url>` with the client id and secret as HTTP Basic (RFC 6749 section 2.3.1):

@@ -147,6 +147,158 @@ impl ErrorShape {
     }
 }
 
+/// `response` (already in the service's error shape) as the operation's own error body for
+/// its status says, when it has one (`error_bodies`, most specific first): raw text when the
+/// body has no type (SendGrid's SSO operations document their errors as text), else the
+/// operation's error type with the code and message at its own paths.
+pub(crate) async fn operation_error(
+    schema: &ServiceSchema,
+    op: &tidings_codegen::check::OperationInfo,
+    response: Response,
+) -> Response {
+    let status = response.status();
+    if !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    let code = status.as_u16();
+    let Some(own) = op
+        .error_bodies
+        .iter()
+        .find(|b| (b.statuses.0..=b.statuses.1).contains(&code))
+    else {
+        return response;
+    };
+    let (mut parts, body) = response.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_ERROR_BODY).await else {
+        return Response::from_parts(parts, Body::empty());
+    };
+    let Ok(value) = serde_json::from_slice::<Value>(&bytes) else {
+        return Response::from_parts(parts, Body::from(bytes));
+    };
+    // What the gateway wrote: a symbolic code and a message, wherever the service keeps them.
+    let found = |keys: &[&str]| {
+        keys.iter()
+            .find_map(|k| at_path(&value, k).filter(|v| !v.is_null()).cloned())
+    };
+    let message = found(&[
+        "error.message",
+        "message",
+        "Message",
+        "detail",
+        "errors.0.message",
+    ])
+    .unwrap_or_else(|| Value::String(status.canonical_reason().unwrap_or("error").into()));
+    let symbolic = found(&["error.code", "code", "ErrorCode", "type", "errors.0.code"])
+        .filter(|v| v.is_string())
+        .unwrap_or_else(|| Value::String(symbolic_code(status)));
+    parts.headers.remove(CONTENT_LENGTH);
+    let Some(ty) = own.ty.as_ref().map(tidings_codegen::describe::ty_schema) else {
+        let text = match message {
+            Value::String(text) => text,
+            other => other.to_string(),
+        };
+        parts.headers.insert(
+            CONTENT_TYPE,
+            axum::http::HeaderValue::from_static("text/plain; charset=utf-8"),
+        );
+        return Response::from_parts(parts, Body::from(text));
+    };
+    let mut out = fill(schema, &ty, None, 0, None);
+    if let Value::Object(object) = &mut out {
+        let path = |p: &Option<String>| -> Vec<String> {
+            p.as_deref()
+                .map(|p| p.split('.').map(str::to_owned).collect())
+                .unwrap_or_default()
+        };
+        let code_path = path(&own.code);
+        if !code_path.is_empty() {
+            let code_value = if field_type(schema, &ty, &code_path) == Some(TySchema::Integer) {
+                Value::from(code)
+            } else {
+                symbolic
+            };
+            put(object, &code_path, code_value);
+        }
+        let message_path = path(&own.message);
+        if !message_path.is_empty() {
+            put(object, &message_path, message);
+        }
+    }
+    let body = serde_json::to_vec(&out).unwrap_or_default();
+    Response::from_parts(parts, Body::from(body))
+}
+
+/// [`set`] through lists too: a number in the path (`errors.0.message`) is an index into a
+/// list, made (with one item) when missing.
+fn put(object: &mut Map<String, Value>, path: &[String], value: Value) {
+    let Some((first, rest)) = path.split_first() else {
+        return;
+    };
+    if rest.is_empty() {
+        object.insert(first.clone(), value);
+        return;
+    }
+    let next_is_index = rest[0].parse::<usize>().is_ok();
+    let slot = object.entry(first.clone()).or_insert(Value::Null);
+    match (next_is_index, slot) {
+        (true, slot) => {
+            if !slot.is_array() {
+                *slot = Value::Array(Vec::new());
+            }
+            let Value::Array(items) = slot else { return };
+            let index = rest[0].parse::<usize>().unwrap_or(0);
+            while items.len() <= index {
+                items.push(Value::Object(Map::new()));
+            }
+            if rest.len() == 1 {
+                items[index] = value;
+                return;
+            }
+            if !items[index].is_object() {
+                items[index] = Value::Object(Map::new());
+            }
+            if let Value::Object(inner) = &mut items[index] {
+                put(inner, &rest[1..], value);
+            }
+        }
+        (false, slot) => {
+            if !slot.is_object() {
+                *slot = Value::Object(Map::new());
+            }
+            if let Value::Object(inner) = slot {
+                put(inner, rest, value);
+            }
+        }
+    }
+}
+
+/// The code the gateway gives a refusal with `status`, for a service whose error body keeps
+/// none (`validation_error` for 422).
+fn symbolic_code(status: axum::http::StatusCode) -> String {
+    match status.as_u16() {
+        401 => "unauthorized".into(),
+        404 => "not_found".into(),
+        405 => "method_not_allowed".into(),
+        409 => "conflict".into(),
+        413 => "payload_too_large".into(),
+        422 => "validation_error".into(),
+        429 => "rate_limit_exceeded".into(),
+        other => status.canonical_reason().map_or_else(
+            || other.to_string(),
+            |r| r.to_ascii_lowercase().replace(' ', "_"),
+        ),
+    }
+}
+
+/// The value at dot path `path` (`errors.0.message`): objects by key, arrays by index.
+fn at_path<'v>(value: &'v Value, path: &str) -> Option<&'v Value> {
+    path.split('.').try_fold(value, |v, key| match v {
+        Value::Object(m) => m.get(key),
+        Value::Array(items) => key.parse::<usize>().ok().and_then(|i| items.get(i)),
+        _ => None,
+    })
+}
+
 /// Puts `value` at dot path `path` of `object`, making the objects on the way.
 fn set(object: &mut Map<String, Value>, path: &[String], value: Value) {
     let Some((last, ancestors)) = path.split_last() else {
