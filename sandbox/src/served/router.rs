@@ -139,10 +139,7 @@ pub(crate) async fn handle(served: Arc<Served>, request: Request) -> Response {
 }
 
 /// The answer, and the operation it is of (none when no operation's route matched).
-async fn respond<'s>(
-    served: &'s Arc<Served>,
-    request: Request,
-) -> (Option<&'s ServedOp>, Response) {
+async fn respond(served: &Arc<Served>, request: Request) -> (Option<&ServedOp>, Response) {
     if let Some(endpoint) = &served.token_endpoint
         && request.uri().path() == endpoint.path
     {
