@@ -46,6 +46,11 @@ fn document(schemes: serde_json::Value, header_example: Option<&str>) -> serde_j
             }},
             "/v1/reports": {"get": {
                 "operationId": "getReport",
+                "security": [{"second": ["reports.read"]}],
+                "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "properties": {"id": {"type": "string"}}}}}}}
+            }},
+            "/v1/alerts": {"get": {
+                "operationId": "getAlerts",
                 "security": [{"second": ["reports.read"]}, {"first": []}],
                 "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "properties": {"id": {"type": "string"}}}}}}}
             }}
@@ -144,6 +149,8 @@ fn oauth2_client_credentials_becomes_the_spec_construct_with_its_credentials_and
         Some(oauth.name.as_str())
     );
     assert_eq!(spec.operations["list_messages"].auth, None);
+    // Either scheme serves the alerts (OR): the default one, which every call already has.
+    assert_eq!(spec.operations["get_alerts"].auth, None);
 
     let code = tidings_codegen::emit::emit_service(&service).unwrap();
     syn::parse_file(&code).unwrap();

@@ -595,9 +595,25 @@ impl Converter<'_> {
             }
             self.other_success_bodies(responses, &status, code, ptr);
             let rptr = format!("{ptr}/responses/{}", escape(&key));
-            let found = responses
+            let mut found = responses
                 .and_then(|r| r.get(&key))
                 .and_then(|r| deref(doc, r, &rptr));
+            // 204 and 205 answers carry no body (RFC 9110 15.3.5, 15.3.6), whatever schema
+            // the document gives them (SendGrid's deletes show `{type: object}`).
+            if matches!(code, 204 | 205)
+                && found.as_ref().is_some_and(|(r, _)| {
+                    r.get("content")
+                        .and_then(Value::as_object)
+                        .is_some_and(|c| !c.is_empty())
+                        || r.get("schema").is_some()
+                })
+            {
+                self.approximate(
+                    &rptr,
+                    &format!("a {code} answer carries no body: the schema given for it is dropped"),
+                );
+                found = None;
+            }
             if let Some((r, at)) = found
                 && let Some(content) = r
                     .get("content")
@@ -762,6 +778,15 @@ impl Converter<'_> {
             return None;
         }
         let default = self.auth_names.first().map(|(_, n)| n.clone());
+        // Alternatives (OR) of which one is the default scheme alone: the default serves the
+        // operation (Infobip lists four schemes on each, the service's first among them).
+        let default_raw = self.auth_names.first().map(|(raw, _)| raw.as_str());
+        if requirements.iter().any(|r| {
+            r.as_object()
+                .is_some_and(|m| m.len() == 1 && default_raw.is_some_and(|d| m.contains_key(d)))
+        }) {
+            return None;
+        }
         for req in requirements {
             for scheme in req.as_object().into_iter().flatten().map(|(k, _)| k) {
                 if let Some((_, name)) = self.auth_names.iter().find(|(raw, _)| raw == scheme) {
