@@ -6,10 +6,13 @@
 //! - **a numeric code** (Postmark's `ErrorCode`, Twilio's `code`): the symbolic code becomes
 //!   the declared code (`errors.codes`) that comes with the answer's status, preferring the most
 //!   specific (the fewest statuses), or the status itself when none is declared for it;
-//! - **other required fields** (Twilio's `more_info` and `status`): filled as the store fills
-//!   answers, a field named `status` with the HTTP status when it is a number.
+//! - **other required fields** (Twilio's `more_info` and `status`, SendGrid's `field` in each
+//!   item of `errors`): filled as the store fills answers, a field named `status` with the
+//!   HTTP status when it is a number.
 //!
 //! Applied to the finished response, so every path that refuses a request is covered at once.
+//! Then an operation with error bodies of its own ([`operation_error`]) gets its answer in
+//! that shape instead.
 
 use axum::body::Body;
 use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
@@ -81,18 +84,11 @@ impl ErrorShape {
             }
             (code_path.clone(), codes)
         });
-        let message_path = path(&errors.message);
-        let others_required = match named.shape {
-            ShapeSchema::Object(fields) => fields.iter().any(|f| {
-                f.required
-                    && code_path.first().map(String::as_str) != Some(f.name)
-                    && message_path.first().map(String::as_str) != Some(f.name)
-            }),
-            _ => false,
-        };
+        // Filled whenever the type has required fields the gateway does not write, at the
+        // top (Twilio's `more_info`) or inside (SendGrid's `errors` items want a `field`).
         ErrorShape {
             numeric_code,
-            filled: others_required.then_some(ty),
+            filled: Some(ty),
         }
     }
 
@@ -130,14 +126,16 @@ impl ErrorShape {
             let given = Value::Object(object.clone());
             if let Value::Object(filled) = fill(schema, ty, Some(&given), 0, None) {
                 for (key, value) in filled {
-                    object.entry(key.clone()).or_insert_with(|| {
-                        // A numeric `status` is the answer's own.
-                        if key == "status" && value.is_number() {
-                            Value::from(status.as_u16())
-                        } else {
-                            value
-                        }
-                    });
+                    // A numeric `status` the gateway did not write is the answer's own.
+                    let value = if !given.as_object().is_some_and(|g| g.contains_key(&key))
+                        && key == "status"
+                        && value.is_number()
+                    {
+                        Value::from(status.as_u16())
+                    } else {
+                        value
+                    };
+                    object.insert(key, value);
                 }
             }
         }
@@ -203,7 +201,9 @@ pub(crate) async fn operation_error(
         );
         return Response::from_parts(parts, Body::from(text));
     };
-    let mut out = fill(schema, &ty, None, 0, None);
+    // The code and message where the operation's type keeps them, then its other required
+    // fields made up around them (a list item's `field`, `error_id`).
+    let mut out = Value::Object(Map::new());
     if let Value::Object(object) = &mut out {
         let path = |p: &Option<String>| -> Vec<String> {
             p.as_deref()
@@ -224,6 +224,7 @@ pub(crate) async fn operation_error(
             put(object, &message_path, message);
         }
     }
+    let out = fill(schema, &ty, Some(&out), 0, None);
     let body = serde_json::to_vec(&out).unwrap_or_default();
     Response::from_parts(parts, Body::from(body))
 }
