@@ -514,7 +514,7 @@ fn typed(ty: &Ty, value: &Value, name: &str, place: &str) -> Result<Value, Serve
         other => return Ok(other.clone()),
     };
     Ok(match ty {
-        Ty::Integer => Value::from(text.parse::<i64>().map_err(|_| bad("an integer"))?),
+        Ty::Integer => Value::from(integer(text).ok_or_else(|| bad("an integer"))?),
         Ty::Number => Value::from(text.parse::<f64>().map_err(|_| bad("a number"))?),
         Ty::Boolean => Value::Bool(text.parse::<bool>().map_err(|_| bad("true or false"))?),
         Ty::List(inner) => Value::Array(vec![typed(inner, value, name, place)?]),
@@ -526,6 +526,19 @@ fn typed(ty: &Ty, value: &Value, name: &str, place: &str) -> Result<Value, Serve
         }
         _ => Value::String(text.to_owned()),
     })
+}
+
+/// An integer parameter's text: digits, or a number with a zero fraction that a float holds
+/// exactly (`0.0`, `12.0`: integers to JSON Schema, as the body's validation reads them).
+fn integer(text: &str) -> Option<i64> {
+    if let Ok(n) = text.parse::<i64>() {
+        return Some(n);
+    }
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    let f = text.parse::<f64>().ok()?;
+    // Integral and within 2^53, so the cast is exact.
+    #[allow(clippy::cast_possible_truncation)]
+    (f.is_finite() && f.fract() == 0.0 && f.abs() <= EXACT).then_some(f as i64)
 }
 
 fn answer(op: &ServedOp, incoming: Incoming, result: Result<Value, ServerError>) -> Response {
