@@ -450,3 +450,58 @@ async fn errors_are_answered_in_each_operation_s_own_shape() {
     assert_eq!(missing["error"]["code"], "not_found", "{missing}");
     served.shutdown().await;
 }
+
+/// A multipart upload (a contacts import, an attachment) is served: the file part of a
+/// `bytes` field is accepted, and a required field left out is still refused.
+#[tokio::test]
+async fn a_multipart_file_part_is_accepted_for_a_bytes_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("uploads.yaml");
+    std::fs::write(
+        &path,
+        "service:\n  name: uploads\n  title: Uploads\n  summary: Uploads\n  \
+         base_url: { env: UPLOADS_BASE_URL }\n\
+         types:\n  Upload:\n    fields:\n      id: { type: string }\n      \
+         title: { type: string, required: true }\n      file: { type: bytes, required: true }\n\
+         operations:\n  upload:\n    method: POST\n    path: /uploads\n    body: Upload\n    \
+         body_encoding: multipart\n    response: Upload\n    status: 201\n",
+    )
+    .unwrap();
+    let mut services = load(&path).unwrap();
+    let served = ServedService::start(services.remove(0), ServeConfig::default())
+        .await
+        .unwrap();
+    let send = |parts: &[(&str, Option<&str>, &str)]| {
+        let boundary = "x-boundary-7";
+        let mut body = String::new();
+        for (name, filename, content) in parts {
+            body.push_str(&format!(
+                "--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\""
+            ));
+            if let Some(f) = filename {
+                body.push_str(&format!("; filename=\"{f}\"\r\nContent-Type: text/csv"));
+            }
+            body.push_str(&format!("\r\n\r\n{content}\r\n"));
+        }
+        body.push_str(&format!("--{boundary}--\r\n"));
+        tidings_runtime::reqwest::Client::new()
+            .post(format!("{}/uploads", served.base_url()))
+            .header(
+                "content-type",
+                format!("multipart/form-data; boundary={boundary}"),
+            )
+            .body(body)
+            .send()
+    };
+    let answer = send(&[
+        ("title", None, "contacts"),
+        ("file", Some("contacts.csv"), "email\nada@example.com\n"),
+    ])
+    .await
+    .unwrap();
+    assert_eq!(answer.status(), 201, "{}", answer.text().await.unwrap());
+    let answer = send(&[("title", None, "contacts")]).await.unwrap();
+    assert_eq!(answer.status(), 422);
+    assert!(answer.text().await.unwrap().contains("`file` is required"));
+    served.shutdown().await;
+}

@@ -37,6 +37,9 @@ pub fn check(
         TySchema::Json => Ok(()),
         TySchema::String => match value {
             Value::String(_) => Ok(()),
+            // A multipart file part (`bytes` fields are text to the schema table): the
+            // decoder's `{"$file": {filename, content_type, data}}`.
+            Value::Object(part) if part.len() == 1 && part.contains_key("$file") => Ok(()),
             _ => wrong("a string"),
         },
         TySchema::DateTime => match value.as_str() {
