@@ -464,14 +464,15 @@ async fn a_multipart_file_part_is_accepted_for_a_bytes_field() {
          types:\n  Upload:\n    fields:\n      id: { type: string }\n      \
          title: { type: string, required: true }\n      file: { type: bytes, required: true }\n\
          operations:\n  upload:\n    method: POST\n    path: /uploads\n    body: Upload\n    \
-         body_encoding: multipart\n    response: Upload\n    status: 201\n",
+         body_encoding: multipart\n    response: Upload\n    status: 201\n    \
+         headers:\n      X-Batch: { required: true, max_len: 8 }\n      X-Attempt: { type: integer, max: 3 }\n",
     )
     .unwrap();
     let mut services = load(&path).unwrap();
     let served = ServedService::start(services.remove(0), ServeConfig::default())
         .await
         .unwrap();
-    let send = |parts: &[(&str, Option<&str>, &str)]| {
+    let send_with = |parts: &[(&str, Option<&str>, &str)], headers: &[(&str, &str)]| {
         let boundary = "x-boundary-7";
         let mut body = String::new();
         for (name, filename, content) in parts {
@@ -484,15 +485,18 @@ async fn a_multipart_file_part_is_accepted_for_a_bytes_field() {
             body.push_str(&format!("\r\n\r\n{content}\r\n"));
         }
         body.push_str(&format!("--{boundary}--\r\n"));
-        tidings_runtime::reqwest::Client::new()
+        let mut request = tidings_runtime::reqwest::Client::new()
             .post(format!("{}/uploads", served.base_url()))
             .header(
                 "content-type",
                 format!("multipart/form-data; boundary={boundary}"),
-            )
-            .body(body)
-            .send()
+            );
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        request.body(body).send()
     };
+    let send = |parts: &[(&str, Option<&str>, &str)]| send_with(parts, &[("X-Batch", "b1")]);
     let answer = send(&[
         ("title", None, "contacts"),
         ("file", Some("contacts.csv"), "email\nada@example.com\n"),
@@ -503,5 +507,24 @@ async fn a_multipart_file_part_is_accepted_for_a_bytes_field() {
     let answer = send(&[("title", None, "contacts")]).await.unwrap();
     assert_eq!(answer.status(), 422);
     assert!(answer.text().await.unwrap().contains("`file` is required"));
+    // Header parameters: required, and within their limits.
+    let parts = [
+        ("title", None, "contacts"),
+        ("file", Some("c.csv"), "email\n"),
+    ];
+    for (headers, expected) in [
+        (&[][..], "header `X-Batch` is required"),
+        (&[("X-Batch", "b123456789")][..], "at most 8 characters"),
+        (&[("X-Batch", "b1"), ("X-Attempt", "9")][..], "at most 3"),
+        (
+            &[("X-Batch", "b1"), ("X-Attempt", "two")][..],
+            "must be an integer",
+        ),
+    ] {
+        let answer = send_with(&parts, headers).await.unwrap();
+        assert_eq!(answer.status(), 422, "{headers:?}");
+        let text = answer.text().await.unwrap();
+        assert!(text.contains(expected), "{headers:?}: {text}");
+    }
     served.shutdown().await;
 }

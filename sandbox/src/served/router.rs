@@ -276,6 +276,31 @@ fn inputs(
         let value = typed(&p.ty, &Value::String(text.clone()), name, "path")?;
         in_range(&value, &p.constraints, name, "path")?;
     }
+    // Header parameters: a required one present, each typed and within its limits.
+    if !op.info.headers.is_empty() {
+        let headers = incoming.context().headers;
+        for p in &op.info.headers {
+            match headers.get(p.wire.as_str()).map(|v| v.to_str()) {
+                None if p.required && p.from_credential.is_none() => {
+                    return Err(ServerError::validation(
+                        p.wire.clone(),
+                        format!("header `{}` is required", p.wire),
+                    ));
+                }
+                None => {}
+                Some(Err(_)) => {
+                    return Err(ServerError::validation(
+                        p.wire.clone(),
+                        format!("header parameter `{}` must be visible ASCII text", p.wire),
+                    ));
+                }
+                Some(Ok(text)) => {
+                    let value = typed(&p.ty, &Value::String(text.to_owned()), &p.wire, "header")?;
+                    in_range(&value, &p.constraints, &p.wire, "header")?;
+                }
+            }
+        }
+    }
     let empty = incoming.raw_body().iter().all(u8::is_ascii_whitespace);
     let body = if op.info.has_body && !empty {
         let value: Value = match op.spec.body_encoding {
