@@ -465,7 +465,8 @@ async fn a_multipart_file_part_is_accepted_for_a_bytes_field() {
          title: { type: string, required: true }\n      file: { type: bytes, required: true }\n\
          operations:\n  upload:\n    method: POST\n    path: /uploads\n    body: Upload\n    \
          body_encoding: multipart\n    response: Upload\n    status: 201\n    \
-         headers:\n      X-Batch: { required: true, max_len: 8 }\n      X-Attempt: { type: integer, max: 3 }\n",
+         headers:\n      X-Batch: { required: true, max_len: 8 }\n      X-Attempt: { type: integer, max: 3 }\n  \
+         purge:\n    method: DELETE\n    path: /uploads\n    body: json\n",
     )
     .unwrap();
     let mut services = load(&path).unwrap();
@@ -525,6 +526,22 @@ async fn a_multipart_file_part_is_accepted_for_a_bytes_field() {
         assert_eq!(answer.status(), 422, "{headers:?}");
         let text = answer.text().await.unwrap();
         assert!(text.contains(expected), "{headers:?}: {text}");
+    }
+    // A `body: json` takes any JSON value, `null` and text too; not what is not JSON.
+    for (body, status) in [
+        ("null", 204),
+        ("\"all\"", 204),
+        ("[1, 2]", 204),
+        ("nope", 400),
+    ] {
+        let answer = tidings_runtime::reqwest::Client::new()
+            .delete(format!("{}/uploads", served.base_url()))
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), status, "{body}");
     }
     served.shutdown().await;
 }

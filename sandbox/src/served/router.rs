@@ -308,6 +308,10 @@ fn inputs(
             tidings_runtime::BodyEncoding::Json if matches!(op.body, Some(TySchema::List(_))) => {
                 incoming.json_array()?
             }
+            // `body: json` takes any JSON value, `null` included.
+            tidings_runtime::BodyEncoding::Json if matches!(op.body, Some(TySchema::Json)) => {
+                incoming.json_any()?
+            }
             tidings_runtime::BodyEncoding::Json => incoming.json()?,
             // Form fields are text: read as the spec's types first (`Attempt=2` is a number).
             tidings_runtime::BodyEncoding::Form(style) => {

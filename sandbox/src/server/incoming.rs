@@ -430,16 +430,23 @@ impl Incoming {
     /// (serde would otherwise read an array as a struct's fields in order). A number with a
     /// zero fraction (`5.0`) is the integer it equals, as in JSON Schema.
     pub fn json<B: DeserializeOwned>(&self) -> Result<B, ServerError> {
-        self.json_of(b'{', "a JSON object")
+        self.json_of(Some(b'{'), "a JSON object")
     }
 
     /// [`Incoming::json`] for an operation whose body is a list: a JSON array.
     pub fn json_array<B: DeserializeOwned>(&self) -> Result<B, ServerError> {
-        self.json_of(b'[', "a JSON array")
+        self.json_of(Some(b'['), "a JSON array")
     }
 
-    /// The body decoded into `B`, which must start with `open` (`{` or `[`, `what`).
-    fn json_of<B: DeserializeOwned>(&self, open: u8, what: &str) -> Result<B, ServerError> {
+    /// [`Incoming::json`] for an operation whose body is any JSON value (`body: json`):
+    /// `null`, a number or a text too.
+    pub fn json_any<B: DeserializeOwned>(&self) -> Result<B, ServerError> {
+        self.json_of(None, "any JSON value")
+    }
+
+    /// The body decoded into `B`, which must start with `open` (`{` or `[`, `what`) when
+    /// one is given.
+    fn json_of<B: DeserializeOwned>(&self, open: Option<u8>, what: &str) -> Result<B, ServerError> {
         if self.body.iter().all(u8::is_ascii_whitespace) {
             return Err(ServerError::bad_request(format!(
                 "`{}` needs a JSON body",
@@ -450,7 +457,9 @@ impl Incoming {
         // is bounded by the value count, not by what a body of this size could expand to.
         serde_json::from_slice::<IgnoredAny>(&self.body)
             .map_err(|e| ServerError::bad_request(format!("the body is not valid JSON: {e}")))?;
-        if self.body.iter().find(|b| !b.is_ascii_whitespace()) != Some(&open) {
+        if let Some(open) = open
+            && self.body.iter().find(|b| !b.is_ascii_whitespace()) != Some(&open)
+        {
             return Err(ServerError::new(
                 422,
                 "validation_error",
