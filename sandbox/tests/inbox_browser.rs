@@ -311,8 +311,14 @@ async fn messages_appear_per_channel_with_sms_segments_template_text_and_call_ti
     browser
         .wait_text("#message-timeline", "completed", SLOW)
         .await;
+    // A live refresh redraws the detail: read the timeline once it is there.
     let steps = browser
-        .eval("return [...document.querySelectorAll('#message-timeline .badge')].map(b => b.textContent);", json!([]))
+        .eval_when(
+            "the call timeline",
+            "const b = [...document.querySelectorAll('#message-timeline .badge')]; return b.length ? b.map(x => x.textContent) : null;",
+            json!([]),
+            SLOW,
+        )
         .await;
     assert_eq!(
         steps,
@@ -653,10 +659,13 @@ async fn instagram_messages_show_their_text_media_link_recipient_and_tag() {
     browser
         .wait_text("#message-text", "Your order 1042 has shipped", SLOW)
         .await;
+    // The detail's fields may render after its text: wait until all three are there.
     let shown = browser
-        .eval(
-            "return ['message-from', 'message-recipient', 'message-tag'].map(id => document.getElementById(id).textContent);",
+        .eval_when(
+            "the sender, recipient and tag",
+            "const els = ['message-from', 'message-recipient', 'message-tag'].map(id => document.getElementById(id)); return els.every(e => e) ? els.map(e => e.textContent) : null;",
             json!([]),
+            SLOW,
         )
         .await;
     assert_eq!(shown[0], format!("{account} (professional account id)"));
