@@ -87,6 +87,7 @@ pub fn auth_scheme(a: &AuthInfo) -> rt::AuthScheme {
             client_secret: leak(client_secret),
             scopes: leak_slice(scopes.iter().map(|s| leak(s)).collect()),
         },
+        AuthMethod::Anonymous => rt::AuthScheme::Anonymous,
         AuthMethod::Query { param, credential } => rt::AuthScheme::Query {
             param: leak(param),
             credential: leak(credential),

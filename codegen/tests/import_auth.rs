@@ -53,6 +53,11 @@ fn document(schemes: serde_json::Value, header_example: Option<&str>) -> serde_j
                 "operationId": "getAlerts",
                 "security": [{"second": ["reports.read"]}, {"first": []}],
                 "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "properties": {"id": {"type": "string"}}}}}}}
+            }},
+            "/v1/time": {"get": {
+                "operationId": "getTime",
+                "security": [],
+                "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "properties": {"now": {"type": "integer"}}}}}}}
             }}
         }
     })
@@ -224,4 +229,62 @@ fn the_checker_refuses_an_incomplete_or_unusable_oauth2_scheme() {
     let text = yaml.replacen(url, "    token_url: /oauth/token\n", 1);
     let loaded = tidings_codegen::load::load_str("provider.yaml", &text).unwrap();
     tidings_codegen::check::check(&loaded).unwrap_or_else(|d| panic!("{d}"));
+}
+
+#[test]
+fn a_public_operation_is_auth_none_through_check_emit_and_export() {
+    let doc = document(
+        serde_json::json!({"first": {"type": "http", "scheme": "bearer"}}),
+        None,
+    );
+    let imported = import(&doc);
+    let (spec, service) = checked(&imported);
+    assert_eq!(
+        spec.operations["get_time"].auth.as_deref(),
+        Some("none"),
+        "{}",
+        imported.yaml
+    );
+    assert_eq!(spec.operations["list_messages"].auth, None);
+    let time = service
+        .operations
+        .iter()
+        .find(|o| o.name == "get_time")
+        .unwrap();
+    assert!(time.auth.as_ref().is_some_and(|a| a.is_anonymous()));
+
+    let code = tidings_codegen::emit::emit_service(&service).unwrap();
+    let flat: String = code.split_whitespace().collect();
+    assert!(
+        flat.contains(".with_auth(::tidings_runtime::spec::AuthScheme::Anonymous)"),
+        "{code}"
+    );
+    assert!(code.contains("Public: sent without credentials."), "{code}");
+    let exported = tidings_codegen::export::openapi::document(&service);
+    assert_eq!(
+        exported["paths"]["/v1/time"]["get"]["security"],
+        serde_json::json!([]),
+        "{exported}"
+    );
+    assert!(
+        exported["components"]["securitySchemes"]
+            .get("none")
+            .is_none()
+    );
+    // And back: the export imports as the same public operation.
+    let again = import(&exported);
+    let (spec, _) = checked(&again);
+    assert_eq!(spec.operations["get_time"].auth.as_deref(), Some("none"));
+
+    // `none` is no scheme's name.
+    let first = &spec.auth[0].name;
+    let renamed = again
+        .yaml
+        .replace(&format!("- name: {first}\n"), "- name: none\n");
+    assert_ne!(renamed, again.yaml, "{}", again.yaml);
+    let err = tidings_codegen::load::load_str("provider.yaml", &renamed)
+        .and_then(|loaded| tidings_codegen::check::check(&loaded).map(|_| ()))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("`none` names no scheme"), "{err}");
 }

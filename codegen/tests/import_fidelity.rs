@@ -376,11 +376,10 @@ components:
     assert_eq!((report.examples_lossless, report.examples_total), (1, 1));
 }
 
-#[test]
-fn error_paths_are_inferred_from_problem_details_and_oauth_errors_and_listed() {
-    let doc = |error_schema: &str| {
-        format!(
-            r##"
+/// A document whose one operation answers 400 with component `Problem`, written `error_schema`.
+fn doc_with_error(error_schema: &str) -> String {
+    format!(
+        r##"
 openapi: 3.0.3
 info: {{ title: T, version: "1" }}
 servers: [{{ url: https://api.example.com }}]
@@ -399,8 +398,12 @@ components:
   schemas:
     Problem: {error_schema}
 "##
-        )
-    };
+    )
+}
+
+#[test]
+fn error_paths_are_inferred_from_problem_details_and_oauth_errors_and_listed() {
+    let doc = doc_with_error;
     let problem = doc(
         "{ type: object, properties: { type: { type: string }, title: { type: string }, status: { type: integer }, detail: { type: string } } }",
     );
@@ -455,6 +458,43 @@ components:
           properties: { code: { type: integer }, message: { type: string } }
 "##;
     let service = checked(&import_text(doc).yaml);
+    let errors = service.errors.as_ref().unwrap();
+    assert_eq!(errors.code.as_deref(), Some("error.code"));
+    assert_eq!(errors.message.as_deref(), Some("error.message"));
+}
+
+#[test]
+fn error_code_and_message_are_found_deep_in_an_envelope_and_under_weaker_names() {
+    // Infobip's errors: `{errorCode, description, ...}` on newer endpoints, and
+    // `{requestError: {serviceException: {messageId, text}}}` on older ones.
+    let api_error = doc_with_error(
+        "{ type: object, properties: { errorCode: { type: string }, description: { type: string }, action: { type: string } } }",
+    );
+    let service = checked(&import_text(&api_error).yaml);
+    let errors = service.errors.as_ref().unwrap();
+    assert_eq!(errors.code.as_deref(), Some("errorCode"));
+    assert_eq!(errors.message.as_deref(), Some("description"));
+
+    let envelope = doc_with_error(
+        "{ type: object, properties: { requestError: { type: object, properties: { serviceException: { type: object, properties: { messageId: { type: string }, text: { type: string }, validationErrors: { type: object, additionalProperties: { type: array, items: { type: string } } } } } } } } }",
+    );
+    let service = checked(&import_text(&envelope).yaml);
+    let errors = service.errors.as_ref().unwrap();
+    assert_eq!(
+        errors.code.as_deref(),
+        Some("requestError.serviceException.messageId")
+    );
+    assert_eq!(
+        errors.message.as_deref(),
+        Some("requestError.serviceException.text")
+    );
+
+    // A strong name deeper wins over a weak one nearer: `type` is a code only when nothing
+    // is named like one.
+    let typed = doc_with_error(
+        "{ type: object, properties: { type: { type: string }, error: { type: object, properties: { code: { type: string }, message: { type: string } } } } }",
+    );
+    let service = checked(&import_text(&typed).yaml);
     let errors = service.errors.as_ref().unwrap();
     assert_eq!(errors.code.as_deref(), Some("error.code"));
     assert_eq!(errors.message.as_deref(), Some("error.message"));

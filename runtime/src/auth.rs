@@ -266,6 +266,7 @@ impl ResolvedAuth {
             }))
         };
         Ok(match scheme {
+            AuthScheme::Anonymous => ResolvedAuth::None,
             AuthScheme::Bearer { credential } => {
                 let value = lookup(credential)?;
                 ResolvedAuth::Header {
@@ -546,7 +547,7 @@ pub(crate) fn required_credentials(
         Ok(Some(AuthScheme::Basic { username, password })) => {
             std::iter::once(username).chain(password).collect()
         }
-        Ok(Some(AuthScheme::Minted { .. })) => Vec::new(),
+        Ok(Some(AuthScheme::Minted { .. } | AuthScheme::Anonymous)) => Vec::new(),
         Ok(Some(AuthScheme::OAuth2ClientCredentials {
             client_id,
             client_secret,

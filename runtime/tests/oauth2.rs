@@ -296,7 +296,7 @@ async fn schemes_are_alternatives_and_an_operation_can_name_its_own_with_one_sha
     );
     assert_eq!(e.token.count(), 0, "the default scheme fetches no token");
     // The operation's own scheme, twice, and from a clone: one token.
-    for c in [client.clone(), client.clone(), client] {
+    for c in [client.clone(), client.clone(), client.clone()] {
         let body: serde_json::Value = c
             .execute(tidings_runtime::Request::new(report))
             .await
@@ -310,4 +310,18 @@ async fn schemes_are_alternatives_and_an_operation_can_name_its_own_with_one_sha
         1,
         "per-call resolution shares the client's cache"
     );
+    // A public operation (`auth: none`) goes without any credential: no key, no token.
+    let public: &'static OperationSpec = Box::leak(Box::new(
+        OperationSpec::get("get_time", "/v1/time").with_auth(AuthScheme::Anonymous),
+    ));
+    let err = client
+        .execute(tidings_runtime::Request::new(public))
+        .await
+        .unwrap_err();
+    assert_eq!(err.status(), Some(401), "the API here knows only tokens");
+    let sent = e.api.requests();
+    let last = sent.last().unwrap();
+    assert_eq!(last.path(), "/v1/time");
+    assert_eq!(last.header("authorization"), None);
+    assert_eq!(e.token.count(), 1, "no token fetched for it");
 }

@@ -69,13 +69,13 @@ async fn an_email_sent_through_the_client_appears_in_the_inbox_within_a_second()
     browser.screenshot("email-html").await;
 
     browser.click("button[data-part=attachments]").await;
-    browser
-        .wait_text("#email-part a", "invoice.csv", SLOW)
-        .await;
+    // Read the link once it is drawn: a live refresh may redraw the part in between.
     let href = browser
-        .eval(
-            "return document.querySelector('#email-part a').href;",
+        .eval_when(
+            "the attachment link",
+            "const a = document.querySelector('#email-part a'); return a && a.textContent.includes('invoice.csv') ? a.href : null;",
             json!([]),
+            SLOW,
         )
         .await;
     let bytes = reqwest::get(href.as_str().unwrap())

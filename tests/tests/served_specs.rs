@@ -175,7 +175,7 @@ async fn sendgrid_lists_live_through_create_get_list_update_delete() {
 /// endpoint of its own, and the runtime's client (built from the same run-time description)
 /// fetches a token with the client id and secret, then creates and reads a note with it.
 #[tokio::test]
-async fn an_oauth2_spec_is_served_with_a_token_endpoint_of_its_own() {
+async fn an_oauth2_spec_is_served_with_a_token_endpoint_of_its_own_and_public_operations_open() {
     use tidings_runtime::{Client, OperationSpec};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("notes.yaml");
@@ -190,7 +190,8 @@ async fn an_oauth2_spec_is_served_with_a_token_endpoint_of_its_own() {
          title: { type: string, required: true }\n\
          operations:\n  create_note:\n    method: POST\n    path: /v1/notes\n    body: Note\n    \
          response: Note\n    status: 201\n  get_note:\n    method: GET\n    path: /v1/notes/{id}\n    \
-         path_params: { id: { type: string } }\n    response: Note\n",
+         path_params: { id: { type: string } }\n    response: Note\n  \
+         list_notes:\n    method: GET\n    path: /v1/notes\n    auth: none\n    response: list<Note>\n",
     )
     .unwrap();
     let mut services = load(&path).unwrap();
@@ -249,6 +250,22 @@ async fn an_oauth2_spec_is_served_with_a_token_endpoint_of_its_own() {
         .await
         .unwrap();
     assert_eq!(raw.status(), 401);
+    // The public operation (`auth: none`) answers anyone; the others still ask for a token.
+    let anyone = tidings_runtime::reqwest::Client::new();
+    let listed = anyone
+        .get(format!("{}/v1/notes", served.base_url()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(listed.status(), 200);
+    let listed = listed.text().await.unwrap();
+    assert!(listed.contains("hello"), "{listed}");
+    let private = anyone
+        .get(format!("{}/v1/notes/{id}", served.base_url()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(private.status(), 401);
     served.shutdown().await;
 }
 

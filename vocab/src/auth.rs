@@ -69,6 +69,10 @@ pub enum AuthScheme {
         /// Scopes asked for (`scope`, space-separated); empty: none asked.
         scopes: &'static [&'static str],
     },
+    /// No credentials: a public operation (OpenAPI's `security: []`), sent without any and
+    /// served to anyone. Only an operation's own scheme (`OperationSpec::with_auth`); a
+    /// service's list of schemes never holds it.
+    Anonymous,
 }
 
 /// Request-signing schemes implemented by the runtime (the runtime's `sign` module).

@@ -164,6 +164,7 @@ impl ToTokens for AuthScheme {
                     scopes: &[#(#scopes),*],
                 }
             },
+            AuthScheme::Anonymous => quote!(#scheme::Anonymous),
         });
     }
 }

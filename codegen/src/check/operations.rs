@@ -238,6 +238,7 @@ impl Checker<'_> {
                 );
             }
             if let Some(auth) = &op.auth
+                && auth != crate::resolved::ANONYMOUS_AUTH
                 && !spec.auth.iter().any(|a| &a.name == auth)
                 && !self.is_broken("auth", auth)
             {
@@ -248,7 +249,10 @@ impl Checker<'_> {
                     &format!("{path}.auth"),
                     format!("unknown auth scheme `{auth}`"),
                 );
-                d.expected = Some(format!("one of {}", names.join(", ")));
+                d.expected = Some(format!(
+                    "one of {}, or `none` for a public operation",
+                    names.join(", ")
+                ));
                 d.hint = hint;
             }
             let error_bodies = self.error_bodies(&path, op);
@@ -270,11 +274,12 @@ impl Checker<'_> {
                 body,
                 response,
                 idempotency,
-                auth: op
-                    .auth
-                    .as_ref()
-                    .and_then(|a| auth.iter().find(|s| &s.name == a))
-                    .cloned(),
+                auth: op.auth.as_ref().and_then(|a| {
+                    if a == crate::resolved::ANONYMOUS_AUTH {
+                        return Some(AuthInfo::anonymous(source, op.note.clone()));
+                    }
+                    auth.iter().find(|s| &s.name == a).cloned()
+                }),
                 success_status,
                 errors: op.errors.clone(),
                 error_bodies,

@@ -102,6 +102,13 @@ impl Checker<'_> {
                 );
                 d.hint = Some(format!("`auth.{first}` already has this name"));
             }
+            if scheme.name == crate::resolved::ANONYMOUS_AUTH {
+                let d = self.error(
+                    &format!("{path}.name"),
+                    "`none` names no scheme: an operation's `auth: none` is sent without credentials",
+                );
+                d.hint = Some("give the scheme another name".into());
+            }
             let needs: &[&str] = match scheme.kind {
                 AuthKind::Bearer => &["credential"],
                 AuthKind::Header => &["credential", "header"],

@@ -230,6 +230,9 @@ fn method_doc(op: &OperationInfo, settings: &Settings) -> TokenStream {
         }
         IdempotencyMode::None => "Never sent twice once it may have reached the server.",
     });
+    if op.auth.as_ref().is_some_and(|a| a.is_anonymous()) {
+        text.push_str(" Public: sent without credentials.");
+    }
     if let Some(line) = settings.provenance_line(op.source) {
         text.push(' ');
         text.push_str(line);

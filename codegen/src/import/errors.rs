@@ -13,6 +13,11 @@ const ERROR_CODE_NAMES: &[&str] = &[
     "error",
 ];
 
+/// Names a code is kept under in some envelopes, read when none of [`ERROR_CODE_NAMES`] is
+/// found at any depth (Infobip's `serviceException.messageId`: the kind of error, not a
+/// message's id, there).
+const WEAK_ERROR_CODE_NAMES: &[&str] = &["messageId", "errorId", "type", "name"];
+
 /// Field names an error body keeps its message under, most likely first.
 const ERROR_MESSAGE_NAMES: &[&str] = &[
     "message",
@@ -20,8 +25,16 @@ const ERROR_MESSAGE_NAMES: &[&str] = &[
     "errorMessage",
     "detail",
     "error_description",
+    "description",
     "title",
 ];
+
+/// Names a message is kept under in some envelopes, read when none of
+/// [`ERROR_MESSAGE_NAMES`] is found at any depth (Infobip's `serviceException.text`).
+const WEAK_ERROR_MESSAGE_NAMES: &[&str] = &["text", "reason"];
+
+/// How deep in an error body its code and message are looked for (`a.b.c` is 2).
+const MAX_ERROR_DEPTH: usize = 3;
 
 /// Headers of error answers that are not error details: the runtime reads them for rate
 /// limits and retries, or they describe the body.
@@ -149,11 +162,13 @@ impl Converter<'_> {
             Some("type".to_owned())
         } else {
             self.error_field_path(ty, ERROR_CODE_NAMES)
+                .or_else(|| self.error_field_path(ty, WEAK_ERROR_CODE_NAMES))
         };
         let message = if problem {
             self.error_field_path(ty, &["detail", "title"])
         } else {
             self.error_field_path(ty, ERROR_MESSAGE_NAMES)
+                .or_else(|| self.error_field_path(ty, WEAK_ERROR_MESSAGE_NAMES))
         };
         let how = if problem {
             "RFC 9457 problem details"
@@ -362,8 +377,9 @@ impl Converter<'_> {
     }
 
     /// The dot path of the first field of error type `ty` named like one of `names`: at the
-    /// top, else one level down in an object field (`error.code`) or in the first element of
-    /// a list of objects (`errors.0.message`).
+    /// top, else in an object field (`error.code`) or in the first element of a list of
+    /// objects (`errors.0.message`), nearest first, down to [`MAX_ERROR_DEPTH`] levels
+    /// (Infobip's `requestError.serviceException.text`).
     pub(super) fn error_field_path(&self, ty: &str, names: &[&str]) -> Option<String> {
         let fields_of = |ty: &str| match self.types.get(ty) {
             Some(TypeOut::Object { fields, .. }) => Some(fields),
@@ -384,18 +400,31 @@ impl Converter<'_> {
                     .map(|f| f.wire.clone())
             })
         };
-        let fields = fields_of(ty)?;
-        if let Some(found) = named(fields) {
-            return Some(found);
+        // Breadth first: (the dot path to an object, its type), one level at a time.
+        let mut level = vec![(String::new(), ty.to_owned())];
+        for _ in 0..=MAX_ERROR_DEPTH {
+            let mut next = Vec::new();
+            for (prefix, ty) in &level {
+                let Some(fields) = fields_of(ty) else {
+                    continue;
+                };
+                if let Some(found) = named(fields) {
+                    return Some(format!("{prefix}{found}"));
+                }
+                // A wire name with a dot cannot be a step of a dot path.
+                for f in fields.iter().filter(|f| !f.wire.contains('.')) {
+                    let (inner, index) =
+                        match f.ty.strip_prefix("list<").and_then(|t| t.strip_suffix('>')) {
+                            Some(inner) => (inner, ".0"),
+                            None => (f.ty.as_str(), ""),
+                        };
+                    if fields_of(inner).is_some() {
+                        next.push((format!("{prefix}{}{index}.", f.wire), inner.to_owned()));
+                    }
+                }
+            }
+            level = next;
         }
-        fields.iter().find_map(|f| {
-            let (inner, index) = match f.ty.strip_prefix("list<").and_then(|t| t.strip_suffix('>'))
-            {
-                Some(inner) => (inner, ".0"),
-                None => (f.ty.as_str(), ""),
-            };
-            let found = named(fields_of(inner)?)?;
-            Some(format!("{}{index}.{found}", f.wire))
-        })
+        None
     }
 }

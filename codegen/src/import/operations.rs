@@ -772,10 +772,17 @@ impl Converter<'_> {
             .map_err(|e| format!("response type not mappable | {e}"))
     }
 
+    /// The operation's own scheme name: `none` for a public one, `None` for the default.
     fn operation_auth(&mut self, op: &Value, ptr: &str) -> Option<String> {
         let requirements = op.get("security")?.as_array()?;
-        if requirements.is_empty() {
-            return None;
+        // `security: []` (or only the empty requirement `{}`): a public operation, sent
+        // without credentials, when the service has any to leave out.
+        let public = requirements
+            .iter()
+            .all(|r| r.as_object().is_some_and(Map::is_empty));
+        if public {
+            return (!self.auth_names.is_empty())
+                .then(|| crate::resolved::ANONYMOUS_AUTH.to_owned());
         }
         let default = self.auth_names.first().map(|(_, n)| n.clone());
         // Alternatives (OR) of which one is the default scheme alone: the default serves the

@@ -128,6 +128,10 @@ pub struct CredentialInfo {
     pub secret: bool,
 }
 
+/// The name an operation gives as its `auth` to be sent without credentials (a public
+/// operation); no scheme may take it.
+pub const ANONYMOUS_AUTH: &str = "none";
+
 /// An auth scheme, its credentials resolved.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AuthInfo {
@@ -139,6 +143,27 @@ pub struct AuthInfo {
     pub doc: Option<String>,
     /// Where it comes from.
     pub origin: Origin,
+}
+
+impl AuthInfo {
+    /// An operation's `auth: none`, with the operation's provenance.
+    pub fn anonymous(source: crate::model::Source, note: Option<String>) -> AuthInfo {
+        AuthInfo {
+            name: ANONYMOUS_AUTH.to_owned(),
+            method: AuthMethod::Anonymous,
+            doc: Some("A public operation: sent without credentials.".to_owned()),
+            origin: Origin {
+                source,
+                note,
+                conflict: None,
+            },
+        }
+    }
+
+    /// Whether this is an operation's `auth: none`.
+    pub fn is_anonymous(&self) -> bool {
+        self.method == AuthMethod::Anonymous
+    }
 }
 
 /// How an auth scheme sends its credentials; every name is a credential of the service.
@@ -199,6 +224,9 @@ pub enum AuthMethod {
         /// Scopes asked for.
         scopes: Vec<String>,
     },
+    /// No credentials: an operation's `auth: none` (a public operation, OpenAPI's
+    /// `security: []`). Never one of the service's schemes.
+    Anonymous,
     /// A token the application's minter makes per attempt: `<header>: <prefix><token>`.
     Minted {
         /// The name the minter is registered under.

@@ -2,7 +2,8 @@
 //! gets from decoding into the generated types and their `Validate` checks (required fields,
 //! JSON types, formats, lengths, item counts, number ranges), as 422 naming the field.
 //!
-//! Enums are open (an unknown value still decodes, as in the clients), and so are union tags.
+//! Enums are open (an unknown value still decodes, as in the clients); a union's tag is not:
+//! a variant the document does not name leaves nothing of the object to check.
 //! Recursion follows the value, whose depth the gateway has already bounded.
 
 use serde_json::Value;
@@ -125,8 +126,22 @@ pub fn check(
                         (Some((_, Some(ty))), None) => {
                             check(schema, &TySchema::Named(ty), value, at)
                         }
-                        // An unknown tag decodes as the union's unknown variant.
-                        _ => Ok(()),
+                        (Some(_), _) => Ok(()),
+                        // The client keeps an unknown tag it reads (its unknown variant), but
+                        // what it sends must be one the document names: nothing of an unknown
+                        // variant could be checked.
+                        (None, _) => {
+                            let known: Vec<String> =
+                                variants.iter().map(|(t, _)| format!("`{t}`")).collect();
+                            let path = join(at, tag);
+                            Err(ServerError::validation(
+                                path.clone(),
+                                format!(
+                                    "invalid body: `{path}` must be one of {}",
+                                    known.join(", ")
+                                ),
+                            ))
+                        }
                     }
                 }
                 ShapeSchema::Untagged(variants) => {
@@ -247,10 +262,20 @@ mod tests {
             max: Some(10.0),
         },
     ];
-    const TYPES: &[TypeSchema] = &[TypeSchema {
-        name: "Sms",
-        shape: ShapeSchema::Object(FIELDS),
-    }];
+    const TYPES: &[TypeSchema] = &[
+        TypeSchema {
+            name: "Sms",
+            shape: ShapeSchema::Object(FIELDS),
+        },
+        TypeSchema {
+            name: "Message",
+            shape: ShapeSchema::Union {
+                tag: "channel",
+                content: None,
+                variants: &[("sms", Some("Sms")), ("ping", None)],
+            },
+        },
+    ];
     const SCHEMA: ServiceSchema = ServiceSchema {
         types: TYPES,
         page: None,
@@ -288,5 +313,27 @@ mod tests {
         assert!(ty.to_string().contains("an integer"), "{ty}");
         let not_object = run(json!(["+14155550100"])).unwrap_err();
         assert_eq!(not_object.status(), 422);
+    }
+
+    #[test]
+    fn a_union_s_tag_must_be_one_the_document_names_and_selects_what_is_checked() {
+        let message = |value: Value| check(&SCHEMA, &TySchema::Named("Message"), &value, "");
+        assert!(message(json!({"channel": "sms", "to": "+14155550100"})).is_ok());
+        assert!(message(json!({"channel": "ping"})).is_ok());
+        let inner = message(json!({"channel": "sms"})).unwrap_err();
+        assert!(inner.to_string().contains("`to` is required"), "{inner}");
+        let unknown = message(json!({"channel": "fax", "to": 5})).unwrap_err();
+        assert_eq!(unknown.status(), 422);
+        assert!(
+            unknown
+                .to_string()
+                .contains("`channel` must be one of `sms`, `ping`"),
+            "{unknown}"
+        );
+        let untagged = message(json!({"to": "+14155550100"})).unwrap_err();
+        assert!(
+            untagged.to_string().contains("`channel` is required"),
+            "{untagged}"
+        );
     }
 }

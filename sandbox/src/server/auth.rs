@@ -123,8 +123,8 @@ pub(super) fn authenticate(
     query: &str,
     body: Option<&BodyFields>,
 ) -> Result<(), ServerError> {
-    // A spec (or an operation) that declares no scheme takes no credential.
-    if schemes.is_empty() {
+    // A spec that declares no scheme, or a public operation, takes no credential.
+    if schemes.is_empty() || schemes.contains(&AuthScheme::Anonymous) {
         return Ok(());
     }
     let mut presented = false;

@@ -723,8 +723,15 @@ fn operation(service: &Service, op: &OperationInfo, tag: &str) -> Value {
     }
     o.insert("responses".into(), Value::Object(responses));
 
-    if let Some(auth) = &op.auth {
-        o.insert("security".into(), json!([{ auth.name.clone(): [] }]));
+    match &op.auth {
+        // A public operation: no requirement at all.
+        Some(auth) if auth.is_anonymous() => {
+            o.insert("security".into(), json!([]));
+        }
+        Some(auth) => {
+            o.insert("security".into(), json!([{ auth.name.clone(): [] }]));
+        }
+        None => {}
     }
     if let Some(w) = &op.when {
         o.insert(

@@ -37,7 +37,8 @@ pub(super) fn security_schemes(service: &Service) -> Map<String, Value> {
             }
             // OpenAPI has no security scheme for a key in the body: the document's
             // `x-body-auth` says it instead (see `body_auth`).
-            AuthMethod::Body { .. } => continue,
+            // Body credentials are `x-body-auth`; a service never holds `Anonymous`.
+            AuthMethod::Body { .. } | AuthMethod::Anonymous => continue,
             AuthMethod::Minted {
                 minter,
                 header,
