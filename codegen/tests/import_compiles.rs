@@ -4,8 +4,9 @@
 //! `getThings` and `getThingsPages` beside the page spec `GET_THINGS_PAGES`, `list_stream`,
 //! methods every client has, keywords, non-ASCII, leading digits, hash-prefixed schema names,
 //! enum values that differ by punctuation, path parameters named `body` or `self`), with
-//! recursive `$ref`s, enums, maps, unions, paged lists (cursor, token, offset, bare arrays) and
-//! error bodies per operation. Every document must import (an item the checker refuses is
+//! recursive `$ref`s, enums, maps, unions, paged lists (cursor, token, offset, bare arrays),
+//! error bodies per operation and webhooks (whose generated `WebhookPayload` enum a component
+//! may be named like). Every document must import (an item the checker refuses is
 //! dropped and reported with its JSON pointer and the checker's located message, never an
 //! unlocated failure), its import must pass `check`, and every module is generated into one
 //! crate that `cargo check` compiles without an error or a warning.
@@ -62,6 +63,9 @@ const SCHEMA_NAMES: &[&str] = &[
     "ListThingsQuery",
     "ClientMessage",
     "Imp0Client",
+    "Imp0Server",
+    "WebhookPayload",
+    "WebhookPayload2",
 ];
 
 /// Property names that become one Rust field, or none.
@@ -254,11 +258,30 @@ fn document(seed: u64) -> String {
             .or_insert_with(|| Value::Object(Map::new()));
         entry[method] = op;
     }
+    // Half the documents deliver webhooks: two or more payload types make the generated
+    // `WebhookPayload` enum, whose name a component may already have.
+    let mut webhooks = Map::new();
+    if rng.below(2) == 0 {
+        for name in pick_many(
+            &mut rng,
+            &["message.sent", "messageSent", "delivered"],
+            2,
+            2,
+        ) {
+            let payload = rng.pick(&components.iter().map(String::as_str).collect::<Vec<_>>());
+            webhooks.insert(
+                name.to_owned(),
+                json!({"post": {"requestBody": {"content": {"application/json": {"schema": schema_ref(payload)}}},
+                    "responses": {"200": {"description": "ok"}}}}),
+            );
+        }
+    }
     json!({
         "openapi": "3.0.3",
         "info": {"title": "Hard names", "version": "1"},
         "servers": [{"url": "https://api.example.com"}],
         "paths": paths,
+        "x-webhooks": webhooks,
         "components": {"schemas": schemas, "securitySchemes": {
             "key": {"type": "http", "scheme": "bearer"}}},
         "security": [{"key": []}],

@@ -92,3 +92,48 @@ fn an_operation_named_like_a_page_spec_is_renamed_on_import_and_the_code_parses(
         "{errors}"
     );
 }
+
+#[test]
+fn a_component_named_like_the_generated_webhook_enum_is_renamed_not_dropped() {
+    // Infobip's documents have a `WebhookPayload` schema and several webhooks, whose generated
+    // enum is `WebhookPayload`: the checker refused the type and the import dropped it.
+    let ok = json!({"200": {"description": "ok"}});
+    let body = |name: &str| json!({"content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/{name}")}}}});
+    let doc = json!({
+        "openapi": "3.1.0",
+        "info": {"title": "Hooks", "version": "1"},
+        "servers": [{"url": "https://api.example.com"}],
+        "paths": {"/v1/hooks": {"post": {
+            "operationId": "createHook",
+            "requestBody": body("WebhookPayload"),
+            "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/WebhookPayload"}}}}}
+        }}},
+        "webhooks": {
+            "delivered": {"post": {"requestBody": body("Delivery"), "responses": ok}},
+            "seen": {"post": {"requestBody": body("WebhookPayload"), "responses": ok}}
+        },
+        "components": {"schemas": {
+            "WebhookPayload": {"type": "object", "properties": {"url": {"type": "string"}, "events": {"type": "array", "items": {"type": "string"}}}},
+            "Delivery": {"type": "object", "properties": {"id": {"type": "string"}}}
+        }}
+    })
+    .to_string();
+    let imported = import_openapi(&doc, &ImportOptions::new("hooks", "hooks.json"), None).unwrap();
+    assert!(imported.report.skipped.is_empty(), "{}", imported.report);
+    assert!(
+        imported.yaml.contains("  WebhookPayload2:"),
+        "{}",
+        imported.yaml
+    );
+    let loaded = tidings_codegen::load::load_str("hooks.yaml", &imported.yaml).unwrap();
+    let service = tidings_codegen::check::check(&loaded).unwrap();
+    let payload = service
+        .types
+        .iter()
+        .find(|t| t.name == "WebhookPayload2")
+        .unwrap();
+    assert!(
+        matches!(&payload.kind, tidings_codegen::resolved::TypeKind::Object(f) if f.len() == 2)
+    );
+    syn::parse_file(&tidings_codegen::emit::emit_service(&service).unwrap()).unwrap();
+}

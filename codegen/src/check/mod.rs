@@ -16,6 +16,8 @@ mod service;
 mod sizes;
 pub(crate) mod types;
 mod webhooks;
+
+pub(crate) use webhooks::PAYLOAD_ENUM;
 mod websocket;
 
 use std::collections::HashMap;

@@ -293,6 +293,15 @@ impl<'a> Converter<'a> {
             .map(|s| (*s).to_owned())
             .collect();
         used_names.insert(format!("{}Client", pascal(&options.service)));
+        // A document that delivers webhooks may get the generated enum of their payloads: a
+        // component of that name takes another (it was refused by the checker, and dropped).
+        if ["webhooks", "x-webhooks"].iter().any(|k| {
+            doc.get(*k)
+                .and_then(Value::as_object)
+                .is_some_and(|m| !m.is_empty())
+        }) {
+            used_names.insert(crate::check::PAYLOAD_ENUM.to_owned());
+        }
         Converter {
             doc,
             doc_name: options.document_name.clone(),
