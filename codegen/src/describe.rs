@@ -394,9 +394,10 @@ pub fn service_schema(service: &Service) -> ServiceSchema {
 }
 
 /// True when the store answers `op`'s page whole and the answer is paged in the operation's
-/// own style afterwards (every style but the service's generated cursor page).
+/// own style afterwards (every style but the service's generated cursor page): a `page<T>`,
+/// or a bare `list<T>` its `pagination` pages (by `Link` header, offset, ...).
 pub fn pages_after_store(op: &OperationInfo) -> bool {
-    matches!(op.response, Some(Ty::Page(_)))
+    matches!(op.response, Some(Ty::Page(_) | Ty::List(_)))
         && op.pagination.as_ref().is_some_and(|p| !p.generated_page)
 }
 

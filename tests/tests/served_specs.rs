@@ -562,3 +562,82 @@ async fn a_multipart_file_part_is_accepted_for_a_bytes_field() {
     }
     served.shutdown().await;
 }
+
+/// A list answered as a bare array and paged by `Link` headers (Ably's history and presence):
+/// served a page at a time with `Link: <...>; rel="next"`, and the runtime's paginator follows
+/// it to the last item.
+#[tokio::test]
+async fn a_bare_list_is_paged_by_link_headers_as_declared() {
+    use futures_util::StreamExt;
+    use tidings_runtime::{Client, OperationSpec, PageStyle, PaginationSpec};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("history.yaml");
+    std::fs::write(
+        &path,
+        "service:\n  name: history\n  title: History\n  summary: Messages paged by Link headers\n  \
+         base_url: { env: HISTORY_BASE_URL }\n\
+         credentials:\n  api_key: { env: HISTORY_API_KEY }\n\
+         auth:\n  - { name: bearer, kind: bearer, credential: api_key }\n\
+         types:\n  Message:\n    fields:\n      id: { type: string }\n      \
+         data: { type: string, required: true }\n\
+         operations:\n  publish:\n    method: POST\n    path: /channels/{channel}/messages\n    \
+         path_params: { channel: { type: string } }\n    body: Message\n    response: Message\n  \
+         history:\n    method: GET\n    path: /channels/{channel}/messages\n    \
+         path_params: { channel: { type: string } }\n    query:\n      limit: { type: integer }\n    \
+         response: list<Message>\n    \
+         pagination: { style: link_header, items_field: \"\", limit_param: limit }\n",
+    )
+    .unwrap();
+    let mut services = load(&path).unwrap();
+    let service = services.remove(0);
+    let spec: &'static tidings_runtime::ServiceSpec =
+        Box::leak(Box::new(tidings_codegen::describe::service_spec(&service)));
+    let served = ServedService::start(service, ServeConfig::default())
+        .await
+        .unwrap();
+    let client = Client::builder(spec)
+        .base_url(served.base_url())
+        .credential("api_key", served.credential("api_key").unwrap())
+        .retry(RetryPolicy::none())
+        .build()
+        .unwrap();
+    static PUBLISH: OperationSpec = OperationSpec::post("publish", "/channels/c1/messages");
+    for i in 0..5 {
+        client
+            .execute(
+                tidings_runtime::Request::new(&PUBLISH)
+                    .json(&serde_json::json!({"data": format!("m{i}")}))
+                    .unwrap(),
+            )
+            .await
+            .unwrap();
+    }
+    static HISTORY: OperationSpec = OperationSpec::get("history", "/channels/c1/messages");
+    // One page: two items and the next page's link, nothing else in the body.
+    let raw = tidings_runtime::reqwest::Client::new()
+        .get(format!(
+            "{}/channels/c1/messages?limit=2",
+            served.base_url()
+        ))
+        .bearer_auth(served.credential("api_key").unwrap())
+        .send()
+        .await
+        .unwrap();
+    let link = raw.headers()["link"].to_str().unwrap().to_owned();
+    assert!(link.ends_with("rel=\"next\""), "{link}");
+    let page: Vec<serde_json::Value> = raw.json().await.unwrap();
+    assert_eq!(page.len(), 2);
+    // Every item, in order, through the Link headers.
+    static PAGES: PaginationSpec = PaginationSpec {
+        items: "",
+        style: PageStyle::LinkHeader,
+    };
+    let request = tidings_runtime::Request::new(&HISTORY).query(&[("limit", 2)]);
+    let items: Vec<serde_json::Value> = tidings_runtime::paginate(client, request, &PAGES)
+        .map(Result::unwrap)
+        .collect()
+        .await;
+    let data: Vec<&str> = items.iter().map(|m| m["data"].as_str().unwrap()).collect();
+    assert_eq!(data, ["m0", "m1", "m2", "m3", "m4"]);
+    served.shutdown().await;
+}

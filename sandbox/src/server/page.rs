@@ -233,7 +233,13 @@ pub fn page_in_style<T: serde::Serialize>(
             page
         }
     };
-    set_path(&mut body, spec.items, Value::Array(page));
+    if spec.items.is_empty() {
+        // A bare array (`items_field: ""`): the page is the body; what tells the next page
+        // apart travels outside it (a `Link` header, the offset asked for).
+        body = Value::Array(page);
+    } else {
+        set_path(&mut body, spec.items, Value::Array(page));
+    }
     Ok(StyledPage { body, link })
 }
 
@@ -317,6 +323,30 @@ mod style_tests {
         let contacts = [json!({"id": "a"}), json!({"id": "b"}), json!({"id": "c"})];
         let p = page_in_style(&contacts, &CURSOR, Some("limit"), "limit=1&after=a", "/").unwrap();
         assert_eq!(p.body, json!({"data": [{"id": "b"}], "has_more": true}));
+    }
+
+    #[test]
+    fn a_bare_array_is_the_page_itself() {
+        static BARE: PaginationSpec = PaginationSpec {
+            items: "",
+            style: PageStyle::LinkHeader,
+        };
+        let items: Vec<u32> = (0..5).collect();
+        let p = page_in_style(&items, &BARE, Some("limit"), "limit=2", "/v1/m").unwrap();
+        assert_eq!(p.body, json!([0, 1]));
+        assert_eq!(
+            p.link.as_deref(),
+            Some("</v1/m?limit=2&page_offset=2>; rel=\"next\"")
+        );
+        let p = page_in_style(
+            &items,
+            &BARE,
+            Some("limit"),
+            "limit=2&page_offset=4",
+            "/v1/m",
+        )
+        .unwrap();
+        assert_eq!((p.body, p.link), (json!([4]), None));
     }
 
     #[test]
