@@ -90,7 +90,8 @@ struct Cli {
         hide_env_values = true
     )]
     realtime_secret: Option<String>,
-    /// Where every service posts its webhooks (each service's own flag wins).
+    /// Where every service posts its webhooks (each service's own flag wins); each `--spec`
+    /// spec delivers its own there too (`POST /__sandbox/webhooks/<name>` on its port).
     #[arg(long, value_name = "URL")]
     webhook_url: Option<String>,
     /// Where the email service posts its events (signed with a printed `whsec_` secret).
@@ -398,7 +399,12 @@ async fn main() -> ExitCode {
     });
     let served = match cli
         .served
-        .start(cli.host, served_limit, cli.data.as_deref())
+        .start(
+            cli.host,
+            served_limit,
+            cli.data.as_deref(),
+            cli.webhook_url.as_deref(),
+        )
         .await
     {
         Ok(served) => served,

@@ -641,3 +641,265 @@ async fn a_bare_list_is_paged_by_link_headers_as_declared() {
     assert_eq!(data, ["m0", "m1", "m2", "m3", "m4"]);
     served.shutdown().await;
 }
+
+/// A loopback receiver keeping every delivery: `(path, headers, body)`.
+async fn receiver() -> (
+    String,
+    tokio::sync::mpsc::UnboundedReceiver<(String, axum::http::HeaderMap, Vec<u8>)>,
+) {
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let app = axum::Router::new().fallback(move |request: axum::extract::Request| {
+        let tx = tx.clone();
+        async move {
+            let (parts, body) = request.into_parts();
+            let body = axum::body::to_bytes(body, 1 << 20).await.unwrap();
+            tx.send((parts.uri.path().to_owned(), parts.headers, body.to_vec()))
+                .unwrap();
+            axum::http::StatusCode::NO_CONTENT
+        }
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (url, rx)
+}
+
+/// Twilio's status callback served by `--spec`: delivered to its own path, form-encoded and
+/// signed with the auth token over the URL and sorted parameters, and the generated Twilio
+/// client's `handle_webhook` picks, verifies and decodes it; a changed byte is refused.
+#[tokio::test]
+async fn served_webhooks_are_signed_as_declared_and_the_generated_client_accepts_them() {
+    use tidings_providers::twilio;
+    use tidings_runtime::webhook::{WebhookRequest, WebhookSecrets};
+    let (hooks, mut deliveries) = receiver().await;
+    let mut services = load(&spec("twilio.yaml")).unwrap();
+    let mut config = ServeConfig::default();
+    config.webhook_url = Some(hooks.clone());
+    let served = ServedService::start(services.remove(0), config)
+        .await
+        .unwrap();
+    let (sid, token) = (
+        served.credential("account_sid").unwrap().to_owned(),
+        served.credential("auth_token").unwrap().to_owned(),
+    );
+    // Signed with the auth token, the variable the spec names for both.
+    assert_eq!(
+        served.webhook_secret("TWILIO_AUTH_TOKEN"),
+        Some(token.as_str())
+    );
+    let http = tidings_runtime::reqwest::Client::new();
+    let trigger = |name: &str| format!("{}/__sandbox/webhooks/{name}", served.base_url());
+    let payload = serde_json::json!({
+        "MessageSid": "SM0123456789abcdef0123456789abcdef",
+        "AccountSid": sid,
+        "MessageStatus": "delivered",
+        "To": "+14155550100",
+    });
+    let queued = http
+        .post(trigger("message_status"))
+        .basic_auth(&sid, Some(&token))
+        .json(&payload)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(queued.status(), 202);
+    let queued: serde_json::Value = queued.json().await.unwrap();
+    assert_eq!(queued["url"], format!("{hooks}/twilio/status"));
+
+    let (path, headers, body) =
+        tokio::time::timeout(std::time::Duration::from_secs(10), deliveries.recv())
+            .await
+            .unwrap()
+            .unwrap();
+    assert_eq!(path, "/twilio/status");
+    assert_eq!(headers["content-type"], "application/x-www-form-urlencoded");
+    let url = format!("{hooks}{path}");
+    let secrets = WebhookSecrets::new().with("twilio", token.clone());
+    let received =
+        twilio::handle_webhook(&secrets, &WebhookRequest::new(&url, &headers, &body)).unwrap();
+    let twilio::WebhookPayload::MessageStatus(status) = received else {
+        panic!("{received:?}")
+    };
+    assert_eq!(status.message_status, twilio::MessageStatus::Delivered);
+    assert_eq!(status.to.as_deref(), Some("+14155550100"));
+    // The signature covers the body: one changed byte is refused.
+    let mut changed = body.clone();
+    *changed.last_mut().unwrap() ^= 1;
+    assert!(
+        twilio::handle_webhook(&secrets, &WebhookRequest::new(&url, &headers, &changed)).is_err()
+    );
+
+    // Only as the API is called (its Basic auth), only what the payload type allows, only a
+    // declared webhook.
+    let anonymous = http
+        .post(trigger("message_status"))
+        .json(&payload)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(anonymous.status(), 401);
+    let missing = http
+        .post(trigger("message_status"))
+        .basic_auth(&sid, Some(&token))
+        .json(&serde_json::json!({"MessageStatus": "sent"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(missing.status(), 422);
+    assert!(missing.text().await.unwrap().contains("MessageSid"));
+    let unknown = http
+        .post(trigger("message_sent"))
+        .basic_auth(&sid, Some(&token))
+        .json(&payload)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(unknown.status(), 404);
+    assert!(unknown.text().await.unwrap().contains("`incoming_message`"));
+    served.shutdown().await;
+
+    // Without a webhook URL there is nowhere to deliver: said so, not dropped.
+    let mut services = load(&spec("twilio.yaml")).unwrap();
+    let served = ServedService::start(services.remove(0), ServeConfig::default())
+        .await
+        .unwrap();
+    let nowhere = http
+        .post(format!(
+            "{}/__sandbox/webhooks/message_status",
+            served.base_url()
+        ))
+        .basic_auth(
+            served.credential("account_sid").unwrap(),
+            served.credential("auth_token"),
+        )
+        .json(&payload)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(nowhere.status(), 409);
+    assert!(nowhere.text().await.unwrap().contains("--webhook-url"));
+    served.shutdown().await;
+}
+
+/// A spec's own webhooks: one told apart by a body field (filled when the payload leaves it
+/// out) and signed with Standard Webhooks under the spec's variable, one by a header and
+/// unsigned; the runtime's `receive` picks and verifies each as the generated client would.
+#[tokio::test]
+async fn served_webhooks_are_told_apart_by_field_or_header_as_declared() {
+    use tidings_runtime::webhook::{
+        PayloadEncoding, STANDARD_WEBHOOKS, Select, WebhookRequest, WebhookSecrets, WebhookSpec,
+        receive,
+    };
+    static SPECS: [WebhookSpec; 2] = [
+        WebhookSpec {
+            name: "delivered",
+            encoding: PayloadEncoding::Json,
+            select: Some(Select::Field {
+                name: "type",
+                equals: Some("email.delivered"),
+            }),
+            signature: Some(&STANDARD_WEBHOOKS),
+            secret_env: Some("HOOKS_WEBHOOK_SECRET"),
+        },
+        WebhookSpec {
+            name: "ping",
+            encoding: PayloadEncoding::Json,
+            select: Some(Select::Header {
+                name: "X-Hook",
+                equals: Some("ping"),
+            }),
+            signature: None,
+            secret_env: None,
+        },
+    ];
+    let (hooks, mut deliveries) = receiver().await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hooks.yaml");
+    std::fs::write(
+        &path,
+        "service:\n  name: hooks\n  title: Hooks\n  summary: Events by field and header\n  \
+         base_url: { env: HOOKS_BASE_URL }\n\
+         credentials:\n  api_key: { env: HOOKS_API_KEY }\n\
+         auth:\n  - { name: bearer, kind: bearer, credential: api_key }\n\
+         types:\n  Delivered:\n    fields:\n      type: { type: string, required: true }\n      \
+         email_id: { type: string, required: true }\n  Ping:\n    fields:\n      \
+         at: { type: integer }\n\
+         operations:\n  get_ping:\n    method: GET\n    path: /v1/pings/{id}\n    \
+         path_params: { id: { type: string } }\n    response: Ping\n\
+         events:\n  webhooks:\n    delivered:\n      type: Delivered\n      \
+         select: { field: type, equals: email.delivered }\n      signature: standard_webhooks\n      \
+         secret_env: HOOKS_WEBHOOK_SECRET\n    ping:\n      type: Ping\n      \
+         select: { header: X-Hook, equals: ping }\n      signature: none\n",
+    )
+    .unwrap();
+    let mut services = load(&path).unwrap();
+    let mut config = ServeConfig::default();
+    config.webhook_url = Some(format!("{hooks}/in"));
+    let served = ServedService::start(services.remove(0), config)
+        .await
+        .unwrap();
+    let secret = served
+        .webhook_secret("HOOKS_WEBHOOK_SECRET")
+        .unwrap()
+        .to_owned();
+    assert!(secret.starts_with("whsec_"), "{secret}");
+    assert!(
+        served
+            .export_lines()
+            .contains(&format!("export HOOKS_WEBHOOK_SECRET={secret}"))
+    );
+    let secrets = WebhookSecrets::new().with("standard_webhooks", secret);
+    let http = tidings_runtime::reqwest::Client::new();
+    let key = served.credential("api_key").unwrap().to_owned();
+    for (name, payload, expected) in [
+        ("delivered", serde_json::json!({"email_id": "em_1"}), 0),
+        ("ping", serde_json::json!({"at": 7}), 1),
+    ] {
+        let answer = http
+            .post(format!("{}/__sandbox/webhooks/{name}", served.base_url()))
+            .bearer_auth(&key)
+            .json(&payload)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 202, "{name}");
+        let (path, headers, body) =
+            tokio::time::timeout(std::time::Duration::from_secs(10), deliveries.recv())
+                .await
+                .unwrap()
+                .unwrap();
+        assert_eq!(path, "/in");
+        let url = format!("{hooks}{path}");
+        let picked = receive(
+            &SPECS,
+            &secrets,
+            &WebhookRequest::new(&url, &headers, &body),
+        )
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(picked, expected, "{name}");
+        let body: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        if name == "delivered" {
+            assert_eq!(
+                body["type"], "email.delivered",
+                "the selecting field is filled"
+            );
+            assert!(headers.contains_key("webhook-signature"));
+        } else {
+            assert_eq!(headers["x-hook"], "ping");
+            assert!(!headers.contains_key("webhook-signature"));
+        }
+    }
+    // A selecting field holding another value would be taken for another type: refused.
+    let other = http
+        .post(format!(
+            "{}/__sandbox/webhooks/delivered",
+            served.base_url()
+        ))
+        .bearer_auth(&key)
+        .json(&serde_json::json!({"type": "email.bounced", "email_id": "em_1"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(other.status(), 422);
+    served.shutdown().await;
+}

@@ -22,7 +22,10 @@
 mod router;
 mod shape;
 pub mod validate;
+mod webhooks;
+
 use tidings_codegen::describe as vocab;
+pub use webhooks::TRIGGER_PREFIX;
 
 use std::fmt;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -32,7 +35,10 @@ use std::sync::Arc;
 use tidings_codegen::ProvenancePolicy;
 use tidings_codegen::check::Service;
 
-use crate::server::{Gateway, HttpLimits, RateLimit, ResourceLimits, Resources, Serving};
+use crate::server::{
+    Background, Gateway, HttpLimits, RateLimit, ResourceLimits, Resources, Serving, WebhookRetry,
+    WebhookSender,
+};
 
 /// Loads and checks the specs at `path` (a spec file, or a directory of them): every problem
 /// of every file in one error, each with `file:line:column`.
@@ -88,6 +94,9 @@ pub struct ServeConfig {
     /// `DIR/resources/served-<service>.sqlite3`, every change committed before it is answered,
     /// and loaded back at start. In memory only when `None` (the default).
     pub data: Option<PathBuf>,
+    /// Where the spec's webhooks (`events.webhooks`) are delivered (`--webhook-url`), each
+    /// payload type at its own path when its `select` says one; `None`: triggering one is a 409.
+    pub webhook_url: Option<String>,
 }
 
 impl Default for ServeConfig {
@@ -99,6 +108,7 @@ impl Default for ServeConfig {
             credentials: Vec::new(),
             rate_limit: None,
             data: None,
+            webhook_url: None,
         }
     }
 }
@@ -110,6 +120,8 @@ pub struct ServedService {
     base_url_env: String,
     /// `(credential name, environment variable, value)`.
     credentials: Vec<(String, String, String)>,
+    /// Webhook secrets: `(environment variable, value)`, one per variable.
+    webhook_secrets: Vec<(String, String)>,
     operations: usize,
     http: Serving,
     served: Arc<router::Served>,
@@ -208,6 +220,46 @@ impl ServedService {
                 endpoint.token.clone(),
             );
         }
+        // Webhook secrets: a credential's value when it is the same variable (Twilio signs with
+        // its auth token), else the variable's, else the one kept, else made (and kept).
+        let mut secrets: Vec<(String, String)> = Vec::new();
+        let hooks = webhooks::Webhooks::of(
+            &service,
+            config.webhook_url.clone(),
+            WebhookSender::new(Background::new(), WebhookRetry::default()),
+            |env, scheme| {
+                let key = env.map_or_else(|| format!("scheme:{}", scheme.name), str::to_owned);
+                if let Some((_, value)) = secrets.iter().find(|(k, _)| *k == key) {
+                    return value.clone();
+                }
+                let value = env
+                    .and_then(|e| credentials.iter().find(|(_, ce, _)| ce == e))
+                    .map(|(.., v): &(String, String, String)| v.clone())
+                    .or_else(|| env.and_then(|e| std::env::var(e).ok().filter(|v| !v.is_empty())))
+                    .or_else(|| store.setting(&format!("webhook_secret:{key}")))
+                    .unwrap_or_else(|| webhooks::made_secret(scheme));
+                secrets.push((key, value.clone()));
+                value
+            },
+        );
+        for (key, value) in &secrets {
+            store
+                .keep_setting(&format!("webhook_secret:{key}"), value)
+                .await
+                .map_err(|e| {
+                    std::io::Error::other(format!(
+                        "cannot keep a webhook secret in the data directory: {}",
+                        e.message()
+                    ))
+                })?;
+        }
+        // Printed under the spec's variables (a credential's variable is printed already).
+        let webhook_secrets: Vec<(String, String)> = secrets
+            .into_iter()
+            .filter(|(key, _)| {
+                !key.starts_with("scheme:") && !credentials.iter().any(|(_, env, _)| env == key)
+            })
+            .collect();
         let operations = router::operations(&service);
         let count = operations.len();
         let served = Arc::new(router::Served {
@@ -217,6 +269,7 @@ impl ServedService {
             ops: operations,
             store,
             error_shape: shape::ErrorShape::of(&service, schema),
+            webhooks: hooks,
         });
         let kept = served.clone();
         let app = axum::Router::new().fallback(move |request: axum::extract::Request| {
@@ -232,6 +285,7 @@ impl ServedService {
             base_url: format!("http://{addr}"),
             base_url_env: service.info.base_url.env.clone(),
             credentials,
+            webhook_secrets,
             operations: count,
             http,
             served: kept,
@@ -261,11 +315,24 @@ impl ServedService {
             .map(|(.., v)| v.as_str())
     }
 
-    /// `export NAME=value` lines for the spec's own environment variables: its base URL and
-    /// every credential (sandbox-only values), as its client's `from_env()` reads them.
+    /// The secret webhooks are signed with that the spec reads from variable `env` (what the
+    /// app's `WebhookSecrets::from_env` reads there).
+    pub fn webhook_secret(&self, env: &str) -> Option<&str> {
+        let own = self.webhook_secrets.iter().find(|(e, _)| e == env);
+        let credential = || self.credentials.iter().find(|(_, e, _)| e == env);
+        own.map(|(_, v)| v.as_str())
+            .or_else(|| credential().map(|(.., v)| v.as_str()))
+    }
+
+    /// `export NAME=value` lines for the spec's own environment variables: its base URL,
+    /// every credential and webhook secret (sandbox-only values), as its client's `from_env()`
+    /// and `WebhookSecrets::from_env` read them.
     pub fn export_lines(&self) -> Vec<String> {
         let mut lines = vec![format!("export {}={}", self.base_url_env, self.base_url)];
         for (_, env, value) in &self.credentials {
+            lines.push(format!("export {env}={value}"));
+        }
+        for (env, value) in &self.webhook_secrets {
             lines.push(format!("export {env}={value}"));
         }
         lines
@@ -276,6 +343,9 @@ impl ServedService {
         let mut env = serde_json::Map::new();
         env.insert(self.base_url_env.clone(), self.base_url.clone().into());
         for (_, name, value) in &self.credentials {
+            env.insert(name.clone(), value.clone().into());
+        }
+        for (name, value) in &self.webhook_secrets {
             env.insert(name.clone(), value.clone().into());
         }
         serde_json::json!({
@@ -330,8 +400,9 @@ pub struct SpecArgs {
 
 impl SpecArgs {
     /// Loads every spec named and serves each on `host` (free ports), with `rate_limit` as
-    /// [`ServeConfig::rate_limit`] says and the resource stores kept in `data` as
-    /// [`ServeConfig::data`] says.
+    /// [`ServeConfig::rate_limit`] says, the resource stores kept in `data` as
+    /// [`ServeConfig::data`] says and webhooks delivered to `webhook_url`
+    /// ([`ServeConfig::webhook_url`]).
     ///
     /// # Errors
     ///
@@ -341,6 +412,7 @@ impl SpecArgs {
         host: IpAddr,
         rate_limit: Option<Option<RateLimit>>,
         data: Option<&Path>,
+        webhook_url: Option<&str>,
     ) -> Result<Vec<ServedService>, String> {
         let mut services = Vec::new();
         for path in &self.specs {
@@ -352,6 +424,7 @@ impl SpecArgs {
                 addr: SocketAddr::new(host, 0),
                 rate_limit,
                 data: data.map(Path::to_path_buf),
+                webhook_url: webhook_url.map(str::to_owned),
                 ..ServeConfig::default()
             };
             let name = service.name().to_owned();

@@ -48,6 +48,8 @@ pub(crate) struct Served {
     pub(crate) store: Resources,
     /// How the spec's error bodies differ from the gateway's.
     pub(crate) error_shape: super::shape::ErrorShape,
+    /// Its webhooks, delivered on demand.
+    pub(crate) webhooks: super::webhooks::Webhooks,
 }
 
 /// A path template split in segments; a segment may hold one `{param}` with literal text
@@ -144,6 +146,24 @@ async fn respond(served: &Arc<Served>, request: Request) -> (Option<&ServedOp>, 
         && request.uri().path() == endpoint.path
     {
         return (None, issue_token(served, endpoint, &request));
+    }
+    if let Some(name) = request.uri().path().strip_prefix(super::TRIGGER_PREFIX)
+        && request.method() == Method::POST
+    {
+        let name = percent_decode(name);
+        let incoming = match Incoming::accept_with_path(
+            &served.gateway,
+            &super::webhooks::TRIGGER_OP,
+            request,
+            Some(vec![("name".to_owned(), name.clone())]),
+        )
+        .await
+        {
+            Ok(incoming) => incoming,
+            Err(response) => return (None, response),
+        };
+        let result = served.webhooks.trigger(served.schema, &name, &incoming);
+        return (None, incoming.finish(result, 202));
     }
     let path = segments(request.uri().path());
     // The best fit so far: literal segments matched, its parameters, the operations on it.

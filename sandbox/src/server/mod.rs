@@ -50,8 +50,8 @@ pub(crate) const SHUTDOWN_WAIT: std::time::Duration = std::time::Duration::from_
 pub use time::{format_rfc3339, now_rfc3339, parse_rfc3339};
 pub use webhooks::{
     Delivery, DeliveryObserver, DeliveryOutcome, MAX_DELIVERIES_IN_FLIGHT,
-    MAX_DELIVERIES_PER_ENDPOINT, MAX_PENDING_DELIVERIES, WebhookRetry, WebhookSender,
-    WebhookTarget, generate_secret,
+    MAX_DELIVERIES_PER_ENDPOINT, MAX_PENDING_DELIVERIES, Outgoing, Signing, WebhookRetry,
+    WebhookSender, WebhookTarget, generate_secret,
 };
 
 use axum::http::HeaderName;

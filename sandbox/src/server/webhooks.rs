@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use base64::Engine as _;
-use tidings_runtime::webhook::StandardWebhooks;
+use tidings_runtime::webhook::{StandardWebhooks, Verifier, WebhookRequest};
 
 use super::{Background, ServerError};
 
@@ -211,6 +211,43 @@ impl fmt::Debug for dyn DeliveryObserver {
     }
 }
 
+/// How a delivery is signed ([`WebhookSender::send_with`]).
+#[derive(Clone)]
+pub enum Signing {
+    /// Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`.
+    Standard(StandardWebhooks),
+    /// A spec's own scheme (`events.signatures`, or a built-in one): its id and timestamp
+    /// headers when it signs them, then its signature header, computed per attempt over the
+    /// request as the receiver gets it (URL, headers, body).
+    Scheme(Verifier),
+    /// Not signed (`signature: none`).
+    Unsigned,
+}
+
+impl fmt::Debug for Signing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Signing::Standard(_) => "Standard",
+            Signing::Scheme(_) => "Scheme",
+            Signing::Unsigned => "Unsigned",
+        })
+    }
+}
+
+/// One delivery's request: its media type, headers of its own (what tells it apart), body and
+/// signing.
+#[derive(Debug, Clone)]
+pub struct Outgoing {
+    /// The body's media type.
+    pub content_type: &'static str,
+    /// Headers sent on every attempt, before the signature's.
+    pub headers: Vec<(String, String)>,
+    /// The body, exactly as sent and signed.
+    pub body: Vec<u8>,
+    /// How it is signed.
+    pub signing: Signing,
+}
+
 /// What one attempt sent and how it failed, for the log.
 struct Attempt {
     headers: Vec<(String, String)>,
@@ -281,6 +318,24 @@ impl WebhookSender {
     ) -> Result<String, ServerError> {
         let signer = StandardWebhooks::new(secret)
             .map_err(|e| ServerError::internal(format!("webhook secret: {e}")))?;
+        let outgoing = Outgoing {
+            content_type: "application/json",
+            headers: Vec::new(),
+            body,
+            signing: Signing::Standard(signer),
+        };
+        Ok(self.send_with(url, secret, event_type, outgoing))
+    }
+
+    /// Queues `outgoing` for `url`, signed as it says (`secret` is only shown to the
+    /// observer); returns the delivery's id. Bounded and logged as [`WebhookSender::send`].
+    pub fn send_with(
+        &self,
+        url: &str,
+        secret: &str,
+        event_type: &str,
+        outgoing: Outgoing,
+    ) -> String {
         let id = format!("msg_{}", uuid::Uuid::new_v4().simple());
         let slot = if self.enabled {
             let before = self.bounds.pending.fetch_add(1, Ordering::AcqRel);
@@ -319,7 +374,7 @@ impl WebhookSender {
             delivery
         };
         if let Some(observer) = &self.observer {
-            observer.queued(&delivery, secret, &body);
+            observer.queued(&delivery, secret, &outgoing.body);
         }
         let Some(slot) = slot else {
             if full {
@@ -333,15 +388,15 @@ impl WebhookSender {
                     );
                 }
             }
-            return Ok(id);
+            return id;
         };
         let sender = self.clone();
         let (url, task_id) = (url.to_owned(), id.clone());
         self.background.spawn(async move {
-            sender.deliver(&task_id, &url, &signer, body).await;
+            sender.deliver(&task_id, &url, &outgoing).await;
             drop(slot);
         });
-        Ok(id)
+        id
     }
 
     /// Every delivery so far, oldest first.
@@ -368,7 +423,50 @@ impl WebhookSender {
         }
     }
 
-    async fn deliver(&self, id: &str, url: &str, signer: &StandardWebhooks, body: Vec<u8>) {
+    /// The headers of one attempt at `timestamp`: the delivery's own, then its signature's.
+    fn attempt_headers(
+        id: &str,
+        url: &str,
+        outgoing: &Outgoing,
+        timestamp: i64,
+    ) -> Result<Vec<(String, String)>, String> {
+        let mut headers = outgoing.headers.clone();
+        match &outgoing.signing {
+            Signing::Standard(signer) => {
+                let signature = signer.sign(id, timestamp, &outgoing.body);
+                headers.push(("webhook-id".to_owned(), id.to_owned()));
+                headers.push(("webhook-timestamp".to_owned(), timestamp.to_string()));
+                headers.push(("webhook-signature".to_owned(), signature));
+            }
+            Signing::Scheme(verifier) => {
+                let scheme = verifier.scheme();
+                if let Some(name) = scheme.id_header {
+                    headers.push((name.to_owned(), id.to_owned()));
+                }
+                if let Some(name) = scheme.timestamp_header {
+                    headers.push((name.to_owned(), timestamp.to_string()));
+                }
+                let mut map = reqwest::header::HeaderMap::new();
+                for (k, v) in &headers {
+                    let (Ok(k), Ok(v)) = (
+                        reqwest::header::HeaderName::from_bytes(k.as_bytes()),
+                        reqwest::header::HeaderValue::from_str(v),
+                    ) else {
+                        return Err(format!("not sent: `{k}` is not a header"));
+                    };
+                    map.append(k, v);
+                }
+                let signature = verifier
+                    .sign(&WebhookRequest::new(url, &map, &outgoing.body))
+                    .map_err(|e| format!("not sent: cannot sign it: {e}"))?;
+                headers.push((scheme.header.to_owned(), signature));
+            }
+            Signing::Unsigned => {}
+        }
+        Ok(headers)
+    }
+
+    async fn deliver(&self, id: &str, url: &str, outgoing: &Outgoing) {
         let attempts = self.retry.attempts.max(1);
         for attempt in 0..attempts {
             // One of the URL's few connections, then one of the sender's; both are given back
@@ -383,22 +481,26 @@ impl WebhookSender {
             let timestamp = SystemTime::now()
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
-            let signature = signer.sign(id, timestamp, &body);
-            let headers = vec![
-                ("webhook-id".to_owned(), id.to_owned()),
-                ("webhook-timestamp".to_owned(), timestamp.to_string()),
-                ("webhook-signature".to_owned(), signature.clone()),
-            ];
-            let result = self
+            let headers = match Self::attempt_headers(id, url, outgoing, timestamp) {
+                Ok(headers) => headers,
+                Err(reason) => {
+                    tracing::warn!(webhook_id = id, %reason, "webhook not sent");
+                    let done = Attempt {
+                        headers: Vec::new(),
+                        error: None,
+                    };
+                    self.record(id, attempt + 1, DeliveryOutcome::Failed { reason }, done);
+                    return;
+                }
+            };
+            let mut request = self
                 .http
                 .post(url)
-                .header("content-type", "application/json")
-                .header("webhook-id", id)
-                .header("webhook-timestamp", timestamp.to_string())
-                .header("webhook-signature", signature)
-                .body(body.clone())
-                .send()
-                .await;
+                .header("content-type", outgoing.content_type);
+            for (k, v) in &headers {
+                request = request.header(k.as_str(), v.as_str());
+            }
+            let result = request.body(outgoing.body.clone()).send().await;
             let failure = match result {
                 Ok(response) if response.status().is_success() => {
                     let status = response.status().as_u16();

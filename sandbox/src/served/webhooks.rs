@@ -1,0 +1,248 @@
+//! A served spec's webhooks (`events.webhooks`): each payload type delivered on demand to the
+//! webhook URL (`--webhook-url`) as the spec declares it — told apart by its path, header or
+//! field, encoded as JSON or a form, signed by its scheme with a secret the sandbox prints under
+//! the spec's own variable, so the generated client's `handle_webhook` accepts it.
+//!
+//! `POST /__sandbox/webhooks/<name>` with the payload as JSON, authenticated as the service's
+//! operations are: the payload is checked against the payload type (422 naming the field), a
+//! selecting field the payload leaves out is filled with the value that selects it, and the
+//! answer (202) holds the delivery's id and URL. Deliveries are bounded and retried as the
+//! built-in services' are ([`WebhookSender`]).
+
+use serde_json::{Value, json};
+use tidings_codegen::check::{SelectInfo, Service, SignatureInfo, SignedOverInfo};
+use tidings_codegen::model::{HmacAlgorithm, PayloadEncoding, SecretFormat, SignatureEncoding};
+use tidings_runtime::webhook::{self as rt, SignatureScheme, Verifier};
+
+use crate::server::resources::{ServiceSchema, TySchema};
+use crate::server::{Incoming, Outgoing, ServerError, Signing, WebhookSender};
+
+/// Where deliveries are triggered: `POST <TRIGGER_PREFIX><name>`.
+pub const TRIGGER_PREFIX: &str = "/__sandbox/webhooks/";
+
+/// The operation the trigger is served as (auth, limits and body checks of the service).
+pub(crate) static TRIGGER_OP: tidings_runtime::OperationSpec =
+    tidings_runtime::OperationSpec::post("trigger_webhook", "/__sandbox/webhooks/{name}");
+
+/// One payload type, ready to deliver.
+pub(crate) struct ServedWebhook {
+    pub(crate) name: String,
+    /// The payload type.
+    ty: &'static str,
+    form: bool,
+    select: Option<SelectInfo>,
+    /// Its scheme and secret; `None`: unsigned.
+    signing: Option<(&'static SignatureScheme, String)>,
+}
+
+/// The spec's webhooks and where they go.
+pub(crate) struct Webhooks {
+    pub(crate) url: Option<String>,
+    pub(crate) hooks: Vec<ServedWebhook>,
+    sender: WebhookSender,
+}
+
+/// A signature scheme of the spec as the runtime's description (the built-in ones are the
+/// runtime's own).
+fn scheme(s: &SignatureInfo) -> &'static SignatureScheme {
+    match s.name.as_str() {
+        "standard_webhooks" if s.builtin => return &rt::STANDARD_WEBHOOKS,
+        "pusher" if s.builtin => return &rt::PUSHER,
+        _ => {}
+    }
+    let leak = |t: &str| -> &'static str { Box::leak(t.to_owned().into_boxed_str()) };
+    Box::leak(Box::new(SignatureScheme {
+        name: leak(&s.name),
+        header: leak(&s.header),
+        algorithm: match s.algorithm {
+            HmacAlgorithm::HmacSha1 => rt::HmacAlgorithm::Sha1,
+            HmacAlgorithm::HmacSha256 => rt::HmacAlgorithm::Sha256,
+            HmacAlgorithm::HmacSha512 => rt::HmacAlgorithm::Sha512,
+        },
+        over: match &s.over {
+            SignedOverInfo::RawBody => rt::SignedContent::RawBody,
+            SignedOverInfo::UrlSortedParams => rt::SignedContent::UrlSortedParams,
+            SignedOverInfo::Template(t) => rt::SignedContent::Template(leak(t)),
+        },
+        encoding: match s.encoding {
+            SignatureEncoding::Base64 => rt::SignatureEncoding::Base64,
+            SignatureEncoding::Hex => rt::SignatureEncoding::Hex,
+        },
+        prefix: leak(&s.prefix),
+        separator: s.separator,
+        id_header: s.id_header.as_deref().map(leak),
+        timestamp_header: s.timestamp_header.as_deref().map(leak),
+        tolerance_s: s.tolerance_s,
+        secret: match s.secret_format {
+            SecretFormat::Text => rt::SecretFormat::Text,
+            SecretFormat::Base64 => rt::SecretFormat::Base64 {
+                prefix: leak(&s.secret_prefix),
+            },
+        },
+        aliases: &[],
+    }))
+}
+
+/// A sandbox-only secret of the form `scheme` reads.
+pub(crate) fn made_secret(scheme: &SignatureScheme) -> String {
+    use base64::Engine as _;
+    let key: [u8; 32] = rand::random();
+    match scheme.secret {
+        rt::SecretFormat::Base64 { prefix } => format!(
+            "{prefix}{}",
+            base64::engine::general_purpose::STANDARD.encode(key)
+        ),
+        rt::SecretFormat::Text => {
+            let hex: String = key[..16].iter().map(|b| format!("{b:02x}")).collect();
+            format!("test_webhook_secret_{hex}")
+        }
+    }
+}
+
+impl Webhooks {
+    /// The webhooks of `service`; `secret(env, scheme)` gives each signed one its secret (the
+    /// same for every payload type reading the same variable).
+    pub(crate) fn of(
+        service: &Service,
+        url: Option<String>,
+        sender: WebhookSender,
+        mut secret: impl FnMut(Option<&str>, &'static SignatureScheme) -> String,
+    ) -> Webhooks {
+        let hooks = service
+            .webhooks
+            .iter()
+            .map(|w| {
+                let signing = w
+                    .signature
+                    .as_deref()
+                    .and_then(|name| service.signatures.iter().find(|s| s.name == name))
+                    .map(|s| {
+                        let scheme = scheme(s);
+                        (scheme, secret(w.secret_env.as_deref(), scheme))
+                    });
+                ServedWebhook {
+                    name: w.name.clone(),
+                    ty: Box::leak(w.ty.clone().into_boxed_str()),
+                    form: w.encoding == PayloadEncoding::Form,
+                    select: w.select.clone(),
+                    signing,
+                }
+            })
+            .collect();
+        Webhooks { url, hooks, sender }
+    }
+
+    /// Delivers the payload `incoming` carries as webhook `name`: its id and URL, or why not.
+    pub(crate) fn trigger(
+        &self,
+        schema: &ServiceSchema,
+        name: &str,
+        incoming: &Incoming,
+    ) -> Result<Value, ServerError> {
+        let Some(hook) = self.hooks.iter().find(|h| h.name == name) else {
+            let names: Vec<&str> = self.hooks.iter().map(|h| h.name.as_str()).collect();
+            return Err(ServerError::not_found(format!(
+                "the webhook `{name}` (the spec declares {})",
+                if names.is_empty() {
+                    "none".to_owned()
+                } else {
+                    format!("`{}`", names.join("`, `"))
+                }
+            )));
+        };
+        let Some(base) = &self.url else {
+            return Err(ServerError::conflict(
+                "no_webhook_url",
+                "no webhook URL: start the sandbox with --webhook-url URL to receive webhooks",
+            ));
+        };
+        let mut payload: Value = incoming.json()?;
+        let mut url = base.clone();
+        let mut headers = Vec::new();
+        match &hook.select {
+            Some(SelectInfo::Path(path)) => {
+                url = format!("{}{path}", base.trim_end_matches('/'));
+            }
+            Some(SelectInfo::Header { name, equals }) => {
+                headers.push((
+                    name.clone(),
+                    equals.clone().unwrap_or_else(|| hook.name.clone()),
+                ));
+            }
+            Some(SelectInfo::Field { name, equals }) => {
+                select_field(&mut payload, name, equals.as_deref())?
+            }
+            None => {}
+        }
+        super::validate::check(schema, &TySchema::Named(hook.ty), &payload, "")?;
+        let (content_type, body) = if hook.form {
+            let text = tidings_runtime::form::encode(&payload, tidings_runtime::FormStyle::DEFAULT)
+                .map_err(|e| {
+                    ServerError::validation("", format!("the payload is not a form: {e}"))
+                })?;
+            ("application/x-www-form-urlencoded", text.into_bytes())
+        } else {
+            (
+                "application/json",
+                serde_json::to_vec(&payload).unwrap_or_default(),
+            )
+        };
+        let (signing, secret) = match &hook.signing {
+            Some((scheme, secret)) => {
+                let verifier = Verifier::new(scheme, secret)
+                    .map_err(|e| ServerError::internal(format!("webhook secret: {e}")))?;
+                (Signing::Scheme(verifier), secret.as_str())
+            }
+            None => (Signing::Unsigned, ""),
+        };
+        let outgoing = Outgoing {
+            content_type,
+            headers,
+            body,
+            signing,
+        };
+        let id = self.sender.send_with(&url, secret, &hook.name, outgoing);
+        tracing::info!(webhook = %hook.name, id, "webhook queued");
+        Ok(json!({"id": id, "webhook": hook.name, "url": url}))
+    }
+}
+
+/// The field that selects a payload type: filled when the payload leaves it out, refused when
+/// it holds another value (the receiver would take it for another type).
+fn select_field(payload: &mut Value, path: &str, equals: Option<&str>) -> Result<(), ServerError> {
+    let Some(equals) = equals else {
+        return Ok(());
+    };
+    let mut node = &mut *payload;
+    let mut keys = path.split('.').peekable();
+    while let Some(key) = keys.next() {
+        let Value::Object(map) = node else {
+            return Err(ServerError::validation(
+                path,
+                format!("`{path}` must be `{equals}`"),
+            ));
+        };
+        if keys.peek().is_none() {
+            match map.get(key) {
+                None | Some(Value::Null) => {
+                    map.insert(key.to_owned(), Value::String(equals.to_owned()));
+                }
+                Some(Value::String(s)) if s == equals => {}
+                // A number, boolean or null selects as that JSON value.
+                Some(other) if serde_json::from_str::<Value>(equals).is_ok_and(|v| v == *other) => {
+                }
+                Some(_) => {
+                    return Err(ServerError::validation(
+                        path,
+                        format!("`{path}` selects this webhook: it must be `{equals}`"),
+                    ));
+                }
+            }
+            return Ok(());
+        }
+        node = map
+            .entry(key.to_owned())
+            .or_insert_with(|| Value::Object(serde_json::Map::new()));
+    }
+    Ok(())
+}
