@@ -467,6 +467,18 @@ async fn main() -> ExitCode {
             for line in s.export_lines() {
                 println!("{line}");
             }
+            let hooks = s.webhooks();
+            if !hooks.is_empty() {
+                println!(
+                    "# webhooks {}: POST {}{}<name> sends one to {}",
+                    hooks.join(", "),
+                    s.base_url(),
+                    tidings_sandbox::served::TRIGGER_PREFIX,
+                    cli.webhook_url
+                        .as_deref()
+                        .unwrap_or("--webhook-url (not given)")
+                );
+            }
         }
     }
     stopped().await;

@@ -307,6 +307,17 @@ impl ServedService {
         self.operations
     }
 
+    /// The names of the spec's webhooks (`events.webhooks`), each delivered on demand by
+    /// `POST <base URL>/__sandbox/webhooks/<name>` ([`TRIGGER_PREFIX`]).
+    pub fn webhooks(&self) -> Vec<&str> {
+        self.served
+            .webhooks
+            .hooks
+            .iter()
+            .map(|h| h.name.as_str())
+            .collect()
+    }
+
     /// The value of credential `name` the server accepts.
     pub fn credential(&self, name: &str) -> Option<&str> {
         self.credentials
@@ -338,7 +349,8 @@ impl ServedService {
         lines
     }
 
-    /// The same as JSON: `{"name", "base_url", "env": {NAME: value}}`.
+    /// The same as JSON: `{"name", "base_url", "operations", "env": {NAME: value}, "webhooks":
+    /// [name]}`.
     pub fn to_json(&self) -> serde_json::Value {
         let mut env = serde_json::Map::new();
         env.insert(self.base_url_env.clone(), self.base_url.clone().into());
@@ -353,6 +365,7 @@ impl ServedService {
             "base_url": self.base_url,
             "operations": self.operations,
             "env": env,
+            "webhooks": self.webhooks(),
         })
     }
 
