@@ -67,6 +67,11 @@ fn form_and_multipart_bodies_keep_their_encoding_and_array_style() {
     // A binary string of a multipart body is a file part.
     let fields = spec.types["UploadMediaRequest"].fields.as_ref().unwrap();
     assert_eq!(fields["file"].ty, "bytes");
+    // Its object field is a part of type `application/json`, as OpenAPI has it by default.
+    assert_eq!(
+        upload.form_style.as_ref().and_then(|f| f.nested),
+        Some(tidings_codegen::model::FormNested::Json)
+    );
     let op = service
         .operations
         .iter()

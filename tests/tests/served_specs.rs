@@ -903,3 +903,65 @@ async fn served_webhooks_are_told_apart_by_field_or_header_as_declared() {
     assert_eq!(other.status(), 422);
     served.shutdown().await;
 }
+
+/// A multipart body's object field goes as a part of type `application/json` (OpenAPI's default
+/// for it, `form_style: { nested: json }`), and `--spec` reads that part as the object: the
+/// field's own required fields are checked and its values kept whole.
+#[tokio::test]
+async fn a_multipart_object_field_travels_as_a_json_part() {
+    use tidings_runtime::Client;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("imports.yaml");
+    std::fs::write(
+        &path,
+        "service:\n  name: imports\n  title: Imports\n  summary: Contact imports\n  \
+         base_url: { env: IMPORTS_BASE_URL }\n\
+         types:\n  Meta:\n    fields:\n      source: { type: string, required: true }\n      \
+         seats: { type: integer }\n  Import:\n    fields:\n      id: { type: string }\n      \
+         file: { type: bytes, required: true }\n      meta: { type: Meta, required: true }\n\
+         operations:\n  create_import:\n    method: POST\n    path: /imports\n    body: Import\n    \
+         body_encoding: multipart\n    form_style: { nested: json }\n    response: Import\n    \
+         status: 201\n",
+    )
+    .unwrap();
+    let mut services = load(&path).unwrap();
+    let service = services.remove(0);
+    let spec: &'static tidings_runtime::ServiceSpec =
+        Box::leak(Box::new(tidings_codegen::describe::service_spec(&service)));
+    let op: &'static tidings_runtime::OperationSpec = Box::leak(Box::new(
+        tidings_codegen::describe::operation_spec(&service.operations[0]),
+    ));
+    let served = ServedService::start(service, ServeConfig::default())
+        .await
+        .unwrap();
+    let client = Client::builder(spec)
+        .base_url(served.base_url())
+        .retry(RetryPolicy::none())
+        .build()
+        .unwrap();
+    let tidings_runtime::BodyEncoding::Multipart(style) = op.body_encoding else {
+        panic!("{:?}", op.body_encoding)
+    };
+    assert_eq!(style.nested, tidings_runtime::NestedStyle::Json);
+    let file = tidings_runtime::form::FilePart::new("c.csv", "text/csv", b"email\n".to_vec());
+    let send = |meta: serde_json::Value| {
+        client.execute(
+            tidings_runtime::Request::new(op)
+                .multipart(&serde_json::json!({"file": file, "meta": meta}), style)
+                .unwrap(),
+        )
+    };
+    let created: serde_json::Value = send(serde_json::json!({"source": "crm", "seats": 3}))
+        .await
+        .unwrap()
+        .json()
+        .unwrap();
+    assert_eq!(
+        created["meta"],
+        serde_json::json!({"source": "crm", "seats": 3})
+    );
+    let refused = send(serde_json::json!({"seats": 3})).await.unwrap_err();
+    assert_eq!(refused.status(), Some(422));
+    assert!(refused.to_string().contains("meta.source"), "{refused}");
+    served.shutdown().await;
+}

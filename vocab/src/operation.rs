@@ -301,6 +301,10 @@ pub enum NestedStyle {
     Brackets,
     /// `a.b=1`.
     Dots,
+    /// `a={"b":1}`: a top-level field that is an object, or a list holding one, goes whole as
+    /// its JSON text; in a multipart body, as a part of type `application/json` (OpenAPI's
+    /// default for such a property of a multipart body).
+    Json,
 }
 
 /// How a successful answer is read.

@@ -201,6 +201,7 @@ pub(super) fn form_style_tokens(
     let nested = match style.nested {
         FormNested::Brackets => quote!(Brackets),
         FormNested::Dots => quote!(Dots),
+        FormNested::Json => quote!(Json),
     };
     quote!(#rt::FormStyle { arrays: #rt::ArrayStyle::#arrays, nested: #rt::NestedStyle::#nested })
 }

@@ -47,6 +47,17 @@ fn form_encoding(media: &str) -> Option<&'static str> {
     }
 }
 
+/// Whether a media type's `encoding` writes some field as a `deepObject` (`a[b]=1`).
+fn deep_object(media: &Value) -> bool {
+    media
+        .get("encoding")
+        .and_then(Value::as_object)
+        .is_some_and(|e| {
+            e.values()
+                .any(|f| f.get("style").and_then(Value::as_str) == Some("deepObject"))
+        })
+}
+
 /// The item type of a `list<T>` type expression.
 fn t_list_item(ty: Option<&String>) -> Option<String> {
     ty?.strip_prefix("list<")?
@@ -347,6 +358,12 @@ impl Converter<'_> {
                     let mptr = format!("{at}/content/{}", escape(media));
                     if encoding.is_some() {
                         form_style = self.form_style(m, &mptr);
+                    }
+                    // A multipart body's object fields are parts of type `application/json`
+                    // (OpenAPI's default for them), unless its encoding asks for `deepObject`.
+                    if encoding == Some("multipart") && !deep_object(m) {
+                        let arrays = form_style.map_or("repeat", |(arrays, _)| arrays);
+                        form_style = Some((arrays, "json"));
                     }
                     body_encoding = encoding;
                     body_schema = Some((

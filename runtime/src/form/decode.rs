@@ -51,7 +51,16 @@ pub fn decode_value(body: &[u8], style: FormStyle) -> Result<Value, Error> {
                 b"",
             ));
         }
-        insert(&mut root, &path, Value::String(value.into_owned()))
+        // Under `NestedStyle::Json` an object (or a list of them) comes as its JSON text.
+        let value = match serde_json::from_str::<Value>(&value) {
+            Ok(json @ (Value::Object(_) | Value::Array(_)))
+                if style.nested == NestedStyle::Json && path.len() == 1 =>
+            {
+                json
+            }
+            _ => Value::String(value.into_owned()),
+        };
+        insert(&mut root, &path, value)
             .map_err(|m| Error::decode(format!("form field `{name}`: {m}"), b""))?;
     }
     Ok(root)
@@ -65,7 +74,7 @@ pub(super) fn split_name(name: &str, nested: NestedStyle) -> Vec<String> {
     };
     let mut path: Vec<String> = match nested {
         NestedStyle::Dots => head.split('.').map(str::to_owned).collect(),
-        NestedStyle::Brackets => vec![head.to_owned()],
+        NestedStyle::Brackets | NestedStyle::Json => vec![head.to_owned()],
     };
     let mut rest = rest;
     while let Some(inner) = rest.strip_prefix('[') {

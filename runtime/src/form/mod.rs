@@ -104,6 +104,38 @@ pub fn encode<B: Serialize + ?Sized>(body: &B, style: FormStyle) -> Result<Strin
     Ok(out.finish())
 }
 
+/// Whether `value` is an object or a list holding one: what [`NestedStyle::Json`] sends whole.
+fn is_structured(value: &Node) -> bool {
+    match value {
+        Node::Object(_) => true,
+        Node::Array(items) => items
+            .iter()
+            .any(|i| matches!(i, Node::Object(_) | Node::Array(_))),
+        _ => false,
+    }
+}
+
+/// `value` as JSON text (numbers and booleans are already their JSON text).
+fn json_text(value: &Node) -> String {
+    match value {
+        Node::Null => "null".to_owned(),
+        Node::Scalar(s) => s.clone(),
+        Node::String(s) => serde_json::Value::String(s.clone()).to_string(),
+        Node::Array(items) => {
+            let items: Vec<String> = items.iter().map(json_text).collect();
+            format!("[{}]", items.join(","))
+        }
+        Node::Object(fields) => {
+            let fields: Vec<String> = fields
+                .iter()
+                .filter(|(_, v)| !matches!(v, Node::Null))
+                .map(|(k, v)| format!("{}:{}", serde_json::Value::String(k.clone()), json_text(v)))
+                .collect();
+            format!("{{{}}}", fields.join(","))
+        }
+    }
+}
+
 fn too_many() -> Error {
     Error::invalid_request(
         "body",
@@ -127,6 +159,10 @@ fn write_value(
     if out.len() >= MAX_FIELDS {
         return Err(too_many());
     }
+    if style.nested == NestedStyle::Json && is_structured(value) {
+        out.push((name.to_owned(), json_text(value)));
+        return Ok(());
+    }
     match value {
         Node::Null => Ok(()),
         Node::Scalar(s) | Node::String(s) => {
@@ -136,7 +172,7 @@ fn write_value(
         Node::Object(fields) => {
             for (key, value) in fields {
                 let child = match style.nested {
-                    NestedStyle::Brackets => format!("{name}[{key}]"),
+                    NestedStyle::Brackets | NestedStyle::Json => format!("{name}[{key}]"),
                     NestedStyle::Dots => format!("{name}.{key}"),
                 };
                 write_value(&child, value, style, depth + 1, out)?;

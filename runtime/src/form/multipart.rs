@@ -25,9 +25,13 @@ pub fn multipart<B: Serialize + ?Sized>(
     };
     let mut files = Vec::new();
     let mut texts = Vec::new();
+    let mut jsons = Vec::new();
     for (name, value) in fields {
         match FilePart::from_node(&value) {
             Some(file) => files.push((name, file)),
+            None if style.nested == NestedStyle::Json && is_structured(&value) => {
+                jsons.push((name, json_text(&value)));
+            }
             None => texts.push((name, value)),
         }
     }
@@ -49,6 +53,13 @@ pub fn multipart<B: Serialize + ?Sized>(
     for (name, text) in &pairs {
         let head = format!(
             "--{boundary}\r\nContent-Disposition: form-data; name=\"{}\"\r\n\r\n",
+            quoted(name)
+        );
+        push(&mut out, head, text.as_bytes())?;
+    }
+    for (name, text) in &jsons {
+        let head = format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"{}\"\r\nContent-Type: application/json\r\n\r\n",
             quoted(name)
         );
         push(&mut out, head, text.as_bytes())?;
@@ -161,9 +172,22 @@ pub fn decode_multipart_value(
                 data: data.to_vec(),
             })
             .map_err(|e| bad(&e.to_string()))?,
-            None => Value::String(
-                String::from_utf8(data.to_vec()).map_err(|_| bad("a text part is not UTF-8"))?,
-            ),
+            None => {
+                let text = String::from_utf8(data.to_vec())
+                    .map_err(|_| bad("a text part is not UTF-8"))?;
+                // A JSON part (an object field under `NestedStyle::Json`) is that value.
+                let json = part_type.as_deref().is_some_and(|t| {
+                    t.split(';')
+                        .next()
+                        .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"))
+                });
+                if json {
+                    serde_json::from_str(&text)
+                        .map_err(|e| bad(&format!("part `{name}` is not JSON: {e}")))?
+                } else {
+                    Value::String(text)
+                }
+            }
         };
         let path = split_name(&name, style.nested);
         if path.len() > MAX_DEPTH + 1 {

@@ -139,3 +139,51 @@ fn multipart_writes_text_and_file_parts() {
     assert!(err.to_string().contains("multipart body"), "{err}");
     assert!(decode_multipart_value(&bytes, "multipart/form-data", STYLE).is_err());
 }
+
+#[test]
+fn the_json_nested_style_sends_an_object_field_whole_and_reads_it_back() {
+    #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+    struct Contact {
+        email: String,
+        tags: Vec<String>,
+        attributes: std::collections::BTreeMap<String, Value>,
+        lists: Vec<std::collections::BTreeMap<String, u32>>,
+    }
+    let style = FormStyle {
+        arrays: ArrayStyle::Repeat,
+        nested: NestedStyle::Json,
+    };
+    let contact = Contact {
+        email: "ada@example.com".into(),
+        tags: vec!["a".into(), "b".into()],
+        attributes: [
+            ("plan".to_owned(), json!("pro")),
+            ("seats".to_owned(), json!(3)),
+        ]
+        .into_iter()
+        .collect(),
+        lists: vec![[("id".to_owned(), 7)].into_iter().collect()],
+    };
+    // A form: the object as its JSON text, a list of scalars as the array style says.
+    let text = encode(&contact, style).unwrap();
+    assert_eq!(
+        text,
+        "email=ada%40example.com&tags=a&tags=b\
+         &attributes=%7B%22plan%22%3A%22pro%22%2C%22seats%22%3A3%7D&lists=%5B%7B%22id%22%3A7%7D%5D"
+    );
+    assert_eq!(decode::<Contact>(text.as_bytes(), style).unwrap(), contact);
+    // Multipart: a part of type `application/json` per object field.
+    let (body, content_type) = multipart(&contact, style).unwrap();
+    let wire = String::from_utf8(body.clone()).unwrap();
+    assert!(
+        wire.contains(
+            "name=\"attributes\"\r\nContent-Type: application/json\r\n\r\n{\"plan\":\"pro\",\"seats\":3}\r\n"
+        ),
+        "{wire}"
+    );
+    assert!(!wire.contains("attributes[plan]"), "{wire}");
+    assert_eq!(
+        decode_multipart::<Contact>(&body, &content_type, style).unwrap(),
+        contact
+    );
+}
