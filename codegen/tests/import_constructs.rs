@@ -262,3 +262,45 @@ fn full_provider_documents_import_at_least_95_percent_of_their_operations() {
         checked(&imported);
     }
 }
+
+#[test]
+fn a_form_style_comes_back_from_our_own_export_as_it_was() {
+    // The import's default for a multipart body is `nested: json`; a spec that says otherwise
+    // keeps its style through the export (`x-form-style`) and back.
+    let imported = import();
+    let (_, service) = checked(&imported);
+    let exported = tidings_codegen::export::openapi::document(&service);
+    let again = import_openapi(
+        &exported.to_string(),
+        &ImportOptions::new("texts", "texts.json"),
+        None,
+    )
+    .unwrap();
+    let (spec, _) = checked(&again);
+    let nested = |spec: &SpecFile, op: &str| {
+        spec.operations[op]
+            .form_style
+            .as_ref()
+            .and_then(|f| f.nested)
+    };
+    assert_eq!(
+        nested(&spec, "upload_media"),
+        Some(tidings_codegen::model::FormNested::Json)
+    );
+    let dotted = imported.yaml.replace("nested: json", "nested: dots");
+    assert_ne!(dotted, imported.yaml);
+    let loaded = tidings_codegen::load::load_str("texts.yaml", &dotted).unwrap();
+    let service = tidings_codegen::check::check(&loaded).unwrap();
+    let exported = tidings_codegen::export::openapi::document(&service);
+    let again = import_openapi(
+        &exported.to_string(),
+        &ImportOptions::new("texts", "texts.json"),
+        None,
+    )
+    .unwrap();
+    let (spec, _) = checked(&again);
+    assert_eq!(
+        nested(&spec, "upload_media"),
+        Some(tidings_codegen::model::FormNested::Dots)
+    );
+}

@@ -47,6 +47,24 @@ fn form_encoding(media: &str) -> Option<&'static str> {
     }
 }
 
+/// The `x-form-style` of our own export (`{arrays, nested}`), when both are known.
+fn own_form_style(style: &Value) -> Option<(&'static str, &'static str)> {
+    let arrays = match style.get("arrays")?.as_str()? {
+        "repeat" => "repeat",
+        "brackets" => "brackets",
+        "indexed" => "indexed",
+        "comma" => "comma",
+        _ => return None,
+    };
+    let nested = match style.get("nested")?.as_str()? {
+        "brackets" => "brackets",
+        "dots" => "dots",
+        "json" => "json",
+        _ => return None,
+    };
+    Some((arrays, nested))
+}
+
 /// Whether a media type's `encoding` writes some field as a `deepObject` (`a[b]=1`).
 fn deep_object(media: &Value) -> bool {
     media
@@ -364,6 +382,12 @@ impl Converter<'_> {
                     if encoding == Some("multipart") && !deep_object(m) {
                         let arrays = form_style.map_or("repeat", |(arrays, _)| arrays);
                         form_style = Some((arrays, "json"));
+                    }
+                    // Our own export says the style outright.
+                    if encoding.is_some()
+                        && let Some(own) = body.get("x-form-style").and_then(own_form_style)
+                    {
+                        form_style = Some(own);
                     }
                     body_encoding = encoding;
                     body_schema = Some((
