@@ -889,6 +889,38 @@ async fn served_webhooks_are_told_apart_by_field_or_header_as_declared() {
             assert!(!headers.contains_key("webhook-signature"));
         }
     }
+    // Where each delivery stands, listed for the caller of the API.
+    let mut listed = serde_json::Value::Null;
+    for _ in 0..250 {
+        listed = http
+            .get(format!("{}/__sandbox/webhooks", served.base_url()))
+            .bearer_auth(&key)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if listed["deliveries"]
+            .as_array()
+            .is_some_and(|d| d.len() == 2 && d.iter().all(|d| d["outcome"] == "delivered"))
+        {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let list = listed["deliveries"].as_array().unwrap();
+    assert_eq!(list.len(), 2, "{listed}");
+    assert_eq!(list[0]["webhook"], "delivered");
+    assert_eq!(list[0]["outcome"], "delivered", "{listed}");
+    assert_eq!(list[0]["status"], 204);
+    assert_eq!(list[1]["webhook"], "ping");
+    let anonymous = http
+        .get(format!("{}/__sandbox/webhooks", served.base_url()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(anonymous.status(), 401);
     // A selecting field holding another value would be taken for another type: refused.
     let other = http
         .post(format!(

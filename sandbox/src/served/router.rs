@@ -147,6 +147,23 @@ async fn respond(served: &Arc<Served>, request: Request) -> (Option<&ServedOp>, 
     {
         return (None, issue_token(served, endpoint, &request));
     }
+    if request.uri().path() == super::TRIGGER_PREFIX.trim_end_matches('/')
+        && request.method() == Method::GET
+    {
+        let incoming = match Incoming::accept_with_path(
+            &served.gateway,
+            &super::webhooks::DELIVERIES_OP,
+            request,
+            Some(Vec::new()),
+        )
+        .await
+        {
+            Ok(incoming) => incoming,
+            Err(response) => return (None, response),
+        };
+        let list = served.webhooks.deliveries();
+        return (None, incoming.finish(Ok(list), 200));
+    }
     if let Some(name) = request.uri().path().strip_prefix(super::TRIGGER_PREFIX)
         && request.method() == Method::POST
     {

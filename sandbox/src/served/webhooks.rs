@@ -7,7 +7,8 @@
 //! operations are: the payload is checked against the payload type (422 naming the field), a
 //! selecting field the payload leaves out is filled with the value that selects it, and the
 //! answer (202) holds the delivery's id and URL. Deliveries are bounded and retried as the
-//! built-in services' are ([`WebhookSender`]).
+//! built-in services' are ([`WebhookSender`]); `GET /__sandbox/webhooks` lists them with where
+//! each stands (delivered with the receiver's status, pending, failed and why).
 
 use serde_json::{Value, json};
 use tidings_codegen::check::{SelectInfo, Service, SignatureInfo, SignedOverInfo};
@@ -23,6 +24,10 @@ pub const TRIGGER_PREFIX: &str = "/__sandbox/webhooks/";
 /// The operation the trigger is served as (auth, limits and body checks of the service).
 pub(crate) static TRIGGER_OP: tidings_runtime::OperationSpec =
     tidings_runtime::OperationSpec::post("trigger_webhook", "/__sandbox/webhooks/{name}");
+
+/// The operation the list of deliveries is served as.
+pub(crate) static DELIVERIES_OP: tidings_runtime::OperationSpec =
+    tidings_runtime::OperationSpec::get("list_webhook_deliveries", "/__sandbox/webhooks");
 
 /// One payload type, ready to deliver.
 pub(crate) struct ServedWebhook {
@@ -204,6 +209,29 @@ impl Webhooks {
         let id = self.sender.send_with(&url, secret, &hook.name, outgoing);
         tracing::info!(webhook = %hook.name, id, "webhook queued");
         Ok(json!({"id": id, "webhook": hook.name, "url": url}))
+    }
+
+    /// Every delivery so far, oldest first: id, webhook, URL, attempts and where it stands.
+    pub(crate) fn deliveries(&self) -> Value {
+        use crate::server::DeliveryOutcome;
+        let list: Vec<Value> = self
+            .sender
+            .deliveries()
+            .into_iter()
+            .map(|d| {
+                let (outcome, status, reason) = match d.outcome {
+                    DeliveryOutcome::Pending => ("pending", None, d.last_error),
+                    DeliveryOutcome::Delivered { status } => ("delivered", Some(status), None),
+                    DeliveryOutcome::Failed { reason } => ("failed", None, Some(reason)),
+                    DeliveryOutcome::NotSent => ("not_sent", None, None),
+                };
+                json!({
+                    "id": d.id, "webhook": d.event_type, "url": d.url, "attempts": d.attempts,
+                    "outcome": outcome, "status": status, "reason": reason,
+                })
+            })
+            .collect();
+        json!({ "deliveries": list })
     }
 }
 
