@@ -417,5 +417,6 @@ pub fn resource_op(service: &Service, op: &OperationInfo) -> ResourceOp {
         item_param: leak_opt(shape.item_param.as_deref()),
         id_field: leak(&shape.id_field),
         response,
+        items: leak_opt(shape.items.as_deref()),
     }
 }

@@ -28,3 +28,9 @@ x "$src/postmark_server.yaml" "$here/postmark/openapi.json" --overlay "$here/pos
 
 x "$src/vonage_sms.yaml" "$here/vonage/openapi.json" --overlay "$here/vonage/overlay.yaml" \
   --op 'POST /{format}'
+
+# Brevo's YAML holds dates YAML cannot read (`2023-10-0T00:00:00Z`): read it without YAML timestamps, e.g.
+# python3 -c 'import yaml,json,sys; L=yaml.SafeLoader; L.yaml_implicit_resolvers={k:[r for r in v if r[0]!="tag:yaml.org,2002:timestamp"] for k,v in L.yaml_implicit_resolvers.items()}; json.dump(yaml.load(open(sys.argv[1]),Loader=L),open(sys.argv[2],"w"))' swagger_definition_v3.yml brevo.json
+x "$src/brevo.json" "$here/brevo/openapi.json" --keep-operation-ids \
+  --op 'POST /contacts' --op 'GET /contacts' --op 'GET /contacts/{identifier}' \
+  --op 'PUT /contacts/{identifier}' --op 'DELETE /contacts/{identifier}' --op 'POST /smtp/email'

@@ -11,6 +11,7 @@ its `x-fix` map (JSON pointer -> value) corrects places where a document contrad
 its own examples.
 
     excerpt.py SOURCE OUT --op 'GET /path' [--op ...] [--overlay FILE] [--max-examples N]
+               [--keep-operation-ids]
 """
 
 import argparse
@@ -88,6 +89,8 @@ def main():
     parser.add_argument("--op", action="append", required=True, help="'METHOD /path'")
     parser.add_argument("--overlay")
     parser.add_argument("--max-examples", type=int, default=2)
+    parser.add_argument("--keep-operation-ids", action="store_true",
+                        help="keep each kept operation's `operationId` (names, not prose)")
     args = parser.parse_args()
 
     doc = load(args.source)
@@ -110,6 +113,8 @@ def main():
             if key not in METHODS and key not in kept and key not in PROSE and not key.startswith("x-"):
                 kept[key] = strip(value, args.max_examples)
         kept[method] = strip(item[method], args.max_examples)
+        if args.keep_operation_ids and "operationId" in item[method]:
+            kept[method]["operationId"] = item[method]["operationId"]
 
     fixes = {}
     if args.overlay:

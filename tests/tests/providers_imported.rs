@@ -404,3 +404,8 @@ fn imported_twilio_spec_is_what_importing_the_excerpt_gives() {
 fn imported_sendgrid_spec_is_what_importing_the_excerpt_gives() {
     assert_fresh("sendgrid");
 }
+
+#[test]
+fn imported_brevo_spec_is_what_importing_the_excerpt_gives() {
+    assert_fresh("brevo");
+}

@@ -997,3 +997,140 @@ async fn a_multipart_object_field_travels_as_a_json_part() {
     assert!(refused.to_string().contains("meta.source"), "{refused}");
     served.shutdown().await;
 }
+
+/// Brevo's own document (an excerpt, imported unedited, `imported/brevo_imported.yaml`): its
+/// contacts live through create, get, list (an offset-paged list answered inside an object,
+/// every page), a partial update (`PUT` sends only what changes) and delete; contact ids are
+/// integers as the document says; a transactional send answers a `messageId`, not the request.
+#[tokio::test]
+async fn brevo_contacts_live_through_create_get_list_update_delete() {
+    use tidings_providers::brevo_imported::*;
+    let served = serve("imported/brevo_imported.yaml").await;
+    let client = BrevoImportedClient::builder()
+        .base_url(served.base_url())
+        .credential("api_key", served.credential("api_key").unwrap())
+        .retry(RetryPolicy::none())
+        .build()
+        .unwrap();
+
+    let mut ids = Vec::new();
+    for (email, name) in [
+        ("elly@example.com", "Elly"),
+        ("bo@example.com", "Bo"),
+        ("cy@example.com", "Cy"),
+    ] {
+        let created = client
+            .create_contact(&CreateContact::default().email(email).attributes([
+                ("FNAME", CreateContactAttributesValue::from(name.to_owned())),
+                (
+                    "COUNTRIES",
+                    CreateContactAttributesValue::ListString(vec!["India".into(), "China".into()]),
+                ),
+            ]))
+            .await
+            .unwrap()
+            .expect("201 with a body");
+        assert!(
+            created.additional.is_empty(),
+            "only `id` comes back: {created:?}"
+        );
+        ids.push(created.id.expect("an id"));
+    }
+    assert_eq!(ids, [1, 2, 3], "integer ids, as the document types them");
+
+    let got = client
+        .get_contact_info(&ids[0].to_string(), &GetContactInfoQuery::default())
+        .await
+        .unwrap();
+    assert_eq!(got.email.as_deref(), Some("elly@example.com"));
+    assert_eq!(
+        got.attributes,
+        serde_json::json!({"FNAME": "Elly", "COUNTRIES": ["India", "China"]})
+    );
+    assert!(
+        tidings_runtime::dates::rfc3339_to_unix(&got.created_at).is_some(),
+        "a made-up time is a time: {:?}",
+        got.created_at
+    );
+
+    // Two per page: the stream asks for offsets 0 and 2 and stops at the short page.
+    let all: Vec<_> = client
+        .get_contacts_stream(&GetContactsQuery::default().limit(2))
+        .collect()
+        .await;
+    let emails: Vec<String> = all
+        .into_iter()
+        .map(|c| c.unwrap().email.unwrap_or_default())
+        .collect();
+    assert_eq!(
+        emails,
+        ["elly@example.com", "bo@example.com", "cy@example.com"]
+    );
+    let first: serde_json::Value = tidings_runtime::reqwest::Client::new()
+        .get(format!("{}/contacts?limit=2&offset=0", served.base_url()))
+        .header("api-key", served.credential("api_key").unwrap())
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(first["count"], 3, "the count is of every contact: {first}");
+    assert_eq!(first["contacts"].as_array().map(Vec::len), Some(2));
+
+    client
+        .update_contact(
+            &ids[1].to_string(),
+            &UpdateContact::default().attributes([(
+                "FNAME",
+                UpdateContactAttributesValue::from("Bob".to_owned()),
+            )]),
+            &UpdateContactQuery::default(),
+        )
+        .await
+        .unwrap();
+    let updated = client
+        .get_contact_info(&ids[1].to_string(), &GetContactInfoQuery::default())
+        .await
+        .unwrap();
+    assert_eq!(updated.attributes["FNAME"], "Bob");
+    assert_eq!(
+        updated.email.as_deref(),
+        Some("bo@example.com"),
+        "what the update did not send is kept"
+    );
+    assert_eq!(updated.id, ids[1]);
+
+    client
+        .delete_contact(&ids[2].to_string(), &DeleteContactQuery::default())
+        .await
+        .unwrap();
+    let gone = client
+        .get_contact_info(&ids[2].to_string(), &GetContactInfoQuery::default())
+        .await
+        .unwrap_err();
+    assert_eq!(gone.status(), Some(404));
+    assert!(gone.code().is_some(), "{gone}");
+    assert!(gone.to_string().contains("does not exist"), "{gone}");
+
+    let sent = client
+        .send_transac_email(
+            &SendSmtpEmail::default()
+                .sender(SendSmtpEmailSender::default().email("shop@example.com"))
+                .to([SendSmtpEmailToItem::new("elly@example.com")])
+                .subject("Your order")
+                .html_content("<p>Hello {{params.FNAME}}</p>")
+                .params(serde_json::json!({"FNAME": "Elly", "ORDER": {"id": 7}})),
+        )
+        .await
+        .unwrap();
+    assert!(
+        sent.message_id.as_deref().is_some_and(|id| !id.is_empty()),
+        "{sent:?}"
+    );
+    assert!(
+        sent.additional.is_empty(),
+        "the request is not echoed: {sent:?}"
+    );
+    served.shutdown().await;
+}

@@ -168,4 +168,7 @@ pub struct ResourceOp {
     pub id_field: &'static str,
     /// The success body's type; `None` for an empty answer.
     pub response: Option<TySchema>,
+    /// A list answered inside an object (`response` a named object type): the dot path of
+    /// its items (`contacts`). The store answers that object with every item there.
+    pub items: Option<&'static str>,
 }

@@ -535,10 +535,11 @@ impl ToTokens for ResourceOp {
             (self.name, self.kind, self.collection, self.id_field);
         let item = opt_str(self.item_param);
         let response = opt(self.response.as_ref());
+        let items = opt_str(self.items);
         tokens.extend(quote! {
             #root::ResourceOp {
                 name: #name, kind: #kind, collection: #collection, item_param: #item,
-                id_field: #id_field, response: #response,
+                id_field: #id_field, response: #response, items: #items,
             }
         });
     }

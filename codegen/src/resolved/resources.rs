@@ -18,6 +18,8 @@ pub struct ResourceShape {
     pub item_param: Option<String>,
     /// The response field that carries an item's id.
     pub id_field: String,
+    /// A list answered inside an object (Brevo's `GetContacts`): the dot path of its items.
+    pub items: Option<String>,
 }
 
 impl ResourceShape {
@@ -70,6 +72,42 @@ fn item_fields<'s>(service: &'s Service, ty: Option<&Ty>) -> Option<&'s [FieldIn
     }
 }
 
+/// The items' type of a list answered inside an object: `op`'s answer is a named object and
+/// its own pagination names the list field its items are in (`contacts` of Brevo's
+/// `GetContacts`, `result` of SendGrid's list answers). The dot path and the item type.
+pub fn envelope_items(service: &Service, op: &OperationInfo) -> Option<(String, Ty)> {
+    let pages = op.pagination.as_ref()?;
+    if pages.generated_page || pages.items_field.is_empty() {
+        return None;
+    }
+    let mut ty = match &op.response {
+        Some(ty @ Ty::Named(_)) => ty.clone(),
+        _ => return None,
+    };
+    for part in pages.items_field.split('.') {
+        let Ty::Named(name) = &ty else { return None };
+        let TypeKind::Object(fields) = &service.type_named(name)?.kind else {
+            return None;
+        };
+        ty = fields.iter().find(|f| f.wire == part)?.ty.clone();
+    }
+    match ty {
+        Ty::List(item) => Some((pages.items_field.clone(), *item)),
+        _ => None,
+    }
+}
+
+/// Whether `op` answers a list: `list<T>`, `page<T>` or items inside an object.
+fn answers_list(service: &Service, op: &OperationInfo) -> bool {
+    matches!(op.response, Some(Ty::Page(_) | Ty::List(_))) || envelope_items(service, op).is_some()
+}
+
+/// Whether a field name reads as an identifier (`id`, `messageId`, `message_id`, `sid`).
+fn id_like(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower == "id" || lower == "sid" || name.ends_with("Id") || lower.ends_with("_id")
+}
+
 /// What `op` does to the resource store of `service`.
 pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
     let segments: Vec<&str> = op.path.split('/').collect();
@@ -77,13 +115,24 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
         Some((last, parent)) => (*last, parent),
         None => ("", &[][..]),
     };
-    let fields = item_fields(service, op.response.as_ref());
+    let envelope = envelope_items(service, op);
+    let fields = match &envelope {
+        Some((_, item)) => item_fields(service, Some(item)),
+        None => item_fields(service, op.response.as_ref()),
+    };
     let has_field = |name: &str| fields.is_some_and(|fs| fs.iter().any(|f| f.wire == name));
     // The field that carries an item's id: the item path parameter's name when the type has
-    // such a field, else `id`.
+    // such a field, else `id`, else the first scalar field named like an id (Brevo's
+    // `messageId`).
     let id_field = |param: Option<&str>| match param {
         Some(p) if has_field(p) => p.to_owned(),
-        _ => "id".to_owned(),
+        _ if has_field("id") => "id".to_owned(),
+        _ => fields
+            .and_then(|fs| {
+                fs.iter()
+                    .find(|f| id_like(&f.wire) && matches!(f.ty, Ty::String | Ty::Integer))
+            })
+            .map_or_else(|| "id".to_owned(), |f| f.wire.clone()),
     };
     // The item parameter of `<collection>/{x}` (or of `<collection minus .ext>/{x}.ext`), when
     // some operation has such a path.
@@ -113,6 +162,7 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
             collection: format!("{}{extension}", parent.join("/")),
             item_param: Some(param.to_owned()),
             id_field: id_field(Some(param)),
+            items: None,
         };
     }
     if let Some(param) = param_name(last) {
@@ -127,13 +177,13 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
             collection: parent.join("/"),
             item_param: Some(param.to_owned()),
             id_field: id_field(Some(param)),
+            items: None,
         };
     }
-    let listed = service.operations.iter().any(|o| {
-        o.path == op.path
-            && o.method == Method::Get
-            && matches!(o.response, Some(Ty::Page(_) | Ty::List(_)))
-    });
+    let listed = service
+        .operations
+        .iter()
+        .any(|o| o.path == op.path && o.method == Method::Get && answers_list(service, o));
     let sibling = item_param_of(&op.path);
     let parent_is_literal = parent.last().is_some_and(|s| param_name(s).is_none());
     let collection_shape = |kind| ResourceShape {
@@ -141,11 +191,14 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
         collection: op.path.clone(),
         item_param: None,
         id_field: id_field(sibling.as_deref()),
+        items: None,
     };
     match op.method {
-        Method::Get if matches!(op.response, Some(Ty::Page(_) | Ty::List(_))) => {
-            collection_shape(ResourceAction::List)
-        }
+        Method::Get if envelope.is_some() => ResourceShape {
+            items: envelope.as_ref().map(|(path, _)| path.clone()),
+            ..collection_shape(ResourceAction::List)
+        },
+        Method::Get if answers_list(service, op) => collection_shape(ResourceAction::List),
         Method::Post if listed || sibling.is_some() || (parent_is_literal && has_field("id")) => {
             collection_shape(ResourceAction::Create)
         }
@@ -169,6 +222,7 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
                     collection: grand.join("/"),
                     id_field: id_field(param.as_deref()),
                     item_param: param,
+                    items: None,
                 }
             }
             _ => collection_shape(ResourceAction::Action),

@@ -13,6 +13,7 @@ include!(concat!(env!("OUT_DIR"), "/twilio.rs"));
 include!(concat!(env!("OUT_DIR"), "/vonage.rs"));
 
 // Imported unchanged from the excerpts by `tidings-codegen import openapi` (see `imported/`).
+include!(concat!(env!("OUT_DIR"), "/brevo_imported.rs"));
 include!(concat!(env!("OUT_DIR"), "/sendgrid_imported.rs"));
 include!(concat!(env!("OUT_DIR"), "/twilio_imported.rs"));
 

@@ -4252,6 +4252,7 @@ pub mod email_server {
                     &::tidings_runtime::spec::TySchema::Named("Resource"),
                 ),
             ),
+            items: ::core::option::Option::None,
         };
         /// `POST /v1/emails`: creates an item in `/v1/emails`.
         pub static SEND_EMAIL: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4263,6 +4264,7 @@ pub mod email_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Named("SendEmailResponse"),
             ),
+            items: ::core::option::Option::None,
         };
         /// `POST /v1/emails/batch`: answers a valid response built from the body, nothing stored, at `/v1/emails/batch`.
         pub static SEND_BATCH: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4274,6 +4276,7 @@ pub mod email_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Named("SendBatchResponse"),
             ),
+            items: ::core::option::Option::None,
         };
         /// `GET /v1/emails`: lists a page of `/v1/emails`.
         pub static LIST_EMAILS: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4287,6 +4290,7 @@ pub mod email_server {
                     &::tidings_runtime::spec::TySchema::Named("Email"),
                 ),
             ),
+            items: ::core::option::Option::None,
         };
         /// `GET /v1/emails/{id}`: gets an item of `/v1/emails`.
         pub static GET_EMAIL: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4298,6 +4302,7 @@ pub mod email_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Named("Email"),
             ),
+            items: ::core::option::Option::None,
         };
         /// `PATCH /v1/emails/{id}`: merges the body into an item of `/v1/emails`.
         pub static RESCHEDULE_EMAIL: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4309,6 +4314,7 @@ pub mod email_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Named("Email"),
             ),
+            items: ::core::option::Option::None,
         };
         /// `POST /v1/emails/{id}/cancel`: answers a valid response built from the body and the item it names (when stored) in `/v1/emails`.
         pub static CANCEL_EMAIL: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4320,6 +4326,7 @@ pub mod email_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Named("Email"),
             ),
+            items: ::core::option::Option::None,
         };
         /// `POST /v1/templates`: creates an item in `/v1/templates`.
         pub static CREATE_TEMPLATE: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4331,6 +4338,7 @@ pub mod email_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Named("Template"),
             ),
+            items: ::core::option::Option::None,
         };
         /// `GET /v1/templates`: lists a page of `/v1/templates`.
         pub static LIST_TEMPLATES: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4344,6 +4352,7 @@ pub mod email_server {
                     &::tidings_runtime::spec::TySchema::Named("Template"),
                 ),
             ),
+            items: ::core::option::Option::None,
         };
         /// `GET /v1/templates/{id}`: gets an item of `/v1/templates`.
         pub static GET_TEMPLATE: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4355,6 +4364,7 @@ pub mod email_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Named("Template"),
             ),
+            items: ::core::option::Option::None,
         };
         /// `PATCH /v1/templates/{id}`: merges the body into an item of `/v1/templates`.
         pub static UPDATE_TEMPLATE: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4366,6 +4376,7 @@ pub mod email_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Named("Template"),
             ),
+            items: ::core::option::Option::None,
         };
         /// `DELETE /v1/templates/{id}`: deletes an item of `/v1/templates`.
         pub static DELETE_TEMPLATE: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4377,6 +4388,7 @@ pub mod email_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Named("DeletedObject"),
             ),
+            items: ::core::option::Option::None,
         };
         /// `POST /v1/templates/{id}/publish`: answers a valid response built from the body and the item it names (when stored) in `/v1/templates`.
         pub static PUBLISH_TEMPLATE: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4388,6 +4400,7 @@ pub mod email_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Named("Template"),
             ),
+            items: ::core::option::Option::None,
         };
         /// `POST /v1/contacts`: creates an item in `/v1/contacts`.
         pub static CREATE_CONTACT: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4399,6 +4412,7 @@ pub mod email_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Named("Contact"),
             ),
+            items: ::core::option::Option::None,
         };
         /// `PUT /v1/contacts`: answers a valid response built from the body, nothing stored, at `/v1/contacts`.
         pub static UPSERT_CONTACT: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4410,6 +4424,7 @@ pub mod email_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Named("Contact"),
             ),
+            items: ::core::option::Option::None,
         };
         /// `GET /v1/contacts`: lists a page of `/v1/contacts`.
         pub static LIST_CONTACTS: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4423,6 +4438,7 @@ pub mod email_server {
                     &::tidings_runtime::spec::TySchema::Named("Contact"),
                 ),
             ),
+            items: ::core::option::Option::None,
         };
         /// `GET /v1/contacts/{id_or_email}`: gets an item of `/v1/contacts`.
         pub static GET_CONTACT: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4434,6 +4450,7 @@ pub mod email_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Named("Contact"),
             ),
+            items: ::core::option::Option::None,
         };
         /// `PATCH /v1/contacts/{id_or_email}`: merges the body into an item of `/v1/contacts`.
         pub static UPDATE_CONTACT: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4445,6 +4462,7 @@ pub mod email_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Named("Contact"),
             ),
+            items: ::core::option::Option::None,
         };
         /// `DELETE /v1/contacts/{id_or_email}`: deletes an item of `/v1/contacts`.
         pub static DELETE_CONTACT: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4456,6 +4474,7 @@ pub mod email_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Named("DeletedObject"),
             ),
+            items: ::core::option::Option::None,
         };
         /// `POST /v1/lists`: creates an item in `/v1/lists`.
         pub static CREATE_LIST: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4467,6 +4486,7 @@ pub mod email_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Named("ContactList"),
             ),
+            items: ::core::option::Option::None,
         };
         /// `GET /v1/lists`: lists a page of `/v1/lists`.
         pub static LIST_LISTS: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4480,6 +4500,7 @@ pub mod email_server {
                     &::tidings_runtime::spec::TySchema::Named("ContactList"),
                 ),
             ),
+            items: ::core::option::Option::None,
         };
         /// `GET /v1/lists/{id}`: gets an item of `/v1/lists`.
         pub static GET_LIST: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4491,6 +4512,7 @@ pub mod email_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Named("ContactList"),
             ),
+            items: ::core::option::Option::None,
         };
         /// `PATCH /v1/lists/{id}`: merges the body into an item of `/v1/lists`.
         pub static UPDATE_LIST: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4502,6 +4524,7 @@ pub mod email_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Named("ContactList"),
             ),
+            items: ::core::option::Option::None,
         };
         /// `DELETE /v1/lists/{id}`: deletes an item of `/v1/lists`.
         pub static DELETE_LIST: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4513,6 +4536,7 @@ pub mod email_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Named("DeletedObject"),
             ),
+            items: ::core::option::Option::None,
         };
         /// `GET /v1/lists/{id}/contacts`: lists a page of `/v1/lists/{id}/contacts`.
         pub static LIST_LIST_CONTACTS: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4526,6 +4550,7 @@ pub mod email_server {
                     &::tidings_runtime::spec::TySchema::Named("Contact"),
                 ),
             ),
+            items: ::core::option::Option::None,
         };
         /// `POST /v1/lists/{id}/contacts`: creates an item in `/v1/lists/{id}/contacts`.
         pub static ADD_LIST_CONTACT: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4533,10 +4558,11 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::Create,
             collection: "/v1/lists/{id}/contacts",
             item_param: ::core::option::Option::None,
-            id_field: "id",
+            id_field: "list_id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Named("ListMembership"),
             ),
+            items: ::core::option::Option::None,
         };
         /// `DELETE /v1/lists/{id}/contacts/{contact}`: deletes an item of `/v1/lists/{id}/contacts`.
         pub static REMOVE_LIST_CONTACT: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4546,6 +4572,7 @@ pub mod email_server {
             item_param: ::core::option::Option::Some("contact"),
             id_field: "id",
             response: ::core::option::Option::None,
+            items: ::core::option::Option::None,
         };
         /// `POST /v1/suppressions`: creates an item in `/v1/suppressions`.
         pub static CREATE_SUPPRESSION: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4557,6 +4584,7 @@ pub mod email_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Named("Suppression"),
             ),
+            items: ::core::option::Option::None,
         };
         /// `GET /v1/suppressions`: lists a page of `/v1/suppressions`.
         pub static LIST_SUPPRESSIONS: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4570,6 +4598,7 @@ pub mod email_server {
                     &::tidings_runtime::spec::TySchema::Named("Suppression"),
                 ),
             ),
+            items: ::core::option::Option::None,
         };
         /// `GET /v1/suppressions/{email}`: gets an item of `/v1/suppressions`.
         pub static GET_SUPPRESSION: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4581,6 +4610,7 @@ pub mod email_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Named("Suppression"),
             ),
+            items: ::core::option::Option::None,
         };
         /// `DELETE /v1/suppressions/{email}`: deletes an item of `/v1/suppressions`.
         pub static DELETE_SUPPRESSION: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4592,6 +4622,7 @@ pub mod email_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Named("DeletedObject"),
             ),
+            items: ::core::option::Option::None,
         };
         /// `POST /v1/webhooks`: creates an item in `/v1/webhooks`.
         pub static CREATE_WEBHOOK: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4603,6 +4634,7 @@ pub mod email_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Named("WebhookEndpoint"),
             ),
+            items: ::core::option::Option::None,
         };
         /// `GET /v1/webhooks`: lists a page of `/v1/webhooks`.
         pub static LIST_WEBHOOKS: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4616,6 +4648,7 @@ pub mod email_server {
                     &::tidings_runtime::spec::TySchema::Named("WebhookEndpoint"),
                 ),
             ),
+            items: ::core::option::Option::None,
         };
         /// `GET /v1/webhooks/{id}`: gets an item of `/v1/webhooks`.
         pub static GET_WEBHOOK: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4627,6 +4660,7 @@ pub mod email_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Named("WebhookEndpoint"),
             ),
+            items: ::core::option::Option::None,
         };
         /// `PATCH /v1/webhooks/{id}`: merges the body into an item of `/v1/webhooks`.
         pub static UPDATE_WEBHOOK: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4638,6 +4672,7 @@ pub mod email_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Named("WebhookEndpoint"),
             ),
+            items: ::core::option::Option::None,
         };
         /// `DELETE /v1/webhooks/{id}`: deletes an item of `/v1/webhooks`.
         pub static DELETE_WEBHOOK: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4649,6 +4684,7 @@ pub mod email_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Named("DeletedObject"),
             ),
+            items: ::core::option::Option::None,
         };
     }
     /// An axum router serving every operation of the service by method and path, with

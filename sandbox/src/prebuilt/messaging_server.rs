@@ -2912,6 +2912,7 @@ pub mod messaging_server {
                     &::tidings_runtime::spec::TySchema::Named("Resource"),
                 ),
             ),
+            items: ::core::option::Option::None,
         };
         /// `POST /v1/messages`: creates an item in `/v1/messages`.
         pub static SEND_MESSAGE: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -2923,6 +2924,7 @@ pub mod messaging_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Named("SendMessageResponse"),
             ),
+            items: ::core::option::Option::None,
         };
         /// `GET /v1/messages`: lists a page of `/v1/messages`.
         pub static LIST_MESSAGES: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -2936,6 +2938,7 @@ pub mod messaging_server {
                     &::tidings_runtime::spec::TySchema::Named("MessageRecord"),
                 ),
             ),
+            items: ::core::option::Option::None,
         };
         /// `GET /v1/messages/{message_uuid}`: gets an item of `/v1/messages`.
         pub static GET_MESSAGE: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -2947,6 +2950,7 @@ pub mod messaging_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Named("MessageRecord"),
             ),
+            items: ::core::option::Option::None,
         };
         /// `PATCH /v1/messages/{message_uuid}`: merges the body into an item of `/v1/messages`.
         pub static UPDATE_MESSAGE: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -2956,6 +2960,7 @@ pub mod messaging_server {
             item_param: ::core::option::Option::Some("message_uuid"),
             id_field: "id",
             response: ::core::option::Option::None,
+            items: ::core::option::Option::None,
         };
         /// `GET /v1/templates`: lists a page of `/v1/templates`.
         pub static LIST_TEMPLATES: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -2969,6 +2974,7 @@ pub mod messaging_server {
                     &::tidings_runtime::spec::TySchema::Named("Template"),
                 ),
             ),
+            items: ::core::option::Option::None,
         };
     }
     /// An axum router serving every operation of the service by method and path, with

@@ -972,6 +972,7 @@ pub mod realtime_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Json,
             ),
+            items: ::core::option::Option::None,
         };
         /// `POST /apps/{app_id}/events`: answers a valid response built from the body and the item it names (when stored) in `/apps`.
         pub static TRIGGER_EVENT: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -983,6 +984,7 @@ pub mod realtime_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Json,
             ),
+            items: ::core::option::Option::None,
         };
         /// `POST /apps/{app_id}/batch_events`: answers a valid response built from the body and the item it names (when stored) in `/apps`.
         pub static TRIGGER_BATCH: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -994,6 +996,7 @@ pub mod realtime_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Json,
             ),
+            items: ::core::option::Option::None,
         };
         /// `GET /apps/{app_id}/channels`: answers a valid response built from the body and the item it names (when stored) in `/apps`.
         pub static LIST_CHANNELS: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -1005,6 +1008,7 @@ pub mod realtime_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Json,
             ),
+            items: ::core::option::Option::None,
         };
         /// `GET /apps/{app_id}/channels/{channel_name}`: gets an item of `/apps/{app_id}/channels`.
         pub static GET_CHANNEL: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -1016,6 +1020,7 @@ pub mod realtime_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Json,
             ),
+            items: ::core::option::Option::None,
         };
         /// `GET /apps/{app_id}/channels/{channel_name}/users`: answers a valid response built from the body and the item it names (when stored) in `/apps/{app_id}/channels`.
         pub static LIST_PRESENCE_USERS: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -1027,6 +1032,7 @@ pub mod realtime_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Json,
             ),
+            items: ::core::option::Option::None,
         };
         /// `POST /apps/{app_id}/users/{user_id}/terminate_connections`: answers a valid response built from the body and the item it names (when stored) in `/apps/{app_id}/users`.
         pub static TERMINATE_USER_CONNECTIONS: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -1038,6 +1044,7 @@ pub mod realtime_server {
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Json,
             ),
+            items: ::core::option::Option::None,
         };
     }
     /// An axum router serving every operation of the service by method and path, with

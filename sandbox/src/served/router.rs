@@ -618,13 +618,16 @@ fn answer(op: &ServedOp, incoming: Incoming, result: Result<Value, ServerError>)
         (Answer::Ignored, _) | (_, None) => incoming.finish_empty(result.map(|_| ()), status),
         (Answer::Json, Some(_)) => match op.pages {
             Some(pages) => {
-                let items = result.map(|v| match v {
-                    Value::Array(items) => items,
-                    other => vec![other],
-                });
                 let size = op.info.pagination.as_ref().and_then(|p| match &p.style {
                     PageStyleInfo::Page { size_param, .. } => size_param.as_deref(),
                     _ => p.limit_param.as_deref(),
+                });
+                if op.resource.items.is_some() {
+                    return incoming.finish_page_object(result, pages, size, status);
+                }
+                let items = result.map(|v| match v {
+                    Value::Array(items) => items,
+                    other => vec![other],
                 });
                 incoming.finish_page(items, pages, size, status)
             }
@@ -638,17 +641,23 @@ pub(crate) fn operations(service: &tidings_codegen::check::Service) -> Vec<Serve
     service
         .operations
         .iter()
-        .map(|info| ServedOp {
-            method: Method::from_bytes(info.method.as_str().as_bytes()).unwrap_or(Method::GET),
-            template: PathTemplate::parse(&info.path),
-            spec: Box::leak(Box::new(vocab::operation_spec(info))),
-            resource: vocab::resource_op(service, info),
-            pages: vocab::pages_after_store(info)
-                .then_some(info.pagination.as_ref())
-                .flatten()
-                .map(|p| &*Box::leak(Box::new(vocab::pagination_spec(p)))),
-            body: info.body.as_ref().map(vocab::ty_schema),
-            info: info.clone(),
+        .map(|info| {
+            let resource = vocab::resource_op(service, info);
+            // Paged after the store: a whole list (a page, a bare list), or a list inside an
+            // object, paged in the object.
+            let paged = vocab::pages_after_store(info) || resource.items.is_some();
+            ServedOp {
+                method: Method::from_bytes(info.method.as_str().as_bytes()).unwrap_or(Method::GET),
+                template: PathTemplate::parse(&info.path),
+                spec: Box::leak(Box::new(vocab::operation_spec(info))),
+                resource,
+                pages: paged
+                    .then_some(info.pagination.as_ref())
+                    .flatten()
+                    .map(|p| &*Box::leak(Box::new(vocab::pagination_spec(p)))),
+                body: info.body.as_ref().map(vocab::ty_schema),
+                info: info.clone(),
+            }
         })
         .collect()
 }

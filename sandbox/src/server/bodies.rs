@@ -11,7 +11,7 @@ use serde::de::DeserializeOwned;
 use tidings_runtime::validate::{Validate, Validator};
 use tidings_runtime::{FormStyle, PaginationSpec};
 
-use super::{Incoming, ServerError, page_in_style};
+use super::{Incoming, ServerError, StyledPage, page_in_style, page_object_in_style};
 
 fn unprocessable(e: &tidings_runtime::Error) -> ServerError {
     // The runtime's decode error reads "decode error: <message>"; the message is what matters.
@@ -128,6 +128,26 @@ impl Incoming {
         let path = self.request_path();
         let page = result
             .and_then(|items| page_in_style(&items, spec, size_param, self.raw_query(), &path));
+        self.finish_styled(page, status)
+    }
+
+    /// [`Incoming::finish_page`] of a list answered inside an object: `result` is the whole
+    /// object, every item at the pagination's items path ([`page_object_in_style`]).
+    pub fn finish_page_object(
+        self,
+        result: Result<serde_json::Value, ServerError>,
+        spec: &PaginationSpec,
+        size_param: Option<&str>,
+        status: u16,
+    ) -> Response {
+        let path = self.request_path();
+        let page = result.and_then(|answer| {
+            page_object_in_style(answer, spec, size_param, self.raw_query(), &path)
+        });
+        self.finish_styled(page, status)
+    }
+
+    fn finish_styled(self, page: Result<StyledPage, ServerError>, status: u16) -> Response {
         let mut extra = HeaderMap::new();
         let result = page.and_then(|page| {
             if let Some(link) = page.link

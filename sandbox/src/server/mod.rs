@@ -39,7 +39,7 @@ pub use limits::{
 };
 pub use page::{
     DEFAULT_PAGE_LIMIT, MAX_PAGE_SIZE, NEXT_LINK_PARAM, PageRequest, StyledPage, page_in_style,
-    paginate,
+    page_object_in_style, paginate,
 };
 pub use per_address::per_address_cap;
 pub use resources::{ResourceLimits, Resources};

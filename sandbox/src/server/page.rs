@@ -243,8 +243,79 @@ pub fn page_in_style<T: serde::Serialize>(
     Ok(StyledPage { body, link })
 }
 
+/// [`page_in_style`] of a list answered inside an object (`answer`, every item at
+/// `spec.items`): the page of items and the style's fields put back into the object, its
+/// other fields kept.
+///
+/// ```
+/// use tidings_runtime::{PageStyle, PaginationSpec};
+/// use tidings_sandbox::server::page_object_in_style;
+/// static PAGES: PaginationSpec = PaginationSpec {
+///     items: "contacts",
+///     style: PageStyle::Offset { offset_param: "offset", limit_param: Some("limit"), total_field: None },
+/// };
+/// let answer = serde_json::json!({"contacts": [1, 2, 3], "count": 3});
+/// let page = page_object_in_style(answer, &PAGES, Some("limit"), "limit=2&offset=2", "/contacts")?;
+/// assert_eq!(page.body, serde_json::json!({"contacts": [3], "count": 3}));
+/// # Ok::<(), tidings_sandbox::server::ServerError>(())
+/// ```
+///
+/// # Errors
+/// As [`page_in_style`].
+pub fn page_object_in_style(
+    mut answer: serde_json::Value,
+    spec: &tidings_runtime::PaginationSpec,
+    size_param: Option<&str>,
+    query: &str,
+    path: &str,
+) -> Result<StyledPage, ServerError> {
+    let items = match take_path(&mut answer, spec.items) {
+        Some(serde_json::Value::Array(items)) => items,
+        _ => Vec::new(),
+    };
+    let page = page_in_style(&items, spec, size_param, query, path)?;
+    merge(&mut answer, page.body);
+    Ok(StyledPage {
+        body: answer,
+        link: page.link,
+    })
+}
+
+/// Takes the value at a dot path out of `body`.
+fn take_path(body: &mut serde_json::Value, path: &str) -> Option<serde_json::Value> {
+    let (parent, last) = match path.rsplit_once('.') {
+        Some((parent, last)) => (
+            parent
+                .split('.')
+                .try_fold(body, |node, key| node.get_mut(key))?,
+            last,
+        ),
+        None => (body, path),
+    };
+    parent.as_object_mut()?.remove(last)
+}
+
+/// `from`'s fields written into `into`, objects merged key by key.
+fn merge(into: &mut serde_json::Value, from: serde_json::Value) {
+    match (into, from) {
+        (serde_json::Value::Object(into), serde_json::Value::Object(from)) => {
+            for (key, value) in from {
+                match into.get_mut(&key) {
+                    Some(existing) if existing.is_object() && value.is_object() => {
+                        merge(existing, value);
+                    }
+                    _ => {
+                        into.insert(key, value);
+                    }
+                }
+            }
+        }
+        (into, from) => *into = from,
+    }
+}
+
 /// Puts `value` at a dot path of `body`, making the objects on the way.
-fn set_path(body: &mut serde_json::Value, path: &str, value: serde_json::Value) {
+pub(crate) fn set_path(body: &mut serde_json::Value, path: &str, value: serde_json::Value) {
     let mut node = body;
     let mut keys = path.split('.').peekable();
     while let Some(key) = keys.next() {

@@ -195,6 +195,14 @@ fn sample_string(ty: &TySchema, field: Option<&FieldSchema>) -> String {
         (_, Some(Format::Uuid)) => {
             return "00000000-0000-4000-8000-000000000000".to_owned();
         }
+        (_, Some(Format::Date)) => return now_rfc3339().chars().take(10).collect(),
+        (_, Some(Format::Rfc2822)) => {
+            let now = now_rfc3339();
+            return tidings_runtime::dates::rfc3339_to_rfc2822(&now).unwrap_or(now);
+        }
+        (_, Some(Format::Unix)) => return (now_ms() / 1000).to_string(),
+        (_, Some(Format::UnixMs)) => return now_ms().to_string(),
+        (_, None) if field.is_some_and(|f| names_a_time(f.name)) => return now_rfc3339(),
         _ => field.map_or("sample", |f| f.name),
     };
     let min = field
@@ -210,4 +218,59 @@ fn sample_string(ty: &TySchema, field: Option<&FieldSchema>) -> String {
         s.push('x');
     }
     s
+}
+
+/// Milliseconds since the Unix epoch.
+fn now_ms() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis())
+}
+
+/// Whether a text field's name says it holds a time (`createdAt`, `modified_at`,
+/// `date_created`, `sentDate`, `timestamp`): its made-up value is now, in RFC 3339.
+fn names_a_time(name: &str) -> bool {
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
+    for c in name.chars() {
+        if (c == '_' || c == '-' || c.is_ascii_uppercase()) && !word.is_empty() {
+            words.push(std::mem::take(&mut word));
+        }
+        if c != '_' && c != '-' {
+            word.push(c.to_ascii_lowercase());
+        }
+    }
+    words.push(word);
+    words.last().is_some_and(|w| w == "at")
+        || words
+            .iter()
+            .any(|w| matches!(w.as_str(), "date" | "time" | "timestamp" | "datetime"))
+}
+
+#[cfg(test)]
+mod time_names {
+    #[test]
+    fn names_that_hold_a_time() {
+        for name in [
+            "createdAt",
+            "modified_at",
+            "date_created",
+            "sentDate",
+            "timestamp",
+            "DateSent",
+        ] {
+            assert!(super::names_a_time(name), "{name}");
+        }
+        for name in [
+            "format",
+            "chat",
+            "update",
+            "candidate",
+            "timezone",
+            "status",
+            "data",
+        ] {
+            assert!(!super::names_a_time(name), "{name}");
+        }
+    }
 }

@@ -445,7 +445,7 @@ impl Resources {
                     id = make_id(schema, op, n);
                 }
                 let mut value = body;
-                value.insert(op.id_field.to_owned(), Value::String(id.clone()));
+                value.insert(op.id_field.to_owned(), id_value(schema, op, &id));
                 let value = filled_object(schema, op.response.as_ref(), value);
                 ticket = self.insert(&mut state, &collection, id, value.clone(), Some(n))?;
                 Some(value)
@@ -456,6 +456,9 @@ impl Resources {
                     .get(&collection)
                     .map(Vec::as_slice)
                     .unwrap_or_default();
+                if let (Some(path), Some(ty)) = (op.items, &op.response) {
+                    return Ok((envelope_of(schema, ty, path, items), None));
+                }
                 return Ok((page_of(schema, op, items, &call.query)?, None));
             }
             ResourceAction::Get => Some(find(&state, &collection, item_id, op)?.value.clone()),
@@ -475,8 +478,26 @@ impl Resources {
             }
             ResourceAction::Replace => {
                 let id = item_id.unwrap_or_default().to_owned();
-                let mut value = body;
-                value.insert(op.id_field.to_owned(), Value::String(id.clone()));
+                // An item that exists keeps what the body does not send (many APIs' `PUT` is
+                // partial: Brevo's contact update), and its id as it was stored.
+                let kept = state
+                    .collections
+                    .get(&collection)
+                    .and_then(|items| items.iter().find(|i| i.id == id))
+                    .map(|i| i.value.clone());
+                let id_kept = kept.as_ref().and_then(|v| v.get(op.id_field)).cloned();
+                let mut value = kept.unwrap_or_default();
+                for (key, v) in body {
+                    if v.is_null() {
+                        value.remove(&key);
+                    } else {
+                        value.insert(key, v);
+                    }
+                }
+                value.insert(
+                    op.id_field.to_owned(),
+                    id_kept.unwrap_or_else(|| id_value(schema, op, &id)),
+                );
                 let value = filled_object(schema, op.response.as_ref(), value);
                 ticket = self.insert(&mut state, &collection, id, value.clone(), None)?;
                 Some(value)
@@ -498,10 +519,22 @@ impl Resources {
                     })
                     .map(|i| i.value.clone())
                     .unwrap_or_default();
-                if let Some(id) = item_id {
-                    value
-                        .entry(op.id_field.to_owned())
-                        .or_insert_with(|| Value::String(id.to_owned()));
+                match item_id {
+                    Some(id) => {
+                        value
+                            .entry(op.id_field.to_owned())
+                            .or_insert_with(|| id_value(schema, op, id));
+                    }
+                    // An action that makes something (a send): a fresh id for its answer's
+                    // id field, when it has one; nothing is kept.
+                    None if declared(schema, op.response.as_ref(), op.id_field)
+                        && !body.contains_key(op.id_field) =>
+                    {
+                        state.next_id += 1;
+                        let id = make_id(schema, op, state.next_id);
+                        value.insert(op.id_field.to_owned(), id_value(schema, op, &id));
+                    }
+                    None => {}
                 }
                 value.extend(body);
                 Some(value)
@@ -509,7 +542,18 @@ impl Resources {
         };
         drop(state);
         let value = match (&op.response, found) {
-            (Some(ty), Some(value)) => fill(schema, ty, Some(&Value::Object(value)), 0, None),
+            (Some(ty), Some(value)) => {
+                let value = fill(schema, ty, Some(&Value::Object(value)), 0, None);
+                // What a create or an action answers is its response type, not the request
+                // echoed (the request may be another type: Brevo's contact creation answers
+                // `{"id": 21}`); what is stored keeps every field.
+                match op.kind {
+                    ResourceAction::Create | ResourceAction::Action => {
+                        only_declared(schema, ty, value)
+                    }
+                    _ => value,
+                }
+            }
             _ => Value::Null,
         };
         Ok((value, ticket))
@@ -699,6 +743,9 @@ fn make_id(schema: &ServiceSchema, op: &ResourceOp, n: u64) -> String {
     if id_field.and_then(|f| f.format) == Some(Format::Uuid) {
         return format!("00000000-0000-4000-8000-{n:012x}");
     }
+    if id_field.is_some_and(|f| f.ty == TySchema::Integer) {
+        return n.to_string();
+    }
     let made = format!("res_{n:08}");
     let bound = |v: Option<u64>| v.and_then(|v| usize::try_from(v).ok());
     let (min, max) = (
@@ -719,6 +766,86 @@ fn make_id(schema: &ServiceSchema, op: &ResourceOp, n: u64) -> String {
         made
     }
 }
+
+/// The id field's value: a number when the answer's id field is an integer (Brevo's contact
+/// ids), else the id as text.
+fn id_value(schema: &ServiceSchema, op: &ResourceOp, id: &str) -> Value {
+    let integer = op
+        .response
+        .as_ref()
+        .and_then(|ty| object_fields(schema, ty))
+        .and_then(|fields| fields.iter().find(|f| f.name == op.id_field))
+        .is_some_and(|f| f.ty == TySchema::Integer);
+    match id.parse::<i64>() {
+        Ok(n) if integer => Value::from(n),
+        _ => Value::String(id.to_owned()),
+    }
+}
+
+/// Whether the object type `ty` declares the field `name`.
+fn declared(schema: &ServiceSchema, ty: Option<&TySchema>, name: &str) -> bool {
+    ty.and_then(|ty| object_fields(schema, ty))
+        .is_some_and(|fields| fields.iter().any(|f| f.name == name))
+}
+
+/// `value` with only the fields the object type `ty` declares (anything else as it is).
+fn only_declared(schema: &ServiceSchema, ty: &TySchema, value: Value) -> Value {
+    match (object_fields(schema, ty), value) {
+        (Some(fields), Value::Object(mut map)) => {
+            map.retain(|key, _| fields.iter().any(|f| f.name == key));
+            Value::Object(map)
+        }
+        (_, value) => value,
+    }
+}
+
+/// A list answered inside the object type `ty`: every item at the dot path `path`, filled as
+/// the field's item type, and the object's other required fields made up.
+fn envelope_of(schema: &ServiceSchema, ty: &TySchema, path: &str, items: &[Item]) -> Value {
+    let mut item_ty = *ty;
+    for part in path.split('.') {
+        item_ty = object_fields(schema, &item_ty)
+            .and_then(|fields| fields.iter().find(|f| f.name == part))
+            .map_or(TySchema::Json, |f| f.ty);
+    }
+    let item_ty = match item_ty {
+        TySchema::List(inner) | TySchema::Page(inner) => *inner,
+        _ => TySchema::Json,
+    };
+    let listed: Vec<Value> = items
+        .iter()
+        .map(|i| {
+            fill(
+                schema,
+                &item_ty,
+                Some(&Value::Object(i.value.clone())),
+                0,
+                None,
+            )
+        })
+        .collect();
+    let total = listed.len();
+    let mut envelope = Value::Object(Map::new());
+    super::page::set_path(&mut envelope, path, Value::Array(listed));
+    // A count of the items beside them, under a common name, is their number.
+    for f in object_fields(schema, ty).unwrap_or_default() {
+        if f.ty == TySchema::Integer && TOTAL_NAMES.contains(&f.name) {
+            super::page::set_path(&mut envelope, f.name, Value::from(total));
+        }
+    }
+    fill(schema, ty, Some(&envelope), 0, None)
+}
+
+/// Names of a field that counts the items of a list answered inside an object.
+const TOTAL_NAMES: &[&str] = &[
+    "count",
+    "total",
+    "total_count",
+    "totalCount",
+    "TotalCount",
+    "total_items",
+    "totalItems",
+];
 
 fn object_fields(schema: &ServiceSchema, ty: &TySchema) -> Option<&'static [FieldSchema]> {
     match ty {

@@ -67,6 +67,7 @@ fn op(kind: ResourceAction, item: bool) -> ResourceOp {
         } else {
             TySchema::Named("Domain")
         }),
+        items: None,
     }
 }
 
