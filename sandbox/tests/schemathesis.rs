@@ -317,3 +317,18 @@ async fn served_vonage_passes_schemathesis() {
     // refusals' shapes and statuses (the client tests in `served_cli.rs` cover the accepted path).
     served_provider_passes("vonage.yaml", |_| (Vec::new(), "-".to_owned()), &[]).await;
 }
+
+/// Brevo's contacts and send, imported unedited from Brevo's own document: lists answered
+/// inside an object, integer ids, error codes from the document's enum.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn served_brevo_imported_passes_schemathesis() {
+    served_provider_passes(
+        "imported/brevo_imported.yaml",
+        |s| {
+            let key = s.credential("api_key").unwrap().to_owned();
+            (vec!["-H".to_owned(), format!("api-key: {key}")], key)
+        },
+        &[],
+    )
+    .await;
+}

@@ -157,7 +157,8 @@ async fn sendgrid_lists_live_through_create_get_list_update_delete() {
     assert_eq!(gone.status(), Some(404));
     assert!(gone.to_string().contains("does not exist"), "{gone}");
 
-    // A request the spec refuses (a list needs a name) is answered 4xx, not stored.
+    // A request the spec refuses (a list needs a name) is answered 400, the status the
+    // operation documents for bad input (not 422, which it does not), and not stored.
     let raw = tidings_runtime::reqwest::Client::new()
         .post(format!("{}/marketing/lists", served.base_url()))
         .bearer_auth(served.credential("api_key").unwrap())
@@ -165,7 +166,7 @@ async fn sendgrid_lists_live_through_create_get_list_update_delete() {
         .send()
         .await
         .unwrap();
-    assert_eq!(raw.status(), 422);
+    assert_eq!(raw.status(), 400);
     let body: serde_json::Value = raw.json().await.unwrap();
     assert!(body.to_string().contains("name"), "names the field: {body}");
     served.shutdown().await;
@@ -1110,8 +1111,27 @@ async fn brevo_contacts_live_through_create_get_list_update_delete() {
         .await
         .unwrap_err();
     assert_eq!(gone.status(), Some(404));
-    assert!(gone.code().is_some(), "{gone}");
+    assert_eq!(
+        gone.code(),
+        Some("document_not_found"),
+        "a code of the document's own enum: {gone}"
+    );
     assert!(gone.to_string().contains("does not exist"), "{gone}");
+    // Refused input too (the client refuses it before sending, so sent raw): a limit past the
+    // document's maximum, in the enum's words.
+    let refused = tidings_runtime::reqwest::Client::new()
+        .get(format!("{}/contacts?limit=5000", served.base_url()))
+        .header("api-key", served.credential("api_key").unwrap())
+        .send()
+        .await
+        .unwrap();
+    let status = refused.status().as_u16();
+    let body: serde_json::Value = refused.json().await.unwrap();
+    assert_eq!(
+        (status, &body["code"]),
+        (400, &serde_json::json!("invalid_parameter")),
+        "{body}"
+    );
 
     let sent = client
         .send_transac_email(

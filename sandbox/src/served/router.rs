@@ -133,11 +133,33 @@ fn percent_decode(s: &str) -> String {
 /// Answers one request.
 pub(crate) async fn handle(served: Arc<Served>, request: Request) -> Response {
     let (op, response) = respond(&served, request).await;
+    let response = match op {
+        Some(op) => documented_status(&op.info, response),
+        None => response,
+    };
     let response = served.error_shape.apply(served.schema, response).await;
     match op {
         Some(op) => super::shape::operation_error(served.schema, &op.info, response).await,
         None => response,
     }
+}
+
+/// A refusal of input in the status the operation documents for it: `400` where it documents
+/// 400 and not 422 (Brevo, most providers), `422` the other way round.
+fn documented_status(op: &OperationInfo, mut response: Response) -> Response {
+    use axum::http::StatusCode;
+    let documented = |s: u16| op.errors.contains(&s);
+    let swap = match response.status() {
+        StatusCode::UNPROCESSABLE_ENTITY if documented(400) && !documented(422) => {
+            StatusCode::BAD_REQUEST
+        }
+        StatusCode::BAD_REQUEST if documented(422) && !documented(400) => {
+            StatusCode::UNPROCESSABLE_ENTITY
+        }
+        _ => return response,
+    };
+    *response.status_mut() = swap;
+    response
 }
 
 /// The answer, and the operation it is of (none when no operation's route matched).

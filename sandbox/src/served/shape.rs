@@ -35,6 +35,9 @@ pub(crate) struct ErrorShape {
     numeric_code: Option<NumericCode>,
     /// The error type, when it has required fields besides the code and message.
     filled: Option<TySchema>,
+    /// The code's path and its values, when the error type's code is an enum (Brevo's
+    /// `document_not_found`, `invalid_parameter`, ...).
+    enum_code: Option<(Vec<String>, &'static [&'static str])>,
 }
 
 /// The type of the field at dot path `path` from the named type `ty`.
@@ -86,15 +89,17 @@ impl ErrorShape {
         });
         // Filled whenever the type has required fields the gateway does not write, at the
         // top (Twilio's `more_info`) or inside (SendGrid's `errors` items want a `field`).
+        let enum_code = enum_values(schema, &ty, &code_path).map(|values| (code_path, values));
         ErrorShape {
             numeric_code,
             filled: Some(ty),
+            enum_code,
         }
     }
 
     /// Nothing to rewrite.
     pub(crate) fn is_plain(&self) -> bool {
-        self.numeric_code.is_none() && self.filled.is_none()
+        self.numeric_code.is_none() && self.filled.is_none() && self.enum_code.is_none()
     }
 
     /// `response` with its error body in the spec's shape (other answers as they are).
@@ -121,6 +126,17 @@ impl ErrorShape {
                 .min_by_key(|(_, _, n)| *n)
                 .map_or(i64::from(status.as_u16()), |(_, code, _)| *code);
             set(&mut object, path, Value::from(code));
+        }
+        if let Some((path, values)) = &self.enum_code {
+            let given = at_path(&Value::Object(object.clone()), &path.join("."))
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+                .unwrap_or_else(|| symbolic_code(status));
+            set(
+                &mut object,
+                path,
+                Value::from(enum_code(values, &given, status)),
+            );
         }
         if let Some(ty) = &self.filled {
             let given = Value::Object(object.clone());
@@ -214,6 +230,11 @@ pub(crate) async fn operation_error(
         if !code_path.is_empty() {
             let code_value = if field_type(schema, &ty, &code_path) == Some(TySchema::Integer) {
                 Value::from(code)
+            } else if let Some(values) = enum_values(schema, &ty, &code_path) {
+                let given = symbolic
+                    .as_str()
+                    .map_or_else(|| symbolic_code(status), str::to_owned);
+                Value::from(enum_code(values, &given, status))
             } else {
                 symbolic
             };
@@ -271,6 +292,77 @@ fn put(object: &mut Map<String, Value>, path: &[String], value: Value) {
             }
         }
     }
+}
+
+/// The values of the enum at dot path `path` from the named type `ty`, when it is one.
+fn enum_values(
+    schema: &ServiceSchema,
+    ty: &TySchema,
+    path: &[String],
+) -> Option<&'static [&'static str]> {
+    if path.is_empty() {
+        return None;
+    }
+    let TySchema::Named(name) = field_type(schema, ty, path)? else {
+        return None;
+    };
+    match schema.named(name)?.shape {
+        ShapeSchema::Enum(values) if !values.is_empty() => Some(values),
+        _ => None,
+    }
+}
+
+/// Codes a provider gives a refusal with `status` under other names than the gateway's.
+fn code_synonyms(status: u16) -> &'static [&'static str] {
+    match status {
+        400 | 422 => &[
+            "invalid_parameter",
+            "invalid_request",
+            "validation_error",
+            "unprocessable_entity",
+            "bad_request",
+            "missing_parameter",
+        ],
+        401 => &[
+            "unauthorized",
+            "unauthenticated",
+            "invalid_api_key",
+            "authentication_failed",
+        ],
+        403 => &["permission_denied", "forbidden"],
+        404 => &["not_found", "document_not_found", "resource_not_found"],
+        405 => &["method_not_allowed"],
+        409 => &[
+            "conflict",
+            "duplicate_request",
+            "duplicate_parameter",
+            "already_exists",
+        ],
+        413 => &["payload_too_large", "request_too_large"],
+        429 => &["rate_limit_exceeded", "too_many_requests", "rate_limited"],
+        _ => &[],
+    }
+}
+
+/// The enum value that says what the gateway's symbolic code `given` says: itself when the
+/// enum has it, else a value holding it (`document_not_found` for `not_found`), else the
+/// first of the status's usual names the enum has, else the enum's first value (a code the
+/// type does not allow would not decode as it).
+fn enum_code(values: &[&'static str], given: &str, status: axum::http::StatusCode) -> &'static str {
+    let lower = |v: &str| v.to_ascii_lowercase();
+    let given = lower(given);
+    values
+        .iter()
+        .find(|v| lower(v) == given)
+        .or_else(|| values.iter().find(|v| lower(v).contains(&given)))
+        .or_else(|| {
+            code_synonyms(status.as_u16())
+                .iter()
+                .find_map(|s| values.iter().find(|v| lower(v) == *s))
+        })
+        .or_else(|| values.first())
+        .copied()
+        .unwrap_or_default()
 }
 
 /// The code the gateway gives a refusal with `status`, for a service whose error body keeps

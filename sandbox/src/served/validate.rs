@@ -195,20 +195,6 @@ fn field(
             format!("`{path}` {what}"),
         ))
     };
-    if let Some(text) = value.as_str() {
-        let chars = text.chars().count() as u64;
-        if let Some(min) = f.min_len.filter(|m| chars < *m) {
-            return fail(format!("must be at least {min} characters long"));
-        }
-        if let Some(max) = f.max_len.filter(|m| chars > *m) {
-            return fail(format!("must be at most {max} characters long"));
-        }
-        if let Some(format) = f.format
-            && !tidings_runtime::validate::matches(format, text)
-        {
-            return fail(format!("must be {}", format.describe()));
-        }
-    }
     if let (Some(min), Some(items)) = (f.min_items, value.as_array())
         && (items.len() as u64) < min
     {
@@ -219,15 +205,46 @@ fn field(
     {
         return fail(format!("must have at most {max} items"));
     }
-    if let Some(n) = value.as_f64() {
-        if let Some(min) = f.min.filter(|m| n < *m) {
-            return fail(format!("must be at least {min}"));
+    // A list's text and number limits are its items' (`list<string>` with `format: email`).
+    match value.as_array() {
+        Some(items) => items.iter().enumerate().try_for_each(|(i, item)| {
+            scalar_limits(f, item).map_or(Ok(()), |what| {
+                let at = format!("{path}.{i}");
+                Err(ServerError::validation(
+                    at.clone(),
+                    format!("`{at}` {what}"),
+                ))
+            })
+        }),
+        None => scalar_limits(f, value).map_or(Ok(()), fail),
+    }
+}
+
+/// What a text or number value breaks of the field's limits (length, format, range).
+fn scalar_limits(f: &FieldSchema, value: &Value) -> Option<String> {
+    if let Some(text) = value.as_str() {
+        let chars = text.chars().count() as u64;
+        if let Some(min) = f.min_len.filter(|m| chars < *m) {
+            return Some(format!("must be at least {min} characters long"));
         }
-        if let Some(max) = f.max.filter(|m| n > *m) {
-            return fail(format!("must be at most {max}"));
+        if let Some(max) = f.max_len.filter(|m| chars > *m) {
+            return Some(format!("must be at most {max} characters long"));
+        }
+        if let Some(format) = f.format
+            && !tidings_runtime::validate::matches(format, text)
+        {
+            return Some(format!("must be {}", format.describe()));
         }
     }
-    Ok(())
+    if let Some(n) = value.as_f64() {
+        if let Some(min) = f.min.filter(|m| n < *m) {
+            return Some(format!("must be at least {min}"));
+        }
+        if let Some(max) = f.max.filter(|m| n > *m) {
+            return Some(format!("must be at most {max}"));
+        }
+    }
+    None
 }
 
 #[cfg(test)]

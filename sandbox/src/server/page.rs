@@ -120,13 +120,16 @@ pub fn page_in_style<T: serde::Serialize>(
             .map(|(_, v)| v.as_str())
             .filter(|v| !v.is_empty())
     };
+    // A negative number (which a document without a minimum allows) counts from 0.
     let number = |name: &str| -> Result<Option<usize>, ServerError> {
         get(name)
-            .map(|v| {
-                v.parse::<usize>().map_err(|_| {
+            .map(|v| match v.parse::<usize>() {
+                Ok(n) => Ok(n),
+                Err(_) if v.parse::<i128>().is_ok_and(|n| n < 0) => Ok(0),
+                Err(_) => Err(
                     ServerError::bad_request(format!("`{name}` is not a number: `{v}`"))
-                        .with_param(name)
-                })
+                        .with_param(name),
+                ),
             })
             .transpose()
     };
