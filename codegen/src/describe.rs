@@ -352,10 +352,7 @@ pub fn service_schema(service: &Service) -> ServiceSchema {
                     variants
                         .iter()
                         .filter_map(|v| Ty::parse(v.ty.as_deref()?).ok())
-                        .filter_map(|ty| match ty {
-                            Ty::Named(name) => Some(leak(&name)),
-                            _ => None,
-                        })
+                        .map(|ty| ty_schema(&ty))
                         .collect(),
                 )),
             },

@@ -1154,3 +1154,66 @@ async fn brevo_contacts_live_through_create_get_list_update_delete() {
     );
     served.shutdown().await;
 }
+
+/// The imported Twilio and SendGrid excerpts (lists answered inside an object: `messages` with
+/// `next_page_uri`, `result` with `_metadata.next`) served with `--spec`: what their generated
+/// clients create, their streams list back, every item once, over every page.
+#[tokio::test]
+async fn imported_lists_inside_objects_stream_what_was_created() {
+    use tidings_providers::{sendgrid_imported as sg, twilio_imported as tw};
+    let served = serve("imported/twilio_imported.yaml").await;
+    let client = tw::TwilioImportedClient::builder()
+        .base_url(served.base_url())
+        .credential("account_sid", served.credential("account_sid").unwrap())
+        .credential("auth_token", served.credential("auth_token").unwrap())
+        .retry(RetryPolicy::none())
+        .build()
+        .unwrap();
+    let account = "AC0123456789abcdef0123456789abcdef";
+    let mut sids = Vec::new();
+    for to in ["+15558675310", "+15558675311", "+15558675312"] {
+        let created = client
+            .post_2010_04_01_accounts_messages_json(
+                account,
+                &tw::Post20100401AccountsMessagesJsonRequest::new(to).body("hi"),
+            )
+            .await
+            .unwrap();
+        sids.push(created.sid.expect("a sid"));
+    }
+    let listed: Vec<String> = client
+        .get_2010_04_01_accounts_messages_json_stream(
+            account,
+            &tw::Get20100401AccountsMessagesJsonQuery::default().page_size(2),
+        )
+        .map(|m| m.unwrap().sid.unwrap_or_default())
+        .collect()
+        .await;
+    assert_eq!(listed, sids, "two pages, by `next_page_uri`");
+    served.shutdown().await;
+
+    let served = serve("imported/sendgrid_imported.yaml").await;
+    let client = sg::SendgridImportedClient::builder()
+        .base_url(served.base_url())
+        .api_key(served.credential("api_key").unwrap())
+        .retry(RetryPolicy::none())
+        .build()
+        .unwrap();
+    for name in ["newsletter", "customers", "beta"] {
+        client
+            .post_marketing_lists(&sg::PostMarketingListsRequest::new(name))
+            .await
+            .unwrap();
+    }
+    let names: Vec<String> = client
+        .get_marketing_lists_stream(&sg::GetMarketingListsQuery::default().page_size(1.0))
+        .map(|l| l.unwrap().name.unwrap_or_default())
+        .collect()
+        .await;
+    assert_eq!(
+        names,
+        ["newsletter", "customers", "beta"],
+        "three pages, by `_metadata.next`"
+    );
+    served.shutdown().await;
+}

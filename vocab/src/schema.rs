@@ -72,8 +72,9 @@ pub enum ShapeSchema {
         /// Each variant's tag value and content type.
         variants: &'static [(&'static str, Option<&'static str>)],
     },
-    /// An untagged union: the named types of its variants, in the order they are tried.
-    Untagged(&'static [&'static str]),
+    /// An untagged union: the types of its variants (named types, text, numbers, lists, ...),
+    /// in the order they are tried.
+    Untagged(&'static [TySchema]),
 }
 
 /// A named type of the service.

@@ -487,7 +487,7 @@ impl ToTokens for ShapeSchema {
                 });
                 quote!(#shape::Union { tag: #tag, content: #content, variants: &[#(#variants),*] })
             }
-            ShapeSchema::Untagged(names) => quote!(#shape::Untagged(&[#(#names),*])),
+            ShapeSchema::Untagged(variants) => quote!(#shape::Untagged(&[#(#variants),*])),
         });
     }
 }

@@ -532,13 +532,12 @@ fn type_schema(t: &TypeInfo, dialect: Dialect, out: &mut Map<String, Value>) {
                     schema
                 })
                 .collect();
-            // Open, like enums: a payload that fits no variant still decodes (`Unknown`).
-            let mut any_of = any_of;
-            any_of.push(
-                json!({ "description": "A payload that fits no variant: clients keep it whole." }),
-            );
+            // A request must fit a variant (`--spec` refuses one that fits none, as the
+            // provider would); clients still keep an answer that fits none whole (`Unknown`),
+            // which `x-open` says.
             obj.insert("anyOf".into(), Value::Array(any_of));
             obj.insert("x-untagged".into(), json!(true));
+            obj.insert("x-open".into(), json!(true));
         }
         TypeKind::Union {
             tag,

@@ -144,15 +144,16 @@ pub fn check(
                         }
                     }
                 }
+                // One variant must take the value whole (a variant of a type the table lacks
+                // takes anything, as above).
                 ShapeSchema::Untagged(variants) => {
                     if variants.is_empty()
-                        || variants
-                            .iter()
-                            .any(|v| check(schema, &TySchema::Named(v), value, at).is_ok())
+                        || variants.iter().any(|v| check(schema, v, value, at).is_ok())
                     {
                         Ok(())
                     } else {
-                        wrong(&format!("one of {}", variants.join(", ")))
+                        let names: Vec<String> = variants.iter().map(describe).collect();
+                        wrong(&format!("one of {}", names.join(", ")))
                     }
                 }
             }
@@ -292,6 +293,16 @@ mod tests {
                 variants: &[("sms", Some("Sms")), ("ping", None)],
             },
         },
+        // Brevo's attribute values: text, a number, a list of text, or an `Sms`.
+        TypeSchema {
+            name: "Value",
+            shape: ShapeSchema::Untagged(&[
+                TySchema::String,
+                TySchema::Number,
+                TySchema::List(&TySchema::String),
+                TySchema::Named("Sms"),
+            ]),
+        },
     ];
     const SCHEMA: ServiceSchema = ServiceSchema {
         types: TYPES,
@@ -300,6 +311,34 @@ mod tests {
 
     fn run(value: Value) -> Result<(), ServerError> {
         check(&SCHEMA, &TySchema::Named("Sms"), &value, "")
+    }
+
+    #[test]
+    fn an_untagged_union_takes_what_one_variant_takes_scalars_included() {
+        let value = |v: Value| check(&SCHEMA, &TySchema::Named("Value"), &v, "attributes.A");
+        for fits in [
+            json!("text"),
+            json!(31),
+            json!(["India", "China"]),
+            json!({"to": "+14155550100"}),
+        ] {
+            assert!(value(fits.clone()).is_ok(), "{fits}");
+        }
+        for fits_none in [
+            json!(true),
+            json!([1, 2]),
+            json!({"to": "call me"}),
+            json!([null]),
+        ] {
+            let refused = value(fits_none.clone()).unwrap_err();
+            assert_eq!(refused.status(), 422, "{fits_none}");
+            assert!(
+                refused
+                    .to_string()
+                    .contains("one of string, number, list<string>, Sms"),
+                "{refused}"
+            );
+        }
     }
 
     #[test]
@@ -352,5 +391,22 @@ mod tests {
             untagged.to_string().contains("`channel` is required"),
             "{untagged}"
         );
+    }
+}
+
+/// A type as the spec writes it (`string`, `list<Contact>`), for messages.
+fn describe(ty: &TySchema) -> String {
+    match ty {
+        TySchema::String => "string".into(),
+        TySchema::Integer => "integer".into(),
+        TySchema::Number => "number".into(),
+        TySchema::Boolean => "boolean".into(),
+        TySchema::DateTime => "datetime".into(),
+        TySchema::Date => "date".into(),
+        TySchema::Json => "json".into(),
+        TySchema::List(inner) => format!("list<{}>", describe(inner)),
+        TySchema::Page(inner) => format!("page<{}>", describe(inner)),
+        TySchema::Map(inner) => format!("map<{}>", describe(inner)),
+        TySchema::Named(name) => (*name).to_owned(),
     }
 }

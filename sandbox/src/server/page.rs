@@ -120,16 +120,13 @@ pub fn page_in_style<T: serde::Serialize>(
             .map(|(_, v)| v.as_str())
             .filter(|v| !v.is_empty())
     };
-    // A negative number (which a document without a minimum allows) counts from 0.
     let number = |name: &str| -> Result<Option<usize>, ServerError> {
         get(name)
-            .map(|v| match v.parse::<usize>() {
-                Ok(n) => Ok(n),
-                Err(_) if v.parse::<i128>().is_ok_and(|n| n < 0) => Ok(0),
-                Err(_) => Err(
+            .map(|v| {
+                whole_number(v).ok_or_else(|| {
                     ServerError::bad_request(format!("`{name}` is not a number: `{v}`"))
-                        .with_param(name),
-                ),
+                        .with_param(name)
+                })
             })
             .transpose()
     };
@@ -222,11 +219,9 @@ pub fn page_in_style<T: serde::Serialize>(
             ..
         } => {
             let first = usize::try_from(first_page).unwrap_or(0);
-            let number = number(page_param)?.unwrap_or(first);
-            let index = number.checked_sub(first).ok_or_else(|| {
-                ServerError::bad_request(format!("pages are counted from {first}"))
-                    .with_param(page_param)
-            })?;
+            // A number before the first page (which a document without a minimum allows)
+            // is the first page.
+            let index = number(page_param)?.unwrap_or(first).saturating_sub(first);
             let start = index.saturating_mul(size);
             // A page past the end is empty (the client stops there), not an error.
             let (page, _) = window(start.min(total), page_param)?;
@@ -244,6 +239,22 @@ pub fn page_in_style<T: serde::Serialize>(
         set_path(&mut body, spec.items, Value::Array(page));
     }
     Ok(StyledPage { body, link })
+}
+
+/// A page parameter's count: digits, or a whole number written as a float (`1.0`: SendGrid
+/// types its `page_size` as a number, and clients send it so); a negative one (which a
+/// document without a minimum allows) counts from 0.
+fn whole_number(text: &str) -> Option<usize> {
+    if let Ok(n) = text.parse::<usize>() {
+        return Some(n);
+    }
+    let f = text
+        .parse::<f64>()
+        .ok()
+        .filter(|f| f.is_finite() && f.fract() == 0.0)?;
+    // Whole and clamped into range first, so the cast is exact or saturates as meant.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    Some(f.clamp(0.0, MAX_PAGE_SIZE.max(1 << 52) as f64) as usize)
 }
 
 /// [`page_in_style`] of a list answered inside an object (`answer`, every item at
@@ -424,13 +435,25 @@ mod style_tests {
     }
 
     #[test]
+    fn numbers_a_document_allows_read_as_the_nearest_page() {
+        let items: Vec<u32> = (0..5).collect();
+        // Page 0 of pages counted from 1, a negative offset, a whole float size.
+        let p = page_in_style(&items, &PAGES, Some("size"), "page=0&size=2", "/").unwrap();
+        assert_eq!(p.body["items"], json!([0, 1]));
+        let p = page_in_style(&items, &OFFSET, Some("count"), "offset=-3&count=2.0", "/").unwrap();
+        assert_eq!(p.body["items"], json!([0, 1]));
+        let e = page_in_style(&items, &OFFSET, Some("count"), "count=2.5", "/").unwrap_err();
+        assert_eq!(e.status(), 400, "not a whole number");
+    }
+
+    #[test]
     fn bad_page_parameters_are_client_errors_naming_the_parameter() {
         let items: Vec<u32> = (0..5).collect();
         let e = page_in_style(&items, &OFFSET, None, "offset=x", "/").unwrap_err();
         assert_eq!(e.status(), 400);
         let e = page_in_style(&items, &OFFSET, None, "offset=99", "/").unwrap_err();
         assert_eq!(e.status(), 404);
-        let e = page_in_style(&items, &PAGES, None, "page=0", "/").unwrap_err();
+        let e = page_in_style(&items, &PAGES, None, "page=x", "/").unwrap_err();
         assert_eq!(e.status(), 400);
         let e = page_in_style(&[json!({"id": "a"})], &CURSOR, None, "after=zz", "/").unwrap_err();
         assert_eq!(e.status(), 404);

@@ -96,7 +96,7 @@ pub fn fill(
             Some(ShapeSchema::Untagged(variants)) => match given {
                 Some(v) => v.clone(),
                 None => variants.first().map_or(Value::Null, |first| {
-                    fill(schema, &TySchema::Named(first), None, depth + 1, None)
+                    fill(schema, first, None, depth + 1, None)
                 }),
             },
             // A name the table lacks (a type of another service): keep what was given.

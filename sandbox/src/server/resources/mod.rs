@@ -520,11 +520,14 @@ impl Resources {
                     .map(|i| i.value.clone())
                     .unwrap_or_default();
                 match item_id {
-                    Some(id) => {
+                    // The item the path names, when its id fits the answer's id field (else
+                    // the field is made up, as for any answer).
+                    Some(id) if fits_id_field(schema, op, id) => {
                         value
                             .entry(op.id_field.to_owned())
                             .or_insert_with(|| id_value(schema, op, id));
                     }
+                    Some(_) => {}
                     // An action that makes something (a send): a fresh id for its answer's
                     // id field, when it has one; nothing is kept.
                     None if declared(schema, op.response.as_ref(), op.id_field)
@@ -779,6 +782,31 @@ fn id_value(schema: &ServiceSchema, op: &ResourceOp, id: &str) -> Value {
     match id.parse::<i64>() {
         Ok(n) if integer => Value::from(n),
         _ => Value::String(id.to_owned()),
+    }
+}
+
+/// Whether `id` is a value of the answer's id field: its format and length (any id when the
+/// answer has no such field).
+fn fits_id_field(schema: &ServiceSchema, op: &ResourceOp, id: &str) -> bool {
+    let Some(field) = op
+        .response
+        .as_ref()
+        .and_then(|ty| object_fields(schema, ty))
+        .and_then(|fields| fields.iter().find(|f| f.name == op.id_field))
+    else {
+        return true;
+    };
+    let chars = id.chars().count() as u64;
+    match field.ty {
+        TySchema::Integer => id.parse::<i64>().is_ok(),
+        TySchema::String => {
+            field
+                .format
+                .is_none_or(|f| tidings_runtime::validate::matches(f, id))
+                && field.min_len.is_none_or(|m| chars >= m)
+                && field.max_len.is_none_or(|m| chars <= m)
+        }
+        _ => false,
     }
 }
 
