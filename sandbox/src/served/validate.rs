@@ -248,6 +248,23 @@ fn scalar_limits(f: &FieldSchema, value: &Value) -> Option<String> {
     None
 }
 
+/// A type as the spec writes it (`string`, `list<Contact>`), for messages.
+fn describe(ty: &TySchema) -> String {
+    match ty {
+        TySchema::String => "string".into(),
+        TySchema::Integer => "integer".into(),
+        TySchema::Number => "number".into(),
+        TySchema::Boolean => "boolean".into(),
+        TySchema::DateTime => "datetime".into(),
+        TySchema::Date => "date".into(),
+        TySchema::Json => "json".into(),
+        TySchema::List(inner) => format!("list<{}>", describe(inner)),
+        TySchema::Page(inner) => format!("page<{}>", describe(inner)),
+        TySchema::Map(inner) => format!("map<{}>", describe(inner)),
+        TySchema::Named(name) => (*name).to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -391,22 +408,5 @@ mod tests {
             untagged.to_string().contains("`channel` is required"),
             "{untagged}"
         );
-    }
-}
-
-/// A type as the spec writes it (`string`, `list<Contact>`), for messages.
-fn describe(ty: &TySchema) -> String {
-    match ty {
-        TySchema::String => "string".into(),
-        TySchema::Integer => "integer".into(),
-        TySchema::Number => "number".into(),
-        TySchema::Boolean => "boolean".into(),
-        TySchema::DateTime => "datetime".into(),
-        TySchema::Date => "date".into(),
-        TySchema::Json => "json".into(),
-        TySchema::List(inner) => format!("list<{}>", describe(inner)),
-        TySchema::Page(inner) => format!("page<{}>", describe(inner)),
-        TySchema::Map(inner) => format!("map<{}>", describe(inner)),
-        TySchema::Named(name) => (*name).to_owned(),
     }
 }
