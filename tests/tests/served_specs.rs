@@ -414,7 +414,10 @@ async fn errors_are_answered_in_each_operation_s_own_shape() {
             .is_some_and(|d| d.contains("name")),
         "{problem}"
     );
-    assert_eq!(problem["type"], "validation_error", "{problem}");
+    assert_eq!(
+        problem["type"], "https://example.com/problems/validation_error",
+        "a URI, as `type` is one, ending in the code: {problem}"
+    );
     assert!(problem.get("errors").is_none(), "{problem}");
     served.shutdown().await;
 
@@ -526,6 +529,37 @@ async fn a_multipart_file_part_is_accepted_for_a_bytes_field() {
     let answer = send(&[("title", None, "contacts")]).await.unwrap();
     assert_eq!(answer.status(), 422);
     assert!(answer.text().await.unwrap().contains("`file` is required"));
+    // A file sent as a plain part (no file name; its bytes are not text) is a file all the same.
+    let mut raw =
+        b"--b7\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nlogo\r\n".to_vec();
+    raw.extend_from_slice(
+        b"--b7\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\n\x89PNG\xff\r\n--b7--\r\n",
+    );
+    let answer = tidings_runtime::reqwest::Client::new()
+        .post(format!("{}/uploads", served.base_url()))
+        .header("content-type", "multipart/form-data; boundary=b7")
+        .header("X-Batch", "b1")
+        .body(raw)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 201, "{}", answer.text().await.unwrap());
+    // No body at all: refused, not taken as an empty form.
+    let answer = tidings_runtime::reqwest::Client::new()
+        .post(format!("{}/uploads", served.base_url()))
+        .header("X-Batch", "b1")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 400);
+    assert!(
+        answer
+            .text()
+            .await
+            .unwrap()
+            .contains("needs a multipart/form-data body"),
+        "names what it takes"
+    );
     // Header parameters: required, and within their limits.
     let parts = [
         ("title", None, "contacts"),

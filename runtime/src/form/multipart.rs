@@ -165,6 +165,9 @@ pub fn decode_multipart_value(
             }
         }
         let name = name.ok_or_else(|| bad("a part has no name"))?;
+        // A part without a file name whose bytes are not text is a file all the same (a
+        // `format: binary` field sent as a plain part): a text field refuses it by type.
+        let filename = filename.or_else(|| std::str::from_utf8(data).is_err().then(String::new));
         let value = match filename {
             Some(filename) => serde_json::to_value(FilePart {
                 filename,
@@ -337,5 +340,24 @@ impl<'de> serde::Deserialize<'de> for FilePart {
             content_type: file.content_type,
             data: file.data,
         })
+    }
+}
+
+#[cfg(all(test, feature = "server"))]
+mod decode_tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn a_part_without_a_file_name_whose_bytes_are_not_text_is_a_file() {
+        let body = b"--b\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\n\x89PNG\r\n\x1a\n\r\n\
+                     --b\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nhello\r\n--b--\r\n";
+        let value =
+            decode_multipart_value(body, "multipart/form-data; boundary=b", FormStyle::DEFAULT)
+                .unwrap();
+        assert_eq!(value["note"], "hello");
+        let file: FilePart = serde_json::from_value(value["file"].clone()).unwrap();
+        assert_eq!(file.data, b"\x89PNG\r\n\x1a\n");
+        assert_eq!(file.content_type, "application/octet-stream");
     }
 }

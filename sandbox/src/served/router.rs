@@ -6,7 +6,10 @@
 use std::sync::Arc;
 
 use axum::extract::Request;
-use axum::http::{HeaderValue, Method, header::ALLOW};
+use axum::http::{
+    HeaderValue, Method,
+    header::{ALLOW, CONTENT_TYPE},
+};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value};
 use tidings_codegen::check::{Answer, OperationInfo, PageStyleInfo, Ty};
@@ -399,6 +402,17 @@ fn inputs(
         let _: Value = incoming.json()?;
         Value::Null
     } else if let (Some(ty), true) = (&op.body, op.info.has_body) {
+        // No body at all (not even a form's media type) where the operation takes one.
+        if !incoming.context().headers.contains_key(CONTENT_TYPE) {
+            return Err(ServerError::bad_request(format!(
+                "`{}` needs a {} body",
+                op.info.name,
+                match op.spec.body_encoding {
+                    tidings_runtime::BodyEncoding::Multipart(_) => "multipart/form-data",
+                    _ => "application/x-www-form-urlencoded",
+                }
+            )));
+        }
         // An empty form is a form without fields: its required ones are missing.
         let value = Value::Object(Map::new());
         validate::check(served.schema, ty, &value, "")?;

@@ -38,6 +38,47 @@ pub(crate) struct ErrorShape {
     /// The code's path and its values, when the error type's code is an enum (Brevo's
     /// `document_not_found`, `invalid_parameter`, ...).
     enum_code: Option<(Vec<String>, &'static [&'static str])>,
+    /// The code's path (for a code the field takes as a URI).
+    code_path: Vec<String>,
+}
+
+/// The field at dot path `path` from the named type `ty`.
+fn field_at(
+    schema: &ServiceSchema,
+    ty: &TySchema,
+    path: &[String],
+) -> Option<&'static crate::server::resources::FieldSchema> {
+    let (first, rest) = path.split_first()?;
+    let TySchema::Named(name) = ty else {
+        return None;
+    };
+    let ShapeSchema::Object(fields) = schema.named(name)?.shape else {
+        return None;
+    };
+    let field = fields.iter().find(|f| f.name == first)?;
+    if rest.is_empty() {
+        Some(field)
+    } else {
+        field_at(schema, &field.ty, rest)
+    }
+}
+
+/// A symbolic code as the code field takes it: a URI where the field's format asks for one
+/// (an RFC 9457 problem's `type`: `https://example.com/problems/not_found`), else the code.
+fn code_as_field_takes_it(
+    schema: &ServiceSchema,
+    ty: &TySchema,
+    path: &[String],
+    code: Value,
+) -> Value {
+    let uri = field_at(schema, ty, path)
+        .is_some_and(|f| f.format == Some(crate::server::resources::Format::Uri));
+    match code {
+        Value::String(text) if uri && url::Url::parse(&text).is_err() => {
+            Value::String(format!("https://example.com/problems/{text}"))
+        }
+        other => other,
+    }
 }
 
 /// The type of the field at dot path `path` from the named type `ty`.
@@ -89,11 +130,13 @@ impl ErrorShape {
         });
         // Filled whenever the type has required fields the gateway does not write, at the
         // top (Twilio's `more_info`) or inside (SendGrid's `errors` items want a `field`).
-        let enum_code = enum_values(schema, &ty, &code_path).map(|values| (code_path, values));
+        let enum_code =
+            enum_values(schema, &ty, &code_path).map(|values| (code_path.clone(), values));
         ErrorShape {
             numeric_code,
             filled: Some(ty),
             enum_code,
+            code_path,
         }
     }
 
@@ -125,18 +168,25 @@ impl ErrorShape {
                 .filter(|(s, _, _)| *s == status.as_u16())
                 .min_by_key(|(_, _, n)| *n)
                 .map_or(i64::from(status.as_u16()), |(_, code, _)| *code);
-            set(&mut object, path, Value::from(code));
+            put(&mut object, path, Value::from(code));
         }
         if let Some((path, values)) = &self.enum_code {
             let given = at_path(&Value::Object(object.clone()), &path.join("."))
                 .and_then(Value::as_str)
                 .map(str::to_owned)
                 .unwrap_or_else(|| symbolic_code(status));
-            set(
+            put(
                 &mut object,
                 path,
                 Value::from(enum_code(values, &given, status)),
             );
+        }
+        if let (Some(ty), false) = (&self.filled, self.code_path.is_empty()) {
+            let at = self.code_path.join(".");
+            if let Some(code) = at_path(&Value::Object(object.clone()), &at).cloned() {
+                let code = code_as_field_takes_it(schema, ty, &self.code_path, code);
+                put(&mut object, &self.code_path, code);
+            }
         }
         if let Some(ty) = &self.filled {
             let given = Value::Object(object.clone());
@@ -236,7 +286,7 @@ pub(crate) async fn operation_error(
                     .map_or_else(|| symbolic_code(status), str::to_owned);
                 Value::from(enum_code(values, &given, status))
             } else {
-                symbolic
+                code_as_field_takes_it(schema, &ty, &code_path, symbolic)
             };
             put(object, &code_path, code_value);
         }
@@ -390,23 +440,4 @@ fn at_path<'v>(value: &'v Value, path: &str) -> Option<&'v Value> {
         Value::Array(items) => key.parse::<usize>().ok().and_then(|i| items.get(i)),
         _ => None,
     })
-}
-
-/// Puts `value` at dot path `path` of `object`, making the objects on the way.
-fn set(object: &mut Map<String, Value>, path: &[String], value: Value) {
-    let Some((last, ancestors)) = path.split_last() else {
-        return;
-    };
-    let mut at = object;
-    for key in ancestors {
-        let next = at
-            .entry(key.clone())
-            .or_insert_with(|| Value::Object(Map::new()));
-        if !next.is_object() {
-            *next = Value::Object(Map::new());
-        }
-        let Value::Object(inner) = next else { return };
-        at = inner;
-    }
-    at.insert(last.clone(), value);
 }

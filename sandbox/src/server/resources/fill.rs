@@ -17,12 +17,17 @@ pub fn fill(
     }
     let given = given.filter(|v| !v.is_null());
     match ty {
+        // Text that breaks the answer's format or length (a value stored from a request
+        // whose own field had none, a path parameter) is made up instead: an answer is always
+        // a value of its type.
         TySchema::String | TySchema::DateTime => match given {
-            Some(Value::String(s)) => Value::String(s.clone()),
+            Some(Value::String(s)) if fits_text(ty, field, s) => Value::String(s.clone()),
             _ => Value::String(sample_string(ty, field)),
         },
         TySchema::Date => match given {
-            Some(Value::String(s)) => Value::String(s.clone()),
+            Some(Value::String(s)) if tidings_runtime::dates::is_date(s) => {
+                Value::String(s.clone())
+            }
             _ => Value::String(now_rfc3339().chars().take(10).collect()),
         },
         TySchema::Integer => match given {
@@ -218,6 +223,21 @@ fn sample_string(ty: &TySchema, field: Option<&FieldSchema>) -> String {
         s.push('x');
     }
     s
+}
+
+/// Whether `text` is a value of a text field: its format (an RFC 3339 time for `datetime`) and
+/// length limits.
+fn fits_text(ty: &TySchema, field: Option<&FieldSchema>, text: &str) -> bool {
+    if *ty == TySchema::DateTime && tidings_runtime::dates::rfc3339_to_unix(text).is_none() {
+        return false;
+    }
+    let Some(field) = field else { return true };
+    let chars = text.chars().count() as u64;
+    field
+        .format
+        .is_none_or(|f| tidings_runtime::validate::matches(f, text))
+        && field.min_len.is_none_or(|m| chars >= m)
+        && field.max_len.is_none_or(|m| chars <= m)
 }
 
 /// Milliseconds since the Unix epoch.
