@@ -130,7 +130,6 @@ fn parse(args: &[String]) -> Result<Args, String> {
                     _ => return Err("--serde needs `client` or `both`".to_owned()),
                 };
             }
-            "-h" | "--help" => return Err(USAGE.to_owned()),
             other if other.starts_with('-') => {
                 return Err(format!("unknown option `{other}`\n\n{USAGE}"));
             }
@@ -141,6 +140,11 @@ fn parse(args: &[String]) -> Result<Args, String> {
 }
 
 fn run(args: &[String]) -> Result<ExitCode, String> {
+    // `--help` after any command (`import openapi --help`) is help, on stdout, not an error.
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        print!("{USAGE}");
+        return Ok(ExitCode::SUCCESS);
+    }
     let Some((command, rest)) = args.split_first() else {
         return Err(USAGE.to_owned());
     };

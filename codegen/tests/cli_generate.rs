@@ -67,3 +67,24 @@ fn a_crate_that_is_not_a_rust_path_is_refused() {
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("is not a Rust path"));
 }
+
+#[test]
+fn help_after_any_command_is_help_on_stdout() {
+    for args in [
+        &["--help"][..],
+        &["import", "openapi", "--help"],
+        &["generate", "-h"],
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_tidings-codegen"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{args:?}");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            stdout.contains("import openapi DOC --service NAME"),
+            "{args:?}: {stdout}"
+        );
+        assert!(output.stderr.is_empty(), "{args:?}");
+    }
+}

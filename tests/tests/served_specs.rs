@@ -1078,6 +1078,11 @@ async fn brevo_contacts_live_through_create_get_list_update_delete() {
         .await
         .unwrap();
     assert_eq!(got.email.as_deref(), Some("elly@example.com"));
+    let by_email = client
+        .get_contact_info("elly@example.com", &GetContactInfoQuery::default())
+        .await
+        .unwrap();
+    assert_eq!(by_email.id, ids[0], "a contact is named by its email too");
     assert_eq!(
         got.attributes,
         serde_json::json!({"FNAME": "Elly", "COUNTRIES": ["India", "China"]})

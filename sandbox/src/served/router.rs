@@ -253,10 +253,20 @@ async fn respond(served: &Arc<Served>, request: Request) -> (Option<&ServedOp>, 
             Ok(incoming) => incoming,
             Err(response) => return (Some(op), response),
         };
-    let call = match inputs(served, op, &incoming, params) {
+    let mut call = match inputs(served, op, &incoming, params) {
         Ok(call) => call,
         Err(error) => return (Some(op), incoming.reject(error)),
     };
+    // An item named by another of its values (Brevo's contacts by email, Postmark's templates
+    // by alias): the one item that holds it.
+    if let Some(id) = served.store.alias_of(&op.resource, &call)
+        && let Some(slot) = call
+            .path
+            .iter_mut()
+            .find(|(name, _)| Some(*name) == op.resource.item_param)
+    {
+        slot.1 = id;
+    }
     let result = served.store.serve(served.schema, &op.resource, &call).await;
     (Some(op), answer(op, incoming, result))
 }

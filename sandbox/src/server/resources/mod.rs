@@ -382,6 +382,27 @@ impl Resources {
         lock_state(&self.state)
     }
 
+    /// The id of the item a path names by another of its values (Brevo's
+    /// `/contacts/{identifier}` takes a contact's id *or* its email, Postmark's
+    /// `/templates/{templateIdOrAlias}` an alias): `None` when an item has that id, or no
+    /// single item has a top-level text field of that value.
+    pub fn alias_of(&self, op: &ResourceOp, call: &ResourceCall) -> Option<String> {
+        let param = op.item_param?;
+        let value = &call.path.iter().find(|(name, _)| *name == param)?.1;
+        let collection = substitute(op.collection, &call.path);
+        let state = self.lock();
+        let items = state.collections.get(&collection)?;
+        if items.iter().any(|i| i.id == *value) {
+            return None;
+        }
+        let holds = |v: &Value| v.as_str() == Some(value.as_str());
+        let mut found = items.iter().filter(|i| i.value.values().any(holds));
+        match (found.next(), found.next()) {
+            (Some(item), None) => Some(item.id.clone()),
+            _ => None,
+        }
+    }
+
     /// Runs `op`'s default behaviour and returns its success body as JSON (`Null` for an
     /// empty answer).
     ///
