@@ -97,13 +97,19 @@ pub fn fill(
                 content,
                 variants,
             }) => fill_union(schema, tag, content, variants, given, depth),
-            // Decided by shape: what was given stands; else the first variant, filled.
-            Some(ShapeSchema::Untagged(variants)) => match given {
-                Some(v) => v.clone(),
-                None => variants.first().map_or(Value::Null, |first| {
-                    fill(schema, first, None, depth + 1, None)
-                }),
-            },
+            // Decided by shape: the first variant of what was given's JSON kind, filled from
+            // it; else the first variant made up (an answer always fits a variant).
+            Some(ShapeSchema::Untagged(variants)) => {
+                match (
+                    given,
+                    given.and_then(|v| variants.iter().find(|t| kind_fits(schema, t, v))),
+                ) {
+                    (Some(v), Some(variant)) => fill(schema, variant, Some(v), depth + 1, None),
+                    _ => variants.first().map_or(Value::Null, |first| {
+                        fill(schema, first, None, depth + 1, None)
+                    }),
+                }
+            }
             // A name the table lacks (a type of another service): keep what was given.
             None => given.cloned().unwrap_or(Value::Null),
         },
@@ -225,9 +231,31 @@ fn sample_string(ty: &TySchema, field: Option<&FieldSchema>) -> String {
     s
 }
 
+/// Whether `value` is of the JSON kind `ty` takes (an array for a list, an object for an
+/// object, ...): the variant of an untagged union it is filled as.
+fn kind_fits(schema: &ServiceSchema, ty: &TySchema, value: &Value) -> bool {
+    match ty {
+        TySchema::String | TySchema::DateTime | TySchema::Date => value.is_string(),
+        TySchema::Integer => value.is_i64(),
+        TySchema::Number => value.is_number(),
+        TySchema::Boolean => value.is_boolean(),
+        TySchema::Json => true,
+        TySchema::List(_) | TySchema::Page(_) => value.is_array(),
+        TySchema::Map(_) => value.is_object(),
+        TySchema::Named(name) => match schema.named(name).map(|t| t.shape) {
+            Some(ShapeSchema::Object(_) | ShapeSchema::Union { .. }) => value.is_object(),
+            Some(ShapeSchema::Enum(_)) => value.is_string(),
+            Some(ShapeSchema::Untagged(variants)) => {
+                variants.iter().any(|v| kind_fits(schema, v, value))
+            }
+            None => true,
+        },
+    }
+}
+
 /// Whether `text` is a value of a text field: its format (an RFC 3339 time for `datetime`) and
 /// length limits.
-fn fits_text(ty: &TySchema, field: Option<&FieldSchema>, text: &str) -> bool {
+pub(super) fn fits_text(ty: &TySchema, field: Option<&FieldSchema>, text: &str) -> bool {
     if *ty == TySchema::DateTime && tidings_runtime::dates::rfc3339_to_unix(text).is_none() {
         return false;
     }
@@ -265,6 +293,34 @@ fn names_a_time(name: &str) -> bool {
         || words
             .iter()
             .any(|w| matches!(w.as_str(), "date" | "time" | "timestamp" | "datetime"))
+}
+
+#[cfg(test)]
+mod untagged {
+    use super::*;
+    use serde_json::json;
+
+    const SCHEMA: ServiceSchema = ServiceSchema {
+        types: &[TypeSchema {
+            name: "Channels",
+            shape: ShapeSchema::Untagged(&[TySchema::List(&TySchema::Integer), TySchema::String]),
+        }],
+        page: None,
+    };
+
+    #[test]
+    fn an_untagged_answer_is_filled_as_the_variant_of_its_kind() {
+        let channels = TySchema::Named("Channels");
+        let fill = |given: Value| super::fill(&SCHEMA, &channels, Some(&given), 0, None);
+        assert_eq!(
+            fill(json!([1, "x"])),
+            json!([1, 0]),
+            "a list, its items made integers"
+        );
+        assert_eq!(fill(json!("all")), json!("all"));
+        // An object fits no variant (an action's empty answer): the first variant, made up.
+        assert_eq!(fill(json!({})), json!([]));
+    }
 }
 
 #[cfg(test)]

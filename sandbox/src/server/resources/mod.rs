@@ -817,16 +817,9 @@ fn fits_id_field(schema: &ServiceSchema, op: &ResourceOp, id: &str) -> bool {
     else {
         return true;
     };
-    let chars = id.chars().count() as u64;
     match field.ty {
         TySchema::Integer => id.parse::<i64>().is_ok(),
-        TySchema::String => {
-            field
-                .format
-                .is_none_or(|f| tidings_runtime::validate::matches(f, id))
-                && field.min_len.is_none_or(|m| chars >= m)
-                && field.max_len.is_none_or(|m| chars <= m)
-        }
+        TySchema::String => fill::fits_text(&field.ty, Some(field), id),
         _ => false,
     }
 }
