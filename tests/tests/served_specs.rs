@@ -1254,5 +1254,20 @@ async fn imported_lists_inside_objects_stream_what_was_created() {
         ["newsletter", "customers", "beta"],
         "three pages, by `_metadata.next`"
     );
+    // Its `next` is `format: uri`: an absolute URL on the served origin, not a path.
+    let page: serde_json::Value = tidings_runtime::reqwest::Client::new()
+        .get(format!("{}/marketing/lists?page_size=1", served.base_url()))
+        .header("Authorization", served.credential("api_key").unwrap())
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let next = page["_metadata"]["next"].as_str().unwrap_or_default();
+    assert!(
+        next.starts_with(&format!("{}/marketing/lists?", served.base_url())),
+        "{page}"
+    );
     served.shutdown().await;
 }

@@ -268,7 +268,7 @@ async fn respond(served: &Arc<Served>, request: Request) -> (Option<&ServedOp>, 
         slot.1 = id;
     }
     let result = served.store.serve(served.schema, &op.resource, &call).await;
-    (Some(op), answer(op, incoming, result))
+    (Some(op), answer(served.schema, op, incoming, result))
 }
 
 /// `POST <token_url>` with the client id and secret as HTTP Basic (RFC 6749 section 2.3.1):
@@ -653,7 +653,12 @@ fn integer(text: &str) -> Option<i64> {
     (f.is_finite() && f.fract() == 0.0 && f.abs() <= EXACT).then_some(f as i64)
 }
 
-fn answer(op: &ServedOp, incoming: Incoming, result: Result<Value, ServerError>) -> Response {
+fn answer(
+    schema: &ServiceSchema,
+    op: &ServedOp,
+    incoming: Incoming,
+    result: Result<Value, ServerError>,
+) -> Response {
     let status = op.info.success_status;
     match (op.info.answer, &op.info.response) {
         (Answer::Text, _) => incoming.finish_text(
@@ -669,7 +674,8 @@ fn answer(op: &ServedOp, incoming: Incoming, result: Result<Value, ServerError>)
                     _ => p.limit_param.as_deref(),
                 });
                 if op.resource.items.is_some() {
-                    return incoming.finish_page_object(result, pages, size, status);
+                    let absolute = next_field_is_uri(schema, op);
+                    return incoming.finish_page_object(result, pages, size, status, absolute);
                 }
                 let items = result.map(|v| match v {
                     Value::Array(items) => items,
@@ -680,6 +686,32 @@ fn answer(op: &ServedOp, incoming: Incoming, result: Result<Value, ServerError>)
             None => incoming.finish(result, status),
         },
     }
+}
+
+/// Whether `op`'s next-page link sits in a field whose format is `uri` (SendGrid's
+/// `_metadata.next`): then it is written absolute.
+fn next_field_is_uri(schema: &ServiceSchema, op: &ServedOp) -> bool {
+    let Some(PageStyleInfo::NextUrl { next_field }) = op.info.pagination.as_ref().map(|p| &p.style)
+    else {
+        return false;
+    };
+    let Some(mut ty) = op.resource.response else {
+        return false;
+    };
+    let mut format = None;
+    for part in next_field.split('.') {
+        let TySchema::Named(name) = ty else {
+            return false;
+        };
+        let Some(ShapeSchema::Object(fields)) = schema.named(name).map(|t| t.shape) else {
+            return false;
+        };
+        let Some(field) = fields.iter().find(|f| f.name == part) else {
+            return false;
+        };
+        (ty, format) = (field.ty, field.format);
+    }
+    format == Some(crate::server::resources::Format::Uri)
 }
 
 /// Builds the operations of `service`, each with its runtime descriptions.

@@ -132,15 +132,26 @@ impl Incoming {
     }
 
     /// [`Incoming::finish_page`] of a list answered inside an object: `result` is the whole
-    /// object, every item at the pagination's items path ([`page_object_in_style`]).
+    /// object, every item at the pagination's items path ([`page_object_in_style`]). With
+    /// `absolute`, next links are absolute URLs on the request's `Host` (a next field whose
+    /// format is `uri`), else paths.
     pub fn finish_page_object(
         self,
         result: Result<serde_json::Value, ServerError>,
         spec: &PaginationSpec,
         size_param: Option<&str>,
         status: u16,
+        absolute: bool,
     ) -> Response {
-        let path = self.request_path();
+        let mut path = self.request_path();
+        if absolute
+            && let Some(host) = self
+                .context_headers()
+                .get(axum::http::header::HOST)
+                .and_then(|h| h.to_str().ok())
+        {
+            path = format!("http://{host}{path}");
+        }
         let page = result.and_then(|answer| {
             page_object_in_style(answer, spec, size_param, self.raw_query(), &path)
         });
