@@ -376,6 +376,75 @@ components:
     assert_eq!((report.examples_lossless, report.examples_total), (1, 1));
 }
 
+#[test]
+fn a_3_1_nullable_enum_is_an_optional_enum_and_its_null_example_is_lossless() {
+    // Resend's `DomainClaim.blocked_reason`: `type: [string, "null"]`, `null` among the enum's
+    // values and `example: null`. Was typed `json` (the enum dropped for its `null` member,
+    // then the example read as "another JSON type").
+    let doc = r##"
+openapi: 3.1.0
+info: { title: T, version: "1" }
+servers: [{ url: https://api.example.com }]
+paths:
+  /claims/{id}:
+    get:
+      operationId: getClaim
+      parameters: [{ name: id, in: path, required: true, schema: { type: string } }]
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/Claim' }
+components:
+  schemas:
+    Claim:
+      type: object
+      required: [id, blocked_reason]
+      properties:
+        id: { type: string, example: c_1 }
+        blocked_reason:
+          type: [string, "null"]
+          enum: [grace_period, recent_owner_activity, null]
+          example: null
+"##;
+    let imported = import_text(doc);
+    let service = checked(&imported.yaml);
+    let Ty::Named(name) = field_ty(&service, "Claim", "blocked_reason") else {
+        panic!("{}", imported.yaml)
+    };
+    let TypeKind::Enum(values) = kind(&service, &name) else {
+        panic!("{name}: {}", imported.yaml)
+    };
+    let wires: Vec<&str> = values.iter().map(|v| v.wire.as_str()).collect();
+    assert_eq!(wires, ["grace_period", "recent_owner_activity"]);
+    let TypeKind::Object(fields) = kind(&service, "Claim") else {
+        unreachable!()
+    };
+    assert!(
+        !fields
+            .iter()
+            .find(|f| f.wire == "blocked_reason")
+            .unwrap()
+            .required
+    );
+    assert!(
+        !imported
+            .report
+            .approximated
+            .iter()
+            .any(|f| f.pointer.contains("blocked_reason")),
+        "{}",
+        imported.report
+    );
+    let report = tidings_codegen::import::fidelity_report(doc, &imported, "fidelity.yaml").unwrap();
+    assert_eq!(
+        (report.examples_lossless, report.examples_total),
+        (2, 2),
+        "{report:?}"
+    );
+}
+
 /// A document whose one operation answers 400 with component `Problem`, written `error_schema`.
 fn doc_with_error(error_schema: &str) -> String {
     format!(

@@ -34,3 +34,8 @@ x "$src/vonage_sms.yaml" "$here/vonage/openapi.json" --overlay "$here/vonage/ove
 x "$src/brevo.json" "$here/brevo/openapi.json" --keep-operation-ids \
   --op 'POST /contacts' --op 'GET /contacts' --op 'GET /contacts/{identifier}' \
   --op 'PUT /contacts/{identifier}' --op 'DELETE /contacts/{identifier}' --op 'POST /smtp/email'
+
+x "$src/resend.yaml" "$here/resend/openapi.json" --keep-operation-ids --overlay "$here/resend/overlay.yaml" \
+  --op 'POST /emails' --op 'GET /emails' --op 'GET /emails/{email_id}' \
+  --op 'POST /contacts' --op 'GET /contacts' --op 'GET /contacts/{id}' --op 'PATCH /contacts/{id}' --op 'DELETE /contacts/{id}' \
+  --webhook email.sent --webhook email.delivered

@@ -10,8 +10,10 @@ webhook payload), each marked with `x-source` so the README can say where it cam
 its `x-fix` map (JSON pointer -> value) corrects places where a document contradicts
 its own examples.
 
-    excerpt.py SOURCE OUT --op 'GET /path' [--op ...] [--overlay FILE] [--max-examples N]
-               [--keep-operation-ids]
+    excerpt.py SOURCE OUT --op 'GET /path' [--op ...] [--webhook NAME ...] [--overlay FILE]
+               [--max-examples N] [--keep-operation-ids]
+
+`--webhook NAME` keeps an OpenAPI 3.1 `webhooks` entry (its payload schemas follow).
 """
 
 import argparse
@@ -87,6 +89,7 @@ def main():
     parser.add_argument("source")
     parser.add_argument("out")
     parser.add_argument("--op", action="append", required=True, help="'METHOD /path'")
+    parser.add_argument("--webhook", action="append", default=[], help="a `webhooks` key")
     parser.add_argument("--overlay")
     parser.add_argument("--max-examples", type=int, default=2)
     parser.add_argument("--keep-operation-ids", action="store_true",
@@ -115,6 +118,12 @@ def main():
         kept[method] = strip(item[method], args.max_examples)
         if args.keep_operation_ids and "operationId" in item[method]:
             kept[method]["operationId"] = item[method]["operationId"]
+
+    for name in args.webhook:
+        hook = doc.get("webhooks", {}).get(name)
+        if hook is None:
+            sys.exit(f"{args.source}: no webhook {name}")
+        out.setdefault("webhooks", {})[name] = strip(hook, args.max_examples)
 
     fixes = {}
     if args.overlay:

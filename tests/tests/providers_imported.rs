@@ -409,3 +409,8 @@ fn imported_sendgrid_spec_is_what_importing_the_excerpt_gives() {
 fn imported_brevo_spec_is_what_importing_the_excerpt_gives() {
     assert_fresh("brevo");
 }
+
+#[test]
+fn imported_resend_spec_is_what_importing_the_excerpt_gives() {
+    assert_fresh("resend");
+}

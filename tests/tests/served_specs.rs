@@ -1271,3 +1271,127 @@ async fn imported_lists_inside_objects_stream_what_was_created() {
     );
     served.shutdown().await;
 }
+
+/// Resend's own OpenAPI 3.1 document (an excerpt, imported unedited,
+/// `imported/resend_imported.yaml`), served with `--spec` and called by its generated client:
+/// a send to one address (`to` is a string or a list) reads back with that address, not `[]`;
+/// the imported `Idempotency-Key` makes a repeated send the same email and a reused key with
+/// another body a conflict; `GET /contacts` (a list inside `{"data": [...]}`, no paging) lists
+/// what was created; `GET /emails` streams by its `after` cursor; and a delivery of the
+/// `email.sent` webhook, signed as Standard Webhooks, is picked by its `type` constant and
+/// verified by the client's `handle_webhook`.
+#[tokio::test]
+async fn resend_sends_contacts_and_signed_webhooks_live_as_its_3_1_document_says() {
+    use tidings_providers::resend_imported::*;
+    use tidings_runtime::webhook::{WebhookRequest, WebhookSecrets};
+    let (hooks, mut deliveries) = receiver().await;
+    let mut services = load(&spec("imported/resend_imported.yaml")).unwrap();
+    let mut config = ServeConfig::default();
+    config.webhook_url = Some(hooks.clone());
+    let served = ServedService::start(services.remove(0), config)
+        .await
+        .unwrap();
+    let client = ResendImportedClient::builder()
+        .base_url(served.base_url())
+        .api_key(served.credential("api_key").unwrap())
+        .retry(RetryPolicy::none())
+        .build()
+        .unwrap();
+
+    let one = SendEmailRequest::new("a@example.com", "Hi", "b@example.com".to_owned()).text("x");
+    let sent = client.emails_send(&one).await.unwrap();
+    let id = sent.id.expect("an id");
+    let got = client.emails_get(&id).await.unwrap();
+    assert_eq!(got.to, Some(vec!["b@example.com".to_owned()]), "{got:?}");
+    assert_eq!(got.text.as_deref(), Some("x"));
+
+    // The key the client sends (here chosen by the caller): the same send twice is one email.
+    let keyed = client.with_options(tidings_runtime::CallOptions::new().idempotency_key("order-7"));
+    let again = keyed.emails_send(&one).await.unwrap();
+    let replay = keyed.emails_send(&one).await.unwrap();
+    assert_eq!(again.id, replay.id);
+    assert_ne!(again.id.as_deref(), Some(id.as_str()));
+    let other = SendEmailRequest::new("a@example.com", "Hi", vec!["c@example.com".to_owned()]);
+    let reused = keyed.emails_send(&other).await.unwrap_err();
+    assert_eq!(reused.status(), Some(409), "{reused}");
+
+    let listed: Vec<String> = client
+        .emails_list_stream(&EmailsListQuery::default().limit(1))
+        .map(|e| e.unwrap().id.unwrap_or_default())
+        .collect()
+        .await;
+    assert_eq!(listed.len(), 2, "two emails, one per page: {listed:?}");
+    assert_eq!(listed[0], id);
+
+    let created = client
+        .contacts_create(&CreateContactOptions::new("steve@example.com").first_name("Steve"))
+        .await
+        .unwrap();
+    let contact = created.id.expect("a contact id");
+    let contacts = client
+        .contacts_list(&ContactsListQuery::default())
+        .await
+        .unwrap();
+    let data = contacts.data.unwrap_or_default();
+    assert_eq!(data.len(), 1, "what was created is listed");
+    assert_eq!(data[0].id.as_deref(), Some(contact.as_str()));
+    assert_eq!(data[0].email.as_deref(), Some("steve@example.com"));
+    client.contacts_remove(&contact).await.unwrap();
+    let contacts = client
+        .contacts_list(&ContactsListQuery::default())
+        .await
+        .unwrap();
+    assert_eq!(contacts.data.unwrap_or_default().len(), 0);
+
+    // `email.sent`, delivered signed; the `type` that selects it is filled in.
+    let queued = tidings_runtime::reqwest::Client::new()
+        .post(format!(
+            "{}/__sandbox/webhooks/email_sent",
+            served.base_url()
+        ))
+        .bearer_auth(served.credential("api_key").unwrap())
+        .json(&serde_json::json!({
+            "created_at": "2026-11-27T10:00:00Z",
+            "data": {
+                "created_at": "2026-11-27T10:00:00Z",
+                "email_id": id,
+                "from": "a@example.com",
+                "subject": "Hi",
+                "to": ["b@example.com"],
+            },
+        }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(queued.status(), 202, "{:?}", queued.text().await);
+    let (path, headers, body) =
+        tokio::time::timeout(std::time::Duration::from_secs(10), deliveries.recv())
+            .await
+            .unwrap()
+            .unwrap();
+    let secret = served
+        .webhook_secret("COMMS_RESEND_IMPORTED_WEBHOOK_SECRET")
+        .expect("a webhook secret")
+        .to_owned();
+    let url = format!("{hooks}{path}");
+    let received = handle_webhook(
+        &WebhookSecrets::all(secret.clone()),
+        &WebhookRequest::new(&url, &headers, &body),
+    )
+    .unwrap();
+    let WebhookPayload::EmailSent(event) = received else {
+        panic!("{received:?}")
+    };
+    assert_eq!(event.r#type, "email.sent");
+    assert_eq!(event.data.email_id, id);
+    let mut changed = body.clone();
+    *changed.last_mut().unwrap() ^= 1;
+    assert!(
+        handle_webhook(
+            &WebhookSecrets::all(secret),
+            &WebhookRequest::new(&url, &headers, &changed)
+        )
+        .is_err()
+    );
+    served.shutdown().await;
+}

@@ -325,6 +325,13 @@ impl Examples<'_> {
                     continue;
                 };
                 for (at, example) in inline_examples(prop, &pptr) {
+                    // An optional field shown as `null` (a 3.1 `type: [string, "null"]`) is
+                    // `None`, as it is inside an object.
+                    if example.is_null() && !f.required {
+                        out.examples_total += 1;
+                        out.examples_lossless += 1;
+                        continue;
+                    }
                     visit(&f.ty, &example, &at, Some((&t.name, &f.wire)));
                     self.check(out, &f.ty, &example, &at);
                 }

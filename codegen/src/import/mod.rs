@@ -276,6 +276,8 @@ pub(crate) struct Converter<'a> {
     /// Set while an object's `allOf` is gathered when a member is a `oneOf`/`anyOf`: the
     /// object then keeps its other keys, the alternatives' fields among them.
     pub(crate) alternatives_in_all_of: bool,
+    /// Set when every webhook's signature scheme was read from the document.
+    pub(crate) webhooks_signed: bool,
     pub(crate) pagination: Option<Node>,
     pub(crate) idempotency: Option<Node>,
     pub(crate) report: Report,
@@ -319,6 +321,7 @@ impl<'a> Converter<'a> {
             bytes_fields: false,
             keep_undeclared_keys: options.keep_undeclared_keys,
             alternatives_in_all_of: false,
+            webhooks_signed: false,
             pagination: None,
             idempotency: None,
             report: Report::default(),
@@ -385,7 +388,7 @@ impl<'a> Converter<'a> {
             self.all_components();
         }
         let errors = self.errors_section();
-        let events = self.webhooks();
+        let events = self.webhooks(&options.service);
         self.break_cycles();
 
         let mut spec = Node::map();
@@ -684,11 +687,12 @@ impl<'a> Converter<'a> {
             );
         }
         let signed = has_events
-            && self
-                .doc
-                .get("webhooks")
-                .or_else(|| self.doc.get("x-webhooks"))
-                .is_some_and(|w| w.to_string().contains("x-signature"));
+            && (self.webhooks_signed
+                || self
+                    .doc
+                    .get("webhooks")
+                    .or_else(|| self.doc.get("x-webhooks"))
+                    .is_some_and(|w| w.to_string().contains("x-signature")));
         if !signed {
             add(
                 "webhook_signature",

@@ -8,13 +8,21 @@ use super::document::{deref, escape};
 pub(crate) use super::routes::op_name;
 use super::routes::{included, name_from_route, normalised, placeholders};
 use super::schema::{component_of, type_name};
-use super::{Converter, OpOut, ParamOut};
+use super::yaml::Node;
+use super::{Converter, Finding, OpOut, ParamOut};
 use crate::names::{can_be_ident, is_keyword, pascal, snake};
 
 /// Methods the spec language has.
 pub(super) const METHODS: &[&str] = &["get", "put", "post", "delete", "patch"];
 /// Methods OpenAPI has and the spec language does not.
 const OTHER_METHODS: &[&str] = &["head", "options", "trace"];
+
+/// Header parameters that carry an idempotency key (lower case): the common name and the
+/// IETF draft's (`draft-ietf-httpapi-idempotency-key-header`).
+const IDEMPOTENCY_HEADERS: &[&str] = &["idempotency-key", "x-idempotency-key"];
+
+/// Longest key when the document does not bound it (our own specs' bound).
+const DEFAULT_IDEMPOTENCY_KEY_LEN: u64 = 256;
 
 /// The JSON media type of a content map, if it has one.
 fn json_media(content: &Map<String, Value>) -> Option<(&str, &Value)> {
@@ -319,6 +327,9 @@ impl Converter<'_> {
             .and_then(Value::as_str)
             .map(str::to_ascii_lowercase);
         let mut keep = Vec::new();
+        // A documented `Idempotency-Key` header on a POST or PATCH (Resend's sends): the
+        // client makes the key and reuses it on every attempt, as `idempotency: key` says.
+        let mut documented_key: Option<(String, Option<u64>, String)> = None;
         for (p, at) in params {
             let pname = p
                 .get("name")
@@ -335,6 +346,23 @@ impl Converter<'_> {
                         || self.auth_headers.contains(&lower)
                     {
                         // Sent by the client already (the key, the credential).
+                        continue;
+                    }
+                    if idempotency_header.is_none()
+                        && place == "header"
+                        && matches!(method, "post" | "patch")
+                        && IDEMPOTENCY_HEADERS.contains(&lower.as_str())
+                        && self.idempotency.as_ref().is_none_or(|i| {
+                            i.get("header")
+                                .and_then(Node::as_str)
+                                .is_some_and(|h| h.eq_ignore_ascii_case(&pname))
+                        })
+                    {
+                        let max_len = p
+                            .get("schema")
+                            .and_then(|s| s.get("maxLength"))
+                            .and_then(Value::as_u64);
+                        documented_key = Some((pname, max_len, at));
                         continue;
                     }
                     if place == "header" {
@@ -691,7 +719,29 @@ impl Converter<'_> {
         let auth = self.operation_auth(op, ptr);
 
         // Our own exports say how an operation is retried.
+        let documented_key_taken = documented_key.is_some();
+        if let Some((header, max_len, at)) = documented_key {
+            if self.idempotency.is_none() {
+                let mut node = Node::map();
+                node.set("header", Node::str(&header));
+                let max_len = max_len.unwrap_or(DEFAULT_IDEMPOTENCY_KEY_LEN);
+                node.set(
+                    "max_len",
+                    Node::Int(i64::try_from(max_len).unwrap_or(i64::MAX)),
+                );
+                self.provenance(&mut node, &at);
+                self.idempotency = Some(node);
+            }
+            self.report.inferred.push(Finding {
+                pointer: at,
+                reason: format!(
+                    "`{header}` is the idempotency key: the client makes one per call and sends it on every attempt (`idempotency: key`)"
+                ),
+                detail: None,
+            });
+        }
         let idempotency = match op.get("x-idempotency").and_then(Value::as_str) {
+            _ if documented_key_taken => Some("key"),
             Some("key") if self.idempotency.is_some() => Some("key"),
             Some("safe") if matches!(method, "post" | "patch") => Some("safe"),
             Some("none") if matches!(method, "get" | "put" | "delete") => Some("none"),

@@ -5,7 +5,7 @@ use super::*;
 
 impl Converter<'_> {
     /// The webhook, when the document has exactly one (3.1 `webhooks`, or `x-webhooks`).
-    pub(super) fn webhooks(&mut self) -> Option<Node> {
+    pub(super) fn webhooks(&mut self, service: &str) -> Option<Node> {
         let doc = self.doc;
         let (key, hooks) = ["webhooks", "x-webhooks"]
             .iter()
@@ -43,12 +43,16 @@ impl Converter<'_> {
             }
         }
         if found.len() > 1 {
-            return self.several_webhooks(key, found);
+            return self.several_webhooks(key, found, service);
         }
         let (ptr, _, post, schema, form) = found.pop()?;
         if form {
             // `events.webhook` is JSON only; the list form says the encoding.
-            return self.several_webhooks(key, vec![(ptr, String::new(), post, schema, true)]);
+            return self.several_webhooks(
+                key,
+                vec![(ptr, String::new(), post, schema, true)],
+                service,
+            );
         }
         let ty = match self.ty(&schema, &format!("{ptr}/requestBody"), "WebhookEvent", 0) {
             Ok(t) if self.types.contains_key(&t) => t,
@@ -85,10 +89,15 @@ impl Converter<'_> {
         &mut self,
         key: &str,
         found: Vec<(String, String, Value, Value, bool)>,
+        service: &str,
     ) -> Option<Node> {
         let mut hooks = Node::map();
         let mut names = BTreeSet::new();
-        for (ptr, raw, post, schema, form) in found {
+        let told_apart = self.told_apart_by_a_constant(&found);
+        let signed = found
+            .iter()
+            .all(|(_, _, post, _, _)| self.names_standard_webhook_headers(post));
+        for (i, (ptr, raw, post, schema, form)) in found.into_iter().enumerate() {
             let base = match operations::op_name(if raw.is_empty() { "event" } else { &raw }) {
                 n if n.is_empty() => "event".to_owned(),
                 n => n,
@@ -126,6 +135,10 @@ impl Converter<'_> {
                         }
                     }
                 }
+                None if let Some((field, values)) = &told_apart => {
+                    select.set("field", Node::str(field));
+                    select.set("equals", Node::str(&values[i]));
+                }
                 None => {
                     let path = format!("/{name}");
                     self.approximate(
@@ -142,6 +155,16 @@ impl Converter<'_> {
                 .filter(|s| matches!(*s, "standard_webhooks" | "pusher"));
             match builtin {
                 Some(sig) => hook.set("signature", Node::str(sig)),
+                None if signed => {
+                    self.report.inferred.push(Finding {
+                        pointer: ptr.clone(),
+                        reason: format!("webhook `{name}`: signed as Standard Webhooks (the document names its `webhook-*` or `svix-*` headers)"),
+                        detail: None,
+                    });
+                    hook.set("signature", Node::str("standard_webhooks"));
+                    let env = format!("COMMS_{}_WEBHOOK_SECRET", shouty(service));
+                    hook.set("secret_env", Node::str(env));
+                }
                 None => {
                     self.approximate(
                         &ptr,
@@ -159,9 +182,104 @@ impl Converter<'_> {
         if matches!(&hooks, Node::Map(m) if m.is_empty()) {
             return None;
         }
+        self.webhooks_signed = signed;
         let mut events = Node::map();
         events.set("webhooks", hooks);
         self.provenance(&mut events, &format!("/{key}"));
         Some(events)
+    }
+
+    /// The body field every payload sets to a constant of its own (Resend's `type: { const:
+    /// email.sent }`), with each payload's value in order: what tells the deliveries apart
+    /// when they all come to one URL.
+    fn told_apart_by_a_constant(
+        &self,
+        found: &[(String, String, Value, Value, bool)],
+    ) -> Option<(String, Vec<String>)> {
+        let constants: Vec<BTreeMap<String, String>> = found
+            .iter()
+            .map(|(_, _, _, schema, _)| self.constant_fields(schema))
+            .collect();
+        let first = constants.first()?;
+        first.keys().find_map(|field| {
+            let values: Vec<String> = constants
+                .iter()
+                .map(|c| c.get(field).cloned())
+                .collect::<Option<_>>()?;
+            let distinct: BTreeSet<&String> = values.iter().collect();
+            (distinct.len() == values.len()).then(|| (field.clone(), values))
+        })
+    }
+
+    /// A payload schema's top-level fields whose value is one fixed string (`const`, or an
+    /// `enum` of one value), through `$ref` and `allOf`.
+    fn constant_fields(&self, schema: &Value) -> BTreeMap<String, String> {
+        let mut out = BTreeMap::new();
+        let Some((s, _)) = document::deref(self.doc, schema, "") else {
+            return out;
+        };
+        for part in s
+            .get("allOf")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            out.extend(self.constant_fields(part));
+        }
+        for (name, prop) in s
+            .get("properties")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
+            let Some((p, _)) = document::deref(self.doc, prop, "") else {
+                continue;
+            };
+            let one = p.get("const").and_then(Value::as_str).or_else(|| {
+                match p.get("enum").and_then(Value::as_array).map(Vec::as_slice) {
+                    Some([Value::String(v)]) => Some(v.as_str()),
+                    _ => None,
+                }
+            });
+            if let Some(v) = one {
+                out.insert(name.clone(), v.to_owned());
+            }
+        }
+        out
+    }
+
+    /// Whether a webhook's own header parameters, description or tags' descriptions name the
+    /// Standard Webhooks signature headers (`webhook-signature`, or Svix's `svix-signature`).
+    fn names_standard_webhook_headers(&self, post: &Value) -> bool {
+        let names = |text: &str| {
+            let t = text.to_ascii_lowercase();
+            t.contains("webhook-signature") || t.contains("svix-signature")
+        };
+        let params = post
+            .get("parameters")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|p| document::deref(self.doc, p, "").map(|(p, _)| p))
+            .filter(|p| p.get("in").and_then(Value::as_str) == Some("header"))
+            .filter_map(|p| p.get("name").and_then(Value::as_str));
+        let described = post.get("description").and_then(Value::as_str);
+        let tagged: Vec<&str> = post
+            .get("tags")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .filter_map(|tag| {
+                self.doc
+                    .get("tags")
+                    .and_then(Value::as_array)?
+                    .iter()
+                    .find(|t| t.get("name").and_then(Value::as_str) == Some(tag))?
+                    .get("description")
+                    .and_then(Value::as_str)
+            })
+            .collect();
+        params.chain(described).chain(tagged).any(names)
     }
 }

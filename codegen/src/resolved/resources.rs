@@ -76,7 +76,9 @@ fn item_fields<'s>(service: &'s Service, ty: Option<&Ty>) -> Option<&'s [FieldIn
 /// its own pagination names the list field its items are in (`contacts` of Brevo's
 /// `GetContacts`, `result` of SendGrid's list answers). The dot path and the item type.
 pub fn envelope_items(service: &Service, op: &OperationInfo) -> Option<(String, Ty)> {
-    let pages = op.pagination.as_ref()?;
+    let Some(pages) = op.pagination.as_ref() else {
+        return unpaged_envelope_items(service, op);
+    };
     if pages.generated_page || pages.items_field.is_empty() {
         return None;
     }
@@ -95,6 +97,34 @@ pub fn envelope_items(service: &Service, op: &OperationInfo) -> Option<(String, 
         Ty::List(item) => Some((pages.items_field.clone(), *item)),
         _ => None,
     }
+}
+
+/// The items of a list answered whole inside an object, with no pagination (Resend's
+/// `GET /contacts`: `{"object": "list", "data": [...]}`): a `GET` of a collection path (its
+/// last segment not a parameter) whose named object answer has exactly one list field, of
+/// objects with an id-like field.
+fn unpaged_envelope_items(service: &Service, op: &OperationInfo) -> Option<(String, Ty)> {
+    if op.method != Method::Get || op.path.rsplit('/').next().is_some_and(|l| l.contains('{')) {
+        return None;
+    }
+    let Some(Ty::Named(name)) = &op.response else {
+        return None;
+    };
+    let TypeKind::Object(fields) = &service.type_named(name)?.kind else {
+        return None;
+    };
+    let mut lists = fields.iter().filter(|f| matches!(f.ty, Ty::List(_)));
+    let (list, None) = (lists.next()?, lists.next()) else {
+        return None;
+    };
+    let Ty::List(item) = &list.ty else {
+        return None;
+    };
+    let identified = item_fields(service, Some(item)).is_some_and(|fs| {
+        fs.iter()
+            .any(|f| id_like(&f.wire) && matches!(f.ty, Ty::String | Ty::Integer))
+    });
+    identified.then(|| (list.wire.clone(), (**item).clone()))
 }
 
 /// Whether `op` answers a list: `list<T>`, `page<T>` or items inside an object.

@@ -48,6 +48,18 @@ pub(crate) fn unwrap_nullable(schema: &Value) -> (Value, bool) {
                 }
             }
         }
+        // `enum: [a, b, null]` (3.1's nullable enum): `null` is the absent value, not a member.
+        if let Some(Value::Array(values)) = obj.get("enum").cloned()
+            && values.iter().any(Value::is_null)
+        {
+            nullable = true;
+            let rest: Vec<Value> = values.into_iter().filter(|v| !v.is_null()).collect();
+            if rest.is_empty() {
+                obj.remove("enum");
+            } else {
+                obj.insert("enum".into(), Value::Array(rest));
+            }
+        }
         for key in ["oneOf", "anyOf"] {
             if let Some(Value::Array(members)) = obj.get(key).cloned() {
                 let rest: Vec<Value> = members.iter().filter(|m| !is_null(m)).cloned().collect();

@@ -58,6 +58,12 @@ pub fn fill(
                     .map(|v| fill(schema, inner, Some(v), depth + 1, None))
                     .collect(),
             ),
+            // One value where the answer has a list (Resend's `to`: a string or a list of
+            // them on the way in, always a list on the way out): the list of that one value,
+            // not an empty list that loses it.
+            Some(one) if kind_fits(schema, inner, one) => {
+                Value::Array(vec![fill(schema, inner, Some(one), depth + 1, None)])
+            }
             _ => {
                 let n = field
                     .and_then(|f| f.min_items)
@@ -320,6 +326,18 @@ mod untagged {
         assert_eq!(fill(json!("all")), json!("all"));
         // An object fits no variant (an action's empty answer): the first variant, made up.
         assert_eq!(fill(json!({})), json!([]));
+    }
+
+    #[test]
+    fn one_value_where_the_answer_has_a_list_is_a_list_of_it() {
+        // Resend's `to`: sent as `"b@example.com"` (a string or a list, on the way in),
+        // answered as a list: the one address, never `[]`.
+        let to = TySchema::List(&TySchema::String);
+        let fill = |given: Value| super::fill(&SCHEMA, &to, Some(&given), 0, None);
+        assert_eq!(fill(json!("b@example.com")), json!(["b@example.com"]));
+        assert_eq!(fill(json!(["a", "b"])), json!(["a", "b"]));
+        // A value of another kind than the items is not one of them: made up (no items).
+        assert_eq!(fill(json!({"x": 1})), json!([]));
     }
 }
 
