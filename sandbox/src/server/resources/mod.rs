@@ -450,6 +450,16 @@ impl Resources {
             Value::Object(map) => map.clone(),
             _ => Map::new(),
         };
+        // An answer that holds the item in a field of its own (Mailgun's `{"message": ...,
+        // "template": {...}}`) stores and lists the item, and answers it in that field.
+        let wrapped = match op.kind {
+            ResourceAction::Create
+            | ResourceAction::Get
+            | ResourceAction::Merge
+            | ResourceAction::Replace => wrapped_item(schema, op.response.as_ref()),
+            _ => None,
+        };
+        let item_ty = wrapped.map(|(_, ty)| ty).or(op.response);
         let mut state = self.lock();
         let mut ticket = None;
         let found = match op.kind {
@@ -467,7 +477,7 @@ impl Resources {
                 }
                 let mut value = body;
                 value.insert(op.id_field.to_owned(), id_value(schema, op, &id));
-                let value = filled_object(schema, op.response.as_ref(), value);
+                let value = filled_object(schema, item_ty.as_ref(), value);
                 ticket = self.insert(&mut state, &collection, id, value.clone(), Some(n))?;
                 Some(value)
             }
@@ -493,7 +503,7 @@ impl Resources {
                         value.insert(key, v);
                     }
                 }
-                let value = filled_object(schema, op.response.as_ref(), value);
+                let value = filled_object(schema, item_ty.as_ref(), value);
                 ticket = self.insert(&mut state, &collection, id, value.clone(), None)?;
                 Some(value)
             }
@@ -519,7 +529,7 @@ impl Resources {
                     op.id_field.to_owned(),
                     id_kept.unwrap_or_else(|| id_value(schema, op, &id)),
                 );
-                let value = filled_object(schema, op.response.as_ref(), value);
+                let value = filled_object(schema, item_ty.as_ref(), value);
                 ticket = self.insert(&mut state, &collection, id, value.clone(), None)?;
                 Some(value)
             }
@@ -565,6 +575,12 @@ impl Resources {
             }
         };
         drop(state);
+        let found = match (wrapped, found) {
+            (Some((field, _)), Some(item)) => {
+                Some(Map::from_iter([(field.to_owned(), Value::Object(item))]))
+            }
+            (_, found) => found,
+        };
         let value = match (&op.response, found) {
             (Some(ty), Some(value)) => {
                 let value = fill(schema, ty, Some(&Value::Object(value)), 0, None);
@@ -900,6 +916,51 @@ fn object_fields(schema: &ServiceSchema, ty: &TySchema) -> Option<&'static [Fiel
 }
 
 /// `value` with the required fields of the response type filled (what is stored).
+/// The field of an answer that holds the item, and the item's type: the answer is a named
+/// object with no id-like field of its own, exactly one field of a named object type, and
+/// only text, number and boolean fields besides (Mailgun's template and mailing-list answers:
+/// `{"message": "...", "template": {...}}`, `{"list": {...}}`).
+fn wrapped_item(
+    schema: &ServiceSchema,
+    ty: Option<&TySchema>,
+) -> Option<(&'static str, TySchema)> {
+    let Some(TySchema::Named(name)) = ty else {
+        return None;
+    };
+    let Some(ShapeSchema::Object(fields)) = schema.named(name).map(|t| t.shape) else {
+        return None;
+    };
+    let is_object = |ty: &TySchema| match ty {
+        TySchema::Named(n) => matches!(
+            schema.named(n).map(|t| t.shape),
+            Some(ShapeSchema::Object(_))
+        ),
+        _ => false,
+    };
+    let mut holder = None;
+    for f in fields {
+        let lower = f.name.to_ascii_lowercase();
+        if lower == "id" || lower.ends_with("_id") || f.name.ends_with("Id") {
+            return None;
+        }
+        match &f.ty {
+            ty if is_object(ty) => {
+                if holder.replace((f.name, f.ty)).is_some() {
+                    return None;
+                }
+            }
+            TySchema::String
+            | TySchema::DateTime
+            | TySchema::Date
+            | TySchema::Integer
+            | TySchema::Number
+            | TySchema::Boolean => {}
+            _ => return None,
+        }
+    }
+    holder
+}
+
 fn filled_object(
     schema: &ServiceSchema,
     ty: Option<&TySchema>,

@@ -315,3 +315,97 @@ fn made_ids_fit_the_id_fields_length_bounds() {
     assert_eq!(code, "res_02");
     assert_eq!(super::durable::id_number(&code), Some(2));
 }
+
+/// Mailgun's template answers: `{"message": "...", "template": {...}}` on create, update and
+/// get; the list holds the templates themselves.
+mod wrapped {
+    use super::*;
+
+    const TEMPLATE: &[FieldSchema] = &[
+        field("name", TySchema::String, true),
+        field("description", TySchema::String, false),
+    ];
+    const ANSWER: &[FieldSchema] = &[
+        field("message", TySchema::String, true),
+        field("template", TySchema::Named("Template"), false),
+    ];
+    const SCHEMA: ServiceSchema = ServiceSchema {
+        types: &[
+            TypeSchema {
+                name: "Template",
+                shape: ShapeSchema::Object(TEMPLATE),
+            },
+            TypeSchema {
+                name: "TemplateAnswer",
+                shape: ShapeSchema::Object(ANSWER),
+            },
+        ],
+        page: None,
+    };
+
+    fn op(kind: ResourceAction, item: bool) -> ResourceOp {
+        ResourceOp {
+            name: "op",
+            kind,
+            collection: "/v3/example.com/templates",
+            item_param: item.then_some("id"),
+            id_field: "id",
+            response: Some(if kind == ResourceAction::List {
+                TySchema::List(&TySchema::Named("Template"))
+            } else {
+                TySchema::Named("TemplateAnswer")
+            }),
+            items: None,
+        }
+    }
+
+    #[test]
+    fn an_answer_that_holds_the_item_in_a_field_stores_and_lists_the_item() {
+        let store = Resources::default();
+        let created = store
+            .serve_now(
+                &SCHEMA,
+                &op(ResourceAction::Create, false),
+                &call(None, Value::Null, json!({"name": "welcome"})),
+            )
+            .unwrap();
+        assert_eq!(created["template"]["name"], "welcome", "{created}");
+        assert!(created["message"].is_string());
+        assert!(created.get("name").is_none(), "not beside the wrapper: {created}");
+        let listed = store
+            .serve_now(
+                &SCHEMA,
+                &op(ResourceAction::List, false),
+                &call(None, Value::Null, Value::Null),
+            )
+            .unwrap();
+        assert_eq!(listed[0]["name"], "welcome", "the item itself: {listed}");
+        // Named by its name, as Mailgun's paths name templates.
+        let id = store
+            .alias_of(
+                &op(ResourceAction::Get, true),
+                &call(Some("welcome"), Value::Null, Value::Null),
+            )
+            .expect("the template named `welcome`");
+        let merged = store
+            .serve_now(
+                &SCHEMA,
+                &op(ResourceAction::Merge, true),
+                &call(Some(&id), Value::Null, json!({"description": "Hello"})),
+            )
+            .unwrap();
+        assert_eq!(merged["template"]["description"], "Hello", "{merged}");
+        let got = store
+            .serve_now(
+                &SCHEMA,
+                &op(ResourceAction::Get, true),
+                &call(Some(&id), Value::Null, Value::Null),
+            )
+            .unwrap();
+        assert_eq!(
+            (&got["template"]["name"], &got["template"]["description"]),
+            (&json!("welcome"), &json!("Hello")),
+            "{got}"
+        );
+    }
+}
