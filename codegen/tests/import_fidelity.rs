@@ -445,6 +445,54 @@ components:
     );
 }
 
+#[test]
+fn a_required_error_field_the_error_examples_leave_out_is_optional() {
+    // Brevo's `errorModel` requires `code` and `message`; 92 of its error examples send only
+    // `{"message": "..."}`. With `code` required, the typed error body of those answers did
+    // not decode at all.
+    let doc = r##"
+openapi: 3.0.3
+info: { title: T, version: "1" }
+servers: [{ url: https://api.example.com }]
+paths:
+  /things:
+    post:
+      operationId: createThing
+      responses:
+        "201": { description: ok, content: { application/json: { schema: { type: object, properties: { id: { type: integer } } } } } }
+        "400":
+          description: bad
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/ErrorModel' }
+              example: { message: Not valid data. }
+components:
+  schemas:
+    ErrorModel:
+      type: object
+      required: [code, message]
+      properties:
+        code: { type: string }
+        message: { type: string }
+"##;
+    let imported = import_text(doc);
+    let service = checked(&imported.yaml);
+    let TypeKind::Object(fields) = kind(&service, "ErrorModel") else {
+        panic!("{}", imported.yaml)
+    };
+    let required = |wire: &str| fields.iter().find(|f| f.wire == wire).unwrap().required;
+    assert!(!required("code"), "{}", imported.yaml);
+    assert!(required("message"));
+    assert!(
+        imported.report.approximated.iter().any(|f| f
+            .pointer
+            .ends_with("/responses/400/content/application~1json/example")
+            && f.reason.contains("leaves out `code` of `ErrorModel`")),
+        "{}",
+        imported.report
+    );
+}
+
 /// A document whose one operation answers 400 with component `Problem`, written `error_schema`.
 fn doc_with_error(error_schema: &str) -> String {
     format!(

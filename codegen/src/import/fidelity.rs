@@ -413,8 +413,19 @@ impl Examples<'_> {
                         b.key.eq_ignore_ascii_case(status)
                             || (code >= 400 && (b.statuses.0..=b.statuses.1).contains(&code))
                     });
+                    // The error type the example is decoded with: shown to `visit`, so a field
+                    // the error examples leave out (Brevo's required `code`) is made optional
+                    // as for any answer.
+                    let error_ty = match (own, &self.service.errors) {
+                        (Some(b), _) => b.ty.as_ref(),
+                        (None, Some(e)) => e.ty.as_ref(),
+                        (None, None) => None,
+                    };
                     for (at, example) in examples {
                         out.errors_documented += 1;
+                        if let Some(ty) = error_ty {
+                            visit(ty, &example, &at, None);
+                        }
                         match self.error_decodes(own, &example) {
                             Ok(()) => out.errors_decoded += 1,
                             Err(reason) => out.errors_not_decoded.push(Located {

@@ -920,10 +920,7 @@ fn object_fields(schema: &ServiceSchema, ty: &TySchema) -> Option<&'static [Fiel
 /// object with no id-like field of its own, exactly one field of a named object type, and
 /// only text, number and boolean fields besides (Mailgun's template and mailing-list answers:
 /// `{"message": "...", "template": {...}}`, `{"list": {...}}`).
-fn wrapped_item(
-    schema: &ServiceSchema,
-    ty: Option<&TySchema>,
-) -> Option<(&'static str, TySchema)> {
+fn wrapped_item(schema: &ServiceSchema, ty: Option<&TySchema>) -> Option<(&'static str, TySchema)> {
     let Some(TySchema::Named(name)) = ty else {
         return None;
     };

@@ -371,7 +371,10 @@ mod wrapped {
             .unwrap();
         assert_eq!(created["template"]["name"], "welcome", "{created}");
         assert!(created["message"].is_string());
-        assert!(created.get("name").is_none(), "not beside the wrapper: {created}");
+        assert!(
+            created.get("name").is_none(),
+            "not beside the wrapper: {created}"
+        );
         let listed = store
             .serve_now(
                 &SCHEMA,
