@@ -386,16 +386,12 @@ fn inputs(
             }
             tidings_runtime::BodyEncoding::Json => incoming.json()?,
             // Form fields are text: read as the spec's types first (`Attempt=2` is a number).
-            tidings_runtime::BodyEncoding::Form(style) => empty_lists(
-                served.schema,
-                op.body.as_ref(),
-                typed_fields(served.schema, op.body.as_ref(), incoming.form(style)?),
-            ),
-            tidings_runtime::BodyEncoding::Multipart(style) => empty_lists(
-                served.schema,
-                op.body.as_ref(),
-                typed_fields(served.schema, op.body.as_ref(), incoming.multipart(style)?),
-            ),
+            tidings_runtime::BodyEncoding::Form(style) => {
+                typed_fields(served.schema, op.body.as_ref(), incoming.form(style)?)
+            }
+            tidings_runtime::BodyEncoding::Multipart(style) => {
+                typed_fields(served.schema, op.body.as_ref(), incoming.multipart(style)?)
+            }
         };
         match &op.body {
             Some(ty) => validate::check(served.schema, ty, &value, "")?,
@@ -550,33 +546,23 @@ fn in_range(
 /// A form's fields (all text) as the body type's fields are typed: numbers and booleans
 /// parsed, nested objects and lists followed; text that does not parse stays text, for the
 /// validation to name it.
-/// A form or multipart body cannot send an empty list (a list is one field per item), so a
-/// required top-level list field it leaves out is the empty list, when that is a valid one.
-fn empty_lists(schema: &ServiceSchema, ty: Option<&TySchema>, value: Value) -> Value {
-    let (Some(TySchema::Named(name)), Value::Object(mut map)) = (ty, value.clone()) else {
-        return value;
-    };
-    let Some(ShapeSchema::Object(fields)) = schema.named(name).map(|t| t.shape) else {
-        return value;
-    };
-    for f in fields {
-        if f.required
-            && matches!(f.ty, TySchema::List(_))
-            && f.min_items.is_none_or(|m| m == 0)
-            && !map.contains_key(f.name)
-        {
-            map.insert(f.name.to_owned(), Value::Array(Vec::new()));
-        }
-    }
-    Value::Object(map)
-}
-
 fn typed_fields(schema: &ServiceSchema, ty: Option<&TySchema>, value: Value) -> Value {
     let Some(ty) = ty else { return value };
     match (ty, value) {
         // A form has no null: an empty or `null` value of a non-text field is none.
         (TySchema::Integer | TySchema::Number | TySchema::Boolean, Value::String(text))
             if text.is_empty() || text == "null" =>
+        {
+            Value::Null
+        }
+        // Nor an object: an empty or `null` value where an object goes is none (Mailgun's
+        // `email_preview=null`).
+        (TySchema::Named(name), Value::String(text))
+            if (text.is_empty() || text == "null")
+                && matches!(
+                    schema.named(name).map(|t| t.shape),
+                    Some(ShapeSchema::Object(_) | ShapeSchema::Union { .. })
+                ) =>
         {
             Value::Null
         }
