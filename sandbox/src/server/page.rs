@@ -130,6 +130,17 @@ pub fn page_in_style<T: serde::Serialize>(
             })
             .transpose()
     };
+    // A page token (or the next link's position) is opaque to the client: one this server
+    // did not hand out names no page (404, as an unknown cursor), not a malformed request.
+    let token = |name: &str| -> Result<Option<usize>, ServerError> {
+        get(name)
+            .map(|v| {
+                v.parse::<usize>().map_err(|_| {
+                    ServerError::not_found(format!("the page of token `{v}`")).with_param(name)
+                })
+            })
+            .transpose()
+    };
     let size = match size_param {
         Some(p) => number(p)?.unwrap_or(DEFAULT_PAGE_LIMIT),
         None => DEFAULT_PAGE_LIMIT,
@@ -187,17 +198,17 @@ pub fn page_in_style<T: serde::Serialize>(
             token_field,
             token_param,
         } => {
-            let (page, next) = window(number(token_param)?.unwrap_or(0), token_param)?;
+            let (page, next) = window(token(token_param)?.unwrap_or(0), token_param)?;
             set_path(&mut body, token_field, json!(next.map(|n| n.to_string())));
             page
         }
         PageStyle::NextUrl { next_field } => {
-            let (page, next) = window(number(NEXT_LINK_PARAM)?.unwrap_or(0), NEXT_LINK_PARAM)?;
+            let (page, next) = window(token(NEXT_LINK_PARAM)?.unwrap_or(0), NEXT_LINK_PARAM)?;
             set_path(&mut body, next_field, json!(next.map(next_link)));
             page
         }
         PageStyle::LinkHeader => {
-            let (page, next) = window(number(NEXT_LINK_PARAM)?.unwrap_or(0), NEXT_LINK_PARAM)?;
+            let (page, next) = window(token(NEXT_LINK_PARAM)?.unwrap_or(0), NEXT_LINK_PARAM)?;
             link = next.map(|n| format!("<{}>; rel=\"next\"", next_link(n)));
             page
         }
@@ -453,6 +464,27 @@ mod style_tests {
         let e = page_in_style(&items, &PAGES, None, "page=x", "/").unwrap_err();
         assert_eq!(e.status(), 400);
         let e = page_in_style(&[json!({"id": "a"})], &CURSOR, None, "after=zz", "/").unwrap_err();
+        assert_eq!(e.status(), 404);
+    }
+
+    #[test]
+    fn a_page_token_this_server_did_not_hand_out_names_no_page() {
+        // Infobip's `cursor` is any text to its document: one never handed out is 404 (as an
+        // unknown cursor), not 400.
+        static TOKEN: PaginationSpec = PaginationSpec {
+            items: "results",
+            style: PageStyle::Token {
+                token_field: "cursor.nextCursor",
+                token_param: "cursor",
+            },
+        };
+        let items: Vec<u32> = (0..5).collect();
+        let e = page_in_style(&items, &TOKEN, None, "cursor=abc", "/").unwrap_err();
+        assert_eq!(
+            (e.status(), e.message()),
+            (404, "the page of token `abc` does not exist")
+        );
+        let e = page_in_style(&items, &NEXT, None, "page_offset=zz", "/").unwrap_err();
         assert_eq!(e.status(), 404);
     }
 }
