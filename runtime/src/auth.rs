@@ -20,7 +20,8 @@ use crate::spec::{AuthScheme, CredentialSpec, ServiceSpec, SigningScheme};
 /// What the builder was told about auth.
 #[derive(Clone, Default)]
 pub(crate) enum AuthChoice {
-    /// The spec's first non-query scheme.
+    /// The spec's first non-query scheme (`build` picks the first one whose credentials are
+    /// all set, when there is one).
     #[default]
     Default,
     /// A specific scheme.

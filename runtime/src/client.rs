@@ -442,8 +442,11 @@ impl<C: From<Client>> ClientBuilder<C> {
         self
     }
 
-    /// Authenticates with this scheme instead of the spec's default. Passing an
-    /// [`AuthScheme::Query`] is how a caller opts into sending the key in the URL.
+    /// Authenticates with this scheme instead of the spec's default: the first scheme (not a
+    /// query parameter) whose credentials are all set, else the first. Several schemes are
+    /// alternatives, so setting only a Basic user name and password picks the Basic scheme of
+    /// a service whose first scheme is an API key. Passing an [`AuthScheme::Query`] is how a
+    /// caller opts into sending the key in the URL.
     pub fn auth_scheme(mut self, scheme: AuthScheme) -> Self {
         self.auth = AuthChoice::Scheme(scheme);
         self
@@ -520,7 +523,7 @@ impl<C: From<Client>> ClientBuilder<C> {
         self.build_client().map(C::from)
     }
 
-    fn build_client(self) -> Result<Client, Error> {
+    fn build_client(mut self) -> Result<Client, Error> {
         let spec = self.spec;
         // A misspelt credential name first: it explains a missing credential.
         let mut credentials: Vec<(&'static CredentialSpec, Secret)> = Vec::new();
@@ -546,6 +549,21 @@ impl<C: From<Client>> ClientBuilder<C> {
                 "{} (its base URL, or call base_url())",
                 spec.base_url_env
             ));
+        }
+        // Several schemes are alternatives (OpenAPI's `security: [{a}, {b}]`, Infobip's API
+        // key or Basic): by default, the first non-query scheme whose credentials are all
+        // set; when none is complete, the first, whose missing credentials are reported.
+        if matches!(self.auth, AuthChoice::Default)
+            && let Some(scheme) = spec.auth.iter().find(|s| {
+                let needed = required_credentials(&AuthChoice::Scheme(**s), spec);
+                !matches!(s, AuthScheme::Query { .. })
+                    && !needed.is_empty()
+                    && needed
+                        .iter()
+                        .all(|n| credentials.iter().any(|(c, _)| c.name == *n))
+            })
+        {
+            self.auth = AuthChoice::Scheme(*scheme);
         }
         let first_secret = spec.credentials.iter().find(|c| c.secret).map(|c| c.name);
         for name in required_credentials(&self.auth, spec) {

@@ -332,3 +332,84 @@ async fn empty_credential_path_param_is_an_invalid_request() {
     );
     assert_eq!(server.count(), 0);
 }
+
+/// Several schemes are alternatives (Infobip: an `App` API key or HTTP Basic): the client
+/// takes the first whose credentials are all set, and names the first's when none is.
+#[tokio::test]
+async fn the_default_scheme_is_the_first_whose_credentials_are_set() {
+    static EITHER: ServiceSpec = ServiceSpec {
+        name: "either",
+        title: "Either",
+        base_url: None,
+        base_url_env: "COMMS_TEST_EITHER_BASE_URL",
+        credentials: &[
+            CredentialSpec {
+                name: "api_key",
+                env: "COMMS_TEST_EITHER_API_KEY",
+                secret: true,
+            },
+            CredentialSpec {
+                name: "username",
+                env: "COMMS_TEST_EITHER_USERNAME",
+                secret: false,
+            },
+            CredentialSpec {
+                name: "password",
+                env: "COMMS_TEST_EITHER_PASSWORD",
+                secret: true,
+            },
+        ],
+        auth: &[
+            AuthScheme::Header {
+                header: "Authorization",
+                prefix: Some("App "),
+                credential: "api_key",
+            },
+            AuthScheme::Basic {
+                username: "username",
+                password: Some("password"),
+            },
+        ],
+        rate_limit: None,
+        rate_limit_headers: RateLimitHeaders::STANDARD,
+        retry: RetrySpec::DEFAULT,
+        timeouts: TimeoutSpec::DEFAULT,
+        idempotency: None,
+        errors: ErrorSpec::DEFAULT,
+    };
+    let server = TestServer::always(Reply::ok()).await;
+    let basic = Client::builder(&EITHER)
+        .base_url(server.base_url())
+        .credential("username", "ada")
+        .credential("password", "s3cret")
+        .build()
+        .expect("Basic alone is enough");
+    basic.execute(get_email("em_1")).await.expect("ok");
+    let keyed = Client::builder(&EITHER)
+        .base_url(server.base_url())
+        .api_key("k1")
+        .credential("username", "ada")
+        .credential("password", "s3cret")
+        .build()
+        .unwrap();
+    keyed.execute(get_email("em_1")).await.expect("ok");
+    let requests = server.requests();
+    assert_eq!(
+        requests[0].header("authorization"),
+        Some("Basic YWRhOnMzY3JldA==")
+    );
+    assert_eq!(
+        requests[1].header("authorization"),
+        Some("App k1"),
+        "both set: the first scheme"
+    );
+    let none = Client::builder(&EITHER)
+        .base_url(server.base_url())
+        .credential("username", "ada")
+        .build()
+        .unwrap_err();
+    assert!(
+        none.to_string().contains("COMMS_TEST_EITHER_API_KEY"),
+        "the first scheme's credential is named: {none}"
+    );
+}
