@@ -313,5 +313,24 @@ async fn the_email_api_keeps_bodies_within_its_byte_budget() {
     let kept = futures_util::future::join_all(ids.iter().cloned().map(status)).await;
     let kept = kept.iter().filter(|s| **s == 200).count();
     assert!((1..=8).contains(&kept), "{kept} kept of 12 under 2 MiB");
+
+    // No body at all, the bytes in metadata (no length limit of its own): counted the same.
+    let mut ids = Vec::new();
+    for n in 0..12 {
+        let sent = client
+            .send_email(
+                &tidings::email::SendEmailRequest::new("ada@example.com", ["grace@example.com"])
+                    .subject(format!("meta {n}"))
+                    .text("hi")
+                    .metadata([("blob".to_owned(), text.clone())]),
+            )
+            .await
+            .unwrap();
+        ids.push(sent.id);
+    }
+    let kept = futures_util::future::join_all(ids.iter().cloned().map(status)).await;
+    assert_eq!(kept[0], 404, "the oldest metadata-heavy email is forgotten");
+    let kept = kept.iter().filter(|s| **s == 200).count();
+    assert!((1..=8).contains(&kept), "{kept} kept of 12 under 2 MiB");
     sandbox.shutdown().await;
 }

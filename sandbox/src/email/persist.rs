@@ -25,8 +25,31 @@ pub(super) struct SavedSmtpKey {
 
 /// What one kept email costs against [`EmailSandboxConfig::max_email_bytes`].
 pub(super) fn body_cost(stored: &Stored) -> usize {
-    stored.email.text.as_ref().map_or(0, String::len)
-        + stored.email.html.as_ref().map_or(0, String::len)
+    let e = &stored.email;
+    let text = |t: &Option<String>| t.as_ref().map_or(0, String::len);
+    let addresses = |list: &[String]| list.iter().map(|a| a.len() + 4).sum::<usize>();
+    // Every field a sender sizes counts: the bodies, and the addresses, tags and metadata
+    // (a metadata value has no length limit of its own, so megabytes may ride there).
+    e.from.len()
+        + addresses(&e.to)
+        + [&e.cc, &e.bcc, &e.reply_to]
+            .into_iter()
+            .map(|l| l.as_deref().map_or(0, addresses))
+            .sum::<usize>()
+        + text(&e.subject)
+        + text(&e.html)
+        + text(&e.text)
+        + text(&e.template_id)
+        + e.tags
+            .iter()
+            .flatten()
+            .map(|t| t.name.len() + t.value.len() + 24)
+            .sum::<usize>()
+        + e.metadata
+            .iter()
+            .flatten()
+            .map(|(k, v)| k.len() + v.len() + 6)
+            .sum::<usize>()
         + 1024
 }
 
