@@ -17,8 +17,6 @@
 //! );
 //! ```
 
-use std::fmt::Write as _;
-
 /// A moment: seconds since the Unix epoch (UTC), nanoseconds, and the offset it was written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Moment {
@@ -193,14 +191,23 @@ fn parse_rfc2822(text: &str) -> Option<Moment> {
     if parts.next().is_some() {
         return None;
     }
-    let offset_min = match zone.to_ascii_uppercase().as_str() {
-        "GMT" | "UT" | "UTC" | "Z" => 0,
-        "EDT" => -4 * 60,
-        "EST" | "CDT" => -5 * 60,
-        "CST" | "MDT" => -6 * 60,
-        "MST" | "PDT" => -7 * 60,
-        "PST" => -8 * 60,
-        _ => {
+    let named = [
+        ("GMT", 0),
+        ("UT", 0),
+        ("UTC", 0),
+        ("Z", 0),
+        ("EDT", -4 * 60),
+        ("EST", -5 * 60),
+        ("CDT", -5 * 60),
+        ("CST", -6 * 60),
+        ("MDT", -6 * 60),
+        ("MST", -7 * 60),
+        ("PDT", -7 * 60),
+        ("PST", -8 * 60),
+    ];
+    let offset_min = match named.iter().find(|(n, _)| n.eq_ignore_ascii_case(zone)) {
+        Some((_, offset)) => *offset,
+        None => {
             let sign = match zone.as_bytes().first()? {
                 b'+' => 1,
                 b'-' => -1,
@@ -226,19 +233,49 @@ fn local(m: Moment) -> (i64, u32, u32, i64, i64, i64) {
     (y, mo, d, secs / 3600, secs % 3600 / 60, secs % 60)
 }
 
+/// Appends `value` (below 10^`width`) as exactly `width` decimal digits.
+fn push_digits(out: &mut String, value: u64, width: u32) {
+    let mut div = 10u64.pow(width.saturating_sub(1));
+    while div > 0 {
+        // A digit is below 10, so the cast keeps it.
+        out.push(char::from(b'0' + (value / div % 10) as u8));
+        div /= 10;
+    }
+}
+
 fn write_offset(out: &mut String, offset_min: i32, colon: bool) {
-    let sign = if offset_min < 0 { '-' } else { '+' };
-    let abs = offset_min.unsigned_abs();
-    let sep = if colon { ":" } else { "" };
-    let _ = write!(out, "{sign}{:02}{sep}{:02}", abs / 60, abs % 60);
+    out.push(if offset_min < 0 { '-' } else { '+' });
+    let abs = u64::from(offset_min.unsigned_abs());
+    push_digits(out, abs / 60, 2);
+    if colon {
+        out.push(':');
+    }
+    push_digits(out, abs % 60, 2);
 }
 
 fn to_rfc3339(m: Moment) -> String {
     let (y, mo, d, h, mi, s) = local(m);
-    let mut out = format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}");
+    let mut out = String::with_capacity(35);
+    // Years 0-9999 only (`from_unix` and the parsers keep to them).
+    push_digits(&mut out, y.unsigned_abs(), 4);
+    for (sep, v) in [('-', mo.into()), ('-', d.into()), ('T', h.unsigned_abs())] {
+        out.push(sep);
+        push_digits(&mut out, v, 2);
+    }
+    for v in [mi, s] {
+        out.push(':');
+        push_digits(&mut out, v.unsigned_abs(), 2);
+    }
     if m.nanos != 0 {
-        let frac = format!("{:09}", m.nanos);
-        let _ = write!(out, ".{}", frac.trim_end_matches('0'));
+        // The fraction without its trailing zeros.
+        let mut nanos = m.nanos;
+        let mut width = 9;
+        while nanos.is_multiple_of(10) {
+            nanos /= 10;
+            width -= 1;
+        }
+        out.push('.');
+        push_digits(&mut out, u64::from(nanos), width);
     }
     if m.offset_min == 0 {
         out.push('Z');
@@ -254,7 +291,21 @@ fn to_rfc2822(m: Moment) -> String {
     // 1970-01-01 was a Thursday.
     let weekday = WEEKDAYS[(local_days + 4).rem_euclid(7) as usize];
     let month = MONTHS[(mo - 1) as usize];
-    let mut out = format!("{weekday}, {d:02} {month} {y:04} {h:02}:{mi:02}:{s:02} ");
+    let mut out = String::with_capacity(31);
+    out.push_str(weekday);
+    out.push_str(", ");
+    push_digits(&mut out, d.into(), 2);
+    out.push(' ');
+    out.push_str(month);
+    out.push(' ');
+    push_digits(&mut out, y.unsigned_abs(), 4);
+    out.push(' ');
+    push_digits(&mut out, h.unsigned_abs(), 2);
+    for v in [mi, s] {
+        out.push(':');
+        push_digits(&mut out, v.unsigned_abs(), 2);
+    }
+    out.push(' ');
     write_offset(&mut out, m.offset_min, false);
     out
 }
