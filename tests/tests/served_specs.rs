@@ -1405,3 +1405,76 @@ async fn resend_sends_contacts_and_signed_webhooks_live_as_its_3_1_document_says
     );
     served.shutdown().await;
 }
+
+/// Mailgun's shapes, served: answers that hold the item in a field of their own
+/// (`{"list": {...}}`, `{"message": ..., "list": {...}}`), items named by their address, and
+/// `GET /v3/lists/pages` listing what `POST /v3/lists` created.
+#[tokio::test]
+async fn wrapped_items_and_a_pages_listing_live_as_mailgun_answers_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lists.yaml");
+    std::fs::write(
+        &path,
+        "service:\n  name: lists\n  title: Lists\n  summary: Lists\n  \
+         base_url: { env: LISTS_BASE_URL }\n\
+         types:\n  MailingList:\n    fields:\n      address: { type: string, required: true }\n      \
+         name: { type: string }\n      members_count: { type: integer }\n  \
+         NewList:\n    fields:\n      address: { type: string, required: true }\n      name: { type: string }\n  \
+         ListAnswer:\n    fields:\n      message: { type: string }\n      list: { type: MailingList }\n  \
+         Paging:\n    fields:\n      next: { type: string }\n  \
+         ListPage:\n    fields:\n      items: { type: list<MailingList> }\n      paging: { type: Paging }\n\
+         operations:\n  create_list:\n    method: POST\n    path: /v3/lists\n    body: NewList\n    \
+         response: ListAnswer\n  list_pages:\n    method: GET\n    path: /v3/lists/pages\n    \
+         response: ListPage\n  get_list:\n    method: GET\n    path: /v3/lists/{list_address}\n    \
+         path_params: { list_address: { type: string } }\n    response: ListAnswer\n",
+    )
+    .unwrap();
+    let mut services = load(&path).unwrap();
+    let served = ServedService::start(services.remove(0), ServeConfig::default())
+        .await
+        .unwrap();
+    let http = tidings_runtime::reqwest::Client::new();
+    let base = served.base_url().to_owned();
+    for (address, name) in [("devs@example.com", "Devs"), ("ops@example.com", "Ops")] {
+        let created: serde_json::Value = http
+            .post(format!("{base}/v3/lists"))
+            .json(&serde_json::json!({"address": address, "name": name}))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(created["list"]["address"], address, "{created}");
+        assert_eq!(created["list"]["name"], name);
+        assert!(
+            created.get("address").is_none(),
+            "inside `list` only: {created}"
+        );
+    }
+    let page: serde_json::Value = http
+        .get(format!("{base}/v3/lists/pages"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let addresses: Vec<&str> = page["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["address"].as_str().unwrap())
+        .collect();
+    assert_eq!(addresses, ["devs@example.com", "ops@example.com"], "{page}");
+    let got: serde_json::Value = http
+        .get(format!("{base}/v3/lists/ops@example.com"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(got["list"]["name"], "Ops", "{got}");
+    served.shutdown().await;
+}

@@ -120,11 +120,23 @@ fn unpaged_envelope_items(service: &Service, op: &OperationInfo) -> Option<(Stri
     let Ty::List(item) = &list.ty else {
         return None;
     };
-    let identified = item_fields(service, Some(item)).is_some_and(|fs| {
-        fs.iter()
-            .any(|f| id_like(&f.wire) && matches!(f.ty, Ty::String | Ty::Integer))
-    });
-    identified.then(|| (list.wire.clone(), (**item).clone()))
+    let fields = item_fields(service, Some(item))?;
+    let identified = fields
+        .iter()
+        .any(|f| id_like(&f.wire) && matches!(f.ty, Ty::String | Ty::Integer));
+    (identified || pages_of(service, op).is_some()).then(|| (list.wire.clone(), (**item).clone()))
+}
+
+/// The collection a `GET <collection>/pages` lists (Mailgun's `/v3/lists/pages` lists what
+/// `POST /v3/lists` creates): the parent path, when some operation creates there.
+fn pages_of(service: &Service, op: &OperationInfo) -> Option<String> {
+    let parent = op.path.strip_suffix("/pages")?;
+    (op.method == Method::Get
+        && service
+            .operations
+            .iter()
+            .any(|o| o.path == parent && o.method == Method::Post))
+    .then(|| parent.to_owned())
 }
 
 /// Whether `op` answers a list: `list<T>`, `page<T>` or items inside an object.
@@ -226,6 +238,7 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
     match op.method {
         Method::Get if envelope.is_some() => ResourceShape {
             items: envelope.as_ref().map(|(path, _)| path.clone()),
+            collection: pages_of(service, op).unwrap_or_else(|| op.path.clone()),
             ..collection_shape(ResourceAction::List)
         },
         Method::Get if answers_list(service, op) => collection_shape(ResourceAction::List),
