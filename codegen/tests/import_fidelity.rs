@@ -493,6 +493,80 @@ components:
     );
 }
 
+#[test]
+fn application_form_data_is_multipart_and_an_array_of_binaries_is_a_list_of_files() {
+    // Mailgun's document: `POST /v3/{domain}/whitelists` takes `application/form-data` (was
+    // skipped), and the send's `attachment` is an array of `format: binary` strings (was
+    // `list<string>`: no file could be attached).
+    let doc = r##"
+openapi: 3.1.0
+info: { title: T, version: "1" }
+servers: [{ url: https://api.example.com }]
+paths:
+  /messages:
+    post:
+      operationId: sendMessage
+      requestBody:
+        required: true
+        content:
+          multipart/form-data:
+            schema:
+              type: object
+              required: [to]
+              properties:
+                to: { type: array, items: { type: string } }
+                attachment: { type: array, items: { type: string, format: binary } }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { type: object, properties: { id: { type: string } } } } } }
+  /whitelists:
+    post:
+      operationId: allow
+      requestBody:
+        required: true
+        content:
+          application/form-data:
+            schema:
+              type: object
+              properties:
+                address: { type: string }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { type: object, properties: { message: { type: string } } } } } }
+"##;
+    let imported = import_text(doc);
+    let service = checked(&imported.yaml);
+    let send = service
+        .operations
+        .iter()
+        .find(|o| o.name == "send_message")
+        .unwrap();
+    let Some(Ty::Named(body)) = &send.body else {
+        panic!("{}", imported.yaml)
+    };
+    assert_eq!(
+        field_ty(&service, body, "attachment"),
+        Ty::List(Box::new(Ty::Bytes))
+    );
+    assert_eq!(
+        field_ty(&service, body, "to"),
+        Ty::List(Box::new(Ty::String))
+    );
+    let allow = service.operations.iter().find(|o| o.name == "allow");
+    assert!(
+        allow.is_some(),
+        "imported, not skipped: {}",
+        imported.report
+    );
+    assert!(
+        imported
+            .report
+            .approximated
+            .iter()
+            .any(|f| f.reason.contains("`application/form-data`")),
+        "{}",
+        imported.report
+    );
+}
+
 /// A document whose one operation answers 400 with component `Problem`, written `error_schema`.
 fn doc_with_error(error_schema: &str) -> String {
     format!(

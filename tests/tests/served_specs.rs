@@ -484,7 +484,8 @@ async fn a_multipart_file_part_is_accepted_for_a_bytes_field() {
          base_url: { env: UPLOADS_BASE_URL }\n\
          types:\n  Upload:\n    fields:\n      id: { type: string }\n      \
          title: { type: string, required: true }\n      file: { type: bytes, required: true }\n      \
-         meta: { type: Meta }\n  Meta:\n    fields:\n      source: { type: string }\n\
+         meta: { type: Meta }\n      extras: { type: list<bytes> }\n  \
+         Meta:\n    fields:\n      source: { type: string }\n\
          operations:\n  upload:\n    method: POST\n    path: /uploads\n    body: Upload\n    \
          body_encoding: multipart\n    response: Upload\n    status: 201\n    \
          headers:\n      X-Batch: { required: true, max_len: 8 }\n      X-Attempt: { type: integer, max: 3 }\n  \
@@ -532,6 +533,17 @@ async fn a_multipart_file_part_is_accepted_for_a_bytes_field() {
         ("title", None, "contacts"),
         ("file", Some("contacts.csv"), "email\n"),
         ("meta", None, "null"),
+    ])
+    .await
+    .unwrap();
+    assert_eq!(answer.status(), 201, "{}", answer.text().await.unwrap());
+    // Several files under one name: a `list<bytes>` field (Mailgun's `attachment`).
+    let answer = send(&[
+        ("title", None, "contacts"),
+        ("file", Some("contacts.csv"), "email\n"),
+        ("extras", Some("a.csv"), "a\n"),
+        ("extras", Some("b.csv"), "b\n"),
+        ("extras", Some("c.csv"), "c\n"),
     ])
     .await
     .unwrap();

@@ -51,6 +51,9 @@ fn form_encoding(media: &str) -> Option<&'static str> {
     match m {
         "application/x-www-form-urlencoded" => Some("form"),
         "multipart/form-data" => Some("multipart"),
+        // Not a registered media type, but how some documents spell multipart (Mailgun's
+        // `POST /v3/{domain_name}/whitelists`): read as it, reported.
+        "application/form-data" => Some("multipart"),
         _ => None,
     }
 }
@@ -402,6 +405,12 @@ impl Converter<'_> {
             match found {
                 Some((media, m, encoding)) => {
                     let mptr = format!("{at}/content/{}", escape(media));
+                    if media.eq_ignore_ascii_case("application/form-data") {
+                        self.approximate(
+                            &mptr,
+                            "`application/form-data` (not a registered media type) read as `multipart/form-data`",
+                        );
+                    }
                     if encoding.is_some() {
                         form_style = self.form_style(m, &mptr);
                     }

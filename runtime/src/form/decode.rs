@@ -130,6 +130,11 @@ pub(super) fn insert(node: &mut Value, path: &[String], value: Value) -> Result<
                 let old = existing.take();
                 *existing = Value::Array(vec![old, value]);
             }
+            // Several files under one name (a `list<bytes>` field: Mailgun's `attachment`).
+            Some(existing) if is_file(existing) && is_file(&value) => {
+                let old = existing.take();
+                *existing = Value::Array(vec![old, value]);
+            }
             Some(_) => return Err("has both a value and fields"),
             None => {
                 fields.insert(first.clone(), value);
@@ -144,6 +149,14 @@ pub(super) fn insert(node: &mut Value, path: &[String], value: Value) -> Result<
         return Err("has both a value and fields");
     }
     insert(child, rest, value)
+}
+
+/// Whether `value` is a multipart file part as the decoder writes it (a `FilePart`:
+/// `{"$file": {...}}`).
+fn is_file(value: &Value) -> bool {
+    value
+        .as_object()
+        .is_some_and(|m| m.len() == 1 && m.contains_key("$file"))
 }
 
 fn empty_for(segment: &str) -> Value {

@@ -27,6 +27,17 @@ pub fn multipart<B: Serialize + ?Sized>(
     let mut texts = Vec::new();
     let mut jsons = Vec::new();
     for (name, value) in fields {
+        // A list of files (a `list<bytes>` field): a file part per item, under the one name.
+        if let Node::Array(items) = &value
+            && !items.is_empty()
+            && let Some(each) = items
+                .iter()
+                .map(FilePart::from_node)
+                .collect::<Option<Vec<_>>>()
+        {
+            files.extend(each.into_iter().map(|file| (name.clone(), file)));
+            continue;
+        }
         match FilePart::from_node(&value) {
             Some(file) => files.push((name, file)),
             None if style.nested == NestedStyle::Json && is_structured(&value) => {
@@ -359,5 +370,67 @@ mod decode_tests {
         let file: FilePart = serde_json::from_value(value["file"].clone()).unwrap();
         assert_eq!(file.data, b"\x89PNG\r\n\x1a\n");
         assert_eq!(file.content_type, "application/octet-stream");
+    }
+
+    #[test]
+    fn several_files_under_one_name_are_a_list_of_files() {
+        // Mailgun's `attachment`: a `list<bytes>` field, a file part per item.
+        #[derive(serde::Deserialize)]
+        struct Send {
+            attachment: Vec<FilePart>,
+        }
+        let part = |name: &str, data: &str| {
+            format!(
+                "--b\r\nContent-Disposition: form-data; name=\"attachment\"; filename=\"{name}\"\r\n\r\n{data}\r\n"
+            )
+        };
+        let two = format!(
+            "{}{}--b--\r\n",
+            part("a.png", "png"),
+            part("b.txt", "hello")
+        );
+        let sent: Send = decode_multipart(
+            two.as_bytes(),
+            "multipart/form-data; boundary=b",
+            FormStyle::DEFAULT,
+        )
+        .unwrap();
+        let names: Vec<&str> = sent
+            .attachment
+            .iter()
+            .map(|f| f.filename.as_str())
+            .collect();
+        assert_eq!(names, ["a.png", "b.txt"]);
+        assert_eq!(sent.attachment[1].data, b"hello");
+        // A third file joins the list.
+        let three = format!(
+            "{}{}{}--b--\r\n",
+            part("a.png", "png"),
+            part("b.txt", "hello"),
+            part("c", "c")
+        );
+        let sent: Send = decode_multipart(
+            three.as_bytes(),
+            "multipart/form-data; boundary=b",
+            FormStyle::DEFAULT,
+        )
+        .unwrap();
+        assert_eq!(sent.attachment.len(), 3);
+        // What the client sends for a `list<bytes>`: a file part per item, read back the same.
+        let files = serde_json::json!({"attachment": [
+            FilePart { filename: "a.png".into(), content_type: "image/png".into(), data: vec![0x89, 0, 0xff] },
+            FilePart { filename: "b.txt".into(), content_type: "text/plain".into(), data: b"hi".to_vec() },
+        ]});
+        // As imported multipart bodies are styled: object fields as JSON parts.
+        let style = FormStyle {
+            nested: crate::spec::NestedStyle::Json,
+            ..FormStyle::DEFAULT
+        };
+        let (body, content_type) = multipart(&files, style).unwrap();
+        let text = String::from_utf8_lossy(&body);
+        assert_eq!(text.matches("filename=").count(), 2, "{text}");
+        let sent: Send = decode_multipart(&body, &content_type, style).unwrap();
+        assert_eq!(sent.attachment[0].data, [0x89, 0, 0xff]);
+        assert_eq!(sent.attachment[1].filename, "b.txt");
     }
 }

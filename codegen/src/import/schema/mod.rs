@@ -187,7 +187,17 @@ impl Converter<'_> {
             "number" => "number".into(),
             "boolean" => "boolean".into(),
             "array" => {
-                let inner = match s.get("items") {
+                let items = s.get("items");
+                // A multipart field of several files (Mailgun's `attachment`: an array of
+                // `format: binary` strings): a file part per item.
+                let files = self.bytes_fields
+                    && depth == 1
+                    && items.is_some_and(|i| {
+                        i.get("type").and_then(Value::as_str) == Some("string")
+                            && i.get("format").and_then(Value::as_str) == Some("binary")
+                    });
+                let inner = match items {
+                    Some(_) if files => "bytes".into(),
                     Some(items) => self.ty(
                         items,
                         &format!("{ptr}/items"),
