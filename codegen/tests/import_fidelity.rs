@@ -494,7 +494,7 @@ components:
 }
 
 #[test]
-fn application_form_data_is_multipart_and_an_array_of_binaries_is_a_list_of_files() {
+fn mailguns_media_type_files_and_json_text_query_parameters_are_imported() {
     // Mailgun's document: `POST /v3/{domain}/whitelists` takes `application/form-data` (was
     // skipped), and the send's `attachment` is an array of `format: binary` strings (was
     // `list<string>`: no file could be attached).
@@ -518,6 +518,20 @@ paths:
                 attachment: { type: array, items: { type: string, format: binary } }
       responses:
         "200": { description: ok, content: { application/json: { schema: { type: object, properties: { id: { type: string } } } } } }
+  /lists/{address}/members.json:
+    post:
+      operationId: addMembers
+      parameters:
+        - { name: address, in: path, required: true, schema: { type: string } }
+        - name: members
+          in: query
+          required: true
+          schema:
+            oneOf:
+              - { type: string }
+              - { type: array, items: { type: object, properties: { address: { type: string } } } }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { type: object, properties: { message: { type: string } } } } } }
   /whitelists:
     post:
       operationId: allow
@@ -550,6 +564,10 @@ paths:
         field_ty(&service, body, "to"),
         Ty::List(Box::new(Ty::String))
     );
+    // A required query parameter that is text or a structure: text (was: operation skipped).
+    let members = service.operations.iter().find(|o| o.name == "add_members");
+    let members = members.unwrap_or_else(|| panic!("imported: {}", imported.report));
+    assert_eq!(members.query[0].ty, Ty::String);
     let allow = service.operations.iter().find(|o| o.name == "allow");
     assert!(
         allow.is_some(),

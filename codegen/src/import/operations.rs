@@ -45,6 +45,22 @@ fn body_reason(media: &str) -> String {
     }
 }
 
+/// Whether a schema's alternatives (`oneOf`/`anyOf`) include plain text.
+fn takes_text(schema: &Value) -> bool {
+    ["oneOf", "anyOf"].iter().any(|k| {
+        schema
+            .get(*k)
+            .and_then(Value::as_array)
+            .is_some_and(|members| {
+                members.iter().any(|m| {
+                    m.get("type").and_then(Value::as_str) == Some("string")
+                        && m.get("format").is_none()
+                        && m.get("enum").is_none()
+                })
+            })
+    })
+}
+
 /// `form` or `multipart` for those media types.
 fn form_encoding(media: &str) -> Option<&'static str> {
     let m = media.split(';').next().unwrap_or_default().trim();
@@ -521,6 +537,16 @@ impl Converter<'_> {
                 }
                 Ok(t) if place == "path" => {
                     self.approximate(&at, &format!("path parameter of type `{t}` sent as text"));
+                    "string".into()
+                }
+                // Text or a structure (Mailgun's `members`: a string, or an array of objects
+                // "in JSON array format"): the text form carries either, the structure as the
+                // JSON text the document asks for.
+                Ok(_) if place == "query" && takes_text(&schema) => {
+                    self.approximate(
+                        &at,
+                        &format!("query parameter `{pname}` is text or a structure: typed as text (send a structure as its JSON text)"),
+                    );
                     "string".into()
                 }
                 Ok(t) => {
