@@ -142,6 +142,15 @@ impl Checker<'_> {
                                 "`{at}/{r}` is required by its schema and missing"
                             ));
                         }
+                        // `null` for a required field its schema does not let be null.
+                        let sub = schema.get("properties").and_then(|p| p.get(r));
+                        if map.get(r).is_some_and(Value::is_null)
+                            && sub.is_some_and(|s| !self.allows_null(s, depth + 1))
+                        {
+                            return Some(format!(
+                                "`{at}/{r}` is null, which its schema (required, not nullable) refuses"
+                            ));
+                        }
                     }
                 }
                 let props = schema.get("properties").and_then(Value::as_object);
@@ -166,6 +175,41 @@ impl Checker<'_> {
                     .find_map(|(i, v)| self.check(item, v, &format!("{at}/{i}"), depth + 1))
             }
             _ => None,
+        }
+    }
+}
+
+impl Checker<'_> {
+    /// Whether a schema lets a value be `null` (`nullable`, a `"null"` type, a `null` in its
+    /// `enum`, an alternative that does, or no type at all).
+    fn allows_null(&self, schema: &Value, depth: usize) -> bool {
+        if depth > MAX_DEPTH {
+            return true;
+        }
+        if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
+            return document::resolve(self.doc, r).is_none_or(|t| self.allows_null(t, depth + 1));
+        }
+        if schema.get("nullable").and_then(Value::as_bool) == Some(true)
+            || schema
+                .get("enum")
+                .and_then(Value::as_array)
+                .is_some_and(|e| e.iter().any(Value::is_null))
+        {
+            return true;
+        }
+        let alternatives = ["oneOf", "anyOf"]
+            .iter()
+            .filter_map(|k| schema.get(*k).and_then(Value::as_array))
+            .flatten();
+        if alternatives.clone().next().is_some() {
+            return alternatives
+                .into_iter()
+                .any(|a| self.allows_null(a, depth + 1));
+        }
+        match schema.get("type") {
+            Some(Value::String(t)) => t == "null",
+            Some(Value::Array(ts)) => ts.iter().any(|t| t == "null"),
+            _ => true,
         }
     }
 }
@@ -231,5 +275,34 @@ mod tests {
             schema_of(&doc, "/components/schemas/Contact/example").unwrap(),
             schema
         ));
+    }
+
+    #[test]
+    fn null_for_a_required_field_that_cannot_be_null_is_found() {
+        // Brevo's example sending `null` for a required array said only "does not decode".
+        let doc = json!({"components": {"schemas": {
+            "List": {"type": "object", "required": ["ids", "note", "kind"], "properties": {
+                "ids": {"type": "array", "items": {"type": "integer"}},
+                "note": {"type": ["string", "null"]},
+                "kind": {"type": "string", "enum": ["a", null]}}},
+        }}});
+        let schema = &doc["components"]["schemas"]["List"];
+        assert_eq!(
+            violation(
+                &doc,
+                schema,
+                &json!({"ids": null, "note": null, "kind": null})
+            )
+            .as_deref(),
+            Some("`/ids` is null, which its schema (required, not nullable) refuses")
+        );
+        assert_eq!(
+            violation(
+                &doc,
+                schema,
+                &json!({"ids": [], "note": null, "kind": null})
+            ),
+            None
+        );
     }
 }
