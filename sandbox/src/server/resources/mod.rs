@@ -596,7 +596,51 @@ impl Resources {
             }
             _ => Value::Null,
         };
+        let value = match (op.kind, item_id, &op.response) {
+            // A send answers an id for each thing it made (Infobip's `messages[].messageId`).
+            (ResourceAction::Action, None, Some(ty)) => self.item_ids(schema, ty, value),
+            _ => value,
+        };
         Ok((value, ticket))
+    }
+
+    /// `answer` with a fresh id in each item of its list fields whose type has an id-like
+    /// text field the item lacks (the messages a send made, each with its `messageId`).
+    fn item_ids(&self, schema: &ServiceSchema, ty: &TySchema, mut answer: Value) -> Value {
+        let (Some(fields), Value::Object(map)) = (object_fields(schema, ty), &mut answer) else {
+            return answer;
+        };
+        for f in fields {
+            let TySchema::List(item) = f.ty else { continue };
+            let text_id = |i: &&FieldSchema| id_like(i.name) && i.ty == TySchema::String;
+            let Some(id) = object_fields(schema, item).and_then(|fs| {
+                fs.iter()
+                    .filter(text_id)
+                    .find(|i| i.name.eq_ignore_ascii_case("id"))
+                    .or_else(|| fs.iter().find(text_id))
+            }) else {
+                continue;
+            };
+            let Some(Value::Array(items)) = map.get_mut(f.name) else {
+                continue;
+            };
+            for entry in items.iter_mut().filter_map(Value::as_object_mut) {
+                if entry.get(id.name).is_none_or(Value::is_null) {
+                    let n = {
+                        let mut state = self.lock();
+                        state.next_id += 1;
+                        state.next_id
+                    };
+                    let made = if id.format == Some(Format::Uuid) {
+                        format!("00000000-0000-4000-8000-{n:012x}")
+                    } else {
+                        format!("res_{n:08}")
+                    };
+                    entry.insert(id.name.to_owned(), Value::String(made));
+                }
+            }
+        }
+        answer
     }
 
     /// Stores `value` as item `id` of `collection` (replacing an item with that id), within
@@ -905,6 +949,11 @@ const TOTAL_NAMES: &[&str] = &[
     "totalItems",
 ];
 
+/// Whether a field name reads as an identifier (`id`, `messageId`, `message_id`).
+fn id_like(name: &str) -> bool {
+    name.eq_ignore_ascii_case("id") || name.ends_with("Id") || name.ends_with("_id")
+}
+
 fn object_fields(schema: &ServiceSchema, ty: &TySchema) -> Option<&'static [FieldSchema]> {
     match ty {
         TySchema::Named(name) => match schema.named(name)?.shape {
@@ -915,7 +964,6 @@ fn object_fields(schema: &ServiceSchema, ty: &TySchema) -> Option<&'static [Fiel
     }
 }
 
-/// `value` with the required fields of the response type filled (what is stored).
 /// The field of an answer that holds the item, and the item's type: the answer is a named
 /// object with no id-like field of its own, exactly one field of a named object type, and
 /// only text, number and boolean fields besides (Mailgun's template and mailing-list answers:
@@ -958,6 +1006,7 @@ fn wrapped_item(schema: &ServiceSchema, ty: Option<&TySchema>) -> Option<(&'stat
     holder
 }
 
+/// `value` with the required fields of the response type filled (what is stored).
 fn filled_object(
     schema: &ServiceSchema,
     ty: Option<&TySchema>,

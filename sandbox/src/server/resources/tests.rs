@@ -412,3 +412,59 @@ mod wrapped {
         );
     }
 }
+
+/// Infobip's send: `{"bulkId": ..., "messages": [{"messageId": ..., "to": ...}]}`, one entry
+/// per message sent, each with an id of its own.
+mod sends {
+    use super::*;
+
+    const SENT: &[FieldSchema] = &[
+        field("to", TySchema::String, false),
+        field("messageId", TySchema::String, false),
+    ];
+    const ANSWER: &[FieldSchema] = &[
+        field("bulkId", TySchema::String, false),
+        field("messages", TySchema::List(&TySchema::Named("Sent")), false),
+    ];
+    const SCHEMA: ServiceSchema = ServiceSchema {
+        types: &[
+            TypeSchema {
+                name: "Sent",
+                shape: ShapeSchema::Object(SENT),
+            },
+            TypeSchema {
+                name: "SendAnswer",
+                shape: ShapeSchema::Object(ANSWER),
+            },
+        ],
+        page: None,
+    };
+
+    #[test]
+    fn a_send_answers_an_id_for_each_message_it_made() {
+        let store = Resources::default();
+        let send = ResourceOp {
+            name: "send",
+            kind: ResourceAction::Action,
+            collection: "/sms/2/text/advanced",
+            item_param: None,
+            id_field: "bulkId",
+            response: Some(TySchema::Named("SendAnswer")),
+            items: None,
+        };
+        let body = json!({"messages": [{"to": "41793026727"}, {"to": "41793026728"}]});
+        let answer = store
+            .serve_now(&SCHEMA, &send, &call(None, Value::Null, body))
+            .unwrap();
+        let ids: Vec<&str> = answer["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["messageId"].as_str().unwrap())
+            .collect();
+        assert_eq!(ids.len(), 2, "{answer}");
+        assert_ne!(ids[0], ids[1]);
+        assert!(answer["bulkId"].is_string());
+        assert_eq!(answer["messages"][1]["to"], "41793026728");
+    }
+}
