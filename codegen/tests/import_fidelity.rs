@@ -164,6 +164,70 @@ components:
 }
 
 #[test]
+fn a_subtype_that_adds_nothing_to_its_base_carries_the_base_fields() {
+    // Infobip's WhatsApp templates: `MARKETING` maps to a schema that is `allOf: [base]` and
+    // nothing else. It was a variant without content, so a marketing template decoded to its
+    // tag alone (every other field dropped). The base named in its own mapping is the same case.
+    let doc = r##"
+openapi: 3.1.0
+info: { title: T, version: "1" }
+paths:
+  /templates:
+    get:
+      operationId: list_templates
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/Template' }
+              example: { category: MARKETING, id: "1", businessAccountId: 222 }
+components:
+  schemas:
+    Template:
+      type: object
+      required: [id]
+      properties:
+        id: { type: string }
+        businessAccountId: { type: integer, format: int64 }
+        category: { type: string, enum: [MARKETING, UTILITY, PLAIN] }
+      discriminator:
+        propertyName: category
+        mapping:
+          MARKETING: '#/components/schemas/Marketing'
+          UTILITY: '#/components/schemas/Utility'
+          PLAIN: '#/components/schemas/Template'
+    Marketing:
+      type: object
+      allOf: [ { $ref: '#/components/schemas/Template' } ]
+    Utility:
+      allOf: [ { $ref: '#/components/schemas/Template' }, { properties: { sub: { type: string } } } ]
+"##;
+    let imported = import_text(doc);
+    let service = checked(&imported.yaml);
+    match kind(&service, "Template") {
+        TypeKind::Union { variants, .. } => {
+            for v in variants {
+                let ty =
+                    v.ty.as_deref()
+                        .unwrap_or_else(|| panic!("{} has no content", v.tag));
+                assert_eq!(
+                    field_ty(&service, ty, "businessAccountId"),
+                    Ty::Integer,
+                    "{}",
+                    v.tag
+                );
+            }
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(field_ty(&service, "Marketing", "id"), Ty::String);
+    let report = tidings_codegen::import::fidelity_report(doc, &imported, "fidelity.yaml").unwrap();
+    assert_eq!(report.examples_lossless, 1, "{report:#?}");
+    assert!(report.lossy.is_empty(), "{report:#?}");
+}
+
+#[test]
 fn additional_properties_without_type_object_is_still_a_map() {
     let doc = r##"
 openapi: 3.0.3

@@ -159,6 +159,48 @@ impl Converter<'_> {
         Ok(name)
     }
 
+    /// The variant of a union whose member is the union's base: an object of the base's
+    /// fields, named after the member's component (memoized, so other references share it),
+    /// or after the variant when the member is the base itself.
+    fn base_fields(
+        &mut self,
+        union: &str,
+        member: &Value,
+        resolved: &Value,
+        variant_hint: &str,
+        ptr: &str,
+        depth: usize,
+    ) -> Result<String, String> {
+        // The base itself in its own mapping: its fields under the variant's name.
+        let raw = member
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(component_of)
+            .filter(|r| self.component_name(r) != union);
+        let hint = raw
+            .as_deref()
+            .map(|r| self.component_name(r))
+            .unwrap_or_else(|| variant_hint.to_owned());
+        let mut schema = resolved.clone();
+        if let Some(obj) = schema.as_object_mut() {
+            obj.remove("discriminator");
+            obj.remove("oneOf");
+            obj.remove("anyOf");
+        }
+        let ptr = raw
+            .as_deref()
+            .map(|r| format!("/components/schemas/{}", escape(r)))
+            .unwrap_or_else(|| ptr.to_owned());
+        let outer = self.claim.replace(hint.clone());
+        let t = self.object(&hint, &schema, &ptr, depth + 1);
+        self.claim = outer;
+        let t = t?;
+        if let Some(raw) = raw {
+            self.memo.insert(raw, t.clone());
+        }
+        Ok(t)
+    }
+
     /// A tagged union from a discriminator: each member must be an object (named or inline).
     pub(super) fn union(
         &mut self,
@@ -280,7 +322,14 @@ impl Converter<'_> {
                     (None, None) => None,
                 }
             } else {
-                Some(self.ty(member, mptr, &variant_hint, depth + 1)?)
+                let t = self.ty(member, mptr, &variant_hint, depth + 1)?;
+                if t == name {
+                    // A subtype that adds nothing to its base (`allOf: [base]`, or the base
+                    // itself in the mapping): the base's own fields, not the union again.
+                    Some(self.base_fields(name, member, &resolved, &variant_hint, mptr, depth)?)
+                } else {
+                    Some(t)
+                }
             };
             if let (Some(t), None) = (&ty, &content) {
                 let fits = match self.types.get(t.as_str()) {
