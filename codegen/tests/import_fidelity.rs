@@ -228,6 +228,72 @@ components:
 }
 
 #[test]
+fn an_error_example_in_the_services_shape_decodes_where_the_operation_has_its_own() {
+    // Infobip's voice API: a route's 400 documents its new body (`errorCode`, `description`)
+    // and, beside it, an example in the older shape the rest of the API answers. The client
+    // reads the service's paths when the operation's find nothing; the report counts the same.
+    let doc = r##"
+openapi: 3.1.0
+info: { title: T, version: "1" }
+paths:
+  /a:
+    get:
+      operationId: get_a
+      responses:
+        "204": { description: ok }
+        "400": { description: bad, content: { application/json: { schema: { $ref: '#/components/schemas/Legacy' } } } }
+  /b:
+    get:
+      operationId: get_b
+      responses:
+        "204": { description: ok }
+        "400": { description: bad, content: { application/json: { schema: { $ref: '#/components/schemas/Legacy' } } } }
+  /routes:
+    get:
+      operationId: get_routes
+      responses:
+        "204": { description: ok }
+        "400":
+          description: bad
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/ApiError' }
+              examples:
+                new: { value: { errorCode: E400, description: Request cannot be processed. } }
+                old: { value: { requestError: { serviceException: { messageId: BAD_REQUEST, text: Bad request } } } }
+components:
+  schemas:
+    Legacy:
+      type: object
+      properties:
+        requestError:
+          type: object
+          properties:
+            serviceException:
+              type: object
+              properties: { messageId: { type: string }, text: { type: string } }
+    ApiError:
+      type: object
+      properties: { errorCode: { type: string }, description: { type: string } }
+"##;
+    let imported = import_text(doc);
+    checked(&imported.yaml);
+    assert!(
+        imported
+            .yaml
+            .contains("code: requestError.serviceException.messageId"),
+        "{}",
+        imported.yaml
+    );
+    let report = tidings_codegen::import::fidelity_report(doc, &imported, "fidelity.yaml").unwrap();
+    assert_eq!(
+        (report.errors_documented, report.errors_decoded),
+        (2, 2),
+        "{report:#?}"
+    );
+}
+
+#[test]
 fn additional_properties_without_type_object_is_still_a_map() {
     let doc = r##"
 openapi: 3.0.3

@@ -168,11 +168,14 @@ impl RawResponse {
                 // The operation's own error body for this status, else the service's.
                 let own = op.error_body(self.status);
                 let paths = own.map(ErrorBodySpec::paths);
-                let mut api = ApiError::from_body(
+                let json = serde_json::from_slice::<serde_json::Value>(&bytes).ok();
+                let mut api = ApiError::from_json(
                     self.status,
                     request_id.as_deref(),
                     &bytes,
+                    json,
                     paths.as_ref().unwrap_or(errors),
+                    paths.is_some().then_some(errors),
                 );
                 api.body_truncated = truncated;
                 if let Some(own) = own {
@@ -217,7 +220,7 @@ fn error_in_success(
             crate::error::scalar_text(value).is_some_and(|text| values.iter().any(|v| *v == text))
         }
     };
-    failed.then(|| ApiError::from_json(status, request_id, body, Some(json), errors))
+    failed.then(|| ApiError::from_json(status, request_id, body, Some(json), errors, None))
 }
 
 /// Sends `request` and reads the answer up to `limits`. The request is handed to reqwest now

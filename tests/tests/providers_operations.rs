@@ -49,6 +49,10 @@ async fn each_operation_decodes_its_own_error_body_by_status() {
             503,
             json!({"error": {"code": "down", "message": "try again later"}}),
         ),
+        ("POST", "/v2/mail") if r.json()["subject"] == "old" => Reply::json(
+            400,
+            json!({"errors": [{"field": "from", "message": "answered in the service's shape"}]}),
+        ),
         ("POST", "/v2/mail") => Reply::json(
             400,
             json!({"error": {"code": "bad_from", "message": "from is not verified"}}),
@@ -87,6 +91,18 @@ async fn each_operation_decodes_its_own_error_body_by_status() {
     assert_eq!(e.code.as_deref(), Some("down"), "{e:?}");
     assert_eq!(e.message.as_deref(), Some("try again later"), "{e:?}");
 
+    // v2, 400, answered in the service's shape instead (Infobip's voice API documents both
+    // for one status): the operation's paths find nothing, the service's do.
+    let old = ops::Mail::new("from@example.com", "old");
+    let err = client.send_mail_v2(&old).await.unwrap_err();
+    let e = api(&err);
+    assert_eq!(e.code, None, "{e:?}");
+    assert_eq!(
+        e.message.as_deref(),
+        Some("answered in the service's shape"),
+        "{e:?}"
+    );
+
     // v3: the service's error body (`errors.0.message`, no code).
     let err = client.send_mail_v3(&mail()).await.unwrap_err();
     let e = api(&err);
@@ -112,7 +128,7 @@ async fn each_operation_decodes_its_own_error_body_by_status() {
         Some("a template named welcome exists"),
         "{e:?}"
     );
-    assert_eq!(server.requests().len(), 4);
+    assert_eq!(server.requests().len(), 5);
 }
 
 #[tokio::test]

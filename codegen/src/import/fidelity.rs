@@ -441,13 +441,34 @@ impl Examples<'_> {
 
     /// An error example decodes with the error type, and the code and message paths find a
     /// value in it (those the spec says the body has): the operation's own error body for
-    /// the status (`own`), else the service's.
+    /// the status (`own`), else — or when the own one does not fit, as the runtime reads an
+    /// answer — the service's.
     fn error_decodes(&self, own: Option<&ErrorBodyInfo>, example: &Value) -> Result<(), String> {
-        let (ty, code, message) = match (own, &self.service.errors) {
+        let first = match (own, &self.service.errors) {
             (Some(b), _) => (&b.ty, &b.code, &b.message),
             (None, Some(e)) => (&e.ty, &e.code, &e.message),
             (None, None) => return Err("the spec has no `errors` section".into()),
         };
+        let result = self.error_fits(first, example);
+        // The runtime reads the service's paths when the own ones find neither value.
+        let finds_none = [first.1, first.2]
+            .into_iter()
+            .flatten()
+            .all(|path| at_path(example, path).is_none_or(Value::is_null));
+        match (&result, own, &self.service.errors) {
+            (Err(_), Some(_), Some(e)) if finds_none => self
+                .error_fits((&e.ty, &e.code, &e.message), example)
+                .or(result),
+            _ => result,
+        }
+    }
+
+    /// An error example decodes with `ty` and its code and message paths find a value.
+    fn error_fits(
+        &self,
+        (ty, code, message): (&Option<Ty>, &Option<String>, &Option<String>),
+        example: &Value,
+    ) -> Result<(), String> {
         if let Some(ty) = ty {
             interpret(self.service, ty, example).map_err(|e| format!("does not decode: {e}"))?;
         }

@@ -368,23 +368,32 @@ impl ApiError {
         spec: &crate::ErrorSpec,
     ) -> ApiError {
         let json = serde_json::from_slice::<serde_json::Value>(body).ok();
-        ApiError::from_json(status, header_request_id, body, json, spec)
+        ApiError::from_json(status, header_request_id, body, json, spec, None)
     }
 
-    /// [`ApiError::from_body`] for a body already decoded as `json` (`None`: not JSON).
+    /// [`ApiError::from_body`] for a body already decoded as `json` (`None`: not JSON). When
+    /// `spec`'s paths find neither a code nor a message, those of `fallback` are read: an
+    /// operation's own error body first, the service's after it (a provider whose endpoints
+    /// answer in a newer shape still answers some errors in its older one, as Infobip's voice
+    /// API documents).
     pub(crate) fn from_json(
         status: u16,
         header_request_id: Option<&str>,
         body: &[u8],
         json: Option<serde_json::Value>,
         spec: &crate::ErrorSpec,
+        fallback: Option<&crate::ErrorSpec>,
     ) -> ApiError {
         let text_at = |path: Option<&str>, limit: usize| {
             let value = json_at(json.as_ref()?, path?)?;
             scalar_text(value).map(|t| bounded_text(&t, limit))
         };
-        let code = text_at(spec.code, CODE_LIMIT);
-        let message = text_at(spec.message, MESSAGE_LIMIT);
+        let mut code = text_at(spec.code, CODE_LIMIT);
+        let mut message = text_at(spec.message, MESSAGE_LIMIT);
+        if let (None, None, Some(other)) = (&code, &message, fallback) {
+            code = text_at(other.code, CODE_LIMIT);
+            message = text_at(other.message, MESSAGE_LIMIT);
+        }
         let param = text_at(Some("error.param"), ID_LIMIT);
         let body_request_id = text_at(Some("error.request_id"), ID_LIMIT);
         ApiError {
