@@ -84,6 +84,34 @@ fn a_prefix_is_read_from_the_description_in_any_wording() {
 }
 
 #[test]
+fn two_prefixes_in_one_header_are_two_secrets_and_two_placements_are_one() {
+    // Infobip: `Authorization: App <API key>` and `Authorization: IBSSO <session token>` are
+    // different secrets; one key accepted in a header or in the query is the same secret.
+    let doc = document(
+        serde_json::json!({
+            "first": {"type": "apiKey", "in": "header", "name": "Authorization", "description": "Send `Authorization: App <key>`."},
+            "second": {"type": "apiKey", "in": "header", "name": "Authorization", "description": "Send `Authorization: IBSSO <token>`."},
+            "third": {"type": "apiKey", "in": "query", "name": "key"}
+        }),
+        None,
+    );
+    let imported = import(&doc);
+    let (spec, _) = checked(&imported);
+    let by_name = |n: &str| spec.auth.iter().find(|a| a.name == n).unwrap();
+    assert_eq!(by_name("first").prefix.as_deref(), Some("App "));
+    assert_eq!(by_name("second").prefix.as_deref(), Some("IBSSO "));
+    assert_eq!(by_name("first").credential.as_deref(), Some("api_key"));
+    assert_eq!(by_name("second").credential.as_deref(), Some("second"));
+    assert_eq!(by_name("third").credential.as_deref(), Some("api_key"));
+    assert_eq!(
+        spec.credentials.keys().collect::<Vec<_>>(),
+        ["api_key", "second"],
+        "{}",
+        imported.yaml
+    );
+}
+
+#[test]
 fn a_prefix_is_read_from_an_example_of_the_header_when_the_description_says_nothing() {
     let doc = document(
         serde_json::json!({"first": {"type": "apiKey", "in": "header", "name": "Authorization", "description": "Your API key."}}),

@@ -1,6 +1,8 @@
 //! Security schemes: the document's schemes as the spec's auth section, with the credentials
 //! they need.
 
+use std::collections::HashMap;
+
 #[allow(clippy::wildcard_imports)] // the converter's shared imports and helpers
 use super::*;
 
@@ -53,6 +55,8 @@ impl Converter<'_> {
                 credentials.set(name, node);
             }
         }
+        // The header and prefix of the first key scheme sending each credential.
+        let mut senders: HashMap<String, (String, Option<String>)> = HashMap::new();
         for raw in order {
             let s = &schemes[raw];
             let ptr = format!("/components/securitySchemes/{}", document::escape(raw));
@@ -266,7 +270,25 @@ impl Converter<'_> {
                 node.get("kind").and_then(Node::as_str),
                 Some("signature" | "basic" | "oauth2_client_credentials")
             ) {
-                let c = credential.unwrap_or_else(|| "api_key".into());
+                let explicit = credential.is_some();
+                let mut c = credential.unwrap_or_else(|| "api_key".into());
+                let sends = node.get("header").and_then(Node::as_str).map(|h| {
+                    let prefix = node.get("prefix").and_then(Node::as_str);
+                    (h.to_ascii_lowercase(), prefix.map(str::to_owned))
+                });
+                // A second scheme in the same header with another prefix (Infobip's
+                // `App <key>` and `IBSSO <session token>`) sends another secret: its own
+                // credential, named after the scheme.
+                if let (false, Some((header, prefix))) = (explicit, &sends)
+                    && senders
+                        .get(&c)
+                        .is_some_and(|(h, p)| h == header && p != prefix)
+                {
+                    c = name.clone();
+                }
+                if let Some(sent) = sends {
+                    senders.entry(c.clone()).or_insert(sent);
+                }
                 if credentials.get(&c).is_none() {
                     let mut cred = Node::map();
                     cred.set(
