@@ -699,6 +699,116 @@ async fn a_bare_list_is_paged_by_link_headers_as_declared() {
     served.shutdown().await;
 }
 
+/// Infobip's voice API pages by number with its total in `paging.totalPages`, where `paging`
+/// is optional but each of its four fields required. The page put `{"totalPages": n}` there
+/// alone, an answer its own document refuses; the object is now whole, and the client reads
+/// every page.
+#[tokio::test]
+async fn a_page_total_inside_an_optional_object_comes_with_that_object_s_required_fields() {
+    use tidings_runtime::{Client, OperationSpec, PageStyle, PaginationSpec};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("routes.yaml");
+    std::fs::write(
+        &path,
+        "service:\n  name: routes\n  title: Routes\n  summary: Routes paged by number\n  \
+         base_url: { env: ROUTES_BASE_URL }\n\
+         credentials:\n  api_key: { env: ROUTES_API_KEY }\n\
+         auth:\n  - { name: app, kind: header, header: Authorization, prefix: \"App \", credential: api_key }\n\
+         types:\n  Route:\n    fields:\n      id: { type: string }\n      \
+         name: { type: string, required: true }\n  \
+         PageInfo:\n    fields:\n      page: { type: integer, required: true }\n      \
+         size: { type: integer, required: true }\n      \
+         totalPages: { type: integer, required: true }\n      \
+         totalResults: { type: integer, required: true }\n  \
+         RoutePage:\n    fields:\n      results: { type: list<Route> }\n      paging: { type: PageInfo }\n\
+         operations:\n  create_route:\n    method: POST\n    path: /routes\n    \
+         body: Route\n    response: Route\n    status: 201\n  \
+         list_routes:\n    method: GET\n    path: /routes\n    \
+         query:\n      page: { type: integer }\n      size: { type: integer }\n    \
+         response: RoutePage\n    \
+         pagination: { style: page, items_field: results, page_param: page, size_param: size, \
+         first_page: 0, total_pages_field: paging.totalPages }\n  \
+         wake_routes:\n    method: POST\n    path: /routes/wake\n",
+    )
+    .unwrap();
+    let mut services = load(&path).unwrap();
+    let service = services.remove(0);
+    let spec: &'static tidings_runtime::ServiceSpec =
+        Box::leak(Box::new(tidings_codegen::describe::service_spec(&service)));
+    let served = ServedService::start(service, ServeConfig::default())
+        .await
+        .unwrap();
+    let client = Client::builder(spec)
+        .base_url(served.base_url())
+        .credential("api_key", served.credential("api_key").unwrap())
+        .retry(RetryPolicy::none())
+        .build()
+        .unwrap();
+    static CREATE: OperationSpec = OperationSpec::post("create_route", "/routes");
+    for i in 0..5 {
+        client
+            .execute(
+                tidings_runtime::Request::new(&CREATE)
+                    .json(&serde_json::json!({"name": format!("r{i}")}))
+                    .unwrap(),
+            )
+            .await
+            .unwrap();
+    }
+    // An operation without a body takes none, or `{}`; whitespace alone is not JSON
+    // (schemathesis sends it), so it is refused.
+    for (body, status) in [("", 204), ("{}", 204), (" ", 400)] {
+        let answer = tidings_runtime::reqwest::Client::new()
+            .post(format!("{}/routes/wake", served.base_url()))
+            .header(
+                "Authorization",
+                format!("App {}", served.credential("api_key").unwrap()),
+            )
+            .header("Content-Type", "application/json")
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), status, "{body:?}");
+    }
+    let page: serde_json::Value = tidings_runtime::reqwest::Client::new()
+        .get(format!("{}/routes?page=0&size=2", served.base_url()))
+        .header(
+            "Authorization",
+            format!("App {}", served.credential("api_key").unwrap()),
+        )
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let paging = page["paging"].as_object().unwrap();
+    for field in ["page", "size", "totalPages", "totalResults"] {
+        assert!(paging[field].is_i64(), "{field}: {page}");
+    }
+    assert_eq!(paging["totalPages"], 3, "{page}");
+    assert_eq!(page["results"].as_array().unwrap().len(), 2, "{page}");
+    static LIST: OperationSpec = OperationSpec::get("list_routes", "/routes");
+    static PAGES: PaginationSpec = PaginationSpec {
+        items: "results",
+        style: PageStyle::Page {
+            page_param: "page",
+            size_param: Some("size"),
+            first_page: 0,
+            total_pages_field: Some("paging.totalPages"),
+        },
+    };
+    let request = tidings_runtime::Request::new(&LIST).query(&[("size", 2)]);
+    let items: Vec<serde_json::Value> = tidings_runtime::paginate(client, request, &PAGES)
+        .map(Result::unwrap)
+        .collect()
+        .await;
+    let names: Vec<&str> = items.iter().map(|r| r["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["r0", "r1", "r2", "r3", "r4"]);
+    served.shutdown().await;
+}
+
 /// A loopback receiver keeping every delivery: `(path, headers, body)`.
 async fn receiver() -> (
     String,

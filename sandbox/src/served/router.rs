@@ -373,7 +373,8 @@ fn inputs(
             }
         }
     }
-    let empty = incoming.raw_body().iter().all(u8::is_ascii_whitespace);
+    // No bytes at all is no body; whitespace alone is JSON with nothing in it, refused as such.
+    let empty = incoming.raw_body().is_empty();
     let body = if op.info.has_body && !empty {
         let value: Value = match op.spec.body_encoding {
             // A list body (`POST /email/batch` takes an array of messages) is an array.
@@ -686,7 +687,23 @@ fn answer(
                 });
                 if op.resource.items.is_some() {
                     let absolute = next_field_is_uri(schema, op);
-                    return incoming.finish_page_object(result, pages, size, status, absolute);
+                    // The style's fields may sit in an object the answer left out (Infobip's
+                    // optional `paging`, whose fields are required): filled in after paging.
+                    // Keys the type does not declare stay as they were.
+                    let complete = |body: Value| match (&op.resource.response, body) {
+                        (Some(ty), Value::Object(mut given)) => {
+                            let whole = Value::Object(given.clone());
+                            let filled =
+                                crate::server::resources::fill(schema, ty, Some(&whole), 0, None);
+                            if let Value::Object(filled) = filled {
+                                given.extend(filled);
+                            }
+                            Value::Object(given)
+                        }
+                        (_, body) => body,
+                    };
+                    return incoming
+                        .finish_page_object(result, pages, size, status, absolute, complete);
                 }
                 let items = result.map(|v| match v {
                     Value::Array(items) => items,

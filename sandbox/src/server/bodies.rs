@@ -134,7 +134,9 @@ impl Incoming {
     /// [`Incoming::finish_page`] of a list answered inside an object: `result` is the whole
     /// object, every item at the pagination's items path ([`page_object_in_style`]). With
     /// `absolute`, next links are absolute URLs on the request's `Host` (a next field whose
-    /// format is `uri`), else paths.
+    /// format is `uri`), else paths. `complete` finishes the page's body (fills in the
+    /// required fields of an object the style's fields were put into, such as a `paging`
+    /// object the answer did not have).
     pub fn finish_page_object(
         self,
         result: Result<serde_json::Value, ServerError>,
@@ -142,6 +144,7 @@ impl Incoming {
         size_param: Option<&str>,
         status: u16,
         absolute: bool,
+        complete: impl FnOnce(serde_json::Value) -> serde_json::Value,
     ) -> Response {
         let mut path = self.request_path();
         if absolute
@@ -154,6 +157,10 @@ impl Incoming {
         }
         let page = result.and_then(|answer| {
             page_object_in_style(answer, spec, size_param, self.raw_query(), &path)
+        });
+        let page = page.map(|page| StyledPage {
+            body: complete(page.body),
+            link: page.link,
         });
         self.finish_styled(page, status)
     }
