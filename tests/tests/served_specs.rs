@@ -720,7 +720,10 @@ async fn a_page_total_inside_an_optional_object_comes_with_that_object_s_require
          size: { type: integer, required: true }\n      \
          totalPages: { type: integer, required: true }\n      \
          totalResults: { type: integer, required: true }\n  \
-         RoutePage:\n    fields:\n      results: { type: list<Route> }\n      paging: { type: PageInfo }\n\
+         RoutePage:\n    fields:\n      results: { type: list<Route> }\n      paging: { type: PageInfo }\n  \
+         CursorInfo:\n    fields:\n      nextCursor: { type: string, required: true }\n      \
+         size: { type: integer, required: true }\n  \
+         CursorPage:\n    fields:\n      results: { type: list<Route> }\n      paging: { type: CursorInfo }\n\
          operations:\n  create_route:\n    method: POST\n    path: /routes\n    \
          body: Route\n    response: Route\n    status: 201\n  \
          list_routes:\n    method: GET\n    path: /routes\n    \
@@ -728,7 +731,15 @@ async fn a_page_total_inside_an_optional_object_comes_with_that_object_s_require
          response: RoutePage\n    \
          pagination: { style: page, items_field: results, page_param: page, size_param: size, \
          first_page: 0, total_pages_field: paging.totalPages }\n  \
-         wake_routes:\n    method: POST\n    path: /routes/wake\n",
+         wake_routes:\n    method: POST\n    path: /routes/wake\n  \
+         create_note:\n    method: POST\n    path: /notes\n    \
+         body: Route\n    response: Route\n    status: 201\n  \
+         list_notes:\n    method: GET\n    path: /notes\n    \
+         query:\n      cursor: { type: string }\n      size: { type: integer }\n    \
+         response: CursorPage\n    \
+         pagination: { style: token, items_field: results, token_field: paging.nextCursor, \
+         token_param: cursor, limit_param: size }\n\
+",
     )
     .unwrap();
     let mut services = load(&path).unwrap();
@@ -800,12 +811,53 @@ async fn a_page_total_inside_an_optional_object_comes_with_that_object_s_require
         },
     };
     let request = tidings_runtime::Request::new(&LIST).query(&[("size", 2)]);
-    let items: Vec<serde_json::Value> = tidings_runtime::paginate(client, request, &PAGES)
+    let items: Vec<serde_json::Value> = tidings_runtime::paginate(client.clone(), request, &PAGES)
         .map(Result::unwrap)
         .collect()
         .await;
     let names: Vec<&str> = items.iter().map(|r| r["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["r0", "r1", "r2", "r3", "r4"]);
+    // By token, with the next token a required text: the last page says "no more" with an
+    // empty one (not `null`, which its type refuses, nor a made-up token).
+    static CREATE_NOTE: OperationSpec = OperationSpec::post("create_note", "/notes");
+    for i in 0..5 {
+        client
+            .execute(
+                tidings_runtime::Request::new(&CREATE_NOTE)
+                    .json(&serde_json::json!({"name": format!("n{i}")}))
+                    .unwrap(),
+            )
+            .await
+            .unwrap();
+    }
+    let last: serde_json::Value = tidings_runtime::reqwest::Client::new()
+        .get(format!("{}/notes?size=5", served.base_url()))
+        .header(
+            "Authorization",
+            format!("App {}", served.credential("api_key").unwrap()),
+        )
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(last["paging"]["nextCursor"], "", "{last}");
+    assert_eq!(last["results"].as_array().unwrap().len(), 5, "{last}");
+    static SCAN: OperationSpec = OperationSpec::get("list_notes", "/notes");
+    static TOKENS: PaginationSpec = PaginationSpec {
+        items: "results",
+        style: PageStyle::Token {
+            token_field: "paging.nextCursor",
+            token_param: "cursor",
+        },
+    };
+    let request = tidings_runtime::Request::new(&SCAN).query(&[("size", 2)]);
+    let items: Vec<serde_json::Value> = tidings_runtime::paginate(client, request, &TOKENS)
+        .map(Result::unwrap)
+        .collect()
+        .await;
+    assert_eq!(items.len(), 5);
     served.shutdown().await;
 }
 

@@ -665,6 +665,27 @@ fn integer(text: &str) -> Option<i64> {
     (f.is_finite() && f.fract() == 0.0 && f.abs() <= EXACT).then_some(f as i64)
 }
 
+/// The last page's "no next page" as its type can say it: the `null` the page put at the next
+/// token or link (`before`) is gone where the field is optional, and made up where it is a
+/// required text — there it is the empty text, which ends the list (Infobip: "empty if there
+/// are no subsequent results"), never a made-up token a client would follow.
+fn last_page_mark(before: &Value, body: &mut Value, pages: &tidings_runtime::PaginationSpec) {
+    let field = match pages.style {
+        tidings_runtime::PageStyle::Token { token_field, .. } => token_field,
+        tidings_runtime::PageStyle::NextUrl { next_field } => next_field,
+        _ => return,
+    };
+    let at = |value: &Value| {
+        field
+            .split('.')
+            .try_fold(value, |v, key| v.get(key))
+            .cloned()
+    };
+    if at(before) == Some(Value::Null) && matches!(at(body), Some(Value::String(_))) {
+        crate::server::set_path(body, field, Value::String(String::new()));
+    }
+}
+
 fn answer(
     schema: &ServiceSchema,
     op: &ServedOp,
@@ -698,7 +719,9 @@ fn answer(
                             if let Value::Object(filled) = filled {
                                 given.extend(filled);
                             }
-                            Value::Object(given)
+                            let mut body = Value::Object(given);
+                            last_page_mark(&whole, &mut body, pages);
+                            body
                         }
                         (_, body) => body,
                     };

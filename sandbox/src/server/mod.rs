@@ -37,6 +37,7 @@ pub use limits::{
     DEFAULT_IDEMPOTENCY_MAX_ENTRIES, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_JSON_DEPTH,
     DEFAULT_MAX_JSON_VALUES, DEFAULT_WRITE_TIMEOUT, HttpLimits,
 };
+pub(crate) use page::set_path;
 pub use page::{
     DEFAULT_PAGE_LIMIT, MAX_PAGE_SIZE, NEXT_LINK_PARAM, PageRequest, StyledPage, page_in_style,
     page_object_in_style, paginate,
