@@ -484,12 +484,14 @@ async fn a_multipart_file_part_is_accepted_for_a_bytes_field() {
          base_url: { env: UPLOADS_BASE_URL }\n\
          types:\n  Upload:\n    fields:\n      id: { type: string }\n      \
          title: { type: string, required: true }\n      file: { type: bytes, required: true }\n      \
-         meta: { type: Meta }\n      extras: { type: list<bytes> }\n  \
+         meta: { type: Meta }\n      extras: { type: list<bytes> }\n      \
+         labels: { type: map<string> }\n  \
          Meta:\n    fields:\n      source: { type: string }\n\
          operations:\n  upload:\n    method: POST\n    path: /uploads\n    body: Upload\n    \
          body_encoding: multipart\n    response: Upload\n    status: 201\n    \
          headers:\n      X-Batch: { required: true, max_len: 8 }\n      X-Attempt: { type: integer, max: 3 }\n  \
-         purge:\n    method: DELETE\n    path: /uploads\n    body: json\n",
+         purge:\n    method: DELETE\n    path: /uploads\n    body: json\n  \
+         preview:\n    method: POST\n    path: /preview\n    response: text\n",
     )
     .unwrap();
     let mut services = load(&path).unwrap();
@@ -528,15 +530,28 @@ async fn a_multipart_file_part_is_accepted_for_a_bytes_field() {
     .await
     .unwrap();
     assert_eq!(answer.status(), 201, "{}", answer.text().await.unwrap());
-    // A part cannot be `null`: `null` (or nothing) where an optional object goes is none.
+    // A part cannot be `null`: `null` (or nothing) where an optional object or map goes is
+    // none.
     let answer = send(&[
         ("title", None, "contacts"),
         ("file", Some("contacts.csv"), "email\n"),
         ("meta", None, "null"),
+        ("labels", None, "null"),
     ])
     .await
     .unwrap();
     assert_eq!(answer.status(), 201, "{}", answer.text().await.unwrap());
+    // A text answer with nothing made up for it is still text, not bytes.
+    let preview = tidings_runtime::reqwest::Client::new()
+        .post(format!("{}/preview", served.base_url()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(preview.status(), 200);
+    assert_eq!(
+        preview.headers()["content-type"],
+        "text/plain; charset=utf-8"
+    );
     // Several files under one name: a `list<bytes>` field (Mailgun's `attachment`).
     let answer = send(&[
         ("title", None, "contacts"),

@@ -567,6 +567,8 @@ fn typed_fields(schema: &ServiceSchema, ty: Option<&TySchema>, value: Value) -> 
         {
             Value::Null
         }
+        // A map likewise (Infobip's template preview `placeholders=null`).
+        (TySchema::Map(_), Value::String(text)) if text.is_empty() || text == "null" => Value::Null,
         (TySchema::Integer, Value::String(text)) => text
             .trim()
             .parse::<i64>()

@@ -84,11 +84,20 @@ impl Incoming {
 
     /// Answers `status` with a text body (`text/plain; charset=utf-8`).
     pub fn finish_text(self, result: Result<String, ServerError>, status: u16) -> Response {
-        self.finish_encoded(
+        // Empty text is still text (without a type, it would go out as bytes).
+        let empty = matches!(&result, Ok(t) if t.is_empty()) && status != 204;
+        let mut response = self.finish_encoded(
             result.map(|t| (status, Bytes::from(t))),
             "text/plain; charset=utf-8",
             HeaderMap::new(),
-        )
+        );
+        if empty {
+            response.headers_mut().insert(
+                CONTENT_TYPE,
+                HeaderValue::from_static("text/plain; charset=utf-8"),
+            );
+        }
+        response
     }
 
     /// Answers `status` with a bytes body (`application/octet-stream`).
