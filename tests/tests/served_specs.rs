@@ -470,6 +470,48 @@ async fn errors_are_answered_in_each_operation_s_own_shape() {
         .unwrap();
     assert_eq!(missing["error"]["code"], "not_found", "{missing}");
     served.shutdown().await;
+
+    // The service keeps its message where no common name is (Infobip's
+    // `requestError.serviceException.text`); an operation's own shape still gets it, not the
+    // status's name.
+    let path = dir.path().join("routes.yaml");
+    std::fs::write(
+        &path,
+        "service:\n  name: routes\n  title: Routes\n  summary: Routes\n  \
+         base_url: { env: ROUTES_BASE_URL }\n\
+         errors: { type: Legacy, code: requestError.serviceException.messageId, \
+         message: requestError.serviceException.text }\n\
+         types:\n  Legacy:\n    fields:\n      requestError: { type: RequestError }\n  \
+         RequestError:\n    fields:\n      serviceException: { type: ServiceException }\n  \
+         ServiceException:\n    fields:\n      messageId: { type: string }\n      text: { type: string }\n  \
+         Problem:\n    fields:\n      errorCode: { type: string }\n      description: { type: string }\n  \
+         Route:\n    fields:\n      id: { type: string }\n      name: { type: string, required: true }\n\
+         operations:\n  create_route:\n    method: POST\n    path: /routes\n    body: Route\n    \
+         response: Route\n    status: 201\n    errors: [400]\n    error_bodies:\n      \
+         \"400\": { type: Problem, code: errorCode, message: description }\n",
+    )
+    .unwrap();
+    let mut services = load(&path).unwrap();
+    let served = ServedService::start(services.remove(0), ServeConfig::default())
+        .await
+        .unwrap();
+    let problem: serde_json::Value = http
+        .post(format!("{}/routes", served.base_url()))
+        .json(&serde_json::json!({"id": "r1"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(
+        problem["description"]
+            .as_str()
+            .is_some_and(|d| d.contains("`name`")),
+        "{problem}"
+    );
+    assert_eq!(problem["errorCode"], "validation_error", "{problem}");
+    served.shutdown().await;
 }
 
 /// A multipart upload (a contacts import, an attachment) is served: the file part of a

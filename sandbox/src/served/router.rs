@@ -142,7 +142,10 @@ pub(crate) async fn handle(served: Arc<Served>, request: Request) -> Response {
     };
     let response = served.error_shape.apply(served.schema, response).await;
     match op {
-        Some(op) => super::shape::operation_error(served.schema, &op.info, response).await,
+        Some(op) => {
+            super::shape::operation_error(served.schema, &served.error_shape, &op.info, response)
+                .await
+        }
         None => response,
     }
 }

@@ -40,6 +40,9 @@ pub(crate) struct ErrorShape {
     enum_code: Option<(Vec<String>, &'static [&'static str])>,
     /// The code's path (for a code the field takes as a URI).
     code_path: Vec<String>,
+    /// Where the service's errors keep code and message (dot paths), read back when an
+    /// operation answers in a shape of its own.
+    written: (Option<String>, Option<String>),
 }
 
 /// The field at dot path `path` from the named type `ty`.
@@ -102,11 +105,18 @@ impl ErrorShape {
         let Some(errors) = &service.errors else {
             return ErrorShape::default();
         };
+        let written = (errors.code.clone(), errors.message.clone());
         let Some(tidings_codegen::check::Ty::Named(name)) = &errors.ty else {
-            return ErrorShape::default();
+            return ErrorShape {
+                written,
+                ..ErrorShape::default()
+            };
         };
         let Some(named) = schema.named(name.as_str()) else {
-            return ErrorShape::default();
+            return ErrorShape {
+                written,
+                ..ErrorShape::default()
+            };
         };
         let ty = TySchema::Named(named.name);
         let path = |p: &Option<String>| -> Vec<String> {
@@ -137,6 +147,7 @@ impl ErrorShape {
             filled: Some(ty),
             enum_code,
             code_path,
+            written,
         }
     }
 
@@ -217,6 +228,7 @@ impl ErrorShape {
 /// operation's error type with the code and message at its own paths.
 pub(crate) async fn operation_error(
     schema: &ServiceSchema,
+    service: &ErrorShape,
     op: &tidings_codegen::check::OperationInfo,
     response: Response,
 ) -> Response {
@@ -239,22 +251,33 @@ pub(crate) async fn operation_error(
     let Ok(value) = serde_json::from_slice::<Value>(&bytes) else {
         return Response::from_parts(parts, Body::from(bytes));
     };
-    // What the gateway wrote: a symbolic code and a message, wherever the service keeps them.
-    let found = |keys: &[&str]| {
-        keys.iter()
+    // What the gateway wrote: a symbolic code and a message, wherever the service keeps them
+    // (its own paths first: Infobip's `requestError.serviceException.text`).
+    let found = |first: &Option<String>, keys: &[&str]| {
+        first
+            .iter()
+            .map(String::as_str)
+            .chain(keys.iter().copied())
             .find_map(|k| at_path(&value, k).filter(|v| !v.is_null()).cloned())
     };
-    let message = found(&[
-        "error.message",
-        "message",
-        "Message",
-        "detail",
-        "errors.0.message",
-    ])
+    let (written_code, written_message) = &service.written;
+    let message = found(
+        written_message,
+        &[
+            "error.message",
+            "message",
+            "Message",
+            "detail",
+            "errors.0.message",
+        ],
+    )
     .unwrap_or_else(|| Value::String(status.canonical_reason().unwrap_or("error").into()));
-    let symbolic = found(&["error.code", "code", "ErrorCode", "type", "errors.0.code"])
-        .filter(|v| v.is_string())
-        .unwrap_or_else(|| Value::String(symbolic_code(status)));
+    let symbolic = found(
+        written_code,
+        &["error.code", "code", "ErrorCode", "type", "errors.0.code"],
+    )
+    .filter(|v| v.is_string())
+    .unwrap_or_else(|| Value::String(symbolic_code(status)));
     parts.headers.remove(CONTENT_LENGTH);
     let Some(ty) = own.ty.as_ref().map(tidings_codegen::describe::ty_schema) else {
         let text = match message {
