@@ -583,6 +583,28 @@ async fn a_multipart_file_part_is_accepted_for_a_bytes_field() {
     .await
     .unwrap();
     assert_eq!(answer.status(), 201, "{}", answer.text().await.unwrap());
+    // An object's or a map's JSON text in a part without `Content-Type: application/json`
+    // (as curl and schemathesis send it) is that object.
+    let answer = send(&[
+        ("title", None, "contacts"),
+        ("file", Some("contacts.csv"), "email\n"),
+        ("labels", None, r#"{"team": "crm"}"#),
+        ("meta", None, r#"{"source": "import"}"#),
+    ])
+    .await
+    .unwrap();
+    assert_eq!(answer.status(), 201);
+    let created: serde_json::Value = answer.json().await.unwrap();
+    assert_eq!(
+        created["labels"],
+        serde_json::json!({"team": "crm"}),
+        "{created}"
+    );
+    assert_eq!(
+        created["meta"],
+        serde_json::json!({"source": "import"}),
+        "{created}"
+    );
     // A text answer with nothing made up for it is still text, not bytes.
     let preview = tidings_runtime::reqwest::Client::new()
         .post(format!("{}/preview", served.base_url()))

@@ -572,6 +572,16 @@ fn typed_fields(schema: &ServiceSchema, ty: Option<&TySchema>, value: Value) -> 
         }
         // A map likewise (Infobip's template preview `placeholders=null`).
         (TySchema::Map(_), Value::String(text)) if text.is_empty() || text == "null" => Value::Null,
+        // A JSON part sent without its `application/json` type (curl, schemathesis): where an
+        // object or a map goes, text that is a JSON object is that object.
+        (TySchema::Map(_) | TySchema::Named(_), Value::String(text))
+            if text.trim_start().starts_with('{') && takes_object(schema, ty) =>
+        {
+            match serde_json::from_str::<Value>(&text) {
+                Ok(object @ Value::Object(_)) => typed_fields(schema, Some(ty), object),
+                _ => Value::String(text),
+            }
+        }
         (TySchema::Integer, Value::String(text)) => text
             .trim()
             .parse::<i64>()
@@ -617,6 +627,18 @@ fn typed_fields(schema: &ServiceSchema, ty: Option<&TySchema>, value: Value) -> 
             )
         }
         (_, other) => other,
+    }
+}
+
+/// Whether a value of `ty` is a JSON object: a map, or a named object or union.
+fn takes_object(schema: &ServiceSchema, ty: &TySchema) -> bool {
+    match ty {
+        TySchema::Map(_) => true,
+        TySchema::Named(name) => matches!(
+            schema.named(name).map(|t| t.shape),
+            Some(ShapeSchema::Object(_) | ShapeSchema::Union { .. })
+        ),
+        _ => false,
     }
 }
 
