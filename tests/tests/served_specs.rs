@@ -616,6 +616,15 @@ async fn a_multipart_file_part_is_accepted_for_a_bytes_field() {
         preview.headers()["content-type"],
         "text/plain; charset=utf-8"
     );
+    // One file where a `list<bytes>` goes is a list of one (Infobip's `attachment`).
+    let answer = send(&[
+        ("title", None, "contacts"),
+        ("file", Some("contacts.csv"), "email\n"),
+        ("extras", Some("a.csv"), "a\n"),
+    ])
+    .await
+    .unwrap();
+    assert_eq!(answer.status(), 201, "{}", answer.text().await.unwrap());
     // Several files under one name: a `list<bytes>` field (Mailgun's `attachment`).
     let answer = send(&[
         ("title", None, "contacts"),

@@ -602,9 +602,10 @@ fn typed_fields(schema: &ServiceSchema, ty: Option<&TySchema>, value: Value) -> 
                 .collect(),
         ),
         // One value where the spec takes a list: a list of one, as the form decoder of a
-        // typed server reads it.
-        (TySchema::List(item), scalar @ Value::String(_)) => {
-            Value::Array(vec![typed_fields(schema, Some(item), scalar)])
+        // typed server reads it (text, or one file part of a `list<bytes>`: Infobip's
+        // `attachment` with one file).
+        (TySchema::List(item), one @ (Value::String(_) | Value::Object(_))) => {
+            Value::Array(vec![typed_fields(schema, Some(item), one)])
         }
         (TySchema::Map(item), Value::Object(map)) => Value::Object(
             map.into_iter()

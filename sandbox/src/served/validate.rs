@@ -199,12 +199,14 @@ fn field(
     if let (Some(min), Some(items)) = (f.min_items, value.as_array())
         && (items.len() as u64) < min
     {
-        return fail(format!("must have at least {min} items"));
+        let plural = if min == 1 { "" } else { "s" };
+        return fail(format!("must have at least {min} item{plural}"));
     }
     if let (Some(max), Some(items)) = (f.max_items, value.as_array())
         && (items.len() as u64) > max
     {
-        return fail(format!("must have at most {max} items"));
+        let plural = if max == 1 { "" } else { "s" };
+        return fail(format!("must have at most {max} item{plural}"));
     }
     // A list's text and number limits are its items' (`list<string>` with `format: email`).
     match value.as_array() {

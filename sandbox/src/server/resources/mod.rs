@@ -570,7 +570,15 @@ impl Resources {
                     }
                     None => {}
                 }
+                let made = match item_id {
+                    None => op
+                        .response
+                        .as_ref()
+                        .map(|ty| per_recipient(schema, ty, &body)),
+                    Some(_) => None,
+                };
                 value.extend(body);
+                value.extend(made.into_iter().flatten());
                 Some(value)
             }
         };
@@ -583,7 +591,13 @@ impl Resources {
         };
         let value = match (&op.response, found) {
             (Some(ty), Some(value)) => {
-                let value = fill(schema, ty, Some(&Value::Object(value)), 0, None);
+                let mut value = Value::Object(value);
+                if let (ResourceAction::Action, None) = (op.kind, item_id) {
+                    // A send answers an id for each thing it made (Infobip's
+                    // `messages[].messageId`), given before the rest is made up.
+                    value = self.item_ids(schema, ty, value);
+                }
+                let value = fill(schema, ty, Some(&value), 0, None);
                 // What a create or an action answers is its response type, not the request
                 // echoed (the request may be another type: Brevo's contact creation answers
                 // `{"id": 21}`); what is stored keeps every field.
@@ -595,11 +609,6 @@ impl Resources {
                 }
             }
             _ => Value::Null,
-        };
-        let value = match (op.kind, item_id, &op.response) {
-            // A send answers an id for each thing it made (Infobip's `messages[].messageId`).
-            (ResourceAction::Action, None, Some(ty)) => self.item_ids(schema, ty, value),
-            _ => value,
         };
         Ok((value, ticket))
     }
@@ -948,6 +957,49 @@ const TOTAL_NAMES: &[&str] = &[
     "total_items",
     "totalItems",
 ];
+
+/// The lists a send answers one entry per recipient in, made from the request (`body`): for
+/// each list field of the answer's type that the request does not send, whose items have a
+/// text field the request sends as a list (Infobip's email `to: [a, b]` answered as
+/// `messages: [{to: a, ...}, {to: b, ...}]`), one item per value. The other fields of each
+/// item (its id, its status) are made up as for any answer.
+fn per_recipient(
+    schema: &ServiceSchema,
+    ty: &TySchema,
+    body: &Map<String, Value>,
+) -> Vec<(String, Value)> {
+    let Some(fields) = object_fields(schema, ty) else {
+        return Vec::new();
+    };
+    let mut made = Vec::new();
+    for f in fields {
+        let TySchema::List(item) = f.ty else { continue };
+        if body.get(f.name).is_some_and(|v| !v.is_null()) {
+            continue;
+        }
+        let Some(item_fields) = object_fields(schema, item) else {
+            continue;
+        };
+        let from_request = item_fields.iter().find_map(|i| match body.get(i.name) {
+            Some(Value::Array(values))
+                if i.ty == TySchema::String
+                    && !values.is_empty()
+                    && values.iter().all(Value::is_string) =>
+            {
+                Some((i.name, values))
+            }
+            _ => None,
+        });
+        if let Some((key, values)) = from_request {
+            let items = values
+                .iter()
+                .map(|v| Value::Object(Map::from_iter([(key.to_owned(), v.clone())])))
+                .collect();
+            made.push((f.name.to_owned(), Value::Array(items)));
+        }
+    }
+    made
+}
 
 /// Whether a field name reads as an identifier (`id`, `messageId`, `message_id`).
 fn id_like(name: &str) -> bool {

@@ -467,4 +467,59 @@ mod sends {
         assert!(answer["bulkId"].is_string());
         assert_eq!(answer["messages"][1]["to"], "41793026728");
     }
+
+    const DETAILS: &[FieldSchema] = &[
+        field("to", TySchema::String, true),
+        field("messageId", TySchema::String, true),
+    ];
+    const EMAIL_ANSWER: &[FieldSchema] = &[
+        field("bulkId", TySchema::String, false),
+        field(
+            "messages",
+            TySchema::List(&TySchema::Named("Details")),
+            true,
+        ),
+    ];
+    const EMAIL: ServiceSchema = ServiceSchema {
+        types: &[
+            TypeSchema {
+                name: "Details",
+                shape: ShapeSchema::Object(DETAILS),
+            },
+            TypeSchema {
+                name: "EmailAnswer",
+                shape: ShapeSchema::Object(EMAIL_ANSWER),
+            },
+        ],
+        page: None,
+    };
+
+    /// Infobip's email send takes `to: [a, b]` and answers `messages: [{to: a, messageId},
+    /// {to: b, messageId}]`: one entry per recipient (was none), each id made, not a sample.
+    #[test]
+    fn a_send_to_a_list_of_recipients_answers_one_entry_each() {
+        let store = Resources::default();
+        let send = ResourceOp {
+            name: "send",
+            kind: ResourceAction::Action,
+            collection: "/email/3/send",
+            item_param: None,
+            id_field: "bulkId",
+            response: Some(TySchema::Named("EmailAnswer")),
+            items: None,
+        };
+        let body = json!({"to": ["ada@example.com", "bob@example.com"], "from": "me@example.com"});
+        let answer = store
+            .serve_now(&EMAIL, &send, &call(None, Value::Null, body))
+            .unwrap();
+        let messages = answer["messages"].as_array().unwrap();
+        let to: Vec<&str> = messages.iter().map(|m| m["to"].as_str().unwrap()).collect();
+        assert_eq!(to, ["ada@example.com", "bob@example.com"], "{answer}");
+        let ids: Vec<&str> = messages
+            .iter()
+            .map(|m| m["messageId"].as_str().unwrap())
+            .collect();
+        assert_ne!(ids[0], ids[1], "{answer}");
+        assert!(ids.iter().all(|id| *id != "messageId"), "{answer}");
+    }
 }
