@@ -294,6 +294,83 @@ components:
 }
 
 #[test]
+fn error_examples_without_a_schema_give_their_paths_and_a_missing_code_loses_nothing() {
+    // Brevo: a 401 documented by an example alone (`{"error": "..."}`), and a 400 whose
+    // example has a message and no code. Was 263 of 407 errors decoded; the first now reads
+    // its text as the message, the second has no code to lose.
+    let doc = r##"
+openapi: 3.0.3
+info: { title: T, version: "1" }
+paths:
+  /a:
+    get:
+      operationId: get_a
+      responses:
+        "204": { description: ok }
+        "400":
+          description: bad
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/ErrorModel' }
+              example: { message: Not valid data. }
+        "401":
+          description: unauthenticated
+          content:
+            application/json:
+              examples:
+                failed: { value: { error: request authentication failed } }
+  /b:
+    get:
+      operationId: get_b
+      responses:
+        "204": { description: ok }
+        "404":
+          description: missing
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/ErrorModel' }
+              example: { code: document_not_found, message: No such thing, detail: gone }
+components:
+  schemas:
+    ErrorModel:
+      type: object
+      properties: { code: { type: string }, message: { type: string } }
+"##;
+    let imported = import_text(doc);
+    checked(&imported.yaml);
+    assert!(
+        imported
+            .yaml
+            .contains(r#""401": { code: none, message: error }"#),
+        "{}",
+        imported.yaml
+    );
+    let report = tidings_codegen::import::fidelity_report(doc, &imported, "fidelity.yaml").unwrap();
+    // The 404 example has a `detail` no path reads... but its code and message are both
+    // read, so nothing is missing: decoded. All three are.
+    assert_eq!(
+        (report.errors_documented, report.errors_decoded),
+        (3, 3),
+        "{report:#?}"
+    );
+    // A path that finds nothing while the example has a key no path reads is not decoded.
+    let other = doc.replace(
+        "example: { message: Not valid data. }",
+        "example: { message: Not valid data., errorCode: E400 }",
+    );
+    let imported = import_text(&other);
+    let report =
+        tidings_codegen::import::fidelity_report(&other, &imported, "fidelity.yaml").unwrap();
+    assert_eq!(report.errors_decoded, 2, "{report:#?}");
+    assert!(
+        report.errors_not_decoded[0]
+            .reason
+            .contains("no code at `code`"),
+        "{report:#?}"
+    );
+}
+
+#[test]
 fn additional_properties_without_type_object_is_still_a_map() {
     let doc = r##"
 openapi: 3.0.3

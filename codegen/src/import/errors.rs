@@ -65,8 +65,43 @@ struct ErrorAnswer {
     inline: Option<(Value, String)>,
     /// Its documented headers that carry error details, as the document spells them.
     headers: Vec<String>,
+    /// Where its examples keep code and message, when it has examples and no schema
+    /// (Brevo's `401`: `{"error": "request authentication failed"}`).
+    example_paths: Option<(Option<String>, Option<String>)>,
     /// Its JSON pointer.
     pointer: String,
+}
+
+/// Where the examples of an error media type (`media`, with no schema) keep code and
+/// message: the first top-level name of [`ERROR_CODE_NAMES`] and of [`ERROR_MESSAGE_NAMES`]
+/// that every example has, as text or a number. `{"error": "text"}` alone is a message.
+/// `None` when the examples are not objects or name neither.
+fn example_error_paths(media: &Value) -> Option<(Option<String>, Option<String>)> {
+    let mut examples: Vec<&Value> = media.get("example").into_iter().collect();
+    if let Some(Value::Object(named)) = media.get("examples") {
+        examples.extend(named.values().filter_map(|e| e.get("value")));
+    }
+    if examples.is_empty() || !examples.iter().all(|e| e.is_object()) {
+        return None;
+    }
+    let everywhere = |names: &[&str], text_only: bool| {
+        names
+            .iter()
+            .find(|name| {
+                examples.iter().all(|e| match e.get(**name) {
+                    Some(Value::String(_)) => true,
+                    Some(Value::Number(_)) => !text_only,
+                    _ => false,
+                })
+            })
+            .map(|name| (*name).to_owned())
+    };
+    let mut code = everywhere(ERROR_CODE_NAMES, false);
+    let mut message = everywhere(ERROR_MESSAGE_NAMES, true);
+    if message.is_none() && code.as_deref() == Some("error") {
+        (code, message) = (None, Some("error".to_owned()));
+    }
+    (code.is_some() || message.is_some()).then_some((code, message))
 }
 
 impl Converter<'_> {
@@ -140,12 +175,17 @@ impl Converter<'_> {
                     })
                     .take(MAX_ERROR_HEADERS)
                     .collect();
+                let example_paths = match (json_schema, media) {
+                    (None, Some((_, m))) => example_error_paths(m),
+                    _ => None,
+                };
                 out.push(ErrorAnswer {
                     op: index,
                     key,
                     schema,
                     inline,
                     headers,
+                    example_paths,
                     pointer: format!("{}/responses/{}", op.pointer, document::escape(code)),
                 });
             }
@@ -220,7 +260,30 @@ impl Converter<'_> {
                 .schema
                 .as_ref()
                 .filter(|s| Some(*s) != service_schema.as_ref());
-            if own_schema.is_none() && a.inline.is_none() && a.headers.is_empty() {
+            // Examples without a schema that the service's paths would read anyway need
+            // no body of their own.
+            let example_paths = a.example_paths.clone().filter(|(code, message)| {
+                let service = |key: &str, default: &str| {
+                    section
+                        .as_ref()
+                        .and_then(|s| s.get(key))
+                        .and_then(Node::as_str)
+                        .unwrap_or(default)
+                        .to_owned()
+                };
+                section.is_none()
+                    || code.as_deref().is_some_and(|c| {
+                        c != service("code", crate::resolved::defaults::ERROR_CODE_PATH)
+                    })
+                    || message.as_deref().is_some_and(|m| {
+                        m != service("message", crate::resolved::defaults::ERROR_MESSAGE_PATH)
+                    })
+            });
+            if own_schema.is_none()
+                && a.inline.is_none()
+                && a.headers.is_empty()
+                && example_paths.is_none()
+            {
                 continue;
             }
             let mut body = Node::map();
@@ -317,6 +380,20 @@ impl Converter<'_> {
                         body.set(key, v.clone());
                     }
                 }
+            } else if let Some((code, message)) = example_paths {
+                // No schema: code and message where the examples keep them, the body's
+                // other keys kept as JSON.
+                for (key, path) in [("code", code), ("message", message)] {
+                    body.set(key, Node::str(path.unwrap_or_else(|| "none".to_owned())));
+                }
+                self.report.inferred.push(Finding {
+                    pointer: self.pointer(&a.pointer),
+                    reason: format!(
+                        "this error answer has examples and no schema: its code and message read where the examples keep them, for `{}`",
+                        a.key
+                    ),
+                    detail: None,
+                });
             } else {
                 body.set("code", Node::str("none"));
                 body.set("message", Node::str("none"));
