@@ -39,3 +39,8 @@ x "$src/resend.yaml" "$here/resend/openapi.json" --keep-operation-ids --overlay 
   --op 'POST /emails' --op 'GET /emails' --op 'GET /emails/{email_id}' \
   --op 'POST /contacts' --op 'GET /contacts' --op 'GET /contacts/{id}' --op 'PATCH /contacts/{id}' --op 'DELETE /contacts/{id}' \
   --webhook email.sent --webhook email.delivered
+
+# Infobip's voice document as published in the `api-evangelist/infobip` collection.
+x "$src/infobip-voice-openapi.json" "$here/infobip_voice/openapi.json" --keep-operation-ids --overlay "$here/infobip_voice/overlay.yaml" \
+  --op 'GET /callrouting/1/routes' --op 'POST /callrouting/1/routes' --op 'GET /callrouting/1/routes/{routeId}' \
+  --op 'PUT /callrouting/1/routes/{routeId}' --op 'DELETE /callrouting/1/routes/{routeId}'

@@ -44,6 +44,10 @@ def strip(node, max_examples, keep=frozenset()):
                 continue
             if key == "headers":
                 continue
+            # Values are data, not prose: an example's `description` key is the provider's.
+            if key in ("example", "value", "default", "const", "enum"):
+                out[key] = copy.deepcopy(value)
+                continue
             if key == "examples" and isinstance(value, dict):
                 value = dict(list(value.items())[:max_examples])
             if key == "properties" and isinstance(value, dict):
@@ -57,11 +61,15 @@ def strip(node, max_examples, keep=frozenset()):
 
 
 def refs(node):
-    """Every local `$ref` inside `node`."""
+    """Every local `$ref` inside `node`, and the schemas a `discriminator.mapping` names."""
     if isinstance(node, dict):
         for key, value in node.items():
             if key == "$ref" and isinstance(value, str) and value.startswith("#/"):
                 yield value
+            elif key == "discriminator" and isinstance(value, dict):
+                for target in (value.get("mapping") or {}).values():
+                    if isinstance(target, str):
+                        yield target if target.startswith("#/") else f"#/components/schemas/{target}"
             else:
                 yield from refs(value)
     elif isinstance(node, list):

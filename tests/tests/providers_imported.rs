@@ -414,3 +414,8 @@ fn imported_brevo_spec_is_what_importing_the_excerpt_gives() {
 fn imported_resend_spec_is_what_importing_the_excerpt_gives() {
     assert_fresh("resend");
 }
+
+#[test]
+fn imported_infobip_voice_spec_is_what_importing_the_excerpt_gives() {
+    assert_fresh("infobip_voice");
+}
