@@ -1754,7 +1754,7 @@ async fn infobip_call_routes_live_through_create_get_list_update_delete() {
     let key = served.credential("api_key").unwrap();
     let client = InfobipVoiceImportedClient::builder()
         .base_url(served.base_url())
-        .api_key(key.clone())
+        .api_key(key)
         .retry(RetryPolicy::none())
         .build()
         .unwrap();

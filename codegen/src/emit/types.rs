@@ -339,10 +339,13 @@ fn union(
     } else {
         quote!(_content)
     };
+    // Each variant holds its payload by value, as the API's shape is (a box would sit in
+    // every match of every user); a big variant is the document's, not a mistake to lint.
     quote! {
         #doc
         #[derive(Debug, Clone, PartialEq)]
         #[non_exhaustive]
+        #[allow(clippy::large_enum_variant)]
         pub enum #name {
             #(#defs)*
             /// A variant this version does not know: the whole payload, as received.
@@ -774,6 +777,7 @@ fn untagged_union(t: &TypeInfo, variants: &[VariantInfo], settings: &Settings) -
         #gated
         #[serde(untagged)]
         #[non_exhaustive]
+        #[allow(clippy::large_enum_variant)]
         pub enum #name {
             #(#defs)*
             /// A payload that fits no variant, as received.

@@ -7593,6 +7593,7 @@ pub mod email {
     /// *Assumed*: not shown by the seed; our design.
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
+    #[allow(clippy::large_enum_variant)]
     pub enum EmailEvent {
         /// Handed to the recipient's mail server.
         EmailSent(EmailEventData),

@@ -1215,6 +1215,7 @@ pub mod messaging {
     /// *Assumed*: not shown by the seed; our design.
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
+    #[allow(clippy::large_enum_variant)]
     pub enum Message {
         /// An SMS.
         Sms(SmsMessage),
@@ -1328,6 +1329,7 @@ pub mod messaging {
     /// *Assumed*: not shown by the seed; our design.
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
+    #[allow(clippy::large_enum_variant)]
     pub enum SmsMessage {
         /// A text message.
         Text(SmsText),
@@ -1390,6 +1392,7 @@ pub mod messaging {
     /// *Assumed*: not shown by the seed; our design.
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
+    #[allow(clippy::large_enum_variant)]
     pub enum WhatsappMessage {
         Text(WhatsappText),
         Image(WhatsappImage),
@@ -1537,6 +1540,7 @@ pub mod messaging {
     /// *Assumed*: not shown by the seed; our design.
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
+    #[allow(clippy::large_enum_variant)]
     pub enum VoiceMessage {
         /// A text-to-speech call.
         Text(VoiceText),
@@ -1599,6 +1603,7 @@ pub mod messaging {
     /// *Assumed*: not shown by the seed; our design.
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
+    #[allow(clippy::large_enum_variant)]
     pub enum InstagramMessage {
         Text(InstagramText),
         Image(InstagramImage),
@@ -3761,6 +3766,7 @@ pub mod messaging {
     /// *Assumed*: not shown by the seed; our design.
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
+    #[allow(clippy::large_enum_variant)]
     pub enum TemplateParameter {
         Text(TextParameter),
         /// What a quick-reply button sends back.
@@ -6243,6 +6249,7 @@ pub mod messaging {
     /// *Assumed*: not shown by the seed; our design.
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
+    #[allow(clippy::large_enum_variant)]
     pub enum MessagingEvent {
         /// A message or call changed status.
         Status(StatusEvent),

@@ -959,6 +959,7 @@ pub mod realtime {
     /// *Assumed*: not shown by the seed; our design.
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
+    #[allow(clippy::large_enum_variant)]
     pub enum WebhookEvent {
         ChannelOccupied(ChannelOccupied),
         /// A channel lost its last subscriber.
