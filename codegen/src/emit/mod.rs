@@ -349,11 +349,60 @@ pub(crate) fn docs(text: &str) -> TokenStream {
     if text.trim().is_empty() {
         return TokenStream::new();
     }
-    let lines = text
-        .trim_end()
-        .lines()
+    let lines = list_continuations(text.trim_end())
+        .into_iter()
         .map(|l| format!(" {l}").trim_end().to_owned());
     quote! { #( #[doc = #lines] )* }
+}
+
+/// The lines of a Markdown text, a line that continues a list item without indentation (a
+/// "lazy continuation", as provider documents write them) indented under the item: the same
+/// rendering, and no `clippy::doc_lazy_continuation` warning in the crate that includes it.
+fn list_continuations(text: &str) -> Vec<String> {
+    // The width of a list item's marker (`- `, `* `, `+ `, `1. `), when the line starts one.
+    fn marker(line: &str) -> Option<usize> {
+        let rest = line.trim_start_matches(' ');
+        let lead = line.len() - rest.len();
+        if lead > 3 {
+            return None;
+        }
+        let width = if rest.starts_with(['-', '*', '+']) && rest[1..].starts_with(' ') {
+            2
+        } else {
+            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+            let after = &rest[digits..];
+            if digits == 0 || digits > 9 || !(after.starts_with(". ") || after.starts_with(") ")) {
+                return None;
+            }
+            digits + 2
+        };
+        Some(lead + width)
+    }
+    let mut out = Vec::new();
+    let mut item: Option<usize> = None;
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            item = None;
+        }
+        if fenced || line.trim().is_empty() {
+            if line.trim().is_empty() {
+                item = None;
+            }
+            out.push(line.to_owned());
+            continue;
+        }
+        if let Some(width) = marker(line) {
+            item = Some(width);
+            out.push(line.to_owned());
+        } else if let (Some(width), false) = (item, line.starts_with([' ', '\t'])) {
+            out.push(format!("{}{line}", " ".repeat(width)));
+        } else {
+            out.push(line.to_owned());
+        }
+    }
+    out
 }
 
 /// An integer literal without a type suffix, so the output reads like hand-written code.

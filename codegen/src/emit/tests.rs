@@ -1,6 +1,6 @@
 //! The emit options are a value each emit carries: two emits read in turns each follow their
 //! own, which options kept in ambient state (set for one call, read deep inside) could not
-//! promise once an emit is lazy.
+//! promise once an emit is lazy. Also the doc text the emitter writes.
 
 use super::*;
 
@@ -86,4 +86,27 @@ fn default_settings_are_those_of_the_default_options() {
         ..EmitOptions::default()
     });
     assert_eq!(served.serde, SerdeDirections::Both);
+}
+
+#[test]
+fn a_list_item_continued_without_indentation_is_indented_under_it() {
+    // Infobip's RCS docs: "- Item text\nFor best experience, ..." (clippy's
+    // `doc_lazy_continuation` in the crate that includes the client).
+    let text = "Suggestions:\n- Up to 11 items.\nFor best experience, keep them short.\n\nAfter.\n1. One\ntwo\n```\n- a\nb\n```";
+    assert_eq!(
+        super::list_continuations(text),
+        [
+            "Suggestions:",
+            "- Up to 11 items.",
+            "  For best experience, keep them short.",
+            "",
+            "After.",
+            "1. One",
+            "   two",
+            "```",
+            "- a",
+            "b",
+            "```",
+        ]
+    );
 }

@@ -65,6 +65,7 @@ pub(super) fn items(service: &Service) -> Option<TokenStream> {
         /// A webhook delivery of this service, by payload type.
         #[derive(Debug, Clone, PartialEq)]
         #[non_exhaustive]
+        #[allow(clippy::large_enum_variant)]
         pub enum WebhookPayload {
             #(#variants)*
         }
