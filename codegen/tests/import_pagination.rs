@@ -131,6 +131,62 @@ fn metadata_next_and_links_next_and_a_hal_href_are_next_page_urls() {
 }
 
 #[test]
+fn a_paging_next_beside_first_and_last_or_with_no_parameter_to_go_back_in_is_a_url() {
+    // Mailgun's `paging`: `first`, `last`, `previous` and `next` links (its `page` parameter
+    // takes words such as `next`, not a token).
+    let links = object(
+        json!({"first": string(), "last": string(), "next": string(),
+        "previous": string()}),
+    );
+    let (_, p) = import(&doc(
+        "/things",
+        &[("limit", integer()), ("page", string())],
+        object(json!({"items": things(), "paging": links})),
+    ));
+    let p = p.unwrap();
+    assert_eq!(p.style, Some(PageStyle::NextUrl));
+    assert_eq!(p.next_field.as_deref(), Some("paging.next"));
+    assert_eq!(p.limit_param.as_deref(), Some("limit"));
+
+    // The same links described as tokens, with no parameter to send one back: not a URL.
+    let tokens = object(
+        json!({"first": {"type": "string", "description": "Token to first page"},
+        "next": {"type": "string", "description": "Token to next page"}}),
+    );
+    let (_, p) = import(&doc(
+        "/things",
+        &[("limit", integer())],
+        object(json!({"items": things(), "paging": tokens})),
+    ));
+    assert_eq!(p, None);
+
+    // Mailgun's events: `next` and `previous` only, and no query parameter a token could go
+    // back in: the next page's URL.
+    let (imported, p) = import(&doc(
+        "/things",
+        &[("limit", integer()), ("begin", string())],
+        object(json!({"items": things(),
+            "paging": object(json!({"next": string(), "previous": string()}))})),
+    ));
+    let p = p.unwrap();
+    assert_eq!(p.style, Some(PageStyle::NextUrl));
+    assert_eq!(p.next_field.as_deref(), Some("paging.next"));
+    assert!(!gap_of(&imported), "{}", imported.yaml);
+
+    // With a parameter to carry it back, the same `next` is a token.
+    let (_, p) = import(&doc(
+        "/things",
+        &[("limit", integer()), ("cursor", string())],
+        object(json!({"items": things(),
+            "paging": object(json!({"next": string(), "previous": string()}))})),
+    ));
+    let p = p.unwrap();
+    assert_eq!(p.style, Some(PageStyle::Token));
+    assert_eq!(p.token_field.as_deref(), Some("paging.next"));
+    assert_eq!(p.token_param.as_deref(), Some("cursor"));
+}
+
+#[test]
 fn a_token_field_pairs_with_its_query_parameter() {
     let (_, p) = import(&doc(
         "/things",

@@ -382,7 +382,12 @@ fn next_page(
             }
         }
         PageStyle::Token { token_field, .. } => text_at(body, token_field).map(NextPage::Token),
-        PageStyle::NextUrl { next_field } => text_at(body, next_field).map(NextPage::Url),
+        // A page with no items is the last: some servers (Mailgun) give a next link on every
+        // page, the empty one after the last item included.
+        PageStyle::NextUrl { next_field } => (count > 0)
+            .then(|| text_at(body, next_field))
+            .flatten()
+            .map(NextPage::Url),
         PageStyle::LinkHeader => next_link(headers).map(NextPage::Url),
         PageStyle::Offset {
             offset_param,

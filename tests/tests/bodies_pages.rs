@@ -277,6 +277,32 @@ async fn next_url_absolute_in_a_nested_field_walks_three_pages() {
 }
 
 #[tokio::test]
+async fn a_next_link_on_an_empty_page_ends_the_stream() {
+    // Mailgun gives a next link on every page, the empty one after the last item included.
+    let server = TestServer::start(move |r| {
+        let host = r.header("host").unwrap().to_owned();
+        let token: usize = query(r, "page_token")
+            .and_then(|p| p.parse().ok())
+            .unwrap_or(0);
+        let next = format!(
+            "http://{host}/v3/marketing/lists?page_size=2&page_token={}",
+            token + 1
+        );
+        let items = if token < 3 {
+            ids(token * 2..token * 2 + 2)
+        } else {
+            vec![]
+        };
+        Reply::json(200, json!({"result": items, "_metadata": {"next": next}}))
+    })
+    .await;
+    let c = client(&server);
+    let got = sids(collect(c.list_lists_stream(&ListListsQuery::default().page_size(2))).await);
+    assert_eq!(got, ["SM0", "SM1", "SM2", "SM3", "SM4", "SM5"]);
+    assert_eq!(server.requests().len(), 4, "three pages and the empty one");
+}
+
+#[tokio::test]
 async fn token_at_a_nested_path_walks_three_pages() {
     let server = TestServer::start(|r| {
         let at = match query(r, "PageToken").as_deref() {

@@ -292,6 +292,14 @@ impl Converter<'_> {
                 keys.push(("limit_param", Node::str(&l.wire)));
             }
             "link_header"
+        } else if let Some(next) = unpaired_next(&reach) {
+            // A `next` string in a page metadata object that no query parameter takes back
+            // cannot be a token: the only way to use it is as the next page's URL.
+            keys.push(("next_field", Node::str(next)));
+            if let Some(l) = limit {
+                keys.push(("limit_param", Node::str(&l.wire)));
+            }
+            "next_url"
         } else {
             return None;
         };
@@ -365,7 +373,8 @@ impl Converter<'_> {
 }
 
 /// The next page's URL: a field named for it, `next` in a links object, a `next` object's
-/// `href` there, or a `next` string whose format is `uri`.
+/// `href` there, a `next` string whose format is `uri`, or a `next` string beside a `first` or
+/// `last` string (Mailgun's `paging`: links to the ends travel with URLs, not tokens).
 fn next_url(reach: &[Reachable<'_>], conv: &Converter<'_>) -> Option<String> {
     for r in reach {
         let name = norm(&r.field.wire);
@@ -379,7 +388,14 @@ fn next_url(reach: &[Reachable<'_>], conv: &Converter<'_>) -> Option<String> {
             .container
             .as_deref()
             .is_some_and(|c| LINK_CONTAINERS.contains(&c));
-        if r.field.ty == "string" && (in_links || r.field.format == Some("uri")) {
+        let beside_ends = r.container.is_some()
+            && !says_token(r.field)
+            && reach.iter().any(|s| {
+                s.container == r.container
+                    && s.field.ty == "string"
+                    && matches!(norm(&s.field.wire).as_str(), "first" | "last")
+            });
+        if r.field.ty == "string" && (in_links || beside_ends || r.field.format == Some("uri")) {
             return Some(r.path.clone());
         }
         // HAL: `_links.next.href`.
@@ -391,6 +407,31 @@ fn next_url(reach: &[Reachable<'_>], conv: &Converter<'_>) -> Option<String> {
         }
     }
     None
+}
+
+/// Whether a field's description calls it a token or cursor (and not a URL or link).
+fn says_token(field: &FieldOut) -> bool {
+    field.doc.as_deref().is_some_and(|d| {
+        let d = d.to_ascii_lowercase();
+        (d.contains("token") || d.contains("cursor"))
+            && !(d.contains("url") || d.contains("uri") || d.contains("link"))
+    })
+}
+
+/// A `next` string in a page metadata object (`paging.next`, `meta.next`), for when no query
+/// parameter could carry it back as a token.
+fn unpaired_next<'r>(reach: &'r [Reachable<'_>]) -> Option<&'r str> {
+    reach
+        .iter()
+        .find(|r| {
+            r.field.ty == "string"
+                && norm(&r.field.wire) == "next"
+                && !says_token(r.field)
+                && r.container
+                    .as_deref()
+                    .is_some_and(|c| META_CONTAINERS.contains(&c))
+        })
+        .map(|r| r.path.as_str())
 }
 
 /// A token field and the query parameter it goes back in; both must be there. A field
