@@ -44,3 +44,8 @@ x "$src/resend.yaml" "$here/resend/openapi.json" --keep-operation-ids --overlay 
 x "$src/infobip-voice-openapi.json" "$here/infobip_voice/openapi.json" --keep-operation-ids --overlay "$here/infobip_voice/overlay.yaml" \
   --op 'GET /callrouting/1/routes' --op 'POST /callrouting/1/routes' --op 'GET /callrouting/1/routes/{routeId}' \
   --op 'PUT /callrouting/1/routes/{routeId}' --op 'DELETE /callrouting/1/routes/{routeId}'
+
+# Mailgun's document as published with its MCP server (`src/openapi.yaml`).
+x "$src/mailgun_openapi.yaml" "$here/mailgun/openapi.json" --keep-operation-ids \
+  --op 'GET /v3/{domain_name}/bounces' --op 'POST /v3/{domain_name}/bounces' \
+  --op 'GET /v3/{domain_name}/bounces/{address}' --op 'DELETE /v3/{domain_name}/bounces/{address}'

@@ -419,3 +419,8 @@ fn imported_resend_spec_is_what_importing_the_excerpt_gives() {
 fn imported_infobip_voice_spec_is_what_importing_the_excerpt_gives() {
     assert_fresh("infobip_voice");
 }
+
+#[test]
+fn imported_mailgun_spec_is_what_importing_the_excerpt_gives() {
+    assert_fresh("mailgun");
+}

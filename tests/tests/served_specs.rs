@@ -1838,3 +1838,90 @@ async fn infobip_call_routes_live_through_create_get_list_update_delete() {
     assert_eq!(bare.status(), 401);
     served.shutdown().await;
 }
+
+/// Mailgun's bounces (an excerpt of its published document, imported unedited,
+/// `imported/mailgun_imported.yaml`), served with `--spec` and called by its generated client
+/// over HTTP Basic: five bounces added in one call (a JSON list), each read back by the address
+/// its path is keyed by, listed page by page through the `paging.next` URLs (Mailgun gives one
+/// on the empty page after the last, which ends the stream), and deleted.
+#[tokio::test]
+async fn mailgun_bounces_live_through_a_list_add_get_paged_list_and_delete() {
+    use tidings_providers::mailgun_imported::*;
+    let served = serve("imported/mailgun_imported.yaml").await;
+    let user = served.credential("basic_auth_username").unwrap().to_owned();
+    let client = MailgunImportedClient::builder()
+        .base_url(served.base_url())
+        .credential("basic_auth_username", user.as_str())
+        .credential(
+            "basic_auth_password",
+            served.credential("basic_auth_password").unwrap(),
+        )
+        .retry(RetryPolicy::none())
+        .build()
+        .unwrap();
+    let domain = "example.com";
+    let bounces: Vec<Bounce> = (0..5)
+        .map(|i| {
+            Bounce::new(
+                format!("b{i}@example.com"),
+                "550",
+                format!("no mailbox {i}"),
+            )
+        })
+        .collect();
+    client
+        .post_v3_domain_id_bounces(domain, &bounces)
+        .await
+        .unwrap();
+    let got = client
+        .get_v3_domain_id_bounces_address(domain, "b3@example.com")
+        .await
+        .unwrap();
+    assert_eq!(
+        (got.code.as_str(), got.error.as_str()),
+        ("550", "no mailbox 3")
+    );
+
+    let query = GetV3DomainIdBouncesQuery::new(2, "", "");
+    let page = client
+        .get_v3_domain_id_bounces(domain, &query)
+        .await
+        .unwrap();
+    assert_eq!(page.items.len(), 2);
+    assert!(page.paging.next.contains("limit=2"), "{:?}", page.paging);
+    let addresses: Vec<String> = client
+        .get_v3_domain_id_bounces_stream(domain, &query)
+        .map(|b| b.unwrap().address)
+        .collect()
+        .await;
+    let all: Vec<String> = (0..5).map(|i| format!("b{i}@example.com")).collect();
+    assert_eq!(addresses, all);
+
+    client
+        .delete_v3_domain_id_bounces_address(domain, "b1@example.com")
+        .await
+        .unwrap();
+    let err = client
+        .get_v3_domain_id_bounces_address(domain, "b1@example.com")
+        .await
+        .unwrap_err();
+    assert_eq!(err.api_error().map(|e| e.status), Some(404), "{err}");
+    // Bounces of another domain are another collection.
+    let other = client
+        .get_v3_domain_id_bounces("example.org", &query)
+        .await
+        .unwrap();
+    assert!(other.items.is_empty(), "{other:?}");
+    // A wrong password is refused.
+    let refused = tidings_runtime::reqwest::Client::new()
+        .get(format!(
+            "{}/v3/{domain}/bounces/b0@example.com",
+            served.base_url()
+        ))
+        .basic_auth(&user, Some("wrong"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 401);
+    served.shutdown().await;
+}

@@ -257,6 +257,8 @@ pub(crate) struct Converter<'a> {
     swagger: bool,
     pub(crate) used_names: HashSet<String>,
     pub(crate) component_names: HashMap<String, String>,
+    /// Shorter name hints for components named by their package path.
+    pub(crate) short_names: HashMap<String, String>,
     pub(crate) memo: HashMap<String, String>,
     pub(crate) in_progress: HashSet<String>,
     /// The name of the component being built, taken by its first inline type.
@@ -310,6 +312,12 @@ impl<'a> Converter<'a> {
             swagger,
             used_names,
             component_names: HashMap::new(),
+            short_names: schema::names::package_short_names(
+                ["/components/schemas", "/definitions"]
+                    .iter()
+                    .filter_map(|p| doc.pointer(p).and_then(Value::as_object))
+                    .flat_map(|m| m.keys().map(String::as_str)),
+            ),
             memo: HashMap::new(),
             in_progress: HashSet::new(),
             claim: None,

@@ -361,6 +361,19 @@ impl Converter<'_> {
                 "path" | "query" => keep.push((p.clone(), at, pname, place.to_owned(), required)),
                 "header" | "cookie" => {
                     let lower = pname.to_ascii_lowercase();
+                    if place == "header"
+                        && matches!(lower.as_str(), "accept" | "content-type" | "authorization")
+                    {
+                        // OpenAPI 3 ignores these: the client sets them from the body's media
+                        // type, the answer it reads and the auth scheme.
+                        self.approximate(
+                            &at,
+                            &format!(
+                                "header parameter `{pname}` left to the client (set from the body, the answer and the auth scheme)"
+                            ),
+                        );
+                        continue;
+                    }
                     if idempotency_header.as_deref() == Some(lower.as_str())
                         || self.auth_headers.contains(&lower)
                     {

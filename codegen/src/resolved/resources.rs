@@ -163,11 +163,15 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
         None => item_fields(service, op.response.as_ref()),
     };
     let has_field = |name: &str| fields.is_some_and(|fs| fs.iter().any(|f| f.wire == name));
-    // The field that carries an item's id: the item path parameter's name when the type has
-    // such a field, else `id`, else the first scalar field named like an id (Brevo's
-    // `messageId`).
+    // A create whose body (or each item of a list body) has the field the item path is keyed
+    // by (Mailgun's bounces: `POST /bounces` with `address`, read as `/bounces/{address}`).
+    let body_fields = item_fields(service, op.body.as_ref());
+    let in_body = |name: &str| body_fields.is_some_and(|fs| fs.iter().any(|f| f.wire == name));
+    // The field that carries an item's id: the item path parameter's name when the type (or
+    // the body) has such a field, else `id`, else the first scalar field named like an id
+    // (Brevo's `messageId`).
     let id_field = |param: Option<&str>| match param {
-        Some(p) if has_field(p) => p.to_owned(),
+        Some(p) if has_field(p) || in_body(p) => p.to_owned(),
         _ if has_field("id") => "id".to_owned(),
         _ => fields
             .and_then(|fs| {

@@ -3,7 +3,7 @@
 //! nullability, maps, open enums, formats and constraints. What the spec language cannot say
 //! is typed as `json` or left out, and reported with its pointer.
 
-mod names;
+pub(crate) mod names;
 mod unions;
 
 pub(crate) use names::type_name;

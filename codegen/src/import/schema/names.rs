@@ -68,6 +68,52 @@ pub(crate) fn type_name(raw: &str) -> String {
     }
 }
 
+/// The pieces of a component named by its package path (Go's
+/// `github.com-mailgun-blackbook-model-Bounce`, Java's `com.example.model.Bounce`): three or
+/// more, all but the last in lower case, the last a word with a capital in it.
+fn package_pieces(raw: &str) -> Option<Vec<&str>> {
+    let pieces: Vec<&str> = raw
+        .split(['-', '.', '/'])
+        .filter(|p| !p.is_empty())
+        .collect();
+    let (last, path) = pieces.split_last()?;
+    (pieces.len() >= 3
+        && last.starts_with(|c: char| c.is_ascii_alphabetic())
+        && last.chars().any(|c| c.is_ascii_uppercase())
+        && path
+            .iter()
+            .all(|p| !p.chars().any(|c| c.is_ascii_uppercase())))
+    .then_some(pieces)
+}
+
+/// Shorter names for components named by their package path: the fewest last pieces that no
+/// other such component ends with (`…-model-Bounce` → `Bounce`; two `PagingResponse`s in
+/// different packages → `PagingPagingResponse` and `ModelPagingResponse`). Other names are
+/// not in the map.
+pub(crate) fn package_short_names<'n>(
+    names: impl IntoIterator<Item = &'n str>,
+) -> std::collections::HashMap<String, String> {
+    let all: Vec<(&str, Vec<&str>)> = names
+        .into_iter()
+        .filter_map(|n| package_pieces(n).map(|p| (n, p)))
+        .collect();
+    let mut out = std::collections::HashMap::new();
+    for (raw, pieces) in &all {
+        let short = (1..pieces.len()).find_map(|k| {
+            let tail = &pieces[pieces.len() - k..];
+            let shared = all
+                .iter()
+                .filter(|(other, p)| other != raw && p.len() >= k && &p[p.len() - k..] == tail)
+                .count();
+            (shared == 0).then(|| tail.join("_"))
+        });
+        if let Some(short) = short {
+            out.insert((*raw).to_owned(), short);
+        }
+    }
+    out
+}
+
 impl Converter<'_> {
     /// A free type name built from `hint`.
     pub(crate) fn fresh_name(&mut self, hint: &str) -> String {
@@ -87,7 +133,8 @@ impl Converter<'_> {
         if let Some(n) = self.component_names.get(raw) {
             return n.clone();
         }
-        let n = self.fresh_name(raw);
+        let hint = self.short_names.get(raw).cloned();
+        let n = self.fresh_name(hint.as_deref().unwrap_or(raw));
         self.component_names.insert(raw.to_owned(), n.clone());
         n
     }
@@ -106,6 +153,31 @@ impl Converter<'_> {
 #[cfg(test)]
 mod name_tests {
     use super::type_name;
+
+    #[test]
+    fn package_paths_leave_type_names_down_to_what_tells_them_apart() {
+        let names = [
+            "github.com-mailgun-blackbook-model-Bounce",
+            "github.com-mailgun-scaffold-httpapi-paging-PagingResponse",
+            "github.com-mailgun-logs-api-pkg-api-model-PagingResponse",
+            "com.example.model.Contact",
+            "github.com-mailgun-blackbook-api-getBouncesPaginationResponse",
+            "api.v2010.account.message",
+            "SendEmailRequest",
+        ];
+        let short = super::package_short_names(names);
+        assert_eq!(short[names[0]], "Bounce");
+        assert_eq!(short[names[1]], "paging_PagingResponse");
+        assert_eq!(short[names[2]], "model_PagingResponse");
+        assert_eq!(short[names[3]], "Contact");
+        assert_eq!(short[names[4]], "getBouncesPaginationResponse");
+        assert!(
+            !short.contains_key(names[5]),
+            "the last piece is not a type's name"
+        );
+        assert!(!short.contains_key(names[6]));
+        assert_eq!(type_name(&short[names[1]]), "PagingPagingResponse");
+    }
 
     #[test]
     fn hash_pieces_leave_type_names() {

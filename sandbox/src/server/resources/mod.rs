@@ -450,6 +450,11 @@ impl Resources {
             Value::Object(map) => map.clone(),
             _ => Map::new(),
         };
+        // A create with a list of items (Mailgun's bounces: up to 1,000 in one call) creates
+        // each, and answers its response type.
+        if let (ResourceAction::Create, Value::Array(items)) = (op.kind, &call.body) {
+            return self.create_each(schema, op, &collection, items);
+        }
         // An answer that holds the item in a field of its own (Mailgun's `{"message": ...,
         // "template": {...}}`) stores and lists the item, and answers it in that field.
         let wrapped = match op.kind {
@@ -464,21 +469,9 @@ impl Resources {
         let mut ticket = None;
         let found = match op.kind {
             ResourceAction::Create => {
-                // A fresh id: past the counter, and not one a replace already put here.
-                let mut n = state.next_id + 1;
-                let mut id = make_id(schema, op, n);
-                while state
-                    .collections
-                    .get(&collection)
-                    .is_some_and(|items| items.iter().any(|i| i.id == id))
-                {
-                    n += 1;
-                    id = make_id(schema, op, n);
-                }
-                let mut value = body;
-                value.insert(op.id_field.to_owned(), id_value(schema, op, &id));
-                let value = filled_object(schema, item_ty.as_ref(), value);
-                ticket = self.insert(&mut state, &collection, id, value.clone(), Some(n))?;
+                let (value, committed) =
+                    self.create_one(&mut state, schema, op, &collection, item_ty.as_ref(), body)?;
+                ticket = committed;
                 Some(value)
             }
             ResourceAction::List => {
@@ -610,6 +603,96 @@ impl Resources {
             }
             _ => Value::Null,
         };
+        Ok((value, ticket))
+    }
+
+    /// Stores `body` as a new item of `collection`: keyed by the id the client gave in the id
+    /// field (an item with that id is replaced), else by a fresh one (past the counter, and
+    /// not one a replace already put there). The item stored, and the ticket of its commit.
+    fn create_one(
+        &self,
+        state: &mut State,
+        schema: &ServiceSchema,
+        op: &ResourceOp,
+        collection: &str,
+        item_ty: Option<&TySchema>,
+        mut body: Map<String, Value>,
+    ) -> Result<(Map<String, Value>, Option<Ticket>), ServerError> {
+        let given = match body.get(op.id_field) {
+            Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
+            Some(Value::Number(n)) => Some(n.to_string()),
+            _ => None,
+        };
+        let (id, counter) = match given {
+            Some(id) => (id, None),
+            None => {
+                let mut n = state.next_id + 1;
+                let mut id = make_id(schema, op, n);
+                while state
+                    .collections
+                    .get(collection)
+                    .is_some_and(|items| items.iter().any(|i| i.id == id))
+                {
+                    n += 1;
+                    id = make_id(schema, op, n);
+                }
+                body.insert(op.id_field.to_owned(), id_value(schema, op, &id));
+                (id, Some(n))
+            }
+        };
+        let value = filled_object(schema, item_ty, body);
+        let ticket = self.insert(state, collection, id, value.clone(), counter)?;
+        Ok((value, ticket))
+    }
+
+    /// Creates each object of a list body (all or none: a bound hit part way undoes the
+    /// ones before it), answering the operation's response type.
+    fn create_each(
+        &self,
+        schema: &ServiceSchema,
+        op: &ResourceOp,
+        collection: &str,
+        items: &[Value],
+    ) -> Result<(Value, Option<Ticket>), ServerError> {
+        let mut bodies = Vec::with_capacity(items.len());
+        let mut bytes = 0;
+        for item in items {
+            let Value::Object(body) = item else {
+                return Err(ServerError::bad_request(
+                    "each item of a list body to create must be an object",
+                ));
+            };
+            bytes += item.to_string().len();
+            bodies.push(body.clone());
+        }
+        let mut state = self.lock();
+        // All or none: the whole list must fit (counted as new items) before any is kept.
+        let held = state.collections.get(collection).map_or(0, Vec::len);
+        if held + bodies.len() > self.limits.max_items_per_collection {
+            return Err(full(format!(
+                "the sandbox keeps at most {} items in `{collection}`; {} more do not fit beside {held}",
+                self.limits.max_items_per_collection,
+                bodies.len()
+            )));
+        }
+        if state.stored_bytes + bytes > self.limits.max_stored_bytes {
+            return Err(full(format!(
+                "the sandbox keeps at most {} bytes of resources; these {} items would make {}",
+                self.limits.max_stored_bytes,
+                bodies.len(),
+                state.stored_bytes + bytes
+            )));
+        }
+        let mut ticket = None;
+        for body in bodies {
+            // Stored as sent; what the item type adds is made up when it is read.
+            let (_, committed) = self.create_one(&mut state, schema, op, collection, None, body)?;
+            ticket = committed.or(ticket);
+        }
+        drop(state);
+        let value = op.response.as_ref().map_or(Value::Null, |ty| {
+            only_declared(schema, ty, fill(schema, ty, None, 0, None))
+        });
         Ok((value, ticket))
     }
 

@@ -197,6 +197,54 @@ fn a_full_collection_answers_409_collection_full_and_keeps_serving_reads() {
 }
 
 #[test]
+fn a_list_body_creates_each_item_keyed_by_the_id_it_gives_all_or_none() {
+    let store = Resources::new(ResourceLimits {
+        max_items_per_collection: 3,
+        ..ResourceLimits::default()
+    });
+    let create = op(ResourceAction::Create, false);
+    let body = json!([{"id": "a.example", "count": 1}, {"id": "b.example"}]);
+    store
+        .serve_now(&SCHEMA, &create, &call(None, Value::Null, body))
+        .unwrap();
+    let got = store
+        .serve_now(
+            &SCHEMA,
+            &op(ResourceAction::Get, true),
+            &call(Some("a.example"), Value::Null, Value::Null),
+        )
+        .unwrap();
+    assert_eq!(
+        (got["id"].as_str(), got["count"].as_i64()),
+        (Some("a.example"), Some(1))
+    );
+    // Two more do not fit beside two: neither is kept.
+    let err = store
+        .serve_now(
+            &SCHEMA,
+            &create,
+            &call(
+                None,
+                Value::Null,
+                json!([{"id": "c.example"}, {"id": "d.example"}]),
+            ),
+        )
+        .unwrap_err();
+    assert_eq!((err.status(), err.code()), (409, "collection_full"));
+    assert!(
+        err.message().contains("2 more do not fit beside 2"),
+        "{}",
+        err.message()
+    );
+    assert_eq!(store.len(), 2);
+    let err = store
+        .serve_now(&SCHEMA, &create, &call(None, Value::Null, json!([1])))
+        .unwrap_err();
+    assert_eq!(err.status(), 400);
+    assert_eq!(store.len(), 2);
+}
+
+#[test]
 fn the_byte_budget_bounds_the_whole_store() {
     let store = Resources::new(ResourceLimits {
         max_stored_bytes: 300,
