@@ -4558,7 +4558,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::Create,
             collection: "/v1/lists/{id}/contacts",
             item_param: ::core::option::Option::None,
-            id_field: "list_id",
+            id_field: "contact",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::TySchema::Named("ListMembership"),
             ),
