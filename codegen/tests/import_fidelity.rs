@@ -371,6 +371,36 @@ components:
 }
 
 #[test]
+fn an_error_answered_as_text_is_decoded_as_its_message() {
+    // Mailgun's send: `401` with the schema `string` and the example `"Forbidden"`; the
+    // runtime reads such an answer whole as the error's message.
+    let doc = r##"
+openapi: 3.0.3
+info: { title: T, version: "1" }
+paths:
+  /send:
+    post:
+      operationId: send
+      responses:
+        "204": { description: ok }
+        "401":
+          description: unauthenticated
+          content:
+            application/json:
+              schema: { type: string }
+              example: Forbidden
+"##;
+    let imported = import_text(doc);
+    checked(&imported.yaml);
+    let report = tidings_codegen::import::fidelity_report(doc, &imported, "fidelity.yaml").unwrap();
+    assert_eq!(
+        (report.errors_documented, report.errors_decoded),
+        (1, 1),
+        "{report:#?}"
+    );
+}
+
+#[test]
 fn additional_properties_without_type_object_is_still_a_map() {
     let doc = r##"
 openapi: 3.0.3

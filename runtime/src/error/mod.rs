@@ -394,6 +394,17 @@ impl ApiError {
             code = text_at(other.code, CODE_LIMIT);
             message = text_at(other.message, MESSAGE_LIMIT);
         }
+        // An answer that is only text (a JSON string, or one line of plain text: Mailgun's
+        // `Forbidden`) is its own message.
+        if let (None, None) = (&code, &message) {
+            message = match &json {
+                Some(serde_json::Value::String(s)) if !s.trim().is_empty() => {
+                    Some(bounded_text(s.trim(), MESSAGE_LIMIT))
+                }
+                None => text_line(body),
+                Some(_) => None,
+            };
+        }
         let param = text_at(Some("error.param"), ID_LIMIT);
         let body_request_id = text_at(Some("error.request_id"), ID_LIMIT);
         ApiError {
@@ -427,6 +438,16 @@ impl ApiError {
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
             .map(|(_, v)| v.as_str())
     }
+}
+
+/// A body of one short line of text (not markup), trimmed: what a plain-text error answer says.
+fn text_line(body: &[u8]) -> Option<String> {
+    let text = std::str::from_utf8(body).ok()?.trim();
+    (!text.is_empty()
+        && text.len() <= 200
+        && !text.starts_with('<')
+        && !text.chars().any(char::is_control))
+    .then(|| text.to_owned())
 }
 
 /// The value at a dot path (`error.code`, `errors.0.message`, `0.code`): each segment is an

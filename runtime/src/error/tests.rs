@@ -398,3 +398,24 @@ fn debug_is_short_and_readable_and_the_alternate_form_lists_the_details() {
         assert!(debug.len() < 200, "{debug}");
     }
 }
+
+#[test]
+fn a_text_answer_is_its_own_message() {
+    let api = ApiError::from_response(401, None, b"Forbidden");
+    assert_eq!(
+        (api.code.as_deref(), api.message.as_deref()),
+        (None, Some("Forbidden"))
+    );
+    let api = ApiError::from_response(401, None, b"\"Forbidden\"");
+    assert_eq!(api.message.as_deref(), Some("Forbidden"));
+    // Markup, several lines, or a JSON object the paths find nothing in: no message.
+    for body in [
+        &b"<html><body>Forbidden</body></html>"[..],
+        b"line one\nline two",
+        b"{\"detail\": \"x\"}",
+        b"",
+    ] {
+        let api = ApiError::from_response(401, None, body);
+        assert_eq!(api.message, None, "{}", String::from_utf8_lossy(body));
+    }
+}
