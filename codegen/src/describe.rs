@@ -128,6 +128,7 @@ pub fn service_spec(service: &Service) -> rt::ServiceSpec {
                     name: leak(&c.name),
                     env: leak(&c.env),
                     secret: c.secret,
+                    value: c.value.as_deref().map(leak),
                 })
                 .collect(),
         ),

@@ -316,3 +316,50 @@ fn a_public_operation_is_auth_none_through_check_emit_and_export() {
         .to_string();
     assert!(err.contains("`none` names no scheme"), "{err}");
 }
+
+#[test]
+fn a_basic_user_name_the_description_fixes_is_a_credential_with_that_value() {
+    // Mailgun: "HTTP Basic auth using api:YOUR_API_KEY".
+    let doc = document(
+        serde_json::json!({"first": {"type": "http", "scheme": "basic",
+            "description": "HTTP Basic auth using api:YOUR_API_KEY. See [documentation](https://example.com/auth)."}}),
+        None,
+    );
+    let imported = import(&doc);
+    let (spec, service) = checked(&imported);
+    let user = &spec.credentials["first_username"];
+    assert_eq!(user.value.as_deref(), Some("api"), "{}", imported.yaml);
+    assert!(!user.secret);
+    let key = &spec.credentials["api_key"];
+    assert!(key.secret && key.value.is_none());
+    let code = tidings_codegen::emit::emit_service(&service).unwrap();
+    assert!(code.contains(r#"value: ::core::option::Option::Some("api")"#));
+
+    // A URL or prose with a colon fixes nothing.
+    for description in [
+        "See https://example.com/auth for the details",
+        "Use your account: the key is the password",
+    ] {
+        let doc = document(
+            serde_json::json!({"first": {"type": "http", "scheme": "basic", "description": description}}),
+            None,
+        );
+        let (spec, _) = checked(&import(&doc));
+        assert!(
+            spec.credentials.values().all(|c| c.value.is_none()),
+            "{description}"
+        );
+        assert!(spec.credentials.contains_key("first_password"));
+    }
+
+    // The checker keeps a fixed value out of a secret credential.
+    let text = imported
+        .yaml
+        .replacen("    secret: false\n    value: api\n", "    value: api\n", 1);
+    assert_ne!(text, imported.yaml);
+    let err = tidings_codegen::load::load_str("provider.yaml", &text)
+        .and_then(|loaded| tidings_codegen::check::check(&loaded).map(|_| ()))
+        .expect_err("a secret with a value")
+        .to_string();
+    assert!(err.contains("cannot have a fixed value"), "{err}");
+}

@@ -91,6 +91,7 @@ static SPEC: ServiceSpec = ServiceSpec {
         name: "api_key",
         env: "COMMS_BENCH_API_KEY",
         secret: true,
+        value: None,
     }],
     auth: &[AuthScheme::Bearer {
         credential: "api_key",

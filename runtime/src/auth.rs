@@ -585,6 +585,7 @@ mod tests {
         name: "api_key",
         env: "KEY_ENV",
         secret: true,
+        value: None,
     }];
 
     static QUERY_ONLY: ServiceSpec = ServiceSpec {
@@ -632,11 +633,13 @@ mod tests {
             name: "sid",
             env: "SID_ENV",
             secret: false,
+            value: None,
         },
         CredentialSpec {
             name: "token",
             env: "TOKEN_ENV",
             secret: true,
+            value: None,
         },
     ];
 

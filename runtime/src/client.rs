@@ -31,7 +31,7 @@ use crate::spec::{AuthScheme, CredentialSpec, OperationSpec, ResponseLimitSpec, 
 /// # use tidings_runtime::*;
 /// # static SPEC: ServiceSpec = ServiceSpec { name: "email", title: "Email", base_url: None,
 /// #   base_url_env: "COMMS_EMAIL_BASE_URL",
-/// #   credentials: &[CredentialSpec { name: "api_key", env: "COMMS_EMAIL_API_KEY", secret: true }],
+/// #   credentials: &[CredentialSpec { name: "api_key", env: "COMMS_EMAIL_API_KEY", secret: true, value: None }],
 /// #   auth: &[AuthScheme::Bearer { credential: "api_key" }], rate_limit: None,
 /// #   rate_limit_headers: RateLimitHeaders::STANDARD, retry: RetrySpec::DEFAULT,
 /// #   timeouts: TimeoutSpec::DEFAULT, idempotency: None,
@@ -257,7 +257,7 @@ fn record_call(
 /// # use tidings_runtime::*;
 /// # static SPEC: ServiceSpec = ServiceSpec { name: "email", title: "Email", base_url: None,
 /// #   base_url_env: "COMMS_EMAIL_BASE_URL",
-/// #   credentials: &[CredentialSpec { name: "api_key", env: "COMMS_EMAIL_API_KEY", secret: true }],
+/// #   credentials: &[CredentialSpec { name: "api_key", env: "COMMS_EMAIL_API_KEY", secret: true, value: None }],
 /// #   auth: &[AuthScheme::Bearer { credential: "api_key" }], rate_limit: None,
 /// #   rate_limit_headers: RateLimitHeaders::STANDARD, retry: RetrySpec::DEFAULT,
 /// #   timeouts: TimeoutSpec::DEFAULT, idempotency: None,
@@ -541,6 +541,14 @@ impl<C: From<Client>> ClientBuilder<C> {
             };
             credentials.push((cred, value));
         }
+        // A value the provider fixes (Mailgun's Basic user name `api`), unless one was set.
+        for cred in spec.credentials {
+            if let Some(value) = cred.value
+                && !credentials.iter().any(|(c, _)| c.name == cred.name)
+            {
+                credentials.push((cred, Secret::new(value.to_owned())));
+            }
+        }
         // Everything missing is reported at once, each with the variable that sets it.
         let mut missing = Vec::new();
         let raw_base = self.base_url.as_deref().or(spec.base_url);
@@ -778,6 +786,7 @@ pub(crate) mod tests {
             name: "api_key",
             env: "COMMS_EMAIL_API_KEY",
             secret: true,
+            value: None,
         }],
         auth: &[
             AuthScheme::Bearer {

@@ -347,16 +347,19 @@ async fn the_default_scheme_is_the_first_whose_credentials_are_set() {
                 name: "api_key",
                 env: "COMMS_TEST_EITHER_API_KEY",
                 secret: true,
+                value: None,
             },
             CredentialSpec {
                 name: "username",
                 env: "COMMS_TEST_EITHER_USERNAME",
                 secret: false,
+                value: None,
             },
             CredentialSpec {
                 name: "password",
                 env: "COMMS_TEST_EITHER_PASSWORD",
                 secret: true,
+                value: None,
             },
         ],
         auth: &[
@@ -411,5 +414,75 @@ async fn the_default_scheme_is_the_first_whose_credentials_are_set() {
     assert!(
         none.to_string().contains("COMMS_TEST_EITHER_API_KEY"),
         "the first scheme's credential is named: {none}"
+    );
+}
+
+/// A user name the provider fixes (Mailgun's HTTP Basic user is always `api`): the client
+/// sends it when none is set, and one set replaces it.
+#[tokio::test]
+async fn a_credential_the_provider_fixes_is_sent_unless_set() {
+    static FIXED: ServiceSpec = ServiceSpec {
+        name: "fixed",
+        title: "Fixed",
+        base_url: None,
+        base_url_env: "COMMS_TEST_FIXED_BASE_URL",
+        credentials: &[
+            CredentialSpec {
+                name: "user",
+                env: "COMMS_TEST_FIXED_USER",
+                secret: false,
+                value: Some("api"),
+            },
+            CredentialSpec {
+                name: "api_key",
+                env: "COMMS_TEST_FIXED_API_KEY",
+                secret: true,
+                value: None,
+            },
+        ],
+        auth: &[AuthScheme::Basic {
+            username: "user",
+            password: Some("api_key"),
+        }],
+        rate_limit: None,
+        rate_limit_headers: RateLimitHeaders::STANDARD,
+        retry: RetrySpec::DEFAULT,
+        timeouts: TimeoutSpec::DEFAULT,
+        idempotency: None,
+        errors: ErrorSpec::DEFAULT,
+    };
+    let server = TestServer::always(Reply::ok()).await;
+    let client = Client::builder(&FIXED)
+        .base_url(server.base_url())
+        .api_key("key-1")
+        .build()
+        .expect("the key alone is enough");
+    client.execute(get_email("em_1")).await.expect("ok");
+    assert_eq!(client.credential_value("user"), Some("api"));
+    let other = Client::builder(&FIXED)
+        .base_url(server.base_url())
+        .api_key("key-1")
+        .credential("user", "ops")
+        .build()
+        .unwrap();
+    other.execute(get_email("em_1")).await.expect("ok");
+    let requests = server.requests();
+    // base64("api:key-1") and base64("ops:key-1").
+    assert_eq!(
+        requests[0].header("authorization"),
+        Some("Basic YXBpOmtleS0x")
+    );
+    assert_eq!(
+        requests[1].header("authorization"),
+        Some("Basic b3BzOmtleS0x")
+    );
+    let missing = Client::builder(&FIXED)
+        .base_url(server.base_url())
+        .build()
+        .unwrap_err();
+    assert!(
+        missing.to_string().contains("COMMS_TEST_FIXED_API_KEY")
+            && !missing.to_string().contains("COMMS_TEST_FIXED_USER"),
+        "only the key is missing: {missing}"
     );
 }

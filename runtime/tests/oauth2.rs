@@ -114,11 +114,13 @@ async fn endpoints(lifetime: Duration) -> Endpoints {
                 name: "client_id",
                 env: "COMMS_TEST_THINGS_CLIENT_ID",
                 secret: false,
+                value: None,
             },
             CredentialSpec {
                 name: "client_secret",
                 env: "COMMS_TEST_THINGS_CLIENT_SECRET",
                 secret: true,
+                value: None,
             },
         ],
         auth,
@@ -270,6 +272,7 @@ async fn schemes_are_alternatives_and_an_operation_can_name_its_own_with_one_sha
             name: "api_key",
             env: "COMMS_TEST_THINGS_API_KEY",
             secret: true,
+            value: None,
         },
     ]));
     let spec: &'static ServiceSpec = Box::leak(Box::new(spec));

@@ -82,11 +82,13 @@ async fn neither_the_secret_nor_a_token_is_logged() {
                 name: "client_id",
                 env: "COMMS_TEST_THINGS_CLIENT_ID",
                 secret: false,
+                value: None,
             },
             CredentialSpec {
                 name: "client_secret",
                 env: "COMMS_TEST_THINGS_CLIENT_SECRET",
                 secret: true,
+                value: None,
             },
         ],
         auth,

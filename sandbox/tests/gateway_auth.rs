@@ -23,11 +23,13 @@ static CREDENTIALS: &[CredentialSpec] = &[
         name: "account_sid",
         env: "G_ACCOUNT_SID",
         secret: false,
+        value: None,
     },
     CredentialSpec {
         name: "auth_token",
         env: "G_AUTH_TOKEN",
         secret: true,
+        value: None,
     },
 ];
 

@@ -46,6 +46,6 @@ x "$src/infobip-voice-openapi.json" "$here/infobip_voice/openapi.json" --keep-op
   --op 'PUT /callrouting/1/routes/{routeId}' --op 'DELETE /callrouting/1/routes/{routeId}'
 
 # Mailgun's document as published with its MCP server (`src/openapi.yaml`).
-x "$src/mailgun_openapi.yaml" "$here/mailgun/openapi.json" --keep-operation-ids \
+x "$src/mailgun_openapi.yaml" "$here/mailgun/openapi.json" --keep-operation-ids --overlay "$here/mailgun/overlay.yaml" \
   --op 'GET /v3/{domain_name}/bounces' --op 'POST /v3/{domain_name}/bounces' \
   --op 'GET /v3/{domain_name}/bounces/{address}' --op 'DELETE /v3/{domain_name}/bounces/{address}'

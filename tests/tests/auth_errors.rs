@@ -25,16 +25,19 @@ static CREDENTIALS: &[CredentialSpec] = &[
         name: "account_sid",
         env: "T_ACCOUNT_SID",
         secret: false,
+        value: None,
     },
     CredentialSpec {
         name: "auth_token",
         env: "T_AUTH_TOKEN",
         secret: true,
+        value: None,
     },
     CredentialSpec {
         name: "api_key",
         env: "T_API_KEY",
         secret: true,
+        value: None,
     },
 ];
 

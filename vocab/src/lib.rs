@@ -24,7 +24,7 @@
 //!     title: "Email service",
 //!     base_url: None,
 //!     base_url_env: "COMMS_EMAIL_BASE_URL",
-//!     credentials: &[CredentialSpec { name: "api_key", env: "COMMS_EMAIL_API_KEY", secret: true }],
+//!     credentials: &[CredentialSpec { name: "api_key", env: "COMMS_EMAIL_API_KEY", secret: true, value: None }],
 //!     auth: &[AuthScheme::Bearer { credential: "api_key" }],
 //!     rate_limit: Some(RateLimitSpec { requests: 1000, per_seconds: 60 }),
 //!     rate_limit_headers: RateLimitHeaders::STANDARD,

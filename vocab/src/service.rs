@@ -14,7 +14,12 @@ use crate::{AuthScheme, ErrorSpec, RetrySpec, TimeoutSpec, defaults};
 ///     title: "Email service",
 ///     base_url: None,
 ///     base_url_env: "COMMS_EMAIL_BASE_URL",
-///     credentials: &[CredentialSpec { name: "api_key", env: "COMMS_EMAIL_API_KEY", secret: true }],
+///     credentials: &[CredentialSpec {
+///         name: "api_key",
+///         env: "COMMS_EMAIL_API_KEY",
+///         secret: true,
+///         value: None,
+///     }],
 ///     auth: &[
 ///         AuthScheme::Bearer { credential: "api_key" },
 ///         AuthScheme::Query { param: "api_key", credential: "api_key" },
@@ -68,6 +73,9 @@ pub struct CredentialSpec {
     /// Secret credentials are never logged and never returned by
     /// the runtime's `Client::credential_value`.
     pub secret: bool,
+    /// A value fixed by the provider, used when none is set (Mailgun's HTTP Basic user name is
+    /// always `api`); never a secret's.
+    pub value: Option<&'static str>,
 }
 
 /// A request rate: `requests` per `per_seconds`.

@@ -173,7 +173,10 @@ impl ToTokens for CredentialSpec {
     fn to_tokens(&self, tokens: &mut TokenStream) {
         let root = root();
         let (name, env, secret) = (self.name, self.env, self.secret);
-        tokens.extend(quote!(#root::CredentialSpec { name: #name, env: #env, secret: #secret }));
+        let value = opt_str(self.value);
+        tokens.extend(
+            quote!(#root::CredentialSpec { name: #name, env: #env, secret: #secret, value: #value }),
+        );
     }
 }
 

@@ -62,15 +62,29 @@ impl Checker<'_> {
 
     /// The credentials section.
     fn credentials(&mut self) -> Vec<CredentialInfo> {
-        let creds: Vec<(String, String, Option<Source>)> = self
+        let creds: Vec<(String, String, Option<Source>, bool)> = self
             .spec
             .credentials
             .iter()
-            .map(|(n, c)| (n.clone(), c.env.clone(), c.source))
+            .map(|(n, c)| {
+                (
+                    n.clone(),
+                    c.env.clone(),
+                    c.source,
+                    c.secret && c.value.is_some(),
+                )
+            })
             .collect();
-        for (name, env, source) in creds {
+        for (name, env, source, secret_value) in creds {
             let path = format!("credentials.{name}");
             self.require_source(&path, source);
+            if secret_value {
+                let d = self.error(
+                    &format!("{path}.value"),
+                    "a secret credential cannot have a fixed value: it would be in the source",
+                );
+                d.expected = Some("`secret: false` beside `value`, or no `value`".into());
+            }
             if !is_snake(&name) {
                 let d = self.error(&path, format!("credential name `{name}` is not snake_case"));
                 d.expected = Some("like `api_key`".into());
@@ -84,6 +98,7 @@ impl Checker<'_> {
                 name: name.clone(),
                 env: c.env.clone(),
                 secret: c.secret,
+                value: c.value.clone(),
             })
             .collect()
     }

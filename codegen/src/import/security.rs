@@ -114,15 +114,37 @@ impl Converter<'_> {
                             .and_then(Value::as_str)
                             .map(str::to_owned)
                     };
+                    // A user name the description fixes (`api:YOUR_API_KEY`): the client sends
+                    // it by itself, and the key is the password.
+                    let fixed = s
+                        .get("description")
+                        .and_then(Value::as_str)
+                        .and_then(fixed_basic_user);
+                    let mut fixed_user = None;
                     let (user, pass) = match (named("username"), named("password")) {
                         (Some(u), p) => (u, p),
                         _ => {
                             let (u, p) = basic_credential_names(raw, &name);
-                            self.approximate(
-                                &ptr,
-                                &format!("HTTP Basic: credentials named from the scheme (`{u}` as user name, `{p}` as password)"),
-                            );
-                            (u, Some(p))
+                            match fixed {
+                                Some((user_value, key)) => {
+                                    let p = key
+                                        .filter(|k| credentials.get(k).is_none() && *k != u)
+                                        .unwrap_or(p);
+                                    self.approximate(
+                                        &ptr,
+                                        &format!("HTTP Basic: the user name is always `{user_value}` (the scheme's description says so), credential `{u}` with that value; the key is the password, `{p}`"),
+                                    );
+                                    fixed_user = Some(user_value);
+                                    (u, Some(p))
+                                }
+                                None => {
+                                    self.approximate(
+                                        &ptr,
+                                        &format!("HTTP Basic: credentials named from the scheme (`{u}` as user name, `{p}` as password)"),
+                                    );
+                                    (u, Some(p))
+                                }
+                            }
                         }
                     };
                     node.set("kind", Node::str("basic"));
@@ -143,6 +165,12 @@ impl Converter<'_> {
                                     "A credential of the `{raw}` HTTP Basic scheme."
                                 )),
                             );
+                            if c == &user
+                                && let Some(v) = &fixed_user
+                            {
+                                cred.set("secret", Node::Bool(false));
+                                cred.set("value", Node::str(v));
+                            }
                             self.provenance(&mut cred, &ptr);
                             credentials.set(c, cred);
                         }
@@ -416,6 +444,36 @@ impl Converter<'_> {
         });
         ((credential, cred), node)
     }
+}
+
+/// The user name an HTTP Basic scheme's description fixes, written before a placeholder for
+/// the key (Mailgun's `api:YOUR_API_KEY`, also `api:<key>`), and the credential name the
+/// placeholder gives the key (`YOUR_API_KEY` → `api_key`).
+fn fixed_basic_user(description: &str) -> Option<(String, Option<String>)> {
+    description.split_whitespace().find_map(|word| {
+        let word =
+            word.trim_matches(|c: char| matches!(c, '`' | '"' | '\'' | ',' | '.' | '(' | ')'));
+        let (user, key) = word.split_once(':')?;
+        let user_ok = !user.is_empty()
+            && user.len() <= 32
+            && user
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+        let caps = key.len() > 1
+            && key
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+        let bracketed = (key.starts_with('<') && key.ends_with('>'))
+            || (key.starts_with('{') && key.ends_with('}'));
+        if !user_ok || key.starts_with("//") || !(caps || bracketed) {
+            return None;
+        }
+        let name = caps.then(|| {
+            let lower = key.to_ascii_lowercase();
+            lower.strip_prefix("your_").unwrap_or(&lower).to_owned()
+        });
+        Some((user.to_owned(), name.filter(|n| crate::names::is_snake(n))))
+    })
 }
 
 /// User name and password credential names for an HTTP Basic scheme: the two halves of a

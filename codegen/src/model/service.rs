@@ -79,6 +79,10 @@ item! {
         /// What it is.
         #[serde(default)]
         pub doc: Option<String>,
+        /// A value fixed by the provider, used when none is set (Mailgun's HTTP Basic user
+        /// name is always `api`); only for a credential with `secret: false`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub value: Option<String>,
     }
 }
 

@@ -126,6 +126,8 @@ pub struct CredentialInfo {
     pub env: String,
     /// Redacted everywhere and never placed in a URL.
     pub secret: bool,
+    /// A value fixed by the provider (Mailgun's Basic user name `api`), used when none is set.
+    pub value: Option<String>,
 }
 
 /// The name an operation gives as its `auth` to be sent without credentials (a public

@@ -19,6 +19,7 @@ pub mod email {
                 name: "api_key",
                 env: "COMMS_EMAIL_API_KEY",
                 secret: true,
+                value: ::core::option::Option::None,
             },
         ],
         auth: &[

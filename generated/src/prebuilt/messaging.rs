@@ -19,6 +19,7 @@ pub mod messaging {
                 name: "api_key",
                 env: "COMMS_MESSAGING_API_KEY",
                 secret: true,
+                value: ::core::option::Option::None,
             },
         ],
         auth: &[

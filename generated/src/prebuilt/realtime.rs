@@ -19,21 +19,25 @@ pub mod realtime {
                 name: "app_id",
                 env: "COMMS_REALTIME_APP_ID",
                 secret: false,
+                value: ::core::option::Option::None,
             },
             ::tidings_runtime::spec::CredentialSpec {
                 name: "key",
                 env: "COMMS_REALTIME_APP_KEY",
                 secret: false,
+                value: ::core::option::Option::None,
             },
             ::tidings_runtime::spec::CredentialSpec {
                 name: "secret",
                 env: "COMMS_REALTIME_APP_SECRET",
                 secret: true,
+                value: ::core::option::Option::None,
             },
             ::tidings_runtime::spec::CredentialSpec {
                 name: "api_key",
                 env: "COMMS_REALTIME_API_KEY",
                 secret: true,
+                value: ::core::option::Option::None,
             },
         ],
         auth: &[

@@ -274,6 +274,7 @@ pub static EMAIL: ServiceSpec = ServiceSpec {
         name: "api_key",
         env: "COMMS_TEST_EMAIL_API_KEY",
         secret: true,
+        value: None,
     }],
     auth: &[
         AuthScheme::Bearer {
@@ -323,16 +324,19 @@ pub static REALTIME: ServiceSpec = ServiceSpec {
             name: "app_id",
             env: "COMMS_TEST_APP_ID",
             secret: false,
+            value: None,
         },
         CredentialSpec {
             name: "key",
             env: "COMMS_TEST_KEY",
             secret: false,
+            value: None,
         },
         CredentialSpec {
             name: "secret",
             env: "COMMS_TEST_SECRET",
             secret: true,
+            value: None,
         },
     ],
     auth: &[AuthScheme::Signature {

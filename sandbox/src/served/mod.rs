@@ -167,8 +167,9 @@ impl ServedService {
         }
         let mut credentials = Vec::new();
         for c in &service.credentials {
-            // Given, else from the environment, else kept in the data directory, else made
-            // (and kept there, so a restart accepts the same).
+            // Given, else from the environment, else the value the provider fixes (Mailgun's
+            // Basic user name `api`), else kept in the data directory, else made (and kept
+            // there, so a restart accepts the same).
             let setting = format!("credential:{}", c.name);
             let value = config
                 .credentials
@@ -176,6 +177,7 @@ impl ServedService {
                 .find(|(name, _)| *name == c.name)
                 .map(|(_, v)| v.clone())
                 .or_else(|| std::env::var(&c.env).ok().filter(|v| !v.is_empty()))
+                .or_else(|| c.value.clone())
                 .or_else(|| store.setting(&setting))
                 .unwrap_or_else(|| made_credential(&c.name));
             store.keep_setting(&setting, &value).await.map_err(|e| {
