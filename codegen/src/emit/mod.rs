@@ -344,11 +344,13 @@ fn file_name(path: &str) -> String {
 }
 
 /// `#[doc = "..."]` attributes, one per line, so prettyplease prints `///` comments; nothing for
-/// an empty text.
+/// an empty text. A tab is four spaces (as Markdown reads it; no `clippy::tabs_in_doc_comments`
+/// warning in the crate that includes it).
 pub(crate) fn docs(text: &str) -> TokenStream {
     if text.trim().is_empty() {
         return TokenStream::new();
     }
+    let text = text.replace('\t', "    ");
     let lines = list_continuations(text.trim_end())
         .into_iter()
         .map(|l| format!(" {l}").trim_end().to_owned());

@@ -110,3 +110,11 @@ fn a_list_item_continued_without_indentation_is_indented_under_it() {
         ]
     );
 }
+
+#[test]
+fn a_tab_in_a_doc_text_is_four_spaces() {
+    // Mailgun's descriptions hold tabs (clippy's `tabs_in_doc_comments`).
+    let docs = super::docs("Columns:\n\taddress\tcode").to_string();
+    assert!(!docs.contains("\\t"), "{docs}");
+    assert!(docs.contains("\"     address    code\""), "{docs}");
+}
