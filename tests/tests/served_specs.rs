@@ -1305,6 +1305,56 @@ async fn a_multipart_object_field_travels_as_a_json_part() {
     served.shutdown().await;
 }
 
+/// A form has no way to write an empty list: a required list field sent empty is no part at
+/// all (Mailgun's send with no `to`), read as the empty list; a list that must hold items is
+/// still refused.
+#[tokio::test]
+async fn a_required_list_sent_empty_in_a_form_is_the_empty_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sends.yaml");
+    std::fs::write(
+        &path,
+        "service:\n  name: sends\n  title: Sends\n  summary: Sends\n  \
+         base_url: { env: SENDS_BASE_URL }\n\
+         types:\n  Outgoing:\n    fields:\n      to: { type: list<string>, required: true }\n      \
+         cc: { type: list<string>, required: true, min_items: 1 }\n      \
+         subject: { type: string, required: true }\n  Sent:\n    fields:\n      id: { type: string }\n\
+         operations:\n  send:\n    method: POST\n    path: /send\n    body: Outgoing\n    \
+         body_encoding: multipart\n    response: Sent\n",
+    )
+    .unwrap();
+    let mut services = load(&path).unwrap();
+    let served = ServedService::start(services.remove(0), ServeConfig::default())
+        .await
+        .unwrap();
+    let http = tidings_runtime::reqwest::Client::new();
+    let send = |parts: &[(&str, &str)]| {
+        let mut body = String::new();
+        for (name, value) in parts {
+            body.push_str(&format!(
+                "--b0\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n"
+            ));
+        }
+        body.push_str("--b0--\r\n");
+        http.post(format!("{}/send", served.base_url()))
+            .header("content-type", "multipart/form-data; boundary=b0")
+            .body(body)
+            .send()
+    };
+    let ok = send(&[("subject", "Hi"), ("cc", "ops@example.com")])
+        .await
+        .unwrap();
+    assert_eq!(ok.status(), 200, "{}", ok.text().await.unwrap());
+    let refused = send(&[("subject", "Hi")]).await.unwrap();
+    assert_eq!(refused.status(), 422);
+    let text = refused.text().await.unwrap();
+    assert!(
+        text.contains("cc") && text.contains("at least 1 item"),
+        "{text}"
+    );
+    served.shutdown().await;
+}
+
 /// Brevo's own document (an excerpt, imported unedited, `imported/brevo_imported.yaml`): its
 /// contacts live through create, get, list (an offset-paged list answered inside an object,
 /// every page), a partial update (`PUT` sends only what changes) and delete; contact ids are

@@ -390,12 +390,16 @@ fn inputs(
             }
             tidings_runtime::BodyEncoding::Json => incoming.json()?,
             // Form fields are text: read as the spec's types first (`Attempt=2` is a number).
-            tidings_runtime::BodyEncoding::Form(style) => {
-                typed_fields(served.schema, op.body.as_ref(), incoming.form(style)?)
-            }
-            tidings_runtime::BodyEncoding::Multipart(style) => {
-                typed_fields(served.schema, op.body.as_ref(), incoming.multipart(style)?)
-            }
+            tidings_runtime::BodyEncoding::Form(style) => empty_lists(
+                served.schema,
+                op.body.as_ref(),
+                typed_fields(served.schema, op.body.as_ref(), incoming.form(style)?),
+            ),
+            tidings_runtime::BodyEncoding::Multipart(style) => empty_lists(
+                served.schema,
+                op.body.as_ref(),
+                typed_fields(served.schema, op.body.as_ref(), incoming.multipart(style)?),
+            ),
         };
         match &op.body {
             Some(ty) => validate::check(served.schema, ty, &value, "")?,
@@ -629,6 +633,23 @@ fn typed_fields(schema: &ServiceSchema, ty: Option<&TySchema>, value: Value) -> 
         }
         (_, other) => other,
     }
+}
+
+/// A form's required list fields that are absent, as empty lists: a form writes an empty
+/// list as no field at all (Mailgun's send with `to` empty has no `to` part). A list that
+/// must hold items is still refused by its `min_items`.
+fn empty_lists(schema: &ServiceSchema, ty: Option<&TySchema>, mut value: Value) -> Value {
+    let (Some(TySchema::Named(name)), Value::Object(map)) = (ty, &mut value) else {
+        return value;
+    };
+    if let Some(ShapeSchema::Object(fields)) = schema.named(name).map(|t| t.shape) {
+        for f in fields {
+            if f.required && matches!(f.ty, TySchema::List(_)) && !map.contains_key(f.name) {
+                map.insert(f.name.to_owned(), Value::Array(Vec::new()));
+            }
+        }
+    }
+    value
 }
 
 /// Whether a value of `ty` is a JSON object: a map, or a named object or union.
