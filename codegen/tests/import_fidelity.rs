@@ -1249,3 +1249,77 @@ components:
         imported.report
     );
 }
+
+#[test]
+fn a_string_enum_on_an_array_is_its_items_and_on_an_object_names_a_maps_keys() {
+    // Infobip's documents write the items' enum on the array too (`enabledSSLProtocols`), and a
+    // map keyed by day names as an object with an enum of the names and the values' properties
+    // (`workWeek`). Both were typed as a string enum, and their examples did not decode.
+    let doc = r##"
+openapi: 3.0.1
+info: { title: T, version: "1" }
+paths:
+  /profiles:
+    put:
+      operationId: set_profile
+      requestBody:
+        content:
+          application/json:
+            schema: { $ref: "#/components/schemas/Profile" }
+            example:
+              protocols: [TLSv1.2, TLSv1.3]
+              week: { MONDAY: { start: 0, end: 1440 }, SUNDAY: { start: 60, end: 120 } }
+      responses: { "204": { description: ok } }
+components:
+  schemas:
+    Profile:
+      type: object
+      properties:
+        protocols:
+          type: array
+          enum: [TLSv1.2, TLSv1.3]
+          items: { type: string }
+        week:
+          type: object
+          enum: [MONDAY, SUNDAY]
+          properties:
+            start: { type: integer }
+            end: { type: integer }
+"##;
+    let imported = import_text(doc);
+    let service = checked(&imported.yaml);
+    match field_ty(&service, "Profile", "protocols") {
+        Ty::List(item) => match *item {
+            Ty::Named(name) => assert!(matches!(kind(&service, &name), TypeKind::Enum(_))),
+            other => panic!("items are {other:?}"),
+        },
+        other => panic!("protocols is {other:?}"),
+    }
+    match field_ty(&service, "Profile", "week") {
+        Ty::Map(value) => match *value {
+            Ty::Named(name) => {
+                assert_eq!(field_ty(&service, &name, "start"), Ty::Integer);
+            }
+            other => panic!("values are {other:?}"),
+        },
+        other => panic!("week is {other:?}"),
+    }
+    for (field, says) in [
+        ("protocols", "its items'"),
+        ("week", "a map keyed by those names"),
+    ] {
+        assert!(
+            imported.report.approximated.iter().any(|f| f.pointer
+                == format!("#/components/schemas/Profile/properties/{field}")
+                && f.reason.contains(says)),
+            "{field}: {}",
+            imported.report
+        );
+    }
+    let report = tidings_codegen::import::fidelity_report(doc, &imported, "fidelity.yaml").unwrap();
+    assert_eq!(
+        (report.examples_lossless, report.examples_total),
+        (1, 1),
+        "{report:#?}"
+    );
+}

@@ -11,7 +11,7 @@ pub(crate) use names::type_name;
 use std::collections::BTreeSet;
 
 use indexmap::IndexMap;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::document::{escape, resolve, unescape};
 use super::{Converter, FieldOut, TypeOut, VariantOut};
@@ -48,6 +48,7 @@ pub(crate) fn unwrap_nullable(schema: &Value) -> (Value, bool) {
                 }
             }
         }
+        misplaced_enum(obj);
         // `enum: [a, b, null]` (3.1's nullable enum): `null` is the absent value, not a member.
         if let Some(Value::Array(values)) = obj.get("enum").cloned()
             && values.iter().any(Value::is_null)
@@ -83,6 +84,61 @@ pub(crate) fn unwrap_nullable(schema: &Value) -> (Value, bool) {
         }
     }
     (s, nullable)
+}
+
+/// What a string `enum` beside `type: array` or `type: object` means, if it is there: no array
+/// or object equals a string, so the enum cannot be the value's own.
+fn enum_misplaced(obj: &Map<String, Value>) -> Option<&'static str> {
+    let strings = obj
+        .get("enum")
+        .and_then(Value::as_array)
+        .is_some_and(|v| !v.is_empty() && v.iter().all(Value::is_string));
+    match obj.get("type").and_then(Value::as_str) {
+        Some("array") if strings => Some(
+            "an `enum` of strings on an array is its items' (the array's own enum cannot hold); read as the items' enum",
+        ),
+        Some("object") if strings && obj.contains_key("properties") => Some(
+            "an `enum` of strings on an object with properties (no object equals a string): read as a map keyed by those names whose values have the properties (how a map keyed by an enum is written by some generators); the keys are not checked against the names",
+        ),
+        Some("object") if strings => {
+            Some("an `enum` of strings on an object (no object equals a string) is dropped")
+        }
+        _ => None,
+    }
+}
+
+/// Puts a string `enum` written beside `type: array` or `type: object` where it can hold (see
+/// [`enum_misplaced`]): on the items, or on a map's keys (which the spec language leaves
+/// unchecked).
+fn misplaced_enum(obj: &mut Map<String, Value>) {
+    if enum_misplaced(obj).is_none() {
+        return;
+    }
+    let Some(values) = obj.remove("enum") else {
+        return;
+    };
+    match obj.get("type").and_then(Value::as_str) {
+        Some("array") => {
+            if let Some(items) = obj.get_mut("items").and_then(Value::as_object_mut)
+                && !items.contains_key("enum")
+                && !items.contains_key("$ref")
+            {
+                items.insert("enum".into(), values);
+            }
+        }
+        _ => {
+            let mut value = Map::new();
+            value.insert("type".into(), Value::String("object".into()));
+            for key in ["properties", "required", "additionalProperties"] {
+                if let Some(v) = obj.remove(key) {
+                    value.insert(key.into(), v);
+                }
+            }
+            if value.contains_key("properties") {
+                obj.insert("additionalProperties".into(), Value::Object(value));
+            }
+        }
+    }
 }
 
 fn is_null(schema: &Value) -> bool {
@@ -122,6 +178,9 @@ impl Converter<'_> {
         if depth > MAX_SCHEMA_DEPTH {
             self.approximate(ptr, "schema nested too deeply; typed as json");
             return Ok("json".into());
+        }
+        if let Some(why) = schema.as_object().and_then(enum_misplaced) {
+            self.approximate(ptr, why);
         }
         let (s, _) = unwrap_nullable(schema);
         if let Some(r) = s.get("$ref").and_then(Value::as_str) {
