@@ -201,6 +201,9 @@ pub fn operation_spec(op: &OperationInfo) -> rt::OperationSpec {
         })
         .with_body(op.has_body)
         .with_body_encoding(body_encoding(op));
+    if !op.body_media.is_empty() {
+        spec = spec.with_body_media(leak_slice(op.body_media.iter().map(|m| leak(m)).collect()));
+    }
     if let Some(auth) = &op.auth {
         spec = spec.with_auth(auth_scheme(auth));
     }

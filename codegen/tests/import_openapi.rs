@@ -486,3 +486,152 @@ fn cli_writes_the_spec_to_stdout_and_the_report_to_stderr() {
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("--service"));
 }
+
+#[test]
+fn a_body_of_bytes_is_imported_as_binary_with_its_media_types_and_exported_back() {
+    // Infobip's `POST /mms/1/content` takes `application/octet-stream`; an image upload takes
+    // two image types; `*/*` with a binary string takes any file. All were skipped.
+    let doc = r##"
+openapi: 3.0.1
+info: { title: T, version: "1" }
+paths:
+  /content:
+    post:
+      operationId: upload_binary
+      requestBody:
+        required: true
+        content:
+          application/octet-stream:
+            schema: { type: string, format: binary }
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: { type: object, properties: { id: { type: string } } }
+  /images:
+    put:
+      operationId: put_image
+      requestBody:
+        content:
+          image/png: { schema: { type: string, format: binary } }
+          image/jpeg; q=0.5: { schema: { type: string, format: binary } }
+      responses: { "204": { description: ok } }
+  /files:
+    post:
+      operationId: put_any
+      requestBody:
+        content:
+          "*/*": { schema: { type: string, format: binary } }
+      responses: { "204": { description: ok } }
+"##;
+    let imported = import_openapi(doc, &ImportOptions::new("uploads", "doc.yaml"), None).unwrap();
+    assert!(imported.report.skipped.is_empty(), "{}", imported.report);
+    let service = checked(&imported);
+    let media = |name: &str| {
+        let o = op(&service, name);
+        assert_eq!(
+            o.body_encoding,
+            tidings_codegen::resolved::BodyEncodingInfo::Binary
+        );
+        assert_eq!(o.body, Some(Ty::Bytes));
+        o.body_media.clone()
+    };
+    assert_eq!(media("upload_binary"), ["application/octet-stream"]);
+    assert_eq!(media("put_image"), ["image/jpeg", "image/png"]);
+    assert!(media("put_any").is_empty());
+    assert!(
+        imported
+            .report
+            .inferred
+            .iter()
+            .any(|f| f.pointer == "#/paths/~1images/put/requestBody/content"
+                && f.reason.contains("`body_encoding: binary`")
+                && f.detail.as_deref() == Some("one of image/jpeg, image/png")),
+        "{}",
+        imported.report
+    );
+    // The client takes the bytes with their media type.
+    let code = tidings_codegen::emit::emit_service(&service).unwrap();
+    assert!(
+        code.contains("pub fn put_image(&self, body: rt::Binary)"),
+        "{code}"
+    );
+    // Exported, then imported again: the same operations.
+    let exported = tidings_codegen::export::openapi::document(&service);
+    let content = &exported["paths"]["/images"]["put"]["requestBody"]["content"];
+    assert_eq!(content["image/png"]["schema"]["format"], "binary");
+    let again = import_openapi(
+        &serde_json::to_string(&exported).unwrap(),
+        &ImportOptions::new("uploads", "again.json"),
+        None,
+    )
+    .unwrap();
+    let again = checked(&again);
+    for name in ["upload_binary", "put_image", "put_any"] {
+        assert_eq!(
+            op(&again, name).body_media,
+            op(&service, name).body_media,
+            "{name}"
+        );
+        assert_eq!(
+            op(&again, name).body_encoding,
+            op(&service, name).body_encoding
+        );
+    }
+}
+
+#[test]
+fn check_refuses_a_binary_body_that_is_not_bytes_and_media_types_without_one() {
+    let spec = |op: &str| {
+        format!(
+            r#"
+service: {{ name: files, title: Files, summary: Files, source: assumed, base_url: {{ default: "https://api.example.com", env: FILES_URL, source: assumed }} }}
+types:
+  Note:
+    source: assumed
+    fields: {{ text: {{ type: string, required: true }} }}
+operations:
+  upload:
+    method: POST
+    path: /files
+{op}
+    source: assumed
+"#
+        )
+    };
+    for (op, says) in [
+        (
+            "    body: Note\n    body_encoding: binary",
+            "a binary body is the bytes as they are",
+        ),
+        (
+            "    body: bytes",
+            "a `bytes` body is sent as it is: say so with `body_encoding: binary`",
+        ),
+        (
+            "    body: Note\n    body_media: [image/png]",
+            "`body_media` lists the media types of a binary body",
+        ),
+        (
+            "    body: bytes\n    body_encoding: binary\n    body_media: [png]",
+            "`png` is not a media type",
+        ),
+        (
+            "    body: bytes\n    body_encoding: binary\n    form_style: { arrays: comma }",
+            "`form_style` applies to form and multipart bodies",
+        ),
+    ] {
+        let text = spec(op);
+        let loaded = tidings_codegen::load::load_str("files.yaml", &text).unwrap();
+        let errors = tidings_codegen::check::check(&loaded)
+            .unwrap_err()
+            .to_string();
+        assert!(errors.contains(says), "{op}: {errors}");
+    }
+    let fine = spec(
+        "    body: bytes\n    body_encoding: binary\n    body_media: [image/*, application/pdf]",
+    );
+    let loaded = tidings_codegen::load::load_str("files.yaml", &fine).unwrap();
+    tidings_codegen::check::check(&loaded).unwrap_or_else(|d| panic!("{d}"));
+}

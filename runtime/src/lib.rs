@@ -117,7 +117,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 pub use auth::{MintFuture, MintRequest, TokenMinter};
 pub use call::Call;
 pub use paginate::{ItemStream, NextPage, Page, paginate};
-pub use request::Request;
+pub use request::{Binary, Request};
 pub use response::Response;
 pub use secret::{Secret, constant_time_eq};
 pub use sign::{PusherSigner, SignableRequest, SignedParts, Signer};

@@ -211,6 +211,63 @@ impl Request {
         self.multipart(body, style)
     }
 
+    /// Sets a binary body: the bytes as they are, sent with their media type (a spec's
+    /// `body_encoding: binary`). A media type the operation does not take
+    /// ([`OperationSpec::takes_media`]), one that is not a valid header value, or a body over
+    /// the operation's size bound is an [`Error::InvalidRequest`] naming the body, and nothing
+    /// is sent.
+    ///
+    /// ```
+    /// # use tidings_runtime::*;
+    /// static UPLOAD: OperationSpec = OperationSpec::post("upload_media", "/media")
+    ///     .with_body_encoding(BodyEncoding::Binary)
+    ///     .with_body_media(&["image/png", "image/jpeg"]);
+    /// let png = Binary::new("image/png", b"\x89PNG\r\n\x1a\n".to_vec());
+    /// let request = Request::new(&UPLOAD).binary(png)?;
+    /// assert_eq!(request.content_type(), "image/png");
+    /// let text = Binary::new("text/plain", "hello");
+    /// assert!(Request::new(&UPLOAD).binary(text).is_err());
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn binary(mut self, body: Binary) -> Result<Request, Error> {
+        if reqwest::header::HeaderValue::from_str(&body.content_type).is_err()
+            || !body.content_type.contains('/')
+        {
+            return Err(Error::invalid_request(
+                "body",
+                format!(
+                    "has the media type `{}`, which is not a valid `Content-Type`",
+                    body.content_type.escape_debug()
+                ),
+            ));
+        }
+        if !self.op.takes_media(&body.content_type) {
+            return Err(Error::invalid_request(
+                "body",
+                format!(
+                    "has the media type `{}`; `{}` takes {}",
+                    body.content_type,
+                    self.op.name,
+                    self.op.body_media.join(", ")
+                ),
+            ));
+        }
+        if let Some(max) = self.op.max_body_bytes
+            && body.data.len() > max
+        {
+            return Err(Error::invalid_request(
+                "body",
+                format!(
+                    "is {} bytes, more than the {max} the service accepts",
+                    body.data.len()
+                ),
+            ));
+        }
+        self.body = Some(body.data);
+        self.content_type = Some(body.content_type);
+        Ok(self)
+    }
+
     /// The body's `Content-Type`: JSON unless a form or multipart body was set.
     pub fn content_type(&self) -> &str {
         self.content_type.as_deref().unwrap_or("application/json")
@@ -219,6 +276,66 @@ impl Request {
     /// The request body as it will be sent, if any.
     pub fn body(&self) -> Option<&[u8]> {
         self.body.as_deref()
+    }
+}
+
+/// A request body sent as it is: its bytes and their media type (an upload: a spec's
+/// `body_encoding: binary`). Cloning it shares the bytes.
+///
+/// ```
+/// let file = tidings_runtime::Binary::new("application/pdf", std::fs::read("Cargo.toml")?);
+/// assert_eq!(file.content_type(), "application/pdf");
+/// assert_eq!(format!("{file:?}"), format!("Binary {{ content_type: \"application/pdf\", len: {} }}", file.len()));
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Clone, PartialEq, Eq)]
+pub struct Binary {
+    content_type: String,
+    data: Bytes,
+}
+
+impl Binary {
+    /// `data` of media type `content_type` (`image/png`, `application/octet-stream`).
+    pub fn new(content_type: impl Into<String>, data: impl Into<Bytes>) -> Binary {
+        Binary {
+            content_type: content_type.into(),
+            data: data.into(),
+        }
+    }
+
+    /// `data` as `application/octet-stream` (bytes of no particular type).
+    pub fn octet_stream(data: impl Into<Bytes>) -> Binary {
+        Binary::new("application/octet-stream", data)
+    }
+
+    /// Its media type.
+    pub fn content_type(&self) -> &str {
+        &self.content_type
+    }
+
+    /// Its bytes.
+    pub fn data(&self) -> &[u8] {
+        &self.data
+    }
+
+    /// How many bytes it has.
+    pub fn len(&self) -> usize {
+        self.data.len()
+    }
+
+    /// Whether it has no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+}
+
+/// The media type and length, not the bytes (a file can be large, or private).
+impl std::fmt::Debug for Binary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Binary")
+            .field("content_type", &self.content_type)
+            .field("len", &self.data.len())
+            .finish()
     }
 }
 

@@ -585,6 +585,14 @@ mod served {
                 Err(ServerError::bad_request(format!("tags of {}", body.title)))
             }
         }
+        async fn upload_media(
+            &self,
+            _: RequestContext,
+            body: tidings_runtime::Binary,
+        ) -> Answer<String> {
+            let sum: u64 = body.data().iter().map(|b| u64::from(*b)).sum();
+            Ok(format!("{} {} {sum}", body.content_type(), body.len()))
+        }
         async fn send_indexed(&self, _: RequestContext, body: CreateMessageRequest) -> Answer<()> {
             if body.media_url.unwrap_or_default().len() == 2 {
                 Ok(())
@@ -640,6 +648,94 @@ async fn the_generated_server_decodes_form_and_multipart_bodies_into_the_request
         .await
         .unwrap_err();
     assert_eq!(err.status(), Some(400));
+}
+
+#[tokio::test]
+async fn a_binary_body_arrives_byte_for_byte_with_its_media_type_and_others_are_refused() {
+    let url = served::serve(served::Store::new(KEY, 0)).await;
+    let c = BodiesClient::builder()
+        .base_url(&url)
+        .api_key(KEY)
+        .build()
+        .unwrap();
+    // Every byte value, CR/LF and NUL included: nothing is re-encoded on the way.
+    let data: Vec<u8> = (0..=255u8).cycle().take(70_000).collect();
+    let sum: u64 = data.iter().map(|b| u64::from(*b)).sum();
+    let answer = c
+        .upload_media(tidings_runtime::Binary::new("image/png", data.clone()))
+        .await
+        .unwrap();
+    assert_eq!(answer, format!("image/png 70000 {sum}"));
+    // A media type the operation does not take: refused before sending, naming the types.
+    let err = c
+        .upload_media(tidings_runtime::Binary::new("text/plain", data.clone()))
+        .await
+        .unwrap_err();
+    assert!(err.status().is_none(), "{err}");
+    assert!(err.to_string().contains("image/png, image/jpeg"), "{err}");
+    let err = c
+        .upload_media(tidings_runtime::Binary::new(
+            "image/png
+X-Evil: 1",
+            vec![1],
+        ))
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("not a valid `Content-Type`"),
+        "{err}"
+    );
+    // Sent anyway by another client: the server refuses it with 415.
+    let raw = reqwest::Client::new()
+        .post(format!("{url}/v1/media"))
+        .bearer_auth(KEY)
+        .header("content-type", "text/plain")
+        .body(data)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(raw.status(), 415);
+    let text = raw.text().await.unwrap();
+    assert!(text.contains("image/png` or `image/jpeg"), "{text}");
+}
+
+#[tokio::test]
+async fn sandbox_spec_serves_a_binary_body_and_refuses_other_media_types() {
+    use tidings_sandbox::served::{ServeConfig, ServedService, load};
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("specs/bodies.yaml");
+    let mut services = load(&path).unwrap();
+    let served = ServedService::start(services.remove(0), ServeConfig::default())
+        .await
+        .unwrap();
+    let key = served.credential("api_key").unwrap().to_owned();
+    let c = BodiesClient::builder()
+        .base_url(served.base_url())
+        .api_key(key.as_str())
+        .build()
+        .unwrap();
+    let jpeg = tidings_runtime::Binary::new("image/jpeg", vec![0xff, 0xd8, 0xff, 0, b'\n']);
+    c.upload_media(jpeg).await.unwrap();
+    let http = tidings_runtime::reqwest::Client::new();
+    let send = |content_type: Option<&'static str>, body: &'static [u8]| {
+        let mut request = http
+            .post(format!("{}/v1/media", served.base_url()))
+            .bearer_auth(&key)
+            .body(body);
+        if let Some(t) = content_type {
+            request = request.header("content-type", t);
+        }
+        request.send()
+    };
+    assert_eq!(
+        send(Some("image/png"), b"\x89PNG").await.unwrap().status(),
+        200
+    );
+    for (content_type, body) in [(Some("text/plain"), &b"x"[..]), (None, &b"x"[..])] {
+        let refused = send(content_type, body).await.unwrap();
+        assert_eq!(refused.status(), 415, "{content_type:?}");
+    }
+    // No bytes at all is not a file.
+    assert_eq!(send(Some("image/png"), b"").await.unwrap().status(), 400);
 }
 
 #[tokio::test]

@@ -222,6 +222,14 @@ fn request(
         BodyEncoding::Json => request.json(body),
         BodyEncoding::Form(style) => request.form(body, style),
         BodyEncoding::Multipart(style) => request.multipart(body, style),
+        // The example's text, as bytes of the first media type the operation takes.
+        BodyEncoding::Binary => request.binary(tidings_runtime::Binary::new(
+            spec.body_media
+                .first()
+                .copied()
+                .unwrap_or("application/octet-stream"),
+            serde_json::to_vec(body).unwrap(),
+        )),
     }
 }
 

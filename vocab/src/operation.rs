@@ -95,8 +95,11 @@ pub struct OperationSpec {
     /// one is an `Error::InvalidRequest` of the runtime before sending, and a 413 from the
     /// sandbox. `None`: no limit of its own.
     pub max_body_bytes: Option<usize>,
-    /// How its body is encoded: JSON unless the spec says form or multipart.
+    /// How its body is encoded: JSON unless the spec says form, multipart or binary.
     pub body_encoding: BodyEncoding,
+    /// The media types a [`BodyEncoding::Binary`] body may have (`image/*` and `*/*` allowed);
+    /// empty: any.
+    pub body_media: &'static [&'static str],
     /// Its own error bodies by status, searched in order (the first whose statuses hold the
     /// answer's); an error answer none of them covers is read as the service's
     /// [`ErrorSpec`](crate::ErrorSpec) says. Empty: every error answer is the service's.
@@ -127,6 +130,7 @@ impl OperationSpec {
             auth: None,
             max_body_bytes: None,
             body_encoding: BodyEncoding::Json,
+            body_media: &[],
             errors: &[],
         }
     }
@@ -207,6 +211,46 @@ impl OperationSpec {
         self
     }
 
+    /// The same operation, whose binary body may have the media types `media` (see
+    /// [`OperationSpec::body_media`]).
+    pub const fn with_body_media(mut self, media: &'static [&'static str]) -> Self {
+        self.body_media = media;
+        self
+    }
+
+    /// Whether a binary body of media type `content_type` is one the operation takes: any when
+    /// [`OperationSpec::body_media`] is empty, else one that a listed type or range
+    /// (`image/*`, `*/*`) covers, parameters (`; charset=...`) aside and case ignored.
+    ///
+    /// ```
+    /// use tidings_spec::{BodyEncoding, OperationSpec};
+    ///
+    /// static UPLOAD: OperationSpec = OperationSpec::post("upload", "/media")
+    ///     .with_body_encoding(BodyEncoding::Binary)
+    ///     .with_body_media(&["image/*", "application/pdf"]);
+    /// assert!(UPLOAD.takes_media("image/PNG"));
+    /// assert!(UPLOAD.takes_media("application/pdf; name=a.pdf"));
+    /// assert!(!UPLOAD.takes_media("text/plain"));
+    /// ```
+    pub fn takes_media(&self, content_type: &str) -> bool {
+        if self.body_media.is_empty() {
+            return true;
+        }
+        let essence = content_type.split(';').next().unwrap_or_default().trim();
+        let Some((kind, sub)) = essence.split_once('/') else {
+            return false;
+        };
+        self.body_media.iter().any(|range| {
+            let range = range.split(';').next().unwrap_or_default().trim();
+            match range.split_once('/') {
+                Some(("*", "*")) => true,
+                Some((k, "*")) => k.eq_ignore_ascii_case(kind),
+                Some((k, s)) => k.eq_ignore_ascii_case(kind) && s.eq_ignore_ascii_case(sub),
+                None => false,
+            }
+        })
+    }
+
     /// The same operation, sent with `auth` instead of the client's scheme.
     pub const fn with_auth(mut self, auth: AuthScheme) -> Self {
         self.auth = Some(auth);
@@ -256,6 +300,10 @@ pub enum BodyEncoding {
     /// `multipart/form-data`: one part per field (arrays repeat the part; nested fields are
     /// named as `FormStyle::nested` says).
     Multipart(FormStyle),
+    /// The body's bytes as they are, of a media type the caller gives (a file upload:
+    /// `application/octet-stream`, `image/png`); [`OperationSpec::body_media`] lists the ones
+    /// the operation takes.
+    Binary,
 }
 
 /// How a form body writes arrays and nested objects.

@@ -97,6 +97,7 @@ impl ToTokens for BodyEncoding {
             BodyEncoding::Json => quote!(#root::BodyEncoding::Json),
             BodyEncoding::Form(s) => quote!(#root::BodyEncoding::Form(#s)),
             BodyEncoding::Multipart(s) => quote!(#root::BodyEncoding::Multipart(#s)),
+            BodyEncoding::Binary => quote!(#root::BodyEncoding::Binary),
         });
     }
 }
@@ -354,6 +355,10 @@ impl ToTokens for OperationSpec {
         if self.body_encoding != base.body_encoding {
             let encoding = self.body_encoding;
             out.extend(quote!(.with_body_encoding(#encoding)));
+        }
+        if !self.body_media.is_empty() {
+            let media = self.body_media;
+            out.extend(quote!(.with_body_media(&[#(#media),*])));
         }
         if let Some(max) = self.max_body_bytes {
             let max = Literal::usize_unsuffixed(max);

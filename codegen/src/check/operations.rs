@@ -181,6 +181,7 @@ impl Checker<'_> {
                 );
             }
             let body_encoding = self.body_encoding(&path, op, body.as_ref(), types);
+            let body_media = self.body_media(&path, op, body_encoding);
             let default_status = defaults::success_status(answer != Answer::Ignored);
             let statuses = op
                 .status
@@ -292,6 +293,7 @@ impl Checker<'_> {
                 empty_statuses,
                 answer,
                 body_encoding,
+                body_media,
                 pagination,
                 stream_item,
                 headers,
@@ -549,6 +551,41 @@ impl Checker<'_> {
         }
     }
 
+    /// The media types a binary body may have: each a type or range (`image/png`, `image/*`,
+    /// `*/*`); only a binary body has them.
+    fn body_media(
+        &mut self,
+        path: &str,
+        op: &Operation,
+        encoding: BodyEncodingInfo,
+    ) -> Vec<String> {
+        let Some(media) = &op.body_media else {
+            return Vec::new();
+        };
+        if encoding != BodyEncodingInfo::Binary {
+            let d = self.error(
+                &format!("{path}.body_media"),
+                "`body_media` lists the media types of a binary body",
+            );
+            d.expected = Some("body_encoding: binary".into());
+            return Vec::new();
+        }
+        let token = |t: &str| !t.is_empty() && t.bytes().all(is_header_name_byte);
+        for (i, m) in media.iter().enumerate() {
+            let fits = m
+                .split_once('/')
+                .is_some_and(|(k, s)| token(k) && token(s) && (k != "*" || s == "*"));
+            if !fits {
+                let d = self.error_at_value(
+                    &format!("{path}.body_media.{i}"),
+                    format!("`{m}` is not a media type (`type/subtype`, `type/*` or `*/*`)"),
+                );
+                d.expected = Some("application/octet-stream".into());
+            }
+        }
+        media.clone()
+    }
+
     /// How the body is encoded; a form or multipart body must be an object type.
     fn body_encoding(
         &mut self,
@@ -558,6 +595,30 @@ impl Checker<'_> {
         types: &[TypeInfo],
     ) -> BodyEncodingInfo {
         let encoding = op.body_encoding.unwrap_or(BodyEncoding::Json);
+        if encoding == BodyEncoding::Binary {
+            if op.form_style.is_some() {
+                let d = self.error(
+                    &format!("{path}.form_style"),
+                    "`form_style` applies to form and multipart bodies",
+                );
+                d.expected = Some("body_encoding: form (or multipart)".into());
+            }
+            if body != Some(&Ty::Bytes) {
+                let d = self.error(
+                    &format!("{path}.body"),
+                    "a binary body is the bytes as they are: its type is `bytes`",
+                );
+                d.expected = Some("body: bytes".into());
+            }
+            return BodyEncodingInfo::Binary;
+        }
+        if body == Some(&Ty::Bytes) {
+            let d = self.error(
+                &format!("{path}.body"),
+                "a `bytes` body is sent as it is: say so with `body_encoding: binary`",
+            );
+            d.expected = Some("body_encoding: binary".into());
+        }
         let style = FormStyleInfo {
             arrays: op
                 .form_style

@@ -279,7 +279,17 @@ fn example(service: &Service, op: &OperationInfo, settings: &Settings) -> String
             ));
         }
     }
-    if let Some(body) = &op.body {
+    if op.body_encoding == BodyEncodingInfo::Binary {
+        let media = op
+            .body_media
+            .first()
+            .filter(|m| !m.contains('*'))
+            .map_or("application/octet-stream", String::as_str);
+        setup.push_str(&format!(
+            "# let data: Vec<u8> = todo!();\nlet body = tidings_runtime::Binary::new({media:?}, data);\n"
+        ));
+        args.push("body".into());
+    } else if let Some(body) = &op.body {
         setup.push_str(&format!(
             "# let body: {} = todo!();\n",
             qualified(&module, body)
@@ -369,7 +379,11 @@ fn method(op: &OperationInfo, settings: &Settings) -> TokenStream {
     let mut fallible = Vec::new();
     if let Some(body) = &op.body {
         let ty = rust_type(body);
-        args.push(quote!(body: &#ty));
+        args.push(match op.body_encoding {
+            // The bytes as they are, with the media type the caller gives.
+            BodyEncodingInfo::Binary => quote!(body: rt::Binary),
+            _ => quote!(body: &#ty),
+        });
         fallible.push(match (&op.body_encoding, op.body_checked) {
             (BodyEncodingInfo::Json, true) => quote!(checked_json(body)),
             (BodyEncodingInfo::Json, false) => quote!(json(body)),
@@ -389,6 +403,7 @@ fn method(op: &OperationInfo, settings: &Settings) -> TokenStream {
                     quote!(multipart(body, #style))
                 }
             }
+            (BodyEncodingInfo::Binary, _) => quote!(binary(body)),
         });
     }
     // The body field that selects this operation on a shared route must say so.

@@ -24,14 +24,48 @@ const IDEMPOTENCY_HEADERS: &[&str] = &["idempotency-key", "x-idempotency-key"];
 /// Longest key when the document does not bound it (our own specs' bound).
 const DEFAULT_IDEMPOTENCY_KEY_LEN: u64 = 256;
 
-/// The JSON media type of a content map, if it has one.
+/// The JSON media type of a content map, if it has one (`*/*` counts, unless its schema is a
+/// binary string: then it is any file).
 fn json_media(content: &Map<String, Value>) -> Option<(&str, &Value)> {
     content
         .iter()
         .find(|(k, _)| k.split(';').next() == Some("application/json"))
         .or_else(|| content.iter().find(|(k, _)| k.contains("json")))
-        .or_else(|| content.iter().find(|(k, _)| k.as_str() == "*/*"))
+        .or_else(|| {
+            content
+                .iter()
+                .find(|(k, v)| k.as_str() == "*/*" && !binary_string(v.get("schema")))
+        })
         .map(|(k, v)| (k.as_str(), v))
+}
+
+/// Whether a schema is a string of bytes (`format: binary`).
+fn binary_string(schema: Option<&Value>) -> bool {
+    schema.is_some_and(|s| {
+        s.get("type").and_then(Value::as_str) == Some("string")
+            && s.get("format").and_then(Value::as_str) == Some("binary")
+    })
+}
+
+/// The media types of a body sent as it is (`application/octet-stream`, `image/png`, `*/*`):
+/// none of them JSON or a form; empty when any type goes (`*/*`, or our own export of it).
+fn binary_media(body: &Value, content: &Map<String, Value>) -> Option<Vec<String>> {
+    let own = body.get("x-body-encoding").and_then(Value::as_str) == Some("binary");
+    let plain = content
+        .keys()
+        .all(|k| !k.contains("json") && form_encoding(k).is_none());
+    if content.is_empty() || !(own || plain) {
+        return None;
+    }
+    let media: Vec<String> = content
+        .keys()
+        .map(|k| k.split(';').next().unwrap_or_default().trim().to_owned())
+        .collect();
+    Some(if media.iter().any(|m| m == "*/*") {
+        Vec::new()
+    } else {
+        media
+    })
 }
 
 /// Why a body of this media type cannot be imported.
@@ -422,7 +456,18 @@ impl Converter<'_> {
         let mut body_schema = None;
         let mut body_encoding = None;
         let mut form_style = None;
+        let mut binary = None;
         if let Some((body, at)) = &body_media
+            && let Some(content) = body.get("content").and_then(Value::as_object)
+            && let Some(media) = binary_media(body, content)
+        {
+            self.report.inferred.push(Finding {
+                pointer: format!("#{}/content", at.trim_start_matches('#')),
+                reason: "a body sent as it is (`body_encoding: binary`): the caller gives the bytes and their media type".into(),
+                detail: (!media.is_empty()).then(|| format!("one of {}", media.join(", "))),
+            });
+            binary = Some(media);
+        } else if let Some((body, at)) = &body_media
             && let Some(content) = body.get("content").and_then(Value::as_object)
         {
             let found = json_media(content).map(|(k, v)| (k, v, None)).or_else(|| {
@@ -654,6 +699,18 @@ impl Converter<'_> {
 
         // Body.
         let body = match body_schema {
+            _ if binary.is_some() && method == "get" => {
+                self.approximate(
+                    ptr,
+                    "a GET request body left out (the spec language has none)",
+                );
+                binary = None;
+                None
+            }
+            _ if binary.is_some() => {
+                body_encoding = Some("binary");
+                Some("bytes".to_owned())
+            }
             Some(_) if method == "get" => {
                 self.approximate(
                     ptr,
@@ -840,6 +897,7 @@ impl Converter<'_> {
             body,
             body_encoding,
             form_style,
+            body_media: binary.unwrap_or_default(),
             response,
             status: if status == [200] { Vec::new() } else { status },
             errors,

@@ -121,10 +121,12 @@ pub(crate) struct OpOut {
     pub(crate) query: Vec<ParamOut>,
     pub(crate) headers: Vec<ParamOut>,
     pub(crate) body: Option<String>,
-    /// `form` or `multipart`; `None`: JSON.
+    /// `form`, `multipart` or `binary`; `None`: JSON.
     pub(crate) body_encoding: Option<&'static str>,
     /// `(arrays, nested)` of a form body when not the defaults.
     pub(crate) form_style: Option<(&'static str, &'static str)>,
+    /// The media types of a binary body; empty: any.
+    pub(crate) body_media: Vec<String>,
     pub(crate) response: Option<String>,
     /// Success statuses; empty: 200 alone.
     pub(crate) status: Vec<u16>,

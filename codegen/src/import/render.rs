@@ -183,6 +183,12 @@ impl Converter<'_> {
             if let Some(e) = op.body_encoding {
                 node.set("body_encoding", Node::str(e));
             }
+            if !op.body_media.is_empty() {
+                node.set(
+                    "body_media",
+                    Node::Seq(op.body_media.iter().map(Node::str).collect()),
+                );
+            }
             if let Some((arrays, nested)) = op.form_style {
                 let mut fs = Node::map();
                 fs.set("arrays", Node::str(arrays));

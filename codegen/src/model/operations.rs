@@ -62,12 +62,16 @@ item! {
         /// before sending and by the sandbox (413).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub body_size: Option<String>,
-        /// How the body is encoded: `json` (default), `form` or `multipart`.
+        /// How the body is encoded: `json` (default), `form`, `multipart` or `binary` (the
+        /// bytes as they are, `body: bytes`).
         #[serde(default)]
         pub body_encoding: Option<BodyEncoding>,
         /// How a form or multipart body writes arrays and nested fields.
         #[serde(default)]
         pub form_style: Option<FormStyle>,
+        /// The media types a `binary` body may have (`image/png`, `image/*`); absent: any.
+        #[serde(default)]
+        pub body_media: Option<Vec<String>>,
         /// This operation's own pagination, instead of the service's `pagination` section.
         #[serde(default)]
         pub pagination: Option<Pagination>,
@@ -110,6 +114,8 @@ pub enum BodyEncoding {
     Form,
     /// `multipart/form-data`.
     Multipart,
+    /// The body's bytes as they are, of a media type the caller gives (`body: bytes`).
+    Binary,
 }
 
 /// How a form writes arrays and nested fields.

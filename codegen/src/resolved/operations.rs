@@ -77,6 +77,8 @@ pub struct OperationInfo {
     pub answer: Answer,
     /// How the request body is encoded.
     pub body_encoding: BodyEncodingInfo,
+    /// The media types a binary body may have (`body_media:`); empty: any.
+    pub body_media: Vec<String>,
     /// How the operation pages, when it does: its own `pagination`, else the service's.
     pub pagination: Option<PaginationInfo>,
     /// The type of the items its stream yields, when it pages.

@@ -378,7 +378,17 @@ fn inputs(
     }
     // No bytes at all is no body; whitespace alone is JSON with nothing in it, refused as such.
     let empty = incoming.raw_body().is_empty();
-    let body = if op.info.has_body && !empty {
+    let body = if op.spec.body_encoding == tidings_runtime::BodyEncoding::Binary {
+        // The bytes as they came (their media type checked at the gate); the store keeps what
+        // the answer holds, not the file.
+        if empty && op.body.is_some() {
+            return Err(ServerError::bad_request(format!(
+                "`{}` needs a body: the file's bytes",
+                op.info.name
+            )));
+        }
+        Value::Null
+    } else if op.info.has_body && !empty {
         let value: Value = match op.spec.body_encoding {
             // A list body (`POST /email/batch` takes an array of messages) is an array.
             tidings_runtime::BodyEncoding::Json if matches!(op.body, Some(TySchema::List(_))) => {
@@ -400,6 +410,7 @@ fn inputs(
                 op.body.as_ref(),
                 typed_fields(served.schema, op.body.as_ref(), incoming.multipart(style)?),
             ),
+            tidings_runtime::BodyEncoding::Binary => Value::Null,
         };
         match &op.body {
             Some(ty) => validate::check(served.schema, ty, &value, "")?,

@@ -56,6 +56,25 @@ impl Incoming {
         Ok(body)
     }
 
+    /// A binary body: its bytes as they came, with their media type (415 for a type the
+    /// operation does not take, or none).
+    pub fn binary(&self) -> Result<tidings_runtime::Binary, ServerError> {
+        let content_type = self
+            .context_headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned();
+        let op = self.operation();
+        if !content_type.contains('/') || !op.takes_media(&content_type) {
+            return Err(super::media::unsupported_media(op));
+        }
+        Ok(tidings_runtime::Binary::new(
+            content_type,
+            Bytes::copy_from_slice(self.raw_body()),
+        ))
+    }
+
     fn expect_media(&self, media: &str) -> Result<String, ServerError> {
         let content_type = self
             .context_headers()

@@ -24,6 +24,9 @@ pub(crate) fn media_fits(
         BodyEncoding::Json => is_json(value),
         BodyEncoding::Form(_) => essence(value) == "application/x-www-form-urlencoded",
         BodyEncoding::Multipart(_) => essence(value) == "multipart/form-data",
+        BodyEncoding::Binary => value
+            .to_str()
+            .is_ok_and(|v| v.contains('/') && op.takes_media(v)),
     }
 }
 
@@ -33,11 +36,14 @@ pub(crate) fn unsupported_media(op: &tidings_runtime::OperationSpec) -> ServerEr
         BodyEncoding::Json => "application/json",
         BodyEncoding::Form(_) => "application/x-www-form-urlencoded",
         BodyEncoding::Multipart(_) => "multipart/form-data",
+        BodyEncoding::Binary if op.body_media.is_empty() => "<the file's media type>",
+        BodyEncoding::Binary => &op.body_media.join("` or `"),
     };
     let kind = match op.body_encoding {
         BodyEncoding::Json => "a JSON",
         BodyEncoding::Form(_) => "a form",
         BodyEncoding::Multipart(_) => "a multipart",
+        BodyEncoding::Binary => "a binary",
     };
     ServerError::new(
         415,

@@ -215,7 +215,10 @@ fn trait_method(op: &OperationInfo, paths: &Paths, settings: &Settings) -> Token
         args.push(quote!(headers: #types::#h));
     }
     if let Some(body) = &op.body {
-        let ty = qualified(body, types);
+        let ty = match op.body_encoding {
+            BodyEncodingInfo::Binary => quote!(::tidings_runtime::Binary),
+            _ => qualified(body, types),
+        };
         args.push(quote!(body: #ty));
     }
     let ret = server_answer(op, types);
@@ -228,7 +231,14 @@ fn trait_method(op: &OperationInfo, paths: &Paths, settings: &Settings) -> Token
         Some(_) => quote!(&query),
         None => quote!(&()),
     };
+    // A binary body's bytes are not stored: the store keeps what the answer holds.
     let body = match &op.body {
+        Some(_) if op.body_encoding == BodyEncodingInfo::Binary => {
+            quote!({
+                let _ = body;
+                &()
+            })
+        }
         Some(_) => quote!(&body),
         None => quote!(&()),
     };
@@ -316,7 +326,10 @@ fn handler(service: &Service, op: &OperationInfo, paths: &Paths) -> TokenStream 
         ));
         call_args.push(quote!(headers));
     }
-    if let Some(body) = &op.body {
+    if op.body.is_some() && op.body_encoding == BodyEncodingInfo::Binary {
+        decode.push(decoded(quote!(body), quote!(incoming.binary())));
+        call_args.push(quote!(body));
+    } else if let Some(body) = &op.body {
         let ty = qualified(body, types);
         let (decoder, style) = match (&op.body_encoding, op.body_checked) {
             (BodyEncodingInfo::Json, true) => (quote!(json_checked), None),
@@ -325,6 +338,7 @@ fn handler(service: &Service, op: &OperationInfo, paths: &Paths) -> TokenStream 
             (BodyEncodingInfo::Form(s), false) => (quote!(form), Some(s)),
             (BodyEncodingInfo::Multipart(s), true) => (quote!(multipart_checked), Some(s)),
             (BodyEncodingInfo::Multipart(s), false) => (quote!(multipart), Some(s)),
+            (BodyEncodingInfo::Binary, _) => (quote!(binary), None),
         };
         let style = style.map(|s| {
             let s = super::client::form_style_tokens(s, &quote!(::tidings_runtime));

@@ -612,11 +612,28 @@ fn operation(service: &Service, op: &OperationInfo, tag: &str) -> Value {
             BodyEncodingInfo::Json => ("application/json", None),
             BodyEncodingInfo::Form(s) => ("application/x-www-form-urlencoded", Some(s)),
             BodyEncodingInfo::Multipart(s) => ("multipart/form-data", Some(s)),
+            BodyEncodingInfo::Binary => ("application/octet-stream", None),
         };
         let mut request_body = json!({
             "required": true,
             "content": { media: { "schema": ty_schema(body) } },
         });
+        if op.body_encoding == BodyEncodingInfo::Binary {
+            // The bytes as they are, of each media type the operation takes (any when none).
+            let bytes = json!({ "schema": { "type": "string", "format": "binary" } });
+            let content: Map<String, Value> = if op.body_media.is_empty() {
+                [("*/*".to_owned(), bytes)].into_iter().collect()
+            } else {
+                op.body_media
+                    .iter()
+                    .map(|m| (m.clone(), bytes.clone()))
+                    .collect()
+            };
+            request_body["content"] = Value::Object(content);
+            // Our own import reads it back as `body_encoding: binary` (a `*/*` alone reads as
+            // JSON in other documents).
+            request_body["x-body-encoding"] = json!("binary");
+        }
         if let Some(style) = style {
             request_body["x-form-style"] = json!({
                 "arrays": serde_json::to_value(style.arrays).unwrap_or(Value::Null),
