@@ -1323,3 +1323,70 @@ components:
         "{report:#?}"
     );
 }
+
+#[test]
+fn an_untagged_variant_with_more_fields_is_tried_before_the_one_it_extends() {
+    // Twilio's A2P campaign answer: `oneOf: [v1, v2]`, v2 = v1's fields + `privacy_policy_url`.
+    // Tried in the order written, v1 took v2's payloads and dropped the URL.
+    let doc = r##"
+openapi: 3.0.1
+info: { title: T, version: "1" }
+paths:
+  /campaigns/{sid}:
+    get:
+      operationId: get_campaign
+      parameters: [{ name: sid, in: path, required: true, schema: { type: string } }]
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                oneOf: [{ $ref: "#/components/schemas/V1" }, { $ref: "#/components/schemas/Other" }, { $ref: "#/components/schemas/V2" }]
+              examples:
+                v2: { value: { sid: QE1, privacy_policy_url: "https://example.com/privacy" } }
+                v1: { value: { sid: QE2 } }
+components:
+  schemas:
+    V1:
+      type: object
+      additionalProperties: false
+      properties: { sid: { type: string } }
+    Other:
+      type: object
+      additionalProperties: false
+      properties: { code: { type: integer } }
+      required: [code]
+    V2:
+      type: object
+      properties:
+        sid: { type: string }
+        privacy_policy_url: { type: string }
+      required: [privacy_policy_url]
+"##;
+    let imported = import_text(doc);
+    let service = checked(&imported.yaml);
+    let union = service
+        .types
+        .iter()
+        .find(|t| matches!(t.kind, TypeKind::Untagged { .. }))
+        .unwrap();
+    let TypeKind::Untagged { variants } = &union.kind else {
+        unreachable!()
+    };
+    let order: Vec<&str> = variants.iter().filter_map(|v| v.ty.as_deref()).collect();
+    assert_eq!(order, ["V2", "V1", "Other"]);
+    assert!(
+        imported.report.approximated.iter().any(|f| f
+            .reason
+            .contains("variants tried in the order `v2`, `v1`, `other`")),
+        "{}",
+        imported.report
+    );
+    let report = tidings_codegen::import::fidelity_report(doc, &imported, "fidelity.yaml").unwrap();
+    assert_eq!(
+        (report.examples_lossless, report.examples_total),
+        (2, 2),
+        "{report:#?}"
+    );
+}
