@@ -471,3 +471,59 @@ fn an_object_page_with_only_a_link_header_pages_by_the_header() {
     assert_eq!(p.style, Some(PageStyle::LinkHeader));
     assert_eq!(p.items_field, "things");
 }
+
+#[test]
+fn hal_embedded_items_page_by_record_index_page_index_or_a_page_index() {
+    // Vonage: items under `_embedded`, paged by `record_index` (an offset) with `page_size`,
+    // by `page_index` (0 unless given) or by `index` ("Page index") with `size`.
+    let embedded = |extra: Value| {
+        let mut props =
+            json!({"_embedded": object(json!({"calls": things()})), "count": integer()});
+        props
+            .as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        object(props)
+    };
+    let (_, p) = import(&doc(
+        "/things",
+        &[("page_size", integer()), ("record_index", integer())],
+        embedded(json!({"record_index": integer()})),
+    ));
+    let p = p.unwrap();
+    assert_eq!(p.style, Some(PageStyle::Offset));
+    assert_eq!(p.items_field, "_embedded.calls");
+    assert_eq!(p.offset_param.as_deref(), Some("record_index"));
+    assert_eq!(p.limit_param.as_deref(), Some("page_size"));
+
+    let (_, p) = import(&doc(
+        "/things",
+        &[
+            ("page_size", integer()),
+            ("page_index", json!({"type": "integer", "default": 0})),
+        ],
+        embedded(json!({})),
+    ));
+    let p = p.unwrap();
+    assert_eq!(p.style, Some(PageStyle::Page));
+    assert_eq!(p.items_field, "_embedded.calls");
+    assert_eq!(p.page_param.as_deref(), Some("page_index"));
+    assert_eq!(p.first_page, Some(0));
+
+    // `index` is a page number only when its description says so.
+    let described = |doc_text: &str| {
+        let text = doc(
+            "/things",
+            &[("size", integer()), ("index", integer())],
+            object(json!({"things": things(), "count": integer()})),
+        );
+        let mut value: Value = serde_json::from_str(&text).unwrap();
+        value["paths"]["/things"]["get"]["parameters"][1]["description"] = json!(doc_text);
+        import(&value.to_string()).1
+    };
+    let p = described("Page index").unwrap();
+    assert_eq!(p.page_param.as_deref(), Some("index"));
+    assert_eq!(p.size_param.as_deref(), Some("size"));
+    assert_eq!(p.first_page, None);
+    assert!(described("Index of the search").is_none());
+}

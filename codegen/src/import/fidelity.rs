@@ -1025,12 +1025,22 @@ fn lists(service: &Service, out: &mut FidelityReport) {
                  query parameter pair, and documents no `Link` header"
             }
             Some(Ty::Named(n)) => {
-                // A list of records (a server's list of token strings is not a list answer).
-                let has_list = service.types.iter().any(|t| {
+                // A list of records (a server's list of token strings is not a list answer),
+                // or one inside a HAL `_embedded` object.
+                let records = |name: &str| {
+                    service.types.iter().any(|t| {
+                        t.name == name
+                            && matches!(&t.kind, TypeKind::Object(fields)
+                                if fields.iter().any(|f| matches!(&f.ty, Ty::List(item) if !item.is_scalar())))
+                    })
+                };
+                let embedded = service.types.iter().any(|t| {
                     &t.name == n
                         && matches!(&t.kind, TypeKind::Object(fields)
-                            if fields.iter().any(|f| matches!(&f.ty, Ty::List(item) if !item.is_scalar())))
+                            if fields.iter().any(|f| f.wire == "_embedded"
+                                && matches!(&f.ty, Ty::Named(inner) if records(inner))))
                 });
+                let has_list = records(n) || embedded;
                 if !has_list {
                     continue;
                 }

@@ -655,6 +655,10 @@ impl Converter<'_> {
                     out.min = None;
                     out.max = None;
                 }
+                out.default = s
+                    .get("default")
+                    .and_then(Value::as_f64)
+                    .filter(|v| v.is_finite());
             }
             if ty == "string" {
                 out.max_len = s.get("maxLength").and_then(Value::as_u64);

@@ -85,6 +85,8 @@ pub(crate) struct ParamOut {
     pub(crate) from_credential: Option<String>,
     pub(crate) min: Option<f64>,
     pub(crate) max: Option<f64>,
+    /// A number's documented default (`page_index` defaulting to 0 counts pages from 0).
+    pub(crate) default: Option<f64>,
     pub(crate) max_len: Option<u64>,
     pub(crate) min_len: Option<u64>,
     /// The Rust name, when the wire name gives none of its own.
@@ -103,6 +105,7 @@ impl ParamOut {
             from_credential: None,
             min: None,
             max: None,
+            default: None,
             max_len: None,
             min_len: None,
             rust_name: None,

@@ -72,7 +72,8 @@ const LIMIT_PARAMS: &[&str] = &[
 /// Query parameters with the size of a numbered page (page style on a bare array).
 const SIZE_PARAMS: &[&str] = &["page_size", "per_page", "size", "limit", "count"];
 /// Query parameters with the offset of the first item.
-const OFFSET_PARAMS: &[&str] = &["offset", "skip"];
+/// (Vonage's `record_index`: "return calls from this index".)
+const OFFSET_PARAMS: &[&str] = &["offset", "skip", "record_index", "start_index"];
 /// Totals of items (offset style).
 const TOTAL_NAMES: &[&str] = &[
     "total",
@@ -83,7 +84,8 @@ const TOTAL_NAMES: &[&str] = &[
     "total_size",
 ];
 /// Query parameters with the page number.
-const PAGE_PARAMS: &[&str] = &["page", "page_number", "page_num", "page_no"];
+/// (Vonage's `page_index`, and `index` described as the page index.)
+const PAGE_PARAMS: &[&str] = &["page", "page_number", "page_num", "page_no", "page_index"];
 /// Counts of pages (page style).
 const TOTAL_PAGES_NAMES: &[&str] = &[
     "total_pages",
@@ -135,6 +137,21 @@ fn is_number(ty: &str) -> bool {
     matches!(ty, "integer" | "number")
 }
 
+/// A page's own item array: its only list field, else the one named like items.
+fn direct_items(fields: &[FieldOut]) -> Option<&FieldOut> {
+    let lists: Vec<&FieldOut> = fields
+        .iter()
+        .filter(|f| f.ty.starts_with("list<") && !f.wire.contains('.'))
+        .collect();
+    match lists.as_slice() {
+        [one] => Some(one),
+        [] => None,
+        many => ITEMS_NAMES
+            .iter()
+            .find_map(|n| many.iter().find(|f| norm(&f.wire) == *n).copied()),
+    }
+}
+
 impl Converter<'_> {
     fn object_fields(&self, ty: &str) -> Option<&Vec<FieldOut>> {
         match self.types.get(ty) {
@@ -143,19 +160,18 @@ impl Converter<'_> {
         }
     }
 
-    /// The item array of a page type: its only list field, else the one named like items.
-    fn items_field<'f>(&self, fields: &'f [FieldOut]) -> Option<&'f FieldOut> {
-        let lists: Vec<&FieldOut> = fields
-            .iter()
-            .filter(|f| f.ty.starts_with("list<") && !f.wire.contains('.'))
-            .collect();
-        match lists.as_slice() {
-            [one] => Some(one),
-            [] => None,
-            many => ITEMS_NAMES
-                .iter()
-                .find_map(|n| many.iter().find(|f| norm(&f.wire) == *n).copied()),
+    /// The item array of a page type, with its dot path: its only list field, else the one
+    /// named like items; without one, the list inside a HAL `_embedded` object (Vonage's
+    /// `_embedded: {applications: [...]}`).
+    fn items_field<'s>(&'s self, fields: &'s [FieldOut]) -> Option<(String, &'s FieldOut)> {
+        if let Some(f) = direct_items(fields) {
+            return Some((f.wire.clone(), f));
         }
+        let embedded = fields
+            .iter()
+            .find(|f| norm(&f.wire) == "embedded" && !f.wire.contains('.'))?;
+        let inner = direct_items(self.object_fields(&embedded.ty)?)?;
+        Some((format!("{}.{}", embedded.wire, inner.wire), inner))
     }
 
     /// The fields of a page type and of the objects it holds, one level down (a wire name
@@ -241,7 +257,7 @@ impl Converter<'_> {
             return self.bare_pagination(op);
         }
         let fields = self.object_fields(response)?;
-        let items = self.items_field(fields)?;
+        let (items_path, items) = self.items_field(fields)?;
         let reach = self.reachable(fields);
         let limit = param(&op.query, LIMIT_PARAMS);
         let mut keys: Vec<(&str, Node)> = Vec::new();
@@ -279,8 +295,9 @@ impl Converter<'_> {
             if let Some(l) = size.or(limit) {
                 keys.push(("size_param", Node::str(&l.wire)));
             }
-            // A page parameter that may be 0 counts pages from 0 (Twilio's `Page`).
-            if page.min == Some(0.0) {
+            // A page parameter that may be 0, or is 0 unless given, counts pages from 0
+            // (Twilio's `Page`, Vonage's `page_index`).
+            if page.min == Some(0.0) || page.default == Some(0.0) {
                 keys.push(("first_page", Node::Int(0)));
             }
             if let Some(t) = total_pages {
@@ -305,7 +322,7 @@ impl Converter<'_> {
         };
         let mut node = Node::map();
         node.set("style", Node::str(style));
-        node.set("items_field", Node::str(&items.wire));
+        node.set("items_field", Node::str(&items_path));
         for (k, v) in keys {
             node.set(k, v);
         }
@@ -487,7 +504,17 @@ fn page<'r, 'q>(
     reach: &'r [Reachable<'_>],
     query: &'q [ParamOut],
 ) -> Option<(&'q ParamOut, Option<&'r str>)> {
-    let p = param(query, PAGE_PARAMS).filter(|p| is_number(&p.ty))?;
+    let p = param(query, PAGE_PARAMS)
+        .or_else(|| {
+            // `index` alone is too common a name: a page number only when described as one.
+            query.iter().find(|p| {
+                norm(&p.wire) == "index"
+                    && p.doc
+                        .as_deref()
+                        .is_some_and(|d| d.to_ascii_lowercase().starts_with("page index"))
+            })
+        })
+        .filter(|p| is_number(&p.ty))?;
     let numbers = || reach.iter().filter(|r| is_number(&r.field.ty));
     if let Some(t) = numbers().find(|r| in_names(&r.field.wire, TOTAL_PAGES_NAMES)) {
         return Some((p, Some(t.path.as_str())));
