@@ -222,11 +222,13 @@ fn openapi_3_0_operations_keep_routes_parameters_statuses_and_auth() {
         Some("list<string>")
     );
     assert_eq!(s.spec.errors.as_ref().unwrap().ty.as_deref(), Some("Error"));
+    // A HEAD is imported (it answers whether the parcel is there).
+    assert_eq!(
+        ops["parcel_exists"].method,
+        tidings_codegen::model::Method::Head
+    );
     // What the spec language cannot say, each with its pointer.
-    for (pointer, reason) in [
-        ("#/paths/~1parcels~1{ParcelId}/head", "method HEAD"),
-        ("#/paths/~1parcels/post/callbacks", "callbacks"),
-    ] {
+    for (pointer, reason) in [("#/paths/~1parcels/post/callbacks", "callbacks")] {
         assert!(
             has(&imported, pointer, reason),
             "{pointer}: {reason}\n{}",
@@ -234,8 +236,8 @@ fn openapi_3_0_operations_keep_routes_parameters_statuses_and_auth() {
         );
     }
     assert_eq!(imported.report.operations_in_document, 9);
-    assert_eq!(imported.report.operations_imported, 8);
-    assert_eq!(imported.report.skipped_operations().count(), 1);
+    assert_eq!(imported.report.operations_imported, 9);
+    assert_eq!(imported.report.skipped_operations().count(), 0);
 }
 
 #[test]
@@ -387,7 +389,7 @@ fn include_filters_take_tags_path_globs_and_operation_ids_and_only_their_types()
     let names: Vec<&str> = s.operations.iter().map(|o| o.name.as_str()).collect();
     assert_eq!(names, ["list_parcels", "create_parcel"]);
     assert!(s.spec.types.get("Shipment").is_none() && s.spec.types.get("Label").is_some());
-    assert_eq!(by_tag.report.operations_filtered_out, 6);
+    assert_eq!(by_tag.report.operations_filtered_out, 7);
 
     let by_glob_and_id = import_openapi(
         &fixture("features_3_0.yaml"),
@@ -399,7 +401,10 @@ fn include_filters_take_tags_path_globs_and_operation_ids_and_only_their_types()
     .unwrap();
     let s = checked(&by_glob_and_id);
     let names: Vec<&str> = s.operations.iter().map(|o| o.name.as_str()).collect();
-    assert_eq!(names, ["type_op", "delete_parcel", "get_shipment"]);
+    assert_eq!(
+        names,
+        ["type_op", "delete_parcel", "parcel_exists", "get_shipment"]
+    );
 }
 
 #[test]
@@ -634,4 +639,43 @@ operations:
     );
     let loaded = tidings_codegen::load::load_str("files.yaml", &fine).unwrap();
     tidings_codegen::check::check(&loaded).unwrap_or_else(|d| panic!("{d}"));
+}
+
+#[test]
+fn a_head_is_imported_without_a_body_and_its_headers_are_reported() {
+    let doc = r##"
+openapi: 3.0.1
+info: { title: T, version: "1" }
+paths:
+  /media/{id}:
+    head:
+      operationId: media_metadata
+      parameters: [{ name: id, in: path, required: true, schema: { type: string } }]
+      responses:
+        "200":
+          description: ok
+          headers:
+            Content-Type: { schema: { type: string } }
+            Content-Length: { schema: { type: integer } }
+          content:
+            application/json: { schema: { type: object, properties: { size: { type: integer } } } }
+        "404": { description: gone }
+"##;
+    let imported = import_openapi(doc, &ImportOptions::new("media", "doc.yaml"), None).unwrap();
+    assert!(imported.report.skipped.is_empty(), "{}", imported.report);
+    let service = checked(&imported);
+    let head = op(&service, "media_metadata");
+    assert_eq!(head.method, tidings_codegen::model::Method::Head);
+    assert_eq!(head.response, None);
+    assert_eq!(head.success_status, 200);
+    assert!(has(
+        &imported,
+        "#/paths/~1media~1{id}/head/responses/200",
+        "headers (Content-Length, Content-Type) are not returned"
+    ));
+    assert!(has(
+        &imported,
+        "#/paths/~1media~1{id}/head/responses/200",
+        "an answer to a HEAD carries no body"
+    ));
 }

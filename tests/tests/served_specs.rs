@@ -1974,3 +1974,49 @@ async fn mailgun_bounces_live_through_a_list_add_get_paged_list_and_delete() {
     assert_eq!(refused.status(), 401);
     served.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_head_operation_answers_whether_the_item_is_there_without_a_body() {
+    // Infobip's WhatsApp media metadata is a HEAD (its answer is headers): imported now, and
+    // served as the store's read, without the body.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("media.yaml");
+    std::fs::write(
+        &path,
+        "service:\n  name: media\n  title: Media\n  summary: Media\n  \
+         base_url: { env: MEDIA_BASE_URL }\n\
+         types:\n  Media:\n    fields:\n      id: { type: string }\n      name: { type: string }\n\
+         operations:\n  create_media:\n    method: POST\n    path: /media\n    body: Media\n    \
+         response: Media\n  media_metadata:\n    method: HEAD\n    path: /media/{id}\n    \
+         path_params: { id: { type: string } }\n",
+    )
+    .unwrap();
+    let mut services = load(&path).unwrap();
+    let served = ServedService::start(services.remove(0), ServeConfig::default())
+        .await
+        .unwrap();
+    let http = tidings_runtime::reqwest::Client::new();
+    let created: serde_json::Value = http
+        .post(format!("{}/media", served.base_url()))
+        .json(&serde_json::json!({"name": "cat.jpg"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = created["id"].as_str().unwrap();
+    let there = http
+        .head(format!("{}/media/{id}", served.base_url()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(there.status(), 200);
+    assert!(there.bytes().await.unwrap().is_empty());
+    let missing = http
+        .head(format!("{}/media/nothing-here", served.base_url()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(missing.status(), 404);
+}

@@ -182,7 +182,9 @@ impl Checker<'_> {
             }
             let body_encoding = self.body_encoding(&path, op, body.as_ref(), types);
             let body_media = self.body_media(&path, op, body_encoding);
-            let default_status = defaults::success_status(answer != Answer::Ignored);
+            // A HEAD answers as its GET would, without the body: 200.
+            let default_status =
+                defaults::success_status(answer != Answer::Ignored || op.method == Method::Head);
             let statuses = op
                 .status
                 .as_ref()

@@ -13,9 +13,9 @@ use super::{Converter, Finding, OpOut, ParamOut};
 use crate::names::{can_be_ident, is_keyword, pascal, snake};
 
 /// Methods the spec language has.
-pub(super) const METHODS: &[&str] = &["get", "put", "post", "delete", "patch"];
+pub(super) const METHODS: &[&str] = &["get", "put", "post", "delete", "patch", "head"];
 /// Methods OpenAPI has and the spec language does not.
-const OTHER_METHODS: &[&str] = &["head", "options", "trace"];
+const OTHER_METHODS: &[&str] = &["options", "trace"];
 
 /// Header parameters that carry an idempotency key (lower case): the common name and the
 /// IETF draft's (`draft-ietf-httpapi-idempotency-key-header`).
@@ -778,7 +778,9 @@ impl Converter<'_> {
                 .and_then(|r| deref(doc, r, &rptr));
             // 204 and 205 answers carry no body (RFC 9110 15.3.5, 15.3.6), whatever schema
             // the document gives them (SendGrid's deletes show `{type: object}`).
-            if matches!(code, 204 | 205)
+            // Nor does the answer to a HEAD (RFC 9110 9.3.2): what it tells is in its status
+            // and headers.
+            if (matches!(code, 204 | 205) || method == "head")
                 && found.as_ref().is_some_and(|(r, _)| {
                     r.get("content")
                         .and_then(Value::as_object)
@@ -786,11 +788,33 @@ impl Converter<'_> {
                         || r.get("schema").is_some()
                 })
             {
+                let what = if method == "head" {
+                    "an answer to a HEAD".to_owned()
+                } else {
+                    format!("a {code} answer")
+                };
                 self.approximate(
                     &rptr,
-                    &format!("a {code} answer carries no body: the schema given for it is dropped"),
+                    &format!("{what} carries no body: the schema given for it is dropped"),
                 );
                 found = None;
+            }
+            // The headers a HEAD is for: the method answers whether the resource is there.
+            if method == "head"
+                && let Some(headers) = responses
+                    .and_then(|r| r.get(&key))
+                    .and_then(|r| deref(doc, r, &rptr))
+                    .and_then(|(r, _)| r.get("headers").and_then(Value::as_object).cloned())
+                    .filter(|h| !h.is_empty())
+            {
+                let names: Vec<&str> = headers.keys().map(String::as_str).collect();
+                self.approximate(
+                    &rptr,
+                    &format!(
+                        "the answer's headers ({}) are not returned by the method (needs spec construct: response headers); it answers whether the call succeeded",
+                        names.join(", ")
+                    ),
+                );
             }
             if let Some((r, at)) = found
                 && let Some(content) = r
@@ -890,6 +914,8 @@ impl Converter<'_> {
             );
         }
 
+        // 200 goes without saying (a HEAD's default too).
+        let status = if status == [200] { Vec::new() } else { status };
         Ok(OpOut {
             name: name.to_owned(),
             method: method.to_ascii_uppercase(),
@@ -903,7 +929,7 @@ impl Converter<'_> {
             form_style,
             body_media: binary.unwrap_or_default(),
             response,
-            status: if status == [200] { Vec::new() } else { status },
+            status,
             errors,
             error_bodies: Vec::new(),
             idempotency,

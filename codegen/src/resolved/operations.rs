@@ -51,7 +51,8 @@ pub struct OperationInfo {
     pub idempotency: IdempotencyMode,
     /// The operation's own auth scheme, when it is not the service's default.
     pub auth: Option<AuthInfo>,
-    /// The success status: the spec's, else 200 with a response body and 204 without.
+    /// The success status: the spec's, else 200 with a response body (or for a HEAD) and 204
+    /// without.
     pub success_status: u16,
     /// Error statuses the operation is known to return.
     pub errors: Vec<u16>,
