@@ -79,6 +79,34 @@ fn body_reason(media: &str) -> String {
     }
 }
 
+/// The texts of an untyped `enum` whose values are scalars of more than one JSON type
+/// (`[true, false, 0, 1]` → `true`, `false`, `0`, `1`); `None` for any other schema.
+fn scalar_enum_texts(schema: &Value) -> Option<Vec<String>> {
+    if schema.get("type").is_some() || schema.get("$ref").is_some() {
+        return None;
+    }
+    let values = schema.get("enum")?.as_array()?;
+    let kind = |v: &Value| match v {
+        Value::Bool(_) => Some(0),
+        Value::Number(_) => Some(1),
+        Value::String(_) => Some(2),
+        _ => None,
+    };
+    let kinds: Option<std::collections::BTreeSet<u8>> = values.iter().map(kind).collect();
+    if kinds?.len() < 2 {
+        return None;
+    }
+    Some(
+        values
+            .iter()
+            .map(|v| match v {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            })
+            .collect(),
+    )
+}
+
 /// Whether a schema's alternatives (`oneOf`/`anyOf`) include plain text.
 fn takes_text(schema: &Value) -> bool {
     ["oneOf", "anyOf"].iter().any(|k| {
@@ -559,10 +587,22 @@ impl Converter<'_> {
                 self.skip(&at, "path parameter not in the path template", Some(&pname));
                 continue;
             }
-            let schema = p
+            let mut schema = p
                 .get("schema")
                 .cloned()
                 .unwrap_or(Value::Object(Map::new()));
+            // A parameter is text on the wire: an untyped enum of scalars of several kinds
+            // (Vonage's `delivered`: `[true, false, 0, 1]`) is the enum of their texts.
+            if let Some(texts) = scalar_enum_texts(&schema) {
+                self.approximate(
+                    &format!("{at}/schema"),
+                    &format!(
+                        "an enum of values of several JSON types ({}): sent as their text",
+                        texts.join(", ")
+                    ),
+                );
+                schema = serde_json::json!({ "type": "string", "enum": texts });
+            }
             let hint = format!("{op_pascal}{}", type_name(&pname));
             let ty = self.ty(&schema, &format!("{at}/schema"), &hint, 1);
             let scalar = |t: &str, conv: &Self| {
