@@ -1390,3 +1390,70 @@ components:
         "{report:#?}"
     );
 }
+
+#[test]
+fn an_error_answer_of_several_shapes_reads_the_other_shape_then_the_services() {
+    // Infobip's CAMARA API: a 403 is `oneOf` its own `{status, code, message}` and the
+    // platform's `requestError.serviceException`. Only the platform's was read (9 examples
+    // lost their code and message across the family).
+    let doc = r##"
+openapi: 3.1.0
+info: { title: T, version: "1" }
+paths:
+  /a:
+    get:
+      operationId: get_a
+      responses:
+        "204": { description: ok }
+        "400": { description: bad, content: { application/json: { schema: { $ref: '#/components/schemas/Platform' } } } }
+  /swap:
+    post:
+      operationId: check_swap
+      responses:
+        "204": { description: ok }
+        "403":
+          description: denied
+          content:
+            application/json:
+              schema:
+                oneOf: [{ $ref: '#/components/schemas/Camara' }, { $ref: '#/components/schemas/Platform' }]
+              examples:
+                camara: { value: { status: 403, code: PERMISSION_DENIED, message: Not allowed } }
+                platform: { value: { requestError: { serviceException: { messageId: UNAUTHORIZED, text: Invalid login } } } }
+components:
+  schemas:
+    Platform:
+      type: object
+      properties:
+        requestError:
+          type: object
+          properties:
+            serviceException:
+              type: object
+              properties: { messageId: { type: string }, text: { type: string } }
+    Camara:
+      type: object
+      properties: { status: { type: integer }, code: { type: string }, message: { type: string } }
+"##;
+    let imported = import_text(doc);
+    checked(&imported.yaml);
+    assert!(
+        imported.yaml.contains("\"403\": { type: Camara"),
+        "{}",
+        imported.yaml
+    );
+    assert!(
+        imported.report.inferred.iter().any(|f| f
+            .reason
+            .contains("this error answer is one of several shapes")
+            && f.detail.as_deref() == Some("`Camara` first; also Platform")),
+        "{}",
+        imported.report
+    );
+    let report = tidings_codegen::import::fidelity_report(doc, &imported, "fidelity.yaml").unwrap();
+    assert_eq!(
+        (report.errors_documented, report.errors_decoded),
+        (2, 2),
+        "{report:#?}"
+    );
+}

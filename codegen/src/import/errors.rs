@@ -68,8 +68,22 @@ struct ErrorAnswer {
     /// Where its examples keep code and message, when it has examples and no schema
     /// (Brevo's `401`: `{"error": "request authentication failed"}`).
     example_paths: Option<(Option<String>, Option<String>)>,
+    /// The components its schema is one of (`oneOf`/`anyOf` of `$ref`s, in place or as the
+    /// component it refers to): several error shapes for one answer.
+    alternatives: Vec<String>,
     /// Its JSON pointer.
     pointer: String,
+}
+
+/// The components a union schema's members refer to, in order (empty for anything else).
+fn union_members(schema: &Value) -> Vec<String> {
+    ["oneOf", "anyOf"]
+        .iter()
+        .filter_map(|k| schema.get(*k).and_then(Value::as_array))
+        .flatten()
+        .filter_map(|m| m.get("$ref").and_then(Value::as_str))
+        .filter_map(schema::component_of)
+        .collect()
 }
 
 /// Where the examples of an error media type (`media`, with no schema) keep code and
@@ -179,6 +193,15 @@ impl Converter<'_> {
                     (None, Some((_, m))) => example_error_paths(m),
                     _ => None,
                 };
+                let alternatives = match &schema {
+                    Some(component) => doc
+                        .get("components")
+                        .and_then(|c| c.get("schemas"))
+                        .and_then(|s| s.get(component))
+                        .map(union_members)
+                        .unwrap_or_default(),
+                    None => json_schema.map(union_members).unwrap_or_default(),
+                };
                 out.push(ErrorAnswer {
                     op: index,
                     key,
@@ -186,6 +209,7 @@ impl Converter<'_> {
                     inline,
                     headers,
                     example_paths,
+                    alternatives,
                     pointer: format!("{}/responses/{}", op.pointer, document::escape(code)),
                 });
             }
@@ -256,9 +280,33 @@ impl Converter<'_> {
         // Paths of each other error type, inferred once.
         let mut paths: BTreeMap<String, Option<ErrorType>> = BTreeMap::new();
         for a in answers {
-            let own_schema = a
-                .schema
+            // An answer of several error shapes: its own body is the first shape that is not
+            // the service's (the runtime reads the service's paths when the own ones find
+            // neither a code nor a message).
+            let shape = (!a.alternatives.is_empty())
+                .then(|| {
+                    a.alternatives
+                        .iter()
+                        .find(|m| Some(*m) != service_schema.as_ref())
+                        .cloned()
+                })
+                .flatten();
+            if let Some(shape) = &shape {
+                let others: Vec<&str> = a
+                    .alternatives
+                    .iter()
+                    .filter(|m| *m != shape)
+                    .map(String::as_str)
+                    .collect();
+                self.report.inferred.push(Finding {
+                    pointer: self.pointer(&a.pointer),
+                    reason: "this error answer is one of several shapes: its code and message are read as the first shape that is not the service's keeps them, then where the service's does".into(),
+                    detail: Some(format!("`{shape}` first; also {}", others.join(", "))),
+                });
+            }
+            let own_schema = shape
                 .as_ref()
+                .or(a.schema.as_ref())
                 .filter(|s| Some(*s) != service_schema.as_ref());
             // Examples without a schema that the service's paths would read anyway need
             // no body of their own.
