@@ -1457,3 +1457,63 @@ components:
         "{report:#?}"
     );
 }
+
+#[test]
+fn error_paths_come_from_the_object_examples_and_error_details_is_a_message() {
+    // Infobip People: one of a 400's examples is text (its JSON broken), which kept the paths
+    // of the others (`errorCode`, `message`) from being read. Infobip Signals answers
+    // `{"errorDetails": "..."}`.
+    let doc = r##"
+openapi: 3.1.0
+info: { title: T, version: "1" }
+paths:
+  /lists/{name}:
+    patch:
+      operationId: update_list
+      parameters: [{ name: name, in: path, required: true, schema: { type: string } }]
+      responses:
+        "204": { description: ok }
+        "400":
+          description: bad
+          content:
+            application/json:
+              examples:
+                missing: { value: { errorCode: 400116, message: "Missing parameter: type" } }
+                broken: { value: "{\"errorCode\": 429002, \"message\": \"Ids should be presented\"}" }
+  /check:
+    get:
+      operationId: check
+      responses:
+        "204": { description: ok }
+        "400":
+          description: bad
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/ErrorResponse' }
+              examples:
+                invalid: { value: { errorDetails: "Invalid MSISDNs: abc" } }
+components:
+  schemas:
+    ErrorResponse:
+      type: object
+      properties: { errorDetails: { type: string } }
+"##;
+    let imported = import_text(doc);
+    checked(&imported.yaml);
+    assert!(
+        imported.yaml.contains("code: errorCode") && imported.yaml.contains("message: message"),
+        "{}",
+        imported.yaml
+    );
+    assert!(
+        imported.yaml.contains("message: errorDetails"),
+        "{}",
+        imported.yaml
+    );
+    let report = tidings_codegen::import::fidelity_report(doc, &imported, "fidelity.yaml").unwrap();
+    assert_eq!(
+        (report.errors_documented, report.errors_decoded),
+        (3, 3),
+        "{report:#?}"
+    );
+}

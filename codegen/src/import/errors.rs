@@ -31,7 +31,7 @@ const ERROR_MESSAGE_NAMES: &[&str] = &[
 
 /// Names a message is kept under in some envelopes, read when none of
 /// [`ERROR_MESSAGE_NAMES`] is found at any depth (Infobip's `serviceException.text`).
-const WEAK_ERROR_MESSAGE_NAMES: &[&str] = &["text", "reason"];
+const WEAK_ERROR_MESSAGE_NAMES: &[&str] = &["text", "reason", "errorDetails", "error_details"];
 
 /// How deep in an error body its code and message are looked for (`a.b.c` is 2).
 const MAX_ERROR_DEPTH: usize = 3;
@@ -88,14 +88,17 @@ fn union_members(schema: &Value) -> Vec<String> {
 
 /// Where the examples of an error media type (`media`, with no schema) keep code and
 /// message: the first top-level name of [`ERROR_CODE_NAMES`] and of [`ERROR_MESSAGE_NAMES`]
-/// that every example has, as text or a number. `{"error": "text"}` alone is a message.
-/// `None` when the examples are not objects or name neither.
+/// that every object example has, as text or a number. `{"error": "text"}` alone is a message.
+/// `None` when no example is an object or they name neither.
 fn example_error_paths(media: &Value) -> Option<(Option<String>, Option<String>)> {
     let mut examples: Vec<&Value> = media.get("example").into_iter().collect();
     if let Some(Value::Object(named)) = media.get("examples") {
         examples.extend(named.values().filter_map(|e| e.get("value")));
     }
-    if examples.is_empty() || !examples.iter().all(|e| e.is_object()) {
+    // An example written as text (one of Infobip People's, its JSON broken) is its own
+    // message: the paths come from the others.
+    examples.retain(|e| e.is_object());
+    if examples.is_empty() {
         return None;
     }
     let everywhere = |names: &[&str], text_only: bool| {
