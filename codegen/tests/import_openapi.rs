@@ -640,10 +640,16 @@ operations:
 }
 
 #[test]
-fn a_head_is_imported_without_a_body_and_its_headers_are_reported() {
+fn answer_headers_are_imported_typed_documented_and_exported_back() {
+    // Infobip's WhatsApp media metadata is a HEAD whose answer is its headers; creates answer
+    // `Location`; Swagger 2.0 types a header in place. Success headers were dropped (a HEAD's
+    // only reported).
     let doc = r##"
 openapi: 3.0.1
 info: { title: T, version: "1" }
+components:
+  headers:
+    Remaining: { description: Calls left in this window., schema: { type: integer } }
 paths:
   /media/{id}:
     head:
@@ -654,10 +660,29 @@ paths:
           description: ok
           headers:
             Content-Type: { schema: { type: string } }
-            Content-Length: { schema: { type: integer } }
+            Content-Length: { description: "Size in bytes.\nSecond line.", schema: { type: integer } }
+            Last-Modified: { schema: { type: string, format: date-time } }
+            X-Tier: { schema: { type: string, enum: [free, paid] } }
+            X-Meta: { schema: { type: object, properties: { a: { type: string } } } }
+            X-RateLimit-Remaining: { $ref: "#/components/headers/Remaining" }
           content:
             application/json: { schema: { type: object, properties: { size: { type: integer } } } }
         "404": { description: gone }
+  /media:
+    post:
+      operationId: create_media
+      responses:
+        "201":
+          description: created
+          headers:
+            Location: { description: The new item., schema: { type: string, format: uri } }
+          content:
+            application/json: { schema: { type: object, properties: { id: { type: string } } } }
+        "202":
+          description: queued
+          headers:
+            location: { schema: { type: string } }
+            Retry-After: { schema: { type: integer } }
 "##;
     let imported = import_openapi(doc, &ImportOptions::new("media", "doc.yaml"), None).unwrap();
     assert!(imported.report.skipped.is_empty(), "{}", imported.report);
@@ -666,16 +691,159 @@ paths:
     assert_eq!(head.method, tidings_codegen::model::Method::Head);
     assert_eq!(head.response, None);
     assert_eq!(head.success_status, 200);
+    let headers: Vec<(&str, &Ty)> = head
+        .response_headers
+        .iter()
+        .map(|h| (h.name.as_str(), &h.ty))
+        .collect();
+    // In the order of the importer's sorted maps.
+    let Ty::Named(tier) = headers[5].1 else {
+        panic!("{headers:?}")
+    };
+    assert!(matches!(ty(&service, tier), TypeKind::Enum(_)), "{tier}");
+    assert_eq!(
+        headers,
+        [
+            ("Content-Length", &Ty::Integer),
+            ("Content-Type", &Ty::String),
+            ("Last-Modified", &Ty::DateTime),
+            ("X-Meta", &Ty::String),
+            ("X-RateLimit-Remaining", &Ty::Integer),
+            ("X-Tier", &Ty::Named(tier.clone())),
+        ],
+        "every documented header, typed (a structure as text)"
+    );
+    assert_eq!(
+        head.response_headers[0].doc.as_deref(),
+        Some("Size in bytes.\nSecond line.")
+    );
+    assert_eq!(
+        head.response_headers[4].doc.as_deref(),
+        Some("Calls left in this window."),
+        "a header given by reference"
+    );
     assert!(has(
         &imported,
-        "#/paths/~1media~1{id}/head/responses/200",
-        "headers (Content-Length, Content-Type) are not returned"
+        "#/paths/~1media~1{id}/head/responses/200/headers/X-Meta",
+        "response header `X-Meta` of type"
     ));
     assert!(has(
         &imported,
         "#/paths/~1media~1{id}/head/responses/200",
         "an answer to a HEAD carries no body"
     ));
+    // Both success answers' headers, a name written twice (case aside) once.
+    let create = op(&service, "create_media");
+    let names: Vec<&str> = create
+        .response_headers
+        .iter()
+        .map(|h| h.name.as_str())
+        .collect();
+    assert_eq!(names, ["Location", "Retry-After"]);
+    // The method's docs list them and say how to read them.
+    let code = tidings_codegen::emit::emit_service(&service).unwrap();
+    assert!(code.contains("- `Location`: The new item."), "{code}");
+    assert!(code.contains("`.with_headers()`"), "{code}");
+    // Exported, then imported again: the same headers, types and docs.
+    let exported = tidings_codegen::export::openapi::document(&service);
+    let length =
+        &exported["paths"]["/media/{id}"]["head"]["responses"]["200"]["headers"]["Content-Length"];
+    assert_eq!(length["schema"]["type"], "integer");
+    let again = import_openapi(
+        &serde_json::to_string(&exported).unwrap(),
+        &ImportOptions::new("media", "again.json"),
+        None,
+    )
+    .unwrap();
+    let again = checked(&again);
+    for name in ["media_metadata", "create_media"] {
+        assert_eq!(
+            op(&again, name).response_headers,
+            op(&service, name).response_headers,
+            "{name}"
+        );
+    }
+
+    // Swagger 2.0: the header's type in place.
+    let doc = r##"
+swagger: "2.0"
+info: { title: T, version: "1" }
+paths:
+  /things:
+    post:
+      operationId: create_thing
+      responses:
+        "201":
+          description: created
+          headers:
+            Location: { type: string, description: Where it is. }
+            X-Count: { type: integer }
+"##;
+    let imported = import_openapi(doc, &ImportOptions::new("things", "doc.yaml"), None).unwrap();
+    let service = checked(&imported);
+    let headers = &op(&service, "create_thing").response_headers;
+    assert_eq!(headers[0].name, "Location");
+    assert_eq!(headers[0].doc.as_deref(), Some("Where it is."));
+    assert_eq!(
+        (headers[1].name.as_str(), &headers[1].ty),
+        ("X-Count", &Ty::Integer)
+    );
+}
+
+#[test]
+fn check_refuses_response_headers_that_are_not_headers_or_not_scalars() {
+    let spec = |headers: &str| {
+        format!(
+            r#"
+service: {{ name: files, title: Files, summary: Files, source: assumed, base_url: {{ default: "https://api.example.com", env: FILES_URL, source: assumed }} }}
+types:
+  Note:
+    source: assumed
+    fields: {{ text: {{ type: string, required: true }} }}
+operations:
+  get_note:
+    method: GET
+    path: /notes
+    response: Note
+    response_headers: {headers}
+    source: assumed
+"#
+        )
+    };
+    for (headers, says) in [
+        ("{ \"X Bad\": {} }", "`X Bad` is not an HTTP header name"),
+        (
+            "{ ETag: {}, etag: {} }",
+            "response header `etag` is listed twice",
+        ),
+        (
+            "{ X-Note: { type: Note } }",
+            "response header `X-Note` must be a scalar",
+        ),
+        ("{ X-Note: { type: Nope } }", "Nope"),
+        ("{ X-Note: { kind: string } }", "kind"),
+    ] {
+        let text = spec(headers);
+        let errors = match tidings_codegen::load::load_str("files.yaml", &text) {
+            Ok(loaded) => tidings_codegen::check::check(&loaded)
+                .unwrap_err()
+                .to_string(),
+            Err(e) => e.to_string(),
+        };
+        assert!(errors.contains(says), "{headers}: {errors}");
+    }
+    let many: Vec<String> = (0..=tidings_codegen::check::MAX_RESPONSE_HEADERS)
+        .map(|i| format!("X-H{i}: {{}}"))
+        .collect();
+    let text = spec(&format!("{{ {} }}", many.join(", ")));
+    let loaded = tidings_codegen::load::load_str("files.yaml", &text).unwrap();
+    let errors = tidings_codegen::check::check(&loaded)
+        .unwrap_err()
+        .to_string();
+    assert!(errors.contains("65 response headers"), "{errors}");
+    let fine = spec("{ ETag: {}, X-Count: { type: integer, doc: How many. } }");
+    let loaded = tidings_codegen::load::load_str("files.yaml", &fine).unwrap();
+    tidings_codegen::check::check(&loaded).unwrap_or_else(|d| panic!("{d}"));
 }
 
 #[test]

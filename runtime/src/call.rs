@@ -13,6 +13,7 @@ use std::marker::PhantomData;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
+use reqwest::header::HeaderMap;
 use serde::de::DeserializeOwned;
 
 use crate::Error;
@@ -20,6 +21,9 @@ use crate::client::Client;
 use crate::request::Request;
 use crate::response::Response;
 use crate::spec::PaginationSpec;
+
+/// A request's query pairs, kept to read a page's next offset or number.
+type Query = Vec<(String, String)>;
 
 /// The future that sends a request: one type for every operation.
 type Sending = Pin<Box<dyn Future<Output = Result<Response, Error>> + Send>>;
@@ -165,10 +169,31 @@ fn normalise(
     })
 }
 
-impl<T: DeserializeOwned> Future for Call<T> {
-    type Output = Result<T, Error>;
+impl<T> Call<T> {
+    /// The same call, answering the decoded value together with the answer's status and
+    /// headers: what an operation documents in its `response_headers` (a created item's
+    /// `Location`, an `ETag`, a `HEAD`'s `Content-Length`) or any other header.
+    ///
+    /// ```no_run
+    /// # use tidings_runtime::*;
+    /// # static CREATE: OperationSpec = OperationSpec::post("create_contact", "/v1/contacts");
+    /// # async fn demo(client: Client) -> Result<(), Error> {
+    /// let call: Call<serde_json::Value> = client.call(Request::new(&CREATE));
+    /// let answer = call.with_headers().await?;
+    /// assert_eq!(answer.status(), 201);
+    /// let location = answer.header("location").map(str::to_owned);
+    /// let contact = answer.into_value();
+    /// # let _ = (location, contact); Ok(()) }
+    /// ```
+    pub fn with_headers(self) -> WithHeaders<T> {
+        WithHeaders { call: self }
+    }
 
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+    /// Drives the sending to its answer (and the request's query, for paging).
+    fn poll_answer(
+        &mut self,
+        cx: &mut Context<'_>,
+    ) -> Poll<Result<(Response, Query), Error>> {
         if let State::Prepared(..) = self.state {
             let decode = self.decode;
             self.state = match std::mem::replace(&mut self.state, State::Done) {
@@ -192,24 +217,132 @@ impl<T: DeserializeOwned> Future for Call<T> {
             State::Sending(_, query) => query.unwrap_or_default(),
             _ => Vec::new(),
         };
+        Poll::Ready(answer.map(|response| (response, query)))
+    }
+}
+
+/// Decodes a successful answer as `decode` says.
+fn decode_answer<T: DeserializeOwned>(
+    decode: Decode,
+    response: &Response,
+    query: &[(String, String)],
+) -> Result<T, Error> {
+    if let Decode::Bytes = decode {
+        // `call_bytes` makes only `Call<Vec<u8>>`, which a sequence of bytes decodes into.
+        let bytes = serde::de::value::SeqDeserializer::<_, serde_json::Error>::new(
+            response.body().iter().copied(),
+        );
+        return T::deserialize(bytes).map_err(|e| Error::decode(format!("bytes answer: {e}"), b""));
+    }
+    match normalise(decode, response, query)? {
+        // `call_ignoring_body` makes only `Call<()>`, `call_text` only `Call<String>`,
+        // `call_optional` `Call<Option<_>>`, which these values decode into.
+        Some(value) => T::deserialize(value)
+            .map_err(|e| Error::decode(format!("answer: {e}"), response.body())),
+        None => response.json(),
+    }
+}
+
+impl<T: DeserializeOwned> Future for Call<T> {
+    type Output = Result<T, Error>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let decode = self.decode;
-        Poll::Ready(answer.and_then(|response| {
-            if let Decode::Bytes = decode {
-                // `call_bytes` makes only `Call<Vec<u8>>`, which a sequence of bytes decodes into.
-                let bytes = serde::de::value::SeqDeserializer::<_, serde_json::Error>::new(
-                    response.body().iter().copied(),
-                );
-                return T::deserialize(bytes)
-                    .map_err(|e| Error::decode(format!("bytes answer: {e}"), b""));
-            }
-            match normalise(decode, &response, &query)? {
-                // `call_ignoring_body` makes only `Call<()>`, `call_text` only `Call<String>`,
-                // `call_optional` `Call<Option<_>>`, which these values decode into.
-                Some(value) => T::deserialize(value)
-                    .map_err(|e| Error::decode(format!("answer: {e}"), response.body())),
-                None => response.json(),
-            }
-        }))
+        self.poll_answer(cx).map(|answer| {
+            answer.and_then(|(response, query)| decode_answer(decode, &response, &query))
+        })
+    }
+}
+
+/// A [`Call`] whose answer comes with its status and headers: [`Call::with_headers`].
+#[must_use = "a call does nothing until it is awaited"]
+pub struct WithHeaders<T> {
+    call: Call<T>,
+}
+
+impl<T> fmt::Debug for WithHeaders<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("WithHeaders").field(&self.call).finish()
+    }
+}
+
+impl<T: DeserializeOwned> Future for WithHeaders<T> {
+    type Output = Result<Answered<T>, Error>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let decode = self.call.decode;
+        self.call.poll_answer(cx).map(|answer| {
+            answer.and_then(|(response, query)| {
+                let value = decode_answer(decode, &response, &query)?;
+                Ok(Answered {
+                    value,
+                    status: response.status(),
+                    headers: response.into_headers(),
+                })
+            })
+        })
+    }
+}
+
+/// A decoded answer with its status and headers ([`Call::with_headers`]).
+#[derive(Clone)]
+pub struct Answered<T> {
+    value: T,
+    status: u16,
+    headers: HeaderMap,
+}
+
+impl<T: fmt::Debug> fmt::Debug for Answered<T> {
+    /// Header names only: a header's value may be a credential (a session cookie, a token).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = self.headers.keys().map(|n| n.as_str()).collect();
+        f.debug_struct("Answered")
+            .field("value", &self.value)
+            .field("status", &self.status)
+            .field("headers", &names)
+            .finish()
+    }
+}
+
+impl<T> Answered<T> {
+    /// The decoded answer.
+    pub fn value(&self) -> &T {
+        &self.value
+    }
+
+    /// The decoded answer, the headers dropped.
+    pub fn into_value(self) -> T {
+        self.value
+    }
+
+    /// The HTTP status (2xx).
+    pub fn status(&self) -> u16 {
+        self.status
+    }
+
+    /// The first value of header `name` (any case), when it is there and is text; a header
+    /// sent several times is read whole with [`Answered::header_all`].
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
+    /// Every value of header `name`, in the order received (those that are text).
+    pub fn header_all(&self, name: &str) -> Vec<&str> {
+        self.headers
+            .get_all(name)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .collect()
+    }
+
+    /// All the answer's headers.
+    pub fn headers(&self) -> &HeaderMap {
+        &self.headers
+    }
+
+    /// Value, status and headers.
+    pub fn into_parts(self) -> (T, u16, HeaderMap) {
+        (self.value, self.status, self.headers)
     }
 }
 

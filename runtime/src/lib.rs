@@ -115,7 +115,7 @@ pub use retry::RetryPolicy;
 /// `Result` with this crate's [`Error`]: what every generated method returns.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 pub use auth::{MintFuture, MintRequest, TokenMinter};
-pub use call::Call;
+pub use call::{Answered, Call, WithHeaders};
 pub use paginate::{ItemStream, NextPage, Page, paginate};
 pub use request::{Binary, Request};
 pub use response::Response;

@@ -77,6 +77,11 @@ impl Response {
         &self.headers
     }
 
+    /// The headers, the rest dropped.
+    pub(crate) fn into_headers(self) -> HeaderMap {
+        self.headers
+    }
+
     /// The raw body.
     pub fn body(&self) -> &[u8] {
         &self.body

@@ -58,3 +58,66 @@ async fn ignoring_the_body_accepts_any_answer_and_decoding_reports_a_wrong_one()
         .expect_err("`ok` is missing");
     assert!(matches!(err, Error::Decode { .. }), "{err}");
 }
+
+#[tokio::test]
+async fn with_headers_answers_the_value_with_its_status_and_every_header() {
+    let reply = Reply::json(201, r#"{"ok":true}"#)
+        .header("Location", "/v1/emails/em_9")
+        .header("ETag", "\"v1\"")
+        .header("Link", "<a>; rel=\"first\"")
+        .header("Link", "<b>; rel=\"next\"");
+    let server = TestServer::always(reply).await;
+    let client = email_client(&server).build().expect("client");
+    let answer = client
+        .call::<Answer>(get_email("em_9"))
+        .with_headers()
+        .await
+        .expect("answer");
+    assert_eq!(answer.status(), 201);
+    assert_eq!(answer.value(), &Answer { ok: true });
+    assert_eq!(answer.header("location"), Some("/v1/emails/em_9"));
+    assert_eq!(answer.header("ETAG"), Some("\"v1\""));
+    assert_eq!(
+        answer.header_all("link"),
+        ["<a>; rel=\"first\"", "<b>; rel=\"next\""]
+    );
+    assert_eq!(answer.header("x-absent"), None);
+    assert_eq!(answer.header("not a header name"), None, "no panic");
+    // Debug names the headers, not their values.
+    let debug = format!("{answer:?}");
+    assert!(
+        debug.contains("location") && !debug.contains("em_9"),
+        "{debug}"
+    );
+    assert_eq!(answer.into_value(), Answer { ok: true });
+
+    // A body that is not needed (a HEAD): the headers are the answer.
+    let (value, status, headers) = client
+        .call_ignoring_body(get_email("em_9"))
+        .with_headers()
+        .await
+        .expect("answer")
+        .into_parts();
+    assert_eq!((value, status), ((), 201));
+    assert_eq!(headers["etag"], "\"v1\"");
+}
+
+#[tokio::test]
+async fn with_headers_keeps_the_errors_of_the_call() {
+    let server = TestServer::always(Reply::json(404, r#"{"error":{"code":"nope"}}"#)).await;
+    let client = email_client(&server).build().expect("client");
+    let err = client
+        .call::<Answer>(get_email("em_1"))
+        .with_headers()
+        .await
+        .expect_err("a 404");
+    assert_eq!(err.status(), Some(404), "{err}");
+    let failed: Result<Request, Error> = Err(Error::invalid_request("to", "must not be empty"));
+    let err = client
+        .call::<Answer>(failed)
+        .with_headers()
+        .await
+        .expect_err("the build error");
+    assert!(matches!(err, Error::InvalidRequest { .. }), "{err}");
+    assert_eq!(server.count(), 1);
+}

@@ -739,6 +739,64 @@ async fn sandbox_spec_serves_a_binary_body_and_refuses_other_media_types() {
 }
 
 #[tokio::test]
+async fn sandbox_spec_sends_the_documented_answer_headers_and_the_client_reads_them() {
+    use tidings_sandbox::served::{ServeConfig, ServedService, load};
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("specs/bodies.yaml");
+    let mut services = load(&path).unwrap();
+    let served = ServedService::start(services.remove(0), ServeConfig::default())
+        .await
+        .unwrap();
+    let key = served.credential("api_key").unwrap().to_owned();
+    let c = BodiesClient::builder()
+        .base_url(served.base_url())
+        .api_key(key.as_str())
+        .build()
+        .unwrap();
+    let answer = c
+        .create_message("AC 1", &twilio_request())
+        .with_headers()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 201);
+    // The store's id (`id`, the resource's id field) names the created item.
+    let id = answer.value().id.clone().unwrap();
+    assert!(!id.is_empty());
+    // The created item's place (Twilio's item path beside `Messages.json`), each part escaped.
+    assert_eq!(
+        answer.header("Location"),
+        Some(format!("/2010-04-01/Accounts/AC%201/Messages/{id}.json").as_str())
+    );
+    let etag = answer.header("etag").unwrap();
+    assert!(
+        etag.starts_with('"') && etag.ends_with('"') && etag.len() > 2,
+        "{etag}"
+    );
+    let segments: u32 = answer.header("x-segments").unwrap().parse().unwrap();
+    assert!(segments >= 1);
+    assert_eq!(
+        answer.header("X-Queue"),
+        Some("standard"),
+        "an enum's value"
+    );
+    // Another answer, another body: another ETag.
+    let again = c
+        .create_message("AC 1", &twilio_request())
+        .with_headers()
+        .await
+        .unwrap();
+    assert_ne!(again.header("etag"), Some(etag));
+    // An operation that documents none gets none of them.
+    let listed = c
+        .list_messages("AC 1", &ListMessagesQuery::default())
+        .with_headers()
+        .await
+        .unwrap();
+    assert_eq!(listed.header("location"), None);
+    assert_eq!(listed.header("x-segments"), None);
+    served.shutdown().await;
+}
+
+#[tokio::test]
 async fn the_generated_server_answers_text_bytes_and_200_or_204() {
     let c = served_client(0).await;
     assert_eq!(c.get_report().await.unwrap(), "a,b\n1,2\n");

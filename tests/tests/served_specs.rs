@@ -1987,8 +1987,12 @@ async fn a_head_operation_answers_whether_the_item_is_there_without_a_body() {
          base_url: { env: MEDIA_BASE_URL }\n\
          types:\n  Media:\n    fields:\n      id: { type: string }\n      name: { type: string }\n\
          operations:\n  create_media:\n    method: POST\n    path: /media\n    body: Media\n    \
-         response: Media\n  media_metadata:\n    method: HEAD\n    path: /media/{id}\n    \
-         path_params: { id: { type: string } }\n",
+         response: Media\n    status: 201\n    response_headers: { Location: {} }\n  \
+         get_media:\n    method: GET\n    path: /media/{id}\n    \
+         path_params: { id: { type: string } }\n    response: Media\n  \
+         media_metadata:\n    method: HEAD\n    path: /media/{id}\n    \
+         path_params: { id: { type: string } }\n    \
+         response_headers: { X-Media-Size: { type: integer }, ETag: {} }\n",
     )
     .unwrap();
     let mut services = load(&path).unwrap();
@@ -1996,22 +2000,42 @@ async fn a_head_operation_answers_whether_the_item_is_there_without_a_body() {
         .await
         .unwrap();
     let http = tidings_runtime::reqwest::Client::new();
-    let created: serde_json::Value = http
+    let created = http
         .post(format!("{}/media", served.base_url()))
         .json(&serde_json::json!({"name": "cat.jpg"}))
         .send()
         .await
-        .unwrap()
-        .json()
+        .unwrap();
+    assert_eq!(created.status(), 201);
+    // The documented `Location` is the path of the operation that gets the item.
+    let location = created.headers()["location"].to_str().unwrap().to_owned();
+    let created: serde_json::Value = created.json().await.unwrap();
+    let id = created["id"].as_str().unwrap();
+    assert_eq!(location, format!("/media/{id}"));
+    let got = http
+        .get(format!("{}{location}", served.base_url()))
+        .send()
         .await
         .unwrap();
-    let id = created["id"].as_str().unwrap();
+    assert_eq!(got.status(), 200);
+    assert!(
+        got.headers().get("location").is_none(),
+        "not documented there"
+    );
     let there = http
         .head(format!("{}/media/{id}", served.base_url()))
         .send()
         .await
         .unwrap();
     assert_eq!(there.status(), 200);
+    // What a HEAD tells is in its documented headers.
+    let size: i64 = there.headers()["x-media-size"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(size >= 1);
+    assert!(there.headers().contains_key("etag"));
     assert!(there.bytes().await.unwrap().is_empty());
     let missing = http
         .head(format!("{}/media/nothing-here", served.base_url()))

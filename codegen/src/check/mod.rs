@@ -17,6 +17,8 @@ mod sizes;
 pub(crate) mod types;
 mod webhooks;
 
+pub use operations::MAX_RESPONSE_HEADERS;
+pub(crate) use operations::is_header_name_byte;
 pub(crate) use webhooks::PAYLOAD_ENUM;
 mod websocket;
 

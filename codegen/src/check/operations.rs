@@ -10,7 +10,8 @@ use crate::model::{IdempotencyMode, ListStyle, Method, Source};
 use crate::names::{can_be_ident, did_you_mean, is_snake, pascal, snake};
 use crate::resolved::{
     Answer, AuthInfo, BodyEncodingInfo, Constraints, FormStyleInfo, NameKind, OperationInfo,
-    PaginationInfo, ParamInfo, Ty, TypeInfo, TypeKind, WhenInfo, defaults, rust_name,
+    PaginationInfo, ParamInfo, ResponseHeaderInfo, Ty, TypeInfo, TypeKind, WhenInfo, defaults,
+    rust_name,
 };
 
 /// Where a parameter travels.
@@ -21,8 +22,11 @@ enum Place {
     Header,
 }
 
+/// Most headers one operation's successful answer may document.
+pub const MAX_RESPONSE_HEADERS: usize = 64;
+
 /// A byte of an HTTP header name (an RFC 9110 token).
-fn is_header_name_byte(b: u8) -> bool {
+pub(crate) fn is_header_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
 }
 
@@ -259,6 +263,7 @@ impl Checker<'_> {
                 d.hint = hint;
             }
             let error_bodies = self.error_bodies(&path, op);
+            let response_headers = self.response_headers(&path, op);
             let body_checked = matches!(&body, Some(Ty::Named(n)) if types.iter().any(|t| &t.name == n && t.checked));
             let query_checked = query.iter().any(|p| !p.constraints.is_empty());
             let headers_type = (!headers.is_empty()).then(|| format!("{}Headers", pascal(name)));
@@ -300,6 +305,7 @@ impl Checker<'_> {
                 stream_item,
                 headers,
                 headers_type,
+                response_headers,
                 when,
             });
         }
@@ -551,6 +557,58 @@ impl Checker<'_> {
             );
             d.hint = hint;
         }
+    }
+
+    /// The headers a successful answer carries: each an HTTP header name, listed once (case
+    /// aside), of a scalar or enum type, at most [`MAX_RESPONSE_HEADERS`].
+    fn response_headers(&mut self, path: &str, op: &Operation) -> Vec<ResponseHeaderInfo> {
+        let at = format!("{path}.response_headers");
+        if op.response_headers.len() > MAX_RESPONSE_HEADERS {
+            self.error(
+                &at,
+                format!(
+                    "{} response headers; an operation documents at most {MAX_RESPONSE_HEADERS}",
+                    op.response_headers.len()
+                ),
+            );
+            return Vec::new();
+        }
+        let mut out: Vec<ResponseHeaderInfo> = Vec::new();
+        for (name, header) in &op.response_headers {
+            let here = format!("{at}.{name}");
+            if name.is_empty() || !name.bytes().all(is_header_name_byte) {
+                let d = self.error(&here, format!("`{name}` is not an HTTP header name"));
+                d.expected = Some("letters, digits and `-` (like Location)".into());
+                continue;
+            }
+            if out.iter().any(|h| h.name.eq_ignore_ascii_case(name)) {
+                self.error(&here, format!("response header `{name}` is listed twice"));
+                continue;
+            }
+            let ty = match &header.ty {
+                Some(t) => match self.type_ref(&format!("{here}.type"), t) {
+                    Some(ty) => ty,
+                    None => continue,
+                },
+                None => Ty::String,
+            };
+            let is_enum = matches!(&ty, Ty::Named(n) if self.spec.types.get(n).is_some_and(|t| t.values.is_some()));
+            if !ty.is_scalar() && !is_enum {
+                let d = self.error_at_value(
+                    &format!("{here}.type"),
+                    format!("response header `{name}` must be a scalar"),
+                );
+                d.expected =
+                    Some("string, integer, number, boolean, datetime, date or an enum".into());
+                continue;
+            }
+            out.push(ResponseHeaderInfo {
+                name: name.clone(),
+                ty,
+                doc: header.doc.clone(),
+            });
+        }
+        out
     }
 
     /// The media types a binary body may have: each a type or range (`image/png`, `image/*`,

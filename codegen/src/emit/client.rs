@@ -248,6 +248,23 @@ fn method_doc(op: &OperationInfo, settings: &Settings) -> TokenStream {
             conflict.trim()
         ));
     }
+    if !op.response_headers.is_empty() {
+        text.push_str(
+            "\n\nThe answer's headers (read them with `.with_headers()`, whose `header(name)` \
+             gives a value):",
+        );
+        for h in &op.response_headers {
+            text.push_str(&format!("\n- `{}`", h.name));
+            let summary = h
+                .doc
+                .as_deref()
+                .and_then(|d| d.lines().map(str::trim).find(|l| !l.is_empty()));
+            if let Some(summary) = summary {
+                text.push_str(": ");
+                text.push_str(summary);
+            }
+        }
+    }
     docs(&text)
 }
 

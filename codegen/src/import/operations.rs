@@ -24,6 +24,8 @@ const IDEMPOTENCY_HEADERS: &[&str] = &["idempotency-key", "x-idempotency-key"];
 /// Longest key when the document does not bound it (our own specs' bound).
 const DEFAULT_IDEMPOTENCY_KEY_LEN: u64 = 256;
 
+use crate::check::MAX_RESPONSE_HEADERS;
+
 /// The JSON media type of a content map, if it has one (`*/*` counts, unless its schema is a
 /// binary string: then it is any file).
 fn json_media(content: &Map<String, Value>) -> Option<(&str, &Value)> {
@@ -802,6 +804,7 @@ impl Converter<'_> {
             });
         let mut response = None;
         let mut status = Vec::new();
+        let mut response_headers = Vec::new();
         if let Some((code, key)) = success {
             status = codes
                 .iter()
@@ -812,6 +815,7 @@ impl Converter<'_> {
                 status.push(code);
             }
             self.other_success_bodies(responses, &status, code, ptr);
+            response_headers = self.response_headers(responses, &status, ptr, &op_pascal);
             let rptr = format!("{ptr}/responses/{}", escape(&key));
             let mut found = responses
                 .and_then(|r| r.get(&key))
@@ -838,23 +842,6 @@ impl Converter<'_> {
                     &format!("{what} carries no body: the schema given for it is dropped"),
                 );
                 found = None;
-            }
-            // The headers a HEAD is for: the method answers whether the resource is there.
-            if method == "head"
-                && let Some(headers) = responses
-                    .and_then(|r| r.get(&key))
-                    .and_then(|r| deref(doc, r, &rptr))
-                    .and_then(|(r, _)| r.get("headers").and_then(Value::as_object).cloned())
-                    .filter(|h| !h.is_empty())
-            {
-                let names: Vec<&str> = headers.keys().map(String::as_str).collect();
-                self.approximate(
-                    &rptr,
-                    &format!(
-                        "the answer's headers ({}) are not returned by the method (needs spec construct: response headers); it answers whether the call succeeded",
-                        names.join(", ")
-                    ),
-                );
             }
             if let Some((r, at)) = found
                 && let Some(content) = r
@@ -972,11 +959,111 @@ impl Converter<'_> {
             status,
             errors,
             error_bodies: Vec::new(),
+            response_headers,
             idempotency,
             auth,
             pagination: None,
             pointer: ptr.to_owned(),
         })
+    }
+
+    /// The headers the success answers (`statuses`) document, first answer first, each with its
+    /// type (a scalar or an enum; anything else is text, reported) and description.
+    fn response_headers(
+        &mut self,
+        responses: Option<&Map<String, Value>>,
+        statuses: &[u16],
+        ptr: &str,
+        op_pascal: &str,
+    ) -> Vec<(String, Node)> {
+        let doc = self.doc;
+        let mut out: Vec<(String, Node)> = Vec::new();
+        let Some(responses) = responses else {
+            return out;
+        };
+        for (key, answer) in responses {
+            if !key.parse::<u16>().is_ok_and(|c| statuses.contains(&c)) {
+                continue;
+            }
+            let rptr = format!("{ptr}/responses/{}", escape(key));
+            let Some((answer, at)) = deref(doc, answer, &rptr) else {
+                continue;
+            };
+            let Some(headers) = answer.get("headers").and_then(Value::as_object) else {
+                continue;
+            };
+            for (name, header) in headers {
+                let hptr = format!("{at}/headers/{}", escape(name));
+                if out.iter().any(|(n, _)| n.eq_ignore_ascii_case(name)) {
+                    continue;
+                }
+                if name.is_empty() || !name.bytes().all(crate::check::is_header_name_byte) {
+                    self.skip(&hptr, "not an HTTP header name", Some(name));
+                    continue;
+                }
+                let Some((header, hat)) = deref(doc, header, &hptr) else {
+                    continue;
+                };
+                // OpenAPI 3 gives a `schema`; Swagger 2.0 its type in place.
+                let schema = match header.get("schema") {
+                    Some(s) => s.clone(),
+                    None => {
+                        let mut s = header.clone();
+                        if let Some(m) = s.as_object_mut() {
+                            m.remove("description");
+                        }
+                        s
+                    }
+                };
+                let hint = format!("{op_pascal}{}Header", type_name(name));
+                let ty = match self.ty(&schema, &format!("{hat}/schema"), &hint, 1) {
+                    Ok(t)
+                        if matches!(
+                            t.as_str(),
+                            "string" | "integer" | "number" | "boolean" | "datetime" | "date"
+                        ) || matches!(self.types.get(&t), Some(super::TypeOut::Enum { .. })) =>
+                    {
+                        t
+                    }
+                    Ok(t) => {
+                        self.approximate(
+                            &hat,
+                            &format!("response header `{name}` of type `{t}` read as text"),
+                        );
+                        "string".to_owned()
+                    }
+                    Err(e) => {
+                        self.approximate(
+                            &hat,
+                            &format!("response header `{name}` read as text: {e}"),
+                        );
+                        "string".to_owned()
+                    }
+                };
+                let mut node = Node::map();
+                if ty != "string" {
+                    node.set("type", Node::str(&ty));
+                }
+                if let Some(d) = header
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .map(str::trim)
+                    .filter(|d| !d.is_empty())
+                {
+                    node.set("doc", Node::str(d));
+                }
+                if out.len() == MAX_RESPONSE_HEADERS {
+                    self.skip(
+                        &hptr,
+                        "more response headers than an operation documents",
+                        Some(&format!("at most {MAX_RESPONSE_HEADERS}")),
+                    );
+                    continue;
+                }
+                out.push((name.clone(), node));
+            }
+        }
+        out
     }
 
     /// A path placeholder's name, renamed in the template when it has no Rust name of its own.

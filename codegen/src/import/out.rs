@@ -137,6 +137,8 @@ pub(crate) struct OpOut {
     /// Its own error bodies by status key (`404`, `4XX`, `default`), when an error answer
     /// has another schema than the service's or documents headers with error details.
     pub(crate) error_bodies: Vec<(String, Node)>,
+    /// The headers its success answers document, by name.
+    pub(crate) response_headers: Vec<(String, Node)>,
     pub(crate) idempotency: Option<&'static str>,
     pub(crate) auth: Option<String>,
     /// The operation's own `pagination:`, inferred from its page's shape.

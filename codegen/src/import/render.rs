@@ -222,6 +222,13 @@ impl Converter<'_> {
                 }
                 node.set("error_bodies", bodies);
             }
+            if !op.response_headers.is_empty() {
+                let mut headers = Node::map();
+                for (name, header) in &op.response_headers {
+                    headers.set(name, header.clone());
+                }
+                node.set("response_headers", headers);
+            }
             if let Some(i) = op.idempotency {
                 node.set("idempotency", Node::str(i));
             }

@@ -78,6 +78,11 @@ item! {
         /// Header parameters by header name (`<Op>Headers` struct).
         #[serde(default)]
         pub headers: IndexMap<String, Param>,
+        /// Headers a successful answer carries (`Location`, `ETag`, a `HEAD`'s
+        /// `Content-Length`), by name: documented on the method, read with the runtime's
+        /// `Call::with_headers`, and sent by the sandbox.
+        #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+        pub response_headers: IndexMap<String, ResponseHeader>,
         /// What tells this operation apart in the body when others share its method and path.
         #[serde(default)]
         pub when: Option<When>,
@@ -153,6 +158,19 @@ item! {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         pub headers: Vec<String>,
     }
+}
+
+/// A header of a successful answer.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ResponseHeader {
+    /// Its value's type: a scalar (`string`, the default; `integer`, `datetime`, ...) or an
+    /// enum.
+    #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
+    pub ty: Option<String>,
+    /// What it says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
 }
 
 item! {

@@ -15,7 +15,7 @@ mod websocket;
 
 pub use operations::{
     Answer, BodyEncodingInfo, ErrorBodyInfo, FormStyleInfo, OperationInfo, PageStyleInfo,
-    PaginationInfo, ParamInfo, WhenInfo,
+    PaginationInfo, ParamInfo, ResponseHeaderInfo, WhenInfo,
 };
 pub use resources::{ResourceAction, ResourceShape, resource_shape};
 pub(crate) use types::BUILTINS;

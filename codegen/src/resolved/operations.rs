@@ -22,6 +22,17 @@ pub struct ErrorBodyInfo {
     pub headers: Vec<String>,
 }
 
+/// A header of a successful answer, resolved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResponseHeaderInfo {
+    /// The header's name as written (`Location`).
+    pub name: String,
+    /// Its value's type (a scalar or an enum; `string` by default).
+    pub ty: Ty,
+    /// What it says.
+    pub doc: Option<String>,
+}
+
 /// An operation, resolved.
 #[derive(Debug, Clone)]
 pub struct OperationInfo {
@@ -88,6 +99,8 @@ pub struct OperationInfo {
     pub headers: Vec<ParamInfo>,
     /// Name of the generated header struct (`<Op>Headers`), when there are header parameters.
     pub headers_type: Option<String>,
+    /// Headers a successful answer carries, in the order written.
+    pub response_headers: Vec<ResponseHeaderInfo>,
     /// What tells this operation apart in the body from others on its method and path.
     pub when: Option<WhenInfo>,
 }

@@ -251,6 +251,12 @@ async fn respond(served: &Arc<Served>, request: Request) -> (Option<&ServedOp>, 
         .iter()
         .map(|(k, v)| ((*k).to_owned(), v.clone()))
         .collect();
+    // What a documented `Location` is made of.
+    let (request_path, asked_params) = if op.info.response_headers.is_empty() {
+        (String::new(), Vec::new())
+    } else {
+        (request.uri().path().to_owned(), params.clone())
+    };
     let incoming =
         match Incoming::accept_with_path(&served.gateway, op.spec, request, Some(owned)).await {
             Ok(incoming) => incoming,
@@ -271,7 +277,117 @@ async fn respond(served: &Arc<Served>, request: Request) -> (Option<&ServedOp>, 
         slot.1 = id;
     }
     let result = served.store.serve(served.schema, &op.resource, &call).await;
-    (Some(op), answer(served.schema, op, incoming, result))
+    let item = match &result {
+        Ok(value) if !op.info.response_headers.is_empty() => Some(value.clone()),
+        _ => None,
+    };
+    let mut response = answer(served.schema, op, incoming, result);
+    if response.status().is_success() && !op.info.response_headers.is_empty() {
+        let location = || created_location(served, op, &request_path, &asked_params, item.as_ref());
+        documented_headers(served.schema, op, location, item.as_ref(), &mut response);
+    }
+    (Some(op), response)
+}
+
+/// Where the item an operation answered lives: for a create, the path of the operation that
+/// gets it (the request's parameters and the new id put in its template), else
+/// `<collection>/<id>` (`/Messages/<id>.json` beside `/Messages.json`); for any other operation,
+/// the path asked.
+fn created_location(
+    served: &Served,
+    op: &ServedOp,
+    asked: &str,
+    params: &[(&'static str, String)],
+    item: Option<&Value>,
+) -> String {
+    use crate::server::resources::ResourceAction;
+    let id = item
+        .and_then(|v| v.get(op.resource.id_field))
+        .and_then(|v| match v {
+            Value::String(s) => Some(s.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        });
+    let (ResourceAction::Create, Some(id)) = (op.resource.kind, id) else {
+        return asked.to_owned();
+    };
+    let encode = |s: &str| {
+        url::form_urlencoded::byte_serialize(s.as_bytes())
+            .collect::<String>()
+            .replace('+', "%20")
+    };
+    let getter = served.ops.iter().find(|o| {
+        o.resource.kind == ResourceAction::Get && o.resource.collection == op.resource.collection
+    });
+    if let Some(get) = getter
+        && let Some(item_param) = get.resource.item_param
+    {
+        let mut path = get.info.path.clone();
+        for (name, value) in params {
+            path = path.replace(&format!("{{{name}}}"), &encode(value));
+        }
+        return path.replace(&format!("{{{item_param}}}"), &encode(&id));
+    }
+    let asked = asked.trim_end_matches('/');
+    match asked.rsplit_once('/') {
+        Some((parent, last)) if last.ends_with(".json") => {
+            format!(
+                "{parent}/{}/{}.json",
+                last.trim_end_matches(".json"),
+                encode(&id)
+            )
+        }
+        _ => format!("{asked}/{}", encode(&id)),
+    }
+}
+
+/// The headers `op` documents on its success answer (`response_headers`) that the answer
+/// does not carry yet: a created item's `Location` (its path), an `ETag` of the body, a
+/// `Last-Modified` of now, and any other a value of its type (an enum's first value, text a
+/// fresh id).
+fn documented_headers(
+    schema: &ServiceSchema,
+    op: &ServedOp,
+    location: impl Fn() -> String,
+    item: Option<&Value>,
+    response: &mut Response,
+) {
+    use axum::http::HeaderName;
+    use std::hash::{Hash, Hasher};
+    for header in &op.info.response_headers {
+        let Ok(name) = HeaderName::from_bytes(header.name.as_bytes()) else {
+            continue;
+        };
+        if response.headers().contains_key(&name) {
+            continue;
+        }
+        let value = match name.as_str() {
+            "location" => location(),
+            "etag" => {
+                let mut hasher = std::collections::hash_map::DefaultHasher::new();
+                item.map(Value::to_string).hash(&mut hasher);
+                format!("\"{:016x}\"", hasher.finish())
+            }
+            "last-modified" | "date" => httpdate::fmt_http_date(std::time::SystemTime::now()),
+            _ => match &header.ty {
+                Ty::Integer => "1".to_owned(),
+                Ty::Number => "1.0".to_owned(),
+                Ty::Boolean => "true".to_owned(),
+                Ty::DateTime => crate::server::now_rfc3339(),
+                Ty::Date => crate::server::now_rfc3339()[..10].to_owned(),
+                Ty::Named(n) => match schema.named(n).map(|t| t.shape) {
+                    Some(ShapeSchema::Enum(values)) => {
+                        values.first().copied().unwrap_or_default().to_owned()
+                    }
+                    _ => new_request_id(),
+                },
+                _ => new_request_id(),
+            },
+        };
+        if let Ok(value) = HeaderValue::from_str(&value) {
+            response.headers_mut().insert(name, value);
+        }
+    }
 }
 
 /// `POST <token_url>` with the client id and secret as HTTP Basic (RFC 6749 section 2.3.1):

@@ -694,7 +694,15 @@ fn operation(service: &Service, op: &OperationInfo, tag: &str) -> Value {
         if let Some((media, schema)) = content {
             ok.insert("content".into(), json!({ media: { "schema": schema } }));
         }
-        let headers = header_refs(service, None);
+        let mut headers = header_refs(service, None);
+        for h in &op.response_headers {
+            let mut header = Map::new();
+            if let Some(doc) = &h.doc {
+                header.insert("description".into(), json!(doc));
+            }
+            header.insert("schema".into(), ty_schema(&h.ty));
+            headers.insert(h.name.clone(), Value::Object(header));
+        }
         if !headers.is_empty() {
             ok.insert("headers".into(), Value::Object(headers));
         }
