@@ -1446,7 +1446,7 @@ components:
         imported.report.inferred.iter().any(|f| f
             .reason
             .contains("this error answer is one of several shapes")
-            && f.detail.as_deref() == Some("`Camara` first; also Platform")),
+            && f.detail.as_deref() == Some("`Camara`, then the service's `Platform`")),
         "{}",
         imported.report
     );
@@ -1456,6 +1456,239 @@ components:
         (2, 2),
         "{report:#?}"
     );
+}
+
+#[test]
+fn an_error_answer_of_three_shapes_is_a_list_of_the_operation_s_own_tried_in_order() {
+    // Infobip's Moments: a 400 is `oneOf` an RFC 9457 problem, its own `{errorCode,
+    // errorMessage}` and the platform's `requestError.serviceException`. One own body held
+    // only the first shape: the second's examples lost their code and message.
+    let doc = r##"
+openapi: 3.1.0
+info: { title: T, version: "1" }
+paths:
+  /a:
+    get:
+      operationId: get_a
+      responses:
+        "204": { description: ok }
+        "400": { description: bad, content: { application/json: { schema: { $ref: '#/components/schemas/Platform' } } } }
+  /flows:
+    post:
+      operationId: create_flow
+      responses:
+        "204": { description: ok }
+        "400":
+          description: bad
+          headers:
+            X-Error-Id: { schema: { type: string } }
+          content:
+            application/json:
+              schema:
+                oneOf:
+                  - { $ref: '#/components/schemas/Problem' }
+                  - { $ref: '#/components/schemas/MomentsError' }
+                  - { $ref: '#/components/schemas/Platform' }
+              examples:
+                problem: { value: { type: "https://example.com/bad", title: Bad flow, status: 400 } }
+                moments: { value: { errorCode: 10001, errorMessage: Flow is empty } }
+                platform: { value: { requestError: { serviceException: { messageId: BAD_REQUEST, text: Bad request } } } }
+components:
+  schemas:
+    Platform:
+      type: object
+      properties:
+        requestError:
+          type: object
+          properties:
+            serviceException:
+              type: object
+              properties: { messageId: { type: string }, text: { type: string } }
+    Problem:
+      type: object
+      properties: { type: { type: string }, title: { type: string }, status: { type: integer } }
+    MomentsError:
+      type: object
+      properties: { errorCode: { type: integer }, errorMessage: { type: string } }
+"##;
+    let imported = import_text(doc);
+    let service = checked(&imported.yaml);
+    let flow = service
+        .operations
+        .iter()
+        .find(|o| o.name == "create_flow")
+        .unwrap();
+    let shapes: Vec<(Option<&str>, Option<&str>, usize)> = flow
+        .error_bodies
+        .iter()
+        .map(|b| (b.code.as_deref(), b.message.as_deref(), b.shape))
+        .collect();
+    assert_eq!(
+        shapes,
+        [
+            (Some("type"), Some("title"), 0),
+            (Some("errorCode"), Some("errorMessage"), 1)
+        ],
+        "{}",
+        imported.yaml
+    );
+    assert_eq!(flow.error_bodies[0].headers, ["X-Error-Id"]);
+    assert!(
+        imported.report.inferred.iter().any(|f| f.detail.as_deref()
+            == Some("`MomentsError`, then `Problem`, then the service's `Platform`")
+            || f.detail.as_deref()
+                == Some("`Problem`, then `MomentsError`, then the service's `Platform`")),
+        "{}",
+        imported.report
+    );
+    let report = tidings_codegen::import::fidelity_report(doc, &imported, "fidelity.yaml").unwrap();
+    assert_eq!(
+        (report.errors_documented, report.errors_decoded),
+        (3, 3),
+        "{report:#?}"
+    );
+    // The generated operation carries both shapes, in order, for the runtime to try.
+    let code = tidings_codegen::emit::emit_service(&service).unwrap();
+    let compact: String = code.split_whitespace().collect();
+    let first = compact.find("(\"title\")").expect("the problem's paths");
+    let second = compact
+        .find("(\"errorMessage\")")
+        .expect("the Moments paths");
+    assert!(first < second, "{code}");
+    // Exported: one answer, `oneOf` the two shapes; imported again, the same two.
+    let exported = tidings_codegen::export::openapi::document(&service);
+    let answer = &exported["paths"]["/flows"]["post"]["responses"]["400"];
+    assert_eq!(
+        answer["content"]["application/json"]["schema"]["oneOf"]
+            .as_array()
+            .map(Vec::len),
+        Some(2),
+        "{answer:#}"
+    );
+    assert_eq!(answer["x-error-fields"][1]["code"], "errorCode");
+    let again = tidings_codegen::import::import_openapi(
+        &serde_json::to_string(&exported).unwrap(),
+        &tidings_codegen::import::ImportOptions::new("again", "again.json"),
+        None,
+    )
+    .unwrap();
+    let again = checked(&again.yaml);
+    let flow_again = again
+        .operations
+        .iter()
+        .find(|o| o.name == "create_flow")
+        .unwrap();
+    let paths =
+        |o: &tidings_codegen::check::OperationInfo| -> Vec<(Option<String>, Option<String>)> {
+            o.error_bodies
+                .iter()
+                .map(|b| (b.code.clone(), b.message.clone()))
+                .collect()
+        };
+    assert_eq!(paths(flow_again), paths(flow));
+}
+
+#[test]
+fn an_error_object_that_names_no_fields_is_read_where_its_examples_keep_code_and_message() {
+    // Infobip MMS: a 400 of `{type: object}` whose example answers `errorMessage`. The
+    // service's `requestError` paths found nothing in it.
+    let doc = r##"
+openapi: 3.1.0
+info: { title: T, version: "1" }
+paths:
+  /a:
+    get:
+      operationId: get_a
+      responses:
+        "204": { description: ok }
+        "400": { description: bad, content: { application/json: { schema: { $ref: '#/components/schemas/Platform' } } } }
+  /content:
+    post:
+      operationId: upload_content
+      responses:
+        "204": { description: ok }
+        "400":
+          description: bad
+          content:
+            application/json:
+              schema: { type: object }
+              examples:
+                missing: { value: { bulkId: "", messages: [], errorMessage: "Required header 'X-Content-Id' is not present" } }
+components:
+  schemas:
+    Platform:
+      type: object
+      properties:
+        requestError:
+          type: object
+          properties:
+            serviceException:
+              type: object
+              properties: { messageId: { type: string }, text: { type: string } }
+"##;
+    let imported = import_text(doc);
+    checked(&imported.yaml);
+    assert!(
+        imported
+            .yaml
+            .contains("\"400\": { code: none, message: errorMessage"),
+        "{}",
+        imported.yaml
+    );
+    let report = tidings_codegen::import::fidelity_report(doc, &imported, "fidelity.yaml").unwrap();
+    assert_eq!(
+        (report.errors_documented, report.errors_decoded),
+        (1, 1),
+        "{report:#?}"
+    );
+}
+
+#[test]
+fn check_reads_an_error_body_list_and_places_its_mistakes() {
+    let spec = |bodies: &str| {
+        format!(
+            r#"
+service: {{ name: shapes, title: Shapes, summary: Shapes, source: assumed, base_url: {{ default: "https://api.example.com", env: SHAPES_URL, source: assumed }} }}
+types:
+  Problem:
+    source: assumed
+    fields: {{ type: {{ type: string }}, title: {{ type: string }} }}
+  Own:
+    source: assumed
+    fields: {{ errorCode: {{ type: integer }}, errorMessage: {{ type: string }} }}
+operations:
+  send:
+    method: POST
+    path: /send
+    error_bodies:
+      "400": {bodies}
+    source: assumed
+"#
+        )
+    };
+    let fine = spec(
+        "[{ type: Problem, code: type, message: title }, { type: Own, code: errorCode, message: errorMessage }]",
+    );
+    let loaded = tidings_codegen::load::load_str("shapes.yaml", &fine).unwrap();
+    tidings_codegen::check::check(&loaded).unwrap_or_else(|d| panic!("{d}"));
+    for (bodies, says) in [
+        (
+            "[{ type: Problem, code: type, message: title }, { type: Own, code: nope, message: errorMessage }]",
+            // Located at the second shape's `code` value.
+            "shapes.yaml:15:81: error: `nope` is not a path in the error type: `Own`",
+        ),
+        ("[]", "0 error bodies for `400`"),
+        ("[{ type: Problem, code: type, mesage: title }]", "mesage"),
+    ] {
+        let text = spec(bodies);
+        let errors = match tidings_codegen::load::load_str("shapes.yaml", &text) {
+            Ok(loaded) => tidings_codegen::check::check(&loaded)
+                .unwrap_err()
+                .to_string(),
+            Err(e) => e.to_string(),
+        };
+        assert!(errors.contains(says), "{bodies}: {errors}");
+    }
 }
 
 #[test]

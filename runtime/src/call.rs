@@ -190,10 +190,7 @@ impl<T> Call<T> {
     }
 
     /// Drives the sending to its answer (and the request's query, for paging).
-    fn poll_answer(
-        &mut self,
-        cx: &mut Context<'_>,
-    ) -> Poll<Result<(Response, Query), Error>> {
+    fn poll_answer(&mut self, cx: &mut Context<'_>) -> Poll<Result<(Response, Query), Error>> {
         if let State::Prepared(..) = self.state {
             let decode = self.decode;
             self.state = match std::mem::replace(&mut self.state, State::Done) {

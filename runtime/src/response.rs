@@ -170,21 +170,23 @@ impl RawResponse {
                     Body::Whole(bytes) => (bytes, false),
                     Body::Over { start, .. } => (start, true),
                 };
-                // The operation's own error body for this status, else the service's.
-                let own = op.error_body(self.status);
-                let paths = own.map(ErrorBodySpec::paths);
+                // The operation's own error bodies for this status (its shapes, in order),
+                // then the service's.
+                let mut paths: Vec<ErrorSpec> = op
+                    .error_bodies(self.status)
+                    .map(ErrorBodySpec::paths)
+                    .collect();
+                paths.push(*errors);
                 let json = serde_json::from_slice::<serde_json::Value>(&bytes).ok();
-                let mut api = ApiError::from_json(
-                    self.status,
-                    request_id.as_deref(),
-                    &bytes,
-                    json,
-                    paths.as_ref().unwrap_or(errors),
-                    paths.is_some().then_some(errors),
-                );
+                let mut api =
+                    ApiError::from_json(self.status, request_id.as_deref(), &bytes, json, &paths);
                 api.body_truncated = truncated;
-                if let Some(own) = own {
-                    api.headers = error_headers(&self.headers, own.headers);
+                let names: Vec<&str> = op
+                    .error_bodies(self.status)
+                    .flat_map(|own| own.headers.iter().copied())
+                    .collect();
+                if !names.is_empty() {
+                    api.headers = error_headers(&self.headers, &names);
                 }
                 Err(Error::from_status(api, wait))
             }
@@ -225,7 +227,15 @@ fn error_in_success(
             crate::error::scalar_text(value).is_some_and(|text| values.iter().any(|v| *v == text))
         }
     };
-    failed.then(|| ApiError::from_json(status, request_id, body, Some(json), errors, None))
+    failed.then(|| {
+        ApiError::from_json(
+            status,
+            request_id,
+            body,
+            Some(json),
+            std::slice::from_ref(errors),
+        )
+    })
 }
 
 /// Sends `request` and reads the answer up to `limits`. The request is handed to reqwest now

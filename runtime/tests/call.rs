@@ -121,3 +121,60 @@ async fn with_headers_keeps_the_errors_of_the_call() {
     assert!(matches!(err, Error::InvalidRequest { .. }), "{err}");
     assert_eq!(server.count(), 1);
 }
+
+/// One 400 in two shapes of its own (an RFC 9457 problem, `{errorCode, errorMessage}`), the
+/// service's `{"error": {...}}` for the rest.
+static SHAPED: OperationSpec = OperationSpec::post("create_flow", "/v1/flows").with_errors(&[
+    ErrorBodySpec {
+        statuses: (400, 400),
+        code: Some("type"),
+        message: Some("title"),
+        headers: &["X-Problem-Id"],
+    },
+    ErrorBodySpec {
+        statuses: (400, 400),
+        code: Some("errorCode"),
+        message: Some("errorMessage"),
+        headers: &["X-Error-Id"],
+    },
+]);
+
+#[tokio::test]
+async fn an_error_answer_is_read_by_the_first_of_its_shapes_that_finds_a_code_or_message() {
+    let server = TestServer::script(vec![
+        Reply::json(400, r#"{"type":"about:blank","title":"Bad flow"}"#),
+        Reply::json(400, r#"{"errorCode":10001,"errorMessage":"Flow is empty"}"#)
+            .header("X-Error-Id", "e-7"),
+        Reply::json(
+            400,
+            r#"{"error":{"code":"bad","message":"platform says no"}}"#,
+        ),
+    ])
+    .await;
+    let client = email_client(&server)
+        .max_attempts(1)
+        .build()
+        .expect("client");
+    let mut read = Vec::new();
+    for _ in 0..3 {
+        let err = client
+            .call::<Answer>(Request::new(&SHAPED))
+            .await
+            .expect_err("a 400");
+        let api = err.api_error().expect("an API error");
+        read.push((
+            api.code.clone(),
+            api.message.clone(),
+            api.header("x-error-id").map(str::to_owned),
+        ));
+    }
+    let s = |t: &str| Some(t.to_owned());
+    assert_eq!(
+        read,
+        [
+            (s("about:blank"), s("Bad flow"), None),
+            (s("10001"), s("Flow is empty"), s("e-7")),
+            (s("bad"), s("platform says no"), None),
+        ]
+    );
+}

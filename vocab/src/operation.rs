@@ -265,11 +265,34 @@ impl OperationSpec {
         self
     }
 
-    /// This operation's own error body for an answer with `status`, if it has one.
+    /// This operation's own error body for an answer with `status`, if it has one: the first
+    /// of [`OperationSpec::error_bodies`].
     pub fn error_body(&self, status: u16) -> Option<&'static ErrorBodySpec> {
-        self.errors
+        self.error_bodies(status).next()
+    }
+
+    /// Every error body of its own that covers `status`, in the order they are tried: the
+    /// shapes of the most specific entry first (one status, then its class, then `default`,
+    /// as the generator writes them).
+    ///
+    /// ```
+    /// use tidings_spec::{ErrorBodySpec, OperationSpec};
+    ///
+    /// const fn shape(code: &'static str, message: &'static str) -> ErrorBodySpec {
+    ///     ErrorBodySpec { statuses: (400, 400), code: Some(code), message: Some(message), headers: &[] }
+    /// }
+    /// // One 400, two shapes: `{"errorCode", "errorMessage"}` or an RFC 9457 problem.
+    /// static SEND: OperationSpec = OperationSpec::post("send", "/send")
+    ///     .with_errors(&[shape("errorCode", "errorMessage"), shape("type", "title")]);
+    /// let codes: Vec<_> = SEND.error_bodies(400).map(|b| b.code).collect();
+    /// assert_eq!(codes, [Some("errorCode"), Some("type")]);
+    /// assert_eq!(SEND.error_bodies(404).count(), 0);
+    /// ```
+    pub fn error_bodies(&self, status: u16) -> impl Iterator<Item = &'static ErrorBodySpec> {
+        let errors: &'static [ErrorBodySpec] = self.errors;
+        errors
             .iter()
-            .find(|e| (e.statuses.0..=e.statuses.1).contains(&status))
+            .filter(move |e| (e.statuses.0..=e.statuses.1).contains(&status))
     }
 
     /// The same operation, whose encoded body may be at most `max` bytes.

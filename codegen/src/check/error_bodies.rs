@@ -1,7 +1,7 @@
 //! An operation's own error bodies (`error_bodies:`): the status each is for, its type, the
 //! paths to its code and message in that type, and the headers that carry error details.
 
-use crate::model::Operation;
+use crate::model::{ErrorBodies, ErrorBody, Operation};
 use crate::resolved::{ErrorBodyInfo, OperationInfo, TypeInfo};
 
 use super::Checker;
@@ -9,6 +9,9 @@ use super::service::path_misfit;
 
 /// Most headers one error body may name (the runtime keeps as many).
 const MAX_HEADERS: usize = 16;
+
+/// Most shapes one status's error answer may have.
+const MAX_SHAPES: usize = 8;
 
 /// The statuses a key stands for: `"404"`, `"4XX"` (any case), `"default"` (every error
 /// status), with its rank (single statuses first, then classes, then `default`).
@@ -37,11 +40,66 @@ fn path_or(given: Option<&str>, default: &str) -> Option<String> {
 }
 
 impl Checker<'_> {
-    /// The `error_bodies` of operation `name` (at `path`), most specific status first.
+    /// One error body (at `at`) of status key `key`, the `shape`-th of its list.
+    fn error_body(
+        &mut self,
+        at: &str,
+        key: &str,
+        shape: usize,
+        range: (u16, u16),
+        body: &ErrorBody,
+    ) -> ErrorBodyInfo {
+        let ty = match &body.ty {
+            Some(text) => {
+                let text = text.clone();
+                self.type_ref(&format!("{at}.type"), &text)
+            }
+            None => None,
+        };
+        if body.headers.len() > MAX_HEADERS {
+            self.error_at_value(
+                &format!("{at}.headers"),
+                format!(
+                    "{} headers; an error keeps at most {MAX_HEADERS}",
+                    body.headers.len()
+                ),
+            );
+        }
+        for (i, h) in body.headers.iter().enumerate() {
+            if h.is_empty() || !h.bytes().all(super::is_header_name_byte) {
+                self.error_at_value(
+                    &format!("{at}.headers"),
+                    format!("`{h}` is not a header name"),
+                );
+            } else if body.headers[..i].iter().any(|o| o.eq_ignore_ascii_case(h)) {
+                self.error_at_value(
+                    &format!("{at}.headers"),
+                    format!("header `{h}` is listed twice"),
+                );
+            }
+        }
+        ErrorBodyInfo {
+            key: key.to_owned(),
+            shape,
+            statuses: range,
+            ty,
+            code: path_or(
+                body.code.as_deref(),
+                crate::resolved::defaults::ERROR_CODE_PATH,
+            ),
+            message: path_or(
+                body.message.as_deref(),
+                crate::resolved::defaults::ERROR_MESSAGE_PATH,
+            ),
+            headers: body.headers.clone(),
+        }
+    }
+
+    /// The `error_bodies` of operation `name` (at `path`), most specific status first (the
+    /// shapes of one status in their order).
     pub(super) fn error_bodies(&mut self, path: &str, op: &Operation) -> Vec<ErrorBodyInfo> {
         let mut out: Vec<(u8, ErrorBodyInfo)> = Vec::new();
-        for (key, body) in &op.error_bodies {
-            let at = format!("{path}.error_bodies.{key}");
+        for (key, bodies) in &op.error_bodies {
             let Some((range, rank)) = statuses(key) else {
                 let d = self.error(
                     &format!("{path}.error_bodies"),
@@ -52,60 +110,30 @@ impl Checker<'_> {
                 );
                 continue;
             };
-            let ty = match &body.ty {
-                Some(text) => {
-                    let text = text.clone();
-                    self.type_ref(&format!("{at}.type"), &text)
-                }
-                None => None,
-            };
-            if body.headers.len() > MAX_HEADERS {
-                self.error_at_value(
-                    &format!("{at}.headers"),
-                    format!(
-                        "{} headers; an error keeps at most {MAX_HEADERS}",
-                        body.headers.len()
-                    ),
+            let shapes = bodies.shapes();
+            if shapes.is_empty() || shapes.len() > MAX_SHAPES {
+                let d = self.error_at_value(
+                    &format!("{path}.error_bodies.{key}"),
+                    format!("{} error bodies for `{key}`", shapes.len()),
                 );
+                d.expected = Some(format!("one to {MAX_SHAPES} shapes, tried in order"));
+                continue;
             }
-            for (i, h) in body.headers.iter().enumerate() {
-                let valid = !h.is_empty()
-                    && h.bytes()
-                        .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
-                if !valid {
-                    self.error_at_value(
-                        &format!("{at}.headers"),
-                        format!("`{h}` is not a header name"),
-                    );
-                } else if body.headers[..i].iter().any(|o| o.eq_ignore_ascii_case(h)) {
-                    self.error_at_value(
-                        &format!("{at}.headers"),
-                        format!("header `{h}` is listed twice"),
-                    );
-                }
+            for (shape, body) in shapes.iter().enumerate() {
+                let at = match bodies {
+                    ErrorBodies::One(_) => format!("{path}.error_bodies.{key}"),
+                    ErrorBodies::Many(_) => format!("{path}.error_bodies.{key}.{shape}"),
+                };
+                let info = self.error_body(&at, key, shape, range, body);
+                out.push((rank, info));
             }
-            out.push((
-                rank,
-                ErrorBodyInfo {
-                    key: key.clone(),
-                    statuses: range,
-                    ty,
-                    code: path_or(
-                        body.code.as_deref(),
-                        crate::resolved::defaults::ERROR_CODE_PATH,
-                    ),
-                    message: path_or(
-                        body.message.as_deref(),
-                        crate::resolved::defaults::ERROR_MESSAGE_PATH,
-                    ),
-                    headers: body.headers.clone(),
-                },
-            ));
         }
         // A status listed twice (`4XX` and `4xx`) is a mistake; a status inside a class is
         // the class's exception and comes first.
         for i in 0..out.len() {
-            if let Some(j) = (0..i).find(|&j| out[j].1.statuses == out[i].1.statuses) {
+            if let Some(j) = (0..i)
+                .find(|&j| out[j].1.statuses == out[i].1.statuses && out[j].1.key != out[i].1.key)
+            {
                 let (first, second) = (out[j].1.key.clone(), out[i].1.key.clone());
                 self.error(
                     &format!("{path}.error_bodies.{second}"),
@@ -125,7 +153,10 @@ impl Checker<'_> {
             };
             for body in &op.error_bodies {
                 let Some(ty) = &body.ty else { continue };
-                let given = spec_op.error_bodies.get(&body.key);
+                let given = spec_op
+                    .error_bodies
+                    .get(&body.key)
+                    .and_then(|b| b.shapes().get(body.shape));
                 for (key, path, written) in [
                     ("code", &body.code, given.is_some_and(|g| g.code.is_some())),
                     (
@@ -139,7 +170,13 @@ impl Checker<'_> {
                     let Some(why) = path_misfit(types, ty, &segments) else {
                         continue;
                     };
-                    let at = format!("operations.{}.error_bodies.{}", op.name, body.key);
+                    let at = match spec_op.error_bodies.get(&body.key) {
+                        Some(ErrorBodies::Many(_)) => format!(
+                            "operations.{}.error_bodies.{}.{}",
+                            op.name, body.key, body.shape
+                        ),
+                        _ => format!("operations.{}.error_bodies.{}", op.name, body.key),
+                    };
                     let message = format!("`{path}` is not a path in the error type: {why}");
                     let d = if written {
                         self.error_at_value(&format!("{at}.{key}"), message)

@@ -86,6 +86,23 @@ fn union_members(schema: &Value) -> Vec<String> {
         .collect()
 }
 
+/// Whether `schema` is an object that names none of its fields (`{type: object}`, `{}`): no
+/// reference, properties, composition or other type.
+fn says_no_fields(schema: &Value) -> bool {
+    let Some(map) = schema.as_object() else {
+        return false;
+    };
+    map.keys().all(|k| {
+        matches!(
+            k.as_str(),
+            "type" | "description" | "title" | "example" | "additionalProperties" | "nullable"
+        )
+    }) && map.get("type").is_none_or(|t| t == "object")
+        && map.get("additionalProperties").is_none_or(|a| {
+            a.as_bool() == Some(true) || a.as_object().is_some_and(serde_json::Map::is_empty)
+        })
+}
+
 /// Where the examples of an error media type (`media`, with no schema) keep code and
 /// message: the first top-level name of [`ERROR_CODE_NAMES`] and of [`ERROR_MESSAGE_NAMES`]
 /// that every object example has, as text or a number. `{"error": "text"}` alone is a message.
@@ -180,10 +197,8 @@ impl Converter<'_> {
                     .map(|(name, _)| name.clone())
                     .filter(|name| {
                         let lower = name.to_ascii_lowercase();
-                        let valid = !name.is_empty()
-                            && name.bytes().all(|b| {
-                                b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
-                            });
+                        let valid =
+                            !name.is_empty() && name.bytes().all(crate::check::is_header_name_byte);
                         valid
                             && !NOT_DETAIL_HEADERS.contains(&lower.as_str())
                             && !lower.contains("ratelimit")
@@ -192,8 +207,11 @@ impl Converter<'_> {
                     })
                     .take(MAX_ERROR_HEADERS)
                     .collect();
+                // No schema, or an object that says nothing of its fields (Infobip MMS's
+                // `{type: object}` beside `{"errorMessage": ...}` examples): the examples tell.
                 let example_paths = match (json_schema, media) {
                     (None, Some((_, m))) => example_error_paths(m),
+                    (Some(s), Some((_, m))) if says_no_fields(s) => example_error_paths(m),
                     _ => None,
                 };
                 let alternatives = match &schema {
@@ -283,28 +301,32 @@ impl Converter<'_> {
         // Paths of each other error type, inferred once.
         let mut paths: BTreeMap<String, Option<ErrorType>> = BTreeMap::new();
         for a in answers {
-            // An answer of several error shapes: its own body is the first shape that is not
-            // the service's (the runtime reads the service's paths when the own ones find
-            // neither a code nor a message).
-            let shape = (!a.alternatives.is_empty())
-                .then(|| {
-                    a.alternatives
-                        .iter()
-                        .find(|m| Some(*m) != service_schema.as_ref())
-                        .cloned()
-                })
-                .flatten();
-            if let Some(shape) = &shape {
-                let others: Vec<&str> = a
+            // An answer of several error shapes: its own bodies are the shapes that are not
+            // the service's, in order (the runtime tries each, then the service's paths).
+            let shapes: Vec<String> = a
+                .alternatives
+                .iter()
+                .filter(|m| Some(*m) != service_schema.as_ref())
+                .cloned()
+                .collect();
+            let shape = shapes.first().cloned();
+            if !shapes.is_empty() {
+                let service = a
                     .alternatives
                     .iter()
-                    .filter(|m| *m != shape)
-                    .map(String::as_str)
-                    .collect();
+                    .find(|m| Some(*m) == service_schema.as_ref());
                 self.report.inferred.push(Finding {
                     pointer: self.pointer(&a.pointer),
-                    reason: "this error answer is one of several shapes: its code and message are read as the first shape that is not the service's keeps them, then where the service's does".into(),
-                    detail: Some(format!("`{shape}` first; also {}", others.join(", "))),
+                    reason: "this error answer is one of several shapes: its code and message are read where the first shape that keeps them does, the service's last".into(),
+                    detail: Some(format!(
+                        "{}{}",
+                        shapes
+                            .iter()
+                            .map(|s| format!("`{s}`"))
+                            .collect::<Vec<_>>()
+                            .join(", then "),
+                        service.map_or(String::new(), |s| format!(", then the service's `{s}`"))
+                    )),
                 });
             }
             let own_schema = shape
@@ -372,55 +394,25 @@ impl Converter<'_> {
                     }
                 }
             } else if let Some(schema) = own_schema {
-                if !paths.contains_key(schema) {
-                    let found = self
-                        .component(schema)
-                        .ok()
-                        .filter(|ty| matches!(self.types.get(ty), Some(TypeOut::Object { .. })));
-                    let found = found.map(|ty| {
-                        let ptr = self
-                            .pointer(&format!("/components/schemas/{}", document::escape(schema)));
-                        let (code, message) = self.error_paths_of(&ty, &ptr);
-                        (ty, code, message)
+                body = self.component_error_body(schema, &mut paths);
+                if body.get("type").is_some() {
+                    let ty = body.get("type").and_then(Node::as_str).unwrap_or_default();
+                    self.report.inferred.push(Finding {
+                        pointer: self.pointer(&a.pointer),
+                        reason: format!(
+                            "this error answer has the schema `{schema}`: the operation's own error body `{ty}` for `{}`",
+                            a.key
+                        ),
+                        detail: None,
                     });
-                    paths.insert(schema.clone(), found);
-                }
-                match paths.get(schema).cloned().flatten() {
-                    Some((ty, code, message)) => {
-                        body.set("type", Node::str(&ty));
-                        for (key, path, default) in [
-                            ("code", code, crate::resolved::defaults::ERROR_CODE_PATH),
-                            (
-                                "message",
-                                message,
-                                crate::resolved::defaults::ERROR_MESSAGE_PATH,
-                            ),
-                        ] {
-                            let path = path.unwrap_or_else(|| "none".to_owned());
-                            if path != default {
-                                body.set(key, Node::str(path));
-                            }
-                        }
-                        self.report.inferred.push(Finding {
-                            pointer: self.pointer(&a.pointer),
-                            reason: format!(
-                                "this error answer has the schema `{schema}`: the operation's own error body `{ty}` for `{}`",
-                                a.key
-                            ),
-                            detail: None,
-                        });
-                    }
-                    None => {
-                        self.report.inferred.push(Finding {
-                            pointer: self.pointer(&a.pointer),
-                            reason: format!(
-                                "this error answer's schema `{schema}` is not an object: its code and message are not read (the body is kept as JSON)"
-                            ),
-                            detail: None,
-                        });
-                        body.set("code", Node::str("none"));
-                        body.set("message", Node::str("none"));
-                    }
+                } else {
+                    self.report.inferred.push(Finding {
+                        pointer: self.pointer(&a.pointer),
+                        reason: format!(
+                            "this error answer's schema `{schema}` is not an object: its code and message are not read (the body is kept as JSON)"
+                        ),
+                        detail: None,
+                    });
                 }
             } else if let Some(schema) = &service_schema
                 && a.schema.as_ref() == Some(schema)
@@ -463,9 +455,68 @@ impl Converter<'_> {
                     Node::Seq(a.headers.iter().map(Node::str).collect()),
                 );
             }
-            self.ops[a.op].error_bodies.push((a.key, body));
+            // The answer's other shapes, tried after the first, each with its own paths
+            // (their headers are the first's).
+            let mut extra = Vec::new();
+            for other in shapes.iter().skip(1) {
+                let other = self.component_error_body(other, &mut paths);
+                if other.get("type").is_some() {
+                    extra.push(other);
+                }
+            }
+            self.ops[a.op].error_bodies.push((a.key.clone(), body));
+            for other in extra {
+                self.ops[a.op].error_bodies.push((a.key.clone(), other));
+            }
         }
         section
+    }
+
+    /// The error body of component `schema`: its type and where it keeps code and message
+    /// (inferred once per schema, kept in `paths`); `code: none, message: none` when the
+    /// schema is not an object.
+    fn component_error_body(
+        &mut self,
+        schema: &str,
+        paths: &mut BTreeMap<String, Option<ErrorType>>,
+    ) -> Node {
+        if !paths.contains_key(schema) {
+            let found = self
+                .component(schema)
+                .ok()
+                .filter(|ty| matches!(self.types.get(ty), Some(TypeOut::Object { .. })));
+            let found = found.map(|ty| {
+                let ptr =
+                    self.pointer(&format!("/components/schemas/{}", document::escape(schema)));
+                let (code, message) = self.error_paths_of(&ty, &ptr);
+                (ty, code, message)
+            });
+            paths.insert(schema.to_owned(), found);
+        }
+        let mut body = Node::map();
+        match paths.get(schema).cloned().flatten() {
+            Some((ty, code, message)) => {
+                body.set("type", Node::str(&ty));
+                for (key, path, default) in [
+                    ("code", code, crate::resolved::defaults::ERROR_CODE_PATH),
+                    (
+                        "message",
+                        message,
+                        crate::resolved::defaults::ERROR_MESSAGE_PATH,
+                    ),
+                ] {
+                    let path = path.unwrap_or_else(|| "none".to_owned());
+                    if path != default {
+                        body.set(key, Node::str(path));
+                    }
+                }
+            }
+            None => {
+                body.set("code", Node::str("none"));
+                body.set("message", Node::str("none"));
+            }
+        }
+        body
     }
 
     /// The service's `errors` section for error schema `best`, imported as `ty`.

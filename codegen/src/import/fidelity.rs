@@ -294,6 +294,9 @@ fn note_pointer(note: Option<&str>) -> Option<&str> {
 /// field's own example (`properties/<name>/example`) the `(type, field)` it belongs to.
 type Visit<'v> = dyn FnMut(&Ty, &Value, &str, Option<(&str, &str)>) + 'v;
 
+/// An error body's type and its code and message paths.
+type ErrorShape<'a> = (&'a Option<Ty>, &'a Option<String>, &'a Option<String>);
+
 impl Examples<'_> {
     /// Checks every example into `out`, showing each to `visit` too.
     fn walk(&self, out: &mut FidelityReport, visit: &mut Visit<'_>) {
@@ -409,14 +412,18 @@ impl Examples<'_> {
                         }
                     }
                 } else if code >= 400 || status == "default" || status.ends_with(['X', 'x']) {
-                    let own = op.error_bodies.iter().find(|b| {
-                        b.key.eq_ignore_ascii_case(status)
-                            || (code >= 400 && (b.statuses.0..=b.statuses.1).contains(&code))
-                    });
+                    let own: Vec<&ErrorBodyInfo> = op
+                        .error_bodies
+                        .iter()
+                        .filter(|b| {
+                            b.key.eq_ignore_ascii_case(status)
+                                || (code >= 400 && (b.statuses.0..=b.statuses.1).contains(&code))
+                        })
+                        .collect();
                     // The error type the example is decoded with: shown to `visit`, so a field
                     // the error examples leave out (Brevo's required `code`) is made optional
                     // as for any answer.
-                    let error_ty = match (own, &self.service.errors) {
+                    let error_ty = match (own.first(), &self.service.errors) {
                         (Some(b), _) => b.ty.as_ref(),
                         (None, Some(e)) => e.ty.as_ref(),
                         (None, None) => None,
@@ -426,7 +433,7 @@ impl Examples<'_> {
                         if let Some(ty) = error_ty {
                             visit(ty, &example, &at, None);
                         }
-                        match self.error_decodes(own, &example) {
+                        match self.error_decodes(&own, &example) {
                             Ok(()) => out.errors_decoded += 1,
                             Err(reason) => out.errors_not_decoded.push(Located {
                                 pointer: format!("#{at}"),
@@ -440,38 +447,39 @@ impl Examples<'_> {
     }
 
     /// An error example decodes with the error type, and the code and message paths find a
-    /// value in it (those the spec says the body has): the operation's own error body for
-    /// the status (`own`), else — or when the own one does not fit, as the runtime reads an
-    /// answer — the service's.
-    fn error_decodes(&self, own: Option<&ErrorBodyInfo>, example: &Value) -> Result<(), String> {
+    /// value in it (those the spec says the body has), read as the runtime reads an answer:
+    /// the operation's own error bodies for the status (`own`, its shapes in order), then the
+    /// service's; the first whose paths find a value decides.
+    fn error_decodes(&self, own: &[&ErrorBodyInfo], example: &Value) -> Result<(), String> {
         // A text answer (Mailgun's `"Forbidden"`) is read whole as the message, whatever
         // the paths.
         if example.as_str().is_some_and(|s| !s.trim().is_empty()) {
             return Ok(());
         }
-        let first = match (own, &self.service.errors) {
-            (Some(b), _) => (&b.ty, &b.code, &b.message),
-            (None, Some(e)) => (&e.ty, &e.code, &e.message),
-            (None, None) => return Err("the spec has no `errors` section".into()),
-        };
-        let result = self.error_fits(first, example);
-        // The runtime reads the service's paths when the own ones find neither value.
-        let finds_none = [first.1, first.2]
-            .into_iter()
-            .flatten()
-            .all(|path| at_path(example, path).is_none_or(Value::is_null));
-        match (&result, own, &self.service.errors) {
-            (Err(_), Some(_), Some(e)) if finds_none => self
-                .error_fits((&e.ty, &e.code, &e.message), example)
-                .or(result),
-            _ => result,
+        let mut shapes: Vec<ErrorShape<'_>> =
+            own.iter().map(|b| (&b.ty, &b.code, &b.message)).collect();
+        if let Some(e) = &self.service.errors {
+            shapes.push((&e.ty, &e.code, &e.message));
         }
+        let mut first: Option<Result<(), String>> = None;
+        for shape in shapes {
+            let result = self.error_fits(shape, example);
+            let finds_some = [shape.1, shape.2]
+                .into_iter()
+                .flatten()
+                .any(|path| at_path(example, path).is_some_and(|v| !v.is_null()));
+            if result.is_ok() || finds_some {
+                return result;
+            }
+            first.get_or_insert(result);
+        }
+        first.unwrap_or_else(|| Err("the spec has no `errors` section".into()))
     }
 
     /// An error example decodes with `ty` and its code and message paths find a value.
     fn error_fits(
         &self,
-        (ty, code, message): (&Option<Ty>, &Option<String>, &Option<String>),
+        (ty, code, message): ErrorShape<'_>,
         example: &Value,
     ) -> Result<(), String> {
         if let Some(ty) = ty {

@@ -216,9 +216,27 @@ impl Converter<'_> {
                 );
             }
             if !op.error_bodies.is_empty() {
+                // A status answered in several shapes is a list of them, in order.
+                let mut keys: Vec<&str> = Vec::new();
+                for (key, _) in &op.error_bodies {
+                    if !keys.contains(&key.as_str()) {
+                        keys.push(key);
+                    }
+                }
                 let mut bodies = Node::map();
-                for (key, body) in &op.error_bodies {
-                    bodies.set(key, body.clone());
+                for key in keys {
+                    let mut shapes: Vec<Node> = op
+                        .error_bodies
+                        .iter()
+                        .filter(|(k, _)| k == key)
+                        .map(|(_, body)| body.clone())
+                        .collect();
+                    let value = if shapes.len() == 1 {
+                        shapes.remove(0)
+                    } else {
+                        Node::Seq(shapes)
+                    };
+                    bodies.set(key, value);
                 }
                 node.set("error_bodies", bodies);
             }

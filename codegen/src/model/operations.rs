@@ -48,10 +48,11 @@ item! {
         #[serde(default)]
         pub errors: Vec<u16>,
         /// Error bodies of its own, by status (`"404"`, `"4XX"`, `default`): their type, where
-        /// their code and message are, and the response headers that carry error details. An
-        /// error answer none of them covers is read as the service's `errors` section says.
+        /// their code and message are, and the response headers that carry error details; a
+        /// list when the answer comes in several shapes (tried in order). An error answer none
+        /// of them covers is read as the service's `errors` section says.
         #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
-        pub error_bodies: IndexMap<String, ErrorBody>,
+        pub error_bodies: IndexMap<String, ErrorBodies>,
         /// Retry class; defaults from the method.
         #[serde(default)]
         pub idempotency: Option<IdempotencyMode>,
@@ -171,6 +172,58 @@ pub struct ResponseHeader {
     /// What it says.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
+}
+
+/// The error body of one status key: one shape, or several tried in order (Infobip's Moments
+/// answers a 400 as an RFC 9457 problem, as its own `errorCode`/`errorMessage`, or as the
+/// platform's `requestError`).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ErrorBodies {
+    /// One shape.
+    One(ErrorBody),
+    /// Several shapes, the first whose paths find a code or a message wins.
+    Many(Vec<ErrorBody>),
+}
+
+impl ErrorBodies {
+    /// The shapes, in the order they are tried.
+    pub fn shapes(&self) -> &[ErrorBody] {
+        match self {
+            ErrorBodies::One(body) => std::slice::from_ref(body),
+            ErrorBodies::Many(bodies) => bodies,
+        }
+    }
+}
+
+/// A map is one shape, a sequence several; each read by `ErrorBody`'s own rules, so a
+/// misspelled key is reported where it is (an untagged enum would only say that nothing
+/// matched).
+impl<'de> Deserialize<'de> for ErrorBodies {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Shapes;
+        impl<'de> serde::de::Visitor<'de> for Shapes {
+            type Value = ErrorBodies;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an error body (`{ type, code, message }`) or a list of them")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<ErrorBodies, A::Error> {
+                ErrorBody::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(ErrorBodies::One)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                seq: A,
+            ) -> Result<ErrorBodies, A::Error> {
+                Vec::<ErrorBody>::deserialize(serde::de::value::SeqAccessDeserializer::new(seq))
+                    .map(ErrorBodies::Many)
+            }
+        }
+        deserializer.deserialize_any(Shapes)
+    }
 }
 
 item! {

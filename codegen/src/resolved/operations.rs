@@ -10,6 +10,8 @@ use super::{AuthInfo, Constraints, Ty};
 pub struct ErrorBodyInfo {
     /// The status key as written (`"404"`, `"4XX"`, `"default"`).
     pub key: String,
+    /// Which of the key's shapes it is (0 for the first or only one).
+    pub shape: usize,
     /// First and last status it covers (`default`: 400 to 599).
     pub statuses: (u16, u16),
     /// Its type, when the spec names one.

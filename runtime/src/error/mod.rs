@@ -368,31 +368,39 @@ impl ApiError {
         spec: &crate::ErrorSpec,
     ) -> ApiError {
         let json = serde_json::from_slice::<serde_json::Value>(body).ok();
-        ApiError::from_json(status, header_request_id, body, json, spec, None)
+        ApiError::from_json(
+            status,
+            header_request_id,
+            body,
+            json,
+            std::slice::from_ref(spec),
+        )
     }
 
-    /// [`ApiError::from_body`] for a body already decoded as `json` (`None`: not JSON). When
-    /// `spec`'s paths find neither a code nor a message, those of `fallback` are read: an
-    /// operation's own error body first, the service's after it (a provider whose endpoints
-    /// answer in a newer shape still answers some errors in its older one, as Infobip's voice
-    /// API documents).
+    /// [`ApiError::from_body`] for a body already decoded as `json` (`None`: not JSON). The
+    /// paths of `specs` are tried in order, the first that finds a code or a message wins: an
+    /// operation's own error bodies first (one answer in several shapes, as Infobip's Moments
+    /// documents), the service's after them (a provider whose endpoints answer in a newer
+    /// shape still answers some errors in its older one, as Infobip's voice API documents).
     pub(crate) fn from_json(
         status: u16,
         header_request_id: Option<&str>,
         body: &[u8],
         json: Option<serde_json::Value>,
-        spec: &crate::ErrorSpec,
-        fallback: Option<&crate::ErrorSpec>,
+        specs: &[crate::ErrorSpec],
     ) -> ApiError {
         let text_at = |path: Option<&str>, limit: usize| {
             let value = json_at(json.as_ref()?, path?)?;
             scalar_text(value).map(|t| bounded_text(&t, limit))
         };
-        let mut code = text_at(spec.code, CODE_LIMIT);
-        let mut message = text_at(spec.message, MESSAGE_LIMIT);
-        if let (None, None, Some(other)) = (&code, &message, fallback) {
-            code = text_at(other.code, CODE_LIMIT);
-            message = text_at(other.message, MESSAGE_LIMIT);
+        // The first shape whose paths find a code or a message.
+        let (mut code, mut message) = (None, None);
+        for spec in specs {
+            code = text_at(spec.code, CODE_LIMIT);
+            message = text_at(spec.message, MESSAGE_LIMIT);
+            if code.is_some() || message.is_some() {
+                break;
+            }
         }
         // An answer that is only text (a JSON string, or one line of plain text: Mailgun's
         // `Forbidden`) is its own message.

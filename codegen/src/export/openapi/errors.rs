@@ -60,13 +60,17 @@ pub(super) fn error_response(service: &Service, status: Option<u16>) -> Value {
     Value::Object(r)
 }
 
-/// An error answer read with the operation's own body (`error_bodies`): its schema, the
-/// headers that carry details, and where code and message are (`x-error-fields`).
+/// An error answer read with the operation's own bodies (`error_bodies`, one or several shapes
+/// of one key): its schema (`oneOf` the shapes), the headers that carry details, and where
+/// code and message are (`x-error-fields`, a list for several shapes).
 pub(super) fn own_error_response(
     service: &Service,
-    body: &ErrorBodyInfo,
+    bodies: &[&ErrorBodyInfo],
     status: Option<u16>,
 ) -> Value {
+    let Some(body) = bodies.first() else {
+        return error_response_ref(status);
+    };
     let mut r = Map::new();
     let description = match (status, body.key.parse::<u16>()) {
         (Some(s), Ok(_)) => reason(s).to_owned(),
@@ -74,7 +78,18 @@ pub(super) fn own_error_response(
         _ => format!("Errors {}", body.key.to_ascii_uppercase()),
     };
     r.insert("description".into(), json!(description));
+    let schema_of = |ty: &Ty| match ty {
+        Ty::Named(ty) => schema_ref(ty),
+        ty => ty_schema(ty),
+    };
+    let typed: Vec<Value> = bodies
+        .iter()
+        .filter_map(|b| b.ty.as_ref().map(schema_of))
+        .collect();
     let content = match &body.ty {
+        Some(_) if typed.len() > 1 => {
+            json!({ "application/json": { "schema": { "oneOf": typed } } })
+        }
         Some(Ty::Named(ty)) => json!({ "application/json": { "schema": schema_ref(ty) } }),
         Some(ty) => json!({ "application/json": { "schema": ty_schema(ty) } }),
         None => json!({
@@ -83,7 +98,7 @@ pub(super) fn own_error_response(
     };
     r.insert("content".into(), content);
     let mut headers = header_refs(service, status);
-    for name in &body.headers {
+    for name in bodies.iter().flat_map(|b| &b.headers) {
         headers.insert(
             name.clone(),
             json!({ "description": "Carries details of the error.", "schema": { "type": "string" } }),
@@ -92,10 +107,12 @@ pub(super) fn own_error_response(
     if !headers.is_empty() {
         r.insert("headers".into(), Value::Object(headers));
     }
-    r.insert(
-        "x-error-fields".into(),
-        json!({ "code": body.code, "message": body.message }),
-    );
+    let fields = |b: &ErrorBodyInfo| json!({ "code": b.code, "message": b.message });
+    let fields = match bodies {
+        [one] => fields(one),
+        many => Value::Array(many.iter().map(|b| fields(b)).collect()),
+    };
+    r.insert("x-error-fields".into(), fields);
     Value::Object(r)
 }
 

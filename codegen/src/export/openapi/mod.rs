@@ -719,28 +719,37 @@ fn operation(service: &Service, op: &OperationInfo, tag: &str) -> Value {
     errors.dedup();
     // An answer the operation reads with a body of its own (`error_bodies`) says so in place;
     // the others refer to the service's error response.
+    // The shapes of the most specific key covering a status.
+    let shapes_of = |key: &str| -> Vec<&crate::resolved::ErrorBodyInfo> {
+        op.error_bodies.iter().filter(|b| b.key == key).collect()
+    };
     let own = |status: u16| {
         op.error_bodies
             .iter()
             .find(|b| (b.statuses.0..=b.statuses.1).contains(&status))
+            .map(|b| shapes_of(&b.key))
     };
     for e in errors {
         let answer = match own(e) {
-            Some(body) => own_error_response(service, body, Some(e)),
+            Some(bodies) => own_error_response(service, &bodies, Some(e)),
             None => error_response_ref(Some(e)),
         };
         responses.insert(e.to_string(), answer);
     }
     for body in &op.error_bodies {
-        // Ranges (`4XX`) and `default` are answers of their own.
-        if body.key.parse::<u16>().is_err() {
+        // Ranges (`4XX`) and `default` are answers of their own (their first shape stands
+        // for them all).
+        if body.key.parse::<u16>().is_err() && body.shape == 0 {
             let status = (body.key != "default").then_some(body.statuses.0);
             let key = if body.key == "default" {
                 "default".to_owned()
             } else {
                 body.key.to_ascii_uppercase()
             };
-            responses.insert(key, own_error_response(service, body, status));
+            responses.insert(
+                key,
+                own_error_response(service, &shapes_of(&body.key), status),
+            );
         }
     }
     if !responses.contains_key("default") {
