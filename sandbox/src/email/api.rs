@@ -72,20 +72,20 @@ impl EmailServer for EmailService {
         _ctx: RequestContext,
         query: ListEmailsQuery,
     ) -> Result<Page<Email>, ServerError> {
-        let emails: Vec<Email> = self
-            .store()
-            .emails
-            .iter()
-            .rev()
-            .map(|s| s.email.clone())
-            .collect();
-        page(
+        // Newest first, by reference: only the page's emails are copied.
+        let store = self.store();
+        let emails: Vec<&Email> = store.emails.values().rev().map(|s| &s.email).collect();
+        let found = page(
             &emails,
             |e| e.id.as_str(),
             query.limit,
             query.after.as_deref(),
             query.before.as_deref(),
-        )
+        )?;
+        Ok(Page {
+            data: found.data.into_iter().cloned().collect(),
+            has_more: found.has_more,
+        })
     }
 
     async fn get_email(&self, _ctx: RequestContext, id: String) -> Result<Email, ServerError> {

@@ -69,8 +69,7 @@ impl EmailService {
     pub(super) async fn stored(&self, id: &str, durable: Durable) -> Result<(), ServerError> {
         if let Err(e) = durable.answer().await {
             let mut store = self.store();
-            store.emails.retain(|s| s.email.id != id);
-            store.body_bytes = store.emails.iter().map(body_cost).sum();
+            store.forget_email(id);
             drop(store);
             if let Some(inbox) = &self.inner.inbox {
                 inbox.delete_email(id);
@@ -201,7 +200,7 @@ impl EmailService {
         // The inbox's record and the service's: the answer waits for both.
         let durable = recorded.and(self.save_email(&stored));
         store.body_bytes += body_cost(&stored);
-        store.emails.push(stored);
+        store.emails.insert(stored.email.id.clone(), stored);
         self.forget_oldest(&mut store);
         drop(store);
         if let Some(event) = event {
@@ -382,8 +381,7 @@ impl MailSink for EmailService {
 
     fn not_stored(&self, id: &str) {
         let mut store = self.store();
-        store.emails.retain(|s| s.email.id != id);
-        store.body_bytes = store.emails.iter().map(body_cost).sum();
+        store.forget_email(id);
         drop(store);
         if let Some(inbox) = &self.inner.inbox {
             inbox.delete_email(id);

@@ -338,7 +338,8 @@ struct Inner {
 /// Everything the service keeps, each list in creation order.
 #[derive(Default)]
 struct Store {
-    emails: Vec<Stored>,
+    /// By id, oldest first: found by id on each status change, listed newest first.
+    emails: indexmap::IndexMap<String, Stored>,
     templates: Vec<Template>,
     contacts: Vec<Contact>,
     lists: Vec<ContactList>,
@@ -360,6 +361,13 @@ struct Stored {
 }
 
 impl Store {
+    /// Forgets email `id`, its body's cost with it.
+    fn forget_email(&mut self, id: &str) -> Option<Stored> {
+        let gone = self.emails.shift_remove(id)?;
+        self.body_bytes = self.body_bytes.saturating_sub(body_cost(&gone));
+        Some(gone)
+    }
+
     fn seeded() -> Self {
         Store {
             resources: (1..=3)
@@ -371,8 +379,7 @@ impl Store {
 
     fn email_mut(&mut self, id: &str) -> Result<&mut Stored, ServerError> {
         self.emails
-            .iter_mut()
-            .find(|s| s.email.id == id)
+            .get_mut(id)
             .ok_or_else(|| ServerError::not_found(format!("email `{id}`")))
     }
 

@@ -62,11 +62,12 @@ impl Store {
             let doc = row.doc.as_str();
             let result = match row.kind.as_str() {
                 "email" => serde_json::from_str::<SavedEmail>(doc).map(|e| {
-                    store.emails.push(Stored {
+                    let stored = Stored {
                         email: e.email,
                         generation: 0,
                         bounce: e.bounce,
-                    });
+                    };
+                    store.emails.insert(stored.email.id.clone(), stored);
                 }),
                 "template" => serde_json::from_str(doc).map(|t| store.templates.push(t)),
                 "contact" => serde_json::from_str(doc).map(|c| store.contacts.push(c)),
@@ -84,7 +85,7 @@ impl Store {
                 tracing::warn!(kind = row.kind, id = row.id, error = %e, "email sandbox: skipping an unreadable stored object");
             }
         }
-        store.body_bytes = store.emails.iter().map(body_cost).sum();
+        store.body_bytes = store.emails.values().map(body_cost).sum();
         store
     }
 }
@@ -114,7 +115,9 @@ impl EmailService {
     pub(super) fn forget_oldest(&self, store: &mut Store) {
         let mut forgotten = 0;
         while store.body_bytes > self.inner.max_email_bytes && store.emails.len() > 1 {
-            let old = store.emails.remove(0);
+            let Some((_, old)) = store.emails.shift_remove_index(0) else {
+                break;
+            };
             store.body_bytes = store.body_bytes.saturating_sub(body_cost(&old));
             let _ = self.save::<SavedEmail>("email", &old.email.id, None);
             forgotten += 1;
@@ -142,7 +145,7 @@ impl EmailService {
         let pending: Vec<String> = self
             .store()
             .emails
-            .iter()
+            .values()
             .filter(|s| {
                 matches!(
                     s.email.status,
