@@ -59,9 +59,8 @@ impl Inbox {
         let raw: Arc<[u8]> = raw.into();
         let (saved, saved_raw) = (record.clone(), raw.clone());
         let durable = self.persist_durable(move |db| db.put_email(&saved, &saved_raw));
-        state.raws.insert(record.id.clone(), raw);
         let id = record.id.clone();
-        state.emails.push_back(record);
+        state.push_email(record, raw);
         self.prune(&mut state);
         drop(state);
         self.changed("email", "new", &id);

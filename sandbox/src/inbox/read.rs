@@ -77,10 +77,7 @@ impl Inbox {
     /// Forgets one email; false when there was none.
     pub fn delete_email(&self, id: &str) -> bool {
         let mut state = self.state();
-        let before = state.emails.len();
-        state.emails.retain(|e| e.id != id);
-        state.raws.remove(id);
-        let found = state.emails.len() != before;
+        let found = state.remove_email(id);
         if found {
             let gone = [("email", id.to_owned())];
             self.persist(move |db| db.delete_many(&gone));
@@ -116,8 +113,7 @@ impl Inbox {
         let all = kind.is_none();
         let is = |k: &str| all || kind == Some(k);
         if is("email") {
-            state.emails.clear();
-            state.raws.clear();
+            state.clear_emails();
         }
         if is("message") {
             state.messages.clear();
