@@ -70,7 +70,7 @@ impl Inbox {
     /// Records an email's new status.
     pub(crate) fn email_status(&self, id: &str, status: &str) {
         let mut state = self.state();
-        let Some(record) = state.emails.iter_mut().rev().find(|e| e.id == id) else {
+        let Some(record) = state.email_mut(id) else {
             return;
         };
         record.status = status.to_owned();

@@ -243,6 +243,9 @@ struct State {
     /// [`email_bytes`] of every kept email, kept up to date as emails come and go (summing
     /// them on each new email cost a scan and a map lookup per kept email).
     bytes: usize,
+    /// Each kept email's `seq` by id: `emails` is in `seq` order, so a status change finds
+    /// its email by a binary search instead of a scan.
+    email_seq: std::collections::HashMap<String, u64>,
     messages: VecDeque<CapturedMessage>,
     webhooks: VecDeque<WebhookRecord>,
     secrets: BTreeMap<String, String>,
@@ -259,47 +262,65 @@ impl State {
         self.bytes
     }
 
-    /// [`email_bytes`] summed anew (after a load).
-    fn count_bytes(&mut self) {
+    /// The byte count and the index anew (after a load; the emails in `seq` order).
+    fn reindex_emails(&mut self) {
+        self.emails.make_contiguous().sort_by_key(|e| e.seq);
         self.bytes = self
             .emails
             .iter()
             .map(|e| email_bytes(e, self.raws.get(&e.id)))
             .sum();
+        self.email_seq = self.emails.iter().map(|e| (e.id.clone(), e.seq)).collect();
     }
 
-    /// Keeps a new email (the newest) and its source.
+    /// Keeps a new email (the newest: its `seq` the highest) and its source.
     fn push_email(&mut self, record: CapturedEmail, raw: Arc<[u8]>) {
         self.bytes += email_bytes(&record, Some(&raw));
         self.raws.insert(record.id.clone(), raw);
+        self.email_seq.insert(record.id.clone(), record.seq);
         self.emails.push_back(record);
+    }
+
+    /// Where email `id` is in `emails`.
+    fn email_at(&self, id: &str) -> Option<usize> {
+        let seq = *self.email_seq.get(id)?;
+        self.emails.binary_search_by_key(&seq, |e| e.seq).ok()
+    }
+
+    /// Email `id`, to change.
+    fn email_mut(&mut self, id: &str) -> Option<&mut CapturedEmail> {
+        let at = self.email_at(id)?;
+        self.emails.get_mut(at)
     }
 
     /// Forgets the oldest email and its source.
     fn pop_oldest_email(&mut self) -> Option<CapturedEmail> {
         let email = self.emails.pop_front()?;
-        let raw = self.raws.remove(&email.id);
-        self.bytes = self.bytes.saturating_sub(email_bytes(&email, raw.as_ref()));
+        self.forgotten(&email);
         Some(email)
     }
 
     /// Forgets email `id` and its source; whether there was one.
     fn remove_email(&mut self, id: &str) -> bool {
-        let Some(at) = self.emails.iter().rposition(|e| e.id == id) else {
-            self.raws.remove(id);
+        let Some(email) = self.email_at(id).and_then(|at| self.emails.remove(at)) else {
             return false;
         };
-        if let Some(email) = self.emails.remove(at) {
-            let raw = self.raws.remove(id);
-            self.bytes = self.bytes.saturating_sub(email_bytes(&email, raw.as_ref()));
-        }
+        self.forgotten(&email);
         true
+    }
+
+    /// What goes with an email taken out of `emails`: its source, bytes and index entry.
+    fn forgotten(&mut self, email: &CapturedEmail) {
+        let raw = self.raws.remove(&email.id);
+        self.email_seq.remove(&email.id);
+        self.bytes = self.bytes.saturating_sub(email_bytes(email, raw.as_ref()));
     }
 
     /// Forgets every email.
     fn clear_emails(&mut self) {
         self.emails.clear();
         self.raws.clear();
+        self.email_seq.clear();
         self.bytes = 0;
     }
 }
@@ -338,7 +359,7 @@ impl Inbox {
             .into_iter()
             .map(|(id, raw)| (id, Arc::from(raw)))
             .collect();
-        state.count_bytes();
+        state.reindex_emails();
         state.messages = loaded.messages.into();
         state.webhooks = loaded.webhooks.into();
         state.secrets = loaded.secrets;
@@ -655,6 +676,11 @@ mod tests {
                 .iter()
                 .map(|e| email_bytes(e, state.raws.get(&e.id)))
                 .sum();
+            assert_eq!(
+                state.email_seq.len(),
+                state.emails.len(),
+                "one index entry each"
+            );
             (
                 state.email_bytes(),
                 sum,
@@ -670,7 +696,27 @@ mod tests {
             assert!(emails <= 4, "{emails} emails kept");
             assert!(kept <= BUDGET || emails == 1, "{kept} bytes kept");
         }
-        let newest = inbox.state().emails.back().unwrap().id.clone();
+        for i in 100..103 {
+            let _ = inbox.record_email(&email(i), "api", vec![b'r'; 10]);
+        }
+        assert_eq!(recount(&inbox).2, 3, "the large one pruned by bytes");
+        // A status change finds the oldest kept email and the newest.
+        let (oldest, newest) = {
+            let state = inbox.state();
+            let ids = |e: &CapturedEmail| e.id.clone();
+            (
+                state.emails.front().map(ids).unwrap(),
+                state.emails.back().map(ids).unwrap(),
+            )
+        };
+        inbox.email_status(&oldest, "delivered");
+        inbox.email_status(&newest, "sent");
+        inbox.email_status("em_nope", "sent");
+        {
+            let state = inbox.state();
+            assert_eq!(state.emails.front().unwrap().status, "delivered");
+            assert_eq!(state.emails.back().unwrap().status, "sent");
+        }
         assert!(inbox.delete_email(&newest));
         assert!(!inbox.delete_email(&newest));
         let (kept, sum, _, _) = recount(&inbox);

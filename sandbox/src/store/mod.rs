@@ -228,21 +228,28 @@ impl Db {
         blob: Option<&[u8]>,
     ) -> Result<(), StoreError> {
         let doc = serde_json::to_string(doc)?;
-        self.conn.execute(
-            "INSERT INTO records (kind, id, seq, doc, blob) VALUES (?1, ?2, ?3, ?4, ?5)
-             ON CONFLICT (kind, id) DO UPDATE SET seq = excluded.seq, doc = excluded.doc,
-             blob = excluded.blob",
-            params![kind, id, i64::try_from(seq).unwrap_or(i64::MAX), doc, blob],
-        )?;
+        // Prepared once per connection: every email and message passes here.
+        self.conn
+            .prepare_cached(
+                "INSERT INTO records (kind, id, seq, doc, blob) VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT (kind, id) DO UPDATE SET seq = excluded.seq, doc = excluded.doc,
+                 blob = excluded.blob",
+            )?
+            .execute(params![
+                kind,
+                id,
+                i64::try_from(seq).unwrap_or(i64::MAX),
+                doc,
+                blob
+            ])?;
         Ok(())
     }
 
     fn update(&self, kind: &str, id: &str, doc: &impl serde::Serialize) -> Result<(), StoreError> {
         let doc = serde_json::to_string(doc)?;
-        self.conn.execute(
-            "UPDATE records SET doc = ?3 WHERE kind = ?1 AND id = ?2",
-            params![kind, id, doc],
-        )?;
+        self.conn
+            .prepare_cached("UPDATE records SET doc = ?3 WHERE kind = ?1 AND id = ?2")?
+            .execute(params![kind, id, doc])?;
         Ok(())
     }
 
