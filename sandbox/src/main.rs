@@ -116,7 +116,8 @@ struct Cli {
     #[arg(long, value_name = "N", default_value_t = Retention::default().max_records)]
     retention: usize,
     /// Most MiB of emails the inbox keeps in memory (sources and bodies), and the email API
-    /// (bodies); the oldest are pruned past it, whatever `--retention` says.
+    /// (bodies) and the messaging API (messages) each; the oldest are pruned past it,
+    /// whatever `--retention` says.
     #[arg(long, value_name = "MIB", default_value_t = tidings_sandbox::inbox::DEFAULT_MAX_BYTES / (1024 * 1024))]
     retention_mib: usize,
     /// Prune records older than this many hours.
@@ -276,6 +277,8 @@ fn config(cli: &Cli, keys: &Keys) -> SandboxConfig {
         .retention_mib
         .saturating_mul(1024 * 1024)
         .max(1024 * 1024);
+    // And the messaging API its messages.
+    config.messaging.max_message_bytes = config.email.max_email_bytes;
     config.inbox.data = cli.data.clone();
     config.inbox.allowed_hosts.clone_from(&cli.allowed_host);
     config

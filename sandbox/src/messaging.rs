@@ -32,6 +32,8 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+use indexmap::IndexMap;
+
 use crate::inbox::Durable;
 use crate::server::Serving;
 use tidings::messaging::{
@@ -77,6 +79,10 @@ pub struct MessagingSandboxConfig {
     pub templates: Vec<Template>,
     /// Where messages, statuses and webhook deliveries are recorded (none by default).
     pub inbox: Option<crate::inbox::Inbox>,
+    /// Most bytes the kept messages may take in memory (records as JSON, webhook URLs);
+    /// the oldest are forgotten past it, the newest always stays. Default
+    /// [`DEFAULT_MAX_MESSAGE_BYTES`] (64 MiB).
+    pub max_message_bytes: usize,
 }
 
 impl Default for MessagingSandboxConfig {
@@ -93,6 +99,7 @@ impl Default for MessagingSandboxConfig {
             limits: crate::server::HttpLimits::default(),
             templates: default_templates(),
             inbox: None,
+            max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
         }
     }
 }
@@ -210,12 +217,27 @@ impl MessagingSandbox {
                     "builtin-messaging",
                 )
                 .map_err(std::io::Error::other)?,
-                store: Mutex::new(Store {
-                    messages: restored(config.inbox.as_ref()),
-                    templates: config.templates,
-                    resources: (1..=3)
-                        .map(|i| Resource::default().id(format!("res_{i}")))
-                        .collect(),
+                store: Mutex::new({
+                    let mut store = Store {
+                        messages: IndexMap::new(),
+                        message_bytes: 0,
+                        templates: config.templates,
+                        resources: (1..=3)
+                            .map(|i| Resource::default().id(format!("res_{i}")))
+                            .collect(),
+                    };
+                    // What a restart found, within the budget (older ones beyond it are
+                    // forgotten, on disk too).
+                    let mut forgotten = Vec::new();
+                    for (record, url) in restored(config.inbox.as_ref()) {
+                        forgotten.extend(store.keep_message(record, url, config.max_message_bytes));
+                    }
+                    if let Some(inbox) = config.inbox.as_ref().filter(|i| i.is_persistent()) {
+                        for uuid in &forgotten {
+                            let _ = inbox.save_state(STATE, "message", uuid, None);
+                        }
+                    }
+                    store
                 }),
                 webhooks: {
                     let sender = WebhookSender::new(background.clone(), config.webhook_retry);
@@ -230,6 +252,7 @@ impl MessagingSandbox {
                     }
                 },
                 inbox: config.inbox,
+                max_message_bytes: config.max_message_bytes,
                 background,
                 step: config.lifecycle_step,
                 webhook_url: config.webhook.map(|t| t.url),
@@ -350,14 +373,19 @@ struct Inner {
     webhooks: WebhookSender,
     inbox: Option<crate::inbox::Inbox>,
     background: Background,
+    /// Most bytes of messages kept in memory.
+    max_message_bytes: usize,
     step: Duration,
     webhook_url: Option<String>,
     secret: String,
 }
 
 struct Store {
-    /// In creation order, with each message's own webhook URL.
-    messages: Vec<(MessageRecord, Option<String>)>,
+    /// By uuid in creation order, with each message's own webhook URL and what it costs
+    /// ([`message_cost`]); the oldest are forgotten past `max_message_bytes`.
+    messages: IndexMap<String, (MessageRecord, Option<String>, usize)>,
+    /// The costs of `messages`, summed.
+    message_bytes: usize,
     templates: Vec<Template>,
     resources: Vec<Resource>,
 }
@@ -370,6 +398,17 @@ const STATE: &str = "messaging";
 struct SavedMessage {
     record: MessageRecord,
     webhook_url: Option<String>,
+}
+
+/// Default of [`MessagingSandboxConfig::max_message_bytes`]: 64 MiB.
+pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 64 * 1024 * 1024;
+
+/// What a kept message costs in memory, roughly: the record as JSON (its text, media and
+/// numbers), its webhook URL and a fixed part.
+fn message_cost(record: &MessageRecord, webhook_url: Option<&String>) -> usize {
+    serde_json::to_vec(record).map_or(0, |json| json.len())
+        + webhook_url.map_or(0, String::len)
+        + 256
 }
 
 /// The messages the inbox's data directory kept (none in memory). A message a restart found
@@ -399,11 +438,45 @@ impl Store {
     fn message_mut(
         &mut self,
         uuid: &str,
-    ) -> Result<&mut (MessageRecord, Option<String>), ServerError> {
+    ) -> Result<(&mut MessageRecord, &mut Option<String>), ServerError> {
         self.messages
-            .iter_mut()
-            .find(|(m, _)| m.message_uuid == uuid)
+            .get_mut(uuid)
+            .map(|(record, url, _)| (record, url))
             .ok_or_else(|| ServerError::not_found(format!("message `{uuid}`")))
+    }
+
+    /// Keeps a new message (the newest), then forgets the oldest while the kept ones cost more
+    /// than `max_bytes` (the newest stays); the uuids forgotten.
+    fn keep_message(
+        &mut self,
+        record: MessageRecord,
+        url: Option<String>,
+        max_bytes: usize,
+    ) -> Vec<String> {
+        let cost = message_cost(&record, url.as_ref());
+        self.message_bytes += cost;
+        if let Some((_, _, old)) = self
+            .messages
+            .insert(record.message_uuid.clone(), (record, url, cost))
+        {
+            self.message_bytes = self.message_bytes.saturating_sub(old);
+        }
+        let mut forgotten = Vec::new();
+        while self.message_bytes > max_bytes && self.messages.len() > 1 {
+            let Some((uuid, (_, _, cost))) = self.messages.shift_remove_index(0) else {
+                break;
+            };
+            self.message_bytes = self.message_bytes.saturating_sub(cost);
+            forgotten.push(uuid);
+        }
+        forgotten
+    }
+
+    /// Forgets message `uuid`.
+    fn forget_message(&mut self, uuid: &str) {
+        if let Some((_, _, cost)) = self.messages.shift_remove(uuid) {
+            self.message_bytes = self.message_bytes.saturating_sub(cost);
+        }
     }
 }
 
@@ -420,6 +493,24 @@ fn price(channel: &Channel) -> &'static str {
 impl MessagingService {
     /// Queues one message for the data directory (call it holding the store's lock, so the
     /// disk sees changes in their order); ready at once in memory.
+    /// Drops the saved copies of messages the memory budget forgot (called holding the
+    /// store's lock, so the disk sees changes in their order).
+    fn forgotten(&self, uuids: &[String]) {
+        if uuids.is_empty() {
+            return;
+        }
+        if let Some(inbox) = self.inner.inbox.as_ref().filter(|i| i.is_persistent()) {
+            for uuid in uuids {
+                let _ = inbox.save_state(STATE, "message", uuid, None);
+            }
+        }
+        tracing::info!(
+            forgotten = uuids.len(),
+            max_bytes = self.inner.max_message_bytes,
+            "messaging sandbox: message memory budget reached; the oldest messages were forgotten"
+        );
+    }
+
     fn save(&self, record: &MessageRecord, webhook_url: Option<&String>) -> Durable {
         match &self.inner.inbox {
             Some(inbox) if inbox.is_persistent() => {
@@ -490,7 +581,8 @@ impl MessagingService {
         {
             let mut store = self.store();
             let _ = self.save(&record, None);
-            store.messages.push((record, None));
+            let forgotten = store.keep_message(record, None, self.inner.max_message_bytes);
+            self.forgotten(&forgotten);
         }
         let event = MessagingEvent::Inbound(
             InboundMessage::new(uuid.clone(), channel, MessageType::Text, from, to, now).text(text),
@@ -712,14 +804,13 @@ impl MessagingServer for MessagingService {
             let url = text_of("webhook_url");
             // The inbox's record and the service's: the answer waits for both.
             let durable = recorded.and(self.save(&record, url.as_ref()));
-            store.messages.push((record, url));
+            let forgotten = store.keep_message(record, url, self.inner.max_message_bytes);
+            self.forgotten(&forgotten);
             durable
         };
         if let Err(e) = durable.answer().await {
             // Not on disk: forget it, so nothing lists a message its sender was told failed.
-            self.store()
-                .messages
-                .retain(|(m, _)| m.message_uuid != uuid);
+            self.store().forget_message(&uuid);
             if let Some(inbox) = &self.inner.inbox {
                 inbox.delete_message(&uuid);
             }
@@ -741,9 +832,9 @@ impl MessagingServer for MessagingService {
         let items: Vec<MessageRecord> = self
             .store()
             .messages
-            .iter()
+            .values()
             .rev()
-            .map(|(m, _)| m)
+            .map(|(m, _, _)| m)
             .filter(|m| query.channel.as_ref().is_none_or(|c| m.channel == *c))
             .filter(|m| query.status.as_ref().is_none_or(|s| m.status == *s))
             .cloned()

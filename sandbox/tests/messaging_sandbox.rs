@@ -295,3 +295,34 @@ async fn bad_keys_and_bad_bodies_are_refused_with_the_specs_error_body() {
     assert_eq!(response.status(), 422);
     sandbox.shutdown().await;
 }
+
+#[tokio::test]
+async fn the_messages_kept_are_bounded_in_bytes_the_oldest_forgotten_first() {
+    // Every message was kept for the life of the process, however many were sent.
+    let mut config = MessagingSandboxConfig::default();
+    config.max_message_bytes = 5_000;
+    let (sandbox, client) = start(config).await;
+    let mut sent = Vec::new();
+    for i in 0..20 {
+        let text = format!("message {i} {}", "x".repeat(200));
+        let message = Message::sms("Acme", "+447700900123", &text);
+        sent.push(client.send_message(&message).await.unwrap().message_uuid);
+    }
+    let listed: Vec<String> = client
+        .list_messages_stream(&ListMessagesQuery::default().limit(50))
+        .map(|m| m.unwrap().message_uuid)
+        .collect()
+        .await;
+    assert!(
+        (1..20).contains(&listed.len()),
+        "{} of 20 kept within 5,000 bytes",
+        listed.len()
+    );
+    // Newest first: the last ones sent, in order.
+    let newest: Vec<String> = sent.iter().rev().take(listed.len()).cloned().collect();
+    assert_eq!(listed, newest);
+    let err = client.get_message(&sent[0]).await.unwrap_err();
+    assert_eq!(err.status(), Some(404), "{err}");
+    client.get_message(&sent[19]).await.unwrap();
+    sandbox.shutdown().await;
+}
