@@ -15,6 +15,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
+use tidings_sandbox::served::ServeConfig;
 use tidings_sandbox::server::{RateLimit, WebhookTarget, generate_secret};
 use tidings_sandbox::store::Db;
 use tidings_sandbox::{Retention, Sandbox, SandboxConfig};
@@ -103,8 +104,9 @@ struct Cli {
     /// Where the realtime service posts its webhooks (signed with the app secret).
     #[arg(long, value_name = "URL")]
     realtime_webhook_url: Option<String>,
-    /// A host name the inbox UI answers to besides IP addresses and `localhost` (repeat for
-    /// more); any other `Host` header is refused (DNS rebinding).
+    /// A host name the sandbox answers to besides IP addresses and `localhost` (repeat for
+    /// more): the inbox, the services' APIs and every `--spec`; any other `Host` header is
+    /// refused with 403 (DNS rebinding). E.g. the name an app in another container uses.
     #[arg(long, value_name = "NAME")]
     allowed_host: Vec<String>,
     /// Keep the inbox, the keys, the services' state and every `--spec`'s resources and
@@ -282,6 +284,21 @@ fn config(cli: &Cli, keys: &Keys) -> SandboxConfig {
     config.inbox.data = cli.data.clone();
     config.inbox.allowed_hosts.clone_from(&cli.allowed_host);
     config
+        .email
+        .limits
+        .allowed_hosts
+        .clone_from(&cli.allowed_host);
+    config
+        .messaging
+        .limits
+        .allowed_hosts
+        .clone_from(&cli.allowed_host);
+    config
+        .realtime
+        .limits
+        .allowed_hosts
+        .clone_from(&cli.allowed_host);
+    config
 }
 
 /// The SMTP relay's certificate file: in `--data` when given, else in the temporary directory
@@ -400,16 +417,13 @@ async fn main() -> ExitCode {
         RateSetting::Off => None,
         RateSetting::Limit(limit) => Some(limit),
     });
-    let served = match cli
-        .served
-        .start(
-            cli.host,
-            served_limit,
-            cli.data.as_deref(),
-            cli.webhook_url.as_deref(),
-        )
-        .await
-    {
+    let mut serve = ServeConfig::default();
+    serve.addr = SocketAddr::new(cli.host, 0);
+    serve.rate_limit = served_limit;
+    serve.data.clone_from(&cli.data);
+    serve.webhook_url.clone_from(&cli.webhook_url);
+    serve.limits.allowed_hosts.clone_from(&cli.allowed_host);
+    let served = match cli.served.start(&serve).await {
         Ok(served) => served,
         Err(e) => {
             tracing::error!("cannot serve --spec: {e}");

@@ -23,7 +23,9 @@ async fn email(limits: HttpLimits) -> EmailSandbox {
             .smtp(None)
             .rate_limit(None)
             .deliver_webhooks(false)
-            .limits(limits),
+            // The raw requests below name the sandbox `sandbox`, as an app in another
+            // container would.
+            .limits(limits.allowed_host("sandbox")),
     )
     .await
     .unwrap()

@@ -1,6 +1,7 @@
-//! Requests from other origins (issue 28, items 6–8): the inbox answers only to its own names
-//! (DNS rebinding), refuses state changes a page on another origin can make, and the webhook
-//! sender does not follow a redirect to another host. Real sockets on loopback.
+//! Requests from other origins (issue 28, items 6–8): the inbox, the services' APIs and every
+//! served spec answer only to their own names (DNS rebinding) and refuse state changes a page
+//! on another origin can make, and the webhook sender does not follow a redirect to another
+//! host. Real sockets on loopback.
 #![allow(clippy::unwrap_used)]
 
 use std::sync::{Arc, Mutex};
@@ -257,4 +258,165 @@ async fn a_webhook_answered_with_a_redirect_is_not_followed_and_is_recorded_as_o
         "the signed POST reached the other host"
     );
     sandbox.shutdown().await;
+}
+
+/// The first line of the answer to a raw request, read without waiting for the connection to
+/// close (a WebSocket upgrade keeps it open).
+async fn status_line(addr: &str, request: &str) -> String {
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut head = vec![0u8; 12];
+    stream.read_exact(&mut head).await.unwrap();
+    String::from_utf8_lossy(&head).into_owned()
+}
+
+/// Every listener the sandbox opens, not only the inbox: the email, messaging and realtime
+/// APIs answer only to their names (a rebound name reads nothing, even with the key) and take
+/// no change from a page on another origin, while an app's own requests (no `Origin`, no
+/// `Sec-Fetch-Site`) go through on any allowed name; a browser on another origin may still open
+/// the realtime WebSocket (the Pusher app key is public by design).
+#[tokio::test]
+async fn the_services_apis_answer_only_to_their_names_and_take_no_change_from_a_page() {
+    let mut config = SandboxConfig::default();
+    config.email.limits.allowed_hosts = vec!["sandbox.test".into()];
+    let sandbox = Sandbox::start_with(config).await.unwrap();
+    let email = sandbox.email.addr().to_string();
+    let bearer = format!("Bearer {}", sandbox.email.api_key());
+    let auth = ("Authorization", bearer.as_str());
+    let json = ("Content-Type", "application/json");
+    let body = r#"{"from":"ada@example.com","to":["grace@example.com"],"subject":"Hi","text":"x"}"#;
+
+    // DNS rebinding: a foreign name reads nothing, key or not; the names given and IP
+    // literals read.
+    let (status, answer) = raw(
+        &email,
+        "GET",
+        "/v1/emails",
+        &[("Host", "evil.example"), auth],
+        "",
+    )
+    .await;
+    assert_eq!(status, 403, "{answer}");
+    assert!(answer.contains("host_not_allowed"), "{answer}");
+    for host in ["sandbox.test:8025", email.as_str(), "localhost"] {
+        let (status, answer) = raw(&email, "GET", "/v1/emails", &[("Host", host), auth], "").await;
+        assert_eq!(status, 200, "{host}: {answer}");
+    }
+    // A name given to the email API is not one the messaging API answers to.
+    let messaging = sandbox.messaging.addr().to_string();
+    let (status, _) = raw(
+        &messaging,
+        "GET",
+        "/v1/templates",
+        &[("Host", "sandbox.test")],
+        "",
+    )
+    .await;
+    assert_eq!(status, 403);
+
+    // A page on another origin changes nothing; the app's own send is accepted.
+    let host = ("Host", email.as_str());
+    for page in [
+        ("Origin", "http://evil.example"),
+        ("Sec-Fetch-Site", "cross-site"),
+        ("Origin", "http://localhost:3000"),
+    ] {
+        let (status, answer) = raw(
+            &email,
+            "POST",
+            "/v1/emails",
+            &[host, auth, json, page],
+            body,
+        )
+        .await;
+        assert_eq!(status, 403, "{page:?}: {answer}");
+        assert!(answer.contains("cross_site"), "{answer}");
+    }
+    let (status, listed) = raw(&email, "GET", "/v1/emails", &[host, auth], "").await;
+    assert_eq!(status, 200);
+    assert!(
+        !listed.contains("grace@example.com"),
+        "nothing was sent: {listed}"
+    );
+    let (status, answer) = raw(&email, "POST", "/v1/emails", &[host, auth, json], body).await;
+    assert_eq!(status, 202, "{answer}");
+
+    // The realtime WebSocket: open to pages of any origin, on an allowed name only.
+    let realtime = sandbox.realtime.addr().to_string();
+    let upgrade = |host: &str| {
+        format!(
+            "GET /app/{}?protocol=7 HTTP/1.1\r\nHost: {host}\r\nOrigin: http://app.example\r\n\
+             Upgrade: websocket\r\nConnection: Upgrade\r\n\
+             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+            sandbox.realtime.key()
+        )
+    };
+    assert_eq!(
+        status_line(&realtime, &upgrade(&realtime)).await,
+        "HTTP/1.1 101"
+    );
+    assert_eq!(
+        status_line(&realtime, &upgrade("evil.example")).await,
+        "HTTP/1.1 403"
+    );
+    sandbox.shutdown().await;
+}
+
+/// A spec served with `--spec` whose create operation is public (`auth: none`): a page on
+/// another origin cannot create through it, nor read it through a rebound name; an app can.
+#[tokio::test]
+async fn a_served_specs_public_operation_takes_no_change_from_a_page_on_another_origin() {
+    use tidings_sandbox::served::{ServeConfig, ServedService, load};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("notes.yaml");
+    std::fs::write(
+        &path,
+        "service:\n  name: notes\n  title: Notes\n  summary: Public notes\n  \
+         base_url: { env: NOTES_BASE_URL }\n\
+         credentials:\n  api_key: { env: NOTES_API_KEY }\n\
+         auth:\n  - { name: bearer, kind: bearer, credential: api_key }\n\
+         types:\n  Note:\n    fields:\n      id: { type: string }\n      \
+         title: { type: string, required: true }\n\
+         operations:\n  create_note:\n    method: POST\n    path: /v1/notes\n    auth: none\n    \
+         body: Note\n    response: Note\n    status: 201\n  \
+         list_notes:\n    method: GET\n    path: /v1/notes\n    auth: none\n    response: list<Note>\n",
+    )
+    .unwrap();
+    let mut config = ServeConfig::default();
+    config.limits.allowed_hosts = vec!["notes.test".into()];
+    let served = ServedService::start(load(&path).unwrap().remove(0), config)
+        .await
+        .unwrap();
+    let addr = served
+        .base_url()
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_owned();
+    let host = ("Host", addr.as_str());
+    let json = ("Content-Type", "application/json");
+    let note = r#"{"title":"from a page"}"#;
+    let (status, answer) = raw(
+        &addr,
+        "POST",
+        "/v1/notes",
+        &[host, json, ("Origin", "http://evil.example")],
+        note,
+    )
+    .await;
+    assert_eq!(status, 403, "{answer}");
+    let (status, answer) = raw(&addr, "GET", "/v1/notes", &[("Host", "evil.example")], "").await;
+    assert_eq!(
+        (status, answer.contains("host_not_allowed")),
+        (403, true),
+        "{answer}"
+    );
+    let (status, listed) = raw(&addr, "GET", "/v1/notes", &[("Host", "notes.test")], "").await;
+    assert_eq!(status, 200, "{listed}");
+    assert!(
+        !listed.contains("from a page"),
+        "nothing was created: {listed}"
+    );
+    let (status, answer) = raw(&addr, "POST", "/v1/notes", &[host, json], note).await;
+    assert_eq!(status, 201, "an app's request: {answer}");
+    served.shutdown().await;
 }

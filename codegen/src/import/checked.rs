@@ -4,7 +4,8 @@
 use super::yaml::{self, Node};
 use super::{IMPORTED, ImportError, MAX_CHECK_ROUNDS, Report};
 use crate::import::Finding;
-use crate::import::fidelity::{Disagreement, FieldEvidence};
+use crate::import::fidelity::FieldEvidence;
+use crate::import::interpret::Disagreement;
 
 /// Follows the document's own examples where they disagree with a field's schema (see
 /// [`Disagreement`]): a field sent as another JSON type is typed `json` (its constraints, which

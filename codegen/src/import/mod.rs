@@ -28,11 +28,14 @@
 //! assert_eq!(imported.report.operations_imported, 1);
 //! ```
 
+mod answers;
 mod checked;
 mod document;
 mod errors;
 mod example_schema;
 mod fidelity;
+mod interpret;
+mod media;
 mod merge;
 mod operations;
 mod out;
@@ -56,9 +59,9 @@ pub(crate) use checked::is_imported;
 use checked::{checked, follow_examples};
 pub use document::{MAX_NESTING, Version};
 pub use fidelity::{
-    FidelityReport, Located, RequestExample, difference, fidelity_report, interpret,
-    request_examples,
+    FidelityReport, Located, RequestExample, difference, fidelity_report, request_examples,
 };
+pub use interpret::interpret;
 pub(crate) use out::{FieldOut, OpOut, ParamOut, TypeOut, VariantOut};
 pub use pagination::PaginationCounts;
 pub use report::{Finding, ImportError, Report};

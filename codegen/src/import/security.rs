@@ -672,3 +672,48 @@ fn known_prefix(description: Option<&str>) -> Option<&'static str> {
             .any(|q| d.contains(q.as_str()))
     })
 }
+
+impl Converter<'_> {
+    /// The operation's own scheme name: `none` for a public one, `None` for the default.
+    pub(super) fn operation_auth(&mut self, op: &Value, ptr: &str) -> Option<String> {
+        let requirements = op.get("security")?.as_array()?;
+        // `security: []` (or only the empty requirement `{}`): a public operation, sent
+        // without credentials, when the service has any to leave out.
+        let public = requirements
+            .iter()
+            .all(|r| r.as_object().is_some_and(serde_json::Map::is_empty));
+        if public {
+            return (!self.auth_names.is_empty())
+                .then(|| crate::resolved::ANONYMOUS_AUTH.to_owned());
+        }
+        let default = self.auth_names.first().map(|(_, n)| n.clone());
+        // Alternatives (OR) of which one is the default scheme alone: the default serves the
+        // operation (Infobip lists four schemes on each, the service's first among them).
+        let default_raw = self.auth_names.first().map(|(raw, _)| raw.as_str());
+        if requirements.iter().any(|r| {
+            r.as_object()
+                .is_some_and(|m| m.len() == 1 && default_raw.is_some_and(|d| m.contains_key(d)))
+        }) {
+            return None;
+        }
+        for req in requirements {
+            for scheme in req.as_object().into_iter().flatten().map(|(k, _)| k) {
+                if let Some((_, name)) = self.auth_names.iter().find(|(raw, _)| raw == scheme) {
+                    return (Some(name) != default.as_ref()).then(|| name.clone());
+                }
+            }
+        }
+        let all_reported = requirements
+            .iter()
+            .filter_map(Value::as_object)
+            .flat_map(|r| r.keys())
+            .all(|k| self.unmapped_schemes.contains(k));
+        if !all_reported {
+            self.approximate(
+                ptr,
+                "its security schemes are not mappable; the default scheme is used",
+            );
+        }
+        None
+    }
+}

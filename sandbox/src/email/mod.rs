@@ -237,7 +237,13 @@ impl EmailSandbox {
             None => None,
         };
         let app = email_server::router(Arc::new(service.clone()));
-        let http = Serving::spawn(listener, app, "email", &config.limits);
+        let http = Serving::spawn(
+            listener,
+            app,
+            "email",
+            &config.limits,
+            crate::server::Writes::Any,
+        );
         Ok(EmailSandbox {
             addr,
             base_url: format!("http://{addr}"),

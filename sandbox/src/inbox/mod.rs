@@ -17,7 +17,6 @@
 //! # Ok(()) }
 //! ```
 
-mod guard;
 mod hooks;
 mod mail;
 mod read;

@@ -18,7 +18,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::{EmailFilter, Inbox, MessageFilter, mail};
-use crate::server::Serving;
+use crate::server::{Serving, Writes};
 
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
@@ -104,20 +104,12 @@ impl InboxServer {
     ) -> std::io::Result<InboxServer> {
         let listener = tokio::net::TcpListener::bind(addr).await?;
         let addr = listener.local_addr()?;
-        let allowed = super::guard::Allowed {
-            names: allowed_hosts
-                .iter()
-                .map(|h| h.trim().trim_end_matches('.').to_ascii_lowercase())
-                .collect(),
-            port: addr.port(),
-        };
-        // The inbox reads small forms; SSE streams and long-polls count as open connections.
-        let limits = crate::server::HttpLimits::default().max_body_bytes(1024 * 1024);
-        let app = router(inbox, services).layer(axum::middleware::from_fn_with_state(
-            allowed,
-            super::guard::check,
-        ));
-        let http = Serving::spawn(listener, app, "inbox", &limits);
+        // The inbox reads small JSON bodies; SSE streams and long-polls count as open
+        // connections.
+        let mut limits = crate::server::HttpLimits::default().max_body_bytes(1024 * 1024);
+        limits.allowed_hosts = allowed_hosts.to_vec();
+        let app = router(inbox, services);
+        let http = Serving::spawn(listener, app, "inbox", &limits, Writes::JsonOnly);
         Ok(InboxServer { addr, http })
     }
 

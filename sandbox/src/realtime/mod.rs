@@ -420,7 +420,13 @@ impl RealtimeSandbox {
                     config_limits.max_connections,
                 ))),
             });
-        let http = Serving::spawn(listener, router, "realtime", &config_limits);
+        let http = Serving::spawn(
+            listener,
+            router,
+            "realtime",
+            &config_limits,
+            crate::server::Writes::Any,
+        );
         tracing::info!(%addr, "realtime sandbox listening");
         Ok(RealtimeSandbox {
             hub,

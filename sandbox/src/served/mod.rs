@@ -19,6 +19,8 @@
 //! # Ok(()) }
 //! ```
 
+mod documented;
+mod ops;
 mod router;
 mod shape;
 pub mod validate;
@@ -124,7 +126,7 @@ pub struct ServedService {
     webhook_secrets: Vec<(String, String)>,
     operations: usize,
     http: Serving,
-    served: Arc<router::Served>,
+    served: Arc<ops::Served>,
 }
 
 impl fmt::Debug for ServedService {
@@ -206,7 +208,7 @@ impl ServedService {
                     client_id,
                     client_secret,
                     ..
-                } => Some(router::TokenEndpoint {
+                } => Some(ops::TokenEndpoint {
                     // An absolute token URL is served by its path, on this server.
                     path: url::Url::parse(token_url)
                         .map_or_else(|_| (*token_url).to_owned(), |u| u.path().to_owned()),
@@ -264,7 +266,7 @@ impl ServedService {
             .collect();
         let operations = router::operations(&service);
         let count = operations.len();
-        let served = Arc::new(router::Served {
+        let served = Arc::new(ops::Served {
             gateway,
             token_endpoint,
             schema,
@@ -280,7 +282,13 @@ impl ServedService {
         let listener = tokio::net::TcpListener::bind(config.addr).await?;
         let addr = listener.local_addr()?;
         let name: &'static str = Box::leak(service.name().to_owned().into_boxed_str());
-        let http = Serving::spawn(listener, app, name, &config.limits);
+        let http = Serving::spawn(
+            listener,
+            app,
+            name,
+            &config.limits,
+            crate::server::Writes::Any,
+        );
         tracing::info!(service = name, %addr, operations = count, "serving spec");
         Ok(ServedService {
             name: service.name().to_owned(),
@@ -414,21 +422,15 @@ pub struct SpecArgs {
 }
 
 impl SpecArgs {
-    /// Loads every spec named and serves each on `host` (free ports), with `rate_limit` as
-    /// [`ServeConfig::rate_limit`] says, the resource stores kept in `data` as
-    /// [`ServeConfig::data`] says and webhooks delivered to `webhook_url`
-    /// ([`ServeConfig::webhook_url`]).
+    /// Loads every spec named and serves each as `config` says, on its own free port of
+    /// `config.addr`'s address: its rate limit ([`ServeConfig::rate_limit`]), resource stores
+    /// ([`ServeConfig::data`]), webhooks ([`ServeConfig::webhook_url`]) and listener bounds
+    /// and host names ([`ServeConfig::limits`]).
     ///
     /// # Errors
     ///
     /// The diagnostics of a spec that does not check, or a bind failure.
-    pub async fn start(
-        &self,
-        host: IpAddr,
-        rate_limit: Option<Option<RateLimit>>,
-        data: Option<&Path>,
-        webhook_url: Option<&str>,
-    ) -> Result<Vec<ServedService>, String> {
+    pub async fn start(&self, config: &ServeConfig) -> Result<Vec<ServedService>, String> {
         let mut services = Vec::new();
         for path in &self.specs {
             services.extend(load(path).map_err(|e| e.to_string())?);
@@ -436,11 +438,8 @@ impl SpecArgs {
         let mut served = Vec::new();
         for service in services {
             let config = ServeConfig {
-                addr: SocketAddr::new(host, 0),
-                rate_limit,
-                data: data.map(Path::to_path_buf),
-                webhook_url: webhook_url.map(str::to_owned),
-                ..ServeConfig::default()
+                addr: SocketAddr::new(config.addr.ip(), 0),
+                ..config.clone()
             };
             let name = service.name().to_owned();
             served.push(

@@ -12,113 +12,14 @@ use axum::http::{
 };
 use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value};
-use tidings_codegen::check::{Answer, OperationInfo, PageStyleInfo, Ty};
+use tidings_codegen::check::{Answer, PageStyleInfo, Ty};
 
+use super::documented::{created_location, documented_headers, documented_status};
+use super::ops::{PathTemplate, Served, ServedOp, TokenEndpoint};
 use super::validate;
-use crate::server::resources::{ResourceCall, ResourceOp, ServiceSchema, ShapeSchema, TySchema};
-use crate::server::{Gateway, Incoming, Resources, ServerError, new_request_id};
+use crate::server::resources::{ResourceCall, ServiceSchema, ShapeSchema, TySchema};
+use crate::server::{Incoming, ServerError, new_request_id};
 use tidings_codegen::describe as vocab;
-
-/// One operation, ready to serve.
-pub(crate) struct ServedOp {
-    pub(crate) info: OperationInfo,
-    pub(crate) method: Method,
-    pub(crate) template: PathTemplate,
-    pub(crate) spec: &'static tidings_runtime::OperationSpec,
-    pub(crate) resource: ResourceOp,
-    pub(crate) pages: Option<&'static tidings_runtime::PaginationSpec>,
-    pub(crate) body: Option<TySchema>,
-}
-
-/// The token endpoint of a spec whose auth is OAuth2 client credentials: hands out the one
-/// access token the gateway accepts, to a client presenting the spec's client id and secret.
-pub(crate) struct TokenEndpoint {
-    /// Path of the token URL (`/oauth/token`).
-    pub(crate) path: String,
-    /// Credential names of the client id and secret.
-    pub(crate) client_id: &'static str,
-    pub(crate) client_secret: &'static str,
-    /// The access token handed out.
-    pub(crate) token: String,
-}
-
-/// Everything the handler reads, shared by every request.
-pub(crate) struct Served {
-    pub(crate) gateway: Gateway,
-    pub(crate) token_endpoint: Option<TokenEndpoint>,
-    pub(crate) schema: &'static ServiceSchema,
-    pub(crate) ops: Vec<ServedOp>,
-    pub(crate) store: Resources,
-    /// How the spec's error bodies differ from the gateway's.
-    pub(crate) error_shape: super::shape::ErrorShape,
-    /// Its webhooks, delivered on demand.
-    pub(crate) webhooks: super::webhooks::Webhooks,
-}
-
-/// A path template split in segments; a segment may hold one `{param}` with literal text
-/// around it (`{Sid}.json`).
-#[derive(Debug, Clone)]
-pub(crate) struct PathTemplate {
-    segments: Vec<Segment>,
-}
-
-#[derive(Debug, Clone)]
-enum Segment {
-    Literal(String),
-    Param {
-        prefix: String,
-        name: &'static str,
-        suffix: String,
-    },
-}
-
-impl PathTemplate {
-    pub(crate) fn parse(template: &str) -> PathTemplate {
-        let segments = template
-            .trim_start_matches('/')
-            .split('/')
-            .map(|s| match (s.find('{'), s.rfind('}')) {
-                (Some(open), Some(close)) if open < close => Segment::Param {
-                    prefix: s[..open].to_owned(),
-                    name: Box::leak(s[open + 1..close].to_owned().into_boxed_str()),
-                    suffix: s[close + 1..].to_owned(),
-                },
-                _ => Segment::Literal(s.to_owned()),
-            })
-            .collect();
-        PathTemplate { segments }
-    }
-
-    /// The parameters when `path` fits, with the count of literal segments (more is a better
-    /// fit: `/lists/all` before `/lists/{id}`).
-    fn matches(&self, path: &[String]) -> Option<(usize, Vec<(&'static str, String)>)> {
-        if path.len() != self.segments.len() {
-            return None;
-        }
-        let mut literals = 0;
-        let mut params = Vec::new();
-        for (segment, actual) in self.segments.iter().zip(path) {
-            match segment {
-                Segment::Literal(text) if text == actual => literals += 1,
-                Segment::Literal(_) => return None,
-                Segment::Param {
-                    prefix,
-                    name,
-                    suffix,
-                } => {
-                    let value = actual
-                        .strip_prefix(prefix.as_str())?
-                        .strip_suffix(suffix.as_str())?;
-                    if value.is_empty() {
-                        return None;
-                    }
-                    params.push((*name, value.to_owned()));
-                }
-            }
-        }
-        Some((literals, params))
-    }
-}
 
 fn segments(path: &str) -> Vec<String> {
     path.trim_start_matches('/')
@@ -148,24 +49,6 @@ pub(crate) async fn handle(served: Arc<Served>, request: Request) -> Response {
         }
         None => response,
     }
-}
-
-/// A refusal of input in the status the operation documents for it: `400` where it documents
-/// 400 and not 422 (Brevo, most providers), `422` the other way round.
-fn documented_status(op: &OperationInfo, mut response: Response) -> Response {
-    use axum::http::StatusCode;
-    let documented = |s: u16| op.errors.contains(&s);
-    let swap = match response.status() {
-        StatusCode::UNPROCESSABLE_ENTITY if documented(400) && !documented(422) => {
-            StatusCode::BAD_REQUEST
-        }
-        StatusCode::BAD_REQUEST if documented(422) && !documented(400) => {
-            StatusCode::UNPROCESSABLE_ENTITY
-        }
-        _ => return response,
-    };
-    *response.status_mut() = swap;
-    response
 }
 
 /// The answer, and the operation it is of (none when no operation's route matched).
@@ -287,107 +170,6 @@ async fn respond(served: &Arc<Served>, request: Request) -> (Option<&ServedOp>, 
         documented_headers(served.schema, op, location, item.as_ref(), &mut response);
     }
     (Some(op), response)
-}
-
-/// Where the item an operation answered lives: for a create, the path of the operation that
-/// gets it (the request's parameters and the new id put in its template), else
-/// `<collection>/<id>` (`/Messages/<id>.json` beside `/Messages.json`); for any other operation,
-/// the path asked.
-fn created_location(
-    served: &Served,
-    op: &ServedOp,
-    asked: &str,
-    params: &[(&'static str, String)],
-    item: Option<&Value>,
-) -> String {
-    use crate::server::resources::ResourceAction;
-    let id = item
-        .and_then(|v| v.get(op.resource.id_field))
-        .and_then(|v| match v {
-            Value::String(s) => Some(s.clone()),
-            Value::Number(n) => Some(n.to_string()),
-            _ => None,
-        });
-    let (ResourceAction::Create, Some(id)) = (op.resource.kind, id) else {
-        return asked.to_owned();
-    };
-    let encode = |s: &str| {
-        url::form_urlencoded::byte_serialize(s.as_bytes())
-            .collect::<String>()
-            .replace('+', "%20")
-    };
-    let getter = served.ops.iter().find(|o| {
-        o.resource.kind == ResourceAction::Get && o.resource.collection == op.resource.collection
-    });
-    if let Some(get) = getter
-        && let Some(item_param) = get.resource.item_param
-    {
-        let mut path = get.info.path.clone();
-        for (name, value) in params {
-            path = path.replace(&format!("{{{name}}}"), &encode(value));
-        }
-        return path.replace(&format!("{{{item_param}}}"), &encode(&id));
-    }
-    let asked = asked.trim_end_matches('/');
-    match asked.rsplit_once('/') {
-        Some((parent, last)) if last.ends_with(".json") => {
-            format!(
-                "{parent}/{}/{}.json",
-                last.trim_end_matches(".json"),
-                encode(&id)
-            )
-        }
-        _ => format!("{asked}/{}", encode(&id)),
-    }
-}
-
-/// The headers `op` documents on its success answer (`response_headers`) that the answer
-/// does not carry yet: a created item's `Location` (its path), an `ETag` of the body, a
-/// `Last-Modified` of now, and any other a value of its type (an enum's first value, text a
-/// fresh id).
-fn documented_headers(
-    schema: &ServiceSchema,
-    op: &ServedOp,
-    location: impl Fn() -> String,
-    item: Option<&Value>,
-    response: &mut Response,
-) {
-    use axum::http::HeaderName;
-    use std::hash::{Hash, Hasher};
-    for header in &op.info.response_headers {
-        let Ok(name) = HeaderName::from_bytes(header.name.as_bytes()) else {
-            continue;
-        };
-        if response.headers().contains_key(&name) {
-            continue;
-        }
-        let value = match name.as_str() {
-            "location" => location(),
-            "etag" => {
-                let mut hasher = std::collections::hash_map::DefaultHasher::new();
-                item.map(Value::to_string).hash(&mut hasher);
-                format!("\"{:016x}\"", hasher.finish())
-            }
-            "last-modified" | "date" => httpdate::fmt_http_date(std::time::SystemTime::now()),
-            _ => match &header.ty {
-                Ty::Integer => "1".to_owned(),
-                Ty::Number => "1.0".to_owned(),
-                Ty::Boolean => "true".to_owned(),
-                Ty::DateTime => crate::server::now_rfc3339(),
-                Ty::Date => crate::server::now_rfc3339()[..10].to_owned(),
-                Ty::Named(n) => match schema.named(n).map(|t| t.shape) {
-                    Some(ShapeSchema::Enum(values)) => {
-                        values.first().copied().unwrap_or_default().to_owned()
-                    }
-                    _ => new_request_id(),
-                },
-                _ => new_request_id(),
-            },
-        };
-        if let Ok(value) = HeaderValue::from_str(&value) {
-            response.headers_mut().insert(name, value);
-        }
-    }
 }
 
 /// `POST <token_url>` with the client id and secret as HTTP Basic (RFC 6749 section 2.3.1):

@@ -56,6 +56,10 @@ pub struct HttpLimits {
     pub idempotency_max_entries: usize,
     /// Bytes of stored idempotent answers kept at once.
     pub idempotency_max_bytes: usize,
+    /// Host names the listener answers to besides IP addresses, `localhost` and `*.localhost`
+    /// (the binary's `--allowed-host`); a request naming any other `Host` is refused with 403
+    /// `host_not_allowed` (DNS rebinding). None by default.
+    pub allowed_hosts: Vec<String>,
 }
 
 impl Default for HttpLimits {
@@ -68,11 +72,27 @@ impl Default for HttpLimits {
             body_read_timeout: DEFAULT_BODY_READ_TIMEOUT,
             idempotency_max_entries: DEFAULT_IDEMPOTENCY_MAX_ENTRIES,
             idempotency_max_bytes: DEFAULT_IDEMPOTENCY_MAX_BYTES,
+            allowed_hosts: Vec::new(),
         }
     }
 }
 
 impl HttpLimits {
+    /// Answers to the host name `name` too (repeat for more), besides IP addresses and
+    /// `localhost`: the name an app in another container or on another machine reaches the
+    /// sandbox by.
+    ///
+    /// ```
+    /// use tidings_sandbox::server::HttpLimits;
+    /// let limits = HttpLimits::default().allowed_host("sandbox");
+    /// assert_eq!(limits.allowed_hosts, ["sandbox"]);
+    /// ```
+    #[must_use]
+    pub fn allowed_host(mut self, name: impl Into<String>) -> Self {
+        self.allowed_hosts.push(name.into());
+        self
+    }
+
     /// Serves at most `n` connections at once (at least 1).
     #[must_use]
     pub fn max_connections(mut self, n: usize) -> Self {

@@ -15,6 +15,7 @@ mod idempotency;
 mod incoming;
 pub(crate) mod limits;
 mod media;
+mod origin;
 mod page;
 pub(crate) mod per_address;
 pub mod resources;
@@ -37,6 +38,7 @@ pub use limits::{
     DEFAULT_IDEMPOTENCY_MAX_ENTRIES, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_JSON_DEPTH,
     DEFAULT_MAX_JSON_VALUES, DEFAULT_WRITE_TIMEOUT, HttpLimits,
 };
+pub(crate) use origin::Writes;
 pub(crate) use page::set_path;
 pub use page::{
     DEFAULT_PAGE_LIMIT, MAX_PAGE_SIZE, NEXT_LINK_PARAM, PageRequest, StyledPage, page_in_style,

@@ -2,7 +2,8 @@
 //! connection bounds of [`HttpLimits`]: a cap on open connections per listener (the excess is
 //! answered 503 and closed at once) and a lower one per client address
 //! ([`super::per_address_cap`]), a header-read timeout that is also the keep-alive idle
-//! timeout, and a write timeout for clients that stop reading.
+//! timeout, a write timeout for clients that stop reading, and the origin checks of
+//! [`super::origin`] on every request.
 
 use std::io;
 use std::pin::Pin;
@@ -20,6 +21,7 @@ use tokio::task::JoinHandle;
 use tokio::time::Sleep;
 
 use super::HttpLimits;
+use super::origin::{Allowed, Writes, check};
 
 /// What a connection over the cap is told before it is closed.
 const OVER_CAPACITY: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\n\
@@ -41,13 +43,19 @@ pub(crate) struct Serving {
 }
 
 impl Serving {
-    /// Serves `router` on `listener` within `limits`; `name` labels the log lines.
+    /// Serves `router` on `listener` within `limits`, closed to other origins
+    /// ([`super::origin`]: the names in `limits.allowed_hosts`, and state changes taking the
+    /// bodies `writes` says); `name` labels the log lines.
     pub(crate) fn spawn(
         listener: TcpListener,
         router: axum::Router,
         name: &'static str,
         limits: &HttpLimits,
+        writes: Writes,
     ) -> Serving {
+        let port = listener.local_addr().map_or(0, |a| a.port());
+        let allowed = Allowed::new(&limits.allowed_hosts, port, name, writes);
+        let router = router.layer(axum::middleware::from_fn_with_state(allowed, check));
         let (stop, stopped) = watch::channel(false);
         let task = tokio::spawn(accept_loop(listener, router, name, limits.clone(), stopped));
         Serving {

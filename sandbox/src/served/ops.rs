@@ -1,0 +1,109 @@
+//! What a served spec is made of: its operations ready to serve with their path templates, its
+//! token endpoint, and everything the handler shares between requests.
+
+use axum::http::Method;
+use tidings_codegen::check::OperationInfo;
+
+use crate::server::resources::{ResourceOp, ServiceSchema, TySchema};
+use crate::server::{Gateway, Resources};
+
+/// One operation, ready to serve.
+pub(crate) struct ServedOp {
+    pub(crate) info: OperationInfo,
+    pub(crate) method: Method,
+    pub(crate) template: PathTemplate,
+    pub(crate) spec: &'static tidings_runtime::OperationSpec,
+    pub(crate) resource: ResourceOp,
+    pub(crate) pages: Option<&'static tidings_runtime::PaginationSpec>,
+    pub(crate) body: Option<TySchema>,
+}
+
+/// The token endpoint of a spec whose auth is OAuth2 client credentials: hands out the one
+/// access token the gateway accepts, to a client presenting the spec's client id and secret.
+pub(crate) struct TokenEndpoint {
+    /// Path of the token URL (`/oauth/token`).
+    pub(crate) path: String,
+    /// Credential names of the client id and secret.
+    pub(crate) client_id: &'static str,
+    pub(crate) client_secret: &'static str,
+    /// The access token handed out.
+    pub(crate) token: String,
+}
+
+/// Everything the handler reads, shared by every request.
+pub(crate) struct Served {
+    pub(crate) gateway: Gateway,
+    pub(crate) token_endpoint: Option<TokenEndpoint>,
+    pub(crate) schema: &'static ServiceSchema,
+    pub(crate) ops: Vec<ServedOp>,
+    pub(crate) store: Resources,
+    /// How the spec's error bodies differ from the gateway's.
+    pub(crate) error_shape: super::shape::ErrorShape,
+    /// Its webhooks, delivered on demand.
+    pub(crate) webhooks: super::webhooks::Webhooks,
+}
+
+/// A path template split in segments; a segment may hold one `{param}` with literal text
+/// around it (`{Sid}.json`).
+#[derive(Debug, Clone)]
+pub(crate) struct PathTemplate {
+    segments: Vec<Segment>,
+}
+
+#[derive(Debug, Clone)]
+enum Segment {
+    Literal(String),
+    Param {
+        prefix: String,
+        name: &'static str,
+        suffix: String,
+    },
+}
+
+impl PathTemplate {
+    pub(crate) fn parse(template: &str) -> PathTemplate {
+        let segments = template
+            .trim_start_matches('/')
+            .split('/')
+            .map(|s| match (s.find('{'), s.rfind('}')) {
+                (Some(open), Some(close)) if open < close => Segment::Param {
+                    prefix: s[..open].to_owned(),
+                    name: Box::leak(s[open + 1..close].to_owned().into_boxed_str()),
+                    suffix: s[close + 1..].to_owned(),
+                },
+                _ => Segment::Literal(s.to_owned()),
+            })
+            .collect();
+        PathTemplate { segments }
+    }
+
+    /// The parameters when `path` fits, with the count of literal segments (more is a better
+    /// fit: `/lists/all` before `/lists/{id}`).
+    pub(super) fn matches(&self, path: &[String]) -> Option<(usize, Vec<(&'static str, String)>)> {
+        if path.len() != self.segments.len() {
+            return None;
+        }
+        let mut literals = 0;
+        let mut params = Vec::new();
+        for (segment, actual) in self.segments.iter().zip(path) {
+            match segment {
+                Segment::Literal(text) if text == actual => literals += 1,
+                Segment::Literal(_) => return None,
+                Segment::Param {
+                    prefix,
+                    name,
+                    suffix,
+                } => {
+                    let value = actual
+                        .strip_prefix(prefix.as_str())?
+                        .strip_suffix(suffix.as_str())?;
+                    if value.is_empty() {
+                        return None;
+                    }
+                    params.push((*name, value.to_owned()));
+                }
+            }
+        }
+        Some((literals, params))
+    }
+}

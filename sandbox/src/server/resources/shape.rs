@@ -1,0 +1,319 @@
+//! The shape of what the store answers: ids made in the answer's id format, list envelopes,
+//! per-recipient lists, the item an answer wraps, and pages in the service's style.
+
+use serde_json::{Map, Value};
+
+use super::fill::{self, fill};
+use super::{
+    FieldSchema, Format, Item, PageRequest, ResourceOp, ServerError, ServiceSchema, ShapeSchema,
+    TySchema, paginate,
+};
+
+/// Longest id made to fit an id field's minimum length.
+pub(super) const MAX_MADE_ID_LEN: usize = 128;
+
+/// A fresh id, shaped as the response's id field wants it: a UUID when its format says so,
+/// else `res_` and the number, padded or shortened to the field's length bounds (Twilio's
+/// 34-character sids) when they ask for another length.
+pub(super) fn make_id(schema: &ServiceSchema, op: &ResourceOp, n: u64) -> String {
+    let id_field = op
+        .response
+        .as_ref()
+        .and_then(|ty| object_fields(schema, ty))
+        .and_then(|fields| fields.iter().find(|f| f.name == op.id_field));
+    if id_field.and_then(|f| f.format) == Some(Format::Uuid) {
+        return format!("00000000-0000-4000-8000-{n:012x}");
+    }
+    if id_field.is_some_and(|f| f.ty == TySchema::Integer) {
+        return n.to_string();
+    }
+    let made = format!("res_{n:08}");
+    let bound = |v: Option<u64>| v.and_then(|v| usize::try_from(v).ok());
+    let (min, max) = (
+        bound(id_field.and_then(|f| f.min_len)),
+        bound(id_field.and_then(|f| f.max_len)),
+    );
+    let len = match (min, max) {
+        (Some(lo), _) if lo > made.len() => lo.min(MAX_MADE_ID_LEN),
+        (_, Some(hi)) if hi < made.len() => hi,
+        _ => return made,
+    };
+    let digits = n.to_string().len();
+    if len >= digits + 4 {
+        format!("res_{n:0width$}", width = len - 4)
+    } else if len >= digits {
+        format!("{n:0len$}")
+    } else {
+        made
+    }
+}
+
+/// The id field's value: a number when the answer's id field is an integer (Brevo's contact
+/// ids), else the id as text.
+pub(super) fn id_value(schema: &ServiceSchema, op: &ResourceOp, id: &str) -> Value {
+    let integer = op
+        .response
+        .as_ref()
+        .and_then(|ty| object_fields(schema, ty))
+        .and_then(|fields| fields.iter().find(|f| f.name == op.id_field))
+        .is_some_and(|f| f.ty == TySchema::Integer);
+    match id.parse::<i64>() {
+        Ok(n) if integer => Value::from(n),
+        _ => Value::String(id.to_owned()),
+    }
+}
+
+/// Whether `id` is a value of the answer's id field: its format and length (any id when the
+/// answer has no such field).
+pub(super) fn fits_id_field(schema: &ServiceSchema, op: &ResourceOp, id: &str) -> bool {
+    let Some(field) = op
+        .response
+        .as_ref()
+        .and_then(|ty| object_fields(schema, ty))
+        .and_then(|fields| fields.iter().find(|f| f.name == op.id_field))
+    else {
+        return true;
+    };
+    match field.ty {
+        TySchema::Integer => id.parse::<i64>().is_ok(),
+        TySchema::String => fill::fits_text(&field.ty, Some(field), id),
+        _ => false,
+    }
+}
+
+/// Whether the object type `ty` declares the field `name`.
+pub(super) fn declared(schema: &ServiceSchema, ty: Option<&TySchema>, name: &str) -> bool {
+    ty.and_then(|ty| object_fields(schema, ty))
+        .is_some_and(|fields| fields.iter().any(|f| f.name == name))
+}
+
+/// `value` with only the fields the object type `ty` declares (anything else as it is).
+pub(super) fn only_declared(schema: &ServiceSchema, ty: &TySchema, value: Value) -> Value {
+    match (object_fields(schema, ty), value) {
+        (Some(fields), Value::Object(mut map)) => {
+            map.retain(|key, _| fields.iter().any(|f| f.name == key));
+            Value::Object(map)
+        }
+        (_, value) => value,
+    }
+}
+
+/// A list answered inside the object type `ty`: every item at the dot path `path`, filled as
+/// the field's item type, and the object's other required fields made up.
+pub(super) fn envelope_of(
+    schema: &ServiceSchema,
+    ty: &TySchema,
+    path: &str,
+    items: &[Item],
+) -> Value {
+    let mut item_ty = *ty;
+    for part in path.split('.') {
+        item_ty = object_fields(schema, &item_ty)
+            .and_then(|fields| fields.iter().find(|f| f.name == part))
+            .map_or(TySchema::Json, |f| f.ty);
+    }
+    let item_ty = match item_ty {
+        TySchema::List(inner) | TySchema::Page(inner) => *inner,
+        _ => TySchema::Json,
+    };
+    let listed: Vec<Value> = items
+        .iter()
+        .map(|i| {
+            fill(
+                schema,
+                &item_ty,
+                Some(&Value::Object(i.value.clone())),
+                0,
+                None,
+            )
+        })
+        .collect();
+    let total = listed.len();
+    let mut envelope = Value::Object(Map::new());
+    super::super::page::set_path(&mut envelope, path, Value::Array(listed));
+    // A count of the items beside them, under a common name, is their number.
+    for f in object_fields(schema, ty).unwrap_or_default() {
+        if f.ty == TySchema::Integer && TOTAL_NAMES.contains(&f.name) {
+            super::super::page::set_path(&mut envelope, f.name, Value::from(total));
+        }
+    }
+    fill(schema, ty, Some(&envelope), 0, None)
+}
+
+/// Names of a field that counts the items of a list answered inside an object.
+pub(super) const TOTAL_NAMES: &[&str] = &[
+    "count",
+    "total",
+    "total_count",
+    "totalCount",
+    "TotalCount",
+    "total_items",
+    "totalItems",
+];
+
+/// The lists a send answers one entry per recipient in, made from the request (`body`): for
+/// each list field of the answer's type that the request does not send, whose items have a
+/// text field the request sends as a list (Infobip's email `to: [a, b]` answered as
+/// `messages: [{to: a, ...}, {to: b, ...}]`), one item per value. The other fields of each
+/// item (its id, its status) are made up as for any answer.
+pub(super) fn per_recipient(
+    schema: &ServiceSchema,
+    ty: &TySchema,
+    body: &Map<String, Value>,
+) -> Vec<(String, Value)> {
+    let Some(fields) = object_fields(schema, ty) else {
+        return Vec::new();
+    };
+    let mut made = Vec::new();
+    for f in fields {
+        let TySchema::List(item) = f.ty else { continue };
+        if body.get(f.name).is_some_and(|v| !v.is_null()) {
+            continue;
+        }
+        let Some(item_fields) = object_fields(schema, item) else {
+            continue;
+        };
+        let from_request = item_fields.iter().find_map(|i| match body.get(i.name) {
+            Some(Value::Array(values))
+                if i.ty == TySchema::String
+                    && !values.is_empty()
+                    && values.iter().all(Value::is_string) =>
+            {
+                Some((i.name, values))
+            }
+            _ => None,
+        });
+        if let Some((key, values)) = from_request {
+            let items = values
+                .iter()
+                .map(|v| Value::Object(Map::from_iter([(key.to_owned(), v.clone())])))
+                .collect();
+            made.push((f.name.to_owned(), Value::Array(items)));
+        }
+    }
+    made
+}
+
+/// Whether a field name reads as an identifier (`id`, `messageId`, `message_id`).
+pub(super) fn id_like(name: &str) -> bool {
+    name.eq_ignore_ascii_case("id") || name.ends_with("Id") || name.ends_with("_id")
+}
+
+pub(super) fn object_fields(
+    schema: &ServiceSchema,
+    ty: &TySchema,
+) -> Option<&'static [FieldSchema]> {
+    match ty {
+        TySchema::Named(name) => match schema.named(name)?.shape {
+            ShapeSchema::Object(fields) => Some(fields),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The field of an answer that holds the item, and the item's type: the answer is a named
+/// object with no id-like field of its own, exactly one field of a named object type, and
+/// only text, number and boolean fields besides (Mailgun's template and mailing-list answers:
+/// `{"message": "...", "template": {...}}`, `{"list": {...}}`).
+pub(super) fn wrapped_item(
+    schema: &ServiceSchema,
+    ty: Option<&TySchema>,
+) -> Option<(&'static str, TySchema)> {
+    let Some(TySchema::Named(name)) = ty else {
+        return None;
+    };
+    let Some(ShapeSchema::Object(fields)) = schema.named(name).map(|t| t.shape) else {
+        return None;
+    };
+    let is_object = |ty: &TySchema| match ty {
+        TySchema::Named(n) => matches!(
+            schema.named(n).map(|t| t.shape),
+            Some(ShapeSchema::Object(_))
+        ),
+        _ => false,
+    };
+    let mut holder = None;
+    for f in fields {
+        let lower = f.name.to_ascii_lowercase();
+        if lower == "id" || lower.ends_with("_id") || f.name.ends_with("Id") {
+            return None;
+        }
+        match &f.ty {
+            ty if is_object(ty) => {
+                if holder.replace((f.name, f.ty)).is_some() {
+                    return None;
+                }
+            }
+            TySchema::String
+            | TySchema::DateTime
+            | TySchema::Date
+            | TySchema::Integer
+            | TySchema::Number
+            | TySchema::Boolean => {}
+            _ => return None,
+        }
+    }
+    holder
+}
+
+/// `value` with the required fields of the response type filled (what is stored).
+pub(super) fn filled_object(
+    schema: &ServiceSchema,
+    ty: Option<&TySchema>,
+    value: Map<String, Value>,
+) -> Map<String, Value> {
+    let Some(ty) = ty else { return value };
+    let mut whole = value.clone();
+    if let Value::Object(filled) = fill(schema, ty, Some(&Value::Object(value)), 0, None) {
+        // Keep the body's own fields too: another operation may answer with a wider type.
+        whole.extend(filled);
+    }
+    whole
+}
+
+/// One page of `items` in the service's pagination, as its `Page<T>` serializes. The one place
+/// paging happens, so further pagination styles extend this function.
+pub(super) fn page_of(
+    schema: &ServiceSchema,
+    op: &ResourceOp,
+    items: &[Item],
+    query: &Value,
+) -> Result<Value, ServerError> {
+    let item_ty = match op.response {
+        Some(TySchema::Page(t) | TySchema::List(t)) => *t,
+        _ => TySchema::Json,
+    };
+    let param = |name: &str| query.get(name);
+    let text = |name: Option<&str>| name.and_then(param).and_then(Value::as_str);
+    let out = |item: &Item| {
+        fill(
+            schema,
+            &item_ty,
+            Some(&Value::Object(item.value.clone())),
+            0,
+            None,
+        )
+    };
+    let Some(TySchema::Page(_)) = op.response else {
+        // A plain list: every item.
+        return Ok(Value::Array(items.iter().map(out).collect()));
+    };
+    let Some(page) = schema.page else {
+        return Ok(Value::Array(items.iter().map(out).collect()));
+    };
+    let request = PageRequest {
+        limit: param(page.limit_param).and_then(Value::as_i64),
+        after: text(Some(page.after_param)),
+        before: text(page.before_param),
+    };
+    let refs: Vec<&Item> = items.iter().collect();
+    let (chosen, more) = paginate(&refs, |i| i.id.as_str(), request)?;
+    let mut body = Map::new();
+    body.insert(
+        page.items_field.to_owned(),
+        Value::Array(chosen.into_iter().map(out).collect()),
+    );
+    body.insert(page.has_more_field.to_owned(), Value::Bool(more));
+    Ok(Value::Object(body))
+}

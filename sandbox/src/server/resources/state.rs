@@ -1,0 +1,132 @@
+//! Changes to the store's state, made under its lock: the bounds a new item must fit, putting,
+//! finding and removing items (a removal journaled when durable), and waiting for a commit.
+
+use serde_json::{Map, Value};
+
+use super::durable::{self, Change};
+use super::group::{Ticket, Undo};
+use super::{Item, ResourceLimits, ResourceOp, ServerError, State};
+
+/// Waits for a change's commit: `507` when it failed (the change was undone).
+pub(super) async fn settle(ticket: Option<Ticket>) -> Result<(), ServerError> {
+    let Some(ticket) = ticket else { return Ok(()) };
+    match ticket.await {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(why)) => Err(durable::not_stored(&why)),
+        Err(_) => Err(durable::not_stored("the store's writer stopped")),
+    }
+}
+
+/// Whether an item of `bytes` fits as `id` in `collection` (replacing the item with that id):
+/// the index of the one it replaces, and the store's bytes after.
+pub(super) fn room(
+    state: &State,
+    limits: ResourceLimits,
+    collection: &str,
+    id: &str,
+    bytes: usize,
+) -> Result<(Option<usize>, usize), ServerError> {
+    let items = state.collections.get(collection);
+    if items.is_none() && state.collections.len() >= limits.max_collections {
+        return Err(full(format!(
+            "the sandbox keeps at most {} collections; `{collection}` would be one more",
+            limits.max_collections
+        )));
+    }
+    let items = items.map(Vec::as_slice).unwrap_or_default();
+    let existing = items.iter().position(|i| i.id == id);
+    let freed = existing.map_or(0, |i| items[i].bytes);
+    if existing.is_none() && items.len() >= limits.max_items_per_collection {
+        return Err(full(format!(
+            "the sandbox keeps at most {} items in `{collection}`; delete some first",
+            limits.max_items_per_collection
+        )));
+    }
+    let total = state.stored_bytes - freed + bytes;
+    if total > limits.max_stored_bytes {
+        return Err(full(format!(
+            "the sandbox keeps at most {} bytes of resources; this item would make {total}",
+            limits.max_stored_bytes
+        )));
+    }
+    Ok((existing, total))
+}
+
+/// Puts `item` in `collection` as [`room`] placed it: the item it replaced and its index.
+pub(super) fn put(
+    state: &mut State,
+    collection: &str,
+    existing: Option<usize>,
+    item: Item,
+    total: usize,
+) -> Option<(usize, Item)> {
+    let items = state.collections.entry(collection.to_owned()).or_default();
+    state.stored_bytes = total;
+    match existing {
+        Some(i) => Some((i, std::mem::replace(&mut items[i], item))),
+        None => {
+            items.push(item);
+            None
+        }
+    }
+}
+
+pub(super) fn full(message: String) -> ServerError {
+    ServerError::conflict("collection_full", message)
+}
+
+pub(super) fn find<'s>(
+    state: &'s State,
+    collection: &str,
+    id: Option<&str>,
+    op: &ResourceOp,
+) -> Result<&'s Item, ServerError> {
+    let id = id.unwrap_or_default();
+    state
+        .collections
+        .get(collection)
+        .and_then(|items| items.iter().find(|i| i.id == id))
+        .ok_or_else(|| missing(collection, id, op))
+}
+
+/// Removes item `id` and sends the removal to disk when durable: the item's value and the
+/// ticket of its commit.
+pub(super) fn remove(
+    state: &mut State,
+    collection: &str,
+    id: Option<&str>,
+    op: &ResourceOp,
+) -> Result<(Map<String, Value>, Option<Ticket>), ServerError> {
+    let id = id.unwrap_or_default();
+    let items = state
+        .collections
+        .get_mut(collection)
+        .ok_or_else(|| missing(collection, id, op))?;
+    let index = items
+        .iter()
+        .position(|i| i.id == id)
+        .ok_or_else(|| missing(collection, id, op))?;
+    let item = items.remove(index);
+    let value = item.value.clone();
+    state.stored_bytes = state.stored_bytes.saturating_sub(item.bytes);
+    let ticket = state.journal(
+        || Change::Delete {
+            collection: collection.to_owned(),
+            id: id.to_owned(),
+        },
+        Undo::Delete {
+            collection: collection.to_owned(),
+            index,
+            item,
+        },
+    )?;
+    Ok((value, ticket))
+}
+
+fn missing(collection: &str, id: &str, op: &ResourceOp) -> ServerError {
+    let error = ServerError::not_found(format!("`{collection}/{id}`"));
+    match op.item_param {
+        Some(param) => error.with_param(param),
+        None => error,
+    }
+}
