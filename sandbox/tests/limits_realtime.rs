@@ -203,7 +203,13 @@ async fn a_frame_over_the_size_cap_ends_the_connection_and_one_under_it_does_not
 #[tokio::test]
 async fn the_http_api_refuses_oversized_truncated_and_non_json_bodies() {
     let s = RealtimeSandbox::start(
-        RealtimeConfig::default().limits(HttpLimits::default().max_body_bytes(64 * 1024)),
+        // The raw request below names the sandbox `sandbox`, as an app in another container
+        // would.
+        RealtimeConfig::default().limits(
+            HttpLimits::default()
+                .max_body_bytes(64 * 1024)
+                .allowed_host("sandbox"),
+        ),
     )
     .await
     .unwrap();
