@@ -1,5 +1,5 @@
 //! The records the inbox keeps and the store persists: captured emails and messages, webhook
-//! deliveries, realtime events, with the headers and attachments read from an email's source.
+//! deliveries, realtime events, calls to specs served with `--spec`, with the headers and attachments read from an email's source.
 //! Plain data, shared by [`crate::inbox`] (which re-exports them: their public path is
 //! `tidings_sandbox::inbox::...`) and [`crate::store`], so neither depends on the other for them.
 
@@ -183,3 +183,40 @@ pub struct RealtimeRecord {
     /// Milliseconds since the Unix epoch.
     pub created_ms: u64,
 }
+
+/// One call to a spec served with `--spec`: what was asked and what was answered. Headers are
+/// not kept (they carry the credentials), nor a query parameter that carries one; a token
+/// endpoint's bodies are not kept either.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct ApiCallRecord {
+    /// The record's id (its `seq`, as text).
+    pub id: String,
+    /// Arrival order in the inbox.
+    pub seq: u64,
+    /// The served spec's service name.
+    pub service: String,
+    /// The operation the call matched; `None` when no route did (a 404 or 405), or for the
+    /// sandbox's own paths (the token endpoint, webhook triggers).
+    pub operation: Option<String>,
+    /// The HTTP method.
+    pub method: String,
+    /// The path and query asked, a credential in the query replaced by `<redacted>`.
+    pub path: String,
+    /// The answer's status.
+    pub status: u16,
+    /// The request body as text (lossy UTF-8), its first [`MAX_CALL_BODY_BYTES`] bytes.
+    pub request_body: String,
+    /// The answer's body likewise.
+    pub response_body: String,
+    /// Whether either body was longer than [`MAX_CALL_BODY_BYTES`] and was cut.
+    pub truncated: bool,
+    /// When (RFC 3339).
+    pub created_at: String,
+    /// Milliseconds since the Unix epoch.
+    pub created_ms: u64,
+}
+
+/// Bytes of each body an [`ApiCallRecord`] keeps (request and answer each): a record costs at
+/// most about twice this, so the inbox's record count bounds their memory.
+pub const MAX_CALL_BODY_BYTES: usize = 4096;

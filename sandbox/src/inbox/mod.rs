@@ -20,6 +20,7 @@
 mod hooks;
 mod mail;
 mod read;
+mod specs;
 pub mod web;
 mod writer;
 
@@ -35,11 +36,12 @@ use crate::server::{Delivery, DeliveryOutcome, WebhookSender, now_rfc3339};
 use crate::store::{Db, StateRow, StoreError};
 
 pub use crate::records::{
-    AttachmentInfo, CapturedEmail, CapturedMessage, Header, RealtimeRecord, StatusChange,
-    WebhookRecord,
+    ApiCallRecord, AttachmentInfo, CapturedEmail, CapturedMessage, Header, MAX_CALL_BODY_BYTES,
+    RealtimeRecord, StatusChange, WebhookRecord,
 };
 pub(crate) use mail::{bare_address, render_rest};
 pub use read::{EmailFilter, Emails, MessageFilter, Messages};
+pub(crate) use specs::{CallSeen, ServedView};
 use writer::Writer;
 pub use writer::{Durable, PersistStats, WRITE_QUEUE};
 
@@ -47,8 +49,8 @@ pub use writer::{Durable, PersistStats, WRITE_QUEUE};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Retention {
-    /// Most records kept of each kind (emails, messages, webhook deliveries, realtime events);
-    /// 5,000 by default.
+    /// Most records kept of each kind (emails, messages, webhook deliveries, realtime events,
+    /// calls to served specs); 5,000 by default.
     pub max_records: usize,
     /// Records older than this are pruned; none by default.
     pub max_age: Option<Duration>,
@@ -118,6 +120,8 @@ pub struct InboxCounts {
     pub webhooks: usize,
     /// Realtime events kept.
     pub realtime: usize,
+    /// Calls to specs served with `--spec` kept.
+    pub calls: usize,
     /// Bytes the emails take in memory, as [`Retention::max_bytes`] counts them.
     pub email_bytes: usize,
 }
@@ -125,7 +129,7 @@ pub struct InboxCounts {
 /// What changed in the inbox, sent to live views (the UI's SSE stream).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Change {
-    /// `email`, `message`, `webhook`, `realtime` or `all`.
+    /// `email`, `message`, `webhook`, `realtime`, `call` or `all`.
     pub kind: &'static str,
     /// `new`, `update`, `delete` or `clear`.
     pub action: &'static str,
@@ -216,6 +220,7 @@ impl fmt::Debug for Inbox {
             .field("messages", &state.messages.len())
             .field("webhooks", &state.webhooks.len())
             .field("realtime", &state.realtime.len())
+            .field("calls", &state.calls.len())
             .field("persistent", &self.inner.writer.is_some())
             .finish()
     }
@@ -232,6 +237,8 @@ struct Inner {
     loaded_state: Mutex<BTreeMap<String, Vec<StateRow>>>,
     /// The data directory, when persistent.
     data_dir: Option<std::path::PathBuf>,
+    /// The specs served with `--spec`, by service name: their base URLs and resources.
+    specs: Mutex<BTreeMap<String, Arc<dyn ServedView>>>,
 }
 
 #[derive(Default)]
@@ -249,6 +256,7 @@ struct State {
     webhooks: VecDeque<WebhookRecord>,
     secrets: BTreeMap<String, String>,
     realtime: VecDeque<RealtimeRecord>,
+    calls: VecDeque<ApiCallRecord>,
 }
 
 fn lock_ignoring_poison<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -363,6 +371,7 @@ impl Inbox {
         state.webhooks = loaded.webhooks.into();
         state.secrets = loaded.secrets;
         state.realtime = loaded.realtime.into();
+        state.calls = loaded.calls.into();
         let data_dir = db.path().parent().map(std::path::Path::to_path_buf);
         let writer = Writer::start(db, WRITE_QUEUE).map_err(InboxError::Writer)?;
         let inbox = Inbox::build(retention, Some(writer), state, data_dir);
@@ -389,6 +398,7 @@ impl Inbox {
                 senders: Mutex::new(BTreeMap::new()),
                 loaded_state: Mutex::new(BTreeMap::new()),
                 data_dir,
+                specs: Mutex::new(BTreeMap::new()),
             }),
         }
     }
@@ -463,6 +473,7 @@ impl Inbox {
             messages: state.messages.len(),
             webhooks: state.webhooks.len(),
             realtime: state.realtime.len(),
+            calls: state.calls.len(),
             email_bytes: state.email_bytes(),
         }
     }
@@ -565,6 +576,9 @@ impl Inbox {
         }
         for id in expire(&mut state.realtime, max, |r| old(r.created_ms), |r| r.id) {
             gone.push(("realtime", id));
+        }
+        for id in expire(&mut state.calls, max, |c| old(c.created_ms), |c| c.id) {
+            gone.push(("call", id));
         }
         if !gone.is_empty() {
             self.persist(move |db| db.delete_many(&gone));

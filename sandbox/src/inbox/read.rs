@@ -106,8 +106,8 @@ impl Inbox {
         found
     }
 
-    /// Forgets every record of `kind` (`email`, `message`, `webhook`, `realtime`), or of every
-    /// kind with `None`.
+    /// Forgets every record of `kind` (`email`, `message`, `webhook`, `realtime`, `call`), or
+    /// of every kind with `None`.
     pub fn clear(&self, kind: Option<&str>) {
         let mut state = self.state();
         let all = kind.is_none();
@@ -125,6 +125,9 @@ impl Inbox {
         if is("realtime") {
             state.realtime.clear();
         }
+        if is("call") {
+            state.calls.clear();
+        }
         let cleared = kind.map(str::to_owned);
         self.persist(move |db| db.clear(cleared.as_deref()));
         drop(state);
@@ -133,6 +136,7 @@ impl Inbox {
             Some("message") => "message",
             Some("webhook") => "webhook",
             Some("realtime") => "realtime",
+            Some("call") => "call",
             _ => "all",
         };
         self.changed(kind, "clear", "");

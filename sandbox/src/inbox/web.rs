@@ -160,6 +160,9 @@ fn router(inbox: Inbox, services: Services) -> Router {
         )
         .route("/api/webhooks", get(list_webhooks).delete(clear_webhooks))
         .route("/api/webhooks/{id}/redeliver", post(redeliver))
+        .route("/api/calls", get(list_calls).delete(clear_calls))
+        .route("/api/specs", get(specs))
+        .route("/api/specs/{name}/items", get(spec_items))
         .route("/api/realtime", get(realtime))
         .route("/api/realtime/trigger", post(trigger))
         .fallback(|| async { error(StatusCode::NOT_FOUND, "no such page") })
@@ -210,7 +213,7 @@ async fn summary(State(app): State<App>) -> Response {
     // Counted under the lock: nothing of the inbox is copied (it may hold hundreds of MiB).
     let counts = app.inbox.counts();
     axum::Json(json!({
-        "counts": { "emails": counts.emails, "messages": counts.messages, "webhooks": counts.webhooks, "realtime": counts.realtime },
+        "counts": { "emails": counts.emails, "messages": counts.messages, "webhooks": counts.webhooks, "realtime": counts.realtime, "calls": counts.calls },
         "email_bytes": counts.email_bytes,
         "max_email_bytes": app.inbox.retention().max_bytes,
         "persistent": app.inbox.is_persistent(),
@@ -566,6 +569,65 @@ async fn inbound(State(app): State<App>, body: axum::body::Bytes) -> Response {
 struct PageQuery {
     page: Option<usize>,
     per_page: Option<usize>,
+}
+
+/// `?service=` picks one served spec's calls.
+#[derive(Debug, Deserialize)]
+struct CallQuery {
+    service: Option<String>,
+    page: Option<usize>,
+    per_page: Option<usize>,
+}
+
+async fn list_calls(State(app): State<App>, Query(query): Query<CallQuery>) -> Response {
+    let calls = app.inbox.api_calls(query.service.as_deref());
+    axum::Json(paged(calls, query.page, query.per_page)).into_response()
+}
+
+async fn clear_calls(State(app): State<App>) -> Response {
+    app.inbox.clear(Some("call"));
+    StatusCode::NO_CONTENT.into_response()
+}
+
+async fn specs(State(app): State<App>) -> Response {
+    axum::Json(json!({ "specs": app.inbox.served_specs() })).into_response()
+}
+
+/// `?collection=` names the collection; paged as every list.
+#[derive(Debug, Deserialize)]
+struct ItemsQuery {
+    collection: String,
+    page: Option<usize>,
+    per_page: Option<usize>,
+}
+
+async fn spec_items(
+    State(app): State<App>,
+    Path(name): Path<String>,
+    Query(query): Query<ItemsQuery>,
+) -> Response {
+    let per_page = query
+        .per_page
+        .unwrap_or(DEFAULT_PER_PAGE)
+        .clamp(1, MAX_PER_PAGE);
+    let page = query.page.unwrap_or(1).max(1);
+    let skip = (page - 1).saturating_mul(per_page);
+    match app
+        .inbox
+        .served_items(&name, &query.collection, skip, per_page)
+    {
+        Some((total, items)) => axum::Json(
+            json!({ "total": total, "page": page, "per_page": per_page, "items": items }),
+        )
+        .into_response(),
+        None => error(
+            StatusCode::NOT_FOUND,
+            &format!(
+                "no collection `{}` in a served spec `{name}`",
+                query.collection
+            ),
+        ),
+    }
 }
 
 async fn list_webhooks(State(app): State<App>, Query(query): Query<PageQuery>) -> Response {

@@ -99,6 +99,10 @@ pub struct ServeConfig {
     /// Where the spec's webhooks (`events.webhooks`) are delivered (`--webhook-url`), each
     /// payload type at its own path when its `select` says one; `None`: triggering one is a 409.
     pub webhook_url: Option<String>,
+    /// The inbox that shows the spec: every call it answers (never a credential: no headers,
+    /// no credential in a query), its webhook deliveries (redeliverable) and its resources.
+    /// `None` by default; the binary gives its own.
+    pub inbox: Option<crate::inbox::Inbox>,
 }
 
 impl Default for ServeConfig {
@@ -111,6 +115,7 @@ impl Default for ServeConfig {
             rate_limit: None,
             data: None,
             webhook_url: None,
+            inbox: None,
         }
     }
 }
@@ -227,10 +232,15 @@ impl ServedService {
         // Webhook secrets: a credential's value when it is the same variable (Twilio signs with
         // its auth token), else the variable's, else the one kept, else made (and kept).
         let mut secrets: Vec<(String, String)> = Vec::new();
+        let name: &'static str = Box::leak(service.name().to_owned().into_boxed_str());
+        let mut sender = WebhookSender::new(Background::new(), WebhookRetry::default());
+        if let Some(inbox) = &config.inbox {
+            sender = inbox.attach_sender(name, sender);
+        }
         let hooks = webhooks::Webhooks::of(
             &service,
             config.webhook_url.clone(),
-            WebhookSender::new(Background::new(), WebhookRetry::default()),
+            sender,
             |env, scheme| {
                 let key = env.map_or_else(|| format!("scheme:{}", scheme.name), str::to_owned);
                 if let Some((_, value)) = secrets.iter().find(|(k, _)| *k == key) {
@@ -266,6 +276,15 @@ impl ServedService {
             .collect();
         let operations = router::operations(&service);
         let count = operations.len();
+        let secret_params = spec
+            .auth
+            .iter()
+            .chain(operations.iter().filter_map(|o| o.spec.auth.as_ref()))
+            .filter_map(|scheme| match scheme {
+                tidings_runtime::AuthScheme::Query { param, .. } => Some(*param),
+                _ => None,
+            })
+            .collect();
         let served = Arc::new(ops::Served {
             gateway,
             token_endpoint,
@@ -274,6 +293,9 @@ impl ServedService {
             store,
             error_shape: shape::ErrorShape::of(&service, schema),
             webhooks: hooks,
+            name,
+            inbox: config.inbox.clone(),
+            secret_params,
         });
         let kept = served.clone();
         let app = axum::Router::new().fallback(move |request: axum::extract::Request| {
@@ -281,7 +303,13 @@ impl ServedService {
         });
         let listener = tokio::net::TcpListener::bind(config.addr).await?;
         let addr = listener.local_addr()?;
-        let name: &'static str = Box::leak(service.name().to_owned().into_boxed_str());
+        if let Some(inbox) = &config.inbox {
+            let view = ops::View {
+                served: Arc::downgrade(&kept),
+                base_url: format!("http://{addr}"),
+            };
+            inbox.serve_spec(name, Arc::new(view));
+        }
         let http = Serving::spawn(
             listener,
             app,

@@ -37,6 +37,12 @@ pub(crate) struct Served {
     pub(crate) schema: &'static ServiceSchema,
     pub(crate) ops: Vec<ServedOp>,
     pub(crate) store: Resources,
+    /// The spec's service name.
+    pub(crate) name: &'static str,
+    /// Where each call is shown ([`crate::inbox::Inbox::record_call`]), when an inbox runs.
+    pub(crate) inbox: Option<crate::inbox::Inbox>,
+    /// Query parameters that carry a credential (`?api_key=`): never shown.
+    pub(crate) secret_params: Vec<&'static str>,
     /// How the spec's error bodies differ from the gateway's.
     pub(crate) error_shape: super::shape::ErrorShape,
     /// Its webhooks, delivered on demand.
@@ -105,5 +111,33 @@ impl PathTemplate {
             }
         }
         Some((literals, params))
+    }
+}
+
+/// A served spec as the inbox reads it: held weakly, so a spec that stopped shows no items.
+pub(crate) struct View {
+    pub(crate) served: std::sync::Weak<Served>,
+    pub(crate) base_url: String,
+}
+
+impl crate::inbox::ServedView for View {
+    fn base_url(&self) -> String {
+        self.base_url.clone()
+    }
+
+    fn collections(&self) -> Vec<(String, usize)> {
+        self.served
+            .upgrade()
+            .map(|s| s.store.collections())
+            .unwrap_or_default()
+    }
+
+    fn items(
+        &self,
+        collection: &str,
+        skip: usize,
+        take: usize,
+    ) -> Option<(usize, Vec<serde_json::Value>)> {
+        self.served.upgrade()?.store.items(collection, skip, take)
     }
 }

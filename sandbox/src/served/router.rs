@@ -34,25 +34,96 @@ fn percent_decode(s: &str) -> String {
         .map_or_else(|| s.to_owned(), |(_, v)| v.into_owned())
 }
 
-/// Answers one request.
+/// Answers one request, and shows it in the inbox when one runs.
 pub(crate) async fn handle(served: Arc<Served>, request: Request) -> Response {
-    let (op, response) = respond(&served, request).await;
+    let asked = served.inbox.as_ref().map(|_| {
+        let path = request.uri().path_and_query().map_or("/", |p| p.as_str());
+        (
+            request.method().clone(),
+            redact_query(path, &served.secret_params),
+        )
+    });
+    let mut sent = None;
+    let (op, response) = respond(&served, request, &mut sent).await;
     let response = match op {
         Some(op) => documented_status(&op.info, response),
         None => response,
     };
     let response = served.error_shape.apply(served.schema, response).await;
-    match op {
+    let response = match op {
         Some(op) => {
             super::shape::operation_error(served.schema, &served.error_shape, &op.info, response)
                 .await
         }
         None => response,
+    };
+    match (&served.inbox, asked) {
+        (Some(inbox), Some((method, path))) => {
+            record(inbox, &served, op, &method, &path, sent, response).await
+        }
+        _ => response,
     }
 }
 
+/// Shows the call in the inbox; the answer, unchanged. A token endpoint's bodies are not kept
+/// (they carry the client secret and the token).
+async fn record(
+    inbox: &crate::inbox::Inbox,
+    served: &Served,
+    op: Option<&ServedOp>,
+    method: &Method,
+    path: &str,
+    sent: Option<bytes::Bytes>,
+    response: Response,
+) -> Response {
+    let (parts, body) = response.into_parts();
+    // Answers are built in memory: collecting one is a move, not a copy.
+    let body = axum::body::to_bytes(body, usize::MAX)
+        .await
+        .unwrap_or_default();
+    let token = served
+        .token_endpoint
+        .as_ref()
+        .is_some_and(|t| path.split('?').next() == Some(t.path.as_str()));
+    let empty = bytes::Bytes::new();
+    inbox.record_call(&crate::inbox::CallSeen {
+        service: served.name,
+        operation: op.map(|o| o.info.name.as_str()),
+        method: method.as_str(),
+        path,
+        status: parts.status.as_u16(),
+        request_body: (!token).then(|| sent.as_ref().unwrap_or(&empty).as_ref()),
+        response_body: (!token).then_some(body.as_ref()),
+    });
+    Response::from_parts(parts, axum::body::Body::from(body))
+}
+
+/// `path` (with its query) with the value of each query parameter in `secret` replaced by
+/// `<redacted>`.
+fn redact_query(path: &str, secret: &[&str]) -> String {
+    let Some((path, query)) = path.split_once('?') else {
+        return path.to_owned();
+    };
+    let pairs: Vec<String> = query
+        .split('&')
+        .map(|pair| {
+            let name = pair.split('=').next().unwrap_or_default();
+            if secret.iter().any(|s| percent_decode(name) == *s) {
+                format!("{name}=<redacted>")
+            } else {
+                pair.to_owned()
+            }
+        })
+        .collect();
+    format!("{path}?{}", pairs.join("&"))
+}
+
 /// The answer, and the operation it is of (none when no operation's route matched).
-async fn respond(served: &Arc<Served>, request: Request) -> (Option<&ServedOp>, Response) {
+async fn respond<'s>(
+    served: &'s Arc<Served>,
+    request: Request,
+    sent: &mut Option<bytes::Bytes>,
+) -> (Option<&'s ServedOp>, Response) {
     if let Some(endpoint) = &served.token_endpoint
         && request.uri().path() == endpoint.path
     {
@@ -90,6 +161,7 @@ async fn respond(served: &Arc<Served>, request: Request) -> (Option<&ServedOp>, 
             Ok(incoming) => incoming,
             Err(response) => return (None, response),
         };
+        *sent = Some(incoming.body_bytes());
         let result = served.webhooks.trigger(served.schema, &name, &incoming);
         return (None, incoming.finish(result, 202));
     }
@@ -145,6 +217,7 @@ async fn respond(served: &Arc<Served>, request: Request) -> (Option<&ServedOp>, 
             Ok(incoming) => incoming,
             Err(response) => return (Some(op), response),
         };
+    *sent = Some(incoming.body_bytes());
     let mut call = match inputs(served, op, &incoming, params) {
         Ok(call) => call,
         Err(error) => return (Some(op), incoming.reject(error)),

@@ -73,6 +73,12 @@ pub struct Incoming {
 }
 
 impl Incoming {
+    /// The request body as received (empty for a body-less request): what the inbox shows of
+    /// a served spec's call.
+    pub(crate) fn body_bytes(&self) -> Bytes {
+        self.body.clone()
+    }
+
     /// Runs the gateway over `request` for `op`: auth (401 `missing_api_key` /
     /// `invalid_api_key`), rate limit (429 `rate_limit_exceeded` with `Retry-After`), body size
     /// (413), idempotency key (a stored answer for a replay, 409 for a reused key). `Err` is the

@@ -18,7 +18,9 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use crate::records::{CapturedEmail, CapturedMessage, RealtimeRecord, WebhookRecord};
+use crate::records::{
+    ApiCallRecord, CapturedEmail, CapturedMessage, RealtimeRecord, WebhookRecord,
+};
 
 /// The database file's name inside the data directory.
 pub const FILE_NAME: &str = "tidings-sandbox.sqlite3";
@@ -88,6 +90,7 @@ pub(crate) struct Loaded {
     pub(crate) webhooks: Vec<WebhookRecord>,
     pub(crate) secrets: BTreeMap<String, String>,
     pub(crate) realtime: Vec<RealtimeRecord>,
+    pub(crate) calls: Vec<ApiCallRecord>,
     /// The services' state: service → rows `(kind, id, doc)` in creation order.
     pub(crate) state: BTreeMap<String, Vec<StateRow>>,
 }
@@ -306,6 +309,10 @@ impl Db {
         self.put("realtime", &record.id, record.seq, record, None)
     }
 
+    pub(crate) fn put_call(&self, record: &ApiCallRecord) -> Result<(), StoreError> {
+        self.put("call", &record.id, record.seq, record, None)
+    }
+
     /// Stores (`Some`) or removes (`None`) one object of a service's state.
     pub(crate) fn put_state(
         &self,
@@ -400,6 +407,7 @@ impl Db {
                     loaded.webhooks.push(w);
                 }),
                 "realtime" => serde_json::from_str(&doc).map(|r| loaded.realtime.push(r)),
+                "call" => serde_json::from_str(&doc).map(|c| loaded.calls.push(c)),
                 _ => Ok(()),
             };
             if let Err(e) = result {

@@ -55,7 +55,7 @@ function route() {
 async function summary() {
   try {
     const s = await api("/api/summary");
-    for (const k of ["emails", "messages", "webhooks", "realtime"]) {
+    for (const k of ["emails", "messages", "webhooks", "realtime", "calls"]) {
       document.getElementById("count-" + k).textContent = s.counts[k];
     }
   } catch (_) { /* the next change retries */ }
@@ -331,6 +331,58 @@ async function renderRealtime(main) {
   main.replaceChildren(h("div", { class: "grid2" }, left, right));
 }
 
+// ---- specs served with --spec ----
+
+async function renderApis(main) {
+  const [data, served] = await Promise.all([
+    api("/api/calls?" + qs({ service: state.q, page: state.page, per_page: PER_PAGE })),
+    api("/api/specs"),
+  ]);
+  const services = h("select", { id: "call-service", onchange: (e) => { state.q = e.target.value; state.page = 1; render(); } },
+    h("option", { value: "" }, "Every served spec"),
+    served.specs.map((s) => h("option", { value: s.name, selected: s.name === state.q }, s.name)));
+  const rows = [];
+  for (const c of data.items) {
+    const open = state.open === c.id;
+    rows.push(h("tr", { "data-id": c.id, onclick: () => { state.open = open ? null : c.id; render(); } },
+      h("td", {}, short(c.created_at)), h("td", {}, c.service), h("td", { class: "mono" }, c.method),
+      h("td", { class: "wrap mono" }, c.path), h("td", { class: "mono" }, c.operation || "—"),
+      h("td", {}, badge(c.status < 400 ? "delivered" : "failed"), " ", c.status)));
+    if (open) {
+      rows.push(h("tr", { class: "expand" }, h("td", { colspan: 6 },
+        h("h4", {}, "Request body"), h("pre", { class: "body" }, pretty(c.request_body) || "(none)"),
+        h("h4", {}, "Answer"), h("pre", { class: "body" }, pretty(c.response_body) || "(none)"),
+        c.truncated ? h("p", { class: "note" }, "Cut at 4 KiB.") : null)));
+    }
+  }
+  const calls = h("table", { id: "call-list" },
+    h("thead", {}, h("tr", {}, ["Time", "Spec", "Method", "Path", "Operation", "Status"].map((t) => h("th", {}, t)))),
+    h("tbody", {}, rows.length ? rows : h("tr", {}, h("td", { colspan: 6, class: "empty" }, "No calls yet. Start the sandbox with --spec PATH and call it."))));
+  const stores = served.specs.map((s) => h("div", { class: "card spec" },
+    h("h3", {}, s.name, " · ", h("span", { class: "mono" }, s.base_url)),
+    s.collections.length
+      ? h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "Collection"), h("th", {}, "Items"))),
+        h("tbody", {}, s.collections.map((c) => h("tr", { class: "collection", onclick: () => showItems(s.name, c.name) },
+          h("td", { class: "mono" }, c.name), h("td", {}, c.items)))))
+      : h("p", { class: "body note" }, "Nothing stored yet."),
+    h("div", { class: "items", id: "items-" + s.name })));
+  const left = h("div", { class: "pane detail" }, h("div", { class: "card" }, h("h2", {}, "Calls"),
+    h("div", { class: "bar" }, services), calls, pager(data, (p) => { state.page = p; render(); })));
+  const right = h("div", { class: "pane detail" }, stores.length ? stores
+    : h("div", { class: "card" }, h("p", { class: "body note" }, "No spec is served here. tidings-sandbox --spec PATH serves a spec of your own or one imported from a provider's OpenAPI document.")));
+  main.replaceChildren(h("div", { class: "grid2" }, left, right));
+}
+
+async function showItems(service, collection) {
+  const box = document.getElementById("items-" + service);
+  if (!box) return;
+  try {
+    const data = await api(`/api/specs/${encodeURIComponent(service)}/items?` + qs({ collection, per_page: PER_PAGE }));
+    box.replaceChildren(h("h4", {}, collection, ` (${data.total})`),
+      data.items.map((item) => h("pre", { class: "body" }, JSON.stringify(item, null, 2))));
+  } catch (err) { box.replaceChildren(h("p", { class: "note" }, err.message)); }
+}
+
 // ---- templates and contacts ----
 
 async function renderDirectory(main) {
@@ -354,7 +406,7 @@ async function render() {
   rendering = true;
   const main = document.getElementById("main");
   try {
-    const view = { email: renderEmail, messages: renderMessages, webhooks: renderWebhooks, realtime: renderRealtime, directory: renderDirectory }[state.tab] || renderEmail;
+    const view = { email: renderEmail, messages: renderMessages, webhooks: renderWebhooks, realtime: renderRealtime, apis: renderApis, directory: renderDirectory }[state.tab] || renderEmail;
     await view(main);
     window.inboxRenders.push({ tab: state.tab, page: state.page, q: state.q, at: performance.now() });
     if (window.inboxRenders.length > 100) window.inboxRenders.shift();
@@ -366,7 +418,7 @@ async function render() {
   }
 }
 
-const kindOfTab = { email: "email", messages: "message", webhooks: "webhook", realtime: "realtime" };
+const kindOfTab = { email: "email", messages: "message", webhooks: "webhook", realtime: "realtime", apis: "call" };
 let refresh = null;
 function live() {
   const badgeEl = document.getElementById("live");
@@ -384,7 +436,7 @@ function live() {
 }
 
 document.getElementById("clear-all").addEventListener("click", async () => {
-  if (!confirm("Forget every email, message, webhook delivery and realtime event?")) return;
+  if (!confirm("Forget every email, message, webhook delivery, realtime event and call?")) return;
   await api("/api/all", { method: "DELETE" });
   location.hash = "#" + state.tab;
   render();

@@ -375,6 +375,39 @@ impl Resources {
         self.len() == 0
     }
 
+    /// Every collection and the items it holds, in name order (a nested collection is one per
+    /// parent: `lists/7/members`).
+    pub fn collections(&self) -> Vec<(String, usize)> {
+        let state = self.lock();
+        let mut out: Vec<(String, usize)> = state
+            .collections
+            .iter()
+            .map(|(name, items)| (name.clone(), items.len()))
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// Items `skip..skip + take` of `collection`, oldest first, as stored, and how many it
+    /// holds; `None` when there is no such collection.
+    ///
+    /// ```
+    /// use tidings_sandbox::server::resources::{ResourceLimits, Resources};
+    /// let store = Resources::new(ResourceLimits::default());
+    /// assert!(store.items("notes", 0, 10).is_none());
+    /// ```
+    pub fn items(&self, collection: &str, skip: usize, take: usize) -> Option<(usize, Vec<Value>)> {
+        let state = self.lock();
+        let items = state.collections.get(collection)?;
+        let page = items
+            .iter()
+            .skip(skip)
+            .take(take)
+            .map(|i| Value::Object(i.value.clone()))
+            .collect();
+        Some((items.len(), page))
+    }
+
     fn lock(&self) -> MutexGuard<'_, State> {
         lock_state(&self.state)
     }
