@@ -88,7 +88,12 @@ async fn a_served_specs_calls_webhooks_and_resources_show_in_the_inbox_and_survi
             served.base_url()
         ))
         .basic_auth(&sid, Some(&token))
-        .json(&serde_json::json!({"MessageSid": created.sid, "MessageStatus": "delivered"}))
+        .json(&serde_json::json!({
+            "MessageSid": created.sid,
+            "AccountSid": sid,
+            "MessageStatus": "delivered",
+            "To": "+15558675310",
+        }))
         .send()
         .await
         .unwrap();

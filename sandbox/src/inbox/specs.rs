@@ -158,7 +158,11 @@ mod tests {
             inbox.record_call(&call(&format!("/v1/notes?n={n}"), b"{}"));
         }
         let paths: Vec<String> = inbox.api_calls(None).into_iter().map(|c| c.path).collect();
-        assert_eq!(paths, ["/v1/notes?n=4", "/v1/notes?n=3"], "newest first, two kept");
+        assert_eq!(
+            paths,
+            ["/v1/notes?n=4", "/v1/notes?n=3"],
+            "newest first, two kept"
+        );
         assert!(!inbox.api_calls(None)[0].truncated);
         assert_eq!(inbox.counts().calls, 2);
         assert!(inbox.api_calls(Some("other")).is_empty());

@@ -347,7 +347,7 @@ async function renderApis(main) {
     rows.push(h("tr", { "data-id": c.id, onclick: () => { state.open = open ? null : c.id; render(); } },
       h("td", {}, short(c.created_at)), h("td", {}, c.service), h("td", { class: "mono" }, c.method),
       h("td", { class: "wrap mono" }, c.path), h("td", { class: "mono" }, c.operation || "—"),
-      h("td", {}, badge(c.status < 400 ? "delivered" : "failed"), " ", c.status)));
+      h("td", {}, h("span", { class: "badge " + (c.status < 400 ? "delivered" : "failed") }, c.status))));
     if (open) {
       rows.push(h("tr", { class: "expand" }, h("td", { colspan: 6 },
         h("h4", {}, "Request body"), h("pre", { class: "body" }, pretty(c.request_body) || "(none)"),
@@ -366,11 +366,12 @@ async function renderApis(main) {
           h("td", { class: "mono" }, c.name), h("td", {}, c.items)))))
       : h("p", { class: "body note" }, "Nothing stored yet."),
     h("div", { class: "items", id: "items-" + s.name })));
-  const left = h("div", { class: "pane detail" }, h("div", { class: "card" }, h("h2", {}, "Calls"),
-    h("div", { class: "bar" }, services), calls, pager(data, (p) => { state.page = p; render(); })));
-  const right = h("div", { class: "pane detail" }, stores.length ? stores
-    : h("div", { class: "card" }, h("p", { class: "body note" }, "No spec is served here. tidings-sandbox --spec PATH serves a spec of your own or one imported from a provider's OpenAPI document.")));
-  main.replaceChildren(h("div", { class: "grid2" }, left, right));
+  main.replaceChildren(h("div", { class: "full" },
+    h("div", { class: "card" }, h("h2", {}, "Calls"),
+      h("p", { class: "body note" }, "Every call a spec served with --spec answered. Click a row for the request and answer bodies; headers and keys are never kept."),
+      h("div", { class: "bar" }, services), calls, pager(data, (p) => { state.page = p; render(); })),
+    stores.length ? stores
+      : h("div", { class: "card" }, h("p", { class: "body note" }, "No spec is served here. tidings-sandbox --spec PATH serves a spec of your own or one imported from a provider's OpenAPI document."))));
 }
 
 async function showItems(service, collection) {
@@ -379,7 +380,7 @@ async function showItems(service, collection) {
   try {
     const data = await api(`/api/specs/${encodeURIComponent(service)}/items?` + qs({ collection, per_page: PER_PAGE }));
     box.replaceChildren(h("h4", {}, collection, ` (${data.total})`),
-      data.items.map((item) => h("pre", { class: "body" }, JSON.stringify(item, null, 2))));
+      ...data.items.map((item) => h("pre", { class: "body" }, JSON.stringify(item, null, 2))));
   } catch (err) { box.replaceChildren(h("p", { class: "note" }, err.message)); }
 }
 
