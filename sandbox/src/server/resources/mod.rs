@@ -37,8 +37,8 @@ pub use fill::fill;
 use durable::Change;
 use group::{Ticket, Undo, Writer};
 use shape::{
-    declared, envelope_of, filled_object, fits_id_field, id_like, id_value, make_id, object_fields,
-    only_declared, page_of, per_recipient, wrapped_item,
+    declared, envelope_of, filled_object, fits_id_field, from_path, id_like, id_value, make_id,
+    object_fields, only_declared, page_of, per_recipient, wrapped_item,
 };
 use state::{find, full, put, remove, room, settle};
 
@@ -495,6 +495,10 @@ impl Resources {
             _ => None,
         };
         let item_ty = wrapped.map(|(_, ty)| ty).or(op.response);
+        let mut body = body;
+        if op.kind == ResourceAction::Create {
+            from_path(schema, op, item_ty.as_ref(), &call.path, &mut body);
+        }
         let mut state = self.lock();
         let mut ticket = None;
         let found = match op.kind {

@@ -317,3 +317,41 @@ pub(super) fn page_of(
     body.insert(page.has_more_field.to_owned(), Value::Bool(more));
     Ok(Value::Object(body))
 }
+
+/// The path's parameters as the fields of the same name (case, `_` and `-` aside) that the
+/// item's type declares and the body does not send: Twilio's `AccountSid` of
+/// `/Accounts/{AccountSid}/Messages.json` is the created message's `account_sid`. Never the
+/// item's own id field (a parent's `{id}` is not the new item's), and only a value the field
+/// takes.
+pub(super) fn from_path(
+    schema: &ServiceSchema,
+    op: &ResourceOp,
+    ty: Option<&TySchema>,
+    path: &[(&'static str, String)],
+    body: &mut Map<String, Value>,
+) {
+    let Some(fields) = ty.and_then(|ty| object_fields(schema, ty)) else {
+        return;
+    };
+    let plain = |name: &str| -> String {
+        name.chars()
+            .filter(|c| *c != '_' && *c != '-')
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    for (param, value) in path {
+        let wanted = plain(param);
+        let Some(field) = fields.iter().find(|f| plain(f.name) == wanted) else {
+            continue;
+        };
+        // Only a value the field takes (its format and length): the answer stays valid.
+        if field.name == op.id_field
+            || body.contains_key(field.name)
+            || field.ty != TySchema::String
+            || !fill::fits_text(&field.ty, Some(field), value)
+        {
+            continue;
+        }
+        body.insert(field.name.to_owned(), Value::String(value.clone()));
+    }
+}

@@ -571,3 +571,51 @@ mod sends {
         assert!(ids.iter().all(|id| *id != "messageId"), "{answer}");
     }
 }
+
+/// A nested collection's create: a path parameter named as a field of the item (case and `_`
+/// aside: `OwnerName` ↔ `owner_name`) is that field's value, and a parent's `{id}` is never
+/// the new item's id.
+#[tokio::test]
+async fn a_create_takes_the_fields_its_path_names_but_never_the_parents_id_as_its_own() {
+    const NESTED: &[FieldSchema] = &[
+        field("id", TySchema::String, true),
+        field("owner_name", TySchema::String, true),
+        field("title", TySchema::String, true),
+    ];
+    const NESTED_SCHEMA: ServiceSchema = ServiceSchema {
+        types: &[TypeSchema {
+            name: "Note",
+            shape: ShapeSchema::Object(NESTED),
+        }],
+        page: None,
+    };
+    let create = ResourceOp {
+        name: "create_note",
+        kind: ResourceAction::Create,
+        collection: "/owners/{OwnerName}/{id}/notes",
+        item_param: None,
+        id_field: "id",
+        response: Some(TySchema::Named("Note")),
+        items: None,
+    };
+    let store = Resources::new(ResourceLimits::default());
+    let call = ResourceCall {
+        path: vec![
+            ("OwnerName", "ada".to_owned()),
+            ("id", "parent_7".to_owned()),
+        ],
+        query: Value::Null,
+        body: json!({"title": "hello"}),
+    };
+    let made = store.serve(&NESTED_SCHEMA, &create, &call).await.unwrap();
+    assert_eq!(made["owner_name"], "ada", "{made}");
+    assert_eq!(made["title"], "hello");
+    assert_ne!(made["id"], "parent_7", "{made}");
+    // What the body sends wins over the path.
+    let call = ResourceCall {
+        body: json!({"title": "again", "owner_name": "grace"}),
+        ..call
+    };
+    let made = store.serve(&NESTED_SCHEMA, &create, &call).await.unwrap();
+    assert_eq!(made["owner_name"], "grace");
+}
