@@ -210,6 +210,27 @@ pub fn operation_spec(op: &OperationInfo) -> rt::OperationSpec {
     if let Some(max) = op.max_body_bytes {
         spec = spec.max_body_bytes(usize::try_from(max).unwrap_or(usize::MAX));
     }
+    if !op.response_headers.is_empty() {
+        spec = spec.with_response_headers(leak_slice(
+            op.response_headers
+                .iter()
+                .map(|h| rt::ResponseHeaderSpec {
+                    name: leak(&h.name),
+                    ty: match &h.ty {
+                        Ty::Integer => rt::HeaderType::Integer,
+                        Ty::Number => rt::HeaderType::Number,
+                        Ty::Boolean => rt::HeaderType::Boolean,
+                        Ty::DateTime => rt::HeaderType::DateTime,
+                        Ty::Date => rt::HeaderType::Date,
+                        _ if !h.values.is_empty() => rt::HeaderType::Enum(leak_slice(
+                            h.values.iter().map(|v| leak(v)).collect(),
+                        )),
+                        _ => rt::HeaderType::Text,
+                    },
+                })
+                .collect(),
+        ));
+    }
     if !op.error_bodies.is_empty() {
         spec = spec.with_errors(leak_slice(
             op.error_bodies

@@ -128,6 +128,7 @@ pub use spec::{
     TimeoutSpec,
 };
 pub use spec::{ErrorBodySpec, ErrorSpec, FailureWhen, InSuccessSpec, Method, defaults};
+pub use spec::{HeaderType, ResponseHeaderSpec};
 
 /// Re-exports used by macro expansions; not part of the API.
 #[doc(hidden)]

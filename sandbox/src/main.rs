@@ -423,7 +423,8 @@ async fn main() -> ExitCode {
     serve.data.clone_from(&cli.data);
     serve.webhook_url.clone_from(&cli.webhook_url);
     serve.limits.allowed_hosts.clone_from(&cli.allowed_host);
-    serve.inbox = Some(sandbox.inbox.clone());
+    // Shown in the inbox's page, so recorded only when it is served.
+    serve.inbox = (!cli.no_ui).then(|| sandbox.inbox.clone());
     let served = match cli.served.start(&serve).await {
         Ok(served) => served,
         Err(e) => {

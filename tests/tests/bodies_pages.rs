@@ -796,6 +796,45 @@ async fn sandbox_spec_sends_the_documented_answer_headers_and_the_client_reads_t
     served.shutdown().await;
 }
 
+/// The generated server sends the headers an operation documents (`response_headers`), as
+/// `--spec` does: the created item's place, an `ETag` of the answer, an integer, an enum's
+/// value; an operation that documents none gets none.
+#[tokio::test]
+async fn the_generated_server_sends_the_headers_an_operation_documents() {
+    let c = served_client(0).await;
+    let answer = c
+        .create_message("AC1", &twilio_request())
+        .with_headers()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 201);
+    let id = answer.value().id.clone().unwrap();
+    let escaped = url::form_urlencoded::byte_serialize(id.as_bytes())
+        .collect::<String>()
+        .replace('+', "%20");
+    assert_eq!(
+        answer.header("Location"),
+        Some(format!("/2010-04-01/Accounts/AC1/Messages/{escaped}.json").as_str())
+    );
+    let etag = answer.header("etag").unwrap();
+    assert!(etag.starts_with('"') && etag.len() > 2, "{etag}");
+    assert_eq!(answer.header("x-segments"), Some("1"));
+    assert_eq!(
+        answer.header("X-Queue"),
+        Some("standard"),
+        "an enum's first value"
+    );
+    let listed = c
+        .list_messages("AC1", &ListMessagesQuery::default())
+        .with_headers()
+        .await
+        .unwrap();
+    assert_eq!(
+        (listed.header("location"), listed.header("etag")),
+        (None, None)
+    );
+}
+
 #[tokio::test]
 async fn the_generated_server_answers_text_bytes_and_200_or_204() {
     let c = served_client(0).await;

@@ -57,7 +57,8 @@ pub use auth::{AuthScheme, SigningScheme};
 pub use errors::{ErrorBodySpec, ErrorSpec, FailureWhen, InSuccessSpec};
 pub use format::Format;
 pub use operation::{
-    AnswerKind, ArrayStyle, BodyEncoding, FormStyle, Method, NestedStyle, OperationSpec, RetryClass,
+    AnswerKind, ArrayStyle, BodyEncoding, FormStyle, HeaderType, Method, NestedStyle,
+    OperationSpec, ResponseHeaderSpec, RetryClass,
 };
 pub use pagination::{PageStyle, PaginationSpec};
 pub use policy::{RetrySpec, TimeoutSpec};

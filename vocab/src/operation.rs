@@ -104,6 +104,37 @@ pub struct OperationSpec {
     /// answer's); an error answer none of them covers is read as the service's
     /// [`ErrorSpec`](crate::ErrorSpec) says. Empty: every error answer is the service's.
     pub errors: &'static [ErrorBodySpec],
+    /// The headers its success answer documents (the spec's `response_headers`), which the
+    /// sandbox sends; the client reads any header by name whether documented or not.
+    pub response_headers: &'static [ResponseHeaderSpec],
+}
+
+/// A header an operation's success answer documents: its name and the type of its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResponseHeaderSpec {
+    /// The header's name as the spec writes it (`Location`).
+    pub name: &'static str,
+    /// Its value's type.
+    pub ty: HeaderType,
+}
+
+/// The type of a documented header's value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HeaderType {
+    /// Text.
+    Text,
+    /// An integer.
+    Integer,
+    /// A number.
+    Number,
+    /// `true` or `false`.
+    Boolean,
+    /// An instant (as the header writes it: an HTTP date for `Last-Modified`, RFC 3339 else).
+    DateTime,
+    /// A calendar date, `YYYY-MM-DD`.
+    Date,
+    /// One of these values.
+    Enum(&'static [&'static str]),
 }
 
 impl OperationSpec {
@@ -132,6 +163,7 @@ impl OperationSpec {
             body_encoding: BodyEncoding::Json,
             body_media: &[],
             errors: &[],
+            response_headers: &[],
         }
     }
 
@@ -208,6 +240,13 @@ impl OperationSpec {
     /// The same operation, its body encoded as `encoding` (form, multipart).
     pub const fn with_body_encoding(mut self, encoding: BodyEncoding) -> Self {
         self.body_encoding = encoding;
+        self
+    }
+
+    /// The same operation, whose success answer documents `headers` (see
+    /// [`OperationSpec::response_headers`]).
+    pub const fn with_response_headers(mut self, headers: &'static [ResponseHeaderSpec]) -> Self {
+        self.response_headers = headers;
         self
     }
 

@@ -368,7 +368,35 @@ impl ToTokens for OperationSpec {
             let bodies = self.errors;
             out.extend(quote!(.with_errors(&[#(#bodies),*])));
         }
+        if !self.response_headers.is_empty() {
+            let headers = self.response_headers;
+            out.extend(quote!(.with_response_headers(&[#(#headers),*])));
+        }
         tokens.extend(out);
+    }
+}
+
+impl ToTokens for ResponseHeaderSpec {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        let (name, ty) = (self.name, self.ty);
+        tokens.extend(quote!(#root::ResponseHeaderSpec { name: #name, ty: #ty }));
+    }
+}
+
+impl ToTokens for HeaderType {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        let ty = quote!(#root::HeaderType);
+        tokens.extend(match self {
+            HeaderType::Text => quote!(#ty::Text),
+            HeaderType::Integer => quote!(#ty::Integer),
+            HeaderType::Number => quote!(#ty::Number),
+            HeaderType::Boolean => quote!(#ty::Boolean),
+            HeaderType::DateTime => quote!(#ty::DateTime),
+            HeaderType::Date => quote!(#ty::Date),
+            HeaderType::Enum(values) => quote!(#ty::Enum(&[#(#values),*])),
+        });
     }
 }
 

@@ -602,10 +602,21 @@ impl Checker<'_> {
                     Some("string, integer, number, boolean, datetime, date or an enum".into());
                 continue;
             }
+            let values = match &ty {
+                Ty::Named(n) => self
+                    .spec
+                    .types
+                    .get(n)
+                    .and_then(|t| t.values.as_ref())
+                    .map(|v| v.iter().map(|e| e.value().to_owned()).collect())
+                    .unwrap_or_default(),
+                _ => Vec::new(),
+            };
             out.push(ResponseHeaderInfo {
                 name: name.clone(),
                 ty,
                 doc: header.doc.clone(),
+                values,
             });
         }
         out

@@ -33,6 +33,8 @@ pub struct ResponseHeaderInfo {
     pub ty: Ty,
     /// What it says.
     pub doc: Option<String>,
+    /// The wire values of its enum type, in order; empty for a scalar.
+    pub values: Vec<String>,
 }
 
 /// An operation, resolved.

@@ -1,13 +1,11 @@
 //! What an answer documents besides its body: the status a refusal is given in, where a created
 //! item lives (`Location`), and the response headers the operation declares.
 
-use axum::http::HeaderValue;
 use axum::response::Response;
 use serde_json::Value;
-use tidings_codegen::check::{OperationInfo, Ty};
+use tidings_codegen::check::OperationInfo;
 
-use crate::server::new_request_id;
-use crate::server::resources::{ServiceSchema, ShapeSchema};
+use crate::server::{item_path, path_segment};
 
 use super::ops::{Served, ServedOp};
 
@@ -51,11 +49,7 @@ pub(super) fn created_location(
     let (ResourceAction::Create, Some(id)) = (op.resource.kind, id) else {
         return asked.to_owned();
     };
-    let encode = |s: &str| {
-        url::form_urlencoded::byte_serialize(s.as_bytes())
-            .collect::<String>()
-            .replace('+', "%20")
-    };
+    let encode = path_segment;
     let getter = served.ops.iter().find(|o| {
         o.resource.kind == ResourceAction::Get && o.resource.collection == op.resource.collection
     });
@@ -68,64 +62,5 @@ pub(super) fn created_location(
         }
         return path.replace(&format!("{{{item_param}}}"), &encode(&id));
     }
-    let asked = asked.trim_end_matches('/');
-    match asked.rsplit_once('/') {
-        Some((parent, last)) if last.ends_with(".json") => {
-            format!(
-                "{parent}/{}/{}.json",
-                last.trim_end_matches(".json"),
-                encode(&id)
-            )
-        }
-        _ => format!("{asked}/{}", encode(&id)),
-    }
-}
-
-/// The headers `op` documents on its success answer (`response_headers`) that the answer
-/// does not carry yet: a created item's `Location` (its path), an `ETag` of the body, a
-/// `Last-Modified` of now, and any other a value of its type (an enum's first value, text a
-/// fresh id).
-pub(super) fn documented_headers(
-    schema: &ServiceSchema,
-    op: &ServedOp,
-    location: impl Fn() -> String,
-    item: Option<&Value>,
-    response: &mut Response,
-) {
-    use axum::http::HeaderName;
-    use std::hash::{Hash, Hasher};
-    for header in &op.info.response_headers {
-        let Ok(name) = HeaderName::from_bytes(header.name.as_bytes()) else {
-            continue;
-        };
-        if response.headers().contains_key(&name) {
-            continue;
-        }
-        let value = match name.as_str() {
-            "location" => location(),
-            "etag" => {
-                let mut hasher = std::collections::hash_map::DefaultHasher::new();
-                item.map(Value::to_string).hash(&mut hasher);
-                format!("\"{:016x}\"", hasher.finish())
-            }
-            "last-modified" | "date" => httpdate::fmt_http_date(std::time::SystemTime::now()),
-            _ => match &header.ty {
-                Ty::Integer => "1".to_owned(),
-                Ty::Number => "1.0".to_owned(),
-                Ty::Boolean => "true".to_owned(),
-                Ty::DateTime => crate::server::now_rfc3339(),
-                Ty::Date => crate::server::now_rfc3339()[..10].to_owned(),
-                Ty::Named(n) => match schema.named(n).map(|t| t.shape) {
-                    Some(ShapeSchema::Enum(values)) => {
-                        values.first().copied().unwrap_or_default().to_owned()
-                    }
-                    _ => new_request_id(),
-                },
-                _ => new_request_id(),
-            },
-        };
-        if let Ok(value) = HeaderValue::from_str(&value) {
-            response.headers_mut().insert(name, value);
-        }
-    }
+    item_path(asked, &id)
 }

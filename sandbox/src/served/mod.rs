@@ -444,7 +444,8 @@ pub struct SpecArgs {
     /// (repeatable), e.g. one written by `tidings-codegen import openapi`. Each is served on its
     /// own free port with its auth, limits, state and error shape, and its base URL and
     /// credentials are printed as `export` lines named by the spec's own environment variables
-    /// (credentials already set in those variables are kept).
+    /// (credentials already set in those variables are kept). The inbox shows each one's calls,
+    /// webhook deliveries and resources ("Served specs").
     #[cfg_attr(feature = "cli", arg(long = "spec", value_name = "PATH"))]
     pub specs: Vec<std::path::PathBuf>,
 }

@@ -14,11 +14,11 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value};
 use tidings_codegen::check::{Answer, PageStyleInfo, Ty};
 
-use super::documented::{created_location, documented_headers, documented_status};
+use super::documented::{created_location, documented_status};
 use super::ops::{PathTemplate, Served, ServedOp, TokenEndpoint};
 use super::validate;
 use crate::server::resources::{ResourceCall, ServiceSchema, ShapeSchema, TySchema};
-use crate::server::{Incoming, ServerError, new_request_id};
+use crate::server::{Incoming, ServerError, documented_headers, new_request_id};
 use tidings_codegen::describe as vocab;
 
 fn segments(path: &str) -> Vec<String> {
@@ -214,7 +214,8 @@ async fn respond<'s>(
     };
     let incoming =
         match Incoming::accept_with_path(&served.gateway, op.spec, request, Some(owned)).await {
-            Ok(incoming) => incoming,
+            // Its headers are added below, `Location` by the operation that gets the item.
+            Ok(incoming) => incoming.without_documented_headers(),
             Err(response) => return (Some(op), response),
         };
     *sent = Some(incoming.body_bytes());
@@ -240,7 +241,8 @@ async fn respond<'s>(
     let mut response = answer(served.schema, op, incoming, result);
     if response.status().is_success() && !op.info.response_headers.is_empty() {
         let location = || created_location(served, op, &request_path, &asked_params, item.as_ref());
-        documented_headers(served.schema, op, location, item.as_ref(), &mut response);
+        let body = item.as_ref().map(Value::to_string).unwrap_or_default();
+        documented_headers(op.spec, location, body.as_bytes(), &mut response);
     }
     (Some(op), response)
 }

@@ -70,6 +70,11 @@ pub struct Incoming {
     reservation: Option<Reservation>,
     /// The shape of the service's error bodies.
     errors: &'static tidings_runtime::ErrorSpec,
+    /// The path asked (a created item's `Location` is under it).
+    path: String,
+    /// Whether a success answer gets the headers the operation documents
+    /// ([`super::documented_headers`]); `--spec` adds them itself.
+    documented: bool,
 }
 
 impl Incoming {
@@ -104,6 +109,7 @@ impl Incoming {
         let shape = &gateway.service.errors;
         let (mut parts, body) = request.into_parts();
         let query = parts.uri.query().unwrap_or("").to_owned();
+        let path = parts.uri.path().to_owned();
 
         let schemes: &[AuthScheme] = match &op.auth {
             Some(scheme) => std::slice::from_ref(scheme),
@@ -313,6 +319,8 @@ impl Incoming {
             limit_headers,
             reservation,
             errors: &gateway.service.errors,
+            path,
+            documented: true,
         })
     }
 
@@ -534,6 +542,30 @@ impl Incoming {
         self.answer(result.map(|()| (status, body)))
     }
 
+    /// Leaves the documented answer headers to the caller (`--spec`, which knows where an item
+    /// lives).
+    pub(crate) fn without_documented_headers(mut self) -> Self {
+        self.documented = false;
+        self
+    }
+
+    /// Where a created item lives: the path asked and the answer's `id` (text or number), or
+    /// the path asked; beside a `.json` collection its item is `<name>/<id>.json` (Twilio's
+    /// `/Messages/<sid>.json` beside `/Messages.json`).
+    fn created_at(&self, body: &[u8]) -> String {
+        let id = serde_json::from_slice::<serde_json::Value>(body)
+            .ok()
+            .and_then(|v| match v.get("id") {
+                Some(serde_json::Value::String(s)) => Some(s.clone()),
+                Some(serde_json::Value::Number(n)) => Some(n.to_string()),
+                _ => None,
+            });
+        match id {
+            Some(id) => super::item_path(&self.path, &id),
+            None => self.path.clone(),
+        }
+    }
+
     fn answer(mut self, result: Result<(u16, Bytes), ServerError>) -> Response {
         let request_id = self.context.request_id.clone();
         let (status, body, error_headers) = match result {
@@ -577,6 +609,10 @@ impl Incoming {
         }
         if let Ok(id) = HeaderValue::from_str(&request_id) {
             headers.insert(X_REQUEST_ID, id);
+        }
+        if self.documented && status.is_success() && !self.op.response_headers.is_empty() {
+            let location = || self.created_at(&body);
+            super::documented_headers(self.op, location, &body, &mut response);
         }
         with_headers(response, &self.limit_headers)
     }

@@ -9,6 +9,7 @@ mod auth;
 mod background;
 mod bodies;
 mod config;
+mod documented;
 mod error;
 mod gateway;
 mod idempotency;
@@ -26,6 +27,8 @@ pub(crate) mod webhooks;
 pub use auth::OAUTH2_TOKEN_CREDENTIAL;
 pub use background::Background;
 pub(crate) use config::service_config_setters;
+pub use documented::documented_headers;
+pub(crate) use documented::{item_path, path_segment};
 pub use error::ServerError;
 pub use gateway::{
     DEFAULT_IDEMPOTENCY_RETENTION, DEFAULT_MAX_BODY_BYTES, FAULT_HEADER, FAULT_TIMEOUT, Gateway,
