@@ -132,6 +132,26 @@ async fn a_served_specs_calls_webhooks_and_resources_show_in_the_inbox_and_survi
     // The webhook delivery, under the spec's name; the resources the calls left.
     let webhooks = inbox_get(&first, "/api/webhooks").await;
     assert_eq!(webhooks["items"][0]["service"], "twilio", "{webhooks:#}");
+    // Redelivered from the inbox: signed anew by the spec's own scheme (the inbox keeps no
+    // secret of a spec's: Twilio signs with the auth token).
+    let id = webhooks["items"][0]["id"].as_str().unwrap().to_owned();
+    let ui = first.inbox_url().unwrap();
+    let again = http
+        .post(format!(
+            "{}/api/webhooks/{id}/redeliver",
+            ui.trim_end_matches('/')
+        ))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), 202, "{}", again.text().await.unwrap());
+    let webhooks = inbox_get(&first, "/api/webhooks").await;
+    assert_eq!(
+        webhooks["items"][0]["redelivery_of"],
+        id.as_str(),
+        "{webhooks:#}"
+    );
+    assert!(webhooks["items"][0]["headers"].as_array().is_some());
     let specs = inbox_get(&first, "/api/specs").await;
     let spec = &specs["specs"][0];
     assert_eq!(spec["name"], "twilio");
@@ -149,7 +169,18 @@ async fn a_served_specs_calls_webhooks_and_resources_show_in_the_inbox_and_survi
         "{stored:#}"
     );
     served.shutdown().await;
+    first.inbox.flush();
     first.shutdown().await;
+    // The served store keeps its credentials in its own file under `resources/`; the inbox's
+    // files hold none of them.
+    for file in std::fs::read_dir(data.path()).unwrap() {
+        let path = file.unwrap().path();
+        if path.is_file() {
+            let bytes = std::fs::read(&path).unwrap();
+            let held = |secret: &str| bytes.windows(secret.len()).any(|w| w == secret.as_bytes());
+            assert!(!held(&token), "the auth token is in {}", path.display());
+        }
+    }
 
     // `--data` keeps the calls and the resources.
     let second = sandbox(data.path()).await;

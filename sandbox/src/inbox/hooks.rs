@@ -362,12 +362,16 @@ fn render_template(body: &str, params: &[String]) -> String {
 struct SenderHook {
     inbox: std::sync::Weak<Inner>,
     service: &'static str,
+    /// Whether the secret is kept for redelivery (the built-in services' `whsec_` secrets);
+    /// a served spec's are not (its own scheme signs a redelivery anew).
+    keep_secret: bool,
 }
 
 impl crate::server::DeliveryObserver for SenderHook {
     fn queued(&self, delivery: &Delivery, secret: &str, body: &[u8]) {
         if let Some(inner) = self.inbox.upgrade() {
-            Inbox { inner }.webhook_queued(self.service, delivery, Some(secret), body);
+            let secret = self.keep_secret.then_some(secret);
+            Inbox { inner }.webhook_queued(self.service, delivery, secret, body);
         }
     }
 
@@ -388,9 +392,24 @@ impl Inbox {
         let sender = sender.observe(Arc::new(SenderHook {
             inbox: Arc::downgrade(&self.inner),
             service,
+            keep_secret: true,
         }));
         self.watch_sender(service, &sender);
         sender
+    }
+
+    /// Makes `sender` report to this inbox without its secrets (a served spec's: the inbox
+    /// keeps no credential of one); its redeliveries go through [`Inbox::watch_redeliverer`].
+    pub(crate) fn observe_sender(
+        &self,
+        service: &'static str,
+        sender: WebhookSender,
+    ) -> WebhookSender {
+        sender.observe(Arc::new(SenderHook {
+            inbox: Arc::downgrade(&self.inner),
+            service,
+            keep_secret: false,
+        }))
     }
 }
 

@@ -235,7 +235,7 @@ impl ServedService {
         let name: &'static str = Box::leak(service.name().to_owned().into_boxed_str());
         let mut sender = WebhookSender::new(Background::new(), WebhookRetry::default());
         if let Some(inbox) = &config.inbox {
-            sender = inbox.attach_sender(name, sender);
+            sender = inbox.observe_sender(name, sender);
         }
         let hooks = webhooks::Webhooks::of(
             &service,
@@ -309,6 +309,10 @@ impl ServedService {
                 base_url: format!("http://{addr}"),
             };
             inbox.serve_spec(name, Arc::new(view));
+            let again = ops::Redelivery {
+                served: Arc::downgrade(&kept),
+            };
+            inbox.watch_redeliverer(name, Arc::new(again));
         }
         let http = Serving::spawn(
             listener,

@@ -141,3 +141,27 @@ impl crate::inbox::ServedView for View {
         self.served.upgrade()?.store.items(collection, skip, take)
     }
 }
+
+/// Sends a served spec's recorded webhook again (the inbox's Redeliver): signed anew by the
+/// spec's own scheme, with the secret the spec holds (the inbox keeps none).
+pub(crate) struct Redelivery {
+    pub(crate) served: std::sync::Weak<Served>,
+}
+
+impl crate::inbox::Redeliver for Redelivery {
+    fn redeliver(
+        &self,
+        _inbox: &crate::inbox::Inbox,
+        record: &crate::inbox::WebhookRecord,
+        _secret: Option<&str>,
+    ) -> Result<String, crate::inbox::RedeliverError> {
+        let served = self
+            .served
+            .upgrade()
+            .ok_or_else(|| crate::inbox::RedeliverError::NotRunning(record.service.clone()))?;
+        served
+            .webhooks
+            .resend(&record.event_type, &record.url, &record.body)
+            .map_err(crate::inbox::RedeliverError::Unsigned)
+    }
+}

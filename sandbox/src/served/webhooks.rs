@@ -180,25 +180,39 @@ impl Webhooks {
             None => {}
         }
         super::validate::check(schema, &TySchema::Named(hook.ty), &payload, "")?;
-        let (content_type, body) = if hook.form {
-            let text = tidings_runtime::form::encode(&payload, tidings_runtime::FormStyle::DEFAULT)
+        let body = if hook.form {
+            tidings_runtime::form::encode(&payload, tidings_runtime::FormStyle::DEFAULT)
                 .map_err(|e| {
                     ServerError::validation("", format!("the payload is not a form: {e}"))
-                })?;
-            ("application/x-www-form-urlencoded", text.into_bytes())
+                })?
+                .into_bytes()
         } else {
-            (
-                "application/json",
-                serde_json::to_vec(&payload).unwrap_or_default(),
-            )
+            serde_json::to_vec(&payload).unwrap_or_default()
         };
-        let (signing, secret) = match &hook.signing {
-            Some((scheme, secret)) => {
-                let verifier = Verifier::new(scheme, secret)
-                    .map_err(|e| ServerError::internal(format!("webhook secret: {e}")))?;
-                (Signing::Scheme(verifier), secret.as_str())
-            }
-            None => (Signing::Unsigned, ""),
+        let id = self.send(hook, &url, headers, body)?;
+        Ok(json!({"id": id, "webhook": hook.name, "url": url}))
+    }
+
+    /// Queues `body` (already encoded) as webhook `hook` to `url`, signed by its scheme: the
+    /// delivery's id.
+    fn send(
+        &self,
+        hook: &ServedWebhook,
+        url: &str,
+        headers: Vec<(String, String)>,
+        body: Vec<u8>,
+    ) -> Result<String, ServerError> {
+        let content_type = if hook.form {
+            "application/x-www-form-urlencoded"
+        } else {
+            "application/json"
+        };
+        let signing = match &hook.signing {
+            Some((scheme, secret)) => Signing::Scheme(
+                Verifier::new(scheme, secret)
+                    .map_err(|e| ServerError::internal(format!("webhook secret: {e}")))?,
+            ),
+            None => Signing::Unsigned,
         };
         let outgoing = Outgoing {
             content_type,
@@ -206,9 +220,29 @@ impl Webhooks {
             body,
             signing,
         };
-        let id = self.sender.send_with(&url, secret, &hook.name, outgoing);
+        // The secret is not shown to the sender's observer: the inbox keeps none of a spec's.
+        let id = self.sender.send_with(url, "", &hook.name, outgoing);
         tracing::info!(webhook = %hook.name, id, "webhook queued");
-        Ok(json!({"id": id, "webhook": hook.name, "url": url}))
+        Ok(id)
+    }
+
+    /// Sends a recorded delivery of webhook `name` again: the same body to the same URL, with
+    /// the header that tells it apart and signed anew by its scheme (the inbox's Redeliver).
+    pub(crate) fn resend(&self, name: &str, url: &str, body: &str) -> Result<String, String> {
+        let hook = self
+            .hooks
+            .iter()
+            .find(|h| h.name == name)
+            .ok_or_else(|| format!("the spec has no webhook `{name}`"))?;
+        let headers = match &hook.select {
+            Some(SelectInfo::Header { name, equals }) => vec![(
+                name.clone(),
+                equals.clone().unwrap_or_else(|| hook.name.clone()),
+            )],
+            _ => Vec::new(),
+        };
+        self.send(hook, url, headers, body.as_bytes().to_vec())
+            .map_err(|e| e.message().to_owned())
     }
 
     /// Every delivery so far, oldest first: id, webhook, URL, attempts and where it stands.
