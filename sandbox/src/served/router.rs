@@ -77,10 +77,16 @@ async fn record(
     response: Response,
 ) -> Response {
     let (parts, body) = response.into_parts();
-    // Answers are built in memory: collecting one is a move, not a copy.
-    let body = axum::body::to_bytes(body, usize::MAX)
-        .await
-        .unwrap_or_default();
+    // Answers are built in memory: collecting one is a move, not a copy. One that cannot be
+    // read is not answered as an empty body.
+    let body = match axum::body::to_bytes(body, usize::MAX).await {
+        Ok(body) => body,
+        Err(e) => {
+            tracing::error!(service = served.name, error = %e, "cannot read an answer to show it");
+            return ServerError::internal(format!("the answer could not be read: {e}"))
+                .to_response_as(&new_request_id(), &served.gateway.service().errors);
+        }
+    };
     let token = served
         .token_endpoint
         .as_ref()
