@@ -1,6 +1,6 @@
 //! The headers an operation documents on its success answer (the spec's `response_headers`,
 //! [`OperationSpec::response_headers`]), sent by every sandbox server: the generated ones
-//! ([`super::Incoming::finish_documented`]) and `--spec`.
+//! (through [`super::Incoming`]'s answers) and `--spec`.
 
 use axum::http::{HeaderName, HeaderValue};
 use axum::response::Response;
@@ -58,7 +58,7 @@ pub fn documented_headers(
                 HeaderType::DateTime => super::now_rfc3339(),
                 HeaderType::Date => super::now_rfc3339()[..10].to_owned(),
                 HeaderType::Enum(values) => values.first().copied().unwrap_or_default().to_owned(),
-                HeaderType::Text => super::new_request_id(),
+                HeaderType::Text => format!("hdr_{}", uuid::Uuid::new_v4().simple()),
             },
         };
         if let Ok(value) = HeaderValue::from_str(&value) {
