@@ -208,6 +208,11 @@ impl Generator {
     /// Generates and writes the files into the output directory, leaving unchanged files alone
     /// (so their timestamps do not trigger rebuilds). Returns the paths written or kept.
     pub fn write(&self) -> Result<Vec<PathBuf>, Diagnostics> {
+        self.write_files(&self.generate()?)
+    }
+
+    /// [`Generator::write`] of files already generated.
+    fn write_files(&self, files: &[GeneratedFile]) -> Result<Vec<PathBuf>, Diagnostics> {
         let out = match &self.out_dir {
             Some(dir) => dir.clone(),
             None => std::env::var_os("OUT_DIR").map(PathBuf::from).ok_or_else(|| {
@@ -220,7 +225,7 @@ impl Generator {
         std::fs::create_dir_all(&out)
             .map_err(|e| io_error(&out, &format!("cannot create the output directory: {e}")))?;
         let mut paths = Vec::new();
-        for file in self.generate()? {
+        for file in files {
             let path = out.join(&file.name);
             if std::fs::read_to_string(&path).ok().as_deref() != Some(file.contents.as_str()) {
                 std::fs::write(&path, &file.contents)
@@ -234,15 +239,7 @@ impl Generator {
     /// Compares freshly generated files with those in `dir`; returns the names that differ or
     /// are missing.
     pub fn stale_files(&self, dir: &Path) -> Result<Vec<String>, Diagnostics> {
-        Ok(self
-            .generate()?
-            .into_iter()
-            .filter(|f| {
-                std::fs::read_to_string(dir.join(&f.name)).ok().as_deref()
-                    != Some(f.contents.as_str())
-            })
-            .map(|f| f.name)
-            .collect())
+        Ok(stale_among(&self.generate()?, dir))
     }
 
     /// For `build.rs`: tells cargo to rerun only when a spec changes, writes the files, and on a
@@ -279,9 +276,13 @@ impl Generator {
                 println!("cargo:rerun-if-changed={}", spec.display());
             }
         }
-        let written = self.write();
-        if let (Ok(_), Some(dir)) = (&written, &self.checked_in) {
-            for line in self.checked_in_warnings(dir) {
+        // Generated once: written to OUT_DIR and compared with the committed copy.
+        let written = self.generate().and_then(|files| {
+            self.write_files(&files)?;
+            Ok(files)
+        });
+        if let (Ok(files), Some(dir)) = (&written, &self.checked_in) {
+            for line in self.checked_in_warnings(files, dir) {
                 println!("cargo::warning={line}");
             }
         }
@@ -304,11 +305,8 @@ impl Generator {
 
 impl Generator {
     /// What differs between the committed copy in `dir` and what the specs generate now.
-    fn checked_in_warnings(&self, dir: &Path) -> Vec<String> {
-        let mut stale = match self.stale_files(dir) {
-            Ok(stale) => stale,
-            Err(_) => return Vec::new(),
-        };
+    fn checked_in_warnings(&self, files: &[GeneratedFile], dir: &Path) -> Vec<String> {
+        let mut stale = stale_among(files, dir);
         let fingerprint = tidings_build::fingerprint(&self.spec_dir).ok();
         let recorded = std::fs::read_to_string(dir.join(tidings_build::FINGERPRINT_FILE)).ok();
         if fingerprint.as_deref() != recorded.as_deref().map(str::trim) {
@@ -434,6 +432,17 @@ fn io_error(path: &Path, message: &str) -> Diagnostics {
     )])
 }
 
+/// The names of `files` whose copy in `dir` differs or is missing.
+fn stale_among(files: &[GeneratedFile], dir: &Path) -> Vec<String> {
+    files
+        .iter()
+        .filter(|f| {
+            std::fs::read_to_string(dir.join(&f.name)).ok().as_deref() != Some(f.contents.as_str())
+        })
+        .map(|f| f.name.clone())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -543,6 +552,43 @@ operations:
         assert!(client.contains("*Assumed*: a design choice."), "{client}");
         assert!(client.contains("**Conflict**: the old API answered 200"));
         assert!(client.contains("Generated from `notes.yaml`."));
+    }
+
+    #[test]
+    fn the_committed_copy_is_compared_with_the_files_generated_once() {
+        let dir = own_spec_dir();
+        let generator = Generator::new(dir.path()).provenance(ProvenancePolicy::Optional);
+        let files = generator.generate().unwrap();
+        let copy = tempfile::tempdir().unwrap();
+        // Nothing committed yet: every file and the fingerprint are named.
+        let warnings = generator.checked_in_warnings(&files, copy.path());
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].contains("out of date (notes.rs, spec.fingerprint)"),
+            "{warnings:?}"
+        );
+        // The same files and fingerprint committed: nothing to say.
+        for file in &files {
+            std::fs::write(copy.path().join(&file.name), &file.contents).unwrap();
+        }
+        let fingerprint = tidings_build::fingerprint(dir.path()).unwrap();
+        std::fs::write(
+            copy.path().join(tidings_build::FINGERPRINT_FILE),
+            fingerprint,
+        )
+        .unwrap();
+        assert!(
+            generator
+                .checked_in_warnings(&files, copy.path())
+                .is_empty()
+        );
+        // One generated file differing from its copy is named alone.
+        std::fs::write(copy.path().join("notes.rs"), "// old\n").unwrap();
+        let warnings = generator.checked_in_warnings(&files, copy.path());
+        assert!(
+            warnings[0].contains("out of date (notes.rs)"),
+            "{warnings:?}"
+        );
     }
 
     #[test]
