@@ -215,10 +215,41 @@ fn keys(cli: &Cli, db: Option<&Db>) -> Result<Keys, String> {
             defaults.app_id.clone()
         })?,
         realtime_key: pick("realtime_key", &cli.realtime_key, &|| defaults.key.clone())?,
-        realtime_secret: pick("realtime_secret", &cli.realtime_secret, &|| {
-            defaults.secret.expose().to_owned()
-        })?,
+        realtime_secret: realtime_secret(cli, db, &|| defaults.secret.expose().to_owned())?,
     })
+}
+
+/// The realtime app secret earlier builds gave every sandbox (public: it was documented).
+const PUBLIC_OLD_SECRET: &str = "sandbox-secret";
+
+/// The realtime app secret: the flag's, else the one the data directory kept, else a new
+/// random one. Never a value others know: a page on any origin may open the realtime
+/// WebSocket, and with the secret it could sign its own way into private and presence
+/// channels. A data directory that kept the public secret of earlier builds gets a new one.
+fn realtime_secret(
+    cli: &Cli,
+    db: Option<&Db>,
+    make: &dyn Fn() -> String,
+) -> Result<String, String> {
+    const NAME: &str = "realtime_secret";
+    let secret = match (&cli.realtime_secret, db) {
+        (Some(given), _) => given.clone(),
+        (None, Some(db)) => match db.key(NAME).map_err(|e| e.to_string())? {
+            Some(kept) if kept != PUBLIC_OLD_SECRET => kept,
+            Some(_) => {
+                tracing::info!(
+                    "the realtime app secret kept in --data was the public one of earlier builds; a new one is made"
+                );
+                make()
+            }
+            None => make(),
+        },
+        (None, None) => make(),
+    };
+    if let Some(db) = db {
+        db.set_key(NAME, &secret).map_err(|e| e.to_string())?;
+    }
+    Ok(secret)
 }
 
 fn config(cli: &Cli, keys: &Keys) -> SandboxConfig {

@@ -77,9 +77,6 @@ use hub::Hub;
 pub const TEST_APP_ID: &str = "1";
 /// The app key of [`RealtimeConfig::default`] (a test value, not a credential of any service).
 pub const TEST_KEY: &str = "sandbox-key";
-/// The app secret of [`RealtimeConfig::default`] (a test value, not a credential of any
-/// service: anyone who reads this documentation knows it, so never use it outside a sandbox).
-pub const TEST_SECRET: &str = "sandbox-secret";
 
 /// Close and error codes the sandbox sends, as protocol 7 defines them.
 pub mod codes {
@@ -106,7 +103,7 @@ pub mod codes {
 }
 
 /// Settings of a [`RealtimeSandbox`]. `Default` gives the documented test app ([`TEST_APP_ID`],
-/// [`TEST_KEY`], [`TEST_SECRET`]) on a free loopback port, without webhooks.
+/// [`TEST_KEY`], a random secret) on a free loopback port, without webhooks.
 ///
 /// ```
 /// use tidings_sandbox::realtime::RealtimeConfig;
@@ -187,7 +184,9 @@ impl Default for RealtimeConfig {
             addr: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
             app_id: TEST_APP_ID.into(),
             key: TEST_KEY.into(),
-            secret: Secret::new(TEST_SECRET),
+            // Made at random, never a documented value: any page may open the WebSocket, and
+            // with a secret it knows it could sign its own way into private channels.
+            secret: Secret::new(format!("{:032x}", rand::random::<u128>())),
             webhook_url: None,
             webhook_batch_window: Duration::from_millis(50),
             webhook_attempts: 5,
