@@ -50,7 +50,10 @@ USAGE:
                                                        declare (`additional: json`), as OpenAPI
                                                        allows them; --drop-undeclared-keys: only
                                                        the declared fields (what else an answer
-                                                       sends is dropped when decoded)
+                                                       sends is dropped when decoded); the
+                                                       --include filters are recorded in the spec
+                                                       (`service.import`), and a --merge without
+                                                       --include keeps them
 
 SPEC_DIR defaults to `spec`.
 ";

@@ -162,3 +162,72 @@ fn a_spec_to_merge_into_that_is_not_yaml_is_an_error() {
         "{err}"
     );
 }
+
+/// The operation names of a checked spec, in order.
+fn operation_names(s: &Checked) -> Vec<String> {
+    s.spec.operations.keys().cloned().collect()
+}
+
+#[test]
+fn the_include_filter_is_recorded_and_a_merge_without_one_keeps_it() {
+    let doc = fixture("features_3_0.yaml");
+    let trimmed = import_openapi(
+        &doc,
+        &ImportOptions::new("parcels", "features_3_0.yaml").include("parcels"),
+        None,
+    )
+    .unwrap();
+    let s = check(&trimmed.yaml);
+    assert_eq!(operation_names(&s), ["list_parcels", "create_parcel"]);
+    let record = s.spec.service.import.as_ref().unwrap();
+    assert_eq!(record.include, ["parcels"]);
+    assert!(!trimmed.report.include_kept);
+
+    // Merged again with no --include: the same operations, not all nine of the document.
+    let again = import_openapi(
+        &doc,
+        &ImportOptions::new("parcels", "features_3_0.yaml"),
+        Some(&trimmed.yaml),
+    )
+    .unwrap();
+    assert_eq!(again.yaml, trimmed.yaml, "the same spec, byte for byte");
+    assert!(again.report.include_kept);
+    assert_eq!(again.report.operations_filtered_out, 7);
+    assert!(
+        again
+            .report
+            .to_string()
+            .contains("include: parcels (recorded in the merged spec)"),
+        "{}",
+        again.report
+    );
+
+    // An --include given with --merge replaces the recorded one (and adds its operations).
+    let widened = import_openapi(
+        &doc,
+        &ImportOptions::new("parcels", "features_3_0.yaml")
+            .include("parcels")
+            .include("getShipment"),
+        Some(&trimmed.yaml),
+    )
+    .unwrap();
+    let s = check(&widened.yaml);
+    assert_eq!(
+        operation_names(&s),
+        ["list_parcels", "create_parcel", "get_shipment"]
+    );
+    assert_eq!(
+        s.spec.service.import.as_ref().unwrap().include,
+        ["parcels", "getShipment"]
+    );
+
+    // Without a filter at all, no record is written.
+    let whole = import_openapi(
+        &doc,
+        &ImportOptions::new("parcels", "features_3_0.yaml"),
+        None,
+    )
+    .unwrap();
+    assert!(check(&whole.yaml).spec.service.import.is_none());
+    assert!(!whole.yaml.contains("import:"), "{}", whole.yaml);
+}

@@ -184,15 +184,36 @@ fn import_on_this_thread(
     let version = document::version(&raw)?;
     let converted = (version == Version::Swagger2).then(|| document::swagger_to_openapi(&raw));
     let doc = converted.as_ref().unwrap_or(&raw);
+    let existing = match existing {
+        Some(existing) => {
+            document::check_nesting(existing, document::MAX_NESTING)?;
+            Some(Node::parse(existing).map_err(ImportError::Merge)?)
+        }
+        None => None,
+    };
+    // A merge without `--include` imports what the spec recorded it was made from.
+    let recorded = existing.as_ref().map(recorded_include).unwrap_or_default();
+    let kept = options.include.is_empty() && !recorded.is_empty();
+    let with_recorded;
+    let options = if kept {
+        with_recorded = ImportOptions {
+            include: recorded,
+            ..options.clone()
+        };
+        &with_recorded
+    } else {
+        options
+    };
     let mut conv = Converter::new(doc, options, version == Version::Swagger2);
     conv.report.version = Some(version);
     let mut spec = conv.build(options);
     let mut report = std::mem::take(&mut conv.report);
+    report.include.clone_from(&options.include);
+    report.include_kept = kept;
     if let Some(existing) = existing {
-        document::check_nesting(existing, document::MAX_NESTING)?;
-        let existing = Node::parse(existing).map_err(ImportError::Merge)?;
         spec = merge::merge(existing, spec, &mut report).map_err(ImportError::Merge)?;
     }
+    record_include(&mut spec, &options.include);
     let (mut yaml, mut service) = checked(&mut spec, &options.service, &mut report)?;
     // Documented examples outrank a field's schema: a field whose examples send another JSON
     // type (a number typed `string`, a price sent as text), or leave out when it is required,
@@ -219,6 +240,43 @@ fn import_on_this_thread(
         })
         .unwrap_or(0);
     Ok(Imported { yaml, report })
+}
+
+/// The `--include` filters a spec recorded (`service.import.include`).
+fn recorded_include(spec: &Node) -> Vec<String> {
+    match spec
+        .get("service")
+        .and_then(|s| s.get("import"))
+        .and_then(|i| i.get("include"))
+    {
+        Some(Node::Seq(items)) => items
+            .iter()
+            .filter_map(Node::as_str)
+            .map(str::to_owned)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Writes the filters applied into `service.import.include` (so a later `--merge` keeps them),
+/// or removes the record when every operation was imported.
+fn record_include(spec: &mut Node, include: &[String]) {
+    let Some(Node::Map(service)) = spec.get_mut("service") else {
+        return;
+    };
+    if include.is_empty() {
+        service.shift_remove("import");
+        return;
+    }
+    let mut record = Node::map();
+    record.set(
+        "include",
+        Node::Seq(include.iter().map(|f| Node::str(f.as_str())).collect()),
+    );
+    // After the base URL, before the provenance keys, where a reader of the spec looks.
+    service.shift_remove("import");
+    let at = service.get_index_of("source").unwrap_or(service.len());
+    service.shift_insert(at, "import".to_owned(), record);
 }
 
 /// Reads a document from `path`, at most `limit` bytes: reading stops as soon as the file

@@ -35,6 +35,11 @@ pub struct Report {
     pub operations_in_document: usize,
     /// Operations `--include` left out.
     pub operations_filtered_out: usize,
+    /// The `--include` filters applied: those given, else (with `--merge`) those the spec
+    /// recorded (`service.import.include`); empty when every operation was imported.
+    pub include: Vec<String>,
+    /// Whether [`Report::include`] came from the merged spec rather than the command line.
+    pub include_kept: bool,
     /// Operations in the spec written.
     pub operations_imported: usize,
     /// Types in the spec written that came from the document.
@@ -93,6 +98,18 @@ impl fmt::Display for Report {
             skipped_ops,
             self.operations_filtered_out
         )?;
+        if !self.include.is_empty() {
+            writeln!(
+                f,
+                "include: {}{}",
+                self.include.join(", "),
+                if self.include_kept {
+                    " (recorded in the merged spec)"
+                } else {
+                    ""
+                }
+            )?;
+        }
         writeln!(f, "types: {} imported", self.types_imported)?;
         let p = &self.pagination;
         if p.page_lists + p.bare_lists > 0 {

@@ -26,7 +26,22 @@ item! {
         pub version: Option<Version>,
         /// The base URL and the env var that overrides it.
         pub base_url: BaseUrl,
+        /// How `import openapi` made this spec, kept so that a later `--merge` imports the
+        /// same operations (generation ignores it).
+        #[serde(default)]
+        pub import: Option<ImportRecord>,
     }
+}
+
+/// What `import openapi` was told, written into the spec it makes so that `--merge` keeps it.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ImportRecord {
+    /// The `--include` filters (tags, path globs, operation ids): a `--merge` without
+    /// `--include` imports only these operations; one with `--include` replaces them. Delete
+    /// the key to import every operation again.
+    #[serde(default)]
+    pub include: Vec<String>,
 }
 
 item! {
