@@ -110,8 +110,9 @@ struct Cli {
     #[arg(long, value_name = "NAME")]
     allowed_host: Vec<String>,
     /// Keep the inbox, the keys, the services' state and every `--spec`'s resources and
-    /// credentials in SQLite in this directory (created when missing); a change is answered
-    /// only once it is stored.
+    /// credentials in SQLite in this directory (created when missing, readable by you only;
+    /// an existing one others can read is warned about); a change is answered only once it is
+    /// stored.
     #[arg(long, value_name = "DIR")]
     data: Option<PathBuf>,
     /// Most records of each kind the inbox keeps (the oldest are pruned).

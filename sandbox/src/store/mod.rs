@@ -161,6 +161,31 @@ fn lock(dir: &Path) -> Result<std::fs::File, StoreError> {
     Ok(file)
 }
 
+/// Creates `dir` and its missing parents, readable by this user only (mode 0700 on Unix): the
+/// data directory holds the sandbox's keys, webhook secrets and captured emails. A directory
+/// that exists is left as it is.
+pub(crate) fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
+}
+
+/// Whether users other than the owner may enter `dir` (Unix: any group or other permission).
+pub(crate) fn open_to_others(dir: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::metadata(dir).is_ok_and(|m| m.permissions().mode() & 0o077 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = dir;
+        false
+    }
+}
+
 impl Db {
     /// Opens (creating when needed) the database in `dir` (created too).
     ///
@@ -168,10 +193,18 @@ impl Db {
     ///
     /// When the directory or the file cannot be created or opened.
     pub fn open(dir: &Path) -> Result<Db, StoreError> {
-        std::fs::create_dir_all(dir).map_err(|source| StoreError::Dir {
+        create_private_dir(dir).map_err(|source| StoreError::Dir {
             path: dir.to_owned(),
             source,
         })?;
+        if open_to_others(dir) {
+            tracing::warn!(
+                path = %dir.display(),
+                "the data directory can be read by other users of this machine, and it holds the \
+                 sandbox's keys, webhook secrets and captured emails: `chmod 700` it (a data \
+                 directory the sandbox creates is private)"
+            );
+        }
         let lock = lock(dir)?;
         let path = dir.join(FILE_NAME);
         let conn = Connection::open(&path)?;
@@ -415,5 +448,44 @@ impl Db {
             }
         }
         Ok(loaded)
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use std::os::unix::fs::PermissionsExt as _;
+
+    fn mode(path: &Path) -> u32 {
+        std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+    }
+
+    #[test]
+    fn a_data_directory_the_sandbox_creates_is_private_to_its_user() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("parent").join("data");
+        let db = Db::open(&dir).unwrap();
+        db.set_key("email_api_key", "sk_sandbox_1").unwrap();
+        assert_eq!(mode(&dir), 0o700);
+        assert_eq!(mode(&root.path().join("parent")), 0o700);
+        assert!(!open_to_others(&dir));
+        // So are the folders the resource and idempotency stores make inside it.
+        create_private_dir(&dir.join("resources")).unwrap();
+        assert_eq!(mode(&dir.join("resources")), 0o700);
+    }
+
+    #[test]
+    fn an_existing_directory_is_left_as_it_is_and_said_to_be_open_to_others() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("shared");
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let db = Db::open(&dir).unwrap();
+        db.set_key("k", "v").unwrap();
+        assert_eq!(mode(&dir), 0o755, "not changed behind the user's back");
+        assert!(open_to_others(&dir));
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+        assert!(!open_to_others(&dir));
     }
 }

@@ -77,7 +77,7 @@ impl AnswerFile {
     pub(crate) fn open(path: &Path) -> Result<AnswerFile, String> {
         let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
         if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| fail(&e))?;
+            crate::store::create_private_dir(dir).map_err(|e| fail(&e))?;
         }
         let conn = Connection::open(path).map_err(|e| fail(&e))?;
         conn.busy_timeout(Duration::from_millis(100))

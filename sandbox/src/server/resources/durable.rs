@@ -135,7 +135,7 @@ impl Sqlite {
     /// Opens (creating when needed) the file at `path` and takes it for this process.
     pub(super) fn open(path: &Path) -> Result<Sqlite, OpenError> {
         if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|source| OpenError::Dir {
+            crate::store::create_private_dir(dir).map_err(|source| OpenError::Dir {
                 path: dir.to_owned(),
                 source,
             })?;
