@@ -333,13 +333,27 @@ fn config(cli: &Cli, keys: &Keys) -> SandboxConfig {
     config
 }
 
-/// The SMTP relay's certificate file: in `--data` when given, else in the temporary directory
-/// under the relay's port.
-fn certificate_path(cli: &Cli, port: u16) -> PathBuf {
-    match &cli.data {
-        Some(dir) => dir.join("smtp-certificate.pem"),
-        None => std::env::temp_dir().join(format!("tidings-sandbox-smtp-{port}.pem")),
+/// Writes the SMTP relay's certificate: in `--data` when given, else in a new file of the
+/// temporary directory under a name no one can guess ahead (created exclusively: a file or a
+/// link another user of the machine put there beforehand is never written through or
+/// trusted). Its path.
+fn write_certificate(cli: &Cli, port: u16, pem: &str) -> std::io::Result<PathBuf> {
+    if let Some(dir) = &cli.data {
+        let path = dir.join("smtp-certificate.pem");
+        std::fs::write(&path, pem)?;
+        return Ok(path);
     }
+    let path = std::env::temp_dir().join(format!(
+        "tidings-sandbox-smtp-{port}-{:016x}.pem",
+        rand::random::<u64>()
+    ));
+    // `create_new`: O_EXCL, which neither opens an existing file nor follows a link.
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)?;
+    std::io::Write::write_all(&mut file, pem.as_bytes())?;
+    Ok(path)
 }
 
 /// How an app outside this process reaches the SMTP relay: host, port, TLS mode and the file
@@ -352,11 +366,13 @@ fn smtp_env(sandbox: &Sandbox, cli: &Cli) -> Result<Vec<(&'static str, String)>,
     ) else {
         return Ok(Vec::new());
     };
-    let path = certificate_path(cli, addr.port());
-    std::fs::write(&path, pem).map_err(|e| {
+    let path = write_certificate(cli, addr.port(), &pem).map_err(|e| {
         format!(
-            "cannot write the SMTP certificate to {}: {e}",
-            path.display()
+            "cannot write the SMTP certificate (into {}): {e}",
+            cli.data
+                .clone()
+                .unwrap_or_else(std::env::temp_dir)
+                .display()
         )
     })?;
     Ok(vec![

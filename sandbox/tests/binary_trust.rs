@@ -633,6 +633,42 @@ async fn the_binary_prints_the_smtp_settings_and_writes_a_certificate_an_app_can
     }
 }
 
+#[test]
+fn without_data_the_certificate_goes_to_a_new_file_no_one_could_have_put_there() {
+    let dir = tempfile::tempdir().unwrap();
+    // Checks the file a run wrote, while it runs; its path.
+    let ca_file = |run: &binary_support::Running, port: &str| {
+        let path = std::path::PathBuf::from(
+            run.info["env"]["COMMS_EMAIL_SMTP_CA_FILE"]
+                .as_str()
+                .unwrap(),
+        );
+        assert!(path.starts_with(std::env::temp_dir()), "{}", path.display());
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(
+            name.starts_with(&format!("tidings-sandbox-smtp-{port}-")),
+            "{name}"
+        );
+        let pem = std::fs::read_to_string(&path).unwrap();
+        assert!(pem.starts_with("-----BEGIN CERTIFICATE-----"), "{pem}");
+        path
+    };
+    // Two runs on the same SMTP port: each writes a file of its own, under a name that could
+    // not be guessed (and so not be set up beforehand as a link or a file of someone else's).
+    let first = start(&[], &dir.path().join("a.log"), "", &[]);
+    let port = first.info["env"]["COMMS_EMAIL_SMTP_PORT"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let a = ca_file(&first, &port);
+    first.stop();
+    assert!(!a.exists(), "removed when the sandbox stops");
+    let second = start(&["--smtp-port", &port], &dir.path().join("b.log"), "", &[]);
+    let b = ca_file(&second, &port);
+    second.stop();
+    assert_ne!(a, b);
+}
+
 #[tokio::test]
 async fn x_sandbox_fault_makes_a_call_fail_the_way_it_asks_and_keeps_nothing() {
     let sandbox = tidings_sandbox::Sandbox::start().await.unwrap();
