@@ -366,7 +366,7 @@ fn smtp_env(sandbox: &Sandbox, cli: &Cli) -> Result<Vec<(&'static str, String)>,
     ) else {
         return Ok(Vec::new());
     };
-    let path = write_certificate(cli, addr.port(), &pem).map_err(|e| {
+    let path = write_certificate(cli, addr.port(), pem).map_err(|e| {
         format!(
             "cannot write the SMTP certificate (into {}): {e}",
             cli.data
