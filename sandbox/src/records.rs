@@ -201,7 +201,8 @@ pub struct ApiCallRecord {
     pub operation: Option<String>,
     /// The HTTP method.
     pub method: String,
-    /// The path and query asked, a credential in the query replaced by `<redacted>`.
+    /// The path and query asked, a credential in the query replaced by `<redacted>`; its first
+    /// [`MAX_CALL_PATH_BYTES`] bytes (then `…`).
     pub path: String,
     /// The answer's status.
     pub status: u16,
@@ -209,7 +210,8 @@ pub struct ApiCallRecord {
     pub request_body: String,
     /// The answer's body likewise.
     pub response_body: String,
-    /// Whether either body was longer than [`MAX_CALL_BODY_BYTES`] and was cut.
+    /// Whether either body was longer than [`MAX_CALL_BODY_BYTES`], or the path longer than
+    /// [`MAX_CALL_PATH_BYTES`], and was cut.
     pub truncated: bool,
     /// When (RFC 3339).
     pub created_at: String,
@@ -217,6 +219,10 @@ pub struct ApiCallRecord {
     pub created_ms: u64,
 }
 
-/// Bytes of each body an [`ApiCallRecord`] keeps (request and answer each): a record costs at
-/// most about twice this, so the inbox's record count bounds their memory.
+/// Bytes of each body an [`ApiCallRecord`] keeps (request and answer each): with the path's
+/// [`MAX_CALL_PATH_BYTES`], a record costs at most about 10 KiB, so the inbox's record count
+/// bounds their memory.
 pub const MAX_CALL_BODY_BYTES: usize = 4096;
+/// Bytes of the path and query an [`ApiCallRecord`] keeps (the HTTP server takes paths up to
+/// 64 KiB).
+pub const MAX_CALL_PATH_BYTES: usize = 2048;

@@ -37,7 +37,7 @@ use crate::store::{Db, StateRow, StoreError};
 
 pub use crate::records::{
     ApiCallRecord, AttachmentInfo, CapturedEmail, CapturedMessage, Header, MAX_CALL_BODY_BYTES,
-    RealtimeRecord, StatusChange, WebhookRecord,
+    MAX_CALL_PATH_BYTES, RealtimeRecord, StatusChange, WebhookRecord,
 };
 pub(crate) use mail::{bare_address, render_rest};
 pub use read::{EmailFilter, Emails, MessageFilter, Messages};

@@ -45,6 +45,19 @@ fn kept_body(body: Option<&[u8]>) -> (String, bool) {
     }
 }
 
+/// `path` cut to its first [`MAX_CALL_PATH_BYTES`] (at a character boundary, marked with `…`),
+/// and whether it was cut.
+fn kept_path(path: &str) -> (String, bool) {
+    if path.len() <= MAX_CALL_PATH_BYTES {
+        return (path.to_owned(), false);
+    }
+    let mut end = MAX_CALL_PATH_BYTES;
+    while !path.is_char_boundary(end) {
+        end -= 1;
+    }
+    (format!("{}…", &path[..end]), true)
+}
+
 impl Inbox {
     /// Shows the spec `service` (its base URL and resources) while `view` lives.
     pub(crate) fn serve_spec(&self, service: &str, view: Arc<dyn ServedView>) {
@@ -55,6 +68,7 @@ impl Inbox {
     pub(crate) fn record_call(&self, seen: &CallSeen<'_>) {
         let (request_body, cut_request) = kept_body(seen.request_body);
         let (response_body, cut_response) = kept_body(seen.response_body);
+        let (path, cut_path) = kept_path(seen.path);
         let mut state = self.state();
         state.seq += 1;
         let record = ApiCallRecord {
@@ -63,11 +77,11 @@ impl Inbox {
             service: seen.service.to_owned(),
             operation: seen.operation.map(str::to_owned),
             method: seen.method.to_owned(),
-            path: seen.path.to_owned(),
+            path,
             status: seen.status,
             request_body,
             response_body,
-            truncated: cut_request || cut_response,
+            truncated: cut_request || cut_response || cut_path,
             created_at: now_rfc3339(),
             created_ms: now_ms(),
         };
@@ -165,6 +179,13 @@ mod tests {
         );
         assert!(!inbox.api_calls(None)[0].truncated);
         assert_eq!(inbox.counts().calls, 2);
+        // A path of 60 KB (the HTTP server takes up to 64 KiB) is kept to its first 2 KiB.
+        let long = format!("/v1/notes/{}é", "a".repeat(60_000));
+        inbox.record_call(&call(&long, b"{}"));
+        let kept = &inbox.api_calls(None)[0];
+        assert!(kept.truncated);
+        assert!(kept.path.len() <= MAX_CALL_PATH_BYTES + '…'.len_utf8());
+        assert!(kept.path.starts_with("/v1/notes/aaa") && kept.path.ends_with('…'));
         assert!(inbox.api_calls(Some("other")).is_empty());
     }
 }
