@@ -293,6 +293,7 @@ pub struct ClientBuilder<C = Client> {
     limiter: Option<Arc<dyn Limiter>>,
     user_agent: Option<String>,
     minters: Minters,
+    allow_plain_http: bool,
 }
 
 impl<C> fmt::Debug for ClientBuilder<C> {
@@ -345,6 +346,7 @@ impl<C: From<Client>> ClientBuilder<C> {
             limiter: None,
             user_agent: None,
             minters: Vec::new(),
+            allow_plain_http: false,
         }
     }
 
@@ -481,6 +483,26 @@ impl<C: From<Client>> ClientBuilder<C> {
         self
     }
 
+    /// Lets the client send its credentials over plain `http://` to a host other than this
+    /// machine (off by default: [`ClientBuilder::build`] refuses such a base URL, since the
+    /// credentials would cross the network unencrypted). For a server on a private network,
+    /// such as the sandbox in another container. Loopback (`127.0.0.1`, `[::1]`, `localhost`)
+    /// needs nothing. The environment's way: [`plain_http_env`] set to `1`.
+    ///
+    /// ```
+    /// # fn demo(spec: &'static tidings_runtime::ServiceSpec) -> Result<(), tidings_runtime::Error> {
+    /// let client = tidings_runtime::Client::builder(spec)
+    ///     .base_url("http://sandbox:8025")
+    ///     .api_key("sk_sandbox_0123")
+    ///     .allow_plain_http(true)
+    ///     .build()?;
+    /// # Ok(()) }
+    /// ```
+    pub fn allow_plain_http(mut self, allow: bool) -> Self {
+        self.allow_plain_http = allow;
+        self
+    }
+
     /// The `User-Agent` header.
     pub fn user_agent(mut self, agent: impl Into<String>) -> Self {
         self.user_agent = Some(agent.into());
@@ -499,6 +521,10 @@ impl<C: From<Client>> ClientBuilder<C> {
         if self.base_url.is_none() {
             self.base_url = get(self.spec.base_url_env);
             self.base_url_from_env = self.base_url.is_some();
+        }
+        if get(&plain_http_env(self.spec)).is_some_and(|v| matches!(v.trim(), "1" | "true" | "yes"))
+        {
+            self.allow_plain_http = true;
         }
         for cred in self.spec.credentials {
             if self.credentials.iter().any(|(n, _)| n == cred.name) {
@@ -609,6 +635,26 @@ impl<C: From<Client>> ClientBuilder<C> {
         };
         let (base_url, base) = validate_base_url(raw_base, spec, source)?;
         let auth_credentials = required_credentials(&self.auth, spec);
+        if base.scheme() == "http"
+            && !auth_credentials.is_empty()
+            && !self.allow_plain_http
+            && !is_this_machine(&base)
+        {
+            let from = match source {
+                BaseUrlSource::Env(var) => format!(" (from {var})"),
+                BaseUrlSource::Code => " (given to base_url())".to_owned(),
+                BaseUrlSource::Spec => " (the spec's default)".to_owned(),
+            };
+            return Err(Error::config(format!(
+                "the {} service's base URL `{}`{from} is plain HTTP to a host other than this \
+                 machine: its credentials would cross the network unencrypted. Use https://, \
+                 or, for a server on a private network (the sandbox in another container), set \
+                 {}=1 or call allow_plain_http(true)",
+                spec.name,
+                shown_url(raw_base),
+                plain_http_env(spec)
+            )));
+        }
         let auth_state = AuthState::with_oauth2(self.minters, spec, &credentials, &base)?;
         let auth = ResolvedAuth::resolve(self.auth, spec, &credentials, &auth_state)?;
         #[cfg(not(feature = "tls"))]
@@ -737,6 +783,32 @@ fn validate_base_url(
         ));
     }
     Ok((url.as_str().trim_end_matches('/').to_owned(), url))
+}
+
+/// The environment variable that allows plain `http://` to another host for `spec`'s clients
+/// ([`ClientBuilder::allow_plain_http`]): its base URL variable with `ALLOW_PLAIN_HTTP` in place
+/// of `BASE_URL` (`COMMS_EMAIL_BASE_URL` → `COMMS_EMAIL_ALLOW_PLAIN_HTTP`), or with
+/// `_ALLOW_PLAIN_HTTP` added when it does not end so.
+pub fn plain_http_env(spec: &ServiceSpec) -> String {
+    match spec.base_url_env.strip_suffix("BASE_URL") {
+        Some(stem) => format!("{stem}ALLOW_PLAIN_HTTP"),
+        None => format!("{}_ALLOW_PLAIN_HTTP", spec.base_url_env),
+    }
+}
+
+/// Whether `url` names this machine: a loopback address, the unspecified address (`0.0.0.0`,
+/// what a server bound to every interface prints, reached on this machine), `localhost` or a
+/// `*.localhost` name.
+fn is_this_machine(url: &url::Url) -> bool {
+    match url.host() {
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback() || ip.is_unspecified(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback() || ip.is_unspecified(),
+        Some(url::Host::Domain(name)) => {
+            let name = name.trim_end_matches('.').to_ascii_lowercase();
+            name == "localhost" || name.ends_with(".localhost")
+        }
+        None => false,
+    }
 }
 
 /// A base URL as an error may show it: user info and anything from `?` or `#` on replaced by

@@ -103,7 +103,7 @@ mod wire_text;
 
 pub use reqwest;
 
-pub use client::{Client, ClientBuilder};
+pub use client::{Client, ClientBuilder, plain_http_env};
 pub use error::{
     ApiError, CallContext, DecodeError, Error, ErrorKind, SmtpReply, TimeoutKind, TooLarge,
     WebhookFailure,

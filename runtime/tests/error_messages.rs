@@ -328,3 +328,59 @@ async fn a_server_failure_not_retried_says_why() {
     assert!(context.not_retried.is_some(), "{context:?}");
     insta::assert_snapshot!(shown(&err, &server));
 }
+
+#[test]
+fn plain_http_to_another_host_is_refused_unless_allowed_and_loopback_needs_nothing() {
+    // A dropped `s` in the variable: the key would cross the network in clear text.
+    let err = from_env(&[
+        ("COMMS_TEST_EMAIL_BASE_URL", "http://api.example.com/v1"),
+        ("COMMS_TEST_EMAIL_API_KEY", "k"),
+    ])
+    .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Config);
+    insta::assert_snapshot!(err.to_string());
+    assert_eq!(plain_http_env(&EMAIL), "COMMS_TEST_EMAIL_ALLOW_PLAIN_HTTP");
+    // Allowed by the environment (a sandbox in another container) or in code.
+    from_env(&[
+        ("COMMS_TEST_EMAIL_BASE_URL", "http://sandbox:8025"),
+        ("COMMS_TEST_EMAIL_API_KEY", "k"),
+        ("COMMS_TEST_EMAIL_ALLOW_PLAIN_HTTP", "1"),
+    ])
+    .unwrap();
+    Client::builder(&EMAIL)
+        .base_url("http://10.0.0.7:8025")
+        .api_key("k")
+        .allow_plain_http(true)
+        .build()
+        .unwrap();
+    // This machine needs nothing: loopback addresses and `localhost` names.
+    for base in [
+        "http://127.0.0.1:8025",
+        "http://127.8.9.1",
+        "http://[::1]:8025",
+        "http://0.0.0.0:8025",
+        "http://localhost:8025",
+        "http://app.localhost",
+    ] {
+        Client::builder(&EMAIL)
+            .base_url(base)
+            .api_key("k")
+            .build()
+            .unwrap_or_else(|e| panic!("{base}: {e}"));
+    }
+    // Nothing to protect: a client that sends no credential may use plain HTTP anywhere.
+    Client::builder(&EMAIL)
+        .base_url("http://api.example.com")
+        .no_auth()
+        .build()
+        .unwrap();
+    // Spoofed loopback names are other hosts.
+    for base in ["http://localhost.example.com", "http://127.0.0.1.example.com"] {
+        let err = Client::builder(&EMAIL)
+            .base_url(base)
+            .api_key("k")
+            .build()
+            .unwrap_err();
+        assert!(err.to_string().contains("plain HTTP"), "{base}: {err}");
+    }
+}

@@ -36,8 +36,12 @@ fn https_base_url_is_a_config_error_naming_the_feature() {
         "{message}"
     );
     assert!(message.contains("`tls` feature"), "{message}");
-    // Plain HTTP is unaffected.
-    https_builder("http://api.example.com").build().unwrap();
+    // Plain HTTP is unaffected (to this machine, or to another one when allowed).
+    https_builder("http://127.0.0.1:9").build().unwrap();
+    https_builder("http://api.example.com")
+        .allow_plain_http(true)
+        .build()
+        .unwrap();
 }
 
 /// The caller's own client is trusted with `https`; reqwest without TLS refuses the scheme
