@@ -881,3 +881,41 @@ paths:
         "an enum of values of several JSON types (true, false, 0, 1): sent as their text"
     ));
 }
+
+#[test]
+fn a_plain_http_server_of_another_host_is_kept_and_reported() {
+    let doc = |url: &str| {
+        format!(
+            "openapi: 3.0.0\ninfo: {{ title: E, version: '1' }}\nservers: [{{ url: '{url}' }}]\npaths: {{}}\n"
+        )
+    };
+    let options = ImportOptions::new("e", "doc.yaml");
+    let remote = import_openapi(&doc("http://api.example.com/v3"), &options, None).unwrap();
+    assert!(
+        remote.yaml.contains("default: http://api.example.com/v3"),
+        "as written"
+    );
+    let finding = remote
+        .report
+        .inferred
+        .iter()
+        .find(|f| f.reason.contains("plain http://"))
+        .unwrap_or_else(|| panic!("{}", remote.report));
+    assert_eq!(finding.detail.as_deref(), Some("http://api.example.com/v3"));
+    for local in [
+        "http://localhost:4010",
+        "http://127.0.0.1:4010/v1",
+        "https://api.example.com",
+    ] {
+        let imported = import_openapi(&doc(local), &options, None).unwrap();
+        assert!(
+            !imported
+                .report
+                .inferred
+                .iter()
+                .any(|f| f.reason.contains("plain http://")),
+            "{local}: {}",
+            imported.report
+        );
+    }
+}

@@ -375,7 +375,10 @@ fn plain_http_to_another_host_is_refused_unless_allowed_and_loopback_needs_nothi
         .build()
         .unwrap();
     // Spoofed loopback names are other hosts.
-    for base in ["http://localhost.example.com", "http://127.0.0.1.example.com"] {
+    for base in [
+        "http://localhost.example.com",
+        "http://127.0.0.1.example.com",
+    ] {
         let err = Client::builder(&EMAIL)
             .base_url(base)
             .api_key("k")

@@ -489,6 +489,10 @@ async fn main() -> ExitCode {
         data = ?cli.data,
         "tidings-sandbox started"
     );
+    // Listening for Ctrl-C and SIGTERM before anything is printed: a script that stops the
+    // sandbox as soon as it reads the URLs gets the graceful stop (queued writes finished, the
+    // temporary certificate removed), never the signal's default of dying on the spot.
+    let stop = stop_requested();
     let smtp = match smtp_env(&sandbox, &cli) {
         Ok(smtp) => smtp,
         Err(e) => {
@@ -548,7 +552,7 @@ async fn main() -> ExitCode {
             }
         }
     }
-    stopped().await;
+    stop.await;
     tracing::info!("stopping: finishing open requests and writing what is queued");
     for s in served {
         s.shutdown().await;
@@ -564,17 +568,35 @@ async fn main() -> ExitCode {
 }
 
 /// Ctrl-C, or SIGTERM where there is one (a service manager or a test stopping it).
-async fn stopped() {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        if let Ok(mut term) = signal(SignalKind::terminate()) {
-            tokio::select! {
-                _ = tokio::signal::ctrl_c() => {}
-                _ = term.recv() => {}
+/// Resolves on Ctrl-C or SIGTERM; the handlers are registered when this is called (not when
+/// the future is first awaited).
+#[cfg(unix)]
+fn stop_requested() -> impl std::future::Future<Output = ()> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let term = signal(SignalKind::terminate()).ok();
+    let interrupt = signal(SignalKind::interrupt()).ok();
+    async move {
+        match (term, interrupt) {
+            (Some(mut term), Some(mut interrupt)) => {
+                tokio::select! {
+                    _ = term.recv() => {}
+                    _ = interrupt.recv() => {}
+                }
             }
-            return;
+            (Some(mut one), None) | (None, Some(mut one)) => {
+                one.recv().await;
+            }
+            (None, None) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
         }
     }
-    let _ = tokio::signal::ctrl_c().await;
+}
+
+/// Resolves on Ctrl-C.
+#[cfg(not(unix))]
+fn stop_requested() -> impl std::future::Future<Output = ()> {
+    async {
+        let _ = tokio::signal::ctrl_c().await;
+    }
 }

@@ -16,16 +16,18 @@ use tidings_sandbox::{RealtimeConfig, RealtimeSandbox};
 
 struct Sandbox {
     addr: SocketAddr,
+    /// What every restart starts with: the same app, so the same (random) secret.
+    config: RealtimeConfig,
     running: Option<RealtimeSandbox>,
 }
 
 impl Sandbox {
     async fn start() -> Sandbox {
-        let running = RealtimeSandbox::start(RealtimeConfig::default())
-            .await
-            .unwrap();
+        let config = RealtimeConfig::default();
+        let running = RealtimeSandbox::start(config.clone()).await.unwrap();
         Sandbox {
             addr: running.addr(),
+            config,
             running: Some(running),
         }
     }
@@ -63,11 +65,12 @@ impl ChaosServer for Sandbox {
 
     fn restart(&mut self) -> impl Future<Output = ()> {
         let addr = self.addr;
+        let config = self.config.clone();
         let slot = &mut self.running;
         async move {
             // The port was just released; binding it again may need a moment.
             for _ in 0..50 {
-                match RealtimeSandbox::start(RealtimeConfig::default().addr(addr)).await {
+                match RealtimeSandbox::start(config.clone().addr(addr)).await {
                     Ok(running) => {
                         *slot = Some(running);
                         return;

@@ -242,6 +242,21 @@ fn import_on_this_thread(
     Ok(Imported { yaml, report })
 }
 
+/// Whether a server URL names this machine (`localhost`, a loopback address).
+fn is_local_url(url: &str) -> bool {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let host = match host.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or_default(),
+        None => host.rsplit_once(':').map_or(host, |(name, _)| name),
+    };
+    host.eq_ignore_ascii_case("localhost")
+        || host.to_ascii_lowercase().ends_with(".localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
 /// The `--include` filters a spec recorded (`service.import.include`).
 fn recorded_include(spec: &Node) -> Vec<String> {
     match spec
@@ -571,6 +586,18 @@ impl<'a> Converter<'a> {
             // `https://api.sendgrid.com/v3` stays whole: the runtime keeps a base URL's path,
             // and a mock serving the document (Prism, the sandbox) serves the paths as written.
             node.set("default", Node::str(url.trim_end_matches('/')));
+            if url.starts_with("http://") && !is_local_url(&url) {
+                // Kept as the document says, and said: the client refuses to send credentials
+                // over plain HTTP to another host (SendGrid's `oai.json` lists only `http`).
+                self.report.inferred.push(Finding {
+                    pointer: self.pointer("/servers/0"),
+                    reason: "the only server is plain http://: a client of this spec sends no \
+                             credentials there until given an https:// base URL (or told \
+                             allow_plain_http)"
+                        .to_owned(),
+                    detail: Some(url.clone()),
+                });
+            }
         } else if url.starts_with('/') && !url.contains('{') {
             prefix = url.trim_end_matches('/').to_owned();
             self.approximate(
