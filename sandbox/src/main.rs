@@ -37,9 +37,15 @@ use tidings_sandbox::{Retention, Sandbox, SandboxConfig};
                   Logs go to stderr (RUST_LOG, `info` by default)."
 )]
 struct Cli {
-    /// Address every listener binds (loopback by default).
+    /// Address every listener binds (loopback by default) but the web inbox's, which stays on
+    /// loopback unless `--ui-host` says otherwise.
     #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
     host: IpAddr,
+    /// Address the web inbox binds: loopback by default, whatever `--host` says. The inbox has
+    /// no login and shows every captured email (password-reset links among them): give a
+    /// non-loopback address only where no one else can reach it (inside a container).
+    #[arg(long, value_name = "ADDR")]
+    ui_host: Option<IpAddr>,
     /// Email REST API port.
     #[arg(long, value_name = "PORT", default_value_t = 0)]
     email_port: u16,
@@ -253,6 +259,37 @@ fn realtime_secret(
     Ok(secret)
 }
 
+/// The inbox's address: `--ui-host`, else `--host` when it is loopback, else loopback (of the
+/// same family).
+fn ui_host(cli: &Cli) -> IpAddr {
+    match cli.ui_host {
+        Some(host) => host,
+        None if cli.host.is_loopback() => cli.host,
+        None if cli.host.is_ipv6() => IpAddr::V6(std::net::Ipv6Addr::LOCALHOST),
+        None => IpAddr::V4(Ipv4Addr::LOCALHOST),
+    }
+}
+
+/// Says, on stderr, what listens beyond this machine.
+fn warn_about_exposure(cli: &Cli) {
+    if !cli.host.is_loopback() {
+        tracing::warn!(
+            host = %cli.host,
+            "the APIs listen on an address other machines may reach (each service checks its key; \
+             a --spec's public operations need none); the inbox stays on loopback unless \
+             --ui-host says otherwise"
+        );
+    }
+    let ui = ui_host(cli);
+    if !cli.no_ui && !ui.is_loopback() {
+        tracing::warn!(
+            ui_host = %ui,
+            "the inbox listens on an address other machines may reach, and it has no login: \
+             whoever reaches it reads every captured email"
+        );
+    }
+}
+
 fn config(cli: &Cli, keys: &Keys) -> SandboxConfig {
     let mut config = SandboxConfig::default();
     let any = cli.webhook_url.clone();
@@ -298,7 +335,7 @@ fn config(cli: &Cli, keys: &Keys) -> SandboxConfig {
     if let Some(url) = cli.realtime_webhook_url.clone().or(any) {
         config.realtime = config.realtime.webhook_url(url);
     }
-    config.inbox.ui = (!cli.no_ui).then(|| SocketAddr::new(cli.host, cli.ui_port));
+    config.inbox.ui = (!cli.no_ui).then(|| SocketAddr::new(ui_host(cli), cli.ui_port));
     config.inbox.retention = Retention::default()
         .max_records(cli.retention)
         .max_bytes(cli.retention_mib.saturating_mul(1024 * 1024))
@@ -454,6 +491,7 @@ async fn main() -> ExitCode {
         }
     };
     drop(db);
+    warn_about_exposure(&cli);
     let sandbox = match Sandbox::start_with(config(&cli, &keys)).await {
         Ok(sandbox) => sandbox,
         Err(e) => {

@@ -786,3 +786,33 @@ async fn with_data_an_idempotency_key_answered_before_kill_9_is_replayed_after_t
     assert_eq!(sent.len(), 2, "one email per key: {list}");
     run.stop();
 }
+
+#[test]
+fn the_inbox_stays_on_loopback_when_the_apis_listen_on_every_interface() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = start(
+        &["--host", "0.0.0.0", "--no-smtp"],
+        &dir.path().join("a.log"),
+        "",
+        &[],
+    );
+    let inbox = run.info["inbox"].as_str().unwrap().to_owned();
+    assert!(inbox.starts_with("http://127.0.0.1:"), "{inbox}");
+    assert!(run.url("email").starts_with("http://0.0.0.0:"));
+    let log = run.wait_log("other machines may reach");
+    assert!(log.contains("the inbox stays on loopback"), "{log}");
+    assert!(!log.contains("has no login"), "{log}");
+    run.stop();
+    // Asked for: served there, with a warning that it has no login.
+    let run = start(
+        &["--host", "0.0.0.0", "--ui-host", "0.0.0.0", "--no-smtp"],
+        &dir.path().join("b.log"),
+        "",
+        &[],
+    );
+    let inbox = run.info["inbox"].as_str().unwrap().to_owned();
+    assert!(inbox.starts_with("http://0.0.0.0:"), "{inbox}");
+    let log = run.wait_log("has no login");
+    assert!(log.contains("reads every captured email"), "{log}");
+    run.stop();
+}
