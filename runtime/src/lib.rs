@@ -66,6 +66,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod auth;
+mod base_url;
 pub mod call;
 mod client;
 pub mod dates;
@@ -103,7 +104,8 @@ mod wire_text;
 
 pub use reqwest;
 
-pub use client::{Client, ClientBuilder, plain_http_env};
+pub use base_url::plain_http_env;
+pub use client::{Client, ClientBuilder};
 pub use error::{
     ApiError, CallContext, DecodeError, Error, ErrorKind, SmtpReply, TimeoutKind, TooLarge,
     WebhookFailure,

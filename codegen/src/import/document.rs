@@ -516,6 +516,38 @@ fn response(r: &Value, produces: &[String]) -> Value {
     Value::Object(out)
 }
 
+/// Reads a document from `path`, at most `limit` bytes: reading stops as soon as the file
+/// goes past the limit (a huge file or `/dev/zero` costs `limit` bytes of memory, not its
+/// size), and text that is not UTF-8 is an error.
+///
+/// # Errors
+/// [`ImportError::TooLargeToRead`] past the limit, [`ImportError::Read`] when the file cannot
+/// be read or is not UTF-8.
+pub fn read_document(path: &std::path::Path, limit: usize) -> Result<String, ImportError> {
+    use std::io::Read as _;
+    let file = std::fs::File::open(path)
+        .map_err(|e| ImportError::Read(format!("{}: {e}", path.display())))?;
+    let mut bytes = Vec::new();
+    let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
+    file.take(cap)
+        .read_to_end(&mut bytes)
+        .map_err(|e| ImportError::Read(format!("{}: {e}", path.display())))?;
+    if bytes.len() > limit {
+        return Err(ImportError::TooLargeToRead { limit });
+    }
+    String::from_utf8(bytes)
+        .map_err(|e| ImportError::Read(format!("{}: not UTF-8 text ({e})", path.display())))
+}
+
+/// An OpenAPI or Swagger document (JSON or YAML text) as JSON, as the importer reads it
+/// (Swagger 2.0 left as written), for tools that walk it beside the spec (examples, say).
+///
+/// # Errors
+/// When the text does not parse; see [`ImportError`].
+pub fn parse_document(text: &str) -> Result<serde_json::Value, ImportError> {
+    parse(text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -40,6 +40,7 @@ mod merge;
 mod operations;
 mod out;
 mod pagination;
+mod record;
 mod render;
 mod report;
 mod routes;
@@ -57,13 +58,14 @@ use serde_json::Value;
 
 pub(crate) use checked::is_imported;
 use checked::{checked, follow_examples};
-pub use document::{MAX_NESTING, Version};
+pub use document::{MAX_NESTING, Version, parse_document, read_document};
 pub use fidelity::{
     FidelityReport, Located, RequestExample, difference, fidelity_report, request_examples,
 };
 pub use interpret::interpret;
 pub(crate) use out::{FieldOut, OpOut, ParamOut, TypeOut, VariantOut};
 pub use pagination::PaginationCounts;
+use record::{record_include, recorded_include};
 pub use report::{Finding, ImportError, Report};
 use yaml::Node;
 
@@ -255,75 +257,6 @@ fn is_local_url(url: &str) -> bool {
         || host
             .parse::<std::net::IpAddr>()
             .is_ok_and(|ip| ip.is_loopback())
-}
-
-/// The `--include` filters a spec recorded (`service.import.include`).
-fn recorded_include(spec: &Node) -> Vec<String> {
-    match spec
-        .get("service")
-        .and_then(|s| s.get("import"))
-        .and_then(|i| i.get("include"))
-    {
-        Some(Node::Seq(items)) => items
-            .iter()
-            .filter_map(Node::as_str)
-            .map(str::to_owned)
-            .collect(),
-        _ => Vec::new(),
-    }
-}
-
-/// Writes the filters applied into `service.import.include` (so a later `--merge` keeps them),
-/// or removes the record when every operation was imported.
-fn record_include(spec: &mut Node, include: &[String]) {
-    let Some(Node::Map(service)) = spec.get_mut("service") else {
-        return;
-    };
-    if include.is_empty() {
-        service.shift_remove("import");
-        return;
-    }
-    let mut record = Node::map();
-    record.set(
-        "include",
-        Node::Seq(include.iter().map(|f| Node::str(f.as_str())).collect()),
-    );
-    // After the base URL, before the provenance keys, where a reader of the spec looks.
-    service.shift_remove("import");
-    let at = service.get_index_of("source").unwrap_or(service.len());
-    service.shift_insert(at, "import".to_owned(), record);
-}
-
-/// Reads a document from `path`, at most `limit` bytes: reading stops as soon as the file
-/// goes past the limit (a huge file or `/dev/zero` costs `limit` bytes of memory, not its
-/// size), and text that is not UTF-8 is an error.
-///
-/// # Errors
-/// [`ImportError::TooLargeToRead`] past the limit, [`ImportError::Read`] when the file cannot
-/// be read or is not UTF-8.
-pub fn read_document(path: &std::path::Path, limit: usize) -> Result<String, ImportError> {
-    use std::io::Read as _;
-    let file = std::fs::File::open(path)
-        .map_err(|e| ImportError::Read(format!("{}: {e}", path.display())))?;
-    let mut bytes = Vec::new();
-    let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
-    file.take(cap)
-        .read_to_end(&mut bytes)
-        .map_err(|e| ImportError::Read(format!("{}: {e}", path.display())))?;
-    if bytes.len() > limit {
-        return Err(ImportError::TooLargeToRead { limit });
-    }
-    String::from_utf8(bytes)
-        .map_err(|e| ImportError::Read(format!("{}: not UTF-8 text ({e})", path.display())))
-}
-
-/// An OpenAPI or Swagger document (JSON or YAML text) as JSON, as the importer reads it
-/// (Swagger 2.0 left as written), for tools that walk it beside the spec (examples, say).
-///
-/// # Errors
-/// When the text does not parse; see [`ImportError`].
-pub fn parse_document(text: &str) -> Result<serde_json::Value, ImportError> {
-    document::parse(text)
 }
 
 /// The conversion of one document: names taken, types made, findings.
