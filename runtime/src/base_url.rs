@@ -80,7 +80,7 @@ pub(crate) fn validate_base_url(
 }
 
 /// The environment variable that allows plain `http://` to another host for `spec`'s clients
-/// ([`ClientBuilder::allow_plain_http`]): its base URL variable with `ALLOW_PLAIN_HTTP` in place
+/// ([`ClientBuilder::allow_plain_http`](crate::ClientBuilder::allow_plain_http)): its base URL variable with `ALLOW_PLAIN_HTTP` in place
 /// of `BASE_URL` (`COMMS_EMAIL_BASE_URL` → `COMMS_EMAIL_ALLOW_PLAIN_HTTP`), or with
 /// `_ALLOW_PLAIN_HTTP` added when it does not end so.
 pub fn plain_http_env(spec: &ServiceSpec) -> String {
