@@ -129,12 +129,14 @@ pub(crate) struct AuthState {
 
 impl AuthState {
     /// The token caches of the spec's client-credentials schemes whose credentials were given;
-    /// `base` resolves a token URL that is a path.
+    /// `base` resolves a token URL that is a path. A token URL on plain HTTP to another host
+    /// is refused unless `allow_plain_http` (the client secret would go there in clear text).
     pub(crate) fn with_oauth2(
         minters: Minters,
         spec: &'static ServiceSpec,
         credentials: &[(&'static CredentialSpec, Secret)],
         base: &url::Url,
+        allow_plain_http: bool,
     ) -> Result<AuthState, Error> {
         let mut oauth2 = Vec::new();
         for scheme in spec.auth {
@@ -166,6 +168,20 @@ impl AuthState {
                 return Err(Error::config(format!(
                     "the {} service's OAuth2 token URL must be http(s) without user info",
                     spec.name
+                )));
+            }
+            if url.scheme() == "http"
+                && !allow_plain_http
+                && !crate::base_url::is_this_machine(&url)
+            {
+                return Err(Error::config(format!(
+                    "the {} service's OAuth2 token URL `{}` is plain HTTP to a host other than \
+                     this machine: the client secret would cross the network unencrypted. Use \
+                     https://, or set {}=1 or call allow_plain_http(true) for a server on a \
+                     private network",
+                    spec.name,
+                    crate::base_url::shown_url(url.as_str()),
+                    crate::base_url::plain_http_env(spec)
                 )));
             }
             oauth2.push(Arc::new(OAuth2Tokens::new(
@@ -534,6 +550,15 @@ fn chosen_scheme(
 
 /// The credentials (by spec name) the auth a builder chose needs; empty when the choice
 /// itself is invalid (building reports that).
+/// Whether the chosen scheme puts a secret on the wire as it is (a key, a password, a token),
+/// so that plain HTTP would show it to the network; a signing scheme sends only a signature.
+pub(crate) fn sends_a_secret(choice: &AuthChoice, spec: &'static ServiceSpec) -> bool {
+    match chosen_scheme(choice, spec) {
+        Ok(Some(AuthScheme::Signature { .. } | AuthScheme::Anonymous)) | Ok(None) | Err(_) => false,
+        Ok(Some(_)) => true,
+    }
+}
+
 pub(crate) fn required_credentials(
     choice: &AuthChoice,
     spec: &'static ServiceSpec,

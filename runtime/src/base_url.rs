@@ -120,7 +120,7 @@ pub(crate) fn refuse_plain_http(
 /// Whether `url` names this machine: a loopback address, the unspecified address (`0.0.0.0`,
 /// what a server bound to every interface prints, reached on this machine), `localhost` or a
 /// `*.localhost` name.
-fn is_this_machine(url: &url::Url) -> bool {
+pub(crate) fn is_this_machine(url: &url::Url) -> bool {
     match url.host() {
         Some(url::Host::Ipv4(ip)) => ip.is_loopback() || ip.is_unspecified(),
         Some(url::Host::Ipv6(ip)) => ip.is_loopback() || ip.is_unspecified(),

@@ -12,7 +12,7 @@ use tracing::field::Empty;
 
 use crate::Error;
 use crate::auth::{
-    AuthChoice, AuthState, Minters, ResolvedAuth, TokenMinter, required_credentials,
+    AuthChoice, AuthState, Minters, ResolvedAuth, TokenMinter, required_credentials, sends_a_secret,
 };
 use crate::base_url::{BaseUrlSource, plain_http_env, refuse_plain_http, validate_base_url};
 use crate::options::{BodyLimits, CallOptions, NO_OPTIONS, Timeouts};
@@ -636,10 +636,16 @@ impl<C: From<Client>> ClientBuilder<C> {
         };
         let (base_url, base) = validate_base_url(raw_base, spec, source)?;
         let auth_credentials = required_credentials(&self.auth, spec);
-        if !auth_credentials.is_empty() && !self.allow_plain_http {
+        if sends_a_secret(&self.auth, spec) && !self.allow_plain_http {
             refuse_plain_http(&base, raw_base, spec, source)?;
         }
-        let auth_state = AuthState::with_oauth2(self.minters, spec, &credentials, &base)?;
+        let auth_state = AuthState::with_oauth2(
+            self.minters,
+            spec,
+            &credentials,
+            &base,
+            self.allow_plain_http,
+        )?;
         let auth = ResolvedAuth::resolve(self.auth, spec, &credentials, &auth_state)?;
         #[cfg(not(feature = "tls"))]
         if self.http.is_none() && base.scheme() == "https" {

@@ -374,6 +374,14 @@ fn plain_http_to_another_host_is_refused_unless_allowed_and_loopback_needs_nothi
         .no_auth()
         .build()
         .unwrap();
+    // A signing scheme sends a signature, never its secret: plain HTTP shows nothing.
+    Client::builder(&REALTIME)
+        .base_url("http://realtime.internal:6001")
+        .credential("app_id", "3")
+        .credential("key", "public-key")
+        .credential("secret", "s3cret")
+        .build()
+        .unwrap();
     // Spoofed loopback names are other hosts.
     for base in [
         "http://localhost.example.com",
@@ -386,4 +394,32 @@ fn plain_http_to_another_host_is_refused_unless_allowed_and_loopback_needs_nothi
             .unwrap_err();
         assert!(err.to_string().contains("plain HTTP"), "{base}: {err}");
     }
+}
+
+#[test]
+fn a_minted_token_counts_as_a_secret_on_the_wire() {
+    static MINTED: ServiceSpec = ServiceSpec {
+        name: "minted",
+        title: "Minted",
+        base_url: None,
+        base_url_env: "COMMS_TEST_MINTED_BASE_URL",
+        credentials: &[],
+        auth: &[AuthScheme::Minted {
+            minter: "jwt",
+            header: "Authorization",
+            prefix: Some("Bearer "),
+        }],
+        rate_limit: None,
+        rate_limit_headers: RateLimitHeaders::NONE,
+        retry: RetrySpec::DEFAULT,
+        timeouts: TimeoutSpec::DEFAULT,
+        idempotency: None,
+        errors: ErrorSpec::DEFAULT,
+    };
+    // No credential is configured, yet the token it mints would travel in clear.
+    let err = Client::builder(&MINTED)
+        .base_url("http://api.example.com")
+        .build()
+        .unwrap_err();
+    assert!(err.to_string().contains("plain HTTP"), "{err}");
 }

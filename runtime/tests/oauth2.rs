@@ -328,3 +328,57 @@ async fn schemes_are_alternatives_and_an_operation_can_name_its_own_with_one_sha
     assert_eq!(last.header("authorization"), None);
     assert_eq!(e.token.count(), 1, "no token fetched for it");
 }
+
+#[test]
+fn a_token_url_on_plain_http_to_another_host_is_refused_unless_allowed() {
+    let spec: &'static ServiceSpec = Box::leak(Box::new(ServiceSpec {
+        name: "things",
+        title: "Things",
+        base_url: None,
+        base_url_env: "COMMS_TEST_THINGS_BASE_URL",
+        credentials: &[
+            CredentialSpec {
+                name: "client_id",
+                env: "COMMS_TEST_THINGS_CLIENT_ID",
+                secret: false,
+                value: None,
+            },
+            CredentialSpec {
+                name: "client_secret",
+                env: "COMMS_TEST_THINGS_CLIENT_SECRET",
+                secret: true,
+                value: None,
+            },
+        ],
+        // An absolute token URL on another host (an identity provider), without TLS.
+        auth: &[AuthScheme::OAuth2ClientCredentials {
+            token_url: "http://login.example.com/oauth/token",
+            client_id: "client_id",
+            client_secret: "client_secret",
+            scopes: &[],
+        }],
+        rate_limit: None,
+        rate_limit_headers: RateLimitHeaders::NONE,
+        retry: RetrySpec::DEFAULT,
+        timeouts: TimeoutSpec::DEFAULT,
+        idempotency: None,
+        errors: ErrorSpec::DEFAULT,
+    }));
+    let builder = || {
+        Client::builder(spec)
+            // The API itself on this machine: only the token URL is at stake.
+            .base_url("http://127.0.0.1:9")
+            .credential("client_id", CLIENT_ID)
+            .credential("client_secret", "s3cret-value")
+    };
+    let err = builder().build().unwrap_err();
+    let text = err.to_string();
+    assert_eq!(err.kind(), ErrorKind::Config);
+    assert!(
+        text.contains("OAuth2 token URL `http://login.example.com/oauth/token` is plain HTTP")
+            && text.contains("COMMS_TEST_THINGS_ALLOW_PLAIN_HTTP=1")
+            && !text.contains("s3cret-value"),
+        "{text}"
+    );
+    builder().allow_plain_http(true).build().unwrap();
+}
