@@ -14,7 +14,9 @@ use crate::Error;
 use crate::auth::{
     AuthChoice, AuthState, Minters, ResolvedAuth, TokenMinter, required_credentials, sends_a_secret,
 };
-use crate::base_url::{BaseUrlSource, plain_http_env, refuse_plain_http, validate_base_url};
+use crate::base_url::{
+    BaseUrlSource, plain_http_env, refuse_plain_http, shown_url, validate_base_url,
+};
 use crate::options::{BodyLimits, CallOptions, NO_OPTIONS, Timeouts};
 use crate::pipeline::Pipeline;
 use crate::ratelimit::{Limiter, RateLimit, RateLimiter};
@@ -301,7 +303,9 @@ impl<C> fmt::Debug for ClientBuilder<C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ClientBuilder")
             .field("service", &self.spec.name)
-            .field("base_url", &self.base_url)
+            // As an error would show it: user info and any query cut out (they may hold
+            // secrets, and the builder has not refused them yet).
+            .field("base_url", &self.base_url.as_deref().map(shown_url))
             .field(
                 "credentials",
                 &self
@@ -809,6 +813,14 @@ pub(crate) mod tests {
             .build()
             .expect_err("fails");
         assert!(!err.to_string().contains("pw"));
+        // Nor does the builder's Debug show them, before `build` refuses the URL.
+        let builder =
+            ClientBuilder::new(&SPEC).base_url("http://user:hunter2@127.0.0.1:9/?key=sk_1");
+        let shown = format!("{builder:?}");
+        assert!(
+            !shown.contains("hunter2") && !shown.contains("sk_1") && shown.contains("127.0.0.1:9"),
+            "{shown}"
+        );
     }
 
     #[test]
