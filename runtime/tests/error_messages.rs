@@ -400,8 +400,6 @@ fn plain_http_to_another_host_is_refused_unless_allowed_and_loopback_needs_nothi
 fn a_minted_token_counts_as_a_secret_on_the_wire() {
     static MINTED: ServiceSpec = ServiceSpec {
         name: "minted",
-        title: "Minted",
-        base_url: None,
         base_url_env: "COMMS_TEST_MINTED_BASE_URL",
         credentials: &[],
         auth: &[AuthScheme::Minted {
@@ -409,12 +407,7 @@ fn a_minted_token_counts_as_a_secret_on_the_wire() {
             header: "Authorization",
             prefix: Some("Bearer "),
         }],
-        rate_limit: None,
-        rate_limit_headers: RateLimitHeaders::NONE,
-        retry: RetrySpec::DEFAULT,
-        timeouts: TimeoutSpec::DEFAULT,
-        idempotency: None,
-        errors: ErrorSpec::DEFAULT,
+        ..EMAIL
     };
     // No credential is configured, yet the token it mints would travel in clear.
     let err = Client::builder(&MINTED)

@@ -98,13 +98,24 @@ async fn endpoints(lifetime: Duration) -> Endpoints {
     })
     .await;
     let token_url: &'static str = Box::leak(format!("{}/oauth/token", token.base_url()).into());
+    let spec = things_spec(token_url, &["things.read", "things.write"]);
+    Endpoints {
+        token,
+        api,
+        issuer,
+        spec,
+    }
+}
+
+/// The "things" service: OAuth2 client credentials at `token_url` (leaked: a spec is static).
+fn things_spec(token_url: &'static str, scopes: &'static [&'static str]) -> &'static ServiceSpec {
     let auth: &'static [AuthScheme] = Box::leak(Box::new([AuthScheme::OAuth2ClientCredentials {
         token_url,
         client_id: "client_id",
         client_secret: "client_secret",
-        scopes: &["things.read", "things.write"],
+        scopes,
     }]));
-    let spec: &'static ServiceSpec = Box::leak(Box::new(ServiceSpec {
+    Box::leak(Box::new(ServiceSpec {
         name: "things",
         title: "Things",
         base_url: None,
@@ -130,13 +141,7 @@ async fn endpoints(lifetime: Duration) -> Endpoints {
         timeouts: TimeoutSpec::DEFAULT,
         idempotency: None,
         errors: ErrorSpec::DEFAULT,
-    }));
-    Endpoints {
-        token,
-        api,
-        issuer,
-        spec,
-    }
+    }))
 }
 
 fn client(e: &Endpoints, secret: &str) -> Client {
@@ -331,39 +336,8 @@ async fn schemes_are_alternatives_and_an_operation_can_name_its_own_with_one_sha
 
 #[test]
 fn a_token_url_on_plain_http_to_another_host_is_refused_unless_allowed() {
-    let spec: &'static ServiceSpec = Box::leak(Box::new(ServiceSpec {
-        name: "things",
-        title: "Things",
-        base_url: None,
-        base_url_env: "COMMS_TEST_THINGS_BASE_URL",
-        credentials: &[
-            CredentialSpec {
-                name: "client_id",
-                env: "COMMS_TEST_THINGS_CLIENT_ID",
-                secret: false,
-                value: None,
-            },
-            CredentialSpec {
-                name: "client_secret",
-                env: "COMMS_TEST_THINGS_CLIENT_SECRET",
-                secret: true,
-                value: None,
-            },
-        ],
-        // An absolute token URL on another host (an identity provider), without TLS.
-        auth: &[AuthScheme::OAuth2ClientCredentials {
-            token_url: "http://login.example.com/oauth/token",
-            client_id: "client_id",
-            client_secret: "client_secret",
-            scopes: &[],
-        }],
-        rate_limit: None,
-        rate_limit_headers: RateLimitHeaders::NONE,
-        retry: RetrySpec::DEFAULT,
-        timeouts: TimeoutSpec::DEFAULT,
-        idempotency: None,
-        errors: ErrorSpec::DEFAULT,
-    }));
+    // An absolute token URL on another host (an identity provider), without TLS.
+    let spec = things_spec("http://login.example.com/oauth/token", &[]);
     let builder = || {
         Client::builder(spec)
             // The API itself on this machine: only the token URL is at stake.
