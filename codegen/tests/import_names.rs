@@ -137,3 +137,59 @@ fn a_component_named_like_the_generated_webhook_enum_is_renamed_not_dropped() {
     );
     syn::parse_file(&tidings_codegen::emit::emit_service(&service).unwrap()).unwrap();
 }
+
+/// Without `operationId`s, a collection's route and its item's route make the same name
+/// (`get_apps_rules`): the item's gets `_by_<its parameter>`, and a route whose name is its
+/// own keeps it.
+#[test]
+fn an_item_route_without_an_operation_id_is_named_by_its_parameter() {
+    let ok = json!({"200": {"description": "ok"}});
+    let document = json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Apps", "version": "1"},
+        "servers": [{"url": "https://api.example.com"}],
+        "paths": {
+            "/apps/{app_id}/rules/{ruleId}": {
+                "parameters": [
+                    {"name": "app_id", "in": "path", "required": true, "schema": {"type": "string"}},
+                    {"name": "ruleId", "in": "path", "required": true, "schema": {"type": "string"}}
+                ],
+                "get": {"responses": ok},
+                "delete": {"responses": ok}
+            },
+            "/apps/{app_id}/rules": {
+                "parameters": [
+                    {"name": "app_id", "in": "path", "required": true, "schema": {"type": "string"}}
+                ],
+                "get": {"responses": ok},
+            },
+            "/apps/{id}": {
+                "parameters": [
+                    {"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}
+                ],
+                "get": {"responses": ok}
+            }
+        }
+    })
+    .to_string();
+    let imported =
+        import_openapi(&document, &ImportOptions::new("apps", "apps.json"), None).unwrap();
+    let mut names: Vec<&str> = imported
+        .yaml
+        .lines()
+        .filter_map(|l| l.strip_prefix("  ")?.strip_suffix(':'))
+        .filter(|n| n.starts_with("get_") || n.starts_with("delete_"))
+        .collect();
+    names.sort_unstable();
+    assert_eq!(
+        names,
+        [
+            "delete_apps_rules",
+            "get_apps",
+            "get_apps_rules",
+            "get_apps_rules_by_rule_id",
+        ],
+        "{}",
+        imported.yaml
+    );
+}

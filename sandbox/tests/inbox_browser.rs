@@ -802,3 +802,59 @@ async fn twelve_hundred_emails_and_sms_page_to_the_oldest_and_search_to_one() {
     }
     sandbox.shutdown().await;
 }
+
+/// A call to a spec served with `--spec` whose body is a form (Twilio's message create): the
+/// Served specs tab shows the body as sent and each field decoded (`%2B` is `+`, `+` a space).
+#[tokio::test]
+async fn a_served_specs_form_body_is_shown_as_sent_and_decoded() {
+    use tidings_sandbox::served::{ServeConfig, ServedService, load};
+    let _one = ONE_BROWSER.lock().await;
+    let sandbox = sandbox().await;
+    let spec =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/providers/twilio.yaml");
+    let mut config = ServeConfig::default();
+    config.inbox = Some(sandbox.inbox.clone());
+    let served = ServedService::start(load(&spec).unwrap().remove(0), config)
+        .await
+        .unwrap();
+    let sid = served.credential("account_sid").unwrap().to_owned();
+    let token = served.credential("auth_token").unwrap().to_owned();
+    let browser = Browser::start().await;
+    open(&browser, &sandbox, "apis").await;
+
+    let created = reqwest::Client::new()
+        .post(format!(
+            "{}/2010-04-01/Accounts/{sid}/Messages.json",
+            served.base_url()
+        ))
+        .basic_auth(&sid, Some(&token))
+        .form(&[
+            ("To", "+15558675310"),
+            ("From", "+15017122661"),
+            ("Body", "Hi there"),
+        ])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(created.status(), 201);
+    browser
+        .wait_text("#call-list", "create_message", SLOW)
+        .await;
+    browser.click("#call-list tr[data-id]").await;
+    browser
+        .wait_text("#call-list pre.body", "To=%2B15558675310", SLOW)
+        .await;
+    let shown = browser
+        .eval(
+            "return document.querySelector('#call-list pre.body').textContent;",
+            json!([]),
+        )
+        .await;
+    let shown = shown.as_str().unwrap();
+    for line in ["To: +15558675310", "From: +15017122661", "Body: Hi there"] {
+        assert!(shown.lines().any(|l| l == line), "no `{line}` in {shown}");
+    }
+    browser.screenshot("served-form-body").await;
+    served.shutdown().await;
+    sandbox.shutdown().await;
+}

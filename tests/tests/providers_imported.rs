@@ -183,9 +183,9 @@ async fn imported_sendgrid_client_calls_are_accepted_by_prism() {
     c.ok(
         "get list",
         client
-            .get_marketing_lists_2(
+            .get_marketing_lists_by_id(
                 LIST_ID,
-                &sg::GetMarketingLists2Query::default().contact_sample(true),
+                &sg::GetMarketingListsByIdQuery::default().contact_sample(true),
             )
             .await,
     );
@@ -234,7 +234,10 @@ async fn imported_sendgrid_client_calls_are_accepted_by_prism() {
     c.ok(
         "get template",
         client
-            .get_templates_2(TEMPLATE_ID, &sg::GetTemplates2Headers::default())
+            .get_templates_by_template_id(
+                TEMPLATE_ID,
+                &sg::GetTemplatesByTemplateIdHeaders::default(),
+            )
             .await,
     );
     c.ok(

@@ -10,7 +10,7 @@ use super::media::{
     scalar_enum_texts, t_list_item, takes_text,
 };
 pub(crate) use super::routes::op_name;
-use super::routes::{included, name_from_route, normalised, placeholders};
+use super::routes::{included, item_suffix, name_from_route, normalised, placeholders};
 use super::schema::type_name;
 use super::yaml::Node;
 use super::{Converter, Finding, OpOut, ParamOut};
@@ -38,6 +38,21 @@ impl Converter<'_> {
         // Names first, so every generated `<Op>Query` struct name is known before types are.
         let mut routes = Vec::new();
         let mut names = std::collections::BTreeSet::new();
+        // Route-made names shared by several operations (`GET /apps/{app_id}/rules` and `GET
+        // /apps/{app_id}/rules/{rule_id}`): the item route's gets `_by_<param>`.
+        let mut route_names = std::collections::BTreeMap::<String, usize>::new();
+        for (path, item) in paths {
+            for method in METHODS {
+                if let Some(op) = item.get(*method).filter(|o| o.is_object())
+                    && op.get("operationId").is_none()
+                    && included(include, path, op)
+                {
+                    *route_names
+                        .entry(name_from_route(method, path))
+                        .or_default() += 1;
+                }
+            }
+        }
         for (path, item) in paths {
             for method in METHODS.iter().chain(OTHER_METHODS) {
                 let Some(op) = item.get(*method).filter(|o| o.is_object()) else {
@@ -59,7 +74,15 @@ impl Converter<'_> {
                 }
                 let base = match op.get("operationId").and_then(Value::as_str) {
                     Some(id) => op_name(id),
-                    None => name_from_route(method, path),
+                    None => {
+                        let name = name_from_route(method, path);
+                        match item_suffix(path) {
+                            Some(by) if route_names.get(&name).is_some_and(|n| *n > 1) => {
+                                op_name(&format!("{name}_{by}"))
+                            }
+                            _ => name,
+                        }
+                    }
                 };
                 let mut name = base.clone();
                 let mut n = 2;

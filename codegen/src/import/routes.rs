@@ -38,6 +38,14 @@ pub(super) fn name_from_route(method: &str, path: &str) -> String {
     op_name(&format!("{method}_{}", segments.join("_")))
 }
 
+/// `by_<param>` for a route that names an item (`/apps/{app_id}/rules/{rule_id}` →
+/// `by_rule_id`, `/Messages/{Sid}.json` → `by_sid`), `None` for a collection's route.
+pub(super) fn item_suffix(path: &str) -> Option<String> {
+    let last = path.trim_end_matches('/').rsplit('/').next()?;
+    let param = last.strip_prefix('{')?.split('}').next()?;
+    Some(format!("by_{}", snake(&ascii_fold(param))))
+}
+
 /// Whether a filter (`--include`) takes an operation: a tag, an operation id, or a path glob.
 pub(crate) fn included(filters: &[String], path: &str, op: &Value) -> bool {
     if filters.is_empty() {

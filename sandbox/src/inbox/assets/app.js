@@ -297,8 +297,15 @@ async function renderWebhooks(main) {
     h("p", { class: "body note" }, "Click a row for its signature headers and body."), table, pager(data, (p) => { state.page = p; render(); }))));
 }
 
+// A body as it was sent, made readable: JSON indented; a form (`To=%2B1555...&Body=Hi`) as
+// sent, then each field decoded on a line of its own.
 function pretty(text) {
-  try { return JSON.stringify(JSON.parse(text), null, 2); } catch (_) { return text; }
+  try { return JSON.stringify(JSON.parse(text), null, 2); } catch (_) { /* not JSON */ }
+  if (text && /^[^=&\s]+=[^&\s]*(&[^=&\s]+=[^&\s]*)*$/.test(text)) {
+    const fields = [...new URLSearchParams(text)].map(([name, value]) => name + ": " + value);
+    return text + "\n\nThe form's fields, decoded:\n" + fields.join("\n");
+  }
+  return text;
 }
 
 // ---- realtime ----

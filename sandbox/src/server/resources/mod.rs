@@ -40,7 +40,7 @@ use shape::{
     declared, envelope_of, filled_object, fits_id_field, from_path, id_like, id_value, make_id,
     object_fields, only_declared, page_of, per_recipient, wrapped_item,
 };
-use state::{find, full, put, remove, room, settle};
+use state::{find, full, home_of, put, remove, room, settle};
 
 pub use tidings_spec::{
     FieldSchema, Format, PageSchema, ResourceAction, ResourceOp, ServiceSchema, ShapeSchema,
@@ -500,6 +500,10 @@ impl Resources {
             from_path(schema, op, item_ty.as_ref(), &call.path, &mut body);
         }
         let mut state = self.lock();
+        let collection = match op.kind {
+            ResourceAction::Create | ResourceAction::List => collection,
+            _ => home_of(&state, &collection, item_id),
+        };
         let mut ticket = None;
         let found = match op.kind {
             ResourceAction::Create => {

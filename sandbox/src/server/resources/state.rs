@@ -75,6 +75,30 @@ pub(super) fn full(message: String) -> ServerError {
     ServerError::conflict("collection_full", message)
 }
 
+/// The collection that holds item `id` for an item operation whose own collection is
+/// `collection`: that one when it holds the id, else another collection of the same name
+/// (last path segment) that does. APIs often create and list under a parent and address an
+/// item on its own: Ably's `POST /accounts/{account_id}/apps` and `PATCH /apps/{id}`.
+pub(super) fn home_of(state: &State, collection: &str, id: Option<&str>) -> String {
+    let Some(id) = id else {
+        return collection.to_owned();
+    };
+    let holds = |items: &Vec<Item>| items.iter().any(|i| i.id == id);
+    if state.collections.get(collection).is_some_and(holds) {
+        return collection.to_owned();
+    }
+    let name = last_segment(collection);
+    state
+        .collections
+        .iter()
+        .find(|(other, items)| last_segment(other) == name && holds(items))
+        .map_or_else(|| collection.to_owned(), |(other, _)| other.clone())
+}
+
+fn last_segment(path: &str) -> &str {
+    path.rsplit('/').find(|s| !s.is_empty()).unwrap_or_default()
+}
+
 pub(super) fn find<'s>(
     state: &'s State,
     collection: &str,

@@ -619,3 +619,59 @@ async fn a_create_takes_the_fields_its_path_names_but_never_the_parents_id_as_it
     let made = store.serve(&NESTED_SCHEMA, &create, &call).await.unwrap();
     assert_eq!(made["owner_name"], "grace");
 }
+
+/// Created and listed under a parent, addressed on its own (Ably's `POST
+/// /accounts/{account_id}/apps` and `PATCH /apps/{id}`): the item operations find it, change
+/// it where it is (the parent's list shows the change), and an id held nowhere is still 404.
+#[tokio::test]
+async fn an_item_created_under_a_parent_is_found_by_its_own_path() {
+    let nested = |kind, collection, item_param| ResourceOp {
+        name: "op",
+        kind,
+        collection,
+        item_param,
+        id_field: "id",
+        response: Some(TySchema::Named("Domain")),
+        items: None,
+    };
+    let create = nested(ResourceAction::Create, "/accounts/{account}/domains", None);
+    let list = ResourceOp {
+        response: Some(TySchema::List(&TySchema::Named("Domain"))),
+        ..nested(ResourceAction::List, "/accounts/{account}/domains", None)
+    };
+    let in_account = ResourceCall {
+        path: vec![("account", "acc1".to_owned())],
+        query: Value::Null,
+        body: json!({"name": "example.com", "owner": "a@example.com"}),
+    };
+    let store = Resources::default();
+    let made = store.serve(&SCHEMA, &create, &in_account).await.unwrap();
+    let id = made["id"].as_str().unwrap().to_owned();
+
+    let get = nested(ResourceAction::Get, "/v1/domains", Some("id"));
+    let merge = nested(ResourceAction::Merge, "/v1/domains", Some("id"));
+    let delete = nested(ResourceAction::Delete, "/v1/domains", Some("id"));
+    let got = store
+        .serve(&SCHEMA, &get, &call(Some(&id), Value::Null, Value::Null))
+        .await;
+    assert_eq!(got.unwrap()["name"], "example.com");
+    let changed = call(Some(&id), Value::Null, json!({"name": "renamed.example"}));
+    store.serve(&SCHEMA, &merge, &changed).await.unwrap();
+    let listed = store.serve(&SCHEMA, &list, &in_account).await.unwrap();
+    assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+    assert_eq!(listed[0]["name"], "renamed.example", "{listed}");
+
+    let nowhere = call(Some("dom_nope"), Value::Null, Value::Null);
+    let nowhere = store.serve(&SCHEMA, &get, &nowhere).await.unwrap_err();
+    assert_eq!(nowhere.status(), 404);
+    store
+        .serve(&SCHEMA, &delete, &call(Some(&id), Value::Null, Value::Null))
+        .await
+        .unwrap();
+    let listed = store.serve(&SCHEMA, &list, &in_account).await.unwrap();
+    assert_eq!(
+        listed,
+        json!([]),
+        "the delete removed it from its parent's list"
+    );
+}
