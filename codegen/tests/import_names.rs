@@ -1,7 +1,8 @@
 //! Names (issue 30, item 5): an operation named like the page spec of a paged operation
 //! (`get_lists_pages` beside a paged `get_lists`, both the static `GET_LISTS_PAGES`) is caught
 //! by `check` with its location, and the importer renames it instead of dropping it; schema
-//! names made of a hash and a word keep the word.
+//! names made of a hash and a word keep the word; operations without ids are named from their
+//! routes; and what a name or format says of a type (`format: int` on a number) is kept.
 #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
 
 use serde_json::json;
@@ -192,4 +193,42 @@ fn an_item_route_without_an_operation_id_is_named_by_its_parameter() {
         "{}",
         imported.yaml
     );
+}
+
+/// A `number` whose format says integer (Postmark's `TemplateId`: `format: int`) is imported
+/// as an integer, so an id is an `i64`, not an `f64`; other numbers stay numbers.
+#[test]
+fn a_number_whose_format_says_integer_is_an_integer() {
+    let document = json!({
+        "swagger": "2.0",
+        "info": {"title": "Templates", "version": "1"},
+        "host": "api.example.com",
+        "schemes": ["https"],
+        "paths": {"/templates": {"post": {
+            "parameters": [{"in": "body", "name": "body", "schema": {"type": "object"}}],
+            "responses": {"200": {"description": "ok", "schema": {"$ref": "#/definitions/Record"}}}
+        }}},
+        "definitions": {"Record": {"type": "object", "properties": {
+            "TemplateId": {"type": "number", "format": "int"},
+            "Count": {"type": "number", "format": "int64"},
+            "Rate": {"type": "number", "format": "double"},
+            "Score": {"type": "number"}
+        }}}
+    })
+    .to_string();
+    let imported =
+        import_openapi(&document, &ImportOptions::new("templates", "t.json"), None).unwrap();
+    for (field, ty) in [
+        ("TemplateId", "integer"),
+        ("Count", "integer"),
+        ("Rate", "number"),
+        ("Score", "number"),
+    ] {
+        let line = imported
+            .yaml
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{field}:")))
+            .unwrap_or_else(|| panic!("no {field}: {}", imported.yaml));
+        assert!(line.contains(&format!("type: {ty}")), "{field}: {line}");
+    }
 }

@@ -64,7 +64,7 @@ pub use pagination::{PageStyle, PaginationSpec};
 pub use policy::{RetrySpec, TimeoutSpec};
 pub use schema::{
     FieldSchema, PageSchema, ResourceAction, ResourceOp, ServiceSchema, ShapeSchema, TySchema,
-    TypeSchema,
+    TypeSchema, id_like,
 };
 pub use service::{
     CredentialSpec, IdempotencySpec, RateLimitHeaders, RateLimitSpec, ResponseLimitSpec,

@@ -4,6 +4,7 @@
 
 use super::{FieldInfo, OperationInfo, Service, Ty, TypeKind};
 use crate::model::Method;
+use tidings_spec::id_like;
 
 pub use tidings_spec::ResourceAction;
 
@@ -144,10 +145,16 @@ fn answers_list(service: &Service, op: &OperationInfo) -> bool {
     matches!(op.response, Some(Ty::Page(_) | Ty::List(_))) || envelope_items(service, op).is_some()
 }
 
-/// Whether a field name reads as an identifier (`id`, `messageId`, `message_id`, `sid`).
-fn id_like(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    lower == "id" || lower == "sid" || name.ends_with("Id") || lower.ends_with("_id")
+/// Whether the id field `field` is named after the collection `segment`: `TemplateID` or
+/// `template_id` of `templates`, `queueId` of `Queues.json`.
+fn names_the_collection(field: &str, segment: &str) -> bool {
+    let field = field.to_ascii_lowercase().replace(['_', '-'], "");
+    let Some(base) = field.strip_suffix("id").filter(|b| !b.is_empty()) else {
+        return false;
+    };
+    let segment = segment.split('.').next().unwrap_or_default();
+    let segment = segment.to_ascii_lowercase().replace(['_', '-'], "");
+    segment == base || segment.strip_suffix('s') == Some(base)
 }
 
 /// What `op` does to the resource store of `service`.
@@ -168,17 +175,31 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
     let body_fields = item_fields(service, op.body.as_ref());
     let in_body = |name: &str| body_fields.is_some_and(|fs| fs.iter().any(|f| f.wire == name));
     // The field that carries an item's id: the item path parameter's name when the type (or
-    // the body) has such a field, else `id`, else the first scalar field named like an id
-    // (Brevo's `messageId`).
+    // the body) has such a field, else `id`, else the scalar field named like an id: the one
+    // named after the collection first (Postmark's `TemplateID` of `/templates`, not its
+    // `AssociatedServerId`), else the first (Brevo's `messageId`); a number counts.
+    let noun = segments
+        .iter()
+        .rev()
+        .find(|s| !s.is_empty() && !s.contains('{'))
+        .copied()
+        .unwrap_or_default();
     let id_field = |param: Option<&str>| match param {
         Some(p) if has_field(p) || in_body(p) => p.to_owned(),
         _ if has_field("id") => "id".to_owned(),
-        _ => fields
-            .and_then(|fs| {
-                fs.iter()
-                    .find(|f| id_like(&f.wire) && matches!(f.ty, Ty::String | Ty::Integer))
-            })
-            .map_or_else(|| "id".to_owned(), |f| f.wire.clone()),
+        _ => {
+            let ids: Vec<&FieldInfo> = fields
+                .into_iter()
+                .flatten()
+                .filter(|f| {
+                    id_like(&f.wire) && matches!(f.ty, Ty::String | Ty::Integer | Ty::Number)
+                })
+                .collect();
+            ids.iter()
+                .find(|f| names_the_collection(&f.wire, noun))
+                .or(ids.first())
+                .map_or_else(|| "id".to_owned(), |f| f.wire.clone())
+        }
     };
     // The item parameter of `<collection>/{x}` (or of `<collection minus .ext>/{x}.ext`), when
     // some operation has such a path.
@@ -289,5 +310,32 @@ fn nested_collection(service: &Service, op: &OperationInfo, parent: &str, last: 
     match parent_type {
         Some(parent_type) => parent_type != op.response.as_ref(),
         None => last.len() > 1 && last.ends_with('s') && !last.ends_with("ss"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_the_collection;
+
+    #[test]
+    fn an_id_field_named_after_its_collection() {
+        for (field, segment) in [
+            ("TemplateID", "templates"),
+            ("template_id", "templates"),
+            ("queueId", "Queues.json"),
+            ("listId", "list"),
+        ] {
+            assert!(names_the_collection(field, segment), "{field} of {segment}");
+        }
+        for (field, segment) in [
+            ("AssociatedServerId", "templates"),
+            ("id", "templates"),
+            ("TemplateID", "messages"),
+        ] {
+            assert!(
+                !names_the_collection(field, segment),
+                "{field} of {segment}"
+            );
+        }
     }
 }

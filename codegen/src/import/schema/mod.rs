@@ -243,7 +243,12 @@ impl Converter<'_> {
                 _ => "string".into(),
             },
             "integer" => "integer".into(),
-            "number" => "number".into(),
+            // A number whose format says integer (Postmark's `TemplateId`: `format: int`)
+            // is one: an id typed `f64` would be a trap.
+            "number" => match s.get("format").and_then(Value::as_str) {
+                Some("int" | "integer" | "int32" | "int64") => "integer".into(),
+                _ => "number".into(),
+            },
             "boolean" => "boolean".into(),
             "array" => {
                 let items = s.get("items");

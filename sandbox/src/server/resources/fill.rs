@@ -286,15 +286,19 @@ fn now_ms() -> u128 {
 fn names_a_time(name: &str) -> bool {
     let mut words: Vec<String> = Vec::new();
     let mut word = String::new();
+    // Separators: `_`, `-`, a space (SendGrid's `updated_at ` ends with one), a capital.
+    let separator = |c: char| matches!(c, '_' | '-' | ' ');
     for c in name.chars() {
-        if (c == '_' || c == '-' || c.is_ascii_uppercase()) && !word.is_empty() {
+        if (separator(c) || c.is_ascii_uppercase()) && !word.is_empty() {
             words.push(std::mem::take(&mut word));
         }
-        if c != '_' && c != '-' {
+        if !separator(c) {
             word.push(c.to_ascii_lowercase());
         }
     }
-    words.push(word);
+    if !word.is_empty() {
+        words.push(word);
+    }
     words.last().is_some_and(|w| w == "at")
         || words
             .iter()
@@ -352,6 +356,7 @@ mod time_names {
             "sentDate",
             "timestamp",
             "DateSent",
+            "updated_at ",
         ] {
             assert!(super::names_a_time(name), "{name}");
         }

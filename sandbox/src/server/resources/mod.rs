@@ -37,11 +37,12 @@ pub use fill::fill;
 use durable::Change;
 use group::{Ticket, Undo, Writer};
 use shape::{
-    declared, envelope_of, filled_object, fits_id_field, from_path, id_like, id_value, make_id,
+    declared, envelope_of, filled_object, fits_id_field, from_path, id_value, make_id,
     object_fields, only_declared, page_of, per_recipient, wrapped_item,
 };
 use state::{find, full, home_of, put, remove, room, settle};
 
+use tidings_spec::id_like;
 pub use tidings_spec::{
     FieldSchema, Format, PageSchema, ResourceAction, ResourceOp, ServiceSchema, ShapeSchema,
     TySchema, TypeSchema,
@@ -523,7 +524,20 @@ impl Resources {
                 }
                 return Ok((page_of(schema, op, items, &call.query)?, None));
             }
-            ResourceAction::Get => Some(find(&state, &collection, item_id, op)?.value.clone()),
+            ResourceAction::Get => {
+                let item = find(&state, &collection, item_id, op)?;
+                let mut value = item.value.clone();
+                // The id also under the name this answer gives it, when the item lacks it
+                // (Postmark's create answers `TemplateId`, its get `TemplateID`).
+                if declared(schema, item_ty.as_ref(), op.id_field)
+                    && fits_id_field(schema, op, &item.id)
+                {
+                    value
+                        .entry(op.id_field.to_owned())
+                        .or_insert_with(|| id_value(schema, op, &item.id));
+                }
+                Some(value)
+            }
             ResourceAction::Merge => {
                 let id = item_id.unwrap_or_default().to_owned();
                 let mut value = find(&state, &collection, item_id, op)?.value.clone();

@@ -194,11 +194,6 @@ pub(super) fn per_recipient(
     made
 }
 
-/// Whether a field name reads as an identifier (`id`, `messageId`, `message_id`).
-pub(super) fn id_like(name: &str) -> bool {
-    name.eq_ignore_ascii_case("id") || name.ends_with("Id") || name.ends_with("_id")
-}
-
 pub(super) fn object_fields(
     schema: &ServiceSchema,
     ty: &TySchema,
