@@ -17,6 +17,23 @@ fn spec(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// A provider's whole document of `tests/providers/full/`, imported with the defaults and
+/// served (the spec in a temporary directory kept as long as the service runs).
+async fn serve_imported(document: &str, name: &str) -> (ServedService, tempfile::TempDir) {
+    use tidings_codegen::import::{ImportOptions, import_openapi};
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let text = std::fs::read_to_string(root.join("tests/providers/full").join(document)).unwrap();
+    let imported = import_openapi(&text, &ImportOptions::new(name, document), None).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(format!("{name}.yaml"));
+    std::fs::write(&path, &imported.yaml).unwrap();
+    let mut services = load(&path).unwrap();
+    let served = ServedService::start(services.remove(0), ServeConfig::default())
+        .await
+        .unwrap();
+    (served, dir)
+}
+
 async fn serve(name: &str) -> ServedService {
     let mut services = load(&spec(name)).unwrap();
     assert_eq!(services.len(), 1);
@@ -276,23 +293,7 @@ async fn an_oauth2_spec_is_served_with_a_token_endpoint_of_its_own_and_public_op
 /// every operation requires.
 #[tokio::test]
 async fn postmark_s_whole_document_is_served_as_it_says() {
-    use tidings_codegen::import::{ImportOptions, import_openapi};
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let text =
-        std::fs::read_to_string(root.join("tests/providers/full/postmark_server.json")).unwrap();
-    let imported = import_openapi(
-        &text,
-        &ImportOptions::new("postmark", "postmark_server.json"),
-        None,
-    )
-    .unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("postmark.yaml");
-    std::fs::write(&path, &imported.yaml).unwrap();
-    let mut services = load(&path).unwrap();
-    let served = ServedService::start(services.remove(0), ServeConfig::default())
-        .await
-        .unwrap();
+    let (served, _dir) = serve_imported("postmark_server.json", "postmark").await;
     let token = served.credential("server_token").unwrap().to_owned();
     let http = tidings_runtime::reqwest::Client::new();
     let call = |method: &str, path: &str, body: Option<serde_json::Value>| {
@@ -404,6 +405,42 @@ async fn postmark_s_whole_document_is_served_as_it_says() {
         .await
         .unwrap();
     assert_eq!(refused.status(), 401);
+    served.shutdown().await;
+}
+
+/// Vonage's Messages document (v0.1, whole): a send answers a `message_uuid` (no format in the
+/// document, the name says it), a fresh UUID for each send, never a made-up word.
+#[tokio::test]
+async fn vonage_sends_answer_a_fresh_message_uuid_each() {
+    let (served, _dir) = serve_imported("vonage_messages.json", "vonage").await;
+    let user = served.credential("basic_auth_username").unwrap().to_owned();
+    let password = served.credential("basic_auth_password").unwrap().to_owned();
+    let sms = serde_json::json!({
+        "from": {"type": "sms", "number": "447700900001"},
+        "to": {"type": "sms", "number": "447700900000"},
+        "message": {"content": {"type": "text", "text": "Hello"}}
+    });
+    let mut seen = Vec::new();
+    for _ in 0..2 {
+        let answer = tidings_runtime::reqwest::Client::new()
+            .post(format!("{}/", served.base_url()))
+            .basic_auth(&user, Some(&password))
+            .json(&sms)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 202);
+        let body: serde_json::Value = answer.json().await.unwrap();
+        let id = body["message_uuid"].as_str().unwrap().to_owned();
+        let hex: Vec<usize> = id.split('-').map(str::len).collect();
+        assert_eq!(hex, [8, 4, 4, 4, 12], "a UUID: {body}");
+        assert!(
+            id.chars().all(|c| c == '-' || c.is_ascii_hexdigit()),
+            "{body}"
+        );
+        seen.push(id);
+    }
+    assert_ne!(seen[0], seen[1]);
     served.shutdown().await;
 }
 

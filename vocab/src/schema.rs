@@ -154,12 +154,13 @@ impl ResourceAction {
 }
 
 /// Whether a field name reads as an item's identifier: `id`, `sid`, `messageId`, Postmark's
-/// `TemplateID`, `message_id`. The generator reads it to choose the field an item's id is kept
-/// in; the sandbox, to give ids to what a send makes.
+/// `TemplateID`, `message_id`, Vonage's `message_uuid`. The generator reads it to choose the
+/// field an item's id is kept in; the sandbox, to give ids to what a send makes.
 ///
 /// ```
 /// use tidings_spec::id_like;
 /// assert!(id_like("TemplateID") && id_like("messageId") && id_like("sid"));
+/// assert!(id_like("message_uuid") && id_like("uuid"));
 /// assert!(!id_like("video") && !id_like("Idle"));
 /// ```
 pub fn id_like(name: &str) -> bool {
@@ -169,6 +170,7 @@ pub fn id_like(name: &str) -> bool {
         || name.ends_with("Id")
         || name.ends_with("ID")
         || lower.ends_with("_id")
+        || lower.ends_with("uuid")
 }
 
 /// One operation's default behaviour.

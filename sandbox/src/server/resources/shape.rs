@@ -12,8 +12,8 @@ use super::{
 /// Longest id made to fit an id field's minimum length.
 pub(super) const MAX_MADE_ID_LEN: usize = 128;
 
-/// A fresh id, shaped as the response's id field wants it: a UUID when its format says so,
-/// else `res_` and the number, padded or shortened to the field's length bounds (Twilio's
+/// A fresh id, shaped as the response's id field wants it: a UUID when its format or its name
+/// (Vonage's `message_uuid`) says so, else `res_` and the number, padded or shortened to the field's length bounds (Twilio's
 /// 34-character sids) when they ask for another length.
 pub(super) fn make_id(schema: &ServiceSchema, op: &ResourceOp, n: u64) -> String {
     let id_field = op
@@ -21,7 +21,10 @@ pub(super) fn make_id(schema: &ServiceSchema, op: &ResourceOp, n: u64) -> String
         .as_ref()
         .and_then(|ty| object_fields(schema, ty))
         .and_then(|fields| fields.iter().find(|f| f.name == op.id_field));
-    if id_field.and_then(|f| f.format) == Some(Format::Uuid) {
+    let named_uuid = op.id_field.to_ascii_lowercase().ends_with("uuid");
+    if id_field.and_then(|f| f.format) == Some(Format::Uuid)
+        || (named_uuid && id_field.is_some_and(|f| f.ty == TySchema::String))
+    {
         return format!("00000000-0000-4000-8000-{n:012x}");
     }
     if id_field.is_some_and(|f| f.ty == TySchema::Integer) {
