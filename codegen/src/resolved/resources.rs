@@ -236,7 +236,11 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
         let kind = match op.method {
             Method::Get | Method::Head => ResourceAction::Get,
             Method::Delete => ResourceAction::Delete,
+            // A `POST` with nothing to merge puts the item the path names, as `PUT` does:
+            // Resend's `POST /contacts/{contact_id}/segments/{segment_id}` adds the contact to
+            // the segment (its `DELETE` takes it out, its list shows it).
             Method::Put => ResourceAction::Replace,
+            Method::Post if op.body.is_none() => ResourceAction::Replace,
             Method::Patch | Method::Post => ResourceAction::Merge,
         };
         return ResourceShape {
@@ -299,18 +303,18 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
 }
 
 /// Whether `POST <parent>/<last>` (the parent an item path) creates in a collection nested
-/// under that item: its answer is not the type a `GET` of the parent answers, or (no such
-/// `GET`) `last` reads as a plural noun (`notes`, not `cancel`).
+/// under that item: `last` reads as a plural noun (`notes`, not `cancel` or Resend's
+/// `verify`, whose answers are other types than the item's too), and its answer is not the
+/// type a `GET` of the parent answers.
 fn nested_collection(service: &Service, op: &OperationInfo, parent: &str, last: &str) -> bool {
+    let plural =
+        last.len() > 1 && last.ends_with('s') && !last.ends_with("ss") && !last.ends_with("us");
     let parent_type = service
         .operations
         .iter()
         .find(|o| o.path == parent && o.method == Method::Get)
         .map(|o| o.response.as_ref());
-    match parent_type {
-        Some(parent_type) => parent_type != op.response.as_ref(),
-        None => last.len() > 1 && last.ends_with('s') && !last.ends_with("ss"),
-    }
+    plural && parent_type.is_none_or(|parent_type| parent_type != op.response.as_ref())
 }
 
 #[cfg(test)]

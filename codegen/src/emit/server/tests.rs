@@ -130,8 +130,8 @@ fn a_bad_path_option_is_an_error_not_a_panic() {
 fn a_post_under_an_item_answering_another_type_with_an_id_creates_in_a_nested_collection() {
     // `POST /boards/{board}/notes` answering a note (no list or item operation beside it) is a
     // create in the board's notes, not an action on the board: an action keeps nothing, so
-    // its 201 would be a write lost. `POST /boards/{board}/archive` answering the board stays
-    // an action on it.
+    // its 201 would be a write lost. `POST /boards/{board}/archive` answering the board, and
+    // `POST /boards/{board}/verify` answering another type, stay actions on it.
     let yaml = r#"
 service: { name: boards, title: Boards, summary: Boards, source: assumed, base_url: { default: "http://localhost:1", env: BOARDS_BASE_URL, source: assumed } }
 operations:
@@ -140,6 +140,9 @@ operations:
   archive_board: { method: POST, path: "/boards/{board}/archive", path_params: { board: { type: string } }, response: Board, source: assumed }
   add_tag: { method: POST, path: "/cards/{card}/tags", path_params: { card: { type: string } }, body: Note, response: Note, source: assumed }
   pin_card: { method: POST, path: "/cards/{card}/pin", path_params: { card: { type: string } }, response: Note, source: assumed }
+  add_member: { method: POST, path: "/boards/{board}/members/{member}", path_params: { board: { type: string }, member: { type: string } }, response: Note, source: assumed }
+  rename_card: { method: POST, path: "/cards/{card}", path_params: { card: { type: string } }, body: Note, response: Note, source: assumed }
+  verify_board: { method: POST, path: "/boards/{board}/verify", path_params: { board: { type: string } }, response: Note, source: assumed }
 types:
   Board: { source: assumed, fields: { id: { type: string, required: true } } }
   Note: { source: assumed, fields: { id: { type: string }, text: { type: string } } }
@@ -159,4 +162,14 @@ types:
     // No `GET /cards/{card}`: a plural noun creates, a verb acts.
     assert_eq!(shape("add_tag"), ("Create", "/cards/{card}/tags".into()));
     assert_eq!(shape("pin_card"), ("Action", "/cards".into()));
+    // A verb acts even when its answer is another type than the item's (Resend's `POST
+    // /domains/{domain_id}/verify` answers `{object, id}`, the domain's id).
+    assert_eq!(shape("verify_board"), ("Action", "/boards".into()));
+    // A `POST` on an item path with no body puts that item (Resend's contact added to a
+    // segment); with a body it merges into it (Twilio's updates).
+    assert_eq!(
+        shape("add_member"),
+        ("Replace", "/boards/{board}/members".into())
+    );
+    assert_eq!(shape("rename_card"), ("Merge", "/cards".into()));
 }

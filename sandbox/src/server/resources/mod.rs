@@ -501,8 +501,11 @@ impl Resources {
             from_path(schema, op, item_ty.as_ref(), &call.path, &mut body);
         }
         let mut state = self.lock();
+        // An item of a top-level collection may live under a parent (see `home_of`); an
+        // item path under a parent (`/contacts/{id}/segments/{segment_id}`) names its own.
         let collection = match op.kind {
             ResourceAction::Create | ResourceAction::List => collection,
+            _ if op.collection.contains('{') => collection,
             _ => home_of(&state, &collection, item_id),
         };
         let mut ticket = None;

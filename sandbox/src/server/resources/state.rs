@@ -75,10 +75,12 @@ pub(super) fn full(message: String) -> ServerError {
     ServerError::conflict("collection_full", message)
 }
 
-/// The collection that holds item `id` for an item operation whose own collection is
-/// `collection`: that one when it holds the id, else another collection of the same name
-/// (last path segment) that does. APIs often create and list under a parent and address an
-/// item on its own: Ably's `POST /accounts/{account_id}/apps` and `PATCH /apps/{id}`.
+/// The collection that holds item `id` for an item operation on the top-level collection
+/// `collection`: that one when it holds the id, else a collection of the same name (last path
+/// segment) nested under a parent that does. APIs often create and list under a parent and
+/// address an item on its own: Ably's `POST /accounts/{account_id}/apps` and `PATCH
+/// /apps/{id}`. (Never the other way: `DELETE /contacts/{id}/segments/{segment_id}` takes a
+/// contact out of a segment, it does not delete the segment.)
 pub(super) fn home_of(state: &State, collection: &str, id: Option<&str>) -> String {
     let Some(id) = id else {
         return collection.to_owned();
@@ -91,7 +93,9 @@ pub(super) fn home_of(state: &State, collection: &str, id: Option<&str>) -> Stri
     state
         .collections
         .iter()
-        .find(|(other, items)| last_segment(other) == name && holds(items))
+        .find(|(other, items)| {
+            other.len() > collection.len() && last_segment(other) == name && holds(items)
+        })
         .map_or_else(|| collection.to_owned(), |(other, _)| other.clone())
 }
 

@@ -675,3 +675,34 @@ async fn an_item_created_under_a_parent_is_found_by_its_own_path() {
         "the delete removed it from its parent's list"
     );
 }
+
+/// The other way round: an item path under a parent (`DELETE
+/// /contacts/{contact}/domains/{id}`, a membership) never reaches the top-level collection of
+/// the same name; the top-level item stays.
+#[tokio::test]
+async fn an_item_path_under_a_parent_never_touches_the_top_level_collection() {
+    let store = Resources::default();
+    let create = op(ResourceAction::Create, false);
+    let body = json!({"name": "example.com", "owner": "a@example.com"});
+    let made = store
+        .serve(&SCHEMA, &create, &call(None, Value::Null, body))
+        .await
+        .unwrap();
+    let id = made["id"].as_str().unwrap().to_owned();
+    let membership = ResourceOp {
+        collection: "/contacts/{contact}/domains",
+        ..op(ResourceAction::Delete, true)
+    };
+    let under = ResourceCall {
+        path: vec![("contact", "c1".to_owned()), ("id", id.clone())],
+        query: Value::Null,
+        body: Value::Null,
+    };
+    let refused = store.serve(&SCHEMA, &membership, &under).await.unwrap_err();
+    assert_eq!(refused.status(), 404);
+    let get = op(ResourceAction::Get, true);
+    let kept = store
+        .serve(&SCHEMA, &get, &call(Some(&id), Value::Null, Value::Null))
+        .await;
+    assert_eq!(kept.unwrap()["name"], "example.com");
+}
