@@ -38,7 +38,7 @@ use durable::Change;
 use group::{Ticket, Undo, Writer};
 use shape::{
     declared, envelope_of, filled_object, fits_id_field, from_path, id_value, make_id,
-    object_fields, only_declared, page_of, per_recipient, wrapped_item,
+    object_fields, only_declared, page_of, per_item, per_recipient, wrapped_item,
 };
 use state::{find, full, home_of, put, remove, room, settle};
 
@@ -618,12 +618,18 @@ impl Resources {
                     }
                     None => {}
                 }
-                let made = match item_id {
-                    None => op
+                let made = match (item_id, &call.body) {
+                    // A batch (Resend's `POST /emails/batch`, a list body): one entry per
+                    // thing sent in the answer's list, each given its id below.
+                    (None, Value::Array(sent)) => op
+                        .response
+                        .as_ref()
+                        .map(|ty| per_item(schema, ty, sent.len())),
+                    (None, _) => op
                         .response
                         .as_ref()
                         .map(|ty| per_recipient(schema, ty, &body)),
-                    Some(_) => None,
+                    (Some(_), _) => None,
                 };
                 value.extend(body);
                 value.extend(made.into_iter().flatten());

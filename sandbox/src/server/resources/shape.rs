@@ -2,6 +2,7 @@
 //! per-recipient lists, the item an answer wraps, and pages in the service's style.
 
 use serde_json::{Map, Value};
+use tidings_spec::id_like;
 
 use super::fill::{self, fill};
 use super::{
@@ -159,6 +160,27 @@ pub(super) const TOTAL_NAMES: &[&str] = &[
 /// text field the request sends as a list (Infobip's email `to: [a, b]` answered as
 /// `messages: [{to: a, ...}, {to: b, ...}]`), one item per value. The other fields of each
 /// item (its id, its status) are made up as for any answer.
+/// For an answer to a batch of `n` things: its first list field whose items have an
+/// id-like field, with `n` empty entries (the answer's ids are put in them after).
+pub(super) fn per_item(schema: &ServiceSchema, ty: &TySchema, n: usize) -> Vec<(String, Value)> {
+    let Some(fields) = object_fields(schema, ty) else {
+        return Vec::new();
+    };
+    let listed = fields.iter().find(|f| match f.ty {
+        TySchema::List(item) => {
+            object_fields(schema, item).is_some_and(|fs| fs.iter().any(|i| id_like(i.name)))
+        }
+        _ => false,
+    });
+    listed
+        .map(|f| {
+            let entries = vec![Value::Object(Map::new()); n];
+            (f.name.to_owned(), Value::Array(entries))
+        })
+        .into_iter()
+        .collect()
+}
+
 pub(super) fn per_recipient(
     schema: &ServiceSchema,
     ty: &TySchema,

@@ -706,3 +706,50 @@ async fn an_item_path_under_a_parent_never_touches_the_top_level_collection() {
         .await;
     assert_eq!(kept.unwrap()["name"], "example.com");
 }
+
+/// A batch send (Resend's `POST /emails/batch`: a list body, answered `{"data": [{"id"},
+/// ...]}`) answers one entry per thing sent, each with a fresh id.
+#[test]
+fn a_batch_answers_one_fresh_id_per_thing_sent() {
+    const SENT: &[FieldSchema] = &[field("id", TySchema::String, true)];
+    const BATCH: &[FieldSchema] = &[field(
+        "data",
+        TySchema::List(&TySchema::Named("Sent")),
+        false,
+    )];
+    const BATCH_SCHEMA: ServiceSchema = ServiceSchema {
+        types: &[
+            TypeSchema {
+                name: "Sent",
+                shape: ShapeSchema::Object(SENT),
+            },
+            TypeSchema {
+                name: "Batch",
+                shape: ShapeSchema::Object(BATCH),
+            },
+        ],
+        page: None,
+    };
+    let send = ResourceOp {
+        name: "send_batch",
+        kind: ResourceAction::Action,
+        collection: "/emails/batch",
+        item_param: None,
+        id_field: "id",
+        response: Some(TySchema::Named("Batch")),
+        items: None,
+    };
+    let store = Resources::default();
+    let body = json!([{"to": "a@example.com"}, {"to": "b@example.com"}, {"to": "c@example.com"}]);
+    let answer = store
+        .serve_now(&BATCH_SCHEMA, &send, &call(None, Value::Null, body))
+        .unwrap();
+    let ids: Vec<&str> = answer["data"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{answer}"))
+        .iter()
+        .map(|e| e["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 3, "{answer}");
+    assert!(ids[0] != ids[1] && ids[1] != ids[2], "{answer}");
+}
