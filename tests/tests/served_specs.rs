@@ -1692,7 +1692,8 @@ async fn resend_sends_contacts_and_signed_webhooks_live_as_its_3_1_document_says
         .build()
         .unwrap();
 
-    let one = SendEmailRequest::new("a@example.com", "Hi", "b@example.com".to_owned()).text("x");
+    // `to` is one address or a list (an untagged union): a `&str` is the one address.
+    let one = SendEmailRequest::new("a@example.com", "Hi", "b@example.com").text("x");
     let sent = client.emails_send(&one).await.unwrap();
     let id = sent.id.expect("an id");
     let got = client.emails_get(&id).await.unwrap();

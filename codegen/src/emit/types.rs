@@ -762,12 +762,24 @@ fn untagged_union(t: &TypeInfo, variants: &[VariantInfo], settings: &Settings) -
         }
         let id = format_ident!("{}", v.rust);
         let rty = rust_type(ty);
+        // A text variant takes a `&str` too (`SendEmailRequest::new(from, subject, "a@b.c")`
+        // for Resend's `to`: one address or a list).
+        let text = (*ty == Ty::String).then(|| {
+            quote! {
+                impl From<&str> for #name {
+                    fn from(content: &str) -> Self {
+                        Self::#id(content.to_owned())
+                    }
+                }
+            }
+        });
         Some(quote! {
             impl From<#rty> for #name {
                 fn from(content: #rty) -> Self {
                     Self::#id(content)
                 }
             }
+            #text
         })
     });
     let (derives, gated) = settings.serde_derives(t.flow);

@@ -497,7 +497,9 @@ impl Resources {
         };
         let item_ty = wrapped.map(|(_, ty)| ty).or(op.response);
         let mut body = body;
-        if op.kind == ResourceAction::Create {
+        // What the path names is the item's too (a replace under a parent: Resend's contact
+        // added to a segment answers its `contact_id`).
+        if matches!(op.kind, ResourceAction::Create | ResourceAction::Replace) {
             from_path(schema, op, item_ty.as_ref(), &call.path, &mut body);
         }
         let mut state = self.lock();

@@ -753,3 +753,41 @@ fn a_batch_answers_one_fresh_id_per_thing_sent() {
     assert_eq!(ids.len(), 3, "{answer}");
     assert!(ids[0] != ids[1] && ids[1] != ids[2], "{answer}");
 }
+
+/// A replace under a parent (Resend's `POST /contacts/{contact_id}/segments/{segment_id}`, a
+/// membership) takes the parent's id from the path into the field of that name.
+#[tokio::test]
+async fn a_replace_takes_the_fields_its_path_names() {
+    const MEMBER: &[FieldSchema] = &[
+        field("segment_id", TySchema::String, true),
+        field("contact_id", TySchema::String, false),
+    ];
+    const MEMBER_SCHEMA: ServiceSchema = ServiceSchema {
+        types: &[TypeSchema {
+            name: "Membership",
+            shape: ShapeSchema::Object(MEMBER),
+        }],
+        page: None,
+    };
+    let add = ResourceOp {
+        name: "add_segment",
+        kind: ResourceAction::Replace,
+        collection: "/contacts/{contact_id}/segments",
+        item_param: Some("segment_id"),
+        id_field: "segment_id",
+        response: Some(TySchema::Named("Membership")),
+        items: None,
+    };
+    let store = Resources::default();
+    let call = ResourceCall {
+        path: vec![
+            ("contact_id", "ct_1".to_owned()),
+            ("segment_id", "sg_1".to_owned()),
+        ],
+        query: Value::Null,
+        body: Value::Null,
+    };
+    let made = store.serve(&MEMBER_SCHEMA, &add, &call).await.unwrap();
+    assert_eq!(made["contact_id"], "ct_1", "{made}");
+    assert_eq!(made["segment_id"], "sg_1", "{made}");
+}
