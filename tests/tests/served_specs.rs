@@ -444,6 +444,63 @@ async fn vonage_sends_answer_a_fresh_message_uuid_each() {
     served.shutdown().await;
 }
 
+/// SendGrid's whole document: `PUT /marketing/contacts` upserts the contacts its body lists
+/// (keyed by email, in any case), answered with a fresh `job_id`; `GET /marketing/contacts`
+/// and the get by id show them, a second upsert of the same email updates that contact.
+#[tokio::test]
+async fn sendgrid_contacts_upserted_in_bulk_are_listed_and_updated_by_email() {
+    let (served, _dir) = serve_imported("sendgrid_oai.json", "sendgrid").await;
+    let key = served.credential("api_key").unwrap().to_owned();
+    let http = tidings_runtime::reqwest::Client::new();
+    let call = |method: &str, path: &str, body: Option<serde_json::Value>| {
+        let mut request = http
+            .request(
+                method.parse().unwrap(),
+                format!("{}{path}", served.base_url()),
+            )
+            .header("Authorization", &key);
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        async move {
+            let answer = request.send().await.unwrap();
+            let status = answer.status().as_u16();
+            let body: serde_json::Value = answer.json().await.unwrap();
+            (status, body)
+        }
+    };
+    let contacts = serde_json::json!({"contacts": [
+        {"email": "ada@example.com", "first_name": "Ada", "custom_fields": {"w1": "x"}},
+        {"email": "bob@example.com"}
+    ]});
+    let (status, job) = call("PUT", "/marketing/contacts", Some(contacts)).await;
+    assert_eq!(status, 202, "{job}");
+    let first_job = job["job_id"].as_str().unwrap().to_owned();
+    let again =
+        serde_json::json!({"contacts": [{"email": "ADA@example.com", "last_name": "Lovelace"}]});
+    let (_, job) = call("PUT", "/marketing/contacts", Some(again)).await;
+    assert_ne!(job["job_id"].as_str(), Some(first_job.as_str()), "{job}");
+
+    let (status, listed) = call("GET", "/marketing/contacts", None).await;
+    assert_eq!(status, 200, "{listed}");
+    let result = listed["result"].as_array().unwrap();
+    assert_eq!(result.len(), 2, "one contact per email: {listed}");
+    let ada = result
+        .iter()
+        .find(|c| c["first_name"] == "Ada")
+        .unwrap_or_else(|| panic!("{listed}"));
+    assert_eq!(ada["last_name"], "Lovelace", "updated by email: {listed}");
+    assert_eq!(ada["custom_fields"]["w1"], "x", "{listed}");
+    let id = ada["id"].as_str().unwrap();
+    let (status, got) = call("GET", &format!("/marketing/contacts/{id}"), None).await;
+    assert_eq!(
+        (status, &got["last_name"]),
+        (200, &serde_json::json!("Lovelace")),
+        "{got}"
+    );
+    served.shutdown().await;
+}
+
 /// Error answers in each operation's own documented shape: `operations_imported.yaml` (the
 /// import of `codegen/tests/import/operations_3_0.yaml`) gives its operations other error
 /// bodies than the service's (an RFC 9457 problem, a detail header), and an operation whose

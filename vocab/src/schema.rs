@@ -190,6 +190,8 @@ pub struct ResourceOp {
     /// The success body's type; `None` for an empty answer.
     pub response: Option<TySchema>,
     /// A list answered inside an object (`response` a named object type): the dot path of
-    /// its items (`contacts`). The store answers that object with every item there.
+    /// its items (`contacts`). The store answers that object with every item there. For a
+    /// create, the body field whose items are each created, or updated when one with the
+    /// same id or email is held (SendGrid's `PUT /marketing/contacts`: `contacts`).
     pub items: Option<&'static str>,
 }

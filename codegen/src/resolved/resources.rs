@@ -20,6 +20,8 @@ pub struct ResourceShape {
     /// The response field that carries an item's id.
     pub id_field: String,
     /// A list answered inside an object (Brevo's `GetContacts`): the dot path of its items.
+    /// For a create: the body field whose items are each created or updated (SendGrid's
+    /// `PUT /marketing/contacts`: `contacts`).
     pub items: Option<String>,
 }
 
@@ -264,6 +266,27 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
         id_field: id_field(sibling.as_deref()),
         items: None,
     };
+    // A `PUT` on a listed collection whose body holds a list of objects: each is created, or
+    // updated when one with its id or email is there (SendGrid's `PUT /marketing/contacts`
+    // with `contacts: [...]`, listed by `GET /marketing/contacts`).
+    let bulk = match op.method {
+        Method::Put if listed => body_fields.and_then(|fs| {
+            fs.iter().find(|f| match &f.ty {
+                Ty::List(item) => item_fields(service, Some(item)).is_some(),
+                _ => false,
+            })
+        }),
+        _ => None,
+    };
+    if let Some(field) = bulk {
+        // The items are kept under `id` (what the list answers), not under the answer's own
+        // id (`job_id`).
+        return ResourceShape {
+            id_field: "id".to_owned(),
+            items: Some(field.wire.clone()),
+            ..collection_shape(ResourceAction::Create)
+        };
+    }
     match op.method {
         Method::Get if envelope.is_some() => ResourceShape {
             items: envelope.as_ref().map(|(path, _)| path.clone()),

@@ -142,10 +142,14 @@ operations:
   pin_card: { method: POST, path: "/cards/{card}/pin", path_params: { card: { type: string } }, response: Note, source: assumed }
   add_member: { method: POST, path: "/boards/{board}/members/{member}", path_params: { board: { type: string }, member: { type: string } }, response: Note, source: assumed }
   rename_card: { method: POST, path: "/cards/{card}", path_params: { card: { type: string } }, body: Note, response: Note, source: assumed }
+  list_cards: { method: GET, path: "/cards", response: "list<Note>", source: assumed }
+  import_cards: { method: PUT, path: "/cards", body: CardBatch, response: Job, source: assumed }
   verify_board: { method: POST, path: "/boards/{board}/verify", path_params: { board: { type: string } }, response: Note, source: assumed }
 types:
   Board: { source: assumed, fields: { id: { type: string, required: true } } }
   Note: { source: assumed, fields: { id: { type: string }, text: { type: string } } }
+  CardBatch: { source: assumed, fields: { cards: { type: "list<Note>", required: true } } }
+  Job: { source: assumed, fields: { job_id: { type: string } } }
 "#;
     let loaded = crate::load::load_str("boards.yaml", yaml).expect("loads");
     let service = crate::check::check(&loaded).unwrap_or_else(|d| panic!("{d}"));
@@ -172,4 +176,16 @@ types:
         ("Replace", "/boards/{board}/members".into())
     );
     assert_eq!(shape("rename_card"), ("Merge", "/cards".into()));
+    // A `PUT` on a listed collection whose body holds a list of objects creates (or updates)
+    // each (SendGrid's `PUT /marketing/contacts`), keyed by `id`, not the answer's `job_id`.
+    let import = service.operations.iter().find(|o| o.name == "import_cards");
+    let import = resource_shape(&service, import.unwrap());
+    assert_eq!(
+        (
+            import.kind.name(),
+            import.items.as_deref(),
+            import.id_field.as_str()
+        ),
+        ("Create", Some("cards"), "id")
+    );
 }

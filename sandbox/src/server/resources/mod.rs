@@ -40,7 +40,7 @@ use shape::{
     declared, envelope_of, filled_object, fits_id_field, from_path, id_value, make_id,
     object_fields, only_declared, page_of, per_item, per_recipient, wrapped_item,
 };
-use state::{find, full, home_of, put, remove, room, settle};
+use state::{find, full, home_of, put, remove, room, same_item, settle};
 
 use tidings_spec::id_like;
 pub use tidings_spec::{
@@ -484,7 +484,14 @@ impl Resources {
         // A create with a list of items (Mailgun's bounces: up to 1,000 in one call) creates
         // each, and answers its response type.
         if let (ResourceAction::Create, Value::Array(items)) = (op.kind, &call.body) {
-            return self.create_each(schema, op, &collection, items);
+            return self.create_each(schema, op, &collection, items, false);
+        }
+        // A create of each item of a body list (SendGrid's `PUT /marketing/contacts` with
+        // `contacts: [...]`): one with the id or email of an item held updates that item.
+        if let (ResourceAction::Create, Some(field)) = (op.kind, op.items)
+            && let Some(Value::Array(items)) = call.body.get(field)
+        {
+            return self.create_each(schema, op, &collection, items, true);
         }
         // An answer that holds the item in a field of its own (Mailgun's `{"message": ...,
         // "template": {...}}`) stores and lists the item, and answers it in that field.
@@ -716,6 +723,7 @@ impl Resources {
         op: &ResourceOp,
         collection: &str,
         items: &[Value],
+        upsert: bool,
     ) -> Result<(Value, Option<Ticket>), ServerError> {
         let mut bodies = Vec::with_capacity(items.len());
         let mut bytes = 0;
@@ -748,15 +756,53 @@ impl Resources {
         }
         let mut ticket = None;
         for body in bodies {
-            // Stored as sent; what the item type adds is made up when it is read.
-            let (_, committed) = self.create_one(&mut state, schema, op, collection, None, body)?;
+            let held = upsert
+                .then(|| same_item(&state, collection, &body))
+                .flatten();
+            let committed = match held {
+                // Merged into the item it names, which keeps its id.
+                Some((id, mut value)) => {
+                    value.extend(body);
+                    self.insert(&mut state, collection, id, value, None)?
+                }
+                // Stored as sent; what the item type adds is made up when it is read.
+                None => {
+                    self.create_one(&mut state, schema, op, collection, None, body)?
+                        .1
+                }
+            };
             ticket = committed.or(ticket);
         }
         drop(state);
         let value = op.response.as_ref().map_or(Value::Null, |ty| {
-            only_declared(schema, ty, fill(schema, ty, None, 0, None))
+            let value = only_declared(schema, ty, fill(schema, ty, None, 0, None));
+            if upsert {
+                self.fresh_ids(schema, ty, value)
+            } else {
+                value
+            }
         });
         Ok((value, ticket))
+    }
+
+    /// `answer` with a fresh id in each text field its type names like an id (the `job_id`
+    /// of SendGrid's contact upsert).
+    fn fresh_ids(&self, schema: &ServiceSchema, ty: &TySchema, mut answer: Value) -> Value {
+        let (Some(fields), Value::Object(map)) = (object_fields(schema, ty), &mut answer) else {
+            return answer;
+        };
+        for f in fields
+            .iter()
+            .filter(|f| id_like(f.name) && f.ty == TySchema::String)
+        {
+            let n = {
+                let mut state = self.lock();
+                state.next_id += 1;
+                state.next_id
+            };
+            map.insert(f.name.to_owned(), Value::String(format!("res_{n:08}")));
+        }
+        answer
     }
 
     /// `answer` with a fresh id in each item of its list fields whose type has an id-like

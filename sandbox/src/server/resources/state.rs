@@ -99,6 +99,30 @@ pub(super) fn home_of(state: &State, collection: &str, id: Option<&str>) -> Stri
         .map_or_else(|| collection.to_owned(), |(other, _)| other.clone())
 }
 
+/// The item of `collection` that `body` names by its `id`, or else by its `email` (in any
+/// case): its id and value.
+pub(super) fn same_item(
+    state: &State,
+    collection: &str,
+    body: &Map<String, Value>,
+) -> Option<(String, Map<String, Value>)> {
+    let items = state.collections.get(collection)?;
+    let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_ascii_lowercase);
+    let by_id = body
+        .get("id")
+        .and_then(Value::as_str)
+        .and_then(|id| items.iter().find(|i| i.id == id));
+    let by_email = || {
+        let email = text(body.get("email"))?;
+        items
+            .iter()
+            .find(|i| text(i.value.get("email")).as_deref() == Some(email.as_str()))
+    };
+    by_id
+        .or_else(by_email)
+        .map(|i| (i.id.clone(), i.value.clone()))
+}
+
 fn last_segment(path: &str) -> &str {
     path.rsplit('/').find(|s| !s.is_empty()).unwrap_or_default()
 }
