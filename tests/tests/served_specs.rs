@@ -34,6 +34,28 @@ async fn serve_imported(document: &str, name: &str) -> (ServedService, tempfile:
     (served, dir)
 }
 
+/// One call to a served spec with its key in the header `key.0`: the status and the body.
+async fn call_with_key(
+    served: &ServedService,
+    key: (&str, &str),
+    method: &str,
+    path: &str,
+    body: Option<serde_json::Value>,
+) -> (u16, String) {
+    let mut request = tidings_runtime::reqwest::Client::new()
+        .request(
+            method.parse().unwrap(),
+            format!("{}{path}", served.base_url()),
+        )
+        .header(key.0, key.1);
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    let answer = request.send().await.unwrap();
+    let status = answer.status().as_u16();
+    (status, answer.text().await.unwrap())
+}
+
 async fn serve(name: &str) -> ServedService {
     let mut services = load(&spec(name)).unwrap();
     assert_eq!(services.len(), 1);
@@ -296,21 +318,10 @@ async fn postmark_s_whole_document_is_served_as_it_says() {
     let (served, _dir) = serve_imported("postmark_server.json", "postmark").await;
     let token = served.credential("server_token").unwrap().to_owned();
     let http = tidings_runtime::reqwest::Client::new();
-    let call = |method: &str, path: &str, body: Option<serde_json::Value>| {
-        let mut request = http
-            .request(
-                method.parse().unwrap(),
-                format!("{}{path}", served.base_url()),
-            )
-            .header("X-Postmark-Server-Token", &token);
-        if let Some(body) = body {
-            request = request.json(&body);
-        }
-        async move {
-            let answer = request.send().await.unwrap();
-            let status = answer.status().as_u16();
-            (status, answer.text().await.unwrap())
-        }
+    let call = |method: &'static str, path: &str, body: Option<serde_json::Value>| {
+        let (path, key) = (path.to_owned(), ("X-Postmark-Server-Token", token.as_str()));
+        let served = &served;
+        async move { call_with_key(served, key, method, &path, body).await }
     };
     let message = |to: &str| serde_json::json!({"From": "team@example.com", "To": to, "Subject": "Hi", "TextBody": "Hello"});
 
@@ -451,21 +462,12 @@ async fn vonage_sends_answer_a_fresh_message_uuid_each() {
 async fn sendgrid_contacts_upserted_in_bulk_are_listed_and_updated_by_email() {
     let (served, _dir) = serve_imported("sendgrid_oai.json", "sendgrid").await;
     let key = served.credential("api_key").unwrap().to_owned();
-    let http = tidings_runtime::reqwest::Client::new();
-    let call = |method: &str, path: &str, body: Option<serde_json::Value>| {
-        let mut request = http
-            .request(
-                method.parse().unwrap(),
-                format!("{}{path}", served.base_url()),
-            )
-            .header("Authorization", &key);
-        if let Some(body) = body {
-            request = request.json(&body);
-        }
+    let call = |method: &'static str, path: &str, body: Option<serde_json::Value>| {
+        let (path, key) = (path.to_owned(), ("Authorization", key.as_str()));
+        let served = &served;
         async move {
-            let answer = request.send().await.unwrap();
-            let status = answer.status().as_u16();
-            let body: serde_json::Value = answer.json().await.unwrap();
+            let (status, text) = call_with_key(served, key, method, &path, body).await;
+            let body: serde_json::Value = serde_json::from_str(&text).unwrap();
             (status, body)
         }
     };

@@ -25,6 +25,7 @@ mod answer;
 mod durable;
 mod fill;
 mod group;
+mod ids;
 mod shape;
 mod state;
 
@@ -38,11 +39,10 @@ use durable::Change;
 use group::{Ticket, Undo, Writer};
 use shape::{
     declared, envelope_of, filled_object, fits_id_field, from_path, id_value, make_id,
-    object_fields, only_declared, page_of, per_item, per_recipient, wrapped_item,
+    only_declared, page_of, per_item, per_recipient, wrapped_item,
 };
 use state::{find, full, home_of, put, remove, room, same_item, settle};
 
-use tidings_spec::id_like;
 pub use tidings_spec::{
     FieldSchema, Format, PageSchema, ResourceAction, ResourceOp, ServiceSchema, ShapeSchema,
     TySchema, TypeSchema,
@@ -783,65 +783,6 @@ impl Resources {
             }
         });
         Ok((value, ticket))
-    }
-
-    /// `answer` with a fresh id in each text field its type names like an id (the `job_id`
-    /// of SendGrid's contact upsert).
-    fn fresh_ids(&self, schema: &ServiceSchema, ty: &TySchema, mut answer: Value) -> Value {
-        let (Some(fields), Value::Object(map)) = (object_fields(schema, ty), &mut answer) else {
-            return answer;
-        };
-        for f in fields
-            .iter()
-            .filter(|f| id_like(f.name) && f.ty == TySchema::String)
-        {
-            let n = {
-                let mut state = self.lock();
-                state.next_id += 1;
-                state.next_id
-            };
-            map.insert(f.name.to_owned(), Value::String(format!("res_{n:08}")));
-        }
-        answer
-    }
-
-    /// `answer` with a fresh id in each item of its list fields whose type has an id-like
-    /// text field the item lacks (the messages a send made, each with its `messageId`).
-    fn item_ids(&self, schema: &ServiceSchema, ty: &TySchema, mut answer: Value) -> Value {
-        let (Some(fields), Value::Object(map)) = (object_fields(schema, ty), &mut answer) else {
-            return answer;
-        };
-        for f in fields {
-            let TySchema::List(item) = f.ty else { continue };
-            let text_id = |i: &&FieldSchema| id_like(i.name) && i.ty == TySchema::String;
-            let Some(id) = object_fields(schema, item).and_then(|fs| {
-                fs.iter()
-                    .filter(text_id)
-                    .find(|i| i.name.eq_ignore_ascii_case("id"))
-                    .or_else(|| fs.iter().find(text_id))
-            }) else {
-                continue;
-            };
-            let Some(Value::Array(items)) = map.get_mut(f.name) else {
-                continue;
-            };
-            for entry in items.iter_mut().filter_map(Value::as_object_mut) {
-                if entry.get(id.name).is_none_or(Value::is_null) {
-                    let n = {
-                        let mut state = self.lock();
-                        state.next_id += 1;
-                        state.next_id
-                    };
-                    let made = if id.format == Some(Format::Uuid) {
-                        format!("00000000-0000-4000-8000-{n:012x}")
-                    } else {
-                        format!("res_{n:08}")
-                    };
-                    entry.insert(id.name.to_owned(), Value::String(made));
-                }
-            }
-        }
-        answer
     }
 
     /// Stores `value` as item `id` of `collection` (replacing an item with that id), within

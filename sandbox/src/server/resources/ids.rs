@@ -1,0 +1,81 @@
+//! Fresh ids in what the store answers: an id-like field of the answer, or one in each item
+//! of its lists (what a send or a batch made).
+
+use serde_json::Value;
+use tidings_spec::id_like;
+
+use super::shape::object_fields;
+use super::{FieldSchema, Format, Resources, ServiceSchema, TySchema};
+
+impl Resources {
+    /// A fresh id for the text field `field`: a UUID when its format or name says so, else
+    /// `res_` and the store's next number.
+    fn fresh_id(&self, field: &FieldSchema) -> Value {
+        let n = {
+            let mut state = self.lock();
+            state.next_id += 1;
+            state.next_id
+        };
+        let uuid =
+            field.format == Some(Format::Uuid) || field.name.to_ascii_lowercase().ends_with("uuid");
+        Value::String(if uuid {
+            format!("00000000-0000-4000-8000-{n:012x}")
+        } else {
+            format!("res_{n:08}")
+        })
+    }
+
+    /// `answer` with a fresh id in each text field its type names like an id (the `job_id`
+    /// of SendGrid's contact upsert).
+    pub(super) fn fresh_ids(
+        &self,
+        schema: &ServiceSchema,
+        ty: &TySchema,
+        mut answer: Value,
+    ) -> Value {
+        let (Some(fields), Value::Object(map)) = (object_fields(schema, ty), &mut answer) else {
+            return answer;
+        };
+        for f in fields
+            .iter()
+            .filter(|f| id_like(f.name) && f.ty == TySchema::String)
+        {
+            map.insert(f.name.to_owned(), self.fresh_id(f));
+        }
+        answer
+    }
+
+    /// `answer` with a fresh id in each item of its list fields whose type has an id-like
+    /// text field the item lacks (the messages a send made, each with its `messageId`).
+    pub(super) fn item_ids(
+        &self,
+        schema: &ServiceSchema,
+        ty: &TySchema,
+        mut answer: Value,
+    ) -> Value {
+        let (Some(fields), Value::Object(map)) = (object_fields(schema, ty), &mut answer) else {
+            return answer;
+        };
+        for f in fields {
+            let TySchema::List(item) = f.ty else { continue };
+            let text_id = |i: &&FieldSchema| id_like(i.name) && i.ty == TySchema::String;
+            let Some(id) = object_fields(schema, item).and_then(|fs| {
+                fs.iter()
+                    .filter(text_id)
+                    .find(|i| i.name.eq_ignore_ascii_case("id"))
+                    .or_else(|| fs.iter().find(text_id))
+            }) else {
+                continue;
+            };
+            let Some(Value::Array(items)) = map.get_mut(f.name) else {
+                continue;
+            };
+            for entry in items.iter_mut().filter_map(Value::as_object_mut) {
+                if entry.get(id.name).is_none_or(Value::is_null) {
+                    entry.insert(id.name.to_owned(), self.fresh_id(id));
+                }
+            }
+        }
+        answer
+    }
+}
