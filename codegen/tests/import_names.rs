@@ -232,3 +232,44 @@ fn a_number_whose_format_says_integer_is_an_integer() {
         assert!(line.contains(&format!("type: {ty}")), "{field}: {line}");
     }
 }
+
+#[test]
+fn inline_union_members_are_named_after_their_title_or_most_specific_reference() {
+    // Vonage's inbound message: `oneOf` of inline `allOf`s, each a shared part and the kind's
+    // own schema; one member titled; one with neither (named by position).
+    let object = |field: &str| json!({"type": "object", "required": [field], "properties": {field: {"type": "string"}}});
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Inbound", "version": "1"},
+        "paths": {"/inbound": {"post": {
+            "operationId": "receive",
+            "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Inbound"}}}},
+            "responses": {"204": {"description": ""}}
+        }}},
+        "components": {"schemas": {
+            "Inbound": {"oneOf": [
+                {"allOf": [{"$ref": "#/components/schemas/common"}, {"$ref": "#/components/schemas/SmsInbound"}]},
+                {"allOf": [{"$ref": "#/components/schemas/common"}, {"$ref": "#/components/schemas/mmsInbound"}]},
+                {"title": "Voice call", "type": "object", "required": ["call"], "properties": {"call": {"type": "string"}}},
+                {"type": "object", "required": ["other"], "properties": {"other": {"type": "integer"}}}
+            ]},
+            "common": object("uuid"),
+            "SmsInbound": object("text"),
+            "mmsInbound": object("image")
+        }}
+    });
+    let imported = import_openapi(
+        &doc.to_string(),
+        &ImportOptions::new("inbound", "inbound.json"),
+        None,
+    )
+    .unwrap();
+    for line in [
+        "sms_inbound: { type: InboundSmsInbound }",
+        "mms_inbound: { type: InboundMmsInbound }",
+        "voice_call: { type: InboundVoiceCall }",
+        "inbound4: { type: Inbound4 }",
+    ] {
+        assert!(imported.yaml.contains(line), "{line}:\n{}", imported.yaml);
+    }
+}

@@ -1,5 +1,6 @@
 //! Providers' whole documents (issue 30): `tests/providers/full/` keeps SendGrid's `oai.json`,
-//! Twilio's API v2010, Vonage Messages, Vonage SMS and Postmark's server API in full, reduced to facts (every path,
+//! Twilio's API v2010, Vonage Messages, Vonage SMS, Postmark's server API, Resend's OpenAPI 3.1
+//! document and Ably's Control and Platform APIs in full, reduced to facts (every path,
 //! operation, schema, header and example; no prose; sources in its README). Each is imported
 //! with the defaults and must give:
 //!
@@ -27,6 +28,9 @@ const DOCUMENTS: &[(&str, &str)] = &[
     ("vonage_messages.json", "vonage_messages"),
     ("vonage_sms.json", "vonage_sms"),
     ("postmark_server.json", "postmark"),
+    ("resend.json", "resend"),
+    ("ably_control.json", "ably_control"),
+    ("ably_platform.json", "ably_platform"),
 ];
 
 fn import(document: &str, service: &str) -> (Imported, FidelityReport) {
@@ -89,9 +93,11 @@ fn whole_documents_import_every_operation_and_round_trip_their_examples() {
         total += report.examples_total;
         lossless += report.examples_lossless;
     }
-    // The five documents show 1,105 examples (Postmark's none) (SendGrid's two left are an array answered where
-    // its schema says object, and strings sent where its schema says integers).
-    assert!(total >= 1_000, "{total}");
+    // The eight documents show 2,047 examples (Postmark's none; Ably Control's file part's
+    // example names a file, not a value, and is not counted). SendGrid's two left are an
+    // array answered where its schema says object, and strings sent where its schema says
+    // integers.
+    assert!(total >= 2_000, "{total}");
     assert!(lossless * 100 >= total * 99, "{lossless} of {total}");
 }
 
@@ -202,6 +208,10 @@ fn lists_that_show_how_they_page_get_a_stream() {
         ("twilio_api_v2010.json", "twilio", 61, 2),
         ("sendgrid_oai.json", "sendgrid", 42, 44),
         ("postmark_server.json", "postmark", 9, 10),
+        // Resend: a cursor (`after`) with `has_more` on 23; Ably Platform: `Link` headers.
+        ("resend.json", "resend", 23, 3),
+        ("ably_control.json", "ably_control", 0, 5),
+        ("ably_platform.json", "ably_platform", 3, 2),
     ] {
         let (_, report) = import(document, service);
         assert_eq!(
@@ -267,5 +277,23 @@ fn vonage_s_problem_details_give_the_error_code_and_message() {
             "error code read at `type` (by RFC 9457 problem details)",
             "error message read at `detail` (by RFC 9457 problem details)"
         ]
+    );
+}
+
+#[test]
+fn resend_s_webhooks_are_signed_as_the_headers_its_tag_names() {
+    // Resend's document says in its `Webhook Events` tag that deliveries carry `svix-id`,
+    // `svix-timestamp` and `svix-signature`; the reduced copy keeps those names, and each of
+    // its 17 webhooks is verified as Standard Webhooks.
+    let (imported, _) = import("resend.json", "resend");
+    let signed = imported
+        .yaml
+        .matches("signature: standard_webhooks")
+        .count();
+    assert_eq!(signed, 17, "{}", imported.report);
+    assert!(
+        !imported.yaml.contains("signature: none"),
+        "{}",
+        imported.yaml
     );
 }

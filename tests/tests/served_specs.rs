@@ -457,9 +457,10 @@ async fn vonage_sends_answer_a_fresh_message_uuid_each() {
 
 /// SendGrid's whole document: `PUT /marketing/contacts` upserts the contacts its body lists
 /// (keyed by email, in any case), answered with a fresh `job_id`; `GET /marketing/contacts`
-/// and the get by id show them, a second upsert of the same email updates that contact.
+/// and the get by id show them, a second upsert of the same email updates that contact, and
+/// `DELETE /marketing/contacts?ids=` removes the contacts it names.
 #[tokio::test]
-async fn sendgrid_contacts_upserted_in_bulk_are_listed_and_updated_by_email() {
+async fn sendgrid_contacts_upserted_in_bulk_are_listed_updated_by_email_and_deleted_by_ids() {
     let (served, _dir) = serve_imported("sendgrid_oai.json", "sendgrid").await;
     let key = served.credential("api_key").unwrap().to_owned();
     let call = |method: &'static str, path: &str, body: Option<serde_json::Value>| {
@@ -500,6 +501,87 @@ async fn sendgrid_contacts_upserted_in_bulk_are_listed_and_updated_by_email() {
         (200, &serde_json::json!("Lovelace")),
         "{got}"
     );
+
+    // A delete names the contacts it removes by `?ids=` (an id not held is passed over).
+    let (status, job) = call(
+        "DELETE",
+        &format!("/marketing/contacts?ids={id},nope"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 202, "{job}");
+    let (_, listed) = call("GET", "/marketing/contacts", None).await;
+    let result = listed["result"].as_array().unwrap();
+    assert_eq!(result.len(), 1, "{listed}");
+    assert_eq!(result[0]["email"], "bob@example.com", "{listed}");
+    let (status, _) = call("GET", &format!("/marketing/contacts/{id}"), None).await;
+    assert_eq!(status, 404);
+    served.shutdown().await;
+}
+
+/// SendGrid's suppression groups hold sets of addresses: `POST` adds each address of
+/// `recipient_emails` once, the `GET` lists the addresses themselves (not made-up ones), and
+/// `DELETE .../suppressions/{email}` takes one out. The global suppressions are a set too,
+/// read and removed one address at a time.
+#[tokio::test]
+async fn sendgrid_suppressions_are_sets_of_addresses() {
+    let (served, _dir) = serve_imported("sendgrid_oai.json", "sendgrid").await;
+    let key = served.credential("api_key").unwrap().to_owned();
+    let call = |method: &'static str, path: &str, body: Option<serde_json::Value>| {
+        let (path, key) = (path.to_owned(), ("Authorization", key.as_str()));
+        let served = &served;
+        async move {
+            let (status, text) = call_with_key(served, key, method, &path, body).await;
+            let body = serde_json::from_str(&text).unwrap_or(serde_json::Value::Null);
+            (status, body)
+        }
+    };
+    let group = "/asm/groups/7/suppressions";
+    let add = serde_json::json!({"recipient_emails": ["ada@example.com", "bob@example.com"]});
+    let (status, added) = call("POST", group, Some(add.clone())).await;
+    assert_eq!((status, &added), (201, &add), "answered as added");
+    let again = serde_json::json!({"recipient_emails": ["bob@example.com", "cy@example.com"]});
+    assert_eq!(call("POST", group, Some(again)).await.0, 201);
+    let (status, listed) = call("GET", group, None).await;
+    assert_eq!(status, 200, "{listed}");
+    let mut members: Vec<&str> = listed
+        .as_array()
+        .unwrap_or_else(|| panic!("{listed}"))
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    members.sort_unstable();
+    assert_eq!(
+        members,
+        ["ada@example.com", "bob@example.com", "cy@example.com"],
+        "each address once"
+    );
+    let (status, _) = call("DELETE", &format!("{group}/bob@example.com"), None).await;
+    assert_eq!(status, 204);
+    let (_, listed) = call("GET", group, None).await;
+    assert_eq!(listed.as_array().map(Vec::len), Some(2), "{listed}");
+    let (_, other) = call("GET", "/asm/groups/8/suppressions", None).await;
+    assert_eq!(
+        other,
+        serde_json::json!([]),
+        "another group holds its own set"
+    );
+
+    let global = "/asm/suppressions/global";
+    let add = serde_json::json!({"recipient_emails": ["dee@example.com"]});
+    assert_eq!(call("POST", global, Some(add)).await.0, 201);
+    let (status, got) = call("GET", &format!("{global}/dee@example.com"), None).await;
+    assert_eq!(
+        (status, got),
+        (
+            200,
+            serde_json::json!({"recipient_email": "dee@example.com"})
+        )
+    );
+    let (status, _) = call("DELETE", &format!("{global}/dee@example.com"), None).await;
+    assert_eq!(status, 204);
+    let (status, _) = call("GET", &format!("{global}/dee@example.com"), None).await;
+    assert_eq!(status, 404, "removed from the set");
     served.shutdown().await;
 }
 

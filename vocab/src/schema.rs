@@ -192,6 +192,9 @@ pub struct ResourceOp {
     /// A list answered inside an object (`response` a named object type): the dot path of
     /// its items (`contacts`). The store answers that object with every item there. For a
     /// create, the body field whose items are each created, or updated when one with the
-    /// same id or email is held (SendGrid's `PUT /marketing/contacts`: `contacts`).
+    /// same id or email is held (SendGrid's `PUT /marketing/contacts`: `contacts`); a list of
+    /// plain values is a set, each value an item keyed by itself under `id_field`. For a
+    /// delete of the collection, the query parameter or body field listing the ids of the
+    /// items it removes (`ids` of SendGrid's `DELETE /marketing/contacts?ids=a,b`).
     pub items: Option<&'static str>,
 }

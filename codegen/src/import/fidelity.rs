@@ -648,6 +648,11 @@ impl Examples<'_> {
     }
 
     fn check(&self, out: &mut FidelityReport, ty: &Ty, example: &Value, at: &str) {
+        // A file part's example (Ably's `p12File: example.p12`, a `format: binary` string)
+        // names a file; the client sends the file's bytes, so there is no value to compare.
+        if *ty == Ty::Bytes {
+            return;
+        }
         out.examples_total += 1;
         let result = interpret(self.service, ty, example)
             .map_err(|e| format!("does not decode: {e}"))

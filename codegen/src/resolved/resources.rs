@@ -21,13 +21,17 @@ pub struct ResourceShape {
     pub id_field: String,
     /// A list answered inside an object (Brevo's `GetContacts`): the dot path of its items.
     /// For a create: the body field whose items are each created or updated (SendGrid's
-    /// `PUT /marketing/contacts`: `contacts`).
+    /// `PUT /marketing/contacts`: `contacts`; a list of plain values: a set). For a delete
+    /// of the collection: the query parameter or body field listing the ids it removes.
     pub items: Option<String>,
 }
 
 impl ResourceShape {
     /// One line saying what the operation does (for generated docs).
     pub fn describe(&self) -> String {
+        if let (ResourceAction::Delete, Some(ids)) = (self.kind, &self.items) {
+            return format!("deletes the items `{ids}` names from `{}`", self.collection);
+        }
         let what = match self.kind {
             ResourceAction::Create => "creates an item in",
             ResourceAction::List => "lists a page of",
@@ -278,6 +282,43 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
         }),
         _ => None,
     };
+    // A set of plain values: a `POST` (or `PUT`) on a collection whose body is one list of
+    // strings or integers, listed by a `GET` answering such a list or with an item path
+    // (SendGrid's `POST /asm/groups/{group_id}/suppressions` with `recipient_emails`, listed
+    // by its `GET`, each removed by `DELETE .../suppressions/{email}`). Each value is an item
+    // of its own, keyed by itself and kept under the field's singular (`recipient_email`).
+    let set_field = match op.method {
+        Method::Post | Method::Put => body_fields.and_then(|fs| match fs {
+            [field] if plain_list(&field.ty) => Some(field),
+            _ => None,
+        }),
+        _ => None,
+    };
+    let listed_plain = service.operations.iter().any(|o| {
+        o.path == op.path && o.method == Method::Get && o.response.as_ref().is_some_and(plain_list)
+    });
+    if let Some(field) = set_field.filter(|_| listed_plain || sibling.is_some()) {
+        return ResourceShape {
+            id_field: singular(&field.wire),
+            items: Some(field.wire.clone()),
+            ..collection_shape(ResourceAction::Create)
+        };
+    }
+    // A `DELETE` of a collection naming the items it removes in a query parameter or a body
+    // field of ids (SendGrid's `DELETE /marketing/contacts?ids=a,b`, `DELETE
+    // /marketing/singlesends?ids=...`).
+    let listed_ids = op
+        .query
+        .iter()
+        .map(|p| (&p.wire, &p.ty))
+        .chain(body_fields.into_iter().flatten().map(|f| (&f.wire, &f.ty)))
+        .find(|(name, ty)| names_ids(name) && matches!(ty, Ty::String | Ty::List(_)));
+    if let (Method::Delete, Some((name, _))) = (op.method, listed_ids) {
+        return ResourceShape {
+            items: Some(name.clone()),
+            ..collection_shape(ResourceAction::Delete)
+        };
+    }
     if let Some(field) = bulk {
         // The items are kept under `id` (what the list answers), not under the answer's own
         // id (`job_id`).
@@ -325,6 +366,37 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
     }
 }
 
+/// Whether a parameter's name says it holds ids: `ids`, `contact_ids`, `messageIds`.
+fn names_ids(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower == "ids" || lower.ends_with("_ids") || name.ends_with("Ids") || name.ends_with("IDs")
+}
+
+/// `list<string>` or `list<integer>`: a list of plain values.
+fn plain_list(ty: &Ty) -> bool {
+    matches!(ty, Ty::List(item) if matches!(**item, Ty::String | Ty::Integer))
+}
+
+/// The singular of a plural field name (`recipient_emails` → `recipient_email`, `addresses`
+/// → `address`, `entries` → `entry`); a name that is not plural as it is.
+fn singular(name: &str) -> String {
+    for (plural, one) in [
+        ("ies", "y"),
+        ("sses", "ss"),
+        ("xes", "x"),
+        ("ches", "ch"),
+        ("shes", "sh"),
+    ] {
+        if let Some(stem) = name.strip_suffix(plural).filter(|s| !s.is_empty()) {
+            return format!("{stem}{one}");
+        }
+    }
+    match name.strip_suffix('s') {
+        Some(stem) if !stem.is_empty() && !stem.ends_with(['s', 'u']) => stem.to_owned(),
+        _ => name.to_owned(),
+    }
+}
+
 /// Whether `POST <parent>/<last>` (the parent an item path) creates in a collection nested
 /// under that item: `last` reads as a plural noun (`notes`, not `cancel` or Resend's
 /// `verify`, whose answers are other types than the item's too), and its answer is not the
@@ -342,7 +414,22 @@ fn nested_collection(service: &Service, op: &OperationInfo, parent: &str, last: 
 
 #[cfg(test)]
 mod tests {
-    use super::names_the_collection;
+    use super::{names_the_collection, singular};
+
+    #[test]
+    fn singulars_of_field_names() {
+        for (plural, one) in [
+            ("recipient_emails", "recipient_email"),
+            ("addresses", "address"),
+            ("entries", "entry"),
+            ("ids", "id"),
+            ("boxes", "box"),
+            ("status", "status"),
+            ("email", "email"),
+        ] {
+            assert_eq!(singular(plural), one, "{plural}");
+        }
+    }
 
     #[test]
     fn an_id_field_named_after_its_collection() {

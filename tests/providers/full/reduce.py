@@ -5,6 +5,10 @@ Keeps every path, operation (with its `operationId` and `tags`), parameter, sche
 header, security scheme and example; drops prose (`description`, `summary`, `title` except the
 document's own, `externalDocs`) and vendor extensions (`x-*`). Example values are copied whole,
 whatever keys they hold. A response's `description`, which both formats require, is left empty.
+One fact the importer reads from prose is kept: the webhook signature headers a description
+names (Resend's tag `Webhooks` says its deliveries carry `svix-id`, `svix-timestamp` and
+`svix-signature`) stay as that description, the header names alone; a top-level tag is kept
+only when its description names them.
 
     reduce.py SOURCE OUT.json
 """
@@ -19,6 +23,8 @@ PROSE = {"description", "summary", "title", "externalDocs"}
 TOP = ("swagger", "openapi", "host", "basePath", "schemes", "consumes", "produces", "servers",
        "security", "securityDefinitions", "paths", "definitions", "parameters", "responses",
        "components", "webhooks")
+# Header names of a webhook signature (Standard Webhooks, and Svix's own names for them).
+SIGNATURE_HEADERS = re.compile(r"\b(?:svix|webhook)-(?:id|timestamp|signature)\b", re.IGNORECASE)
 # Keys whose values are data, not descriptions: copied as they are.
 VALUES = {"example", "default", "enum", "const"}
 
@@ -57,6 +63,23 @@ def examples(value):
     return out
 
 
+def signature_headers(text):
+    """The webhook signature header names `text` mentions, in order, each once, as one line
+    (`svix-id, svix-timestamp, svix-signature`); empty when it names none."""
+    names = []
+    for name in SIGNATURE_HEADERS.findall(text):
+        if name.lower() not in names:
+            names.append(name.lower())
+    return ", ".join(names)
+
+
+def tags(value):
+    """The document's tags whose descriptions name webhook signature headers, as names and
+    those headers; the others hold prose only."""
+    kept = [strip(t) for t in value if isinstance(t, dict)]
+    return [t for t in kept if "description" in t]
+
+
 def strip(node, in_responses=False):
     if isinstance(node, list):
         return [strip(v) for v in node]
@@ -79,6 +102,9 @@ def strip(node, in_responses=False):
         elif key == "responses":
             out[key] = {k: strip(v, True) for k, v in value.items()} if isinstance(value, dict) else value
         elif key in PROSE and isinstance(value, str):
+            facts = signature_headers(value)
+            if key == "description" and facts:
+                out[key] = facts
             continue
         else:
             out[key] = strip(value)
@@ -111,6 +137,8 @@ def main():
     source, target = sys.argv[1], sys.argv[2]
     doc = load(source)
     out = {k: strip(doc[k]) for k in TOP if k in doc}
+    if tags(doc.get("tags", [])):
+        out["tags"] = tags(doc["tags"])
     # Paths map names to items: `responses` under `components` are named responses too.
     if "responses" in doc and "swagger" in doc:
         out["responses"] = {k: strip(v, True) for k, v in doc["responses"].items()}

@@ -380,7 +380,10 @@ impl Converter<'_> {
             }
         } else {
             self.in_progress.insert(raw.to_owned());
+            // A type it may still make (an untagged union) takes the component's own name.
+            let outer = self.claim.replace(name.clone());
             let result = self.ty(&schema, &ptr, &name, 0);
+            self.claim = outer;
             self.in_progress.remove(raw);
             let t = result?;
             self.memo.insert(raw.to_owned(), t.clone());

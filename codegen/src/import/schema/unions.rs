@@ -106,14 +106,20 @@ impl Converter<'_> {
         let mut keys = BTreeSet::new();
         for (i, m) in members.iter().enumerate() {
             let mptr = format!("{ptr}/{key}/{i}");
-            let ty = match self.ty(m, &mptr, &format!("{name}{}", i + 1), depth + 1) {
+            let ty = match self.ty(m, &mptr, &member_hint(&name, m, i), depth + 1) {
                 Ok(t) => t,
                 Err(reason) => {
                     self.skip(&mptr, "union variant type not mappable", Some(&reason));
                     continue;
                 }
             };
-            let base = crate::names::snake(&ty.replace(['<', '>'], " "));
+            // Named for what tells it apart from its siblings: `sms_inbound`, not
+            // `inbound_message_sms_inbound`, for `InboundMessageSmsInbound` of `InboundMessage`.
+            let own = ty
+                .strip_prefix(name.as_str())
+                .filter(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))
+                .unwrap_or(&ty);
+            let base = crate::names::snake(&own.replace(['<', '>'], " "));
             let base = if base.is_empty() {
                 "variant".to_owned()
             } else {
@@ -428,5 +434,21 @@ impl Converter<'_> {
             variants,
             pointer: ptr.to_owned(),
         })
+    }
+}
+
+/// The name hint of an inline member of union `name`: its `title`, or for an `allOf` of
+/// references the last one (the most specific: Vonage's `allOf: [inbound-common,
+/// SmsInbound]` is `InboundMessageSmsInbound`), else its position (`InboundMessage2`).
+fn member_hint(name: &str, member: &Value, index: usize) -> String {
+    let titled = member.get("title").and_then(Value::as_str);
+    let last_ref = member
+        .get("allOf")
+        .and_then(Value::as_array)
+        .and_then(|all| all.iter().rev().find_map(|m| m.get("$ref")?.as_str()))
+        .and_then(|r| r.rsplit('/').next());
+    match titled.or(last_ref) {
+        Some(own) if !type_name(own).is_empty() => format!("{name}{}", type_name(own)),
+        _ => format!("{name}{}", index + 1),
     }
 }

@@ -484,14 +484,14 @@ impl Resources {
         // A create with a list of items (Mailgun's bounces: up to 1,000 in one call) creates
         // each, and answers its response type.
         if let (ResourceAction::Create, Value::Array(items)) = (op.kind, &call.body) {
-            return self.create_each(schema, op, &collection, items, false);
+            return self.create_each(schema, op, &collection, &call.body, items, false);
         }
         // A create of each item of a body list (SendGrid's `PUT /marketing/contacts` with
         // `contacts: [...]`): one with the id or email of an item held updates that item.
         if let (ResourceAction::Create, Some(field)) = (op.kind, op.items)
             && let Some(Value::Array(items)) = call.body.get(field)
         {
-            return self.create_each(schema, op, &collection, items, true);
+            return self.create_each(schema, op, &collection, &call.body, items, true);
         }
         // An answer that holds the item in a field of its own (Mailgun's `{"message": ...,
         // "template": {...}}`) stores and lists the item, and answers it in that field.
@@ -589,6 +589,17 @@ impl Resources {
                 let value = filled_object(schema, item_ty.as_ref(), value);
                 ticket = self.insert(&mut state, &collection, id, value.clone(), None)?;
                 Some(value)
+            }
+            // The items a query parameter or body field lists by id: each held one removed.
+            ResourceAction::Delete if item_id.is_none() && op.items.is_some() => {
+                let ids = listed_ids(op, call);
+                for id in &ids {
+                    if find(&state, &collection, Some(id), op).is_ok() {
+                        let (_, committed) = remove(&mut state, &collection, Some(id), op)?;
+                        ticket = committed.or(ticket);
+                    }
+                }
+                Some(Map::new())
             }
             ResourceAction::Delete => {
                 let (mut value, committed) = remove(&mut state, &collection, item_id, op)?;
@@ -722,19 +733,28 @@ impl Resources {
         schema: &ServiceSchema,
         op: &ResourceOp,
         collection: &str,
+        sent: &Value,
         items: &[Value],
         upsert: bool,
     ) -> Result<(Value, Option<Ticket>), ServerError> {
         let mut bodies = Vec::with_capacity(items.len());
         let mut bytes = 0;
         for item in items {
-            let Value::Object(body) = item else {
-                return Err(ServerError::bad_request(
-                    "each item of a list body to create must be an object",
-                ));
+            let body = match item {
+                Value::Object(body) => body.clone(),
+                // A plain value is an item of a set, keyed by itself (SendGrid's suppressed
+                // `recipient_emails`): one held already is kept once.
+                Value::String(_) | Value::Number(_) if op.items.is_some() => {
+                    Map::from_iter([(op.id_field.to_owned(), item.clone())])
+                }
+                _ => {
+                    return Err(ServerError::bad_request(
+                        "each item of a list body to create must be an object",
+                    ));
+                }
             };
             bytes += item.to_string().len();
-            bodies.push(body.clone());
+            bodies.push(body);
         }
         let mut state = self.lock();
         // All or none: the whole list must fit (counted as new items) before any is kept.
@@ -775,7 +795,9 @@ impl Resources {
         }
         drop(state);
         let value = op.response.as_ref().map_or(Value::Null, |ty| {
-            let value = only_declared(schema, ty, fill(schema, ty, None, 0, None));
+            // What the answer shares with the body is answered as sent (SendGrid's suppression
+            // answers the `recipient_emails` added).
+            let value = only_declared(schema, ty, fill(schema, ty, Some(sent), 0, None));
             if upsert {
                 self.fresh_ids(schema, ty, value)
             } else {
@@ -828,6 +850,31 @@ impl Resources {
             },
             undo,
         )
+    }
+}
+
+/// The ids a delete of a collection names in its query parameter or body field `op.items`:
+/// a list, or text separated by commas (`?ids=a,b`).
+fn listed_ids(op: &ResourceOp, call: &ResourceCall) -> Vec<String> {
+    let Some(name) = op.items else {
+        return Vec::new();
+    };
+    let given = call.query.get(name).or_else(|| call.body.get(name));
+    let text = |v: &Value| match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    };
+    match given {
+        Some(Value::Array(ids)) => ids.iter().filter_map(text).collect(),
+        Some(Value::String(ids)) => ids
+            .split(',')
+            .map(str::trim)
+            .filter(|id| !id.is_empty())
+            .map(str::to_owned)
+            .collect(),
+        Some(other) => text(other).into_iter().collect(),
+        None => Vec::new(),
     }
 }
 

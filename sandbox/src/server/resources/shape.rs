@@ -307,13 +307,17 @@ pub(super) fn page_of(
     let param = |name: &str| query.get(name);
     let text = |name: Option<&str>| name.and_then(param).and_then(Value::as_str);
     let out = |item: &Item| {
-        fill(
-            schema,
-            &item_ty,
-            Some(&Value::Object(item.value.clone())),
-            0,
-            None,
-        )
+        let value = match item_ty {
+            // A list of plain values answers the items' ids (the members of a set:
+            // SendGrid's suppressed addresses).
+            TySchema::String => Value::String(item.id.clone()),
+            TySchema::Integer => item
+                .id
+                .parse::<i64>()
+                .map_or_else(|_| Value::String(item.id.clone()), Value::from),
+            _ => Value::Object(item.value.clone()),
+        };
+        fill(schema, &item_ty, Some(&value), 0, None)
     };
     let Some(TySchema::Page(_)) = op.response else {
         // A plain list: every item.
