@@ -585,6 +585,80 @@ async fn sendgrid_suppressions_are_sets_of_addresses() {
     served.shutdown().await;
 }
 
+/// Ably's whole Control API document: an app created under its account is listed there,
+/// changed and deleted at its own path (`/apps/{id}`), and a key created under it is listed
+/// under it and changed at its own path.
+#[tokio::test]
+async fn ably_control_apps_and_keys_live_through_create_list_update_delete() {
+    let (served, _dir) = serve_imported("ably_control.json", "ably_control").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let call = |method: &'static str, path: &str, body: Option<serde_json::Value>| {
+        let (path, key) = (path.to_owned(), ("Authorization", bearer.as_str()));
+        let served = &served;
+        async move {
+            let (status, text) = call_with_key(served, key, method, &path, body).await;
+            let body = serde_json::from_str(&text).unwrap_or(serde_json::Value::Null);
+            (status, body)
+        }
+    };
+    let (status, app) = call(
+        "POST",
+        "/accounts/acc1/apps",
+        Some(serde_json::json!({"name": "Chat", "tlsOnly": true})),
+    )
+    .await;
+    assert_eq!(status, 201, "{app}");
+    assert_eq!(
+        (&app["name"], &app["tlsOnly"]),
+        (&"Chat".into(), &true.into())
+    );
+    let id = app["id"].as_str().unwrap().to_owned();
+    let (_, listed) = call("GET", "/accounts/acc1/apps", None).await;
+    assert_eq!(listed.as_array().map(Vec::len), Some(1), "{listed}");
+    assert_eq!(listed[0]["id"], id.as_str(), "{listed}");
+
+    let (status, changed) = call(
+        "PATCH",
+        &format!("/apps/{id}"),
+        Some(serde_json::json!({"name": "Chat 2"})),
+    )
+    .await;
+    assert_eq!(
+        (status, &changed["name"]),
+        (200, &"Chat 2".into()),
+        "{changed}"
+    );
+    assert_eq!(
+        changed["tlsOnly"], true,
+        "kept what the patch did not send: {changed}"
+    );
+
+    let capability = serde_json::json!({"room-*": ["publish", "subscribe"]});
+    let (status, key) = call(
+        "POST",
+        &format!("/apps/{id}/keys"),
+        Some(serde_json::json!({"name": "server", "capability": capability})),
+    )
+    .await;
+    assert_eq!(status, 201, "{key}");
+    assert_eq!(key["capability"], capability, "{key}");
+    let (_, keys) = call("GET", &format!("/apps/{id}/keys"), None).await;
+    assert_eq!(keys.as_array().map(Vec::len), Some(1), "{keys}");
+
+    let (status, _) = call("DELETE", &format!("/apps/{id}"), None).await;
+    assert_eq!(status, 204);
+    let (_, listed) = call("GET", "/accounts/acc1/apps", None).await;
+    assert_eq!(listed, serde_json::json!([]));
+    let (status, _) = call(
+        "PATCH",
+        &format!("/apps/{id}"),
+        Some(serde_json::json!({"name": "x"})),
+    )
+    .await;
+    assert_eq!(status, 404, "deleted");
+    served.shutdown().await;
+}
+
 /// Error answers in each operation's own documented shape: `operations_imported.yaml` (the
 /// import of `codegen/tests/import/operations_3_0.yaml`) gives its operations other error
 /// bodies than the service's (an RFC 9457 problem, a detail header), and an operation whose
