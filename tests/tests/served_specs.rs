@@ -56,6 +56,23 @@ async fn call_with_key(
     (status, answer.text().await.unwrap())
 }
 
+/// [`call_with_key`] with the answer read as JSON (`null` when it is empty or not JSON); the
+/// path is copied, so a closure can pass one it formats.
+fn call_json<'a>(
+    served: &'a ServedService,
+    key: (&'a str, &'a str),
+    method: &'static str,
+    path: &str,
+    body: Option<serde_json::Value>,
+) -> impl std::future::Future<Output = (u16, serde_json::Value)> + use<'a> {
+    let path = path.to_owned();
+    async move {
+        let (status, text) = call_with_key(served, key, method, &path, body).await;
+        let body = serde_json::from_str(&text).unwrap_or(serde_json::Value::Null);
+        (status, body)
+    }
+}
+
 async fn serve(name: &str) -> ServedService {
     let mut services = load(&spec(name)).unwrap();
     assert_eq!(services.len(), 1);
@@ -463,14 +480,8 @@ async fn vonage_sends_answer_a_fresh_message_uuid_each() {
 async fn sendgrid_contacts_upserted_in_bulk_are_listed_updated_by_email_and_deleted_by_ids() {
     let (served, _dir) = serve_imported("sendgrid_oai.json", "sendgrid").await;
     let key = served.credential("api_key").unwrap().to_owned();
-    let call = |method: &'static str, path: &str, body: Option<serde_json::Value>| {
-        let (path, key) = (path.to_owned(), ("Authorization", key.as_str()));
-        let served = &served;
-        async move {
-            let (status, text) = call_with_key(served, key, method, &path, body).await;
-            let body: serde_json::Value = serde_json::from_str(&text).unwrap();
-            (status, body)
-        }
+    let call = |method, path: &str, body| {
+        call_json(&served, ("Authorization", key.as_str()), method, path, body)
     };
     let contacts = serde_json::json!({"contacts": [
         {"email": "ada@example.com", "first_name": "Ada", "custom_fields": {"w1": "x"}},
@@ -527,14 +538,8 @@ async fn sendgrid_contacts_upserted_in_bulk_are_listed_updated_by_email_and_dele
 async fn sendgrid_suppressions_are_sets_of_addresses() {
     let (served, _dir) = serve_imported("sendgrid_oai.json", "sendgrid").await;
     let key = served.credential("api_key").unwrap().to_owned();
-    let call = |method: &'static str, path: &str, body: Option<serde_json::Value>| {
-        let (path, key) = (path.to_owned(), ("Authorization", key.as_str()));
-        let served = &served;
-        async move {
-            let (status, text) = call_with_key(served, key, method, &path, body).await;
-            let body = serde_json::from_str(&text).unwrap_or(serde_json::Value::Null);
-            (status, body)
-        }
+    let call = |method, path: &str, body| {
+        call_json(&served, ("Authorization", key.as_str()), method, path, body)
     };
     let group = "/asm/groups/7/suppressions";
     let add = serde_json::json!({"recipient_emails": ["ada@example.com", "bob@example.com"]});
@@ -592,14 +597,14 @@ async fn sendgrid_suppressions_are_sets_of_addresses() {
 async fn ably_control_apps_and_keys_live_through_create_list_update_delete() {
     let (served, _dir) = serve_imported("ably_control.json", "ably_control").await;
     let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
-    let call = |method: &'static str, path: &str, body: Option<serde_json::Value>| {
-        let (path, key) = (path.to_owned(), ("Authorization", bearer.as_str()));
-        let served = &served;
-        async move {
-            let (status, text) = call_with_key(served, key, method, &path, body).await;
-            let body = serde_json::from_str(&text).unwrap_or(serde_json::Value::Null);
-            (status, body)
-        }
+    let call = |method, path: &str, body| {
+        call_json(
+            &served,
+            ("Authorization", bearer.as_str()),
+            method,
+            path,
+            body,
+        )
     };
     let (status, app) = call(
         "POST",
