@@ -67,6 +67,12 @@ fn form_and_multipart_bodies_keep_their_encoding_and_array_style() {
     // A binary string of a multipart body is a file part.
     let fields = spec.types["UploadMediaRequest"].fields.as_ref().unwrap();
     assert_eq!(fields["file"].ty, "bytes");
+    // Its schema does not forbid other keys, so the type keeps them (sent as text parts),
+    // as a JSON body's does.
+    assert_eq!(
+        spec.types["UploadMediaRequest"].additional.as_deref(),
+        Some("json")
+    );
     // Its object field is a part of type `application/json`, as OpenAPI has it by default.
     assert_eq!(
         upload.form_style.as_ref().and_then(|f| f.nested),

@@ -141,6 +141,43 @@ fn multipart_writes_text_and_file_parts() {
 }
 
 #[test]
+fn a_multipart_body_with_other_keys_sends_each_as_a_part_beside_its_file() {
+    // What a generated type with `additional` writes: its fields, then the other keys, as
+    // one map (Mailgun's list update sends `list_id`, which its schema does not declare).
+    struct Update {
+        name: String,
+        file: FilePart,
+        additional: std::collections::BTreeMap<String, Value>,
+    }
+    impl serde::Serialize for Update {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeMap as _;
+            let mut s = serializer.serialize_map(Some(2 + self.additional.len()))?;
+            s.serialize_entry("name", &self.name)?;
+            s.serialize_entry("file", &self.file)?;
+            for (key, value) in &self.additional {
+                s.serialize_entry(key, value)?;
+            }
+            s.end()
+        }
+    }
+    let body = Update {
+        name: "Developers".into(),
+        file: FilePart::new("a.txt", "text/plain", b"hi".to_vec()),
+        additional: [("list_id".to_owned(), json!("123"))].into(),
+    };
+    let (bytes, content_type) = multipart(&body, STYLE).unwrap();
+    let text = String::from_utf8_lossy(&bytes);
+    assert!(text.contains("name=\"list_id\"\r\n\r\n123\r\n"), "{text}");
+    assert!(text.contains("filename=\"a.txt\""), "{text}");
+    let back = decode_multipart_value(&bytes, &content_type, STYLE).unwrap();
+    assert_eq!(
+        (&back["name"], &back["list_id"]),
+        (&json!("Developers"), &json!("123"))
+    );
+}
+
+#[test]
 fn the_json_nested_style_sends_an_object_field_whole_and_reads_it_back() {
     #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
     struct Contact {

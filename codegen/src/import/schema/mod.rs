@@ -682,7 +682,7 @@ impl Converter<'_> {
                     }
                 }
             }
-            None if self.keep_undeclared_keys && !self.bytes_fields => "json".to_owned(),
+            None if self.keep_undeclared_keys => "json".to_owned(),
             _ => return Ok(None),
         };
         for f in fields.iter_mut() {
