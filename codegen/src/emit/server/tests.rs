@@ -145,7 +145,13 @@ operations:
   list_cards: { method: GET, path: "/cards", response: "list<Note>", source: assumed }
   import_cards: { method: PUT, path: "/cards", body: CardBatch, response: Job, source: assumed }
   verify_board: { method: POST, path: "/boards/{board}/verify", path_params: { board: { type: string } }, response: Note, source: assumed }
+  block: { method: POST, path: "/blocked", body: Addresses, response: Addresses, status: 201, source: assumed }
+  list_blocked: { method: GET, path: "/blocked", response: "list<string>", source: assumed }
+  unblock: { method: DELETE, path: "/blocked/{email}", path_params: { email: { type: string } }, status: 204, source: assumed }
+  notify: { method: POST, path: "/boards/{board}/notify", path_params: { board: { type: string } }, body: Addresses, status: 204, source: assumed }
+  delete_cards: { method: DELETE, path: "/cards", query: { ids: { type: "list<string>" } }, status: 204, source: assumed }
 types:
+  Addresses: { source: assumed, fields: { recipient_emails: { type: "list<string>", required: true } } }
   Board: { source: assumed, fields: { id: { type: string, required: true } } }
   Note: { source: assumed, fields: { id: { type: string }, text: { type: string } } }
   CardBatch: { source: assumed, fields: { cards: { type: "list<Note>", required: true } } }
@@ -187,5 +193,29 @@ types:
             import.id_field.as_str()
         ),
         ("Create", Some("cards"), "id")
+    );
+    // A body of one list of plain values on a collection listed as such (or with an item
+    // path) is a set: each value an item of its own, under the field's singular.
+    let set = |name: &str| {
+        let op = service.operations.iter().find(|o| o.name == name).unwrap();
+        let s = resource_shape(&service, op);
+        (s.kind.name(), s.items, s.id_field)
+    };
+    assert_eq!(
+        set("block"),
+        (
+            "Create",
+            Some("recipient_emails".into()),
+            "recipient_email".into()
+        )
+    );
+    assert_eq!(shape("list_blocked"), ("List", "/blocked".into()));
+    assert_eq!(shape("unblock"), ("Delete", "/blocked".into()));
+    // Without a listing or an item path such a body is no set (a send to each address).
+    assert_eq!(set("notify").0, "Action");
+    // A `DELETE` of a collection with `ids` removes the items it names.
+    assert_eq!(
+        set("delete_cards"),
+        ("Delete", Some("ids".into()), "id".into())
     );
 }
