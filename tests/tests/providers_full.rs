@@ -8,7 +8,8 @@
 //! - every example lossless, except examples that contradict their own schema in the document
 //!   (listed with where), and at least 99 % of all;
 //! - every documented error example decoded with the provider's code and message;
-//! - a client that compiles with no warning in a crate of its own.
+//! - a client that compiles with no warning in a crate of its own, and whose docs build with
+//!   warnings denied.
 
 #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
 
@@ -146,7 +147,7 @@ fn cargo(dir: &Path, args: &[&str]) -> std::process::Output {
 }
 
 #[test]
-fn whole_imports_compile_without_a_warning_in_a_crate_of_their_own() {
+fn whole_imports_compile_and_document_without_a_warning_in_a_crate_of_their_own() {
     let dir = tempfile::tempdir().unwrap();
     let spec = dir.path().join("spec");
     std::fs::create_dir_all(&spec).unwrap();
@@ -195,6 +196,20 @@ futures-core = "0.3"
     assert!(out.status.success(), "{stderr}");
     let warnings: Vec<&str> = stderr.lines().filter(|l| l.contains("warning")).collect();
     assert!(warnings.is_empty(), "{}", warnings.join("\n"));
+    // Their docs, the providers' prose with its bare URLs, build with warnings denied.
+    let out = Command::new(env!("CARGO"))
+        .args(["doc", "--no-deps", "--offline", "--message-format", "short"])
+        .current_dir(dir.path())
+        .env("CARGO_TARGET_DIR", workspace().join("target/full-imports"))
+        .env("RUSTDOCFLAGS", "-D warnings")
+        .env_remove("RUSTFLAGS")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]

@@ -13,6 +13,7 @@
 //! global state: emits with different options never see each other's.
 
 mod client;
+mod doc_links;
 mod object_serde;
 mod server;
 mod service;
@@ -351,9 +352,20 @@ pub(crate) fn docs(text: &str) -> TokenStream {
         return TokenStream::new();
     }
     let text = text.replace('\t', "    ");
-    let lines = list_continuations(text.trim_end())
-        .into_iter()
-        .map(|l| format!(" {l}").trim_end().to_owned());
+    let mut fenced = false;
+    let lines = list_continuations(text.trim_end()).into_iter().map(|l| {
+        // Outside code (a fence, or a block indented four spaces), a bare URL is linked.
+        if l.trim_start().starts_with("```") {
+            fenced = !fenced;
+        }
+        let code = fenced || l.starts_with("    ");
+        let l = if code {
+            l
+        } else {
+            doc_links::link_bare_urls(&l)
+        };
+        format!(" {l}").trim_end().to_owned()
+    });
     quote! { #( #[doc = #lines] )* }
 }
 

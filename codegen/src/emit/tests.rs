@@ -118,3 +118,19 @@ fn a_tab_in_a_doc_text_is_four_spaces() {
     assert!(!docs.contains("\\t"), "{docs}");
     assert!(docs.contains("\"     address    code\""), "{docs}");
 }
+
+#[test]
+fn a_bare_url_in_a_doc_text_is_an_autolink_outside_code() {
+    // Infobip's and Mailgun's descriptions hold bare URLs (`rustdoc::bare_urls` in the crate
+    // that includes the client, an error under `-D warnings`).
+    let docs = super::docs(
+        "See https://a.example/docs.\n```\ncurl https://a.example/x\n```\n    https://a.example/y",
+    )
+    .to_string();
+    assert!(
+        docs.contains("\" See <https://a.example/docs>.\""),
+        "{docs}"
+    );
+    assert!(docs.contains("\" curl https://a.example/x\""), "{docs}");
+    assert!(docs.contains("\"     https://a.example/y\""), "{docs}");
+}
