@@ -592,7 +592,7 @@ async fn sendgrid_suppressions_are_sets_of_addresses() {
 
 /// Ably's whole Control API document: an app created under its account is listed there,
 /// changed and deleted at its own path (`/apps/{id}`), and a key created under it is listed
-/// under it and changed at its own path.
+/// under it, and deleted with it.
 #[tokio::test]
 async fn ably_control_apps_and_keys_live_through_create_list_update_delete() {
     let (served, _dir) = serve_imported("ably_control.json", "ably_control").await;
@@ -654,6 +654,9 @@ async fn ably_control_apps_and_keys_live_through_create_list_update_delete() {
     assert_eq!(status, 204);
     let (_, listed) = call("GET", "/accounts/acc1/apps", None).await;
     assert_eq!(listed, serde_json::json!([]));
+    // Its keys went with it.
+    let (_, keys) = call("GET", &format!("/apps/{id}/keys"), None).await;
+    assert_eq!(keys, serde_json::json!([]), "{keys}");
     let (status, _) = call(
         "PATCH",
         &format!("/apps/{id}"),

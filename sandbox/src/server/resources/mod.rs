@@ -41,7 +41,7 @@ use shape::{
     declared, envelope_of, filled_object, fits_id_field, from_path, id_value, make_id,
     only_declared, page_of, per_item, per_recipient, wrapped_item,
 };
-use state::{find, full, home_of, put, remove, room, same_item, settle};
+use state::{find, full, home_of, put, remove, remove_under, room, same_item, settle};
 
 pub use tidings_spec::{
     FieldSchema, Format, PageSchema, ResourceAction, ResourceOp, ServiceSchema, ShapeSchema,
@@ -512,6 +512,7 @@ impl Resources {
         let mut state = self.lock();
         // An item of a top-level collection may live under a parent (see `home_of`); an
         // item path under a parent (`/contacts/{id}/segments/{segment_id}`) names its own.
+        let addressed = collection.clone();
         let collection = match op.kind {
             ResourceAction::Create | ResourceAction::List => collection,
             _ if op.collection.contains('{') => collection,
@@ -603,7 +604,10 @@ impl Resources {
             }
             ResourceAction::Delete => {
                 let (mut value, committed) = remove(&mut state, &collection, item_id, op)?;
-                ticket = committed;
+                // What lives under the item goes with it (an Ably app's keys).
+                let id = item_id.unwrap_or_default();
+                let under = remove_under(&mut state, &[&collection, &addressed], id, op)?;
+                ticket = under.or(committed);
                 value.insert("deleted".to_owned(), Value::Bool(true));
                 Some(value)
             }

@@ -175,6 +175,37 @@ pub(super) fn remove(
     Ok((value, ticket))
 }
 
+/// Removes every item of the collections nested under item `id` of each of `collections`
+/// (`/apps/{id}/keys` under `/apps`, and under the collection the item lives in when it was
+/// created under a parent): nothing of a deleted item outlives it. Each removal is journaled
+/// when durable; the ticket of the last one.
+pub(super) fn remove_under(
+    state: &mut State,
+    collections: &[&str],
+    id: &str,
+    op: &ResourceOp,
+) -> Result<Option<Ticket>, ServerError> {
+    let prefixes: Vec<String> = collections.iter().map(|c| format!("{c}/{id}/")).collect();
+    let nested: Vec<String> = state
+        .collections
+        .keys()
+        .filter(|name| prefixes.iter().any(|p| name.starts_with(p.as_str())))
+        .cloned()
+        .collect();
+    let mut ticket = None;
+    for name in nested {
+        let ids: Vec<String> = state.collections[&name]
+            .iter()
+            .map(|i| i.id.clone())
+            .collect();
+        for child in ids {
+            let (_, committed) = remove(state, &name, Some(&child), op)?;
+            ticket = committed.or(ticket);
+        }
+    }
+    Ok(ticket)
+}
+
 fn missing(collection: &str, id: &str, op: &ResourceOp) -> ServerError {
     let error = ServerError::not_found(format!("`{collection}/{id}`"));
     match op.item_param {

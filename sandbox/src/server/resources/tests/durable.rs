@@ -99,6 +99,60 @@ fn a_durable_store_loads_every_change_in_order_and_never_repeats_an_id() {
     assert_eq!(new, "res_00000006", "past every id made before the restart");
 }
 
+/// Deleting an item deletes what lives under it (an app's keys under `/apps/{id}/keys`),
+/// each removal on disk: after a restart the nested collection is still empty, and another
+/// item's nested collection is untouched.
+#[test]
+fn a_delete_takes_what_lives_under_the_item_with_it_durably() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = store_path(dir.path(), "served-cascade");
+    let keys = ResourceOp {
+        collection: "/v1/domains/{parent}/keys",
+        response: Some(TySchema::List(&TySchema::Named("Domain"))),
+        ..op(ResourceAction::List, false)
+    };
+    let under = |parent: &str, body: Value| ResourceCall {
+        path: vec![("parent", parent.to_owned())],
+        query: Value::Null,
+        body,
+    };
+    let add_key = ResourceOp {
+        collection: "/v1/domains/{parent}/keys",
+        ..op(ResourceAction::Create, false)
+    };
+    let (gone, kept);
+    {
+        let store = Resources::open(ResourceLimits::default(), &path).unwrap();
+        gone = id(&create(&store, json!({"name": "a.example"})).unwrap());
+        kept = id(&create(&store, json!({"name": "b.example"})).unwrap());
+        for parent in [&gone, &gone, &kept] {
+            store
+                .serve_now(&SCHEMA, &add_key, &under(parent, json!({"name": "k"})))
+                .unwrap();
+        }
+        store
+            .serve_now(
+                &SCHEMA,
+                &op(ResourceAction::Delete, true),
+                &call(Some(&gone), Value::Null, Value::Null),
+            )
+            .unwrap();
+        let listed = store
+            .serve_now(&SCHEMA, &keys, &under(&gone, Value::Null))
+            .unwrap();
+        assert_eq!(listed, json!([]));
+        store.close();
+    }
+    let store = Resources::open(ResourceLimits::default(), &path).unwrap();
+    let listed = |parent: &str| {
+        store
+            .serve_now(&SCHEMA, &keys, &under(parent, Value::Null))
+            .unwrap()
+    };
+    assert_eq!(listed(&gone), json!([]), "the removals were committed");
+    assert_eq!(listed(&kept).as_array().map(Vec::len), Some(1));
+}
+
 #[test]
 fn a_change_that_cannot_be_committed_answers_507_and_changes_nothing_in_memory() {
     let journal = Recorder::default();
