@@ -134,13 +134,15 @@ fn sendgrid_s_examples_that_leave_out_required_fields_make_them_optional() {
     assert_eq!(report.examples_lossless, 370, "{:#?}", report.lossy);
 }
 
-/// Runs cargo in `dir` with a target directory of its own under the workspace's.
+/// Runs cargo in `dir` with a target directory of its own under the workspace's (rustdoc's
+/// warnings denied).
 fn cargo(dir: &Path, args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO"))
         .args(args)
         .arg("--offline")
         .current_dir(dir)
         .env("CARGO_TARGET_DIR", workspace().join("target/full-imports"))
+        .env("RUSTDOCFLAGS", "-D warnings")
         .env_remove("RUSTFLAGS")
         .output()
         .unwrap()
@@ -197,14 +199,10 @@ futures-core = "0.3"
     let warnings: Vec<&str> = stderr.lines().filter(|l| l.contains("warning")).collect();
     assert!(warnings.is_empty(), "{}", warnings.join("\n"));
     // Their docs, the providers' prose with its bare URLs, build with warnings denied.
-    let out = Command::new(env!("CARGO"))
-        .args(["doc", "--no-deps", "--offline", "--message-format", "short"])
-        .current_dir(dir.path())
-        .env("CARGO_TARGET_DIR", workspace().join("target/full-imports"))
-        .env("RUSTDOCFLAGS", "-D warnings")
-        .env_remove("RUSTFLAGS")
-        .output()
-        .unwrap();
+    let out = cargo(
+        dir.path(),
+        &["doc", "--no-deps", "--message-format", "short"],
+    );
     assert!(
         out.status.success(),
         "{}",
