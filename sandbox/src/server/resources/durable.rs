@@ -86,8 +86,12 @@ pub(super) enum Change {
         doc: String,
         next_id: Option<u64>,
     },
-    /// Removes an item.
-    Delete { collection: String, id: String },
+    /// Removes an item, and the whole of each collection in `nested` (those under it).
+    Delete {
+        collection: String,
+        id: String,
+        nested: Vec<String>,
+    },
     /// Stores a value kept with the store (a served spec's credentials).
     Setting { name: String, value: String },
 }
@@ -223,9 +227,17 @@ impl Sqlite {
                     .execute(params![collection, id, doc])?;
                     counter = counter.max(*next_id);
                 }
-                Change::Delete { collection, id } => {
+                Change::Delete {
+                    collection,
+                    id,
+                    nested,
+                } => {
                     tx.prepare_cached("DELETE FROM items WHERE collection = ?1 AND id = ?2")?
                         .execute(params![collection, id])?;
+                    for name in nested {
+                        tx.prepare_cached("DELETE FROM items WHERE collection = ?1")?
+                            .execute(params![name])?;
+                    }
                 }
                 Change::Setting { name, value } => {
                     tx.prepare_cached(

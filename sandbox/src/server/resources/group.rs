@@ -36,11 +36,12 @@ pub(super) enum Undo {
         stored_bytes: usize,
         next_id: u64,
     },
-    /// An item was removed from `index`: put it back.
+    /// An item was removed from `index`, with the collections nested under it: put them back.
     Delete {
         collection: String,
         index: usize,
         item: Item,
+        nested: Vec<(String, Vec<Item>)>,
     },
     /// A setting was changed: restore what it was.
     Setting {
@@ -78,11 +79,16 @@ impl Undo {
                 collection,
                 index,
                 item,
+                nested,
             } => {
                 state.stored_bytes += item.bytes;
                 let items = state.collections.entry(collection).or_default();
                 let index = index.min(items.len());
                 items.insert(index, item);
+                for (name, items) in nested {
+                    state.stored_bytes += items.iter().map(|i| i.bytes).sum::<usize>();
+                    state.collections.insert(name, items);
+                }
             }
             Undo::Setting { name, previous } => match previous {
                 Some(value) => {

@@ -41,7 +41,7 @@ use shape::{
     declared, envelope_of, filled_object, fits_id_field, from_path, id_value, make_id,
     only_declared, page_of, per_item, per_recipient, wrapped_item,
 };
-use state::{find, full, home_of, put, remove, remove_under, room, same_item, settle};
+use state::{find, full, home_of, put, remove, room, same_item, settle};
 
 pub use tidings_spec::{
     FieldSchema, Format, PageSchema, ResourceAction, ResourceOp, ServiceSchema, ShapeSchema,
@@ -596,18 +596,18 @@ impl Resources {
                 let ids = listed_ids(op, call);
                 for id in &ids {
                     if find(&state, &collection, Some(id), op).is_ok() {
-                        let (_, committed) = remove(&mut state, &collection, Some(id), op)?;
+                        let under = [collection.as_str()];
+                        let (_, committed) = remove(&mut state, &collection, Some(id), op, &under)?;
                         ticket = committed.or(ticket);
                     }
                 }
                 Some(Map::new())
             }
             ResourceAction::Delete => {
-                let (mut value, committed) = remove(&mut state, &collection, item_id, op)?;
                 // What lives under the item goes with it (an Ably app's keys).
-                let id = item_id.unwrap_or_default();
-                let under = remove_under(&mut state, &[&collection, &addressed], id, op)?;
-                ticket = under.or(committed);
+                let under = [collection.as_str(), addressed.as_str()];
+                let (mut value, committed) = remove(&mut state, &collection, item_id, op, &under)?;
+                ticket = committed;
                 value.insert("deleted".to_owned(), Value::Bool(true));
                 Some(value)
             }

@@ -141,13 +141,17 @@ pub(super) fn find<'s>(
         .ok_or_else(|| missing(collection, id, op))
 }
 
-/// Removes item `id` and sends the removal to disk when durable: the item's value and the
-/// ticket of its commit.
+/// Removes item `id`, and every collection nested under it (`/apps/{id}/keys` beneath
+/// `/apps`; `under` names the collections to look beneath: the item's own, and the one the
+/// request addressed when the item lives under a parent), and sends the removal to disk when
+/// durable as one change: all of it is kept, or none. The item's value and the ticket of its
+/// commit.
 pub(super) fn remove(
     state: &mut State,
     collection: &str,
     id: Option<&str>,
     op: &ResourceOp,
+    under: &[&str],
 ) -> Result<(Map<String, Value>, Option<Ticket>), ServerError> {
     let id = id.unwrap_or_default();
     let items = state
@@ -160,50 +164,39 @@ pub(super) fn remove(
         .ok_or_else(|| missing(collection, id, op))?;
     let item = items.remove(index);
     let value = item.value.clone();
-    state.stored_bytes = state.stored_bytes.saturating_sub(item.bytes);
-    let ticket = state.journal(
-        || Change::Delete {
-            collection: collection.to_owned(),
-            id: id.to_owned(),
-        },
-        Undo::Delete {
-            collection: collection.to_owned(),
-            index,
-            item,
-        },
-    )?;
-    Ok((value, ticket))
-}
-
-/// Removes every item of the collections nested under item `id` of each of `collections`
-/// (`/apps/{id}/keys` under `/apps`, and under the collection the item lives in when it was
-/// created under a parent): nothing of a deleted item outlives it. Each removal is journaled
-/// when durable; the ticket of the last one.
-pub(super) fn remove_under(
-    state: &mut State,
-    collections: &[&str],
-    id: &str,
-    op: &ResourceOp,
-) -> Result<Option<Ticket>, ServerError> {
-    let prefixes: Vec<String> = collections.iter().map(|c| format!("{c}/{id}/")).collect();
-    let nested: Vec<String> = state
+    let prefixes: Vec<String> = under.iter().map(|c| format!("{c}/{id}/")).collect();
+    let names: Vec<String> = state
         .collections
         .keys()
         .filter(|name| prefixes.iter().any(|p| name.starts_with(p.as_str())))
         .cloned()
         .collect();
-    let mut ticket = None;
-    for name in nested {
-        let ids: Vec<String> = state.collections[&name]
+    let nested: Vec<(String, Vec<Item>)> = names
+        .into_iter()
+        .filter_map(|name| state.collections.remove(&name).map(|items| (name, items)))
+        .collect();
+    let freed = item.bytes
+        + nested
             .iter()
-            .map(|i| i.id.clone())
-            .collect();
-        for child in ids {
-            let (_, committed) = remove(state, &name, Some(&child), op)?;
-            ticket = committed.or(ticket);
-        }
-    }
-    Ok(ticket)
+            .flat_map(|(_, items)| items)
+            .map(|i| i.bytes)
+            .sum::<usize>();
+    state.stored_bytes = state.stored_bytes.saturating_sub(freed);
+    let nested_names: Vec<String> = nested.iter().map(|(name, _)| name.clone()).collect();
+    let ticket = state.journal(
+        || Change::Delete {
+            collection: collection.to_owned(),
+            id: id.to_owned(),
+            nested: nested_names,
+        },
+        Undo::Delete {
+            collection: collection.to_owned(),
+            index,
+            item,
+            nested,
+        },
+    )?;
+    Ok((value, ticket))
 }
 
 fn missing(collection: &str, id: &str, op: &ResourceOp) -> ServerError {

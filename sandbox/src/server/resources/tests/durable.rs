@@ -153,6 +153,40 @@ fn a_delete_takes_what_lives_under_the_item_with_it_durably() {
     assert_eq!(listed(&kept).as_array().map(Vec::len), Some(1));
 }
 
+/// The item and what lives under it are one change: when it cannot be committed, the item
+/// and every item under it are still there (none half deleted).
+#[test]
+fn a_delete_with_items_under_it_that_cannot_be_committed_keeps_them_all() {
+    let journal = Recorder::default();
+    let fail = journal.fail.clone();
+    let store = Resources::with_journal(ResourceLimits::default(), Box::new(journal));
+    let parent = id(&create(&store, json!({"name": "a.example"})).unwrap());
+    let keys = ResourceOp {
+        collection: "/v1/domains/{parent}/keys",
+        ..op(ResourceAction::Create, false)
+    };
+    let under = |body: Value| ResourceCall {
+        path: vec![("parent", parent.clone())],
+        query: Value::Null,
+        body,
+    };
+    for _ in 0..2 {
+        store.serve_now(&SCHEMA, &keys, &under(json!({}))).unwrap();
+    }
+    let before = store.collections();
+    fail.store(true, Ordering::SeqCst);
+    let err = store
+        .serve_now(
+            &SCHEMA,
+            &op(ResourceAction::Delete, true),
+            &call(Some(&parent), Value::Null, Value::Null),
+        )
+        .unwrap_err();
+    assert_eq!(err.status(), 507);
+    assert_eq!(store.collections(), before, "{}", err.message());
+    assert_eq!(get(&store, &parent).unwrap()["name"], "a.example");
+}
+
 #[test]
 fn a_change_that_cannot_be_committed_answers_507_and_changes_nothing_in_memory() {
     let journal = Recorder::default();
