@@ -94,6 +94,9 @@ pub(super) enum Change {
     },
     /// Stores a value kept with the store (a served spec's credentials).
     Setting { name: String, value: String },
+    /// Several changes one request made (a list created, items deleted by their ids),
+    /// committed in the same transaction: all of them or none.
+    Batch(Vec<Change>),
 }
 
 /// Where a durable store commits its changes (SQLite, or a failing one in tests).
@@ -213,40 +216,7 @@ impl Sqlite {
         // The id counter only grows: written once per batch, at its largest.
         let mut counter = None;
         for change in changes {
-            match change {
-                Change::Put {
-                    collection,
-                    id,
-                    doc,
-                    next_id,
-                } => {
-                    tx.prepare_cached(
-                        "INSERT INTO items (collection, id, doc) VALUES (?1, ?2, ?3)
-                         ON CONFLICT (collection, id) DO UPDATE SET doc = excluded.doc",
-                    )?
-                    .execute(params![collection, id, doc])?;
-                    counter = counter.max(*next_id);
-                }
-                Change::Delete {
-                    collection,
-                    id,
-                    nested,
-                } => {
-                    tx.prepare_cached("DELETE FROM items WHERE collection = ?1 AND id = ?2")?
-                        .execute(params![collection, id])?;
-                    for name in nested {
-                        tx.prepare_cached("DELETE FROM items WHERE collection = ?1")?
-                            .execute(params![name])?;
-                    }
-                }
-                Change::Setting { name, value } => {
-                    tx.prepare_cached(
-                        "INSERT INTO settings (name, value) VALUES (?1, ?2)
-                         ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-                    )?
-                    .execute(params![name, value])?;
-                }
-            }
+            write(&tx, change, &mut counter)?;
         }
         if let Some(n) = counter {
             tx.prepare_cached(
@@ -269,6 +239,54 @@ impl Sqlite {
         let cap = pages.saturating_add(i64::try_from(extra).unwrap_or(0));
         let _ = self.conn.pragma_update(None, "max_page_count", cap);
     }
+}
+
+/// Writes `change` in `tx`; `counter` keeps the largest id counter to store.
+fn write(
+    tx: &rusqlite::Transaction<'_>,
+    change: &Change,
+    counter: &mut Option<u64>,
+) -> rusqlite::Result<()> {
+    match change {
+        Change::Put {
+            collection,
+            id,
+            doc,
+            next_id,
+        } => {
+            tx.prepare_cached(
+                "INSERT INTO items (collection, id, doc) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (collection, id) DO UPDATE SET doc = excluded.doc",
+            )?
+            .execute(params![collection, id, doc])?;
+            *counter = (*counter).max(*next_id);
+        }
+        Change::Delete {
+            collection,
+            id,
+            nested,
+        } => {
+            tx.prepare_cached("DELETE FROM items WHERE collection = ?1 AND id = ?2")?
+                .execute(params![collection, id])?;
+            for name in nested {
+                tx.prepare_cached("DELETE FROM items WHERE collection = ?1")?
+                    .execute(params![name])?;
+            }
+        }
+        Change::Setting { name, value } => {
+            tx.prepare_cached(
+                "INSERT INTO settings (name, value) VALUES (?1, ?2)
+                 ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            )?
+            .execute(params![name, value])?;
+        }
+        Change::Batch(changes) => {
+            for change in changes {
+                write(tx, change, counter)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 impl Journal for Sqlite {

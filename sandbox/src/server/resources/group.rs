@@ -48,6 +48,8 @@ pub(super) enum Undo {
         name: String,
         previous: Option<String>,
     },
+    /// Several changes made as one, in this order: undone newest first.
+    Batch(Vec<Undo>),
 }
 
 impl Undo {
@@ -88,6 +90,11 @@ impl Undo {
                 for (name, items) in nested {
                     state.stored_bytes += items.iter().map(|i| i.bytes).sum::<usize>();
                     state.collections.insert(name, items);
+                }
+            }
+            Undo::Batch(undos) => {
+                for undo in undos.into_iter().rev() {
+                    undo.apply(state);
                 }
             }
             Undo::Setting { name, previous } => match previous {
@@ -261,20 +268,31 @@ impl Journal for Recorder {
         }
         let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
         for change in changes {
-            match change {
-                Change::Put { id, .. } => {
-                    if !kept.contains(id) {
-                        kept.push(id.clone());
-                    }
-                }
-                Change::Delete { id, .. } => kept.retain(|k| k != id),
-                Change::Setting { .. } => {}
-            }
+            record(&mut kept, change);
         }
         self.batches
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .push(changes.len());
         Ok(())
+    }
+}
+
+/// Keeps in `kept` the ids `change` stores, without those it deletes.
+#[cfg(test)]
+fn record(kept: &mut Vec<String>, change: &Change) {
+    match change {
+        Change::Put { id, .. } => {
+            if !kept.contains(id) {
+                kept.push(id.clone());
+            }
+        }
+        Change::Delete { id, .. } => kept.retain(|k| k != id),
+        Change::Setting { .. } => {}
+        Change::Batch(changes) => {
+            for change in changes {
+                record(kept, change);
+            }
+        }
     }
 }

@@ -102,6 +102,8 @@ struct Item {
 
 #[derive(Debug, Default)]
 struct State {
+    /// Changes collected to be journaled as one ([`State::as_one`]), while one is under way.
+    pending: Option<Vec<(Change, Undo)>>,
     collections: HashMap<String, Vec<Item>>,
     stored_bytes: usize,
     next_id: u64,
@@ -128,32 +130,6 @@ impl fmt::Debug for Disk {
             Disk::Journal(_) => "durable",
             Disk::Closed => "closed",
         })
-    }
-}
-
-impl State {
-    /// Sends `change`, already made in memory, to disk: the ticket to wait for before
-    /// answering (none in memory). When it cannot be queued it is undone here (`undo`) and the
-    /// error is the answer.
-    fn journal(
-        &mut self,
-        change: impl FnOnce() -> Change,
-        undo: Undo,
-    ) -> Result<Option<Ticket>, ServerError> {
-        let (undo, why) = match &self.disk {
-            Disk::None => return Ok(None),
-            Disk::Journal(writer) => match writer.queue(change(), undo) {
-                Ok(ticket) => return Ok(Some(ticket)),
-                Err(refused) => *refused,
-            },
-            Disk::Closed => (undo, "the sandbox is stopping"),
-        };
-        undo.apply(self);
-        Err(ServerError::new(
-            503,
-            "unavailable",
-            format!("{why}; nothing was kept"),
-        ))
     }
 }
 
@@ -594,13 +570,16 @@ impl Resources {
             // The items a query parameter or body field lists by id: each held one removed.
             ResourceAction::Delete if item_id.is_none() && op.items.is_some() => {
                 let ids = listed_ids(op, call);
-                for id in &ids {
-                    if find(&state, &collection, Some(id), op).is_ok() {
-                        let under = [collection.as_str()];
-                        let (_, committed) = remove(&mut state, &collection, Some(id), op, &under)?;
-                        ticket = committed.or(ticket);
+                let under = [collection.as_str()];
+                // One change for all of them: kept together or not at all.
+                (_, ticket) = state.as_one(|state| {
+                    for id in &ids {
+                        if find(state, &collection, Some(id), op).is_ok() {
+                            remove(state, &collection, Some(id), op, &under)?;
+                        }
                     }
-                }
+                    Ok(())
+                })?;
                 Some(Map::new())
             }
             ResourceAction::Delete => {
@@ -730,8 +709,8 @@ impl Resources {
         Ok((value, ticket))
     }
 
-    /// Creates each object of a list body (all or none: a bound hit part way undoes the
-    /// ones before it), answering the operation's response type.
+    /// Creates each object of a list body, all or none (a bound hit part way undoes the ones
+    /// before it; when durable, they are one change), answering the operation's response type.
     fn create_each(
         &self,
         schema: &ServiceSchema,
@@ -778,25 +757,26 @@ impl Resources {
                 state.stored_bytes + bytes
             )));
         }
-        let mut ticket = None;
-        for body in bodies {
-            let held = upsert
-                .then(|| same_item(&state, collection, &body))
-                .flatten();
-            let committed = match held {
-                // Merged into the item it names, which keeps its id.
-                Some((id, mut value)) => {
-                    value.extend(body);
-                    self.insert(&mut state, collection, id, value, None)?
+        // One change for the whole list: kept together or not at all.
+        let ((), ticket) = state.as_one(|state| {
+            for body in bodies {
+                match upsert
+                    .then(|| same_item(state, collection, &body))
+                    .flatten()
+                {
+                    // Merged into the item it names, which keeps its id.
+                    Some((id, mut value)) => {
+                        value.extend(body);
+                        self.insert(state, collection, id, value, None)?;
+                    }
+                    // Stored as sent; what the item type adds is made up when it is read.
+                    None => {
+                        self.create_one(state, schema, op, collection, None, body)?;
+                    }
                 }
-                // Stored as sent; what the item type adds is made up when it is read.
-                None => {
-                    self.create_one(&mut state, schema, op, collection, None, body)?
-                        .1
-                }
-            };
-            ticket = committed.or(ticket);
-        }
+            }
+            Ok(())
+        })?;
         drop(state);
         let value = op.response.as_ref().map_or(Value::Null, |ty| {
             // What the answer shares with the body is answered as sent (SendGrid's suppression

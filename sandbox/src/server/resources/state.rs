@@ -5,7 +5,70 @@ use serde_json::{Map, Value};
 
 use super::durable::{self, Change};
 use super::group::{Ticket, Undo};
-use super::{Item, ResourceLimits, ResourceOp, ServerError, State};
+use super::{Disk, Item, ResourceLimits, ResourceOp, ServerError, State};
+
+impl State {
+    /// Sends `change`, already made in memory, to disk: the ticket to wait for before
+    /// answering (none in memory). When it cannot be queued it is undone here (`undo`) and the
+    /// error is the answer. Inside [`State::as_one`] it is collected instead.
+    pub(super) fn journal(
+        &mut self,
+        change: impl FnOnce() -> Change,
+        undo: Undo,
+    ) -> Result<Option<Ticket>, ServerError> {
+        if let Some(pending) = &mut self.pending {
+            pending.push((change(), undo));
+            return Ok(None);
+        }
+        let (undo, why) = match &self.disk {
+            Disk::None => return Ok(None),
+            Disk::Journal(writer) => match writer.queue(change(), undo) {
+                Ok(ticket) => return Ok(Some(ticket)),
+                Err(refused) => *refused,
+            },
+            Disk::Closed => (undo, "the sandbox is stopping"),
+        };
+        undo.apply(self);
+        Err(ServerError::new(
+            503,
+            "unavailable",
+            format!("{why}; nothing was kept"),
+        ))
+    }
+
+    /// Makes the changes of `make` (several items created or deleted by one request) and
+    /// journals them as one change, kept whole or not at all: one slot in the writer's queue,
+    /// one undo. When `make` fails part way, what it had changed is undone (in memory too)
+    /// before the error is answered.
+    pub(super) fn as_one<T>(
+        &mut self,
+        make: impl FnOnce(&mut State) -> Result<T, ServerError>,
+    ) -> Result<(T, Option<Ticket>), ServerError> {
+        let outer = self.pending.replace(Vec::new());
+        let made = make(self);
+        let pending = std::mem::replace(&mut self.pending, outer).unwrap_or_default();
+        let value = match made {
+            Ok(value) => value,
+            Err(error) => {
+                for (_, undo) in pending.into_iter().rev() {
+                    undo.apply(self);
+                }
+                return Err(error);
+            }
+        };
+        if let Some(outer) = &mut self.pending {
+            // Inside another: its change holds these.
+            outer.extend(pending);
+            return Ok((value, None));
+        }
+        if pending.is_empty() || matches!(self.disk, Disk::None) {
+            return Ok((value, None));
+        }
+        let (changes, undos): (Vec<Change>, Vec<Undo>) = pending.into_iter().unzip();
+        let ticket = self.journal(|| Change::Batch(changes), Undo::Batch(undos))?;
+        Ok((value, ticket))
+    }
+}
 
 /// Waits for a change's commit: `507` when it failed (the change was undone).
 pub(super) async fn settle(ticket: Option<Ticket>) -> Result<(), ServerError> {

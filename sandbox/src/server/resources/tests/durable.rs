@@ -571,3 +571,109 @@ async fn a_queue_past_its_bound_answers_503_at_once_and_keeps_nothing() {
     );
     assert_eq!(lock(&kept).len(), acknowledged, "and all of it is on disk");
 }
+
+/// The delete of the items `?ids=` names, for a store whose test journal `fail`s on demand.
+fn delete_ids(store: &Resources, ids: &str) -> Result<Value, ServerError> {
+    let op = ResourceOp {
+        items: Some("ids"),
+        ..op(ResourceAction::Delete, false)
+    };
+    store.serve_now(
+        &SCHEMA,
+        &op,
+        &call(None, json!({ "ids": ids }), Value::Null),
+    )
+}
+
+/// A list created in one request, and the items one request deletes by their ids, are each
+/// one change: when it cannot be committed none of it is kept (memory as before), and once
+/// it can, all of it is, in one commit.
+#[test]
+fn a_list_created_or_deleted_in_one_request_is_kept_whole_or_not_at_all() {
+    let journal = Recorder::default();
+    let (fail, kept, batches) = (
+        journal.fail.clone(),
+        journal.kept.clone(),
+        journal.batches.clone(),
+    );
+    let store = Resources::with_journal(ResourceLimits::default(), Box::new(journal));
+    let list = json!([{"id": "a.example"}, {"id": "b.example"}, {"id": "c.example"}]);
+    fail.store(true, Ordering::SeqCst);
+    let err = create(&store, list.clone()).unwrap_err();
+    assert_eq!(err.status(), 507, "{}", err.message());
+    assert_eq!(store.len(), 0, "none of the three is kept");
+    fail.store(false, Ordering::SeqCst);
+    create(&store, list).unwrap();
+    assert_eq!(lock(&kept).len(), 3);
+    assert_eq!(lock(&batches).last(), Some(&1), "one change for the three");
+
+    let before = store.collections();
+    fail.store(true, Ordering::SeqCst);
+    let err = delete_ids(&store, "a.example,c.example").unwrap_err();
+    assert_eq!(err.status(), 507, "{}", err.message());
+    assert_eq!(store.collections(), before, "neither is deleted");
+    fail.store(false, Ordering::SeqCst);
+    delete_ids(&store, "a.example,missing,c.example").unwrap();
+    assert_eq!(*lock(&kept), ["b.example"]);
+    assert_eq!(lock(&batches).last(), Some(&1), "one change for the two");
+    assert_eq!(get(&store, "b.example").unwrap()["id"], "b.example");
+}
+
+/// A list longer than the writer's queue is one change, so it cannot fill the queue part
+/// way (which kept the items before and answered 503 for the request): with the disk
+/// stalled, all of it waits and is then kept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[allow(clippy::await_holding_lock)] // the guard stalls the writer thread, which takes no task's lock
+async fn a_list_longer_than_the_writers_queue_is_kept_whole() {
+    let journal = Recorder::default();
+    let (kept, gate) = (journal.kept.clone(), journal.gate.clone());
+    let store = Arc::new(Resources::with_journal(
+        ResourceLimits {
+            max_items_per_collection: 2 * MAX_QUEUED,
+            ..ResourceLimits::default()
+        },
+        Box::new(journal),
+    ));
+    let stall = gate
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let count = MAX_QUEUED + MAX_BATCH + 10;
+    let list: Vec<Value> = (0..count).map(|i| json!({"id": format!("d{i}")})).collect();
+    let task = {
+        let store = store.clone();
+        tokio::spawn(async move {
+            store
+                .serve(
+                    &SCHEMA,
+                    &op(ResourceAction::Create, false),
+                    &call(None, Value::Null, Value::Array(list)),
+                )
+                .await
+        })
+    };
+    while store.len() < count && !task.is_finished() {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    drop(stall);
+    task.await.unwrap().unwrap();
+    assert_eq!(store.len(), count);
+    assert_eq!(lock(&kept).len(), count, "all of it is on disk");
+}
+
+/// The same over SQLite: a list created and a delete by ids are on disk after a restart.
+#[test]
+fn a_list_and_a_delete_by_ids_are_loaded_back_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = store_path(dir.path(), "served-lists");
+    {
+        let store = Resources::open(ResourceLimits::default(), &path).unwrap();
+        let list: Vec<Value> = (0..50).map(|i| json!({"id": format!("d{i}")})).collect();
+        create(&store, Value::Array(list)).unwrap();
+        delete_ids(&store, "d0,d49").unwrap();
+        store.close();
+    }
+    let store = Resources::open(ResourceLimits::default(), &path).unwrap();
+    assert_eq!(store.len(), 48);
+    assert_eq!(get(&store, "d0").unwrap_err().status(), 404);
+    assert_eq!(get(&store, "d1").unwrap()["id"], "d1");
+}
