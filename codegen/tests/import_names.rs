@@ -236,7 +236,9 @@ fn a_number_whose_format_says_integer_is_an_integer() {
 #[test]
 fn inline_union_members_are_named_after_their_title_or_most_specific_reference() {
     // Vonage's inbound message: `oneOf` of inline `allOf`s, each a shared part and the kind's
-    // own schema; one member titled; one with neither (named by position).
+    // own schema; two unions of their own, each kind of one channel holding that channel's
+    // options (named by the channel: what their shared references do not share); one member
+    // titled; one with none of these (named by position).
     let object = |field: &str| json!({"type": "object", "required": [field], "properties": {field: {"type": "string"}}});
     let doc = json!({
         "openapi": "3.0.3",
@@ -251,11 +253,21 @@ fn inline_union_members_are_named_after_their_title_or_most_specific_reference()
                 {"allOf": [{"$ref": "#/components/schemas/common"}, {"$ref": "#/components/schemas/SmsInbound"}]},
                 {"allOf": [{"$ref": "#/components/schemas/common"}, {"$ref": "#/components/schemas/mmsInbound"}]},
                 {"title": "Voice call", "type": "object", "required": ["call"], "properties": {"call": {"type": "string"}}},
+                {"oneOf": [
+                    {"allOf": [{"$ref": "#/components/schemas/common"}, {"$ref": "#/components/schemas/channelOptionsWhatsapp"}, {"$ref": "#/components/schemas/SmsInbound"}]},
+                    {"allOf": [{"$ref": "#/components/schemas/common"}, {"$ref": "#/components/schemas/channelOptionsWhatsapp"}, {"$ref": "#/components/schemas/mmsInbound"}]}
+                ]},
+                {"oneOf": [
+                    {"allOf": [{"$ref": "#/components/schemas/common"}, {"$ref": "#/components/schemas/channelOptionsViber"}, {"$ref": "#/components/schemas/SmsInbound"}]},
+                    {"allOf": [{"$ref": "#/components/schemas/common"}, {"$ref": "#/components/schemas/channelOptionsViber"}, {"$ref": "#/components/schemas/mmsInbound"}]}
+                ]},
                 {"type": "object", "required": ["other"], "properties": {"other": {"type": "integer"}}}
             ]},
             "common": object("uuid"),
             "SmsInbound": object("text"),
-            "mmsInbound": object("image")
+            "mmsInbound": object("image"),
+            "channelOptionsWhatsapp": object("to"),
+            "channelOptionsViber": object("from")
         }}
     });
     let imported = import_openapi(
@@ -268,7 +280,9 @@ fn inline_union_members_are_named_after_their_title_or_most_specific_reference()
         "sms_inbound: { type: InboundSmsInbound }",
         "mms_inbound: { type: InboundMmsInbound }",
         "voice_call: { type: InboundVoiceCall }",
-        "inbound4: { type: Inbound4 }",
+        "whatsapp: { type: InboundWhatsapp }",
+        "viber: { type: InboundViber }",
+        "inbound6: { type: Inbound6 }",
     ] {
         assert!(imported.yaml.contains(line), "{line}:\n{}", imported.yaml);
     }

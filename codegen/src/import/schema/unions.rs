@@ -104,9 +104,10 @@ impl Converter<'_> {
         self.types.insert(name.clone(), TypeOut::Pending);
         let mut variants = Vec::new();
         let mut keys = BTreeSet::new();
+        let hints = member_hints(&name, members);
         for (i, m) in members.iter().enumerate() {
             let mptr = format!("{ptr}/{key}/{i}");
-            let ty = match self.ty(m, &mptr, &member_hint(&name, m, i), depth + 1) {
+            let ty = match self.ty(m, &mptr, &hints[i], depth + 1) {
                 Ok(t) => t,
                 Err(reason) => {
                     self.skip(&mptr, "union variant type not mappable", Some(&reason));
@@ -437,18 +438,107 @@ impl Converter<'_> {
     }
 }
 
-/// The name hint of an inline member of union `name`: its `title`, or for an `allOf` of
-/// references the last one (the most specific: Vonage's `allOf: [inbound-common,
-/// SmsInbound]` is `InboundMessageSmsInbound`), else its position (`InboundMessage2`).
-fn member_hint(name: &str, member: &Value, index: usize) -> String {
+/// The name hints of the inline members of union `name`, each from [`member_own_name`], else
+/// its position (`InboundMessage2`).
+fn member_hints(name: &str, members: &[Value]) -> Vec<String> {
+    let own: Vec<Option<String>> = members.iter().map(member_own_name).collect();
+    // Members that are unions of their own are named by the reference all their members
+    // share, less the words those references share with each other: Vonage's WhatsApp,
+    // Viber and Messenger kinds (`channelOptionsWhatsapp`, `channelOptionsViber`, ...)
+    // are `MessageWhatsapp`, `MessageViber`, not `Message2`, `Message3`.
+    let grouped: Vec<Option<Vec<String>>> = members
+        .iter()
+        .map(|m| {
+            shared_reference(m).map(|r| {
+                crate::names::snake(r)
+                    .split('_')
+                    .map(str::to_owned)
+                    .collect()
+            })
+        })
+        .collect();
+    let groups: Vec<&Vec<String>> = grouped.iter().flatten().collect();
+    let common: BTreeSet<&String> = match groups.split_first() {
+        Some((first, rest)) if !rest.is_empty() => first
+            .iter()
+            .filter(|w| rest.iter().all(|g| g.contains(w)))
+            .collect(),
+        _ => BTreeSet::new(),
+    };
+    let group_name = |words: &Vec<String>| {
+        let kept: Vec<&str> = words
+            .iter()
+            .filter(|w| !common.contains(w))
+            .map(String::as_str)
+            .collect();
+        let kept = if kept.is_empty() {
+            words.iter().map(String::as_str).collect()
+        } else {
+            kept
+        };
+        type_name(&kept.join("_"))
+    };
+    own.into_iter()
+        .zip(&grouped)
+        .enumerate()
+        .map(|(i, (own, group))| {
+            let own = own.or_else(|| group.as_ref().map(group_name));
+            match own {
+                Some(own) if !own.is_empty() => format!("{name}{own}"),
+                _ => format!("{name}{}", i + 1),
+            }
+        })
+        .collect()
+}
+
+/// What an inline union member calls itself: its `title`, or for an `allOf` of references
+/// the last one (the most specific: Vonage's `allOf: [inbound-common, SmsInbound]` is
+/// `InboundMessageSmsInbound`).
+fn member_own_name(member: &Value) -> Option<String> {
     let titled = member.get("title").and_then(Value::as_str);
-    let last_ref = member
-        .get("allOf")
-        .and_then(Value::as_array)
-        .and_then(|all| all.iter().rev().find_map(|m| m.get("$ref")?.as_str()))
-        .and_then(|r| r.rsplit('/').next());
-    match titled.or(last_ref) {
-        Some(own) if !type_name(own).is_empty() => format!("{name}{}", type_name(own)),
-        _ => format!("{name}{}", index + 1),
-    }
+    titled
+        .or_else(|| last_reference(member))
+        .map(type_name)
+        .filter(|own| !own.is_empty())
+}
+
+/// The last `$ref` of an `allOf`: its schema's name.
+fn last_reference(member: &Value) -> Option<&str> {
+    member
+        .get("allOf")?
+        .as_array()?
+        .iter()
+        .rev()
+        .find_map(|m| m.get("$ref")?.as_str())?
+        .rsplit('/')
+        .next()
+}
+
+/// For a member that is a `oneOf`/`anyOf` of `allOf`s, the last reference every one of
+/// them holds (Vonage's WhatsApp kinds all hold `channelOptionsWhatsapp`).
+fn shared_reference(member: &Value) -> Option<&str> {
+    let inner = member
+        .get("oneOf")
+        .or_else(|| member.get("anyOf"))?
+        .as_array()?;
+    let (first, rest) = inner.split_first()?;
+    let refs = |m: &'_ Value| -> Vec<String> {
+        m.get("allOf")
+            .and_then(Value::as_array)
+            .map(|all| {
+                all.iter()
+                    .filter_map(|a| a.get("$ref")?.as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let others: Vec<Vec<String>> = rest.iter().map(refs).collect();
+    let first_all = first.get("allOf")?.as_array()?;
+    first_all
+        .iter()
+        .rev()
+        .filter_map(|a| a.get("$ref")?.as_str())
+        .find(|r| others.iter().all(|o| o.iter().any(|x| x == r)))?
+        .rsplit('/')
+        .next()
 }
