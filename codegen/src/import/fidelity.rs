@@ -116,6 +116,65 @@ pub(crate) fn disagreeing_fields(doc: &Value, service: &Service) -> Vec<FieldEvi
     found
 }
 
+/// The document `text` parsed, whether it is Swagger 2.0, and the spec imported from it
+/// checked.
+fn prepared(
+    text: &str,
+    imported: &Imported,
+    spec_name: &str,
+) -> Result<(Value, bool, Service), ImportError> {
+    let raw = document::parse(text)?;
+    let swagger = document::version(&raw)? == Version::Swagger2;
+    let loaded = crate::load::load_str(spec_name, &imported.yaml)
+        .map_err(|d| ImportError::Refused(d.to_string()))?;
+    let service = crate::check::check(&loaded).map_err(|d| ImportError::Refused(d.to_string()))?;
+    Ok((raw, swagger, service))
+}
+
+/// One example the report counts, with the type it is decoded as.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypedExample {
+    /// JSON pointer of the example in the document.
+    pub pointer: String,
+    /// The spec type the example is decoded as (a body's, an answer's, an error body's, a
+    /// component's or a field's).
+    pub ty: Ty,
+    /// The example, as the report decodes it (a form's single values as lists of one where
+    /// the field is a list).
+    pub value: Value,
+}
+
+/// Every example [`fidelity_report`] counts, with its type: what a test holds the compiled
+/// client to (`tests/tests/providers_full.rs` decodes each with the generated types and
+/// compares with [`interpret`]).
+///
+/// # Errors
+/// As [`fidelity_report`].
+pub fn typed_examples(
+    text: &str,
+    imported: &Imported,
+    spec_name: &str,
+) -> Result<Vec<TypedExample>, ImportError> {
+    let (raw, swagger, service) = prepared(text, imported, spec_name)?;
+    let examples = Examples {
+        doc: &raw,
+        service: &service,
+        swagger,
+    };
+    let mut out = Vec::new();
+    examples.walk(
+        &mut FidelityReport::default(),
+        &mut |ty: &Ty, value: &Value, at: &str, _| {
+            out.push(TypedExample {
+                pointer: format!("#{at}"),
+                ty: ty.clone(),
+                value: value.clone(),
+            });
+        },
+    );
+    Ok(out)
+}
+
 /// Builds the report of `imported`, made from the document `text`.
 ///
 /// # Errors
@@ -126,11 +185,7 @@ pub fn fidelity_report(
     imported: &Imported,
     spec_name: &str,
 ) -> Result<FidelityReport, ImportError> {
-    let raw = document::parse(text)?;
-    let swagger = document::version(&raw)? == Version::Swagger2;
-    let loaded = crate::load::load_str(spec_name, &imported.yaml)
-        .map_err(|d| ImportError::Refused(d.to_string()))?;
-    let service = crate::check::check(&loaded).map_err(|d| ImportError::Refused(d.to_string()))?;
+    let (raw, swagger, service) = prepared(text, imported, spec_name)?;
     let r = &imported.report;
     let mut out = FidelityReport {
         operations_in_document: r.operations_in_document,
@@ -193,11 +248,7 @@ pub fn request_examples(
     imported: &Imported,
     spec_name: &str,
 ) -> Result<Vec<RequestExample>, ImportError> {
-    let raw = document::parse(text)?;
-    let swagger = document::version(&raw)? == Version::Swagger2;
-    let loaded = crate::load::load_str(spec_name, &imported.yaml)
-        .map_err(|d| ImportError::Refused(d.to_string()))?;
-    let service = crate::check::check(&loaded).map_err(|d| ImportError::Refused(d.to_string()))?;
+    let (raw, swagger, service) = prepared(text, imported, spec_name)?;
     let examples = Examples {
         doc: &raw,
         service: &service,

@@ -60,7 +60,8 @@ pub(crate) use checked::is_imported;
 use checked::{checked, follow_examples};
 pub use document::{MAX_NESTING, Version, parse_document, read_document};
 pub use fidelity::{
-    FidelityReport, Located, RequestExample, difference, fidelity_report, request_examples,
+    FidelityReport, Located, RequestExample, TypedExample, difference, fidelity_report,
+    request_examples, typed_examples,
 };
 pub use interpret::interpret;
 pub(crate) use out::{FieldOut, OpOut, ParamOut, TypeOut, VariantOut};
