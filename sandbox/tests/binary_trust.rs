@@ -816,3 +816,66 @@ fn the_inbox_stays_on_loopback_when_the_apis_listen_on_every_interface() {
     assert!(log.contains("reads every captured email"), "{log}");
     run.stop();
 }
+
+/// `--rate-limit N/min` sets the email and messaging APIs' limit: past it a call answers 429
+/// with `Retry-After` and the spec's error body, each service counting its own calls; a
+/// malformed value stops the binary with a message naming what is wrong.
+#[tokio::test]
+async fn rate_limit_n_per_minute_answers_429_with_retry_after_past_n_per_service() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = start(
+        &["--rate-limit", "3/min"],
+        &dir.path().join("r.log"),
+        "",
+        &[],
+    );
+    let http = reqwest::Client::new();
+    for (url, key, body) in [
+        (
+            format!("{}/v1/emails", run.url("email")),
+            run.email_key(),
+            email("limited"),
+        ),
+        (
+            format!("{}/v1/messages", run.url("messaging")),
+            run.messaging_key(),
+            sms("limited"),
+        ),
+    ] {
+        let mut statuses = Vec::new();
+        let mut refused = None;
+        for _ in 0..4 {
+            let answer = http
+                .post(&url)
+                .bearer_auth(&key)
+                .json(&body)
+                .send()
+                .await
+                .unwrap();
+            statuses.push(answer.status().as_u16());
+            if answer.status() == 429 {
+                refused = Some(answer);
+            }
+        }
+        assert_eq!(statuses, [202, 202, 202, 429], "{url}");
+        let refused = refused.unwrap();
+        let retry_after: u64 = refused.headers()["retry-after"]
+            .to_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!((1..=60).contains(&retry_after), "{retry_after}");
+        let body: serde_json::Value = refused.json().await.unwrap();
+        assert!(body.to_string().contains("rate"), "{body}");
+    }
+    run.stop();
+    for wrong in ["fast", "0/s", "5/hour"] {
+        let out = std::process::Command::new(binary_support::exe())
+            .args(["--rate-limit", wrong])
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{wrong}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("--rate-limit"), "{wrong}: {stderr}");
+    }
+}

@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use tidings_sandbox::server::{
-    DeliveryOutcome, MAX_DELIVERIES_IN_FLIGHT, MAX_PENDING_DELIVERIES, WebhookRetry,
+    DeliveryOutcome, MAX_DELIVERIES_IN_FLIGHT, MAX_DELIVERIES_PER_ENDPOINT, MAX_PENDING_DELIVERIES,
+    WebhookRetry,
 };
 use tidings_sandbox::{Sandbox, SandboxConfig};
 use tokio::io::AsyncReadExt;
@@ -132,6 +133,99 @@ async fn webhooks_to_a_hundred_black_holes_stay_bounded_and_the_api_keeps_answer
     assert!(
         queue_full > 0,
         "past {MAX_PENDING_DELIVERIES} waiting, deliveries are refused"
+    );
+}
+
+/// A receiver that answers every request `200` and closes; counts the requests.
+async fn answering() -> (String, Arc<AtomicUsize>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let count = Arc::new(AtomicUsize::new(0));
+    let seen = count.clone();
+    tokio::spawn(async move {
+        loop {
+            let Ok((mut stream, _)) = listener.accept().await else {
+                return;
+            };
+            let seen = seen.clone();
+            tokio::spawn(async move {
+                use tokio::io::AsyncWriteExt;
+                let mut head = [0u8; 8192];
+                if matches!(stream.read(&mut head).await, Ok(n) if n > 0) {
+                    seen.fetch_add(1, Ordering::SeqCst);
+                    let _ = stream
+                        .write_all(
+                            b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+                        )
+                        .await;
+                }
+            });
+        }
+    });
+    (url, count)
+}
+
+/// One receiver that never answers holds at most its own share of the delivery slots
+/// (`MAX_DELIVERIES_PER_ENDPOINT`), not all of them: another endpoint's deliveries go on
+/// while it hangs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_receiver_that_never_answers_holds_only_its_own_share_of_delivery_slots() {
+    let (hole, max_open) = black_hole().await;
+    let (healthy, answered) = answering().await;
+    let mut config = SandboxConfig::default();
+    config.email.lifecycle_step = Duration::from_millis(5);
+    config.email.rate_limit = None;
+    config.email.webhook_retry = WebhookRetry {
+        attempts: 1,
+        base: Duration::from_millis(50),
+        cap: Duration::from_millis(50),
+        timeout: Duration::from_secs(5),
+    };
+    config.inbox.ui = None;
+    let sandbox = Sandbox::start_with(config).await.unwrap();
+    let (base, key) = (
+        sandbox.email.base_url().to_owned(),
+        sandbox.email.api_key().to_owned(),
+    );
+    let http = reqwest::Client::new();
+    for url in [&hole, &healthy] {
+        let status = http
+            .post(format!("{base}/v1/webhooks"))
+            .bearer_auth(&key)
+            .json(&json!({"url": url, "events": ["email.sent"]}))
+            .send()
+            .await
+            .unwrap()
+            .status();
+        assert_eq!(status, 201);
+    }
+    let emails = 40;
+    for n in 0..emails {
+        let status = http
+            .post(format!("{base}/v1/emails"))
+            .bearer_auth(&key)
+            .json(&json!({"from": "ada@example.com", "to": ["grace@example.com"], "subject": format!("share {n}"), "text": "x"}))
+            .send()
+            .await
+            .unwrap()
+            .status();
+        assert_eq!(status, 202);
+    }
+    // Within the black hole's 5 s timeout, the healthy endpoint gets every `email.sent`.
+    let until = Instant::now() + Duration::from_secs(4);
+    while answered.load(Ordering::SeqCst) < emails && Instant::now() < until {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let held = max_open.load(Ordering::SeqCst);
+    sandbox.shutdown().await;
+    assert_eq!(
+        answered.load(Ordering::SeqCst),
+        emails,
+        "the healthy endpoint was starved"
+    );
+    assert!(
+        (1..=MAX_DELIVERIES_PER_ENDPOINT).contains(&held),
+        "the black hole held {held} connections at once (its share: {MAX_DELIVERIES_PER_ENDPOINT})"
     );
 }
 

@@ -13,7 +13,8 @@ use email_support::{Receiver, client_headers, eventually};
 use futures_util::StreamExt;
 use tidings::email::{
     CreateContactRequest, CreateWebhookRequest, EmailClient, EmailEvent, EmailStatus,
-    ErrorResponse, ListContactsQuery, ListEmailsQuery, SendEmailRequest, WebhookEventType,
+    ErrorResponse, ListContactsQuery, ListEmailsQuery, SendEmailRequest, SuppressionReason,
+    WebhookEventType,
 };
 use tidings_runtime::{CallOptions, ErrorKind, RateLimit as ClientRateLimit};
 use tidings_sandbox::email::{EmailSandbox, EmailSandboxConfig};
@@ -468,5 +469,57 @@ async fn a_scheduled_email_can_be_rescheduled_and_canceled() {
     assert_eq!(canceled.status, EmailStatus::Canceled);
     let again = client.cancel_email(&sent.id).await.unwrap_err();
     assert_eq!(again.status(), Some(409));
+    sandbox.shutdown().await;
+}
+
+/// Failures on demand (README, `--help`): a recipient whose local part starts with `bounce`
+/// makes the email `bounced` after `sent`, with a signed `email.bounced` webhook, and puts the
+/// address on the suppression list (reason `hard_bounce`, naming the email), so the next send
+/// to it is `suppressed` at once. Another recipient of the same sandbox is delivered.
+#[tokio::test]
+async fn a_send_to_a_bounce_address_ends_bounced_with_its_webhook_and_a_suppression() {
+    let mut receiver = Receiver::start(0).await;
+    let secret = generate_secret();
+    let config = EmailSandboxConfig::default()
+        .lifecycle_step(Duration::from_millis(100))
+        .webhook(WebhookTarget::new(&receiver.url, &secret));
+    let (sandbox, client) = sandbox(config).await;
+    let to_bounce = SendEmailRequest::new("ada@example.com", ["Bounce.Test@example.com"])
+        .subject("Your code")
+        .text("123456");
+    let sent = client.send_email(&to_bounce).await.unwrap();
+    let bounced = eventually(WAIT, || async {
+        let email = client.get_email(&sent.id).await.unwrap();
+        (email.status == EmailStatus::Bounced).then_some(email)
+    })
+    .await;
+    assert!(bounced.sent_at.is_some(), "bounced after sent: {bounced:?}");
+
+    let webhook = receiver.next_of_type("email.bounced", WAIT).await;
+    match tidings::email::verify_webhook(&secret, &client_headers(&webhook.headers), &webhook.body)
+        .unwrap()
+    {
+        EmailEvent::EmailBounced(data) => {
+            assert_eq!(data.email_id, sent.id);
+            assert!(data.bounce.is_permanent(), "{:?}", data.bounce);
+        }
+        other => panic!("expected email.bounced, got {other:?}"),
+    }
+
+    let suppression = client
+        .get_suppression("bounce.test@example.com")
+        .await
+        .unwrap();
+    assert_eq!(suppression.reason, SuppressionReason::HardBounce);
+    assert_eq!(suppression.email_id.as_deref(), Some(sent.id.as_str()));
+    let again = client.send_email(&to_bounce).await.unwrap();
+    assert_eq!(again.status, EmailStatus::Suppressed);
+
+    let fine = client.send_email(&hello()).await.unwrap();
+    eventually(WAIT, || async {
+        let email = client.get_email(&fine.id).await.unwrap();
+        (email.status == EmailStatus::Delivered).then_some(())
+    })
+    .await;
     sandbox.shutdown().await;
 }
