@@ -38,7 +38,11 @@ use lettre::transport::smtp::authentication::Credentials;
 use lettre::transport::smtp::client::{Certificate, TlsParameters};
 use tracing::Instrument as _;
 
-use crate::error::{SmtpReply, TimeoutKind};
+use crate::error::{CallContext, SmtpReply, TimeoutKind};
+
+/// Why a send that timed out or broke is not tried again.
+const NOT_REPEATED: &str =
+    "not retried: the relay may have taken the message, and a repeat could deliver it twice";
 use crate::retry::RetryPolicy;
 use crate::retry::backoff;
 use crate::secret::Secret;
@@ -472,11 +476,26 @@ impl SmtpRelay {
         idempotency_key: &str,
     ) -> Result<SmtpReceipt, Error> {
         let message = message.to_smtp_message(idempotency_key)?;
+        let mut made = 0;
+        self.attempts(&message, idempotency_key, &mut made)
+            .await
+            .map_err(|error| self.in_context(error, made))
+    }
+
+    /// Sends `message`, trying again after a transient reply as the retry policy allows;
+    /// `made` counts the attempts.
+    async fn attempts(
+        &self,
+        message: &lettre::Message,
+        idempotency_key: &str,
+        made: &mut u32,
+    ) -> Result<SmtpReceipt, Error> {
         let envelope = message.envelope().clone();
         let raw = message.formatted();
         let attempts = self.retry.attempts();
         let mut attempt = 0;
         loop {
+            *made += 1;
             let span =
                 tracing::debug_span!("smtp_send", host = %self.host, port = self.port, attempt);
             let result = tokio::time::timeout(self.timeout, self.pool.send(&envelope, &raw))
@@ -542,6 +561,66 @@ impl SmtpRelay {
                 }
             }
         }
+    }
+
+    /// `error` with the send it ended: the relay's URL, the attempts made, why no other was,
+    /// and what to check.
+    fn in_context(&self, mut error: Error, attempts: u32) -> Error {
+        let scheme = match self.tls {
+            SmtpTls::Implicit => "smtps",
+            _ => "smtp",
+        };
+        let at = format!("{}:{}", self.host, self.port);
+        let (not_retried, advice) = match &error {
+            Error::Smtp(reply) if reply.is_auth_failure() => (
+                None,
+                "check the API key (SmtpRelayBuilder::api_key) and the user name".to_owned(),
+            ),
+            Error::Smtp(reply) if reply.is_transient() => (
+                Some("the most the retry policy allows".to_owned()),
+                "the relay may accept it later: send it again with the same idempotency key \
+                 (send_with_key)"
+                    .to_owned(),
+            ),
+            Error::Smtp(_) => (
+                None,
+                "the relay will not take this message as it is: check the sender, the \
+                 recipients and the message"
+                    .to_owned(),
+            ),
+            Error::Timeout { .. } => (
+                Some(NOT_REPEATED.to_owned()),
+                format!(
+                    "check that {at} is reachable and answers SMTP, or raise the timeout \
+                     (SmtpRelayBuilder::timeout, {:?} now)",
+                    self.timeout
+                ),
+            ),
+            Error::Transport { connect: true, .. } => (
+                Some("not retried: the relay could not be reached".to_owned()),
+                format!(
+                    "check the host and port (SmtpRelayBuilder::host and port, or \
+                     COMMS_<SERVICE>_SMTP_HOST and _SMTP_PORT) and that a relay listens at {at}"
+                ),
+            ),
+            Error::Transport { .. } => (
+                Some(NOT_REPEATED.to_owned()),
+                format!("the connection to {at} broke; the relay may have taken the message"),
+            ),
+            _ => return error,
+        };
+        if let Some(slot) = error.context_slot() {
+            *slot = Some(Box::new(CallContext {
+                service: "smtp",
+                operation: "send",
+                method: "SMTP".to_owned(),
+                url: format!("{scheme}://{at}"),
+                attempts,
+                not_retried,
+                advice,
+            }));
+        }
+        error
     }
 }
 

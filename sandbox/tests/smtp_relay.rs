@@ -155,6 +155,27 @@ async fn smtp_refusals_on_demand_reach_the_app_as_typed_transient_or_permanent_e
         );
         assert_eq!(reply.is_transient(), transient, "{err}");
         assert_eq!(err.is_retryable(), transient, "{err}");
+        // The send it ended: the relay, the attempts, and what to do.
+        let context = err.context().unwrap_or_else(|| panic!("no context: {err}"));
+        let port = sandbox.smtp_addr().unwrap().port();
+        assert_eq!(
+            (context.service, context.operation, context.method.as_str()),
+            ("smtp", "send", "SMTP")
+        );
+        assert_eq!(context.url, format!("smtp://localhost:{port}"));
+        assert_eq!(context.attempts, 1);
+        assert!(
+            err.to_string().contains(&format!(
+                "smtp.send (SMTP smtp://localhost:{port}) failed after 1 attempt"
+            )),
+            "{err}"
+        );
+        let advice = if transient {
+            "accept it later"
+        } else {
+            "check the sender, the recipients"
+        };
+        assert!(context.advice.contains(advice), "{err}");
     }
     // A code outside the RCPT refusals is an ordinary recipient.
     let request = SendEmailRequest::new("ada@example.com", ["smtp-250@example.com"])

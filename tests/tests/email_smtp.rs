@@ -322,8 +322,15 @@ async fn a_4xx_answer_is_retryable_and_retried_by_the_relay() {
     assert_eq!(reply.message, "Insufficient system storage");
     assert_eq!(
         err.to_string(),
-        "SMTP relay refused for now (transient): 452 4.3.1 Insufficient system storage"
+        format!(
+            "SMTP relay refused for now (transient): 452 4.3.1 Insufficient system storage: \
+             smtp.send (SMTP smtp://127.0.0.1:{}) failed after 2 attempts, the most the retry \
+             policy allows; the relay may accept it later: send it again with the same \
+             idempotency key (send_with_key)",
+            peer.port
+        )
     );
+    assert_eq!(err.context().map(|c| c.attempts), Some(2));
     assert_eq!(
         peer.rcpts(),
         ["tempfail-1@example.com", "tempfail-1@example.com"],
@@ -356,7 +363,12 @@ async fn a_5xx_answer_is_a_typed_permanent_error_and_not_retried() {
     );
     assert_eq!(
         err.to_string(),
-        "SMTP relay refused (permanent): 550 5.1.1 User unknown"
+        format!(
+            "SMTP relay refused (permanent): 550 5.1.1 User unknown: smtp.send (SMTP \
+             smtp://127.0.0.1:{}) failed after 1 attempt; the relay will not take this message \
+             as it is: check the sender, the recipients and the message",
+            peer.port
+        )
     );
     assert_eq!(peer.rcpts(), ["reject-1@example.com"], "sent once");
 }

@@ -172,15 +172,22 @@ impl fmt::Display for Error {
                 }
                 Ok(())
             }
-            Error::Smtp(reply) if reply.is_auth_failure() => write!(
-                f,
-                "SMTP relay refused the credentials: {reply}; check the API key \
-                 (SmtpRelayBuilder::api_key) and the user name"
-            ),
-            Error::Smtp(reply) if reply.is_transient() => {
-                write!(f, "SMTP relay refused for now (transient): {reply}")
+            Error::Smtp(reply) => {
+                if reply.is_auth_failure() {
+                    write!(f, "SMTP relay refused the credentials: {reply}")?;
+                } else if reply.is_transient() {
+                    write!(f, "SMTP relay refused for now (transient): {reply}")?;
+                } else {
+                    write!(f, "SMTP relay refused (permanent): {reply}")?;
+                }
+                match &reply.context {
+                    Some(context) => write!(f, ": {context}{}", Advice(&context.advice)),
+                    None if reply.is_auth_failure() => f.write_str(
+                        "; check the API key (SmtpRelayBuilder::api_key) and the user name",
+                    ),
+                    None => Ok(()),
+                }
             }
-            Error::Smtp(reply) => write!(f, "SMTP relay refused (permanent): {reply}"),
             Error::Timeout {
                 kind,
                 after,
@@ -325,6 +332,8 @@ pub struct SmtpReply {
     pub enhanced: Option<String>,
     /// The reply text after the codes, lines joined by spaces.
     pub message: String,
+    /// The send it ended and what to do, when it came from [`crate::smtp::SmtpRelay`].
+    pub context: Option<Box<CallContext>>,
 }
 
 impl SmtpReply {
@@ -334,6 +343,7 @@ impl SmtpReply {
             code,
             enhanced: enhanced.map(|e| bounded_text(e, CODE_LIMIT)),
             message: bounded_text(message.trim(), MESSAGE_LIMIT),
+            context: None,
         }
     }
 
@@ -562,7 +572,8 @@ impl Error {
 
     /// The call this error ended (service, operation, method, URL, attempts) and what to do,
     /// for every error a call's attempts end with: error statuses, refused credentials, rate
-    /// limits, timeouts, transport failures and an unreachable shared limiter.
+    /// limits, timeouts, transport failures, an unreachable shared limiter, and an SMTP relay's
+    /// refusals, timeouts and broken connections (service `smtp`, operation `send`).
     ///
     /// ```
     /// # async fn demo(client: tidings_runtime::Client, request: tidings_runtime::Request) {
@@ -576,6 +587,7 @@ impl Error {
     pub fn context(&self) -> Option<&CallContext> {
         match self {
             Error::Auth(api) | Error::Api(api) => api.context.as_deref(),
+            Error::Smtp(reply) => reply.context.as_deref(),
             Error::RateLimited { context, .. }
             | Error::Timeout { context, .. }
             | Error::Transport { context, .. }
@@ -586,10 +598,11 @@ impl Error {
 
     /// Where this error keeps the call it ended: the errors a call's attempts end with (an
     /// error status, a refused credential, a rate limit, a timeout, a transport failure, an
-    /// unreachable shared limiter); `None` for the others.
+    /// unreachable shared limiter, an SMTP reply); `None` for the others.
     pub(crate) fn context_slot(&mut self) -> Option<&mut Option<Box<CallContext>>> {
         match self {
             Error::Auth(api) | Error::Api(api) => Some(&mut api.context),
+            Error::Smtp(reply) => Some(&mut reply.context),
             Error::RateLimited { context, .. }
             | Error::Timeout { context, .. }
             | Error::Transport { context, .. }
