@@ -49,4 +49,61 @@ async fn a_wrong_websocket_url_says_what_the_server_answered_when_the_wait_ends(
     assert_eq!(err.kind(), ErrorKind::Transport, "{text}");
     assert!(text.contains("404"), "{text}");
     assert!(text.contains("not connected after"), "{text}");
+    // What it ended, as for an HTTP call: the wait, the URL without its query, what to check.
+    let context = err
+        .context()
+        .unwrap_or_else(|| panic!("no context: {text}"));
+    assert_eq!(
+        (context.service, context.operation),
+        ("realtime", "wait_for")
+    );
+    let port = http
+        .url()
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .trim_end_matches('/')
+        .to_owned();
+    assert_eq!(context.url, format!("ws://127.0.0.1:{port}/app/key"));
+    assert!(context.advice.contains("the app key"), "{text}");
+}
+
+/// A server that takes the connection and never answers the handshake: the wait ends as a
+/// timeout carrying the connection it waited on; a subscription that is never confirmed
+/// ends the same way, naming the channel.
+#[tokio::test]
+async fn waits_that_time_out_name_the_connection_and_what_to_check() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((stream, _)) = listener.accept().await {
+            held.push(stream);
+        }
+    });
+    let connection = pusher::connection(&format!("ws://127.0.0.1:{port}"), "key")
+        .connect()
+        .unwrap();
+    let err = connection
+        .wait_for(ConnectionState::Connected, Duration::from_millis(300))
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Timeout, "{err}");
+    let context = err.context().unwrap_or_else(|| panic!("no context: {err}"));
+    assert_eq!(context.url, format!("ws://127.0.0.1:{port}/app/key"));
+    assert!(
+        err.to_string().contains(&format!(
+            "realtime.wait_for (WebSocket ws://127.0.0.1:{port}/app/key) failed after 1 attempt"
+        )),
+        "{err}"
+    );
+    let mut channel = connection.subscribe("orders").unwrap();
+    let err = channel
+        .wait_subscribed(Duration::from_millis(200))
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Timeout, "{err}");
+    let context = err.context().unwrap_or_else(|| panic!("no context: {err}"));
+    assert_eq!(context.operation, "wait_subscribed");
+    assert!(context.advice.contains("`orders`"), "{err}");
 }

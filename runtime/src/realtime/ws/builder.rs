@@ -171,6 +171,7 @@ impl ConnectionBuilder {
             .map_err(|_| Error::config("a realtime connection needs a tokio runtime"))?;
         let shared = Arc::new(Shared {
             spec: self.spec,
+            url,
             inner: Mutex::new(Inner {
                 state: ConnectionState::Initialized,
                 socket_id: None,
@@ -191,7 +192,6 @@ impl ConnectionBuilder {
         });
         let heartbeat = self.spec.heartbeat;
         let config = connection::Config {
-            url,
             authorizer: self.authorizer,
             ping_after: self
                 .ping_after

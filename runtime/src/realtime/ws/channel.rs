@@ -78,13 +78,21 @@ impl Channel {
                 changed.await;
             }
         };
-        tokio::time::timeout(timeout, wait)
-            .await
-            .map_err(|_| Error::Timeout {
-                kind: crate::TimeoutKind::Deadline,
-                after: timeout,
-                context: None,
-            })?
+        tokio::time::timeout(timeout, wait).await.map_err(|_| {
+            shared.in_context(
+                Error::Timeout {
+                    kind: crate::TimeoutKind::Deadline,
+                    after: timeout,
+                    context: None,
+                },
+                "wait_subscribed",
+                format!(
+                    "the server did not confirm `{}`: check that the connection is up and, for \
+                     a private or presence channel, the authorizer",
+                    self.name
+                ),
+            )
+        })?
     }
 
     /// The members of a presence channel (after the subscription succeeded).

@@ -24,7 +24,6 @@ use crate::realtime::{ChannelAuthKind, Frame, MessageRole};
 const READ_BUFFER: usize = 512;
 
 pub(super) struct Config {
-    pub(super) url: url::Url,
     pub(super) authorizer: Option<Arc<dyn Authorizer>>,
     pub(super) ping_after: Duration,
     pub(super) pong_timeout: Duration,
@@ -159,7 +158,7 @@ async fn session(shared: &Arc<Shared>, config: &Config) -> End {
     let socket = match tokio::time::timeout(
         config.connect_timeout,
         Box::pin(super::socket::connect(
-            &config.url,
+            &shared.url,
             WebSocketConfig::default().read_buffer_size(READ_BUFFER),
             config.connector.clone(),
         )),

@@ -166,6 +166,8 @@ const PROBLEM_CHARS: usize = 300;
 
 pub(crate) struct Shared {
     spec: &'static WebSocketSpec,
+    /// The connection's URL (moved here from the task's settings, not copied).
+    url: url::Url,
     inner: Mutex<Inner>,
     /// A command was queued.
     command_ready: Notify,
@@ -180,6 +182,25 @@ pub(crate) struct Shared {
 impl Shared {
     fn lock(&self) -> MutexGuard<'_, Inner> {
         self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// `error` (a timeout, a connection that never came up) with what it ended: the
+    /// service, the wait (`operation`), the connection's URL without its query, and `advice`.
+    fn in_context(&self, mut error: Error, operation: &'static str, advice: String) -> Error {
+        let mut url = self.url.clone();
+        url.set_query(None);
+        if let Some(slot) = error.context_slot() {
+            *slot = Some(Box::new(crate::error::CallContext {
+                service: self.spec.service,
+                operation,
+                method: "WebSocket".to_owned(),
+                url: url.to_string(),
+                attempts: 1,
+                not_retried: None,
+                advice,
+            }));
+        }
+        error
     }
 
     /// Queues a command for the connection task.
@@ -417,21 +438,34 @@ impl Connection {
             // Still trying: when attempts failed, say why rather than only how long it took.
             Err(_) => match self.shared.problems() {
                 problems if !problems.is_empty() && target == ConnectionState::Connected => {
-                    Err(Error::Transport {
-                        message: format!(
-                            "the realtime connection is not {target} after {timeout:?}{problems}"
-                        )
-                        .into(),
-                        connect: true,
-                        source: None,
-                        context: None,
-                    })
+                    Err(self.shared.in_context(
+                        Error::Transport {
+                            message: format!(
+                                "the realtime connection is not {target} after {timeout:?}{problems}"
+                            )
+                            .into(),
+                            connect: true,
+                            source: None,
+                            context: None,
+                        },
+                        "wait_for",
+                        "check the URL, the app key and that the server runs; the connection \
+                         keeps trying in the background"
+                            .to_owned(),
+                    ))
                 }
-                _ => Err(Error::Timeout {
-                    kind: crate::TimeoutKind::Deadline,
-                    after: timeout,
-                    context: None,
-                }),
+                _ => Err(self.shared.in_context(
+                    Error::Timeout {
+                        kind: crate::TimeoutKind::Deadline,
+                        after: timeout,
+                        context: None,
+                    },
+                    "wait_for",
+                    format!(
+                        "the connection did not become {target}; wait longer, or watch \
+                         Connection::events for why"
+                    ),
+                )),
             },
         }
     }
@@ -522,13 +556,19 @@ impl Connection {
                 }
             }
         };
-        tokio::time::timeout(timeout, wait)
-            .await
-            .map_err(|_| Error::Timeout {
-                kind: crate::TimeoutKind::Deadline,
-                after: timeout,
-                context: None,
-            })?
+        tokio::time::timeout(timeout, wait).await.map_err(|_| {
+            self.shared.in_context(
+                Error::Timeout {
+                    kind: crate::TimeoutKind::Deadline,
+                    after: timeout,
+                    context: None,
+                },
+                "signin",
+                "no `pusher:signin_success` came: check the authorizer's user authentication \
+                 (the server's reason, if any, is a ConnectionEvent::Error)"
+                    .to_owned(),
+            )
+        })?
     }
 
     /// The user data of the signed-in user, once `signin_success` came.
