@@ -53,11 +53,12 @@ pub const DEFAULT_USERNAME: &str = "apikey";
 
 /// Most connections open to the relay at once, unless set with
 /// [`SmtpRelayBuilder::max_connections`].
-pub const DEFAULT_MAX_CONNECTIONS: usize = 8;
+pub const DEFAULT_MAX_CONNECTIONS: usize = crate::defaults::SMTP_MAX_CONNECTIONS;
 
 /// How long an unused connection is kept open, unless set with
 /// [`SmtpRelayBuilder::idle_timeout`].
-pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(30);
+pub const DEFAULT_IDLE_TIMEOUT: Duration =
+    Duration::from_millis(crate::defaults::SMTP_IDLE_TIMEOUT_MS);
 
 /// The largest CA file [`SmtpRelay::from_vars`] reads, in bytes (1 MiB: a bundle of several
 /// hundred certificates).
@@ -354,7 +355,7 @@ impl SmtpRelay {
             tls: SmtpTls::default(),
             username: DEFAULT_USERNAME.to_owned(),
             password: None,
-            timeout: Duration::from_secs(60),
+            timeout: Duration::from_millis(crate::defaults::SMTP_TIMEOUT_MS),
             retry: RetryPolicy::from_spec(&RetrySpec::DEFAULT),
             extra_roots_pem: Vec::new(),
             accept_invalid_certs: false,

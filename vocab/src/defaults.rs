@@ -46,6 +46,17 @@ pub const RECONNECT_BASE_MS: u64 = 1_000;
 /// WebSocket reconnection backoff cap, in milliseconds.
 pub const RECONNECT_CAP_MS: u64 = 30_000;
 
+/// WebSocket connect timeout (TCP, TLS and the upgrade), in milliseconds.
+pub const WS_CONNECT_TIMEOUT_MS: u64 = 10_000;
+
+/// SMTP relay: timeout of one send (connect, TLS, AUTH and the whole transaction), in
+/// milliseconds.
+pub const SMTP_TIMEOUT_MS: u64 = 60_000;
+/// SMTP relay: how long an unused connection is kept for the next message, in milliseconds.
+pub const SMTP_IDLE_TIMEOUT_MS: u64 = 30_000;
+/// SMTP relay: connections kept open at once.
+pub const SMTP_MAX_CONNECTIONS: usize = 8;
+
 /// Timestamp tolerance of the built-in Standard Webhooks scheme, in seconds.
 pub const WEBHOOK_TOLERANCE_S: u64 = 300;
 
