@@ -310,3 +310,75 @@ fn a_form_style_comes_back_from_our_own_export_as_it_was() {
         Some(tidings_codegen::model::FormNested::Dots)
     );
 }
+
+/// An object query parameter is the query parameters its style writes: OpenAPI's default
+/// (`form`, exploded) one per property under the property's name, `deepObject` as
+/// `name[property]`; each required when the object and the property are. The operation is
+/// imported (it was skipped, or refused when the object was required), and reported.
+#[test]
+fn object_query_parameters_are_sent_as_the_parameters_their_style_writes() {
+    let doc = serde_json::json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Objects", "version": "1"},
+        "paths": {"/emails": {"get": {
+            "operationId": "list_emails",
+            "parameters": [
+                {"name": "filter", "in": "query", "required": true, "style": "deepObject",
+                 "schema": {"$ref": "#/components/schemas/Filter"}},
+                {"name": "paging", "in": "query",
+                 "schema": {"type": "object", "properties": {
+                     "limit": {"type": "integer", "maximum": 100},
+                     "tags": {"type": "array", "items": {"type": "string"}}}}},
+                {"name": "spaced", "in": "query", "style": "spaceDelimited",
+                 "schema": {"type": "object", "properties": {"a": {"type": "string"}}}}
+            ],
+            "responses": {"200": {"description": "", "content": {"application/json": {"schema": {"type": "object"}}}}}
+        }}},
+        "components": {"schemas": {"Filter": {
+            "type": "object", "required": ["status"],
+            "properties": {
+                "status": {"type": "string", "enum": ["sent", "bounced"]},
+                "from": {"type": "string", "format": "date"}
+            }
+        }}}
+    });
+    let imported = import_openapi(
+        &doc.to_string(),
+        &ImportOptions::new("texts", "objects.json"),
+        None,
+    )
+    .unwrap();
+    let (spec, service) = checked(&imported);
+    let query = &spec.operations["list_emails"].query;
+    let mut names: Vec<&str> = query.keys().map(String::as_str).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["filter[from]", "filter[status]", "limit", "tags"]);
+    assert!(query["filter[status]"].required);
+    assert!(!query["filter[from]"].required, "the property is optional");
+    assert!(!query["limit"].required, "the object is optional");
+    assert_eq!(query["filter[from]"].ty.as_deref(), Some("date"));
+    assert_eq!(query["tags"].ty.as_deref(), Some("list<string>"));
+    let op = service
+        .operations
+        .iter()
+        .find(|o| o.name == "list_emails")
+        .unwrap();
+    let rust: Vec<&str> = op.query.iter().map(|q| q.rust.as_str()).collect();
+    assert!(rust.contains(&"filter_status"), "{rust:?}");
+    assert!(approximated(
+        &imported,
+        "#/paths/~1emails/get/parameters/0",
+        "object query parameter `filter` sent as its properties"
+    ));
+    // A style that writes an object otherwise is still left out, with its reason.
+    assert!(
+        imported
+            .report
+            .skipped
+            .iter()
+            .any(|f| f.pointer.ends_with("/parameters/2")
+                && f.reason.contains("object query parameter")),
+        "{:#?}",
+        imported.report
+    );
+}

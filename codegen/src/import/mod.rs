@@ -3,7 +3,7 @@
 //! (rate limits, retries, timeouts, idempotency, webhook signing) written as `not_shown`.
 //!
 //! What the spec language cannot express (cookie parameters, callbacks, `HEAD`, object query
-//! parameters...) is skipped, and what it says only approximately (credential names of HTTP
+//! parameters in styles other than exploded `form` and `deepObject`...) is skipped, and what it says only approximately (credential names of HTTP
 //! Basic, untagged unions, renamed wire names, webhooks without a signature) is imported and
 //! reported; both are listed in the [`Report`] with their JSON pointer and reason. The result always passes [`crate::check`]: the importer
 //! checks what it wrote and drops any item the checker refuses, reporting it too.

@@ -199,6 +199,22 @@ impl Converter<'_> {
             let place = p.get("in").and_then(Value::as_str).unwrap_or_default();
             let required = p.get("required").and_then(Value::as_bool) == Some(true);
             match place {
+                "query"
+                    if let Some(each) = object_query_properties(doc, &p, &at, &pname, required) =>
+                {
+                    let wires: Vec<String> = each.iter().map(|e| format!("`{}`", e.2)).collect();
+                    self.approximate(
+                        &at,
+                        &format!(
+                            "object query parameter `{pname}` sent as its properties, as its \
+                             style writes them: {}",
+                            wires.join(", ")
+                        ),
+                    );
+                    for (q, qat, qname, qrequired) in each {
+                        keep.push((q, qat, qname, "query".to_owned(), qrequired));
+                    }
+                }
                 "path" | "query" => keep.push((p.clone(), at, pname, place.to_owned(), required)),
                 "header" | "cookie" => {
                     let lower = pname.to_ascii_lowercase();
@@ -778,4 +794,65 @@ impl Converter<'_> {
         *template = template.replace(&format!("{{{name}}}"), &format!("{{{new}}}"));
         new
     }
+}
+
+/// An object query parameter as the query parameters its style writes (OpenAPI's default
+/// `form` with `explode`: `?status=sent&from=2026-01-01`; `deepObject`:
+/// `?filter[status]=sent`): one parameter per property, required when the object is and the
+/// property is, each with the property's schema and pointer. `None` for anything else (a
+/// free-form object, another style, a property named twice), which is skipped as before.
+fn object_query_properties(
+    doc: &Value,
+    p: &Value,
+    at: &str,
+    pname: &str,
+    required: bool,
+) -> Option<Vec<(Value, String, String, bool)>> {
+    let (schema, sat) = deref(doc, p.get("schema")?, &format!("{at}/schema"))?;
+    let properties = schema.get("properties")?.as_object()?;
+    if properties.is_empty() || schema.get("type").is_some_and(|t| t != "object") {
+        return None;
+    }
+    let style = p.get("style").and_then(Value::as_str).unwrap_or("form");
+    let explode = p.get("explode").and_then(Value::as_bool);
+    let deep = match style {
+        "form" if explode != Some(false) => false,
+        "deepObject" => true,
+        _ => return None,
+    };
+    let needed: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let mut out = Vec::with_capacity(properties.len());
+    for (name, prop) in properties {
+        let wire = if deep {
+            format!("{pname}[{name}]")
+        } else {
+            name.clone()
+        };
+        if out
+            .iter()
+            .any(|(_, _, w, _): &(Value, String, String, bool)| *w == wire)
+        {
+            return None;
+        }
+        let prop_required = required && needed.contains(&name.as_str());
+        let mut param = Map::new();
+        param.insert("name".into(), Value::String(wire.clone()));
+        param.insert("in".into(), Value::String("query".into()));
+        param.insert("required".into(), Value::Bool(prop_required));
+        param.insert("schema".into(), prop.clone());
+        if let Some(doc_text) = prop.get("description").or_else(|| p.get("description")) {
+            param.insert("description".into(), doc_text.clone());
+        }
+        let pat = format!(
+            "{}/properties/{}",
+            sat.trim_start_matches('#'),
+            escape(name)
+        );
+        out.push((Value::Object(param), pat, wire, prop_required));
+    }
+    Some(out)
 }
