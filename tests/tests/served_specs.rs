@@ -2340,3 +2340,51 @@ async fn a_head_operation_answers_whether_the_item_is_there_without_a_body() {
         .unwrap();
     assert_eq!(missing.status(), 404);
 }
+
+/// An object query parameter imported as the parameters its style writes (`deepObject`:
+/// `filter[status]`) is served that way: required properties are required, each is checked
+/// against its own schema (type, maximum), and a call that writes them as the document says
+/// is answered.
+#[tokio::test]
+async fn an_object_query_parameter_is_served_as_the_parameters_its_style_writes() {
+    use tidings_codegen::import::{ImportOptions, import_openapi};
+    let doc = serde_json::json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Objects", "version": "1"},
+        "servers": [{"url": "https://api.example.com"}],
+        "paths": {"/emails": {"get": {
+            "operationId": "list_emails",
+            "parameters": [{"name": "filter", "in": "query", "required": true,
+                "style": "deepObject", "schema": {"type": "object", "required": ["status"],
+                "properties": {"status": {"type": "string", "enum": ["sent", "bounced"]},
+                               "limit": {"type": "integer", "maximum": 100}}}}],
+            "responses": {"200": {"description": "", "content": {"application/json": {"schema": {
+                "type": "object", "properties": {"count": {"type": "integer"}}}}}}}
+        }}}
+    });
+    let imported = import_openapi(
+        &doc.to_string(),
+        &ImportOptions::new("objects", "objects.json"),
+        None,
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("objects.yaml");
+    std::fs::write(&path, &imported.yaml).unwrap();
+    let mut services = load(&path).unwrap();
+    let served = ServedService::start(services.remove(0), ServeConfig::default())
+        .await
+        .unwrap();
+    let get = |query: &'static str| call_json(&served, ("x-none", ""), "GET", query, None);
+    let (status, body) = get("/emails?filter%5Bstatus%5D=sent&filter%5Blimit%5D=10").await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = get("/emails?filter[status]=bounced").await;
+    assert_eq!(status, 200, "brackets as written: {body}");
+    let (status, body) = get("/emails?filter%5Blimit%5D=10").await;
+    assert_eq!(status, 422, "{body}");
+    assert!(body.to_string().contains("filter[status]"), "{body}");
+    let (status, body) = get("/emails?filter%5Bstatus%5D=sent&filter%5Blimit%5D=ten").await;
+    assert_eq!(status, 422, "not an integer: {body}");
+    let (status, body) = get("/emails?filter%5Bstatus%5D=sent&filter%5Blimit%5D=1000").await;
+    assert_eq!(status, 422, "over the property's maximum: {body}");
+}
