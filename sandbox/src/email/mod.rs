@@ -108,7 +108,7 @@ impl Default for EmailSandboxConfig {
             api_key: format!("sk_sandbox_{}", uuid::Uuid::new_v4().simple()),
             host: IpAddr::V4(Ipv4Addr::LOCALHOST),
             port: 0,
-            rate_limit: RateLimit::from_spec(&tidings::email::SERVICE),
+            rate_limit: tidings::email::SERVICE.rate_limit.map(RateLimit::from),
             lifecycle_step: Duration::from_millis(300),
             webhook: None,
             webhook_retry: WebhookRetry::default(),

@@ -16,28 +16,10 @@ use super::idempotency::{IdempotencyStore, lock};
 use super::limits::{DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_JSON_VALUES};
 use super::{HttpLimits, ServerError};
 
-/// A request rate limit: `requests` per `per`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RateLimit {
-    /// Requests allowed in one window.
-    pub requests: u32,
-    /// The window.
-    pub per: Duration,
-}
-
-impl RateLimit {
-    /// `requests` per `per`.
-    pub fn new(requests: u32, per: Duration) -> Self {
-        RateLimit { requests, per }
-    }
-
-    /// The spec's limit of a service (`limits.rate`), when it has one.
-    pub fn from_spec(service: &ServiceSpec) -> Option<Self> {
-        service
-            .rate_limit
-            .map(|r| RateLimit::new(r.requests, Duration::from_secs(u64::from(r.per_seconds))))
-    }
-}
+/// A request rate limit: `requests` per `per`, the runtime's own type (one definition for the
+/// client's limiter and the sandbox's); a service's is its spec's `limits.rate`
+/// (`service.rate_limit.map(RateLimit::from)`).
+pub use tidings_runtime::RateLimit;
 
 /// The request header that makes an authenticated call fail in a chosen way, for testing an
 /// app's handling: `429` (with `Retry-After: 1`), `500`, `503` (with `Retry-After: 1`), or
@@ -144,7 +126,9 @@ impl Gateway {
         Gateway {
             service,
             credentials: Vec::new(),
-            limiter: RateLimit::from_spec(service).map(|l| Arc::new(Limiter::new(l))),
+            limiter: service
+                .rate_limit
+                .map(|r| Arc::new(Limiter::new(RateLimit::from(r)))),
             idempotency: IdempotencyStore::new(
                 DEFAULT_IDEMPOTENCY_RETENTION,
                 super::DEFAULT_IDEMPOTENCY_MAX_ENTRIES,
@@ -336,11 +320,11 @@ impl Limiter {
     pub(super) fn take(&self) -> LimitState {
         let mut window = lock(&self.window);
         let now = Instant::now();
-        if now.duration_since(window.0) >= self.limit.per {
+        if now.duration_since(window.0) >= self.limit.per() {
             *window = (now, 0);
         }
-        let reset = self.limit.per.saturating_sub(now.duration_since(window.0));
-        if window.1 >= self.limit.requests {
+        let reset = self.limit.per().saturating_sub(now.duration_since(window.0));
+        if window.1 >= self.limit.requests() {
             return LimitState {
                 allowed: false,
                 remaining: 0,
@@ -350,7 +334,7 @@ impl Limiter {
         window.1 += 1;
         LimitState {
             allowed: true,
-            remaining: self.limit.requests - window.1,
+            remaining: self.limit.requests() - window.1,
             reset,
         }
     }

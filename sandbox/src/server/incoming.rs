@@ -140,7 +140,7 @@ impl Incoming {
                     limit_headers.insert(name, value);
                 }
             };
-            put(names.limit, limiter.limit.requests.to_string());
+            put(names.limit, limiter.limit.requests().to_string());
             put(names.remaining, state.remaining.to_string());
             put(names.reset, reset.clone());
             if !state.allowed {
@@ -150,8 +150,8 @@ impl Incoming {
                     "rate_limit_exceeded",
                     format!(
                         "more than {} requests in {} s; retry after {reset} s",
-                        limiter.limit.requests,
-                        limiter.limit.per.as_secs_f64()
+                        limiter.limit.requests(),
+                        limiter.limit.per().as_secs_f64()
                     ),
                 )
                 .with_header(retry_after, &reset);
