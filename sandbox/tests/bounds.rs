@@ -39,21 +39,18 @@ async fn black_hole() -> (String, Arc<AtomicUsize>) {
     (url, max)
 }
 
-fn open_files() -> usize {
-    std::fs::read_dir("/proc/self/fd").map_or(0, Iterator::count)
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn webhooks_to_a_hundred_black_holes_stay_bounded_and_the_api_keeps_answering() {
-    let (hole, max_open) = black_hole().await;
+/// A sandbox whose emails move along at once, with no rate limit and no inbox page, whose
+/// webhook deliveries make `attempts` attempts of `timeout` each: it, the email base URL
+/// and the key.
+async fn storm_sandbox(attempts: u32, timeout: Duration) -> (Sandbox, String, String) {
     let mut config = SandboxConfig::default();
     config.email.lifecycle_step = Duration::from_millis(5);
     config.email.rate_limit = None;
     config.email.webhook_retry = WebhookRetry {
-        attempts: 2,
+        attempts,
         base: Duration::from_millis(50),
         cap: Duration::from_millis(50),
-        timeout: Duration::from_secs(1),
+        timeout,
     };
     config.inbox.ui = None;
     let sandbox = Sandbox::start_with(config).await.unwrap();
@@ -61,6 +58,17 @@ async fn webhooks_to_a_hundred_black_holes_stay_bounded_and_the_api_keeps_answer
         sandbox.email.base_url().to_owned(),
         sandbox.email.api_key().to_owned(),
     );
+    (sandbox, base, key)
+}
+
+fn open_files() -> usize {
+    std::fs::read_dir("/proc/self/fd").map_or(0, Iterator::count)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn webhooks_to_a_hundred_black_holes_stay_bounded_and_the_api_keeps_answering() {
+    let (hole, max_open) = black_hole().await;
+    let (sandbox, base, key) = storm_sandbox(2, Duration::from_secs(1)).await;
     let http = reqwest::Client::new();
     for i in 0..100 {
         let status = http
@@ -172,21 +180,7 @@ async fn answering() -> (String, Arc<AtomicUsize>) {
 async fn a_receiver_that_never_answers_holds_only_its_own_share_of_delivery_slots() {
     let (hole, max_open) = black_hole().await;
     let (healthy, answered) = answering().await;
-    let mut config = SandboxConfig::default();
-    config.email.lifecycle_step = Duration::from_millis(5);
-    config.email.rate_limit = None;
-    config.email.webhook_retry = WebhookRetry {
-        attempts: 1,
-        base: Duration::from_millis(50),
-        cap: Duration::from_millis(50),
-        timeout: Duration::from_secs(5),
-    };
-    config.inbox.ui = None;
-    let sandbox = Sandbox::start_with(config).await.unwrap();
-    let (base, key) = (
-        sandbox.email.base_url().to_owned(),
-        sandbox.email.api_key().to_owned(),
-    );
+    let (sandbox, base, key) = storm_sandbox(1, Duration::from_secs(5)).await;
     let http = reqwest::Client::new();
     for url in [&hole, &healthy] {
         let status = http

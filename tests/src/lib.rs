@@ -223,3 +223,19 @@ pub fn full_send_email_request() -> tidings::email::SendEmailRequest {
         .scheduled_at("2026-12-01T09:00:00Z")
         .tracking(TrackingSettings::all())
 }
+
+/// A loopback port whose listener accepts every connection and never says a word (a relay or
+/// server that hangs): its port. The connections stay open while the runtime runs.
+pub async fn silent_listener() -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a loopback port");
+    let port = listener.local_addr().expect("its address").port();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((stream, _)) = listener.accept().await {
+            held.push(stream);
+        }
+    });
+    port
+}

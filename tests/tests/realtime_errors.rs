@@ -73,14 +73,7 @@ async fn a_wrong_websocket_url_says_what_the_server_answered_when_the_wait_ends(
 /// ends the same way, naming the channel.
 #[tokio::test]
 async fn waits_that_time_out_name_the_connection_and_what_to_check() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = listener.local_addr().unwrap().port();
-    tokio::spawn(async move {
-        let mut held = Vec::new();
-        while let Ok((stream, _)) = listener.accept().await {
-            held.push(stream);
-        }
-    });
+    let port = tidings_tests::silent_listener().await;
     let connection = pusher::connection(&format!("ws://127.0.0.1:{port}"), "key")
         .connect()
         .unwrap();

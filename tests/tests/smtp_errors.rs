@@ -51,15 +51,7 @@ async fn a_relay_nobody_listens_at_is_a_connect_failure_naming_where() {
 
 #[tokio::test]
 async fn a_relay_that_never_greets_times_out_with_the_timeout_to_raise() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = listener.local_addr().unwrap().port();
-    // Accepts and holds each connection without a word.
-    tokio::spawn(async move {
-        let mut held = Vec::new();
-        while let Ok((stream, _)) = listener.accept().await {
-            held.push(stream);
-        }
-    });
+    let port = tidings_tests::silent_listener().await;
     let relay = SmtpRelay::builder("127.0.0.1")
         .port(port)
         .tls(SmtpTls::Implicit)

@@ -323,7 +323,10 @@ impl Limiter {
         if now.duration_since(window.0) >= self.limit.per() {
             *window = (now, 0);
         }
-        let reset = self.limit.per().saturating_sub(now.duration_since(window.0));
+        let reset = self
+            .limit
+            .per()
+            .saturating_sub(now.duration_since(window.0));
         if window.1 >= self.limit.requests() {
             return LimitState {
                 allowed: false,

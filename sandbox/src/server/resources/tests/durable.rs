@@ -510,9 +510,14 @@ async fn a_failed_commit_takes_back_every_change_made_since_the_last_good_one() 
     assert_eq!(id(&next), "res_00000011", "the refused creates used no id");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[allow(clippy::await_holding_lock)] // the guard stalls the writer thread, which takes no task's lock
-async fn a_queue_past_its_bound_answers_503_at_once_and_keeps_nothing() {
+/// A store room for twice the writer's queue, whose test journal records what it keeps and
+/// commits only while its gate is open: the store, the ids kept, the gate.
+#[allow(clippy::type_complexity)] // the three handles a stall test needs
+fn stallable() -> (
+    Arc<Resources>,
+    Arc<Mutex<Vec<String>>>,
+    Arc<std::sync::RwLock<()>>,
+) {
     let journal = Recorder::default();
     let (kept, gate) = (journal.kept.clone(), journal.gate.clone());
     let store = Arc::new(Resources::with_journal(
@@ -522,6 +527,13 @@ async fn a_queue_past_its_bound_answers_503_at_once_and_keeps_nothing() {
         },
         Box::new(journal),
     ));
+    (store, kept, gate)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[allow(clippy::await_holding_lock)] // the guard stalls the writer thread, which takes no task's lock
+async fn a_queue_past_its_bound_answers_503_at_once_and_keeps_nothing() {
+    let (store, kept, gate) = stallable();
     // The disk stalls: the writer's first commit waits while more than the queue's bound (and
     // the batch it took) arrive.
     let stall = gate
@@ -625,15 +637,7 @@ fn a_list_created_or_deleted_in_one_request_is_kept_whole_or_not_at_all() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[allow(clippy::await_holding_lock)] // the guard stalls the writer thread, which takes no task's lock
 async fn a_list_longer_than_the_writers_queue_is_kept_whole() {
-    let journal = Recorder::default();
-    let (kept, gate) = (journal.kept.clone(), journal.gate.clone());
-    let store = Arc::new(Resources::with_journal(
-        ResourceLimits {
-            max_items_per_collection: 2 * MAX_QUEUED,
-            ..ResourceLimits::default()
-        },
-        Box::new(journal),
-    ));
+    let (store, kept, gate) = stallable();
     let stall = gate
         .write()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
