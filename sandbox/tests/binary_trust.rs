@@ -355,7 +355,7 @@ async fn kill_9_in_the_middle_of_a_burst_loses_no_acknowledged_email_or_message(
 }
 
 #[tokio::test]
-async fn a_full_disk_answers_507_logs_it_and_keeps_every_acknowledged_email() {
+async fn a_full_disk_answers_507_logs_it_and_keeps_every_acknowledged_email_and_message() {
     let dir = tempfile::tempdir().unwrap();
     let data_dir = dir.path().join("data");
     let data = data_dir.to_str().unwrap();
@@ -445,6 +445,32 @@ async fn a_full_disk_answers_507_logs_it_and_keeps_every_acknowledged_email() {
     }
     let refused = refused.expect("the relay was refused once the disk was full");
     assert!(refused.contains("452"), "{refused}");
+    // The messaging API is refused the same way, and keeps what it acknowledged.
+    let (m, mkey) = (run.url("messaging"), run.messaging_key());
+    let mut acked_messages = Vec::new();
+    let mut refused_message = None;
+    for n in 0..200 {
+        let (status, body) = call(
+            Method::POST,
+            &format!("{m}/v1/messages"),
+            &mkey,
+            Some(sms(&format!("full {n} {}", "z".repeat(1000)))),
+        )
+        .await;
+        match status {
+            202 => acked_messages.push(body["message_uuid"].as_str().unwrap().to_owned()),
+            507 => {
+                refused_message = Some(body);
+                break;
+            }
+            other => panic!("{other}: {body}"),
+        }
+    }
+    let refused_message = refused_message.expect("messaging was refused once the disk was full");
+    assert_eq!(
+        refused_message["error"]["code"], "insufficient_storage",
+        "{refused_message}"
+    );
     let text = run.wait_log("cannot write to the data directory");
     assert!(
         text.contains("cannot write to the data directory"),
@@ -465,6 +491,24 @@ async fn a_full_disk_answers_507_logs_it_and_keeps_every_acknowledged_email() {
         let (status, _) = call(Method::GET, &format!("{e}/v1/emails/{id}"), &key, None).await;
         assert_eq!(status, 200, "acknowledged email {id} lost");
     }
+    let m = run.url("messaging");
+    for id in &acked_messages {
+        let (status, _) = call(Method::GET, &format!("{m}/v1/messages/{id}"), &mkey, None).await;
+        assert_eq!(status, 200, "acknowledged message {id} lost");
+    }
+    // The refused message is not there (never half a record).
+    let (_, page) = call(
+        Method::GET,
+        &format!("{m}/v1/messages?limit=100"),
+        &mkey,
+        None,
+    )
+    .await;
+    assert_eq!(
+        page["data"].as_array().map(Vec::len),
+        Some(acked_messages.len()),
+        "{page}"
+    );
     let (_, page) = call(Method::GET, &format!("{e}/v1/emails?limit=100"), &key, None).await;
     // Every acknowledged email is there; a refused send whose first write landed before the
     // disk filled may be there too (RELIABILITY.md, "a send's two writes"): at most one.
