@@ -173,3 +173,45 @@ async fn failed_deliveries_are_retried() {
     assert_eq!(requests[0].1, requests[2].1);
     s.shutdown().await;
 }
+
+/// A receiver answering a redirect is not followed to where it points (the realtime sender
+/// has its own HTTP client): the other host is never reached, and the attempt is retried at
+/// the registered URL as a failure.
+#[tokio::test]
+async fn a_webhook_answered_with_a_redirect_is_not_followed() {
+    let (other, other_url) = receiver(0).await;
+    let redirected = Arc::new(Mutex::new(0usize));
+    let app = {
+        let redirected = redirected.clone();
+        let location = other_url.clone();
+        Router::new().route(
+            "/hooks",
+            post(move || async move {
+                *redirected.lock().unwrap() += 1;
+                (StatusCode::TEMPORARY_REDIRECT, [("location", location)])
+            }),
+        )
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/hooks", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let mut config = RealtimeConfig::default().webhook_url(url);
+    config.webhook_attempts = 2;
+    let s = RealtimeSandbox::start(config).await.unwrap();
+    let a = connected(&s, None).await;
+    let _channel = subscribed(&a, "redirected").await;
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while *redirected.lock().unwrap() < 2 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the occupied webhook was not tried twice"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // Give a follower time to have followed.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(
+        other.requests.lock().unwrap().is_empty(),
+        "the redirect was followed"
+    );
+}
