@@ -17,10 +17,9 @@ use tidings_spec::{
     FieldSchema, Format, PageSchema, ResourceOp, ServiceSchema, ShapeSchema, TySchema, TypeSchema,
 };
 
-use crate::model::{IdempotencyMode, SigningKind};
+use crate::model::IdempotencyMode;
 use crate::resolved::{
-    AuthInfo, AuthMethod, FieldInfo, OperationInfo, PageStyleInfo, PaginationInfo, Service, Ty,
-    TypeKind, resource_shape,
+    AuthInfo, FieldInfo, OperationInfo, PaginationInfo, Service, Ty, TypeKind, resource_shape,
 };
 
 /// `text` as a `'static` string, leaked once per distinct text.
@@ -48,10 +47,10 @@ fn leak_slice<T>(items: Vec<T>) -> &'static [T] {
 /// The runtime's auth scheme for a resolved one.
 pub fn auth_scheme(a: &AuthInfo) -> rt::AuthScheme {
     match &a.method {
-        AuthMethod::Bearer { credential } => rt::AuthScheme::Bearer {
+        rt::AuthScheme::Bearer { credential } => rt::AuthScheme::Bearer {
             credential: leak(credential),
         },
-        AuthMethod::Header {
+        rt::AuthScheme::Header {
             header,
             credential,
             prefix,
@@ -60,14 +59,14 @@ pub fn auth_scheme(a: &AuthInfo) -> rt::AuthScheme {
             credential: leak(credential),
             prefix: leak_opt(prefix.as_deref()),
         },
-        AuthMethod::Basic { username, password } => rt::AuthScheme::Basic {
+        rt::AuthScheme::Basic { username, password } => rt::AuthScheme::Basic {
             username: leak(username),
             password: leak_opt(password.as_deref()),
         },
-        AuthMethod::Body { fields } => rt::AuthScheme::Body {
+        rt::AuthScheme::Body { fields } => rt::AuthScheme::Body {
             fields: leak_slice(fields.iter().map(|(f, c)| (leak(f), leak(c))).collect()),
         },
-        AuthMethod::Minted {
+        rt::AuthScheme::Minted {
             minter,
             header,
             prefix,
@@ -76,7 +75,7 @@ pub fn auth_scheme(a: &AuthInfo) -> rt::AuthScheme {
             header: leak(header),
             prefix: leak_opt(prefix.as_deref()),
         },
-        AuthMethod::OAuth2ClientCredentials {
+        rt::AuthScheme::OAuth2ClientCredentials {
             token_url,
             client_id,
             client_secret,
@@ -87,16 +86,18 @@ pub fn auth_scheme(a: &AuthInfo) -> rt::AuthScheme {
             client_secret: leak(client_secret),
             scopes: leak_slice(scopes.iter().map(|s| leak(s)).collect()),
         },
-        AuthMethod::Anonymous => rt::AuthScheme::Anonymous,
-        AuthMethod::Query { param, credential } => rt::AuthScheme::Query {
+        rt::AuthScheme::Anonymous => rt::AuthScheme::Anonymous,
+        rt::AuthScheme::Query { param, credential } => rt::AuthScheme::Query {
             param: leak(param),
             credential: leak(credential),
         },
-        AuthMethod::Signature {
-            signing: SigningKind::PusherHmacSha256,
-            app_id,
-            key,
-            secret,
+        rt::AuthScheme::Signature {
+            scheme:
+                rt::SigningScheme::PusherHmacSha256 {
+                    app_id,
+                    key,
+                    secret,
+                },
         } => rt::AuthScheme::Signature {
             scheme: rt::SigningScheme::PusherHmacSha256 {
                 app_id: leak(app_id),
@@ -252,7 +253,7 @@ pub fn operation_spec(op: &OperationInfo) -> rt::OperationSpec {
 pub fn pagination_spec(p: &PaginationInfo) -> rt::PaginationSpec {
     let items = leak(&p.items_field);
     let style = match &p.style {
-        PageStyleInfo::Cursor {
+        rt::PageStyle::Cursor {
             has_more,
             cursor_field,
             after_param,
@@ -264,18 +265,18 @@ pub fn pagination_spec(p: &PaginationInfo) -> rt::PaginationSpec {
                 leak(after_param),
             );
         }
-        PageStyleInfo::Token {
+        rt::PageStyle::Token {
             token_field,
             token_param,
         } => rt::PageStyle::Token {
             token_field: leak(token_field),
             token_param: leak(token_param),
         },
-        PageStyleInfo::NextUrl { next_field } => rt::PageStyle::NextUrl {
+        rt::PageStyle::NextUrl { next_field } => rt::PageStyle::NextUrl {
             next_field: leak(next_field),
         },
-        PageStyleInfo::LinkHeader => rt::PageStyle::LinkHeader,
-        PageStyleInfo::Offset {
+        rt::PageStyle::LinkHeader => rt::PageStyle::LinkHeader,
+        rt::PageStyle::Offset {
             offset_param,
             limit_param,
             total_field,
@@ -284,7 +285,7 @@ pub fn pagination_spec(p: &PaginationInfo) -> rt::PaginationSpec {
             limit_param: leak_opt(limit_param.as_deref()),
             total_field: leak_opt(total_field.as_deref()),
         },
-        PageStyleInfo::Page {
+        rt::PageStyle::Page {
             page_param,
             size_param,
             first_page,
@@ -386,7 +387,7 @@ pub fn service_schema(service: &Service) -> ServiceSchema {
     let page = match &service.page_style {
         Some(PaginationInfo {
             style:
-                PageStyleInfo::Cursor {
+                rt::PageStyle::Cursor {
                     has_more,
                     after_param,
                     ..

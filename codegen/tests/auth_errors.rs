@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
 
 use serde_json::json;
-use tidings_codegen::check::{AuthMethod, Service};
+use tidings_codegen::check::{AuthScheme, Service};
 
 const SPEC: &str = r#"
 service:
@@ -63,14 +63,14 @@ fn check_resolves_every_auth_kind_and_the_error_paths() {
     let s = service();
     assert_eq!(
         s.auth[0].method,
-        AuthMethod::Basic {
+        AuthScheme::Basic {
             username: "account_sid".into(),
             password: Some("auth_token".into())
         }
     );
     assert_eq!(
         s.auth[1].method,
-        AuthMethod::Basic {
+        AuthScheme::Basic {
             username: "auth_token".into(),
             password: None
         }
@@ -78,7 +78,7 @@ fn check_resolves_every_auth_kind_and_the_error_paths() {
     // The minted scheme's header defaults to Authorization.
     assert_eq!(
         s.auth[4].method,
-        AuthMethod::Minted {
+        AuthScheme::Minted {
             minter: "jwt".into(),
             header: "Authorization".into(),
             prefix: Some("Bearer ".into())
@@ -209,7 +209,7 @@ fn body_auth_fields_send_several_credentials_together() {
     .unwrap();
     assert_eq!(
         s.auth[3].method,
-        AuthMethod::Body {
+        AuthScheme::Body {
             fields: vec![
                 ("api_key".into(), "account_sid".into()),
                 ("api_secret".into(), "auth_token".into()),

@@ -66,12 +66,14 @@ async fn neither_the_secret_nor_a_token_is_logged() {
     ])
     .await;
     let token_url: &'static str = Box::leak(format!("{}/token", token.base_url()).into());
-    let auth: &'static [AuthScheme] = Box::leak(Box::new([AuthScheme::OAuth2ClientCredentials {
-        token_url,
-        client_id: "client_id",
-        client_secret: "client_secret",
-        scopes: &[],
-    }]));
+    let auth: &'static [AuthScheme] = Box::leak(Box::new([
+        AuthScheme::<spec::Static>::OAuth2ClientCredentials {
+            token_url,
+            client_id: "client_id",
+            client_secret: "client_secret",
+            scopes: &[],
+        },
+    ]));
     let spec: &'static ServiceSpec = Box::leak(Box::new(ServiceSpec {
         name: "things",
         title: "Things",

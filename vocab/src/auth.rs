@@ -1,58 +1,60 @@
 //! How requests are authenticated.
 
+use crate::{Static, Storage};
+
 /// How a request is authenticated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AuthScheme {
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum AuthScheme<S: Storage = Static> {
     /// `Authorization: Bearer <credential>`
     Bearer {
         /// Credential name.
-        credential: &'static str,
+        credential: S::Str,
     },
     /// `<header>: <prefix><credential>`
     Header {
         /// Header name.
-        header: &'static str,
+        header: S::Str,
         /// Credential name.
-        credential: &'static str,
+        credential: S::Str,
         /// Text before the credential, e.g. `"App "` for `Authorization: App <key>`.
-        prefix: Option<&'static str>,
+        prefix: Option<S::Str>,
     },
     /// `?<param>=<credential>` (only when the caller opts in; keys in URLs leak into logs).
     Query {
         /// Query parameter name.
-        param: &'static str,
+        param: S::Str,
         /// Credential name.
-        credential: &'static str,
+        credential: S::Str,
     },
     /// A request-signing scheme implemented in the runtime.
     Signature {
         /// Which scheme, with the names of the credentials it uses.
-        scheme: SigningScheme,
+        scheme: SigningScheme<S>,
     },
     /// HTTP Basic (RFC 7617): `Authorization: Basic base64(<username>:<password>)`.
     Basic {
         /// Credential sent as the user name (an account id, or the key itself).
-        username: &'static str,
+        username: S::Str,
         /// Credential sent as the password; `None` sends an empty password (key-as-username).
-        password: Option<&'static str>,
+        password: Option<S::Str>,
     },
     /// Credentials as top-level fields of the request body (a JSON object, or a
     /// `application/x-www-form-urlencoded` form), all sent together.
     Body {
         /// `(body field, credential name)` pairs, e.g. `[("api_key", "api_key"),
         /// ("api_secret", "api_secret")]`; never empty in a checked spec.
-        fields: &'static [(&'static str, &'static str)],
+        fields: S::Pairs,
     },
     /// A token the application mints (a signed JWT ...), sent as `<header>: <prefix><token>`.
     /// The minter is registered on the builder under `minter`
     /// (the runtime's `ClientBuilder::token_minter`) and asked once per attempt.
     Minted {
         /// The name the minter is registered under, e.g. `"jwt"`.
-        minter: &'static str,
+        minter: S::Str,
         /// Header name, e.g. `"Authorization"`.
-        header: &'static str,
+        header: S::Str,
         /// Text before the token, e.g. `"Bearer "`.
-        prefix: Option<&'static str>,
+        prefix: Option<S::Str>,
     },
     /// OAuth 2.0 client credentials (RFC 6749 section 4.4): an access token fetched from
     /// `token_url` with the client id and secret (HTTP Basic), sent as
@@ -61,13 +63,13 @@ pub enum AuthScheme {
     /// the runtime's `oauth2` module.
     OAuth2ClientCredentials {
         /// The token endpoint: an absolute URL, or a path resolved against the base URL.
-        token_url: &'static str,
+        token_url: S::Str,
         /// Credential holding the client id.
-        client_id: &'static str,
+        client_id: S::Str,
         /// Credential holding the client secret.
-        client_secret: &'static str,
+        client_secret: S::Str,
         /// Scopes asked for (`scope`, space-separated); empty: none asked.
-        scopes: &'static [&'static str],
+        scopes: S::Strs,
     },
     /// No credentials: a public operation (OpenAPI's `security: []`), sent without any and
     /// served to anyone. Only an operation's own scheme (`OperationSpec::with_auth`); a
@@ -76,15 +78,19 @@ pub enum AuthScheme {
 }
 
 /// Request-signing schemes implemented by the runtime (the runtime's `sign` module).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SigningScheme {
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum SigningScheme<S: Storage = Static> {
     /// Pusher Channels HTTP API signing, `auth_version=1.0`. Fields are credential names.
     PusherHmacSha256 {
         /// Credential holding the app id (not secret).
-        app_id: &'static str,
+        app_id: S::Str,
         /// Credential holding the app key (not secret; sent as `auth_key`).
-        key: &'static str,
+        key: S::Str,
         /// Credential holding the app secret.
-        secret: &'static str,
+        secret: S::Str,
     },
 }
+
+impl Copy for AuthScheme<Static> {}
+
+impl Copy for SigningScheme<Static> {}

@@ -49,8 +49,10 @@ mod pagination;
 mod policy;
 mod schema;
 mod service;
+mod storage;
 #[cfg(feature = "tokens")]
 mod tokens;
+mod webhook;
 mod websocket;
 
 pub use auth::{AuthScheme, SigningScheme};
@@ -70,6 +72,8 @@ pub use service::{
     CredentialSpec, IdempotencySpec, RateLimitHeaders, RateLimitSpec, ResponseLimitSpec,
     ServiceSpec,
 };
+pub use storage::{Owned, Static, Storage};
+pub use webhook::{HmacAlgorithm, PayloadEncoding, SignatureEncoding};
 pub use websocket::{
     BackoffSpec, ChannelAuthKind, ChannelKindSpec, ChannelNameSpec, ClientEventSpec, CloseAction,
     CloseCodeSpec, DataEncoding, Direction, HeartbeatSpec, MessageRole, MessageSpec, WebSocketSpec,

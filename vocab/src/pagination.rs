@@ -1,5 +1,7 @@
 //! How a list operation pages.
 
+use crate::{Static, Storage};
+
 /// How a list operation pages: where its items live and how the next page is found.
 ///
 /// ```
@@ -43,52 +45,68 @@ impl PaginationSpec {
 
 /// How the next page of a list is found. Every field that names a place in the page body is a
 /// dot path (`meta.next_page_token`, `_metadata.next`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PageStyle {
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum PageStyle<S: Storage = Static> {
     /// `after_param=<cursor_field of the last item>` while the boolean `has_more` is true.
     Cursor {
         /// Boolean field saying whether more pages follow, e.g. `"has_more"`.
-        has_more: &'static str,
+        has_more: S::Str,
         /// Field of an item used as the next cursor, e.g. `"id"`.
-        cursor_field: &'static str,
+        cursor_field: S::Str,
         /// Query parameter carrying the cursor, e.g. `"after"`.
-        after_param: &'static str,
+        after_param: S::Str,
     },
     /// `token_param=<token_field>` until the token is absent, `null` or empty.
     Token {
         /// Where the next page's token is, e.g. `"meta.next_page_token"`.
-        token_field: &'static str,
+        token_field: S::Str,
         /// Query parameter carrying it, e.g. `"PageToken"`.
-        token_param: &'static str,
+        token_param: S::Str,
     },
     /// A GET of the URL at `next_field` (relative to the base URL, or absolute on the base
     /// URL's origin) until it is absent, `null` or empty.
     NextUrl {
         /// Where the next page's URL is, e.g. `"next_page_uri"` or `"_metadata.next"`.
-        next_field: &'static str,
+        next_field: S::Str,
     },
     /// A GET of the `Link: <...>; rel="next"` header's URL (RFC 8288) until there is none.
     LinkHeader,
     /// `offset_param=<items so far>` until a page is empty or the total is reached.
     Offset {
         /// Query parameter with the offset of the first item, e.g. `"offset"`.
-        offset_param: &'static str,
+        offset_param: S::Str,
         /// Query parameter with the page size, e.g. `"count"`; a page shorter than the size
         /// the request asked for is the last.
-        limit_param: Option<&'static str>,
+        limit_param: Option<S::Str>,
         /// Where the total number of items is, e.g. `"total"`.
-        total_field: Option<&'static str>,
+        total_field: Option<S::Str>,
     },
     /// `page_param=<n>` counting from `first_page` until a page is empty or short, or the
     /// last page by `total_pages_field` was read.
     Page {
         /// Query parameter with the page number, e.g. `"page"`.
-        page_param: &'static str,
+        page_param: S::Str,
         /// Query parameter with the page size, e.g. `"page_size"`.
-        size_param: Option<&'static str>,
+        size_param: Option<S::Str>,
         /// Number of the first page: 0 or 1.
         first_page: u64,
         /// Where the number of pages is, e.g. `"total_pages"`.
-        total_pages_field: Option<&'static str>,
+        total_pages_field: Option<S::Str>,
     },
+}
+
+impl Copy for PageStyle<Static> {}
+
+impl<S: Storage> PageStyle<S> {
+    /// The style's name in a spec (`next_url`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            PageStyle::Cursor { .. } => "cursor",
+            PageStyle::Token { .. } => "token",
+            PageStyle::NextUrl { .. } => "next_url",
+            PageStyle::LinkHeader => "link_header",
+            PageStyle::Offset { .. } => "offset",
+            PageStyle::Page { .. } => "page",
+        }
+    }
 }

@@ -80,6 +80,9 @@ unit_enum_tokens!(
     DataEncoding,
     MessageRole,
     CloseAction,
+    HmacAlgorithm,
+    SignatureEncoding,
+    PayloadEncoding,
 );
 
 impl ToTokens for FormStyle {
@@ -102,7 +105,7 @@ impl ToTokens for BodyEncoding {
     }
 }
 
-impl ToTokens for SigningScheme {
+impl<S: Storage> ToTokens for SigningScheme<S> {
     fn to_tokens(&self, tokens: &mut TokenStream) {
         let root = root();
         let SigningScheme::PusherHmacSha256 {
@@ -110,38 +113,53 @@ impl ToTokens for SigningScheme {
             key,
             secret,
         } = self;
+        let (app_id, key, secret) = (app_id.as_ref(), key.as_ref(), secret.as_ref());
         tokens.extend(quote! {
             #root::SigningScheme::PusherHmacSha256 { app_id: #app_id, key: #key, secret: #secret }
         });
     }
 }
 
-impl ToTokens for AuthScheme {
+/// The text of an optional text, whatever its storage.
+fn text<S: Storage>(value: Option<&S::Str>) -> Option<&str> {
+    value.map(AsRef::as_ref)
+}
+
+impl<S: Storage> ToTokens for AuthScheme<S> {
     fn to_tokens(&self, tokens: &mut TokenStream) {
         let root = root();
         let scheme = quote!(#root::AuthScheme);
         tokens.extend(match self {
-            AuthScheme::Bearer { credential } => quote!(#scheme::Bearer { credential: #credential }),
+            AuthScheme::Bearer { credential } => {
+                let credential = credential.as_ref();
+                quote!(#scheme::Bearer { credential: #credential })
+            }
             AuthScheme::Header {
                 header,
                 credential,
                 prefix,
             } => {
-                let prefix = opt_str(*prefix);
+                let (header, credential) = (header.as_ref(), credential.as_ref());
+                let prefix = opt_str(text::<S>(prefix.as_ref()));
                 quote!(#scheme::Header { header: #header, credential: #credential, prefix: #prefix })
             }
             AuthScheme::Query { param, credential } => {
+                let (param, credential) = (param.as_ref(), credential.as_ref());
                 quote!(#scheme::Query { param: #param, credential: #credential })
             }
             AuthScheme::Signature { scheme: signing } => {
                 quote!(#scheme::Signature { scheme: #signing })
             }
             AuthScheme::Basic { username, password } => {
-                let password = opt_str(*password);
+                let username = username.as_ref();
+                let password = opt_str(text::<S>(password.as_ref()));
                 quote!(#scheme::Basic { username: #username, password: #password })
             }
             AuthScheme::Body { fields } => {
-                let pairs = fields.iter().map(|(field, credential)| quote!((#field, #credential)));
+                let pairs = fields.as_ref().iter().map(|(field, credential)| {
+                    let (field, credential) = (field.as_ref(), credential.as_ref());
+                    quote!((#field, #credential))
+                });
                 quote!(#scheme::Body { fields: &[#(#pairs),*] })
             }
             AuthScheme::Minted {
@@ -149,7 +167,8 @@ impl ToTokens for AuthScheme {
                 header,
                 prefix,
             } => {
-                let prefix = opt_str(*prefix);
+                let (minter, header) = (minter.as_ref(), header.as_ref());
+                let prefix = opt_str(text::<S>(prefix.as_ref()));
                 quote!(#scheme::Minted { minter: #minter, header: #header, prefix: #prefix })
             }
             AuthScheme::OAuth2ClientCredentials {
@@ -157,14 +176,19 @@ impl ToTokens for AuthScheme {
                 client_id,
                 client_secret,
                 scopes,
-            } => quote! {
-                #scheme::OAuth2ClientCredentials {
-                    token_url: #token_url,
-                    client_id: #client_id,
-                    client_secret: #client_secret,
-                    scopes: &[#(#scopes),*],
+            } => {
+                let (token_url, client_id) = (token_url.as_ref(), client_id.as_ref());
+                let client_secret = client_secret.as_ref();
+                let scopes = scopes.as_ref().iter().map(AsRef::as_ref);
+                quote! {
+                    #scheme::OAuth2ClientCredentials {
+                        token_url: #token_url,
+                        client_id: #client_id,
+                        client_secret: #client_secret,
+                        scopes: &[#(#scopes),*],
+                    }
                 }
-            },
+            }
             AuthScheme::Anonymous => quote!(#scheme::Anonymous),
         });
     }
@@ -400,7 +424,7 @@ impl ToTokens for HeaderType {
     }
 }
 
-impl ToTokens for PageStyle {
+impl<S: Storage> ToTokens for PageStyle<S> {
     fn to_tokens(&self, tokens: &mut TokenStream) {
         let root = root();
         let style = quote!(#root::PageStyle);
@@ -409,21 +433,33 @@ impl ToTokens for PageStyle {
                 has_more,
                 cursor_field,
                 after_param,
-            } => quote! {
-                #style::Cursor { has_more: #has_more, cursor_field: #cursor_field, after_param: #after_param }
-            },
+            } => {
+                let (has_more, cursor_field) = (has_more.as_ref(), cursor_field.as_ref());
+                let after_param = after_param.as_ref();
+                quote! {
+                    #style::Cursor { has_more: #has_more, cursor_field: #cursor_field, after_param: #after_param }
+                }
+            }
             PageStyle::Token {
                 token_field,
                 token_param,
-            } => quote!(#style::Token { token_field: #token_field, token_param: #token_param }),
-            PageStyle::NextUrl { next_field } => quote!(#style::NextUrl { next_field: #next_field }),
+            } => {
+                let (token_field, token_param) = (token_field.as_ref(), token_param.as_ref());
+                quote!(#style::Token { token_field: #token_field, token_param: #token_param })
+            }
+            PageStyle::NextUrl { next_field } => {
+                let next_field = next_field.as_ref();
+                quote!(#style::NextUrl { next_field: #next_field })
+            }
             PageStyle::LinkHeader => quote!(#style::LinkHeader),
             PageStyle::Offset {
                 offset_param,
                 limit_param,
                 total_field,
             } => {
-                let (limit, total) = (opt_str(*limit_param), opt_str(*total_field));
+                let offset_param = offset_param.as_ref();
+                let limit = opt_str(text::<S>(limit_param.as_ref()));
+                let total = opt_str(text::<S>(total_field.as_ref()));
                 quote!(#style::Offset { offset_param: #offset_param, limit_param: #limit, total_field: #total })
             }
             PageStyle::Page {
@@ -432,7 +468,9 @@ impl ToTokens for PageStyle {
                 first_page,
                 total_pages_field,
             } => {
-                let (size, total) = (opt_str(*size_param), opt_str(*total_pages_field));
+                let page_param = page_param.as_ref();
+                let size = opt_str(text::<S>(size_param.as_ref()));
+                let total = opt_str(text::<S>(total_pages_field.as_ref()));
                 let first = u64_lit(*first_page);
                 quote! {
                     #style::Page {

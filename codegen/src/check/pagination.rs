@@ -5,7 +5,8 @@
 use super::Checker;
 use crate::model::{Operation, PageStyle, Pagination};
 use crate::names::did_you_mean;
-use crate::resolved::{PageStyleInfo, PaginationInfo, Ty, defaults};
+use crate::resolved::{PaginationInfo, Ty, defaults};
+use tidings_spec::PageStyle as Style;
 
 impl Checker<'_> {
     /// The service's `pagination` section, checked once (its mistakes are reported here, not
@@ -15,7 +16,7 @@ impl Checker<'_> {
         let mut info = self.pagination("pagination", p)?;
         let top_level = |f: &str| !f.contains('.');
         info.generated_page = matches!(&info.style,
-            PageStyleInfo::Cursor { has_more, .. } if top_level(has_more))
+            Style::Cursor { has_more, .. } if top_level(has_more))
             && top_level(&info.items_field);
         Some(info)
     }
@@ -138,25 +139,25 @@ impl Checker<'_> {
         }
         let s = |v: &Option<String>| v.clone().unwrap_or_default();
         let style = match style {
-            PageStyle::Cursor => PageStyleInfo::Cursor {
+            PageStyle::Cursor => Style::Cursor {
                 has_more: s(&p.has_more_field),
                 cursor_field: s(&p.cursor_field),
                 after_param: s(&p.after_param),
             },
-            PageStyle::Token => PageStyleInfo::Token {
+            PageStyle::Token => Style::Token {
                 token_field: s(&p.token_field),
                 token_param: s(&p.token_param),
             },
-            PageStyle::NextUrl => PageStyleInfo::NextUrl {
+            PageStyle::NextUrl => Style::NextUrl {
                 next_field: s(&p.next_field),
             },
-            PageStyle::LinkHeader => PageStyleInfo::LinkHeader,
-            PageStyle::Offset => PageStyleInfo::Offset {
+            PageStyle::LinkHeader => Style::LinkHeader,
+            PageStyle::Offset => Style::Offset {
                 offset_param: s(&p.offset_param),
                 limit_param: p.limit_param.clone(),
                 total_field: p.total_field.clone(),
             },
-            PageStyle::Page => PageStyleInfo::Page {
+            PageStyle::Page => Style::Page {
                 page_param: s(&p.page_param),
                 size_param: p.size_param.clone(),
                 first_page: p.first_page.unwrap_or(defaults::FIRST_PAGE),
@@ -249,14 +250,14 @@ impl Checker<'_> {
                     }
                 };
                 let body_fields: Vec<(&str, &String)> = match &pages.style {
-                    PageStyleInfo::Cursor { has_more, .. } => vec![("has_more_field", has_more)],
-                    PageStyleInfo::Token { token_field, .. } => vec![("token_field", token_field)],
-                    PageStyleInfo::NextUrl { next_field } => vec![("next_field", next_field)],
-                    PageStyleInfo::LinkHeader => vec![],
-                    PageStyleInfo::Offset { total_field, .. } => {
+                    Style::Cursor { has_more, .. } => vec![("has_more_field", has_more)],
+                    Style::Token { token_field, .. } => vec![("token_field", token_field)],
+                    Style::NextUrl { next_field } => vec![("next_field", next_field)],
+                    Style::LinkHeader => vec![],
+                    Style::Offset { total_field, .. } => {
                         total_field.iter().map(|f| ("total_field", f)).collect()
                     }
-                    PageStyleInfo::Page {
+                    Style::Page {
                         total_pages_field, ..
                     } => total_pages_field
                         .iter()
@@ -280,12 +281,12 @@ impl Checker<'_> {
                 if own.as_ref().is_some_and(|p| {
                     matches!(
                         p.style,
-                        PageStyleInfo::LinkHeader
-                            | PageStyleInfo::Offset {
+                        Style::LinkHeader
+                            | Style::Offset {
                                 total_field: None,
                                 ..
                             }
-                            | PageStyleInfo::Page {
+                            | Style::Page {
                                 total_pages_field: None,
                                 ..
                             }
@@ -364,15 +365,15 @@ impl Checker<'_> {
         };
         let before = section.and_then(|p| p.before_param.clone());
         let mut needed: Vec<&String> = match &pages.style {
-            PageStyleInfo::Cursor { after_param, .. } => {
+            Style::Cursor { after_param, .. } => {
                 let mut v = vec![after_param];
                 v.extend(pages.limit_param.as_ref());
                 v
             }
-            PageStyleInfo::Token { token_param, .. } => vec![token_param],
-            PageStyleInfo::NextUrl { .. } | PageStyleInfo::LinkHeader => vec![],
-            PageStyleInfo::Offset { offset_param, .. } => vec![offset_param],
-            PageStyleInfo::Page { page_param, .. } => vec![page_param],
+            Style::Token { token_param, .. } => vec![token_param],
+            Style::NextUrl { .. } | Style::LinkHeader => vec![],
+            Style::Offset { offset_param, .. } => vec![offset_param],
+            Style::Page { page_param, .. } => vec![page_param],
         };
         needed.extend(before.as_ref());
         for needed in needed {
@@ -388,7 +389,7 @@ impl Checker<'_> {
 
     /// The cursor style's cursor field must be a field of the items.
     fn cursor_field(&mut self, path: &str, pages: &PaginationInfo, item: &str) {
-        let PageStyleInfo::Cursor { cursor_field, .. } = &pages.style else {
+        let Style::Cursor { cursor_field, .. } = &pages.style else {
             return;
         };
         if let Some(fields) = self.spec.types.get(item).and_then(|t| t.fields.as_ref())

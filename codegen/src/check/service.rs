@@ -5,11 +5,13 @@
 use std::collections::HashMap;
 
 use super::Checker;
-use crate::model::{AuthKind, Idempotency, Pagination, RateLimitHeaders, Source, SpecFile};
+use crate::model::{
+    AuthKind, Idempotency, Pagination, RateLimitHeaders, SigningKind, Source, SpecFile,
+};
 use crate::names::is_snake;
 use crate::resolved::{
-    AuthInfo, AuthMethod, CredentialInfo, ErrorsInfo, InSuccessInfo, OperationInfo, Origin,
-    RateLimitInfo, RetryInfo, TimeoutInfo, Ty, TypeInfo, TypeKind, defaults,
+    AuthInfo, AuthScheme, CredentialInfo, ErrorsInfo, InSuccessInfo, OperationInfo, Origin, Owned,
+    RateLimitInfo, RetryInfo, SigningScheme, TimeoutInfo, Ty, TypeInfo, TypeKind, defaults,
 };
 
 impl Checker<'_> {
@@ -617,22 +619,22 @@ pub(super) struct Limits {
 
 /// How a scheme sends its credentials, when it names all it needs (the checker reports the
 /// rest).
-fn auth_method(scheme: &crate::model::AuthScheme) -> Option<AuthMethod> {
+fn auth_method(scheme: &crate::model::AuthScheme) -> Option<AuthScheme<Owned>> {
     let credential = || scheme.credential.clone();
     Some(match scheme.kind {
-        AuthKind::Bearer => AuthMethod::Bearer {
+        AuthKind::Bearer => AuthScheme::Bearer {
             credential: credential()?,
         },
-        AuthKind::Header => AuthMethod::Header {
+        AuthKind::Header => AuthScheme::Header {
             header: scheme.header.clone()?,
             credential: credential()?,
             prefix: scheme.prefix.clone(),
         },
-        AuthKind::Basic => AuthMethod::Basic {
+        AuthKind::Basic => AuthScheme::Basic {
             username: scheme.username.clone()?,
             password: scheme.password.clone(),
         },
-        AuthKind::Body => AuthMethod::Body {
+        AuthKind::Body => AuthScheme::Body {
             fields: if scheme.fields.is_empty() {
                 vec![(scheme.field.clone()?, credential()?)]
             } else if scheme.field.is_some() || scheme.credential.is_some() {
@@ -645,7 +647,7 @@ fn auth_method(scheme: &crate::model::AuthScheme) -> Option<AuthMethod> {
                     .collect()
             },
         },
-        AuthKind::Minted => AuthMethod::Minted {
+        AuthKind::Minted => AuthScheme::Minted {
             minter: scheme.minter.clone()?,
             header: scheme
                 .header
@@ -653,11 +655,11 @@ fn auth_method(scheme: &crate::model::AuthScheme) -> Option<AuthMethod> {
                 .unwrap_or_else(|| defaults::MINTED_HEADER.to_owned()),
             prefix: scheme.prefix.clone(),
         },
-        AuthKind::Query => AuthMethod::Query {
+        AuthKind::Query => AuthScheme::Query {
             param: scheme.param.clone()?,
             credential: credential()?,
         },
-        AuthKind::OAuth2ClientCredentials => AuthMethod::OAuth2ClientCredentials {
+        AuthKind::OAuth2ClientCredentials => AuthScheme::OAuth2ClientCredentials {
             token_url: scheme.token_url.clone()?,
             client_id: scheme.client_id.clone()?,
             client_secret: scheme.client_secret.clone()?,
@@ -665,11 +667,13 @@ fn auth_method(scheme: &crate::model::AuthScheme) -> Option<AuthMethod> {
         },
         AuthKind::Signature => {
             let role = |r: &str| scheme.credentials.get(r).cloned();
-            AuthMethod::Signature {
-                signing: scheme.signing?,
-                app_id: role("app_id")?,
-                key: role("key")?,
-                secret: role("secret")?,
+            let SigningKind::PusherHmacSha256 = scheme.signing?;
+            AuthScheme::Signature {
+                scheme: SigningScheme::PusherHmacSha256 {
+                    app_id: role("app_id")?,
+                    key: role("key")?,
+                    secret: role("secret")?,
+                },
             }
         }
     })

@@ -51,7 +51,7 @@ pub(super) fn items<'a>(
     // The service's cursor page with top-level fields is a plain struct; every other style
     // answers the runtime's `Page<T>`.
     let page = service.page_style.as_ref().and_then(|p| {
-        let crate::resolved::PageStyleInfo::Cursor { has_more, .. } = &p.style else {
+        let crate::resolved::PageStyle::Cursor { has_more, .. } = &p.style else {
             return None;
         };
         if !p.generated_page {

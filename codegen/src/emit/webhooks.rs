@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::docs;
-use crate::model::{HmacAlgorithm, PayloadEncoding, SecretFormat, SignatureEncoding};
+use crate::model::{PayloadEncoding, SecretFormat};
 use crate::names::{ident, pascal, shouty};
 use crate::resolved::{SelectInfo, Service, SignatureInfo, SignedOverInfo, WebhookTypeInfo};
 
@@ -38,7 +38,7 @@ pub(super) fn items(service: &Service) -> Option<TokenStream> {
     let arms = service.webhooks.iter().enumerate().map(|(i, w)| {
         let index = proc_macro2::Literal::usize_unsuffixed(i);
         let v = format_ident!("{}", pascal(&w.name));
-        let enc = encoding(w.encoding);
+        let enc = w.encoding;
         quote!(#index => rt::webhook::decode_payload_with(#enc, request.body, secrets.limits()).map(WebhookPayload::#v),)
     });
     let per_type = service.webhooks.iter().map(|w| per_type(service, w));
@@ -103,13 +103,6 @@ fn opt(s: Option<&str>) -> TokenStream {
     }
 }
 
-fn encoding(e: PayloadEncoding) -> TokenStream {
-    match e {
-        PayloadEncoding::Json => quote!(rt::webhook::PayloadEncoding::Json),
-        PayloadEncoding::Form => quote!(rt::webhook::PayloadEncoding::Form),
-    }
-}
-
 fn scheme_static(s: &SignatureInfo) -> TokenStream {
     let id = scheme_ident(s);
     let d = docs(&format!(
@@ -122,20 +115,13 @@ fn scheme_static(s: &SignatureInfo) -> TokenStream {
             .unwrap_or_default()
     ));
     let (name, header, prefix) = (&s.name, &s.header, &s.prefix);
-    let algorithm = match s.algorithm {
-        HmacAlgorithm::HmacSha1 => quote!(rt::webhook::HmacAlgorithm::Sha1),
-        HmacAlgorithm::HmacSha256 => quote!(rt::webhook::HmacAlgorithm::Sha256),
-        HmacAlgorithm::HmacSha512 => quote!(rt::webhook::HmacAlgorithm::Sha512),
-    };
+    let algorithm = s.algorithm;
     let over = match &s.over {
         SignedOverInfo::RawBody => quote!(rt::webhook::SignedContent::RawBody),
         SignedOverInfo::UrlSortedParams => quote!(rt::webhook::SignedContent::UrlSortedParams),
         SignedOverInfo::Template(t) => quote!(rt::webhook::SignedContent::Template(#t)),
     };
-    let enc = match s.encoding {
-        SignatureEncoding::Base64 => quote!(rt::webhook::SignatureEncoding::Base64),
-        SignatureEncoding::Hex => quote!(rt::webhook::SignatureEncoding::Hex),
-    };
+    let enc = s.encoding;
     let separator = match s.separator {
         Some(c) => quote!(Some(#c)),
         None => quote!(None),
@@ -182,7 +168,7 @@ fn scheme_of<'a>(service: &'a Service, w: &WebhookTypeInfo) -> Option<&'a Signat
 
 fn webhook_spec(service: &Service, w: &WebhookTypeInfo) -> TokenStream {
     let name = &w.name;
-    let enc = encoding(w.encoding);
+    let enc = w.encoding;
     let select = match &w.select {
         None => quote!(None),
         Some(SelectInfo::Path(p)) => quote!(Some(rt::webhook::Select::Path(#p))),
@@ -212,7 +198,7 @@ fn webhook_spec(service: &Service, w: &WebhookTypeInfo) -> TokenStream {
 
 fn per_type(service: &Service, w: &WebhookTypeInfo) -> TokenStream {
     let ty = format_ident!("{}", w.ty);
-    let enc = encoding(w.encoding);
+    let enc = w.encoding;
     let what = w
         .doc
         .as_deref()

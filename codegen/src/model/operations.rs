@@ -138,6 +138,7 @@ pub struct FormStyle {
 }
 
 pub use tidings_spec::ArrayStyle as FormArrays;
+pub use tidings_spec::{HmacAlgorithm, PayloadEncoding, SignatureEncoding};
 
 pub use tidings_spec::NestedStyle as FormNested;
 
@@ -329,16 +330,6 @@ item! {
     }
 }
 
-/// How a webhook payload body is encoded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum PayloadEncoding {
-    /// `application/json` (the default).
-    Json,
-    /// `application/x-www-form-urlencoded`.
-    Form,
-}
-
 item! {
     /// One webhook payload type of a service.
     pub struct WebhookType {
@@ -383,18 +374,6 @@ pub struct WebhookSelect {
     pub equals: Option<String>,
 }
 
-/// HMAC algorithms of webhook signatures.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum HmacAlgorithm {
-    /// HMAC-SHA1.
-    HmacSha1,
-    /// HMAC-SHA256.
-    HmacSha256,
-    /// HMAC-SHA512.
-    HmacSha512,
-}
-
 /// What a webhook signature is computed over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -405,16 +384,6 @@ pub enum SignedOver {
     UrlSortedParams,
     /// `template`, over `{id}`, `{timestamp}`, `{body}` and `{url}`.
     Template,
-}
-
-/// How signature bytes are written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum SignatureEncoding {
-    /// Standard base64 (the default).
-    Base64,
-    /// Hexadecimal.
-    Hex,
 }
 
 /// How a webhook secret becomes the HMAC key.

@@ -14,10 +14,11 @@ mod webhooks;
 mod websocket;
 
 pub use operations::{
-    Answer, BodyEncodingInfo, ErrorBodyInfo, FormStyleInfo, OperationInfo, PageStyleInfo,
-    PaginationInfo, ParamInfo, ResponseHeaderInfo, WhenInfo,
+    Answer, BodyEncodingInfo, ErrorBodyInfo, FormStyleInfo, OperationInfo, PaginationInfo,
+    ParamInfo, ResponseHeaderInfo, WhenInfo,
 };
 pub use resources::{ResourceAction, ResourceShape, resource_shape};
+pub use tidings_spec::{AuthScheme, Owned, PageStyle, SigningScheme};
 pub(crate) use types::BUILTINS;
 pub use types::{
     ADDITIONAL_FIELD, Constraints, FieldInfo, Flow, NameKind, RuleInfo, Ty, TypeInfo, TypeKind,
@@ -27,8 +28,7 @@ pub use webhooks::{SelectInfo, SignatureInfo, SignedOverInfo, WebhookTypeInfo};
 pub use websocket::{Heartbeat, MessageInfo, ReconnectBackoff, WebSocketInfo};
 
 use crate::model::{
-    ErrorCode, Idempotency, Pagination, RateLimitHeaders, ServiceInfo, SigningKind, Source,
-    WebhookSignature,
+    ErrorCode, Idempotency, Pagination, RateLimitHeaders, ServiceInfo, Source, WebhookSignature,
 };
 
 /// A resolved service.
@@ -140,7 +140,7 @@ pub struct AuthInfo {
     /// The name operations use to pick it.
     pub name: String,
     /// How the credentials travel.
-    pub method: AuthMethod,
+    pub method: AuthScheme<Owned>,
     /// What it is.
     pub doc: Option<String>,
     /// Where it comes from.
@@ -152,7 +152,7 @@ impl AuthInfo {
     pub fn anonymous(source: crate::model::Source, note: Option<String>) -> AuthInfo {
         AuthInfo {
             name: ANONYMOUS_AUTH.to_owned(),
-            method: AuthMethod::Anonymous,
+            method: AuthScheme::Anonymous,
             doc: Some("A public operation: sent without credentials.".to_owned()),
             origin: Origin {
                 source,
@@ -164,80 +164,8 @@ impl AuthInfo {
 
     /// Whether this is an operation's `auth: none`.
     pub fn is_anonymous(&self) -> bool {
-        self.method == AuthMethod::Anonymous
+        self.method == AuthScheme::Anonymous
     }
-}
-
-/// How an auth scheme sends its credentials; every name is a credential of the service.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AuthMethod {
-    /// `Authorization: Bearer <credential>`.
-    Bearer {
-        /// The credential sent.
-        credential: String,
-    },
-    /// `<header>: <prefix><credential>`.
-    Header {
-        /// The header name.
-        header: String,
-        /// The credential sent.
-        credential: String,
-        /// Text before the credential (`App `), if any.
-        prefix: Option<String>,
-    },
-    /// `?<param>=<credential>`.
-    Query {
-        /// The query parameter name.
-        param: String,
-        /// The credential sent.
-        credential: String,
-    },
-    /// A request-signing scheme implemented by the runtime.
-    Signature {
-        /// The scheme.
-        signing: SigningKind,
-        /// The credential holding the app id.
-        app_id: String,
-        /// The credential holding the key.
-        key: String,
-        /// The credential holding the secret.
-        secret: String,
-    },
-    /// HTTP Basic: `Authorization: Basic base64(<username>:<password>)`.
-    Basic {
-        /// The credential sent as the user name.
-        username: String,
-        /// The credential sent as the password; `None`: an empty password.
-        password: Option<String>,
-    },
-    /// Credentials as top-level fields of the request body, all sent together.
-    Body {
-        /// `(body field, credential)` pairs in the spec's order; never empty.
-        fields: Vec<(String, String)>,
-    },
-    /// OAuth 2.0 client credentials: a bearer token the runtime fetches from `token_url`.
-    OAuth2ClientCredentials {
-        /// The token endpoint: an http(s) URL, or a path resolved against the base URL.
-        token_url: String,
-        /// The credential holding the client id.
-        client_id: String,
-        /// The credential holding the client secret.
-        client_secret: String,
-        /// Scopes asked for.
-        scopes: Vec<String>,
-    },
-    /// No credentials: an operation's `auth: none` (a public operation, OpenAPI's
-    /// `security: []`). Never one of the service's schemes.
-    Anonymous,
-    /// A token the application's minter makes per attempt: `<header>: <prefix><token>`.
-    Minted {
-        /// The name the minter is registered under.
-        minter: String,
-        /// The header name ([`defaults::MINTED_HEADER`] when the spec does not say).
-        header: String,
-        /// Text before the token (`Bearer `), if any.
-        prefix: Option<String>,
-    },
 }
 
 /// A request rate limit.

@@ -3,7 +3,7 @@
 
 use crate::model::{IdempotencyMode, ListStyle, Method, Source};
 
-use super::{AuthInfo, Constraints, Ty};
+use super::{AuthInfo, Constraints, Owned, PageStyle, Ty};
 
 /// One operation's error body for a range of statuses, resolved.
 #[derive(Debug, Clone, PartialEq)]
@@ -136,60 +136,12 @@ pub struct PaginationInfo {
     /// Query parameter with the page size.
     pub limit_param: Option<String>,
     /// The style and its fields.
-    pub style: PageStyleInfo,
+    pub style: PageStyle<Owned>,
     /// The operation declares it itself (not the service's section).
     pub own: bool,
     /// The page is the generated `Page<T>` (the service's cursor section with top-level
     /// fields); otherwise a `page<T>` answer is the runtime's `Page<T>`.
     pub generated_page: bool,
-}
-
-/// A pagination style and the fields it uses.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PageStyleInfo {
-    /// `after=<cursor>` while `has_more`.
-    Cursor {
-        /// Dot path of the has-more flag.
-        has_more: String,
-        /// Field of an item with its cursor.
-        cursor_field: String,
-        /// Query parameter for the cursor.
-        after_param: String,
-    },
-    /// A token in the body, sent back in a query parameter.
-    Token {
-        /// Dot path of the token.
-        token_field: String,
-        /// Query parameter for it.
-        token_param: String,
-    },
-    /// A next URL in the body.
-    NextUrl {
-        /// Dot path of the URL.
-        next_field: String,
-    },
-    /// A next URL in the `Link` header.
-    LinkHeader,
-    /// Offset and limit.
-    Offset {
-        /// Query parameter with the offset.
-        offset_param: String,
-        /// Query parameter with the page size.
-        limit_param: Option<String>,
-        /// Dot path of the total count.
-        total_field: Option<String>,
-    },
-    /// Page numbers.
-    Page {
-        /// Query parameter with the page number.
-        page_param: String,
-        /// Query parameter with the page size.
-        size_param: Option<String>,
-        /// Number of the first page.
-        first_page: u64,
-        /// Dot path of the number of pages.
-        total_pages_field: Option<String>,
-    },
 }
 
 /// A body field value that selects an operation among several on one method and path.

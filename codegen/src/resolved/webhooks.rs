@@ -99,7 +99,7 @@ impl SignatureInfo {
             name: "standard_webhooks".into(),
             builtin: true,
             header: "webhook-signature".into(),
-            algorithm: HmacAlgorithm::HmacSha256,
+            algorithm: HmacAlgorithm::Sha256,
             over: SignedOverInfo::Template("{id}.{timestamp}.{body}".into()),
             encoding: SignatureEncoding::Base64,
             prefix: "v1,".into(),
@@ -120,7 +120,7 @@ impl SignatureInfo {
             name: "pusher".into(),
             builtin: true,
             header: "X-Pusher-Signature".into(),
-            algorithm: HmacAlgorithm::HmacSha256,
+            algorithm: HmacAlgorithm::Sha256,
             over: SignedOverInfo::RawBody,
             encoding: SignatureEncoding::Hex,
             prefix: String::new(),
@@ -137,11 +137,7 @@ impl SignatureInfo {
 
     /// A sentence saying how the signature is made (for docs and exports).
     pub fn describe(&self) -> String {
-        let alg = match self.algorithm {
-            HmacAlgorithm::HmacSha1 => "HMAC-SHA1",
-            HmacAlgorithm::HmacSha256 => "HMAC-SHA256",
-            HmacAlgorithm::HmacSha512 => "HMAC-SHA512",
-        };
+        let alg = self.algorithm.name();
         let over = match &self.over {
             SignedOverInfo::RawBody => "the raw body".to_owned(),
             SignedOverInfo::UrlSortedParams => {
@@ -150,10 +146,7 @@ impl SignatureInfo {
             }
             SignedOverInfo::Template(t) => format!("`{t}`"),
         };
-        let enc = match self.encoding {
-            SignatureEncoding::Base64 => "base64",
-            SignatureEncoding::Hex => "hex",
-        };
+        let enc = self.encoding.name();
         let prefix = if self.prefix.is_empty() {
             String::new()
         } else {

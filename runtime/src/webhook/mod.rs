@@ -68,16 +68,7 @@ impl Default for WebhookLimits {
     }
 }
 
-/// The HMAC a signature scheme uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HmacAlgorithm {
-    /// HMAC-SHA1 (Twilio's `X-Twilio-Signature`).
-    Sha1,
-    /// HMAC-SHA256.
-    Sha256,
-    /// HMAC-SHA512.
-    Sha512,
-}
+pub use tidings_spec::{HmacAlgorithm, SignatureEncoding};
 
 /// What a signature is computed over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,15 +81,6 @@ pub enum SignedContent {
     /// A template over `{id}`, `{timestamp}`, `{body}` and `{url}`, such as
     /// `{id}.{timestamp}.{body}` (Standard Webhooks).
     Template(&'static str),
-}
-
-/// How the signature bytes are written in the header.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SignatureEncoding {
-    /// Standard base64 with padding.
-    Base64,
-    /// Hexadecimal (either case accepted).
-    Hex,
 }
 
 /// How the secret text becomes the HMAC key.

@@ -4,14 +4,7 @@
 #[allow(clippy::wildcard_imports)] // the verifier's imports and helpers
 use super::*;
 
-/// How a payload body is encoded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PayloadEncoding {
-    /// `application/json`.
-    Json,
-    /// `application/x-www-form-urlencoded` (Twilio's status callbacks).
-    Form,
-}
+pub use tidings_spec::PayloadEncoding;
 
 /// What tells a payload type apart from the service's others.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -12,7 +12,7 @@ use axum::http::{
 };
 use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value};
-use tidings_codegen::check::{Answer, PageStyleInfo, Ty};
+use tidings_codegen::check::{Answer, PageStyle, Ty};
 
 use super::documented::{created_location, documented_status};
 use super::ops::{PathTemplate, Served, ServedOp, TokenEndpoint};
@@ -742,7 +742,7 @@ fn answer(
         (Answer::Json, Some(_)) => match op.pages {
             Some(pages) => {
                 let size = op.info.pagination.as_ref().and_then(|p| match &p.style {
-                    PageStyleInfo::Page { size_param, .. } => size_param.as_deref(),
+                    PageStyle::Page { size_param, .. } => size_param.as_deref(),
                     _ => p.limit_param.as_deref(),
                 });
                 if op.resource.items.is_some() {
@@ -781,7 +781,7 @@ fn answer(
 /// Whether `op`'s next-page link sits in a field whose format is `uri` (SendGrid's
 /// `_metadata.next`): then it is written absolute.
 fn next_field_is_uri(schema: &ServiceSchema, op: &ServedOp) -> bool {
-    let Some(PageStyleInfo::NextUrl { next_field }) = op.info.pagination.as_ref().map(|p| &p.style)
+    let Some(PageStyle::NextUrl { next_field }) = op.info.pagination.as_ref().map(|p| &p.style)
     else {
         return false;
     };

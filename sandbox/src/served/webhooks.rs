@@ -12,7 +12,7 @@
 
 use serde_json::{Value, json};
 use tidings_codegen::check::{SelectInfo, Service, SignatureInfo, SignedOverInfo};
-use tidings_codegen::model::{HmacAlgorithm, PayloadEncoding, SecretFormat, SignatureEncoding};
+use tidings_codegen::model::{PayloadEncoding, SecretFormat};
 use tidings_runtime::webhook::{self as rt, SignatureScheme, Verifier};
 
 use crate::server::resources::{ServiceSchema, TySchema};
@@ -59,20 +59,13 @@ fn scheme(s: &SignatureInfo) -> &'static SignatureScheme {
     Box::leak(Box::new(SignatureScheme {
         name: leak(&s.name),
         header: leak(&s.header),
-        algorithm: match s.algorithm {
-            HmacAlgorithm::HmacSha1 => rt::HmacAlgorithm::Sha1,
-            HmacAlgorithm::HmacSha256 => rt::HmacAlgorithm::Sha256,
-            HmacAlgorithm::HmacSha512 => rt::HmacAlgorithm::Sha512,
-        },
+        algorithm: s.algorithm,
         over: match &s.over {
             SignedOverInfo::RawBody => rt::SignedContent::RawBody,
             SignedOverInfo::UrlSortedParams => rt::SignedContent::UrlSortedParams,
             SignedOverInfo::Template(t) => rt::SignedContent::Template(leak(t)),
         },
-        encoding: match s.encoding {
-            SignatureEncoding::Base64 => rt::SignatureEncoding::Base64,
-            SignatureEncoding::Hex => rt::SignatureEncoding::Hex,
-        },
+        encoding: s.encoding,
         prefix: leak(&s.prefix),
         separator: s.separator,
         id_header: s.id_header.as_deref().map(leak),

@@ -14,7 +14,7 @@ use super::{Settings, docs, file_name};
 use crate::model::Method;
 use crate::names::{ident, pascal, shouty};
 use crate::resolved::{
-    Answer, BodyEncodingInfo, OperationInfo, PageStyleInfo, PaginationInfo, ParamInfo, Service, Ty,
+    Answer, BodyEncodingInfo, OperationInfo, PageStyle, PaginationInfo, ParamInfo, Service, Ty,
     resource_shape,
 };
 
@@ -399,7 +399,7 @@ fn handler(service: &Service, op: &OperationInfo, paths: &Paths) -> TokenStream 
 /// The query parameter with the page size of a pagination.
 fn page_size_param(p: &PaginationInfo) -> Option<&str> {
     match &p.style {
-        PageStyleInfo::Page { size_param, .. } => size_param.as_deref(),
+        PageStyle::Page { size_param, .. } => size_param.as_deref(),
         _ => p.limit_param.as_deref(),
     }
 }

@@ -17,10 +17,10 @@ use super::{
     Dialect, constrained_schema, describe, origin, page_component, provenance, schema_ref,
     ty_schema, type_schemas,
 };
-use crate::model::{IdempotencyMode, ListStyle, SigningKind, WebhookSignature};
+use crate::model::{IdempotencyMode, ListStyle, WebhookSignature};
 use crate::resolved::{
-    Answer, AuthMethod, BodyEncodingInfo, OperationInfo, PageStyleInfo, PaginationInfo, ParamInfo,
-    Service, Ty,
+    Answer, AuthScheme, BodyEncodingInfo, OperationInfo, PageStyle, PaginationInfo, ParamInfo,
+    Service, SigningScheme, Ty,
 };
 
 mod downgrade;
@@ -98,8 +98,8 @@ pub fn document(service: &Service) -> Value {
         .auth
         .iter()
         .enumerate()
-        .filter(|(i, a)| *i == 0 || matches!(a.method, AuthMethod::Query { .. }))
-        .filter(|(_, a)| !matches!(a.method, AuthMethod::Body { .. }))
+        .filter(|(i, a)| *i == 0 || matches!(a.method, AuthScheme::Query { .. }))
+        .filter(|(_, a)| !matches!(a.method, AuthScheme::Body { .. }))
         .map(|(_, a)| json!({ a.name.clone(): [] }))
         .collect();
     if !default_security.is_empty() {
@@ -227,7 +227,7 @@ fn page_schema(service: &Service, op: &OperationInfo, item: &str) -> Value {
     let mut obj = Map::new();
     obj.insert("type".into(), json!("object"));
     let how = match &p.style {
-        PageStyleInfo::Cursor {
+        PageStyle::Cursor {
             has_more,
             cursor_field,
             after_param,
@@ -235,20 +235,18 @@ fn page_schema(service: &Service, op: &OperationInfo, item: &str) -> Value {
             "`{has_more}` says whether more follow; the next page is asked for with \
              `{after_param}=<{cursor_field} of the last item>`."
         ),
-        PageStyleInfo::Token {
+        PageStyle::Token {
             token_field,
             token_param,
         } => format!("The next page is asked for with `{token_param}=<{token_field}>`."),
-        PageStyleInfo::NextUrl { next_field } => {
+        PageStyle::NextUrl { next_field } => {
             format!("`{next_field}` is the next page's URL.")
         }
-        PageStyleInfo::LinkHeader => {
-            "The `Link` header's `rel=\"next\"` URL is the next page.".into()
-        }
-        PageStyleInfo::Offset { offset_param, .. } => {
+        PageStyle::LinkHeader => "The `Link` header's `rel=\"next\"` URL is the next page.".into(),
+        PageStyle::Offset { offset_param, .. } => {
             format!("The next page is asked for with `{offset_param}=<items so far>`.")
         }
-        PageStyleInfo::Page { page_param, .. } => {
+        PageStyle::Page { page_param, .. } => {
             format!("The next page is asked for with `{page_param}=<page + 1>`.")
         }
     };
@@ -261,20 +259,18 @@ fn page_schema(service: &Service, op: &OperationInfo, item: &str) -> Value {
         json!({ "type": "array", "items": schema_ref(item) }),
     )];
     match &p.style {
-        PageStyleInfo::Cursor { has_more, .. } => {
-            fields.push((has_more, json!({ "type": "boolean" })))
-        }
-        PageStyleInfo::Token { token_field, .. } => {
+        PageStyle::Cursor { has_more, .. } => fields.push((has_more, json!({ "type": "boolean" }))),
+        PageStyle::Token { token_field, .. } => {
             fields.push((token_field, json!({ "type": ["string", "null"] })));
         }
-        PageStyleInfo::NextUrl { next_field } => {
+        PageStyle::NextUrl { next_field } => {
             fields.push((next_field, json!({ "type": ["string", "null"] })));
         }
-        PageStyleInfo::Offset {
+        PageStyle::Offset {
             total_field: Some(f),
             ..
         }
-        | PageStyleInfo::Page {
+        | PageStyle::Page {
             total_pages_field: Some(f),
             ..
         } => fields.push((f, json!({ "type": "integer" }))),
@@ -286,13 +282,13 @@ fn page_schema(service: &Service, op: &OperationInfo, item: &str) -> Value {
     }
     obj.insert("properties".into(), Value::Object(props));
     let mut required = vec![p.items_field.split('.').next().unwrap_or_default()];
-    if let PageStyleInfo::Cursor { has_more, .. } = &p.style
+    if let PageStyle::Cursor { has_more, .. } = &p.style
         && !has_more.contains('.')
     {
         required.push(has_more);
     }
     obj.insert("required".into(), json!(required));
-    if let PageStyleInfo::Cursor { cursor_field, .. } = &p.style {
+    if let PageStyle::Cursor { cursor_field, .. } = &p.style {
         obj.insert("x-cursor-field".into(), json!(cursor_field));
     }
     if let Some(written) = &service.pagination {
@@ -327,7 +323,7 @@ fn insert_path(props: &mut Map<String, Value>, path: &str, schema: Value) {
 fn pagination_json(p: &PaginationInfo) -> Value {
     let mut out = Map::new();
     let style = match &p.style {
-        PageStyleInfo::Cursor {
+        PageStyle::Cursor {
             has_more,
             cursor_field,
             after_param,
@@ -337,7 +333,7 @@ fn pagination_json(p: &PaginationInfo) -> Value {
             out.insert("after_param".into(), json!(after_param));
             "cursor"
         }
-        PageStyleInfo::Token {
+        PageStyle::Token {
             token_field,
             token_param,
         } => {
@@ -345,12 +341,12 @@ fn pagination_json(p: &PaginationInfo) -> Value {
             out.insert("token_param".into(), json!(token_param));
             "token"
         }
-        PageStyleInfo::NextUrl { next_field } => {
+        PageStyle::NextUrl { next_field } => {
             out.insert("next_field".into(), json!(next_field));
             "next_url"
         }
-        PageStyleInfo::LinkHeader => "link_header",
-        PageStyleInfo::Offset {
+        PageStyle::LinkHeader => "link_header",
+        PageStyle::Offset {
             offset_param,
             total_field,
             ..
@@ -361,7 +357,7 @@ fn pagination_json(p: &PaginationInfo) -> Value {
             }
             "offset"
         }
-        PageStyleInfo::Page {
+        PageStyle::Page {
             page_param,
             size_param,
             first_page,

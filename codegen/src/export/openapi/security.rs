@@ -9,12 +9,12 @@ pub(super) fn security_schemes(service: &Service) -> Map<String, Value> {
     for a in &service.auth {
         let mut s = Map::new();
         match &a.method {
-            AuthMethod::Bearer { credential } => {
+            AuthScheme::Bearer { credential } => {
                 s.insert("type".into(), json!("http"));
                 s.insert("scheme".into(), json!("bearer"));
                 s.insert("x-credential".into(), json!(credential));
             }
-            AuthMethod::Header {
+            AuthScheme::Header {
                 header,
                 credential,
                 prefix,
@@ -27,7 +27,7 @@ pub(super) fn security_schemes(service: &Service) -> Map<String, Value> {
                     s.insert("x-prefix".into(), json!(prefix));
                 }
             }
-            AuthMethod::Basic { username, password } => {
+            AuthScheme::Basic { username, password } => {
                 s.insert("type".into(), json!("http"));
                 s.insert("scheme".into(), json!("basic"));
                 s.insert(
@@ -38,8 +38,8 @@ pub(super) fn security_schemes(service: &Service) -> Map<String, Value> {
             // OpenAPI has no security scheme for a key in the body: the document's
             // `x-body-auth` says it instead (see `body_auth`).
             // Body credentials are `x-body-auth`; a service never holds `Anonymous`.
-            AuthMethod::Body { .. } | AuthMethod::Anonymous => continue,
-            AuthMethod::Minted {
+            AuthScheme::Body { .. } | AuthScheme::Anonymous => continue,
+            AuthScheme::Minted {
                 minter,
                 header,
                 prefix,
@@ -59,7 +59,7 @@ pub(super) fn security_schemes(service: &Service) -> Map<String, Value> {
                     s.insert("x-prefix".into(), json!(prefix));
                 }
             }
-            AuthMethod::OAuth2ClientCredentials {
+            AuthScheme::OAuth2ClientCredentials {
                 token_url,
                 client_id,
                 client_secret,
@@ -77,18 +77,20 @@ pub(super) fn security_schemes(service: &Service) -> Map<String, Value> {
                     json!({ "client_id": client_id, "client_secret": client_secret }),
                 );
             }
-            AuthMethod::Query { param, credential } => {
+            AuthScheme::Query { param, credential } => {
                 s.insert("type".into(), json!("apiKey"));
                 s.insert("in".into(), json!("query"));
                 s.insert("name".into(), json!(param));
                 s.insert("x-opt-in".into(), json!(true));
                 s.insert("x-credential".into(), json!(credential));
             }
-            AuthMethod::Signature {
-                signing: SigningKind::PusherHmacSha256,
-                app_id,
-                key,
-                secret,
+            AuthScheme::Signature {
+                scheme:
+                    SigningScheme::PusherHmacSha256 {
+                        app_id,
+                        key,
+                        secret,
+                    },
             } => {
                 // Signing cannot be said in OpenAPI: the signature travels as a query
                 // parameter, described here and in `x-signing`.
@@ -123,7 +125,7 @@ pub(super) fn body_auth(service: &Service) -> Vec<Value> {
         .auth
         .iter()
         .filter_map(|a| match &a.method {
-            AuthMethod::Body { fields } => Some(match fields.as_slice() {
+            AuthScheme::Body { fields } => Some(match fields.as_slice() {
                 [(field, credential)] => json!({
                     "name": a.name, "field": field, "credential": credential,
                 }),

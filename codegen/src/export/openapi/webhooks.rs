@@ -111,10 +111,7 @@ fn typed_webhook(service: &Service, hook: &crate::resolved::WebhookTypeInfo) -> 
     if !params.is_empty() {
         post.insert("parameters".into(), Value::Array(params));
     }
-    let media = match hook.encoding {
-        crate::model::PayloadEncoding::Json => "application/json",
-        crate::model::PayloadEncoding::Form => "application/x-www-form-urlencoded",
-    };
+    let media = hook.encoding.media_type();
     post.insert(
         "requestBody".into(),
         json!({ "required": true, "content": { media: { "schema": schema_ref(&hook.ty) } } }),

@@ -1,0 +1,55 @@
+//! Where a description's text lives: [`Static`] for what generated code writes as `static`
+//! items and the runtime reads (the default), [`Owned`] for what a program builds from a spec
+//! it reads (the generator's resolved model). The descriptions whose variants carry text
+//! ([`PageStyle`](crate::PageStyle), [`AuthScheme`](crate::AuthScheme),
+//! [`SigningScheme`](crate::SigningScheme)) take it as a type parameter, so the generator and
+//! the runtime name one type.
+//!
+//! ```
+//! use tidings_spec::{Owned, PageStyle};
+//!
+//! // The runtime's (and generated code's) form: `&'static str`.
+//! static NEXT: PageStyle = PageStyle::NextUrl { next_field: "next_page_uri" };
+//! // The generator's form, read from a spec: `String`.
+//! let read: PageStyle<Owned> = PageStyle::NextUrl { next_field: "next_page_uri".to_owned() };
+//! assert_eq!(read.name(), NEXT.name());
+//! ```
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for super::Static {}
+    impl Sealed for super::Owned {}
+}
+
+/// The text types of a description; implemented by [`Static`] and [`Owned`] only.
+pub trait Storage: sealed::Sealed + Copy + Debug + PartialEq + Eq + Hash + 'static {
+    /// A text.
+    type Str: AsRef<str> + Clone + Debug + PartialEq + Eq + Hash;
+    /// A list of texts.
+    type Strs: AsRef<[Self::Str]> + Clone + Debug + PartialEq + Eq + Hash;
+    /// A list of pairs of texts.
+    type Pairs: AsRef<[(Self::Str, Self::Str)]> + Clone + Debug + PartialEq + Eq + Hash;
+}
+
+/// `&'static` text: generated `static` items, and what the runtime reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Static;
+
+impl Storage for Static {
+    type Str = &'static str;
+    type Strs = &'static [&'static str];
+    type Pairs = &'static [(&'static str, &'static str)];
+}
+
+/// Owned text: a description built from a spec read at run time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Owned;
+
+impl Storage for Owned {
+    type Str = String;
+    type Strs = Vec<String>;
+    type Pairs = Vec<(String, String)>;
+}
