@@ -7,7 +7,7 @@
 
 use serde_json::{Value, json};
 use tidings_codegen::import::{ImportOptions, Imported, import_openapi};
-use tidings_codegen::model::{PageStyle, Pagination};
+use tidings_codegen::model::{PageKind, Pagination};
 
 /// A document with one `GET /things` answering `page` (a schema), with query `params`
 /// (name → schema), and the component `Thing` (an object with an `id`).
@@ -83,7 +83,7 @@ fn a_next_page_uri_field_gives_the_next_url_style_with_the_page_size_parameter()
         object(json!({"things": things(), "next_page_uri": string(), "page": integer()})),
     ));
     let p = p.unwrap();
-    assert_eq!(p.style, Some(PageStyle::NextUrl));
+    assert_eq!(p.style, Some(PageKind::NextUrl));
     assert_eq!(p.items_field, "things");
     assert_eq!(p.next_field.as_deref(), Some("next_page_uri"));
     assert_eq!(p.limit_param.as_deref(), Some("PageSize"));
@@ -103,7 +103,7 @@ fn metadata_next_and_links_next_and_a_hal_href_are_next_page_urls() {
         object(json!({"result": things(), "_metadata": metadata})),
     ));
     let p = p.unwrap();
-    assert_eq!(p.style, Some(PageStyle::NextUrl));
+    assert_eq!(p.style, Some(PageKind::NextUrl));
     assert_eq!(p.next_field.as_deref(), Some("_metadata.next"));
     assert_eq!(p.items_field, "result");
 
@@ -144,7 +144,7 @@ fn a_paging_next_beside_first_and_last_or_with_no_parameter_to_go_back_in_is_a_u
         object(json!({"items": things(), "paging": links})),
     ));
     let p = p.unwrap();
-    assert_eq!(p.style, Some(PageStyle::NextUrl));
+    assert_eq!(p.style, Some(PageKind::NextUrl));
     assert_eq!(p.next_field.as_deref(), Some("paging.next"));
     assert_eq!(p.limit_param.as_deref(), Some("limit"));
 
@@ -169,7 +169,7 @@ fn a_paging_next_beside_first_and_last_or_with_no_parameter_to_go_back_in_is_a_u
             "paging": object(json!({"next": string(), "previous": string()}))})),
     ));
     let p = p.unwrap();
-    assert_eq!(p.style, Some(PageStyle::NextUrl));
+    assert_eq!(p.style, Some(PageKind::NextUrl));
     assert_eq!(p.next_field.as_deref(), Some("paging.next"));
     assert!(!gap_of(&imported), "{}", imported.yaml);
 
@@ -181,7 +181,7 @@ fn a_paging_next_beside_first_and_last_or_with_no_parameter_to_go_back_in_is_a_u
             "paging": object(json!({"next": string(), "previous": string()}))})),
     ));
     let p = p.unwrap();
-    assert_eq!(p.style, Some(PageStyle::Token));
+    assert_eq!(p.style, Some(PageKind::Token));
     assert_eq!(p.token_field.as_deref(), Some("paging.next"));
     assert_eq!(p.token_param.as_deref(), Some("cursor"));
 }
@@ -194,7 +194,7 @@ fn a_token_field_pairs_with_its_query_parameter() {
         object(json!({"things": things(), "next_page_token": string()})),
     ));
     let p = p.unwrap();
-    assert_eq!(p.style, Some(PageStyle::Token));
+    assert_eq!(p.style, Some(PageKind::Token));
     assert_eq!(p.token_field.as_deref(), Some("next_page_token"));
     assert_eq!(p.token_param.as_deref(), Some("page_token"));
     assert_eq!(p.limit_param.as_deref(), Some("page_size"));
@@ -236,7 +236,7 @@ fn has_more_with_starting_after_and_a_limit_is_the_cursor_style_on_item_ids() {
         object(json!({"data": things(), "has_more": {"type": "boolean"}, "object": string()})),
     ));
     let p = p.unwrap();
-    assert_eq!(p.style, Some(PageStyle::Cursor));
+    assert_eq!(p.style, Some(PageKind::Cursor));
     assert_eq!(p.has_more_field.as_deref(), Some("has_more"));
     assert_eq!(p.cursor_field.as_deref(), Some("id"));
     assert_eq!(p.after_param.as_deref(), Some("starting_after"));
@@ -260,7 +260,7 @@ fn offset_and_limit_with_a_total_is_the_offset_style() {
         object(json!({"TotalCount": integer(), "Things": things()})),
     ));
     let p = p.unwrap();
-    assert_eq!(p.style, Some(PageStyle::Offset));
+    assert_eq!(p.style, Some(PageKind::Offset));
     assert_eq!(p.offset_param.as_deref(), Some("offset"));
     assert_eq!(p.limit_param.as_deref(), Some("count"));
     assert_eq!(p.total_field.as_deref(), Some("TotalCount"));
@@ -272,7 +272,7 @@ fn offset_and_limit_with_a_total_is_the_offset_style() {
         object(json!({"result": things(), "_metadata": object(json!({"count": integer()}))})),
     ));
     let p = p.unwrap();
-    assert_eq!(p.style, Some(PageStyle::Offset));
+    assert_eq!(p.style, Some(PageKind::Offset));
     assert_eq!(p.total_field.as_deref(), Some("_metadata.count"));
 }
 
@@ -285,7 +285,7 @@ fn offset_and_limit_without_a_total_page_until_a_short_or_empty_page() {
         object(json!({"result": things()})),
     ));
     let p = p.unwrap();
-    assert_eq!(p.style, Some(PageStyle::Offset));
+    assert_eq!(p.style, Some(PageKind::Offset));
     assert_eq!(p.limit_param.as_deref(), Some("limit"));
     assert_eq!(p.total_field, None);
     assert!(!gap_of(&imported));
@@ -316,7 +316,7 @@ fn a_bare_array_pages_by_offset_and_limit_or_by_page_and_size() {
         things(),
     ));
     let p = p.unwrap();
-    assert_eq!(p.style, Some(PageStyle::Offset));
+    assert_eq!(p.style, Some(PageKind::Offset));
     assert_eq!(p.items_field, "");
     assert_eq!(p.limit_param.as_deref(), Some("limit"));
     assert_eq!(p.total_field, None);
@@ -327,7 +327,7 @@ fn a_bare_array_pages_by_offset_and_limit_or_by_page_and_size() {
         things(),
     ));
     let p = p.unwrap();
-    assert_eq!(p.style, Some(PageStyle::Page));
+    assert_eq!(p.style, Some(PageKind::Page));
     assert_eq!(p.items_field, "");
     assert_eq!(p.size_param.as_deref(), Some("page_size"));
 
@@ -344,7 +344,7 @@ fn page_numbers_with_a_page_count_or_an_echoed_page_are_the_page_style() {
         object(json!({"things": things(), "meta": object(json!({"total_pages": integer()}))})),
     ));
     let p = p.unwrap();
-    assert_eq!(p.style, Some(PageStyle::Page));
+    assert_eq!(p.style, Some(PageKind::Page));
     assert_eq!(p.page_param.as_deref(), Some("page"));
     assert_eq!(p.size_param.as_deref(), Some("per_page"));
     assert_eq!(p.total_pages_field.as_deref(), Some("meta.total_pages"));
@@ -371,7 +371,7 @@ fn page_numbers_with_a_page_count_or_an_echoed_page_are_the_page_style() {
         object(json!({"recipients": things()})),
     ));
     let p = p.unwrap();
-    assert_eq!(p.style, Some(PageStyle::Page));
+    assert_eq!(p.style, Some(PageKind::Page));
     assert_eq!(p.page_param.as_deref(), Some("page"));
     assert_eq!(p.size_param.as_deref(), Some("page_size"));
     assert_eq!(p.total_pages_field, None);
@@ -393,7 +393,7 @@ fn a_next_url_wins_over_a_token_parameter_that_it_already_carries() {
         &[("page_token", string()), ("page_size", integer())],
         object(json!({"result": things(), "next_page_token": string(), "next_page_url": string()})),
     ));
-    assert_eq!(p.unwrap().style, Some(PageStyle::NextUrl));
+    assert_eq!(p.unwrap().style, Some(PageKind::NextUrl));
 }
 
 #[test]
@@ -453,7 +453,7 @@ fn a_bare_array_with_a_documented_link_header_pages_by_the_header() {
     let text = with_link_header(&doc("/things", &[("per_page", integer())], things()));
     let (imported, pagination) = import(&text);
     let p = pagination.unwrap_or_else(|| panic!("{}", imported.yaml));
-    assert_eq!(p.style, Some(PageStyle::LinkHeader));
+    assert_eq!(p.style, Some(PageKind::LinkHeader));
     assert_eq!(p.items_field, "");
     assert_eq!(p.limit_param.as_deref(), Some("per_page"));
     // Without the header, a bare array shows no way to page.
@@ -468,7 +468,7 @@ fn an_object_page_with_only_a_link_header_pages_by_the_header() {
     let text = with_link_header(&doc("/things", &[], page));
     let (_, pagination) = import(&text);
     let p = pagination.unwrap();
-    assert_eq!(p.style, Some(PageStyle::LinkHeader));
+    assert_eq!(p.style, Some(PageKind::LinkHeader));
     assert_eq!(p.items_field, "things");
 }
 
@@ -491,7 +491,7 @@ fn hal_embedded_items_page_by_record_index_page_index_or_a_page_index() {
         embedded(json!({"record_index": integer()})),
     ));
     let p = p.unwrap();
-    assert_eq!(p.style, Some(PageStyle::Offset));
+    assert_eq!(p.style, Some(PageKind::Offset));
     assert_eq!(p.items_field, "_embedded.calls");
     assert_eq!(p.offset_param.as_deref(), Some("record_index"));
     assert_eq!(p.limit_param.as_deref(), Some("page_size"));
@@ -505,7 +505,7 @@ fn hal_embedded_items_page_by_record_index_page_index_or_a_page_index() {
         embedded(json!({})),
     ));
     let p = p.unwrap();
-    assert_eq!(p.style, Some(PageStyle::Page));
+    assert_eq!(p.style, Some(PageKind::Page));
     assert_eq!(p.items_field, "_embedded.calls");
     assert_eq!(p.page_param.as_deref(), Some("page_index"));
     assert_eq!(p.first_page, Some(0));

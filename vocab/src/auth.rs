@@ -94,3 +94,75 @@ pub enum SigningScheme<S: Storage = Static> {
 impl Copy for AuthScheme<Static> {}
 
 impl Copy for SigningScheme<Static> {}
+
+/// The kinds of auth scheme a spec names (`kind: bearer`): which fields of the scheme it reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum AuthKind {
+    /// `Authorization: Bearer <credential>`.
+    Bearer,
+    /// `<header>: <credential>`.
+    Header,
+    /// `?<param>=<credential>`.
+    Query,
+    /// A request-signing scheme implemented by the runtime (`signing` names it).
+    Signature,
+    /// HTTP Basic: `username` (and `password`, else empty) credentials.
+    Basic,
+    /// Credentials as top-level fields of the JSON or form body: one (`field` and
+    /// `credential`) or several together (`fields`: body field -> credential).
+    Body,
+    /// A token the application mints (`minter` names it), sent in `header` after `prefix`.
+    Minted,
+    /// OAuth 2.0 client credentials (RFC 6749 section 4.4): the runtime fetches an access
+    /// token from `token_url` with the `client_id` and `client_secret` credentials, caches it,
+    /// refreshes it before it expires and after a 401, and sends it as a bearer token.
+    #[cfg_attr(feature = "serde", serde(rename = "oauth2_client_credentials"))]
+    OAuth2ClientCredentials,
+}
+
+/// The request-signing schemes a spec names (`signing: pusher_hmac_sha256`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum SigningKind {
+    /// Pusher HTTP API signature (auth_version 1.0, HMAC-SHA256).
+    PusherHmacSha256,
+}
+
+impl<S: Storage> AuthScheme<S> {
+    /// The kind a spec writes for this scheme; `None` for [`AuthScheme::Anonymous`], which a
+    /// spec writes as an operation's `auth: none`.
+    ///
+    /// ```
+    /// use tidings_spec::{AuthKind, AuthScheme};
+    ///
+    /// static KEY: AuthScheme = AuthScheme::Bearer { credential: "api_key" };
+    /// assert_eq!(KEY.kind(), Some(AuthKind::Bearer));
+    /// ```
+    pub fn kind(&self) -> Option<AuthKind> {
+        Some(match self {
+            AuthScheme::Bearer { .. } => AuthKind::Bearer,
+            AuthScheme::Header { .. } => AuthKind::Header,
+            AuthScheme::Query { .. } => AuthKind::Query,
+            AuthScheme::Signature { .. } => AuthKind::Signature,
+            AuthScheme::Basic { .. } => AuthKind::Basic,
+            AuthScheme::Body { .. } => AuthKind::Body,
+            AuthScheme::Minted { .. } => AuthKind::Minted,
+            AuthScheme::OAuth2ClientCredentials { .. } => AuthKind::OAuth2ClientCredentials,
+            AuthScheme::Anonymous => return None,
+        })
+    }
+}
+
+impl<S: Storage> SigningScheme<S> {
+    /// The name a spec writes for this scheme.
+    pub fn kind(&self) -> SigningKind {
+        match self {
+            SigningScheme::PusherHmacSha256 { .. } => SigningKind::PusherHmacSha256,
+        }
+    }
+}

@@ -55,14 +55,14 @@ mod tokens;
 mod webhook;
 mod websocket;
 
-pub use auth::{AuthScheme, SigningScheme};
+pub use auth::{AuthKind, AuthScheme, SigningKind, SigningScheme};
 pub use errors::{ErrorBodySpec, ErrorSpec, FailureWhen, InSuccessSpec};
 pub use format::Format;
 pub use operation::{
     AnswerKind, ArrayStyle, BodyEncoding, FormStyle, HeaderType, Method, NestedStyle,
     OperationSpec, ResponseHeaderSpec, RetryClass,
 };
-pub use pagination::{PageStyle, PaginationSpec};
+pub use pagination::{PageKind, PageStyle, PaginationSpec};
 pub use policy::{RetrySpec, TimeoutSpec};
 pub use schema::{
     FieldSchema, PageSchema, ResourceAction, ResourceOp, ServiceSchema, ShapeSchema, TySchema,

@@ -98,15 +98,56 @@ pub enum PageStyle<S: Storage = Static> {
 impl Copy for PageStyle<Static> {}
 
 impl<S: Storage> PageStyle<S> {
+    /// The style's kind, as a spec names it.
+    pub fn kind(&self) -> PageKind {
+        match self {
+            PageStyle::Cursor { .. } => PageKind::Cursor,
+            PageStyle::Token { .. } => PageKind::Token,
+            PageStyle::NextUrl { .. } => PageKind::NextUrl,
+            PageStyle::LinkHeader => PageKind::LinkHeader,
+            PageStyle::Offset { .. } => PageKind::Offset,
+            PageStyle::Page { .. } => PageKind::Page,
+        }
+    }
+
     /// The style's name in a spec (`next_url`).
     pub fn name(&self) -> &'static str {
+        self.kind().name()
+    }
+}
+
+/// The pagination styles a spec names (`style: next_url`): which fields of the pagination
+/// section it reads (the style with those fields is a `PageStyle`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "PageStyle"))]
+pub enum PageKind {
+    /// `after=<cursor field of the last item>` while `has_more` is true.
+    Cursor,
+    /// A token at a path in the body, sent back as a query parameter.
+    Token,
+    /// The next page's URL at a path in the body.
+    NextUrl,
+    /// The next page's URL in a `Link: <...>; rel="next"` header.
+    LinkHeader,
+    /// `offset`/`limit` with a total count.
+    Offset,
+    /// Page numbers.
+    Page,
+}
+
+impl PageKind {
+    /// The name written in a spec (`link_header`).
+    pub const fn name(self) -> &'static str {
         match self {
-            PageStyle::Cursor { .. } => "cursor",
-            PageStyle::Token { .. } => "token",
-            PageStyle::NextUrl { .. } => "next_url",
-            PageStyle::LinkHeader => "link_header",
-            PageStyle::Offset { .. } => "offset",
-            PageStyle::Page { .. } => "page",
+            PageKind::Cursor => "cursor",
+            PageKind::Token => "token",
+            PageKind::NextUrl => "next_url",
+            PageKind::LinkHeader => "link_header",
+            PageKind::Offset => "offset",
+            PageKind::Page => "page",
         }
     }
 }

@@ -3,7 +3,7 @@
 //! type of a paged operation's stream items.
 
 use super::Checker;
-use crate::model::{Operation, PageStyle, Pagination};
+use crate::model::{Operation, PageKind, Pagination};
 use crate::names::did_you_mean;
 use crate::resolved::{PaginationInfo, Ty, defaults};
 use tidings_spec::PageStyle as Style;
@@ -23,7 +23,7 @@ impl Checker<'_> {
 
     /// One `pagination` section: the style's fields present, no field of another style.
     fn pagination(&mut self, path: &str, p: &Pagination) -> Option<PaginationInfo> {
-        let style = p.style.unwrap_or(PageStyle::Cursor);
+        let style = p.style.unwrap_or(PageKind::Cursor);
         let given: [(&str, bool); 15] = [
             ("limit_param", p.limit_param.is_some()),
             ("max_limit", p.max_limit.is_some()),
@@ -42,7 +42,7 @@ impl Checker<'_> {
             ("total_pages_field", p.total_pages_field.is_some()),
         ];
         let (required, optional): (&[&str], &[&str]) = match style {
-            PageStyle::Cursor => (
+            PageKind::Cursor => (
                 &[
                     "limit_param",
                     "after_param",
@@ -51,17 +51,17 @@ impl Checker<'_> {
                 ],
                 &["max_limit", "before_param"],
             ),
-            PageStyle::Token => (
+            PageKind::Token => (
                 &["token_field", "token_param"],
                 &["limit_param", "max_limit"],
             ),
-            PageStyle::NextUrl => (&["next_field"], &["limit_param", "max_limit"]),
-            PageStyle::LinkHeader => (&[], &["limit_param", "max_limit"]),
-            PageStyle::Offset => (
+            PageKind::NextUrl => (&["next_field"], &["limit_param", "max_limit"]),
+            PageKind::LinkHeader => (&[], &["limit_param", "max_limit"]),
+            PageKind::Offset => (
                 &["offset_param"],
                 &["limit_param", "max_limit", "total_field"],
             ),
-            PageStyle::Page => (
+            PageKind::Page => (
                 &["page_param"],
                 &["size_param", "first_page", "total_pages_field", "max_limit"],
             ),
@@ -74,14 +74,14 @@ impl Checker<'_> {
                     &format!("{path}.{key}"),
                     format!(
                         "`{key}` is not used by the `{}` pagination style",
-                        style.as_str()
+                        style.name()
                     ),
                 );
                 let mut keys: Vec<&str> = required.iter().chain(optional).copied().collect();
                 keys.insert(0, "items_field");
                 d.expected = Some(format!(
                     "the keys of `{}`: {}",
-                    style.as_str(),
+                    style.name(),
                     keys.join(", ")
                 ));
             }
@@ -91,7 +91,7 @@ impl Checker<'_> {
                 ok = false;
                 let d = self.error(
                     path,
-                    format!("the `{}` pagination style needs `{key}`", style.as_str()),
+                    format!("the `{}` pagination style needs `{key}`", style.name()),
                 );
                 d.expected = Some(format!("{key}: ..."));
             }
@@ -120,7 +120,7 @@ impl Checker<'_> {
                 && value.is_some_and(String::is_empty)
                 && matches!(
                     style,
-                    PageStyle::LinkHeader | PageStyle::Offset | PageStyle::Page
+                    PageKind::LinkHeader | PageKind::Offset | PageKind::Page
                 );
             if let Some(v) = value
                 && !bare_items
@@ -139,25 +139,25 @@ impl Checker<'_> {
         }
         let s = |v: &Option<String>| v.clone().unwrap_or_default();
         let style = match style {
-            PageStyle::Cursor => Style::Cursor {
+            PageKind::Cursor => Style::Cursor {
                 has_more: s(&p.has_more_field),
                 cursor_field: s(&p.cursor_field),
                 after_param: s(&p.after_param),
             },
-            PageStyle::Token => Style::Token {
+            PageKind::Token => Style::Token {
                 token_field: s(&p.token_field),
                 token_param: s(&p.token_param),
             },
-            PageStyle::NextUrl => Style::NextUrl {
+            PageKind::NextUrl => Style::NextUrl {
                 next_field: s(&p.next_field),
             },
-            PageStyle::LinkHeader => Style::LinkHeader,
-            PageStyle::Offset => Style::Offset {
+            PageKind::LinkHeader => Style::LinkHeader,
+            PageKind::Offset => Style::Offset {
                 offset_param: s(&p.offset_param),
                 limit_param: p.limit_param.clone(),
                 total_field: p.total_field.clone(),
             },
-            PageStyle::Page => Style::Page {
+            PageKind::Page => Style::Page {
                 page_param: s(&p.page_param),
                 size_param: p.size_param.clone(),
                 first_page: p.first_page.unwrap_or(defaults::FIRST_PAGE),

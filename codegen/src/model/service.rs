@@ -3,6 +3,8 @@
 
 use super::*;
 
+pub use tidings_spec::{AuthKind, PageKind, SigningKind};
+
 item! {
     /// Identity of a service.
     pub struct ServiceInfo {
@@ -103,40 +105,6 @@ item! {
 
 fn yes() -> bool {
     true
-}
-
-/// How a credential is sent.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum AuthKind {
-    /// `Authorization: Bearer <credential>`.
-    Bearer,
-    /// `<header>: <credential>`.
-    Header,
-    /// `?<param>=<credential>`.
-    Query,
-    /// A request-signing scheme implemented by the runtime (`signing` names it).
-    Signature,
-    /// HTTP Basic: `username` (and `password`, else empty) credentials.
-    Basic,
-    /// Credentials as top-level fields of the JSON or form body: one (`field` and
-    /// `credential`) or several together (`fields`: body field -> credential).
-    Body,
-    /// A token the application mints (`minter` names it), sent in `header` after `prefix`.
-    Minted,
-    /// OAuth 2.0 client credentials (RFC 6749 section 4.4): the runtime fetches an access
-    /// token from `token_url` with the `client_id` and `client_secret` credentials, caches it,
-    /// refreshes it before it expires and after a 401, and sends it as a bearer token.
-    #[serde(rename = "oauth2_client_credentials")]
-    OAuth2ClientCredentials,
-}
-
-/// Request-signing schemes the runtime implements.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum SigningKind {
-    /// Pusher HTTP API signature (auth_version 1.0, HMAC-SHA256).
-    PusherHmacSha256,
 }
 
 item! {
@@ -372,7 +340,7 @@ item! {
         /// How the next page is found: `cursor` (default), `token`, `next_url`, `link_header`,
         /// `offset` or `page`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub style: Option<PageStyle>,
+        pub style: Option<PageKind>,
         /// Dot path of the next page's token (token style).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub token_field: Option<String>,
@@ -400,38 +368,6 @@ item! {
         /// Dot path of the number of pages (page style).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub total_pages_field: Option<String>,
-    }
-}
-
-/// How the next page of a list is found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum PageStyle {
-    /// `after=<cursor field of the last item>` while `has_more` is true.
-    Cursor,
-    /// A token at a path in the body, sent back as a query parameter.
-    Token,
-    /// The next page's URL at a path in the body.
-    NextUrl,
-    /// The next page's URL in a `Link: <...>; rel="next"` header.
-    LinkHeader,
-    /// `offset`/`limit` with a total count.
-    Offset,
-    /// Page numbers.
-    Page,
-}
-
-impl PageStyle {
-    /// The name written in a spec.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PageStyle::Cursor => "cursor",
-            PageStyle::Token => "token",
-            PageStyle::NextUrl => "next_url",
-            PageStyle::LinkHeader => "link_header",
-            PageStyle::Offset => "offset",
-            PageStyle::Page => "page",
-        }
     }
 }
 
