@@ -19,7 +19,8 @@ use tidings_spec::{
 
 use crate::model::IdempotencyMode;
 use crate::resolved::{
-    AuthInfo, FieldInfo, OperationInfo, PaginationInfo, Service, Ty, TypeKind, resource_shape,
+    AuthInfo, FieldInfo, OperationInfo, PaginationInfo, Service, Ty, TypeKind, WebSocketInfo,
+    resource_shape,
 };
 
 /// `text` as a `'static` string, leaked once per distinct text.
@@ -441,5 +442,68 @@ pub fn resource_op(service: &Service, op: &OperationInfo) -> ResourceOp {
         id_field: leak(&shape.id_field),
         response,
         items: leak_opt(shape.items.as_deref()),
+    }
+}
+
+/// The runtime's description of a realtime service's WebSocket protocol (what the generator
+/// emits as `WEBSOCKET`).
+pub fn websocket_spec(service: &Service, ws: &WebSocketInfo) -> rt::WebSocketSpec {
+    let names = ws.channel_names.as_ref();
+    rt::WebSocketSpec {
+        service: leak(service.name()),
+        path: leak(&ws.path),
+        query: leak_slice(ws.query.iter().map(|(k, v)| (leak(k), leak(v))).collect()),
+        protocol: ws.protocol,
+        socket_id_pattern: leak_opt(ws.socket_id_pattern.as_deref()),
+        channel_names: rt::ChannelNameSpec {
+            pattern: leak_opt(names.and_then(|n| n.pattern.as_deref())),
+            max_len: names
+                .and_then(|n| n.max_len)
+                .map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
+            reserved_prefix: leak_opt(names.and_then(|n| n.reserved_prefix.as_deref())),
+        },
+        heartbeat: ws.heartbeat,
+        reconnect: ws.reconnect,
+        client_events: ws.client_events.as_ref().map(|c| rt::ClientEventSpec {
+            prefix: leak(&c.prefix),
+            max_per_second: c.max_per_second,
+        }),
+        channel_kinds: leak_slice(
+            ws.channel_kinds
+                .iter()
+                .map(|(name, k)| rt::ChannelKindSpec {
+                    name: leak(name),
+                    prefix: leak(&k.prefix),
+                    auth: k.auth,
+                    encrypted: k.encrypted,
+                    cache: k.cache,
+                    client_events: k.client_events,
+                })
+                .collect(),
+        ),
+        messages: leak_slice(
+            ws.messages
+                .iter()
+                .map(|m| rt::MessageSpec {
+                    name: leak(&m.name),
+                    event: leak(&m.event),
+                    direction: m.direction,
+                    encoding: m.encoding.unwrap_or(rt::DataEncoding::None),
+                    channel: m.channel,
+                    role: m.role,
+                })
+                .collect(),
+        ),
+        close_codes: leak_slice(
+            ws.close_codes
+                .iter()
+                .map(|c| rt::CloseCodeSpec {
+                    from: c.from,
+                    to: c.to,
+                    action: c.action,
+                    min_delay_ms: c.min_delay_ms.unwrap_or(0),
+                })
+                .collect(),
+        ),
     }
 }

@@ -618,3 +618,127 @@ impl ToTokens for ResourceOp {
         });
     }
 }
+
+fn opt_u32(value: Option<u32>) -> TokenStream {
+    opt(value.map(Literal::u32_unsuffixed).as_ref())
+}
+
+impl ToTokens for ChannelNameSpec {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        let (pattern, reserved) = (opt_str(self.pattern), opt_str(self.reserved_prefix));
+        let max_len = opt(self.max_len.map(Literal::usize_unsuffixed).as_ref());
+        tokens.extend(quote! {
+            #root::ChannelNameSpec { pattern: #pattern, max_len: #max_len, reserved_prefix: #reserved }
+        });
+    }
+}
+
+impl ToTokens for HeartbeatSpec {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        let (ping, pong) = (u64_lit(self.ping_after_ms), u64_lit(self.pong_timeout_ms));
+        tokens
+            .extend(quote!(#root::HeartbeatSpec { ping_after_ms: #ping, pong_timeout_ms: #pong }));
+    }
+}
+
+impl ToTokens for BackoffSpec {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        let (base, cap) = (u64_lit(self.base_ms), u64_lit(self.cap_ms));
+        tokens.extend(quote!(#root::BackoffSpec { base_ms: #base, cap_ms: #cap }));
+    }
+}
+
+impl ToTokens for ClientEventSpec {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        let (prefix, max) = (self.prefix, opt_u32(self.max_per_second));
+        tokens.extend(quote!(#root::ClientEventSpec { prefix: #prefix, max_per_second: #max }));
+    }
+}
+
+impl ToTokens for ChannelKindSpec {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        let ChannelKindSpec {
+            name,
+            prefix,
+            auth,
+            encrypted,
+            cache,
+            client_events,
+        } = self;
+        tokens.extend(quote! {
+            #root::ChannelKindSpec {
+                name: #name, prefix: #prefix, auth: #auth,
+                encrypted: #encrypted, cache: #cache, client_events: #client_events,
+            }
+        });
+    }
+}
+
+impl ToTokens for MessageSpec {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        let MessageSpec {
+            name,
+            event,
+            direction,
+            encoding,
+            channel,
+            role,
+        } = self;
+        let role = opt(role.as_ref());
+        tokens.extend(quote! {
+            #root::MessageSpec {
+                name: #name, event: #event, direction: #direction,
+                encoding: #encoding, channel: #channel, role: #role,
+            }
+        });
+    }
+}
+
+impl ToTokens for CloseCodeSpec {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        let (from, to) = (
+            Literal::u16_unsuffixed(self.from),
+            Literal::u16_unsuffixed(self.to),
+        );
+        let (action, min) = (self.action, u64_lit(self.min_delay_ms));
+        tokens.extend(quote! {
+            #root::CloseCodeSpec { from: #from, to: #to, action: #action, min_delay_ms: #min }
+        });
+    }
+}
+
+impl ToTokens for WebSocketSpec {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        let (service, path) = (self.service, self.path);
+        let query = self.query.iter().map(|(k, v)| quote!((#k, #v)));
+        let protocol = Literal::u32_unsuffixed(self.protocol);
+        let socket_id = opt_str(self.socket_id_pattern);
+        let (names, heartbeat, reconnect) = (&self.channel_names, &self.heartbeat, &self.reconnect);
+        let client_events = opt(self.client_events.as_ref());
+        let (kinds, messages, closes) = (self.channel_kinds, self.messages, self.close_codes);
+        tokens.extend(quote! {
+            #root::WebSocketSpec {
+                service: #service,
+                path: #path,
+                query: &[#(#query),*],
+                protocol: #protocol,
+                socket_id_pattern: #socket_id,
+                channel_names: #names,
+                heartbeat: #heartbeat,
+                reconnect: #reconnect,
+                client_events: #client_events,
+                channel_kinds: &[#(#kinds),*],
+                messages: &[#(#messages),*],
+                close_codes: &[#(#closes),*],
+            }
+        });
+    }
+}

@@ -44,7 +44,7 @@ pub struct ChannelNameSpec {
 }
 
 /// Heartbeat timing.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HeartbeatSpec {
     /// Silence after which the client pings (shortened to the server's activity timeout).
     pub ping_after_ms: u64,
@@ -53,7 +53,7 @@ pub struct HeartbeatSpec {
 }
 
 /// Reconnection backoff (full jitter).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BackoffSpec {
     /// Base delay.
     pub base_ms: u64,

@@ -6,9 +6,8 @@ use std::collections::HashMap;
 use super::Checker;
 use crate::model::DataEncoding;
 use crate::names::{is_snake, pascal, snake};
-use crate::resolved::{
-    Heartbeat, MessageInfo, Origin, ReconnectBackoff, Ty, WebSocketInfo, WebhookInfo, defaults,
-};
+use crate::resolved::{MessageInfo, Origin, Ty, WebSocketInfo, WebhookInfo, defaults};
+use tidings_spec::{BackoffSpec, HeartbeatSpec};
 
 impl Checker<'_> {
     /// The webhook of the `events` section.
@@ -336,21 +335,21 @@ impl Checker<'_> {
             socket_id_pattern: ws.socket_id_pattern.clone(),
             channel_names: ws.channel_names.clone(),
             heartbeat: ws.heartbeat.as_ref().map_or(
-                Heartbeat {
+                HeartbeatSpec {
                     ping_after_ms: defaults::PING_AFTER_MS,
                     pong_timeout_ms: defaults::PONG_TIMEOUT_MS,
                 },
-                |h| Heartbeat {
+                |h| HeartbeatSpec {
                     ping_after_ms: h.ping_after_ms,
                     pong_timeout_ms: h.pong_timeout_ms,
                 },
             ),
             reconnect: ws.reconnect.as_ref().map_or(
-                ReconnectBackoff {
+                BackoffSpec {
                     base_ms: defaults::RECONNECT_BASE_MS,
                     cap_ms: defaults::RECONNECT_CAP_MS,
                 },
-                |r| ReconnectBackoff {
+                |r| BackoffSpec {
                     base_ms: r.base_ms,
                     cap_ms: r.cap_ms,
                 },

@@ -5,9 +5,8 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{Settings, docs, lit, opt_str, usize_lit};
-use crate::model::{ChannelAuthKind, CloseAction, DataEncoding, Direction, MessageRole, Source};
-use crate::names::pascal;
+use super::{Settings, docs};
+use crate::model::{DataEncoding, Direction, Source};
 use crate::resolved::{MessageInfo, Service, WebSocketInfo};
 
 /// Everything the `websocket` section generates; empty when the spec has none.
@@ -16,140 +15,24 @@ pub(super) fn websocket(service: &Service, settings: &Settings) -> TokenStream {
         return TokenStream::new();
     };
     let source = ws.origin.source;
-    let spec = spec_static(service.name(), ws, source, settings);
+    let spec = spec_static(service, ws, settings);
     let client = messages_enum(ws, source, true, settings);
     let server = messages_enum(ws, source, false, settings);
     quote! { #spec #client #server }
 }
 
-fn role_ident(role: MessageRole) -> proc_macro2::Ident {
-    format_ident!("{}", pascal(role.as_str()))
-}
-
-fn spec_static(
-    service: &str,
-    ws: &WebSocketInfo,
-    source: Source,
-    settings: &Settings,
-) -> TokenStream {
-    let rt = quote!(rt::realtime);
+fn spec_static(service: &Service, ws: &WebSocketInfo, settings: &Settings) -> TokenStream {
     let mut doc_text =
         String::from("The WebSocket protocol of this service, as the runtime's engine reads it.");
     if let Some(d) = ws.doc.as_deref() {
         doc_text.push_str("\n\n");
         doc_text.push_str(d.trim());
     }
-    let doc = settings.item_docs(Some(&doc_text), "", source);
-    let path = &ws.path;
-    let query = ws.query.iter().map(|(k, v)| quote!((#k, #v),));
-    let protocol = proc_macro2::Literal::u32_unsuffixed(ws.protocol);
-    let socket_id = opt_str(ws.socket_id_pattern.as_deref());
-    let names = ws.channel_names.as_ref();
-    let pattern = opt_str(names.and_then(|n| n.pattern.as_deref()));
-    let max_len = match names.and_then(|n| n.max_len) {
-        Some(n) => {
-            let n = usize_lit(n);
-            quote!(Some(#n))
-        }
-        None => quote!(None),
-    };
-    let reserved = opt_str(names.and_then(|n| n.reserved_prefix.as_deref()));
-    let (ping, pong) = (
-        lit(ws.heartbeat.ping_after_ms),
-        lit(ws.heartbeat.pong_timeout_ms),
-    );
-    let (base, cap) = (ws.reconnect.base_ms, ws.reconnect.cap_ms);
-    let (base, cap) = (lit(base), lit(cap));
-    let client_events = match &ws.client_events {
-        Some(c) => {
-            let prefix = &c.prefix;
-            let max = match c.max_per_second {
-                Some(n) => {
-                    let n = proc_macro2::Literal::u32_unsuffixed(n);
-                    quote!(Some(#n))
-                }
-                None => quote!(None),
-            };
-            quote!(Some(#rt::ClientEventSpec { prefix: #prefix, max_per_second: #max }))
-        }
-        None => quote!(None),
-    };
-    let kinds = ws.channel_kinds.iter().map(|(name, k)| {
-        let prefix = &k.prefix;
-        let auth = match k.auth {
-            ChannelAuthKind::None => quote!(#rt::ChannelAuthKind::None),
-            ChannelAuthKind::Private => quote!(#rt::ChannelAuthKind::Private),
-            ChannelAuthKind::Presence => quote!(#rt::ChannelAuthKind::Presence),
-        };
-        let (encrypted, cache, client_events) = (k.encrypted, k.cache, k.client_events);
-        quote! {
-            #rt::ChannelKindSpec {
-                name: #name, prefix: #prefix, auth: #auth,
-                encrypted: #encrypted, cache: #cache, client_events: #client_events,
-            },
-        }
-    });
-    let messages = ws.messages.iter().map(|m| {
-        let (name, event) = (&m.name, &m.event);
-        let direction = match m.direction {
-            Direction::ClientToServer => quote!(#rt::Direction::ClientToServer),
-            Direction::ServerToClient => quote!(#rt::Direction::ServerToClient),
-            Direction::Both => quote!(#rt::Direction::Both),
-        };
-        let encoding = encoding_tokens(m);
-        let channel = m.channel;
-        let role = match m.role {
-            Some(r) => {
-                let id = role_ident(r);
-                quote!(Some(#rt::MessageRole::#id))
-            }
-            None => quote!(None),
-        };
-        quote! {
-            #rt::MessageSpec {
-                name: #name, event: #event, direction: #direction,
-                encoding: #encoding, channel: #channel, role: #role,
-            },
-        }
-    });
-    let closes = ws.close_codes.iter().map(|c| {
-        let (from, to) = (
-            proc_macro2::Literal::u16_unsuffixed(c.from),
-            proc_macro2::Literal::u16_unsuffixed(c.to),
-        );
-        let action = match c.action {
-            CloseAction::Fail => quote!(#rt::CloseAction::Fail),
-            CloseAction::Backoff => quote!(#rt::CloseAction::Backoff),
-            CloseAction::Reconnect => quote!(#rt::CloseAction::Reconnect),
-        };
-        let min = lit(c.min_delay_ms.unwrap_or(0));
-        quote!(#rt::CloseCodeSpec { from: #from, to: #to, action: #action, min_delay_ms: #min },)
-    });
+    let doc = settings.item_docs(Some(&doc_text), "", ws.origin.source);
+    let spec = crate::describe::websocket_spec(service, ws);
     quote! {
         #doc
-        pub static WEBSOCKET: #rt::WebSocketSpec = #rt::WebSocketSpec {
-            service: #service,
-            path: #path,
-            query: &[#(#query)*],
-            protocol: #protocol,
-            socket_id_pattern: #socket_id,
-            channel_names: #rt::ChannelNameSpec { pattern: #pattern, max_len: #max_len, reserved_prefix: #reserved },
-            heartbeat: #rt::HeartbeatSpec { ping_after_ms: #ping, pong_timeout_ms: #pong },
-            reconnect: #rt::BackoffSpec { base_ms: #base, cap_ms: #cap },
-            client_events: #client_events,
-            channel_kinds: &[#(#kinds)*],
-            messages: &[#(#messages)*],
-            close_codes: &[#(#closes)*],
-        };
-    }
-}
-
-fn encoding_tokens(m: &MessageInfo) -> TokenStream {
-    let rt = quote!(rt::realtime);
-    match m.encoding {
-        None | Some(DataEncoding::None) => quote!(#rt::DataEncoding::None),
-        Some(DataEncoding::Object) => quote!(#rt::DataEncoding::Object),
-        Some(DataEncoding::JsonString) => quote!(#rt::DataEncoding::JsonString),
+        pub static WEBSOCKET: rt::realtime::WebSocketSpec = #spec;
     }
 }
 
@@ -227,7 +110,7 @@ fn messages_enum(
         let encode = picked.iter().map(|m| {
             let id = format_ident!("{}", m.rust);
             let event = &m.event;
-            let encoding = encoding_tokens(m);
+            let encoding = m.encoding.unwrap_or(DataEncoding::None);
             match (m.channel, m.data.is_some()) {
                 (true, true) => quote!(Self::#id { channel, data } => #rt::Frame::encode(#event, Some(channel), Some(data), #encoding),),
                 (true, false) => quote!(Self::#id { channel } => #rt::Frame::encode::<()>(#event, Some(channel), None, #encoding),),

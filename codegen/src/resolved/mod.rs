@@ -25,7 +25,7 @@ pub use types::{
     ValueInfo, VariantInfo, rust_name,
 };
 pub use webhooks::{SelectInfo, SignatureInfo, SignedOverInfo, WebhookTypeInfo};
-pub use websocket::{Heartbeat, MessageInfo, ReconnectBackoff, WebSocketInfo};
+pub use websocket::{MessageInfo, WebSocketInfo};
 
 use crate::model::{
     ErrorCode, Idempotency, Pagination, RateLimitHeaders, ServiceInfo, Source, WebhookSignature,

@@ -7,6 +7,8 @@ use crate::model::{
     ChannelKind, ChannelNames, ClientEvents, CloseCodeRange, DataEncoding, Direction, MessageRole,
 };
 
+use tidings_spec::{BackoffSpec, HeartbeatSpec};
+
 use super::Origin;
 
 /// The WebSocket protocol of a service.
@@ -27,9 +29,9 @@ pub struct WebSocketInfo {
     /// Rules for channel names.
     pub channel_names: Option<ChannelNames>,
     /// Heartbeat timing, defaults applied.
-    pub heartbeat: Heartbeat,
+    pub heartbeat: HeartbeatSpec,
     /// Reconnection backoff, defaults applied.
-    pub reconnect: ReconnectBackoff,
+    pub reconnect: BackoffSpec,
     /// Events clients send to each other.
     pub client_events: Option<ClientEvents>,
     /// Kinds of channel by name.
@@ -41,24 +43,6 @@ pub struct WebSocketInfo {
     /// The section's parts as the spec writes them, as JSON (absent parts left out), for
     /// documents that reproduce them.
     pub as_written: Vec<(&'static str, serde_json::Value)>,
-}
-
-/// When the client pings and when it gives up on a silent server.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Heartbeat {
-    /// Silence after which the client pings, in milliseconds.
-    pub ping_after_ms: u64,
-    /// How long the client waits for the pong, in milliseconds.
-    pub pong_timeout_ms: u64,
-}
-
-/// Backoff between reconnection attempts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ReconnectBackoff {
-    /// Base delay in milliseconds.
-    pub base_ms: u64,
-    /// Largest delay in milliseconds.
-    pub cap_ms: u64,
 }
 
 /// One protocol message.

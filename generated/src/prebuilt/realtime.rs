@@ -2001,232 +2001,260 @@ pub mod realtime {
     /// Pusher Channels protocol 7: JSON text frames `{event, channel?, data?, user_id?}`.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    pub static WEBSOCKET: rt::realtime::WebSocketSpec = rt::realtime::WebSocketSpec {
+    pub static WEBSOCKET: rt::realtime::WebSocketSpec = ::tidings_runtime::spec::WebSocketSpec {
         service: "realtime",
         path: "/app/{key}",
         query: &[("protocol", "7"), ("client", "{client}"), ("version", "{version}")],
         protocol: 7,
-        socket_id_pattern: Some("^\\d+\\.\\d+$"),
-        channel_names: rt::realtime::ChannelNameSpec {
-            pattern: Some("^[-a-zA-Z0-9_=@,.;]+$"),
-            max_len: Some(200),
-            reserved_prefix: Some("#"),
+        socket_id_pattern: ::core::option::Option::Some("^\\d+\\.\\d+$"),
+        channel_names: ::tidings_runtime::spec::ChannelNameSpec {
+            pattern: ::core::option::Option::Some("^[-a-zA-Z0-9_=@,.;]+$"),
+            max_len: ::core::option::Option::Some(200),
+            reserved_prefix: ::core::option::Option::Some("#"),
         },
-        heartbeat: rt::realtime::HeartbeatSpec {
+        heartbeat: ::tidings_runtime::spec::HeartbeatSpec {
             ping_after_ms: 120000,
             pong_timeout_ms: 30000,
         },
-        reconnect: rt::realtime::BackoffSpec {
+        reconnect: ::tidings_runtime::spec::BackoffSpec {
             base_ms: 1000,
             cap_ms: 30000,
         },
-        client_events: Some(rt::realtime::ClientEventSpec {
+        client_events: ::core::option::Option::Some(::tidings_runtime::spec::ClientEventSpec {
             prefix: "client-",
-            max_per_second: Some(10),
+            max_per_second: ::core::option::Option::Some(10),
         }),
         channel_kinds: &[
-            rt::realtime::ChannelKindSpec {
+            ::tidings_runtime::spec::ChannelKindSpec {
                 name: "public",
                 prefix: "",
-                auth: rt::realtime::ChannelAuthKind::None,
+                auth: ::tidings_runtime::spec::ChannelAuthKind::None,
                 encrypted: false,
                 cache: false,
                 client_events: false,
             },
-            rt::realtime::ChannelKindSpec {
+            ::tidings_runtime::spec::ChannelKindSpec {
                 name: "private",
                 prefix: "private-",
-                auth: rt::realtime::ChannelAuthKind::Private,
+                auth: ::tidings_runtime::spec::ChannelAuthKind::Private,
                 encrypted: false,
                 cache: false,
                 client_events: true,
             },
-            rt::realtime::ChannelKindSpec {
+            ::tidings_runtime::spec::ChannelKindSpec {
                 name: "presence",
                 prefix: "presence-",
-                auth: rt::realtime::ChannelAuthKind::Presence,
+                auth: ::tidings_runtime::spec::ChannelAuthKind::Presence,
                 encrypted: false,
                 cache: false,
                 client_events: true,
             },
-            rt::realtime::ChannelKindSpec {
+            ::tidings_runtime::spec::ChannelKindSpec {
                 name: "private_encrypted",
                 prefix: "private-encrypted-",
-                auth: rt::realtime::ChannelAuthKind::Private,
+                auth: ::tidings_runtime::spec::ChannelAuthKind::Private,
                 encrypted: true,
                 cache: false,
                 client_events: false,
             },
-            rt::realtime::ChannelKindSpec {
+            ::tidings_runtime::spec::ChannelKindSpec {
                 name: "cache",
                 prefix: "cache-",
-                auth: rt::realtime::ChannelAuthKind::None,
+                auth: ::tidings_runtime::spec::ChannelAuthKind::None,
                 encrypted: false,
                 cache: true,
                 client_events: false,
             },
-            rt::realtime::ChannelKindSpec {
+            ::tidings_runtime::spec::ChannelKindSpec {
                 name: "private_cache",
                 prefix: "private-cache-",
-                auth: rt::realtime::ChannelAuthKind::Private,
+                auth: ::tidings_runtime::spec::ChannelAuthKind::Private,
                 encrypted: false,
                 cache: true,
                 client_events: true,
             },
-            rt::realtime::ChannelKindSpec {
+            ::tidings_runtime::spec::ChannelKindSpec {
                 name: "presence_cache",
                 prefix: "presence-cache-",
-                auth: rt::realtime::ChannelAuthKind::Presence,
+                auth: ::tidings_runtime::spec::ChannelAuthKind::Presence,
                 encrypted: false,
                 cache: true,
                 client_events: true,
             },
-            rt::realtime::ChannelKindSpec {
+            ::tidings_runtime::spec::ChannelKindSpec {
                 name: "private_encrypted_cache",
                 prefix: "private-encrypted-cache-",
-                auth: rt::realtime::ChannelAuthKind::Private,
+                auth: ::tidings_runtime::spec::ChannelAuthKind::Private,
                 encrypted: true,
                 cache: true,
                 client_events: false,
             },
         ],
         messages: &[
-            rt::realtime::MessageSpec {
+            ::tidings_runtime::spec::MessageSpec {
                 name: "connection_established",
                 event: "pusher:connection_established",
-                direction: rt::realtime::Direction::ServerToClient,
-                encoding: rt::realtime::DataEncoding::JsonString,
+                direction: ::tidings_runtime::spec::Direction::ServerToClient,
+                encoding: ::tidings_runtime::spec::DataEncoding::JsonString,
                 channel: false,
-                role: Some(rt::realtime::MessageRole::ConnectionEstablished),
+                role: ::core::option::Option::Some(
+                    ::tidings_runtime::spec::MessageRole::ConnectionEstablished,
+                ),
             },
-            rt::realtime::MessageSpec {
+            ::tidings_runtime::spec::MessageSpec {
                 name: "error",
                 event: "pusher:error",
-                direction: rt::realtime::Direction::ServerToClient,
-                encoding: rt::realtime::DataEncoding::JsonString,
+                direction: ::tidings_runtime::spec::Direction::ServerToClient,
+                encoding: ::tidings_runtime::spec::DataEncoding::JsonString,
                 channel: false,
-                role: Some(rt::realtime::MessageRole::Error),
+                role: ::core::option::Option::Some(
+                    ::tidings_runtime::spec::MessageRole::Error,
+                ),
             },
-            rt::realtime::MessageSpec {
+            ::tidings_runtime::spec::MessageSpec {
                 name: "ping",
                 event: "pusher:ping",
-                direction: rt::realtime::Direction::Both,
-                encoding: rt::realtime::DataEncoding::None,
+                direction: ::tidings_runtime::spec::Direction::Both,
+                encoding: ::tidings_runtime::spec::DataEncoding::None,
                 channel: false,
-                role: Some(rt::realtime::MessageRole::Ping),
+                role: ::core::option::Option::Some(
+                    ::tidings_runtime::spec::MessageRole::Ping,
+                ),
             },
-            rt::realtime::MessageSpec {
+            ::tidings_runtime::spec::MessageSpec {
                 name: "pong",
                 event: "pusher:pong",
-                direction: rt::realtime::Direction::Both,
-                encoding: rt::realtime::DataEncoding::None,
+                direction: ::tidings_runtime::spec::Direction::Both,
+                encoding: ::tidings_runtime::spec::DataEncoding::None,
                 channel: false,
-                role: Some(rt::realtime::MessageRole::Pong),
+                role: ::core::option::Option::Some(
+                    ::tidings_runtime::spec::MessageRole::Pong,
+                ),
             },
-            rt::realtime::MessageSpec {
+            ::tidings_runtime::spec::MessageSpec {
                 name: "subscribe",
                 event: "pusher:subscribe",
-                direction: rt::realtime::Direction::ClientToServer,
-                encoding: rt::realtime::DataEncoding::Object,
+                direction: ::tidings_runtime::spec::Direction::ClientToServer,
+                encoding: ::tidings_runtime::spec::DataEncoding::Object,
                 channel: false,
-                role: Some(rt::realtime::MessageRole::Subscribe),
+                role: ::core::option::Option::Some(
+                    ::tidings_runtime::spec::MessageRole::Subscribe,
+                ),
             },
-            rt::realtime::MessageSpec {
+            ::tidings_runtime::spec::MessageSpec {
                 name: "unsubscribe",
                 event: "pusher:unsubscribe",
-                direction: rt::realtime::Direction::ClientToServer,
-                encoding: rt::realtime::DataEncoding::Object,
+                direction: ::tidings_runtime::spec::Direction::ClientToServer,
+                encoding: ::tidings_runtime::spec::DataEncoding::Object,
                 channel: false,
-                role: Some(rt::realtime::MessageRole::Unsubscribe),
+                role: ::core::option::Option::Some(
+                    ::tidings_runtime::spec::MessageRole::Unsubscribe,
+                ),
             },
-            rt::realtime::MessageSpec {
+            ::tidings_runtime::spec::MessageSpec {
                 name: "subscription_succeeded",
                 event: "pusher_internal:subscription_succeeded",
-                direction: rt::realtime::Direction::ServerToClient,
-                encoding: rt::realtime::DataEncoding::JsonString,
+                direction: ::tidings_runtime::spec::Direction::ServerToClient,
+                encoding: ::tidings_runtime::spec::DataEncoding::JsonString,
                 channel: true,
-                role: Some(rt::realtime::MessageRole::SubscriptionSucceeded),
+                role: ::core::option::Option::Some(
+                    ::tidings_runtime::spec::MessageRole::SubscriptionSucceeded,
+                ),
             },
-            rt::realtime::MessageSpec {
+            ::tidings_runtime::spec::MessageSpec {
                 name: "subscription_error",
                 event: "pusher:subscription_error",
-                direction: rt::realtime::Direction::ServerToClient,
-                encoding: rt::realtime::DataEncoding::JsonString,
+                direction: ::tidings_runtime::spec::Direction::ServerToClient,
+                encoding: ::tidings_runtime::spec::DataEncoding::JsonString,
                 channel: true,
-                role: Some(rt::realtime::MessageRole::SubscriptionError),
+                role: ::core::option::Option::Some(
+                    ::tidings_runtime::spec::MessageRole::SubscriptionError,
+                ),
             },
-            rt::realtime::MessageSpec {
+            ::tidings_runtime::spec::MessageSpec {
                 name: "member_added",
                 event: "pusher_internal:member_added",
-                direction: rt::realtime::Direction::ServerToClient,
-                encoding: rt::realtime::DataEncoding::JsonString,
+                direction: ::tidings_runtime::spec::Direction::ServerToClient,
+                encoding: ::tidings_runtime::spec::DataEncoding::JsonString,
                 channel: true,
-                role: Some(rt::realtime::MessageRole::MemberAdded),
+                role: ::core::option::Option::Some(
+                    ::tidings_runtime::spec::MessageRole::MemberAdded,
+                ),
             },
-            rt::realtime::MessageSpec {
+            ::tidings_runtime::spec::MessageSpec {
                 name: "member_removed",
                 event: "pusher_internal:member_removed",
-                direction: rt::realtime::Direction::ServerToClient,
-                encoding: rt::realtime::DataEncoding::JsonString,
+                direction: ::tidings_runtime::spec::Direction::ServerToClient,
+                encoding: ::tidings_runtime::spec::DataEncoding::JsonString,
                 channel: true,
-                role: Some(rt::realtime::MessageRole::MemberRemoved),
+                role: ::core::option::Option::Some(
+                    ::tidings_runtime::spec::MessageRole::MemberRemoved,
+                ),
             },
-            rt::realtime::MessageSpec {
+            ::tidings_runtime::spec::MessageSpec {
                 name: "subscription_count",
                 event: "pusher_internal:subscription_count",
-                direction: rt::realtime::Direction::ServerToClient,
-                encoding: rt::realtime::DataEncoding::JsonString,
+                direction: ::tidings_runtime::spec::Direction::ServerToClient,
+                encoding: ::tidings_runtime::spec::DataEncoding::JsonString,
                 channel: true,
-                role: Some(rt::realtime::MessageRole::SubscriptionCount),
+                role: ::core::option::Option::Some(
+                    ::tidings_runtime::spec::MessageRole::SubscriptionCount,
+                ),
             },
-            rt::realtime::MessageSpec {
+            ::tidings_runtime::spec::MessageSpec {
                 name: "signin",
                 event: "pusher:signin",
-                direction: rt::realtime::Direction::ClientToServer,
-                encoding: rt::realtime::DataEncoding::Object,
+                direction: ::tidings_runtime::spec::Direction::ClientToServer,
+                encoding: ::tidings_runtime::spec::DataEncoding::Object,
                 channel: false,
-                role: Some(rt::realtime::MessageRole::Signin),
+                role: ::core::option::Option::Some(
+                    ::tidings_runtime::spec::MessageRole::Signin,
+                ),
             },
-            rt::realtime::MessageSpec {
+            ::tidings_runtime::spec::MessageSpec {
                 name: "signin_success",
                 event: "pusher:signin_success",
-                direction: rt::realtime::Direction::ServerToClient,
-                encoding: rt::realtime::DataEncoding::JsonString,
+                direction: ::tidings_runtime::spec::Direction::ServerToClient,
+                encoding: ::tidings_runtime::spec::DataEncoding::JsonString,
                 channel: false,
-                role: Some(rt::realtime::MessageRole::SigninSuccess),
+                role: ::core::option::Option::Some(
+                    ::tidings_runtime::spec::MessageRole::SigninSuccess,
+                ),
             },
-            rt::realtime::MessageSpec {
+            ::tidings_runtime::spec::MessageSpec {
                 name: "cache_miss",
                 event: "pusher:cache_miss",
-                direction: rt::realtime::Direction::ServerToClient,
-                encoding: rt::realtime::DataEncoding::None,
+                direction: ::tidings_runtime::spec::Direction::ServerToClient,
+                encoding: ::tidings_runtime::spec::DataEncoding::None,
                 channel: true,
-                role: Some(rt::realtime::MessageRole::CacheMiss),
+                role: ::core::option::Option::Some(
+                    ::tidings_runtime::spec::MessageRole::CacheMiss,
+                ),
             },
         ],
         close_codes: &[
-            rt::realtime::CloseCodeSpec {
+            ::tidings_runtime::spec::CloseCodeSpec {
                 from: 4000,
                 to: 4099,
-                action: rt::realtime::CloseAction::Fail,
+                action: ::tidings_runtime::spec::CloseAction::Fail,
                 min_delay_ms: 0,
             },
-            rt::realtime::CloseCodeSpec {
+            ::tidings_runtime::spec::CloseCodeSpec {
                 from: 4100,
                 to: 4199,
-                action: rt::realtime::CloseAction::Backoff,
+                action: ::tidings_runtime::spec::CloseAction::Backoff,
                 min_delay_ms: 1000,
             },
-            rt::realtime::CloseCodeSpec {
+            ::tidings_runtime::spec::CloseCodeSpec {
                 from: 4200,
                 to: 4299,
-                action: rt::realtime::CloseAction::Reconnect,
+                action: ::tidings_runtime::spec::CloseAction::Reconnect,
                 min_delay_ms: 0,
             },
-            rt::realtime::CloseCodeSpec {
+            ::tidings_runtime::spec::CloseCodeSpec {
                 from: 4300,
                 to: 4399,
-                action: rt::realtime::CloseAction::Backoff,
+                action: ::tidings_runtime::spec::CloseAction::Backoff,
                 min_delay_ms: 1000,
             },
         ],
@@ -2281,19 +2309,29 @@ pub mod realtime {
                 Self::Ping => {
                     rt::realtime::Frame::encode::<
                         (),
-                    >("pusher:ping", None, None, rt::realtime::DataEncoding::None)
+                    >(
+                        "pusher:ping",
+                        None,
+                        None,
+                        ::tidings_runtime::spec::DataEncoding::None,
+                    )
                 }
                 Self::Pong => {
                     rt::realtime::Frame::encode::<
                         (),
-                    >("pusher:pong", None, None, rt::realtime::DataEncoding::None)
+                    >(
+                        "pusher:pong",
+                        None,
+                        None,
+                        ::tidings_runtime::spec::DataEncoding::None,
+                    )
                 }
                 Self::Subscribe(data) => {
                     rt::realtime::Frame::encode(
                         "pusher:subscribe",
                         None,
                         Some(data),
-                        rt::realtime::DataEncoding::Object,
+                        ::tidings_runtime::spec::DataEncoding::Object,
                     )
                 }
                 Self::Unsubscribe(data) => {
@@ -2301,7 +2339,7 @@ pub mod realtime {
                         "pusher:unsubscribe",
                         None,
                         Some(data),
-                        rt::realtime::DataEncoding::Object,
+                        ::tidings_runtime::spec::DataEncoding::Object,
                     )
                 }
                 Self::Signin(data) => {
@@ -2309,7 +2347,7 @@ pub mod realtime {
                         "pusher:signin",
                         None,
                         Some(data),
-                        rt::realtime::DataEncoding::Object,
+                        ::tidings_runtime::spec::DataEncoding::Object,
                     )
                 }
             }
