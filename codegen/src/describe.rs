@@ -17,10 +17,10 @@ use tidings_spec::{
     FieldSchema, Format, PageSchema, ResourceOp, ServiceSchema, ShapeSchema, TySchema, TypeSchema,
 };
 
-use crate::model::IdempotencyMode;
+use crate::model::{IdempotencyMode, SecretFormat};
 use crate::resolved::{
-    AuthInfo, FieldInfo, OperationInfo, PaginationInfo, Service, Ty, TypeKind, WebSocketInfo,
-    resource_shape,
+    AuthInfo, FieldInfo, OperationInfo, PaginationInfo, Service, SignatureInfo, Ty, TypeKind,
+    WebSocketInfo, resource_shape,
 };
 
 /// `text` as a `'static` string, leaked once per distinct text.
@@ -505,5 +505,52 @@ pub fn websocket_spec(service: &Service, ws: &WebSocketInfo) -> rt::WebSocketSpe
                 })
                 .collect(),
         ),
+    }
+}
+
+/// The runtime's description of a signature scheme: the runtime's own for the built-in ones.
+pub fn signature_scheme(s: &SignatureInfo) -> &'static rt::SignatureScheme {
+    match s.name.as_str() {
+        "standard_webhooks" if s.builtin => return &rt::STANDARD_WEBHOOKS,
+        "pusher" if s.builtin => return &rt::PUSHER,
+        _ => {}
+    }
+    Box::leak(Box::new(rt::SignatureScheme {
+        name: leak(&s.name),
+        header: leak(&s.header),
+        algorithm: s.algorithm,
+        over: match &s.over {
+            rt::SignedContent::RawBody => rt::SignedContent::RawBody,
+            rt::SignedContent::UrlSortedParams => rt::SignedContent::UrlSortedParams,
+            rt::SignedContent::Template(t) => rt::SignedContent::Template(leak(t)),
+        },
+        encoding: s.encoding,
+        prefix: leak(&s.prefix),
+        separator: s.separator,
+        id_header: leak_opt(s.id_header.as_deref()),
+        timestamp_header: leak_opt(s.timestamp_header.as_deref()),
+        tolerance_s: s.tolerance_s,
+        secret: match s.secret_format {
+            SecretFormat::Text => rt::SecretFormat::Text,
+            SecretFormat::Base64 => rt::SecretFormat::Base64 {
+                prefix: leak(&s.secret_prefix),
+            },
+        },
+        aliases: &[],
+    }))
+}
+
+/// The runtime's description of what tells a payload type apart.
+pub fn webhook_select(select: &rt::Select<rt::Owned>) -> rt::Select {
+    match select {
+        rt::Select::Header { name, equals } => rt::Select::Header {
+            name: leak(name),
+            equals: leak_opt(equals.as_deref()),
+        },
+        rt::Select::Field { name, equals } => rt::Select::Field {
+            name: leak(name),
+            equals: leak_opt(equals.as_deref()),
+        },
+        rt::Select::Path(path) => rt::Select::Path(leak(path)),
     }
 }

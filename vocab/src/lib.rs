@@ -73,7 +73,10 @@ pub use service::{
     ServiceSpec,
 };
 pub use storage::{Owned, Static, Storage};
-pub use webhook::{HmacAlgorithm, PayloadEncoding, SignatureEncoding};
+pub use webhook::{
+    HmacAlgorithm, PUSHER, PayloadEncoding, STANDARD_WEBHOOKS, SecretFormat, Select,
+    SignatureEncoding, SignatureScheme, SignedContent, WebhookSpec,
+};
 pub use websocket::{
     BackoffSpec, ChannelAuthKind, ChannelKindSpec, ChannelNameSpec, ClientEventSpec, CloseAction,
     CloseCodeSpec, DataEncoding, Direction, HeartbeatSpec, MessageRole, MessageSpec, WebSocketSpec,

@@ -742,3 +742,89 @@ impl ToTokens for WebSocketSpec {
         });
     }
 }
+
+impl<S: Storage> ToTokens for SignedContent<S> {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        tokens.extend(match self {
+            SignedContent::RawBody => quote!(#root::SignedContent::RawBody),
+            SignedContent::UrlSortedParams => quote!(#root::SignedContent::UrlSortedParams),
+            SignedContent::Template(t) => {
+                let t = t.as_ref();
+                quote!(#root::SignedContent::Template(#t))
+            }
+        });
+    }
+}
+
+impl ToTokens for SecretFormat {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        tokens.extend(match self {
+            SecretFormat::Text => quote!(#root::SecretFormat::Text),
+            SecretFormat::Base64 { prefix } => {
+                quote!(#root::SecretFormat::Base64 { prefix: #prefix })
+            }
+        });
+    }
+}
+
+impl ToTokens for SignatureScheme {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        let SignatureScheme {
+            name,
+            header,
+            algorithm,
+            over,
+            encoding,
+            prefix,
+            separator,
+            id_header,
+            timestamp_header,
+            tolerance_s,
+            secret,
+            aliases,
+        } = self;
+        let separator = opt(separator.as_ref());
+        let (id_header, timestamp_header) = (opt_str(*id_header), opt_str(*timestamp_header));
+        let tolerance_s = opt_u64(*tolerance_s);
+        let aliases = aliases.iter().map(|(n, a)| quote!((#n, #a)));
+        tokens.extend(quote! {
+            #root::SignatureScheme {
+                name: #name,
+                header: #header,
+                algorithm: #algorithm,
+                over: #over,
+                encoding: #encoding,
+                prefix: #prefix,
+                separator: #separator,
+                id_header: #id_header,
+                timestamp_header: #timestamp_header,
+                tolerance_s: #tolerance_s,
+                secret: #secret,
+                aliases: &[#(#aliases),*],
+            }
+        });
+    }
+}
+
+impl<S: Storage> ToTokens for Select<S> {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let root = root();
+        tokens.extend(match self {
+            Select::Path(p) => {
+                let p = p.as_ref();
+                quote!(#root::Select::Path(#p))
+            }
+            Select::Header { name, equals } => {
+                let (name, equals) = (name.as_ref(), opt_str(text::<S>(equals.as_ref())));
+                quote!(#root::Select::Header { name: #name, equals: #equals })
+            }
+            Select::Field { name, equals } => {
+                let (name, equals) = (name.as_ref(), opt_str(text::<S>(equals.as_ref())));
+                quote!(#root::Select::Field { name: #name, equals: #equals })
+            }
+        });
+    }
+}

@@ -1,7 +1,8 @@
-//! The closed words of a webhook signature scheme and payload type: the HMAC, how the
-//! signature is written and how the body is encoded. A spec names them
-//! (`algorithm: hmac_sha1`, `encoding: hex`, `encoding: form`); the runtime's `webhook`
-//! module verifies and decodes by them; the sandbox signs by them.
+//! Webhooks as data: a signature scheme ([`SignatureScheme`]: which header, which HMAC, over
+//! what, how written) and a service's payload types ([`WebhookSpec`]: how each is encoded and
+//! told apart), with the closed words a spec names for them (`algorithm: hmac_sha1`,
+//! `encoding: hex`, `encoding: form`). The runtime's `webhook` module verifies and decodes by
+//! them; the sandbox signs by them.
 //!
 //! ```
 //! use tidings_spec::{HmacAlgorithm, PayloadEncoding, SignatureEncoding};
@@ -10,6 +11,8 @@
 //! assert_eq!(SignatureEncoding::Hex.name(), "hex");
 //! assert_eq!(PayloadEncoding::Form.media_type(), "application/x-www-form-urlencoded");
 //! ```
+
+use crate::{Static, Storage};
 
 /// The HMAC a webhook signature scheme uses. In a spec: `hmac_sha1`, `hmac_sha256`,
 /// `hmac_sha512`.
@@ -83,3 +86,141 @@ impl PayloadEncoding {
         }
     }
 }
+
+/// What a signature is computed over.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum SignedContent<S: Storage = Static> {
+    /// The raw body bytes.
+    RawBody,
+    /// The full URL the sender called, then each form parameter's name and value, sorted by name
+    /// (then value), with no separators (Twilio's scheme).
+    UrlSortedParams,
+    /// A template over `{id}`, `{timestamp}`, `{body}` and `{url}`, such as
+    /// `{id}.{timestamp}.{body}` (Standard Webhooks).
+    Template(S::Str),
+}
+
+/// How the secret text becomes the HMAC key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SecretFormat {
+    /// The secret's UTF-8 bytes are the key.
+    Text,
+    /// The key is the base64 of the secret, after an optional prefix (`whsec_`).
+    Base64 {
+        /// Stripped when present; `""` for none.
+        prefix: &'static str,
+    },
+}
+
+/// A webhook signature scheme, as data: which header, which HMAC, over what, how encoded.
+/// Generated code emits one `static` per scheme a spec declares; [`STANDARD_WEBHOOKS`] and
+/// [`PUSHER`] are built in. The runtime's `webhook::Verifier` verifies by it; the sandbox signs
+/// by it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SignatureScheme {
+    /// The scheme's name in the spec (`twilio`).
+    pub name: &'static str,
+    /// The header that carries the signature(s).
+    pub header: &'static str,
+    /// The HMAC.
+    pub algorithm: HmacAlgorithm,
+    /// What is signed.
+    pub over: SignedContent,
+    /// How signatures are written.
+    pub encoding: SignatureEncoding,
+    /// Written before each signature (`v1,`); `""` for none. Entries without it are skipped.
+    pub prefix: &'static str,
+    /// When set, the header holds several signatures separated by this character (key rotation);
+    /// any one matching is enough.
+    pub separator: Option<char>,
+    /// The header with the message id (`{id}` in a template).
+    pub id_header: Option<&'static str>,
+    /// The header with the Unix timestamp (`{timestamp}` in a template, and the tolerance check).
+    pub timestamp_header: Option<&'static str>,
+    /// Largest allowed distance between the timestamp and now, in seconds; `None`: not checked.
+    pub tolerance_s: Option<u64>,
+    /// How the secret becomes the key.
+    pub secret: SecretFormat,
+    /// Other names accepted for the headers above: `(name, alias)` pairs.
+    pub aliases: &'static [(&'static str, &'static str)],
+}
+
+/// [Standard Webhooks](https://www.standardwebhooks.com/): `webhook-signature` holds
+/// space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, the key is the base64
+/// part of `whsec_...`, timestamps within 5 minutes; `svix-*` header names are accepted too.
+pub static STANDARD_WEBHOOKS: SignatureScheme = SignatureScheme {
+    name: "standard_webhooks",
+    header: "webhook-signature",
+    algorithm: HmacAlgorithm::Sha256,
+    over: SignedContent::Template("{id}.{timestamp}.{body}"),
+    encoding: SignatureEncoding::Base64,
+    prefix: "v1,",
+    separator: Some(' '),
+    id_header: Some("webhook-id"),
+    timestamp_header: Some("webhook-timestamp"),
+    tolerance_s: Some(300),
+    secret: SecretFormat::Base64 { prefix: "whsec_" },
+    aliases: &[
+        ("webhook-id", "svix-id"),
+        ("webhook-timestamp", "svix-timestamp"),
+        ("webhook-signature", "svix-signature"),
+    ],
+};
+
+/// Pusher webhooks: `X-Pusher-Signature` is the hex HMAC-SHA256 of the raw body, keyed with the
+/// app secret.
+pub static PUSHER: SignatureScheme = SignatureScheme {
+    name: "pusher",
+    header: "X-Pusher-Signature",
+    algorithm: HmacAlgorithm::Sha256,
+    over: SignedContent::RawBody,
+    encoding: SignatureEncoding::Hex,
+    prefix: "",
+    separator: None,
+    id_header: None,
+    timestamp_header: None,
+    tolerance_s: None,
+    secret: SecretFormat::Text,
+    aliases: &[],
+};
+
+/// What tells a payload type apart from the service's others.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Select<S: Storage = Static> {
+    /// A header is present (`equals: None`) or has this value (case-sensitive).
+    Header {
+        /// The header name.
+        name: S::Str,
+        /// The value it must have.
+        equals: Option<S::Str>,
+    },
+    /// A body field (a dot path into JSON; a parameter name in a form) is present or has this
+    /// value (strings compared as text; a number, boolean or null when `equals` is that JSON value).
+    Field {
+        /// The field.
+        name: S::Str,
+        /// The value it must have.
+        equals: Option<S::Str>,
+    },
+    /// The request path is exactly this.
+    Path(S::Str),
+}
+
+/// One payload type of a service, as data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WebhookSpec {
+    /// Its name in the spec (`message_status`).
+    pub name: &'static str,
+    /// JSON or form.
+    pub encoding: PayloadEncoding,
+    /// What tells it apart; `None`: everything the others do not take.
+    pub select: Option<Select>,
+    /// Its signature scheme; `None`: unsigned (decoded only).
+    pub signature: Option<&'static SignatureScheme>,
+    /// The env var the runtime's `WebhookSecrets::from_env` reads the secret from.
+    pub secret_env: Option<&'static str>,
+}
+
+impl Copy for SignedContent<Static> {}
+
+impl Copy for Select<Static> {}

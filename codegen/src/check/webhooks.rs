@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use super::Checker;
 use crate::model::{PayloadEncoding, SecretFormat, SignatureEncoding, SignedOver};
 use crate::names::{did_you_mean, is_snake};
-use crate::resolved::{Origin, SelectInfo, SignatureInfo, SignedOverInfo, WebhookTypeInfo};
+use crate::resolved::{Origin, Owned, Select, SignatureInfo, SignedContent, WebhookTypeInfo};
 
 /// Signature names that need no declaration.
 const BUILTIN_SIGNATURES: [&str; 2] = ["standard_webhooks", "pusher"];
@@ -172,7 +172,7 @@ impl Checker<'_> {
         s: &crate::model::WebhookSelect,
         ty: &str,
         ty_ok: bool,
-    ) -> Option<SelectInfo> {
+    ) -> Option<Select<Owned>> {
         let path = format!("{path}.select");
         let given = [s.header.is_some(), s.field.is_some(), s.path.is_some()]
             .iter()
@@ -203,7 +203,7 @@ impl Checker<'_> {
                     "`equals` goes with `header` or `field`, not `path`",
                 );
             }
-            return Some(SelectInfo::Path(p.clone()));
+            return Some(Select::Path(p.clone()));
         }
         if let Some(h) = &s.header {
             if h.is_empty()
@@ -217,7 +217,7 @@ impl Checker<'_> {
                 );
                 d.expected = Some("letters, digits and `-`, like X-Event-Type".into());
             }
-            return Some(SelectInfo::Header {
+            return Some(Select::Header {
                 name: h.clone(),
                 equals: s.equals.clone(),
             });
@@ -240,7 +240,7 @@ impl Checker<'_> {
             });
             d.hint = hint;
         }
-        Some(SelectInfo::Field {
+        Some(Select::Field {
             name: field,
             equals: s.equals.clone(),
         })
@@ -322,13 +322,13 @@ impl Checker<'_> {
         let over = match (def.over, &def.template) {
             (SignedOver::Template, Some(t)) => {
                 ok &= self.template(&path, t, id_header.is_some(), timestamp_header.is_some());
-                SignedOverInfo::Template(t.clone())
+                SignedContent::Template(t.clone())
             }
             (SignedOver::Template, None) => {
                 let d = self.error(&path, "`over: template` needs a `template`");
                 d.expected = Some("template: \"{id}.{timestamp}.{body}\"".into());
                 ok = false;
-                SignedOverInfo::RawBody
+                SignedContent::RawBody
             }
             (other, Some(_)) => {
                 let d = self.error(
@@ -338,12 +338,12 @@ impl Checker<'_> {
                 d.hint = Some("set `over: template`, or remove `template`".into());
                 ok = false;
                 match other {
-                    SignedOver::UrlSortedParams => SignedOverInfo::UrlSortedParams,
-                    _ => SignedOverInfo::RawBody,
+                    SignedOver::UrlSortedParams => SignedContent::UrlSortedParams,
+                    _ => SignedContent::RawBody,
                 }
             }
-            (SignedOver::RawBody, None) => SignedOverInfo::RawBody,
-            (SignedOver::UrlSortedParams, None) => SignedOverInfo::UrlSortedParams,
+            (SignedOver::RawBody, None) => SignedContent::RawBody,
+            (SignedOver::UrlSortedParams, None) => SignedContent::UrlSortedParams,
         };
         if def.tolerance_s.is_some() && timestamp_header.is_none() {
             let d = self.error(

@@ -6,9 +6,9 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::docs;
-use crate::model::{PayloadEncoding, SecretFormat};
+use crate::model::PayloadEncoding;
 use crate::names::{ident, pascal, shouty};
-use crate::resolved::{SelectInfo, Service, SignatureInfo, SignedOverInfo, WebhookTypeInfo};
+use crate::resolved::{Service, SignatureInfo, WebhookTypeInfo};
 
 /// Everything generated for `events.webhooks`; nothing when the spec has none.
 pub(super) fn items(service: &Service) -> Option<TokenStream> {
@@ -114,50 +114,10 @@ fn scheme_static(s: &SignatureInfo) -> TokenStream {
             .map(|d| format!("\n\n{d}"))
             .unwrap_or_default()
     ));
-    let (name, header, prefix) = (&s.name, &s.header, &s.prefix);
-    let algorithm = s.algorithm;
-    let over = match &s.over {
-        SignedOverInfo::RawBody => quote!(rt::webhook::SignedContent::RawBody),
-        SignedOverInfo::UrlSortedParams => quote!(rt::webhook::SignedContent::UrlSortedParams),
-        SignedOverInfo::Template(t) => quote!(rt::webhook::SignedContent::Template(#t)),
-    };
-    let enc = s.encoding;
-    let separator = match s.separator {
-        Some(c) => quote!(Some(#c)),
-        None => quote!(None),
-    };
-    let id_header = opt(s.id_header.as_deref());
-    let ts_header = opt(s.timestamp_header.as_deref());
-    let tolerance = match s.tolerance_s {
-        Some(t) => {
-            let t = proc_macro2::Literal::u64_unsuffixed(t);
-            quote!(Some(#t))
-        }
-        None => quote!(None),
-    };
-    let secret = match s.secret_format {
-        SecretFormat::Text => quote!(rt::webhook::SecretFormat::Text),
-        SecretFormat::Base64 => {
-            let p = &s.secret_prefix;
-            quote!(rt::webhook::SecretFormat::Base64 { prefix: #p })
-        }
-    };
+    let spec = crate::describe::signature_scheme(s);
     quote! {
         #d
-        pub static #id: rt::webhook::SignatureScheme = rt::webhook::SignatureScheme {
-            name: #name,
-            header: #header,
-            algorithm: #algorithm,
-            over: #over,
-            encoding: #enc,
-            prefix: #prefix,
-            separator: #separator,
-            id_header: #id_header,
-            timestamp_header: #ts_header,
-            tolerance_s: #tolerance,
-            secret: #secret,
-            aliases: &[],
-        };
+        pub static #id: rt::webhook::SignatureScheme = #spec;
     }
 }
 
@@ -169,17 +129,9 @@ fn scheme_of<'a>(service: &'a Service, w: &WebhookTypeInfo) -> Option<&'a Signat
 fn webhook_spec(service: &Service, w: &WebhookTypeInfo) -> TokenStream {
     let name = &w.name;
     let enc = w.encoding;
-    let select = match &w.select {
+    let select = match w.select.as_ref().map(crate::describe::webhook_select) {
+        Some(select) => quote!(Some(#select)),
         None => quote!(None),
-        Some(SelectInfo::Path(p)) => quote!(Some(rt::webhook::Select::Path(#p))),
-        Some(SelectInfo::Header { name, equals }) => {
-            let equals = opt(equals.as_deref());
-            quote!(Some(rt::webhook::Select::Header { name: #name, equals: #equals }))
-        }
-        Some(SelectInfo::Field { name, equals }) => {
-            let equals = opt(equals.as_deref());
-            quote!(Some(rt::webhook::Select::Field { name: #name, equals: #equals }))
-        }
     };
     let signature = match scheme_of(service, w) {
         Some(s) => {

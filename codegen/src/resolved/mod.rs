@@ -18,13 +18,13 @@ pub use operations::{
     ParamInfo, ResponseHeaderInfo, WhenInfo,
 };
 pub use resources::{ResourceAction, ResourceShape, resource_shape};
-pub use tidings_spec::{AuthScheme, Owned, PageStyle, SigningScheme};
+pub use tidings_spec::{AuthScheme, Owned, PageStyle, Select, SignedContent, SigningScheme};
 pub(crate) use types::BUILTINS;
 pub use types::{
     ADDITIONAL_FIELD, Constraints, FieldInfo, Flow, NameKind, RuleInfo, Ty, TypeInfo, TypeKind,
     ValueInfo, VariantInfo, rust_name,
 };
-pub use webhooks::{SelectInfo, SignatureInfo, SignedOverInfo, WebhookTypeInfo};
+pub use webhooks::{SignatureInfo, WebhookTypeInfo};
 pub use websocket::{MessageInfo, WebSocketInfo};
 
 use crate::model::{

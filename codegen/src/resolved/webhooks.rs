@@ -3,6 +3,7 @@
 
 use super::Origin;
 use crate::model::{HmacAlgorithm, PayloadEncoding, SecretFormat, SignatureEncoding};
+use tidings_spec::{Owned, Select, SignedContent};
 
 /// One webhook payload type.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,7 +15,7 @@ pub struct WebhookTypeInfo {
     /// JSON or form.
     pub encoding: PayloadEncoding,
     /// What tells it apart; `None`: the fallback.
-    pub select: Option<SelectInfo>,
+    pub select: Option<Select<Owned>>,
     /// The name of its scheme in [`crate::resolved::Service::signatures`]; `None`: unsigned.
     pub signature: Option<String>,
     /// The env var with its secret (its own, else the scheme's).
@@ -23,38 +24,6 @@ pub struct WebhookTypeInfo {
     pub doc: Option<String>,
     /// Where it comes from.
     pub origin: Origin,
-}
-
-/// What tells a payload type apart.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SelectInfo {
-    /// A header, present or with a value.
-    Header {
-        /// Header name.
-        name: String,
-        /// Value it must have.
-        equals: Option<String>,
-    },
-    /// A body field (dot path), present or with a value.
-    Field {
-        /// Field wire name or dot path.
-        name: String,
-        /// Value it must have.
-        equals: Option<String>,
-    },
-    /// The request path.
-    Path(String),
-}
-
-/// What a signature is computed over.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SignedOverInfo {
-    /// The raw body.
-    RawBody,
-    /// URL then sorted form parameters.
-    UrlSortedParams,
-    /// A template over `{id}`, `{timestamp}`, `{body}`, `{url}`.
-    Template(String),
 }
 
 /// A signature scheme used by at least one payload type, defaults applied.
@@ -69,7 +38,7 @@ pub struct SignatureInfo {
     /// The HMAC.
     pub algorithm: HmacAlgorithm,
     /// What is signed.
-    pub over: SignedOverInfo,
+    pub over: SignedContent<Owned>,
     /// How signatures are written.
     pub encoding: SignatureEncoding,
     /// Before each signature; `""` for none.
@@ -100,7 +69,7 @@ impl SignatureInfo {
             builtin: true,
             header: "webhook-signature".into(),
             algorithm: HmacAlgorithm::Sha256,
-            over: SignedOverInfo::Template("{id}.{timestamp}.{body}".into()),
+            over: SignedContent::Template("{id}.{timestamp}.{body}".into()),
             encoding: SignatureEncoding::Base64,
             prefix: "v1,".into(),
             separator: Some(' '),
@@ -121,7 +90,7 @@ impl SignatureInfo {
             builtin: true,
             header: "X-Pusher-Signature".into(),
             algorithm: HmacAlgorithm::Sha256,
-            over: SignedOverInfo::RawBody,
+            over: SignedContent::RawBody,
             encoding: SignatureEncoding::Hex,
             prefix: String::new(),
             separator: None,
@@ -139,12 +108,12 @@ impl SignatureInfo {
     pub fn describe(&self) -> String {
         let alg = self.algorithm.name();
         let over = match &self.over {
-            SignedOverInfo::RawBody => "the raw body".to_owned(),
-            SignedOverInfo::UrlSortedParams => {
+            SignedContent::RawBody => "the raw body".to_owned(),
+            SignedContent::UrlSortedParams => {
                 "the full URL followed by each form parameter's name and value, sorted by name"
                     .to_owned()
             }
-            SignedOverInfo::Template(t) => format!("`{t}`"),
+            SignedContent::Template(t) => format!("`{t}`"),
         };
         let enc = self.encoding.name();
         let prefix = if self.prefix.is_empty() {

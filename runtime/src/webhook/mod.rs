@@ -68,102 +68,9 @@ impl Default for WebhookLimits {
     }
 }
 
-pub use tidings_spec::{HmacAlgorithm, SignatureEncoding};
-
-/// What a signature is computed over.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SignedContent {
-    /// The raw body bytes.
-    RawBody,
-    /// The full URL the sender called, then each form parameter's name and value, sorted by name
-    /// (then value), with no separators (Twilio's scheme).
-    UrlSortedParams,
-    /// A template over `{id}`, `{timestamp}`, `{body}` and `{url}`, such as
-    /// `{id}.{timestamp}.{body}` (Standard Webhooks).
-    Template(&'static str),
-}
-
-/// How the secret text becomes the HMAC key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SecretFormat {
-    /// The secret's UTF-8 bytes are the key.
-    Text,
-    /// The key is the base64 of the secret, after an optional prefix (`whsec_`).
-    Base64 {
-        /// Stripped when present; `""` for none.
-        prefix: &'static str,
-    },
-}
-
-/// A webhook signature scheme, as data: which header, which HMAC, over what, how encoded.
-/// Generated code emits one `static` per scheme a spec declares; [`STANDARD_WEBHOOKS`] and
-/// [`PUSHER`] are built in. Verify with a [`Verifier`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SignatureScheme {
-    /// The scheme's name in the spec (`twilio`).
-    pub name: &'static str,
-    /// The header that carries the signature(s).
-    pub header: &'static str,
-    /// The HMAC.
-    pub algorithm: HmacAlgorithm,
-    /// What is signed.
-    pub over: SignedContent,
-    /// How signatures are written.
-    pub encoding: SignatureEncoding,
-    /// Written before each signature (`v1,`); `""` for none. Entries without it are skipped.
-    pub prefix: &'static str,
-    /// When set, the header holds several signatures separated by this character (key rotation);
-    /// any one matching is enough.
-    pub separator: Option<char>,
-    /// The header with the message id (`{id}` in a template).
-    pub id_header: Option<&'static str>,
-    /// The header with the Unix timestamp (`{timestamp}` in a template, and the tolerance check).
-    pub timestamp_header: Option<&'static str>,
-    /// Largest allowed distance between the timestamp and now, in seconds; `None`: not checked.
-    pub tolerance_s: Option<u64>,
-    /// How the secret becomes the key.
-    pub secret: SecretFormat,
-    /// Other names accepted for the headers above: `(name, alias)` pairs.
-    pub aliases: &'static [(&'static str, &'static str)],
-}
-
-/// [Standard Webhooks](https://www.standardwebhooks.com/): `webhook-signature` holds
-/// space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, the key is the base64
-/// part of `whsec_...`, timestamps within 5 minutes; `svix-*` header names are accepted too.
-pub static STANDARD_WEBHOOKS: SignatureScheme = SignatureScheme {
-    name: "standard_webhooks",
-    header: "webhook-signature",
-    algorithm: HmacAlgorithm::Sha256,
-    over: SignedContent::Template("{id}.{timestamp}.{body}"),
-    encoding: SignatureEncoding::Base64,
-    prefix: "v1,",
-    separator: Some(' '),
-    id_header: Some("webhook-id"),
-    timestamp_header: Some("webhook-timestamp"),
-    tolerance_s: Some(300),
-    secret: SecretFormat::Base64 { prefix: "whsec_" },
-    aliases: &[
-        ("webhook-id", "svix-id"),
-        ("webhook-timestamp", "svix-timestamp"),
-        ("webhook-signature", "svix-signature"),
-    ],
-};
-
-/// Pusher webhooks: `X-Pusher-Signature` is the hex HMAC-SHA256 of the raw body, keyed with the
-/// app secret.
-pub static PUSHER: SignatureScheme = SignatureScheme {
-    name: "pusher",
-    header: "X-Pusher-Signature",
-    algorithm: HmacAlgorithm::Sha256,
-    over: SignedContent::RawBody,
-    encoding: SignatureEncoding::Hex,
-    prefix: "",
-    separator: None,
-    id_header: None,
-    timestamp_header: None,
-    tolerance_s: None,
-    secret: SecretFormat::Text,
-    aliases: &[],
+pub use tidings_spec::{
+    HmacAlgorithm, PUSHER, STANDARD_WEBHOOKS, SecretFormat, SignatureEncoding, SignatureScheme,
+    SignedContent,
 };
 
 /// The parts of a delivery a verifier reads.
@@ -200,7 +107,27 @@ impl<'a> WebhookRequest<'a> {
     }
 }
 
-impl SignatureScheme {
+/// The verifier's work on a scheme's description (which lives in `tidings-spec`).
+trait Scheme {
+    fn header<'a>(&self, headers: &'a HeaderMap, name: &'static str) -> Result<&'a str, Error>;
+    fn key(&self, secret: &str) -> Result<Vec<u8>, Error>;
+    fn mac(
+        &self,
+        key: &[u8],
+        request: &WebhookRequest<'_>,
+        limits: &WebhookLimits,
+    ) -> Result<Vec<u8>, Error>;
+    fn placeholder<'a>(
+        &self,
+        request: &WebhookRequest<'a>,
+        header: Option<&'static str>,
+        what: &str,
+    ) -> Result<&'a [u8], Error>;
+    fn encode(&self, mac: &[u8]) -> String;
+    fn decode(&self, entry: &str) -> Option<Vec<u8>>;
+}
+
+impl Scheme for SignatureScheme {
     fn header<'a>(&self, headers: &'a HeaderMap, name: &'static str) -> Result<&'a str, Error> {
         let alias = self
             .aliases

@@ -4,44 +4,7 @@
 #[allow(clippy::wildcard_imports)] // the verifier's imports and helpers
 use super::*;
 
-pub use tidings_spec::PayloadEncoding;
-
-/// What tells a payload type apart from the service's others.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Select {
-    /// A header is present (`equals: None`) or has this value (case-sensitive).
-    Header {
-        /// The header name.
-        name: &'static str,
-        /// The value it must have.
-        equals: Option<&'static str>,
-    },
-    /// A body field (a dot path into JSON; a parameter name in a form) is present or has this
-    /// value (strings compared as text; a number, boolean or null when `equals` is that JSON value).
-    Field {
-        /// The field.
-        name: &'static str,
-        /// The value it must have.
-        equals: Option<&'static str>,
-    },
-    /// The request path is exactly this.
-    Path(&'static str),
-}
-
-/// One payload type of a service, as data.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct WebhookSpec {
-    /// Its name in the spec (`message_status`).
-    pub name: &'static str,
-    /// JSON or form.
-    pub encoding: PayloadEncoding,
-    /// What tells it apart; `None`: everything the others do not take.
-    pub select: Option<Select>,
-    /// Its signature scheme; `None`: unsigned (decoded only).
-    pub signature: Option<&'static SignatureScheme>,
-    /// The env var [`WebhookSecrets::from_env`] reads the secret from.
-    pub secret_env: Option<&'static str>,
-}
+pub use tidings_spec::{PayloadEncoding, Select, WebhookSpec};
 
 /// Secrets for a service's signature schemes, by scheme name (or one for all), and the limits
 /// deliveries are read with. `Debug` never shows a secret.

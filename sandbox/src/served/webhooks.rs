@@ -11,8 +11,8 @@
 //! each stands (delivered with the receiver's status, pending, failed and why).
 
 use serde_json::{Value, json};
-use tidings_codegen::check::{SelectInfo, Service, SignatureInfo, SignedOverInfo};
-use tidings_codegen::model::{PayloadEncoding, SecretFormat};
+use tidings_codegen::check::{Owned, Select, Service};
+use tidings_codegen::model::PayloadEncoding;
 use tidings_runtime::webhook::{self as rt, SignatureScheme, Verifier};
 
 use crate::server::resources::{ServiceSchema, TySchema};
@@ -35,7 +35,7 @@ pub(crate) struct ServedWebhook {
     /// The payload type.
     ty: &'static str,
     form: bool,
-    select: Option<SelectInfo>,
+    select: Option<Select<Owned>>,
     /// Its scheme and secret; `None`: unsigned.
     signing: Option<(&'static SignatureScheme, String)>,
 }
@@ -45,40 +45,6 @@ pub(crate) struct Webhooks {
     pub(crate) url: Option<String>,
     pub(crate) hooks: Vec<ServedWebhook>,
     sender: WebhookSender,
-}
-
-/// A signature scheme of the spec as the runtime's description (the built-in ones are the
-/// runtime's own).
-fn scheme(s: &SignatureInfo) -> &'static SignatureScheme {
-    match s.name.as_str() {
-        "standard_webhooks" if s.builtin => return &rt::STANDARD_WEBHOOKS,
-        "pusher" if s.builtin => return &rt::PUSHER,
-        _ => {}
-    }
-    let leak = |t: &str| -> &'static str { Box::leak(t.to_owned().into_boxed_str()) };
-    Box::leak(Box::new(SignatureScheme {
-        name: leak(&s.name),
-        header: leak(&s.header),
-        algorithm: s.algorithm,
-        over: match &s.over {
-            SignedOverInfo::RawBody => rt::SignedContent::RawBody,
-            SignedOverInfo::UrlSortedParams => rt::SignedContent::UrlSortedParams,
-            SignedOverInfo::Template(t) => rt::SignedContent::Template(leak(t)),
-        },
-        encoding: s.encoding,
-        prefix: leak(&s.prefix),
-        separator: s.separator,
-        id_header: s.id_header.as_deref().map(leak),
-        timestamp_header: s.timestamp_header.as_deref().map(leak),
-        tolerance_s: s.tolerance_s,
-        secret: match s.secret_format {
-            SecretFormat::Text => rt::SecretFormat::Text,
-            SecretFormat::Base64 => rt::SecretFormat::Base64 {
-                prefix: leak(&s.secret_prefix),
-            },
-        },
-        aliases: &[],
-    }))
 }
 
 /// A sandbox-only secret of the form `scheme` reads.
@@ -115,7 +81,7 @@ impl Webhooks {
                     .as_deref()
                     .and_then(|name| service.signatures.iter().find(|s| s.name == name))
                     .map(|s| {
-                        let scheme = scheme(s);
+                        let scheme = tidings_codegen::describe::signature_scheme(s);
                         (scheme, secret(w.secret_env.as_deref(), scheme))
                     });
                 ServedWebhook {
@@ -158,16 +124,16 @@ impl Webhooks {
         let mut url = base.clone();
         let mut headers = Vec::new();
         match &hook.select {
-            Some(SelectInfo::Path(path)) => {
+            Some(Select::Path(path)) => {
                 url = format!("{}{path}", base.trim_end_matches('/'));
             }
-            Some(SelectInfo::Header { name, equals }) => {
+            Some(Select::Header { name, equals }) => {
                 headers.push((
                     name.clone(),
                     equals.clone().unwrap_or_else(|| hook.name.clone()),
                 ));
             }
-            Some(SelectInfo::Field { name, equals }) => {
+            Some(Select::Field { name, equals }) => {
                 select_field(&mut payload, name, equals.as_deref())?
             }
             None => {}
@@ -228,7 +194,7 @@ impl Webhooks {
             .find(|h| h.name == name)
             .ok_or_else(|| format!("the spec has no webhook `{name}`"))?;
         let headers = match &hook.select {
-            Some(SelectInfo::Header { name, equals }) => vec![(
+            Some(Select::Header { name, equals }) => vec![(
                 name.clone(),
                 equals.clone().unwrap_or_else(|| hook.name.clone()),
             )],

@@ -19,7 +19,7 @@ pub(super) fn webhooks(service: &Service) -> Option<Value> {
 /// One payload type of `events.webhooks`: its body (JSON or form), the headers its signature
 /// scheme reads, `x-signature` (the scheme as data) and `x-select` (what tells it apart).
 fn typed_webhook(service: &Service, hook: &crate::resolved::WebhookTypeInfo) -> Value {
-    use crate::resolved::{SelectInfo, SignedOverInfo};
+    use crate::resolved::{Select, SignedContent};
     let scheme = hook
         .signature
         .as_deref()
@@ -46,7 +46,7 @@ fn typed_webhook(service: &Service, hook: &crate::resolved::WebhookTypeInfo) -> 
             }
         }
     }
-    if let Some(SelectInfo::Header { name, equals }) = &hook.select
+    if let Some(Select::Header { name, equals }) = &hook.select
         && !params.iter().any(|p| p["name"] == json!(name))
     {
         let mut schema = json!({ "type": "string" });
@@ -73,21 +73,21 @@ fn typed_webhook(service: &Service, hook: &crate::resolved::WebhookTypeInfo) -> 
     );
     let mut description = format!("The service posts `{}`", hook.ty);
     match &hook.select {
-        Some(SelectInfo::Path(p)) => {
+        Some(Select::Path(p)) => {
             description.push_str(&format!(" to the URL you register for `{p}`"))
         }
-        Some(SelectInfo::Header {
+        Some(Select::Header {
             name,
             equals: Some(e),
         }) => description.push_str(&format!(" with `{name}: {e}`")),
-        Some(SelectInfo::Header { name, equals: None }) => {
+        Some(Select::Header { name, equals: None }) => {
             description.push_str(&format!(" with a `{name}` header"))
         }
-        Some(SelectInfo::Field {
+        Some(Select::Field {
             name,
             equals: Some(e),
         }) => description.push_str(&format!(" with `{name}` = `{e}`")),
-        Some(SelectInfo::Field { name, equals: None }) => {
+        Some(Select::Field { name, equals: None }) => {
             description.push_str(&format!(" with a `{name}` field"))
         }
         None => {}
@@ -127,9 +127,9 @@ fn typed_webhook(service: &Service, hook: &crate::resolved::WebhookTypeInfo) -> 
             "encoding": serde_json::to_value(s.encoding).unwrap_or(Value::Null),
         });
         match &s.over {
-            SignedOverInfo::RawBody => sig["over"] = json!("raw_body"),
-            SignedOverInfo::UrlSortedParams => sig["over"] = json!("url_sorted_params"),
-            SignedOverInfo::Template(t) => {
+            SignedContent::RawBody => sig["over"] = json!("raw_body"),
+            SignedContent::UrlSortedParams => sig["over"] = json!("url_sorted_params"),
+            SignedContent::Template(t) => {
                 sig["over"] = json!("template");
                 sig["template"] = json!(t);
             }
@@ -147,14 +147,14 @@ fn typed_webhook(service: &Service, hook: &crate::resolved::WebhookTypeInfo) -> 
     }
     if let Some(select) = &hook.select {
         let mut value = match select {
-            SelectInfo::Header { name, .. } => json!({ "header": name }),
-            SelectInfo::Field { name, .. } => json!({ "field": name }),
-            SelectInfo::Path(p) => json!({ "path": p }),
+            Select::Header { name, .. } => json!({ "header": name }),
+            Select::Field { name, .. } => json!({ "field": name }),
+            Select::Path(p) => json!({ "path": p }),
         };
-        if let SelectInfo::Header {
+        if let Select::Header {
             equals: Some(e), ..
         }
-        | SelectInfo::Field {
+        | Select::Field {
             equals: Some(e), ..
         } = select
         {
