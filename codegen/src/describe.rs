@@ -116,7 +116,6 @@ pub fn service_spec(service: &Service) -> rt::ServiceSpec {
         leak_opt(headers.and_then(f).map(String::as_str))
     };
     let r = &service.retry;
-    let t = service.timeouts;
     rt::ServiceSpec {
         name: leak(service.name()),
         title: leak(service.title()),
@@ -135,10 +134,7 @@ pub fn service_spec(service: &Service) -> rt::ServiceSpec {
                 .collect(),
         ),
         auth: leak_slice(service.auth.iter().map(auth_scheme).collect()),
-        rate_limit: service.rate_limit.map(|r| rt::RateLimitSpec {
-            requests: r.requests,
-            per_seconds: r.per_seconds,
-        }),
+        rate_limit: service.rate_limit,
         rate_limit_headers: rt::RateLimitHeaders {
             limit: header(|h| h.limit.as_ref()),
             remaining: header(|h| h.remaining.as_ref()),
@@ -153,13 +149,9 @@ pub fn service_spec(service: &Service) -> rt::ServiceSpec {
             connect_errors: r.connect_errors,
             timeouts: r.timeouts,
             retry_after_cap_ms: r.retry_after_cap_ms,
-            budget_ratio_percent: r.budget_percent,
+            budget_ratio_percent: r.budget_ratio_percent,
         },
-        timeouts: rt::TimeoutSpec {
-            connect_ms: t.connect_ms,
-            attempt_ms: t.attempt_ms,
-            total_ms: t.total_ms,
-        },
+        timeouts: service.timeouts,
         idempotency: service.idempotency.as_ref().map(|i| rt::IdempotencySpec {
             header: leak(&i.header),
             max_len: i.max_len,

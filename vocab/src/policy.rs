@@ -1,10 +1,10 @@
 //! Retry and timeout policy of a service.
 
-use crate::defaults;
+use crate::{Static, Storage, defaults};
 
 /// Retry policy defaults of a service.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RetrySpec {
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct RetrySpec<S: Storage = Static> {
     /// Total attempts, including the first (1 means no retry).
     pub max_attempts: u32,
     /// Backoff base in milliseconds.
@@ -12,7 +12,7 @@ pub struct RetrySpec {
     /// Backoff cap in milliseconds.
     pub cap_ms: u64,
     /// HTTP statuses that are retried.
-    pub statuses: &'static [u16],
+    pub statuses: S::Codes,
     /// Retry connection failures.
     pub connect_errors: bool,
     /// Retry attempts that timed out.
@@ -24,7 +24,9 @@ pub struct RetrySpec {
     pub budget_ratio_percent: u32,
 }
 
-impl RetrySpec {
+impl Copy for RetrySpec<Static> {}
+
+impl RetrySpec<Static> {
     /// The defaults from `PROTOCOLS.md`: 3 attempts, 0.5 s base, 8 s cap, 60 s `Retry-After` cap,
     /// statuses 408, 429, 500, 502, 503, 504, a 20 % budget.
     pub const DEFAULT: RetrySpec = RetrySpec {

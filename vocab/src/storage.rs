@@ -2,8 +2,9 @@
 //! items and the runtime reads (the default), [`Owned`] for what a program builds from a spec
 //! it reads (the generator's resolved model). The descriptions whose variants carry text
 //! ([`PageStyle`](crate::PageStyle), [`AuthScheme`](crate::AuthScheme),
-//! [`SigningScheme`](crate::SigningScheme)) take it as a type parameter, so the generator and
-//! the runtime name one type.
+//! [`SigningScheme`](crate::SigningScheme), [`Select`](crate::Select),
+//! [`SignedContent`](crate::SignedContent), [`RetrySpec`](crate::RetrySpec)) take it as a type
+//! parameter, so the generator and the runtime name one type.
 //!
 //! ```
 //! use tidings_spec::{Owned, PageStyle};
@@ -32,6 +33,8 @@ pub trait Storage: sealed::Sealed + Copy + Debug + PartialEq + Eq + Hash + 'stat
     type Strs: AsRef<[Self::Str]> + Clone + Debug + PartialEq + Eq + Hash;
     /// A list of pairs of texts.
     type Pairs: AsRef<[(Self::Str, Self::Str)]> + Clone + Debug + PartialEq + Eq + Hash;
+    /// A list of status codes.
+    type Codes: AsRef<[u16]> + Clone + Debug + PartialEq + Eq + Hash;
 }
 
 /// `&'static` text: generated `static` items, and what the runtime reads.
@@ -42,6 +45,7 @@ impl Storage for Static {
     type Str = &'static str;
     type Strs = &'static [&'static str];
     type Pairs = &'static [(&'static str, &'static str)];
+    type Codes = &'static [u16];
 }
 
 /// Owned text: a description built from a spec read at run time.
@@ -52,4 +56,5 @@ impl Storage for Owned {
     type Str = String;
     type Strs = Vec<String>;
     type Pairs = Vec<(String, String)>;
+    type Codes = Vec<u16>;
 }

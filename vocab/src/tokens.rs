@@ -231,15 +231,25 @@ impl ToTokens for RateLimitHeaders {
     }
 }
 
-impl ToTokens for RetrySpec {
+impl<S: Storage> ToTokens for RetrySpec<S> {
     fn to_tokens(&self, tokens: &mut TokenStream) {
         let root = root();
-        if *self == RetrySpec::DEFAULT {
+        let d = RetrySpec::DEFAULT;
+        if (
+            self.max_attempts,
+            self.base_ms,
+            self.cap_ms,
+            self.statuses.as_ref(),
+        ) == (d.max_attempts, d.base_ms, d.cap_ms, d.statuses)
+            && (self.connect_errors, self.timeouts, self.retry_after_cap_ms)
+                == (d.connect_errors, d.timeouts, d.retry_after_cap_ms)
+            && self.budget_ratio_percent == d.budget_ratio_percent
+        {
             return tokens.extend(quote!(#root::RetrySpec::DEFAULT));
         }
         let max_attempts = u64_lit(self.max_attempts.into());
         let (base, cap) = (u64_lit(self.base_ms), u64_lit(self.cap_ms));
-        let statuses = self.statuses.iter().map(|s| u64_lit((*s).into()));
+        let statuses = self.statuses.as_ref().iter().map(|s| u64_lit((*s).into()));
         let (connect_errors, timeouts) = (self.connect_errors, self.timeouts);
         let after_cap = u64_lit(self.retry_after_cap_ms);
         let budget = u64_lit(self.budget_ratio_percent.into());

@@ -11,7 +11,7 @@ use crate::model::{
 use crate::names::is_snake;
 use crate::resolved::{
     AuthInfo, AuthScheme, CredentialInfo, ErrorsInfo, InSuccessInfo, OperationInfo, Origin, Owned,
-    RateLimitInfo, RetryInfo, SigningScheme, TimeoutInfo, Ty, TypeInfo, TypeKind, defaults,
+    RateLimitSpec, RetrySpec, SigningScheme, TimeoutSpec, Ty, TypeInfo, TypeKind, defaults,
 };
 
 impl Checker<'_> {
@@ -571,7 +571,7 @@ impl Checker<'_> {
             rate_limit: limits
                 .and_then(|l| l.rate.as_ref())
                 .and_then(|r| Some((r.requests?, r.per?)))
-                .map(|(requests, per)| RateLimitInfo {
+                .map(|(requests, per)| RateLimitSpec {
                     requests,
                     per_seconds: per.seconds(),
                 }),
@@ -579,7 +579,7 @@ impl Checker<'_> {
             retry: spec
                 .retry
                 .as_ref()
-                .map_or_else(defaults::retry, |r| RetryInfo {
+                .map_or_else(defaults::retry, |r| RetrySpec {
                     max_attempts: r.max_attempts,
                     base_ms: r.backoff.base_ms,
                     cap_ms: r.backoff.cap_ms,
@@ -589,12 +589,14 @@ impl Checker<'_> {
                     retry_after_cap_ms: r
                         .retry_after_cap_ms
                         .unwrap_or(defaults::RETRY_AFTER_CAP_MS),
-                    budget_percent: r.budget_percent.unwrap_or(defaults::RETRY_BUDGET_PERCENT),
+                    budget_ratio_percent: r
+                        .budget_percent
+                        .unwrap_or(defaults::RETRY_BUDGET_PERCENT),
                 }),
             timeouts: spec
                 .timeouts
                 .as_ref()
-                .map_or(defaults::TIMEOUTS, |t| TimeoutInfo {
+                .map_or(defaults::TIMEOUTS, |t| TimeoutSpec {
                     connect_ms: t.connect_ms,
                     attempt_ms: t.attempt_ms,
                     total_ms: t.total_ms,
@@ -608,10 +610,10 @@ impl Checker<'_> {
 
 /// The resolved limits section and its neighbours.
 pub(super) struct Limits {
-    pub(super) rate_limit: Option<RateLimitInfo>,
+    pub(super) rate_limit: Option<RateLimitSpec>,
     pub(super) rate_limit_headers: Option<RateLimitHeaders>,
-    pub(super) retry: RetryInfo,
-    pub(super) timeouts: TimeoutInfo,
+    pub(super) retry: RetrySpec<Owned>,
+    pub(super) timeouts: TimeoutSpec,
     pub(super) idempotency: Option<Idempotency>,
     pub(super) pagination: Option<Pagination>,
     pub(super) errors: Option<ErrorsInfo>,

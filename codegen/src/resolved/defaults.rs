@@ -6,13 +6,13 @@
 use crate::model::{IdempotencyMode, Method};
 use tidings_spec::defaults as d;
 
-use super::{RetryInfo, TimeoutInfo};
+use super::{Owned, RetrySpec, TimeoutSpec};
 
 /// The retry policy of a service without a `retry` section: 3 attempts, 0.5 s base, 8 s cap,
 /// statuses 408, 429, 500, 502, 503, 504, connect errors and timeouts, `Retry-After` capped at
 /// 60 s, a 20 % retry budget (the runtime's `RetrySpec::DEFAULT`).
-pub fn retry() -> RetryInfo {
-    RetryInfo {
+pub fn retry() -> RetrySpec<Owned> {
+    RetrySpec {
         max_attempts: d::MAX_ATTEMPTS,
         base_ms: d::BACKOFF_BASE_MS,
         cap_ms: d::BACKOFF_CAP_MS,
@@ -20,7 +20,7 @@ pub fn retry() -> RetryInfo {
         connect_errors: true,
         timeouts: true,
         retry_after_cap_ms: RETRY_AFTER_CAP_MS,
-        budget_percent: RETRY_BUDGET_PERCENT,
+        budget_ratio_percent: RETRY_BUDGET_PERCENT,
     }
 }
 
@@ -32,11 +32,7 @@ pub const RETRY_BUDGET_PERCENT: u32 = d::RETRY_BUDGET_PERCENT;
 
 /// Timeouts of a service without a `timeouts` section: connect 3 s, 20 s per attempt, the
 /// runtime's default deadline (60 s) for the whole call.
-pub const TIMEOUTS: TimeoutInfo = TimeoutInfo {
-    connect_ms: d::CONNECT_TIMEOUT_MS,
-    attempt_ms: d::ATTEMPT_TIMEOUT_MS,
-    total_ms: None,
-};
+pub const TIMEOUTS: TimeoutSpec = TimeoutSpec::DEFAULT;
 
 /// The retry class of an operation that does not state one: methods that are idempotent in
 /// HTTP are retried as they are, the others never once they may have reached the server.

@@ -18,7 +18,10 @@ pub use operations::{
     ParamInfo, ResponseHeaderInfo, WhenInfo,
 };
 pub use resources::{ResourceAction, ResourceShape, resource_shape};
-pub use tidings_spec::{AuthScheme, Owned, PageStyle, Select, SignedContent, SigningScheme};
+pub use tidings_spec::{
+    AuthScheme, Owned, PageStyle, RateLimitSpec, RetrySpec, Select, SignedContent, SigningScheme,
+    TimeoutSpec,
+};
 pub(crate) use types::BUILTINS;
 pub use types::{
     ADDITIONAL_FIELD, Constraints, FieldInfo, Flow, NameKind, RuleInfo, Ty, TypeInfo, TypeKind,
@@ -44,13 +47,13 @@ pub struct Service {
     /// Auth schemes in order of preference; the first is the default.
     pub auth: Vec<AuthInfo>,
     /// The request rate limit, when the spec gives both the count and the window.
-    pub rate_limit: Option<RateLimitInfo>,
+    pub rate_limit: Option<RateLimitSpec>,
     /// The response headers that report limits.
     pub rate_limit_headers: Option<RateLimitHeaders>,
     /// The retry policy, defaults applied.
-    pub retry: RetryInfo,
+    pub retry: RetrySpec<Owned>,
     /// Timeouts, defaults applied.
-    pub timeouts: TimeoutInfo,
+    pub timeouts: TimeoutSpec,
     /// Idempotency keys, when operations carry them.
     pub idempotency: Option<Idempotency>,
     /// Cursor pagination, when list operations page.
@@ -166,47 +169,6 @@ impl AuthInfo {
     pub fn is_anonymous(&self) -> bool {
         self.method == AuthScheme::Anonymous
     }
-}
-
-/// A request rate limit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RateLimitInfo {
-    /// Requests allowed per window.
-    pub requests: u32,
-    /// The window, in seconds.
-    pub per_seconds: u32,
-}
-
-/// The retry policy, every default applied ([`defaults::retry`] when the spec has none).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RetryInfo {
-    /// Attempts in all, the first included.
-    pub max_attempts: u32,
-    /// Backoff base in milliseconds.
-    pub base_ms: u64,
-    /// Backoff cap in milliseconds.
-    pub cap_ms: u64,
-    /// Retried HTTP statuses.
-    pub statuses: Vec<u16>,
-    /// Retry connection failures.
-    pub connect_errors: bool,
-    /// Retry attempts that timed out.
-    pub timeouts: bool,
-    /// Longest `Retry-After` honoured, in milliseconds.
-    pub retry_after_cap_ms: u64,
-    /// Retries allowed as a percentage of requests (0 turns the budget off).
-    pub budget_percent: u32,
-}
-
-/// Timeouts, every default applied.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TimeoutInfo {
-    /// Connect timeout in milliseconds.
-    pub connect_ms: u64,
-    /// Per-attempt timeout in milliseconds.
-    pub attempt_ms: u64,
-    /// Deadline of a whole call, in milliseconds.
-    pub total_ms: Option<u64>,
 }
 
 /// The error body.
