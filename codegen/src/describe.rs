@@ -17,7 +17,7 @@ use tidings_spec::{
     FieldSchema, Format, PageSchema, ResourceOp, ServiceSchema, ShapeSchema, TySchema, TypeSchema,
 };
 
-use crate::model::{IdempotencyMode, SecretFormat};
+use crate::model::{IdempotencyMode, SecretKind};
 use crate::resolved::{
     AuthInfo, FieldInfo, OperationInfo, PaginationInfo, Service, SignatureInfo, Ty, TypeKind,
     WebSocketInfo, resource_shape,
@@ -523,8 +523,8 @@ pub fn signature_scheme(s: &SignatureInfo) -> &'static rt::SignatureScheme {
         timestamp_header: leak_opt(s.timestamp_header.as_deref()),
         tolerance_s: s.tolerance_s,
         secret: match s.secret_format {
-            SecretFormat::Text => rt::SecretFormat::Text,
-            SecretFormat::Base64 => rt::SecretFormat::Base64 {
+            SecretKind::Text => rt::SecretFormat::Text,
+            SecretKind::Base64 => rt::SecretFormat::Base64 {
                 prefix: leak(&s.secret_prefix),
             },
         },

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use tidings_codegen::check::{Service, Ty, TypeKind};
 use tidings_codegen::import::{ImportOptions, Imported, import_openapi};
 use tidings_codegen::model::{
-    AuthKind, BodyEncoding, FormArrays, ListStyle, PayloadEncoding, SpecFile, Statuses,
+    AuthKind, BodyKind, FormArrays, ListStyle, PayloadEncoding, SpecFile, Statuses,
 };
 use tidings_codegen::resolved::Answer;
 
@@ -55,7 +55,7 @@ fn form_and_multipart_bodies_keep_their_encoding_and_array_style() {
     let imported = import();
     let (spec, service) = checked(&imported);
     let create = &spec.operations["create_message"];
-    assert_eq!(create.body_encoding, Some(BodyEncoding::Form));
+    assert_eq!(create.body_encoding, Some(BodyKind::Form));
     // `encoding: {MediaUrl: {style: form, explode: false}}` writes `MediaUrl=a,b`.
     assert_eq!(
         create.form_style.as_ref().and_then(|f| f.arrays),
@@ -63,7 +63,7 @@ fn form_and_multipart_bodies_keep_their_encoding_and_array_style() {
     );
     assert_eq!(create.status, Some(Statuses::One(201)));
     let upload = &spec.operations["upload_media"];
-    assert_eq!(upload.body_encoding, Some(BodyEncoding::Multipart));
+    assert_eq!(upload.body_encoding, Some(BodyKind::Multipart));
     // A binary string of a multipart body is a file part.
     let fields = spec.types["UploadMediaRequest"].fields.as_ref().unwrap();
     assert_eq!(fields["file"].ty, "bytes");

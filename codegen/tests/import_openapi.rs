@@ -209,11 +209,11 @@ fn openapi_3_0_operations_keep_routes_parameters_statuses_and_auth() {
     let ops = &s.spec.operations;
     assert_eq!(
         ops["create_label"].body_encoding,
-        Some(tidings_codegen::model::BodyEncoding::Form)
+        Some(tidings_codegen::model::BodyKind::Form)
     );
     assert_eq!(
         ops["upload_photo"].body_encoding,
-        Some(tidings_codegen::model::BodyEncoding::Multipart)
+        Some(tidings_codegen::model::BodyKind::Multipart)
     );
     assert!(ops["get_account"].headers["On-Behalf-Of"].required);
     assert!(ops["list_parcels"].headers.contains_key("X-Trace"));
@@ -301,7 +301,7 @@ fn swagger_2_0_body_and_form_parameters_and_definitions() {
     // `formData` parameters are a form body.
     assert_eq!(
         s.spec.operations["post_template_upload"].body_encoding,
-        Some(tidings_codegen::model::BodyEncoding::Form)
+        Some(tidings_codegen::model::BodyKind::Form)
     );
     assert!(s.spec.auth.iter().any(|a| a.kind == AuthKind::Basic));
     assert_eq!(s.spec.auth[0].kind, AuthKind::Header);

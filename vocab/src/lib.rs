@@ -59,7 +59,7 @@ pub use auth::{AuthKind, AuthScheme, SigningKind, SigningScheme};
 pub use errors::{ErrorBodySpec, ErrorSpec, FailureWhen, InSuccessSpec};
 pub use format::Format;
 pub use operation::{
-    AnswerKind, ArrayStyle, BodyEncoding, FormStyle, HeaderType, Method, NestedStyle,
+    AnswerKind, ArrayStyle, BodyEncoding, BodyKind, FormStyle, HeaderType, Method, NestedStyle,
     OperationSpec, ResponseHeaderSpec, RetryClass,
 };
 pub use pagination::{PageKind, PageStyle, PaginationSpec};
@@ -74,8 +74,8 @@ pub use service::{
 };
 pub use storage::{Owned, Static, Storage};
 pub use webhook::{
-    HmacAlgorithm, PUSHER, PayloadEncoding, STANDARD_WEBHOOKS, SecretFormat, Select,
-    SignatureEncoding, SignatureScheme, SignedContent, WebhookSpec,
+    HmacAlgorithm, PUSHER, PayloadEncoding, STANDARD_WEBHOOKS, SecretFormat, SecretKind, Select,
+    SignatureEncoding, SignatureScheme, SignedContent, SignedOver, WebhookSpec,
 };
 pub use websocket::{
     BackoffSpec, ChannelAuthKind, ChannelKindSpec, ChannelNameSpec, ClientEventSpec, CloseAction,

@@ -368,6 +368,36 @@ pub enum BodyEncoding {
     Binary,
 }
 
+impl BodyEncoding {
+    /// The encoding's kind, as a spec names it.
+    pub const fn kind(&self) -> BodyKind {
+        match self {
+            BodyEncoding::Json => BodyKind::Json,
+            BodyEncoding::Form(_) => BodyKind::Form,
+            BodyEncoding::Multipart(_) => BodyKind::Multipart,
+            BodyEncoding::Binary => BodyKind::Binary,
+        }
+    }
+}
+
+/// The body encodings a spec names (`body_encoding: form`); the encoding with
+/// its form style is a `BodyEncoding`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "BodyEncoding"))]
+pub enum BodyKind {
+    /// `application/json`.
+    Json,
+    /// `application/x-www-form-urlencoded`.
+    Form,
+    /// `multipart/form-data`.
+    Multipart,
+    /// The body's bytes as they are, of a media type the caller gives (`body: bytes`).
+    Binary,
+}
+
 /// How a form body writes arrays and nested objects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FormStyle {

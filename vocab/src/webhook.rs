@@ -224,3 +224,53 @@ pub struct WebhookSpec {
 impl Copy for SignedContent<Static> {}
 
 impl Copy for Select<Static> {}
+
+impl<S: Storage> SignedContent<S> {
+    /// What the signature is over, as a spec names it.
+    pub fn kind(&self) -> SignedOver {
+        match self {
+            SignedContent::RawBody => SignedOver::RawBody,
+            SignedContent::UrlSortedParams => SignedOver::UrlSortedParams,
+            SignedContent::Template(_) => SignedOver::Template,
+        }
+    }
+}
+
+/// What a signature is computed over, as a spec names it (`over: template`); the content with
+/// its template is a `SignedContent`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum SignedOver {
+    /// The raw body bytes.
+    RawBody,
+    /// The full URL, then every form parameter's name and value sorted by name (Twilio).
+    UrlSortedParams,
+    /// `template`, over `{id}`, `{timestamp}`, `{body}` and `{url}`.
+    Template,
+}
+
+impl SecretFormat {
+    /// The format's kind, as a spec names it.
+    pub const fn kind(&self) -> SecretKind {
+        match self {
+            SecretFormat::Text => SecretKind::Text,
+            SecretFormat::Base64 { .. } => SecretKind::Base64,
+        }
+    }
+}
+
+/// How a webhook secret becomes the HMAC key, as a spec names it (`secret_format: base64`);
+/// the format with its prefix is a `SecretFormat`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "SecretFormat"))]
+pub enum SecretKind {
+    /// The secret's UTF-8 bytes (the default).
+    Text,
+    /// Base64-decoded, after `secret_prefix` when present.
+    Base64,
+}

@@ -5,7 +5,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use super::{Checker, normalised_route, path_params};
-use crate::model::{BodyEncoding, Operation};
+use crate::model::{BodyKind, Operation};
 use crate::model::{IdempotencyMode, ListStyle, Method, Source};
 use crate::names::{can_be_ident, did_you_mean, is_snake, pascal, snake};
 use crate::resolved::{
@@ -665,8 +665,8 @@ impl Checker<'_> {
         body: Option<&Ty>,
         types: &[TypeInfo],
     ) -> BodyEncodingInfo {
-        let encoding = op.body_encoding.unwrap_or(BodyEncoding::Json);
-        if encoding == BodyEncoding::Binary {
+        let encoding = op.body_encoding.unwrap_or(BodyKind::Json);
+        if encoding == BodyKind::Binary {
             if op.form_style.is_some() {
                 let d = self.error(
                     &format!("{path}.form_style"),
@@ -700,7 +700,7 @@ impl Checker<'_> {
                 .and_then(|f| f.nested)
                 .unwrap_or(defaults::FORM_STYLE.nested),
         };
-        if encoding != BodyEncoding::Multipart
+        if encoding != BodyKind::Multipart
             && let Some(Ty::Named(n)) = body
             && let Some(TypeInfo {
                 kind: TypeKind::Object(fields),
@@ -719,7 +719,7 @@ impl Checker<'_> {
             );
             d.expected = Some("body_encoding: multipart".into());
         }
-        if encoding == BodyEncoding::Json {
+        if encoding == BodyKind::Json {
             if op.form_style.is_some() {
                 let d = self.error(
                     &format!("{path}.form_style"),
@@ -749,7 +749,7 @@ impl Checker<'_> {
             }
         }
         match encoding {
-            BodyEncoding::Multipart => BodyEncodingInfo::Multipart(style),
+            BodyKind::Multipart => BodyEncodingInfo::Multipart(style),
             _ => BodyEncodingInfo::Form(style),
         }
     }

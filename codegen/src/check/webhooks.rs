@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use super::Checker;
-use crate::model::{PayloadEncoding, SecretFormat, SignatureEncoding, SignedOver};
+use crate::model::{PayloadEncoding, SecretKind, SignatureEncoding, SignedOver};
 use crate::names::{did_you_mean, is_snake};
 use crate::resolved::{Origin, Owned, Select, SignatureInfo, SignedContent, WebhookTypeInfo};
 
@@ -395,7 +395,7 @@ impl Checker<'_> {
         if let Some(env) = &def.secret_env {
             self.env_var(&format!("{path}.secret_env"), env);
         }
-        if def.secret_prefix.is_some() && def.secret_format != Some(SecretFormat::Base64) {
+        if def.secret_prefix.is_some() && def.secret_format != Some(SecretKind::Base64) {
             let d = self.error(
                 &format!("{path}.secret_prefix"),
                 "`secret_prefix` is stripped before base64 decoding: it needs `secret_format: base64`",
@@ -415,7 +415,7 @@ impl Checker<'_> {
             id_header,
             timestamp_header,
             tolerance_s: def.tolerance_s,
-            secret_format: def.secret_format.unwrap_or(SecretFormat::Text),
+            secret_format: def.secret_format.unwrap_or(SecretKind::Text),
             secret_prefix: def.secret_prefix.clone().unwrap_or_default(),
             secret_env: def.secret_env.clone(),
             doc: def.doc.clone(),

@@ -66,7 +66,7 @@ item! {
         /// How the body is encoded: `json` (default), `form`, `multipart` or `binary` (the
         /// bytes as they are, `body: bytes`).
         #[serde(default)]
-        pub body_encoding: Option<BodyEncoding>,
+        pub body_encoding: Option<BodyKind>,
         /// How a form or multipart body writes arrays and nested fields.
         #[serde(default)]
         pub form_style: Option<FormStyle>,
@@ -110,20 +110,6 @@ impl Statuses {
     }
 }
 
-/// How a request body is encoded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum BodyEncoding {
-    /// `application/json`.
-    Json,
-    /// `application/x-www-form-urlencoded`.
-    Form,
-    /// `multipart/form-data`.
-    Multipart,
-    /// The body's bytes as they are, of a media type the caller gives (`body: bytes`).
-    Binary,
-}
-
 /// How a form writes arrays and nested fields.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -138,7 +124,9 @@ pub struct FormStyle {
 }
 
 pub use tidings_spec::ArrayStyle as FormArrays;
-pub use tidings_spec::{HmacAlgorithm, PayloadEncoding, SignatureEncoding};
+pub use tidings_spec::{
+    BodyKind, HmacAlgorithm, PayloadEncoding, SecretKind, SignatureEncoding, SignedOver,
+};
 
 pub use tidings_spec::NestedStyle as FormNested;
 
@@ -374,28 +362,6 @@ pub struct WebhookSelect {
     pub equals: Option<String>,
 }
 
-/// What a webhook signature is computed over.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum SignedOver {
-    /// The raw body bytes.
-    RawBody,
-    /// The full URL, then every form parameter's name and value sorted by name (Twilio).
-    UrlSortedParams,
-    /// `template`, over `{id}`, `{timestamp}`, `{body}` and `{url}`.
-    Template,
-}
-
-/// How a webhook secret becomes the HMAC key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum SecretFormat {
-    /// The secret's UTF-8 bytes (the default).
-    Text,
-    /// Base64-decoded, after `secret_prefix` when present.
-    Base64,
-}
-
 /// Headers a signature template reads.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -434,7 +400,7 @@ item! {
         pub separator: Option<String>,
         /// How the secret becomes the key; `text` by default.
         #[serde(default)]
-        pub secret_format: Option<SecretFormat>,
+        pub secret_format: Option<SecretKind>,
         /// Stripped from the secret before decoding (`whsec_`).
         #[serde(default)]
         pub secret_prefix: Option<String>,

@@ -2,7 +2,7 @@
 //! and signature scheme, and the schemes as the runtime's generic verifier reads them.
 
 use super::Origin;
-use crate::model::{HmacAlgorithm, PayloadEncoding, SecretFormat, SignatureEncoding};
+use crate::model::{HmacAlgorithm, PayloadEncoding, SecretKind, SignatureEncoding};
 use tidings_spec::{Owned, Select, SignedContent};
 
 /// One webhook payload type.
@@ -52,7 +52,7 @@ pub struct SignatureInfo {
     /// Tolerance in seconds.
     pub tolerance_s: Option<u64>,
     /// How the secret becomes the key.
-    pub secret_format: SecretFormat,
+    pub secret_format: SecretKind,
     /// Stripped from the secret; `""` for none.
     pub secret_prefix: String,
     /// Env var of the secret.
@@ -76,7 +76,7 @@ impl SignatureInfo {
             id_header: Some("webhook-id".into()),
             timestamp_header: Some("webhook-timestamp".into()),
             tolerance_s: Some(super::defaults::WEBHOOK_TOLERANCE_S),
-            secret_format: SecretFormat::Base64,
+            secret_format: SecretKind::Base64,
             secret_prefix: "whsec_".into(),
             secret_env: None,
             doc: Some("Standard Webhooks: HMAC-SHA256 over `{id}.{timestamp}.{body}`.".into()),
@@ -97,7 +97,7 @@ impl SignatureInfo {
             id_header: None,
             timestamp_header: None,
             tolerance_s: None,
-            secret_format: SecretFormat::Text,
+            secret_format: SecretKind::Text,
             secret_prefix: String::new(),
             secret_env: None,
             doc: Some("Pusher: hex HMAC-SHA256 of the raw body with the app secret.".into()),
