@@ -16,6 +16,7 @@ use tidings_spec as rt;
 use tidings_spec::{
     FieldSchema, Format, PageSchema, ResourceOp, ServiceSchema, ShapeSchema, TySchema, TypeSchema,
 };
+use tidings_spec::{Intern, ToStatic};
 
 use crate::model::{IdempotencyMode, SecretKind};
 use crate::resolved::{
@@ -45,68 +46,22 @@ fn leak_slice<T>(items: Vec<T>) -> &'static [T] {
     Box::leak(items.into_boxed_slice())
 }
 
+/// The interner the vocabulary's `ToStatic` conversions use here: [`leak`] and [`leak_slice`].
+struct Leak;
+
+impl Intern for Leak {
+    fn text(&mut self, text: &str) -> &'static str {
+        leak(text)
+    }
+
+    fn list<T: 'static>(&mut self, items: Vec<T>) -> &'static [T] {
+        leak_slice(items)
+    }
+}
+
 /// The runtime's auth scheme for a resolved one.
 pub fn auth_scheme(a: &AuthInfo) -> rt::AuthScheme {
-    match &a.method {
-        rt::AuthScheme::Bearer { credential } => rt::AuthScheme::Bearer {
-            credential: leak(credential),
-        },
-        rt::AuthScheme::Header {
-            header,
-            credential,
-            prefix,
-        } => rt::AuthScheme::Header {
-            header: leak(header),
-            credential: leak(credential),
-            prefix: leak_opt(prefix.as_deref()),
-        },
-        rt::AuthScheme::Basic { username, password } => rt::AuthScheme::Basic {
-            username: leak(username),
-            password: leak_opt(password.as_deref()),
-        },
-        rt::AuthScheme::Body { fields } => rt::AuthScheme::Body {
-            fields: leak_slice(fields.iter().map(|(f, c)| (leak(f), leak(c))).collect()),
-        },
-        rt::AuthScheme::Minted {
-            minter,
-            header,
-            prefix,
-        } => rt::AuthScheme::Minted {
-            minter: leak(minter),
-            header: leak(header),
-            prefix: leak_opt(prefix.as_deref()),
-        },
-        rt::AuthScheme::OAuth2ClientCredentials {
-            token_url,
-            client_id,
-            client_secret,
-            scopes,
-        } => rt::AuthScheme::OAuth2ClientCredentials {
-            token_url: leak(token_url),
-            client_id: leak(client_id),
-            client_secret: leak(client_secret),
-            scopes: leak_slice(scopes.iter().map(|s| leak(s)).collect()),
-        },
-        rt::AuthScheme::Anonymous => rt::AuthScheme::Anonymous,
-        rt::AuthScheme::Query { param, credential } => rt::AuthScheme::Query {
-            param: leak(param),
-            credential: leak(credential),
-        },
-        rt::AuthScheme::Signature {
-            scheme:
-                rt::SigningScheme::PusherHmacSha256 {
-                    app_id,
-                    key,
-                    secret,
-                },
-        } => rt::AuthScheme::Signature {
-            scheme: rt::SigningScheme::PusherHmacSha256 {
-                app_id: leak(app_id),
-                key: leak(key),
-                secret: leak(secret),
-            },
-        },
-    }
+    a.method.to_static(&mut Leak)
 }
 
 /// The runtime's description of `service` (what the generator emits as `SERVICE`).
@@ -115,7 +70,6 @@ pub fn service_spec(service: &Service) -> rt::ServiceSpec {
     let header = |f: fn(&crate::model::RateLimitHeaders) -> Option<&String>| {
         leak_opt(headers.and_then(f).map(String::as_str))
     };
-    let r = &service.retry;
     rt::ServiceSpec {
         name: leak(service.name()),
         title: leak(service.title()),
@@ -141,16 +95,7 @@ pub fn service_spec(service: &Service) -> rt::ServiceSpec {
             reset: header(|h| h.reset.as_ref()),
             retry_after: header(|h| h.retry_after.as_ref()),
         },
-        retry: rt::RetrySpec {
-            max_attempts: r.max_attempts,
-            base_ms: r.base_ms,
-            cap_ms: r.cap_ms,
-            statuses: leak_slice(r.statuses.clone()),
-            connect_errors: r.connect_errors,
-            timeouts: r.timeouts,
-            retry_after_cap_ms: r.retry_after_cap_ms,
-            budget_ratio_percent: r.budget_ratio_percent,
-        },
+        retry: service.retry.to_static(&mut Leak),
         timeouts: service.timeouts,
         idempotency: service.idempotency.as_ref().map(|i| rt::IdempotencySpec {
             header: leak(&i.header),
@@ -245,51 +190,7 @@ pub fn operation_spec(op: &OperationInfo) -> rt::OperationSpec {
 /// operation's `*_PAGES`).
 pub fn pagination_spec(p: &PaginationInfo) -> rt::PaginationSpec {
     let items = leak(&p.items_field);
-    let style = match &p.style {
-        rt::PageStyle::Cursor {
-            has_more,
-            cursor_field,
-            after_param,
-        } => {
-            return rt::PaginationSpec::cursor(
-                items,
-                leak(has_more),
-                leak(cursor_field),
-                leak(after_param),
-            );
-        }
-        rt::PageStyle::Token {
-            token_field,
-            token_param,
-        } => rt::PageStyle::Token {
-            token_field: leak(token_field),
-            token_param: leak(token_param),
-        },
-        rt::PageStyle::NextUrl { next_field } => rt::PageStyle::NextUrl {
-            next_field: leak(next_field),
-        },
-        rt::PageStyle::LinkHeader => rt::PageStyle::LinkHeader,
-        rt::PageStyle::Offset {
-            offset_param,
-            limit_param,
-            total_field,
-        } => rt::PageStyle::Offset {
-            offset_param: leak(offset_param),
-            limit_param: leak_opt(limit_param.as_deref()),
-            total_field: leak_opt(total_field.as_deref()),
-        },
-        rt::PageStyle::Page {
-            page_param,
-            size_param,
-            first_page,
-            total_pages_field,
-        } => rt::PageStyle::Page {
-            page_param: leak(page_param),
-            size_param: leak_opt(size_param.as_deref()),
-            first_page: *first_page,
-            total_pages_field: leak_opt(total_pages_field.as_deref()),
-        },
-    };
+    let style = p.style.to_static(&mut Leak);
     rt::PaginationSpec { items, style }
 }
 
@@ -511,11 +412,7 @@ pub fn signature_scheme(s: &SignatureInfo) -> &'static rt::SignatureScheme {
         name: leak(&s.name),
         header: leak(&s.header),
         algorithm: s.algorithm,
-        over: match &s.over {
-            rt::SignedContent::RawBody => rt::SignedContent::RawBody,
-            rt::SignedContent::UrlSortedParams => rt::SignedContent::UrlSortedParams,
-            rt::SignedContent::Template(t) => rt::SignedContent::Template(leak(t)),
-        },
+        over: s.over.to_static(&mut Leak),
         encoding: s.encoding,
         prefix: leak(&s.prefix),
         separator: s.separator,
@@ -534,15 +431,5 @@ pub fn signature_scheme(s: &SignatureInfo) -> &'static rt::SignatureScheme {
 
 /// The runtime's description of what tells a payload type apart.
 pub fn webhook_select(select: &rt::Select<rt::Owned>) -> rt::Select {
-    match select {
-        rt::Select::Header { name, equals } => rt::Select::Header {
-            name: leak(name),
-            equals: leak_opt(equals.as_deref()),
-        },
-        rt::Select::Field { name, equals } => rt::Select::Field {
-            name: leak(name),
-            equals: leak_opt(equals.as_deref()),
-        },
-        rt::Select::Path(path) => rt::Select::Path(leak(path)),
-    }
+    select.to_static(&mut Leak)
 }

@@ -1,6 +1,7 @@
 //! How requests are authenticated.
 
-use crate::{Static, Storage};
+use crate::storage::opt_text;
+use crate::{Intern, Static, Storage, ToStatic};
 
 /// How a request is authenticated.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -163,6 +164,94 @@ impl<S: Storage> SigningScheme<S> {
     pub fn kind(&self) -> SigningKind {
         match self {
             SigningScheme::PusherHmacSha256 { .. } => SigningKind::PusherHmacSha256,
+        }
+    }
+}
+
+impl<S: Storage> ToStatic for SigningScheme<S> {
+    type Static = SigningScheme;
+
+    fn to_static(&self, intern: &mut impl Intern) -> SigningScheme {
+        match self {
+            SigningScheme::PusherHmacSha256 {
+                app_id,
+                key,
+                secret,
+            } => SigningScheme::PusherHmacSha256 {
+                app_id: intern.text(app_id.as_ref()),
+                key: intern.text(key.as_ref()),
+                secret: intern.text(secret.as_ref()),
+            },
+        }
+    }
+}
+
+impl<S: Storage> ToStatic for AuthScheme<S> {
+    type Static = AuthScheme;
+
+    fn to_static(&self, intern: &mut impl Intern) -> AuthScheme {
+        match self {
+            AuthScheme::Bearer { credential } => AuthScheme::Bearer {
+                credential: intern.text(credential.as_ref()),
+            },
+            AuthScheme::Header {
+                header,
+                credential,
+                prefix,
+            } => AuthScheme::Header {
+                header: intern.text(header.as_ref()),
+                credential: intern.text(credential.as_ref()),
+                prefix: opt_text(prefix.as_ref(), intern),
+            },
+            AuthScheme::Query { param, credential } => AuthScheme::Query {
+                param: intern.text(param.as_ref()),
+                credential: intern.text(credential.as_ref()),
+            },
+            AuthScheme::Signature { scheme } => AuthScheme::Signature {
+                scheme: scheme.to_static(intern),
+            },
+            AuthScheme::Basic { username, password } => AuthScheme::Basic {
+                username: intern.text(username.as_ref()),
+                password: opt_text(password.as_ref(), intern),
+            },
+            AuthScheme::Body { fields } => {
+                let fields = fields
+                    .as_ref()
+                    .iter()
+                    .map(|(f, c)| (intern.text(f.as_ref()), intern.text(c.as_ref())))
+                    .collect();
+                AuthScheme::Body {
+                    fields: intern.list(fields),
+                }
+            }
+            AuthScheme::Minted {
+                minter,
+                header,
+                prefix,
+            } => AuthScheme::Minted {
+                minter: intern.text(minter.as_ref()),
+                header: intern.text(header.as_ref()),
+                prefix: opt_text(prefix.as_ref(), intern),
+            },
+            AuthScheme::OAuth2ClientCredentials {
+                token_url,
+                client_id,
+                client_secret,
+                scopes,
+            } => {
+                let scopes = scopes
+                    .as_ref()
+                    .iter()
+                    .map(|s| intern.text(s.as_ref()))
+                    .collect();
+                AuthScheme::OAuth2ClientCredentials {
+                    token_url: intern.text(token_url.as_ref()),
+                    client_id: intern.text(client_id.as_ref()),
+                    client_secret: intern.text(client_secret.as_ref()),
+                    scopes: intern.list(scopes),
+                }
+            }
+            AuthScheme::Anonymous => AuthScheme::Anonymous,
         }
     }
 }

@@ -72,7 +72,7 @@ pub use service::{
     CredentialSpec, IdempotencySpec, RateLimitHeaders, RateLimitSpec, ResponseLimitSpec,
     ServiceSpec,
 };
-pub use storage::{Owned, Static, Storage};
+pub use storage::{Intern, Owned, Static, Storage, ToStatic};
 pub use webhook::{
     HmacAlgorithm, PUSHER, PayloadEncoding, STANDARD_WEBHOOKS, SecretFormat, SecretKind, Select,
     SignatureEncoding, SignatureScheme, SignedContent, SignedOver, WebhookSpec,

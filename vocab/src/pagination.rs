@@ -1,6 +1,7 @@
 //! How a list operation pages.
 
-use crate::{Static, Storage};
+use crate::storage::opt_text;
+use crate::{Intern, Static, Storage, ToStatic};
 
 /// How a list operation pages: where its items live and how the next page is found.
 ///
@@ -148,6 +149,55 @@ impl PageKind {
             PageKind::LinkHeader => "link_header",
             PageKind::Offset => "offset",
             PageKind::Page => "page",
+        }
+    }
+}
+
+impl<S: Storage> ToStatic for PageStyle<S> {
+    type Static = PageStyle;
+
+    fn to_static(&self, intern: &mut impl Intern) -> PageStyle {
+        match self {
+            PageStyle::Cursor {
+                has_more,
+                cursor_field,
+                after_param,
+            } => PageStyle::Cursor {
+                has_more: intern.text(has_more.as_ref()),
+                cursor_field: intern.text(cursor_field.as_ref()),
+                after_param: intern.text(after_param.as_ref()),
+            },
+            PageStyle::Token {
+                token_field,
+                token_param,
+            } => PageStyle::Token {
+                token_field: intern.text(token_field.as_ref()),
+                token_param: intern.text(token_param.as_ref()),
+            },
+            PageStyle::NextUrl { next_field } => PageStyle::NextUrl {
+                next_field: intern.text(next_field.as_ref()),
+            },
+            PageStyle::LinkHeader => PageStyle::LinkHeader,
+            PageStyle::Offset {
+                offset_param,
+                limit_param,
+                total_field,
+            } => PageStyle::Offset {
+                offset_param: intern.text(offset_param.as_ref()),
+                limit_param: opt_text(limit_param.as_ref(), intern),
+                total_field: opt_text(total_field.as_ref(), intern),
+            },
+            PageStyle::Page {
+                page_param,
+                size_param,
+                first_page,
+                total_pages_field,
+            } => PageStyle::Page {
+                page_param: intern.text(page_param.as_ref()),
+                size_param: opt_text(size_param.as_ref(), intern),
+                first_page: *first_page,
+                total_pages_field: opt_text(total_pages_field.as_ref(), intern),
+            },
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Retry and timeout policy of a service.
 
-use crate::{Static, Storage, defaults};
+use crate::{Intern, Static, Storage, ToStatic, defaults};
 
 /// Retry policy defaults of a service.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -82,6 +82,23 @@ impl TimeoutSpec {
         match self.total_ms {
             Some(ms) => ms,
             None => defaults::TOTAL_TIMEOUT_MS,
+        }
+    }
+}
+
+impl<S: Storage> ToStatic for RetrySpec<S> {
+    type Static = RetrySpec;
+
+    fn to_static(&self, intern: &mut impl Intern) -> RetrySpec {
+        RetrySpec {
+            max_attempts: self.max_attempts,
+            base_ms: self.base_ms,
+            cap_ms: self.cap_ms,
+            statuses: intern.list(self.statuses.as_ref().to_vec()),
+            connect_errors: self.connect_errors,
+            timeouts: self.timeouts,
+            retry_after_cap_ms: self.retry_after_cap_ms,
+            budget_ratio_percent: self.budget_ratio_percent,
         }
     }
 }

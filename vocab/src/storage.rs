@@ -58,3 +58,47 @@ impl Storage for Owned {
     type Pairs = Vec<(String, String)>;
     type Codes = Vec<u16>;
 }
+
+/// Where [`Owned`] text goes when a description becomes [`Static`]: the caller decides how text
+/// lives for `'static` (the generator interns it for the life of the process: a build script,
+/// or a spec the sandbox serves until it stops).
+pub trait Intern {
+    /// `text`, for `'static`.
+    fn text(&mut self, text: &str) -> &'static str;
+    /// `items`, for `'static`.
+    fn list<T: 'static>(&mut self, items: Vec<T>) -> &'static [T];
+}
+
+/// A description that can be made [`Static`] from any storage, through an [`Intern`].
+///
+/// ```
+/// use tidings_spec::{Intern, Owned, PageStyle, ToStatic};
+///
+/// struct Leak;
+/// impl Intern for Leak {
+///     fn text(&mut self, text: &str) -> &'static str {
+///         Box::leak(text.to_owned().into_boxed_str())
+///     }
+///     fn list<T: 'static>(&mut self, items: Vec<T>) -> &'static [T] {
+///         Box::leak(items.into_boxed_slice())
+///     }
+/// }
+///
+/// let read: PageStyle<Owned> = PageStyle::NextUrl { next_field: "next_page_uri".to_owned() };
+/// let served: PageStyle = read.to_static(&mut Leak);
+/// assert_eq!(served, PageStyle::NextUrl { next_field: "next_page_uri" });
+/// ```
+pub trait ToStatic {
+    /// The same description with `'static` text.
+    type Static;
+    /// Makes it, interning its text with `intern`.
+    fn to_static(&self, intern: &mut impl Intern) -> Self::Static;
+}
+
+/// An optional text, interned.
+pub(crate) fn opt_text<T: AsRef<str>>(
+    value: Option<&T>,
+    intern: &mut impl Intern,
+) -> Option<&'static str> {
+    value.map(|v| intern.text(v.as_ref()))
+}

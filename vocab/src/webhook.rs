@@ -12,7 +12,8 @@
 //! assert_eq!(PayloadEncoding::Form.media_type(), "application/x-www-form-urlencoded");
 //! ```
 
-use crate::{Static, Storage};
+use crate::storage::opt_text;
+use crate::{Intern, Static, Storage, ToStatic};
 
 /// The HMAC a webhook signature scheme uses. In a spec: `hmac_sha1`, `hmac_sha256`,
 /// `hmac_sha512`.
@@ -273,4 +274,34 @@ pub enum SecretKind {
     Text,
     /// Base64-decoded, after `secret_prefix` when present.
     Base64,
+}
+
+impl<S: Storage> ToStatic for SignedContent<S> {
+    type Static = SignedContent;
+
+    fn to_static(&self, intern: &mut impl Intern) -> SignedContent {
+        match self {
+            SignedContent::RawBody => SignedContent::RawBody,
+            SignedContent::UrlSortedParams => SignedContent::UrlSortedParams,
+            SignedContent::Template(t) => SignedContent::Template(intern.text(t.as_ref())),
+        }
+    }
+}
+
+impl<S: Storage> ToStatic for Select<S> {
+    type Static = Select;
+
+    fn to_static(&self, intern: &mut impl Intern) -> Select {
+        match self {
+            Select::Header { name, equals } => Select::Header {
+                name: intern.text(name.as_ref()),
+                equals: opt_text(equals.as_ref(), intern),
+            },
+            Select::Field { name, equals } => Select::Field {
+                name: intern.text(name.as_ref()),
+                equals: opt_text(equals.as_ref(), intern),
+            },
+            Select::Path(path) => Select::Path(intern.text(path.as_ref())),
+        }
+    }
 }
