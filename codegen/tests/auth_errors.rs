@@ -93,6 +93,29 @@ fn check_resolves_every_auth_kind_and_the_error_paths() {
 }
 
 #[test]
+fn each_resolved_scheme_is_of_the_kind_the_spec_wrote_and_is_made_static_whole() {
+    let loaded = tidings_codegen::load::load_str("provider.yaml", SPEC).unwrap();
+    let s = service();
+    assert_eq!(s.auth.len(), loaded.spec.auth.len());
+    for (written, resolved) in loaded.spec.auth.iter().zip(&s.auth) {
+        assert_eq!(resolved.name, written.name);
+        assert_eq!(
+            resolved.method.kind(),
+            Some(written.kind),
+            "{}",
+            written.name
+        );
+        // The static form the runtime reads is the same scheme, text for text.
+        let made = tidings_codegen::describe::auth_scheme(resolved);
+        assert_eq!(made.kind(), Some(written.kind));
+        assert_eq!(
+            format!("{made:?}").replace('"', ""),
+            format!("{:?}", resolved.method).replace('"', ""),
+        );
+    }
+}
+
+#[test]
 fn generated_code_carries_the_schemes_the_error_spec_and_the_error_code_enum() {
     let code = tidings_codegen::emit::emit_service(&service()).unwrap();
     for expected in [

@@ -14,7 +14,11 @@
 //!
 //! The descriptions are spec data: their fields are public and generated code builds them with
 //! struct literal syntax, so they are deliberately not `#[non_exhaustive]`; they hold
-//! `&'static` data so a client's descriptions cost nothing at run time.
+//! `&'static` data so a client's descriptions cost nothing at run time. Those that carry text
+//! take a [`Storage`] parameter ([`Static`] by default, [`Owned`] in the generator's resolved
+//! model), so the generator and the runtime name one type; [`ToStatic`] turns one into the
+//! other. The kinds a spec names ([`AuthKind`], [`PageKind`], [`BodyKind`], ...) sit beside the
+//! descriptions they name (`AuthScheme::kind`).
 //!
 //! ```
 //! use tidings_spec::*;
