@@ -332,7 +332,7 @@ pub struct SmtpReply {
     pub enhanced: Option<String>,
     /// The reply text after the codes, lines joined by spaces.
     pub message: String,
-    /// The send it ended and what to do, when it came from [`crate::smtp::SmtpRelay`].
+    /// The send it ended and what to do, when it came from the `smtp` feature's `SmtpRelay`.
     pub context: Option<Box<CallContext>>,
 }
 
