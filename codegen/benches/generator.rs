@@ -1,6 +1,6 @@
 //! Generator benchmarks: load, check, emit (tokens only) and emit+format (the text, as
 //! `generate` makes it), for the three real specs and for
-//! synthetic specs of 10, 100 and 1,000 operations (see `tidings_codegen::synthetic`), to show how
+//! synthetic specs of 10, 100 and 1,000 operations (see `src/cli/synthetic.rs`), to show how
 //! the cost grows. Run with `cargo bench -p tidings-codegen --bench generator`.
 
 use std::hint::black_box;
@@ -8,7 +8,12 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use tidings_codegen::{check, emit, load, synthetic};
+use tidings_codegen::{check, emit, load};
+
+// The binary's synthetic specs, included (they are not in the library).
+#[allow(dead_code)]
+#[path = "../src/cli/synthetic.rs"]
+mod synthetic;
 
 fn inputs() -> Vec<(String, String)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../spec");

@@ -8,7 +8,12 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use tidings_codegen::import::{ImportOptions, import_openapi};
-use tidings_codegen::{check, emit, export, load, synthetic};
+use tidings_codegen::{check, emit, export, load};
+
+// The binary's synthetic specs, included (they are not in the library).
+#[allow(dead_code)]
+#[path = "../src/cli/synthetic.rs"]
+mod synthetic;
 
 fn synthetic_document(operations: usize) -> String {
     let loaded = load::load_str("synth.yaml", &synthetic::spec(operations)).expect("loads");

@@ -26,16 +26,12 @@ pub mod import;
 pub mod load;
 pub mod model;
 mod names;
-// This repository's own chores (its crates' build scripts, the committed-code refresh, the
-// synthetic specs of the benchmarks and tests): public for those, hidden from the API docs and
-// outside the semver promise.
+// How this repository's crates generate from `spec/` (their build scripts read it): hidden from
+// the API docs and outside the semver promise. The other chores (the committed-code refresh,
+// the synthetic specs of the benchmarks) are the binary's own (`src/cli/`).
 #[doc(hidden)]
 pub mod project;
-#[doc(hidden)]
-pub mod refresh;
 pub mod resolved;
-#[doc(hidden)]
-pub mod synthetic;
 
 pub use check::ProvenancePolicy;
 pub use diag::{Diagnostic, Diagnostics};

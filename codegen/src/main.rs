@@ -7,6 +7,8 @@ use std::process::ExitCode;
 
 use tidings_codegen::{Generator, check, gaps};
 
+mod cli;
+
 const USAGE: &str = "\
 tidings-codegen: typed Rust clients from the service specs
 
@@ -217,8 +219,8 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         "refresh" => {
-            let refreshed = tidings_codegen::refresh::refresh(&spec_dir, args.check)
-                .map_err(|d| d.to_string())?;
+            let refreshed =
+                cli::refresh::refresh(&spec_dir, args.check).map_err(|d| d.to_string())?;
             let show = |p: &std::path::PathBuf| tidy(&spec_dir.join(p)).display().to_string();
             if args.check {
                 if refreshed.is_fresh() {
@@ -231,7 +233,7 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                 for p in &refreshed.orphans {
                     eprintln!("derived from no current spec: {}", show(p));
                 }
-                eprintln!("run `{}`", tidings_codegen::refresh::REFRESH_COMMAND);
+                eprintln!("run `{}`", cli::refresh::REFRESH_COMMAND);
                 return Ok(ExitCode::FAILURE);
             }
             for p in &refreshed.changed {
@@ -263,7 +265,7 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                         eprintln!(
                             "{} is stale: run `{}`",
                             path.display(),
-                            tidings_codegen::refresh::REFRESH_COMMAND
+                            cli::refresh::REFRESH_COMMAND
                         );
                         Ok(ExitCode::FAILURE)
                     }
@@ -312,7 +314,7 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                         eprintln!(
                             "{} is stale: run `{}` (or `tidings-codegen {command} {file} --out {}`)",
                             path.display(),
-                            tidings_codegen::refresh::REFRESH_COMMAND,
+                            cli::refresh::REFRESH_COMMAND,
                             path.display()
                         );
                         Ok(ExitCode::FAILURE)
@@ -341,7 +343,7 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                 .first()
                 .and_then(|n| n.parse().ok())
                 .ok_or("synth needs a number of operations, like `synth 100`")?;
-            print!("{}", tidings_codegen::synthetic::spec(n));
+            print!("{}", cli::synthetic::spec(n));
             Ok(ExitCode::SUCCESS)
         }
         "help" | "-h" | "--help" => {

@@ -1,5 +1,5 @@
 //! How this repository's crates generate from `spec/`, defined once: their build scripts use
-//! these generators (with their `codegen` feature), and [`crate::refresh`] writes the same files
+//! these generators (with their `codegen` feature), and the binary's `refresh` writes the same files
 //! into their committed `src/prebuilt/`, which builds without the generator compile instead.
 
 use std::path::Path;

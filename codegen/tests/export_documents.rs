@@ -25,7 +25,7 @@ fn service(name: &str) -> Service {
 fn regenerate_hint() -> String {
     format!(
         "{}   (every derived file: the JSON Schema, spec/openapi, spec/asyncapi)",
-        tidings_codegen::refresh::REFRESH_COMMAND
+        tidings_build::REFRESH_COMMAND
     )
 }
 
@@ -68,7 +68,7 @@ fn committed_documents_are_fresh() {
             assert!(
                 names.contains(&name),
                 "spec/{name} is not an export of any spec: run `{}`, which removes it",
-                tidings_codegen::refresh::REFRESH_COMMAND
+                tidings_build::REFRESH_COMMAND
             );
         }
     }

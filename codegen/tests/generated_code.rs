@@ -37,7 +37,7 @@ fn json_schema_file_is_fresh() {
     assert!(
         committed == tidings_codegen::model::json_schema(),
         "spec/spec.schema.json is stale: run `{}`",
-        tidings_codegen::refresh::REFRESH_COMMAND
+        tidings_build::REFRESH_COMMAND
     );
 }
 

@@ -22,7 +22,12 @@ use std::process::Command;
 
 use serde_json::{Map, Value, json};
 use tidings_codegen::import::{ImportOptions, import_openapi};
-use tidings_codegen::synthetic::{HARD_NAMES, Rng};
+// The binary's synthetic specs, included (they are not in the library).
+#[allow(dead_code)]
+#[path = "../src/cli/synthetic.rs"]
+mod synthetic;
+
+use synthetic::{HARD_NAMES, Rng};
 use tidings_codegen::{check, emit, load};
 
 /// Schema names that collide by case, punctuation, hashes, keywords or the names generated

@@ -7,7 +7,16 @@
 use std::path::{Path, PathBuf};
 
 use tidings_codegen::project::{self, PREBUILT_DIR};
-use tidings_codegen::refresh::{self, REFRESH_COMMAND};
+
+// The binary's chores, included here (they are not in the library).
+#[allow(dead_code)]
+#[path = "../src/cli/refresh.rs"]
+mod refresh;
+#[allow(dead_code)]
+#[path = "../src/cli/synthetic.rs"]
+mod synthetic;
+
+use refresh::REFRESH_COMMAND;
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -40,11 +49,7 @@ fn refresh_writes_each_crates_prebuilt_code_and_removes_what_no_spec_generates()
     let root = tempfile::tempdir().unwrap();
     let spec_dir = root.path().join("spec");
     std::fs::create_dir_all(&spec_dir).unwrap();
-    std::fs::write(
-        spec_dir.join("synth.yaml"),
-        tidings_codegen::synthetic::spec(3),
-    )
-    .unwrap();
+    std::fs::write(spec_dir.join("synth.yaml"), synthetic::spec(3)).unwrap();
     // A crate opts in by having the directory; the sandbox's is absent here.
     let prebuilt = root.path().join("generated").join(PREBUILT_DIR);
     std::fs::create_dir_all(&prebuilt).unwrap();
@@ -77,11 +82,7 @@ fn refresh_writes_each_crates_prebuilt_code_and_removes_what_no_spec_generates()
     assert!(refresh::refresh(&spec_dir, true).unwrap().is_fresh());
 
     // A spec edit makes the code and the fingerprint stale; `--check` says so.
-    std::fs::write(
-        spec_dir.join("synth.yaml"),
-        tidings_codegen::synthetic::spec(4),
-    )
-    .unwrap();
+    std::fs::write(spec_dir.join("synth.yaml"), synthetic::spec(4)).unwrap();
     let checked = refresh::refresh(&spec_dir, true).unwrap();
     assert!(
         checked
@@ -93,4 +94,63 @@ fn refresh_writes_each_crates_prebuilt_code_and_removes_what_no_spec_generates()
             .changed
             .contains(&PathBuf::from("../generated/src/prebuilt/spec.fingerprint"))
     );
+}
+
+#[test]
+fn refresh_writes_stale_files_and_removes_orphans_then_checks_fresh() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("synth.yaml"), synthetic::spec(4)).unwrap();
+    std::fs::create_dir_all(dir.path().join("openapi")).unwrap();
+    std::fs::write(dir.path().join("openapi/gone.openapi.json"), "{}").unwrap();
+    std::fs::write(dir.path().join("openapi/README.md"), "kept").unwrap();
+
+    let checked = refresh::refresh(dir.path(), true).unwrap();
+    assert!(!checked.is_fresh());
+    assert!(dir.path().join("openapi/gone.openapi.json").exists());
+
+    let done = refresh::refresh(dir.path(), false).unwrap();
+    assert_eq!(
+        done.changed,
+        [
+            PathBuf::from("spec.schema.json"),
+            PathBuf::from("openapi/synth.openapi.json")
+        ]
+    );
+    assert_eq!(done.orphans, [PathBuf::from("openapi/gone.openapi.json")]);
+    assert!(!dir.path().join("openapi/gone.openapi.json").exists());
+    assert!(dir.path().join("openapi/README.md").exists());
+    assert!(refresh::refresh(dir.path(), true).unwrap().is_fresh());
+}
+
+#[test]
+fn synthetic_specs_check_clean() {
+    for n in [1, 10, 37] {
+        let text = synthetic::spec(n);
+        let loaded =
+            tidings_codegen::load::load_str("synth.yaml", &text).unwrap_or_else(|d| panic!("{d}"));
+        let service = tidings_codegen::check::check(&loaded).unwrap_or_else(|d| panic!("{d}"));
+        assert_eq!(service.operations.len(), n);
+        tidings_codegen::emit::emit_service(&service).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+#[test]
+fn mangled_specs_stay_yaml_and_differ_by_seed() {
+    let mut texts = std::collections::BTreeSet::new();
+    for seed in 0..50 {
+        let text = synthetic::mangled("synth", 8, seed);
+        assert_eq!(
+            text,
+            synthetic::mangled("synth", 8, seed),
+            "same seed, same text"
+        );
+        // Valid YAML always: the loader may refuse the spec, never the document.
+        let (_, problems) = tidings_codegen::load::load_str_partial("synth.yaml", &text);
+        assert!(
+            problems.0.iter().all(|d| !d.message.contains("YAML")),
+            "seed {seed}: {problems}"
+        );
+        texts.insert(text);
+    }
+    assert!(texts.len() > 40);
 }

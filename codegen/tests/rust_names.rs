@@ -12,7 +12,12 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use tidings_codegen::{check, emit, load, synthetic};
+use tidings_codegen::{check, emit, load};
+
+// The binary's synthetic specs, included (they are not in the library).
+#[allow(dead_code)]
+#[path = "../src/cli/synthetic.rs"]
+mod synthetic;
 
 fn workspace() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -1,4 +1,5 @@
-//! Synthetic specs of any size, for benchmarks: `n` CRUD-style operations over `n / 4`
+//! Synthetic specs of any size, for benchmarks (the binary's `synth`; the benchmarks and tests
+//! include this file, so it is not part of the library): `n` CRUD-style operations over `n / 4`
 //! resources, each with an object type, an open enum and a paginated list, so the cost of every
 //! stage can be measured as the spec grows (`tidings-codegen synth N` prints one). [`mangled`]
 //! adds hard wire names (`DateSent<`, `type`, `self`, ...) that keep the YAML valid, for the
@@ -213,40 +214,4 @@ pub fn mangled(service: &str, operations: usize, seed: u64) -> String {
         }
     }
     text
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn synthetic_specs_check_clean() {
-        for n in [1, 10, 37] {
-            let text = super::spec(n);
-            let loaded =
-                crate::load::load_str("synth.yaml", &text).unwrap_or_else(|d| panic!("{d}"));
-            let service = crate::check::check(&loaded).unwrap_or_else(|d| panic!("{d}"));
-            assert_eq!(service.operations.len(), n);
-            crate::emit::emit_service(&service).unwrap_or_else(|e| panic!("{e}"));
-        }
-    }
-
-    #[test]
-    fn mangled_specs_stay_yaml_and_differ_by_seed() {
-        let mut texts = std::collections::BTreeSet::new();
-        for seed in 0..50 {
-            let text = super::mangled("synth", 8, seed);
-            assert_eq!(
-                text,
-                super::mangled("synth", 8, seed),
-                "same seed, same text"
-            );
-            // Valid YAML always: the loader may refuse the spec, never the document.
-            let (_, problems) = crate::load::load_str_partial("synth.yaml", &text);
-            assert!(
-                problems.0.iter().all(|d| !d.message.contains("YAML")),
-                "seed {seed}: {problems}"
-            );
-            texts.insert(text);
-        }
-        assert!(texts.len() > 40);
-    }
 }

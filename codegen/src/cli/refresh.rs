@@ -1,13 +1,14 @@
-//! Every file derived from the specs and committed beside them (the JSON Schema of the spec
+//! The binary's `refresh` (not the library's: a chore of this repository; its tests include
+//! this file). Every file derived from the specs and committed beside them (the JSON Schema of the spec
 //! language, the exported OpenAPI and AsyncAPI documents, and the generated code the crates of
 //! [`project::CRATES`] commit in their `src/prebuilt/`), refreshed or checked by one command:
 //! [`REFRESH_COMMAND`]. Freshness tests name that command in their failure messages.
 
 use std::path::{Path, PathBuf};
 
-use crate::diag::{Diagnostic, Diagnostics};
-use crate::export::{self, ExportedFile};
-use crate::project;
+use tidings_codegen::diag::{Diagnostic, Diagnostics};
+use tidings_codegen::export::{self, ExportedFile};
+use tidings_codegen::project;
 
 /// The one command that rewrites every derived, committed file from the specs.
 pub const REFRESH_COMMAND: &str = tidings_build::REFRESH_COMMAND;
@@ -37,10 +38,10 @@ impl Refreshed {
 /// Every derived, committed file, paths relative to the spec directory: `spec.schema.json`,
 /// then the exported documents.
 pub fn derived_files(spec_dir: &Path) -> Result<Vec<ExportedFile>, Diagnostics> {
-    let services = crate::check::check_dir(spec_dir)?;
+    let services = tidings_codegen::check::check_dir(spec_dir)?;
     let mut files = vec![ExportedFile {
         path: PathBuf::from("spec.schema.json"),
-        contents: crate::model::json_schema(),
+        contents: tidings_codegen::model::json_schema(),
     }];
     files.extend(export::documents(&services));
     for dir in prebuilt_dirs(spec_dir) {
@@ -144,37 +145,4 @@ fn io_error(path: &Path, message: &str) -> Diagnostics {
         (1, 1),
         message,
     )])
-}
-
-#[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used)]
-
-    use super::*;
-
-    #[test]
-    fn refresh_writes_stale_files_and_removes_orphans_then_checks_fresh() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("synth.yaml"), crate::synthetic::spec(4)).unwrap();
-        std::fs::create_dir_all(dir.path().join("openapi")).unwrap();
-        std::fs::write(dir.path().join("openapi/gone.openapi.json"), "{}").unwrap();
-        std::fs::write(dir.path().join("openapi/README.md"), "kept").unwrap();
-
-        let checked = refresh(dir.path(), true).unwrap();
-        assert!(!checked.is_fresh());
-        assert!(dir.path().join("openapi/gone.openapi.json").exists());
-
-        let done = refresh(dir.path(), false).unwrap();
-        assert_eq!(
-            done.changed,
-            [
-                PathBuf::from("spec.schema.json"),
-                PathBuf::from("openapi/synth.openapi.json")
-            ]
-        );
-        assert_eq!(done.orphans, [PathBuf::from("openapi/gone.openapi.json")]);
-        assert!(!dir.path().join("openapi/gone.openapi.json").exists());
-        assert!(dir.path().join("openapi/README.md").exists());
-        assert!(refresh(dir.path(), true).unwrap().is_fresh());
-    }
 }
