@@ -14,7 +14,7 @@ use std::sync::Mutex;
 
 use tidings_spec as rt;
 use tidings_spec::{
-    FieldSchema, Format, PageSchema, ResourceOp, ServiceSchema, ShapeSchema, TySchema, TypeSchema,
+    FieldSchema, Format, PageSchema, ResourceOp, ServiceSchema, ShapeSchema, TypeSchema,
 };
 use tidings_spec::{Intern, ToStatic};
 
@@ -195,21 +195,8 @@ pub fn pagination_spec(p: &PaginationInfo) -> rt::PaginationSpec {
 }
 
 /// A type expression as the resource store reads it.
-pub fn ty_schema(ty: &Ty) -> TySchema {
-    let boxed = |inner: &Ty| -> &'static TySchema { Box::leak(Box::new(ty_schema(inner))) };
-    match ty {
-        Ty::Integer => TySchema::Integer,
-        Ty::Number => TySchema::Number,
-        Ty::Boolean => TySchema::Boolean,
-        Ty::DateTime => TySchema::DateTime,
-        Ty::Date => TySchema::Date,
-        Ty::Json => TySchema::Json,
-        Ty::Named(name) => TySchema::Named(leak(name)),
-        Ty::List(inner) => TySchema::List(boxed(inner)),
-        Ty::Map(inner) => TySchema::Map(boxed(inner)),
-        Ty::Page(inner) => TySchema::Page(boxed(inner)),
-        Ty::String | Ty::Bytes => TySchema::String,
-    }
+pub fn ty_schema(ty: &Ty) -> rt::Ty {
+    ty.to_schema(&mut Leak)
 }
 
 /// The field's format as the store checks it: the string formats the generated servers'

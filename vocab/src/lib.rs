@@ -56,6 +56,7 @@ mod service;
 mod storage;
 #[cfg(feature = "tokens")]
 mod tokens;
+mod ty;
 mod webhook;
 mod websocket;
 
@@ -69,14 +70,15 @@ pub use operation::{
 pub use pagination::{PageKind, PageStyle, PaginationSpec};
 pub use policy::{RetrySpec, TimeoutSpec};
 pub use schema::{
-    FieldSchema, PageSchema, ResourceAction, ResourceOp, ServiceSchema, ShapeSchema, TySchema,
-    TypeSchema, id_like,
+    FieldSchema, PageSchema, ResourceAction, ResourceOp, ServiceSchema, ShapeSchema, TypeSchema,
+    id_like,
 };
 pub use service::{
     CredentialSpec, IdempotencySpec, RateLimitHeaders, RateLimitSpec, ResponseLimitSpec,
     ServiceSpec,
 };
 pub use storage::{Intern, Owned, Static, Storage, ToStatic};
+pub use ty::{BUILTIN_TYPES, Ty};
 pub use webhook::{
     HmacAlgorithm, PUSHER, PayloadEncoding, STANDARD_WEBHOOKS, SecretFormat, SecretKind, Select,
     SignatureEncoding, SignatureScheme, SignedContent, SignedOver, WebhookSpec,

@@ -2,34 +2,7 @@
 //! table (named types, their fields and checks) and each operation's resource action. The
 //! generator writes it as a `static` per service; `--spec` builds the same at run time.
 
-use crate::Format;
-
-/// A spec type expression, as the generator writes it into the schema table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TySchema {
-    /// `string`
-    String,
-    /// `integer`
-    Integer,
-    /// `number`
-    Number,
-    /// `boolean`
-    Boolean,
-    /// `datetime` (RFC 3339 text)
-    DateTime,
-    /// `date` (`YYYY-MM-DD`)
-    Date,
-    /// `json`: any value.
-    Json,
-    /// A named type of the service.
-    Named(&'static str),
-    /// `list<T>`
-    List(&'static TySchema),
-    /// `map<T>`
-    Map(&'static TySchema),
-    /// `page<T>`
-    Page(&'static TySchema),
-}
+use crate::{Format, Ty};
 
 /// One field of an object type.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -37,7 +10,7 @@ pub struct FieldSchema {
     /// Wire name.
     pub name: &'static str,
     /// Type.
-    pub ty: TySchema,
+    pub ty: Ty,
     /// Must be present.
     pub required: bool,
     /// String format.
@@ -74,7 +47,7 @@ pub enum ShapeSchema {
     },
     /// An untagged union: the types of its variants (named types, text, numbers, lists, ...),
     /// in the order they are tried.
-    Untagged(&'static [TySchema]),
+    Untagged(&'static [Ty]),
 }
 
 /// A named type of the service.
@@ -188,7 +161,7 @@ pub struct ResourceOp {
     /// The response field that carries an item's id (`id`).
     pub id_field: &'static str,
     /// The success body's type; `None` for an empty answer.
-    pub response: Option<TySchema>,
+    pub response: Option<Ty>,
     /// A list answered inside an object (`response` a named object type): the dot path of
     /// its items (`contacts`). The store answers that object with every item there. For a
     /// create, the body field whose items are each created, or updated when one with the

@@ -3,7 +3,7 @@
 //! it reads (the generator's resolved model). The descriptions whose variants carry text
 //! ([`PageStyle`](crate::PageStyle), [`AuthScheme`](crate::AuthScheme),
 //! [`SigningScheme`](crate::SigningScheme), [`Select`](crate::Select),
-//! [`SignedContent`](crate::SignedContent), [`RetrySpec`](crate::RetrySpec)) take it as a type
+//! [`SignedContent`](crate::SignedContent), [`RetrySpec`](crate::RetrySpec), [`Ty`](crate::Ty)) take it as a type
 //! parameter, so the generator and the runtime name one type.
 //!
 //! ```
@@ -18,6 +18,9 @@
 
 use std::fmt::Debug;
 use std::hash::Hash;
+use std::ops::Deref;
+
+use crate::Ty;
 
 mod sealed {
     pub trait Sealed {}
@@ -35,6 +38,13 @@ pub trait Storage: sealed::Sealed + Copy + Debug + PartialEq + Eq + Hash + 'stat
     type Pairs: AsRef<[(Self::Str, Self::Str)]> + Clone + Debug + PartialEq + Eq + Hash;
     /// A list of status codes.
     type Codes: AsRef<[u16]> + Clone + Debug + PartialEq + Eq + Hash;
+    /// The inner type of a [`Ty`](crate::Ty)'s `list<T>`, `map<T>` or `page<T>`.
+    type TyRef: Deref<Target = Ty<Self>>;
+
+    /// A copy of an inner type (`Ty`'s `Clone` goes through here: a derived one would bound
+    /// `TyRef` by `Ty` itself, without end).
+    #[doc(hidden)]
+    fn clone_ty(inner: &Self::TyRef) -> Self::TyRef;
 }
 
 /// `&'static` text: generated `static` items, and what the runtime reads.
@@ -46,6 +56,11 @@ impl Storage for Static {
     type Strs = &'static [&'static str];
     type Pairs = &'static [(&'static str, &'static str)];
     type Codes = &'static [u16];
+    type TyRef = &'static Ty;
+
+    fn clone_ty(inner: &&'static Ty) -> &'static Ty {
+        inner
+    }
 }
 
 /// Owned text: a description built from a spec read at run time.
@@ -57,6 +72,11 @@ impl Storage for Owned {
     type Strs = Vec<String>;
     type Pairs = Vec<(String, String)>;
     type Codes = Vec<u16>;
+    type TyRef = Box<Ty<Owned>>;
+
+    fn clone_ty(inner: &Box<Ty<Owned>>) -> Box<Ty<Owned>> {
+        inner.clone()
+    }
 }
 
 /// Where [`Owned`] text goes when a description becomes [`Static`]: the caller decides how text

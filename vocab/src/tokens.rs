@@ -510,22 +510,23 @@ impl ToTokens for PaginationSpec {
     }
 }
 
-impl ToTokens for TySchema {
+impl ToTokens for Ty {
     fn to_tokens(&self, tokens: &mut TokenStream) {
         let root = root();
-        let ty = quote!(#root::TySchema);
+        let ty = quote!(#root::Ty);
         tokens.extend(match self {
-            TySchema::String => quote!(#ty::String),
-            TySchema::Integer => quote!(#ty::Integer),
-            TySchema::Number => quote!(#ty::Number),
-            TySchema::Boolean => quote!(#ty::Boolean),
-            TySchema::DateTime => quote!(#ty::DateTime),
-            TySchema::Date => quote!(#ty::Date),
-            TySchema::Json => quote!(#ty::Json),
-            TySchema::Named(name) => quote!(#ty::Named(#name)),
-            TySchema::List(inner) => quote!(#ty::List(&#inner)),
-            TySchema::Map(inner) => quote!(#ty::Map(&#inner)),
-            TySchema::Page(inner) => quote!(#ty::Page(&#inner)),
+            Ty::String => quote!(#ty::String),
+            Ty::Integer => quote!(#ty::Integer),
+            Ty::Number => quote!(#ty::Number),
+            Ty::Boolean => quote!(#ty::Boolean),
+            Ty::DateTime => quote!(#ty::DateTime),
+            Ty::Date => quote!(#ty::Date),
+            Ty::Json => quote!(#ty::Json),
+            Ty::Named(name) => quote!(#ty::Named(#name)),
+            Ty::List(inner) => quote!(#ty::List(&#inner)),
+            Ty::Map(inner) => quote!(#ty::Map(&#inner)),
+            Ty::Page(inner) => quote!(#ty::Page(&#inner)),
+            Ty::Bytes => quote!(#ty::Bytes),
         });
     }
 }

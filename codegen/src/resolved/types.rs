@@ -2,125 +2,13 @@
 //! rules, open enums and tagged unions, as `check` leaves them for the emitters and exporters.
 
 use crate::model::{Format, Rule, Source};
+use tidings_spec::Owned;
 
-/// A type expression, resolved.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Ty {
-    /// `string`
-    String,
-    /// `integer` (64-bit signed)
-    Integer,
-    /// `number` (64-bit float)
-    Number,
-    /// `boolean`
-    Boolean,
-    /// `datetime`: an RFC 3339 timestamp, kept as text.
-    DateTime,
-    /// `date`: a calendar date, `YYYY-MM-DD`, kept as text.
-    Date,
-    /// `json`: any JSON value.
-    Json,
-    /// A named type of the spec.
-    Named(String),
-    /// `list<T>`
-    List(Box<Ty>),
-    /// `map<T>`: string keys.
-    Map(Box<Ty>),
-    /// `page<T>`: one page of a cursor-paginated list.
-    Page(Box<Ty>),
-    /// `bytes`: a file of a multipart body (`tidings_runtime::form::FilePart`).
-    Bytes,
-}
+/// A type expression, resolved: the vocabulary's [`tidings_spec::Ty`] with owned text.
+pub type Ty = tidings_spec::Ty<Owned>;
 
 /// The built-in type names.
-pub(crate) const BUILTINS: &[&str] = &[
-    "string", "integer", "number", "boolean", "datetime", "json", "bytes", "date",
-];
-
-impl Ty {
-    /// Parses a type expression; unknown names are kept as [`Ty::Named`] for the checker.
-    pub fn parse(text: &str) -> Result<Ty, String> {
-        let text = text.trim();
-        for (prefix, wrap) in [
-            ("list<", Ty::List as fn(Box<Ty>) -> Ty),
-            ("map<", Ty::Map as fn(Box<Ty>) -> Ty),
-            ("page<", Ty::Page as fn(Box<Ty>) -> Ty),
-        ] {
-            if let Some(rest) = text.strip_prefix(prefix) {
-                let inner = rest
-                    .strip_suffix('>')
-                    .ok_or_else(|| format!("`{text}` is missing its closing `>`"))?;
-                return Ok(wrap(Box::new(Ty::parse(inner)?)));
-            }
-        }
-        Ok(match text {
-            "string" => Ty::String,
-            "integer" => Ty::Integer,
-            "number" => Ty::Number,
-            "boolean" => Ty::Boolean,
-            "datetime" => Ty::DateTime,
-            "date" => Ty::Date,
-            "json" => Ty::Json,
-            "bytes" => Ty::Bytes,
-            "" => return Err("the type is empty".into()),
-            name if name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
-                Ty::Named(name.to_owned())
-            }
-            other => return Err(format!("`{other}` is not a type expression")),
-        })
-    }
-
-    /// Every named type this expression refers to.
-    pub(crate) fn names(&self, out: &mut Vec<String>) {
-        match self {
-            Ty::Named(n) => out.push(n.clone()),
-            Ty::List(t) | Ty::Map(t) | Ty::Page(t) => t.names(out),
-            _ => {}
-        }
-    }
-
-    /// The named type this expression holds directly or in a list or map, if any.
-    pub fn inner_name(&self) -> Option<&str> {
-        match self {
-            Ty::Named(n) => Some(n),
-            Ty::List(t) | Ty::Map(t) => match &**t {
-                Ty::Named(n) => Some(n),
-                _ => None,
-            },
-            _ => None,
-        }
-    }
-
-    /// True for scalars (what a query or path parameter may be).
-    pub fn is_scalar(&self) -> bool {
-        matches!(
-            self,
-            Ty::String | Ty::Integer | Ty::Number | Ty::Boolean | Ty::DateTime | Ty::Date
-        )
-    }
-
-    /// True for `date` and lists or maps of dates: their text is checked before sending.
-    pub fn holds_date(&self) -> bool {
-        match self {
-            Ty::Date => true,
-            Ty::List(t) | Ty::Map(t) => **t == Ty::Date,
-            _ => false,
-        }
-    }
-
-    /// True for the types kept as text in Rust (`string`, `datetime`, `date`).
-    pub fn is_text(&self) -> bool {
-        matches!(self, Ty::String | Ty::DateTime | Ty::Date)
-    }
-
-    pub(crate) fn contains_page(&self) -> bool {
-        match self {
-            Ty::Page(_) => true,
-            Ty::List(t) | Ty::Map(t) => t.contains_page(),
-            _ => false,
-        }
-    }
-}
+pub(crate) use tidings_spec::BUILTIN_TYPES as BUILTINS;
 
 /// The Rust field of an object with `additional: T` that holds its other keys.
 pub const ADDITIONAL_FIELD: &str = "additional";

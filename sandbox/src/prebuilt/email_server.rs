@@ -993,7 +993,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "error",
-                                ty: ::tidings_runtime::spec::TySchema::Named("ErrorDetail"),
+                                ty: ::tidings_runtime::spec::Ty::Named("ErrorDetail"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1012,7 +1012,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "code",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1024,7 +1024,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "message",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1036,7 +1036,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "param",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1048,7 +1048,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "request_id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1067,7 +1067,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1086,7 +1086,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1098,7 +1098,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "object",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1110,7 +1110,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "deleted",
-                                ty: ::tidings_runtime::spec::TySchema::Boolean,
+                                ty: ::tidings_runtime::spec::Ty::Boolean,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1165,7 +1165,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "name",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1177,7 +1177,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "value",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1202,7 +1202,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "filename",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -1214,7 +1214,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "content",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1226,7 +1226,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "url",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Uri,
@@ -1240,7 +1240,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "content_type",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1252,7 +1252,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "content_id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1264,7 +1264,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "disposition",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
+                                ty: ::tidings_runtime::spec::Ty::Named(
                                     "AttachmentDisposition",
                                 ),
                                 required: false,
@@ -1285,7 +1285,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1297,7 +1297,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "alias",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1309,8 +1309,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "variables",
-                                ty: ::tidings_runtime::spec::TySchema::Map(
-                                    &::tidings_runtime::spec::TySchema::Json,
+                                ty: ::tidings_runtime::spec::Ty::Map(
+                                    &::tidings_runtime::spec::Ty::Json,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -1330,7 +1330,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "opens",
-                                ty: ::tidings_runtime::spec::TySchema::Boolean,
+                                ty: ::tidings_runtime::spec::Ty::Boolean,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1342,7 +1342,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "clicks",
-                                ty: ::tidings_runtime::spec::TySchema::Boolean,
+                                ty: ::tidings_runtime::spec::Ty::Boolean,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1361,7 +1361,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Email,
@@ -1375,8 +1375,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::String,
                                 ),
                                 required: true,
                                 format: ::core::option::Option::Some(
@@ -1391,8 +1391,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "cc",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
@@ -1407,8 +1407,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "bcc",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
@@ -1423,8 +1423,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "reply_to",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
@@ -1439,7 +1439,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "subject",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1451,7 +1451,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "html",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1463,7 +1463,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "text",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1475,7 +1475,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "template",
-                                ty: ::tidings_runtime::spec::TySchema::Named("TemplateRef"),
+                                ty: ::tidings_runtime::spec::Ty::Named("TemplateRef"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1487,8 +1487,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "attachments",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::Named("Attachment"),
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::Named("Attachment"),
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -1501,8 +1501,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "tags",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::Named("Tag"),
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::Named("Tag"),
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -1515,8 +1515,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "headers",
-                                ty: ::tidings_runtime::spec::TySchema::Map(
-                                    &::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::Map(
+                                    &::tidings_runtime::spec::Ty::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -1529,8 +1529,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "metadata",
-                                ty: ::tidings_runtime::spec::TySchema::Map(
-                                    &::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::Map(
+                                    &::tidings_runtime::spec::Ty::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -1543,7 +1543,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "scheduled_at",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -1557,9 +1557,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "tracking",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "TrackingSettings",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("TrackingSettings"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1578,7 +1576,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1590,7 +1588,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "status",
-                                ty: ::tidings_runtime::spec::TySchema::Named("EmailStatus"),
+                                ty: ::tidings_runtime::spec::Ty::Named("EmailStatus"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1609,10 +1607,8 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "emails",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::Named(
-                                        "SendEmailRequest",
-                                    ),
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::Named("SendEmailRequest"),
                                 ),
                                 required: true,
                                 format: ::core::option::Option::None,
@@ -1632,10 +1628,8 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "data",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::Named(
-                                        "SendEmailResponse",
-                                    ),
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::Named("SendEmailResponse"),
                                 ),
                                 required: true,
                                 format: ::core::option::Option::None,
@@ -1655,7 +1649,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "scheduled_at",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -1676,7 +1670,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1688,7 +1682,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Email,
@@ -1702,8 +1696,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::String,
                                 ),
                                 required: true,
                                 format: ::core::option::Option::Some(
@@ -1718,8 +1712,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "cc",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
@@ -1734,8 +1728,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "bcc",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
@@ -1750,8 +1744,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "reply_to",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
@@ -1766,7 +1760,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "subject",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1778,7 +1772,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "html",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1790,7 +1784,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "text",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1802,7 +1796,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "template_id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1814,7 +1808,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "status",
-                                ty: ::tidings_runtime::spec::TySchema::Named("EmailStatus"),
+                                ty: ::tidings_runtime::spec::Ty::Named("EmailStatus"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1826,9 +1820,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "last_event",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "EmailLastEvent",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("EmailLastEvent"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1840,7 +1832,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "created_at",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -1854,7 +1846,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "scheduled_at",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -1868,7 +1860,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "sent_at",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -1882,8 +1874,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "tags",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::Named("Tag"),
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::Named("Tag"),
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -1896,8 +1888,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "metadata",
-                                ty: ::tidings_runtime::spec::TySchema::Map(
-                                    &::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::Map(
+                                    &::tidings_runtime::spec::Ty::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -1929,7 +1921,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "key",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -1941,7 +1933,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "type",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
+                                ty: ::tidings_runtime::spec::Ty::Named(
                                     "TemplateVariableType",
                                 ),
                                 required: false,
@@ -1955,7 +1947,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "fallback_value",
-                                ty: ::tidings_runtime::spec::TySchema::Json,
+                                ty: ::tidings_runtime::spec::Ty::Json,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1974,7 +1966,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1986,7 +1978,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "name",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1998,7 +1990,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "alias",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2010,7 +2002,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "subject",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2022,7 +2014,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Email,
@@ -2036,8 +2028,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "reply_to",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
@@ -2052,7 +2044,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "html",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2064,7 +2056,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "text",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2076,10 +2068,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "variables",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::Named(
-                                        "TemplateVariable",
-                                    ),
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::Named("TemplateVariable"),
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -2092,9 +2082,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "status",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "TemplateStatus",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("TemplateStatus"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2106,7 +2094,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "published_at",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -2120,7 +2108,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "created_at",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -2134,7 +2122,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "updated_at",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -2155,7 +2143,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "name",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -2167,7 +2155,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "alias",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2179,7 +2167,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "subject",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2191,7 +2179,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Email,
@@ -2205,8 +2193,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "reply_to",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
@@ -2221,7 +2209,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "html",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2233,7 +2221,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "text",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2245,10 +2233,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "variables",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::Named(
-                                        "TemplateVariable",
-                                    ),
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::Named("TemplateVariable"),
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -2268,7 +2254,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "name",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -2280,7 +2266,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "alias",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2292,7 +2278,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "subject",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2304,7 +2290,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Email,
@@ -2318,8 +2304,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "reply_to",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
@@ -2334,7 +2320,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "html",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2346,7 +2332,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "text",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2358,10 +2344,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "variables",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::Named(
-                                        "TemplateVariable",
-                                    ),
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::Named("TemplateVariable"),
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -2381,7 +2365,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2393,7 +2377,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "email",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Email,
@@ -2407,7 +2391,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "first_name",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2419,7 +2403,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "last_name",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2431,8 +2415,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "attributes",
-                                ty: ::tidings_runtime::spec::TySchema::Map(
-                                    &::tidings_runtime::spec::TySchema::Json,
+                                ty: ::tidings_runtime::spec::Ty::Map(
+                                    &::tidings_runtime::spec::Ty::Json,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -2445,8 +2429,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "list_ids",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -2459,7 +2443,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "unsubscribed",
-                                ty: ::tidings_runtime::spec::TySchema::Boolean,
+                                ty: ::tidings_runtime::spec::Ty::Boolean,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2471,7 +2455,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "created_at",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -2485,7 +2469,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "updated_at",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -2506,7 +2490,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "email",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Email,
@@ -2520,7 +2504,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "first_name",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2532,7 +2516,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "last_name",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2544,8 +2528,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "attributes",
-                                ty: ::tidings_runtime::spec::TySchema::Map(
-                                    &::tidings_runtime::spec::TySchema::Json,
+                                ty: ::tidings_runtime::spec::Ty::Map(
+                                    &::tidings_runtime::spec::Ty::Json,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -2558,8 +2542,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "list_ids",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -2572,7 +2556,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "unsubscribed",
-                                ty: ::tidings_runtime::spec::TySchema::Boolean,
+                                ty: ::tidings_runtime::spec::Ty::Boolean,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2591,7 +2575,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "email",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Email,
@@ -2605,7 +2589,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "first_name",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2617,7 +2601,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "last_name",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2629,8 +2613,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "attributes",
-                                ty: ::tidings_runtime::spec::TySchema::Map(
-                                    &::tidings_runtime::spec::TySchema::Json,
+                                ty: ::tidings_runtime::spec::Ty::Map(
+                                    &::tidings_runtime::spec::Ty::Json,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -2643,8 +2627,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "list_ids",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -2657,7 +2641,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "unsubscribed",
-                                ty: ::tidings_runtime::spec::TySchema::Boolean,
+                                ty: ::tidings_runtime::spec::Ty::Boolean,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2676,7 +2660,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2688,7 +2672,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "name",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2700,7 +2684,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "description",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2712,7 +2696,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "contact_count",
-                                ty: ::tidings_runtime::spec::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::Ty::Integer,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2724,7 +2708,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "created_at",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -2738,7 +2722,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "updated_at",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -2759,7 +2743,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "name",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -2771,7 +2755,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "description",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2790,7 +2774,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "name",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -2802,7 +2786,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "description",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2821,7 +2805,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "contact",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -2840,7 +2824,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "list_id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2852,7 +2836,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "contact_id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2864,7 +2848,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "added_at",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -2891,7 +2875,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2903,7 +2887,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "email",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Email,
@@ -2917,9 +2901,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "reason",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "SuppressionReason",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("SuppressionReason"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2931,7 +2913,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "email_id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2943,7 +2925,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "created_at",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -2964,7 +2946,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "email",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Email,
@@ -2978,9 +2960,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "reason",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "SuppressionReason",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("SuppressionReason"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3026,7 +3006,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3038,7 +3018,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "url",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Uri,
@@ -3052,10 +3032,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "events",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::Named(
-                                        "WebhookEventType",
-                                    ),
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::Named("WebhookEventType"),
                                 ),
                                 required: true,
                                 format: ::core::option::Option::None,
@@ -3068,7 +3046,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "status",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
+                                ty: ::tidings_runtime::spec::Ty::Named(
                                     "WebhookEndpointStatus",
                                 ),
                                 required: true,
@@ -3082,7 +3060,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "secret",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3094,7 +3072,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "description",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3106,7 +3084,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "created_at",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -3127,7 +3105,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "url",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Uri,
@@ -3141,10 +3119,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "events",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::Named(
-                                        "WebhookEventType",
-                                    ),
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::Named("WebhookEventType"),
                                 ),
                                 required: true,
                                 format: ::core::option::Option::None,
@@ -3157,7 +3133,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "description",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3176,7 +3152,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "url",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Uri,
@@ -3190,10 +3166,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "events",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::Named(
-                                        "WebhookEventType",
-                                    ),
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::Named("WebhookEventType"),
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -3206,7 +3180,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "status",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
+                                ty: ::tidings_runtime::spec::Ty::Named(
                                     "WebhookEndpointStatus",
                                 ),
                                 required: false,
@@ -3220,7 +3194,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "description",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3239,7 +3213,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "email_id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3251,7 +3225,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Email,
@@ -3265,8 +3239,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
@@ -3281,7 +3255,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "subject",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3293,8 +3267,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "tags",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::Named("Tag"),
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::Named("Tag"),
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -3307,7 +3281,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "created_at",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -3332,7 +3306,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "type",
-                                ty: ::tidings_runtime::spec::TySchema::Named("BounceType"),
+                                ty: ::tidings_runtime::spec::Ty::Named("BounceType"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3344,7 +3318,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "sub_type",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3356,7 +3330,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "diagnostic_code",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3375,7 +3349,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "email_id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3387,7 +3361,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Email,
@@ -3401,8 +3375,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
@@ -3417,7 +3391,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "subject",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3429,8 +3403,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "tags",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::Named("Tag"),
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::Named("Tag"),
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -3443,7 +3417,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "created_at",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -3457,7 +3431,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "bounce",
-                                ty: ::tidings_runtime::spec::TySchema::Named("Bounce"),
+                                ty: ::tidings_runtime::spec::Ty::Named("Bounce"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3476,7 +3450,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "email_id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3488,7 +3462,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Email,
@@ -3502,8 +3476,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
@@ -3518,7 +3492,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "subject",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3530,8 +3504,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "tags",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::Named("Tag"),
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::Named("Tag"),
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -3544,7 +3518,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "created_at",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -3558,7 +3532,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "diagnostic_code",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3570,7 +3544,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "next_attempt_at",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -3591,7 +3565,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "email_id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3603,7 +3577,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Email,
@@ -3617,8 +3591,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
@@ -3633,7 +3607,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "subject",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3645,8 +3619,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "tags",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::Named("Tag"),
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::Named("Tag"),
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -3659,7 +3633,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "created_at",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -3673,7 +3647,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "opened_at",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -3687,7 +3661,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "user_agent",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3699,7 +3673,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "ip_address",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3718,7 +3692,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "email_id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3730,7 +3704,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Email,
@@ -3744,8 +3718,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
@@ -3760,7 +3734,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "subject",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3772,8 +3746,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "tags",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::Named("Tag"),
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::Named("Tag"),
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -3786,7 +3760,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "created_at",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -3800,7 +3774,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "link",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3812,7 +3786,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "clicked_at",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -3826,7 +3800,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "user_agent",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3838,7 +3812,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "ip_address",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3857,7 +3831,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "email_id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3869,7 +3843,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Email,
@@ -3883,8 +3857,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
@@ -3899,7 +3873,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "subject",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3911,8 +3885,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "tags",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::Named("Tag"),
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::Named("Tag"),
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -3925,7 +3899,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "created_at",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -3939,7 +3913,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "reason",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3958,7 +3932,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "email_id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -3970,7 +3944,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Email,
@@ -3984,8 +3958,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::Some(
@@ -4000,7 +3974,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "subject",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -4012,8 +3986,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "tags",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::Named("Tag"),
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::Named("Tag"),
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -4026,7 +4000,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "created_at",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -4040,9 +4014,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "reason",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "SuppressionReason",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("SuppressionReason"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -4061,7 +4033,7 @@ pub mod email_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -4073,7 +4045,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "email",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Email,
@@ -4087,7 +4059,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "first_name",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -4099,7 +4071,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "last_name",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -4111,8 +4083,8 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "list_ids",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -4125,7 +4097,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "unsubscribed",
-                                ty: ::tidings_runtime::spec::TySchema::Boolean,
+                                ty: ::tidings_runtime::spec::Ty::Boolean,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -4137,7 +4109,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "created_at",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -4151,7 +4123,7 @@ pub mod email_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "updated_at",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -4248,8 +4220,8 @@ pub mod email_server {
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Page(
-                    &::tidings_runtime::spec::TySchema::Named("Resource"),
+                ::tidings_runtime::spec::Ty::Page(
+                    &::tidings_runtime::spec::Ty::Named("Resource"),
                 ),
             ),
             items: ::core::option::Option::None,
@@ -4262,7 +4234,7 @@ pub mod email_server {
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Named("SendEmailResponse"),
+                ::tidings_runtime::spec::Ty::Named("SendEmailResponse"),
             ),
             items: ::core::option::Option::None,
         };
@@ -4274,7 +4246,7 @@ pub mod email_server {
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Named("SendBatchResponse"),
+                ::tidings_runtime::spec::Ty::Named("SendBatchResponse"),
             ),
             items: ::core::option::Option::None,
         };
@@ -4286,8 +4258,8 @@ pub mod email_server {
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Page(
-                    &::tidings_runtime::spec::TySchema::Named("Email"),
+                ::tidings_runtime::spec::Ty::Page(
+                    &::tidings_runtime::spec::Ty::Named("Email"),
                 ),
             ),
             items: ::core::option::Option::None,
@@ -4300,7 +4272,7 @@ pub mod email_server {
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Named("Email"),
+                ::tidings_runtime::spec::Ty::Named("Email"),
             ),
             items: ::core::option::Option::None,
         };
@@ -4312,7 +4284,7 @@ pub mod email_server {
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Named("Email"),
+                ::tidings_runtime::spec::Ty::Named("Email"),
             ),
             items: ::core::option::Option::None,
         };
@@ -4324,7 +4296,7 @@ pub mod email_server {
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Named("Email"),
+                ::tidings_runtime::spec::Ty::Named("Email"),
             ),
             items: ::core::option::Option::None,
         };
@@ -4336,7 +4308,7 @@ pub mod email_server {
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Named("Template"),
+                ::tidings_runtime::spec::Ty::Named("Template"),
             ),
             items: ::core::option::Option::None,
         };
@@ -4348,8 +4320,8 @@ pub mod email_server {
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Page(
-                    &::tidings_runtime::spec::TySchema::Named("Template"),
+                ::tidings_runtime::spec::Ty::Page(
+                    &::tidings_runtime::spec::Ty::Named("Template"),
                 ),
             ),
             items: ::core::option::Option::None,
@@ -4362,7 +4334,7 @@ pub mod email_server {
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Named("Template"),
+                ::tidings_runtime::spec::Ty::Named("Template"),
             ),
             items: ::core::option::Option::None,
         };
@@ -4374,7 +4346,7 @@ pub mod email_server {
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Named("Template"),
+                ::tidings_runtime::spec::Ty::Named("Template"),
             ),
             items: ::core::option::Option::None,
         };
@@ -4386,7 +4358,7 @@ pub mod email_server {
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Named("DeletedObject"),
+                ::tidings_runtime::spec::Ty::Named("DeletedObject"),
             ),
             items: ::core::option::Option::None,
         };
@@ -4398,7 +4370,7 @@ pub mod email_server {
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Named("Template"),
+                ::tidings_runtime::spec::Ty::Named("Template"),
             ),
             items: ::core::option::Option::None,
         };
@@ -4410,7 +4382,7 @@ pub mod email_server {
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Named("Contact"),
+                ::tidings_runtime::spec::Ty::Named("Contact"),
             ),
             items: ::core::option::Option::None,
         };
@@ -4422,7 +4394,7 @@ pub mod email_server {
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Named("Contact"),
+                ::tidings_runtime::spec::Ty::Named("Contact"),
             ),
             items: ::core::option::Option::None,
         };
@@ -4434,8 +4406,8 @@ pub mod email_server {
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Page(
-                    &::tidings_runtime::spec::TySchema::Named("Contact"),
+                ::tidings_runtime::spec::Ty::Page(
+                    &::tidings_runtime::spec::Ty::Named("Contact"),
                 ),
             ),
             items: ::core::option::Option::None,
@@ -4448,7 +4420,7 @@ pub mod email_server {
             item_param: ::core::option::Option::Some("id_or_email"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Named("Contact"),
+                ::tidings_runtime::spec::Ty::Named("Contact"),
             ),
             items: ::core::option::Option::None,
         };
@@ -4460,7 +4432,7 @@ pub mod email_server {
             item_param: ::core::option::Option::Some("id_or_email"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Named("Contact"),
+                ::tidings_runtime::spec::Ty::Named("Contact"),
             ),
             items: ::core::option::Option::None,
         };
@@ -4472,7 +4444,7 @@ pub mod email_server {
             item_param: ::core::option::Option::Some("id_or_email"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Named("DeletedObject"),
+                ::tidings_runtime::spec::Ty::Named("DeletedObject"),
             ),
             items: ::core::option::Option::None,
         };
@@ -4484,7 +4456,7 @@ pub mod email_server {
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Named("ContactList"),
+                ::tidings_runtime::spec::Ty::Named("ContactList"),
             ),
             items: ::core::option::Option::None,
         };
@@ -4496,8 +4468,8 @@ pub mod email_server {
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Page(
-                    &::tidings_runtime::spec::TySchema::Named("ContactList"),
+                ::tidings_runtime::spec::Ty::Page(
+                    &::tidings_runtime::spec::Ty::Named("ContactList"),
                 ),
             ),
             items: ::core::option::Option::None,
@@ -4510,7 +4482,7 @@ pub mod email_server {
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Named("ContactList"),
+                ::tidings_runtime::spec::Ty::Named("ContactList"),
             ),
             items: ::core::option::Option::None,
         };
@@ -4522,7 +4494,7 @@ pub mod email_server {
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Named("ContactList"),
+                ::tidings_runtime::spec::Ty::Named("ContactList"),
             ),
             items: ::core::option::Option::None,
         };
@@ -4534,7 +4506,7 @@ pub mod email_server {
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Named("DeletedObject"),
+                ::tidings_runtime::spec::Ty::Named("DeletedObject"),
             ),
             items: ::core::option::Option::None,
         };
@@ -4546,8 +4518,8 @@ pub mod email_server {
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Page(
-                    &::tidings_runtime::spec::TySchema::Named("Contact"),
+                ::tidings_runtime::spec::Ty::Page(
+                    &::tidings_runtime::spec::Ty::Named("Contact"),
                 ),
             ),
             items: ::core::option::Option::None,
@@ -4560,7 +4532,7 @@ pub mod email_server {
             item_param: ::core::option::Option::None,
             id_field: "contact",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Named("ListMembership"),
+                ::tidings_runtime::spec::Ty::Named("ListMembership"),
             ),
             items: ::core::option::Option::None,
         };
@@ -4582,7 +4554,7 @@ pub mod email_server {
             item_param: ::core::option::Option::None,
             id_field: "email",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Named("Suppression"),
+                ::tidings_runtime::spec::Ty::Named("Suppression"),
             ),
             items: ::core::option::Option::None,
         };
@@ -4594,8 +4566,8 @@ pub mod email_server {
             item_param: ::core::option::Option::None,
             id_field: "email",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Page(
-                    &::tidings_runtime::spec::TySchema::Named("Suppression"),
+                ::tidings_runtime::spec::Ty::Page(
+                    &::tidings_runtime::spec::Ty::Named("Suppression"),
                 ),
             ),
             items: ::core::option::Option::None,
@@ -4608,7 +4580,7 @@ pub mod email_server {
             item_param: ::core::option::Option::Some("email"),
             id_field: "email",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Named("Suppression"),
+                ::tidings_runtime::spec::Ty::Named("Suppression"),
             ),
             items: ::core::option::Option::None,
         };
@@ -4620,7 +4592,7 @@ pub mod email_server {
             item_param: ::core::option::Option::Some("email"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Named("DeletedObject"),
+                ::tidings_runtime::spec::Ty::Named("DeletedObject"),
             ),
             items: ::core::option::Option::None,
         };
@@ -4632,7 +4604,7 @@ pub mod email_server {
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Named("WebhookEndpoint"),
+                ::tidings_runtime::spec::Ty::Named("WebhookEndpoint"),
             ),
             items: ::core::option::Option::None,
         };
@@ -4644,8 +4616,8 @@ pub mod email_server {
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Page(
-                    &::tidings_runtime::spec::TySchema::Named("WebhookEndpoint"),
+                ::tidings_runtime::spec::Ty::Page(
+                    &::tidings_runtime::spec::Ty::Named("WebhookEndpoint"),
                 ),
             ),
             items: ::core::option::Option::None,
@@ -4658,7 +4630,7 @@ pub mod email_server {
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Named("WebhookEndpoint"),
+                ::tidings_runtime::spec::Ty::Named("WebhookEndpoint"),
             ),
             items: ::core::option::Option::None,
         };
@@ -4670,7 +4642,7 @@ pub mod email_server {
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Named("WebhookEndpoint"),
+                ::tidings_runtime::spec::Ty::Named("WebhookEndpoint"),
             ),
             items: ::core::option::Option::None,
         };
@@ -4682,7 +4654,7 @@ pub mod email_server {
             item_param: ::core::option::Option::Some("id"),
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Named("DeletedObject"),
+                ::tidings_runtime::spec::Ty::Named("DeletedObject"),
             ),
             items: ::core::option::Option::None,
         };

@@ -182,7 +182,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "error",
-                                ty: ::tidings_runtime::spec::TySchema::Named("ErrorDetail"),
+                                ty: ::tidings_runtime::spec::Ty::Named("ErrorDetail"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -201,7 +201,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "code",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -213,7 +213,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "message",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -225,7 +225,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "param",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -237,7 +237,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "request_id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -256,7 +256,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -383,7 +383,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -395,7 +395,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::E164,
@@ -409,7 +409,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "text",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -421,7 +421,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "client_ref",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -433,7 +433,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "webhook_url",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Uri,
@@ -447,7 +447,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "ttl",
-                                ty: ::tidings_runtime::spec::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::Ty::Integer,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -459,7 +459,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "sms",
-                                ty: ::tidings_runtime::spec::TySchema::Named("SmsOptions"),
+                                ty: ::tidings_runtime::spec::Ty::Named("SmsOptions"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -478,7 +478,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "encoding",
-                                ty: ::tidings_runtime::spec::TySchema::Named("SmsEncoding"),
+                                ty: ::tidings_runtime::spec::Ty::Named("SmsEncoding"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -503,7 +503,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "context_message_uuid",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Uuid,
@@ -524,7 +524,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::E164,
@@ -538,7 +538,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::E164,
@@ -552,7 +552,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "text",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -564,7 +564,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "client_ref",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -576,7 +576,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "webhook_url",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Uri,
@@ -590,7 +590,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "ttl",
-                                ty: ::tidings_runtime::spec::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::Ty::Integer,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -602,9 +602,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "whatsapp",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "WhatsappOptions",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("WhatsappOptions"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -623,7 +621,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::E164,
@@ -637,7 +635,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::E164,
@@ -651,9 +649,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "image",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "ImageContent",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("ImageContent"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -665,7 +661,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "client_ref",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -677,7 +673,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "webhook_url",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Uri,
@@ -691,7 +687,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "ttl",
-                                ty: ::tidings_runtime::spec::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::Ty::Integer,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -703,9 +699,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "whatsapp",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "WhatsappOptions",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("WhatsappOptions"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -724,7 +718,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::E164,
@@ -738,7 +732,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::E164,
@@ -752,9 +746,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "audio",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "AudioContent",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("AudioContent"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -766,7 +758,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "client_ref",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -778,7 +770,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "webhook_url",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Uri,
@@ -792,7 +784,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "ttl",
-                                ty: ::tidings_runtime::spec::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::Ty::Integer,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -804,9 +796,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "whatsapp",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "WhatsappOptions",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("WhatsappOptions"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -825,7 +815,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::E164,
@@ -839,7 +829,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::E164,
@@ -853,9 +843,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "video",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "VideoContent",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("VideoContent"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -867,7 +855,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "client_ref",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -879,7 +867,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "webhook_url",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Uri,
@@ -893,7 +881,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "ttl",
-                                ty: ::tidings_runtime::spec::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::Ty::Integer,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -905,9 +893,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "whatsapp",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "WhatsappOptions",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("WhatsappOptions"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -926,7 +912,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::E164,
@@ -940,7 +926,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::E164,
@@ -954,7 +940,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "file",
-                                ty: ::tidings_runtime::spec::TySchema::Named("FileContent"),
+                                ty: ::tidings_runtime::spec::Ty::Named("FileContent"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -966,7 +952,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "client_ref",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -978,7 +964,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "webhook_url",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Uri,
@@ -992,7 +978,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "ttl",
-                                ty: ::tidings_runtime::spec::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::Ty::Integer,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1004,9 +990,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "whatsapp",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "WhatsappOptions",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("WhatsappOptions"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1025,7 +1009,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::E164,
@@ -1039,7 +1023,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::E164,
@@ -1053,9 +1037,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "template",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "TemplateContent",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("TemplateContent"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1067,7 +1049,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "client_ref",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1079,7 +1061,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "webhook_url",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Uri,
@@ -1093,7 +1075,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "ttl",
-                                ty: ::tidings_runtime::spec::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::Ty::Integer,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1112,7 +1094,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "url",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Uri,
@@ -1126,7 +1108,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "caption",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1145,7 +1127,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "url",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Uri,
@@ -1166,7 +1148,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "url",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Uri,
@@ -1180,7 +1162,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "caption",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1199,7 +1181,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "url",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Uri,
@@ -1213,7 +1195,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "caption",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1225,7 +1207,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "name",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1244,7 +1226,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "name",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -1256,7 +1238,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "language",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(2),
@@ -1268,10 +1250,8 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "components",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::Named(
-                                        "TemplateComponent",
-                                    ),
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::Named("TemplateComponent"),
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -1291,7 +1271,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "type",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
+                                ty: ::tidings_runtime::spec::Ty::Named(
                                     "TemplateComponentType",
                                 ),
                                 required: true,
@@ -1305,7 +1285,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "sub_type",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1317,7 +1297,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "index",
-                                ty: ::tidings_runtime::spec::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::Ty::Integer,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1329,10 +1309,8 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "parameters",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::Named(
-                                        "TemplateParameter",
-                                    ),
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::Named("TemplateParameter"),
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -1378,7 +1356,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "text",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1397,7 +1375,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "payload",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1416,7 +1394,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "image",
-                                ty: ::tidings_runtime::spec::TySchema::Named("MediaLink"),
+                                ty: ::tidings_runtime::spec::Ty::Named("MediaLink"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1435,7 +1413,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "video",
-                                ty: ::tidings_runtime::spec::TySchema::Named("MediaLink"),
+                                ty: ::tidings_runtime::spec::Ty::Named("MediaLink"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1454,7 +1432,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "document",
-                                ty: ::tidings_runtime::spec::TySchema::Named("MediaLink"),
+                                ty: ::tidings_runtime::spec::Ty::Named("MediaLink"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1473,7 +1451,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "link",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Uri,
@@ -1487,7 +1465,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "filename",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1506,7 +1484,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::E164,
@@ -1520,7 +1498,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::E164,
@@ -1534,7 +1512,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "text",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -1546,9 +1524,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "voice",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "VoiceOptions",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("VoiceOptions"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1560,7 +1536,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "client_ref",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1572,7 +1548,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "webhook_url",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Uri,
@@ -1593,7 +1569,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "language",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(2),
@@ -1605,7 +1581,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "voice_name",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -1617,7 +1593,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "repeat",
-                                ty: ::tidings_runtime::spec::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::Ty::Integer,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1636,9 +1612,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "tag",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "InstagramTag",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("InstagramTag"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1661,7 +1635,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -1673,7 +1647,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -1685,7 +1659,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "text",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -1697,7 +1671,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "client_ref",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1709,7 +1683,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "webhook_url",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Uri,
@@ -1723,9 +1697,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "instagram",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "InstagramOptions",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("InstagramOptions"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1744,7 +1716,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -1756,7 +1728,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -1768,7 +1740,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "image",
-                                ty: ::tidings_runtime::spec::TySchema::Named("MediaUrl"),
+                                ty: ::tidings_runtime::spec::Ty::Named("MediaUrl"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1780,7 +1752,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "client_ref",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1792,7 +1764,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "webhook_url",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Uri,
@@ -1806,9 +1778,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "instagram",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "InstagramOptions",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("InstagramOptions"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1827,7 +1797,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -1839,7 +1809,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -1851,7 +1821,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "audio",
-                                ty: ::tidings_runtime::spec::TySchema::Named("MediaUrl"),
+                                ty: ::tidings_runtime::spec::Ty::Named("MediaUrl"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1863,7 +1833,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "client_ref",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1875,7 +1845,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "webhook_url",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Uri,
@@ -1889,9 +1859,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "instagram",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "InstagramOptions",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("InstagramOptions"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1910,7 +1878,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -1922,7 +1890,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -1934,7 +1902,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "video",
-                                ty: ::tidings_runtime::spec::TySchema::Named("MediaUrl"),
+                                ty: ::tidings_runtime::spec::Ty::Named("MediaUrl"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1946,7 +1914,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "client_ref",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1958,7 +1926,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "webhook_url",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Uri,
@@ -1972,9 +1940,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "instagram",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "InstagramOptions",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("InstagramOptions"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -1993,7 +1959,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -2005,7 +1971,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -2017,7 +1983,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "file",
-                                ty: ::tidings_runtime::spec::TySchema::Named("MediaUrl"),
+                                ty: ::tidings_runtime::spec::Ty::Named("MediaUrl"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2029,7 +1995,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "client_ref",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2041,7 +2007,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "webhook_url",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Uri,
@@ -2055,9 +2021,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "instagram",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "InstagramOptions",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("InstagramOptions"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2076,7 +2040,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "url",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Uri,
@@ -2097,7 +2061,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "message_uuid",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Uuid,
@@ -2118,7 +2082,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2130,7 +2094,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "message_uuid",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Uuid,
@@ -2144,7 +2108,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "channel",
-                                ty: ::tidings_runtime::spec::TySchema::Named("Channel"),
+                                ty: ::tidings_runtime::spec::Ty::Named("Channel"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2156,7 +2120,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "message_type",
-                                ty: ::tidings_runtime::spec::TySchema::Named("MessageType"),
+                                ty: ::tidings_runtime::spec::Ty::Named("MessageType"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2168,7 +2132,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "direction",
-                                ty: ::tidings_runtime::spec::TySchema::Named("Direction"),
+                                ty: ::tidings_runtime::spec::Ty::Named("Direction"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2180,7 +2144,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2192,7 +2156,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2204,9 +2168,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "status",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "MessageStatus",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("MessageStatus"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2218,7 +2180,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "client_ref",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2230,7 +2192,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "text",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2242,7 +2204,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "timestamp",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -2256,7 +2218,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "updated_at",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -2270,7 +2232,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "error",
-                                ty: ::tidings_runtime::spec::TySchema::Named("StatusError"),
+                                ty: ::tidings_runtime::spec::Ty::Named("StatusError"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2282,7 +2244,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "usage",
-                                ty: ::tidings_runtime::spec::TySchema::Named("Usage"),
+                                ty: ::tidings_runtime::spec::Ty::Named("Usage"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2301,7 +2263,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "status",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
+                                ty: ::tidings_runtime::spec::Ty::Named(
                                     "UpdateMessageStatus",
                                 ),
                                 required: true,
@@ -2326,7 +2288,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2338,7 +2300,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "name",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2350,7 +2312,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "language",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2362,9 +2324,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "category",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "TemplateCategory",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("TemplateCategory"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2376,9 +2336,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "status",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "TemplateStatus",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("TemplateStatus"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2390,8 +2348,8 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "components",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::Json,
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::Json,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -2404,7 +2362,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "updated_at",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -2454,7 +2412,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "message_uuid",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Uuid,
@@ -2468,7 +2426,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2480,7 +2438,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2492,7 +2450,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "channel",
-                                ty: ::tidings_runtime::spec::TySchema::Named("Channel"),
+                                ty: ::tidings_runtime::spec::Ty::Named("Channel"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2504,7 +2462,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "timestamp",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -2518,9 +2476,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "status",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "MessageStatus",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("MessageStatus"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2532,7 +2488,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "client_ref",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2544,7 +2500,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "error",
-                                ty: ::tidings_runtime::spec::TySchema::Named("StatusError"),
+                                ty: ::tidings_runtime::spec::Ty::Named("StatusError"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2556,7 +2512,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "usage",
-                                ty: ::tidings_runtime::spec::TySchema::Named("Usage"),
+                                ty: ::tidings_runtime::spec::Ty::Named("Usage"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2568,9 +2524,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "sms",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "SmsStatusDetails",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("SmsStatusDetails"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2589,7 +2543,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "code",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2601,7 +2555,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "title",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2613,7 +2567,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "detail",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2632,7 +2586,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "price",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2644,7 +2598,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "currency",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2663,7 +2617,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "segments",
-                                ty: ::tidings_runtime::spec::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::Ty::Integer,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2682,7 +2636,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "message_uuid",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Uuid,
@@ -2696,7 +2650,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "channel",
-                                ty: ::tidings_runtime::spec::TySchema::Named("Channel"),
+                                ty: ::tidings_runtime::spec::Ty::Named("Channel"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2708,7 +2662,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "message_type",
-                                ty: ::tidings_runtime::spec::TySchema::Named("MessageType"),
+                                ty: ::tidings_runtime::spec::Ty::Named("MessageType"),
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2720,7 +2674,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "from",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2732,7 +2686,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "to",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2744,7 +2698,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "timestamp",
-                                ty: ::tidings_runtime::spec::TySchema::DateTime,
+                                ty: ::tidings_runtime::spec::Ty::DateTime,
                                 required: true,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Rfc3339,
@@ -2758,7 +2712,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "text",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2770,9 +2724,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "image",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "ImageContent",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("ImageContent"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2784,9 +2736,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "audio",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "AudioContent",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("AudioContent"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2798,9 +2748,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "video",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "VideoContent",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("VideoContent"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2812,7 +2760,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "file",
-                                ty: ::tidings_runtime::spec::TySchema::Named("FileContent"),
+                                ty: ::tidings_runtime::spec::Ty::Named("FileContent"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2824,7 +2772,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "profile",
-                                ty: ::tidings_runtime::spec::TySchema::Named("Profile"),
+                                ty: ::tidings_runtime::spec::Ty::Named("Profile"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2836,9 +2784,7 @@ pub mod messaging_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "context",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "InboundContext",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("InboundContext"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2857,7 +2803,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "name",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -2876,7 +2822,7 @@ pub mod messaging_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "message_uuid",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::Some(
                                     ::tidings_runtime::spec::Format::Uuid,
@@ -2908,8 +2854,8 @@ pub mod messaging_server {
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Page(
-                    &::tidings_runtime::spec::TySchema::Named("Resource"),
+                ::tidings_runtime::spec::Ty::Page(
+                    &::tidings_runtime::spec::Ty::Named("Resource"),
                 ),
             ),
             items: ::core::option::Option::None,
@@ -2922,7 +2868,7 @@ pub mod messaging_server {
             item_param: ::core::option::Option::None,
             id_field: "message_uuid",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Named("SendMessageResponse"),
+                ::tidings_runtime::spec::Ty::Named("SendMessageResponse"),
             ),
             items: ::core::option::Option::None,
         };
@@ -2934,8 +2880,8 @@ pub mod messaging_server {
             item_param: ::core::option::Option::None,
             id_field: "message_uuid",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Page(
-                    &::tidings_runtime::spec::TySchema::Named("MessageRecord"),
+                ::tidings_runtime::spec::Ty::Page(
+                    &::tidings_runtime::spec::Ty::Named("MessageRecord"),
                 ),
             ),
             items: ::core::option::Option::None,
@@ -2948,7 +2894,7 @@ pub mod messaging_server {
             item_param: ::core::option::Option::Some("message_uuid"),
             id_field: "message_uuid",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Named("MessageRecord"),
+                ::tidings_runtime::spec::Ty::Named("MessageRecord"),
             ),
             items: ::core::option::Option::None,
         };
@@ -2970,8 +2916,8 @@ pub mod messaging_server {
             item_param: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Page(
-                    &::tidings_runtime::spec::TySchema::Named("Template"),
+                ::tidings_runtime::spec::Ty::Page(
+                    &::tidings_runtime::spec::Ty::Named("Template"),
                 ),
             ),
             items: ::core::option::Option::None,

@@ -236,7 +236,7 @@ pub mod realtime_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "name",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -248,7 +248,7 @@ pub mod realtime_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "data",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -260,8 +260,8 @@ pub mod realtime_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "channels",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -274,7 +274,7 @@ pub mod realtime_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "channel",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -286,7 +286,7 @@ pub mod realtime_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "socket_id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -298,7 +298,7 @@ pub mod realtime_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "info",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -317,7 +317,7 @@ pub mod realtime_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "name",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -329,7 +329,7 @@ pub mod realtime_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "channel",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -341,7 +341,7 @@ pub mod realtime_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "data",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -353,7 +353,7 @@ pub mod realtime_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "socket_id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -365,7 +365,7 @@ pub mod realtime_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "info",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -384,8 +384,8 @@ pub mod realtime_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "batch",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::Named("BatchEvent"),
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::Named("BatchEvent"),
                                 ),
                                 required: true,
                                 format: ::core::option::Option::None,
@@ -405,7 +405,7 @@ pub mod realtime_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "channel",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -424,7 +424,7 @@ pub mod realtime_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "channel",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -436,7 +436,7 @@ pub mod realtime_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "user_id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -455,7 +455,7 @@ pub mod realtime_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "channel",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -467,7 +467,7 @@ pub mod realtime_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "event",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -479,7 +479,7 @@ pub mod realtime_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "data",
-                                ty: ::tidings_runtime::spec::TySchema::Json,
+                                ty: ::tidings_runtime::spec::Ty::Json,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -491,7 +491,7 @@ pub mod realtime_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "socket_id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -503,7 +503,7 @@ pub mod realtime_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "user_id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -522,7 +522,7 @@ pub mod realtime_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "channel",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -534,7 +534,7 @@ pub mod realtime_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "subscription_count",
-                                ty: ::tidings_runtime::spec::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::Ty::Integer,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -590,7 +590,7 @@ pub mod realtime_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "time_ms",
-                                ty: ::tidings_runtime::spec::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::Ty::Integer,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -602,8 +602,8 @@ pub mod realtime_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "events",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::Named("WebhookEvent"),
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::Named("WebhookEvent"),
                                 ),
                                 required: true,
                                 format: ::core::option::Option::None,
@@ -623,7 +623,7 @@ pub mod realtime_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "socket_id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -635,7 +635,7 @@ pub mod realtime_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "activity_timeout",
-                                ty: ::tidings_runtime::spec::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::Ty::Integer,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -654,7 +654,7 @@ pub mod realtime_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "channel",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::Some(1),
@@ -666,7 +666,7 @@ pub mod realtime_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "auth",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -678,7 +678,7 @@ pub mod realtime_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "channel_data",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -697,7 +697,7 @@ pub mod realtime_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "channel",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -716,8 +716,8 @@ pub mod realtime_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "ids",
-                                ty: ::tidings_runtime::spec::TySchema::List(
-                                    &::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::List(
+                                    &::tidings_runtime::spec::Ty::String,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -730,8 +730,8 @@ pub mod realtime_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "hash",
-                                ty: ::tidings_runtime::spec::TySchema::Map(
-                                    &::tidings_runtime::spec::TySchema::Json,
+                                ty: ::tidings_runtime::spec::Ty::Map(
+                                    &::tidings_runtime::spec::Ty::Json,
                                 ),
                                 required: false,
                                 format: ::core::option::Option::None,
@@ -744,7 +744,7 @@ pub mod realtime_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "count",
-                                ty: ::tidings_runtime::spec::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::Ty::Integer,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -763,9 +763,7 @@ pub mod realtime_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "presence",
-                                ty: ::tidings_runtime::spec::TySchema::Named(
-                                    "PresenceSnapshot",
-                                ),
+                                ty: ::tidings_runtime::spec::Ty::Named("PresenceSnapshot"),
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -784,7 +782,7 @@ pub mod realtime_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "user_id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -796,7 +794,7 @@ pub mod realtime_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "user_info",
-                                ty: ::tidings_runtime::spec::TySchema::Json,
+                                ty: ::tidings_runtime::spec::Ty::Json,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -815,7 +813,7 @@ pub mod realtime_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "user_id",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -834,7 +832,7 @@ pub mod realtime_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "subscription_count",
-                                ty: ::tidings_runtime::spec::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::Ty::Integer,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -853,7 +851,7 @@ pub mod realtime_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "message",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -865,7 +863,7 @@ pub mod realtime_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "code",
-                                ty: ::tidings_runtime::spec::TySchema::Integer,
+                                ty: ::tidings_runtime::spec::Ty::Integer,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -884,7 +882,7 @@ pub mod realtime_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "auth",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -896,7 +894,7 @@ pub mod realtime_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "user_data",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -915,7 +913,7 @@ pub mod realtime_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "user_data",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: false,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -934,7 +932,7 @@ pub mod realtime_server {
                         &[
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "nonce",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -946,7 +944,7 @@ pub mod realtime_server {
                             },
                             ::tidings_runtime::spec::FieldSchema {
                                 name: "ciphertext",
-                                ty: ::tidings_runtime::spec::TySchema::String,
+                                ty: ::tidings_runtime::spec::Ty::String,
                                 required: true,
                                 format: ::core::option::Option::None,
                                 min_len: ::core::option::Option::None,
@@ -969,9 +967,7 @@ pub mod realtime_server {
             collection: "/",
             item_param: ::core::option::Option::None,
             id_field: "id",
-            response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Json,
-            ),
+            response: ::core::option::Option::Some(::tidings_runtime::spec::Ty::Json),
             items: ::core::option::Option::None,
         };
         /// `POST /apps/{app_id}/events`: answers a valid response built from the body and the item it names (when stored) in `/apps`.
@@ -981,9 +977,7 @@ pub mod realtime_server {
             collection: "/apps",
             item_param: ::core::option::Option::Some("app_id"),
             id_field: "id",
-            response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Json,
-            ),
+            response: ::core::option::Option::Some(::tidings_runtime::spec::Ty::Json),
             items: ::core::option::Option::None,
         };
         /// `POST /apps/{app_id}/batch_events`: answers a valid response built from the body and the item it names (when stored) in `/apps`.
@@ -993,9 +987,7 @@ pub mod realtime_server {
             collection: "/apps",
             item_param: ::core::option::Option::Some("app_id"),
             id_field: "id",
-            response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Json,
-            ),
+            response: ::core::option::Option::Some(::tidings_runtime::spec::Ty::Json),
             items: ::core::option::Option::None,
         };
         /// `GET /apps/{app_id}/channels`: answers a valid response built from the body and the item it names (when stored) in `/apps`.
@@ -1005,9 +997,7 @@ pub mod realtime_server {
             collection: "/apps",
             item_param: ::core::option::Option::Some("app_id"),
             id_field: "id",
-            response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Json,
-            ),
+            response: ::core::option::Option::Some(::tidings_runtime::spec::Ty::Json),
             items: ::core::option::Option::None,
         };
         /// `GET /apps/{app_id}/channels/{channel_name}`: gets an item of `/apps/{app_id}/channels`.
@@ -1017,9 +1007,7 @@ pub mod realtime_server {
             collection: "/apps/{app_id}/channels",
             item_param: ::core::option::Option::Some("channel_name"),
             id_field: "id",
-            response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Json,
-            ),
+            response: ::core::option::Option::Some(::tidings_runtime::spec::Ty::Json),
             items: ::core::option::Option::None,
         };
         /// `GET /apps/{app_id}/channels/{channel_name}/users`: answers a valid response built from the body and the item it names (when stored) in `/apps/{app_id}/channels`.
@@ -1029,9 +1017,7 @@ pub mod realtime_server {
             collection: "/apps/{app_id}/channels",
             item_param: ::core::option::Option::Some("channel_name"),
             id_field: "id",
-            response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Json,
-            ),
+            response: ::core::option::Option::Some(::tidings_runtime::spec::Ty::Json),
             items: ::core::option::Option::None,
         };
         /// `POST /apps/{app_id}/users/{user_id}/terminate_connections`: answers a valid response built from the body and the item it names (when stored) in `/apps/{app_id}/users`.
@@ -1041,9 +1027,7 @@ pub mod realtime_server {
             collection: "/apps/{app_id}/users",
             item_param: ::core::option::Option::Some("user_id"),
             id_field: "id",
-            response: ::core::option::Option::Some(
-                ::tidings_runtime::spec::TySchema::Json,
-            ),
+            response: ::core::option::Option::Some(::tidings_runtime::spec::Ty::Json),
             items: ::core::option::Option::None,
         };
     }

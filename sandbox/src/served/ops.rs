@@ -4,7 +4,7 @@
 use axum::http::Method;
 use tidings_codegen::check::OperationInfo;
 
-use crate::server::resources::{ResourceOp, ServiceSchema, TySchema};
+use crate::server::resources::{ResourceOp, ServiceSchema, Ty};
 use crate::server::{Gateway, Resources};
 
 /// One operation, ready to serve.
@@ -15,7 +15,7 @@ pub(crate) struct ServedOp {
     pub(crate) spec: &'static tidings_runtime::OperationSpec,
     pub(crate) resource: ResourceOp,
     pub(crate) pages: Option<&'static tidings_runtime::PaginationSpec>,
-    pub(crate) body: Option<TySchema>,
+    pub(crate) body: Option<Ty>,
 }
 
 /// The token endpoint of a spec whose auth is OAuth2 client credentials: hands out the one

@@ -12,12 +12,13 @@ use axum::http::{
 };
 use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value};
-use tidings_codegen::check::{Answer, PageStyle, Ty};
+use tidings_codegen::check::{Answer, PageStyle};
+use tidings_spec::Owned;
 
 use super::documented::{created_location, documented_status};
 use super::ops::{PathTemplate, Served, ServedOp, TokenEndpoint};
 use super::validate;
-use crate::server::resources::{ResourceCall, ServiceSchema, ShapeSchema, TySchema};
+use crate::server::resources::{ResourceCall, ServiceSchema, ShapeSchema, Ty};
 use crate::server::{Incoming, ServerError, documented_headers, new_request_id};
 use tidings_codegen::describe as vocab;
 
@@ -370,11 +371,11 @@ fn inputs(
     } else if op.info.has_body && !empty {
         let value: Value = match op.spec.body_encoding {
             // A list body (`POST /email/batch` takes an array of messages) is an array.
-            tidings_runtime::BodyEncoding::Json if matches!(op.body, Some(TySchema::List(_))) => {
+            tidings_runtime::BodyEncoding::Json if matches!(op.body, Some(Ty::List(_))) => {
                 incoming.json_array()?
             }
             // `body: json` takes any JSON value, `null` included.
-            tidings_runtime::BodyEncoding::Json if matches!(op.body, Some(TySchema::Json)) => {
+            tidings_runtime::BodyEncoding::Json if matches!(op.body, Some(Ty::Json)) => {
                 incoming.json_any()?
             }
             tidings_runtime::BodyEncoding::Json => incoming.json()?,
@@ -438,9 +439,9 @@ fn inputs(
 /// The body's keys spelled as the answer's fields where they differ only in case and `_`
 /// (Twilio takes `To` and answers `to`; `StatusCallback` and `status_callback`), so what was
 /// sent is what is read back.
-fn named_as_answered(schema: &ServiceSchema, answer: Option<&TySchema>, body: Value) -> Value {
+fn named_as_answered(schema: &ServiceSchema, answer: Option<&Ty>, body: Value) -> Value {
     let fields = match answer {
-        Some(TySchema::Named(name)) => schema.types.iter().find(|t| t.name == *name),
+        Some(Ty::Named(name)) => schema.types.iter().find(|t| t.name == *name),
         _ => None,
     };
     let (Some(ShapeSchema::Object(fields)), Value::Object(map)) = (fields.map(|t| t.shape), &body)
@@ -544,18 +545,18 @@ fn in_range(
 /// A form's fields (all text) as the body type's fields are typed: numbers and booleans
 /// parsed, nested objects and lists followed; text that does not parse stays text, for the
 /// validation to name it.
-fn typed_fields(schema: &ServiceSchema, ty: Option<&TySchema>, value: Value) -> Value {
+fn typed_fields(schema: &ServiceSchema, ty: Option<&Ty>, value: Value) -> Value {
     let Some(ty) = ty else { return value };
     match (ty, value) {
         // A form has no null: an empty or `null` value of a non-text field is none.
-        (TySchema::Integer | TySchema::Number | TySchema::Boolean, Value::String(text))
+        (Ty::Integer | Ty::Number | Ty::Boolean, Value::String(text))
             if text.is_empty() || text == "null" =>
         {
             Value::Null
         }
         // Nor an object: an empty or `null` value where an object goes is none (Mailgun's
         // `email_preview=null`).
-        (TySchema::Named(name), Value::String(text))
+        (Ty::Named(name), Value::String(text))
             if (text.is_empty() || text == "null")
                 && matches!(
                     schema.named(name).map(|t| t.shape),
@@ -565,10 +566,10 @@ fn typed_fields(schema: &ServiceSchema, ty: Option<&TySchema>, value: Value) -> 
             Value::Null
         }
         // A map likewise (Infobip's template preview `placeholders=null`).
-        (TySchema::Map(_), Value::String(text)) if text.is_empty() || text == "null" => Value::Null,
+        (Ty::Map(_), Value::String(text)) if text.is_empty() || text == "null" => Value::Null,
         // A JSON part sent without its `application/json` type (curl, schemathesis): where an
         // object or a map goes, text that is a JSON object is that object.
-        (TySchema::Map(_) | TySchema::Named(_), Value::String(text))
+        (Ty::Map(_) | Ty::Named(_), Value::String(text))
             if text.trim_start().starts_with('{') && takes_object(schema, ty) =>
         {
             match serde_json::from_str::<Value>(&text) {
@@ -576,20 +577,20 @@ fn typed_fields(schema: &ServiceSchema, ty: Option<&TySchema>, value: Value) -> 
                 _ => Value::String(text),
             }
         }
-        (TySchema::Integer, Value::String(text)) => text
+        (Ty::Integer, Value::String(text)) => text
             .trim()
             .parse::<i64>()
             .map_or(Value::String(text), Value::from),
-        (TySchema::Number, Value::String(text)) => match text.trim().parse::<f64>() {
+        (Ty::Number, Value::String(text)) => match text.trim().parse::<f64>() {
             Ok(n) if n.is_finite() => Value::from(n),
             _ => Value::String(text),
         },
-        (TySchema::Boolean, Value::String(text)) => match text.trim() {
+        (Ty::Boolean, Value::String(text)) => match text.trim() {
             "true" | "True" => Value::Bool(true),
             "false" | "False" => Value::Bool(false),
             _ => Value::String(text),
         },
-        (TySchema::List(item), Value::Array(items)) => Value::Array(
+        (Ty::List(item), Value::Array(items)) => Value::Array(
             items
                 .into_iter()
                 .map(|v| typed_fields(schema, Some(item), v))
@@ -598,15 +599,15 @@ fn typed_fields(schema: &ServiceSchema, ty: Option<&TySchema>, value: Value) -> 
         // One value where the spec takes a list: a list of one, as the form decoder of a
         // typed server reads it (text, or one file part of a `list<bytes>`: Infobip's
         // `attachment` with one file).
-        (TySchema::List(item), one @ (Value::String(_) | Value::Object(_))) => {
+        (Ty::List(item), one @ (Value::String(_) | Value::Object(_))) => {
             Value::Array(vec![typed_fields(schema, Some(item), one)])
         }
-        (TySchema::Map(item), Value::Object(map)) => Value::Object(
+        (Ty::Map(item), Value::Object(map)) => Value::Object(
             map.into_iter()
                 .map(|(k, v)| (k, typed_fields(schema, Some(item), v)))
                 .collect(),
         ),
-        (TySchema::Named(name), Value::Object(map)) => {
+        (Ty::Named(name), Value::Object(map)) => {
             let fields = match schema.named(name).map(|t| t.shape) {
                 Some(ShapeSchema::Object(fields)) => fields,
                 _ => return Value::Object(map),
@@ -628,13 +629,13 @@ fn typed_fields(schema: &ServiceSchema, ty: Option<&TySchema>, value: Value) -> 
 /// A form's required list fields that are absent, as empty lists: a form writes an empty
 /// list as no field at all (Mailgun's send with `to` empty has no `to` part). A list that
 /// must hold items is still refused by its `min_items`.
-fn empty_lists(schema: &ServiceSchema, ty: Option<&TySchema>, mut value: Value) -> Value {
-    let (Some(TySchema::Named(name)), Value::Object(map)) = (ty, &mut value) else {
+fn empty_lists(schema: &ServiceSchema, ty: Option<&Ty>, mut value: Value) -> Value {
+    let (Some(Ty::Named(name)), Value::Object(map)) = (ty, &mut value) else {
         return value;
     };
     if let Some(ShapeSchema::Object(fields)) = schema.named(name).map(|t| t.shape) {
         for f in fields {
-            if f.required && matches!(f.ty, TySchema::List(_)) && !map.contains_key(f.name) {
+            if f.required && matches!(f.ty, Ty::List(_)) && !map.contains_key(f.name) {
                 map.insert(f.name.to_owned(), Value::Array(Vec::new()));
             }
         }
@@ -643,10 +644,10 @@ fn empty_lists(schema: &ServiceSchema, ty: Option<&TySchema>, mut value: Value) 
 }
 
 /// Whether a value of `ty` is a JSON object: a map, or a named object or union.
-fn takes_object(schema: &ServiceSchema, ty: &TySchema) -> bool {
+fn takes_object(schema: &ServiceSchema, ty: &Ty) -> bool {
     match ty {
-        TySchema::Map(_) => true,
-        TySchema::Named(name) => matches!(
+        Ty::Map(_) => true,
+        Ty::Named(name) => matches!(
             schema.named(name).map(|t| t.shape),
             Some(ShapeSchema::Object(_) | ShapeSchema::Union { .. })
         ),
@@ -654,7 +655,7 @@ fn takes_object(schema: &ServiceSchema, ty: &TySchema) -> bool {
     }
 }
 
-fn typed(ty: &Ty, value: &Value, name: &str, place: &str) -> Result<Value, ServerError> {
+fn typed(ty: &Ty<Owned>, value: &Value, name: &str, place: &str) -> Result<Value, ServerError> {
     let bad = |what: &str| {
         ServerError::validation(
             name.to_owned(),
@@ -790,7 +791,7 @@ fn next_field_is_uri(schema: &ServiceSchema, op: &ServedOp) -> bool {
     };
     let mut format = None;
     for part in next_field.split('.') {
-        let TySchema::Named(name) = ty else {
+        let Ty::Named(name) = ty else {
             return false;
         };
         let Some(ShapeSchema::Object(fields)) = schema.named(name).map(|t| t.shape) else {

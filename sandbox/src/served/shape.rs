@@ -19,7 +19,7 @@ use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
 use axum::response::Response;
 use serde_json::{Map, Value};
 
-use crate::server::resources::{ServiceSchema, ShapeSchema, TySchema, fill};
+use crate::server::resources::{ServiceSchema, ShapeSchema, Ty, fill};
 
 /// Largest error body rewritten (a sandbox's own error bodies are far smaller).
 const MAX_ERROR_BODY: usize = 64 * 1024;
@@ -34,7 +34,7 @@ pub(crate) struct ErrorShape {
     /// the error type's code is an integer.
     numeric_code: Option<NumericCode>,
     /// The error type, when it has required fields besides the code and message.
-    filled: Option<TySchema>,
+    filled: Option<Ty>,
     /// The code's path and its values, when the error type's code is an enum (Brevo's
     /// `document_not_found`, `invalid_parameter`, ...).
     enum_code: Option<(Vec<String>, &'static [&'static str])>,
@@ -48,11 +48,11 @@ pub(crate) struct ErrorShape {
 /// The field at dot path `path` from the named type `ty`.
 fn field_at(
     schema: &ServiceSchema,
-    ty: &TySchema,
+    ty: &Ty,
     path: &[String],
 ) -> Option<&'static crate::server::resources::FieldSchema> {
     let (first, rest) = path.split_first()?;
-    let TySchema::Named(name) = ty else {
+    let Ty::Named(name) = ty else {
         return None;
     };
     let ShapeSchema::Object(fields) = schema.named(name)?.shape else {
@@ -68,12 +68,7 @@ fn field_at(
 
 /// A symbolic code as the code field takes it: a URI where the field's format asks for one
 /// (an RFC 9457 problem's `type`: `https://example.com/problems/not_found`), else the code.
-fn code_as_field_takes_it(
-    schema: &ServiceSchema,
-    ty: &TySchema,
-    path: &[String],
-    code: Value,
-) -> Value {
+fn code_as_field_takes_it(schema: &ServiceSchema, ty: &Ty, path: &[String], code: Value) -> Value {
     let uri = field_at(schema, ty, path)
         .is_some_and(|f| f.format == Some(crate::server::resources::Format::Uri));
     match code {
@@ -85,11 +80,11 @@ fn code_as_field_takes_it(
 }
 
 /// The type of the field at dot path `path` from the named type `ty`.
-fn field_type(schema: &ServiceSchema, ty: &TySchema, path: &[String]) -> Option<TySchema> {
+fn field_type(schema: &ServiceSchema, ty: &Ty, path: &[String]) -> Option<Ty> {
     let Some((first, rest)) = path.split_first() else {
         return Some(*ty);
     };
-    let TySchema::Named(name) = ty else {
+    let Ty::Named(name) = ty else {
         return None;
     };
     let ShapeSchema::Object(fields) = schema.named(name)?.shape else {
@@ -106,7 +101,7 @@ impl ErrorShape {
             return ErrorShape::default();
         };
         let written = (errors.code.clone(), errors.message.clone());
-        let Some(tidings_codegen::check::Ty::Named(name)) = &errors.ty else {
+        let Some(tidings_spec::Ty::Named(name)) = &errors.ty else {
             return ErrorShape {
                 written,
                 ..ErrorShape::default()
@@ -118,7 +113,7 @@ impl ErrorShape {
                 ..ErrorShape::default()
             };
         };
-        let ty = TySchema::Named(named.name);
+        let ty = Ty::Named(named.name);
         let path = |p: &Option<String>| -> Vec<String> {
             p.as_deref()
                 .map(|p| p.split('.').map(str::to_owned).collect())
@@ -126,7 +121,7 @@ impl ErrorShape {
         };
         let code_path = path(&errors.code);
         let numeric_code = (!code_path.is_empty()
-            && field_type(schema, &ty, &code_path) == Some(TySchema::Integer))
+            && field_type(schema, &ty, &code_path) == Some(Ty::Integer))
         .then(|| {
             let mut codes = Vec::new();
             for (code, info) in &errors.codes {
@@ -301,7 +296,7 @@ pub(crate) async fn operation_error(
         };
         let code_path = path(&own.code);
         if !code_path.is_empty() {
-            let code_value = if field_type(schema, &ty, &code_path) == Some(TySchema::Integer) {
+            let code_value = if field_type(schema, &ty, &code_path) == Some(Ty::Integer) {
                 Value::from(code)
             } else if let Some(values) = enum_values(schema, &ty, &code_path) {
                 let given = symbolic
@@ -370,13 +365,13 @@ fn put(object: &mut Map<String, Value>, path: &[String], value: Value) {
 /// The values of the enum at dot path `path` from the named type `ty`, when it is one.
 fn enum_values(
     schema: &ServiceSchema,
-    ty: &TySchema,
+    ty: &Ty,
     path: &[String],
 ) -> Option<&'static [&'static str]> {
     if path.is_empty() {
         return None;
     }
-    let TySchema::Named(name) = field_type(schema, ty, path)? else {
+    let Ty::Named(name) = field_type(schema, ty, path)? else {
         return None;
     };
     match schema.named(name)?.shape {

@@ -9,15 +9,10 @@
 use serde_json::Value;
 
 use crate::server::ServerError;
-use crate::server::resources::{FieldSchema, ServiceSchema, ShapeSchema, TySchema};
+use crate::server::resources::{FieldSchema, ServiceSchema, ShapeSchema, Ty};
 
 /// Checks `value` against `ty`; `at` is the dot path of `value` (empty for the body itself).
-pub fn check(
-    schema: &ServiceSchema,
-    ty: &TySchema,
-    value: &Value,
-    at: &str,
-) -> Result<(), ServerError> {
+pub fn check(schema: &ServiceSchema, ty: &Ty, value: &Value, at: &str) -> Result<(), ServerError> {
     let wrong = |expected: &str| {
         let name = if at.is_empty() { "the body" } else { at };
         let error = ServerError::validation(
@@ -35,24 +30,24 @@ pub fn check(
         }
     };
     match ty {
-        TySchema::Json => Ok(()),
-        TySchema::String => match value {
+        Ty::Json => Ok(()),
+        Ty::String | Ty::Bytes => match value {
             Value::String(_) => Ok(()),
             // A multipart file part (`bytes` fields are text to the schema table): the
             // decoder's `{"$file": {filename, content_type, data}}`.
             Value::Object(part) if part.len() == 1 && part.contains_key("$file") => Ok(()),
             _ => wrong("a string"),
         },
-        TySchema::DateTime => match value.as_str() {
+        Ty::DateTime => match value.as_str() {
             Some(text) if tidings_runtime::dates::rfc3339_to_unix(text).is_some() => Ok(()),
             _ => wrong("an RFC 3339 date and time"),
         },
-        TySchema::Date => match value.as_str() {
+        Ty::Date => match value.as_str() {
             Some(text) if tidings_runtime::dates::is_date(text) => Ok(()),
             _ => wrong("a date (YYYY-MM-DD)"),
         },
         // The clients hold integers as `i64`: one past its range does not decode there.
-        TySchema::Integer => match value {
+        Ty::Integer => match value {
             Value::Number(n) if n.is_i64() => Ok(()),
             Value::Number(n) if n.is_u64() => wrong("an integer of at most 9223372036854775807"),
             // `5.0` or `1e3`; past 2^53 a float no longer tells which integer it was (one below
@@ -65,28 +60,28 @@ pub fn check(
             }
             _ => wrong("an integer"),
         },
-        TySchema::Number => match value {
+        Ty::Number => match value {
             Value::Number(_) => Ok(()),
             _ => wrong("a number"),
         },
-        TySchema::Boolean => match value {
+        Ty::Boolean => match value {
             Value::Bool(_) => Ok(()),
             _ => wrong("true or false"),
         },
-        TySchema::List(item) | TySchema::Page(item) => match value {
+        Ty::List(item) | Ty::Page(item) => match value {
             Value::Array(items) => items
                 .iter()
                 .enumerate()
                 .try_for_each(|(i, v)| check(schema, item, v, &join(at, &i.to_string()))),
             _ => wrong("a list"),
         },
-        TySchema::Map(item) => match value {
+        Ty::Map(item) => match value {
             Value::Object(map) => map
                 .iter()
                 .try_for_each(|(k, v)| check(schema, item, v, &join(at, k))),
             _ => wrong("an object"),
         },
-        TySchema::Named(name) => {
+        Ty::Named(name) => {
             let Some(named) = schema.types.iter().find(|t| t.name == *name) else {
                 // A type the table does not have (a built-in the generator spells as a name):
                 // nothing more to check than what JSON already is.
@@ -119,13 +114,11 @@ pub fn check(
                     match (variant, content) {
                         (Some((_, Some(ty))), Some(content)) => match map.get(content) {
                             Some(inner) => {
-                                check(schema, &TySchema::Named(ty), inner, &join(at, content))
+                                check(schema, &Ty::Named(*ty), inner, &join(at, content))
                             }
                             None => Ok(()),
                         },
-                        (Some((_, Some(ty))), None) => {
-                            check(schema, &TySchema::Named(ty), value, at)
-                        }
+                        (Some((_, Some(ty))), None) => check(schema, &Ty::Named(*ty), value, at),
                         (Some(_), _) => Ok(()),
                         // The client keeps an unknown tag it reads (its unknown variant), but
                         // what it sends must be one the document names: nothing of an unknown
@@ -152,7 +145,7 @@ pub fn check(
                     {
                         Ok(())
                     } else {
-                        let names: Vec<String> = variants.iter().map(describe).collect();
+                        let names: Vec<String> = variants.iter().map(Ty::to_string).collect();
                         wrong(&format!("one of {}", names.join(", ")))
                     }
                 }
@@ -179,7 +172,7 @@ fn field(
     let value = match object.get(f.name) {
         // `null` is a value of a `json` field (the client's `serde_json::Value` sends it),
         // and the absence of any other.
-        Some(Value::Null) if matches!(f.ty, TySchema::Json) => return Ok(()),
+        Some(Value::Null) if matches!(f.ty, Ty::Json) => return Ok(()),
         None | Some(Value::Null) if f.required => {
             return Err(ServerError::validation(
                 path.clone(),
@@ -250,23 +243,6 @@ fn scalar_limits(f: &FieldSchema, value: &Value) -> Option<String> {
     None
 }
 
-/// A type as the spec writes it (`string`, `list<Contact>`), for messages.
-fn describe(ty: &TySchema) -> String {
-    match ty {
-        TySchema::String => "string".into(),
-        TySchema::Integer => "integer".into(),
-        TySchema::Number => "number".into(),
-        TySchema::Boolean => "boolean".into(),
-        TySchema::DateTime => "datetime".into(),
-        TySchema::Date => "date".into(),
-        TySchema::Json => "json".into(),
-        TySchema::List(inner) => format!("list<{}>", describe(inner)),
-        TySchema::Page(inner) => format!("page<{}>", describe(inner)),
-        TySchema::Map(inner) => format!("map<{}>", describe(inner)),
-        TySchema::Named(name) => (*name).to_owned(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -276,7 +252,7 @@ mod tests {
     const FIELDS: &[FieldSchema] = &[
         FieldSchema {
             name: "to",
-            ty: TySchema::String,
+            ty: Ty::String,
             required: true,
             format: Some(Format::E164),
             min_len: None,
@@ -288,7 +264,7 @@ mod tests {
         },
         FieldSchema {
             name: "count",
-            ty: TySchema::Integer,
+            ty: Ty::Integer,
             required: false,
             format: None,
             min_len: None,
@@ -316,10 +292,10 @@ mod tests {
         TypeSchema {
             name: "Value",
             shape: ShapeSchema::Untagged(&[
-                TySchema::String,
-                TySchema::Number,
-                TySchema::List(&TySchema::String),
-                TySchema::Named("Sms"),
+                Ty::String,
+                Ty::Number,
+                Ty::List(&Ty::String),
+                Ty::Named("Sms"),
             ]),
         },
     ];
@@ -329,12 +305,12 @@ mod tests {
     };
 
     fn run(value: Value) -> Result<(), ServerError> {
-        check(&SCHEMA, &TySchema::Named("Sms"), &value, "")
+        check(&SCHEMA, &Ty::Named("Sms"), &value, "")
     }
 
     #[test]
     fn an_untagged_union_takes_what_one_variant_takes_scalars_included() {
-        let value = |v: Value| check(&SCHEMA, &TySchema::Named("Value"), &v, "attributes.A");
+        let value = |v: Value| check(&SCHEMA, &Ty::Named("Value"), &v, "attributes.A");
         for fits in [
             json!("text"),
             json!(31),
@@ -374,7 +350,7 @@ mod tests {
         let range = run(json!({"to": "+14155550100", "count": 11})).unwrap_err();
         let wide = check(
             &SCHEMA,
-            &TySchema::Integer,
+            &Ty::Integer,
             &serde_json::from_str("9223372036854775808").unwrap(),
             "n",
         )
@@ -392,7 +368,7 @@ mod tests {
 
     #[test]
     fn a_union_s_tag_must_be_one_the_document_names_and_selects_what_is_checked() {
-        let message = |value: Value| check(&SCHEMA, &TySchema::Named("Message"), &value, "");
+        let message = |value: Value| check(&SCHEMA, &Ty::Named("Message"), &value, "");
         assert!(message(json!({"channel": "sms", "to": "+14155550100"})).is_ok());
         assert!(message(json!({"channel": "ping"})).is_ok());
         let inner = message(json!({"channel": "sms"})).unwrap_err();

@@ -15,7 +15,7 @@ use tidings_codegen::check::{Owned, Select, Service};
 use tidings_codegen::model::PayloadEncoding;
 use tidings_runtime::webhook::{self as rt, SignatureScheme, Verifier};
 
-use crate::server::resources::{ServiceSchema, TySchema};
+use crate::server::resources::{ServiceSchema, Ty};
 use crate::server::{Incoming, Outgoing, ServerError, Signing, WebhookSender};
 
 /// Where deliveries are triggered: `POST <TRIGGER_PREFIX><name>`.
@@ -138,7 +138,7 @@ impl Webhooks {
             }
             None => {}
         }
-        super::validate::check(schema, &TySchema::Named(hook.ty), &payload, "")?;
+        super::validate::check(schema, &Ty::Named(hook.ty), &payload, "")?;
         let body = if hook.form {
             tidings_runtime::form::encode(&payload, tidings_runtime::FormStyle::DEFAULT)
                 .map_err(|e| {

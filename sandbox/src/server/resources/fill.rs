@@ -7,7 +7,7 @@ use super::*;
 /// in), a made-up value from type, format, limits and enum where it is missing or wrong.
 pub fn fill(
     schema: &ServiceSchema,
-    ty: &TySchema,
+    ty: &Ty,
     given: Option<&Value>,
     depth: usize,
     field: Option<&FieldSchema>,
@@ -20,17 +20,17 @@ pub fn fill(
         // Text that breaks the answer's format or length (a value stored from a request
         // whose own field had none, a path parameter) is made up instead: an answer is always
         // a value of its type.
-        TySchema::String | TySchema::DateTime => match given {
+        Ty::String | Ty::Bytes | Ty::DateTime => match given {
             Some(Value::String(s)) if fits_text(ty, field, s) => Value::String(s.clone()),
             _ => Value::String(sample_string(ty, field)),
         },
-        TySchema::Date => match given {
+        Ty::Date => match given {
             Some(Value::String(s)) if tidings_runtime::dates::is_date(s) => {
                 Value::String(s.clone())
             }
             _ => Value::String(now_rfc3339().chars().take(10).collect()),
         },
-        TySchema::Integer => match given {
+        Ty::Integer => match given {
             Some(v @ Value::Number(n)) if n.is_i64() => v.clone(),
             _ => {
                 let (min, max) = bounds(field);
@@ -38,7 +38,7 @@ pub fn fill(
                 Value::from(0f64.max(min.ceil()).min(max.floor()) as i64)
             }
         },
-        TySchema::Number => match given {
+        Ty::Number => match given {
             Some(v @ Value::Number(_)) => v.clone(),
             _ => {
                 let (min, max) = bounds(field);
@@ -46,12 +46,12 @@ pub fn fill(
                     .map_or(Value::from(0), Value::Number)
             }
         },
-        TySchema::Boolean => match given {
+        Ty::Boolean => match given {
             Some(v @ Value::Bool(_)) => v.clone(),
             _ => Value::Bool(false),
         },
-        TySchema::Json => given.cloned().unwrap_or_else(|| Value::Object(Map::new())),
-        TySchema::List(inner) | TySchema::Page(inner) => match given {
+        Ty::Json => given.cloned().unwrap_or_else(|| Value::Object(Map::new())),
+        Ty::List(inner) | Ty::Page(inner) => match given {
             Some(Value::Array(items)) => Value::Array(
                 items
                     .iter()
@@ -76,7 +76,7 @@ pub fn fill(
                 )
             }
         },
-        TySchema::Map(inner) => match given {
+        Ty::Map(inner) => match given {
             Some(Value::Object(map)) => Value::Object(
                 map.iter()
                     .map(|(k, v)| (k.clone(), fill(schema, inner, Some(v), depth + 1, None)))
@@ -84,7 +84,7 @@ pub fn fill(
             ),
             _ => Value::Object(Map::new()),
         },
-        TySchema::Named(name) => match schema.named(name).map(|t| t.shape) {
+        Ty::Named(name) => match schema.named(name).map(|t| t.shape) {
             Some(ShapeSchema::Object(fields)) => {
                 let given = match given {
                     Some(Value::Object(map)) => map.clone(),
@@ -172,14 +172,14 @@ fn fill_union(
             let mut out = Map::new();
             out.insert(
                 content.to_owned(),
-                fill(schema, &TySchema::Named(ty), inner, depth + 1, None),
+                fill(schema, &Ty::Named(*ty), inner, depth + 1, None),
             );
             out
         }
         (None, Some(ty)) => {
             match fill(
                 schema,
-                &TySchema::Named(ty),
+                &Ty::Named(*ty),
                 Some(&Value::Object(given_map)),
                 depth + 1,
                 None,
@@ -202,10 +202,10 @@ fn bounds(field: Option<&FieldSchema>) -> (f64, f64) {
 }
 
 /// A made-up string that passes the field's format and length limits.
-fn sample_string(ty: &TySchema, field: Option<&FieldSchema>) -> String {
+fn sample_string(ty: &Ty, field: Option<&FieldSchema>) -> String {
     let format = field.and_then(|f| f.format);
     let base = match (ty, format) {
-        (TySchema::DateTime, _) | (_, Some(Format::Rfc3339)) => return now_rfc3339(),
+        (Ty::DateTime, _) | (_, Some(Format::Rfc3339)) => return now_rfc3339(),
         (_, Some(Format::Email)) => return "sample@example.com".to_owned(),
         (_, Some(Format::E164)) => return "+15555550100".to_owned(),
         (_, Some(Format::Uri)) => return "https://example.com/".to_owned(),
@@ -239,16 +239,16 @@ fn sample_string(ty: &TySchema, field: Option<&FieldSchema>) -> String {
 
 /// Whether `value` is of the JSON kind `ty` takes (an array for a list, an object for an
 /// object, ...): the variant of an untagged union it is filled as.
-fn kind_fits(schema: &ServiceSchema, ty: &TySchema, value: &Value) -> bool {
+fn kind_fits(schema: &ServiceSchema, ty: &Ty, value: &Value) -> bool {
     match ty {
-        TySchema::String | TySchema::DateTime | TySchema::Date => value.is_string(),
-        TySchema::Integer => value.is_i64(),
-        TySchema::Number => value.is_number(),
-        TySchema::Boolean => value.is_boolean(),
-        TySchema::Json => true,
-        TySchema::List(_) | TySchema::Page(_) => value.is_array(),
-        TySchema::Map(_) => value.is_object(),
-        TySchema::Named(name) => match schema.named(name).map(|t| t.shape) {
+        Ty::String | Ty::Bytes | Ty::DateTime | Ty::Date => value.is_string(),
+        Ty::Integer => value.is_i64(),
+        Ty::Number => value.is_number(),
+        Ty::Boolean => value.is_boolean(),
+        Ty::Json => true,
+        Ty::List(_) | Ty::Page(_) => value.is_array(),
+        Ty::Map(_) => value.is_object(),
+        Ty::Named(name) => match schema.named(name).map(|t| t.shape) {
             Some(ShapeSchema::Object(_) | ShapeSchema::Union { .. }) => value.is_object(),
             Some(ShapeSchema::Enum(_)) => value.is_string(),
             Some(ShapeSchema::Untagged(variants)) => {
@@ -261,8 +261,8 @@ fn kind_fits(schema: &ServiceSchema, ty: &TySchema, value: &Value) -> bool {
 
 /// Whether `text` is a value of a text field: its format (an RFC 3339 time for `datetime`) and
 /// length limits.
-pub(super) fn fits_text(ty: &TySchema, field: Option<&FieldSchema>, text: &str) -> bool {
-    if *ty == TySchema::DateTime && tidings_runtime::dates::rfc3339_to_unix(text).is_none() {
+pub(super) fn fits_text(ty: &Ty, field: Option<&FieldSchema>, text: &str) -> bool {
+    if *ty == Ty::DateTime && tidings_runtime::dates::rfc3339_to_unix(text).is_none() {
         return false;
     }
     let Some(field) = field else { return true };
@@ -313,14 +313,14 @@ mod untagged {
     const SCHEMA: ServiceSchema = ServiceSchema {
         types: &[TypeSchema {
             name: "Channels",
-            shape: ShapeSchema::Untagged(&[TySchema::List(&TySchema::Integer), TySchema::String]),
+            shape: ShapeSchema::Untagged(&[Ty::List(&Ty::Integer), Ty::String]),
         }],
         page: None,
     };
 
     #[test]
     fn an_untagged_answer_is_filled_as_the_variant_of_its_kind() {
-        let channels = TySchema::Named("Channels");
+        let channels = Ty::Named("Channels");
         let fill = |given: Value| super::fill(&SCHEMA, &channels, Some(&given), 0, None);
         assert_eq!(
             fill(json!([1, "x"])),
@@ -336,7 +336,7 @@ mod untagged {
     fn one_value_where_the_answer_has_a_list_is_a_list_of_it() {
         // Resend's `to`: sent as `"b@example.com"` (a string or a list, on the way in),
         // answered as a list: the one address, never `[]`.
-        let to = TySchema::List(&TySchema::String);
+        let to = Ty::List(&Ty::String);
         let fill = |given: Value| super::fill(&SCHEMA, &to, Some(&given), 0, None);
         assert_eq!(fill(json!("b@example.com")), json!(["b@example.com"]));
         assert_eq!(fill(json!(["a", "b"])), json!(["a", "b"]));

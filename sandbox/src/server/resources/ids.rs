@@ -5,7 +5,7 @@ use serde_json::Value;
 use tidings_spec::id_like;
 
 use super::shape::object_fields;
-use super::{FieldSchema, Format, Resources, ServiceSchema, TySchema};
+use super::{FieldSchema, Format, Resources, ServiceSchema, Ty};
 
 impl Resources {
     /// A fresh id for the text field `field`: a UUID when its format or name says so, else
@@ -27,18 +27,13 @@ impl Resources {
 
     /// `answer` with a fresh id in each text field its type names like an id (the `job_id`
     /// of SendGrid's contact upsert).
-    pub(super) fn fresh_ids(
-        &self,
-        schema: &ServiceSchema,
-        ty: &TySchema,
-        mut answer: Value,
-    ) -> Value {
+    pub(super) fn fresh_ids(&self, schema: &ServiceSchema, ty: &Ty, mut answer: Value) -> Value {
         let (Some(fields), Value::Object(map)) = (object_fields(schema, ty), &mut answer) else {
             return answer;
         };
         for f in fields
             .iter()
-            .filter(|f| id_like(f.name) && f.ty == TySchema::String)
+            .filter(|f| id_like(f.name) && f.ty == Ty::String)
         {
             map.insert(f.name.to_owned(), self.fresh_id(f));
         }
@@ -47,18 +42,13 @@ impl Resources {
 
     /// `answer` with a fresh id in each item of its list fields whose type has an id-like
     /// text field the item lacks (the messages a send made, each with its `messageId`).
-    pub(super) fn item_ids(
-        &self,
-        schema: &ServiceSchema,
-        ty: &TySchema,
-        mut answer: Value,
-    ) -> Value {
+    pub(super) fn item_ids(&self, schema: &ServiceSchema, ty: &Ty, mut answer: Value) -> Value {
         let (Some(fields), Value::Object(map)) = (object_fields(schema, ty), &mut answer) else {
             return answer;
         };
         for f in fields {
-            let TySchema::List(item) = f.ty else { continue };
-            let text_id = |i: &&FieldSchema| id_like(i.name) && i.ty == TySchema::String;
+            let Ty::List(item) = f.ty else { continue };
+            let text_id = |i: &&FieldSchema| id_like(i.name) && i.ty == Ty::String;
             let Some(id) = object_fields(schema, item).and_then(|fs| {
                 fs.iter()
                     .filter(text_id)

@@ -44,8 +44,8 @@ use shape::{
 use state::{find, full, home_of, put, remove, room, same_item, settle};
 
 pub use tidings_spec::{
-    FieldSchema, Format, PageSchema, ResourceAction, ResourceOp, ServiceSchema, ShapeSchema,
-    TySchema, TypeSchema,
+    FieldSchema, Format, PageSchema, ResourceAction, ResourceOp, ServiceSchema, ShapeSchema, Ty,
+    TypeSchema,
 };
 
 /// Items one collection keeps when [`ResourceLimits`] gives no other number.
@@ -679,7 +679,7 @@ impl Resources {
         schema: &ServiceSchema,
         op: &ResourceOp,
         collection: &str,
-        item_ty: Option<&TySchema>,
+        item_ty: Option<&Ty>,
         mut body: Map<String, Value>,
     ) -> Result<(Map<String, Value>, Option<Ticket>), ServerError> {
         let given = match body.get(op.id_field) {

@@ -7,7 +7,7 @@ use tidings_spec::id_like;
 use super::fill::{self, fill};
 use super::{
     FieldSchema, Format, Item, PageRequest, ResourceOp, ServerError, ServiceSchema, ShapeSchema,
-    TySchema, paginate,
+    Ty, paginate,
 };
 
 /// Longest id made to fit an id field's minimum length.
@@ -24,11 +24,11 @@ pub(super) fn make_id(schema: &ServiceSchema, op: &ResourceOp, n: u64) -> String
         .and_then(|fields| fields.iter().find(|f| f.name == op.id_field));
     let named_uuid = op.id_field.to_ascii_lowercase().ends_with("uuid");
     if id_field.and_then(|f| f.format) == Some(Format::Uuid)
-        || (named_uuid && id_field.is_some_and(|f| f.ty == TySchema::String))
+        || (named_uuid && id_field.is_some_and(|f| f.ty == Ty::String))
     {
         return format!("00000000-0000-4000-8000-{n:012x}");
     }
-    if id_field.is_some_and(|f| f.ty == TySchema::Integer) {
+    if id_field.is_some_and(|f| f.ty == Ty::Integer) {
         return n.to_string();
     }
     let made = format!("res_{n:08}");
@@ -60,7 +60,7 @@ pub(super) fn id_value(schema: &ServiceSchema, op: &ResourceOp, id: &str) -> Val
         .as_ref()
         .and_then(|ty| object_fields(schema, ty))
         .and_then(|fields| fields.iter().find(|f| f.name == op.id_field))
-        .is_some_and(|f| f.ty == TySchema::Integer);
+        .is_some_and(|f| f.ty == Ty::Integer);
     match id.parse::<i64>() {
         Ok(n) if integer => Value::from(n),
         _ => Value::String(id.to_owned()),
@@ -79,20 +79,20 @@ pub(super) fn fits_id_field(schema: &ServiceSchema, op: &ResourceOp, id: &str) -
         return true;
     };
     match field.ty {
-        TySchema::Integer => id.parse::<i64>().is_ok(),
-        TySchema::String => fill::fits_text(&field.ty, Some(field), id),
+        Ty::Integer => id.parse::<i64>().is_ok(),
+        Ty::String => fill::fits_text(&field.ty, Some(field), id),
         _ => false,
     }
 }
 
 /// Whether the object type `ty` declares the field `name`.
-pub(super) fn declared(schema: &ServiceSchema, ty: Option<&TySchema>, name: &str) -> bool {
+pub(super) fn declared(schema: &ServiceSchema, ty: Option<&Ty>, name: &str) -> bool {
     ty.and_then(|ty| object_fields(schema, ty))
         .is_some_and(|fields| fields.iter().any(|f| f.name == name))
 }
 
 /// `value` with only the fields the object type `ty` declares (anything else as it is).
-pub(super) fn only_declared(schema: &ServiceSchema, ty: &TySchema, value: Value) -> Value {
+pub(super) fn only_declared(schema: &ServiceSchema, ty: &Ty, value: Value) -> Value {
     match (object_fields(schema, ty), value) {
         (Some(fields), Value::Object(mut map)) => {
             map.retain(|key, _| fields.iter().any(|f| f.name == key));
@@ -104,21 +104,16 @@ pub(super) fn only_declared(schema: &ServiceSchema, ty: &TySchema, value: Value)
 
 /// A list answered inside the object type `ty`: every item at the dot path `path`, filled as
 /// the field's item type, and the object's other required fields made up.
-pub(super) fn envelope_of(
-    schema: &ServiceSchema,
-    ty: &TySchema,
-    path: &str,
-    items: &[Item],
-) -> Value {
+pub(super) fn envelope_of(schema: &ServiceSchema, ty: &Ty, path: &str, items: &[Item]) -> Value {
     let mut item_ty = *ty;
     for part in path.split('.') {
         item_ty = object_fields(schema, &item_ty)
             .and_then(|fields| fields.iter().find(|f| f.name == part))
-            .map_or(TySchema::Json, |f| f.ty);
+            .map_or(Ty::Json, |f| f.ty);
     }
     let item_ty = match item_ty {
-        TySchema::List(inner) | TySchema::Page(inner) => *inner,
-        _ => TySchema::Json,
+        Ty::List(inner) | Ty::Page(inner) => *inner,
+        _ => Ty::Json,
     };
     let listed: Vec<Value> = items
         .iter()
@@ -137,7 +132,7 @@ pub(super) fn envelope_of(
     super::super::page::set_path(&mut envelope, path, Value::Array(listed));
     // A count of the items beside them, under a common name, is their number.
     for f in object_fields(schema, ty).unwrap_or_default() {
-        if f.ty == TySchema::Integer && TOTAL_NAMES.contains(&f.name) {
+        if f.ty == Ty::Integer && TOTAL_NAMES.contains(&f.name) {
             super::super::page::set_path(&mut envelope, f.name, Value::from(total));
         }
     }
@@ -162,12 +157,12 @@ pub(super) const TOTAL_NAMES: &[&str] = &[
 /// item (its id, its status) are made up as for any answer.
 /// For an answer to a batch of `n` things: its first list field whose items have an
 /// id-like field, with `n` empty entries (the answer's ids are put in them after).
-pub(super) fn per_item(schema: &ServiceSchema, ty: &TySchema, n: usize) -> Vec<(String, Value)> {
+pub(super) fn per_item(schema: &ServiceSchema, ty: &Ty, n: usize) -> Vec<(String, Value)> {
     let Some(fields) = object_fields(schema, ty) else {
         return Vec::new();
     };
     let listed = fields.iter().find(|f| match f.ty {
-        TySchema::List(item) => {
+        Ty::List(item) => {
             object_fields(schema, item).is_some_and(|fs| fs.iter().any(|i| id_like(i.name)))
         }
         _ => false,
@@ -183,7 +178,7 @@ pub(super) fn per_item(schema: &ServiceSchema, ty: &TySchema, n: usize) -> Vec<(
 
 pub(super) fn per_recipient(
     schema: &ServiceSchema,
-    ty: &TySchema,
+    ty: &Ty,
     body: &Map<String, Value>,
 ) -> Vec<(String, Value)> {
     let Some(fields) = object_fields(schema, ty) else {
@@ -191,7 +186,7 @@ pub(super) fn per_recipient(
     };
     let mut made = Vec::new();
     for f in fields {
-        let TySchema::List(item) = f.ty else { continue };
+        let Ty::List(item) = f.ty else { continue };
         if body.get(f.name).is_some_and(|v| !v.is_null()) {
             continue;
         }
@@ -200,7 +195,7 @@ pub(super) fn per_recipient(
         };
         let from_request = item_fields.iter().find_map(|i| match body.get(i.name) {
             Some(Value::Array(values))
-                if i.ty == TySchema::String
+                if i.ty == Ty::String
                     && !values.is_empty()
                     && values.iter().all(Value::is_string) =>
             {
@@ -219,12 +214,9 @@ pub(super) fn per_recipient(
     made
 }
 
-pub(super) fn object_fields(
-    schema: &ServiceSchema,
-    ty: &TySchema,
-) -> Option<&'static [FieldSchema]> {
+pub(super) fn object_fields(schema: &ServiceSchema, ty: &Ty) -> Option<&'static [FieldSchema]> {
     match ty {
-        TySchema::Named(name) => match schema.named(name)?.shape {
+        Ty::Named(name) => match schema.named(name)?.shape {
             ShapeSchema::Object(fields) => Some(fields),
             _ => None,
         },
@@ -236,18 +228,15 @@ pub(super) fn object_fields(
 /// object with no id-like field of its own, exactly one field of a named object type, and
 /// only text, number and boolean fields besides (Mailgun's template and mailing-list answers:
 /// `{"message": "...", "template": {...}}`, `{"list": {...}}`).
-pub(super) fn wrapped_item(
-    schema: &ServiceSchema,
-    ty: Option<&TySchema>,
-) -> Option<(&'static str, TySchema)> {
-    let Some(TySchema::Named(name)) = ty else {
+pub(super) fn wrapped_item(schema: &ServiceSchema, ty: Option<&Ty>) -> Option<(&'static str, Ty)> {
+    let Some(Ty::Named(name)) = ty else {
         return None;
     };
     let Some(ShapeSchema::Object(fields)) = schema.named(name).map(|t| t.shape) else {
         return None;
     };
-    let is_object = |ty: &TySchema| match ty {
-        TySchema::Named(n) => matches!(
+    let is_object = |ty: &Ty| match ty {
+        Ty::Named(n) => matches!(
             schema.named(n).map(|t| t.shape),
             Some(ShapeSchema::Object(_))
         ),
@@ -265,12 +254,7 @@ pub(super) fn wrapped_item(
                     return None;
                 }
             }
-            TySchema::String
-            | TySchema::DateTime
-            | TySchema::Date
-            | TySchema::Integer
-            | TySchema::Number
-            | TySchema::Boolean => {}
+            Ty::String | Ty::DateTime | Ty::Date | Ty::Integer | Ty::Number | Ty::Boolean => {}
             _ => return None,
         }
     }
@@ -280,7 +264,7 @@ pub(super) fn wrapped_item(
 /// `value` with the required fields of the response type filled (what is stored).
 pub(super) fn filled_object(
     schema: &ServiceSchema,
-    ty: Option<&TySchema>,
+    ty: Option<&Ty>,
     value: Map<String, Value>,
 ) -> Map<String, Value> {
     let Some(ty) = ty else { return value };
@@ -301,8 +285,8 @@ pub(super) fn page_of(
     query: &Value,
 ) -> Result<Value, ServerError> {
     let item_ty = match op.response {
-        Some(TySchema::Page(t) | TySchema::List(t)) => *t,
-        _ => TySchema::Json,
+        Some(Ty::Page(t) | Ty::List(t)) => *t,
+        _ => Ty::Json,
     };
     let param = |name: &str| query.get(name);
     let text = |name: Option<&str>| name.and_then(param).and_then(Value::as_str);
@@ -310,8 +294,8 @@ pub(super) fn page_of(
         let value = match item_ty {
             // A list of plain values answers the items' ids (the members of a set:
             // SendGrid's suppressed addresses).
-            TySchema::String => Value::String(item.id.clone()),
-            TySchema::Integer => item
+            Ty::String => Value::String(item.id.clone()),
+            Ty::Integer => item
                 .id
                 .parse::<i64>()
                 .map_or_else(|_| Value::String(item.id.clone()), Value::from),
@@ -319,7 +303,7 @@ pub(super) fn page_of(
         };
         fill(schema, &item_ty, Some(&value), 0, None)
     };
-    let Some(TySchema::Page(_)) = op.response else {
+    let Some(Ty::Page(_)) = op.response else {
         // A plain list: every item.
         return Ok(Value::Array(items.iter().map(out).collect()));
     };
@@ -350,7 +334,7 @@ pub(super) fn page_of(
 pub(super) fn from_path(
     schema: &ServiceSchema,
     op: &ResourceOp,
-    ty: Option<&TySchema>,
+    ty: Option<&Ty>,
     path: &[(&'static str, String)],
     body: &mut Map<String, Value>,
 ) {
@@ -371,7 +355,7 @@ pub(super) fn from_path(
         // Only a value the field takes (its format and length): the answer stays valid.
         if field.name == op.id_field
             || body.contains_key(field.name)
-            || field.ty != TySchema::String
+            || field.ty != Ty::String
             || !fill::fits_text(&field.ty, Some(field), value)
         {
             continue;

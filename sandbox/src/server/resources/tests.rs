@@ -6,21 +6,21 @@ use serde_json::json;
 mod durable;
 
 const FIELDS: &[FieldSchema] = &[
-    field("id", TySchema::String, true),
+    field("id", Ty::String, true),
     FieldSchema {
         min_len: Some(3),
-        ..field("name", TySchema::String, true)
+        ..field("name", Ty::String, true)
     },
     FieldSchema {
         format: Some(Format::Email),
-        ..field("owner", TySchema::String, true)
+        ..field("owner", Ty::String, true)
     },
-    field("status", TySchema::Named("Status"), true),
-    field("count", TySchema::Integer, false),
-    field("created_at", TySchema::DateTime, true),
+    field("status", Ty::Named("Status"), true),
+    field("count", Ty::Integer, false),
+    field("created_at", Ty::DateTime, true),
 ];
 
-const fn field(name: &'static str, ty: TySchema, required: bool) -> FieldSchema {
+const fn field(name: &'static str, ty: Ty, required: bool) -> FieldSchema {
     FieldSchema {
         name,
         ty,
@@ -63,9 +63,9 @@ fn op(kind: ResourceAction, item: bool) -> ResourceOp {
         item_param: item.then_some("id"),
         id_field: "id",
         response: Some(if kind == ResourceAction::List {
-            TySchema::Page(&TySchema::Named("Domain"))
+            Ty::Page(&Ty::Named("Domain"))
         } else {
-            TySchema::Named("Domain")
+            Ty::Named("Domain")
         }),
         items: None,
     }
@@ -263,7 +263,7 @@ fn the_byte_budget_bounds_the_whole_store() {
 fn fill_respects_min_len_and_replaces_values_of_the_wrong_shape() {
     let value = fill(
         &SCHEMA,
-        &TySchema::Named("Domain"),
+        &Ty::Named("Domain"),
         Some(&json!({"count": "many", "extra": 1})),
         0,
         None,
@@ -272,10 +272,10 @@ fn fill_respects_min_len_and_replaces_values_of_the_wrong_shape() {
     assert_eq!(value["extra"], 1);
     let short = FieldSchema {
         min_len: Some(8),
-        ..field("ab", TySchema::String, true)
+        ..field("ab", Ty::String, true)
     };
     assert_eq!(
-        fill(&SCHEMA, &TySchema::String, None, 0, Some(&short)),
+        fill(&SCHEMA, &Ty::String, None, 0, Some(&short)),
         "abxxxxxx"
     );
 }
@@ -312,11 +312,11 @@ fn made_ids_fit_the_id_fields_length_bounds() {
     const SID: &[FieldSchema] = &[FieldSchema {
         min_len: Some(34),
         max_len: Some(34),
-        ..field("sid", TySchema::String, false)
+        ..field("sid", Ty::String, false)
     }];
     const SHORT: &[FieldSchema] = &[FieldSchema {
         max_len: Some(6),
-        ..field("id", TySchema::String, false)
+        ..field("id", Ty::String, false)
     }];
     const IDS: ServiceSchema = ServiceSchema {
         types: &[
@@ -334,7 +334,7 @@ fn made_ids_fit_the_id_fields_length_bounds() {
     let create = |name: &'static str, id_field: &'static str| ResourceOp {
         collection: "/things",
         id_field,
-        response: Some(TySchema::Named(name)),
+        response: Some(Ty::Named(name)),
         ..op(ResourceAction::Create, false)
     };
     let store = Resources::new(ResourceLimits::default());
@@ -370,12 +370,12 @@ mod wrapped {
     use super::*;
 
     const TEMPLATE: &[FieldSchema] = &[
-        field("name", TySchema::String, true),
-        field("description", TySchema::String, false),
+        field("name", Ty::String, true),
+        field("description", Ty::String, false),
     ];
     const ANSWER: &[FieldSchema] = &[
-        field("message", TySchema::String, true),
-        field("template", TySchema::Named("Template"), false),
+        field("message", Ty::String, true),
+        field("template", Ty::Named("Template"), false),
     ];
     const SCHEMA: ServiceSchema = ServiceSchema {
         types: &[
@@ -399,9 +399,9 @@ mod wrapped {
             item_param: item.then_some("id"),
             id_field: "id",
             response: Some(if kind == ResourceAction::List {
-                TySchema::List(&TySchema::Named("Template"))
+                Ty::List(&Ty::Named("Template"))
             } else {
-                TySchema::Named("TemplateAnswer")
+                Ty::Named("TemplateAnswer")
             }),
             items: None,
         }
@@ -467,12 +467,12 @@ mod sends {
     use super::*;
 
     const SENT: &[FieldSchema] = &[
-        field("to", TySchema::String, false),
-        field("messageId", TySchema::String, false),
+        field("to", Ty::String, false),
+        field("messageId", Ty::String, false),
     ];
     const ANSWER: &[FieldSchema] = &[
-        field("bulkId", TySchema::String, false),
-        field("messages", TySchema::List(&TySchema::Named("Sent")), false),
+        field("bulkId", Ty::String, false),
+        field("messages", Ty::List(&Ty::Named("Sent")), false),
     ];
     const SCHEMA: ServiceSchema = ServiceSchema {
         types: &[
@@ -497,7 +497,7 @@ mod sends {
             collection: "/sms/2/text/advanced",
             item_param: None,
             id_field: "bulkId",
-            response: Some(TySchema::Named("SendAnswer")),
+            response: Some(Ty::Named("SendAnswer")),
             items: None,
         };
         let body = json!({"messages": [{"to": "41793026727"}, {"to": "41793026728"}]});
@@ -517,16 +517,12 @@ mod sends {
     }
 
     const DETAILS: &[FieldSchema] = &[
-        field("to", TySchema::String, true),
-        field("messageId", TySchema::String, true),
+        field("to", Ty::String, true),
+        field("messageId", Ty::String, true),
     ];
     const EMAIL_ANSWER: &[FieldSchema] = &[
-        field("bulkId", TySchema::String, false),
-        field(
-            "messages",
-            TySchema::List(&TySchema::Named("Details")),
-            true,
-        ),
+        field("bulkId", Ty::String, false),
+        field("messages", Ty::List(&Ty::Named("Details")), true),
     ];
     const EMAIL: ServiceSchema = ServiceSchema {
         types: &[
@@ -553,7 +549,7 @@ mod sends {
             collection: "/email/3/send",
             item_param: None,
             id_field: "bulkId",
-            response: Some(TySchema::Named("EmailAnswer")),
+            response: Some(Ty::Named("EmailAnswer")),
             items: None,
         };
         let body = json!({"to": ["ada@example.com", "bob@example.com"], "from": "me@example.com"});
@@ -578,9 +574,9 @@ mod sends {
 #[tokio::test]
 async fn a_create_takes_the_fields_its_path_names_but_never_the_parents_id_as_its_own() {
     const NESTED: &[FieldSchema] = &[
-        field("id", TySchema::String, true),
-        field("owner_name", TySchema::String, true),
-        field("title", TySchema::String, true),
+        field("id", Ty::String, true),
+        field("owner_name", Ty::String, true),
+        field("title", Ty::String, true),
     ];
     const NESTED_SCHEMA: ServiceSchema = ServiceSchema {
         types: &[TypeSchema {
@@ -595,7 +591,7 @@ async fn a_create_takes_the_fields_its_path_names_but_never_the_parents_id_as_it
         collection: "/owners/{OwnerName}/{id}/notes",
         item_param: None,
         id_field: "id",
-        response: Some(TySchema::Named("Note")),
+        response: Some(Ty::Named("Note")),
         items: None,
     };
     let store = Resources::new(ResourceLimits::default());
@@ -631,12 +627,12 @@ async fn an_item_created_under_a_parent_is_found_by_its_own_path() {
         collection,
         item_param,
         id_field: "id",
-        response: Some(TySchema::Named("Domain")),
+        response: Some(Ty::Named("Domain")),
         items: None,
     };
     let create = nested(ResourceAction::Create, "/accounts/{account}/domains", None);
     let list = ResourceOp {
-        response: Some(TySchema::List(&TySchema::Named("Domain"))),
+        response: Some(Ty::List(&Ty::Named("Domain"))),
         ..nested(ResourceAction::List, "/accounts/{account}/domains", None)
     };
     let in_account = ResourceCall {
@@ -711,12 +707,8 @@ async fn an_item_path_under_a_parent_never_touches_the_top_level_collection() {
 /// ...]}`) answers one entry per thing sent, each with a fresh id.
 #[test]
 fn a_batch_answers_one_fresh_id_per_thing_sent() {
-    const SENT: &[FieldSchema] = &[field("id", TySchema::String, true)];
-    const BATCH: &[FieldSchema] = &[field(
-        "data",
-        TySchema::List(&TySchema::Named("Sent")),
-        false,
-    )];
+    const SENT: &[FieldSchema] = &[field("id", Ty::String, true)];
+    const BATCH: &[FieldSchema] = &[field("data", Ty::List(&Ty::Named("Sent")), false)];
     const BATCH_SCHEMA: ServiceSchema = ServiceSchema {
         types: &[
             TypeSchema {
@@ -736,7 +728,7 @@ fn a_batch_answers_one_fresh_id_per_thing_sent() {
         collection: "/emails/batch",
         item_param: None,
         id_field: "id",
-        response: Some(TySchema::Named("Batch")),
+        response: Some(Ty::Named("Batch")),
         items: None,
     };
     let store = Resources::default();
@@ -759,8 +751,8 @@ fn a_batch_answers_one_fresh_id_per_thing_sent() {
 #[tokio::test]
 async fn a_replace_takes_the_fields_its_path_names() {
     const MEMBER: &[FieldSchema] = &[
-        field("segment_id", TySchema::String, true),
-        field("contact_id", TySchema::String, false),
+        field("segment_id", Ty::String, true),
+        field("contact_id", Ty::String, false),
     ];
     const MEMBER_SCHEMA: ServiceSchema = ServiceSchema {
         types: &[TypeSchema {
@@ -775,7 +767,7 @@ async fn a_replace_takes_the_fields_its_path_names() {
         collection: "/contacts/{contact_id}/segments",
         item_param: Some("segment_id"),
         id_field: "segment_id",
-        response: Some(TySchema::Named("Membership")),
+        response: Some(Ty::Named("Membership")),
         items: None,
     };
     let store = Resources::default();

@@ -108,7 +108,7 @@ fn a_delete_takes_what_lives_under_the_item_with_it_durably() {
     let path = store_path(dir.path(), "served-cascade");
     let keys = ResourceOp {
         collection: "/v1/domains/{parent}/keys",
-        response: Some(TySchema::List(&TySchema::Named("Domain"))),
+        response: Some(Ty::List(&Ty::Named("Domain"))),
         ..op(ResourceAction::List, false)
     };
     let under = |parent: &str, body: Value| ResourceCall {
