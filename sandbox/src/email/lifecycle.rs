@@ -79,11 +79,12 @@ impl EmailService {
         Ok(())
     }
 
-    /// [`Self::accept`], with the raw message when it came over SMTP (for the inbox).
+    /// [`Self::accept`], with the message as it came over SMTP: its raw form for the inbox,
+    /// its idempotency key kept in the same transaction as the email.
     pub(super) fn accept_from(
         &self,
         request: SendEmailRequest,
-        raw: Option<&[u8]>,
+        smtp: Option<&ReceivedMail>,
     ) -> Result<(SendEmailResponse, Durable), ServerError> {
         let now = SystemTime::now();
         let mut email = Email::new(
@@ -184,21 +185,45 @@ impl EmailService {
         let runs = email.status != EmailStatus::Suppressed;
         // Built before anything is kept: an email that cannot be a MIME message (a content
         // type with a space or a line break...) is refused whole, never kept half.
-        let (source, raw) = match raw {
-            Some(raw) => ("smtp", raw.to_vec()),
+        let (source, raw) = match smtp {
+            Some(mail) => ("smtp", mail.raw.to_vec()),
             None => ("api", mime_source(&request, &email)?),
         };
-        let recorded = match &self.inner.inbox {
-            Some(inbox) => inbox.record_email(&email, source, raw),
-            None => Durable::ready(),
+        // The SMTP idempotency key names this email from now on.
+        let key = smtp.and_then(|mail| {
+            let key = mail.idempotency_key.clone()?;
+            let saved = SavedSmtpKey {
+                fingerprint: mail.fingerprint(),
+                email_id: email.id.clone(),
+            };
+            Some((key, saved))
+        });
+        let rows = self
+            .email_state_write(&email, bounce)
+            .and_then(|email_row| {
+                let key_row = match &key {
+                    Some((key, saved)) => self.state_write("smtp_key", key, Some(saved))?,
+                    None => None,
+                };
+                Ok(email_row.into_iter().chain(key_row).collect::<Vec<_>>())
+            });
+        if let Some((key, saved)) = key {
+            store
+                .smtp_keys
+                .insert(key, (saved.fingerprint, saved.email_id));
+        }
+        // The inbox's record and the service's rows (the email, its SMTP key), in one
+        // transaction: the answer waits for it, and a send that fails leaves none on disk.
+        let durable = match (&self.inner.inbox, rows) {
+            (_, Err(why)) => Durable::failed(why),
+            (Some(inbox), Ok(rows)) => inbox.record_email(&email, source, raw, rows),
+            (None, Ok(_)) => Durable::ready(),
         };
         let stored = Stored {
             email,
             generation: 0,
             bounce,
         };
-        // The inbox's record and the service's: the answer waits for both.
-        let durable = recorded.and(self.save_email(&stored));
         store.body_bytes += body_cost(&stored);
         store.emails.insert(stored.email.id.clone(), stored);
         self.forget_oldest(&mut store);
@@ -365,23 +390,15 @@ impl MailSink for EmailService {
                 };
             }
         }
-        let (response, mut durable) = self.accept_from(request, Some(&mail.raw))?;
-        let id = response.id;
-        if let Some(key) = mail.idempotency_key.clone() {
-            let mut store = self.store();
-            let saved = SavedSmtpKey {
-                fingerprint: mail.fingerprint(),
-                email_id: id.clone(),
-            };
-            durable = durable.and(self.save("smtp_key", &key, Some(&saved)));
-            store.smtp_keys.insert(key, (saved.fingerprint, id.clone()));
-        }
-        Ok((id, durable))
+        let (response, durable) = self.accept_from(request, Some(&mail))?;
+        Ok((response.id, durable))
     }
 
     fn not_stored(&self, id: &str) {
         let mut store = self.store();
         store.forget_email(id);
+        // A retry with the same key is a new send, not an answer naming an email not kept.
+        store.smtp_keys.retain(|_, (_, email)| email != id);
         drop(store);
         if let Some(inbox) = &self.inner.inbox {
             inbox.delete_email(id);

@@ -49,7 +49,7 @@ use tidings::email::{
     UpdateTemplateRequest, UpdateWebhookRequest, WebhookEndpoint, WebhookEndpointStatus,
 };
 
-use crate::inbox::{Durable, bare_address};
+use crate::inbox::{Durable, StateWrite, bare_address};
 use crate::server::email_server::{self, EmailServer};
 use crate::server::{
     Background, Delivery, Gateway, PageRequest, RateLimit, RequestContext, ServerError,

@@ -99,14 +99,33 @@ impl EmailService {
         id: &str,
         value: Option<&T>,
     ) -> Durable {
-        match &self.inner.inbox {
-            Some(inbox) if inbox.is_persistent() => {
-                match value.map(serde_json::to_string).transpose() {
-                    Ok(doc) => inbox.save_state(STATE, kind, id, doc),
-                    Err(e) => Durable::failed(format!("cannot encode the {kind}: {e}")),
-                }
+        match (&self.inner.inbox, self.state_write(kind, id, value)) {
+            (_, Err(why)) => Durable::failed(why),
+            (Some(inbox), Ok(Some(row))) => {
+                inbox.save_state(row.service, row.kind, &row.id, row.doc)
             }
             _ => Durable::ready(),
+        }
+    }
+
+    /// The row [`Self::save`] writes, when the inbox keeps a data directory.
+    pub(super) fn state_write<T: serde::Serialize>(
+        &self,
+        kind: &'static str,
+        id: &str,
+        value: Option<&T>,
+    ) -> Result<Option<StateWrite>, String> {
+        match &self.inner.inbox {
+            Some(inbox) if inbox.is_persistent() => Ok(Some(StateWrite {
+                service: STATE,
+                kind,
+                id: id.to_owned(),
+                doc: value
+                    .map(serde_json::to_string)
+                    .transpose()
+                    .map_err(|e| format!("cannot encode the {kind}: {e}"))?,
+            })),
+            _ => Ok(None),
         }
     }
 
@@ -137,6 +156,19 @@ impl EmailService {
             bounce: stored.bounce,
         };
         self.save("email", &stored.email.id, Some(&saved))
+    }
+
+    /// The row [`Self::save_email`] writes, for the transaction that records a new email.
+    pub(super) fn email_state_write(
+        &self,
+        email: &Email,
+        bounce: bool,
+    ) -> Result<Option<StateWrite>, String> {
+        let saved = SavedEmail {
+            email: email.clone(),
+            bounce,
+        };
+        self.state_write("email", &email.id, Some(&saved))
     }
 
     /// Restarts the lifecycle of every email a restart found on its way (scheduled, queued

@@ -5,12 +5,14 @@ use super::*;
 
 impl Inbox {
     /// Records an email the email service accepted; `raw` is the message as received (SMTP)
-    /// or as the sandbox renders it (REST).
+    /// or as the sandbox renders it (REST). `service_rows`, the service's own rows of it (the
+    /// email, its SMTP idempotency key), are written in the same transaction.
     pub(crate) fn record_email(
         &self,
         email: &tidings::email::Email,
         source: &str,
         raw: Vec<u8>,
+        service_rows: Vec<StateWrite>,
     ) -> Durable {
         let (mut raw, truncated) = (raw, false);
         let truncated = truncated || raw.len() > self.inner.retention.max_raw_bytes;
@@ -58,7 +60,10 @@ impl Inbox {
         };
         let raw: Arc<[u8]> = raw.into();
         let (saved, saved_raw) = (record.clone(), raw.clone());
-        let durable = self.persist_durable(move |db| db.put_email(&saved, &saved_raw));
+        let durable = self.persist_durable(move |db| {
+            db.put_email(&saved, &saved_raw)?;
+            service_rows.iter().try_for_each(|row| row.put(db))
+        });
         let id = record.id.clone();
         state.push_email(record, raw);
         self.prune(&mut state);
@@ -90,6 +95,7 @@ impl Inbox {
         message: &tidings::messaging::MessageRecord,
         content: serde_json::Value,
         templates: &[tidings::messaging::Template],
+        service_row: Option<StateWrite>,
     ) -> Durable {
         let mut content = content;
         if let Some(map) = content.as_object_mut() {
@@ -162,7 +168,10 @@ impl Inbox {
             created_ms: now_ms(),
         };
         let saved = record.clone();
-        let durable = self.persist_durable(move |db| db.put_message(&saved));
+        let durable = self.persist_durable(move |db| {
+            db.put_message(&saved)?;
+            service_row.map_or(Ok(()), |row| row.put(db))
+        });
         let id = record.id.clone();
         state.messages.push_back(record);
         self.prune(&mut state);

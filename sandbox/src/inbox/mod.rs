@@ -45,6 +45,24 @@ pub(crate) use specs::{CallSeen, ServedView};
 use writer::Writer;
 pub use writer::{Durable, PersistStats, WRITE_QUEUE};
 
+/// One object of a service's state to store (`Some` JSON) or remove (`None`), written in the
+/// same transaction as the inbox's record of a send ([`Inbox::record_email`],
+/// [`Inbox::record_message`]): a send is on disk whole or not at all, never its record without
+/// its state (which a restart would bring back although its sender was told it failed).
+#[derive(Debug)]
+pub(crate) struct StateWrite {
+    pub(crate) service: &'static str,
+    pub(crate) kind: &'static str,
+    pub(crate) id: String,
+    pub(crate) doc: Option<String>,
+}
+
+impl StateWrite {
+    fn put(&self, db: &Db) -> Result<(), StoreError> {
+        db.put_state(self.service, self.kind, &self.id, self.doc.as_deref())
+    }
+}
+
 /// How much the inbox keeps; past a limit the oldest records are pruned (from SQLite too).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -453,15 +471,13 @@ impl Inbox {
         id: &str,
         doc: Option<String>,
     ) -> Durable {
-        match &self.inner.writer {
-            Some(writer) => {
-                let id = id.to_owned();
-                writer.write_durable(Box::new(move |db| {
-                    db.put_state(service, kind, &id, doc.as_deref())
-                }))
-            }
-            None => Durable::ready(),
-        }
+        let row = StateWrite {
+            service,
+            kind,
+            id: id.to_owned(),
+            doc,
+        };
+        self.persist_durable(move |db| row.put(db))
     }
 
     /// How many records of each kind are kept and the bytes the emails take, read under the
@@ -702,7 +718,7 @@ mod tests {
             )
         };
         for i in 0..12 {
-            let _ = inbox.record_email(&email(i), "api", vec![b'r'; 150_000 * i]);
+            let _ = inbox.record_email(&email(i), "api", vec![b'r'; 150_000 * i], Vec::new());
             let (kept, sum, emails, raws) = recount(&inbox);
             assert_eq!(kept, sum, "after email {i}");
             assert_eq!(emails, raws, "a source per email");
@@ -710,7 +726,7 @@ mod tests {
             assert!(kept <= BUDGET || emails == 1, "{kept} bytes kept");
         }
         for i in 100..103 {
-            let _ = inbox.record_email(&email(i), "api", vec![b'r'; 10]);
+            let _ = inbox.record_email(&email(i), "api", vec![b'r'; 10], Vec::new());
         }
         assert_eq!(recount(&inbox).2, 3, "the large one pruned by bytes");
         // A status change finds the oldest kept email and the newest.

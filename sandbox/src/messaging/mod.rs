@@ -34,7 +34,7 @@ use std::time::Duration;
 
 use indexmap::IndexMap;
 
-use crate::inbox::Durable;
+use crate::inbox::{Durable, StateWrite};
 use crate::server::Serving;
 use tidings::messaging::{
     Channel, Direction, InboundMessage, ListMessagesQuery, ListResourcesQuery, ListTemplatesQuery,
@@ -423,18 +423,37 @@ impl MessagingService {
     }
 
     fn save(&self, record: &MessageRecord, webhook_url: Option<&String>) -> Durable {
+        match (&self.inner.inbox, self.state_write(record, webhook_url)) {
+            (_, Err(why)) => Durable::failed(why),
+            (Some(inbox), Ok(Some(row))) => {
+                inbox.save_state(row.service, row.kind, &row.id, row.doc)
+            }
+            _ => Durable::ready(),
+        }
+    }
+
+    /// The message's row of the service's state, when the inbox keeps a data directory.
+    fn state_write(
+        &self,
+        record: &MessageRecord,
+        webhook_url: Option<&String>,
+    ) -> Result<Option<StateWrite>, String> {
         match &self.inner.inbox {
             Some(inbox) if inbox.is_persistent() => {
                 let saved = SavedMessage {
                     record: record.clone(),
                     webhook_url: webhook_url.cloned(),
                 };
-                match serde_json::to_string(&saved) {
-                    Ok(doc) => inbox.save_state(STATE, "message", &record.message_uuid, Some(doc)),
-                    Err(e) => Durable::failed(format!("cannot encode the message: {e}")),
-                }
+                let doc = serde_json::to_string(&saved)
+                    .map_err(|e| format!("cannot encode the message: {e}"))?;
+                Ok(Some(StateWrite {
+                    service: STATE,
+                    kind: "message",
+                    id: record.message_uuid.clone(),
+                    doc: Some(doc),
+                }))
             }
-            _ => Durable::ready(),
+            _ => Ok(None),
         }
     }
 
@@ -487,11 +506,13 @@ impl MessagingService {
         .timestamp(now.clone())
         .updated_at(now.clone());
         if let Some(inbox) = &self.inner.inbox {
-            let _ = inbox.record_message(&record, serde_json::json!({ "text": text }), &[]);
+            // With the service's row, in one transaction (an encoding failure cannot happen
+            // for a record the service built; nobody waits for this answer).
+            let state = self.state_write(&record, None).ok().flatten();
+            let _ = inbox.record_message(&record, serde_json::json!({ "text": text }), &[], state);
         }
         {
             let mut store = self.store();
-            let _ = self.save(&record, None);
             let forgotten = store.keep_message(record, None, self.inner.max_message_bytes);
             self.forgotten(&forgotten);
         }
@@ -706,19 +727,22 @@ impl MessagingServer for MessagingService {
             }
             (false, false, _) => vec![MessageStatus::Submitted, MessageStatus::Delivered],
         };
-        let recorded = match &self.inner.inbox {
-            Some(inbox) => inbox.record_message(&record, value.clone(), &self.store().templates),
-            None => Durable::ready(),
+        let url = text_of("webhook_url");
+        // The inbox's record and the service's row, in one transaction: the answer waits for
+        // it, and a send that fails leaves neither on disk.
+        let durable = match (&self.inner.inbox, self.state_write(&record, url.as_ref())) {
+            (_, Err(why)) => Durable::failed(why),
+            (Some(inbox), Ok(state)) => {
+                let templates = self.store().templates.clone();
+                inbox.record_message(&record, value.clone(), &templates, state)
+            }
+            (None, Ok(_)) => Durable::ready(),
         };
-        let durable = {
+        {
             let mut store = self.store();
-            let url = text_of("webhook_url");
-            // The inbox's record and the service's: the answer waits for both.
-            let durable = recorded.and(self.save(&record, url.as_ref()));
             let forgotten = store.keep_message(record, url, self.inner.max_message_bytes);
             self.forgotten(&forgotten);
-            durable
-        };
+        }
         if let Err(e) = durable.answer().await {
             // Not on disk: forget it, so nothing lists a message its sender was told failed.
             self.store().forget_message(&uuid);
