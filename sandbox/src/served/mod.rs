@@ -186,7 +186,7 @@ impl ServedService {
                 .or_else(|| std::env::var(&c.env).ok().filter(|v| !v.is_empty()))
                 .or_else(|| c.value.clone())
                 .or_else(|| store.setting(&setting))
-                .unwrap_or_else(|| made_credential(&c.name));
+                .unwrap_or_else(|| made_credential(&c.name, credential_lengths(&service, &c.name)));
             store.keep_setting(&setting, &value).await.map_err(|e| {
                 std::io::Error::other(format!(
                     "cannot keep the credential `{}` in the data directory: {}",
@@ -219,7 +219,7 @@ impl ServedService {
                         .map_or_else(|_| (*token_url).to_owned(), |u| u.path().to_owned()),
                     client_id,
                     client_secret,
-                    token: made_credential("access_token"),
+                    token: made_credential("access_token", (None, None)),
                 }),
                 _ => None,
             });
@@ -433,11 +433,84 @@ impl Drop for ServedService {
     }
 }
 
-/// A sandbox-only credential value for `name`.
-fn made_credential(name: &str) -> String {
-    let random: [u8; 12] = rand::random();
+/// The shortest and longest a credential may be where the spec sends it: a path or query
+/// parameter filled from it or named like it (Twilio's `AccountSid` path parameter, 34
+/// characters, is its account SID credential).
+fn credential_lengths(service: &Service, credential: &str) -> (Option<u64>, Option<u64>) {
+    let (mut min, mut max) = (None::<u64>, None::<u64>);
+    let params = service
+        .operations
+        .iter()
+        .flat_map(|op| op.path_params.iter().chain(&op.query));
+    for p in params {
+        if p.from_credential.as_deref() == Some(credential) || p.rust == credential {
+            if let Some(m) = p.constraints.min_len {
+                min = Some(min.map_or(m, |v| v.max(m)));
+            }
+            if let Some(m) = p.constraints.max_len {
+                max = Some(max.map_or(m, |v| v.min(m)));
+            }
+        }
+    }
+    (min, max)
+}
+
+/// A sandbox-only credential value for `name` (`test_<name>_` and 24 random hex digits), as
+/// long as `lengths` allow: the name is shortened or the random part lengthened to fit, so the
+/// value is accepted where the spec sends it. At least 12 random digits stay when the longest
+/// allows them.
+fn made_credential(name: &str, lengths: (Option<u64>, Option<u64>)) -> String {
+    let random: [u8; 32] = rand::random();
     let hex: String = random.iter().map(|b| format!("{b:02x}")).collect();
-    format!("test_{}_{hex}", name.to_ascii_lowercase())
+    let prefix = format!("test_{}_", name.to_ascii_lowercase());
+    let natural = prefix.len() + 24;
+    let min = lengths
+        .0
+        .map_or(0, |m| usize::try_from(m).unwrap_or(usize::MAX));
+    let max = lengths
+        .1
+        .map_or(usize::MAX, |m| usize::try_from(m).unwrap_or(usize::MAX));
+    // Lengths that cannot both hold (min above max) are the spec's problem: the shortest wins.
+    let want = natural.max(min).min(max.max(1));
+    let value = format!("{prefix}{hex}{hex}");
+    if want >= prefix.len() + 12 {
+        // The prefix and enough random digits; past 64 random digits, more of them.
+        let mut value = value;
+        while value.len() < want {
+            value.push_str(&hex);
+        }
+        value.truncate(want);
+        value
+    } else {
+        // Too short for the prefix: random digits alone.
+        let mut digits = format!("{hex}{hex}");
+        digits.truncate(want);
+        digits
+    }
+}
+
+#[cfg(test)]
+mod made_credentials {
+    use super::made_credential;
+
+    #[test]
+    fn a_made_credential_fits_the_lengths_of_the_parameters_that_carry_it() {
+        let natural = made_credential("account_sid", (None, None));
+        assert!(natural.starts_with("test_account_sid_"), "{natural}");
+        assert_eq!(natural.len(), "test_account_sid_".len() + 24);
+        // Twilio's account SID: exactly 34 characters.
+        let sid = made_credential("account_sid", (Some(34), Some(34)));
+        assert_eq!(sid.len(), 34, "{sid}");
+        assert!(sid.starts_with("test_account_sid_"), "{sid}");
+        // Longer than the natural form: more random digits.
+        let long = made_credential("key", (Some(200), None));
+        assert_eq!(long.len(), 200);
+        // Too short for the name: random digits only, still different each time.
+        let short = made_credential("account_sid", (None, Some(16)));
+        assert_eq!(short.len(), 16);
+        assert!(short.chars().all(|c| c.is_ascii_hexdigit()), "{short}");
+        assert_ne!(short, made_credential("account_sid", (None, Some(16))));
+    }
 }
 
 /// The `--spec` flag of the `tidings-sandbox` binary (a `clap` argument with the `cli` feature).

@@ -9,7 +9,8 @@ use super::{FieldSchema, Format, Resources, ServiceSchema, Ty};
 
 impl Resources {
     /// A fresh id for the text field `field`: a UUID when its format or name says so, else
-    /// `res_` and the store's next number.
+    /// `res_` and the store's next number, padded or shortened to the field's lengths (Twilio's
+    /// 34-character SIDs), so a client can send it back where the spec bounds it.
     fn fresh_id(&self, field: &FieldSchema) -> Value {
         let n = {
             let mut state = self.lock();
@@ -21,7 +22,7 @@ impl Resources {
         Value::String(if uuid {
             format!("00000000-0000-4000-8000-{n:012x}")
         } else {
-            format!("res_{n:08}")
+            super::shape::numbered_id(n, field.min_len, field.max_len)
         })
     }
 
@@ -67,5 +68,36 @@ impl Resources {
             }
         }
         answer
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::ResourceLimits;
+    use super::*;
+
+    #[test]
+    fn an_id_made_in_an_answer_takes_the_length_its_field_allows() {
+        let store = Resources::new(ResourceLimits::default());
+        let sid = FieldSchema {
+            name: "sid",
+            ty: Ty::String,
+            required: true,
+            format: None,
+            min_len: Some(34),
+            max_len: Some(34),
+            min_items: None,
+            max_items: None,
+            min: None,
+            max: None,
+        };
+        let made = store.fresh_id(&sid);
+        assert_eq!(made.as_str().map(str::len), Some(34), "{made}");
+        let short = FieldSchema {
+            min_len: None,
+            max_len: Some(6),
+            ..sid
+        };
+        assert_eq!(store.fresh_id(&short), "res_02");
     }
 }

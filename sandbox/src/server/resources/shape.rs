@@ -31,13 +31,20 @@ pub(super) fn make_id(schema: &ServiceSchema, op: &ResourceOp, n: u64) -> String
     if id_field.is_some_and(|f| f.ty == Ty::Integer) {
         return n.to_string();
     }
+    numbered_id(
+        n,
+        id_field.and_then(|f| f.min_len),
+        id_field.and_then(|f| f.max_len),
+    )
+}
+
+/// `res_` and the number (eight digits at least), padded to `min_len` characters or shortened
+/// to `max_len` (the number alone) when the field asks for another length; an id that cannot
+/// fit keeps its natural form.
+pub(super) fn numbered_id(n: u64, min_len: Option<u64>, max_len: Option<u64>) -> String {
     let made = format!("res_{n:08}");
     let bound = |v: Option<u64>| v.and_then(|v| usize::try_from(v).ok());
-    let (min, max) = (
-        bound(id_field.and_then(|f| f.min_len)),
-        bound(id_field.and_then(|f| f.max_len)),
-    );
-    let len = match (min, max) {
+    let len = match (bound(min_len), bound(max_len)) {
         (Some(lo), _) if lo > made.len() => lo.min(MAX_MADE_ID_LEN),
         (_, Some(hi)) if hi < made.len() => hi,
         _ => return made,
