@@ -285,6 +285,50 @@ fn body_auth_with_both_field_and_fields_or_an_unknown_credential_is_refused() {
 }
 
 #[test]
+fn query_auth_params_send_several_credentials_together_and_not_beside_param() {
+    let body = "kind: body, field: api_key, credential: auth_token,";
+    let s = check_edited(|spec| {
+        spec.replace(
+            body,
+            "kind: query, params: { api_key: account_sid, api_secret: auth_token },",
+        )
+    })
+    .unwrap();
+    assert_eq!(
+        s.auth[3].method,
+        AuthScheme::Query {
+            params: vec![
+                ("api_key".into(), "account_sid".into()),
+                ("api_secret".into(), "auth_token".into()),
+            ]
+        }
+    );
+    let code = tidings_codegen::emit::emit_service(&s).unwrap();
+    let flat: String = code.split_whitespace().collect();
+    assert!(
+        flat.contains(r#"Query{params:&[("api_key","account_sid"),("api_secret","auth_token")]"#),
+        "{code}"
+    );
+    let both = check_edited(|spec| {
+        spec.replace(
+            body,
+            "kind: query, param: api_key, credential: auth_token, params: { api_secret: auth_token },",
+        )
+    })
+    .unwrap_err();
+    assert!(
+        both.contains("takes `params`, or `param` and `credential`, not both"),
+        "{both}"
+    );
+    let missing = check_edited(|spec| spec.replace(body, "kind: query, credential: auth_token,"))
+        .unwrap_err();
+    assert!(
+        missing.contains("of kind \"query\" needs `param`"),
+        "{missing}"
+    );
+}
+
+#[test]
 fn error_codes_may_arrive_in_200_answers_only_with_in_success() {
     let in_200 =
         |spec: &str| spec.replace("invalid_to: { status: [400]", "invalid_to: { status: [200]");

@@ -919,3 +919,86 @@ fn a_plain_http_server_of_another_host_is_kept_and_reported() {
         );
     }
 }
+
+/// Vonage's older APIs take `api_key` and `api_secret` as query parameters, two apiKey schemes
+/// in one requirement object (both at once). They import as one `query` scheme sending both
+/// (two credentials, not one key sent twice); an alternative (a requirement of its own) stays
+/// a scheme of its own; and the export says the same again (one apiKey scheme per parameter,
+/// required together), which imports back to the same scheme.
+#[test]
+fn query_keys_required_together_are_one_scheme_sending_each_and_survive_a_round_trip() {
+    let document = r#"{
+      "openapi": "3.0.3",
+      "info": {"title": "Numbers", "version": "1"},
+      "servers": [{"url": "https://rest.example.com"}],
+      "security": [{"apiKey": [], "apiSecret": []}, {"bearer": []}],
+      "components": {"securitySchemes": {
+        "apiKey": {"type": "apiKey", "in": "query", "name": "api_key"},
+        "apiSecret": {"type": "apiKey", "in": "query", "name": "api_secret"},
+        "bearer": {"type": "http", "scheme": "bearer"}
+      }},
+      "paths": {"/numbers": {"get": {
+        "operationId": "listNumbers",
+        "security": [{"apiSecret": [], "apiKey": []}],
+        "responses": {"200": {"description": "ok", "content": {"application/json": {
+          "schema": {"type": "object", "properties": {"count": {"type": "integer"}}}}}}}
+      }}}
+    }"#;
+    let imported = import_openapi(
+        document,
+        &ImportOptions::new("numbers", "numbers.json"),
+        None,
+    )
+    .unwrap();
+    let s = checked(&imported);
+    let schemes: Vec<(
+        &str,
+        &tidings_codegen::check::AuthScheme<tidings_codegen::check::Owned>,
+    )> = s
+        .auth
+        .iter()
+        .map(|a| (a.name.as_str(), &a.method))
+        .collect();
+    let pairs = vec![
+        ("api_key".to_owned(), "api_key".to_owned()),
+        ("api_secret".to_owned(), "api_secret".to_owned()),
+    ];
+    assert_eq!(schemes.len(), 2, "{}", imported.yaml);
+    assert_eq!(schemes[0].0, "api_key");
+    assert_eq!(
+        *schemes[0].1,
+        tidings_codegen::check::AuthScheme::Query {
+            params: pairs.clone()
+        }
+    );
+    assert_eq!(schemes[1].1.kind(), Some(AuthKind::Bearer));
+    let credentials: Vec<&str> = s.credentials.iter().map(|c| c.name.as_str()).collect();
+    assert!(
+        credentials.contains(&"api_key") && credentials.contains(&"api_secret"),
+        "{credentials:?}"
+    );
+    // The operation names both: it is served by the joined scheme (the service's first, so
+    // it needs no scheme of its own).
+    assert!(op(&s, "list_numbers").auth.is_none(), "{}", imported.yaml);
+
+    let exported = tidings_codegen::export::openapi::document(&s);
+    let security = &exported["components"]["securitySchemes"];
+    assert_eq!(security["api_key_api_key"]["name"], "api_key");
+    assert_eq!(security["api_key_api_secret"]["name"], "api_secret");
+    assert_eq!(
+        exported["security"][0],
+        serde_json::json!({"api_key_api_key": [], "api_key_api_secret": []})
+    );
+    let again = import_openapi(
+        &exported.to_string(),
+        &ImportOptions::new("numbers", "exported.json"),
+        None,
+    )
+    .unwrap();
+    let again = checked(&again);
+    assert_eq!(again.auth[0].name, "api_key");
+    assert_eq!(
+        again.auth[0].method,
+        tidings_codegen::check::AuthScheme::Query { params: pairs }
+    );
+}

@@ -204,9 +204,9 @@ pub(crate) enum ResolvedAuth {
         name: HeaderName,
         value: HeaderValue,
     },
+    /// Query parameters added to the URL, in the spec's order.
     Query {
-        param: &'static str,
-        value: Secret,
+        params: Arc<[(&'static str, Secret)]>,
     },
     Signer(Arc<dyn Signer>),
     /// Fields added to the request body, in the spec's order.
@@ -231,7 +231,10 @@ impl fmt::Debug for ResolvedAuth {
         match self {
             ResolvedAuth::None => f.write_str("None"),
             ResolvedAuth::Header { name, .. } => write!(f, "Header({name})"),
-            ResolvedAuth::Query { param, .. } => write!(f, "Query({param})"),
+            ResolvedAuth::Query { params } => {
+                let names: Vec<&str> = params.iter().map(|(param, _)| *param).collect();
+                write!(f, "Query({})", names.join(", "))
+            }
             ResolvedAuth::Signer(s) => write!(f, "Signer({s:?})"),
             ResolvedAuth::Body { fields } => {
                 let names: Vec<&str> = fields.iter().map(|(field, _)| *field).collect();
@@ -329,6 +332,13 @@ impl ResolvedAuth {
                     .collect::<Result<Vec<_>, Error>>()?
                     .into(),
             },
+            AuthScheme::Query { params } => ResolvedAuth::Query {
+                params: params
+                    .iter()
+                    .map(|(param, credential)| Ok((*param, lookup(credential)?)))
+                    .collect::<Result<Vec<_>, Error>>()?
+                    .into(),
+            },
             AuthScheme::Minted {
                 minter,
                 header,
@@ -349,10 +359,6 @@ impl ResolvedAuth {
                     credentials: credentials.iter().cloned().collect(),
                 }
             }
-            AuthScheme::Query { param, credential } => ResolvedAuth::Query {
-                param,
-                value: lookup(credential)?,
-            },
             AuthScheme::OAuth2ClientCredentials {
                 token_url,
                 client_id,
@@ -564,12 +570,12 @@ pub(crate) fn required_credentials(
     spec: &'static ServiceSpec,
 ) -> Vec<&'static str> {
     match chosen_scheme(choice, spec) {
-        Ok(Some(
-            AuthScheme::Bearer { credential }
-            | AuthScheme::Header { credential, .. }
-            | AuthScheme::Query { credential, .. },
-        )) => vec![credential],
-        Ok(Some(AuthScheme::Body { fields })) => fields.iter().map(|(_, c)| *c).collect(),
+        Ok(Some(AuthScheme::Bearer { credential } | AuthScheme::Header { credential, .. })) => {
+            vec![credential]
+        }
+        Ok(Some(AuthScheme::Body { fields: pairs } | AuthScheme::Query { params: pairs })) => {
+            pairs.iter().map(|(_, c)| *c).collect()
+        }
         Ok(Some(AuthScheme::Basic { username, password })) => {
             std::iter::once(username).chain(password).collect()
         }
@@ -620,8 +626,7 @@ mod tests {
         base_url_env: "Q_URL",
         credentials: CREDS,
         auth: &[AuthScheme::Query {
-            param: "api_key",
-            credential: "api_key",
+            params: &[("api_key", "api_key")],
         }],
         rate_limit: None,
         rate_limit_headers: RateLimitHeaders::NONE,

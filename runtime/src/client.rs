@@ -737,8 +737,7 @@ pub(crate) mod tests {
                 credential: "api_key",
             },
             AuthScheme::Query {
-                param: "api_key",
-                credential: "api_key",
+                params: &[("api_key", "api_key")],
             },
         ],
         rate_limit: Some(RateLimitSpec {

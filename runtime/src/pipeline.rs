@@ -290,8 +290,11 @@ impl Pipeline {
         if !request.query.is_empty() {
             url.query_pairs_mut().extend_pairs(&request.query);
         }
-        if let ResolvedAuth::Query { param, value } = auth {
-            url.query_pairs_mut().append_pair(param, value.expose());
+        if let ResolvedAuth::Query { params } = auth {
+            let mut query = url.query_pairs_mut();
+            for (param, value) in params.iter() {
+                query.append_pair(param, value.expose());
+            }
         }
 
         let mut headers = HeaderMap::new();
@@ -519,14 +522,15 @@ impl Pipeline {
 
 /// `url` as errors may show it: the value of a query credential replaced by `***`.
 fn shown_url(url: &url::Url, auth: &ResolvedAuth) -> String {
-    let ResolvedAuth::Query { param, .. } = auth else {
+    let ResolvedAuth::Query { params } = auth else {
         return url.as_str().to_owned();
     };
     let mut shown = url.clone();
     let pairs: Vec<(String, String)> = url
         .query_pairs()
         .map(|(k, v)| {
-            let v = if k == *param { "***".into() } else { v };
+            let secret = params.iter().any(|(param, _)| k == *param);
+            let v = if secret { "***".into() } else { v };
             (k.into_owned(), v.into_owned())
         })
         .collect();

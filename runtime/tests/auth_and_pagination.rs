@@ -39,6 +39,79 @@ async fn query_auth_only_on_opt_in() {
     assert!(r.header("authorization").is_none());
 }
 
+/// Two query keys sent together (Vonage's `api_key` and `api_secret`).
+static KEY_AND_SECRET: ServiceSpec = ServiceSpec {
+    name: "numbers",
+    title: "Numbers",
+    base_url: None,
+    base_url_env: "NUMBERS_BASE_URL",
+    credentials: &[
+        CredentialSpec {
+            name: "api_key",
+            env: "NUMBERS_API_KEY",
+            secret: true,
+            value: None,
+        },
+        CredentialSpec {
+            name: "api_secret",
+            env: "NUMBERS_API_SECRET",
+            secret: true,
+            value: None,
+        },
+    ],
+    auth: &[AuthScheme::Query {
+        params: &[("api_key", "api_key"), ("api_secret", "api_secret")],
+    }],
+    rate_limit: None,
+    rate_limit_headers: RateLimitHeaders::NONE,
+    retry: RetrySpec::DEFAULT,
+    timeouts: TimeoutSpec::DEFAULT,
+    idempotency: None,
+    errors: ErrorSpec::DEFAULT,
+};
+
+#[tokio::test]
+async fn query_keys_sent_together_each_travel_and_each_is_cut_out_of_an_error() {
+    let (key, secret) = ("numbers-key-1", "numbers-secret-2");
+    let server = TestServer::always(Reply::ok()).await;
+    let builder = || {
+        Client::builder(&KEY_AND_SECRET)
+            .base_url(server.base_url())
+            .credential("api_key", key)
+            .credential("api_secret", secret)
+    };
+    // Query auth is still an opt-in: keys in URLs reach logs.
+    assert!(builder().build().is_err());
+    let client = builder().query_auth().build().expect("client");
+    client.execute(get_email("em_1")).await.expect("ok");
+    let r = &server.requests()[0];
+    assert_eq!(r.query("api_key").as_deref(), Some(key));
+    assert_eq!(r.query("api_secret").as_deref(), Some(secret));
+    // One missing is named at build.
+    let missing = Client::builder(&KEY_AND_SECRET)
+        .base_url(server.base_url())
+        .credential("api_key", key)
+        .query_auth()
+        .build()
+        .unwrap_err();
+    assert!(missing.to_string().contains("api_secret"), "{missing}");
+
+    let refused =
+        TestServer::always(Reply::json(401, r#"{"error":{"code":"invalid_api_key"}}"#)).await;
+    let client = Client::builder(&KEY_AND_SECRET)
+        .base_url(refused.base_url())
+        .credential("api_key", key)
+        .credential("api_secret", secret)
+        .query_auth()
+        .build()
+        .unwrap();
+    let err = client.execute(get_email("em_1")).await.unwrap_err();
+    let url = &err.context().unwrap().url;
+    assert!(url.ends_with("api_key=***&api_secret=***"), "{url}");
+    let text = format!("{err} {err:?}");
+    assert!(!text.contains(key) && !text.contains(secret), "{text}");
+}
+
 #[tokio::test]
 async fn path_params_and_query_are_encoded() {
     let server = TestServer::always(Reply::ok()).await;

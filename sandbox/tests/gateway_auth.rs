@@ -74,6 +74,9 @@ static APP: ServiceSpec = service(&[AuthScheme::Header {
 static IN_BODY: ServiceSpec = service(&[AuthScheme::Body {
     fields: &[("auth_token", "auth_token")],
 }]);
+static IN_QUERY: ServiceSpec = service(&[AuthScheme::Query {
+    params: &[("account_sid", "account_sid"), ("auth_token", "auth_token")],
+}]);
 static MINTED: ServiceSpec = service(&[AuthScheme::Minted {
     minter: "signed",
     header: "Authorization",
@@ -211,4 +214,55 @@ async fn reqwest_post(url: &str) -> (u16, Value) {
         .unwrap();
     let status = response.status().as_u16();
     (status, response.json().await.unwrap())
+}
+
+/// Query keys sent together (Vonage's `api_key` and `api_secret`): each must be there with its
+/// credential's value; one alone, or one wrong, is refused.
+#[tokio::test]
+async fn query_keys_sent_together_are_each_required() {
+    let url = serve(gateway(&IN_QUERY)).await;
+    let client = tidings_runtime::reqwest::Client::new();
+    for (query, status, code) in [
+        (format!("account_sid={SID}&auth_token={TOKEN}"), 200, None),
+        (format!("account_sid={SID}"), 401, Some("invalid_api_key")),
+        (
+            format!("account_sid={SID}&auth_token=wrong"),
+            401,
+            Some("invalid_api_key"),
+        ),
+        (format!("auth_token={TOKEN}"), 401, Some("invalid_api_key")),
+        (String::new(), 401, Some("missing_api_key")),
+    ] {
+        let response = client
+            .post(format!("{url}/send?{query}"))
+            .header("content-type", "application/json")
+            .body("{}")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), status, "{query}");
+        let body: Value = response.json().await.unwrap();
+        if let Some(code) = code {
+            assert_eq!(body["code"], code, "{query}: {body}");
+        }
+    }
+    // The client sends both, and is accepted.
+    let client = Client::builder(&IN_QUERY)
+        .base_url(&url)
+        .credential("account_sid", SID)
+        .credential("auth_token", TOKEN)
+        .query_auth()
+        .build()
+        .unwrap();
+    let echoed: Value = client
+        .execute(
+            tidings_runtime::Request::new(&SEND)
+                .json(&json!({"to": "+15550100"}))
+                .unwrap(),
+        )
+        .await
+        .unwrap()
+        .json()
+        .unwrap();
+    assert_eq!(echoed, json!({"to": "+15550100"}));
 }

@@ -20,12 +20,12 @@ pub enum AuthScheme<S: Storage = Static> {
         /// Text before the credential, e.g. `"App "` for `Authorization: App <key>`.
         prefix: Option<S::Str>,
     },
-    /// `?<param>=<credential>` (only when the caller opts in; keys in URLs leak into logs).
+    /// `?<param>=<credential>`, for each pair, all sent together (Vonage's `api_key` and
+    /// `api_secret`); only when the caller opts in: keys in URLs leak into logs.
     Query {
-        /// Query parameter name.
-        param: S::Str,
-        /// Credential name.
-        credential: S::Str,
+        /// `(query parameter, credential name)` pairs, e.g. `[("api_key", "api_key")]`; never
+        /// empty in a checked spec.
+        params: S::Pairs,
     },
     /// A request-signing scheme implemented in the runtime.
     Signature {
@@ -203,9 +203,8 @@ impl<S: Storage> ToStatic for AuthScheme<S> {
                 credential: intern.text(credential.as_ref()),
                 prefix: opt_text(prefix.as_ref(), intern),
             },
-            AuthScheme::Query { param, credential } => AuthScheme::Query {
-                param: intern.text(param.as_ref()),
-                credential: intern.text(credential.as_ref()),
+            AuthScheme::Query { params } => AuthScheme::Query {
+                params: pairs(params.as_ref(), intern),
             },
             AuthScheme::Signature { scheme } => AuthScheme::Signature {
                 scheme: scheme.to_static(intern),
@@ -214,16 +213,9 @@ impl<S: Storage> ToStatic for AuthScheme<S> {
                 username: intern.text(username.as_ref()),
                 password: opt_text(password.as_ref(), intern),
             },
-            AuthScheme::Body { fields } => {
-                let fields = fields
-                    .as_ref()
-                    .iter()
-                    .map(|(f, c)| (intern.text(f.as_ref()), intern.text(c.as_ref())))
-                    .collect();
-                AuthScheme::Body {
-                    fields: intern.list(fields),
-                }
-            }
+            AuthScheme::Body { fields } => AuthScheme::Body {
+                fields: pairs(fields.as_ref(), intern),
+            },
             AuthScheme::Minted {
                 minter,
                 header,
@@ -254,4 +246,16 @@ impl<S: Storage> ToStatic for AuthScheme<S> {
             AuthScheme::Anonymous => AuthScheme::Anonymous,
         }
     }
+}
+
+/// `(name, credential)` pairs, interned.
+fn pairs<T: AsRef<str>>(
+    pairs: &[(T, T)],
+    intern: &mut impl Intern,
+) -> &'static [(&'static str, &'static str)] {
+    let pairs = pairs
+        .iter()
+        .map(|(n, c)| (intern.text(n.as_ref()), intern.text(c.as_ref())))
+        .collect();
+    intern.list(pairs)
 }

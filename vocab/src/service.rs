@@ -22,7 +22,7 @@ use crate::{AuthScheme, ErrorSpec, RetrySpec, TimeoutSpec, defaults};
 ///     }],
 ///     auth: &[
 ///         AuthScheme::Bearer { credential: "api_key" },
-///         AuthScheme::Query { param: "api_key", credential: "api_key" },
+///         AuthScheme::Query { params: &[("api_key", "api_key")] },
 ///     ],
 ///     rate_limit: Some(RateLimitSpec { requests: 1000, per_seconds: 60 }),
 ///     rate_limit_headers: RateLimitHeaders::STANDARD,

@@ -143,9 +143,9 @@ impl<S: Storage> ToTokens for AuthScheme<S> {
                 let prefix = opt_str(text::<S>(prefix.as_ref()));
                 quote!(#scheme::Header { header: #header, credential: #credential, prefix: #prefix })
             }
-            AuthScheme::Query { param, credential } => {
-                let (param, credential) = (param.as_ref(), credential.as_ref());
-                quote!(#scheme::Query { param: #param, credential: #credential })
+            AuthScheme::Query { params } => {
+                let pairs = token_pairs(params.as_ref());
+                quote!(#scheme::Query { params: &[#(#pairs),*] })
             }
             AuthScheme::Signature { scheme: signing } => {
                 quote!(#scheme::Signature { scheme: #signing })
@@ -156,10 +156,7 @@ impl<S: Storage> ToTokens for AuthScheme<S> {
                 quote!(#scheme::Basic { username: #username, password: #password })
             }
             AuthScheme::Body { fields } => {
-                let pairs = fields.as_ref().iter().map(|(field, credential)| {
-                    let (field, credential) = (field.as_ref(), credential.as_ref());
-                    quote!((#field, #credential))
-                });
+                let pairs = token_pairs(fields.as_ref());
                 quote!(#scheme::Body { fields: &[#(#pairs),*] })
             }
             AuthScheme::Minted {
@@ -838,4 +835,12 @@ impl<S: Storage> ToTokens for Select<S> {
             }
         });
     }
+}
+
+/// `(name, credential)` pairs as tuple literals.
+fn token_pairs<T: AsRef<str>>(pairs: &[(T, T)]) -> impl Iterator<Item = TokenStream> + '_ {
+    pairs.iter().map(|(name, credential)| {
+        let (name, credential) = (name.as_ref(), credential.as_ref());
+        quote!((#name, #credential))
+    })
 }

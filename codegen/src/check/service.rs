@@ -4,6 +4,8 @@
 
 use std::collections::HashMap;
 
+use indexmap::IndexMap;
+
 use super::Checker;
 use crate::model::{
     AuthKind, Idempotency, Pagination, RateLimitHeaders, SigningKind, Source, SpecFile,
@@ -129,7 +131,8 @@ impl Checker<'_> {
             let needs: &[&str] = match scheme.kind {
                 AuthKind::Bearer => &["credential"],
                 AuthKind::Header => &["credential", "header"],
-                AuthKind::Query => &["credential", "param"],
+                // `param` + `credential`, or `params`: checked below.
+                AuthKind::Query => &[],
                 AuthKind::Signature => &["signing"],
                 AuthKind::Basic => &["username"],
                 // `field` + `credential`, or `fields`: checked below.
@@ -145,7 +148,8 @@ impl Checker<'_> {
                 AuthKind::Minted => &["header", "prefix"],
                 AuthKind::OAuth2ClientCredentials => &["scopes"],
                 AuthKind::Body => &["credential", "field", "fields"],
-                AuthKind::Bearer | AuthKind::Query => &[],
+                AuthKind::Query => &["credential", "param", "params"],
+                AuthKind::Bearer => &[],
             };
             self.auth_keys_of_kind(&path, scheme, needs, optional);
             for need in needs {
@@ -196,8 +200,20 @@ impl Checker<'_> {
                     "like `jwt`: the name the application registers its token minter under".into(),
                 );
             }
-            if scheme.kind == AuthKind::Body {
-                self.body_auth_fields(&path, scheme);
+            match scheme.kind {
+                AuthKind::Body => self.auth_pairs(
+                    &path,
+                    scheme,
+                    ("field", scheme.field.as_ref()),
+                    ("fields", &scheme.fields),
+                ),
+                AuthKind::Query => self.auth_pairs(
+                    &path,
+                    scheme,
+                    ("param", scheme.param.as_ref()),
+                    ("params", &scheme.params),
+                ),
+                _ => {}
             }
             if let Some(url) = &scheme.token_url {
                 let rest = url
@@ -273,51 +289,67 @@ impl Checker<'_> {
         out
     }
 
-    /// A `body` scheme's fields: `field` and `credential`, or a non-empty `fields` map, not
-    /// both; field names non-empty, credentials declared.
-    fn body_auth_fields(&mut self, path: &str, scheme: &crate::model::AuthScheme) {
-        let single = scheme.field.is_some() || scheme.credential.is_some();
-        if !scheme.fields.is_empty() {
-            if single {
+    /// The names and credentials a `body` or `query` scheme sends: `single` (`field` or
+    /// `param`) with `credential`, or the map `many` (`fields` or `params`: name ->
+    /// credential), not both.
+    fn auth_pairs(
+        &mut self,
+        path: &str,
+        scheme: &crate::model::AuthScheme,
+        single: (&str, Option<&String>),
+        many: (&str, &IndexMap<String, String>),
+    ) {
+        let kind = serde_json::to_string(&scheme.kind).unwrap_or_default();
+        let (one, one_value) = single;
+        let (map, pairs) = many;
+        let what = if one == "field" {
+            "body field"
+        } else {
+            "query parameter"
+        };
+        let expected = format!(
+            "`{one}` and `credential`, or `{map}: {{ api_key: api_key, api_secret: api_secret }}` \
+             (each {what} -> its credential)"
+        );
+        if !pairs.is_empty() {
+            if one_value.is_some() || scheme.credential.is_some() {
                 let d = self.error(
                     path,
                     format!(
-                        "auth scheme `{}` of kind \"body\" takes `fields`, or `field` and `credential`, not both",
+                        "auth scheme `{}` of kind {kind} takes `{map}`, or `{one}` and `credential`, not both",
                         scheme.name
                     ),
                 );
-                d.expected = Some("`fields: { api_key: api_key, api_secret: api_secret }`".into());
+                d.expected = Some(expected);
             }
-            for (field, cred) in &scheme.fields {
-                if field.is_empty() {
-                    self.error(&format!("{path}.fields"), "a body field name is empty");
+            for (name, cred) in pairs {
+                if name.is_empty() {
+                    self.error(&format!("{path}.{map}"), format!("a {what} name is empty"));
                 }
-                self.credential_ref(&format!("{path}.fields.{field}"), cred);
+                self.credential_ref(&format!("{path}.{map}.{name}"), cred);
             }
             return;
         }
         for (need, present) in [
-            ("field", scheme.field.is_some()),
+            (one, one_value.is_some()),
             ("credential", scheme.credential.is_some()),
         ] {
             if !present {
                 let d = self.error(
                     path,
                     format!(
-                        "auth scheme `{}` of kind \"body\" needs `{need}`",
+                        "auth scheme `{}` of kind {kind} needs `{need}`",
                         scheme.name
                     ),
                 );
-                d.expected = Some(
-                    "`field` and `credential`, or `fields: { <body field>: <credential>, .. }`"
-                        .into(),
-                );
+                d.expected = Some(expected.clone());
             }
         }
-        if let Some(field) = &scheme.field
-            && field.is_empty()
-        {
-            self.error_at_value(&format!("{path}.field"), "the body field name is empty");
+        if one_value.is_some_and(|v| v.is_empty()) {
+            self.error_at_value(
+                &format!("{path}.{one}"),
+                format!("the {what} name is empty"),
+            );
         }
     }
 
@@ -341,6 +373,7 @@ impl Checker<'_> {
             ("prefix", scheme.prefix.is_some()),
             ("field", scheme.field.is_some()),
             ("fields", !scheme.fields.is_empty()),
+            ("params", !scheme.params.is_empty()),
             ("minter", scheme.minter.is_some()),
             ("token_url", scheme.token_url.is_some()),
             ("client_id", scheme.client_id.is_some()),
@@ -619,6 +652,20 @@ pub(super) struct Limits {
     pub(super) errors: Option<ErrorsInfo>,
 }
 
+/// `(name, credential)` pairs of a `body` or `query` scheme: the one `name` with the scheme's
+/// `credential`, or the map; `None` when it names neither or both (the checker reports them).
+fn auth_pairs_of(
+    scheme: &crate::model::AuthScheme,
+    one: Option<&String>,
+    many: &IndexMap<String, String>,
+) -> Option<Vec<(String, String)>> {
+    match (one, &scheme.credential, many.is_empty()) {
+        (Some(name), Some(credential), true) => Some(vec![(name.clone(), credential.clone())]),
+        (None, None, false) => Some(many.iter().map(|(n, c)| (n.clone(), c.clone())).collect()),
+        _ => None,
+    }
+}
+
 /// How a scheme sends its credentials, when it names all it needs (the checker reports the
 /// rest).
 fn auth_method(scheme: &crate::model::AuthScheme) -> Option<AuthScheme<Owned>> {
@@ -637,17 +684,7 @@ fn auth_method(scheme: &crate::model::AuthScheme) -> Option<AuthScheme<Owned>> {
             password: scheme.password.clone(),
         },
         AuthKind::Body => AuthScheme::Body {
-            fields: if scheme.fields.is_empty() {
-                vec![(scheme.field.clone()?, credential()?)]
-            } else if scheme.field.is_some() || scheme.credential.is_some() {
-                return None;
-            } else {
-                scheme
-                    .fields
-                    .iter()
-                    .map(|(f, c)| (f.clone(), c.clone()))
-                    .collect()
-            },
+            fields: auth_pairs_of(scheme, scheme.field.as_ref(), &scheme.fields)?,
         },
         AuthKind::Minted => AuthScheme::Minted {
             minter: scheme.minter.clone()?,
@@ -658,8 +695,7 @@ fn auth_method(scheme: &crate::model::AuthScheme) -> Option<AuthScheme<Owned>> {
             prefix: scheme.prefix.clone(),
         },
         AuthKind::Query => AuthScheme::Query {
-            param: scheme.param.clone()?,
-            credential: credential()?,
+            params: auth_pairs_of(scheme, scheme.param.as_ref(), &scheme.params)?,
         },
         AuthKind::OAuth2ClientCredentials => AuthScheme::OAuth2ClientCredentials {
             token_url: scheme.token_url.clone()?,

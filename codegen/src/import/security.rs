@@ -18,6 +18,7 @@ impl Converter<'_> {
             .and_then(Value::as_object)
             .filter(|s| !s.is_empty())
         else {
+            let mut auth = Vec::new();
             if let Some((header, ptr)) = self.header_credential() {
                 let (credential, node) = self.header_key(service, &header, &ptr);
                 credentials.set(&credential.0, credential.1);
@@ -57,6 +58,8 @@ impl Converter<'_> {
         }
         // The header and prefix of the first key scheme sending each credential.
         let mut senders: HashMap<String, (String, Option<String>)> = HashMap::new();
+        // The schemes sending each credential so far.
+        let mut sent_by: HashMap<String, Vec<String>> = HashMap::new();
         for raw in order {
             let s = &schemes[raw];
             let ptr = format!("/components/securitySchemes/{}", document::escape(raw));
@@ -314,9 +317,20 @@ impl Converter<'_> {
                 {
                     c = name.clone();
                 }
+                // A scheme required together with one already sending this credential sends
+                // another secret (Vonage's `api_secret` beside `api_key`): its own credential,
+                // named after the scheme.
+                if !explicit
+                    && sent_by
+                        .get(&c)
+                        .is_some_and(|others| others.iter().any(|o| required_together(doc, o, raw)))
+                {
+                    c = name.clone();
+                }
                 if let Some(sent) = sends {
                     senders.entry(c.clone()).or_insert(sent);
                 }
+                sent_by.entry(c.clone()).or_default().push(raw.clone());
                 if credentials.get(&c).is_none() {
                     let mut cred = Node::map();
                     cred.set(
@@ -338,9 +352,77 @@ impl Converter<'_> {
             self.provenance(&mut node, &ptr);
             self.unmapped_schemes.remove(raw);
             self.auth_names.push((raw.clone(), name));
-            auth.push(node);
+            auth.push((raw.clone(), node));
         }
+        let auth = self.query_keys_together(auth);
         (credentials, Node::Seq(auth))
+    }
+
+    /// Query-key schemes required together (Vonage's `api_key` and `api_secret` parameters,
+    /// one requirement object naming both) become one `query` scheme sending every key
+    /// (`params`), named after the first (or, in our own exports, `x-auth-name`); operations
+    /// naming any of them name it. Alternatives stay separate schemes.
+    fn query_keys_together(&mut self, auth: Vec<(String, Node)>) -> Vec<Node> {
+        let doc = self.doc;
+        let is_query = |n: &Node| n.get("kind").and_then(Node::as_str) == Some("query");
+        // Each kept scheme, with the raw schemes merged into it.
+        let mut kept: Vec<(Node, Vec<String>)> = Vec::new();
+        for (raw, node) in auth {
+            let group = is_query(&node)
+                .then(|| {
+                    kept.iter().position(|(k, members)| {
+                        is_query(k) && members.iter().all(|m| required_together(doc, m, &raw))
+                    })
+                })
+                .flatten();
+            let Some(g) = group else {
+                kept.push((node, vec![raw]));
+                continue;
+            };
+            let (into, members) = &mut kept[g];
+            let param = node.get("param").and_then(Node::as_str).unwrap_or_default();
+            let credential = node
+                .get("credential")
+                .and_then(Node::as_str)
+                .unwrap_or_default();
+            if let Node::Map(m) = into {
+                if m.get("params").is_none() {
+                    // The first key moves from `param` + `credential` into `params`.
+                    let first_param = m.shift_remove("param");
+                    let first_credential = m.shift_remove("credential");
+                    let mut params = Node::map();
+                    if let (Some(p), Some(c)) = (first_param, first_credential) {
+                        params.set(p.as_str().unwrap_or_default(), c);
+                    }
+                    m.insert("params".into(), params);
+                    let named = doc
+                        .pointer(&format!(
+                            "/components/securitySchemes/{}/x-auth-name",
+                            document::escape(&members[0])
+                        ))
+                        .and_then(Value::as_str);
+                    if let Some(name) = named {
+                        m.insert("name".into(), Node::str(name));
+                    }
+                }
+                if let Some(params) = m.get_mut("params") {
+                    params.set(param, Node::str(credential));
+                }
+            }
+            members.push(raw);
+        }
+        // Operations that name a merged scheme name the one it joined.
+        let mut out = Vec::new();
+        for (node, members) in kept {
+            let name = node.get("name").and_then(Node::as_str).unwrap_or_default();
+            for (raw, spec_name) in &mut self.auth_names {
+                if members.contains(raw) {
+                    name.clone_into(spec_name);
+                }
+            }
+            out.push(node);
+        }
+        out
     }
 }
 
@@ -492,7 +574,8 @@ pub(super) fn basic_credential_names(raw: &str, name: &str) -> (String, String) 
 
 /// Scopes the document's security requirements (top level and per operation) name for the
 /// scheme `raw`, in first-seen order.
-fn required_scopes(doc: &Value, raw: &str) -> Vec<String> {
+/// Every security requirement object of the document: its default and each operation's.
+fn requirements(doc: &Value) -> Vec<&Value> {
     let mut requirements: Vec<&Value> = doc
         .get("security")
         .and_then(Value::as_array)
@@ -515,6 +598,21 @@ fn required_scopes(doc: &Value, raw: &str) -> Vec<String> {
             );
         }
     }
+    requirements
+}
+
+/// Whether schemes `a` and `b` are required together somewhere (one requirement object names
+/// both: Vonage's `api_key` and `api_secret` query parameters), so they send two secrets, not
+/// one key two ways.
+fn required_together(doc: &Value, a: &str, b: &str) -> bool {
+    requirements(doc)
+        .iter()
+        .filter_map(|r| r.as_object())
+        .any(|r| r.contains_key(a) && r.contains_key(b))
+}
+
+fn required_scopes(doc: &Value, raw: &str) -> Vec<String> {
+    let requirements = requirements(doc);
     let mut out: Vec<String> = Vec::new();
     for scope in requirements
         .iter()

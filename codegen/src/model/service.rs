@@ -123,6 +123,11 @@ item! {
         /// Query parameter name (kind `query`).
         #[serde(default)]
         pub param: Option<String>,
+        /// Several query parameters sent together, query parameter -> credential (kind
+        /// `query`, instead of `param` and `credential`), e.g. `{ api_key: api_key, api_secret:
+        /// api_secret }`.
+        #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+        pub params: IndexMap<String, String>,
         /// Signing scheme (kind `signature`).
         #[serde(default)]
         pub signing: Option<SigningKind>,

@@ -27,8 +27,7 @@ pub mod email {
                 credential: "api_key",
             },
             ::tidings_runtime::spec::AuthScheme::Query {
-                param: "api_key",
-                credential: "api_key",
+                params: &[("api_key", "api_key")],
             },
         ],
         rate_limit: ::core::option::Option::Some(::tidings_runtime::spec::RateLimitSpec {

@@ -281,8 +281,7 @@ pub static EMAIL: ServiceSpec = ServiceSpec {
             credential: "api_key",
         },
         AuthScheme::Query {
-            param: "api_key",
-            credential: "api_key",
+            params: &[("api_key", "api_key")],
         },
     ],
     rate_limit: Some(RateLimitSpec {

@@ -280,9 +280,11 @@ impl ServedService {
             .auth
             .iter()
             .chain(operations.iter().filter_map(|o| o.spec.auth.as_ref()))
-            .filter_map(|scheme| match scheme {
-                tidings_runtime::AuthScheme::Query { param, .. } => Some(*param),
-                _ => None,
+            .flat_map(|scheme| match scheme {
+                tidings_runtime::AuthScheme::Query { params } => {
+                    params.iter().map(|(p, _)| *p).collect()
+                }
+                _ => Vec::new(),
             })
             .collect();
         let served = Arc::new(ops::Served {

@@ -150,22 +150,32 @@ pub(super) fn authenticate(
             AuthScheme::Body { fields } => {
                 let names: Vec<&str> = fields.iter().map(|(field, _)| *field).collect();
                 hint.push(format!("the body fields `{}`", names.join("`, `")));
-                let values: Vec<Option<&str>> = fields
-                    .iter()
-                    .map(|(field, _)| body.and_then(|b| b.get(field)).filter(|v| !v.is_empty()))
-                    .collect();
-                if values.iter().all(Option::is_none) {
-                    continue;
+                let value = |field: &str| body.and_then(|b| b.get(field)).map(str::to_owned);
+                match pairs_accepted(gateway, fields, value) {
+                    None => continue,
+                    Some(true) => return Ok(()),
+                    Some(false) => {
+                        presented = true;
+                        continue;
+                    }
                 }
-                presented = true;
-                // Every field is compared, so timing does not tell which one failed.
-                let all_ok = fields.iter().zip(&values).fold(true, |ok, ((_, cred), v)| {
-                    ok & v.is_some_and(|v| gateway.accepts(cred, v))
-                });
-                if all_ok {
-                    return Ok(());
+            }
+            AuthScheme::Query { params } => {
+                let names: Vec<String> = params.iter().map(|(p, _)| format!("{p}=<key>")).collect();
+                hint.push(format!("`?{}`", names.join("&")));
+                let value = |param: &str| {
+                    url::form_urlencoded::parse(query.as_bytes())
+                        .find(|(k, _)| k == param)
+                        .map(|(_, v)| v.into_owned())
+                };
+                match pairs_accepted(gateway, params, value) {
+                    None => continue,
+                    Some(true) => return Ok(()),
+                    Some(false) => {
+                        presented = true;
+                        continue;
+                    }
                 }
-                continue;
             }
             AuthScheme::Minted {
                 minter,
@@ -203,13 +213,6 @@ pub(super) fn authenticate(
                 hint.push(format!("`{header}: {}<key>`", prefix.unwrap_or("")));
                 (*credential, header_after_prefix(headers, header, *prefix))
             }
-            AuthScheme::Query { param, credential } => {
-                hint.push(format!("`?{param}=<key>`"));
-                let value = url::form_urlencoded::parse(query.as_bytes())
-                    .find(|(k, _)| k == param)
-                    .map(|(_, v)| v.into_owned());
-                (*credential, value)
-            }
             _ => continue,
         };
         if let Some(value) = value.filter(|v| !v.is_empty()) {
@@ -232,4 +235,24 @@ pub(super) fn authenticate(
             format!("no API key: send {}", hint.join(" or ")),
         ))
     }
+}
+
+/// How a scheme of several named values (body fields, query parameters) went: `None` when none
+/// was sent, else whether each was sent with its credential's value. Every value is compared,
+/// so timing does not tell which one failed.
+fn pairs_accepted(
+    gateway: &Gateway,
+    pairs: &[(&str, &str)],
+    value: impl Fn(&str) -> Option<String>,
+) -> Option<bool> {
+    let values: Vec<Option<String>> = pairs
+        .iter()
+        .map(|(name, _)| value(name).filter(|v| !v.is_empty()))
+        .collect();
+    if values.iter().all(Option::is_none) {
+        return None;
+    }
+    Some(pairs.iter().zip(&values).fold(true, |ok, ((_, cred), v)| {
+        ok & v.as_deref().is_some_and(|v| gateway.accepts(cred, v))
+    }))
 }

@@ -3,6 +3,33 @@
 
 #[allow(clippy::wildcard_imports)] // the document's shared helpers and imports
 use super::*;
+use crate::resolved::AuthInfo;
+
+/// The names of the OpenAPI security schemes an auth scheme becomes: its own name, or for a
+/// `query` scheme of several parameters, one per parameter (`<name>_<param>`), required
+/// together.
+pub(super) fn scheme_names(a: &AuthInfo) -> Vec<String> {
+    match &a.method {
+        AuthScheme::Query { params } if params.len() > 1 => params
+            .iter()
+            .map(|(param, _)| {
+                let param = param.replace(|c: char| !c.is_ascii_alphanumeric(), "_");
+                format!("{}_{param}", a.name)
+            })
+            .collect(),
+        _ => vec![a.name.clone()],
+    }
+}
+
+/// The security requirement object of an auth scheme: each of its OpenAPI schemes, together.
+pub(super) fn requirement(a: &AuthInfo) -> Value {
+    Value::Object(
+        scheme_names(a)
+            .into_iter()
+            .map(|n| (n, json!([])))
+            .collect(),
+    )
+}
 
 pub(super) fn security_schemes(service: &Service) -> Map<String, Value> {
     let mut out = Map::new();
@@ -77,12 +104,25 @@ pub(super) fn security_schemes(service: &Service) -> Map<String, Value> {
                     json!({ "client_id": client_id, "client_secret": client_secret }),
                 );
             }
-            AuthScheme::Query { param, credential } => {
-                s.insert("type".into(), json!("apiKey"));
-                s.insert("in".into(), json!("query"));
-                s.insert("name".into(), json!(param));
-                s.insert("x-opt-in".into(), json!(true));
-                s.insert("x-credential".into(), json!(credential));
+            AuthScheme::Query { params } => {
+                // One apiKey scheme per parameter; several are required together
+                // (`requirement`) and name the scheme they come from (`x-auth-name`).
+                let names = scheme_names(a);
+                for ((param, credential), name) in params.iter().zip(&names) {
+                    let mut s = Map::new();
+                    s.insert("type".into(), json!("apiKey"));
+                    s.insert("in".into(), json!("query"));
+                    s.insert("name".into(), json!(param));
+                    s.insert("x-opt-in".into(), json!(true));
+                    s.insert("x-credential".into(), json!(credential));
+                    if names.len() > 1 {
+                        s.insert("x-auth-name".into(), json!(a.name));
+                    }
+                    describe(&mut s, a.doc.as_deref());
+                    origin(&mut s, &a.origin);
+                    out.insert(name.clone(), Value::Object(s));
+                }
+                continue;
             }
             AuthScheme::Signature {
                 scheme:
