@@ -1002,3 +1002,82 @@ fn query_keys_required_together_are_one_scheme_sending_each_and_survive_a_round_
         tidings_codegen::check::AuthScheme::Query { params: pairs }
     );
 }
+
+/// Vonage's Verify document has no security scheme: every operation carries `api_key` and
+/// `api_secret`, as form fields of its body or (the search) as query parameters. They import as
+/// a `body` scheme and a `query` scheme (the search's own) with a credential each, and leave
+/// the request types and the query; the `/{format}` parameter (`json` or `xml`) names no item,
+/// so the sandbox answers those operations from their bodies.
+#[test]
+fn credentials_every_operation_carries_as_fields_become_auth_schemes() {
+    let document = r##"{
+      "openapi": "3.0.0",
+      "info": {"title": "Verify", "version": "1"},
+      "servers": [{"url": "https://api.example.com/verify"}],
+      "components": {
+        "parameters": {
+          "format": {"name": "format", "in": "path", "required": true,
+                     "schema": {"type": "string", "enum": ["json", "xml"]}},
+          "api_key": {"name": "api_key", "in": "query", "required": true, "schema": {"type": "string"}},
+          "api_secret": {"name": "api_secret", "in": "query", "required": true, "schema": {"type": "string"}}
+        },
+        "schemas": {
+          "verifyRequest": {"type": "object", "required": ["api_key", "api_secret", "number"],
+            "properties": {"api_key": {"type": "string"}, "api_secret": {"type": "string"},
+                           "number": {"type": "string"}, "brand": {"type": "string"}}}
+        }
+      },
+      "paths": {
+        "/{format}": {"post": {"operationId": "verifyRequest",
+          "parameters": [{"$ref": "#/components/parameters/format"}],
+          "requestBody": {"content": {"application/x-www-form-urlencoded": {
+            "schema": {"$ref": "#/components/schemas/verifyRequest"}}}},
+          "responses": {"200": {"description": "ok", "content": {"application/json": {
+            "schema": {"type": "object", "properties": {"request_id": {"type": "string"}}}}}}}}},
+        "/search/{format}": {"get": {"operationId": "verifySearch",
+          "parameters": [{"$ref": "#/components/parameters/format"},
+                         {"$ref": "#/components/parameters/api_key"},
+                         {"$ref": "#/components/parameters/api_secret"},
+                         {"name": "request_id", "in": "query", "schema": {"type": "string"}}],
+          "responses": {"200": {"description": "ok", "content": {"application/json": {
+            "schema": {"type": "object", "properties": {"status": {"type": "string"}}}}}}}}}
+      }
+    }"##;
+    let imported =
+        import_openapi(document, &ImportOptions::new("verify", "verify.json"), None).unwrap();
+    let s = checked(&imported);
+    let pairs = vec![
+        ("api_key".to_owned(), "api_key".to_owned()),
+        ("api_secret".to_owned(), "api_secret".to_owned()),
+    ];
+    use tidings_codegen::check::AuthScheme;
+    assert_eq!(
+        s.auth[0].method,
+        AuthScheme::Body {
+            fields: pairs.clone()
+        },
+        "{}",
+        imported.yaml
+    );
+    assert_eq!(s.auth[1].method, AuthScheme::Query { params: pairs });
+    let credentials: Vec<&str> = s.credentials.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(credentials, ["api_key", "api_secret"]);
+    // The request type and the search's query no longer take them.
+    let TypeKind::Object(fields) = ty(&s, "VerifyRequest") else {
+        panic!("{}", imported.yaml)
+    };
+    let wires: Vec<&str> = fields.iter().map(|f| f.wire.as_str()).collect();
+    assert_eq!(wires, ["brand", "number"]);
+    let search = op(&s, "verify_search");
+    let query: Vec<&str> = search.query.iter().map(|q| q.wire.as_str()).collect();
+    assert_eq!(query, ["request_id"]);
+    assert_eq!(
+        search.auth.as_ref().map(|a| a.name.as_str()),
+        Some("query_credentials")
+    );
+    assert!(op(&s, "verify_request").auth.is_none());
+    // `/{format}` chooses the answer's format: no item is named there.
+    let shape = tidings_codegen::check::resource_shape(&s, op(&s, "verify_request"));
+    assert_eq!(shape.kind, tidings_codegen::check::ResourceAction::Action);
+    assert_eq!(shape.item_param, None);
+}

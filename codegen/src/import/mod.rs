@@ -34,6 +34,7 @@ mod document;
 mod errors;
 mod example_schema;
 mod fidelity;
+mod field_auth;
 mod interpret;
 mod media;
 mod merge;
@@ -281,6 +282,8 @@ pub(crate) struct Converter<'a> {
     pub(crate) auth_headers: HashSet<String>,
     /// Security schemes left out (already reported).
     pub(crate) unmapped_schemes: HashSet<String>,
+    /// Credentials carried as fields, sent by an auth scheme instead.
+    pub(crate) field_auth: field_auth::FieldAuth,
     /// Set while a multipart body's type is made: its binary string fields become `bytes`.
     pub(crate) bytes_fields: bool,
     /// [`ImportOptions::keep_undeclared_keys`].
@@ -336,6 +339,7 @@ impl<'a> Converter<'a> {
             auth_names: Vec::new(),
             auth_headers: HashSet::new(),
             unmapped_schemes: HashSet::new(),
+            field_auth: field_auth::FieldAuth::default(),
             bytes_fields: false,
             keep_undeclared_keys: options.keep_undeclared_keys,
             alternatives_in_all_of: false,

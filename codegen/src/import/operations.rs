@@ -215,6 +215,7 @@ impl Converter<'_> {
                         keep.push((q, qat, qname, "query".to_owned(), qrequired));
                     }
                 }
+                "query" if self.sent_query_param(ptr, &pname) => {}
                 "path" | "query" => keep.push((p.clone(), at, pname, place.to_owned(), required)),
                 "header" | "cookie" => {
                     let lower = pname.to_ascii_lowercase();

@@ -23,6 +23,11 @@ impl Converter<'_> {
                 let (credential, node) = self.header_key(service, &header, &ptr);
                 credentials.set(&credential.0, credential.1);
                 auth.push(node);
+            } else if let Some((creds, schemes)) = self.field_credentials(service) {
+                for (name, node) in creds {
+                    credentials.set(&name, node);
+                }
+                auth = schemes;
             }
             return (credentials, Node::Seq(auth));
         };
@@ -774,6 +779,9 @@ fn known_prefix(description: Option<&str>) -> Option<&'static str> {
 impl Converter<'_> {
     /// The operation's own scheme name: `none` for a public one, `None` for the default.
     pub(super) fn operation_auth(&mut self, op: &Value, ptr: &str) -> Option<String> {
+        if let Some(scheme) = self.field_auth_scheme(ptr) {
+            return Some(scheme);
+        }
         let requirements = op.get("security")?.as_array()?;
         // `security: []` (or only the empty requirement `{}`): a public operation, sent
         // without credentials, when the service has any to leave out.

@@ -238,6 +238,24 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
             items: None,
         };
     }
+    // A last parameter of a closed set of values (Vonage's `/{format}`: `json` or `xml`)
+    // chooses how to answer, it names no item: the operation answers from its body.
+    let selector = param_name(last).is_some_and(|param| {
+        op.path_params.iter().any(|p| {
+            p.wire == param
+                && matches!(&p.ty, Ty::Named(n)
+                    if matches!(service.type_named(n).map(|t| &t.kind), Some(TypeKind::Enum(_))))
+        })
+    });
+    if selector {
+        return ResourceShape {
+            kind: ResourceAction::Action,
+            collection: op.path.clone(),
+            item_param: None,
+            id_field: id_field(None),
+            items: None,
+        };
+    }
     if let Some(param) = param_name(last) {
         let kind = match op.method {
             Method::Get | Method::Head => ResourceAction::Get,

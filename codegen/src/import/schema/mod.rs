@@ -243,8 +243,7 @@ impl Converter<'_> {
                 _ => "string".into(),
             },
             "integer" => "integer".into(),
-            // A number whose format says integer (Postmark's `TemplateId`: `format: int`)
-            // is one: an id typed `f64` would be a trap.
+            // A number whose format says integer (Postmark's `TemplateId`) is one, not `f64`.
             "number" => match s.get("format").and_then(Value::as_str) {
                 Some("int" | "integer" | "int32" | "int64") => "integer".into(),
                 _ => "number".into(),
@@ -603,6 +602,7 @@ impl Converter<'_> {
         let mut seen = BTreeSet::new();
         let outer_alternatives = std::mem::take(&mut self.alternatives_in_all_of);
         self.collect(schema, ptr, &mut props, &mut required, 0, &mut seen);
+        self.drop_sent_fields(ptr, &mut props);
         let keep_other_keys =
             std::mem::replace(&mut self.alternatives_in_all_of, outer_alternatives);
         if schema.get("discriminator").is_some()
