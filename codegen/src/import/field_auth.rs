@@ -190,18 +190,8 @@ impl Converter<'_> {
             .iter()
             .map(|n| {
                 let c = operations::op_name(n);
-                let mut cred = Node::map();
-                cred.set(
-                    "env",
-                    Node::str(format!("COMMS_{}_{}", shouty(service), shouty(&c))),
-                );
-                cred.set(
-                    "doc",
-                    Node::str(format!(
-                        "Sent as `{n}`, which every operation of the document carries."
-                    )),
-                );
-                self.provenance(&mut cred, &at);
+                let doc = format!("Sent as `{n}`, which every operation of the document carries.");
+                let cred = self.credential_node(service, &c, &doc, &at);
                 (c, cred)
             })
             .collect();

@@ -337,17 +337,8 @@ impl Converter<'_> {
                 }
                 sent_by.entry(c.clone()).or_default().push(raw.clone());
                 if credentials.get(&c).is_none() {
-                    let mut cred = Node::map();
-                    cred.set(
-                        "env",
-                        Node::str(format!("COMMS_{}_{}", shouty(service), shouty(&c))),
-                    );
-                    cred.set(
-                        "doc",
-                        Node::str(format!("The credential of the `{raw}` security scheme.")),
-                    );
-                    self.provenance(&mut cred, &ptr);
-                    credentials.set(&c, cred);
+                    let doc = format!("The credential of the `{raw}` security scheme.");
+                    credentials.set(&c, self.credential_node(service, &c, &doc, &ptr));
                 }
                 node.set("credential", Node::str(c));
             }
@@ -492,6 +483,25 @@ impl Converter<'_> {
         })
     }
 
+    /// A credential of the spec: read from `COMMS_<SERVICE>_<NAME>`, with its doc and where
+    /// the document says it.
+    pub(super) fn credential_node(
+        &mut self,
+        service: &str,
+        name: &str,
+        doc: &str,
+        ptr: &str,
+    ) -> Node {
+        let mut cred = Node::map();
+        cred.set(
+            "env",
+            Node::str(format!("COMMS_{}_{}", shouty(service), shouty(name))),
+        );
+        cred.set("doc", Node::str(doc));
+        self.provenance(&mut cred, ptr);
+        cred
+    }
+
     /// The credential (name and node) and the `header` auth scheme that sends it in `header`.
     fn header_key(&mut self, service: &str, header: &str, ptr: &str) -> ((String, Node), Node) {
         let lower = header.to_ascii_lowercase();
@@ -501,18 +511,14 @@ impl Converter<'_> {
             .strip_prefix(&format!("{}_", operations::op_name(service)))
             .filter(|rest| !rest.is_empty())
             .map_or_else(|| named.clone(), str::to_owned);
-        let mut cred = Node::map();
-        cred.set(
-            "env",
-            Node::str(format!("COMMS_{}_{}", shouty(service), shouty(&credential))),
-        );
-        cred.set(
-            "doc",
-            Node::str(format!(
+        let cred = self.credential_node(
+            service,
+            &credential,
+            &format!(
                 "Sent in the `{header}` header, which every operation of the document requires."
-            )),
+            ),
+            ptr,
         );
-        self.provenance(&mut cred, ptr);
         let mut node = Node::map();
         node.set("name", Node::str(&credential));
         node.set("kind", Node::str("header"));
