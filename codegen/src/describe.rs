@@ -219,6 +219,7 @@ fn field_schema(f: &FieldInfo) -> FieldSchema {
         format: format_schema(f),
         min_len: c.min_len,
         max_len: c.max_len,
+        pattern: c.pattern.as_deref().map(leak),
         min_items: c.min_items,
         max_items: c.max_items,
         min: c.min,

@@ -23,6 +23,7 @@
 pub mod email;
 pub mod inbox;
 pub mod messaging;
+mod pattern;
 pub mod realtime;
 mod records;
 #[cfg(feature = "serve-spec")]

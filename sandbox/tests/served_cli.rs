@@ -588,7 +588,7 @@ async fn a_spec_without_auth_is_served_without_a_credential() {
 /// works in the path and a created message can be read back and deleted by its `sid`. (Made
 /// credentials of 41 characters were refused by the served spec's own path check.)
 #[tokio::test]
-async fn an_imported_specs_made_credentials_and_ids_fit_the_lengths_it_declares() {
+async fn an_imported_specs_made_credentials_and_ids_fit_the_lengths_and_patterns_it_declares() {
     let spec = providers("imported/twilio_imported.yaml");
     let (_running, exports) = start(
         &["--spec", spec.to_str().unwrap()],
@@ -599,7 +599,9 @@ async fn an_imported_specs_made_credentials_and_ids_fit_the_lengths_it_declares(
         env(&exports, "COMMS_TWILIO_IMPORTED_ACCOUNT_SID"),
         env(&exports, "COMMS_TWILIO_IMPORTED_AUTH_TOKEN"),
     );
-    assert_eq!(sid.len(), 34, "{sid}");
+    // The document's `^AC[0-9a-fA-F]{32}$`.
+    let hex = |t: &str| t.len() == 32 && t.chars().all(|c| c.is_ascii_hexdigit());
+    assert!(sid.starts_with("AC") && hex(&sid[2..]), "{sid}");
     let http = reqwest::Client::new();
     let messages = format!("{base}/2010-04-01/Accounts/{sid}/Messages");
     let created = http
@@ -616,7 +618,25 @@ async fn an_imported_specs_made_credentials_and_ids_fit_the_lengths_it_declares(
     assert_eq!(created.status(), 201, "{:?}", created.text().await);
     let message: serde_json::Value = created.json().await.unwrap();
     let message_sid = message["sid"].as_str().unwrap();
-    assert_eq!(message_sid.len(), 34, "{message}");
+    // `^(SM|MM)[0-9a-fA-F]{32}$`.
+    assert!(
+        message_sid.starts_with("SM") && hex(&message_sid[2..]),
+        "{message}"
+    );
+    // A SID of the right length that breaks the pattern is refused, saying why.
+    let wrong = format!("XX{}", &message_sid[2..]);
+    let refused = http
+        .get(format!("{messages}/{wrong}.json"))
+        .basic_auth(sid, Some(token))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 422);
+    let why = refused.text().await.unwrap();
+    assert!(
+        why.contains("must match the pattern `^(SM|MM)[0-9a-fA-F]{32}$`"),
+        "{why}"
+    );
     let got = http
         .get(format!("{messages}/{message_sid}.json"))
         .basic_auth(sid, Some(token))

@@ -50,6 +50,8 @@ mod errors;
 mod format;
 mod operation;
 mod pagination;
+#[cfg(feature = "pattern")]
+pub mod pattern;
 mod policy;
 mod schema;
 mod service;

@@ -19,6 +19,9 @@ pub struct FieldSchema {
     pub min_len: Option<u64>,
     /// Longest string, in characters.
     pub max_len: Option<u64>,
+    /// A regular expression the string must match somewhere (JSON Schema's `pattern`,
+    /// unanchored: anchor it with `^` and `$`). Checked by the sandbox, not by clients.
+    pub pattern: Option<&'static str>,
     /// Fewest items.
     pub min_items: Option<u64>,
     /// Most items.

@@ -540,10 +540,11 @@ impl ToTokens for FieldSchema {
             opt_u64(self.max_items),
         );
         let (min, max) = (opt_f64(self.min), opt_f64(self.max));
+        let pattern = opt_str(self.pattern);
         tokens.extend(quote! {
             #root::FieldSchema {
                 name: #name, ty: #ty, required: #required, format: #format,
-                min_len: #min_len, max_len: #max_len, min_items: #min_items,
+                min_len: #min_len, max_len: #max_len, pattern: #pattern, min_items: #min_items,
                 max_items: #max_items, min: #min, max: #max,
             }
         });

@@ -265,7 +265,7 @@ impl Checker<'_> {
             let error_bodies = self.error_bodies(&path, op);
             let response_headers = self.response_headers(&path, op);
             let body_checked = matches!(&body, Some(Ty::Named(n)) if types.iter().any(|t| &t.name == n && t.checked));
-            let query_checked = query.iter().any(|p| !p.constraints.is_empty());
+            let query_checked = query.iter().any(|p| p.constraints.client_checks());
             let headers_type = (!headers.is_empty()).then(|| format!("{}Headers", pascal(name)));
             let query_type = (!query.is_empty()).then(|| crate::names::query_type(name));
             let success_status = statuses.first().copied().unwrap_or(default_status);
@@ -359,8 +359,13 @@ impl Checker<'_> {
             max: param.max,
             max_len: param.max_len,
             min_len: param.min_len,
+            pattern: param.pattern.clone(),
             ..Constraints::default()
         };
+        if c.pattern.is_some() && !ty.is_text() {
+            self.error(&format!("{path}.pattern"), "`pattern` applies to strings");
+        }
+        self.pattern(path, c.pattern.as_deref());
         if (c.min.is_some() || c.max.is_some()) && !matches!(ty, Ty::Integer | Ty::Number) {
             self.error(path, "`min` and `max` apply to numbers");
         }

@@ -27,6 +27,18 @@ fn measure(unit: &str) -> Measure {
 }
 
 impl Checker<'_> {
+    /// Refuses a `pattern` at `path` the sandbox could not use: one that does not compile as a
+    /// regular expression (look-around and back-references are not supported).
+    pub(super) fn pattern(&mut self, path: &str, pattern: Option<&str>) {
+        let Some(pattern) = pattern else { return };
+        if let Err(e) = tidings_spec::pattern::compile(pattern) {
+            self.error(
+                &format!("{path}.pattern"),
+                format!("`pattern` is not a regular expression the sandbox can use: {e}"),
+            );
+        }
+    }
+
     /// The size `name` named at `path` (a `size:` or `body_size:` key) and what it measures;
     /// `None` (with a diagnostic) when it does not exist or has no unit.
     fn size_ref(&mut self, path: &str, name: &str) -> Option<(SizeLimit, Measure)> {

@@ -605,6 +605,7 @@ impl Checker<'_> {
             max_len: field.max_len.or(c.max_len),
             min_len: field.min_len,
             max_bytes: field.max_bytes.or(c.max_bytes),
+            pattern: field.pattern.clone(),
             max_items: field.max_items.or(c.max_items),
             min_items: field.min_items,
             min: field.min,
@@ -621,6 +622,7 @@ impl Checker<'_> {
             ("max_len", c.max_len.is_some(), strings, "strings"),
             ("min_len", c.min_len.is_some(), strings, "strings"),
             ("max_bytes", c.max_bytes.is_some(), strings, "strings"),
+            ("pattern", c.pattern.is_some(), strings, "strings"),
             (
                 "max_items",
                 c.max_items.is_some(),
@@ -658,6 +660,7 @@ impl Checker<'_> {
             ),
             (c.min, c.max, "min", "max"),
         ];
+        self.pattern(path, c.pattern.as_deref());
         for (lo, hi, lo_name, hi_name) in pairs {
             if let (Some(lo), Some(hi)) = (lo, hi)
                 && lo > hi
@@ -756,7 +759,7 @@ fn mark_checked(types: &mut [TypeInfo]) {
             TypeKind::Object(fields) => {
                 !t.rules.is_empty()
                     || fields.iter().any(|f| {
-                        f.format.is_some() || !f.constraints.is_empty() || f.ty.holds_date()
+                        f.format.is_some() || f.constraints.client_checks() || f.ty.holds_date()
                     })
             }
             _ => false,

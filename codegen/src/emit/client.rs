@@ -143,7 +143,7 @@ pub(super) fn headers_name(op: &OperationInfo) -> Option<proc_macro2::Ident> {
 
 /// Some header parameter has limits to check before sending.
 pub(super) fn headers_checked(op: &OperationInfo) -> bool {
-    op.headers.iter().any(|p| !p.constraints.is_empty())
+    op.headers.iter().any(|p| p.constraints.client_checks())
 }
 
 fn operation_static(op: &OperationInfo) -> TokenStream {
@@ -573,7 +573,7 @@ fn param_struct(
     let all_optional = params.iter().all(|p| !p.required);
     let default = all_optional.then(|| quote!(Default,));
     let fields = params.iter().map(|p| {
-        let fdoc = settings.member_docs(p.doc.as_deref(), p.source, op.source);
+        let fdoc = settings.member_docs(Some(&param_doc(p)), p.source, op.source);
         let id = ident(&p.rust);
         let ty = rust_type(&p.ty);
         let mut wire = wire_of(p);
@@ -598,7 +598,7 @@ fn param_struct(
     let checks = checked.then(|| {
         let per_param = params
             .iter()
-            .filter(|p| !p.constraints.is_empty())
+            .filter(|p| p.constraints.client_checks())
             .map(|p| {
                 let id = ident(&p.rust);
                 let wire = &p.wire;
@@ -668,7 +668,7 @@ fn param_builders(
             ty: &p.ty,
             required: p.required,
             boxed: false,
-            doc: settings.member_docs(p.doc.as_deref(), p.source, op.source),
+            doc: settings.member_docs(Some(&param_doc(p)), p.source, op.source),
         })
         .collect();
     super::types::builders(
@@ -752,4 +752,16 @@ fn verify_webhook(webhook: &crate::resolved::WebhookInfo) -> Option<TokenStream>
             })
         }
     }
+}
+
+/// A parameter's docs: the spec's text and the pattern its value matches.
+fn param_doc(p: &ParamInfo) -> String {
+    let mut text = p
+        .doc
+        .as_deref()
+        .map(str::trim)
+        .unwrap_or_default()
+        .to_owned();
+    super::types::push_pattern_note(&mut text, &p.constraints);
+    text
 }

@@ -119,7 +119,24 @@ fn field_doc(f: &FieldInfo, parent: Source, settings: &Settings) -> TokenStream 
         }
         doc_text.push_str(note);
     }
+    push_pattern_note(&mut doc_text, &f.constraints);
     settings.member_docs(Some(&doc_text), f.source, parent)
+}
+
+/// Adds to a field's or parameter's docs the pattern its text matches, if it has one: the
+/// client does not check it (the service does, and the sandbox).
+pub(super) fn push_pattern_note(doc_text: &mut String, c: &crate::resolved::Constraints) {
+    let Some(pattern) = &c.pattern else { return };
+    if !doc_text.is_empty() {
+        doc_text.push_str("\n\n");
+    }
+    // A pattern holding a backtick needs a longer fence to be shown as code.
+    let fence = if pattern.contains('`') { "`` " } else { "`" };
+    let close = if pattern.contains('`') { " ``" } else { "`" };
+    doc_text.push_str(&format!(
+        "Matches the pattern {fence}{pattern}{close} (checked by the service and by the \
+         sandbox, not before sending)."
+    ));
 }
 
 fn field(f: &FieldInfo, parent: Source, settings: &Settings) -> TokenStream {

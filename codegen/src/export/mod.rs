@@ -321,6 +321,9 @@ fn apply_string_limits(schema: &mut Map<String, Value>, c: &Constraints) {
     if let Some(v) = c.max_bytes {
         schema.insert("x-max-bytes".into(), json!(v));
     }
+    if let Some(v) = &c.pattern {
+        schema.insert("pattern".into(), json!(v));
+    }
 }
 
 /// The schema of a value with its format and constraints (a field or a parameter).

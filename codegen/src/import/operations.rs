@@ -502,6 +502,7 @@ impl Converter<'_> {
                     .get("minLength")
                     .and_then(Value::as_u64)
                     .filter(|&lo| lo > 0 && out.max_len.is_none_or(|hi| lo <= hi));
+                out.pattern = super::schema::pattern(&s, &format!("{at}/schema"), self);
             }
             if place == "path" {
                 out.wire = self.usable_path_name(&pname, &mut template, &mut rust_names);

@@ -41,6 +41,8 @@ pub(crate) struct FieldOut {
     pub(crate) doc: Option<String>,
     pub(crate) max_len: Option<u64>,
     pub(crate) min_len: Option<u64>,
+    /// A regular expression the text matches (kept only when the sandbox can check it).
+    pub(crate) pattern: Option<String>,
     pub(crate) max_items: Option<u64>,
     pub(crate) min_items: Option<u64>,
     pub(crate) min: Option<f64>,
@@ -60,6 +62,7 @@ impl FieldOut {
             doc: None,
             max_len: None,
             min_len: None,
+            pattern: None,
             max_items: None,
             min_items: None,
             min: None,
@@ -89,6 +92,8 @@ pub(crate) struct ParamOut {
     pub(crate) default: Option<f64>,
     pub(crate) max_len: Option<u64>,
     pub(crate) min_len: Option<u64>,
+    /// A regular expression the text matches (kept only when the sandbox can check it).
+    pub(crate) pattern: Option<String>,
     /// The Rust name, when the wire name gives none of its own.
     pub(crate) rust_name: Option<String>,
     /// How a list query parameter travels (`comma`, `brackets`); `None`: `repeat`.
@@ -108,6 +113,7 @@ impl ParamOut {
             default: None,
             max_len: None,
             min_len: None,
+            pattern: None,
             rust_name: None,
             style: None,
         }

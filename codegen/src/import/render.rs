@@ -170,6 +170,9 @@ impl Converter<'_> {
                     if let Some(v) = p.min_len {
                         pn.set("min_len", Node::Int(i64::try_from(v).unwrap_or(i64::MAX)));
                     }
+                    if let Some(v) = &p.pattern {
+                        pn.set("pattern", Node::str(v));
+                    }
                     if let Some(d) = &p.doc {
                         pn.set("doc", Node::str(d));
                     }
@@ -294,6 +297,9 @@ fn field_node(f: &FieldOut) -> Node {
         if let Some(v) = v {
             n.set(k, int(v));
         }
+    }
+    if let Some(v) = &f.pattern {
+        n.set("pattern", Node::str(v));
     }
     if let Some(v) = f.min {
         n.set("min", number(v));

@@ -264,6 +264,10 @@ item! {
         /// Shortest string (query parameters), checked before sending.
         #[serde(default)]
         pub min_len: Option<u64>,
+        /// A regular expression the value matches somewhere (JSON Schema's `pattern`):
+        /// documented, and checked by the sandbox, not by the client.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub pattern: Option<String>,
         /// Rust name, when the wire name does not make a good one (`DateSent<`).
         #[serde(default)]
         pub rust_name: Option<String>,

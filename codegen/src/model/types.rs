@@ -70,6 +70,11 @@ item! {
         /// Longest string, in UTF-8 bytes.
         #[serde(default)]
         pub max_bytes: Option<u64>,
+        /// A regular expression the string (each string of a list) matches somewhere, as
+        /// JSON Schema's `pattern` (anchor it with `^` and `$`). The field's documentation
+        /// shows it and the sandbox refuses what does not match; the client does not check it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub pattern: Option<String>,
         /// Most items in a list or map.
         #[serde(default)]
         pub max_items: Option<u64>,

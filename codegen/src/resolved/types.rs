@@ -156,6 +156,9 @@ pub struct Constraints {
     pub min_len: Option<u64>,
     /// Longest string in bytes.
     pub max_bytes: Option<u64>,
+    /// A regular expression a string matches somewhere (JSON Schema's `pattern`): documented
+    /// on the field, checked by the sandbox, not by the client.
+    pub pattern: Option<String>,
     /// Most items.
     pub max_items: Option<u64>,
     /// Fewest items.
@@ -167,9 +170,13 @@ pub struct Constraints {
 }
 
 impl Constraints {
-    /// True when nothing is constrained.
-    pub fn is_empty(&self) -> bool {
-        *self == Constraints::default()
+    /// True when the client checks something before sending: a length, count or bound (a
+    /// `pattern` is the sandbox's to check, not the client's).
+    pub fn client_checks(&self) -> bool {
+        Constraints {
+            pattern: None,
+            ..self.clone()
+        } != Constraints::default()
     }
 }
 

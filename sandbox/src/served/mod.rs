@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tidings_codegen::ProvenancePolicy;
-use tidings_codegen::check::Service;
+use tidings_codegen::check::{Constraints, Service};
 
 use crate::server::{
     Background, Gateway, HttpLimits, RateLimit, ResourceLimits, Resources, Serving, WebhookRetry,
@@ -186,7 +186,7 @@ impl ServedService {
                 .or_else(|| std::env::var(&c.env).ok().filter(|v| !v.is_empty()))
                 .or_else(|| c.value.clone())
                 .or_else(|| store.setting(&setting))
-                .unwrap_or_else(|| made_credential(&c.name, credential_lengths(&service, &c.name)));
+                .unwrap_or_else(|| made_credential(&c.name, &credential_limits(&service, &c.name)));
             store.keep_setting(&setting, &value).await.map_err(|e| {
                 std::io::Error::other(format!(
                     "cannot keep the credential `{}` in the data directory: {}",
@@ -219,7 +219,7 @@ impl ServedService {
                         .map_or_else(|_| (*token_url).to_owned(), |u| u.path().to_owned()),
                     client_id,
                     client_secret,
-                    token: made_credential("access_token", (None, None)),
+                    token: made_credential("access_token", &Constraints::default()),
                 }),
                 _ => None,
             });
@@ -435,42 +435,51 @@ impl Drop for ServedService {
     }
 }
 
-/// The shortest and longest a credential may be where the spec sends it: a path or query
-/// parameter filled from it or named like it (Twilio's `AccountSid` path parameter, 34
-/// characters, is its account SID credential).
-fn credential_lengths(service: &Service, credential: &str) -> (Option<u64>, Option<u64>) {
-    let (mut min, mut max) = (None::<u64>, None::<u64>);
+/// The shortest and longest a credential may be, and the pattern it must match, where the spec
+/// sends it: a path or query parameter filled from it or named like it (Twilio's `AccountSid`
+/// path parameter, 34 characters matching `^AC[0-9a-fA-F]{32}$`, is its account SID).
+fn credential_limits(service: &Service, credential: &str) -> Constraints {
+    let mut limits = Constraints::default();
     let params = service
         .operations
         .iter()
         .flat_map(|op| op.path_params.iter().chain(&op.query));
     for p in params {
         if p.from_credential.as_deref() == Some(credential) || p.rust == credential {
-            if let Some(m) = p.constraints.min_len {
-                min = Some(min.map_or(m, |v| v.max(m)));
+            let c = &p.constraints;
+            if let Some(m) = c.min_len {
+                limits.min_len = Some(limits.min_len.map_or(m, |v| v.max(m)));
             }
-            if let Some(m) = p.constraints.max_len {
-                max = Some(max.map_or(m, |v| v.min(m)));
+            if let Some(m) = c.max_len {
+                limits.max_len = Some(limits.max_len.map_or(m, |v| v.min(m)));
             }
+            limits.pattern = limits.pattern.or_else(|| c.pattern.clone());
         }
     }
-    (min, max)
+    limits
 }
 
-/// A sandbox-only credential value for `name` (`test_<name>_` and 24 random hex digits), as
-/// long as `lengths` allow: the name is shortened or the random part lengthened to fit, so the
-/// value is accepted where the spec sends it. At least 12 random digits stay when the longest
-/// allows them.
-fn made_credential(name: &str, lengths: (Option<u64>, Option<u64>)) -> String {
+/// A sandbox-only credential value for `name`: random, and made to fit where the spec sends
+/// it. With a pattern, a random value that matches it (when the pattern is one
+/// `pattern::example` makes); else `test_<name>_` and 24 random hex digits, as long as the
+/// lengths allow: the name is shortened or the random part lengthened to fit. At least 12
+/// random digits stay when the longest allows them.
+fn made_credential(name: &str, limits: &Constraints) -> String {
     let random: [u8; 32] = rand::random();
+    if let Some(made) = limits.pattern.as_deref().and_then(|p| {
+        let n = u64::from_le_bytes(random[..8].try_into().unwrap_or_default());
+        crate::pattern::example(p, n, limits.min_len, limits.max_len)
+    }) {
+        return made;
+    }
     let hex: String = random.iter().map(|b| format!("{b:02x}")).collect();
     let prefix = format!("test_{}_", name.to_ascii_lowercase());
     let natural = prefix.len() + 24;
-    let min = lengths
-        .0
+    let min = limits
+        .min_len
         .map_or(0, |m| usize::try_from(m).unwrap_or(usize::MAX));
-    let max = lengths
-        .1
+    let max = limits
+        .max_len
         .map_or(usize::MAX, |m| usize::try_from(m).unwrap_or(usize::MAX));
     // Lengths that cannot both hold (min above max) are the spec's problem: the shortest wins.
     let want = natural.max(min).min(max.max(1));
@@ -493,25 +502,56 @@ fn made_credential(name: &str, lengths: (Option<u64>, Option<u64>)) -> String {
 
 #[cfg(test)]
 mod made_credentials {
-    use super::made_credential;
+    use super::{Constraints, made_credential};
+
+    fn lengths(min_len: Option<u64>, max_len: Option<u64>) -> Constraints {
+        Constraints {
+            min_len,
+            max_len,
+            ..Constraints::default()
+        }
+    }
 
     #[test]
     fn a_made_credential_fits_the_lengths_of_the_parameters_that_carry_it() {
-        let natural = made_credential("account_sid", (None, None));
+        let natural = made_credential("account_sid", &lengths(None, None));
         assert!(natural.starts_with("test_account_sid_"), "{natural}");
         assert_eq!(natural.len(), "test_account_sid_".len() + 24);
         // Twilio's account SID: exactly 34 characters.
-        let sid = made_credential("account_sid", (Some(34), Some(34)));
+        let sid = made_credential("account_sid", &lengths(Some(34), Some(34)));
         assert_eq!(sid.len(), 34, "{sid}");
         assert!(sid.starts_with("test_account_sid_"), "{sid}");
         // Longer than the natural form: more random digits.
-        let long = made_credential("key", (Some(200), None));
+        let long = made_credential("key", &lengths(Some(200), None));
         assert_eq!(long.len(), 200);
         // Too short for the name: random digits only, still different each time.
-        let short = made_credential("account_sid", (None, Some(16)));
+        let short = made_credential("account_sid", &lengths(None, Some(16)));
         assert_eq!(short.len(), 16);
         assert!(short.chars().all(|c| c.is_ascii_hexdigit()), "{short}");
-        assert_ne!(short, made_credential("account_sid", (None, Some(16))));
+        assert_ne!(
+            short,
+            made_credential("account_sid", &lengths(None, Some(16)))
+        );
+    }
+
+    #[test]
+    fn a_made_credential_matches_the_pattern_of_the_parameters_that_carry_it() {
+        let sid = Constraints {
+            pattern: Some("^AC[0-9a-fA-F]{32}$".into()),
+            ..lengths(Some(34), Some(34))
+        };
+        let one = made_credential("account_sid", &sid);
+        assert!(
+            crate::pattern::matches("^AC[0-9a-fA-F]{32}$", &one),
+            "{one}"
+        );
+        assert_ne!(one, made_credential("account_sid", &sid));
+        // A pattern beyond what is made: the lengths still hold.
+        let odd = Constraints {
+            pattern: Some("\\bAC\\b".into()),
+            ..lengths(Some(34), Some(34))
+        };
+        assert_eq!(made_credential("account_sid", &odd).len(), 34);
     }
 }
 

@@ -535,7 +535,12 @@ fn in_range(
                 (_, Some(max)) if chars > max => {
                     fail(format!("must be at most {max} characters long"))
                 }
-                _ => Ok(()),
+                _ => match &limits.pattern {
+                    Some(pattern) if !crate::pattern::matches(pattern, text) => {
+                        fail(format!("must match the pattern `{pattern}`"))
+                    }
+                    _ => Ok(()),
+                },
             }
         }
         _ => Ok(()),

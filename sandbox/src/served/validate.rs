@@ -231,6 +231,11 @@ fn scalar_limits(f: &FieldSchema, value: &Value) -> Option<String> {
         {
             return Some(format!("must be {}", format.describe()));
         }
+        if let Some(pattern) = f.pattern
+            && !crate::pattern::matches(pattern, text)
+        {
+            return Some(format!("must match the pattern `{pattern}`"));
+        }
     }
     if let Some(n) = value.as_f64() {
         if let Some(min) = f.min.filter(|m| n < *m) {
@@ -257,6 +262,7 @@ mod tests {
             format: Some(Format::E164),
             min_len: None,
             max_len: None,
+            pattern: None,
             min_items: None,
             max_items: None,
             min: None,
@@ -269,6 +275,7 @@ mod tests {
             format: None,
             min_len: None,
             max_len: None,
+            pattern: None,
             min_items: None,
             max_items: None,
             min: Some(1.0),

@@ -3,6 +3,8 @@
 //! nullability, maps, open enums, formats and constraints. What the spec language cannot say
 //! is typed as `json` or left out, and reported with its pointer.
 
+mod limits;
+pub(crate) use limits::pattern;
 pub(crate) mod names;
 mod unions;
 
@@ -153,17 +155,6 @@ fn is_null(schema: &Value) -> bool {
 pub(crate) fn component_of(reference: &str) -> Option<String> {
     let rest = reference.strip_prefix(COMPONENT_PREFIX)?;
     (!rest.contains('/')).then(|| unescape(rest))
-}
-
-/// The spec's string format of an OpenAPI `format`, if it has one.
-fn spec_format(format: &str) -> Option<&'static str> {
-    match format {
-        "email" | "idn-email" => Some("email"),
-        "uri" | "url" | "iri" => Some("uri"),
-        "uuid" => Some("uuid"),
-        "e164" | "phone-e164" => Some("e164"),
-        _ => None,
-    }
 }
 
 impl Converter<'_> {
@@ -721,7 +712,7 @@ impl Converter<'_> {
                 None => note.to_owned(),
             });
         }
-        constraints(&mut f, &s, ptr, self);
+        limits::constraints(&mut f, &s, ptr, self);
         f
     }
 
@@ -774,95 +765,6 @@ impl Converter<'_> {
             },
         );
         name
-    }
-}
-
-/// Lengths, counts, bounds and formats that apply to the field's type.
-fn constraints(f: &mut FieldOut, s: &Value, ptr: &str, conv: &mut Converter<'_>) {
-    let ty = f.ty.as_str();
-    let stringish =
-        matches!(ty, "string" | "datetime") || ty == "list<string>" || ty == "map<string>";
-    let u = |k: &str, from: &Value| from.get(k).and_then(Value::as_u64);
-    let inner = s
-        .get("items")
-        .or_else(|| s.get("additionalProperties"))
-        .filter(|i| i.is_object());
-    let string_schema = if matches!(ty, "string" | "datetime") {
-        Some(s)
-    } else {
-        inner
-    };
-    if stringish && let Some(ss) = string_schema {
-        f.max_len = u("maxLength", ss);
-        f.min_len = u("minLength", ss);
-        if let (Some(lo), Some(hi)) = (f.min_len, f.max_len)
-            && lo > hi
-        {
-            f.min_len = None;
-            f.max_len = None;
-        }
-        // Our exports say the spec's own format in `x-format`.
-        let own = ss
-            .get("x-format")
-            .and_then(Value::as_str)
-            .and_then(spec_format_word);
-        if let Some(sf) = own {
-            f.format = Some(sf);
-        } else if let Some(fmt) = ss.get("format").and_then(Value::as_str) {
-            match spec_format(fmt) {
-                Some(sf) => f.format = Some(sf),
-                None if fmt == "date-time" => {}
-                None if fmt == "date-time-rfc-2822" && ty == "datetime" => {
-                    f.format = Some("rfc2822");
-                }
-                None => conv.approximate(
-                    ptr,
-                    &format!(
-                        "format `{fmt}` kept as plain text (needs spec construct: format {fmt})"
-                    ),
-                ),
-            }
-        }
-    }
-    if ty.starts_with("list<") {
-        f.max_items = u("maxItems", s);
-        f.min_items = u("minItems", s);
-    } else if ty.starts_with("map<") {
-        f.max_items = u("maxProperties", s);
-        f.min_items = u("minProperties", s);
-    }
-    if let (Some(lo), Some(hi)) = (f.min_items, f.max_items)
-        && lo > hi
-    {
-        f.min_items = None;
-        f.max_items = None;
-    }
-    if matches!(ty, "integer" | "number") {
-        f.min = s
-            .get("minimum")
-            .and_then(Value::as_f64)
-            .filter(|v| v.is_finite());
-        f.max = s
-            .get("maximum")
-            .and_then(Value::as_f64)
-            .filter(|v| v.is_finite());
-        if let (Some(lo), Some(hi)) = (f.min, f.max)
-            && lo > hi
-        {
-            f.min = None;
-            f.max = None;
-        }
-    }
-}
-
-fn spec_format_word(word: &str) -> Option<&'static str> {
-    match word {
-        "email" => Some("email"),
-        "e164" => Some("e164"),
-        "rfc3339" => Some("rfc3339"),
-        "uri" => Some("uri"),
-        "uuid" => Some("uuid"),
-        _ => None,
     }
 }
 

@@ -201,8 +201,21 @@ fn bounds(field: Option<&FieldSchema>) -> (f64, f64) {
     )
 }
 
-/// A made-up string that passes the field's format and length limits.
+/// A made-up string that passes the field's format, length limits and pattern: one the pattern
+/// makes when the sample its format or name suggests does not match (SendGrid's `updated_at`
+/// with a pattern of its own for a time).
 fn sample_string(ty: &Ty, field: Option<&FieldSchema>) -> String {
+    let sample = sample_text(ty, field);
+    match field.and_then(|f| Some((f, f.pattern?))) {
+        Some((f, pattern)) if !crate::pattern::matches(pattern, &sample) => {
+            crate::pattern::example(pattern, 0, f.min_len, f.max_len).unwrap_or(sample)
+        }
+        _ => sample,
+    }
+}
+
+/// A made-up string that passes the field's format and length limits.
+fn sample_text(ty: &Ty, field: Option<&FieldSchema>) -> String {
     let format = field.and_then(|f| f.format);
     let base = match (ty, format) {
         (Ty::DateTime, _) | (_, Some(Format::Rfc3339)) => return now_rfc3339(),
@@ -222,6 +235,7 @@ fn sample_string(ty: &Ty, field: Option<&FieldSchema>) -> String {
         (_, None) if field.is_some_and(|f| names_a_time(f.name)) => return now_rfc3339(),
         _ => field.map_or("sample", |f| f.name),
     };
+
     let min = field
         .and_then(|f| f.min_len)
         .and_then(|n| usize::try_from(n).ok())
@@ -272,6 +286,9 @@ pub(super) fn fits_text(ty: &Ty, field: Option<&FieldSchema>, text: &str) -> boo
         .is_none_or(|f| tidings_runtime::validate::matches(f, text))
         && field.min_len.is_none_or(|m| chars >= m)
         && field.max_len.is_none_or(|m| chars <= m)
+        && field
+            .pattern
+            .is_none_or(|p| crate::pattern::matches(p, text))
 }
 
 /// Milliseconds since the Unix epoch.

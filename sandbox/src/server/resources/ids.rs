@@ -22,7 +22,7 @@ impl Resources {
         Value::String(if uuid {
             format!("00000000-0000-4000-8000-{n:012x}")
         } else {
-            super::shape::numbered_id(n, field.min_len, field.max_len)
+            super::shape::field_id(n, field)
         })
     }
 
@@ -86,6 +86,7 @@ mod tests {
             format: None,
             min_len: Some(34),
             max_len: Some(34),
+            pattern: None,
             min_items: None,
             max_items: None,
             min: None,
@@ -96,6 +97,7 @@ mod tests {
         let short = FieldSchema {
             min_len: None,
             max_len: Some(6),
+            pattern: None,
             ..sid
         };
         assert_eq!(store.fresh_id(&short), "res_02");

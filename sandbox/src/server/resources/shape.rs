@@ -14,8 +14,9 @@ use super::{
 pub(super) const MAX_MADE_ID_LEN: usize = 128;
 
 /// A fresh id, shaped as the response's id field wants it: a UUID when its format or its name
-/// (Vonage's `message_uuid`) says so, else `res_` and the number, padded or shortened to the field's length bounds (Twilio's
-/// 34-character sids) when they ask for another length.
+/// (Vonage's `message_uuid`) says so, one matching its pattern when it has one, else `res_`
+/// and the number, padded or shortened to the field's length bounds (Twilio's 34-character
+/// sids) when they ask for another length.
 pub(super) fn make_id(schema: &ServiceSchema, op: &ResourceOp, n: u64) -> String {
     let id_field = op
         .response
@@ -31,11 +32,19 @@ pub(super) fn make_id(schema: &ServiceSchema, op: &ResourceOp, n: u64) -> String
     if id_field.is_some_and(|f| f.ty == Ty::Integer) {
         return n.to_string();
     }
-    numbered_id(
-        n,
-        id_field.and_then(|f| f.min_len),
-        id_field.and_then(|f| f.max_len),
-    )
+    match id_field {
+        Some(f) => field_id(n, f),
+        None => numbered_id(n, None, None),
+    }
+}
+
+/// A fresh id for the text field `field`: one its pattern makes from `n` (Twilio's
+/// `^SM[0-9a-fA-F]{32}$`), else `numbered_id` within its lengths.
+pub(super) fn field_id(n: u64, field: &FieldSchema) -> String {
+    field
+        .pattern
+        .and_then(|p| crate::pattern::example(p, n, field.min_len, field.max_len))
+        .unwrap_or_else(|| numbered_id(n, field.min_len, field.max_len))
 }
 
 /// `res_` and the number (eight digits at least), padded to `min_len` characters or shortened

@@ -28,6 +28,7 @@ const fn field(name: &'static str, ty: Ty, required: bool) -> FieldSchema {
         format: None,
         min_len: None,
         max_len: None,
+        pattern: None,
         min_items: None,
         max_items: None,
         min: None,
@@ -312,10 +313,12 @@ fn made_ids_fit_the_id_fields_length_bounds() {
     const SID: &[FieldSchema] = &[FieldSchema {
         min_len: Some(34),
         max_len: Some(34),
+        pattern: None,
         ..field("sid", Ty::String, false)
     }];
     const SHORT: &[FieldSchema] = &[FieldSchema {
         max_len: Some(6),
+        pattern: None,
         ..field("id", Ty::String, false)
     }];
     const IDS: ServiceSchema = ServiceSchema {

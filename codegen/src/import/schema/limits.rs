@@ -1,0 +1,124 @@
+//! What limits a field's value, read from its schema: lengths, counts, bounds, formats and
+//! patterns.
+
+use serde_json::Value;
+
+use super::super::{Converter, FieldOut};
+
+/// The spec's string format of an OpenAPI `format`, if it has one.
+fn spec_format(format: &str) -> Option<&'static str> {
+    match format {
+        "email" | "idn-email" => Some("email"),
+        "uri" | "url" | "iri" => Some("uri"),
+        "uuid" => Some("uuid"),
+        "e164" | "phone-e164" => Some("e164"),
+        _ => None,
+    }
+}
+
+/// Lengths, counts, bounds and formats that apply to the field's type.
+pub(super) fn constraints(f: &mut FieldOut, s: &Value, ptr: &str, conv: &mut Converter<'_>) {
+    let ty = f.ty.as_str();
+    let stringish =
+        matches!(ty, "string" | "datetime") || ty == "list<string>" || ty == "map<string>";
+    let u = |k: &str, from: &Value| from.get(k).and_then(Value::as_u64);
+    let inner = s
+        .get("items")
+        .or_else(|| s.get("additionalProperties"))
+        .filter(|i| i.is_object());
+    let string_schema = if matches!(ty, "string" | "datetime") {
+        Some(s)
+    } else {
+        inner
+    };
+    if stringish && let Some(ss) = string_schema {
+        f.max_len = u("maxLength", ss);
+        f.min_len = u("minLength", ss);
+        if let (Some(lo), Some(hi)) = (f.min_len, f.max_len)
+            && lo > hi
+        {
+            f.min_len = None;
+            f.max_len = None;
+        }
+        f.pattern = pattern(ss, ptr, conv);
+        // Our exports say the spec's own format in `x-format`.
+        let own = ss
+            .get("x-format")
+            .and_then(Value::as_str)
+            .and_then(spec_format_word);
+        if let Some(sf) = own {
+            f.format = Some(sf);
+        } else if let Some(fmt) = ss.get("format").and_then(Value::as_str) {
+            match spec_format(fmt) {
+                Some(sf) => f.format = Some(sf),
+                None if fmt == "date-time" => {}
+                None if fmt == "date-time-rfc-2822" && ty == "datetime" => {
+                    f.format = Some("rfc2822");
+                }
+                None => conv.approximate(
+                    ptr,
+                    &format!(
+                        "format `{fmt}` kept as plain text (needs spec construct: format {fmt})"
+                    ),
+                ),
+            }
+        }
+    }
+    if ty.starts_with("list<") {
+        f.max_items = u("maxItems", s);
+        f.min_items = u("minItems", s);
+    } else if ty.starts_with("map<") {
+        f.max_items = u("maxProperties", s);
+        f.min_items = u("minProperties", s);
+    }
+    if let (Some(lo), Some(hi)) = (f.min_items, f.max_items)
+        && lo > hi
+    {
+        f.min_items = None;
+        f.max_items = None;
+    }
+    if matches!(ty, "integer" | "number") {
+        f.min = s
+            .get("minimum")
+            .and_then(Value::as_f64)
+            .filter(|v| v.is_finite());
+        f.max = s
+            .get("maximum")
+            .and_then(Value::as_f64)
+            .filter(|v| v.is_finite());
+        if let (Some(lo), Some(hi)) = (f.min, f.max)
+            && lo > hi
+        {
+            f.min = None;
+            f.max = None;
+        }
+    }
+}
+
+/// A schema's `pattern`, when the sandbox can check it; one it cannot (look-around,
+/// back-references) is reported as approximated, not kept.
+pub(crate) fn pattern(s: &Value, ptr: &str, conv: &mut Converter<'_>) -> Option<String> {
+    let pattern = s.get("pattern")?.as_str()?;
+    match tidings_spec::pattern::compile(pattern) {
+        Ok(_) => Some(pattern.to_owned()),
+        Err(e) => {
+            let why = e.lines().last().unwrap_or_default().trim();
+            conv.approximate(
+                ptr,
+                &format!("pattern `{pattern}` not kept: the sandbox cannot check it ({why})"),
+            );
+            None
+        }
+    }
+}
+
+fn spec_format_word(word: &str) -> Option<&'static str> {
+    match word {
+        "email" => Some("email"),
+        "e164" => Some("e164"),
+        "rfc3339" => Some("rfc3339"),
+        "uri" => Some("uri"),
+        "uuid" => Some("uuid"),
+        _ => None,
+    }
+}
