@@ -654,3 +654,86 @@ async fn an_imported_specs_made_credentials_and_ids_fit_the_lengths_and_patterns
         .unwrap();
     assert_eq!(deleted.status(), 204);
 }
+
+/// Sub-accounts the way Vonage's document shapes them: nested under the primary account's key
+/// (`/{api_key}/subaccounts`), each keyed by its own `api_key` (read by `{subaccount_key}`, no
+/// field named like an id), and listed in a HAL envelope (`_embedded.subaccounts`) with no
+/// pagination.
+const SUBACCOUNTS: &str = r#"
+service: { name: subs, title: Subs, summary: Subs, source: assumed, base_url: { default: "http://localhost:1", env: SUBS_BASE_URL, source: assumed } }
+operations:
+  create_subaccount: { method: POST, path: "/{api_key}/subaccounts", path_params: { api_key: { type: string } }, body: NewSubaccount, response: Subaccount, source: assumed }
+  list_subaccounts: { method: GET, path: "/{api_key}/subaccounts", path_params: { api_key: { type: string } }, response: Subaccounts, source: assumed }
+  get_subaccount: { method: GET, path: "/{api_key}/subaccounts/{subaccount_key}", path_params: { api_key: { type: string }, subaccount_key: { type: string } }, response: Subaccount, source: assumed }
+  modify_subaccount: { method: PATCH, path: "/{api_key}/subaccounts/{subaccount_key}", path_params: { api_key: { type: string }, subaccount_key: { type: string } }, body: SubaccountChange, response: Subaccount, source: assumed }
+types:
+  NewSubaccount: { source: assumed, fields: { name: { type: string, required: true } } }
+  SubaccountChange: { source: assumed, fields: { suspended: { type: boolean } } }
+  Subaccount: { source: assumed, fields: { api_key: { type: string }, primary_account_api_key: { type: string }, name: { type: string }, suspended: { type: boolean } } }
+  Subaccounts: { source: assumed, fields: { _embedded: { type: SubaccountsEmbedded } } }
+  SubaccountsEmbedded: { source: assumed, fields: { primary_account: { type: Subaccount }, subaccounts: { type: "list<Subaccount>" } } }
+"#;
+
+/// An item keyed by a field not named like an id (`api_key`, read back by `{subaccount_key}`)
+/// gets a fresh key there, not its parent's from the path, and a list inside an envelope's
+/// object field (`_embedded.subaccounts`) lists what was created under that parent only. (The
+/// store made an `id` field, copied the primary key into `api_key`, and listed `{}`.)
+#[tokio::test]
+async fn items_keyed_by_their_own_key_and_listed_in_a_hal_envelope_are_served() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("subs.yaml");
+    std::fs::write(&spec, SUBACCOUNTS).unwrap();
+    let (_running, exports) = start(
+        &["--rate-limit", "off", "--spec", spec.to_str().unwrap()],
+        "SUBS_BASE_URL",
+    );
+    let base = env(&exports, "SUBS_BASE_URL");
+    let http = reqwest::Client::new();
+    let created = http
+        .post(format!("{base}/primary1/subaccounts"))
+        .json(&serde_json::json!({"name": "Sub one"}))
+        .send()
+        .await
+        .unwrap();
+    assert!(created.status().is_success(), "{:?}", created.text().await);
+    let created: serde_json::Value = created.json().await.unwrap();
+    let key = created["api_key"].as_str().unwrap().to_owned();
+    assert_ne!(key, "primary1", "{created}");
+    assert!(created.get("id").is_none(), "{created}");
+    let changed = http
+        .patch(format!("{base}/primary1/subaccounts/{key}"))
+        .json(&serde_json::json!({"suspended": true}))
+        .send()
+        .await
+        .unwrap();
+    assert!(changed.status().is_success(), "{}", changed.status());
+    let got: serde_json::Value = http
+        .get(format!("{base}/primary1/subaccounts/{key}"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!((&got["name"], &got["suspended"]), (&"Sub one".into(), &true.into()));
+    let listed: serde_json::Value = http
+        .get(format!("{base}/primary1/subaccounts"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let items = listed["_embedded"]["subaccounts"].as_array().unwrap();
+    assert_eq!(items.len(), 1, "{listed}");
+    assert_eq!(items[0]["api_key"], key.as_str());
+    let other: serde_json::Value = http
+        .get(format!("{base}/other/subaccounts"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(other["_embedded"]["subaccounts"], serde_json::json!([]));
+}

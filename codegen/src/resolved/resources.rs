@@ -109,7 +109,8 @@ pub fn envelope_items(service: &Service, op: &OperationInfo) -> Option<(String, 
 /// The items of a list answered whole inside an object, with no pagination (Resend's
 /// `GET /contacts`: `{"object": "list", "data": [...]}`): a `GET` of a collection path (its
 /// last segment not a parameter) whose named object answer has exactly one list field, of
-/// objects with an id-like field.
+/// objects with an id-like field; or, with no list field of its own, exactly one inside one of
+/// its object fields (a HAL answer: Vonage's `_embedded.subaccounts`).
 fn unpaged_envelope_items(service: &Service, op: &OperationInfo) -> Option<(String, Ty)> {
     if op.method != Method::Get || op.path.rsplit('/').next().is_some_and(|l| l.contains('{')) {
         return None;
@@ -117,6 +118,28 @@ fn unpaged_envelope_items(service: &Service, op: &OperationInfo) -> Option<(Stri
     let Some(Ty::Named(name)) = &op.response else {
         return None;
     };
+    let (path, item) = only_list(service, name).or_else(|| {
+        let TypeKind::Object(fields) = &service.type_named(name)?.kind else {
+            return None;
+        };
+        let mut nested = fields.iter().filter_map(|f| match &f.ty {
+            Ty::Named(inner) => only_list(service, inner).map(|(p, i)| (format!("{}.{p}", f.wire), i)),
+            _ => None,
+        });
+        match (nested.next(), nested.next()) {
+            (Some(found), None) => Some(found),
+            _ => None,
+        }
+    })?;
+    let fields = item_fields(service, Some(&item))?;
+    let identified = fields
+        .iter()
+        .any(|f| id_like(&f.wire) && matches!(f.ty, Ty::String | Ty::Integer));
+    (identified || pages_of(service, op).is_some() || path.contains('.')).then_some((path, item))
+}
+
+/// The one list field of the object type `name` and its item type.
+fn only_list(service: &Service, name: &str) -> Option<(String, Ty)> {
     let TypeKind::Object(fields) = &service.type_named(name)?.kind else {
         return None;
     };
@@ -127,11 +150,7 @@ fn unpaged_envelope_items(service: &Service, op: &OperationInfo) -> Option<(Stri
     let Ty::List(item) = &list.ty else {
         return None;
     };
-    let fields = item_fields(service, Some(item))?;
-    let identified = fields
-        .iter()
-        .any(|f| id_like(&f.wire) && matches!(f.ty, Ty::String | Ty::Integer));
-    (identified || pages_of(service, op).is_some()).then(|| (list.wire.clone(), (**item).clone()))
+    Some((list.wire.clone(), (**item).clone()))
 }
 
 /// The collection a `GET <collection>/pages` lists (Mailgun's `/v3/lists/pages` lists what
@@ -144,6 +163,32 @@ fn pages_of(service: &Service, op: &OperationInfo) -> Option<String> {
             .iter()
             .any(|o| o.path == parent && o.method == Method::Post))
     .then(|| parent.to_owned())
+}
+
+/// The text field of `fields` that ends in the last word of the parameter `param` (`key` of
+/// `subaccount_key`: `api_key`; the shortest, when the others end in it), when none of them is
+/// named like an id.
+fn keyed_like(fields: Option<&[FieldInfo]>, param: &str) -> Option<String> {
+    let fields = fields?;
+    if fields.iter().any(|f| id_like(&f.wire)) {
+        return None;
+    }
+    let word = param.rsplit(['_', '-']).next()?.to_ascii_lowercase();
+    if word.len() < 3 || word == param.to_ascii_lowercase() {
+        return None;
+    }
+    let suffix = format!("_{word}");
+    let keyed: Vec<&str> = fields
+        .iter()
+        .filter(|f| f.ty == Ty::String && f.wire.to_ascii_lowercase().ends_with(&suffix))
+        .map(|f| f.wire.as_str())
+        .collect();
+    // The shortest, when the others end in it (`api_key`, not `primary_account_api_key`).
+    let shortest = keyed.iter().min_by_key(|w| w.len())?;
+    keyed
+        .iter()
+        .all(|w| w.ends_with(shortest))
+        .then(|| (*shortest).to_owned())
 }
 
 /// Whether `op` answers a list: `list<T>`, `page<T>` or items inside an object.
@@ -194,6 +239,11 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
         Some(p) if has_field(p) || in_body(p) => p.to_owned(),
         _ if has_field("id") => "id".to_owned(),
         _ => {
+            // No field named like an id: the text field ending in the item parameter's last
+            // word (Vonage's `/subaccounts/{subaccount_key}` keys an item by its `api_key`).
+            if let Some(keyed) = param.and_then(|p| keyed_like(fields, p)) {
+                return keyed;
+            }
             let ids: Vec<&FieldInfo> = fields
                 .into_iter()
                 .flatten()
