@@ -89,7 +89,8 @@ fn openapi_3_0_schemas_map_to_objects_enums_unions_and_maps() {
     // allOf merges the base's fields; readOnly, formats, constraints and maps come along.
     assert!(field(&s, "Parcel", "created_by").ty == Ty::String);
     let id = field(&s, "Parcel", "id");
-    assert!(id.required && id.format == Some(Format::Uuid));
+    // Read-only: the service sets it, so a request leaves it out and it is required in neither.
+    assert!(!id.required && id.format == Some(Format::Uuid));
     assert!(s.spec.types["Parcel"].fields.as_ref().unwrap()["id"].read_only);
     assert_eq!(
         field(&s, "Parcel", "metadata").ty,

@@ -715,7 +715,10 @@ async fn items_keyed_by_their_own_key_and_listed_in_a_hal_envelope_are_served() 
         .json()
         .await
         .unwrap();
-    assert_eq!((&got["name"], &got["suspended"]), (&"Sub one".into(), &true.into()));
+    assert_eq!(
+        (&got["name"], &got["suspended"]),
+        (&"Sub one".into(), &true.into())
+    );
     let listed: serde_json::Value = http
         .get(format!("{base}/primary1/subaccounts"))
         .send()

@@ -93,9 +93,15 @@ pub(crate) fn disagreeing_fields(doc: &Value, service: &Service) -> Vec<FieldEvi
             Ty::List(i) | Ty::Map(i) => i.is_scalar(),
             other => other.is_scalar(),
         };
-        if let (Err(_), true, true, Some((t, f))) =
-            (&decoded, interpreter.scalar_mismatch, scalar_field, owner)
-        {
+        // The text `"null"` is a document's way of writing null, not a number as text.
+        let null_text = example.as_str() == Some("null");
+        if let (Err(_), true, true, false, Some((t, f))) = (
+            &decoded,
+            interpreter.scalar_mismatch,
+            scalar_field,
+            null_text,
+            owner,
+        ) {
             blamed.push((t.to_owned(), f.to_owned(), Disagreement::OtherJsonType));
         }
         for (t, f, how) in blamed {

@@ -162,6 +162,9 @@ impl Interpreter<'_> {
                         None => {}
                         // An optional field's `null` is `None`, left out when sent.
                         Some(Value::Null) if !f.required => {}
+                        // The text `"null"` where a number goes is a document's way of writing
+                        // null (Textmagic's `messageId` examples), not a number as text.
+                        Some(Value::String(text)) if text == "null" && !f.ty.is_text() => {}
                         Some(x) => {
                             self.scalar_mismatch = false;
                             let decoded = self.value(&f.ty, x);

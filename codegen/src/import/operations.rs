@@ -150,6 +150,7 @@ impl Converter<'_> {
         ptr: &str,
     ) -> Result<OpOut, String> {
         let doc = self.doc;
+        let (path, query_in_path) = super::routes::split_query(path);
         let mut template = path.to_owned();
         let in_path = placeholders(&template)
             .ok_or_else(|| "path template not usable | unbalanced `{` or `}`".to_owned())?;
@@ -178,6 +179,10 @@ impl Converter<'_> {
                 let _ = at;
                 params.push((p.clone(), pptr));
             }
+        }
+
+        if let Some(note) = super::routes::query_in_path(&query_in_path, &mut params, ptr) {
+            self.approximate(ptr, &note);
         }
 
         // What would make the whole operation unusable comes first, before any type is made.

@@ -101,6 +101,70 @@ pub(crate) fn glob(pattern: &str, text: &str) -> bool {
 }
 
 /// The `{name}` placeholders of a path template; `None` when braces do not pair up.
+/// The pairs of a query string written in the path template become query parameters, all
+/// required: a `{placeholder}` one is the path parameter declared for it, moved to the query
+/// under the pair's name; a fixed one is a parameter of that one value. The finding to report,
+/// if there were any.
+pub(super) fn query_in_path(
+    pairs: &[(String, String)],
+    params: &mut Vec<(Value, String)>,
+    ptr: &str,
+) -> Option<String> {
+    for (key, value) in pairs {
+        let placeholder = value.strip_prefix('{').and_then(|v| v.strip_suffix('}'));
+        let declared = placeholder.and_then(|name| {
+            params.iter_mut().find(|(p, _)| {
+                p.get("name").and_then(Value::as_str) == Some(name)
+                    && p.get("in").and_then(Value::as_str) == Some("path")
+            })
+        });
+        match declared {
+            Some((p, _)) => {
+                if let Some(p) = p.as_object_mut() {
+                    p.insert("in".into(), "query".into());
+                    p.insert("name".into(), key.as_str().into());
+                    p.insert("required".into(), true.into());
+                }
+            }
+            None => {
+                let schema = match placeholder {
+                    Some(_) => serde_json::json!({ "type": "string" }),
+                    None => serde_json::json!({ "type": "string", "enum": [value] }),
+                };
+                let p = serde_json::json!({
+                    "name": key, "in": "query", "required": true, "schema": schema
+                });
+                params.push((p, ptr.to_owned()));
+            }
+        }
+    }
+    let names: Vec<String> = pairs.iter().map(|(k, _)| format!("`{k}`")).collect();
+    (!pairs.is_empty()).then(|| {
+        format!(
+            "query string in the path template: {} sent as required query parameters",
+            names.join(", ")
+        )
+    })
+}
+
+/// A path template with a query string in it (OneSignal's
+/// `/players/csv_export?app_id={app_id}`): the path, and each `name=value` pair of the query
+/// (the value a `{placeholder}` or fixed text).
+pub(super) fn split_query(template: &str) -> (&str, Vec<(String, String)>) {
+    let Some((path, query)) = template.split_once('?') else {
+        return (template, Vec::new());
+    };
+    let pairs = query
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| match p.split_once('=') {
+            Some((k, v)) => (k.to_owned(), v.to_owned()),
+            None => (p.to_owned(), String::new()),
+        })
+        .collect();
+    (path, pairs)
+}
+
 pub(super) fn placeholders(template: &str) -> Option<Vec<String>> {
     let mut out = Vec::new();
     let mut rest = template;

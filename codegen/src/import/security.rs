@@ -332,6 +332,16 @@ impl Converter<'_> {
                 {
                     c = name.clone();
                 }
+                // A scheme never offered where one already sending this credential is (OneSignal's
+                // `rest_api_key` for notifications, `organization_api_key` for apps) is another
+                // key: its own credential, named after the scheme.
+                if !explicit
+                    && sent_by
+                        .get(&c)
+                        .is_some_and(|others| others.iter().all(|o| used_apart(doc, o, raw)))
+                {
+                    c = name.clone();
+                }
                 if let Some(sent) = sends {
                     senders.entry(c.clone()).or_insert(sent);
                 }
@@ -610,6 +620,32 @@ fn requirements(doc: &Value) -> Vec<&Value> {
         }
     }
     requirements
+}
+
+/// Whether schemes `a` and `b` both guard operations but are never offered on the same one
+/// (no security list, the document's or an operation's, names both).
+fn used_apart(doc: &Value, a: &str, b: &str) -> bool {
+    let mut lists: Vec<&Vec<Value>> = doc
+        .get("security")
+        .and_then(Value::as_array)
+        .into_iter()
+        .collect();
+    for item in doc
+        .get("paths")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|p| p.values())
+        .filter_map(Value::as_object)
+    {
+        lists.extend(
+            item.values()
+                .filter_map(|op| op.get("security")?.as_array()),
+        );
+    }
+    let names = |list: &Vec<Value>, s: &str| list.iter().any(|r| r.get(s).is_some());
+    lists.iter().any(|l| names(l, a))
+        && lists.iter().any(|l| names(l, b))
+        && !lists.iter().any(|l| names(l, a) && names(l, b))
 }
 
 /// Whether schemes `a` and `b` are required together somewhere (one requirement object names

@@ -123,7 +123,9 @@ fn unpaged_envelope_items(service: &Service, op: &OperationInfo) -> Option<(Stri
             return None;
         };
         let mut nested = fields.iter().filter_map(|f| match &f.ty {
-            Ty::Named(inner) => only_list(service, inner).map(|(p, i)| (format!("{}.{p}", f.wire), i)),
+            Ty::Named(inner) => {
+                only_list(service, inner).map(|(p, i)| (format!("{}.{p}", f.wire), i))
+            }
             _ => None,
         });
         match (nested.next(), nested.next()) {

@@ -32,9 +32,13 @@ const COMPONENT_PREFIX: &str = "#/components/schemas/";
 /// A schema with its `null` alternative taken off, and whether there was one.
 pub(crate) fn unwrap_nullable(schema: &Value) -> (Value, bool) {
     let mut s = schema.clone();
-    let mut nullable = s.get("nullable").and_then(Value::as_bool) == Some(true);
+    // Swagger 2.0 has no `nullable`: its documents say `x-nullable` (Textmagic's 96 fields).
+    let mut nullable = ["nullable", "x-nullable"]
+        .iter()
+        .any(|k| s.get(k).and_then(Value::as_bool) == Some(true));
     if let Some(obj) = s.as_object_mut() {
         obj.remove("nullable");
+        obj.remove("x-nullable");
         if let Some(Value::Array(types)) = obj.get("type").cloned() {
             let rest: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
             nullable |= rest.len() < types.len();
@@ -698,14 +702,19 @@ impl Converter<'_> {
         required: bool,
     ) -> FieldOut {
         let (s, nullable) = unwrap_nullable(schema);
+        let flag = |k: &str| s.get(k).and_then(Value::as_bool) == Some(true);
+        // A field sent one way only is present one way only: required in neither (a create
+        // does not send the `id` the service sets; an answer does not carry a password). Our
+        // own exports (`x-source` on each field) mean `required` as the spec wrote it.
+        let one_way = (flag("readOnly") || flag("writeOnly")) && s.get("x-source").is_none();
         let mut f = FieldOut {
             wire: wire.to_owned(),
-            required: required && !nullable,
-            read_only: s.get("readOnly").and_then(Value::as_bool) == Some(true),
+            required: required && !nullable && !one_way,
+            read_only: flag("readOnly"),
             doc: description(&s),
             ..FieldOut::new(ty)
         };
-        if s.get("writeOnly").and_then(Value::as_bool) == Some(true) {
+        if flag("writeOnly") {
             let note = "Write-only: the service does not send it back.";
             f.doc = Some(match f.doc.take() {
                 Some(d) => format!("{d}\n\n{note}"),

@@ -1,0 +1,212 @@
+//! What importing providers' documents not tried before found (OneSignal, Textmagic,
+//! ClickSend, Bandwidth), each as the smallest document that shows it: a query string in a
+//! path template, keys for different operations, Swagger 2.0's `x-nullable`, the text
+//! `"null"` as an example of a number, fields present one way only.
+
+#![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
+
+use serde_json::{Value, json};
+use tidings_codegen::check::{AuthScheme, Service, Ty, TypeKind};
+use tidings_codegen::import::{ImportOptions, Imported, import_openapi};
+use tidings_codegen::{check, load};
+
+fn import(doc: &Value) -> Imported {
+    import_openapi(
+        &doc.to_string(),
+        &ImportOptions::new("found", "found.json"),
+        None,
+    )
+    .unwrap()
+}
+
+fn checked(imported: &Imported) -> Service {
+    let loaded = load::load_str("found.yaml", &imported.yaml).unwrap();
+    check::check(&loaded).unwrap_or_else(|d| panic!("{d}\n{}", imported.yaml))
+}
+
+fn field<'s>(service: &'s Service, ty: &str, wire: &str) -> &'s tidings_codegen::check::FieldInfo {
+    let t = service.types.iter().find(|t| t.name == ty).unwrap();
+    let TypeKind::Object(fields) = &t.kind else {
+        panic!("{ty} is not an object")
+    };
+    fields.iter().find(|f| f.wire == wire).unwrap()
+}
+
+fn ok() -> Value {
+    json!({ "200": { "description": "ok" } })
+}
+
+/// OneSignal's `/players/csv_export?app_id={app_id}`: the path was kept with its query string,
+/// so no request could match it.
+#[test]
+fn a_query_string_in_a_path_template_becomes_required_query_parameters() {
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": { "title": "Found", "version": "1" },
+        "paths": { "/players/csv_export?app_id={app_id}&format=csv": { "post": {
+            "operationId": "export_players",
+            "parameters": [{ "name": "app_id", "in": "path", "required": true,
+                             "schema": { "type": "string" } }],
+            "responses": ok()
+        } } }
+    });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    let op = &service.operations[0];
+    assert_eq!(op.path, "/players/csv_export");
+    assert!(op.path_params.is_empty());
+    let app_id = op.query.iter().find(|p| p.wire == "app_id").unwrap();
+    assert!(app_id.required);
+    let format = op.query.iter().find(|p| p.wire == "format").unwrap();
+    assert!(format.required);
+    let Ty::Named(name) = &format.ty else {
+        panic!("{:?}", format.ty)
+    };
+    let values = &service.types.iter().find(|t| &t.name == name).unwrap().kind;
+    assert!(format!("{values:?}").contains("\"csv\""), "{values:?}");
+    assert!(
+        imported
+            .report
+            .approximated
+            .iter()
+            .any(|f| f.reason.contains("query string in the path template")),
+        "{:#?}",
+        imported.report.approximated
+    );
+}
+
+/// OneSignal's `organization_api_key` (apps) and `rest_api_key` (notifications): two bearer
+/// keys for different operations were one credential, so a client sent one key to both.
+/// Schemes offered on the same operation stay one key sent either way.
+#[test]
+fn keys_for_different_operations_are_two_credentials_and_alternatives_one() {
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": { "title": "Found", "version": "1" },
+        "components": { "securitySchemes": {
+            "org_key": { "type": "http", "scheme": "bearer" },
+            "rest_key": { "type": "http", "scheme": "bearer" }
+        } },
+        "paths": {
+            "/apps": { "get": { "operationId": "list_apps",
+                "security": [{ "org_key": [] }], "responses": ok() } },
+            "/notifications": { "get": { "operationId": "list_notifications",
+                "security": [{ "rest_key": [] }], "responses": ok() } }
+        }
+    });
+    let service = checked(&import(&doc));
+    let credential_of = |name: &str| match service.auth.iter().find(|a| a.name == name) {
+        Some(a) => match &a.method {
+            AuthScheme::Bearer { credential } => credential.clone(),
+            other => panic!("{other:?}"),
+        },
+        None => panic!("no scheme {name}"),
+    };
+    assert_ne!(credential_of("org_key"), credential_of("rest_key"));
+    assert_eq!(service.credentials.len(), 2, "{:?}", service.credentials);
+
+    // The same two schemes offered on one operation: one key, sent either way.
+    let mut together = doc.clone();
+    together["paths"]["/apps"]["get"]["security"] = json!([{ "org_key": [] }, { "rest_key": [] }]);
+    let service = checked(&import(&together));
+    let credentials: Vec<&str> = service
+        .credentials
+        .iter()
+        .map(|c| c.name.as_str())
+        .collect();
+    assert_eq!(credentials, ["api_key"]);
+}
+
+/// Swagger 2.0's `x-nullable` (Textmagic's `sessionId`, required and nullable) was ignored:
+/// the field stayed required, and a real `null` failed to decode.
+#[test]
+fn swagger_x_nullable_makes_a_required_field_optional() {
+    let doc = json!({
+        "swagger": "2.0",
+        "info": { "title": "Found", "version": "1" },
+        "host": "api.example.com",
+        "paths": { "/things": { "get": {
+            "operationId": "get_thing",
+            "responses": { "200": { "description": "ok",
+                "schema": { "$ref": "#/definitions/Thing" } } }
+        } } },
+        "definitions": { "Thing": {
+            "type": "object",
+            "required": ["id", "note"],
+            "properties": {
+                "id": { "type": "integer" },
+                "note": { "type": "string", "x-nullable": true }
+            }
+        } }
+    });
+    let service = checked(&import(&doc));
+    assert!(field(&service, "Thing", "id").required);
+    assert!(!field(&service, "Thing", "note").required);
+}
+
+/// Textmagic's examples write a missing `messageId` as the text `"null"`: that typed the
+/// integer fields `json`.
+#[test]
+fn the_text_null_as_an_example_of_a_number_keeps_the_number() {
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": { "title": "Found", "version": "1" },
+        "paths": { "/messages": { "post": {
+            "operationId": "send",
+            "responses": { "201": { "description": "ok", "content": { "application/json": {
+                "schema": { "$ref": "#/components/schemas/Sent" },
+                "example": { "id": 1, "messageId": "null" }
+            } } } }
+        } } },
+        "components": { "schemas": { "Sent": {
+            "type": "object",
+            "properties": {
+                "id": { "type": "integer" },
+                "messageId": { "type": "integer", "example": "null" }
+            }
+        } } }
+    });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    assert_eq!(field(&service, "Sent", "messageId").ty, Ty::Integer);
+    assert!(
+        !imported
+            .report
+            .approximated
+            .iter()
+            .any(|f| f.reason.contains("messageId")),
+        "{:#?}",
+        imported.report.approximated
+    );
+}
+
+/// A required `readOnly` field (the `id` the service sets) was required in a create's body;
+/// a required `writeOnly` one (a password) in every answer.
+#[test]
+fn fields_present_one_way_only_are_required_in_neither() {
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": { "title": "Found", "version": "1" },
+        "paths": { "/users": { "post": {
+            "operationId": "create_user",
+            "requestBody": { "required": true, "content": { "application/json": {
+                "schema": { "$ref": "#/components/schemas/User" } } } },
+            "responses": { "201": { "description": "ok", "content": { "application/json": {
+                "schema": { "$ref": "#/components/schemas/User" } } } } }
+        } } },
+        "components": { "schemas": { "User": {
+            "type": "object",
+            "required": ["id", "name", "password"],
+            "properties": {
+                "id": { "type": "string", "readOnly": true },
+                "name": { "type": "string" },
+                "password": { "type": "string", "writeOnly": true }
+            }
+        } } }
+    });
+    let service = checked(&import(&doc));
+    assert!(field(&service, "User", "name").required);
+    assert!(!field(&service, "User", "id").required);
+    assert!(field(&service, "User", "id").read_only);
+    assert!(!field(&service, "User", "password").required);
+}
