@@ -740,3 +740,96 @@ async fn items_keyed_by_their_own_key_and_listed_in_a_hal_envelope_are_served() 
         .unwrap();
     assert_eq!(other["_embedded"]["subaccounts"], serde_json::json!([]));
 }
+
+/// Answers that wrap the item, as ClickSend's and Bandwidth's documents shape them: a create
+/// answering `{"http_code": .., "response_msg": .., "data": {"list_id": ..}}` (an integer id
+/// not named `id`) and listing in `{"data": {"data": [..], "links": [..], ..}}`; and one
+/// answering `{"links": [..], "data": {"endpointId": ..}, "errors": [..]}`, listing
+/// `{"links", "data": [..], "errors"}` whose `errors` items have an `id` too.
+const WRAPPED: &str = r#"
+service: { name: wraps, title: Wraps, summary: Wraps, source: assumed, base_url: { default: "http://localhost:1", env: WRAPS_BASE_URL, source: assumed } }
+operations:
+  create_list: { method: POST, path: "/v3/lists", body: NewList, response: ListAnswer, source: assumed }
+  view_lists: { method: GET, path: "/v3/lists", response: ListsAnswer, source: assumed }
+  view_list: { method: GET, path: "/v3/lists/{list_id}", path_params: { list_id: { type: integer } }, response: ListAnswer, source: assumed }
+  create_endpoint: { method: POST, path: "/endpoints", body: NewEndpoint, response: EndpointAnswer, status: 201, source: assumed }
+  list_endpoints: { method: GET, path: "/endpoints", response: EndpointsAnswer, source: assumed }
+  get_endpoint: { method: GET, path: "/endpoints/{endpoint_id}", path_params: { endpoint_id: { type: string } }, response: EndpointAnswer, source: assumed }
+types:
+  NewList: { source: assumed, fields: { list_name: { type: string, required: true } } }
+  ContactList: { source: assumed, fields: { list_id: { type: integer }, list_name: { type: string } } }
+  ListAnswer: { source: assumed, fields: { http_code: { type: integer }, response_msg: { type: string }, data: { type: ContactList } } }
+  ListsPage: { source: assumed, fields: { total: { type: integer }, data: { type: "list<ContactList>" }, links: { type: "list<PageLink>" } } }
+  PageLink: { source: assumed, fields: { url: { type: string }, label: { type: string } } }
+  ListsAnswer: { source: assumed, fields: { response_msg: { type: string }, data: { type: ListsPage } } }
+  NewEndpoint: { source: assumed, fields: { kind: { type: string, required: true } } }
+  Endpoint: { source: assumed, fields: { endpointId: { type: string, required: true }, kind: { type: string, required: true } } }
+  Problem: { source: assumed, fields: { id: { type: string }, description: { type: string, required: true } } }
+  EndpointAnswer: { source: assumed, fields: { links: { type: "list<PageLink>", required: true }, data: { type: Endpoint, required: true }, errors: { type: "list<Problem>", required: true } } }
+  EndpointsAnswer: { source: assumed, fields: { links: { type: "list<PageLink>", required: true }, data: { type: "list<Endpoint>", required: true }, errors: { type: "list<Problem>", required: true } } }
+"#;
+
+/// An item an answer wraps is created, read back by its own id (an integer `list_id`, an
+/// `endpointId`) and listed where the envelope keeps its items. (The store answered the
+/// literal `"endpointId"`, gave ClickSend's lists an `id` field and `list_id: 0`, and listed
+/// `{}` and `[]`.)
+#[tokio::test]
+async fn items_an_answer_wraps_are_created_read_back_and_listed_in_their_envelope() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("wraps.yaml");
+    std::fs::write(&spec, WRAPPED).unwrap();
+    let (_running, exports) = start(
+        &["--rate-limit", "off", "--spec", spec.to_str().unwrap()],
+        "WRAPS_BASE_URL",
+    );
+    let base = env(&exports, "WRAPS_BASE_URL");
+    let http = reqwest::Client::new();
+    let json = |r: reqwest::Response| async move {
+        assert!(r.status().is_success(), "{}", r.status());
+        r.json::<serde_json::Value>().await.unwrap()
+    };
+    let created = json(
+        http.post(format!("{base}/v3/lists"))
+            .json(&serde_json::json!({"list_name": "Friends"}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    let list_id = created["data"]["list_id"].as_i64().unwrap();
+    assert!(list_id > 0, "{created}");
+    assert!(created["data"].get("id").is_none(), "{created}");
+    let got = json(
+        http.get(format!("{base}/v3/lists/{list_id}"))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(got["data"]["list_name"], "Friends");
+    let lists = json(http.get(format!("{base}/v3/lists")).send().await.unwrap()).await;
+    assert_eq!(lists["data"]["data"][0]["list_id"], list_id, "{lists}");
+
+    let endpoint = json(
+        http.post(format!("{base}/endpoints"))
+            .json(&serde_json::json!({"kind": "webrtc"}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    let id = endpoint["data"]["endpointId"].as_str().unwrap().to_owned();
+    assert_ne!(id, "endpointId", "{endpoint}");
+    let got = json(
+        http.get(format!("{base}/endpoints/{id}"))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(got["data"]["kind"], "webrtc");
+    let listed = json(http.get(format!("{base}/endpoints")).send().await.unwrap()).await;
+    let items = listed["data"].as_array().unwrap();
+    assert_eq!(items.len(), 1, "{listed}");
+    assert_eq!(items[0]["endpointId"], id.as_str());
+}

@@ -140,19 +140,66 @@ fn unpaged_envelope_items(service: &Service, op: &OperationInfo) -> Option<(Stri
     (identified || pages_of(service, op).is_some() || path.contains('.')).then_some((path, item))
 }
 
-/// The one list field of the object type `name` and its item type.
+/// The fields of the item an answer holds in a field of its own (as the sandbox's store reads
+/// it): the answer has no id-like field, exactly one field of an object type, and text,
+/// numbers and booleans besides (ClickSend's `{"response_msg": ..., "data": {"list_id": ..}}`),
+/// or lists too when the item has an id-like field (Bandwidth's `links`, `data`, `errors`).
+fn wrapped_fields<'s>(service: &'s Service, ty: Option<&Ty>) -> Option<&'s [FieldInfo]> {
+    let fields = item_fields(service, ty).filter(|_| matches!(ty, Some(Ty::Named(_))))?;
+    let mut holder = None;
+    let mut lists = false;
+    for f in fields {
+        if id_like(&f.wire) {
+            return None;
+        }
+        match &f.ty {
+            Ty::Named(_) if item_fields(service, Some(&f.ty)).is_some() => {
+                if holder.replace(&f.ty).is_some() {
+                    return None;
+                }
+            }
+            Ty::String | Ty::DateTime | Ty::Date | Ty::Integer | Ty::Number | Ty::Boolean => {}
+            Ty::List(_) => lists = true,
+            _ => return None,
+        }
+    }
+    let inner = item_fields(service, holder)?;
+    (!lists || inner.iter().any(|f| id_like(&f.wire))).then_some(inner)
+}
+
+/// The one list field of the object type `name` and its item type; of several, the one whose
+/// items have an id-like field when only one does (ClickSend's page: `data` of lists, beside
+/// `links` of page links), leaving out `errors`, `warnings` and `links`.
 fn only_list(service: &Service, name: &str) -> Option<(String, Ty)> {
     let TypeKind::Object(fields) = &service.type_named(name)?.kind else {
         return None;
     };
-    let mut lists = fields.iter().filter(|f| matches!(f.ty, Ty::List(_)));
-    let (list, None) = (lists.next()?, lists.next()) else {
-        return None;
+    let lists: Vec<(&FieldInfo, &Ty)> = fields
+        .iter()
+        .filter_map(|f| match &f.ty {
+            Ty::List(item) => Some((f, &**item)),
+            _ => None,
+        })
+        .collect();
+    let identified = |item: &Ty| {
+        item_fields(service, Some(item)).is_some_and(|fs| fs.iter().any(|f| id_like(&f.wire)))
     };
-    let Ty::List(item) = &list.ty else {
-        return None;
+    let (list, item) = match lists.as_slice() {
+        [one] => *one,
+        several => {
+            // What an envelope says about the answer is not its items (Bandwidth's `errors`,
+            // whose items have an `id` too, beside `data`).
+            let about = |f: &FieldInfo| matches!(f.wire.as_str(), "errors" | "warnings" | "links");
+            let mut ided = several
+                .iter()
+                .filter(|(f, item)| !about(f) && identified(item));
+            match (ided.next(), ided.next()) {
+                (Some(one), None) => *one,
+                _ => return None,
+            }
+        }
     };
-    Some((list.wire.clone(), (**item).clone()))
+    Some((list.wire.clone(), item.clone()))
 }
 
 /// The collection a `GET <collection>/pages` lists (Mailgun's `/v3/lists/pages` lists what
@@ -220,7 +267,8 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
     let envelope = envelope_items(service, op);
     let fields = match &envelope {
         Some((_, item)) => item_fields(service, Some(item)),
-        None => item_fields(service, op.response.as_ref()),
+        None => wrapped_fields(service, op.response.as_ref())
+            .or_else(|| item_fields(service, op.response.as_ref())),
     };
     let has_field = |name: &str| fields.is_some_and(|fs| fs.iter().any(|f| f.wire == name));
     // A create whose body (or each item of a list body) has the field the item path is keyed

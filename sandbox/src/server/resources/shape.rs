@@ -13,16 +13,22 @@ use super::{
 /// Longest id made to fit an id field's minimum length.
 pub(super) const MAX_MADE_ID_LEN: usize = 128;
 
+/// The answer's id field: in the item the answer holds, when it holds one in a field of its
+/// own (`wrapped_item`), else in the answer.
+fn id_field_of(schema: &ServiceSchema, op: &ResourceOp) -> Option<&'static FieldSchema> {
+    let response = op.response.as_ref()?;
+    let item = wrapped_item(schema, Some(response)).map_or(*response, |(_, ty)| ty);
+    object_fields(schema, &item)?
+        .iter()
+        .find(|f| f.name == op.id_field)
+}
+
 /// A fresh id, shaped as the response's id field wants it: a UUID when its format or its name
 /// (Vonage's `message_uuid`) says so, one matching its pattern when it has one, else `res_`
 /// and the number, padded or shortened to the field's length bounds (Twilio's 34-character
 /// sids) when they ask for another length.
 pub(super) fn make_id(schema: &ServiceSchema, op: &ResourceOp, n: u64) -> String {
-    let id_field = op
-        .response
-        .as_ref()
-        .and_then(|ty| object_fields(schema, ty))
-        .and_then(|fields| fields.iter().find(|f| f.name == op.id_field));
+    let id_field = id_field_of(schema, op);
     let named_uuid = op.id_field.to_ascii_lowercase().ends_with("uuid");
     if id_field.and_then(|f| f.format) == Some(Format::Uuid)
         || (named_uuid && id_field.is_some_and(|f| f.ty == Ty::String))
@@ -71,12 +77,7 @@ pub(super) fn numbered_id(n: u64, min_len: Option<u64>, max_len: Option<u64>) ->
 /// The id field's value: a number when the answer's id field is an integer (Brevo's contact
 /// ids), else the id as text.
 pub(super) fn id_value(schema: &ServiceSchema, op: &ResourceOp, id: &str) -> Value {
-    let integer = op
-        .response
-        .as_ref()
-        .and_then(|ty| object_fields(schema, ty))
-        .and_then(|fields| fields.iter().find(|f| f.name == op.id_field))
-        .is_some_and(|f| f.ty == Ty::Integer);
+    let integer = id_field_of(schema, op).is_some_and(|f| f.ty == Ty::Integer);
     match id.parse::<i64>() {
         Ok(n) if integer => Value::from(n),
         _ => Value::String(id.to_owned()),
@@ -86,12 +87,7 @@ pub(super) fn id_value(schema: &ServiceSchema, op: &ResourceOp, id: &str) -> Val
 /// Whether `id` is a value of the answer's id field: its format and length (any id when the
 /// answer has no such field).
 pub(super) fn fits_id_field(schema: &ServiceSchema, op: &ResourceOp, id: &str) -> bool {
-    let Some(field) = op
-        .response
-        .as_ref()
-        .and_then(|ty| object_fields(schema, ty))
-        .and_then(|fields| fields.iter().find(|f| f.name == op.id_field))
-    else {
+    let Some(field) = id_field_of(schema, op) else {
         return true;
     };
     match field.ty {
@@ -243,7 +239,9 @@ pub(super) fn object_fields(schema: &ServiceSchema, ty: &Ty) -> Option<&'static 
 /// The field of an answer that holds the item, and the item's type: the answer is a named
 /// object with no id-like field of its own, exactly one field of a named object type, and
 /// only text, number and boolean fields besides (Mailgun's template and mailing-list answers:
-/// `{"message": "...", "template": {...}}`, `{"list": {...}}`).
+/// `{"message": "...", "template": {...}}`, `{"list": {...}}`; ClickSend's `{"http_code": 200,
+/// "response_msg": "...", "data": {...}}`), or lists too when the item has an id-like field
+/// (Bandwidth's `{"links": [...], "data": {"endpointId": ...}, "errors": []}`).
 pub(super) fn wrapped_item(schema: &ServiceSchema, ty: Option<&Ty>) -> Option<(&'static str, Ty)> {
     let Some(Ty::Named(name)) = ty else {
         return None;
@@ -259,6 +257,7 @@ pub(super) fn wrapped_item(schema: &ServiceSchema, ty: Option<&Ty>) -> Option<(&
         _ => false,
     };
     let mut holder = None;
+    let mut lists = false;
     for f in fields {
         let lower = f.name.to_ascii_lowercase();
         if lower == "id" || lower.ends_with("_id") || f.name.ends_with("Id") {
@@ -271,10 +270,13 @@ pub(super) fn wrapped_item(schema: &ServiceSchema, ty: Option<&Ty>) -> Option<(&
                 }
             }
             Ty::String | Ty::DateTime | Ty::Date | Ty::Integer | Ty::Number | Ty::Boolean => {}
+            Ty::List(_) => lists = true,
             _ => return None,
         }
     }
-    holder
+    let identified =
+        |ty: &Ty| object_fields(schema, ty).is_some_and(|fs| fs.iter().any(|f| id_like(f.name)));
+    holder.filter(|(_, ty)| !lists || identified(ty))
 }
 
 /// `value` with the required fields of the response type filled (what is stored).
