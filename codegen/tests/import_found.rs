@@ -210,3 +210,52 @@ fn fields_present_one_way_only_are_required_in_neither() {
     assert!(field(&service, "User", "id").read_only);
     assert!(!field(&service, "User", "password").required);
 }
+
+/// Bandwidth's document has no `servers` of its own: each path names one of six hosts. The
+/// base URL was left without a default, its note citing a `#/servers/0` that is not there.
+#[test]
+fn servers_named_per_path_give_the_base_url_and_operations_elsewhere_are_reported() {
+    let on = |url: &str, id: &str| json!({ "servers": [{ "url": url }], "get": { "operationId": id, "responses": ok() } });
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": { "title": "Found", "version": "1" },
+        "paths": {
+            "/calls": on("https://voice.example.com/api/v2", "list_calls"),
+            "/recordings": on("https://voice.example.com/api/v2", "list_recordings"),
+            "/messages": on("https://messaging.example.com/api/v2", "list_messages")
+        }
+    });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    assert_eq!(
+        service.info.base_url.default.as_deref(),
+        Some("https://voice.example.com/api/v2")
+    );
+    let elsewhere: Vec<&str> = imported
+        .report
+        .approximated
+        .iter()
+        .filter(|f| f.reason.contains("not at the base URL"))
+        .map(|f| f.pointer.as_str())
+        .collect();
+    assert_eq!(elsewhere, ["#/paths/~1messages/get"]);
+
+    // Importing that host's operations alone: its server is the base URL, nothing to report.
+    let mut options = ImportOptions::new("found", "found.json");
+    options.include = vec!["/messages".into()];
+    let alone = import_openapi(&doc.to_string(), &options, None).unwrap();
+    assert!(
+        alone
+            .yaml
+            .contains("default: https://messaging.example.com/api/v2"),
+        "{}",
+        alone.yaml
+    );
+    assert!(
+        !alone
+            .report
+            .approximated
+            .iter()
+            .any(|f| f.reason.contains("not at the base URL"))
+    );
+}

@@ -48,6 +48,7 @@ mod routes;
 mod schema;
 
 mod security;
+mod servers;
 mod webhooks;
 mod yaml;
 
@@ -402,7 +403,7 @@ impl<'a> Converter<'a> {
     /// The whole spec, as a tree.
     fn build(&mut self, options: &ImportOptions) -> Node {
         let doc = self.doc;
-        let (base_url, prefix) = self.base_url(&options.service);
+        let (base_url, prefix) = self.base_url(&options.service, &options.include);
         let (credentials, auth) = self.security(&options.service);
         self.own_sections();
         self.operations(&options.include, &prefix);
@@ -489,7 +490,7 @@ impl<'a> Converter<'a> {
     /// The base URL (`default` only when the document gives an absolute one, its path
     /// included, as OpenAPI reads it: operation paths are relative to the server URL) and, for
     /// a relative server URL, its path, which then goes in front of every operation path.
-    fn base_url(&mut self, service: &str) -> (Node, String) {
+    fn base_url(&mut self, service: &str, include: &[String]) -> (Node, String) {
         let doc = self.doc;
         let mut node = Node::map();
         let env = format!("COMMS_{}_BASE_URL", shouty(service));
@@ -502,22 +503,8 @@ impl<'a> Converter<'a> {
             self.provenance(&mut node, "/x-base-url");
             return (node, String::new());
         }
-        let server = doc
-            .get("servers")
-            .and_then(Value::as_array)
-            .and_then(|s| s.first());
-        let mut url = server
-            .and_then(|s| s.get("url"))
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned();
-        if let Some(Value::Object(vars)) = server.and_then(|s| s.get("variables")) {
-            for (k, v) in vars {
-                if let Some(d) = v.get("default").and_then(Value::as_str) {
-                    url = url.replace(&format!("{{{k}}}"), d);
-                }
-            }
-        }
+        let (server, at) = self.service_server(include);
+        let url = server.map(servers::server_url).unwrap_or_default();
         let mut prefix = String::new();
         let absolute = url.starts_with("http://") || url.starts_with("https://");
         if absolute && !url.contains('{') {
@@ -528,7 +515,7 @@ impl<'a> Converter<'a> {
                 // Kept as the document says, and said: the client refuses to send credentials
                 // over plain HTTP to another host (SendGrid's `oai.json` lists only `http`).
                 self.report.inferred.push(Finding {
-                    pointer: self.pointer("/servers/0"),
+                    pointer: self.pointer(&at),
                     reason: "the only server is plain http://: a client of this spec sends no \
                              credentials there until given an https:// base URL (or told \
                              allow_plain_http)"
@@ -538,18 +525,15 @@ impl<'a> Converter<'a> {
             }
         } else if url.starts_with('/') && !url.contains('{') {
             prefix = url.trim_end_matches('/').to_owned();
-            self.approximate(
-                "/servers/0",
-                "a relative server URL: the base URL is not shown",
-            );
+            self.approximate(&at, "a relative server URL: the base URL is not shown");
         } else if !url.is_empty() {
             self.approximate(
-                "/servers/0",
+                &at,
                 "a server URL that is not absolute: the base URL is not shown",
             );
         }
         node.set("env", Node::str(env));
-        self.provenance(&mut node, "/servers/0");
+        self.provenance(&mut node, &at);
         (node, prefix)
     }
 
