@@ -259,3 +259,28 @@ fn servers_named_per_path_give_the_base_url_and_operations_elsewhere_are_reporte
             .any(|f| f.reason.contains("not at the base URL"))
     );
 }
+
+/// OneSignal's errors are `{"errors": ["..."]}`, its document's `errors` free-form: no message
+/// was found, so its client's errors and the sandbox's answers carried none (`{}`).
+#[test]
+fn messages_listed_as_text_in_errors_are_read_from_the_first() {
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": { "title": "Found", "version": "1" },
+        "paths": { "/notifications": { "get": {
+            "operationId": "list_notifications",
+            "responses": {
+                "200": { "description": "ok" },
+                "400": { "description": "bad", "content": { "application/json": {
+                    "schema": { "$ref": "#/components/schemas/GenericError" } } } }
+            }
+        } } },
+        "components": { "schemas": { "GenericError": {
+            "type": "object",
+            "properties": { "errors": {}, "success": { "type": "boolean" } }
+        } } }
+    });
+    let service = checked(&import(&doc));
+    let errors = format!("{:?}", service.errors);
+    assert!(errors.contains("\"errors.0\""), "{errors}");
+}

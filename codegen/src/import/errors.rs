@@ -254,6 +254,7 @@ impl Converter<'_> {
         } else {
             self.error_field_path(ty, ERROR_MESSAGE_NAMES)
                 .or_else(|| self.error_field_path(ty, WEAK_ERROR_MESSAGE_NAMES))
+                .or_else(|| self.listed_messages(ty))
         };
         let how = if problem {
             "RFC 9457 problem details"
@@ -271,6 +272,18 @@ impl Converter<'_> {
             });
         }
         (code, message)
+    }
+
+    /// `errors.0` when error type `ty` lists its messages as text in an `errors` field
+    /// (OneSignal's `{"errors": ["..."]}`, a free-form `errors` in its document).
+    fn listed_messages(&self, ty: &str) -> Option<String> {
+        let Some(TypeOut::Object { fields, .. }) = self.types.get(ty) else {
+            return None;
+        };
+        fields
+            .iter()
+            .find(|f| f.wire == "errors" && matches!(f.ty.as_str(), "list<string>" | "json"))
+            .map(|f| format!("{}.0", f.wire))
     }
 
     /// The error body: the schema most error responses of imported operations share. The
