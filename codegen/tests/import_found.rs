@@ -284,3 +284,31 @@ fn messages_listed_as_text_in_errors_are_read_from_the_first() {
     let errors = format!("{:?}", service.errors);
     assert!(errors.contains("\"errors.0\""), "{errors}");
 }
+
+/// Bandwidth's media upload lists `application/json` first among its file types, its schema a
+/// binary string: the body was imported as a JSON string, so a file could not be sent.
+#[test]
+fn a_json_media_type_of_bytes_is_a_file_sent_as_it_is() {
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": { "title": "Found", "version": "1" },
+        "paths": { "/media/{name}": { "put": {
+            "operationId": "upload_media",
+            "parameters": [{ "name": "name", "in": "path", "required": true,
+                             "schema": { "type": "string" } }],
+            "requestBody": { "required": true, "content": {
+                "application/json": { "schema": { "type": "string", "format": "binary" } },
+                "image/png": { "schema": { "type": "string", "format": "binary" } }
+            } },
+            "responses": { "204": { "description": "stored" } }
+        } } }
+    });
+    let imported = import(&doc);
+    assert!(
+        imported.yaml.contains("body_encoding: binary"),
+        "{}",
+        imported.yaml
+    );
+    let service = checked(&imported);
+    assert_eq!(service.operations[0].body, Some(Ty::Bytes));
+}

@@ -29,12 +29,15 @@ pub(super) fn binary_string(schema: Option<&Value>) -> bool {
 }
 
 /// The media types of a body sent as it is (`application/octet-stream`, `image/png`, `*/*`):
-/// none of them JSON or a form; empty when any type goes (`*/*`, or our own export of it).
+/// none of them JSON (but as bytes) or a form; empty when any type goes (`*/*`, or our own
+/// export of it).
 pub(super) fn binary_media(body: &Value, content: &Map<String, Value>) -> Option<Vec<String>> {
     let own = body.get("x-body-encoding").and_then(Value::as_str) == Some("binary");
-    let plain = content
-        .keys()
-        .all(|k| !k.contains("json") && form_encoding(k).is_none());
+    // A JSON media type whose schema is a binary string is not JSON (Bandwidth's media
+    // upload lists `application/json` first among its 48 file types, `format: binary`).
+    let plain = content.iter().all(|(k, v)| {
+        (!k.contains("json") || binary_string(v.get("schema"))) && form_encoding(k).is_none()
+    });
     if content.is_empty() || !(own || plain) {
         return None;
     }

@@ -20,6 +20,7 @@
 //! ```
 
 mod documented;
+mod files;
 mod ops;
 mod router;
 mod shape;

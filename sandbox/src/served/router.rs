@@ -367,7 +367,11 @@ fn inputs(
                 op.info.name
             )));
         }
-        Value::Null
+        if empty {
+            Value::Null
+        } else {
+            super::files::stored_file(incoming)
+        }
     } else if op.info.has_body && !empty {
         let value: Value = match op.spec.body_encoding {
             // A list body (`POST /email/batch` takes an array of messages) is an array.
@@ -738,12 +742,36 @@ fn answer(
     result: Result<Value, ServerError>,
 ) -> Response {
     let status = op.info.success_status;
+    let result = match op.info.answer {
+        Answer::Bytes => result,
+        _ => result.map(|mut v| {
+            super::files::without_files(&mut v);
+            v
+        }),
+    };
     match (op.info.answer, &op.info.response) {
         (Answer::Text, _) => incoming.finish_text(
             result.map(|v| v.as_str().map(str::to_owned).unwrap_or_default()),
             status,
         ),
-        (Answer::Bytes, _) => incoming.finish_bytes(result.map(|_| Vec::new()), status),
+        (Answer::Bytes, _) => {
+            let (bytes, media) = match result {
+                Ok(item) => {
+                    let (bytes, media) = super::files::file_of(&item);
+                    (Ok(bytes), media)
+                }
+                Err(e) => (Err(e), None),
+            };
+            let mut extra = axum::http::HeaderMap::new();
+            if let Some(media) = media.and_then(|m| m.parse().ok()) {
+                extra.insert(axum::http::header::CONTENT_TYPE, media);
+            }
+            incoming.finish_encoded(
+                bytes.map(|b| (status, bytes::Bytes::from(b))),
+                "application/octet-stream",
+                extra,
+            )
+        }
         (Answer::Ignored, _) | (_, None) => incoming.finish_empty(result.map(|_| ()), status),
         (Answer::Json, Some(_)) => match op.pages {
             Some(pages) => {

@@ -60,6 +60,12 @@ const MAX_FILL_DEPTH: usize = 16;
 /// Items fill makes up for a list with `min_items` (a larger minimum is capped here).
 const MAX_FILL_ITEMS: u64 = 16;
 
+/// Where an item keeps a file sent as it is (`body_encoding: binary`): its bytes in base64,
+/// beside what the answer holds; never answered as JSON (see `served::files`).
+pub(crate) const FILE_BYTES: &str = "__sandbox_file_bytes";
+/// Where an item keeps the media type its file came with.
+pub(crate) const FILE_MEDIA: &str = "__sandbox_file_media_type";
+
 /// Bounds of a [`Resources`] store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ResourceLimits {
@@ -647,6 +653,10 @@ impl Resources {
             (_, found) => found,
         };
         let value = match (&op.response, found) {
+            // A file kept as it came is answered as it is (the caller sends its bytes).
+            (None | Some(Ty::String), Some(value)) if value.contains_key(FILE_BYTES) => {
+                Value::Object(value)
+            }
             (Some(ty), Some(value)) => {
                 let mut value = Value::Object(value);
                 if let (ResourceAction::Action, None) = (op.kind, item_id) {
