@@ -312,3 +312,52 @@ fn a_json_media_type_of_bytes_is_a_file_sent_as_it_is() {
     let service = checked(&imported);
     assert_eq!(service.operations[0].body, Some(Ty::Bytes));
 }
+
+/// Schema `default`s were dropped (Bandwidth's `answerMethod`: `POST`, on the enum it names):
+/// the spec keeps one that is a value of the field's type, the client's docs say it, the
+/// export writes it back, and the checker refuses one of another type.
+#[test]
+fn a_fields_default_is_kept_shown_exported_and_checked() {
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": { "title": "Found", "version": "1" },
+        "paths": { "/calls": { "post": {
+            "operationId": "create_call",
+            "requestBody": { "content": { "application/json": {
+                "schema": { "$ref": "#/components/schemas/Call" } } } },
+            "responses": { "201": { "description": "ok", "content": { "application/json": {
+                "schema": { "$ref": "#/components/schemas/Call" } } } } }
+        } } },
+        "components": { "schemas": {
+            "Method": { "type": "string", "enum": ["GET", "POST"], "default": "POST" },
+            "Call": { "type": "object", "properties": {
+                "answerMethod": { "$ref": "#/components/schemas/Method" },
+                "timeout": { "type": "integer", "default": 30 },
+                "label": { "type": "string", "default": "10" },
+                "odd": { "type": "integer", "default": "soon" }
+            } }
+        } }
+    });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    let default = |wire: &str| field(&service, "Call", wire).default.clone();
+    assert_eq!(default("answerMethod"), Some(json!("POST")));
+    assert_eq!(default("timeout"), Some(json!(30)));
+    // Text that reads as a number stays text.
+    assert_eq!(default("label"), Some(json!("10")));
+    assert_eq!(default("odd"), None);
+    let code = tidings_codegen::emit::emit_service(&service).unwrap();
+    assert!(
+        code.contains(r#"/// The service takes `"POST"` when it is left out."#),
+        "{code}"
+    );
+    let exported = tidings_codegen::export::openapi::document(&service);
+    let timeout = &exported["components"]["schemas"]["Call"]["properties"]["timeout"];
+    assert!(timeout.to_string().contains("\"default\":30"), "{timeout}");
+
+    let wrong = imported.yaml.replacen("default: 30", "default: thirty", 1);
+    assert_ne!(wrong, imported.yaml);
+    let loaded = load::load_str("found.yaml", &wrong).unwrap();
+    let refused = check::check(&loaded).unwrap_err().to_string();
+    assert!(refused.contains("is not a value of `integer`"), "{refused}");
+}

@@ -22,6 +22,8 @@ pub struct FieldSchema {
     /// A regular expression the string must match somewhere (JSON Schema's `pattern`,
     /// unanchored: anchor it with `^` and `$`). Checked by the sandbox, not by clients.
     pub pattern: Option<&'static str>,
+    /// The value the service takes when the field is left out, as JSON text (`"\"POST\""`).
+    pub default: Option<&'static str>,
     /// Fewest items.
     pub min_items: Option<u64>,
     /// Most items.

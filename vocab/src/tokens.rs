@@ -541,10 +541,12 @@ impl ToTokens for FieldSchema {
         );
         let (min, max) = (opt_f64(self.min), opt_f64(self.max));
         let pattern = opt_str(self.pattern);
+        let default = opt_str(self.default);
         tokens.extend(quote! {
             #root::FieldSchema {
                 name: #name, ty: #ty, required: #required, format: #format,
-                min_len: #min_len, max_len: #max_len, pattern: #pattern, min_items: #min_items,
+                min_len: #min_len, max_len: #max_len, pattern: #pattern, default: #default,
+                min_items: #min_items,
                 max_items: #max_items, min: #min, max: #max,
             }
         });

@@ -27,6 +27,37 @@ fn measure(unit: &str) -> Measure {
 }
 
 impl Checker<'_> {
+    /// Refuses a `default` at `path` that is not a value of the field's type `ty` (a string of
+    /// a text or an enum's values, a number, a boolean).
+    pub(super) fn field_default(
+        &mut self,
+        path: &str,
+        default: Option<&serde_json::Value>,
+        ty: &Ty,
+    ) {
+        use serde_json::Value;
+        let Some(value) = default else { return };
+        let fits = match (ty, value) {
+            (Ty::String | Ty::DateTime | Ty::Date, Value::String(_)) => true,
+            (Ty::Integer, Value::Number(n)) => n.is_i64() || n.is_u64(),
+            (Ty::Number, Value::Number(_)) | (Ty::Boolean, Value::Bool(_)) => true,
+            (Ty::Named(name), Value::String(text)) => match self.spec.types.get(name) {
+                Some(def) => def
+                    .values
+                    .as_ref()
+                    .is_some_and(|values| values.iter().any(|v| v.value() == text)),
+                None => false,
+            },
+            _ => false,
+        };
+        if !fits {
+            self.error(
+                &format!("{path}.default"),
+                format!("`default` {value} is not a value of `{ty}`"),
+            );
+        }
+    }
+
     /// Refuses a `pattern` at `path` the sandbox could not use: one that does not compile as a
     /// regular expression (look-around and back-references are not supported).
     pub(super) fn pattern(&mut self, path: &str, pattern: Option<&str>) {

@@ -314,6 +314,7 @@ impl Checker<'_> {
                     _ => {}
                 }
                 let constraints = self.constraints(&fpath, field, &ty);
+                self.field_default(&fpath, field.default.as_ref(), &ty);
                 out.push(FieldInfo {
                     wire: wire.clone(),
                     rust,
@@ -327,6 +328,7 @@ impl Checker<'_> {
                     source: field.source.unwrap_or(source),
                     note: field.note.clone(),
                     conflict: field.conflict.clone(),
+                    default: field.default.clone(),
                     nested_checked: false,
                     boxed: false,
                 });

@@ -120,6 +120,14 @@ fn field_doc(f: &FieldInfo, parent: Source, settings: &Settings) -> TokenStream 
         doc_text.push_str(note);
     }
     push_pattern_note(&mut doc_text, &f.constraints);
+    if let Some(default) = &f.default {
+        if !doc_text.is_empty() {
+            doc_text.push_str("\n\n");
+        }
+        doc_text.push_str(&format!(
+            "The service takes `{default}` when it is left out."
+        ));
+    }
     settings.member_docs(Some(&doc_text), f.source, parent)
 }
 

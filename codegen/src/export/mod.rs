@@ -472,6 +472,9 @@ fn type_schema(t: &TypeInfo, dialect: Dialect, out: &mut Map<String, Value>) {
                     extras.insert("x-rust-name".into(), json!(f.rust));
                 }
                 let mut schema = constrained_schema(&f.ty, f.format, &f.constraints);
+                if let (Some(default), Some(obj)) = (&f.default, schema.as_object_mut()) {
+                    obj.insert("default".into(), default.clone());
+                }
                 if !f.required {
                     schema = or_null(schema);
                 }

@@ -43,6 +43,8 @@ pub(crate) struct FieldOut {
     pub(crate) min_len: Option<u64>,
     /// A regular expression the text matches (kept only when the sandbox can check it).
     pub(crate) pattern: Option<String>,
+    /// The value the service takes when the field is left out.
+    pub(crate) default: Option<serde_json::Value>,
     pub(crate) max_items: Option<u64>,
     pub(crate) min_items: Option<u64>,
     pub(crate) min: Option<f64>,
@@ -63,6 +65,7 @@ impl FieldOut {
             max_len: None,
             min_len: None,
             pattern: None,
+            default: None,
             max_items: None,
             min_items: None,
             min: None,

@@ -301,6 +301,19 @@ fn field_node(f: &FieldOut) -> Node {
     if let Some(v) = &f.pattern {
         n.set("pattern", Node::str(v));
     }
+    // Only scalars are kept (`default_of`).
+    let default = f.default.as_ref().and_then(|v| match v {
+        serde_json::Value::String(text) => Some(Node::str(text)),
+        serde_json::Value::Bool(b) => Some(Node::Bool(*b)),
+        serde_json::Value::Number(x) => Some(match x.as_i64() {
+            Some(i) => Node::Int(i),
+            None => number(x.as_f64().unwrap_or_default()),
+        }),
+        _ => None,
+    });
+    if let Some(d) = default {
+        n.set("default", d);
+    }
     if let Some(v) = f.min {
         n.set("min", number(v));
     }

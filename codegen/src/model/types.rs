@@ -91,6 +91,11 @@ item! {
         /// `max_len`, `bytes` sets `max_bytes`, any other unit (a count) sets `max_items`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub size: Option<String>,
+        /// The value the service takes when the field is left out (OpenAPI's `default`): a
+        /// string, number or boolean of the field's type. The field's docs say it; the sandbox
+        /// answers it for a field a request left out.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub default: Option<serde_json::Value>,
         /// Rust name of the field, when the wire name does not make a good one (`self`, `DateSent<`).
         #[serde(default)]
         pub rust_name: Option<String>,

@@ -95,6 +95,27 @@ pub(super) fn constraints(f: &mut FieldOut, s: &Value, ptr: &str, conv: &mut Con
     }
 }
 
+/// A schema's `default` when it is a value of the field's type `ty` (a string of a text or of
+/// an enum's values, a number, a boolean); others are left to the field's docs.
+pub(crate) fn default_of(s: &Value, ty: &str, conv: &Converter<'_>) -> Option<Value> {
+    // On the field, or on the schema it names (Bandwidth's `callbackMethodEnum`: `POST`).
+    let value = s.get("default").or_else(|| {
+        let target = super::super::document::resolve(conv.doc, s.get("$ref")?.as_str()?)?;
+        target.get("default")
+    })?;
+    let fits = match (ty, value) {
+        ("string" | "datetime" | "date", Value::String(_)) => true,
+        ("integer", Value::Number(n)) => n.is_i64() || n.is_u64(),
+        ("number", Value::Number(_)) | ("boolean", Value::Bool(_)) => true,
+        (name, Value::String(text)) => matches!(
+            conv.types.get(name),
+            Some(super::super::TypeOut::Enum { values, .. }) if values.contains(text)
+        ),
+        _ => false,
+    };
+    fits.then(|| value.clone())
+}
+
 /// A schema's `pattern`, when the sandbox can check it; one it cannot (look-around,
 /// back-references) is reported as approximated, not kept.
 pub(crate) fn pattern(s: &Value, ptr: &str, conv: &mut Converter<'_>) -> Option<String> {

@@ -722,6 +722,7 @@ impl Converter<'_> {
             });
         }
         limits::constraints(&mut f, &s, ptr, self);
+        f.default = limits::default_of(&s, &f.ty, self);
         f
     }
 

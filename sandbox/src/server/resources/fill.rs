@@ -134,6 +134,12 @@ fn fill_object(
                 let v = fill(schema, &f.ty, Some(v), depth + 1, Some(f));
                 given.insert(f.name.to_owned(), v);
             }
+            // Left out: what the service takes then, when the spec says (`default`).
+            None if f.default.is_some() => {
+                let default = f.default.and_then(|d| serde_json::from_str(d).ok());
+                let v = fill(schema, &f.ty, default.as_ref(), depth + 1, Some(f));
+                given.insert(f.name.to_owned(), v);
+            }
             None if f.required => {
                 let v = fill(schema, &f.ty, None, depth + 1, Some(f));
                 given.insert(f.name.to_owned(), v);

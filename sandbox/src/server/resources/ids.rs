@@ -87,6 +87,7 @@ mod tests {
             min_len: Some(34),
             max_len: Some(34),
             pattern: None,
+            default: None,
             min_items: None,
             max_items: None,
             min: None,
@@ -98,6 +99,7 @@ mod tests {
             min_len: None,
             max_len: Some(6),
             pattern: None,
+            default: None,
             ..sid
         };
         assert_eq!(store.fresh_id(&short), "res_02");

@@ -29,6 +29,7 @@ const fn field(name: &'static str, ty: Ty, required: bool) -> FieldSchema {
         min_len: None,
         max_len: None,
         pattern: None,
+        default: None,
         min_items: None,
         max_items: None,
         min: None,
@@ -314,11 +315,13 @@ fn made_ids_fit_the_id_fields_length_bounds() {
         min_len: Some(34),
         max_len: Some(34),
         pattern: None,
+        default: None,
         ..field("sid", Ty::String, false)
     }];
     const SHORT: &[FieldSchema] = &[FieldSchema {
         max_len: Some(6),
         pattern: None,
+        default: None,
         ..field("id", Ty::String, false)
     }];
     const IDS: ServiceSchema = ServiceSchema {
