@@ -19,6 +19,20 @@ impl Drop for Running {
     }
 }
 
+/// Serves the spec `yaml` with `--spec` (rate limit off); its directory, the running sandbox and
+/// the base URL printed in `base_env`.
+fn serve_spec(yaml: &str, base_env: &str) -> (tempfile::TempDir, Running, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("served.yaml");
+    std::fs::write(&spec, yaml).unwrap();
+    let (running, exports) = start(
+        &["--rate-limit", "off", "--spec", spec.to_str().unwrap()],
+        base_env,
+    );
+    let base = env(&exports, base_env);
+    (dir, running, base.to_owned())
+}
+
 fn providers(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../examples/providers")
@@ -680,14 +694,7 @@ types:
 /// store made an `id` field, copied the primary key into `api_key`, and listed `{}`.)
 #[tokio::test]
 async fn items_keyed_by_their_own_key_and_listed_in_a_hal_envelope_are_served() {
-    let dir = tempfile::tempdir().unwrap();
-    let spec = dir.path().join("subs.yaml");
-    std::fs::write(&spec, SUBACCOUNTS).unwrap();
-    let (_running, exports) = start(
-        &["--rate-limit", "off", "--spec", spec.to_str().unwrap()],
-        "SUBS_BASE_URL",
-    );
-    let base = env(&exports, "SUBS_BASE_URL");
+    let (_dir, _running, base) = serve_spec(SUBACCOUNTS, "SUBS_BASE_URL");
     let http = reqwest::Client::new();
     let created = http
         .post(format!("{base}/primary1/subaccounts"))
@@ -776,14 +783,7 @@ types:
 /// `{}` and `[]`.)
 #[tokio::test]
 async fn items_an_answer_wraps_are_created_read_back_and_listed_in_their_envelope() {
-    let dir = tempfile::tempdir().unwrap();
-    let spec = dir.path().join("wraps.yaml");
-    std::fs::write(&spec, WRAPPED).unwrap();
-    let (_running, exports) = start(
-        &["--rate-limit", "off", "--spec", spec.to_str().unwrap()],
-        "WRAPS_BASE_URL",
-    );
-    let base = env(&exports, "WRAPS_BASE_URL");
+    let (_dir, _running, base) = serve_spec(WRAPPED, "WRAPS_BASE_URL");
     let http = reqwest::Client::new();
     let json = |r: reqwest::Response| async move {
         assert!(r.status().is_success(), "{}", r.status());
@@ -853,14 +853,7 @@ types:
 /// shows the item without the bytes. (The upload answered 204 and the file came back empty.)
 #[tokio::test]
 async fn a_file_sent_as_it_is_is_kept_and_answered_back_as_it_came() {
-    let dir = tempfile::tempdir().unwrap();
-    let spec = dir.path().join("files.yaml");
-    std::fs::write(&spec, FILES).unwrap();
-    let (_running, exports) = start(
-        &["--rate-limit", "off", "--spec", spec.to_str().unwrap()],
-        "FILES_BASE_URL",
-    );
-    let base = env(&exports, "FILES_BASE_URL");
+    let (_dir, _running, base) = serve_spec(FILES, "FILES_BASE_URL");
     let http = reqwest::Client::new();
     // Every byte value, and a few past a text encoding's comfort.
     let file: Vec<u8> = (0..=255u8).chain([0, 0xff, 0xfe]).collect();

@@ -597,34 +597,11 @@ pub(super) fn basic_credential_names(raw: &str, name: &str) -> (String, String) 
 /// scheme `raw`, in first-seen order.
 /// Every security requirement object of the document: its default and each operation's.
 fn requirements(doc: &Value) -> Vec<&Value> {
-    let mut requirements: Vec<&Value> = doc
-        .get("security")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .collect();
-    for item in doc
-        .get("paths")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flat_map(|p| p.values())
-        .filter_map(Value::as_object)
-    {
-        for op in item.values() {
-            requirements.extend(
-                op.get("security")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten(),
-            );
-        }
-    }
-    requirements
+    security_lists(doc).into_iter().flatten().collect()
 }
 
-/// Whether schemes `a` and `b` both guard operations but are never offered on the same one
-/// (no security list, the document's or an operation's, names both).
-fn used_apart(doc: &Value, a: &str, b: &str) -> bool {
+/// Every security list of the document: its own, then each operation's.
+fn security_lists(doc: &Value) -> Vec<&Vec<Value>> {
     let mut lists: Vec<&Vec<Value>> = doc
         .get("security")
         .and_then(Value::as_array)
@@ -642,6 +619,13 @@ fn used_apart(doc: &Value, a: &str, b: &str) -> bool {
                 .filter_map(|op| op.get("security")?.as_array()),
         );
     }
+    lists
+}
+
+/// Whether schemes `a` and `b` both guard operations but are never offered on the same one
+/// (no security list, the document's or an operation's, names both).
+fn used_apart(doc: &Value, a: &str, b: &str) -> bool {
+    let lists = security_lists(doc);
     let names = |list: &Vec<Value>, s: &str| list.iter().any(|r| r.get(s).is_some());
     lists.iter().any(|l| names(l, a))
         && lists.iter().any(|l| names(l, b))
