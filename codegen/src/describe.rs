@@ -21,7 +21,7 @@ use tidings_spec::{Intern, ToStatic};
 use crate::model::{IdempotencyMode, SecretKind};
 use crate::resolved::{
     AuthInfo, FieldInfo, OperationInfo, PaginationInfo, Service, SignatureInfo, Ty, TypeKind,
-    WebSocketInfo, resource_shape,
+    WebSocketInfo, list_filters, resource_shape,
 };
 
 /// `text` as a `'static` string, leaked once per distinct text.
@@ -324,6 +324,12 @@ pub fn resource_op(service: &Service, op: &OperationInfo) -> ResourceOp {
         id_field: leak(&shape.id_field),
         response,
         items: leak_opt(shape.items.as_deref()),
+        filters: leak_slice(
+            list_filters(service, op)
+                .iter()
+                .map(|(param, field)| (leak(param), leak(field)))
+                .collect(),
+        ),
     }
 }
 

@@ -878,3 +878,99 @@ async fn a_file_sent_as_it_is_is_kept_and_answered_back_as_it_came() {
     assert!(listed.contains("pic.png"), "{listed}");
     assert!(!listed.contains("__sandbox"), "{listed}");
 }
+
+/// Messages listed with filters as Twilio and Bandwidth name them: `To` for the field `to`,
+/// `messageId` for itself, a status (an enum) given once or as a list; a date's bound
+/// (`DateSent>`) and paging are no filters.
+const FILTERED: &str = r#"
+service: { name: texts, title: Texts, summary: Texts, source: assumed, base_url: { default: "http://localhost:1", env: TEXTS_BASE_URL, source: assumed } }
+operations:
+  send_message: { method: POST, path: /messages, body: NewMessage, response: Message, status: 201, source: assumed }
+  list_messages:
+    method: GET
+    path: /messages
+    query:
+      To: { type: string }
+      messageId: { type: string }
+      status: { type: "list<Status>", style: repeat }
+      "DateSent>": { type: string }
+      Page: { type: integer }
+      PageSize: { type: integer }
+    response: page<Message>
+    pagination: { style: page, items_field: messages, page_param: Page, size_param: PageSize, first_page: 0 }
+    source: assumed
+types:
+  NewMessage: { source: assumed, fields: { to: { type: string, required: true }, status: { type: Status } } }
+  Message:
+    source: assumed
+    fields:
+      messageId: { type: string, required: true }
+      to: { type: string, required: true }
+      status: { type: Status }
+      date_sent: { type: string, format: rfc3339 }
+  Status: { source: assumed, values: [queued, sent, failed] }
+"#;
+
+/// A list's query parameters named like its items' fields filter what it answers, paged after
+/// filtering; what the request leaves out filters nothing. (Every item was listed whatever the
+/// query asked for.)
+#[tokio::test]
+async fn a_lists_query_parameters_named_like_its_fields_filter_its_items() {
+    let (_dir, _running, base) = serve_spec(FILTERED, "TEXTS_BASE_URL");
+    let http = reqwest::Client::new();
+    let mut ids = Vec::new();
+    for (to, status) in [
+        ("+15550001", "sent"),
+        ("+15550002", "failed"),
+        ("+15550001", "queued"),
+        ("+15550001", "sent"),
+    ] {
+        let r = http
+            .post(format!("{base}/messages"))
+            .json(&serde_json::json!({"to": to, "status": status}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 201);
+        let made: serde_json::Value = r.json().await.unwrap();
+        ids.push(made["messageId"].as_str().unwrap().to_owned());
+    }
+    let list = |query: String| {
+        let http = http.clone();
+        let base = base.clone();
+        async move {
+            let r = http
+                .get(format!("{base}/messages{query}"))
+                .send()
+                .await
+                .unwrap();
+            assert!(r.status().is_success(), "{query}: {}", r.status());
+            let page: serde_json::Value = r.json().await.unwrap();
+            page["messages"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{query}: {page}"))
+                .iter()
+                .map(|m| m["messageId"].as_str().unwrap().to_owned())
+                .collect::<Vec<_>>()
+        }
+    };
+    let pick = |at: &[usize]| at.iter().map(|i| ids[*i].clone()).collect::<Vec<_>>();
+    assert_eq!(list(String::new()).await, ids);
+    assert_eq!(list("?To=%2B15550001".into()).await, pick(&[0, 2, 3]));
+    assert_eq!(
+        list("?To=%2B15550001&status=sent".into()).await,
+        pick(&[0, 3])
+    );
+    assert_eq!(
+        list("?status=sent&status=failed".into()).await,
+        pick(&[0, 1, 3])
+    );
+    assert_eq!(list("?To=%2B15559999".into()).await, pick(&[]));
+    assert_eq!(list("?DateSent%3E=2020-01-01".into()).await, ids);
+    // Paged after filtering: the second of the three, alone on page 1.
+    assert_eq!(
+        list("?To=%2B15550001&PageSize=1&Page=1".into()).await,
+        pick(&[2])
+    );
+    assert_eq!(list(format!("?messageId={}", ids[1])).await, pick(&[1]));
+}

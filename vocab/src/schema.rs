@@ -175,4 +175,9 @@ pub struct ResourceOp {
     /// delete of the collection, the query parameter or body field listing the ids of the
     /// items it removes (`ids` of SendGrid's `DELETE /marketing/contacts?ids=a,b`).
     pub items: Option<&'static str>,
+    /// A list's query parameters that filter its items, as `(parameter, item field)` wire
+    /// names (Bandwidth's `messageId`, Twilio's `To` for `to`): an item is listed when its
+    /// field equals the parameter's value (as text), or one of its values for a list. A
+    /// parameter the request leaves out filters nothing.
+    pub filters: &'static [(&'static str, &'static str)],
 }

@@ -621,10 +621,12 @@ impl ToTokens for ResourceOp {
         let item = opt_str(self.item_param);
         let response = opt(self.response.as_ref());
         let items = opt_str(self.items);
+        let filters = token_pairs(self.filters);
         tokens.extend(quote! {
             #root::ResourceOp {
                 name: #name, kind: #kind, collection: #collection, item_param: #item,
                 id_field: #id_field, response: #response, items: #items,
+                filters: &[#(#filters),*],
             }
         });
     }

@@ -17,7 +17,7 @@ pub use operations::{
     Answer, BodyEncodingInfo, ErrorBodyInfo, FormStyleInfo, OperationInfo, PaginationInfo,
     ParamInfo, ResponseHeaderInfo, WhenInfo,
 };
-pub use resources::{ResourceAction, ResourceShape, resource_shape};
+pub use resources::{ResourceAction, ResourceShape, list_filters, resource_shape};
 pub use tidings_spec::{
     AuthScheme, Owned, PageStyle, RateLimitSpec, RetrySpec, Select, SignedContent, SigningScheme,
     TimeoutSpec,

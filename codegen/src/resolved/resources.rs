@@ -4,7 +4,7 @@
 
 use super::{FieldInfo, OperationInfo, Service, Ty, TypeKind};
 use crate::model::Method;
-use tidings_spec::id_like;
+use tidings_spec::{Format, PageStyle, id_like};
 
 pub use tidings_spec::ResourceAction;
 
@@ -241,6 +241,76 @@ fn keyed_like(fields: Option<&[FieldInfo]>, param: &str) -> Option<String> {
 }
 
 /// Whether `op` answers a list: `list<T>`, `page<T>` or items inside an object.
+/// The query parameters of a list that filter its items, as `(parameter, item field)` wire
+/// names: each named like a field of the listed items (the same name, or the same letters
+/// without case, `_` and `-`: Twilio's `To` for `to`, Bandwidth's `messageId`), of a type an
+/// item matches by equality (text without a date or time format, a whole number, a boolean, an
+/// enum, or a list of them, any of which matches). Paging parameters and a date's bounds
+/// (Twilio's `DateSent>`) are not filters; neither is anything of an operation that lists
+/// nothing.
+pub fn list_filters(service: &Service, op: &OperationInfo) -> Vec<(String, String)> {
+    if op.method != Method::Get || !answers_list(service, op) {
+        return Vec::new();
+    }
+    let items = match envelope_items(service, op) {
+        Some((_, item)) => item_fields(service, Some(&item)),
+        None => item_fields(service, op.response.as_ref()),
+    };
+    let Some(items) = items else {
+        return Vec::new();
+    };
+    let paging: Vec<&str> = op.pagination.as_ref().map_or_else(Vec::new, |p| {
+        let mut names = vec![p.limit_param.as_deref()];
+        names.extend(match &p.style {
+            PageStyle::Cursor { after_param, .. } => vec![Some(after_param.as_str())],
+            PageStyle::Token { token_param, .. } => vec![Some(token_param.as_str())],
+            PageStyle::NextUrl { .. } | PageStyle::LinkHeader => Vec::new(),
+            PageStyle::Offset {
+                offset_param,
+                limit_param,
+                ..
+            } => vec![Some(offset_param.as_str()), limit_param.as_deref()],
+            PageStyle::Page {
+                page_param,
+                size_param,
+                ..
+            } => vec![Some(page_param.as_str()), size_param.as_deref()],
+        });
+        names.into_iter().flatten().collect()
+    });
+    let loose = |name: &str| name.to_ascii_lowercase().replace(['_', '-'], "");
+    let compared = |ty: &Ty| match ty {
+        Ty::String | Ty::Integer | Ty::Boolean => true,
+        Ty::Named(n) => matches!(
+            service.type_named(n).map(|t| &t.kind),
+            Some(TypeKind::Enum(_))
+        ),
+        _ => false,
+    };
+    let dated = |f: &FieldInfo| {
+        matches!(
+            f.format,
+            Some(Format::Rfc3339 | Format::Date | Format::Rfc2822 | Format::Unix | Format::UnixMs)
+        )
+    };
+    op.query
+        .iter()
+        .filter(|p| !paging.contains(&p.wire.as_str()) && p.from_credential.is_none())
+        .filter_map(|p| {
+            let field = items
+                .iter()
+                .find(|f| f.wire == p.wire)
+                .or_else(|| items.iter().find(|f| loose(&f.wire) == loose(&p.wire)))?;
+            let param_ty = match &p.ty {
+                Ty::List(inner) => inner,
+                ty => ty,
+            };
+            (compared(&field.ty) && compared(param_ty) && !dated(field))
+                .then(|| (p.wire.clone(), field.wire.clone()))
+        })
+        .collect()
+}
+
 fn answers_list(service: &Service, op: &OperationInfo) -> bool {
     matches!(op.response, Some(Ty::Page(_) | Ty::List(_))) || envelope_items(service, op).is_some()
 }

@@ -4649,6 +4649,7 @@ pub mod email_server {
                 ),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `POST /v1/emails`: creates an item in `/v1/emails`.
         pub static SEND_EMAIL: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4661,6 +4662,7 @@ pub mod email_server {
                 ::tidings_runtime::spec::Ty::Named("SendEmailResponse"),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `POST /v1/emails/batch`: answers a valid response built from the body, nothing stored, at `/v1/emails/batch`.
         pub static SEND_BATCH: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4673,6 +4675,7 @@ pub mod email_server {
                 ::tidings_runtime::spec::Ty::Named("SendBatchResponse"),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `GET /v1/emails`: lists a page of `/v1/emails`.
         pub static LIST_EMAILS: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4687,6 +4690,7 @@ pub mod email_server {
                 ),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `GET /v1/emails/{id}`: gets an item of `/v1/emails`.
         pub static GET_EMAIL: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4699,6 +4703,7 @@ pub mod email_server {
                 ::tidings_runtime::spec::Ty::Named("Email"),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `PATCH /v1/emails/{id}`: merges the body into an item of `/v1/emails`.
         pub static RESCHEDULE_EMAIL: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4711,6 +4716,7 @@ pub mod email_server {
                 ::tidings_runtime::spec::Ty::Named("Email"),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `POST /v1/emails/{id}/cancel`: answers a valid response built from the body and the item it names (when stored) in `/v1/emails`.
         pub static CANCEL_EMAIL: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4723,6 +4729,7 @@ pub mod email_server {
                 ::tidings_runtime::spec::Ty::Named("Email"),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `POST /v1/templates`: creates an item in `/v1/templates`.
         pub static CREATE_TEMPLATE: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4735,6 +4742,7 @@ pub mod email_server {
                 ::tidings_runtime::spec::Ty::Named("Template"),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `GET /v1/templates`: lists a page of `/v1/templates`.
         pub static LIST_TEMPLATES: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4749,6 +4757,7 @@ pub mod email_server {
                 ),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `GET /v1/templates/{id}`: gets an item of `/v1/templates`.
         pub static GET_TEMPLATE: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4761,6 +4770,7 @@ pub mod email_server {
                 ::tidings_runtime::spec::Ty::Named("Template"),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `PATCH /v1/templates/{id}`: merges the body into an item of `/v1/templates`.
         pub static UPDATE_TEMPLATE: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4773,6 +4783,7 @@ pub mod email_server {
                 ::tidings_runtime::spec::Ty::Named("Template"),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `DELETE /v1/templates/{id}`: deletes an item of `/v1/templates`.
         pub static DELETE_TEMPLATE: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4785,6 +4796,7 @@ pub mod email_server {
                 ::tidings_runtime::spec::Ty::Named("DeletedObject"),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `POST /v1/templates/{id}/publish`: answers a valid response built from the body and the item it names (when stored) in `/v1/templates`.
         pub static PUBLISH_TEMPLATE: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4797,6 +4809,7 @@ pub mod email_server {
                 ::tidings_runtime::spec::Ty::Named("Template"),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `POST /v1/contacts`: creates an item in `/v1/contacts`.
         pub static CREATE_CONTACT: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4809,6 +4822,7 @@ pub mod email_server {
                 ::tidings_runtime::spec::Ty::Named("Contact"),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `PUT /v1/contacts`: answers a valid response built from the body, nothing stored, at `/v1/contacts`.
         pub static UPSERT_CONTACT: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4821,6 +4835,7 @@ pub mod email_server {
                 ::tidings_runtime::spec::Ty::Named("Contact"),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `GET /v1/contacts`: lists a page of `/v1/contacts`.
         pub static LIST_CONTACTS: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4835,6 +4850,7 @@ pub mod email_server {
                 ),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `GET /v1/contacts/{id_or_email}`: gets an item of `/v1/contacts`.
         pub static GET_CONTACT: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4847,6 +4863,7 @@ pub mod email_server {
                 ::tidings_runtime::spec::Ty::Named("Contact"),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `PATCH /v1/contacts/{id_or_email}`: merges the body into an item of `/v1/contacts`.
         pub static UPDATE_CONTACT: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4859,6 +4876,7 @@ pub mod email_server {
                 ::tidings_runtime::spec::Ty::Named("Contact"),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `DELETE /v1/contacts/{id_or_email}`: deletes an item of `/v1/contacts`.
         pub static DELETE_CONTACT: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4871,6 +4889,7 @@ pub mod email_server {
                 ::tidings_runtime::spec::Ty::Named("DeletedObject"),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `POST /v1/lists`: creates an item in `/v1/lists`.
         pub static CREATE_LIST: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4883,6 +4902,7 @@ pub mod email_server {
                 ::tidings_runtime::spec::Ty::Named("ContactList"),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `GET /v1/lists`: lists a page of `/v1/lists`.
         pub static LIST_LISTS: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4897,6 +4917,7 @@ pub mod email_server {
                 ),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `GET /v1/lists/{id}`: gets an item of `/v1/lists`.
         pub static GET_LIST: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4909,6 +4930,7 @@ pub mod email_server {
                 ::tidings_runtime::spec::Ty::Named("ContactList"),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `PATCH /v1/lists/{id}`: merges the body into an item of `/v1/lists`.
         pub static UPDATE_LIST: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4921,6 +4943,7 @@ pub mod email_server {
                 ::tidings_runtime::spec::Ty::Named("ContactList"),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `DELETE /v1/lists/{id}`: deletes an item of `/v1/lists`.
         pub static DELETE_LIST: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4933,6 +4956,7 @@ pub mod email_server {
                 ::tidings_runtime::spec::Ty::Named("DeletedObject"),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `GET /v1/lists/{id}/contacts`: lists a page of `/v1/lists/{id}/contacts`.
         pub static LIST_LIST_CONTACTS: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4947,6 +4971,7 @@ pub mod email_server {
                 ),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `POST /v1/lists/{id}/contacts`: creates an item in `/v1/lists/{id}/contacts`.
         pub static ADD_LIST_CONTACT: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4959,6 +4984,7 @@ pub mod email_server {
                 ::tidings_runtime::spec::Ty::Named("ListMembership"),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `DELETE /v1/lists/{id}/contacts/{contact}`: deletes an item of `/v1/lists/{id}/contacts`.
         pub static REMOVE_LIST_CONTACT: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4969,6 +4995,7 @@ pub mod email_server {
             id_field: "id",
             response: ::core::option::Option::None,
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `POST /v1/suppressions`: creates an item in `/v1/suppressions`.
         pub static CREATE_SUPPRESSION: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4981,6 +5008,7 @@ pub mod email_server {
                 ::tidings_runtime::spec::Ty::Named("Suppression"),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `GET /v1/suppressions`: lists a page of `/v1/suppressions`.
         pub static LIST_SUPPRESSIONS: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -4995,6 +5023,7 @@ pub mod email_server {
                 ),
             ),
             items: ::core::option::Option::None,
+            filters: &[("reason", "reason")],
         };
         /// `GET /v1/suppressions/{email}`: gets an item of `/v1/suppressions`.
         pub static GET_SUPPRESSION: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -5007,6 +5036,7 @@ pub mod email_server {
                 ::tidings_runtime::spec::Ty::Named("Suppression"),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `DELETE /v1/suppressions/{email}`: deletes an item of `/v1/suppressions`.
         pub static DELETE_SUPPRESSION: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -5019,6 +5049,7 @@ pub mod email_server {
                 ::tidings_runtime::spec::Ty::Named("DeletedObject"),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `POST /v1/webhooks`: creates an item in `/v1/webhooks`.
         pub static CREATE_WEBHOOK: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -5031,6 +5062,7 @@ pub mod email_server {
                 ::tidings_runtime::spec::Ty::Named("WebhookEndpoint"),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `GET /v1/webhooks`: lists a page of `/v1/webhooks`.
         pub static LIST_WEBHOOKS: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -5045,6 +5077,7 @@ pub mod email_server {
                 ),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `GET /v1/webhooks/{id}`: gets an item of `/v1/webhooks`.
         pub static GET_WEBHOOK: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -5057,6 +5090,7 @@ pub mod email_server {
                 ::tidings_runtime::spec::Ty::Named("WebhookEndpoint"),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `PATCH /v1/webhooks/{id}`: merges the body into an item of `/v1/webhooks`.
         pub static UPDATE_WEBHOOK: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -5069,6 +5103,7 @@ pub mod email_server {
                 ::tidings_runtime::spec::Ty::Named("WebhookEndpoint"),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `DELETE /v1/webhooks/{id}`: deletes an item of `/v1/webhooks`.
         pub static DELETE_WEBHOOK: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -5081,6 +5116,7 @@ pub mod email_server {
                 ::tidings_runtime::spec::Ty::Named("DeletedObject"),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
     }
     /// An axum router serving every operation of the service by method and path, with

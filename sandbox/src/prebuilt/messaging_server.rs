@@ -3205,6 +3205,7 @@ pub mod messaging_server {
                 ),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `POST /v1/messages`: creates an item in `/v1/messages`.
         pub static SEND_MESSAGE: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -3217,6 +3218,7 @@ pub mod messaging_server {
                 ::tidings_runtime::spec::Ty::Named("SendMessageResponse"),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `GET /v1/messages`: lists a page of `/v1/messages`.
         pub static LIST_MESSAGES: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -3231,6 +3233,7 @@ pub mod messaging_server {
                 ),
             ),
             items: ::core::option::Option::None,
+            filters: &[("channel", "channel"), ("status", "status")],
         };
         /// `GET /v1/messages/{message_uuid}`: gets an item of `/v1/messages`.
         pub static GET_MESSAGE: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -3243,6 +3246,7 @@ pub mod messaging_server {
                 ::tidings_runtime::spec::Ty::Named("MessageRecord"),
             ),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `PATCH /v1/messages/{message_uuid}`: merges the body into an item of `/v1/messages`.
         pub static UPDATE_MESSAGE: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -3253,6 +3257,7 @@ pub mod messaging_server {
             id_field: "id",
             response: ::core::option::Option::None,
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `GET /v1/templates`: lists a page of `/v1/templates`.
         pub static LIST_TEMPLATES: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -3267,6 +3272,7 @@ pub mod messaging_server {
                 ),
             ),
             items: ::core::option::Option::None,
+            filters: &[("name", "name"), ("language", "language"), ("status", "status")],
         };
     }
     /// An axum router serving every operation of the service by method and path, with

@@ -1059,6 +1059,7 @@ pub mod realtime_server {
             id_field: "id",
             response: ::core::option::Option::Some(::tidings_runtime::spec::Ty::Json),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `POST /apps/{app_id}/events`: answers a valid response built from the body and the item it names (when stored) in `/apps`.
         pub static TRIGGER_EVENT: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -1069,6 +1070,7 @@ pub mod realtime_server {
             id_field: "id",
             response: ::core::option::Option::Some(::tidings_runtime::spec::Ty::Json),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `POST /apps/{app_id}/batch_events`: answers a valid response built from the body and the item it names (when stored) in `/apps`.
         pub static TRIGGER_BATCH: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -1079,6 +1081,7 @@ pub mod realtime_server {
             id_field: "id",
             response: ::core::option::Option::Some(::tidings_runtime::spec::Ty::Json),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `GET /apps/{app_id}/channels`: answers a valid response built from the body and the item it names (when stored) in `/apps`.
         pub static LIST_CHANNELS: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -1089,6 +1092,7 @@ pub mod realtime_server {
             id_field: "id",
             response: ::core::option::Option::Some(::tidings_runtime::spec::Ty::Json),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `GET /apps/{app_id}/channels/{channel_name}`: gets an item of `/apps/{app_id}/channels`.
         pub static GET_CHANNEL: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -1099,6 +1103,7 @@ pub mod realtime_server {
             id_field: "id",
             response: ::core::option::Option::Some(::tidings_runtime::spec::Ty::Json),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `GET /apps/{app_id}/channels/{channel_name}/users`: answers a valid response built from the body and the item it names (when stored) in `/apps/{app_id}/channels`.
         pub static LIST_PRESENCE_USERS: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -1109,6 +1114,7 @@ pub mod realtime_server {
             id_field: "id",
             response: ::core::option::Option::Some(::tidings_runtime::spec::Ty::Json),
             items: ::core::option::Option::None,
+            filters: &[],
         };
         /// `POST /apps/{app_id}/users/{user_id}/terminate_connections`: answers a valid response built from the body and the item it names (when stored) in `/apps/{app_id}/users`.
         pub static TERMINATE_USER_CONNECTIONS: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {
@@ -1119,6 +1125,7 @@ pub mod realtime_server {
             id_field: "id",
             response: ::core::option::Option::Some(::tidings_runtime::spec::Ty::Json),
             items: ::core::option::Option::None,
+            filters: &[],
         };
     }
     /// An axum router serving every operation of the service by method and path, with

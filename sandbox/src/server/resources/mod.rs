@@ -509,11 +509,13 @@ impl Resources {
                 Some(value)
             }
             ResourceAction::List => {
-                let items = state
+                let all = state
                     .collections
                     .get(&collection)
                     .map(Vec::as_slice)
                     .unwrap_or_default();
+                let items = filtered(all, op.filters, &call.query);
+                let items = items.as_slice();
                 if let (Some(path), Some(ty)) = (op.items, &op.response) {
                     return Ok((envelope_of(schema, ty, path, items), None));
                 }
@@ -849,6 +851,37 @@ impl Resources {
 
 /// The ids a delete of a collection names in its query parameter or body field `op.items`:
 /// a list, or text separated by commas (`?ids=a,b`).
+/// The items the query's filters keep (see [`ResourceOp::filters`]), every one when the query
+/// sets none of them: an item is kept when each filter set finds its field equal (as text) to
+/// the value, or to one of the values of a list.
+fn filtered<'i>(items: &'i [Item], filters: &[(&str, &str)], query: &Value) -> Vec<&'i Item> {
+    let text = |v: &Value| match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(_) | Value::Bool(_) => Some(v.to_string()),
+        _ => None,
+    };
+    let set: Vec<(&str, Vec<String>)> = filters
+        .iter()
+        .filter_map(|(param, field)| {
+            let wanted = match query.get(*param)? {
+                Value::Array(values) => values.iter().filter_map(text).collect(),
+                Value::Null => return None,
+                one => vec![text(one)?],
+            };
+            Some((*field, wanted))
+        })
+        .collect();
+    let matches = |item: &Item| {
+        set.iter().all(|(field, wanted)| {
+            item.value
+                .get(*field)
+                .and_then(text)
+                .is_some_and(|have| wanted.contains(&have))
+        })
+    };
+    items.iter().filter(|i| matches(i)).collect()
+}
+
 fn listed_ids(op: &ResourceOp, call: &ResourceCall) -> Vec<String> {
     let Some(name) = op.items else {
         return Vec::new();

@@ -116,7 +116,7 @@ pub(super) fn only_declared(schema: &ServiceSchema, ty: &Ty, value: Value) -> Va
 
 /// A list answered inside the object type `ty`: every item at the dot path `path`, filled as
 /// the field's item type, and the object's other required fields made up.
-pub(super) fn envelope_of(schema: &ServiceSchema, ty: &Ty, path: &str, items: &[Item]) -> Value {
+pub(super) fn envelope_of(schema: &ServiceSchema, ty: &Ty, path: &str, items: &[&Item]) -> Value {
     let mut item_ty = *ty;
     for part in path.split('.') {
         item_ty = object_fields(schema, &item_ty)
@@ -299,7 +299,7 @@ pub(super) fn filled_object(
 pub(super) fn page_of(
     schema: &ServiceSchema,
     op: &ResourceOp,
-    items: &[Item],
+    items: &[&Item],
     query: &Value,
 ) -> Result<Value, ServerError> {
     let item_ty = match op.response {
@@ -323,18 +323,17 @@ pub(super) fn page_of(
     };
     let Some(Ty::Page(_)) = op.response else {
         // A plain list: every item.
-        return Ok(Value::Array(items.iter().map(out).collect()));
+        return Ok(Value::Array(items.iter().copied().map(out).collect()));
     };
     let Some(page) = schema.page else {
-        return Ok(Value::Array(items.iter().map(out).collect()));
+        return Ok(Value::Array(items.iter().copied().map(out).collect()));
     };
     let request = PageRequest {
         limit: param(page.limit_param).and_then(Value::as_i64),
         after: text(Some(page.after_param)),
         before: text(page.before_param),
     };
-    let refs: Vec<&Item> = items.iter().collect();
-    let (chosen, more) = paginate(&refs, |i| i.id.as_str(), request)?;
+    let (chosen, more) = paginate(items, |i| i.id.as_str(), request)?;
     let mut body = Map::new();
     body.insert(
         page.items_field.to_owned(),

@@ -70,6 +70,7 @@ fn op(kind: ResourceAction, item: bool) -> ResourceOp {
             Ty::Named("Domain")
         }),
         items: None,
+        filters: &[],
     }
 }
 
@@ -410,6 +411,7 @@ mod wrapped {
                 Ty::Named("TemplateAnswer")
             }),
             items: None,
+            filters: &[],
         }
     }
 
@@ -505,6 +507,7 @@ mod sends {
             id_field: "bulkId",
             response: Some(Ty::Named("SendAnswer")),
             items: None,
+            filters: &[],
         };
         let body = json!({"messages": [{"to": "41793026727"}, {"to": "41793026728"}]});
         let answer = store
@@ -557,6 +560,7 @@ mod sends {
             id_field: "bulkId",
             response: Some(Ty::Named("EmailAnswer")),
             items: None,
+            filters: &[],
         };
         let body = json!({"to": ["ada@example.com", "bob@example.com"], "from": "me@example.com"});
         let answer = store
@@ -599,6 +603,7 @@ async fn a_create_takes_the_fields_its_path_names_but_never_the_parents_id_as_it
         id_field: "id",
         response: Some(Ty::Named("Note")),
         items: None,
+        filters: &[],
     };
     let store = Resources::new(ResourceLimits::default());
     let call = ResourceCall {
@@ -635,6 +640,7 @@ async fn an_item_created_under_a_parent_is_found_by_its_own_path() {
         id_field: "id",
         response: Some(Ty::Named("Domain")),
         items: None,
+        filters: &[],
     };
     let create = nested(ResourceAction::Create, "/accounts/{account}/domains", None);
     let list = ResourceOp {
@@ -736,6 +742,7 @@ fn a_batch_answers_one_fresh_id_per_thing_sent() {
         id_field: "id",
         response: Some(Ty::Named("Batch")),
         items: None,
+        filters: &[],
     };
     let store = Resources::default();
     let body = json!([{"to": "a@example.com"}, {"to": "b@example.com"}, {"to": "c@example.com"}]);
@@ -775,6 +782,7 @@ async fn a_replace_takes_the_fields_its_path_names() {
         id_field: "segment_id",
         response: Some(Ty::Named("Membership")),
         items: None,
+        filters: &[],
     };
     let store = Resources::default();
     let call = ResourceCall {

@@ -588,6 +588,7 @@ async fn a_queue_past_its_bound_answers_503_at_once_and_keeps_nothing() {
 fn delete_ids(store: &Resources, ids: &str) -> Result<Value, ServerError> {
     let op = ResourceOp {
         items: Some("ids"),
+        filters: &[],
         ..op(ResourceAction::Delete, false)
     };
     store.serve_now(
