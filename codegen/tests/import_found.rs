@@ -361,3 +361,140 @@ fn a_fields_default_is_kept_shown_exported_and_checked() {
     let refused = check::check(&loaded).unwrap_err().to_string();
     assert!(refused.contains("is not a value of `integer`"), "{refused}");
 }
+
+/// Novu's error `message` is one of a string, a number, a boolean, an object or a list: the
+/// message path was `none`, so every error lost its text.
+#[test]
+fn an_error_message_that_may_be_text_is_read() {
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": { "title": "Found", "version": "1" },
+        "paths": { "/subscribers": { "post": {
+            "operationId": "create_subscriber",
+            "responses": {
+                "201": { "description": "ok" },
+                "400": { "description": "bad", "content": { "application/json": {
+                    "schema": { "$ref": "#/components/schemas/ErrorDto" } } } }
+            }
+        } } },
+        "components": { "schemas": { "ErrorDto": {
+            "type": "object",
+            "required": ["statusCode", "message"],
+            "properties": {
+                "statusCode": { "type": "number" },
+                "message": { "oneOf": [
+                    { "type": "string" }, { "type": "number" }, { "type": "boolean" },
+                    { "type": "object" }, { "type": "array", "items": { "type": "string" } }
+                ] }
+            }
+        } } }
+    });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    let errors = service.errors.as_ref().unwrap();
+    assert_eq!(
+        errors.message.as_deref(),
+        Some("message"),
+        "{}",
+        imported.yaml
+    );
+}
+
+/// Ably's history takes `limit` 100 and `direction` `backwards` when they are left out, Novu's
+/// lists `page` 0: a parameter's default was dropped without a word (and the export lost it).
+#[test]
+fn a_parameters_default_is_kept_shown_exported_and_checked() {
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": { "title": "Found", "version": "1" },
+        "paths": { "/channels/{channel_id}/messages": { "get": {
+            "operationId": "get_messages",
+            "parameters": [
+                { "name": "channel_id", "in": "path", "required": true, "schema": { "type": "string" } },
+                { "name": "limit", "in": "query", "schema": { "type": "integer", "default": 100, "maximum": 1000 } },
+                { "name": "direction", "in": "query", "schema": { "type": "string", "enum": ["forwards", "backwards"], "default": "backwards" } },
+                { "name": "odd", "in": "query", "schema": { "type": "boolean", "default": "yes" } }
+            ],
+            "responses": { "200": { "description": "ok" } }
+        } } }
+    });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    let op = service
+        .operations
+        .iter()
+        .find(|o| o.name == "get_messages")
+        .unwrap();
+    let default = |wire: &str| {
+        op.query
+            .iter()
+            .find(|p| p.wire == wire)
+            .unwrap()
+            .default
+            .clone()
+    };
+    assert_eq!(default("limit"), Some(json!(100)));
+    assert_eq!(default("direction"), Some(json!("backwards")));
+    assert_eq!(default("odd"), None);
+    let code = tidings_codegen::emit::emit_service(&service).unwrap();
+    assert!(
+        code.contains(r#"The service takes `"backwards"` when it is left out."#),
+        "{code}"
+    );
+    let exported = tidings_codegen::export::openapi::document(&service);
+    let params =
+        exported["paths"]["/channels/{channel_id}/messages"]["get"]["parameters"].to_string();
+    assert!(params.contains("\"default\":100"), "{params}");
+
+    let wrong = imported.yaml.replacen("default: 100", "default: many", 1);
+    assert_ne!(wrong, imported.yaml);
+    let loaded = load::load_str("found.yaml", &wrong).unwrap();
+    let refused = check::check(&loaded).unwrap_err().to_string();
+    assert!(refused.contains("is not a value of `integer`"), "{refused}");
+}
+
+/// Novu's lists answer `{"data": {"data": [...], "next": "<cursor>", "totalCount": 3}}` and take
+/// the cursor back as `after`: the page one level down was not seen, so thirteen lists had no
+/// `pagination` and the report did not count them as lists.
+#[test]
+fn a_page_the_answer_wraps_is_paged() {
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": { "title": "Found", "version": "1" },
+        "paths": { "/v2/subscribers": { "get": {
+            "operationId": "list_subscribers",
+            "parameters": [
+                { "name": "after", "in": "query", "schema": { "type": "string" } },
+                { "name": "limit", "in": "query", "schema": { "type": "number" } }
+            ],
+            "responses": { "200": { "description": "ok", "content": { "application/json": {
+                "schema": { "properties": { "data": { "$ref": "#/components/schemas/ListDto" } } }
+            } } } }
+        } } },
+        "components": { "schemas": {
+            "ListDto": { "type": "object", "required": ["data", "next"], "properties": {
+                "data": { "type": "array", "items": { "$ref": "#/components/schemas/Subscriber" } },
+                "next": { "type": "string", "nullable": true,
+                          "description": "The cursor for the next page of results." },
+                "totalCount": { "type": "number" }
+            } },
+            "Subscriber": { "type": "object", "properties": { "subscriberId": { "type": "string" } } }
+        } }
+    });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    let op = service
+        .operations
+        .iter()
+        .find(|o| o.name == "list_subscribers")
+        .unwrap();
+    let pages = op
+        .pagination
+        .as_ref()
+        .unwrap_or_else(|| panic!("{}", imported.yaml));
+    assert_eq!(pages.items_field, "data.data");
+    assert_eq!(
+        format!("{:?}", pages.style),
+        r#"Token { token_field: "data.next", token_param: "after" }"#
+    );
+}

@@ -880,8 +880,8 @@ async fn a_file_sent_as_it_is_is_kept_and_answered_back_as_it_came() {
 }
 
 /// Messages listed with filters as Twilio and Bandwidth name them: `To` for the field `to`,
-/// `messageId` for itself, a status (an enum) given once or as a list; a date's bound
-/// (`DateSent>`) and paging are no filters.
+/// `messageId` for itself, a status (an enum) given once or as a list, a kind by its default
+/// when left out; a date's bound (`DateSent>`) and paging are no filters.
 const FILTERED: &str = r#"
 service: { name: texts, title: Texts, summary: Texts, source: assumed, base_url: { default: "http://localhost:1", env: TEXTS_BASE_URL, source: assumed } }
 operations:
@@ -892,6 +892,7 @@ operations:
     query:
       To: { type: string }
       messageId: { type: string }
+      kind: { type: Kind, default: sms }
       status: { type: "list<Status>", style: repeat }
       "DateSent>": { type: string }
       Page: { type: integer }
@@ -900,15 +901,17 @@ operations:
     pagination: { style: page, items_field: messages, page_param: Page, size_param: PageSize, first_page: 0 }
     source: assumed
 types:
-  NewMessage: { source: assumed, fields: { to: { type: string, required: true }, status: { type: Status } } }
+  NewMessage: { source: assumed, fields: { to: { type: string, required: true }, status: { type: Status }, kind: { type: Kind, default: sms } } }
   Message:
     source: assumed
     fields:
       messageId: { type: string, required: true }
       to: { type: string, required: true }
       status: { type: Status }
+      kind: { type: Kind, default: sms }
       date_sent: { type: string, format: rfc3339 }
   Status: { source: assumed, values: [queued, sent, failed] }
+  Kind: { source: assumed, values: [sms, mms] }
 "#;
 
 /// A list's query parameters named like its items' fields filter what it answers, paged after
@@ -973,4 +976,201 @@ async fn a_lists_query_parameters_named_like_its_fields_filter_its_items() {
         pick(&[2])
     );
     assert_eq!(list(format!("?messageId={}", ids[1])).await, pick(&[1]));
+    // A filter's `default` filters a request that leaves it out.
+    let r = http
+        .post(format!("{base}/messages"))
+        .json(&serde_json::json!({"to": "+15550003", "kind": "mms"}))
+        .send()
+        .await
+        .unwrap();
+    let mms: serde_json::Value = r.json().await.unwrap();
+    assert_eq!(list(String::new()).await, ids);
+    assert_eq!(
+        list("?kind=mms".into()).await,
+        [mms["messageId"].as_str().unwrap()]
+    );
+}
+
+/// A delete answering its own confirmation, wrapped as Novu's is, and a send answering a list
+/// of statuses, as Mandrill's does (its key in the body, the document declaring no scheme).
+const ANSWERS: &str = r#"
+service: { name: answers, title: Answers, summary: Answers, source: assumed, base_url: { default: "http://localhost:1", env: ANSWERS_BASE_URL, source: assumed } }
+operations:
+  create_subscriber: { method: POST, path: /subscribers, body: Subscriber, response: SubscriberAnswer, status: 201, source: assumed }
+  get_subscriber: { method: GET, path: "/subscribers/{subscriberId}", path_params: { subscriberId: { type: string } }, response: SubscriberAnswer, source: assumed }
+  delete_subscriber: { method: DELETE, path: "/subscribers/{subscriberId}", path_params: { subscriberId: { type: string } }, response: DeletedAnswer, source: assumed }
+  send: { method: POST, path: /messages/send.json, body: SendRequest, response: "list<SendStatus>", source: assumed }
+types:
+  Subscriber: { source: assumed, fields: { subscriberId: { type: string, required: true }, data: { type: json } }, additional: json }
+  SubscriberAnswer: { source: assumed, fields: { data: { type: Subscriber, required: true } } }
+  DeletedAnswer: { source: assumed, fields: { data: { type: Deleted, required: true } } }
+  Deleted: { source: assumed, fields: { acknowledged: { type: boolean, required: true }, status: { type: string, required: true } } }
+  SendRequest: { source: assumed, fields: { key: { type: string }, message: { type: json } }, additional: json }
+  SendStatus: { source: assumed, fields: { email: { type: string }, status: { type: string }, _id: { type: string } }, additional: json }
+"#;
+
+/// A delete answers its declared confirmation, never the item merged into it (Novu's
+/// subscriber came back with `acknowledged` and `status` written into its own `data`, and the
+/// envelope gone); an action answering a list shows none of the request in it (Mandrill's send
+/// answered the request, its key among it, as the list's item).
+#[tokio::test]
+async fn a_delete_answers_its_own_type_and_a_send_never_echoes_the_request() {
+    let (_dir, _running, base) = serve_spec(ANSWERS, "ANSWERS_BASE_URL");
+    let http = reqwest::Client::new();
+    let r = http
+        .post(format!("{base}/subscribers"))
+        .json(&serde_json::json!({"subscriberId": "s1", "data": {"plan": "pro"}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 201);
+    let deleted: serde_json::Value = http
+        .delete(format!("{base}/subscribers/s1"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let data = deleted["data"].as_object().unwrap();
+    assert_eq!(data["acknowledged"], true, "{deleted}");
+    assert!(data["status"].is_string(), "{deleted}");
+    assert_eq!(data.len(), 2, "{deleted}");
+    assert_eq!(deleted.as_object().unwrap().len(), 1, "{deleted}");
+    let gone = http
+        .get(format!("{base}/subscribers/s1"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(gone.status(), 404);
+
+    let sent = http
+        .post(format!("{base}/messages/send.json"))
+        .json(&serde_json::json!({"key": "SECRET-KEY", "message": {"to": [{"email": "a@b.co"}]}}))
+        .send()
+        .await
+        .unwrap();
+    assert!(sent.status().is_success(), "{}", sent.status());
+    let text = sent.text().await.unwrap();
+    assert!(!text.contains("SECRET-KEY"), "{text}");
+    let statuses: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for status in statuses.as_array().unwrap() {
+        for key in status.as_object().unwrap().keys() {
+            assert!(["email", "status", "_id"].contains(&key.as_str()), "{text}");
+        }
+    }
+}
+
+/// Novu's lists: the page wrapped in `data`, its cursor in `data.next`, taken back as `after`,
+/// a `number` count beside the items.
+const WRAPPED_PAGE: &str = r#"
+service: { name: subs, title: Subs, summary: Subs, source: assumed, base_url: { default: "http://localhost:1", env: SUBS_BASE_URL, source: assumed } }
+operations:
+  create_subscriber: { method: POST, path: /v2/subscribers, body: Subscriber, response: Subscriber, status: 201, source: assumed }
+  list_subscribers:
+    method: GET
+    path: /v2/subscribers
+    query: { after: { type: string }, limit: { type: number } }
+    response: ListAnswer
+    pagination: { style: token, items_field: data.data, token_field: data.next, token_param: after, limit_param: limit }
+    source: assumed
+types:
+  Subscriber: { source: assumed, fields: { subscriberId: { type: string, required: true } } }
+  ListAnswer: { source: assumed, fields: { data: { type: ListDto } } }
+  ListDto: { source: assumed, fields: { data: { type: "list<Subscriber>", required: true }, next: { type: string }, totalCount: { type: number } } }
+"#;
+
+/// A page one level down is paged in its style and counted: every item once, over pages.
+/// (`totalCount` answered 0.0 beside three items.)
+#[tokio::test]
+async fn a_page_the_answer_wraps_is_paged_and_counted() {
+    let (_dir, _running, base) = serve_spec(WRAPPED_PAGE, "SUBS_BASE_URL");
+    let http = reqwest::Client::new();
+    for id in ["s1", "s2", "s3"] {
+        let r = http
+            .post(format!("{base}/v2/subscribers"))
+            .json(&serde_json::json!({ "subscriberId": id }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 201);
+    }
+    let mut seen = Vec::new();
+    let mut after: Option<String> = None;
+    for _ in 0..3 {
+        let url = match &after {
+            Some(a) => format!("{base}/v2/subscribers?limit=2&after={a}"),
+            None => format!("{base}/v2/subscribers?limit=2"),
+        };
+        let page: serde_json::Value = http.get(url).send().await.unwrap().json().await.unwrap();
+        assert_eq!(page["data"]["totalCount"], 3.0, "{page}");
+        for s in page["data"]["data"].as_array().unwrap() {
+            seen.push(s["subscriberId"].as_str().unwrap().to_owned());
+        }
+        after = page["data"]["next"].as_str().map(str::to_owned);
+        if after.is_none() {
+            break;
+        }
+    }
+    assert_eq!(seen, ["s1", "s2", "s3"]);
+}
+
+/// Errors as Novu and Ably describe them: a `statusCode` number in the body, and for Ably's
+/// reads only headers (`x-ably-errorcode`, `x-ably-errormessage`, `x-ably-serverid`).
+const ERROR_DETAILS: &str = r#"
+service: { name: details, title: Details, summary: Details, source: assumed, base_url: { default: "http://localhost:1", env: DETAILS_BASE_URL, source: assumed } }
+errors: { type: ErrorDto, code: errorId, message: message, source: assumed }
+operations:
+  create_channel: { method: POST, path: /channels, body: Channel, response: Channel, status: 201, source: assumed }
+  get_channel:
+    method: GET
+    path: "/channels/{id}"
+    path_params: { id: { type: string } }
+    response: Channel
+    error_bodies: { default: { code: none, message: none, headers: [x-ably-errorcode, x-ably-errormessage, x-ably-serverid] } }
+    source: assumed
+types:
+  ErrorDto: { source: assumed, fields: { statusCode: { type: number, required: true }, errorId: { type: string }, message: { type: string } } }
+  Channel: { source: assumed, fields: { id: { type: string, required: true } } }
+"#;
+
+/// A refusal's number named like a status is the answer's status (Novu's `statusCode` said
+/// 0.0), and an error documented by its headers alone gets them, with the service's body (it
+/// was answered as plain text without them).
+#[tokio::test]
+async fn error_details_carry_the_status_and_the_documented_headers() {
+    let (_dir, _running, base) = serve_spec(ERROR_DETAILS, "DETAILS_BASE_URL");
+    let http = reqwest::Client::new();
+    let refused = http
+        .post(format!("{base}/channels"))
+        .json(&serde_json::json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 422);
+    let body: serde_json::Value = refused.json().await.unwrap();
+    assert_eq!(body["statusCode"], 422, "{body}");
+    assert!(
+        body["message"].as_str().is_some_and(|m| m.contains("id")),
+        "{body}"
+    );
+
+    let missing = http
+        .get(format!("{base}/channels/nope"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(missing.status(), 404);
+    let header = |name: &str| {
+        missing
+            .headers()
+            .get(name)
+            .map(|v| v.to_str().unwrap().to_owned())
+    };
+    assert!(header("x-ably-errorcode").is_some_and(|c| !c.is_empty()));
+    assert!(header("x-ably-errormessage").is_some_and(|m| !m.is_empty()));
+    assert_eq!(header("x-ably-serverid"), None);
+    assert!(header("content-type").is_some_and(|t| t.starts_with("application/json")));
+    let body: serde_json::Value = missing.json().await.unwrap();
+    assert_eq!(body["statusCode"], 404, "{body}");
 }

@@ -462,6 +462,7 @@ impl Checker<'_> {
             }
         }
         let constraints = self.param_constraints(path, param, &ty);
+        self.field_default(path, param.default.as_ref(), &ty);
         Some(ParamInfo {
             wire: name.to_owned(),
             rust,
@@ -472,6 +473,7 @@ impl Checker<'_> {
             doc: param.doc.clone(),
             source: param.source.unwrap_or(source),
             style,
+            default: param.default.clone(),
         })
     }
 

@@ -763,5 +763,6 @@ fn param_doc(p: &ParamInfo) -> String {
         .unwrap_or_default()
         .to_owned();
     super::types::push_pattern_note(&mut text, &p.constraints);
+    super::types::push_default_note(&mut text, p.default.as_ref());
     text
 }

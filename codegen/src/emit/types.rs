@@ -120,15 +120,20 @@ fn field_doc(f: &FieldInfo, parent: Source, settings: &Settings) -> TokenStream 
         doc_text.push_str(note);
     }
     push_pattern_note(&mut doc_text, &f.constraints);
-    if let Some(default) = &f.default {
-        if !doc_text.is_empty() {
-            doc_text.push_str("\n\n");
+    push_default_note(&mut doc_text, f.default.as_ref());
+    settings.member_docs(Some(&doc_text), f.source, parent)
+}
+
+/// Appends to `text` the value the service takes for a field or parameter left out.
+pub(super) fn push_default_note(text: &mut String, default: Option<&serde_json::Value>) {
+    if let Some(default) = default {
+        if !text.is_empty() {
+            text.push_str("\n\n");
         }
-        doc_text.push_str(&format!(
+        text.push_str(&format!(
             "The service takes `{default}` when it is left out."
         ));
     }
-    settings.member_docs(Some(&doc_text), f.source, parent)
 }
 
 /// Adds to a field's or parameter's docs the pattern its text matches, if it has one: the

@@ -578,11 +578,18 @@ impl Converter<'_> {
             _ => None,
         };
         // A code or message is text (or a number): `error: {code, message}` is not a code.
+        // A union that may be text is one too (Novu's `message`: one of a string, a number,
+        // a boolean, an object or a list; the client reads it when it is text or a number).
+        let plain = |ty: &str| matches!(ty, "string" | "integer" | "number" | "boolean" | "json");
         let scalar = |f: &FieldOut| {
-            matches!(
-                f.ty.as_str(),
-                "string" | "integer" | "number" | "boolean" | "json"
-            ) || matches!(self.types.get(&f.ty), Some(TypeOut::Enum { .. }))
+            plain(&f.ty)
+                || match self.types.get(&f.ty) {
+                    Some(TypeOut::Enum { .. }) => true,
+                    Some(TypeOut::Union { variants, .. }) => {
+                        variants.iter().any(|v| v.ty.as_deref().is_some_and(plain))
+                    }
+                    _ => false,
+                }
         };
         let named = |fields: &Vec<FieldOut>| {
             names.iter().find_map(|n| {

@@ -308,6 +308,26 @@ impl Converter<'_> {
             match found {
                 Some((media, m, encoding)) => {
                     let mptr = format!("{at}/content/{}", escape(media));
+                    // Other media types the operation takes (Ably's publish: MessagePack and
+                    // a form besides JSON): the client sends the one kept.
+                    let others: Vec<&str> = content
+                        .keys()
+                        .map(String::as_str)
+                        .filter(|k| *k != media && !(k.contains("json") && media.contains("json")))
+                        .collect();
+                    if !others.is_empty() {
+                        self.approximate(
+                            &format!("{at}/content"),
+                            &format!(
+                                "the body is sent as `{media}`; the document also takes {}",
+                                others
+                                    .iter()
+                                    .map(|k| format!("`{k}`"))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                        );
+                    }
                     if media.eq_ignore_ascii_case("application/form-data") {
                         self.approximate(
                             &mptr,
@@ -496,11 +516,8 @@ impl Converter<'_> {
                     out.min = None;
                     out.max = None;
                 }
-                out.default = s
-                    .get("default")
-                    .and_then(Value::as_f64)
-                    .filter(|v| v.is_finite());
             }
+            out.default = super::schema::default_of(&s, &ty, self);
             if ty == "string" {
                 out.max_len = s.get("maxLength").and_then(Value::as_u64);
                 out.min_len = s

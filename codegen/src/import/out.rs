@@ -91,8 +91,9 @@ pub(crate) struct ParamOut {
     pub(crate) from_credential: Option<String>,
     pub(crate) min: Option<f64>,
     pub(crate) max: Option<f64>,
-    /// A number's documented default (`page_index` defaulting to 0 counts pages from 0).
-    pub(crate) default: Option<f64>,
+    /// The value the service takes when the parameter is left out, a scalar of its type
+    /// (`page_index` defaulting to 0 counts pages from 0).
+    pub(crate) default: Option<serde_json::Value>,
     pub(crate) max_len: Option<u64>,
     pub(crate) min_len: Option<u64>,
     /// A regular expression the text matches (kept only when the sandbox can check it).

@@ -162,39 +162,77 @@ impl Converter<'_> {
 
     /// The item array of a page type, with its dot path: its only list field, else the one
     /// named like items; without one, the list inside a HAL `_embedded` object (Vonage's
-    /// `_embedded: {applications: [...]}`).
+    /// `_embedded: {applications: [...]}`) or inside the page the answer wraps.
     fn items_field<'s>(&'s self, fields: &'s [FieldOut]) -> Option<(String, &'s FieldOut)> {
         if let Some(f) = direct_items(fields) {
             return Some((f.wire.clone(), f));
         }
         let embedded = fields
             .iter()
-            .find(|f| norm(&f.wire) == "embedded" && !f.wire.contains('.'))?;
-        let inner = direct_items(self.object_fields(&embedded.ty)?)?;
-        Some((format!("{}.{}", embedded.wire, inner.wire), inner))
+            .find(|f| norm(&f.wire) == "embedded" && !f.wire.contains('.'));
+        if let Some(embedded) = embedded {
+            let inner = direct_items(self.object_fields(&embedded.ty)?)?;
+            return Some((format!("{}.{}", embedded.wire, inner.wire), inner));
+        }
+        let (wrapper, page) = self.wrapped_page(fields)?;
+        let inner = direct_items(page)?;
+        Some((format!("{}.{}", wrapper.wire, inner.wire), inner))
+    }
+
+    /// The page an answer wraps in its one object field that holds a list of items (Novu's
+    /// `{"data": {"data": [...], "next": "...", "totalCount": 3}}`), with that field.
+    fn wrapped_page<'s>(
+        &'s self,
+        fields: &'s [FieldOut],
+    ) -> Option<(&'s FieldOut, &'s [FieldOut])> {
+        if direct_items(fields).is_some() {
+            return None;
+        }
+        let mut pages = fields
+            .iter()
+            .filter(|f| !f.wire.contains('.') && norm(&f.wire) != "embedded")
+            .filter_map(|f| {
+                let inner = self.object_fields(&f.ty)?;
+                direct_items(inner).map(|_| (f, inner.as_slice()))
+            });
+        let one = pages.next()?;
+        pages.next().is_none().then_some(one)
     }
 
     /// The fields of a page type and of the objects it holds, one level down (a wire name
-    /// with a dot cannot be part of a dot path, so it is not reachable).
+    /// with a dot cannot be part of a dot path, so it is not reachable). A page the answer
+    /// wraps ([`Converter::wrapped_page`]) comes first, its fields read as a page's own.
     fn reachable<'s>(&'s self, fields: &'s [FieldOut]) -> Vec<Reachable<'s>> {
         let mut out = Vec::new();
+        if let Some((wrapper, page)) = self.wrapped_page(fields) {
+            self.reach_into(page, &format!("{}.", wrapper.wire), &mut out);
+        }
+        self.reach_into(fields, "", &mut out);
+        out
+    }
+
+    fn reach_into<'s>(
+        &'s self,
+        fields: &'s [FieldOut],
+        prefix: &str,
+        out: &mut Vec<Reachable<'s>>,
+    ) {
         for f in fields.iter().filter(|f| !f.wire.contains('.')) {
             out.push(Reachable {
-                path: f.wire.clone(),
+                path: format!("{prefix}{}", f.wire),
                 container: None,
                 field: f,
             });
             if let Some(inner) = self.object_fields(&f.ty) {
                 for g in inner.iter().filter(|g| !g.wire.contains('.')) {
                     out.push(Reachable {
-                        path: format!("{}.{}", f.wire, g.wire),
+                        path: format!("{prefix}{}.{}", f.wire, g.wire),
                         container: Some(norm(&f.wire)),
                         field: g,
                     });
                 }
             }
         }
-        out
     }
 
     /// Whether an operation lists items, and how.
@@ -297,7 +335,9 @@ impl Converter<'_> {
             }
             // A page parameter that may be 0, or is 0 unless given, counts pages from 0
             // (Twilio's `Page`, Vonage's `page_index`).
-            if page.min == Some(0.0) || page.default == Some(0.0) {
+            if page.min == Some(0.0)
+                || page.default.as_ref().and_then(serde_json::Value::as_f64) == Some(0.0)
+            {
                 keys.push(("first_page", Node::Int(0)));
             }
             if let Some(t) = total_pages {
@@ -457,13 +497,16 @@ fn token<'r, 'q>(
     reach: &'r [Reachable<'_>],
     query: &'q [ParamOut],
 ) -> Option<(&'r str, &'q ParamOut)> {
+    // A `next` in a page metadata object, or one its description calls a cursor or token
+    // (Novu's "The cursor for the next page of results").
     let field = reach.iter().find(|r| {
         r.field.ty == "string"
             && (in_names(&r.field.wire, TOKEN_FIELDS)
                 || (norm(&r.field.wire) == "next"
-                    && r.container
-                        .as_deref()
-                        .is_some_and(|c| META_CONTAINERS.contains(&c))))
+                    && (says_token(r.field)
+                        || r.container
+                            .as_deref()
+                            .is_some_and(|c| META_CONTAINERS.contains(&c)))))
     })?;
     let name = norm(&field.field.wire);
     let paired = name

@@ -173,6 +173,9 @@ impl Converter<'_> {
                     if let Some(v) = &p.pattern {
                         pn.set("pattern", Node::str(v));
                     }
+                    if let Some(d) = p.default.as_ref().and_then(default_node) {
+                        pn.set("default", d);
+                    }
                     if let Some(d) = &p.doc {
                         pn.set("doc", Node::str(d));
                     }
@@ -272,6 +275,19 @@ fn number(v: f64) -> Node {
     }
 }
 
+/// A `default` as the spec writes it: only scalars are kept (`default_of`).
+fn default_node(value: &serde_json::Value) -> Option<Node> {
+    match value {
+        serde_json::Value::String(text) => Some(Node::str(text)),
+        serde_json::Value::Bool(b) => Some(Node::Bool(*b)),
+        serde_json::Value::Number(x) => Some(match x.as_i64() {
+            Some(i) => Node::Int(i),
+            None => number(x.as_f64().unwrap_or_default()),
+        }),
+        _ => None,
+    }
+}
+
 fn field_node(f: &FieldOut) -> Node {
     let mut n = Node::map();
     n.set("type", Node::str(&f.ty));
@@ -301,17 +317,7 @@ fn field_node(f: &FieldOut) -> Node {
     if let Some(v) = &f.pattern {
         n.set("pattern", Node::str(v));
     }
-    // Only scalars are kept (`default_of`).
-    let default = f.default.as_ref().and_then(|v| match v {
-        serde_json::Value::String(text) => Some(Node::str(text)),
-        serde_json::Value::Bool(b) => Some(Node::Bool(*b)),
-        serde_json::Value::Number(x) => Some(match x.as_i64() {
-            Some(i) => Node::Int(i),
-            None => number(x.as_f64().unwrap_or_default()),
-        }),
-        _ => None,
-    });
-    if let Some(d) = default {
+    if let Some(d) = f.default.as_ref().and_then(default_node) {
         n.set("default", d);
     }
     if let Some(v) = f.min {

@@ -268,6 +268,10 @@ item! {
         /// documented, and checked by the sandbox, not by the client.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub pattern: Option<String>,
+        /// The value the service takes when the parameter is left out (OpenAPI's `default`):
+        /// a string, number or boolean of the parameter's type, shown in its docs.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub default: Option<serde_json::Value>,
         /// Rust name, when the wire name does not make a good one (`DateSent<`).
         #[serde(default)]
         pub rust_name: Option<String>,

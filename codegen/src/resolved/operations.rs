@@ -182,4 +182,6 @@ pub struct ParamInfo {
     pub source: Source,
     /// How a list query parameter is written (`Some` for `list<T>` query parameters only).
     pub style: Option<ListStyle>,
+    /// The value the service takes when it is left out (a scalar of its type).
+    pub default: Option<serde_json::Value>,
 }

@@ -475,7 +475,8 @@ fn named_as_answered(schema: &ServiceSchema, answer: Option<&Ty>, body: Value) -
 }
 
 /// The query string as the operation's query parameters: typed as declared, a missing
-/// required one a 422.
+/// required one a 422, a missing one with a `default` that value (a list's page size, a
+/// filter).
 fn query(op: &ServedOp, incoming: &Incoming) -> Result<Map<String, Value>, ServerError> {
     let raw: Map<String, Value> = incoming.query()?;
     let mut out = Map::new();
@@ -486,6 +487,9 @@ fn query(op: &ServedOp, incoming: &Incoming) -> Result<Map<String, Value>, Serve
                     p.wire.clone(),
                     format!("query parameter `{}` is required", p.wire),
                 ));
+            }
+            if let Some(default) = &p.default {
+                out.insert(p.wire.clone(), default.clone());
             }
             continue;
         };

@@ -7,8 +7,8 @@
 //!   the declared code (`errors.codes`) that comes with the answer's status, preferring the most
 //!   specific (the fewest statuses), or the status itself when none is declared for it;
 //! - **other required fields** (Twilio's `more_info` and `status`, SendGrid's `field` in each
-//!   item of `errors`): filled as the store fills answers, a field named `status` with the
-//!   HTTP status when it is a number.
+//!   item of `errors`): filled as the store fills answers, a number named like a status
+//!   (`status`, `statusCode`, `http_code`) with the HTTP status.
 //!
 //! Applied to the finished response, so every path that refuses a request is covered at once.
 //! Then an operation with error bodies of its own ([`operation_error`]) gets its answer in
@@ -196,24 +196,80 @@ impl ErrorShape {
         }
         if let Some(ty) = &self.filled {
             let given = Value::Object(object.clone());
-            if let Value::Object(filled) = fill(schema, ty, Some(&given), 0, None) {
-                for (key, value) in filled {
-                    // A numeric `status` the gateway did not write is the answer's own.
-                    let value = if !given.as_object().is_some_and(|g| g.contains_key(&key))
-                        && key == "status"
-                        && value.is_number()
-                    {
-                        Value::from(status.as_u16())
-                    } else {
-                        value
-                    };
-                    object.insert(key, value);
-                }
+            if let Value::Object(mut filled) = fill(schema, ty, Some(&given), 0, None) {
+                the_status_in(&mut filled, &given, status);
+                object.extend(filled);
             }
         }
         let body = serde_json::to_vec(&Value::Object(object)).unwrap_or_default();
         parts.headers.remove(CONTENT_LENGTH);
         Response::from_parts(parts, Body::from(body))
+    }
+}
+
+/// Names of a field that repeats the answer's HTTP status (Twilio's `status`, Novu's and Ably's
+/// `statusCode`, ClickSend's `http_code`).
+const STATUS_NAMES: &[&str] = &[
+    "status",
+    "statusCode",
+    "status_code",
+    "StatusCode",
+    "http_code",
+    "httpCode",
+    "httpStatus",
+    "http_status",
+    "httpStatusCode",
+];
+
+/// Sets each numeric field of `filled` named like a status ([`STATUS_NAMES`]) that `given` (what
+/// the gateway wrote) does not have to the answer's `status`: made up, it said 0.
+fn the_status_in(filled: &mut Map<String, Value>, given: &Value, status: axum::http::StatusCode) {
+    for (key, value) in filled.iter_mut() {
+        if value.is_number()
+            && STATUS_NAMES.contains(&key.as_str())
+            && given.get(key.as_str()).is_none()
+        {
+            *value = Value::from(status.as_u16());
+        }
+    }
+}
+
+/// Sets the headers an error body lists (`error_bodies.*.headers`) that carry its message or
+/// its code, by their names (Ably's `x-ably-errormessage`, `x-ably-errorcode`), as visible
+/// ASCII; other listed headers say what the sandbox cannot know and are left out.
+fn error_headers(
+    headers: &mut axum::http::HeaderMap,
+    listed: &[String],
+    code: &Value,
+    message: &Value,
+) {
+    let text = |v: &Value| -> String {
+        let text = match v {
+            Value::String(text) => text.clone(),
+            other => other.to_string(),
+        };
+        text.chars()
+            .map(|c| if (' '..='~').contains(&c) { c } else { '?' })
+            .collect()
+    };
+    for name in listed {
+        let lower = name.to_ascii_lowercase();
+        let value = if ["message", "msg", "description", "detail", "reason"]
+            .iter()
+            .any(|w| lower.contains(w))
+        {
+            text(message)
+        } else if lower.contains("code") {
+            text(code)
+        } else {
+            continue;
+        };
+        if let (Ok(name), Ok(value)) = (
+            axum::http::HeaderName::from_bytes(name.as_bytes()),
+            axum::http::HeaderValue::from_str(&value),
+        ) {
+            headers.insert(name, value);
+        }
     }
 }
 
@@ -274,6 +330,12 @@ pub(crate) async fn operation_error(
     .filter(|v| v.is_string())
     .unwrap_or_else(|| Value::String(symbolic_code(status)));
     parts.headers.remove(CONTENT_LENGTH);
+    error_headers(&mut parts.headers, &own.headers, &symbolic, &message);
+    // An error the document describes by its headers alone (Ably's `x-ably-errorcode` and
+    // `x-ably-errormessage`): the service's body as it was, with them.
+    if own.ty.is_none() && own.code.is_none() && own.message.is_none() && !own.headers.is_empty() {
+        return Response::from_parts(parts, Body::from(bytes));
+    }
     let Some(ty) = own.ty.as_ref().map(tidings_codegen::describe::ty_schema) else {
         let text = match message {
             Value::String(text) => text,
@@ -313,7 +375,11 @@ pub(crate) async fn operation_error(
             put(object, &message_path, message);
         }
     }
-    let out = fill(schema, &ty, Some(&out), 0, None);
+    let given = out.clone();
+    let mut out = fill(schema, &ty, Some(&out), 0, None);
+    if let Value::Object(filled) = &mut out {
+        the_status_in(filled, &given, status);
+    }
     let body = serde_json::to_vec(&out).unwrap_or_default();
     Response::from_parts(parts, Body::from(body))
 }

@@ -571,10 +571,11 @@ fn parameter(p: &ParamInfo, location: &str) -> Value {
     }
     obj.insert("required".into(), json!(p.required));
     describe(&mut obj, p.doc.as_deref());
-    obj.insert(
-        "schema".into(),
-        constrained_schema(&p.ty, None, &p.constraints),
-    );
+    let mut schema = constrained_schema(&p.ty, None, &p.constraints);
+    if let (Some(default), Some(s)) = (&p.default, schema.as_object_mut()) {
+        s.insert("default".into(), default.clone());
+    }
+    obj.insert("schema".into(), schema);
     if let Some(c) = &p.from_credential {
         obj.insert("x-from-credential".into(), json!(c));
     }

@@ -4,7 +4,7 @@
 //! is typed as `json` or left out, and reported with its pointer.
 
 mod limits;
-pub(crate) use limits::pattern;
+pub(crate) use limits::{default_of, pattern};
 pub(crate) mod names;
 mod unions;
 
@@ -288,7 +288,12 @@ impl Converter<'_> {
                     _ => "json".into(),
                 }
             }
-            "null" => "json".into(),
+            "null" => {
+                // Only `null` (Mandrill's `auto_html`, a yes or no in its description): what
+                // the field holds is not said, so it takes any JSON.
+                self.approximate(ptr, "a schema of type `null` alone; typed as json");
+                "json".into()
+            }
             "file" => {
                 return Err(
                     "a file (Swagger `type: file`): needs spec construct: binary body".into(),

@@ -38,10 +38,10 @@ pub use fill::fill;
 use durable::Change;
 use group::{Ticket, Undo, Writer};
 use shape::{
-    declared, envelope_of, filled_object, fits_id_field, from_path, id_value, make_id,
-    only_declared, page_of, per_item, per_recipient, wrapped_item,
+    declared, deleted_answer, envelope_of, filled_object, fits_id_field, from_path, id_value,
+    make_id, only_declared, page_of, per_item, per_recipient, wrapped_item,
 };
-use state::{find, full, home_of, put, remove, room, same_item, settle};
+use state::{filtered, find, full, home_of, put, remove, room, same_item, settle};
 
 pub use tidings_spec::{
     FieldSchema, Format, PageSchema, ResourceAction, ResourceOp, ServiceSchema, ShapeSchema, Ty,
@@ -596,7 +596,7 @@ impl Resources {
                 let (mut value, committed) = remove(&mut state, &collection, item_id, op, &under)?;
                 ticket = committed;
                 value.insert("deleted".to_owned(), Value::Bool(true));
-                Some(value)
+                Some(deleted_answer(schema, op, value))
             }
             ResourceAction::Action => {
                 let mut value = item_id
@@ -671,7 +671,7 @@ impl Resources {
                 // echoed (the request may be another type: Brevo's contact creation answers
                 // `{"id": 21}`); what is stored keeps every field.
                 match op.kind {
-                    ResourceAction::Create | ResourceAction::Action => {
+                    ResourceAction::Create | ResourceAction::Action | ResourceAction::Delete => {
                         only_declared(schema, ty, value)
                     }
                     _ => value,
@@ -851,37 +851,6 @@ impl Resources {
 
 /// The ids a delete of a collection names in its query parameter or body field `op.items`:
 /// a list, or text separated by commas (`?ids=a,b`).
-/// The items the query's filters keep (see [`ResourceOp::filters`]), every one when the query
-/// sets none of them: an item is kept when each filter set finds its field equal (as text) to
-/// the value, or to one of the values of a list.
-fn filtered<'i>(items: &'i [Item], filters: &[(&str, &str)], query: &Value) -> Vec<&'i Item> {
-    let text = |v: &Value| match v {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(_) | Value::Bool(_) => Some(v.to_string()),
-        _ => None,
-    };
-    let set: Vec<(&str, Vec<String>)> = filters
-        .iter()
-        .filter_map(|(param, field)| {
-            let wanted = match query.get(*param)? {
-                Value::Array(values) => values.iter().filter_map(text).collect(),
-                Value::Null => return None,
-                one => vec![text(one)?],
-            };
-            Some((*field, wanted))
-        })
-        .collect();
-    let matches = |item: &Item| {
-        set.iter().all(|(field, wanted)| {
-            item.value
-                .get(*field)
-                .and_then(text)
-                .is_some_and(|have| wanted.contains(&have))
-        })
-    };
-    items.iter().filter(|i| matches(i)).collect()
-}
-
 fn listed_ids(op: &ResourceOp, call: &ResourceCall) -> Vec<String> {
     let Some(name) = op.items else {
         return Vec::new();

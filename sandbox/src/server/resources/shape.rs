@@ -103,22 +103,85 @@ pub(super) fn declared(schema: &ServiceSchema, ty: Option<&Ty>, name: &str) -> b
         .is_some_and(|fields| fields.iter().any(|f| f.name == name))
 }
 
-/// `value` with only the fields the object type `ty` declares (anything else as it is).
+/// `value` with only the fields the object type `ty` declares, or each item of a list of them
+/// (an object where a list is declared read as its one item); anything else, and what the
+/// fields hold, as it is: what an answer shows of a request or an item the answer's type is
+/// not (Mandrill's send answers a list of statuses, never the request's `key`).
 pub(super) fn only_declared(schema: &ServiceSchema, ty: &Ty, value: Value) -> Value {
-    match (object_fields(schema, ty), value) {
-        (Some(fields), Value::Object(mut map)) => {
-            map.retain(|key, _| fields.iter().any(|f| f.name == key));
+    match (ty, value) {
+        (Ty::List(inner) | Ty::Page(inner), Value::Array(items)) => Value::Array(
+            items
+                .into_iter()
+                .map(|v| only_declared(schema, inner, v))
+                .collect(),
+        ),
+        (Ty::List(inner) | Ty::Page(inner), one @ Value::Object(_)) => {
+            only_declared(schema, inner, one)
+        }
+        (ty, Value::Object(mut map)) => {
+            if let Some(fields) = object_fields(schema, ty) {
+                map.retain(|key, _| fields.iter().any(|f| f.name == key));
+            }
             Value::Object(map)
         }
         (_, value) => value,
     }
 }
 
+/// What a delete answers: the item removed (with `deleted: true` where the type has it) when
+/// the answer is the item's type, alone or wrapped (it declares the id field); else the
+/// answer's own object type with its yes-or-no fields true, in it and in the object it wraps
+/// (OneSignal's `{"success": true}`, Novu's `{"data": {"acknowledged": true}}`), the rest made
+/// up: the item is not that answer, and merged into it would change what it holds.
+pub(super) fn deleted_answer(
+    schema: &ServiceSchema,
+    op: &ResourceOp,
+    item: Map<String, Value>,
+) -> Map<String, Value> {
+    let ty = op.response.as_ref();
+    let Some(fields) = ty.and_then(|ty| object_fields(schema, ty)) else {
+        return item;
+    };
+    if declared(schema, ty, op.id_field) {
+        return item;
+    }
+    if let Some((field, _)) =
+        wrapped_item(schema, ty).filter(|(_, inner)| declared(schema, Some(inner), op.id_field))
+    {
+        return Map::from_iter([(field.to_owned(), Value::Object(item))]);
+    }
+    let yes = |fields: &[FieldSchema]| -> Map<String, Value> {
+        fields
+            .iter()
+            .filter(|f| f.ty == Ty::Boolean)
+            .map(|f| (f.name.to_owned(), Value::Bool(true)))
+            .collect()
+    };
+    let mut answer = yes(fields);
+    for f in fields {
+        if let Some(inner) = object_fields(schema, &f.ty) {
+            let inner = yes(inner);
+            if !inner.is_empty() {
+                answer.insert(f.name.to_owned(), Value::Object(inner));
+            }
+        }
+    }
+    answer
+}
+
 /// A list answered inside the object type `ty`: every item at the dot path `path`, filled as
 /// the field's item type, and the object's other required fields made up.
 pub(super) fn envelope_of(schema: &ServiceSchema, ty: &Ty, path: &str, items: &[&Item]) -> Value {
     let mut item_ty = *ty;
-    for part in path.split('.') {
+    // The object holding the items, and its dot path (with the dot).
+    let (mut holder, mut holder_path) = (*ty, String::new());
+    let mut parts = path.split('.').peekable();
+    while let Some(part) = parts.next() {
+        if parts.peek().is_some() {
+            holder_path.push_str(part);
+            holder_path.push('.');
+        }
+        holder = item_ty;
         item_ty = object_fields(schema, &item_ty)
             .and_then(|fields| fields.iter().find(|f| f.name == part))
             .map_or(Ty::Json, |f| f.ty);
@@ -142,10 +205,12 @@ pub(super) fn envelope_of(schema: &ServiceSchema, ty: &Ty, path: &str, items: &[
     let total = listed.len();
     let mut envelope = Value::Object(Map::new());
     super::super::page::set_path(&mut envelope, path, Value::Array(listed));
-    // A count of the items beside them, under a common name, is their number.
-    for f in object_fields(schema, ty).unwrap_or_default() {
-        if f.ty == Ty::Integer && TOTAL_NAMES.contains(&f.name) {
-            super::super::page::set_path(&mut envelope, f.name, Value::from(total));
+    // A count of the items beside them, under a common name, is their number (Novu's
+    // `totalCount`, a `number`, beside `data.data`).
+    for f in object_fields(schema, &holder).unwrap_or_default() {
+        if matches!(f.ty, Ty::Integer | Ty::Number) && TOTAL_NAMES.contains(&f.name) {
+            let at = format!("{holder_path}{}", f.name);
+            super::super::page::set_path(&mut envelope, &at, Value::from(total));
         }
     }
     fill(schema, ty, Some(&envelope), 0, None)

@@ -1,5 +1,6 @@
 //! Changes to the store's state, made under its lock: the bounds a new item must fit, putting,
-//! finding and removing items (a removal journaled when durable), and waiting for a commit.
+//! finding, filtering and removing items (a removal journaled when durable), and waiting for a
+//! commit.
 
 use serde_json::{Map, Value};
 
@@ -268,4 +269,39 @@ fn missing(collection: &str, id: &str, op: &ResourceOp) -> ServerError {
         Some(param) => error.with_param(param),
         None => error,
     }
+}
+
+/// The items the query's filters keep (see [`ResourceOp::filters`]), every one when the query
+/// sets none of them: an item is kept when each filter set finds its field equal (as text) to
+/// the value, or to one of the values of a list.
+pub(super) fn filtered<'i>(
+    items: &'i [Item],
+    filters: &[(&str, &str)],
+    query: &Value,
+) -> Vec<&'i Item> {
+    let text = |v: &Value| match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(_) | Value::Bool(_) => Some(v.to_string()),
+        _ => None,
+    };
+    let set: Vec<(&str, Vec<String>)> = filters
+        .iter()
+        .filter_map(|(param, field)| {
+            let wanted = match query.get(*param)? {
+                Value::Array(values) => values.iter().filter_map(text).collect(),
+                Value::Null => return None,
+                one => vec![text(one)?],
+            };
+            Some((*field, wanted))
+        })
+        .collect();
+    let matches = |item: &Item| {
+        set.iter().all(|(field, wanted)| {
+            item.value
+                .get(*field)
+                .and_then(text)
+                .is_some_and(|have| wanted.contains(&have))
+        })
+    };
+    items.iter().filter(|i| matches(i)).collect()
 }
