@@ -84,6 +84,14 @@ fn env<'e>(exports: &'e [(String, String)], name: &str) -> &'e str {
     &exports.iter().find(|(n, _)| n == name).unwrap().1
 }
 
+/// Sends `request` and reads its answer's status and JSON body (`null` when it is none).
+async fn send(request: reqwest::RequestBuilder) -> (reqwest::StatusCode, serde_json::Value) {
+    let answer = request.send().await.unwrap();
+    let status = answer.status();
+    let text = answer.text().await.unwrap();
+    (status, serde_json::from_str(&text).unwrap_or_default())
+}
+
 #[tokio::test]
 async fn a_provider_spec_is_served_with_its_own_variables_and_auth() {
     let spec = providers("twilio.yaml");
@@ -714,37 +722,16 @@ async fn items_keyed_by_their_own_key_and_listed_in_a_hal_envelope_are_served() 
         .await
         .unwrap();
     assert!(changed.status().is_success(), "{}", changed.status());
-    let got: serde_json::Value = http
-        .get(format!("{base}/primary1/subaccounts/{key}"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let (_, got) = send(http.get(format!("{base}/primary1/subaccounts/{key}"))).await;
     assert_eq!(
         (&got["name"], &got["suspended"]),
         (&"Sub one".into(), &true.into())
     );
-    let listed: serde_json::Value = http
-        .get(format!("{base}/primary1/subaccounts"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let (_, listed) = send(http.get(format!("{base}/primary1/subaccounts"))).await;
     let items = listed["_embedded"]["subaccounts"].as_array().unwrap();
     assert_eq!(items.len(), 1, "{listed}");
     assert_eq!(items[0]["api_key"], key.as_str());
-    let other: serde_json::Value = http
-        .get(format!("{base}/other/subaccounts"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let (_, other) = send(http.get(format!("{base}/other/subaccounts"))).await;
     assert_eq!(other["_embedded"]["subaccounts"], serde_json::json!([]));
 }
 
@@ -1024,14 +1011,7 @@ async fn a_delete_answers_its_own_type_and_a_send_never_echoes_the_request() {
         .await
         .unwrap();
     assert_eq!(r.status(), 201);
-    let deleted: serde_json::Value = http
-        .delete(format!("{base}/subscribers/s1"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let (_, deleted) = send(http.delete(format!("{base}/subscribers/s1"))).await;
     let data = deleted["data"].as_object().unwrap();
     assert_eq!(data["acknowledged"], true, "{deleted}");
     assert!(data["status"].is_string(), "{deleted}");
@@ -1173,4 +1153,46 @@ async fn error_details_carry_the_status_and_the_documented_headers() {
     assert!(header("content-type").is_some_and(|t| t.starts_with("application/json")));
     let body: serde_json::Value = missing.json().await.unwrap();
     assert_eq!(body["statusCode"], 404, "{body}");
+}
+
+/// Fields the service sets, as Ably's document marks them `readOnly`: a message's `id`, a
+/// device's `state`.
+const SET_BY_SERVICE: &str = r#"
+service: { name: setby, title: Set by, summary: Set by, source: assumed, base_url: { default: "http://localhost:1", env: SETBY_BASE_URL, source: assumed } }
+operations:
+  register: { method: POST, path: /devices, body: Device, response: Device, status: 201, source: assumed }
+  get_device: { method: GET, path: "/devices/{id}", path_params: { id: { type: string } }, response: Device, source: assumed }
+types:
+  Device:
+    source: assumed
+    fields:
+      id: { type: string, read_only: true }
+      platform: { type: string, required: true }
+      state: { type: string, read_only: true }
+"#;
+
+/// What a request says of a field the service sets is not kept: the item gets an id of the
+/// service's, and the state it was given is not stored. (Both were stored and answered as
+/// sent, an `id` the client chose becoming the item's key.)
+#[tokio::test]
+async fn fields_the_service_sets_are_not_taken_from_a_request() {
+    let (_dir, _running, base) = serve_spec(SET_BY_SERVICE, "SETBY_BASE_URL");
+    let http = reqwest::Client::new();
+    let (_, made) = send(
+        http.post(format!("{base}/devices"))
+            .json(&serde_json::json!({"id": "mine", "platform": "ios", "state": "Failed"})),
+    )
+    .await;
+    let id = made["id"].as_str().unwrap();
+    assert_ne!(id, "mine", "{made}");
+    assert_ne!(made["state"], "Failed", "{made}");
+    let (_, got) = send(http.get(format!("{base}/devices/{id}"))).await;
+    assert_eq!(got["platform"], "ios");
+    assert_ne!(got["state"], "Failed", "{got}");
+    let mine = http
+        .get(format!("{base}/devices/mine"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(mine.status(), 404);
 }

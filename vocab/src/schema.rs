@@ -13,6 +13,8 @@ pub struct FieldSchema {
     pub ty: Ty,
     /// Must be present.
     pub required: bool,
+    /// Set by the service only (OpenAPI's `readOnly`): a request's value is not kept.
+    pub read_only: bool,
     /// String format.
     pub format: Option<Format>,
     /// Shortest string, in characters.

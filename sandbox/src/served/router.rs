@@ -397,7 +397,10 @@ fn inputs(
             tidings_runtime::BodyEncoding::Binary => Value::Null,
         };
         match &op.body {
-            Some(ty) => validate::check(served.schema, ty, &value, "")?,
+            Some(ty) => {
+                validate::check(served.schema, ty, &value, "")?;
+                validate::without_read_only(served.schema, ty, value)
+            }
             // A write the spec gives no body: the client sends `{}`, and nothing else is
             // read (its exported document says so too).
             None if value.as_object().is_some_and(|m| !m.is_empty()) => {
@@ -406,9 +409,8 @@ fn inputs(
                     format!("`{}` takes no body fields", op.info.name),
                 ));
             }
-            None => {}
+            None => value,
         }
-        value
     } else if op.info.body.is_some() && op.spec.body_encoding == tidings_runtime::BodyEncoding::Json
     {
         // A declared body that is missing: as the typed server, "needs a JSON body".

@@ -162,6 +162,29 @@ fn join(at: &str, key: &str) -> String {
     }
 }
 
+/// `value` (a checked request body) without the fields `ty` says the service sets
+/// (`read_only`), at its top level or in each item of a list: a request's value for them is not
+/// kept (Ably's `Message.id`, a device's `push.state`), as a service ignores it.
+pub fn without_read_only(schema: &ServiceSchema, ty: &Ty, value: Value) -> Value {
+    match (ty, value) {
+        (Ty::List(inner), Value::Array(items)) => Value::Array(
+            items
+                .into_iter()
+                .map(|v| without_read_only(schema, inner, v))
+                .collect(),
+        ),
+        (Ty::Named(name), Value::Object(mut map)) => {
+            if let Some(ShapeSchema::Object(fields)) = schema.named(name).map(|t| t.shape) {
+                for f in fields.iter().filter(|f| f.read_only) {
+                    map.remove(f.name);
+                }
+            }
+            Value::Object(map)
+        }
+        (_, value) => value,
+    }
+}
+
 fn field(
     schema: &ServiceSchema,
     f: &FieldSchema,
@@ -173,7 +196,8 @@ fn field(
         // `null` is a value of a `json` field (the client's `serde_json::Value` sends it),
         // and the absence of any other.
         Some(Value::Null) if matches!(f.ty, Ty::Json) => return Ok(()),
-        None | Some(Value::Null) if f.required => {
+        // A field the service sets is no request's to send.
+        None | Some(Value::Null) if f.required && !f.read_only => {
             return Err(ServerError::validation(
                 path.clone(),
                 format!("invalid body: `{path}` is required"),
@@ -259,6 +283,7 @@ mod tests {
             name: "to",
             ty: Ty::String,
             required: true,
+            read_only: false,
             format: Some(Format::E164),
             min_len: None,
             max_len: None,
@@ -273,6 +298,7 @@ mod tests {
             name: "count",
             ty: Ty::Integer,
             required: false,
+            read_only: false,
             format: None,
             min_len: None,
             max_len: None,

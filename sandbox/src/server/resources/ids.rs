@@ -83,6 +83,7 @@ mod tests {
             name: "sid",
             ty: Ty::String,
             required: true,
+            read_only: false,
             format: None,
             min_len: Some(34),
             max_len: Some(34),

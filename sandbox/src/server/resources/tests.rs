@@ -25,6 +25,7 @@ const fn field(name: &'static str, ty: Ty, required: bool) -> FieldSchema {
         name,
         ty,
         required,
+        read_only: false,
         format: None,
         min_len: None,
         max_len: None,
