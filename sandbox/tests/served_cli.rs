@@ -675,6 +675,8 @@ async fn an_imported_specs_made_credentials_and_ids_fit_the_lengths_and_patterns
         .await
         .unwrap();
     assert_eq!(deleted.status(), 204);
+    // Nothing is sent, so no media type is named (it said `application/octet-stream`).
+    assert_eq!(deleted.headers().get("content-type"), None);
 }
 
 /// Sub-accounts the way Vonage's document shapes them: nested under the primary account's key

@@ -604,7 +604,10 @@ impl Incoming {
         if let Some(extra) = error_headers {
             headers.extend(extra);
         }
-        if !body.is_empty() {
+        // An empty answer (a 204) has no media type: none is sent, not the bytes' default.
+        if body.is_empty() {
+            headers.remove(CONTENT_TYPE);
+        } else {
             headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
         }
         if let Ok(id) = HeaderValue::from_str(&request_id) {

@@ -239,6 +239,7 @@ fn sample_text(ty: &Ty, field: Option<&FieldSchema>) -> String {
         (_, Some(Format::Unix)) => return (now_ms() / 1000).to_string(),
         (_, Some(Format::UnixMs)) => return now_ms().to_string(),
         (_, None) if field.is_some_and(|f| names_a_time(f.name)) => return now_rfc3339(),
+        (_, None) if field.is_some_and(|f| names_a_url(f.name)) => "https://example.com/",
         _ => field.map_or("sample", |f| f.name),
     };
 
@@ -307,12 +308,35 @@ fn now_ms() -> u128 {
 /// Whether a text field's name says it holds a time (`createdAt`, `modified_at`,
 /// `date_created`, `sentDate`, `timestamp`): its made-up value is now, in RFC 3339.
 fn names_a_time(name: &str) -> bool {
+    let words = words_of(name);
+    words.last().is_some_and(|w| w == "at")
+        || words
+            .iter()
+            .any(|w| matches!(w.as_str(), "date" | "time" | "timestamp" | "datetime"))
+}
+
+/// Whether a text field's name says it holds a URL (`href`, `url`, `callbackUrl`,
+/// `status_callback_uri`, `more_info_url`): made up, it gets one, not its own name.
+fn names_a_url(name: &str) -> bool {
+    words_of(name)
+        .last()
+        .is_some_and(|w| matches!(w.as_str(), "url" | "uri" | "href"))
+}
+
+/// A field name's words, lower case: split at `_`, `-`, a space (SendGrid's `updated_at `
+/// ends with one) and a capital (`callbackURL`'s capitals stay one word).
+fn words_of(name: &str) -> Vec<String> {
     let mut words: Vec<String> = Vec::new();
     let mut word = String::new();
-    // Separators: `_`, `-`, a space (SendGrid's `updated_at ` ends with one), a capital.
     let separator = |c: char| matches!(c, '_' | '-' | ' ');
-    for c in name.chars() {
-        if (separator(c) || c.is_ascii_uppercase()) && !word.is_empty() {
+    let chars: Vec<char> = name.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        // A capital starts a word unless it continues a run of them (an acronym), which
+        // ends before the capital a lower-case letter follows (`SMSDate`: `sms`, `date`).
+        let after_upper = i > 0 && chars[i - 1].is_ascii_uppercase();
+        let before_lower = chars.get(i + 1).is_some_and(char::is_ascii_lowercase);
+        let starts = c.is_ascii_uppercase() && (!after_upper || before_lower);
+        if (separator(c) || starts) && !word.is_empty() {
             words.push(std::mem::take(&mut word));
         }
         if !separator(c) {
@@ -322,10 +346,7 @@ fn names_a_time(name: &str) -> bool {
     if !word.is_empty() {
         words.push(word);
     }
-    words.last().is_some_and(|w| w == "at")
-        || words
-            .iter()
-            .any(|w| matches!(w.as_str(), "date" | "time" | "timestamp" | "datetime"))
+    words
 }
 
 #[cfg(test)]
@@ -353,6 +374,36 @@ mod untagged {
         assert_eq!(fill(json!("all")), json!("all"));
         // An object fits no variant (an action's empty answer): the first variant, made up.
         assert_eq!(fill(json!({})), json!([]));
+    }
+
+    #[test]
+    fn names_say_times_and_urls_acronyms_and_all() {
+        assert_eq!(words_of("SMSDate"), ["sms", "date"]);
+        assert_eq!(words_of("callbackURL"), ["callback", "url"]);
+        assert_eq!(words_of("updated_at "), ["updated", "at"]);
+        assert!(names_a_time("SMSDate") && names_a_time("createdAt"));
+        assert!(names_a_url("href") && names_a_url("statusCallbackUrl"));
+        assert!(names_a_url("more_info_uri") && names_a_url("callbackURL"));
+        assert!(!names_a_url("url_count") && !names_a_url("hurl"));
+        let href = FieldSchema {
+            name: "href",
+            ty: Ty::String,
+            required: true,
+            read_only: false,
+            format: None,
+            min_len: None,
+            max_len: None,
+            pattern: None,
+            default: None,
+            min_items: None,
+            max_items: None,
+            min: None,
+            max: None,
+        };
+        assert_eq!(
+            sample_text(&Ty::String, Some(&href)),
+            "https://example.com/"
+        );
     }
 
     #[test]
