@@ -385,21 +385,7 @@ mod untagged {
         assert!(names_a_url("href") && names_a_url("statusCallbackUrl"));
         assert!(names_a_url("more_info_uri") && names_a_url("callbackURL"));
         assert!(!names_a_url("url_count") && !names_a_url("hurl"));
-        let href = FieldSchema {
-            name: "href",
-            ty: Ty::String,
-            required: true,
-            read_only: false,
-            format: None,
-            min_len: None,
-            max_len: None,
-            pattern: None,
-            default: None,
-            min_items: None,
-            max_items: None,
-            min: None,
-            max: None,
-        };
+        let href = super::super::tests::field("href", Ty::String, true);
         assert_eq!(
             sample_text(&Ty::String, Some(&href)),
             "https://example.com/"

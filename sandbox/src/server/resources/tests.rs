@@ -20,7 +20,7 @@ const FIELDS: &[FieldSchema] = &[
     field("created_at", Ty::DateTime, true),
 ];
 
-const fn field(name: &'static str, ty: Ty, required: bool) -> FieldSchema {
+pub(super) const fn field(name: &'static str, ty: Ty, required: bool) -> FieldSchema {
     FieldSchema {
         name,
         ty,
