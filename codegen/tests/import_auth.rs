@@ -363,3 +363,131 @@ fn a_basic_user_name_the_description_fixes_is_a_credential_with_that_value() {
         .to_string();
     assert!(err.contains("cannot have a fixed value"), "{err}");
 }
+
+/// An app id in one header and a key in another, named by one requirement object (required
+/// together), as the document's default; a key alone on one operation; and a bearer token
+/// with a key, which one spec scheme cannot send.
+fn together_document() -> serde_json::Value {
+    let ok = serde_json::json!({"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "properties": {"id": {"type": "string"}}}}}}});
+    serde_json::json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Provider", "version": "1"},
+        "servers": [{"url": "https://api.example.com"}],
+        "security": [{"appId": [], "apiKey": []}],
+        "components": {"securitySchemes": {
+            "appId": {"type": "apiKey", "in": "header", "name": "X-App-Id"},
+            "apiKey": {"type": "apiKey", "in": "header", "name": "X-Api-Key"},
+            "token": {"type": "http", "scheme": "bearer"},
+            "admin": {"type": "oauth2", "flows": {"clientCredentials": {"tokenUrl": "/oauth/token", "scopes": {}}}}
+        }},
+        "paths": {
+            "/v1/messages": {"get": {"operationId": "listMessages", "responses": ok}},
+            "/v1/keys": {"get": {
+                "operationId": "listKeys",
+                "security": [{"apiKey": []}],
+                "responses": ok
+            }},
+            "/v1/admin": {"get": {
+                "operationId": "getAdmin",
+                "security": [{"apiKey": [], "token": []}],
+                "responses": ok
+            }},
+            "/v1/mixed": {"get": {
+                "operationId": "getMixed",
+                "security": [{"admin": [], "apiKey": []}],
+                "responses": ok
+            }}
+        }
+    })
+}
+
+#[test]
+fn schemes_one_requirement_names_together_are_sent_together() {
+    let imported = import(&together_document());
+    let (spec, service) = checked(&imported);
+    let yaml = &imported.yaml;
+    let first = &spec.auth[0];
+    assert_eq!(first.kind, AuthKind::All, "{yaml}");
+    assert_eq!(first.schemes, ["api_key", "app_id"], "{yaml}");
+    // The default needs no operation to name it; a key alone, and a bearer token with a key
+    // (each in a place of its own), are named.
+    assert_eq!(spec.operations["list_messages"].auth, None, "{yaml}");
+    assert_eq!(
+        spec.operations["list_keys"].auth.as_deref(),
+        Some("api_key")
+    );
+    let admin = spec.operations["get_admin"].auth.clone().unwrap();
+    let admin_scheme = spec.auth.iter().find(|a| a.name == admin).unwrap();
+    assert_eq!(admin_scheme.kind, AuthKind::All, "{yaml}");
+    // An OAuth2 token with a key: reported, not sent as if one were enough without a word.
+    assert!(
+        imported
+            .report
+            .to_string()
+            .contains("/paths/~1v1~1mixed/get/security/0")
+            && imported.report.to_string().contains("together"),
+        "{}",
+        imported.report
+    );
+
+    // The generated client sends both members; the export says they are required together.
+    let code = tidings_codegen::emit::emit_service(&service).unwrap();
+    let flat: String = code.split_whitespace().collect();
+    assert!(
+        flat.contains("AuthScheme::All{schemes:::tidings_runtime::spec::AuthSchemes::new(&[::tidings_runtime::spec::AuthScheme::Header{header:\"X-Api-Key\""),
+        "{code}"
+    );
+    let exported = tidings_codegen::export::openapi::document(&service);
+    assert_eq!(
+        exported["security"][0],
+        serde_json::json!({"api_key": [], "app_id": []}),
+        "{exported}"
+    );
+    assert!(
+        exported["components"]["securitySchemes"]
+            .get(&first.name)
+            .is_none(),
+        "an all scheme is a requirement, not a scheme of its own"
+    );
+    // And back: the export imports as the same schemes sent together.
+    let again = import(&exported);
+    let (spec, _) = checked(&again);
+    assert_eq!(spec.auth[0].kind, AuthKind::All, "{}", again.yaml);
+    assert_eq!(spec.auth[0].schemes, ["api_key", "app_id"]);
+}
+
+#[test]
+fn the_checker_refuses_an_all_scheme_it_cannot_send() {
+    let base = "service:\n  name: p\n  title: P\n  summary: P\n  base_url: { default: https://api.example.com, env: P_URL }\n\
+                credentials:\n  a: { env: P_A }\n  b: { env: P_B }\n";
+    let cases = [
+        (
+            "  - { name: both, kind: all, schemes: [a] }\n  - { name: a, kind: bearer, credential: a }\n",
+            "two schemes or more",
+        ),
+        (
+            "  - { name: both, kind: all, schemes: [a, nope] }\n  - { name: a, kind: bearer, credential: a }\n",
+            "no auth scheme is named `nope`",
+        ),
+        (
+            "  - { name: both, kind: all, schemes: [a, b] }\n  - { name: a, kind: bearer, credential: a }\n  - { name: b, kind: basic, username: b }\n",
+            "which another of the schemes sets",
+        ),
+        (
+            "  - { name: both, kind: all, schemes: [a, a, b] }\n  - { name: a, kind: bearer, credential: a }\n  - { name: b, kind: header, header: X-B, credential: b }\n",
+            "`a` is named twice",
+        ),
+        (
+            "  - { name: both, kind: all, schemes: [a, b] }\n  - { name: a, kind: bearer, credential: a }\n  - { name: b, kind: all, schemes: [a, both] }\n",
+            "kind all sends bearer, header, query, basic and body schemes only",
+        ),
+    ];
+    for (auth, expected) in cases {
+        let text = format!("{base}auth:\n{auth}operations: {{}}\n");
+        let err = tidings_codegen::load::load_str("p.yaml", &text)
+            .and_then(|loaded| tidings_codegen::check::check(&loaded).map(|_| ()))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(expected), "{expected}: {err}\n{text}");
+    }
+}

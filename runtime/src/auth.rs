@@ -223,6 +223,9 @@ pub(crate) enum ResolvedAuth {
         minter: Arc<dyn TokenMinter>,
         credentials: Arc<[(&'static CredentialSpec, Secret)]>,
     },
+    /// Several of the above sent together (a spec's `kind: all`): headers, query parameters
+    /// and body fields, never two in the same place.
+    All(Arc<[ResolvedAuth]>),
 }
 
 impl fmt::Debug for ResolvedAuth {
@@ -244,6 +247,7 @@ impl fmt::Debug for ResolvedAuth {
                 name, minter_name, ..
             } => write!(f, "Minted({name}, {minter_name})"),
             ResolvedAuth::OAuth2(tokens) => write!(f, "OAuth2({})", tokens.token_url),
+            ResolvedAuth::All(parts) => f.debug_tuple("All").field(parts).finish(),
         }
     }
 }
@@ -287,6 +291,32 @@ impl ResolvedAuth {
         };
         Ok(match scheme {
             AuthScheme::Anonymous => ResolvedAuth::None,
+            AuthScheme::All { schemes } => {
+                // Body fields and query parameters are gathered into one part each, so the
+                // pipeline finds each kind of place once.
+                let (mut parts, mut fields, mut params) = (Vec::new(), Vec::new(), Vec::new());
+                for member in schemes.iter() {
+                    let choice = AuthChoice::Scheme(*member);
+                    match ResolvedAuth::resolve(choice, spec, credentials, state)? {
+                        ResolvedAuth::Body { fields: more } => fields.extend(more.iter().cloned()),
+                        ResolvedAuth::Query { params: more } => {
+                            params.extend(more.iter().cloned());
+                        }
+                        part => parts.push(part),
+                    }
+                }
+                if !fields.is_empty() {
+                    parts.push(ResolvedAuth::Body {
+                        fields: fields.into(),
+                    });
+                }
+                if !params.is_empty() {
+                    parts.push(ResolvedAuth::Query {
+                        params: params.into(),
+                    });
+                }
+                ResolvedAuth::All(parts.into())
+            }
             AuthScheme::Bearer { credential } => {
                 let value = lookup(credential)?;
                 ResolvedAuth::Header {
@@ -398,6 +428,14 @@ impl ResolvedAuth {
         })
     }
 
+    /// What is sent: the schemes of an [`ResolvedAuth::All`], else this one alone.
+    pub(crate) fn parts(&self) -> &[ResolvedAuth] {
+        match self {
+            ResolvedAuth::All(parts) => parts,
+            one => std::slice::from_ref(one),
+        }
+    }
+
     /// Whether each attempt mints its token ([`ResolvedAuth::minted_header`] has work to do).
     pub(crate) fn is_minted(&self) -> bool {
         matches!(self, ResolvedAuth::Minted { .. } | ResolvedAuth::OAuth2(_))
@@ -421,6 +459,7 @@ impl ResolvedAuth {
             ResolvedAuth::Body { .. } => "body",
             ResolvedAuth::Minted { .. } => "minted",
             ResolvedAuth::OAuth2(_) => "oauth2",
+            ResolvedAuth::All(_) => "all",
         }
     }
 
@@ -529,10 +568,8 @@ fn chosen_scheme(
     Ok(Some(match choice {
         AuthChoice::None | AuthChoice::Signer(_) => return Ok(None),
         AuthChoice::Scheme(scheme) => *scheme,
-        AuthChoice::Query => *spec
-            .auth
-            .iter()
-            .find(|s| matches!(s, AuthScheme::Query { .. }))
+        AuthChoice::Query => *AuthScheme::offered_alone(spec.auth)
+            .find(|s| in_url(s))
             .ok_or_else(|| {
                 Error::config(format!(
                     "the {} service has no query-parameter auth scheme",
@@ -543,7 +580,7 @@ fn chosen_scheme(
             if spec.auth.is_empty() {
                 return Ok(None);
             }
-            *spec.auth.iter().find(|s| !matches!(s, AuthScheme::Query { .. })).ok_or_else(|| {
+            *AuthScheme::offered_alone(spec.auth).find(|s| !in_url(s)).ok_or_else(|| {
                 Error::config(format!(
                     "the {} service only offers query-parameter auth, which puts the key in URLs: \
                      opt in with ClientBuilder::query_auth()",
@@ -554,8 +591,16 @@ fn chosen_scheme(
     }))
 }
 
-/// The credentials (by spec name) the auth a builder chose needs; empty when the choice
-/// itself is invalid (building reports that).
+/// Whether a scheme puts a credential in the URL (a query scheme, or an `all` scheme that
+/// sends one), which only a caller's opt-in chooses.
+pub(crate) fn in_url(scheme: &AuthScheme) -> bool {
+    match scheme {
+        AuthScheme::Query { .. } => true,
+        AuthScheme::All { schemes } => schemes.iter().any(in_url),
+        _ => false,
+    }
+}
+
 /// Whether the chosen scheme puts a secret on the wire as it is (a key, a password, a token),
 /// so that plain HTTP would show it to the network; a signing scheme sends only a signature.
 pub(crate) fn sends_a_secret(choice: &AuthChoice, spec: &'static ServiceSpec) -> bool {
@@ -565,35 +610,45 @@ pub(crate) fn sends_a_secret(choice: &AuthChoice, spec: &'static ServiceSpec) ->
     }
 }
 
+/// The credentials (by spec name) the auth a builder chose needs; empty when the choice
+/// itself is invalid (building reports that).
 pub(crate) fn required_credentials(
     choice: &AuthChoice,
     spec: &'static ServiceSpec,
 ) -> Vec<&'static str> {
     match chosen_scheme(choice, spec) {
-        Ok(Some(AuthScheme::Bearer { credential } | AuthScheme::Header { credential, .. })) => {
+        Ok(Some(scheme)) => scheme_credentials(&scheme),
+        Ok(None) | Err(_) => Vec::new(),
+    }
+}
+
+/// The credentials (by spec name) a scheme sends.
+fn scheme_credentials(scheme: &AuthScheme) -> Vec<&'static str> {
+    match *scheme {
+        AuthScheme::Bearer { credential } | AuthScheme::Header { credential, .. } => {
             vec![credential]
         }
-        Ok(Some(AuthScheme::Body { fields: pairs } | AuthScheme::Query { params: pairs })) => {
+        AuthScheme::Body { fields: pairs } | AuthScheme::Query { params: pairs } => {
             pairs.iter().map(|(_, c)| *c).collect()
         }
-        Ok(Some(AuthScheme::Basic { username, password })) => {
+        AuthScheme::Basic { username, password } => {
             std::iter::once(username).chain(password).collect()
         }
-        Ok(Some(AuthScheme::Minted { .. } | AuthScheme::Anonymous)) => Vec::new(),
-        Ok(Some(AuthScheme::OAuth2ClientCredentials {
+        AuthScheme::Minted { .. } | AuthScheme::Anonymous => Vec::new(),
+        AuthScheme::OAuth2ClientCredentials {
             client_id,
             client_secret,
             ..
-        })) => vec![client_id, client_secret],
-        Ok(Some(AuthScheme::Signature {
+        } => vec![client_id, client_secret],
+        AuthScheme::Signature {
             scheme:
                 SigningScheme::PusherHmacSha256 {
                     app_id,
                     key,
                     secret,
                 },
-        })) => vec![app_id, key, secret],
-        Ok(None) | Err(_) => Vec::new(),
+        } => vec![app_id, key, secret],
+        AuthScheme::All { schemes } => schemes.iter().flat_map(scheme_credentials).collect(),
     }
 }
 

@@ -593,9 +593,9 @@ impl<C: From<Client>> ClientBuilder<C> {
         // key or Basic): by default, the first non-query scheme whose credentials are all
         // set; when none is complete, the first, whose missing credentials are reported.
         if matches!(self.auth, AuthChoice::Default)
-            && let Some(scheme) = spec.auth.iter().find(|s| {
+            && let Some(scheme) = AuthScheme::offered_alone(spec.auth).find(|s| {
                 let needed = required_credentials(&AuthChoice::Scheme(**s), spec);
-                !matches!(s, AuthScheme::Query { .. })
+                !crate::auth::in_url(s)
                     && !needed.is_empty()
                     && needed
                         .iter()

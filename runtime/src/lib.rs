@@ -125,9 +125,9 @@ pub use secret::{Secret, constant_time_eq};
 pub use sign::{PusherSigner, SignableRequest, SignedParts, Signer};
 pub use spec::{AnswerKind, ArrayStyle, BodyEncoding, FormStyle, NestedStyle, PageStyle};
 pub use spec::{
-    AuthScheme, CredentialSpec, IdempotencySpec, OperationSpec, PaginationSpec, RateLimitHeaders,
-    RateLimitSpec, ResponseLimitSpec, RetryClass, RetrySpec, ServiceSpec, SigningScheme,
-    TimeoutSpec,
+    AuthScheme, AuthSchemes, CredentialSpec, IdempotencySpec, OperationSpec, PaginationSpec,
+    RateLimitHeaders, RateLimitSpec, ResponseLimitSpec, RetryClass, RetrySpec, ServiceSpec,
+    SigningScheme, TimeoutSpec,
 };
 pub use spec::{ErrorBodySpec, ErrorSpec, FailureWhen, InSuccessSpec, Method, defaults};
 pub use spec::{HeaderType, ResponseHeaderSpec};

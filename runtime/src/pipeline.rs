@@ -290,10 +290,12 @@ impl Pipeline {
         if !request.query.is_empty() {
             url.query_pairs_mut().extend_pairs(&request.query);
         }
-        if let ResolvedAuth::Query { params } = auth {
-            let mut query = url.query_pairs_mut();
-            for (param, value) in params.iter() {
-                query.append_pair(param, value.expose());
+        for part in auth.parts() {
+            if let ResolvedAuth::Query { params } = part {
+                let mut query = url.query_pairs_mut();
+                for (param, value) in params.iter() {
+                    query.append_pair(param, value.expose());
+                }
             }
         }
 
@@ -309,8 +311,10 @@ impl Pipeline {
         for (name, value) in &request.headers {
             headers.append(name.clone(), value.clone());
         }
-        if let ResolvedAuth::Header { name, value } = auth {
-            headers.insert(name.clone(), value.clone());
+        for part in auth.parts() {
+            if let ResolvedAuth::Header { name, value } = part {
+                headers.insert(name.clone(), value.clone());
+            }
         }
         if let Some((name, value)) = idempotency_key {
             headers.insert(name.clone(), value.clone());
@@ -522,14 +526,24 @@ impl Pipeline {
 
 /// `url` as errors may show it: the value of a query credential replaced by `***`.
 fn shown_url(url: &url::Url, auth: &ResolvedAuth) -> String {
-    let ResolvedAuth::Query { params } = auth else {
-        return url.as_str().to_owned();
+    let in_url = |param: &str| {
+        auth.parts().iter().any(|part| match part {
+            ResolvedAuth::Query { params } => params.iter().any(|(p, _)| *p == param),
+            _ => false,
+        })
     };
+    if !auth
+        .parts()
+        .iter()
+        .any(|part| matches!(part, ResolvedAuth::Query { .. }))
+    {
+        return url.as_str().to_owned();
+    }
     let mut shown = url.clone();
     let pairs: Vec<(String, String)> = url
         .query_pairs()
         .map(|(k, v)| {
-            let secret = params.iter().any(|(param, _)| k == *param);
+            let secret = in_url(&k);
             let v = if secret { "***".into() } else { v };
             (k.into_owned(), v.into_owned())
         })
@@ -563,8 +577,12 @@ fn attempt_request(
     // Built directly (not through RequestBuilder) so the headers move in without a merge.
     let mut http_request = reqwest::Request::new(crate::spec::http_method(request.op.method), url);
     *http_request.headers_mut() = headers;
-    match (auth, &request.body) {
-        (ResolvedAuth::Body { fields }, Some(body)) => {
+    let body_auth = auth
+        .parts()
+        .iter()
+        .find(|part| matches!(part, ResolvedAuth::Body { .. }));
+    match (body_auth, &request.body) {
+        (Some(ResolvedAuth::Body { fields }), Some(body)) => {
             // A form body takes the credentials as more pairs; anything else is JSON.
             let form = http_request
                 .headers()
@@ -574,7 +592,7 @@ fn attempt_request(
             let body = crate::auth::body_with_credentials(body, form, fields)?;
             *http_request.body_mut() = Some(body.into());
         }
-        (ResolvedAuth::Body { fields }, None) => {
+        (Some(ResolvedAuth::Body { fields }), None) => {
             let names: Vec<&str> = fields.iter().map(|(field, _)| *field).collect();
             return Err(Error::invalid_request(
                 "body",

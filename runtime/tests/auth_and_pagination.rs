@@ -559,3 +559,120 @@ async fn a_credential_the_provider_fixes_is_sent_unless_set() {
         "only the key is missing: {missing}"
     );
 }
+
+/// An app id in one header and a key in another, required together (a spec's `kind: all`),
+/// beside a Basic alternative, and one `all` that puts a key in the URL.
+static BOTH: ServiceSpec = ServiceSpec {
+    name: "both",
+    title: "Both",
+    base_url: None,
+    base_url_env: "COMMS_TEST_BOTH_BASE_URL",
+    credentials: &[
+        CredentialSpec {
+            name: "app_id",
+            env: "COMMS_TEST_BOTH_APP_ID",
+            secret: false,
+            value: None,
+        },
+        CredentialSpec {
+            name: "api_key",
+            env: "COMMS_TEST_BOTH_API_KEY",
+            secret: true,
+            value: None,
+        },
+    ],
+    auth: &[
+        AuthScheme::All {
+            schemes: AuthSchemes::new(&[
+                AuthScheme::Header {
+                    header: "X-App-Id",
+                    credential: "app_id",
+                    prefix: None,
+                },
+                AuthScheme::Header {
+                    header: "X-Api-Key",
+                    credential: "api_key",
+                    prefix: None,
+                },
+            ]),
+        },
+        AuthScheme::All {
+            schemes: AuthSchemes::new(&[
+                AuthScheme::Header {
+                    header: "X-App-Id",
+                    credential: "app_id",
+                    prefix: None,
+                },
+                AuthScheme::Query {
+                    params: &[("key", "api_key")],
+                },
+            ]),
+        },
+        // Members are listed too (operations may name one), but none is enough on its own.
+        AuthScheme::Header {
+            header: "X-Api-Key",
+            credential: "api_key",
+            prefix: None,
+        },
+    ],
+    rate_limit: None,
+    rate_limit_headers: RateLimitHeaders::NONE,
+    retry: RetrySpec::DEFAULT,
+    timeouts: TimeoutSpec::DEFAULT,
+    idempotency: None,
+    errors: ErrorSpec::DEFAULT,
+};
+
+#[tokio::test]
+async fn schemes_required_together_each_travel_and_each_is_asked_for() {
+    let server = TestServer::always(Reply::ok()).await;
+    let builder = || Client::builder(&BOTH).base_url(server.base_url());
+    let client = builder()
+        .credential("app_id", "app-7")
+        .api_key("key-8")
+        .build()
+        .expect("both set");
+    client.execute(get_email("em_1")).await.expect("ok");
+    let r = &server.requests()[0];
+    assert_eq!(r.header("x-app-id"), Some("app-7"));
+    assert_eq!(r.header("x-api-key"), Some("key-8"));
+    assert!(
+        !r.target.contains("key-8"),
+        "the default sends no key in the URL"
+    );
+    assert!(
+        !format!("{client:?}").contains("key-8"),
+        "the key stays out of Debug"
+    );
+
+    // Either one missing is named at build, whichever is given: a member alone is not an
+    // alternative.
+    let missing = builder().api_key("key-8").build().unwrap_err();
+    assert!(
+        missing.to_string().contains("COMMS_TEST_BOTH_APP_ID"),
+        "{missing}"
+    );
+    let missing = builder().credential("app_id", "app-7").build().unwrap_err();
+    assert!(
+        missing.to_string().contains("COMMS_TEST_BOTH_API_KEY"),
+        "{missing}"
+    );
+
+    // The one with a query member is taken on opt-in only, and its key is cut out of errors.
+    let refused = TestServer::always(Reply::json(401, r#"{"error":{"code":"nope"}}"#)).await;
+    let client = Client::builder(&BOTH)
+        .base_url(refused.base_url())
+        .credential("app_id", "app-7")
+        .api_key("key-8")
+        .query_auth()
+        .build()
+        .unwrap();
+    let err = client.execute(get_email("em_1")).await.unwrap_err();
+    let r = &refused.requests()[0];
+    assert_eq!(r.header("x-app-id"), Some("app-7"));
+    assert_eq!(r.query("key").as_deref(), Some("key-8"));
+    assert!(r.header("x-api-key").is_none());
+    let url = &err.context().unwrap().url;
+    assert!(url.ends_with("key=***"), "{url}");
+    assert!(!format!("{err} {err:?}").contains("key-8"));
+}

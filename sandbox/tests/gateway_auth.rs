@@ -13,8 +13,8 @@ use axum::response::Response;
 use axum::routing::post;
 use serde_json::{Value, json};
 use tidings_runtime::{
-    AuthScheme, Client, CredentialSpec, ErrorKind, ErrorSpec, MintRequest, OperationSpec,
-    RateLimitHeaders, RetrySpec, Secret, ServiceSpec, TimeoutSpec,
+    AuthScheme, AuthSchemes, Client, CredentialSpec, ErrorKind, ErrorSpec, MintRequest,
+    OperationSpec, RateLimitHeaders, RetrySpec, Secret, ServiceSpec, TimeoutSpec,
 };
 use tidings_sandbox::server::{Gateway, Incoming};
 
@@ -83,6 +83,19 @@ static MINTED: ServiceSpec = service(&[AuthScheme::Minted {
     prefix: Some("Bearer "),
 }]);
 
+/// An account id in a header and a token in the body, required together (`kind: all`).
+static TOGETHER: ServiceSpec = service(&[AuthScheme::All {
+    schemes: AuthSchemes::new(&[
+        AuthScheme::Header {
+            header: "X-Account",
+            credential: "account_sid",
+            prefix: None,
+        },
+        AuthScheme::Body {
+            fields: &[("token", "auth_token")],
+        },
+    ]),
+}]);
 static SEND: OperationSpec = OperationSpec::post("send", "/send");
 
 const SID: &str = "AC42";
@@ -150,7 +163,7 @@ async fn send(
 
 #[tokio::test]
 async fn every_auth_kind_is_accepted_with_the_right_credential_and_refused_with_a_wrong_one() {
-    for spec in [&BASIC, &KEY_ONLY, &APP, &IN_BODY, &MINTED] {
+    for spec in [&BASIC, &KEY_ONLY, &APP, &IN_BODY, &MINTED, &TOGETHER] {
         let url = serve(gateway(spec)).await;
         let echoed = send(spec, &url, TOKEN).await.unwrap();
         // The body credential is taken out before the handler sees the body.
@@ -265,4 +278,44 @@ async fn query_keys_sent_together_are_each_required() {
         .json()
         .unwrap();
     assert_eq!(echoed, json!({"to": "+15550100"}));
+}
+
+/// Schemes required together (`kind: all`): each must be there with its credential's value;
+/// one alone is refused, and a request with neither is told what to send.
+#[tokio::test]
+async fn schemes_required_together_are_each_required() {
+    let url = serve(gateway(&TOGETHER)).await;
+    let client = tidings_runtime::reqwest::Client::new();
+    for (account, body, status, code) in [
+        (Some(SID), json!({"token": TOKEN}), 200, None),
+        (Some(SID), json!({}), 401, Some("invalid_api_key")),
+        (None, json!({"token": TOKEN}), 401, Some("invalid_api_key")),
+        (
+            Some("AC43"),
+            json!({"token": TOKEN}),
+            401,
+            Some("invalid_api_key"),
+        ),
+        (None, json!({}), 401, Some("missing_api_key")),
+    ] {
+        let mut request = client.post(format!("{url}/send")).json(&body);
+        if let Some(account) = account {
+            request = request.header("x-account", account);
+        }
+        let response = request.send().await.unwrap();
+        assert_eq!(response.status().as_u16(), status, "{account:?} {body}");
+        let answer: Value = response.json().await.unwrap();
+        if let Some(code) = code {
+            assert_eq!(answer["code"], code, "{account:?} {body}: {answer}");
+        } else {
+            assert_eq!(answer, json!({}), "the body credential is taken out");
+        }
+        if status == 401 && account.is_none() && body == json!({}) {
+            let message = answer["message"].as_str().unwrap();
+            assert!(
+                message.contains("`X-Account: <key>` and the body fields `token`"),
+                "{message}"
+            );
+        }
+    }
 }

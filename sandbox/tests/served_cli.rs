@@ -1198,3 +1198,50 @@ async fn fields_the_service_sets_are_not_taken_from_a_request() {
         .unwrap();
     assert_eq!(mine.status(), 404);
 }
+
+const TOGETHER: &str = r#"
+service: { name: pair, title: Pair, summary: Pair, source: assumed, base_url: { default: "http://localhost:1", env: PAIR_BASE_URL, source: assumed } }
+credentials:
+  app_id: { env: PAIR_APP_ID, secret: false, source: assumed }
+  api_key: { env: PAIR_API_KEY, source: assumed }
+auth:
+  - { name: app_and_key, kind: all, schemes: [app, key], source: assumed }
+  - { name: app, kind: header, header: X-App-Id, credential: app_id, source: assumed }
+  - { name: key, kind: header, header: X-Api-Key, credential: api_key, source: assumed }
+operations:
+  get_time: { method: GET, path: /time, response: Time, source: assumed }
+  list_keys: { method: GET, path: /keys, response: Time, auth: key, source: assumed }
+types:
+  Time: { source: assumed, fields: { now: { type: integer } } }
+"#;
+
+/// An app id and a key required together (`kind: all`): `--spec` prints both, takes a request
+/// carrying both, and refuses one carrying either alone; an operation naming one member takes
+/// that one alone.
+#[tokio::test]
+async fn schemes_required_together_are_served_together() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("pair.yaml");
+    std::fs::write(&spec, TOGETHER).unwrap();
+    let (_running, exports) = start(
+        &["--rate-limit", "off", "--spec", spec.to_str().unwrap()],
+        "PAIR_API_KEY",
+    );
+    let base = env(&exports, "PAIR_BASE_URL");
+    let (app, key) = (env(&exports, "PAIR_APP_ID"), env(&exports, "PAIR_API_KEY"));
+    let http = reqwest::Client::new();
+    let time = || http.get(format!("{base}/time"));
+    let (status, _) = send(time().header("x-app-id", app).header("x-api-key", key)).await;
+    assert_eq!(status, 200);
+    let (status, body) = send(time().header("x-api-key", key)).await;
+    assert_eq!(status, 401, "{body}");
+    let (status, body) = send(time()).await;
+    assert_eq!(status, 401);
+    let text = body.to_string();
+    assert!(
+        text.contains("X-App-Id") && text.contains("X-Api-Key"),
+        "{text}"
+    );
+    let (status, _) = send(http.get(format!("{base}/keys")).header("x-api-key", key)).await;
+    assert_eq!(status, 200);
+}

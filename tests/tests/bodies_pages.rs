@@ -28,6 +28,7 @@ use tidings_runtime::{ErrorKind, NextPage};
 use tidings_tests::{Recorded, Reply, TestServer};
 
 const KEY: &str = "test-key-bodies-0123";
+const APP_ID: &str = "app-bodies-42";
 
 fn client(server: &TestServer) -> BodiesClient {
     BodiesClient::builder()
@@ -484,7 +485,9 @@ mod served {
                 })
                 .collect();
             Store {
-                gateway: Gateway::new(&SERVICE).credential("api_key", key),
+                gateway: Gateway::new(&SERVICE)
+                    .credential("api_key", key)
+                    .credential("app_id", super::APP_ID),
                 resources: tidings_sandbox::server::Resources::new(Default::default()),
                 messages,
             }
@@ -572,6 +575,9 @@ mod served {
         async fn get_report(&self, _: RequestContext) -> Answer<String> {
             Ok("a,b\n1,2\n".into())
         }
+        async fn get_usage(&self, _: RequestContext) -> Answer<String> {
+            Ok("calls: 7".into())
+        }
         async fn get_media(&self, _: RequestContext, id: String) -> Answer<Vec<u8>> {
             Ok(id.into_bytes().into_iter().chain([0, 255]).collect())
         }
@@ -648,6 +654,40 @@ async fn the_generated_server_decodes_form_and_multipart_bodies_into_the_request
         .await
         .unwrap_err();
     assert_eq!(err.status(), Some(400));
+}
+
+/// An operation that needs the key and the app id together (`auth: bearer_and_app`): the
+/// generated client sends both, and the generated server refuses the key alone; a client
+/// without the app id still serves the other operations, and names what `get_usage` lacks.
+#[tokio::test]
+async fn an_operation_needing_two_schemes_together_gets_both() {
+    let url = served::serve(served::Store::new(KEY, 0)).await;
+    let both = BodiesClient::builder()
+        .base_url(&url)
+        .api_key(KEY)
+        .credential("app_id", APP_ID)
+        .build()
+        .unwrap();
+    assert_eq!(both.get_usage().await.unwrap(), "calls: 7");
+    let key_only = BodiesClient::builder()
+        .base_url(&url)
+        .api_key(KEY)
+        .build()
+        .unwrap();
+    assert_eq!(key_only.get_report().await.unwrap(), "a,b\n1,2\n");
+    let err = key_only.get_usage().await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Config, "{err}");
+    assert!(
+        err.to_string().contains("COMMS_TEST_BODIES_APP_ID"),
+        "{err}"
+    );
+    let bare = tidings_runtime::reqwest::Client::new()
+        .get(format!("{url}/v1/usage"))
+        .bearer_auth(KEY)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bare.status(), 401);
 }
 
 #[tokio::test]

@@ -72,6 +72,13 @@ pub enum AuthScheme<S: Storage = Static> {
         /// Scopes asked for (`scope`, space-separated); empty: none asked.
         scopes: S::Strs,
     },
+    /// Several of the service's other schemes sent together, as one OpenAPI security
+    /// requirement naming them all says (an app id in one header and a key in another).
+    All {
+        /// The schemes sent, each one of the service's own; at least two in a checked spec,
+        /// each a bearer, header, query, Basic or body scheme, no two setting the same header.
+        schemes: AuthSchemes<S>,
+    },
     /// No credentials: a public operation (OpenAPI's `security: []`), sent without any and
     /// served to anyone. Only an operation's own scheme (`OperationSpec::with_auth`); a
     /// service's list of schemes never holds it.
@@ -93,6 +100,72 @@ pub enum SigningScheme<S: Storage = Static> {
 }
 
 impl Copy for AuthScheme<Static> {}
+
+/// The schemes an [`AuthScheme::All`] sends together, in the spec's order.
+///
+/// ```
+/// use tidings_spec::{AuthScheme, AuthSchemes};
+///
+/// static BOTH: AuthScheme = AuthScheme::All {
+///     schemes: AuthSchemes::new(&[
+///         AuthScheme::Header { header: "X-App-Id", credential: "app_id", prefix: None },
+///         AuthScheme::Header { header: "X-Api-Key", credential: "api_key", prefix: None },
+///     ]),
+/// };
+/// let AuthScheme::All { schemes } = BOTH else { unreachable!() };
+/// assert_eq!(schemes.iter().count(), 2);
+/// ```
+pub struct AuthSchemes<S: Storage = Static>(pub S::Schemes);
+
+impl AuthSchemes {
+    /// The schemes, for a `static` (`AuthSchemes::new(&[..])`).
+    pub const fn new(schemes: &'static [AuthScheme]) -> AuthSchemes {
+        AuthSchemes(schemes)
+    }
+}
+
+impl<S: Storage> AuthSchemes<S> {
+    /// Each scheme, in order.
+    pub fn iter(&self) -> std::slice::Iter<'_, AuthScheme<S>> {
+        self.0.as_ref().iter()
+    }
+}
+
+impl<S: Storage> AsRef<[AuthScheme<S>]> for AuthSchemes<S> {
+    fn as_ref(&self) -> &[AuthScheme<S>] {
+        self.0.as_ref()
+    }
+}
+
+// Written out, not derived: a derived impl would bound `S::Schemes` by the trait itself,
+// which holds `AuthScheme<S>`, whose impl asks the same question again without end.
+impl<S: Storage> Clone for AuthSchemes<S> {
+    fn clone(&self) -> Self {
+        AuthSchemes(self.0.clone())
+    }
+}
+
+impl Copy for AuthSchemes<Static> {}
+
+impl<S: Storage> PartialEq for AuthSchemes<S> {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_ref() == other.as_ref()
+    }
+}
+
+impl<S: Storage> Eq for AuthSchemes<S> {}
+
+impl<S: Storage> std::hash::Hash for AuthSchemes<S> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_ref().hash(state);
+    }
+}
+
+impl<S: Storage> std::fmt::Debug for AuthSchemes<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
 
 impl Copy for SigningScheme<Static> {}
 
@@ -122,6 +195,8 @@ pub enum AuthKind {
     /// refreshes it before it expires and after a 401, and sends it as a bearer token.
     #[cfg_attr(feature = "serde", serde(rename = "oauth2_client_credentials"))]
     OAuth2ClientCredentials,
+    /// Several of the service's other schemes (`schemes`), sent together.
+    All,
 }
 
 /// The request-signing schemes a spec names (`signing: pusher_hmac_sha256`).
@@ -154,7 +229,57 @@ impl<S: Storage> AuthScheme<S> {
             AuthScheme::Body { .. } => AuthKind::Body,
             AuthScheme::Minted { .. } => AuthKind::Minted,
             AuthScheme::OAuth2ClientCredentials { .. } => AuthKind::OAuth2ClientCredentials,
+            AuthScheme::All { .. } => AuthKind::All,
             AuthScheme::Anonymous => return None,
+        })
+    }
+}
+
+impl<S: Storage> AuthScheme<S> {
+    /// The schemes this one sends: an [`AuthScheme::All`]'s, else itself alone.
+    ///
+    /// ```
+    /// use tidings_spec::AuthScheme;
+    ///
+    /// static KEY: AuthScheme = AuthScheme::Bearer { credential: "api_key" };
+    /// assert_eq!(KEY.parts(), &[KEY]);
+    /// ```
+    pub fn parts(&self) -> &[AuthScheme<S>] {
+        match self {
+            AuthScheme::All { schemes } => schemes.as_ref(),
+            one => std::slice::from_ref(one),
+        }
+    }
+
+    /// The schemes of a service's list offered on their own: all but those an
+    /// [`AuthScheme::All`] listed before them sends, which are sent alone only by an operation
+    /// that names one (an app id and a key required together are not each enough). An `All`
+    /// listed after its members (an operation's pair beside the service's default key) leaves
+    /// them offered.
+    ///
+    /// ```
+    /// use tidings_spec::{AuthScheme, AuthSchemes};
+    ///
+    /// const APP: AuthScheme = AuthScheme::Header { header: "X-App-Id", credential: "app_id", prefix: None };
+    /// const KEY: AuthScheme = AuthScheme::Header { header: "X-Api-Key", credential: "api_key", prefix: None };
+    /// static LIST: &[AuthScheme] = &[
+    ///     AuthScheme::All { schemes: AuthSchemes::new(&[APP, KEY]) },
+    ///     APP,
+    ///     KEY,
+    ///     AuthScheme::Basic { username: "user", password: Some("password") },
+    /// ];
+    /// let offered: Vec<_> = AuthScheme::offered_alone(LIST).collect();
+    /// assert_eq!(offered, [&LIST[0], &LIST[3]]);
+    ///
+    /// static KEY_FIRST: &[AuthScheme] = &[KEY, AuthScheme::All { schemes: AuthSchemes::new(&[APP, KEY]) }];
+    /// assert_eq!(AuthScheme::offered_alone(KEY_FIRST).count(), 2);
+    /// ```
+    pub fn offered_alone(list: &[AuthScheme<S>]) -> impl Iterator<Item = &AuthScheme<S>> {
+        list.iter().enumerate().filter_map(move |(i, scheme)| {
+            let sent_by_an_earlier_all = list[..i].iter().any(|other| {
+                matches!(other, AuthScheme::All { .. }) && other.parts().contains(scheme)
+            });
+            (!sent_by_an_earlier_all).then_some(scheme)
         })
     }
 }
@@ -241,6 +366,12 @@ impl<S: Storage> ToStatic for AuthScheme<S> {
                     client_id: intern.text(client_id.as_ref()),
                     client_secret: intern.text(client_secret.as_ref()),
                     scopes: intern.list(scopes),
+                }
+            }
+            AuthScheme::All { schemes } => {
+                let schemes = schemes.iter().map(|s| s.to_static(intern)).collect();
+                AuthScheme::All {
+                    schemes: AuthSchemes(intern.list(schemes)),
                 }
             }
             AuthScheme::Anonymous => AuthScheme::Anonymous,

@@ -62,7 +62,7 @@ mod ty;
 mod webhook;
 mod websocket;
 
-pub use auth::{AuthKind, AuthScheme, SigningKind, SigningScheme};
+pub use auth::{AuthKind, AuthScheme, AuthSchemes, SigningKind, SigningScheme};
 pub use errors::{ErrorBodySpec, ErrorSpec, FailureWhen, InSuccessSpec};
 pub use format::Format;
 pub use operation::{

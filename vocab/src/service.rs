@@ -45,8 +45,9 @@ pub struct ServiceSpec {
     pub base_url_env: &'static str,
     /// Credentials the service knows about.
     pub credentials: &'static [CredentialSpec],
-    /// Auth schemes in preference order; the first one that is not [`AuthScheme::Query`] is the
-    /// default.
+    /// Auth schemes in preference order, each an alternative ([`AuthScheme::offered_alone`]
+    /// leaves out those an [`AuthScheme::All`] listed before them sends); the first one that puts no
+    /// key in the URL is the default.
     pub auth: &'static [AuthScheme],
     /// Client-side rate limit; `None` for no limit.
     pub rate_limit: Option<RateLimitSpec>,

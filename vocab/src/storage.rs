@@ -20,7 +20,7 @@ use std::fmt::Debug;
 use std::hash::Hash;
 use std::ops::Deref;
 
-use crate::Ty;
+use crate::{AuthScheme, Ty};
 
 mod sealed {
     pub trait Sealed {}
@@ -38,6 +38,9 @@ pub trait Storage: sealed::Sealed + Copy + Debug + PartialEq + Eq + Hash + 'stat
     type Pairs: AsRef<[(Self::Str, Self::Str)]> + Clone + Debug + PartialEq + Eq + Hash;
     /// A list of status codes.
     type Codes: AsRef<[u16]> + Clone + Debug + PartialEq + Eq + Hash;
+    /// The schemes an [`AuthScheme::All`] sends together (held in an
+    /// [`AuthSchemes`](crate::AuthSchemes), which compares and hashes them).
+    type Schemes: AsRef<[AuthScheme<Self>]> + Clone;
     /// The inner type of a [`Ty`](crate::Ty)'s `list<T>`, `map<T>` or `page<T>`.
     type TyRef: Deref<Target = Ty<Self>>;
 
@@ -56,6 +59,7 @@ impl Storage for Static {
     type Strs = &'static [&'static str];
     type Pairs = &'static [(&'static str, &'static str)];
     type Codes = &'static [u16];
+    type Schemes = &'static [AuthScheme];
     type TyRef = &'static Ty;
 
     fn clone_ty(inner: &&'static Ty) -> &'static Ty {
@@ -72,6 +76,7 @@ impl Storage for Owned {
     type Strs = Vec<String>;
     type Pairs = Vec<(String, String)>;
     type Codes = Vec<u16>;
+    type Schemes = Vec<AuthScheme<Owned>>;
     type TyRef = Box<Ty<Owned>>;
 
     fn clone_ty(inner: &Box<Ty<Owned>>) -> Box<Ty<Owned>> {

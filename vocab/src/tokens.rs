@@ -186,6 +186,10 @@ impl<S: Storage> ToTokens for AuthScheme<S> {
                     }
                 }
             }
+            AuthScheme::All { schemes } => {
+                let schemes = schemes.as_ref().iter();
+                quote!(#scheme::All { schemes: #root::AuthSchemes::new(&[#(#schemes),*]) })
+            }
             AuthScheme::Anonymous => quote!(#scheme::Anonymous),
         });
     }

@@ -6,6 +6,7 @@
 //! section, as in `emit/`: [`service`](self) (identity, credentials, auth, limits, retry),
 //! types, operations and the websocket and events sections.
 
+mod auth;
 mod error_bodies;
 mod flow;
 mod operations;

@@ -49,6 +49,7 @@ mod schema;
 
 mod security;
 mod servers;
+mod together;
 mod webhooks;
 mod yaml;
 
@@ -283,6 +284,8 @@ pub(crate) struct Converter<'a> {
     pub(crate) auth_headers: HashSet<String>,
     /// Security schemes left out (already reported).
     pub(crate) unmapped_schemes: HashSet<String>,
+    /// Spec schemes sent together by `all` schemes.
+    pub(crate) together: together::Together,
     /// Credentials carried as fields, sent by an auth scheme instead.
     pub(crate) field_auth: field_auth::FieldAuth,
     /// Set while a multipart body's type is made: its binary string fields become `bytes`.
@@ -340,6 +343,7 @@ impl<'a> Converter<'a> {
             auth_names: Vec::new(),
             auth_headers: HashSet::new(),
             unmapped_schemes: HashSet::new(),
+            together: together::Together::default(),
             field_auth: field_auth::FieldAuth::default(),
             bytes_fields: false,
             keep_undeclared_keys: options.keep_undeclared_keys,

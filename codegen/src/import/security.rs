@@ -361,6 +361,7 @@ impl Converter<'_> {
             auth.push((raw.clone(), node));
         }
         let auth = self.query_keys_together(auth);
+        let auth = self.schemes_together(auth);
         (credentials, Node::Seq(auth))
     }
 
@@ -818,22 +819,18 @@ impl Converter<'_> {
             return (!self.auth_names.is_empty())
                 .then(|| crate::resolved::ANONYMOUS_AUTH.to_owned());
         }
-        let default = self.auth_names.first().map(|(_, n)| n.clone());
-        // Alternatives (OR) of which one is the default scheme alone: the default serves the
+        // Alternatives (OR) of which one is the default scheme: the default serves the
         // operation (Infobip lists four schemes on each, the service's first among them).
-        let default_raw = self.auth_names.first().map(|(raw, _)| raw.as_str());
-        if requirements.iter().any(|r| {
-            r.as_object()
-                .is_some_and(|m| m.len() == 1 && default_raw.is_some_and(|d| m.contains_key(d)))
-        }) {
-            return None;
-        }
-        for req in requirements {
-            for scheme in req.as_object().into_iter().flatten().map(|(k, _)| k) {
-                if let Some((_, name)) = self.auth_names.iter().find(|(raw, _)| raw == scheme) {
-                    return (Some(name) != default.as_ref()).then(|| name.clone());
-                }
+        let default = self.default_scheme();
+        let asked: Vec<String> = requirements
+            .iter()
+            .filter_map(|r| self.requirement_scheme(r))
+            .collect();
+        if let Some(first) = asked.first() {
+            if default.as_ref().is_some_and(|d| asked.contains(d)) {
+                return None;
             }
+            return Some(first.clone());
         }
         let all_reported = requirements
             .iter()

@@ -169,6 +169,10 @@ item! {
         /// Scopes asked for with each token (kind `oauth2_client_credentials`).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         pub scopes: Vec<String>,
+        /// The service's other schemes sent together (kind `all`), e.g. `[app_id, api_key]`
+        /// for an app id in one header and a key in another.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub schemes: Vec<String>,
     }
 }
 

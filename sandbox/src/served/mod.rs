@@ -281,6 +281,7 @@ impl ServedService {
             .auth
             .iter()
             .chain(operations.iter().filter_map(|o| o.spec.auth.as_ref()))
+            .flat_map(tidings_runtime::AuthScheme::parts)
             .flat_map(|scheme| match scheme {
                 tidings_runtime::AuthScheme::Query { params } => {
                     params.iter().map(|(p, _)| *p).collect()

@@ -46,6 +46,7 @@ impl BodyFields {
     pub(super) fn without_credentials(&self, body: Bytes, schemes: &[AuthScheme]) -> Bytes {
         let fields: Vec<&str> = schemes
             .iter()
+            .flat_map(AuthScheme::parts)
             .filter_map(|s| match s {
                 AuthScheme::Body { fields } => Some(fields.iter().map(|(field, _)| *field)),
                 _ => None,
@@ -127,99 +128,18 @@ pub(super) fn authenticate(
     if schemes.is_empty() || schemes.contains(&AuthScheme::Anonymous) {
         return Ok(());
     }
+    let sent = Sent {
+        headers,
+        query,
+        body,
+    };
     let mut presented = false;
     let mut hint = Vec::new();
-    for scheme in schemes {
-        let (credential, value) = match scheme {
-            AuthScheme::Basic { username, password } => {
-                hint.push("`Authorization: Basic <base64 user:password>`".to_owned());
-                let Some((user, pass)) = basic_credentials(headers) else {
-                    continue;
-                };
-                presented = true;
-                let pass_ok = match password {
-                    Some(password) => gateway.accepts(password, &pass),
-                    None => pass.is_empty(),
-                };
-                // Both halves are compared, so timing does not tell which one failed.
-                if gateway.accepts(username, &user) & pass_ok {
-                    return Ok(());
-                }
-                continue;
-            }
-            AuthScheme::Body { fields } => {
-                let names: Vec<&str> = fields.iter().map(|(field, _)| *field).collect();
-                hint.push(format!("the body fields `{}`", names.join("`, `")));
-                let value = |field: &str| body.and_then(|b| b.get(field)).map(str::to_owned);
-                match pairs_accepted(gateway, fields, value) {
-                    None => continue,
-                    Some(true) => return Ok(()),
-                    Some(false) => {
-                        presented = true;
-                        continue;
-                    }
-                }
-            }
-            AuthScheme::Query { params } => {
-                let names: Vec<String> = params.iter().map(|(p, _)| format!("{p}=<key>")).collect();
-                hint.push(format!("`?{}`", names.join("&")));
-                let value = |param: &str| {
-                    url::form_urlencoded::parse(query.as_bytes())
-                        .find(|(k, _)| k == param)
-                        .map(|(_, v)| v.into_owned())
-                };
-                match pairs_accepted(gateway, params, value) {
-                    None => continue,
-                    Some(true) => return Ok(()),
-                    Some(false) => {
-                        presented = true;
-                        continue;
-                    }
-                }
-            }
-            AuthScheme::Minted {
-                minter,
-                header,
-                prefix,
-            } => {
-                hint.push(format!("`{header}: {}<token>`", prefix.unwrap_or("")));
-                let Some(token) =
-                    header_after_prefix(headers, header, *prefix).filter(|t| !t.is_empty())
-                else {
-                    continue;
-                };
-                presented = true;
-                let check = gateway.token_checks.iter().find(|(m, _)| m == minter);
-                if check.is_some_and(|(_, check)| check(&token)) {
-                    return Ok(());
-                }
-                continue;
-            }
-            AuthScheme::Bearer { credential } => {
-                hint.push("`Authorization: Bearer <key>`".to_owned());
-                (*credential, bearer_token(headers))
-            }
-            AuthScheme::OAuth2ClientCredentials { token_url, .. } => {
-                hint.push(format!(
-                    "`Authorization: Bearer <access token from {token_url}>`"
-                ));
-                (OAUTH2_TOKEN_CREDENTIAL, bearer_token(headers))
-            }
-            AuthScheme::Header {
-                header,
-                credential,
-                prefix,
-            } => {
-                hint.push(format!("`{header}: {}<key>`", prefix.unwrap_or("")));
-                (*credential, header_after_prefix(headers, header, *prefix))
-            }
-            _ => continue,
-        };
-        if let Some(value) = value.filter(|v| !v.is_empty()) {
-            presented = true;
-            if gateway.accepts(credential, &value) {
-                return Ok(());
-            }
+    for scheme in AuthScheme::offered_alone(schemes) {
+        match verdict(gateway, scheme, &sent, &mut hint) {
+            Verdict::Accepted => return Ok(()),
+            Verdict::Refused => presented = true,
+            Verdict::Absent => {}
         }
     }
     if presented {
@@ -234,6 +154,133 @@ pub(super) fn authenticate(
             "missing_api_key",
             format!("no API key: send {}", hint.join(" or ")),
         ))
+    }
+}
+
+/// Where a request may carry credentials.
+struct Sent<'a> {
+    headers: &'a HeaderMap,
+    query: &'a str,
+    body: Option<&'a BodyFields>,
+}
+
+/// How one scheme went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    /// Nothing of it was sent.
+    Absent,
+    /// Sent, and every credential it carries is accepted.
+    Accepted,
+    /// Sent, and some credential is missing or not accepted.
+    Refused,
+}
+
+/// How `scheme` went, with what it expects added to `hint`.
+fn verdict(
+    gateway: &Gateway,
+    scheme: &AuthScheme,
+    sent: &Sent<'_>,
+    hint: &mut Vec<String>,
+) -> Verdict {
+    let from_pairs = |outcome: Option<bool>| match outcome {
+        None => Verdict::Absent,
+        Some(true) => Verdict::Accepted,
+        Some(false) => Verdict::Refused,
+    };
+    let (credential, value) = match scheme {
+        AuthScheme::All { schemes } => {
+            // Every member is checked, so timing does not tell which one failed.
+            let mut wanted = Vec::new();
+            let verdicts: Vec<Verdict> = schemes
+                .iter()
+                .map(|member| verdict(gateway, member, sent, &mut wanted))
+                .collect();
+            hint.push(wanted.join(" and "));
+            return if verdicts.iter().all(|v| *v == Verdict::Accepted) {
+                Verdict::Accepted
+            } else if verdicts.iter().all(|v| *v == Verdict::Absent) {
+                Verdict::Absent
+            } else {
+                Verdict::Refused
+            };
+        }
+        AuthScheme::Basic { username, password } => {
+            hint.push("`Authorization: Basic <base64 user:password>`".to_owned());
+            let Some((user, pass)) = basic_credentials(sent.headers) else {
+                return Verdict::Absent;
+            };
+            let pass_ok = match password {
+                Some(password) => gateway.accepts(password, &pass),
+                None => pass.is_empty(),
+            };
+            // Both halves are compared, so timing does not tell which one failed.
+            return if gateway.accepts(username, &user) & pass_ok {
+                Verdict::Accepted
+            } else {
+                Verdict::Refused
+            };
+        }
+        AuthScheme::Body { fields } => {
+            let names: Vec<&str> = fields.iter().map(|(field, _)| *field).collect();
+            hint.push(format!("the body fields `{}`", names.join("`, `")));
+            let value = |field: &str| sent.body.and_then(|b| b.get(field)).map(str::to_owned);
+            return from_pairs(pairs_accepted(gateway, fields, value));
+        }
+        AuthScheme::Query { params } => {
+            let names: Vec<String> = params.iter().map(|(p, _)| format!("{p}=<key>")).collect();
+            hint.push(format!("`?{}`", names.join("&")));
+            let value = |param: &str| {
+                url::form_urlencoded::parse(sent.query.as_bytes())
+                    .find(|(k, _)| k == param)
+                    .map(|(_, v)| v.into_owned())
+            };
+            return from_pairs(pairs_accepted(gateway, params, value));
+        }
+        AuthScheme::Minted {
+            minter,
+            header,
+            prefix,
+        } => {
+            hint.push(format!("`{header}: {}<token>`", prefix.unwrap_or("")));
+            let Some(token) =
+                header_after_prefix(sent.headers, header, *prefix).filter(|t| !t.is_empty())
+            else {
+                return Verdict::Absent;
+            };
+            let check = gateway.token_checks.iter().find(|(m, _)| m == minter);
+            return if check.is_some_and(|(_, check)| check(&token)) {
+                Verdict::Accepted
+            } else {
+                Verdict::Refused
+            };
+        }
+        AuthScheme::Bearer { credential } => {
+            hint.push("`Authorization: Bearer <key>`".to_owned());
+            (*credential, bearer_token(sent.headers))
+        }
+        AuthScheme::OAuth2ClientCredentials { token_url, .. } => {
+            hint.push(format!(
+                "`Authorization: Bearer <access token from {token_url}>`"
+            ));
+            (OAUTH2_TOKEN_CREDENTIAL, bearer_token(sent.headers))
+        }
+        AuthScheme::Header {
+            header,
+            credential,
+            prefix,
+        } => {
+            hint.push(format!("`{header}: {}<key>`", prefix.unwrap_or("")));
+            (
+                *credential,
+                header_after_prefix(sent.headers, header, *prefix),
+            )
+        }
+        AuthScheme::Signature { .. } | AuthScheme::Anonymous => return Verdict::Absent,
+    };
+    match value.filter(|v| !v.is_empty()) {
+        None => Verdict::Absent,
+        Some(value) if gateway.accepts(credential, &value) => Verdict::Accepted,
+        Some(_) => Verdict::Refused,
     }
 }
 

@@ -116,7 +116,10 @@ impl Incoming {
             None => gateway.service.auth,
         };
         // A credential in the body is checked once the body is read.
-        let body_auth = schemes.iter().any(|s| matches!(s, AuthScheme::Body { .. }));
+        let body_auth = schemes
+            .iter()
+            .flat_map(AuthScheme::parts)
+            .any(|s| matches!(s, AuthScheme::Body { .. }));
         if !body_auth {
             authenticate(gateway, schemes, &parts.headers, &query, None)
                 .map_err(|e| e.to_response_as(&request_id, shape))?;
@@ -297,7 +300,7 @@ impl Incoming {
 
         let mut headers = parts.headers;
         headers.remove(AUTHORIZATION);
-        for scheme in schemes {
+        for scheme in schemes.iter().flat_map(AuthScheme::parts) {
             if let AuthScheme::Header { header, .. } | AuthScheme::Minted { header, .. } = scheme {
                 headers.remove(*header);
             }

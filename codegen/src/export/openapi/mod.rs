@@ -100,7 +100,7 @@ pub fn document(service: &Service) -> Value {
         .enumerate()
         .filter(|(i, a)| *i == 0 || matches!(a.method, AuthScheme::Query { .. }))
         .filter(|(_, a)| !matches!(a.method, AuthScheme::Body { .. }))
-        .map(|(_, a)| security::requirement(a))
+        .map(|(_, a)| security::requirement(service, a))
         .collect();
     if !default_security.is_empty() {
         doc.insert("security".into(), Value::Array(default_security));
@@ -760,7 +760,10 @@ fn operation(service: &Service, op: &OperationInfo, tag: &str) -> Value {
             o.insert("security".into(), json!([]));
         }
         Some(auth) => {
-            o.insert("security".into(), json!([security::requirement(auth)]));
+            o.insert(
+                "security".into(),
+                json!([security::requirement(service, auth)]),
+            );
         }
         None => {}
     }

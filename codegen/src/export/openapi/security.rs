@@ -7,9 +7,16 @@ use crate::resolved::AuthInfo;
 
 /// The names of the OpenAPI security schemes an auth scheme becomes: its own name, or for a
 /// `query` scheme of several parameters, one per parameter (`<name>_<param>`), required
-/// together.
-pub(super) fn scheme_names(a: &AuthInfo) -> Vec<String> {
+/// together; for an `all` scheme, those of the schemes it sends (but a body one's, which is
+/// `x-body-auth`).
+pub(super) fn scheme_names(service: &Service, a: &AuthInfo) -> Vec<String> {
     match &a.method {
+        AuthScheme::All { schemes } => schemes
+            .iter()
+            .filter(|m| !matches!(m, AuthScheme::Body { .. }))
+            .filter_map(|m| service.auth.iter().find(|x| x.method == *m))
+            .flat_map(|x| scheme_names(service, x))
+            .collect(),
         AuthScheme::Query { params } if params.len() > 1 => params
             .iter()
             .map(|(param, _)| {
@@ -22,9 +29,9 @@ pub(super) fn scheme_names(a: &AuthInfo) -> Vec<String> {
 }
 
 /// The security requirement object of an auth scheme: each of its OpenAPI schemes, together.
-pub(super) fn requirement(a: &AuthInfo) -> Value {
+pub(super) fn requirement(service: &Service, a: &AuthInfo) -> Value {
     Value::Object(
-        scheme_names(a)
+        scheme_names(service, a)
             .into_iter()
             .map(|n| (n, json!([])))
             .collect(),
@@ -65,7 +72,8 @@ pub(super) fn security_schemes(service: &Service) -> Map<String, Value> {
             // OpenAPI has no security scheme for a key in the body: the document's
             // `x-body-auth` says it instead (see `body_auth`).
             // Body credentials are `x-body-auth`; a service never holds `Anonymous`.
-            AuthScheme::Body { .. } | AuthScheme::Anonymous => continue,
+            // An `all` scheme is its schemes' requirement (`requirement`), not one of its own.
+            AuthScheme::Body { .. } | AuthScheme::Anonymous | AuthScheme::All { .. } => continue,
             AuthScheme::Minted {
                 minter,
                 header,
@@ -107,7 +115,7 @@ pub(super) fn security_schemes(service: &Service) -> Map<String, Value> {
             AuthScheme::Query { params } => {
                 // One apiKey scheme per parameter; several are required together
                 // (`requirement`) and name the scheme they come from (`x-auth-name`).
-                let names = scheme_names(a);
+                let names = scheme_names(service, a);
                 for ((param, credential), name) in params.iter().zip(&names) {
                     let mut s = Map::new();
                     s.insert("type".into(), json!("apiKey"));
