@@ -1,5 +1,5 @@
 //! What importing providers' documents not tried before found (OneSignal, Textmagic,
-//! ClickSend, Bandwidth), each as the smallest document that shows it: a query string in a
+//! ClickSend, Bandwidth, Novu, Ably, Mandrill, Stream, Sinch), each as the smallest document that shows it: a query string in a
 //! path template, keys for different operations, Swagger 2.0's `x-nullable`, the text
 //! `"null"` as an example of a number, fields present one way only.
 
@@ -497,4 +497,187 @@ fn a_page_the_answer_wraps_is_paged() {
         format!("{:?}", pages.style),
         r#"Token { token_field: "data.next", token_param: "after" }"#
     );
+}
+
+/// Sinch's `msisdn` (`{type: string, format: e.164}`, named by `$ref` from each field that
+/// holds a number): the format, bounds and docs were lost on every such field and list item;
+/// and `e.164` is the spec's `e164`.
+#[test]
+fn a_reference_to_a_plain_text_schema_keeps_its_format_bounds_and_docs() {
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": { "title": "Found", "version": "1" },
+        "paths": { "/batches": { "post": {
+            "operationId": "send_batch",
+            "requestBody": { "content": { "application/json": { "schema": {
+                "type": "object", "required": ["to"],
+                "properties": {
+                    "to": { "type": "array", "items": { "$ref": "#/components/schemas/msisdn" } },
+                    "from": { "$ref": "#/components/schemas/msisdn" },
+                    "reply_to": { "type": "string", "format": "E.164" }
+                }
+            } } } },
+            "responses": ok()
+        } } },
+        "components": { "schemas": {
+            "msisdn": { "type": "string", "format": "e.164", "maxLength": 15,
+                        "description": "A phone number." }
+        } }
+    });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    let ty = &service.operations[0].body.as_ref().unwrap().to_string();
+    for wire in ["to", "from", "reply_to"] {
+        let f = field(&service, ty, wire);
+        assert_eq!(
+            f.format.map(|f| f.to_string()).as_deref(),
+            Some("e164"),
+            "{wire}: {}",
+            imported.yaml
+        );
+        if wire != "reply_to" {
+            assert_eq!(f.constraints.max_len, Some(15), "{wire}");
+        }
+    }
+    assert_eq!(
+        field(&service, ty, "from").doc.as_deref(),
+        Some("A phone number.")
+    );
+    assert!(
+        !imported.report.to_string().contains("e.164"),
+        "{}",
+        imported.report
+    );
+}
+
+/// Sinch's `page`, "The page number starting from 0." with no minimum or default: pages were
+/// counted from 1, so a client asked for the second page first and never saw the first.
+#[test]
+fn a_page_number_its_description_counts_from_zero_starts_at_zero() {
+    let list = |description: &str| {
+        json!({
+            "openapi": "3.0.3",
+            "info": { "title": "Found", "version": "1" },
+            "paths": { "/batches": { "get": {
+                "operationId": "list_batches",
+                "parameters": [
+                    { "name": "page", "in": "query", "description": description,
+                      "schema": { "type": "integer" } },
+                    { "name": "page_size", "in": "query", "schema": { "type": "integer" } }
+                ],
+                "responses": { "200": { "description": "ok", "content": { "application/json": {
+                    "schema": { "type": "object", "properties": {
+                        "count": { "type": "integer" },
+                        "batches": { "type": "array", "items": { "type": "object",
+                            "properties": { "id": { "type": "string" } } } }
+                    } }
+                } } } }
+            } } }
+        })
+    };
+    let first_page = |description: &str| {
+        let service = checked(&import(&list(description)));
+        match &service.operations[0].pagination.as_ref().unwrap().style {
+            tidings_codegen::check::PageStyle::Page { first_page, .. } => *first_page,
+            other => panic!("{other:?}"),
+        }
+    };
+    assert_eq!(first_page("The page number starting from 0."), 0);
+    assert_eq!(first_page("Zero-based page index."), 0);
+    assert_eq!(first_page("The page to return."), 1);
+    assert_eq!(first_page("Starting from page 1; 0 is refused."), 1);
+}
+
+/// Stream's `JWT` header and `api_key` query key, required together: both schemes sent the
+/// one credential `api_key`, so the JWT header carried the API key.
+#[test]
+fn two_keys_required_together_are_two_credentials_whatever_the_schemes_are_named() {
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": { "title": "Found", "version": "1" },
+        "security": [{ "JWT": [], "api_key": [] }],
+        "components": { "securitySchemes": {
+            "JWT": { "type": "apiKey", "in": "header", "name": "Authorization" },
+            "api_key": { "type": "apiKey", "in": "query", "name": "api_key" }
+        } },
+        "paths": { "/things": { "get": { "operationId": "list_things", "responses": ok() } } }
+    });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    let AuthScheme::All { schemes } = &service.auth[0].method else {
+        panic!("{}", imported.yaml)
+    };
+    let sent: Vec<&AuthScheme<tidings_codegen::check::Owned>> = schemes.iter().collect();
+    assert!(
+        matches!(sent[0], AuthScheme::Header { header, credential, .. }
+            if header == "Authorization" && credential == "jwt"),
+        "{}",
+        imported.yaml
+    );
+    assert!(
+        matches!(sent[1], AuthScheme::Query { params } if params[0].1 == "api_key"),
+        "{}",
+        imported.yaml
+    );
+    assert!(
+        imported
+            .yaml
+            .contains("The credential of the `api_key` security scheme.")
+    );
+}
+
+/// Stream's numbers: `layers: {type: integer, enum: [1, 2]}` lost its values without a word,
+/// `channels: {type: integer, enum: ["1", "2"]}` became text (so the sandbox refused `2`), and
+/// 488 fields `{type: number, format: date-time}` lost their format without a word. A
+/// `{type}` path parameter was renamed `param1`, its schema's description lost.
+#[test]
+fn numbers_keep_their_type_and_what_they_lose_is_reported() {
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": { "title": "Found", "version": "1" },
+        "paths": { "/channels/{type}/{id}": { "post": {
+            "operationId": "update_channel",
+            "parameters": [
+                { "name": "type", "in": "path", "required": true,
+                  "schema": { "type": "string", "description": "The channel type." } },
+                { "name": "id", "in": "path", "required": true, "schema": { "type": "string" } },
+                { "name": "since", "in": "query", "schema": { "type": "string", "format": "ISO-8601" } }
+            ],
+            "requestBody": { "content": { "application/json": { "schema": {
+                "type": "object",
+                "properties": {
+                    "layers": { "type": "integer", "enum": [1, 2] },
+                    "channels": { "type": "integer", "format": "int32", "enum": ["1", "2"] },
+                    "created_at": { "type": "number", "format": "date-time" }
+                }
+            } } } },
+            "responses": ok()
+        } } }
+    });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    let op = &service.operations[0];
+    let ty = &op.body.as_ref().unwrap().to_string();
+    assert_eq!(field(&service, ty, "layers").ty, Ty::Integer);
+    assert_eq!(
+        field(&service, ty, "channels").ty,
+        Ty::Integer,
+        "{}",
+        imported.yaml
+    );
+    assert_eq!(field(&service, ty, "created_at").ty, Ty::Number);
+    let report = imported.report.to_string();
+    for pointer in [
+        "properties/layers:",
+        "properties/channels:",
+        "properties/created_at:",
+    ] {
+        assert!(report.contains(pointer), "{pointer}: {report}");
+    }
+    assert!(
+        report.contains("format `ISO-8601` of a parameter"),
+        "{report}"
+    );
+    assert_eq!(op.path, "/channels/{type_param}/{id}");
+    assert_eq!(op.path_params[0].doc.as_deref(), Some("The channel type."));
 }

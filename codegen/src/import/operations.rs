@@ -489,14 +489,17 @@ impl Converter<'_> {
                 }
             };
             let (s, _) = super::schema::unwrap_nullable(&schema);
+            let s = super::schema::scalar_target(self.doc, &s).unwrap_or(s);
             let mut out = ParamOut::new(pname.clone(), ty.clone());
             out.style = style;
             out.required = required || place == "path";
-            out.doc = p
-                .get("description")
-                .and_then(Value::as_str)
-                .map(|d| d.trim().to_owned())
-                .filter(|d| !d.is_empty());
+            // The parameter's description, else its schema's (Stream writes 135 there).
+            out.doc = [&p, &s]
+                .into_iter()
+                .find_map(|d| d.get("description")?.as_str().map(str::trim))
+                .filter(|d| !d.is_empty())
+                .map(str::to_owned);
+            super::schema::param_format(self, &s, &ty, &at);
             out.from_credential = p
                 .get("x-from-credential")
                 .and_then(Value::as_str)
@@ -793,8 +796,8 @@ impl Converter<'_> {
     ) -> String {
         // Placeholders are only substituted, so they may take the Rust name itself.
         let mut rust = snake(&crate::names::ascii_fold(name));
-        // `body`, `query`, `ctx` ... are the generated method's own arguments.
-        if crate::names::RESERVED_ARGS.contains(&rust.as_str()) {
+        // `body`, `query`, `ctx` ... are the generated method's own arguments; `type` is Rust's.
+        if crate::names::RESERVED_ARGS.contains(&rust.as_str()) || is_keyword(&rust) {
             rust.push_str("_param");
         }
         if can_be_ident(&rust)

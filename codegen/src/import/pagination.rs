@@ -333,11 +333,7 @@ impl Converter<'_> {
             if let Some(l) = size.or(limit) {
                 keys.push(("size_param", Node::str(&l.wire)));
             }
-            // A page parameter that may be 0, or is 0 unless given, counts pages from 0
-            // (Twilio's `Page`, Vonage's `page_index`).
-            if page.min == Some(0.0)
-                || page.default.as_ref().and_then(serde_json::Value::as_f64) == Some(0.0)
-            {
+            if counts_from_zero(page) {
                 keys.push(("first_page", Node::Int(0)));
             }
             if let Some(t) = total_pages {
@@ -390,7 +386,7 @@ impl Converter<'_> {
         {
             keys.push(("page_param", Node::str(&p.wire)));
             keys.push(("size_param", Node::str(&size.wire)));
-            if p.min == Some(0.0) {
+            if counts_from_zero(p) {
                 keys.push(("first_page", Node::Int(0)));
             }
             "page"
@@ -583,4 +579,31 @@ impl PaginationCounts {
     pub fn paginated(&self) -> usize {
         self.by_style.values().sum()
     }
+}
+
+/// Whether a page parameter counts pages from 0: it may be 0 or is 0 unless given (Twilio's
+/// `Page`, Vonage's `page_index`), or its description says so (Sinch's "The page number
+/// starting from 0.").
+fn counts_from_zero(page: &ParamOut) -> bool {
+    if page.min == Some(0.0)
+        || page.default.as_ref().and_then(serde_json::Value::as_f64) == Some(0.0)
+    {
+        return true;
+    }
+    let doc = page.doc.as_deref().unwrap_or_default().to_ascii_lowercase();
+    let words: Vec<&str> = doc
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let from_zero = words.windows(3).any(|w| {
+        matches!(
+            w[0],
+            "starting" | "starts" | "start" | "begins" | "beginning"
+        ) && matches!(w[1], "from" | "at" | "with")
+            && matches!(w[2], "0" | "zero")
+    });
+    from_zero
+        || words
+            .iter()
+            .any(|w| matches!(*w, "zero-based" | "0-based" | "zero-indexed" | "0-indexed"))
 }

@@ -11,7 +11,7 @@ impl Converter<'_> {
     pub(super) fn security(&mut self, service: &str) -> (Node, Node) {
         let doc = self.doc;
         let mut credentials = Node::map();
-        let mut auth = Vec::new();
+        let mut auth: Vec<(String, Node)> = Vec::new();
         let Some(schemes) = doc
             .get("components")
             .and_then(|c| c.get("securitySchemes"))
@@ -325,12 +325,43 @@ impl Converter<'_> {
                 // A scheme required together with one already sending this credential sends
                 // another secret (Vonage's `api_secret` beside `api_key`): its own credential,
                 // named after the scheme.
-                if !explicit
-                    && sent_by
-                        .get(&c)
-                        .is_some_and(|others| others.iter().any(|o| required_together(doc, o, raw)))
-                {
-                    c = name.clone();
+                let together: Vec<String> = sent_by
+                    .get(&c)
+                    .into_iter()
+                    .flatten()
+                    .filter(|o| required_together(doc, o, raw))
+                    .cloned()
+                    .collect();
+                if !explicit && !together.is_empty() {
+                    if name == c {
+                        // This scheme is named after the credential (Stream's `api_key` query
+                        // key beside its `JWT` header): it keeps it, and the earlier ones take
+                        // their own names.
+                        for other in together {
+                            let own = operations::op_name(&other);
+                            if let Some((_, node)) = auth.iter_mut().find(|(r, _)| *r == other) {
+                                node.set("credential", Node::str(&own));
+                            }
+                            if credentials.get(&own).is_none() {
+                                let doc =
+                                    format!("The credential of the `{other}` security scheme.");
+                                let ptr = format!(
+                                    "/components/securitySchemes/{}",
+                                    document::escape(&other)
+                                );
+                                credentials
+                                    .set(&own, self.credential_node(service, &own, &doc, &ptr));
+                            }
+                            if let Some(list) = sent_by.get_mut(&c) {
+                                list.retain(|o| *o != other);
+                            }
+                            sent_by.entry(own).or_default().push(other);
+                        }
+                        let doc = format!("The credential of the `{raw}` security scheme.");
+                        credentials.set(&c, self.credential_node(service, &c, &doc, &ptr));
+                    } else {
+                        c = name.clone();
+                    }
                 }
                 // A scheme never offered where one already sending this credential is (OneSignal's
                 // `rest_api_key` for notifications, `organization_api_key` for apps) is another

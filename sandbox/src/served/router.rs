@@ -724,7 +724,12 @@ fn integer(text: &str) -> Option<i64> {
 /// token or link (`before`) is gone where the field is optional, and made up where it is a
 /// required text — there it is the empty text, which ends the list (Infobip: "empty if there
 /// are no subsequent results"), never a made-up token a client would follow.
-fn last_page_mark(before: &Value, body: &mut Value, pages: &tidings_runtime::PaginationSpec) {
+fn last_page_mark(
+    before: &Value,
+    filled: &Value,
+    body: &mut Value,
+    pages: &tidings_runtime::PaginationSpec,
+) {
     let field = match pages.style {
         tidings_runtime::PageStyle::Token { token_field, .. } => token_field,
         tidings_runtime::PageStyle::NextUrl { next_field } => next_field,
@@ -736,8 +741,25 @@ fn last_page_mark(before: &Value, body: &mut Value, pages: &tidings_runtime::Pag
             .try_fold(value, |v, key| v.get(key))
             .cloned()
     };
-    if at(before) == Some(Value::Null) && matches!(at(body), Some(Value::String(_))) {
-        crate::server::set_path(body, field, Value::String(String::new()));
+    if at(before) != Some(Value::Null) {
+        return;
+    }
+    match at(filled) {
+        Some(Value::String(_)) => {
+            crate::server::set_path(body, field, Value::String(String::new()));
+        }
+        // Optional (the type's filling left it out): no key, not a `null` the type refuses.
+        None => {
+            let (parent, key) = field.rsplit_once('.').map_or(("", field), |(p, k)| (p, k));
+            let holder = parent
+                .split('.')
+                .filter(|k| !k.is_empty())
+                .try_fold(&mut *body, |v, k| v.get_mut(k));
+            if let Some(Value::Object(map)) = holder {
+                map.remove(key);
+            }
+        }
+        Some(_) => {}
     }
 }
 
@@ -795,11 +817,11 @@ fn answer(
                             let whole = Value::Object(given.clone());
                             let filled =
                                 crate::server::resources::fill(schema, ty, Some(&whole), 0, None);
-                            if let Value::Object(filled) = filled {
-                                given.extend(filled);
+                            if let Value::Object(filled) = &filled {
+                                given.extend(filled.clone());
                             }
                             let mut body = Value::Object(given);
-                            last_page_mark(&whole, &mut body, pages);
+                            last_page_mark(&whole, &filled, &mut body, pages);
                             body
                         }
                         (_, body) => body,

@@ -5,15 +5,63 @@ use serde_json::Value;
 
 use super::super::{Converter, FieldOut};
 
-/// The spec's string format of an OpenAPI `format`, if it has one.
+/// The spec's string format of an OpenAPI `format`, if it has one (`e.164`, as Sinch writes
+/// it, is `e164`).
 fn spec_format(format: &str) -> Option<&'static str> {
-    match format {
+    match format.to_ascii_lowercase().as_str() {
         "email" | "idn-email" => Some("email"),
         "uri" | "url" | "iri" => Some("uri"),
         "uuid" => Some("uuid"),
-        "e164" | "phone-e164" => Some("e164"),
+        "e164" | "e.164" | "phone-e164" => Some("e164"),
         _ => None,
     }
+}
+
+/// Reports a parameter's text format that its type does not carry (Sinch's `format:
+/// ISO-8601` dates, an `email`): the parameter is sent and served as plain text.
+pub(crate) fn param_format(conv: &mut Converter<'_>, s: &Value, ty: &str, at: &str) {
+    let Some(format) = s.get("format").and_then(Value::as_str) else {
+        return;
+    };
+    let carried = matches!(ty, "datetime" | "date" | "bytes" | "integer" | "number")
+        || matches!(
+            format,
+            "binary" | "byte" | "password" | "date-time" | "date"
+        );
+    if !carried {
+        conv.approximate(
+            at,
+            &format!("format `{format}` of a parameter not kept: sent and served as plain text"),
+        );
+    }
+}
+
+/// A reference to a plain scalar schema (Sinch's `msisdn: {type: string, format: e.164}`)
+/// read as that schema, the reference's own keys over it, so that the format, bounds and docs
+/// of the schema apply to each field that names it; `None` for anything else.
+pub(crate) fn scalar_target(doc: &Value, s: &Value) -> Option<Value> {
+    let mut target = s;
+    for _ in 0..8 {
+        let Some(reference) = target.get("$ref").and_then(Value::as_str) else {
+            break;
+        };
+        target = super::super::document::resolve(doc, reference)?;
+    }
+    let scalar = matches!(
+        target.get("type").and_then(Value::as_str),
+        Some("string" | "integer" | "number" | "boolean")
+    ) && target.get("enum").is_none()
+        && target.get("$ref").is_none();
+    if !scalar || std::ptr::eq(target, s) {
+        return None;
+    }
+    let mut merged = target.as_object()?.clone();
+    for (k, v) in s.as_object()? {
+        if k != "$ref" {
+            merged.insert(k.clone(), v.clone());
+        }
+    }
+    Some(Value::Object(merged))
 }
 
 /// Lengths, counts, bounds and formats that apply to the field's type.
@@ -26,6 +74,8 @@ pub(super) fn constraints(f: &mut FieldOut, s: &Value, ptr: &str, conv: &mut Con
         .get("items")
         .or_else(|| s.get("additionalProperties"))
         .filter(|i| i.is_object());
+    let inner_target = inner.and_then(|i| scalar_target(conv.doc, i));
+    let inner = inner_target.as_ref().or(inner);
     let string_schema = if matches!(ty, "string" | "datetime") {
         Some(s)
     } else {

@@ -4,7 +4,7 @@
 //! is typed as `json` or left out, and reported with its pointer.
 
 mod limits;
-pub(crate) use limits::{default_of, pattern};
+pub(crate) use limits::{default_of, param_format, pattern, scalar_target};
 pub(crate) mod names;
 mod unions;
 
@@ -206,11 +206,27 @@ impl Converter<'_> {
                 return self.alternatives(key, members, &s, ptr, hint, depth);
             }
         }
+        let numeric = matches!(
+            s.get("type").and_then(Value::as_str),
+            Some("integer" | "number")
+        );
         if let Some(Value::Array(values)) = s.get("enum")
             && !values.is_empty()
-            && values.iter().all(Value::is_string)
         {
-            return Ok(self.enum_type(hint, &s, ptr));
+            let shown: Vec<String> = values.iter().take(8).map(Value::to_string).collect();
+            if values.iter().all(Value::is_string) && !numeric {
+                return Ok(self.enum_type(hint, &s, ptr));
+            }
+            // A number's values (Stream's `layers: [1, 2]`), or text values on a number
+            // (its `channels: ["1", "2"]`): the wire type is kept, the values are not.
+            self.approximate(
+                ptr,
+                &format!(
+                    "the allowed values {} are not kept (needs spec construct: enum of numbers); \
+                     typed as its JSON type",
+                    shown.join(", ")
+                ),
+            );
         }
         if let Some(c) = s.get("const")
             && c.is_string()
@@ -241,6 +257,17 @@ impl Converter<'_> {
             // A number whose format says integer (Postmark's `TemplateId`) is one, not `f64`.
             "number" => match s.get("format").and_then(Value::as_str) {
                 Some("int" | "integer" | "int32" | "int64") => "integer".into(),
+                Some(time @ ("date-time" | "date")) => {
+                    // Stream writes 488 fields so: the type and the format disagree, and the
+                    // type is what the wire is checked against.
+                    self.approximate(
+                        ptr,
+                        &format!(
+                            "a number with format `{time}`: typed as a number, as its type says"
+                        ),
+                    );
+                    "number".into()
+                }
                 _ => "number".into(),
             },
             "boolean" => "boolean".into(),
@@ -707,6 +734,7 @@ impl Converter<'_> {
         required: bool,
     ) -> FieldOut {
         let (s, nullable) = unwrap_nullable(schema);
+        let s = limits::scalar_target(self.doc, &s).unwrap_or(s);
         let flag = |k: &str| s.get(k).and_then(Value::as_bool) == Some(true);
         // A field sent one way only is present one way only: required in neither (a create
         // does not send the `id` the service sets; an answer does not carry a password). Our
