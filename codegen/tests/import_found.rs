@@ -681,3 +681,37 @@ fn numbers_keep_their_type_and_what_they_lose_is_reported() {
     assert_eq!(op.path, "/channels/{type_param}/{id}");
     assert_eq!(op.path_params[0].doc.as_deref(), Some("The channel type."));
 }
+
+/// Stream's `payload` (one query parameter holding JSON, `content: application/json`) was left
+/// out as an "object query parameter", so six operations could not send their filters.
+#[test]
+fn a_query_parameter_holding_json_is_kept_as_its_text() {
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": { "title": "Found", "version": "1" },
+        "paths": { "/users": { "get": {
+            "operationId": "query_users",
+            "parameters": [{ "name": "payload", "in": "query", "required": true,
+                "content": { "application/json": { "schema": { "type": "object",
+                    "required": ["filter_conditions"],
+                    "properties": { "filter_conditions": { "type": "object" } } } } } }],
+            "responses": ok()
+        } } }
+    });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    let payload = &service.operations[0].query[0];
+    assert_eq!(
+        (payload.wire.as_str(), &payload.ty),
+        ("payload", &Ty::String)
+    );
+    assert!(payload.required);
+    assert!(
+        imported
+            .report
+            .to_string()
+            .contains("`payload` is JSON text"),
+        "{}",
+        imported.report
+    );
+}

@@ -1286,3 +1286,29 @@ async fn the_last_page_leaves_out_an_optional_next_token() {
     assert_eq!(last["blocks"].as_array().unwrap().len(), 1, "{last}");
     assert!(last.get("next_cursor").is_none(), "{last}");
 }
+
+const CANCEL: &str = r#"
+service: { name: batches, title: Batches, summary: Batches, source: assumed, base_url: { default: "http://localhost:1", env: BATCHES_BASE_URL, source: assumed } }
+operations:
+  send_batch: { method: POST, path: /batches, body: SendBatch, response: Batch, status: 201, source: assumed }
+  cancel_batch: { method: DELETE, path: "/batches/{batch_id}", path_params: { batch_id: {} }, response: SendBatch, source: assumed }
+types:
+  Batch: { source: assumed, fields: { id: { type: string }, body: { type: string }, to: { type: list<string> }, flash_message: { type: boolean } } }
+  SendBatch: { source: assumed, fields: { body: { type: string, required: true }, to: { type: list<string>, required: true }, flash_message: { type: boolean } } }
+"#;
+
+/// A delete answering a view of the item without its id (Sinch's cancel answers the batch
+/// as it was sent) answers the removed item's fields: it answered made-up text and turned
+/// `flash_message: false` into `true`.
+#[tokio::test]
+async fn a_delete_answering_a_view_of_the_item_answers_the_item() {
+    let (_dir, _running, base) = serve_spec(CANCEL, "BATCHES_BASE_URL");
+    let http = reqwest::Client::new();
+    let sent = serde_json::json!({ "body": "hi", "to": ["+15550100"], "flash_message": false });
+    let (status, made) = send(http.post(format!("{base}/batches")).json(&sent)).await;
+    assert_eq!(status, 201, "{made}");
+    let id = made["id"].as_str().unwrap();
+    let (status, cancelled) = send(http.delete(format!("{base}/batches/{id}"))).await;
+    assert_eq!(status, 200, "{cancelled}");
+    assert_eq!(cancelled, sent);
+}

@@ -468,6 +468,13 @@ impl Converter<'_> {
                     );
                     "string".into()
                 }
+                // One parameter holding JSON (Stream's `payload`, `content: application/json`).
+                Ok(_) if place == "query" && p.pointer("/content/application~1json").is_some() => {
+                    let why = "is JSON text (`content: application/json`): typed as text, which \
+                               carries the structure's JSON";
+                    self.approximate(&at, &format!("query parameter `{pname}` {why}"));
+                    "string".into()
+                }
                 Ok(t) => {
                     let reason = if t.starts_with("list<") {
                         "needs spec construct: list query parameter"

@@ -129,8 +129,9 @@ pub(super) fn only_declared(schema: &ServiceSchema, ty: &Ty, value: Value) -> Va
 }
 
 /// What a delete answers: the item removed (with `deleted: true` where the type has it) when
-/// the answer is the item's type, alone or wrapped (it declares the id field); else the
-/// answer's own object type with its yes-or-no fields true, in it and in the object it wraps
+/// the answer is the item's type, alone or wrapped (it declares the id field); the item's
+/// fields the answer declares when they are two or more and hold every required one (a view
+/// of the item without its id); else the answer's own object type with its yes-or-no fields true, in it and in the object it wraps
 /// (OneSignal's `{"success": true}`, Novu's `{"data": {"acknowledged": true}}`), the rest made
 /// up: the item is not that answer, and merged into it would change what it holds.
 pub(super) fn deleted_answer(
@@ -149,6 +150,19 @@ pub(super) fn deleted_answer(
         wrapped_item(schema, ty).filter(|(_, inner)| declared(schema, Some(inner), op.id_field))
     {
         return Map::from_iter([(field.to_owned(), Value::Object(item))]);
+    }
+    // A view of the item without its id (Sinch's cancel answers the batch as it was sent):
+    // two or more of its fields, every required one among them, are the item's own.
+    let shared = fields.iter().filter(|f| item.contains_key(f.name)).count();
+    if shared >= 2
+        && fields
+            .iter()
+            .all(|f| !f.required || item.contains_key(f.name))
+    {
+        return item
+            .into_iter()
+            .filter(|(k, _)| fields.iter().any(|f| f.name == k))
+            .collect();
     }
     let yes = |fields: &[FieldSchema]| -> Map<String, Value> {
         fields
