@@ -437,6 +437,13 @@ fn schemes_one_requirement_names_together_are_sent_together() {
         flat.contains("AuthScheme::All{schemes:::tidings_runtime::spec::AuthSchemes::new(&[::tidings_runtime::spec::AuthScheme::Header{header:\"X-Api-Key\""),
         "{code}"
     );
+    // An operation's own scheme is named in its docs, with the credentials it needs.
+    assert!(
+        code.contains(&format!(
+            "Sent with the `{admin}` auth scheme (credentials `"
+        )),
+        "{code}"
+    );
     let exported = tidings_codegen::export::openapi::document(&service);
     assert_eq!(
         exported["security"][0],

@@ -231,8 +231,19 @@ fn method_doc(op: &OperationInfo, settings: &Settings) -> TokenStream {
         }
         IdempotencyMode::None => "Never sent twice once it may have reached the server.",
     });
-    if op.auth.as_ref().is_some_and(|a| a.is_anonymous()) {
-        text.push_str(" Public: sent without credentials.");
+    match &op.auth {
+        Some(a) if a.is_anonymous() => text.push_str(" Public: sent without credentials."),
+        Some(a) => {
+            let credentials: Vec<String> =
+                a.credentials().iter().map(|c| format!("`{c}`")).collect();
+            text.push_str(&format!(
+                " Sent with the `{}` auth scheme (credential{} {}).",
+                a.name,
+                if credentials.len() == 1 { "" } else { "s" },
+                credentials.join(" and ")
+            ));
+        }
+        None => {}
     }
     if let Some(line) = settings.provenance_line(op.source) {
         text.push(' ');

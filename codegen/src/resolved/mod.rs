@@ -165,6 +165,49 @@ impl AuthInfo {
         }
     }
 
+    /// The credentials (by name) the scheme sends, in order, each once.
+    pub fn credentials(&self) -> Vec<&str> {
+        fn of<'a>(scheme: &'a AuthScheme<Owned>, out: &mut Vec<&'a str>) {
+            let names: Vec<&str> = match scheme {
+                AuthScheme::Bearer { credential } | AuthScheme::Header { credential, .. } => {
+                    vec![credential]
+                }
+                AuthScheme::Query { params: pairs } | AuthScheme::Body { fields: pairs } => {
+                    pairs.iter().map(|(_, c)| c.as_str()).collect()
+                }
+                AuthScheme::Basic { username, password } => std::iter::once(username.as_str())
+                    .chain(password.as_deref())
+                    .collect(),
+                AuthScheme::OAuth2ClientCredentials {
+                    client_id,
+                    client_secret,
+                    ..
+                } => vec![client_id, client_secret],
+                AuthScheme::Signature {
+                    scheme:
+                        SigningScheme::PusherHmacSha256 {
+                            app_id,
+                            key,
+                            secret,
+                        },
+                } => vec![app_id, key, secret],
+                AuthScheme::All { schemes } => {
+                    schemes.iter().for_each(|s| of(s, out));
+                    Vec::new()
+                }
+                AuthScheme::Minted { .. } | AuthScheme::Anonymous => Vec::new(),
+            };
+            for name in names {
+                if !out.contains(&name) {
+                    out.push(name);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        of(&self.method, &mut out);
+        out
+    }
+
     /// Whether this is an operation's `auth: none`.
     pub fn is_anonymous(&self) -> bool {
         self.method == AuthScheme::Anonymous

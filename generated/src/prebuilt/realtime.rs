@@ -145,7 +145,7 @@ pub mod realtime {
         }
         /// The seed's generic request, GET on the base URL itself. The response is read as JSON; its fields are not shown.
         ///
-        /// `GET /`. Retried on transient failures.
+        /// `GET /`. Retried on transient failures. Sent with the `bearer` auth scheme (credential `api_key`).
         ///
         /// **Conflict in the seed**: Sent with `Authorization: Bearer <API_KEY>` as the seed shows, although the seed's auth table gives the realtime service App ID + Key + Secret.
         pub fn get_root(&self) -> rt::Call<::serde_json::Value> {
