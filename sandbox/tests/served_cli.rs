@@ -1312,3 +1312,67 @@ async fn a_delete_answering_a_view_of_the_item_answers_the_item() {
     assert_eq!(status, 200, "{cancelled}");
     assert_eq!(cancelled, sent);
 }
+
+const DOCUMENTS_400: &str = r#"
+service: { name: notes400, title: Notes, summary: Notes, source: assumed, base_url: { default: "http://localhost:1", env: NOTES400_BASE_URL, source: assumed } }
+operations:
+  create_note: { method: POST, path: /notes, body: Note, response: Note, status: 201, errors: [400], source: assumed }
+types:
+  Note: { source: assumed, fields: { id: { type: string }, text: { type: string, required: true } } }
+"#;
+
+/// A refusal the operation documents as 400 goes out as 400, and the log says so after the
+/// line that names the 422 it was made with (the log and the wire disagreed without a word).
+#[tokio::test]
+async fn the_log_says_which_status_a_refusal_is_answered_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("notes.yaml");
+    std::fs::write(&spec, DOCUMENTS_400).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tidings-sandbox"))
+        .args(["--no-ui", "--no-smtp", "--rate-limit", "off", "--spec"])
+        .arg(&spec)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let _running = Running(child);
+    let (lines, logged) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = lines.send(line);
+        }
+    });
+    let base = BufReader::new(stdout)
+        .lines()
+        .map_while(Result::ok)
+        .find_map(|l| {
+            l.strip_prefix("export NOTES400_BASE_URL=")
+                .map(str::to_owned)
+        })
+        .unwrap();
+    let (status, _) = send(
+        reqwest::Client::new()
+            .post(format!("{base}/notes"))
+            .json(&serde_json::json!({ "words": 3 })),
+    )
+    .await;
+    assert_eq!(status, 400);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut seen = Vec::new();
+    while Instant::now() < deadline {
+        let Ok(line) = logged.recv_timeout(Duration::from_millis(200)) else {
+            continue;
+        };
+        if line.contains("refusal answered in the status the operation documents") {
+            assert!(
+                line.contains("from=422") && line.contains("status=400"),
+                "{line}"
+            );
+            return;
+        }
+        seen.push(line);
+    }
+    panic!("no line says the refusal went out as 400: {seen:#?}");
+}

@@ -23,6 +23,13 @@ pub(super) fn documented_status(op: &OperationInfo, mut response: Response) -> R
         }
         _ => return response,
     };
+    // The refusal was logged with the status it was made with: say which one the wire gets.
+    tracing::info!(
+        from = response.status().as_u16(),
+        status = swap.as_u16(),
+        operation = %op.name,
+        "refusal answered in the status the operation documents"
+    );
     *response.status_mut() = swap;
     response
 }
