@@ -166,7 +166,7 @@ impl Generator {
 
     /// Loads, checks and emits every spec, in memory. Files come out in service-name order.
     pub fn generate(&self) -> Result<Vec<GeneratedFile>, Diagnostics> {
-        let services = check::check_dir_with(&self.spec_dir, self.options.provenance)?;
+        let services = check::check_paths(&[&self.spec_dir], self.options.provenance)?;
         // The server modules' docs follow the same options as the client modules'.
         let settings = emit::Settings::new(&self.options);
         let mut files = Vec::new();

@@ -310,7 +310,7 @@ pub fn spec_files(dir: &Path) -> Result<Vec<PathBuf>, Diagnostics> {
         return Err(Diagnostics(vec![Diagnostic::new(
             &display,
             (1, 1),
-            "no spec files (*.yaml) here",
+            "no spec files (*.yaml, *.yml) here",
         )]));
     }
     Ok(paths)

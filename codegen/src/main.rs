@@ -13,8 +13,10 @@ const USAGE: &str = "\
 tidings-codegen: typed Rust clients from the service specs
 
 USAGE:
-    tidings-codegen check [SPEC_DIR] [--provenance optional]
-                                                       check every spec, print every problem;
+    tidings-codegen check [PATH...] [--provenance optional]
+                                                       check every spec (files, or directories
+                                                       of them; default `spec`), print every
+                                                       problem;
                                                        `optional`: specs of your own crate need
                                                        no `source:` keys (Generator::provenance)
     tidings-codegen generate [SPEC_DIR] --out DIR        write the generated modules into DIR
@@ -165,8 +167,13 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
     );
     match command.as_str() {
         "check" => {
+            let paths = if args.positional.is_empty() {
+                vec![spec_dir.clone()]
+            } else {
+                args.positional.iter().map(PathBuf::from).collect()
+            };
             let services =
-                check::check_dir_with(&spec_dir, args.provenance).map_err(|d| d.to_string())?;
+                check::check_paths(&paths, args.provenance).map_err(|d| d.to_string())?;
             for s in &services {
                 println!(
                     "ok: {} ({}): {} operations, {} types",
@@ -251,7 +258,9 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         "gaps" => {
-            let services = check::check_dir(&spec_dir).map_err(|d| d.to_string())?;
+            let services =
+                check::check_paths(&[&spec_dir], tidings_codegen::ProvenancePolicy::Required)
+                    .map_err(|d| d.to_string())?;
             print!("{}", gaps::report(&services));
             Ok(ExitCode::SUCCESS)
         }
@@ -287,8 +296,12 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                 .positional
                 .first()
                 .ok_or_else(|| format!("{command} needs a spec file, like spec/email.yaml"))?;
-            let service =
-                check::check_file(std::path::Path::new(file)).map_err(|d| d.to_string())?;
+            let service = check::check_paths(
+                &[std::path::Path::new(file)],
+                tidings_codegen::ProvenancePolicy::Required,
+            )
+            .map(|mut services| services.remove(0))
+            .map_err(|d| d.to_string())?;
             let document = if command == "openapi" {
                 let document = tidings_codegen::export::openapi::document(&service);
                 match args.openapi_version.as_deref() {

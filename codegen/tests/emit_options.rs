@@ -15,7 +15,7 @@ fn spec_dir() -> PathBuf {
 }
 
 fn email() -> Service {
-    tidings_codegen::check::check_dir(&spec_dir())
+    tidings_codegen::check::check_paths(&[&spec_dir()], tidings_codegen::ProvenancePolicy::Required)
         .unwrap()
         .into_iter()
         .find(|s| s.name() == "email")

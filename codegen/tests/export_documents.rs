@@ -15,7 +15,8 @@ fn spec_dir() -> PathBuf {
 }
 
 fn services() -> Vec<Service> {
-    tidings_codegen::check::check_dir(&spec_dir()).unwrap()
+    tidings_codegen::check::check_paths(&[&spec_dir()], tidings_codegen::ProvenancePolicy::Required)
+        .unwrap()
 }
 
 fn service(name: &str) -> Service {
@@ -357,7 +358,11 @@ fn realtime_documents_say_the_signing_scheme_and_the_websocket_protocol() {
 #[test]
 fn several_webhook_payload_types_are_exported_with_media_type_selection_and_scheme() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/webhooks/spec/hooks.yaml");
-    let doc = export::openapi::document(&tidings_codegen::check::check_file(&path).unwrap());
+    let doc = export::openapi::document(
+        &tidings_codegen::check::check_paths(&[&path], tidings_codegen::ProvenancePolicy::Required)
+            .map(|mut services| services.remove(0))
+            .unwrap(),
+    );
     let hooks = doc["webhooks"].as_object().unwrap();
     let names: Vec<&str> = hooks.keys().map(String::as_str).collect();
     assert_eq!(

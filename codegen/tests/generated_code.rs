@@ -43,7 +43,11 @@ fn json_schema_file_is_fresh() {
 
 #[test]
 fn gaps_report_lists_assumed_unknown_and_conflicts() {
-    let services = tidings_codegen::check::check_dir(&spec_dir()).unwrap();
+    let services = tidings_codegen::check::check_paths(
+        &[&spec_dir()],
+        tidings_codegen::ProvenancePolicy::Required,
+    )
+    .unwrap();
     let report = tidings_codegen::gaps::report(&services);
     for needle in [
         "## Email service",
@@ -142,7 +146,11 @@ events:
 #[test]
 fn each_type_gets_the_serde_direction_the_client_moves_it() {
     use tidings_codegen::resolved::Flow;
-    let services = tidings_codegen::check::check_dir(&spec_dir()).unwrap();
+    let services = tidings_codegen::check::check_paths(
+        &[&spec_dir()],
+        tidings_codegen::ProvenancePolicy::Required,
+    )
+    .unwrap();
     let email = services.iter().find(|s| s.name() == "email").unwrap();
     let flow = |name: &str| email.type_named(name).unwrap().flow;
     let sent = Flow {

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use tidings_codegen::check::{Service, Ty, TypeKind};
 use tidings_codegen::import::{ImportOptions, Imported, import_openapi};
 use tidings_codegen::model::{
-    AuthKind, BodyKind, FormArrays, ListStyle, PayloadEncoding, SpecFile, Statuses,
+    AuthKind, BodyKind, FormArrays, PayloadEncoding, QueryStyle, SpecFile, Statuses,
 };
 use tidings_codegen::resolved::Answer;
 
@@ -124,7 +124,7 @@ fn header_and_list_parameters_and_renamed_wire_names_are_kept() {
     assert!(tag.required);
     assert_eq!(list.query["To"].ty.as_deref(), Some("list<string>"));
     assert_eq!(list.query["To"].style, None); // repeat, the default
-    assert_eq!(list.query["Tags"].style, Some(ListStyle::Comma));
+    assert_eq!(list.query["Tags"].style, Some(QueryStyle::Comma));
     assert_eq!(list.query["DateSent"].ty.as_deref(), Some("date"));
     assert_eq!(
         list.query["DateSent<"].rust_name.as_deref(),

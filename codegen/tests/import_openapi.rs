@@ -89,8 +89,9 @@ fn openapi_3_0_schemas_map_to_objects_enums_unions_and_maps() {
     // allOf merges the base's fields; readOnly, formats, constraints and maps come along.
     assert!(field(&s, "Parcel", "created_by").ty == Ty::String);
     let id = field(&s, "Parcel", "id");
-    // Read-only: the service sets it, so a request leaves it out and it is required in neither.
-    assert!(!id.required && id.format == Some(Format::Uuid));
+    // Read-only and required: the service sets it, and no request sends a `Parcel` (the create
+    // sends a body of its own), so every answer has it: required.
+    assert!(id.required && id.format == Some(Format::Uuid));
     assert!(s.spec.types["Parcel"].fields.as_ref().unwrap()["id"].read_only);
     assert_eq!(
         field(&s, "Parcel", "metadata").ty,
@@ -297,7 +298,7 @@ fn swagger_2_0_body_and_form_parameters_and_definitions() {
     // Swagger 2.0's `collectionFormat: csv` (its default) is the comma style.
     assert_eq!(
         s.spec.operations["get_templates"].query["generations"].style,
-        Some(tidings_codegen::model::ListStyle::Comma)
+        Some(tidings_codegen::model::QueryStyle::Comma)
     );
     // `formData` parameters are a form body.
     assert_eq!(

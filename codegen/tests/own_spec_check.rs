@@ -3,7 +3,7 @@
 //! declare is an error.
 #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
 
-use tidings_codegen::check::{ProvenancePolicy, check_dir_with};
+use tidings_codegen::check::{ProvenancePolicy, check_paths};
 
 const NOTES: &str = r#"
 service:
@@ -45,7 +45,7 @@ operations:
 fn check(text: &str) -> Result<(), String> {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("notes.yaml"), text).unwrap();
-    check_dir_with(dir.path(), ProvenancePolicy::Optional)
+    check_paths(&[dir.path()], ProvenancePolicy::Optional)
         .map(|_| ())
         .map_err(|d| d.to_string())
 }
@@ -77,5 +77,41 @@ fn a_broken_service_section_and_an_unknown_type_are_reported_together() {
     assert!(
         err.contains("2 errors"),
         "nothing about the stand-in: {err}"
+    );
+}
+
+#[test]
+fn files_and_directories_are_checked_together_and_an_empty_directory_is_an_error() {
+    let root = tempfile::tempdir().unwrap();
+    let file = root.path().join("notes.yaml");
+    std::fs::write(&file, NOTES).unwrap();
+    let dir = root.path().join("more");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(
+        dir.join("memos.yml"),
+        NOTES.replace("name: notes", "name: memos"),
+    )
+    .unwrap();
+    let services = check_paths(&[&file, &dir], ProvenancePolicy::Optional).unwrap();
+    let names: Vec<&str> = services.iter().map(|s| s.name()).collect();
+    assert_eq!(names, ["notes", "memos"]);
+
+    // The same service twice (the file, and the directory holding it) is a duplicate, named.
+    let twice = check_paths(
+        &[&file, &root.path().to_path_buf()],
+        ProvenancePolicy::Optional,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(twice.contains("duplicate service name `notes`"), "{twice}");
+
+    let empty = root.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let refused = check_paths(&[&file, &empty], ProvenancePolicy::Optional)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        refused.contains("empty") && refused.contains("no spec files (*.yaml, *.yml) here"),
+        "{refused}"
     );
 }

@@ -247,6 +247,60 @@ pub mod comma {
     }
 }
 
+/// The `json` style: the value as its JSON text (`filter={"name":"ann"}`, percent-encoded on
+/// the wire), for a parameter of any type (OpenAPI's `content: application/json` on a
+/// parameter). What the text holds is bounded by the query string's own limit.
+pub mod json {
+    use serde::de::{DeserializeOwned, Error as _};
+    use serde::ser::Error as _;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    /// Writes the value's JSON text.
+    pub fn serialize<T: Serialize, S: Serializer>(
+        value: &T,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let text = serde_json::to_string(value).map_err(S::Error::custom)?;
+        serializer.serialize_str(&text)
+    }
+
+    /// Reads the value from its JSON text.
+    pub fn deserialize<'de, T: DeserializeOwned, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<T, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        serde_json::from_str(&text)
+            .map_err(|e| D::Error::custom(format!("not the JSON it takes: {e}")))
+    }
+
+    /// The same for an optional value.
+    pub mod option {
+        use serde::de::DeserializeOwned;
+        use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+        /// See [`super::serialize`]; `None` is left out.
+        pub fn serialize<T: Serialize, S: Serializer>(
+            value: &Option<T>,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            match value {
+                Some(value) => super::serialize(value, serializer),
+                None => serializer.serialize_none(),
+            }
+        }
+
+        /// See [`super::deserialize`].
+        pub fn deserialize<'de, T: DeserializeOwned, D: Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Option<T>, D::Error> {
+            #[derive(Deserialize)]
+            #[serde(bound = "T: DeserializeOwned")]
+            struct Wrap<T>(#[serde(with = "super")] T);
+            Ok(Option::<Wrap<T>>::deserialize(deserializer)?.map(|w| w.0))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -322,5 +376,58 @@ mod tests {
             pairs,
             [("limit".into(), "2".into()), ("after".into(), "x".into())]
         );
+    }
+
+    #[derive(Serialize, serde::Deserialize, Debug, PartialEq, Default)]
+    struct Filtered {
+        #[serde(with = "json")]
+        filter: serde_json::Value,
+        #[serde(
+            with = "json::option",
+            default,
+            skip_serializing_if = "Option::is_none"
+        )]
+        sort: Option<Vec<Sort>>,
+    }
+
+    #[derive(Serialize, serde::Deserialize, Debug, PartialEq, Default)]
+    struct Sort {
+        field: String,
+        direction: i64,
+    }
+
+    #[test]
+    fn a_json_parameter_travels_as_its_json_text_and_reads_back() {
+        let q = Filtered {
+            filter: serde_json::json!({ "name": { "$eq": "ann & bob" } }),
+            sort: Some(vec![Sort {
+                field: "created_at".into(),
+                direction: -1,
+            }]),
+        };
+        let pairs = encode("query", &q).unwrap();
+        assert_eq!(
+            pairs,
+            [
+                ("filter".into(), r#"{"name":{"$eq":"ann & bob"}}"#.into()),
+                (
+                    "sort".into(),
+                    r#"[{"field":"created_at","direction":-1}]"#.into()
+                ),
+            ]
+        );
+        let back: Filtered =
+            serde::Deserialize::deserialize(pairs_deserializer(pairs).unwrap()).unwrap();
+        assert_eq!(back, q);
+        // Left out when `None`; text that is not the JSON asked for is an error that says so.
+        let pairs = encode("query", &Filtered::default()).unwrap();
+        assert_eq!(pairs, [("filter".into(), "null".into())]);
+        let bad = vec![
+            ("filter".to_owned(), "{}".to_owned()),
+            ("sort".into(), "[1]".into()),
+        ];
+        let err = <Filtered as serde::Deserialize>::deserialize(pairs_deserializer(bad).unwrap())
+            .unwrap_err();
+        assert!(err.to_string().contains("not the JSON it takes"), "{err}");
     }
 }

@@ -5,6 +5,10 @@
 //! `Content-Length` body), answers from a script (a closure per request) and closes each
 //! connection, so tests can assert exactly what went over the wire.
 
+mod scratch;
+
+pub use scratch::ScratchTarget;
+
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};

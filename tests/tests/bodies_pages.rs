@@ -564,6 +564,23 @@ mod served {
                 has_more: false,
             })
         }
+        async fn search_contacts(
+            &self,
+            _: RequestContext,
+            query: super::generated::bodies::SearchContactsQuery,
+        ) -> Answer<Vec<Contact>> {
+            // Answers what arrived, so the test sees every field of both parameters.
+            let sort = query.sort.unwrap_or_default();
+            let by = sort
+                .iter()
+                .map(|s| format!("{}:{}", s.field, s.direction.unwrap_or(1)))
+                .collect::<Vec<_>>()
+                .join(",");
+            let tags = query.filter.tags.unwrap_or_default().join("+");
+            Ok(vec![
+                Contact::new(format!("{by}|{tags}")).email(query.filter.email),
+            ])
+        }
         async fn update_contact(
             &self,
             _: RequestContext,
@@ -690,6 +707,47 @@ async fn an_operation_needing_two_schemes_together_gets_both() {
     assert_eq!(bare.status(), 401);
 }
 
+/// A query parameter of a structured type (`style: json`, Stream's `payload`) travels as its
+/// JSON text, every field of it, and the server reads it back typed; text that is not the
+/// JSON the parameter takes is refused.
+#[tokio::test]
+async fn a_json_query_parameter_carries_its_whole_structure() {
+    let url = served::serve(served::Store::new(KEY, 0)).await;
+    let c = BodiesClient::builder()
+        .base_url(&url)
+        .api_key(KEY)
+        .build()
+        .unwrap();
+    let filter = generated::bodies::ContactFilter::new("ann&bob@example.com")
+        .tags(["vip".to_owned(), "a b".to_owned()]);
+    let sort = vec![
+        generated::bodies::SortBy::new("created_at").direction(-1),
+        generated::bodies::SortBy::new("email"),
+    ];
+    let query = generated::bodies::SearchContactsQuery::new(filter).sort(sort);
+    let found = c.search_contacts(&query).await.unwrap();
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].id, "created_at:-1,email:1|vip+a b");
+    assert_eq!(found[0].email.as_deref(), Some("ann&bob@example.com"));
+
+    let raw = |query: &'static str| {
+        tidings_runtime::reqwest::Client::new()
+            .get(format!("{url}/v1/contacts/search?{query}"))
+            .bearer_auth(KEY)
+            .send()
+    };
+    let ok = raw(r#"filter=%7B%22email%22%3A%22x%22%7D"#).await.unwrap();
+    assert_eq!(ok.status(), 200);
+    for bad in ["filter=x", r#"filter=%7B%22tags%22%3A%5B%5D%7D"#] {
+        let refused = raw(bad).await.unwrap();
+        assert!(
+            refused.status().is_client_error(),
+            "{bad}: {}",
+            refused.status()
+        );
+    }
+}
+
 #[tokio::test]
 async fn a_binary_body_arrives_byte_for_byte_with_its_media_type_and_others_are_refused() {
     let url = served::serve(served::Store::new(KEY, 0)).await;
@@ -776,6 +834,50 @@ async fn sandbox_spec_serves_a_binary_body_and_refuses_other_media_types() {
     }
     // No bytes at all is not a file.
     assert_eq!(send(Some("image/png"), b"").await.unwrap().status(), 400);
+}
+
+/// Under `--spec`, a `style: json` query parameter is read as JSON and checked as a body is:
+/// the generated client's call is answered, and text that is not JSON, or JSON without a
+/// required field, is a 422 that names the parameter.
+#[tokio::test]
+async fn sandbox_spec_reads_a_json_query_parameter_as_json_and_checks_it() {
+    use tidings_sandbox::served::{ServeConfig, ServedService, load};
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("specs/bodies.yaml");
+    let mut services = load(&path).unwrap();
+    let served = ServedService::start(services.remove(0), ServeConfig::default())
+        .await
+        .unwrap();
+    let key = served.credential("api_key").unwrap().to_owned();
+    let c = BodiesClient::builder()
+        .base_url(served.base_url())
+        .api_key(key.as_str())
+        .build()
+        .unwrap();
+    let query = generated::bodies::SearchContactsQuery::new(generated::bodies::ContactFilter::new(
+        "ann@example.com",
+    ))
+    .sort(vec![generated::bodies::SortBy::new("email")]);
+    c.search_contacts(&query).await.unwrap();
+    let http = tidings_runtime::reqwest::Client::new();
+    for (query, says) in [
+        ("filter=%7Bnot", "`filter` must be JSON text"),
+        ("filter=%7B%7D", "`filter.email` is required"),
+        (
+            "filter=%7B%22email%22%3A%22a%22%7D&sort=%5B%7B%22field%22%3A1%7D%5D",
+            "`sort.0.field` must be",
+        ),
+    ] {
+        let refused = http
+            .get(format!("{}/v1/contacts/search?{query}", served.base_url()))
+            .bearer_auth(&key)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(refused.status(), 422, "{query}");
+        let text = refused.text().await.unwrap();
+        assert!(text.contains(says), "{query}: {text}");
+        assert!(!text.contains("invalid body"), "{query}: {text}");
+    }
 }
 
 #[tokio::test]

@@ -402,8 +402,12 @@ include!(concat!(env!("OUT_DIR"), "/shapes.rs"));
 async fn names_and_types_constructs_pass_prism_validation() {
     use shapes::*;
     // Exported here rather than committed: the spec is a test fixture.
-    let service =
-        tidings_codegen::check::check_file(&root().join("tests/specs/shapes.yaml")).unwrap();
+    let service = tidings_codegen::check::check_paths(
+        &[&root().join("tests/specs/shapes.yaml")],
+        tidings_codegen::ProvenancePolicy::Required,
+    )
+    .map(|mut services| services.remove(0))
+    .unwrap();
     let dir = tempfile::tempdir().unwrap();
     let document = dir.path().join("shapes.openapi.json");
     let text = serde_json::to_string_pretty(&tidings_codegen::export::openapi::document(&service))

@@ -14,6 +14,7 @@
 //! Both build in `target/maintainer-loop` (the copy in `target/maintainer-loop/workspace`,
 //! rewritten only where files differ), so later runs are incremental: about 100 s for the
 //! second test on a loaded 2-core machine, several minutes the first time (its dependencies).
+//! Under CI the directory goes when both end ([`tidings_tests::ScratchTarget`]).
 
 #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
 
@@ -131,6 +132,7 @@ fn cargo(dir: &Path, args: &[&str]) -> std::process::Output {
 
 #[test]
 fn editing_a_spec_and_building_gives_a_new_working_method() {
+    let _scratch = tidings_tests::ScratchTarget::enter(workspace().join("target/maintainer-loop"));
     let dir = tempfile::tempdir().unwrap();
     write_crate(dir.path());
 
@@ -700,6 +702,7 @@ fn run_program(binary: &Path, sandbox: &SandboxProcess) -> String {
 #[test]
 fn a_copy_of_the_workspace_serves_new_changed_and_removed_operations_with_no_sandbox_code() {
     let ws = workspace();
+    let _scratch = tidings_tests::ScratchTarget::enter(ws.join("target/maintainer-loop"));
     let copy = ws.join("target/maintainer-loop/workspace");
     let started = std::time::Instant::now();
     sync_tree(&ws, &copy);

@@ -32,16 +32,54 @@ use crate::model::{Source, SpecFile};
 use crate::names::did_you_mean;
 pub use crate::resolved::*;
 
-/// Loads and checks every spec of a directory, reporting the loader's and the checker's
-/// problems together: one run shows every error. The one way from spec files to services:
-/// the CLI, the build script, the exporters and the gaps report all come through here.
-pub fn check_dir(dir: &Path) -> Result<Vec<Service>, Diagnostics> {
-    check_dir_with(dir, ProvenancePolicy::Required)
-}
-
-/// [`check_dir`] under a provenance policy.
-pub fn check_dir_with(dir: &Path, policy: ProvenancePolicy) -> Result<Vec<Service>, Diagnostics> {
-    check_files_with(&crate::load::spec_files(dir)?, policy)
+/// Loads and checks specs from disk, reporting the loader's and the checker's problems
+/// together: one run shows every error. Each path is a spec file or a directory, whose `*.yaml`
+/// and `*.yml` files are read in name order; a directory without any is an error.
+///
+/// The one way from spec files to services: the CLI, the build script ([`crate::Generator`]),
+/// the exporters, the gaps report and the sandbox's `--spec` all come through here. A spec held
+/// in memory is loaded with [`crate::load::load_str`] and checked with [`check`].
+///
+/// ```no_run
+/// use tidings_codegen::check::{check_paths, ProvenancePolicy};
+///
+/// let services = check_paths(&["spec"], ProvenancePolicy::Required).unwrap_or_else(|errors| {
+///     panic!("{errors}") // every problem, each with its file, line and column
+/// });
+/// for service in &services {
+///     println!("{}: {} operations", service.name(), service.operations.len());
+/// }
+/// ```
+pub fn check_paths<P: AsRef<Path>>(
+    paths: &[P],
+    policy: ProvenancePolicy,
+) -> Result<Vec<Service>, Diagnostics> {
+    let mut errors = Diagnostics::default();
+    let mut files: Vec<PathBuf> = Vec::new();
+    for path in paths.iter().map(AsRef::as_ref) {
+        if path.is_dir() {
+            match crate::load::spec_files(path) {
+                Ok(found) => files.extend(found),
+                Err(problems) => errors.extend(problems),
+            }
+        } else {
+            files.push(path.to_path_buf());
+        }
+    }
+    let mut loaded = Vec::new();
+    for path in &files {
+        let (file, problems) = crate::load::load_file_partial(path);
+        errors.extend(problems);
+        loaded.extend(file);
+    }
+    match check_loaded(&loaded, policy) {
+        Ok(services) if errors.is_empty() => Ok(services),
+        Ok(_) => Err(errors.sorted()),
+        Err(more) => {
+            errors.extend(more);
+            Err(errors.sorted())
+        }
+    }
 }
 
 /// Whether every spec item must say where it comes from (`source: seed | assumed | not_shown |
@@ -59,40 +97,6 @@ pub enum ProvenancePolicy {
     Required,
     /// `source` may be left out; docs describe items without reference to a seed.
     Optional,
-}
-
-/// Loads and checks one spec file.
-pub fn check_file(path: &Path) -> Result<Service, Diagnostics> {
-    let mut services = check_files_with(&[path.to_path_buf()], ProvenancePolicy::Required)?;
-    services.pop().ok_or_else(|| {
-        Diagnostics(vec![Diagnostic::new(
-            &path.display().to_string(),
-            (1, 1),
-            "no service was read from this file",
-        )])
-    })
-}
-
-/// Loads and checks spec files under a provenance policy, every problem reported at once.
-pub fn check_files_with(
-    paths: &[PathBuf],
-    policy: ProvenancePolicy,
-) -> Result<Vec<Service>, Diagnostics> {
-    let mut errors = Diagnostics::default();
-    let mut loaded = Vec::new();
-    for path in paths {
-        let (file, problems) = crate::load::load_file_partial(path);
-        errors.extend(problems);
-        loaded.extend(file);
-    }
-    match check_loaded(&loaded, policy) {
-        Ok(services) if errors.is_empty() => Ok(services),
-        Ok(_) => Err(errors.sorted()),
-        Err(more) => {
-            errors.extend(more);
-            Err(errors.sorted())
-        }
-    }
 }
 
 /// Checks several loaded files: each on its own, then across files (unique service names).
@@ -128,7 +132,8 @@ fn check_loaded(loaded: &[Loaded], policy: ProvenancePolicy) -> Result<Vec<Servi
     }
 }
 
-/// Checks one loaded file.
+/// Checks one spec loaded from text ([`crate::load::load_str`]), under
+/// [`ProvenancePolicy::Required`]; specs on disk go through [`check_paths`].
 pub fn check(loaded: &Loaded) -> Result<Service, Diagnostics> {
     check_with(loaded, ProvenancePolicy::Required)
 }

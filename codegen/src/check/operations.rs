@@ -6,7 +6,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use super::{Checker, normalised_route, path_params};
 use crate::model::{BodyKind, Operation};
-use crate::model::{IdempotencyMode, ListStyle, Method, Source};
+use crate::model::{IdempotencyMode, Method, QueryStyle, Source};
 use crate::names::{can_be_ident, did_you_mean, is_snake, pascal, snake};
 use crate::resolved::{
     Answer, AuthInfo, BodyEncodingInfo, Constraints, FormStyleInfo, NameKind, OperationInfo,
@@ -424,27 +424,37 @@ impl Checker<'_> {
         let is_enum = |ty: &Ty| matches!(ty, Ty::Named(n) if self.spec.types.get(n).is_some_and(|t| t.values.is_some()));
         let list_ok = place == Place::Query
             && matches!(&ty, Ty::List(item) if item.is_scalar() || is_enum(item));
-        if !ty.is_scalar() && !is_enum(&ty) && !list_ok {
+        let as_json = place == Place::Query && param.style == Some(QueryStyle::Json);
+        if as_json && matches!(ty, Ty::Page(_) | Ty::Bytes) {
+            self.error_at_value(
+                &format!("{path}.type"),
+                format!(
+                    "parameter `{name}` has `style: json`, and a page or bytes has no JSON text"
+                ),
+            );
+        } else if !ty.is_scalar() && !is_enum(&ty) && !list_ok && !as_json {
             let d = self.error_at_value(
                 &format!("{path}.type"),
                 format!("parameter `{name}` must be a scalar"),
             );
             d.expected = Some(match place {
                 Place::Query => {
-                    "string, integer, number, boolean, datetime, date, an enum, or list<T> of those"
+                    "string, integer, number, boolean, datetime, date, an enum, or list<T> of those; \
+                     any type with `style: json`"
                         .into()
                 }
                 _ => "string, integer, number, boolean, datetime, date or an enum".into(),
             });
         }
         let style = match (&ty, param.style) {
+            (_, Some(QueryStyle::Json)) if place == Place::Query => Some(QueryStyle::Json),
             (Ty::List(_), style) if place == Place::Query => {
-                Some(style.unwrap_or(ListStyle::Repeat))
+                Some(style.unwrap_or(QueryStyle::Repeat))
             }
             (_, Some(_)) => {
                 self.error_at_value(
                     &format!("{path}.style"),
-                    "`style` applies to `list<T>` query parameters",
+                    "`style` applies to query parameters: `json` to any, the others to `list<T>`",
                 );
                 None
             }

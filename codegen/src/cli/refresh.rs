@@ -38,7 +38,10 @@ impl Refreshed {
 /// Every derived, committed file, paths relative to the spec directory: `spec.schema.json`,
 /// then the exported documents.
 pub fn derived_files(spec_dir: &Path) -> Result<Vec<ExportedFile>, Diagnostics> {
-    let services = tidings_codegen::check::check_dir(spec_dir)?;
+    let services = tidings_codegen::check::check_paths(
+        &[spec_dir],
+        tidings_codegen::ProvenancePolicy::Required,
+    )?;
     let mut files = vec![ExportedFile {
         path: PathBuf::from("spec.schema.json"),
         contents: tidings_codegen::model::json_schema(),

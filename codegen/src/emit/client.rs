@@ -9,7 +9,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{Settings, docs, rust_type};
-use crate::model::{IdempotencyMode, ListStyle, WebhookSignature};
+use crate::model::{IdempotencyMode, QueryStyle, WebhookSignature};
 use crate::names::{ident, shouty};
 use crate::resolved::{Answer, BodyEncodingInfo, OperationInfo, ParamInfo, Service, Ty};
 
@@ -588,17 +588,19 @@ fn param_struct(
         let id = ident(&p.rust);
         let ty = rust_type(&p.ty);
         let mut wire = wire_of(p);
-        if p.style == Some(ListStyle::Brackets) {
+        if p.style == Some(QueryStyle::Brackets) {
             wire.push_str("[]");
         }
         let rename = (p.rust != wire).then(|| quote!(#[serde(rename = #wire)]));
-        let with = (p.style == Some(ListStyle::Comma)).then(|| {
-            if p.required {
-                quote!(#[serde(with = "rt::query::comma")])
-            } else {
+        let with = match p.style {
+            Some(QueryStyle::Comma) if p.required => quote!(#[serde(with = "rt::query::comma")]),
+            Some(QueryStyle::Comma) => {
                 quote!(#[serde(default, with = "rt::query::comma::option")])
             }
-        });
+            Some(QueryStyle::Json) if p.required => quote!(#[serde(with = "rt::query::json")]),
+            Some(QueryStyle::Json) => quote!(#[serde(default, with = "rt::query::json::option")]),
+            _ => quote!(),
+        };
         // The runtime's encoder leaves out `None` parameters by itself.
         if p.required {
             quote!(#fdoc #rename #with pub #id: #ty,)
@@ -775,5 +777,11 @@ fn param_doc(p: &ParamInfo) -> String {
         .to_owned();
     super::types::push_pattern_note(&mut text, &p.constraints);
     super::types::push_default_note(&mut text, p.default.as_ref());
+    if p.style == Some(QueryStyle::Json) {
+        if !text.is_empty() {
+            text.push_str("\n\n");
+        }
+        text.push_str("Sent in the query string as its JSON text.");
+    }
     text
 }

@@ -6,7 +6,7 @@ use super::*;
 
 fn email() -> Service {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
-    crate::check::check_dir(&dir)
+    crate::check::check_paths(&[&dir], crate::ProvenancePolicy::Required)
         .expect("the specs check")
         .into_iter()
         .find(|s| s.name() == "email")

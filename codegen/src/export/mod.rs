@@ -23,7 +23,7 @@
 //! | `x-rate-limit`, `x-retry`, `x-timeouts`, `x-sizes`, ... | the document | the spec's sections as written |
 //!
 //! ```
-//! let services = tidings_codegen::check::check_dir(std::path::Path::new("../spec")).unwrap();
+//! let services = tidings_codegen::check::check_paths(&["../spec"], tidings_codegen::ProvenancePolicy::Required).unwrap();
 //! let email = services.iter().find(|s| s.name() == "email").unwrap();
 //! let doc = tidings_codegen::export::openapi::document(email);
 //! assert_eq!(doc["openapi"], "3.1.0");

@@ -39,8 +39,9 @@ impl Converter<'_> {
         }
     }
 
-    /// The headers the success answers (`statuses`) document, first answer first, each with its
-    /// type (a scalar or an enum; anything else is text, reported) and description.
+    /// The headers the success answers (`statuses`, and a `2XX` range) document, first answer
+    /// first, each with its type (a scalar or an enum; anything else is text, reported) and
+    /// description.
     pub(super) fn response_headers(
         &mut self,
         responses: Option<&Map<String, Value>>,
@@ -54,7 +55,10 @@ impl Converter<'_> {
             return out;
         };
         for (key, answer) in responses {
-            if !key.parse::<u16>().is_ok_and(|c| statuses.contains(&c)) {
+            // A success status of the operation, or the success range (Ably's `2XX`).
+            let success = key.parse::<u16>().is_ok_and(|c| statuses.contains(&c))
+                || key.eq_ignore_ascii_case("2XX");
+            if !success {
                 continue;
             }
             let rptr = format!("{ptr}/responses/{}", escape(key));

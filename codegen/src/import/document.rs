@@ -102,7 +102,40 @@ pub(crate) fn parse(text: &str) -> Result<Value, ImportError> {
     }
     let yaml: serde_yaml::Value =
         serde_yaml::from_str(trimmed).map_err(|e| ImportError::Parse(e.to_string()))?;
-    Ok(from_yaml(&yaml))
+    let mut doc = from_yaml(&yaml);
+    scalars_as_text(&mut doc);
+    Ok(doc)
+}
+
+/// In YAML an unquoted `+11203494390` or `1` is a number and `true` a boolean: in a
+/// schema whose `type` is `string`, its `example`, `default`, `enum` and `examples` values are
+/// that text (Sinch's `from: {type: string, example: +11203494390}`), not a number that would
+/// make the field `json`. A JSON document means what it writes and is left alone.
+fn scalars_as_text(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            if map.get("type").and_then(Value::as_str) == Some("string") {
+                let text = |v: &mut Value| {
+                    if matches!(v, Value::Number(_) | Value::Bool(_)) {
+                        *v = Value::String(v.to_string());
+                    }
+                };
+                for key in ["example", "default"] {
+                    if let Some(v) = map.get_mut(key) {
+                        text(v);
+                    }
+                }
+                for key in ["enum", "examples"] {
+                    if let Some(Value::Array(items)) = map.get_mut(key) {
+                        items.iter_mut().for_each(text);
+                    }
+                }
+            }
+            map.values_mut().for_each(scalars_as_text);
+        }
+        Value::Array(items) => items.iter_mut().for_each(scalars_as_text),
+        _ => {}
+    }
 }
 
 fn from_yaml(value: &serde_yaml::Value) -> Value {
@@ -566,5 +599,21 @@ mod tests {
     fn yaml_keys_that_are_numbers_become_strings() {
         let v = parse("responses:\n  200: { description: ok }\n").unwrap();
         assert!(v["responses"]["200"].is_object());
+    }
+
+    #[test]
+    fn yaml_numbers_in_a_text_schema_s_examples_and_values_are_text() {
+        let v = parse(
+            "from: { type: string, example: +11203494390, default: 7, enum: [1, true, a] }\n\
+             count: { type: integer, example: 3 }\n",
+        )
+        .unwrap();
+        assert_eq!(v["from"]["example"], json!("11203494390"));
+        assert_eq!(v["from"]["default"], json!("7"));
+        assert_eq!(v["from"]["enum"], json!(["1", "true", "a"]));
+        assert_eq!(v["count"]["example"], json!(3));
+        // JSON means what it writes.
+        let j = parse(r#"{"from": {"type": "string", "example": 5}}"#).unwrap();
+        assert_eq!(j["from"]["example"], json!(5));
     }
 }

@@ -23,12 +23,61 @@ pub(crate) struct FieldAuth {
     query_scheme: Option<String>,
 }
 
-/// Whether a field or parameter name reads as a credential a provider asks for in every call.
+/// Whether a field or parameter name reads as a credential a provider asks for in every call
+/// (`key` counts only where its description says it is an API key: see [`body_properties`]).
 fn credential_like(name: &str) -> bool {
     matches!(
         name.to_ascii_lowercase().as_str(),
-        "api_key" | "api_secret" | "apikey" | "apisecret" | "api_token" | "auth_token"
+        "api_key" | "api_secret" | "apikey" | "apisecret" | "api_token" | "auth_token" | "key"
     )
+}
+
+/// The top-level property names of a request body schema, through `allOf` and `$ref`s
+/// (Mandrill's bodies are `allOf: [{$ref: ApiKey}, {...}]`). A property named `key` is one
+/// only when its description calls it an API key (Mandrill's "A valid Mandrill API key"):
+/// elsewhere `key` is as likely a record's key.
+fn body_properties(doc: &Value, schema: &Value, depth: usize, out: &mut Vec<String>) {
+    if depth > 8 {
+        return;
+    }
+    let schema = match schema.get("$ref").and_then(Value::as_str) {
+        Some(r) => match document::resolve(doc, r) {
+            Some(target) => target,
+            None => return,
+        },
+        None => schema,
+    };
+    for member in schema
+        .get("allOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        body_properties(doc, member, depth + 1, out);
+    }
+    for (name, property) in schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        let described_as_key = || {
+            let property = match property.get("$ref").and_then(Value::as_str) {
+                Some(r) => document::resolve(doc, r).unwrap_or(property),
+                None => property,
+            };
+            property
+                .get("description")
+                .and_then(Value::as_str)
+                .is_some_and(|d| {
+                    let d = d.to_ascii_lowercase();
+                    d.contains("api key") || d.contains("api-key")
+                })
+        };
+        if (name != "key" || described_as_key()) && !out.contains(name) {
+            out.push(name.clone());
+        }
+    }
 }
 
 /// Credentials by name, each with its spec node.
@@ -91,12 +140,11 @@ impl Converter<'_> {
                             ),
                             None => (schema, inline),
                         };
-                    if let Some(props) = schema
-                        .and_then(|s| s.get("properties"))
-                        .and_then(Value::as_object)
-                    {
-                        body = props.keys().cloned().collect();
-                        body_schema = Some(at);
+                    if let Some(schema) = schema {
+                        body_properties(doc, schema, 0, &mut body);
+                        if !body.is_empty() {
+                            body_schema = Some(at);
+                        }
                     }
                 }
                 out.push((

@@ -36,6 +36,7 @@ mod example_schema;
 mod fidelity;
 mod field_auth;
 mod interpret;
+mod key_text;
 mod media;
 mod merge;
 mod operations;
@@ -47,6 +48,7 @@ mod report;
 mod routes;
 mod schema;
 
+mod one_way;
 mod security;
 mod servers;
 mod together;
@@ -417,6 +419,7 @@ impl<'a> Converter<'a> {
         let errors = self.errors_section();
         let events = self.webhooks(&options.service);
         self.break_cycles();
+        self.required_in_answers();
 
         let mut spec = Node::map();
         let mut service = Node::map();

@@ -408,9 +408,16 @@ impl Converter<'_> {
                 self.skip(&at, "path parameter not in the path template", Some(&pname));
                 continue;
             }
-            let mut schema = p
-                .get("schema")
-                .cloned()
+            // A query parameter holding JSON (Stream's `payload`: `content: application/json`)
+            // has its schema under the media type, and travels as its JSON text.
+            let json_content = if place == "query" && p.get("schema").is_none() {
+                p.pointer("/content/application~1json/schema").cloned()
+            } else {
+                None
+            };
+            let as_json = json_content.is_some();
+            let mut schema = json_content
+                .or_else(|| p.get("schema").cloned())
                 .unwrap_or(Value::Object(Map::new()));
             // A parameter is text on the wire: an untyped enum of scalars of several kinds
             // (Vonage's `delivered`: `[true, false, 0, 1]`) is the enum of their texts.
@@ -435,6 +442,10 @@ impl Converter<'_> {
             let list_item = t_list_item(ty.as_ref().ok());
             let mut style = None;
             let ty = match ty {
+                Ok(t) if as_json => {
+                    style = Some("json");
+                    t
+                }
                 Ok(t) if scalar(&t, self) => t,
                 Ok(t)
                     if place == "query"
@@ -466,13 +477,6 @@ impl Converter<'_> {
                         &at,
                         &format!("query parameter `{pname}` is text or a structure: typed as text (send a structure as its JSON text)"),
                     );
-                    "string".into()
-                }
-                // One parameter holding JSON (Stream's `payload`, `content: application/json`).
-                Ok(_) if place == "query" && p.pointer("/content/application~1json").is_some() => {
-                    let why = "is JSON text (`content: application/json`): typed as text, which \
-                               carries the structure's JSON";
-                    self.approximate(&at, &format!("query parameter `{pname}` {why}"));
                     "string".into()
                 }
                 Ok(t) => {
@@ -527,7 +531,7 @@ impl Converter<'_> {
                     out.max = None;
                 }
             }
-            out.default = super::schema::default_of(&s, &ty, self);
+            out.default = super::schema::default_of(&s, &ty, self, &format!("{at}/schema"));
             if ty == "string" {
                 out.max_len = s.get("maxLength").and_then(Value::as_u64);
                 out.min_len = s

@@ -37,6 +37,9 @@ pub(crate) struct FieldOut {
     pub(crate) ty: String,
     pub(crate) required: bool,
     pub(crate) read_only: bool,
+    /// Required by the document and read-only: present in every answer, so required in a type
+    /// only answers use ([`super::one_way`]).
+    pub(crate) required_in_answers: bool,
     pub(crate) format: Option<&'static str>,
     pub(crate) doc: Option<String>,
     pub(crate) max_len: Option<u64>,
@@ -60,6 +63,7 @@ impl FieldOut {
             ty,
             required: false,
             read_only: false,
+            required_in_answers: false,
             format: None,
             doc: None,
             max_len: None,

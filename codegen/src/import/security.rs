@@ -3,6 +3,10 @@
 
 use std::collections::HashMap;
 
+use super::key_text::{
+    fixed_basic_user, header_examples, listed_values, prefix_in_text, prefix_of_value,
+};
+
 #[allow(clippy::wildcard_imports)] // the converter's shared imports and helpers
 use super::*;
 
@@ -379,7 +383,39 @@ impl Converter<'_> {
                 sent_by.entry(c.clone()).or_default().push(raw.clone());
                 if credentials.get(&c).is_none() {
                     let doc = format!("The credential of the `{raw}` security scheme.");
-                    credentials.set(&c, self.credential_node(service, &c, &doc, &ptr));
+                    let mut cred = self.credential_node(service, &c, &doc, &ptr);
+                    // A header whose description lists the values it takes (Stream's
+                    // `Stream-Auth-Type`: `jwt` or `anonymous`) is a setting, not a secret:
+                    // the first value by default, made up by nobody.
+                    let values = s
+                        .get("description")
+                        .and_then(Value::as_str)
+                        .and_then(listed_values)
+                        .filter(|_| node.get("kind").and_then(Node::as_str) == Some("header"));
+                    if let Some(values) = values {
+                        cred.set("secret", Node::Bool(false));
+                        cred.set("value", Node::str(&values[0]));
+                        let listed = values
+                            .iter()
+                            .map(|v| format!("`{v}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ");
+                        cred.set(
+                            "doc",
+                            Node::str(format!(
+                                "{doc} One of {listed}; `{}` unless set.",
+                                values[0]
+                            )),
+                        );
+                        self.approximate(
+                            &ptr,
+                            &format!(
+                                "the description lists the values this key takes ({listed}): credential `{c}` is a setting, not a secret, `{}` unless set",
+                                values[0]
+                            ),
+                        );
+                    }
+                    credentials.set(&c, cred);
                 }
                 node.set("credential", Node::str(c));
             }
@@ -581,36 +617,6 @@ impl Converter<'_> {
     }
 }
 
-/// The user name an HTTP Basic scheme's description fixes, written before a placeholder for
-/// the key (Mailgun's `api:YOUR_API_KEY`, also `api:<key>`), and the credential name the
-/// placeholder gives the key (`YOUR_API_KEY` → `api_key`).
-fn fixed_basic_user(description: &str) -> Option<(String, Option<String>)> {
-    description.split_whitespace().find_map(|word| {
-        let word =
-            word.trim_matches(|c: char| matches!(c, '`' | '"' | '\'' | ',' | '.' | '(' | ')'));
-        let (user, key) = word.split_once(':')?;
-        let user_ok = !user.is_empty()
-            && user.len() <= 32
-            && user
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
-        let caps = key.len() > 1
-            && key
-                .chars()
-                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
-        let bracketed = (key.starts_with('<') && key.ends_with('>'))
-            || (key.starts_with('{') && key.ends_with('}'));
-        if !user_ok || key.starts_with("//") || !(caps || bracketed) {
-            return None;
-        }
-        let name = caps.then(|| {
-            let lower = key.to_ascii_lowercase();
-            lower.strip_prefix("your_").unwrap_or(&lower).to_owned()
-        });
-        Some((user.to_owned(), name.filter(|n| crate::names::is_snake(n))))
-    })
-}
-
 /// User name and password credential names for an HTTP Basic scheme: the two halves of a
 /// `user_password` scheme name, else `<scheme>_username` and `<scheme>_password`.
 pub(super) fn basic_credential_names(raw: &str, name: &str) -> (String, String) {
@@ -689,149 +695,6 @@ fn required_scopes(doc: &Value, raw: &str) -> Vec<String> {
         }
     }
     out
-}
-
-/// The `example` and `examples` values the document gives for a header parameter named
-/// `header` (in `components.parameters` and on operations), as text.
-fn header_examples(doc: &Value, header: &str) -> Vec<String> {
-    let mut params: Vec<&Value> = doc
-        .pointer("/components/parameters")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flat_map(|m| m.values())
-        .collect();
-    for item in doc
-        .get("paths")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flat_map(|p| p.values())
-        .filter_map(Value::as_object)
-    {
-        params.extend(
-            item.get("parameters")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten(),
-        );
-        for op in item.values() {
-            params.extend(
-                op.get("parameters")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten(),
-            );
-        }
-    }
-    let mut out = Vec::new();
-    for p in params {
-        let is_header = p.get("in").and_then(Value::as_str) == Some("header")
-            && p.get("name")
-                .and_then(Value::as_str)
-                .is_some_and(|n| n.eq_ignore_ascii_case(header));
-        if !is_header {
-            continue;
-        }
-        let mut values: Vec<&Value> = Vec::new();
-        values.extend(p.get("example"));
-        values.extend(p.pointer("/schema/example"));
-        values.extend(
-            p.get("examples")
-                .and_then(Value::as_object)
-                .into_iter()
-                .flat_map(|m| m.values())
-                .filter_map(|e| e.get("value")),
-        );
-        out.extend(
-            values
-                .into_iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned),
-        );
-    }
-    out
-}
-
-/// The prefix of a header value written as `<Word> <key>`: `App 3f9a…`, `App {apiKey}`,
-/// `App <key>`, `Token [token]`, `App $KEY`; `None` for a bare key or a sentence.
-fn prefix_of_value(value: &str) -> Option<String> {
-    let (word, key) = value.trim().split_once(' ')?;
-    let key = key.trim();
-    let placeholder = [('<', '>'), ('{', '}'), ('[', ']')]
-        .iter()
-        .any(|(open, close)| key.starts_with(*open) && key.ends_with(*close) && key.len() > 2)
-        || (key.starts_with('$') && key.len() > 1 && !key.contains(' '));
-    let literal = key.len() >= 12
-        && key
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-._~+/=".contains(c));
-    let word_ok = !word.is_empty()
-        && word.len() <= 32
-        && word.starts_with(|c: char| c.is_ascii_alphabetic())
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-    (word_ok && (placeholder || literal)).then(|| format!("{word} "))
-}
-
-/// A key prefix the scheme's description shows: a quoted or backquoted header value such as
-/// "`App {apiKey}`" or "`Authorization: App <key>`" (any word before a placeholder or a key),
-/// else one of the prefixes providers commonly state in quotes.
-fn prefix_in_text(description: &str, header: &str) -> Option<String> {
-    for quote in ['`', '"', '\'', '\u{201c}'] {
-        let close = if quote == '\u{201c}' {
-            '\u{201d}'
-        } else {
-            quote
-        };
-        let mut rest = description;
-        while let Some(start) = rest.find(quote) {
-            let after = &rest[start + quote.len_utf8()..];
-            let Some(end) = after.find(close) else { break };
-            let quoted = after[..end].trim();
-            // `Authorization: App <key>` names the header first.
-            let value = match quoted.split_once(':') {
-                Some((name, value)) if name.trim().eq_ignore_ascii_case(header) => value.trim(),
-                _ => quoted,
-            };
-            if let Some(prefix) = prefix_of_value(value) {
-                return Some(prefix);
-            }
-            rest = &after[end + close.len_utf8()..];
-        }
-    }
-    // `Authorization: App <key>` written without quotes.
-    let lower = description.to_ascii_lowercase();
-    if let Some(at) = lower.find(&format!("{}:", header.to_ascii_lowercase())) {
-        let value = description[at + header.len() + 1..].trim_start();
-        let two: Vec<&str> = value.split_whitespace().take(2).collect();
-        if two.len() == 2
-            && let Some(prefix) = prefix_of_value(&two.join(" "))
-        {
-            return Some(prefix);
-        }
-    }
-    known_prefix(Some(description)).map(str::to_owned)
-}
-
-/// A key prefix (`Bearer `, `Token `...) the scheme's description states in backquotes or
-/// quotes, such as "send `Bearer <key>`".
-fn known_prefix(description: Option<&str>) -> Option<&'static str> {
-    let d = description?;
-    [
-        "Bearer ",
-        "Token ",
-        "Basic ",
-        "App ",
-        "AccessKey ",
-        "Key ",
-        "Klaviyo-API-Key ",
-    ]
-    .into_iter()
-    .find(|p| {
-        [format!("`{p}"), format!("\"{p}"), format!("'{p}")]
-            .iter()
-            .any(|q| d.contains(q.as_str()))
-    })
 }
 
 impl Converter<'_> {

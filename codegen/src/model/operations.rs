@@ -225,16 +225,20 @@ item! {
     }
 }
 
-/// How a `list<T>` query parameter travels.
+/// How a query parameter travels: a `list<T>` one in one of three ways, any one as its JSON
+/// text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum ListStyle {
-    /// One pair per item: `To=a&To=b` (the default).
+pub enum QueryStyle {
+    /// One pair per item: `To=a&To=b` (the default for a list).
     Repeat,
     /// One pair, items joined by commas: `To=a,b`.
     Comma,
     /// One pair per item, `[]` after the name: `To[]=a&To[]=b`.
     Brackets,
+    /// The value as its JSON text, whatever its type: `filter={"name":{"$eq":"ann"}}`
+    /// (OpenAPI's `content: application/json` on a parameter).
+    Json,
 }
 
 item! {
@@ -275,9 +279,10 @@ item! {
         /// Rust name, when the wire name does not make a good one (`DateSent<`).
         #[serde(default)]
         pub rust_name: Option<String>,
-        /// How a `list<T>` query parameter is written; `repeat` when absent.
+        /// How a query parameter is written: for a `list<T>`, `repeat` when absent; `json`
+        /// for any type (its JSON text).
         #[serde(default)]
-        pub style: Option<ListStyle>,
+        pub style: Option<QueryStyle>,
     }
 }
 

@@ -1,7 +1,7 @@
 //! The resolved operations: method, path, parameters, body and response types, retry class,
 //! auth scheme and success status, every default applied.
 
-use crate::model::{IdempotencyMode, ListStyle, Method, Source};
+use crate::model::{IdempotencyMode, Method, QueryStyle, Source};
 
 use super::{AuthInfo, Constraints, Owned, PageStyle, Ty};
 
@@ -180,8 +180,9 @@ pub struct ParamInfo {
     pub doc: Option<String>,
     /// Where it comes from.
     pub source: Source,
-    /// How a list query parameter is written (`Some` for `list<T>` query parameters only).
-    pub style: Option<ListStyle>,
+    /// How a query parameter is written: `Some` for every `list<T>` query parameter, and for
+    /// one of any type written as its JSON text ([`QueryStyle::Json`]).
+    pub style: Option<QueryStyle>,
     /// The value the service takes when it is left out (a scalar of its type).
     pub default: Option<serde_json::Value>,
 }

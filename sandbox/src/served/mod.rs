@@ -22,6 +22,7 @@
 mod documented;
 mod files;
 mod ops;
+mod params;
 mod router;
 mod shape;
 pub mod validate;
@@ -50,18 +51,7 @@ use crate::server::{
 ///
 /// The loader's and checker's diagnostics, rendered.
 pub fn load(path: &Path) -> Result<Vec<Service>, SpecError> {
-    let files = if path.is_dir() {
-        tidings_codegen::load::spec_files(path).map_err(|d| SpecError(d.to_string()))?
-    } else {
-        vec![path.to_path_buf()]
-    };
-    if files.is_empty() {
-        return Err(SpecError(format!(
-            "{}: no spec files (*.yaml, *.yml) here",
-            path.display()
-        )));
-    }
-    tidings_codegen::check::check_files_with(&files, ProvenancePolicy::Optional)
+    tidings_codegen::check::check_paths(&[path], ProvenancePolicy::Optional)
         .map_err(|d| SpecError(d.to_string()))
 }
 

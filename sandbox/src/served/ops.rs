@@ -16,6 +16,9 @@ pub(crate) struct ServedOp {
     pub(crate) resource: ResourceOp,
     pub(crate) pages: Option<&'static tidings_runtime::PaginationSpec>,
     pub(crate) body: Option<Ty>,
+    /// The type of each query parameter written as its JSON text (`style: json`), by wire
+    /// name: its value is read as JSON and checked as a body is.
+    pub(crate) json_query: Vec<(String, Ty)>,
 }
 
 /// The token endpoint of a spec whose auth is OAuth2 client credentials: hands out the one

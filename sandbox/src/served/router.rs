@@ -13,10 +13,11 @@ use axum::http::{
 use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value};
 use tidings_codegen::check::{Answer, PageStyle};
-use tidings_spec::Owned;
+use tidings_codegen::model::QueryStyle;
 
 use super::documented::{created_location, documented_status};
 use super::ops::{PathTemplate, Served, ServedOp, TokenEndpoint};
+use super::params::{in_range, query, typed};
 use super::validate;
 use crate::server::resources::{ResourceCall, ServiceSchema, ShapeSchema, Ty};
 use crate::server::{Incoming, ServerError, documented_headers, new_request_id};
@@ -437,7 +438,7 @@ fn inputs(
     };
     Ok(ResourceCall {
         path,
-        query: Value::Object(query(op, incoming)?),
+        query: Value::Object(query(served.schema, op, incoming)?),
         body: named_as_answered(served.schema, op.resource.response.as_ref(), body),
     })
 }
@@ -474,87 +475,6 @@ fn named_as_answered(schema: &ServiceSchema, answer: Option<&Ty>, body: Value) -
         out.entry(named).or_insert_with(|| value.clone());
     }
     Value::Object(out)
-}
-
-/// The query string as the operation's query parameters: typed as declared, a missing
-/// required one a 422, a missing one with a `default` that value (a list's page size, a
-/// filter).
-fn query(op: &ServedOp, incoming: &Incoming) -> Result<Map<String, Value>, ServerError> {
-    let raw: Map<String, Value> = incoming.query()?;
-    let mut out = Map::new();
-    for p in &op.info.query {
-        let Some(value) = raw.get(&p.wire) else {
-            if p.required && p.from_credential.is_none() {
-                return Err(ServerError::validation(
-                    p.wire.clone(),
-                    format!("query parameter `{}` is required", p.wire),
-                ));
-            }
-            if let Some(default) = &p.default {
-                out.insert(p.wire.clone(), default.clone());
-            }
-            continue;
-        };
-        let value = typed(&p.ty, value, &p.wire, "query")?;
-        in_range(&value, &p.constraints, &p.wire, "query")?;
-        out.insert(p.wire.clone(), value);
-    }
-    Ok(out)
-}
-
-/// A query or path parameter's number or text within the spec's limits (each item of a
-/// list).
-fn in_range(
-    value: &Value,
-    limits: &tidings_codegen::check::Constraints,
-    name: &str,
-    place: &str,
-) -> Result<(), ServerError> {
-    let fail = |what: String| {
-        Err(ServerError::validation(
-            name.to_owned(),
-            format!("{place} parameter `{name}` {what}"),
-        ))
-    };
-    match value {
-        Value::Array(items) => {
-            if let Some(max) = limits.max_items.filter(|m| items.len() as u64 > *m) {
-                return fail(format!("takes at most {max} values"));
-            }
-            items
-                .iter()
-                .try_for_each(|v| in_range(v, limits, name, place))
-        }
-        Value::Number(n) => match n.as_f64() {
-            Some(n) if limits.min.is_some_and(|m| n < m) => fail(format!(
-                "must be at least {}",
-                limits.min.unwrap_or_default()
-            )),
-            Some(n) if limits.max.is_some_and(|m| n > m) => fail(format!(
-                "must be at most {}",
-                limits.max.unwrap_or_default()
-            )),
-            _ => Ok(()),
-        },
-        Value::String(text) => {
-            let chars = text.chars().count() as u64;
-            match (limits.min_len, limits.max_len) {
-                (Some(min), _) if chars < min => {
-                    fail(format!("must be at least {min} characters long"))
-                }
-                (_, Some(max)) if chars > max => {
-                    fail(format!("must be at most {max} characters long"))
-                }
-                _ => match &limits.pattern {
-                    Some(pattern) if !crate::pattern::matches(pattern, text) => {
-                        fail(format!("must match the pattern `{pattern}`"))
-                    }
-                    _ => Ok(()),
-                },
-            }
-        }
-        _ => Ok(()),
-    }
 }
 
 /// A form's fields (all text) as the body type's fields are typed: numbers and booleans
@@ -668,56 +588,6 @@ fn takes_object(schema: &ServiceSchema, ty: &Ty) -> bool {
         ),
         _ => false,
     }
-}
-
-fn typed(ty: &Ty<Owned>, value: &Value, name: &str, place: &str) -> Result<Value, ServerError> {
-    let bad = |what: &str| {
-        ServerError::validation(
-            name.to_owned(),
-            format!("{place} parameter `{name}` must be {what}"),
-        )
-    };
-    let text = match value {
-        Value::String(text) => text.as_str(),
-        Value::Array(items) => {
-            let inner = match ty {
-                Ty::List(inner) => inner,
-                other => other,
-            };
-            return items
-                .iter()
-                .map(|v| typed(inner, v, name, place))
-                .collect::<Result<Vec<_>, _>>()
-                .map(Value::Array);
-        }
-        other => return Ok(other.clone()),
-    };
-    Ok(match ty {
-        Ty::Integer => Value::from(integer(text).ok_or_else(|| bad("an integer"))?),
-        Ty::Number => Value::from(text.parse::<f64>().map_err(|_| bad("a number"))?),
-        Ty::Boolean => Value::Bool(text.parse::<bool>().map_err(|_| bad("true or false"))?),
-        Ty::List(inner) => Value::Array(vec![typed(inner, value, name, place)?]),
-        Ty::DateTime if tidings_runtime::dates::rfc3339_to_unix(text).is_none() => {
-            return Err(bad("an RFC 3339 date and time"));
-        }
-        Ty::Date if !tidings_runtime::dates::is_date(text) => {
-            return Err(bad("a date (YYYY-MM-DD)"));
-        }
-        _ => Value::String(text.to_owned()),
-    })
-}
-
-/// An integer parameter's text: digits, or a number with a zero fraction that a float holds
-/// exactly (`0.0`, `12.0`: integers to JSON Schema, as the body's validation reads them).
-fn integer(text: &str) -> Option<i64> {
-    if let Ok(n) = text.parse::<i64>() {
-        return Some(n);
-    }
-    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
-    let f = text.parse::<f64>().ok()?;
-    // Integral and within 2^53, so the cast is exact.
-    #[allow(clippy::cast_possible_truncation)]
-    (f.is_finite() && f.fract() == 0.0 && f.abs() <= EXACT).then_some(f as i64)
 }
 
 /// The last page's "no next page" as its type can say it: the `null` the page put at the next
@@ -886,6 +756,12 @@ pub(crate) fn operations(service: &tidings_codegen::check::Service) -> Vec<Serve
                     .flatten()
                     .map(|p| &*Box::leak(Box::new(vocab::pagination_spec(p)))),
                 body: info.body.as_ref().map(vocab::ty_schema),
+                json_query: info
+                    .query
+                    .iter()
+                    .filter(|p| p.style == Some(QueryStyle::Json))
+                    .map(|p| (p.wire.clone(), vocab::ty_schema(&p.ty)))
+                    .collect(),
                 info: info.clone(),
             }
         })

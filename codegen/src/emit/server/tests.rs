@@ -10,7 +10,8 @@ fn options() -> ServerOptions {
 #[test]
 fn every_real_spec_gives_a_server_with_one_method_and_route_per_operation() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
-    let services = crate::check::check_dir(&dir).expect("the specs check");
+    let services = crate::check::check_paths(&[&dir], crate::ProvenancePolicy::Required)
+        .expect("the specs check");
     for service in &services {
         let code = emit_server(service, &options()).expect("emits");
         let name = service.name();
@@ -34,7 +35,8 @@ fn every_real_spec_gives_a_server_with_one_method_and_route_per_operation() {
 #[test]
 fn success_statuses_and_validation_follow_the_spec() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
-    let services = crate::check::check_dir(&dir).expect("the specs check");
+    let services = crate::check::check_paths(&[&dir], crate::ProvenancePolicy::Required)
+        .expect("the specs check");
     let email = services
         .iter()
         .find(|s| s.name() == "email")
@@ -60,7 +62,8 @@ fn success_statuses_and_validation_follow_the_spec() {
 #[test]
 fn method_and_path_say_what_each_operation_does_to_its_collection() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
-    let services = crate::check::check_dir(&dir).expect("the specs check");
+    let services = crate::check::check_paths(&[&dir], crate::ProvenancePolicy::Required)
+        .expect("the specs check");
     let email = services
         .iter()
         .find(|s| s.name() == "email")
@@ -117,7 +120,8 @@ fn method_and_path_say_what_each_operation_does_to_its_collection() {
 #[test]
 fn a_bad_path_option_is_an_error_not_a_panic() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
-    let services = crate::check::check_dir(&dir).expect("the specs check");
+    let services = crate::check::check_paths(&[&dir], crate::ProvenancePolicy::Required)
+        .expect("the specs check");
     let bad = ServerOptions {
         types_path: "not a path!".into(),
         support_path: DEFAULT_SUPPORT_PATH.into(),

@@ -19,7 +19,7 @@ use super::*;
 ///   possible success, and refuse one whose body differs from the success body).
 ///
 /// ```
-/// let services = tidings_codegen::check::check_dir(std::path::Path::new("../spec")).unwrap();
+/// let services = tidings_codegen::check::check_paths(&["../spec"], tidings_codegen::ProvenancePolicy::Required).unwrap();
 /// let email = services.iter().find(|s| s.name() == "email").unwrap();
 /// let doc = tidings_codegen::export::openapi::document(email);
 /// let old = tidings_codegen::export::openapi::downgrade_to_3_0(doc);

@@ -17,7 +17,7 @@ use super::{
     Dialect, constrained_schema, describe, origin, page_component, provenance, schema_ref,
     ty_schema, type_schemas,
 };
-use crate::model::{IdempotencyMode, ListStyle, WebhookSignature};
+use crate::model::{IdempotencyMode, QueryStyle, WebhookSignature};
 use crate::resolved::{
     Answer, AuthScheme, BodyEncodingInfo, OperationInfo, PageStyle, PaginationInfo, ParamInfo,
     Service, SigningScheme, Ty,
@@ -550,21 +550,21 @@ fn share_route(existing: &mut Value, op: &OperationInfo, added: Value) {
 fn parameter(p: &ParamInfo, location: &str) -> Value {
     let mut obj = Map::new();
     let name = match p.style {
-        Some(ListStyle::Brackets) => format!("{}[]", p.wire),
+        Some(QueryStyle::Brackets) => format!("{}[]", p.wire),
         _ => p.wire.clone(),
     };
     obj.insert("name".into(), json!(name));
     obj.insert("in".into(), json!(location));
     match p.style {
-        Some(ListStyle::Repeat | ListStyle::Brackets) => {
+        Some(QueryStyle::Repeat | QueryStyle::Brackets) => {
             obj.insert("style".into(), json!("form"));
             obj.insert("explode".into(), json!(true));
         }
-        Some(ListStyle::Comma) => {
+        Some(QueryStyle::Comma) => {
             obj.insert("style".into(), json!("form"));
             obj.insert("explode".into(), json!(false));
         }
-        None => {}
+        Some(QueryStyle::Json) | None => {}
     }
     if p.rust != crate::names::snake(&p.wire) {
         obj.insert("x-rust-name".into(), json!(p.rust));
@@ -575,7 +575,15 @@ fn parameter(p: &ParamInfo, location: &str) -> Value {
     if let (Some(default), Some(s)) = (&p.default, schema.as_object_mut()) {
         s.insert("default".into(), default.clone());
     }
-    obj.insert("schema".into(), schema);
+    if p.style == Some(QueryStyle::Json) {
+        // A parameter whose value is JSON text: OpenAPI says so with a media type.
+        obj.insert(
+            "content".into(),
+            json!({ "application/json": { "schema": schema } }),
+        );
+    } else {
+        obj.insert("schema".into(), schema);
+    }
     if let Some(c) = &p.from_credential {
         obj.insert("x-from-credential".into(), json!(c));
     }

@@ -117,6 +117,12 @@ pub(super) fn constraints(f: &mut FieldOut, s: &Value, ptr: &str, conv: &mut Con
     if ty.starts_with("list<") {
         f.max_items = u("maxItems", s);
         f.min_items = u("minItems", s);
+        if s.get("uniqueItems").and_then(Value::as_bool) == Some(true) {
+            conv.approximate(
+                ptr,
+                "`uniqueItems`: the list is not checked for repeated items (needs spec construct: unique items)",
+            );
+        }
     } else if ty.starts_with("map<") {
         f.max_items = u("maxProperties", s);
         f.min_items = u("minProperties", s);
@@ -147,12 +153,32 @@ pub(super) fn constraints(f: &mut FieldOut, s: &Value, ptr: &str, conv: &mut Con
 
 /// A schema's `default` when it is a value of the field's type `ty` (a string of a text or of
 /// an enum's values, a number, a boolean); others are left to the field's docs.
-pub(crate) fn default_of(s: &Value, ty: &str, conv: &Converter<'_>) -> Option<Value> {
+pub(crate) fn default_of(
+    s: &Value,
+    ty: &str,
+    conv: &mut Converter<'_>,
+    ptr: &str,
+) -> Option<Value> {
     // On the field, or on the schema it names (Bandwidth's `callbackMethodEnum`: `POST`).
     let value = s.get("default").or_else(|| {
         let target = super::super::document::resolve(conv.doc, s.get("$ref")?.as_str()?)?;
         target.get("default")
     })?;
+    // A number written as text (Ably's `limit`: `default: "100"`) is that number.
+    let parsed = match (ty, value) {
+        ("integer", Value::String(text)) => text.trim().parse::<i64>().ok().map(Value::from),
+        ("number", Value::String(text)) => text
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .and_then(serde_json::Number::from_f64)
+            .map(Value::Number),
+        ("boolean", Value::String(text)) => text.trim().parse::<bool>().ok().map(Value::Bool),
+        _ => None,
+    };
+    if let Some(parsed) = parsed {
+        return Some(parsed);
+    }
     let fits = match (ty, value) {
         ("string" | "datetime" | "date", Value::String(_)) => true,
         ("integer", Value::Number(n)) => n.is_i64() || n.is_u64(),
@@ -163,6 +189,12 @@ pub(crate) fn default_of(s: &Value, ty: &str, conv: &Converter<'_>) -> Option<Va
         ),
         _ => false,
     };
+    if !fits {
+        conv.approximate(
+            ptr,
+            &format!("default `{value}` is not a value of the type `{ty}`: left out"),
+        );
+    }
     fits.then(|| value.clone())
 }
 
@@ -191,5 +223,43 @@ fn spec_format_word(word: &str) -> Option<&'static str> {
         "uri" => Some("uri"),
         "uuid" => Some("uuid"),
         _ => None,
+    }
+}
+
+/// Whether `text` reads as an RFC 3339 date and time: `2024-05-01T10:00:00`, a fraction or
+/// not, then `Z` or an offset (`T` may be a space, as RFC 3339 allows).
+pub(super) fn rfc3339_like(text: &str) -> bool {
+    let b = text.as_bytes();
+    let digits = |range: std::ops::Range<usize>| {
+        b.get(range)
+            .is_some_and(|d| d.iter().all(u8::is_ascii_digit))
+    };
+    let fixed = b.len() >= 20
+        && digits(0..4)
+        && b[4] == b'-'
+        && digits(5..7)
+        && b[7] == b'-'
+        && digits(8..10)
+        && matches!(b[10], b'T' | b't' | b' ')
+        && digits(11..13)
+        && b[13] == b':'
+        && digits(14..16)
+        && b[16] == b':'
+        && digits(17..19);
+    if !fixed {
+        return false;
+    }
+    let mut rest = &text[19..];
+    if let Some(fraction) = rest.strip_prefix('.') {
+        let n = fraction.bytes().take_while(u8::is_ascii_digit).count();
+        if n == 0 {
+            return false;
+        }
+        rest = &fraction[n..];
+    }
+    match rest.as_bytes() {
+        [b'Z' | b'z'] => true,
+        [b'+' | b'-', h1, h2, b':', m1, m2] => [h1, h2, m1, m2].iter().all(|d| d.is_ascii_digit()),
+        _ => false,
     }
 }

@@ -744,6 +744,7 @@ impl Converter<'_> {
             wire: wire.to_owned(),
             required: required && !nullable && !one_way,
             read_only: flag("readOnly"),
+            required_in_answers: required && !nullable && one_way && flag("readOnly"),
             doc: description(&s),
             ..FieldOut::new(ty)
         };
@@ -754,8 +755,24 @@ impl Converter<'_> {
                 None => note.to_owned(),
             });
         }
+        // A `date-time` the document's own example writes another way (Mandrill's
+        // `"2020-06-01 08:15:01"`, no offset) is that text: as RFC 3339 the sandbox would
+        // refuse the document's example, and a client could not send it.
+        if f.ty == "datetime"
+            && s.get("format").and_then(Value::as_str) == Some("date-time")
+            && let Some(example) = s
+                .get("example")
+                .and_then(Value::as_str)
+                .filter(|e| !limits::rfc3339_like(e))
+        {
+            self.approximate(
+                ptr,
+                &format!("its example `{example}` is not an RFC 3339 date-time: typed as text"),
+            );
+            f.ty = "string".into();
+        }
         limits::constraints(&mut f, &s, ptr, self);
-        f.default = limits::default_of(&s, &f.ty, self);
+        f.default = limits::default_of(&s, &f.ty, self, ptr);
         f
     }
 

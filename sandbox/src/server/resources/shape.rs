@@ -119,13 +119,55 @@ pub(super) fn only_declared(schema: &ServiceSchema, ty: &Ty, value: Value) -> Va
             only_declared(schema, inner, one)
         }
         (ty, Value::Object(mut map)) => {
-            if let Some(fields) = object_fields(schema, ty) {
-                map.retain(|key, _| fields.iter().any(|f| f.name == key));
+            if let Some(names) = declared_names(schema, ty, 0) {
+                map.retain(|key, _| names.contains(&key.as_str()));
             }
             Value::Object(map)
         }
         (_, value) => value,
     }
+}
+
+/// The keys an object answer of type `ty` may hold: an object's fields; a union's tag, its
+/// content field, and every field of each variant. None when any key may be there (a map, a
+/// union with a map or JSON variant).
+fn declared_names(schema: &ServiceSchema, ty: &Ty, depth: usize) -> Option<Vec<&'static str>> {
+    let Ty::Named(name) = ty else { return None };
+    if depth > 8 {
+        return None;
+    }
+    let variants = |types: &mut dyn Iterator<Item = Ty>, names: &mut Vec<&'static str>| {
+        for variant in types {
+            match variant {
+                Ty::Named(_) => names.extend(declared_names(schema, &variant, depth + 1)?),
+                // Any key fits these; a text, number or list variant is no object.
+                Ty::Map(_) | Ty::Json => return None,
+                _ => {}
+            }
+        }
+        Some(())
+    };
+    let mut names = Vec::new();
+    match schema.named(name)?.shape {
+        ShapeSchema::Object(fields) => names.extend(fields.iter().map(|f| f.name)),
+        ShapeSchema::Enum(_) => return None,
+        ShapeSchema::Union {
+            tag,
+            content,
+            variants: list,
+        } => {
+            names.push(tag);
+            match content {
+                Some(content) => names.push(content),
+                None => variants(
+                    &mut list.iter().filter_map(|(_, ty)| ty.map(Ty::Named)),
+                    &mut names,
+                )?,
+            }
+        }
+        ShapeSchema::Untagged(list) => variants(&mut list.iter().copied(), &mut names)?,
+    }
+    Some(names)
 }
 
 /// What a delete answers: the item removed (with `deleted: true` where the type has it) when

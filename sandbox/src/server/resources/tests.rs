@@ -798,3 +798,60 @@ async fn a_replace_takes_the_fields_its_path_names() {
     assert_eq!(made["contact_id"], "ct_1", "{made}");
     assert_eq!(made["segment_id"], "sg_1", "{made}");
 }
+
+/// Mandrill's `messages/info`: the body carries the API key and an id, the answer is one of
+/// two objects. The answer held every body field, the key included; it holds the variants'
+/// fields only now.
+#[test]
+fn an_action_answering_a_union_holds_the_variants_fields_only() {
+    const EMAIL: &[FieldSchema] = &[
+        field("email", Ty::String, true),
+        field("id", Ty::String, false),
+    ];
+    const SMS: &[FieldSchema] = &[field("phone", Ty::String, true)];
+    const UNION: ServiceSchema = ServiceSchema {
+        types: &[
+            TypeSchema {
+                name: "EmailInfo",
+                shape: ShapeSchema::Object(EMAIL),
+            },
+            TypeSchema {
+                name: "SmsInfo",
+                shape: ShapeSchema::Object(SMS),
+            },
+            TypeSchema {
+                name: "Info",
+                shape: ShapeSchema::Untagged(&[
+                    Ty::Named("EmailInfo"),
+                    Ty::Named("SmsInfo"),
+                    Ty::String,
+                ]),
+            },
+        ],
+        page: None,
+    };
+    let info = ResourceOp {
+        name: "messages_info",
+        kind: ResourceAction::Action,
+        collection: "/messages/info",
+        item_param: None,
+        id_field: "id",
+        response: Some(Ty::Named("Info")),
+        items: None,
+        filters: &[],
+    };
+    let answer = Resources::default()
+        .serve_now(
+            &UNION,
+            &info,
+            &call(
+                None,
+                Value::Null,
+                json!({"key": "SECRET-KEY", "id": "abc123"}),
+            ),
+        )
+        .unwrap();
+    assert!(answer.get("key").is_none(), "{answer}");
+    assert_eq!(answer["id"], "abc123");
+    assert!(answer.get("email").is_some(), "{answer}");
+}
