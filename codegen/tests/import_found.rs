@@ -879,7 +879,16 @@ fn a_date_time_whose_example_is_not_rfc_3339_is_text() {
                                  "example": "2020-06-01T08:15:01.25+02:00" },
                     "seen_at": { "type": "string", "format": "date-time" }
                 } } } } },
-            "responses": ok()
+            // An example of the whole answer shows it too (Mandrill's `created_at`).
+            "responses": { "200": { "description": "ok", "content": { "application/json": {
+                "schema": { "type": "object", "required": ["created_at", "updated_at"],
+                    "properties": {
+                        "created_at": { "type": "string", "format": "date-time" },
+                        "updated_at": { "type": "string", "format": "date-time" }
+                    } },
+                "example": { "created_at": "2025-08-29 18:47:40.26276",
+                             "updated_at": "2025-08-29T18:47:40Z" }
+            } } } }
         } } }
     });
     let imported = import(&doc);
@@ -889,6 +898,11 @@ fn a_date_time_whose_example_is_not_rfc_3339_is_text() {
     assert_eq!(field(&service, &body, "send_at").ty, Ty::String);
     assert_eq!(field(&service, &body, "sent_at").ty, Ty::DateTime);
     assert_eq!(field(&service, &body, "seen_at").ty, Ty::DateTime);
+    let Some(Ty::Named(answer)) = service.operations[0].response.clone() else {
+        panic!()
+    };
+    assert_eq!(field(&service, &answer, "created_at").ty, Ty::String);
+    assert_eq!(field(&service, &answer, "updated_at").ty, Ty::DateTime);
     assert!(
         imported
             .report

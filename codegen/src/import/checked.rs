@@ -9,7 +9,8 @@ use crate::import::interpret::Disagreement;
 
 /// Follows the document's own examples where they disagree with a field's schema (see
 /// [`Disagreement`]): a field sent as another JSON type is typed `json` (its constraints, which
-/// applied to the scalar, go); a required field an example leaves out is optional. Each change
+/// applied to the scalar, go); a date-time written otherwise than RFC 3339 is text; a required
+/// field an example leaves out is optional. Each change
 /// is reported with the example that shows it; whether any field changed.
 pub(super) fn follow_examples(
     spec: &mut Node,
@@ -55,6 +56,18 @@ pub(super) fn follow_examples(
                 *node = kept;
                 format!(
                     "this example sends `{field}` of `{ty}` as another JSON type than its schema's `{was}`; typed as json"
+                )
+            }
+            Disagreement::NotRfc3339 => {
+                if node.get("type").and_then(Node::as_str) != Some("datetime") {
+                    continue;
+                }
+                if let Node::Map(m) = node {
+                    m.insert("type".to_owned(), Node::str("string"));
+                    m.shift_remove("format");
+                }
+                format!(
+                    "this example writes `{field}` of `{ty}` otherwise than as an RFC 3339 date-time; typed as text"
                 )
             }
             Disagreement::LeftOut => {

@@ -13,6 +13,9 @@ pub(crate) enum Disagreement {
     OtherJsonType,
     /// It leaves out a field the schema requires (SendGrid's segment samples without `id`).
     LeftOut,
+    /// It writes a date-time field's value in another way than RFC 3339 (Mandrill's
+    /// `"2020-06-01 08:15:01"`, with no offset).
+    NotRfc3339,
 }
 
 /// Decodes `value` as the generated type of `ty` would and encodes the result again, as JSON;
@@ -165,6 +168,26 @@ impl Interpreter<'_> {
                         // The text `"null"` where a number goes is a document's way of writing
                         // null (Textmagic's `messageId` examples), not a number as text.
                         Some(Value::String(text)) if text == "null" && !f.ty.is_text() => {}
+                        // A date-time the example writes otherwise than RFC 3339, where that
+                        // is the field's wire form: the generated code keeps the text, but
+                        // the sandbox and the client's checks would refuse it.
+                        Some(Value::String(text))
+                            if f.ty == Ty::DateTime
+                                && matches!(
+                                    f.format,
+                                    None | Some(crate::model::Format::Rfc3339)
+                                )
+                                && !crate::import::schema::rfc3339_like(text)
+                                && self.blamed.is_some() =>
+                        {
+                            let at = (t.name.clone(), f.wire.clone(), Disagreement::NotRfc3339);
+                            if let Some(all) = &mut self.blamed
+                                && !all.contains(&at)
+                            {
+                                all.push(at);
+                            }
+                            out.insert(f.wire.clone(), Value::String(text.clone()));
+                        }
                         Some(x) => {
                             self.scalar_mismatch = false;
                             let decoded = self.value(&f.ty, x);

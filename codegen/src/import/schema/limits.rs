@@ -228,7 +228,7 @@ fn spec_format_word(word: &str) -> Option<&'static str> {
 
 /// Whether `text` reads as an RFC 3339 date and time: `2024-05-01T10:00:00`, a fraction or
 /// not, then `Z` or an offset (`T` may be a space, as RFC 3339 allows).
-pub(super) fn rfc3339_like(text: &str) -> bool {
+pub(crate) fn rfc3339_like(text: &str) -> bool {
     let b = text.as_bytes();
     let digits = |range: std::ops::Range<usize>| {
         b.get(range)

@@ -4,7 +4,7 @@
 //! is typed as `json` or left out, and reported with its pointer.
 
 mod limits;
-pub(crate) use limits::{default_of, param_format, pattern, scalar_target};
+pub(crate) use limits::{default_of, param_format, pattern, rfc3339_like, scalar_target};
 pub(crate) mod names;
 mod unions;
 
