@@ -1015,3 +1015,52 @@ fn an_api_key_every_body_carries_through_all_of_is_a_body_auth_scheme() {
     let service = checked(&imported);
     assert!(service.auth.is_empty(), "{}", imported.yaml);
 }
+
+/// Mandrill's every operation answers 401 with `InvalidKeyError` (`allOf: [Error, {name: enum
+/// [Invalid_Key]}]`) and other statuses with `Error`'s other subtypes. The most shared schema,
+/// the 401's, became the service's error type, so every sandbox error said `Invalid_Key`. The
+/// base the subtypes extend is the service's error type now.
+#[test]
+fn the_base_that_error_subtypes_extend_is_the_service_error_type() {
+    let error = |status: &str, schema: &str| {
+        json!({ "description": status, "content": { "application/json": {
+            "schema": { "$ref": format!("#/components/schemas/{schema}") } } } })
+    };
+    let mut responses = serde_json::Map::new();
+    responses.insert("200".into(), json!({ "description": "ok" }));
+    responses.insert("401".into(), error("bad key", "InvalidKeyError"));
+    responses.insert("500".into(), error("failed", "ServerError"));
+    let op = |id: &str| json!({ "operationId": id, "responses": responses.clone() });
+    let doc = json!({
+        "openapi": "3.1.0",
+        "info": { "title": "Found", "version": "1" },
+        "paths": {
+            "/a": { "post": op("a") },
+            "/b": { "post": op("b") },
+            "/c": { "post": { "operationId": "c", "responses": {
+                "200": { "description": "ok" },
+                "401": error("bad key", "InvalidKeyError")
+            } } }
+        },
+        "components": { "schemas": {
+            "Error": { "type": "object", "required": ["code", "name", "message"], "properties": {
+                "code": { "type": "integer" }, "name": { "type": "string" },
+                "message": { "type": "string" } } },
+            "InvalidKeyError": { "allOf": [
+                { "$ref": "#/components/schemas/Error" },
+                { "type": "object", "properties": {
+                    "name": { "type": "string", "enum": ["Invalid_Key"] } } }
+            ] },
+            "ServerError": { "allOf": [{ "$ref": "#/components/schemas/Error" }] }
+        } }
+    });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    let errors = service.errors.as_ref().unwrap();
+    assert_eq!(
+        errors.ty,
+        Some(Ty::Named("Error".to_owned())),
+        "{}",
+        imported.yaml
+    );
+}

@@ -286,6 +286,17 @@ impl Converter<'_> {
             .map(|f| format!("{}.0", f.wire))
     }
 
+    /// The component schema `raw` extends first (`allOf: [{$ref: Base}, ...]`).
+    fn base_of(&self, raw: &str) -> Option<String> {
+        let schema = self.doc.get("components")?.get("schemas")?.get(raw)?;
+        schema.get("allOf")?.as_array()?.iter().find_map(|member| {
+            member
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(schema::component_of)
+        })
+    }
+
     /// The error body: the schema most error responses of imported operations share. The
     /// error answers with another schema, or with headers that carry error details, become
     /// their operation's own `error_bodies`.
@@ -297,11 +308,26 @@ impl Converter<'_> {
                 *counts.entry(c.as_str()).or_default() += 1;
             }
         }
-        // The service's error type: the most shared object schema.
+        // The service's error type: the most shared object schema; or the base it extends
+        // when other answers' schemas extend it too (Mandrill's `InvalidKeyError`, `allOf:
+        // [Error, {name: enum [Invalid_Key]}]`, answers every 401, and its siblings the other
+        // statuses: every error is an `Error`, not an invalid key).
         let best = counts
             .iter()
             .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
-            .map(|(c, _)| (*c).to_owned());
+            .map(|(c, _)| (*c).to_owned())
+            .map(|best| match self.base_of(&best) {
+                Some(base)
+                    if counts
+                        .keys()
+                        .filter(|k| self.base_of(k).as_ref() == Some(&base))
+                        .count()
+                        >= 2 =>
+                {
+                    base
+                }
+                _ => best,
+            });
         let best_ty = best.as_ref().and_then(|b| {
             let ty = self.component(b).ok()?;
             matches!(self.types.get(&ty), Some(TypeOut::Object { .. })).then_some(ty)
