@@ -26,9 +26,20 @@ pub(crate) fn item_path(asked: &str, id: &str) -> String {
     }
 }
 
+/// Whether a header says where the next page is (`Link`, Bandwidth's `Continuation-Token`, a
+/// `X-Next-Cursor`): what the paging sets when there is a next page, and left out when there
+/// is none. Made up, a client following it would ask for pages forever.
+fn marks_a_next_page(name: &str) -> bool {
+    name == "link"
+        || ["continuation", "cursor", "next", "page-token", "pagetoken"]
+            .iter()
+            .any(|word| name.contains(word))
+}
+
 /// Adds the headers `op` documents that `response` does not carry yet: a created item's
 /// `Location` (from `location`), an `ETag` of `body`, a `Last-Modified` or `Date` of now, and
-/// any other a value of its type (an enum's first value, text a fresh id).
+/// any other a value of its type (an enum's first value, text a fresh id). One that marks a
+/// next page is not made up: without a next page, it is left out.
 pub fn documented_headers(
     op: &OperationSpec,
     location: impl Fn() -> String,
@@ -40,7 +51,7 @@ pub fn documented_headers(
         let Ok(name) = HeaderName::from_bytes(header.name.as_bytes()) else {
             continue;
         };
-        if response.headers().contains_key(&name) {
+        if response.headers().contains_key(&name) || marks_a_next_page(name.as_str()) {
             continue;
         }
         let value = match name.as_str() {
@@ -64,5 +75,36 @@ pub fn documented_headers(
         if let Ok(value) = HeaderValue::from_str(&value) {
             response.headers_mut().insert(name, value);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use tidings_runtime::ResponseHeaderSpec;
+
+    #[test]
+    fn a_header_that_marks_a_next_page_is_not_made_up() {
+        let op = OperationSpec::get("list_media", "/media").with_response_headers(&[
+            ResponseHeaderSpec {
+                name: "Continuation-Token",
+                ty: HeaderType::Text,
+            },
+            ResponseHeaderSpec {
+                name: "Link",
+                ty: HeaderType::Text,
+            },
+            ResponseHeaderSpec {
+                name: "X-Request-Id",
+                ty: HeaderType::Text,
+            },
+        ]);
+        let mut response = Response::new(axum::body::Body::empty());
+        documented_headers(&op, String::new, b"", &mut response);
+        let headers = response.headers();
+        assert!(headers.get("continuation-token").is_none());
+        assert!(headers.get("link").is_none());
+        assert!(headers.get("x-request-id").is_some());
     }
 }
