@@ -223,6 +223,7 @@ fn sample_string(ty: &Ty, field: Option<&FieldSchema>) -> String {
 /// A made-up string that passes the field's format and length limits.
 fn sample_text(ty: &Ty, field: Option<&FieldSchema>) -> String {
     let format = field.and_then(|f| f.format);
+    let made_id;
     let base = match (ty, format) {
         (Ty::DateTime, _) | (_, Some(Format::Rfc3339)) => return now_rfc3339(),
         (_, Some(Format::Email)) => return "sample@example.com".to_owned(),
@@ -240,6 +241,12 @@ fn sample_text(ty: &Ty, field: Option<&FieldSchema>) -> String {
         (_, Some(Format::UnixMs)) => return now_ms().to_string(),
         (_, None) if field.is_some_and(|f| names_a_time(f.name)) => return now_rfc3339(),
         (_, None) if field.is_some_and(|f| names_a_url(f.name)) => "https://example.com/",
+        // An id made up as its field's name would be the same for every item (Mandrill's
+        // sends all answered `"_id": "_id"`), and one item could not be told from another.
+        (_, None) if field.is_some_and(|f| tidings_spec::id_like(f.name)) => {
+            made_id = format!("res_{}", &uuid::Uuid::new_v4().simple().to_string()[..16]);
+            &made_id
+        }
         _ => field.map_or("sample", |f| f.name),
     };
 

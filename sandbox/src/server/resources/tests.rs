@@ -855,3 +855,50 @@ fn an_action_answering_a_union_holds_the_variants_fields_only() {
     assert_eq!(answer["id"], "abc123");
     assert!(answer.get("email").is_some(), "{answer}");
 }
+
+/// Mandrill's sends answered `"_id": "_id"` every time: an id made up as its field's name.
+/// Each made-up id is its own now, and still fits the field's limits.
+#[test]
+fn a_made_up_id_differs_from_call_to_call() {
+    const RESULT: &[FieldSchema] = &[
+        field("_id", Ty::String, true),
+        FieldSchema {
+            max_len: Some(12),
+            ..field("message_id", Ty::String, true)
+        },
+        field("status", Ty::String, true),
+    ];
+    const SENDS: ServiceSchema = ServiceSchema {
+        types: &[TypeSchema {
+            name: "Result",
+            shape: ShapeSchema::Object(RESULT),
+        }],
+        page: None,
+    };
+    let send = ResourceOp {
+        name: "messages_send",
+        kind: ResourceAction::Action,
+        collection: "/messages/send",
+        item_param: None,
+        id_field: "id",
+        response: Some(Ty::List(&Ty::Named("Result"))),
+        items: None,
+        filters: &[],
+    };
+    let store = Resources::default();
+    let answer = || {
+        store
+            .serve_now(
+                &SENDS,
+                &send,
+                &call(None, Value::Null, json!({"text": "hi"})),
+            )
+            .unwrap()
+    };
+    let (a, b) = (answer(), answer());
+    let (a, b) = (&a[0], &b[0]);
+    assert_ne!(a["_id"], b["_id"], "{a} {b}");
+    assert_ne!(a["_id"], "_id");
+    assert!(a["message_id"].as_str().unwrap().len() <= 12, "{a}");
+    assert_eq!(a["status"], "status");
+}
