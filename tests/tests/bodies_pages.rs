@@ -797,8 +797,8 @@ X-Evil: 1",
     assert!(text.contains("image/png` or `image/jpeg"), "{text}");
 }
 
-#[tokio::test]
-async fn sandbox_spec_serves_a_binary_body_and_refuses_other_media_types() {
+/// `specs/bodies.yaml` served as `--spec` serves it, its API key, and a client with that key.
+async fn served_spec() -> (tidings_sandbox::served::ServedService, String, BodiesClient) {
     use tidings_sandbox::served::{ServeConfig, ServedService, load};
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("specs/bodies.yaml");
     let mut services = load(&path).unwrap();
@@ -811,6 +811,12 @@ async fn sandbox_spec_serves_a_binary_body_and_refuses_other_media_types() {
         .api_key(key.as_str())
         .build()
         .unwrap();
+    (served, key, c)
+}
+
+#[tokio::test]
+async fn sandbox_spec_serves_a_binary_body_and_refuses_other_media_types() {
+    let (served, key, c) = served_spec().await;
     let jpeg = tidings_runtime::Binary::new("image/jpeg", vec![0xff, 0xd8, 0xff, 0, b'\n']);
     c.upload_media(jpeg).await.unwrap();
     let http = tidings_runtime::reqwest::Client::new();
@@ -841,18 +847,7 @@ async fn sandbox_spec_serves_a_binary_body_and_refuses_other_media_types() {
 /// required field, is a 422 that names the parameter.
 #[tokio::test]
 async fn sandbox_spec_reads_a_json_query_parameter_as_json_and_checks_it() {
-    use tidings_sandbox::served::{ServeConfig, ServedService, load};
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("specs/bodies.yaml");
-    let mut services = load(&path).unwrap();
-    let served = ServedService::start(services.remove(0), ServeConfig::default())
-        .await
-        .unwrap();
-    let key = served.credential("api_key").unwrap().to_owned();
-    let c = BodiesClient::builder()
-        .base_url(served.base_url())
-        .api_key(key.as_str())
-        .build()
-        .unwrap();
+    let (served, key, c) = served_spec().await;
     let query = generated::bodies::SearchContactsQuery::new(generated::bodies::ContactFilter::new(
         "ann@example.com",
     ))
@@ -882,18 +877,7 @@ async fn sandbox_spec_reads_a_json_query_parameter_as_json_and_checks_it() {
 
 #[tokio::test]
 async fn sandbox_spec_sends_the_documented_answer_headers_and_the_client_reads_them() {
-    use tidings_sandbox::served::{ServeConfig, ServedService, load};
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("specs/bodies.yaml");
-    let mut services = load(&path).unwrap();
-    let served = ServedService::start(services.remove(0), ServeConfig::default())
-        .await
-        .unwrap();
-    let key = served.credential("api_key").unwrap().to_owned();
-    let c = BodiesClient::builder()
-        .base_url(served.base_url())
-        .api_key(key.as_str())
-        .build()
-        .unwrap();
+    let (served, key, c) = served_spec().await;
     let answer = c
         .create_message("AC 1", &twilio_request())
         .with_headers()
