@@ -877,7 +877,7 @@ async fn sandbox_spec_reads_a_json_query_parameter_as_json_and_checks_it() {
 
 #[tokio::test]
 async fn sandbox_spec_sends_the_documented_answer_headers_and_the_client_reads_them() {
-    let (served, key, c) = served_spec().await;
+    let (served, _, c) = served_spec().await;
     let answer = c
         .create_message("AC 1", &twilio_request())
         .with_headers()
