@@ -20,10 +20,19 @@ fn spec(name: &str) -> PathBuf {
 /// A provider's whole document of `tests/providers/full/`, imported with the defaults and
 /// served (the spec in a temporary directory kept as long as the service runs).
 async fn serve_imported(document: &str, name: &str) -> (ServedService, tempfile::TempDir) {
-    use tidings_codegen::import::{ImportOptions, import_openapi};
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let text = std::fs::read_to_string(root.join("tests/providers/full").join(document)).unwrap();
-    let imported = import_openapi(&text, &ImportOptions::new(name, document), None).unwrap();
+    serve_document(&text, document, name).await
+}
+
+/// A document's text (named `document` in notes), imported with the defaults and served.
+async fn serve_document(
+    text: &str,
+    document: &str,
+    name: &str,
+) -> (ServedService, tempfile::TempDir) {
+    use tidings_codegen::import::{ImportOptions, import_openapi};
+    let imported = import_openapi(text, &ImportOptions::new(name, document), None).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(format!("{name}.yaml"));
     std::fs::write(&path, &imported.yaml).unwrap();
@@ -2387,4 +2396,49 @@ async fn an_object_query_parameter_is_served_as_the_parameters_its_style_writes(
     assert_eq!(status, 422, "not an integer: {body}");
     let (status, body) = get("/emails?filter%5Bstatus%5D=sent&filter%5Blimit%5D=1000").await;
     assert_eq!(status, 422, "over the property's maximum: {body}");
+}
+
+/// Ably's `DELETE /push/deviceRegistrations?clientId=alice` unregisters Alice's devices. It
+/// was served as an action that kept everything and answered 204. It removes the items its
+/// filter selects now, and without a filter in the query it removes none.
+#[tokio::test]
+async fn a_collection_delete_removes_the_items_its_filter_selects() {
+    let document = serde_json::json!({
+        "openapi": "3.0.3",
+        "info": { "title": "Devices", "version": "1" },
+        "paths": {
+            "/devices": {
+                "post": { "operationId": "register_device",
+                    "requestBody": { "required": true, "content": { "application/json": {
+                        "schema": { "$ref": "#/components/schemas/Device" } } } },
+                    "responses": { "201": { "description": "ok", "content": {
+                        "application/json": { "schema": { "$ref": "#/components/schemas/Device" } } } } } },
+                "delete": { "operationId": "unregister_devices",
+                    "parameters": [{ "name": "clientId", "in": "query", "schema": { "type": "string" } }],
+                    "responses": { "204": { "description": "gone" } } }
+            },
+            "/devices/{id}": { "get": { "operationId": "get_device",
+                "parameters": [{ "name": "id", "in": "path", "required": true,
+                                 "schema": { "type": "string" } }],
+                "responses": { "200": { "description": "ok", "content": { "application/json": {
+                    "schema": { "$ref": "#/components/schemas/Device" } } } } } } }
+        },
+        "components": { "schemas": { "Device": { "type": "object", "properties": {
+            "id": { "type": "string" }, "clientId": { "type": "string" } } } } }
+    });
+    let (served, _dir) = serve_document(&document.to_string(), "devices.json", "devices").await;
+    let key = ("x-unused", "none");
+    for (id, client) in [("dev1", "alice"), ("dev2", "alice"), ("dev3", "bob")] {
+        let body = serde_json::json!({ "id": id, "clientId": client });
+        let (status, _) = call_json(&served, key, "POST", "/devices", Some(body)).await;
+        assert_eq!(status, 201);
+    }
+    let (status, _) = call_json(&served, key, "DELETE", "/devices", None).await;
+    assert_eq!(status, 204);
+    let (status, _) = call_json(&served, key, "DELETE", "/devices?clientId=alice", None).await;
+    assert_eq!(status, 204);
+    for (id, kept) in [("dev1", false), ("dev2", false), ("dev3", true)] {
+        let (status, _) = call_json(&served, key, "GET", &format!("/devices/{id}"), None).await;
+        assert_eq!(status == 200, kept, "{id}: {status}");
+    }
 }

@@ -240,21 +240,38 @@ fn keyed_like(fields: Option<&[FieldInfo]>, param: &str) -> Option<String> {
         .then(|| (*shortest).to_owned())
 }
 
-/// Whether `op` answers a list: `list<T>`, `page<T>` or items inside an object.
 /// The query parameters of a list that filter its items, as `(parameter, item field)` wire
 /// names: each named like a field of the listed items (the same name, or the same letters
 /// without case, `_` and `-`: Twilio's `To` for `to`, Bandwidth's `messageId`), of a type an
 /// item matches by equality (text without a date or time format, a whole number, a boolean, an
 /// enum, or a list of them, any of which matches). Paging parameters and a date's bounds
 /// (Twilio's `DateSent>`) are not filters; neither is anything of an operation that lists
-/// nothing.
+/// nothing. A `DELETE` of the collection itself filters the same way what it removes, by the
+/// fields of the items the collection's list or create answers (Ably's `DELETE
+/// /push/deviceRegistrations?clientId=alice` removes Alice's devices).
 pub fn list_filters(service: &Service, op: &OperationInfo) -> Vec<(String, String)> {
-    if op.method != Method::Get || !answers_list(service, op) {
-        return Vec::new();
-    }
-    let items = match envelope_items(service, op) {
-        Some((_, item)) => item_fields(service, Some(&item)),
-        None => item_fields(service, op.response.as_ref()),
+    let items = if op.method == Method::Delete && op.path_params.is_empty() {
+        let at_path = |method: Method| {
+            service
+                .operations
+                .iter()
+                .find(|o| o.method == method && o.path == op.path)
+        };
+        match (at_path(Method::Get), at_path(Method::Post)) {
+            (Some(list), _) if answers_list(service, list) => match envelope_items(service, list) {
+                Some((_, item)) => item_fields(service, Some(&item)),
+                None => item_fields(service, list.response.as_ref()),
+            },
+            (_, Some(create)) => item_fields(service, create.response.as_ref()),
+            _ => None,
+        }
+    } else if op.method == Method::Get && answers_list(service, op) {
+        match envelope_items(service, op) {
+            Some((_, item)) => item_fields(service, Some(&item)),
+            None => item_fields(service, op.response.as_ref()),
+        }
+    } else {
+        None
     };
     let Some(items) = items else {
         return Vec::new();
@@ -311,6 +328,7 @@ pub fn list_filters(service: &Service, op: &OperationInfo) -> Vec<(String, Strin
         .collect()
 }
 
+/// Whether `op` answers a list: `list<T>`, `page<T>` or items inside an object.
 fn answers_list(service: &Service, op: &OperationInfo) -> bool {
     matches!(op.response, Some(Ty::Page(_) | Ty::List(_))) || envelope_items(service, op).is_some()
 }
@@ -523,6 +541,11 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
             ..collection_shape(ResourceAction::List)
         },
         Method::Get if answers_list(service, op) => collection_shape(ResourceAction::List),
+        // A `DELETE` of the collection with filters of its items in the query removes the
+        // items they select (Ably's `DELETE /push/deviceRegistrations?clientId=alice`).
+        Method::Delete if !list_filters(service, op).is_empty() => {
+            collection_shape(ResourceAction::Delete)
+        }
         Method::Post if listed || sibling.is_some() || (parent_is_literal && has_field("id")) => {
             collection_shape(ResourceAction::Create)
         }

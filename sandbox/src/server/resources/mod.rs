@@ -41,7 +41,9 @@ use shape::{
     declared, deleted_answer, envelope_of, filled_object, fits_id_field, from_path, id_value,
     make_id, only_declared, page_of, per_item, per_recipient, wrapped_item,
 };
-use state::{filtered, find, full, home_of, put, remove, room, same_item, settle};
+use state::{
+    filtered, find, full, home_of, put, remove, remove_each, room, same_item, selected_ids, settle,
+};
 
 pub use tidings_spec::{
     FieldSchema, Format, PageSchema, ResourceAction, ResourceOp, ServiceSchema, ShapeSchema, Ty,
@@ -575,19 +577,17 @@ impl Resources {
                 ticket = self.insert(&mut state, &collection, id, value.clone(), None)?;
                 Some(value)
             }
-            // The items a query parameter or body field lists by id: each held one removed.
-            ResourceAction::Delete if item_id.is_none() && op.items.is_some() => {
-                let ids = listed_ids(op, call);
-                let under = [collection.as_str()];
-                // One change for all of them: kept together or not at all.
-                (_, ticket) = state.as_one(|state| {
-                    for id in &ids {
-                        if find(state, &collection, Some(id), op).is_ok() {
-                            remove(state, &collection, Some(id), op, &under)?;
-                        }
-                    }
-                    Ok(())
-                })?;
+            // The items a query parameter or body field lists by id, or (Ably's devices of one
+            // `clientId`) a filter of the query selects: each held one removed.
+            ResourceAction::Delete
+                if item_id.is_none() && (op.items.is_some() || !op.filters.is_empty()) =>
+            {
+                let ids = if op.items.is_some() {
+                    listed_ids(op, call)
+                } else {
+                    selected_ids(&state, &collection, op, &call.query)
+                };
+                ticket = remove_each(&mut state, &collection, &ids, op)?;
                 Some(Map::new())
             }
             ResourceAction::Delete => {

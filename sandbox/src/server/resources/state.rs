@@ -305,3 +305,49 @@ pub(super) fn filtered<'i>(
     };
     items.iter().filter(|i| matches(i)).collect()
 }
+
+/// The ids of the items of `collection` that the filters given in `query` select; none when
+/// the query gives none of them (a delete without a filter removes nothing).
+pub(super) fn selected_ids(
+    state: &State,
+    collection: &str,
+    op: &ResourceOp,
+    query: &Value,
+) -> Vec<String> {
+    let given = op
+        .filters
+        .iter()
+        .any(|(param, _)| query.get(*param).is_some_and(|v| !v.is_null()));
+    if !given {
+        return Vec::new();
+    }
+    let all = state
+        .collections
+        .get(collection)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    filtered(all, op.filters, query)
+        .into_iter()
+        .map(|item| item.id.clone())
+        .collect()
+}
+
+/// Removes each held item of `ids` from `collection`, and what lives under it, in one change:
+/// kept together or not at all.
+pub(super) fn remove_each(
+    state: &mut State,
+    collection: &str,
+    ids: &[String],
+    op: &ResourceOp,
+) -> Result<Option<Ticket>, ServerError> {
+    let under = [collection];
+    let (_, ticket) = state.as_one(|state| {
+        for id in ids {
+            if find(state, collection, Some(id), op).is_ok() {
+                remove(state, collection, Some(id), op, &under)?;
+            }
+        }
+        Ok(())
+    })?;
+    Ok(ticket)
+}
