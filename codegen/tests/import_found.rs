@@ -1064,3 +1064,36 @@ fn the_base_that_error_subtypes_extend_is_the_service_error_type() {
         imported.yaml
     );
 }
+
+/// Ably's `GET /channels` answers one of two lists (the channels' details, or their names):
+/// it was neither paged nor counted among the lists left unpaged.
+#[test]
+fn a_list_answering_one_of_several_arrays_is_counted_unpaged() {
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": { "title": "Found", "version": "1" },
+        "paths": { "/channels": { "get": {
+            "operationId": "list_channels",
+            "parameters": [{ "name": "limit", "in": "query", "schema": { "type": "integer" } }],
+            "responses": { "200": { "description": "ok", "content": { "application/json": {
+                "schema": { "oneOf": [
+                    { "type": "array", "items": { "$ref": "#/components/schemas/Channel" } },
+                    { "type": "array", "items": { "type": "string" } }
+                ] } } } } }
+        } } },
+        "components": { "schemas": { "Channel": { "type": "object",
+            "properties": { "id": { "type": "string" } } } } }
+    });
+    let imported = import(&doc);
+    let report =
+        tidings_codegen::import::fidelity_report(&doc.to_string(), &imported, "found.yaml")
+            .unwrap();
+    assert_eq!(report.lists_paged, 0);
+    assert_eq!(report.lists_unpaged.len(), 1, "{report:#?}");
+    assert!(
+        report.lists_unpaged[0]
+            .reason
+            .contains("one of several lists"),
+        "{report:#?}"
+    );
+}

@@ -860,7 +860,17 @@ fn lists(service: &Service, out: &mut FidelityReport) {
                             if fields.iter().any(|f| f.wire == "_embedded"
                                 && matches!(&f.ty, Ty::Named(inner) if records(inner))))
                 });
-                let has_list = records(n) || embedded;
+                // One of several lists (Ably's `/channels`: the channels' details, or their
+                // names), which no page style reads.
+                let lists_of_one_kind = service.types.iter().any(|t| {
+                    &t.name == n
+                        && matches!(&t.kind, TypeKind::Untagged { variants }
+                        if !variants.is_empty()
+                            && variants.iter().all(|v| {
+                                v.ty.as_deref().is_some_and(|t| t.starts_with("list<"))
+                            }))
+                });
+                let has_list = records(n) || embedded || lists_of_one_kind;
                 if !has_list {
                     continue;
                 }
@@ -868,9 +878,14 @@ fn lists(service: &Service, out: &mut FidelityReport) {
                 if op.path.ends_with('}') {
                     continue;
                 }
-                "the page shows no next link, token, cursor, total or page count with the query \
-                 parameter that goes with it, and the operation takes no offset with a page \
-                 size"
+                if lists_of_one_kind {
+                    "answers one of several lists (an untagged union of arrays), which no page \
+                     style reads: the page shows no next link"
+                } else {
+                    "the page shows no next link, token, cursor, total or page count with the \
+                     query parameter that goes with it, and the operation takes no offset with a \
+                     page size"
+                }
             }
             _ => continue,
         };
