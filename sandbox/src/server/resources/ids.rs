@@ -43,31 +43,40 @@ impl Resources {
 
     /// `answer` with a fresh id in each item of its list fields whose type has an id-like
     /// text field the item lacks (the messages a send made, each with its `messageId`).
+    /// An answer that is itself such a list (Mandrill's send results) gets them too.
     pub(super) fn item_ids(&self, schema: &ServiceSchema, ty: &Ty, mut answer: Value) -> Value {
-        let (Some(fields), Value::Object(map)) = (object_fields(schema, ty), &mut answer) else {
-            return answer;
-        };
-        for f in fields {
-            let Ty::List(item) = f.ty else { continue };
-            let text_id = |i: &&FieldSchema| id_like(i.name) && i.ty == Ty::String;
-            let Some(id) = object_fields(schema, item).and_then(|fs| {
-                fs.iter()
-                    .filter(text_id)
-                    .find(|i| i.name.eq_ignore_ascii_case("id"))
-                    .or_else(|| fs.iter().find(text_id))
-            }) else {
-                continue;
-            };
-            let Some(Value::Array(items)) = map.get_mut(f.name) else {
-                continue;
-            };
-            for entry in items.iter_mut().filter_map(Value::as_object_mut) {
-                if entry.get(id.name).is_none_or(Value::is_null) {
-                    entry.insert(id.name.to_owned(), self.fresh_id(id));
+        match (ty, &mut answer) {
+            (Ty::List(item), Value::Array(items)) => self.ids_in(schema, item, items),
+            (_, Value::Object(map)) => {
+                for f in object_fields(schema, ty).unwrap_or_default() {
+                    if let (Ty::List(item), Some(Value::Array(items))) = (f.ty, map.get_mut(f.name))
+                    {
+                        self.ids_in(schema, item, items);
+                    }
                 }
             }
+            _ => {}
         }
         answer
+    }
+
+    /// A fresh id in each of `items` (of type `item`) that lacks one: in the item's text
+    /// field `id`, else its first id-like text field.
+    fn ids_in(&self, schema: &ServiceSchema, item: &Ty, items: &mut [Value]) {
+        let text_id = |i: &&FieldSchema| id_like(i.name) && i.ty == Ty::String;
+        let Some(id) = object_fields(schema, item).and_then(|fs| {
+            fs.iter()
+                .filter(text_id)
+                .find(|i| i.name.eq_ignore_ascii_case("id"))
+                .or_else(|| fs.iter().find(text_id))
+        }) else {
+            return;
+        };
+        for entry in items.iter_mut().filter_map(Value::as_object_mut) {
+            if entry.get(id.name).is_none_or(Value::is_null) {
+                entry.insert(id.name.to_owned(), self.fresh_id(id));
+            }
+        }
     }
 }
 

@@ -38,8 +38,9 @@ pub use fill::fill;
 use durable::Change;
 use group::{Ticket, Undo, Writer};
 use shape::{
-    declared, deleted_answer, envelope_of, filled_object, fits_id_field, from_path, id_value,
-    make_id, only_declared, page_of, per_item, per_recipient, wrapped_item,
+    answers_another, declared, deleted_answer, envelope_of, filled_object, fits_id_field,
+    from_path, id_value, make_id, only_declared, page_of, per_item, per_recipient, recipients,
+    wrapped_item,
 };
 use state::{
     filtered, find, full, home_of, put, remove, remove_each, room, same_item, selected_ids, settle,
@@ -503,6 +504,8 @@ impl Resources {
             _ => home_of(&state, &collection, item_id),
         };
         let mut ticket = None;
+        // The answer's items, when it is a list made from the request.
+        let mut listed = None;
         let found = match op.kind {
             ResourceAction::Create => {
                 let (value, committed) =
@@ -599,6 +602,11 @@ impl Resources {
                 Some(deleted_answer(schema, op, value))
             }
             ResourceAction::Action => {
+                // An action under an item that answers another thing it made (Ably's
+                // `POST /channels/{channel_id}/messages` answers a `messageId`) answers that
+                // thing, not the item: a fresh id, the path's values in the fields they name.
+                let makes = item_id.is_none() || answers_another(op);
+                let item_id = item_id.filter(|_| !makes);
                 let mut value = item_id
                     .and_then(|id| {
                         state
@@ -629,6 +637,9 @@ impl Resources {
                     }
                     None => {}
                 }
+                if makes {
+                    from_path(schema, op, op.response.as_ref(), &call.path, &mut body);
+                }
                 let made = match (item_id, &call.body) {
                     // A batch (Resend's `POST /emails/batch`, a list body): one entry per
                     // thing sent in the answer's list, each given its id below.
@@ -641,6 +652,12 @@ impl Resources {
                         .as_ref()
                         .map(|ty| per_recipient(schema, ty, &body)),
                     (Some(_), _) => None,
+                };
+                // A send answering a bare list, one result per recipient (Mandrill's
+                // `messages/send`).
+                listed = match (&op.response, item_id) {
+                    (Some(Ty::List(item)), None) => recipients(schema, item, &body),
+                    _ => None,
                 };
                 value.extend(body);
                 value.extend(made.into_iter().flatten());
@@ -660,8 +677,8 @@ impl Resources {
                 Value::Object(value)
             }
             (Some(ty), Some(value)) => {
-                let mut value = Value::Object(value);
-                if let (ResourceAction::Action, None) = (op.kind, item_id) {
+                let mut value = listed.map_or(Value::Object(value), Value::Array);
+                if op.kind == ResourceAction::Action && (item_id.is_none() || answers_another(op)) {
                     // A send answers an id for each thing it made (Infobip's
                     // `messages[].messageId`), given before the rest is made up.
                     value = self.item_ids(schema, ty, value);

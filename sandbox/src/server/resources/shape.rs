@@ -97,6 +97,41 @@ pub(super) fn fits_id_field(schema: &ServiceSchema, op: &ResourceOp, id: &str) -
     }
 }
 
+/// What an id-like name names, in lower case without separators (`channel_id`, `channelId`
+/// → `channel`); nothing for a bare `id`, `sid` or `uuid`.
+fn named_thing(name: &str) -> Option<String> {
+    if !id_like(name) {
+        return None;
+    }
+    let plain = plain(name);
+    let stem = ["uuid", "sid", "id"]
+        .iter()
+        .find_map(|end| plain.strip_suffix(end))?;
+    (!stem.is_empty()).then(|| stem.to_owned())
+}
+
+/// Whether an operation on an item answers another thing than the item: its answer's id field
+/// and its path's item parameter name different things (Ably's `POST
+/// /channels/{channel_id}/messages` answers a `messageId`, the message it made).
+pub(super) fn answers_another(op: &ResourceOp) -> bool {
+    match (
+        op.item_param.and_then(named_thing),
+        named_thing(op.id_field),
+    ) {
+        (Some(item), Some(answered)) => item != answered,
+        _ => false,
+    }
+}
+
+/// `name` in lower case without `_` and `-`: how a path parameter and a field are matched
+/// (`OwnerName` ↔ `owner_name`).
+fn plain(name: &str) -> String {
+    name.chars()
+        .filter(|c| *c != '_' && *c != '-')
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
 /// Whether the object type `ty` declares the field `name`.
 pub(super) fn declared(schema: &ServiceSchema, ty: Option<&Ty>, name: &str) -> bool {
     ty.and_then(|ty| object_fields(schema, ty))
@@ -283,11 +318,6 @@ pub(super) const TOTAL_NAMES: &[&str] = &[
     "totalItems",
 ];
 
-/// The lists a send answers one entry per recipient in, made from the request (`body`): for
-/// each list field of the answer's type that the request does not send, whose items have a
-/// text field the request sends as a list (Infobip's email `to: [a, b]` answered as
-/// `messages: [{to: a, ...}, {to: b, ...}]`), one item per value. The other fields of each
-/// item (its id, its status) are made up as for any answer.
 /// For an answer to a batch of `n` things: its first list field whose items have an
 /// id-like field, with `n` empty entries (the answer's ids are put in them after).
 pub(super) fn per_item(schema: &ServiceSchema, ty: &Ty, n: usize) -> Vec<(String, Value)> {
@@ -309,6 +339,10 @@ pub(super) fn per_item(schema: &ServiceSchema, ty: &Ty, n: usize) -> Vec<(String
         .collect()
 }
 
+/// The lists a send answers one entry per recipient in, made from the request (`body`): each
+/// list field of the answer's type that the request does not send, whose items take the
+/// request's recipients (see [`recipients`]). The other fields of each item (its id, its
+/// status) are made up as for any answer.
 pub(super) fn per_recipient(
     schema: &ServiceSchema,
     ty: &Ty,
@@ -317,34 +351,115 @@ pub(super) fn per_recipient(
     let Some(fields) = object_fields(schema, ty) else {
         return Vec::new();
     };
-    let mut made = Vec::new();
-    for f in fields {
-        let Ty::List(item) = f.ty else { continue };
-        if body.get(f.name).is_some_and(|v| !v.is_null()) {
-            continue;
-        }
-        let Some(item_fields) = object_fields(schema, item) else {
-            continue;
-        };
-        let from_request = item_fields.iter().find_map(|i| match body.get(i.name) {
-            Some(Value::Array(values))
-                if i.ty == Ty::String
-                    && !values.is_empty()
-                    && values.iter().all(Value::is_string) =>
-            {
-                Some((i.name, values))
+    fields
+        .iter()
+        .filter_map(|f| {
+            let Ty::List(item) = f.ty else { return None };
+            if body.get(f.name).is_some_and(|v| !v.is_null()) {
+                return None;
             }
-            _ => None,
-        });
-        if let Some((key, values)) = from_request {
-            let items = values
-                .iter()
-                .map(|v| Value::Object(Map::from_iter([(key.to_owned(), v.clone())])))
-                .collect();
-            made.push((f.name.to_owned(), Value::Array(items)));
+            let items = recipients(schema, item, body)?;
+            Some((f.name.to_owned(), Value::Array(items)))
+        })
+        .collect()
+}
+
+/// Names of a text field that says where a message goes.
+const ADDRESS_NAMES: &[&str] = &[
+    "address",
+    "destination",
+    "email",
+    "msisdn",
+    "number",
+    "phone",
+    "phoneNumber",
+    "phone_number",
+    "recipient",
+    "to",
+];
+
+/// How deep in the request's objects [`recipients`] looks (Mandrill's are one level down, in
+/// `message.to`).
+const RECIPIENTS_DEPTH: usize = 2;
+
+/// One entry of `item` per recipient the request names, each holding the recipient's fields
+/// the item has too:
+/// - a list of text under a name the item has as a text field (Infobip's email `to: [a, b]`
+///   answered as `messages: [{to: a}, {to: b}]`);
+/// - a list of objects whose address fields (of an email or phone format, or named as an
+///   address) the item has too (Mandrill's `message.to: [{email, name}]` answered as
+///   `[{email, _id, status}]`, one result per recipient).
+///
+/// The request is searched nearest level first, down to [`RECIPIENTS_DEPTH`] nested objects.
+pub(super) fn recipients(
+    schema: &ServiceSchema,
+    item: &Ty,
+    body: &Map<String, Value>,
+) -> Option<Vec<Value>> {
+    let item_fields = object_fields(schema, item)?;
+    let mut level = vec![body];
+    for _ in 0..=RECIPIENTS_DEPTH {
+        let mut deeper = Vec::new();
+        for (key, value) in level.into_iter().flatten() {
+            match value {
+                Value::Object(inner) => deeper.push(inner),
+                Value::Array(values) if !values.is_empty() => {
+                    if let Some(entries) = recipient_entries(item_fields, key, values) {
+                        return Some(entries);
+                    }
+                }
+                _ => {}
+            }
         }
+        level = deeper;
     }
-    made
+    None
+}
+
+/// The entries of [`recipients`] for the request's list `key: values`, when it lists them.
+fn recipient_entries(
+    item_fields: &[FieldSchema],
+    key: &str,
+    values: &[Value],
+) -> Option<Vec<Value>> {
+    let text = |f: &&FieldSchema| f.ty == Ty::String;
+    if values.iter().all(Value::is_string) {
+        let field = item_fields.iter().filter(text).find(|f| f.name == key)?;
+        let entries = values
+            .iter()
+            .map(|v| Value::Object(Map::from_iter([(field.name.to_owned(), v.clone())])))
+            .collect();
+        return Some(entries);
+    }
+    let objects: Vec<&Map<String, Value>> =
+        values.iter().map(Value::as_object).collect::<Option<_>>()?;
+    let address = |f: &&FieldSchema| {
+        matches!(f.format, Some(Format::Email | Format::E164)) || ADDRESS_NAMES.contains(&f.name)
+    };
+    let shared: Vec<&str> = item_fields
+        .iter()
+        .filter(text)
+        .filter(address)
+        .filter(|f| {
+            objects
+                .iter()
+                .all(|o| o.get(f.name).is_some_and(Value::is_string))
+        })
+        .map(|f| f.name)
+        .collect();
+    if shared.is_empty() {
+        return None;
+    }
+    let entries = objects
+        .iter()
+        .map(|o| {
+            let kept = shared
+                .iter()
+                .map(|name| ((*name).to_owned(), o[*name].clone()));
+            Value::Object(kept.collect())
+        })
+        .collect();
+    Some(entries)
 }
 
 pub(super) fn object_fields(schema: &ServiceSchema, ty: &Ty) -> Option<&'static [FieldSchema]> {
@@ -479,15 +594,16 @@ pub(super) fn from_path(
     let Some(fields) = ty.and_then(|ty| object_fields(schema, ty)) else {
         return;
     };
-    let plain = |name: &str| -> String {
-        name.chars()
-            .filter(|c| *c != '_' && *c != '-')
-            .flat_map(char::to_lowercase)
-            .collect()
-    };
     for (param, value) in path {
+        // The field the parameter names, else the thing its id is of (`channel_id` is the
+        // `channel`'s).
         let wanted = plain(param);
-        let Some(field) = fields.iter().find(|f| plain(f.name) == wanted) else {
+        let thing = named_thing(param);
+        let Some(field) = fields
+            .iter()
+            .find(|f| plain(f.name) == wanted)
+            .or_else(|| fields.iter().find(|f| Some(plain(f.name)) == thing))
+        else {
             continue;
         };
         // Only a value the field takes (its format and length): the answer stays valid.

@@ -578,6 +578,65 @@ mod sends {
         assert_ne!(ids[0], ids[1], "{answer}");
         assert!(ids.iter().all(|id| *id != "messageId"), "{answer}");
     }
+
+    const RESULT: &[FieldSchema] = &[
+        field("_id", Ty::String, true),
+        FieldSchema {
+            format: Some(Format::Email),
+            ..field("email", Ty::String, true)
+        },
+        field("status", Ty::String, true),
+    ];
+    const RESULTS: ServiceSchema = ServiceSchema {
+        types: &[TypeSchema {
+            name: "Result",
+            shape: ShapeSchema::Object(RESULT),
+        }],
+        page: None,
+    };
+
+    /// Mandrill's `messages/send` takes its recipients one level down, as objects
+    /// (`message.to: [{email, name}]`), and answers a bare list of results, one per recipient
+    /// with its own `_id`: it answered one result with a made-up address (was).
+    #[test]
+    fn a_send_to_nested_recipients_answers_a_result_for_each() {
+        let store = Resources::default();
+        let send = ResourceOp {
+            name: "messages_send",
+            kind: ResourceAction::Action,
+            collection: "/messages/send",
+            item_param: None,
+            id_field: "_id",
+            response: Some(Ty::List(&Ty::Named("Result"))),
+            items: None,
+            filters: &[],
+        };
+        let body = json!({"key": "k", "message": {"text": "hi", "to": [
+            {"email": "ada@example.com", "name": "Ada"},
+            {"email": "bob@example.com", "type": "cc"},
+        ]}});
+        let answer = store
+            .serve_now(&RESULTS, &send, &call(None, Value::Null, body))
+            .unwrap();
+        let results = answer.as_array().unwrap();
+        let emails: Vec<&str> = results
+            .iter()
+            .map(|r| r["email"].as_str().unwrap())
+            .collect();
+        assert_eq!(emails, ["ada@example.com", "bob@example.com"], "{answer}");
+        assert_ne!(results[0]["_id"], results[1]["_id"], "{answer}");
+        assert!(
+            results
+                .iter()
+                .all(|r| r.get("name").is_none() && r.get("key").is_none())
+        );
+        // A list of another kind (attachments, no address field in common) is no recipients.
+        let body = json!({"attachments": [{"name": "a.txt"}]});
+        let answer = store
+            .serve_now(&RESULTS, &send, &call(None, Value::Null, body))
+            .unwrap();
+        assert_eq!(answer.as_array().unwrap().len(), 1, "{answer}");
+    }
 }
 
 /// A nested collection's create: a path parameter named as a field of the item (case and `_`
@@ -627,6 +686,55 @@ async fn a_create_takes_the_fields_its_path_names_but_never_the_parents_id_as_it
     };
     let made = store.serve(&NESTED_SCHEMA, &create, &call).await.unwrap();
     assert_eq!(made["owner_name"], "grace");
+}
+
+/// An action under an item that answers the id of another thing (Ably's `POST
+/// /channels/{channel_id}/messages` with no `GET` beside it, answering `{channel, messageId}`)
+/// made that thing: each call a fresh id (every message got the channel's `chat1`, was), and
+/// the channel named in the field its parameter names.
+#[tokio::test]
+async fn an_action_under_an_item_answering_another_things_id_makes_a_fresh_one() {
+    const PUBLISHED: &[FieldSchema] = &[
+        field("channel", Ty::String, false),
+        field("messageId", Ty::String, false),
+    ];
+    const PUBLISH_SCHEMA: ServiceSchema = ServiceSchema {
+        types: &[TypeSchema {
+            name: "Published",
+            shape: ShapeSchema::Object(PUBLISHED),
+        }],
+        page: None,
+    };
+    let publish = ResourceOp {
+        name: "publish",
+        kind: ResourceAction::Action,
+        collection: "/channels",
+        item_param: Some("channel_id"),
+        id_field: "messageId",
+        response: Some(Ty::Named("Published")),
+        items: None,
+        filters: &[],
+    };
+    let store = Resources::new(ResourceLimits::default());
+    let call = ResourceCall {
+        path: vec![("channel_id", "chat1".to_owned())],
+        query: Value::Null,
+        body: json!({"name": "greeting"}),
+    };
+    let first = store.serve(&PUBLISH_SCHEMA, &publish, &call).await.unwrap();
+    let second = store.serve(&PUBLISH_SCHEMA, &publish, &call).await.unwrap();
+    assert_eq!(first["channel"], "chat1", "{first}");
+    assert_ne!(first["messageId"], "chat1", "{first}");
+    assert_ne!(first["messageId"], second["messageId"], "{second}");
+    // The item's own id field (`POST /messages/{message_id}/cancel` answering `{id}`) still
+    // answers the item's id.
+    let cancel = ResourceOp {
+        item_param: Some("message_id"),
+        id_field: "id",
+        response: None,
+        ..publish
+    };
+    assert!(!answers_another(&cancel));
 }
 
 /// Created and listed under a parent, addressed on its own (Ably's `POST
