@@ -519,10 +519,10 @@ impl Resources {
                     .get(&collection)
                     .map(Vec::as_slice)
                     .unwrap_or_default();
-                let items = filtered(all, op.filters, &call.query);
+                let items = filtered(all, op, &call.query);
                 let items = items.as_slice();
                 if let (Some(path), Some(ty)) = (op.items, &op.response) {
-                    return Ok((envelope_of(schema, ty, path, items), None));
+                    return Ok((envelope_of(schema, op, ty, path, items), None));
                 }
                 return Ok((page_of(schema, op, items, &call.query)?, None));
             }

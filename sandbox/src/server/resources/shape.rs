@@ -262,7 +262,13 @@ pub(super) fn deleted_answer(
 
 /// A list answered inside the object type `ty`: every item at the dot path `path`, filled as
 /// the field's item type, and the object's other required fields made up.
-pub(super) fn envelope_of(schema: &ServiceSchema, ty: &Ty, path: &str, items: &[&Item]) -> Value {
+pub(super) fn envelope_of(
+    schema: &ServiceSchema,
+    op: &ResourceOp,
+    ty: &Ty,
+    path: &str,
+    items: &[&Item],
+) -> Value {
     let mut item_ty = *ty;
     // The object holding the items, and its dot path (with the dot).
     let (mut holder, mut holder_path) = (*ty, String::new());
@@ -283,15 +289,7 @@ pub(super) fn envelope_of(schema: &ServiceSchema, ty: &Ty, path: &str, items: &[
     };
     let listed: Vec<Value> = items
         .iter()
-        .map(|i| {
-            fill(
-                schema,
-                &item_ty,
-                Some(&Value::Object(i.value.clone())),
-                0,
-                None,
-            )
-        })
+        .map(|i| listed_item(schema, op, &item_ty, i))
         .collect();
     let total = listed.len();
     let mut envelope = Value::Object(Map::new());
@@ -530,6 +528,32 @@ pub(super) fn filled_object(
     whole
 }
 
+/// `item` as a list of `item_ty` shows it: a list of plain values answers the items' ids (the
+/// members of a set: SendGrid's suppressed addresses); an object has the list item type's
+/// fields only, its id in the field the list names it by when it lacks one (Bandwidth's
+/// messages, created as `{id}` and listed as `{messageId}`).
+fn listed_item(schema: &ServiceSchema, op: &ResourceOp, item_ty: &Ty, item: &Item) -> Value {
+    let value = match item_ty {
+        Ty::String => Value::String(item.id.clone()),
+        Ty::Integer => item
+            .id
+            .parse::<i64>()
+            .map_or_else(|_| Value::String(item.id.clone()), Value::from),
+        _ => {
+            let mut value = item.value.clone();
+            if declared(schema, Some(item_ty), op.id_field) && !value.contains_key(op.id_field) {
+                value.insert(op.id_field.to_owned(), id_value(schema, op, &item.id));
+            }
+            Value::Object(value)
+        }
+    };
+    only_declared(
+        schema,
+        item_ty,
+        fill(schema, item_ty, Some(&value), 0, None),
+    )
+}
+
 /// One page of `items` in the service's pagination, as its `Page<T>` serializes. The one place
 /// paging happens, so further pagination styles extend this function.
 pub(super) fn page_of(
@@ -544,19 +568,7 @@ pub(super) fn page_of(
     };
     let param = |name: &str| query.get(name);
     let text = |name: Option<&str>| name.and_then(param).and_then(Value::as_str);
-    let out = |item: &Item| {
-        let value = match item_ty {
-            // A list of plain values answers the items' ids (the members of a set:
-            // SendGrid's suppressed addresses).
-            Ty::String => Value::String(item.id.clone()),
-            Ty::Integer => item
-                .id
-                .parse::<i64>()
-                .map_or_else(|_| Value::String(item.id.clone()), Value::from),
-            _ => Value::Object(item.value.clone()),
-        };
-        fill(schema, &item_ty, Some(&value), 0, None)
-    };
+    let out = |item: &Item| listed_item(schema, op, &item_ty, item);
     let Some(Ty::Page(_)) = op.response else {
         // A plain list: every item.
         return Ok(Value::Array(items.iter().copied().map(out).collect()));

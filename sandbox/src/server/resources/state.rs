@@ -273,18 +273,17 @@ fn missing(collection: &str, id: &str, op: &ResourceOp) -> ServerError {
 
 /// The items the query's filters keep (see [`ResourceOp::filters`]), every one when the query
 /// sets none of them: an item is kept when each filter set finds its field equal (as text) to
-/// the value, or to one of the values of a list.
-pub(super) fn filtered<'i>(
-    items: &'i [Item],
-    filters: &[(&str, &str)],
-    query: &Value,
-) -> Vec<&'i Item> {
+/// the value, or to one of the values of a list. A filter on the operation's id field is on the
+/// item's id when the item lacks the field (Bandwidth's `messageId` of a message created as
+/// `{id}`).
+pub(super) fn filtered<'i>(items: &'i [Item], op: &ResourceOp, query: &Value) -> Vec<&'i Item> {
     let text = |v: &Value| match v {
         Value::String(s) => Some(s.clone()),
         Value::Number(_) | Value::Bool(_) => Some(v.to_string()),
         _ => None,
     };
-    let set: Vec<(&str, Vec<String>)> = filters
+    let set: Vec<(&str, Vec<String>)> = op
+        .filters
         .iter()
         .filter_map(|(param, field)| {
             let wanted = match query.get(*param)? {
@@ -297,10 +296,11 @@ pub(super) fn filtered<'i>(
         .collect();
     let matches = |item: &Item| {
         set.iter().all(|(field, wanted)| {
-            item.value
-                .get(*field)
-                .and_then(text)
-                .is_some_and(|have| wanted.contains(&have))
+            let have = match item.value.get(*field) {
+                None if *field == op.id_field => Some(item.id.clone()),
+                value => value.and_then(text),
+            };
+            have.is_some_and(|have| wanted.contains(&have))
         })
     };
     items.iter().filter(|i| matches(i)).collect()
@@ -326,7 +326,7 @@ pub(super) fn selected_ids(
         .get(collection)
         .map(Vec::as_slice)
         .unwrap_or_default();
-    filtered(all, op.filters, query)
+    filtered(all, op, query)
         .into_iter()
         .map(|item| item.id.clone())
         .collect()

@@ -907,3 +907,81 @@ async fn a_replace_takes_the_fields_its_path_names() {
     assert_eq!(made["contact_id"], "ct_1", "{made}");
     assert_eq!(made["segment_id"], "sg_1", "{made}");
 }
+
+/// Bandwidth's messages are created as `{id, to, text}` and listed as `{messageId,
+/// destinationTn}`, filtered by `?messageId=`: the list showed the create's shape and the
+/// filter found nothing (was); each item is of the list's type, its id in `messageId`.
+#[test]
+fn a_list_shows_its_item_type_and_filters_by_the_id_it_names() {
+    const MADE: &[FieldSchema] = &[
+        field("id", Ty::String, false),
+        field("to", Ty::String, false),
+        field("text", Ty::String, false),
+    ];
+    const LISTED: &[FieldSchema] = &[
+        field("messageId", Ty::String, false),
+        field("destinationTn", Ty::String, false),
+    ];
+    const LIST: &[FieldSchema] = &[
+        field("messages", Ty::List(&Ty::Named("Listed")), false),
+        field("totalCount", Ty::Integer, false),
+    ];
+    const MESSAGES: ServiceSchema = ServiceSchema {
+        types: &[
+            TypeSchema {
+                name: "Made",
+                shape: ShapeSchema::Object(MADE),
+            },
+            TypeSchema {
+                name: "Listed",
+                shape: ShapeSchema::Object(LISTED),
+            },
+            TypeSchema {
+                name: "List",
+                shape: ShapeSchema::Object(LIST),
+            },
+        ],
+        page: None,
+    };
+    let create = ResourceOp {
+        name: "create_message",
+        kind: ResourceAction::Create,
+        collection: "/messages",
+        item_param: None,
+        id_field: "id",
+        response: Some(Ty::Named("Made")),
+        items: None,
+        filters: &[],
+    };
+    let list = ResourceOp {
+        name: "list_messages",
+        kind: ResourceAction::List,
+        id_field: "messageId",
+        response: Some(Ty::Named("List")),
+        items: Some("messages"),
+        filters: &[("messageId", "messageId")],
+        ..create
+    };
+    let store = Resources::default();
+    let body = |to: &str| call(None, Value::Null, json!({"to": to, "text": "hi"}));
+    let first = store.serve_now(&MESSAGES, &create, &body("+1")).unwrap();
+    store.serve_now(&MESSAGES, &create, &body("+2")).unwrap();
+    let all = store
+        .serve_now(&MESSAGES, &list, &call(None, json!({}), Value::Null))
+        .unwrap();
+    assert_eq!(all["totalCount"], 2, "{all}");
+    assert_eq!(
+        all["messages"][0],
+        json!({"messageId": first["id"]}),
+        "{all}"
+    );
+    let one = json!({"messageId": first["id"]});
+    let found = store
+        .serve_now(&MESSAGES, &list, &call(None, one, Value::Null))
+        .unwrap();
+    assert_eq!(
+        found["messages"],
+        json!([{"messageId": first["id"]}]),
+        "{found}"
+    );
+}
