@@ -2442,3 +2442,39 @@ async fn a_collection_delete_removes_the_items_its_filter_selects() {
         assert_eq!(status == 200, kept, "{id}: {status}");
     }
 }
+
+/// An error's code header says the code as its body gives it: Ably documents
+/// `x-ably-errorcode` as an integer beside a body whose `code` is one, and the header said
+/// `not_found` where the body said 404 (was).
+#[tokio::test]
+async fn an_error_code_header_says_the_code_as_the_body_gives_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("channels.yaml");
+    std::fs::write(
+        &path,
+        "service:\n  name: channels\n  title: Channels\n  summary: Channels\n  \
+         base_url: { env: CHANNELS_BASE_URL }\n\
+         types:\n  Channel:\n    fields:\n      id: { type: string }\n  \
+         Failure:\n    fields:\n      code: { type: integer }\n      message: { type: string }\n\
+         operations:\n  get_channel:\n    method: GET\n    path: /channels/{id}\n    \
+         path_params: { id: { type: string } }\n    response: Channel\n    error_bodies:\n      \
+         default: { type: Failure, code: code, message: message, headers: [x-error-code] }\n",
+    )
+    .unwrap();
+    let mut services = load(&path).unwrap();
+    let served = ServedService::start(services.remove(0), ServeConfig::default())
+        .await
+        .unwrap();
+    let answer = tidings_runtime::reqwest::get(format!("{}/channels/nope", served.base_url()))
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 404);
+    let header = answer.headers()["x-error-code"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let body: serde_json::Value = answer.json().await.unwrap();
+    assert_eq!(body["code"], 404, "{body}");
+    assert_eq!(header, "404", "{body}");
+    served.shutdown().await;
+}

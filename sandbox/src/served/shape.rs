@@ -330,13 +330,17 @@ pub(crate) async fn operation_error(
     .filter(|v| v.is_string())
     .unwrap_or_else(|| Value::String(symbolic_code(status)));
     parts.headers.remove(CONTENT_LENGTH);
-    error_headers(&mut parts.headers, &own.headers, &symbolic, &message);
     // An error the document describes by its headers alone (Ably's `x-ably-errorcode` and
-    // `x-ably-errormessage`): the service's body as it was, with them.
+    // `x-ably-errormessage`): the service's body as it was, with them, the code header saying
+    // the body's code (a number where the body has one).
     if own.ty.is_none() && own.code.is_none() && own.message.is_none() && !own.headers.is_empty() {
+        let body_code = found(written_code, &["error.code", "code", "ErrorCode"]);
+        let code = body_code.as_ref().unwrap_or(&symbolic);
+        error_headers(&mut parts.headers, &own.headers, code, &message);
         return Response::from_parts(parts, Body::from(bytes));
     }
     let Some(ty) = own.ty.as_ref().map(tidings_codegen::describe::ty_schema) else {
+        error_headers(&mut parts.headers, &own.headers, &symbolic, &message);
         let text = match message {
             Value::String(text) => text,
             other => other.to_string(),
@@ -350,6 +354,9 @@ pub(crate) async fn operation_error(
     // The code and message where the operation's type keeps them, then its other required
     // fields made up around them (a list item's `field`, `error_id`).
     let mut out = Value::Object(Map::new());
+    // The code as the body gives it, for the headers: a number where its field is one (the
+    // status), else the symbolic code.
+    let mut body_code = symbolic.clone();
     if let Value::Object(object) = &mut out {
         let path = |p: &Option<String>| -> Vec<String> {
             p.as_deref()
@@ -368,8 +375,10 @@ pub(crate) async fn operation_error(
             } else {
                 code_as_field_takes_it(schema, &ty, &code_path, symbolic)
             };
+            body_code = code_value.clone();
             put(object, &code_path, code_value);
         }
+        error_headers(&mut parts.headers, &own.headers, &body_code, &message);
         let message_path = path(&own.message);
         if !message_path.is_empty() {
             put(object, &message_path, message);
