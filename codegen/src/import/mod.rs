@@ -51,6 +51,7 @@ mod schema;
 mod one_way;
 mod security;
 mod servers;
+mod swagger_pointer;
 mod together;
 mod webhooks;
 mod yaml;
@@ -212,7 +213,7 @@ fn import_on_this_thread(
     } else {
         options
     };
-    let mut conv = Converter::new(doc, options, version == Version::Swagger2);
+    let mut conv = Converter::new(doc, options, converted.is_some().then_some(&raw));
     conv.report.version = Some(version);
     let mut spec = conv.build(options);
     let mut report = std::mem::take(&mut conv.report);
@@ -270,6 +271,8 @@ pub(crate) struct Converter<'a> {
     pub(crate) doc: &'a Value,
     doc_name: String,
     swagger: bool,
+    /// The Swagger 2.0 document as written, which pointers name places of.
+    original: Option<&'a Value>,
     pub(crate) used_names: HashSet<String>,
     pub(crate) component_names: HashMap<String, String>,
     /// Shorter name hints for components named by their package path.
@@ -309,7 +312,8 @@ pub(crate) struct Converter<'a> {
 const RESERVED_TYPE_NAMES: &[&str] = &["Self", "Page", "Type"];
 
 impl<'a> Converter<'a> {
-    fn new(doc: &'a Value, options: &ImportOptions, swagger: bool) -> Self {
+    /// `original`: the Swagger 2.0 document `doc` was rewritten from.
+    fn new(doc: &'a Value, options: &ImportOptions, original: Option<&'a Value>) -> Self {
         let mut used_names: HashSet<String> = crate::check::types::PRELUDE_NAMES
             .iter()
             .chain(RESERVED_TYPE_NAMES)
@@ -328,7 +332,8 @@ impl<'a> Converter<'a> {
         Converter {
             doc,
             doc_name: options.document_name.clone(),
-            swagger,
+            swagger: original.is_some(),
+            original,
             used_names,
             component_names: HashMap::new(),
             short_names: schema::names::package_short_names(
@@ -357,22 +362,13 @@ impl<'a> Converter<'a> {
         }
     }
 
-    /// A pointer as the document's reader knows it (`#/definitions/...` for Swagger 2.0).
+    /// A pointer as the document's reader knows it (`#/definitions/...`, an operation's
+    /// `parameters/1/schema` for Swagger 2.0).
     fn pointer(&self, ptr: &str) -> String {
-        let mut p = ptr.to_owned();
-        if self.swagger {
-            for (from, to) in [
-                ("/components/schemas/", "/definitions/"),
-                ("/components/parameters/", "/parameters/"),
-                ("/components/responses/", "/responses/"),
-                ("/components/securitySchemes/", "/securityDefinitions/"),
-            ] {
-                if let Some(rest) = p.strip_prefix(from) {
-                    p = format!("{to}{rest}");
-                }
-            }
+        match self.original {
+            Some(raw) => swagger_pointer::swagger_pointer(raw, ptr),
+            None => format!("#{ptr}"),
         }
-        format!("#{p}")
     }
 
     pub(crate) fn skip(&mut self, ptr: &str, reason: &str, detail: Option<&str>) {
