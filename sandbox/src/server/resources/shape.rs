@@ -544,6 +544,9 @@ fn listed_item(schema: &ServiceSchema, op: &ResourceOp, item_ty: &Ty, item: &Ite
             if declared(schema, Some(item_ty), op.id_field) && !value.contains_key(op.id_field) {
                 value.insert(op.id_field.to_owned(), id_value(schema, op, &item.id));
             }
+            if value.contains_key(super::FILE_BYTES) {
+                describe_file(schema, item_ty, &mut value, &item.id);
+            }
             Value::Object(value)
         }
     };
@@ -552,6 +555,44 @@ fn listed_item(schema: &ServiceSchema, op: &ResourceOp, item_ty: &Ty, item: &Ite
         item_ty,
         fill(schema, item_ty, Some(&value), 0, None),
     )
+}
+
+/// A stored file (an upload sent as it is) described in the fields of the list item type
+/// that name its facts (Bandwidth's media, uploaded to `PUT /media/{mediaId}` and listed as
+/// `{mediaName, contentLength}`): a text field named as a name or key, its name (the id it was
+/// put at); a number field named as a length or size, its bytes; a text field named as a
+/// content or media type, the type it came with. The bytes themselves are no field.
+fn describe_file(schema: &ServiceSchema, item_ty: &Ty, value: &mut Map<String, Value>, id: &str) {
+    let encoded = value
+        .get(super::FILE_BYTES)
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let padding = encoded.bytes().rev().take_while(|b| *b == b'=').count();
+    let length = (encoded.len() / 4 * 3).saturating_sub(padding);
+    let media = value.get(super::FILE_MEDIA).cloned();
+    for f in object_fields(schema, item_ty).unwrap_or_default() {
+        if value.contains_key(f.name) {
+            continue;
+        }
+        let name = plain(f.name);
+        let fact = match f.ty {
+            Ty::String
+                if ["contenttype", "mediatype", "mimetype"]
+                    .iter()
+                    .any(|w| name.ends_with(w)) =>
+            {
+                media.clone()
+            }
+            Ty::String if name.ends_with("name") || name.ends_with("key") => Some(Value::from(id)),
+            Ty::Integer if name.ends_with("length") || name.ends_with("size") => {
+                Some(Value::from(length))
+            }
+            _ => None,
+        };
+        if let Some(fact) = fact {
+            value.insert(f.name.to_owned(), fact);
+        }
+    }
 }
 
 /// One page of `items` in the service's pagination, as its `Page<T>` serializes. The one place

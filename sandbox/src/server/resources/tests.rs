@@ -985,3 +985,56 @@ fn a_list_shows_its_item_type_and_filters_by_the_id_it_names() {
         "{found}"
     );
 }
+
+/// Bandwidth's media: a file put at `PUT /media/{mediaId}` (kept as its bytes) and listed as
+/// `{content, contentLength, mediaName}`. The list answered `{id}`, a field its item type has
+/// not, and none of its own (was); it names the file, counts its bytes, and shows no bytes.
+#[test]
+fn an_uploaded_file_is_listed_by_its_name_and_length() {
+    const MEDIA: &[FieldSchema] = &[
+        field("content", Ty::String, false),
+        field("contentLength", Ty::Integer, false),
+        field("mediaName", Ty::String, false),
+        field("contentType", Ty::String, false),
+    ];
+    const FILES: ServiceSchema = ServiceSchema {
+        types: &[TypeSchema {
+            name: "Media",
+            shape: ShapeSchema::Object(MEDIA),
+        }],
+        page: None,
+    };
+    let upload = ResourceOp {
+        name: "upload_media",
+        kind: ResourceAction::Replace,
+        collection: "/media",
+        item_param: Some("mediaId"),
+        id_field: "mediaId",
+        response: None,
+        items: None,
+        filters: &[],
+    };
+    let list = ResourceOp {
+        name: "list_media",
+        kind: ResourceAction::List,
+        item_param: None,
+        id_field: "id",
+        response: Some(Ty::List(&Ty::Named("Media"))),
+        ..upload
+    };
+    let store = Resources::default();
+    let file = json!({FILE_BYTES: "UE5HREFUQQ==", FILE_MEDIA: "image/png"});
+    let put = ResourceCall {
+        path: vec![("mediaId", "pic1.png".to_owned())],
+        query: Value::Null,
+        body: file,
+    };
+    store.serve_now(&FILES, &upload, &put).unwrap();
+    let listed = store
+        .serve_now(&FILES, &list, &call(None, json!({}), Value::Null))
+        .unwrap();
+    assert_eq!(
+        listed,
+        json!([{"mediaName": "pic1.png", "contentLength": 7, "contentType": "image/png"}])
+    );
+}
