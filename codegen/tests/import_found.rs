@@ -1,5 +1,5 @@
 //! What importing providers' documents not tried before found (OneSignal, Textmagic,
-//! ClickSend, Bandwidth, Novu, Ably, Mandrill, Stream, Sinch),
+//! ClickSend, Bandwidth, Novu, Ably, Mandrill, Stream, Sinch, Telnyx),
 //! each as the smallest document that shows it: a query string in a
 //! path template, keys for different operations, Swagger 2.0's `x-nullable`, the text
 //! `"null"` as an example of a number, fields present one way only.
@@ -610,6 +610,114 @@ fn a_reference_to_a_plain_text_schema_keeps_its_format_bounds_and_docs() {
         "{}",
         imported.report
     );
+}
+
+/// Telnyx's nullable scalar components (`WebhookTimeoutSecs: {type: [integer, "null"],
+/// maximum: 30}`, `ConferenceSid: {type: [string, "null"], format: uuid}`), named by `$ref`:
+/// their format, bounds and docs were lost without a report line (a plain `type: string`
+/// kept them).
+#[test]
+fn a_reference_to_a_nullable_scalar_schema_keeps_its_format_bounds_and_docs() {
+    let doc = json!({
+        "openapi": "3.1.0",
+        "info": { "title": "Found", "version": "1" },
+        "paths": { "/fax_applications": { "post": {
+            "operationId": "create_fax_application",
+            "requestBody": { "content": { "application/json": { "schema": {
+                "type": "object",
+                "properties": {
+                    "conference_sid": { "$ref": "#/components/schemas/ConferenceSid" },
+                    "webhook_timeout_secs": { "$ref": "#/components/schemas/WebhookTimeoutSecs" }
+                }
+            } } } },
+            "responses": ok()
+        } } },
+        "components": { "schemas": {
+            "ConferenceSid": { "type": ["string", "null"], "format": "uuid",
+                               "description": "The conference's id." },
+            "WebhookTimeoutSecs": { "type": ["integer", "null"], "minimum": 0, "maximum": 30 }
+        } }
+    });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    let ty = &service.operations[0].body.as_ref().unwrap().to_string();
+    let sid = field(&service, ty, "conference_sid");
+    assert_eq!(sid.format.map(|f| f.to_string()).as_deref(), Some("uuid"));
+    assert_eq!(sid.doc.as_deref(), Some("The conference's id."));
+    let secs = field(&service, ty, "webhook_timeout_secs");
+    assert_eq!(secs.ty, Ty::Integer, "{}", imported.yaml);
+    assert_eq!(
+        (secs.constraints.min, secs.constraints.max),
+        (Some(0.0), Some(30.0)),
+        "{}",
+        imported.yaml
+    );
+}
+
+/// Telnyx's `webhook_urls` (`additionalProperties: {type: string, format: uri}`): the
+/// importer wrote a format the checker refused on a map, and dropped the type and the three
+/// call operations using it (Dial, Answer, Transfer). The map keeps its values' format.
+#[test]
+fn a_map_of_formatted_text_keeps_its_format_and_its_operation() {
+    let doc = json!({
+        "openapi": "3.1.0",
+        "info": { "title": "Found", "version": "1" },
+        "paths": { "/calls": { "post": {
+            "operationId": "dial",
+            "requestBody": { "content": { "application/json": { "schema": {
+                "$ref": "#/components/schemas/CallRequest"
+            } } } },
+            "responses": ok()
+        } } },
+        "components": { "schemas": { "CallRequest": {
+            "type": "object",
+            "properties": { "webhook_urls": {
+                "type": "object",
+                "additionalProperties": { "type": "string", "format": "uri" }
+            } }
+        } } }
+    });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    assert_eq!(service.operations.len(), 1, "{}", imported.report);
+    let urls = field(&service, "CallRequest", "webhook_urls");
+    assert_eq!(urls.ty, Ty::Map(Box::new(Ty::String)));
+    assert_eq!(urls.format.map(|f| f.to_string()).as_deref(), Some("uri"));
+    assert!(imported.report.skipped.is_empty(), "{}", imported.report);
+}
+
+/// Telnyx names two security schemes `BearerAuth` and `bearerAuth`: both became
+/// `bearer_auth`, the checker refused the spec, and the import wrote nothing at all (was).
+/// The second is `bearer_auth_2`, and operations name each as the document does.
+#[test]
+fn security_schemes_whose_names_differ_in_case_get_names_of_their_own() {
+    let doc = json!({
+        "openapi": "3.1.0",
+        "info": { "title": "Found", "version": "1" },
+        "security": [{ "bearerAuth": [] }],
+        "paths": {
+            "/balance": { "get": {
+                "operationId": "get_balance",
+                "security": [{ "BearerAuth": [] }],
+                "responses": ok()
+            } },
+            "/profiles": { "get": { "operationId": "list_profiles", "responses": ok() } }
+        },
+        "components": { "securitySchemes": {
+            "BearerAuth": { "type": "http", "scheme": "bearer", "description": "API v2 key" },
+            "bearerAuth": { "type": "http", "scheme": "bearer" }
+        } }
+    });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    let mut names: Vec<&str> = service.auth.iter().map(|a| a.name.as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["bearer_auth", "bearer_auth_2"], "{}", imported.yaml);
+    let auth_of = |op: &str| {
+        let op = service.operations.iter().find(|o| o.name == op).unwrap();
+        format!("{:?}", op.auth)
+    };
+    assert_ne!(auth_of("get_balance"), auth_of("list_profiles"));
 }
 
 /// Sinch's `page`, "The page number starting from 0." with no minimum or default: pages were

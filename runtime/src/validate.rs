@@ -237,7 +237,10 @@ impl Validator {
                     (None, Some(hi)) => format!("at most {hi}"),
                     (None, None) => "a number".to_owned(),
                 };
-                self.report(&indexed(field, index), format!("must be {bounds} (is {n})"));
+                self.report(
+                    &indexed(field, index.map(Place::Index)),
+                    format!("must be {bounds} (is {n})"),
+                );
             }
         });
     }
@@ -312,9 +315,10 @@ impl Validator {
     }
 }
 
-fn indexed(field: &str, index: Option<usize>) -> String {
-    match index {
-        Some(i) => format!("{field}[{i}]"),
+fn indexed(field: &str, place: Option<Place<'_>>) -> String {
+    match place {
+        Some(Place::Index(i)) => format!("{field}[{i}]"),
+        Some(Place::Key(key)) => format!("{field}[{key}]"),
         None => field.to_owned(),
     }
 }
@@ -327,32 +331,32 @@ fn quoted(fields: &[&str]) -> String {
         .join(", ")
 }
 
-/// Values holding strings: a string, an optional one, or a list of them.
+/// Values holding strings: a string, an optional one, or a list or map of them.
 pub trait Texts {
-    /// Calls `f` with each string and its list index (`None` outside a list).
-    fn each_text(&self, f: &mut dyn FnMut(Option<usize>, &str));
+    /// Calls `f` with each string and its place in a list or map (`None` outside them).
+    fn each_text(&self, f: &mut dyn FnMut(Option<Place<'_>>, &str));
 }
 
 impl Texts for str {
-    fn each_text(&self, f: &mut dyn FnMut(Option<usize>, &str)) {
+    fn each_text(&self, f: &mut dyn FnMut(Option<Place<'_>>, &str)) {
         f(None, self);
     }
 }
 
 impl Texts for String {
-    fn each_text(&self, f: &mut dyn FnMut(Option<usize>, &str)) {
+    fn each_text(&self, f: &mut dyn FnMut(Option<Place<'_>>, &str)) {
         f(None, self);
     }
 }
 
 impl<T: Texts + ?Sized> Texts for &T {
-    fn each_text(&self, f: &mut dyn FnMut(Option<usize>, &str)) {
+    fn each_text(&self, f: &mut dyn FnMut(Option<Place<'_>>, &str)) {
         (**self).each_text(f);
     }
 }
 
 impl<T: Texts> Texts for Option<T> {
-    fn each_text(&self, f: &mut dyn FnMut(Option<usize>, &str)) {
+    fn each_text(&self, f: &mut dyn FnMut(Option<Place<'_>>, &str)) {
         if let Some(value) = self {
             value.each_text(f);
         }
@@ -360,17 +364,35 @@ impl<T: Texts> Texts for Option<T> {
 }
 
 impl<T: Texts> Texts for [T] {
-    fn each_text(&self, f: &mut dyn FnMut(Option<usize>, &str)) {
+    fn each_text(&self, f: &mut dyn FnMut(Option<Place<'_>>, &str)) {
         for (i, item) in self.iter().enumerate() {
-            item.each_text(&mut |_, text| f(Some(i), text));
+            item.each_text(&mut |_, text| f(Some(Place::Index(i)), text));
         }
     }
 }
 
 impl<T: Texts> Texts for Vec<T> {
-    fn each_text(&self, f: &mut dyn FnMut(Option<usize>, &str)) {
+    fn each_text(&self, f: &mut dyn FnMut(Option<Place<'_>>, &str)) {
         self.as_slice().each_text(f);
     }
+}
+
+impl<T: Texts> Texts for BTreeMap<String, T> {
+    fn each_text(&self, f: &mut dyn FnMut(Option<Place<'_>>, &str)) {
+        for (key, value) in self {
+            value.each_text(&mut |_, text| f(Some(Place::Key(key)), text));
+        }
+    }
+}
+
+/// Where in a list or a map a checked value sits, as a problem names it (`to[2]`,
+/// `webhook_urls[call.answered]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place<'a> {
+    /// An item of a list.
+    Index(usize),
+    /// A value of a map, by its key.
+    Key(&'a str),
 }
 
 /// Values holding numbers: a number, an optional one, or a list of them.
@@ -806,5 +828,37 @@ mod tests {
         assert_eq!(err.kind(), ErrorKind::InvalidRequest);
         let text = err.to_string();
         assert!(text.contains("`channels`"), "{text}");
+    }
+
+    /// Telnyx's `webhook_urls`, a map of event names to URIs: each value is checked, and a
+    /// problem names its key.
+    #[test]
+    fn each_value_of_a_map_is_checked_and_named_by_its_key() {
+        struct Hooks(Option<BTreeMap<String, String>>);
+        impl Validate for Hooks {
+            fn validate(&self, v: &mut Validator) {
+                v.format("webhook_urls", &self.0, Format::Uri);
+                v.max_len("webhook_urls", &self.0, 30);
+            }
+        }
+        let hooks = |pairs: &[(&str, &str)]| {
+            Hooks(Some(
+                pairs
+                    .iter()
+                    .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                    .collect(),
+            ))
+        };
+        assert!(Validator::check(&hooks(&[("call.answered", "https://a.example/")])).is_ok());
+        assert!(Validator::check(&Hooks(None)).is_ok());
+        let err = Validator::check(&hooks(&[
+            ("call.answered", "https://a.example/"),
+            ("call.hangup", "not a uri"),
+        ]))
+        .expect_err("not a URI");
+        assert!(
+            matches!(&err, Error::InvalidRequest { field, .. } if field == "webhook_urls[call.hangup]"),
+            "{err}"
+        );
     }
 }

@@ -995,3 +995,31 @@ async fn the_generated_server_pages_in_every_style_and_the_client_walks_them() {
     let numbered = ListNumberedQuery::default().page_size(3);
     assert_eq!(sids(collect(c.list_numbered_stream(&numbered)).await), all);
 }
+
+/// A map of URIs (Telnyx's `webhook_urls`: `map<string>` with `format: uri`): the client
+/// refuses a value that is no URI before sending, naming its key, and `--spec` refuses it
+/// as a 422 naming the same place; good values arrive.
+#[tokio::test]
+async fn each_value_of_a_map_with_a_format_is_checked_by_client_and_sandbox() {
+    let (served, key, c) = served_spec().await;
+    let good = Contact::new("c1").links([("home", "https://example.com/ann")]);
+    c.update_contact("c1", &good).await.unwrap();
+    let bad = Contact::new("c1").links([("home", "https://example.com/"), ("blog", "not a uri")]);
+    let err = c.update_contact("c1", &bad).await.unwrap_err();
+    assert_eq!(
+        err.kind(),
+        tidings_runtime::ErrorKind::InvalidRequest,
+        "{err}"
+    );
+    assert!(err.to_string().contains("links[blog]"), "{err}");
+    let refused = tidings_runtime::reqwest::Client::new()
+        .put(format!("{}/v1/contacts/c1", served.base_url()))
+        .bearer_auth(&key)
+        .json(&serde_json::json!({"id": "c1", "links": {"blog": "not a uri"}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 422);
+    let text = refused.text().await.unwrap();
+    assert!(text.contains("links.blog"), "{text}");
+}

@@ -308,8 +308,13 @@ impl Checker<'_> {
                         );
                         d.expected = Some("type: datetime".into());
                     }
-                    Some(_) if !matches!(ty, Ty::String | Ty::DateTime | Ty::List(_)) => {
-                        self.error(&fpath, "`format` applies to strings (or lists of strings)");
+                    Some(_)
+                        if !matches!(ty, Ty::String | Ty::DateTime | Ty::List(_) | Ty::Map(_)) =>
+                    {
+                        self.error(
+                            &fpath,
+                            "`format` applies to strings (or lists or maps of strings)",
+                        );
                     }
                     _ => {}
                 }

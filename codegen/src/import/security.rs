@@ -69,10 +69,21 @@ impl Converter<'_> {
         let mut senders: HashMap<String, (String, Option<String>)> = HashMap::new();
         // The schemes sending each credential so far.
         let mut sent_by: HashMap<String, Vec<String>> = HashMap::new();
+        // Scheme names taken: two schemes whose names differ only in case or separators
+        // (Telnyx's `BearerAuth` and `bearerAuth`) are `bearer_auth` and `bearer_auth_2`.
+        let mut taken: HashSet<String> = HashSet::new();
         for raw in order {
             let s = &schemes[raw];
             let ptr = format!("/components/securitySchemes/{}", document::escape(raw));
-            let name = operations::op_name(raw);
+            let written = operations::op_name(raw);
+            let name = (1..)
+                .map(|n| match n {
+                    1 => written.clone(),
+                    n => format!("{written}_{n}"),
+                })
+                .find(|n| !taken.contains(n))
+                .unwrap_or_default();
+            taken.insert(name.clone());
             let kind = s.get("type").and_then(Value::as_str).unwrap_or_default();
             let http_scheme = s
                 .get("scheme")

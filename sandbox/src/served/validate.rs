@@ -225,18 +225,25 @@ fn field(
         let plural = if max == 1 { "" } else { "s" };
         return fail(format!("must have at most {max} item{plural}"));
     }
-    // A list's text and number limits are its items' (`list<string>` with `format: email`).
-    match value.as_array() {
-        Some(items) => items.iter().enumerate().try_for_each(|(i, item)| {
-            scalar_limits(f, item).map_or(Ok(()), |what| {
-                let at = format!("{path}.{i}");
-                Err(ServerError::validation(
-                    at.clone(),
-                    format!("`{at}` {what}"),
-                ))
-            })
-        }),
-        None => scalar_limits(f, value).map_or(Ok(()), fail),
+    // A list's or a map's text and number limits are its items' (`list<string>` with
+    // `format: email`, Telnyx's `webhook_urls`: a `map<string>` of URIs).
+    let item = |at: String, item: &Value| {
+        scalar_limits(f, item).map_or(Ok(()), |what| {
+            Err(ServerError::validation(
+                at.clone(),
+                format!("`{at}` {what}"),
+            ))
+        })
+    };
+    match value {
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .try_for_each(|(i, v)| item(format!("{path}.{i}"), v)),
+        Value::Object(map) if matches!(f.ty, Ty::Map(_)) => map
+            .iter()
+            .try_for_each(|(key, v)| item(format!("{path}.{key}"), v)),
+        _ => scalar_limits(f, value).map_or(Ok(()), fail),
     }
 }
 

@@ -47,11 +47,21 @@ pub(crate) fn scalar_target(doc: &Value, s: &Value) -> Option<Value> {
         };
         target = super::super::document::resolve(doc, reference)?;
     }
-    let scalar = matches!(
-        target.get("type").and_then(Value::as_str),
-        Some("string" | "integer" | "number" | "boolean")
-    ) && target.get("enum").is_none()
-        && target.get("$ref").is_none();
+    // `type: string`, or (OpenAPI 3.1) one scalar type or null: Telnyx's
+    // `WebhookTimeoutSecs: {type: [integer, "null"], maximum: 30}` keeps its bounds.
+    let is_scalar = |t: &str| matches!(t, "string" | "integer" | "number" | "boolean");
+    let typed = match target.get("type") {
+        Some(Value::String(t)) => is_scalar(t),
+        Some(Value::Array(types)) => {
+            let mut named = types
+                .iter()
+                .filter_map(Value::as_str)
+                .filter(|t| *t != "null");
+            named.next().is_some_and(is_scalar) && named.next().is_none()
+        }
+        _ => false,
+    };
+    let scalar = typed && target.get("enum").is_none() && target.get("$ref").is_none();
     if !scalar || std::ptr::eq(target, s) {
         return None;
     }
