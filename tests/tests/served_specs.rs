@@ -2478,3 +2478,55 @@ async fn an_error_code_header_says_the_code_as_the_body_gives_it() {
     assert_eq!(header, "404", "{body}");
     served.shutdown().await;
 }
+
+/// Telnyx filters its lists with `deepObject` parameters (`filter[name]=beta`, written by the
+/// importer as its properties): the sandbox answered every item (was); it answers those whose
+/// `name` is `beta`, and `filter[name][contains]`, no equality, filters nothing.
+#[tokio::test]
+async fn a_deep_object_filter_selects_the_items_its_key_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("profiles.yaml");
+    std::fs::write(
+        &path,
+        "service:\n  name: profiles\n  title: Profiles\n  summary: Profiles\n  \
+         base_url: { env: PROFILES_BASE_URL }\n\
+         types:\n  Profile:\n    fields:\n      id: { type: string, read_only: true }\n      \
+         name: { type: string }\n  \
+         Profiles:\n    fields:\n      data: { type: list<Profile> }\n  \
+         Made:\n    fields:\n      data: { type: Profile }\n\
+         operations:\n  list_profiles:\n    method: GET\n    path: /messaging_profiles\n    \
+         query:\n      filter[name]: {}\n      filter[name][contains]: {}\n    response: Profiles\n  \
+         create_profile:\n    method: POST\n    path: /messaging_profiles\n    body: Profile\n    \
+         response: Made\n",
+    )
+    .unwrap();
+    let mut services = load(&path).unwrap();
+    let served = ServedService::start(services.remove(0), ServeConfig::default())
+        .await
+        .unwrap();
+    let http = tidings_runtime::reqwest::Client::new();
+    let url = format!("{}/messaging_profiles", served.base_url());
+    for name in ["alpha", "beta", "gamma"] {
+        let made = http
+            .post(&url)
+            .json(&serde_json::json!({"name": name}))
+            .send();
+        assert_eq!(made.await.unwrap().status(), 200);
+    }
+    let names = |query: &'static str| {
+        let answer = http.get(format!("{url}?{query}")).send();
+        async move {
+            let listed: serde_json::Value = answer.await.unwrap().json().await.unwrap();
+            listed["data"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p["name"].as_str().unwrap().to_owned())
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(names("filter%5Bname%5D=beta").await, ["beta"]);
+    assert_eq!(names("filter[name]=gamma").await, ["gamma"]);
+    assert_eq!(names("filter[name][contains]=a").await.len(), 3);
+    served.shutdown().await;
+}

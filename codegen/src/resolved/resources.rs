@@ -314,10 +314,11 @@ pub fn list_filters(service: &Service, op: &OperationInfo) -> Vec<(String, Strin
         .iter()
         .filter(|p| !paging.contains(&p.wire.as_str()) && p.from_credential.is_none())
         .filter_map(|p| {
+            let named = filtered_field(&p.wire);
             let field = items
                 .iter()
-                .find(|f| f.wire == p.wire)
-                .or_else(|| items.iter().find(|f| loose(&f.wire) == loose(&p.wire)))?;
+                .find(|f| f.wire == named)
+                .or_else(|| items.iter().find(|f| loose(&f.wire) == loose(named)))?;
             let param_ty = match &p.ty {
                 Ty::List(inner) => inner,
                 ty => ty,
@@ -326,6 +327,22 @@ pub fn list_filters(service: &Service, op: &OperationInfo) -> Vec<(String, Strin
                 .then(|| (p.wire.clone(), field.wire.clone()))
         })
         .collect()
+}
+
+/// The field a query parameter filters on by its name: the parameter's own name, or the key of
+/// a `deepObject` filter (Telnyx's `filter[name]`, and `filter[name][eq]`; another operator
+/// than `eq`, `filter[name][contains]`, is no equality and names nothing).
+fn filtered_field(wire: &str) -> &str {
+    let Some((_, rest)) = wire.split_once('[') else {
+        return wire;
+    };
+    let Some((key, after)) = rest.split_once(']') else {
+        return wire;
+    };
+    match after {
+        "" | "[eq]" if !key.is_empty() => key,
+        _ => wire,
+    }
 }
 
 /// Whether `op` answers a list: `list<T>`, `page<T>` or items inside an object.
@@ -625,7 +642,7 @@ fn nested_collection(service: &Service, op: &OperationInfo, parent: &str, last: 
 
 #[cfg(test)]
 mod tests {
-    use super::{names_the_collection, singular};
+    use super::{filtered_field, names_the_collection, singular};
 
     #[test]
     fn singulars_of_field_names() {
@@ -661,6 +678,22 @@ mod tests {
                 !names_the_collection(field, segment),
                 "{field} of {segment}"
             );
+        }
+    }
+
+    /// Telnyx's lists filter by `filter[name]` (a `deepObject` parameter the importer writes
+    /// as its properties): the sandbox ignored it and answered every item.
+    #[test]
+    fn a_deep_object_filter_names_the_field_it_filters_on() {
+        for (wire, field) in [
+            ("name", "name"),
+            ("filter[name]", "name"),
+            ("filter[name][eq]", "name"),
+            ("filter[name][contains]", "filter[name][contains]"),
+            ("filter[]", "filter[]"),
+            ("page[number", "page[number"),
+        ] {
+            assert_eq!(filtered_field(wire), field, "{wire}");
         }
     }
 }
