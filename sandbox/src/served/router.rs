@@ -679,6 +679,20 @@ fn answer(
                 });
                 if op.resource.items.is_some() {
                     let absolute = next_field_is_uri(schema, op);
+                    // What a page-style `meta` says beside its page count: the page asked
+                    // for, its size, and how many items the whole list has.
+                    let query = incoming.raw_query().to_owned();
+                    let total = result
+                        .as_ref()
+                        .ok()
+                        .and_then(|whole| {
+                            pages
+                                .items
+                                .split('.')
+                                .try_fold(whole, |node, key| node.get(key))
+                        })
+                        .and_then(Value::as_array)
+                        .map_or(0, Vec::len);
                     // The style's fields may sit in an object the answer left out (Infobip's
                     // optional `paging`, whose fields are required): filled in after paging.
                     // Keys the type does not declare stay as they were.
@@ -692,6 +706,7 @@ fn answer(
                             }
                             let mut body = Value::Object(given);
                             last_page_mark(&whole, &filled, &mut body, pages);
+                            crate::server::page_facts(&mut body, pages, size, &query, total);
                             body
                         }
                         (_, body) => body,

@@ -42,11 +42,11 @@ pub use limits::{
     DEFAULT_MAX_JSON_VALUES, DEFAULT_WRITE_TIMEOUT, HttpLimits,
 };
 pub(crate) use origin::Writes;
-pub(crate) use page::set_path;
 pub use page::{
     DEFAULT_PAGE_LIMIT, MAX_PAGE_SIZE, NEXT_LINK_PARAM, PageRequest, StyledPage, page_in_style,
     page_object_in_style, paginate,
 };
+pub(crate) use page::{page_facts, set_path};
 pub use per_address::per_address_cap;
 pub use resources::{ResourceLimits, Resources};
 pub(crate) use serve::Serving;

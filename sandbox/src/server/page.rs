@@ -303,6 +303,80 @@ pub fn page_object_in_style(
     })
 }
 
+/// Names of the page's number, its size and the count of every item, as a page-style list's
+/// `meta` gives them beside its page count (Telnyx's `{page_number, page_size, total_pages,
+/// total_results}`).
+const PAGE_FACTS: [&[&str]; 3] = [
+    &[
+        "page_number",
+        "pageNumber",
+        "current_page",
+        "currentPage",
+        "page",
+    ],
+    &["page_size", "pageSize", "per_page", "perPage", "size"],
+    &[
+        "total_results",
+        "totalResults",
+        "total_count",
+        "totalCount",
+        "total_items",
+        "totalItems",
+        "total",
+    ],
+];
+
+/// In a page-style answer, the fields beside the page count (`meta.total_pages`) that say the
+/// page's number, its size and the count of every item (`total`), where the answer has them:
+/// they were made up (`page_number: 0` beside the second page).
+pub(crate) fn page_facts(
+    answer: &mut serde_json::Value,
+    spec: &tidings_runtime::PaginationSpec,
+    size_param: Option<&str>,
+    query: &str,
+    total: usize,
+) {
+    let tidings_runtime::PageStyle::Page {
+        page_param,
+        first_page,
+        total_pages_field: Some(count_field),
+        ..
+    } = spec.style
+    else {
+        return;
+    };
+    let pairs: Vec<(String, String)> = url::form_urlencoded::parse(query.as_bytes())
+        .into_owned()
+        .collect();
+    let read = |name: &str| {
+        pairs
+            .iter()
+            .rev()
+            .find(|(k, _)| k == name)
+            .and_then(|(_, v)| whole_number(v))
+    };
+    let first = usize::try_from(first_page).unwrap_or(0);
+    let size = size_param
+        .and_then(read)
+        .unwrap_or(DEFAULT_PAGE_LIMIT)
+        .clamp(1, MAX_PAGE_SIZE);
+    let number = read(page_param).unwrap_or(first).max(first);
+    let holder = match count_field.rsplit_once('.') {
+        Some((holder, _)) => holder
+            .split('.')
+            .try_fold(&mut *answer, |node, key| node.get_mut(key)),
+        None => Some(answer),
+    };
+    let Some(serde_json::Value::Object(holder)) = holder else {
+        return;
+    };
+    for (names, value) in PAGE_FACTS.iter().zip([number, size, total]) {
+        if let Some(name) = names.iter().find(|n| holder.contains_key(**n)) {
+            holder.insert((*name).to_owned(), serde_json::Value::from(value));
+        }
+    }
+}
+
 /// Takes the value at a dot path out of `body`.
 fn take_path(body: &mut serde_json::Value, path: &str) -> Option<serde_json::Value> {
     let (parent, last) = match path.rsplit_once('.') {
@@ -486,5 +560,37 @@ mod style_tests {
         );
         let e = page_in_style(&items, &NEXT, None, "page_offset=zz", "/").unwrap_err();
         assert_eq!(e.status(), 404);
+    }
+
+    /// Telnyx's `meta` beside a page: `{page_number, page_size, total_pages, total_results}`,
+    /// all required. Only the page count was right; the others were zeros (was). A field the
+    /// answer lacks is not added.
+    #[test]
+    fn a_page_meta_says_the_page_its_size_and_the_whole_count() {
+        static META: PaginationSpec = PaginationSpec {
+            items: "data",
+            style: PageStyle::Page {
+                page_param: "page[number]",
+                size_param: Some("page[size]"),
+                first_page: 1,
+                total_pages_field: Some("meta.total_pages"),
+            },
+        };
+        let mut body = json!({"data": [4, 5],
+            "meta": {"page_number": 0, "page_size": 0, "total_pages": 3, "total_results": 0}});
+        page_facts(
+            &mut body,
+            &META,
+            Some("page[size]"),
+            "page%5Bsize%5D=2&page%5Bnumber%5D=2",
+            5,
+        );
+        assert_eq!(
+            body["meta"],
+            json!({"page_number": 2, "page_size": 2, "total_pages": 3, "total_results": 5})
+        );
+        let mut body = json!({"data": [], "meta": {"total_pages": 1}});
+        page_facts(&mut body, &META, Some("page[size]"), "", 0);
+        assert_eq!(body["meta"], json!({"total_pages": 1}));
     }
 }
