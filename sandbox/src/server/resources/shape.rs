@@ -483,10 +483,12 @@ pub(super) fn wrapped_item(schema: &ServiceSchema, ty: Option<&Ty>) -> Option<(&
     let Some(ShapeSchema::Object(fields)) = schema.named(name).map(|t| t.shape) else {
         return None;
     };
+    // An object, or a union of them (Telnyx's `GET /messages/{id}` answers `{"data":
+    // oneOf[outbound, inbound]}` where its create answers `{"data": outbound}`).
     let is_object = |ty: &Ty| match ty {
         Ty::Named(n) => matches!(
             schema.named(n).map(|t| t.shape),
-            Some(ShapeSchema::Object(_))
+            Some(ShapeSchema::Object(_) | ShapeSchema::Union { .. } | ShapeSchema::Untagged(_))
         ),
         _ => false,
     };

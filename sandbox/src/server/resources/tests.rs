@@ -1038,3 +1038,66 @@ fn an_uploaded_file_is_listed_by_its_name_and_length() {
         json!([{"mediaName": "pic1.png", "contentLength": 7, "contentType": "image/png"}])
     );
 }
+
+/// Telnyx's `GET /messages/{id}` answers `{"data": oneOf[outbound, inbound]}`, its create
+/// `{"data": outbound}`: the get answered the item bare, without `data` (was).
+#[test]
+fn an_item_answered_inside_a_union_field_is_wrapped_there() {
+    const OUTBOUND: &[FieldSchema] = &[
+        field("id", Ty::String, false),
+        field("text", Ty::String, false),
+    ];
+    const MADE: &[FieldSchema] = &[field("data", Ty::Named("Outbound"), false)];
+    const FOUND: &[FieldSchema] = &[field("data", Ty::Named("Either"), false)];
+    const WRAPPED: ServiceSchema = ServiceSchema {
+        types: &[
+            TypeSchema {
+                name: "Outbound",
+                shape: ShapeSchema::Object(OUTBOUND),
+            },
+            TypeSchema {
+                name: "Either",
+                shape: ShapeSchema::Untagged(&[Ty::Named("Outbound")]),
+            },
+            TypeSchema {
+                name: "Made",
+                shape: ShapeSchema::Object(MADE),
+            },
+            TypeSchema {
+                name: "Found",
+                shape: ShapeSchema::Object(FOUND),
+            },
+        ],
+        page: None,
+    };
+    let create = ResourceOp {
+        name: "send_message",
+        kind: ResourceAction::Create,
+        collection: "/messages",
+        item_param: None,
+        id_field: "id",
+        response: Some(Ty::Named("Made")),
+        items: None,
+        filters: &[],
+    };
+    let get = ResourceOp {
+        name: "get_message",
+        kind: ResourceAction::Get,
+        item_param: Some("id"),
+        response: Some(Ty::Named("Found")),
+        ..create
+    };
+    let store = Resources::default();
+    let made = store
+        .serve_now(
+            &WRAPPED,
+            &create,
+            &call(None, Value::Null, json!({"text": "hello"})),
+        )
+        .unwrap();
+    let id = made["data"]["id"].as_str().unwrap();
+    let found = store
+        .serve_now(&WRAPPED, &get, &call(Some(id), Value::Null, Value::Null))
+        .unwrap();
+    assert_eq!(found, json!({"data": {"id": id, "text": "hello"}}));
+}
