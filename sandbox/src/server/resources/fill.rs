@@ -61,7 +61,9 @@ pub fn fill(
             // One value where the answer has a list (Resend's `to`: a string or a list of
             // them on the way in, always a list on the way out): the list of that one value,
             // not an empty list that loses it.
-            Some(one) if kind_fits(schema, inner, one) => {
+            Some(one)
+                if kind_fits(schema, inner, one) || text_home(schema, inner, one).is_some() =>
+            {
                 Value::Array(vec![fill(schema, inner, Some(one), depth + 1, None)])
             }
             _ => {
@@ -86,8 +88,11 @@ pub fn fill(
         },
         Ty::Named(name) => match schema.named(name).map(|t| t.shape) {
             Some(ShapeSchema::Object(fields)) => {
-                let given = match given {
-                    Some(Value::Object(map)) => map.clone(),
+                let given = match (given, given.and_then(|g| text_home(schema, ty, g))) {
+                    (Some(Value::Object(map)), _) => map.clone(),
+                    // Text sent where the answer has an object that holds it (Telnyx's
+                    // `from: "+1555..."` answered as `from: {phone_number, carrier}`).
+                    (Some(text), Some(home)) => Map::from_iter([(home.to_owned(), text.clone())]),
                     _ => Map::new(),
                 };
                 fill_object(schema, fields, given, depth)
@@ -267,6 +272,25 @@ fn sample_text(ty: &Ty, field: Option<&FieldSchema>) -> String {
 
 /// Whether `value` is of the JSON kind `ty` takes (an array for a list, an object for an
 /// object, ...): the variant of an untagged union it is filled as.
+/// The text field of the object type `ty` that holds `value` when text is given where the
+/// object is: the one named as an address (`phone_number`, `email`...), else its only text
+/// field; none for a value that is not text, or an object with no such field.
+fn text_home(schema: &ServiceSchema, ty: &Ty, value: &Value) -> Option<&'static str> {
+    if !value.is_string() {
+        return None;
+    }
+    let fields = super::shape::object_fields(schema, ty)?;
+    let texts: Vec<&FieldSchema> = fields.iter().filter(|f| f.ty == Ty::String).collect();
+    texts
+        .iter()
+        .find(|f| super::shape::ADDRESS_NAMES.contains(&f.name))
+        .or(match texts.as_slice() {
+            [only] => Some(only),
+            _ => None,
+        })
+        .map(|f| f.name)
+}
+
 fn kind_fits(schema: &ServiceSchema, ty: &Ty, value: &Value) -> bool {
     match ty {
         Ty::String | Ty::Bytes | Ty::DateTime | Ty::Date => value.is_string(),

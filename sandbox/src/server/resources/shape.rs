@@ -363,7 +363,7 @@ pub(super) fn per_recipient(
 }
 
 /// Names of a text field that says where a message goes.
-const ADDRESS_NAMES: &[&str] = &[
+pub(super) const ADDRESS_NAMES: &[&str] = &[
     "address",
     "destination",
     "email",

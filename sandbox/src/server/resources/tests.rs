@@ -1101,3 +1101,56 @@ fn an_item_answered_inside_a_union_field_is_wrapped_there() {
         .unwrap();
     assert_eq!(found, json!({"data": {"id": id, "text": "hello"}}));
 }
+
+/// Telnyx's send takes `from` and `to` as text and answers them as objects (`from:
+/// {phone_number, carrier}`, `to: [{phone_number, status}]`): they came back `{}` and `[]`,
+/// the numbers lost (was); each number is in the field that holds it.
+#[test]
+fn text_sent_where_the_answer_has_an_object_is_kept_in_its_address_field() {
+    const PARTY: &[FieldSchema] = &[
+        field("phone_number", Ty::String, false),
+        field("carrier", Ty::String, false),
+    ];
+    const SENT: &[FieldSchema] = &[
+        field("id", Ty::String, false),
+        field("from", Ty::Named("Party"), false),
+        field("to", Ty::List(&Ty::Named("Party")), false),
+    ];
+    const PARTIES: ServiceSchema = ServiceSchema {
+        types: &[
+            TypeSchema {
+                name: "Party",
+                shape: ShapeSchema::Object(PARTY),
+            },
+            TypeSchema {
+                name: "Sent",
+                shape: ShapeSchema::Object(SENT),
+            },
+        ],
+        page: None,
+    };
+    let create = ResourceOp {
+        name: "send_message",
+        kind: ResourceAction::Create,
+        collection: "/messages",
+        item_param: None,
+        id_field: "id",
+        response: Some(Ty::Named("Sent")),
+        items: None,
+        filters: &[],
+    };
+    let body = json!({"from": "+15551230000", "to": "+15559871111"});
+    let sent = Resources::default()
+        .serve_now(&PARTIES, &create, &call(None, Value::Null, body))
+        .unwrap();
+    assert_eq!(
+        sent["from"],
+        json!({"phone_number": "+15551230000"}),
+        "{sent}"
+    );
+    assert_eq!(
+        sent["to"],
+        json!([{"phone_number": "+15559871111"}]),
+        "{sent}"
+    );
+}
