@@ -686,6 +686,58 @@ fn a_map_of_formatted_text_keeps_its_format_and_its_operation() {
     assert!(imported.report.skipped.is_empty(), "{}", imported.report);
 }
 
+/// Telnyx's list filters: `filter` (`deepObject`) with `address_book: {eq}`, an object of
+/// operators, and `customer_reference: oneOf[string, {eq, contains}]`. The operators' object
+/// was left out, yet its type was kept with no operation naming it, and notes pointed at a
+/// `.../properties/<name>/schema` the document has not (was). The operators are parameters of
+/// their own (`filter[address_book][eq]`), and no type is made for what is not kept.
+#[test]
+fn a_deep_object_filter_of_operators_is_a_parameter_per_operator() {
+    let doc = json!({
+        "openapi": "3.1.0",
+        "info": { "title": "Found", "version": "1" },
+        "paths": { "/addresses": { "get": {
+            "operationId": "find_addresses",
+            "parameters": [{
+                "name": "filter", "in": "query", "style": "deepObject", "explode": true,
+                "schema": { "type": "object", "properties": {
+                    "customer_reference": { "oneOf": [
+                        { "type": "string" },
+                        { "type": "object", "properties": {
+                            "eq": { "type": "string" }, "contains": { "type": "string" } } }
+                    ] },
+                    "address_book": { "type": "object", "properties": { "eq": { "type": "string" } } }
+                } }
+            }],
+            "responses": ok()
+        } } }
+    });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    let query: Vec<&str> = service.operations[0]
+        .query
+        .iter()
+        .map(|q| q.wire.as_str())
+        .collect();
+    assert_eq!(
+        query,
+        ["filter[address_book][eq]", "filter[customer_reference]"],
+        "{}",
+        imported.yaml
+    );
+    assert!(service.types.is_empty(), "{}", imported.yaml);
+    let raw: Value = doc;
+    for finding in imported
+        .report
+        .approximated
+        .iter()
+        .chain(&imported.report.skipped)
+    {
+        let pointer = finding.pointer.trim_start_matches('#');
+        assert!(raw.pointer(pointer).is_some(), "{finding}");
+    }
+}
+
 /// Telnyx names two security schemes `BearerAuth` and `bearerAuth`: both became
 /// `bearer_auth`, the checker refused the spec, and the import wrote nothing at all (was).
 /// The second is `bearer_auth_2`, and operations name each as the document does.

@@ -96,6 +96,20 @@ static TOGETHER: ServiceSpec = service(&[AuthScheme::All {
         },
     ]),
 }]);
+/// Telnyx's way: several bearer schemes, each an alternative, all sending alike.
+static BEARERS: ServiceSpec = service(&[
+    AuthScheme::Bearer {
+        credential: "auth_token",
+    },
+    AuthScheme::Bearer {
+        credential: "auth_token",
+    },
+    AuthScheme::Header {
+        header: "Authorization",
+        credential: "auth_token",
+        prefix: Some("App "),
+    },
+]);
 static SEND: OperationSpec = OperationSpec::post("send", "/send");
 
 const SID: &str = "AC42";
@@ -187,6 +201,18 @@ async fn a_request_without_credentials_gets_401_in_the_declared_error_shape() {
             .contains("Authorization: Basic")
     );
     assert!(response.1.get("error").is_none(), "{}", response.1);
+}
+
+/// Schemes that send alike say so once in a 401 (Telnyx's eight bearer schemes said
+/// "`Authorization: Bearer <key>` or" eight times).
+#[tokio::test]
+async fn a_401_names_each_way_of_sending_the_key_once() {
+    let url = serve(gateway(&BEARERS)).await;
+    let (status, body) = reqwest_post(&format!("{url}/send")).await;
+    assert_eq!(status, 401);
+    let message = body["message"].as_str().unwrap();
+    assert_eq!(message.matches("Bearer").count(), 1, "{message}");
+    assert_eq!(message.matches("App").count(), 1, "{message}");
 }
 
 #[tokio::test]

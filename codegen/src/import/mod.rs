@@ -42,6 +42,7 @@ mod merge;
 mod operations;
 mod out;
 mod pagination;
+mod query_objects;
 mod record;
 mod render;
 mod report;

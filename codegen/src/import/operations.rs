@@ -9,6 +9,7 @@ use super::media::{
     binary_media, body_reason, deep_object, form_encoding, json_media, own_form_style,
     scalar_enum_texts, t_list_item, takes_text,
 };
+use super::query_objects::{Kept, object_query_properties};
 pub(crate) use super::routes::op_name;
 use super::routes::{included, item_suffix, name_from_route, normalised, placeholders};
 use super::schema::type_name;
@@ -217,11 +218,30 @@ impl Converter<'_> {
                         ),
                     );
                     for (q, qat, qname, qrequired) in each {
-                        keep.push((q, qat, qname, "query".to_owned(), qrequired));
+                        // The property is the parameter's schema.
+                        let schema_at = qat.clone();
+                        keep.push(Kept {
+                            param: q,
+                            at: qat,
+                            schema_at,
+                            name: qname,
+                            place: "query".to_owned(),
+                            required: qrequired,
+                        });
                     }
                 }
                 "query" if self.sent_query_param(ptr, &pname) => {}
-                "path" | "query" => keep.push((p.clone(), at, pname, place.to_owned(), required)),
+                "path" | "query" => {
+                    let schema_at = format!("{at}/schema");
+                    keep.push(Kept {
+                        param: p.clone(),
+                        at,
+                        schema_at,
+                        name: pname,
+                        place: place.to_owned(),
+                        required,
+                    });
+                }
                 "header" | "cookie" => {
                     let lower = pname.to_ascii_lowercase();
                     if place == "header"
@@ -261,7 +281,15 @@ impl Converter<'_> {
                         continue;
                     }
                     if place == "header" {
-                        keep.push((p.clone(), at, pname, place.to_owned(), required));
+                        let schema_at = format!("{at}/schema");
+                        keep.push(Kept {
+                            param: p.clone(),
+                            at,
+                            schema_at,
+                            name: pname,
+                            place: place.to_owned(),
+                            required,
+                        });
                         continue;
                     }
                     if required {
@@ -386,8 +414,8 @@ impl Converter<'_> {
         let mut header_names = std::collections::BTreeSet::new();
         let declared: Vec<String> = keep
             .iter()
-            .filter(|k| k.3 == "path")
-            .map(|k| k.2.clone())
+            .filter(|k| k.place == "path")
+            .map(|k| k.name.clone())
             .collect();
         for placeholder in &in_path {
             if !declared.contains(placeholder) {
@@ -403,7 +431,15 @@ impl Converter<'_> {
             }
         }
         let op_pascal = pascal(name);
-        for (p, at, pname, place, required) in keep {
+        for Kept {
+            param: p,
+            at,
+            schema_at,
+            name: pname,
+            place,
+            required,
+        } in keep
+        {
             if place == "path" && !in_path.contains(&pname) {
                 self.skip(&at, "path parameter not in the path template", Some(&pname));
                 continue;
@@ -423,7 +459,7 @@ impl Converter<'_> {
             // (Vonage's `delivered`: `[true, false, 0, 1]`) is the enum of their texts.
             if let Some(texts) = scalar_enum_texts(&schema) {
                 self.approximate(
-                    &format!("{at}/schema"),
+                    &schema_at,
                     &format!(
                         "an enum of values of several JSON types ({}): sent as their text",
                         texts.join(", ")
@@ -432,7 +468,9 @@ impl Converter<'_> {
                 schema = serde_json::json!({ "type": "string", "enum": texts });
             }
             let hint = format!("{op_pascal}{}", type_name(&pname));
-            let ty = self.ty(&schema, &format!("{at}/schema"), &hint, 1);
+            // Types made for a parameter left out or sent as text are dropped after.
+            let made_from = self.types.len();
+            let ty = self.ty(&schema, &schema_at, &hint, 1);
             let scalar = |t: &str, conv: &Self| {
                 matches!(
                     t,
@@ -461,12 +499,14 @@ impl Converter<'_> {
                                 return Err(format!("{reason} | required `{pname}`"));
                             }
                             self.skip(&at, &reason, Some(&format!("optional `{pname}` left out")));
+                            self.forget_types_since(made_from);
                             continue;
                         }
                     }
                 }
                 Ok(t) if place == "path" => {
                     self.approximate(&at, &format!("path parameter of type `{t}` sent as text"));
+                    self.forget_types_since(made_from);
                     "string".into()
                 }
                 // Text or a structure (Mailgun's `members`: a string, or an array of objects
@@ -477,6 +517,7 @@ impl Converter<'_> {
                         &at,
                         &format!("query parameter `{pname}` is text or a structure: typed as text (send a structure as its JSON text)"),
                     );
+                    self.forget_types_since(made_from);
                     "string".into()
                 }
                 Ok(t) => {
@@ -489,6 +530,7 @@ impl Converter<'_> {
                         return Err(format!("{reason} | required `{pname}`"));
                     }
                     self.skip(&at, reason, Some(&format!("optional `{pname}` left out")));
+                    self.forget_types_since(made_from);
                     continue;
                 }
                 Err(e) => {
@@ -531,14 +573,14 @@ impl Converter<'_> {
                     out.max = None;
                 }
             }
-            out.default = super::schema::default_of(&s, &ty, self, &format!("{at}/schema"));
+            out.default = super::schema::default_of(&s, &ty, self, &schema_at);
             if ty == "string" {
                 out.max_len = s.get("maxLength").and_then(Value::as_u64);
                 out.min_len = s
                     .get("minLength")
                     .and_then(Value::as_u64)
                     .filter(|&lo| lo > 0 && out.max_len.is_none_or(|hi| lo <= hi));
-                out.pattern = super::schema::pattern(&s, &format!("{at}/schema"), self);
+                out.pattern = super::schema::pattern(&s, &schema_at, self);
             }
             if place == "path" {
                 out.wire = self.usable_path_name(&pname, &mut template, &mut rust_names);
@@ -832,65 +874,4 @@ impl Converter<'_> {
         *template = template.replace(&format!("{{{name}}}"), &format!("{{{new}}}"));
         new
     }
-}
-
-/// An object query parameter as the query parameters its style writes (OpenAPI's default
-/// `form` with `explode`: `?status=sent&from=2026-01-01`; `deepObject`:
-/// `?filter[status]=sent`): one parameter per property, required when the object is and the
-/// property is, each with the property's schema and pointer. `None` for anything else (a
-/// free-form object, another style, a property named twice), which is skipped as before.
-fn object_query_properties(
-    doc: &Value,
-    p: &Value,
-    at: &str,
-    pname: &str,
-    required: bool,
-) -> Option<Vec<(Value, String, String, bool)>> {
-    let (schema, sat) = deref(doc, p.get("schema")?, &format!("{at}/schema"))?;
-    let properties = schema.get("properties")?.as_object()?;
-    if properties.is_empty() || schema.get("type").is_some_and(|t| t != "object") {
-        return None;
-    }
-    let style = p.get("style").and_then(Value::as_str).unwrap_or("form");
-    let explode = p.get("explode").and_then(Value::as_bool);
-    let deep = match style {
-        "form" if explode != Some(false) => false,
-        "deepObject" => true,
-        _ => return None,
-    };
-    let needed: Vec<&str> = schema
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|r| r.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    let mut out = Vec::with_capacity(properties.len());
-    for (name, prop) in properties {
-        let wire = if deep {
-            format!("{pname}[{name}]")
-        } else {
-            name.clone()
-        };
-        if out
-            .iter()
-            .any(|(_, _, w, _): &(Value, String, String, bool)| *w == wire)
-        {
-            return None;
-        }
-        let prop_required = required && needed.contains(&name.as_str());
-        let mut param = Map::new();
-        param.insert("name".into(), Value::String(wire.clone()));
-        param.insert("in".into(), Value::String("query".into()));
-        param.insert("required".into(), Value::Bool(prop_required));
-        param.insert("schema".into(), prop.clone());
-        if let Some(doc_text) = prop.get("description").or_else(|| p.get("description")) {
-            param.insert("description".into(), doc_text.clone());
-        }
-        let pat = format!(
-            "{}/properties/{}",
-            sat.trim_start_matches('#'),
-            escape(name)
-        );
-        out.push((Value::Object(param), pat, wire, prop_required));
-    }
-    Some(out)
 }

@@ -149,6 +149,9 @@ pub(super) fn authenticate(
             "the API key is not valid",
         ))
     } else {
+        // Several schemes sending alike (Telnyx's eight bearer schemes) say it once.
+        let mut said = std::collections::HashSet::new();
+        hint.retain(|h| said.insert(h.clone()));
         Err(ServerError::new(
             401,
             "missing_api_key",

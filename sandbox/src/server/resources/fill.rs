@@ -272,6 +272,20 @@ fn sample_text(ty: &Ty, field: Option<&FieldSchema>) -> String {
 
 /// Whether `value` is of the JSON kind `ty` takes (an array for a list, an object for an
 /// object, ...): the variant of an untagged union it is filled as.
+/// Names of a text field that says where a message goes.
+pub(super) const ADDRESS_NAMES: &[&str] = &[
+    "address",
+    "destination",
+    "email",
+    "msisdn",
+    "number",
+    "phone",
+    "phoneNumber",
+    "phone_number",
+    "recipient",
+    "to",
+];
+
 /// The text field of the object type `ty` that holds `value` when text is given where the
 /// object is: the one named as an address (`phone_number`, `email`...), else its only text
 /// field; none for a value that is not text, or an object with no such field.
@@ -279,11 +293,14 @@ fn text_home(schema: &ServiceSchema, ty: &Ty, value: &Value) -> Option<&'static 
     if !value.is_string() {
         return None;
     }
-    let fields = super::shape::object_fields(schema, ty)?;
+    let Ty::Named(name) = ty else { return None };
+    let ShapeSchema::Object(fields) = schema.named(name)?.shape else {
+        return None;
+    };
     let texts: Vec<&FieldSchema> = fields.iter().filter(|f| f.ty == Ty::String).collect();
     texts
         .iter()
-        .find(|f| super::shape::ADDRESS_NAMES.contains(&f.name))
+        .find(|f| ADDRESS_NAMES.contains(&f.name))
         .or(match texts.as_slice() {
             [only] => Some(only),
             _ => None,

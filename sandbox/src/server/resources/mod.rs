@@ -43,7 +43,8 @@ use shape::{
     wrapped_item,
 };
 use state::{
-    filtered, find, full, home_of, put, remove, remove_each, room, same_item, selected_ids, settle,
+    filtered, find, full, home_of, listed_ids, put, remove, remove_each, room, same_item,
+    selected_ids, settle,
 };
 
 pub use tidings_spec::{
@@ -863,31 +864,6 @@ impl Resources {
             },
             undo,
         )
-    }
-}
-
-/// The ids a delete of a collection names in its query parameter or body field `op.items`:
-/// a list, or text separated by commas (`?ids=a,b`).
-fn listed_ids(op: &ResourceOp, call: &ResourceCall) -> Vec<String> {
-    let Some(name) = op.items else {
-        return Vec::new();
-    };
-    let given = call.query.get(name).or_else(|| call.body.get(name));
-    let text = |v: &Value| match v {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        _ => None,
-    };
-    match given {
-        Some(Value::Array(ids)) => ids.iter().filter_map(text).collect(),
-        Some(Value::String(ids)) => ids
-            .split(',')
-            .map(str::trim)
-            .filter(|id| !id.is_empty())
-            .map(str::to_owned)
-            .collect(),
-        Some(other) => text(other).into_iter().collect(),
-        None => Vec::new(),
     }
 }
 

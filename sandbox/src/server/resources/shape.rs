@@ -362,20 +362,6 @@ pub(super) fn per_recipient(
         .collect()
 }
 
-/// Names of a text field that says where a message goes.
-pub(super) const ADDRESS_NAMES: &[&str] = &[
-    "address",
-    "destination",
-    "email",
-    "msisdn",
-    "number",
-    "phone",
-    "phoneNumber",
-    "phone_number",
-    "recipient",
-    "to",
-];
-
 /// How deep in the request's objects [`recipients`] looks (Mandrill's are one level down, in
 /// `message.to`).
 const RECIPIENTS_DEPTH: usize = 2;
@@ -432,7 +418,8 @@ fn recipient_entries(
     let objects: Vec<&Map<String, Value>> =
         values.iter().map(Value::as_object).collect::<Option<_>>()?;
     let address = |f: &&FieldSchema| {
-        matches!(f.format, Some(Format::Email | Format::E164)) || ADDRESS_NAMES.contains(&f.name)
+        matches!(f.format, Some(Format::Email | Format::E164))
+            || fill::ADDRESS_NAMES.contains(&f.name)
     };
     let shared: Vec<&str> = item_fields
         .iter()

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 use super::durable::{self, Change};
 use super::group::{Ticket, Undo};
-use super::{Disk, Item, ResourceLimits, ResourceOp, ServerError, State};
+use super::{Disk, Item, ResourceCall, ResourceLimits, ResourceOp, ServerError, State};
 
 impl State {
     /// Sends `change`, already made in memory, to disk: the ticket to wait for before
@@ -304,6 +304,31 @@ pub(super) fn filtered<'i>(items: &'i [Item], op: &ResourceOp, query: &Value) ->
         })
     };
     items.iter().filter(|i| matches(i)).collect()
+}
+
+/// The ids a delete of a collection names in its query parameter or body field `op.items`:
+/// a list, or text separated by commas (`?ids=a,b`).
+pub(super) fn listed_ids(op: &ResourceOp, call: &ResourceCall) -> Vec<String> {
+    let Some(name) = op.items else {
+        return Vec::new();
+    };
+    let given = call.query.get(name).or_else(|| call.body.get(name));
+    let text = |v: &Value| match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    };
+    match given {
+        Some(Value::Array(ids)) => ids.iter().filter_map(text).collect(),
+        Some(Value::String(ids)) => ids
+            .split(',')
+            .map(str::trim)
+            .filter(|id| !id.is_empty())
+            .map(str::to_owned)
+            .collect(),
+        Some(other) => text(other).into_iter().collect(),
+        None => Vec::new(),
+    }
 }
 
 /// The ids of the items of `collection` that the filters given in `query` select; none when

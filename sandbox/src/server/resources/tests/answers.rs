@@ -105,3 +105,52 @@ fn a_made_up_id_differs_from_call_to_call() {
     assert!(a["message_id"].as_str().unwrap().len() <= 12, "{a}");
     assert_eq!(a["status"], "status");
 }
+
+/// An action under an item that answers the id of another thing (Ably's `POST
+/// /channels/{channel_id}/messages` with no `GET` beside it, answering `{channel, messageId}`)
+/// made that thing: each call a fresh id (every message got the channel's `chat1`, was), and
+/// the channel named in the field its parameter names.
+#[tokio::test]
+async fn an_action_under_an_item_answering_another_things_id_makes_a_fresh_one() {
+    const PUBLISHED: &[FieldSchema] = &[
+        field("channel", Ty::String, false),
+        field("messageId", Ty::String, false),
+    ];
+    const PUBLISH_SCHEMA: ServiceSchema = ServiceSchema {
+        types: &[TypeSchema {
+            name: "Published",
+            shape: ShapeSchema::Object(PUBLISHED),
+        }],
+        page: None,
+    };
+    let publish = ResourceOp {
+        name: "publish",
+        kind: ResourceAction::Action,
+        collection: "/channels",
+        item_param: Some("channel_id"),
+        id_field: "messageId",
+        response: Some(Ty::Named("Published")),
+        items: None,
+        filters: &[],
+    };
+    let store = Resources::new(ResourceLimits::default());
+    let call = ResourceCall {
+        path: vec![("channel_id", "chat1".to_owned())],
+        query: Value::Null,
+        body: json!({"name": "greeting"}),
+    };
+    let first = store.serve(&PUBLISH_SCHEMA, &publish, &call).await.unwrap();
+    let second = store.serve(&PUBLISH_SCHEMA, &publish, &call).await.unwrap();
+    assert_eq!(first["channel"], "chat1", "{first}");
+    assert_ne!(first["messageId"], "chat1", "{first}");
+    assert_ne!(first["messageId"], second["messageId"], "{second}");
+    // The item's own id field (`POST /messages/{message_id}/cancel` answering `{id}`) still
+    // answers the item's id.
+    let cancel = ResourceOp {
+        item_param: Some("message_id"),
+        id_field: "id",
+        response: None,
+        ..publish
+    };
+    assert!(!answers_another(&cancel));
+}
