@@ -738,6 +738,87 @@ fn a_deep_object_filter_of_operators_is_a_parameter_per_operator() {
     }
 }
 
+/// Telnyx's enums: sort orders list `createdAt` and `-createdAt`, a webhook format `"1"`,
+/// `"2"` and `texml`, a filter's comparison `>=`, a `line_type` `""`, a provider `telnyx`
+/// and `Telnyx`. Every value with a clashing name or none was left to `Unknown` (241 of
+/// them), and a default of one was dropped (was). Each gets a Rust name of its own, reported.
+#[test]
+fn enum_values_whose_names_clash_or_are_none_are_named() {
+    let doc = json!({
+        "openapi": "3.1.0",
+        "info": { "title": "Found", "version": "1" },
+        "paths": { "/brands": { "get": {
+            "operationId": "get_brands",
+            "parameters": [{ "name": "sort", "in": "query", "schema": {
+                "type": "string", "default": "-createdAt",
+                "enum": ["createdAt", "-createdAt", "+createdAt"]
+            } }],
+            "responses": { "200": { "description": "ok", "content": { "application/json": {
+                "schema": { "type": "object", "properties": {
+                    "version": { "type": "string", "enum": ["1", "2", "texml"] },
+                    "op": { "type": "string", "enum": [">=", "<", "=="] },
+                    "line_type": { "type": "string", "enum": ["", "Wireline"] },
+                    "provider": { "type": "string", "enum": ["telnyx", "Telnyx"] }
+                } }
+            } } } }
+        } } }
+    });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    let values = |ty: &str| -> Vec<(String, String)> {
+        let t = service.types.iter().find(|t| t.name == ty).unwrap();
+        let TypeKind::Enum(values) = &t.kind else {
+            panic!("{ty} is not an enum")
+        };
+        values
+            .iter()
+            .map(|v| (v.wire.clone(), v.rust.clone()))
+            .collect()
+    };
+    let pairs = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+        list.iter()
+            .map(|(w, r)| ((*w).to_owned(), (*r).to_owned()))
+            .collect()
+    };
+    assert_eq!(
+        values("GetBrandsSort"),
+        pairs(&[
+            ("createdAt", "CreatedAt"),
+            ("-createdAt", "CreatedAtDesc"),
+            ("+createdAt", "CreatedAtAsc")
+        ]),
+        "{}",
+        imported.yaml
+    );
+    assert_eq!(
+        values("GetBrandsResponseVersion"),
+        pairs(&[("1", "V1"), ("2", "V2"), ("texml", "Texml")])
+    );
+    assert_eq!(
+        values("GetBrandsResponseOp"),
+        pairs(&[(">=", "Ge"), ("<", "Lt"), ("==", "Eq")])
+    );
+    assert_eq!(
+        values("GetBrandsResponseLineType"),
+        pairs(&[("", "Empty"), ("Wireline", "Wireline")])
+    );
+    assert_eq!(
+        values("GetBrandsResponseProvider"),
+        pairs(&[("telnyx", "Telnyx"), ("Telnyx", "Telnyx2")])
+    );
+    let sort = &service.operations[0].query[0];
+    assert!(
+        sort.default.is_some(),
+        "the default is kept: {}",
+        imported.yaml
+    );
+    assert!(
+        !imported.report.to_string().contains("Unknown"),
+        "{}",
+        imported.report
+    );
+}
+
 /// Telnyx names two security schemes `BearerAuth` and `bearerAuth`: both became
 /// `bearer_auth`, the checker refused the spec, and the import wrote nothing at all (was).
 /// The second is `bearer_auth_2`, and operations name each as the document does.

@@ -128,11 +128,23 @@ fn openapi_3_0_schemas_map_to_objects_enums_unions_and_maps() {
         "#/components/schemas/Parcel/allOf/1/properties/reference",
         "untagged union"
     ));
-    // Enum values without a Rust name of their own are left to `Unknown`.
+    // Enum values without a Rust name of their own, or with another's, get one.
     match ty(&s, "ParcelStatus") {
         TypeKind::Enum(values) => {
-            let wires: Vec<&str> = values.iter().map(|v| v.wire.as_str()).collect();
-            assert_eq!(wires, ["created", "in_transit", "delivered"]);
+            let named: Vec<(&str, &str)> = values
+                .iter()
+                .map(|v| (v.wire.as_str(), v.rust.as_str()))
+                .collect();
+            assert_eq!(
+                named,
+                [
+                    ("created", "Created"),
+                    ("in_transit", "InTransit"),
+                    ("delivered", "Delivered"),
+                    ("", "Empty"),
+                    ("In-Transit", "InTransit2")
+                ]
+            );
         }
         other => panic!("{other:?}"),
     }
@@ -873,7 +885,9 @@ paths:
     match ty(&service, name) {
         TypeKind::Enum(values) => {
             let wires: Vec<&str> = values.iter().map(|v| v.wire.as_str()).collect();
-            assert_eq!(wires, ["true", "false"], "0 and 1 are kept as Unknown");
+            assert_eq!(wires, ["true", "false", "0", "1"], "0 and 1 are named");
+            let rust: Vec<&str> = values.iter().map(|v| v.rust.as_str()).collect();
+            assert_eq!(rust, ["True", "False", "V0", "V1"]);
         }
         other => panic!("{other:?}"),
     }

@@ -1023,3 +1023,19 @@ async fn each_value_of_a_map_with_a_format_is_checked_by_client_and_sandbox() {
     let text = refused.text().await.unwrap();
     assert!(text.contains("links.blog"), "{text}");
 }
+
+/// Enum values named by `rust_name` where their own names clash or are none (Telnyx's sort
+/// orders `createdAt` and `-createdAt`, a `line_type` of `""`): each is a variant of its own,
+/// written and read as its wire value.
+#[test]
+fn enum_values_named_by_rust_name_round_trip_as_their_wire_values() {
+    use generated::bodies::SortOrder;
+    for (order, wire) in [
+        (SortOrder::CreatedAt, "\"createdAt\""),
+        (SortOrder::CreatedAtDesc, "\"-createdAt\""),
+        (SortOrder::Empty, "\"\""),
+    ] {
+        assert_eq!(serde_json::to_string(&order).unwrap(), wire);
+        assert_eq!(serde_json::from_str::<SortOrder>(wire).unwrap(), order);
+    }
+}

@@ -358,7 +358,9 @@ impl Checker<'_> {
                     d.hint = Some(format!("call it `{}`", pascal(&rust)));
                     continue;
                 }
-                if wire.is_empty() || rust.is_empty() || !can_be_ident(&rust) {
+                // An empty value is one (Telnyx's `line_type` may be `""`) when it is named.
+                let unnamed = wire.is_empty() && value.rust_name().is_none();
+                if unnamed || rust.is_empty() || !can_be_ident(&rust) {
                     let d = self.error_at_value(
                         &vpath,
                         format!("enum value `{wire}` has no usable Rust name"),

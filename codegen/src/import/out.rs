@@ -18,6 +18,9 @@ pub(crate) enum TypeOut {
     Enum {
         doc: Option<String>,
         values: Vec<String>,
+        /// The Rust names given to values whose own name is taken or none (`-createdAt` →
+        /// `CreatedAtDesc`), by value.
+        rust_names: Vec<(String, String)>,
         pointer: String,
     },
     Union {

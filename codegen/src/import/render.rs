@@ -38,16 +38,23 @@ impl Converter<'_> {
                 TypeOut::Enum {
                     doc,
                     values,
+                    rust_names,
                     pointer,
                 } => {
                     if let Some(d) = doc {
                         node.set("doc", Node::str(d));
                     }
                     self.provenance(&mut node, &pointer);
-                    node.set(
-                        "values",
-                        Node::Seq(values.into_iter().map(Node::Str).collect()),
-                    );
+                    let value = |v: String| match rust_names.iter().find(|(named, _)| *named == v) {
+                        Some((_, rust)) => {
+                            let mut named = Node::map();
+                            named.set("value", Node::Str(v));
+                            named.set("rust_name", Node::str(rust));
+                            named
+                        }
+                        None => Node::Str(v),
+                    };
+                    node.set("values", Node::Seq(values.into_iter().map(value).collect()));
                 }
                 TypeOut::Union {
                     doc,
