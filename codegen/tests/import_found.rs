@@ -819,6 +819,69 @@ fn enum_values_whose_names_clash_or_are_none_are_named() {
     );
 }
 
+/// Telnyx's `POST /oauth/token` takes `security: [{oauth: []}, {}]`: credentials optional.
+/// The `{}` was dropped without a word, and the sandbox asked for a token to hand one out
+/// (was). The operation is public, reported.
+#[test]
+fn optional_credentials_make_a_public_operation_reported() {
+    let doc = json!({
+        "openapi": "3.1.0",
+        "info": { "title": "Found", "version": "1" },
+        "security": [{ "bearer": [] }],
+        "paths": {
+            "/oauth/token": { "post": {
+                "operationId": "token",
+                "security": [{ "bearer": [] }, {}],
+                "responses": ok()
+            } },
+            "/balance": { "get": { "operationId": "balance", "responses": ok() } }
+        },
+        "components": { "securitySchemes": {
+            "bearer": { "type": "http", "scheme": "bearer" }
+        } }
+    });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    let token = service
+        .operations
+        .iter()
+        .find(|o| o.name == "token")
+        .unwrap();
+    assert!(imported.yaml.contains("auth: none"), "{}", imported.yaml);
+    assert!(
+        format!("{:?}", token.auth).contains("Anonymous")
+            || format!("{:?}", token.auth).contains("none"),
+        "{:?}",
+        token.auth
+    );
+    assert!(
+        imported
+            .report
+            .to_string()
+            .contains("credentials are optional")
+    );
+}
+
+/// Telnyx's `enum: [true]` (a flag that must be set) was reported as an "enum of numbers".
+#[test]
+fn an_enum_of_booleans_is_reported_as_one() {
+    let doc = json!({
+        "openapi": "3.1.0",
+        "info": { "title": "Found", "version": "1" },
+        "paths": { "/consents": { "post": {
+            "operationId": "consent",
+            "requestBody": { "content": { "application/json": { "schema": {
+                "type": "object",
+                "properties": { "accepted": { "type": "boolean", "enum": [true] } }
+            } } } },
+            "responses": ok()
+        } } }
+    });
+    let report = import(&doc).report.to_string();
+    assert!(report.contains("enum of booleans"), "{report}");
+    assert!(!report.contains("enum of numbers"), "{report}");
+}
+
 /// Telnyx names two security schemes `BearerAuth` and `bearerAuth`: both became
 /// `bearer_auth`, the checker refused the spec, and the import wrote nothing at all (was).
 /// The second is `bearer_auth_2`, and operations name each as the document does.

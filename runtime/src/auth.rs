@@ -158,7 +158,7 @@ impl AuthState {
             let (Some(id), Some(secret)) = (given(client_id), given(client_secret)) else {
                 continue; // resolving the scheme, if chosen, names what is missing
             };
-            let url = base.join(token_url).map_err(|e| {
+            let url = token_url_at(token_url, spec.base_url, base).map_err(|e| {
                 Error::config(format!(
                     "the {} service's OAuth2 token URL `{token_url}` is not a URL: {e}",
                     spec.name
@@ -194,6 +194,32 @@ impl AuthState {
         }
         Ok(AuthState { minters, oauth2 })
     }
+}
+
+/// Where a client-credentials scheme asks for tokens: `token_url` (a path is on `base`, the
+/// base URL the client calls). A token URL on the host of the spec's own base URL
+/// (`default_base`: Telnyx's `https://api.telnyx.com/v2/oauth/token`) follows the base URL
+/// when the client is pointed elsewhere (a sandbox, a proxy): the client's id and secret go
+/// where its calls go, not to the provider.
+fn token_url_at(
+    token_url: &str,
+    default_base: Option<&str>,
+    base: &url::Url,
+) -> Result<url::Url, url::ParseError> {
+    let mut url = base.join(token_url)?;
+    let provider = default_base.and_then(|d| url::Url::parse(d).ok());
+    if let Some(provider) = provider
+        && url.origin() == provider.origin()
+        && base.origin() != provider.origin()
+    {
+        let moved = url.set_scheme(base.scheme()).is_ok()
+            && url.set_host(base.host_str()).is_ok()
+            && url.set_port(base.port()).is_ok();
+        if !moved {
+            return base.join(url.path());
+        }
+    }
+    Ok(url)
 }
 
 /// Auth ready to apply: header values are built (and marked sensitive) once.
@@ -810,5 +836,34 @@ mod tests {
             other => panic!("unexpected {other:?}"),
         }
         assert!(!format!("{auth:?}").contains("sk_very_secret"));
+    }
+
+    /// Telnyx's token URL is absolute, on the provider's host: a client pointed at a sandbox
+    /// sent its client id and secret to the provider (was); it asks the sandbox. A token URL
+    /// on another host (an identity provider) stays where it is, and a path is on the base.
+    #[test]
+    fn a_token_url_on_the_provider_s_host_follows_the_base_url() {
+        let provider = Some("https://api.telnyx.com/v2");
+        let sandbox = url::Url::parse("http://127.0.0.1:4010/v2").unwrap();
+        let at = |token_url: &str, base: &url::Url| {
+            token_url_at(token_url, provider, base).unwrap().to_string()
+        };
+        assert_eq!(
+            at("https://api.telnyx.com/v2/oauth/token", &sandbox),
+            "http://127.0.0.1:4010/v2/oauth/token"
+        );
+        let real = url::Url::parse("https://api.telnyx.com/v2").unwrap();
+        assert_eq!(
+            at("https://api.telnyx.com/v2/oauth/token", &real),
+            "https://api.telnyx.com/v2/oauth/token"
+        );
+        assert_eq!(
+            at("https://auth.example.com/token", &sandbox),
+            "https://auth.example.com/token"
+        );
+        assert_eq!(
+            at("/oauth2/token", &sandbox),
+            "http://127.0.0.1:4010/oauth2/token"
+        );
     }
 }

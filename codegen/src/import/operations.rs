@@ -231,17 +231,7 @@ impl Converter<'_> {
                     }
                 }
                 "query" if self.sent_query_param(ptr, &pname) => {}
-                "path" | "query" => {
-                    let schema_at = format!("{at}/schema");
-                    keep.push(Kept {
-                        param: p.clone(),
-                        at,
-                        schema_at,
-                        name: pname,
-                        place: place.to_owned(),
-                        required,
-                    });
-                }
+                "path" | "query" => keep.push(Kept::new(p.clone(), at, pname, place, required)),
                 "header" | "cookie" => {
                     let lower = pname.to_ascii_lowercase();
                     if place == "header"
@@ -281,15 +271,7 @@ impl Converter<'_> {
                         continue;
                     }
                     if place == "header" {
-                        let schema_at = format!("{at}/schema");
-                        keep.push(Kept {
-                            param: p.clone(),
-                            at,
-                            schema_at,
-                            name: pname,
-                            place: place.to_owned(),
-                            required,
-                        });
+                        keep.push(Kept::new(p.clone(), at, pname, place, required));
                         continue;
                     }
                     if required {

@@ -21,6 +21,20 @@ pub(super) struct Kept {
     pub(super) required: bool,
 }
 
+impl Kept {
+    /// A parameter as the document writes it, its schema under its `schema`.
+    pub(super) fn new(param: Value, at: String, name: String, place: &str, required: bool) -> Self {
+        Kept {
+            param,
+            schema_at: format!("{at}/schema"),
+            at,
+            name,
+            place: place.to_owned(),
+            required,
+        }
+    }
+}
+
 impl Converter<'_> {
     /// Drops the types made since the `made_from`th, those of a parameter left out or sent as
     /// text (Telnyx's `filter[address_book]`, an object of operators): no operation would name

@@ -724,6 +724,18 @@ impl Converter<'_> {
             return (!self.auth_names.is_empty())
                 .then(|| crate::resolved::ANONYMOUS_AUTH.to_owned());
         }
+        // The empty requirement among others (Telnyx's `POST /oauth/token`: `[{oauth: []},
+        // {}]`): credentials are optional. The operation is public, sent without them.
+        let optional = requirements
+            .iter()
+            .any(|r| r.as_object().is_some_and(serde_json::Map::is_empty));
+        if optional && !self.auth_names.is_empty() {
+            self.approximate(
+                ptr,
+                "its credentials are optional (`{}` among its security requirements): sent without them",
+            );
+            return Some(crate::resolved::ANONYMOUS_AUTH.to_owned());
+        }
         // Alternatives (OR) of which one is the default scheme: the default serves the
         // operation (Infobip lists four schemes on each, the service's first among them).
         let default = self.default_scheme();

@@ -241,6 +241,13 @@ async fn respond<'s>(
     {
         slot.1 = id;
     }
+    // An action on an item the store does not hold, where the document says so with a 404
+    // (Telnyx's `POST /calls/{id}/actions/answer`: "Call not found"), is that 404.
+    if op.info.errors.contains(&404)
+        && let Some(missing) = served.store.missing_item(&op.resource, &call)
+    {
+        return (Some(op), incoming.reject(missing));
+    }
     let result = served.store.serve(served.schema, &op.resource, &call).await;
     let item = match &result {
         Ok(value) if !op.info.response_headers.is_empty() => Some(value.clone()),

@@ -223,6 +223,9 @@ const STATUS_NAMES: &[&str] = &[
 
 /// Sets each numeric field of `filled` named like a status ([`STATUS_NAMES`]) that `given` (what
 /// the gateway wrote) does not have to the answer's `status`: made up, it said 0.
+/// Text made up as its field's name (`"title": "title"`, Telnyx's errors; Mandrill's
+/// `"status": "status"`) says the status's reason instead (`Not Found`), or `error` for a
+/// status field.
 fn the_status_in(filled: &mut Map<String, Value>, given: &Value, status: axum::http::StatusCode) {
     for (key, value) in filled.iter_mut() {
         if value.is_number()
@@ -231,6 +234,37 @@ fn the_status_in(filled: &mut Map<String, Value>, given: &Value, status: axum::h
         {
             *value = Value::from(status.as_u16());
         }
+    }
+    let reason = status.canonical_reason().unwrap_or("error");
+    for (key, value) in filled.iter_mut() {
+        no_name_as_text(key, value, reason, 0);
+    }
+}
+
+/// [`the_status_in`]'s text named after its field, through nested objects and lists.
+fn no_name_as_text(key: &str, value: &mut Value, reason: &str, depth: usize) {
+    if depth > 4 {
+        return;
+    }
+    match value {
+        Value::String(text) if text == key => {
+            *text = if STATUS_NAMES.contains(&key) {
+                "error".to_owned()
+            } else {
+                reason.to_owned()
+            };
+        }
+        Value::Object(map) => {
+            for (k, v) in map.iter_mut() {
+                no_name_as_text(k, v, reason, depth + 1);
+            }
+        }
+        Value::Array(items) => {
+            for v in items {
+                no_name_as_text(key, v, reason, depth + 1);
+            }
+        }
+        _ => {}
     }
 }
 
@@ -533,4 +567,32 @@ fn at_path<'v>(value: &'v Value, path: &str) -> Option<&'v Value> {
         Value::Array(items) => key.parse::<usize>().ok().and_then(|i| items.get(i)),
         _ => None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Telnyx's errors said `"title": "title"` and Mandrill's `"status": "status"`: text made
+    /// up as its field's name. It says the status's reason, or `error` for a status.
+    #[test]
+    fn no_error_field_says_its_own_name() {
+        let mut filled = serde_json::json!({
+            "errors": [{"code": "not_found", "title": "title", "detail": "`/x` does not exist"}],
+            "status": "status",
+            "name": "name"
+        });
+        let Value::Object(map) = &mut filled else {
+            unreachable!()
+        };
+        the_status_in(map, &Value::Null, axum::http::StatusCode::NOT_FOUND);
+        assert_eq!(
+            filled,
+            serde_json::json!({
+                "errors": [{"code": "not_found", "title": "Not Found", "detail": "`/x` does not exist"}],
+                "status": "error",
+                "name": "Not Found"
+            })
+        );
+    }
 }

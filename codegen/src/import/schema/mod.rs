@@ -220,10 +220,15 @@ impl Converter<'_> {
             }
             // A number's values (Stream's `layers: [1, 2]`), or text values on a number
             // (its `channels: ["1", "2"]`): the wire type is kept, the values are not.
+            let construct = if values.iter().all(Value::is_boolean) {
+                "enum of booleans"
+            } else {
+                "enum of numbers"
+            };
             self.approximate(
                 ptr,
                 &format!(
-                    "the allowed values {} are not kept (needs spec construct: enum of numbers); \
+                    "the allowed values {} are not kept (needs spec construct: {construct}); \
                      typed as its JSON type",
                     shown.join(", ")
                 ),

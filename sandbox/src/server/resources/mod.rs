@@ -26,6 +26,7 @@ mod durable;
 mod fill;
 mod group;
 mod ids;
+mod lookup;
 mod shape;
 mod state;
 
@@ -399,27 +400,6 @@ impl Resources {
         lock_state(&self.state)
     }
 
-    /// The id of the item a path names by another of its values (Brevo's
-    /// `/contacts/{identifier}` takes a contact's id *or* its email, Postmark's
-    /// `/templates/{templateIdOrAlias}` an alias): `None` when an item has that id, or no
-    /// single item has a top-level text field of that value.
-    pub fn alias_of(&self, op: &ResourceOp, call: &ResourceCall) -> Option<String> {
-        let param = op.item_param?;
-        let value = &call.path.iter().find(|(name, _)| *name == param)?.1;
-        let collection = substitute(op.collection, &call.path);
-        let state = self.lock();
-        let items = state.collections.get(&collection)?;
-        if items.iter().any(|i| i.id == *value) {
-            return None;
-        }
-        let holds = |v: &Value| v.as_str() == Some(value.as_str());
-        let mut found = items.iter().filter(|i| i.value.values().any(holds));
-        match (found.next(), found.next()) {
-            (Some(item), None) => Some(item.id.clone()),
-            _ => None,
-        }
-    }
-
     /// Runs `op`'s default behaviour and returns its success body as JSON (`Null` for an
     /// empty answer).
     ///
@@ -685,15 +665,11 @@ impl Resources {
                     value = self.item_ids(schema, ty, value);
                 }
                 let value = fill(schema, ty, Some(&value), 0, None);
-                // What a create or an action answers is its response type, not the request
-                // echoed (the request may be another type: Brevo's contact creation answers
-                // `{"id": 21}`); what is stored keeps every field.
-                match op.kind {
-                    ResourceAction::Create | ResourceAction::Action | ResourceAction::Delete => {
-                        only_declared(schema, ty, value)
-                    }
-                    _ => value,
-                }
+                // What any operation answers is its response type, not the request echoed
+                // (Brevo's contact creation answers `{"id": 21}`; a Telnyx call must not
+                // answer the `sip_auth_password` it was dialled with); what is stored keeps
+                // every field.
+                only_declared(schema, ty, value)
             }
             _ => Value::Null,
         };

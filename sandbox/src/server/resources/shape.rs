@@ -139,8 +139,8 @@ pub(super) fn declared(schema: &ServiceSchema, ty: Option<&Ty>, name: &str) -> b
 }
 
 /// `value` with only the fields the object type `ty` declares, or each item of a list of them
-/// (an object where a list is declared read as its one item); anything else, and what the
-/// fields hold, as it is: what an answer shows of a request or an item the answer's type is
+/// (an object where a list is declared read as its one item), and so on down the declared
+/// fields; anything else as it is: what an answer shows of a request or an item the answer's type is
 /// not (Mandrill's send answers a list of statuses, never the request's `key`).
 pub(super) fn only_declared(schema: &ServiceSchema, ty: &Ty, value: Value) -> Value {
     match (ty, value) {
@@ -156,6 +156,13 @@ pub(super) fn only_declared(schema: &ServiceSchema, ty: &Ty, value: Value) -> Va
         (ty, Value::Object(mut map)) => {
             if let Some(names) = declared_names(schema, ty, 0) {
                 map.retain(|key, _| names.contains(&key.as_str()));
+            }
+            // What the fields hold too (a stored Telnyx call answered inside `data` kept the
+            // `sip_auth_password` it was dialled with).
+            for f in object_fields(schema, ty).unwrap_or_default() {
+                if let Some(v) = map.remove(f.name) {
+                    map.insert(f.name.to_owned(), only_declared(schema, &f.ty, v));
+                }
             }
             Value::Object(map)
         }

@@ -154,3 +154,49 @@ async fn an_action_under_an_item_answering_another_things_id_makes_a_fresh_one()
     };
     assert!(!answers_another(&cancel));
 }
+
+/// Telnyx's `POST /calls/{call_control_id}/actions/answer` documents 404 "Call not found"
+/// and answered 200 for a call never dialled (was). The store tells the router the call is
+/// missing, once calls are held here (a parent never created here is no evidence).
+#[test]
+fn an_action_on_an_item_not_held_is_missing() {
+    let dial = ResourceOp {
+        name: "dial",
+        kind: ResourceAction::Create,
+        collection: "/calls",
+        item_param: None,
+        id_field: "id",
+        response: Some(Ty::Named("Domain")),
+        items: None,
+        filters: &[],
+    };
+    let answer = ResourceOp {
+        name: "answer_call",
+        kind: ResourceAction::Action,
+        collection: "/calls/{call_control_id}/actions/answer",
+        ..dial
+    };
+    let on = |id: &str| ResourceCall {
+        path: vec![("call_control_id", id.to_owned())],
+        query: Value::Null,
+        body: json!({}),
+    };
+    let store = Resources::default();
+    assert!(
+        store.missing_item(&answer, &on("nope")).is_none(),
+        "no call held yet"
+    );
+    let made = store
+        .serve_now(
+            &SCHEMA,
+            &dial,
+            &call(None, Value::Null, json!({"to": "+1"})),
+        )
+        .unwrap();
+    let id = made["id"].as_str().unwrap();
+    assert_eq!(
+        store.missing_item(&answer, &on("nope")).map(|e| e.status()),
+        Some(404)
+    );
+    assert!(store.missing_item(&answer, &on(id)).is_none());
+}

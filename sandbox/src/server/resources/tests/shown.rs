@@ -249,3 +249,58 @@ fn text_sent_where_the_answer_has_an_object_is_kept_in_its_address_field() {
         "{sent}"
     );
 }
+
+/// Telnyx's Dial takes a `sip_auth_password` its answer (`{"data": call}`) has no field for:
+/// the create and every get answered it back, inside `data` (was). Answers hold what their
+/// type declares, at every depth; what is stored keeps every field.
+#[test]
+fn no_answer_holds_a_request_field_its_type_does_not_declare() {
+    const CALL: &[FieldSchema] = &[
+        field("call_control_id", Ty::String, false),
+        field("to", Ty::String, false),
+    ];
+    const WRAPPED_CALL: &[FieldSchema] = &[field("data", Ty::Named("Call"), false)];
+    const CALLS: ServiceSchema = ServiceSchema {
+        types: &[
+            TypeSchema {
+                name: "Call",
+                shape: ShapeSchema::Object(CALL),
+            },
+            TypeSchema {
+                name: "Wrapped",
+                shape: ShapeSchema::Object(WRAPPED_CALL),
+            },
+        ],
+        page: None,
+    };
+    let dial = ResourceOp {
+        name: "dial",
+        kind: ResourceAction::Create,
+        collection: "/calls",
+        item_param: None,
+        id_field: "call_control_id",
+        response: Some(Ty::Named("Wrapped")),
+        items: None,
+        filters: &[],
+    };
+    let get = ResourceOp {
+        name: "get_call",
+        kind: ResourceAction::Get,
+        item_param: Some("id"),
+        ..dial
+    };
+    let store = Resources::default();
+    let body = json!({"to": "+15551230000", "sip_auth_password": "hunter2"});
+    let made = store
+        .serve_now(&CALLS, &dial, &call(None, Value::Null, body))
+        .unwrap();
+    assert!(!made.to_string().contains("hunter2"), "{made}");
+    let id = made["data"]["call_control_id"].as_str().unwrap();
+    let found = store
+        .serve_now(&CALLS, &get, &call(Some(id), Value::Null, Value::Null))
+        .unwrap();
+    assert_eq!(
+        found,
+        json!({"data": {"call_control_id": id, "to": "+15551230000"}})
+    );
+}
