@@ -199,8 +199,9 @@ impl AuthState {
 /// Where a client-credentials scheme asks for tokens: `token_url` (a path is on `base`, the
 /// base URL the client calls). A token URL on the host of the spec's own base URL
 /// (`default_base`: Telnyx's `https://api.telnyx.com/v2/oauth/token`) follows the base URL
-/// when the client is pointed elsewhere (a sandbox, a proxy): the client's id and secret go
-/// where its calls go, not to the provider.
+/// when the client is pointed elsewhere (a sandbox, a proxy): the same place beneath the
+/// given base URL when it is beneath the spec's, else its path on the given host. The
+/// client's id and secret go where its calls go, not to the provider.
 fn token_url_at(
     token_url: &str,
     default_base: Option<&str>,
@@ -208,6 +209,15 @@ fn token_url_at(
 ) -> Result<url::Url, url::ParseError> {
     let mut url = base.join(token_url)?;
     let provider = default_base.and_then(|d| url::Url::parse(d).ok());
+    // Beneath the spec's base URL (`.../v2` + `/oauth/token`): the same place beneath this one.
+    if let Some(default) = default_base.map(|d| d.trim_end_matches('/'))
+        && base.as_str().trim_end_matches('/') != default
+        && let Some(rest) = token_url
+            .strip_prefix(default)
+            .filter(|r| r.starts_with('/'))
+    {
+        return url::Url::parse(&format!("{}{rest}", base.as_str().trim_end_matches('/')));
+    }
     if let Some(provider) = provider
         && url.origin() == provider.origin()
         && base.origin() != provider.origin()
@@ -844,13 +854,19 @@ mod tests {
     #[test]
     fn a_token_url_on_the_provider_s_host_follows_the_base_url() {
         let provider = Some("https://api.telnyx.com/v2");
-        let sandbox = url::Url::parse("http://127.0.0.1:4010/v2").unwrap();
+        let sandbox = url::Url::parse("http://127.0.0.1:4010").unwrap();
         let at = |token_url: &str, base: &url::Url| {
             token_url_at(token_url, provider, base).unwrap().to_string()
         };
+        // Beneath the base URL: the same place beneath the sandbox's, where it serves tokens.
         assert_eq!(
             at("https://api.telnyx.com/v2/oauth/token", &sandbox),
-            "http://127.0.0.1:4010/v2/oauth/token"
+            "http://127.0.0.1:4010/oauth/token"
+        );
+        // Elsewhere on the provider's host: that path on the sandbox's host.
+        assert_eq!(
+            at("https://api.telnyx.com/oauth2/token", &sandbox),
+            "http://127.0.0.1:4010/oauth2/token"
         );
         let real = url::Url::parse("https://api.telnyx.com/v2").unwrap();
         assert_eq!(

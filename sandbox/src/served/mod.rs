@@ -205,9 +205,7 @@ impl ServedService {
                     client_secret,
                     ..
                 } => Some(ops::TokenEndpoint {
-                    // An absolute token URL is served by its path, on this server.
-                    path: url::Url::parse(token_url)
-                        .map_or_else(|_| (*token_url).to_owned(), |u| u.path().to_owned()),
+                    path: token_path(token_url, spec.base_url),
                     client_id,
                     client_secret,
                     token: made_credential("access_token", &Constraints::default()),
@@ -594,3 +592,18 @@ impl SpecArgs {
 
 #[cfg(test)]
 mod tests;
+
+/// Where this server hands out OAuth2 tokens for `token_url`: beneath the spec's base URL
+/// (`default_base`: Telnyx's `https://api.telnyx.com/v2` + `/oauth/token`), that place
+/// beneath this server's (`/oauth/token`, where a client pointed here asks, and where the
+/// document's own token operation is); another absolute URL, its path.
+fn token_path(token_url: &str, default_base: Option<&str>) -> String {
+    if let Some(rest) = default_base
+        .map(|d| d.trim_end_matches('/'))
+        .and_then(|d| token_url.strip_prefix(d))
+        .filter(|r| r.starts_with('/'))
+    {
+        return rest.to_owned();
+    }
+    url::Url::parse(token_url).map_or_else(|_| token_url.to_owned(), |u| u.path().to_owned())
+}

@@ -516,3 +516,21 @@ fn every_description_built_at_run_time_equals_the_generated_static() {
         tidings::email::PAGINATION
     );
 }
+
+/// Telnyx's token URL is `https://api.telnyx.com/v2/oauth/token` beneath its base URL
+/// `https://api.telnyx.com/v2`: tokens were handed out at `/v2/oauth/token`, a path none of
+/// the served operations has, and `/oauth/token` (where the document's token operation is,
+/// and where a client pointed here asks) refused the client (was).
+#[test]
+fn the_token_endpoint_is_where_the_token_url_sits_beneath_the_base_url() {
+    let base = Some("https://api.telnyx.com/v2");
+    assert_eq!(
+        super::token_path("https://api.telnyx.com/v2/oauth/token", base),
+        "/oauth/token"
+    );
+    assert_eq!(
+        super::token_path("https://auth.example.com/realms/x/token", base),
+        "/realms/x/token"
+    );
+    assert_eq!(super::token_path("/oauth2/token", base), "/oauth2/token");
+}
