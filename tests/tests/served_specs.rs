@@ -11,6 +11,18 @@ use futures_util::StreamExt;
 use tidings_runtime::RetryPolicy;
 use tidings_sandbox::served::{ServeConfig, ServedService, load};
 
+/// `text`, a spec, served from a file of its own (the directory lives as long as the guard).
+async fn served_text(text: &str) -> (tempfile::TempDir, ServedService) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("spec.yaml");
+    std::fs::write(&path, text).unwrap();
+    let mut services = load(&path).unwrap();
+    let served = ServedService::start(services.remove(0), ServeConfig::default())
+        .await
+        .unwrap();
+    (dir, served)
+}
+
 fn spec(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../examples/providers")
@@ -726,10 +738,7 @@ async fn errors_are_answered_in_each_operation_s_own_shape() {
     served.shutdown().await;
 
     // Errors documented without a schema (SendGrid's SSO operations) are text.
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("certs.yaml");
-    std::fs::write(
-        &path,
+    let (_dir, served) = served_text(
         "service:\n  name: certs\n  title: Certs\n  summary: Certificates\n  \
          base_url: { env: CERTS_BASE_URL }\n\
          errors: { type: Failure, code: error.code, message: error.message }\n\
@@ -741,11 +750,7 @@ async fn errors_are_answered_in_each_operation_s_own_shape() {
          get_cert:\n    method: GET\n    path: /certs/{id}\n    path_params: { id: { type: string } }\n    \
          response: Cert\n",
     )
-    .unwrap();
-    let mut services = load(&path).unwrap();
-    let served = ServedService::start(services.remove(0), ServeConfig::default())
-        .await
-        .unwrap();
+    .await;
     let answer = http
         .post(format!("{}/certs", served.base_url()))
         .json(&serde_json::json!({"id": "c1"}))
@@ -778,9 +783,7 @@ async fn errors_are_answered_in_each_operation_s_own_shape() {
     // The service keeps its message where no common name is (Infobip's
     // `requestError.serviceException.text`); an operation's own shape still gets it, not the
     // status's name.
-    let path = dir.path().join("routes.yaml");
-    std::fs::write(
-        &path,
+    let (_routes_dir, served) = served_text(
         "service:\n  name: routes\n  title: Routes\n  summary: Routes\n  \
          base_url: { env: ROUTES_BASE_URL }\n\
          errors: { type: Legacy, code: requestError.serviceException.messageId, \
@@ -794,11 +797,7 @@ async fn errors_are_answered_in_each_operation_s_own_shape() {
          response: Route\n    status: 201\n    errors: [400]\n    error_bodies:\n      \
          \"400\": { type: Problem, code: errorCode, message: description }\n",
     )
-    .unwrap();
-    let mut services = load(&path).unwrap();
-    let served = ServedService::start(services.remove(0), ServeConfig::default())
-        .await
-        .unwrap();
+    .await;
     let problem: serde_json::Value = http
         .post(format!("{}/routes", served.base_url()))
         .json(&serde_json::json!({"id": "r1"}))
@@ -822,10 +821,7 @@ async fn errors_are_answered_in_each_operation_s_own_shape() {
 /// `bytes` field is accepted, and a required field left out is still refused.
 #[tokio::test]
 async fn a_multipart_file_part_is_accepted_for_a_bytes_field() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("uploads.yaml");
-    std::fs::write(
-        &path,
+    let (_dir, served) = served_text(
         "service:\n  name: uploads\n  title: Uploads\n  summary: Uploads\n  \
          base_url: { env: UPLOADS_BASE_URL }\n\
          types:\n  Upload:\n    fields:\n      id: { type: string }\n      \
@@ -839,11 +835,7 @@ async fn a_multipart_file_part_is_accepted_for_a_bytes_field() {
          purge:\n    method: DELETE\n    path: /uploads\n    body: json\n  \
          preview:\n    method: POST\n    path: /preview\n    response: text\n",
     )
-    .unwrap();
-    let mut services = load(&path).unwrap();
-    let served = ServedService::start(services.remove(0), ServeConfig::default())
-        .await
-        .unwrap();
+    .await;
     let send_with = |parts: &[(&str, Option<&str>, &str)], headers: &[(&str, &str)]| {
         let boundary = "x-boundary-7";
         let mut body = String::new();
@@ -1614,10 +1606,7 @@ async fn a_multipart_object_field_travels_as_a_json_part() {
 /// still refused.
 #[tokio::test]
 async fn a_required_list_sent_empty_in_a_form_is_the_empty_list() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("sends.yaml");
-    std::fs::write(
-        &path,
+    let (_dir, served) = served_text(
         "service:\n  name: sends\n  title: Sends\n  summary: Sends\n  \
          base_url: { env: SENDS_BASE_URL }\n\
          types:\n  Outgoing:\n    fields:\n      to: { type: list<string>, required: true }\n      \
@@ -1626,11 +1615,7 @@ async fn a_required_list_sent_empty_in_a_form_is_the_empty_list() {
          operations:\n  send:\n    method: POST\n    path: /send\n    body: Outgoing\n    \
          body_encoding: multipart\n    response: Sent\n",
     )
-    .unwrap();
-    let mut services = load(&path).unwrap();
-    let served = ServedService::start(services.remove(0), ServeConfig::default())
-        .await
-        .unwrap();
+    .await;
     let http = tidings_runtime::reqwest::Client::new();
     let send = |parts: &[(&str, &str)]| {
         let mut body = String::new();
@@ -2028,10 +2013,7 @@ async fn resend_sends_contacts_and_signed_webhooks_live_as_its_3_1_document_says
 /// `GET /v3/lists/pages` listing what `POST /v3/lists` created.
 #[tokio::test]
 async fn wrapped_items_and_a_pages_listing_live_as_mailgun_answers_them() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("lists.yaml");
-    std::fs::write(
-        &path,
+    let (_dir, served) = served_text(
         "service:\n  name: lists\n  title: Lists\n  summary: Lists\n  \
          base_url: { env: LISTS_BASE_URL }\n\
          types:\n  MailingList:\n    fields:\n      address: { type: string, required: true }\n      \
@@ -2045,11 +2027,7 @@ async fn wrapped_items_and_a_pages_listing_live_as_mailgun_answers_them() {
          response: ListPage\n  get_list:\n    method: GET\n    path: /v3/lists/{list_address}\n    \
          path_params: { list_address: { type: string } }\n    response: ListAnswer\n",
     )
-    .unwrap();
-    let mut services = load(&path).unwrap();
-    let served = ServedService::start(services.remove(0), ServeConfig::default())
-        .await
-        .unwrap();
+    .await;
     let http = tidings_runtime::reqwest::Client::new();
     let base = served.base_url().to_owned();
     for (address, name) in [("devs@example.com", "Devs"), ("ops@example.com", "Ops")] {
@@ -2284,10 +2262,7 @@ async fn mailgun_bounces_live_through_a_list_add_get_paged_list_and_delete() {
 async fn a_head_operation_answers_whether_the_item_is_there_without_a_body() {
     // Infobip's WhatsApp media metadata is a HEAD (its answer is headers): imported now, and
     // served as the store's read, without the body.
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("media.yaml");
-    std::fs::write(
-        &path,
+    let (_dir, served) = served_text(
         "service:\n  name: media\n  title: Media\n  summary: Media\n  \
          base_url: { env: MEDIA_BASE_URL }\n\
          types:\n  Media:\n    fields:\n      id: { type: string }\n      name: { type: string }\n\
@@ -2299,11 +2274,7 @@ async fn a_head_operation_answers_whether_the_item_is_there_without_a_body() {
          path_params: { id: { type: string } }\n    \
          response_headers: { X-Media-Size: { type: integer }, ETag: {} }\n",
     )
-    .unwrap();
-    let mut services = load(&path).unwrap();
-    let served = ServedService::start(services.remove(0), ServeConfig::default())
-        .await
-        .unwrap();
+    .await;
     let http = tidings_runtime::reqwest::Client::new();
     let created = http
         .post(format!("{}/media", served.base_url()))
@@ -2448,10 +2419,7 @@ async fn a_collection_delete_removes_the_items_its_filter_selects() {
 /// `not_found` where the body said 404 (was).
 #[tokio::test]
 async fn an_error_code_header_says_the_code_as_the_body_gives_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("channels.yaml");
-    std::fs::write(
-        &path,
+    let (_dir, served) = served_text(
         "service:\n  name: channels\n  title: Channels\n  summary: Channels\n  \
          base_url: { env: CHANNELS_BASE_URL }\n\
          types:\n  Channel:\n    fields:\n      id: { type: string }\n  \
@@ -2460,11 +2428,7 @@ async fn an_error_code_header_says_the_code_as_the_body_gives_it() {
          path_params: { id: { type: string } }\n    response: Channel\n    error_bodies:\n      \
          default: { type: Failure, code: code, message: message, headers: [x-error-code] }\n",
     )
-    .unwrap();
-    let mut services = load(&path).unwrap();
-    let served = ServedService::start(services.remove(0), ServeConfig::default())
-        .await
-        .unwrap();
+    .await;
     let answer = tidings_runtime::reqwest::get(format!("{}/channels/nope", served.base_url()))
         .await
         .unwrap();
@@ -2484,10 +2448,7 @@ async fn an_error_code_header_says_the_code_as_the_body_gives_it() {
 /// `name` is `beta`, and `filter[name][contains]`, no equality, filters nothing.
 #[tokio::test]
 async fn a_deep_object_filter_selects_the_items_its_key_names() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("profiles.yaml");
-    std::fs::write(
-        &path,
+    let (_dir, served) = served_text(
         "service:\n  name: profiles\n  title: Profiles\n  summary: Profiles\n  \
          base_url: { env: PROFILES_BASE_URL }\n\
          types:\n  Profile:\n    fields:\n      id: { type: string, read_only: true }\n      \
@@ -2499,11 +2460,7 @@ async fn a_deep_object_filter_selects_the_items_its_key_names() {
          create_profile:\n    method: POST\n    path: /messaging_profiles\n    body: Profile\n    \
          response: Made\n",
     )
-    .unwrap();
-    let mut services = load(&path).unwrap();
-    let served = ServedService::start(services.remove(0), ServeConfig::default())
-        .await
-        .unwrap();
+    .await;
     let http = tidings_runtime::reqwest::Client::new();
     let url = format!("{}/messaging_profiles", served.base_url());
     for name in ["alpha", "beta", "gamma"] {
