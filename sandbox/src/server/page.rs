@@ -109,17 +109,8 @@ pub fn page_in_style<T: serde::Serialize>(
 ) -> Result<StyledPage, ServerError> {
     use serde_json::{Value, json};
     use tidings_runtime::PageStyle;
-    let pairs: Vec<(String, String)> = url::form_urlencoded::parse(query.as_bytes())
-        .into_owned()
-        .collect();
-    let get = |name: &str| {
-        pairs
-            .iter()
-            .rev()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.as_str())
-            .filter(|v| !v.is_empty())
-    };
+    let pairs = query_pairs(query);
+    let get = |name: &str| last_value(&pairs, name);
     let number = |name: &str| -> Result<Option<usize>, ServerError> {
         get(name)
             .map(|v| {
@@ -252,6 +243,23 @@ pub fn page_in_style<T: serde::Serialize>(
     Ok(StyledPage { body, link })
 }
 
+/// The query's name/value pairs, decoded.
+fn query_pairs(query: &str) -> Vec<(String, String)> {
+    url::form_urlencoded::parse(query.as_bytes())
+        .into_owned()
+        .collect()
+}
+
+/// The last non-empty value `pairs` give `name` (a repeated parameter's last one wins).
+fn last_value<'p>(pairs: &'p [(String, String)], name: &str) -> Option<&'p str> {
+    pairs
+        .iter()
+        .rev()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
+        .filter(|v| !v.is_empty())
+}
+
 /// A page parameter's count: digits, or a number written as a float (SendGrid types its
 /// `page_size` as a `number`, and clients send `1.0`), its whole part; a negative one (which
 /// a document without a minimum allows) counts from 0.
@@ -345,16 +353,8 @@ pub(crate) fn page_facts(
     else {
         return;
     };
-    let pairs: Vec<(String, String)> = url::form_urlencoded::parse(query.as_bytes())
-        .into_owned()
-        .collect();
-    let read = |name: &str| {
-        pairs
-            .iter()
-            .rev()
-            .find(|(k, _)| k == name)
-            .and_then(|(_, v)| whole_number(v))
-    };
+    let pairs = query_pairs(query);
+    let read = |name: &str| last_value(&pairs, name).and_then(whole_number);
     let first = usize::try_from(first_page).unwrap_or(0);
     let size = size_param
         .and_then(read)

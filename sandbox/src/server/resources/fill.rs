@@ -270,8 +270,6 @@ fn sample_text(ty: &Ty, field: Option<&FieldSchema>) -> String {
     s
 }
 
-/// Whether `value` is of the JSON kind `ty` takes (an array for a list, an object for an
-/// object, ...): the variant of an untagged union it is filled as.
 /// Names of a text field that says where a message goes.
 pub(super) const ADDRESS_NAMES: &[&str] = &[
     "address",
@@ -308,6 +306,8 @@ fn text_home(schema: &ServiceSchema, ty: &Ty, value: &Value) -> Option<&'static 
         .map(|f| f.name)
 }
 
+/// Whether `value` is of the JSON kind `ty` takes (an array for a list, an object for an
+/// object, ...): the variant of an untagged union it is filled as.
 fn kind_fits(schema: &ServiceSchema, ty: &Ty, value: &Value) -> bool {
     match ty {
         Ty::String | Ty::Bytes | Ty::DateTime | Ty::Date => value.is_string(),
