@@ -237,6 +237,7 @@ pub fn service_schema(service: &Service) -> ServiceSchema {
         .iter()
         .map(|t| TypeSchema {
             name: leak(&t.name),
+            other_keys: t.additional.is_some(),
             shape: match &t.kind {
                 TypeKind::Object(fields) => {
                     ShapeSchema::Object(leak_slice(fields.iter().map(field_schema).collect()))
@@ -322,6 +323,7 @@ pub fn resource_op(service: &Service, op: &OperationInfo) -> ResourceOp {
         kind: shape.kind,
         collection: leak(&shape.collection),
         item_param: leak_opt(shape.item_param.as_deref()),
+        item_field: leak_opt(shape.item_field.as_deref()),
         id_field: leak(&shape.id_field),
         response,
         items: leak_opt(shape.items.as_deref()),

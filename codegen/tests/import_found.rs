@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use tidings_codegen::check::{AuthScheme, Service, Ty, TypeKind};
 use tidings_codegen::import::{ImportOptions, Imported, import_openapi};
 use tidings_codegen::{check, load};
+use tidings_spec::PageStyle;
 
 fn import(doc: &Value) -> Imported {
     import_openapi(
@@ -1310,6 +1311,22 @@ fn an_api_key_every_body_carries_through_all_of_is_a_body_auth_scheme() {
     };
     let wires: Vec<&str> = fields.iter().map(|f| f.wire.as_str()).collect();
     assert_eq!(wires, ["text"]);
+    // The body that is `ApiKey` itself loses the key too (it stayed, required: the sandbox
+    // took it out as a credential and then refused every such body as missing it).
+    let ping = service
+        .operations
+        .iter()
+        .find(|o| o.path == "/users/ping")
+        .unwrap();
+    let Some(Ty::Named(body)) = &ping.body else {
+        panic!("{:?}", ping.body)
+    };
+    let ty = service.types.iter().find(|t| &t.name == body).unwrap();
+    assert!(
+        matches!(&ty.kind, TypeKind::Object(f) if f.is_empty()),
+        "{}",
+        imported.yaml
+    );
 
     // A record's `key` is no credential.
     let mut kv = doc.clone();
@@ -1400,4 +1417,87 @@ fn a_list_answering_one_of_several_arrays_is_counted_unpaged() {
             .contains("one of several lists"),
         "{report:#?}"
     );
+}
+
+/// Knock's lists page with `?after=` and give the next cursor as `page_info.after`, a field
+/// named as the parameter it goes back in: it was not read as a token ("the page shows no
+/// ... cursor"), and none of its 18 lists was paged. Its `callbacks: {}` on every operation
+/// made 118 report lines about nothing; ClickSend's bodies without `required: true` became
+/// required with no line.
+#[test]
+fn a_cursor_named_as_its_parameter_pages_and_an_optional_body_is_reported() {
+    let doc = json!({
+        "openapi": "3.0.0",
+        "info": { "title": "Found", "version": "1" },
+        "paths": {
+            "/v1/users": {
+                "get": {
+                    "operationId": "listUsers",
+                    "parameters": [
+                        { "name": "after", "in": "query", "schema": { "type": "string" } },
+                        { "name": "before", "in": "query", "schema": { "type": "string" } },
+                        { "name": "page_size", "in": "query", "schema": { "type": "integer" } }
+                    ],
+                    "callbacks": {},
+                    "responses": { "200": { "description": "ok", "content": { "application/json": {
+                        "schema": { "type": "object", "required": ["entries", "page_info"], "properties": {
+                            "entries": { "type": "array", "items": { "$ref": "#/components/schemas/User" } },
+                            "page_info": { "type": "object", "properties": {
+                                "after": { "type": "string", "nullable": true },
+                                "before": { "type": "string", "nullable": true },
+                                "page_size": { "type": "integer" } } } } } } } } }
+                },
+                "post": {
+                    "operationId": "createUser",
+                    "requestBody": { "content": { "application/json": {
+                        "schema": { "$ref": "#/components/schemas/User" } } } },
+                    "responses": ok()
+                }
+            }
+        },
+        "components": { "schemas": { "User": { "type": "object", "properties": {
+            "id": { "type": "string" }, "name": { "type": "string" } } } } }
+    });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    let list = service
+        .operations
+        .iter()
+        .find(|o| o.name == "list_users")
+        .unwrap();
+    let pages = list
+        .pagination
+        .as_ref()
+        .unwrap_or_else(|| panic!("{}", imported.yaml));
+    let PageStyle::Token {
+        token_field,
+        token_param,
+    } = &pages.style
+    else {
+        panic!("{:?}", pages.style)
+    };
+    assert_eq!(
+        (
+            token_field.as_str(),
+            token_param.as_str(),
+            pages.limit_param.as_deref()
+        ),
+        ("page_info.after", "after", Some("page_size")),
+    );
+    let report = &imported.report;
+    assert!(
+        !report
+            .skipped
+            .iter()
+            .any(|f| f.pointer.contains("callbacks")),
+        "{:?}",
+        report.skipped
+    );
+    let optional: Vec<&str> = report
+        .approximated
+        .iter()
+        .filter(|f| f.reason.contains("the body is optional"))
+        .map(|f| f.pointer.as_str())
+        .collect();
+    assert_eq!(optional, ["#/paths/~1v1~1users/post/requestBody"]);
 }

@@ -2487,3 +2487,293 @@ async fn a_deep_object_filter_selects_the_items_its_key_names() {
     assert_eq!(names("filter[name][contains]=a").await.len(), 3);
     served.shutdown().await;
 }
+
+/// An API of verbs (Mandrill's `POST /templates/add`, `/info`, `/update`, `/list`,
+/// `/delete`, each naming the template by the body's `name`, and `/webhooks/...` by the `id`
+/// the service made) keeps its items as any collection does; its key, a field of every body,
+/// is taken from a body that is only `allOf: [{$ref: ApiKey}]` too (was: 422 "`key` is
+/// required" for every such body, and `info` answered what it was sent, held or not).
+#[tokio::test]
+async fn an_api_of_verbs_keeps_its_items_by_the_body_field_that_names_them() {
+    let body = |schema: serde_json::Value| serde_json::json!({ "required": true, "content": { "application/json": { "schema": schema } } });
+    let with_key = |properties: serde_json::Value, required: serde_json::Value| {
+        serde_json::json!({ "allOf": [{ "$ref": "#/components/schemas/ApiKey" },
+            { "type": "object", "properties": properties, "required": required }] })
+    };
+    let answer = |schema: serde_json::Value| {
+        serde_json::json!({ "200": { "description": "ok",
+            "content": { "application/json": { "schema": schema } } } })
+    };
+    let template = serde_json::json!({ "$ref": "#/components/schemas/Template" });
+    let webhook = serde_json::json!({ "$ref": "#/components/schemas/Webhook" });
+    let by_name = with_key(
+        serde_json::json!({ "name": { "type": "string" } }),
+        serde_json::json!(["name"]),
+    );
+    let by_id = with_key(
+        serde_json::json!({ "id": { "type": "integer" } }),
+        serde_json::json!(["id"]),
+    );
+    let only_key = serde_json::json!({ "$ref": "#/components/schemas/ListRequest" });
+    let op = |id: &str, request: &serde_json::Value, response: &serde_json::Value| {
+        serde_json::json!({ "post": { "operationId": id, "requestBody": body(request.clone()),
+            "responses": answer(response.clone()) } })
+    };
+    let list_of = |item: &serde_json::Value| serde_json::json!({ "type": "array", "items": item });
+    let document = serde_json::json!({
+        "openapi": "3.0.3",
+        "info": { "title": "Verbs", "version": "1" },
+        "paths": {
+            "/templates/add": op("templates_add", &with_key(serde_json::json!({
+                "name": { "type": "string" }, "subject": { "type": "string" } }),
+                serde_json::json!(["name"])), &template),
+            "/templates/info": op("templates_info", &by_name, &template),
+            "/templates/update": op("templates_update", &with_key(serde_json::json!({
+                "name": { "type": "string" }, "subject": { "type": "string" } }),
+                serde_json::json!(["name"])), &template),
+            "/templates/list": op("templates_list", &only_key, &list_of(&template)),
+            "/templates/delete": op("templates_delete", &by_name, &template),
+            "/webhooks/add": op("webhooks_add", &with_key(serde_json::json!({
+                "url": { "type": "string" } }), serde_json::json!(["url"])), &webhook),
+            "/webhooks/info": op("webhooks_info", &by_id, &webhook),
+            "/webhooks/delete": op("webhooks_delete", &by_id, &webhook)
+        },
+        "components": { "schemas": {
+            "ApiKey": { "type": "object", "required": ["key"], "additionalProperties": false,
+                "properties": { "key": { "type": "string", "description": "A valid API key" } } },
+            "ListRequest": { "allOf": [{ "$ref": "#/components/schemas/ApiKey" }] },
+            "Template": { "type": "object", "properties": {
+                "name": { "type": "string" }, "subject": { "type": "string" } } },
+            "Webhook": { "type": "object", "properties": {
+                "id": { "type": "integer" }, "url": { "type": "string" } } }
+        } }
+    });
+    let (served, _dir) = serve_document(&document.to_string(), "verbs.json", "verbs").await;
+    let secret = served.credential("key").unwrap().to_owned();
+    let call = |path: &'static str, mut body: serde_json::Value| {
+        body["key"] = serde_json::json!(secret);
+        call_json(&served, ("x-unused", "none"), "POST", path, Some(body))
+    };
+    let names = |list: &serde_json::Value| {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    for (name, subject) in [("welcome", "Hi"), ("bye", "Bye")] {
+        let (status, made) = call(
+            "/templates/add",
+            serde_json::json!({ "name": name, "subject": subject }),
+        )
+        .await;
+        assert_eq!((status, made["name"].as_str()), (200, Some(name)), "{made}");
+    }
+    let (status, got) = call("/templates/info", serde_json::json!({ "name": "welcome" })).await;
+    assert_eq!(
+        (status, got["subject"].as_str()),
+        (200, Some("Hi")),
+        "{got}"
+    );
+    assert_eq!(
+        got.get("key"),
+        None,
+        "the key is not kept nor answered: {got}"
+    );
+    let (status, _) = call(
+        "/templates/info",
+        serde_json::json!({ "name": "never-added" }),
+    )
+    .await;
+    assert_eq!(status, 404);
+    let (status, changed) = call(
+        "/templates/update",
+        serde_json::json!({ "name": "welcome", "subject": "Hello" }),
+    )
+    .await;
+    assert_eq!(
+        (status, changed["subject"].as_str()),
+        (200, Some("Hello")),
+        "{changed}"
+    );
+    let (status, listed) = call("/templates/list", serde_json::json!({})).await;
+    assert_eq!(
+        (status, names(&listed)),
+        (200, vec!["welcome".to_owned(), "bye".to_owned()]),
+        "{listed}"
+    );
+    assert_eq!(listed[0]["subject"], "Hello");
+    let (status, _) = call(
+        "/templates/delete",
+        serde_json::json!({ "name": "welcome" }),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let (status, _) = call("/templates/info", serde_json::json!({ "name": "welcome" })).await;
+    assert_eq!(status, 404);
+    let (_, listed) = call("/templates/list", serde_json::json!({})).await;
+    assert_eq!(names(&listed), vec!["bye".to_owned()]);
+    // An id the service makes names the item afterwards.
+    let (status, hook) = call(
+        "/webhooks/add",
+        serde_json::json!({ "url": "https://example.com/a" }),
+    )
+    .await;
+    assert_eq!(status, 200, "{hook}");
+    let id = hook["id"].clone();
+    assert!(id.is_u64(), "{hook}");
+    let (status, got) = call("/webhooks/info", serde_json::json!({ "id": id })).await;
+    assert_eq!(
+        (status, got["url"].as_str()),
+        (200, Some("https://example.com/a")),
+        "{got}"
+    );
+    let (status, _) = call("/webhooks/delete", serde_json::json!({ "id": id })).await;
+    assert_eq!(status, 200);
+    let (status, _) = call("/webhooks/info", serde_json::json!({ "id": id })).await;
+    assert_eq!(status, 404);
+    // A wrong key is refused, whatever the verb.
+    let (status, _) = call_json(
+        &served,
+        ("x-unused", "none"),
+        "POST",
+        "/templates/list",
+        Some(serde_json::json!({ "key": "wrong" })),
+    )
+    .await;
+    assert_eq!(status, 401);
+}
+
+/// Knock's document, reduced to what the sandbox got wrong: a list of the objects in one
+/// collection (`GET /v1/objects/{collection}`, a path ending in a parameter) was read as a
+/// get of an item and answered 404; schedules made by a create that answers a list, and
+/// workflow runs a trigger made, all had the nil UUID as their id, and what was made up of a
+/// stored schedule changed on every read; a user's custom properties
+/// (`additionalProperties: true`) were kept and never answered.
+#[tokio::test]
+async fn knock_s_collections_schedules_runs_and_custom_properties_live_as_it_says() {
+    let json = |schema: serde_json::Value| serde_json::json!({ "content": { "application/json": { "schema": schema } } });
+    let ok = |schema: serde_json::Value| {
+        let mut answer = json(schema);
+        answer["description"] = serde_json::json!("ok");
+        serde_json::json!({ "200": answer })
+    };
+    let text = serde_json::json!({ "type": "string" });
+    let param = |name: &str| serde_json::json!({ "name": name, "in": "path", "required": true, "schema": { "type": "string" } });
+    let schema = |name: &str| serde_json::json!({ "$ref": format!("#/components/schemas/{name}") });
+    let entries = |name: &str| {
+        serde_json::json!({ "type": "object", "required": ["entries"],
+        "properties": { "entries": { "type": "array", "items": schema(name) } } })
+    };
+    let document = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": { "title": "Knock", "version": "1" },
+        "paths": {
+            "/v1/objects/{collection}": { "get": { "operationId": "listObjects",
+                "parameters": [param("collection")], "responses": ok(entries("Object")) } },
+            "/v1/objects/{collection}/{id}": {
+                "parameters": [param("collection"), param("id")],
+                "put": { "operationId": "setObject",
+                    "requestBody": json(serde_json::json!({ "type": "object", "properties": { "name": text } })),
+                    "responses": ok(schema("Object")) },
+                "get": { "operationId": "getObject", "responses": ok(schema("Object")) } },
+            "/v1/schedules": {
+                "post": { "operationId": "createSchedules",
+                    "requestBody": json(serde_json::json!({ "type": "object", "required": ["workflow"],
+                        "properties": { "workflow": text } })),
+                    "responses": ok(serde_json::json!({ "type": "array", "items": schema("Schedule") })) },
+                "get": { "operationId": "listSchedules", "responses": ok(entries("Schedule")) } },
+            "/v1/workflows/{key}/trigger": { "post": { "operationId": "triggerWorkflow",
+                "parameters": [param("key")],
+                "requestBody": json(serde_json::json!({ "type": "object", "properties": { "data": text } })),
+                "responses": ok(serde_json::json!({ "type": "object", "required": ["workflow_run_id"],
+                    "properties": { "workflow_run_id": { "type": "string", "format": "uuid" } } })) } },
+            "/v1/users/{user_id}": {
+                "parameters": [param("user_id")],
+                "put": { "operationId": "identifyUser",
+                    "requestBody": json(serde_json::json!({ "type": "object", "additionalProperties": true,
+                        "properties": { "name": text } })),
+                    "responses": ok(schema("User")) },
+                "get": { "operationId": "getUser", "responses": ok(schema("User")) } }
+        },
+        "components": { "schemas": {
+            "Object": { "type": "object", "required": ["id", "collection"],
+                "properties": { "id": text, "collection": text, "name": text } },
+            "Schedule": { "type": "object", "required": ["id", "workflow", "inserted_at"], "properties": {
+                "id": { "type": "string", "format": "uuid" }, "workflow": text,
+                "inserted_at": { "type": "string", "format": "date-time" } } },
+            "User": { "type": "object", "additionalProperties": true, "required": ["id"],
+                "properties": { "id": text, "name": text } }
+        } }
+    });
+    let (served, _dir) = serve_document(&document.to_string(), "knock.json", "knock").await;
+    let secret = served.credential("api_key").map(str::to_owned);
+    let bearer = format!("Bearer {}", secret.as_deref().unwrap_or("none"));
+    let key = ("authorization", bearer.as_str());
+    let call = |method: &'static str, path: &str, body: Option<serde_json::Value>| {
+        call_json(&served, key, method, path, body)
+    };
+
+    let (status, _) = call(
+        "PUT",
+        "/v1/objects/projects/p1",
+        Some(serde_json::json!({ "name": "Apollo" })),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let (status, listed) = call("GET", "/v1/objects/projects", None).await;
+    assert_eq!(status, 200, "{listed}");
+    assert_eq!(listed["entries"][0]["name"], "Apollo", "{listed}");
+    assert_eq!(listed["entries"].as_array().map(Vec::len), Some(1));
+    let (status, empty) = call("GET", "/v1/objects/nothing-here", None).await;
+    assert_eq!((status, empty), (200, serde_json::json!({ "entries": [] })));
+
+    let mut made = Vec::new();
+    for workflow in ["wf1", "wf2"] {
+        let (status, answer) = call(
+            "POST",
+            "/v1/schedules",
+            Some(serde_json::json!({ "workflow": workflow })),
+        )
+        .await;
+        assert_eq!(status, 200, "{answer}");
+        made.push(answer[0].clone());
+    }
+    assert_ne!(made[0]["id"], made[1]["id"], "{made:?}");
+    assert_ne!(made[0]["id"], "00000000-0000-4000-8000-000000000000");
+    for _ in 0..2 {
+        let (_, listed) = call("GET", "/v1/schedules", None).await;
+        assert_eq!(
+            listed["entries"],
+            serde_json::json!(made),
+            "what was made, as it was made"
+        );
+    }
+
+    let mut runs = Vec::new();
+    for _ in 0..2 {
+        let (status, run) = call(
+            "POST",
+            "/v1/workflows/wf1/trigger",
+            Some(serde_json::json!({})),
+        )
+        .await;
+        assert_eq!(status, 200, "{run}");
+        runs.push(run["workflow_run_id"].as_str().unwrap().to_owned());
+    }
+    assert_ne!(runs[0], runs[1]);
+
+    let custom =
+        serde_json::json!({ "name": "Ada", "plan": "gold", "employer": { "name": "ACME" } });
+    let (status, user) = call("PUT", "/v1/users/u1", Some(custom)).await;
+    assert_eq!(
+        (status, &user["plan"]),
+        (200, &serde_json::json!("gold")),
+        "{user}"
+    );
+    let (_, user) = call("GET", "/v1/users/u1", None).await;
+    assert_eq!(
+        user,
+        serde_json::json!({ "id": "u1", "name": "Ada", "plan": "gold", "employer": { "name": "ACME" } })
+    );
+}

@@ -64,6 +64,10 @@ pub struct TypeSchema {
     pub name: &'static str,
     /// Its shape.
     pub shape: ShapeSchema,
+    /// An object that takes keys besides its fields (the spec's `additional`: OpenAPI's
+    /// `additionalProperties` other than `false`, the importer's default): the sandbox answers
+    /// back what a client sent in such keys (Knock's "any additional properties" of a user).
+    pub other_keys: bool,
 }
 
 /// The service's cursor pagination (today's style: the cursor is an item's id).
@@ -165,6 +169,10 @@ pub struct ResourceOp {
     pub collection: &'static str,
     /// The path parameter naming the item, for item operations and actions on an item.
     pub item_param: Option<&'static str>,
+    /// The body field (or, with no body, the query parameter) naming the item, for an
+    /// operation that names it there rather than in its path: the RPC style of Mandrill's
+    /// `POST /templates/info` with `{"name": "welcome"}`.
+    pub item_field: Option<&'static str>,
     /// The response field that carries an item's id (`id`).
     pub id_field: &'static str,
     /// The success body's type; `None` for an empty answer.

@@ -584,8 +584,10 @@ impl ToTokens for ShapeSchema {
 impl ToTokens for TypeSchema {
     fn to_tokens(&self, tokens: &mut TokenStream) {
         let root = root();
-        let (name, shape) = (self.name, &self.shape);
-        tokens.extend(quote!(#root::TypeSchema { name: #name, shape: #shape }));
+        let (name, shape, other_keys) = (self.name, &self.shape, self.other_keys);
+        tokens.extend(
+            quote!(#root::TypeSchema { name: #name, shape: #shape, other_keys: #other_keys }),
+        );
     }
 }
 
@@ -623,13 +625,14 @@ impl ToTokens for ResourceOp {
         let (name, kind, collection, id_field) =
             (self.name, self.kind, self.collection, self.id_field);
         let item = opt_str(self.item_param);
+        let item_field = opt_str(self.item_field);
         let response = opt(self.response.as_ref());
         let items = opt_str(self.items);
         let filters = token_pairs(self.filters);
         tokens.extend(quote! {
             #root::ResourceOp {
                 name: #name, kind: #kind, collection: #collection, item_param: #item,
-                id_field: #id_field, response: #response, items: #items,
+                item_field: #item_field, id_field: #id_field, response: #response, items: #items,
                 filters: &[#(#filters),*],
             }
         });

@@ -36,13 +36,24 @@ fn credential_like(name: &str) -> bool {
 /// (Mandrill's bodies are `allOf: [{$ref: ApiKey}, {...}]`). A property named `key` is one
 /// only when its description calls it an API key (Mandrill's "A valid Mandrill API key"):
 /// elsewhere `key` is as likely a record's key.
-fn body_properties(doc: &Value, schema: &Value, depth: usize, out: &mut Vec<String>) {
+/// `through` gathers the pointers of the schemas reached by `$ref` on the way: a body that is
+/// only `allOf: [{$ref: ApiKey}]` is imported as `ApiKey` itself, whose `key` leaves too.
+fn body_properties(
+    doc: &Value,
+    schema: &Value,
+    depth: usize,
+    out: &mut Vec<String>,
+    through: &mut Vec<String>,
+) {
     if depth > 8 {
         return;
     }
     let schema = match schema.get("$ref").and_then(Value::as_str) {
         Some(r) => match document::resolve(doc, r) {
-            Some(target) => target,
+            Some(target) => {
+                through.push(r.trim_start_matches('#').to_owned());
+                target
+            }
             None => return,
         },
         None => schema,
@@ -53,7 +64,7 @@ fn body_properties(doc: &Value, schema: &Value, depth: usize, out: &mut Vec<Stri
         .into_iter()
         .flatten()
     {
-        body_properties(doc, member, depth + 1, out);
+        body_properties(doc, member, depth + 1, out, through);
     }
     for (name, property) in schema
         .get("properties")
@@ -87,7 +98,8 @@ type Credentials = Vec<(String, Node)>;
 /// schema's pointer), its query parameter names.
 struct Carried {
     body: Vec<String>,
-    body_schema: Option<String>,
+    /// The body schema's pointer and those of the schemas it reaches by `$ref`.
+    body_schemas: Vec<String>,
     query: Vec<String>,
 }
 
@@ -122,7 +134,7 @@ impl Converter<'_> {
                         query.push(name.to_owned());
                     }
                 }
-                let (mut body, mut body_schema) = (Vec::new(), None);
+                let (mut body, mut body_schemas) = (Vec::new(), Vec::new());
                 let content = op
                     .pointer("/requestBody/content")
                     .and_then(Value::as_object);
@@ -141,9 +153,11 @@ impl Converter<'_> {
                             None => (schema, inline),
                         };
                     if let Some(schema) = schema {
-                        body_properties(doc, schema, 0, &mut body);
+                        let mut through = Vec::new();
+                        body_properties(doc, schema, 0, &mut body, &mut through);
                         if !body.is_empty() {
-                            body_schema = Some(at);
+                            body_schemas.push(at);
+                            body_schemas.extend(through);
                         }
                     }
                 }
@@ -151,7 +165,7 @@ impl Converter<'_> {
                     op_ptr,
                     Carried {
                         body,
-                        body_schema,
+                        body_schemas,
                         query,
                     },
                 ));
@@ -250,7 +264,7 @@ impl Converter<'_> {
         self.field_auth = FieldAuth {
             body_schemas: body_ops
                 .iter()
-                .filter_map(|(_, c)| c.body_schema.clone())
+                .flat_map(|(_, c)| c.body_schemas.iter().cloned())
                 .collect(),
             query_ops: query_ops.iter().map(|(p, _)| p.clone()).collect(),
             query_scheme: (!body_ops.is_empty() && !query_ops.is_empty())

@@ -387,6 +387,14 @@ impl Converter<'_> {
         {
             body_schema = None;
         }
+        // Any other optional JSON body: the client sends one with each call.
+        if let Some((_, at)) = body_media.as_ref()
+            && optional
+            && body_encoding.is_none()
+            && body_schema.is_some()
+        {
+            self.approximate(at, "the body is optional (`required` is not `true`): every call sends one, `{}` when no field is set");
+        }
         // Path parameters: every `{name}` declared, with a Rust-usable name.
         let mut path_params = Vec::new();
         let mut query = Vec::new();
@@ -788,7 +796,11 @@ impl Converter<'_> {
                 "\n\nDeprecated."
             });
         }
-        if op.get("callbacks").is_some() {
+        // An empty `callbacks: {}` (Knock writes one on every operation) holds nothing lost.
+        if op
+            .get("callbacks")
+            .is_some_and(|c| c.as_object().is_none_or(|m| !m.is_empty()))
+        {
             self.skip(
                 &format!("{ptr}/callbacks"),
                 "needs spec construct: callbacks",

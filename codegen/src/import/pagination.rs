@@ -488,8 +488,38 @@ fn unpaired_next<'r>(reach: &'r [Reachable<'_>]) -> Option<&'r str> {
 }
 
 /// A token field and the query parameter it goes back in; both must be there. A field
-/// `next_<param>` pairs with `<param>` first.
+/// `next_<param>` pairs with `<param>` first; else a field in a page metadata object named as
+/// the token parameter it goes back in (Knock's `page_info.after` with `?after=`).
 fn token<'r, 'q>(
+    reach: &'r [Reachable<'_>],
+    query: &'q [ParamOut],
+) -> Option<(&'r str, &'q ParamOut)> {
+    named_token(reach, query).or_else(|| same_named_token(reach, query))
+}
+
+/// A text field in a page metadata object named as a token query parameter (see [`token`]).
+fn same_named_token<'r, 'q>(
+    reach: &'r [Reachable<'_>],
+    query: &'q [ParamOut],
+) -> Option<(&'r str, &'q ParamOut)> {
+    reach.iter().find_map(|r| {
+        let in_meta = r
+            .container
+            .as_deref()
+            .is_some_and(|c| META_CONTAINERS.contains(&c));
+        if r.field.ty != "string" || !in_meta || !in_names(&r.field.wire, TOKEN_PARAMS) {
+            return None;
+        }
+        let p = query
+            .iter()
+            .find(|p| norm(&p.wire) == norm(&r.field.wire))?;
+        Some((r.path.as_str(), p))
+    })
+}
+
+/// A token field named as one (`next_cursor`), or a `next` that a page metadata object holds
+/// or its description calls a token, and the query parameter it goes back in.
+fn named_token<'r, 'q>(
     reach: &'r [Reachable<'_>],
     query: &'q [ParamOut],
 ) -> Option<(&'r str, &'q ParamOut)> {

@@ -6,6 +6,8 @@ use super::{FieldInfo, OperationInfo, Service, Ty, TypeKind};
 use crate::model::Method;
 use tidings_spec::{Format, PageStyle, id_like};
 
+mod verbs;
+
 pub use tidings_spec::ResourceAction;
 
 /// What an operation does to the resource store.
@@ -17,6 +19,9 @@ pub struct ResourceShape {
     pub collection: String,
     /// The path parameter naming the item, for item operations and actions on an item.
     pub item_param: Option<String>,
+    /// The request field naming the item, for an operation that names it there (Mandrill's
+    /// `POST /templates/info` with `{"name": ...}`): a body field, or a query parameter.
+    pub item_field: Option<String>,
     /// The response field that carries an item's id.
     pub id_field: String,
     /// A list answered inside an object (Brevo's `GetContacts`): the dot path of its items.
@@ -47,7 +52,13 @@ impl ResourceShape {
                 "answers a valid response built from the body, nothing stored, at"
             }
         };
-        format!("{what} `{}`", self.collection)
+        match &self.item_field {
+            Some(field) => format!(
+                "{what} `{}`, named by the request's `{field}`",
+                self.collection
+            ),
+            None => format!("{what} `{}`", self.collection),
+        }
     }
 }
 
@@ -106,13 +117,26 @@ pub fn envelope_items(service: &Service, op: &OperationInfo) -> Option<(String, 
     }
 }
 
+/// Whether some operation addresses an item beneath `path` (`{path}/{id}`): a path ending in
+/// a parameter is then a collection of its own (Knock's `/v1/objects/{collection}`, whose
+/// objects are `/v1/objects/{collection}/{id}`).
+fn items_beneath(service: &Service, path: &str) -> bool {
+    service.operations.iter().any(|o| {
+        o.path
+            .strip_prefix(path)
+            .and_then(|rest| rest.strip_prefix('/'))
+            .is_some_and(|rest| param_name(rest).is_some())
+    })
+}
+
 /// The items of a list answered whole inside an object, with no pagination (Resend's
 /// `GET /contacts`: `{"object": "list", "data": [...]}`): a `GET` of a collection path (its
-/// last segment not a parameter) whose named object answer has exactly one list field, of
+/// last segment not a parameter, unless items live beneath it) whose named object answer has exactly one list field, of
 /// objects with an id-like field; or, with no list field of its own, exactly one inside one of
 /// its object fields (a HAL answer: Vonage's `_embedded.subaccounts`).
 fn unpaged_envelope_items(service: &Service, op: &OperationInfo) -> Option<(String, Ty)> {
-    if op.method != Method::Get || op.path.rsplit('/').next().is_some_and(|l| l.contains('{')) {
+    let ends_in_param = op.path.rsplit('/').next().is_some_and(|l| l.contains('{'));
+    if op.method != Method::Get || (ends_in_param && !items_beneath(service, &op.path)) {
         return None;
     }
     let Some(Ty::Named(name)) = &op.response else {
@@ -364,6 +388,9 @@ fn names_the_collection(field: &str, segment: &str) -> bool {
 
 /// What `op` does to the resource store of `service`.
 pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
+    if let Some(shape) = verbs::verb_shape(service, op) {
+        return shape;
+    }
     let segments: Vec<&str> = op.path.split('/').collect();
     let (last, parent) = match segments.split_last() {
         Some((last, parent)) => (*last, parent),
@@ -439,6 +466,7 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
             kind,
             collection: format!("{}{extension}", parent.join("/")),
             item_param: Some(param.to_owned()),
+            item_field: None,
             id_field: id_field(Some(param)),
             items: None,
         };
@@ -457,11 +485,17 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
             kind: ResourceAction::Action,
             collection: op.path.clone(),
             item_param: None,
+            item_field: None,
             id_field: id_field(None),
             items: None,
         };
     }
-    if let Some(param) = param_name(last) {
+    // A `GET` of `/v1/objects/{collection}` answering a list of the items beneath it lists
+    // them; it reads no item of `/v1/objects`.
+    let lists_beneath = matches!(op.method, Method::Get)
+        && items_beneath(service, &op.path)
+        && answers_list(service, op);
+    if let Some(param) = param_name(last).filter(|_| !lists_beneath) {
         let kind = match op.method {
             Method::Get | Method::Head => ResourceAction::Get,
             Method::Delete => ResourceAction::Delete,
@@ -476,6 +510,7 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
             kind,
             collection: parent.join("/"),
             item_param: Some(param.to_owned()),
+            item_field: None,
             id_field: id_field(Some(param)),
             items: None,
         };
@@ -490,6 +525,7 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
         kind,
         collection: op.path.clone(),
         item_param: None,
+        item_field: None,
         id_field: id_field(sibling.as_deref()),
         items: None,
     };
@@ -586,6 +622,7 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
                     collection: grand.join("/"),
                     id_field: id_field(param.as_deref()),
                     item_param: param,
+                    item_field: None,
                     items: None,
                 }
             }

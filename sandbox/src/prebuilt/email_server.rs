@@ -1008,6 +1008,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "ErrorDetail",
@@ -1075,6 +1076,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "Resource",
@@ -1097,6 +1099,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "DeletedObject",
@@ -1149,6 +1152,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "EmailStatus",
@@ -1165,6 +1169,7 @@ pub mod email_server {
                             "canceled",
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "EmailLastEvent",
@@ -1185,6 +1190,7 @@ pub mod email_server {
                             "unsubscribed",
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "Tag",
@@ -1222,12 +1228,14 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "AttachmentDisposition",
                     shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["attachment", "inline"],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "Attachment",
@@ -1329,6 +1337,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "TemplateRef",
@@ -1383,6 +1392,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "TrackingSettings",
@@ -1420,6 +1430,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SendEmailRequest",
@@ -1680,6 +1691,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SendEmailResponse",
@@ -1717,6 +1729,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SendBatchRequest",
@@ -1741,6 +1754,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SendBatchResponse",
@@ -1765,6 +1779,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "RescheduleEmailRequest",
@@ -1789,6 +1804,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "Email",
@@ -2079,18 +2095,21 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "TemplateStatus",
                     shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["draft", "published"],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "TemplateVariableType",
                     shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["string", "number", "boolean", "object", "list"],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "TemplateVariable",
@@ -2145,6 +2164,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "Template",
@@ -2361,6 +2381,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "CreateTemplateRequest",
@@ -2496,6 +2517,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "UpdateTemplateRequest",
@@ -2631,6 +2653,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "Contact",
@@ -2783,6 +2806,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "CreateContactRequest",
@@ -2886,6 +2910,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "UpdateContactRequest",
@@ -2989,6 +3014,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "ContactList",
@@ -3090,6 +3116,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "CreateListRequest",
@@ -3127,6 +3154,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "UpdateListRequest",
@@ -3164,6 +3192,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "AddListContactRequest",
@@ -3186,6 +3215,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "ListMembership",
@@ -3240,12 +3270,14 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SuppressionReason",
                     shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["hard_bounce", "complaint", "unsubscribe", "manual"],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "Suppression",
@@ -3332,6 +3364,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "CreateSuppressionRequest",
@@ -3371,6 +3404,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "WebhookEventType",
@@ -3392,12 +3426,14 @@ pub mod email_server {
                             "contact.deleted",
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "WebhookEndpointStatus",
                     shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["enabled", "disabled"],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "WebhookEndpoint",
@@ -3518,6 +3554,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "CreateWebhookRequest",
@@ -3574,6 +3611,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "UpdateWebhookRequest",
@@ -3647,6 +3685,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "EmailEventData",
@@ -3754,10 +3793,12 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "BounceType",
                     shape: ::tidings_runtime::spec::ShapeSchema::Enum(&["hard", "soft"]),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "Bounce",
@@ -3810,6 +3851,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "EmailBouncedData",
@@ -3932,6 +3974,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "EmailDelayedData",
@@ -4071,6 +4114,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "EmailOpenedData",
@@ -4225,6 +4269,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "EmailClickedData",
@@ -4394,6 +4439,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "EmailFailedData",
@@ -4516,6 +4562,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "EmailSuppressedData",
@@ -4638,6 +4685,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "ContactEventData",
@@ -4773,6 +4821,7 @@ pub mod email_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "EmailEvent",
@@ -4838,6 +4887,7 @@ pub mod email_server {
                             ),
                         ],
                     },
+                    other_keys: false,
                 },
             ],
             page: ::core::option::Option::Some(::tidings_runtime::spec::PageSchema {
@@ -4854,6 +4904,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::List,
             collection: "/v1/resources",
             item_param: ::core::option::Option::None,
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Page(
@@ -4869,6 +4920,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::Create,
             collection: "/v1/emails",
             item_param: ::core::option::Option::None,
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Named("SendEmailResponse"),
@@ -4882,6 +4934,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::Action,
             collection: "/v1/emails/batch",
             item_param: ::core::option::Option::None,
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Named("SendBatchResponse"),
@@ -4895,6 +4948,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::List,
             collection: "/v1/emails",
             item_param: ::core::option::Option::None,
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Page(
@@ -4910,6 +4964,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::Get,
             collection: "/v1/emails",
             item_param: ::core::option::Option::Some("id"),
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Named("Email"),
@@ -4923,6 +4978,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::Merge,
             collection: "/v1/emails",
             item_param: ::core::option::Option::Some("id"),
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Named("Email"),
@@ -4936,6 +4992,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::Action,
             collection: "/v1/emails",
             item_param: ::core::option::Option::Some("id"),
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Named("Email"),
@@ -4949,6 +5006,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::Create,
             collection: "/v1/templates",
             item_param: ::core::option::Option::None,
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Named("Template"),
@@ -4962,6 +5020,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::List,
             collection: "/v1/templates",
             item_param: ::core::option::Option::None,
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Page(
@@ -4977,6 +5036,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::Get,
             collection: "/v1/templates",
             item_param: ::core::option::Option::Some("id"),
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Named("Template"),
@@ -4990,6 +5050,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::Merge,
             collection: "/v1/templates",
             item_param: ::core::option::Option::Some("id"),
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Named("Template"),
@@ -5003,6 +5064,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::Delete,
             collection: "/v1/templates",
             item_param: ::core::option::Option::Some("id"),
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Named("DeletedObject"),
@@ -5016,6 +5078,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::Action,
             collection: "/v1/templates",
             item_param: ::core::option::Option::Some("id"),
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Named("Template"),
@@ -5029,6 +5092,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::Create,
             collection: "/v1/contacts",
             item_param: ::core::option::Option::None,
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Named("Contact"),
@@ -5042,6 +5106,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::Action,
             collection: "/v1/contacts",
             item_param: ::core::option::Option::None,
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Named("Contact"),
@@ -5055,6 +5120,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::List,
             collection: "/v1/contacts",
             item_param: ::core::option::Option::None,
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Page(
@@ -5070,6 +5136,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::Get,
             collection: "/v1/contacts",
             item_param: ::core::option::Option::Some("id_or_email"),
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Named("Contact"),
@@ -5083,6 +5150,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::Merge,
             collection: "/v1/contacts",
             item_param: ::core::option::Option::Some("id_or_email"),
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Named("Contact"),
@@ -5096,6 +5164,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::Delete,
             collection: "/v1/contacts",
             item_param: ::core::option::Option::Some("id_or_email"),
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Named("DeletedObject"),
@@ -5109,6 +5178,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::Create,
             collection: "/v1/lists",
             item_param: ::core::option::Option::None,
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Named("ContactList"),
@@ -5122,6 +5192,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::List,
             collection: "/v1/lists",
             item_param: ::core::option::Option::None,
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Page(
@@ -5137,6 +5208,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::Get,
             collection: "/v1/lists",
             item_param: ::core::option::Option::Some("id"),
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Named("ContactList"),
@@ -5150,6 +5222,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::Merge,
             collection: "/v1/lists",
             item_param: ::core::option::Option::Some("id"),
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Named("ContactList"),
@@ -5163,6 +5236,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::Delete,
             collection: "/v1/lists",
             item_param: ::core::option::Option::Some("id"),
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Named("DeletedObject"),
@@ -5176,6 +5250,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::List,
             collection: "/v1/lists/{id}/contacts",
             item_param: ::core::option::Option::None,
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Page(
@@ -5191,6 +5266,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::Create,
             collection: "/v1/lists/{id}/contacts",
             item_param: ::core::option::Option::None,
+            item_field: ::core::option::Option::None,
             id_field: "contact",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Named("ListMembership"),
@@ -5204,6 +5280,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::Delete,
             collection: "/v1/lists/{id}/contacts",
             item_param: ::core::option::Option::Some("contact"),
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::None,
             items: ::core::option::Option::None,
@@ -5215,6 +5292,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::Create,
             collection: "/v1/suppressions",
             item_param: ::core::option::Option::None,
+            item_field: ::core::option::Option::None,
             id_field: "email",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Named("Suppression"),
@@ -5228,6 +5306,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::List,
             collection: "/v1/suppressions",
             item_param: ::core::option::Option::None,
+            item_field: ::core::option::Option::None,
             id_field: "email",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Page(
@@ -5243,6 +5322,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::Get,
             collection: "/v1/suppressions",
             item_param: ::core::option::Option::Some("email"),
+            item_field: ::core::option::Option::None,
             id_field: "email",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Named("Suppression"),
@@ -5256,6 +5336,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::Delete,
             collection: "/v1/suppressions",
             item_param: ::core::option::Option::Some("email"),
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Named("DeletedObject"),
@@ -5269,6 +5350,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::Create,
             collection: "/v1/webhooks",
             item_param: ::core::option::Option::None,
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Named("WebhookEndpoint"),
@@ -5282,6 +5364,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::List,
             collection: "/v1/webhooks",
             item_param: ::core::option::Option::None,
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Page(
@@ -5297,6 +5380,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::Get,
             collection: "/v1/webhooks",
             item_param: ::core::option::Option::Some("id"),
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Named("WebhookEndpoint"),
@@ -5310,6 +5394,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::Merge,
             collection: "/v1/webhooks",
             item_param: ::core::option::Option::Some("id"),
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Named("WebhookEndpoint"),
@@ -5323,6 +5408,7 @@ pub mod email_server {
             kind: ::tidings_runtime::spec::ResourceAction::Delete,
             collection: "/v1/webhooks",
             item_param: ::core::option::Option::Some("id"),
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Named("DeletedObject"),

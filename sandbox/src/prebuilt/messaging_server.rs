@@ -197,6 +197,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "ErrorDetail",
@@ -264,6 +265,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "Resource",
@@ -286,18 +288,21 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "Channel",
                     shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["sms", "whatsapp", "voice", "instagram"],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "MessageType",
                     shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["text", "image", "audio", "video", "file", "template"],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "MessageStatus",
@@ -321,12 +326,14 @@ pub mod messaging_server {
                             "machine",
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "Direction",
                     shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["outbound", "inbound"],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "Message",
@@ -346,6 +353,7 @@ pub mod messaging_server {
                             ),
                         ],
                     },
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SmsMessage",
@@ -354,6 +362,7 @@ pub mod messaging_server {
                         content: ::core::option::Option::None,
                         variants: &[("text", ::core::option::Option::Some("SmsText"))],
                     },
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "WhatsappMessage",
@@ -372,6 +381,7 @@ pub mod messaging_server {
                             ),
                         ],
                     },
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "VoiceMessage",
@@ -380,6 +390,7 @@ pub mod messaging_server {
                         content: ::core::option::Option::None,
                         variants: &[("text", ::core::option::Option::Some("VoiceText"))],
                     },
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "InstagramMessage",
@@ -394,6 +405,7 @@ pub mod messaging_server {
                             ("file", ::core::option::Option::Some("InstagramFile")),
                         ],
                     },
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SmsText",
@@ -510,6 +522,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SmsOptions",
@@ -532,12 +545,14 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SmsEncoding",
                     shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["auto", "text", "unicode"],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "WhatsappOptions",
@@ -562,6 +577,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "WhatsappText",
@@ -680,6 +696,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "WhatsappImage",
@@ -798,6 +815,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "WhatsappAudio",
@@ -916,6 +934,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "WhatsappVideo",
@@ -1034,6 +1053,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "WhatsappFile",
@@ -1152,6 +1172,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "WhatsappTemplate",
@@ -1255,6 +1276,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "ImageContent",
@@ -1294,6 +1316,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "AudioContent",
@@ -1318,6 +1341,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "VideoContent",
@@ -1357,6 +1381,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "FileContent",
@@ -1411,6 +1436,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "TemplateContent",
@@ -1465,6 +1491,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "TemplateComponent",
@@ -1536,12 +1563,14 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "TemplateComponentType",
                     shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["header", "body", "button"],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "TemplateParameter",
@@ -1562,6 +1591,7 @@ pub mod messaging_server {
                             ),
                         ],
                     },
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "TextParameter",
@@ -1584,6 +1614,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "PayloadParameter",
@@ -1606,6 +1637,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "ImageParameter",
@@ -1628,6 +1660,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "VideoParameter",
@@ -1650,6 +1683,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "DocumentParameter",
@@ -1672,6 +1706,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "MediaLink",
@@ -1711,6 +1746,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "VoiceText",
@@ -1814,6 +1850,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "VoiceOptions",
@@ -1866,6 +1903,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "InstagramOptions",
@@ -1888,10 +1926,12 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "InstagramTag",
                     shape: ::tidings_runtime::spec::ShapeSchema::Enum(&["human_agent"]),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "InstagramText",
@@ -1991,6 +2031,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "InstagramImage",
@@ -2090,6 +2131,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "InstagramAudio",
@@ -2189,6 +2231,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "InstagramVideo",
@@ -2288,6 +2331,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "InstagramFile",
@@ -2387,6 +2431,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "MediaUrl",
@@ -2411,6 +2456,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SendMessageResponse",
@@ -2435,6 +2481,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "MessageRecord",
@@ -2658,6 +2705,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "UpdateMessageRequest",
@@ -2682,10 +2730,12 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "UpdateMessageStatus",
                     shape: ::tidings_runtime::spec::ShapeSchema::Enum(&["read"]),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "Template",
@@ -2802,18 +2852,21 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "TemplateCategory",
                     shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["marketing", "utility", "authentication"],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "TemplateStatus",
                     shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["approved", "pending", "rejected", "paused", "disabled"],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "MessagingEvent",
@@ -2831,6 +2884,7 @@ pub mod messaging_server {
                             ),
                         ],
                     },
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "StatusEvent",
@@ -2992,6 +3046,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "StatusError",
@@ -3044,6 +3099,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "Usage",
@@ -3081,6 +3137,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SmsStatusDetails",
@@ -3103,6 +3160,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "InboundMessage",
@@ -3309,6 +3367,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "Profile",
@@ -3331,6 +3390,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "InboundContext",
@@ -3355,6 +3415,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
             ],
             page: ::core::option::Option::Some(::tidings_runtime::spec::PageSchema {
@@ -3371,6 +3432,7 @@ pub mod messaging_server {
             kind: ::tidings_runtime::spec::ResourceAction::List,
             collection: "/v1/resources",
             item_param: ::core::option::Option::None,
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Page(
@@ -3386,6 +3448,7 @@ pub mod messaging_server {
             kind: ::tidings_runtime::spec::ResourceAction::Create,
             collection: "/v1/messages",
             item_param: ::core::option::Option::None,
+            item_field: ::core::option::Option::None,
             id_field: "message_uuid",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Named("SendMessageResponse"),
@@ -3399,6 +3462,7 @@ pub mod messaging_server {
             kind: ::tidings_runtime::spec::ResourceAction::List,
             collection: "/v1/messages",
             item_param: ::core::option::Option::None,
+            item_field: ::core::option::Option::None,
             id_field: "message_uuid",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Page(
@@ -3414,6 +3478,7 @@ pub mod messaging_server {
             kind: ::tidings_runtime::spec::ResourceAction::Get,
             collection: "/v1/messages",
             item_param: ::core::option::Option::Some("message_uuid"),
+            item_field: ::core::option::Option::None,
             id_field: "message_uuid",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Named("MessageRecord"),
@@ -3427,6 +3492,7 @@ pub mod messaging_server {
             kind: ::tidings_runtime::spec::ResourceAction::Merge,
             collection: "/v1/messages",
             item_param: ::core::option::Option::Some("message_uuid"),
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::None,
             items: ::core::option::Option::None,
@@ -3438,6 +3504,7 @@ pub mod messaging_server {
             kind: ::tidings_runtime::spec::ResourceAction::List,
             collection: "/v1/templates",
             item_param: ::core::option::Option::None,
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(
                 ::tidings_runtime::spec::Ty::Page(

@@ -328,6 +328,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "BatchEvent",
@@ -410,6 +411,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "TriggerBatchRequest",
@@ -434,6 +436,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "ChannelOccupied",
@@ -456,6 +459,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "MemberEvent",
@@ -493,6 +497,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "ClientEvent",
@@ -575,6 +580,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SubscriptionCount",
@@ -612,6 +618,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "WebhookEvent",
@@ -649,6 +656,7 @@ pub mod realtime_server {
                             ),
                         ],
                     },
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "WebhookBody",
@@ -688,6 +696,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "ConnectionEstablished",
@@ -725,6 +734,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SubscribeData",
@@ -777,6 +787,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "UnsubscribeData",
@@ -799,6 +810,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "PresenceSnapshot",
@@ -855,6 +867,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SubscriptionSucceededData",
@@ -877,6 +890,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "MemberAddedData",
@@ -914,6 +928,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "MemberRemovedData",
@@ -936,6 +951,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SubscriptionCountData",
@@ -958,6 +974,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "ProtocolError",
@@ -995,6 +1012,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SigninData",
@@ -1032,6 +1050,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SigninSuccessData",
@@ -1054,6 +1073,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "EncryptedData",
@@ -1091,6 +1111,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
+                    other_keys: false,
                 },
             ],
             page: ::core::option::Option::None,
@@ -1101,6 +1122,7 @@ pub mod realtime_server {
             kind: ::tidings_runtime::spec::ResourceAction::Action,
             collection: "/",
             item_param: ::core::option::Option::None,
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(::tidings_runtime::spec::Ty::Json),
             items: ::core::option::Option::None,
@@ -1112,6 +1134,7 @@ pub mod realtime_server {
             kind: ::tidings_runtime::spec::ResourceAction::Action,
             collection: "/apps",
             item_param: ::core::option::Option::Some("app_id"),
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(::tidings_runtime::spec::Ty::Json),
             items: ::core::option::Option::None,
@@ -1123,6 +1146,7 @@ pub mod realtime_server {
             kind: ::tidings_runtime::spec::ResourceAction::Action,
             collection: "/apps",
             item_param: ::core::option::Option::Some("app_id"),
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(::tidings_runtime::spec::Ty::Json),
             items: ::core::option::Option::None,
@@ -1134,6 +1158,7 @@ pub mod realtime_server {
             kind: ::tidings_runtime::spec::ResourceAction::Action,
             collection: "/apps",
             item_param: ::core::option::Option::Some("app_id"),
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(::tidings_runtime::spec::Ty::Json),
             items: ::core::option::Option::None,
@@ -1145,6 +1170,7 @@ pub mod realtime_server {
             kind: ::tidings_runtime::spec::ResourceAction::Get,
             collection: "/apps/{app_id}/channels",
             item_param: ::core::option::Option::Some("channel_name"),
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(::tidings_runtime::spec::Ty::Json),
             items: ::core::option::Option::None,
@@ -1156,6 +1182,7 @@ pub mod realtime_server {
             kind: ::tidings_runtime::spec::ResourceAction::Action,
             collection: "/apps/{app_id}/channels",
             item_param: ::core::option::Option::Some("channel_name"),
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(::tidings_runtime::spec::Ty::Json),
             items: ::core::option::Option::None,
@@ -1167,6 +1194,7 @@ pub mod realtime_server {
             kind: ::tidings_runtime::spec::ResourceAction::Action,
             collection: "/apps/{app_id}/users",
             item_param: ::core::option::Option::Some("user_id"),
+            item_field: ::core::option::Option::None,
             id_field: "id",
             response: ::core::option::Option::Some(::tidings_runtime::spec::Ty::Json),
             items: ::core::option::Option::None,

@@ -466,8 +466,8 @@ impl Incoming {
     fn json_of<B: DeserializeOwned>(&self, open: Option<u8>, what: &str) -> Result<B, ServerError> {
         if self.body.iter().all(u8::is_ascii_whitespace) {
             return Err(ServerError::bad_request(format!(
-                "`{}` needs a JSON body",
-                self.op.name
+                "`{} {}` needs a JSON body",
+                self.op.method, self.op.path
             )));
         }
         // Syntax first, without building anything; then the shape, so the tree built below

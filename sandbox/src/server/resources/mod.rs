@@ -439,10 +439,8 @@ impl Resources {
         call: &ResourceCall,
     ) -> Result<(Value, Option<Ticket>), ServerError> {
         let collection = substitute(op.collection, &call.path);
-        let item_id = op
-            .item_param
-            .and_then(|p| call.path.iter().find(|(name, _)| *name == p))
-            .map(|(_, v)| v.as_str());
+        let named = named_item(op, call);
+        let item_id = named.as_deref();
         let body = match &call.body {
             Value::Object(map) => map.clone(),
             _ => Map::new(),
@@ -468,7 +466,12 @@ impl Resources {
             | ResourceAction::Replace => wrapped_item(schema, op.response.as_ref()),
             _ => None,
         };
-        let item_ty = wrapped.map(|(_, ty)| ty).or(op.response);
+        // A create answering a list of what it made (Knock's `POST /v1/schedules`) keeps
+        // each as an item of the list's type.
+        let item_ty = wrapped.map(|(_, ty)| ty).or(match (op.kind, op.response) {
+            (ResourceAction::Create, Some(Ty::List(item))) => Some(*item),
+            (_, response) => response,
+        });
         let mut body = body;
         // What the path names is the item's too (a replace under a parent: Resend's contact
         // added to a segment answers its `contact_id`).
@@ -844,6 +847,28 @@ impl Resources {
 }
 
 /// `template` with each `{name}` replaced by its value.
+/// The id of the item a request names: by the path parameter, or by the body field (else
+/// query parameter) of an operation that names it there (see [`ResourceOp::item_field`]).
+fn named_item(op: &ResourceOp, call: &ResourceCall) -> Option<String> {
+    if let Some(param) = op.item_param {
+        return call
+            .path
+            .iter()
+            .find(|(name, _)| *name == param)
+            .map(|(_, v)| v.clone());
+    }
+    let field = op.item_field?;
+    let value = match call.body.get(field) {
+        Some(value) => value,
+        None => call.query.get(field)?,
+    };
+    match value {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
 fn substitute(template: &str, path: &[(&'static str, String)]) -> String {
     let mut out = template.to_owned();
     for (name, value) in path {

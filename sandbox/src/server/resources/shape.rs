@@ -17,7 +17,10 @@ pub(super) const MAX_MADE_ID_LEN: usize = 128;
 /// own (`wrapped_item`), else in the answer.
 fn id_field_of(schema: &ServiceSchema, op: &ResourceOp) -> Option<&'static FieldSchema> {
     let response = op.response.as_ref()?;
-    let item = wrapped_item(schema, Some(response)).map_or(*response, |(_, ty)| ty);
+    let item = match wrapped_item(schema, Some(response)).map_or(*response, |(_, ty)| ty) {
+        Ty::List(item) => *item,
+        item => item,
+    };
     object_fields(schema, &item)?
         .iter()
         .find(|f| f.name == op.id_field)
@@ -113,14 +116,29 @@ fn named_thing(name: &str) -> Option<String> {
 /// Whether an operation on an item answers another thing than the item: its answer's id field
 /// and its path's item parameter name different things (Ably's `POST
 /// /channels/{channel_id}/messages` answers a `messageId`, the message it made).
+/// A parameter not named like an id names an item of its collection (Knock's `POST
+/// /v1/workflows/{key}/trigger` answers a `workflow_run_id`: a run, not the workflow).
 pub(super) fn answers_another(op: &ResourceOp) -> bool {
-    match (
-        op.item_param.and_then(named_thing),
-        named_thing(op.id_field),
-    ) {
+    let item = op.item_param.and_then(|param| match named_thing(param) {
+        Some(thing) => Some(thing),
+        None if !id_like(param) => collection_thing(op.collection),
+        None => None,
+    });
+    match (item, named_thing(op.id_field)) {
         (Some(item), Some(answered)) => item != answered,
         _ => false,
     }
+}
+
+/// What the items of a collection are, by its last segment in the singular, in lower case
+/// without separators (`/v1/workflows` → `workflow`).
+fn collection_thing(collection: &str) -> Option<String> {
+    let last = collection
+        .rsplit('/')
+        .find(|s| !s.is_empty() && !s.contains('{'))?;
+    let plain = plain(last.split('.').next().unwrap_or_default());
+    let one = plain.strip_suffix('s').unwrap_or(&plain);
+    (!one.is_empty()).then(|| one.to_owned())
 }
 
 /// `name` in lower case without `_` and `-`: how a path parameter and a field are matched
@@ -141,7 +159,8 @@ pub(super) fn declared(schema: &ServiceSchema, ty: Option<&Ty>, name: &str) -> b
 /// `value` with only the fields the object type `ty` declares, or each item of a list of them
 /// (an object where a list is declared read as its one item), and so on down the declared
 /// fields; anything else as it is: what an answer shows of a request or an item the answer's type is
-/// not (Mandrill's send answers a list of statuses, never the request's `key`).
+/// not (Mandrill's send answers a list of statuses, never the request's `key`). A type that
+/// takes other keys keeps those no type declares (see [`declared_anywhere`]).
 pub(super) fn only_declared(schema: &ServiceSchema, ty: &Ty, value: Value) -> Value {
     match (ty, value) {
         (Ty::List(inner) | Ty::Page(inner), Value::Array(items)) => Value::Array(
@@ -155,7 +174,11 @@ pub(super) fn only_declared(schema: &ServiceSchema, ty: &Ty, value: Value) -> Va
         }
         (ty, Value::Object(mut map)) => {
             if let Some(names) = declared_names(schema, ty, 0) {
-                map.retain(|key, _| names.contains(&key.as_str()));
+                let open =
+                    matches!(ty, Ty::Named(n) if schema.named(n).is_some_and(|t| t.other_keys));
+                map.retain(|key, _| {
+                    names.contains(&key.as_str()) || (open && !declared_anywhere(schema, key))
+                });
             }
             // What the fields hold too (a stored Telnyx call answered inside `data` kept the
             // `sip_auth_password` it was dialled with).
@@ -168,6 +191,17 @@ pub(super) fn only_declared(schema: &ServiceSchema, ty: &Ty, value: Value) -> Va
         }
         (_, value) => value,
     }
+}
+
+/// Whether `key` is a field of some object type of the service. An answer that takes other
+/// keys answers back those a client sent of its own (Knock's custom properties of a user),
+/// not a field another type declares (the `sip_auth_password` a Telnyx call was dialled
+/// with, sent as a field of the dial request).
+fn declared_anywhere(schema: &ServiceSchema, key: &str) -> bool {
+    schema.types.iter().any(|t| match t.shape {
+        ShapeSchema::Object(fields) => fields.iter().any(|f| f.name == key),
+        _ => false,
+    })
 }
 
 /// The keys an object answer of type `ty` may hold: an object's fields; a union's tag, its

@@ -264,10 +264,16 @@ pub(super) fn remove(
 }
 
 fn missing(collection: &str, id: &str, op: &ResourceOp) -> ServerError {
-    let error = ServerError::not_found(format!("`{collection}/{id}`"));
-    match op.item_param {
-        Some(param) => error.with_param(param),
-        None => error,
+    match (op.item_param, op.item_field) {
+        (Some(param), _) => {
+            ServerError::not_found(format!("`{collection}/{id}`")).with_param(param)
+        }
+        // Named by a body field (Mandrill's `POST /templates/info`): no path to show.
+        (None, Some(field)) => ServerError::not_found(format!(
+            "the item of `{collection}` whose `{field}` is `{id}`"
+        ))
+        .with_param(field),
+        (None, None) => ServerError::not_found(format!("`{collection}/{id}`")),
     }
 }
 

@@ -44,10 +44,12 @@ const SCHEMA: ServiceSchema = ServiceSchema {
     types: &[
         TypeSchema {
             name: "Domain",
+            other_keys: false,
             shape: ShapeSchema::Object(FIELDS),
         },
         TypeSchema {
             name: "Status",
+            other_keys: false,
             shape: ShapeSchema::Enum(&["pending", "verified"]),
         },
     ],
@@ -66,6 +68,7 @@ fn op(kind: ResourceAction, item: bool) -> ResourceOp {
         kind,
         collection: "/v1/domains",
         item_param: item.then_some("id"),
+        item_field: None,
         id_field: "id",
         response: Some(if kind == ResourceAction::List {
             Ty::Page(&Ty::Named("Domain"))
@@ -332,10 +335,12 @@ fn made_ids_fit_the_id_fields_length_bounds() {
         types: &[
             TypeSchema {
                 name: "Message",
+                other_keys: false,
                 shape: ShapeSchema::Object(SID),
             },
             TypeSchema {
                 name: "Code",
+                other_keys: false,
                 shape: ShapeSchema::Object(SHORT),
             },
         ],
@@ -391,10 +396,12 @@ mod wrapped {
         types: &[
             TypeSchema {
                 name: "Template",
+                other_keys: false,
                 shape: ShapeSchema::Object(TEMPLATE),
             },
             TypeSchema {
                 name: "TemplateAnswer",
+                other_keys: false,
                 shape: ShapeSchema::Object(ANSWER),
             },
         ],
@@ -407,6 +414,7 @@ mod wrapped {
             kind,
             collection: "/v3/example.com/templates",
             item_param: item.then_some("id"),
+            item_field: None,
             id_field: "id",
             response: Some(if kind == ResourceAction::List {
                 Ty::List(&Ty::Named("Template"))
@@ -489,10 +497,12 @@ mod sends {
         types: &[
             TypeSchema {
                 name: "Sent",
+                other_keys: false,
                 shape: ShapeSchema::Object(SENT),
             },
             TypeSchema {
                 name: "SendAnswer",
+                other_keys: false,
                 shape: ShapeSchema::Object(ANSWER),
             },
         ],
@@ -507,6 +517,7 @@ mod sends {
             kind: ResourceAction::Action,
             collection: "/sms/2/text/advanced",
             item_param: None,
+            item_field: None,
             id_field: "bulkId",
             response: Some(Ty::Named("SendAnswer")),
             items: None,
@@ -540,10 +551,12 @@ mod sends {
         types: &[
             TypeSchema {
                 name: "Details",
+                other_keys: false,
                 shape: ShapeSchema::Object(DETAILS),
             },
             TypeSchema {
                 name: "EmailAnswer",
+                other_keys: false,
                 shape: ShapeSchema::Object(EMAIL_ANSWER),
             },
         ],
@@ -560,6 +573,7 @@ mod sends {
             kind: ResourceAction::Action,
             collection: "/email/3/send",
             item_param: None,
+            item_field: None,
             id_field: "bulkId",
             response: Some(Ty::Named("EmailAnswer")),
             items: None,
@@ -591,6 +605,7 @@ mod sends {
     const RESULTS: ServiceSchema = ServiceSchema {
         types: &[TypeSchema {
             name: "Result",
+            other_keys: false,
             shape: ShapeSchema::Object(RESULT),
         }],
         page: None,
@@ -607,6 +622,7 @@ mod sends {
             kind: ResourceAction::Action,
             collection: "/messages/send",
             item_param: None,
+            item_field: None,
             id_field: "_id",
             response: Some(Ty::List(&Ty::Named("Result"))),
             items: None,
@@ -653,6 +669,7 @@ async fn a_create_takes_the_fields_its_path_names_but_never_the_parents_id_as_it
     const NESTED_SCHEMA: ServiceSchema = ServiceSchema {
         types: &[TypeSchema {
             name: "Note",
+            other_keys: false,
             shape: ShapeSchema::Object(NESTED),
         }],
         page: None,
@@ -662,6 +679,7 @@ async fn a_create_takes_the_fields_its_path_names_but_never_the_parents_id_as_it
         kind: ResourceAction::Create,
         collection: "/owners/{OwnerName}/{id}/notes",
         item_param: None,
+        item_field: None,
         id_field: "id",
         response: Some(Ty::Named("Note")),
         items: None,
@@ -699,6 +717,7 @@ async fn an_item_created_under_a_parent_is_found_by_its_own_path() {
         kind,
         collection,
         item_param,
+        item_field: None,
         id_field: "id",
         response: Some(Ty::Named("Domain")),
         items: None,
@@ -787,10 +806,12 @@ fn a_batch_answers_one_fresh_id_per_thing_sent() {
         types: &[
             TypeSchema {
                 name: "Sent",
+                other_keys: false,
                 shape: ShapeSchema::Object(SENT),
             },
             TypeSchema {
                 name: "Batch",
+                other_keys: false,
                 shape: ShapeSchema::Object(BATCH),
             },
         ],
@@ -801,6 +822,7 @@ fn a_batch_answers_one_fresh_id_per_thing_sent() {
         kind: ResourceAction::Action,
         collection: "/emails/batch",
         item_param: None,
+        item_field: None,
         id_field: "id",
         response: Some(Ty::Named("Batch")),
         items: None,
@@ -832,6 +854,7 @@ async fn a_replace_takes_the_fields_its_path_names() {
     const MEMBER_SCHEMA: ServiceSchema = ServiceSchema {
         types: &[TypeSchema {
             name: "Membership",
+            other_keys: false,
             shape: ShapeSchema::Object(MEMBER),
         }],
         page: None,
@@ -841,6 +864,7 @@ async fn a_replace_takes_the_fields_its_path_names() {
         kind: ResourceAction::Replace,
         collection: "/contacts/{contact_id}/segments",
         item_param: Some("segment_id"),
+        item_field: None,
         id_field: "segment_id",
         response: Some(Ty::Named("Membership")),
         items: None,

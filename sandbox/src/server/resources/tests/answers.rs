@@ -16,14 +16,17 @@ fn an_action_answering_a_union_holds_the_variants_fields_only() {
         types: &[
             TypeSchema {
                 name: "EmailInfo",
+                other_keys: false,
                 shape: ShapeSchema::Object(EMAIL),
             },
             TypeSchema {
                 name: "SmsInfo",
+                other_keys: false,
                 shape: ShapeSchema::Object(SMS),
             },
             TypeSchema {
                 name: "Info",
+                other_keys: false,
                 shape: ShapeSchema::Untagged(&[
                     Ty::Named("EmailInfo"),
                     Ty::Named("SmsInfo"),
@@ -38,6 +41,7 @@ fn an_action_answering_a_union_holds_the_variants_fields_only() {
         kind: ResourceAction::Action,
         collection: "/messages/info",
         item_param: None,
+        item_field: None,
         id_field: "id",
         response: Some(Ty::Named("Info")),
         items: None,
@@ -74,6 +78,7 @@ fn a_made_up_id_differs_from_call_to_call() {
     const SENDS: ServiceSchema = ServiceSchema {
         types: &[TypeSchema {
             name: "Result",
+            other_keys: false,
             shape: ShapeSchema::Object(RESULT),
         }],
         page: None,
@@ -83,6 +88,7 @@ fn a_made_up_id_differs_from_call_to_call() {
         kind: ResourceAction::Action,
         collection: "/messages/send",
         item_param: None,
+        item_field: None,
         id_field: "id",
         response: Some(Ty::List(&Ty::Named("Result"))),
         items: None,
@@ -119,6 +125,7 @@ async fn an_action_under_an_item_answering_another_things_id_makes_a_fresh_one()
     const PUBLISH_SCHEMA: ServiceSchema = ServiceSchema {
         types: &[TypeSchema {
             name: "Published",
+            other_keys: false,
             shape: ShapeSchema::Object(PUBLISHED),
         }],
         page: None,
@@ -128,6 +135,7 @@ async fn an_action_under_an_item_answering_another_things_id_makes_a_fresh_one()
         kind: ResourceAction::Action,
         collection: "/channels",
         item_param: Some("channel_id"),
+        item_field: None,
         id_field: "messageId",
         response: Some(Ty::Named("Published")),
         items: None,
@@ -148,6 +156,7 @@ async fn an_action_under_an_item_answering_another_things_id_makes_a_fresh_one()
     // answers the item's id.
     let cancel = ResourceOp {
         item_param: Some("message_id"),
+        item_field: None,
         id_field: "id",
         response: None,
         ..publish
@@ -165,6 +174,7 @@ fn an_action_on_an_item_not_held_is_missing() {
         kind: ResourceAction::Create,
         collection: "/calls",
         item_param: None,
+        item_field: None,
         id_field: "id",
         response: Some(Ty::Named("Domain")),
         items: None,

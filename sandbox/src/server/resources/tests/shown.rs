@@ -25,14 +25,17 @@ fn a_list_shows_its_item_type_and_filters_by_the_id_it_names() {
         types: &[
             TypeSchema {
                 name: "Made",
+                other_keys: false,
                 shape: ShapeSchema::Object(MADE),
             },
             TypeSchema {
                 name: "Listed",
+                other_keys: false,
                 shape: ShapeSchema::Object(LISTED),
             },
             TypeSchema {
                 name: "List",
+                other_keys: false,
                 shape: ShapeSchema::Object(LIST),
             },
         ],
@@ -43,6 +46,7 @@ fn a_list_shows_its_item_type_and_filters_by_the_id_it_names() {
         kind: ResourceAction::Create,
         collection: "/messages",
         item_param: None,
+        item_field: None,
         id_field: "id",
         response: Some(Ty::Named("Made")),
         items: None,
@@ -95,6 +99,7 @@ fn an_uploaded_file_is_listed_by_its_name_and_length() {
     const FILES: ServiceSchema = ServiceSchema {
         types: &[TypeSchema {
             name: "Media",
+            other_keys: false,
             shape: ShapeSchema::Object(MEDIA),
         }],
         page: None,
@@ -104,6 +109,7 @@ fn an_uploaded_file_is_listed_by_its_name_and_length() {
         kind: ResourceAction::Replace,
         collection: "/media",
         item_param: Some("mediaId"),
+        item_field: None,
         id_field: "mediaId",
         response: None,
         items: None,
@@ -113,6 +119,7 @@ fn an_uploaded_file_is_listed_by_its_name_and_length() {
         name: "list_media",
         kind: ResourceAction::List,
         item_param: None,
+        item_field: None,
         id_field: "id",
         response: Some(Ty::List(&Ty::Named("Media"))),
         ..upload
@@ -148,18 +155,22 @@ fn an_item_answered_inside_a_union_field_is_wrapped_there() {
         types: &[
             TypeSchema {
                 name: "Outbound",
+                other_keys: false,
                 shape: ShapeSchema::Object(OUTBOUND),
             },
             TypeSchema {
                 name: "Either",
+                other_keys: false,
                 shape: ShapeSchema::Untagged(&[Ty::Named("Outbound")]),
             },
             TypeSchema {
                 name: "Made",
+                other_keys: false,
                 shape: ShapeSchema::Object(MADE),
             },
             TypeSchema {
                 name: "Found",
+                other_keys: false,
                 shape: ShapeSchema::Object(FOUND),
             },
         ],
@@ -170,6 +181,7 @@ fn an_item_answered_inside_a_union_field_is_wrapped_there() {
         kind: ResourceAction::Create,
         collection: "/messages",
         item_param: None,
+        item_field: None,
         id_field: "id",
         response: Some(Ty::Named("Made")),
         items: None,
@@ -179,6 +191,7 @@ fn an_item_answered_inside_a_union_field_is_wrapped_there() {
         name: "get_message",
         kind: ResourceAction::Get,
         item_param: Some("id"),
+        item_field: None,
         response: Some(Ty::Named("Found")),
         ..create
     };
@@ -215,10 +228,12 @@ fn text_sent_where_the_answer_has_an_object_is_kept_in_its_address_field() {
         types: &[
             TypeSchema {
                 name: "Party",
+                other_keys: false,
                 shape: ShapeSchema::Object(PARTY),
             },
             TypeSchema {
                 name: "Sent",
+                other_keys: false,
                 shape: ShapeSchema::Object(SENT),
             },
         ],
@@ -229,6 +244,7 @@ fn text_sent_where_the_answer_has_an_object_is_kept_in_its_address_field() {
         kind: ResourceAction::Create,
         collection: "/messages",
         item_param: None,
+        item_field: None,
         id_field: "id",
         response: Some(Ty::Named("Sent")),
         items: None,
@@ -264,10 +280,12 @@ fn no_answer_holds_a_request_field_its_type_does_not_declare() {
         types: &[
             TypeSchema {
                 name: "Call",
+                other_keys: false,
                 shape: ShapeSchema::Object(CALL),
             },
             TypeSchema {
                 name: "Wrapped",
+                other_keys: false,
                 shape: ShapeSchema::Object(WRAPPED_CALL),
             },
         ],
@@ -278,6 +296,7 @@ fn no_answer_holds_a_request_field_its_type_does_not_declare() {
         kind: ResourceAction::Create,
         collection: "/calls",
         item_param: None,
+        item_field: None,
         id_field: "call_control_id",
         response: Some(Ty::Named("Wrapped")),
         items: None,
@@ -287,6 +306,7 @@ fn no_answer_holds_a_request_field_its_type_does_not_declare() {
         name: "get_call",
         kind: ResourceAction::Get,
         item_param: Some("id"),
+        item_field: None,
         ..dial
     };
     let store = Resources::default();
@@ -303,4 +323,62 @@ fn no_answer_holds_a_request_field_its_type_does_not_declare() {
         found,
         json!({"data": {"call_control_id": id, "to": "+15551230000"}})
     );
+}
+
+/// A type that takes other keys answers back what a client sent in keys no type declares
+/// (Knock's user, `additionalProperties: true`: "any additional properties you'd like to
+/// upsert" were kept and never answered, was), never a field another type declares (the dial
+/// request's `sip_auth_password`).
+#[test]
+fn an_open_type_answers_back_the_keys_no_type_declares() {
+    const USER: &[FieldSchema] = &[field("id", Ty::String, false)];
+    const DIAL: &[FieldSchema] = &[field("sip_auth_password", Ty::String, false)];
+    const USERS: ServiceSchema = ServiceSchema {
+        types: &[
+            TypeSchema {
+                name: "User",
+                other_keys: true,
+                shape: ShapeSchema::Object(USER),
+            },
+            TypeSchema {
+                name: "Dial",
+                other_keys: true,
+                shape: ShapeSchema::Object(DIAL),
+            },
+        ],
+        page: None,
+    };
+    let create = ResourceOp {
+        name: "create_user",
+        kind: ResourceAction::Create,
+        collection: "/users",
+        item_param: None,
+        item_field: None,
+        id_field: "id",
+        response: Some(Ty::Named("User")),
+        items: None,
+        filters: &[],
+    };
+    let get = ResourceOp {
+        name: "get_user",
+        kind: ResourceAction::Get,
+        item_param: Some("id"),
+        ..create
+    };
+    let store = Resources::default();
+    let body =
+        json!({"plan": "gold", "employer": {"name": "ACME"}, "sip_auth_password": "hunter2"});
+    let made = store
+        .serve_now(&USERS, &create, &call(None, Value::Null, body))
+        .unwrap();
+    let id = made["id"].as_str().unwrap().to_owned();
+    let found = store
+        .serve_now(&USERS, &get, &call(Some(&id), Value::Null, Value::Null))
+        .unwrap();
+    for answer in [made, found] {
+        assert_eq!(
+            answer,
+            json!({"id": id, "plan": "gold", "employer": {"name": "ACME"}})
+        );
+    }
 }
