@@ -237,7 +237,7 @@ pub fn service_schema(service: &Service) -> ServiceSchema {
         .iter()
         .map(|t| TypeSchema {
             name: leak(&t.name),
-            other_keys: t.additional.is_some(),
+            keeps_other_keys: t.keeps_other_keys,
             shape: match &t.kind {
                 TypeKind::Object(fields) => {
                     ShapeSchema::Object(leak_slice(fields.iter().map(field_schema).collect()))

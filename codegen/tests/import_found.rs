@@ -1501,3 +1501,52 @@ fn a_cursor_named_as_its_parameter_pages_and_an_optional_body_is_reported() {
         .collect();
     assert_eq!(optional, ["#/paths/~1v1~1users/post/requestBody"]);
 }
+
+/// Knock's user invites other keys (`additionalProperties: true`, "any additional properties
+/// you'd like to upsert"), ClickSend's subaccount says nothing of them: both keep other keys
+/// in clients (`additional: json`), but only the user's service keeps and answers them back
+/// (`keeps_other_keys`), so `--spec` echoes no undeclared key of the subaccount.
+#[test]
+fn only_a_type_that_invites_other_keys_keeps_them() {
+    let doc = json!({
+        "openapi": "3.0.0",
+        "info": { "title": "Found", "version": "1" },
+        "paths": { "/things": { "post": {
+            "operationId": "make",
+            "requestBody": { "required": true, "content": { "application/json": {
+                "schema": { "$ref": "#/components/schemas/Silent" } } } },
+            "responses": { "200": { "description": "ok", "content": { "application/json": {
+                "schema": { "type": "object", "properties": {
+                    "user": { "$ref": "#/components/schemas/User" },
+                    "typed": { "$ref": "#/components/schemas/Typed" },
+                    "closed": { "$ref": "#/components/schemas/Closed" } } } } } } }
+        } } },
+        "components": { "schemas": {
+            "User": { "type": "object", "additionalProperties": true,
+                "properties": { "id": { "type": "string" } } },
+            "Typed": { "type": "object", "additionalProperties": { "type": "string" },
+                "properties": { "id": { "type": "string" } } },
+            "Silent": { "type": "object", "properties": { "id": { "type": "string" } } },
+            "Closed": { "type": "object", "additionalProperties": false,
+                "properties": { "id": { "type": "string" } } }
+        } }
+    });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    let keeps = |name: &str| {
+        let t = service.types.iter().find(|t| t.name == name).unwrap();
+        (t.additional.is_some(), t.keeps_other_keys)
+    };
+    assert_eq!(keeps("User"), (true, true), "{}", imported.yaml);
+    assert_eq!(keeps("Typed"), (true, true));
+    assert_eq!(keeps("Silent"), (true, false));
+    assert_eq!(keeps("Closed"), (false, false));
+
+    // Written by hand, it needs the type of the other keys.
+    let user = "additional: json\n    keeps_other_keys: true";
+    assert!(imported.yaml.contains(user), "{}", imported.yaml);
+    let text = imported.yaml.replace(user, "keeps_other_keys: true");
+    let loaded = load::load_str("found.yaml", &text).unwrap();
+    let errors = check::check(&loaded).unwrap_err().to_string();
+    assert!(errors.contains("`keeps_other_keys` needs `additional`"), "{errors}");
+}

@@ -2730,13 +2730,12 @@ async fn knock_s_collections_schedules_runs_and_custom_properties_live_as_it_say
 
     let mut made = Vec::new();
     for workflow in ["wf1", "wf2"] {
-        let (status, answer) = call(
-            "POST",
-            "/v1/schedules",
-            Some(serde_json::json!({ "workflow": workflow })),
-        )
-        .await;
+        // A key no type declares, sent to a type that does not invite others: kept, never
+        // answered (only Knock's user invites them).
+        let body = serde_json::json!({ "workflow": workflow, "secret_extra": "TOPSECRET" });
+        let (status, answer) = call("POST", "/v1/schedules", Some(body)).await;
         assert_eq!(status, 200, "{answer}");
+        assert!(!answer.to_string().contains("TOPSECRET"), "{answer}");
         made.push(answer[0].clone());
     }
     assert_ne!(made[0]["id"], made[1]["id"], "{made:?}");

@@ -64,10 +64,10 @@ pub struct TypeSchema {
     pub name: &'static str,
     /// Its shape.
     pub shape: ShapeSchema,
-    /// An object that takes keys besides its fields (the spec's `additional`: OpenAPI's
-    /// `additionalProperties` other than `false`, the importer's default): the sandbox answers
-    /// back what a client sent in such keys (Knock's "any additional properties" of a user).
-    pub other_keys: bool,
+    /// An object whose service keeps the keys a client sends besides its fields and answers
+    /// them back (the spec's `keeps_other_keys`: Knock's "any additional properties" of a
+    /// user); the sandbox answers back such keys that no type declares.
+    pub keeps_other_keys: bool,
 }
 
 /// The service's cursor pagination (today's style: the cursor is an item's id).

@@ -584,9 +584,9 @@ impl ToTokens for ShapeSchema {
 impl ToTokens for TypeSchema {
     fn to_tokens(&self, tokens: &mut TokenStream) {
         let root = root();
-        let (name, shape, other_keys) = (self.name, &self.shape, self.other_keys);
+        let (name, shape, keeps_other_keys) = (self.name, &self.shape, self.keeps_other_keys);
         tokens.extend(
-            quote!(#root::TypeSchema { name: #name, shape: #shape, other_keys: #other_keys }),
+            quote!(#root::TypeSchema { name: #name, shape: #shape, keeps_other_keys: #keeps_other_keys }),
         );
     }
 }

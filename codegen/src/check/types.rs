@@ -87,7 +87,14 @@ impl Checker<'_> {
                 }
             };
             let additional = self.additional(&path, def, &kind);
+            if def.keeps_other_keys && additional.is_none() {
+                self.error(
+                    &format!("{path}.keeps_other_keys"),
+                    "`keeps_other_keys` needs `additional` (the type of the other keys)",
+                );
+            }
             out.push(TypeInfo {
+                keeps_other_keys: def.keeps_other_keys && additional.is_some(),
                 additional,
                 name: name.clone(),
                 doc: def.doc.clone(),

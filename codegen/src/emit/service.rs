@@ -58,6 +58,7 @@ fn error_code_enum(service: &Service, settings: &Settings) -> TokenStream {
         conflict: None,
         kind: TypeKind::Enum(values.clone()),
         additional: None,
+        keeps_other_keys: false,
         rules: Vec::new(),
         rules_as_written: Vec::new(),
         checked: false,

@@ -13,6 +13,8 @@ pub(crate) enum TypeOut {
         fields: Vec<FieldOut>,
         /// The type of the keys besides the fields (`additionalProperties`).
         additional: Option<String>,
+        /// The document invites the other keys (`keeps_other_keys`).
+        keeps_other_keys: bool,
         pointer: String,
     },
     Enum {

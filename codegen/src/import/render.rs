@@ -20,6 +20,7 @@ impl Converter<'_> {
                     doc,
                     fields,
                     additional,
+                    keeps_other_keys,
                     pointer,
                 } => {
                     if let Some(d) = doc {
@@ -33,6 +34,9 @@ impl Converter<'_> {
                     node.set("fields", fs);
                     if let Some(a) = additional {
                         node.set("additional", Node::str(a));
+                    }
+                    if keeps_other_keys {
+                        node.set("keeps_other_keys", Node::Bool(true));
                     }
                 }
                 TypeOut::Enum {

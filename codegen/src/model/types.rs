@@ -36,6 +36,12 @@ item! {
         /// `additionalProperties`): kept in the Rust field `additional`, a map, and sent back.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub additional: Option<String>,
+        /// The service keeps the other keys a client sends (`additional`) and answers them back:
+        /// the document invites them (`additionalProperties: true` or a schema, Knock's "any
+        /// additional properties you'd like to upsert"). `tidings-sandbox --spec` answers them
+        /// back; without it, an answer holds its declared fields only.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        pub keeps_other_keys: bool,
     }
 }
 

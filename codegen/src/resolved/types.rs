@@ -40,6 +40,9 @@ pub struct TypeInfo {
     /// Objects only: the type of the keys besides the fields (`additional: T`), kept in the
     /// Rust field `additional` (a map).
     pub additional: Option<Ty>,
+    /// Objects only: the service keeps the other keys a client sends and answers them back
+    /// (`keeps_other_keys`).
+    pub keeps_other_keys: bool,
 }
 
 /// Which ways a client moves a type over the wire: sent (request bodies, query, path and

@@ -1008,7 +1008,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "ErrorDetail",
@@ -1076,7 +1076,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "Resource",
@@ -1099,7 +1099,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "DeletedObject",
@@ -1152,7 +1152,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "EmailStatus",
@@ -1169,7 +1169,7 @@ pub mod email_server {
                             "canceled",
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "EmailLastEvent",
@@ -1190,7 +1190,7 @@ pub mod email_server {
                             "unsubscribed",
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "Tag",
@@ -1228,14 +1228,14 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "AttachmentDisposition",
                     shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["attachment", "inline"],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "Attachment",
@@ -1337,7 +1337,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "TemplateRef",
@@ -1392,7 +1392,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "TrackingSettings",
@@ -1430,7 +1430,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SendEmailRequest",
@@ -1691,7 +1691,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SendEmailResponse",
@@ -1729,7 +1729,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SendBatchRequest",
@@ -1754,7 +1754,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SendBatchResponse",
@@ -1779,7 +1779,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "RescheduleEmailRequest",
@@ -1804,7 +1804,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "Email",
@@ -2095,21 +2095,21 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "TemplateStatus",
                     shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["draft", "published"],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "TemplateVariableType",
                     shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["string", "number", "boolean", "object", "list"],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "TemplateVariable",
@@ -2164,7 +2164,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "Template",
@@ -2381,7 +2381,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "CreateTemplateRequest",
@@ -2517,7 +2517,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "UpdateTemplateRequest",
@@ -2653,7 +2653,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "Contact",
@@ -2806,7 +2806,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "CreateContactRequest",
@@ -2910,7 +2910,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "UpdateContactRequest",
@@ -3014,7 +3014,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "ContactList",
@@ -3116,7 +3116,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "CreateListRequest",
@@ -3154,7 +3154,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "UpdateListRequest",
@@ -3192,7 +3192,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "AddListContactRequest",
@@ -3215,7 +3215,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "ListMembership",
@@ -3270,14 +3270,14 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SuppressionReason",
                     shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["hard_bounce", "complaint", "unsubscribe", "manual"],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "Suppression",
@@ -3364,7 +3364,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "CreateSuppressionRequest",
@@ -3404,7 +3404,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "WebhookEventType",
@@ -3426,14 +3426,14 @@ pub mod email_server {
                             "contact.deleted",
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "WebhookEndpointStatus",
                     shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["enabled", "disabled"],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "WebhookEndpoint",
@@ -3554,7 +3554,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "CreateWebhookRequest",
@@ -3611,7 +3611,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "UpdateWebhookRequest",
@@ -3685,7 +3685,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "EmailEventData",
@@ -3793,12 +3793,12 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "BounceType",
                     shape: ::tidings_runtime::spec::ShapeSchema::Enum(&["hard", "soft"]),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "Bounce",
@@ -3851,7 +3851,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "EmailBouncedData",
@@ -3974,7 +3974,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "EmailDelayedData",
@@ -4114,7 +4114,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "EmailOpenedData",
@@ -4269,7 +4269,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "EmailClickedData",
@@ -4439,7 +4439,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "EmailFailedData",
@@ -4562,7 +4562,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "EmailSuppressedData",
@@ -4685,7 +4685,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "ContactEventData",
@@ -4821,7 +4821,7 @@ pub mod email_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "EmailEvent",
@@ -4887,7 +4887,7 @@ pub mod email_server {
                             ),
                         ],
                     },
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
             ],
             page: ::core::option::Option::Some(::tidings_runtime::spec::PageSchema {

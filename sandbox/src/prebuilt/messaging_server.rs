@@ -197,7 +197,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "ErrorDetail",
@@ -265,7 +265,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "Resource",
@@ -288,21 +288,21 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "Channel",
                     shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["sms", "whatsapp", "voice", "instagram"],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "MessageType",
                     shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["text", "image", "audio", "video", "file", "template"],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "MessageStatus",
@@ -326,14 +326,14 @@ pub mod messaging_server {
                             "machine",
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "Direction",
                     shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["outbound", "inbound"],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "Message",
@@ -353,7 +353,7 @@ pub mod messaging_server {
                             ),
                         ],
                     },
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SmsMessage",
@@ -362,7 +362,7 @@ pub mod messaging_server {
                         content: ::core::option::Option::None,
                         variants: &[("text", ::core::option::Option::Some("SmsText"))],
                     },
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "WhatsappMessage",
@@ -381,7 +381,7 @@ pub mod messaging_server {
                             ),
                         ],
                     },
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "VoiceMessage",
@@ -390,7 +390,7 @@ pub mod messaging_server {
                         content: ::core::option::Option::None,
                         variants: &[("text", ::core::option::Option::Some("VoiceText"))],
                     },
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "InstagramMessage",
@@ -405,7 +405,7 @@ pub mod messaging_server {
                             ("file", ::core::option::Option::Some("InstagramFile")),
                         ],
                     },
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SmsText",
@@ -522,7 +522,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SmsOptions",
@@ -545,14 +545,14 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SmsEncoding",
                     shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["auto", "text", "unicode"],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "WhatsappOptions",
@@ -577,7 +577,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "WhatsappText",
@@ -696,7 +696,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "WhatsappImage",
@@ -815,7 +815,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "WhatsappAudio",
@@ -934,7 +934,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "WhatsappVideo",
@@ -1053,7 +1053,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "WhatsappFile",
@@ -1172,7 +1172,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "WhatsappTemplate",
@@ -1276,7 +1276,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "ImageContent",
@@ -1316,7 +1316,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "AudioContent",
@@ -1341,7 +1341,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "VideoContent",
@@ -1381,7 +1381,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "FileContent",
@@ -1436,7 +1436,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "TemplateContent",
@@ -1491,7 +1491,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "TemplateComponent",
@@ -1563,14 +1563,14 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "TemplateComponentType",
                     shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["header", "body", "button"],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "TemplateParameter",
@@ -1591,7 +1591,7 @@ pub mod messaging_server {
                             ),
                         ],
                     },
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "TextParameter",
@@ -1614,7 +1614,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "PayloadParameter",
@@ -1637,7 +1637,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "ImageParameter",
@@ -1660,7 +1660,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "VideoParameter",
@@ -1683,7 +1683,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "DocumentParameter",
@@ -1706,7 +1706,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "MediaLink",
@@ -1746,7 +1746,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "VoiceText",
@@ -1850,7 +1850,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "VoiceOptions",
@@ -1903,7 +1903,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "InstagramOptions",
@@ -1926,12 +1926,12 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "InstagramTag",
                     shape: ::tidings_runtime::spec::ShapeSchema::Enum(&["human_agent"]),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "InstagramText",
@@ -2031,7 +2031,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "InstagramImage",
@@ -2131,7 +2131,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "InstagramAudio",
@@ -2231,7 +2231,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "InstagramVideo",
@@ -2331,7 +2331,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "InstagramFile",
@@ -2431,7 +2431,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "MediaUrl",
@@ -2456,7 +2456,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SendMessageResponse",
@@ -2481,7 +2481,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "MessageRecord",
@@ -2705,7 +2705,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "UpdateMessageRequest",
@@ -2730,12 +2730,12 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "UpdateMessageStatus",
                     shape: ::tidings_runtime::spec::ShapeSchema::Enum(&["read"]),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "Template",
@@ -2852,21 +2852,21 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "TemplateCategory",
                     shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["marketing", "utility", "authentication"],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "TemplateStatus",
                     shape: ::tidings_runtime::spec::ShapeSchema::Enum(
                         &["approved", "pending", "rejected", "paused", "disabled"],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "MessagingEvent",
@@ -2884,7 +2884,7 @@ pub mod messaging_server {
                             ),
                         ],
                     },
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "StatusEvent",
@@ -3046,7 +3046,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "StatusError",
@@ -3099,7 +3099,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "Usage",
@@ -3137,7 +3137,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SmsStatusDetails",
@@ -3160,7 +3160,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "InboundMessage",
@@ -3367,7 +3367,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "Profile",
@@ -3390,7 +3390,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "InboundContext",
@@ -3415,7 +3415,7 @@ pub mod messaging_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
             ],
             page: ::core::option::Option::Some(::tidings_runtime::spec::PageSchema {

@@ -328,7 +328,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "BatchEvent",
@@ -411,7 +411,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "TriggerBatchRequest",
@@ -436,7 +436,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "ChannelOccupied",
@@ -459,7 +459,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "MemberEvent",
@@ -497,7 +497,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "ClientEvent",
@@ -580,7 +580,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SubscriptionCount",
@@ -618,7 +618,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "WebhookEvent",
@@ -656,7 +656,7 @@ pub mod realtime_server {
                             ),
                         ],
                     },
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "WebhookBody",
@@ -696,7 +696,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "ConnectionEstablished",
@@ -734,7 +734,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SubscribeData",
@@ -787,7 +787,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "UnsubscribeData",
@@ -810,7 +810,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "PresenceSnapshot",
@@ -867,7 +867,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SubscriptionSucceededData",
@@ -890,7 +890,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "MemberAddedData",
@@ -928,7 +928,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "MemberRemovedData",
@@ -951,7 +951,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SubscriptionCountData",
@@ -974,7 +974,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "ProtocolError",
@@ -1012,7 +1012,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SigninData",
@@ -1050,7 +1050,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "SigninSuccessData",
@@ -1073,7 +1073,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
                 ::tidings_runtime::spec::TypeSchema {
                     name: "EncryptedData",
@@ -1111,7 +1111,7 @@ pub mod realtime_server {
                             },
                         ],
                     ),
-                    other_keys: false,
+                    keeps_other_keys: false,
                 },
             ],
             page: ::core::option::Option::None,

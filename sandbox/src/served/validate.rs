@@ -320,12 +320,12 @@ mod tests {
     const TYPES: &[TypeSchema] = &[
         TypeSchema {
             name: "Sms",
-            other_keys: false,
+            keeps_other_keys: false,
             shape: ShapeSchema::Object(FIELDS),
         },
         TypeSchema {
             name: "Message",
-            other_keys: false,
+            keeps_other_keys: false,
             shape: ShapeSchema::Union {
                 tag: "channel",
                 content: None,
@@ -335,7 +335,7 @@ mod tests {
         // Brevo's attribute values: text, a number, a list of text, or an `Sms`.
         TypeSchema {
             name: "Value",
-            other_keys: false,
+            keeps_other_keys: false,
             shape: ShapeSchema::Untagged(&[
                 Ty::String,
                 Ty::Number,

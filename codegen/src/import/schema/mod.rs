@@ -677,11 +677,18 @@ impl Converter<'_> {
             }
         }
         let doc = description(schema);
+        // Other keys the document invites (not only allows by saying nothing) are the
+        // service's to keep and answer back.
+        let invited = matches!(
+            unwrap_nullable(schema).0.get("additionalProperties"),
+            Some(Value::Bool(true) | Value::Object(_))
+        );
         self.types.insert(
             name.clone(),
             TypeOut::Object {
                 doc,
                 fields,
+                keeps_other_keys: invited && additional.is_some(),
                 additional,
                 pointer: ptr.to_owned(),
             },

@@ -405,7 +405,7 @@ mod untagged {
     const SCHEMA: ServiceSchema = ServiceSchema {
         types: &[TypeSchema {
             name: "Channels",
-            other_keys: false,
+            keeps_other_keys: false,
             shape: ShapeSchema::Untagged(&[Ty::List(&Ty::Integer), Ty::String]),
         }],
         page: None,

@@ -174,8 +174,7 @@ pub(super) fn only_declared(schema: &ServiceSchema, ty: &Ty, value: Value) -> Va
         }
         (ty, Value::Object(mut map)) => {
             if let Some(names) = declared_names(schema, ty, 0) {
-                let open =
-                    matches!(ty, Ty::Named(n) if schema.named(n).is_some_and(|t| t.other_keys));
+                let open = matches!(ty, Ty::Named(n) if schema.named(n).is_some_and(|t| t.keeps_other_keys));
                 map.retain(|key, _| {
                     names.contains(&key.as_str()) || (open && !declared_anywhere(schema, key))
                 });

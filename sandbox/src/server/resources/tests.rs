@@ -44,12 +44,12 @@ const SCHEMA: ServiceSchema = ServiceSchema {
     types: &[
         TypeSchema {
             name: "Domain",
-            other_keys: false,
+            keeps_other_keys: false,
             shape: ShapeSchema::Object(FIELDS),
         },
         TypeSchema {
             name: "Status",
-            other_keys: false,
+            keeps_other_keys: false,
             shape: ShapeSchema::Enum(&["pending", "verified"]),
         },
     ],
@@ -335,12 +335,12 @@ fn made_ids_fit_the_id_fields_length_bounds() {
         types: &[
             TypeSchema {
                 name: "Message",
-                other_keys: false,
+                keeps_other_keys: false,
                 shape: ShapeSchema::Object(SID),
             },
             TypeSchema {
                 name: "Code",
-                other_keys: false,
+                keeps_other_keys: false,
                 shape: ShapeSchema::Object(SHORT),
             },
         ],
@@ -396,12 +396,12 @@ mod wrapped {
         types: &[
             TypeSchema {
                 name: "Template",
-                other_keys: false,
+                keeps_other_keys: false,
                 shape: ShapeSchema::Object(TEMPLATE),
             },
             TypeSchema {
                 name: "TemplateAnswer",
-                other_keys: false,
+                keeps_other_keys: false,
                 shape: ShapeSchema::Object(ANSWER),
             },
         ],
@@ -497,12 +497,12 @@ mod sends {
         types: &[
             TypeSchema {
                 name: "Sent",
-                other_keys: false,
+                keeps_other_keys: false,
                 shape: ShapeSchema::Object(SENT),
             },
             TypeSchema {
                 name: "SendAnswer",
-                other_keys: false,
+                keeps_other_keys: false,
                 shape: ShapeSchema::Object(ANSWER),
             },
         ],
@@ -551,12 +551,12 @@ mod sends {
         types: &[
             TypeSchema {
                 name: "Details",
-                other_keys: false,
+                keeps_other_keys: false,
                 shape: ShapeSchema::Object(DETAILS),
             },
             TypeSchema {
                 name: "EmailAnswer",
-                other_keys: false,
+                keeps_other_keys: false,
                 shape: ShapeSchema::Object(EMAIL_ANSWER),
             },
         ],
@@ -605,7 +605,7 @@ mod sends {
     const RESULTS: ServiceSchema = ServiceSchema {
         types: &[TypeSchema {
             name: "Result",
-            other_keys: false,
+            keeps_other_keys: false,
             shape: ShapeSchema::Object(RESULT),
         }],
         page: None,
@@ -669,7 +669,7 @@ async fn a_create_takes_the_fields_its_path_names_but_never_the_parents_id_as_it
     const NESTED_SCHEMA: ServiceSchema = ServiceSchema {
         types: &[TypeSchema {
             name: "Note",
-            other_keys: false,
+            keeps_other_keys: false,
             shape: ShapeSchema::Object(NESTED),
         }],
         page: None,
@@ -806,12 +806,12 @@ fn a_batch_answers_one_fresh_id_per_thing_sent() {
         types: &[
             TypeSchema {
                 name: "Sent",
-                other_keys: false,
+                keeps_other_keys: false,
                 shape: ShapeSchema::Object(SENT),
             },
             TypeSchema {
                 name: "Batch",
-                other_keys: false,
+                keeps_other_keys: false,
                 shape: ShapeSchema::Object(BATCH),
             },
         ],
@@ -854,7 +854,7 @@ async fn a_replace_takes_the_fields_its_path_names() {
     const MEMBER_SCHEMA: ServiceSchema = ServiceSchema {
         types: &[TypeSchema {
             name: "Membership",
-            other_keys: false,
+            keeps_other_keys: false,
             shape: ShapeSchema::Object(MEMBER),
         }],
         page: None,

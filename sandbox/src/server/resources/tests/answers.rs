@@ -16,17 +16,17 @@ fn an_action_answering_a_union_holds_the_variants_fields_only() {
         types: &[
             TypeSchema {
                 name: "EmailInfo",
-                other_keys: false,
+                keeps_other_keys: false,
                 shape: ShapeSchema::Object(EMAIL),
             },
             TypeSchema {
                 name: "SmsInfo",
-                other_keys: false,
+                keeps_other_keys: false,
                 shape: ShapeSchema::Object(SMS),
             },
             TypeSchema {
                 name: "Info",
-                other_keys: false,
+                keeps_other_keys: false,
                 shape: ShapeSchema::Untagged(&[
                     Ty::Named("EmailInfo"),
                     Ty::Named("SmsInfo"),
@@ -78,7 +78,7 @@ fn a_made_up_id_differs_from_call_to_call() {
     const SENDS: ServiceSchema = ServiceSchema {
         types: &[TypeSchema {
             name: "Result",
-            other_keys: false,
+            keeps_other_keys: false,
             shape: ShapeSchema::Object(RESULT),
         }],
         page: None,
@@ -125,7 +125,7 @@ async fn an_action_under_an_item_answering_another_things_id_makes_a_fresh_one()
     const PUBLISH_SCHEMA: ServiceSchema = ServiceSchema {
         types: &[TypeSchema {
             name: "Published",
-            other_keys: false,
+            keeps_other_keys: false,
             shape: ShapeSchema::Object(PUBLISHED),
         }],
         page: None,

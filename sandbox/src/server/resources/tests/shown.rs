@@ -25,17 +25,17 @@ fn a_list_shows_its_item_type_and_filters_by_the_id_it_names() {
         types: &[
             TypeSchema {
                 name: "Made",
-                other_keys: false,
+                keeps_other_keys: false,
                 shape: ShapeSchema::Object(MADE),
             },
             TypeSchema {
                 name: "Listed",
-                other_keys: false,
+                keeps_other_keys: false,
                 shape: ShapeSchema::Object(LISTED),
             },
             TypeSchema {
                 name: "List",
-                other_keys: false,
+                keeps_other_keys: false,
                 shape: ShapeSchema::Object(LIST),
             },
         ],
@@ -99,7 +99,7 @@ fn an_uploaded_file_is_listed_by_its_name_and_length() {
     const FILES: ServiceSchema = ServiceSchema {
         types: &[TypeSchema {
             name: "Media",
-            other_keys: false,
+            keeps_other_keys: false,
             shape: ShapeSchema::Object(MEDIA),
         }],
         page: None,
@@ -155,22 +155,22 @@ fn an_item_answered_inside_a_union_field_is_wrapped_there() {
         types: &[
             TypeSchema {
                 name: "Outbound",
-                other_keys: false,
+                keeps_other_keys: false,
                 shape: ShapeSchema::Object(OUTBOUND),
             },
             TypeSchema {
                 name: "Either",
-                other_keys: false,
+                keeps_other_keys: false,
                 shape: ShapeSchema::Untagged(&[Ty::Named("Outbound")]),
             },
             TypeSchema {
                 name: "Made",
-                other_keys: false,
+                keeps_other_keys: false,
                 shape: ShapeSchema::Object(MADE),
             },
             TypeSchema {
                 name: "Found",
-                other_keys: false,
+                keeps_other_keys: false,
                 shape: ShapeSchema::Object(FOUND),
             },
         ],
@@ -228,12 +228,12 @@ fn text_sent_where_the_answer_has_an_object_is_kept_in_its_address_field() {
         types: &[
             TypeSchema {
                 name: "Party",
-                other_keys: false,
+                keeps_other_keys: false,
                 shape: ShapeSchema::Object(PARTY),
             },
             TypeSchema {
                 name: "Sent",
-                other_keys: false,
+                keeps_other_keys: false,
                 shape: ShapeSchema::Object(SENT),
             },
         ],
@@ -280,12 +280,12 @@ fn no_answer_holds_a_request_field_its_type_does_not_declare() {
         types: &[
             TypeSchema {
                 name: "Call",
-                other_keys: false,
+                keeps_other_keys: false,
                 shape: ShapeSchema::Object(CALL),
             },
             TypeSchema {
                 name: "Wrapped",
-                other_keys: false,
+                keeps_other_keys: false,
                 shape: ShapeSchema::Object(WRAPPED_CALL),
             },
         ],
@@ -337,12 +337,12 @@ fn an_open_type_answers_back_the_keys_no_type_declares() {
         types: &[
             TypeSchema {
                 name: "User",
-                other_keys: true,
+                keeps_other_keys: true,
                 shape: ShapeSchema::Object(USER),
             },
             TypeSchema {
                 name: "Dial",
-                other_keys: true,
+                keeps_other_keys: true,
                 shape: ShapeSchema::Object(DIAL),
             },
         ],
