@@ -1548,5 +1548,8 @@ fn only_a_type_that_invites_other_keys_keeps_them() {
     let text = imported.yaml.replace(user, "keeps_other_keys: true");
     let loaded = load::load_str("found.yaml", &text).unwrap();
     let errors = check::check(&loaded).unwrap_err().to_string();
-    assert!(errors.contains("`keeps_other_keys` needs `additional`"), "{errors}");
+    assert!(
+        errors.contains("`keeps_other_keys` needs `additional`"),
+        "{errors}"
+    );
 }

@@ -2776,3 +2776,221 @@ async fn knock_s_collections_schedules_runs_and_custom_properties_live_as_it_say
         serde_json::json!({ "id": "u1", "name": "Ada", "plan": "gold", "employer": { "name": "ACME" } })
     );
 }
+
+/// Verbs that carry their noun (Mandrill's `/inbound/add-domain`, `/inbound/domains`,
+/// `/inbound/delete-domain`) and verbs by any method (Loops' `POST /contacts/create`,
+/// `PUT /contacts/update`, `GET /contacts/find?email=`, `POST /contacts/delete`) keep their
+/// items; a create of an item held is the 409 the document gives it (was: each kept nothing,
+/// `find` answered `[]` after a create, a second create 200, deleting nobody 200).
+#[tokio::test]
+async fn verbs_with_nouns_and_by_any_method_keep_their_items() {
+    let json = |schema: serde_json::Value| serde_json::json!({ "content": { "application/json": { "schema": schema } } });
+    let answer = |status: &str, schema: serde_json::Value| {
+        let mut answer = json(schema);
+        answer["description"] = serde_json::json!(status);
+        answer
+    };
+    let schema = |name: &str| serde_json::json!({ "$ref": format!("#/components/schemas/{name}") });
+    let by_domain = serde_json::json!({ "type": "object", "required": ["domain"],
+        "properties": { "domain": { "type": "string" } } });
+    let by_email = serde_json::json!({ "type": "object",
+        "properties": { "email": { "type": "string" } } });
+    let done = serde_json::json!({ "type": "object", "required": ["success"],
+        "properties": { "success": { "type": "boolean" }, "id": { "type": "string" } } });
+    let document = serde_json::json!({
+        "openapi": "3.1.0",
+        "info": { "title": "Verbs", "version": "1" },
+        "paths": {
+            "/inbound/add-domain": { "post": { "operationId": "addDomain",
+                "requestBody": json(by_domain.clone()),
+                "responses": { "200": answer("ok", schema("Domain")) } } },
+            "/inbound/domains": { "post": { "operationId": "domains",
+                "responses": { "200": answer("ok", serde_json::json!({ "type": "array", "items": schema("Domain") })) } } },
+            "/inbound/delete-domain": { "post": { "operationId": "deleteDomain",
+                "requestBody": json(by_domain),
+                "responses": { "200": answer("ok", schema("Domain")) } } },
+            "/contacts/create": { "post": { "operationId": "createContact",
+                "requestBody": json(schema("Contact")),
+                "responses": { "200": answer("ok", done.clone()),
+                               "409": answer("Email or userId already exists", schema("Failure")) } } },
+            "/contacts/update": { "put": { "operationId": "updateContact",
+                "requestBody": json(schema("Contact")),
+                "responses": { "200": answer("ok", done.clone()) } } },
+            "/contacts/find": { "get": { "operationId": "findContact",
+                "parameters": [{ "name": "email", "in": "query", "schema": { "type": "string" } }],
+                "responses": { "200": answer("ok", serde_json::json!({ "type": "array", "items": schema("Contact") })) } } },
+            "/contacts/delete": { "post": { "operationId": "deleteContact",
+                "requestBody": json(by_email),
+                "responses": { "200": answer("ok", done),
+                               "404": answer("not found", schema("Failure")) } } }
+        },
+        "components": { "schemas": {
+            "Domain": { "type": "object", "required": ["domain"], "properties": {
+                "domain": { "type": "string" }, "valid_mx": { "type": "boolean" } } },
+            "Contact": { "type": "object", "required": ["email"], "properties": {
+                "id": { "type": "string" }, "email": { "type": "string" },
+                "firstName": { "type": "string" } } },
+            "Failure": { "type": "object", "required": ["success", "message"], "properties": {
+                "success": { "type": "boolean" }, "message": { "type": "string" } } }
+        } }
+    });
+    let (served, _dir) = serve_document(&document.to_string(), "verbs.json", "verbs").await;
+    let key = ("x-unused", "none");
+    let call = |method: &'static str, path: &str, body: Option<serde_json::Value>| {
+        call_json(&served, key, method, path, body)
+    };
+    let domains = || async {
+        let (status, listed) = call("POST", "/inbound/domains", Some(serde_json::json!({}))).await;
+        assert_eq!(status, 200, "{listed}");
+        listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["domain"].as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    assert!(domains().await.is_empty());
+    let (status, made) = call(
+        "POST",
+        "/inbound/add-domain",
+        Some(serde_json::json!({ "domain": "in.example.com" })),
+    )
+    .await;
+    assert_eq!(
+        (status, made["domain"].as_str()),
+        (200, Some("in.example.com")),
+        "{made}"
+    );
+    assert_eq!(domains().await, ["in.example.com"]);
+    let (status, _) = call(
+        "POST",
+        "/inbound/delete-domain",
+        Some(serde_json::json!({ "domain": "in.example.com" })),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert!(domains().await.is_empty());
+
+    let ada = serde_json::json!({ "email": "ada@example.com", "firstName": "Ada" });
+    let (status, made) = call("POST", "/contacts/create", Some(ada.clone())).await;
+    assert_eq!(
+        (status, &made["success"]),
+        (200, &serde_json::json!(true)),
+        "{made}"
+    );
+    let (status, again) = call("POST", "/contacts/create", Some(ada)).await;
+    assert_eq!(
+        (status, &again["success"]),
+        (409, &serde_json::json!(false)),
+        "{again}"
+    );
+    let (status, _) = call(
+        "PUT",
+        "/contacts/update",
+        Some(serde_json::json!({ "email": "ada@example.com", "firstName": "Ada L." })),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let (status, found) = call("GET", "/contacts/find?email=ada@example.com", None).await;
+    assert_eq!(status, 200);
+    assert_eq!(found[0]["firstName"], "Ada L.", "{found}");
+    let (status, none) = call("GET", "/contacts/find?email=nobody@example.com", None).await;
+    assert_eq!((status, none), (200, serde_json::json!([])));
+    let (status, _) = call(
+        "POST",
+        "/contacts/delete",
+        Some(serde_json::json!({ "email": "ada@example.com" })),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let (status, gone) = call(
+        "POST",
+        "/contacts/delete",
+        Some(serde_json::json!({ "email": "ada@example.com" })),
+    )
+    .await;
+    assert_eq!(
+        (status, &gone["success"]),
+        (404, &serde_json::json!(false)),
+        "{gone}"
+    );
+    let (_, found) = call("GET", "/contacts/find", None).await;
+    assert_eq!(found, serde_json::json!([]));
+}
+
+/// Sinch's delivery report of a batch (`GET /batches/{batch_id}/delivery_report`) names the
+/// batch by `batch_id`: it is about the batch, not the batch, and took the batch's `type`
+/// (`mt_text` where the report's is `delivery_report_sms`). A paged list at a path ending in
+/// a parameter (Knock's feed of a user) answers its empty page, not 404. A success flag is
+/// made up as `true` in an answer (was `false`: every answer said it failed).
+#[tokio::test]
+async fn a_report_about_an_item_is_not_the_item_and_a_feed_is_an_empty_page() {
+    let yaml = r#"
+service:
+  name: reports
+  title: Reports
+  summary: Reports about batches
+  base_url: { env: REPORTS_BASE_URL }
+credentials:
+  api_key: { env: REPORTS_API_KEY }
+auth:
+  - { name: bearer, kind: bearer, credential: api_key }
+types:
+  Batch:
+    fields:
+      id: { type: string }
+      body: { type: string }
+      type: { type: string }
+  DeliveryReport:
+    fields:
+      batch_id: { type: string }
+      type: { type: string, default: delivery_report_sms }
+      ok: { type: boolean, required: true }
+  FeedItem:
+    fields:
+      id: { type: string, required: true }
+  Feed:
+    fields:
+      entries: { type: "list<FeedItem>", required: true }
+      after: { type: string }
+operations:
+  send_batch: { method: POST, path: /batches, body: Batch, response: Batch, status: 201 }
+  get_batch:
+    method: GET
+    path: /batches/{batch_id}
+    path_params: { batch_id: {} }
+    response: Batch
+  get_delivery_report:
+    method: GET
+    path: /batches/{batch_id}/delivery_report
+    path_params: { batch_id: {} }
+    response: DeliveryReport
+  list_feed:
+    method: GET
+    path: /users/{user_id}/feeds/{id}
+    path_params: { user_id: {}, id: {} }
+    query: { after: { type: string } }
+    response: Feed
+    pagination: { style: token, items_field: entries, token_field: after, token_param: after }
+"#;
+    let (_dir, served) = served_text(yaml).await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let key = ("authorization", bearer.as_str());
+    let body = serde_json::json!({ "body": "hi", "type": "mt_text" });
+    let (status, batch) = call_json(&served, key, "POST", "/batches", Some(body)).await;
+    assert_eq!(status, 201, "{batch}");
+    let id = batch["id"].as_str().unwrap();
+    let path = format!("/batches/{id}/delivery_report");
+    let (status, report) = call_json(&served, key, "GET", &path, None).await;
+    assert_eq!(status, 200, "{report}");
+    assert_eq!(
+        report,
+        serde_json::json!({ "batch_id": id, "type": "delivery_report_sms", "ok": true })
+    );
+    let (status, feed) = call_json(&served, key, "GET", "/users/u1/feeds/f1", None).await;
+    assert_eq!(
+        (status, &feed["entries"]),
+        (200, &serde_json::json!([])),
+        "{feed}"
+    );
+}

@@ -491,9 +491,10 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
         };
     }
     // A `GET` of `/v1/objects/{collection}` answering a list of the items beneath it lists
-    // them; it reads no item of `/v1/objects`.
+    // them; it reads no item of `/v1/objects`. So does one that pages (Knock's feed of a
+    // user, `/v1/users/{user_id}/feeds/{id}`: empty until something is put there).
     let lists_beneath = matches!(op.method, Method::Get)
-        && items_beneath(service, &op.path)
+        && (items_beneath(service, &op.path) || op.pagination.is_some())
         && answers_list(service, op);
     if let Some(param) = param_name(last).filter(|_| !lists_beneath) {
         let kind = match op.method {

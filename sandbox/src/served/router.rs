@@ -248,6 +248,12 @@ async fn respond<'s>(
     {
         return (Some(op), incoming.reject(missing));
     }
+    // A create of an item held, where the document says so with a 409.
+    if op.info.errors.contains(&409)
+        && let Some(held) = served.store.already_held(&op.resource, &call)
+    {
+        return (Some(op), incoming.reject(held));
+    }
     let result = served.store.serve(served.schema, &op.resource, &call).await;
     let item = match &result {
         Ok(value) if !op.info.response_headers.is_empty() => Some(value.clone()),

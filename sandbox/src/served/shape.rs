@@ -19,7 +19,7 @@ use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
 use axum::response::Response;
 use serde_json::{Map, Value};
 
-use crate::server::resources::{ServiceSchema, ShapeSchema, Ty, fill};
+use crate::server::resources::{ServiceSchema, ShapeSchema, Ty, failure_flags, fill};
 
 /// Largest error body rewritten (a sandbox's own error bodies are far smaller).
 const MAX_ERROR_BODY: usize = 64 * 1024;
@@ -195,7 +195,8 @@ impl ErrorShape {
             }
         }
         if let Some(ty) = &self.filled {
-            let given = Value::Object(object.clone());
+            let mut given = Value::Object(object.clone());
+            failure_flags(schema, ty, &mut given);
             if let Value::Object(mut filled) = fill(schema, ty, Some(&given), 0, None) {
                 the_status_in(&mut filled, &given, status);
                 object.extend(filled);
@@ -418,6 +419,7 @@ pub(crate) async fn operation_error(
             put(object, &message_path, message);
         }
     }
+    failure_flags(schema, &ty, &mut out);
     let given = out.clone();
     let mut out = fill(schema, &ty, Some(&out), 0, None);
     if let Value::Object(filled) = &mut out {

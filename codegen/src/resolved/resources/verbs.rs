@@ -1,70 +1,123 @@
 //! Operations that say what they do in the last segment of their path and name the item in
 //! their body (the RPC style of Mandrill's `POST /templates/add`, `/templates/info`,
 //! `/templates/update`, `/templates/delete` and `/templates/list`, each with
-//! `{"name": ...}`): a collection's create, get, update, delete and list all the same.
+//! `{"name": ...}`): a collection's create, get, update, delete and list all the same. A verb
+//! may carry its noun (`/inbound/add-domain`, `/inbound/domains`, `/ips/pool-info`), which
+//! names a collection of its own beneath the path.
 
-use super::{FieldInfo, OperationInfo, ResourceAction, ResourceShape, Service, item_fields};
-use crate::model::Method;
+use super::{
+    FieldInfo, OperationInfo, ResourceAction, ResourceShape, Service, answers_list, item_fields,
+};
 use tidings_spec::id_like;
 
-/// What a last path segment says its operation does, when it is a verb of plain CRUD
-/// (`add`, `info`, `update`, `delete`, `list`; an extension such as `.json` aside).
-fn verb(segment: &str) -> Option<ResourceAction> {
-    let word = segment.split('.').next().unwrap_or_default();
-    Some(match word.to_ascii_lowercase().as_str() {
+/// What a word says its operation does, when it is a verb of plain CRUD.
+fn verb(word: &str) -> Option<ResourceAction> {
+    Some(match word {
         "add" | "create" | "new" => ResourceAction::Create,
         "info" | "get" | "read" | "show" | "retrieve" | "fetch" => ResourceAction::Get,
         "update" | "edit" | "modify" => ResourceAction::Merge,
         "delete" | "remove" | "destroy" => ResourceAction::Delete,
-        "list" | "all" => ResourceAction::List,
+        "list" | "all" | "find" | "search" => ResourceAction::List,
         _ => return None,
     })
 }
 
-/// The verb and collection path of `op`, when its path is `<collection>/<verb>` under a
-/// literal segment (not `/messages/{id}/delete`, an action on an item the path names), by
-/// `POST` or `GET`.
-fn verb_of(op: &OperationInfo) -> Option<(ResourceAction, &str)> {
-    if !matches!(op.method, Method::Post | Method::Get) {
-        return None;
-    }
-    let (collection, last) = op.path.rsplit_once('/')?;
-    let parent = collection.rsplit('/').next().unwrap_or_default();
-    if parent.is_empty() || parent.contains('{') {
-        return None;
-    }
-    Some((verb(last)?, collection))
+/// A noun in the singular (`pools` → `pool`), as a family is keyed.
+fn one(noun: &str) -> &str {
+    noun.strip_suffix('s')
+        .filter(|n| !n.is_empty())
+        .unwrap_or(noun)
 }
 
-/// `op`'s shape when it is one of a family of verbs on one collection that creates items and
-/// reads, changes or deletes them by a field of the request: the field that the create's body
-/// and the item have too, and that the reading operation (a get, else a delete, else an
-/// update) sends, required ones first. `None` for any other operation, so an `info` with no
-/// `add` beside it (Mandrill's `/messages/info`) stays an action that makes up its answer.
+/// The verb and noun of a last path segment (an extension such as `.json` aside): `add` →
+/// (create, none), `add-domain` → (create, `domain`), `pool-info` → (get, `pool`),
+/// `list-pools` → (list, `pool`). A segment without a verb is a noun alone (`domains`),
+/// which lists that noun when a family has it.
+fn words(segment: &str) -> (Option<ResourceAction>, String) {
+    let word = segment
+        .split('.')
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    let parts: Vec<&str> = word.split(['-', '_']).filter(|p| !p.is_empty()).collect();
+    match parts.as_slice() {
+        [only] => match verb(only) {
+            Some(kind) => (Some(kind), String::new()),
+            None => (None, one(only).to_owned()),
+        },
+        [first, rest @ ..] if verb(first).is_some() => {
+            (verb(first), one(&rest.join("-")).to_owned())
+        }
+        [rest @ .., last] if verb(last).is_some() => (verb(last), one(&rest.join("-")).to_owned()),
+        _ => (None, one(&parts.join("-")).to_owned()),
+    }
+}
+
+/// One operation of a verb family: what it does, on which noun, under which path.
+struct Verb<'o> {
+    kind: Option<ResourceAction>,
+    noun: String,
+    parent: &'o str,
+    op: &'o OperationInfo,
+}
+
+/// `op` read as a verb: its path is `<parent>/<segment>` under a literal segment (not
+/// `/messages/{id}/delete`, an action on an item the path names).
+fn verb_of(op: &OperationInfo) -> Option<Verb<'_>> {
+    let (parent, last) = op.path.rsplit_once('/')?;
+    let above = parent.rsplit('/').next().unwrap_or_default();
+    if above.is_empty() || above.contains('{') || last.contains('{') {
+        return None;
+    }
+    let (kind, noun) = words(last);
+    Some(Verb {
+        kind,
+        noun,
+        parent,
+        op,
+    })
+}
+
+/// `op`'s shape when it is one of a family of verbs on one noun under one path that creates
+/// items and reads, changes or deletes them by a field of the request: the field that the
+/// create's body and the item have too, and that the reading operation (a get, else a delete,
+/// else an update) sends, required ones first. `None` for any other operation, so an `info`
+/// with no `add` beside it (Mandrill's `/messages/info`) stays an action that makes up its
+/// answer.
 pub(super) fn verb_shape(service: &Service, op: &OperationInfo) -> Option<ResourceShape> {
-    let (kind, collection) = verb_of(op)?;
-    let family: Vec<(ResourceAction, &OperationInfo)> = service
+    let this = verb_of(op)?;
+    let family: Vec<Verb<'_>> = service
         .operations
         .iter()
-        .filter_map(|o| {
-            let (kind, of) = verb_of(o)?;
-            (of == collection).then_some((kind, o))
-        })
+        .filter_map(verb_of)
+        .filter(|v| v.parent == this.parent && v.noun == this.noun)
         .collect();
-    let with = |want: ResourceAction| family.iter().find(|(k, _)| *k == want).map(|(_, o)| *o);
+    let with = |want: ResourceAction| family.iter().find(|v| v.kind == Some(want)).map(|v| v.op);
     let create = with(ResourceAction::Create)?;
+    // A noun alone lists the noun a family creates (`/inbound/domains` beside
+    // `/inbound/add-domain`) when it answers a list.
+    let kind = match this.kind {
+        Some(kind) => kind,
+        None if answers_list(service, op) => ResourceAction::List,
+        None => return None,
+    };
     let get = with(ResourceAction::Get);
     let reader = get
         .or_else(|| with(ResourceAction::Delete))
         .or_else(|| with(ResourceAction::Merge))?;
-    let field = item_field(service, create, get, reader)?;
+    let list = with(ResourceAction::List);
+    let field = item_field(service, create, get.or(list), reader)?;
     let names_item = matches!(
         kind,
         ResourceAction::Get | ResourceAction::Merge | ResourceAction::Delete
     );
+    let collection = match this.noun.as_str() {
+        "" => this.parent.to_owned(),
+        noun => format!("{}/{noun}", this.parent),
+    };
     Some(ResourceShape {
         kind,
-        collection: collection.to_owned(),
+        collection,
         item_param: None,
         item_field: names_item.then(|| field.clone()),
         id_field: field,
@@ -72,16 +125,17 @@ pub(super) fn verb_shape(service: &Service, op: &OperationInfo) -> Option<Resour
     })
 }
 
-/// The request field by which `reader` names an item that `create` made (see [`verb_shape`]).
+/// The request field by which `reader` names an item that `create` made (see [`verb_shape`]);
+/// `shown` answers the item (a get, else a list of them).
 fn item_field(
     service: &Service,
     create: &OperationInfo,
-    get: Option<&OperationInfo>,
+    shown: Option<&OperationInfo>,
     reader: &OperationInfo,
 ) -> Option<String> {
     let created = item_fields(service, create.body.as_ref())?;
-    // The item's own fields: what the get answers, else what the create does.
-    let item = get
+    // The item's own fields: what the get (or each of the list) answers, else the create.
+    let item = shown
         .and_then(|g| item_fields(service, g.response.as_ref()))
         .or_else(|| item_fields(service, create.response.as_ref()));
     let of_item = |name: &str| {

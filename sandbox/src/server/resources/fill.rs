@@ -48,7 +48,7 @@ pub fn fill(
         },
         Ty::Boolean => match given {
             Some(v @ Value::Bool(_)) => v.clone(),
-            _ => Value::Bool(false),
+            _ => Value::Bool(made_up_flag(field)),
         },
         Ty::Json => given.cloned().unwrap_or_else(|| Value::Object(Map::new())),
         Ty::List(inner) | Ty::Page(inner) => match given {
@@ -203,6 +203,44 @@ fn fill_union(
     };
     out.insert(tag.to_owned(), Value::from(*tag_value));
     Value::Object(out)
+}
+
+/// Yes/no fields that say an operation went well (as `successful`, `added`, `deleted`), in
+/// lower case without separators.
+const SUCCESS_FLAGS: &[&str] = &[
+    "success",
+    "successful",
+    "succeeded",
+    "ok",
+    "added",
+    "created",
+    "updated",
+    "deleted",
+    "removed",
+    "sent",
+    "accepted",
+    "queued",
+    "published",
+    "saved",
+    "cancelled",
+    "canceled",
+];
+
+/// A made-up yes/no: the field's default, else yes for a field that says the operation went
+/// well (Loops' `success`, Mandrill's `added`: made up `false`, every answer said it failed),
+/// else no.
+pub(super) fn made_up_flag(field: Option<&FieldSchema>) -> bool {
+    let Some(field) = field else { return false };
+    if let Some(Ok(Value::Bool(default))) = field.default.map(serde_json::from_str::<Value>) {
+        return default;
+    }
+    let name: String = field
+        .name
+        .chars()
+        .filter(|c| *c != '_' && *c != '-')
+        .flat_map(char::to_lowercase)
+        .collect();
+    SUCCESS_FLAGS.contains(&name.as_str())
 }
 
 fn bounds(field: Option<&FieldSchema>) -> (f64, f64) {

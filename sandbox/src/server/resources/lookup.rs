@@ -27,6 +27,37 @@ impl Resources {
         }
     }
 
+    /// The 409 of a create that gives the id of an item the store holds (Loops' second
+    /// `POST /contacts/create` of one email: "Email or userId already exists"), for an
+    /// operation that documents a 409; otherwise a create with a held id replaces the item.
+    pub(crate) fn already_held(&self, op: &ResourceOp, call: &ResourceCall) -> Option<ServerError> {
+        if op.kind != ResourceAction::Create {
+            return None;
+        }
+        let id = match call.body.get(op.id_field)? {
+            Value::String(s) if !s.is_empty() => s.clone(),
+            Value::Number(n) => n.to_string(),
+            _ => return None,
+        };
+        let collection = substitute(op.collection, &call.path);
+        let state = self.lock();
+        state
+            .collections
+            .get(&collection)?
+            .iter()
+            .any(|i| i.id == id)
+            .then(|| {
+                ServerError::conflict(
+                    "already_exists",
+                    format!(
+                        "`{collection}` already holds an item whose `{}` is `{id}`",
+                        op.id_field
+                    ),
+                )
+                .with_param(op.id_field)
+            })
+    }
+
     /// The 404 of an action on an item that the store does not hold: the item its path names
     /// (`POST /messages/{id}/cancel`), or the one its last parameter names beneath
     /// (`POST /calls/{call_control_id}/actions/answer`) in a collection the store holds items

@@ -35,6 +35,7 @@ pub use answer::{
 };
 pub use durable::{DIR_NAME, OpenError, store_path};
 pub use fill::fill;
+pub use shape::failure_flags;
 
 use durable::Change;
 use group::{Ticket, Undo, Writer};
@@ -465,7 +466,10 @@ impl Resources {
             | ResourceAction::Merge
             | ResourceAction::Replace => wrapped_item(schema, op.response.as_ref()),
             _ => None,
-        };
+        }
+        // An answer with the item's id field of its own is the item (Mandrill's tracking
+        // domain, named by `domain`, beside its one object field `cname`).
+        .filter(|_| !declared(schema, op.response.as_ref(), op.id_field));
         // A create answering a list of what it made (Knock's `POST /v1/schedules`) keeps
         // each as an item of the list's type.
         let item_ty = wrapped.map(|(_, ty)| ty).or(match (op.kind, op.response) {
@@ -598,6 +602,13 @@ impl Resources {
                             .get(&collection)?
                             .iter()
                             .find(|i| i.id == id)
+                    })
+                    // An answer that names the item by a field the item has not (Sinch's
+                    // delivery report of a batch: `batch_id`) is about the item, not the
+                    // item: none of the item's fields (its `type` is the batch's own).
+                    .filter(|i| {
+                        i.value.contains_key(op.id_field)
+                            || !declared(schema, op.response.as_ref(), op.id_field)
                     })
                     .map(|i| i.value.clone())
                     .unwrap_or_default();

@@ -699,3 +699,18 @@ pub(super) fn from_path(
         body.insert(field.name.to_owned(), Value::String(value.clone()));
     }
 }
+
+/// `error`, an error answer of type `ty`, with `false` in each yes/no field it lacks that
+/// would say the operation went well (Loops' failure answer `{"success": false, ...}`), before
+/// the rest is made up.
+pub fn failure_flags(schema: &ServiceSchema, ty: &Ty, error: &mut Value) {
+    let (Some(fields), Value::Object(map)) = (object_fields(schema, ty), error)
+    else {
+        return;
+    };
+    for f in fields.iter().filter(|f| f.ty == Ty::Boolean) {
+        if fill::made_up_flag(Some(f)) && f.default.is_none() {
+            map.entry(f.name.to_owned()).or_insert(Value::Bool(false));
+        }
+    }
+}
