@@ -704,8 +704,7 @@ pub(super) fn from_path(
 /// would say the operation went well (Loops' failure answer `{"success": false, ...}`), before
 /// the rest is made up.
 pub fn failure_flags(schema: &ServiceSchema, ty: &Ty, error: &mut Value) {
-    let (Some(fields), Value::Object(map)) = (object_fields(schema, ty), error)
-    else {
+    let (Some(fields), Value::Object(map)) = (object_fields(schema, ty), error) else {
         return;
     };
     for f in fields.iter().filter(|f| f.ty == Ty::Boolean) {
