@@ -2994,3 +2994,48 @@ operations:
         "{feed}"
     );
 }
+
+/// What the readings of verbs and pages must not take: an item get whose answer looks like a
+/// page (`GET /reports/{id}` beside `POST /reports`) reads the report, and a report about an
+/// item named by a parameter that says what it names (Postmark's `messageid` beside a
+/// `MessageID` answer) answers that id, not a fresh one per call.
+#[tokio::test]
+async fn an_item_that_looks_like_a_page_is_read_and_a_details_answer_keeps_its_id() {
+    let yaml = "service:\n  name: looks\n  title: Looks\n  summary: Items that look like pages\n  \
+                base_url: { env: LOOKS_BASE_URL }\n\
+                types:\n  Track:\n    fields:\n      title: { type: string }\n  \
+                Report:\n    fields:\n      id: { type: string }\n      kind: { type: string }\n      \
+                data: { type: \"list<Track>\", required: true }\n      next_cursor: { type: string }\n  \
+                Details:\n    fields:\n      MessageID: { type: string, required: true }\n      \
+                Status: { type: string, required: true }\n\
+                operations:\n  create_report:\n    method: POST\n    path: /reports\n    \
+                body: Report\n    response: Report\n    status: 201\n  \
+                get_report:\n    method: GET\n    path: /reports/{id}\n    path_params: { id: {} }\n    \
+                query: { cursor: { type: string } }\n    response: Report\n    \
+                pagination: { style: token, items_field: data, token_field: next_cursor, token_param: cursor }\n  \
+                details:\n    method: GET\n    path: /messages/outbound/{messageid}/details\n    \
+                path_params: { messageid: {} }\n    response: Details\n";
+    let (_dir, served) = served_text(yaml).await;
+    let key = ("x-unused", "none");
+    let body = serde_json::json!({ "kind": "weekly", "data": [{ "title": "a" }] });
+    let (status, made) = call_json(&served, key, "POST", "/reports", Some(body)).await;
+    assert_eq!(status, 201, "{made}");
+    let path = format!("/reports/{}", made["id"].as_str().unwrap());
+    let (status, read) = call_json(&served, key, "GET", &path, None).await;
+    assert_eq!(
+        (status, &read["kind"]),
+        (200, &serde_json::json!("weekly")),
+        "{read}"
+    );
+    let (status, _) = call_json(&served, key, "GET", "/reports/nope", None).await;
+    assert_eq!(status, 404);
+    for _ in 0..2 {
+        let path = "/messages/outbound/m-1/details";
+        let (status, details) = call_json(&served, key, "GET", path, None).await;
+        assert_eq!(
+            (status, &details["MessageID"]),
+            (200, &serde_json::json!("m-1")),
+            "{details}"
+        );
+    }
+}

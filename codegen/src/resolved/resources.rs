@@ -491,10 +491,13 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
         };
     }
     // A `GET` of `/v1/objects/{collection}` answering a list of the items beneath it lists
-    // them; it reads no item of `/v1/objects`. So does one that pages (Knock's feed of a
-    // user, `/v1/users/{user_id}/feeds/{id}`: empty until something is put there).
+    // them; it reads no item of `/v1/objects`. So does one that pages where nothing is at the
+    // parent path (Knock's feed of a user, `/v1/users/{user_id}/feeds/{id}`: empty until
+    // something is put there; `GET /reports/{id}` beside `POST /reports` reads a report).
+    let parent_path = parent.join("/");
+    let parent_is_collection = service.operations.iter().any(|o| o.path == parent_path);
     let lists_beneath = matches!(op.method, Method::Get)
-        && (items_beneath(service, &op.path) || op.pagination.is_some())
+        && (items_beneath(service, &op.path) || (op.pagination.is_some() && !parent_is_collection))
         && answers_list(service, op);
     if let Some(param) = param_name(last).filter(|_| !lists_beneath) {
         let kind = match op.method {

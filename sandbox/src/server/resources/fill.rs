@@ -205,26 +205,10 @@ fn fill_union(
     Value::Object(out)
 }
 
-/// Yes/no fields that say an operation went well (as `successful`, `added`, `deleted`), in
-/// lower case without separators.
-const SUCCESS_FLAGS: &[&str] = &[
-    "success",
-    "successful",
-    "succeeded",
-    "ok",
-    "added",
-    "created",
-    "updated",
-    "deleted",
-    "removed",
-    "sent",
-    "accepted",
-    "queued",
-    "published",
-    "saved",
-    "cancelled",
-    "canceled",
-];
+/// Yes/no fields that say an operation went well (`success`, Mandrill's `added`), in lower
+/// case without separators: only words that say nothing else (a contact's `deleted` or a
+/// message's `sent` is its state).
+const SUCCESS_FLAGS: &[&str] = &["success", "successful", "succeeded", "ok", "added"];
 
 /// A made-up yes/no: the field's default, else yes for a field that says the operation went
 /// well (Loops' `success`, Mandrill's `added`: made up `false`, every answer said it failed),

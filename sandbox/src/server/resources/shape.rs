@@ -119,14 +119,17 @@ fn named_thing(name: &str) -> Option<String> {
 /// A parameter not named like an id names an item of its collection (Knock's `POST
 /// /v1/workflows/{key}/trigger` answers a `workflow_run_id`: a run, not the workflow).
 pub(super) fn answers_another(op: &ResourceOp) -> bool {
-    let item = op.item_param.and_then(|param| match named_thing(param) {
-        Some(thing) => Some(thing),
-        None if !id_like(param) => collection_thing(op.collection),
-        None => None,
-    });
-    match (item, named_thing(op.id_field)) {
-        (Some(item), Some(answered)) => item != answered,
-        _ => false,
+    let (Some(param), Some(answered)) = (op.item_param, named_thing(op.id_field)) else {
+        return false;
+    };
+    match named_thing(param) {
+        Some(item) => item != answered,
+        // Unless the parameter's own name says the answered thing (Postmark's `messageid`
+        // beside a `MessageID` answer).
+        None => {
+            !plain(param).contains(&answered)
+                && collection_thing(op.collection).is_some_and(|c| c != answered)
+        }
     }
 }
 
