@@ -210,6 +210,24 @@ fn fill_union(
 /// message's `sent` is its state).
 const SUCCESS_FLAGS: &[&str] = &["success", "successful", "succeeded", "ok", "added"];
 
+/// Yes/no fields that say what an action did (`sent`, `queued`, `deleted`), in lower case
+/// without separators: `true` in an action's answer, the item's state elsewhere.
+pub(super) const RESULT_FLAGS: &[&str] = &[
+    "sent",
+    "queued",
+    "accepted",
+    "created",
+    "updated",
+    "deleted",
+    "removed",
+    "cancelled",
+    "canceled",
+    "published",
+    "scheduled",
+    "subscribed",
+    "unsubscribed",
+];
+
 /// A made-up yes/no: the field's default, else yes for a field that says the operation went
 /// well (Loops' `success`, Mandrill's `added`: made up `false`, every answer said it failed),
 /// else no.

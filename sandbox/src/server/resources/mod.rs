@@ -42,7 +42,7 @@ use group::{Ticket, Undo, Writer};
 use shape::{
     answers_another, declared, deleted_answer, envelope_of, filled_object, fits_id_field,
     from_path, id_value, make_id, only_declared, page_of, per_item, per_recipient, recipients,
-    wrapped_item,
+    result_flags, wrapped_item,
 };
 use state::{
     filtered, find, full, home_of, listed_ids, put, remove, remove_each, room, same_item,
@@ -677,6 +677,11 @@ impl Resources {
                     // A send answers an id for each thing it made (Infobip's
                     // `messages[].messageId`), given before the rest is made up.
                     value = self.item_ids(schema, ty, value);
+                }
+                // What an action answers is what it did: `sent`, `queued`, Mandrill's
+                // pool `deleted` (an item's own flags stay as they are).
+                if op.kind == ResourceAction::Action {
+                    result_flags(schema, ty, &mut value);
                 }
                 let value = fill(schema, ty, Some(&value), 0, None);
                 // What any operation answers is its response type, not the request echoed

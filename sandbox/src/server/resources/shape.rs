@@ -703,6 +703,23 @@ pub(super) fn from_path(
     }
 }
 
+/// `answer`, an action's answer of type `ty`, with `true` in each yes/no field it lacks that
+/// says what an action does (`sent`, `queued`, `deleted`; see [`fill::RESULT_FLAGS`]): an
+/// action stores nothing, so its answer is its result, not an item's state.
+pub(super) fn result_flags(schema: &ServiceSchema, ty: &Ty, answer: &mut Value) {
+    let (Some(fields), Value::Object(map)) = (object_fields(schema, ty), answer) else {
+        return;
+    };
+    for f in fields
+        .iter()
+        .filter(|f| f.ty == Ty::Boolean && f.default.is_none())
+    {
+        if fill::RESULT_FLAGS.contains(&plain(f.name).as_str()) {
+            map.entry(f.name.to_owned()).or_insert(Value::Bool(true));
+        }
+    }
+}
+
 /// `error`, an error answer of type `ty`, with `false` in each yes/no field it lacks that
 /// would say the operation went well (Loops' failure answer `{"success": false, ...}`), before
 /// the rest is made up.

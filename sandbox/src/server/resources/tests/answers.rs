@@ -210,3 +210,66 @@ fn an_action_on_an_item_not_held_is_missing() {
     );
     assert!(store.missing_item(&answer, &on(id)).is_none());
 }
+
+/// Made-up yes/no fields: what an action did is `true` (a send's `sent`, Mandrill's pool
+/// `deleted`: every such answer said it had not happened), an item's own state is `false`
+/// (a new contact is not `deleted`), a call's `success` is `true`, and a default wins.
+#[test]
+fn made_up_flags_say_what_an_action_did_and_leave_an_item_s_state() {
+    const RESULT: &[FieldSchema] = &[
+        field("sent", Ty::Boolean, true),
+        field("done", Ty::Boolean, true),
+        field("success", Ty::Boolean, true),
+    ];
+    const CONTACT: &[FieldSchema] = &[
+        field("id", Ty::String, false),
+        field("deleted", Ty::Boolean, true),
+        field("sent", Ty::Boolean, true),
+    ];
+    const FLAGS: ServiceSchema = ServiceSchema {
+        types: &[
+            TypeSchema {
+                name: "Result",
+                keeps_other_keys: false,
+                shape: ShapeSchema::Object(RESULT),
+            },
+            TypeSchema {
+                name: "Contact",
+                keeps_other_keys: false,
+                shape: ShapeSchema::Object(CONTACT),
+            },
+        ],
+        page: None,
+    };
+    let send = ResourceOp {
+        name: "send",
+        kind: ResourceAction::Action,
+        collection: "/send",
+        item_param: None,
+        item_field: None,
+        id_field: "id",
+        response: Some(Ty::Named("Result")),
+        items: None,
+        filters: &[],
+    };
+    let create = ResourceOp {
+        name: "create_contact",
+        kind: ResourceAction::Create,
+        collection: "/contacts",
+        response: Some(Ty::Named("Contact")),
+        ..send
+    };
+    let store = Resources::default();
+    let sent = store
+        .serve_now(&FLAGS, &send, &call(None, Value::Null, json!({})))
+        .unwrap();
+    assert_eq!(sent, json!({"sent": true, "done": false, "success": true}));
+    let made = store
+        .serve_now(&FLAGS, &create, &call(None, Value::Null, json!({})))
+        .unwrap();
+    assert_eq!(
+        (&made["deleted"], &made["sent"]),
+        (&json!(false), &json!(false)),
+        "{made}"
+    );
+}
