@@ -86,11 +86,14 @@ fn verb_of(op: &OperationInfo) -> Option<Verb<'_>> {
 /// answer.
 pub(super) fn verb_shape(service: &Service, op: &OperationInfo) -> Option<ResourceShape> {
     let this = verb_of(op)?;
+    // Only the operations beside it are read as words (every operation of a service asks).
+    let beside = |o: &&OperationInfo| o.path.rsplit_once('/').map(|(p, _)| p) == Some(this.parent);
     let family: Vec<Verb<'_>> = service
         .operations
         .iter()
+        .filter(beside)
         .filter_map(verb_of)
-        .filter(|v| v.parent == this.parent && v.noun == this.noun)
+        .filter(|v| v.noun == this.noun)
         .collect();
     let with = |want: ResourceAction| family.iter().find(|v| v.kind == Some(want)).map(|v| v.op);
     let create = with(ResourceAction::Create)?;
