@@ -862,7 +862,6 @@ impl Resources {
     }
 }
 
-/// `template` with each `{name}` replaced by its value.
 /// The id of the item a request names: by the path parameter, or by the body field (else
 /// query parameter) of an operation that names it there (see [`ResourceOp::item_field`]).
 fn named_item(op: &ResourceOp, call: &ResourceCall) -> Option<String> {
@@ -885,6 +884,7 @@ fn named_item(op: &ResourceOp, call: &ResourceCall) -> Option<String> {
     }
 }
 
+/// `template` with each `{name}` replaced by its value.
 fn substitute(template: &str, path: &[(&'static str, String)]) -> String {
     let mut out = template.to_owned();
     for (name, value) in path {
