@@ -7,6 +7,7 @@
 
 use super::{
     FieldInfo, OperationInfo, ResourceAction, ResourceShape, Service, answers_list, item_fields,
+    singular,
 };
 use tidings_spec::id_like;
 
@@ -20,13 +21,6 @@ fn verb(word: &str) -> Option<ResourceAction> {
         "list" | "all" | "find" | "search" => ResourceAction::List,
         _ => return None,
     })
-}
-
-/// A noun in the singular (`pools` → `pool`), as a family is keyed.
-fn one(noun: &str) -> &str {
-    noun.strip_suffix('s')
-        .filter(|n| !n.is_empty())
-        .unwrap_or(noun)
 }
 
 /// The verb and noun of a last path segment (an extension such as `.json` aside): `add` →
@@ -43,13 +37,11 @@ fn words(segment: &str) -> (Option<ResourceAction>, String) {
     match parts.as_slice() {
         [only] => match verb(only) {
             Some(kind) => (Some(kind), String::new()),
-            None => (None, one(only).to_owned()),
+            None => (None, singular(only)),
         },
-        [first, rest @ ..] if verb(first).is_some() => {
-            (verb(first), one(&rest.join("-")).to_owned())
-        }
-        [rest @ .., last] if verb(last).is_some() => (verb(last), one(&rest.join("-")).to_owned()),
-        _ => (None, one(&parts.join("-")).to_owned()),
+        [first, rest @ ..] if verb(first).is_some() => (verb(first), singular(&rest.join("-"))),
+        [rest @ .., last] if verb(last).is_some() => (verb(last), singular(&rest.join("-"))),
+        _ => (None, singular(&parts.join("-"))),
     }
 }
 

@@ -228,6 +228,15 @@ pub(super) const RESULT_FLAGS: &[&str] = &[
     "unsubscribed",
 ];
 
+/// `name` in lower case without `_` and `-`: how a path parameter and a field are matched
+/// (`OwnerName` ↔ `owner_name`), and a flag's name read.
+pub(super) fn plain(name: &str) -> String {
+    name.chars()
+        .filter(|c| *c != '_' && *c != '-')
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
 /// A made-up yes/no: the field's default, else yes for a field that says the operation went
 /// well (Loops' `success`, Mandrill's `added`: made up `false`, every answer said it failed),
 /// else no.
@@ -236,13 +245,7 @@ pub(super) fn made_up_flag(field: Option<&FieldSchema>) -> bool {
     if let Some(Ok(Value::Bool(default))) = field.default.map(serde_json::from_str::<Value>) {
         return default;
     }
-    let name: String = field
-        .name
-        .chars()
-        .filter(|c| *c != '_' && *c != '-')
-        .flat_map(char::to_lowercase)
-        .collect();
-    SUCCESS_FLAGS.contains(&name.as_str())
+    SUCCESS_FLAGS.contains(&plain(field.name).as_str())
 }
 
 fn bounds(field: Option<&FieldSchema>) -> (f64, f64) {

@@ -3,7 +3,9 @@
 
 use super::shape::answers_another;
 use super::state::{find, home_of};
-use super::{ResourceAction, ResourceCall, ResourceOp, Resources, ServerError, Value, substitute};
+use super::{
+    ResourceAction, ResourceCall, ResourceOp, Resources, ServerError, Value, id_text, substitute,
+};
 
 impl Resources {
     /// The id of the item a path names by another of its values (Brevo's
@@ -34,11 +36,7 @@ impl Resources {
         if op.kind != ResourceAction::Create {
             return None;
         }
-        let id = match call.body.get(op.id_field)? {
-            Value::String(s) if !s.is_empty() => s.clone(),
-            Value::Number(n) => n.to_string(),
-            _ => return None,
-        };
+        let id = id_text(call.body.get(op.id_field)?)?;
         let collection = substitute(op.collection, &call.path);
         let state = self.lock();
         state

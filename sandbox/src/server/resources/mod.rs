@@ -707,11 +707,7 @@ impl Resources {
         item_ty: Option<&Ty>,
         mut body: Map<String, Value>,
     ) -> Result<(Map<String, Value>, Option<Ticket>), ServerError> {
-        let given = match body.get(op.id_field) {
-            Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
-            Some(Value::Number(n)) => Some(n.to_string()),
-            _ => None,
-        };
+        let given = body.get(op.id_field).and_then(id_text);
         let (id, counter) = match given {
             Some(id) => (id, None),
             None => {
@@ -873,12 +869,13 @@ fn named_item(op: &ResourceOp, call: &ResourceCall) -> Option<String> {
             .map(|(_, v)| v.clone());
     }
     let field = op.item_field?;
-    let value = match call.body.get(field) {
-        Some(value) => value,
-        None => call.query.get(field)?,
-    };
+    id_text(call.body.get(field).or_else(|| call.query.get(field))?)
+}
+
+/// A request value read as an item's id: non-empty text, or a number as text.
+fn id_text(value: &Value) -> Option<String> {
     match value {
-        Value::String(s) => Some(s.clone()),
+        Value::String(s) if !s.is_empty() => Some(s.clone()),
         Value::Number(n) => Some(n.to_string()),
         _ => None,
     }

@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 use tidings_spec::id_like;
 
-use super::fill::{self, fill};
+use super::fill::{self, fill, plain};
 use super::{
     FieldSchema, Format, Item, PageRequest, ResourceOp, ServerError, ServiceSchema, ShapeSchema,
     Ty, paginate,
@@ -142,15 +142,6 @@ fn collection_thing(collection: &str) -> Option<String> {
     let plain = plain(last.split('.').next().unwrap_or_default());
     let one = plain.strip_suffix('s').unwrap_or(&plain);
     (!one.is_empty()).then(|| one.to_owned())
-}
-
-/// `name` in lower case without `_` and `-`: how a path parameter and a field are matched
-/// (`OwnerName` ↔ `owner_name`).
-fn plain(name: &str) -> String {
-    name.chars()
-        .filter(|c| *c != '_' && *c != '-')
-        .flat_map(char::to_lowercase)
-        .collect()
 }
 
 /// Whether the object type `ty` declares the field `name`.
