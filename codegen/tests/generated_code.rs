@@ -99,7 +99,7 @@ fn webhook_payload_types_generate_tables_enum_and_functions() {
     let code = &files[0].contents;
     for item in [
         "pub static TWILIO_SIGNATURE",
-        "pub static WEBHOOKS: [rt::webhook::WebhookSpec; 4]",
+        "pub static WEBHOOKS: [rt::spec::WebhookSpec; 4]",
         "pub enum WebhookPayload",
         "pub fn handle_webhook(",
         "pub fn verify_message_status(",

@@ -4,7 +4,9 @@
 #![no_main]
 
 use tidings_runtime::ApiError;
-use tidings_runtime::error::{EXCERPT_LIMIT, excerpt};
+use tidings_runtime::__private::excerpt;
+
+const EXCERPT_LIMIT: usize = ApiError::EXCERPT_LIMIT;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -43,10 +43,10 @@
 //! # }
 //! ```
 
+pub use tidings_runtime::ratelimit::RateLimit;
 pub use tidings_runtime::{
     ApiError, Call, CallContext, CallOptions, Client, ClientBuilder, DecodeError, Error, ErrorKind,
-    ItemStream, RateLimit, Result, RetryPolicy, Secret, SmtpReply, TimeoutKind, TooLarge,
-    WebhookFailure,
+    ItemStream, Result, RetryPolicy, Secret, SmtpReply, TimeoutKind, TooLarge, WebhookFailure,
 };
 
 /// The JSON crate the clients speak (`serde_json`), re-exported so an app reads event data and

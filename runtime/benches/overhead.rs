@@ -17,6 +17,8 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group};
 use futures_util::future::join_all;
+use tidings_runtime::ratelimit::RateLimit;
+use tidings_runtime::spec::*;
 use tidings_runtime::*;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 

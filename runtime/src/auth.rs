@@ -538,7 +538,7 @@ impl ResolvedAuth {
 /// `body` (a JSON object) with the credential added as the top-level `field`; the value a form
 /// body is encoded from works the same way before encoding. Anything but an object is an
 /// [`Error::InvalidRequest`]: there is nowhere to put the field.
-pub fn add_body_credential(
+pub(crate) fn add_body_credential(
     body: &mut serde_json::Value,
     field: &str,
     value: &Secret,

@@ -38,6 +38,7 @@ type Sending = Pin<Box<dyn Future<Output = Result<Response, Error>> + Send>>;
 ///
 /// ```no_run
 /// # use tidings_runtime::*;
+/// # use tidings_runtime::spec::*;
 /// # static GET: OperationSpec = OperationSpec::get("get_email", "/v1/emails/{id}");
 /// # async fn demo(client: Client) -> Result<(), Error> {
 /// let call: Call<serde_json::Value> = client.call(tidings_runtime::Request::new(&GET).path_param("id", "em_1"));
@@ -176,6 +177,7 @@ impl<T> Call<T> {
     ///
     /// ```no_run
     /// # use tidings_runtime::*;
+    /// # use tidings_runtime::spec::*;
     /// # static CREATE: OperationSpec = OperationSpec::post("create_contact", "/v1/contacts");
     /// # async fn demo(client: Client) -> Result<(), Error> {
     /// let call: Call<serde_json::Value> = client.call(Request::new(&CREATE));

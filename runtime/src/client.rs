@@ -32,6 +32,7 @@ use crate::spec::{AuthScheme, CredentialSpec, OperationSpec, ResponseLimitSpec, 
 ///
 /// ```no_run
 /// # use tidings_runtime::*;
+/// # use tidings_runtime::spec::*;
 /// # static SPEC: ServiceSpec = ServiceSpec { name: "email", title: "Email", base_url: None,
 /// #   base_url_env: "COMMS_EMAIL_BASE_URL",
 /// #   credentials: &[CredentialSpec { name: "api_key", env: "COMMS_EMAIL_API_KEY", secret: true, value: None }],
@@ -143,7 +144,7 @@ impl Client {
 
     /// Sends a request: validates it, authenticates or signs each attempt, waits for the rate
     /// limiter, sends with timeouts, retries what the policy and the operation's
-    /// [`RetryClass`](crate::RetryClass) allow, and classifies the answer. Non-2xx answers become errors.
+    /// [`RetryClass`](crate::spec::RetryClass) allow, and classifies the answer. Non-2xx answers become errors.
     ///
     /// Each attempt's timeout covers reading the whole body, which is streamed and held only up
     /// to its limit: 16 MiB for a successful answer (else [`Error::ResponseTooLarge`], and a
@@ -258,6 +259,8 @@ fn record_call(
 ///
 /// ```
 /// # use tidings_runtime::*;
+/// # use tidings_runtime::ratelimit::RateLimit;
+/// # use tidings_runtime::spec::*;
 /// # static SPEC: ServiceSpec = ServiceSpec { name: "email", title: "Email", base_url: None,
 /// #   base_url_env: "COMMS_EMAIL_BASE_URL",
 /// #   credentials: &[CredentialSpec { name: "api_key", env: "COMMS_EMAIL_API_KEY", secret: true, value: None }],
@@ -495,7 +498,7 @@ impl<C: From<Client>> ClientBuilder<C> {
     /// needs nothing. The environment's way: [`plain_http_env`] set to `1`.
     ///
     /// ```
-    /// # fn demo(spec: &'static tidings_runtime::ServiceSpec) -> Result<(), tidings_runtime::Error> {
+    /// # fn demo(spec: &'static tidings_runtime::spec::ServiceSpec) -> Result<(), tidings_runtime::Error> {
     /// let client = tidings_runtime::Client::builder(spec)
     ///     .base_url("http://sandbox:8025")
     ///     .api_key("sk_sandbox_0123")

@@ -1,30 +1,34 @@
 //! `tidings-runtime`: the hand-written engine behind the generated `tidings` clients.
 //!
-//! Generated code describes each service and operation as `'static` data ([`ServiceSpec`],
-//! [`OperationSpec`]), fills a [`Request`] and calls the one non-generic entry point,
-//! [`Client::execute`]. Everything that is the same for every service lives here:
-//! configuration ([`ClientBuilder`], [`CallOptions`]), auth ([`auth`]) and request signing
-//! ([`sign`]), retries ([`retry`]), client-side rate limiting ([`ratelimit`]), the HTTP
-//! pipeline ([`Client::execute`]), errors
-//! ([`error`]), pagination ([`paginate()`]), webhook verification ([`webhook`]), secrets
-//! ([`secret`]), pre-send validation ([`validate`]), open tagged unions ([`union`]) and the
-//! [`open_enum!`] macro.
+//! Generated code describes each service and operation as `'static` data
+//! ([`spec::ServiceSpec`], [`spec::OperationSpec`]), fills a [`Request`] and calls the one
+//! non-generic entry point, [`Client::execute`]. Everything that is the same for every service
+//! lives here: configuration ([`ClientBuilder`], [`CallOptions`]), auth ([`TokenMinter`],
+//! [`oauth2`]) and request signing ([`Signer`]), retries ([`RetryPolicy`]), client-side rate
+//! limiting ([`ratelimit`]), the HTTP pipeline ([`Client::execute`]), errors ([`Error`]),
+//! pagination ([`paginate()`]), webhook verification ([`webhook`]), secrets ([`Secret`]),
+//! pre-send validation ([`validate`]), open tagged unions ([`union`]) and the [`open_enum!`]
+//! macro.
+//!
+//! Every public type has one path: the client's own types at the root
+//! (`tidings_runtime::Error`), the descriptions in [`spec`], and each feature beside the HTTP
+//! client in its module ([`ratelimit::RateLimit`], [`webhook::Verifier`]).
 //!
 //! The API generated code may use is pinned in `docs/RUNTIME_CONTRACT.md`.
 //!
 //! Layers, bottom up; a module imports only from the layers below it, so the module graph has
 //! no cycle (`scripts/module-cycles runtime/src` prints it and fails on one):
-//! 1. [`spec`] (the descriptions, defined in the `tidings-spec` crate), [`secret`], `random`:
+//! 1. [`spec`] (the descriptions, defined in the `tidings-spec` crate), `secret`, `random`:
 //!    data, no behaviour;
-//! 2. [`retry`]: the [`RetryPolicy`] and every retry rule (what is retryable, backoff, the
+//! 2. `retry`: the [`RetryPolicy`] and every retry rule (what is retryable, backoff, the
 //!    `Retry-After` cap, the budget);
-//! 3. [`error`] (asks [`retry`] what is retryable), then [`validate`], [`sign`], `headers` (every
+//! 3. `error` (asks `retry` what is retryable), then [`validate`], `sign`, `headers` (every
 //!    response header the runtime reads);
-//! 4. [`auth`], [`ratelimit`] ([`RateLimit`] with its limiters), `request`, `response` (reading
+//! 4. `auth`, [`ratelimit`] ([`ratelimit::RateLimit`] with its limiters), `request`, `response` (reading
 //!    and classifying an answer), `options` (timeouts, body limits, [`CallOptions`]);
 //! 5. `pipeline`: the attempt loop; it only asks the retry, limiter, auth and timeout parts;
 //! 6. `client`: [`Client`] with its [`ClientBuilder`] (auth resolved once per call);
-//! 7. [`call`], [`paginate()`], [`webhook`], `smtp`, `realtime`.
+//! 7. `call`, [`paginate()`], [`webhook`], `smtp`, `realtime`.
 //!
 //! Cargo features: `tls` (default; HTTPS, and `wss://` for `realtime`, through rustls with the
 //! webpki roots; without it an `https` base URL is an [`Error::Config`] unless you pass your own
@@ -35,7 +39,8 @@
 //! `default-features = false` and skip compiling TLS and HTTP/2.
 //!
 //! ```no_run
-//! use tidings_runtime::*;
+//! use tidings_runtime::spec::*;
+//! use tidings_runtime::{Client, Error};
 //!
 //! static SPEC: ServiceSpec = ServiceSpec {
 //!     name: "email",
@@ -65,19 +70,24 @@
 // Feature badges (`doc(cfg)`) when docs are built with `--cfg docsrs` on nightly.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-pub mod auth;
+// Private modules, their public items re-exported here, so that each has one path
+// (`tidings_runtime::Error`, not also `tidings_runtime::error::Error`). The public modules
+// are namespaces of their own: descriptions (`spec`), wire helpers generated code calls
+// (`object`, `union`, `validate`, `query`, `form`, `dates`), and the features beside the
+// HTTP client (`ratelimit`, `oauth2`, `webhook`, `smtp`, `realtime`).
+mod auth;
 mod base_url;
-pub mod call;
+mod call;
 mod client;
 pub mod dates;
-pub mod error;
+mod error;
 pub mod form;
 mod headers;
 mod macros;
 pub mod oauth2;
 pub mod object;
 mod options;
-pub mod paginate;
+mod paginate;
 mod pipeline;
 pub mod query;
 mod random;
@@ -87,9 +97,9 @@ pub mod ratelimit;
 pub mod realtime;
 mod request;
 mod response;
-pub mod retry;
-pub mod secret;
-pub mod sign;
+mod retry;
+mod secret;
+mod sign;
 #[cfg(feature = "smtp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "smtp")))]
 pub mod smtp;
@@ -104,36 +114,30 @@ mod wire_text;
 
 pub use reqwest;
 
+pub use auth::{MintFuture, MintRequest, TokenMinter};
 pub use base_url::plain_http_env;
+pub use call::{Answered, Call, WithHeaders};
 pub use client::{Client, ClientBuilder};
 pub use error::{
     ApiError, CallContext, DecodeError, Error, ErrorKind, SmtpReply, TimeoutKind, TooLarge,
     WebhookFailure,
 };
 pub use options::{CallOptions, DEFAULT_TOTAL_TIMEOUT};
-pub use ratelimit::RateLimit;
+pub use paginate::{DEFAULT_MAX_PAGES, ItemStream, NextPage, Page, paginate};
+pub use request::{Binary, Request};
+pub use response::Response;
 pub use retry::RetryPolicy;
+pub use secret::{Secret, constant_time_eq};
+pub use sign::{PusherSigner, SignableRequest, SignedParts, Signer};
 
 /// `Result` with this crate's [`Error`]: what every generated method returns.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
-pub use auth::{MintFuture, MintRequest, TokenMinter};
-pub use call::{Answered, Call, WithHeaders};
-pub use paginate::{ItemStream, NextPage, Page, paginate};
-pub use request::{Binary, Request};
-pub use response::Response;
-pub use secret::{Secret, constant_time_eq};
-pub use sign::{PusherSigner, SignableRequest, SignedParts, Signer};
-pub use spec::{AnswerKind, ArrayStyle, BodyEncoding, FormStyle, NestedStyle, PageStyle};
-pub use spec::{
-    AuthScheme, AuthSchemes, CredentialSpec, IdempotencySpec, OperationSpec, PaginationSpec,
-    RateLimitHeaders, RateLimitSpec, ResponseLimitSpec, RetryClass, RetrySpec, ServiceSpec,
-    SigningScheme, TimeoutSpec,
-};
-pub use spec::{ErrorBodySpec, ErrorSpec, FailureWhen, InSuccessSpec, Method, defaults};
-pub use spec::{HeaderType, ResponseHeaderSpec};
 
 /// Re-exports used by macro expansions; not part of the API.
 #[doc(hidden)]
 pub mod __private {
     pub use serde;
+
+    // For the fuzz targets: the excerpt an error body is kept as.
+    pub use crate::error::excerpt;
 }

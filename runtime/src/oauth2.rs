@@ -1,5 +1,5 @@
 //! OAuth 2.0 client credentials (RFC 6749 section 4.4): the access token of an
-//! [`AuthScheme::OAuth2ClientCredentials`](crate::AuthScheme::OAuth2ClientCredentials) scheme,
+//! [`AuthScheme::OAuth2ClientCredentials`](crate::spec::AuthScheme::OAuth2ClientCredentials) scheme,
 //! fetched from the token URL with the client id and secret (HTTP Basic, section 2.3.1), kept
 //! until shortly before it expires, fetched again then, and dropped when the API answers 401
 //! with it (the call then tries once more with a new one).
@@ -15,9 +15,10 @@ use std::time::{Duration, Instant};
 use base64::Engine as _;
 use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderValue};
 
+use crate::Error;
 use crate::error::{ApiError, TimeoutKind};
 use crate::secret::Secret;
-use crate::{Error, ErrorSpec};
+use crate::spec::ErrorSpec;
 
 /// Largest token answer read, in bytes; a longer one is refused.
 pub const MAX_TOKEN_RESPONSE_BYTES: usize = 64 * 1024;

@@ -1,5 +1,5 @@
 //! What a call is allowed: the timeouts and body limits in force for a client (from its
-//! [`ServiceSpec`](crate::ServiceSpec) unless overridden), the default deadline, and the
+//! [`ServiceSpec`](crate::spec::ServiceSpec) unless overridden), the default deadline, and the
 //! per-call [`CallOptions`].
 
 use std::time::{Duration, Instant};
@@ -8,12 +8,12 @@ use crate::retry::RetryPolicy;
 use crate::spec::{ResponseLimitSpec, TimeoutSpec};
 
 /// The deadline of a whole call (retries, backoff and rate-limiter waits included) when the spec
-/// gives none: 60 s ([`defaults::TOTAL_TIMEOUT_MS`](crate::defaults::TOTAL_TIMEOUT_MS)), room for
+/// gives none: 60 s ([`defaults::TOTAL_TIMEOUT_MS`](crate::spec::defaults::TOTAL_TIMEOUT_MS)), room for
 /// the three default attempts of 20 s each. An attempt never runs past the deadline: it is
 /// shortened to what is left. Change it with
 /// [`ClientBuilder::total_timeout`](crate::ClientBuilder::total_timeout) (`None` switches it off) or [`CallOptions::total_timeout`].
 pub const DEFAULT_TOTAL_TIMEOUT: Duration =
-    Duration::from_millis(crate::defaults::TOTAL_TIMEOUT_MS);
+    Duration::from_millis(crate::spec::defaults::TOTAL_TIMEOUT_MS);
 
 /// Timeouts in force for a client.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -196,7 +196,7 @@ mod tests {
         assert_eq!(DEFAULT_TOTAL_TIMEOUT, Duration::from_secs(60));
         // Every default attempt fits in the default deadline.
         let attempt = Timeouts::from(&TimeoutSpec::DEFAULT).attempt;
-        assert!(attempt * crate::defaults::MAX_ATTEMPTS <= DEFAULT_TOTAL_TIMEOUT);
+        assert!(attempt * crate::spec::defaults::MAX_ATTEMPTS <= DEFAULT_TOTAL_TIMEOUT);
         let own = TimeoutSpec {
             total_ms: Some(90_000),
             ..TimeoutSpec::DEFAULT

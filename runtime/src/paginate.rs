@@ -61,6 +61,7 @@ pub struct Page<T> {
 ///
 /// ```no_run
 /// # use tidings_runtime::*;
+/// # use tidings_runtime::spec::*;
 /// # static LIST: OperationSpec = OperationSpec::get("list_emails", "/v1/emails");
 /// static PAGES: PaginationSpec = PaginationSpec::cursor("data", "has_more", "id", "after");
 /// # async fn demo(client: Client) -> Result<(), Error> {
@@ -549,7 +550,7 @@ pub(crate) fn page_json(
 }
 
 /// A stand-in operation for reading a page's query parameters in [`page_json`].
-static PROBE: crate::OperationSpec = crate::OperationSpec::get("page", "/");
+static PROBE: crate::spec::OperationSpec = crate::spec::OperationSpec::get("page", "/");
 
 /// Lets [`paginate`] take a ready [`Request`] as well as the result of preparing one.
 impl From<Request> for Result<Request, Error> {

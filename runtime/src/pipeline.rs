@@ -427,7 +427,7 @@ impl Pipeline {
 struct Origin<'a> {
     service: &'static str,
     operation: &'static str,
-    method: crate::Method,
+    method: crate::spec::Method,
     /// With `auth`, what the URL is built from again when an error shows it (not on every
     /// call: a call that succeeds never needs it).
     request: &'a Request,

@@ -55,6 +55,7 @@ impl Request {
     ///
     /// ```
     /// # use tidings_runtime::*;
+    /// # use tidings_runtime::spec::*;
     /// # static LIST: OperationSpec = OperationSpec::get("list_emails", "/v1/emails");
     /// #[derive(serde::Serialize)]
     /// struct ListQuery { limit: Option<u32>, after: Option<String> }
@@ -162,6 +163,7 @@ impl Request {
     ///
     /// ```
     /// # use tidings_runtime::*;
+    /// # use tidings_runtime::spec::*;
     /// # static SEND: OperationSpec = OperationSpec::post("create_message", "/Messages.json");
     /// let body = serde_json::json!({"To": "+15558675310", "MediaUrl": ["a", "b"]});
     /// let request = tidings_runtime::Request::new(&SEND).form(&body, FormStyle::DEFAULT)?;
@@ -219,6 +221,7 @@ impl Request {
     ///
     /// ```
     /// # use tidings_runtime::*;
+    /// # use tidings_runtime::spec::*;
     /// static UPLOAD: OperationSpec = OperationSpec::post("upload_media", "/media")
     ///     .with_body_encoding(BodyEncoding::Binary)
     ///     .with_body_media(&["image/png", "image/jpeg"]);

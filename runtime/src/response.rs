@@ -356,7 +356,7 @@ mod tests {
     static IN_SUCCESS_PRESENT: ErrorSpec = ErrorSpec {
         code: Some("error.code"),
         message: Some("error.message"),
-        in_success: Some(crate::InSuccessSpec {
+        in_success: Some(crate::spec::InSuccessSpec {
             field: "error",
             when: FailureWhen::Present,
         }),

@@ -13,7 +13,8 @@ use crate::spec::RetrySpec;
 /// How failed attempts are retried. Starts from the service's [`RetrySpec`].
 ///
 /// ```
-/// # use tidings_runtime::{RetryPolicy, RetrySpec};
+/// # use tidings_runtime::RetryPolicy;
+/// # use tidings_runtime::spec::RetrySpec;
 /// use std::time::Duration;
 /// let policy = RetryPolicy::from_spec(&RetrySpec::DEFAULT)
 ///     .max_attempts(5)
@@ -102,7 +103,7 @@ impl RetryPolicy {
     }
 
     /// Whether this policy retries a failure of this kind (not whether repeating is safe: that
-    /// is the operation's [`crate::RetryClass`]).
+    /// is the operation's [`crate::spec::RetryClass`]).
     pub(crate) fn retries(&self, failure: Transience) -> bool {
         match failure {
             Transience::Timeout => self.timeouts,

@@ -9,8 +9,9 @@ use md5::{Digest, Md5};
 use reqwest::header::HeaderMap;
 use sha2::Sha256;
 
+use crate::Error;
 use crate::secret::Secret;
-use crate::{Error, Method};
+use crate::spec::Method;
 
 /// What a [`Signer`] sees of one attempt.
 #[derive(Debug, Clone, Copy)]
@@ -92,7 +93,8 @@ type HmacSha256 = Hmac<Sha256>;
 /// parameter but the signature, keys lowercased and sorted, `k=v` joined by `&`, unescaped.
 ///
 /// ```
-/// use tidings_runtime::{Method, PusherSigner, Secret, SignableRequest};
+/// use tidings_runtime::{PusherSigner, Secret, SignableRequest};
+/// use tidings_runtime::spec::Method;
 /// let signer = PusherSigner::new("278d425bdf160c739803", Secret::new("7ad3773142a6692b25b8"));
 /// let body = br#"{"name":"foo","channels":["project-3"],"data":"{\"some\":\"data\"}"}"#;
 /// let parts = signer.sign_at(&SignableRequest::new(&Method::Post, "/apps/3/events", &[], Some(body)), 1353088179);

@@ -43,22 +43,23 @@ use crate::error::{CallContext, SmtpReply, TimeoutKind};
 /// Why a send that timed out or broke is not tried again.
 const NOT_REPEATED: &str =
     "not retried: the relay may have taken the message, and a repeat could deliver it twice";
+use crate::Error;
 use crate::retry::RetryPolicy;
 use crate::retry::backoff;
 use crate::secret::Secret;
-use crate::{Error, RetrySpec};
+use crate::spec::RetrySpec;
 
 /// The SMTP user name relays of this kind expect; the password is the API key.
 pub const DEFAULT_USERNAME: &str = "apikey";
 
 /// Most connections open to the relay at once, unless set with
 /// [`SmtpRelayBuilder::max_connections`].
-pub const DEFAULT_MAX_CONNECTIONS: usize = crate::defaults::SMTP_MAX_CONNECTIONS;
+pub const DEFAULT_MAX_CONNECTIONS: usize = crate::spec::defaults::SMTP_MAX_CONNECTIONS;
 
 /// How long an unused connection is kept open, unless set with
 /// [`SmtpRelayBuilder::idle_timeout`].
 pub const DEFAULT_IDLE_TIMEOUT: Duration =
-    Duration::from_millis(crate::defaults::SMTP_IDLE_TIMEOUT_MS);
+    Duration::from_millis(crate::spec::defaults::SMTP_IDLE_TIMEOUT_MS);
 
 /// The largest CA file [`SmtpRelay::from_vars`] reads, in bytes (1 MiB: a bundle of several
 /// hundred certificates).
@@ -355,7 +356,7 @@ impl SmtpRelay {
             tls: SmtpTls::default(),
             username: DEFAULT_USERNAME.to_owned(),
             password: None,
-            timeout: Duration::from_millis(crate::defaults::SMTP_TIMEOUT_MS),
+            timeout: Duration::from_millis(crate::spec::defaults::SMTP_TIMEOUT_MS),
             retry: RetryPolicy::from_spec(&RetrySpec::DEFAULT),
             extra_roots_pem: Vec::new(),
             accept_invalid_certs: false,

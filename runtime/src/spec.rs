@@ -4,7 +4,8 @@
 //! whole (the path generated code names them by) and, the common ones, at the crate root.
 //!
 //! ```
-//! use tidings_runtime::{OperationSpec, Request, RetryClass};
+//! use tidings_runtime::Request;
+//! use tidings_runtime::spec::{OperationSpec, RetryClass};
 //!
 //! static GET_EMAIL: OperationSpec = OperationSpec::get("get_email", "/v1/emails/{id}");
 //! static SEND_EMAIL: OperationSpec =

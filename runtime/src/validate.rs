@@ -7,13 +7,14 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::Error;
 
-pub use tidings_spec::Format;
+use tidings_spec::Format;
 
 /// Whether `value` has the string format `format` (a `datetime` encoding: whether `value` is
 /// such a date as text: an RFC 2822 date, or an integer for `unix` and `unix_ms`).
 ///
 /// ```
-/// use tidings_runtime::validate::{Format, matches};
+/// use tidings_runtime::spec::Format;
+/// use tidings_runtime::validate::matches;
 /// assert!(matches(Format::Email, "Ann <ann@example.com>"));
 /// assert!(matches(Format::E164, "+14155550100"));
 /// assert!(!matches(Format::Rfc3339, "2024-02-30T00:00:00Z"));
@@ -90,7 +91,8 @@ impl<T: Validate, S> Validate for HashMap<String, T, S> {
 /// Collects problems while a value validates itself.
 ///
 /// ```
-/// use tidings_runtime::validate::{Format, Validate, Validator};
+/// use tidings_runtime::spec::Format;
+/// use tidings_runtime::validate::{Validate, Validator};
 /// struct Send { to: Vec<String>, subject: Option<String> }
 /// impl Validate for Send {
 ///     fn validate(&self, v: &mut Validator) {

@@ -9,6 +9,7 @@ use common::*;
 use futures_util::StreamExt;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
+use tidings_runtime::spec::*;
 use tidings_runtime::*;
 
 #[tokio::test]

@@ -4,6 +4,7 @@
 mod common;
 
 use common::*;
+use tidings_runtime::spec::*;
 use tidings_runtime::*;
 
 #[derive(Debug, serde::Deserialize, PartialEq)]

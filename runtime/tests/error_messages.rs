@@ -9,6 +9,7 @@ mod common;
 use std::time::Duration;
 
 use common::*;
+use tidings_runtime::spec::*;
 use tidings_runtime::*;
 
 /// A loopback port with nothing listening (bound, then released).
@@ -255,7 +256,7 @@ async fn rate_limited_after_every_retry_names_the_attempts() {
 async fn the_clients_own_limit_says_nothing_was_sent() {
     let server = TestServer::always(Reply::json(200, r#"{"id":"em_1"}"#)).await;
     let client = email_client(&server)
-        .rate_limit(Some(RateLimit::new(1, Duration::from_secs(60))))
+        .rate_limit(Some(ratelimit::RateLimit::new(1, Duration::from_secs(60))))
         .total_timeout(Some(Duration::from_millis(200)))
         .build()
         .unwrap();

@@ -6,6 +6,7 @@ mod common;
 use std::time::{Duration, Instant, SystemTime};
 
 use common::*;
+use tidings_runtime::spec::*;
 use tidings_runtime::*;
 
 #[tokio::test]
@@ -573,7 +574,7 @@ async fn server_reported_exhaustion_pauses_the_limiter() {
     let client = Client::builder(&EMAIL)
         .base_url(server.base_url())
         .api_key(API_KEY)
-        .rate_limit(Some(RateLimit::per_second(1000)))
+        .rate_limit(Some(ratelimit::RateLimit::per_second(1000)))
         .build()
         .expect("client");
     client.execute(get_email("em_1")).await.expect("ok");

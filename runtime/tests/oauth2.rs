@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use base64::Engine as _;
 use common::{Recorded, Reply, TestServer};
+use tidings_runtime::spec::*;
 use tidings_runtime::*;
 
 const CLIENT_ID: &str = "client-7";

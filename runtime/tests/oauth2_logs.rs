@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use common::{Recorded, Reply, TestServer};
+use tidings_runtime::spec::*;
 use tidings_runtime::*;
 
 const SECRET: &str = "cs_live_NEVER_LOGGED_9f2e";

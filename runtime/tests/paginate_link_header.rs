@@ -7,6 +7,7 @@ mod common;
 
 use common::*;
 use futures_util::StreamExt;
+use tidings_runtime::spec::*;
 use tidings_runtime::*;
 
 static BARE: PaginationSpec = PaginationSpec {

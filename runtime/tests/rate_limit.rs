@@ -6,6 +6,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::*;
+use tidings_runtime::ratelimit::RateLimit;
 use tidings_runtime::*;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use common::*;
 use tidings_runtime::ratelimit::redis::{RedisLimiter, WhenUnreachable};
-use tidings_runtime::ratelimit::{LimitScope, Limiter};
+use tidings_runtime::ratelimit::{LimitScope, Limiter, RateLimit};
 use tidings_runtime::*;
 
 /// A `redis-server` child on a loopback port, without persistence; killed on drop.

@@ -533,7 +533,7 @@ pub async fn run(settings: Settings) -> Result<Report, BoxError> {
     let client = EmailClient::builder()
         .base_url(format!("http://{}", proxy.addr))
         .api_key(sandbox.api_key().to_owned())
-        .rate_limit(Some(tidings_runtime::RateLimit::new(
+        .rate_limit(Some(tidings_runtime::ratelimit::RateLimit::new(
             settings.limit,
             settings.per,
         )))

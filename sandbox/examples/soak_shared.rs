@@ -309,7 +309,9 @@ pub async fn run(
     let checker = EmailClient::builder()
         .base_url(format!("http://{}", proxy.addr))
         .api_key(sandbox.api_key().to_owned())
-        .rate_limit(Some(tidings_runtime::RateLimit::new(soak.limit, soak.per)))
+        .rate_limit(Some(tidings_runtime::ratelimit::RateLimit::new(
+            soak.limit, soak.per,
+        )))
         .build()?;
     let sent: HashMap<String, String> = total.sent.into_iter().collect();
     let mut soak_settings = soak;
@@ -358,7 +360,7 @@ pub async fn worker_main() -> Result<bool, BoxError> {
     let client = EmailClient::builder()
         .env()
         .base_url(config.base_url.clone())
-        .rate_limit(Some(tidings_runtime::RateLimit::new(
+        .rate_limit(Some(tidings_runtime::ratelimit::RateLimit::new(
             config.limit,
             Duration::from_millis(config.per_millis),
         )))

@@ -248,7 +248,7 @@ impl Sandbox {
 
 /// The environment variable a service's spec names for one of its credentials (empty when the
 /// spec has no such credential, which `sandbox_env_names_come_from_the_specs` rules out).
-fn credential_env(service: &tidings_runtime::ServiceSpec, name: &str) -> &'static str {
+fn credential_env(service: &tidings_runtime::spec::ServiceSpec, name: &str) -> &'static str {
     service
         .credentials
         .iter()

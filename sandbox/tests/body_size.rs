@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use axum::response::IntoResponse;
-use tidings_runtime::OperationSpec;
+use tidings_runtime::spec::OperationSpec;
 use tidings_sandbox::server::{Gateway, Incoming};
 
 /// `send_email` as the generator emits it once `limits.sizes.message_size` has `max: 64`.

@@ -16,7 +16,8 @@ use tidings::email::{
     ErrorResponse, ListContactsQuery, ListEmailsQuery, SendEmailRequest, SuppressionReason,
     WebhookEventType,
 };
-use tidings_runtime::{CallOptions, ErrorKind, RateLimit as ClientRateLimit};
+use tidings_runtime::ratelimit::RateLimit as ClientRateLimit;
+use tidings_runtime::{CallOptions, ErrorKind};
 use tidings_sandbox::email::{EmailSandbox, EmailSandboxConfig};
 use tidings_sandbox::server::{
     DeliveryOutcome, RateLimit, WebhookRetry, WebhookTarget, generate_secret,

@@ -12,10 +12,11 @@ use axum::extract::Request;
 use axum::response::Response;
 use axum::routing::post;
 use serde_json::{Value, json};
-use tidings_runtime::{
-    AuthScheme, AuthSchemes, Client, CredentialSpec, ErrorKind, ErrorSpec, MintRequest,
-    OperationSpec, RateLimitHeaders, RetrySpec, Secret, ServiceSpec, TimeoutSpec,
+use tidings_runtime::spec::{
+    AuthScheme, AuthSchemes, CredentialSpec, ErrorSpec, OperationSpec, RateLimitHeaders, RetrySpec,
+    ServiceSpec, TimeoutSpec,
 };
+use tidings_runtime::{Client, ErrorKind, MintRequest, Secret};
 use tidings_sandbox::server::{Gateway, Incoming};
 
 static CREDENTIALS: &[CredentialSpec] = &[

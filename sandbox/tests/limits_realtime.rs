@@ -10,7 +10,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use futures_util::{SinkExt, StreamExt};
 use limits_common::*;
-use tidings_runtime::{Method, PusherSigner, Secret, SignableRequest};
+use tidings_runtime::spec::Method;
+use tidings_runtime::{PusherSigner, Secret, SignableRequest};
 use tidings_sandbox::realtime::{RealtimeConfig, RealtimeSandbox, codes};
 use tidings_sandbox::server::HttpLimits;
 use tokio_tungstenite::tungstenite::Message;

@@ -13,7 +13,8 @@ use realtime_common::*;
 use tidings::pusher::{self, ConnectionEvent, ConnectionState, Frame, MasterKey};
 use tidings::realtime::{BatchEvent, GetChannelQuery, ListChannelsQuery, TriggerEventRequest};
 use tidings_runtime::reqwest;
-use tidings_runtime::{ErrorKind, Method, PusherSigner, Secret, SignableRequest};
+use tidings_runtime::spec::Method;
+use tidings_runtime::{ErrorKind, PusherSigner, Secret, SignableRequest};
 use tidings_sandbox::realtime::{RealtimeConfig, RealtimeSandbox, codes};
 
 #[tokio::test]

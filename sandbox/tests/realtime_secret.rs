@@ -9,7 +9,8 @@ mod binary_support;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use binary_support::{Running, start};
-use tidings_runtime::{Method, PusherSigner, Secret, SignableRequest};
+use tidings_runtime::spec::Method;
+use tidings_runtime::{PusherSigner, Secret, SignableRequest};
 use tidings_sandbox::realtime::{RealtimeConfig, TEST_KEY};
 
 /// What earlier builds gave every sandbox (it was in their documentation).

@@ -10,10 +10,11 @@
 use base64::Engine as _;
 use hmac::{Hmac, Mac};
 use serde_json::json;
-use tidings_runtime::{
-    AuthScheme, Client, CredentialSpec, Error, ErrorKind, ErrorSpec, FailureWhen, InSuccessSpec,
-    MintRequest, OperationSpec, RateLimitHeaders, RetrySpec, Secret, ServiceSpec, TimeoutSpec,
+use tidings_runtime::spec::{
+    AuthScheme, CredentialSpec, ErrorSpec, FailureWhen, InSuccessSpec, OperationSpec,
+    RateLimitHeaders, RetrySpec, ServiceSpec, TimeoutSpec,
 };
+use tidings_runtime::{Client, Error, ErrorKind, MintRequest, Secret};
 use tidings_tests::{Reply, TestServer};
 
 const SID: &str = "AC0123456789abcdef";
@@ -434,7 +435,7 @@ async fn an_error_body_past_the_limit_keeps_its_start_and_no_decoded_body() {
     let api = err.api_error().unwrap();
     assert!(api.body_truncated);
     assert!(api.body.is_none());
-    assert!(api.body_excerpt.len() <= tidings_runtime::error::EXCERPT_LIMIT + 3);
+    assert!(api.body_excerpt.len() <= tidings_runtime::ApiError::EXCERPT_LIMIT + 3);
 }
 
 #[tokio::test]

@@ -676,7 +676,7 @@ impl Drop for SandboxProcess {
     }
 }
 
-fn credential_env(service: &tidings_runtime::ServiceSpec) -> &'static str {
+fn credential_env(service: &tidings_runtime::spec::ServiceSpec) -> &'static str {
     service
         .credentials
         .iter()

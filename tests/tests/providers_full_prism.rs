@@ -21,7 +21,8 @@ use serde_json::Value;
 use tidings_codegen::import::{ImportOptions, import_openapi, request_examples};
 use tidings_codegen::resolved::{OperationInfo, Service};
 use tidings_codegen::{check, describe, load};
-use tidings_runtime::{BodyEncoding, Client, Request, RetryPolicy};
+use tidings_runtime::spec::BodyEncoding;
+use tidings_runtime::{Client, Request, RetryPolicy};
 
 fn workspace() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")

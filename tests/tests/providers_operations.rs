@@ -170,7 +170,7 @@ async fn an_error_header_value_is_kept_bounded_and_escaped() {
     let kept = api(&err).header("x-error-code").unwrap().to_owned();
     assert!(kept.starts_with("bad\\u{202e}ccc"), "{kept}");
     assert!(
-        kept.len() <= tidings_runtime::error::ID_LIMIT + 8,
+        kept.len() <= tidings_runtime::ApiError::ID_LIMIT + 8,
         "{}",
         kept.len()
     );

@@ -15,8 +15,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use tidings_runtime::reqwest::header::{HeaderMap, HeaderValue};
+use tidings_runtime::spec::{OperationSpec, ServiceSpec};
 use tidings_runtime::webhook::StandardWebhooks;
-use tidings_runtime::{Client, ClientBuilder, OperationSpec, Request, RetryPolicy, ServiceSpec};
+use tidings_runtime::{Client, ClientBuilder, Request, RetryPolicy};
 use tidings_tests::{Recorded, Reply, TestServer};
 
 const EMAIL_KEY: &str = "re_AUDITemailKey_5d1f0a9c77";
@@ -187,7 +188,7 @@ fn error_reply(n: usize) -> Reply {
 
 fn quick_retries<C: From<Client>>(builder: ClientBuilder<C>) -> ClientBuilder<C> {
     builder.retry(
-        RetryPolicy::from_spec(&tidings_runtime::RetrySpec::DEFAULT)
+        RetryPolicy::from_spec(&tidings_runtime::spec::RetrySpec::DEFAULT)
             .max_attempts(2)
             .backoff(Duration::from_millis(1), Duration::from_millis(5))
             .retry_after_cap(Duration::from_millis(5)),

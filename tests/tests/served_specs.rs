@@ -254,7 +254,8 @@ async fn sendgrid_lists_live_through_create_get_list_update_delete() {
 /// fetches a token with the client id and secret, then creates and reads a note with it.
 #[tokio::test]
 async fn an_oauth2_spec_is_served_with_a_token_endpoint_of_its_own_and_public_operations_open() {
-    use tidings_runtime::{Client, OperationSpec};
+    use tidings_runtime::Client;
+    use tidings_runtime::spec::OperationSpec;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("notes.yaml");
     std::fs::write(
@@ -274,7 +275,7 @@ async fn an_oauth2_spec_is_served_with_a_token_endpoint_of_its_own_and_public_op
     .unwrap();
     let mut services = load(&path).unwrap();
     let service = services.remove(0);
-    let spec: &'static tidings_runtime::ServiceSpec =
+    let spec: &'static tidings_runtime::spec::ServiceSpec =
         Box::leak(Box::new(tidings_codegen::describe::service_spec(&service)));
     let served = ServedService::start(service, ServeConfig::default())
         .await
@@ -1010,7 +1011,8 @@ async fn a_multipart_file_part_is_accepted_for_a_bytes_field() {
 #[tokio::test]
 async fn a_bare_list_is_paged_by_link_headers_as_declared() {
     use futures_util::StreamExt;
-    use tidings_runtime::{Client, OperationSpec, PageStyle, PaginationSpec};
+    use tidings_runtime::Client;
+    use tidings_runtime::spec::{OperationSpec, PageStyle, PaginationSpec};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("history.yaml");
     std::fs::write(
@@ -1031,7 +1033,7 @@ async fn a_bare_list_is_paged_by_link_headers_as_declared() {
     .unwrap();
     let mut services = load(&path).unwrap();
     let service = services.remove(0);
-    let spec: &'static tidings_runtime::ServiceSpec =
+    let spec: &'static tidings_runtime::spec::ServiceSpec =
         Box::leak(Box::new(tidings_codegen::describe::service_spec(&service)));
     let served = ServedService::start(service, ServeConfig::default())
         .await
@@ -1089,7 +1091,8 @@ async fn a_bare_list_is_paged_by_link_headers_as_declared() {
 /// every page.
 #[tokio::test]
 async fn a_page_total_inside_an_optional_object_comes_with_that_object_s_required_fields() {
-    use tidings_runtime::{Client, OperationSpec, PageStyle, PaginationSpec};
+    use tidings_runtime::Client;
+    use tidings_runtime::spec::{OperationSpec, PageStyle, PaginationSpec};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("routes.yaml");
     std::fs::write(
@@ -1128,7 +1131,7 @@ async fn a_page_total_inside_an_optional_object_comes_with_that_object_s_require
     .unwrap();
     let mut services = load(&path).unwrap();
     let service = services.remove(0);
-    let spec: &'static tidings_runtime::ServiceSpec =
+    let spec: &'static tidings_runtime::spec::ServiceSpec =
         Box::leak(Box::new(tidings_codegen::describe::service_spec(&service)));
     let served = ServedService::start(service, ServeConfig::default())
         .await
@@ -1389,10 +1392,8 @@ async fn served_webhooks_are_signed_as_declared_and_the_generated_client_accepts
 /// unsigned; the runtime's `receive` picks and verifies each as the generated client would.
 #[tokio::test]
 async fn served_webhooks_are_told_apart_by_field_or_header_as_declared() {
-    use tidings_runtime::webhook::{
-        PayloadEncoding, STANDARD_WEBHOOKS, Select, WebhookRequest, WebhookSecrets, WebhookSpec,
-        receive,
-    };
+    use tidings_runtime::spec::{PayloadEncoding, STANDARD_WEBHOOKS, Select, WebhookSpec};
+    use tidings_runtime::webhook::{WebhookRequest, WebhookSecrets, receive};
     static SPECS: [WebhookSpec; 2] = [
         WebhookSpec {
             name: "delivered",
@@ -1561,9 +1562,9 @@ async fn a_multipart_object_field_travels_as_a_json_part() {
     .unwrap();
     let mut services = load(&path).unwrap();
     let service = services.remove(0);
-    let spec: &'static tidings_runtime::ServiceSpec =
+    let spec: &'static tidings_runtime::spec::ServiceSpec =
         Box::leak(Box::new(tidings_codegen::describe::service_spec(&service)));
-    let op: &'static tidings_runtime::OperationSpec = Box::leak(Box::new(
+    let op: &'static tidings_runtime::spec::OperationSpec = Box::leak(Box::new(
         tidings_codegen::describe::operation_spec(&service.operations[0]),
     ));
     let served = ServedService::start(service, ServeConfig::default())
@@ -1574,10 +1575,10 @@ async fn a_multipart_object_field_travels_as_a_json_part() {
         .retry(RetryPolicy::none())
         .build()
         .unwrap();
-    let tidings_runtime::BodyEncoding::Multipart(style) = op.body_encoding else {
+    let tidings_runtime::spec::BodyEncoding::Multipart(style) = op.body_encoding else {
         panic!("{:?}", op.body_encoding)
     };
-    assert_eq!(style.nested, tidings_runtime::NestedStyle::Json);
+    assert_eq!(style.nested, tidings_runtime::spec::NestedStyle::Json);
     let file = tidings_runtime::form::FilePart::new("c.csv", "text/csv", b"email\n".to_vec());
     let send = |meta: serde_json::Value| {
         client.execute(

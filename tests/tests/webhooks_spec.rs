@@ -297,7 +297,7 @@ fn oversized_and_overlong_form_deliveries_are_refused_before_verifying() {
     let err = hooks::decode_ping(format!("{{\"zen\":\"{many}\"}}").as_bytes());
     assert!(err.is_ok(), "a JSON body's `&` are not form parameters");
     let err = tidings_runtime::webhook::decode_payload::<hooks::InboundMessage>(
-        tidings_runtime::webhook::PayloadEncoding::Form,
+        tidings_runtime::spec::PayloadEncoding::Form,
         many.as_bytes(),
     )
     .unwrap_err();

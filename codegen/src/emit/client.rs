@@ -82,7 +82,7 @@ fn client(service: &Service, settings: &Settings) -> TokenStream {
     quote! {
         /// Static descriptions of every operation, as the runtime sees them.
         pub mod operations {
-            use ::tidings_runtime::OperationSpec as Op;
+            use ::tidings_runtime::spec::OperationSpec as Op;
             #rt_import
 
             #(#statics)*
@@ -157,7 +157,7 @@ fn operation_static(op: &OperationInfo) -> TokenStream {
         let spec = super::service::pagination_spec(p);
         quote! {
             /// How this operation's pages are read and followed.
-            pub static #pages_id: rt::PaginationSpec = #spec;
+            pub static #pages_id: rt::spec::PaginationSpec = #spec;
         }
     });
     quote! {
@@ -181,12 +181,12 @@ fn pages_path(op: &OperationInfo) -> TokenStream {
     }
 }
 
-/// A `tidings_runtime::FormStyle` value.
+/// A `tidings_runtime::spec::FormStyle` value.
 fn form_style(style: &crate::resolved::FormStyleInfo) -> TokenStream {
     form_style_tokens(style, &quote!(rt))
 }
 
-/// A `tidings_runtime::FormStyle` value, the runtime crate at `rt`.
+/// A `tidings_runtime::spec::FormStyle` value, the runtime crate at `rt`.
 pub(super) fn form_style_tokens(
     style: &crate::resolved::FormStyleInfo,
     rt: &TokenStream,
@@ -203,7 +203,7 @@ pub(super) fn form_style_tokens(
         FormNested::Dots => quote!(Dots),
         FormNested::Json => quote!(Json),
     };
-    quote!(#rt::FormStyle { arrays: #rt::ArrayStyle::#arrays, nested: #rt::NestedStyle::#nested })
+    quote!(#rt::spec::FormStyle { arrays: #rt::spec::ArrayStyle::#arrays, nested: #rt::spec::NestedStyle::#nested })
 }
 
 /// The Rust type of a method argument for a parameter.

@@ -15,13 +15,13 @@ pub(super) fn service_static(service: &Service, settings: &Settings) -> TokenStr
         let spec = pagination_spec(p);
         quote! {
             /// How this service's list operations page.
-            pub static PAGINATION: rt::PaginationSpec = #spec;
+            pub static PAGINATION: rt::spec::PaginationSpec = #spec;
         }
     });
     let error_code = error_code_enum(service, settings);
     quote! {
         /// What the runtime needs to know about this service, taken from its spec.
-        pub static SERVICE: rt::ServiceSpec = #spec;
+        pub static SERVICE: rt::spec::ServiceSpec = #spec;
         #pagination
         #error_code
     }
@@ -90,7 +90,7 @@ fn error_code_enum(service: &Service, settings: &Settings) -> TokenStream {
     }
 }
 
-/// A `tidings_runtime::PaginationSpec` value for a resolved pagination.
+/// A `tidings_runtime::spec::PaginationSpec` value for a resolved pagination.
 pub(super) fn pagination_spec(p: &crate::resolved::PaginationInfo) -> TokenStream {
     describe::pagination_spec(p).into_token_stream()
 }

@@ -423,10 +423,10 @@ fn field_checks(f: &FieldInfo) -> TokenStream {
     let mut checks = Vec::new();
     if let Some(format) = f.format {
         let format = format_tokens(format);
-        checks.push(quote!(v.format(#wire, &self.#id, rt::validate::Format::#format);));
+        checks.push(quote!(v.format(#wire, &self.#id, rt::spec::Format::#format);));
     }
     if f.ty.holds_date() {
-        checks.push(quote!(v.format(#wire, &self.#id, rt::validate::Format::Date);));
+        checks.push(quote!(v.format(#wire, &self.#id, rt::spec::Format::Date);));
     }
     let c = &f.constraints;
     for (method, value) in [

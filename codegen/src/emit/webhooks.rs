@@ -60,7 +60,7 @@ pub(super) fn items(service: &Service) -> Option<TokenStream> {
     Some(quote! {
         #(#schemes)*
         /// The webhook payload types of this service, as the runtime selects and verifies them.
-        pub static WEBHOOKS: [rt::webhook::WebhookSpec; #count] = [#(#specs),*];
+        pub static WEBHOOKS: [rt::spec::WebhookSpec; #count] = [#(#specs),*];
 
         /// A webhook delivery of this service, by payload type.
         #[derive(Debug, Clone, PartialEq)]
@@ -87,8 +87,8 @@ pub(super) fn items(service: &Service) -> Option<TokenStream> {
 
 fn scheme_ident(s: &SignatureInfo) -> TokenStream {
     match s.name.as_str() {
-        "standard_webhooks" if s.builtin => quote!(rt::webhook::STANDARD_WEBHOOKS),
-        "pusher" if s.builtin => quote!(rt::webhook::PUSHER),
+        "standard_webhooks" if s.builtin => quote!(rt::spec::STANDARD_WEBHOOKS),
+        "pusher" if s.builtin => quote!(rt::spec::PUSHER),
         name => {
             let id = format_ident!("{}_SIGNATURE", shouty(name));
             quote!(#id)
@@ -117,7 +117,7 @@ fn scheme_static(s: &SignatureInfo) -> TokenStream {
     let spec = crate::describe::signature_scheme(s);
     quote! {
         #d
-        pub static #id: rt::webhook::SignatureScheme = #spec;
+        pub static #id: rt::spec::SignatureScheme = #spec;
     }
 }
 
@@ -142,7 +142,7 @@ fn webhook_spec(service: &Service, w: &WebhookTypeInfo) -> TokenStream {
     };
     let secret_env = opt(w.secret_env.as_deref());
     quote! {
-        rt::webhook::WebhookSpec {
+        rt::spec::WebhookSpec {
             name: #name, encoding: #enc, select: #select, signature: #signature, secret_env: #secret_env,
         }
     }

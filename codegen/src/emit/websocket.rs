@@ -1,5 +1,5 @@
 //! The `websocket` section: a static description of the protocol for the runtime's generic
-//! engine (`tidings_runtime::realtime::WebSocketSpec`), and typed message enums, one for what the
+//! engine (`tidings_runtime::spec::WebSocketSpec`), and typed message enums, one for what the
 //! client sends and one for what the server sends, each variant carrying its payload type.
 
 use proc_macro2::TokenStream;
@@ -32,7 +32,7 @@ fn spec_static(service: &Service, ws: &WebSocketInfo, settings: &Settings) -> To
     let spec = crate::describe::websocket_spec(service, ws);
     quote! {
         #doc
-        pub static WEBSOCKET: rt::realtime::WebSocketSpec = #spec;
+        pub static WEBSOCKET: rt::spec::WebSocketSpec = #spec;
     }
 }
 

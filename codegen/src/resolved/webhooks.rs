@@ -62,7 +62,7 @@ pub struct SignatureInfo {
 }
 
 impl SignatureInfo {
-    /// Standard Webhooks, as `tidings_runtime::webhook::STANDARD_WEBHOOKS` defines it.
+    /// Standard Webhooks, as `tidings_runtime::spec::STANDARD_WEBHOOKS` defines it.
     pub fn standard_webhooks() -> Self {
         SignatureInfo {
             name: "standard_webhooks".into(),
@@ -83,7 +83,7 @@ impl SignatureInfo {
         }
     }
 
-    /// Pusher, as `tidings_runtime::webhook::PUSHER` defines it.
+    /// Pusher, as `tidings_runtime::spec::PUSHER` defines it.
     pub fn pusher() -> Self {
         SignatureInfo {
             name: "pusher".into(),

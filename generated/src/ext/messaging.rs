@@ -29,7 +29,7 @@ fn e164(input: String) -> String {
         None => compact.strip_prefix("00").unwrap_or(&compact),
     };
     let candidate = format!("+{digits}");
-    if tidings_runtime::validate::matches(tidings_runtime::validate::Format::E164, &candidate) {
+    if tidings_runtime::validate::matches(tidings_runtime::spec::Format::E164, &candidate) {
         candidate
     } else {
         input

@@ -174,10 +174,10 @@ pub mod pusher {
 
     use crate::realtime::{EncryptedData, WEBSOCKET, WebhookBody};
 
-    pub use tidings_runtime::realtime::auth::{
+    pub use tidings_runtime::realtime::crypto::MasterKey;
+    pub use tidings_runtime::realtime::{
         Authorizer, ChannelAuthRequest, FnAuthorizer, authorizer_fn,
     };
-    pub use tidings_runtime::realtime::crypto::MasterKey;
     pub use tidings_runtime::realtime::{
         Channel, ChannelAuth, ChannelEvent, Connection, ConnectionBuilder, ConnectionEvent,
         ConnectionState, Frame, LocalAuthorizer, Member, Members, StateChange, UserAuth,
@@ -262,7 +262,7 @@ pub mod pusher {
     ) -> Result<ChannelAuth, Error> {
         check(socket_id, channel)?;
         encrypted_kind(channel)?;
-        Ok(rt::auth::authorize_encrypted_channel(
+        Ok(rt::authorize_encrypted_channel(
             key,
             &Secret::new(secret),
             socket_id,

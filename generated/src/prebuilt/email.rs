@@ -9,7 +9,7 @@
 pub mod email {
     use ::tidings_runtime as rt;
     /// What the runtime needs to know about this service, taken from its spec.
-    pub static SERVICE: rt::ServiceSpec = ::tidings_runtime::spec::ServiceSpec {
+    pub static SERVICE: rt::spec::ServiceSpec = ::tidings_runtime::spec::ServiceSpec {
         name: "email",
         title: "Email service",
         base_url: ::core::option::Option::None,
@@ -49,7 +49,7 @@ pub mod email {
         errors: ::tidings_runtime::spec::ErrorSpec::DEFAULT,
     };
     /// How this service's list operations page.
-    pub static PAGINATION: rt::PaginationSpec = ::tidings_runtime::spec::PaginationSpec::cursor(
+    pub static PAGINATION: rt::spec::PaginationSpec = ::tidings_runtime::spec::PaginationSpec::cursor(
         "data",
         "has_more",
         "id",
@@ -239,7 +239,7 @@ pub mod email {
     }
     /// Static descriptions of every operation, as the runtime sees them.
     pub mod operations {
-        use ::tidings_runtime::OperationSpec as Op;
+        use ::tidings_runtime::spec::OperationSpec as Op;
         pub static LIST_RESOURCES: Op = ::tidings_runtime::spec::OperationSpec::get(
             "list_resources",
             "/v1/resources",
@@ -2054,7 +2054,7 @@ pub mod email {
             v.max_len("filename", &self.filename, 255);
             v.min_len("filename", &self.filename, 1);
             v.max_bytes("content", &self.content, 41943040);
-            v.format("url", &self.url, rt::validate::Format::Uri);
+            v.format("url", &self.url, rt::spec::Format::Uri);
             v.max_len("content_id", &self.content_id, 255);
             v.require_one(
                 &["content", "url"],
@@ -2609,17 +2609,17 @@ pub mod email {
     }
     impl rt::validate::Validate for SendEmailRequest {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("from", &self.from, rt::validate::Format::Email);
-            v.format("to", &self.to, rt::validate::Format::Email);
+            v.format("from", &self.from, rt::spec::Format::Email);
+            v.format("to", &self.to, rt::spec::Format::Email);
             v.min_items("to", &self.to, 1);
-            v.format("cc", &self.cc, rt::validate::Format::Email);
-            v.format("bcc", &self.bcc, rt::validate::Format::Email);
-            v.format("reply_to", &self.reply_to, rt::validate::Format::Email);
+            v.format("cc", &self.cc, rt::spec::Format::Email);
+            v.format("bcc", &self.bcc, rt::spec::Format::Email);
+            v.format("reply_to", &self.reply_to, rt::spec::Format::Email);
             v.max_len("subject", &self.subject, 998);
             v.nested("template", &self.template);
             v.nested("attachments", &self.attachments);
             v.nested("tags", &self.tags);
-            v.format("scheduled_at", &self.scheduled_at, rt::validate::Format::Rfc3339);
+            v.format("scheduled_at", &self.scheduled_at, rt::spec::Format::Rfc3339);
             v.max_total(
                 &["to", "cc", "bcc"],
                 &[
@@ -2889,7 +2889,7 @@ pub mod email {
     }
     impl rt::validate::Validate for RescheduleEmailRequest {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("scheduled_at", &self.scheduled_at, rt::validate::Format::Rfc3339);
+            v.format("scheduled_at", &self.scheduled_at, rt::spec::Format::Rfc3339);
         }
     }
     /// An email, as the service keeps it.
@@ -3219,14 +3219,14 @@ pub mod email {
     #[cfg(feature = "server")]
     impl rt::validate::Validate for Email {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("from", &self.from, rt::validate::Format::Email);
-            v.format("to", &self.to, rt::validate::Format::Email);
-            v.format("cc", &self.cc, rt::validate::Format::Email);
-            v.format("bcc", &self.bcc, rt::validate::Format::Email);
-            v.format("reply_to", &self.reply_to, rt::validate::Format::Email);
-            v.format("created_at", &self.created_at, rt::validate::Format::Rfc3339);
-            v.format("scheduled_at", &self.scheduled_at, rt::validate::Format::Rfc3339);
-            v.format("sent_at", &self.sent_at, rt::validate::Format::Rfc3339);
+            v.format("from", &self.from, rt::spec::Format::Email);
+            v.format("to", &self.to, rt::spec::Format::Email);
+            v.format("cc", &self.cc, rt::spec::Format::Email);
+            v.format("bcc", &self.bcc, rt::spec::Format::Email);
+            v.format("reply_to", &self.reply_to, rt::spec::Format::Email);
+            v.format("created_at", &self.created_at, rt::spec::Format::Rfc3339);
+            v.format("scheduled_at", &self.scheduled_at, rt::spec::Format::Rfc3339);
+            v.format("sent_at", &self.sent_at, rt::spec::Format::Rfc3339);
             v.nested("tags", &self.tags);
         }
     }
@@ -3753,12 +3753,12 @@ pub mod email {
     #[cfg(feature = "server")]
     impl rt::validate::Validate for Template {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("from", &self.from, rt::validate::Format::Email);
-            v.format("reply_to", &self.reply_to, rt::validate::Format::Email);
+            v.format("from", &self.from, rt::spec::Format::Email);
+            v.format("reply_to", &self.reply_to, rt::spec::Format::Email);
             v.nested("variables", &self.variables);
-            v.format("published_at", &self.published_at, rt::validate::Format::Rfc3339);
-            v.format("created_at", &self.created_at, rt::validate::Format::Rfc3339);
-            v.format("updated_at", &self.updated_at, rt::validate::Format::Rfc3339);
+            v.format("published_at", &self.published_at, rt::spec::Format::Rfc3339);
+            v.format("created_at", &self.created_at, rt::spec::Format::Rfc3339);
+            v.format("updated_at", &self.updated_at, rt::spec::Format::Rfc3339);
         }
     }
     /// A new template (a draft until published).
@@ -3950,8 +3950,8 @@ pub mod email {
             v.min_len("name", &self.name, 1);
             v.max_len("alias", &self.alias, 100);
             v.max_len("subject", &self.subject, 998);
-            v.format("from", &self.from, rt::validate::Format::Email);
-            v.format("reply_to", &self.reply_to, rt::validate::Format::Email);
+            v.format("from", &self.from, rt::spec::Format::Email);
+            v.format("reply_to", &self.reply_to, rt::spec::Format::Email);
             v.nested("variables", &self.variables);
         }
     }
@@ -4136,8 +4136,8 @@ pub mod email {
             v.min_len("name", &self.name, 1);
             v.max_len("alias", &self.alias, 100);
             v.max_len("subject", &self.subject, 998);
-            v.format("from", &self.from, rt::validate::Format::Email);
-            v.format("reply_to", &self.reply_to, rt::validate::Format::Email);
+            v.format("from", &self.from, rt::spec::Format::Email);
+            v.format("reply_to", &self.reply_to, rt::spec::Format::Email);
             v.nested("variables", &self.variables);
         }
     }
@@ -4337,9 +4337,9 @@ pub mod email {
     #[cfg(feature = "server")]
     impl rt::validate::Validate for Contact {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("email", &self.email, rt::validate::Format::Email);
-            v.format("created_at", &self.created_at, rt::validate::Format::Rfc3339);
-            v.format("updated_at", &self.updated_at, rt::validate::Format::Rfc3339);
+            v.format("email", &self.email, rt::spec::Format::Email);
+            v.format("created_at", &self.created_at, rt::spec::Format::Rfc3339);
+            v.format("updated_at", &self.updated_at, rt::spec::Format::Rfc3339);
         }
     }
     /// A new contact.
@@ -4498,7 +4498,7 @@ pub mod email {
     }
     impl rt::validate::Validate for CreateContactRequest {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("email", &self.email, rt::validate::Format::Email);
+            v.format("email", &self.email, rt::spec::Format::Email);
             v.max_len("first_name", &self.first_name, 200);
             v.max_len("last_name", &self.last_name, 200);
         }
@@ -4659,7 +4659,7 @@ pub mod email {
     }
     impl rt::validate::Validate for UpdateContactRequest {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("email", &self.email, rt::validate::Format::Email);
+            v.format("email", &self.email, rt::spec::Format::Email);
             v.max_len("first_name", &self.first_name, 200);
             v.max_len("last_name", &self.last_name, 200);
         }
@@ -4800,8 +4800,8 @@ pub mod email {
     #[cfg(feature = "server")]
     impl rt::validate::Validate for ContactList {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("created_at", &self.created_at, rt::validate::Format::Rfc3339);
-            v.format("updated_at", &self.updated_at, rt::validate::Format::Rfc3339);
+            v.format("created_at", &self.created_at, rt::spec::Format::Rfc3339);
+            v.format("updated_at", &self.updated_at, rt::spec::Format::Rfc3339);
         }
     }
     /// A new list.
@@ -5114,7 +5114,7 @@ pub mod email {
     #[cfg(feature = "server")]
     impl rt::validate::Validate for ListMembership {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("added_at", &self.added_at, rt::validate::Format::Rfc3339);
+            v.format("added_at", &self.added_at, rt::spec::Format::Rfc3339);
         }
     }
     /// Why an address is suppressed (never sent to).
@@ -5318,8 +5318,8 @@ pub mod email {
     #[cfg(feature = "server")]
     impl rt::validate::Validate for Suppression {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("email", &self.email, rt::validate::Format::Email);
-            v.format("created_at", &self.created_at, rt::validate::Format::Rfc3339);
+            v.format("email", &self.email, rt::spec::Format::Email);
+            v.format("created_at", &self.created_at, rt::spec::Format::Rfc3339);
         }
     }
     /// An address to stop sending to.
@@ -5402,7 +5402,7 @@ pub mod email {
     }
     impl rt::validate::Validate for CreateSuppressionRequest {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("email", &self.email, rt::validate::Format::Email);
+            v.format("email", &self.email, rt::spec::Format::Email);
         }
     }
     /// The kinds of webhook event an endpoint can subscribe to.
@@ -5751,8 +5751,8 @@ pub mod email {
     #[cfg(feature = "server")]
     impl rt::validate::Validate for WebhookEndpoint {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("url", &self.url, rt::validate::Format::Uri);
-            v.format("created_at", &self.created_at, rt::validate::Format::Rfc3339);
+            v.format("url", &self.url, rt::spec::Format::Uri);
+            v.format("created_at", &self.created_at, rt::spec::Format::Rfc3339);
         }
     }
     /// A new webhook endpoint.
@@ -5845,7 +5845,7 @@ pub mod email {
     }
     impl rt::validate::Validate for CreateWebhookRequest {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("url", &self.url, rt::validate::Format::Uri);
+            v.format("url", &self.url, rt::spec::Format::Uri);
             v.min_items("events", &self.events, 1);
             v.max_len("description", &self.description, 500);
         }
@@ -5966,7 +5966,7 @@ pub mod email {
     }
     impl rt::validate::Validate for UpdateWebhookRequest {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("url", &self.url, rt::validate::Format::Uri);
+            v.format("url", &self.url, rt::spec::Format::Uri);
             v.min_items("events", &self.events, 1);
             v.max_len("description", &self.description, 500);
         }
@@ -6123,10 +6123,10 @@ pub mod email {
     #[cfg(feature = "server")]
     impl rt::validate::Validate for EmailEventData {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("from", &self.from, rt::validate::Format::Email);
-            v.format("to", &self.to, rt::validate::Format::Email);
+            v.format("from", &self.from, rt::spec::Format::Email);
+            v.format("to", &self.to, rt::spec::Format::Email);
             v.nested("tags", &self.tags);
-            v.format("created_at", &self.created_at, rt::validate::Format::Rfc3339);
+            v.format("created_at", &self.created_at, rt::spec::Format::Rfc3339);
         }
     }
     /// Whether a bounce is permanent.
@@ -6455,10 +6455,10 @@ pub mod email {
     #[cfg(feature = "server")]
     impl rt::validate::Validate for EmailBouncedData {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("from", &self.from, rt::validate::Format::Email);
-            v.format("to", &self.to, rt::validate::Format::Email);
+            v.format("from", &self.from, rt::spec::Format::Email);
+            v.format("to", &self.to, rt::spec::Format::Email);
             v.nested("tags", &self.tags);
-            v.format("created_at", &self.created_at, rt::validate::Format::Rfc3339);
+            v.format("created_at", &self.created_at, rt::spec::Format::Rfc3339);
         }
     }
     /// An email whose delivery is being retried.
@@ -6643,14 +6643,14 @@ pub mod email {
     #[cfg(feature = "server")]
     impl rt::validate::Validate for EmailDelayedData {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("from", &self.from, rt::validate::Format::Email);
-            v.format("to", &self.to, rt::validate::Format::Email);
+            v.format("from", &self.from, rt::spec::Format::Email);
+            v.format("to", &self.to, rt::spec::Format::Email);
             v.nested("tags", &self.tags);
-            v.format("created_at", &self.created_at, rt::validate::Format::Rfc3339);
+            v.format("created_at", &self.created_at, rt::spec::Format::Rfc3339);
             v.format(
                 "next_attempt_at",
                 &self.next_attempt_at,
-                rt::validate::Format::Rfc3339,
+                rt::spec::Format::Rfc3339,
             );
         }
     }
@@ -6849,11 +6849,11 @@ pub mod email {
     #[cfg(feature = "server")]
     impl rt::validate::Validate for EmailOpenedData {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("from", &self.from, rt::validate::Format::Email);
-            v.format("to", &self.to, rt::validate::Format::Email);
+            v.format("from", &self.from, rt::spec::Format::Email);
+            v.format("to", &self.to, rt::spec::Format::Email);
             v.nested("tags", &self.tags);
-            v.format("created_at", &self.created_at, rt::validate::Format::Rfc3339);
-            v.format("opened_at", &self.opened_at, rt::validate::Format::Rfc3339);
+            v.format("created_at", &self.created_at, rt::spec::Format::Rfc3339);
+            v.format("opened_at", &self.opened_at, rt::spec::Format::Rfc3339);
         }
     }
     /// A link clicked in an email.
@@ -7059,11 +7059,11 @@ pub mod email {
     #[cfg(feature = "server")]
     impl rt::validate::Validate for EmailClickedData {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("from", &self.from, rt::validate::Format::Email);
-            v.format("to", &self.to, rt::validate::Format::Email);
+            v.format("from", &self.from, rt::spec::Format::Email);
+            v.format("to", &self.to, rt::spec::Format::Email);
             v.nested("tags", &self.tags);
-            v.format("created_at", &self.created_at, rt::validate::Format::Rfc3339);
-            v.format("clicked_at", &self.clicked_at, rt::validate::Format::Rfc3339);
+            v.format("created_at", &self.created_at, rt::spec::Format::Rfc3339);
+            v.format("clicked_at", &self.clicked_at, rt::spec::Format::Rfc3339);
         }
     }
     /// An email that could not be sent.
@@ -7231,10 +7231,10 @@ pub mod email {
     #[cfg(feature = "server")]
     impl rt::validate::Validate for EmailFailedData {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("from", &self.from, rt::validate::Format::Email);
-            v.format("to", &self.to, rt::validate::Format::Email);
+            v.format("from", &self.from, rt::spec::Format::Email);
+            v.format("to", &self.to, rt::spec::Format::Email);
             v.nested("tags", &self.tags);
-            v.format("created_at", &self.created_at, rt::validate::Format::Rfc3339);
+            v.format("created_at", &self.created_at, rt::spec::Format::Rfc3339);
         }
     }
     /// An email not sent because its recipient is suppressed.
@@ -7402,10 +7402,10 @@ pub mod email {
     #[cfg(feature = "server")]
     impl rt::validate::Validate for EmailSuppressedData {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("from", &self.from, rt::validate::Format::Email);
-            v.format("to", &self.to, rt::validate::Format::Email);
+            v.format("from", &self.from, rt::spec::Format::Email);
+            v.format("to", &self.to, rt::spec::Format::Email);
             v.nested("tags", &self.tags);
-            v.format("created_at", &self.created_at, rt::validate::Format::Rfc3339);
+            v.format("created_at", &self.created_at, rt::spec::Format::Rfc3339);
         }
     }
     /// The contact a `contact.*` event is about.
@@ -7581,9 +7581,9 @@ pub mod email {
     #[cfg(feature = "server")]
     impl rt::validate::Validate for ContactEventData {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("email", &self.email, rt::validate::Format::Email);
-            v.format("created_at", &self.created_at, rt::validate::Format::Rfc3339);
-            v.format("updated_at", &self.updated_at, rt::validate::Format::Rfc3339);
+            v.format("email", &self.email, rt::spec::Format::Email);
+            v.format("created_at", &self.created_at, rt::spec::Format::Rfc3339);
+            v.format("updated_at", &self.updated_at, rt::spec::Format::Rfc3339);
         }
     }
     /// A webhook event: `{"type": "email.bounced", "created_at": "...", "data": {...}}`.

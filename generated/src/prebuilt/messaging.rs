@@ -9,7 +9,7 @@
 pub mod messaging {
     use ::tidings_runtime as rt;
     /// What the runtime needs to know about this service, taken from its spec.
-    pub static SERVICE: rt::ServiceSpec = ::tidings_runtime::spec::ServiceSpec {
+    pub static SERVICE: rt::spec::ServiceSpec = ::tidings_runtime::spec::ServiceSpec {
         name: "messaging",
         title: "Messaging service",
         base_url: ::core::option::Option::None,
@@ -49,7 +49,7 @@ pub mod messaging {
         errors: ::tidings_runtime::spec::ErrorSpec::DEFAULT,
     };
     /// How this service's list operations page.
-    pub static PAGINATION: rt::PaginationSpec = ::tidings_runtime::spec::PaginationSpec::cursor(
+    pub static PAGINATION: rt::spec::PaginationSpec = ::tidings_runtime::spec::PaginationSpec::cursor(
         "data",
         "has_more",
         "id",
@@ -231,7 +231,7 @@ pub mod messaging {
     }
     /// Static descriptions of every operation, as the runtime sees them.
     pub mod operations {
-        use ::tidings_runtime::OperationSpec as Op;
+        use ::tidings_runtime::spec::OperationSpec as Op;
         pub static LIST_RESOURCES: Op = ::tidings_runtime::spec::OperationSpec::get(
             "list_resources",
             "/v1/resources",
@@ -1890,11 +1890,11 @@ pub mod messaging {
         fn validate(&self, v: &mut rt::validate::Validator) {
             v.max_len("from", &self.from, 15);
             v.min_len("from", &self.from, 1);
-            v.format("to", &self.to, rt::validate::Format::E164);
+            v.format("to", &self.to, rt::spec::Format::E164);
             v.max_len("text", &self.text, 1600);
             v.min_len("text", &self.text, 1);
             v.max_len("client_ref", &self.client_ref, 100);
-            v.format("webhook_url", &self.webhook_url, rt::validate::Format::Uri);
+            v.format("webhook_url", &self.webhook_url, rt::spec::Format::Uri);
             v.range("ttl", &self.ttl, Some(20.0), Some(604800.0));
         }
     }
@@ -2110,7 +2110,7 @@ pub mod messaging {
             v.format(
                 "context_message_uuid",
                 &self.context_message_uuid,
-                rt::validate::Format::Uuid,
+                rt::spec::Format::Uuid,
             );
         }
     }
@@ -2277,12 +2277,12 @@ pub mod messaging {
     }
     impl rt::validate::Validate for WhatsappText {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("from", &self.from, rt::validate::Format::E164);
-            v.format("to", &self.to, rt::validate::Format::E164);
+            v.format("from", &self.from, rt::spec::Format::E164);
+            v.format("to", &self.to, rt::spec::Format::E164);
             v.max_len("text", &self.text, 4096);
             v.min_len("text", &self.text, 1);
             v.max_len("client_ref", &self.client_ref, 100);
-            v.format("webhook_url", &self.webhook_url, rt::validate::Format::Uri);
+            v.format("webhook_url", &self.webhook_url, rt::spec::Format::Uri);
             v.range("ttl", &self.ttl, Some(60.0), Some(2592000.0));
             v.nested("whatsapp", &self.whatsapp);
         }
@@ -2449,11 +2449,11 @@ pub mod messaging {
     }
     impl rt::validate::Validate for WhatsappImage {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("from", &self.from, rt::validate::Format::E164);
-            v.format("to", &self.to, rt::validate::Format::E164);
+            v.format("from", &self.from, rt::spec::Format::E164);
+            v.format("to", &self.to, rt::spec::Format::E164);
             v.nested("image", &self.image);
             v.max_len("client_ref", &self.client_ref, 100);
-            v.format("webhook_url", &self.webhook_url, rt::validate::Format::Uri);
+            v.format("webhook_url", &self.webhook_url, rt::spec::Format::Uri);
             v.range("ttl", &self.ttl, Some(60.0), Some(2592000.0));
             v.nested("whatsapp", &self.whatsapp);
         }
@@ -2620,11 +2620,11 @@ pub mod messaging {
     }
     impl rt::validate::Validate for WhatsappAudio {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("from", &self.from, rt::validate::Format::E164);
-            v.format("to", &self.to, rt::validate::Format::E164);
+            v.format("from", &self.from, rt::spec::Format::E164);
+            v.format("to", &self.to, rt::spec::Format::E164);
             v.nested("audio", &self.audio);
             v.max_len("client_ref", &self.client_ref, 100);
-            v.format("webhook_url", &self.webhook_url, rt::validate::Format::Uri);
+            v.format("webhook_url", &self.webhook_url, rt::spec::Format::Uri);
             v.range("ttl", &self.ttl, Some(60.0), Some(2592000.0));
             v.nested("whatsapp", &self.whatsapp);
         }
@@ -2791,11 +2791,11 @@ pub mod messaging {
     }
     impl rt::validate::Validate for WhatsappVideo {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("from", &self.from, rt::validate::Format::E164);
-            v.format("to", &self.to, rt::validate::Format::E164);
+            v.format("from", &self.from, rt::spec::Format::E164);
+            v.format("to", &self.to, rt::spec::Format::E164);
             v.nested("video", &self.video);
             v.max_len("client_ref", &self.client_ref, 100);
-            v.format("webhook_url", &self.webhook_url, rt::validate::Format::Uri);
+            v.format("webhook_url", &self.webhook_url, rt::spec::Format::Uri);
             v.range("ttl", &self.ttl, Some(60.0), Some(2592000.0));
             v.nested("whatsapp", &self.whatsapp);
         }
@@ -2962,11 +2962,11 @@ pub mod messaging {
     }
     impl rt::validate::Validate for WhatsappFile {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("from", &self.from, rt::validate::Format::E164);
-            v.format("to", &self.to, rt::validate::Format::E164);
+            v.format("from", &self.from, rt::spec::Format::E164);
+            v.format("to", &self.to, rt::spec::Format::E164);
             v.nested("file", &self.file);
             v.max_len("client_ref", &self.client_ref, 100);
-            v.format("webhook_url", &self.webhook_url, rt::validate::Format::Uri);
+            v.format("webhook_url", &self.webhook_url, rt::spec::Format::Uri);
             v.range("ttl", &self.ttl, Some(60.0), Some(2592000.0));
             v.nested("whatsapp", &self.whatsapp);
         }
@@ -3118,11 +3118,11 @@ pub mod messaging {
     }
     impl rt::validate::Validate for WhatsappTemplate {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("from", &self.from, rt::validate::Format::E164);
-            v.format("to", &self.to, rt::validate::Format::E164);
+            v.format("from", &self.from, rt::spec::Format::E164);
+            v.format("to", &self.to, rt::spec::Format::E164);
             v.nested("template", &self.template);
             v.max_len("client_ref", &self.client_ref, 100);
-            v.format("webhook_url", &self.webhook_url, rt::validate::Format::Uri);
+            v.format("webhook_url", &self.webhook_url, rt::spec::Format::Uri);
             v.range("ttl", &self.ttl, Some(60.0), Some(2592000.0));
         }
     }
@@ -3206,7 +3206,7 @@ pub mod messaging {
     }
     impl rt::validate::Validate for ImageContent {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("url", &self.url, rt::validate::Format::Uri);
+            v.format("url", &self.url, rt::spec::Format::Uri);
             v.max_len("caption", &self.caption, 1024);
         }
     }
@@ -3268,7 +3268,7 @@ pub mod messaging {
     }
     impl rt::validate::Validate for AudioContent {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("url", &self.url, rt::validate::Format::Uri);
+            v.format("url", &self.url, rt::spec::Format::Uri);
         }
     }
     /// A video by URL.
@@ -3351,7 +3351,7 @@ pub mod messaging {
     }
     impl rt::validate::Validate for VideoContent {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("url", &self.url, rt::validate::Format::Uri);
+            v.format("url", &self.url, rt::spec::Format::Uri);
             v.max_len("caption", &self.caption, 1024);
         }
     }
@@ -3450,7 +3450,7 @@ pub mod messaging {
     }
     impl rt::validate::Validate for FileContent {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("url", &self.url, rt::validate::Format::Uri);
+            v.format("url", &self.url, rt::spec::Format::Uri);
             v.max_len("caption", &self.caption, 1024);
             v.max_len("name", &self.name, 240);
         }
@@ -4261,7 +4261,7 @@ pub mod messaging {
     }
     impl rt::validate::Validate for MediaLink {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("link", &self.link, rt::validate::Format::Uri);
+            v.format("link", &self.link, rt::spec::Format::Uri);
         }
     }
     /// A text-to-speech call: the service calls `to` and speaks `text`.
@@ -4410,13 +4410,13 @@ pub mod messaging {
     }
     impl rt::validate::Validate for VoiceText {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("from", &self.from, rt::validate::Format::E164);
-            v.format("to", &self.to, rt::validate::Format::E164);
+            v.format("from", &self.from, rt::spec::Format::E164);
+            v.format("to", &self.to, rt::spec::Format::E164);
             v.max_len("text", &self.text, 1500);
             v.min_len("text", &self.text, 1);
             v.nested("voice", &self.voice);
             v.max_len("client_ref", &self.client_ref, 100);
-            v.format("webhook_url", &self.webhook_url, rt::validate::Format::Uri);
+            v.format("webhook_url", &self.webhook_url, rt::spec::Format::Uri);
         }
     }
     /// How the text is spoken.
@@ -4804,7 +4804,7 @@ pub mod messaging {
             v.max_len("text", &self.text, 1000);
             v.min_len("text", &self.text, 1);
             v.max_len("client_ref", &self.client_ref, 100);
-            v.format("webhook_url", &self.webhook_url, rt::validate::Format::Uri);
+            v.format("webhook_url", &self.webhook_url, rt::spec::Format::Uri);
         }
     }
     /// An Instagram image.
@@ -4952,7 +4952,7 @@ pub mod messaging {
             v.min_len("to", &self.to, 1);
             v.nested("image", &self.image);
             v.max_len("client_ref", &self.client_ref, 100);
-            v.format("webhook_url", &self.webhook_url, rt::validate::Format::Uri);
+            v.format("webhook_url", &self.webhook_url, rt::spec::Format::Uri);
         }
     }
     /// An Instagram audio clip.
@@ -5100,7 +5100,7 @@ pub mod messaging {
             v.min_len("to", &self.to, 1);
             v.nested("audio", &self.audio);
             v.max_len("client_ref", &self.client_ref, 100);
-            v.format("webhook_url", &self.webhook_url, rt::validate::Format::Uri);
+            v.format("webhook_url", &self.webhook_url, rt::spec::Format::Uri);
         }
     }
     /// An Instagram video.
@@ -5248,7 +5248,7 @@ pub mod messaging {
             v.min_len("to", &self.to, 1);
             v.nested("video", &self.video);
             v.max_len("client_ref", &self.client_ref, 100);
-            v.format("webhook_url", &self.webhook_url, rt::validate::Format::Uri);
+            v.format("webhook_url", &self.webhook_url, rt::spec::Format::Uri);
         }
     }
     /// An Instagram file.
@@ -5396,7 +5396,7 @@ pub mod messaging {
             v.min_len("to", &self.to, 1);
             v.nested("file", &self.file);
             v.max_len("client_ref", &self.client_ref, 100);
-            v.format("webhook_url", &self.webhook_url, rt::validate::Format::Uri);
+            v.format("webhook_url", &self.webhook_url, rt::spec::Format::Uri);
         }
     }
     /// Media by URL, without a caption (Instagram shows none).
@@ -5459,7 +5459,7 @@ pub mod messaging {
     }
     impl rt::validate::Validate for MediaUrl {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("url", &self.url, rt::validate::Format::Uri);
+            v.format("url", &self.url, rt::spec::Format::Uri);
         }
     }
     /// An accepted message.
@@ -5522,7 +5522,7 @@ pub mod messaging {
     #[cfg(feature = "server")]
     impl rt::validate::Validate for SendMessageResponse {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("message_uuid", &self.message_uuid, rt::validate::Format::Uuid);
+            v.format("message_uuid", &self.message_uuid, rt::spec::Format::Uuid);
         }
     }
     /// A message (sent or received) as the service keeps it.
@@ -5786,9 +5786,9 @@ pub mod messaging {
     #[cfg(feature = "server")]
     impl rt::validate::Validate for MessageRecord {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("message_uuid", &self.message_uuid, rt::validate::Format::Uuid);
-            v.format("timestamp", &self.timestamp, rt::validate::Format::Rfc3339);
-            v.format("updated_at", &self.updated_at, rt::validate::Format::Rfc3339);
+            v.format("message_uuid", &self.message_uuid, rt::spec::Format::Uuid);
+            v.format("timestamp", &self.timestamp, rt::spec::Format::Rfc3339);
+            v.format("updated_at", &self.updated_at, rt::spec::Format::Rfc3339);
         }
     }
     /// A change to a message: mark an inbound WhatsApp or Instagram message read (the sender sees the read receipt).
@@ -6065,7 +6065,7 @@ pub mod messaging {
     #[cfg(feature = "server")]
     impl rt::validate::Validate for Template {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("updated_at", &self.updated_at, rt::validate::Format::Rfc3339);
+            v.format("updated_at", &self.updated_at, rt::spec::Format::Rfc3339);
         }
     }
     /// What a template is for (WhatsApp prices them differently).
@@ -6499,8 +6499,8 @@ pub mod messaging {
     #[cfg(feature = "server")]
     impl rt::validate::Validate for StatusEvent {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("message_uuid", &self.message_uuid, rt::validate::Format::Uuid);
-            v.format("timestamp", &self.timestamp, rt::validate::Format::Rfc3339);
+            v.format("message_uuid", &self.message_uuid, rt::spec::Format::Uuid);
+            v.format("timestamp", &self.timestamp, rt::spec::Format::Rfc3339);
         }
     }
     /// Why a message failed.
@@ -6949,8 +6949,8 @@ pub mod messaging {
     #[cfg(feature = "server")]
     impl rt::validate::Validate for InboundMessage {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("message_uuid", &self.message_uuid, rt::validate::Format::Uuid);
-            v.format("timestamp", &self.timestamp, rt::validate::Format::Rfc3339);
+            v.format("message_uuid", &self.message_uuid, rt::spec::Format::Uuid);
+            v.format("timestamp", &self.timestamp, rt::spec::Format::Rfc3339);
             v.nested("image", &self.image);
             v.nested("audio", &self.audio);
             v.nested("video", &self.video);
@@ -7080,7 +7080,7 @@ pub mod messaging {
     #[cfg(feature = "server")]
     impl rt::validate::Validate for InboundContext {
         fn validate(&self, v: &mut rt::validate::Validator) {
-            v.format("message_uuid", &self.message_uuid, rt::validate::Format::Uuid);
+            v.format("message_uuid", &self.message_uuid, rt::spec::Format::Uuid);
         }
     }
     /// One page of a list: its items, and whether more pages follow.

@@ -9,7 +9,7 @@
 pub mod realtime {
     use ::tidings_runtime as rt;
     /// What the runtime needs to know about this service, taken from its spec.
-    pub static SERVICE: rt::ServiceSpec = ::tidings_runtime::spec::ServiceSpec {
+    pub static SERVICE: rt::spec::ServiceSpec = ::tidings_runtime::spec::ServiceSpec {
         name: "realtime",
         title: "Realtime service",
         base_url: ::core::option::Option::None,
@@ -66,7 +66,7 @@ pub mod realtime {
     };
     /// Static descriptions of every operation, as the runtime sees them.
     pub mod operations {
-        use ::tidings_runtime::OperationSpec as Op;
+        use ::tidings_runtime::spec::OperationSpec as Op;
         pub static GET_ROOT: Op = ::tidings_runtime::spec::OperationSpec::get(
                 "get_root",
                 "/",
@@ -2001,7 +2001,7 @@ pub mod realtime {
     /// Pusher Channels protocol 7: JSON text frames `{event, channel?, data?, user_id?}`.
     ///
     /// *Assumed*: not shown by the seed; our design.
-    pub static WEBSOCKET: rt::realtime::WebSocketSpec = ::tidings_runtime::spec::WebSocketSpec {
+    pub static WEBSOCKET: rt::spec::WebSocketSpec = ::tidings_runtime::spec::WebSocketSpec {
         service: "realtime",
         path: "/app/{key}",
         query: &[("protocol", "7"), ("client", "{client}"), ("version", "{version}")],

@@ -4,8 +4,8 @@ use super::*;
 
 /// An error answer from the server: status plus whatever the body said.
 ///
-/// The text fields come from the server, so they are bounded ([`CODE_LIMIT`], [`MESSAGE_LIMIT`],
-/// [`ID_LIMIT`]) and their control characters (CR, LF, ESC and the other C0 and C1 controls,
+/// The text fields come from the server, so they are bounded ([`Self::CODE_LIMIT`], [`Self::MESSAGE_LIMIT`],
+/// [`Self::ID_LIMIT`]) and their control characters (CR, LF, ESC and the other C0 and C1 controls,
 /// Unicode line separators and bidi overrides) are escaped as `\r`, `\n`, `\u{1b}` ...: they
 /// are safe to print and to log.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -13,7 +13,7 @@ use super::*;
 pub struct ApiError {
     /// HTTP status.
     pub status: u16,
-    /// The code, read where the spec says ([`crate::ErrorSpec::code`], by default
+    /// The code, read where the spec says ([`crate::spec::ErrorSpec::code`], by default
     /// `error.code`), e.g. `"validation_error"`; a number is kept as its text (`"20404"`).
     pub code: Option<String>,
     /// The message, read where the spec says (by default `error.message`).
@@ -22,7 +22,7 @@ pub struct ApiError {
     pub param: Option<String>,
     /// `error.request_id`, else the `x-request-id` header.
     pub request_id: Option<String>,
-    /// The start of the raw body (at most [`EXCERPT_LIMIT`] bytes), e.g. a proxy's HTML page.
+    /// The start of the raw body (at most [`Self::EXCERPT_LIMIT`] bytes), e.g. a proxy's HTML page.
     /// Escaped when displayed.
     pub body_excerpt: String,
     /// The body was longer than the client reads for an error answer
@@ -30,13 +30,13 @@ pub struct ApiError {
     /// above may be empty.
     pub body_truncated: bool,
     /// The whole body decoded as JSON (the spec's error type, as data), when it is JSON and at
-    /// most [`BODY_JSON_LIMIT`] bytes. Server data: its text is not escaped, so escape it
+    /// most [`Self::BODY_JSON_LIMIT`] bytes. Server data: its text is not escaped, so escape it
     /// before logging.
     pub body: Option<serde_json::Value>,
     /// The response headers the operation documents as carrying error details
-    /// ([`crate::ErrorBodySpec::headers`], e.g. `X-Error-Code`) that the answer had: name as
-    /// documented, value bounded to [`ID_LIMIT`] bytes and escaped like the fields above (at
-    /// most [`MAX_ERROR_HEADERS`]). Read one with [`ApiError::header`].
+    /// ([`crate::spec::ErrorBodySpec::headers`], e.g. `X-Error-Code`) that the answer had: name as
+    /// documented, value bounded to [`Self::ID_LIMIT`] bytes and escaped like the fields above (at
+    /// most [`Self::MAX_ERROR_HEADERS`]). Read one with [`ApiError::header`].
     pub headers: Vec<(String, String)>,
     /// The call it ended and what to do, when it came from a call. Not part of this type's
     /// `Display`; [`Error`]'s shows it.
@@ -44,11 +44,36 @@ pub struct ApiError {
 }
 
 impl ApiError {
+    /// Longest body excerpt kept ([`ApiError::body_excerpt`]), in bytes.
+    pub const EXCERPT_LIMIT: usize = 512;
+
+    /// Longest server-provided error message kept ([`ApiError::message`],
+    /// [`DecodeError::message`]), in bytes after escaping; longer ones are cut and end with `…`.
+    pub const MESSAGE_LIMIT: usize = 2048;
+
+    /// Longest server-provided error code ([`ApiError::code`]) kept, in bytes after escaping.
+    pub const CODE_LIMIT: usize = 128;
+
+    /// Longest server-provided `param` and request id kept, in bytes after escaping.
+    pub const ID_LIMIT: usize = 256;
+
+    /// Largest body kept decoded in [`ApiError::body`], in bytes (a longer one, e.g. a 2xx
+    /// answer that carries an error, keeps its code, message and excerpt only).
+    pub const BODY_JSON_LIMIT: usize = 64 * 1024;
+
+    /// Most documented error headers an [`ApiError`] keeps ([`ApiError::headers`]).
+    pub const MAX_ERROR_HEADERS: usize = 16;
+
     /// Parses an error answer with the default shape, `{"error": {"code", "message", ...}}`.
     /// Never fails: a body that is not the expected JSON leaves the fields empty and is kept
     /// as an excerpt.
     pub fn from_response(status: u16, header_request_id: Option<&str>, body: &[u8]) -> ApiError {
-        ApiError::from_body(status, header_request_id, body, &crate::ErrorSpec::DEFAULT)
+        ApiError::from_body(
+            status,
+            header_request_id,
+            body,
+            &crate::spec::ErrorSpec::DEFAULT,
+        )
     }
 
     /// Parses an error answer, reading the code and message at the paths `spec` gives (a
@@ -58,7 +83,7 @@ impl ApiError {
         status: u16,
         header_request_id: Option<&str>,
         body: &[u8],
-        spec: &crate::ErrorSpec,
+        spec: &crate::spec::ErrorSpec,
     ) -> ApiError {
         let json = serde_json::from_slice::<serde_json::Value>(body).ok();
         ApiError::from_json(
@@ -80,7 +105,7 @@ impl ApiError {
         header_request_id: Option<&str>,
         body: &[u8],
         json: Option<serde_json::Value>,
-        specs: &[crate::ErrorSpec],
+        specs: &[crate::spec::ErrorSpec],
     ) -> ApiError {
         let text_at = |path: Option<&str>, limit: usize| {
             let value = json_at(json.as_ref()?, path?)?;
@@ -154,13 +179,6 @@ fn text_line(body: &[u8]) -> Option<String> {
 /// The value at a dot path (`error.code`, `errors.0.message`, `0.code`): each segment is an
 /// object key, or an array index when the value there is an array. `None` when any step is
 /// missing.
-///
-/// ```
-/// let body = serde_json::json!({"errors": [{"message": "bad from"}]});
-/// let found = tidings_runtime::error::json_at(&body, "errors.0.message");
-/// assert_eq!(found, Some(&serde_json::json!("bad from")));
-/// assert_eq!(tidings_runtime::error::json_at(&body, "errors.1.message"), None);
-/// ```
 pub fn json_at<'a>(value: &'a serde_json::Value, path: &str) -> Option<&'a serde_json::Value> {
     path.split('.')
         .try_fold(value, |value, segment| match value {

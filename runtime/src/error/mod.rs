@@ -1,5 +1,5 @@
 //! The one error type of the runtime, [`Error`], with its [`ErrorKind`], the API error details
-//! read from error bodies where the spec says they are ([`crate::ErrorSpec`], by default
+//! read from error bodies where the spec says they are ([`crate::spec::ErrorSpec`], by default
 //! `{"error": {...}}`), and bounded body excerpts. Server-provided text is
 //! bounded and its control characters escaped before it reaches a `Display` or a log line.
 
@@ -12,32 +12,22 @@ pub(crate) mod advice;
 mod api;
 mod context;
 mod text;
+pub use api::ApiError;
+pub(crate) use api::json_at;
 pub(crate) use api::scalar_text;
-pub use api::{ApiError, json_at};
 use context::Advice;
 pub use context::CallContext;
 pub(crate) use text::Escaped;
-pub use text::{bounded_text, excerpt};
+pub(crate) use text::bounded_text;
+pub use text::excerpt;
 
-/// Longest body excerpt kept in an error, in bytes.
-pub const EXCERPT_LIMIT: usize = 512;
-
-/// Longest server-provided error message kept ([`ApiError::message`], [`DecodeError::message`]),
-/// in bytes after escaping; longer ones are cut and end with `…`.
-pub const MESSAGE_LIMIT: usize = 2048;
-
-/// Longest server-provided error code ([`ApiError::code`]) kept, in bytes after escaping.
-pub const CODE_LIMIT: usize = 128;
-
-/// Longest server-provided `param` and request id kept, in bytes after escaping.
-pub const ID_LIMIT: usize = 256;
-
-/// Largest body kept decoded in [`ApiError::body`], in bytes (a longer one, e.g. a 2xx answer
-/// that carries an error, keeps its code, message and excerpt only).
-pub const BODY_JSON_LIMIT: usize = 64 * 1024;
-
-/// Most documented error headers an [`ApiError`] keeps.
-pub const MAX_ERROR_HEADERS: usize = 16;
+// The bounds on server-provided text, documented on [`ApiError`]'s constants.
+pub(crate) const EXCERPT_LIMIT: usize = ApiError::EXCERPT_LIMIT;
+pub(crate) const MESSAGE_LIMIT: usize = ApiError::MESSAGE_LIMIT;
+pub(crate) const CODE_LIMIT: usize = ApiError::CODE_LIMIT;
+pub(crate) const ID_LIMIT: usize = ApiError::ID_LIMIT;
+pub(crate) const BODY_JSON_LIMIT: usize = ApiError::BODY_JSON_LIMIT;
+pub(crate) const MAX_ERROR_HEADERS: usize = ApiError::MAX_ERROR_HEADERS;
 
 /// Everything that can go wrong in a call, in verification or in configuration.
 ///
@@ -321,7 +311,7 @@ impl fmt::Display for TimeoutKind {
 
 /// A failure reply of an SMTP relay: `550 5.1.1 User unknown`.
 ///
-/// The text comes from the relay, so it is bounded ([`MESSAGE_LIMIT`], [`CODE_LIMIT`]) and its
+/// The text comes from the relay, so it is bounded ([`ApiError::MESSAGE_LIMIT`], [`ApiError::CODE_LIMIT`]) and its
 /// control characters escaped, like an [`ApiError`]'s.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -382,7 +372,7 @@ pub struct DecodeError {
     pub status: Option<u16>,
     /// Request id of the response, when known.
     pub request_id: Option<String>,
-    /// The start of the body (at most [`EXCERPT_LIMIT`] bytes).
+    /// The start of the body (at most [`ApiError::EXCERPT_LIMIT`] bytes).
     pub body_excerpt: String,
 }
 
@@ -613,10 +603,10 @@ impl Error {
 
     /// Whether trying again later may succeed (transient statuses, rate limits, timeouts,
     /// transport failures). Says nothing about whether repeating is *safe*: the runtime decides
-    /// that from the operation's [`crate::RetryClass`].
+    /// that from the operation's [`crate::spec::RetryClass`].
     ///
-    /// The answer comes from [`crate::retry`], which also decides what a client retries: the
-    /// statuses of [`crate::RetrySpec::DEFAULT`], timeouts and transport failures, plus every
+    /// The same rules decide what a client retries ([`crate::RetryPolicy`]): the
+    /// statuses of [`crate::spec::RetrySpec::DEFAULT`], timeouts and transport failures, plus every
     /// rate limit and an unreachable shared limiter.
     pub fn is_retryable(&self) -> bool {
         crate::retry::may_succeed_later(self.transience())
@@ -664,7 +654,7 @@ impl Error {
     }
 
     /// An [`Error::Decode`] for `body`, keeping an excerpt. `message` is bounded to
-    /// [`MESSAGE_LIMIT`] and escaped.
+    /// [`ApiError::MESSAGE_LIMIT`] and escaped.
     pub fn decode(message: impl Into<String>, body: &[u8]) -> Error {
         Error::Decode(Box::new(DecodeError {
             message: bounded_text(&message.into(), MESSAGE_LIMIT),

@@ -165,7 +165,7 @@ fn paths_read_objects_arrays_and_stop_at_anything_else() {
 
 #[test]
 fn a_spec_without_code_or_message_paths_reads_neither() {
-    let spec = crate::ErrorSpec {
+    let spec = crate::spec::ErrorSpec {
         code: None,
         message: Some("detail"),
         in_success: None,
@@ -173,7 +173,7 @@ fn a_spec_without_code_or_message_paths_reads_neither() {
     let api = ApiError::from_body(400, None, br#"{"error":{"code":"x"},"detail":"d"}"#, &spec);
     assert_eq!((api.code, api.message.as_deref()), (None, Some("d")));
     // An object where the code should be is not a code.
-    let spec = crate::ErrorSpec {
+    let spec = crate::spec::ErrorSpec {
         code: Some("error"),
         message: None,
         in_success: None,
@@ -185,7 +185,7 @@ fn a_spec_without_code_or_message_paths_reads_neither() {
 
 #[test]
 fn numeric_codes_are_short_text_and_an_out_of_range_one_is_no_code() {
-    let spec = crate::ErrorSpec {
+    let spec = crate::spec::ErrorSpec {
         code: Some("code"),
         message: None,
         in_success: None,

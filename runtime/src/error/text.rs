@@ -60,7 +60,7 @@ impl fmt::Display for Escaped<'_> {
     }
 }
 
-/// The start of `body` as text: at most [`EXCERPT_LIMIT`] bytes, cut on a char boundary, with
+/// The start of `body` as text: at most [`ApiError::EXCERPT_LIMIT`](crate::ApiError::EXCERPT_LIMIT) bytes, cut on a char boundary, with
 /// `…` appended when cut.
 pub fn excerpt(body: &[u8]) -> String {
     let cut = &body[..body.len().min(EXCERPT_LIMIT)];

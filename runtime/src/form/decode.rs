@@ -9,7 +9,7 @@ use super::*;
 ///
 /// ```
 /// use tidings_runtime::form::decode;
-/// use tidings_runtime::FormStyle;
+/// use tidings_runtime::spec::FormStyle;
 /// #[derive(serde::Deserialize, PartialEq, Debug)]
 /// struct Send { #[serde(rename = "To")] to: String, #[serde(rename = "MediaUrl")] media: Vec<String>, n: u32 }
 /// let got: Send = decode(b"To=%2B1555&MediaUrl=a&MediaUrl=b&n=3", FormStyle::DEFAULT)?;

@@ -43,7 +43,7 @@ pub const MAX_MULTIPART_BYTES: usize = 32 * 1024 * 1024;
 ///
 /// ```
 /// use tidings_runtime::form::pairs;
-/// use tidings_runtime::{ArrayStyle, FormStyle, NestedStyle};
+/// use tidings_runtime::spec::{ArrayStyle, FormStyle, NestedStyle};
 /// #[derive(serde::Serialize)]
 /// struct Send { #[serde(rename = "To")] to: &'static str, #[serde(rename = "MediaUrl")] media: Vec<&'static str>, opt: Opt }
 /// #[derive(serde::Serialize)]

@@ -28,7 +28,7 @@ use local::Window;
 /// A client-side request rate: at most `requests` in any window of `per`.
 ///
 /// ```
-/// # use tidings_runtime::RateLimit;
+/// # use tidings_runtime::ratelimit::RateLimit;
 /// let plan = RateLimit::per_minute(3000);
 /// assert_eq!(plan.requests(), 3000);
 /// ```

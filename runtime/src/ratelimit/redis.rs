@@ -90,7 +90,7 @@ pub enum WhenUnreachable {
 /// ```no_run
 /// use std::sync::Arc;
 /// use tidings_runtime::ratelimit::redis::{RedisLimiter, WhenUnreachable};
-/// # fn demo(spec: &'static tidings_runtime::ServiceSpec) -> Result<(), tidings_runtime::Error> {
+/// # fn demo(spec: &'static tidings_runtime::spec::ServiceSpec) -> Result<(), tidings_runtime::Error> {
 /// let shared = RedisLimiter::builder("redis://127.0.0.1:6379/")
 ///     .when_unreachable(WhenUnreachable::FailClosed)
 ///     .build()?;

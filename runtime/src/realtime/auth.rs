@@ -199,7 +199,7 @@ impl<F> fmt::Debug for FnAuthorizer<F> {
 /// Wraps an async closure as an [`Authorizer`] for channels.
 ///
 /// ```
-/// # use tidings_runtime::realtime::auth::{authorizer_fn, ChannelAuth, ChannelAuthRequest};
+/// # use tidings_runtime::realtime::{authorizer_fn, ChannelAuth, ChannelAuthRequest};
 /// let authorizer = authorizer_fn(|request: ChannelAuthRequest| async move {
 ///     // Ask the app's auth endpoint here.
 ///     Ok(ChannelAuth::new(format!("key:{}", request.channel)))

@@ -1,8 +1,9 @@
 //! The realtime engine (feature `realtime`): a generic WebSocket client driven by a
 //! [`WebSocketSpec`] that generated code describes from the spec's `websocket` section, plus the
 //! helpers an app server needs for that protocol: channel authorization and user sign-in
-//! ([`auth`]), end-to-end encrypted channels ([`crypto`]), the connection state machine
-//! ([`state`]), presence members ([`presence`]) and the connection itself ([`ws`]).
+//! ([`authorize_channel`], [`Authorizer`]), end-to-end encrypted channels ([`crypto`]), the
+//! connection state machine ([`ConnectionState`]), presence members ([`Members`]) and the
+//! connection itself ([`Connection`]).
 //!
 //! Frames are input: a malformed frame becomes an error event, never a panic. A frame's `data`
 //! may be a JSON string holding JSON, an object, or absent; [`Frame::payload`] decodes all three.
@@ -15,11 +16,11 @@
 //! # Ok::<(), tidings_runtime::Error>(())
 //! ```
 
-pub mod auth;
+mod auth;
 pub mod crypto;
-pub mod presence;
-pub mod state;
-pub mod ws;
+mod presence;
+mod state;
+mod ws;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -32,18 +33,15 @@ use crate::Error;
 use crate::error::{DecodeError, excerpt};
 
 pub use auth::{
-    Authorizer, ChannelAuth, ChannelAuthRequest, LocalAuthorizer, UserAuth, authenticate_user,
-    authorize_channel, authorize_presence_channel,
+    AuthFuture, Authorizer, ChannelAuth, ChannelAuthRequest, FnAuthorizer, LocalAuthorizer,
+    UserAuth, authenticate_user, authorize_channel, authorize_encrypted_channel,
+    authorize_presence_channel, authorizer_fn,
 };
-pub use crypto::{EncryptedData, MasterKey};
 pub use presence::{Member, Members};
 pub use state::{ConnectionState, StateChange};
 pub use ws::{Channel, ChannelEvent, Connection, ConnectionBuilder, ConnectionEvent};
 
-pub use tidings_spec::{
-    BackoffSpec, ChannelAuthKind, ChannelKindSpec, ChannelNameSpec, ClientEventSpec, CloseAction,
-    CloseCodeSpec, DataEncoding, Direction, HeartbeatSpec, MessageRole, MessageSpec, WebSocketSpec,
-};
+use tidings_spec::{ChannelAuthKind, CloseAction, DataEncoding, MessageRole, WebSocketSpec};
 
 /// The checks a [`WebSocketSpec`] asks of channel names, socket ids and client events.
 /// Implemented for the spec; bring it into scope (`use tidings_runtime::realtime::WebSocketRules;`).
@@ -349,6 +347,10 @@ pub(crate) fn decode_error(message: String, body: &[u8]) -> Error {
 pub(crate) mod test_spec {
     //! A protocol-7 spec for unit tests, as generated code would describe it.
     use super::*;
+    use tidings_spec::{
+        BackoffSpec, ChannelKindSpec, ChannelNameSpec, ClientEventSpec, CloseCodeSpec, Direction,
+        HeartbeatSpec, MessageSpec,
+    };
 
     pub static SPEC: WebSocketSpec = WebSocketSpec {
         service: "realtime",

@@ -1,16 +1,13 @@
 //! Webhook verification and decoding on raw body bytes: one generic verifier for HMAC
 //! signature schemes described as data ([`SignatureScheme`]; Standard Webhooks and Pusher are two
 //! built-in instances), payload selection and bounded JSON/form decoding for services with
-//! several payload types ([`WebhookSpec`], [`receive`]), plus [`decode_event`].
+//! several payload types ([`WebhookSpec`](crate::spec::WebhookSpec), [`receive`]), plus [`decode_event`].
 
 mod payloads;
 #[cfg(test)]
 mod tests;
 
-pub use payloads::{
-    PayloadEncoding, Select, WebhookSecrets, WebhookSpec, decode_payload, decode_payload_with,
-    receive, select, verify,
-};
+pub use payloads::{WebhookSecrets, decode_payload, decode_payload_with, receive, select, verify};
 
 use std::fmt;
 use std::sync::Arc;
@@ -68,7 +65,7 @@ impl Default for WebhookLimits {
     }
 }
 
-pub use tidings_spec::{
+use tidings_spec::{
     HmacAlgorithm, PUSHER, STANDARD_WEBHOOKS, SecretFormat, SignatureEncoding, SignatureScheme,
     SignedContent,
 };
@@ -321,6 +318,7 @@ fn now_unix() -> Result<i64, Error> {
 /// A Twilio-style scheme (HMAC-SHA1 over the URL and the sorted form parameters, base64):
 ///
 /// ```
+/// use tidings_runtime::spec::*;
 /// use tidings_runtime::webhook::*;
 /// use reqwest::header::{HeaderMap, HeaderValue};
 ///

@@ -4,7 +4,7 @@
 #[allow(clippy::wildcard_imports)] // the verifier's imports and helpers
 use super::*;
 
-pub use tidings_spec::{PayloadEncoding, Select, WebhookSpec};
+use tidings_spec::{PayloadEncoding, Select, WebhookSpec};
 
 /// Secrets for a service's signature schemes, by scheme name (or one for all), and the limits
 /// deliveries are read with. `Debug` never shows a secret.

@@ -1,5 +1,6 @@
 use super::*;
 use crate::ErrorKind;
+use crate::spec::{PayloadEncoding, Select, WebhookSpec};
 use reqwest::header::HeaderValue;
 
 // Test vector from the Standard Webhooks specification's reference libraries.

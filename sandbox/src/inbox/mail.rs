@@ -195,7 +195,7 @@ fn escaped(text: &str, extra: &[char]) -> String {
 fn mime_address(address: &str) -> String {
     use std::str::FromStr as _;
     use tidings_runtime::smtp::lettre::message::Mailbox;
-    use tidings_runtime::validate::Format;
+    use tidings_runtime::spec::Format;
     let usable = |a: &str| {
         Mailbox::from_str(a).is_ok() && tidings_runtime::validate::matches(Format::Email, a)
     };

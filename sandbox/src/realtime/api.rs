@@ -14,7 +14,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tidings::realtime::WEBSOCKET;
-use tidings_runtime::realtime::ChannelAuthKind;
+use tidings_runtime::spec::ChannelAuthKind;
 
 use super::hub::{Hub, USER_CHANNEL_PREFIX};
 use super::signature::verify_request;

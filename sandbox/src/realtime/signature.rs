@@ -3,7 +3,8 @@
 //! runtime's channel-authorization functions). Comparisons are constant-time.
 
 use tidings_runtime::realtime::{authenticate_user, authorize_channel, authorize_presence_channel};
-use tidings_runtime::{Method, PusherSigner, Secret, SignableRequest, constant_time_eq};
+use tidings_runtime::spec::Method;
+use tidings_runtime::{PusherSigner, Secret, SignableRequest, constant_time_eq};
 
 /// How far `auth_timestamp` may be from the server's clock.
 pub(crate) const TIMESTAMP_TOLERANCE_SECS: i64 = 600;

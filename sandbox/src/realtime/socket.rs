@@ -12,7 +12,8 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tidings::realtime::WEBSOCKET;
-use tidings_runtime::realtime::{ChannelAuthKind, Frame};
+use tidings_runtime::realtime::Frame;
+use tidings_runtime::spec::ChannelAuthKind;
 use tokio::time::Instant;
 
 use super::codes;

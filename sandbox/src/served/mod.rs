@@ -153,7 +153,7 @@ impl ServedService {
             &format!("served-{}", service.name()),
         )
         .map_err(std::io::Error::other)?;
-        let spec: &'static tidings_runtime::ServiceSpec =
+        let spec: &'static tidings_runtime::spec::ServiceSpec =
             Box::leak(Box::new(vocab::service_spec(&service)));
         let schema = Box::leak(Box::new(vocab::service_schema(&service)));
         let mut gateway = Gateway::new(spec).limits(&config.limits).idempotency_data(
@@ -199,7 +199,7 @@ impl ServedService {
                     .map(|a| &*Box::leak(Box::new(vocab::auth_scheme(a)))),
             )
             .find_map(|scheme| match scheme {
-                tidings_runtime::AuthScheme::OAuth2ClientCredentials {
+                tidings_runtime::spec::AuthScheme::OAuth2ClientCredentials {
                     token_url,
                     client_id,
                     client_secret,
@@ -269,9 +269,9 @@ impl ServedService {
             .auth
             .iter()
             .chain(operations.iter().filter_map(|o| o.spec.auth.as_ref()))
-            .flat_map(tidings_runtime::AuthScheme::parts)
+            .flat_map(tidings_runtime::spec::AuthScheme::parts)
             .flat_map(|scheme| match scheme {
-                tidings_runtime::AuthScheme::Query { params } => {
+                tidings_runtime::spec::AuthScheme::Query { params } => {
                     params.iter().map(|(p, _)| *p).collect()
                 }
                 _ => Vec::new(),

@@ -12,9 +12,9 @@ pub(crate) struct ServedOp {
     pub(crate) info: OperationInfo,
     pub(crate) method: Method,
     pub(crate) template: PathTemplate,
-    pub(crate) spec: &'static tidings_runtime::OperationSpec,
+    pub(crate) spec: &'static tidings_runtime::spec::OperationSpec,
     pub(crate) resource: ResourceOp,
-    pub(crate) pages: Option<&'static tidings_runtime::PaginationSpec>,
+    pub(crate) pages: Option<&'static tidings_runtime::spec::PaginationSpec>,
     pub(crate) body: Option<Ty>,
     /// The type of each query parameter written as its JSON text (`style: json`), by wire
     /// name: its value is read as JSON and checked as a body is.

@@ -372,7 +372,7 @@ fn inputs(
     }
     // No bytes at all is no body; whitespace alone is JSON with nothing in it, refused as such.
     let empty = incoming.raw_body().is_empty();
-    let body = if op.spec.body_encoding == tidings_runtime::BodyEncoding::Binary {
+    let body = if op.spec.body_encoding == tidings_runtime::spec::BodyEncoding::Binary {
         // The bytes as they came (their media type checked at the gate); the store keeps what
         // the answer holds, not the file.
         if empty && op.body.is_some() {
@@ -389,26 +389,26 @@ fn inputs(
     } else if op.info.has_body && !empty {
         let value: Value = match op.spec.body_encoding {
             // A list body (`POST /email/batch` takes an array of messages) is an array.
-            tidings_runtime::BodyEncoding::Json if matches!(op.body, Some(Ty::List(_))) => {
+            tidings_runtime::spec::BodyEncoding::Json if matches!(op.body, Some(Ty::List(_))) => {
                 incoming.json_array()?
             }
             // `body: json` takes any JSON value, `null` included.
-            tidings_runtime::BodyEncoding::Json if matches!(op.body, Some(Ty::Json)) => {
+            tidings_runtime::spec::BodyEncoding::Json if matches!(op.body, Some(Ty::Json)) => {
                 incoming.json_any()?
             }
-            tidings_runtime::BodyEncoding::Json => incoming.json()?,
+            tidings_runtime::spec::BodyEncoding::Json => incoming.json()?,
             // Form fields are text: read as the spec's types first (`Attempt=2` is a number).
-            tidings_runtime::BodyEncoding::Form(style) => empty_lists(
+            tidings_runtime::spec::BodyEncoding::Form(style) => empty_lists(
                 served.schema,
                 op.body.as_ref(),
                 typed_fields(served.schema, op.body.as_ref(), incoming.form(style)?),
             ),
-            tidings_runtime::BodyEncoding::Multipart(style) => empty_lists(
+            tidings_runtime::spec::BodyEncoding::Multipart(style) => empty_lists(
                 served.schema,
                 op.body.as_ref(),
                 typed_fields(served.schema, op.body.as_ref(), incoming.multipart(style)?),
             ),
-            tidings_runtime::BodyEncoding::Binary => Value::Null,
+            tidings_runtime::spec::BodyEncoding::Binary => Value::Null,
         };
         match &op.body {
             Some(ty) => {
@@ -425,7 +425,8 @@ fn inputs(
             }
             None => value,
         }
-    } else if op.info.body.is_some() && op.spec.body_encoding == tidings_runtime::BodyEncoding::Json
+    } else if op.info.body.is_some()
+        && op.spec.body_encoding == tidings_runtime::spec::BodyEncoding::Json
     {
         // A declared body that is missing: as the typed server, "needs a JSON body".
         let _: Value = incoming.json()?;
@@ -437,7 +438,7 @@ fn inputs(
                 "`{}` needs a {} body",
                 op.info.name,
                 match op.spec.body_encoding {
-                    tidings_runtime::BodyEncoding::Multipart(_) => "multipart/form-data",
+                    tidings_runtime::spec::BodyEncoding::Multipart(_) => "multipart/form-data",
                     _ => "application/x-www-form-urlencoded",
                 }
             )));
@@ -611,11 +612,11 @@ fn last_page_mark(
     before: &Value,
     filled: &Value,
     body: &mut Value,
-    pages: &tidings_runtime::PaginationSpec,
+    pages: &tidings_runtime::spec::PaginationSpec,
 ) {
     let field = match pages.style {
-        tidings_runtime::PageStyle::Token { token_field, .. } => token_field,
-        tidings_runtime::PageStyle::NextUrl { next_field } => next_field,
+        tidings_runtime::spec::PageStyle::Token { token_field, .. } => token_field,
+        tidings_runtime::spec::PageStyle::NextUrl { next_field } => next_field,
         _ => return,
     };
     let at = |value: &Value| {

@@ -13,7 +13,8 @@
 use serde_json::{Value, json};
 use tidings_codegen::check::{Owned, Select, Service};
 use tidings_codegen::model::PayloadEncoding;
-use tidings_runtime::webhook::{self as rt, SignatureScheme, Verifier};
+use tidings_runtime::spec::{SecretFormat, SignatureScheme};
+use tidings_runtime::webhook::Verifier;
 
 use crate::server::resources::{ServiceSchema, Ty};
 use crate::server::{Incoming, Outgoing, ServerError, Signing, WebhookSender};
@@ -22,12 +23,12 @@ use crate::server::{Incoming, Outgoing, ServerError, Signing, WebhookSender};
 pub const TRIGGER_PREFIX: &str = "/__sandbox/webhooks/";
 
 /// The operation the trigger is served as (auth, limits and body checks of the service).
-pub(crate) static TRIGGER_OP: tidings_runtime::OperationSpec =
-    tidings_runtime::OperationSpec::post("trigger_webhook", "/__sandbox/webhooks/{name}");
+pub(crate) static TRIGGER_OP: tidings_runtime::spec::OperationSpec =
+    tidings_runtime::spec::OperationSpec::post("trigger_webhook", "/__sandbox/webhooks/{name}");
 
 /// The operation the list of deliveries is served as.
-pub(crate) static DELIVERIES_OP: tidings_runtime::OperationSpec =
-    tidings_runtime::OperationSpec::get("list_webhook_deliveries", "/__sandbox/webhooks");
+pub(crate) static DELIVERIES_OP: tidings_runtime::spec::OperationSpec =
+    tidings_runtime::spec::OperationSpec::get("list_webhook_deliveries", "/__sandbox/webhooks");
 
 /// One payload type, ready to deliver.
 pub(crate) struct ServedWebhook {
@@ -52,11 +53,11 @@ pub(crate) fn made_secret(scheme: &SignatureScheme) -> String {
     use base64::Engine as _;
     let key: [u8; 32] = rand::random();
     match scheme.secret {
-        rt::SecretFormat::Base64 { prefix } => format!(
+        SecretFormat::Base64 { prefix } => format!(
             "{prefix}{}",
             base64::engine::general_purpose::STANDARD.encode(key)
         ),
-        rt::SecretFormat::Text => {
+        SecretFormat::Text => {
             let hex: String = key[..16].iter().map(|b| format!("{b:02x}")).collect();
             format!("test_webhook_secret_{hex}")
         }
@@ -140,7 +141,7 @@ impl Webhooks {
         }
         super::validate::check(schema, &Ty::Named(hook.ty), &payload, "")?;
         let body = if hook.form {
-            tidings_runtime::form::encode(&payload, tidings_runtime::FormStyle::DEFAULT)
+            tidings_runtime::form::encode(&payload, tidings_runtime::spec::FormStyle::DEFAULT)
                 .map_err(|e| {
                     ServerError::validation("", format!("the payload is not a form: {e}"))
                 })?

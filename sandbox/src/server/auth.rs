@@ -3,7 +3,7 @@
 
 use axum::http::header::{AUTHORIZATION, HeaderMap};
 use bytes::Bytes;
-use tidings_runtime::AuthScheme;
+use tidings_runtime::spec::AuthScheme;
 
 use super::ServerError;
 use super::gateway::Gateway;

@@ -8,8 +8,8 @@ use axum::response::Response;
 use bytes::Bytes;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use tidings_runtime::spec::{FormStyle, PaginationSpec};
 use tidings_runtime::validate::{Validate, Validator};
-use tidings_runtime::{FormStyle, PaginationSpec};
 
 use super::{Incoming, ServerError, StyledPage, page_in_style, page_object_in_style};
 

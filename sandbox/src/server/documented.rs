@@ -4,7 +4,7 @@
 
 use axum::http::{HeaderName, HeaderValue};
 use axum::response::Response;
-use tidings_runtime::{HeaderType, OperationSpec};
+use tidings_runtime::spec::{HeaderType, OperationSpec};
 
 /// `s` escaped as one path segment (a space as `%20`, a `/` as `%2F`).
 pub(crate) fn path_segment(s: &str) -> String {
@@ -82,7 +82,7 @@ pub fn documented_headers(
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use tidings_runtime::ResponseHeaderSpec;
+    use tidings_runtime::spec::ResponseHeaderSpec;
 
     #[test]
     fn a_header_that_marks_a_next_page_is_not_made_up() {

@@ -8,7 +8,7 @@ use axum::http::StatusCode;
 use axum::http::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 use axum::response::{IntoResponse, Response};
 
-use tidings_runtime::ErrorSpec;
+use tidings_runtime::spec::ErrorSpec;
 
 use super::X_REQUEST_ID;
 
@@ -129,7 +129,7 @@ impl ServerError {
     /// shape is [`ServerError::body`], with `param` and `request_id`.
     ///
     /// ```
-    /// use tidings_runtime::ErrorSpec;
+    /// use tidings_runtime::spec::ErrorSpec;
     /// use tidings_sandbox::server::ServerError;
     /// static SHAPE: ErrorSpec =
     ///     ErrorSpec { code: Some("errors.0.code"), message: Some("errors.0.message"), in_success: None };

@@ -10,7 +10,7 @@ use std::fmt;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use tidings_runtime::ServiceSpec;
+use tidings_runtime::spec::ServiceSpec;
 
 use super::idempotency::{IdempotencyStore, lock};
 use super::limits::{DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_JSON_VALUES};
@@ -19,7 +19,7 @@ use super::{HttpLimits, ServerError};
 /// A request rate limit: `requests` per `per`, the runtime's own type (one definition for the
 /// client's limiter and the sandbox's); a service's is its spec's `limits.rate`
 /// (`service.rate_limit.map(RateLimit::from)`).
-pub use tidings_runtime::RateLimit;
+pub use tidings_runtime::ratelimit::RateLimit;
 
 /// The request header that makes an authenticated call fail in a chosen way, for testing an
 /// app's handling: `429` (with `Retry-After: 1`), `500`, `503` (with `Retry-After: 1`), or

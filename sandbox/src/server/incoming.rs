@@ -10,8 +10,8 @@ use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use serde::Serialize;
 use serde::de::{DeserializeOwned, IgnoredAny};
+use tidings_runtime::spec::{AuthScheme, OperationSpec, RetryClass};
 use tidings_runtime::validate::{Validate, Validator};
-use tidings_runtime::{AuthScheme, OperationSpec, RetryClass};
 
 use super::auth::{BodyFields, authenticate};
 use super::gateway::{FAULT_HEADER, Gateway, ceil_secs, fault_answer};
@@ -69,7 +69,7 @@ pub struct Incoming {
     limit_headers: HeaderMap,
     reservation: Option<Reservation>,
     /// The shape of the service's error bodies.
-    errors: &'static tidings_runtime::ErrorSpec,
+    errors: &'static tidings_runtime::spec::ErrorSpec,
     /// The path asked (a created item's `Location` is under it).
     path: String,
     /// Whether a success answer gets the headers the operation documents

@@ -1,13 +1,13 @@
 //! Whether a request body's media type is the one its operation takes, and the 415 when not.
 
 use axum::http::header::HeaderValue;
-use tidings_runtime::BodyEncoding;
+use tidings_runtime::spec::BodyEncoding;
 
 use super::ServerError;
 
 /// Whether a request's `Content-Type` fits the operation's body encoding (`is_json` for JSON).
 pub(crate) fn media_fits(
-    op: &tidings_runtime::OperationSpec,
+    op: &tidings_runtime::spec::OperationSpec,
     value: &HeaderValue,
     is_json: impl Fn(&HeaderValue) -> bool,
 ) -> bool {
@@ -31,7 +31,7 @@ pub(crate) fn media_fits(
 }
 
 /// The 415 for a body of the wrong media type, naming the one the operation takes.
-pub(crate) fn unsupported_media(op: &tidings_runtime::OperationSpec) -> ServerError {
+pub(crate) fn unsupported_media(op: &tidings_runtime::spec::OperationSpec) -> ServerError {
     let media = match op.body_encoding {
         BodyEncoding::Json => "application/json",
         BodyEncoding::Form(_) => "application/x-www-form-urlencoded",

@@ -89,7 +89,7 @@ pub struct StyledPage {
 /// offset that does not parse or points past the list is a 400/404 naming the parameter.
 ///
 /// ```
-/// use tidings_runtime::{PageStyle, PaginationSpec};
+/// use tidings_runtime::spec::{PageStyle, PaginationSpec};
 /// use tidings_sandbox::server::page_in_style;
 /// static PAGES: PaginationSpec = PaginationSpec {
 ///     items: "result.items",
@@ -102,13 +102,13 @@ pub struct StyledPage {
 /// ```
 pub fn page_in_style<T: serde::Serialize>(
     items: &[T],
-    spec: &tidings_runtime::PaginationSpec,
+    spec: &tidings_runtime::spec::PaginationSpec,
     size_param: Option<&str>,
     query: &str,
     path: &str,
 ) -> Result<StyledPage, ServerError> {
     use serde_json::{Value, json};
-    use tidings_runtime::PageStyle;
+    use tidings_runtime::spec::PageStyle;
     let pairs = query_pairs(query);
     let get = |name: &str| last_value(&pairs, name);
     let number = |name: &str| -> Result<Option<usize>, ServerError> {
@@ -278,7 +278,7 @@ fn whole_number(text: &str) -> Option<usize> {
 /// other fields kept.
 ///
 /// ```
-/// use tidings_runtime::{PageStyle, PaginationSpec};
+/// use tidings_runtime::spec::{PageStyle, PaginationSpec};
 /// use tidings_sandbox::server::page_object_in_style;
 /// static PAGES: PaginationSpec = PaginationSpec {
 ///     items: "contacts",
@@ -294,7 +294,7 @@ fn whole_number(text: &str) -> Option<usize> {
 /// As [`page_in_style`].
 pub fn page_object_in_style(
     mut answer: serde_json::Value,
-    spec: &tidings_runtime::PaginationSpec,
+    spec: &tidings_runtime::spec::PaginationSpec,
     size_param: Option<&str>,
     query: &str,
     path: &str,
@@ -339,12 +339,12 @@ const PAGE_FACTS: [&[&str]; 3] = [
 /// they were made up (`page_number: 0` beside the second page).
 pub(crate) fn page_facts(
     answer: &mut serde_json::Value,
-    spec: &tidings_runtime::PaginationSpec,
+    spec: &tidings_runtime::spec::PaginationSpec,
     size_param: Option<&str>,
     query: &str,
     total: usize,
 ) {
-    let tidings_runtime::PageStyle::Page {
+    let tidings_runtime::spec::PageStyle::Page {
         page_param,
         first_page,
         total_pages_field: Some(count_field),
@@ -433,7 +433,7 @@ mod style_tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
     use serde_json::json;
-    use tidings_runtime::{PageStyle, PaginationSpec};
+    use tidings_runtime::spec::{PageStyle, PaginationSpec};
 
     static NEXT: PaginationSpec = PaginationSpec {
         items: "result",

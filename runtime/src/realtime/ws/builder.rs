@@ -47,7 +47,7 @@ impl ConnectionBuilder {
             version: env!("CARGO_PKG_VERSION").into(),
             ping_after: None,
             pong_timeout: None,
-            connect_timeout: Duration::from_millis(crate::defaults::WS_CONNECT_TIMEOUT_MS),
+            connect_timeout: Duration::from_millis(crate::spec::defaults::WS_CONNECT_TIMEOUT_MS),
             #[cfg(feature = "tls")]
             extra_roots_pem: Vec::new(),
         }

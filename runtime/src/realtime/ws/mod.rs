@@ -3,7 +3,7 @@
 //! out [`Channel`]s with their own event streams.
 //!
 //! ```no_run
-//! # async fn demo(spec: &'static tidings_runtime::realtime::WebSocketSpec) -> Result<(), tidings_runtime::Error> {
+//! # async fn demo(spec: &'static tidings_runtime::spec::WebSocketSpec) -> Result<(), tidings_runtime::Error> {
 //! use std::time::Duration;
 //! use tidings_runtime::realtime::{ConnectionBuilder, ConnectionState};
 //! let connection = ConnectionBuilder::new(spec, "ws://127.0.0.1:6001", "app-key").connect()?;
