@@ -3040,3 +3040,386 @@ async fn an_item_that_looks_like_a_page_is_read_and_a_details_answer_keeps_its_i
         );
     }
 }
+
+/// Svix's shapes (facts of its `server/openapi.json`): lists paged by an `iterator` that goes
+/// back as `?iterator=` with a `done` flag, event types named by their `name` at
+/// `{event_type_name}`, a field's `default` for what a create leaves out, and validation
+/// errors as `{"detail": [{loc, msg, type}]}`.
+#[tokio::test]
+async fn svix_s_iterator_pages_named_event_types_defaults_and_detail_errors_live_as_documented() {
+    let document = r##"
+openapi: 3.0.2
+info: { title: Svix, version: "1" }
+components:
+  securitySchemes: { HTTPBearer: { type: http, scheme: bearer } }
+  schemas:
+    AppIn: { type: object, required: [name], properties: { name: { type: string, minLength: 1 } } }
+    AppOut: { type: object, required: [id, name], properties: { id: { type: string }, name: { type: string } } }
+    ListApps:
+      type: object
+      required: [data, done]
+      properties:
+        data: { type: array, items: { $ref: "#/components/schemas/AppOut" } }
+        done: { type: boolean }
+        iterator: { type: string, nullable: true }
+    EventTypeIn: { type: object, required: [name], properties: { name: { type: string }, description: { type: string } } }
+    EventTypeOut: { type: object, required: [name, description], properties: { name: { type: string }, description: { type: string } } }
+    ListEventTypes:
+      type: object
+      required: [data, done]
+      properties:
+        data: { type: array, items: { $ref: "#/components/schemas/EventTypeOut" } }
+        done: { type: boolean }
+    EndpointIn:
+      type: object
+      required: [url]
+      properties:
+        url: { type: string, format: uri }
+        description: { type: string, default: "" }
+    EndpointOut:
+      type: object
+      required: [id, url, description]
+      properties: { id: { type: string }, url: { type: string, format: uri }, description: { type: string } }
+    ValidationErrorItem:
+      type: object
+      required: [loc, msg, type]
+      properties: { loc: { type: array, items: { type: string } }, msg: { type: string }, type: { type: string } }
+    HTTPValidationError:
+      type: object
+      required: [detail]
+      properties: { detail: { type: array, items: { $ref: "#/components/schemas/ValidationErrorItem" } } }
+security: [ { HTTPBearer: [] } ]
+paths:
+  /api/v1/app:
+    get:
+      operationId: v1.application.list
+      parameters:
+        - { name: limit, in: query, schema: { type: integer, minimum: 1 } }
+        - { name: iterator, in: query, schema: { type: string, nullable: true } }
+      responses:
+        "200": { description: "", content: { application/json: { schema: { $ref: "#/components/schemas/ListApps" } } } }
+    post:
+      operationId: v1.application.create
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/AppIn" } } } }
+      responses:
+        "201": { description: "", content: { application/json: { schema: { $ref: "#/components/schemas/AppOut" } } } }
+        "422": { description: "", content: { application/json: { schema: { $ref: "#/components/schemas/HTTPValidationError" } } } }
+  /api/v1/event-type:
+    get:
+      operationId: v1.event-type.list
+      responses:
+        "200": { description: "", content: { application/json: { schema: { $ref: "#/components/schemas/ListEventTypes" } } } }
+    post:
+      operationId: v1.event-type.create
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/EventTypeIn" } } } }
+      responses:
+        "201": { description: "", content: { application/json: { schema: { $ref: "#/components/schemas/EventTypeOut" } } } }
+  /api/v1/event-type/{event_type_name}:
+    parameters: [ { name: event_type_name, in: path, required: true, schema: { type: string } } ]
+    get:
+      operationId: v1.event-type.get
+      responses:
+        "200": { description: "", content: { application/json: { schema: { $ref: "#/components/schemas/EventTypeOut" } } } }
+        "404": { description: Not Found }
+    delete:
+      operationId: v1.event-type.delete
+      responses:
+        "204": { description: "" }
+        "404": { description: Not Found }
+  /api/v1/app/{app_id}/endpoint:
+    parameters: [ { name: app_id, in: path, required: true, schema: { type: string } } ]
+    post:
+      operationId: v1.endpoint.create
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/EndpointIn" } } } }
+      responses:
+        "201": { description: "", content: { application/json: { schema: { $ref: "#/components/schemas/EndpointOut" } } } }
+  /api/v1/app/{app_id}/endpoint/{endpoint_id}:
+    parameters:
+      - { name: app_id, in: path, required: true, schema: { type: string } }
+      - { name: endpoint_id, in: path, required: true, schema: { type: string } }
+    get:
+      operationId: v1.endpoint.get
+      responses:
+        "200": { description: "", content: { application/json: { schema: { $ref: "#/components/schemas/EndpointOut" } } } }
+"##;
+    let (served, _dir) = serve_document(document, "svix.yaml", "svix").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap_or("none"));
+    let key = ("authorization", bearer.as_str());
+    let call = |method: &'static str, path: &str, body: Option<serde_json::Value>| {
+        call_json(&served, key, method, path, body)
+    };
+
+    // Three apps, walked two at a time by the iterator until `done`.
+    for name in ["one", "two", "three"] {
+        let (status, _) = call(
+            "POST",
+            "/api/v1/app",
+            Some(serde_json::json!({ "name": name })),
+        )
+        .await;
+        assert_eq!(status, 201);
+    }
+    let (mut names, mut path, mut pages) = (Vec::new(), "/api/v1/app?limit=2".to_owned(), 0);
+    loop {
+        let (status, page) = call("GET", &path, None).await;
+        assert_eq!(status, 200, "{page}");
+        pages += 1;
+        for app in page["data"].as_array().unwrap() {
+            names.push(app["name"].as_str().unwrap().to_owned());
+        }
+        if page["done"] == serde_json::json!(true) {
+            break;
+        }
+        assert!(pages < 5, "never done: {page}");
+        let iterator = page["iterator"]
+            .as_str()
+            .expect("a page that is not done continues");
+        path = format!("/api/v1/app?limit=2&iterator={iterator}");
+    }
+    assert_eq!(
+        (names.as_slice(), pages),
+        (["one", "two", "three"].map(str::to_owned).as_slice(), 2)
+    );
+
+    // An event type is named by its `name`: listed, read, and a second create replaces it.
+    let signup = serde_json::json!({ "name": "user.signup", "description": "first" });
+    assert_eq!(
+        call("POST", "/api/v1/event-type", Some(signup)).await.0,
+        201
+    );
+    let again = serde_json::json!({ "name": "user.signup", "description": "again" });
+    assert_eq!(call("POST", "/api/v1/event-type", Some(again)).await.0, 201);
+    let (status, listed) = call("GET", "/api/v1/event-type", None).await;
+    assert_eq!(status, 200);
+    assert_eq!(listed["data"].as_array().map(Vec::len), Some(1), "{listed}");
+    assert_eq!(listed["done"], true, "the whole list is the last page");
+    let (status, one) = call("GET", "/api/v1/event-type/user.signup", None).await;
+    assert_eq!(
+        (status, &one["description"]),
+        (200, &serde_json::json!("again"))
+    );
+    assert_eq!(
+        call("DELETE", "/api/v1/event-type/user.signup", None)
+            .await
+            .0,
+        204
+    );
+    assert_eq!(
+        call("GET", "/api/v1/event-type/user.signup", None).await.0,
+        404
+    );
+
+    // What a create leaves out is the field's default, kept and answered.
+    let url = serde_json::json!({ "url": "https://example.com/hook" });
+    let (status, endpoint) = call("POST", "/api/v1/app/app_1/endpoint", Some(url)).await;
+    assert_eq!(
+        (status, &endpoint["description"]),
+        (201, &serde_json::json!("")),
+        "{endpoint}"
+    );
+    let id = endpoint["id"].as_str().unwrap_or_default();
+    let (status, read) = call("GET", &format!("/api/v1/app/app_1/endpoint/{id}"), None).await;
+    assert_eq!(
+        (status, &read["description"]),
+        (200, &serde_json::json!("")),
+        "{read}"
+    );
+
+    // A refused body says why where the document keeps the message: `detail.0.msg`.
+    let (status, refused) = call(
+        "POST",
+        "/api/v1/app",
+        Some(serde_json::json!({ "name": "" })),
+    )
+    .await;
+    assert_eq!(status, 422);
+    let message = refused["detail"][0]["msg"].as_str().unwrap_or_default();
+    assert!(message.contains("`name`"), "{refused}");
+}
+
+/// Customer.io's shapes (facts of its Track API document): a union tagged by `action` whose
+/// variants fix the tag through `allOf`, operations documented as a bare 200, a delete that
+/// documents no 404, and an error body that lists its messages in `meta.errors`.
+#[tokio::test]
+async fn customer_io_s_actions_bare_200s_forgiving_deletes_and_listed_errors_live_as_documented() {
+    let document = r##"
+openapi: 3.1.0
+info: { title: Customer.io Track, version: "1" }
+components:
+  securitySchemes: { basic: { type: http, scheme: basic } }
+  schemas:
+    person_common:
+      type: object
+      required: [type, identifiers]
+      properties:
+        type: { type: string, enum: [person] }
+        identifiers: { type: object, required: [id], properties: { id: { type: string } } }
+    identify_person:
+      allOf:
+        - $ref: "#/components/schemas/person_common"
+        - { type: object, required: [action], properties: { action: { type: string, enum: [identify] }, attributes: { type: object } } }
+    person_delete:
+      allOf:
+        - $ref: "#/components/schemas/person_common"
+        - { type: object, required: [action], properties: { action: { type: string, enum: [delete] } } }
+    person_operations:
+      discriminator: { propertyName: action }
+      oneOf:
+        - $ref: "#/components/schemas/identify_person"
+        - $ref: "#/components/schemas/person_delete"
+    errors:
+      type: object
+      properties: { meta: { type: object, properties: { errors: { type: array, items: { type: string } } } } }
+security: [ { basic: [] } ]
+paths:
+  /api/v2/entity:
+    post:
+      operationId: entity
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/person_operations" } } } }
+      responses:
+        "200": { description: "A successful request returns an empty object response." }
+        "400": { description: malformed, content: { application/json: { schema: { $ref: "#/components/schemas/errors" } } } }
+  /api/v1/customers/{identifier}:
+    parameters: [ { name: identifier, in: path, required: true, schema: { type: string } } ]
+    put:
+      operationId: identify
+      requestBody: { content: { application/json: { schema: { type: object, properties: { email: { type: string, format: email } } } } } }
+      responses:
+        "200": { description: "A successful request returns an empty object response." }
+        "400": { description: malformed, content: { application/json: { schema: { $ref: "#/components/schemas/errors" } } } }
+    delete:
+      operationId: delete
+      responses:
+        "200": { description: "A successful request returns an empty object response." }
+        "401": { description: Unauthorized request. }
+"##;
+    let (served, _dir) = serve_document(document, "customerio.yaml", "customerio").await;
+    use base64::Engine as _;
+    let user = served
+        .credential("basic_username")
+        .unwrap_or("none")
+        .to_owned();
+    let password = served
+        .credential("basic_password")
+        .unwrap_or("none")
+        .to_owned();
+    let basic = format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD.encode(format!("{user}:{password}"))
+    );
+    let key = ("authorization", basic.as_str());
+    let call = |method: &'static str, path: &str, body: Option<serde_json::Value>| {
+        call_json(&served, key, method, path, body)
+    };
+
+    // The tag values are what each variant fixes (`identify`), not the schemas' names.
+    let identify = serde_json::json!({ "type": "person", "identifiers": { "id": "42" },
+        "action": "identify", "attributes": { "plan": "pro" } });
+    assert_eq!(
+        call("POST", "/api/v2/entity", Some(identify)).await,
+        (200, serde_json::json!({}))
+    );
+    let by_schema_name = serde_json::json!({ "type": "person", "identifiers": { "id": "42" },
+        "action": "identify_person" });
+    let (status, refused) = call("POST", "/api/v2/entity", Some(by_schema_name)).await;
+    assert_eq!(status, 400);
+    // The message sits where the document lists them.
+    let message = refused["meta"]["errors"][0].as_str().unwrap_or_default();
+    assert!(message.contains("`action`"), "{refused}");
+
+    // A bare 200 is a 200; a delete of a person never identified is the same 200.
+    let email = serde_json::json!({ "email": "ada@example.com" });
+    assert_eq!(
+        call("PUT", "/api/v1/customers/u1", Some(email)).await.0,
+        200
+    );
+    assert_eq!(call("DELETE", "/api/v1/customers/u1", None).await.0, 200);
+    assert_eq!(
+        call("DELETE", "/api/v1/customers/never-seen", None).await.0,
+        200
+    );
+}
+
+/// Twilio's dotted form fields (facts of its Conversations document): `Configuration.Url`,
+/// `Configuration.Method` and a repeated `Configuration.Filters` are the answer's
+/// `configuration: {url, method, filters}`, kept and listed.
+#[tokio::test]
+async fn dotted_form_fields_are_answered_in_the_object_they_name() {
+    let document = r##"
+openapi: 3.0.1
+info: { title: Twilio Conversations, version: "1" }
+components:
+  securitySchemes: { accountSid_authToken: { type: http, scheme: basic } }
+  schemas:
+    ScopedWebhook:
+      type: object
+      properties:
+        sid: { type: string }
+        conversation_sid: { type: string }
+        target: { type: string }
+        configuration: { nullable: true, description: The configuration of this webhook. }
+security: [ { accountSid_authToken: [] } ]
+paths:
+  /v1/Conversations/{ConversationSid}/Webhooks:
+    parameters: [ { name: ConversationSid, in: path, required: true, schema: { type: string } } ]
+    post:
+      operationId: CreateConversationScopedWebhook
+      requestBody:
+        content:
+          application/x-www-form-urlencoded:
+            schema:
+              type: object
+              required: [Target]
+              properties:
+                Target: { type: string }
+                Configuration.Url: { type: string }
+                Configuration.Method: { type: string }
+                Configuration.Filters: { type: array, items: { type: string } }
+      responses:
+        "201": { description: Created, content: { application/json: { schema: { $ref: "#/components/schemas/ScopedWebhook" } } } }
+    get:
+      operationId: ListConversationScopedWebhook
+      responses:
+        "200":
+          description: OK
+          content:
+            application/json:
+              schema: { type: object, properties: { webhooks: { type: array, items: { $ref: "#/components/schemas/ScopedWebhook" } } } }
+"##;
+    let (served, _dir) = serve_document(document, "conversations.yaml", "conversations").await;
+    let http = tidings_runtime::reqwest::Client::new();
+    let url = format!("{}/v1/Conversations/CH1/Webhooks", served.base_url());
+    let (user, password) = (
+        served.credential("account_sid").unwrap_or("none"),
+        served.credential("auth_token"),
+    );
+    let form = "Target=webhook&Configuration.Url=https%3A%2F%2Fexample.com%2Fhook\
+        &Configuration.Method=POST&Configuration.Filters=onMessageAdded\
+        &Configuration.Filters=onParticipantAdded";
+    let created = http
+        .post(&url)
+        .basic_auth(user, password)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(created.status().as_u16(), 201);
+    let created: serde_json::Value = created.json().await.unwrap();
+    let configuration = serde_json::json!({ "url": "https://example.com/hook", "method": "POST",
+        "filters": ["onMessageAdded", "onParticipantAdded"] });
+    assert_eq!(created["configuration"], configuration, "{created}");
+    let listed: serde_json::Value = http
+        .get(&url)
+        .basic_auth(user, password)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        listed["webhooks"][0]["configuration"], configuration,
+        "{listed}"
+    );
+}

@@ -27,6 +27,8 @@ const ERROR_MESSAGE_NAMES: &[&str] = &[
     "error_description",
     "description",
     "title",
+    // FastAPI's validation errors (Svix's `detail: [{loc, msg, type}]`).
+    "msg",
 ];
 
 /// Names a message is kept under in some envelopes, read when none of
@@ -275,15 +277,26 @@ impl Converter<'_> {
     }
 
     /// `errors.0` when error type `ty` lists its messages as text in an `errors` field
-    /// (OneSignal's `{"errors": ["..."]}`, a free-form `errors` in its document).
+    /// (OneSignal's `{"errors": ["..."]}`, a free-form `errors` in its document), at the top
+    /// or in one of its object fields (Customer.io's `{"meta": {"errors": ["..."]}}`).
     fn listed_messages(&self, ty: &str) -> Option<String> {
-        let Some(TypeOut::Object { fields, .. }) = self.types.get(ty) else {
-            return None;
+        let fields_of = |ty: &str| match self.types.get(ty) {
+            Some(TypeOut::Object { fields, .. }) => Some(fields),
+            _ => None,
         };
-        fields
-            .iter()
-            .find(|f| f.wire == "errors" && matches!(f.ty.as_str(), "list<string>" | "json"))
-            .map(|f| format!("{}.0", f.wire))
+        let listed = |fields: &Vec<FieldOut>| {
+            fields
+                .iter()
+                .find(|f| f.wire == "errors" && matches!(f.ty.as_str(), "list<string>" | "json"))
+                .map(|f| format!("{}.0", f.wire))
+        };
+        let fields = fields_of(ty)?;
+        listed(fields).or_else(|| {
+            fields
+                .iter()
+                .filter(|f| !f.wire.contains('.'))
+                .find_map(|f| Some(format!("{}.{}", f.wire, listed(fields_of(&f.ty)?)?)))
+        })
     }
 
     /// The component schema `raw` extends first (`allOf: [{$ref: Base}, ...]`).

@@ -808,8 +808,14 @@ impl Converter<'_> {
             );
         }
 
-        // 200 goes without saying (a HEAD's default too).
-        let status = if status == [200] { Vec::new() } else { status };
+        // 200 goes without saying where there is an answer (a HEAD's default too); an
+        // operation that answers nothing is 204 by default, so a documented 200 is kept.
+        let says_200 = response.is_some() || method == "head";
+        let status = if status == [200] && says_200 {
+            Vec::new()
+        } else {
+            status
+        };
         Ok(OpOut {
             name: name.to_owned(),
             method: method.to_ascii_uppercase(),

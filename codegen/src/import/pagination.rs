@@ -54,6 +54,7 @@ const TOKEN_PARAMS: &[&str] = &[
     "page_cursor",
     "starting_after",
     "after",
+    "iterator",
 ];
 /// Query parameters that ask for the items after a cursor item (cursor style).
 const AFTER_PARAMS: &[&str] = &["starting_after", "after", "after_id"];
@@ -488,8 +489,8 @@ fn unpaired_next<'r>(reach: &'r [Reachable<'_>]) -> Option<&'r str> {
 }
 
 /// A token field and the query parameter it goes back in; both must be there. A field
-/// `next_<param>` pairs with `<param>` first; else a field in a page metadata object named as
-/// the token parameter it goes back in (Knock's `page_info.after` with `?after=`).
+/// `next_<param>` pairs with `<param>` first; else a field named as the token parameter it
+/// goes back in (Knock's `page_info.after` with `?after=`, Svix's `iterator`).
 fn token<'r, 'q>(
     reach: &'r [Reachable<'_>],
     query: &'q [ParamOut],
@@ -497,17 +498,18 @@ fn token<'r, 'q>(
     named_token(reach, query).or_else(|| same_named_token(reach, query))
 }
 
-/// A text field in a page metadata object named as a token query parameter (see [`token`]).
+/// A text field named as a token query parameter, beside the items or in a page metadata
+/// object (see [`token`]): Svix's `iterator` with `?iterator=`.
 fn same_named_token<'r, 'q>(
     reach: &'r [Reachable<'_>],
     query: &'q [ParamOut],
 ) -> Option<(&'r str, &'q ParamOut)> {
     reach.iter().find_map(|r| {
-        let in_meta = r
+        let placed = r
             .container
             .as_deref()
-            .is_some_and(|c| META_CONTAINERS.contains(&c));
-        if r.field.ty != "string" || !in_meta || !in_names(&r.field.wire, TOKEN_PARAMS) {
+            .is_none_or(|c| META_CONTAINERS.contains(&c));
+        if r.field.ty != "string" || !placed || !in_names(&r.field.wire, TOKEN_PARAMS) {
             return None;
         }
         let p = query

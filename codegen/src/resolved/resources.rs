@@ -160,8 +160,24 @@ fn unpaged_envelope_items(service: &Service, op: &OperationInfo) -> Option<(Stri
     let fields = item_fields(service, Some(&item))?;
     let identified = fields
         .iter()
-        .any(|f| id_like(&f.wire) && matches!(f.ty, Ty::String | Ty::Integer));
+        .any(|f| id_like(&f.wire) && matches!(f.ty, Ty::String | Ty::Integer))
+        || keyed_by_item_path(service, &op.path, fields);
     (identified || pages_of(service, op).is_some() || path.contains('.')).then_some((path, item))
+}
+
+/// Whether items with `fields` are named by the parameter of `{collection}/{param}`, some
+/// operation's path: a field of the parameter's name, or one [`keyed_like`] it (Svix's event
+/// types, by `name` at `/event-type/{event_type_name}`).
+fn keyed_by_item_path(service: &Service, collection: &str, fields: &[FieldInfo]) -> bool {
+    service.operations.iter().any(|o| {
+        o.path
+            .strip_prefix(collection)
+            .and_then(|rest| rest.strip_prefix('/'))
+            .and_then(param_name)
+            .is_some_and(|param| {
+                fields.iter().any(|f| f.wire == param) || keyed_like(Some(fields), param).is_some()
+            })
+    })
 }
 
 /// The fields of the item an answer holds in a field of its own (as the sandbox's store reads
@@ -238,9 +254,9 @@ fn pages_of(service: &Service, op: &OperationInfo) -> Option<String> {
     .then(|| parent.to_owned())
 }
 
-/// The text field of `fields` that ends in the last word of the parameter `param` (`key` of
-/// `subaccount_key`: `api_key`; the shortest, when the others end in it), when none of them is
-/// named like an id.
+/// The text field of `fields` named as the last word of the parameter `param` (Svix's
+/// `name` of `event_type_name`), else the one ending in it (`key` of `subaccount_key`:
+/// `api_key`; the shortest, when the others end in it), when none of them is named like an id.
 fn keyed_like(fields: Option<&[FieldInfo]>, param: &str) -> Option<String> {
     let fields = fields?;
     if fields.iter().any(|f| id_like(&f.wire)) {
@@ -249,6 +265,12 @@ fn keyed_like(fields: Option<&[FieldInfo]>, param: &str) -> Option<String> {
     let word = param.rsplit(['_', '-']).next()?.to_ascii_lowercase();
     if word.len() < 3 || word == param.to_ascii_lowercase() {
         return None;
+    }
+    if let Some(f) = fields
+        .iter()
+        .find(|f| f.ty == Ty::String && f.wire.eq_ignore_ascii_case(&word))
+    {
+        return Some(f.wire.clone());
     }
     let suffix = format!("_{word}");
     let keyed: Vec<&str> = fields

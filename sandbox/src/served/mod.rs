@@ -21,6 +21,7 @@
 
 mod documented;
 mod files;
+mod keys;
 mod ops;
 mod params;
 mod router;

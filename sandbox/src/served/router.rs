@@ -19,7 +19,7 @@ use super::documented::{created_location, documented_status};
 use super::ops::{PathTemplate, Served, ServedOp, TokenEndpoint};
 use super::params::{in_range, query, typed};
 use super::validate;
-use crate::server::resources::{ResourceCall, ServiceSchema, ShapeSchema, Ty};
+use crate::server::resources::{ResourceAction, ResourceCall, ServiceSchema, ShapeSchema, Ty};
 use crate::server::{Incoming, ServerError, documented_headers, new_request_id};
 use tidings_codegen::describe as vocab;
 
@@ -254,7 +254,17 @@ async fn respond<'s>(
     {
         return (Some(op), incoming.reject(held));
     }
-    let result = served.store.serve(served.schema, &op.resource, &call).await;
+    let mut result = served.store.serve(served.schema, &op.resource, &call).await;
+    // A delete that answers nothing, of an item the store does not hold, where the document
+    // gives no 404: the success it documents (Customer.io's `DELETE /customers/{id}` is 200
+    // whether or not the person exists). The item is gone either way.
+    if op.resource.kind == ResourceAction::Delete
+        && op.info.response.is_none()
+        && !op.info.errors.contains(&404)
+        && result.as_ref().is_err_and(|e| e.status() == 404)
+    {
+        result = Ok(Value::Null);
+    }
     let item = match &result {
         Ok(value) if !op.info.response_headers.is_empty() => Some(value.clone()),
         _ => None,
@@ -413,7 +423,14 @@ fn inputs(
         match &op.body {
             Some(ty) => {
                 validate::check(served.schema, ty, &value, "")?;
-                validate::without_read_only(served.schema, ty, value)
+                let value = validate::without_read_only(served.schema, ty, value);
+                // A create keeps what the service takes for a field left out; an update
+                // leaves such a field as it is.
+                if op.resource.kind == ResourceAction::Create {
+                    validate::with_defaults(served.schema, ty, value)
+                } else {
+                    value
+                }
             }
             // A write the spec gives no body: the client sends `{}`, and nothing else is
             // read (its exported document says so too).
@@ -453,42 +470,8 @@ fn inputs(
     Ok(ResourceCall {
         path,
         query: Value::Object(query(served.schema, op, incoming)?),
-        body: named_as_answered(served.schema, op.resource.response.as_ref(), body),
+        body: super::keys::named_as_answered(served.schema, op.resource.response.as_ref(), body),
     })
-}
-
-/// The body's keys spelled as the answer's fields where they differ only in case and `_`
-/// (Twilio takes `To` and answers `to`; `StatusCallback` and `status_callback`), so what was
-/// sent is what is read back.
-fn named_as_answered(schema: &ServiceSchema, answer: Option<&Ty>, body: Value) -> Value {
-    let fields = match answer {
-        Some(Ty::Named(name)) => schema.types.iter().find(|t| t.name == *name),
-        _ => None,
-    };
-    let (Some(ShapeSchema::Object(fields)), Value::Object(map)) = (fields.map(|t| t.shape), &body)
-    else {
-        return body;
-    };
-    let fold = |k: &str| -> String {
-        k.chars()
-            .filter(|c| *c != '_')
-            .flat_map(char::to_lowercase)
-            .collect()
-    };
-    let mut out = Map::new();
-    for (key, value) in map {
-        let named = if fields.iter().any(|f| f.name == key) {
-            key.clone()
-        } else {
-            let folded = fold(key);
-            fields
-                .iter()
-                .find(|f| fold(f.name) == folded)
-                .map_or_else(|| key.clone(), |f| f.name.to_owned())
-        };
-        out.entry(named).or_insert_with(|| value.clone());
-    }
-    Value::Object(out)
 }
 
 /// A form's fields (all text) as the body type's fields are typed: numbers and booleans

@@ -185,6 +185,32 @@ pub fn without_read_only(schema: &ServiceSchema, ty: &Ty, value: Value) -> Value
     }
 }
 
+/// `value` (a checked create body) with the `default` of each top-level field it leaves out
+/// (Svix's endpoint `description`, `""` by default), in each item of a list too: what the
+/// service takes then is what the item keeps and is answered with.
+pub fn with_defaults(schema: &ServiceSchema, ty: &Ty, value: Value) -> Value {
+    match (ty, value) {
+        (Ty::List(inner), Value::Array(items)) => Value::Array(
+            items
+                .into_iter()
+                .map(|v| with_defaults(schema, inner, v))
+                .collect(),
+        ),
+        (Ty::Named(name), Value::Object(mut map)) => {
+            if let Some(ShapeSchema::Object(fields)) = schema.named(name).map(|t| t.shape) {
+                for f in fields.iter().filter(|f| !f.read_only) {
+                    let Some(default) = f.default.and_then(|d| serde_json::from_str(d).ok()) else {
+                        continue;
+                    };
+                    map.entry(f.name.to_owned()).or_insert(default);
+                }
+            }
+            Value::Object(map)
+        }
+        (_, value) => value,
+    }
+}
+
 fn field(
     schema: &ServiceSchema,
     f: &FieldSchema,

@@ -304,11 +304,54 @@ pub fn page_object_in_style(
         _ => Vec::new(),
     };
     let page = page_in_style(&items, spec, size_param, query, path)?;
+    let more = more_follows(spec, &page);
     merge(&mut answer, page.body);
+    if let Some(more) = more {
+        mark_last_page(&mut answer, more);
+    }
     Ok(StyledPage {
         body: answer,
         link: page.link,
     })
+}
+
+/// Booleans a page may carry beside its style's own field, saying it is the last (Svix's
+/// `done` beside its `iterator`) or that more follow.
+const LAST_PAGE_FLAGS: &[&str] = &["done", "is_last", "isLast", "last_page", "lastPage"];
+const MORE_FLAGS: &[&str] = &["has_more", "hasMore", "has_next", "hasNext", "more"];
+
+/// Whether another page follows `page`, where its style says so on the page itself.
+fn more_follows(spec: &tidings_runtime::spec::PaginationSpec, page: &StyledPage) -> Option<bool> {
+    use tidings_runtime::spec::PageStyle;
+    let present = |path: &str| {
+        path.split('.')
+            .try_fold(&page.body, |v, k| v.get(k))
+            .is_some_and(|v| !v.is_null())
+    };
+    match spec.style {
+        PageStyle::Token { token_field, .. } => Some(present(token_field)),
+        PageStyle::NextUrl { next_field } => Some(present(next_field)),
+        PageStyle::LinkHeader => Some(page.link.is_some()),
+        PageStyle::Cursor { .. } | PageStyle::Offset { .. } | PageStyle::Page { .. } => None,
+    }
+}
+
+/// Sets the answer's own yes/no fields that say whether it is the last page (made up until
+/// now: a `done: false` on the last page sends a client that loops until `done` round forever).
+pub(crate) fn mark_last_page(answer: &mut serde_json::Value, more: bool) {
+    let Some(fields) = answer.as_object_mut() else {
+        return;
+    };
+    for (name, value) in fields.iter_mut() {
+        if !value.is_boolean() {
+            continue;
+        }
+        if LAST_PAGE_FLAGS.contains(&name.as_str()) {
+            *value = serde_json::Value::Bool(!more);
+        } else if MORE_FLAGS.contains(&name.as_str()) {
+            *value = serde_json::Value::Bool(more);
+        }
+    }
 }
 
 /// Names of the page's number, its size and the count of every item, as a page-style list's

@@ -321,19 +321,10 @@ impl Converter<'_> {
         } else {
             for (i, m) in members.iter().enumerate() {
                 let mptr = format!("{ptr}/oneOf/{i}");
-                let resolved = match m.get("$ref").and_then(Value::as_str) {
-                    Some(r) => resolve(self.doc, r).cloned(),
-                    None => Some(m.clone()),
-                };
-                let value = resolved
-                    .as_ref()
-                    .and_then(|t| t.get("properties"))
-                    .and_then(|p| p.get(tag))
-                    .and_then(|t| {
-                        t.get("const")
-                            .or_else(|| t.get("enum").and_then(|e| e.get(0)))
-                    })
-                    .and_then(Value::as_str)
+                // The value the member fixes for the tag (through its `allOf` parts: the
+                // shared base rarely carries it), else the implicit mapping, its name.
+                let value = fixed_tag_value(self.doc, m, tag, true, 0)
+                    .or_else(|| fixed_tag_value(self.doc, m, tag, false, 0))
                     .map(str::to_owned)
                     .or_else(|| m.get("$ref").and_then(Value::as_str).and_then(component_of));
                 match value {
@@ -436,6 +427,46 @@ impl Converter<'_> {
             pointer: ptr.to_owned(),
         })
     }
+}
+
+/// The text value `schema` fixes for property `tag`: a `const`, or an `enum`'s value (its one
+/// value when `single`, else its first), in its own properties or in those of an `allOf`
+/// part, following `$ref`s (a bounded number of them).
+fn fixed_tag_value<'a>(
+    doc: &'a Value,
+    schema: &'a Value,
+    tag: &str,
+    single: bool,
+    depth: usize,
+) -> Option<&'a str> {
+    const MAX_DEPTH: usize = 8;
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    let schema = match schema.get("$ref").and_then(Value::as_str) {
+        Some(r) => resolve(doc, r)?,
+        None => schema,
+    };
+    let own = schema
+        .get("properties")
+        .and_then(|p| p.get(tag))
+        .and_then(|t| {
+            let t = match t.get("$ref").and_then(Value::as_str) {
+                Some(r) => resolve(doc, r)?,
+                None => t,
+            };
+            let values = t.get("enum").and_then(Value::as_array);
+            t.get("const")
+                .or_else(|| values.filter(|v| !single || v.len() == 1)?.first())
+                .and_then(Value::as_str)
+        });
+    own.or_else(|| {
+        schema
+            .get("allOf")?
+            .as_array()?
+            .iter()
+            .find_map(|part| fixed_tag_value(doc, part, tag, single, depth + 1))
+    })
 }
 
 /// The name hints of the inline members of union `name`, each from [`member_own_name`], else

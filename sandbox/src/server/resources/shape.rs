@@ -336,7 +336,10 @@ pub(super) fn envelope_of(
             super::super::page::set_path(&mut envelope, &at, Value::from(total));
         }
     }
-    fill(schema, ty, Some(&envelope), 0, None)
+    let mut answer = fill(schema, ty, Some(&envelope), 0, None);
+    // The whole list: no page follows (Svix's `done: true`).
+    super::super::page::mark_last_page(&mut answer, false);
+    answer
 }
 
 /// Names of a field that counts the items of a list answered inside an object.

@@ -1,0 +1,121 @@
+//! A request body's keys as the answer spells them, so that what a client sent is what it
+//! reads back: `To` as `to`, and a dotted form field inside the object it names.
+
+use serde_json::{Map, Value};
+
+use crate::server::resources::{FieldSchema, ServiceSchema, ShapeSchema, Ty};
+
+/// The body's keys spelled as the answer's fields where they differ only in case and `_`
+/// (Twilio takes `To` and answers `to`; `StatusCallback` and `status_callback`), so what was
+/// sent is what is read back. A key with a dot whose first part names an object (or `json`)
+/// field of the answer goes inside it, as the form's `dots` style nests (Twilio's
+/// `Configuration.Url` is the answer's `configuration.url`).
+pub(super) fn named_as_answered(schema: &ServiceSchema, answer: Option<&Ty>, body: Value) -> Value {
+    let fields = match answer {
+        Some(Ty::Named(name)) => schema.types.iter().find(|t| t.name == *name),
+        _ => None,
+    };
+    let (Some(ShapeSchema::Object(fields)), Value::Object(map)) = (fields.map(|t| t.shape), &body)
+    else {
+        return body;
+    };
+    let answered = |key: &str| -> Option<&FieldSchema> {
+        fields
+            .iter()
+            .find(|f| f.name == key)
+            .or_else(|| fields.iter().find(|f| fold(f.name) == fold(key)))
+    };
+    let mut out = Map::new();
+    let mut nested: Vec<(&FieldSchema, &str, &Value)> = Vec::new();
+    for (key, value) in map {
+        if let Some((outer, inner)) = key.split_once('.')
+            && !fields.iter().any(|f| f.name == key)
+            && let Some(f) = answered(outer)
+            && (matches!(f.ty, Ty::Json) || object_fields(schema, &f.ty).is_some())
+        {
+            nested.push((f, inner, value));
+            continue;
+        }
+        let named = answered(key).map_or_else(|| key.clone(), |f| f.name.to_owned());
+        out.entry(named).or_insert_with(|| value.clone());
+    }
+    for (f, inner, value) in nested {
+        let holder = out
+            .entry(f.name.to_owned())
+            .or_insert_with(|| Value::Object(Map::new()));
+        let Value::Object(holder) = holder else {
+            continue;
+        };
+        let one = Value::Object(Map::from_iter([(inner.to_owned(), value.clone())]));
+        let Value::Object(one) = named_as_answered(schema, Some(&f.ty), one) else {
+            continue;
+        };
+        for (k, v) in one {
+            // A free-form object takes the answer's own spelling: Twilio answers in snake case.
+            let k = if matches!(f.ty, Ty::Json) {
+                snake(&k)
+            } else {
+                k
+            };
+            holder.entry(k).or_insert(v);
+        }
+    }
+    Value::Object(out)
+}
+
+/// A name folded for comparison: lower case, without `_`.
+fn fold(name: &str) -> String {
+    name.chars()
+        .filter(|c| *c != '_')
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// `ProxyAddress` as `proxy_address` (a name already in snake case stays).
+fn snake(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    for (i, c) in name.chars().enumerate() {
+        if c.is_uppercase() {
+            if i > 0 && !out.ends_with('_') {
+                out.push('_');
+            }
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The fields of `ty` when it names an object type.
+fn object_fields(schema: &ServiceSchema, ty: &Ty) -> Option<&'static [FieldSchema]> {
+    let Ty::Named(name) = ty else { return None };
+    match schema
+        .types
+        .iter()
+        .find(|t| t.name == *name)
+        .map(|t| t.shape)
+    {
+        Some(ShapeSchema::Object(fields)) => Some(fields),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pascal_names_become_snake_case_and_snake_case_stays() {
+        assert_eq!(snake("Url"), "url");
+        assert_eq!(snake("ProxyAddress"), "proxy_address");
+        assert_eq!(snake("proxy_address"), "proxy_address");
+        assert_eq!(snake(""), "");
+    }
+
+    #[test]
+    fn folded_names_ignore_case_and_underscores() {
+        assert_eq!(fold("StatusCallback"), fold("status_callback"));
+        assert_ne!(fold("To"), fold("From"));
+    }
+}
