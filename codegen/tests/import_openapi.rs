@@ -1097,3 +1097,89 @@ fn credentials_every_operation_carries_as_fields_become_auth_schemes() {
     assert_eq!(shape.kind, tidings_codegen::check::ResourceAction::Action);
     assert_eq!(shape.item_param, None);
 }
+
+/// Discord writes its numeric enums as `oneOf` of `const`s: an integer, reported. Customer.io's
+/// batch example holds an object `identify` beside a person one: each is read as the variant
+/// it fits as written, so the person's `id` stays required.
+#[test]
+fn const_alternatives_are_their_scalar_and_an_example_is_read_as_the_variant_it_fits() {
+    let text = r##"
+openapi: 3.1.0
+info: { title: unions, version: "1" }
+paths:
+  /webhooks:
+    post:
+      operationId: create_webhook
+      requestBody: { content: { application/json: { schema: { $ref: "#/components/schemas/Webhook" } } } }
+      responses: { "200": { description: ok } }
+  /batch:
+    post:
+      operationId: batch
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                batch: { type: array, items: { anyOf: [ { $ref: "#/components/schemas/person_ops" }, { $ref: "#/components/schemas/object_ops" } ] } }
+            example:
+              batch:
+                - { type: person, identifiers: { id: "42" }, action: identify }
+                - { type: object, identifiers: { object_id: acme }, action: identify }
+      responses: { "200": { description: ok } }
+components:
+  schemas:
+    WebhookTypes:
+      type: integer
+      oneOf: [ { title: INCOMING, const: 1 }, { title: FOLLOWER, const: 2 } ]
+    Webhook:
+      type: object
+      required: [type]
+      properties: { type: { $ref: "#/components/schemas/WebhookTypes" } }
+    person_ops:
+      oneOf: [ { $ref: "#/components/schemas/identify_person" } ]
+      discriminator: { propertyName: action }
+    object_ops:
+      oneOf: [ { $ref: "#/components/schemas/identify_object" } ]
+      discriminator: { propertyName: action }
+    identify_person:
+      allOf:
+        - { type: object, required: [type, identifiers], properties: { type: { type: string, enum: [person] }, identifiers: { type: object, required: [id], properties: { id: { type: string } } } } }
+        - { type: object, required: [action], properties: { action: { type: string, enum: [identify] } } }
+    identify_object:
+      type: object
+      required: [type, identifiers, action]
+      properties:
+        type: { type: string, enum: [object] }
+        action: { type: string, enum: [identify] }
+        identifiers: { type: object, required: [object_id], properties: { object_id: { type: string } } }
+"##;
+    let imported =
+        import_openapi(text, &ImportOptions::new("unions", "unions.yaml"), None).unwrap();
+    let s = checked(&imported);
+    assert_eq!(field(&s, "Webhook", "type").ty, Ty::Integer);
+    assert!(has(
+        &imported,
+        "#/components/schemas/WebhookTypes",
+        "`const` values typed as integer"
+    ));
+    let left_out = imported
+        .report
+        .approximated
+        .iter()
+        .filter(|f| f.reason.contains("leaves out"))
+        .count();
+    assert_eq!(left_out, 0, "{}", imported.report);
+    let person = s
+        .types
+        .iter()
+        .filter_map(|t| match &t.kind {
+            TypeKind::Object(fields) => fields
+                .iter()
+                .find(|f| f.wire == "id" && t.name.contains("Identifiers")),
+            _ => None,
+        })
+        .next()
+        .expect("the person's identifiers");
+    assert!(person.required, "{}", imported.yaml);
+}

@@ -15,6 +15,9 @@ pub(crate) const MAX_CACHED_PATTERNS: usize = 1024;
 
 /// Longest text [`example`] makes.
 const MAX_EXAMPLE_CHARS: usize = 4096;
+/// Most characters added to a made text so that it holds its whole number (20 digits hold
+/// any `u64`; a pattern of one-character choices needs at most 64).
+const MAX_GROWTH: usize = 64;
 
 fn compiled(pattern: &str) -> Option<Arc<Regex>> {
     static CACHE: OnceLock<Mutex<HashMap<String, Option<Arc<Regex>>>>> = OnceLock::new();
@@ -65,7 +68,8 @@ struct Parser<'a> {
 }
 
 impl Parser<'_> {
-    /// A sequence up to `)` or the end; alternatives after a `|` are read and dropped.
+    /// A sequence up to `)` or the end; of alternatives (`0|[1-9][0-9]*`), the first unless
+    /// it makes one text only and a later one makes more (ids must differ).
     fn sequence(&mut self, depth: usize) -> Option<Vec<Piece>> {
         if depth > 16 {
             return None;
@@ -76,7 +80,10 @@ impl Parser<'_> {
                 ')' => break,
                 '|' => {
                     self.chars.next();
-                    self.sequence(depth + 1)?;
+                    let other = self.sequence(depth + 1)?;
+                    if !varies(&pieces) && varies(&other) {
+                        pieces = other;
+                    }
                     break;
                 }
                 '^' | '$' => {
@@ -224,6 +231,17 @@ impl Parser<'_> {
     }
 }
 
+/// Whether a sequence makes more than one text: a choice of characters, or a repetition.
+fn varies(pieces: &[Piece]) -> bool {
+    pieces.iter().any(|p| {
+        p.max > p.min
+            || match &p.atom {
+                Atom::Chars(set) => set.len() > 1,
+                Atom::Group(inner) => varies(inner),
+            }
+    })
+}
+
 /// Fewest characters a sequence makes, and whether it can make more.
 fn shortest(pieces: &[Piece]) -> usize {
     pieces
@@ -240,7 +258,8 @@ fn shortest(pieces: &[Piece]) -> usize {
 
 /// Writes the sequence into `out`, taking each choice of characters from `n` (last place
 /// first, as digits of a number in mixed bases), each piece repeated its minimum times and the
-/// last open-ended one of single characters more, up to `extra` characters.
+/// last open-ended one of single characters (a group's own included) more, up to `extra`
+/// characters.
 fn write(pieces: &[Piece], n: &mut u64, extra: &mut usize, out: &mut Vec<char>) {
     let mut parts: Vec<Vec<char>> = Vec::with_capacity(pieces.len());
     for piece in pieces.iter().rev() {
@@ -258,8 +277,9 @@ fn write(pieces: &[Piece], n: &mut u64, extra: &mut usize, out: &mut Vec<char>) 
                     *n /= base;
                 }
                 Atom::Group(inner) => {
+                    // What is left to add may go inside (`(0|[1-9][0-9]*)` grows its digits).
                     let mut inner_out = Vec::new();
-                    write(inner, n, &mut 0, &mut inner_out);
+                    write(inner, n, extra, &mut inner_out);
                     part.extend(inner_out);
                 }
             }
@@ -294,11 +314,22 @@ pub(crate) fn example(
     if base > MAX_EXAMPLE_CHARS {
         return None;
     }
-    let mut extra = want.saturating_sub(base);
-    let mut out = Vec::new();
-    let mut rest = n;
-    write(&pieces, &mut rest, &mut extra, &mut out);
-    let text: String = out.into_iter().collect();
+    // Longer until the whole of `n` is written (`[1-9][0-9]*` holds 9 numbers in one
+    // character): different numbers then give different texts.
+    let longest = max_len
+        .and_then(|m| usize::try_from(m).ok())
+        .unwrap_or(MAX_EXAMPLE_CHARS)
+        .min(MAX_EXAMPLE_CHARS);
+    let mut grow = want.saturating_sub(base);
+    let text: String = loop {
+        let (mut extra, mut rest, mut out) = (grow, n, Vec::new());
+        write(&pieces, &mut rest, &mut extra, &mut out);
+        // `extra` left over: the pattern has no room to grow, so longer tries change nothing.
+        if rest == 0 || extra > 0 || base + grow >= longest || grow >= MAX_GROWTH {
+            break out.into_iter().collect();
+        }
+        grow += 1;
+    };
     let chars = text.chars().count() as u64;
     let fits = min_len.is_none_or(|m| chars >= m) && max_len.is_none_or(|m| chars <= m);
     (fits && matches(pattern, &text)).then_some(text)
@@ -330,6 +361,23 @@ mod tests {
                 None => assert_eq!(pattern, "^+?[1-9]\\d{1,14}$"),
             }
         }
+    }
+
+    #[test]
+    fn made_ids_of_a_narrow_pattern_differ_by_number_as_they_grow() {
+        // Discord's snowflakes: the first alternative makes one text only.
+        let snowflake = "^(0|[1-9][0-9]*)$";
+        let made: Vec<String> = (1..200)
+            .map(|n| example(snowflake, n, None, None).unwrap())
+            .collect();
+        for text in &made {
+            assert!(matches(snowflake, text), "{text}");
+        }
+        let distinct: std::collections::BTreeSet<&String> = made.iter().collect();
+        assert_eq!(distinct.len(), made.len(), "{made:?}");
+        // A fixed length holds what it holds; it does not grow past it.
+        let two = example("^[A-Z]{2}$", 10_000, None, None).unwrap();
+        assert_eq!(two.len(), 2);
     }
 
     #[test]

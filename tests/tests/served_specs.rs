@@ -3423,3 +3423,114 @@ paths:
         "{listed}"
     );
 }
+
+/// A singleton beneath an item (facts of Svix's `GET`/`PUT`/`PATCH
+/// /app/{app_id}/endpoint/{endpoint_id}/headers`): made up until written, kept as written,
+/// merged into, and gone with its item.
+#[tokio::test]
+async fn a_singleton_beneath_an_item_is_kept_read_back_and_goes_with_its_item() {
+    let document = r##"
+openapi: 3.0.2
+info: { title: Svix headers, version: "1" }
+components:
+  securitySchemes: { HTTPBearer: { type: http, scheme: bearer } }
+  schemas:
+    EndpointIn: { type: object, required: [url], properties: { url: { type: string, format: uri } } }
+    EndpointOut: { type: object, required: [id, url], properties: { id: { type: string }, url: { type: string, format: uri } } }
+    Headers:
+      type: object
+      required: [headers, sensitive]
+      properties:
+        headers: { type: object, additionalProperties: { type: string } }
+        sensitive: { type: array, items: { type: string } }
+    HeadersIn: { type: object, required: [headers], properties: { headers: { type: object, additionalProperties: { type: string } } } }
+    HeadersPatch: { type: object, properties: { headers: { type: object, additionalProperties: { type: string } } } }
+security: [ { HTTPBearer: [] } ]
+paths:
+  /app/{app_id}/endpoint:
+    parameters: [ { name: app_id, in: path, required: true, schema: { type: string } } ]
+    post:
+      operationId: v1.endpoint.create
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/EndpointIn" } } } }
+      responses:
+        "201": { description: "", content: { application/json: { schema: { $ref: "#/components/schemas/EndpointOut" } } } }
+  /app/{app_id}/endpoint/{endpoint_id}:
+    parameters:
+      - { name: app_id, in: path, required: true, schema: { type: string } }
+      - { name: endpoint_id, in: path, required: true, schema: { type: string } }
+    get:
+      operationId: v1.endpoint.get
+      responses:
+        "200": { description: "", content: { application/json: { schema: { $ref: "#/components/schemas/EndpointOut" } } } }
+        "404": { description: Not Found }
+    delete:
+      operationId: v1.endpoint.delete
+      responses: { "204": { description: "" }, "404": { description: Not Found } }
+  /app/{app_id}/endpoint/{endpoint_id}/headers:
+    parameters:
+      - { name: app_id, in: path, required: true, schema: { type: string } }
+      - { name: endpoint_id, in: path, required: true, schema: { type: string } }
+    get:
+      operationId: v1.endpoint.get-headers
+      responses:
+        "200": { description: "", content: { application/json: { schema: { $ref: "#/components/schemas/Headers" } } } }
+    put:
+      operationId: v1.endpoint.update-headers
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/HeadersIn" } } } }
+      responses: { "204": { description: "" } }
+    patch:
+      operationId: v1.endpoint.patch-headers
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/HeadersPatch" } } } }
+      responses: { "204": { description: "" } }
+"##;
+    let (served, _dir) = serve_document(document, "svix_headers.yaml", "svix_headers").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap_or("none"));
+    let key = ("authorization", bearer.as_str());
+    let call = |method: &'static str, path: &str, body: Option<serde_json::Value>| {
+        call_json(&served, key, method, path, body)
+    };
+    let url = serde_json::json!({ "url": "https://example.com/hook" });
+    let (status, endpoint) = call("POST", "/app/a1/endpoint", Some(url)).await;
+    assert_eq!(status, 201);
+    let headers = format!(
+        "/app/a1/endpoint/{}/headers",
+        endpoint["id"].as_str().unwrap()
+    );
+
+    // Not written yet: a valid answer, made up.
+    let (status, before) = call("GET", &headers, None).await;
+    assert_eq!(status, 200);
+    assert!(before["sensitive"].is_array(), "{before}");
+
+    let set = serde_json::json!({ "headers": { "X-Foo": "1" } });
+    assert_eq!(call("PUT", &headers, Some(set)).await.0, 204);
+    let (_, read) = call("GET", &headers, None).await;
+    assert_eq!(
+        read["headers"],
+        serde_json::json!({ "X-Foo": "1" }),
+        "{read}"
+    );
+    assert!(
+        read.get("id").is_none(),
+        "a singleton has no id of its own: {read}"
+    );
+
+    let patch = serde_json::json!({ "headers": { "X-Bar": "2" } });
+    assert_eq!(call("PATCH", &headers, Some(patch)).await.0, 204);
+    let (_, read) = call("GET", &headers, None).await;
+    assert_eq!(
+        read["headers"],
+        serde_json::json!({ "X-Bar": "2" }),
+        "{read}"
+    );
+
+    // The endpoint's delete takes its headers with it.
+    let item = headers.trim_end_matches("/headers").to_owned();
+    assert_eq!(call("DELETE", &item, None).await.0, 204);
+    let (_, after) = call("GET", &headers, None).await;
+    assert_ne!(
+        after["headers"],
+        serde_json::json!({ "X-Bar": "2" }),
+        "{after}"
+    );
+}

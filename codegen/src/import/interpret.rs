@@ -268,15 +268,35 @@ impl Interpreter<'_> {
                 Ok(Value::Object(out))
             }
             TypeKind::Untagged { variants } => {
+                // Collecting, a variant read with disagreements is a poor fit: a later one
+                // the example fits as it is wins (Customer.io's object `identify` is not
+                // the person `identify` short of its `id`); else the first read at all.
+                let before = self.blamed.clone();
+                let mut first = None;
                 for variant in variants {
                     let Some(vty) = variant.ty.as_deref().and_then(|t| Ty::parse(t).ok()) else {
                         continue;
                     };
+                    self.blamed.clone_from(&before);
                     if let Ok(out) = self.value(&vty, v) {
-                        return Ok(out);
+                        if self.blamed == before {
+                            return Ok(out);
+                        }
+                        if first.is_none() {
+                            first = Some((out, self.blamed.take()));
+                        }
                     }
                 }
-                Ok(v.clone())
+                match first {
+                    Some((out, blamed)) => {
+                        self.blamed = blamed;
+                        Ok(out)
+                    }
+                    None => {
+                        self.blamed = before;
+                        Ok(v.clone())
+                    }
+                }
             }
         }
     }

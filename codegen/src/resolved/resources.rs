@@ -639,6 +639,16 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
         {
             collection_shape(ResourceAction::Create)
         }
+        // The one object at a path a `PUT` or `PATCH` writes and a `GET` reads (Svix's
+        // `/endpoint/{id}/headers`, SendGrid's settings): kept, read back, and deleted.
+        Method::Get | Method::Put | Method::Patch | Method::Delete if singleton(service, op) => {
+            collection_shape(match op.method {
+                Method::Get | Method::Head => ResourceAction::Get,
+                Method::Put => ResourceAction::Replace,
+                Method::Patch | Method::Post => ResourceAction::Merge,
+                Method::Delete => ResourceAction::Delete,
+            })
+        }
         _ => match parent.split_last() {
             // `/{id}/cancel`: an action on the item the parent path names.
             Some((p, grand)) if param_name(p).is_some() => {
@@ -655,6 +665,30 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
             _ => collection_shape(ResourceAction::Action),
         },
     }
+}
+
+/// Whether `op`'s path holds a singleton: its last segment is not a parameter, a `GET` answers
+/// one object there and a `PUT` or `PATCH` writes it, with no `POST` beside them and no item
+/// beneath (a path a create or an item path names is a collection).
+fn singleton(service: &Service, op: &OperationInfo) -> bool {
+    let beside = |method: Method| {
+        service
+            .operations
+            .iter()
+            .filter(move |o| o.path == op.path && o.method == method)
+    };
+    let last_literal = op
+        .path
+        .rsplit('/')
+        .next()
+        .is_some_and(|l| !l.is_empty() && param_name(l).is_none());
+    let mut reads = beside(Method::Get).peekable();
+    last_literal
+        && reads.peek().is_some()
+        && reads.all(|o| o.response.is_some() && !answers_list(service, o))
+        && (beside(Method::Put).next().is_some() || beside(Method::Patch).next().is_some())
+        && beside(Method::Post).next().is_none()
+        && !items_beneath(service, &op.path)
 }
 
 /// Whether a parameter's name says it holds ids: `ids`, `contact_ids`, `messageIds`.

@@ -256,11 +256,19 @@ async fn respond<'s>(
     }
     let mut result = served.store.serve(served.schema, &op.resource, &call).await;
     // A delete that answers nothing, of an item the store does not hold, where the document
-    // gives no 404: the success it documents (Customer.io's `DELETE /customers/{id}` is 200
-    // whether or not the person exists). The item is gone either way.
+    // lists its errors and no 404 among them: the success it documents (Customer.io's `DELETE
+    // /customers/{id}`, 200 or 401, is 200 whether or not the person exists). The item is
+    // gone either way. A document that lists no error (or only a `default`) keeps the 404.
+    let covers_404 = op
+        .info
+        .error_bodies
+        .iter()
+        .any(|b| (b.statuses.0..=b.statuses.1).contains(&404));
     if op.resource.kind == ResourceAction::Delete
         && op.info.response.is_none()
+        && !op.info.errors.is_empty()
         && !op.info.errors.contains(&404)
+        && !covers_404
         && result.as_ref().is_err_and(|e| e.status() == 404)
     {
         result = Ok(Value::Null);

@@ -107,6 +107,17 @@ pub fn page_in_style<T: serde::Serialize>(
     query: &str,
     path: &str,
 ) -> Result<StyledPage, ServerError> {
+    styled_page(items, spec, size_param, query, path).map(|(page, _)| page)
+}
+
+/// [`page_in_style`], and whether another page follows this one.
+fn styled_page<T: serde::Serialize>(
+    items: &[T],
+    spec: &tidings_runtime::spec::PaginationSpec,
+    size_param: Option<&str>,
+    query: &str,
+    path: &str,
+) -> Result<(StyledPage, bool), ServerError> {
     use serde_json::{Value, json};
     use tidings_runtime::spec::PageStyle;
     let pairs = query_pairs(query);
@@ -159,7 +170,7 @@ pub fn page_in_style<T: serde::Serialize>(
     };
     let mut body = json!({});
     let mut link = None;
-    let page = match spec.style {
+    let (page, more) = match spec.style {
         PageStyle::Cursor {
             has_more,
             cursor_field,
@@ -183,7 +194,7 @@ pub fn page_in_style<T: serde::Serialize>(
             };
             let (page, next) = window(start, after_param)?;
             set_path(&mut body, has_more, json!(next.is_some()));
-            page
+            (page, next.is_some())
         }
         PageStyle::Token {
             token_field,
@@ -191,28 +202,28 @@ pub fn page_in_style<T: serde::Serialize>(
         } => {
             let (page, next) = window(token(token_param)?.unwrap_or(0), token_param)?;
             set_path(&mut body, token_field, json!(next.map(|n| n.to_string())));
-            page
+            (page, next.is_some())
         }
         PageStyle::NextUrl { next_field } => {
             let (page, next) = window(token(NEXT_LINK_PARAM)?.unwrap_or(0), NEXT_LINK_PARAM)?;
             set_path(&mut body, next_field, json!(next.map(next_link)));
-            page
+            (page, next.is_some())
         }
         PageStyle::LinkHeader => {
             let (page, next) = window(token(NEXT_LINK_PARAM)?.unwrap_or(0), NEXT_LINK_PARAM)?;
             link = next.map(|n| format!("<{}>; rel=\"next\"", next_link(n)));
-            page
+            (page, next.is_some())
         }
         PageStyle::Offset {
             offset_param,
             total_field,
             ..
         } => {
-            let (page, _) = window(number(offset_param)?.unwrap_or(0), offset_param)?;
+            let (page, next) = window(number(offset_param)?.unwrap_or(0), offset_param)?;
             if let Some(f) = total_field {
                 set_path(&mut body, f, json!(total));
             }
-            page
+            (page, next.is_some())
         }
         PageStyle::Page {
             page_param,
@@ -226,11 +237,11 @@ pub fn page_in_style<T: serde::Serialize>(
             let index = number(page_param)?.unwrap_or(first).saturating_sub(first);
             let start = index.saturating_mul(size);
             // A page past the end is empty (the client stops there), not an error.
-            let (page, _) = window(start.min(total), page_param)?;
+            let (page, next) = window(start.min(total), page_param)?;
             if let Some(f) = total_pages_field {
                 set_path(&mut body, f, json!(total.div_ceil(size)));
             }
-            page
+            (page, next.is_some())
         }
     };
     if spec.items.is_empty() {
@@ -240,7 +251,7 @@ pub fn page_in_style<T: serde::Serialize>(
     } else {
         set_path(&mut body, spec.items, Value::Array(page));
     }
-    Ok(StyledPage { body, link })
+    Ok((StyledPage { body, link }, more))
 }
 
 /// The query's name/value pairs, decoded.
@@ -303,12 +314,9 @@ pub fn page_object_in_style(
         Some(serde_json::Value::Array(items)) => items,
         _ => Vec::new(),
     };
-    let page = page_in_style(&items, spec, size_param, query, path)?;
-    let more = more_follows(spec, &page);
+    let (page, more) = styled_page(&items, spec, size_param, query, path)?;
     merge(&mut answer, page.body);
-    if let Some(more) = more {
-        mark_last_page(&mut answer, more);
-    }
+    mark_last_page(&mut answer, more);
     Ok(StyledPage {
         body: answer,
         link: page.link,
@@ -319,22 +327,6 @@ pub fn page_object_in_style(
 /// `done` beside its `iterator`) or that more follow.
 const LAST_PAGE_FLAGS: &[&str] = &["done", "is_last", "isLast", "last_page", "lastPage"];
 const MORE_FLAGS: &[&str] = &["has_more", "hasMore", "has_next", "hasNext", "more"];
-
-/// Whether another page follows `page`, where its style says so on the page itself.
-fn more_follows(spec: &tidings_runtime::spec::PaginationSpec, page: &StyledPage) -> Option<bool> {
-    use tidings_runtime::spec::PageStyle;
-    let present = |path: &str| {
-        path.split('.')
-            .try_fold(&page.body, |v, k| v.get(k))
-            .is_some_and(|v| !v.is_null())
-    };
-    match spec.style {
-        PageStyle::Token { token_field, .. } => Some(present(token_field)),
-        PageStyle::NextUrl { next_field } => Some(present(next_field)),
-        PageStyle::LinkHeader => Some(page.link.is_some()),
-        PageStyle::Cursor { .. } | PageStyle::Offset { .. } | PageStyle::Page { .. } => None,
-    }
-}
 
 /// Sets the answer's own yes/no fields that say whether it is the last page (made up until
 /// now: a `done: false` on the last page sends a client that loops until `done` round forever).
@@ -533,6 +525,36 @@ mod style_tests {
         let contacts = [json!({"id": "a"}), json!({"id": "b"}), json!({"id": "c"})];
         let p = page_in_style(&contacts, &CURSOR, Some("limit"), "limit=1&after=a", "/").unwrap();
         assert_eq!(p.body, json!({"data": [{"id": "b"}], "has_more": true}));
+    }
+
+    #[test]
+    fn a_page_s_own_flags_say_whether_another_page_follows_in_every_style() {
+        let items: Vec<u32> = (0..5).collect();
+        // A made-up answer with the flags a page may carry beside its style's own fields.
+        let made = |items_field: &str| {
+            let mut answer = json!({"done": false, "is_last": true, "has_more": false});
+            answer[items_field] = json!(items);
+            answer
+        };
+        let cases = [
+            (&OFFSET, "count", "count=2&offset=0", true),
+            (&OFFSET, "count", "count=2&offset=4", false),
+            (&PAGES, "page_size", "page_size=2&page=1", true),
+            (&PAGES, "page_size", "page_size=2&page=3", false),
+            (&NEXT, "n", "n=2", true),
+            (&NEXT, "n", "n=2&page_offset=4", false),
+        ];
+        for (spec, size, query, more) in cases {
+            let answer = made(spec.items);
+            let p = page_object_in_style(answer, spec, Some(size), query, "/").unwrap();
+            let flags = (&p.body["done"], &p.body["is_last"], &p.body["has_more"]);
+            assert_eq!(
+                flags,
+                (&json!(!more), &json!(!more), &json!(more)),
+                "{query}: {}",
+                p.body
+            );
+        }
     }
 
     #[test]

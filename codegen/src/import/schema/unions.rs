@@ -35,6 +35,17 @@ impl Converter<'_> {
         if members.is_empty() {
             return Ok("json".into());
         }
+        // Discord's numeric enums: `type: integer, oneOf: [{title: DEFAULT, const: 0}, ...]`.
+        if let Some(scalar) = const_scalars(self.doc, members) {
+            self.approximate(
+                ptr,
+                &format!(
+                    "{key} of {} `const` values typed as {scalar}; the values are not checked",
+                    members.len()
+                ),
+            );
+            return Ok(scalar.into());
+        }
         let mut types = BTreeSet::new();
         for (i, m) in members.iter().enumerate() {
             // Probe without keeping inline types: alternatives that are all the same scalar
@@ -427,6 +438,42 @@ impl Converter<'_> {
             pointer: ptr.to_owned(),
         })
     }
+}
+
+/// The scalar type every member's `const` has, when each member is a `const` and nothing
+/// else (a `title` or a description beside it): `integer`, `number`, `string` or `boolean`.
+fn const_scalars(doc: &Value, members: &[Value]) -> Option<&'static str> {
+    let mut kind = None;
+    for m in members {
+        let m = match m.get("$ref").and_then(Value::as_str) {
+            Some(r) => resolve(doc, r)?,
+            None => m,
+        };
+        let object = m.as_object()?;
+        let plain = object.keys().all(|k| {
+            matches!(
+                k.as_str(),
+                "const" | "title" | "description" | "type" | "format" | "deprecated"
+            )
+        });
+        if !plain {
+            return None;
+        }
+        let this = match object.get("const")? {
+            Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+            Value::Number(_) => "number",
+            Value::String(_) => "string",
+            Value::Bool(_) => "boolean",
+            _ => return None,
+        };
+        kind = match (kind, this) {
+            (None, t) => Some(t),
+            (Some("integer"), "number") | (Some("number"), "integer") => Some("number"),
+            (Some(k), t) if k == t => Some(k),
+            _ => return None,
+        };
+    }
+    kind
 }
 
 /// The text value `schema` fixes for property `tag`: a `const`, or an `enum`'s value (its one

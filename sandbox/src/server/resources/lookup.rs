@@ -1,11 +1,9 @@
-//! Which item a request names: by another of its values (an alias), or one an action names
-//! that the store does not hold.
+//! Which item a request names: by its path or a body field, by another of its values (an
+//! alias), one an action names that the store does not hold, or the one item of a singleton.
 
 use super::shape::answers_another;
 use super::state::{find, home_of};
-use super::{
-    ResourceAction, ResourceCall, ResourceOp, Resources, ServerError, Value, id_text, substitute,
-};
+use super::{ResourceAction, ResourceCall, ResourceOp, Resources, ServerError, Value};
 
 impl Resources {
     /// The id of the item a path names by another of its values (Brevo's
@@ -95,5 +93,76 @@ impl Resources {
             }
         };
         find(&state, &collection, Some(id), op).err()
+    }
+}
+
+/// The id of the item a request names: by the path parameter, or by the body field (else
+/// query parameter) of an operation that names it there (see [`ResourceOp::item_field`]).
+pub(super) fn named_item(op: &ResourceOp, call: &ResourceCall) -> Option<String> {
+    if let Some(param) = op.item_param {
+        return call
+            .path
+            .iter()
+            .find(|(name, _)| *name == param)
+            .map(|(_, v)| v.clone());
+    }
+    let field = op.item_field?;
+    id_text(call.body.get(field).or_else(|| call.query.get(field))?)
+}
+
+/// A request value read as an item's id: non-empty text, or a number as text.
+pub(super) fn id_text(value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) if !s.is_empty() => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// `template` with each `{name}` replaced by its value.
+pub(super) fn substitute(template: &str, path: &[(&'static str, String)]) -> String {
+    let mut out = template.to_owned();
+    for (name, value) in path {
+        out = out.replace(&format!("{{{name}}}"), value);
+    }
+    out
+}
+
+/// Whether `op` reads or writes a singleton: the one object at a path no item parameter
+/// names (Svix's `GET`/`PUT /endpoint/{id}/headers`, SendGrid's `GET`/`PATCH` of a setting),
+/// kept under the empty id.
+pub(super) fn is_singleton(op: &ResourceOp) -> bool {
+    op.item_param.is_none()
+        && op.item_field.is_none()
+        && matches!(
+            op.kind,
+            ResourceAction::Get | ResourceAction::Merge | ResourceAction::Replace
+        )
+}
+
+impl Resources {
+    /// `op` as it acts now: a singleton not set yet is read as an action's answer (made up
+    /// from its type, as before anything is kept), and merged into as a replace creates it.
+    pub(super) fn singleton_now(&self, op: &ResourceOp, call: &ResourceCall) -> ResourceOp {
+        if !is_singleton(op) {
+            return *op;
+        }
+        let collection = substitute(op.collection, &call.path);
+        let held = self
+            .lock()
+            .collections
+            .get(&collection)
+            .is_some_and(|items| items.iter().any(|i| i.id.is_empty()));
+        match op.kind {
+            ResourceAction::Get if !held => ResourceOp {
+                kind: ResourceAction::Action,
+                ..*op
+            },
+            ResourceAction::Merge if !held => ResourceOp {
+                kind: ResourceAction::Replace,
+                ..*op
+            },
+            _ => *op,
+        }
     }
 }

@@ -39,6 +39,10 @@ pub use shape::failure_flags;
 
 use durable::Change;
 use group::{Ticket, Undo, Writer};
+use lookup::{id_text, named_item, substitute};
+
+/// Most fresh ids a create tries before it gives up on one that no item holds.
+const MAX_ID_TRIES: u64 = 1024;
 use shape::{
     answers_another, declared, deleted_answer, envelope_of, filled_object, fits_id_field,
     from_path, id_value, make_id, only_declared, page_of, per_item, per_recipient, recipients,
@@ -439,6 +443,7 @@ impl Resources {
         op: &ResourceOp,
         call: &ResourceCall,
     ) -> Result<(Value, Option<Ticket>), ServerError> {
+        let op = &self.singleton_now(op, call);
         let collection = substitute(op.collection, &call.path);
         let named = named_item(op, call);
         let item_id = named.as_deref();
@@ -520,6 +525,7 @@ impl Resources {
                 // The id also under the name this answer gives it, when the item lacks it
                 // (Postmark's create answers `TemplateId`, its get `TemplateID`).
                 if declared(schema, item_ty.as_ref(), op.id_field)
+                    && !item.id.is_empty()
                     && fits_id_field(schema, op, &item.id)
                 {
                     value
@@ -560,10 +566,12 @@ impl Resources {
                         value.insert(key, v);
                     }
                 }
-                value.insert(
-                    op.id_field.to_owned(),
-                    id_kept.unwrap_or_else(|| id_value(schema, op, &id)),
-                );
+                // A singleton (kept under the empty id) has no id of its own.
+                if let Some(kept) =
+                    id_kept.or_else(|| (!id.is_empty()).then(|| id_value(schema, op, &id)))
+                {
+                    value.insert(op.id_field.to_owned(), kept);
+                }
                 let value = filled_object(schema, item_ty.as_ref(), value);
                 ticket = self.insert(&mut state, &collection, id, value.clone(), None)?;
                 Some(value)
@@ -713,11 +721,19 @@ impl Resources {
             None => {
                 let mut n = state.next_id + 1;
                 let mut id = make_id(schema, op, n);
+                // Bounded: a pattern that makes few texts runs out (a 409, not a spin).
+                let last = n.saturating_add(MAX_ID_TRIES);
                 while state
                     .collections
                     .get(collection)
                     .is_some_and(|items| items.iter().any(|i| i.id == id))
                 {
+                    if n >= last {
+                        return Err(ServerError::conflict(
+                            "ids_exhausted",
+                            format!("no fresh id of `{collection}` fits its id field"),
+                        ));
+                    }
                     n += 1;
                     id = make_id(schema, op, n);
                 }
@@ -856,38 +872,6 @@ impl Resources {
             undo,
         )
     }
-}
-
-/// The id of the item a request names: by the path parameter, or by the body field (else
-/// query parameter) of an operation that names it there (see [`ResourceOp::item_field`]).
-fn named_item(op: &ResourceOp, call: &ResourceCall) -> Option<String> {
-    if let Some(param) = op.item_param {
-        return call
-            .path
-            .iter()
-            .find(|(name, _)| *name == param)
-            .map(|(_, v)| v.clone());
-    }
-    let field = op.item_field?;
-    id_text(call.body.get(field).or_else(|| call.query.get(field))?)
-}
-
-/// A request value read as an item's id: non-empty text, or a number as text.
-fn id_text(value: &Value) -> Option<String> {
-    match value {
-        Value::String(s) if !s.is_empty() => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        _ => None,
-    }
-}
-
-/// `template` with each `{name}` replaced by its value.
-fn substitute(template: &str, path: &[(&'static str, String)]) -> String {
-    let mut out = template.to_owned();
-    for (name, value) in path {
-        out = out.replace(&format!("{{{name}}}"), value);
-    }
-    out
 }
 
 #[cfg(test)]
