@@ -53,10 +53,12 @@ async fn own_client_without_tls_fails_https_as_transport_without_connecting() {
     let base = format!("https://{}", listener.local_addr().unwrap());
     let client = https_builder(&base)
         .http_client(tidings_runtime::reqwest::Client::new())
-        .retry(RetryPolicy::from_spec(&RetrySpec::DEFAULT).backoff(
-            std::time::Duration::from_millis(1),
-            std::time::Duration::from_millis(5),
-        ))
+        .retry(
+            RetryPolicy::from_spec(&tidings_runtime::spec::RetrySpec::DEFAULT).backoff(
+                std::time::Duration::from_millis(1),
+                std::time::Duration::from_millis(5),
+            ),
+        )
         .build()
         .unwrap();
     let err = client.execute(get_email("em_1")).await.unwrap_err();

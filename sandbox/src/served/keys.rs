@@ -26,24 +26,26 @@ pub(super) fn named_as_answered(schema: &ServiceSchema, answer: Option<&Ty>, bod
             .or_else(|| fields.iter().find(|f| fold(f.name) == fold(key)))
     };
     let mut out = Map::new();
-    let mut nested: Vec<(&FieldSchema, &str, &Value)> = Vec::new();
+    let mut nested: Vec<(&FieldSchema, &str, &str, &Value)> = Vec::new();
     for (key, value) in map {
         if let Some((outer, inner)) = key.split_once('.')
             && !fields.iter().any(|f| f.name == key)
             && let Some(f) = answered(outer)
             && (matches!(f.ty, Ty::Json) || object_fields(schema, &f.ty).is_some())
         {
-            nested.push((f, inner, value));
+            nested.push((f, key, inner, value));
             continue;
         }
         let named = answered(key).map_or_else(|| key.clone(), |f| f.name.to_owned());
         out.entry(named).or_insert_with(|| value.clone());
     }
-    for (f, inner, value) in nested {
+    for (f, key, inner, value) in nested {
         let holder = out
             .entry(f.name.to_owned())
             .or_insert_with(|| Value::Object(Map::new()));
         let Value::Object(holder) = holder else {
+            // The body sent the field itself as something else too: the key stays as sent.
+            out.entry(key.to_owned()).or_insert_with(|| value.clone());
             continue;
         };
         let one = Value::Object(Map::from_iter([(inner.to_owned(), value.clone())]));
@@ -111,6 +113,54 @@ mod tests {
         assert_eq!(snake("ProxyAddress"), "proxy_address");
         assert_eq!(snake("proxy_address"), "proxy_address");
         assert_eq!(snake(""), "");
+    }
+
+    const fn field(name: &'static str, ty: Ty) -> FieldSchema {
+        FieldSchema {
+            name,
+            ty,
+            required: false,
+            read_only: false,
+            format: None,
+            min_len: None,
+            max_len: None,
+            pattern: None,
+            default: None,
+            min_items: None,
+            max_items: None,
+            min: None,
+            max: None,
+        }
+    }
+    const HOOK: &[FieldSchema] = &[
+        field("target", Ty::String),
+        field("configuration", Ty::Json),
+    ];
+    const SCHEMA: ServiceSchema = ServiceSchema {
+        types: &[crate::server::resources::TypeSchema {
+            name: "Hook",
+            keeps_other_keys: false,
+            shape: ShapeSchema::Object(HOOK),
+        }],
+        page: None,
+    };
+
+    #[test]
+    fn dotted_keys_go_inside_the_object_they_name_unless_it_was_sent_as_something_else() {
+        let answer = Ty::Named("Hook");
+        let sent = serde_json::json!({"Target": "webhook", "Configuration.Url": "https://a.example",
+            "Configuration.ProxyAddress": "+1555"});
+        assert_eq!(
+            named_as_answered(&SCHEMA, Some(&answer), sent),
+            serde_json::json!({"target": "webhook",
+                "configuration": {"url": "https://a.example", "proxy_address": "+1555"}})
+        );
+        // Nothing is dropped: a key that cannot go inside stays as it was sent.
+        let both = serde_json::json!({"Configuration": "plain", "Configuration.Url": "u"});
+        assert_eq!(
+            named_as_answered(&SCHEMA, Some(&answer), both),
+            serde_json::json!({"configuration": "plain", "Configuration.Url": "u"})
+        );
     }
 
     #[test]

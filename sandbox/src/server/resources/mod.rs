@@ -40,9 +40,6 @@ pub use shape::failure_flags;
 use durable::Change;
 use group::{Ticket, Undo, Writer};
 use lookup::{id_text, named_item, substitute};
-
-/// Most fresh ids a create tries before it gives up on one that no item holds.
-const MAX_ID_TRIES: u64 = 1024;
 use shape::{
     answers_another, declared, deleted_answer, envelope_of, filled_object, fits_id_field,
     from_path, id_value, make_id, only_declared, page_of, per_item, per_recipient, recipients,
@@ -57,6 +54,9 @@ pub use tidings_spec::{
     FieldSchema, Format, PageSchema, ResourceAction, ResourceOp, ServiceSchema, ShapeSchema, Ty,
     TypeSchema,
 };
+
+/// Most fresh ids a create tries before it gives up on one that no item holds.
+const MAX_ID_TRIES: u64 = 1024;
 
 /// Items one collection keeps when [`ResourceLimits`] gives no other number.
 pub const DEFAULT_MAX_ITEMS_PER_COLLECTION: usize = 1_000;
