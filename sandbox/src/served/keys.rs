@@ -106,6 +106,7 @@ fn object_fields(schema: &ServiceSchema, ty: &Ty) -> Option<&'static [FieldSchem
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::server::resources::tests::field;
 
     #[test]
     fn pascal_names_become_snake_case_and_snake_case_stays() {
@@ -115,26 +116,9 @@ mod tests {
         assert_eq!(snake(""), "");
     }
 
-    const fn field(name: &'static str, ty: Ty) -> FieldSchema {
-        FieldSchema {
-            name,
-            ty,
-            required: false,
-            read_only: false,
-            format: None,
-            min_len: None,
-            max_len: None,
-            pattern: None,
-            default: None,
-            min_items: None,
-            max_items: None,
-            min: None,
-            max: None,
-        }
-    }
     const HOOK: &[FieldSchema] = &[
-        field("target", Ty::String),
-        field("configuration", Ty::Json),
+        field("target", Ty::String, false),
+        field("configuration", Ty::Json, false),
     ];
     const SCHEMA: ServiceSchema = ServiceSchema {
         types: &[crate::server::resources::TypeSchema {

@@ -875,4 +875,4 @@ impl Resources {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -22,7 +22,7 @@ const FIELDS: &[FieldSchema] = &[
     field("created_at", Ty::DateTime, true),
 ];
 
-pub(super) const fn field(name: &'static str, ty: Ty, required: bool) -> FieldSchema {
+pub(crate) const fn field(name: &'static str, ty: Ty, required: bool) -> FieldSchema {
     FieldSchema {
         name,
         ty,
