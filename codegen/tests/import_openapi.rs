@@ -1183,3 +1183,57 @@ components:
         .expect("the person's identifiers");
     assert!(person.required, "{}", imported.yaml);
 }
+
+#[test]
+fn an_all_of_member_naming_a_field_without_a_type_keeps_its_type_and_a_referenced_text_or_number_is_text()
+ {
+    // Zulip: success answers extend `JsonSuccessBase` with `allOf`, naming `result: {}` and
+    // `msg: {}` again (they were `json`, answered `{}`); `anchor` is a `$ref` to `oneOf
+    // [string, integer]` (it was left out as an object query parameter).
+    let doc = r##"
+openapi: 3.0.1
+info: { title: T, version: "1" }
+components:
+  schemas:
+    Anchor: { oneOf: [ { type: string }, { type: integer } ] }
+    JsonSuccessBase:
+      type: object
+      required: [result, msg]
+      properties: { result: { type: string, enum: [success] }, msg: { type: string } }
+paths:
+  /messages:
+    get:
+      operationId: get_messages
+      parameters:
+        - { name: anchor, in: query, schema: { $ref: "#/components/schemas/Anchor" } }
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                allOf:
+                  - $ref: "#/components/schemas/JsonSuccessBase"
+                  - required: [count]
+                    properties: { result: {}, msg: { description: empty on success }, count: { type: integer } }
+"##;
+    let imported = import_openapi(doc, &ImportOptions::new("z", "doc.yaml"), None).unwrap();
+    assert!(imported.report.skipped.is_empty(), "{}", imported.report);
+    let service = checked(&imported);
+    let get = op(&service, "get_messages");
+    assert_eq!(get.query[0].wire, "anchor");
+    assert_eq!(get.query[0].ty, Ty::String);
+    let Some(Ty::Named(answer)) = &get.response else {
+        panic!("{:?}", get.response)
+    };
+    let TypeKind::Object(fields) = ty(&service, answer) else {
+        panic!("an object")
+    };
+    let of = |name: &str| &fields.iter().find(|f| f.wire == name).unwrap().ty;
+    assert_eq!(of("msg"), &Ty::String);
+    assert_eq!(of("count"), &Ty::Integer);
+    let Ty::Named(result) = of("result") else {
+        panic!("{:?}", of("result"))
+    };
+    assert!(matches!(ty(&service, result), TypeKind::Enum(_)));
+}

@@ -216,6 +216,41 @@ fn a_token_field_pairs_with_its_query_parameter() {
 }
 
 #[test]
+fn an_after_cursor_goes_back_in_the_parameter_named_after_and_a_described_link_is_a_url() {
+    // Sunshine Conversations: `meta.afterCursor` goes back in the deep-object `page[after]`.
+    let (_, p) = import(&doc(
+        "/things",
+        &[
+            ("page[after]", string()),
+            ("page[before]", string()),
+            ("page[size]", integer()),
+        ],
+        object(json!({"things": things(), "meta": object(json!({
+            "hasMore": {"type": "boolean"},
+            "afterCursor": string(),
+            "beforeCursor": string(),
+        }))})),
+    ));
+    let p = p.unwrap();
+    assert_eq!(p.style, Some(PageKind::Token));
+    assert_eq!(p.token_field.as_deref(), Some("meta.afterCursor"));
+    assert_eq!(p.token_param.as_deref(), Some("page[after]"));
+    assert_eq!(p.limit_param.as_deref(), Some("page[size]"));
+
+    // Front: `_pagination.next` is described as a link, beside a `page_token` parameter it
+    // already carries: the next page's URL, not a token.
+    let next = json!({"type": "string", "description": "Link to next page of results"});
+    let (_, p) = import(&doc(
+        "/things",
+        &[("page_token", string()), ("limit", integer())],
+        object(json!({"_results": things(), "_pagination": object(json!({"next": next}))})),
+    ));
+    let p = p.unwrap();
+    assert_eq!(p.style, Some(PageKind::NextUrl));
+    assert_eq!(p.next_field.as_deref(), Some("_pagination.next"));
+}
+
+#[test]
 fn a_token_field_without_a_parameter_to_send_it_back_leaves_the_gap() {
     let (imported, p) = import(&doc(
         "/things",

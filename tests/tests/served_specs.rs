@@ -3515,12 +3515,13 @@ paths:
         "a singleton has no id of its own: {read}"
     );
 
+    // A patch merges at every depth (RFC 7396): the header set before stays.
     let patch = serde_json::json!({ "headers": { "X-Bar": "2" } });
     assert_eq!(call("PATCH", &headers, Some(patch)).await.0, 204);
     let (_, read) = call("GET", &headers, None).await;
     assert_eq!(
         read["headers"],
-        serde_json::json!({ "X-Bar": "2" }),
+        serde_json::json!({ "X-Foo": "1", "X-Bar": "2" }),
         "{read}"
     );
 
@@ -3533,4 +3534,275 @@ paths:
         serde_json::json!({ "X-Bar": "2" }),
         "{after}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_create_answering_what_it_made_in_a_list_answers_it_there_and_keeps_it() {
+    // Sunshine Conversations' messages (zendesk/sunshine-conversations-api-spec, openapi.yaml
+    // at 81dc589): a create answers `{"messages": [message]}`, the list pages by
+    // `page[after]` with `meta.afterCursor` and `meta.hasMore`. Reduced to those facts.
+    let document = r##"
+openapi: 3.0.0
+info: { title: Sunshine messages, version: "2" }
+components:
+  securitySchemes: { basicAuth: { type: http, scheme: basic } }
+  parameters:
+    pageQuery:
+      name: page
+      in: query
+      style: deepObject
+      explode: true
+      schema: { $ref: "#/components/schemas/page" }
+  schemas:
+    page:
+      type: object
+      properties:
+        after: { type: string }
+        before: { type: string }
+        size: { type: integer, minimum: 1, maximum: 100 }
+    meta:
+      type: object
+      properties:
+        hasMore: { type: boolean }
+        afterCursor: { type: string }
+        beforeCursor: { type: string }
+    content:
+      type: object
+      required: [type, text]
+      properties: { type: { type: string }, text: { type: string } }
+    author:
+      type: object
+      required: [type]
+      properties: { type: { type: string }, displayName: { type: string } }
+    message:
+      type: object
+      properties:
+        id: { type: string }
+        received: { type: string, format: date-time }
+        author: { $ref: "#/components/schemas/author" }
+        content: { $ref: "#/components/schemas/content" }
+    messagePost:
+      type: object
+      required: [author, content]
+      properties:
+        author: { $ref: "#/components/schemas/author" }
+        content: { $ref: "#/components/schemas/content" }
+    messagePostResponse:
+      type: object
+      properties:
+        messages: { type: array, items: { $ref: "#/components/schemas/message" } }
+    messageListResponse:
+      type: object
+      properties:
+        messages: { type: array, items: { $ref: "#/components/schemas/message" } }
+        meta: { $ref: "#/components/schemas/meta" }
+security: [ { basicAuth: [] } ]
+paths:
+  /v2/apps/{appId}/conversations/{conversationId}/messages:
+    parameters:
+      - { name: appId, in: path, required: true, schema: { type: string } }
+      - { name: conversationId, in: path, required: true, schema: { type: string } }
+    post:
+      operationId: PostMessage
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/messagePost" } } } }
+      responses:
+        "201": { description: Created, content: { application/json: { schema: { $ref: "#/components/schemas/messagePostResponse" } } } }
+    get:
+      operationId: ListMessages
+      parameters: [ { $ref: "#/components/parameters/pageQuery" } ]
+      responses:
+        "200": { description: Ok, content: { application/json: { schema: { $ref: "#/components/schemas/messageListResponse" } } } }
+"##;
+    let (served, _dir) = serve_document(document, "sunshine.yaml", "sunshine").await;
+    let user = served.credential("basic_auth_username").unwrap().to_owned();
+    let password = served.credential("basic_auth_password").unwrap().to_owned();
+    use base64::Engine as _;
+    let basic = format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD.encode(format!("{user}:{password}"))
+    );
+    let key = ("authorization", basic.as_str());
+    let messages = "/v2/apps/a1/conversations/c1/messages";
+    let mut made = Vec::new();
+    for n in 0..3 {
+        let body = serde_json::json!({
+            "author": { "type": "business" },
+            "content": { "type": "text", "text": format!("hello {n}") },
+        });
+        let (status, answer) = call_json(&served, key, "POST", messages, Some(body)).await;
+        assert_eq!(status, 201, "{answer}");
+        let listed = answer["messages"]
+            .as_array()
+            .expect("a list of what was made");
+        assert_eq!(listed.len(), 1, "{answer}");
+        assert_eq!(
+            listed[0]["content"]["text"],
+            format!("hello {n}"),
+            "{answer}"
+        );
+        made.push(listed[0]["id"].as_str().expect("an id").to_owned());
+    }
+    // Every page, in the document's own style: `page[after]` from `meta.afterCursor`.
+    let mut seen = Vec::new();
+    let mut sizes = Vec::new();
+    let mut path = format!("{messages}?page[size]=2");
+    for _ in 0..3 {
+        let (status, page) = call_json(&served, key, "GET", &path, None).await;
+        assert_eq!(status, 200, "{page}");
+        sizes.push(page["messages"].as_array().unwrap().len());
+        for m in page["messages"].as_array().unwrap() {
+            seen.push(m["id"].as_str().unwrap().to_owned());
+        }
+        if page["meta"]["hasMore"] != serde_json::json!(true) {
+            break;
+        }
+        let after = page["meta"]["afterCursor"].as_str().expect("a cursor");
+        path = format!("{messages}?page[size]=2&page[after]={after}");
+    }
+    assert_eq!(sizes, [2, 1]);
+    assert_eq!(seen, made);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_item_is_answered_in_the_field_named_for_it_and_a_member_with_a_user_is_the_item() {
+    // Zulip (zulip/zulip, zerver/openapi/zulip.yaml): answers extend `JsonSuccessBase` with
+    // `allOf`, naming `result: {}` and `msg: {}` again without a type, and `GET /users/{id}`
+    // answers `{result, msg, user}`. Discord (discord/discord-api-spec, specs/openapi.json):
+    // a guild member `{user: {id}, nick, roles: [...]}` is itself the item. Reduced to those
+    // facts.
+    let document = r##"
+openapi: 3.0.1
+info: { title: Zulip and Discord shapes, version: "1" }
+components:
+  securitySchemes: { basicAuth: { type: http, scheme: basic } }
+  schemas:
+    JsonSuccessBase:
+      allOf:
+        - { type: object, properties: { result: { type: string } } }
+        - required: [result, msg]
+          properties: { result: { enum: [success] }, msg: { type: string } }
+    User:
+      type: object
+      properties: { user_id: { type: integer }, full_name: { type: string } }
+    UserRef:
+      type: object
+      required: [id]
+      properties: { id: { type: string }, username: { type: string } }
+    Member:
+      type: object
+      required: [user, roles]
+      properties:
+        user: { $ref: "#/components/schemas/UserRef" }
+        nick: { type: string }
+        roles: { type: array, items: { type: string } }
+security: [ { basicAuth: [] } ]
+paths:
+  /users:
+    post:
+      operationId: create-user
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { type: object, required: [full_name], properties: { full_name: { type: string } } }
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                allOf:
+                  - $ref: "#/components/schemas/JsonSuccessBase"
+                  - required: [user_id]
+                    properties: { result: {}, msg: {}, user_id: { type: integer } }
+  /users/{user_id}:
+    parameters: [ { name: user_id, in: path, required: true, schema: { type: integer } } ]
+    get:
+      operationId: get-user
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                allOf:
+                  - $ref: "#/components/schemas/JsonSuccessBase"
+                  - properties: { result: {}, msg: {}, user: { $ref: "#/components/schemas/User" } }
+  /guilds/{guild_id}/members/{member_id}:
+    parameters:
+      - { name: guild_id, in: path, required: true, schema: { type: string } }
+      - { name: member_id, in: path, required: true, schema: { type: string } }
+    get:
+      operationId: get_guild_member
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Member" } } } }
+    put:
+      operationId: add_guild_member
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { type: object, properties: { nick: { type: string }, roles: { type: array, items: { type: string } } } }
+      responses:
+        "201": { description: added, content: { application/json: { schema: { $ref: "#/components/schemas/Member" } } } }
+    patch:
+      operationId: update_guild_member
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { type: object, properties: { nick: { type: string } } }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Member" } } } }
+"##;
+    let (served, _dir) = serve_document(document, "shapes.yaml", "shapes").await;
+    let user = served.credential("basic_auth_username").unwrap().to_owned();
+    let password = served.credential("basic_auth_password").unwrap().to_owned();
+    use base64::Engine as _;
+    let basic = format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD.encode(format!("{user}:{password}"))
+    );
+    let key = ("authorization", basic.as_str());
+    let call = |method: &'static str, path: &str, body: Option<serde_json::Value>| {
+        call_json(&served, key, method, path, body)
+    };
+
+    // The base's types hold: `result` is its one value, `msg` text, the user in `user`.
+    let (status, made) = call(
+        "POST",
+        "/users",
+        Some(serde_json::json!({"full_name": "Ada"})),
+    )
+    .await;
+    assert_eq!(status, 200, "{made}");
+    assert_eq!(made["result"], "success", "{made}");
+    assert!(made["msg"].is_string(), "{made}");
+    let id = made["user_id"].as_i64().expect("a numeric id");
+    let (status, read) = call("GET", &format!("/users/{id}"), None).await;
+    assert_eq!(status, 200, "{read}");
+    assert_eq!(read["result"], "success", "{read}");
+    assert_eq!(read["user"]["full_name"], "Ada", "{read}");
+    assert_eq!(read["user"]["user_id"], id, "{read}");
+
+    // A member is the item: its own fields are kept and read back.
+    let member = "/guilds/g1/members/20";
+    let body = serde_json::json!({"nick": "n20", "roles": ["r1"]});
+    let (status, added) = call("PUT", member, Some(body)).await;
+    assert_eq!(status, 201, "{added}");
+    assert_eq!(added["nick"], "n20", "{added}");
+    assert_eq!(
+        call(
+            "PATCH",
+            member,
+            Some(serde_json::json!({"nick": "renamed"}))
+        )
+        .await
+        .0,
+        200
+    );
+    let (_, read) = call("GET", member, None).await;
+    assert_eq!(read["nick"], "renamed", "{read}");
+    assert_eq!(read["roles"], serde_json::json!(["r1"]), "{read}");
+    assert!(read["user"]["id"].is_string(), "{read}");
 }

@@ -502,7 +502,14 @@ impl Converter<'_> {
                 // Text or a structure (Mailgun's `members`: a string, or an array of objects
                 // "in JSON array format"): the text form carries either, the structure as the
                 // JSON text the document asks for.
-                Ok(_) if place == "query" && takes_text(&schema) => {
+                // (Behind a `$ref` too: Zulip's `anchor`, `oneOf [string, integer]`.)
+                Ok(_)
+                    if place == "query"
+                        && takes_text(
+                            super::document::deref(self.doc, &schema, "")
+                                .map_or(&schema, |(s, _)| s),
+                        ) =>
+                {
                     self.approximate(
                         &at,
                         &format!("query parameter `{pname}` is text or a structure: typed as text (send a structure as its JSON text)"),

@@ -42,6 +42,7 @@ const TOKEN_FIELDS: &[&str] = &[
     "continuation_token",
     "next_marker",
     "next_page_cursor",
+    "after_cursor",
 ];
 /// Query parameters that carry a token or cursor back, most likely first.
 const TOKEN_PARAMS: &[&str] = &[
@@ -55,9 +56,11 @@ const TOKEN_PARAMS: &[&str] = &[
     "starting_after",
     "after",
     "iterator",
+    "page_after",
 ];
-/// Query parameters that ask for the items after a cursor item (cursor style).
-const AFTER_PARAMS: &[&str] = &["starting_after", "after", "after_id"];
+/// Query parameters that ask for the items after a cursor item (cursor style; Sunshine's
+/// deep-object `page[after]`).
+const AFTER_PARAMS: &[&str] = &["starting_after", "after", "after_id", "page_after"];
 /// Booleans saying whether more pages follow (cursor style).
 const HAS_MORE_NAMES: &[&str] = &["has_more", "has_next", "has_next_page", "more"];
 /// Query parameters with the page size.
@@ -449,7 +452,9 @@ fn next_url(reach: &[Reachable<'_>], conv: &Converter<'_>) -> Option<String> {
                     && s.field.ty == "string"
                     && matches!(norm(&s.field.wire).as_str(), "first" | "last")
             });
-        if r.field.ty == "string" && (in_links || beside_ends || r.field.format == Some("uri")) {
+        if r.field.ty == "string"
+            && (in_links || beside_ends || r.field.format == Some("uri") || says_link(r.field))
+        {
             return Some(r.path.clone());
         }
         // HAL: `_links.next.href`.
@@ -469,6 +474,16 @@ fn says_token(field: &FieldOut) -> bool {
         let d = d.to_ascii_lowercase();
         (d.contains("token") || d.contains("cursor"))
             && !(d.contains("url") || d.contains("uri") || d.contains("link"))
+    })
+}
+
+/// Whether a field's description calls it a link or URL (Front's `_pagination.next`, "Link to
+/// next page of results"), and not a token or cursor.
+fn says_link(field: &FieldOut) -> bool {
+    field.doc.as_deref().is_some_and(|d| {
+        let d = d.to_ascii_lowercase();
+        (d.contains("link") || d.contains("url") || d.contains("uri"))
+            && !(d.contains("token") || d.contains("cursor"))
     })
 }
 
@@ -537,9 +552,18 @@ fn named_token<'r, 'q>(
                             .is_some_and(|c| META_CONTAINERS.contains(&c)))))
     })?;
     let name = norm(&field.field.wire);
+    // `next_<param>` goes back in `<param>`; `<x>_cursor` in the parameter whose last word is
+    // `<x>` (Sunshine's `meta.afterCursor` in `page[after]`).
     let paired = name
         .strip_prefix("next_")
-        .and_then(|rest| query.iter().find(|p| norm(&p.wire) == rest));
+        .and_then(|rest| query.iter().find(|p| norm(&p.wire) == rest))
+        .or_else(|| {
+            let x = name.strip_suffix("_cursor")?;
+            query.iter().find(|p| {
+                let wire = norm(&p.wire);
+                wire == x || wire.ends_with(&format!("_{x}"))
+            })
+        });
     let p = paired.or_else(|| param(query, TOKEN_PARAMS))?;
     Some((field.path.as_str(), p))
 }

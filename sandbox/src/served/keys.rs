@@ -48,21 +48,40 @@ pub(super) fn named_as_answered(schema: &ServiceSchema, answer: Option<&Ty>, bod
             out.entry(key.to_owned()).or_insert_with(|| value.clone());
             continue;
         };
+        // A free-form object takes the answer's own spelling (Twilio answers in snake case),
+        // one object for each further dot: `Bindings.Email.Address` is `bindings.email.address`.
+        if matches!(f.ty, Ty::Json) {
+            nest_free(holder, inner, value.clone());
+            continue;
+        }
         let one = Value::Object(Map::from_iter([(inner.to_owned(), value.clone())]));
         let Value::Object(one) = named_as_answered(schema, Some(&f.ty), one) else {
             continue;
         };
         for (k, v) in one {
-            // A free-form object takes the answer's own spelling: Twilio answers in snake case.
-            let k = if matches!(f.ty, Ty::Json) {
-                snake(&k)
-            } else {
-                k
-            };
             holder.entry(k).or_insert(v);
         }
     }
     Value::Object(out)
+}
+
+/// `value` put in the free-form object `holder` at the dotted key `key`, each part in snake
+/// case, an object for each part but the last; where something else already holds a part,
+/// the rest of the key stays as sent beside it (nothing is dropped).
+fn nest_free(holder: &mut Map<String, Value>, key: &str, value: Value) {
+    let Some((first, rest)) = key.split_once('.') else {
+        holder.entry(snake(key)).or_insert(value);
+        return;
+    };
+    match holder
+        .entry(snake(first))
+        .or_insert_with(|| Value::Object(Map::new()))
+    {
+        Value::Object(inner) => nest_free(inner, rest, value),
+        _ => {
+            holder.entry(key.to_owned()).or_insert(value);
+        }
+    }
 }
 
 /// A name folded for comparison: lower case, without `_`.
@@ -144,6 +163,24 @@ mod tests {
         assert_eq!(
             named_as_answered(&SCHEMA, Some(&answer), both),
             serde_json::json!({"configuration": "plain", "Configuration.Url": "u"})
+        );
+    }
+
+    #[test]
+    fn every_dot_of_a_key_inside_a_free_form_object_is_an_object_of_its_own() {
+        let answer = Ty::Named("Hook");
+        let sent = serde_json::json!({"Configuration.Email.Address": "a@example.com",
+            "Configuration.Email.Name": "Ann", "Configuration.Flows": "f"});
+        assert_eq!(
+            named_as_answered(&SCHEMA, Some(&answer), sent),
+            serde_json::json!({"configuration":
+                {"email": {"address": "a@example.com", "name": "Ann"}, "flows": "f"}})
+        );
+        let clash =
+            serde_json::json!({"Configuration.Email": "e", "Configuration.Email.Name": "n"});
+        assert_eq!(
+            named_as_answered(&SCHEMA, Some(&answer), clash),
+            serde_json::json!({"configuration": {"email": "e", "Email.Name": "n"}})
         );
     }
 

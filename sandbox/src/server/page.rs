@@ -328,13 +328,26 @@ pub fn page_object_in_style(
 const LAST_PAGE_FLAGS: &[&str] = &["done", "is_last", "isLast", "last_page", "lastPage"];
 const MORE_FLAGS: &[&str] = &["has_more", "hasMore", "has_next", "hasNext", "more"];
 
+/// Whether a yes/no field named `name` says whether another page follows (or none does).
+pub(crate) fn is_page_flag(name: &str) -> bool {
+    LAST_PAGE_FLAGS.contains(&name) || MORE_FLAGS.contains(&name)
+}
+
 /// Sets the answer's own yes/no fields that say whether it is the last page (made up until
-/// now: a `done: false` on the last page sends a client that loops until `done` round forever).
+/// now: a `done: false` on the last page sends a client that loops until `done` round forever),
+/// at the top and in its objects one level down (Sunshine's `meta.hasMore`).
 pub(crate) fn mark_last_page(answer: &mut serde_json::Value, more: bool) {
+    mark_flags(answer, more, 1);
+}
+
+fn mark_flags(answer: &mut serde_json::Value, more: bool, depth: usize) {
     let Some(fields) = answer.as_object_mut() else {
         return;
     };
     for (name, value) in fields.iter_mut() {
+        if value.is_object() && depth > 0 {
+            mark_flags(value, more, depth - 1);
+        }
         if !value.is_boolean() {
             continue;
         }

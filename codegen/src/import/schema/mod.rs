@@ -608,6 +608,12 @@ impl Converter<'_> {
         }
         if let Some(Value::Object(p)) = s.get("properties") {
             for (k, v) in p {
+                // Every member of an `allOf` holds at once: a later member that names a field
+                // without saying what it is (Zulip's `result: {}` beside the `JsonSuccessBase`
+                // that types it) adds nothing, and keeps the type said before.
+                if props.contains_key(k) && !says_what_it_is(v) {
+                    continue;
+                }
                 props.insert(
                     k.clone(),
                     (v.clone(), format!("{ptr}/properties/{}", escape(k))),
@@ -821,4 +827,28 @@ pub(crate) fn description(s: &Value) -> Option<String> {
         .or_else(|| s.get("title").and_then(Value::as_str))?
         .trim();
     (!d.is_empty()).then(|| d.to_owned())
+}
+
+/// Whether a schema says anything of what its value is (a type, a reference, its values,
+/// its members or items), not only notes about it (`{}`, a description, an example).
+fn says_what_it_is(schema: &Value) -> bool {
+    const SAYS: &[&str] = &[
+        "type",
+        "$ref",
+        "enum",
+        "const",
+        "format",
+        "properties",
+        "additionalProperties",
+        "items",
+        "allOf",
+        "oneOf",
+        "anyOf",
+        "not",
+        "pattern",
+        "nullable",
+    ];
+    schema
+        .as_object()
+        .is_some_and(|o| SAYS.iter().any(|k| o.contains_key(*k)))
 }

@@ -42,8 +42,8 @@ use group::{Ticket, Undo, Writer};
 use lookup::{id_text, named_item, substitute};
 use shape::{
     answers_another, declared, deleted_answer, envelope_of, filled_object, fits_id_field,
-    from_path, id_value, make_id, only_declared, page_of, per_item, per_recipient, recipients,
-    result_flags, wrapped_item,
+    from_path, id_value, made_in_list, make_id, merge_patch, only_declared, page_of, per_item,
+    per_recipient, recipients, result_flags, wrapped_item,
 };
 use state::{
     filtered, find, full, home_of, listed_ids, put, remove, remove_each, room, same_item,
@@ -469,15 +469,23 @@ impl Resources {
             ResourceAction::Create
             | ResourceAction::Get
             | ResourceAction::Merge
-            | ResourceAction::Replace => wrapped_item(schema, op.response.as_ref()),
+            | ResourceAction::Replace => wrapped_item(schema, op),
             _ => None,
         }
+        .or_else(|| match op.kind {
+            ResourceAction::Create => made_in_list(schema, op.response.as_ref()),
+            _ => None,
+        })
         // An answer with the item's id field of its own is the item (Mandrill's tracking
         // domain, named by `domain`, beside its one object field `cname`).
         .filter(|_| !declared(schema, op.response.as_ref(), op.id_field));
         // A create answering a list of what it made (Knock's `POST /v1/schedules`) keeps
         // each as an item of the list's type.
-        let item_ty = wrapped.map(|(_, ty)| ty).or(match (op.kind, op.response) {
+        let item_ty = wrapped.map(|(_, ty)| match ty {
+            Ty::List(item) => *item,
+            ty => ty,
+        });
+        let item_ty = item_ty.or(match (op.kind, op.response) {
             (ResourceAction::Create, Some(Ty::List(item))) => Some(*item),
             (_, response) => response,
         });
@@ -537,13 +545,7 @@ impl Resources {
             ResourceAction::Merge => {
                 let id = item_id.unwrap_or_default().to_owned();
                 let mut value = find(&state, &collection, item_id, op)?.value.clone();
-                for (key, v) in body {
-                    if v.is_null() {
-                        value.remove(&key);
-                    } else {
-                        value.insert(key, v);
-                    }
-                }
+                merge_patch(&mut value, body);
                 let value = filled_object(schema, item_ty.as_ref(), value);
                 ticket = self.insert(&mut state, &collection, id, value.clone(), None)?;
                 Some(value)
@@ -669,8 +671,12 @@ impl Resources {
         };
         drop(state);
         let found = match (wrapped, found) {
-            (Some((field, _)), Some(item)) => {
-                Some(Map::from_iter([(field.to_owned(), Value::Object(item))]))
+            (Some((field, ty)), Some(item)) => {
+                let item = match ty {
+                    Ty::List(_) => Value::Array(vec![Value::Object(item)]),
+                    _ => Value::Object(item),
+                };
+                Some(Map::from_iter([(field.to_owned(), item)]))
             }
             (_, found) => found,
         };

@@ -6,8 +6,8 @@ use tidings_spec::id_like;
 
 use super::fill::{self, fill, plain};
 use super::{
-    FieldSchema, Format, Item, PageRequest, ResourceOp, ServerError, ServiceSchema, ShapeSchema,
-    Ty, paginate,
+    FieldSchema, Format, Item, PageRequest, ResourceAction, ResourceOp, ServerError, ServiceSchema,
+    ShapeSchema, Ty, paginate,
 };
 
 /// Longest id made to fit an id field's minimum length.
@@ -17,7 +17,12 @@ pub(super) const MAX_MADE_ID_LEN: usize = 128;
 /// own (`wrapped_item`), else in the answer.
 fn id_field_of(schema: &ServiceSchema, op: &ResourceOp) -> Option<&'static FieldSchema> {
     let response = op.response.as_ref()?;
-    let item = match wrapped_item(schema, Some(response)).map_or(*response, |(_, ty)| ty) {
+    let wrapped = wrapped_item(schema, op).or_else(|| {
+        (op.kind == ResourceAction::Create)
+            .then(|| made_in_list(schema, Some(response)))
+            .flatten()
+    });
+    let item = match wrapped.map_or(*response, |(_, ty)| ty) {
         Ty::List(item) => *item,
         item => item,
     };
@@ -258,7 +263,7 @@ pub(super) fn deleted_answer(
         return item;
     }
     if let Some((field, _)) =
-        wrapped_item(schema, ty).filter(|(_, inner)| declared(schema, Some(inner), op.id_field))
+        wrapped_item(schema, op).filter(|(_, inner)| declared(schema, Some(inner), op.id_field))
     {
         return Map::from_iter([(field.to_owned(), Value::Object(item))]);
     }
@@ -334,6 +339,19 @@ pub(super) fn envelope_of(
         if matches!(f.ty, Ty::Integer | Ty::Number) && TOTAL_NAMES.contains(&f.name) {
             let at = format!("{holder_path}{}", f.name);
             super::super::page::set_path(&mut envelope, &at, Value::from(total));
+        }
+    }
+    // The yes/no fields the type declares to say whether more pages follow, beside the items
+    // or one object down (Sunshine's optional `meta.hasMore`), are always answered: a client
+    // may page until they say no more.
+    for f in object_fields(schema, &holder).unwrap_or_default() {
+        let flags = object_fields(schema, &f.ty).unwrap_or_default();
+        let flags = flags.iter().map(|g| (format!("{}.{}", f.name, g.name), g));
+        for (at, g) in std::iter::once((f.name.to_owned(), f)).chain(flags) {
+            if g.ty == Ty::Boolean && super::super::page::is_page_flag(g.name) {
+                let at = format!("{holder_path}{at}");
+                super::super::page::set_path(&mut envelope, &at, Value::Bool(false));
+            }
         }
     }
     let mut answer = fill(schema, ty, Some(&envelope), 0, None);
@@ -499,8 +517,12 @@ pub(super) fn object_fields(schema: &ServiceSchema, ty: &Ty) -> Option<&'static 
 /// only text, number and boolean fields besides (Mailgun's template and mailing-list answers:
 /// `{"message": "...", "template": {...}}`, `{"list": {...}}`; ClickSend's `{"http_code": 200,
 /// "response_msg": "...", "data": {...}}`), or lists too when the item has an id-like field
-/// (Bandwidth's `{"links": [...], "data": {"endpointId": ...}, "errors": []}`).
-pub(super) fn wrapped_item(schema: &ServiceSchema, ty: Option<&Ty>) -> Option<(&'static str, Ty)> {
+/// (Bandwidth's `{"links": [...], "data": {"endpointId": ...}, "errors": []}`) and the field
+/// holding it is named as a holder (`data`, `result`...) or as the collection's items (Zulip's
+/// `user` of `/users/{user_id}`): a Discord guild member, `{"user": {"id"}, "nick", "roles":
+/// [...]}`, is the item. Text fields may be of an enum (Zulip's `result: success`).
+pub(super) fn wrapped_item(schema: &ServiceSchema, op: &ResourceOp) -> Option<(&'static str, Ty)> {
+    let ty = op.response.as_ref();
     let Some(Ty::Named(name)) = ty else {
         return None;
     };
@@ -530,13 +552,85 @@ pub(super) fn wrapped_item(schema: &ServiceSchema, ty: Option<&Ty>) -> Option<(&
                 }
             }
             Ty::String | Ty::DateTime | Ty::Date | Ty::Integer | Ty::Number | Ty::Boolean => {}
+            Ty::Named(n)
+                if matches!(schema.named(n).map(|t| t.shape), Some(ShapeSchema::Enum(_))) => {}
             Ty::List(_) => lists = true,
             _ => return None,
         }
     }
     let identified =
         |ty: &Ty| object_fields(schema, ty).is_some_and(|fs| fs.iter().any(|f| id_like(f.name)));
-    holder.filter(|(_, ty)| !lists || identified(ty))
+    let named_as_holder = |field: &str| {
+        const HOLDERS: &[&str] = &["data", "result", "item", "object", "response", "payload"];
+        let plain = plain(field);
+        HOLDERS.contains(&plain.as_str())
+            || collection_thing(op.collection)
+                .is_some_and(|thing| plain.strip_suffix('s').unwrap_or(&plain) == thing)
+    };
+    holder.filter(|(field, ty)| !lists || (identified(ty) && named_as_holder(field)))
+}
+
+/// The field of a create's answer that lists what it made, and the list's type: the answer is
+/// a named object with no object field and no id-like field of its own, exactly one list
+/// field, of objects with an id-like field, and only text, number and boolean fields besides
+/// (Sunshine Conversations' `POST .../messages` answers `{"messages": [message]}`). The item
+/// made is answered as that list's one entry.
+pub(super) fn made_in_list(schema: &ServiceSchema, ty: Option<&Ty>) -> Option<(&'static str, Ty)> {
+    let Some(Ty::Named(name)) = ty else {
+        return None;
+    };
+    let Some(ShapeSchema::Object(fields)) = schema.named(name).map(|t| t.shape) else {
+        return None;
+    };
+    let mut holder = None;
+    for f in fields {
+        match &f.ty {
+            _ if id_like(f.name) => return None,
+            Ty::List(item) if object_fields(schema, item).is_some() => {
+                if holder.replace((f.name, f.ty)).is_some() {
+                    return None;
+                }
+            }
+            Ty::String | Ty::DateTime | Ty::Date | Ty::Integer | Ty::Number | Ty::Boolean => {}
+            _ => return None,
+        }
+    }
+    holder.filter(|(_, ty)| match ty {
+        Ty::List(item) => {
+            object_fields(schema, item).is_some_and(|fs| fs.iter().any(|f| id_like(f.name)))
+        }
+        _ => false,
+    })
+}
+
+/// `patch` merged into `target` as a JSON merge patch (RFC 7396) is: an object into the
+/// object it names (or into a new one), field by field, at any depth; `null` removes;
+/// anything else (a list too) replaces. A `PATCH` of `{"headers": {"X-Bar": "2"}}` keeps the
+/// headers set before.
+pub(super) fn merge_patch(target: &mut Map<String, Value>, patch: Map<String, Value>) {
+    for (key, value) in patch {
+        match value {
+            Value::Null => {
+                target.remove(&key);
+            }
+            Value::Object(inner) => {
+                let held = target
+                    .entry(key)
+                    .and_modify(|v| {
+                        if !v.is_object() {
+                            *v = Value::Object(Map::new());
+                        }
+                    })
+                    .or_insert_with(|| Value::Object(Map::new()));
+                if let Value::Object(held) = held {
+                    merge_patch(held, inner);
+                }
+            }
+            value => {
+                target.insert(key, value);
+            }
+        }
+    }
 }
 
 /// `value` with the required fields of the response type filled (what is stored).
