@@ -27,6 +27,7 @@ mod fill;
 mod group;
 mod ids;
 mod lookup;
+mod merge;
 mod shape;
 mod state;
 
@@ -40,10 +41,11 @@ pub use shape::failure_flags;
 use durable::Change;
 use group::{Ticket, Undo, Writer};
 use lookup::{id_text, named_item, substitute};
+use merge::merge_patch;
 use shape::{
     answers_another, declared, deleted_answer, envelope_of, filled_object, fits_id_field,
-    from_path, id_value, made_in_list, make_id, merge_patch, only_declared, page_of, per_item,
-    per_recipient, recipients, result_flags, wrapped_item,
+    from_path, id_value, made_in_list, make_id, only_declared, page_of, per_item, per_recipient,
+    recipients, result_flags, wrapped_item,
 };
 use state::{
     filtered, find, full, home_of, listed_ids, put, remove, remove_each, room, same_item,

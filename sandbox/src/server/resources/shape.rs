@@ -603,36 +603,6 @@ pub(super) fn made_in_list(schema: &ServiceSchema, ty: Option<&Ty>) -> Option<(&
     })
 }
 
-/// `patch` merged into `target` as a JSON merge patch (RFC 7396) is: an object into the
-/// object it names (or into a new one), field by field, at any depth; `null` removes;
-/// anything else (a list too) replaces. A `PATCH` of `{"headers": {"X-Bar": "2"}}` keeps the
-/// headers set before.
-pub(super) fn merge_patch(target: &mut Map<String, Value>, patch: Map<String, Value>) {
-    for (key, value) in patch {
-        match value {
-            Value::Null => {
-                target.remove(&key);
-            }
-            Value::Object(inner) => {
-                let held = target
-                    .entry(key)
-                    .and_modify(|v| {
-                        if !v.is_object() {
-                            *v = Value::Object(Map::new());
-                        }
-                    })
-                    .or_insert_with(|| Value::Object(Map::new()));
-                if let Value::Object(held) = held {
-                    merge_patch(held, inner);
-                }
-            }
-            value => {
-                target.insert(key, value);
-            }
-        }
-    }
-}
-
 /// `value` with the required fields of the response type filled (what is stored).
 pub(super) fn filled_object(
     schema: &ServiceSchema,

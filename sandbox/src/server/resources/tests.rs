@@ -182,37 +182,6 @@ fn created_items_come_back_from_get_list_merge_and_delete() {
 }
 
 #[test]
-fn a_merge_patch_merges_objects_at_every_depth_removes_nulls_and_replaces_lists() {
-    let Value::Object(mut held) = json!({
-        "name": "a",
-        "headers": {"X-Foo": "1", "X-Gone": "2"},
-        "tags": ["x", "y"],
-        "deep": {"one": {"two": 2, "keep": true}},
-    }) else {
-        unreachable!()
-    };
-    let Value::Object(patch) = json!({
-        "headers": {"X-Bar": "3", "X-Gone": null},
-        "tags": ["z"],
-        "deep": {"one": {"two": 3}},
-        "name": null,
-        "headers_too": {"new": {"a": null}},
-    }) else {
-        unreachable!()
-    };
-    shape::merge_patch(&mut held, patch);
-    assert_eq!(
-        Value::Object(held),
-        json!({
-            "headers": {"X-Foo": "1", "X-Bar": "3"},
-            "tags": ["z"],
-            "deep": {"one": {"two": 3, "keep": true}},
-            "headers_too": {"new": {}},
-        })
-    );
-}
-
-#[test]
 fn a_full_collection_answers_409_collection_full_and_keeps_serving_reads() {
     let store = Resources::new(ResourceLimits {
         max_items_per_collection: 2,
