@@ -1237,3 +1237,42 @@ paths:
     };
     assert!(matches!(ty(&service, result), TypeKind::Enum(_)));
 }
+
+#[test]
+fn form_fields_encoded_as_json_give_the_json_form_style_and_unmarked_lists_are_reported() {
+    // Zulip's form bodies mark their lists `encoding: {<field>: {contentType:
+    // application/json}}` (they were read as repeated pairs, and refused).
+    let doc = r##"
+openapi: 3.0.1
+info: { title: T, version: "1" }
+paths:
+  /subscriptions:
+    post:
+      operationId: subscribe
+      requestBody:
+        content:
+          application/x-www-form-urlencoded:
+            schema:
+              type: object
+              properties:
+                principals: { type: array, items: { type: integer } }
+                tags: { type: array, items: { type: string } }
+            encoding:
+              principals: { contentType: application/json }
+      responses: { "200": { description: ok } }
+"##;
+    let imported = import_openapi(doc, &ImportOptions::new("z", "doc.yaml"), None).unwrap();
+    assert!(
+        imported
+            .yaml
+            .contains("form_style: { arrays: json, nested: json }"),
+        "{}",
+        imported.yaml
+    );
+    checked(&imported);
+    assert!(has(
+        &imported,
+        "#/paths/~1subscriptions/post/requestBody/content/application~1x-www-form-urlencoded/encoding",
+        "some fields are sent as JSON text (`contentType: application/json`), so every list and object field is: `tags` too"
+    ));
+}

@@ -3806,3 +3806,70 @@ paths:
     assert_eq!(read["roles"], serde_json::json!(["r1"]), "{read}");
     assert!(read["user"]["id"].is_string(), "{read}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn form_fields_sent_as_json_text_are_read_as_their_json() {
+    // Zulip's subscribe (zulip/zulip, zerver/openapi/zulip.yaml): `encoding:
+    // {subscriptions: {contentType: application/json}, principals: ...}`, so
+    // `principals=[9,10]`. Reduced to those facts.
+    let document = r##"
+openapi: 3.0.1
+info: { title: Zulip subscribe, version: "1" }
+components:
+  securitySchemes: { basicAuth: { type: http, scheme: basic } }
+security: [ { basicAuth: [] } ]
+paths:
+  /users/me/subscriptions:
+    post:
+      operationId: subscribe
+      requestBody:
+        required: true
+        content:
+          application/x-www-form-urlencoded:
+            schema:
+              type: object
+              required: [subscriptions]
+              properties:
+                subscriptions:
+                  type: array
+                  items: { type: object, required: [name], properties: { name: { type: string }, description: { type: string } } }
+                principals: { type: array, items: { type: integer } }
+                invite_only: { type: boolean }
+            encoding:
+              subscriptions: { contentType: application/json }
+              principals: { contentType: application/json }
+              invite_only: { contentType: application/json }
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties: { result: { type: string }, msg: { type: string } }
+"##;
+    let (served, _dir) = serve_document(document, "zulip.yaml", "zulip").await;
+    let user = served.credential("basic_auth_username").unwrap().to_owned();
+    let password = served.credential("basic_auth_password").unwrap().to_owned();
+    let send = |body: &'static str| {
+        tidings_runtime::reqwest::Client::new()
+            .post(format!("{}/users/me/subscriptions", served.base_url()))
+            .basic_auth(&user, Some(&password))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body)
+            .send()
+    };
+    let answer = send("subscriptions=%5B%7B%22name%22%3A%22Denmark%22%7D%5D&principals=%5B9%2C10%5D&invite_only=true")
+        .await
+        .unwrap();
+    let status = answer.status().as_u16();
+    assert_eq!(status, 200, "{}", answer.text().await.unwrap());
+    // A list item of the wrong type is still refused, by its place in the JSON.
+    let answer =
+        send("subscriptions=%5B%7B%22name%22%3A%22Denmark%22%7D%5D&principals=%5B%22nine%22%5D")
+            .await
+            .unwrap();
+    assert_eq!(answer.status().as_u16(), 422);
+    let text = answer.text().await.unwrap();
+    assert!(text.contains("principals.0"), "{text}");
+}

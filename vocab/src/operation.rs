@@ -429,6 +429,10 @@ pub enum ArrayStyle {
     Indexed,
     /// `To=a,b` (items that are scalars only).
     Comma,
+    /// `To=["a","b"]`: a top-level list as its JSON text (OpenAPI's `contentType:
+    /// application/json` on a form field: Zulip's `principals=[9,10]`); in a multipart body, a
+    /// part of type `application/json`.
+    Json,
 }
 
 /// How a form body names a nested field.

@@ -197,6 +197,7 @@ pub(super) fn form_style_tokens(
         FormArrays::Brackets => quote!(Brackets),
         FormArrays::Indexed => quote!(Indexed),
         FormArrays::Comma => quote!(Comma),
+        FormArrays::Json => quote!(Json),
     };
     let nested = match style.nested {
         FormNested::Brackets => quote!(Brackets),

@@ -127,6 +127,7 @@ pub(super) fn own_form_style(style: &Value) -> Option<(&'static str, &'static st
         "brackets" => "brackets",
         "indexed" => "indexed",
         "comma" => "comma",
+        "json" => "json",
         _ => return None,
     };
     let nested = match style.get("nested")?.as_str()? {
@@ -165,6 +166,9 @@ impl Converter<'_> {
         ptr: &str,
     ) -> Option<(&'static str, &'static str)> {
         let encodings = media.get("encoding").and_then(Value::as_object)?;
+        if let Some(json) = self.json_fields(media, encodings, ptr) {
+            return Some(json);
+        }
         let mut arrays = std::collections::BTreeSet::new();
         let mut nested = std::collections::BTreeSet::new();
         for e in encodings.values() {
@@ -200,6 +204,63 @@ impl Converter<'_> {
         }
         let a = arrays.into_iter().next()?;
         (a != "repeat").then_some((a, "brackets"))
+    }
+
+    /// `json` for lists and objects when the `encoding` sends some field as JSON text
+    /// (`contentType: application/json`: Zulip's `principals=[9,10]`); reported when another
+    /// list or object field of the body is not marked so (the style is the body's).
+    fn json_fields(
+        &mut self,
+        media: &Value,
+        encodings: &Map<String, Value>,
+        ptr: &str,
+    ) -> Option<(&'static str, &'static str)> {
+        let marked: Vec<&String> = encodings
+            .iter()
+            .filter(|(_, e)| {
+                e.get("contentType")
+                    .and_then(Value::as_str)
+                    .is_some_and(|t| t.to_ascii_lowercase().contains("json"))
+            })
+            .map(|(name, _)| name)
+            .collect();
+        if marked.is_empty() {
+            return None;
+        }
+        let schema = media
+            .get("schema")
+            .and_then(|s| super::document::deref(self.doc, s, "").map(|(s, _)| s.clone()));
+        let properties = schema
+            .as_ref()
+            .and_then(|s| s.get("properties"))
+            .and_then(Value::as_object);
+        let unmarked: Vec<&String> = properties
+            .into_iter()
+            .flatten()
+            .filter(|(name, _)| !marked.contains(name))
+            .filter(|(_, p)| {
+                let p = super::document::deref(self.doc, p, "").map_or(*p, |(p, _)| p);
+                matches!(
+                    p.get("type").and_then(Value::as_str),
+                    Some("array" | "object")
+                )
+            })
+            .map(|(name, _)| name)
+            .collect();
+        if !unmarked.is_empty() {
+            self.approximate(
+                &format!("{ptr}/encoding"),
+                &format!(
+                    "some fields are sent as JSON text (`contentType: application/json`), so every list and object field is: {} too",
+                    unmarked
+                        .iter()
+                        .map(|n| format!("`{n}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            );
+        }
+        Some(("json", "json"))
     }
 
     /// The `style` of a list query parameter: OpenAPI `style`/`explode`, or Swagger 2.0's

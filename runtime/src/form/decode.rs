@@ -51,11 +51,15 @@ pub fn decode_value(body: &[u8], style: FormStyle) -> Result<Value, Error> {
                 b"",
             ));
         }
-        // Under `NestedStyle::Json` an object (or a list of them) comes as its JSON text.
+        // Under `NestedStyle::Json` an object (or a list of them) comes as its JSON text, and
+        // under `ArrayStyle::Json` any list.
         let value = match serde_json::from_str::<Value>(&value) {
             Ok(json @ (Value::Object(_) | Value::Array(_)))
                 if style.nested == NestedStyle::Json && path.len() == 1 =>
             {
+                json
+            }
+            Ok(json @ Value::Array(_)) if style.arrays == ArrayStyle::Json && path.len() == 1 => {
                 json
             }
             _ => Value::String(value.into_owned()),

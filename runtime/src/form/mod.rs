@@ -179,6 +179,11 @@ fn write_value(
             }
             Ok(())
         }
+        // A top-level list as its JSON text (an empty one too: `[]` says "none").
+        Node::Array(_) if style.arrays == ArrayStyle::Json && depth == 0 => {
+            out.push((name.to_owned(), json_text(value)));
+            Ok(())
+        }
         Node::Array(items) => {
             let scalars = items
                 .iter()

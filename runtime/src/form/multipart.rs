@@ -43,6 +43,9 @@ pub fn multipart<B: Serialize + ?Sized>(
             None if style.nested == NestedStyle::Json && is_structured(&value) => {
                 jsons.push((name, json_text(&value)));
             }
+            None if style.arrays == ArrayStyle::Json && matches!(value, Node::Array(_)) => {
+                jsons.push((name, json_text(&value)));
+            }
             None => texts.push((name, value)),
         }
     }

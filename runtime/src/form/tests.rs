@@ -36,6 +36,7 @@ fn every_array_and_nesting_style_round_trips() {
         ArrayStyle::Brackets,
         ArrayStyle::Indexed,
         ArrayStyle::Comma,
+        ArrayStyle::Json,
     ] {
         for nested in [NestedStyle::Brackets, NestedStyle::Dots] {
             let style = FormStyle { arrays, nested };
@@ -56,6 +57,53 @@ fn every_array_and_nesting_style_round_trips() {
     assert_eq!(
         encode(&body, style).unwrap(),
         "meta.deep.n=1&meta.k=v&to%5B0%5D=a&to%5B1%5D=b"
+    );
+}
+
+#[test]
+fn the_json_array_style_sends_each_top_level_list_as_its_json_text_and_reads_it_back() {
+    // Zulip's subscribe: `principals=[9,10]`, `subscriptions=[{"name":"Denmark"}]`.
+    #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+    struct Sub {
+        name: String,
+    }
+    #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+    struct Body {
+        principals: Vec<u64>,
+        subscriptions: Vec<Sub>,
+        names: Vec<String>,
+        none: Vec<u8>,
+        invite_only: bool,
+    }
+    let style = FormStyle {
+        arrays: ArrayStyle::Json,
+        nested: NestedStyle::Json,
+    };
+    let body = Body {
+        principals: vec![9, 10],
+        subscriptions: vec![Sub {
+            name: "Denmark".into(),
+        }],
+        names: vec!["a,b".into(), "c".into()],
+        none: vec![],
+        invite_only: true,
+    };
+    let text = encode(&body, style).unwrap();
+    assert_eq!(
+        text,
+        "principals=%5B9%2C10%5D&subscriptions=%5B%7B%22name%22%3A%22Denmark%22%7D%5D\
+         &names=%5B%22a%2Cb%22%2C%22c%22%5D&none=%5B%5D&invite_only=true"
+    );
+    let back: Body = decode(text.as_bytes(), style).unwrap();
+    assert_eq!(back, body);
+    // In a multipart body, each list is a part of type `application/json`.
+    let (bytes, _) = multipart(&body, style).unwrap();
+    let bytes = String::from_utf8(bytes).unwrap();
+    assert!(
+        bytes.contains("name=\"principals\"\r\ncontent-type: application/json\r\n\r\n[9,10]")
+            || bytes
+                .contains("name=\"principals\"\r\nContent-Type: application/json\r\n\r\n[9,10]"),
+        "{bytes}"
     );
 }
 
