@@ -3537,7 +3537,8 @@ paths:
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_create_answering_what_it_made_in_a_list_answers_it_there_and_keeps_it() {
+async fn sunshine_s_messages_are_answered_in_a_list_paged_by_after_cursor_and_deleted_all_at_once()
+{
     // Sunshine Conversations' messages (zendesk/sunshine-conversations-api-spec, openapi.yaml
     // at 81dc589): a create answers `{"messages": [message]}`, the list pages by
     // `page[after]` with `meta.afterCursor` and `meta.hasMore`. Reduced to those facts.
@@ -3612,6 +3613,10 @@ paths:
       parameters: [ { $ref: "#/components/parameters/pageQuery" } ]
       responses:
         "200": { description: Ok, content: { application/json: { schema: { $ref: "#/components/schemas/messageListResponse" } } } }
+    delete:
+      operationId: DeleteAllMessages
+      responses:
+        "200": { description: Ok, content: { application/json: { schema: { type: object } } } }
 "##;
     let (served, _dir) = serve_document(document, "sunshine.yaml", "sunshine").await;
     let user = served.credential("basic_auth_username").unwrap().to_owned();
@@ -3661,6 +3666,23 @@ paths:
     }
     assert_eq!(sizes, [2, 1]);
     assert_eq!(seen, made);
+
+    // "Delete all messages": the collection's own `DELETE` empties it, and only it.
+    let other = "/v2/apps/a1/conversations/c2/messages";
+    let body = serde_json::json!({
+        "author": { "type": "user" },
+        "content": { "type": "text", "text": "elsewhere" },
+    });
+    assert_eq!(
+        call_json(&served, key, "POST", other, Some(body)).await.0,
+        201
+    );
+    let (status, answer) = call_json(&served, key, "DELETE", messages, None).await;
+    assert_eq!(status, 200, "{answer}");
+    let (_, page) = call_json(&served, key, "GET", messages, None).await;
+    assert_eq!(page["messages"], serde_json::json!([]), "{page}");
+    let (_, page) = call_json(&served, key, "GET", other, None).await;
+    assert_eq!(page["messages"].as_array().map(Vec::len), Some(1), "{page}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -622,7 +622,12 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
         Method::Get if answers_list(service, op) => collection_shape(ResourceAction::List),
         // A `DELETE` of the collection with filters of its items in the query removes the
         // items they select (Ably's `DELETE /push/deviceRegistrations?clientId=alice`).
-        Method::Delete if !list_filters(service, op).is_empty() => {
+        // So does one of a listed collection that takes nothing to select by: all of them
+        // (Sunshine's `DELETE .../messages`, "delete all messages").
+        Method::Delete
+            if (listed && op.body.is_none() && op.query.is_empty())
+                || !list_filters(service, op).is_empty() =>
+        {
             collection_shape(ResourceAction::Delete)
         }
         Method::Post if listed || sibling.is_some() || (parent_is_literal && has_field("id")) => {

@@ -48,8 +48,8 @@ use shape::{
     recipients, result_flags, wrapped_item,
 };
 use state::{
-    filtered, find, full, home_of, listed_ids, put, remove, remove_each, room, same_item,
-    selected_ids, settle,
+    filtered, find, full, home_of, many_ids, put, remove, remove_each, removes_many, room,
+    same_item, settle,
 };
 
 pub use tidings_spec::{
@@ -581,15 +581,11 @@ impl Resources {
                 Some(value)
             }
             // The items a query parameter or body field lists by id, or (Ably's devices of one
-            // `clientId`) a filter of the query selects: each held one removed.
+            // `clientId`) a filter of the query selects, or all: each held one removed.
             ResourceAction::Delete
-                if item_id.is_none() && (op.items.is_some() || !op.filters.is_empty()) =>
+                if item_id.is_none() && removes_many(&state, &collection, op) =>
             {
-                let ids = if op.items.is_some() {
-                    listed_ids(op, call)
-                } else {
-                    selected_ids(&state, &collection, op, &call.query)
-                };
+                let ids = many_ids(&state, &collection, op, call);
                 ticket = remove_each(&mut state, &collection, &ids, op)?;
                 Some(Map::new())
             }

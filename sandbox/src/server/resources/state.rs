@@ -337,6 +337,41 @@ pub(super) fn listed_ids(op: &ResourceOp, call: &ResourceCall) -> Vec<String> {
     }
 }
 
+/// Whether a delete that names no item removes many: the ids a query parameter or body field
+/// lists, the items a filter of the query selects, or, on a collection's own path where no
+/// singleton is kept, every item (Sunshine's `DELETE .../messages`, "delete all messages").
+pub(super) fn removes_many(state: &State, collection: &str, op: &ResourceOp) -> bool {
+    let singleton = || {
+        state
+            .collections
+            .get(collection)
+            .is_some_and(|items| items.iter().any(|i| i.id.is_empty()))
+    };
+    op.items.is_some()
+        || !op.filters.is_empty()
+        || (op.item_param.is_none() && op.item_field.is_none() && !singleton())
+}
+
+/// The ids a delete that [`removes_many`] removes.
+pub(super) fn many_ids(
+    state: &State,
+    collection: &str,
+    op: &ResourceOp,
+    call: &ResourceCall,
+) -> Vec<String> {
+    if op.items.is_some() {
+        listed_ids(op, call)
+    } else if !op.filters.is_empty() {
+        selected_ids(state, collection, op, &call.query)
+    } else {
+        let all = state.collections.get(collection).map(Vec::as_slice);
+        all.unwrap_or_default()
+            .iter()
+            .map(|i| i.id.clone())
+            .collect()
+    }
+}
+
 /// The ids of the items of `collection` that the filters given in `query` select; none when
 /// the query gives none of them (a delete without a filter removes nothing).
 pub(super) fn selected_ids(
