@@ -3895,3 +3895,67 @@ paths:
     let text = answer.text().await.unwrap();
     assert!(text.contains("principals.0"), "{text}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_error_body_that_extends_its_shape_with_notes_is_answered_in_that_shape() {
+    // Zulip: `400` bodies are `allOf: [$ref CodedError, {example}]`, or a `oneOf` of such.
+    // Reduced to those facts.
+    let document = r##"
+openapi: 3.0.1
+info: { title: Zulip errors, version: "1" }
+components:
+  securitySchemes: { basicAuth: { type: http, scheme: basic } }
+  schemas:
+    CodedError:
+      type: object
+      required: [result, msg, code]
+      properties: { result: { type: string, enum: [error] }, msg: { type: string }, code: { type: string } }
+security: [ { basicAuth: [] } ]
+paths:
+  /messages:
+    post:
+      operationId: send-message
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { type: object, required: [to, content], properties: { to: { type: string }, content: { type: string } } }
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: { type: object, required: [id], properties: { id: { type: integer } } }
+        "400":
+          description: Bad request.
+          content:
+            application/json:
+              schema:
+                oneOf:
+                  - allOf:
+                      - $ref: "#/components/schemas/CodedError"
+                      - example: { code: BAD_REQUEST, msg: "Invalid email", result: error }
+                  - allOf:
+                      - $ref: "#/components/schemas/CodedError"
+                      - example: { code: STREAM_DOES_NOT_EXIST, msg: "Channel does not exist", result: error }
+"##;
+    let (served, _dir) = serve_document(document, "zulip_errors.yaml", "zulip_errors").await;
+    let user = served.credential("basic_auth_username").unwrap().to_owned();
+    let password = served.credential("basic_auth_password").unwrap().to_owned();
+    let answer = tidings_runtime::reqwest::Client::new()
+        .post(format!("{}/messages", served.base_url()))
+        .basic_auth(&user, Some(&password))
+        .json(&serde_json::json!({"content": "no recipient"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status().as_u16(), 400);
+    let body: serde_json::Value = answer.json().await.unwrap();
+    assert_eq!(body["result"], "error", "{body}");
+    assert!(body["code"].is_string(), "{body}");
+    assert!(
+        body["msg"].as_str().is_some_and(|m| m.contains("to")),
+        "{body}"
+    );
+    assert!(body.get("error").is_none(), "{body}");
+}

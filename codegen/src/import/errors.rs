@@ -140,6 +140,38 @@ fn example_error_paths(media: &Value) -> Option<(Option<String>, Option<String>)
     (code.is_some() || message.is_some()).then_some((code, message))
 }
 
+/// The component an error body is: a `$ref`, an `allOf` of one `$ref` and members that only
+/// note things (Zulip's `allOf: [$ref CodedError, {example: ...}]`), or a `oneOf`/`anyOf`
+/// whose members each are that same one (with other notes). Members of several shapes are
+/// read elsewhere, each in turn.
+fn named_component(schema: &Value) -> Option<&str> {
+    if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
+        return Some(r);
+    }
+    if let Some(Value::Array(all)) = schema.get("allOf") {
+        let mut refs = all
+            .iter()
+            .filter_map(|m| m.get("$ref").and_then(Value::as_str));
+        let one = refs.next()?;
+        let notes = all.iter().filter(|m| m.get("$ref").is_none()).all(|m| {
+            m.as_object().is_some_and(|o| {
+                o.keys()
+                    .all(|k| matches!(k.as_str(), "example" | "examples" | "description" | "title"))
+            })
+        });
+        return (refs.next().is_none() && notes).then_some(one);
+    }
+    ["oneOf", "anyOf"].iter().find_map(|key| {
+        let members = schema.get(*key)?.as_array()?;
+        let names = members
+            .iter()
+            .map(named_component)
+            .collect::<Option<Vec<_>>>()?;
+        let first = *names.first()?;
+        names.iter().all(|n| *n == first).then_some(first)
+    })
+}
+
 impl Converter<'_> {
     /// The documented error answers of the imported operations.
     fn error_answers(&self) -> Vec<ErrorAnswer> {
@@ -173,12 +205,11 @@ impl Converter<'_> {
                     .and_then(|c| c.iter().find(|(k, _)| k.contains("json")));
                 let json_schema = media.and_then(|(_, m)| m.get("schema"));
                 let schema = json_schema
-                    .and_then(|s| s.get("$ref"))
-                    .and_then(Value::as_str)
+                    .and_then(named_component)
                     .and_then(schema::component_of);
                 // An object schema written in place (Swagger 2.0's `{"error": "..."}`).
                 let inline = json_schema
-                    .filter(|s| s.get("$ref").is_none() && s.get("properties").is_some())
+                    .filter(|s| named_component(s).is_none() && s.get("properties").is_some())
                     .zip(media)
                     .map(|(s, (mime, _))| {
                         let response =
