@@ -2,8 +2,9 @@
 //! gets from decoding into the generated types and their `Validate` checks (required fields,
 //! JSON types, formats, lengths, item counts, number ranges), as 422 naming the field.
 //!
-//! Enums are open (an unknown value still decodes, as in the clients); a union's tag is not:
-//! a variant the document does not name leaves nothing of the object to check.
+//! A request's enum value is one the spec lists (the clients keep enums open to read answers
+//! a newer service sends; a server refuses what it does not know: Twilio's `State=bogus`); a
+//! union's tag too: a variant the document does not name leaves nothing of the object to check.
 //! Recursion follows the value, whose depth the gateway has already bounded.
 
 use serde_json::Value;
@@ -92,9 +93,9 @@ pub fn check(schema: &ServiceSchema, ty: &Ty, value: &Value, at: &str) -> Result
                     Value::Object(_) => fields.iter().try_for_each(|f| field(schema, f, value, at)),
                     _ => wrong(&format!("a `{name}` object")),
                 },
-                ShapeSchema::Enum(_) => match value {
-                    Value::String(_) => Ok(()),
-                    _ => wrong(&format!("a `{name}` value (text)")),
+                ShapeSchema::Enum(values) => match value {
+                    Value::String(text) if values.contains(&text.as_str()) => Ok(()),
+                    _ => wrong(&one_of(name, values)),
                 },
                 ShapeSchema::Union {
                     tag,
@@ -305,6 +306,20 @@ fn scalar_limits(f: &FieldSchema, value: &Value) -> Option<String> {
     None
 }
 
+/// What an enum takes, for an error: its values, the first few when there are many.
+fn one_of(name: &str, values: &[&str]) -> String {
+    const SHOWN: usize = 8;
+    let mut listed: Vec<String> = values
+        .iter()
+        .take(SHOWN)
+        .map(|v| format!("`{v}`"))
+        .collect();
+    if values.len() > SHOWN {
+        listed.push(format!("... ({} in all)", values.len()));
+    }
+    format!("a `{name}` value: one of {}", listed.join(", "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -357,6 +372,11 @@ mod tests {
                 content: None,
                 variants: &[("sms", Some("Sms")), ("ping", None)],
             },
+        },
+        TypeSchema {
+            name: "State",
+            keeps_other_keys: false,
+            shape: ShapeSchema::Enum(&["initializing", "inactive", "active", "closed"]),
         },
         // Brevo's attribute values: text, a number, a list of text, or an `Sms`.
         TypeSchema {
@@ -457,5 +477,22 @@ mod tests {
             untagged.to_string().contains("`channel` is required"),
             "{untagged}"
         );
+    }
+
+    #[test]
+    fn a_request_s_enum_value_must_be_one_the_spec_lists() {
+        let state = |v: Value| check(&SCHEMA, &Ty::Named("State"), &v, "State");
+        assert!(state(json!("active")).is_ok());
+        let bogus = state(json!("bogus")).unwrap_err();
+        assert_eq!(bogus.status(), 422);
+        assert_eq!(bogus.param(), Some("State"));
+        assert!(
+            bogus.to_string().contains(
+                "`State` must be a `State` value: one of `initializing`, `inactive`, `active`, `closed`"
+            ),
+            "{bogus}"
+        );
+        assert!(state(json!(1)).is_err());
+        assert!(one_of("Many", &["a"; 12]).ends_with("... (12 in all)"));
     }
 }
