@@ -217,6 +217,7 @@ fn field_schema(f: &FieldInfo) -> FieldSchema {
         ty: ty_schema(&f.ty),
         required: f.required,
         read_only: f.read_only,
+        write_only: f.write_only,
         format: format_schema(f),
         min_len: c.min_len,
         max_len: c.max_len,

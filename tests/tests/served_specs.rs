@@ -3959,3 +3959,91 @@ paths:
     );
     assert!(body.get("error").is_none(), "{body}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_write_only_field_is_required_where_the_document_says_and_never_answered_back() {
+    // OneSignal (OneSignal/api, onesignal.yaml): an app's `apns_p12_password` and a
+    // notification's `app_id` are `writeOnly`, the latter required. Reduced to those facts.
+    let document = r##"
+openapi: 3.0.1
+info: { title: OneSignal apps, version: "1" }
+components:
+  securitySchemes: { app_key: { type: http, scheme: bearer } }
+  schemas:
+    App:
+      type: object
+      required: [name]
+      properties:
+        id: { type: string, readOnly: true }
+        name: { type: string }
+        apns_p12_password: { type: string, writeOnly: true }
+    Notification:
+      type: object
+      required: [app_id]
+      properties:
+        app_id: { type: string, writeOnly: true }
+        contents: { type: object, properties: { en: { type: string } } }
+    NotificationSent:
+      type: object
+      properties: { id: { type: string } }
+security: [ { app_key: [] } ]
+paths:
+  /apps:
+    post:
+      operationId: create_app
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/App" } } } }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/App" } } } }
+  /apps/{app_id}:
+    parameters: [ { name: app_id, in: path, required: true, schema: { type: string } } ]
+    get:
+      operationId: get_app
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/App" } } } }
+  /notifications:
+    post:
+      operationId: create_notification
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/Notification" } } } }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/NotificationSent" } } } }
+"##;
+    use tidings_codegen::import::{ImportOptions, import_openapi};
+    let imported = import_openapi(
+        document,
+        &ImportOptions::new("onesignal", "onesignal.yaml"),
+        None,
+    )
+    .unwrap();
+    let loaded = tidings_codegen::load::load_str("onesignal.yaml", &imported.yaml).unwrap();
+    let field = |ty: &str, name: &str| {
+        let fields = loaded.spec.types[ty].fields.as_ref().unwrap();
+        let f = &fields[name];
+        (f.write_only, f.required)
+    };
+    assert_eq!(field("App", "apns_p12_password"), (true, false));
+    // A type only requests use requires it.
+    assert_eq!(field("Notification", "app_id"), (true, true));
+    let (served, _dir) = serve_document(document, "onesignal.yaml", "onesignal").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let key = ("authorization", bearer.as_str());
+    let app = serde_json::json!({"name": "Shop", "apns_p12_password": "hunter2"});
+    let (status, made) = call_json(&served, key, "POST", "/apps", Some(app)).await;
+    assert_eq!(status, 200, "{made}");
+    assert_eq!(made["name"], "Shop", "{made}");
+    assert!(made.get("apns_p12_password").is_none(), "{made}");
+    let id = made["id"].as_str().unwrap();
+    let (_, read) = call_json(&served, key, "GET", &format!("/apps/{id}"), None).await;
+    assert_eq!(read["name"], "Shop", "{read}");
+    assert!(!read.to_string().contains("hunter2"), "{read}");
+
+    let (status, refused) = call_json(
+        &served,
+        key,
+        "POST",
+        "/notifications",
+        Some(serde_json::json!({"contents": {"en": "Hi"}})),
+    )
+    .await;
+    assert_eq!(status, 422, "{refused}");
+    assert!(refused.to_string().contains("app_id"), "{refused}");
+}

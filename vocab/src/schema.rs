@@ -15,6 +15,9 @@ pub struct FieldSchema {
     pub required: bool,
     /// Set by the service only (OpenAPI's `readOnly`): a request's value is not kept.
     pub read_only: bool,
+    /// Sent by clients only (OpenAPI's `writeOnly`: a password, a secret): kept, never
+    /// answered back.
+    pub write_only: bool,
     /// String format.
     pub format: Option<Format>,
     /// Shortest string, in characters.

@@ -536,6 +536,7 @@ impl ToTokens for FieldSchema {
     fn to_tokens(&self, tokens: &mut TokenStream) {
         let root = root();
         let (name, ty, required, read_only) = (self.name, &self.ty, self.required, self.read_only);
+        let write_only = self.write_only;
         let format = opt(self.format.as_ref());
         let (min_len, max_len, min_items, max_items) = (
             opt_u64(self.min_len),
@@ -548,7 +549,8 @@ impl ToTokens for FieldSchema {
         let default = opt_str(self.default);
         tokens.extend(quote! {
             #root::FieldSchema {
-                name: #name, ty: #ty, required: #required, read_only: #read_only, format: #format,
+                name: #name, ty: #ty, required: #required, read_only: #read_only,
+                write_only: #write_only, format: #format,
                 min_len: #min_len, max_len: #max_len, pattern: #pattern, default: #default,
                 min_items: #min_items,
                 max_items: #max_items, min: #min, max: #max,

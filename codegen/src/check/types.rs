@@ -336,6 +336,7 @@ impl Checker<'_> {
                     constraints,
                     secret: field.secret,
                     read_only: field.read_only,
+                    write_only: field.write_only,
                     doc: field.doc.clone(),
                     source: field.source.unwrap_or(source),
                     note: field.note.clone(),

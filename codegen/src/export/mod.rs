@@ -465,6 +465,9 @@ fn type_schema(t: &TypeInfo, dialect: Dialect, out: &mut Map<String, Value>) {
                 if f.read_only {
                     extras.insert("readOnly".into(), json!(true));
                 }
+                if f.write_only {
+                    extras.insert("writeOnly".into(), json!(true));
+                }
                 if f.secret {
                     extras.insert("x-secret".into(), json!(true));
                 }

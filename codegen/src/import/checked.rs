@@ -48,7 +48,7 @@ pub(super) fn follow_examples(
                 }
                 let mut kept = Node::map();
                 kept.set("type", Node::str("json"));
-                for key in ["required", "read_only", "rust_name", "doc"] {
+                for key in ["required", "read_only", "write_only", "rust_name", "doc"] {
                     if let Some(v) = node.get(key) {
                         kept.set(key, v.clone());
                     }

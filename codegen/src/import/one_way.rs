@@ -1,7 +1,8 @@
 //! Fields present one way only: a field the document requires and marks `readOnly` is sent in
 //! every answer and never in a request, so the importer leaves it optional (a create does not
 //! send the `id` the service sets). In a type that only answers carry, nothing stops it being
-//! required, and the client's type should say it is always there.
+//! required, and the client's type should say it is always there. The other way round, a
+//! required `writeOnly` field (a password) is required in a type only requests carry.
 
 use std::collections::HashSet;
 
@@ -10,7 +11,8 @@ use super::out::TypeOut;
 
 impl Converter<'_> {
     /// Makes each required, read-only field required in the types that answers reach and no
-    /// request does.
+    /// request does; each required, write-only one in the types requests reach and no answer
+    /// does.
     pub(super) fn required_in_answers(&mut self) {
         let requests = self.reached(self.ops.iter().flat_map(|op| {
             op.body
@@ -21,12 +23,16 @@ impl Converter<'_> {
         }));
         let answers = self.reached(self.ops.iter().filter_map(|op| op.response.as_ref()));
         for (name, ty) in &mut self.types {
-            if !answers.contains(name) || requests.contains(name) {
-                continue;
-            }
+            let (answered, sent) = (answers.contains(name), requests.contains(name));
             if let TypeOut::Object { fields, .. } = ty {
-                for f in fields.iter_mut().filter(|f| f.required_in_answers) {
-                    f.required = true;
+                for f in fields.iter_mut() {
+                    // A write-only field the document requires (OneSignal's `app_id` of a
+                    // notification) is required where only requests use the type.
+                    if (f.required_in_answers && answered && !sent)
+                        || (f.required_in_requests && sent && !answered)
+                    {
+                        f.required = true;
+                    }
                 }
             }
         }

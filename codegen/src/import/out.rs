@@ -42,6 +42,10 @@ pub(crate) struct FieldOut {
     pub(crate) ty: String,
     pub(crate) required: bool,
     pub(crate) read_only: bool,
+    pub(crate) write_only: bool,
+    /// Required by the document and write-only: sent in every request, so required in a type
+    /// only requests use ([`super::one_way`]).
+    pub(crate) required_in_requests: bool,
     /// Required by the document and read-only: present in every answer, so required in a type
     /// only answers use ([`super::one_way`]).
     pub(crate) required_in_answers: bool,
@@ -68,6 +72,8 @@ impl FieldOut {
             ty,
             required: false,
             read_only: false,
+            write_only: false,
+            required_in_requests: false,
             required_in_answers: false,
             format: None,
             doc: None,

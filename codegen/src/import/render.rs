@@ -311,6 +311,9 @@ fn field_node(f: &FieldOut) -> Node {
     if f.read_only {
         n.set("read_only", Node::Bool(true));
     }
+    if f.write_only {
+        n.set("write_only", Node::Bool(true));
+    }
     if let Some(fmt) = f.format {
         n.set("format", Node::str(fmt));
     }

@@ -58,6 +58,9 @@ item! {
         /// Set by the server only.
         #[serde(default)]
         pub read_only: bool,
+        /// Sent by clients only (a password): the service never answers it back.
+        #[serde(default)]
+        pub write_only: bool,
         /// Holds a secret (a signing secret, a token): redacted in `Debug` output.
         #[serde(default)]
         pub secret: bool,

@@ -135,6 +135,8 @@ pub struct FieldInfo {
     pub secret: bool,
     /// Set by the server only.
     pub read_only: bool,
+    /// Sent by clients only: never answered back.
+    pub write_only: bool,
     /// Docs.
     pub doc: Option<String>,
     /// Where it comes from (its own, else its type's).

@@ -763,7 +763,9 @@ impl Converter<'_> {
             wire: wire.to_owned(),
             required: required && !nullable && !one_way,
             read_only: flag("readOnly"),
+            write_only: flag("writeOnly"),
             required_in_answers: required && !nullable && one_way && flag("readOnly"),
+            required_in_requests: required && !nullable && one_way && flag("writeOnly"),
             doc: description(&s),
             ..FieldOut::new(ty)
         };

@@ -93,6 +93,7 @@ mod tests {
             ty: Ty::String,
             required: true,
             read_only: false,
+            write_only: false,
             format: None,
             min_len: Some(34),
             max_len: Some(34),

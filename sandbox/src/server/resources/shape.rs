@@ -179,8 +179,13 @@ pub(super) fn only_declared(schema: &ServiceSchema, ty: &Ty, value: Value) -> Va
                 });
             }
             // What the fields hold too (a stored Telnyx call answered inside `data` kept the
-            // `sip_auth_password` it was dialled with).
+            // `sip_auth_password` it was dialled with). A write-only field (OneSignal's
+            // `apns_p12_password`) is kept, never answered (unless the answer requires it).
             for f in object_fields(schema, ty).unwrap_or_default() {
+                if f.write_only && !f.required {
+                    map.remove(f.name);
+                    continue;
+                }
                 if let Some(v) = map.remove(f.name) {
                     map.insert(f.name.to_owned(), only_declared(schema, &f.ty, v));
                 }

@@ -28,6 +28,7 @@ pub(crate) const fn field(name: &'static str, ty: Ty, required: bool) -> FieldSc
         ty,
         required,
         read_only: false,
+        write_only: false,
         format: None,
         min_len: None,
         max_len: None,
