@@ -993,9 +993,17 @@ fn query_keys_required_together_are_one_scheme_sending_each_and_survive_a_round_
         credentials.contains(&"api_key") && credentials.contains(&"api_secret"),
         "{credentials:?}"
     );
-    // The operation names both: it is served by the joined scheme (the service's first, so
-    // it needs no scheme of its own).
-    assert!(op(&s, "list_numbers").auth.is_none(), "{}", imported.yaml);
+    // The operation names both: it is served by the joined scheme (the service's first), and
+    // names it, so the bearer scheme the service also has is refused there.
+    assert_eq!(
+        op(&s, "list_numbers")
+            .auth
+            .as_ref()
+            .map(|a| a.name.as_str()),
+        Some("api_key"),
+        "{}",
+        imported.yaml
+    );
 
     let exported = tidings_codegen::export::openapi::document(&s);
     let security = &exported["components"]["securitySchemes"];

@@ -152,7 +152,20 @@ fn direct_items(fields: &[FieldOut]) -> Option<&FieldOut> {
         [] => None,
         many => ITEMS_NAMES
             .iter()
-            .find_map(|n| many.iter().find(|f| norm(&f.wire) == *n).copied()),
+            .find_map(|n| many.iter().find(|f| norm(&f.wire) == *n).copied())
+            .or_else(|| {
+                // Else the one list of named items beside lists of plain values (Zulip's
+                // `messages` beside `ignored_parameters_unsupported: [string]`).
+                let plain = |ty: &str| {
+                    matches!(
+                        ty,
+                        "list<string>" | "list<integer>" | "list<number>" | "list<boolean>"
+                    )
+                };
+                let mut named = many.iter().filter(|f| !plain(&f.ty));
+                let one = named.next()?;
+                named.next().is_none().then_some(*one)
+            }),
     }
 }
 
@@ -478,12 +491,15 @@ fn says_token(field: &FieldOut) -> bool {
 }
 
 /// Whether a field's description calls it a link or URL (Front's `_pagination.next`, "Link to
-/// next page of results"), and not a token or cursor.
+/// next page of results"), and not a token, a cursor or an opaque value (one "added to the
+/// request URL as `after`" is a token).
 fn says_link(field: &FieldOut) -> bool {
     field.doc.as_deref().is_some_and(|d| {
         let d = d.to_ascii_lowercase();
         (d.contains("link") || d.contains("url") || d.contains("uri"))
-            && !(d.contains("token") || d.contains("cursor"))
+            && !["token", "cursor", "opaque", "value"]
+                .iter()
+                .any(|w| d.contains(w))
     })
 }
 

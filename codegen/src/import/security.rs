@@ -744,7 +744,11 @@ impl Converter<'_> {
             .filter_map(|r| self.requirement_scheme(r))
             .collect();
         if let Some(first) = asked.first() {
-            if default.as_ref().is_some_and(|d| asked.contains(d)) {
+            // The default alone where the service has other schemes is named, so the others
+            // are refused (OneSignal's `app_key` operations refuse its `user_key`).
+            let others = self.auth_names.iter().any(|(_, n)| !asked.contains(n));
+            if default.as_ref().is_some_and(|d| asked.contains(d)) && !(asked.len() == 1 && others)
+            {
                 return None;
             }
             return Some(first.clone());

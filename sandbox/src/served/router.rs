@@ -360,7 +360,13 @@ fn inputs(
 ) -> Result<ResourceCall, ServerError> {
     // Path parameters typed and within their limits, as the query's.
     for ((name, text), p) in path.iter().zip(&op.info.path_params) {
-        let value = typed(&p.ty, &Value::String(text.clone()), name, "path")?;
+        let value = typed(
+            served.schema,
+            &p.ty,
+            &Value::String(text.clone()),
+            name,
+            "path",
+        )?;
         in_range(&value, &p.constraints, name, "path")?;
     }
     // Header parameters: a required one present, each typed and within its limits.
@@ -382,7 +388,13 @@ fn inputs(
                     ));
                 }
                 Some(Ok(text)) => {
-                    let value = typed(&p.ty, &Value::String(text.to_owned()), &p.wire, "header")?;
+                    let value = typed(
+                        served.schema,
+                        &p.ty,
+                        &Value::String(text.to_owned()),
+                        &p.wire,
+                        "header",
+                    )?;
                     in_range(&value, &p.constraints, &p.wire, "header")?;
                 }
             }
@@ -683,7 +695,7 @@ fn answer(
                     _ => p.limit_param.as_deref(),
                 });
                 if op.resource.items.is_some() {
-                    let absolute = next_field_is_uri(schema, op);
+                    let absolute = next_link_is_absolute(schema, op);
                     // What a page-style `meta` says beside its page count: the page asked
                     // for, its size, and how many items the whole list has.
                     let query = incoming.raw_query().to_owned();
@@ -730,9 +742,11 @@ fn answer(
     }
 }
 
-/// Whether `op`'s next-page link sits in a field whose format is `uri` (SendGrid's
-/// `_metadata.next`): then it is written absolute.
-fn next_field_is_uri(schema: &ServiceSchema, op: &ServedOp) -> bool {
+/// Whether `op`'s next-page link is written absolute: unless its field is named for a path
+/// and not given the `uri` format (Twilio's `next_page_uri`, a path on the API's host); a
+/// `next` that is a link (Front's `_pagination.next`, Sunshine's `links.next`) or a
+/// `next_page_url` is followed as it is.
+fn next_link_is_absolute(schema: &ServiceSchema, op: &ServedOp) -> bool {
     let Some(PageStyle::NextUrl { next_field }) = op.info.pagination.as_ref().map(|p| &p.style)
     else {
         return false;
@@ -753,7 +767,9 @@ fn next_field_is_uri(schema: &ServiceSchema, op: &ServedOp) -> bool {
         };
         (ty, format) = (field.ty, field.format);
     }
-    format == Some(crate::server::resources::Format::Uri)
+    let last = next_field.rsplit('.').next().unwrap_or_default();
+    let named_path = last.to_ascii_lowercase().contains("uri") || last.contains("path");
+    format == Some(crate::server::resources::Format::Uri) || !named_path
 }
 
 /// Builds the operations of `service`, each with its runtime descriptions.

@@ -307,7 +307,7 @@ fn scalar_limits(f: &FieldSchema, value: &Value) -> Option<String> {
 }
 
 /// What an enum takes, for an error: its values, the first few when there are many.
-fn one_of(name: &str, values: &[&str]) -> String {
+pub(super) fn one_of(name: &str, values: &[&str]) -> String {
     const SHOWN: usize = 8;
     let mut listed: Vec<String> = values
         .iter()

@@ -139,14 +139,35 @@ pub(super) fn answers_another(op: &ResourceOp) -> bool {
 }
 
 /// What the items of a collection are, by its last segment in the singular, in lower case
-/// without separators (`/v1/workflows` → `workflow`).
+/// without separators (`/v1/workflows` → `workflow`, `/categories` → `category`).
 fn collection_thing(collection: &str) -> Option<String> {
     let last = collection
         .rsplit('/')
         .find(|s| !s.is_empty() && !s.contains('{'))?;
-    let plain = plain(last.split('.').next().unwrap_or_default());
-    let one = plain.strip_suffix('s').unwrap_or(&plain);
-    (!one.is_empty()).then(|| one.to_owned())
+    let one = singular(&plain(last.split('.').next().unwrap_or_default()));
+    (!one.is_empty()).then_some(one)
+}
+
+/// An English plural in the singular (`categories` → `category`, `statuses` → `status`,
+/// `addresses` → `address`, `people` → `person`, `users` → `user`); a word that is not plural
+/// as it is.
+fn singular(word: &str) -> String {
+    if word == "people" {
+        return "person".to_owned();
+    }
+    if let Some(stem) = word.strip_suffix("ies") {
+        return format!("{stem}y");
+    }
+    for ending in ["sses", "shes", "ches", "xes", "zes", "uses"] {
+        if word.ends_with(ending) {
+            return word[..word.len() - 2].to_owned();
+        }
+    }
+    match word.strip_suffix('s') {
+        // `status`, `address`, `analysis` are one.
+        Some(stem) if !stem.ends_with(['s', 'u', 'i']) => stem.to_owned(),
+        _ => word.to_owned(),
+    }
 }
 
 /// Whether the object type `ty` declares the field `name`.
@@ -569,8 +590,7 @@ pub(super) fn wrapped_item(schema: &ServiceSchema, op: &ResourceOp) -> Option<(&
         const HOLDERS: &[&str] = &["data", "result", "item", "object", "response", "payload"];
         let plain = plain(field);
         HOLDERS.contains(&plain.as_str())
-            || collection_thing(op.collection)
-                .is_some_and(|thing| plain.strip_suffix('s').unwrap_or(&plain) == thing)
+            || collection_thing(op.collection).is_some_and(|thing| singular(&plain) == thing)
     };
     holder.filter(|(field, ty)| !lists || (identified(ty) && named_as_holder(field)))
 }
@@ -754,6 +774,22 @@ pub(super) fn from_path(
         else {
             continue;
         };
+        // An object the parameter's id is of (Discord's member `user` of
+        // `/guilds/{guild_id}/members/{user_id}`): that value is its `id`.
+        if let Some(id) = object_fields(schema, &field.ty)
+            .and_then(|inner| inner.iter().find(|f| f.name == "id"))
+            .filter(|_| thing == Some(plain(field.name)))
+            .filter(|id| id.ty == Ty::String && fill::fits_text(&id.ty, Some(id), value))
+        {
+            if let Value::Object(held) = body
+                .entry(field.name.to_owned())
+                .or_insert_with(|| Value::Object(Map::new()))
+            {
+                held.entry(id.name.to_owned())
+                    .or_insert_with(|| Value::String(value.clone()));
+            }
+            continue;
+        }
         // Only a value the field takes (its format and length): the answer stays valid.
         if field.name == op.id_field
             || body.contains_key(field.name)
@@ -793,6 +829,28 @@ pub fn failure_flags(schema: &ServiceSchema, ty: &Ty, error: &mut Value) {
     for f in fields.iter().filter(|f| f.ty == Ty::Boolean) {
         if fill::made_up_flag(Some(f)) && f.default.is_none() {
             map.entry(f.name.to_owned()).or_insert(Value::Bool(false));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::singular;
+
+    #[test]
+    fn plurals_are_read_in_the_singular_and_singulars_stay() {
+        for (plural, one) in [
+            ("users", "user"),
+            ("categories", "category"),
+            ("statuses", "status"),
+            ("addresses", "address"),
+            ("batches", "batch"),
+            ("people", "person"),
+            ("status", "status"),
+            ("address", "address"),
+            ("user", "user"),
+        ] {
+            assert_eq!(singular(plural), one, "{plural}");
         }
     }
 }
