@@ -1284,3 +1284,34 @@ paths:
         "some fields are sent as JSON text (`contentType: application/json`), so every list and object field is: `tags` too"
     ));
 }
+
+#[test]
+fn a_swagger_form_body_reports_the_other_media_types_it_consumes() {
+    // Slack's methods: `consumes: [application/x-www-form-urlencoded, application/json]` with
+    // `in: formData` parameters (JSON was dropped in silence).
+    let doc = r##"
+swagger: "2.0"
+info: { title: T, version: "1" }
+paths:
+  /rooms.create:
+    post:
+      operationId: rooms_create
+      consumes: [application/x-www-form-urlencoded, application/json]
+      parameters:
+        - { in: formData, name: name, type: string, required: true }
+      responses: { "200": { description: ok } }
+"##;
+    let imported = import_openapi(doc, &ImportOptions::new("t", "doc.yaml"), None).unwrap();
+    checked(&imported);
+    assert!(
+        imported.yaml.contains("body_encoding: form"),
+        "{}",
+        imported.yaml
+    );
+    assert!(
+        imported.report.approximated.iter().any(|f| f.reason
+            == "the body is sent as `application/x-www-form-urlencoded`; the document also takes `application/json`"),
+        "{}",
+        imported.report
+    );
+}

@@ -4196,3 +4196,87 @@ paths:
     let text = refused.text().await.unwrap();
     assert!(text.contains("`State`"), "{text}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_update_named_by_a_verb_after_the_item_s_path_is_kept() {
+    // Mattermost (mattermost/mattermost, api/v4): `PUT /posts/{post_id}/patch` changes the
+    // fields it sends and answers the post. Reduced to those facts (Swagger 2.0, as the
+    // bundled document is).
+    let document = r##"
+swagger: "2.0"
+info: { title: Mattermost posts, version: "4" }
+host: example.com
+basePath: /api/v4
+consumes: [application/json]
+produces: [application/json]
+securityDefinitions: { bearer: { type: apiKey, in: header, name: Authorization } }
+security: [ { bearer: [] } ]
+definitions:
+  Post:
+    type: object
+    properties:
+      id: { type: string }
+      channel_id: { type: string }
+      message: { type: string }
+      is_pinned: { type: boolean }
+paths:
+  /posts:
+    post:
+      operationId: CreatePost
+      parameters:
+        - in: body
+          name: post
+          required: true
+          schema: { type: object, required: [channel_id, message], properties: { channel_id: { type: string }, message: { type: string } } }
+      responses:
+        "201": { description: created, schema: { $ref: "#/definitions/Post" } }
+  /posts/{post_id}:
+    get:
+      operationId: GetPost
+      parameters: [ { in: path, name: post_id, type: string, required: true } ]
+      responses:
+        "200": { description: ok, schema: { $ref: "#/definitions/Post" } }
+  /posts/{post_id}/patch:
+    put:
+      operationId: PatchPost
+      parameters:
+        - { in: path, name: post_id, type: string, required: true }
+        - in: body
+          name: patch
+          required: true
+          schema: { type: object, properties: { message: { type: string }, is_pinned: { type: boolean } } }
+      responses:
+        "200": { description: ok, schema: { $ref: "#/definitions/Post" } }
+"##;
+    let (served, _dir) = serve_document(document, "mattermost.yaml", "mattermost").await;
+    let token = served.credential("api_key").unwrap().to_owned();
+    let key = ("authorization", token.as_str());
+    let body = serde_json::json!({"channel_id": "c1", "message": "hello"});
+    let (status, post) = call_json(&served, key, "POST", "/posts", Some(body)).await;
+    assert_eq!(status, 201, "{post}");
+    let id = post["id"].as_str().unwrap();
+    let patch = serde_json::json!({"message": "edited", "is_pinned": true});
+    let path = format!("/posts/{id}/patch");
+    let (status, changed) = call_json(&served, key, "PUT", &path, Some(patch)).await;
+    assert_eq!(status, 200, "{changed}");
+    assert_eq!(changed["message"], "edited", "{changed}");
+    let (_, read) = call_json(&served, key, "GET", &format!("/posts/{id}"), None).await;
+    assert_eq!(
+        (&read["message"], &read["is_pinned"], &read["channel_id"]),
+        (
+            &serde_json::json!("edited"),
+            &serde_json::json!(true),
+            &serde_json::json!("c1")
+        ),
+        "{read}"
+    );
+    let missing = call_json(
+        &served,
+        key,
+        "PUT",
+        "/posts/nope/patch",
+        Some(serde_json::json!({})),
+    )
+    .await;
+    assert_eq!(missing.0, 404, "{}", missing.1);
+}

@@ -513,11 +513,19 @@ fn parameters(doc: &Value, params: &Value) -> (Value, Option<(Value, bool)>) {
 
 fn request_body((schema, form): (Value, bool), consumes: &[String]) -> Value {
     let media = if form {
-        consumes
+        let media = consumes
             .iter()
             .find(|c| c.contains("form"))
             .cloned()
-            .unwrap_or_else(|| "application/x-www-form-urlencoded".into())
+            .unwrap_or_else(|| "application/x-www-form-urlencoded".into());
+        // Form fields are what the operation declares; the other media types it takes are
+        // reported, not dropped in silence.
+        let others: Vec<&String> = consumes.iter().filter(|c| **c != media).collect();
+        if !others.is_empty() {
+            return json!({ "required": true, "content": { media: { "schema": schema } },
+                "x-also-consumes": others });
+        }
+        media
     } else {
         consumes
             .iter()

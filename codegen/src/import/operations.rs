@@ -320,9 +320,18 @@ impl Converter<'_> {
                     let mptr = format!("{at}/content/{}", escape(media));
                     // Other media types the operation takes (Ably's publish: MessagePack and
                     // a form besides JSON): the client sends the one kept.
+                    // (A Swagger 2.0 body of form fields keeps the other media types its
+                    // `consumes` lists aside: Slack's methods take JSON too.)
+                    let swagger_others = body
+                        .get("x-also-consumes")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str);
                     let others: Vec<&str> = content
                         .keys()
                         .map(String::as_str)
+                        .chain(swagger_others)
                         .filter(|k| *k != media && !(k.contains("json") && media.contains("json")))
                         .collect();
                     if !others.is_empty() {

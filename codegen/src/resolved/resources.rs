@@ -410,7 +410,9 @@ fn names_the_collection(field: &str, segment: &str) -> bool {
 
 /// What `op` does to the resource store of `service`.
 pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
-    if let Some(shape) = verbs::verb_shape(service, op) {
+    if let Some(shape) =
+        verbs::verb_shape(service, op).or_else(|| verbs::item_verb_shape(service, op))
+    {
         return shape;
     }
     let segments: Vec<&str> = op.path.split('/').collect();

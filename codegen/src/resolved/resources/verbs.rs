@@ -9,6 +9,7 @@ use super::{
     FieldInfo, OperationInfo, ResourceAction, ResourceShape, Service, answers_list, item_fields,
     singular,
 };
+use crate::model::Method;
 use tidings_spec::id_like;
 
 /// What a word says its operation does, when it is a verb of plain CRUD.
@@ -16,7 +17,7 @@ fn verb(word: &str) -> Option<ResourceAction> {
     Some(match word {
         "add" | "create" | "new" => ResourceAction::Create,
         "info" | "get" | "read" | "show" | "retrieve" | "fetch" => ResourceAction::Get,
-        "update" | "edit" | "modify" => ResourceAction::Merge,
+        "update" | "edit" | "modify" | "patch" => ResourceAction::Merge,
         "delete" | "remove" | "destroy" => ResourceAction::Delete,
         "list" | "all" | "find" | "search" => ResourceAction::List,
         _ => return None,
@@ -67,6 +68,35 @@ fn verb_of(op: &OperationInfo) -> Option<Verb<'_>> {
         noun,
         parent,
         op,
+    })
+}
+
+/// An update named by a verb after the item's own path (Mattermost's `PUT
+/// /posts/{post_id}/patch`, "omitted fields are left unchanged"): a merge into the item that a
+/// `GET` of that path reads (it answered the change and kept nothing).
+pub(super) fn item_verb_shape(service: &Service, op: &OperationInfo) -> Option<ResourceShape> {
+    if !matches!(op.method, Method::Put | Method::Post | Method::Patch) {
+        return None;
+    }
+    let (parent, last) = op.path.rsplit_once('/')?;
+    let item_path = parent
+        .rsplit('/')
+        .next()
+        .is_some_and(|s| s.starts_with('{') && s.ends_with('}'));
+    let (Some(ResourceAction::Merge), noun) = words(last) else {
+        return None;
+    };
+    if !item_path || !noun.is_empty() {
+        return None;
+    }
+    let get = service
+        .operations
+        .iter()
+        .find(|o| o.path == parent && o.method == Method::Get)?;
+    let read = super::resource_shape(service, get);
+    (read.kind == ResourceAction::Get).then_some(ResourceShape {
+        kind: ResourceAction::Merge,
+        ..read
     })
 }
 
