@@ -1315,3 +1315,42 @@ paths:
         imported.report
     );
 }
+
+#[test]
+fn a_draft_4_tuple_of_schemas_without_a_type_is_one_of_them() {
+    // Slack's `objs_conversation`: `items: [{object}, {object}]` and no `type`, with objects
+    // for examples (it was `list<json>`, answered `[]`).
+    let doc = r##"
+swagger: "2.0"
+info: { title: T, version: "1" }
+definitions:
+  thing:
+    items:
+      - { type: object, required: [id, name], properties: { id: { type: string }, name: { type: string } } }
+      - { type: object, required: [id], properties: { id: { type: string } } }
+paths:
+  /things.info:
+    get:
+      operationId: things_info
+      responses:
+        "200":
+          description: ok
+          schema: { type: object, required: [thing], properties: { thing: { $ref: "#/definitions/thing" } } }
+"##;
+    let imported = import_openapi(doc, &ImportOptions::new("t", "doc.yaml"), None).unwrap();
+    let service = checked(&imported);
+    let thing = &field(&service, "ThingsInfoResponse", "thing").ty;
+    let Ty::Named(name) = thing else {
+        panic!("{thing:?}\n{}", imported.yaml)
+    };
+    assert!(
+        matches!(ty(&service, name), TypeKind::Untagged { .. }),
+        "{}",
+        imported.yaml
+    );
+    assert!(has(
+        &imported,
+        "#/definitions/thing",
+        "`items` lists schemas and no `type` says array (a draft-4 tuple): read as one of them, as the document's examples are"
+    ));
+}

@@ -4280,3 +4280,66 @@ paths:
     .await;
     assert_eq!(missing.0, 404, "{}", missing.1);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_error_field_of_listed_codes_is_the_code_and_each_refusal_answers_its_own() {
+    // Slack (slackapi/slack-api-specs, web-api/slack_web_openapi_v2.json): every method's
+    // `default` answer is `{ok: false, error: <one of its codes>}`. Reduced to those facts.
+    let document = r##"
+swagger: "2.0"
+info: { title: Slack rooms, version: "1" }
+securityDefinitions: { key: { type: apiKey, in: header, name: Authorization } }
+security: [ { key: [] } ]
+paths:
+  /rooms.create:
+    post:
+      operationId: rooms_create
+      consumes: [application/x-www-form-urlencoded]
+      produces: [application/json]
+      parameters:
+        - { in: formData, name: name, type: string, required: true }
+      responses:
+        "200":
+          description: ok
+          schema: { type: object, required: [ok], properties: { ok: { type: boolean } } }
+        default:
+          description: error
+          schema:
+            type: object
+            required: [ok, error]
+            properties:
+              ok: { type: boolean }
+              error: { type: string, enum: [name_taken, account_inactive, not_authed, invalid_auth, invalid_arg_name] }
+"##;
+    use tidings_codegen::import::{ImportOptions, import_openapi};
+    let imported =
+        import_openapi(document, &ImportOptions::new("slack", "slack.yaml"), None).unwrap();
+    assert!(
+        imported.yaml.contains("code: error") && imported.yaml.contains("message: none"),
+        "{}",
+        imported.yaml
+    );
+    let (served, _dir) = serve_document(document, "slack.yaml", "slack").await;
+    let url = format!("{}/rooms.create", served.base_url());
+    let client = tidings_runtime::reqwest::Client::new();
+    let no_key = client
+        .post(&url)
+        .form(&[("name", "a")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(no_key.status().as_u16(), 401);
+    let body: serde_json::Value = no_key.json().await.unwrap();
+    assert_eq!(body["error"], "not_authed", "{body}");
+    let key = served.credential("api_key").unwrap().to_owned();
+    let missing = client
+        .post(&url)
+        .header("authorization", &key)
+        .form(&[("other", "a")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(missing.status().as_u16(), 422);
+    let body: serde_json::Value = missing.json().await.unwrap();
+    assert_eq!(body["error"], "invalid_arg_name", "{body}");
+}

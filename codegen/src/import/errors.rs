@@ -173,6 +173,17 @@ fn named_component(schema: &Value) -> Option<&str> {
 }
 
 impl Converter<'_> {
+    /// Whether the field `wire` of the object type `ty` is an enum (a closed set of codes).
+    fn field_is_enum(&self, ty: &str, wire: &str) -> bool {
+        let Some(TypeOut::Object { fields, .. }) = self.types.get(ty) else {
+            return false;
+        };
+        fields
+            .iter()
+            .find(|f| f.wire == wire)
+            .is_some_and(|f| matches!(self.types.get(&f.ty), Some(TypeOut::Enum { .. })))
+    }
+
     /// The documented error answers of the imported operations.
     fn error_answers(&self) -> Vec<ErrorAnswer> {
         let doc = self.doc;
@@ -458,8 +469,12 @@ impl Converter<'_> {
                 let ptr = self.pointer(at);
                 let (mut code, mut message) = self.error_paths_of(&ty, &ptr);
                 // `{"error": "text"}` alone: the text is the message (an OAuth error has its
-                // text in `error_description` beside it).
-                if message.is_none() && code.as_deref() == Some("error") {
+                // text in `error_description` beside it), unless it is one of listed values:
+                // Slack's `{"ok": false, "error": "invalid_auth"}` is a code.
+                if message.is_none()
+                    && code.as_deref() == Some("error")
+                    && !self.field_is_enum(&ty, "error")
+                {
                     (code, message) = (None, Some("error".to_owned()));
                 }
                 body.set("type", Node::str(&ty));

@@ -501,12 +501,23 @@ fn code_synonyms(status: u16) -> &'static [&'static str] {
             "unprocessable_entity",
             "bad_request",
             "missing_parameter",
+            "invalid_arguments",
+            "invalid_arg_name",
+            "invalid_form_data",
         ],
         401 => &[
             "unauthorized",
             "unauthenticated",
             "invalid_api_key",
             "authentication_failed",
+            "not_authed",
+            "invalid_auth",
+            "not_authenticated",
+        ],
+        415 => &[
+            "unsupported_media_type",
+            "invalid_post_type",
+            "invalid_form_data",
         ],
         403 => &["permission_denied", "forbidden"],
         404 => &["not_found", "document_not_found", "resource_not_found"],
@@ -525,8 +536,9 @@ fn code_synonyms(status: u16) -> &'static [&'static str] {
 
 /// The enum value that says what the gateway's symbolic code `given` says: itself when the
 /// enum has it, else a value holding it (`document_not_found` for `not_found`), else the
-/// first of the status's usual names the enum has, else the enum's first value (a code the
-/// type does not allow would not decode as it).
+/// first of the status's usual names the enum has, else one holding the status's word
+/// (`auth` for 401: Slack's `account_inactive` is not it), else the enum's first value (a code
+/// the type does not allow would not decode as it).
 fn enum_code(values: &[&'static str], given: &str, status: axum::http::StatusCode) -> &'static str {
     let lower = |v: &str| v.to_ascii_lowercase();
     let given = lower(given);
@@ -538,6 +550,18 @@ fn enum_code(values: &[&'static str], given: &str, status: axum::http::StatusCod
             code_synonyms(status.as_u16())
                 .iter()
                 .find_map(|s| values.iter().find(|v| lower(v) == *s))
+        })
+        .or_else(|| {
+            let word = match status.as_u16() {
+                401 => "auth",
+                400 | 415 | 422 => "invalid",
+                403 => "permission",
+                404 => "not_found",
+                409 => "exists",
+                429 => "rate",
+                _ => return None,
+            };
+            values.iter().find(|v| lower(v).contains(word))
         })
         .or_else(|| values.first())
         .copied()

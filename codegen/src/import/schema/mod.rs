@@ -239,6 +239,24 @@ impl Converter<'_> {
         {
             return Ok("string".into());
         }
+        // A draft-4 tuple `items` with no `type` (Slack's `objs_conversation`: `items: [{...},
+        // {...}]`) constrains arrays only, and the document's examples are objects: one of the
+        // listed schemas is what it means.
+        if s.get("type").is_none()
+            && let Some(Value::Array(members)) = s.get("items")
+            && !members.is_empty()
+        {
+            self.approximate(
+                ptr,
+                "`items` lists schemas and no `type` says array (a draft-4 tuple): read as one of them, as the document's examples are",
+            );
+            let mut one_of = s.clone();
+            if let Some(o) = one_of.as_object_mut() {
+                o.remove("items");
+                o.insert("oneOf".into(), Value::Array(members.clone()));
+            }
+            return self.ty(&one_of, ptr, hint, depth + 1);
+        }
         let ty = match s.get("type") {
             Some(Value::String(t)) => t.as_str(),
             Some(Value::Array(_)) => {
