@@ -1354,3 +1354,29 @@ paths:
         "`items` lists schemas and no `type` says array (a draft-4 tuple): read as one of them, as the document's examples are"
     ));
 }
+
+#[test]
+fn a_document_that_shows_no_error_body_leaves_the_error_body_gap() {
+    // Twilio's and Front's documents declare no error answers: the served errors are in a
+    // shape of our own, and the spec says so.
+    let without = r##"
+openapi: 3.0.1
+info: { title: T, version: "1" }
+paths:
+  /things:
+    get:
+      operationId: list_things
+      responses: { "200": { description: ok } }
+"##;
+    let with = without.replace(
+        r#"{ "200": { description: ok } }"#,
+        r#"{ "200": { description: ok }, "400": { description: bad, content: { application/json: { schema: { type: object, properties: { code: { type: string }, message: { type: string } } } } } } }"#,
+    );
+    let gap = |doc: &str| {
+        let imported = import_openapi(doc, &ImportOptions::new("t", "doc.yaml"), None).unwrap();
+        checked(&imported);
+        imported.yaml.contains("\n  error_body:\n")
+    };
+    assert!(gap(without));
+    assert!(!gap(&with));
+}

@@ -94,6 +94,18 @@ fn call_json<'a>(
     }
 }
 
+/// The `Authorization` value of a spec's `basicAuth` scheme, with its served credentials.
+fn basic_auth(served: &ServedService) -> String {
+    use base64::Engine as _;
+    let user = served.credential("basic_auth_username").unwrap();
+    let password = served.credential("basic_auth_password").unwrap();
+    let pair = format!("{user}:{password}");
+    format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD.encode(pair)
+    )
+}
+
 async fn serve(name: &str) -> ServedService {
     let mut services = load(&spec(name)).unwrap();
     assert_eq!(services.len(), 1);
@@ -3618,13 +3630,7 @@ paths:
         "200": { description: Ok, content: { application/json: { schema: { type: object } } } }
 "##;
     let (served, _dir) = serve_document(document, "sunshine.yaml", "sunshine").await;
-    let user = served.credential("basic_auth_username").unwrap().to_owned();
-    let password = served.credential("basic_auth_password").unwrap().to_owned();
-    use base64::Engine as _;
-    let basic = format!(
-        "Basic {}",
-        base64::engine::general_purpose::STANDARD.encode(format!("{user}:{password}"))
-    );
+    let basic = basic_auth(&served);
     let key = ("authorization", basic.as_str());
     let messages = "/v2/apps/a1/conversations/c1/messages";
     let mut made = Vec::new();
@@ -3781,13 +3787,7 @@ paths:
         "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Member" } } } }
 "##;
     let (served, _dir) = serve_document(document, "shapes.yaml", "shapes").await;
-    let user = served.credential("basic_auth_username").unwrap().to_owned();
-    let password = served.credential("basic_auth_password").unwrap().to_owned();
-    use base64::Engine as _;
-    let basic = format!(
-        "Basic {}",
-        base64::engine::general_purpose::STANDARD.encode(format!("{user}:{password}"))
-    );
+    let basic = basic_auth(&served);
     let key = ("authorization", basic.as_str());
     let call = |method: &'static str, path: &str, body: Option<serde_json::Value>| {
         call_json(&served, key, method, path, body)

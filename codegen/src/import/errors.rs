@@ -173,6 +173,17 @@ fn named_component(schema: &Value) -> Option<&str> {
 }
 
 impl Converter<'_> {
+    /// Whether the document shows the body of any error answer (a schema, in place or a
+    /// `$ref`, or examples); without one the served errors are in a shape of our own.
+    pub(super) fn shows_error_bodies(&self) -> bool {
+        self.error_answers().iter().any(|a| {
+            a.schema.is_some()
+                || a.inline.is_some()
+                || a.example_paths.is_some()
+                || !a.alternatives.is_empty()
+        })
+    }
+
     /// Whether the field `wire` of the object type `ty` is an enum (a closed set of codes).
     fn field_is_enum(&self, ty: &str, wire: &str) -> bool {
         let Some(TypeOut::Object { fields, .. }) = self.types.get(ty) else {

@@ -487,7 +487,8 @@ impl<'a> Converter<'a> {
         if let Some(e) = events {
             spec.set("events", e);
         }
-        spec.set("gaps", self.gaps(has_events));
+        let error_shape_known = spec.get("errors").is_some() || self.shows_error_bodies();
+        spec.set("gaps", self.gaps(has_events, error_shape_known));
         spec
     }
 
@@ -648,7 +649,7 @@ impl<'a> Converter<'a> {
     }
 
     /// What OpenAPI cannot say, as `not_shown` gaps.
-    fn gaps(&self, has_events: bool) -> Node {
+    fn gaps(&self, has_events: bool, error_shape_known: bool) -> Node {
         let mut gaps = Node::map();
         let mut add = |name: &str, text: &str| {
             let mut g = Node::map();
@@ -700,6 +701,12 @@ impl<'a> Converter<'a> {
                     loose.len(),
                     shown.join(", ")
                 ),
+            );
+        }
+        if !error_shape_known {
+            add(
+                "error_body",
+                "The shape of an error answer (where its code and message are): the document shows none, so the sandbox answers errors in a shape of its own; give the spec `errors:`.",
             );
         }
         if self.idempotency.is_none() {
