@@ -3397,6 +3397,22 @@ paths:
           content:
             application/json:
               schema: { type: object, properties: { webhooks: { type: array, items: { $ref: "#/components/schemas/ScopedWebhook" } } } }
+  /v1/Conversations/{ConversationSid}/Webhooks/{Sid}:
+    parameters:
+      - { name: ConversationSid, in: path, required: true, schema: { type: string } }
+      - { name: Sid, in: path, required: true, schema: { type: string } }
+    post:
+      operationId: UpdateConversationScopedWebhook
+      requestBody:
+        content:
+          application/x-www-form-urlencoded:
+            schema:
+              type: object
+              properties:
+                Configuration.Url: { type: string }
+                Configuration.Method: { type: string }
+      responses:
+        "200": { description: OK, content: { application/json: { schema: { $ref: "#/components/schemas/ScopedWebhook" } } } }
 "##;
     let (served, _dir) = serve_document(document, "conversations.yaml", "conversations").await;
     let http = tidings_runtime::reqwest::Client::new();
@@ -3434,6 +3450,22 @@ paths:
         listed["webhooks"][0]["configuration"], configuration,
         "{listed}"
     );
+    // An update of one of them keeps the others: a form's fields come one by one.
+    let sid = created["sid"].as_str().unwrap();
+    let updated: serde_json::Value = http
+        .post(format!("{url}/{sid}"))
+        .basic_auth(user, password)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body("Configuration.Method=GET")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let configuration = serde_json::json!({ "url": "https://example.com/hook", "method": "GET",
+        "filters": ["onMessageAdded", "onParticipantAdded"] });
+    assert_eq!(updated["configuration"], configuration, "{updated}");
 }
 
 /// A singleton beneath an item (facts of Svix's `GET`/`PUT`/`PATCH

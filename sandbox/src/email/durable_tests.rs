@@ -29,6 +29,7 @@ async fn with_data_the_default_resource_store_keeps_what_it_acknowledged_across_
             &defaults::SCHEMA,
             &defaults::CREATE_TEMPLATE,
             &ResourceCall {
+                merge_nested: false,
                 body: serde_json::json!({"name": "kept", "subject": "Hi"}),
                 ..ResourceCall::default()
             },
@@ -50,6 +51,7 @@ async fn with_data_the_default_resource_store_keeps_what_it_acknowledged_across_
             &defaults::SCHEMA,
             &defaults::GET_TEMPLATE,
             &ResourceCall {
+                merge_nested: false,
                 path: vec![("id", id.clone())],
                 ..ResourceCall::default()
             },
@@ -65,6 +67,7 @@ async fn with_data_the_default_resource_store_keeps_what_it_acknowledged_across_
             &defaults::SCHEMA,
             &defaults::CREATE_TEMPLATE,
             &ResourceCall {
+                merge_nested: false,
                 body: serde_json::json!({"name": "second"}),
                 ..ResourceCall::default()
             },

@@ -487,10 +487,20 @@ fn inputs(
     } else {
         Value::Null
     };
+    // A form's nested fields come one by one (`Bindings.Email.Name`, `a[b]`), unless each
+    // object comes whole as its JSON text.
+    let merge_nested = match op.spec.body_encoding {
+        tidings_runtime::spec::BodyEncoding::Form(style)
+        | tidings_runtime::spec::BodyEncoding::Multipart(style) => {
+            style.nested != tidings_runtime::spec::NestedStyle::Json
+        }
+        _ => false,
+    };
     Ok(ResourceCall {
         path,
         query: Value::Object(query(served.schema, op, incoming)?),
         body: super::keys::named_as_answered(served.schema, op.resource.response.as_ref(), body),
+        merge_nested,
     })
 }
 

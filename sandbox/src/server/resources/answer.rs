@@ -36,6 +36,7 @@ pub fn call<Q: Serialize, B: Serialize>(
     body: &B,
 ) -> Result<ResourceCall, ServerError> {
     Ok(ResourceCall {
+        merge_nested: false,
         path,
         query: to_json(query)?,
         body: to_json(body)?,

@@ -3,15 +3,31 @@
 use serde_json::{Map, Value};
 
 /// `patch` merged into `target` field by field at the top: each field sent replaces the one
-/// held, whole (an object too), and `null` removes it. Documents disagree below the top
-/// (Front's `custom_fields` are replaced whole, Svix merges its endpoint headers as a JSON
-/// merge patch does) and say so only in prose, so the sandbox keeps to what both agree on.
-pub(super) fn merge_patch(target: &mut Map<String, Value>, patch: Map<String, Value>) {
+/// held, whole (an object too), and `null` removes it, but for a field the item always has
+/// (`required`: Discord's message `content` kept, not made up again). Documents disagree below
+/// the top (Front's `custom_fields` are replaced whole, Svix merges its endpoint headers as a
+/// JSON merge patch does) and say so only in prose, so the sandbox keeps to what both agree on.
+///
+/// With `nested` (a form's fields, sent one by one: Twilio's `Bindings.Email.Name` after
+/// `Bindings.Email.Address`), an object goes into the object held, at every depth.
+pub(super) fn merge_patch(
+    target: &mut Map<String, Value>,
+    patch: Map<String, Value>,
+    required: Vec<&str>,
+    nested: bool,
+) {
     for (key, value) in patch {
-        if value.is_null() {
-            target.remove(&key);
-        } else {
-            target.insert(key, value);
+        match (target.get_mut(&key), value) {
+            (Some(Value::Object(held)), Value::Object(inner)) if nested => {
+                merge_patch(held, inner, Vec::new(), true);
+            }
+            (_, Value::Null) if required.contains(&key.as_str()) => {}
+            (_, Value::Null) => {
+                target.remove(&key);
+            }
+            (_, value) => {
+                target.insert(key, value);
+            }
         }
     }
 }
@@ -22,7 +38,7 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn a_patch_replaces_each_top_level_field_it_sends_and_null_removes() {
+    fn a_patch_replaces_each_top_level_field_it_sends_and_null_removes_all_but_required_ones() {
         let Value::Object(mut held) = json!({
             "name": "a",
             "custom_fields": {"tier": "gold", "region": "eu"},
@@ -35,13 +51,38 @@ mod tests {
             "custom_fields": {"tier": "silver"},
             "tags": ["z"],
             "name": null,
+            "kept": null,
         }) else {
             unreachable!()
         };
-        merge_patch(&mut held, patch);
+        merge_patch(&mut held, patch, vec!["kept"], false);
         assert_eq!(
             Value::Object(held),
             json!({"custom_fields": {"tier": "silver"}, "tags": ["z"], "kept": 1})
+        );
+    }
+
+    #[test]
+    fn a_form_s_nested_fields_go_into_the_objects_held() {
+        let Value::Object(mut held) = json!({
+            "bindings": {"email": {"address": "a@example.com"}},
+            "timers": {"closed": "P1D"},
+        }) else {
+            unreachable!()
+        };
+        let Value::Object(patch) = json!({
+            "bindings": {"email": {"name": "Ann"}},
+            "timers": {"inactive": "PT5M"},
+        }) else {
+            unreachable!()
+        };
+        merge_patch(&mut held, patch, Vec::new(), true);
+        assert_eq!(
+            Value::Object(held),
+            json!({
+                "bindings": {"email": {"address": "a@example.com", "name": "Ann"}},
+                "timers": {"closed": "P1D", "inactive": "PT5M"},
+            })
         );
     }
 }

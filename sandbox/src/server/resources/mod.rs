@@ -109,6 +109,10 @@ pub struct ResourceCall {
     pub query: Value,
     /// The body.
     pub body: Value,
+    /// The body's objects hold only the fields sent, one by one (a form's nested keys:
+    /// Twilio's `Bindings.Email.Name`): a merge goes into the objects held, where a JSON
+    /// body's object replaces the one held.
+    pub merge_nested: bool,
 }
 
 #[derive(Debug)]
@@ -547,7 +551,8 @@ impl Resources {
             ResourceAction::Merge => {
                 let id = item_id.unwrap_or_default().to_owned();
                 let mut value = find(&state, &collection, item_id, op)?.value.clone();
-                merge_patch(&mut value, body);
+                let required = shape::required_of(schema, item_ty.as_ref());
+                merge_patch(&mut value, body, required, call.merge_nested);
                 let value = filled_object(schema, item_ty.as_ref(), value);
                 ticket = self.insert(&mut state, &collection, id, value.clone(), None)?;
                 Some(value)

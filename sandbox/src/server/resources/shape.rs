@@ -589,7 +589,15 @@ pub(super) fn wrapped_item(schema: &ServiceSchema, op: &ResourceOp) -> Option<(&
     let named_as_holder = |field: &str| {
         const HOLDERS: &[&str] = &["data", "result", "item", "object", "response", "payload"];
         let plain = plain(field);
+        // The collection's word as it is, too: `aliases` holds an `alias`.
+        let word = op
+            .collection
+            .rsplit('/')
+            .find(|s| !s.is_empty() && !s.contains('{'))
+            .map(|s| super::fill::plain(s.split('.').next().unwrap_or_default()))
+            .unwrap_or_default();
         HOLDERS.contains(&plain.as_str())
+            || [format!("{plain}s"), format!("{plain}es")].contains(&word)
             || collection_thing(op.collection).is_some_and(|thing| singular(&plain) == thing)
     };
     holder.filter(|(field, ty)| !lists || (identified(ty) && named_as_holder(field)))
@@ -626,6 +634,18 @@ pub(super) fn made_in_list(schema: &ServiceSchema, ty: Option<&Ty>) -> Option<(&
         }
         _ => false,
     })
+}
+
+/// The names of the required fields of the object type `ty` (none for another type).
+pub(super) fn required_of(schema: &ServiceSchema, ty: Option<&Ty>) -> Vec<&'static str> {
+    let fields = ty
+        .and_then(|ty| object_fields(schema, ty))
+        .unwrap_or_default();
+    fields
+        .iter()
+        .filter(|f| f.required)
+        .map(|f| f.name)
+        .collect()
 }
 
 /// `value` with the required fields of the response type filled (what is stored).

@@ -83,6 +83,7 @@ fn op(kind: ResourceAction, item: bool) -> ResourceOp {
 
 fn call(id: Option<&str>, query: Value, body: Value) -> ResourceCall {
     ResourceCall {
+        merge_nested: false,
         path: id.map(|i| ("id", i.to_owned())).into_iter().collect(),
         query,
         body,
@@ -688,6 +689,7 @@ async fn a_create_takes_the_fields_its_path_names_but_never_the_parents_id_as_it
     };
     let store = Resources::new(ResourceLimits::default());
     let call = ResourceCall {
+        merge_nested: false,
         path: vec![
             ("OwnerName", "ada".to_owned()),
             ("id", "parent_7".to_owned()),
@@ -701,6 +703,7 @@ async fn a_create_takes_the_fields_its_path_names_but_never_the_parents_id_as_it
     assert_ne!(made["id"], "parent_7", "{made}");
     // What the body sends wins over the path.
     let call = ResourceCall {
+        merge_nested: false,
         body: json!({"title": "again", "owner_name": "grace"}),
         ..call
     };
@@ -730,6 +733,7 @@ async fn an_item_created_under_a_parent_is_found_by_its_own_path() {
         ..nested(ResourceAction::List, "/accounts/{account}/domains", None)
     };
     let in_account = ResourceCall {
+        merge_nested: false,
         path: vec![("account", "acc1".to_owned())],
         query: Value::Null,
         body: json!({"name": "example.com", "owner": "a@example.com"}),
@@ -784,6 +788,7 @@ async fn an_item_path_under_a_parent_never_touches_the_top_level_collection() {
         ..op(ResourceAction::Delete, true)
     };
     let under = ResourceCall {
+        merge_nested: false,
         path: vec![("contact", "c1".to_owned()), ("id", id.clone())],
         query: Value::Null,
         body: Value::Null,
@@ -873,6 +878,7 @@ async fn a_replace_takes_the_fields_its_path_names() {
     };
     let store = Resources::default();
     let call = ResourceCall {
+        merge_nested: false,
         path: vec![
             ("contact_id", "ct_1".to_owned()),
             ("segment_id", "sg_1".to_owned()),

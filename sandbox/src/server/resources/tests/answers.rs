@@ -143,6 +143,7 @@ async fn an_action_under_an_item_answering_another_things_id_makes_a_fresh_one()
     };
     let store = Resources::new(ResourceLimits::default());
     let call = ResourceCall {
+        merge_nested: false,
         path: vec![("channel_id", "chat1".to_owned())],
         query: Value::Null,
         body: json!({"name": "greeting"}),
@@ -187,6 +188,7 @@ fn an_action_on_an_item_not_held_is_missing() {
         ..dial
     };
     let on = |id: &str| ResourceCall {
+        merge_nested: false,
         path: vec![("call_control_id", id.to_owned())],
         query: Value::Null,
         body: json!({}),

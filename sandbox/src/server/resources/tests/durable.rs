@@ -112,6 +112,7 @@ fn a_delete_takes_what_lives_under_the_item_with_it_durably() {
         ..op(ResourceAction::List, false)
     };
     let under = |parent: &str, body: Value| ResourceCall {
+        merge_nested: false,
         path: vec![("parent", parent.to_owned())],
         query: Value::Null,
         body,
@@ -166,6 +167,7 @@ fn a_delete_with_items_under_it_that_cannot_be_committed_keeps_them_all() {
         ..op(ResourceAction::Create, false)
     };
     let under = |body: Value| ResourceCall {
+        merge_nested: false,
         path: vec![("parent", parent.clone())],
         query: Value::Null,
         body,

@@ -127,6 +127,7 @@ fn an_uploaded_file_is_listed_by_its_name_and_length() {
     let store = Resources::default();
     let file = json!({FILE_BYTES: "UE5HREFUQQ==", FILE_MEDIA: "image/png"});
     let put = ResourceCall {
+        merge_nested: false,
         path: vec![("mediaId", "pic1.png".to_owned())],
         query: Value::Null,
         body: file,
