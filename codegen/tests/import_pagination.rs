@@ -251,6 +251,28 @@ fn an_after_cursor_goes_back_in_the_parameter_named_after_and_a_described_link_i
 }
 
 #[test]
+fn a_token_inside_one_variant_of_a_metadata_union_pages_by_token() {
+    // Slack's `users.list`: `response_metadata` is one of two objects (a draft-4 tuple), one
+    // with `next_cursor`. The operation was refused by the checker, then left unpaged.
+    let metadata = json!({"items": [
+        {"type": "object", "required": ["next_cursor"], "properties": {"next_cursor": string()}},
+        {"type": "object", "required": ["messages"], "properties": {"messages": {"type": "array", "items": string()}}},
+    ]});
+    let (imported, p) = import(&doc(
+        "/things",
+        &[("cursor", string()), ("limit", integer())],
+        object(json!({"members": things(), "response_metadata": metadata})),
+    ));
+    let p = p.unwrap_or_else(|| panic!("{}", imported.report));
+    assert_eq!(p.style, Some(PageKind::Token));
+    assert_eq!(
+        p.token_field.as_deref(),
+        Some("response_metadata.next_cursor")
+    );
+    assert_eq!(p.token_param.as_deref(), Some("cursor"));
+}
+
+#[test]
 fn a_token_field_without_a_parameter_to_send_it_back_leaves_the_gap() {
     let (imported, p) = import(&doc(
         "/things",

@@ -330,11 +330,19 @@ impl Checker<'_> {
                     "`{walked}` is not an object, so it has no field `{key}`"
                 ));
             };
-            let fields = self
-                .spec
-                .types
-                .get(name)
+            // An object, or an untagged union read through the first variant with the field
+            // (Slack's `response_metadata`, one of two objects, one with `next_cursor`).
+            let def = self.spec.types.get(name);
+            let in_variant = || {
+                let def = def.filter(|d| d.untagged)?;
+                def.variants.as_ref()?.values().find_map(|v| {
+                    let fields = self.spec.types.get(v.ty.as_deref()?)?.fields.as_ref()?;
+                    fields.contains_key(key).then_some(fields)
+                })
+            };
+            let fields = def
                 .and_then(|t| t.fields.as_ref())
+                .or_else(in_variant)
                 .ok_or_else(|| {
                     format!("`{name}` is not an object type, so it has no field `{key}`")
                 })?;

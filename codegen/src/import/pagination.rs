@@ -177,6 +177,23 @@ impl Converter<'_> {
         }
     }
 
+    /// The fields of an object type, or of the first object variant of an untagged union
+    /// that has fields (Slack's `response_metadata`, one of two objects with
+    /// `next_cursor`): a page's metadata read through a union.
+    fn fields_within(&self, ty: &str) -> Option<&Vec<FieldOut>> {
+        self.object_fields(ty).or_else(|| match self.types.get(ty) {
+            Some(TypeOut::Union {
+                untagged: true,
+                variants,
+                ..
+            }) => variants
+                .iter()
+                .filter_map(|v| v.ty.as_deref())
+                .find_map(|t| self.object_fields(t).filter(|fs| !fs.is_empty())),
+            _ => None,
+        })
+    }
+
     /// The item array of a page type, with its dot path: its only list field, else the one
     /// named like items; without one, the list inside a HAL `_embedded` object (Vonage's
     /// `_embedded: {applications: [...]}`) or inside the page the answer wraps.
@@ -240,7 +257,7 @@ impl Converter<'_> {
                 container: None,
                 field: f,
             });
-            if let Some(inner) = self.object_fields(&f.ty) {
+            if let Some(inner) = self.fields_within(&f.ty) {
                 for g in inner.iter().filter(|g| !g.wire.contains('.')) {
                     out.push(Reachable {
                         path: format!("{prefix}{}.{}", f.wire, g.wire),
