@@ -4158,78 +4158,6 @@ paths:
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn an_enum_value_the_document_does_not_list_is_refused_in_a_body_and_a_query() {
-    // Twilio Conversations (twilio/twilio-oai, twilio_conversations_v1.json): `State` is one
-    // of `initializing`, `inactive`, `active`, `closed`, in a form body and as a list filter.
-    let document = r##"
-openapi: 3.0.1
-info: { title: Twilio conversations, version: "1" }
-components:
-  securitySchemes: { accountSid_authToken: { type: http, scheme: basic } }
-  schemas:
-    conversation_enum_state: { type: string, enum: [initializing, inactive, active, closed] }
-    conversation:
-      type: object
-      properties:
-        sid: { type: string }
-        state: { $ref: "#/components/schemas/conversation_enum_state" }
-security: [ { accountSid_authToken: [] } ]
-paths:
-  /v1/Conversations:
-    post:
-      operationId: CreateConversation
-      requestBody:
-        content:
-          application/x-www-form-urlencoded:
-            schema:
-              type: object
-              properties: { State: { $ref: "#/components/schemas/conversation_enum_state" } }
-      responses:
-        "201": { description: created, content: { application/json: { schema: { $ref: "#/components/schemas/conversation" } } } }
-    get:
-      operationId: ListConversation
-      parameters:
-        - { name: State, in: query, schema: { $ref: "#/components/schemas/conversation_enum_state" } }
-      responses:
-        "200":
-          description: ok
-          content:
-            application/json:
-              schema: { type: object, properties: { conversations: { type: array, items: { $ref: "#/components/schemas/conversation" } } } }
-"##;
-    let (served, _dir) = serve_document(document, "conversations.yaml", "conversations").await;
-    let user = served.credential("account_sid").unwrap().to_owned();
-    let password = served.credential("auth_token").unwrap().to_owned();
-    let client = tidings_runtime::reqwest::Client::new();
-    let create = |state: &'static str| {
-        client
-            .post(format!("{}/v1/Conversations", served.base_url()))
-            .basic_auth(&user, Some(&password))
-            .form(&[("State", state)])
-            .send()
-    };
-    assert_eq!(create("active").await.unwrap().status().as_u16(), 201);
-    let refused = create("bogus").await.unwrap();
-    assert_eq!(refused.status().as_u16(), 422);
-    let text = refused.text().await.unwrap();
-    assert!(text.contains("one of `initializing`"), "{text}");
-    let list = |state: &'static str| {
-        client
-            .get(format!(
-                "{}/v1/Conversations?State={state}",
-                served.base_url()
-            ))
-            .basic_auth(&user, Some(&password))
-            .send()
-    };
-    assert_eq!(list("active").await.unwrap().status().as_u16(), 200);
-    let refused = list("bogus").await.unwrap();
-    assert_eq!(refused.status().as_u16(), 422);
-    let text = refused.text().await.unwrap();
-    assert!(text.contains("`State`"), "{text}");
-}
-
-#[tokio::test(flavor = "multi_thread")]
 async fn an_update_named_by_a_verb_after_the_item_s_path_is_kept() {
     // Mattermost (mattermost/mattermost, api/v4): `PUT /posts/{post_id}/patch` changes the
     // fields it sends and answers the post. Reduced to those facts (Swagger 2.0, as the
@@ -4374,4 +4302,66 @@ paths:
     assert_eq!(missing.status().as_u16(), 422);
     let body: serde_json::Value = missing.json().await.unwrap();
     assert_eq!(body["error"], "invalid_arg_name", "{body}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_lookup_by_another_field_finds_the_item_that_has_it() {
+    // Intercom (intercom/Intercom-OpenAPI, descriptions/2.14): `GET
+    // /contacts/find_by_external_id/{external_id}` reads the contact with that `external_id`.
+    let document = r##"
+openapi: 3.0.1
+info: { title: Intercom contacts, version: "2.14" }
+components:
+  securitySchemes: { bearerAuth: { type: http, scheme: bearer } }
+  schemas:
+    contact:
+      type: object
+      properties: { id: { type: string }, external_id: { type: string }, email: { type: string } }
+security: [ { bearerAuth: [] } ]
+paths:
+  /contacts:
+    post:
+      operationId: CreateContact
+      requestBody: { content: { application/json: { schema: { type: object, properties: { external_id: { type: string }, email: { type: string } } } } } }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/contact" } } } }
+  /contacts/{contact_id}:
+    parameters: [ { name: contact_id, in: path, required: true, schema: { type: string } } ]
+    get:
+      operationId: ShowContact
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/contact" } } } }
+  /contacts/find_by_external_id/{external_id}:
+    parameters: [ { name: external_id, in: path, required: true, schema: { type: string } } ]
+    get:
+      operationId: ShowContactByExternalId
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/contact" } } } }
+"##;
+    let (served, _dir) = serve_document(document, "intercom.yaml", "intercom").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let key = ("authorization", bearer.as_str());
+    let body = serde_json::json!({"external_id": "crm-42", "email": "ada@example.com"});
+    let (status, made) = call_json(&served, key, "POST", "/contacts", Some(body)).await;
+    assert_eq!(status, 200, "{made}");
+    let (status, found) = call_json(
+        &served,
+        key,
+        "GET",
+        "/contacts/find_by_external_id/crm-42",
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{found}");
+    assert_eq!(found["id"], made["id"], "{found}");
+    assert_eq!(found["email"], "ada@example.com", "{found}");
+    let (status, _) = call_json(
+        &served,
+        key,
+        "GET",
+        "/contacts/find_by_external_id/crm-0",
+        None,
+    )
+    .await;
+    assert_eq!(status, 404);
 }

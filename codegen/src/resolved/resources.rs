@@ -523,6 +523,23 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
     let lists_beneath = matches!(op.method, Method::Get)
         && (items_beneath(service, &op.path) || (op.pagination.is_some() && !parent_is_collection))
         && answers_list(service, op);
+    // A lookup by another field (Intercom's `GET /contacts/find_by_external_id/{external_id}`):
+    // a get from the collection above, by that field.
+    if let (Some(param), Method::Get, Some((lookup, above))) =
+        (param_name(last), op.method, parent.split_last())
+    {
+        let lookup = lookup.to_ascii_lowercase();
+        if lookup.starts_with("find_by") || lookup.starts_with("by_") || lookup == "by" {
+            return ResourceShape {
+                kind: ResourceAction::Get,
+                collection: above.join("/"),
+                item_param: Some(param.to_owned()),
+                item_field: None,
+                id_field: id_field(Some(param)),
+                items: None,
+            };
+        }
+    }
     if let Some(param) = param_name(last).filter(|_| !lists_beneath) {
         let kind = match op.method {
             Method::Get | Method::Head => ResourceAction::Get,

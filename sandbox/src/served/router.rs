@@ -360,13 +360,7 @@ fn inputs(
 ) -> Result<ResourceCall, ServerError> {
     // Path parameters typed and within their limits, as the query's.
     for ((name, text), p) in path.iter().zip(&op.info.path_params) {
-        let value = typed(
-            served.schema,
-            &p.ty,
-            &Value::String(text.clone()),
-            name,
-            "path",
-        )?;
+        let value = typed(&p.ty, &Value::String(text.clone()), name, "path")?;
         in_range(&value, &p.constraints, name, "path")?;
     }
     // Header parameters: a required one present, each typed and within its limits.
@@ -388,13 +382,7 @@ fn inputs(
                     ));
                 }
                 Some(Ok(text)) => {
-                    let value = typed(
-                        served.schema,
-                        &p.ty,
-                        &Value::String(text.to_owned()),
-                        &p.wire,
-                        "header",
-                    )?;
+                    let value = typed(&p.ty, &Value::String(text.to_owned()), &p.wire, "header")?;
                     in_range(&value, &p.constraints, &p.wire, "header")?;
                 }
             }

@@ -2,9 +2,9 @@
 //! gets from decoding into the generated types and their `Validate` checks (required fields,
 //! JSON types, formats, lengths, item counts, number ranges), as 422 naming the field.
 //!
-//! A request's enum value is one the spec lists (the clients keep enums open to read answers
-//! a newer service sends; a server refuses what it does not know: Twilio's `State=bogus`); a
-//! union's tag too: a variant the document does not name leaves nothing of the object to check.
+//! Enums are open, as the spec's are (an unknown value still decodes, in the clients, and the
+//! exported OpenAPI document says so, which schemathesis holds the sandbox to); a union's tag
+//! is not: a variant the document does not name leaves nothing of the object to check.
 //! Recursion follows the value, whose depth the gateway has already bounded.
 
 use serde_json::Value;
@@ -93,9 +93,9 @@ pub fn check(schema: &ServiceSchema, ty: &Ty, value: &Value, at: &str) -> Result
                     Value::Object(_) => fields.iter().try_for_each(|f| field(schema, f, value, at)),
                     _ => wrong(&format!("a `{name}` object")),
                 },
-                ShapeSchema::Enum(values) => match value {
-                    Value::String(text) if values.contains(&text.as_str()) => Ok(()),
-                    _ => wrong(&one_of(name, values)),
+                ShapeSchema::Enum(_) => match value {
+                    Value::String(_) => Ok(()),
+                    _ => wrong(&format!("a `{name}` value (text)")),
                 },
                 ShapeSchema::Union {
                     tag,
@@ -306,20 +306,6 @@ fn scalar_limits(f: &FieldSchema, value: &Value) -> Option<String> {
     None
 }
 
-/// What an enum takes, for an error: its values, the first few when there are many.
-pub(super) fn one_of(name: &str, values: &[&str]) -> String {
-    const SHOWN: usize = 8;
-    let mut listed: Vec<String> = values
-        .iter()
-        .take(SHOWN)
-        .map(|v| format!("`{v}`"))
-        .collect();
-    if values.len() > SHOWN {
-        listed.push(format!("... ({} in all)", values.len()));
-    }
-    format!("a `{name}` value: one of {}", listed.join(", "))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -482,19 +468,14 @@ mod tests {
     }
 
     #[test]
-    fn a_request_s_enum_value_must_be_one_the_spec_lists() {
+    fn an_enum_takes_any_text_as_the_spec_s_open_enums_do() {
         let state = |v: Value| check(&SCHEMA, &Ty::Named("State"), &v, "State");
         assert!(state(json!("active")).is_ok());
-        let bogus = state(json!("bogus")).unwrap_err();
-        assert_eq!(bogus.status(), 422);
-        assert_eq!(bogus.param(), Some("State"));
+        assert!(state(json!("added_later")).is_ok());
+        let number = state(json!(1)).unwrap_err();
         assert!(
-            bogus.to_string().contains(
-                "`State` must be a `State` value: one of `initializing`, `inactive`, `active`, `closed`"
-            ),
-            "{bogus}"
+            number.to_string().contains("a `State` value (text)"),
+            "{number}"
         );
-        assert!(state(json!(1)).is_err());
-        assert!(one_of("Many", &["a"; 12]).ends_with("... (12 in all)"));
     }
 }

@@ -198,10 +198,20 @@ pub(super) fn find<'s>(
     op: &ResourceOp,
 ) -> Result<&'s Item, ServerError> {
     let id = id.unwrap_or_default();
-    state
-        .collections
-        .get(collection)
+    let items = state.collections.get(collection);
+    items
         .and_then(|items| items.iter().find(|i| i.id == id))
+        // Else the item whose field the operation names it by has that value (a lookup by
+        // `external_id` of contacts kept by `id`).
+        .or_else(|| {
+            items?.iter().find(|i| {
+                i.value
+                    .get(op.id_field)
+                    .and_then(super::lookup::id_text)
+                    .as_deref()
+                    == Some(id)
+            })
+        })
         .ok_or_else(|| missing(collection, id, op))
 }
 
