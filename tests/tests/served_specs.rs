@@ -4291,6 +4291,16 @@ paths:
     assert_eq!(no_key.status().as_u16(), 401);
     let body: serde_json::Value = no_key.json().await.unwrap();
     assert_eq!(body["error"], "not_authed", "{body}");
+    let wrong = client
+        .post(&url)
+        .header("authorization", "not-the-key")
+        .form(&[("name", "a")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(wrong.status().as_u16(), 401);
+    let body: serde_json::Value = wrong.json().await.unwrap();
+    assert_eq!(body["error"], "invalid_auth", "{body}");
     let key = served.credential("api_key").unwrap().to_owned();
     let missing = client
         .post(&url)

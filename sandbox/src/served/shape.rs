@@ -542,10 +542,20 @@ fn code_synonyms(status: u16) -> &'static [&'static str] {
 fn enum_code(values: &[&'static str], given: &str, status: axum::http::StatusCode) -> &'static str {
     let lower = |v: &str| v.to_ascii_lowercase();
     let given = lower(given);
+    // What a refused credential is (`invalid_api_key`, `missing_api_key`): a value saying the
+    // same of a credential (Slack's `invalid_auth` for a wrong key).
+    let same_of_credential = |v: &&&str| {
+        let v = lower(v);
+        let first = given.split('_').next().unwrap_or_default();
+        status == axum::http::StatusCode::UNAUTHORIZED
+            && v.starts_with(first)
+            && ["auth", "key", "token"].iter().any(|w| v.contains(w))
+    };
     values
         .iter()
         .find(|v| lower(v) == given)
         .or_else(|| values.iter().find(|v| lower(v).contains(&given)))
+        .or_else(|| values.iter().find(same_of_credential))
         .or_else(|| {
             code_synonyms(status.as_u16())
                 .iter()
