@@ -2,7 +2,7 @@
 //! alias), one an action names that the store does not hold, or the one item of a singleton.
 
 use super::shape::answers_another;
-use super::state::{find, home_of};
+use super::state::{find, home_of, id_text};
 use super::{ResourceAction, ResourceCall, ResourceOp, Resources, ServerError, Value};
 
 impl Resources {
@@ -108,15 +108,6 @@ pub(super) fn named_item(op: &ResourceOp, call: &ResourceCall) -> Option<String>
     }
     let field = op.item_field?;
     id_text(call.body.get(field).or_else(|| call.query.get(field))?)
-}
-
-/// A request value read as an item's id: non-empty text, or a number as text.
-pub(super) fn id_text(value: &Value) -> Option<String> {
-    match value {
-        Value::String(s) if !s.is_empty() => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        _ => None,
-    }
 }
 
 /// `template` with each `{name}` replaced by its value.

@@ -40,7 +40,7 @@ pub use shape::failure_flags;
 
 use durable::Change;
 use group::{Ticket, Undo, Writer};
-use lookup::{id_text, named_item, substitute};
+use lookup::{named_item, substitute};
 use merge::merge_patch;
 use shape::{
     answers_another, declared, deleted_answer, envelope_of, filled_object, fits_id_field,
@@ -48,7 +48,7 @@ use shape::{
     recipients, result_flags, wrapped_item,
 };
 use state::{
-    filtered, find, full, home_of, many_ids, put, remove, remove_each, removes_many, room,
+    filtered, find, full, home_of, id_text, many_ids, put, remove, remove_each, removes_many, room,
     same_item, settle,
 };
 

@@ -204,13 +204,9 @@ pub(super) fn find<'s>(
         // Else the item whose field the operation names it by has that value (a lookup by
         // `external_id` of contacts kept by `id`).
         .or_else(|| {
-            items?.iter().find(|i| {
-                i.value
-                    .get(op.id_field)
-                    .and_then(super::lookup::id_text)
-                    .as_deref()
-                    == Some(id)
-            })
+            items?
+                .iter()
+                .find(|i| i.value.get(op.id_field).and_then(id_text).as_deref() == Some(id))
         })
         .ok_or_else(|| missing(collection, id, op))
 }
@@ -426,4 +422,13 @@ pub(super) fn remove_each(
         Ok(())
     })?;
     Ok(ticket)
+}
+
+/// A request value read as an item's id: non-empty text, or a number as text.
+pub(super) fn id_text(value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) if !s.is_empty() => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
 }
