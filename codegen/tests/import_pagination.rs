@@ -484,6 +484,39 @@ fn an_item_with_a_list_field_and_a_bare_array_are_not_paged() {
 }
 
 #[test]
+fn a_list_is_counted_alike_by_the_report_the_gaps_and_the_fidelity_report() {
+    // Unpaged, neither a list of plain values (a configuration's `filters`) nor a list inside
+    // one object field (`{profile: {fields: [...]}}`) is a list operation; a list of records
+    // is, and each of the three counts says so.
+    let cases = [
+        (
+            object(json!({"filters": {"type": "array", "items": string()}})),
+            0,
+        ),
+        (
+            object(json!({"profile": object(json!({"fields": things()}))})),
+            0,
+        ),
+        (object(json!({"things": things()})), 1),
+    ];
+    for (page, lists) in cases {
+        let text = doc("/things", &[], page);
+        let (imported, _) = import(&text);
+        let fidelity =
+            tidings_codegen::import::fidelity_report(&text, &imported, "things").unwrap();
+        let counts = &imported.report.pagination;
+        assert_eq!(
+            counts.page_lists + counts.bare_lists,
+            lists,
+            "{}",
+            imported.yaml
+        );
+        assert_eq!(fidelity.lists_paged + fidelity.lists_unpaged.len(), lists);
+        assert_eq!(gap_of(&imported), lists == 1, "{}", imported.yaml);
+    }
+}
+
+#[test]
 fn a_wire_name_with_a_dot_is_never_part_of_a_field_path() {
     // `next.page.uri` is one field whose name has dots (its words read `next_page_uri`): no
     // dot path can name it, and the operation is imported without pagination rather than

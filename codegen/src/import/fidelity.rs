@@ -847,11 +847,23 @@ fn lists(service: &Service, out: &mut FidelityReport) {
             Some(Ty::Named(n)) => {
                 // A list of records (a server's list of token strings is not a list answer),
                 // or one inside a HAL `_embedded` object.
+                // The importer's own test (`direct_items`): the one list of records, or the
+                // one named as the items; several unnamed ones (a message's recipients and its
+                // events) are fields of one record.
                 let records = |name: &str| {
                     service.types.iter().any(|t| {
                         t.name == name
-                            && matches!(&t.kind, TypeKind::Object(fields)
-                                if fields.iter().any(|f| matches!(&f.ty, Ty::List(item) if !item.is_scalar())))
+                            && matches!(&t.kind, TypeKind::Object(fields) if {
+                                let lists: Vec<_> = fields
+                                    .iter()
+                                    .filter(|f| matches!(&f.ty, Ty::List(item) if !item.is_scalar()))
+                                    .collect();
+                                lists.len() == 1
+                                    || lists.iter().any(|f| {
+                                        super::pagination::ITEMS_NAMES
+                                            .contains(&f.wire.to_ascii_lowercase().as_str())
+                                    })
+                            })
                     })
                 };
                 let embedded = service.types.iter().any(|t| {

@@ -11,7 +11,7 @@ use super::{Converter, FieldOut, OpOut, ParamOut, TypeOut};
 use crate::names::snake;
 
 /// Item arrays by name, most likely first, when a page has more than one list field.
-const ITEMS_NAMES: &[&str] = &[
+pub(super) const ITEMS_NAMES: &[&str] = &[
     "data", "items", "results", "result", "records", "entries", "values", "elements",
 ];
 /// Fields that hold the next page's URL wherever they sit.
@@ -142,6 +142,14 @@ fn is_number(ty: &str) -> bool {
 }
 
 /// A page's own item array: its only list field, else the one named like items.
+/// Whether a type is a list of plain values (text, numbers, booleans), not of records.
+fn is_plain_list(ty: &str) -> bool {
+    matches!(
+        ty,
+        "list<string>" | "list<integer>" | "list<number>" | "list<boolean>"
+    )
+}
+
 fn direct_items(fields: &[FieldOut]) -> Option<&FieldOut> {
     let lists: Vec<&FieldOut> = fields
         .iter()
@@ -156,13 +164,7 @@ fn direct_items(fields: &[FieldOut]) -> Option<&FieldOut> {
             .or_else(|| {
                 // Else the one list of named items beside lists of plain values (Zulip's
                 // `messages` beside `ignored_parameters_unsupported: [string]`).
-                let plain = |ty: &str| {
-                    matches!(
-                        ty,
-                        "list<string>" | "list<integer>" | "list<number>" | "list<boolean>"
-                    )
-                };
-                let mut named = many.iter().filter(|f| !plain(&f.ty));
+                let mut named = many.iter().filter(|f| !is_plain_list(&f.ty));
                 let one = named.next()?;
                 named.next().is_none().then_some(*one)
             }),
@@ -290,14 +292,40 @@ impl Converter<'_> {
             .rsplit('/')
             .next()
             .is_some_and(|last| last.starts_with('{'));
-        match self.object_fields(response) {
-            Some(fields)
-                if self.items_field(fields).is_some()
-                    && (collection || self.infer_pagination(op).is_some()) =>
-            {
+        // One of several lists (an untagged union of arrays, Ably's `/channels`) is a list
+        // no page style reads; the fidelity report counts it as unpaged, and so does this.
+        if let Some(TypeOut::Union {
+            untagged: true,
+            variants,
+            ..
+        }) = self.types.get(response)
+        {
+            let all_lists = !variants.is_empty()
+                && variants
+                    .iter()
+                    .all(|v| v.ty.as_deref().is_some_and(|t| t.starts_with("list<")));
+            return if all_lists && collection {
                 ListKind::Page
-            }
-            _ => ListKind::NotList,
+            } else {
+                ListKind::NotList
+            };
+        }
+        let Some(fields) = self.object_fields(response) else {
+            return ListKind::NotList;
+        };
+        let Some((_, items)) = self.items_field(fields) else {
+            return ListKind::NotList;
+        };
+        if self.infer_pagination(op).is_some() {
+            return ListKind::Page;
+        }
+        // Unpaged, a list of plain values (a configuration's `filters: [string]`) is a field,
+        // not a list of records, and so is a list inside one object field (Slack's
+        // `team.profile.get`: `{profile: {fields: [...]}}`).
+        if collection && !is_plain_list(&items.ty) && self.wrapped_page(fields).is_none() {
+            ListKind::Page
+        } else {
+            ListKind::NotList
         }
     }
 
