@@ -318,6 +318,54 @@ fn a_public_operation_is_auth_none_through_check_emit_and_export() {
 }
 
 #[test]
+fn an_operation_without_security_in_a_document_without_any_keeps_the_default_and_says_so() {
+    // OneSignal secures each operation by its own list and has no document-wide one; the one
+    // operation that names none is more likely an omission than a public operation.
+    let mut doc = document(
+        serde_json::json!({"first": {"type": "http", "scheme": "bearer"}}),
+        None,
+    );
+    doc.as_object_mut().unwrap().remove("security");
+    doc["paths"]["/v1/messages"]["get"]["security"] = serde_json::json!([{"first": []}]);
+    doc["paths"]["/v1/reports"]["get"]
+        .as_object_mut()
+        .unwrap()
+        .remove("security");
+    let imported = import(&doc);
+    let (spec, _) = checked(&imported);
+    assert_eq!(spec.operations["list_messages"].auth, None);
+    assert_eq!(spec.operations["get_report"].auth, None, "the default");
+    assert_eq!(spec.operations["get_time"].auth.as_deref(), Some("none"));
+    let reasons: Vec<(&str, &str)> = imported
+        .report
+        .approximated
+        .iter()
+        .map(|f| (f.pointer.as_str(), f.reason.as_str()))
+        .collect();
+    assert!(
+        reasons
+            .iter()
+            .any(|(p, r)| *p == "#/paths/~1v1~1reports/get"
+                && r.contains("no security requirement here or for the document")),
+        "{reasons:?}"
+    );
+    // Where the document names one for every operation, inheriting it says nothing.
+    let imported = import(&document(
+        serde_json::json!({"first": {"type": "http", "scheme": "bearer"}}),
+        None,
+    ));
+    assert!(
+        !imported
+            .report
+            .approximated
+            .iter()
+            .any(|f| f.reason.contains("no security requirement")),
+        "{:?}",
+        imported.report.approximated
+    );
+}
+
+#[test]
 fn a_basic_user_name_the_description_fixes_is_a_credential_with_that_value() {
     // Mailgun: "HTTP Basic auth using api:YOUR_API_KEY".
     let doc = document(

@@ -714,7 +714,21 @@ impl Converter<'_> {
         if let Some(scheme) = self.field_auth_scheme(ptr) {
             return Some(scheme);
         }
-        let requirements = op.get("security")?.as_array()?;
+        let Some(requirements) = op.get("security").and_then(Value::as_array) else {
+            // No requirement here and none for the document: OpenAPI reads the operation as
+            // public, but a document that secures every other operation by its own list has
+            // more likely left this one out (OneSignal's `DELETE .../users/by/...`). The
+            // default scheme is kept, and said.
+            if self.doc.get("security").is_none() && !self.auth_names.is_empty() {
+                self.approximate(
+                    ptr,
+                    "no security requirement here or for the document (OpenAPI reads it as \
+                     public): served and sent with the default scheme; write `auth: none` if it \
+                     is public",
+                );
+            }
+            return None;
+        };
         // `security: []` (or only the empty requirement `{}`): a public operation, sent
         // without credentials, when the service has any to leave out.
         let public = requirements
