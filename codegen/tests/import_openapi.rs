@@ -1380,3 +1380,56 @@ paths:
     assert!(gap(without));
     assert!(!gap(&with));
 }
+
+/// Sendbird's messages list around a point (`message_id` with `prev_limit` and `next_limit`,
+/// required): the point is no filter on the item's own id (which answered the one message, or
+/// none); another field still filters. Telnyx's send variants beside `/messages` (`POST
+/// /messages/schedule`, answering the message `GET /messages/{id}` reads) create in
+/// `/messages`.
+#[test]
+fn a_list_around_a_point_does_not_filter_on_it_and_a_send_variant_creates_in_its_collection() {
+    let text = r##"
+openapi: 3.0.3
+info: { title: around, version: "1" }
+components:
+  schemas:
+    Message: { type: object, properties: { message_id: { type: integer }, user_id: { type: string }, message: { type: string } } }
+    Messages: { type: object, properties: { messages: { type: array, items: { $ref: "#/components/schemas/Message" } } } }
+    Sent: { type: object, properties: { id: { type: string }, text: { type: string } } }
+paths:
+  /channels/{channel_url}/messages:
+    parameters: [ { name: channel_url, in: path, required: true, schema: { type: string } } ]
+    get:
+      operationId: listMessages
+      parameters:
+        - { name: message_id, in: query, required: true, schema: { type: integer } }
+        - { name: prev_limit, in: query, schema: { type: integer } }
+        - { name: next_limit, in: query, schema: { type: integer } }
+        - { name: user_id, in: query, schema: { type: string } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Messages" } } } } }
+  /sms:
+    post:
+      operationId: send
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Sent" } } } } }
+  /sms/schedule:
+    post:
+      operationId: schedule
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Sent" } } } } }
+  /sms/{id}:
+    parameters: [ { name: id, in: path, required: true, schema: { type: string } } ]
+    get:
+      operationId: get_sms
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Sent" } } } } }
+"##;
+    let imported =
+        import_openapi(text, &ImportOptions::new("around", "around.yaml"), None).unwrap();
+    let s = checked(&imported);
+    let filters = tidings_codegen::resolved::list_filters(&s, op(&s, "list_messages"));
+    assert_eq!(filters, [("user_id".to_owned(), "user_id".to_owned())]);
+    let shape = tidings_codegen::check::resource_shape(&s, op(&s, "schedule"));
+    assert_eq!(shape.kind, tidings_codegen::check::ResourceAction::Create);
+    assert_eq!(
+        (shape.collection.as_str(), shape.id_field.as_str()),
+        ("/sms", "id")
+    );
+}

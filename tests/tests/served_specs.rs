@@ -3193,14 +3193,15 @@ paths:
         (["one", "two", "three"].map(str::to_owned).as_slice(), 2)
     );
 
-    // An event type is named by its `name`: listed, read, and a second create replaces it.
+    // An event type is named by its `name`: listed, read, and a second create of the name is
+    // refused, as Svix's server does (409 `event_type_exists`), the first one kept.
     let signup = serde_json::json!({ "name": "user.signup", "description": "first" });
     assert_eq!(
         call("POST", "/api/v1/event-type", Some(signup)).await.0,
         201
     );
     let again = serde_json::json!({ "name": "user.signup", "description": "again" });
-    assert_eq!(call("POST", "/api/v1/event-type", Some(again)).await.0, 201);
+    assert_eq!(call("POST", "/api/v1/event-type", Some(again)).await.0, 409);
     let (status, listed) = call("GET", "/api/v1/event-type", None).await;
     assert_eq!(status, 200);
     assert_eq!(listed["data"].as_array().map(Vec::len), Some(1), "{listed}");
@@ -3208,7 +3209,7 @@ paths:
     let (status, one) = call("GET", "/api/v1/event-type/user.signup", None).await;
     assert_eq!(
         (status, &one["description"]),
-        (200, &serde_json::json!("again"))
+        (200, &serde_json::json!("first"))
     );
     assert_eq!(
         call("DELETE", "/api/v1/event-type/user.signup", None)
@@ -4155,6 +4156,247 @@ paths:
     let last: serde_json::Value = answer.json().await.unwrap();
     assert_eq!(last["_results"].as_array().map(Vec::len), Some(1), "{last}");
     assert!(last["_pagination"]["next"].is_null(), "{last}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_list_meta_says_its_key_page_size_and_links_to_this_the_first_and_the_previous_page() {
+    // Twilio Conversations v1 (twilio/twilio-oai, twilio_conversations_v1.json): every list's
+    // `meta` has `first_page_url`, `key`, `next_page_url`, `page`, `page_size`,
+    // `previous_page_url` and `url`, all optional; only `next_page_url` was answered.
+    // Reduced to those facts.
+    let document = r##"
+openapi: 3.0.1
+info: { title: Twilio conversations, version: "1" }
+components:
+  securitySchemes: { basicAuth: { type: http, scheme: basic } }
+  schemas:
+    Conversation: { type: object, properties: { sid: { type: string }, friendly_name: { type: string } } }
+security: [ { basicAuth: [] } ]
+paths:
+  /v1/Conversations:
+    get:
+      operationId: ListConversation
+      parameters:
+        - { name: PageSize, in: query, schema: { type: integer, minimum: 1, maximum: 1000 } }
+        - { name: Page, in: query, schema: { type: integer, minimum: 0 } }
+        - { name: PageToken, in: query, schema: { type: string } }
+      responses:
+        "200":
+          description: OK
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  conversations: { type: array, items: { $ref: "#/components/schemas/Conversation" } }
+                  meta:
+                    type: object
+                    properties:
+                      first_page_url: { type: string, format: uri }
+                      next_page_url: { type: string, format: uri, nullable: true }
+                      page: { type: integer }
+                      page_size: { type: integer }
+                      previous_page_url: { type: string, format: uri, nullable: true }
+                      url: { type: string, format: uri }
+                      key: { type: string }
+    post:
+      operationId: CreateConversation
+      requestBody: { content: { application/json: { schema: { type: object, properties: { FriendlyName: { type: string } } } } } }
+      responses:
+        "201": { description: Created, content: { application/json: { schema: { $ref: "#/components/schemas/Conversation" } } } }
+"##;
+    let (served, _dir) = serve_document(document, "twilio.yaml", "twilio").await;
+    let auth = basic_auth(&served);
+    let key = ("authorization", auth.as_str());
+    for n in 0..3 {
+        let body = serde_json::json!({"FriendlyName": format!("c{n}")});
+        let (status, _) = call_json(&served, key, "POST", "/v1/Conversations", Some(body)).await;
+        assert_eq!(status, 201);
+    }
+    let (_, first) = call_json(&served, key, "GET", "/v1/Conversations?PageSize=2", None).await;
+    let meta = &first["meta"];
+    assert_eq!(meta["key"], "conversations", "{first}");
+    assert_eq!(
+        (meta["page"].as_u64(), meta["page_size"].as_u64()),
+        (Some(0), Some(2))
+    );
+    assert!(
+        meta.get("previous_page_url").is_none(),
+        "no page before the first: {meta}"
+    );
+    let next = meta["next_page_url"].as_str().expect("a next link");
+    assert!(next.starts_with(served.base_url()), "{next}");
+    for link in ["url", "first_page_url"] {
+        assert!(
+            meta[link]
+                .as_str()
+                .is_some_and(|l| l.starts_with(served.base_url())),
+            "{link}: {meta}"
+        );
+    }
+    let answer = tidings_runtime::reqwest::Client::new()
+        .get(next)
+        .header(key.0, key.1)
+        .send()
+        .await
+        .unwrap();
+    let last: serde_json::Value = answer.json().await.unwrap();
+    let meta = &last["meta"];
+    assert_eq!(
+        last["conversations"].as_array().map(Vec::len),
+        Some(1),
+        "{last}"
+    );
+    assert_eq!(meta["page"].as_u64(), Some(1), "{last}");
+    assert_eq!(
+        meta["url"].as_str(),
+        Some(next),
+        "this page is the one asked for"
+    );
+    assert_eq!(meta["previous_page_url"], first["meta"]["url"], "{last}");
+    assert_eq!(meta["first_page_url"], first["meta"]["first_page_url"]);
+    // The first page's link reads the first page again.
+    let again = tidings_runtime::reqwest::Client::new()
+        .get(meta["first_page_url"].as_str().unwrap())
+        .header(key.0, key.1)
+        .send()
+        .await
+        .unwrap()
+        .json::<serde_json::Value>()
+        .await
+        .unwrap();
+    assert_eq!(again["conversations"], first["conversations"]);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_send_variant_beside_its_collection_creates_what_the_collection_reads_and_cancels() {
+    // Telnyx (team-telnyx/openapi, spec3.yml at 12de4dd): `POST /messages/long_code` and
+    // `/messages/schedule` answer `{data: {id, ...}}` as `POST /messages` does, and
+    // `GET /messages/{id}` / `DELETE /messages/{id}` (the documented cancel of a scheduled
+    // message) read and remove them. They were kept apart, and read back 404. Reduced to
+    // those facts.
+    let document = r##"
+openapi: 3.1.0
+info: { title: Telnyx messages, version: "2" }
+security: [ { bearerAuth: [] } ]
+components:
+  securitySchemes: { bearerAuth: { type: http, scheme: bearer } }
+  schemas:
+    Send: { type: object, properties: { from: { type: string }, to: { type: string }, text: { type: string } } }
+    Message: { type: object, properties: { id: { type: string, format: uuid, readOnly: true }, to: { type: string }, text: { type: string } } }
+    MessageResponse: { type: object, properties: { data: { $ref: "#/components/schemas/Message" } } }
+paths:
+  /messages:
+    post:
+      operationId: SendMessage
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/Send" } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/MessageResponse" } } } } }
+  /messages/schedule:
+    post:
+      operationId: ScheduleMessage
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/Send" } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/MessageResponse" } } } } }
+  /messages/{id}:
+    parameters: [ { name: id, in: path, required: true, schema: { type: string, format: uuid } } ]
+    get:
+      operationId: GetMessage
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/MessageResponse" } } } }
+        "404": { description: not found }
+    delete:
+      operationId: CancelMessage
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/MessageResponse" } } } }
+        "404": { description: not found }
+"##;
+    let (served, _dir) = serve_document(document, "telnyx.yaml", "telnyx").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let key = ("authorization", bearer.as_str());
+    let body = serde_json::json!({"to": "+15550002", "text": "later"});
+    let (status, made) = call_json(&served, key, "POST", "/messages/schedule", Some(body)).await;
+    assert_eq!(status, 200, "{made}");
+    let id = made["data"]["id"].as_str().expect("an id").to_owned();
+    let (status, read) = call_json(&served, key, "GET", &format!("/messages/{id}"), None).await;
+    assert_eq!(status, 200, "{read}");
+    assert_eq!(read["data"]["text"], "later");
+    let (status, _) = call_json(&served, key, "DELETE", &format!("/messages/{id}"), None).await;
+    assert_eq!(status, 200, "cancelled");
+    let (status, _) = call_json(&served, key, "GET", &format!("/messages/{id}"), None).await;
+    assert_eq!(status, 404);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_create_of_an_id_already_held_is_refused_not_a_silent_replace() {
+    // Mandrill (mailchimp/mailchimp-client-lib-codegen, transactional.openapi.json):
+    // `POST /templates/add` of a name held answers 422 (`Invalid_Template`, "already
+    // exists"); Sendbird (sendbird/sendbird-platform-sdk-java, api/openapi.yaml): `POST
+    // /v3/users` with a `user_id` held, no error documented. Both replaced the item held,
+    // losing what was acknowledged. Reduced to those facts.
+    let document = r##"
+openapi: 3.0.3
+info: { title: Mandrill and Sendbird, version: "1" }
+security: [ { bearerAuth: [] } ]
+components:
+  securitySchemes: { bearerAuth: { type: http, scheme: bearer } }
+  schemas:
+    Error: { type: object, required: [status, code, name, message], properties: { status: { type: string }, code: { type: integer }, name: { type: string }, message: { type: string } } }
+    Template: { type: object, properties: { name: { type: string }, subject: { type: string } } }
+    User: { type: object, required: [user_id, nickname], properties: { user_id: { type: string }, nickname: { type: string } } }
+paths:
+  /templates/add:
+    post:
+      operationId: templates/add
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/Template" } } } }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Template" } } } }
+        "422": { description: exists, content: { application/json: { schema: { $ref: "#/components/schemas/Error" } } } }
+  /templates/info:
+    post:
+      operationId: templates/info
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/Template" } } } }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Template" } } } }
+  /v3/users:
+    post:
+      operationId: createAUser
+      requestBody: { content: { application/json: { schema: { $ref: "#/components/schemas/User" } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/User" } } } } }
+  /v3/users/{user_id}:
+    parameters: [ { name: user_id, in: path, required: true, schema: { type: string } } ]
+    get:
+      operationId: viewAUser
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/User" } } } } }
+"##;
+    let (served, _dir) = serve_document(document, "held.yaml", "held").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let key = ("authorization", bearer.as_str());
+    let first = serde_json::json!({"name": "welcome", "subject": "Hi"});
+    let (status, _) = call_json(&served, key, "POST", "/templates/add", Some(first)).await;
+    assert_eq!(status, 200);
+    let again = serde_json::json!({"name": "welcome"});
+    let (status, error) = call_json(&served, key, "POST", "/templates/add", Some(again)).await;
+    assert_eq!(status, 422, "the documented refusal: {error}");
+    assert!(
+        error["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("welcome")),
+        "{error}"
+    );
+    let name = serde_json::json!({"name": "welcome"});
+    let (_, held) = call_json(&served, key, "POST", "/templates/info", Some(name)).await;
+    assert_eq!(
+        held["subject"], "Hi",
+        "what was acknowledged is kept: {held}"
+    );
+
+    let alice = serde_json::json!({"user_id": "alice", "nickname": "Alice"});
+    let (status, _) = call_json(&served, key, "POST", "/v3/users", Some(alice)).await;
+    assert_eq!(status, 200);
+    let mallory = serde_json::json!({"user_id": "alice", "nickname": "Mallory"});
+    let (status, _) = call_json(&served, key, "POST", "/v3/users", Some(mallory)).await;
+    assert_eq!(status, 409, "no error documented: a conflict");
+    let (_, user) = call_json(&served, key, "GET", "/v3/users/alice", None).await;
+    assert_eq!(user["nickname"], "Alice");
 }
 
 #[tokio::test(flavor = "multi_thread")]

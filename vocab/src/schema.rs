@@ -39,6 +39,29 @@ pub struct FieldSchema {
     pub max: Option<f64>,
 }
 
+impl FieldSchema {
+    /// An optional field of type `ty` with no checks (set the others with struct update
+    /// syntax: `FieldSchema { required: true, ..FieldSchema::new("id", Ty::String) }`).
+    pub const fn new(name: &'static str, ty: Ty) -> Self {
+        FieldSchema {
+            name,
+            ty,
+            required: false,
+            read_only: false,
+            write_only: false,
+            format: None,
+            min_len: None,
+            max_len: None,
+            pattern: None,
+            default: None,
+            min_items: None,
+            max_items: None,
+            min: None,
+            max: None,
+        }
+    }
+}
+
 /// The shape of a named type.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum ShapeSchema {
@@ -101,6 +124,41 @@ impl ServiceSchema {
     /// The named type `name`.
     pub fn named(&self, name: &str) -> Option<&'static TypeSchema> {
         self.types.iter().find(|t| t.name == name)
+    }
+
+    /// The fields of `ty` when it names an object type.
+    pub fn object_fields(&self, ty: &Ty) -> Option<&'static [FieldSchema]> {
+        match ty {
+            Ty::Named(name) => match self.named(name)?.shape {
+                ShapeSchema::Object(fields) => Some(fields),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The fields of the object at dot path `path` (`""`: `ty` itself) inside `ty`.
+    ///
+    /// ```
+    /// use tidings_spec::{FieldSchema, ServiceSchema, ShapeSchema, Ty, TypeSchema};
+    /// static META: [FieldSchema; 1] = [FieldSchema::new("page", Ty::Integer)];
+    /// static PAGE: [FieldSchema; 1] = [FieldSchema::new("meta", Ty::Named("Meta"))];
+    /// static TYPES: [TypeSchema; 2] = [
+    ///     TypeSchema { name: "Page", shape: ShapeSchema::Object(&PAGE), keeps_other_keys: false },
+    ///     TypeSchema { name: "Meta", shape: ShapeSchema::Object(&META), keeps_other_keys: false },
+    /// ];
+    /// let schema = ServiceSchema { types: &TYPES, page: None };
+    /// let meta = schema.object_at(&Ty::Named("Page"), "meta").unwrap();
+    /// assert_eq!(meta[0].name, "page");
+    /// assert!(schema.object_at(&Ty::Named("Page"), "meta.page").is_none());
+    /// ```
+    pub fn object_at(&self, ty: &Ty, path: &str) -> Option<&'static [FieldSchema]> {
+        let mut fields = self.object_fields(ty)?;
+        for part in path.split('.').filter(|p| !p.is_empty()) {
+            let field = fields.iter().find(|f| f.name == part)?;
+            fields = self.object_fields(&field.ty)?;
+        }
+        Some(fields)
     }
 }
 

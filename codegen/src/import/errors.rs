@@ -9,6 +9,8 @@ const ERROR_CODE_NAMES: &[&str] = &[
     "error_code",
     "errorCode",
     "status_code",
+    // ClickSend's `{http_code, response_code: "NOT_FOUND", response_msg}`.
+    "response_code",
     // OAuth 2.0 (RFC 6749 5.2): `{"error": "invalid_request", "error_description": ...}`.
     "error",
 ];
@@ -23,6 +25,8 @@ const ERROR_MESSAGE_NAMES: &[&str] = &[
     "message",
     "error_message",
     "errorMessage",
+    "response_msg",
+    "response_message",
     "detail",
     "error_description",
     "description",

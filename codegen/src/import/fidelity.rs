@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use super::document::{self, Version};
 use super::interpret::{Disagreement, Interpreter, interpret};
+use super::listed::{lists, note_pointer};
 use super::{ImportError, Imported};
 use crate::resolved::{ErrorBodyInfo, Service, Ty, TypeInfo, TypeKind};
 
@@ -223,7 +224,12 @@ pub fn fidelity_report(
         swagger,
     };
     examples.walk(&mut out, &mut |_, _, _, _| {});
-    lists(&service, &mut out);
+    let (paged, unpaged) = lists(&service);
+    out.lists_paged = paged;
+    out.lists_unpaged = unpaged
+        .into_iter()
+        .map(|(pointer, reason)| Located { pointer, reason })
+        .collect();
     Ok(out)
 }
 
@@ -328,14 +334,6 @@ struct Examples<'a> {
     doc: &'a Value,
     service: &'a Service,
     swagger: bool,
-}
-
-/// The document pointer in an imported item's note (`imported from doc.json#/paths/...`).
-fn note_pointer(note: Option<&str>) -> Option<&str> {
-    let note = note?;
-    note.strip_prefix(super::IMPORTED)
-        .and_then(|rest| rest.split_once('#'))
-        .map(|(_, pointer)| pointer)
 }
 
 /// Called with each body or schema example, the type it is decoded as, its pointer, and for a
@@ -824,86 +822,5 @@ pub fn difference(a: &Value, b: &Value, at: &str) -> Option<String> {
             "{}: {a} becomes {b}",
             if at.is_empty() { "/" } else { at }
         )),
-    }
-}
-
-/// Every list operation: paged (a `pagination`), or why not.
-fn lists(service: &Service, out: &mut FidelityReport) {
-    for op in &service.operations {
-        if op.method != crate::model::Method::Get {
-            continue;
-        }
-        let pointer = note_pointer(op.note.as_deref())
-            .map_or_else(|| format!("operations.{}", op.name), |p| format!("#{p}"));
-        if op.pagination.is_some() {
-            out.lists_paged += 1;
-            continue;
-        }
-        let reason = match &op.response {
-            Some(Ty::List(_)) => {
-                "answers a bare array without an offset and page size (or page number and size) \
-                 query parameter pair, and documents no `Link` header"
-            }
-            Some(Ty::Named(n)) => {
-                // A list of records (a server's list of token strings is not a list answer),
-                // or one inside a HAL `_embedded` object.
-                // The importer's own test (`direct_items`): the one list of records, or the
-                // one named as the items; several unnamed ones (a message's recipients and its
-                // events) are fields of one record.
-                let records = |name: &str| {
-                    service.types.iter().any(|t| {
-                        t.name == name
-                            && matches!(&t.kind, TypeKind::Object(fields) if {
-                                let lists: Vec<_> = fields
-                                    .iter()
-                                    .filter(|f| matches!(&f.ty, Ty::List(item) if !item.is_scalar()))
-                                    .collect();
-                                lists.len() == 1
-                                    || lists.iter().any(|f| {
-                                        super::pagination::ITEMS_NAMES
-                                            .contains(&f.wire.to_ascii_lowercase().as_str())
-                                    })
-                            })
-                    })
-                };
-                let embedded = service.types.iter().any(|t| {
-                    &t.name == n
-                        && matches!(&t.kind, TypeKind::Object(fields)
-                            if fields.iter().any(|f| f.wire == "_embedded"
-                                && matches!(&f.ty, Ty::Named(inner) if records(inner))))
-                });
-                // One of several lists (Ably's `/channels`: the channels' details, or their
-                // names), which no page style reads.
-                let lists_of_one_kind = service.types.iter().any(|t| {
-                    &t.name == n
-                        && matches!(&t.kind, TypeKind::Untagged { variants }
-                        if !variants.is_empty()
-                            && variants.iter().all(|v| {
-                                v.ty.as_deref().is_some_and(|t| t.starts_with("list<"))
-                            }))
-                });
-                let has_list = records(n) || embedded || lists_of_one_kind;
-                if !has_list {
-                    continue;
-                }
-                // An item with a list field, addressed by its id, is not a list.
-                if op.path.ends_with('}') {
-                    continue;
-                }
-                if lists_of_one_kind {
-                    "answers one of several lists (an untagged union of arrays), which no page \
-                     style reads: the page shows no next link"
-                } else {
-                    "the page shows no next link, token, cursor, total or page count with the \
-                     query parameter that goes with it, and the operation takes no offset with a \
-                     page size"
-                }
-            }
-            _ => continue,
-        };
-        out.lists_unpaged.push(Located {
-            pointer,
-            reason: reason.to_owned(),
-        });
     }
 }

@@ -37,6 +37,7 @@ mod fidelity;
 mod field_auth;
 mod interpret;
 mod key_text;
+mod listed;
 mod media;
 mod merge;
 mod operations;

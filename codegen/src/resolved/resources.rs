@@ -356,6 +356,19 @@ pub fn list_filters(service: &Service, op: &OperationInfo) -> Vec<(String, Strin
             Some(Format::Rfc3339 | Format::Date | Format::Rfc2822 | Format::Unix | Format::UnixMs)
         )
     };
+    // A list around a point (Sendbird's messages: `message_id` or `message_ts` with
+    // `prev_limit` and `next_limit`) takes the item's own id as that point, not as a filter
+    // (which answered the one item, or none).
+    let around = op.query.iter().any(|q| {
+        let w = loose(&q.wire);
+        w.starts_with("prev") || w.starts_with("next") || w.starts_with("before")
+    });
+    let noun = op
+        .path
+        .rsplit('/')
+        .find(|s| !s.is_empty() && param_name(s).is_none())
+        .unwrap_or_default();
+    let own_id = |f: &FieldInfo| f.wire == "id" || names_the_collection(&f.wire, noun);
     op.query
         .iter()
         .filter(|p| !paging.contains(&p.wire.as_str()) && p.from_credential.is_none())
@@ -364,7 +377,8 @@ pub fn list_filters(service: &Service, op: &OperationInfo) -> Vec<(String, Strin
             let field = items
                 .iter()
                 .find(|f| f.wire == named)
-                .or_else(|| items.iter().find(|f| loose(&f.wire) == loose(named)))?;
+                .or_else(|| items.iter().find(|f| loose(&f.wire) == loose(named)))
+                .filter(|f| !(around && own_id(f)))?;
             let param_ty = match &p.ty {
                 Ty::List(inner) => inner,
                 ty => ty,
@@ -632,6 +646,40 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
             ..collection_shape(ResourceAction::Create)
         };
     }
+    // A send variant beside its collection (Telnyx's `POST /messages/long_code` and
+    // `/messages/schedule`, each answering the message that `GET /messages/{id}` reads, with no
+    // item beneath the variant's own path): a create in that collection, so what it
+    // acknowledges is read, listed and cancelled there.
+    let parent_path = parent.join("/");
+    let variant_of = (op.method == Method::Post
+        && !listed
+        && sibling.is_none()
+        && parent_is_literal
+        && has_field("id")
+        && !parent_path.is_empty())
+    .then(|| item_param_of(&parent_path))
+    .flatten()
+    .filter(|param| {
+        let item_path = format!("{parent_path}/{{{param}}}");
+        service.operations.iter().any(|o| {
+            o.path == item_path
+                && o.method == Method::Get
+                && wrapped_fields(service, o.response.as_ref())
+                    .or_else(|| item_fields(service, o.response.as_ref()))
+                    .zip(fields)
+                    .is_some_and(|(read, made)| wire_names(read) == wire_names(made))
+        })
+    });
+    if let Some(param) = variant_of {
+        return ResourceShape {
+            kind: ResourceAction::Create,
+            collection: parent_path,
+            item_param: None,
+            item_field: None,
+            id_field: id_field(Some(&param)),
+            items: None,
+        };
+    }
     match op.method {
         Method::Get if envelope.is_some() => ResourceShape {
             items: envelope.as_ref().map(|(path, _)| path.clone()),
@@ -689,6 +737,13 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
             _ => collection_shape(ResourceAction::Action),
         },
     }
+}
+
+/// The wire names of `fields`, sorted.
+fn wire_names(fields: &[FieldInfo]) -> Vec<&str> {
+    let mut names: Vec<&str> = fields.iter().map(|f| f.wire.as_str()).collect();
+    names.sort_unstable();
+    names
 }
 
 /// Whether `op`'s path holds a singleton: its last segment is not a parameter, a `GET` answers

@@ -248,10 +248,19 @@ async fn respond<'s>(
     {
         return (Some(op), incoming.reject(missing));
     }
-    // A create of an item held, where the document says so with a 409.
-    if op.info.errors.contains(&409)
+    // A create of an item held is refused, not a silent replace of what was acknowledged
+    // before (Mandrill's `templates/add` of a name held, Sendbird's `POST /v3/users` of a
+    // `user_id` held): with a 409 where the document has one, else its client error for a
+    // refused body, else a 409. An operation named for an upsert replaces.
+    if !names_an_upsert(op.resource.name)
         && let Some(held) = served.store.already_held(&op.resource, &call)
     {
+        let status = [409, 422, 400]
+            .into_iter()
+            .find(|s| op.info.errors.contains(s))
+            .unwrap_or(409);
+        let held = crate::server::ServerError::new(status, held.code(), held.message())
+            .with_param(op.resource.id_field);
         return (Some(op), incoming.reject(held));
     }
     let mut result = served.store.serve(served.schema, &op.resource, &call).await;
@@ -694,24 +703,22 @@ fn answer(
                 });
                 if op.resource.items.is_some() {
                     let absolute = next_link_is_absolute(schema, op);
-                    // What a page-style `meta` says beside its page count: the page asked
-                    // for, its size, and how many items the whole list has.
-                    let query = incoming.raw_query().to_owned();
-                    let total = result
-                        .as_ref()
-                        .ok()
-                        .and_then(|whole| {
-                            pages
-                                .items
-                                .split('.')
-                                .try_fold(whole, |node, key| node.get(key))
-                        })
-                        .and_then(Value::as_array)
-                        .map_or(0, Vec::len);
+                    // What a page's `meta` says beside its style's field: the page's number,
+                    // its size, how many items the whole list has, links to this page, the
+                    // first and the one before, where the type declares them.
+                    let declared = crate::server::page_meta_holder(pages).and_then(|holder| {
+                        op.resource
+                            .response
+                            .as_ref()
+                            .and_then(|ty| schema.object_at(ty, holder))
+                    });
                     // The style's fields may sit in an object the answer left out (Infobip's
                     // optional `paging`, whose fields are required): filled in after paging.
                     // Keys the type does not declare stay as they were.
-                    let complete = |body: Value| match (&op.resource.response, body) {
+                    let complete = |body: Value, window: &crate::server::PageWindow| match (
+                        &op.resource.response,
+                        body,
+                    ) {
                         (Some(ty), Value::Object(mut given)) => {
                             let whole = Value::Object(given.clone());
                             let filled =
@@ -721,7 +728,7 @@ fn answer(
                             }
                             let mut body = Value::Object(given);
                             last_page_mark(&whole, &filled, &mut body, pages);
-                            crate::server::page_facts(&mut body, pages, size, &query, total);
+                            crate::server::page_facts(&mut body, pages, window, declared);
                             body
                         }
                         (_, body) => body,
@@ -738,6 +745,18 @@ fn answer(
             None => incoming.finish(result, status),
         },
     }
+}
+
+/// Whether an operation's name says it creates or replaces (`upsert_user`,
+/// `create_or_update_user`, `identify_user`, `set_object`, `update_users`): a create of an id
+/// held replaces the item.
+fn names_an_upsert(name: &str) -> bool {
+    name.split('_').any(|word| {
+        matches!(
+            word,
+            "upsert" | "update" | "replace" | "set" | "put" | "identify" | "save" | "merge"
+        )
+    })
 }
 
 /// Whether `op`'s next-page link is written absolute: unless its field is named for a path

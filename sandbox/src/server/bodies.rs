@@ -11,7 +11,9 @@ use serde::de::DeserializeOwned;
 use tidings_runtime::spec::{FormStyle, PaginationSpec};
 use tidings_runtime::validate::{Validate, Validator};
 
-use super::{Incoming, ServerError, StyledPage, page_in_style, page_object_in_style};
+use super::{
+    Incoming, PageWindow, ServerError, StyledPage, page_in_style, page_object_with_window,
+};
 
 fn unprocessable(e: &tidings_runtime::Error) -> ServerError {
     // The runtime's decode error reads "decode error: <message>"; the message is what matters.
@@ -164,7 +166,7 @@ impl Incoming {
     /// `absolute`, next links are absolute URLs on the request's `Host` (a next field whose
     /// format is `uri`), else paths. `complete` finishes the page's body (fills in the
     /// required fields of an object the style's fields were put into, such as a `paging`
-    /// object the answer did not have).
+    /// object the answer did not have) knowing where the page sits in the list.
     pub fn finish_page_object(
         self,
         result: Result<serde_json::Value, ServerError>,
@@ -172,7 +174,7 @@ impl Incoming {
         size_param: Option<&str>,
         status: u16,
         absolute: bool,
-        complete: impl FnOnce(serde_json::Value) -> serde_json::Value,
+        complete: impl FnOnce(serde_json::Value, &PageWindow) -> serde_json::Value,
     ) -> Response {
         let mut path = self.request_path();
         if absolute
@@ -184,10 +186,10 @@ impl Incoming {
             path = format!("http://{host}{path}");
         }
         let page = result.and_then(|answer| {
-            page_object_in_style(answer, spec, size_param, self.raw_query(), &path)
+            page_object_with_window(answer, spec, size_param, self.raw_query(), &path)
         });
-        let page = page.map(|page| StyledPage {
-            body: complete(page.body),
+        let page = page.map(|(page, window)| StyledPage {
+            body: complete(page.body, &window),
             link: page.link,
         });
         self.finish_styled(page, status)

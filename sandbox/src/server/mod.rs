@@ -43,10 +43,10 @@ pub use limits::{
 };
 pub(crate) use origin::Writes;
 pub use page::{
-    DEFAULT_PAGE_LIMIT, MAX_PAGE_SIZE, NEXT_LINK_PARAM, PageRequest, StyledPage, page_in_style,
-    page_object_in_style, paginate,
+    DEFAULT_PAGE_LIMIT, MAX_PAGE_SIZE, NEXT_LINK_PARAM, PageLinks, PageRequest, PageWindow,
+    StyledPage, page_in_style, page_object_in_style, page_object_with_window, paginate,
 };
-pub(crate) use page::{page_facts, set_path};
+pub(crate) use page::{page_facts, page_meta_holder, set_path};
 pub use per_address::per_address_cap;
 pub use resources::{ResourceLimits, Resources};
 pub(crate) use serve::Serving;

@@ -82,6 +82,37 @@ pub struct StyledPage {
     pub link: Option<String>,
 }
 
+/// Where a page sits in its list: what the page's own meta fields say beside the style's
+/// (Twilio's `meta.{page, page_size, url, first_page_url, previous_page_url}`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageWindow {
+    /// The page's number as its style counts them: the number asked for (from the style's
+    /// first page) in the page style, else the index from 0 of pages of this size.
+    pub number: usize,
+    /// Items per page.
+    pub size: usize,
+    /// Items in the whole list.
+    pub total: usize,
+    /// Whether another page follows.
+    pub more: bool,
+    /// Links to this page, the first and the one before (none on the first page), in the next
+    /// link's form; for the styles that link their pages (next URL, `Link` header) only.
+    pub links: Option<PageLinks>,
+}
+
+/// [`PageWindow::links`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageLinks {
+    /// This page.
+    pub this: String,
+    /// The first page.
+    pub first: String,
+    /// The page before, none on the first.
+    pub previous: Option<String>,
+    /// The last page.
+    pub last: String,
+}
+
 /// Pages `items` (all of the list, in listing order) as `spec`'s style says, reading the
 /// request's `query` (raw, without `?`): the cursor, token, offset or page number, and the page
 /// size from `size_param` ([`DEFAULT_PAGE_LIMIT`] when absent, at most [`MAX_PAGE_SIZE`]).
@@ -110,14 +141,14 @@ pub fn page_in_style<T: serde::Serialize>(
     styled_page(items, spec, size_param, query, path).map(|(page, _)| page)
 }
 
-/// [`page_in_style`], and whether another page follows this one.
+/// [`page_in_style`], and where the page sits in the list.
 fn styled_page<T: serde::Serialize>(
     items: &[T],
     spec: &tidings_runtime::spec::PaginationSpec,
     size_param: Option<&str>,
     query: &str,
     path: &str,
-) -> Result<(StyledPage, bool), ServerError> {
+) -> Result<(StyledPage, PageWindow), ServerError> {
     use serde_json::{Value, json};
     use tidings_runtime::spec::PageStyle;
     let pairs = query_pairs(query);
@@ -153,10 +184,14 @@ fn styled_page<T: serde::Serialize>(
         .map(|i| serde_json::to_value(i).unwrap_or(Value::Null))
         .collect();
     let total = values.len();
-    let window = |start: usize, param: &str| -> Result<(Vec<Value>, Option<usize>), ServerError> {
+    let mut first_item = 0;
+    let mut window = |start: usize,
+                      param: &str|
+     -> Result<(Vec<Value>, Option<usize>), ServerError> {
         if start > total {
             return Err(ServerError::not_found(format!("the page at `{start}`")).with_param(param));
         }
+        first_item = start;
         let end = start.saturating_add(size).min(total);
         Ok((values[start..end].to_vec(), (end < total).then_some(end)))
     };
@@ -170,6 +205,7 @@ fn styled_page<T: serde::Serialize>(
     };
     let mut body = json!({});
     let mut link = None;
+    let mut page_number = None;
     let (page, more) = match spec.style {
         PageStyle::Cursor {
             has_more,
@@ -234,7 +270,9 @@ fn styled_page<T: serde::Serialize>(
             let first = usize::try_from(first_page).unwrap_or(0);
             // A number before the first page (which a document without a minimum allows)
             // is the first page.
-            let index = number(page_param)?.unwrap_or(first).saturating_sub(first);
+            let asked = number(page_param)?.unwrap_or(first).max(first);
+            page_number = Some(asked);
+            let index = asked - first;
             let start = index.saturating_mul(size);
             // A page past the end is empty (the client stops there), not an error.
             let (page, next) = window(start.min(total), page_param)?;
@@ -251,7 +289,24 @@ fn styled_page<T: serde::Serialize>(
     } else {
         set_path(&mut body, spec.items, Value::Array(page));
     }
-    Ok((StyledPage { body, link }, more))
+    let links = matches!(
+        spec.style,
+        PageStyle::NextUrl { .. } | PageStyle::LinkHeader
+    )
+    .then(|| PageLinks {
+        this: next_link(first_item),
+        first: next_link(0),
+        previous: (first_item > 0).then(|| next_link(first_item.saturating_sub(size))),
+        last: next_link(total.saturating_sub(1) / size * size),
+    });
+    let window = PageWindow {
+        number: page_number.unwrap_or(first_item / size),
+        size,
+        total,
+        more,
+        links,
+    };
+    Ok((StyledPage { body, link }, window))
 }
 
 /// The query's name/value pairs, decoded.
@@ -304,23 +359,40 @@ fn whole_number(text: &str) -> Option<usize> {
 /// # Errors
 /// As [`page_in_style`].
 pub fn page_object_in_style(
-    mut answer: serde_json::Value,
+    answer: serde_json::Value,
     spec: &tidings_runtime::spec::PaginationSpec,
     size_param: Option<&str>,
     query: &str,
     path: &str,
 ) -> Result<StyledPage, ServerError> {
+    page_object_with_window(answer, spec, size_param, query, path).map(|(page, _)| page)
+}
+
+/// [`page_object_in_style`], and where the page sits in the list.
+///
+/// # Errors
+/// As [`page_in_style`].
+pub fn page_object_with_window(
+    mut answer: serde_json::Value,
+    spec: &tidings_runtime::spec::PaginationSpec,
+    size_param: Option<&str>,
+    query: &str,
+    path: &str,
+) -> Result<(StyledPage, PageWindow), ServerError> {
     let items = match take_path(&mut answer, spec.items) {
         Some(serde_json::Value::Array(items)) => items,
         _ => Vec::new(),
     };
-    let (page, more) = styled_page(&items, spec, size_param, query, path)?;
+    let (page, window) = styled_page(&items, spec, size_param, query, path)?;
     merge(&mut answer, page.body);
-    mark_last_page(&mut answer, more);
-    Ok(StyledPage {
-        body: answer,
-        link: page.link,
-    })
+    mark_last_page(&mut answer, window.more);
+    Ok((
+        StyledPage {
+            body: answer,
+            link: page.link,
+        },
+        window,
+    ))
 }
 
 /// Booleans a page may carry beside its style's own field, saying it is the last (Svix's
@@ -359,9 +431,9 @@ fn mark_flags(answer: &mut serde_json::Value, more: bool, depth: usize) {
     }
 }
 
-/// Names of the page's number, its size and the count of every item, as a page-style list's
-/// `meta` gives them beside its page count (Telnyx's `{page_number, page_size, total_pages,
-/// total_results}`).
+/// Names of the page's number, its size and the count of every item, as a list's page meta
+/// gives them beside its style's own field (Telnyx's `{page_number, page_size, total_pages,
+/// total_results}`, Twilio's `{page, page_size, next_page_url, ...}`).
 const PAGE_FACTS: [&[&str]; 3] = [
     &[
         "page_number",
@@ -382,46 +454,123 @@ const PAGE_FACTS: [&[&str]; 3] = [
     ],
 ];
 
-/// In a page-style answer, the fields beside the page count (`meta.total_pages`) that say the
-/// page's number, its size and the count of every item (`total`), where the answer has them:
-/// they were made up (`page_number: 0` beside the second page).
+/// Names of the links to this page, the first one, the one before and the last, beside a next
+/// link (Twilio's `meta.{url, first_page_url, previous_page_url}`, Mailgun's `paging.{first,
+/// previous, last}`).
+const PAGE_LINKS: [&[&str]; 4] = [
+    &["url", "uri", "self", "current_page_url", "current_page_uri"],
+    &["first_page_url", "first_page_uri", "first", "first_url"],
+    &[
+        "previous_page_url",
+        "previous_page_uri",
+        "prev_page_url",
+        "previous",
+        "prev",
+        "previous_url",
+        "prev_url",
+    ],
+    &["last_page_url", "last_page_uri", "last", "last_url"],
+];
+
+/// The object a page's own fields sit in: the one that holds its style's field (`meta` of
+/// `meta.next_page_url`, `""` for the answer itself), none for a style without one.
+pub(crate) fn page_meta_holder(spec: &tidings_runtime::spec::PaginationSpec) -> Option<&str> {
+    use tidings_runtime::spec::PageStyle;
+    let field = match spec.style {
+        PageStyle::Cursor { has_more, .. } => has_more,
+        PageStyle::Token { token_field, .. } => token_field,
+        PageStyle::NextUrl { next_field } => next_field,
+        PageStyle::Offset { total_field, .. } => total_field?,
+        PageStyle::Page {
+            total_pages_field, ..
+        } => total_pages_field?,
+        PageStyle::LinkHeader => return None,
+    };
+    Some(field.rsplit_once('.').map_or("", |(holder, _)| holder))
+}
+
+/// In the object beside a page's style field ([`page_meta_holder`]), the fields that say the
+/// page's number, its size, the count of every item, the links to this page, the first, the
+/// one before and the last, and the items' key (Twilio's `meta.key`: `"conversations"`), where the answer
+/// has them or its type declares them (`declared`, the holder's fields): they were made up
+/// (`page_number: 0` beside the second page) or left out. Numbers go only where the type
+/// takes a number, links and the key only where it takes text; a link to no page (the one
+/// before the first) is left out, or the first page where the type requires it.
 pub(crate) fn page_facts(
     answer: &mut serde_json::Value,
     spec: &tidings_runtime::spec::PaginationSpec,
-    size_param: Option<&str>,
-    query: &str,
-    total: usize,
+    window: &PageWindow,
+    declared: Option<&[tidings_spec::FieldSchema]>,
 ) {
-    let tidings_runtime::spec::PageStyle::Page {
-        page_param,
-        first_page,
-        total_pages_field: Some(count_field),
-        ..
-    } = spec.style
-    else {
+    use serde_json::Value;
+    use tidings_spec::Ty;
+    let Some(holder_path) = page_meta_holder(spec) else {
         return;
     };
-    let pairs = query_pairs(query);
-    let read = |name: &str| last_value(&pairs, name).and_then(whole_number);
-    let first = usize::try_from(first_page).unwrap_or(0);
-    let size = size_param
-        .and_then(read)
-        .unwrap_or(DEFAULT_PAGE_LIMIT)
-        .clamp(1, MAX_PAGE_SIZE);
-    let number = read(page_param).unwrap_or(first).max(first);
-    let holder = match count_field.rsplit_once('.') {
-        Some((holder, _)) => holder
-            .split('.')
-            .try_fold(&mut *answer, |node, key| node.get_mut(key)),
-        None => Some(answer),
-    };
-    let Some(serde_json::Value::Object(holder)) = holder else {
+    let holder = holder_path
+        .split('.')
+        .filter(|k| !k.is_empty())
+        .try_fold(&mut *answer, |node, key| node.get_mut(key));
+    let Some(Value::Object(holder)) = holder else {
         return;
     };
-    for (names, value) in PAGE_FACTS.iter().zip([number, size, total]) {
-        if let Some(name) = names.iter().find(|n| holder.contains_key(**n)) {
-            holder.insert((*name).to_owned(), serde_json::Value::from(value));
+    let takes = |name: &str, text: bool| match declared {
+        Some(fields) => fields.iter().any(|f| {
+            f.name == name
+                && match f.ty {
+                    Ty::Integer | Ty::Number => !text,
+                    Ty::String => text,
+                    _ => false,
+                }
+        }),
+        None => match holder.get(name) {
+            Some(Value::Number(_)) => !text,
+            Some(Value::String(_)) => text,
+            _ => false,
+        },
+    };
+    let mut set: Vec<(&str, Option<Value>)> = Vec::new();
+    for (names, value) in PAGE_FACTS
+        .iter()
+        .zip([window.number, window.size, window.total])
+    {
+        if let Some(name) = names.iter().find(|n| takes(n, false)) {
+            set.push((name, Some(Value::from(value))));
         }
+    }
+    if let Some(links) = &window.links {
+        // The page before the first, where the type must have one (Mailgun's `previous`): the
+        // first page again.
+        let previous = links.previous.clone().or_else(|| {
+            let required = |name: &str| {
+                declared.is_some_and(|fields| fields.iter().any(|f| f.name == name && f.required))
+            };
+            PAGE_LINKS[2]
+                .iter()
+                .any(|n| required(n))
+                .then(|| links.first.clone())
+        });
+        let values = [
+            Some(links.this.clone()),
+            Some(links.first.clone()),
+            previous,
+            Some(links.last.clone()),
+        ];
+        for (names, value) in PAGE_LINKS.iter().zip(values) {
+            if let Some(name) = names.iter().find(|n| takes(n, true)) {
+                set.push((name, value.map(Value::String)));
+            }
+        }
+        let key = spec.items.rsplit('.').next().unwrap_or_default();
+        if !key.is_empty() && takes("key", true) {
+            set.push(("key", Some(Value::from(key))));
+        }
+    }
+    for (name, value) in set {
+        match value {
+            Some(value) => holder.insert(name.to_owned(), value),
+            None => holder.remove(name),
+        };
     }
 }
 
@@ -642,7 +791,7 @@ mod style_tests {
 
     /// Telnyx's `meta` beside a page: `{page_number, page_size, total_pages, total_results}`,
     /// all required. Only the page count was right; the others were zeros (was). A field the
-    /// answer lacks is not added.
+    /// answer lacks and its type does not declare is not added.
     #[test]
     fn a_page_meta_says_the_page_its_size_and_the_whole_count() {
         static META: PaginationSpec = PaginationSpec {
@@ -654,21 +803,77 @@ mod style_tests {
                 total_pages_field: Some("meta.total_pages"),
             },
         };
-        let mut body = json!({"data": [4, 5],
+        let items: Vec<u32> = (1..=5).collect();
+        let answer = json!({"data": items,
             "meta": {"page_number": 0, "page_size": 0, "total_pages": 3, "total_results": 0}});
-        page_facts(
-            &mut body,
-            &META,
-            Some("page[size]"),
-            "page%5Bsize%5D=2&page%5Bnumber%5D=2",
-            5,
-        );
+        let query = "page%5Bsize%5D=2&page%5Bnumber%5D=2";
+        let (page, window) =
+            page_object_with_window(answer, &META, Some("page[size]"), query, "/").unwrap();
+        let mut body = page.body;
+        page_facts(&mut body, &META, &window, None);
         assert_eq!(
             body["meta"],
             json!({"page_number": 2, "page_size": 2, "total_pages": 3, "total_results": 5})
         );
-        let mut body = json!({"data": [], "meta": {"total_pages": 1}});
-        page_facts(&mut body, &META, Some("page[size]"), "", 0);
-        assert_eq!(body["meta"], json!({"total_pages": 1}));
+        let (page, window) = page_object_with_window(
+            json!({"data": [], "meta": {"total_pages": 1}}),
+            &META,
+            None,
+            "",
+            "/",
+        )
+        .unwrap();
+        let mut body = page.body;
+        page_facts(&mut body, &META, &window, None);
+        assert_eq!(body["meta"], json!({"total_pages": 0}), "no field added");
+    }
+
+    /// Twilio's `meta` beside `next_page_url`: `{key, page, page_size, url, first_page_url,
+    /// previous_page_url}`, all optional, were left out (was). Declared, each is answered; the
+    /// link before the first page is left out, and a number field is not given a link.
+    #[test]
+    fn a_next_link_meta_says_where_the_page_is_and_links_to_it_the_first_and_the_one_before() {
+        use tidings_spec::{FieldSchema, Ty};
+        static PAGES: PaginationSpec = PaginationSpec {
+            items: "conversations",
+            style: PageStyle::NextUrl {
+                next_field: "meta.next_page_url",
+            },
+        };
+        static META: [FieldSchema; 8] = [
+            FieldSchema::new("key", Ty::String),
+            FieldSchema::new("page", Ty::Integer),
+            FieldSchema::new("page_size", Ty::Integer),
+            FieldSchema::new("url", Ty::String),
+            FieldSchema::new("first_page_url", Ty::String),
+            FieldSchema::new("previous_page_url", Ty::String),
+            FieldSchema::new("next_page_url", Ty::String),
+            FieldSchema::new("uri", Ty::Integer),
+        ];
+        let answer = || json!({"conversations": [1, 2, 3, 4, 5], "meta": {}});
+        let (page, window) =
+            page_object_with_window(answer(), &PAGES, Some("PageSize"), "PageSize=2", "/c")
+                .unwrap();
+        let mut body = page.body;
+        page_facts(&mut body, &PAGES, &window, Some(&META));
+        assert_eq!(
+            body["meta"],
+            json!({"key": "conversations", "page": 0, "page_size": 2,
+                "url": "/c?PageSize=2&page_offset=0", "first_page_url": "/c?PageSize=2&page_offset=0",
+                "next_page_url": "/c?PageSize=2&page_offset=2"})
+        );
+        let next = body["meta"]["next_page_url"].as_str().unwrap().to_owned();
+        let query = next.split_once('?').unwrap().1;
+        let (page, window) =
+            page_object_with_window(answer(), &PAGES, Some("PageSize"), query, "/c").unwrap();
+        let mut body = page.body;
+        page_facts(&mut body, &PAGES, &window, Some(&META));
+        assert_eq!(body["meta"]["page"], 1);
+        assert_eq!(body["meta"]["url"], next.as_str());
+        assert_eq!(
+            body["meta"]["previous_page_url"],
+            "/c?PageSize=2&page_offset=0"
+        );
+        assert_eq!(window.total, 5);
     }
 }

@@ -24,20 +24,8 @@ const FIELDS: &[FieldSchema] = &[
 
 pub(crate) const fn field(name: &'static str, ty: Ty, required: bool) -> FieldSchema {
     FieldSchema {
-        name,
-        ty,
         required,
-        read_only: false,
-        write_only: false,
-        format: None,
-        min_len: None,
-        max_len: None,
-        pattern: None,
-        default: None,
-        min_items: None,
-        max_items: None,
-        min: None,
-        max: None,
+        ..FieldSchema::new(name, ty)
     }
 }
 
