@@ -35,14 +35,16 @@ pub fn fill(
             _ => {
                 let (min, max) = bounds(field);
                 // Saturating casts are what we want: a bound beyond i64 clamps.
-                Value::from(0f64.max(min.ceil()).min(max.floor()) as i64)
+                let made = made_up_time(field).unwrap_or(0) as f64;
+                Value::from(made.max(min.ceil()).min(max.floor()) as i64)
             }
         },
         Ty::Number => match given {
             Some(v @ Value::Number(_)) => v.clone(),
             _ => {
                 let (min, max) = bounds(field);
-                serde_json::Number::from_f64(0f64.max(min).min(max))
+                let made = made_up_time(field).unwrap_or(0) as f64;
+                serde_json::Number::from_f64(made.max(min).min(max))
                     .map_or(Value::from(0), Value::Number)
             }
         },
@@ -135,13 +137,29 @@ fn fill_object(
 ) -> Value {
     for f in fields {
         match given.get(f.name).filter(|v| !v.is_null()) {
+            // An empty text its field's format refuses (Telnyx's `webhook_failover_url`,
+            // `""` by default, format `url`) is no value: an optional field is left out, not
+            // given a made-up link that says one is set.
+            Some(Value::String(text))
+                if text.is_empty() && !f.required && !fits_text(&f.ty, Some(f), text) =>
+            {
+                given.remove(f.name);
+            }
             Some(v) => {
                 let v = fill(schema, &f.ty, Some(v), depth + 1, Some(f));
                 given.insert(f.name.to_owned(), v);
             }
-            // Left out: what the service takes then, when the spec says (`default`).
+            // Left out: what the service takes then, when the spec says (`default`). A
+            // default its own field's format refuses (Telnyx's `webhook_failover_url: ""`,
+            // format `url`) leaves an optional field out: a made-up link would say one is set.
             None if f.default.is_some() => {
-                let default = f.default.and_then(|d| serde_json::from_str(d).ok());
+                let default: Option<Value> = f.default.and_then(|d| serde_json::from_str(d).ok());
+                let refused = matches!(&default, Some(Value::String(text))
+                    if matches!(f.ty, Ty::String) && !fits_text(&f.ty, Some(f), text));
+                if refused && !f.required {
+                    given.remove(f.name);
+                    continue;
+                }
                 let v = fill(schema, &f.ty, default.as_ref(), depth + 1, Some(f));
                 given.insert(f.name.to_owned(), v);
             }
@@ -394,6 +412,58 @@ fn now_ms() -> u128 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis())
+}
+
+/// A number field's made-up time, now: in milliseconds for `unix_ms`, else in seconds, for a
+/// field whose format is a time (Stream's `created_at`: `number`, `date-time`) or whose name
+/// says it holds one (`created_at`, `timestamp`); none for another field.
+fn made_up_time(field: Option<&FieldSchema>) -> Option<u64> {
+    let field = field?;
+    let ms = u64::try_from(now_ms()).unwrap_or(u64::MAX);
+    match field.format {
+        Some(Format::UnixMs) => Some(ms),
+        Some(Format::Unix | Format::Rfc3339 | Format::Rfc2822) => Some(ms / 1000),
+        _ => {
+            // Not a bare `time` word: a number named `wait_time` is a duration.
+            let words = words_of(field.name);
+            (words.last().is_some_and(|w| w == "at") || words.iter().any(|w| w == "timestamp"))
+                .then_some(ms / 1000)
+        }
+    }
+}
+
+/// Sets the fields of an item of `ty` that hold the time of its last change
+/// ([`names_the_last_change`]) to now, where the item has them or its type requires them: an
+/// update moved nothing (Telnyx's and Knock's `updated_at` kept the create's time).
+pub(super) fn stamp_last_change(
+    schema: &ServiceSchema,
+    ty: Option<&Ty>,
+    item: &mut Map<String, Value>,
+) {
+    let Some(fields) = ty.and_then(|ty| schema.object_fields(ty)) else {
+        return;
+    };
+    for f in fields.iter().filter(|f| names_the_last_change(f)) {
+        if f.required || item.contains_key(f.name) {
+            item.insert(f.name.to_owned(), fill(schema, &f.ty, None, 0, Some(f)));
+        }
+    }
+}
+
+/// Whether the field's name says it holds the time of the last change (`updated_at`,
+/// `updatedAt`, Twilio's `date_updated`, `modified_at`, `last_modified`): made again on every
+/// change of the item.
+pub(super) fn names_the_last_change(field: &FieldSchema) -> bool {
+    let timed = matches!(field.ty, Ty::DateTime)
+        || matches!(
+            field.format,
+            Some(Format::Rfc3339 | Format::Rfc2822 | Format::Unix | Format::UnixMs)
+        )
+        || names_a_time(field.name);
+    timed
+        && words_of(field.name)
+            .iter()
+            .any(|w| matches!(w.as_str(), "updated" | "modified" | "changed" | "edited"))
 }
 
 /// Whether a text field's name says it holds a time (`createdAt`, `modified_at`,

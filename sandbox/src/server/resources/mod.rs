@@ -553,6 +553,7 @@ impl Resources {
                 let mut value = find(&state, &collection, item_id, op)?.value.clone();
                 let required = shape::required_of(schema, item_ty.as_ref());
                 merge_patch(&mut value, body, required, call.merge_nested);
+                fill::stamp_last_change(schema, item_ty.as_ref(), &mut value);
                 let value = filled_object(schema, item_ty.as_ref(), value);
                 ticket = self.insert(&mut state, &collection, id, value.clone(), None)?;
                 Some(value)
@@ -581,6 +582,7 @@ impl Resources {
                 {
                     value.insert(op.id_field.to_owned(), kept);
                 }
+                fill::stamp_last_change(schema, item_ty.as_ref(), &mut value);
                 let value = filled_object(schema, item_ty.as_ref(), value);
                 ticket = self.insert(&mut state, &collection, id, value.clone(), None)?;
                 Some(value)

@@ -6,6 +6,7 @@ use serde_json::json;
 mod answers;
 mod durable;
 mod shown;
+mod times;
 
 const FIELDS: &[FieldSchema] = &[
     field("id", Ty::String, true),
