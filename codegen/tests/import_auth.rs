@@ -366,6 +366,62 @@ fn an_operation_without_security_in_a_document_without_any_keeps_the_default_and
 }
 
 #[test]
+fn a_key_header_nearly_every_operation_takes_is_the_service_key_where_no_scheme_is_declared() {
+    // Sendbird's Platform API declares no security scheme; its `api-token` header is on 88 of
+    // 92 operations, required on 2. Was no auth at all (any call accepted), silently.
+    let header = |required: bool| {
+        serde_json::json!([{"name": "api-token", "in": "header", "required": required,
+            "schema": {"type": "string"}}])
+    };
+    let answer = serde_json::json!({"200": {"description": "ok", "content": {"application/json":
+        {"schema": {"type": "object", "properties": {"id": {"type": "string"}}}}}}});
+    let mut paths = serde_json::Map::new();
+    for n in 0..9 {
+        paths.insert(
+            format!("/v3/things{n}"),
+            serde_json::json!({"get": {"parameters": header(n == 0), "responses": answer}}),
+        );
+    }
+    paths.insert(
+        "/v3/health".into(),
+        serde_json::json!({"get": {"responses": answer}}),
+    );
+    let doc = serde_json::json!({"openapi": "3.0.3", "info": {"title": "Chat", "version": "3"},
+        "servers": [{"url": "https://api.example.com"}], "paths": paths});
+    let imported = import(&doc);
+    let (spec, service) = checked(&imported);
+    assert_eq!(spec.auth.len(), 1, "{}", imported.yaml);
+    assert_eq!(spec.auth[0].header.as_deref(), Some("api-token"));
+    let things = service
+        .operations
+        .iter()
+        .find(|o| o.path == "/v3/things3")
+        .unwrap();
+    assert!(
+        things.headers.iter().all(|h| h.wire != "api-token"),
+        "sent from the credential, not a parameter"
+    );
+    assert!(
+        imported
+            .report
+            .approximated
+            .iter()
+            .any(|f| f.reason.contains("taken by 9 of 10 operations")),
+        "{:?}",
+        imported.report.approximated
+    );
+    // Fewer than nine in ten: no key is guessed.
+    let mut fewer = doc.clone();
+    fewer["paths"]["/v3/things8"]["get"]
+        .as_object_mut()
+        .unwrap()
+        .remove("parameters");
+    let imported = import(&fewer);
+    let (spec, _) = checked(&imported);
+    assert!(spec.auth.is_empty(), "{}", imported.yaml);
+}
+
+#[test]
 fn a_basic_user_name_the_description_fixes_is_a_credential_with_that_value() {
     // Mailgun: "HTTP Basic auth using api:YOUR_API_KEY".
     let doc = document(

@@ -517,6 +517,35 @@ fn a_list_is_counted_alike_by_the_report_the_gaps_and_the_fidelity_report() {
 }
 
 #[test]
+fn a_next_beside_the_items_is_a_token_where_the_operation_takes_one_back() {
+    // Sendbird's lists: `{users: [...], next: "..."}` with `?token=` and `?limit=`, the
+    // `next` described nowhere. Was left unpaged (every item on one page, `limit` ignored).
+    let (imported, p) = import(&doc(
+        "/things",
+        &[("token", string()), ("limit", integer())],
+        object(json!({"things": things(), "next": string()})),
+    ));
+    let p = p.expect("paged");
+    assert_eq!(p.style, Some(PageKind::Token), "{}", imported.yaml);
+    assert_eq!(p.token_field.as_deref(), Some("next"));
+    assert_eq!(p.token_param.as_deref(), Some("token"));
+    // A link is no token, and without a parameter to take it back a `next` beside the items
+    // pages nothing.
+    let (_, p) = import(&doc(
+        "/things",
+        &[("token", string()), ("limit", integer())],
+        object(json!({"things": things(), "next": {"type": "string", "format": "uri"}})),
+    ));
+    assert_ne!(p.and_then(|p| p.style), Some(PageKind::Token));
+    let (_, p) = import(&doc(
+        "/things",
+        &[("limit", integer())],
+        object(json!({"things": things(), "next": string()})),
+    ));
+    assert_eq!(p, None);
+}
+
+#[test]
 fn a_wire_name_with_a_dot_is_never_part_of_a_field_path() {
     // `next.page.uri` is one field whose name has dots (its words read `next_page_uri`): no
     // dot path can name it, and the operation is imported without pagination rather than

@@ -602,12 +602,20 @@ fn named_token<'r, 'q>(
     query: &'q [ParamOut],
 ) -> Option<(&'r str, &'q ParamOut)> {
     // A `next` in a page metadata object, or one its description calls a cursor or token
-    // (Novu's "The cursor for the next page of results").
+    // (Novu's "The cursor for the next page of results"), or one beside the items, said to
+    // be no link, where the operation takes a token back (Sendbird's `next` with `?token=`).
+    let beside_with_token = |r: &Reachable<'_>| {
+        r.container.is_none()
+            && !says_link(r.field)
+            && r.field.format.is_none_or(|f| f != "uri" && f != "url")
+            && param(query, TOKEN_PARAMS).is_some()
+    };
     let field = reach.iter().find(|r| {
         r.field.ty == "string"
             && (in_names(&r.field.wire, TOKEN_FIELDS)
                 || (norm(&r.field.wire) == "next"
                     && (says_token(r.field)
+                        || beside_with_token(r)
                         || r.container
                             .as_deref()
                             .is_some_and(|c| META_CONTAINERS.contains(&c)))))
