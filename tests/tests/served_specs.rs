@@ -4400,6 +4400,120 @@ paths:
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_replace_of_an_item_never_made_is_404_where_the_collection_has_a_create() {
+    // ClickSend (ClickSend/clicksend-go-v2, api/openapi.yaml): `POST /v3/lists` creates and
+    // `PUT /v3/lists/{list_id}` (update-list) updates; a `PUT` of an id never made created it.
+    // Knock (knocklabs/docs, openapi.yml): `PUT /v1/users/{user_id}` is its only create
+    // ("create or update"), and keeps creating. Reduced to those facts.
+    let document = r##"
+openapi: 3.0.0
+info: { title: ClickSend and Knock, version: "3" }
+security: [ { bearerAuth: [] } ]
+components:
+  securitySchemes: { bearerAuth: { type: http, scheme: bearer } }
+  schemas:
+    List: { type: object, properties: { list_id: { type: integer }, list_name: { type: string } } }
+    User: { type: object, properties: { id: { type: string }, name: { type: string } } }
+paths:
+  /v3/lists:
+    post:
+      operationId: create-list
+      requestBody: { content: { application/json: { schema: { $ref: "#/components/schemas/List" } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/List" } } } } }
+  /v3/lists/{list_id}:
+    parameters: [ { in: path, name: list_id, required: true, schema: { type: integer } } ]
+    get:
+      operationId: view-list
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/List" } } } } }
+    put:
+      operationId: update-list
+      requestBody: { content: { application/json: { schema: { $ref: "#/components/schemas/List" } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/List" } } } } }
+  /v1/users/{user_id}:
+    parameters: [ { in: path, name: user_id, required: true, schema: { type: string } } ]
+    get:
+      operationId: getUser
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/User" } } } } }
+    put:
+      operationId: updateUser
+      requestBody: { content: { application/json: { schema: { $ref: "#/components/schemas/User" } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/User" } } } } }
+"##;
+    let (served, _dir) = serve_document(document, "replace.yaml", "replace").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let key = ("authorization", bearer.as_str());
+    let ghost = serde_json::json!({"list_name": "Ghost"});
+    let (status, _) = call_json(&served, key, "PUT", "/v3/lists/777", Some(ghost)).await;
+    assert_eq!(status, 404, "an update of a list never made");
+    let (status, _) = call_json(&served, key, "GET", "/v3/lists/777", None).await;
+    assert_eq!(status, 404, "and nothing was made");
+    let made = serde_json::json!({"list_name": "A"});
+    let (_, list) = call_json(&served, key, "POST", "/v3/lists", Some(made)).await;
+    let id = list["list_id"].as_i64().expect("an id");
+    let renamed = serde_json::json!({"list_name": "B"});
+    let path = format!("/v3/lists/{id}");
+    let (status, list) = call_json(&served, key, "PUT", &path, Some(renamed)).await;
+    assert_eq!((status, &list["list_name"]), (200, &"B".into()));
+    // No create of its own: the replace is the create.
+    let user = serde_json::json!({"name": "Ann"});
+    let (status, _) = call_json(&served, key, "PUT", "/v1/users/u1", Some(user)).await;
+    assert_eq!(status, 200);
+    let (status, user) = call_json(&served, key, "GET", "/v1/users/u1", None).await;
+    assert_eq!((status, &user["name"]), (200, &"Ann".into()));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_list_answered_whole_says_it_is_one_page_of_all_its_items() {
+    // Telnyx (team-telnyx/openapi, spec3.yml at 12de4dd): `GET
+    // /messaging_profiles/{profile_id}/autoresp_configs` takes no page parameter and answers
+    // `{data, meta}`, `meta` with `page_number`, `page_size`, `total_pages` and
+    // `total_results`, all required: they were zeros beside the items. Reduced to those facts.
+    let document = r##"
+openapi: 3.1.0
+info: { title: Telnyx autoresponses, version: "2" }
+security: [ { bearerAuth: [] } ]
+components:
+  securitySchemes: { bearerAuth: { type: http, scheme: bearer } }
+  schemas:
+    Meta:
+      type: object
+      required: [total_pages, total_results, page_size, page_number]
+      properties: { page_number: { type: integer }, page_size: { type: integer }, total_pages: { type: integer }, total_results: { type: integer } }
+    Config: { type: object, properties: { id: { type: string }, op: { type: string } } }
+    One: { type: object, properties: { data: { $ref: "#/components/schemas/Config" } } }
+    Many:
+      type: object
+      required: [data, meta]
+      properties: { data: { type: array, items: { $ref: "#/components/schemas/Config" } }, meta: { $ref: "#/components/schemas/Meta" } }
+paths:
+  /configs:
+    get:
+      operationId: ListConfigs
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Many" } } } } }
+    post:
+      operationId: CreateConfig
+      requestBody: { content: { application/json: { schema: { $ref: "#/components/schemas/Config" } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/One" } } } } }
+"##;
+    let (served, _dir) = serve_document(document, "whole.yaml", "whole").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let key = ("authorization", bearer.as_str());
+    let (_, empty) = call_json(&served, key, "GET", "/configs", None).await;
+    assert_eq!(empty["meta"]["total_pages"], 0, "{empty}");
+    for op in ["start", "stop", "again"] {
+        let body = serde_json::json!({"op": op});
+        let (status, _) = call_json(&served, key, "POST", "/configs", Some(body)).await;
+        assert_eq!(status, 200);
+    }
+    let (_, listed) = call_json(&served, key, "GET", "/configs", None).await;
+    assert_eq!(listed["data"].as_array().map(Vec::len), Some(3));
+    assert_eq!(
+        listed["meta"],
+        serde_json::json!({"page_number": 1, "page_size": 3, "total_pages": 1, "total_results": 3})
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn an_update_named_by_a_verb_after_the_item_s_path_is_kept() {
     // Mattermost (mattermost/mattermost, api/v4): `PUT /posts/{post_id}/patch` changes the
     // fields it sends and answers the post. Reduced to those facts (Swagger 2.0, as the

@@ -248,6 +248,21 @@ async fn respond<'s>(
     {
         return (Some(op), incoming.reject(missing));
     }
+    // A replace of an item the store does not hold, in a collection with a create of its
+    // own, where the document answers 404 or lists no error (ClickSend's `PUT
+    // /v3/lists/{list_id}/contacts/{contact_id}`): that 404, not a create under an id the
+    // client made up. One named for a create-or-update (Knock's users) creates.
+    if op.resource.kind == ResourceAction::Replace
+        && (op.info.errors.contains(&404) || op.info.errors.is_empty())
+        && !names_a_create_or_update(op.resource.name)
+        && served.ops.iter().any(|o| {
+            o.resource.kind == ResourceAction::Create
+                && o.resource.collection == op.resource.collection
+        })
+        && let Some(missing) = served.store.missing_replaced(&op.resource, &call)
+    {
+        return (Some(op), incoming.reject(missing));
+    }
     // A create of an item held is refused, not a silent replace of what was acknowledged
     // before (Mandrill's `templates/add` of a name held, Sendbird's `POST /v3/users` of a
     // `user_id` held): with a 409 where the document has one, else its client error for a
@@ -742,7 +757,13 @@ fn answer(
                 });
                 incoming.finish_page(items, pages, size, status)
             }
-            None => incoming.finish(result, status),
+            None => {
+                let result = result.map(|mut answer| {
+                    whole_list(schema, op, &mut answer);
+                    answer
+                });
+                incoming.finish(result, status)
+            }
         },
     }
 }
@@ -757,6 +778,50 @@ fn names_an_upsert(name: &str) -> bool {
             "upsert" | "update" | "replace" | "set" | "put" | "identify" | "save" | "merge"
         )
     })
+}
+
+/// A list that does not page, answered whole inside an object: the page fields beside its
+/// items (in the answer, or in an object of it) say it is one page of them all.
+fn whole_list(schema: &ServiceSchema, op: &ServedOp, answer: &mut Value) {
+    let (ResourceAction::List, Some(items), Some(ty)) = (
+        op.resource.kind,
+        op.resource.items,
+        op.resource.response.as_ref(),
+    ) else {
+        return;
+    };
+    let Some(count) = items
+        .split('.')
+        .try_fold(&*answer, |node, key| node.get(key))
+        .and_then(Value::as_array)
+        .map(Vec::len)
+    else {
+        return;
+    };
+    let Some(fields) = schema.object_fields(ty) else {
+        return;
+    };
+    let Value::Object(top) = answer else {
+        return;
+    };
+    crate::server::whole_list_facts(top, fields, count);
+    let first = items.split('.').next().unwrap_or_default();
+    for f in fields.iter().filter(|f| f.name != first) {
+        if let (Some(inner), Some(Value::Object(holder))) =
+            (schema.object_fields(&f.ty), top.get_mut(f.name))
+        {
+            crate::server::whole_list_facts(holder, inner, count);
+        }
+    }
+}
+
+/// Whether an operation's name says it creates what it does not find (`upsert_user`,
+/// `create_or_update_user`, `identify_user`, `set_object`).
+fn names_a_create_or_update(name: &str) -> bool {
+    let words: Vec<&str> = name.split('_').collect();
+    words
+        .iter()
+        .any(|w| matches!(*w, "upsert" | "identify" | "set" | "or" | "save"))
 }
 
 /// Whether `op`'s next-page link is written absolute: unless its field is named for a path

@@ -46,7 +46,7 @@ pub use page::{
     DEFAULT_PAGE_LIMIT, MAX_PAGE_SIZE, NEXT_LINK_PARAM, PageLinks, PageRequest, PageWindow,
     StyledPage, page_in_style, page_object_in_style, page_object_with_window, paginate,
 };
-pub(crate) use page::{page_facts, page_meta_holder, set_path};
+pub(crate) use page::{page_facts, page_meta_holder, set_path, whole_list_facts};
 pub use per_address::per_address_cap;
 pub use resources::{ResourceLimits, Resources};
 pub(crate) use serve::Serving;

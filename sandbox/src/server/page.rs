@@ -574,6 +574,35 @@ pub(crate) fn page_facts(
     }
 }
 
+/// Names of the count of pages (Telnyx's `meta.total_pages`).
+const PAGE_COUNTS: &[&str] = &["total_pages", "totalPages", "page_count", "pageCount"];
+
+/// In a list answered whole (an operation that does not page), the page fields its type has
+/// beside the items, in `holder` (the answer, or an object in it) whose fields are `declared`:
+/// one page of `count` items, numbered 1 (Telnyx's `meta` of its autoresponse configs, all
+/// required, answered zeros beside the items).
+pub(crate) fn whole_list_facts(
+    holder: &mut serde_json::Map<String, serde_json::Value>,
+    declared: &[tidings_spec::FieldSchema],
+    count: usize,
+) {
+    use tidings_spec::Ty;
+    let number = |name: &str| {
+        declared
+            .iter()
+            .any(|f| f.name == name && matches!(f.ty, Ty::Integer | Ty::Number))
+    };
+    let facts = PAGE_FACTS
+        .iter()
+        .zip([1, count, count])
+        .chain(std::iter::once((&PAGE_COUNTS, usize::from(count > 0))));
+    for (names, value) in facts {
+        if let Some(name) = names.iter().find(|n| number(n)) {
+            holder.insert((*name).to_owned(), serde_json::Value::from(value));
+        }
+    }
+}
+
 /// Takes the value at a dot path out of `body`.
 fn take_path(body: &mut serde_json::Value, path: &str) -> Option<serde_json::Value> {
     let (parent, last) = match path.rsplit_once('.') {

@@ -96,6 +96,29 @@ impl Resources {
     }
 }
 
+impl Resources {
+    /// The 404 of a replace (`PUT`) of an item its path names that the store does not hold;
+    /// none for another operation, or an item held.
+    pub(crate) fn missing_replaced(
+        &self,
+        op: &ResourceOp,
+        call: &ResourceCall,
+    ) -> Option<ServerError> {
+        if op.kind != ResourceAction::Replace {
+            return None;
+        }
+        let param = op.item_param?;
+        let id = call
+            .path
+            .iter()
+            .find(|(name, _)| *name == param)
+            .map(|(_, v)| v.as_str())?;
+        let state = self.lock();
+        let collection = home_of(&state, &substitute(op.collection, &call.path), Some(id));
+        find(&state, &collection, Some(id), op).err()
+    }
+}
+
 /// The id of the item a request names: by the path parameter, or by the body field (else
 /// query parameter) of an operation that names it there (see [`ResourceOp::item_field`]).
 pub(super) fn named_item(op: &ResourceOp, call: &ResourceCall) -> Option<String> {
