@@ -18,6 +18,7 @@ pub(crate) mod limits;
 mod media;
 mod origin;
 mod page;
+mod page_facts;
 pub(crate) mod per_address;
 pub mod resources;
 mod serve;
@@ -42,11 +43,12 @@ pub use limits::{
     DEFAULT_MAX_JSON_VALUES, DEFAULT_WRITE_TIMEOUT, HttpLimits,
 };
 pub(crate) use origin::Writes;
+pub(crate) use page::set_path;
 pub use page::{
     DEFAULT_PAGE_LIMIT, MAX_PAGE_SIZE, NEXT_LINK_PARAM, PageLinks, PageRequest, PageWindow,
     StyledPage, page_in_style, page_object_in_style, page_object_with_window, paginate,
 };
-pub(crate) use page::{page_facts, page_meta_holder, set_path, whole_list_facts};
+pub(crate) use page_facts::{page_facts, page_meta_holder, whole_list_facts};
 pub use per_address::per_address_cap;
 pub use resources::{ResourceLimits, Resources};
 pub(crate) use serve::Serving;
