@@ -4514,6 +4514,204 @@ paths:
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_message_sent_to_a_channel_and_users_keyed_by_id_are_read_where_they_live() {
+    // Stream Chat (GetStream/protocol, openapi/v2/chat-serverside-api.json): `POST
+    // /channels/{type}/{id}/message` with `{"message": {"id", "text"}}` answers `{"message":
+    // {...}}`, read and deleted at `/messages/{id}` (404 before: kept at the singular path, its
+    // body's `message` not unwrapped); `POST /users` upserts `{"users": {"<id>": {...}}}`,
+    // listed by `GET /users` (one made-up user per call before). Reduced to those facts.
+    let document = r##"
+openapi: 3.0.3
+info: { title: Stream chat, version: "2" }
+security: [ { api_key: [] } ]
+components:
+  securitySchemes: { api_key: { type: apiKey, in: query, name: api_key } }
+  schemas:
+    Message: { type: object, required: [id, text], properties: { id: { type: string }, text: { type: string } } }
+    MessageRequest: { type: object, properties: { id: { type: string }, text: { type: string } } }
+    SendMessageRequest: { type: object, required: [message], properties: { message: { $ref: "#/components/schemas/MessageRequest" } } }
+    MessageResponse: { type: object, required: [message], properties: { message: { $ref: "#/components/schemas/Message" } } }
+    User: { type: object, required: [id], properties: { id: { type: string }, name: { type: string } } }
+    UpdateUsersRequest: { type: object, required: [users], properties: { users: { type: object, additionalProperties: { $ref: "#/components/schemas/User" } } } }
+    UpdateUsersResponse: { type: object, required: [users], properties: { users: { type: object, additionalProperties: { $ref: "#/components/schemas/User" } } } }
+    QueryUsersResponse: { type: object, required: [users], properties: { users: { type: array, items: { $ref: "#/components/schemas/User" } } } }
+paths:
+  /channels/{type}/{id}/message:
+    post:
+      operationId: SendMessage
+      parameters: [ { in: path, name: type, required: true, schema: { type: string } }, { in: path, name: id, required: true, schema: { type: string } } ]
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/SendMessageRequest" } } } }
+      responses: { "201": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/MessageResponse" } } } } }
+  /messages/{id}:
+    parameters: [ { in: path, name: id, required: true, schema: { type: string } } ]
+    get:
+      operationId: GetMessage
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/MessageResponse" } } } } }
+    delete:
+      operationId: DeleteMessage
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/MessageResponse" } } } } }
+  /users:
+    post:
+      operationId: UpdateUsers
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/UpdateUsersRequest" } } } }
+      responses: { "201": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/UpdateUsersResponse" } } } } }
+    get:
+      operationId: QueryUsers
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/QueryUsersResponse" } } } } }
+"##;
+    let (served, _dir) = serve_document(document, "stream.yaml", "stream").await;
+    let key = served.credential("api_key").unwrap().to_owned();
+    let call = |method: &'static str, path: String, body: Option<serde_json::Value>| {
+        let served = &served;
+        async move { call_json(served, ("x-unused", ""), method, &path, body).await }
+    };
+    let sent = serde_json::json!({"message": {"id": "m1", "text": "hello"}});
+    let path = format!("/channels/messaging/c1/message?api_key={key}");
+    let (status, answer) = call("POST", path, Some(sent)).await;
+    assert_eq!((status, &answer["message"]["text"]), (201, &"hello".into()));
+    let (status, read) = call("GET", format!("/messages/m1?api_key={key}"), None).await;
+    assert_eq!(
+        (status, &read["message"]["id"]),
+        (200, &"m1".into()),
+        "{read}"
+    );
+    let (status, _) = call("DELETE", format!("/messages/m1?api_key={key}"), None).await;
+    assert_eq!(status, 200);
+    let (status, _) = call("GET", format!("/messages/m1?api_key={key}"), None).await;
+    assert_eq!(status, 404);
+
+    let users = serde_json::json!({"users": {"u1": {"id": "u1", "name": "Alice"}, "u2": {"id": "u2", "name": "Bob"}}});
+    let (status, _) = call("POST", format!("/users?api_key={key}"), Some(users)).await;
+    assert_eq!(status, 201);
+    let again = serde_json::json!({"users": {"u1": {"id": "u1", "name": "Alicia"}}});
+    let (status, _) = call("POST", format!("/users?api_key={key}"), Some(again)).await;
+    assert_eq!(status, 201, "an upsert of one held");
+    let (_, listed) = call("GET", format!("/users?api_key={key}"), None).await;
+    assert_eq!(
+        listed["users"],
+        serde_json::json!([{"id": "u1", "name": "Alicia"}, {"id": "u2", "name": "Bob"}]),
+        "each user kept under its key"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_verb_of_a_family_that_names_the_item_answers_it_or_its_404() {
+    // Mandrill (mailchimp/mailchimp-client-lib-codegen, transactional.openapi.json): `POST
+    // /templates/publish {name}` answers the template and documents 404 `Unknown_Template`; it
+    // answered a made-up template, and 200 for a name never added. Reduced to those facts.
+    let document = r##"
+openapi: 3.0.3
+info: { title: Mandrill templates, version: "1" }
+security: [ { bearerAuth: [] } ]
+components:
+  securitySchemes: { bearerAuth: { type: http, scheme: bearer } }
+  schemas:
+    Error: { type: object, required: [status, name, message], properties: { status: { type: string }, name: { type: string }, message: { type: string } } }
+    Template: { type: object, properties: { name: { type: string }, subject: { type: string } } }
+    Named: { type: object, required: [name], properties: { name: { type: string } } }
+paths:
+  /templates/add:
+    post:
+      operationId: templates/add
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/Template" } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Template" } } } } }
+  /templates/info:
+    post:
+      operationId: templates/info
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/Named" } } } }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Template" } } } }
+        "404": { description: unknown, content: { application/json: { schema: { $ref: "#/components/schemas/Error" } } } }
+  /templates/publish:
+    post:
+      operationId: templates/publish
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/Named" } } } }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Template" } } } }
+        "404": { description: unknown, content: { application/json: { schema: { $ref: "#/components/schemas/Error" } } } }
+"##;
+    let (served, _dir) = serve_document(document, "mandrill.yaml", "mandrill").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let key = ("authorization", bearer.as_str());
+    let template = serde_json::json!({"name": "welcome", "subject": "Hi"});
+    let (status, _) = call_json(&served, key, "POST", "/templates/add", Some(template)).await;
+    assert_eq!(status, 200);
+    let name = serde_json::json!({"name": "welcome"});
+    let (status, published) =
+        call_json(&served, key, "POST", "/templates/publish", Some(name)).await;
+    assert_eq!(
+        (status, &published["subject"]),
+        (200, &"Hi".into()),
+        "{published}"
+    );
+    let never = serde_json::json!({"name": "never-added"});
+    let (status, _) = call_json(&served, key, "POST", "/templates/publish", Some(never)).await;
+    assert_eq!(status, 404);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_create_described_as_an_upsert_updates_unless_asked_to_fail() {
+    // Novu (novuhq/novu-ts, sources/json-development.json): `POST /v2/subscribers` "if the
+    // subscriber already exists, it will be updated", and fails with 409 when `failIfExists`
+    // is true; its 409 is documented with the subscriber's own schema, which was read as an
+    // error envelope (the message in `channels.0.credentials.title`). Reduced to those facts.
+    let document = r##"
+openapi: 3.0.0
+info: { title: Novu subscribers, version: "2" }
+security: [ { secretKey: [] } ]
+components:
+  securitySchemes: { secretKey: { type: apiKey, in: header, name: Authorization } }
+  schemas:
+    Channel: { type: object, properties: { providerId: { type: string }, credentials: { type: object, properties: { title: { type: string } } } } }
+    Subscriber: { type: object, required: [subscriberId], properties: { subscriberId: { type: string }, firstName: { type: string }, channels: { type: array, items: { $ref: "#/components/schemas/Channel" } } } }
+    Error: { type: object, required: [statusCode, message], properties: { statusCode: { type: number }, message: { type: string } } }
+paths:
+  /v2/subscribers:
+    post:
+      operationId: SubscribersController_createSubscriber
+      description: Create a subscriber; subscriberId is required, and if the subscriber already exists, it will be updated.
+      parameters: [ { name: failIfExists, in: query, schema: { type: boolean } } ]
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/Subscriber" } } } }
+      responses:
+        "201": { description: created, content: { application/json: { schema: { $ref: "#/components/schemas/Subscriber" } } } }
+        "400": { description: bad, content: { application/json: { schema: { $ref: "#/components/schemas/Error" } } } }
+        "409": { description: exists, content: { application/json: { schema: { $ref: "#/components/schemas/Subscriber" } } } }
+  /v2/subscribers/{subscriberId}:
+    parameters: [ { name: subscriberId, in: path, required: true, schema: { type: string } } ]
+    get:
+      operationId: SubscribersController_getSubscriber
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Subscriber" } } } } }
+"##;
+    let (served, _dir) = serve_document(document, "novu.yaml", "novu").await;
+    let secret = served.credential("api_key").unwrap().to_owned();
+    let key = ("authorization", secret.as_str());
+    let ann = serde_json::json!({"subscriberId": "s1", "firstName": "Ann"});
+    let (status, _) = call_json(&served, key, "POST", "/v2/subscribers", Some(ann)).await;
+    assert_eq!(status, 201);
+    let updated = serde_json::json!({"subscriberId": "s1", "firstName": "Updated"});
+    let (status, _) = call_json(&served, key, "POST", "/v2/subscribers", Some(updated)).await;
+    assert_eq!(status, 201, "updated, as described");
+    let (_, held) = call_json(&served, key, "GET", "/v2/subscribers/s1", None).await;
+    assert_eq!(held["firstName"], "Updated");
+    let x = serde_json::json!({"subscriberId": "s1", "firstName": "X"});
+    let path = "/v2/subscribers?failIfExists=true";
+    let (status, refused) = call_json(&served, key, "POST", path, Some(x)).await;
+    assert_eq!(status, 409);
+    assert!(
+        refused.get("channels").is_none(),
+        "no made-up subscriber: {refused}"
+    );
+    assert!(
+        refused["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("s1")),
+        "{refused}"
+    );
+    let (_, held) = call_json(&served, key, "GET", "/v2/subscribers/s1", None).await;
+    assert_eq!(held["firstName"], "Updated");
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn an_update_named_by_a_verb_after_the_item_s_path_is_kept() {
     // Mattermost (mattermost/mattermost, api/v4): `PUT /posts/{post_id}/patch` changes the
     // fields it sends and answers the post. Reduced to those facts (Swagger 2.0, as the

@@ -591,12 +591,21 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
     // A `PUT` on a listed collection whose body holds a list of objects: each is created, or
     // updated when one with its id or email is there (SendGrid's `PUT /marketing/contacts`
     // with `contacts: [...]`, listed by `GET /marketing/contacts`).
+    // So does a `POST` or `PUT` whose body's one field maps ids to items (Stream's `POST
+    // /users` with `users: {"<id>": {...}}`, listed by `GET /users`): each value an item,
+    // keyed by its key where it names no id.
     let bulk = match op.method {
         Method::Put if listed => body_fields.and_then(|fs| {
             fs.iter().find(|f| match &f.ty {
                 Ty::List(item) => item_fields(service, Some(item)).is_some(),
                 _ => false,
             })
+        }),
+        Method::Post | Method::Put if listed => body_fields.and_then(|fs| match fs {
+            [f] if matches!(&f.ty, Ty::Map(item) if item_fields(service, Some(item)).is_some()) => {
+                Some(f)
+            }
+            _ => None,
         }),
         _ => None,
     };
@@ -670,6 +679,31 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
                     .is_some_and(|(read, made)| wire_names(read) == wire_names(made))
         })
     });
+    // A create at a singular noun under its parent (Stream's `POST
+    // /channels/{type}/{id}/message`, the message `GET /messages/{id}` reads): a create in the
+    // plural collection beside it, where the spec names that plural elsewhere, so the item is
+    // read, listed and removed where it lives.
+    let plural = plural_of(last);
+    let plural_home = op.method == Method::Post
+        && !listed
+        && sibling.is_none()
+        && has_field("id")
+        && param_name(last).is_none()
+        && plural != last
+        && service
+            .operations
+            .iter()
+            .any(|o| o.path.split('/').any(|s| s == plural));
+    if plural_home {
+        return ResourceShape {
+            kind: ResourceAction::Create,
+            collection: format!("{parent_path}/{plural}"),
+            item_param: None,
+            item_field: None,
+            id_field: id_field(None),
+            items: None,
+        };
+    }
     if let Some(param) = variant_of {
         return ResourceShape {
             kind: ResourceAction::Create,
@@ -736,6 +770,25 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
             }
             _ => collection_shape(ResourceAction::Action),
         },
+    }
+}
+
+/// The plural of an English noun as paths name collections (`message` → `messages`, `reply`
+/// → `replies`, `box` → `boxes`).
+fn plural_of(noun: &str) -> String {
+    let vowel_before_y = noun
+        .strip_suffix('y')
+        .and_then(|stem| stem.chars().last())
+        .is_some_and(|c| "aeiou".contains(c));
+    if let Some(stem) = noun.strip_suffix('y').filter(|_| !vowel_before_y) {
+        format!("{stem}ies")
+    } else if ["s", "x", "ch", "sh", "z"]
+        .iter()
+        .any(|e| noun.ends_with(e))
+    {
+        format!("{noun}es")
+    } else {
+        format!("{noun}s")
     }
 }
 

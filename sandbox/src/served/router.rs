@@ -266,8 +266,10 @@ async fn respond<'s>(
     // A create of an item held is refused, not a silent replace of what was acknowledged
     // before (Mandrill's `templates/add` of a name held, Sendbird's `POST /v3/users` of a
     // `user_id` held): with a 409 where the document has one, else its client error for a
-    // refused body, else a 409. An operation named for an upsert replaces.
-    if !names_an_upsert(op.resource.name)
+    // refused body, else a 409. An operation named or described as an upsert replaces
+    // (Novu's `POST /v2/subscribers`: "if the subscriber already exists, it will be
+    // updated"), unless the call asks it to fail then (its `failIfExists=true`).
+    if (!upserts(&op.info) || asks_to_fail_if_held(&call))
         && let Some(held) = served.store.already_held(&op.resource, &call)
     {
         let status = [409, 422, 400]
@@ -766,6 +768,43 @@ fn answer(
             }
         },
     }
+}
+
+/// Whether an operation is an upsert: its name says so ([`names_an_upsert`]), or its
+/// description says a create of one held updates it.
+fn upserts(info: &tidings_codegen::check::OperationInfo) -> bool {
+    if names_an_upsert(&info.name) {
+        return true;
+    }
+    let doc = info.doc.as_deref().unwrap_or_default().to_ascii_lowercase();
+    [
+        "create or update",
+        "creates or updates",
+        "upsert",
+        "or updates",
+        "or update ",
+    ]
+    .iter()
+    .any(|words| doc.contains(words))
+        || (doc.contains("already exist") && doc.contains("updated"))
+}
+
+/// Whether the call asks a create to fail on an item held (Novu's `failIfExists=true`, in its
+/// query or body).
+fn asks_to_fail_if_held(call: &ResourceCall) -> bool {
+    [&call.query, &call.body]
+        .into_iter()
+        .filter_map(Value::as_object)
+        .flatten()
+        .any(|(name, value)| {
+            let plain: String = name
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric())
+                .collect::<String>()
+                .to_ascii_lowercase();
+            plain.contains("failifexist")
+                && (value == &Value::Bool(true) || value.as_str() == Some("true"))
+        })
 }
 
 /// Whether an operation's name says it creates or replaces (`upsert_user`,

@@ -107,7 +107,22 @@ pub(super) fn item_verb_shape(service: &Service, op: &OperationInfo) -> Option<R
 /// with no `add` beside it (Mandrill's `/messages/info`) stays an action that makes up its
 /// answer.
 pub(super) fn verb_shape(service: &Service, op: &OperationInfo) -> Option<ResourceShape> {
-    let this = verb_of(op)?;
+    let mut this = verb_of(op)?;
+    // A word that is no verb of CRUD and names no family of its own, sent a body (Mandrill's
+    // `/templates/publish`), is another verb of the family beside it.
+    let other_verb = this.kind.is_none()
+        && op.body.is_some()
+        && !answers_list(service, op)
+        && !service.operations.iter().any(|o| {
+            verb_of(o).is_some_and(|v| {
+                v.parent == this.parent
+                    && v.noun == this.noun
+                    && v.kind == Some(ResourceAction::Create)
+            })
+        });
+    if other_verb {
+        this.noun = String::new();
+    }
     // Only the operations beside it are read as words (every operation of a service asks).
     let beside = |o: &&OperationInfo| o.path.rsplit_once('/').map(|(p, _)| p) == Some(this.parent);
     let family: Vec<Verb<'_>> = service
@@ -121,9 +136,12 @@ pub(super) fn verb_shape(service: &Service, op: &OperationInfo) -> Option<Resour
     let create = with(ResourceAction::Create)?;
     // A noun alone lists the noun a family creates (`/inbound/domains` beside
     // `/inbound/add-domain`) when it answers a list.
+    // Another verb whose body names the item (Mandrill's `/templates/publish {name}`) acts
+    // on the item held: its answer is that item, its 404 one never made (checked below).
     let kind = match this.kind {
         Some(kind) => kind,
         None if answers_list(service, op) => ResourceAction::List,
+        None if other_verb => ResourceAction::Action,
         None => return None,
     };
     let get = with(ResourceAction::Get);
@@ -132,9 +150,17 @@ pub(super) fn verb_shape(service: &Service, op: &OperationInfo) -> Option<Resour
         .or_else(|| with(ResourceAction::Merge))?;
     let list = with(ResourceAction::List);
     let field = item_field(service, create, get.or(list), reader)?;
+    let sends_field =
+        item_fields(service, op.body.as_ref()).is_some_and(|fs| fs.iter().any(|f| f.wire == field));
+    if kind == ResourceAction::Action && !sends_field {
+        return None;
+    }
     let names_item = matches!(
         kind,
-        ResourceAction::Get | ResourceAction::Merge | ResourceAction::Delete
+        ResourceAction::Get
+            | ResourceAction::Merge
+            | ResourceAction::Delete
+            | ResourceAction::Action
     );
     let collection = match this.noun.as_str() {
         "" => this.parent.to_owned(),

@@ -70,6 +70,12 @@ impl Resources {
                 .map(|(_, v)| v.as_str())
         };
         let state = self.lock();
+        // An item the body names (Mandrill's `/templates/publish {name}`).
+        if op.item_param.is_none() && op.item_field.is_some() {
+            let id = named_item(op, call)?;
+            let collection = substitute(op.collection, &call.path);
+            return find(&state, &collection, Some(&id), op).err();
+        }
         let (collection, id) = match op.item_param {
             Some(param) => {
                 let id = value(param)?;

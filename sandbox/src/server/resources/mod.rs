@@ -464,10 +464,30 @@ impl Resources {
         }
         // A create of each item of a body list (SendGrid's `PUT /marketing/contacts` with
         // `contacts: [...]`): one with the id or email of an item held updates that item.
-        if let (ResourceAction::Create, Some(field)) = (op.kind, op.items)
-            && let Some(Value::Array(items)) = call.body.get(field)
-        {
-            return self.create_each(schema, op, &collection, &call.body, items, true);
+        if let (ResourceAction::Create, Some(field)) = (op.kind, op.items) {
+            match call.body.get(field) {
+                Some(Value::Array(items)) => {
+                    return self.create_each(schema, op, &collection, &call.body, items, true);
+                }
+                // Items keyed by their ids (Stream's `users: {"<id>": {...}}`): each value,
+                // its id the key where it names none.
+                Some(Value::Object(keyed)) => {
+                    let items: Vec<Value> = keyed
+                        .iter()
+                        .map(|(key, item)| {
+                            let mut item = item.clone();
+                            if let Value::Object(fields) = &mut item {
+                                fields
+                                    .entry(op.id_field.to_owned())
+                                    .or_insert_with(|| Value::String(key.clone()));
+                            }
+                            item
+                        })
+                        .collect();
+                    return self.create_each(schema, op, &collection, &call.body, &items, true);
+                }
+                _ => {}
+            }
         }
         // An answer that holds the item in a field of its own (Mailgun's `{"message": ...,
         // "template": {...}}`) stores and lists the item, and answers it in that field.
@@ -496,6 +516,15 @@ impl Resources {
             (_, response) => response,
         });
         let mut body = body;
+        // A body that holds the item in the field the answer holds it in (Stream's `POST
+        // .../message` with `{"message": {"id", "text"}}`, answered `{"message": {...}}`):
+        // that object is what is written.
+        if let Some((field, _)) = wrapped
+            && !body.contains_key(op.id_field)
+            && let Some(Value::Object(inner)) = body.get(field)
+        {
+            body = inner.clone();
+        }
         // What the path names is the item's too (a replace under a parent: Resend's contact
         // added to a segment answers its `contact_id`).
         if matches!(op.kind, ResourceAction::Create | ResourceAction::Replace) {
