@@ -4,9 +4,12 @@
 
 use super::{FieldInfo, OperationInfo, Service, Ty, TypeKind};
 use crate::model::Method;
-use tidings_spec::{Format, PageStyle, id_like};
+use tidings_spec::id_like;
 
+mod filters;
 mod verbs;
+
+pub use filters::list_filters;
 
 pub use tidings_spec::ResourceAction;
 
@@ -284,125 +287,6 @@ fn keyed_like(fields: Option<&[FieldInfo]>, param: &str) -> Option<String> {
         .iter()
         .all(|w| w.ends_with(shortest))
         .then(|| (*shortest).to_owned())
-}
-
-/// The query parameters of a list that filter its items, as `(parameter, item field)` wire
-/// names: each named like a field of the listed items (the same name, or the same letters
-/// without case, `_` and `-`: Twilio's `To` for `to`, Bandwidth's `messageId`), of a type an
-/// item matches by equality (text without a date or time format, a whole number, a boolean, an
-/// enum, or a list of them, any of which matches). Paging parameters and a date's bounds
-/// (Twilio's `DateSent>`) are not filters; neither is anything of an operation that lists
-/// nothing. A `DELETE` of the collection itself filters the same way what it removes, by the
-/// fields of the items the collection's list or create answers (Ably's `DELETE
-/// /push/deviceRegistrations?clientId=alice` removes Alice's devices).
-pub fn list_filters(service: &Service, op: &OperationInfo) -> Vec<(String, String)> {
-    let items = if op.method == Method::Delete && op.path_params.is_empty() {
-        let at_path = |method: Method| {
-            service
-                .operations
-                .iter()
-                .find(|o| o.method == method && o.path == op.path)
-        };
-        match (at_path(Method::Get), at_path(Method::Post)) {
-            (Some(list), _) if answers_list(service, list) => match envelope_items(service, list) {
-                Some((_, item)) => item_fields(service, Some(&item)),
-                None => item_fields(service, list.response.as_ref()),
-            },
-            (_, Some(create)) => item_fields(service, create.response.as_ref()),
-            _ => None,
-        }
-    } else if op.method == Method::Get && answers_list(service, op) {
-        match envelope_items(service, op) {
-            Some((_, item)) => item_fields(service, Some(&item)),
-            None => item_fields(service, op.response.as_ref()),
-        }
-    } else {
-        None
-    };
-    let Some(items) = items else {
-        return Vec::new();
-    };
-    let paging: Vec<&str> = op.pagination.as_ref().map_or_else(Vec::new, |p| {
-        let mut names = vec![p.limit_param.as_deref()];
-        names.extend(match &p.style {
-            PageStyle::Cursor { after_param, .. } => vec![Some(after_param.as_str())],
-            PageStyle::Token { token_param, .. } => vec![Some(token_param.as_str())],
-            PageStyle::NextUrl { .. } | PageStyle::LinkHeader => Vec::new(),
-            PageStyle::Offset {
-                offset_param,
-                limit_param,
-                ..
-            } => vec![Some(offset_param.as_str()), limit_param.as_deref()],
-            PageStyle::Page {
-                page_param,
-                size_param,
-                ..
-            } => vec![Some(page_param.as_str()), size_param.as_deref()],
-        });
-        names.into_iter().flatten().collect()
-    });
-    let loose = |name: &str| name.to_ascii_lowercase().replace(['_', '-'], "");
-    let compared = |ty: &Ty| match ty {
-        Ty::String | Ty::Integer | Ty::Boolean => true,
-        Ty::Named(n) => matches!(
-            service.type_named(n).map(|t| &t.kind),
-            Some(TypeKind::Enum(_))
-        ),
-        _ => false,
-    };
-    let dated = |f: &FieldInfo| {
-        matches!(
-            f.format,
-            Some(Format::Rfc3339 | Format::Date | Format::Rfc2822 | Format::Unix | Format::UnixMs)
-        )
-    };
-    // A list around a point (Sendbird's messages: `message_id` or `message_ts` with
-    // `prev_limit` and `next_limit`) takes the item's own id as that point, not as a filter
-    // (which answered the one item, or none).
-    let around = op.query.iter().any(|q| {
-        let w = loose(&q.wire);
-        w.starts_with("prev") || w.starts_with("next") || w.starts_with("before")
-    });
-    let noun = op
-        .path
-        .rsplit('/')
-        .find(|s| !s.is_empty() && param_name(s).is_none())
-        .unwrap_or_default();
-    let own_id = |f: &FieldInfo| f.wire == "id" || names_the_collection(&f.wire, noun);
-    op.query
-        .iter()
-        .filter(|p| !paging.contains(&p.wire.as_str()) && p.from_credential.is_none())
-        .filter_map(|p| {
-            let named = filtered_field(&p.wire);
-            let field = items
-                .iter()
-                .find(|f| f.wire == named)
-                .or_else(|| items.iter().find(|f| loose(&f.wire) == loose(named)))
-                .filter(|f| !(around && own_id(f)))?;
-            let param_ty = match &p.ty {
-                Ty::List(inner) => inner,
-                ty => ty,
-            };
-            (compared(&field.ty) && compared(param_ty) && !dated(field))
-                .then(|| (p.wire.clone(), field.wire.clone()))
-        })
-        .collect()
-}
-
-/// The field a query parameter filters on by its name: the parameter's own name, or the key of
-/// a `deepObject` filter (Telnyx's `filter[name]`, and `filter[name][eq]`; another operator
-/// than `eq`, `filter[name][contains]`, is no equality and names nothing).
-fn filtered_field(wire: &str) -> &str {
-    let Some((_, rest)) = wire.split_once('[') else {
-        return wire;
-    };
-    let Some((key, after)) = rest.split_once(']') else {
-        return wire;
-    };
-    match after {
-        "" | "[eq]" if !key.is_empty() => key,
-        _ => wire,
-    }
 }
 
 /// Whether `op` answers a list: `list<T>`, `page<T>` or items inside an object.
@@ -871,7 +755,7 @@ fn nested_collection(service: &Service, op: &OperationInfo, parent: &str, last: 
 
 #[cfg(test)]
 mod tests {
-    use super::{filtered_field, names_the_collection, singular};
+    use super::{names_the_collection, singular};
 
     #[test]
     fn singulars_of_field_names() {
@@ -907,22 +791,6 @@ mod tests {
                 !names_the_collection(field, segment),
                 "{field} of {segment}"
             );
-        }
-    }
-
-    /// Telnyx's lists filter by `filter[name]` (a `deepObject` parameter the importer writes
-    /// as its properties): the sandbox ignored it and answered every item.
-    #[test]
-    fn a_deep_object_filter_names_the_field_it_filters_on() {
-        for (wire, field) in [
-            ("name", "name"),
-            ("filter[name]", "name"),
-            ("filter[name][eq]", "name"),
-            ("filter[name][contains]", "filter[name][contains]"),
-            ("filter[]", "filter[]"),
-            ("page[number", "page[number"),
-        ] {
-            assert_eq!(filtered_field(wire), field, "{wire}");
         }
     }
 }

@@ -21,6 +21,7 @@
 
 mod documented;
 mod files;
+mod held;
 mod keys;
 mod ops;
 mod params;

@@ -16,6 +16,7 @@ use tidings_codegen::check::{Answer, PageStyle};
 use tidings_codegen::model::QueryStyle;
 
 use super::documented::{created_location, documented_status};
+use super::held::{asks_to_fail_if_held, names_a_create_or_update, upserts};
 use super::ops::{PathTemplate, Served, ServedOp, TokenEndpoint};
 use super::params::{in_range, query, typed};
 use super::validate;
@@ -770,55 +771,6 @@ fn answer(
     }
 }
 
-/// Whether an operation is an upsert: its name says so ([`names_an_upsert`]), or its
-/// description says a create of one held updates it.
-fn upserts(info: &tidings_codegen::check::OperationInfo) -> bool {
-    if names_an_upsert(&info.name) {
-        return true;
-    }
-    let doc = info.doc.as_deref().unwrap_or_default().to_ascii_lowercase();
-    [
-        "create or update",
-        "creates or updates",
-        "upsert",
-        "or updates",
-        "or update ",
-    ]
-    .iter()
-    .any(|words| doc.contains(words))
-        || (doc.contains("already exist") && doc.contains("updated"))
-}
-
-/// Whether the call asks a create to fail on an item held (Novu's `failIfExists=true`, in its
-/// query or body).
-fn asks_to_fail_if_held(call: &ResourceCall) -> bool {
-    [&call.query, &call.body]
-        .into_iter()
-        .filter_map(Value::as_object)
-        .flatten()
-        .any(|(name, value)| {
-            let plain: String = name
-                .chars()
-                .filter(|c| c.is_ascii_alphanumeric())
-                .collect::<String>()
-                .to_ascii_lowercase();
-            plain.contains("failifexist")
-                && (value == &Value::Bool(true) || value.as_str() == Some("true"))
-        })
-}
-
-/// Whether an operation's name says it creates or replaces (`upsert_user`,
-/// `create_or_update_user`, `identify_user`, `set_object`, `update_users`): a create of an id
-/// held replaces the item.
-fn names_an_upsert(name: &str) -> bool {
-    name.split('_').any(|word| {
-        matches!(
-            word,
-            "upsert" | "update" | "replace" | "set" | "put" | "identify" | "save" | "merge"
-        )
-    })
-}
-
 /// A list that does not page, answered whole inside an object: the page fields beside its
 /// items (in the answer, or in an object of it) say it is one page of them all.
 fn whole_list(schema: &ServiceSchema, op: &ServedOp, answer: &mut Value) {
@@ -852,15 +804,6 @@ fn whole_list(schema: &ServiceSchema, op: &ServedOp, answer: &mut Value) {
             crate::server::whole_list_facts(holder, inner, count);
         }
     }
-}
-
-/// Whether an operation's name says it creates what it does not find (`upsert_user`,
-/// `create_or_update_user`, `identify_user`, `set_object`).
-fn names_a_create_or_update(name: &str) -> bool {
-    let words: Vec<&str> = name.split('_').collect();
-    words
-        .iter()
-        .any(|w| matches!(*w, "upsert" | "identify" | "set" | "or" | "save"))
 }
 
 /// Whether `op`'s next-page link is written absolute: unless its field is named for a path

@@ -1,0 +1,64 @@
+//! When a write finds an item held, or none: which creates are upserts, and which replaces
+//! create what they do not find.
+
+use serde_json::Value;
+
+use crate::server::resources::ResourceCall;
+
+/// Whether an operation is an upsert: its name says so ([`names_an_upsert`]), or its
+/// description says a create of one held updates it.
+pub(super) fn upserts(info: &tidings_codegen::check::OperationInfo) -> bool {
+    if names_an_upsert(&info.name) {
+        return true;
+    }
+    let doc = info.doc.as_deref().unwrap_or_default().to_ascii_lowercase();
+    [
+        "create or update",
+        "creates or updates",
+        "upsert",
+        "or updates",
+        "or update ",
+    ]
+    .iter()
+    .any(|words| doc.contains(words))
+        || (doc.contains("already exist") && doc.contains("updated"))
+}
+
+/// Whether the call asks a create to fail on an item held (Novu's `failIfExists=true`, in its
+/// query or body).
+pub(super) fn asks_to_fail_if_held(call: &ResourceCall) -> bool {
+    [&call.query, &call.body]
+        .into_iter()
+        .filter_map(Value::as_object)
+        .flatten()
+        .any(|(name, value)| {
+            let plain: String = name
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric())
+                .collect::<String>()
+                .to_ascii_lowercase();
+            plain.contains("failifexist")
+                && (value == &Value::Bool(true) || value.as_str() == Some("true"))
+        })
+}
+
+/// Whether an operation's name says it creates or replaces (`upsert_user`,
+/// `create_or_update_user`, `identify_user`, `set_object`, `update_users`): a create of an id
+/// held replaces the item.
+fn names_an_upsert(name: &str) -> bool {
+    name.split('_').any(|word| {
+        matches!(
+            word,
+            "upsert" | "update" | "replace" | "set" | "put" | "identify" | "save" | "merge"
+        )
+    })
+}
+
+/// Whether an operation's name says it creates what it does not find (`upsert_user`,
+/// `create_or_update_user`, `identify_user`, `set_object`).
+pub(super) fn names_a_create_or_update(name: &str) -> bool {
+    let words: Vec<&str> = name.split('_').collect();
+    words
+        .iter()
+        .any(|w| matches!(*w, "upsert" | "identify" | "set" | "or" | "save"))
+}

@@ -1,0 +1,106 @@
+//! Creates of many items in one call: a list body (SendGrid's contacts, Mailgun's bounces),
+//! or items keyed by their ids (Stream's users), all or none.
+
+use super::state::{full, same_item};
+use super::*;
+
+/// The items of a body that keys them by their ids (Stream's `users: {"<id>": {...}}`): each
+/// value, with its key as its `id_field` where it names none.
+pub(super) fn keyed_items(keyed: &Map<String, Value>, id_field: &str) -> Vec<Value> {
+    keyed
+        .iter()
+        .map(|(key, item)| {
+            let mut item = item.clone();
+            if let Value::Object(fields) = &mut item {
+                fields
+                    .entry(id_field.to_owned())
+                    .or_insert_with(|| Value::String(key.clone()));
+            }
+            item
+        })
+        .collect()
+}
+
+impl Resources {
+    /// Creates each object of a list body, all or none (a bound hit part way undoes the ones
+    /// before it; when durable, they are one change), answering the operation's response type.
+    pub(super) fn create_each(
+        &self,
+        schema: &ServiceSchema,
+        op: &ResourceOp,
+        collection: &str,
+        sent: &Value,
+        items: &[Value],
+        upsert: bool,
+    ) -> Result<(Value, Option<Ticket>), ServerError> {
+        let mut bodies = Vec::with_capacity(items.len());
+        let mut bytes = 0;
+        for item in items {
+            let body = match item {
+                Value::Object(body) => body.clone(),
+                // A plain value is an item of a set, keyed by itself (SendGrid's suppressed
+                // `recipient_emails`): one held already is kept once.
+                Value::String(_) | Value::Number(_) if op.items.is_some() => {
+                    Map::from_iter([(op.id_field.to_owned(), item.clone())])
+                }
+                _ => {
+                    return Err(ServerError::bad_request(
+                        "each item of a list body to create must be an object",
+                    ));
+                }
+            };
+            bytes += item.to_string().len();
+            bodies.push(body);
+        }
+        let mut state = self.lock();
+        // All or none: the whole list must fit (counted as new items) before any is kept.
+        let held = state.collections.get(collection).map_or(0, Vec::len);
+        if held + bodies.len() > self.limits.max_items_per_collection {
+            return Err(full(format!(
+                "the sandbox keeps at most {} items in `{collection}`; {} more do not fit beside {held}",
+                self.limits.max_items_per_collection,
+                bodies.len()
+            )));
+        }
+        if state.stored_bytes + bytes > self.limits.max_stored_bytes {
+            return Err(full(format!(
+                "the sandbox keeps at most {} bytes of resources; these {} items would make {}",
+                self.limits.max_stored_bytes,
+                bodies.len(),
+                state.stored_bytes + bytes
+            )));
+        }
+        // One change for the whole list: kept together or not at all.
+        let ((), ticket) = state.as_one(|state| {
+            for body in bodies {
+                match upsert
+                    .then(|| same_item(state, collection, &body))
+                    .flatten()
+                {
+                    // Merged into the item it names, which keeps its id.
+                    Some((id, mut value)) => {
+                        value.extend(body);
+                        self.insert(state, collection, id, value, None)?;
+                    }
+                    // Stored as sent; what the item type adds is made up when it is read.
+                    None => {
+                        self.create_one(state, schema, op, collection, None, body)?;
+                    }
+                }
+            }
+            Ok(())
+        })?;
+        drop(state);
+        let value = op.response.as_ref().map_or(Value::Null, |ty| {
+            // What the answer shares with the body is answered as sent (SendGrid's suppression
+            // answers the `recipient_emails` added).
+            let value = only_declared(schema, ty, fill(schema, ty, Some(sent), 0, None));
+            if upsert {
+                self.fresh_ids(schema, ty, value)
+            } else {
+                value
+            }
+        });
+        Ok((value, ticket))
+    }
+}
