@@ -101,6 +101,30 @@ fn a_documents_patterns_are_kept_and_one_the_sandbox_cannot_check_is_reported() 
 }
 
 #[test]
+fn a_pattern_that_names_an_unexpanded_constant_is_reported_not_kept() {
+    // Novu's `workflowId`: `pattern: SLUG_IDENTIFIER_REGEX`, a constant's name its document
+    // left unexpanded. Kept, only a value holding those letters passed (every real slug: 422).
+    let mut doc = document();
+    doc["components"]["schemas"]["Message"]["properties"]["slug"] =
+        json!({ "type": "string", "pattern": "SLUG_IDENTIFIER_REGEX" });
+    let imported = import(&doc);
+    let service = checked(&imported.yaml);
+    assert_eq!(field_pattern(&service, "Message", "slug"), None);
+    assert!(
+        imported.report.approximated.iter().any(|f| {
+            f.pointer.ends_with("/Message/properties/slug") && f.reason.contains("unexpanded")
+        }),
+        "{:#?}",
+        imported.report.approximated
+    );
+    // A pattern of capitals with its syntax is a pattern.
+    assert_eq!(
+        field_pattern(&service, "Message", "sid").as_deref(),
+        Some(SID)
+    );
+}
+
+#[test]
 fn the_client_documents_a_pattern_and_does_not_check_it() {
     let service = checked(&import(&document()).yaml);
     let code = emit::emit_service(&service).unwrap();

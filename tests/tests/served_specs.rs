@@ -4712,6 +4712,66 @@ paths:
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn an_item_is_keyed_by_the_key_its_client_chose_and_an_upsert_keeps_the_rest() {
+    // Novu (novuhq/novu-ts, sources/json-development.json): `POST /v2/topics {key, name}`
+    // "creates ... or updates an existing topic", answered with the service's `_id` beside
+    // `key`; `GET|PATCH /v2/topics/{topicKey}` address it by `key`. It was kept under a
+    // made-up id: 404 by its key, and a second create added a duplicate. Reduced to those facts.
+    let document = r##"
+openapi: 3.0.0
+info: { title: Novu topics, version: "2" }
+security: [ { secretKey: [] } ]
+components:
+  securitySchemes: { secretKey: { type: apiKey, in: header, name: Authorization } }
+  schemas:
+    TopicIn: { type: object, required: [key], properties: { key: { type: string }, name: { type: string } } }
+    Topic: { type: object, required: [_id, key], properties: { _id: { type: string }, key: { type: string }, name: { type: string } } }
+    Topics: { type: object, properties: { data: { type: array, items: { $ref: "#/components/schemas/Topic" } } } }
+paths:
+  /v2/topics:
+    post:
+      operationId: TopicsController_upsertTopic
+      description: Creates a topic if it does not exist, or updates an existing topic if it already exists.
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/TopicIn" } } } }
+      responses: { "201": { description: created, content: { application/json: { schema: { $ref: "#/components/schemas/Topic" } } } } }
+    get:
+      operationId: TopicsController_listTopics
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Topics" } } } } }
+  /v2/topics/{topicKey}:
+    parameters: [ { name: topicKey, in: path, required: true, schema: { type: string } } ]
+    get:
+      operationId: TopicsController_getTopic
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Topic" } } } } }
+    patch:
+      operationId: TopicsController_updateTopic
+      requestBody: { content: { application/json: { schema: { type: object, properties: { name: { type: string } } } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Topic" } } } } }
+"##;
+    let (served, _dir) = serve_document(document, "topics.yaml", "topics").await;
+    let secret = served.credential("api_key").unwrap().to_owned();
+    let key = ("authorization", secret.as_str());
+    let one = serde_json::json!({"key": "t1", "name": "One"});
+    let (status, made) = call_json(&served, key, "POST", "/v2/topics", Some(one)).await;
+    assert_eq!(status, 201);
+    let service_id = made["_id"].clone();
+    let renamed = serde_json::json!({"key": "t1", "name": "Renamed"});
+    let (status, again) = call_json(&served, key, "POST", "/v2/topics", Some(renamed)).await;
+    assert_eq!(status, 201);
+    assert_eq!(
+        again["_id"], service_id,
+        "the upsert keeps what it does not send"
+    );
+    let (status, read) = call_json(&served, key, "GET", "/v2/topics/t1", None).await;
+    assert_eq!((status, &read["name"]), (200, &"Renamed".into()), "{read}");
+    let patch = serde_json::json!({"name": "P"});
+    let (status, _) = call_json(&served, key, "PATCH", "/v2/topics/t1", Some(patch)).await;
+    assert_eq!(status, 200);
+    let (_, listed) = call_json(&served, key, "GET", "/v2/topics", None).await;
+    assert_eq!(listed["data"].as_array().map(Vec::len), Some(1), "{listed}");
+    assert_eq!(listed["data"][0]["name"], "P");
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn an_update_named_by_a_verb_after_the_item_s_path_is_kept() {
     // Mattermost (mattermost/mattermost, api/v4): `PUT /posts/{post_id}/patch` changes the
     // fields it sends and answers the post. Reduced to those facts (Swagger 2.0, as the

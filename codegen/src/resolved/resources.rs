@@ -257,6 +257,21 @@ fn pages_of(service: &Service, op: &OperationInfo) -> Option<String> {
     .then(|| parent.to_owned())
 }
 
+/// The last word of a parameter's name, lower case: after its last `_` or `-`, and its last
+/// capital (`event_type_name` → `name`, Novu's `topicKey` → `key`).
+fn last_word(param: &str) -> Option<String> {
+    let segment = param.rsplit(['_', '-']).next()?;
+    let start = segment
+        .char_indices()
+        .skip(1)
+        .filter(|(_, c)| c.is_ascii_uppercase())
+        .map(|(i, _)| i)
+        .last()
+        .filter(|i| segment[..*i].chars().any(|c| c.is_ascii_lowercase()))
+        .unwrap_or(0);
+    Some(segment[start..].to_ascii_lowercase())
+}
+
 /// The text field of `fields` named as the last word of the parameter `param` (Svix's
 /// `name` of `event_type_name`), else the one ending in it (`key` of `subaccount_key`:
 /// `api_key`; the shortest, when the others end in it), when none of them is named like an id.
@@ -265,7 +280,7 @@ fn keyed_like(fields: Option<&[FieldInfo]>, param: &str) -> Option<String> {
     if fields.iter().any(|f| id_like(&f.wire)) {
         return None;
     }
-    let word = param.rsplit(['_', '-']).next()?.to_ascii_lowercase();
+    let word = last_word(param)?;
     if word.len() < 3 || word == param.to_ascii_lowercase() {
         return None;
     }
@@ -339,8 +354,28 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
         .find(|s| !s.is_empty() && !s.contains('{'))
         .copied()
         .unwrap_or_default();
+    // The text field the item parameter's last word names, that the create's body sends: a key
+    // the client chooses (Novu's topics at `/v2/topics/{topicKey}`, created with `key`, answered
+    // with an `_id` of the service's).
+    // Not where the item has an id named after its collection (Postmark's `TemplateID` beside
+    // `Alias`, at `/templates/{templateIdOrAlias}`), nor for a parameter that takes either.
+    let chosen_key = |param: &str| {
+        let either = param.contains("Or") || param.to_ascii_lowercase().contains("_or_");
+        let own_id = fields?
+            .iter()
+            .any(|f| id_like(&f.wire) && names_the_collection(&f.wire, noun));
+        if either || own_id {
+            return None;
+        }
+        let word = last_word(param).filter(|w| w.len() >= 3 && *w != param.to_ascii_lowercase())?;
+        fields?
+            .iter()
+            .find(|f| f.ty == Ty::String && f.wire.eq_ignore_ascii_case(&word) && in_body(&f.wire))
+            .map(|f| f.wire.clone())
+    };
     let id_field = |param: Option<&str>| match param {
         Some(p) if has_field(p) || in_body(p) => p.to_owned(),
+        Some(p) if chosen_key(p).is_some() => chosen_key(p).unwrap_or_default(),
         _ if has_field("id") => "id".to_owned(),
         _ => {
             // No field named like an id: the text field ending in the item parameter's last

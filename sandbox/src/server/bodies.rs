@@ -162,7 +162,7 @@ impl Incoming {
     }
 
     /// [`Incoming::finish_page`] of a list answered inside an object: `result` is the whole
-    /// object, every item at the pagination's items path ([`page_object_in_style`]). With
+    /// object, every item at the pagination's items path ([`page_object_with_window`]). With
     /// `absolute`, next links are absolute URLs on the request's `Host` (a next field whose
     /// format is `uri`), else paths. `complete` finishes the page's body (fills in the
     /// required fields of an object the style's fields were put into, such as a `paging`

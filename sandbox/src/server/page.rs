@@ -255,7 +255,10 @@ fn styled_page<T: serde::Serialize>(
             total_field,
             ..
         } => {
-            let (page, next) = window(number(offset_param)?.unwrap_or(0), offset_param)?;
+            // An offset the client chose past the end is an empty page (a token past the end
+            // is one this server never handed out: 404).
+            let offset = number(offset_param)?.unwrap_or(0).min(total);
+            let (page, next) = window(offset, offset_param)?;
             if let Some(f) = total_field {
                 set_path(&mut body, f, json!(total));
             }
@@ -617,8 +620,10 @@ mod style_tests {
         let items: Vec<u32> = (0..5).collect();
         let e = page_in_style(&items, &OFFSET, None, "offset=x", "/").unwrap_err();
         assert_eq!(e.status(), 400);
-        let e = page_in_style(&items, &OFFSET, None, "offset=99", "/").unwrap_err();
-        assert_eq!(e.status(), 404);
+        // An offset past the end skips every item: an empty page (Novu's `offset`, "Number of
+        // items to skip"), not a 404 (was).
+        let p = page_in_style(&items, &OFFSET, None, "offset=99", "/").unwrap();
+        assert_eq!(p.body["items"], json!([]));
         let e = page_in_style(&items, &PAGES, None, "page=x", "/").unwrap_err();
         assert_eq!(e.status(), 400);
         let e = page_in_style(&[json!({"id": "a"})], &CURSOR, None, "after=zz", "/").unwrap_err();

@@ -15,7 +15,14 @@ const PAGE_FACTS: [&[&str]; 3] = [
         "currentPage",
         "page",
     ],
-    &["page_size", "pageSize", "per_page", "perPage", "size"],
+    &[
+        "page_size",
+        "pageSize",
+        "per_page",
+        "perPage",
+        "size",
+        "limit",
+    ],
     &[
         "total_results",
         "totalResults",
@@ -270,5 +277,36 @@ mod tests {
             "/c?PageSize=2&page_offset=0"
         );
         assert_eq!(window.total, 5);
+    }
+
+    /// Textmagic's lists: `{page, pageCount, limit, resources}`, `limit` being "the number of
+    /// results per page", answered 0 on every page (was).
+    #[test]
+    fn a_page_s_limit_field_says_its_size() {
+        use tidings_spec::{FieldSchema, Ty};
+        static PAGES: PaginationSpec = PaginationSpec {
+            items: "resources",
+            style: PageStyle::Page {
+                page_param: "page",
+                size_param: Some("limit"),
+                first_page: 1,
+                total_pages_field: Some("pageCount"),
+            },
+        };
+        static TOP: [FieldSchema; 3] = [
+            FieldSchema::new("page", Ty::Integer),
+            FieldSchema::new("pageCount", Ty::Integer),
+            FieldSchema::new("limit", Ty::Integer),
+        ];
+        let answer = json!({"resources": [1, 2, 3, 4, 5], "page": 0, "pageCount": 0, "limit": 0});
+        let (page, window) =
+            page_object_with_window(answer, &PAGES, Some("limit"), "page=2&limit=2", "/t").unwrap();
+        let mut body = page.body;
+        page_facts(&mut body, &PAGES, &window, Some(&TOP));
+        assert_eq!(
+            (&body["page"], &body["pageCount"], &body["limit"]),
+            (&json!(2), &json!(3), &json!(2)),
+            "{body}"
+        );
     }
 }

@@ -212,6 +212,24 @@ pub(crate) fn default_of(
 /// back-references) is reported as approximated, not kept.
 pub(crate) fn pattern(s: &Value, ptr: &str, conv: &mut Converter<'_>) -> Option<String> {
     let pattern = s.get("pattern")?.as_str()?;
+    // A constant's name left unexpanded (Novu's `SLUG_IDENTIFIER_REGEX`): upper-case words with
+    // no pattern syntax, that no example of the field matches. Kept, it refused every real
+    // value.
+    let constant_name = pattern.len() >= 4
+        && pattern.contains('_')
+        && pattern
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+    if constant_name {
+        conv.approximate(
+            ptr,
+            &format!(
+                "pattern `{pattern}` not kept: it names a constant the document left unexpanded, \
+                 not a pattern of the values"
+            ),
+        );
+        return None;
+    }
     match tidings_spec::pattern::compile(pattern) {
         Ok(_) => Some(pattern.to_owned()),
         Err(e) => {

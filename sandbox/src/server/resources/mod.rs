@@ -734,7 +734,7 @@ impl Resources {
     }
 
     /// Stores `body` as a new item of `collection`: keyed by the id the client gave in the id
-    /// field (an item with that id is replaced), else by a fresh one (past the counter, and
+    /// field (an item with that id is updated with what the body sends), else by a fresh one (past the counter, and
     /// not one a replace already put there). The item stored, and the ticket of its commit.
     fn create_one(
         &self,
@@ -770,6 +770,21 @@ impl Resources {
                 body.insert(op.id_field.to_owned(), id_value(schema, op, &id));
                 (id, Some(n))
             }
+        };
+        // An upsert of an item held (a create that may replace: Novu's topics by `key`) keeps
+        // what it does not send (its `_id`, its creation time).
+        let body = match state
+            .collections
+            .get(collection)
+            .and_then(|items| items.iter().find(|i| i.id == id))
+        {
+            Some(held) => {
+                let mut merged = held.value.clone();
+                merged.extend(body);
+                fill::stamp_last_change(schema, item_ty, &mut merged);
+                merged
+            }
+            None => body,
         };
         let value = filled_object(schema, item_ty, body);
         let ticket = self.insert(state, collection, id, value.clone(), counter)?;
