@@ -47,16 +47,26 @@ pub(crate) async fn handle(served: Arc<Served>, request: Request) -> Response {
         )
     });
     let mut sent = None;
+    let request_path = request.uri().path().to_owned();
     let (op, response) = respond(&served, request, &mut sent).await;
     let response = match op {
         Some(op) => documented_status(&op.info, response),
         None => response,
     };
-    let response = served.error_shape.apply(served.schema, response).await;
+    let response = served
+        .error_shape
+        .apply(served.schema, response, &request_path)
+        .await;
     let response = match op {
         Some(op) => {
-            super::shape::operation_error(served.schema, &served.error_shape, &op.info, response)
-                .await
+            super::shape::operation_error(
+                served.schema,
+                &served.error_shape,
+                &op.info,
+                response,
+                &request_path,
+            )
+            .await
         }
         None => response,
     };

@@ -152,7 +152,13 @@ impl ErrorShape {
     }
 
     /// `response` with its error body in the spec's shape (other answers as they are).
-    pub(crate) async fn apply(&self, schema: &ServiceSchema, response: Response) -> Response {
+    /// `path` is the request's, answered in a field that says where the error happened.
+    pub(crate) async fn apply(
+        &self,
+        schema: &ServiceSchema,
+        response: Response,
+        path: &str,
+    ) -> Response {
         let status = response.status();
         let json = response
             .headers()
@@ -198,7 +204,7 @@ impl ErrorShape {
             let mut given = Value::Object(object.clone());
             failure_flags(schema, ty, &mut given);
             if let Value::Object(mut filled) = fill(schema, ty, Some(&given), 0, None) {
-                the_status_in(&mut filled, &given, status);
+                the_status_in(&mut filled, &given, status, path);
                 object.extend(filled);
             }
         }
@@ -225,9 +231,14 @@ const STATUS_NAMES: &[&str] = &[
 /// Sets each numeric field of `filled` named like a status ([`STATUS_NAMES`]) that `given` (what
 /// the gateway wrote) does not have to the answer's `status`: made up, it said 0.
 /// Text made up as its field's name (`"title": "title"`, Telnyx's errors; Mandrill's
-/// `"status": "status"`) says the status's reason instead (`Not Found`), or `error` for a
-/// status field.
-fn the_status_in(filled: &mut Map<String, Value>, given: &Value, status: axum::http::StatusCode) {
+/// `"status": "status"`) says the status's reason instead (`Not Found`), `error` for a
+/// status field, or the request's `path` for a field that says where ([`PATH_NAMES`]).
+fn the_status_in(
+    filled: &mut Map<String, Value>,
+    given: &Value,
+    status: axum::http::StatusCode,
+    path: &str,
+) {
     for (key, value) in filled.iter_mut() {
         if value.is_number()
             && STATUS_NAMES.contains(&key.as_str())
@@ -238,12 +249,22 @@ fn the_status_in(filled: &mut Map<String, Value>, given: &Value, status: axum::h
     }
     let reason = status.canonical_reason().unwrap_or("error");
     for (key, value) in filled.iter_mut() {
-        no_name_as_text(key, value, reason, 0);
+        no_name_as_text(key, value, reason, path, 0);
     }
 }
 
+/// Names of a field of an error that says where it happened (Novu's `path`, RFC 9457's
+/// `instance`): the request's path.
+const PATH_NAMES: &[&str] = &[
+    "path",
+    "instance",
+    "request_path",
+    "requestPath",
+    "endpoint",
+];
+
 /// [`the_status_in`]'s text named after its field, through nested objects and lists.
-fn no_name_as_text(key: &str, value: &mut Value, reason: &str, depth: usize) {
+fn no_name_as_text(key: &str, value: &mut Value, reason: &str, path: &str, depth: usize) {
     if depth > 4 {
         return;
     }
@@ -251,18 +272,20 @@ fn no_name_as_text(key: &str, value: &mut Value, reason: &str, depth: usize) {
         Value::String(text) if text == key => {
             *text = if STATUS_NAMES.contains(&key) {
                 "error".to_owned()
+            } else if PATH_NAMES.contains(&key) {
+                path.to_owned()
             } else {
                 reason.to_owned()
             };
         }
         Value::Object(map) => {
             for (k, v) in map.iter_mut() {
-                no_name_as_text(k, v, reason, depth + 1);
+                no_name_as_text(k, v, reason, path, depth + 1);
             }
         }
         Value::Array(items) => {
             for v in items {
-                no_name_as_text(key, v, reason, depth + 1);
+                no_name_as_text(key, v, reason, path, depth + 1);
             }
         }
         _ => {}
@@ -317,6 +340,7 @@ pub(crate) async fn operation_error(
     service: &ErrorShape,
     op: &tidings_codegen::check::OperationInfo,
     response: Response,
+    path: &str,
 ) -> Response {
     let status = response.status();
     if !(status.is_client_error() || status.is_server_error()) {
@@ -423,7 +447,7 @@ pub(crate) async fn operation_error(
     let given = out.clone();
     let mut out = fill(schema, &ty, Some(&out), 0, None);
     if let Value::Object(filled) = &mut out {
-        the_status_in(filled, &given, status);
+        the_status_in(filled, &given, status, path);
     }
     let body = serde_json::to_vec(&out).unwrap_or_default();
     Response::from_parts(parts, Body::from(body))
@@ -616,18 +640,20 @@ mod tests {
         let mut filled = serde_json::json!({
             "errors": [{"code": "not_found", "title": "title", "detail": "`/x` does not exist"}],
             "status": "status",
-            "name": "name"
+            "name": "name",
+            "path": "path"
         });
         let Value::Object(map) = &mut filled else {
             unreachable!()
         };
-        the_status_in(map, &Value::Null, axum::http::StatusCode::NOT_FOUND);
+        the_status_in(map, &Value::Null, axum::http::StatusCode::NOT_FOUND, "/x");
         assert_eq!(
             filled,
             serde_json::json!({
                 "errors": [{"code": "not_found", "title": "Not Found", "detail": "`/x` does not exist"}],
                 "status": "error",
-                "name": "Not Found"
+                "name": "Not Found",
+                "path": "/x"
             })
         );
     }
