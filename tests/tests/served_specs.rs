@@ -4772,6 +4772,48 @@ paths:
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_created_item_s_link_to_itself_is_where_it_is_read() {
+    // Textmagic (textmagic/textmagic-rest-go-v2, api/openapi.yaml): a create answers
+    // `ResourceLinkResponse {id, href}`, `href` "a link to this resource" (example
+    // `/api/v2/entity_name/1`); it was a made-up `https://example.com/`. Reduced to those facts.
+    let document = r##"
+openapi: 3.0.0
+info: { title: Textmagic templates, version: "2" }
+security: [ { BasicAuth: [] } ]
+components:
+  securitySchemes: { BasicAuth: { type: http, scheme: basic } }
+  schemas:
+    Link: { type: object, required: [id, href], properties: { id: { type: integer }, href: { type: string } } }
+    Template: { type: object, properties: { id: { type: integer }, name: { type: string } } }
+paths:
+  /api/v2/templates:
+    post:
+      operationId: createTemplate
+      requestBody: { content: { application/json: { schema: { type: object, properties: { name: { type: string } } } } } }
+      responses: { "201": { description: created, content: { application/json: { schema: { $ref: "#/components/schemas/Link" } } } } }
+  /api/v2/templates/{id}:
+    parameters: [ { name: id, in: path, required: true, schema: { type: integer } } ]
+    get:
+      operationId: getTemplate
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Template" } } } } }
+"##;
+    let (served, _dir) = serve_document(document, "textmagic.yaml", "textmagic").await;
+    let auth = basic_auth(&served);
+    let key = ("authorization", auth.as_str());
+    let body = serde_json::json!({"name": "T1"});
+    let (status, link) = call_json(&served, key, "POST", "/api/v2/templates", Some(body)).await;
+    assert_eq!(status, 201);
+    let href = link["href"].as_str().expect("a link").to_owned();
+    assert_eq!(href, format!("/api/v2/templates/{}", link["id"]), "{link}");
+    let (status, read) = call_json(&served, key, "GET", &href, None).await;
+    assert_eq!(
+        (status, &read["name"]),
+        (200, &"T1".into()),
+        "followed: {read}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn an_update_named_by_a_verb_after_the_item_s_path_is_kept() {
     // Mattermost (mattermost/mattermost, api/v4): `PUT /posts/{post_id}/patch` changes the
     // fields it sends and answers the post. Reduced to those facts (Swagger 2.0, as the

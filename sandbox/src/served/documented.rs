@@ -71,3 +71,54 @@ pub(super) fn created_location(
     }
     item_path(asked, &id)
 }
+
+/// Names of an item's link to itself (Textmagic's `href`, Twilio's `uri`).
+const SELF_LINKS: &[&str] = &[
+    "href",
+    "uri",
+    "url",
+    "self",
+    "self_link",
+    "selfLink",
+    "resource_uri",
+    "resourceUri",
+];
+
+/// The link the store makes up for a field that holds one (the sample of format `uri`).
+const MADE_UP_LINK: &str = "https://example.com/";
+
+/// Sets an item's made-up link to itself ([`SELF_LINKS`]), in the answer or in its object that
+/// holds the item's id field, to where the item lives (`location` of that object, as
+/// [`created_location`] says): a client that followed `href` left the sandbox (Textmagic's
+/// `{id, href}`).
+pub(super) fn self_links(value: &mut Value, id_field: &str, location: impl Fn(&Value) -> String) {
+    let Value::Object(top) = value else {
+        return;
+    };
+    let holds_item = |map: &serde_json::Map<String, Value>| map.contains_key(id_field);
+    let mut holders: Vec<&mut serde_json::Map<String, Value>> = Vec::new();
+    let top_holds = holds_item(top);
+    if top_holds {
+        holders.push(top);
+    } else {
+        holders.extend(
+            top.values_mut()
+                .filter_map(|v| v.as_object_mut())
+                .filter(|m| holds_item(m)),
+        );
+    }
+    for holder in holders {
+        let names: Vec<&str> = SELF_LINKS
+            .iter()
+            .copied()
+            .filter(|name| holder.get(*name).and_then(Value::as_str) == Some(MADE_UP_LINK))
+            .collect();
+        if names.is_empty() {
+            continue;
+        }
+        let here = location(&Value::Object(holder.clone()));
+        for name in names {
+            holder.insert(name.to_owned(), Value::String(here.clone()));
+        }
+    }
+}

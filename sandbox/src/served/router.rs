@@ -225,12 +225,8 @@ async fn respond<'s>(
         .iter()
         .map(|(k, v)| ((*k).to_owned(), v.clone()))
         .collect();
-    // What a documented `Location` is made of.
-    let (request_path, asked_params) = if op.info.response_headers.is_empty() {
-        (String::new(), Vec::new())
-    } else {
-        (request.uri().path().to_owned(), params.clone())
-    };
+    // What a documented `Location` (and an item's link to itself) is made of.
+    let (request_path, asked_params) = (request.uri().path().to_owned(), params.clone());
     let incoming =
         match Incoming::accept_with_path(&served.gateway, op.spec, request, Some(owned)).await {
             // Its headers are added below, `Location` by the operation that gets the item.
@@ -309,6 +305,11 @@ async fn respond<'s>(
         && result.as_ref().is_err_and(|e| e.status() == 404)
     {
         result = Ok(Value::Null);
+    }
+    if let Ok(value) = &mut result {
+        super::documented::self_links(value, op.resource.id_field, |item| {
+            created_location(served, op, &request_path, &asked_params, Some(item))
+        });
     }
     let item = match &result {
         Ok(value) if !op.info.response_headers.is_empty() => Some(value.clone()),
