@@ -4814,6 +4814,66 @@ paths:
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_list_asked_by_a_post_filters_by_its_body_and_one_value_of_a_list_field() {
+    // Mandrill (mailchimp/mailchimp-client-lib-codegen, transactional.openapi.json): `POST
+    // /templates/list {label}` lists the templates whose `labels` hold it; it listed them
+    // all. Reduced to those facts.
+    let document = r##"
+openapi: 3.0.3
+info: { title: Mandrill templates, version: "1" }
+security: [ { bearerAuth: [] } ]
+components:
+  securitySchemes: { bearerAuth: { type: http, scheme: bearer } }
+  schemas:
+    Template: { type: object, properties: { name: { type: string }, labels: { type: array, items: { type: string } } } }
+paths:
+  /templates/add:
+    post:
+      operationId: templates/add
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/Template" } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Template" } } } } }
+  /templates/info:
+    post:
+      operationId: templates/info
+      requestBody: { required: true, content: { application/json: { schema: { type: object, required: [name], properties: { name: { type: string } } } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Template" } } } } }
+  /templates/list:
+    post:
+      operationId: templates/list
+      requestBody: { content: { application/json: { schema: { type: object, properties: { label: { type: string } } } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { type: array, items: { $ref: "#/components/schemas/Template" } } } } } }
+"##;
+    let (served, _dir) = serve_document(document, "labels.yaml", "labels").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let key = ("authorization", bearer.as_str());
+    for (name, label) in [("one", "a"), ("two", "b"), ("three", "a")] {
+        let body = serde_json::json!({"name": name, "labels": [label, "all"]});
+        let (status, _) = call_json(&served, key, "POST", "/templates/add", Some(body)).await;
+        assert_eq!(status, 200);
+    }
+    let names = |listed: &serde_json::Value| -> Vec<String> {
+        listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let by_a = serde_json::json!({"label": "a"});
+    let (_, listed) = call_json(&served, key, "POST", "/templates/list", Some(by_a)).await;
+    assert_eq!(names(&listed), ["one", "three"], "{listed}");
+    let (_, listed) = call_json(
+        &served,
+        key,
+        "POST",
+        "/templates/list",
+        Some(serde_json::json!({})),
+    )
+    .await;
+    assert_eq!(names(&listed).len(), 3, "no label: every template");
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn an_update_named_by_a_verb_after_the_item_s_path_is_kept() {
     // Mattermost (mattermost/mattermost, api/v4): `PUT /posts/{post_id}/patch` changes the
     // fields it sends and answers the post. Reduced to those facts (Swagger 2.0, as the

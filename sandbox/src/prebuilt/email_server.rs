@@ -5340,7 +5340,7 @@ pub mod email_server {
                 ),
             ),
             items: ::core::option::Option::None,
-            filters: &[],
+            filters: &[("list_id", "list_ids")],
         };
         /// `GET /v1/contacts/{id_or_email}`: gets an item of `/v1/contacts`.
         pub static GET_CONTACT: crate::server::resources::ResourceOp = ::tidings_runtime::spec::ResourceOp {

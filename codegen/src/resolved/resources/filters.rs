@@ -32,7 +32,7 @@ pub fn list_filters(service: &Service, op: &OperationInfo) -> Vec<(String, Strin
             (_, Some(create)) => item_fields(service, create.response.as_ref()),
             _ => None,
         }
-    } else if op.method == Method::Get && answers_list(service, op) {
+    } else if matches!(op.method, Method::Get | Method::Post) && answers_list(service, op) {
         match envelope_items(service, op) {
             Some((_, item)) => item_fields(service, Some(&item)),
             None => item_fields(service, op.response.as_ref()),
@@ -90,22 +90,48 @@ pub fn list_filters(service: &Service, op: &OperationInfo) -> Vec<(String, Strin
         .find(|s| !s.is_empty() && param_name(s).is_none())
         .unwrap_or_default();
     let own_id = |f: &FieldInfo| f.wire == "id" || names_the_collection(&f.wire, noun);
-    op.query
+    // The query's parameters; for a list asked by a `POST` (Mandrill's `/templates/list`
+    // `{label}`), its body's fields too.
+    let body = match op.method {
+        Method::Post => item_fields(service, op.body.as_ref()).unwrap_or_default(),
+        _ => &[],
+    };
+    let given = op
+        .query
         .iter()
-        .filter(|p| !paging.contains(&p.wire.as_str()) && p.from_credential.is_none())
-        .filter_map(|p| {
-            let named = filtered_field(&p.wire);
+        .filter(|p| p.from_credential.is_none())
+        .map(|p| (p.wire.as_str(), &p.ty))
+        .chain(
+            body.iter()
+                .filter(|f| !f.secret)
+                .map(|f| (f.wire.as_str(), &f.ty)),
+        );
+    given
+        .filter(|(wire, _)| !paging.contains(wire))
+        .filter_map(|(wire, ty)| {
+            let named = filtered_field(wire);
             let field = items
                 .iter()
                 .find(|f| f.wire == named)
                 .or_else(|| items.iter().find(|f| loose(&f.wire) == loose(named)))
+                // One value of a list field (Mandrill's `label` of a template's `labels`).
+                .or_else(|| {
+                    items.iter().find(|f| {
+                        loose(&f.wire) == format!("{}s", loose(named))
+                            && matches!(&f.ty, Ty::List(inner) if compared(inner))
+                    })
+                })
                 .filter(|f| !(around && own_id(f)))?;
-            let param_ty = match &p.ty {
+            let param_ty = match ty {
                 Ty::List(inner) => inner,
                 ty => ty,
             };
-            (compared(&field.ty) && compared(param_ty) && !dated(field))
-                .then(|| (p.wire.clone(), field.wire.clone()))
+            let field_ty = match &field.ty {
+                Ty::List(inner) if !matches!(ty, Ty::List(_)) => inner,
+                ty => ty,
+            };
+            (compared(field_ty) && compared(param_ty) && !dated(field))
+                .then(|| (wire.to_owned(), field.wire.clone()))
         })
         .collect()
 }

@@ -545,7 +545,18 @@ impl Resources {
                     .get(&collection)
                     .map(Vec::as_slice)
                     .unwrap_or_default();
-                let items = filtered(all, op, &call.query);
+                // A list asked by a `POST` names its filters in its body too (Mandrill's
+                // `/templates/list {label}`).
+                let asked = match (&call.query, &call.body) {
+                    (Value::Object(query), Value::Object(body)) if !body.is_empty() => {
+                        let mut both = body.clone();
+                        both.extend(query.clone());
+                        std::borrow::Cow::Owned(Value::Object(both))
+                    }
+                    (Value::Null, body @ Value::Object(_)) => std::borrow::Cow::Borrowed(body),
+                    (query, _) => std::borrow::Cow::Borrowed(query),
+                };
+                let items = filtered(all, op, &asked);
                 let items = items.as_slice();
                 if let (Some(path), Some(ty)) = (op.items, &op.response) {
                     return Ok((envelope_of(schema, op, ty, path, items), None));

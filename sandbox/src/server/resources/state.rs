@@ -307,13 +307,18 @@ pub(super) fn filtered<'i>(items: &'i [Item], op: &ResourceOp, query: &Value) ->
         })
         .collect();
     let matches = |item: &Item| {
-        set.iter().all(|(field, wanted)| {
-            let have = match item.value.get(*field) {
-                None if *field == op.id_field => Some(item.id.clone()),
-                value => value.and_then(text),
-            };
-            have.is_some_and(|have| wanted.contains(&have))
-        })
+        set.iter()
+            .all(|(field, wanted)| match item.value.get(*field) {
+                None if *field == op.id_field => wanted.contains(&item.id),
+                // A list field matches by any of its values (Mandrill's `labels` by a `label`).
+                Some(Value::Array(values)) => values
+                    .iter()
+                    .filter_map(text)
+                    .any(|have| wanted.contains(&have)),
+                value => value
+                    .and_then(text)
+                    .is_some_and(|have| wanted.contains(&have)),
+            })
     };
     items.iter().filter(|i| matches(i)).collect()
 }
