@@ -4874,6 +4874,55 @@ paths:
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_body_that_wraps_the_item_in_a_root_key_writes_the_item() {
+    // Mailtrap (railsware/mailtrap-openapi): every create and update wraps the item in a root
+    // key (`{"email_template": {...}}`) and answers it unwrapped; nothing was stored, and every
+    // answer was `{"id": 1}`. Reduced to those facts.
+    let document = r##"
+openapi: 3.0.0
+info: { title: Mailtrap templates, version: "1" }
+security: [ { bearerAuth: [] } ]
+components:
+  securitySchemes: { bearerAuth: { type: http, scheme: bearer } }
+  schemas:
+    Template: { type: object, properties: { id: { type: integer }, name: { type: string }, subject: { type: string } } }
+    Fields: { type: object, properties: { name: { type: string }, subject: { type: string } } }
+    Wrapped: { type: object, required: [email_template], properties: { email_template: { $ref: "#/components/schemas/Fields" } } }
+paths:
+  /api/email_templates:
+    post:
+      operationId: createTemplate
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/Wrapped" } } } }
+      responses: { "201": { description: created, content: { application/json: { schema: { $ref: "#/components/schemas/Template" } } } } }
+  /api/email_templates/{email_template_id}:
+    parameters: [ { name: email_template_id, in: path, required: true, schema: { type: integer } } ]
+    get:
+      operationId: getTemplate
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Template" } } } } }
+    patch:
+      operationId: updateTemplate
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/Wrapped" } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Template" } } } } }
+"##;
+    let (served, _dir) = serve_document(document, "mailtrap.yaml", "mailtrap").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let key = ("authorization", bearer.as_str());
+    let made = serde_json::json!({"email_template": {"name": "Welcome", "subject": "Hi"}});
+    let (status, made) = call_json(&served, key, "POST", "/api/email_templates", Some(made)).await;
+    assert_eq!((status, &made["name"]), (201, &"Welcome".into()), "{made}");
+    let path = format!("/api/email_templates/{}", made["id"]);
+    let change = serde_json::json!({"email_template": {"subject": "Hello"}});
+    let (status, _) = call_json(&served, key, "PATCH", &path, Some(change)).await;
+    assert_eq!(status, 200);
+    let (_, read) = call_json(&served, key, "GET", &path, None).await;
+    assert_eq!(
+        (&read["name"], &read["subject"]),
+        (&"Welcome".into(), &"Hello".into()),
+        "{read}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn an_update_named_by_a_verb_after_the_item_s_path_is_kept() {
     // Mattermost (mattermost/mattermost, api/v4): `PUT /posts/{post_id}/patch` changes the
     // fields it sends and answers the post. Reduced to those facts (Swagger 2.0, as the

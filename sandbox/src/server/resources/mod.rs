@@ -514,6 +514,10 @@ impl Resources {
             && let Some(Value::Object(inner)) = body.get(field)
         {
             body = inner.clone();
+        } else if let Some(inner) = root_wrapped(schema, item_ty.as_ref(), &body) {
+            // A body that wraps the item in one key the item does not have (Mailtrap's
+            // `{"email_template": {...}}`, Rails' root key), answered unwrapped.
+            body = inner;
         }
         // What the path names is the item's too (a replace under a parent: Resend's contact
         // added to a segment answers its `contact_id`).
@@ -850,3 +854,18 @@ impl Resources {
 
 #[cfg(test)]
 pub(crate) mod tests;
+
+/// The item a body wraps in its one key (Rails' root key: Mailtrap's `{"contact": {...}}`),
+/// when the item's type has no field of that name and declares a field of the object's.
+fn root_wrapped(
+    schema: &ServiceSchema,
+    item_ty: Option<&Ty>,
+    body: &Map<String, Value>,
+) -> Option<Map<String, Value>> {
+    let (key, Value::Object(inner)) = body.iter().next().filter(|_| body.len() == 1)? else {
+        return None;
+    };
+    let fields = item_ty.and_then(|ty| schema.object_fields(ty))?;
+    let declared = |name: &str| fields.iter().any(|f| f.name == name);
+    (!declared(key) && inner.keys().any(|k| declared(k))).then(|| inner.clone())
+}
