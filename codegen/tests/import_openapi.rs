@@ -1433,3 +1433,37 @@ paths:
         ("/sms", "id")
     );
 }
+
+/// Mailtrap's errors keep their message in a field named for something else, each described
+/// "Error message": `errors` (text) and `error` (read as an OAuth code before, and answered
+/// with a code word). Neither was the message: errors were answered `{}` or with a code.
+#[test]
+fn a_text_field_described_as_the_error_message_is_the_message() {
+    let text = r##"
+openapi: 3.0.0
+info: { title: errors, version: "1" }
+components:
+  schemas:
+    NotFound: { type: object, properties: { error: { type: string, description: Error message } } }
+    Thing: { type: object, properties: { id: { type: string } } }
+paths:
+  /things/{id}:
+    parameters: [ { name: id, in: path, required: true, schema: { type: string } } ]
+    get:
+      operationId: get_thing
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Thing" } } } }
+        "404": { description: gone, content: { application/json: { schema: { $ref: "#/components/schemas/NotFound" } } } }
+"##;
+    let imported =
+        import_openapi(text, &ImportOptions::new("errors", "errors.yaml"), None).unwrap();
+    let s = checked(&imported);
+    let errors = s.spec.errors.as_ref().expect("an error shape");
+    assert_eq!(
+        errors.message.as_deref(),
+        Some("error"),
+        "{}",
+        imported.yaml
+    );
+    assert_eq!(errors.code.as_deref(), Some("none"), "{}", imported.yaml);
+}

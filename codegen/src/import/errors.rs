@@ -308,16 +308,21 @@ impl Converter<'_> {
         // An RFC 9457 problem (`type`, `title`, `detail`, `status`) names its kind by the
         // `type` URI and explains it in `detail` (else `title`).
         let problem = self.is_problem_details(ty);
+        // A text field its description calls the message (Mailtrap's `error` and `errors`,
+        // "Error message") is the message, whatever its name says.
+        let described = (!problem).then(|| self.described_message(ty)).flatten();
         let code = if problem {
             Some("type".to_owned())
         } else {
             self.error_field_path(ty, ERROR_CODE_NAMES)
                 .or_else(|| self.error_field_path(ty, WEAK_ERROR_CODE_NAMES))
+                .filter(|code| Some(code) != described.as_ref())
         };
         let message = if problem {
             self.error_field_path(ty, &["detail", "title"])
         } else {
             self.error_field_path(ty, ERROR_MESSAGE_NAMES)
+                .or(described)
                 .or_else(|| self.error_field_path(ty, WEAK_ERROR_MESSAGE_NAMES))
                 .or_else(|| self.listed_messages(ty))
         };
@@ -337,6 +342,23 @@ impl Converter<'_> {
             });
         }
         (code, message)
+    }
+
+    /// The top-level text field of error type `ty` whose description calls it the message
+    /// ("Error message"), when one does and it is not described as a code.
+    fn described_message(&self, ty: &str) -> Option<String> {
+        let Some(TypeOut::Object { fields, .. }) = self.types.get(ty) else {
+            return None;
+        };
+        let mut described = fields.iter().filter(|f| {
+            f.ty == "string"
+                && f.doc.as_deref().is_some_and(|d| {
+                    let d = d.to_ascii_lowercase();
+                    d.contains("message") && !d.contains("code")
+                })
+        });
+        let one = described.next()?;
+        described.next().is_none().then(|| one.wire.clone())
     }
 
     /// `errors.0` when error type `ty` lists its messages as text in an `errors` field
