@@ -4923,6 +4923,69 @@ paths:
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_create_under_a_parent_never_made_is_the_404_the_operation_documents() {
+    // Mailtrap (mailtrap/mailtrap-openapi, specs/sandbox.openapi.yml): `POST
+    // /api/projects/{project_id}/sandboxes` documents 404, and `POST /api/projects` makes
+    // projects; a sandbox under project 999, never made, was created. Where no 404 is
+    // documented (Twilio's messages under an account no call made), the child is still made.
+    let document = r##"
+openapi: 3.0.0
+info: { title: Mailtrap sandboxes, version: "1" }
+security: [ { bearerAuth: [] } ]
+components:
+  securitySchemes: { bearerAuth: { type: http, scheme: bearer } }
+  schemas:
+    Project: { type: object, properties: { id: { type: integer }, name: { type: string } } }
+    Sandbox: { type: object, properties: { id: { type: integer }, name: { type: string } } }
+    NotFound: { type: object, properties: { error: { type: string, description: Error message } } }
+paths:
+  /api/projects:
+    post:
+      operationId: createProject
+      requestBody: { content: { application/json: { schema: { $ref: "#/components/schemas/Project" } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Project" } } } } }
+  /api/projects/{project_id}:
+    parameters: [ { name: project_id, in: path, required: true, schema: { type: integer } } ]
+    get:
+      operationId: getProject
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Project" } } } } }
+  /api/projects/{project_id}/sandboxes:
+    parameters: [ { name: project_id, in: path, required: true, schema: { type: integer } } ]
+    post:
+      operationId: createSandbox
+      requestBody: { content: { application/json: { schema: { $ref: "#/components/schemas/Sandbox" } } } }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Sandbox" } } } }
+        "404": { description: not found, content: { application/json: { schema: { $ref: "#/components/schemas/NotFound" } } } }
+  /api/projects/{project_id}/notes:
+    parameters: [ { name: project_id, in: path, required: true, schema: { type: integer } } ]
+    post:
+      operationId: createNote
+      requestBody: { content: { application/json: { schema: { $ref: "#/components/schemas/Sandbox" } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Sandbox" } } } } }
+"##;
+    let (served, _dir) = serve_document(document, "sandboxes.yaml", "sandboxes").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let key = ("authorization", bearer.as_str());
+    let orphan = serde_json::json!({"name": "orphan"});
+    let path = "/api/projects/999/sandboxes";
+    let (status, error) = call_json(&served, key, "POST", path, Some(orphan.clone())).await;
+    assert_eq!(status, 404, "{error}");
+    assert!(
+        error["error"].as_str().is_some_and(|m| m.contains("999")),
+        "{error}"
+    );
+    let project = serde_json::json!({"name": "P"});
+    let (_, project) = call_json(&served, key, "POST", "/api/projects", Some(project)).await;
+    let path = format!("/api/projects/{}/sandboxes", project["id"]);
+    let (status, _) = call_json(&served, key, "POST", &path, Some(orphan.clone())).await;
+    assert_eq!(status, 200, "under a project made");
+    let note = "/api/projects/999/notes";
+    let (status, _) = call_json(&served, key, "POST", note, Some(orphan)).await;
+    assert_eq!(status, 200, "no 404 documented: made, as before");
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn an_update_named_by_a_verb_after_the_item_s_path_is_kept() {
     // Mattermost (mattermost/mattermost, api/v4): `PUT /posts/{post_id}/patch` changes the
     // fields it sends and answers the post. Reduced to those facts (Swagger 2.0, as the

@@ -62,3 +62,31 @@ pub(super) fn names_a_create_or_update(name: &str) -> bool {
         .iter()
         .any(|w| matches!(*w, "upsert" | "identify" | "set" | "or" | "save"))
 }
+
+/// The collection template and parameter of the parent item an operation creates or lists
+/// under (`/api/projects` and `project_id` of `/api/projects/{project_id}/sandboxes`), when
+/// another operation creates such parents: the parent can then be missing.
+pub(super) fn parent_of<'o>(
+    ops: &'o [super::ops::ServedOp],
+    op: &super::ops::ServedOp,
+) -> Option<(&'o str, &'static str)> {
+    use crate::server::resources::ResourceAction;
+    if !matches!(
+        op.resource.kind,
+        ResourceAction::Create | ResourceAction::List
+    ) {
+        return None;
+    }
+    let (parent, rest) = op.resource.collection.rsplit_once("/{")?;
+    let (param, _) = rest.split_once('}')?;
+    let creator = ops
+        .iter()
+        .find(|o| o.resource.kind == ResourceAction::Create && o.resource.collection == parent)?;
+    let param: &'static str = op
+        .resource
+        .collection
+        .match_indices(param)
+        .next()
+        .map(|(i, _)| &op.resource.collection[i..i + param.len()])?;
+    Some((creator.resource.collection, param))
+}

@@ -16,7 +16,7 @@ use tidings_codegen::check::{Answer, PageStyle};
 use tidings_codegen::model::QueryStyle;
 
 use super::documented::{created_location, documented_status};
-use super::held::{asks_to_fail_if_held, names_a_create_or_update, upserts};
+use super::held::{asks_to_fail_if_held, names_a_create_or_update, parent_of, upserts};
 use super::ops::{PathTemplate, Served, ServedOp, TokenEndpoint};
 use super::params::{in_range, query, typed};
 use super::validate;
@@ -252,6 +252,17 @@ async fn respond<'s>(
     // (Telnyx's `POST /calls/{id}/actions/answer`: "Call not found"), is that 404.
     if op.info.errors.contains(&404)
         && let Some(missing) = served.store.missing_item(&op.resource, &call)
+    {
+        return (Some(op), incoming.reject(missing));
+    }
+    // A create or list under a parent the store does not hold, where the operation documents
+    // 404 and the spec creates such parents (Mailtrap's `POST
+    // /api/projects/{project_id}/sandboxes`): that 404, not an item under no parent.
+    if op.info.errors.contains(&404)
+        && let Some((parent, param)) = parent_of(&served.ops, op)
+        && let Some(missing) = served
+            .store
+            .missing_parent(parent, param, &op.resource, &call)
     {
         return (Some(op), incoming.reject(missing));
     }

@@ -103,6 +103,27 @@ impl Resources {
 }
 
 impl Resources {
+    /// The 404 of a create or list under a parent item (`{parent}/{param}/...`) that the store
+    /// does not hold, in the collection `parent` (a template, its parameters from the call).
+    pub(crate) fn missing_parent(
+        &self,
+        parent: &str,
+        param: &str,
+        op: &ResourceOp,
+        call: &ResourceCall,
+    ) -> Option<ServerError> {
+        let id = call
+            .path
+            .iter()
+            .find(|(name, _)| *name == param)
+            .map(|(_, v)| v.as_str())?;
+        let state = self.lock();
+        let collection = home_of(&state, &substitute(parent, &call.path), Some(id));
+        find(&state, &collection, Some(id), op)
+            .err()
+            .map(|_| ServerError::not_found(format!("`{collection}/{id}`")).with_param(param))
+    }
+
     /// The 404 of a replace (`PUT`) of an item its path names that the store does not hold;
     /// none for another operation, or an item held.
     pub(crate) fn missing_replaced(
