@@ -262,7 +262,7 @@ async fn respond<'s>(
         && let Some((parent, param)) = parent_of(&served.ops, op)
         && let Some(missing) = served
             .store
-            .missing_parent(parent, param, &op.resource, &call)
+            .missing_under(parent, param, &op.resource, &call)
     {
         return (Some(op), incoming.reject(missing));
     }

@@ -103,11 +103,12 @@ impl Resources {
 }
 
 impl Resources {
-    /// The 404 of a create or list under a parent item (`{parent}/{param}/...`) that the store
-    /// does not hold, in the collection `parent` (a template, its parameters from the call).
-    pub(crate) fn missing_parent(
+    /// The 404 of an item the store does not hold, named by the path parameter `param` in the
+    /// collection `template` (a template, its parameters from the call): the parent a create
+    /// or list is under (`{parent}/{param}/...`), or the item a replace names.
+    pub(crate) fn missing_under(
         &self,
-        parent: &str,
+        template: &str,
         param: &str,
         op: &ResourceOp,
         call: &ResourceCall,
@@ -118,7 +119,7 @@ impl Resources {
             .find(|(name, _)| *name == param)
             .map(|(_, v)| v.as_str())?;
         let state = self.lock();
-        let collection = home_of(&state, &substitute(parent, &call.path), Some(id));
+        let collection = home_of(&state, &substitute(template, &call.path), Some(id));
         find(&state, &collection, Some(id), op)
             .err()
             .map(|_| ServerError::not_found(format!("`{collection}/{id}`")).with_param(param))
@@ -134,15 +135,7 @@ impl Resources {
         if op.kind != ResourceAction::Replace {
             return None;
         }
-        let param = op.item_param?;
-        let id = call
-            .path
-            .iter()
-            .find(|(name, _)| *name == param)
-            .map(|(_, v)| v.as_str())?;
-        let state = self.lock();
-        let collection = home_of(&state, &substitute(op.collection, &call.path), Some(id));
-        find(&state, &collection, Some(id), op).err()
+        self.missing_under(op.collection, op.item_param?, op, call)
     }
 }
 
