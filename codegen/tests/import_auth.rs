@@ -410,6 +410,21 @@ fn a_key_header_nearly_every_operation_takes_is_the_service_key_where_no_scheme_
         "{:?}",
         imported.report.approximated
     );
+    // Said as it is: nearly every operation takes it, two do not require it.
+    assert!(
+        imported.yaml.contains(
+            "Sent in the `api-token` header, which nearly every operation of the document takes."
+        ),
+        "{}",
+        imported.yaml
+    );
+    assert!(
+        !imported
+            .yaml
+            .contains("which every operation of the document requires"),
+        "{}",
+        imported.yaml
+    );
     // Fewer than nine in ten: no key is guessed.
     let mut fewer = doc.clone();
     fewer["paths"]["/v3/things8"]["get"]

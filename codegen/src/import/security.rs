@@ -23,8 +23,8 @@ impl Converter<'_> {
             .filter(|s| !s.is_empty())
         else {
             let mut auth = Vec::new();
-            if let Some((header, ptr)) = self.header_credential() {
-                let (credential, node) = self.header_key(service, &header, &ptr);
+            if let Some((header, ptr, everywhere)) = self.header_credential() {
+                let (credential, node) = self.header_key(service, &header, &ptr, everywhere);
                 credentials.set(&credential.0, credential.1);
                 auth.push(node);
             } else if let Some((creds, schemes)) = self.field_credentials(service) {
@@ -519,7 +519,8 @@ impl Converter<'_> {
     ///
     /// Else the one such header nearly every operation takes, required or not (Sendbird's
     /// `api-token` on 88 of 92 operations, required on 2): reported, as an approximation.
-    fn header_credential(&mut self) -> Option<(String, String)> {
+    /// The last of the three says whether every operation requires it.
+    fn header_credential(&mut self) -> Option<(String, String, bool)> {
         let (common, offered, operations) = self.credential_headers()?;
         let credential_like = |name: &str| {
             let lower = name.to_ascii_lowercase();
@@ -528,8 +529,8 @@ impl Converter<'_> {
                 .any(|w| lower.contains(w))
                 && !lower.contains("idempotency")
         };
-        if let Some(found) = common.into_iter().find(|(name, _)| credential_like(name)) {
-            return Some(found);
+        if let Some((name, at)) = common.into_iter().find(|(name, _)| credential_like(name)) {
+            return Some((name, at, true));
         }
         // Nine in ten operations or more take it (of two or more).
         let (name, at, count) = offered
@@ -546,7 +547,7 @@ impl Converter<'_> {
                  sent with every call"
             ),
         );
-        Some((name, at))
+        Some((name, at, false))
     }
 
     /// Of the header parameters: those every operation requires (name, pointer), each one
@@ -642,7 +643,13 @@ impl Converter<'_> {
     }
 
     /// The credential (name and node) and the `header` auth scheme that sends it in `header`.
-    fn header_key(&mut self, service: &str, header: &str, ptr: &str) -> ((String, Node), Node) {
+    fn header_key(
+        &mut self,
+        service: &str,
+        header: &str,
+        ptr: &str,
+        everywhere: bool,
+    ) -> ((String, Node), Node) {
         let lower = header.to_ascii_lowercase();
         // `X-Postmark-Server-Token` of the `postmark` service: `server_token`.
         let named = operations::op_name(lower.strip_prefix("x-").unwrap_or(&lower));
@@ -650,12 +657,15 @@ impl Converter<'_> {
             .strip_prefix(&format!("{}_", operations::op_name(service)))
             .filter(|rest| !rest.is_empty())
             .map_or_else(|| named.clone(), str::to_owned);
+        let which = if everywhere {
+            "which every operation of the document requires"
+        } else {
+            "which nearly every operation of the document takes"
+        };
         let cred = self.credential_node(
             service,
             &credential,
-            &format!(
-                "Sent in the `{header}` header, which every operation of the document requires."
-            ),
+            &format!("Sent in the `{header}` header, {which}."),
             ptr,
         );
         let mut node = Node::map();
@@ -669,8 +679,8 @@ impl Converter<'_> {
         self.report.inferred.push(Finding {
             pointer,
             reason: format!(
-                "an API key in the `{header}` header (credential `{credential}`): every \
-                 operation requires the header and the document declares no security scheme"
+                "an API key in the `{header}` header (credential `{credential}`): {which}, and \
+                 the document declares no security scheme"
             ),
             detail: None,
         });
