@@ -77,16 +77,12 @@ pub(super) fn parent_of<'o>(
     ) {
         return None;
     }
-    let (parent, rest) = op.resource.collection.rsplit_once("/{")?;
+    // Slices of the `'static` collection template are `'static` themselves.
+    let collection: &'static str = op.resource.collection;
+    let (parent, rest) = collection.rsplit_once("/{")?;
     let (param, _) = rest.split_once('}')?;
     let creator = ops
         .iter()
         .find(|o| o.resource.kind == ResourceAction::Create && o.resource.collection == parent)?;
-    let param: &'static str = op
-        .resource
-        .collection
-        .match_indices(param)
-        .next()
-        .map(|(i, _)| &op.resource.collection[i..i + param.len()])?;
     Some((creator.resource.collection, param))
 }

@@ -314,36 +314,14 @@ mod tests {
 
     const FIELDS: &[FieldSchema] = &[
         FieldSchema {
-            name: "to",
-            ty: Ty::String,
             required: true,
-            read_only: false,
-            write_only: false,
             format: Some(Format::E164),
-            min_len: None,
-            max_len: None,
-            pattern: None,
-            default: None,
-            min_items: None,
-            max_items: None,
-            min: None,
-            max: None,
+            ..FieldSchema::new("to", Ty::String)
         },
         FieldSchema {
-            name: "count",
-            ty: Ty::Integer,
-            required: false,
-            read_only: false,
-            write_only: false,
-            format: None,
-            min_len: None,
-            max_len: None,
-            pattern: None,
-            default: None,
-            min_items: None,
-            max_items: None,
             min: Some(1.0),
             max: Some(10.0),
+            ..FieldSchema::new("count", Ty::Integer)
         },
     ];
     const TYPES: &[TypeSchema] = &[

@@ -89,28 +89,16 @@ mod tests {
     fn an_id_made_in_an_answer_takes_the_length_its_field_allows() {
         let store = Resources::new(ResourceLimits::default());
         let sid = FieldSchema {
-            name: "sid",
-            ty: Ty::String,
             required: true,
-            read_only: false,
-            write_only: false,
-            format: None,
             min_len: Some(34),
             max_len: Some(34),
-            pattern: None,
-            default: None,
-            min_items: None,
-            max_items: None,
-            min: None,
-            max: None,
+            ..FieldSchema::new("sid", Ty::String)
         };
         let made = store.fresh_id(&sid);
         assert_eq!(made.as_str().map(str::len), Some(34), "{made}");
         let short = FieldSchema {
             min_len: None,
             max_len: Some(6),
-            pattern: None,
-            default: None,
             ..sid
         };
         assert_eq!(store.fresh_id(&short), "res_02");
