@@ -216,6 +216,7 @@ fn field_schema(f: &FieldInfo) -> FieldSchema {
         name: leak(&f.wire),
         ty: ty_schema(&f.ty),
         required: f.required,
+        nullable: f.nullable,
         read_only: f.read_only,
         write_only: f.write_only,
         format: format_schema(f),

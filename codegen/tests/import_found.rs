@@ -120,9 +120,10 @@ fn keys_for_different_operations_are_two_credentials_and_alternatives_one() {
 }
 
 /// Swagger 2.0's `x-nullable` (Textmagic's `sessionId`, required and nullable) was ignored:
-/// the field stayed required, and a real `null` failed to decode.
+/// the field stayed required, and a real `null` failed to decode. Then it was made optional,
+/// and a request left out a key the service requires: it is required and nullable.
 #[test]
-fn swagger_x_nullable_makes_a_required_field_optional() {
+fn swagger_x_nullable_makes_a_required_field_nullable() {
     let doc = json!({
         "swagger": "2.0",
         "info": { "title": "Found", "version": "1" },
@@ -143,7 +144,9 @@ fn swagger_x_nullable_makes_a_required_field_optional() {
     });
     let service = checked(&import(&doc));
     assert!(field(&service, "Thing", "id").required);
-    assert!(!field(&service, "Thing", "note").required);
+    assert!(!field(&service, "Thing", "id").nullable);
+    let note = field(&service, "Thing", "note");
+    assert!(note.required && note.nullable && note.is_option());
 }
 
 /// Textmagic's examples write a missing `messageId` as the text `"null"`: that typed the

@@ -108,6 +108,48 @@ async fn a_date_that_is_not_rfc_2822_is_a_decode_error() {
     assert!(err.to_string().contains("RFC 2822"), "{err}");
 }
 
+/// A required field that may be `null` is always on the wire: the client sends `null` for one
+/// it leaves unset (it was left out, and the service refused the request), reads `null` or a
+/// missing key as `None`, and writes `None` back as `null`.
+#[tokio::test]
+async fn a_required_nullable_field_is_sent_as_null_when_unset() {
+    let server = TestServer::start(|_| Reply::json(200, json!({ "id": "x" }))).await;
+    let client = client(&server.url());
+    client
+        .send_sms(&SendSms::new("sms", "+15550001"))
+        .await
+        .unwrap();
+    let set = SendSms::new("sms", "+15550001").callback_url("https://example.com/cb");
+    client.send_sms(&set).await.unwrap();
+    let requests = server.requests();
+    let unset = requests[0].json();
+    let unset = unset.as_object().unwrap();
+    assert_eq!(unset.get("callback_url"), Some(&serde_json::Value::Null));
+    // An optional field left unset is still left out.
+    assert!(!unset.contains_key("send_on"), "{unset:?}");
+    assert_eq!(requests[1].json()["callback_url"], "https://example.com/cb");
+
+    let created = "Wed, 18 Aug 2010 20:01:40 +0000";
+    for answer in [
+        json!({ "sid": "SM1", "date_created": created, "date_updated": null }),
+        json!({ "sid": "SM1", "date_created": created }),
+    ] {
+        let m: Message = serde_json::from_value(answer).unwrap();
+        assert_eq!(m.date_updated, None);
+        let back = serde_json::to_value(&m).unwrap();
+        assert_eq!(back.get("date_updated"), Some(&serde_json::Value::Null));
+    }
+    // A value goes through its wire form (Unix seconds) as before.
+    let m: Message = serde_json::from_value(
+        json!({ "sid": "SM1", "date_created": created, "date_updated": 1_282_161_700 }),
+    )
+    .unwrap();
+    assert_eq!(
+        serde_json::to_value(&m).unwrap()["date_updated"],
+        1_282_161_700
+    );
+}
+
 #[tokio::test]
 async fn bad_dates_and_header_limits_are_refused_before_sending() {
     let server = TestServer::start(|_| Reply::json(200, json!({ "id": "x" }))).await;

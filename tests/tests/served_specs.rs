@@ -5203,3 +5203,273 @@ paths:
     .await;
     assert_eq!(status, 404);
 }
+
+#[tokio::test]
+async fn a_required_field_that_may_be_null_is_answered_as_null_and_asked_of_requests() {
+    // Novu (novuhq/novu-ts, sources/json-development.json): every list requires `next` and
+    // `previous`, each a string or null; Textmagic's `MessageTemplate` requires a nullable
+    // `lastModified`. They were imported as optional and left out of every answer, so a client
+    // that validates answers (Novu's own) would fail on each list.
+    let document = r##"
+openapi: 3.0.0
+info: { title: Nullable, version: "1" }
+security: [ { bearerAuth: [] } ]
+components:
+  securitySchemes: { bearerAuth: { type: http, scheme: bearer } }
+  schemas:
+    Item:
+      type: object
+      required: [id, name, lastModified, note]
+      properties:
+        id: { type: string, readOnly: true }
+        name: { type: string }
+        lastModified: { type: string, format: date-time, nullable: true, readOnly: true }
+        note: { type: string, nullable: true }
+    NewItem:
+      type: object
+      required: [name, note]
+      properties:
+        name: { type: string }
+        note: { type: string, nullable: true }
+    Page:
+      type: object
+      required: [data, next, previous]
+      properties:
+        data: { type: array, items: { $ref: "#/components/schemas/Item" } }
+        next: { type: string, nullable: true, description: "Cursor of the next page, or null." }
+        previous: { type: string, nullable: true, description: "Cursor of the page before, or null." }
+paths:
+  /items:
+    post:
+      operationId: createItem
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/NewItem" } } } }
+      responses: { "201": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Item" } } } } }
+    get:
+      operationId: listItems
+      parameters:
+        - { name: after, in: query, schema: { type: string } }
+        - { name: limit, in: query, schema: { type: integer } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Page" } } } } }
+  /items/{id}:
+    get:
+      operationId: getItem
+      parameters: [ { name: id, in: path, required: true, schema: { type: string } } ]
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Item" } } } } }
+"##;
+    let (served, dir) = serve_document(document, "nullable.yaml", "nullable").await;
+    let spec = std::fs::read_to_string(dir.path().join("nullable.yaml")).unwrap();
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let key = ("authorization", bearer.as_str());
+
+    // A request must carry the key, and may carry null.
+    let left_out = serde_json::json!({"name": "a"});
+    let (status, error) = call_json(&served, key, "POST", "/items", Some(left_out)).await;
+    assert_eq!(status, 422, "{error} {spec}");
+    assert!(error.to_string().contains("note"), "{error}");
+    for (name, note) in [("a", serde_json::Value::Null), ("b", "kept".into())] {
+        let body = serde_json::json!({"name": name, "note": note});
+        let (status, item) = call_json(&served, key, "POST", "/items", Some(body)).await;
+        assert_eq!(status, 201, "{item}");
+        assert_eq!(item["note"], note, "{item}");
+        let got = item.as_object().unwrap();
+        assert_eq!(
+            got.get("lastModified"),
+            Some(&serde_json::Value::Null),
+            "{item}"
+        );
+    }
+    let (_, first) = call_json(&served, key, "GET", "/items?limit=1", None).await;
+    let page = first.as_object().unwrap();
+    assert_eq!(
+        page.get("previous"),
+        Some(&serde_json::Value::Null),
+        "{first}"
+    );
+    let next = first["next"].as_str().unwrap_or_else(|| panic!("{first}"));
+    let path = format!("/items?limit=1&after={next}");
+    let (_, last) = call_json(&served, key, "GET", &path, None).await;
+    assert_eq!(last["data"][0]["name"], "b", "{last}");
+    let page = last.as_object().unwrap();
+    assert_eq!(page.get("next"), Some(&serde_json::Value::Null), "{last}");
+}
+
+#[tokio::test]
+async fn a_validation_error_keyed_by_field_names_the_field_it_refuses() {
+    // Novu (novuhq/novu-ts, sources/json-development.json): a 422's `errors` is "a record of
+    // validation errors keyed by field name", each `{messages, value}`; Mailtrap
+    // (mailtrap/mailtrap-openapi, specs/contacts.openapi.yml): `errors: {"email": ["can't be
+    // blank"]}`; SendGrid: `errors: [{field, message}]`. All three answered without the field
+    // (`errors: {}`, `"field": "field"`): the client could not tell what to mend.
+    let novu = r##"
+openapi: 3.0.0
+info: { title: Subscribers, version: "1" }
+security: [ { bearerAuth: [] } ]
+components:
+  securitySchemes: { bearerAuth: { type: http, scheme: bearer } }
+  schemas:
+    ErrorDto:
+      type: object
+      required: [statusCode, path]
+      properties: { statusCode: { type: number }, path: { type: string }, message: { type: string } }
+    ValidationErrorDto:
+      type: object
+      required: [statusCode, path, errors]
+      properties:
+        statusCode: { type: number }
+        path: { type: string }
+        message: { type: string }
+        errors:
+          type: object
+          description: A record of validation errors keyed by field name
+          additionalProperties:
+            type: object
+            required: [messages]
+            properties: { messages: { type: array, items: { type: string } }, value: {} }
+    Sub:
+      type: object
+      required: [subscriberId]
+      properties: { subscriberId: { type: string } }
+paths:
+  /v2/subscribers:
+    post:
+      operationId: createSubscriber
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/Sub" } } } }
+      responses:
+        "201": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Sub" } } } }
+        "404": { description: missing, content: { application/json: { schema: { $ref: "#/components/schemas/ErrorDto" } } } }
+        "422": { description: invalid, content: { application/json: { schema: { $ref: "#/components/schemas/ValidationErrorDto" } } } }
+"##;
+    let mailtrap = r##"
+openapi: 3.0.0
+info: { title: Lists, version: "1" }
+security: [ { bearerAuth: [] } ]
+components:
+  securitySchemes: { bearerAuth: { type: http, scheme: bearer } }
+  schemas:
+    Unprocessable:
+      type: object
+      properties:
+        errors:
+          type: object
+          description: Validation errors per attribute.
+          additionalProperties: { type: array, items: { type: string } }
+    List: { type: object, required: [name], properties: { id: { type: integer }, name: { type: string } } }
+paths:
+  /api/lists:
+    post:
+      operationId: createList
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/List" } } } }
+      responses:
+        "201": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/List" } } } }
+        "422": { description: invalid, content: { application/json: { schema: { $ref: "#/components/schemas/Unprocessable" } } } }
+"##;
+    let sendgrid = r##"
+openapi: 3.0.0
+info: { title: Senders, version: "1" }
+security: [ { bearerAuth: [] } ]
+components:
+  securitySchemes: { bearerAuth: { type: http, scheme: bearer } }
+  schemas:
+    Errors:
+      type: object
+      properties:
+        errors:
+          type: array
+          items: { type: object, required: [field, message], properties: { field: { type: string }, message: { type: string } } }
+    Sender: { type: object, required: [nickname], properties: { id: { type: integer }, nickname: { type: string } } }
+paths:
+  /v3/senders:
+    post:
+      operationId: createSender
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/Sender" } } } }
+      responses:
+        "201": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Sender" } } } }
+        "400": { description: invalid, content: { application/json: { schema: { $ref: "#/components/schemas/Errors" } } } }
+        "422": { description: invalid, content: { application/json: { schema: { $ref: "#/components/schemas/Errors" } } } }
+"##;
+    let empty = Some(serde_json::json!({}));
+    let (served, _dir) = serve_document(novu, "novu.yaml", "novu").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let key = ("authorization", bearer.as_str());
+    let (status, error) = call_json(&served, key, "POST", "/v2/subscribers", empty.clone()).await;
+    assert_eq!(status, 422, "{error}");
+    let messages = &error["errors"]["subscriberId"]["messages"];
+    assert!(
+        messages[0]
+            .as_str()
+            .is_some_and(|m| m.contains("subscriberId")),
+        "{error}"
+    );
+    assert_eq!(error["path"], "/v2/subscribers", "{error}");
+
+    let (served, _dir) = serve_document(mailtrap, "mailtrap.yaml", "mailtrap").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let key = ("authorization", bearer.as_str());
+    let (status, error) = call_json(&served, key, "POST", "/api/lists", empty.clone()).await;
+    assert_eq!(status, 422, "{error}");
+    let errors = error["errors"]
+        .as_object()
+        .unwrap_or_else(|| panic!("{error}"));
+    assert_eq!(errors.keys().collect::<Vec<_>>(), ["name"], "{error}");
+    assert!(
+        errors["name"][0]
+            .as_str()
+            .is_some_and(|m| m.contains("name")),
+        "{error}"
+    );
+
+    let (served, _dir) = serve_document(sendgrid, "sendgrid.yaml", "sendgrid").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let key = ("authorization", bearer.as_str());
+    let (status, error) = call_json(&served, key, "POST", "/v3/senders", empty).await;
+    assert!(status == 422 || status == 400, "{status} {error}");
+    assert_eq!(error["errors"][0]["field"], "nickname", "{error}");
+}
+
+#[tokio::test]
+async fn a_path_id_outside_its_pattern_names_nothing_held() {
+    // Twilio Verify (twilio/twilio-oai, twilio_verify_v2.yaml): `Sid` is 34 characters,
+    // `^VA[0-9a-fA-F]{32}$`, and no operation documents a 422; `GET /v2/Services/VAnope`
+    // answered 422 where Twilio answers 404. An operation that documents 400 and no 404
+    // still refuses the input.
+    let document = r##"
+openapi: 3.0.0
+info: { title: Verify, version: "1" }
+security: [ { basicAuth: [] } ]
+components:
+  securitySchemes: { basicAuth: { type: http, scheme: basic } }
+  schemas:
+    Service: { type: object, properties: { sid: { type: string }, friendly_name: { type: string } } }
+paths:
+  /v2/Services/{Sid}:
+    get:
+      operationId: FetchService
+      parameters:
+        - { name: Sid, in: path, required: true, schema: { type: string, minLength: 34, maxLength: 34, pattern: "^VA[0-9a-fA-F]{32}$" } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Service" } } } } }
+  /v2/Checks/{Sid}:
+    get:
+      operationId: FetchCheck
+      parameters:
+        - { name: Sid, in: path, required: true, schema: { type: string, pattern: "^VE[0-9a-fA-F]{32}$" } }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Service" } } } }
+        "400": { description: bad sid }
+"##;
+    let (served, _dir) = serve_document(document, "verify.yaml", "verify").await;
+    let key = basic_auth(&served);
+    let key = ("authorization", key.as_str());
+    for path in [
+        "/v2/Services/VAnope",
+        &format!("/v2/Services/MG{}", "0".repeat(32)),
+    ] {
+        let (status, error) = call_json(&served, key, "GET", path, None).await;
+        assert_eq!(status, 404, "{path}: {error}");
+        assert!(error.to_string().contains("does not exist"), "{error}");
+    }
+    let well_formed = format!("/v2/Services/VA{}", "0".repeat(32));
+    let (status, _) = call_json(&served, key, "GET", &well_formed, None).await;
+    assert_eq!(status, 404, "well formed, never made");
+    let (status, error) = call_json(&served, key, "GET", "/v2/Checks/nope", None).await;
+    assert_eq!(status, 400, "{error}");
+}

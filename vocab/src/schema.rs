@@ -13,6 +13,8 @@ pub struct FieldSchema {
     pub ty: Ty,
     /// Must be present.
     pub required: bool,
+    /// With `required`: present, but may be `null` (a list's `next` on its last page).
+    pub nullable: bool,
     /// Set by the service only (OpenAPI's `readOnly`): a request's value is not kept.
     pub read_only: bool,
     /// Sent by clients only (OpenAPI's `writeOnly`: a password, a secret): kept, never
@@ -47,6 +49,7 @@ impl FieldSchema {
             name,
             ty,
             required: false,
+            nullable: false,
             read_only: false,
             write_only: false,
             format: None,

@@ -533,28 +533,56 @@ impl ToTokens for Ty {
 }
 
 impl ToTokens for FieldSchema {
+    /// Only what differs from [`FieldSchema::new`] is written: a provider's table has thousands
+    /// of fields, most of them optional and unchecked.
     fn to_tokens(&self, tokens: &mut TokenStream) {
         let root = root();
-        let (name, ty, required, read_only) = (self.name, &self.ty, self.required, self.read_only);
-        let write_only = self.write_only;
-        let format = opt(self.format.as_ref());
-        let (min_len, max_len, min_items, max_items) = (
-            opt_u64(self.min_len),
-            opt_u64(self.max_len),
-            opt_u64(self.min_items),
-            opt_u64(self.max_items),
-        );
-        let (min, max) = (opt_f64(self.min), opt_f64(self.max));
-        let pattern = opt_str(self.pattern);
-        let default = opt_str(self.default);
-        tokens.extend(quote! {
-            #root::FieldSchema {
-                name: #name, ty: #ty, required: #required, read_only: #read_only,
-                write_only: #write_only, format: #format,
-                min_len: #min_len, max_len: #max_len, pattern: #pattern, default: #default,
-                min_items: #min_items,
-                max_items: #max_items, min: #min, max: #max,
+        let (name, ty) = (self.name, &self.ty);
+        let mut set = Vec::new();
+        for (key, on) in [
+            ("required", self.required),
+            ("nullable", self.nullable),
+            ("read_only", self.read_only),
+            ("write_only", self.write_only),
+        ] {
+            if on {
+                let key = format_ident!("{key}");
+                set.push(quote!(#key: true));
             }
+        }
+        if let Some(format) = &self.format {
+            set.push(quote!(format: ::core::option::Option::Some(#format)));
+        }
+        for (key, value) in [
+            ("min_len", self.min_len),
+            ("max_len", self.max_len),
+            ("min_items", self.min_items),
+            ("max_items", self.max_items),
+        ] {
+            if value.is_some() {
+                let key = format_ident!("{key}");
+                let value = opt_u64(value);
+                set.push(quote!(#key: #value));
+            }
+        }
+        for (key, value) in [("min", self.min), ("max", self.max)] {
+            if value.is_some() {
+                let key = format_ident!("{key}");
+                let value = opt_f64(value);
+                set.push(quote!(#key: #value));
+            }
+        }
+        for (key, value) in [("pattern", self.pattern), ("default", self.default)] {
+            if value.is_some() {
+                let key = format_ident!("{key}");
+                let value = opt_str(value);
+                set.push(quote!(#key: #value));
+            }
+        }
+        tokens.extend(if set.is_empty() {
+            quote!(#root::FieldSchema::new(#name, #ty))
+        } else {
+            quote!(#root::FieldSchema { #(#set,)* ..#root::FieldSchema::new(#name, #ty) })
         });
     }
 }

@@ -327,11 +327,26 @@ impl Checker<'_> {
                 }
                 let constraints = self.constraints(&fpath, field, &ty);
                 self.field_default(&fpath, field.default.as_ref(), &ty);
+                if field.nullable && !field.required {
+                    let d = self.error_at_value(
+                        &format!("{fpath}.nullable"),
+                        "`nullable` says a required field may be `null`; an optional field \
+                         may already be left out or `null`",
+                    );
+                    d.expected = Some("required: true, or no `nullable`".into());
+                }
+                if field.nullable && ty == Ty::Json {
+                    self.error_at_value(
+                        &format!("{fpath}.nullable"),
+                        "a `json` field holds `null` as one of its values already",
+                    );
+                }
                 out.push(FieldInfo {
                     wire: wire.clone(),
                     rust,
                     ty,
                     required: field.required,
+                    nullable: field.nullable && field.required,
                     format: field.format,
                     constraints,
                     secret: field.secret,
@@ -735,7 +750,7 @@ impl Checker<'_> {
                                 format!("`max_total` counts lists, and `{name}` is not one"),
                             );
                         }
-                        if f.required && rule.max_total.is_none() {
+                        if !f.is_option() && rule.max_total.is_none() {
                             self.error(&rpath, format!("`{name}` is required, so a rule about whether it is set never applies"));
                         }
                         resolved.push((f.wire.clone(), f.rust.clone()));

@@ -19,7 +19,8 @@ pub(super) fn object_serde(t: &TypeInfo, fields: &[FieldInfo], settings: &Settin
         settings.server_gate(t.flow.sent),
         settings.server_gate(t.flow.received),
     );
-    // The number of fields written: the required ones, plus each optional one that is set.
+    // The number of fields written: the required ones (a nullable one as `null` when unset),
+    // plus each optional one that is set.
     let required = fields.iter().filter(|f| f.required).count();
     let mut len: Vec<TokenStream> = Vec::new();
     if required > 0 {
@@ -32,19 +33,12 @@ pub(super) fn object_serde(t: &TypeInfo, fields: &[FieldInfo], settings: &Settin
     }));
     let writes = fields.iter().map(|f| {
         let (id, wire) = (ident(&f.rust), &f.wire);
-        let module = wire_module(f.format);
-        if f.required {
-            let value = match &module {
-                Some(m) => quote!(&#m::AsWire(&self.#id)),
-                None => quote!(&self.#id),
-            };
-            quote!(s.serialize_field(#wire, #value)?;)
-        } else {
-            let value = match &module {
-                Some(m) => quote!(&#m::AsWire(value)),
-                None => quote!(value),
-            };
-            quote!(if let Some(value) = &self.#id { s.serialize_field(#wire, #value)?; })
+        match always_written(f, &id) {
+            Some(value) => quote!(s.serialize_field(#wire, #value)?;),
+            None => {
+                let value = wire_value(f, quote!(value));
+                quote!(if let Some(value) = &self.#id { s.serialize_field(#wire, #value)?; })
+            }
         }
     });
     let ser_body = if t.additional.is_some() {
@@ -53,19 +47,12 @@ pub(super) fn object_serde(t: &TypeInfo, fields: &[FieldInfo], settings: &Settin
         let wires: Vec<&str> = fields.iter().map(|f| f.wire.as_str()).collect();
         let map_writes = fields.iter().map(|f| {
             let (fid, wire) = (ident(&f.rust), &f.wire);
-            let module = wire_module(f.format);
-            if f.required {
-                let value = match &module {
-                    Some(m) => quote!(&#m::AsWire(&self.#fid)),
-                    None => quote!(&self.#fid),
-                };
-                quote!(s.serialize_entry(#wire, #value)?;)
-            } else {
-                let value = match &module {
-                    Some(m) => quote!(&#m::AsWire(value)),
-                    None => quote!(value),
-                };
-                quote!(if let Some(value) = &self.#fid { s.serialize_entry(#wire, #value)?; })
+            match always_written(f, &fid) {
+                Some(value) => quote!(s.serialize_entry(#wire, #value)?;),
+                None => {
+                    let value = wire_value(f, quote!(value));
+                    quote!(if let Some(value) = &self.#fid { s.serialize_entry(#wire, #value)?; })
+                }
             }
         });
         let mut map_len = len.clone();
@@ -99,7 +86,7 @@ pub(super) fn object_serde(t: &TypeInfo, fields: &[FieldInfo], settings: &Settin
     let wires: Vec<&str> = fields.iter().map(|f| f.wire.as_str()).collect();
     let slots = fields.iter().map(|f| {
         let ty = field_type(f);
-        if f.required {
+        if !f.is_option() {
             quote!(Option<#ty>,)
         } else {
             quote!(Option<Option<#ty>>,)
@@ -128,7 +115,7 @@ pub(super) fn object_serde(t: &TypeInfo, fields: &[FieldInfo], settings: &Settin
         .enumerate()
         .map(|(i, f)| {
             let (slot, wire) = (syn::Index::from(i), &f.wire);
-            match (wire_module(f.format), f.required) {
+            match (wire_module(f.format), !f.is_option()) {
                 (None, _) => quote!(rt::object::value(&mut p.#slot, map, #wire)),
                 (Some(m), true) => {
                     quote!(rt::object::value_as::<#m::Wire, _, _>(&mut p.#slot, map, #wire))
@@ -167,7 +154,8 @@ pub(super) fn object_serde(t: &TypeInfo, fields: &[FieldInfo], settings: &Settin
     };
     let inits = fields.iter().enumerate().map(|(i, f)| {
         let (id, slot, wire) = (ident(&f.rust), syn::Index::from(i), &f.wire);
-        if f.required {
+        // A nullable field left out of an answer reads as `None`, as its `null` would.
+        if !f.is_option() {
             quote!(#id: rt::object::required(p.#slot, #wire)?,)
         } else {
             quote!(#id: p.#slot.flatten(),)
@@ -209,4 +197,26 @@ pub(super) fn object_serde(t: &TypeInfo, fields: &[FieldInfo], settings: &Settin
             }
         }
     }
+}
+
+/// The value a field holding `value` (a reference) is written as: through its wire form's
+/// module, if its format has one.
+fn wire_value(f: &FieldInfo, value: TokenStream) -> TokenStream {
+    match wire_module(f.format) {
+        Some(m) => quote!(&#m::AsWire(#value)),
+        None => value,
+    }
+}
+
+/// The value written for a field that is always on the wire (a required one; a nullable one as
+/// `null` when unset), or `None` for an optional one, written only when set.
+fn always_written(f: &FieldInfo, id: &proc_macro2::Ident) -> Option<TokenStream> {
+    if !f.required {
+        return None;
+    }
+    Some(match (f.nullable, wire_module(f.format)) {
+        (false, _) => wire_value(f, quote!(&self.#id)),
+        (true, None) => quote!(&self.#id),
+        (true, Some(m)) => quote!(&self.#id.as_deref().map(#m::AsWire)),
+    })
 }

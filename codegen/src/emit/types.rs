@@ -121,6 +121,12 @@ fn field_doc(f: &FieldInfo, parent: Source, settings: &Settings) -> TokenStream 
     }
     push_pattern_note(&mut doc_text, &f.constraints);
     push_default_note(&mut doc_text, f.default.as_ref());
+    if f.nullable {
+        if !doc_text.is_empty() {
+            doc_text.push_str("\n\n");
+        }
+        doc_text.push_str("Always on the wire: `None` is sent and received as `null`.");
+    }
     settings.member_docs(Some(&doc_text), f.source, parent)
 }
 
@@ -156,7 +162,7 @@ fn field(f: &FieldInfo, parent: Source, settings: &Settings) -> TokenStream {
     let doc = field_doc(f, parent, settings);
     let id = ident(&f.rust);
     let ty = field_type(f);
-    if f.required {
+    if !f.is_option() {
         quote!(#doc pub #id: #ty,)
     } else {
         quote!(#doc pub #id: Option<#ty>,)
@@ -166,7 +172,10 @@ fn field(f: &FieldInfo, parent: Source, settings: &Settings) -> TokenStream {
 fn object(t: &TypeInfo, fields: &[FieldInfo], settings: &Settings) -> TokenStream {
     let doc = settings.item_docs(t.doc.as_deref(), "", t.source);
     let name = format_ident!("{}", t.name);
-    let default = fields.iter().all(|f| !f.required).then(|| quote!(Default,));
+    let default = fields
+        .iter()
+        .all(FieldInfo::is_option)
+        .then(|| quote!(Default,));
     let has_secret = fields.iter().any(|f| f.secret);
     let derive_debug = (!has_secret).then(|| quote!(Debug,));
     let debug = has_secret.then(|| redacting_debug(t, fields));
@@ -479,7 +488,7 @@ fn validate_impl(service: &Service, t: &TypeInfo) -> TokenStream {
         TypeKind::Object(fields) => {
             let required: BTreeSet<&str> = fields
                 .iter()
-                .filter(|f| f.required)
+                .filter(|f| !f.is_option())
                 .map(|f| f.wire.as_str())
                 .collect();
             let per_field = fields.iter().map(field_checks);
@@ -581,7 +590,7 @@ fn constructors(t: &TypeInfo, fields: &[FieldInfo], settings: &Settings) -> Toke
         .map(|f| Member {
             rust: &f.rust,
             ty: &f.ty,
-            required: f.required,
+            required: !f.is_option(),
             boxed: f.boxed,
             // The field's own docs, if any: "Sets `x`" would only repeat the method's name.
             doc: field_doc(f, t.source, settings),
@@ -727,7 +736,7 @@ fn redacting_debug(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
     let entries = fields.iter().map(|f| {
         let id = ident(&f.rust);
         let wire = &f.rust;
-        match (f.secret, f.required) {
+        match (f.secret, !f.is_option()) {
             (false, _) => quote!(.field(#wire, &self.#id)),
             (true, true) => quote!(.field(#wire, &"<redacted>")),
             (true, false) => quote!(.field(#wire, &self.#id.as_ref().map(|_| "<redacted>"))),

@@ -478,7 +478,7 @@ fn type_schema(t: &TypeInfo, dialect: Dialect, out: &mut Map<String, Value>) {
                 if let (Some(default), Some(obj)) = (&f.default, schema.as_object_mut()) {
                     obj.insert("default".into(), default.clone());
                 }
-                if !f.required {
+                if f.is_option() {
                     schema = or_null(schema);
                 }
                 props.insert(f.wire.clone(), with_extras(schema, extras, dialect));

@@ -374,9 +374,9 @@ impl Examples<'_> {
                     continue;
                 };
                 for (at, example) in inline_examples(prop, &pptr) {
-                    // An optional field shown as `null` (a 3.1 `type: [string, "null"]`) is
+                    // An optional or nullable field shown as `null` (3.1's `type: [string, "null"]`) is
                     // `None`, as it is inside an object.
-                    if example.is_null() && !f.required {
+                    if example.is_null() && f.is_option() {
                         out.examples_total += 1;
                         out.examples_lossless += 1;
                         continue;

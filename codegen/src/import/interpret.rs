@@ -153,6 +153,10 @@ impl Interpreter<'_> {
                 let mut out = Map::new();
                 for f in fields {
                     match m.get(&f.wire) {
+                        // A nullable field left out decodes as `None` (and is sent as `null`).
+                        None if f.nullable => {
+                            out.insert(f.wire.clone(), Value::Null);
+                        }
                         None if f.required => {
                             let Some(all) = &mut self.blamed else {
                                 return Err(format!("missing field `{}`", f.wire));
@@ -163,7 +167,11 @@ impl Interpreter<'_> {
                             }
                         }
                         None => {}
-                        // An optional field's `null` is `None`, left out when sent.
+                        // An optional field's `null` is `None`, left out when sent; a
+                        // nullable one's is sent as `null`.
+                        Some(Value::Null) if f.nullable => {
+                            out.insert(f.wire.clone(), Value::Null);
+                        }
                         Some(Value::Null) if !f.required => {}
                         // The text `"null"` where a number goes is a document's way of writing
                         // null (Textmagic's `messageId` examples), not a number as text.

@@ -41,6 +41,9 @@ pub(crate) struct FieldOut {
     pub(crate) wire: String,
     pub(crate) ty: String,
     pub(crate) required: bool,
+    /// Required by the document, which lets it be `null` (`nullable`, a `"null"` type): written
+    /// where the field is required.
+    pub(crate) nullable: bool,
     pub(crate) read_only: bool,
     pub(crate) write_only: bool,
     /// Required by the document and write-only: sent in every request, so required in a type
@@ -71,6 +74,7 @@ impl FieldOut {
             wire: String::new(),
             ty,
             required: false,
+            nullable: false,
             read_only: false,
             write_only: false,
             required_in_requests: false,

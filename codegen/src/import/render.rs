@@ -308,6 +308,9 @@ fn field_node(f: &FieldOut) -> Node {
     if f.required {
         n.set("required", Node::Bool(true));
     }
+    if f.nullable && f.required {
+        n.set("nullable", Node::Bool(true));
+    }
     if f.read_only {
         n.set("read_only", Node::Bool(true));
     }

@@ -55,6 +55,11 @@ item! {
         /// Must be present.
         #[serde(default)]
         pub required: bool,
+        /// With `required`: always present, but may be `null` (OpenAPI's `nullable` on a
+        /// required property: `next: null` on a list's last page). The client's field is an
+        /// `Option` that is written as `null` when unset; the sandbox answers `null` for it.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        pub nullable: bool,
         /// Set by the server only.
         #[serde(default)]
         pub read_only: bool,

@@ -127,6 +127,8 @@ pub struct FieldInfo {
     pub ty: Ty,
     /// Must be present.
     pub required: bool,
+    /// Required, but may be `null`: the Rust field is an `Option` written as `null` when unset.
+    pub nullable: bool,
     /// String format.
     pub format: Option<Format>,
     /// Limits checked before sending.
@@ -152,6 +154,14 @@ pub struct FieldInfo {
     /// Its type holds this field's object again by value (a recursive type): the field is a
     /// `Box` in Rust, so the type has a size. Set by the checker.
     pub boxed: bool,
+}
+
+impl FieldInfo {
+    /// Whether the Rust field is an `Option`: the field may be left out, or it is required
+    /// but may be `null`.
+    pub fn is_option(&self) -> bool {
+        !self.required || self.nullable
+    }
 }
 
 /// Limits on a field's value, checked before sending.

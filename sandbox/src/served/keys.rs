@@ -31,7 +31,7 @@ pub(super) fn named_as_answered(schema: &ServiceSchema, answer: Option<&Ty>, bod
         if let Some((outer, inner)) = key.split_once('.')
             && !fields.iter().any(|f| f.name == key)
             && let Some(f) = answered(outer)
-            && (matches!(f.ty, Ty::Json) || object_fields(schema, &f.ty).is_some())
+            && (matches!(f.ty, Ty::Json) || schema.object_fields(&f.ty).is_some())
         {
             nested.push((f, key, inner, value));
             continue;
@@ -106,20 +106,6 @@ fn snake(name: &str) -> String {
         }
     }
     out
-}
-
-/// The fields of `ty` when it names an object type.
-fn object_fields(schema: &ServiceSchema, ty: &Ty) -> Option<&'static [FieldSchema]> {
-    let Ty::Named(name) = ty else { return None };
-    match schema
-        .types
-        .iter()
-        .find(|t| t.name == *name)
-        .map(|t| t.shape)
-    {
-        Some(ShapeSchema::Object(fields)) => Some(fields),
-        _ => None,
-    }
 }
 
 #[cfg(test)]

@@ -60,6 +60,29 @@ pub(super) fn query(
     Ok(out)
 }
 
+/// The call's path parameters typed and within their limits, as the query's. Text outside
+/// its pattern or length (Twilio Verify's `VAnope` for a 34-character `VA...` sid) names
+/// nothing held: 404, as the provider answers, unless the operation documents a refusal of
+/// input (400 or 422) and no 404.
+pub(super) fn path(
+    op: &tidings_codegen::check::OperationInfo,
+    path: &[(&'static str, String)],
+) -> Result<(), ServerError> {
+    let documented = |s: u16| op.errors.contains(&s);
+    let refuses_input = (documented(400) || documented(422)) && !documented(404);
+    for ((name, text), p) in path.iter().zip(&op.path_params) {
+        let value = typed(&p.ty, &Value::String(text.clone()), name, "path")?;
+        match in_range(&value, &p.constraints, name, "path") {
+            Err(e) if !refuses_input && value.is_string() => {
+                let why = format!("`{text}` does not exist: {}", e.message());
+                return Err(ServerError::new(404, "not_found", why).with_param(*name));
+            }
+            other => other?,
+        }
+    }
+    Ok(())
+}
+
 /// A query or path parameter's number or text within the spec's limits (each item of a
 /// list).
 pub(super) fn in_range(

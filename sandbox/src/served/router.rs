@@ -407,11 +407,7 @@ fn inputs(
     incoming: &Incoming,
     path: Vec<(&'static str, String)>,
 ) -> Result<ResourceCall, ServerError> {
-    // Path parameters typed and within their limits, as the query's.
-    for ((name, text), p) in path.iter().zip(&op.info.path_params) {
-        let value = typed(&p.ty, &Value::String(text.clone()), name, "path")?;
-        in_range(&value, &p.constraints, name, "path")?;
-    }
+    super::params::path(&op.info, &path)?;
     // Header parameters: a required one present, each typed and within its limits.
     if !op.info.headers.is_empty() {
         let headers = incoming.context().headers;

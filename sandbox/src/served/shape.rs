@@ -19,6 +19,7 @@ use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
 use axum::response::Response;
 use serde_json::{Map, Value};
 
+use crate::server::RefusedField;
 use crate::server::resources::{ServiceSchema, ShapeSchema, Ty, failure_flags, fill};
 
 /// Largest error body rewritten (a sandbox's own error bodies are far smaller).
@@ -51,19 +52,9 @@ fn field_at(
     ty: &Ty,
     path: &[String],
 ) -> Option<&'static crate::server::resources::FieldSchema> {
-    let (first, rest) = path.split_first()?;
-    let Ty::Named(name) = ty else {
-        return None;
-    };
-    let ShapeSchema::Object(fields) = schema.named(name)?.shape else {
-        return None;
-    };
-    let field = fields.iter().find(|f| f.name == first)?;
-    if rest.is_empty() {
-        Some(field)
-    } else {
-        field_at(schema, &field.ty, rest)
-    }
+    let (last, init) = path.split_last()?;
+    let fields = schema.object_at(ty, &init.join("."))?;
+    fields.iter().find(|f| f.name == last)
 }
 
 /// A symbolic code as the code field takes it: a URI where the field's format asks for one
@@ -81,17 +72,10 @@ fn code_as_field_takes_it(schema: &ServiceSchema, ty: &Ty, path: &[String], code
 
 /// The type of the field at dot path `path` from the named type `ty`.
 fn field_type(schema: &ServiceSchema, ty: &Ty, path: &[String]) -> Option<Ty> {
-    let Some((first, rest)) = path.split_first() else {
+    if path.is_empty() {
         return Some(*ty);
-    };
-    let Ty::Named(name) = ty else {
-        return None;
-    };
-    let ShapeSchema::Object(fields) = schema.named(name)?.shape else {
-        return None;
-    };
-    let field = fields.iter().find(|f| f.name == first)?;
-    field_type(schema, &field.ty, rest)
+    }
+    field_at(schema, ty, path).map(|f| f.ty)
 }
 
 impl ErrorShape {
@@ -204,6 +188,9 @@ impl ErrorShape {
             let mut given = Value::Object(object.clone());
             failure_flags(schema, ty, &mut given);
             if let Value::Object(mut filled) = fill(schema, ty, Some(&given), 0, None) {
+                if let Some(refused) = parts.extensions.get::<RefusedField>() {
+                    the_refused_field_in(schema, ty, &mut filled, &given, refused, 0);
+                }
                 the_status_in(&mut filled, &given, status, path);
                 object.extend(filled);
             }
@@ -211,6 +198,123 @@ impl ErrorShape {
         let body = serde_json::to_vec(&Value::Object(object)).unwrap_or_default();
         parts.headers.remove(CONTENT_LENGTH);
         Response::from_parts(parts, Body::from(body))
+    }
+}
+
+/// Names of an error's field that says which request field it refuses (SendGrid's `field`,
+/// Stripe's `param`).
+const PARAM_NAMES: &[&str] = &[
+    "field",
+    "param",
+    "parameter",
+    "property",
+    "attribute",
+    "fieldName",
+    "field_name",
+];
+
+/// Names of a field that holds an error's words, in the object a field-keyed map holds per
+/// field (Novu's `{messages: [...], value}`).
+const WORDS_NAMES: &[&str] = &[
+    "message",
+    "messages",
+    "msg",
+    "detail",
+    "details",
+    "description",
+    "errors",
+    "reason",
+];
+
+/// Writes into `filled` (an error made up from `ty`) the request field `param` it refuses: a
+/// map the gateway left empty is keyed by it (Novu's `errors: {"subscriberId": {"messages":
+/// [...]}}`, Mailtrap's `errors: {"email": ["..."]}`), and a text field named for it
+/// ([`PARAM_NAMES`]) made up as its own name says it (SendGrid's `errors[].field`). Without
+/// this a validation error answered `errors: {}`: the client could not tell what was wrong.
+fn the_refused_field_in(
+    schema: &ServiceSchema,
+    ty: &Ty,
+    filled: &mut Map<String, Value>,
+    given: &Value,
+    refused: &RefusedField,
+    depth: usize,
+) {
+    let Some(fields) = schema.object_fields(ty) else {
+        return;
+    };
+    let (param, message) = (refused.param.as_str(), refused.message.as_str());
+    for f in fields {
+        // An optional map of words left out (Mailtrap's `errors`) is written too.
+        if let Ty::Map(inner) = &f.ty
+            && !filled.contains_key(f.name)
+            && holds_words(schema, inner)
+        {
+            filled.insert(f.name.to_owned(), Value::Object(Map::new()));
+        }
+        let Some(value) = filled.get_mut(f.name) else {
+            continue;
+        };
+        let written = given.get(f.name).is_some();
+        match (&f.ty, value) {
+            (Ty::Map(inner), Value::Object(map)) if map.is_empty() && !written => {
+                map.insert(param.to_owned(), words_for(schema, inner, message));
+            }
+            (Ty::String, Value::String(text))
+                if text == f.name && PARAM_NAMES.contains(&f.name) =>
+            {
+                *text = param.to_owned();
+            }
+            (Ty::Named(_), Value::Object(inner)) if depth < 2 => {
+                let given = given.get(f.name).unwrap_or(&Value::Null);
+                the_refused_field_in(schema, &f.ty, inner, given, refused, depth + 1);
+            }
+            (Ty::List(item), Value::Array(items)) if depth < 2 => {
+                let given = given
+                    .get(f.name)
+                    .and_then(|g| g.get(0))
+                    .unwrap_or(&Value::Null);
+                for value in items {
+                    if let Value::Object(inner) = value {
+                        the_refused_field_in(schema, item, inner, given, refused, depth + 1);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Whether a value of `ty` can hold an error's words: text, a list of text, or an object
+/// with a words field ([`WORDS_NAMES`]).
+fn holds_words(schema: &ServiceSchema, ty: &Ty) -> bool {
+    match ty {
+        Ty::String => true,
+        Ty::List(inner) => matches!(**inner, Ty::String),
+        _ => schema
+            .object_fields(ty)
+            .is_some_and(|fs| fs.iter().any(|f| WORDS_NAMES.contains(&f.name))),
+    }
+}
+
+/// What a field-keyed error map holds for one field, as its value type `ty` takes `message`:
+/// the text, a list of it, or an object whose words fields hold it ([`WORDS_NAMES`]).
+fn words_for(schema: &ServiceSchema, ty: &Ty, message: &str) -> Value {
+    match ty {
+        Ty::String | Ty::Json => Value::from(message),
+        Ty::List(inner) if matches!(**inner, Ty::String | Ty::Json) => {
+            Value::Array(vec![Value::from(message)])
+        }
+        Ty::List(inner) => Value::Array(vec![words_for(schema, inner, message)]),
+        Ty::Named(_) => {
+            let mut given = Map::new();
+            for f in schema.object_fields(ty).unwrap_or_default() {
+                if WORDS_NAMES.contains(&f.name) {
+                    given.insert(f.name.to_owned(), words_for(schema, &f.ty, message));
+                }
+            }
+            fill(schema, ty, Some(&Value::Object(given)), 1, None)
+        }
+        other => fill(schema, other, None, 1, None),
     }
 }
 
@@ -447,6 +551,9 @@ pub(crate) async fn operation_error(
     let given = out.clone();
     let mut out = fill(schema, &ty, Some(&out), 0, None);
     if let Value::Object(filled) = &mut out {
+        if let Some(refused) = parts.extensions.get::<RefusedField>() {
+            the_refused_field_in(schema, &ty, filled, &given, refused, 0);
+        }
         the_status_in(filled, &given, status, path);
     }
     let body = serde_json::to_vec(&out).unwrap_or_default();

@@ -223,7 +223,8 @@ fn field(
         // `null` is a value of a `json` field (the client's `serde_json::Value` sends it),
         // and the absence of any other.
         Some(Value::Null) if matches!(f.ty, Ty::Json) => return Ok(()),
-        // A field the service sets is no request's to send.
+        // A field the service sets is no request's to send; a nullable one is sent as `null`.
+        Some(Value::Null) if f.nullable => return Ok(()),
         None | Some(Value::Null) if f.required && !f.read_only => {
             return Err(ServerError::validation(
                 path.clone(),

@@ -181,8 +181,26 @@ impl ServerError {
         for (name, value) in &self.inner.headers {
             headers.insert(name.clone(), value.clone());
         }
+        // For a spec's error shape that names the refused field (a map keyed by field name,
+        // a `field` beside the message): the body written here has no place for it.
+        if let Some(param) = &self.inner.param {
+            response.extensions_mut().insert(RefusedField {
+                param: param.clone(),
+                message: self.inner.message.clone(),
+            });
+        }
         response
     }
+}
+
+/// The request field an error answer refuses and why, carried beside the answer (not in it)
+/// to the step that writes the spec's own error shape.
+#[derive(Debug, Clone)]
+pub(crate) struct RefusedField {
+    /// The field's name (a dot path for a nested one).
+    pub(crate) param: String,
+    /// Why it is refused.
+    pub(crate) message: String,
 }
 
 /// Largest array index a path may create (paths come from the spec: `errors.0.code`).

@@ -578,13 +578,13 @@ impl Incoming {
                 None,
             ),
             Err(error) => {
-                let response = error.to_response_as(&request_id, self.errors);
-                let status = response.status();
+                // Its headers and extensions (the refused field) go with the answer.
+                let (parts, _) = error.to_response_as(&request_id, self.errors).into_parts();
                 let body = Bytes::from(
                     serde_json::to_vec(&error.body_as(&request_id, self.errors))
                         .unwrap_or_default(),
                 );
-                (status, body, Some(response.headers().clone()))
+                (parts.status, body, Some(parts))
             }
         };
         if let Some(mut reservation) = self.reservation.take() {
@@ -603,10 +603,11 @@ impl Incoming {
             }
         }
         let mut response = (status, body.clone()).into_response();
-        let headers = response.headers_mut();
-        if let Some(extra) = error_headers {
-            headers.extend(extra);
+        if let Some(parts) = error_headers {
+            response.headers_mut().extend(parts.headers);
+            response.extensions_mut().extend(parts.extensions);
         }
+        let headers = response.headers_mut();
         // An empty answer (a 204) has no media type: none is sent, not the bytes' default.
         if body.is_empty() {
             headers.remove(CONTENT_TYPE);

@@ -123,7 +123,11 @@ pub(crate) fn page_facts(
         // first page again.
         let previous = links.previous.clone().or_else(|| {
             let required = |name: &str| {
-                declared.is_some_and(|fields| fields.iter().any(|f| f.name == name && f.required))
+                declared.is_some_and(|fields| {
+                    fields
+                        .iter()
+                        .any(|f| f.name == name && f.required && !f.nullable)
+                })
             };
             PAGE_LINKS[2]
                 .iter()

@@ -777,13 +777,17 @@ impl Converter<'_> {
         // does not send the `id` the service sets; an answer does not carry a password). Our
         // own exports (`x-source` on each field) mean `required` as the spec wrote it.
         let one_way = (flag("readOnly") || flag("writeOnly")) && s.get("x-source").is_none();
+        // Required but nullable (Novu's `next: null` on a list's last page): always present,
+        // `null` allowed. A `json` field holds `null` as one of its values already.
         let mut f = FieldOut {
             wire: wire.to_owned(),
-            required: required && !nullable && !one_way,
+            required: required && !one_way,
+            // Written only where it ends up required (a one-way field in the types of its way).
+            nullable: required && nullable && ty != "json",
             read_only: flag("readOnly"),
             write_only: flag("writeOnly"),
-            required_in_answers: required && !nullable && one_way && flag("readOnly"),
-            required_in_requests: required && !nullable && one_way && flag("writeOnly"),
+            required_in_answers: required && one_way && flag("readOnly"),
+            required_in_requests: required && one_way && flag("writeOnly"),
             doc: description(&s),
             ..FieldOut::new(ty)
         };

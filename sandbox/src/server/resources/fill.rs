@@ -163,6 +163,10 @@ fn fill_object(
                 let v = fill(schema, &f.ty, default.as_ref(), depth + 1, Some(f));
                 given.insert(f.name.to_owned(), v);
             }
+            // Required but nullable (a list's `next` on its last page): `null`, not made up.
+            None if f.nullable => {
+                given.insert(f.name.to_owned(), Value::Null);
+            }
             None if f.required => {
                 let v = fill(schema, &f.ty, None, depth + 1, Some(f));
                 given.insert(f.name.to_owned(), v);

@@ -4,7 +4,6 @@
 use serde_json::Value;
 use tidings_spec::id_like;
 
-use super::shape::object_fields;
 use super::{FieldSchema, Format, Resources, ServiceSchema, Ty};
 
 impl Resources {
@@ -29,7 +28,7 @@ impl Resources {
     /// `answer` with a fresh id in each text field its type names like an id (the `job_id`
     /// of SendGrid's contact upsert).
     pub(super) fn fresh_ids(&self, schema: &ServiceSchema, ty: &Ty, mut answer: Value) -> Value {
-        let (Some(fields), Value::Object(map)) = (object_fields(schema, ty), &mut answer) else {
+        let (Some(fields), Value::Object(map)) = (schema.object_fields(ty), &mut answer) else {
             return answer;
         };
         for f in fields
@@ -48,7 +47,7 @@ impl Resources {
         match (ty, &mut answer) {
             (Ty::List(item), Value::Array(items)) => self.ids_in(schema, item, items),
             (_, Value::Object(map)) => {
-                for f in object_fields(schema, ty).unwrap_or_default() {
+                for f in schema.object_fields(ty).unwrap_or_default() {
                     if let (Ty::List(item), Some(Value::Array(items))) = (f.ty, map.get_mut(f.name))
                     {
                         self.ids_in(schema, item, items);
@@ -64,7 +63,7 @@ impl Resources {
     /// field `id`, else its first id-like text field.
     fn ids_in(&self, schema: &ServiceSchema, item: &Ty, items: &mut [Value]) {
         let text_id = |i: &&FieldSchema| id_like(i.name) && i.ty == Ty::String;
-        let Some(id) = object_fields(schema, item).and_then(|fs| {
+        let Some(id) = schema.object_fields(item).and_then(|fs| {
             fs.iter()
                 .filter(text_id)
                 .find(|i| i.name.eq_ignore_ascii_case("id"))

@@ -26,7 +26,8 @@ fn id_field_of(schema: &ServiceSchema, op: &ResourceOp) -> Option<&'static Field
         Ty::List(item) => *item,
         item => item,
     };
-    object_fields(schema, &item)?
+    schema
+        .object_fields(&item)?
         .iter()
         .find(|f| f.name == op.id_field)
 }
@@ -172,7 +173,7 @@ fn singular(word: &str) -> String {
 
 /// Whether the object type `ty` declares the field `name`.
 pub(super) fn declared(schema: &ServiceSchema, ty: Option<&Ty>, name: &str) -> bool {
-    ty.and_then(|ty| object_fields(schema, ty))
+    ty.and_then(|ty| schema.object_fields(ty))
         .is_some_and(|fields| fields.iter().any(|f| f.name == name))
 }
 
@@ -202,7 +203,7 @@ pub(super) fn only_declared(schema: &ServiceSchema, ty: &Ty, value: Value) -> Va
             // What the fields hold too (a stored Telnyx call answered inside `data` kept the
             // `sip_auth_password` it was dialled with). A write-only field (OneSignal's
             // `apns_p12_password`) is kept, never answered (unless the answer requires it).
-            for f in object_fields(schema, ty).unwrap_or_default() {
+            for f in schema.object_fields(ty).unwrap_or_default() {
                 if f.write_only && !f.required {
                     map.remove(f.name);
                     continue;
@@ -282,7 +283,7 @@ pub(super) fn deleted_answer(
     item: Map<String, Value>,
 ) -> Map<String, Value> {
     let ty = op.response.as_ref();
-    let Some(fields) = ty.and_then(|ty| object_fields(schema, ty)) else {
+    let Some(fields) = ty.and_then(|ty| schema.object_fields(ty)) else {
         return item;
     };
     if declared(schema, ty, op.id_field) {
@@ -315,7 +316,7 @@ pub(super) fn deleted_answer(
     };
     let mut answer = yes(fields);
     for f in fields {
-        if let Some(inner) = object_fields(schema, &f.ty) {
+        if let Some(inner) = schema.object_fields(&f.ty) {
             let inner = yes(inner);
             if !inner.is_empty() {
                 answer.insert(f.name.to_owned(), Value::Object(inner));
@@ -344,7 +345,8 @@ pub(super) fn envelope_of(
             holder_path.push('.');
         }
         holder = item_ty;
-        item_ty = object_fields(schema, &item_ty)
+        item_ty = schema
+            .object_fields(&item_ty)
             .and_then(|fields| fields.iter().find(|f| f.name == part))
             .map_or(Ty::Json, |f| f.ty);
     }
@@ -361,7 +363,7 @@ pub(super) fn envelope_of(
     super::super::page::set_path(&mut envelope, path, Value::Array(listed));
     // A count of the items beside them, under a common name, is their number (Novu's
     // `totalCount`, a `number`, beside `data.data`).
-    for f in object_fields(schema, &holder).unwrap_or_default() {
+    for f in schema.object_fields(&holder).unwrap_or_default() {
         if matches!(f.ty, Ty::Integer | Ty::Number) && TOTAL_NAMES.contains(&f.name) {
             let at = format!("{holder_path}{}", f.name);
             super::super::page::set_path(&mut envelope, &at, Value::from(total));
@@ -370,8 +372,8 @@ pub(super) fn envelope_of(
     // The yes/no fields the type declares to say whether more pages follow, beside the items
     // or one object down (Sunshine's optional `meta.hasMore`), are always answered: a client
     // may page until they say no more.
-    for f in object_fields(schema, &holder).unwrap_or_default() {
-        let flags = object_fields(schema, &f.ty).unwrap_or_default();
+    for f in schema.object_fields(&holder).unwrap_or_default() {
+        let flags = schema.object_fields(&f.ty).unwrap_or_default();
         let flags = flags.iter().map(|g| (format!("{}.{}", f.name, g.name), g));
         for (at, g) in std::iter::once((f.name.to_owned(), f)).chain(flags) {
             if g.ty == Ty::Boolean && super::super::page::is_page_flag(g.name) {
@@ -400,13 +402,13 @@ pub(super) const TOTAL_NAMES: &[&str] = &[
 /// For an answer to a batch of `n` things: its first list field whose items have an
 /// id-like field, with `n` empty entries (the answer's ids are put in them after).
 pub(super) fn per_item(schema: &ServiceSchema, ty: &Ty, n: usize) -> Vec<(String, Value)> {
-    let Some(fields) = object_fields(schema, ty) else {
+    let Some(fields) = schema.object_fields(ty) else {
         return Vec::new();
     };
     let listed = fields.iter().find(|f| match f.ty {
-        Ty::List(item) => {
-            object_fields(schema, item).is_some_and(|fs| fs.iter().any(|i| id_like(i.name)))
-        }
+        Ty::List(item) => schema
+            .object_fields(item)
+            .is_some_and(|fs| fs.iter().any(|i| id_like(i.name))),
         _ => false,
     });
     listed
@@ -427,7 +429,7 @@ pub(super) fn per_recipient(
     ty: &Ty,
     body: &Map<String, Value>,
 ) -> Vec<(String, Value)> {
-    let Some(fields) = object_fields(schema, ty) else {
+    let Some(fields) = schema.object_fields(ty) else {
         return Vec::new();
     };
     fields
@@ -461,7 +463,7 @@ pub(super) fn recipients(
     item: &Ty,
     body: &Map<String, Value>,
 ) -> Option<Vec<Value>> {
-    let item_fields = object_fields(schema, item)?;
+    let item_fields = schema.object_fields(item)?;
     let mut level = vec![body];
     for _ in 0..=RECIPIENTS_DEPTH {
         let mut deeper = Vec::new();
@@ -528,16 +530,6 @@ fn recipient_entries(
     Some(entries)
 }
 
-pub(super) fn object_fields(schema: &ServiceSchema, ty: &Ty) -> Option<&'static [FieldSchema]> {
-    match ty {
-        Ty::Named(name) => match schema.named(name)?.shape {
-            ShapeSchema::Object(fields) => Some(fields),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
 /// The field of an answer that holds the item, and the item's type: the answer is a named
 /// object with no id-like field of its own, exactly one field of a named object type, and
 /// only text, number and boolean fields besides (Mailgun's template and mailing-list answers:
@@ -584,8 +576,11 @@ pub(super) fn wrapped_item(schema: &ServiceSchema, op: &ResourceOp) -> Option<(&
             _ => return None,
         }
     }
-    let identified =
-        |ty: &Ty| object_fields(schema, ty).is_some_and(|fs| fs.iter().any(|f| id_like(f.name)));
+    let identified = |ty: &Ty| {
+        schema
+            .object_fields(ty)
+            .is_some_and(|fs| fs.iter().any(|f| id_like(f.name)))
+    };
     let named_as_holder = |field: &str| {
         const HOLDERS: &[&str] = &["data", "result", "item", "object", "response", "payload"];
         let plain = plain(field);
@@ -619,7 +614,7 @@ pub(super) fn made_in_list(schema: &ServiceSchema, ty: Option<&Ty>) -> Option<(&
     for f in fields {
         match &f.ty {
             _ if id_like(f.name) => return None,
-            Ty::List(item) if object_fields(schema, item).is_some() => {
+            Ty::List(item) if schema.object_fields(item).is_some() => {
                 if holder.replace((f.name, f.ty)).is_some() {
                     return None;
                 }
@@ -629,9 +624,9 @@ pub(super) fn made_in_list(schema: &ServiceSchema, ty: Option<&Ty>) -> Option<(&
         }
     }
     holder.filter(|(_, ty)| match ty {
-        Ty::List(item) => {
-            object_fields(schema, item).is_some_and(|fs| fs.iter().any(|f| id_like(f.name)))
-        }
+        Ty::List(item) => schema
+            .object_fields(item)
+            .is_some_and(|fs| fs.iter().any(|f| id_like(f.name))),
         _ => false,
     })
 }
@@ -639,7 +634,7 @@ pub(super) fn made_in_list(schema: &ServiceSchema, ty: Option<&Ty>) -> Option<(&
 /// The names of the required fields of the object type `ty` (none for another type).
 pub(super) fn required_of(schema: &ServiceSchema, ty: Option<&Ty>) -> Vec<&'static str> {
     let fields = ty
-        .and_then(|ty| object_fields(schema, ty))
+        .and_then(|ty| schema.object_fields(ty))
         .unwrap_or_default();
     fields
         .iter()
@@ -705,7 +700,7 @@ fn describe_file(schema: &ServiceSchema, item_ty: &Ty, value: &mut Map<String, V
     let padding = encoded.bytes().rev().take_while(|b| *b == b'=').count();
     let length = (encoded.len() / 4 * 3).saturating_sub(padding);
     let media = value.get(super::FILE_MEDIA).cloned();
-    for f in object_fields(schema, item_ty).unwrap_or_default() {
+    for f in schema.object_fields(item_ty).unwrap_or_default() {
         if value.contains_key(f.name) {
             continue;
         }
@@ -779,7 +774,7 @@ pub(super) fn from_path(
     path: &[(&'static str, String)],
     body: &mut Map<String, Value>,
 ) {
-    let Some(fields) = ty.and_then(|ty| object_fields(schema, ty)) else {
+    let Some(fields) = ty.and_then(|ty| schema.object_fields(ty)) else {
         return;
     };
     for (param, value) in path {
@@ -796,7 +791,8 @@ pub(super) fn from_path(
         };
         // An object the parameter's id is of (Discord's member `user` of
         // `/guilds/{guild_id}/members/{user_id}`): that value is its `id`.
-        if let Some(id) = object_fields(schema, &field.ty)
+        if let Some(id) = schema
+            .object_fields(&field.ty)
             .and_then(|inner| inner.iter().find(|f| f.name == "id"))
             .filter(|_| thing == Some(plain(field.name)))
             .filter(|id| id.ty == Ty::String && fill::fits_text(&id.ty, Some(id), value))
@@ -826,7 +822,7 @@ pub(super) fn from_path(
 /// says what an action does (`sent`, `queued`, `deleted`; see [`fill::RESULT_FLAGS`]): an
 /// action stores nothing, so its answer is its result, not an item's state.
 pub(super) fn result_flags(schema: &ServiceSchema, ty: &Ty, answer: &mut Value) {
-    let (Some(fields), Value::Object(map)) = (object_fields(schema, ty), answer) else {
+    let (Some(fields), Value::Object(map)) = (schema.object_fields(ty), answer) else {
         return;
     };
     for f in fields
@@ -843,7 +839,7 @@ pub(super) fn result_flags(schema: &ServiceSchema, ty: &Ty, answer: &mut Value) 
 /// would say the operation went well (Loops' failure answer `{"success": false, ...}`), before
 /// the rest is made up.
 pub fn failure_flags(schema: &ServiceSchema, ty: &Ty, error: &mut Value) {
-    let (Some(fields), Value::Object(map)) = (object_fields(schema, ty), error) else {
+    let (Some(fields), Value::Object(map)) = (schema.object_fields(ty), error) else {
         return;
     };
     for f in fields.iter().filter(|f| f.ty == Ty::Boolean) {
