@@ -1432,8 +1432,11 @@ components:
 "##;
     let imported = import_text(doc);
     checked(&imported.yaml);
+    // Its own body, with the example it is documented with.
     assert!(
-        imported.yaml.contains("\"403\": { type: Camara"),
+        imported
+            .yaml
+            .contains("\"403\":\n        type: Camara\n        code: code\n        message: message\n        example: { code: PERMISSION_DENIED"),
         "{}",
         imported.yaml
     );

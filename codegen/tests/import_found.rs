@@ -1556,3 +1556,69 @@ fn only_a_type_that_invites_other_keys_keeps_them() {
         "{errors}"
     );
 }
+
+/// Slack's Web API (slackapi/slack-api-specs, web-api/slack_web_openapi_v2.json) declares an
+/// OAuth2 scheme on every operation and, beside it, a `token` parameter ("Authentication
+/// token", required in 123 of 174 operations, in a header or the query): a client sending
+/// only the bearer, as Slack's own SDKs do, was refused. The scheme sends it; a `token`
+/// parameter on an operation without security stays.
+#[test]
+fn a_token_parameter_the_security_scheme_sends_is_left_to_the_scheme() {
+    let token = |place: &str| {
+        json!({ "name": "token", "in": place, "required": true, "type": "string",
+                "description": "Authentication token. Requires scope: `chat:write`" })
+    };
+    let doc = json!({
+        "swagger": "2.0",
+        "info": { "title": "Found", "version": "1" },
+        "host": "slack.example.com",
+        "securityDefinitions": { "slackAuth": { "type": "oauth2", "flow": "accessCode",
+            "authorizationUrl": "https://slack.example.com/oauth", "tokenUrl": "https://slack.example.com/token",
+            "scopes": { "chat:write": "chat:write" } } },
+        "paths": {
+            "/chat.postMessage": { "post": {
+                "operationId": "chat_postMessage",
+                "security": [{ "slackAuth": ["chat:write"] }],
+                "parameters": [token("header"), { "name": "channel", "in": "query", "required": true, "type": "string" }],
+                "responses": ok()
+            } },
+            "/apps.list": { "get": {
+                "operationId": "apps_list",
+                "security": [{ "slackAuth": ["chat:write"] }],
+                "parameters": [token("query")],
+                "responses": ok()
+            } },
+            "/oauth.access": { "get": {
+                "operationId": "oauth_access",
+                "security": [],
+                "parameters": [token("query")],
+                "responses": ok()
+            } }
+        }
+    });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    let op = |name: &str| service.operations.iter().find(|o| o.name == name).unwrap();
+    let wires = |name: &str| -> Vec<String> {
+        let o = op(name);
+        o.query
+            .iter()
+            .chain(&o.headers)
+            .map(|p| p.wire.clone())
+            .collect()
+    };
+    assert_eq!(wires("chat_post_message"), ["channel"], "{}", imported.yaml);
+    assert!(wires("apps_list").is_empty(), "{}", imported.yaml);
+    assert_eq!(
+        wires("oauth_access"),
+        ["token"],
+        "an operation without security keeps it"
+    );
+    let said = imported
+        .report
+        .inferred
+        .iter()
+        .filter(|f| f.reason.contains("security scheme sends"))
+        .count();
+    assert_eq!(said, 2, "{}", imported.report);
+}

@@ -2163,7 +2163,13 @@ async fn infobip_call_routes_live_through_create_get_list_update_delete() {
         .json()
         .await
         .unwrap();
-    assert_eq!(refused["errorCode"], "validation_error", "{refused}");
+    // The code of the 400's documented example, and the field it refuses where the example
+    // names one.
+    assert_eq!(refused["errorCode"], "E400", "{refused}");
+    assert_eq!(
+        refused["violations"][0]["property"], "destinations",
+        "{refused}"
+    );
     assert!(
         refused["description"]
             .as_str()
@@ -5472,4 +5478,81 @@ paths:
     assert_eq!(status, 404, "well formed, never made");
     let (status, error) = call_json(&served, key, "GET", "/v2/Checks/nope", None).await;
     assert_eq!(status, 400, "{error}");
+}
+
+#[tokio::test]
+async fn an_error_answer_documented_with_an_example_answers_its_code() {
+    // Mandrill (mailchimp/mailchimp-client-lib-codegen, spec/transactional.openapi.json): the
+    // 404 of `templates/info` is `allOf: [Error]` with the example `code: 5, name:
+    // Unknown_Template`, the 422 of `templates/add` `code: 6, name: Invalid_Template`. Both
+    // were answered with the status as the code (`code: 404, name: "Not Found"`): a client
+    // that branches on `Unknown_Template` took another branch against the sandbox.
+    let document = r##"
+openapi: 3.0.0
+info: { title: Templates, version: "1" }
+components:
+  schemas:
+    Error:
+      type: object
+      required: [status, code, name, message]
+      properties: { status: { type: string }, code: { type: integer }, name: { type: string }, message: { type: string } }
+    NotFound:
+      example: { status: error, code: 5, name: Unknown_Template, message: "No such template" }
+      allOf: [ { $ref: "#/components/schemas/Error" } ]
+    Exists:
+      example: { status: error, code: 6, name: Invalid_Template, message: "A template of that name exists" }
+      allOf: [ { $ref: "#/components/schemas/Error" } ]
+    Template: { type: object, properties: { name: { type: string }, subject: { type: string } } }
+    AddRequest:
+      type: object
+      required: [key, name]
+      properties: { key: { type: string, description: a valid API key }, name: { type: string }, subject: { type: string } }
+    NameRequest:
+      type: object
+      required: [key, name]
+      properties: { key: { type: string, description: a valid API key }, name: { type: string } }
+paths:
+  /templates/add:
+    post:
+      operationId: templates/add
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/AddRequest" } } } }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Template" } } } }
+        "422": { description: exists, content: { application/json: { schema: { $ref: "#/components/schemas/Exists" } } } }
+  /templates/info:
+    post:
+      operationId: templates/info
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/NameRequest" } } } }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Template" } } } }
+        "404": { description: missing, content: { application/json: { schema: { $ref: "#/components/schemas/NotFound" } } } }
+"##;
+    let (served, _dir) = serve_document(document, "templates.yaml", "templates").await;
+    let key = served.credential("key").unwrap();
+    let none = ("x-none", "none");
+    let info = serde_json::json!({"key": key, "name": "never-added"});
+    let (status, error) = call_json(&served, none, "POST", "/templates/info", Some(info)).await;
+    assert_eq!(status, 404, "{error}");
+    assert_eq!(
+        (&error["code"], &error["name"]),
+        (&5.into(), &"Unknown_Template".into()),
+        "{error}"
+    );
+    assert!(
+        error["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("never-added")),
+        "{error}"
+    );
+
+    let add = serde_json::json!({"key": key, "name": "welcome"});
+    let (status, _) = call_json(&served, none, "POST", "/templates/add", Some(add.clone())).await;
+    assert_eq!(status, 200);
+    let (status, error) = call_json(&served, none, "POST", "/templates/add", Some(add)).await;
+    assert_eq!(status, 422, "{error}");
+    assert_eq!(
+        (&error["code"], &error["name"]),
+        (&6.into(), &"Invalid_Template".into()),
+        "{error}"
+    );
 }

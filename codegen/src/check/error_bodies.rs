@@ -78,6 +78,17 @@ impl Checker<'_> {
                 );
             }
         }
+        let example = match &body.example {
+            Some(serde_json::Value::Object(map)) => Some(map.clone()),
+            Some(_) => {
+                self.error_at_value(
+                    &format!("{at}.example"),
+                    "an error body's example is a JSON object, as the body is",
+                );
+                None
+            }
+            None => None,
+        };
         ErrorBodyInfo {
             key: key.to_owned(),
             shape,
@@ -92,6 +103,7 @@ impl Checker<'_> {
                 crate::resolved::defaults::ERROR_MESSAGE_PATH,
             ),
             headers: body.headers.clone(),
+            example,
         }
     }
 

@@ -77,6 +77,9 @@ struct ErrorAnswer {
     /// The components its schema is one of (`oneOf`/`anyOf` of `$ref`s, in place or as the
     /// component it refers to): several error shapes for one answer.
     alternatives: Vec<String>,
+    /// The body it is documented with: its media's example, else its schema's (Mandrill's
+    /// `TemplateNotFoundError`, `allOf: [Error]` with `code: 5, name: Unknown_Template`).
+    example: Option<serde_json::Map<String, Value>>,
     /// Its JSON pointer.
     pointer: String,
 }
@@ -91,6 +94,47 @@ fn union_members(schema: &Value) -> Vec<String> {
         .filter_map(schema::component_of)
         .collect()
 }
+
+/// The object an error answer is documented with: its media's `example`, the first of its
+/// `examples`, Swagger 2.0's `examples` of a JSON type, else its schema's own `example` (the
+/// component it refers to).
+fn answer_example(
+    doc: &Value,
+    response: &Value,
+    media: Option<&Value>,
+    schema: Option<&Value>,
+) -> Option<serde_json::Map<String, Value>> {
+    let deref = |v: &Value| document::deref(doc, v, "").map(|(v, _)| v.clone());
+    let from_media = media.and_then(|m| {
+        m.get("example").cloned().or_else(|| {
+            let first = m.get("examples")?.as_object()?.values().next()?;
+            deref(first)?.get("value").cloned()
+        })
+    });
+    let from_swagger = || {
+        response
+            .get("examples")?
+            .as_object()?
+            .iter()
+            .find(|(mime, _)| mime.contains("json"))
+            .map(|(_, v)| v.clone())
+    };
+    let from_schema = || deref(schema?)?.get("example").cloned();
+    match from_media.or_else(from_swagger).or_else(from_schema)? {
+        // An error's example is a few fields; a larger one is left out, not written into
+        // every operation that answers it.
+        Value::Object(map)
+            if !map.is_empty()
+                && serde_json::to_string(&map).map_or(0, |t| t.len()) <= MAX_EXAMPLE_BYTES =>
+        {
+            Some(map)
+        }
+        _ => None,
+    }
+}
+
+/// Largest error example kept, in bytes of JSON text.
+const MAX_EXAMPLE_BYTES: usize = 2048;
 
 /// Whether `schema` is an object that names none of its fields (`{type: object}`, `{}`): no
 /// reference, properties, composition or other type.
@@ -288,6 +332,7 @@ impl Converter<'_> {
                         .unwrap_or_default(),
                     None => json_schema.map(union_members).unwrap_or_default(),
                 };
+                let example = answer_example(doc, r, media.map(|(_, m)| m), json_schema);
                 out.push(ErrorAnswer {
                     op: index,
                     key,
@@ -296,6 +341,7 @@ impl Converter<'_> {
                     headers,
                     example_paths,
                     alternatives,
+                    example,
                     pointer: format!("{}/responses/{}", op.pointer, document::escape(code)),
                 });
             }
@@ -604,6 +650,23 @@ impl Converter<'_> {
                 if other.get("type").is_some() {
                     extra.push(other);
                 }
+            }
+            // An example whose keys are the type's fields (Infobip's 404 example is the
+            // older `requestError` shape beside an `ApiError` schema: not kept).
+            let fits = |ty: &str, example: &serde_json::Map<String, Value>| match self.types.get(ty)
+            {
+                Some(TypeOut::Object { fields, .. }) => {
+                    example.keys().all(|k| fields.iter().any(|f| &f.wire == k))
+                }
+                _ => false,
+            };
+            if let Some(example) = &a.example
+                && body
+                    .get("type")
+                    .and_then(Node::as_str)
+                    .is_some_and(|ty| fits(ty, example))
+            {
+                body.set("example", Node::from_json(&Value::Object(example.clone())));
             }
             self.ops[a.op].error_bodies.push((a.key.clone(), body));
             for other in extra {

@@ -395,6 +395,15 @@ impl<'a> Converter<'a> {
         }
     }
 
+    pub(crate) fn inferred(&mut self, ptr: &str, reason: &str) {
+        let pointer = self.pointer(ptr);
+        self.report.inferred.push(Finding {
+            pointer,
+            reason: reason.to_owned(),
+            detail: None,
+        });
+    }
+
     fn note(&self, ptr: &str) -> Node {
         Node::str(format!("{IMPORTED}{}{}", self.doc_name, self.pointer(ptr)))
     }

@@ -15,7 +15,7 @@ use super::routes::{included, item_suffix, name_from_route, normalised, placehol
 use super::schema::type_name;
 use super::yaml::Node;
 use super::{Converter, Finding, OpOut, ParamOut};
-use crate::names::{can_be_ident, is_keyword, pascal, snake};
+use crate::names::pascal;
 
 /// Methods the spec language has.
 pub(super) const METHODS: &[&str] = &["get", "put", "post", "delete", "patch", "head"];
@@ -204,6 +204,20 @@ impl Converter<'_> {
                 .to_owned();
             let place = p.get("in").and_then(Value::as_str).unwrap_or_default();
             let required = p.get("required").and_then(Value::as_bool) == Some(true);
+            if matches!(place, "query" | "header")
+                && super::security::carries_the_credential(doc, op, &p, &pname.to_ascii_lowercase())
+            {
+                // Slack's `token` ("Authentication token", required in 123 of 174
+                // operations beside an OAuth2 scheme): the scheme sends it; as a required
+                // argument a client sending only the bearer was refused.
+                self.inferred(
+                    &at,
+                    &format!(
+                        "parameter `{pname}` is the token the operation's security scheme sends: left to the scheme"
+                    ),
+                );
+                continue;
+            }
             match place {
                 "query"
                     if let Some(each) = object_query_properties(doc, &p, &at, &pname, required) =>
@@ -424,7 +438,8 @@ impl Converter<'_> {
                 );
                 let mut p = ParamOut::new(placeholder.clone(), "string".into());
                 p.required = true;
-                let usable = self.usable_path_name(placeholder, &mut template, &mut rust_names);
+                let usable =
+                    super::routes::usable_path_name(placeholder, &mut template, &mut rust_names);
                 p.wire = usable;
                 path_params.push(p);
             }
@@ -589,7 +604,7 @@ impl Converter<'_> {
                 out.pattern = super::schema::pattern(&s, &schema_at, self);
             }
             if place == "path" {
-                out.wire = self.usable_path_name(&pname, &mut template, &mut rust_names);
+                out.wire = super::routes::usable_path_name(&pname, &mut template, &mut rust_names);
                 path_params.push(out);
             } else {
                 let taken = if place == "header" {
@@ -854,40 +869,5 @@ impl Converter<'_> {
             pagination: None,
             pointer: ptr.to_owned(),
         })
-    }
-
-    /// A path placeholder's name, renamed in the template when it has no Rust name of its own.
-    fn usable_path_name(
-        &mut self,
-        name: &str,
-        template: &mut String,
-        taken: &mut std::collections::BTreeSet<String>,
-    ) -> String {
-        // Placeholders are only substituted, so they may take the Rust name itself.
-        let mut rust = snake(&crate::names::ascii_fold(name));
-        // `body`, `query`, `ctx` ... are the generated method's own arguments; `type` is Rust's.
-        if crate::names::RESERVED_ARGS.contains(&rust.as_str()) || is_keyword(&rust) {
-            rust.push_str("_param");
-        }
-        if can_be_ident(&rust)
-            && crate::names::is_snake(&rust)
-            && !is_keyword(&rust)
-            && taken.insert(rust.clone())
-        {
-            if rust != name {
-                *template = template.replace(&format!("{{{name}}}"), &format!("{{{rust}}}"));
-            }
-            return rust;
-        }
-        let mut n = 1;
-        let new = loop {
-            let candidate = format!("param{n}");
-            if taken.insert(candidate.clone()) {
-                break candidate;
-            }
-            n += 1;
-        };
-        *template = template.replace(&format!("{{{name}}}"), &format!("{{{new}}}"));
-        new
     }
 }

@@ -206,6 +206,40 @@ pub(super) fn normalised(path: &str) -> String {
     out
 }
 
+/// A path placeholder's name, renamed in the template when it has no Rust name of its own.
+pub(super) fn usable_path_name(
+    name: &str,
+    template: &mut String,
+    taken: &mut std::collections::BTreeSet<String>,
+) -> String {
+    // Placeholders are only substituted, so they may take the Rust name itself.
+    let mut rust = snake(&crate::names::ascii_fold(name));
+    // `body`, `query`, `ctx` ... are the generated method's own arguments; `type` is Rust's.
+    if crate::names::RESERVED_ARGS.contains(&rust.as_str()) || is_keyword(&rust) {
+        rust.push_str("_param");
+    }
+    if can_be_ident(&rust)
+        && crate::names::is_snake(&rust)
+        && !is_keyword(&rust)
+        && taken.insert(rust.clone())
+    {
+        if rust != name {
+            *template = template.replace(&format!("{{{name}}}"), &format!("{{{rust}}}"));
+        }
+        return rust;
+    }
+    let mut n = 1;
+    let new = loop {
+        let candidate = format!("param{n}");
+        if taken.insert(candidate.clone()) {
+            break candidate;
+        }
+        n += 1;
+    };
+    *template = template.replace(&format!("{{{name}}}"), &format!("{{{new}}}"));
+    new
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

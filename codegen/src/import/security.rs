@@ -841,3 +841,24 @@ impl Converter<'_> {
         None
     }
 }
+
+/// Whether parameter `p` (named `lower`, in lower case) is the token an operation's security
+/// scheme already sends: named `token` or `access_token`, described as the authentication or
+/// access token, on an operation the document secures (its own `security` or the document's,
+/// not emptied).
+pub(super) fn carries_the_credential(doc: &Value, op: &Value, p: &Value, lower: &str) -> bool {
+    if !matches!(lower, "token" | "access_token") {
+        return false;
+    }
+    let described = p
+        .get("description")
+        .and_then(Value::as_str)
+        .map(str::to_ascii_lowercase)
+        .is_some_and(|d| d.contains("authentication token") || d.contains("access token"));
+    let secured = op
+        .get("security")
+        .or_else(|| doc.get("security"))
+        .and_then(Value::as_array)
+        .is_some_and(|schemes| !schemes.is_empty());
+    described && secured
+}

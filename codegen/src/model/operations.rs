@@ -147,6 +147,11 @@ item! {
         /// (`ApiError::header`).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         pub headers: Vec<String>,
+        /// A body this answer is documented with (a JSON object): the sandbox answers its
+        /// values (Mandrill's 404 `code: 5, name: Unknown_Template`) with a message of its
+        /// own, and the exported document shows it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub example: Option<serde_json::Value>,
     }
 }
 

@@ -22,6 +22,8 @@ pub struct ErrorBodyInfo {
     pub message: Option<String>,
     /// Response headers that carry error details.
     pub headers: Vec<String>,
+    /// A body this answer is documented with (a JSON object).
+    pub example: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 /// A header of a successful answer, resolved.

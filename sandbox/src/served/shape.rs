@@ -259,9 +259,9 @@ fn the_refused_field_in(
             (Ty::Map(inner), Value::Object(map)) if map.is_empty() && !written => {
                 map.insert(param.to_owned(), words_for(schema, inner, message));
             }
-            (Ty::String, Value::String(text))
-                if text == f.name && PARAM_NAMES.contains(&f.name) =>
-            {
+            // Made up as its own name, or a documented example's placeholder (Infobip's
+            // `property: property.path`): the gateway writes no such field.
+            (Ty::String, Value::String(text)) if PARAM_NAMES.contains(&f.name) => {
                 *text = param.to_owned();
             }
             (Ty::Named(_), Value::Object(inner)) if depth < 2 => {
@@ -527,7 +527,20 @@ pub(crate) async fn operation_error(
                 .unwrap_or_default()
         };
         let code_path = path(&own.code);
-        if !code_path.is_empty() {
+        // The body the answer is documented with: its code (Mandrill's 404 `code: 5, name:
+        // Unknown_Template`) and other values, with the gateway's message.
+        let fields = schema.object_fields(&ty).unwrap_or_default();
+        let fits = |example: &&Map<String, Value>| {
+            example.keys().all(|k| fields.iter().any(|f| f.name == k))
+        };
+        let documented_code = own.example.as_ref().filter(fits).and_then(|example| {
+            *object = example.clone();
+            let example = Value::Object(example.clone());
+            at_path(&example, own.code.as_deref()?).cloned()
+        });
+        if let Some(code) = documented_code {
+            body_code = code;
+        } else if !code_path.is_empty() {
             let code_value = if field_type(schema, &ty, &code_path) == Some(Ty::Integer) {
                 Value::from(code)
             } else if let Some(values) = enum_values(schema, &ty, &code_path) {

@@ -96,6 +96,15 @@ pub(super) fn own_error_response(
             "text/plain": { "schema": { "type": "string", "description": "The server's error text, kept raw." } },
         }),
     };
+    let mut content = content;
+    if let (Some(example), Some(media)) = (
+        &body.example,
+        content
+            .get_mut("application/json")
+            .and_then(Value::as_object_mut),
+    ) {
+        media.insert("example".into(), Value::Object(example.clone()));
+    }
     r.insert("content".into(), content);
     let mut headers = header_refs(service, status);
     for name in bodies.iter().flat_map(|b| &b.headers) {
