@@ -5556,3 +5556,64 @@ paths:
         "{error}"
     );
 }
+
+#[tokio::test]
+async fn a_second_create_of_a_unique_name_is_refused_and_the_name_keeps_its_item() {
+    // Twilio Conversations (twilio/twilio-oai, twilio_conversations_v1): `unique_name`
+    // "can be used to address the resource in place of the resource's `sid`". Two creates of
+    // `UniqueName=room` were both acknowledged, and then `/v1/Conversations/room` named
+    // neither (404 for get, update and delete). Twilio refuses the second with a 409.
+    let document = r##"
+openapi: 3.0.1
+info: { title: Conversations, version: "1" }
+servers: [ { url: "https://conversations.example.com" } ]
+security: [ { basicAuth: [] } ]
+components:
+  securitySchemes: { basicAuth: { type: http, scheme: basic } }
+  schemas:
+    conversation:
+      type: object
+      properties:
+        sid: { type: string, nullable: true }
+        unique_name: { type: string, nullable: true }
+        friendly_name: { type: string, nullable: true }
+paths:
+  /v1/Conversations:
+    post:
+      operationId: CreateConversation
+      requestBody: { content: { application/x-www-form-urlencoded: { schema: { type: object, properties: { FriendlyName: { type: string }, UniqueName: { type: string } } } } } }
+      responses: { "201": { description: Created, content: { application/json: { schema: { $ref: "#/components/schemas/conversation" } } } } }
+  /v1/Conversations/{Sid}:
+    parameters: [ { name: Sid, in: path, required: true, schema: { type: string } } ]
+    get:
+      operationId: FetchConversation
+      responses: { "200": { description: OK, content: { application/json: { schema: { $ref: "#/components/schemas/conversation" } } } } }
+"##;
+    let (served, _dir) = serve_document(document, "conversations.yaml", "conversations").await;
+    let auth = basic_auth(&served);
+    let create = |name: &'static str| {
+        let auth = auth.clone();
+        let url = format!("{}/v1/Conversations", served.base_url());
+        async move {
+            let response = tidings_runtime::reqwest::Client::new()
+                .post(url)
+                .header("authorization", auth)
+                .form(&[("UniqueName", "room"), ("FriendlyName", name)])
+                .send()
+                .await
+                .unwrap();
+            let status = response.status().as_u16();
+            (status, response.json::<serde_json::Value>().await.unwrap())
+        }
+    };
+    let (status, first) = create("first").await;
+    assert_eq!(status, 201, "{first}");
+    let (status, error) = create("second").await;
+    assert_eq!(status, 409, "{error}");
+    assert!(error.to_string().contains("room"), "{error}");
+    let key = ("authorization", auth.as_str());
+    let (status, room) = call_json(&served, key, "GET", "/v1/Conversations/room", None).await;
+    assert_eq!(status, 200, "{room}");
+    assert_eq!(room["sid"], first["sid"], "{room}");
+    assert_eq!(room["friendly_name"], "first", "{room}");
+}

@@ -294,8 +294,9 @@ async fn respond<'s>(
             .into_iter()
             .find(|s| op.info.errors.contains(s))
             .unwrap_or(409);
-        let held = crate::server::ServerError::new(status, held.code(), held.message())
-            .with_param(op.resource.id_field);
+        let param = held.param().unwrap_or(op.resource.id_field).to_owned();
+        let held =
+            crate::server::ServerError::new(status, held.code(), held.message()).with_param(param);
         return (Some(op), incoming.reject(held));
     }
     let mut result = served.store.serve(served.schema, &op.resource, &call).await;

@@ -30,28 +30,44 @@ impl Resources {
     /// The 409 of a create that gives the id of an item the store holds (Loops' second
     /// `POST /contacts/create` of one email: "Email or userId already exists"), for an
     /// operation that documents a 409; otherwise a create with a held id replaces the item.
+    ///
+    /// So does a create whose field named as unique (Twilio's `UniqueName`, which "can be
+    /// used to address the resource in place of the resource's `sid`", and a User's
+    /// `Identity`) holds the value an item holds there: two items of one name made the name
+    /// address neither.
     pub(crate) fn already_held(&self, op: &ResourceOp, call: &ResourceCall) -> Option<ServerError> {
         if op.kind != ResourceAction::Create {
             return None;
         }
-        let id = id_text(call.body.get(op.id_field)?)?;
         let collection = substitute(op.collection, &call.path);
         let state = self.lock();
-        state
-            .collections
-            .get(&collection)?
+        let items = state.collections.get(&collection)?;
+        let held = |field: &str, value: &str| {
+            ServerError::conflict(
+                "already_exists",
+                format!("`{collection}` already holds an item whose `{field}` is `{value}`"),
+            )
+            .with_param(field)
+        };
+        if let Some(id) = call.body.get(op.id_field).and_then(id_text)
+            && items.iter().any(|i| i.id == id)
+        {
+            return Some(held(op.id_field, &id));
+        }
+        let unique = call.body.as_object()?.iter().find_map(|(name, value)| {
+            let plain = plain_name(name);
+            let value = value.as_str().filter(|v| !v.is_empty())?;
+            (plain.contains("unique") || plain == "identity").then_some((name, plain, value))
+        });
+        let (name, plain, value) = unique?;
+        items
             .iter()
-            .any(|i| i.id == id)
-            .then(|| {
-                ServerError::conflict(
-                    "already_exists",
-                    format!(
-                        "`{collection}` already holds an item whose `{}` is `{id}`",
-                        op.id_field
-                    ),
-                )
-                .with_param(op.id_field)
+            .any(|i| {
+                i.value
+                    .iter()
+                    .any(|(k, v)| plain_name(k) == plain && v.as_str() == Some(value))
             })
+            .then(|| held(name, value))
     }
 
     /// The 404 of an action on an item that the store does not hold: the item its path names
@@ -199,4 +215,13 @@ impl Resources {
             _ => *op,
         }
     }
+}
+
+/// A field's name in lower-case letters and digits only (`UniqueName` and `unique_name` are
+/// one field, as a form body and the stored item spell it).
+fn plain_name(name: &str) -> String {
+    name.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
 }
