@@ -5617,3 +5617,61 @@ paths:
     assert_eq!(room["sid"], first["sid"], "{room}");
     assert_eq!(room["friendly_name"], "first", "{room}");
 }
+
+#[tokio::test]
+async fn a_page_left_unsized_has_the_size_the_document_says() {
+    // Twilio Conversations (twilio/twilio-oai): `PageSize` "The default is 50, and the
+    // maximum is 100" (in words only); 25 conversations were answered 20 to a page with a
+    // next page the provider would not have.
+    let document = r##"
+openapi: 3.0.1
+info: { title: Conversations, version: "1" }
+security: [ { basicAuth: [] } ]
+components:
+  securitySchemes: { basicAuth: { type: http, scheme: basic } }
+  schemas:
+    conversation: { type: object, properties: { sid: { type: string }, friendly_name: { type: string } } }
+    list:
+      type: object
+      properties:
+        conversations: { type: array, items: { $ref: "#/components/schemas/conversation" } }
+        meta: { type: object, properties: { page_size: { type: integer }, next_page_url: { type: string, format: uri, nullable: true } } }
+paths:
+  /v1/Conversations:
+    post:
+      operationId: CreateConversation
+      requestBody: { content: { application/x-www-form-urlencoded: { schema: { type: object, properties: { FriendlyName: { type: string } } } } } }
+      responses: { "201": { description: Created, content: { application/json: { schema: { $ref: "#/components/schemas/conversation" } } } } }
+    get:
+      operationId: ListConversation
+      parameters:
+        - { name: PageSize, in: query, description: "How many resources to return in each list page. The default is 50, and the maximum is 100.", schema: { type: integer, minimum: 1, maximum: 100 } }
+        - { name: Page, in: query, schema: { type: integer, minimum: 0 } }
+        - { name: PageToken, in: query, schema: { type: string } }
+      responses: { "200": { description: OK, content: { application/json: { schema: { $ref: "#/components/schemas/list" } } } } }
+"##;
+    let (served, _dir) = serve_document(document, "conversations.yaml", "conversations").await;
+    let auth = basic_auth(&served);
+    let http = tidings_runtime::reqwest::Client::new();
+    for n in 0..25 {
+        let response = http
+            .post(format!("{}/v1/Conversations", served.base_url()))
+            .header("authorization", &auth)
+            .form(&[("FriendlyName", format!("c{n}"))])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 201);
+    }
+    let key = ("authorization", auth.as_str());
+    let (_, page) = call_json(&served, key, "GET", "/v1/Conversations", None).await;
+    let listed = page["conversations"].as_array().map_or(0, Vec::len);
+    assert_eq!(listed, 25, "{page}");
+    assert!(page["meta"]["next_page_url"].is_null(), "{page}");
+    let (_, page) = call_json(&served, key, "GET", "/v1/Conversations?PageSize=10", None).await;
+    assert_eq!(
+        page["conversations"].as_array().map_or(0, Vec::len),
+        10,
+        "{page}"
+    );
+}

@@ -595,6 +595,18 @@ impl Converter<'_> {
                 }
             }
             out.default = super::schema::default_of(&s, &ty, self, &schema_at);
+            // A number's default said in words only (Twilio's `PageSize`: "The default is 50,
+            // and the maximum is 100."), where its schema has none.
+            if out.default.is_none()
+                && ty == "integer"
+                && let Some(n) = out.doc.as_deref().and_then(super::schema::default_in_words)
+            {
+                self.inferred(
+                    &at,
+                    &format!("`{pname}` defaults to {n}, as its description says"),
+                );
+                out.default = Some(Value::from(n));
+            }
             if ty == "string" {
                 out.max_len = s.get("maxLength").and_then(Value::as_u64);
                 out.min_len = s

@@ -697,7 +697,7 @@ fn last_page_mark(
 fn answer(
     schema: &ServiceSchema,
     op: &ServedOp,
-    incoming: Incoming,
+    mut incoming: Incoming,
     result: Result<Value, ServerError>,
 ) -> Response {
     let status = op.info.success_status;
@@ -738,6 +738,14 @@ fn answer(
                     PageStyle::Page { size_param, .. } => size_param.as_deref(),
                     _ => p.limit_param.as_deref(),
                 });
+                // A page size left out is the one the spec documents (Twilio's `PageSize`,
+                // "The default is 50"), not the sandbox's own.
+                if let Some(default) = size.and_then(|name| {
+                    let p = op.info.query.iter().find(|p| p.wire == name)?;
+                    p.default.as_ref()?.as_u64()
+                }) {
+                    incoming.default_query_param(size.unwrap_or_default(), &default.to_string());
+                }
                 if op.resource.items.is_some() {
                     let absolute = next_link_is_absolute(schema, op);
                     // What a page's `meta` says beside its style's field: the page's number,

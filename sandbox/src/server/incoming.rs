@@ -677,6 +677,22 @@ impl Incoming {
         &self.query
     }
 
+    /// Adds `name=value` to the query when the request left `name` out: the value the
+    /// service takes then (a page size's documented default), seen by what reads the query.
+    pub(crate) fn default_query_param(&mut self, name: &str, value: &str) {
+        let given = url::form_urlencoded::parse(self.query.as_bytes())
+            .any(|(k, v)| k == name && !v.is_empty());
+        if given {
+            return;
+        }
+        let mut pair = url::form_urlencoded::Serializer::new(String::new());
+        pair.append_pair(name, value);
+        if !self.query.is_empty() {
+            self.query.push('&');
+        }
+        self.query.push_str(&pair.finish());
+    }
+
     /// The operation being served.
     pub fn operation(&self) -> &'static OperationSpec {
         self.op

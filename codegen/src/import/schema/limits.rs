@@ -291,3 +291,43 @@ pub(crate) fn rfc3339_like(text: &str) -> bool {
         _ => false,
     }
 }
+
+/// The number a description says a value defaults to: "The default is 50", "Defaults to 20",
+/// "default: 10" (the first such phrase with a whole number after it; `None` without one).
+pub(crate) fn default_in_words(doc: &str) -> Option<u64> {
+    let lower = doc.to_ascii_lowercase();
+    [
+        "default is ",
+        "defaults to ",
+        "default: ",
+        "default value is ",
+    ]
+    .iter()
+    .find_map(|phrase| {
+        let rest = &lower[lower.find(phrase)? + phrase.len()..];
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        let after = &rest[digits.len()..];
+        // "1.5" is no whole number.
+        let fraction =
+            after.starts_with('.') && after[1..].starts_with(|c: char| c.is_ascii_digit());
+        if digits.is_empty() || fraction {
+            return None;
+        }
+        digits.parse().ok()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::default_in_words;
+
+    #[test]
+    fn a_default_said_in_words_is_its_whole_number() {
+        let twilio = "How many resources to return in each list page. The default is 50, and the maximum is 100.";
+        assert_eq!(default_in_words(twilio), Some(50));
+        assert_eq!(default_in_words("Page size. Defaults to 20."), Some(20));
+        assert_eq!(default_in_words("Ratio; the default is 1.5"), None);
+        assert_eq!(default_in_words("The default is the account's own."), None);
+        assert_eq!(default_in_words("How many to return."), None);
+    }
+}

@@ -5,6 +5,7 @@
 
 mod enums;
 mod limits;
+pub(crate) use limits::default_in_words;
 pub(crate) use limits::{default_of, param_format, pattern, rfc3339_like, scalar_target};
 pub(crate) mod names;
 mod unions;
