@@ -5675,3 +5675,48 @@ paths:
         "{page}"
     );
 }
+
+#[tokio::test]
+async fn a_message_s_index_is_its_place_in_its_conversation() {
+    // Twilio Conversations (twilio/twilio-oai): a message's `index` ("always in order of when
+    // the message was received", `default: 0`) was 0 for every message, so a client counting
+    // unread messages by index saw one.
+    let document = r##"
+openapi: 3.0.1
+info: { title: Conversations, version: "1" }
+security: [ { basicAuth: [] } ]
+components:
+  securitySchemes: { basicAuth: { type: http, scheme: basic } }
+  schemas:
+    message:
+      type: object
+      properties:
+        sid: { type: string }
+        index: { type: integer, default: 0 }
+        body: { type: string }
+paths:
+  /v1/Conversations/{ConversationSid}/Messages:
+    parameters: [ { name: ConversationSid, in: path, required: true, schema: { type: string } } ]
+    post:
+      operationId: CreateConversationMessage
+      requestBody: { content: { application/json: { schema: { type: object, properties: { body: { type: string } } } } } }
+      responses: { "201": { description: Created, content: { application/json: { schema: { $ref: "#/components/schemas/message" } } } } }
+  /v1/Conversations/{ConversationSid}/Messages/{Sid}:
+    parameters: [ { name: ConversationSid, in: path, required: true, schema: { type: string } }, { name: Sid, in: path, required: true, schema: { type: string } } ]
+    get:
+      operationId: FetchConversationMessage
+      responses: { "200": { description: OK, content: { application/json: { schema: { $ref: "#/components/schemas/message" } } } } }
+"##;
+    let (served, _dir) = serve_document(document, "conversations.yaml", "conversations").await;
+    let auth = basic_auth(&served);
+    let key = ("authorization", auth.as_str());
+    let mut indexes = Vec::new();
+    for (conversation, body) in [("CH1", "a"), ("CH1", "b"), ("CH2", "c"), ("CH1", "d")] {
+        let path = format!("/v1/Conversations/{conversation}/Messages");
+        let sent = serde_json::json!({ "body": body });
+        let (status, message) = call_json(&served, key, "POST", &path, Some(sent)).await;
+        assert_eq!(status, 201, "{message}");
+        indexes.push(message["index"].as_i64());
+    }
+    assert_eq!(indexes, [Some(0), Some(1), Some(0), Some(2)]);
+}

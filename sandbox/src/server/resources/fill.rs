@@ -454,6 +454,35 @@ pub(super) fn stamp_last_change(
     }
 }
 
+/// Names of an integer field that says where an item comes in its collection (Twilio's
+/// message `index`: "in order of when the message was received").
+const SEQUENCE_NAMES: &[&str] = &["index", "sequence", "seq", "position", "sequence_number"];
+
+/// Sets each integer field of a new item of `ty` named as its place in the collection
+/// ([`SEQUENCE_NAMES`]) that the create did not send to one past the largest the collection's
+/// `held` items have (0 for the first): every message was `index: 0`, its `default`.
+pub(super) fn next_in_sequence(
+    schema: &ServiceSchema,
+    ty: Option<&Ty>,
+    item: &mut Map<String, Value>,
+    held: &[&Map<String, Value>],
+) {
+    let Some(fields) = ty.and_then(|ty| schema.object_fields(ty)) else {
+        return;
+    };
+    for f in fields {
+        if f.ty != Ty::Integer || !SEQUENCE_NAMES.contains(&f.name) || item.contains_key(f.name) {
+            continue;
+        }
+        let next = held
+            .iter()
+            .filter_map(|h| h.get(f.name)?.as_i64())
+            .max()
+            .map_or(0, |n| n.saturating_add(1));
+        item.insert(f.name.to_owned(), Value::from(next));
+    }
+}
+
 /// Whether the field's name says it holds the time of the last change (`updated_at`,
 /// `updatedAt`, Twilio's `date_updated`, `modified_at`, `last_modified`): made again on every
 /// change of the item.

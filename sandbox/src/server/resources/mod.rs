@@ -799,7 +799,15 @@ impl Resources {
                 fill::stamp_last_change(schema, item_ty, &mut merged);
                 merged
             }
-            None => body,
+            None => {
+                let held = state
+                    .collections
+                    .get(collection)
+                    .map(|items| items.iter().map(|i| &i.value).collect::<Vec<_>>());
+                let mut body = body;
+                fill::next_in_sequence(schema, item_ty, &mut body, &held.unwrap_or_default());
+                body
+            }
         };
         let value = filled_object(schema, item_ty, body);
         let ticket = self.insert(state, collection, id, value.clone(), counter)?;
