@@ -5720,3 +5720,49 @@ paths:
     }
     assert_eq!(indexes, [Some(0), Some(1), Some(0), Some(2)]);
 }
+
+#[tokio::test]
+async fn a_list_asked_in_descending_order_answers_the_newest_first() {
+    // Twilio Conversations (twilio/twilio-oai): `Order` "`asc` or `desc`, with `asc` as the
+    // default" on the message list was ignored.
+    let document = r##"
+openapi: 3.0.1
+info: { title: Conversations, version: "1" }
+security: [ { basicAuth: [] } ]
+components:
+  securitySchemes: { basicAuth: { type: http, scheme: basic } }
+  schemas:
+    message: { type: object, properties: { sid: { type: string }, body: { type: string } } }
+paths:
+  /v1/Messages:
+    post:
+      operationId: CreateMessage
+      requestBody: { content: { application/json: { schema: { type: object, properties: { body: { type: string } } } } } }
+      responses: { "201": { description: Created, content: { application/json: { schema: { $ref: "#/components/schemas/message" } } } } }
+    get:
+      operationId: ListMessage
+      parameters:
+        - { name: Order, in: query, schema: { type: string, enum: [asc, desc] } }
+      responses: { "200": { description: OK, content: { application/json: { schema: { type: object, properties: { messages: { type: array, items: { $ref: "#/components/schemas/message" } } } } } } } }
+"##;
+    let (served, _dir) = serve_document(document, "messages.yaml", "messages").await;
+    let auth = basic_auth(&served);
+    let key = ("authorization", auth.as_str());
+    for body in ["a", "b", "c"] {
+        let sent = serde_json::json!({ "body": body });
+        let (status, _) = call_json(&served, key, "POST", "/v1/Messages", Some(sent)).await;
+        assert_eq!(status, 201);
+    }
+    let bodies = |page: &serde_json::Value| -> Vec<String> {
+        page["messages"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|m| m["body"].as_str().map(str::to_owned))
+            .collect()
+    };
+    let (_, asc) = call_json(&served, key, "GET", "/v1/Messages", None).await;
+    assert_eq!(bodies(&asc), ["a", "b", "c"], "{asc}");
+    let (_, desc) = call_json(&served, key, "GET", "/v1/Messages?Order=desc", None).await;
+    assert_eq!(bodies(&desc), ["c", "b", "a"], "{desc}");
+}

@@ -320,7 +320,38 @@ pub(super) fn filtered<'i>(items: &'i [Item], op: &ResourceOp, query: &Value) ->
                     .is_some_and(|have| wanted.contains(&have)),
             })
     };
-    items.iter().filter(|i| matches(i)).collect()
+    let mut listed: Vec<&Item> = items.iter().filter(|i| matches(i)).collect();
+    // Items are held in the order they were made: `Order=desc` (Twilio's messages) asks for
+    // the newest first, and was ignored.
+    if asks_for_descending(query) {
+        listed.reverse();
+    }
+    listed
+}
+
+/// Whether a list's query asks for its items in descending order: a parameter named as a
+/// sort order or direction (`Order`, `sort_order`, `direction`) whose value is `desc`.
+fn asks_for_descending(query: &Value) -> bool {
+    query.as_object().is_some_and(|query| {
+        query.iter().any(|(name, value)| {
+            let plain: String = name
+                .chars()
+                .filter(char::is_ascii_alphanumeric)
+                .map(|c| c.to_ascii_lowercase())
+                .collect();
+            matches!(
+                plain.as_str(),
+                "order"
+                    | "sortorder"
+                    | "direction"
+                    | "sortdirection"
+                    | "orderdirection"
+                    | "sortdir"
+            ) && value.as_str().is_some_and(|v| {
+                v.eq_ignore_ascii_case("desc") || v.eq_ignore_ascii_case("descending")
+            })
+        })
+    })
 }
 
 /// The ids a delete of a collection names in its query parameter or body field `op.items`:
