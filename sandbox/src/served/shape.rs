@@ -681,8 +681,9 @@ fn code_synonyms(status: u16) -> &'static [&'static str] {
 /// The enum value that says what the gateway's symbolic code `given` says: itself when the
 /// enum has it, else a value holding it (`document_not_found` for `not_found`), else the
 /// first of the status's usual names the enum has, else one holding the status's word
-/// (`auth` for 401: Slack's `account_inactive` is not it), else the enum's first value (a code
-/// the type does not allow would not decode as it).
+/// (`auth` for 401: Slack's `account_inactive` is not it), else for a refusal one holding
+/// `invalid`, else the enum's first value (a code the type does not allow would not decode
+/// as it).
 fn enum_code(values: &[&'static str], given: &str, status: axum::http::StatusCode) -> &'static str {
     let lower = |v: &str| v.to_ascii_lowercase();
     let given = lower(given);
@@ -716,6 +717,20 @@ fn enum_code(values: &[&'static str], given: &str, status: axum::http::StatusCod
                 _ => return None,
             };
             values.iter().find(|v| lower(v).contains(word))
+        })
+        // A refusal the enum has no word for (Slack's 404 of a cursor never handed out, whose
+        // enum starts with `missing_scope`): a value that says the request is invalid.
+        .or_else(|| {
+            status
+                .is_client_error()
+                .then(|| {
+                    values.iter().find(|v| {
+                        let v = lower(v);
+                        v.contains("invalid")
+                            && !["auth", "key", "token"].iter().any(|w| v.contains(w))
+                    })
+                })
+                .flatten()
         })
         .or_else(|| values.first())
         .copied()
@@ -775,6 +790,32 @@ mod tests {
                 "name": "Not Found",
                 "path": "/x"
             })
+        );
+    }
+
+    /// Slack's 404 of a cursor it never handed out answered `missing_scope`, its enum's first
+    /// value, telling the client its token lacked a scope.
+    #[test]
+    fn a_refusal_the_enum_has_no_word_for_is_an_invalid_one_not_the_first() {
+        use axum::http::StatusCode;
+        let slack = [
+            "missing_scope",
+            "not_authed",
+            "invalid_auth",
+            "invalid_arg_name",
+        ];
+        assert_eq!(
+            enum_code(&slack, "not_found", StatusCode::NOT_FOUND),
+            "invalid_arg_name"
+        );
+        assert_eq!(
+            enum_code(&slack, "unauthorized", StatusCode::UNAUTHORIZED),
+            "not_authed"
+        );
+        let none_invalid = ["missing_scope", "ratelimited"];
+        assert_eq!(
+            enum_code(&none_invalid, "not_found", StatusCode::NOT_FOUND),
+            "missing_scope"
         );
     }
 }
