@@ -1622,3 +1622,45 @@ fn a_token_parameter_the_security_scheme_sends_is_left_to_the_scheme() {
         .count();
     assert_eq!(said, 2, "{}", imported.report);
 }
+
+/// Novu (novuhq/novu-ts, sources/json-development.json): `ErrorDto.errorId` is "only available
+/// for 500"; read as every error's code, a 404 answered `errorId: "not_found"`. A field of a
+/// weak code name described as present on server errors only is no code; without that
+/// description it still is.
+#[test]
+fn an_error_id_present_on_server_errors_only_is_not_the_code() {
+    let doc = |described: &str| {
+        json!({
+            "openapi": "3.0.0",
+            "info": { "title": "Found", "version": "1" },
+            "paths": { "/things/{id}": { "get": {
+                "operationId": "get_thing",
+                "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "string" } }],
+                "responses": {
+                    "200": { "description": "ok" },
+                    "404": { "description": "missing", "content": { "application/json": {
+                        "schema": { "$ref": "#/components/schemas/ErrorDto" } } } }
+                }
+            } } },
+            "components": { "schemas": { "ErrorDto": {
+                "type": "object",
+                "required": ["statusCode", "path"],
+                "properties": {
+                    "statusCode": { "type": "number" },
+                    "path": { "type": "string" },
+                    "message": { "type": "string" },
+                    "errorId": { "type": "string", "description": described }
+                }
+            } } }
+        })
+    };
+    let code = |described: &str| {
+        let service = checked(&import(&doc(described)));
+        service.errors.as_ref().unwrap().code.clone()
+    };
+    assert_eq!(code("Unique identifier, only available for 500."), None);
+    assert_eq!(
+        code("Unique identifier of the error."),
+        Some("errorId".to_owned())
+    );
+}

@@ -361,7 +361,10 @@ impl Converter<'_> {
             Some("type".to_owned())
         } else {
             self.error_field_path(ty, ERROR_CODE_NAMES)
-                .or_else(|| self.error_field_path(ty, WEAK_ERROR_CODE_NAMES))
+                .or_else(|| {
+                    self.error_field_path(ty, WEAK_ERROR_CODE_NAMES)
+                        .filter(|code| !self.only_on_server_errors(ty, code))
+                })
                 .filter(|code| Some(code) != described.as_ref())
         };
         let message = if problem {
@@ -763,6 +766,26 @@ impl Converter<'_> {
     /// top, else in an object field (`error.code`) or in the first element of a list of
     /// objects (`errors.0.message`), nearest first, down to [`MAX_ERROR_DEPTH`] levels
     /// (Infobip's `requestError.serviceException.text`).
+    /// Whether the top-level field `path` of error type `ty` is described as present on
+    /// server errors only (Novu's `errorId`: "only available for 500"): no code of the other
+    /// errors.
+    fn only_on_server_errors(&self, ty: &str, path: &str) -> bool {
+        let Some(TypeOut::Object { fields, .. }) = self.types.get(ty) else {
+            return false;
+        };
+        fields
+            .iter()
+            .find(|f| f.wire == path)
+            .and_then(|f| f.doc.as_deref())
+            .map(str::to_ascii_lowercase)
+            .is_some_and(|doc| {
+                doc.contains("only")
+                    && ["500", "5xx", "server error"]
+                        .iter()
+                        .any(|w| doc.contains(w))
+            })
+    }
+
     pub(super) fn error_field_path(&self, ty: &str, names: &[&str]) -> Option<String> {
         let fields_of = |ty: &str| match self.types.get(ty) {
             Some(TypeOut::Object { fields, .. }) => Some(fields),
