@@ -63,24 +63,9 @@ impl Node {
         Ok(Node::from_yaml(&value))
     }
 
-    /// A JSON value as a tree (an example kept in the spec).
+    /// A JSON value as a tree (an example kept in the spec), through its YAML form.
     pub(crate) fn from_json(value: &serde_json::Value) -> Node {
-        use serde_json::Value as V;
-        match value {
-            V::Null => Node::Null,
-            V::Bool(b) => Node::Bool(*b),
-            V::Number(n) => match n.as_i64() {
-                Some(i) => Node::Int(i),
-                None => Node::Float(n.as_f64().unwrap_or(0.0)),
-            },
-            V::String(s) => Node::Str(s.clone()),
-            V::Array(items) => Node::Seq(items.iter().map(Node::from_json).collect()),
-            V::Object(m) => Node::Map(
-                m.iter()
-                    .map(|(k, v)| (k.clone(), Node::from_json(v)))
-                    .collect(),
-            ),
-        }
+        serde_yaml::to_value(value).map_or(Node::Null, |v| Node::from_yaml(&v))
     }
 
     fn from_yaml(value: &serde_yaml::Value) -> Node {
