@@ -19,7 +19,7 @@ use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
 use axum::response::Response;
 use serde_json::{Map, Value};
 
-use crate::server::RefusedField;
+use crate::server::Refusal;
 use crate::server::resources::{ServiceSchema, ShapeSchema, Ty, failure_flags, fill};
 
 /// Largest error body rewritten (a sandbox's own error bodies are far smaller).
@@ -188,8 +188,18 @@ impl ErrorShape {
             let mut given = Value::Object(object.clone());
             failure_flags(schema, ty, &mut given);
             if let Value::Object(mut filled) = fill(schema, ty, Some(&given), 0, None) {
-                if let Some(refused) = parts.extensions.get::<RefusedField>() {
-                    the_refused_field_in(schema, ty, &mut filled, &given, refused, 0);
+                if let Some(refusal) = parts.extensions.get::<Refusal>()
+                    && let Some(param) = &refusal.param
+                {
+                    the_refused_field_in(
+                        schema,
+                        ty,
+                        &mut filled,
+                        &given,
+                        param,
+                        &refusal.message,
+                        0,
+                    );
                 }
                 the_status_in(&mut filled, &given, status, path);
                 object.extend(filled);
@@ -236,13 +246,13 @@ fn the_refused_field_in(
     ty: &Ty,
     filled: &mut Map<String, Value>,
     given: &Value,
-    refused: &RefusedField,
+    param: &str,
+    message: &str,
     depth: usize,
 ) {
     let Some(fields) = schema.object_fields(ty) else {
         return;
     };
-    let (param, message) = (refused.param.as_str(), refused.message.as_str());
     for f in fields {
         // An optional map of words left out (Mailtrap's `errors`) is written too.
         if let Ty::Map(inner) = &f.ty
@@ -266,7 +276,7 @@ fn the_refused_field_in(
             }
             (Ty::Named(_), Value::Object(inner)) if depth < 2 => {
                 let given = given.get(f.name).unwrap_or(&Value::Null);
-                the_refused_field_in(schema, &f.ty, inner, given, refused, depth + 1);
+                the_refused_field_in(schema, &f.ty, inner, given, param, message, depth + 1);
             }
             (Ty::List(item), Value::Array(items)) if depth < 2 => {
                 let given = given
@@ -275,7 +285,7 @@ fn the_refused_field_in(
                     .unwrap_or(&Value::Null);
                 for value in items {
                     if let Value::Object(inner) = value {
-                        the_refused_field_in(schema, item, inner, given, refused, depth + 1);
+                        the_refused_field_in(schema, item, inner, given, param, message, depth + 1);
                     }
                 }
             }
@@ -533,7 +543,14 @@ pub(crate) async fn operation_error(
         let fits = |example: &&Map<String, Value>| {
             example.keys().all(|k| fields.iter().any(|f| f.name == k))
         };
-        let documented_code = own.example.as_ref().filter(fits).and_then(|example| {
+        // Not for a refusal of the request's values: one example of the status (a
+        // duplicate name) cannot say what each refused value is.
+        let validation = parts
+            .extensions
+            .get::<Refusal>()
+            .is_some_and(Refusal::is_validation);
+        let example = own.example.as_ref().filter(|_| !validation);
+        let documented_code = example.filter(fits).and_then(|example| {
             *object = example.clone();
             let example = Value::Object(example.clone());
             at_path(&example, own.code.as_deref()?).cloned()
@@ -564,8 +581,10 @@ pub(crate) async fn operation_error(
     let given = out.clone();
     let mut out = fill(schema, &ty, Some(&out), 0, None);
     if let Value::Object(filled) = &mut out {
-        if let Some(refused) = parts.extensions.get::<RefusedField>() {
-            the_refused_field_in(schema, &ty, filled, &given, refused, 0);
+        if let Some(refusal) = parts.extensions.get::<Refusal>()
+            && let Some(param) = &refusal.param
+        {
+            the_refused_field_in(schema, &ty, filled, &given, param, &refusal.message, 0);
         }
         the_status_in(filled, &given, status, path);
     }

@@ -183,24 +183,33 @@ impl ServerError {
         }
         // For a spec's error shape that names the refused field (a map keyed by field name,
         // a `field` beside the message): the body written here has no place for it.
-        if let Some(param) = &self.inner.param {
-            response.extensions_mut().insert(RefusedField {
-                param: param.clone(),
-                message: self.inner.message.clone(),
-            });
-        }
+        response.extensions_mut().insert(Refusal {
+            code: self.inner.code.clone(),
+            param: self.inner.param.clone(),
+            message: self.inner.message.clone(),
+        });
         response
     }
 }
 
-/// The request field an error answer refuses and why, carried beside the answer (not in it)
-/// to the step that writes the spec's own error shape.
+/// What an error answer refuses and why, as the gateway said it, carried beside the answer
+/// (not in it) to the step that writes the spec's own error shape.
 #[derive(Debug, Clone)]
-pub(crate) struct RefusedField {
-    /// The field's name (a dot path for a nested one).
-    pub(crate) param: String,
-    /// Why it is refused.
+pub(crate) struct Refusal {
+    /// The gateway's symbolic code (`validation_error`, `not_found`, `already_exists`).
+    pub(crate) code: String,
+    /// The request field refused, if one is (a dot path for a nested one).
+    pub(crate) param: Option<String>,
+    /// Why.
     pub(crate) message: String,
+}
+
+impl Refusal {
+    /// Whether it refuses the request's values (400 and 422 of the gateway's validation),
+    /// which one documented example of the status cannot describe.
+    pub(crate) fn is_validation(&self) -> bool {
+        self.code == "validation_error"
+    }
 }
 
 /// Largest array index a path may create (paths come from the spec: `errors.0.code`).

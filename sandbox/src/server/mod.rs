@@ -30,7 +30,7 @@ pub use background::Background;
 pub(crate) use config::service_config_setters;
 pub use documented::documented_headers;
 pub(crate) use documented::{item_path, path_segment};
-pub(crate) use error::RefusedField;
+pub(crate) use error::Refusal;
 pub use error::ServerError;
 pub use gateway::{
     DEFAULT_IDEMPOTENCY_RETENTION, DEFAULT_MAX_BODY_BYTES, FAULT_HEADER, FAULT_TIMEOUT, Gateway,
