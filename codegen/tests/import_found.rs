@@ -1664,3 +1664,41 @@ fn an_error_id_present_on_server_errors_only_is_not_the_code() {
         Some("errorId".to_owned())
     );
 }
+
+/// An error answer's example is kept up to 2 KiB of JSON (Mandrill's are a few fields); a
+/// larger one is left out, not written into every operation that answers it.
+#[test]
+fn an_error_example_over_its_bound_is_not_kept() {
+    let doc = |message: String| {
+        json!({
+            "openapi": "3.0.0",
+            "info": { "title": "Found", "version": "1" },
+            "paths": { "/things/{id}": { "get": {
+                "operationId": "get_thing",
+                "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "string" } }],
+                "responses": {
+                    "200": { "description": "ok" },
+                    "404": { "description": "missing", "content": { "application/json": {
+                        "schema": { "$ref": "#/components/schemas/NotFound" } } } }
+                }
+            } },
+            // Two answers of the service's own error type, so `NotFound` is one operation's.
+            "/a": { "get": { "operationId": "get_a", "responses": { "200": { "description": "ok" },
+                "400": { "description": "bad", "content": { "application/json": {
+                    "schema": { "$ref": "#/components/schemas/Error" } } } } } } },
+            "/b": { "get": { "operationId": "get_b", "responses": { "200": { "description": "ok" },
+                "400": { "description": "bad", "content": { "application/json": {
+                    "schema": { "$ref": "#/components/schemas/Error" } } } } } } } },
+            "components": { "schemas": {
+                "Error": { "type": "object", "properties": {
+                    "code": { "type": "integer" }, "message": { "type": "string" } } },
+                "NotFound": { "allOf": [{ "$ref": "#/components/schemas/Error" }],
+                    "example": { "code": 5, "message": message } }
+            } }
+        })
+    };
+    let small = import(&doc("No such thing".into()));
+    assert!(small.yaml.contains("example:"), "{}", small.yaml);
+    let large = import(&doc("x".repeat(2100)));
+    assert!(!large.yaml.contains("example:"), "{}", large.yaml);
+}

@@ -32,12 +32,7 @@ pub(super) fn asks_to_fail_if_held(call: &ResourceCall) -> bool {
         .filter_map(Value::as_object)
         .flatten()
         .any(|(name, value)| {
-            let plain: String = name
-                .chars()
-                .filter(|c| c.is_ascii_alphanumeric())
-                .collect::<String>()
-                .to_ascii_lowercase();
-            plain.contains("failifexist")
+            crate::server::resources::plain(name).contains("failifexist")
                 && (value == &Value::Bool(true) || value.as_str() == Some("true"))
         })
 }

@@ -252,7 +252,7 @@ pub(super) const RESULT_FLAGS: &[&str] = &[
 
 /// `name` in lower case without `_` and `-`: how a path parameter and a field are matched
 /// (`OwnerName` ↔ `owner_name`), and a flag's name read.
-pub(super) fn plain(name: &str) -> String {
+pub(crate) fn plain(name: &str) -> String {
     name.chars()
         .filter(|c| *c != '_' && *c != '-')
         .flat_map(char::to_lowercase)

@@ -55,7 +55,7 @@ impl Resources {
             return Some(held(op.id_field, &id));
         }
         let unique = call.body.as_object()?.iter().find_map(|(name, value)| {
-            let plain = plain_name(name);
+            let plain = super::fill::plain(name);
             let value = value.as_str().filter(|v| !v.is_empty())?;
             (plain.contains("unique") || plain == "identity").then_some((name, plain, value))
         });
@@ -65,7 +65,7 @@ impl Resources {
             .any(|i| {
                 i.value
                     .iter()
-                    .any(|(k, v)| plain_name(k) == plain && v.as_str() == Some(value))
+                    .any(|(k, v)| super::fill::plain(k) == plain && v.as_str() == Some(value))
             })
             .then(|| held(name, value))
     }
@@ -215,13 +215,4 @@ impl Resources {
             _ => *op,
         }
     }
-}
-
-/// A field's name in lower-case letters and digits only (`UniqueName` and `unique_name` are
-/// one field, as a form body and the stored item spell it).
-fn plain_name(name: &str) -> String {
-    name.chars()
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_lowercase())
-        .collect()
 }

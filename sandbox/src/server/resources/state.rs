@@ -334,11 +334,7 @@ pub(super) fn filtered<'i>(items: &'i [Item], op: &ResourceOp, query: &Value) ->
 fn asks_for_descending(query: &Value) -> bool {
     query.as_object().is_some_and(|query| {
         query.iter().any(|(name, value)| {
-            let plain: String = name
-                .chars()
-                .filter(char::is_ascii_alphanumeric)
-                .map(|c| c.to_ascii_lowercase())
-                .collect();
+            let plain = super::fill::plain(name);
             matches!(
                 plain.as_str(),
                 "order"
