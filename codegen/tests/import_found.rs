@@ -1701,4 +1701,71 @@ fn an_error_example_over_its_bound_is_not_kept() {
     assert!(small.yaml.contains("example:"), "{}", small.yaml);
     let large = import(&doc("x".repeat(2100)));
     assert!(!large.yaml.contains("example:"), "{}", large.yaml);
+    // Left out, and said so.
+    let said = |imported: &Imported, words: &str| {
+        imported
+            .report
+            .skipped
+            .iter()
+            .any(|f| f.pointer.ends_with("/responses/404") && f.reason.contains(words))
+    };
+    assert!(
+        said(&large, "over the 2048 kept"),
+        "{:?}",
+        large.report.skipped
+    );
+    assert!(!said(&small, "example"), "{:?}", small.report.skipped);
+}
+
+/// An error example of another shape than the answer's schema is left out, and the report
+/// names the keys that do not fit (Infobip's 404 example is an older `requestError` shape
+/// beside its `ApiError` schema). One of the service's own shape, on an operation whose error
+/// answers are all the service's, is kept on that operation (Slack's `channel_not_found` of
+/// `conversations.info`, `name_taken` of `conversations.create`).
+#[test]
+fn an_error_example_is_kept_per_operation_or_reported_left_out() {
+    let answer = |example: Value| {
+        json!({ "description": "error", "content": { "application/json": {
+            "schema": { "$ref": "#/components/schemas/Error" }, "example": example } } })
+    };
+    let imported = import(&json!({
+        "openapi": "3.0.0",
+        "info": { "title": "Found", "version": "1" },
+        "paths": {
+            "/a": { "get": { "operationId": "get_a", "responses": { "200": { "description": "ok" },
+                "404": answer(json!({ "ok": false, "error": "channel_not_found" })) } } },
+            "/b": { "get": { "operationId": "get_b", "responses": { "200": { "description": "ok" },
+                "404": answer(json!({ "requestError": { "text": "gone" } })) } } }
+        },
+        "components": { "schemas": {
+            "Error": { "type": "object", "properties": {
+                "ok": { "type": "boolean" }, "error": { "type": "string" } } }
+        } }
+    }));
+    let spec: serde_yaml::Value = serde_yaml::from_str(&imported.yaml).unwrap();
+    let example = &spec["operations"]["get_a"]["error_bodies"]["404"]["example"];
+    assert_eq!(
+        example["error"].as_str(),
+        Some("channel_not_found"),
+        "{}",
+        imported.yaml
+    );
+    assert!(
+        spec["operations"]["get_b"].get("error_bodies").is_none(),
+        "{}",
+        imported.yaml
+    );
+    let left_out = imported
+        .report
+        .skipped
+        .iter()
+        .find(|f| f.pointer.contains("~1b/get/responses/404"))
+        .unwrap_or_else(|| panic!("{:?}", imported.report.skipped));
+    assert!(
+        left_out
+            .reason
+            .contains("key `requestError` is not a field of `Error`"),
+        "{}",
+        left_out.reason
+    );
 }

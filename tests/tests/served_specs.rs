@@ -5762,3 +5762,266 @@ paths:
     let (_, desc) = call_json(&served, key, "GET", "/v1/Messages?Order=desc", None).await;
     assert_eq!(bodies(&desc), ["c", "b", "a"], "{desc}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn slack_s_noun_dot_verb_methods_keep_what_they_create() {
+    // Slack's Web API (slackapi/slack-api-specs, web-api/slack_web_openapi_v2.json @bc08db4),
+    // reduced to the facts that matter here: every method is `/<noun>.<verb>`, every answer
+    // `{"ok": true, "<name>": {...}}`, the item named in requests after that name or the noun
+    // (`channel=`, `reminder=`), a conversation a list of object schemas (read as an untagged
+    // union). Every method answered a made-up item and kept nothing: a created channel could
+    // not be read back, renamed or listed.
+    let document = r##"
+swagger: "2.0"
+info: { title: Slack Web API, version: "1" }
+host: slack.com
+basePath: /api
+schemes: [https]
+securityDefinitions:
+  slackAuth: { type: oauth2, flow: accessCode, authorizationUrl: "https://slack.com/oauth/authorize", tokenUrl: "https://slack.com/api/oauth.access", scopes: { "channels:write": write } }
+definitions:
+  channel: { type: object, additionalProperties: false, required: [id, name], properties: { id: { type: string, pattern: "^[CGD][A-Z0-9]{8,}$" }, name: { type: string }, is_archived: { type: boolean } } }
+  group: { type: object, required: [id, is_group], properties: { id: { type: string }, is_group: { type: boolean } } }
+  conversation: { items: [ { $ref: "#/definitions/channel" }, { $ref: "#/definitions/group" } ] }
+  reminder: { type: object, required: [id, text], properties: { id: { type: string, pattern: "^Rm[A-Z0-9]{8,}$" }, text: { type: string } } }
+  error: { type: object, required: [ok, error], properties: { ok: { type: boolean }, error: { type: string } } }
+  done: { type: object, required: [ok], properties: { ok: { type: boolean } } }
+  one_channel: { type: object, required: [ok, channel], properties: { ok: { type: boolean }, channel: { $ref: "#/definitions/conversation" } } }
+  one_reminder: { type: object, required: [ok, reminder], properties: { ok: { type: boolean }, reminder: { $ref: "#/definitions/reminder" } } }
+paths:
+  /conversations.create:
+    post:
+      operationId: conversations_create
+      security: [ { slackAuth: [ "channels:write" ] } ]
+      consumes: [application/x-www-form-urlencoded]
+      parameters: [ { name: name, in: formData, type: string } ]
+      responses:
+        "200": { description: ok, schema: { $ref: "#/definitions/one_channel" } }
+        default: { description: error, schema: { $ref: "#/definitions/error" }, examples: { application/json: { ok: false, error: name_taken } } }
+  /conversations.info:
+    get:
+      operationId: conversations_info
+      security: [ { slackAuth: [ "channels:write" ] } ]
+      parameters: [ { name: channel, in: query, type: string } ]
+      responses:
+        "200": { description: ok, schema: { $ref: "#/definitions/one_channel" } }
+        default: { description: error, schema: { $ref: "#/definitions/error" }, examples: { application/json: { ok: false, error: channel_not_found } } }
+  /conversations.list:
+    get:
+      operationId: conversations_list
+      security: [ { slackAuth: [ "channels:write" ] } ]
+      responses:
+        "200": { description: ok, schema: { type: object, required: [ok, channels], properties: { ok: { type: boolean }, channels: { type: array, items: { $ref: "#/definitions/conversation" } } } } }
+  /conversations.rename:
+    post:
+      operationId: conversations_rename
+      security: [ { slackAuth: [ "channels:write" ] } ]
+      consumes: [application/x-www-form-urlencoded]
+      parameters: [ { name: channel, in: formData, type: string }, { name: name, in: formData, type: string } ]
+      responses: { "200": { description: ok, schema: { $ref: "#/definitions/one_channel" } } }
+  /conversations.archive:
+    post:
+      operationId: conversations_archive
+      security: [ { slackAuth: [ "channels:write" ] } ]
+      consumes: [application/x-www-form-urlencoded]
+      parameters: [ { name: channel, in: formData, type: string } ]
+      responses:
+        "200": { description: ok, schema: { $ref: "#/definitions/done" } }
+        default: { description: error, schema: { $ref: "#/definitions/error" }, examples: { application/json: { ok: false, error: channel_not_found } } }
+  /reminders.add:
+    post:
+      operationId: reminders_add
+      security: [ { slackAuth: [ "channels:write" ] } ]
+      consumes: [application/x-www-form-urlencoded]
+      parameters: [ { name: text, in: formData, type: string, required: true } ]
+      responses: { "200": { description: ok, schema: { $ref: "#/definitions/one_reminder" } } }
+  /reminders.info:
+    get:
+      operationId: reminders_info
+      security: [ { slackAuth: [ "channels:write" ] } ]
+      parameters: [ { name: reminder, in: query, type: string } ]
+      responses: { "200": { description: ok, schema: { $ref: "#/definitions/one_reminder" } } }
+  /reminders.list:
+    get:
+      operationId: reminders_list
+      security: [ { slackAuth: [ "channels:write" ] } ]
+      responses: { "200": { description: ok, schema: { type: object, required: [ok, reminders], properties: { ok: { type: boolean }, reminders: { type: array, items: { $ref: "#/definitions/reminder" } } } } } }
+  /reminders.delete:
+    post:
+      operationId: reminders_delete
+      security: [ { slackAuth: [ "channels:write" ] } ]
+      consumes: [application/x-www-form-urlencoded]
+      parameters: [ { name: reminder, in: formData, type: string } ]
+      responses: { "200": { description: ok, schema: { $ref: "#/definitions/done" } } }
+"##;
+    let (served, _dir) = serve_document(document, "slack.yaml", "slack").await;
+    let bearer = format!("Bearer {}", served.credential("access_token").unwrap());
+    let http = tidings_runtime::reqwest::Client::new();
+    let call = |method: &'static str, path: String, form: Vec<(&'static str, String)>| {
+        let request = match method {
+            "GET" => http
+                .get(format!("{}{path}", served.base_url()))
+                .query(&form),
+            _ => http
+                .post(format!("{}{path}", served.base_url()))
+                .form(&form),
+        };
+        let request = request.header("authorization", &bearer);
+        async move {
+            let response = request.send().await.unwrap();
+            let status = response.status().as_u16();
+            (status, response.json::<serde_json::Value>().await.unwrap())
+        }
+    };
+    let create = |name: &'static str| {
+        call(
+            "POST",
+            "/conversations.create".into(),
+            vec![("name", name.into())],
+        )
+    };
+    let (status, general) = create("general").await;
+    assert_eq!(status, 200, "{general}");
+    assert_eq!(
+        general["channel"]["name"], "general",
+        "the name sent is kept: {general}"
+    );
+    let (_, random) = create("random").await;
+    let id = general["channel"]["id"].as_str().unwrap().to_owned();
+    assert!(id.starts_with('C'), "the id fits its pattern: {id}");
+    assert_ne!(
+        random["channel"]["id"], general["channel"]["id"],
+        "each channel its own id"
+    );
+
+    let (status, info) = call(
+        "GET",
+        "/conversations.info".into(),
+        vec![("channel", id.clone())],
+    )
+    .await;
+    assert_eq!(
+        (status, &info["channel"]["name"]),
+        (200, &"general".into()),
+        "{info}"
+    );
+    let rename = vec![("channel", id.clone()), ("name", "town-square".into())];
+    let (status, renamed) = call("POST", "/conversations.rename".into(), rename).await;
+    assert_eq!(status, 200, "{renamed}");
+    let (_, info) = call(
+        "GET",
+        "/conversations.info".into(),
+        vec![("channel", id.clone())],
+    )
+    .await;
+    assert_eq!(info["channel"]["name"], "town-square", "{info}");
+    let (_, list) = call("GET", "/conversations.list".into(), vec![]).await;
+    let names: Vec<&str> = list["channels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["name"].as_str())
+        .collect();
+    assert_eq!(names, ["town-square", "random"], "{list}");
+
+    let nope = vec![("channel", "CNOPE00000".to_owned())];
+    let (status, error) = call("GET", "/conversations.info".into(), nope.clone()).await;
+    assert_eq!(status, 404, "{error}");
+    assert_eq!(error["error"], "channel_not_found", "{error}");
+    let (status, _) = call("POST", "/conversations.archive".into(), nope).await;
+    assert_eq!(status, 404, "a channel never made is not archived");
+    let (status, _) = call(
+        "POST",
+        "/conversations.archive".into(),
+        vec![("channel", id)],
+    )
+    .await;
+    assert_eq!(status, 200);
+
+    let add = vec![("text", "water the plants".to_owned())];
+    let (status, added) = call("POST", "/reminders.add".into(), add).await;
+    assert_eq!(status, 200, "{added}");
+    let reminder = added["reminder"]["id"].as_str().unwrap().to_owned();
+    let (_, info) = call(
+        "GET",
+        "/reminders.info".into(),
+        vec![("reminder", reminder.clone())],
+    )
+    .await;
+    assert_eq!(info["reminder"]["text"], "water the plants", "{info}");
+    let (_, list) = call("GET", "/reminders.list".into(), vec![]).await;
+    assert_eq!(list["reminders"][0]["id"], reminder.as_str(), "{list}");
+    let gone = vec![("reminder", reminder.clone())];
+    let (status, _) = call("POST", "/reminders.delete".into(), gone).await;
+    assert_eq!(status, 200);
+    let (status, _) = call(
+        "GET",
+        "/reminders.info".into(),
+        vec![("reminder", reminder)],
+    )
+    .await;
+    assert_eq!(status, 404, "a deleted reminder is gone");
+    let (_, list) = call("GET", "/reminders.list".into(), vec![]).await;
+    assert_eq!(list["reminders"], serde_json::json!([]), "{list}");
+}
+
+#[tokio::test]
+async fn a_conversation_made_at_a_path_of_its_own_is_read_and_listed_with_the_others() {
+    // Twilio Conversations (twilio/twilio-oai, spec/json/twilio_conversations_v1.json
+    // @d50069b): `POST /v1/ConversationWithParticipants` answers a conversation whose `sid`
+    // has the pattern of `/v1/Conversations/{Sid}`'s; it was acknowledged (201) and then
+    // never readable nor listed.
+    let document = r##"
+openapi: 3.0.1
+info: { title: Conversations, version: "1" }
+security: [ { basicAuth: [] } ]
+components:
+  securitySchemes: { basicAuth: { type: http, scheme: basic } }
+  schemas:
+    conversation: { type: object, properties: { sid: { type: string, nullable: true, pattern: "^CH[0-9a-fA-F]{32}$", minLength: 34, maxLength: 34 }, friendly_name: { type: string, nullable: true } } }
+    conversation_with_participants: { type: object, properties: { sid: { type: string, nullable: true, pattern: "^CH[0-9a-fA-F]{32}$", minLength: 34, maxLength: 34 }, friendly_name: { type: string, nullable: true } } }
+paths:
+  /v1/Conversations:
+    get:
+      operationId: ListConversation
+      responses: { "200": { description: OK, content: { application/json: { schema: { type: object, properties: { conversations: { type: array, items: { $ref: "#/components/schemas/conversation" } } } } } } } }
+  /v1/Conversations/{Sid}:
+    get:
+      operationId: FetchConversation
+      parameters: [ { name: Sid, in: path, required: true, schema: { type: string } } ]
+      responses: { "200": { description: OK, content: { application/json: { schema: { $ref: "#/components/schemas/conversation" } } } } }
+  /v1/ConversationWithParticipants:
+    post:
+      operationId: CreateConversationWithParticipants
+      requestBody: { content: { application/x-www-form-urlencoded: { schema: { type: object, properties: { FriendlyName: { type: string }, Participant: { type: array, items: { type: string } } } } } } }
+      responses: { "201": { description: Created, content: { application/json: { schema: { $ref: "#/components/schemas/conversation_with_participants" } } } } }
+"##;
+    let (served, _dir) = serve_document(document, "conversations.yaml", "conversations").await;
+    let auth = basic_auth(&served);
+    let response = tidings_runtime::reqwest::Client::new()
+        .post(format!(
+            "{}/v1/ConversationWithParticipants",
+            served.base_url()
+        ))
+        .header("authorization", &auth)
+        .form(&[("FriendlyName", "standup")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 201);
+    let made: serde_json::Value = response.json().await.unwrap();
+    let sid = made["sid"].as_str().unwrap();
+    let key = ("authorization", auth.as_str());
+    let (status, read) = call_json(
+        &served,
+        key,
+        "GET",
+        &format!("/v1/Conversations/{sid}"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{read}");
+    assert_eq!(read["friendly_name"], "standup", "{read}");
+    let (_, list) = call_json(&served, key, "GET", "/v1/Conversations", None).await;
+    assert_eq!(list["conversations"][0]["sid"], sid, "{list}");
+}

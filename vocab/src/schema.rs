@@ -129,13 +129,34 @@ impl ServiceSchema {
         self.types.iter().find(|t| t.name == name)
     }
 
-    /// The fields of `ty` when it names an object type.
+    /// The fields of `ty` when it names an object type, or an untagged union whose first
+    /// variant is one (Slack's conversation: a channel's fields, else a group's or a direct
+    /// message's): the shape a made-up or kept value of it takes.
+    ///
+    /// ```
+    /// use tidings_spec::{FieldSchema, ServiceSchema, ShapeSchema, Ty, TypeSchema};
+    /// static CHANNEL: [FieldSchema; 1] = [FieldSchema::new("id", Ty::String)];
+    /// static EITHER: [Ty; 2] = [Ty::Named("Channel"), Ty::String];
+    /// static TYPES: [TypeSchema; 2] = [
+    ///     TypeSchema { name: "Channel", shape: ShapeSchema::Object(&CHANNEL), keeps_other_keys: false },
+    ///     TypeSchema { name: "Either", shape: ShapeSchema::Untagged(&EITHER), keeps_other_keys: false },
+    /// ];
+    /// let schema = ServiceSchema { types: &TYPES, page: None };
+    /// assert_eq!(schema.object_fields(&Ty::Named("Either")).unwrap()[0].name, "id");
+    /// assert!(schema.object_fields(&Ty::String).is_none());
+    /// ```
     pub fn object_fields(&self, ty: &Ty) -> Option<&'static [FieldSchema]> {
-        match ty {
-            Ty::Named(name) => match self.named(name)?.shape {
-                ShapeSchema::Object(fields) => Some(fields),
-                _ => None,
-            },
+        let Ty::Named(name) = ty else {
+            return None;
+        };
+        match self.named(name)?.shape {
+            ShapeSchema::Object(fields) => Some(fields),
+            ShapeSchema::Untagged([first @ Ty::Named(inner), ..]) if first != ty => {
+                match self.named(inner)?.shape {
+                    ShapeSchema::Object(fields) => Some(fields),
+                    _ => None,
+                }
+            }
             _ => None,
         }
     }

@@ -2,7 +2,7 @@
 //! paths to its code and message in that type, and the headers that carry error details.
 
 use crate::model::{ErrorBodies, ErrorBody, Operation};
-use crate::resolved::{ErrorBodyInfo, OperationInfo, TypeInfo};
+use crate::resolved::{ErrorBodyInfo, OperationInfo, Ty, TypeInfo};
 
 use super::Checker;
 use super::service::path_misfit;
@@ -79,7 +79,10 @@ impl Checker<'_> {
             }
         }
         let example = match &body.example {
-            Some(serde_json::Value::Object(map)) => Some(map.clone()),
+            Some(serde_json::Value::Object(map)) => {
+                self.example_keys(&format!("{at}.example"), ty.as_ref(), map);
+                Some(map.clone())
+            }
             Some(_) => {
                 self.error_at_value(
                     &format!("{at}.example"),
@@ -104,6 +107,29 @@ impl Checker<'_> {
             ),
             headers: body.headers.clone(),
             example,
+        }
+    }
+
+    /// An error example's keys, each a field of the body's type: the sandbox answers the
+    /// example's values, and a key the type lacks would be answered as nothing.
+    fn example_keys(
+        &mut self,
+        at: &str,
+        ty: Option<&Ty>,
+        example: &serde_json::Map<String, serde_json::Value>,
+    ) {
+        let Some(Ty::Named(name)) = ty else { return };
+        let Some(def) = self.spec.types.get(name) else {
+            return;
+        };
+        let Some(fields) = def.fields.as_ref().filter(|_| !def.keeps_other_keys) else {
+            return;
+        };
+        for key in example.keys().filter(|k| !fields.contains_key(*k)) {
+            self.error_at_value(
+                at,
+                format!("the example's key `{key}` is not a field of `{name}`"),
+            );
         }
     }
 

@@ -78,8 +78,9 @@ struct ErrorAnswer {
     /// component it refers to): several error shapes for one answer.
     alternatives: Vec<String>,
     /// The body it is documented with: its media's example, else its schema's (Mandrill's
-    /// `TemplateNotFoundError`, `allOf: [Error]` with `code: 5, name: Unknown_Template`).
-    example: Option<serde_json::Map<String, Value>>,
+    /// `TemplateNotFoundError`, `allOf: [Error]` with `code: 5, name: Unknown_Template`);
+    /// why it is not kept, when it is not an object or is too large.
+    example: Option<Result<serde_json::Map<String, Value>, String>>,
     /// Its JSON pointer.
     pointer: String,
 }
@@ -97,13 +98,13 @@ fn union_members(schema: &Value) -> Vec<String> {
 
 /// The object an error answer is documented with: its media's `example`, the first of its
 /// `examples`, Swagger 2.0's `examples` of a JSON type, else its schema's own `example` (the
-/// component it refers to).
+/// component it refers to); why it is left out, when it is not an object or is too large.
 fn answer_example(
     doc: &Value,
     response: &Value,
     media: Option<&Value>,
     schema: Option<&Value>,
-) -> Option<serde_json::Map<String, Value>> {
+) -> Option<Result<serde_json::Map<String, Value>, String>> {
     let deref = |v: &Value| document::deref(doc, v, "").map(|(v, _)| v.clone());
     let from_media = media.and_then(|m| {
         m.get("example").cloned().or_else(|| {
@@ -121,15 +122,28 @@ fn answer_example(
     };
     let from_schema = || deref(schema?)?.get("example").cloned();
     match from_media.or_else(from_swagger).or_else(from_schema)? {
+        Value::Object(map) if map.is_empty() => None,
         // An error's example is a few fields; a larger one is left out, not written into
         // every operation that answers it.
-        Value::Object(map)
-            if !map.is_empty()
-                && serde_json::to_string(&map).map_or(0, |t| t.len()) <= MAX_EXAMPLE_BYTES =>
-        {
-            Some(map)
+        Value::Object(map) => {
+            let bytes = serde_json::to_string(&map).map_or(0, |t| t.len());
+            Some(if bytes <= MAX_EXAMPLE_BYTES {
+                Ok(map)
+            } else {
+                Err(format!(
+                    "its example is {bytes} bytes of JSON, over the {MAX_EXAMPLE_BYTES} kept"
+                ))
+            })
         }
-        _ => None,
+        _ => Some(Err("its example is not an object".to_owned())),
+    }
+}
+
+/// `keys` in words: "key `a` is", "keys `a`, `b` are".
+fn plural_keys(keys: &[String]) -> String {
+    match keys {
+        [one] => format!("key {one} is"),
+        many => format!("keys {} are", many.join(", ")),
     }
 }
 
@@ -538,11 +552,14 @@ impl Converter<'_> {
                         m != service("message", crate::resolved::defaults::ERROR_MESSAGE_PATH)
                     })
             });
-            if own_schema.is_none()
+            // Nothing but the service's body: kept only for an example of its own (Slack's
+            // `channel_not_found` of `conversations.info`, `name_taken` of `.create`).
+            let only_for_example = own_schema.is_none()
                 && a.inline.is_none()
                 && a.headers.is_empty()
-                && example_paths.is_none()
-            {
+                && example_paths.is_none();
+            if only_for_example && !matches!(a.example, Some(Ok(_))) {
+                self.example_left_out(&a, None);
                 continue;
             }
             let mut body = Node::map();
@@ -656,20 +673,16 @@ impl Converter<'_> {
             }
             // An example whose keys are the type's fields (Infobip's 404 example is the
             // older `requestError` shape beside an `ApiError` schema: not kept).
-            let fits = |ty: &str, example: &serde_json::Map<String, Value>| match self.types.get(ty)
-            {
-                Some(TypeOut::Object { fields, .. }) => {
-                    example.keys().all(|k| fields.iter().any(|f| &f.wire == k))
-                }
-                _ => false,
-            };
-            if let Some(example) = &a.example
-                && body
-                    .get("type")
-                    .and_then(Node::as_str)
-                    .is_some_and(|ty| fits(ty, example))
+            let ty = body.get("type").and_then(Node::as_str).map(str::to_owned);
+            if let Some(Ok(example)) = &a.example
+                && ty.as_deref().is_some_and(|ty| self.fits(ty, example))
             {
                 body.set("example", Node::from_json(&Value::Object(example.clone())));
+            } else {
+                self.example_left_out(&a, ty.as_deref());
+                if only_for_example {
+                    continue;
+                }
             }
             self.ops[a.op].error_bodies.push((a.key.clone(), body));
             for other in extra {
@@ -677,6 +690,46 @@ impl Converter<'_> {
             }
         }
         section
+    }
+
+    /// Whether `example`'s keys are fields of the object type `ty` (Infobip's 404 example is
+    /// the older `requestError` shape beside an `ApiError` schema: not kept).
+    fn fits(&self, ty: &str, example: &serde_json::Map<String, Value>) -> bool {
+        match self.types.get(ty) {
+            Some(TypeOut::Object { fields, .. }) => {
+                example.keys().all(|k| fields.iter().any(|f| &f.wire == k))
+            }
+            _ => false,
+        }
+    }
+
+    /// Reports the example of error answer `a` as left out, and why (its body's type is `ty`).
+    fn example_left_out(&mut self, a: &ErrorAnswer, ty: Option<&str>) {
+        let reason = match (&a.example, ty) {
+            (None, _) => return,
+            (Some(Err(why)), _) => why.clone(),
+            (Some(Ok(example)), Some(ty)) => {
+                let fields: &[FieldOut] = match self.types.get(ty) {
+                    Some(TypeOut::Object { fields, .. }) => fields,
+                    _ => &[],
+                };
+                let outside: Vec<String> = example
+                    .keys()
+                    .filter(|k| !fields.iter().any(|f| &f.wire == *k))
+                    .map(|k| format!("`{k}`"))
+                    .collect();
+                format!(
+                    "its example's {} not a field of `{ty}`",
+                    plural_keys(&outside)
+                )
+            }
+            (Some(Ok(_)), None) => "its body has no object type to check it against".to_owned(),
+        };
+        self.report.skipped.push(Finding {
+            pointer: self.pointer(&a.pointer),
+            reason: format!("this error answer's example is not kept: {reason}"),
+            detail: None,
+        });
     }
 
     /// The error body of component `schema`: its type and where it keeps code and message

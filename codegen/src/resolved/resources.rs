@@ -7,6 +7,7 @@ use crate::model::Method;
 use tidings_spec::id_like;
 
 mod filters;
+mod home;
 mod verbs;
 
 pub use filters::list_filters;
@@ -87,8 +88,22 @@ fn item_fields<'s>(service: &'s Service, ty: Option<&Ty>) -> Option<&'s [FieldIn
         },
         _ => return None,
     };
+    object_fields(service, name)
+}
+
+/// The fields of the object type `name`; of an untagged union of objects, its first variant's
+/// (Slack's `objs_conversation`, a channel's fields first, then a group's and a DM's): what
+/// the store keeps of an item is read from it.
+fn object_fields<'s>(service: &'s Service, name: &str) -> Option<&'s [FieldInfo]> {
     match &service.type_named(name)?.kind {
         TypeKind::Object(fields) => Some(fields),
+        TypeKind::Untagged { variants } => {
+            let first = variants.first()?.ty.as_deref()?;
+            match &service.type_named(first)?.kind {
+                TypeKind::Object(fields) => Some(fields),
+                _ => None,
+            }
+        }
         _ => None,
     }
 }
@@ -188,6 +203,31 @@ fn keyed_by_item_path(service: &Service, collection: &str, fields: &[FieldInfo])
 /// numbers and booleans besides (ClickSend's `{"response_msg": ..., "data": {"list_id": ..}}`),
 /// or lists too when the item has an id-like field (Bandwidth's `links`, `data`, `errors`).
 fn wrapped_fields<'s>(service: &'s Service, ty: Option<&Ty>) -> Option<&'s [FieldInfo]> {
+    wrapping(service, ty).map(|(_, fields)| fields)
+}
+
+/// The fields of the item `op` answers: each of a list (inside an object too), the object
+/// an answer wraps (Slack's `{"ok": true, "reminder": {...}}`: with the wrapping field's
+/// name), else the answer itself.
+fn answered_item<'s>(
+    service: &'s Service,
+    op: &OperationInfo,
+) -> Option<(Option<&'s str>, &'s [FieldInfo])> {
+    if let Some((_, item)) = envelope_items(service, op) {
+        return item_fields(service, Some(&item)).map(|fs| (None, fs));
+    }
+    wrapping(service, op.response.as_ref())
+        .map(|(key, fs)| (Some(key), fs))
+        .or_else(|| item_fields(service, op.response.as_ref()).map(|fs| (None, fs)))
+}
+
+/// The fields of the item `op` answers (see [`answered_item`]).
+fn answered_fields<'s>(service: &'s Service, op: &OperationInfo) -> Option<&'s [FieldInfo]> {
+    answered_item(service, op).map(|(_, fields)| fields)
+}
+
+/// [`wrapped_fields`] and the name of the field that holds them.
+fn wrapping<'s>(service: &'s Service, ty: Option<&Ty>) -> Option<(&'s str, &'s [FieldInfo])> {
     let fields = item_fields(service, ty).filter(|_| matches!(ty, Some(Ty::Named(_))))?;
     let mut holder = None;
     let mut lists = false;
@@ -197,7 +237,7 @@ fn wrapped_fields<'s>(service: &'s Service, ty: Option<&Ty>) -> Option<&'s [Fiel
         }
         match &f.ty {
             Ty::Named(_) if item_fields(service, Some(&f.ty)).is_some() => {
-                if holder.replace(&f.ty).is_some() {
+                if holder.replace(f).is_some() {
                     return None;
                 }
             }
@@ -206,8 +246,9 @@ fn wrapped_fields<'s>(service: &'s Service, ty: Option<&Ty>) -> Option<&'s [Fiel
             _ => return None,
         }
     }
-    let inner = item_fields(service, holder)?;
-    (!lists || inner.iter().any(|f| id_like(&f.wire))).then_some(inner)
+    let holder = holder?;
+    let inner = item_fields(service, Some(&holder.ty))?;
+    (!lists || inner.iter().any(|f| id_like(&f.wire))).then_some((holder.wire.as_str(), inner))
 }
 
 /// The one list field of the object type `name` and its item type; of several, the one whose
@@ -323,6 +364,12 @@ fn names_the_collection(field: &str, segment: &str) -> bool {
 
 /// What `op` does to the resource store of `service`.
 pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
+    let shape = shape_of(service, op);
+    home::made_elsewhere(service, op, &shape).unwrap_or(shape)
+}
+
+/// [`resource_shape`], each operation read on its own.
+fn shape_of(service: &Service, op: &OperationInfo) -> ResourceShape {
     if let Some(shape) =
         verbs::verb_shape(service, op).or_else(|| verbs::item_verb_shape(service, op))
     {
@@ -334,11 +381,7 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
         None => ("", &[][..]),
     };
     let envelope = envelope_items(service, op);
-    let fields = match &envelope {
-        Some((_, item)) => item_fields(service, Some(item)),
-        None => wrapped_fields(service, op.response.as_ref())
-            .or_else(|| item_fields(service, op.response.as_ref())),
-    };
+    let fields = answered_fields(service, op);
     let has_field = |name: &str| fields.is_some_and(|fs| fs.iter().any(|f| f.wire == name));
     // A create whose body (or each item of a list body) has the field the item path is keyed
     // by (Mailgun's bounces: `POST /bounces` with `address`, read as `/bounces/{address}`).

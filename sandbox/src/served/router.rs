@@ -249,8 +249,12 @@ async fn respond<'s>(
         slot.1 = id;
     }
     // An action on an item the store does not hold, where the document says so with a 404
-    // (Telnyx's `POST /calls/{id}/actions/answer`: "Call not found"), is that 404.
-    if op.info.errors.contains(&404)
+    // (Telnyx's `POST /calls/{id}/actions/answer`: "Call not found"), is that 404; so is one
+    // on an item its request names (Slack's `conversations.archive {channel}`, whose get of
+    // that item answers 404 too) when the document lists no refusal of its own.
+    let named_in_request = op.resource.item_param.is_none() && op.resource.item_field.is_some();
+    let refusals_listed = op.info.errors.iter().any(|s| (400..500).contains(s));
+    if (op.info.errors.contains(&404) || (named_in_request && !refusals_listed))
         && let Some(missing) = served.store.missing_item(&op.resource, &call)
     {
         return (Some(op), incoming.reject(missing));

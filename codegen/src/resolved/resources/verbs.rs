@@ -6,8 +6,8 @@
 //! names a collection of its own beneath the path.
 
 use super::{
-    FieldInfo, OperationInfo, ResourceAction, ResourceShape, Service, answers_list, item_fields,
-    singular,
+    FieldInfo, OperationInfo, ResourceAction, ResourceShape, Service, Ty, answered_item,
+    answers_list, envelope_items, item_fields, singular,
 };
 use crate::model::Method;
 use tidings_spec::id_like;
@@ -17,7 +17,7 @@ fn verb(word: &str) -> Option<ResourceAction> {
     Some(match word {
         "add" | "create" | "new" => ResourceAction::Create,
         "info" | "get" | "read" | "show" | "retrieve" | "fetch" => ResourceAction::Get,
-        "update" | "edit" | "modify" | "patch" => ResourceAction::Merge,
+        "update" | "edit" | "modify" | "patch" | "rename" => ResourceAction::Merge,
         "delete" | "remove" | "destroy" => ResourceAction::Delete,
         "list" | "all" | "find" | "search" => ResourceAction::List,
         _ => return None,
@@ -51,15 +51,51 @@ struct Verb<'o> {
     kind: Option<ResourceAction>,
     noun: String,
     parent: &'o str,
+    /// Named `<noun>.<verb>` (Slack's `/reminders.add`): its word after the dot is a verb,
+    /// never a noun of its own.
+    dotted: bool,
     op: &'o OperationInfo,
 }
 
+/// What follows a dot at the end of a path that is a file's kind, not a verb (Twilio's
+/// `/Messages.json`).
+const EXTENSIONS: &[&str] = &[
+    "json", "xml", "csv", "txt", "html", "htm", "yaml", "yml", "pdf", "png", "jpg", "jpeg", "gif",
+    "mp3", "mp4", "wav", "zip", "ics", "vcf", "eml",
+];
+
+/// A method named `<noun>.<verb>` (Slack's `/conversations.create`, `/reminders.info`):
+/// the path up to the last dot, which names the noun's items, and the verb after it.
+fn dotted_method(path: &str) -> Option<(&str, &str)> {
+    let (noun_path, verb) = path.rsplit_once('.')?;
+    let last = noun_path.rsplit('/').next().unwrap_or_default();
+    let word = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    (word(last)
+        && word(verb)
+        && verb.starts_with(|c: char| c.is_ascii_alphabetic())
+        && !EXTENSIONS.contains(&verb.to_ascii_lowercase().as_str()))
+    .then_some((noun_path, verb))
+}
+
 /// `op` read as a verb: its path is `<parent>/<segment>` under a literal segment (not
-/// `/messages/{id}/delete`, an action on an item the path names).
+/// `/messages/{id}/delete`, an action on an item the path names), or `<noun>.<verb>`.
 fn verb_of(op: &OperationInfo) -> Option<Verb<'_>> {
     let (parent, last) = op.path.rsplit_once('/')?;
+    if last.contains('{') {
+        return None;
+    }
+    if let Some((noun_path, word)) = dotted_method(&op.path) {
+        let (kind, _) = words(word);
+        return Some(Verb {
+            kind,
+            noun: String::new(),
+            parent: noun_path,
+            dotted: true,
+            op,
+        });
+    }
     let above = parent.rsplit('/').next().unwrap_or_default();
-    if above.is_empty() || above.contains('{') || last.contains('{') {
+    if above.is_empty() || above.contains('{') {
         return None;
     }
     let (kind, noun) = words(last);
@@ -67,6 +103,7 @@ fn verb_of(op: &OperationInfo) -> Option<Verb<'_>> {
         kind,
         noun,
         parent,
+        dotted: false,
         op,
     })
 }
@@ -113,24 +150,25 @@ pub(super) fn verb_shape(service: &Service, op: &OperationInfo) -> Option<Resour
     let other_verb = this.kind.is_none()
         && op.body.is_some()
         && !answers_list(service, op)
-        && !service.operations.iter().any(|o| {
-            verb_of(o).is_some_and(|v| {
-                v.parent == this.parent
-                    && v.noun == this.noun
-                    && v.kind == Some(ResourceAction::Create)
-            })
-        });
+        && (this.dotted
+            || !service.operations.iter().any(|o| {
+                verb_of(o).is_some_and(|v| {
+                    v.parent == this.parent
+                        && v.noun == this.noun
+                        && v.kind == Some(ResourceAction::Create)
+                })
+            }));
     if other_verb {
         this.noun = String::new();
     }
     // Only the operations beside it are read as words (every operation of a service asks).
-    let beside = |o: &&OperationInfo| o.path.rsplit_once('/').map(|(p, _)| p) == Some(this.parent);
+    let beside = |o: &&OperationInfo| o.path.starts_with(this.parent);
     let family: Vec<Verb<'_>> = service
         .operations
         .iter()
         .filter(beside)
         .filter_map(verb_of)
-        .filter(|v| v.noun == this.noun)
+        .filter(|v| v.parent == this.parent && v.noun == this.noun)
         .collect();
     let with = |want: ResourceAction| family.iter().find(|v| v.kind == Some(want)).map(|v| v.op);
     let create = with(ResourceAction::Create)?;
@@ -138,9 +176,11 @@ pub(super) fn verb_shape(service: &Service, op: &OperationInfo) -> Option<Resour
     // `/inbound/add-domain`) when it answers a list.
     // Another verb whose body names the item (Mandrill's `/templates/publish {name}`) acts
     // on the item held: its answer is that item, its 404 one never made (checked below).
+    // A dotted verb that answers a list lists something else (Slack's
+    // `/conversations.history` lists messages).
     let kind = match this.kind {
         Some(kind) => kind,
-        None if answers_list(service, op) => ResourceAction::List,
+        None if answers_list(service, op) && !this.dotted => ResourceAction::List,
         None if other_verb => ResourceAction::Action,
         None => return None,
     };
@@ -149,7 +189,11 @@ pub(super) fn verb_shape(service: &Service, op: &OperationInfo) -> Option<Resour
         .or_else(|| with(ResourceAction::Delete))
         .or_else(|| with(ResourceAction::Merge))?;
     let list = with(ResourceAction::List);
-    let field = item_field(service, create, get.or(list), reader)?;
+    let collection = match this.noun.as_str() {
+        "" => this.parent.to_owned(),
+        noun => format!("{}/{noun}", this.parent),
+    };
+    let (field, id_field) = item_field(service, &collection, create, get.or(list), reader)?;
     let sends_field =
         item_fields(service, op.body.as_ref()).is_some_and(|fs| fs.iter().any(|f| f.wire == field));
     if kind == ResourceAction::Action && !sends_field {
@@ -162,33 +206,36 @@ pub(super) fn verb_shape(service: &Service, op: &OperationInfo) -> Option<Resour
             | ResourceAction::Delete
             | ResourceAction::Action
     );
-    let collection = match this.noun.as_str() {
-        "" => this.parent.to_owned(),
-        noun => format!("{}/{noun}", this.parent),
-    };
+    // A list inside an object (Slack's `{"ok": true, "reminders": [...]}`).
+    let items = (kind == ResourceAction::List)
+        .then(|| envelope_items(service, op).map(|(path, _)| path))
+        .flatten();
     Some(ResourceShape {
         kind,
         collection,
         item_param: None,
-        item_field: names_item.then(|| field.clone()),
-        id_field: field,
-        items: None,
+        item_field: names_item.then_some(field),
+        id_field,
+        items,
     })
 }
 
-/// The request field by which `reader` names an item that `create` made (see [`verb_shape`]);
-/// `shown` answers the item (a get, else a list of them).
+/// The request field by which `reader` names an item that `create` made in `collection` (see
+/// [`verb_shape`]), and the item's field it holds; `shown` answers the item (a get, else a
+/// list of them).
 fn item_field(
     service: &Service,
+    collection: &str,
     create: &OperationInfo,
     shown: Option<&OperationInfo>,
     reader: &OperationInfo,
-) -> Option<String> {
+) -> Option<(String, String)> {
     let created = item_fields(service, create.body.as_ref())?;
     // The item's own fields: what the get (or each of the list) answers, else the create.
-    let item = shown
-        .and_then(|g| item_fields(service, g.response.as_ref()))
-        .or_else(|| item_fields(service, create.response.as_ref()));
+    let answered = shown
+        .and_then(|g| answered_item(service, g))
+        .or_else(|| answered_item(service, create));
+    let item = answered.map(|(_, fs)| fs);
     let of_item = |name: &str| {
         item.is_none_or(|fs| fs.iter().any(|f| f.wire == name))
             && created.iter().any(|f| f.wire == name && !f.secret)
@@ -212,9 +259,118 @@ fn item_field(
             .or(first)
             .map(|(name, _)| (*name).to_owned())
     };
+    if let Some(field) = pick(&of_item) {
+        return Some((field.clone(), field));
+    }
     // Else an id the service makes (Mandrill's webhooks: `/webhooks/add` answers the `id`
     // that `/webhooks/info` is sent): an id-like field of the item.
     let made_id =
         |name: &str| id_like(name) && item.is_some_and(|fs| fs.iter().any(|f| f.wire == name));
-    pick(&of_item).or_else(|| pick(&made_id))
+    if let Some(field) = pick(&made_id) {
+        return Some((field.clone(), field));
+    }
+    // Else a parameter named after the noun, or after the field its answer wraps the item in
+    // (Slack's `reminders.info?reminder=` and `conversations.info?channel=`, each answered
+    // `{"ok": true, "<that name>": {...}}`): it carries the item's id.
+    let noun = collection
+        .rsplit(['/', '.'])
+        .next()
+        .map(singular)
+        .unwrap_or_default();
+    let wrapper = answered.and_then(|(key, _)| key);
+    let names_item = |name: &str| name == noun || Some(name) == wrapper;
+    let id = item?
+        .iter()
+        .filter(|f| id_like(&f.wire) && matches!(f.ty, Ty::String | Ty::Integer))
+        .min_by_key(|f| f.wire != "id")?;
+    pick(&names_item).map(|field| (field, id.wire.clone()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::resource_shape;
+
+    /// Slack's Web API: every method `/<noun>.<verb>`, each answer `{"ok": true, ...}` holding
+    /// the item under a name of its own, the item named in requests after the noun.
+    const SLACK: &str = r#"
+service: { name: slack, title: Slack, summary: Slack, source: assumed, base_url: { default: "http://localhost:1/api", env: SLACK_BASE_URL, source: assumed } }
+operations:
+  reminders_add: { method: POST, path: "/reminders.add", body: NewReminder, response: ReminderAnswer, source: assumed }
+  reminders_info: { method: GET, path: "/reminders.info", query: { reminder: { type: string, required: true } }, response: ReminderAnswer, source: assumed }
+  reminders_list: { method: GET, path: "/reminders.list", response: Reminders, source: assumed }
+  reminders_delete: { method: POST, path: "/reminders.delete", body: ReminderRef, response: Done, source: assumed }
+  conversations_create: { method: POST, path: "/conversations.create", body: NewChannel, response: ChannelAnswer, source: assumed }
+  conversations_info: { method: GET, path: "/conversations.info", query: { channel: { type: string, required: true } }, response: ChannelAnswer, source: assumed }
+  conversations_rename: { method: POST, path: "/conversations.rename", body: Rename, response: ChannelAnswer, source: assumed }
+  conversations_archive: { method: POST, path: "/conversations.archive", body: ChannelRef, response: Done, source: assumed }
+  conversations_history: { method: GET, path: "/conversations.history", query: { channel: { type: string, required: true } }, response: History, source: assumed }
+  messages_list: { method: GET, path: "/Messages.json", response: History, source: assumed }
+types:
+  NewReminder: { source: assumed, fields: { text: { type: string, required: true } } }
+  ReminderRef: { source: assumed, fields: { reminder: { type: string, required: true } } }
+  Reminder: { source: assumed, fields: { id: { type: string, required: true }, text: { type: string, required: true } } }
+  ReminderAnswer: { source: assumed, fields: { ok: { type: boolean, required: true }, reminder: { type: Reminder, required: true } } }
+  Reminders: { source: assumed, fields: { ok: { type: boolean, required: true }, reminders: { type: "list<Reminder>", required: true } } }
+  Done: { source: assumed, fields: { ok: { type: boolean, required: true } } }
+  NewChannel: { source: assumed, fields: { name: { type: string, required: true } } }
+  ChannelRef: { source: assumed, fields: { channel: { type: string, required: true } } }
+  Rename: { source: assumed, fields: { channel: { type: string, required: true }, name: { type: string, required: true } } }
+  Channel: { source: assumed, fields: { id: { type: string, required: true }, name: { type: string, required: true } } }
+  ChannelAnswer: { source: assumed, fields: { ok: { type: boolean, required: true }, channel: { type: Channel, required: true } } }
+  Message: { source: assumed, fields: { ts: { type: string, required: true }, text: { type: string } } }
+  History: { source: assumed, fields: { ok: { type: boolean, required: true }, messages: { type: "list<Message>", required: true } } }
+"#;
+
+    #[test]
+    fn a_method_named_noun_dot_verb_acts_on_the_noun_s_items() {
+        let loaded = crate::load::load_str("slack.yaml", SLACK).expect("loads");
+        let service = crate::check::check(&loaded).unwrap_or_else(|d| panic!("{d}"));
+        let shape = |name: &str| {
+            let op = service.operations.iter().find(|o| o.name == name).unwrap();
+            let s = resource_shape(&service, op);
+            (
+                s.kind.name(),
+                s.collection,
+                s.item_field.unwrap_or_default(),
+                s.id_field,
+                s.items.unwrap_or_default(),
+            )
+        };
+        let at = |kind: &'static str, coll: &str, field: &str, id: &str, items: &str| {
+            (kind, coll.into(), field.into(), id.into(), items.into())
+        };
+        assert_eq!(
+            shape("reminders_add"),
+            at("Create", "/reminders", "", "id", "")
+        );
+        assert_eq!(
+            shape("reminders_info"),
+            at("Get", "/reminders", "reminder", "id", "")
+        );
+        assert_eq!(
+            shape("reminders_list"),
+            at("List", "/reminders", "", "id", "reminders")
+        );
+        assert_eq!(
+            shape("reminders_delete"),
+            at("Delete", "/reminders", "reminder", "id", "")
+        );
+        // The item is named after the field its answer holds it in.
+        assert_eq!(
+            shape("conversations_info"),
+            at("Get", "/conversations", "channel", "id", "")
+        );
+        assert_eq!(
+            shape("conversations_rename"),
+            at("Merge", "/conversations", "channel", "id", "")
+        );
+        assert_eq!(
+            shape("conversations_archive"),
+            at("Action", "/conversations", "channel", "id", "")
+        );
+        // A verb of its own answering a list lists something else: not the family's list.
+        assert_ne!(shape("conversations_history").0, "List");
+        // A file's kind is no verb.
+        assert_ne!(shape("messages_list").1, "/Messages");
+    }
 }
