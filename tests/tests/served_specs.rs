@@ -6025,3 +6025,81 @@ paths:
     let (_, list) = call_json(&served, key, "GET", "/v1/Conversations", None).await;
     assert_eq!(list["conversations"][0]["sid"], sid, "{list}");
 }
+
+#[tokio::test]
+async fn an_answer_holding_the_item_beside_maps_and_other_objects_keeps_the_item() {
+    // Stream Chat (GetStream/protocol, openapi/chat-openapi.yaml @e51a64d): `SendMessage`
+    // answers `{"message": {...}, "duration", "channel_context"?, "mentioned_members"?,
+    // "pending_message_metadata"?}`. One optional map or object beside the message made the
+    // send an action that kept nothing: the message it acknowledged was 404 to get, update and
+    // delete, and never listed.
+    let document = r##"
+openapi: 3.0.3
+info: { title: Stream, version: "1" }
+security: [ { api_key: [] } ]
+components:
+  securitySchemes: { api_key: { type: apiKey, in: query, name: api_key } }
+  schemas:
+    SendMessageRequest: { type: object, required: [message], properties: { message: { $ref: "#/components/schemas/MessageRequest" } } }
+    MessageRequest: { type: object, properties: { id: { type: string }, text: { type: string } } }
+    MessageResponse: { type: object, required: [id, text], properties: { id: { type: string }, text: { type: string } } }
+    ChannelContext: { type: object, properties: { name: { type: string } } }
+    MessageEnvelope:
+      type: object
+      required: [message, duration]
+      properties:
+        message: { $ref: "#/components/schemas/MessageResponse" }
+        duration: { type: string }
+        channel_context: { $ref: "#/components/schemas/ChannelContext" }
+        pending_message_metadata: { type: object, additionalProperties: { type: string } }
+    MessagesEnvelope: { type: object, required: [messages, duration], properties: { messages: { type: array, items: { $ref: "#/components/schemas/MessageResponse" } }, duration: { type: string } } }
+paths:
+  /channels/{type}/{id}/message:
+    parameters: [ { name: type, in: path, required: true, schema: { type: string } }, { name: id, in: path, required: true, schema: { type: string } } ]
+    post:
+      operationId: SendMessage
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/SendMessageRequest" } } } }
+      responses: { "201": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/MessageEnvelope" } } } } }
+  /channels/{type}/{id}/messages:
+    parameters: [ { name: type, in: path, required: true, schema: { type: string } }, { name: id, in: path, required: true, schema: { type: string } } ]
+    get:
+      operationId: GetManyMessages
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/MessagesEnvelope" } } } } }
+  /messages/{id}:
+    parameters: [ { name: id, in: path, required: true, schema: { type: string } } ]
+    get:
+      operationId: GetMessage
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/MessageEnvelope" } } } } }
+    delete:
+      operationId: DeleteMessage
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/MessageEnvelope" } } } } }
+"##;
+    let (served, _dir) = serve_document(document, "stream.yaml", "stream").await;
+    let key = served.credential("api_key").unwrap();
+    let http = tidings_runtime::reqwest::Client::new();
+    let url = |path: &str| format!("{}{path}?api_key={key}", served.base_url());
+    let sent = http
+        .post(url("/channels/messaging/general/message"))
+        .json(&serde_json::json!({"message": {"id": "msg-1", "text": "hello"}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(sent.status(), 201);
+    let read = |path: &'static str| {
+        let request = http.get(url(path));
+        async move {
+            let response = request.send().await.unwrap();
+            let status = response.status().as_u16();
+            (status, response.json::<serde_json::Value>().await.unwrap())
+        }
+    };
+    let (status, got) = read("/messages/msg-1").await;
+    assert_eq!(status, 200, "{got}");
+    assert_eq!(got["message"]["text"], "hello", "{got}");
+    let (_, list) = read("/channels/messaging/general/messages").await;
+    assert_eq!(list["messages"][0]["id"], "msg-1", "{list}");
+    let gone = http.delete(url("/messages/msg-1")).send().await.unwrap();
+    assert_eq!(gone.status(), 200);
+    let (status, _) = read("/messages/msg-1").await;
+    assert_eq!(status, 404, "deleted");
+}

@@ -201,7 +201,8 @@ fn keyed_by_item_path(service: &Service, collection: &str, fields: &[FieldInfo])
 /// The fields of the item an answer holds in a field of its own (as the sandbox's store reads
 /// it): the answer has no id-like field, exactly one field of an object type, and text,
 /// numbers and booleans besides (ClickSend's `{"response_msg": ..., "data": {"list_id": ..}}`),
-/// or lists too when the item has an id-like field (Bandwidth's `links`, `data`, `errors`).
+/// or lists, maps and other objects too when the item has an id-like field (Bandwidth's
+/// `links`, `data`, `errors`; of several objects, the required one with an id).
 fn wrapped_fields<'s>(service: &'s Service, ty: Option<&Ty>) -> Option<&'s [FieldInfo]> {
     wrapping(service, ty).map(|(_, fields)| fields)
 }
@@ -229,26 +230,38 @@ fn answered_fields<'s>(service: &'s Service, op: &OperationInfo) -> Option<&'s [
 /// [`wrapped_fields`] and the name of the field that holds them.
 fn wrapping<'s>(service: &'s Service, ty: Option<&Ty>) -> Option<(&'s str, &'s [FieldInfo])> {
     let fields = item_fields(service, ty).filter(|_| matches!(ty, Some(Ty::Named(_))))?;
-    let mut holder = None;
+    let identified = |f: &FieldInfo| {
+        item_fields(service, Some(&f.ty)).is_some_and(|fs| fs.iter().any(|f| id_like(&f.wire)))
+    };
+    let mut objects = Vec::new();
     let mut lists = false;
     for f in fields {
         if id_like(&f.wire) {
             return None;
         }
         match &f.ty {
-            Ty::Named(_) if item_fields(service, Some(&f.ty)).is_some() => {
-                if holder.replace(f).is_some() {
-                    return None;
-                }
-            }
+            Ty::Named(_) if item_fields(service, Some(&f.ty)).is_some() => objects.push(f),
+            Ty::Named(n) if matches!(service.type_named(n)?.kind, TypeKind::Enum(_)) => {}
             Ty::String | Ty::DateTime | Ty::Date | Ty::Integer | Ty::Number | Ty::Boolean => {}
-            Ty::List(_) => lists = true,
+            Ty::List(_) | Ty::Map(_) | Ty::Json => lists = true,
             _ => return None,
         }
     }
-    let holder = holder?;
+    // Of several objects, the one required with an id, the others beside it (Stream's
+    // `{"message": {...}, "channel_context": {...}, "mentioned_members": {...}}`).
+    let holder = match objects.as_slice() {
+        [one] => *one,
+        several => {
+            lists = true;
+            let mut items = several.iter().filter(|f| f.required && identified(f));
+            match (items.next(), items.next()) {
+                (Some(one), None) => *one,
+                _ => return None,
+            }
+        }
+    };
     let inner = item_fields(service, Some(&holder.ty))?;
-    (!lists || inner.iter().any(|f| id_like(&f.wire))).then_some((holder.wire.as_str(), inner))
+    (!lists || identified(holder)).then_some((holder.wire.as_str(), inner))
 }
 
 /// The one list field of the object type `name` and its item type; of several, the one whose

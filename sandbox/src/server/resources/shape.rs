@@ -538,7 +538,9 @@ fn recipient_entries(
 /// (Bandwidth's `{"links": [...], "data": {"endpointId": ...}, "errors": []}`) and the field
 /// holding it is named as a holder (`data`, `result`...) or as the collection's items (Zulip's
 /// `user` of `/users/{user_id}`): a Discord guild member, `{"user": {"id"}, "nick", "roles":
-/// [...]}`, is the item. Text fields may be of an enum (Zulip's `result: success`).
+/// [...]}`, is the item. Text fields may be of an enum (Zulip's `result: success`); maps and
+/// other objects beside it count as lists, and of several objects the one required with an
+/// id-like field holds the item.
 pub(super) fn wrapped_item(schema: &ServiceSchema, op: &ResourceOp) -> Option<(&'static str, Ty)> {
     let ty = op.response.as_ref();
     let Some(Ty::Named(name)) = ty else {
@@ -556,7 +558,12 @@ pub(super) fn wrapped_item(schema: &ServiceSchema, op: &ResourceOp) -> Option<(&
         ),
         _ => false,
     };
-    let mut holder = None;
+    let identified = |ty: &Ty| {
+        schema
+            .object_fields(ty)
+            .is_some_and(|fs| fs.iter().any(|f| id_like(f.name)))
+    };
+    let mut objects = Vec::new();
     let mut lists = false;
     for f in fields {
         let lower = f.name.to_ascii_lowercase();
@@ -564,22 +571,26 @@ pub(super) fn wrapped_item(schema: &ServiceSchema, op: &ResourceOp) -> Option<(&
             return None;
         }
         match &f.ty {
-            ty if is_object(ty) => {
-                if holder.replace((f.name, f.ty)).is_some() {
-                    return None;
-                }
-            }
+            ty if is_object(ty) => objects.push(f),
             Ty::String | Ty::DateTime | Ty::Date | Ty::Integer | Ty::Number | Ty::Boolean => {}
             Ty::Named(n)
                 if matches!(schema.named(n).map(|t| t.shape), Some(ShapeSchema::Enum(_))) => {}
-            Ty::List(_) => lists = true,
+            Ty::List(_) | Ty::Map(_) | Ty::Json => lists = true,
             _ => return None,
         }
     }
-    let identified = |ty: &Ty| {
-        schema
-            .object_fields(ty)
-            .is_some_and(|fs| fs.iter().any(|f| id_like(f.name)))
+    // Of several objects, the one required with an id, the others beside it (Stream's
+    // `{"message": {...}, "channel_context": {...}, "mentioned_members": {...}}`).
+    let holder = match objects.as_slice() {
+        [one] => Some((one.name, one.ty)),
+        several => {
+            lists = true;
+            let mut items = several.iter().filter(|f| f.required && identified(&f.ty));
+            match (items.next(), items.next()) {
+                (Some(one), None) => Some((one.name, one.ty)),
+                _ => None,
+            }
+        }
     };
     let named_as_holder = |field: &str| {
         const HOLDERS: &[&str] = &["data", "result", "item", "object", "response", "payload"];
