@@ -216,6 +216,12 @@ pub const SERVER_METHODS: &[&str] = &["gateway"];
 /// parameter's Rust name must not take.
 pub const RESERVED_ARGS: &[&str] = &["ctx", "body", "query", "incoming", "server"];
 
+/// Whether a path placeholder named `name` is renamed `{name}_param` for Rust (a keyword such
+/// as `type`, or one of [`RESERVED_ARGS`]), as `import openapi` does.
+pub fn renamed_for_rust(name: &str) -> bool {
+    RESERVED_ARGS.contains(&name) || is_keyword(name)
+}
+
 /// The closest candidate to `name`, when one is close enough to be a useful hint.
 pub fn did_you_mean<'a>(
     name: &str,

@@ -6103,3 +6103,78 @@ paths:
     let (status, _) = read("/messages/msg-1").await;
     assert_eq!(status, 404, "deleted");
 }
+
+#[tokio::test]
+async fn a_reaction_sent_at_its_singular_is_listed_at_its_plural_under_its_message() {
+    // Stream Chat (GetStream/protocol, openapi/chat-openapi.yaml @e51a64d): `POST
+    // /messages/{id}/reaction`, `GET /messages/{id}/reactions`, `DELETE
+    // /messages/{id}/reaction/{type}`; a reaction has no id, its `message_id` is the path's.
+    // The reaction was never listed, and its `message_id` was a made-up id.
+    let document = r##"
+openapi: 3.0.3
+info: { title: Stream, version: "1" }
+security: [ { api_key: [] } ]
+components:
+  securitySchemes: { api_key: { type: apiKey, in: query, name: api_key } }
+  schemas:
+    ReactionRequest: { type: object, required: [type], properties: { type: { type: string }, user_id: { type: string } } }
+    SendReactionRequest: { type: object, required: [reaction], properties: { reaction: { $ref: "#/components/schemas/ReactionRequest" } } }
+    ReactionResponse: { type: object, required: [message_id, type, user_id], properties: { message_id: { type: string }, type: { type: string }, user_id: { type: string } } }
+    ReactionEnvelope: { type: object, required: [duration], properties: { reaction: { $ref: "#/components/schemas/ReactionResponse" }, duration: { type: string } } }
+    Reactions: { type: object, required: [reactions, duration], properties: { reactions: { type: array, items: { $ref: "#/components/schemas/ReactionResponse" } }, duration: { type: string } } }
+paths:
+  /messages/{id}/reaction:
+    post:
+      operationId: SendReaction
+      parameters: [ { name: id, in: path, required: true, schema: { type: string } } ]
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/SendReactionRequest" } } } }
+      responses: { "201": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/ReactionEnvelope" } } } } }
+  /messages/{id}/reaction/{type}:
+    delete:
+      operationId: DeleteReaction
+      parameters: [ { name: id, in: path, required: true, schema: { type: string } }, { name: type, in: path, required: true, schema: { type: string } } ]
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/ReactionEnvelope" } } } } }
+  /messages/{id}/reactions:
+    get:
+      operationId: GetReactions
+      parameters: [ { name: id, in: path, required: true, schema: { type: string } } ]
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Reactions" } } } } }
+"##;
+    let (served, _dir) = serve_document(document, "stream.yaml", "stream").await;
+    let key = served.credential("api_key").unwrap();
+    let http = tidings_runtime::reqwest::Client::new();
+    let url = |path: &str| format!("{}{path}?api_key={key}", served.base_url());
+    let sent = http
+        .post(url("/messages/msg-1/reaction"))
+        .json(&serde_json::json!({"reaction": {"type": "like", "user_id": "u1"}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(sent.status(), 201);
+    let sent: serde_json::Value = sent.json().await.unwrap();
+    assert_eq!(sent["reaction"]["message_id"], "msg-1", "{sent}");
+    let list = |path: &'static str| {
+        let request = http.get(url(path));
+        async move {
+            let response = request.send().await.unwrap();
+            response.json::<serde_json::Value>().await.unwrap()
+        }
+    };
+    let listed = list("/messages/msg-1/reactions").await;
+    assert_eq!(listed["reactions"][0]["type"], "like", "{listed}");
+    assert_eq!(listed["reactions"][0]["message_id"], "msg-1", "{listed}");
+    let other = list("/messages/msg-2/reactions").await;
+    assert_eq!(
+        other["reactions"],
+        serde_json::json!([]),
+        "another message's: {other}"
+    );
+    let gone = http
+        .delete(url("/messages/msg-1/reaction/like"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(gone.status(), 200);
+    let listed = list("/messages/msg-1/reactions").await;
+    assert_eq!(listed["reactions"], serde_json::json!([]), "{listed}");
+}

@@ -215,7 +215,7 @@ pub(super) fn usable_path_name(
     // Placeholders are only substituted, so they may take the Rust name itself.
     let mut rust = snake(&crate::names::ascii_fold(name));
     // `body`, `query`, `ctx` ... are the generated method's own arguments; `type` is Rust's.
-    if crate::names::RESERVED_ARGS.contains(&rust.as_str()) || is_keyword(&rust) {
+    if crate::names::renamed_for_rust(&rust) {
         rust.push_str("_param");
     }
     if can_be_ident(&rust)

@@ -429,8 +429,16 @@ fn shape_of(service: &Service, op: &OperationInfo) -> ResourceShape {
             .find(|f| f.ty == Ty::String && f.wire.eq_ignore_ascii_case(&word) && in_body(&f.wire))
             .map(|f| f.wire.clone())
     };
+    // A placeholder renamed for Rust (`{type}` imported as `{type_param}`) still names its
+    // field.
+    let param_field = |p: &str| {
+        p.strip_suffix("_param")
+            .filter(|base| has_field(base) && crate::names::renamed_for_rust(base))
+            .map(str::to_owned)
+    };
     let id_field = |param: Option<&str>| match param {
         Some(p) if has_field(p) || in_body(p) => p.to_owned(),
+        Some(p) if param_field(p).is_some() => param_field(p).unwrap_or_default(),
         Some(p) if chosen_key(p).is_some() => chosen_key(p).unwrap_or_default(),
         _ if has_field("id") => "id".to_owned(),
         _ => {
@@ -669,6 +677,34 @@ fn shape_of(service: &Service, op: &OperationInfo) -> ResourceShape {
             .operations
             .iter()
             .any(|o| o.path.split('/').any(|s| s == plural));
+    // A list at a plural noun beside a create at its singular whose items are beneath it
+    // (Stream's `GET /messages/{id}/reactions` beside `POST /messages/{id}/reaction` and
+    // `DELETE /messages/{id}/reaction/{type}`): it lists what that create makes.
+    let singular_path = format!("{parent_path}/{}", singular(last));
+    let singular_home = op.method == Method::Get
+        && !last.is_empty()
+        && param_name(last).is_none()
+        && singular_path != op.path
+        && answers_list(service, op)
+        && !service
+            .operations
+            .iter()
+            .any(|o| o.path == op.path && o.method == Method::Post)
+        && service
+            .operations
+            .iter()
+            .any(|o| o.path == singular_path && o.method == Method::Post)
+        && item_param_of(&singular_path).is_some();
+    if singular_home {
+        return ResourceShape {
+            kind: ResourceAction::List,
+            id_field: id_field(item_param_of(&singular_path).as_deref()),
+            collection: singular_path,
+            item_param: None,
+            item_field: None,
+            items: envelope.map(|(path, _)| path),
+        };
+    }
     if plural_home {
         return ResourceShape {
             kind: ResourceAction::Create,

@@ -793,10 +793,23 @@ pub(super) fn from_path(
         // `channel`'s).
         let wanted = plain(param);
         let thing = named_thing(param);
+        // A bare `{id}` is the id of the collection's item before it (`/messages/{id}/reaction`):
+        // the field named after that thing's id holds it (a reaction's `message_id`).
+        let parent_id = || {
+            let placeholder = format!("{{{param}}}");
+            let segments: Vec<&str> = op.collection.split('/').collect();
+            let at = segments.iter().position(|s| *s == placeholder)?;
+            let thing = singular(&plain(segments.get(at.checked_sub(1)?)?));
+            let field = format!("{thing}{wanted}");
+            fields
+                .iter()
+                .find(|f| thing.len() > 1 && plain(f.name) == field)
+        };
         let Some(field) = fields
             .iter()
             .find(|f| plain(f.name) == wanted)
             .or_else(|| fields.iter().find(|f| Some(plain(f.name)) == thing))
+            .or_else(|| parent_id().filter(|_| thing.is_none()))
         else {
             continue;
         };
