@@ -4406,17 +4406,39 @@ async fn a_replace_of_an_item_never_made_is_404_where_the_collection_has_a_creat
     // ClickSend (ClickSend/clicksend-go-v2, api/openapi.yaml): `POST /v3/lists` creates and
     // `PUT /v3/lists/{list_id}` (update-list) updates; a `PUT` of an id never made created it.
     // Knock (knocklabs/docs, openapi.yml): `PUT /v1/users/{user_id}` is its only create
-    // ("create or update"), and keeps creating. Reduced to those facts.
+    // ("create or update"), and keeps creating. OneSignal (OneSignal/onesignal-go-api,
+    // api/openapi.yaml): `PUT /apps/{app_id}` "Update an app" lists 400 and a `default`
+    // error, no 404; an update of an app never made created it. Reduced to those facts.
     let document = r##"
 openapi: 3.0.0
-info: { title: ClickSend and Knock, version: "3" }
+info: { title: ClickSend, Knock and OneSignal, version: "3" }
 security: [ { bearerAuth: [] } ]
 components:
   securitySchemes: { bearerAuth: { type: http, scheme: bearer } }
   schemas:
     List: { type: object, properties: { list_id: { type: integer }, list_name: { type: string } } }
     User: { type: object, properties: { id: { type: string }, name: { type: string } } }
+    App: { type: object, properties: { id: { type: string }, name: { type: string } } }
+    GenericError: { type: object, properties: { errors: { type: array, items: { type: string } } } }
 paths:
+  /apps:
+    post:
+      operationId: create_app
+      requestBody: { content: { application/json: { schema: { $ref: "#/components/schemas/App" } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/App" } } } } }
+  /apps/{app_id}:
+    parameters: [ { in: path, name: app_id, required: true, schema: { type: string } } ]
+    get:
+      operationId: get_app
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/App" } } } } }
+    put:
+      operationId: update_app
+      summary: Update an app
+      requestBody: { content: { application/json: { schema: { $ref: "#/components/schemas/App" } } } }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/App" } } } }
+        "400": { description: bad, content: { application/json: { schema: { $ref: "#/components/schemas/GenericError" } } } }
+        default: { description: Unexpected error, content: { application/json: { schema: { $ref: "#/components/schemas/GenericError" } } } }
   /v3/lists:
     post:
       operationId: create-list
@@ -4448,6 +4470,11 @@ paths:
     let (status, _) = call_json(&served, key, "PUT", "/v3/lists/777", Some(ghost)).await;
     assert_eq!(status, 404, "an update of a list never made");
     let (status, _) = call_json(&served, key, "GET", "/v3/lists/777", None).await;
+    assert_eq!(status, 404, "and nothing was made");
+    let ghost = serde_json::json!({"name": "Ghost"});
+    let (status, _) = call_json(&served, key, "PUT", "/apps/no-such-app", Some(ghost)).await;
+    assert_eq!(status, 404, "errors listed without a 404 do not make an update a create");
+    let (status, _) = call_json(&served, key, "GET", "/apps/no-such-app", None).await;
     assert_eq!(status, 404, "and nothing was made");
     let made = serde_json::json!({"list_name": "A"});
     let (_, list) = call_json(&served, key, "POST", "/v3/lists", Some(made)).await;

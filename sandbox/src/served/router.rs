@@ -271,11 +271,11 @@ async fn respond<'s>(
         return (Some(op), incoming.reject(missing));
     }
     // A replace of an item the store does not hold, in a collection with a create of its
-    // own, where the document answers 404 or lists no error (ClickSend's `PUT
-    // /v3/lists/{list_id}/contacts/{contact_id}`): that 404, not a create under an id the
-    // client made up. One named for a create-or-update (Knock's users) creates.
+    // own (ClickSend's `PUT /v3/lists/{list_id}/contacts/{contact_id}`, OneSignal's `PUT
+    // /apps/{app_id}` "Update an app", whose listed errors are 400 and a `default`): that
+    // 404, not a create under an id the client made up. One named for a create-or-update
+    // (Knock's users) creates.
     if op.resource.kind == ResourceAction::Replace
-        && (op.info.errors.contains(&404) || op.info.errors.is_empty())
         && !names_a_create_or_update(op.resource.name)
         && served.ops.iter().any(|o| {
             o.resource.kind == ResourceAction::Create
