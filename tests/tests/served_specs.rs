@@ -4473,7 +4473,10 @@ paths:
     assert_eq!(status, 404, "and nothing was made");
     let ghost = serde_json::json!({"name": "Ghost"});
     let (status, _) = call_json(&served, key, "PUT", "/apps/no-such-app", Some(ghost)).await;
-    assert_eq!(status, 404, "errors listed without a 404 do not make an update a create");
+    assert_eq!(
+        status, 404,
+        "errors listed without a 404 do not make an update a create"
+    );
     let (status, _) = call_json(&served, key, "GET", "/apps/no-such-app", None).await;
     assert_eq!(status, 404, "and nothing was made");
     let made = serde_json::json!({"list_name": "A"});
@@ -6204,4 +6207,58 @@ paths:
     assert_eq!(gone.status(), 200);
     let listed = list("/messages/msg-1/reactions").await;
     assert_eq!(listed["reactions"], serde_json::json!([]), "{listed}");
+}
+
+#[tokio::test]
+async fn a_cancel_of_an_item_with_a_canceled_flag_keeps_it_canceled() {
+    // OneSignal (OneSignal/onesignal-go-api, api/openapi.yaml): `DELETE
+    // /notifications/{notification_id}` is `cancel_notification` ("Stop a scheduled or
+    // currently outgoing notification"), answering `{success}`; the notification read
+    // afterwards has `canceled: boolean`. It was removed: 404 to a get, gone from the list.
+    let document = r##"
+openapi: 3.0.1
+info: { title: OneSignal, version: "1" }
+security: [ { key: [] } ]
+components:
+  securitySchemes: { key: { type: http, scheme: bearer } }
+  schemas:
+    Notification: { type: object, properties: { id: { type: string }, name: { type: string } } }
+    NotificationWithMeta: { type: object, properties: { id: { type: string }, name: { type: string }, canceled: { type: boolean } } }
+    Success: { type: object, properties: { success: { type: boolean } } }
+paths:
+  /notifications:
+    post:
+      operationId: create_notification
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/Notification" } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Notification" } } } } }
+  /notifications/{notification_id}:
+    parameters: [ { name: notification_id, in: path, required: true, schema: { type: string } } ]
+    get:
+      operationId: get_notification
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/NotificationWithMeta" } } } } }
+    delete:
+      operationId: cancel_notification
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Success" } } } } }
+"##;
+    let (served, _dir) = serve_document(document, "onesignal.yaml", "onesignal").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let key = ("authorization", bearer.as_str());
+    let made = serde_json::json!({"name": "later"});
+    let (_, made) = call_json(&served, key, "POST", "/notifications", Some(made)).await;
+    let path = format!("/notifications/{}", made["id"].as_str().unwrap());
+    let (status, cancelled) = call_json(&served, key, "DELETE", &path, None).await;
+    assert_eq!(
+        (status, &cancelled["success"]),
+        (200, &true.into()),
+        "{cancelled}"
+    );
+    let (status, read) = call_json(&served, key, "GET", &path, None).await;
+    assert_eq!(
+        status, 200,
+        "a cancelled notification is still there: {read}"
+    );
+    assert_eq!(read["canceled"], true, "{read}");
+    assert_eq!(read["name"], "later", "{read}");
+    let (status, _) = call_json(&served, key, "DELETE", "/notifications/nope", None).await;
+    assert_eq!(status, 404, "a notification never made is not cancelled");
 }

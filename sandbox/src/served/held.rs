@@ -81,3 +81,33 @@ pub(super) fn parent_of<'o>(
         .find(|o| o.resource.kind == ResourceAction::Create && o.resource.collection == parent)?;
     Some((creator.resource.collection, param))
 }
+
+/// The flag a delete sets instead of removing the item: an operation named for a cancel
+/// (OneSignal's `cancel_notification`, `DELETE /notifications/{notification_id}`), whose
+/// collection's get answers an item with a `canceled` (or `cancelled`) boolean, "whether the
+/// notification was canceled": the item stays, readable and listed, with the flag set.
+pub(super) fn cancel_flag(
+    service: &tidings_codegen::check::Service,
+    info: &tidings_codegen::check::OperationInfo,
+    resource: &crate::server::resources::ResourceOp,
+) -> Option<&'static str> {
+    use crate::server::resources::ResourceAction;
+    use tidings_codegen::check::{Ty, TypeKind};
+    if resource.kind != ResourceAction::Delete || !info.name.split('_').any(|w| w == "cancel") {
+        return None;
+    }
+    let get = service.operations.iter().find(|o| {
+        let read = tidings_codegen::describe::resource_op(service, o);
+        read.kind == ResourceAction::Get && read.collection == resource.collection
+    })?;
+    let Some(Ty::Named(item)) = &get.response else {
+        return None;
+    };
+    let TypeKind::Object(fields) = &service.type_named(item)?.kind else {
+        return None;
+    };
+    let flag = fields
+        .iter()
+        .find(|f| matches!(f.wire.as_str(), "canceled" | "cancelled") && f.ty == Ty::Boolean)?;
+    Some(Box::leak(flag.wire.clone().into_boxed_str()))
+}

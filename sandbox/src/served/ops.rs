@@ -2,9 +2,9 @@
 //! token endpoint, and everything the handler shares between requests.
 
 use axum::http::Method;
-use tidings_codegen::check::OperationInfo;
+use tidings_codegen::check::{OperationInfo, PageStyle};
 
-use crate::server::resources::{ResourceOp, ServiceSchema, Ty};
+use crate::server::resources::{ResourceOp, ServiceSchema, ShapeSchema, Ty};
 use crate::server::{Gateway, Resources};
 
 /// One operation, ready to serve.
@@ -19,6 +19,9 @@ pub(crate) struct ServedOp {
     /// The type of each query parameter written as its JSON text (`style: json`), by wire
     /// name: its value is read as JSON and checked as a body is.
     pub(crate) json_query: Vec<(String, Ty)>,
+    /// A delete that cancels (OneSignal's `DELETE /notifications/{id}`, `cancel_notification`):
+    /// the item's flag it sets, served as a merge, where the item stays readable.
+    pub(crate) cancels: Option<&'static str>,
 }
 
 /// The token endpoint of a spec whose auth is OAuth2 client credentials: hands out the one
@@ -166,5 +169,38 @@ impl crate::inbox::Redeliver for Redelivery {
             .webhooks
             .resend(&record.event_type, &record.url, &record.body)
             .map_err(crate::inbox::RedeliverError::Unsigned)
+    }
+}
+
+impl ServedOp {
+    /// Whether `op`'s next-page link is written absolute: unless its field is named for a path
+    /// and not given the `uri` format (Twilio's `next_page_uri`, a path on the API's host); a
+    /// `next` that is a link (Front's `_pagination.next`, Sunshine's `links.next`) or a
+    /// `next_page_url` is followed as it is.
+    pub(crate) fn next_link_is_absolute(&self, schema: &ServiceSchema) -> bool {
+        let op = self;
+        let Some(PageStyle::NextUrl { next_field }) = op.info.pagination.as_ref().map(|p| &p.style)
+        else {
+            return false;
+        };
+        let Some(mut ty) = op.resource.response else {
+            return false;
+        };
+        let mut format = None;
+        for part in next_field.split('.') {
+            let Ty::Named(name) = ty else {
+                return false;
+            };
+            let Some(ShapeSchema::Object(fields)) = schema.named(name).map(|t| t.shape) else {
+                return false;
+            };
+            let Some(field) = fields.iter().find(|f| f.name == part) else {
+                return false;
+            };
+            (ty, format) = (field.ty, field.format);
+        }
+        let last = next_field.rsplit('.').next().unwrap_or_default();
+        let named_path = last.to_ascii_lowercase().contains("uri") || last.contains("path");
+        format == Some(crate::server::resources::Format::Uri) || !named_path
     }
 }

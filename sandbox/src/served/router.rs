@@ -303,7 +303,20 @@ async fn respond<'s>(
             crate::server::ServerError::new(status, held.code(), held.message()).with_param(param);
         return (Some(op), incoming.reject(held));
     }
+    if let Some(flag) = op.cancels {
+        call.body = serde_json::json!({ flag: true });
+    }
     let mut result = served.store.serve(served.schema, &op.resource, &call).await;
+    // A cancel answering a confirmation (`{"success": true}`), not the item it kept.
+    if let (Some(_), Ok(Value::Object(answer)), Some(ty)) =
+        (op.cancels, &mut result, &op.resource.response)
+    {
+        for f in served.schema.object_fields(ty).unwrap_or_default() {
+            if f.ty == Ty::Boolean && matches!(f.name, "success" | "ok" | "successful") {
+                answer.insert(f.name.to_owned(), Value::Bool(true));
+            }
+        }
+    }
     // A delete that answers nothing, of an item the store does not hold, where the document
     // lists its errors and no 404 among them: the success it documents (Customer.io's `DELETE
     // /customers/{id}`, 200 or 401, is 200 whether or not the person exists). The item is
@@ -751,7 +764,7 @@ fn answer(
                     incoming.default_query_param(size.unwrap_or_default(), &default.to_string());
                 }
                 if op.resource.items.is_some() {
-                    let absolute = next_link_is_absolute(schema, op);
+                    let absolute = op.next_link_is_absolute(schema);
                     // What a page's `meta` says beside its style's field: the page's number,
                     // its size, how many items the whole list has, links to this page, the
                     // first and the one before, where the type declares them.
@@ -837,43 +850,17 @@ fn whole_list(schema: &ServiceSchema, op: &ServedOp, answer: &mut Value) {
     }
 }
 
-/// Whether `op`'s next-page link is written absolute: unless its field is named for a path
-/// and not given the `uri` format (Twilio's `next_page_uri`, a path on the API's host); a
-/// `next` that is a link (Front's `_pagination.next`, Sunshine's `links.next`) or a
-/// `next_page_url` is followed as it is.
-fn next_link_is_absolute(schema: &ServiceSchema, op: &ServedOp) -> bool {
-    let Some(PageStyle::NextUrl { next_field }) = op.info.pagination.as_ref().map(|p| &p.style)
-    else {
-        return false;
-    };
-    let Some(mut ty) = op.resource.response else {
-        return false;
-    };
-    let mut format = None;
-    for part in next_field.split('.') {
-        let Ty::Named(name) = ty else {
-            return false;
-        };
-        let Some(ShapeSchema::Object(fields)) = schema.named(name).map(|t| t.shape) else {
-            return false;
-        };
-        let Some(field) = fields.iter().find(|f| f.name == part) else {
-            return false;
-        };
-        (ty, format) = (field.ty, field.format);
-    }
-    let last = next_field.rsplit('.').next().unwrap_or_default();
-    let named_path = last.to_ascii_lowercase().contains("uri") || last.contains("path");
-    format == Some(crate::server::resources::Format::Uri) || !named_path
-}
-
 /// Builds the operations of `service`, each with its runtime descriptions.
 pub(crate) fn operations(service: &tidings_codegen::check::Service) -> Vec<ServedOp> {
     service
         .operations
         .iter()
         .map(|info| {
-            let resource = vocab::resource_op(service, info);
+            let mut resource = vocab::resource_op(service, info);
+            let cancels = super::held::cancel_flag(service, info, &resource);
+            if cancels.is_some() {
+                resource.kind = ResourceAction::Merge;
+            }
             // Paged after the store: a whole list (a page, a bare list), or a list inside an
             // object, paged in the object.
             let paged = vocab::pages_after_store(info) || resource.items.is_some();
@@ -894,6 +881,7 @@ pub(crate) fn operations(service: &tidings_codegen::check::Service) -> Vec<Serve
                     .map(|p| (p.wire.clone(), vocab::ty_schema(&p.ty)))
                     .collect(),
                 info: info.clone(),
+                cancels,
             }
         })
         .collect()

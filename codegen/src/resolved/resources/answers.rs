@@ -1,0 +1,202 @@
+//! What an answer holds: the items of a list inside an object, and the item an answer wraps
+//! beside fields about the answer (`{"ok": true, "channel": {...}}`).
+
+use super::{
+    FieldInfo, OperationInfo, Service, Ty, TypeKind, id_like, item_fields, keyed_like, pages_of,
+    param_name,
+};
+use crate::model::Method;
+
+/// The items' type of a list answered inside an object: `op`'s answer is a named object and
+/// its own pagination names the list field its items are in (`contacts` of Brevo's
+/// `GetContacts`, `result` of SendGrid's list answers). The dot path and the item type.
+pub fn envelope_items(service: &Service, op: &OperationInfo) -> Option<(String, Ty)> {
+    let Some(pages) = op.pagination.as_ref() else {
+        return unpaged_envelope_items(service, op);
+    };
+    if pages.generated_page || pages.items_field.is_empty() {
+        return None;
+    }
+    let mut ty = match &op.response {
+        Some(ty @ Ty::Named(_)) => ty.clone(),
+        _ => return None,
+    };
+    for part in pages.items_field.split('.') {
+        let Ty::Named(name) = &ty else { return None };
+        let TypeKind::Object(fields) = &service.type_named(name)?.kind else {
+            return None;
+        };
+        ty = fields.iter().find(|f| f.wire == part)?.ty.clone();
+    }
+    match ty {
+        Ty::List(item) => Some((pages.items_field.clone(), *item)),
+        _ => None,
+    }
+}
+
+/// Whether some operation addresses an item beneath `path` (`{path}/{id}`): a path ending in
+/// a parameter is then a collection of its own (Knock's `/v1/objects/{collection}`, whose
+/// objects are `/v1/objects/{collection}/{id}`).
+pub(super) fn items_beneath(service: &Service, path: &str) -> bool {
+    service.operations.iter().any(|o| {
+        o.path
+            .strip_prefix(path)
+            .and_then(|rest| rest.strip_prefix('/'))
+            .is_some_and(|rest| param_name(rest).is_some())
+    })
+}
+
+/// The items of a list answered whole inside an object, with no pagination (Resend's
+/// `GET /contacts`: `{"object": "list", "data": [...]}`): a `GET` of a collection path (its
+/// last segment not a parameter, unless items live beneath it) whose named object answer has exactly one list field, of
+/// objects with an id-like field; or, with no list field of its own, exactly one inside one of
+/// its object fields (a HAL answer: Vonage's `_embedded.subaccounts`).
+fn unpaged_envelope_items(service: &Service, op: &OperationInfo) -> Option<(String, Ty)> {
+    let ends_in_param = op.path.rsplit('/').next().is_some_and(|l| l.contains('{'));
+    if op.method != Method::Get || (ends_in_param && !items_beneath(service, &op.path)) {
+        return None;
+    }
+    let Some(Ty::Named(name)) = &op.response else {
+        return None;
+    };
+    let (path, item) = only_list(service, name).or_else(|| {
+        let TypeKind::Object(fields) = &service.type_named(name)?.kind else {
+            return None;
+        };
+        let mut nested = fields.iter().filter_map(|f| match &f.ty {
+            Ty::Named(inner) => {
+                only_list(service, inner).map(|(p, i)| (format!("{}.{p}", f.wire), i))
+            }
+            _ => None,
+        });
+        match (nested.next(), nested.next()) {
+            (Some(found), None) => Some(found),
+            _ => None,
+        }
+    })?;
+    let fields = item_fields(service, Some(&item))?;
+    let identified = fields
+        .iter()
+        .any(|f| id_like(&f.wire) && matches!(f.ty, Ty::String | Ty::Integer))
+        || keyed_by_item_path(service, &op.path, fields);
+    (identified || pages_of(service, op).is_some() || path.contains('.')).then_some((path, item))
+}
+
+/// Whether items with `fields` are named by the parameter of `{collection}/{param}`, some
+/// operation's path: a field of the parameter's name, or one [`keyed_like`] it (Svix's event
+/// types, by `name` at `/event-type/{event_type_name}`).
+fn keyed_by_item_path(service: &Service, collection: &str, fields: &[FieldInfo]) -> bool {
+    service.operations.iter().any(|o| {
+        o.path
+            .strip_prefix(collection)
+            .and_then(|rest| rest.strip_prefix('/'))
+            .and_then(param_name)
+            .is_some_and(|param| {
+                fields.iter().any(|f| f.wire == param) || keyed_like(Some(fields), param).is_some()
+            })
+    })
+}
+
+/// The fields of the item an answer holds in a field of its own (as the sandbox's store reads
+/// it): the answer has no id-like field, exactly one field of an object type, and text,
+/// numbers and booleans besides (ClickSend's `{"response_msg": ..., "data": {"list_id": ..}}`),
+/// or lists, maps and other objects too when the item has an id-like field (Bandwidth's
+/// `links`, `data`, `errors`; of several objects, the required one with an id).
+pub(super) fn wrapped_fields<'s>(service: &'s Service, ty: Option<&Ty>) -> Option<&'s [FieldInfo]> {
+    wrapping(service, ty).map(|(_, fields)| fields)
+}
+
+/// The fields of the item `op` answers: each of a list (inside an object too), the object
+/// an answer wraps (Slack's `{"ok": true, "reminder": {...}}`: with the wrapping field's
+/// name), else the answer itself.
+pub(super) fn answered_item<'s>(
+    service: &'s Service,
+    op: &OperationInfo,
+) -> Option<(Option<&'s str>, &'s [FieldInfo])> {
+    if let Some((_, item)) = envelope_items(service, op) {
+        return item_fields(service, Some(&item)).map(|fs| (None, fs));
+    }
+    wrapping(service, op.response.as_ref())
+        .map(|(key, fs)| (Some(key), fs))
+        .or_else(|| item_fields(service, op.response.as_ref()).map(|fs| (None, fs)))
+}
+
+/// The fields of the item `op` answers (see [`answered_item`]).
+pub(super) fn answered_fields<'s>(
+    service: &'s Service,
+    op: &OperationInfo,
+) -> Option<&'s [FieldInfo]> {
+    answered_item(service, op).map(|(_, fields)| fields)
+}
+
+/// [`wrapped_fields`] and the name of the field that holds them.
+fn wrapping<'s>(service: &'s Service, ty: Option<&Ty>) -> Option<(&'s str, &'s [FieldInfo])> {
+    let fields = item_fields(service, ty).filter(|_| matches!(ty, Some(Ty::Named(_))))?;
+    let identified = |f: &FieldInfo| {
+        item_fields(service, Some(&f.ty)).is_some_and(|fs| fs.iter().any(|f| id_like(&f.wire)))
+    };
+    let mut objects = Vec::new();
+    let mut lists = false;
+    for f in fields {
+        if id_like(&f.wire) {
+            return None;
+        }
+        match &f.ty {
+            Ty::Named(_) if item_fields(service, Some(&f.ty)).is_some() => objects.push(f),
+            Ty::Named(n) if matches!(service.type_named(n)?.kind, TypeKind::Enum(_)) => {}
+            Ty::String | Ty::DateTime | Ty::Date | Ty::Integer | Ty::Number | Ty::Boolean => {}
+            Ty::List(_) | Ty::Map(_) | Ty::Json => lists = true,
+            _ => return None,
+        }
+    }
+    // Of several objects, the one required with an id, the others beside it (Stream's
+    // `{"message": {...}, "channel_context": {...}, "mentioned_members": {...}}`).
+    let holder = match objects.as_slice() {
+        [one] => *one,
+        several => {
+            lists = true;
+            let mut items = several.iter().filter(|f| f.required && identified(f));
+            match (items.next(), items.next()) {
+                (Some(one), None) => *one,
+                _ => return None,
+            }
+        }
+    };
+    let inner = item_fields(service, Some(&holder.ty))?;
+    (!lists || identified(holder)).then_some((holder.wire.as_str(), inner))
+}
+
+/// The one list field of the object type `name` and its item type; of several, the one whose
+/// items have an id-like field when only one does (ClickSend's page: `data` of lists, beside
+/// `links` of page links), leaving out `errors`, `warnings` and `links`.
+fn only_list(service: &Service, name: &str) -> Option<(String, Ty)> {
+    let TypeKind::Object(fields) = &service.type_named(name)?.kind else {
+        return None;
+    };
+    let lists: Vec<(&FieldInfo, &Ty)> = fields
+        .iter()
+        .filter_map(|f| match &f.ty {
+            Ty::List(item) => Some((f, &**item)),
+            _ => None,
+        })
+        .collect();
+    let identified = |item: &Ty| {
+        item_fields(service, Some(item)).is_some_and(|fs| fs.iter().any(|f| id_like(&f.wire)))
+    };
+    let (list, item) = match lists.as_slice() {
+        [one] => *one,
+        several => {
+            // What an envelope says about the answer is not its items (Bandwidth's `errors`,
+            // whose items have an `id` too, beside `data`).
+            let about = |f: &FieldInfo| matches!(f.wire.as_str(), "errors" | "warnings" | "links");
+            let mut ided = several
+                .iter()
+                .filter(|(f, item)| !about(f) && identified(item));
+            match (ided.next(), ided.next()) {
+                (Some(one), None) => *one,
+                _ => return None,
+            }
+        }
+    };
+    Some((list.wire.clone(), item.clone()))
+}
