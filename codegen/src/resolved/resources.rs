@@ -194,6 +194,20 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
     home::made_elsewhere(service, op, &shape).unwrap_or(shape)
 }
 
+/// The shape of each operation of a spec written in YAML, by operation name (for tests).
+#[cfg(test)]
+fn shapes_of(yaml: &str) -> impl Fn(&str) -> ResourceShape {
+    let loaded = crate::load::load_str("spec.yaml", yaml).expect("loads");
+    let service = crate::check::check(&loaded).unwrap_or_else(|d| panic!("{d}"));
+    move |name| {
+        let op = service.operations.iter().find(|o| o.name == name);
+        resource_shape(
+            &service,
+            op.unwrap_or_else(|| panic!("no operation `{name}`")),
+        )
+    }
+}
+
 /// [`resource_shape`], each operation read on its own.
 fn shape_of(service: &Service, op: &OperationInfo) -> ResourceShape {
     if let Some(shape) =

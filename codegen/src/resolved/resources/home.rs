@@ -70,8 +70,6 @@ pub(super) fn made_elsewhere(
 
 #[cfg(test)]
 mod tests {
-    use super::super::resource_shape;
-
     #[test]
     fn a_create_at_a_path_of_its_own_makes_the_items_whose_id_it_answers() {
         let yaml = r#"
@@ -87,11 +85,9 @@ types:
   ConversationWithParticipants: { source: assumed, fields: { sid: { type: string, pattern: "^CH[0-9a-f]{32}$" }, friendly_name: { type: string } } }
   Note: { source: assumed, fields: { sid: { type: string, pattern: "^NO[0-9a-f]{32}$" } } }
 "#;
-        let loaded = crate::load::load_str("talk.yaml", yaml).expect("loads");
-        let service = crate::check::check(&loaded).unwrap_or_else(|d| panic!("{d}"));
+        let shape_of = super::super::shapes_of(yaml);
         let shape = |name: &str| {
-            let op = service.operations.iter().find(|o| o.name == name).unwrap();
-            let s = resource_shape(&service, op);
+            let s = shape_of(name);
             (s.kind.name(), s.collection)
         };
         assert_eq!(

@@ -288,8 +288,6 @@ fn item_field(
 
 #[cfg(test)]
 mod tests {
-    use super::super::resource_shape;
-
     /// Slack's Web API: every method `/<noun>.<verb>`, each answer `{"ok": true, ...}` holding
     /// the item under a name of its own, the item named in requests after the noun.
     const SLACK: &str = r#"
@@ -323,11 +321,9 @@ types:
 
     #[test]
     fn a_method_named_noun_dot_verb_acts_on_the_noun_s_items() {
-        let loaded = crate::load::load_str("slack.yaml", SLACK).expect("loads");
-        let service = crate::check::check(&loaded).unwrap_or_else(|d| panic!("{d}"));
+        let shape_of = super::super::shapes_of(SLACK);
         let shape = |name: &str| {
-            let op = service.operations.iter().find(|o| o.name == name).unwrap();
-            let s = resource_shape(&service, op);
+            let s = shape_of(name);
             (
                 s.kind.name(),
                 s.collection,
