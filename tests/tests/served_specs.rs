@@ -6262,3 +6262,51 @@ paths:
     let (status, _) = call_json(&served, key, "DELETE", "/notifications/nope", None).await;
     assert_eq!(status, 404, "a notification never made is not cancelled");
 }
+
+#[tokio::test]
+async fn a_list_asking_again_for_what_each_item_was_made_with_lists_only_those() {
+    // OneSignal (OneSignal/onesignal-go-api, api/openapi.yaml): a template is created with
+    // `app_id` (required in the body) and listed with `app_id` (required in the query), and
+    // a template does not answer it; one app's list showed every app's templates.
+    let document = r##"
+openapi: 3.0.1
+info: { title: OneSignal, version: "1" }
+security: [ { key: [] } ]
+components:
+  securitySchemes: { key: { type: http, scheme: bearer } }
+  schemas:
+    CreateTemplateRequest: { type: object, required: [app_id, name], properties: { app_id: { type: string }, name: { type: string } } }
+    TemplateResource: { type: object, properties: { id: { type: string }, name: { type: string } } }
+    TemplatesListResponse: { type: object, properties: { templates: { type: array, items: { $ref: "#/components/schemas/TemplateResource" } } } }
+paths:
+  /templates:
+    get:
+      operationId: view_templates
+      parameters: [ { name: app_id, in: query, required: true, schema: { type: string } } ]
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/TemplatesListResponse" } } } } }
+    post:
+      operationId: create_template
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/CreateTemplateRequest" } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/TemplateResource" } } } } }
+"##;
+    let (served, _dir) = serve_document(document, "onesignal.yaml", "onesignal").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let key = ("authorization", bearer.as_str());
+    for (app, name) in [("app-A", "a"), ("app-B", "b"), ("app-A", "c")] {
+        let made = serde_json::json!({"app_id": app, "name": name});
+        let (status, _) = call_json(&served, key, "POST", "/templates", Some(made)).await;
+        assert_eq!(status, 200);
+    }
+    let names = |list: &serde_json::Value| -> Vec<String> {
+        list["templates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let (_, a) = call_json(&served, key, "GET", "/templates?app_id=app-A", None).await;
+    assert_eq!(names(&a), ["a", "c"], "{a}");
+    let (_, b) = call_json(&served, key, "GET", "/templates?app_id=app-B", None).await;
+    assert_eq!(names(&b), ["b"], "{b}");
+}

@@ -96,6 +96,25 @@ pub fn list_filters(service: &Service, op: &OperationInfo) -> Vec<(String, Strin
         Method::Post => item_fields(service, op.body.as_ref()).unwrap_or_default(),
         _ => &[],
     };
+    // A field every item is created with, that a list asks for again though its items do not
+    // answer it (OneSignal's templates: `app_id` required in the create's body and the list's
+    // query, absent from a template): the items made with that value. The store keeps what
+    // the create was sent.
+    let created: Vec<&FieldInfo> = service
+        .operations
+        .iter()
+        .filter(|o| o.method == Method::Post && o.path == op.path && o.name != op.name)
+        .filter_map(|o| item_fields(service, o.body.as_ref()))
+        .flatten()
+        .filter(|f| f.required && !f.secret && !items.iter().any(|i| i.wire == f.wire))
+        .collect();
+    let asked_again = |wire: &str| {
+        op.query
+            .iter()
+            .any(|p| p.wire == wire && p.required)
+            .then(|| created.iter().find(|f| f.wire == wire).copied())
+            .flatten()
+    };
     let given = op
         .query
         .iter()
@@ -121,6 +140,7 @@ pub fn list_filters(service: &Service, op: &OperationInfo) -> Vec<(String, Strin
                             && matches!(&f.ty, Ty::List(inner) if compared(inner))
                     })
                 })
+                .or_else(|| asked_again(wire))
                 .filter(|f| !(around && own_id(f)))?;
             let param_ty = match ty {
                 Ty::List(inner) => inner,
