@@ -6310,3 +6310,83 @@ paths:
     let (_, b) = call_json(&served, key, "GET", "/templates?app_id=app-B", None).await;
     assert_eq!(names(&b), ["b"], "{b}");
 }
+
+#[tokio::test]
+async fn a_user_is_read_updated_and_deleted_by_a_label_and_the_alias_it_holds_there() {
+    // OneSignal (OneSignal/onesignal-go-api, api/openapi.yaml): `POST /apps/{app_id}/users`
+    // creates a user with `identity: {"external_id": ...}`; every other user operation is at
+    // `/apps/{app_id}/users/by/{alias_label}/{alias_id}`; a second user of one alias is a 409
+    // ("Multiple User Identity Conflict"). The user was never found (404 everywhere).
+    let document = r##"
+openapi: 3.0.1
+info: { title: OneSignal, version: "1" }
+security: [ { key: [] } ]
+components:
+  securitySchemes: { key: { type: http, scheme: bearer } }
+  schemas:
+    User:
+      type: object
+      properties:
+        identity: { type: object, additionalProperties: { type: string } }
+        properties: { type: object, properties: { language: { type: string } } }
+    GenericError: { type: object, properties: { errors: { type: array, items: { type: string } } } }
+paths:
+  /apps/{app_id}/users:
+    parameters: [ { name: app_id, in: path, required: true, schema: { type: string } } ]
+    post:
+      operationId: create_user
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/User" } } } }
+      responses:
+        "201": { description: created, content: { application/json: { schema: { $ref: "#/components/schemas/User" } } } }
+        "409": { description: conflict, content: { application/json: { schema: { $ref: "#/components/schemas/GenericError" } } } }
+  /apps/{app_id}/users/by/{alias_label}/{alias_id}:
+    parameters:
+      - { name: app_id, in: path, required: true, schema: { type: string } }
+      - { name: alias_label, in: path, required: true, schema: { type: string } }
+      - { name: alias_id, in: path, required: true, schema: { type: string } }
+    get:
+      operationId: get_user
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/User" } } } }
+        "404": { description: missing, content: { application/json: { schema: { $ref: "#/components/schemas/GenericError" } } } }
+    patch:
+      operationId: update_user
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/User" } } } }
+      responses: { "202": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/User" } } } } }
+    delete:
+      operationId: delete_user
+      responses: { "200": { description: ok } }
+"##;
+    let (served, _dir) = serve_document(document, "onesignal.yaml", "onesignal").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let key = ("authorization", bearer.as_str());
+    let ann =
+        serde_json::json!({"identity": {"external_id": "u-1"}, "properties": {"language": "en"}});
+    let (status, _) = call_json(&served, key, "POST", "/apps/a1/users", Some(ann)).await;
+    assert_eq!(status, 201);
+    let by_alias = "/apps/a1/users/by/external_id/u-1";
+    let (status, user) = call_json(&served, key, "GET", by_alias, None).await;
+    assert_eq!(status, 200, "{user}");
+    assert_eq!(user["properties"]["language"], "en", "{user}");
+    let french = serde_json::json!({"properties": {"language": "fr"}});
+    let (status, _) = call_json(&served, key, "PATCH", by_alias, Some(french)).await;
+    assert_eq!(status, 202);
+    let (_, user) = call_json(&served, key, "GET", by_alias, None).await;
+    assert_eq!(user["properties"]["language"], "fr", "{user}");
+    let again = serde_json::json!({"identity": {"external_id": "u-1"}});
+    let (status, error) = call_json(&served, key, "POST", "/apps/a1/users", Some(again)).await;
+    assert_eq!(status, 409, "{error}");
+    let (status, _) = call_json(
+        &served,
+        key,
+        "GET",
+        "/apps/a1/users/by/external_id/u-2",
+        None,
+    )
+    .await;
+    assert_eq!(status, 404);
+    let (status, _) = call_json(&served, key, "DELETE", by_alias, None).await;
+    assert_eq!(status, 200);
+    let (status, _) = call_json(&served, key, "GET", by_alias, None).await;
+    assert_eq!(status, 404, "deleted");
+}

@@ -364,6 +364,28 @@ fn shape_of(service: &Service, op: &OperationInfo) -> ResourceShape {
             };
         }
     }
+    // An item named by a label and a value (OneSignal's users at
+    // `/apps/{app_id}/users/by/{alias_label}/{alias_id}`, `external_id` and its value in the
+    // user's `identity`): the item of the collection above `by` that holds the value.
+    if let (Some(param), [above @ .., by, label]) = (param_name(last), parent)
+        && by.eq_ignore_ascii_case("by")
+        && param_name(label).is_some()
+    {
+        let kind = match op.method {
+            Method::Get | Method::Head => ResourceAction::Get,
+            Method::Delete => ResourceAction::Delete,
+            Method::Put => ResourceAction::Replace,
+            Method::Patch | Method::Post => ResourceAction::Merge,
+        };
+        return ResourceShape {
+            kind,
+            collection: above.join("/"),
+            item_param: Some(param.to_owned()),
+            item_field: None,
+            id_field: id_field(None),
+            items: None,
+        };
+    }
     if let Some(param) = param_name(last).filter(|_| !lists_beneath) {
         let kind = match op.method {
             Method::Get | Method::Head => ResourceAction::Get,
@@ -569,7 +591,12 @@ fn shape_of(service: &Service, op: &OperationInfo) -> ResourceShape {
         {
             collection_shape(ResourceAction::Delete)
         }
-        Method::Post if listed || sibling.is_some() || (parent_is_literal && has_field("id")) => {
+        Method::Post
+            if listed
+                || sibling.is_some()
+                || (parent_is_literal && has_field("id"))
+                || read_by_label(service, &op.path) =>
+        {
             collection_shape(ResourceAction::Create)
         }
         // `/boards/{board}/notes` answering a note: a create in the nested collection, not
@@ -690,6 +717,19 @@ fn singular(name: &str) -> String {
         Some(stem) if !stem.is_empty() && !stem.ends_with(['s', 'u']) => stem.to_owned(),
         _ => name.to_owned(),
     }
+}
+
+/// Whether some operation reads an item of `collection` by a label and a value
+/// (`<collection>/by/{alias_label}/{alias_id}`).
+fn read_by_label(service: &Service, collection: &str) -> bool {
+    service.operations.iter().any(|o| {
+        let Some(rest) = o.path.strip_prefix(collection) else {
+            return false;
+        };
+        let segments: Vec<&str> = rest.split('/').collect();
+        matches!(segments.as_slice(), ["", by, label, value]
+            if by.eq_ignore_ascii_case("by") && param_name(label).is_some() && param_name(value).is_some())
+    })
 }
 
 /// Whether `POST <parent>/<last>` (the parent an item path) creates in a collection nested

@@ -20,7 +20,16 @@ impl Resources {
             return None;
         }
         let holds = |v: &Value| v.as_str() == Some(value.as_str());
-        let mut found = items.iter().filter(|i| i.value.values().any(holds));
+        // At the top of the item, or in an object of its under the label another path
+        // parameter names (OneSignal's `/users/by/external_id/u-1`: `identity.external_id`).
+        let labels: Vec<&str> = call.path.iter().map(|(_, v)| v.as_str()).collect();
+        let labelled = |v: &Value| {
+            v.as_object()
+                .is_some_and(|map| labels.iter().any(|l| map.get(*l).is_some_and(holds)))
+        };
+        let mut found = items
+            .iter()
+            .filter(|i| i.value.values().any(|v| holds(v) || labelled(v)));
         match (found.next(), found.next()) {
             (Some(item), None) => Some(item.id.clone()),
             _ => None,
@@ -53,6 +62,22 @@ impl Resources {
             && items.iter().any(|i| i.id == id)
         {
             return Some(held(op.id_field, &id));
+        }
+        // An identity of aliases (OneSignal's user `identity: {"external_id": "u-1"}`): one
+        // alias another item holds is a conflict, as the document's 409 says.
+        if let Some(Value::Object(aliases)) = call.body.get("identity") {
+            for (label, alias) in aliases {
+                let Some(alias) = alias.as_str() else {
+                    continue;
+                };
+                let taken = items.iter().any(|i| {
+                    i.value.get("identity").and_then(|held| held.get(label))
+                        == Some(&Value::String(alias.to_owned()))
+                });
+                if taken {
+                    return Some(held(&format!("identity.{label}"), alias));
+                }
+            }
         }
         let unique = call.body.as_object()?.iter().find_map(|(name, value)| {
             let plain = super::fill::plain(name);
