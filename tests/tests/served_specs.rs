@@ -4563,8 +4563,9 @@ components:
     MessageRequest: { type: object, properties: { id: { type: string }, text: { type: string } } }
     SendMessageRequest: { type: object, required: [message], properties: { message: { $ref: "#/components/schemas/MessageRequest" } } }
     MessageResponse: { type: object, required: [message], properties: { message: { $ref: "#/components/schemas/Message" } } }
-    User: { type: object, required: [id], properties: { id: { type: string }, name: { type: string } } }
-    UpdateUsersRequest: { type: object, required: [users], properties: { users: { type: object, additionalProperties: { $ref: "#/components/schemas/User" } } } }
+    User: { type: object, required: [id, created_at], properties: { id: { type: string }, name: { type: string }, created_at: { type: string, format: date-time } } }
+    UserRequest: { type: object, required: [id], properties: { id: { type: string }, name: { type: string } } }
+    UpdateUsersRequest: { type: object, required: [users], properties: { users: { type: object, additionalProperties: { $ref: "#/components/schemas/UserRequest" } } } }
     UpdateUsersResponse: { type: object, required: [users], properties: { users: { type: object, additionalProperties: { $ref: "#/components/schemas/User" } } } }
     QueryUsersResponse: { type: object, required: [users], properties: { users: { type: array, items: { $ref: "#/components/schemas/User" } } } }
 paths:
@@ -4619,11 +4620,28 @@ paths:
     let (status, _) = call("POST", format!("/users?api_key={key}"), Some(again)).await;
     assert_eq!(status, 201, "an upsert of one held");
     let (_, listed) = call("GET", format!("/users?api_key={key}"), None).await;
+    let names = |list: &serde_json::Value| -> Vec<(String, String)> {
+        let users = list["users"].as_array().unwrap().iter();
+        users
+            .map(|u| (u["id"].to_string(), u["name"].to_string()))
+            .collect()
+    };
     assert_eq!(
-        listed["users"],
-        serde_json::json!([{"id": "u1", "name": "Alicia"}, {"id": "u2", "name": "Bob"}]),
-        "each user kept under its key"
+        names(&listed),
+        [
+            ("\"u1\"".to_owned(), "\"Alicia\"".to_owned()),
+            ("\"u2\"".to_owned(), "\"Bob\"".to_owned())
+        ],
+        "each user kept under its key: {listed}"
     );
+    // What the answer adds is made once, with the item (a new `created_at` on every read).
+    tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    let (_, later) = call("GET", format!("/users?api_key={key}"), None).await;
+    assert_eq!(
+        listed["users"][1]["created_at"], later["users"][1]["created_at"],
+        "{later}"
+    );
+    assert!(listed["users"][1]["created_at"].is_string(), "{listed}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

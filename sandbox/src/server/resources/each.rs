@@ -21,6 +21,20 @@ pub(super) fn keyed_items(keyed: &Map<String, Value>, id_field: &str) -> Vec<Val
         .collect()
 }
 
+/// The type of the items a create of many answers (Stream's `users: map<FullUserResponse>`,
+/// keyed by id): the object type of a list or map field of the answer that has the id field.
+fn answered_item_type(schema: &ServiceSchema, op: &ResourceOp) -> Option<Ty> {
+    let fields = schema.object_fields(op.response.as_ref()?)?;
+    fields.iter().find_map(|f| match f.ty {
+        Ty::List(item) | Ty::Map(item) => schema
+            .object_fields(item)?
+            .iter()
+            .any(|i| i.name == op.id_field)
+            .then_some(*item),
+        _ => None,
+    })
+}
+
 impl Resources {
     /// Creates each object of a list body, all or none (a bound hit part way undoes the ones
     /// before it; when durable, they are one change), answering the operation's response type.
@@ -52,6 +66,7 @@ impl Resources {
             bytes += item.to_string().len();
             bodies.push(body);
         }
+        let item_ty = answered_item_type(schema, op);
         let mut state = self.lock();
         // All or none: the whole list must fit (counted as new items) before any is kept.
         let held = state.collections.get(collection).map_or(0, Vec::len);
@@ -80,11 +95,13 @@ impl Resources {
                     // Merged into the item it names, which keeps its id.
                     Some((id, mut value)) => {
                         value.extend(body);
+                        fill::stamp_last_change(schema, item_ty.as_ref(), &mut value);
                         self.insert(state, collection, id, value, None)?;
                     }
-                    // Stored as sent; what the item type adds is made up when it is read.
+                    // Filled as the answer shows the items (their times made once, kept);
+                    // stored as sent where the answer shows none.
                     None => {
-                        self.create_one(state, schema, op, collection, None, body)?;
+                        self.create_one(state, schema, op, collection, item_ty.as_ref(), body)?;
                     }
                 }
             }
