@@ -6080,7 +6080,7 @@ async fn an_answer_holding_the_item_beside_maps_and_other_objects_keeps_the_item
     // answers `{"message": {...}, "duration", "channel_context"?, "mentioned_members"?,
     // "pending_message_metadata"?}`. One optional map or object beside the message made the
     // send an action that kept nothing: the message it acknowledged was 404 to get, update and
-    // delete, and never listed.
+    // delete, and never listed. A message sent with `user_id` answers its sender `user`.
     let document = r##"
 openapi: 3.0.3
 info: { title: Stream, version: "1" }
@@ -6089,8 +6089,9 @@ components:
   securitySchemes: { api_key: { type: apiKey, in: query, name: api_key } }
   schemas:
     SendMessageRequest: { type: object, required: [message], properties: { message: { $ref: "#/components/schemas/MessageRequest" } } }
-    MessageRequest: { type: object, properties: { id: { type: string }, text: { type: string } } }
-    MessageResponse: { type: object, required: [id, text], properties: { id: { type: string }, text: { type: string } } }
+    MessageRequest: { type: object, properties: { id: { type: string }, text: { type: string }, user_id: { type: string } } }
+    MessageResponse: { type: object, required: [id, text, user], properties: { id: { type: string }, text: { type: string }, user: { $ref: "#/components/schemas/UserResponse" } } }
+    UserResponse: { type: object, required: [id], properties: { id: { type: string } } }
     ChannelContext: { type: object, properties: { name: { type: string } } }
     MessageEnvelope:
       type: object
@@ -6128,7 +6129,7 @@ paths:
     let url = |path: &str| format!("{}{path}?api_key={key}", served.base_url());
     let sent = http
         .post(url("/channels/messaging/general/message"))
-        .json(&serde_json::json!({"message": {"id": "msg-1", "text": "hello"}}))
+        .json(&serde_json::json!({"message": {"id": "msg-1", "text": "hello", "user_id": "u1"}}))
         .send()
         .await
         .unwrap();
@@ -6144,6 +6145,8 @@ paths:
     let (status, got) = read("/messages/msg-1").await;
     assert_eq!(status, 200, "{got}");
     assert_eq!(got["message"]["text"], "hello", "{got}");
+    // Its sender is the user the send named (a made-up user of another id every time).
+    assert_eq!(got["message"]["user"]["id"], "u1", "{got}");
     let (_, list) = read("/channels/messaging/general/messages").await;
     assert_eq!(list["messages"][0]["id"], "msg-1", "{list}");
     let gone = http.delete(url("/messages/msg-1")).send().await.unwrap();

@@ -454,6 +454,35 @@ pub(super) fn stamp_last_change(
     }
 }
 
+/// Sets each object field `X` of a new item of `ty` whose type has an `id` to `{"id": ...}`
+/// when the create sent `X_id` (or `XId`) and no `X`: Stream's message sent with `user_id`
+/// answers its sender `user` (a made-up user of another id every time).
+pub(super) fn objects_named_by_id(
+    schema: &ServiceSchema,
+    ty: Option<&Ty>,
+    item: &mut Map<String, Value>,
+) {
+    let Some(fields) = ty.and_then(|ty| schema.object_fields(ty)) else {
+        return;
+    };
+    for f in fields {
+        let has_id = schema
+            .object_fields(&f.ty)
+            .is_some_and(|inner| inner.iter().any(|i| i.name == "id" && i.ty == Ty::String));
+        if !has_id || item.contains_key(f.name) {
+            continue;
+        }
+        let wanted = format!("{}id", plain(f.name));
+        let sent = item
+            .iter()
+            .find(|(k, v)| plain(k) == wanted && v.is_string())
+            .map(|(_, v)| v.clone());
+        if let Some(id) = sent {
+            item.insert(f.name.to_owned(), serde_json::json!({ "id": id }));
+        }
+    }
+}
+
 /// Names of an integer field that says where an item comes in its collection (Twilio's
 /// message `index`: "in order of when the message was received").
 const SEQUENCE_NAMES: &[&str] = &["index", "sequence", "seq", "position", "sequence_number"];

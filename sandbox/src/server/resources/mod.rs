@@ -807,6 +807,7 @@ impl Resources {
                     .map(|items| items.iter().map(|i| &i.value).collect::<Vec<_>>());
                 let mut body = body;
                 fill::next_in_sequence(schema, item_ty, &mut body, &held.unwrap_or_default());
+                fill::objects_named_by_id(schema, item_ty, &mut body);
                 body
             }
         };
