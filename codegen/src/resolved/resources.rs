@@ -304,12 +304,7 @@ fn shape_of(service: &Service, op: &OperationInfo) -> ResourceShape {
         })
     };
     if let Some((param, extension)) = param_with_extension(last) {
-        let kind = match op.method {
-            Method::Get | Method::Head => ResourceAction::Get,
-            Method::Delete => ResourceAction::Delete,
-            Method::Put => ResourceAction::Replace,
-            Method::Patch | Method::Post => ResourceAction::Merge,
-        };
+        let kind = item_action(op.method);
         return ResourceShape {
             kind,
             collection: format!("{}{extension}", parent.join("/")),
@@ -371,12 +366,7 @@ fn shape_of(service: &Service, op: &OperationInfo) -> ResourceShape {
         && by.eq_ignore_ascii_case("by")
         && param_name(label).is_some()
     {
-        let kind = match op.method {
-            Method::Get | Method::Head => ResourceAction::Get,
-            Method::Delete => ResourceAction::Delete,
-            Method::Put => ResourceAction::Replace,
-            Method::Patch | Method::Post => ResourceAction::Merge,
-        };
+        let kind = item_action(op.method);
         return ResourceShape {
             kind,
             collection: above.join("/"),
@@ -716,6 +706,16 @@ fn singular(name: &str) -> String {
     match name.strip_suffix('s') {
         Some(stem) if !stem.is_empty() && !stem.ends_with(['s', 'u']) => stem.to_owned(),
         _ => name.to_owned(),
+    }
+}
+
+/// What a method does to the item a path names: reads, deletes, replaces, or merges into it.
+fn item_action(method: Method) -> ResourceAction {
+    match method {
+        Method::Get | Method::Head => ResourceAction::Get,
+        Method::Delete => ResourceAction::Delete,
+        Method::Put => ResourceAction::Replace,
+        Method::Patch | Method::Post => ResourceAction::Merge,
     }
 }
 
