@@ -194,20 +194,6 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
     home::made_elsewhere(service, op, &shape).unwrap_or(shape)
 }
 
-/// The shape of each operation of a spec written in YAML, by operation name (for tests).
-#[cfg(test)]
-fn shapes_of(yaml: &str) -> impl Fn(&str) -> ResourceShape {
-    let loaded = crate::load::load_str("spec.yaml", yaml).expect("loads");
-    let service = crate::check::check(&loaded).unwrap_or_else(|d| panic!("{d}"));
-    move |name| {
-        let op = service.operations.iter().find(|o| o.name == name);
-        resource_shape(
-            &service,
-            op.unwrap_or_else(|| panic!("no operation `{name}`")),
-        )
-    }
-}
-
 /// [`resource_shape`], each operation read on its own.
 fn shape_of(service: &Service, op: &OperationInfo) -> ResourceShape {
     if let Some(shape) =
@@ -750,6 +736,19 @@ fn nested_collection(service: &Service, op: &OperationInfo, parent: &str, last: 
 #[cfg(test)]
 mod tests {
     use super::{names_the_collection, singular};
+
+    /// The shape of each operation of a spec written in YAML, by operation name (for tests).
+    pub(super) fn shapes_of(yaml: &str) -> impl Fn(&str) -> super::ResourceShape {
+        let loaded = crate::load::load_str("spec.yaml", yaml).expect("loads");
+        let service = crate::check::check(&loaded).unwrap_or_else(|d| panic!("{d}"));
+        move |name| {
+            let op = service.operations.iter().find(|o| o.name == name);
+            super::resource_shape(
+                &service,
+                op.unwrap_or_else(|| panic!("no operation `{name}`")),
+            )
+        }
+    }
 
     #[test]
     fn singulars_of_field_names() {

@@ -85,7 +85,7 @@ types:
   ConversationWithParticipants: { source: assumed, fields: { sid: { type: string, pattern: "^CH[0-9a-f]{32}$" }, friendly_name: { type: string } } }
   Note: { source: assumed, fields: { sid: { type: string, pattern: "^NO[0-9a-f]{32}$" } } }
 "#;
-        let shape_of = super::super::shapes_of(yaml);
+        let shape_of = super::super::tests::shapes_of(yaml);
         let shape = |name: &str| {
             let s = shape_of(name);
             (s.kind.name(), s.collection)

@@ -321,7 +321,7 @@ types:
 
     #[test]
     fn a_method_named_noun_dot_verb_acts_on_the_noun_s_items() {
-        let shape_of = super::super::shapes_of(SLACK);
+        let shape_of = super::super::tests::shapes_of(SLACK);
         let shape = |name: &str| {
             let s = shape_of(name);
             (
