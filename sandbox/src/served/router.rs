@@ -312,7 +312,7 @@ async fn respond<'s>(
         (op.cancels, &mut result, &op.resource.response)
     {
         for f in served.schema.object_fields(ty).unwrap_or_default() {
-            if f.ty == Ty::Boolean && matches!(f.name, "success" | "ok" | "successful") {
+            if f.ty == Ty::Boolean && crate::server::resources::is_success_flag(f.name) {
                 answer.insert(f.name.to_owned(), Value::Bool(true));
             }
         }

@@ -259,6 +259,11 @@ pub(crate) fn plain(name: &str) -> String {
         .collect()
 }
 
+/// Whether a yes/no field named `name` says an operation went well ([`SUCCESS_FLAGS`]).
+pub(crate) fn is_success_flag(name: &str) -> bool {
+    SUCCESS_FLAGS.contains(&plain(name).as_str())
+}
+
 /// A made-up yes/no: the field's default, else yes for a field that says the operation went
 /// well (Loops' `success`, Mandrill's `added`: made up `false`, every answer said it failed),
 /// else no.
@@ -267,7 +272,7 @@ pub(super) fn made_up_flag(field: Option<&FieldSchema>) -> bool {
     if let Some(Ok(Value::Bool(default))) = field.default.map(serde_json::from_str::<Value>) {
         return default;
     }
-    SUCCESS_FLAGS.contains(&plain(field.name).as_str())
+    is_success_flag(field.name)
 }
 
 fn bounds(field: Option<&FieldSchema>) -> (f64, f64) {

@@ -37,7 +37,7 @@ pub use answer::{
 };
 pub use durable::{DIR_NAME, OpenError, store_path};
 pub use fill::fill;
-pub(crate) use fill::plain;
+pub(crate) use fill::{is_success_flag, plain};
 pub use shape::failure_flags;
 
 use durable::Change;
