@@ -354,7 +354,7 @@ pub(crate) fn swagger_to_openapi(doc: &Value) -> Value {
             let mut new_item = Map::new();
             for (key, op) in item {
                 if key == "parameters" {
-                    new_item.insert(key.clone(), parameters(doc, &op).0);
+                    new_item.insert(key.clone(), parameters(doc, &Value::Null, &op).0);
                     continue;
                 }
                 let Value::Object(mut op) = op else {
@@ -369,8 +369,17 @@ pub(crate) fn swagger_to_openapi(doc: &Value) -> Value {
                     .get("produces")
                     .map(|c| media_list(Some(c)))
                     .unwrap_or_else(|| produces.clone());
-                let (params, body) = parameters(doc, op.get("parameters").unwrap_or(&Value::Null));
+                let whole = Value::Object(op.clone());
+                let (params, body) =
+                    parameters(doc, &whole, op.get("parameters").unwrap_or(&Value::Null));
+                // A form field that is the credential the security scheme sends (Slack's
+                // `token` in 15 methods' forms): left to the scheme, and said so by the
+                // importer, which reads this list.
+                let left = left_to_scheme(doc, &whole, op.get("parameters"));
                 op.insert("parameters".into(), params);
+                if !left.is_empty() {
+                    op.insert(LEFT_TO_SCHEME.into(), json!(left));
+                }
                 if let Some(body) = body {
                     op.insert("requestBody".into(), request_body(body, &op_consumes));
                 }
@@ -460,9 +469,41 @@ fn parameter(p: &Value) -> Value {
     Value::Object(out)
 }
 
+/// The key under which a converted operation lists its form fields left to its security
+/// scheme (see [`left_to_scheme`]).
+pub(super) const LEFT_TO_SCHEME: &str = "x-form-credential";
+
+/// The `formData` parameters of `op` that carry the credential its security scheme sends
+/// (named `token`, described as the authentication token, the operation secured): the
+/// conversion leaves them out of the form body.
+fn left_to_scheme(doc: &Value, op: &Value, params: Option<&Value>) -> Vec<String> {
+    params
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|p| form_credential(doc, op, p))
+        .collect()
+}
+
+fn form_credential(doc: &Value, op: &Value, p: &Value) -> Option<String> {
+    let resolved = match p.get("$ref").and_then(Value::as_str) {
+        Some(r) => resolve(
+            doc,
+            &r.replacen("#/components/parameters/", "#/parameters/", 1),
+        )?
+        .clone(),
+        None => p.clone(),
+    };
+    let name = resolved.get("name").and_then(Value::as_str)?;
+    (resolved.get("in").and_then(Value::as_str) == Some("formData")
+        && super::security::carries_the_credential(doc, op, &resolved, &name.to_ascii_lowercase()))
+    .then(|| name.to_owned())
+}
+
 /// The non-body parameters (3.0 shape) and the body: a `body` parameter's schema, or the
-/// `formData` parameters as an object schema marked form-encoded.
-fn parameters(doc: &Value, params: &Value) -> (Value, Option<(Value, bool)>) {
+/// `formData` parameters as an object schema marked form-encoded (less those that carry the
+/// credential of `op`'s security scheme).
+fn parameters(doc: &Value, op: &Value, params: &Value) -> (Value, Option<(Value, bool)>) {
     let mut out = Vec::new();
     let mut body = None;
     let mut form = Map::new();
@@ -485,6 +526,7 @@ fn parameters(doc: &Value, params: &Value) -> (Value, Option<(Value, bool)>) {
             Some("body") => {
                 body = Some((resolved.get("schema").cloned().unwrap_or(json!({})), false));
             }
+            Some("formData") if form_credential(doc, op, &resolved).is_some() => {}
             Some("formData") => {
                 if let Some(name) = resolved.get("name").and_then(Value::as_str) {
                     if resolved.get("required").and_then(Value::as_bool) == Some(true) {

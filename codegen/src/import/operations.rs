@@ -182,6 +182,21 @@ impl Converter<'_> {
             }
         }
 
+        // A Swagger 2.0 form field the conversion left to the security scheme.
+        for name in op
+            .get(super::document::LEFT_TO_SCHEME)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+        {
+            self.inferred(
+                &format!("{ptr}/parameters"),
+                &format!(
+                    "form field `{name}` is the token the operation's security scheme sends: left to the scheme"
+                ),
+            );
+        }
         if let Some(note) = super::routes::query_in_path(&query_in_path, &mut params, ptr) {
             self.approximate(ptr, &note);
         }
