@@ -5901,6 +5901,13 @@ paths:
       consumes: [application/x-www-form-urlencoded]
       parameters: [ { name: reminder, in: formData, type: string } ]
       responses: { "200": { description: ok, schema: { $ref: "#/definitions/done" } } }
+  /chat.postMessage:
+    post:
+      operationId: chat_postMessage
+      security: [ { slackAuth: [ "channels:write" ] } ]
+      consumes: [application/x-www-form-urlencoded]
+      parameters: [ { name: channel, in: formData, type: string, required: true }, { name: text, in: formData, type: string } ]
+      responses: { "200": { description: ok, schema: { type: object, required: [ok, channel, ts, message], properties: { ok: { type: boolean }, channel: { type: string }, ts: { type: string }, message: { type: object, required: [text, ts], properties: { text: { type: string }, ts: { type: string } } } } } } }
 "##;
     let (served, _dir) = serve_document(document, "slack.yaml", "slack").await;
     let bearer = format!("Bearer {}", served.credential("access_token").unwrap());
@@ -6011,6 +6018,15 @@ paths:
     assert_eq!(status, 404, "a deleted reminder is gone");
     let (_, list) = call("GET", "/reminders.list".into(), vec![]).await;
     assert_eq!(list["reminders"], serde_json::json!([]), "{list}");
+
+    // A send answers what it sent in the object its answer wraps (the text was made up).
+    let post = vec![
+        ("channel", "C0TOWNSQ00".to_owned()),
+        ("text", "hello".into()),
+    ];
+    let (status, posted) = call("POST", "/chat.postMessage".into(), post).await;
+    assert_eq!(status, 200, "{posted}");
+    assert_eq!(posted["message"]["text"], "hello", "{posted}");
 }
 
 #[tokio::test]

@@ -47,7 +47,7 @@ use merge::merge_patch;
 use shape::{
     answers_another, declared, deleted_answer, envelope_of, filled_object, fits_id_field,
     from_path, id_value, made_in_list, make_id, only_declared, page_of, per_item, per_recipient,
-    recipients, result_flags, wrapped_item,
+    recipients, result_flags, sent_into_wrapped, wrapped_item,
 };
 use state::{
     filtered, find, home_of, id_text, many_ids, put, remove, remove_each, removes_many, room,
@@ -704,6 +704,12 @@ impl Resources {
                     (Some(Ty::List(item)), None) => recipients(schema, item, &body),
                     _ => None,
                 };
+                // A send answering what it made in a field of its own (Slack's
+                // `chat.postMessage` {channel, text} → `{"message": {"text", "ts"}}`): that
+                // object carries what the body sent in fields of its type, not made-up ones.
+                if makes {
+                    sent_into_wrapped(schema, op, &body, &mut value);
+                }
                 value.extend(body);
                 value.extend(made.into_iter().flatten());
                 Some(value)

@@ -609,6 +609,32 @@ pub(super) fn wrapped_item(schema: &ServiceSchema, op: &ResourceOp) -> Option<(&
     holder.filter(|(field, ty)| !lists || (identified(ty) && named_as_holder(field)))
 }
 
+/// What a send's body holds of the object its answer wraps (see [`wrapped_item`]), put in
+/// that field of `value` when the body does not send the field itself.
+pub(super) fn sent_into_wrapped(
+    schema: &ServiceSchema,
+    op: &ResourceOp,
+    body: &Map<String, Value>,
+    value: &mut Map<String, Value>,
+) {
+    let Some((field, ty)) = wrapped_item(schema, op) else {
+        return;
+    };
+    if body.contains_key(field) || value.contains_key(field) {
+        return;
+    }
+    let Some(fields) = schema.object_fields(&ty) else {
+        return;
+    };
+    let sent: Map<String, Value> = fields
+        .iter()
+        .filter_map(|f| Some((f.name.to_owned(), body.get(f.name)?.clone())))
+        .collect();
+    if !sent.is_empty() {
+        value.insert(field.to_owned(), Value::Object(sent));
+    }
+}
+
 /// The field of a create's answer that lists what it made, and the list's type: the answer is
 /// a named object with no object field and no id-like field of its own, exactly one list
 /// field, of objects with an id-like field, and only text, number and boolean fields besides
