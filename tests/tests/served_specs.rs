@@ -6427,3 +6427,69 @@ paths:
     let (status, _) = call_json(&served, key, "GET", by_alias, None).await;
     assert_eq!(status, 404, "deleted");
 }
+
+#[tokio::test]
+async fn an_item_named_by_its_own_field_keeps_it_through_a_replace() {
+    // Elastic Email v4 (ElasticEmail/elasticemail-go, api/openapi.yaml @39ee367): domains
+    // are named by `Domain` (`PUT /domains/{domain}` sends only the other fields). The store
+    // found the item by that value, put its own id in the path, and the replace wrote that id
+    // into `Domain`: the domain was lost at its address after one update.
+    let document = r##"
+openapi: 3.0.3
+info: { title: Domains, version: "1" }
+servers: [ { url: "https://api.example.test/v4" } ]
+security: [ { key: [] } ]
+paths:
+  /domains:
+    post:
+      operationId: domainsPost
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/DomainPayload" } } } }
+      responses: { "201": { description: made, content: { application/json: { schema: { $ref: "#/components/schemas/Domain" } } } } }
+    get:
+      operationId: domainsGet
+      responses: { "200": { description: ok, content: { application/json: { schema: { type: array, items: { $ref: "#/components/schemas/Domain" } } } } } }
+  /domains/{domain}:
+    parameters: [ { name: domain, in: path, required: true, schema: { type: string } } ]
+    get:
+      operationId: domainGet
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Domain" } } } } }
+    put:
+      operationId: domainPut
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/DomainUpdatePayload" } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Domain" } } } } }
+    delete:
+      operationId: domainDelete
+      responses: { "200": { description: gone } }
+components:
+  securitySchemes: { key: { type: apiKey, in: header, name: X-ElasticEmail-ApiKey } }
+  schemas:
+    DomainPayload: { type: object, properties: { Domain: { type: string } } }
+    DomainUpdatePayload: { type: object, properties: { CustomBouncesDomain: { type: string } } }
+    Domain: { type: object, properties: { Domain: { type: string }, CustomBouncesDomain: { type: string } } }
+"##;
+    let (served, _dir) = serve_document(document, "domains.yaml", "domains").await;
+    let key = served.credential("api_key").unwrap().to_owned();
+    let call = |method, path: &str, body| {
+        call_json(&served, ("X-ElasticEmail-ApiKey", &key), method, path, body)
+    };
+    let (status, made) = call(
+        "POST",
+        "/domains",
+        Some(serde_json::json!({ "Domain": "example.org" })),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    let bounces = serde_json::json!({ "CustomBouncesDomain": "bounces.example.org" });
+    let (status, put) = call("PUT", "/domains/example.org", Some(bounces)).await;
+    assert_eq!(status, 200, "{put}");
+    let kept = serde_json::json!({ "Domain": "example.org", "CustomBouncesDomain": "bounces.example.org" });
+    assert_eq!(put, kept, "the replace answers the domain by its name");
+    let (status, got) = call("GET", "/domains/example.org", None).await;
+    assert_eq!((status, &got), (200, &kept), "read back at its address");
+    let (_, listed) = call("GET", "/domains", None).await;
+    assert_eq!(listed, serde_json::json!([kept]));
+    let (status, _) = call("DELETE", "/domains/example.org", None).await;
+    assert_eq!(status, 200);
+    let (status, _) = call("GET", "/domains/example.org", None).await;
+    assert_eq!(status, 404, "deleted");
+}

@@ -246,7 +246,7 @@ async fn respond<'s>(
             .iter_mut()
             .find(|(name, _)| Some(*name) == op.resource.item_param)
     {
-        slot.1 = id;
+        call.named_as = Some(std::mem::replace(&mut slot.1, id));
     }
     // An action on an item the store does not hold, where the document says so with a 404
     // (Telnyx's `POST /calls/{id}/actions/answer`: "Call not found"), is that 404; so is one
@@ -552,6 +552,7 @@ fn inputs(
         query: Value::Object(query(served.schema, op, incoming)?),
         body: super::keys::named_as_answered(served.schema, op.resource.response.as_ref(), body),
         merge_nested,
+        named_as: None,
     })
 }
 

@@ -40,6 +40,7 @@ pub fn call<Q: Serialize, B: Serialize>(
         path,
         query: to_json(query)?,
         body: to_json(body)?,
+        named_as: None,
     })
 }
 

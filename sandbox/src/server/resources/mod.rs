@@ -115,6 +115,23 @@ pub struct ResourceCall {
     /// Twilio's `Bindings.Email.Name`): a merge goes into the objects held, where a JSON
     /// body's object replaces the one held.
     pub merge_nested: bool,
+    /// The value the path named the item by, when the store found it by another of its
+    /// values (Elastic Email's `PUT /domains/{domain}`, Brevo's contacts by email) and the
+    /// path parameter now holds its id: what the item's own field keeps.
+    pub named_as: Option<String>,
+}
+
+impl ResourceCall {
+    /// The path parameters as the request sent them (see [`ResourceCall::named_as`]).
+    fn path_as_sent(&self, op: &ResourceOp) -> Vec<(&'static str, String)> {
+        let mut path = self.path.clone();
+        if let (Some(sent), Some(param)) = (&self.named_as, op.item_param)
+            && let Some(slot) = path.iter_mut().find(|(name, _)| *name == param)
+        {
+            slot.1 = sent.clone();
+        }
+        path
+    }
 }
 
 #[derive(Debug)]
@@ -523,7 +540,13 @@ impl Resources {
         // What the path names is the item's too (a replace under a parent: Resend's contact
         // added to a segment answers its `contact_id`).
         if matches!(op.kind, ResourceAction::Create | ResourceAction::Replace) {
-            from_path(schema, op, item_ty.as_ref(), &call.path, &mut body);
+            from_path(
+                schema,
+                op,
+                item_ty.as_ref(),
+                &call.path_as_sent(op),
+                &mut body,
+            );
         }
         let mut state = self.lock();
         // An item of a top-level collection may live under a parent (see `home_of`); an
@@ -683,7 +706,13 @@ impl Resources {
                     None => {}
                 }
                 if makes {
-                    from_path(schema, op, op.response.as_ref(), &call.path, &mut body);
+                    from_path(
+                        schema,
+                        op,
+                        op.response.as_ref(),
+                        &call.path_as_sent(op),
+                        &mut body,
+                    );
                 }
                 let made = match (item_id, &call.body) {
                     // A batch (Resend's `POST /emails/batch`, a list body): one entry per
