@@ -1823,3 +1823,79 @@ fn an_error_example_is_kept_per_operation_or_reported_left_out() {
         left_out.reason
     );
 }
+
+/// Intercom (intercom/Intercom-OpenAPI, descriptions/2.16): `create_contact_request` has 12
+/// properties and `anyOf: [{required: [email]}, {required: [external_id]}, {required:
+/// [role]}]` ("send at least one"). Read as an untagged union of three `json` variants, every
+/// property was dropped and `POST /contacts` checked nothing. Alternatives that hold more than
+/// a `required` list stay a union.
+#[test]
+fn alternatives_that_only_require_fields_keep_the_object_s_properties() {
+    let doc = json!({
+        "openapi": "3.0.1",
+        "info": { "title": "Found", "version": "1" },
+        "components": { "schemas": {
+            "create_contact_request": {
+                "type": "object",
+                "properties": {
+                    "email": { "type": "string" },
+                    "external_id": { "type": "string" },
+                    "signed_up_at": { "type": "integer" }
+                },
+                "anyOf": [ { "required": ["email"] }, { "required": ["external_id"] } ]
+            },
+            "reply": {
+                "type": "object",
+                "properties": { "body": { "type": "string" } },
+                "oneOf": [
+                    { "required": ["body"], "properties": { "admin_id": { "type": "string" } } },
+                    { "required": ["body"], "properties": { "user_id": { "type": "string" } } }
+                ]
+            }
+        } },
+        "paths": {
+            "/contacts": { "post": {
+                "operationId": "createContact",
+                "requestBody": { "content": { "application/json": {
+                    "schema": { "$ref": "#/components/schemas/create_contact_request" } } } },
+                "responses": ok()
+            } },
+            "/replies": { "post": {
+                "operationId": "reply",
+                "requestBody": { "content": { "application/json": {
+                    "schema": { "$ref": "#/components/schemas/reply" } } } },
+                "responses": ok()
+            } }
+        }
+    });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    assert_eq!(
+        field(&service, "CreateContactRequest", "signed_up_at").ty,
+        Ty::Integer
+    );
+    assert!(!field(&service, "CreateContactRequest", "email").required);
+    let reply = service.types.iter().find(|t| t.name == "Reply").unwrap();
+    assert!(
+        matches!(reply.kind, TypeKind::Untagged { .. }),
+        "a real union stays one: {}",
+        imported.yaml
+    );
+    let said: Vec<&str> = imported
+        .report
+        .approximated
+        .iter()
+        .filter(|f| f.reason.contains("only require fields"))
+        .map(|f| f.reason.as_str())
+        .collect();
+    assert_eq!(
+        said,
+        [
+            "`anyOf` of alternatives that only require fields: at least one of `email`, \
+          `external_id` must be sent (needs spec construct: one of several fields required); \
+          the object keeps its properties, those optional"
+        ],
+        "{}",
+        imported.report
+    );
+}
