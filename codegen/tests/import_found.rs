@@ -1899,3 +1899,46 @@ fn alternatives_that_only_require_fields_keep_the_object_s_properties() {
         imported.report
     );
 }
+
+/// Intercom (descriptions/2.16): `create_conversation_request.from.id` is `format: uuid` and
+/// exactly 24 characters (its example `536e564f316c83104c000020`, a 24-hex id). No value met
+/// both: the document's own example was refused, and `POST /conversations` never succeeded.
+/// A UUID format its lengths or its example contradict is dropped and reported.
+#[test]
+fn a_uuid_format_its_lengths_or_example_contradict_is_not_kept() {
+    let doc = json!({
+        "openapi": "3.0.1",
+        "info": { "title": "Found", "version": "1" },
+        "components": { "schemas": { "conversation": { "type": "object", "properties": {
+            "contact_id": { "type": "string", "format": "uuid", "minLength": 24, "maxLength": 24 },
+            "admin_id": { "type": "string", "format": "uuid", "example": "6762f11b1bb69f9f2193bba3" },
+            "request_id": { "type": "string", "format": "uuid", "example": "123e4567-e89b-12d3-a456-426614174000" }
+        } } } },
+        "paths": { "/conversations": { "post": {
+            "operationId": "createConversation",
+            "requestBody": { "content": { "application/json": {
+                "schema": { "$ref": "#/components/schemas/conversation" } } } },
+            "responses": ok()
+        } } }
+    });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    let contact = field(&service, "Conversation", "contact_id");
+    assert_eq!(
+        (contact.format, contact.constraints.max_len),
+        (None, Some(24))
+    );
+    assert_eq!(field(&service, "Conversation", "admin_id").format, None);
+    assert_eq!(
+        field(&service, "Conversation", "request_id").format,
+        Some(tidings_spec::Format::Uuid),
+        "a UUID its example shows stays one"
+    );
+    let said = imported
+        .report
+        .approximated
+        .iter()
+        .filter(|f| f.reason.starts_with("format `uuid` not kept"))
+        .count();
+    assert_eq!(said, 2, "{}", imported.report);
+}

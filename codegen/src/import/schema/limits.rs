@@ -17,6 +17,27 @@ fn spec_format(format: &str) -> Option<&'static str> {
     }
 }
 
+/// Why a `format: uuid` cannot be what the field holds, if it cannot: its lengths leave no
+/// room for a UUID's 36 characters, or its own example is no UUID (Intercom's `from.id`:
+/// `format: uuid`, 24 characters, example `536e564f316c83104c000020`; no value passed).
+fn not_a_uuid(s: &Value, min_len: Option<u64>, max_len: Option<u64>) -> Option<String> {
+    const UUID_LEN: u64 = 36;
+    if min_len.is_some_and(|n| n > UUID_LEN) || max_len.is_some_and(|n| n < UUID_LEN) {
+        let lo = min_len.map_or(String::new(), |n| n.to_string());
+        let hi = max_len.map_or(String::new(), |n| n.to_string());
+        return Some(format!(
+            "its lengths ({lo}..{hi}) leave no room for a UUID's {UUID_LEN} characters; the lengths are kept"
+        ));
+    }
+    let example = s.get("example").and_then(Value::as_str)?;
+    let uuid = example.len() == 36
+        && example.char_indices().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => c == '-',
+            _ => c.is_ascii_hexdigit(),
+        });
+    (!uuid).then(|| format!("its own example `{example}` is no UUID"))
+}
+
 /// Reports a parameter's text format that its type does not carry (Sinch's `format:
 /// ISO-8601` dates, an `email`): the parameter is sent and served as plain text.
 pub(crate) fn param_format(conv: &mut Converter<'_>, s: &Value, ty: &str, at: &str) {
@@ -110,6 +131,9 @@ pub(super) fn constraints(f: &mut FieldOut, s: &Value, ptr: &str, conv: &mut Con
             f.format = Some(sf);
         } else if let Some(fmt) = ss.get("format").and_then(Value::as_str) {
             match spec_format(fmt) {
+                Some("uuid") if let Some(why) = not_a_uuid(ss, f.min_len, f.max_len) => {
+                    conv.approximate(ptr, &format!("format `uuid` not kept: {why}"));
+                }
                 Some(sf) => f.format = Some(sf),
                 None if fmt == "date-time" => {}
                 None if fmt == "date-time-rfc-2822" && ty == "datetime" => {
