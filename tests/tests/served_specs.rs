@@ -6493,3 +6493,63 @@ components:
     let (status, _) = call("GET", "/domains/example.org", None).await;
     assert_eq!(status, 404, "deleted");
 }
+
+#[tokio::test]
+async fn a_cursor_inside_the_next_page_object_pages_every_item() {
+    // Intercom (intercom/Intercom-OpenAPI, descriptions/2.16): a list answers `pages: {next:
+    // {per_page, starting_after}}` and takes `?starting_after=&per_page=`. The importer looked
+    // one object down from the page only, so five lists were unpaged: `per_page` ignored and
+    // no cursor to follow.
+    let document = r##"
+openapi: 3.0.1
+info: { title: Items, version: "1" }
+security: [ { bearer: [] } ]
+components:
+  securitySchemes: { bearer: { type: http, scheme: bearer } }
+  schemas:
+    item: { type: object, properties: { id: { type: string }, name: { type: string } } }
+    starting_after_paging: { type: object, nullable: true, properties: { per_page: { type: integer }, starting_after: { type: string, nullable: true } } }
+    cursor_pages: { type: object, nullable: true, properties: { type: { type: string, enum: [pages] }, next: { $ref: "#/components/schemas/starting_after_paging" }, per_page: { type: integer }, total_pages: { type: integer } } }
+    item_list: { type: object, properties: { type: { type: string, enum: [list] }, data: { type: array, items: { $ref: "#/components/schemas/item" } }, total_count: { type: integer }, pages: { $ref: "#/components/schemas/cursor_pages" } } }
+paths:
+  /items:
+    get:
+      operationId: listItems
+      parameters:
+        - { name: per_page, in: query, schema: { type: integer, default: 20, maximum: 150 } }
+        - { name: starting_after, in: query, schema: { type: string } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/item_list" } } } } }
+    post:
+      operationId: createItem
+      requestBody: { content: { application/json: { schema: { type: object, properties: { name: { type: string } } } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/item" } } } } }
+"##;
+    let (served, _dir) = serve_document(document, "items.yaml", "items").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let call = |method, path: String, body| {
+        call_json(&served, ("Authorization", &bearer), method, &path, body)
+    };
+    for n in 1..=5 {
+        let (status, _) = call(
+            "POST",
+            "/items".into(),
+            Some(serde_json::json!({ "name": format!("n{n}") })),
+        )
+        .await;
+        assert_eq!(status, 200);
+    }
+    let mut names = Vec::new();
+    let mut path = "/items?per_page=2".to_owned();
+    for _ in 0..5 {
+        let (status, page) = call("GET", path.clone(), None).await;
+        assert_eq!(status, 200, "{page}");
+        let data = page["data"].as_array().unwrap();
+        assert!(data.len() <= 2, "per_page is the page's size: {page}");
+        names.extend(data.iter().map(|i| i["name"].as_str().unwrap().to_owned()));
+        match page["pages"]["next"]["starting_after"].as_str() {
+            Some(cursor) => path = format!("/items?per_page=2&starting_after={cursor}"),
+            None => break,
+        }
+    }
+    assert_eq!(names, ["n1", "n2", "n3", "n4", "n5"]);
+}

@@ -28,6 +28,7 @@ const LINK_CONTAINERS: &[&str] = &["links", "metadata", "link"];
 /// Objects whose `next` string is a URL only when its format says so, else a token.
 const META_CONTAINERS: &[&str] = &[
     "meta",
+    "pages",
     "pagination",
     "paging",
     "page_info",
@@ -266,6 +267,19 @@ impl Converter<'_> {
                         container: Some(norm(&f.wire)),
                         field: g,
                     });
+                    // The next page's parameters as an object (Intercom's
+                    // `pages.next.starting_after` with `?starting_after=`): in the same
+                    // container.
+                    let next = self
+                        .fields_within(&g.ty)
+                        .filter(|_| norm(&g.wire) == "next");
+                    for h in next.into_iter().flatten().filter(|h| !h.wire.contains('.')) {
+                        out.push(Reachable {
+                            path: format!("{prefix}{}.{}.{}", f.wire, g.wire, h.wire),
+                            container: Some(norm(&f.wire)),
+                            field: h,
+                        });
+                    }
                 }
             }
         }
