@@ -6553,3 +6553,49 @@ paths:
     }
     assert_eq!(names, ["n1", "n2", "n3", "n4", "n5"]);
 }
+
+#[tokio::test]
+async fn a_search_of_a_collection_lists_its_items() {
+    // Intercom (descriptions/2.16): `POST /contacts/search` answers the `contact_list` that
+    // `GET /contacts` answers. It was an action answering `{}` whatever the store held.
+    let document = r##"
+openapi: 3.0.1
+info: { title: Contacts, version: "1" }
+security: [ { bearer: [] } ]
+components:
+  securitySchemes: { bearer: { type: http, scheme: bearer } }
+  schemas:
+    contact: { type: object, properties: { id: { type: string }, email: { type: string } } }
+    contact_list: { type: object, properties: { type: { type: string, enum: [list] }, data: { type: array, items: { $ref: "#/components/schemas/contact" } }, total_count: { type: integer } } }
+paths:
+  /contacts:
+    get:
+      operationId: listContacts
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/contact_list" } } } } }
+    post:
+      operationId: createContact
+      requestBody: { content: { application/json: { schema: { type: object, properties: { email: { type: string } } } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/contact" } } } } }
+  /contacts/search:
+    post:
+      operationId: searchContacts
+      requestBody: { required: true, content: { application/json: { schema: { type: object, properties: { query: { type: object, additionalProperties: true } } } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/contact_list" } } } } }
+"##;
+    let (served, _dir) = serve_document(document, "contacts.yaml", "contacts").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let call = |method, path: &'static str, body| {
+        call_json(&served, ("Authorization", &bearer), method, path, body)
+    };
+    let (_, made) = call(
+        "POST",
+        "/contacts",
+        Some(serde_json::json!({ "email": "ada@example.org" })),
+    )
+    .await;
+    let query = serde_json::json!({ "query": { "field": "email", "operator": "=", "value": "ada@example.org" } });
+    let (status, found) = call("POST", "/contacts/search", Some(query)).await;
+    assert_eq!(status, 200, "{found}");
+    assert_eq!(found["data"], serde_json::json!([made]), "{found}");
+    assert_eq!(found["total_count"], 1, "{found}");
+}

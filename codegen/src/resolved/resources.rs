@@ -124,6 +124,34 @@ fn pages_of(service: &Service, op: &OperationInfo) -> Option<String> {
     .then(|| parent.to_owned())
 }
 
+/// The collection a `POST <collection>/search` searches, and where its answer holds the
+/// items: the parent path, when its `GET` answers the same list (that list's items path), or
+/// when the search answers a list of its own and some operation creates there.
+fn search_of(service: &Service, op: &OperationInfo) -> Option<(String, Option<String>)> {
+    let parent = op.path.strip_suffix("/search")?;
+    if op.method != Method::Post || op.response.is_none() {
+        return None;
+    }
+    let at_parent = |method| {
+        service
+            .operations
+            .iter()
+            .find(|o| o.path == parent && o.method == method)
+    };
+    if let Some(list) =
+        at_parent(Method::Get).filter(|o| o.response == op.response && answers_list(service, o))
+    {
+        return Some((
+            parent.to_owned(),
+            envelope_items(service, list).map(|(p, _)| p),
+        ));
+    }
+    (answers_list(service, op) && at_parent(Method::Post).is_some()).then(|| {
+        let items = envelope_items(service, op).map(|(p, _)| p);
+        (parent.to_owned(), items)
+    })
+}
+
 /// The last word of a parameter's name, lower case: after its last `_` or `-`, and its last
 /// capital (`event_type_name` → `name`, Novu's `topicKey` → `key`).
 fn last_word(param: &str) -> Option<String> {
@@ -548,6 +576,18 @@ fn shape_of(service: &Service, op: &OperationInfo) -> ResourceShape {
             item_field: None,
             id_field: id_field(Some(&param)),
             items: None,
+        };
+    }
+    // A search of a collection (Intercom's `POST /contacts/search`, answering the list `GET
+    // /contacts` answers): a list of that collection, its query in the body not read.
+    if let Some((searched, items)) = search_of(service, op) {
+        return ResourceShape {
+            kind: ResourceAction::List,
+            id_field: id_field(item_param_of(&searched).as_deref()),
+            collection: searched,
+            item_param: None,
+            item_field: None,
+            items,
         };
     }
     match op.method {
