@@ -6460,6 +6460,12 @@ paths:
     delete:
       operationId: domainDelete
       responses: { "200": { description: gone } }
+  /domains/{domain}/verification:
+    parameters: [ { name: domain, in: path, required: true, schema: { type: string } } ]
+    put:
+      operationId: domainsVerificationPut
+      requestBody: { required: true, content: { application/json: { schema: { type: string, enum: [None, Http, ExternalHttps] } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Domain" } } } } }
 components:
   securitySchemes: { key: { type: apiKey, in: header, name: X-ElasticEmail-ApiKey } }
   schemas:
@@ -6488,6 +6494,17 @@ components:
     assert_eq!((status, &got), (200, &kept), "read back at its address");
     let (_, listed) = call("GET", "/domains", None).await;
     assert_eq!(listed, serde_json::json!([kept]));
+    // A body that is one JSON text (an enum's value) is taken as it is, checked by its type:
+    // it was refused as "expected a JSON object", so the operation never succeeded.
+    let verify = "/domains/example.org/verification";
+    let (status, verified) = call("PUT", verify, Some(serde_json::json!("Http"))).await;
+    assert_eq!(
+        (status, &verified["Domain"]),
+        (200, &"example.org".into()),
+        "{verified}"
+    );
+    let (status, refused) = call("PUT", verify, Some(serde_json::json!({}))).await;
+    assert_eq!(status, 422, "an object is no text: {refused}");
     let (status, _) = call("DELETE", "/domains/example.org", None).await;
     assert_eq!(status, 200);
     let (status, _) = call("GET", "/domains/example.org", None).await;

@@ -473,8 +473,15 @@ fn inputs(
             tidings_runtime::spec::BodyEncoding::Json if matches!(op.body, Some(Ty::List(_))) => {
                 incoming.json_array()?
             }
-            // `body: json` takes any JSON value, `null` included.
-            tidings_runtime::spec::BodyEncoding::Json if matches!(op.body, Some(Ty::Json)) => {
+            // `body: json` takes any JSON value, `null` included; a body of text, a number, a
+            // flag or an enum (Elastic Email's domain verification sends `"Http"`) is that
+            // JSON value, checked against its type below.
+            tidings_runtime::spec::BodyEncoding::Json
+                if op
+                    .body
+                    .as_ref()
+                    .is_some_and(|ty| !takes_object(served.schema, ty)) =>
+            {
                 incoming.json_any()?
             }
             tidings_runtime::spec::BodyEncoding::Json => incoming.json()?,
