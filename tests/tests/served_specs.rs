@@ -6616,3 +6616,62 @@ paths:
     assert_eq!(found["data"], serde_json::json!([made]), "{found}");
     assert_eq!(found["total_count"], 1, "{found}");
 }
+
+#[tokio::test]
+async fn a_list_parameter_named_as_a_field_s_plural_filters_on_it() {
+    // Elastic Email v4: `GET /templates?templateTypes=...` (a list of `TemplateType`) filters
+    // on each template's `TemplateType`; it filtered nothing. A list sent `a,b` (`explode:
+    // false`) was read as the one value `a,b`.
+    let document = r##"
+openapi: 3.0.3
+info: { title: Templates, version: "1" }
+security: [ { key: [] } ]
+paths:
+  /templates:
+    get:
+      operationId: templatesGet
+      parameters: [ { name: templateTypes, in: query, style: form, explode: false, schema: { type: array, items: { $ref: "#/components/schemas/TemplateType" } } } ]
+      responses: { "200": { description: ok, content: { application/json: { schema: { type: array, items: { $ref: "#/components/schemas/Template" } } } } } }
+    post:
+      operationId: templatesPost
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/Template" } } } }
+      responses: { "201": { description: made, content: { application/json: { schema: { $ref: "#/components/schemas/Template" } } } } }
+components:
+  securitySchemes: { key: { type: apiKey, in: header, name: X-ElasticEmail-ApiKey } }
+  schemas:
+    TemplateType: { type: string, enum: [RawHTML, DragDropEditor, LandingPageEditor] }
+    Template: { type: object, properties: { Name: { type: string }, TemplateType: { $ref: "#/components/schemas/TemplateType" } } }
+"##;
+    let (served, _dir) = serve_document(document, "templates.yaml", "templates").await;
+    let key = served.credential("api_key").unwrap().to_owned();
+    let call = |method, path: &'static str, body| {
+        call_json(&served, ("X-ElasticEmail-ApiKey", &key), method, path, body)
+    };
+    for (name, ty) in [
+        ("a", "RawHTML"),
+        ("b", "DragDropEditor"),
+        ("c", "LandingPageEditor"),
+    ] {
+        let body = serde_json::json!({ "Name": name, "TemplateType": ty });
+        let (status, made) = call("POST", "/templates", Some(body)).await;
+        assert_eq!(status, 201, "{made}");
+    }
+    let names = |list: serde_json::Value| -> Vec<String> {
+        let items = list.as_array().unwrap_or_else(|| panic!("{list}"));
+        items
+            .iter()
+            .map(|t| t["Name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let (_, one) = call("GET", "/templates?templateTypes=DragDropEditor", None).await;
+    assert_eq!(names(one), ["b"]);
+    let (_, two) = call(
+        "GET",
+        "/templates?templateTypes=RawHTML,LandingPageEditor",
+        None,
+    )
+    .await;
+    assert_eq!(names(two), ["a", "c"]);
+    let (_, all) = call("GET", "/templates", None).await;
+    assert_eq!(names(all), ["a", "b", "c"]);
+}

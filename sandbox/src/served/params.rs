@@ -9,6 +9,7 @@ use super::ops::ServedOp;
 use super::validate;
 use crate::server::resources::{ServiceSchema, Ty};
 use crate::server::{Incoming, ServerError};
+use tidings_codegen::model::QueryStyle;
 
 /// The query string as the operation's query parameters: typed as declared, a missing
 /// required one a 422, a missing one with a `default` that value (a list's page size, a
@@ -21,7 +22,11 @@ pub(super) fn query(
     let raw: Map<String, Value> = incoming.query()?;
     let mut out = Map::new();
     for p in &op.info.query {
-        let Some(value) = raw.get(&p.wire) else {
+        // A list written `To[]=a&To[]=b` is read under its name.
+        let bracketed = matches!(p.style, Some(QueryStyle::Brackets))
+            .then(|| raw.get(&format!("{}[]", p.wire)))
+            .flatten();
+        let Some(value) = raw.get(&p.wire).or(bracketed) else {
             if p.required && p.from_credential.is_none() {
                 return Err(ServerError::validation(
                     p.wire.clone(),
@@ -53,6 +58,19 @@ pub(super) fn query(
             out.insert(p.wire.clone(), json);
             continue;
         }
+        // A list written `To=a,b` (`style: comma`, OpenAPI's `explode: false`): its items.
+        let split;
+        let value = match (value, &p.style, &p.ty) {
+            (Value::String(text), Some(QueryStyle::Comma), Ty::List(_)) => {
+                split = Value::Array(
+                    text.split(',')
+                        .map(|item| Value::String(item.to_owned()))
+                        .collect(),
+                );
+                &split
+            }
+            _ => value,
+        };
         let value = typed(&p.ty, value, &p.wire, "query")?;
         in_range(&value, &p.constraints, &p.wire, "query")?;
         out.insert(p.wire.clone(), value);

@@ -140,6 +140,19 @@ pub fn list_filters(service: &Service, op: &OperationInfo) -> Vec<(String, Strin
                             && matches!(&f.ty, Ty::List(inner) if compared(inner))
                     })
                 })
+                // A list of values named as the field's plural (Elastic Email's
+                // `templateTypes` of a template's `TemplateType`, `statuses`): any matches.
+                .or_else(|| {
+                    let plural = loose(named);
+                    items.iter().find(|f| {
+                        matches!(ty, Ty::List(_))
+                            && [
+                                format!("{}s", loose(&f.wire)),
+                                format!("{}es", loose(&f.wire)),
+                            ]
+                            .contains(&plural)
+                    })
+                })
                 .or_else(|| asked_again(wire))
                 .filter(|f| !(around && own_id(f)))?;
             let param_ty = match ty {
