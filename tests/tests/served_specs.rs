@@ -6675,3 +6675,66 @@ components:
     let (_, all) = call("GET", "/templates", None).await;
     assert_eq!(names(all), ["a", "b", "c"]);
 }
+
+#[tokio::test]
+async fn a_secret_after_an_item_s_path_acts_on_that_item() {
+    // Discord (discord/discord-api-spec, specs/openapi.json): `POST
+    // /webhooks/{webhook_id}/{webhook_token}` executes the webhook `GET /webhooks/{webhook_id}`
+    // reads. The token was read as the id of an item beneath the webhook, never made: 404
+    // for every webhook.
+    let document = r##"
+openapi: 3.1.0
+info: { title: Webhooks, version: "1" }
+security: [ { BotToken: [] } ]
+components:
+  securitySchemes: { BotToken: { type: apiKey, name: Authorization, in: header } }
+  schemas:
+    Snowflake: { type: string, pattern: "^(0|[1-9][0-9]*)$" }
+    Webhook: { type: object, required: [id, channel_id, name], properties: { id: { $ref: "#/components/schemas/Snowflake" }, channel_id: { $ref: "#/components/schemas/Snowflake" }, name: { type: string } } }
+    Message: { type: object, required: [id, channel_id, content], properties: { id: { $ref: "#/components/schemas/Snowflake" }, channel_id: { $ref: "#/components/schemas/Snowflake" }, content: { type: string } } }
+paths:
+  /channels/{channel_id}/webhooks:
+    parameters: [ { name: channel_id, in: path, required: true, schema: { $ref: "#/components/schemas/Snowflake" } } ]
+    post:
+      operationId: create_webhook
+      requestBody: { required: true, content: { application/json: { schema: { type: object, required: [name], properties: { name: { type: string } } } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Webhook" } } } } }
+  /webhooks/{webhook_id}:
+    parameters: [ { name: webhook_id, in: path, required: true, schema: { $ref: "#/components/schemas/Snowflake" } } ]
+    get:
+      operationId: get_webhook
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Webhook" } } } } }
+  /webhooks/{webhook_id}/{webhook_token}:
+    parameters:
+      - { name: webhook_id, in: path, required: true, schema: { $ref: "#/components/schemas/Snowflake" } }
+      - { name: webhook_token, in: path, required: true, schema: { type: string } }
+    get:
+      operationId: get_webhook_by_token
+      security: [ {} ]
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Webhook" } } } } }
+    post:
+      operationId: execute_webhook
+      security: [ {} ]
+      requestBody: { required: true, content: { application/json: { schema: { type: object, properties: { content: { type: string } } } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Message" } } } } }
+"##;
+    let (served, _dir) = serve_document(document, "webhooks.yaml", "webhooks").await;
+    let key = served.credential("api_key").unwrap().to_owned();
+    let call = |method, path: String, body| {
+        call_json(&served, ("Authorization", &key), method, &path, body)
+    };
+    let name = serde_json::json!({ "name": "deploys" });
+    let (status, hook) = call("POST", "/channels/7/webhooks".into(), Some(name)).await;
+    assert_eq!(status, 200, "{hook}");
+    let id = hook["id"].as_str().unwrap();
+    let (status, read) = call("GET", format!("/webhooks/{id}/its-token"), None).await;
+    assert_eq!((status, &read), (200, &hook), "read with its token");
+    let content = serde_json::json!({ "content": "shipped" });
+    let (status, sent) = call("POST", format!("/webhooks/{id}/its-token"), Some(content)).await;
+    assert_eq!(status, 200, "{sent}");
+    assert_eq!(sent["content"], "shipped", "{sent}");
+    assert_eq!(
+        sent["channel_id"], "7",
+        "posted in the webhook's channel: {sent}"
+    );
+}

@@ -390,6 +390,30 @@ fn shape_of(service: &Service, op: &OperationInfo) -> ResourceShape {
             items: None,
         };
     }
+    // A secret after an item's path (Discord's `POST /webhooks/{webhook_id}/{webhook_token}`,
+    // beside `GET /webhooks/{webhook_id}`) proves the caller may use the item; it names no
+    // item of its own: the operation is on the item the path before it names.
+    if let (Some(secret), Some((item, above))) = (param_name(last), parent.split_last())
+        && let Some(param) = param_name(item)
+        && matches!(last_word(secret).as_deref(), Some("token" | "secret"))
+        && service
+            .operations
+            .iter()
+            .any(|o| o.method == Method::Get && o.path == parent_path)
+    {
+        let kind = match op.method {
+            Method::Post => ResourceAction::Action,
+            method => item_action(method),
+        };
+        return ResourceShape {
+            kind,
+            collection: above.join("/"),
+            item_param: Some(param.to_owned()),
+            item_field: None,
+            id_field: id_field(Some(param)),
+            items: None,
+        };
+    }
     if let Some(param) = param_name(last).filter(|_| !lists_beneath) {
         let kind = match op.method {
             Method::Get | Method::Head => ResourceAction::Get,
