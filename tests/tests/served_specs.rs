@@ -6738,3 +6738,53 @@ paths:
         "posted in the webhook's channel: {sent}"
     );
 }
+
+#[tokio::test]
+async fn an_action_on_a_held_item_answers_the_item_s_own_fields() {
+    // Intercom (descriptions/2.16): `POST /conversations/{id}/reply {type: "admin", body}`
+    // answers the conversation. The reply's `type` replaced the conversation's own
+    // (`conversation`) in the answer, a value outside its enum.
+    let document = r##"
+openapi: 3.0.1
+info: { title: Conversations, version: "1" }
+security: [ { bearer: [] } ]
+components:
+  securitySchemes: { bearer: { type: http, scheme: bearer } }
+  schemas:
+    conversation: { type: object, required: [type, id], properties: { type: { type: string, enum: [conversation] }, id: { type: string }, title: { type: string } } }
+paths:
+  /conversations:
+    post:
+      operationId: createConversation
+      requestBody: { content: { application/json: { schema: { type: object, properties: { title: { type: string } } } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/conversation" } } } } }
+  /conversations/{conversation_id}:
+    get:
+      operationId: getConversation
+      parameters: [ { name: conversation_id, in: path, required: true, schema: { type: string } } ]
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/conversation" } } } } }
+  /conversations/{conversation_id}/reply:
+    post:
+      operationId: replyConversation
+      parameters: [ { name: conversation_id, in: path, required: true, schema: { type: string } } ]
+      requestBody: { content: { application/json: { schema: { type: object, properties: { type: { type: string, enum: [admin, user] }, body: { type: string } } } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/conversation" } } } } }
+"##;
+    let (served, _dir) = serve_document(document, "conversations.yaml", "conversations").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let call = |method, path: String, body| {
+        call_json(&served, ("Authorization", &bearer), method, &path, body)
+    };
+    let title = serde_json::json!({ "title": "refund" });
+    let (_, made) = call("POST", "/conversations".into(), Some(title)).await;
+    assert_eq!(made["type"], "conversation", "{made}");
+    let id = made["id"].as_str().unwrap();
+    let reply = serde_json::json!({ "type": "admin", "body": "on its way" });
+    let (status, answered) = call("POST", format!("/conversations/{id}/reply"), Some(reply)).await;
+    assert_eq!(status, 200, "{answered}");
+    assert_eq!(
+        (&answered["type"], &answered["id"], &answered["title"]),
+        (&"conversation".into(), &made["id"], &"refund".into()),
+        "{answered}"
+    );
+}

@@ -739,7 +739,17 @@ impl Resources {
                 if makes {
                     sent_into_wrapped(schema, op, &body, &mut value);
                 }
-                value.extend(body);
+                match item_id {
+                    // An action on a held item answers the item as it is, the body filling
+                    // only what it lacks (Intercom's reply `{type: "admin", body}` to a
+                    // conversation answered `type: "admin"`, outside the conversation's enum).
+                    Some(_) => {
+                        for (name, sent) in body {
+                            value.entry(name).or_insert(sent);
+                        }
+                    }
+                    None => value.extend(body),
+                }
                 value.extend(made.into_iter().flatten());
                 Some(value)
             }

@@ -76,6 +76,7 @@ fn call(id: Option<&str>, query: Value, body: Value) -> ResourceCall {
         path: id.map(|i| ("id", i.to_owned())).into_iter().collect(),
         query,
         body,
+        named_as: None,
     }
 }
 
@@ -685,6 +686,7 @@ async fn a_create_takes_the_fields_its_path_names_but_never_the_parents_id_as_it
         ],
         query: Value::Null,
         body: json!({"title": "hello"}),
+        named_as: None,
     };
     let made = store.serve(&NESTED_SCHEMA, &create, &call).await.unwrap();
     assert_eq!(made["owner_name"], "ada", "{made}");
@@ -726,6 +728,7 @@ async fn an_item_created_under_a_parent_is_found_by_its_own_path() {
         path: vec![("account", "acc1".to_owned())],
         query: Value::Null,
         body: json!({"name": "example.com", "owner": "a@example.com"}),
+        named_as: None,
     };
     let store = Resources::default();
     let made = store.serve(&SCHEMA, &create, &in_account).await.unwrap();
@@ -781,6 +784,7 @@ async fn an_item_path_under_a_parent_never_touches_the_top_level_collection() {
         path: vec![("contact", "c1".to_owned()), ("id", id.clone())],
         query: Value::Null,
         body: Value::Null,
+        named_as: None,
     };
     let refused = store.serve(&SCHEMA, &membership, &under).await.unwrap_err();
     assert_eq!(refused.status(), 404);
@@ -874,6 +878,7 @@ async fn a_replace_takes_the_fields_its_path_names() {
         ],
         query: Value::Null,
         body: Value::Null,
+        named_as: None,
     };
     let made = store.serve(&MEMBER_SCHEMA, &add, &call).await.unwrap();
     assert_eq!(made["contact_id"], "ct_1", "{made}");

@@ -147,6 +147,7 @@ async fn an_action_under_an_item_answering_another_things_id_makes_a_fresh_one()
         path: vec![("channel_id", "chat1".to_owned())],
         query: Value::Null,
         body: json!({"name": "greeting"}),
+        named_as: None,
     };
     let first = store.serve(&PUBLISH_SCHEMA, &publish, &call).await.unwrap();
     let second = store.serve(&PUBLISH_SCHEMA, &publish, &call).await.unwrap();
@@ -192,6 +193,7 @@ fn an_action_on_an_item_not_held_is_missing() {
         path: vec![("call_control_id", id.to_owned())],
         query: Value::Null,
         body: json!({}),
+        named_as: None,
     };
     let store = Resources::default();
     assert!(

@@ -116,6 +116,7 @@ fn a_delete_takes_what_lives_under_the_item_with_it_durably() {
         path: vec![("parent", parent.to_owned())],
         query: Value::Null,
         body,
+        named_as: None,
     };
     let add_key = ResourceOp {
         collection: "/v1/domains/{parent}/keys",
@@ -171,6 +172,7 @@ fn a_delete_with_items_under_it_that_cannot_be_committed_keeps_them_all() {
         path: vec![("parent", parent.clone())],
         query: Value::Null,
         body,
+        named_as: None,
     };
     for _ in 0..2 {
         store.serve_now(&SCHEMA, &keys, &under(json!({}))).unwrap();

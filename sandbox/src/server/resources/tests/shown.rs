@@ -131,6 +131,7 @@ fn an_uploaded_file_is_listed_by_its_name_and_length() {
         path: vec![("mediaId", "pic1.png".to_owned())],
         query: Value::Null,
         body: file,
+        named_as: None,
     };
     store.serve_now(&FILES, &upload, &put).unwrap();
     let listed = store
