@@ -6788,3 +6788,72 @@ paths:
         "{answered}"
     );
 }
+
+#[tokio::test]
+async fn a_list_bounded_by_ids_and_a_size_answers_that_window() {
+    // Discord (specs/openapi.json): `GET /channels/{channel_id}/messages` answers a bare
+    // array and takes `before`, `after` (ids) and `limit` (at most 100). All three were
+    // ignored: every call answered every message, and a client paging by `before` never
+    // reached an empty page.
+    let document = r##"
+openapi: 3.1.0
+info: { title: Messages, version: "1" }
+security: [ { BotToken: [] } ]
+components:
+  securitySchemes: { BotToken: { type: apiKey, name: Authorization, in: header } }
+  schemas:
+    Snowflake: { type: string, pattern: "^(0|[1-9][0-9]*)$" }
+    Message: { type: object, required: [id, content], properties: { id: { $ref: "#/components/schemas/Snowflake" }, content: { type: string } } }
+paths:
+  /channels/{channel_id}/messages:
+    parameters: [ { name: channel_id, in: path, required: true, schema: { $ref: "#/components/schemas/Snowflake" } } ]
+    get:
+      operationId: list_messages
+      parameters:
+        - { name: before, in: query, schema: { $ref: "#/components/schemas/Snowflake" } }
+        - { name: after, in: query, schema: { $ref: "#/components/schemas/Snowflake" } }
+        - { name: limit, in: query, schema: { type: integer, minimum: 1, maximum: 100 } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { type: array, items: { $ref: "#/components/schemas/Message" } } } } } }
+    post:
+      operationId: create_message
+      requestBody: { required: true, content: { application/json: { schema: { type: object, properties: { content: { type: string } } } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Message" } } } } }
+"##;
+    let (served, _dir) = serve_document(document, "messages.yaml", "messages").await;
+    let key = served.credential("api_key").unwrap().to_owned();
+    let call = |method, path: String, body| {
+        call_json(&served, ("Authorization", &key), method, &path, body)
+    };
+    let mut ids = Vec::new();
+    for n in 1..=5 {
+        let content = serde_json::json!({ "content": format!("m{n}") });
+        let (status, made) = call("POST", "/channels/7/messages".into(), Some(content)).await;
+        assert_eq!(status, 200, "{made}");
+        ids.push(made["id"].as_str().unwrap().to_owned());
+    }
+    let contents = |page: serde_json::Value| -> Vec<String> {
+        let items = page.as_array().unwrap_or_else(|| panic!("{page}"));
+        items
+            .iter()
+            .map(|m| m["content"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let list = |query: String| call("GET", format!("/channels/7/messages?{query}"), None);
+    assert_eq!(contents(list("limit=2".into()).await.1), ["m1", "m2"]);
+    let (_, after) = list(format!("after={}&limit=2", ids[1])).await;
+    assert_eq!(contents(after), ["m3", "m4"]);
+    let (_, before) = list(format!("before={}&limit=2", ids[4])).await;
+    assert_eq!(contents(before), ["m3", "m4"], "the two closest before it");
+    assert_eq!(contents(list("after=0".into()).await.1).len(), 5);
+    // Paging forward by the last id seen reaches every message, then an empty page.
+    let (mut seen, mut last) = (Vec::new(), "0".to_owned());
+    for _ in 0..5 {
+        let (_, page) = list(format!("after={last}&limit=2")).await;
+        let Some(end) = page.as_array().unwrap().last().map(|m| m["id"].clone()) else {
+            break;
+        };
+        last = end.as_str().unwrap().to_owned();
+        seen.extend(contents(page));
+    }
+    assert_eq!(seen, ["m1", "m2", "m3", "m4", "m5"]);
+}

@@ -29,6 +29,7 @@ mod router;
 mod shape;
 pub mod validate;
 mod webhooks;
+mod window;
 
 use tidings_codegen::describe as vocab;
 pub use webhooks::TRIGGER_PREFIX;

@@ -813,8 +813,10 @@ fn answer(
                 incoming.finish_page(items, pages, size, status)
             }
             None => {
+                let query = incoming.raw_query().to_owned();
                 let result = result.map(|mut answer| {
                     whole_list(schema, op, &mut answer);
+                    super::window::window(op, &query, &mut answer);
                     answer
                 });
                 incoming.finish(result, status)
