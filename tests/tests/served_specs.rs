@@ -6857,3 +6857,50 @@ paths:
     }
     assert_eq!(seen, ["m1", "m2", "m3", "m4", "m5"]);
 }
+
+#[tokio::test]
+async fn a_sent_value_the_item_cannot_hold_is_refused_not_made_up() {
+    // Intercom (descriptions/2.16), where a request field is looser than the item's: a
+    // contact created with `email: "not-an-address"` and `size: "12"` was acknowledged and
+    // answered (and read back) as `"sample@example.com"` and `0`.
+    let document = r##"
+openapi: 3.0.1
+info: { title: Items, version: "1" }
+security: [ { bearer: [] } ]
+components:
+  securitySchemes: { bearer: { type: http, scheme: bearer } }
+  schemas:
+    item: { type: object, properties: { id: { type: string }, email: { type: string, format: email }, size: { type: integer } } }
+paths:
+  /items:
+    post:
+      operationId: createItem
+      requestBody: { content: { application/json: { schema: { type: object, properties: { email: { type: string }, size: {} } } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/item" } } } } }
+  /items/{id}:
+    get:
+      operationId: getItem
+      parameters: [ { name: id, in: path, required: true, schema: { type: string } } ]
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/item" } } } } }
+"##;
+    let (served, _dir) = serve_document(document, "items.yaml", "items").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let call = |body| call_json(&served, ("Authorization", &bearer), "POST", "/items", body);
+    let (status, refused) = call(Some(serde_json::json!({ "email": "not-an-address" }))).await;
+    assert_eq!(status, 422, "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("`email`") && message.contains("an email address"),
+        "{refused}"
+    );
+    let (status, refused) = call(Some(serde_json::json!({ "size": "12" }))).await;
+    assert_eq!(status, 422, "{refused}");
+    let (status, made) = call(Some(
+        serde_json::json!({ "email": "ada@example.org", "size": 12 }),
+    ))
+    .await;
+    assert_eq!(
+        (status, &made["email"], &made["size"]),
+        (200, &"ada@example.org".into(), &12.into())
+    );
+}

@@ -620,3 +620,45 @@ fn shared_reference(member: &Value) -> Option<&str> {
         .rsplit('/')
         .next()
 }
+
+/// What an object's `anyOf`/`oneOf` means when each alternative holds nothing but a
+/// `required` list of the object's own properties ("send at least one of these"): the report's
+/// line, the spec language having no such construct. `None` when it is a real union.
+pub(super) fn required_only_alternatives(s: &Value) -> Option<String> {
+    let properties = s.get("properties")?.as_object()?;
+    let (key, members) = ["anyOf", "oneOf"]
+        .into_iter()
+        .find_map(|k| Some((k, s.get(k)?.as_array()?)))?;
+    let mut names = Vec::new();
+    for m in members {
+        let m = m.as_object()?;
+        if m.keys()
+            .any(|k| !matches!(k.as_str(), "required" | "description" | "title"))
+        {
+            return None;
+        }
+        let required = m.get("required")?.as_array()?;
+        let group: Vec<&str> = required.iter().map(Value::as_str).collect::<Option<_>>()?;
+        if group.is_empty() || group.iter().any(|n| !properties.contains_key(*n)) {
+            return None;
+        }
+        names.push(
+            group
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(" and "),
+        );
+    }
+    let how = if key == "anyOf" {
+        "at least"
+    } else {
+        "exactly"
+    };
+    Some(format!(
+        "`{key}` of alternatives that only require fields: {how} one of {} must be sent \
+         (needs spec construct: one of several fields required); the object keeps its \
+         properties, those optional",
+        names.join(", ")
+    ))
+}

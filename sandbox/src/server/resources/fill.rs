@@ -259,6 +259,38 @@ pub(crate) fn plain(name: &str) -> String {
         .collect()
 }
 
+/// What the items of a collection are, by its last segment in the singular, in lower case
+/// without separators (`/v1/workflows` → `workflow`, `/categories` → `category`).
+pub(super) fn collection_thing(collection: &str) -> Option<String> {
+    let last = collection
+        .rsplit('/')
+        .find(|s| !s.is_empty() && !s.contains('{'))?;
+    let one = singular(&plain(last.split('.').next().unwrap_or_default()));
+    (!one.is_empty()).then_some(one)
+}
+
+/// An English plural in the singular (`categories` → `category`, `statuses` → `status`,
+/// `addresses` → `address`, `people` → `person`, `users` → `user`); a word that is not plural
+/// as it is.
+pub(super) fn singular(word: &str) -> String {
+    if word == "people" {
+        return "person".to_owned();
+    }
+    if let Some(stem) = word.strip_suffix("ies") {
+        return format!("{stem}y");
+    }
+    for ending in ["sses", "shes", "ches", "xes", "zes", "uses"] {
+        if word.ends_with(ending) {
+            return word[..word.len() - 2].to_owned();
+        }
+    }
+    match word.strip_suffix('s') {
+        // `status`, `address`, `analysis` are one.
+        Some(stem) if !stem.ends_with(['s', 'u', 'i']) => stem.to_owned(),
+        _ => word.to_owned(),
+    }
+}
+
 /// Whether a yes/no field named `name` says an operation went well ([`SUCCESS_FLAGS`]).
 pub(crate) fn is_success_flag(name: &str) -> bool {
     SUCCESS_FLAGS.contains(&plain(name).as_str())
@@ -374,6 +406,58 @@ fn text_home(schema: &ServiceSchema, ty: &Ty, value: &Value) -> Option<&'static 
             _ => None,
         })
         .map(|f| f.name)
+}
+
+/// The first field of `body` that the item type `ty` answers and whose sent value it cannot
+/// hold: a value `fill` would replace with a made-up one (text outside the field's format or
+/// lengths, another JSON kind). A write that stores it would acknowledge what no read gives
+/// back, so it is refused (Intercom's `email: 123` was answered `"email": "email"`).
+pub(crate) fn unheld<'b>(
+    schema: &ServiceSchema,
+    ty: Option<&Ty>,
+    body: &'b Map<String, Value>,
+) -> Option<(&'b str, String)> {
+    let fields = schema.object_fields(ty?)?;
+    fields.iter().find_map(|f| {
+        let sent = body.get(f.name).filter(|v| !v.is_null())?;
+        let held = match (&f.ty, sent) {
+            // An empty text an optional field's format refuses is left out (see `fill`).
+            (_, Value::String(text)) if text.is_empty() && !f.required => true,
+            // A file part (the multipart decoder's `{"$file": {...}}`) is kept as it came.
+            (Ty::String | Ty::Bytes, Value::Object(part)) if part.contains_key("$file") => true,
+            (Ty::String | Ty::Bytes | Ty::DateTime, Value::String(text)) => {
+                fits_text(&f.ty, Some(f), text)
+            }
+            (Ty::Date, Value::String(text)) => tidings_runtime::dates::is_date(text),
+            // One value where the answer has a list is the list of it (see `fill`).
+            (Ty::List(inner), one) if !one.is_array() => {
+                kind_fits(schema, inner, one) || text_home(schema, inner, one).is_some()
+            }
+            // Text where the answer has an object that holds it.
+            (ty @ Ty::Named(_), text @ Value::String(_))
+                if text_home(schema, ty, text).is_some() =>
+            {
+                true
+            }
+            (ty, value) => kind_fits(schema, ty, value),
+        };
+        (!held).then(|| {
+            let what = match &f.ty {
+                Ty::String | Ty::Bytes | Ty::DateTime => f.format.map_or_else(
+                    || "text within its limits".to_owned(),
+                    |fmt| fmt.describe().to_owned(),
+                ),
+                ty => format!("a value of type `{ty}`"),
+            };
+            (
+                f.name,
+                format!(
+                    "`{}` is {sent}, which the item's `{}` ({what}) cannot hold",
+                    f.name, f.name
+                ),
+            )
+        })
+    })
 }
 
 /// Whether `value` is of the JSON kind `ty` takes (an array for a list, an object for an

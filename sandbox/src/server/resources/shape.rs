@@ -4,7 +4,8 @@
 use serde_json::{Map, Value};
 use tidings_spec::id_like;
 
-use super::fill::{self, fill, plain};
+use super::fill::{self, collection_thing, fill, plain, singular};
+use super::wrapped::{made_in_list, wrapped_item};
 use super::{
     FieldSchema, Format, Item, PageRequest, ResourceAction, ResourceOp, ServerError, ServiceSchema,
     ShapeSchema, Ty, paginate,
@@ -136,38 +137,6 @@ pub(super) fn answers_another(op: &ResourceOp) -> bool {
             !plain(param).contains(&answered)
                 && collection_thing(op.collection).is_some_and(|c| c != answered)
         }
-    }
-}
-
-/// What the items of a collection are, by its last segment in the singular, in lower case
-/// without separators (`/v1/workflows` → `workflow`, `/categories` → `category`).
-fn collection_thing(collection: &str) -> Option<String> {
-    let last = collection
-        .rsplit('/')
-        .find(|s| !s.is_empty() && !s.contains('{'))?;
-    let one = singular(&plain(last.split('.').next().unwrap_or_default()));
-    (!one.is_empty()).then_some(one)
-}
-
-/// An English plural in the singular (`categories` → `category`, `statuses` → `status`,
-/// `addresses` → `address`, `people` → `person`, `users` → `user`); a word that is not plural
-/// as it is.
-fn singular(word: &str) -> String {
-    if word == "people" {
-        return "person".to_owned();
-    }
-    if let Some(stem) = word.strip_suffix("ies") {
-        return format!("{stem}y");
-    }
-    for ending in ["sses", "shes", "ches", "xes", "zes", "uses"] {
-        if word.ends_with(ending) {
-            return word[..word.len() - 2].to_owned();
-        }
-    }
-    match word.strip_suffix('s') {
-        // `status`, `address`, `analysis` are one.
-        Some(stem) if !stem.ends_with(['s', 'u', 'i']) => stem.to_owned(),
-        _ => word.to_owned(),
     }
 }
 
@@ -528,144 +497,6 @@ fn recipient_entries(
         })
         .collect();
     Some(entries)
-}
-
-/// The field of an answer that holds the item, and the item's type: the answer is a named
-/// object with no id-like field of its own, exactly one field of a named object type, and
-/// only text, number and boolean fields besides (Mailgun's template and mailing-list answers:
-/// `{"message": "...", "template": {...}}`, `{"list": {...}}`; ClickSend's `{"http_code": 200,
-/// "response_msg": "...", "data": {...}}`), or lists too when the item has an id-like field
-/// (Bandwidth's `{"links": [...], "data": {"endpointId": ...}, "errors": []}`) and the field
-/// holding it is named as a holder (`data`, `result`...) or as the collection's items (Zulip's
-/// `user` of `/users/{user_id}`): a Discord guild member, `{"user": {"id"}, "nick", "roles":
-/// [...]}`, is the item. Text fields may be of an enum (Zulip's `result: success`); maps and
-/// other objects beside it count as lists, and of several objects the one required with an
-/// id-like field holds the item.
-pub(super) fn wrapped_item(schema: &ServiceSchema, op: &ResourceOp) -> Option<(&'static str, Ty)> {
-    let ty = op.response.as_ref();
-    let Some(Ty::Named(name)) = ty else {
-        return None;
-    };
-    let Some(ShapeSchema::Object(fields)) = schema.named(name).map(|t| t.shape) else {
-        return None;
-    };
-    // An object, or a union of them (Telnyx's `GET /messages/{id}` answers `{"data":
-    // oneOf[outbound, inbound]}` where its create answers `{"data": outbound}`).
-    let is_object = |ty: &Ty| match ty {
-        Ty::Named(n) => matches!(
-            schema.named(n).map(|t| t.shape),
-            Some(ShapeSchema::Object(_) | ShapeSchema::Union { .. } | ShapeSchema::Untagged(_))
-        ),
-        _ => false,
-    };
-    let identified = |ty: &Ty| {
-        schema
-            .object_fields(ty)
-            .is_some_and(|fs| fs.iter().any(|f| id_like(f.name)))
-    };
-    let mut objects = Vec::new();
-    let mut lists = false;
-    for f in fields {
-        let lower = f.name.to_ascii_lowercase();
-        if lower == "id" || lower.ends_with("_id") || f.name.ends_with("Id") {
-            return None;
-        }
-        match &f.ty {
-            ty if is_object(ty) => objects.push(f),
-            Ty::String | Ty::DateTime | Ty::Date | Ty::Integer | Ty::Number | Ty::Boolean => {}
-            Ty::Named(n)
-                if matches!(schema.named(n).map(|t| t.shape), Some(ShapeSchema::Enum(_))) => {}
-            Ty::List(_) | Ty::Map(_) | Ty::Json => lists = true,
-            _ => return None,
-        }
-    }
-    // Of several objects, the one required with an id, the others beside it (Stream's
-    // `{"message": {...}, "channel_context": {...}, "mentioned_members": {...}}`).
-    let holder = match objects.as_slice() {
-        [one] => Some((one.name, one.ty)),
-        several => {
-            lists = true;
-            let mut items = several.iter().filter(|f| f.required && identified(&f.ty));
-            match (items.next(), items.next()) {
-                (Some(one), None) => Some((one.name, one.ty)),
-                _ => None,
-            }
-        }
-    };
-    let named_as_holder = |field: &str| {
-        const HOLDERS: &[&str] = &["data", "result", "item", "object", "response", "payload"];
-        let plain = plain(field);
-        // The collection's word as it is, too: `aliases` holds an `alias`.
-        let word = op
-            .collection
-            .rsplit('/')
-            .find(|s| !s.is_empty() && !s.contains('{'))
-            .map(|s| super::fill::plain(s.split('.').next().unwrap_or_default()))
-            .unwrap_or_default();
-        HOLDERS.contains(&plain.as_str())
-            || [format!("{plain}s"), format!("{plain}es")].contains(&word)
-            || collection_thing(op.collection).is_some_and(|thing| singular(&plain) == thing)
-    };
-    holder.filter(|(field, ty)| !lists || (identified(ty) && named_as_holder(field)))
-}
-
-/// What a send's body holds of the object its answer wraps (see [`wrapped_item`]), put in
-/// that field of `value` when the body does not send the field itself.
-pub(super) fn sent_into_wrapped(
-    schema: &ServiceSchema,
-    op: &ResourceOp,
-    body: &Map<String, Value>,
-    value: &mut Map<String, Value>,
-) {
-    let Some((field, ty)) = wrapped_item(schema, op) else {
-        return;
-    };
-    if body.contains_key(field) || value.contains_key(field) {
-        return;
-    }
-    let Some(fields) = schema.object_fields(&ty) else {
-        return;
-    };
-    let sent: Map<String, Value> = fields
-        .iter()
-        .filter_map(|f| Some((f.name.to_owned(), body.get(f.name)?.clone())))
-        .collect();
-    if !sent.is_empty() {
-        value.insert(field.to_owned(), Value::Object(sent));
-    }
-}
-
-/// The field of a create's answer that lists what it made, and the list's type: the answer is
-/// a named object with no object field and no id-like field of its own, exactly one list
-/// field, of objects with an id-like field, and only text, number and boolean fields besides
-/// (Sunshine Conversations' `POST .../messages` answers `{"messages": [message]}`). The item
-/// made is answered as that list's one entry.
-pub(super) fn made_in_list(schema: &ServiceSchema, ty: Option<&Ty>) -> Option<(&'static str, Ty)> {
-    let Some(Ty::Named(name)) = ty else {
-        return None;
-    };
-    let Some(ShapeSchema::Object(fields)) = schema.named(name).map(|t| t.shape) else {
-        return None;
-    };
-    let mut holder = None;
-    for f in fields {
-        match &f.ty {
-            _ if id_like(f.name) => return None,
-            Ty::List(item) if schema.object_fields(item).is_some() => {
-                if holder.replace((f.name, f.ty)).is_some() {
-                    return None;
-                }
-            }
-            Ty::String | Ty::DateTime | Ty::Date | Ty::Integer | Ty::Number | Ty::Boolean => {}
-            _ => return None,
-        }
-    }
-    holder.filter(|(_, ty)| match ty {
-        Ty::List(item) => schema
-            .object_fields(item)
-            .is_some_and(|fs| fs.iter().any(|f| id_like(f.name))),
-        _ => false,
-    })
 }
 
 /// The names of the required fields of the object type `ty` (none for another type).

@@ -129,7 +129,7 @@ fn a_delete_takes_what_lives_under_the_item_with_it_durably() {
         kept = id(&create(&store, json!({"name": "b.example"})).unwrap());
         for parent in [&gone, &gone, &kept] {
             store
-                .serve_now(&SCHEMA, &add_key, &under(parent, json!({"name": "k"})))
+                .serve_now(&SCHEMA, &add_key, &under(parent, json!({"name": "key"})))
                 .unwrap();
         }
         store

@@ -1,0 +1,113 @@
+//! What an action answers: built from its body and the item it names (when held), or, for an
+//! action that makes something (a send), a fresh id and the path's values; nothing is kept.
+
+use serde_json::{Map, Value};
+
+use super::shape::{
+    answers_another, declared, fits_id_field, from_path, id_value, make_id, per_item,
+    per_recipient, recipients,
+};
+use super::wrapped::sent_into_wrapped;
+use super::{ResourceCall, ResourceOp, ServiceSchema, State, Ty};
+
+/// The answer of the action `op` on `collection` (on the item `item_id` names, when given),
+/// and, for a send answering a bare list, that list's entries.
+pub(super) fn answer(
+    state: &mut State,
+    schema: &ServiceSchema,
+    op: &ResourceOp,
+    collection: &str,
+    item_id: Option<&str>,
+    call: &ResourceCall,
+    mut body: Map<String, Value>,
+) -> (Map<String, Value>, Option<Vec<Value>>) {
+    // An action under an item that answers another thing it made (Ably's
+    // `POST /channels/{channel_id}/messages` answers a `messageId`) answers that
+    // thing, not the item: a fresh id, the path's values in the fields they name.
+    let makes = item_id.is_none() || answers_another(op);
+    let item_id = item_id.filter(|_| !makes);
+    let mut value = item_id
+        .and_then(|id| {
+            state
+                .collections
+                .get(collection)?
+                .iter()
+                .find(|i| i.id == id)
+        })
+        // An answer that names the item by a field the item has not (Sinch's
+        // delivery report of a batch: `batch_id`) is about the item, not the
+        // item: none of the item's fields (its `type` is the batch's own).
+        .filter(|i| {
+            i.value.contains_key(op.id_field)
+                || !declared(schema, op.response.as_ref(), op.id_field)
+        })
+        .map(|i| i.value.clone())
+        .unwrap_or_default();
+    match item_id {
+        // The item the path names, when its id fits the answer's id field (else
+        // the field is made up, as for any answer).
+        Some(id) if fits_id_field(schema, op, id) => {
+            value
+                .entry(op.id_field.to_owned())
+                .or_insert_with(|| id_value(schema, op, id));
+        }
+        Some(_) => {}
+        // An action that makes something (a send): a fresh id for its answer's
+        // id field, when it has one; nothing is kept.
+        None if declared(schema, op.response.as_ref(), op.id_field)
+            && !body.contains_key(op.id_field) =>
+        {
+            state.next_id += 1;
+            let id = make_id(schema, op, state.next_id);
+            value.insert(op.id_field.to_owned(), id_value(schema, op, &id));
+        }
+        None => {}
+    }
+    if makes {
+        from_path(
+            schema,
+            op,
+            op.response.as_ref(),
+            &call.path_as_sent(op),
+            &mut body,
+        );
+    }
+    let made = match (item_id, &call.body) {
+        // A batch (Resend's `POST /emails/batch`, a list body): one entry per
+        // thing sent in the answer's list, each given its id below.
+        (None, Value::Array(sent)) => op
+            .response
+            .as_ref()
+            .map(|ty| per_item(schema, ty, sent.len())),
+        (None, _) => op
+            .response
+            .as_ref()
+            .map(|ty| per_recipient(schema, ty, &body)),
+        (Some(_), _) => None,
+    };
+    // A send answering a bare list, one result per recipient (Mandrill's
+    // `messages/send`).
+    let listed = match (&op.response, item_id) {
+        (Some(Ty::List(item)), None) => recipients(schema, item, &body),
+        _ => None,
+    };
+    // A send answering what it made in a field of its own (Slack's
+    // `chat.postMessage` {channel, text} → `{"message": {"text", "ts"}}`): that
+    // object carries what the body sent in fields of its type, not made-up ones.
+    if makes {
+        sent_into_wrapped(schema, op, &body, &mut value);
+    }
+    match item_id {
+        // An action on a held item answers the item as it is, the body filling
+        // only what it lacks (Intercom's reply `{type: "admin", body}` to a
+        // conversation answered `type: "admin"`, outside the conversation's enum).
+        Some(_) => {
+            for (name, sent) in body {
+                value.entry(name).or_insert(sent);
+            }
+        }
+        None => value.extend(body),
+    }
+    value.extend(made.into_iter().flatten());
+    (value, listed)
+}
