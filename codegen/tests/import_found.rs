@@ -1942,3 +1942,45 @@ fn a_uuid_format_its_lengths_or_example_contradict_is_not_kept() {
         .count();
     assert_eq!(said, 2, "{}", imported.report);
 }
+
+/// Discord (discord/discord-api-spec, specs/openapi.json): a webhook's `type` is `{type:
+/// integer, enum: [1], allOf: [WebhookTypes]}`. The values beside `allOf` were dropped with
+/// no word in the report.
+#[test]
+fn values_beside_one_all_of_schema_are_reported_when_not_kept() {
+    let doc = json!({
+        "openapi": "3.1.0",
+        "info": { "title": "Found", "version": "1" },
+        "components": { "schemas": {
+            "WebhookTypes": { "type": "integer", "minimum": 1, "maximum": 3 },
+            "Hook": { "type": "object", "properties": {
+                "type": { "type": "integer", "enum": [1],
+                          "allOf": [ { "$ref": "#/components/schemas/WebhookTypes" } ] }
+            } }
+        } },
+        "paths": { "/hooks": { "get": {
+            "operationId": "getHook",
+            "responses": { "200": { "description": "ok", "content": { "application/json": {
+                "schema": { "$ref": "#/components/schemas/Hook" } } } } }
+        } } }
+    });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    assert_eq!(field(&service, "Hook", "type").ty, Ty::Integer);
+    let said: Vec<(&str, &str)> = imported
+        .report
+        .approximated
+        .iter()
+        .filter(|f| f.reason.contains("beside `allOf`"))
+        .map(|f| (f.pointer.as_str(), f.reason.as_str()))
+        .collect();
+    assert_eq!(
+        said,
+        [(
+            "#/components/schemas/Hook/properties/type",
+            "values [1] beside `allOf` not kept: typed as its schema"
+        )],
+        "{}",
+        imported.report
+    );
+}

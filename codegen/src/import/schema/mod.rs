@@ -190,6 +190,11 @@ impl Converter<'_> {
         if let Some(Value::Array(all)) = s.get("allOf") {
             let has_props = s.get("properties").is_some();
             if all.len() == 1 && !has_props {
+                // Values beside it narrow it (Discord's `enum: [1], allOf: [WebhookTypes]`).
+                if let Some(v) = s.get("enum").or_else(|| s.get("const")) {
+                    let why = format!("values {v} beside `allOf` not kept: typed as its schema");
+                    self.approximate(ptr, &why);
+                }
                 return self.ty(&all[0], &format!("{ptr}/allOf/0"), hint, depth + 1);
             }
             return self.object(hint, &s, ptr, depth);
