@@ -6904,3 +6904,72 @@ paths:
         (200, &"ada@example.org".into(), &12.into())
     );
 }
+
+#[tokio::test]
+async fn a_made_up_error_says_what_every_documented_error_says_alike() {
+    // Intercom (descriptions/2.16): every documented error is `{type: "error.list",
+    // request_id, errors: [...]}`. An error of a status an operation does not document (a
+    // 404, a 422) answered `type: "Not Found"`, the status's reason, where every documented
+    // one says `error.list`.
+    let example = |n: u8| {
+        format!(
+            "{{ description: no, content: {{ application/json: {{ schema: {{ $ref: \"#/components/schemas/error\" }}, examples: {{ no: {{ value: {{ type: error.list, request_id: \"r{n}\", errors: [ {{ code: unauthorized, message: Access Token Invalid }} ] }} }} }} }} }} }}"
+        )
+    };
+    let document = format!(
+        r##"
+openapi: 3.0.1
+info: {{ title: Items, version: "1" }}
+security: [ {{ bearer: [] }} ]
+components:
+  securitySchemes: {{ bearer: {{ type: http, scheme: bearer }} }}
+  schemas:
+    error: {{ type: object, required: [type, errors], properties: {{ type: {{ type: string }}, request_id: {{ type: string, nullable: true }}, errors: {{ type: array, items: {{ type: object, required: [code], properties: {{ code: {{ type: string }}, message: {{ type: string, nullable: true }} }} }} }} }} }}
+    item: {{ type: object, properties: {{ id: {{ type: string }}, email: {{ type: string }} }} }}
+paths:
+  /items:
+    post:
+      operationId: createItem
+      requestBody: {{ required: true, content: {{ application/json: {{ schema: {{ type: object, properties: {{ email: {{ type: string }} }} }} }} }} }}
+      responses: {{ "200": {{ description: ok, content: {{ application/json: {{ schema: {{ $ref: "#/components/schemas/item" }} }} }} }}, "401": {one} }}
+  /items/{{id}}:
+    get:
+      operationId: getItem
+      parameters: [ {{ name: id, in: path, required: true, schema: {{ type: string }} }} ]
+      responses: {{ "200": {{ description: ok, content: {{ application/json: {{ schema: {{ $ref: "#/components/schemas/item" }} }} }} }}, "401": {two} }}
+"##,
+        one = example(1),
+        two = example(2)
+    );
+    let (served, _dir) = serve_document(&document, "items.yaml", "items").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let (status, missing) = call_json(
+        &served,
+        ("Authorization", &bearer),
+        "GET",
+        "/items/nope",
+        None,
+    )
+    .await;
+    assert_eq!(status, 404, "{missing}");
+    assert_eq!(missing["type"], "error.list", "{missing}");
+    assert_eq!(missing["errors"][0]["code"], "not_found", "{missing}");
+    assert_ne!(
+        missing["request_id"], "r1",
+        "values that differ are not copied: {missing}"
+    );
+    let refused = serde_json::json!({ "email": 5 });
+    let (status, invalid) = call_json(
+        &served,
+        ("Authorization", &bearer),
+        "POST",
+        "/items",
+        Some(refused),
+    )
+    .await;
+    assert_eq!(
+        (status, &invalid["type"]),
+        (422, &"error.list".into()),
+        "{invalid}"
+    );
+}

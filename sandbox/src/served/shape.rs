@@ -44,6 +44,9 @@ pub(crate) struct ErrorShape {
     /// Where the service's errors keep code and message (dot paths), read back when an
     /// operation answers in a shape of its own.
     written: (Option<String>, Option<String>),
+    /// Top-level text every documented example of the service's error type gives alike
+    /// (Intercom's `type: "error.list"`): what a made-up error of that type says too.
+    constants: Map<String, Value>,
 }
 
 /// The field at dot path `path` from the named type `ty`.
@@ -121,12 +124,14 @@ impl ErrorShape {
         // top (Twilio's `more_info`) or inside (SendGrid's `errors` items want a `field`).
         let enum_code =
             enum_values(schema, &ty, &code_path).map(|values| (code_path.clone(), values));
+        let constants = constants(service, errors.ty.as_ref(), &written);
         ErrorShape {
             numeric_code,
             filled: Some(ty),
             enum_code,
             code_path,
             written,
+            constants,
         }
     }
 
@@ -184,6 +189,9 @@ impl ErrorShape {
                 put(&mut object, &self.code_path, code);
             }
         }
+        for (key, value) in &self.constants {
+            object.entry(key.clone()).or_insert_with(|| value.clone());
+        }
         if let Some(ty) = &self.filled {
             let mut given = Value::Object(object.clone());
             failure_flags(schema, ty, &mut given);
@@ -209,6 +217,49 @@ impl ErrorShape {
         parts.headers.remove(CONTENT_LENGTH);
         Response::from_parts(parts, Body::from(body))
     }
+}
+
+/// The top-level text fields that two or more documented examples of the error type `ty` give,
+/// all alike, less the code's and the message's.
+fn constants(
+    service: &tidings_codegen::check::Service,
+    ty: Option<&tidings_spec::Ty<tidings_spec::Owned>>,
+    (code, message): &(Option<String>, Option<String>),
+) -> Map<String, Value> {
+    let examples = service
+        .operations
+        .iter()
+        .flat_map(|o| &o.error_bodies)
+        .filter(|b| b.ty.as_ref() == ty)
+        .filter_map(|b| b.example.as_ref());
+    let mut seen: Map<String, Value> = Map::new();
+    let mut counts: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut differ = std::collections::HashSet::new();
+    for example in examples {
+        for (key, value) in example.iter().filter(|(_, v)| v.is_string()) {
+            match seen.get(key) {
+                Some(held) if held != value => {
+                    differ.insert(key.clone());
+                }
+                Some(_) => {}
+                None => {
+                    seen.insert(key.clone(), value.clone());
+                }
+            }
+            *counts.entry(key.clone()).or_default() += 1;
+        }
+    }
+    let top = |path: &Option<String>, key: &str| {
+        path.as_deref()
+            .is_some_and(|p| p.split('.').next() == Some(key))
+    };
+    seen.retain(|key, _| {
+        !differ.contains(key)
+            && counts.get(key).is_some_and(|n| *n >= 2)
+            && !top(code, key)
+            && !top(message, key)
+    });
+    seen
 }
 
 /// Names of an error's field that says which request field it refuses (SendGrid's `field`,
