@@ -6973,3 +6973,48 @@ paths:
         "{invalid}"
     );
 }
+
+#[tokio::test]
+async fn a_send_answers_every_id_it_promises() {
+    // Elastic Email v4: `POST /emails/transactional` answers `EmailSend {TransactionID,
+    // MessageID}`. Only the one id field the store keys by was given; `TransactionID`, which
+    // the status call takes, was left out.
+    let document = r##"
+openapi: 3.0.3
+info: { title: Emails, version: "1" }
+security: [ { key: [] } ]
+paths:
+  /emails/transactional:
+    post:
+      operationId: emailsTransactionalPost
+      requestBody: { required: true, content: { application/json: { schema: { type: object, properties: { Subject: { type: string } } } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/EmailSend" } } } } }
+components:
+  securitySchemes: { key: { type: apiKey, in: header, name: X-ElasticEmail-ApiKey } }
+  schemas:
+    EmailSend: { type: object, properties: { TransactionID: { type: string }, MessageID: { type: string } } }
+"##;
+    let (served, _dir) = serve_document(document, "emails.yaml", "emails").await;
+    let key = served.credential("api_key").unwrap().to_owned();
+    let send = || {
+        let body = serde_json::json!({ "Subject": "hello" });
+        call_json(
+            &served,
+            ("X-ElasticEmail-ApiKey", &key),
+            "POST",
+            "/emails/transactional",
+            Some(body),
+        )
+    };
+    let (status, one) = send().await;
+    assert_eq!(status, 200, "{one}");
+    let (_, two) = send().await;
+    for field in ["TransactionID", "MessageID"] {
+        assert!(
+            one[field].as_str().is_some_and(|id| !id.is_empty()),
+            "{field}: {one}"
+        );
+        assert_ne!(one[field], two[field], "each send its own {field}");
+    }
+    assert_ne!(one["TransactionID"], one["MessageID"]);
+}

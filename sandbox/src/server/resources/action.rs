@@ -3,12 +3,14 @@
 
 use serde_json::{Map, Value};
 
+use super::fill::plain;
 use super::shape::{
-    answers_another, declared, fits_id_field, from_path, id_value, make_id, per_item,
+    answers_another, declared, field_id, fits_id_field, from_path, id_value, make_id, per_item,
     per_recipient, recipients,
 };
 use super::wrapped::sent_into_wrapped;
 use super::{ResourceCall, ResourceOp, ServiceSchema, State, Ty};
+use tidings_spec::id_like;
 
 /// The answer of the action `op` on `collection` (on the item `item_id` names, when given),
 /// and, for a send answering a bare list, that list's entries.
@@ -62,6 +64,23 @@ pub(super) fn answer(
             value.insert(op.id_field.to_owned(), id_value(schema, op, &id));
         }
         None => {}
+    }
+    // A send answers every id it promises (Elastic Email's `{TransactionID, MessageID}`):
+    // each other id field the request does not name, a fresh id of its own.
+    if item_id.is_none() {
+        let answered = op.response.as_ref().and_then(|ty| schema.object_fields(ty));
+        for f in answered.unwrap_or_default() {
+            let named = call.path.iter().any(|(p, _)| plain(p) == plain(f.name));
+            if f.ty == Ty::String
+                && id_like(f.name)
+                && !named
+                && !value.contains_key(f.name)
+                && !body.contains_key(f.name)
+            {
+                state.next_id += 1;
+                value.insert(f.name.to_owned(), Value::String(field_id(state.next_id, f)));
+            }
+        }
     }
     if makes {
         from_path(
