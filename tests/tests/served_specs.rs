@@ -6565,7 +6565,12 @@ paths:
         names.extend(data.iter().map(|i| i["name"].as_str().unwrap().to_owned()));
         match page["pages"]["next"]["starting_after"].as_str() {
             Some(cursor) => path = format!("/items?per_page=2&starting_after={cursor}"),
-            None => break,
+            None => {
+                // The last page has no next page's object: a client looping while
+                // `pages.next` exists started over.
+                assert!(page["pages"].get("next").is_none(), "{page}");
+                break;
+            }
         }
     }
     assert_eq!(names, ["n1", "n2", "n3", "n4", "n5"]);

@@ -24,6 +24,7 @@ mod files;
 mod held;
 mod keys;
 mod ops;
+mod pages;
 mod params;
 mod router;
 mod shape;

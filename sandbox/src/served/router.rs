@@ -676,49 +676,6 @@ fn takes_object(schema: &ServiceSchema, ty: &Ty) -> bool {
     }
 }
 
-/// The last page's "no next page" as its type can say it: the `null` the page put at the next
-/// token or link (`before`) is gone where the field is optional, and made up where it is a
-/// required text — there it is the empty text, which ends the list (Infobip: "empty if there
-/// are no subsequent results"), never a made-up token a client would follow.
-fn last_page_mark(
-    before: &Value,
-    filled: &Value,
-    body: &mut Value,
-    pages: &tidings_runtime::spec::PaginationSpec,
-) {
-    let field = match pages.style {
-        tidings_runtime::spec::PageStyle::Token { token_field, .. } => token_field,
-        tidings_runtime::spec::PageStyle::NextUrl { next_field } => next_field,
-        _ => return,
-    };
-    let at = |value: &Value| {
-        field
-            .split('.')
-            .try_fold(value, |v, key| v.get(key))
-            .cloned()
-    };
-    if at(before) != Some(Value::Null) {
-        return;
-    }
-    match at(filled) {
-        Some(Value::String(_)) => {
-            crate::server::set_path(body, field, Value::String(String::new()));
-        }
-        // Optional (the type's filling left it out): no key, not a `null` the type refuses.
-        None => {
-            let (parent, key) = field.rsplit_once('.').map_or(("", field), |(p, k)| (p, k));
-            let holder = parent
-                .split('.')
-                .filter(|k| !k.is_empty())
-                .try_fold(&mut *body, |v, k| v.get_mut(k));
-            if let Some(Value::Object(map)) = holder {
-                map.remove(key);
-            }
-        }
-        Some(_) => {}
-    }
-}
-
 fn answer(
     schema: &ServiceSchema,
     op: &ServedOp,
@@ -797,7 +754,8 @@ fn answer(
                                 given.extend(filled.clone());
                             }
                             let mut body = Value::Object(given);
-                            last_page_mark(&whole, &filled, &mut body, pages);
+                            let typed = (schema, op.resource.response.as_ref());
+                            super::pages::last_page_mark(typed, &whole, &filled, &mut body, pages);
                             crate::server::page_facts(&mut body, pages, window, declared);
                             body
                         }
@@ -815,48 +773,13 @@ fn answer(
             None => {
                 let query = incoming.raw_query().to_owned();
                 let result = result.map(|mut answer| {
-                    whole_list(schema, op, &mut answer);
+                    super::pages::whole_list(schema, op, &mut answer);
                     super::window::window(op, &query, &mut answer);
                     answer
                 });
                 incoming.finish(result, status)
             }
         },
-    }
-}
-
-/// A list that does not page, answered whole inside an object: the page fields beside its
-/// items (in the answer, or in an object of it) say it is one page of them all.
-fn whole_list(schema: &ServiceSchema, op: &ServedOp, answer: &mut Value) {
-    let (ResourceAction::List, Some(items), Some(ty)) = (
-        op.resource.kind,
-        op.resource.items,
-        op.resource.response.as_ref(),
-    ) else {
-        return;
-    };
-    let Some(count) = items
-        .split('.')
-        .try_fold(&*answer, |node, key| node.get(key))
-        .and_then(Value::as_array)
-        .map(Vec::len)
-    else {
-        return;
-    };
-    let Some(fields) = schema.object_fields(ty) else {
-        return;
-    };
-    let Value::Object(top) = answer else {
-        return;
-    };
-    crate::server::whole_list_facts(top, fields, count);
-    let first = items.split('.').next().unwrap_or_default();
-    for f in fields.iter().filter(|f| f.name != first) {
-        if let (Some(inner), Some(Value::Object(holder))) =
-            (schema.object_fields(&f.ty), top.get_mut(f.name))
-        {
-            crate::server::whole_list_facts(holder, inner, count);
-        }
     }
 }
 
