@@ -7023,3 +7023,127 @@ components:
     }
     assert_ne!(one["TransactionID"], one["MessageID"]);
 }
+
+#[tokio::test]
+async fn a_json_api_update_keeps_the_attributes_it_does_not_send() {
+    // Klaviyo (klaviyo/openapi, openapi/stable.json): `PATCH /api/templates/{id}` sends
+    // `{data: {type, id, attributes: {name}}}`; JSON:API keeps the attributes not sent. The
+    // whole `attributes` object was replaced: the template's `html` and `editor_type` were
+    // lost and answered as made-up text.
+    let document = r##"
+openapi: 3.0.2
+info: {title: Templates, version: '1'}
+servers: [{url: 'https://api.example.com'}]
+security: [{key: []}]
+components:
+  securitySchemes:
+    key: {type: apiKey, in: header, name: X-Api-Key}
+  schemas:
+    TemplateEnum: {type: string, enum: [template]}
+    TemplateObject:
+      type: object
+      required: [type, id, attributes]
+      properties:
+        type: {$ref: '#/components/schemas/TemplateEnum'}
+        id: {type: string}
+        attributes:
+          type: object
+          required: [name, editor_type, html]
+          properties:
+            name: {type: string}
+            editor_type: {type: string}
+            html: {type: string}
+            text: {type: string, nullable: true}
+    TemplateResponse:
+      type: object
+      required: [data]
+      properties:
+        data: {$ref: '#/components/schemas/TemplateObject'}
+paths:
+  /api/templates:
+    post:
+      operationId: create_template
+      requestBody:
+        required: true
+        content:
+          application/vnd.api+json:
+            schema:
+              type: object
+              required: [data]
+              properties:
+                data:
+                  type: object
+                  required: [type, attributes]
+                  properties:
+                    type: {$ref: '#/components/schemas/TemplateEnum'}
+                    attributes:
+                      type: object
+                      required: [name, editor_type]
+                      properties:
+                        name: {type: string}
+                        editor_type: {type: string}
+                        html: {type: string}
+                        text: {type: string, nullable: true}
+      responses:
+        '201':
+          description: Success
+          content:
+            application/vnd.api+json:
+              schema: {$ref: '#/components/schemas/TemplateResponse'}
+  /api/templates/{id}:
+    parameters:
+    - {name: id, in: path, required: true, schema: {type: string}}
+    get:
+      operationId: get_template
+      responses:
+        '200':
+          description: Success
+          content:
+            application/vnd.api+json:
+              schema: {$ref: '#/components/schemas/TemplateResponse'}
+    patch:
+      operationId: update_template
+      requestBody:
+        required: true
+        content:
+          application/vnd.api+json:
+            schema:
+              type: object
+              required: [data]
+              properties:
+                data:
+                  type: object
+                  required: [type, id, attributes]
+                  properties:
+                    type: {$ref: '#/components/schemas/TemplateEnum'}
+                    id: {type: string}
+                    attributes:
+                      type: object
+                      properties:
+                        name: {type: string}
+                        html: {type: string}
+                        text: {type: string, nullable: true}
+      responses:
+        '200':
+          description: Success
+          content:
+            application/vnd.api+json:
+              schema: {$ref: '#/components/schemas/TemplateResponse'}
+"##;
+    let (served, _dir) = serve_document(document, "templates.yaml", "templates").await;
+    let key = served.credential("api_key").unwrap().to_owned();
+    let call =
+        |method, path: String, body| call_json(&served, ("X-Api-Key", &key), method, &path, body);
+    let template = serde_json::json!({ "data": { "type": "template", "attributes": {
+        "name": "Welcome", "editor_type": "CODE", "html": "<p>Hi</p>", "text": "Hi" } } });
+    let (status, made) = call("POST", "/api/templates".into(), Some(template)).await;
+    assert_eq!(status, 201, "{made}");
+    let id = made["data"]["id"].as_str().unwrap().to_owned();
+    let rename = serde_json::json!({ "data": { "type": "template", "id": id, "attributes": { "name": "Welcome v2" } } });
+    let (status, patched) = call("PATCH", format!("/api/templates/{id}"), Some(rename)).await;
+    assert_eq!(status, 200, "{patched}");
+    let (_, read) = call("GET", format!("/api/templates/{id}"), None).await;
+    let kept = serde_json::json!({ "name": "Welcome v2", "editor_type": "CODE", "html": "<p>Hi</p>", "text": "Hi" });
+    assert_eq!(read["data"]["attributes"], kept, "{read}");
+    assert_eq!(patched["data"]["attributes"], kept, "{patched}");
+}

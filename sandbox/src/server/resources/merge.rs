@@ -10,16 +10,25 @@ use serde_json::{Map, Value};
 ///
 /// With `nested` (a form's fields, sent one by one: Twilio's `Bindings.Email.Name` after
 /// `Bindings.Email.Address`), an object goes into the object held, at every depth.
+///
+/// A JSON:API resource object's `attributes` and `relationships` (an item with a `type` and
+/// an `id` beside them: Klaviyo's profiles) take each member sent, the others kept, as JSON:API
+/// requires of a partial update; replaced whole, a profile lost its email and name.
 pub(super) fn merge_patch(
     target: &mut Map<String, Value>,
     patch: Map<String, Value>,
     required: Vec<&str>,
     nested: bool,
 ) {
+    let resource_object = target.contains_key("type") && target.contains_key("id");
     for (key, value) in patch {
+        let members = resource_object && matches!(key.as_str(), "attributes" | "relationships");
         match (target.get_mut(&key), value) {
             (Some(Value::Object(held)), Value::Object(inner)) if nested => {
                 merge_patch(held, inner, Vec::new(), true);
+            }
+            (Some(Value::Object(held)), Value::Object(inner)) if members => {
+                merge_patch(held, inner, Vec::new(), false);
             }
             (_, Value::Null) if required.contains(&key.as_str()) => {}
             (_, Value::Null) => {
@@ -59,6 +68,29 @@ mod tests {
         assert_eq!(
             Value::Object(held),
             json!({"custom_fields": {"tier": "silver"}, "tags": ["z"], "kept": 1})
+        );
+    }
+
+    #[test]
+    fn a_json_api_resource_s_attributes_take_each_member_sent() {
+        let Value::Object(mut held) = json!({
+            "type": "profile",
+            "id": "01H",
+            "attributes": {"email": "ada@example.org", "first_name": "Ada", "properties": {"a": 1}},
+        }) else {
+            unreachable!()
+        };
+        let Value::Object(patch) = json!({
+            "type": "profile",
+            "id": "01H",
+            "attributes": {"first_name": "Augusta", "properties": {"b": 2}},
+        }) else {
+            unreachable!()
+        };
+        merge_patch(&mut held, patch, Vec::new(), false);
+        assert_eq!(
+            held["attributes"],
+            json!({"email": "ada@example.org", "first_name": "Augusta", "properties": {"b": 2}})
         );
     }
 
