@@ -6756,7 +6756,7 @@ security: [ { bearer: [] } ]
 components:
   securitySchemes: { bearer: { type: http, scheme: bearer } }
   schemas:
-    conversation: { type: object, required: [type, id], properties: { type: { type: string, enum: [conversation] }, id: { type: string }, title: { type: string } } }
+    conversation: { type: object, required: [type, id], properties: { type: { type: string, enum: [conversation] }, id: { type: string }, title: { type: string }, source: { type: string, enum: [email, chat] } } }
 paths:
   /conversations:
     post:
@@ -6772,7 +6772,7 @@ paths:
     post:
       operationId: replyConversation
       parameters: [ { name: conversation_id, in: path, required: true, schema: { type: string } } ]
-      requestBody: { content: { application/json: { schema: { type: object, properties: { type: { type: string, enum: [admin, user] }, body: { type: string } } } } } }
+      requestBody: { content: { application/json: { schema: { type: object, properties: { type: { type: string, enum: [admin, user] }, source: { type: string, enum: [admin, user] }, body: { type: string } } } } } }
       responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/conversation" } } } } }
 "##;
     let (served, _dir) = serve_document(document, "conversations.yaml", "conversations").await;
@@ -6784,7 +6784,7 @@ paths:
     let (_, made) = call("POST", "/conversations".into(), Some(title)).await;
     assert_eq!(made["type"], "conversation", "{made}");
     let id = made["id"].as_str().unwrap();
-    let reply = serde_json::json!({ "type": "admin", "body": "on its way" });
+    let reply = serde_json::json!({ "type": "admin", "source": "admin", "body": "on its way" });
     let (status, answered) = call("POST", format!("/conversations/{id}/reply"), Some(reply)).await;
     assert_eq!(status, 200, "{answered}");
     assert_eq!(
@@ -6792,6 +6792,8 @@ paths:
         (&"conversation".into(), &made["id"], &"refund".into()),
         "{answered}"
     );
+    // Nor a value the conversation's own enum lacks for a field it does not hold.
+    assert!(answered.get("source").is_none(), "{answered}");
 }
 
 #[tokio::test]
@@ -6843,24 +6845,26 @@ paths:
             .map(|m| m["content"].as_str().unwrap().to_owned())
             .collect()
     };
+    // A list that takes `before` pages back from the newest, newest first, as Discord's does.
     let list = |query: String| call("GET", format!("/channels/7/messages?{query}"), None);
-    assert_eq!(contents(list("limit=2".into()).await.1), ["m1", "m2"]);
+    assert_eq!(contents(list("limit=2".into()).await.1), ["m5", "m4"]);
     let (_, after) = list(format!("after={}&limit=2", ids[1])).await;
-    assert_eq!(contents(after), ["m3", "m4"]);
+    assert_eq!(contents(after), ["m4", "m3"], "the two closest after it");
     let (_, before) = list(format!("before={}&limit=2", ids[4])).await;
-    assert_eq!(contents(before), ["m3", "m4"], "the two closest before it");
+    assert_eq!(contents(before), ["m4", "m3"], "the two closest before it");
     assert_eq!(contents(list("after=0".into()).await.1).len(), 5);
-    // Paging forward by the last id seen reaches every message, then an empty page.
-    let (mut seen, mut last) = (Vec::new(), "0".to_owned());
+    // Paging back by the last (oldest) id of each page reaches every message, then an empty
+    // page.
+    let (mut seen, mut query) = (Vec::new(), "limit=2".to_owned());
     for _ in 0..5 {
-        let (_, page) = list(format!("after={last}&limit=2")).await;
-        let Some(end) = page.as_array().unwrap().last().map(|m| m["id"].clone()) else {
+        let (_, page) = list(query.clone()).await;
+        let Some(oldest) = page.as_array().unwrap().last().map(|m| m["id"].clone()) else {
             break;
         };
-        last = end.as_str().unwrap().to_owned();
+        query = format!("before={}&limit=2", oldest.as_str().unwrap());
         seen.extend(contents(page));
     }
-    assert_eq!(seen, ["m1", "m2", "m3", "m4", "m5"]);
+    assert_eq!(seen, ["m5", "m4", "m3", "m2", "m1"]);
 }
 
 #[tokio::test]

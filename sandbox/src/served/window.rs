@@ -12,8 +12,10 @@ const SIZE_PARAMS: &[&str] = &["limit", "per_page", "page_size", "count", "max_r
 
 /// Keeps the items of an unpaged list answer that the query's `after`, `before` and size
 /// parameters ask for, where the operation declares them: after (before) an id, the items
-/// whose id field sorts after (before) it, numbers as numbers; of those, the first `limit`,
-/// or, before an id, the `limit` closest to it. Items keep the store's order.
+/// whose id field sorts after (before) it, numbers as numbers; of those, the `limit` closest
+/// to the id. A list that takes `before` pages back from the newest (Discord's messages):
+/// with no id, its newest `limit`, answered newest first, so a client paging by the last
+/// id it was given reaches the oldest; other lists answer oldest first.
 pub(super) fn window(op: &ServedOp, query: &str, answer: &mut Value) {
     let Value::Array(items) = answer else {
         return;
@@ -39,6 +41,7 @@ pub(super) fn window(op: &ServedOp, query: &str, answer: &mut Value) {
             .find(|(k, _)| k == name)
             .map(|(_, v)| v.as_str())
     };
+    let newest_first = declared(&["before", "before_id"], false).is_some();
     let after = given(declared(&["after", "after_id"], false));
     let before = given(declared(&["before", "before_id"], false));
     let limit = given(declared(SIZE_PARAMS, true)).and_then(|l| l.parse::<usize>().ok());
@@ -57,14 +60,22 @@ pub(super) fn window(op: &ServedOp, query: &str, answer: &mut Value) {
         };
         after.is_none_or(|a| sorts(&id, a).is_gt()) && before.is_none_or(|b| sorts(&id, b).is_lt())
     });
+    items.sort_by(|a, b| match (id_of(a), id_of(b)) {
+        (Some(a), Some(b)) => sorts(&a, &b),
+        _ => std::cmp::Ordering::Equal,
+    });
     if let Some(limit) = limit
         && items.len() > limit
     {
-        if before.is_some() && after.is_none() {
+        // The `limit` closest to the id given; with none, the newest of a list paged back.
+        if after.is_none() && (before.is_some() || newest_first) {
             items.drain(..items.len() - limit);
         } else {
             items.truncate(limit);
         }
+    }
+    if newest_first {
+        items.reverse();
     }
 }
 

@@ -9,7 +9,7 @@ use super::shape::{
     per_recipient, recipients,
 };
 use super::wrapped::sent_into_wrapped;
-use super::{ResourceCall, ResourceOp, ServiceSchema, State, Ty};
+use super::{ResourceCall, ResourceOp, ServiceSchema, ShapeSchema, State, Ty};
 use tidings_spec::id_like;
 
 /// The answer of the action `op` on `collection` (on the item `item_id` names, when given),
@@ -121,12 +121,29 @@ pub(super) fn answer(
         // only what it lacks (Intercom's reply `{type: "admin", body}` to a
         // conversation answered `type: "admin"`, outside the conversation's enum).
         Some(_) => {
+            let fields = op.response.as_ref().and_then(|ty| schema.object_fields(ty));
             for (name, sent) in body {
-                value.entry(name).or_insert(sent);
+                // Nor a value outside the answer's enum for that field (the reply's `type`
+                // where the conversation's is `conversation`).
+                let field = fields.and_then(|fs| fs.iter().find(|f| f.name == name));
+                if field.is_none_or(|f| in_its_enum(schema, &f.ty, &sent)) {
+                    value.entry(name).or_insert(sent);
+                }
             }
         }
         None => value.extend(body),
     }
     value.extend(made.into_iter().flatten());
     (value, listed)
+}
+
+/// Whether `value` is one of the values of `ty`, where `ty` is an enum (any value otherwise).
+fn in_its_enum(schema: &ServiceSchema, ty: &Ty, value: &Value) -> bool {
+    match ty {
+        Ty::Named(name) => match schema.named(name).map(|t| t.shape) {
+            Some(ShapeSchema::Enum(values)) => value.as_str().is_some_and(|v| values.contains(&v)),
+            _ => true,
+        },
+        _ => true,
+    }
 }
