@@ -7151,3 +7151,161 @@ paths:
     assert_eq!(read["data"]["attributes"], kept, "{read}");
     assert_eq!(patched["data"]["attributes"], kept, "{patched}");
 }
+
+#[tokio::test]
+async fn a_filter_expression_and_a_sort_select_and_order_a_list() {
+    // Klaviyo (klaviyo/openapi, openapi/stable.json): `GET /api/profiles` takes `filter`
+    // (`equals(email,"...")`, `any(...)`, `and(...)`) and `sort`; this is how a client finds a
+    // profile by email. Both were ignored: every profile was answered, in the order made, and
+    // a filter that does not parse was a 200.
+    let document = r##"
+openapi: 3.0.2
+info: {title: Profiles, version: '1'}
+servers: [{url: 'https://api.example.com'}]
+security: [{key: []}]
+components:
+  securitySchemes:
+    key: {type: apiKey, in: header, name: X-Api-Key}
+  schemas:
+    ProfileEnum: {type: string, enum: [profile]}
+    ProfileAttrs:
+      type: object
+      properties:
+        email: {type: string, nullable: true}
+        first_name: {type: string, nullable: true}
+        last_name: {type: string, nullable: true}
+        properties: {type: object}
+    ProfileObject:
+      type: object
+      required: [type, id, attributes]
+      properties:
+        type: {$ref: '#/components/schemas/ProfileEnum'}
+        id: {type: string}
+        attributes: {$ref: '#/components/schemas/ProfileAttrs'}
+    ProfileCreateQuery:
+      type: object
+      required: [data]
+      properties:
+        data:
+          type: object
+          required: [type, attributes]
+          properties:
+            type: {$ref: '#/components/schemas/ProfileEnum'}
+            attributes: {$ref: '#/components/schemas/ProfileAttrs'}
+    ProfilePartialUpdateQuery:
+      type: object
+      required: [data]
+      properties:
+        data:
+          type: object
+          required: [type, id, attributes]
+          properties:
+            type: {$ref: '#/components/schemas/ProfileEnum'}
+            id: {type: string}
+            attributes: {$ref: '#/components/schemas/ProfileAttrs'}
+    ProfileListResponse:
+      type: object
+      required: [data]
+      properties:
+        data: {type: array, items: {$ref: '#/components/schemas/ProfileObject'}}
+        links:
+          type: object
+          properties:
+            self: {type: string, format: uri}
+            next: {type: string, format: uri, nullable: true}
+            prev: {type: string, format: uri, nullable: true}
+    ProfileResponse:
+      type: object
+      required: [data]
+      properties:
+        data: {$ref: '#/components/schemas/ProfileObject'}
+paths:
+  /api/profiles:
+    get:
+      operationId: get_profiles
+      parameters:
+      - {name: filter, in: query, schema: {type: string}}
+      - {name: sort, in: query, schema: {type: string, enum: [email, -email]}}
+      - {name: 'page[cursor]', in: query, schema: {type: string}}
+      - {name: 'page[size]', in: query, schema: {type: integer, default: 20, minimum: 1, maximum: 100}}
+      responses:
+        '200':
+          description: Success
+          content:
+            application/vnd.api+json:
+              schema: {$ref: '#/components/schemas/ProfileListResponse'}
+    post:
+      operationId: create_profile
+      requestBody:
+        required: true
+        content:
+          application/vnd.api+json:
+            schema: {$ref: '#/components/schemas/ProfileCreateQuery'}
+      responses:
+        '201':
+          description: Success
+          content:
+            application/vnd.api+json:
+              schema: {$ref: '#/components/schemas/ProfileResponse'}
+  /api/profiles/{id}:
+    parameters:
+    - {name: id, in: path, required: true, schema: {type: string}}
+    get:
+      operationId: get_profile
+      responses:
+        '200':
+          description: Success
+          content:
+            application/vnd.api+json:
+              schema: {$ref: '#/components/schemas/ProfileResponse'}
+    patch:
+      operationId: update_profile
+      description: Setting a field to null clears it; a field not included is left unchanged.
+      requestBody:
+        required: true
+        content:
+          application/vnd.api+json:
+            schema: {$ref: '#/components/schemas/ProfilePartialUpdateQuery'}
+      responses:
+        '200':
+          description: Success
+          content:
+            application/vnd.api+json:
+              schema: {$ref: '#/components/schemas/ProfileResponse'}
+"##;
+    let (served, _dir) = serve_document(document, "profiles.yaml", "profiles").await;
+    let key = served.credential("api_key").unwrap().to_owned();
+    let call =
+        |method, path: &str, body| call_json(&served, ("X-Api-Key", &key), method, path, body);
+    for email in ["c@example.com", "a@example.com", "b@example.com"] {
+        let profile =
+            serde_json::json!({ "data": { "type": "profile", "attributes": { "email": email } } });
+        let (status, made) = call("POST", "/api/profiles", Some(profile)).await;
+        assert!(status < 300, "{made}");
+    }
+    let emails = |page: serde_json::Value| -> Vec<String> {
+        let data = page["data"].as_array().unwrap_or_else(|| panic!("{page}"));
+        data.iter()
+            .map(|p| p["attributes"]["email"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let (_, one) = call(
+        "GET",
+        "/api/profiles?filter=equals(email,%22b@example.com%22)",
+        None,
+    )
+    .await;
+    assert_eq!(emails(one), ["b@example.com"]);
+    let any = "/api/profiles?filter=any(email,%5B%22a@example.com%22,%22c@example.com%22%5D)";
+    assert_eq!(
+        emails(call("GET", any, None).await.1),
+        ["c@example.com", "a@example.com"]
+    );
+    let (_, sorted) = call("GET", "/api/profiles?sort=-email", None).await;
+    assert_eq!(
+        emails(sorted),
+        ["c@example.com", "b@example.com", "a@example.com"]
+    );
+    let (status, refused) = call("GET", "/api/profiles?filter=nonsense(((", None).await;
+    assert_eq!(status, 400, "{refused}");
+}
