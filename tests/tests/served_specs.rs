@@ -7150,6 +7150,15 @@ paths:
     let kept = serde_json::json!({ "name": "Welcome v2", "editor_type": "CODE", "html": "<p>Hi</p>", "text": "Hi" });
     assert_eq!(read["data"]["attributes"], kept, "{read}");
     assert_eq!(patched["data"]["attributes"], kept, "{patched}");
+    // A body naming another item is a conflict, not a new id for this one.
+    let other = serde_json::json!({ "data": { "type": "template", "id": "T0THER", "attributes": { "name": "x" } } });
+    let (status, refused) = call("PATCH", format!("/api/templates/{id}"), Some(other)).await;
+    assert_eq!(status, 409, "{refused}");
+    let (_, read) = call("GET", format!("/api/templates/{id}"), None).await;
+    assert_eq!(
+        (&read["data"]["id"], &read["data"]["attributes"]),
+        (&id.clone().into(), &kept)
+    );
 }
 
 #[tokio::test]

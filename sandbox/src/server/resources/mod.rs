@@ -621,6 +621,20 @@ impl Resources {
             ResourceAction::Merge => {
                 let id = item_id.unwrap_or_default().to_owned();
                 let mut value = find(&state, &collection, item_id, op)?.value.clone();
+                // A body naming another item than the path (JSON:API's `data.id`) is a
+                // conflict, not a new id for this one (two items then had the same id).
+                if let Some(sent) = body
+                    .get(op.id_field)
+                    .filter(|_| tidings_spec::id_like(op.id_field))
+                    && let Some(held) = value.get(op.id_field)
+                    && text_of(sent) != text_of(held)
+                {
+                    let why = format!(
+                        "the body's `{}` is {sent}, not the item's {held}",
+                        op.id_field
+                    );
+                    return Err(ServerError::new(409, "conflict", why).with_param(op.id_field));
+                }
                 let required = shape::required_of(schema, item_ty.as_ref());
                 merge_patch(&mut value, body, required, call.merge_nested);
                 fill::stamp_last_change(schema, item_ty.as_ref(), &mut value);
@@ -874,4 +888,12 @@ fn expressed(items: &mut Vec<&Item>, query: &Value) -> Result<(), ServerError> {
         }
     }
     Ok(())
+}
+
+/// A JSON value as text: a string as it is, anything else as JSON.
+fn text_of(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
 }
