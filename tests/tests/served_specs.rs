@@ -7317,4 +7317,23 @@ paths:
     );
     let (status, refused) = call("GET", "/api/profiles?filter=nonsense(((", None).await;
     assert_eq!(status, 400, "{refused}");
+    // `links.next` carries the list's own `page[cursor]` (it carried the sandbox's
+    // `page_offset`, a parameter of no Klaviyo operation): a client taking the cursor out of
+    // the link and sending it back reaches every profile.
+    let (mut seen, mut query) = (Vec::new(), "page%5Bsize%5D=2".to_owned());
+    for _ in 0..4 {
+        let (_, page) = call("GET", &format!("/api/profiles?{query}"), None).await;
+        seen.extend(emails(page.clone()));
+        let Some(next) = page["links"]["next"].as_str() else {
+            break;
+        };
+        assert!(!next.contains("page_offset"), "{next}");
+        let next = tidings_runtime::reqwest::Url::parse(next).unwrap();
+        let (_, cursor) = next
+            .query_pairs()
+            .find(|(k, _)| k == "page[cursor]")
+            .unwrap();
+        query = format!("page%5Bsize%5D=2&page%5Bcursor%5D={cursor}");
+    }
+    assert_eq!(seen, ["c@example.com", "a@example.com", "b@example.com"]);
 }

@@ -101,3 +101,97 @@ pub(super) fn whole_list(schema: &ServiceSchema, op: &ServedOp, answer: &mut Val
         }
     }
 }
+
+/// Query parameters that carry a next page's cursor back, by name.
+const CURSOR_PARAMS: &[&str] = &[
+    "page[cursor]",
+    "cursor",
+    "page_cursor",
+    "pagecursor",
+    "page_token",
+    "pagetoken",
+    "next_token",
+    "continuation_token",
+];
+
+/// The list's own cursor parameter, for a page whose next page is a link the sandbox writes
+/// (Klaviyo's `page[cursor]` beside `links.next`): the link carries it, and a cursor sent in
+/// it is read, in place of the sandbox's own [`crate::server::NEXT_LINK_PARAM`].
+pub(super) fn cursor_param(op: &ServedOp) -> Option<&str> {
+    let pages = op.pages?;
+    if !matches!(
+        pages.style,
+        tidings_runtime::spec::PageStyle::NextUrl { .. }
+    ) {
+        return None;
+    }
+    op.info
+        .query
+        .iter()
+        .map(|p| p.wire.as_str())
+        .find(|w| CURSOR_PARAMS.contains(&w.to_ascii_lowercase().as_str()))
+}
+
+/// The cursor the request sent in the list's own parameter, as the sandbox's.
+pub(super) fn cursor_in(incoming: &mut crate::server::Incoming, param: &str) {
+    let sent = url::form_urlencoded::parse(incoming.raw_query().as_bytes())
+        .find(|(k, _)| k == param)
+        .map(|(_, v)| v.into_owned());
+    if let Some(sent) = sent {
+        incoming.default_query_param(crate::server::NEXT_LINK_PARAM, &sent);
+    }
+}
+
+/// The next link at `field` of `body`, and the other links beside it (`self`, `prev`), their
+/// cursors under the list's own parameter.
+pub(super) fn cursors_out(body: &mut Value, field: &str, param: &str) {
+    let parent = field.rsplit_once('.').map_or("", |(p, _)| p);
+    let holder = parent
+        .split('.')
+        .filter(|k| !k.is_empty())
+        .try_fold(&*body, |v, k| v.get(k));
+    let links: Vec<String> = match holder {
+        Some(Value::Object(map)) => map
+            .iter()
+            .filter(|(_, v)| v.is_string())
+            .map(|(k, _)| match parent {
+                "" => k.clone(),
+                _ => format!("{parent}.{k}"),
+            })
+            .collect(),
+        _ => vec![field.to_owned()],
+    };
+    for link in links {
+        cursor_out(body, &link, param);
+    }
+}
+
+fn cursor_out(body: &mut Value, field: &str, param: &str) {
+    let link = field.split('.').try_fold(&mut *body, |v, k| v.get_mut(k));
+    let Some(Value::String(link)) = link else {
+        return;
+    };
+    // A link written relative to the server (`/api/profiles?...`) is read against a base.
+    let relative = link.starts_with('/');
+    let parsed = match relative {
+        true => url::Url::parse(&format!("http://relative{link}")),
+        false => url::Url::parse(link),
+    };
+    let Ok(mut url) = parsed else {
+        return;
+    };
+    let pairs: Vec<(String, String)> = url
+        .query_pairs()
+        .into_owned()
+        .filter(|(k, _)| k != param)
+        .map(|(k, v)| match k == crate::server::NEXT_LINK_PARAM {
+            true => (param.to_owned(), v),
+            false => (k, v),
+        })
+        .collect();
+    url.query_pairs_mut().clear().extend_pairs(pairs);
+    *link = match relative {
+        true => format!("{}?{}", url.path(), url.query().unwrap_or_default()),
+        false => url.into(),
+    };
+}

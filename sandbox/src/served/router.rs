@@ -730,6 +730,10 @@ fn answer(
                 }
                 if op.resource.items.is_some() {
                     let absolute = op.next_link_is_absolute(schema);
+                    let cursor = super::pages::cursor_param(op);
+                    if let Some(param) = cursor {
+                        super::pages::cursor_in(&mut incoming, param);
+                    }
                     // What a page's `meta` says beside its style's field: the page's number,
                     // its size, how many items the whole list has, links to this page, the
                     // first and the one before, where the type declares them.
@@ -757,6 +761,11 @@ fn answer(
                             let typed = (schema, op.resource.response.as_ref());
                             super::pages::last_page_mark(typed, &whole, &filled, &mut body, pages);
                             crate::server::page_facts(&mut body, pages, window, declared);
+                            if let (Some(param), PageStyle::NextUrl { next_field }) =
+                                (cursor, &pages.style)
+                            {
+                                super::pages::cursors_out(&mut body, next_field, param);
+                            }
                             body
                         }
                         (_, body) => body,
