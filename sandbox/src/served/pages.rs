@@ -37,14 +37,8 @@ pub(super) fn last_page_mark(
         }
         // Optional (the type's filling left it out): no key, not a `null` the type refuses.
         None => {
-            let (parent, key) = field.rsplit_once('.').map_or(("", field), |(p, k)| (p, k));
-            let holder = parent
-                .split('.')
-                .filter(|k| !k.is_empty())
-                .try_fold(&mut *body, |v, k| v.get_mut(k));
-            if let Some(Value::Object(map)) = holder {
-                map.remove(key);
-            }
+            remove_at(body, field);
+            let parent = field.rsplit_once('.').map_or("", |(p, _)| p);
             // The next page's parameters as an object (Intercom's `pages.next`, whose
             // `starting_after` just went): no next page, no object, where the type lets it go;
             // a client looping while `pages.next` exists started over.
@@ -54,13 +48,7 @@ pub(super) fn last_page_mark(
                 .and_then(|fields| fields.iter().find(|f| f.name == next))
                 .is_some_and(|f| !f.required || f.nullable);
             if next == "next" && optional {
-                let holder = above
-                    .split('.')
-                    .filter(|k| !k.is_empty())
-                    .try_fold(&mut *body, |v, k| v.get_mut(k));
-                if let Some(Value::Object(map)) = holder {
-                    map.remove(next);
-                }
+                remove_at(body, parent);
             }
         }
         Some(_) => {}
@@ -113,6 +101,18 @@ const CURSOR_PARAMS: &[&str] = &[
     "next_token",
     "continuation_token",
 ];
+
+/// Removes the key at dot path `path` of `body`, where it is.
+fn remove_at(body: &mut Value, path: &str) {
+    let (parent, key) = path.rsplit_once('.').unwrap_or(("", path));
+    let holder = parent
+        .split('.')
+        .filter(|k| !k.is_empty())
+        .try_fold(&mut *body, |v, k| v.get_mut(k));
+    if let Some(Value::Object(map)) = holder {
+        map.remove(key);
+    }
+}
 
 /// The list's own cursor parameter, for a page whose next page is a link the sandbox writes
 /// (Klaviyo's `page[cursor]` beside `links.next`): the link carries it, and a cursor sent in
