@@ -7337,3 +7337,49 @@ paths:
     }
     assert_eq!(seen, ["c@example.com", "a@example.com", "b@example.com"]);
 }
+
+#[tokio::test]
+async fn a_bare_list_with_no_documented_page_size_is_not_cut_short() {
+    // Elastic Email v4: `GET /contacts?limit=&offset=` answers a bare array and documents no
+    // default `limit`. Without one the sandbox answered its own 20: a client that asked for no
+    // size saw 20 of 30 contacts, and a bare array cannot say that more follow.
+    let document = r##"
+openapi: 3.0.3
+info: { title: Contacts, version: "1" }
+security: [ { key: [] } ]
+paths:
+  /contacts:
+    get:
+      operationId: contactsGet
+      parameters:
+        - { name: limit, in: query, schema: { type: integer, format: int32 } }
+        - { name: offset, in: query, schema: { type: integer, format: int32 } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { type: array, items: { $ref: "#/components/schemas/Contact" } } } } } }
+    post:
+      operationId: contactsPost
+      requestBody: { required: true, content: { application/json: { schema: { type: array, items: { $ref: "#/components/schemas/Contact" } } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { type: array, items: { $ref: "#/components/schemas/Contact" } } } } } }
+components:
+  securitySchemes: { key: { type: apiKey, in: header, name: X-ElasticEmail-ApiKey } }
+  schemas:
+    Contact: { type: object, properties: { Email: { type: string } } }
+"##;
+    let (served, _dir) = serve_document(document, "contacts.yaml", "contacts").await;
+    let key = served.credential("api_key").unwrap().to_owned();
+    let call = |method, path: &'static str, body| {
+        call_json(&served, ("X-ElasticEmail-ApiKey", &key), method, path, body)
+    };
+    let contacts: Vec<serde_json::Value> = (0..30)
+        .map(|n| serde_json::json!({ "Email": format!("c{n}@example.org") }))
+        .collect();
+    let (status, made) = call("POST", "/contacts", Some(contacts.into())).await;
+    assert_eq!(status, 200, "{made}");
+    let (_, all) = call("GET", "/contacts", None).await;
+    assert_eq!(all.as_array().map(Vec::len), Some(30), "{all}");
+    let (_, two) = call("GET", "/contacts?limit=2&offset=28", None).await;
+    assert_eq!(
+        two.as_array().map(Vec::len),
+        Some(2),
+        "a size asked for is kept: {two}"
+    );
+}

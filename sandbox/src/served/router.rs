@@ -21,7 +21,7 @@ use super::ops::{PathTemplate, Served, ServedOp, TokenEndpoint};
 use super::params::{in_range, query, typed};
 use super::validate;
 use crate::server::resources::{ResourceAction, ResourceCall, ServiceSchema, ShapeSchema, Ty};
-use crate::server::{Incoming, ServerError, documented_headers, new_request_id};
+use crate::server::{Incoming, MAX_PAGE_SIZE, ServerError, documented_headers, new_request_id};
 use tidings_codegen::describe as vocab;
 
 fn segments(path: &str) -> Vec<String> {
@@ -721,10 +721,22 @@ fn answer(
                     _ => p.limit_param.as_deref(),
                 });
                 // A page size left out is the one the spec documents (Twilio's `PageSize`,
-                // "The default is 50"), not the sandbox's own.
+                // "The default is 50"), not the sandbox's own. Where it documents none and the
+                // answer is a bare array, which cannot say more follow (Elastic Email's
+                // `GET /contacts?limit=&offset=`), the most a page holds: a client that asks
+                // for no size is not cut short in silence.
+                let bare = op.resource.items.is_none();
                 if let Some(default) = size.and_then(|name| {
                     let p = op.info.query.iter().find(|p| p.wire == name)?;
-                    p.default.as_ref()?.as_u64()
+                    let most = p
+                        .constraints
+                        .max
+                        .map_or(MAX_PAGE_SIZE as f64, |m| m.floor());
+                    let most = (most >= 1.0).then_some(most as u64);
+                    p.default
+                        .as_ref()
+                        .and_then(|d| d.as_u64())
+                        .or(most.filter(|_| bare))
                 }) {
                     incoming.default_query_param(size.unwrap_or_default(), &default.to_string());
                 }
