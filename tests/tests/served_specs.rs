@@ -7383,3 +7383,234 @@ components:
         "a size asked for is kept: {two}"
     );
 }
+
+#[tokio::test]
+async fn a_json_api_relationship_adds_lists_and_removes_its_members() {
+    // Klaviyo (klaviyo/openapi, openapi/stable.json): `POST
+    // /api/lists/{id}/relationships/profiles {data: [{type, id}]}` adds profiles to a list;
+    // its `GET` lists their identifiers, `GET /api/lists/{id}/profiles` the members, `DELETE`
+    // with identifiers removes them. Each add stored one entry of a made-up id, and the
+    // members' list stayed empty.
+    let document = r##"
+openapi: 3.0.2
+info: {title: Lists, version: '1'}
+servers: [{url: 'https://api.example.com'}]
+security: [{key: []}]
+components:
+  securitySchemes:
+    key: {type: apiKey, in: header, name: X-Api-Key}
+  schemas:
+    ProfileEnum: {type: string, enum: [profile]}
+    ProfileAttrs:
+      type: object
+      properties:
+        email: {type: string, nullable: true}
+        first_name: {type: string, nullable: true}
+        last_name: {type: string, nullable: true}
+        properties: {type: object}
+    ProfileObject:
+      type: object
+      required: [type, id, attributes]
+      properties:
+        type: {$ref: '#/components/schemas/ProfileEnum'}
+        id: {type: string}
+        attributes: {$ref: '#/components/schemas/ProfileAttrs'}
+    ProfileCreateQuery:
+      type: object
+      required: [data]
+      properties:
+        data:
+          type: object
+          required: [type, attributes]
+          properties:
+            type: {$ref: '#/components/schemas/ProfileEnum'}
+            attributes: {$ref: '#/components/schemas/ProfileAttrs'}
+    ProfilePartialUpdateQuery:
+      type: object
+      required: [data]
+      properties:
+        data:
+          type: object
+          required: [type, id, attributes]
+          properties:
+            type: {$ref: '#/components/schemas/ProfileEnum'}
+            id: {type: string}
+            attributes: {$ref: '#/components/schemas/ProfileAttrs'}
+    ListEnum: {type: string, enum: [list]}
+    ListObject:
+      type: object
+      required: [type, id, attributes]
+      properties:
+        type: {$ref: '#/components/schemas/ListEnum'}
+        id: {type: string}
+        attributes: {type: object, properties: {name: {type: string}}}
+    ListResponse:
+      type: object
+      required: [data]
+      properties:
+        data: {$ref: '#/components/schemas/ListObject'}
+    ProfileListResponse:
+      type: object
+      required: [data]
+      properties:
+        data: {type: array, items: {$ref: '#/components/schemas/ProfileObject'}}
+        links: {type: object, properties: {next: {type: string, nullable: true}}}
+    ProfileIdentifiers:
+      type: object
+      required: [data]
+      properties:
+        data:
+          type: array
+          items:
+            type: object
+            required: [type, id]
+            properties:
+              type: {$ref: '#/components/schemas/ProfileEnum'}
+              id: {type: string}
+    ProfileResponse:
+      type: object
+      required: [data]
+      properties:
+        data: {$ref: '#/components/schemas/ProfileObject'}
+paths:
+  /api/profiles:
+    post:
+      operationId: create_profile
+      requestBody:
+        required: true
+        content:
+          application/vnd.api+json:
+            schema: {$ref: '#/components/schemas/ProfileCreateQuery'}
+      responses:
+        '201':
+          description: Success
+          content:
+            application/vnd.api+json:
+              schema: {$ref: '#/components/schemas/ProfileResponse'}
+  /api/profiles/{id}:
+    parameters:
+    - {name: id, in: path, required: true, schema: {type: string}}
+    get:
+      operationId: get_profile
+      responses:
+        '200':
+          description: Success
+          content:
+            application/vnd.api+json:
+              schema: {$ref: '#/components/schemas/ProfileResponse'}
+    patch:
+      operationId: update_profile
+      description: Setting a field to null clears it; a field not included is left unchanged.
+      requestBody:
+        required: true
+        content:
+          application/vnd.api+json:
+            schema: {$ref: '#/components/schemas/ProfilePartialUpdateQuery'}
+      responses:
+        '200':
+          description: Success
+          content:
+            application/vnd.api+json:
+              schema: {$ref: '#/components/schemas/ProfileResponse'}
+  /api/lists:
+    post:
+      operationId: create_list
+      requestBody:
+        required: true
+        content:
+          application/vnd.api+json:
+            schema:
+              type: object
+              required: [data]
+              properties:
+                data:
+                  type: object
+                  required: [type, attributes]
+                  properties:
+                    type: {$ref: '#/components/schemas/ListEnum'}
+                    attributes: {type: object, required: [name], properties: {name: {type: string}}}
+      responses:
+        '201':
+          description: Success
+          content:
+            application/vnd.api+json:
+              schema: {$ref: '#/components/schemas/ListResponse'}
+  /api/lists/{id}/profiles:
+    parameters:
+    - {name: id, in: path, required: true, schema: {type: string}}
+    get:
+      operationId: get_profiles_for_list
+      parameters:
+      - {name: 'page[cursor]', in: query, schema: {type: string}}
+      responses:
+        '200':
+          description: Success
+          content:
+            application/vnd.api+json:
+              schema: {$ref: '#/components/schemas/ProfileListResponse'}
+  /api/lists/{id}/relationships/profiles:
+    parameters:
+    - {name: id, in: path, required: true, schema: {type: string}}
+    get:
+      operationId: get_profile_ids_for_list
+      responses:
+        '200':
+          description: Success
+          content:
+            application/vnd.api+json:
+              schema: {$ref: '#/components/schemas/ProfileIdentifiers'}
+    post:
+      operationId: add_profiles_to_list
+      requestBody:
+        required: true
+        content:
+          application/vnd.api+json:
+            schema: {$ref: '#/components/schemas/ProfileIdentifiers'}
+      responses:
+        '204': {description: Success}
+    delete:
+      operationId: remove_profiles_from_list
+      requestBody:
+        required: true
+        content:
+          application/vnd.api+json:
+            schema: {$ref: '#/components/schemas/ProfileIdentifiers'}
+      responses:
+        '204': {description: Success}
+"##;
+    let (served, _dir) = serve_document(document, "lists.yaml", "lists").await;
+    let key = served.credential("api_key").unwrap().to_owned();
+    let call =
+        |method, path: String, body| call_json(&served, ("X-Api-Key", &key), method, &path, body);
+    let list = serde_json::json!({ "data": { "type": "list", "attributes": { "name": "VIP" } } });
+    let (status, made) = call("POST", "/api/lists".into(), Some(list)).await;
+    assert_eq!(status, 201, "{made}");
+    let id = made["data"]["id"].as_str().unwrap().to_owned();
+    let members = |ids: &[&str]| {
+        let data: Vec<serde_json::Value> = ids
+            .iter()
+            .map(|id| serde_json::json!({ "type": "profile", "id": id }))
+            .collect();
+        Some(serde_json::json!({ "data": data }))
+    };
+    let relationship = format!("/api/lists/{id}/relationships/profiles");
+    let (status, _) = call("POST", relationship.clone(), members(&["p1", "p2"])).await;
+    assert_eq!(status, 204);
+    let (status, _) = call("POST", relationship.clone(), members(&["p2"])).await;
+    assert_eq!(status, 204, "adding a member twice keeps one");
+    let ids = |page: serde_json::Value| -> Vec<String> {
+        let data = page["data"].as_array().unwrap_or_else(|| panic!("{page}"));
+        data.iter()
+            .map(|m| m["id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        ids(call("GET", relationship.clone(), None).await.1),
+        ["p1", "p2"]
+    );
+    let (_, profiles) = call("GET", format!("/api/lists/{id}/profiles"), None).await;
+    assert_eq!(ids(profiles), ["p1", "p2"]);
+    let (status, _) = call("DELETE", relationship.clone(), members(&["p1"])).await;
+    assert_eq!(status, 204);
+    assert_eq!(ids(call("GET", relationship, None).await.1), ["p2"]);
+}

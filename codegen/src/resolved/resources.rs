@@ -390,6 +390,34 @@ fn shape_of(service: &Service, op: &OperationInfo) -> ResourceShape {
             items: None,
         };
     }
+    // A JSON:API relationship (Klaviyo's `POST /api/lists/{id}/relationships/profiles` with
+    // `{data: [{type, id}]}`): its members are the items of `<item>/<rel>` (what `GET
+    // /api/lists/{id}/profiles` lists), added, listed and removed by the identifiers in `data`.
+    if let [item @ .., item_param, relationships, rel] = segments.as_slice()
+        && *relationships == "relationships"
+        && param_name(item_param).is_some()
+        && param_name(rel).is_none()
+    {
+        let kind = match op.method {
+            Method::Get | Method::Head => ResourceAction::List,
+            Method::Delete => ResourceAction::Delete,
+            _ => ResourceAction::Create,
+        };
+        let items = match kind {
+            ResourceAction::List => envelope.map(|(path, _)| path),
+            _ => body_fields
+                .and_then(|fs| fs.iter().find(|f| matches!(f.ty, Ty::List(_))))
+                .map(|f| f.wire.clone()),
+        };
+        return ResourceShape {
+            kind,
+            collection: format!("{}/{item_param}/{rel}", item.join("/")),
+            item_param: None,
+            item_field: None,
+            id_field: "id".to_owned(),
+            items,
+        };
+    }
     // A secret after an item's path (Discord's `POST /webhooks/{webhook_id}/{webhook_token}`,
     // beside `GET /webhooks/{webhook_id}`) proves the caller may use the item; it names no
     // item of its own: the operation is on the item the path before it names.

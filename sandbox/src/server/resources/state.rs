@@ -357,9 +357,15 @@ pub(super) fn listed_ids(op: &ResourceOp, call: &ResourceCall) -> Vec<String> {
         return Vec::new();
     };
     let given = call.query.get(name).or_else(|| call.body.get(name));
+    // An identifier object names its item by its `id` (JSON:API's `{type, id}`).
     let text = |v: &Value| match v {
         Value::String(s) => Some(s.clone()),
         Value::Number(n) => Some(n.to_string()),
+        Value::Object(o) => match o.get(op.id_field) {
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(Value::Number(n)) => Some(n.to_string()),
+            _ => None,
+        },
         _ => None,
     };
     match given {
