@@ -7593,8 +7593,11 @@ paths:
             .collect();
         Some(serde_json::json!({ "data": data }))
     };
+    let ada = serde_json::json!({ "data": { "type": "profile", "attributes": { "email": "ada@example.org" } } });
+    let (_, ada) = call("POST", "/api/profiles".into(), Some(ada)).await;
+    let p1 = ada["data"]["id"].as_str().unwrap().to_owned();
     let relationship = format!("/api/lists/{id}/relationships/profiles");
-    let (status, _) = call("POST", relationship.clone(), members(&["p1", "p2"])).await;
+    let (status, _) = call("POST", relationship.clone(), members(&[&p1, "p2"])).await;
     assert_eq!(status, 204);
     let (status, _) = call("POST", relationship.clone(), members(&["p2"])).await;
     assert_eq!(status, 204, "adding a member twice keeps one");
@@ -7606,11 +7609,16 @@ paths:
     };
     assert_eq!(
         ids(call("GET", relationship.clone(), None).await.1),
-        ["p1", "p2"]
+        [p1.as_str(), "p2"]
     );
     let (_, profiles) = call("GET", format!("/api/lists/{id}/profiles"), None).await;
-    assert_eq!(ids(profiles), ["p1", "p2"]);
-    let (status, _) = call("DELETE", relationship.clone(), members(&["p1"])).await;
+    assert_eq!(ids(profiles.clone()), [p1.as_str(), "p2"]);
+    // A member held as a profile shows that profile as it is now.
+    assert_eq!(
+        profiles["data"][0]["attributes"]["email"], "ada@example.org",
+        "{profiles}"
+    );
+    let (status, _) = call("DELETE", relationship.clone(), members(&[&p1])).await;
     assert_eq!(status, 204);
     assert_eq!(ids(call("GET", relationship, None).await.1), ["p2"]);
 }

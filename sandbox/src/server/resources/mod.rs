@@ -29,6 +29,7 @@ mod expr;
 mod fill;
 mod group;
 mod ids;
+mod listing;
 mod lookup;
 mod merge;
 mod shape;
@@ -596,7 +597,11 @@ impl Resources {
                     (query, _) => std::borrow::Cow::Borrowed(query),
                 };
                 let mut items = filtered(all, op, &asked);
-                expressed(&mut items, &call.query)?;
+                listing::expressed(&mut items, &call.query)?;
+                let members = listing::named_members(&state, op, &items);
+                if let Some(members) = &members {
+                    items = members.iter().collect();
+                }
                 let items = items.as_slice();
                 if let (Some(path), Some(ty)) = (op.items, &op.response) {
                     return Ok((envelope_of(schema, op, ty, path, items), None));
@@ -864,30 +869,6 @@ fn root_wrapped(
     let fields = item_ty.and_then(|ty| schema.object_fields(ty))?;
     let declared = |name: &str| fields.iter().any(|f| f.name == name);
     (!declared(key) && inner.keys().any(|k| declared(k))).then(|| inner.clone())
-}
-
-/// A list's `filter` written as an expression (see [`expr`]) keeps the items it passes; its
-/// `sort` (`email`, `-created`: fields at the item's top or in its `attributes`) orders them.
-/// A filter that does not parse is refused (400), not read as no filter.
-fn expressed(items: &mut Vec<&Item>, query: &Value) -> Result<(), ServerError> {
-    if let Some(text) = query.get("filter").and_then(Value::as_str)
-        && expr::is_expression(text)
-    {
-        let filter = expr::parse(text).map_err(|why| {
-            ServerError::bad_request(format!("invalid filter `{text}`: {why}")).with_param("filter")
-        })?;
-        items.retain(|i| expr::passes(&filter, &i.id, &i.value));
-    }
-    if let Some(sort) = query.get("sort").and_then(Value::as_str) {
-        for key in sort.split(',').rev() {
-            let (descending, field) = key.strip_prefix('-').map_or((false, key), |f| (true, f));
-            items.sort_by(|a, b| {
-                let order = expr::compare(&a.value, &b.value, field);
-                if descending { order.reverse() } else { order }
-            });
-        }
-    }
-    Ok(())
 }
 
 /// A JSON value as text: a string as it is, anything else as JSON.
