@@ -6615,11 +6615,26 @@ paths:
         Some(serde_json::json!({ "email": "ada@example.org" })),
     )
     .await;
+    let other = serde_json::json!({ "email": "bob@example.org" });
+    let (_, bob) = call("POST", "/contacts", Some(other)).await;
     let query = serde_json::json!({ "query": { "field": "email", "operator": "=", "value": "ada@example.org" } });
     let (status, found) = call("POST", "/contacts/search", Some(query)).await;
     assert_eq!(status, 200, "{found}");
     assert_eq!(found["data"], serde_json::json!([made]), "{found}");
     assert_eq!(found["total_count"], 1, "{found}");
+    // Its query is applied: `OR`, `~` (contains), `!=`.
+    let either = serde_json::json!({ "query": { "operator": "OR", "value": [
+        { "field": "email", "operator": "~", "value": "bob" },
+        { "field": "email", "operator": "=", "value": "ada@example.org" } ] } });
+    let (_, both) = call("POST", "/contacts/search", Some(either)).await;
+    assert_eq!(both["data"], serde_json::json!([made, bob]), "{both}");
+    let not_ada = serde_json::json!({ "query": { "field": "email", "operator": "!=", "value": "ada@example.org" } });
+    let (_, found) = call("POST", "/contacts/search", Some(not_ada)).await;
+    assert_eq!(found["data"], serde_json::json!([bob]), "{found}");
+    let unknown =
+        serde_json::json!({ "query": { "field": "email", "operator": "LIKE", "value": "a" } });
+    let (status, refused) = call("POST", "/contacts/search", Some(unknown)).await;
+    assert_eq!(status, 400, "{refused}");
 }
 
 #[tokio::test]

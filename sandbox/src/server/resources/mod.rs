@@ -598,6 +598,7 @@ impl Resources {
                 };
                 let mut items = filtered(all, op, &asked);
                 listing::expressed(&mut items, &call.query)?;
+                listing::searched(&mut items, &call.body)?;
                 let members = listing::named_members(&state, op, &items);
                 if let Some(members) = &members {
                     items = members.iter().collect();
