@@ -41,7 +41,8 @@ pub(super) fn parse(text: &str) -> Result<Filter, String> {
     let filter = p.filter(0)?;
     p.space();
     if p.at != p.text.len() {
-        return Err(format!("unexpected text at {}: `{}`", p.at, &text[p.at..]));
+        let rest = text.get(p.at..).unwrap_or_default();
+        return Err(format!("unexpected text at byte {}: `{rest}`", p.at));
     }
     Ok(filter)
 }
@@ -228,10 +229,7 @@ pub(super) fn compare(
 }
 
 fn test(op: &str, held: Option<&Value>, values: &[Value]) -> bool {
-    let text = |v: &Value| match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    };
+    let text = super::text_of;
     let first = values.first();
     let order = |held: &Value, given: &Value| match (held.as_f64(), given.as_f64()) {
         (Some(a), Some(b)) => a.partial_cmp(&b),
@@ -336,5 +334,8 @@ mod tests {
         assert!(parse(&deep).unwrap_err().contains("nests"));
         assert!(parse(&"a".repeat(5000)).unwrap_err().contains("bytes"));
         assert!(!is_expression("gold") && !is_expression("(x)"));
+        // Text past the expression, in any script, is named, not sliced mid-character.
+        let why = parse("equals(名前,\"ü\\é\") 尾").unwrap_err();
+        assert!(why.contains("尾"), "{why}");
     }
 }

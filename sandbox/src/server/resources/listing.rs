@@ -98,7 +98,7 @@ fn search_filter(query: &Value, depth: usize) -> Result<expr::Filter, String> {
 /// `None` when no item is an identifier.
 pub(super) fn named_members(state: &State, op: &ResourceOp, items: &[&Item]) -> Option<Vec<Item>> {
     let identifier =
-        |i: &Item| i.value.len() <= 2 && i.value.keys().all(|k| k == "type" || k == "id");
+        |i: &Item| i.value.contains_key("id") && i.value.keys().all(|k| k == "type" || k == "id");
     if !items.iter().any(|i| identifier(i)) {
         return None;
     }
