@@ -57,12 +57,14 @@ EOF
   cp "$ROOT/Cargo.lock" "$crate/Cargo.lock"
 }
 
-git show "$BEFORE:generated/src/prebuilt/email.rs" | ours_crate before
+# The email module's committed copy (in generated/src/prebuilt/ before the crate-per-service split).
+{ git show "$BEFORE:generated/services/email/src/prebuilt/email.rs" 2>/dev/null ||
+  git show "$BEFORE:generated/src/prebuilt/email.rs"; } | ours_crate before
 "$OURS" refresh --check >/dev/null 2>&1 || {
-  echo "generated/src/prebuilt is stale: run cargo run -p tidings-codegen -- refresh" >&2
+  echo "generated/services/email/src/prebuilt is stale: run cargo run -p tidings-codegen -- refresh" >&2
   exit 1
 }
-ours_crate after <generated/src/prebuilt/email.rs
+ours_crate after <generated/services/email/src/prebuilt/email.rs
 
 rm -rf "$WORK/progenitor" "$WORK/email.openapi30.json"
 "$OURS" openapi spec/email.yaml --openapi-version 3.0 --out "$WORK/email.openapi30.json" >/dev/null

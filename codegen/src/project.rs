@@ -21,8 +21,16 @@ pub struct ProjectCrate {
 /// Every crate that commits generated code.
 pub const CRATES: &[ProjectCrate] = &[
     ProjectCrate {
-        dir: "generated",
-        generator: tidings,
+        dir: "generated/services/email",
+        generator: email,
+    },
+    ProjectCrate {
+        dir: "generated/services/messaging",
+        generator: messaging,
+    },
+    ProjectCrate {
+        dir: "generated/services/realtime",
+        generator: realtime,
     },
     ProjectCrate {
         dir: "sandbox",
@@ -30,20 +38,38 @@ pub const CRATES: &[ProjectCrate] = &[
     },
 ];
 
-/// `tidings`: the client modules, with the hand-written items of `src/ext/<service>.rs`
-/// re-exported beside the generated ones.
-pub fn tidings(spec_dir: &Path) -> Generator {
-    Generator::new(spec_dir)
+/// A service's client crate (`tidings-<service>`): its module generated from
+/// `spec/<service>.yaml` alone, with the hand-written items of `src/ext/<service>.rs` re-exported
+/// beside the generated ones. One crate per service, so an edit of one spec recompiles that
+/// service only; `tidings` re-exports the three. Doc examples name `tidings`, the crate apps use.
+pub fn service(spec_dir: &Path, name: &str) -> Generator {
+    Generator::new(spec_dir.join(format!("{name}.yaml")))
         .extension_module("crate::ext")
         .crate_path("tidings")
 }
 
+/// `tidings-email`: [`service`] `email`.
+pub fn email(spec_dir: &Path) -> Generator {
+    service(spec_dir, "email")
+}
+
+/// `tidings-messaging`: [`service`] `messaging`.
+pub fn messaging(spec_dir: &Path) -> Generator {
+    service(spec_dir, "messaging")
+}
+
+/// `tidings-realtime`: [`service`] `realtime`.
+pub fn realtime(spec_dir: &Path) -> Generator {
+    service(spec_dir, "realtime")
+}
+
 /// `tidings-sandbox`: the server modules (a trait and an axum router per service) over the
-/// client types of `tidings`; spec problems are listed once, by the build of `tidings`.
+/// client types of `tidings`; spec problems are listed once, by the build of the service's client
+/// crate (`tidings-<service>`).
 pub fn sandbox(spec_dir: &Path) -> Generator {
     Generator::new(spec_dir)
         .server("::tidings")
         .server_support("crate::server")
         .server_only()
-        .problems_reported_by("tidings")
+        .problems_reported_by("tidings-<service>")
 }

@@ -1,4 +1,5 @@
-//! The generated code `tidings` and `tidings-sandbox` commit (`src/prebuilt/`) is what the specs
+//! The generated code the service crates (`tidings-email`, ...) and `tidings-sandbox` commit
+//! (`src/prebuilt/`) is what the specs
 //! generate now, and `refresh` keeps it so: builds without the `codegen` feature (every app's)
 //! compile that copy.
 
@@ -25,10 +26,12 @@ fn workspace() -> PathBuf {
 #[test]
 fn the_committed_generated_code_is_what_the_specs_generate() {
     let spec_dir = workspace().join("spec");
-    let fingerprint = tidings_build::fingerprint(&spec_dir).unwrap();
     for krate in project::CRATES {
         let dir = workspace().join(krate.dir).join(PREBUILT_DIR);
-        let stale = (krate.generator)(&spec_dir).stale_files(&dir).unwrap();
+        let generator = (krate.generator)(&spec_dir);
+        // A service crate's fingerprint is its spec's alone; the sandbox's, every spec's.
+        let fingerprint = tidings_build::fingerprint(generator.spec_dir()).unwrap();
+        let stale = generator.stale_files(&dir).unwrap();
         assert!(
             stale.is_empty(),
             "{}/{PREBUILT_DIR}: {stale:?} differ from what the specs generate: run `{REFRESH_COMMAND}`",
@@ -49,9 +52,13 @@ fn refresh_writes_each_crates_prebuilt_code_and_removes_what_no_spec_generates()
     let root = tempfile::tempdir().unwrap();
     let spec_dir = root.path().join("spec");
     std::fs::create_dir_all(&spec_dir).unwrap();
-    std::fs::write(spec_dir.join("synth.yaml"), synthetic::spec(3)).unwrap();
-    // A crate opts in by having the directory; the sandbox's is absent here.
-    let prebuilt = root.path().join("generated").join(PREBUILT_DIR);
+    // The email crate generates from `email.yaml`, whatever service the file names.
+    std::fs::write(spec_dir.join("email.yaml"), synthetic::spec(3)).unwrap();
+    // A crate opts in by having the directory; the others' are absent here.
+    let prebuilt = root
+        .path()
+        .join("generated/services/email")
+        .join(PREBUILT_DIR);
     std::fs::create_dir_all(&prebuilt).unwrap();
     std::fs::write(prebuilt.join("gone.rs"), "// a removed service").unwrap();
 
@@ -64,13 +71,15 @@ fn refresh_writes_each_crates_prebuilt_code_and_removes_what_no_spec_generates()
     assert_eq!(
         written,
         [
-            Path::new("../generated/src/prebuilt/synth.rs"),
-            Path::new("../generated/src/prebuilt/spec.fingerprint"),
+            Path::new("../generated/services/email/src/prebuilt/synth.rs"),
+            Path::new("../generated/services/email/src/prebuilt/spec.fingerprint"),
         ]
     );
     assert_eq!(
         done.orphans,
-        [PathBuf::from("../generated/src/prebuilt/gone.rs")]
+        [PathBuf::from(
+            "../generated/services/email/src/prebuilt/gone.rs"
+        )]
     );
     assert!(!prebuilt.join("gone.rs").exists());
     assert!(!root.path().join("sandbox").exists());
@@ -82,18 +91,14 @@ fn refresh_writes_each_crates_prebuilt_code_and_removes_what_no_spec_generates()
     assert!(refresh::refresh(&spec_dir, true).unwrap().is_fresh());
 
     // A spec edit makes the code and the fingerprint stale; `--check` says so.
-    std::fs::write(spec_dir.join("synth.yaml"), synthetic::spec(4)).unwrap();
+    std::fs::write(spec_dir.join("email.yaml"), synthetic::spec(4)).unwrap();
     let checked = refresh::refresh(&spec_dir, true).unwrap();
-    assert!(
-        checked
-            .changed
-            .contains(&PathBuf::from("../generated/src/prebuilt/synth.rs"))
-    );
-    assert!(
-        checked
-            .changed
-            .contains(&PathBuf::from("../generated/src/prebuilt/spec.fingerprint"))
-    );
+    assert!(checked.changed.contains(&PathBuf::from(
+        "../generated/services/email/src/prebuilt/synth.rs"
+    )));
+    assert!(checked.changed.contains(&PathBuf::from(
+        "../generated/services/email/src/prebuilt/spec.fingerprint"
+    )));
 }
 
 #[test]

@@ -1,10 +1,11 @@
 //! Typed Rust clients for the email, messaging and realtime services: the one dependency an
 //! app needs.
 //!
-//! Each service module is generated from `spec/<service>.yaml` and sits behind a cargo feature
-//! of its name; `smtp`, `tls` and `http2` are features too (all on by default). The crate ships
-//! the generated code, so an app compiles no generator; the `codegen` feature (off by default)
-//! generates it from the specs at build time instead, for those who edit them.
+//! Each service module is generated from `spec/<service>.yaml` into a crate of its own
+//! (`tidings-email`, `tidings-messaging`, `tidings-realtime`), re-exported here behind a cargo
+//! feature of its name; `smtp`, `tls` and `http2` are features too (all on by default). The crates
+//! ship the generated code, so an app compiles no generator; the `codegen` feature (off by
+//! default) generates it from the specs at build time instead, for those who edit them.
 //! Hand-written conveniences sit in the same modules as the generated items (such as
 //! [`messaging::sms`], the SMS segment calculator). The engine underneath (auth, retries, rate
 //! limits, timeouts, pagination, webhook checks) is [`runtime`].
@@ -80,47 +81,23 @@ pub mod smtp {
     pub use tidings_runtime::smtp::{SmtpReceipt, SmtpRelay, SmtpRelayBuilder, SmtpTls};
 }
 
-mod ext;
-
-// Each generated module sits in a private one and is re-exported, so its feature badge
-// (`doc(cfg)`) has an item to sit on: an attribute on `include!` would be lost. Its code is
-// generated from the specs at build time with the `codegen` feature, otherwise the committed
-// copy of the same code (`tidings-codegen refresh` writes it).
-#[cfg(feature = "email")]
-mod generated_email {
-    #[cfg(feature = "codegen")]
-    include!(concat!(env!("OUT_DIR"), "/email.rs"));
-    #[cfg(not(feature = "codegen"))]
-    include!("prebuilt/email.rs");
-}
+// Each service is a crate of its own (`tidings-email`, `tidings-messaging`, `tidings-realtime`),
+// generated from its spec, so that an edit of one spec recompiles that service only; its module
+// is re-exported here under its feature, with its badge (`doc(cfg)`).
 #[cfg(feature = "email")]
 #[cfg_attr(docsrs, doc(cfg(feature = "email")))]
-pub use generated_email::email;
+pub use tidings_email::email;
 
-#[cfg(feature = "messaging")]
-mod generated_messaging {
-    #[cfg(feature = "codegen")]
-    include!(concat!(env!("OUT_DIR"), "/messaging.rs"));
-    #[cfg(not(feature = "codegen"))]
-    include!("prebuilt/messaging.rs");
-}
 #[cfg(feature = "messaging")]
 #[cfg_attr(docsrs, doc(cfg(feature = "messaging")))]
-pub use generated_messaging::messaging;
+pub use tidings_messaging::messaging;
 
 #[cfg(feature = "realtime")]
-mod generated_realtime {
-    #[cfg(feature = "codegen")]
-    include!(concat!(env!("OUT_DIR"), "/realtime.rs"));
-    #[cfg(not(feature = "codegen"))]
-    include!("prebuilt/realtime.rs");
-}
+#[cfg_attr(docsrs, doc(cfg(feature = "realtime")))]
+pub use tidings_realtime::pusher;
 #[cfg(feature = "realtime")]
 #[cfg_attr(docsrs, doc(cfg(feature = "realtime")))]
-pub use ext::realtime::pusher;
-#[cfg(feature = "realtime")]
-#[cfg_attr(docsrs, doc(cfg(feature = "realtime")))]
-pub use generated_realtime::realtime;
+pub use tidings_realtime::realtime;
 
 /// The README's Rust examples, compiled as doctests so they stay true.
 #[cfg(all(doctest, feature = "email", feature = "messaging"))]

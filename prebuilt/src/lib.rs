@@ -27,8 +27,13 @@ pub const FINGERPRINT_FILE: &str = "spec.fingerprint";
 /// The command that rewrites the committed code from the specs.
 pub const REFRESH_COMMAND: &str = "cargo run -p tidings-codegen -- refresh";
 
-/// The spec files of `spec_dir` (`*.yaml` and `*.yml`, not in subdirectories), sorted by name.
+/// The spec files of `spec_dir` (`*.yaml` and `*.yml`, not in subdirectories), sorted by name;
+/// `spec_dir` may also name one spec file (a crate generated from one service's spec), which is
+/// then the only one.
 pub fn spec_files(spec_dir: &Path) -> io::Result<Vec<PathBuf>> {
+    if spec_dir.is_file() {
+        return Ok(vec![spec_dir.to_path_buf()]);
+    }
     let mut files: Vec<PathBuf> = std::fs::read_dir(spec_dir)?
         .filter_map(|entry| entry.ok().map(|e| e.path()))
         .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "yaml" || x == "yml"))
@@ -90,7 +95,8 @@ pub fn spec_dir(manifest_dir: impl AsRef<Path>) -> PathBuf {
 pub enum Freshness {
     /// The fingerprints match.
     Fresh,
-    /// There is no spec directory (the crate was packaged without it): nothing to compare.
+    /// There is no spec directory (or file): the crate was packaged without it, nothing to
+    /// compare.
     NoSpecs,
     /// The specs changed since the code was generated.
     Stale {
@@ -103,7 +109,7 @@ pub enum Freshness {
 
 /// Compares the fingerprint recorded in `prebuilt_dir` with the specs in `spec_dir`.
 pub fn freshness(spec_dir: &Path, prebuilt_dir: &Path) -> io::Result<Freshness> {
-    if !spec_dir.is_dir() {
+    if !spec_dir.exists() {
         return Ok(Freshness::NoSpecs);
     }
     let current = fingerprint(spec_dir)?;
@@ -141,8 +147,12 @@ pub fn check_lines(spec_dir: &Path, prebuilt_dir: &Path) -> Vec<String> {
         Ok(Freshness::Fresh | Freshness::NoSpecs) => Vec::new(),
         Ok(Freshness::Stale { .. }) => vec![
             format!(
-                "the specs in {}/ changed after the code in {}/ was generated from them",
-                spec_dir.display(),
+                "{} changed after the code in {}/ was generated from it",
+                if spec_dir.is_file() {
+                    spec_dir.display().to_string()
+                } else {
+                    format!("the specs in {}/", spec_dir.display())
+                },
                 prebuilt_dir.display()
             ),
             format!(
@@ -176,6 +186,29 @@ mod tests {
         assert_ne!(changed, first);
         std::fs::rename(dir.path().join("a.yaml"), dir.path().join("b.yaml")).unwrap();
         assert_ne!(fingerprint(dir.path()).unwrap(), changed);
+    }
+
+    #[test]
+    fn one_spec_file_is_fingerprinted_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let email = dir.path().join("email.yaml");
+        std::fs::write(&email, "service: email\n").unwrap();
+        std::fs::write(dir.path().join("messaging.yaml"), "service: messaging\n").unwrap();
+        assert_eq!(spec_files(&email).unwrap(), vec![email.clone()]);
+        let first = fingerprint(&email).unwrap();
+        assert_ne!(first, fingerprint(dir.path()).unwrap());
+        // An edit of another service's spec leaves this one's code fresh.
+        std::fs::write(dir.path().join("messaging.yaml"), "service: messaging2\n").unwrap();
+        assert_eq!(fingerprint(&email).unwrap(), first);
+        let prebuilt = tempfile::tempdir().unwrap();
+        std::fs::write(prebuilt.path().join(FINGERPRINT_FILE), first + "\n").unwrap();
+        assert!(check_lines(&email, prebuilt.path()).is_empty());
+        std::fs::write(&email, "service: email2\n").unwrap();
+        let lines = check_lines(&email, prebuilt.path());
+        assert!(
+            lines[0].starts_with(&format!("{} changed", email.display())),
+            "{lines:?}"
+        );
     }
 
     #[test]

@@ -519,7 +519,7 @@ fn sync_tree(from: &Path, to: &Path) {
         } else if kind.is_symlink()
             && std::fs::read_link(&dst).ok() != std::fs::read_link(&src).ok()
         {
-            // `generated/spec` and `sandbox/spec` point at the workspace's `spec/`.
+            // `sandbox/spec` and each service crate's `spec` point at the workspace's `spec/`.
             let _ = std::fs::remove_file(&dst);
             std::os::unix::fs::symlink(std::fs::read_link(&src).unwrap(), &dst).unwrap();
         }

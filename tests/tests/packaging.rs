@@ -1,5 +1,6 @@
 //! What an application gets from `tidings`: without the `codegen` feature it compiles no part of
-//! the generator, and the package carries the specs (for the feature and the staleness check).
+//! the generator, only the services it names, and each service's package carries its spec (for
+//! the feature and the staleness check).
 
 #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
 
@@ -76,27 +77,39 @@ fn an_email_only_app_compiles_no_generator_unless_it_asks_for_codegen() {
 }
 
 #[test]
-fn the_tidings_package_carries_the_specs_and_the_committed_code() {
-    // `--allow-dirty`: the files packaged are the question, not whether the tree is committed.
-    let files = cargo(&[
-        "package",
-        "-p",
-        "tidings",
-        "--no-verify",
-        "--allow-dirty",
-        "--list",
-    ]);
-    for file in [
-        "spec/email.yaml",
-        "spec/messaging.yaml",
-        "spec/realtime.yaml",
-        "src/prebuilt/email.rs",
-        "src/prebuilt/spec.fingerprint",
-        "build.rs",
-    ] {
+fn each_service_package_carries_its_spec_and_the_committed_code() {
+    for service in ["email", "messaging", "realtime"] {
+        // `--allow-dirty`: the files packaged are the question, not whether the tree is committed.
+        let files = cargo(&[
+            "package",
+            "-p",
+            &format!("tidings-{service}"),
+            "--no-verify",
+            "--allow-dirty",
+            "--list",
+        ]);
+        for file in [
+            format!("spec/{service}.yaml"),
+            format!("src/prebuilt/{service}.rs"),
+            "src/prebuilt/spec.fingerprint".to_owned(),
+            "build.rs".to_owned(),
+        ] {
+            assert!(
+                files.lines().any(|l| l == file),
+                "{file} is not in the package of tidings-{service}:\n{files}"
+            );
+        }
+    }
+}
+
+#[test]
+fn an_app_of_one_service_compiles_that_service_only() {
+    let app = crates("messaging");
+    assert!(app.iter().any(|c| c == "tidings-messaging"), "{app:?}");
+    for other in ["tidings-email", "tidings-realtime"] {
         assert!(
-            files.lines().any(|l| l == file),
-            "{file} is not in the package:\n{files}"
+            !app.iter().any(|c| c == other),
+            "{other} is built for a messaging-only app: {app:?}"
         );
     }
 }

@@ -10,7 +10,8 @@ use tidings_sandbox::messaging::{MessagingSandbox, MessagingSandboxConfig};
 
 /// The `TemplateContent::new("name", "language")` of the doc example of `whatsapp_template`.
 fn doc_example_template() -> (String, String) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../generated/src/ext/messaging.rs");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../generated/services/messaging/src/ext/messaging.rs");
     let source = std::fs::read_to_string(path).unwrap();
     let doc = &source[..source.find("pub fn whatsapp_template(").unwrap()];
     let call = &doc[doc.rfind("TemplateContent::new(").unwrap() + "TemplateContent::new(".len()..];

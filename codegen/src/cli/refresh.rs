@@ -68,12 +68,14 @@ fn prebuilt_dirs(spec_dir: &Path) -> Vec<(PathBuf, project::ProjectCrate)> {
         .collect()
 }
 
-/// What a crate's prebuilt directory holds: the generated files and the specs' fingerprint.
+/// What a crate's prebuilt directory holds: the generated files and the fingerprint of the specs
+/// they come from.
 fn prebuilt_files(
     spec_dir: &Path,
     (dir, krate): &(PathBuf, project::ProjectCrate),
 ) -> Result<Vec<ExportedFile>, Diagnostics> {
-    let mut files: Vec<ExportedFile> = (krate.generator)(spec_dir)
+    let generator = (krate.generator)(spec_dir);
+    let mut files: Vec<ExportedFile> = generator
         .generate()?
         .into_iter()
         .map(|f| ExportedFile {
@@ -81,7 +83,8 @@ fn prebuilt_files(
             contents: f.contents,
         })
         .collect();
-    let fingerprint = tidings_build::fingerprint(spec_dir)
+    // The specs the crate is generated from: the whole directory, or one service's file.
+    let fingerprint = tidings_build::fingerprint(generator.spec_dir())
         .map_err(|e| io_error(spec_dir, &format!("cannot read the specs: {e}")))?;
     files.push(ExportedFile {
         path: dir.join(tidings_build::FINGERPRINT_FILE),
