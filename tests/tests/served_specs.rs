@@ -7637,3 +7637,209 @@ paths:
     assert_eq!(status, 204);
     assert_eq!(ids(call("GET", relationship, None).await.1), ["p2"]);
 }
+
+/// One call with a form body (or none) and HTTP Basic credentials: the status and the answer
+/// read as JSON.
+async fn form_call(
+    served: &ServedService,
+    method: &str,
+    path: &str,
+    form: Option<&str>,
+) -> (u16, serde_json::Value) {
+    let mut request = tidings_runtime::reqwest::Client::new()
+        .request(
+            method.parse().unwrap(),
+            format!("{}{path}", served.base_url()),
+        )
+        .header("authorization", basic_auth(served));
+    if let Some(form) = form {
+        request = request
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(form.to_owned());
+    }
+    let answer = request.send().await.unwrap();
+    let status = answer.status().as_u16();
+    let text = answer.text().await.unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(serde_json::Value::Null),
+    )
+}
+
+/// Zulip's REST API, reduced to facts (`zerver/openapi/zulip.yaml` of zulip/zulip at 44c4b93f):
+/// Basic credentials, form bodies, answers `{result, msg, ...}`.
+const ZULIP_HEAD: &str = r##"
+openapi: 3.0.1
+info: { title: zulip, version: "1" }
+servers: [ { url: "http://localhost:9991/api/v1" } ]
+security: [ { basicAuth: [] } ]
+components:
+  securitySchemes:
+    basicAuth: { type: http, scheme: basic }
+  schemas:
+    Success:
+      type: object
+      required: [result, msg]
+      properties: { result: { type: string, enum: [success] }, msg: { type: string } }
+"##;
+
+/// Operations on one path may name its parameter differently (Zulip's `PATCH` and `DELETE
+/// /users/{user_id}` beside `GET /users/{email}`): each reads the path by its own name, and a
+/// number the path carries finds the item holding it.
+#[tokio::test]
+async fn operations_on_one_path_read_it_by_their_own_parameter_names() {
+    let document = format!(
+        "{ZULIP_HEAD}{}",
+        r##"
+paths:
+  /users:
+    post:
+      operationId: create-user
+      requestBody:
+        required: true
+        content:
+          application/x-www-form-urlencoded:
+            schema:
+              type: object
+              required: [email, full_name]
+              properties: { email: { type: string }, full_name: { type: string }, user_id: { type: integer } }
+      responses:
+        "200":
+          description: ok
+          content: { application/json: { schema: { allOf: [ { $ref: "#/components/schemas/Success" } ], properties: { user_id: { type: integer } } } } }
+  /users/{email}:
+    get:
+      operationId: get-user-by-email
+      parameters: [ { name: email, in: path, required: true, schema: { type: string } } ]
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  user: { type: object, properties: { email: { type: string }, full_name: { type: string }, user_id: { type: integer } } }
+  /users/{user_id}:
+    patch:
+      operationId: update-user
+      parameters: [ { name: user_id, in: path, required: true, schema: { type: integer } } ]
+      requestBody:
+        content:
+          application/x-www-form-urlencoded:
+            schema: { type: object, properties: { full_name: { type: string } } }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Success" } } } }
+"##
+    );
+    let (served, _dir) = serve_document(&document, "zulip.yaml", "zulip").await;
+    let form = "email=ada%40example.org&full_name=Ada&user_id=7";
+    let (status, _) = form_call(&served, "POST", "/users", Some(form)).await;
+    assert_eq!(status, 200);
+    let (status, answer) =
+        form_call(&served, "PATCH", "/users/7", Some("full_name=Ada+Lovelace")).await;
+    assert_eq!(status, 200, "{answer}");
+    let (_, read) = form_call(&served, "GET", "/users/ada@example.org", None).await;
+    assert_eq!(read["user"]["full_name"], "Ada Lovelace", "{read}");
+}
+
+/// A form field that is an integer or a list of them (Zulip's `to` of `POST
+/// /scheduled_messages`: a channel's id, or users' ids) takes `to=9`; an optional form
+/// (`DELETE /users/{user_id}` with no required field) may be left out; a create named by its
+/// verb (`POST /user_groups/create`) beside a listed collection keeps what it makes there.
+#[tokio::test]
+async fn zulip_s_union_fields_optional_forms_and_verb_creates_are_served() {
+    let document = format!(
+        "{ZULIP_HEAD}{}",
+        r##"
+paths:
+  /scheduled_messages:
+    post:
+      operationId: create-scheduled-message
+      requestBody:
+        required: true
+        content:
+          application/x-www-form-urlencoded:
+            schema:
+              type: object
+              required: [to, content]
+              properties:
+                to: { oneOf: [ { type: integer }, { type: array, items: { type: integer } } ] }
+                content: { type: string }
+            encoding: { to: { contentType: application/json } }
+      responses:
+        "200":
+          description: ok
+          content: { application/json: { schema: { allOf: [ { $ref: "#/components/schemas/Success" } ], properties: { scheduled_message_id: { type: integer } } } } }
+  /notes/{note_id}:
+    delete:
+      operationId: delete-note
+      parameters: [ { name: note_id, in: path, required: true, schema: { type: string } } ]
+      requestBody:
+        required: false
+        content:
+          application/x-www-form-urlencoded:
+            schema: { type: object, properties: { comment: { type: string } } }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Success" } } } }
+  /user_groups/create:
+    post:
+      operationId: create-user-group
+      requestBody:
+        required: true
+        content:
+          application/x-www-form-urlencoded:
+            schema:
+              type: object
+              required: [name]
+              properties: { name: { type: string }, description: { type: string } }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Success" } } } }
+  /user_groups:
+    get:
+      operationId: get-user-groups
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                allOf: [ { $ref: "#/components/schemas/Success" } ]
+                properties:
+                  user_groups:
+                    type: array
+                    items: { type: object, required: [id, name], properties: { id: { type: string }, name: { type: string }, description: { type: string } } }
+  /user_groups/{user_group_id}:
+    delete:
+      operationId: remove-user-group
+      parameters: [ { name: user_group_id, in: path, required: true, schema: { type: string } } ]
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Success" } } } }
+"##
+    );
+    let (served, _dir) = serve_document(&document, "zulip.yaml", "zulip").await;
+    for to in ["9", "%5B9%2C10%5D"] {
+        let form = format!("to={to}&content=later");
+        let (status, answer) = form_call(&served, "POST", "/scheduled_messages", Some(&form)).await;
+        assert_eq!(status, 200, "to={to}: {answer}");
+    }
+    let (status, answer) = form_call(&served, "DELETE", "/notes/n1", None).await;
+    assert_ne!(status, 400, "an optional form left out: {answer}");
+    let (status, answer) = form_call(
+        &served,
+        "POST",
+        "/user_groups/create",
+        Some("name=marketing"),
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    let (_, listed) = form_call(&served, "GET", "/user_groups", None).await;
+    let groups = listed["user_groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 1, "{listed}");
+    assert_eq!(groups[0]["name"], "marketing");
+    let id = groups[0]["id"].as_str().unwrap();
+    let (status, _) = form_call(&served, "DELETE", &format!("/user_groups/{id}"), None).await;
+    assert_eq!(status, 200);
+    let (_, listed) = form_call(&served, "GET", "/user_groups", None).await;
+    assert_eq!(listed["user_groups"], serde_json::json!([]), "{listed}");
+}

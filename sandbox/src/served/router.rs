@@ -221,6 +221,9 @@ async fn respond<'s>(
         }
         return (None, response);
     };
+    // The chosen operation's own names for the path's values: operations on one path may name
+    // its parameters differently (Zulip's `GET /users/{email}` beside `PATCH /users/{user_id}`).
+    let params = op.template.matches(&path).map_or(params, |(_, own)| own);
     let owned: Vec<(String, String)> = params
         .iter()
         .map(|(k, v)| ((*k).to_owned(), v.clone()))
@@ -527,8 +530,14 @@ fn inputs(
         let _: Value = incoming.json()?;
         Value::Null
     } else if let (Some(ty), true) = (&op.body, op.info.has_body) {
-        // No body at all (not even a form's media type) where the operation takes one.
-        if !incoming.context().headers.contains_key(CONTENT_TYPE) {
+        // An empty form is a form without fields: its required ones are missing.
+        let value = Value::Object(Map::new());
+        // No body at all (not even a form's media type) where the operation takes one with
+        // required fields; with none required it is the empty form (Zulip's bare `DELETE
+        // /users/{user_id}`, whose form is optional).
+        if !incoming.context().headers.contains_key(CONTENT_TYPE)
+            && validate::check(served.schema, ty, &value, "").is_err()
+        {
             return Err(ServerError::bad_request(format!(
                 "`{}` needs a {} body",
                 op.info.name,
@@ -538,8 +547,6 @@ fn inputs(
                 }
             )));
         }
-        // An empty form is a form without fields: its required ones are missing.
-        let value = Value::Object(Map::new());
         validate::check(served.schema, ty, &value, "")?;
         value
     } else {
@@ -643,6 +650,22 @@ fn typed_fields(schema: &ServiceSchema, ty: Option<&Ty>, value: Value) -> Value 
                     .collect(),
             )
         }
+        // An untagged union (Zulip's `to`: an integer, or a list of them): the first variant
+        // the text reads as (`to=9` is the integer, where it stayed text no variant takes).
+        (Ty::Named(name), Value::String(text)) => match schema.named(name).map(|t| t.shape) {
+            Some(ShapeSchema::Untagged(variants)) => variants
+                .iter()
+                // Scalars and lists of them: a named variant's text is an object (read above),
+                // and a union that holds itself must not be followed.
+                .filter(|v| match v {
+                    Ty::List(item) => matches!(**item, Ty::Integer | Ty::Number | Ty::Boolean),
+                    other => matches!(other, Ty::Integer | Ty::Number | Ty::Boolean),
+                })
+                .map(|v| typed_fields(schema, Some(v), Value::String(text.clone())))
+                .find(|v| !v.is_string())
+                .unwrap_or(Value::String(text)),
+            _ => Value::String(text),
+        },
         (_, other) => other,
     }
 }

@@ -185,14 +185,19 @@ pub(super) fn verb_shape(service: &Service, op: &OperationInfo) -> Option<Resour
         None => return None,
     };
     let get = with(ResourceAction::Get);
-    let reader = get
-        .or_else(|| with(ResourceAction::Delete))
-        .or_else(|| with(ResourceAction::Merge))?;
-    let list = with(ResourceAction::List);
     let collection = match this.noun.as_str() {
         "" => this.parent.to_owned(),
         noun => format!("{}/{noun}", this.parent),
     };
+    let Some(reader) = get
+        .or_else(|| with(ResourceAction::Delete))
+        .or_else(|| with(ResourceAction::Merge))
+    else {
+        return (kind == ResourceAction::Create && !this.dotted)
+            .then(|| create_beside_rest(service, op, &collection))
+            .flatten();
+    };
+    let list = with(ResourceAction::List);
     let (field, id_field) = item_field(service, &collection, create, get.or(list), reader)?;
     let sends_field =
         item_fields(service, op.body.as_ref()).is_some_and(|fs| fs.iter().any(|f| f.wire == field));
@@ -218,6 +223,36 @@ pub(super) fn verb_shape(service: &Service, op: &OperationInfo) -> Option<Resour
         id_field,
         items,
     })
+}
+
+/// A create verb with no verb beside it that reads what it made, under a collection that
+/// REST paths list and name items of (Zulip's `POST /user_groups/create` beside `GET
+/// /user_groups` and `PATCH`/`DELETE /user_groups/{user_group_id}`): the create of that
+/// collection, so what it makes is listed, read, changed and deleted there (it kept nothing).
+fn create_beside_rest(
+    service: &Service,
+    op: &OperationInfo,
+    collection: &str,
+) -> Option<ResourceShape> {
+    let listed = service
+        .operations
+        .iter()
+        .any(|o| o.method == Method::Get && o.path == collection && answers_list(service, o));
+    let item_path = service.operations.iter().any(|o| {
+        o.path
+            .strip_prefix(collection)
+            .and_then(|rest| rest.strip_prefix('/'))
+            .is_some_and(|rest| rest.starts_with('{') && rest.ends_with('}') && !rest.contains('/'))
+    });
+    if !listed || !item_path {
+        return None;
+    }
+    let as_rest = OperationInfo {
+        path: collection.to_owned(),
+        ..op.clone()
+    };
+    let shape = super::shape_of(service, &as_rest);
+    (shape.kind == ResourceAction::Create).then_some(shape)
 }
 
 /// The request field by which `reader` names an item that `create` made in `collection` (see

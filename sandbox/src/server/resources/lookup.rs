@@ -19,7 +19,12 @@ impl Resources {
         if items.iter().any(|i| i.id == *value) {
             return None;
         }
-        let holds = |v: &Value| v.as_str() == Some(value.as_str());
+        // Text, or a number whose digits the path carries (Zulip's `/users/{user_id}`).
+        let holds = |v: &Value| match v {
+            Value::String(text) => text == value,
+            Value::Number(n) => n.to_string() == *value,
+            _ => false,
+        };
         // At the top of the item, or in an object of its under the label another path
         // parameter names (OneSignal's `/users/by/external_id/u-1`: `identity.external_id`).
         let labels: Vec<&str> = call.path.iter().map(|(_, v)| v.as_str()).collect();
