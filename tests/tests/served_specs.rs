@@ -7843,3 +7843,63 @@ paths:
     let (_, listed) = form_call(&served, "GET", "/user_groups", None).await;
     assert_eq!(listed["user_groups"], serde_json::json!([]), "{listed}");
 }
+
+/// Rocket.Chat's `chat.*` methods (facts of `RocketChat/Rocket.Chat-Open-API`'s messaging
+/// document): a message posted is read back by `chat.getMessage?msgId=`, edited by
+/// `chat.update` and gone after `chat.delete` (each answered a made-up `{}` and kept nothing).
+#[tokio::test]
+async fn rocket_chat_s_messages_are_posted_read_updated_and_deleted() {
+    let document = r##"
+openapi: 3.0.1
+info: { title: rocket, version: "1" }
+servers: [ { url: "http://localhost:3000" } ]
+security: [ { token: [] } ]
+components:
+  securitySchemes:
+    token: { type: apiKey, in: header, name: X-Auth-Token }
+  schemas:
+    Message: { type: object, properties: { _id: { type: string }, rid: { type: string }, msg: { type: string } } }
+    Answer: { type: object, properties: { message: { $ref: "#/components/schemas/Message" }, success: { type: boolean } } }
+paths:
+  /api/v1/chat.postMessage:
+    post:
+      requestBody: { required: true, content: { application/json: { schema: { type: object, required: [roomId], properties: { roomId: { type: string }, text: { type: string } } } } } }
+      responses: { "200": { description: OK, content: { application/json: { schema: { $ref: "#/components/schemas/Answer" } } } } }
+  /api/v1/chat.getMessage:
+    get:
+      parameters: [ { name: msgId, in: query, required: true, schema: { type: string } } ]
+      responses: { "200": { description: OK, content: { application/json: { schema: { $ref: "#/components/schemas/Answer" } } } } }
+  /api/v1/chat.update:
+    post:
+      requestBody: { required: true, content: { application/json: { schema: { type: object, required: [roomId, msgId, text], properties: { roomId: { type: string }, msgId: { type: string }, text: { type: string } } } } } }
+      responses: { "200": { description: OK, content: { application/json: { schema: { $ref: "#/components/schemas/Answer" } } } } }
+  /api/v1/chat.delete:
+    post:
+      requestBody: { required: true, content: { application/json: { schema: { type: object, properties: { roomId: { type: string }, msgId: { type: string } } } } } }
+      responses: { "200": { description: OK, content: { application/json: { schema: { type: object, properties: { _id: { type: string }, success: { type: boolean } } } } } } }
+"##;
+    let (served, _dir) = serve_document(document, "messaging.yaml", "rocket").await;
+    let key = served.credential("api_key").unwrap().to_owned();
+    let call = |method: &'static str, path: &str, body: Option<serde_json::Value>| {
+        call_json(&served, ("x-auth-token", &key), method, path, body)
+    };
+    let post = serde_json::json!({ "roomId": "GENERAL", "text": "hello" });
+    let (status, posted) = call("POST", "/api/v1/chat.postMessage", Some(post)).await;
+    assert_eq!(status, 200, "{posted}");
+    let id = posted["message"]["_id"].as_str().unwrap().to_owned();
+    let read = format!("/api/v1/chat.getMessage?msgId={id}");
+    let (status, got) = call("GET", &read, None).await;
+    assert_eq!(
+        (status, &got["message"]["_id"]),
+        (200, &posted["message"]["_id"])
+    );
+    let (status, _) = call("GET", "/api/v1/chat.getMessage?msgId=never-sent", None).await;
+    assert_eq!(status, 404);
+    let edit = serde_json::json!({ "roomId": "GENERAL", "msgId": id, "text": "edited" });
+    let (status, _) = call("POST", "/api/v1/chat.update", Some(edit)).await;
+    assert_eq!(status, 200);
+    let gone = serde_json::json!({ "roomId": "GENERAL", "msgId": id });
+    let (status, _) = call("POST", "/api/v1/chat.delete", Some(gone)).await;
+    assert_eq!(status, 200);
+    assert_eq!(call("GET", &read, None).await.0, 404);
+}

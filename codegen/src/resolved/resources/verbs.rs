@@ -29,11 +29,7 @@ fn verb(word: &str) -> Option<ResourceAction> {
 /// `list-pools` → (list, `pool`). A segment without a verb is a noun alone (`domains`),
 /// which lists that noun when a family has it.
 fn words(segment: &str) -> (Option<ResourceAction>, String) {
-    let word = segment
-        .split('.')
-        .next()
-        .unwrap_or_default()
-        .to_ascii_lowercase();
+    let word = split_camel_case(segment.split('.').next().unwrap_or_default());
     let parts: Vec<&str> = word.split(['-', '_']).filter(|p| !p.is_empty()).collect();
     match parts.as_slice() {
         [only] => match verb(only) {
@@ -43,6 +39,37 @@ fn words(segment: &str) -> (Option<ResourceAction>, String) {
         [first, rest @ ..] if verb(first).is_some() => (verb(first), singular(&rest.join("-"))),
         [rest @ .., last] if verb(last).is_some() => (verb(last), singular(&rest.join("-"))),
         _ => (None, singular(&parts.join("-"))),
+    }
+}
+
+/// `postMessage` as `post-message`: a lower-case letter or digit followed by an upper-case one
+/// starts a word; the whole in lower case.
+fn split_camel_case(word: &str) -> String {
+    let mut out = String::with_capacity(word.len() + 4);
+    let mut after_lower = false;
+    for c in word.chars() {
+        if c.is_ascii_uppercase() && after_lower {
+            out.push('-');
+        }
+        after_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
+/// What the verb of a method named `<noun>.<verb>` does: a plain CRUD verb, or one that sends
+/// a new item (Rocket.Chat's `chat.postMessage`, `chat.sendMessage`), with the noun after it.
+fn method_words(word: &str) -> (Option<ResourceAction>, String) {
+    let (kind, noun) = words(word);
+    if kind.is_some() {
+        return (kind, noun);
+    }
+    let split = split_camel_case(word);
+    match split.split_once('-') {
+        Some(("post" | "send", rest)) if !rest.is_empty() => {
+            (Some(ResourceAction::Create), singular(rest))
+        }
+        _ => (kind, noun),
     }
 }
 
@@ -85,10 +112,12 @@ fn verb_of(op: &OperationInfo) -> Option<Verb<'_>> {
         return None;
     }
     if let Some((noun_path, word)) = dotted_method(&op.path) {
-        let (kind, _) = words(word);
+        // A verb with a noun after it names a family of that noun (`chat.postMessage`,
+        // `chat.getMessage`); a word that is no verb of CRUD stays a verb of the noun's items.
+        let (kind, noun) = method_words(word);
         return Some(Verb {
             kind,
-            noun: String::new(),
+            noun: if kind.is_some() { noun } else { String::new() },
             parent: noun_path,
             dotted: true,
             op,
@@ -160,6 +189,24 @@ pub(super) fn verb_shape(service: &Service, op: &OperationInfo) -> Option<Resour
             }));
     if other_verb {
         this.noun = String::new();
+    }
+    // A method's verb alone (`chat.update`, `chat.delete`) where the noun's own family makes
+    // nothing acts on the one family beside it that does (`chat.postMessage`'s messages).
+    if this.dotted && this.noun.is_empty() && this.kind.is_some_and(|k| k != ResourceAction::Create)
+    {
+        let mut made = service
+            .operations
+            .iter()
+            .filter_map(verb_of)
+            .filter(|v| {
+                v.dotted && v.parent == this.parent && v.kind == Some(ResourceAction::Create)
+            })
+            .map(|v| v.noun);
+        if let (Some(noun), None) = (made.next(), made.next())
+            && !noun.is_empty()
+        {
+            this.noun = noun;
+        }
     }
     // Only the operations beside it are read as words (every operation of a service asks).
     let beside = |o: &&OperationInfo| o.path.starts_with(this.parent);
@@ -313,12 +360,32 @@ fn item_field(
         .map(singular)
         .unwrap_or_default();
     let wrapper = answered.and_then(|(key, _)| key);
-    let names_item = |name: &str| name == noun || Some(name) == wrapper;
+    // Or after either with `Id` (Rocket.Chat's `msgId` of a `message`: a shortening counts).
+    let names_item = |name: &str| {
+        name == noun || Some(name) == wrapper || {
+            let base = name.strip_suffix("Id").or_else(|| name.strip_suffix("_id"));
+            base.is_some_and(|b| shortens(b, &noun) || wrapper.is_some_and(|w| shortens(b, w)))
+        }
+    };
     let id = item?
         .iter()
         .filter(|f| id_like(&f.wire) && matches!(f.ty, Ty::String | Ty::Integer))
         .min_by_key(|f| f.wire != "id")?;
     pick(&names_item).map(|field| (field, id.wire.clone()))
+}
+
+/// Whether `short` is `word` or a shortening of it: its first letter, then the rest of its
+/// letters in order (`msg` of `message`), three letters at least.
+fn shortens(short: &str, word: &str) -> bool {
+    let short = short.to_ascii_lowercase();
+    if short == word {
+        return true;
+    }
+    if short.len() < 3 || short.chars().next() != word.chars().next() {
+        return false;
+    }
+    let mut rest = word.chars();
+    short.chars().all(|c| rest.any(|w| w == c))
 }
 
 #[cfg(test)]
@@ -403,5 +470,49 @@ types:
         assert_ne!(shape("conversations_history").0, "List");
         // A file's kind is no verb.
         assert_ne!(shape("messages_list").1, "/Messages");
+    }
+
+    /// Rocket.Chat's `chat.*` methods: camelCase verbs with their noun (`postMessage`,
+    /// `getMessage`), a verb alone beside them (`update`, `delete`), the item named `msgId`.
+    const ROCKET: &str = r#"
+service: { name: rocket, title: Rocket, summary: Rocket, source: assumed, base_url: { default: "http://localhost:1", env: ROCKET_BASE_URL, source: assumed } }
+operations:
+  post_message: { method: POST, path: "/api/v1/chat.postMessage", body: NewMessage, response: MessageAnswer, source: assumed }
+  get_message: { method: GET, path: "/api/v1/chat.getMessage", query: { msgId: { type: string, required: true } }, response: MessageAnswer, source: assumed }
+  update: { method: POST, path: "/api/v1/chat.update", body: Edit, response: MessageAnswer, source: assumed }
+  delete: { method: POST, path: "/api/v1/chat.delete", body: Ref, response: Done, source: assumed }
+types:
+  NewMessage: { source: assumed, fields: { roomId: { type: string, required: true }, text: { type: string } } }
+  Edit: { source: assumed, fields: { roomId: { type: string, required: true }, msgId: { type: string, required: true }, text: { type: string } } }
+  Ref: { source: assumed, fields: { roomId: { type: string, required: true }, msgId: { type: string, required: true } } }
+  Message: { source: assumed, fields: { _id: { type: string }, rid: { type: string }, msg: { type: string } } }
+  MessageAnswer: { source: assumed, fields: { message: { type: Message }, success: { type: boolean } } }
+  Done: { source: assumed, fields: { success: { type: boolean } } }
+"#;
+
+    #[test]
+    fn camel_case_methods_and_a_shortened_id_name_the_family_s_items() {
+        let shape_of = super::super::tests::shapes_of(ROCKET);
+        let shape = |name: &str| {
+            let s = shape_of(name);
+            let field = s.item_field.unwrap_or_default();
+            (s.kind.name(), s.collection, field, s.id_field)
+        };
+        let at = |kind: &'static str, field: &str| {
+            (
+                kind,
+                "/api/v1/chat/message".to_owned(),
+                field.to_owned(),
+                "_id".to_owned(),
+            )
+        };
+        assert_eq!(shape("post_message"), at("Create", ""));
+        assert_eq!(shape("get_message"), at("Get", "msgId"));
+        assert_eq!(shape("update"), at("Merge", "msgId"));
+        assert_eq!(shape("delete"), at("Delete", "msgId"));
+        assert!(super::shortens("msg", "message"));
+        assert!(!super::shortens("ms", "message"));
+        assert!(!super::shortens("room", "message"));
+        assert_eq!(super::split_camel_case("lookupByEmail"), "lookup-by-email");
     }
 }
