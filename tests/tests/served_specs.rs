@@ -7903,3 +7903,123 @@ paths:
     assert_eq!(status, 200);
     assert_eq!(call("GET", &read, None).await.0, 404);
 }
+
+/// Rocket.Chat's users and channels (facts of its `user-management` and `rooms` documents):
+/// a user is named by the `_id` the service makes (`userId`) or by its `username`, an update
+/// sends its changes inside `data`, a channel is named by its only id parameter (`roomId`) or
+/// its name (`roomName`), and an offset page's `count` is the items on it.
+#[tokio::test]
+async fn rocket_chat_s_users_and_channels_are_named_by_id_or_name_and_paged() {
+    let document = r##"
+openapi: 3.0.1
+info: { title: rocket, version: "1" }
+servers: [ { url: "http://localhost:3000" } ]
+security: [ { token: [] } ]
+components:
+  securitySchemes:
+    token: { type: apiKey, in: header, name: X-Auth-Token }
+  schemas:
+    User: { type: object, properties: { _id: { type: string }, username: { type: string }, name: { type: string } } }
+    UserAnswer: { type: object, properties: { user: { $ref: "#/components/schemas/User" }, success: { type: boolean } } }
+    Channel: { type: object, properties: { _id: { type: string }, name: { type: string } } }
+    ChannelAnswer: { type: object, properties: { channel: { $ref: "#/components/schemas/Channel" }, success: { type: boolean } } }
+    Done: { type: object, properties: { success: { type: boolean } } }
+paths:
+  /api/v1/users.create:
+    post:
+      requestBody: { required: true, content: { application/json: { schema: { type: object, required: [name, username], properties: { name: { type: string }, username: { type: string } } } } } }
+      responses: { "200": { description: OK, content: { application/json: { schema: { $ref: "#/components/schemas/UserAnswer" } } } } }
+  /api/v1/users.info:
+    get:
+      parameters: [ { name: userId, in: query, schema: { type: string } }, { name: username, in: query, schema: { type: string } } ]
+      responses: { "200": { description: OK, content: { application/json: { schema: { $ref: "#/components/schemas/UserAnswer" } } } } }
+  /api/v1/users.update:
+    post:
+      requestBody: { required: true, content: { application/json: { schema: { type: object, required: [userId, data], properties: { userId: { type: string }, data: { type: object, properties: { name: { type: string } } } } } } } }
+      responses: { "200": { description: OK, content: { application/json: { schema: { $ref: "#/components/schemas/UserAnswer" } } } } }
+  /api/v1/users.delete:
+    post:
+      requestBody: { required: true, content: { application/json: { schema: { type: object, required: [userId], properties: { userId: { type: string } } } } } }
+      responses: { "200": { description: OK, content: { application/json: { schema: { $ref: "#/components/schemas/Done" } } } } }
+  /api/v1/channels.create:
+    post:
+      requestBody: { required: true, content: { application/json: { schema: { type: object, required: [name], properties: { name: { type: string } } } } } }
+      responses: { "200": { description: OK, content: { application/json: { schema: { $ref: "#/components/schemas/ChannelAnswer" } } } } }
+  /api/v1/channels.info:
+    get:
+      parameters: [ { name: roomId, in: query, schema: { type: string } }, { name: roomName, in: query, schema: { type: string } } ]
+      responses: { "200": { description: OK, content: { application/json: { schema: { $ref: "#/components/schemas/ChannelAnswer" } } } } }
+  /api/v1/channels.list:
+    get:
+      parameters: [ { name: offset, in: query, schema: { type: integer } }, { name: count, in: query, schema: { type: integer } } ]
+      responses:
+        "200":
+          description: OK
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  channels: { type: array, items: { $ref: "#/components/schemas/Channel" } }
+                  count: { type: integer }
+                  offset: { type: integer }
+                  total: { type: integer }
+                  success: { type: boolean }
+"##;
+    let (served, _dir) = serve_document(document, "rocket.yaml", "rocket").await;
+    let key = served.credential("api_key").unwrap().to_owned();
+    let call = |method: &'static str, path: &str, body: Option<serde_json::Value>| {
+        call_json(&served, ("x-auth-token", &key), method, path, body)
+    };
+    let ada = serde_json::json!({ "name": "Ada", "username": "ada" });
+    let (_, made) = call("POST", "/api/v1/users.create", Some(ada)).await;
+    let id = made["user"]["_id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{made}"));
+    let by_id = format!("/api/v1/users.info?userId={id}");
+    assert_eq!(call("GET", &by_id, None).await.1["user"]["username"], "ada");
+    let renamed = serde_json::json!({ "userId": id, "data": { "name": "Ada Lovelace" } });
+    let (status, _) = call("POST", "/api/v1/users.update", Some(renamed)).await;
+    assert_eq!(status, 200);
+    let (_, read) = call("GET", "/api/v1/users.info?username=ada", None).await;
+    assert_eq!(read["user"]["name"], "Ada Lovelace", "{read}");
+    let gone = serde_json::json!({ "userId": id });
+    assert_eq!(
+        call("POST", "/api/v1/users.delete", Some(gone)).await.0,
+        200
+    );
+    assert_eq!(call("GET", &by_id, None).await.0, 404);
+
+    for name in ["alpha", "beta", "gamma"] {
+        let channel = serde_json::json!({ "name": name });
+        assert_eq!(
+            call("POST", "/api/v1/channels.create", Some(channel))
+                .await
+                .0,
+            200
+        );
+    }
+    let (_, beta) = call("GET", "/api/v1/channels.info?roomName=beta", None).await;
+    let beta_id = beta["channel"]["_id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{beta}"));
+    let (_, again) = call(
+        "GET",
+        &format!("/api/v1/channels.info?roomId={beta_id}"),
+        None,
+    )
+    .await;
+    assert_eq!(again["channel"]["name"], "beta");
+    let (status, _) = call("GET", "/api/v1/channels.info?roomId=never-made", None).await;
+    assert_eq!(status, 404);
+    let (_, page) = call("GET", "/api/v1/channels.list?count=2&offset=2", None).await;
+    assert_eq!(
+        (&page["count"], &page["offset"], &page["total"]),
+        (
+            &serde_json::json!(1),
+            &serde_json::json!(2),
+            &serde_json::json!(3)
+        ),
+        "{page}"
+    );
+}

@@ -251,6 +251,21 @@ async fn respond<'s>(
     {
         call.named_as = Some(std::mem::replace(&mut slot.1, id));
     }
+    // An item a method names by another of its values than the one it keys by (Rocket.Chat's
+    // `users.info?username=`): the id, as if sent.
+    if let (Some(id), Some(field)) = (
+        served.store.named_otherwise(&op.resource, &call),
+        op.resource.item_field,
+    ) {
+        let into = if call.body.is_object() {
+            &mut call.body
+        } else {
+            &mut call.query
+        };
+        if let Some(map) = into.as_object_mut() {
+            map.insert(field.to_owned(), Value::String(id));
+        }
+    }
     // An action on an item the store does not hold, where the document says so with a 404
     // (Telnyx's `POST /calls/{id}/actions/answer`: "Call not found"), is that 404; so is one
     // on an item its request names (Slack's `conversations.archive {channel}`, whose get of

@@ -389,6 +389,17 @@ pub fn page_object_with_window(
     let (page, window) = styled_page(&items, spec, size_param, query, path)?;
     merge(&mut answer, page.body);
     mark_last_page(&mut answer, window.more);
+    if let tidings_runtime::spec::PageStyle::Offset {
+        offset_param,
+        total_field: Some(total_field),
+        ..
+    } = spec.style
+    {
+        let offset = last_value(&query_pairs(query), offset_param)
+            .and_then(whole_number)
+            .unwrap_or(0);
+        counts_of_page(&mut answer, spec.items, total_field, (offset_param, offset));
+    }
     Ok((
         StyledPage {
             body: answer,
@@ -396,6 +407,42 @@ pub fn page_object_with_window(
         },
         window,
     ))
+}
+
+/// Beside an offset page's declared total, its other counts are the page's (Rocket.Chat's
+/// `count` beside `total`: the items answered, which a client adds to its offset), and a field
+/// named as the offset parameter is the offset asked for; each where the answer has it (they
+/// were the whole list's count, and made up).
+fn counts_of_page(
+    answer: &mut serde_json::Value,
+    items: &str,
+    total_field: &str,
+    (offset_param, offset): (&str, usize),
+) {
+    let (holder_path, _) = items.rsplit_once('.').unwrap_or(("", items));
+    let holder = holder_path
+        .split('.')
+        .filter(|p| !p.is_empty())
+        .try_fold(&mut *answer, |at, part| at.get_mut(part));
+    let Some(serde_json::Value::Object(holder)) = holder else {
+        return;
+    };
+    let leaf = items.rsplit('.').next().unwrap_or(items);
+    let on_page = holder
+        .get(leaf)
+        .and_then(|v| v.as_array())
+        .map_or(0, Vec::len);
+    let total_leaf = total_field.rsplit('.').next().unwrap_or(total_field);
+    for (name, value) in holder.iter_mut() {
+        if !value.is_number() || name == total_leaf {
+            continue;
+        }
+        if name == "count" {
+            *value = serde_json::Value::from(on_page);
+        } else if name == offset_param {
+            *value = serde_json::Value::from(offset);
+        }
+    }
 }
 
 /// Booleans a page may carry beside its style's own field, saying it is the last (Svix's

@@ -341,6 +341,32 @@ fn item_field(
             .or(first)
             .map(|(name, _)| (*name).to_owned())
     };
+    let noun = collection
+        .rsplit(['/', '.'])
+        .next()
+        .map(singular)
+        .unwrap_or_default();
+    let wrapper = answered.and_then(|(key, _)| key);
+    // A parameter named after the noun or the answer's wrapper with `Id`, shortened or not
+    // (Rocket.Chat's `msgId` of a `message`, `userId` of a `user`).
+    let names_its_id = |name: &str| {
+        let base = name.strip_suffix("Id").or_else(|| name.strip_suffix("_id"));
+        base.is_some_and(|b| shortens(b, &noun) || wrapper.is_some_and(|w| shortens(b, w)))
+    };
+    // The item's id, which the service makes: its id-like field the create does not send.
+    let made = item.and_then(|fs| {
+        fs.iter()
+            .filter(|f| id_like(&f.wire) && matches!(f.ty, Ty::String | Ty::Integer))
+            .filter(|f| !created.iter().any(|c| c.wire == f.wire))
+            .min_by_key(|f| f.wire != "id")
+    });
+    // Such a parameter names that id before any field the client chose (`users.info?userId=`
+    // beside `username=`, which still finds the user: see the store's `named_otherwise`).
+    if let Some(made) = made
+        && let Some(field) = pick(&names_its_id)
+    {
+        return Some((field, made.wire.clone()));
+    }
     if let Some(field) = pick(&of_item) {
         return Some((field.clone(), field));
     }
@@ -353,25 +379,19 @@ fn item_field(
     }
     // Else a parameter named after the noun, or after the field its answer wraps the item in
     // (Slack's `reminders.info?reminder=` and `conversations.info?channel=`, each answered
-    // `{"ok": true, "<that name>": {...}}`): it carries the item's id.
-    let noun = collection
-        .rsplit(['/', '.'])
-        .next()
-        .map(singular)
-        .unwrap_or_default();
-    let wrapper = answered.and_then(|(key, _)| key);
-    // Or after either with `Id` (Rocket.Chat's `msgId` of a `message`: a shortening counts).
-    let names_item = |name: &str| {
-        name == noun || Some(name) == wrapper || {
-            let base = name.strip_suffix("Id").or_else(|| name.strip_suffix("_id"));
-            base.is_some_and(|b| shortens(b, &noun) || wrapper.is_some_and(|w| shortens(b, w)))
-        }
-    };
+    // `{"ok": true, "<that name>": {...}}`), or either with `Id`: it carries the item's id.
+    let names_item = |name: &str| name == noun || Some(name) == wrapper || names_its_id(name);
     let id = item?
         .iter()
         .filter(|f| id_like(&f.wire) && matches!(f.ty, Ty::String | Ty::Integer))
         .min_by_key(|f| f.wire != "id")?;
-    pick(&names_item).map(|field| (field, id.wire.clone()))
+    // Else the one id-like parameter the reader sends (Rocket.Chat's `channels.info?roomId=`
+    // of a `channel`: its rooms are channels, groups and direct messages).
+    let only_id =
+        |name: &str| id_like(name) && sent.iter().filter(|(other, _)| id_like(other)).count() == 1;
+    pick(&names_item)
+        .or_else(|| pick(&only_id))
+        .map(|field| (field, id.wire.clone()))
 }
 
 /// Whether `short` is `word` or a shortening of it: its first letter, then the rest of its

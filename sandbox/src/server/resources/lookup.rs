@@ -41,6 +41,39 @@ impl Resources {
         }
     }
 
+    /// An item named in the request by another of its values, where the operation names items
+    /// by a request field the request leaves out (Rocket.Chat's `users.info?username=` beside
+    /// `userId`, `channels.info?roomName=` beside `roomId`): the one item whose field of that
+    /// name, or of its last word (`roomName` → `name`), holds the value sent.
+    pub fn named_otherwise(&self, op: &ResourceOp, call: &ResourceCall) -> Option<String> {
+        let field = op.item_field.filter(|_| op.item_param.is_none())?;
+        let sent = |v: &Value| v.as_object().filter(|m| m.contains_key(field)).is_some();
+        if sent(&call.body) || sent(&call.query) {
+            return None;
+        }
+        let pairs: Vec<(&String, &str)> = [&call.body, &call.query]
+            .into_iter()
+            .filter_map(Value::as_object)
+            .flatten()
+            .filter_map(|(name, v)| v.as_str().map(|text| (name, text)))
+            .collect();
+        let collection = substitute(op.collection, &call.path);
+        let state = self.lock();
+        let items = state.collections.get(&collection)?;
+        let mut found = items.iter().filter(|i| {
+            pairs.iter().any(|(name, text)| {
+                let last = last_word(name);
+                [name.as_str(), last.as_str()]
+                    .iter()
+                    .any(|n| i.value.get(*n).and_then(Value::as_str) == Some(*text))
+            })
+        });
+        match (found.next(), found.next()) {
+            (Some(item), None) => Some(item.id.clone()),
+            _ => None,
+        }
+    }
+
     /// The 409 of a create that gives the id of an item the store holds (Loops' second
     /// `POST /contacts/create` of one email: "Email or userId already exists"), for an
     /// operation that documents a 409; otherwise a create with a held id replaces the item.
@@ -245,4 +278,15 @@ impl Resources {
             _ => *op,
         }
     }
+}
+
+/// The last word of a camelCase or snake_case name, in lower case (`roomName` → `name`).
+fn last_word(name: &str) -> String {
+    let start = name
+        .char_indices()
+        .filter(|(i, c)| *i > 0 && (c.is_ascii_uppercase() || *c == '_'))
+        .map(|(i, c)| if c == '_' { i + 1 } else { i })
+        .next_back()
+        .unwrap_or(0);
+    name[start..].to_ascii_lowercase()
 }

@@ -14,6 +14,33 @@ use serde_json::{Map, Value};
 /// A JSON:API resource object's `attributes` and `relationships` (an item with a `type` and
 /// an `id` beside them: Klaviyo's profiles) take each member sent, the others kept, as JSON:API
 /// requires of a partial update; replaced whole, a profile lost its email and name.
+/// The changes of an update that sends them in an object of their own beside the item's name
+/// (Rocket.Chat's `users.update {userId, data: {name}}`): that object's fields, where it is
+/// the one object sent that the item has no field for and that holds some of the item's fields.
+/// Merged as sent, they were kept under `data` and the user's name never changed.
+pub(super) fn changes_inside(
+    mut body: Map<String, Value>,
+    held: &Map<String, Value>,
+    named_by: Option<&str>,
+) -> Map<String, Value> {
+    let wrappers: Vec<String> = body
+        .iter()
+        .filter(|(key, _)| Some(key.as_str()) != named_by && !held.contains_key(*key))
+        .filter(|(_, value)| {
+            value
+                .as_object()
+                .is_some_and(|inner| inner.keys().any(|k| held.contains_key(k)))
+        })
+        .map(|(key, _)| key.clone())
+        .collect();
+    if let [only] = wrappers.as_slice()
+        && let Some(Value::Object(inner)) = body.remove(only)
+    {
+        body.extend(inner);
+    }
+    body
+}
+
 pub(super) fn merge_patch(
     target: &mut Map<String, Value>,
     patch: Map<String, Value>,

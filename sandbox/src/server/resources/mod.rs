@@ -642,6 +642,10 @@ impl Resources {
                     return Err(ServerError::new(409, "conflict", why).with_param(op.id_field));
                 }
                 let required = shape::required_of(schema, item_ty.as_ref());
+                let body = match op.item_field {
+                    Some(named_by) => merge::changes_inside(body, &value, Some(named_by)),
+                    None => body,
+                };
                 merge_patch(&mut value, body, required, call.merge_nested);
                 fill::stamp_last_change(schema, item_ty.as_ref(), &mut value);
                 let value = filled_object(schema, item_ty.as_ref(), value);

@@ -337,6 +337,11 @@ pub(super) fn envelope_of(
             let at = format!("{holder_path}{}", f.name);
             super::super::page::set_path(&mut envelope, &at, Value::from(total));
         }
+        // Where they start (Rocket.Chat's `offset`): the whole list's is 0; a page says its own.
+        if f.ty == Ty::Integer && f.name == "offset" {
+            let at = format!("{holder_path}{}", f.name);
+            super::super::page::set_path(&mut envelope, &at, Value::from(0));
+        }
     }
     // The yes/no fields the type declares to say whether more pages follow, beside the items
     // or one object down (Sunshine's optional `meta.hasMore`), are always answered: a client
