@@ -7886,6 +7886,8 @@ paths:
     let post = serde_json::json!({ "roomId": "GENERAL", "text": "hello" });
     let (status, posted) = call("POST", "/api/v1/chat.postMessage", Some(post)).await;
     assert_eq!(status, 200, "{posted}");
+    // Optional in the document, in every example: a client checks it.
+    assert_eq!(posted["success"], true, "{posted}");
     let id = posted["message"]["_id"].as_str().unwrap().to_owned();
     let read = format!("/api/v1/chat.getMessage?msgId={id}");
     let (status, got) = call("GET", &read, None).await;

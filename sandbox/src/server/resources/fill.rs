@@ -171,6 +171,11 @@ fn fill_object(
                 let v = fill(schema, &f.ty, None, depth + 1, Some(f));
                 given.insert(f.name.to_owned(), v);
             }
+            // An answer's own yes/no saying it went well, optional or not (Rocket.Chat's
+            // `success`, in every example of every answer): a client checks it.
+            None if depth == 0 && f.ty == Ty::Boolean && is_success_flag(f.name) => {
+                given.insert(f.name.to_owned(), Value::Bool(true));
+            }
             None => {
                 given.remove(f.name);
             }
