@@ -7702,7 +7702,7 @@ paths:
             schema:
               type: object
               required: [email, full_name]
-              properties: { email: { type: string }, full_name: { type: string }, user_id: { type: integer } }
+              properties: { email: { type: string }, full_name: { type: string } }
       responses:
         "200":
           description: ok
@@ -7733,11 +7733,13 @@ paths:
 "##
     );
     let (served, _dir) = serve_document(&document, "zulip.yaml", "zulip").await;
-    let form = "email=ada%40example.org&full_name=Ada&user_id=7";
-    let (status, _) = form_call(&served, "POST", "/users", Some(form)).await;
+    let form = "email=ada%40example.org&full_name=Ada";
+    let (status, made) = form_call(&served, "POST", "/users", Some(form)).await;
     assert_eq!(status, 200);
-    let (status, answer) =
-        form_call(&served, "PATCH", "/users/7", Some("full_name=Ada+Lovelace")).await;
+    // Keyed by the email the client chose, the user still has the number the service makes.
+    let number = made["user_id"].as_i64().unwrap_or_else(|| panic!("{made}"));
+    let path = format!("/users/{number}");
+    let (status, answer) = form_call(&served, "PATCH", &path, Some("full_name=Ada+Lovelace")).await;
     assert_eq!(status, 200, "{answer}");
     let (_, read) = form_call(&served, "GET", "/users/ada@example.org", None).await;
     assert_eq!(read["user"]["full_name"], "Ada Lovelace", "{read}");
@@ -7808,11 +7810,11 @@ paths:
                 properties:
                   user_groups:
                     type: array
-                    items: { type: object, required: [id, name], properties: { id: { type: string }, name: { type: string }, description: { type: string } } }
+                    items: { type: object, required: [id, name], properties: { id: { type: integer }, name: { type: string }, description: { type: string } } }
   /user_groups/{user_group_id}:
     delete:
       operationId: remove-user-group
-      parameters: [ { name: user_group_id, in: path, required: true, schema: { type: string } } ]
+      parameters: [ { name: user_group_id, in: path, required: true, schema: { type: integer } } ]
       responses:
         "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Success" } } } }
 "##
@@ -7837,7 +7839,10 @@ paths:
     let groups = listed["user_groups"].as_array().unwrap();
     assert_eq!(groups.len(), 1, "{listed}");
     assert_eq!(groups[0]["name"], "marketing");
-    let id = groups[0]["id"].as_str().unwrap();
+    // A number, as the path that names it takes (no answer says what the id is).
+    let id = groups[0]["id"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("{listed}"));
     let (status, _) = form_call(&served, "DELETE", &format!("/user_groups/{id}"), None).await;
     assert_eq!(status, 200);
     let (_, listed) = form_call(&served, "GET", "/user_groups", None).await;

@@ -268,6 +268,12 @@ impl ServedService {
             })
             .collect();
         let operations = router::operations(&service);
+        store.key_by_integers(operations.iter().filter_map(|op| {
+            let param = op.resource.item_param?;
+            let typed = op.info.path_params.iter().find(|p| p.wire == param)?;
+            (typed.ty == tidings_codegen::check::Ty::Integer)
+                .then(|| op.resource.collection.to_owned())
+        }));
         let count = operations.len();
         let secret_params = spec
             .auth

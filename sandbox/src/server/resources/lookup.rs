@@ -41,6 +41,13 @@ impl Resources {
         }
     }
 
+    /// Makes the ids of items of `collections` (templates, as [`ResourceOp::collection`])
+    /// numbers where no answer says what an id is: an integer path parameter names their items
+    /// (Zulip's `/user_groups/{user_group_id}`), so a made-up text id could never be named.
+    pub fn key_by_integers(&self, collections: impl IntoIterator<Item = String>) {
+        self.lock().integer_keyed.extend(collections);
+    }
+
     /// An item named in the request by another of its values, where the operation names items
     /// by a request field the request leaves out (Rocket.Chat's `users.info?username=` beside
     /// `userId`, `channels.info?roomName=` beside `roomId`): the one item whose field of that

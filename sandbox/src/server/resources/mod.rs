@@ -154,6 +154,9 @@ struct State {
     next_id: u64,
     settings: std::collections::BTreeMap<String, String>,
     disk: Disk,
+    /// Collections whose items an integer path parameter names (see
+    /// [`Resources::key_by_integers`]).
+    integer_keyed: Vec<String>,
 }
 
 /// Where changes go once they are made in memory.
@@ -758,6 +761,13 @@ impl Resources {
         mut body: Map<String, Value>,
     ) -> Result<(Map<String, Value>, Option<Ticket>), ServerError> {
         let given = body.get(op.id_field).and_then(id_text);
+        // Numbers where no answer says what an id is and an integer path parameter names it.
+        let integers = !shape::id_field_known(schema, op)
+            && state.integer_keyed.iter().any(|c| c == op.collection);
+        let make_id = |schema, op, n: u64| match integers {
+            true => n.to_string(),
+            false => make_id(schema, op, n),
+        };
         let (id, counter) = match given {
             Some(id) => (id, None),
             None => {
@@ -779,10 +789,15 @@ impl Resources {
                     n += 1;
                     id = make_id(schema, op, n);
                 }
-                body.insert(op.id_field.to_owned(), id_value(schema, op, &id));
+                let value = match integers {
+                    true => Value::from(n),
+                    false => id_value(schema, op, &id),
+                };
+                body.insert(op.id_field.to_owned(), value);
                 (id, Some(n))
             }
         };
+        let counter = shape::own_number(schema, op, item_ty, &mut body, counter, state.next_id);
         // An upsert of an item held (a create that may replace: Novu's topics by `key`) keeps
         // what it does not send (its `_id`, its creation time).
         let body = match state

@@ -33,6 +33,16 @@ fn id_field_of(schema: &ServiceSchema, op: &ResourceOp) -> Option<&'static Field
         .find(|f| f.name == op.id_field)
 }
 
+/// Whether `name` is an item's own id named after its collection (`user_id` of `/users`).
+pub(super) fn own_id_of(name: &str, collection: &str) -> bool {
+    named_thing(name).is_some_and(|thing| Some(thing) == fill::collection_thing(collection))
+}
+
+/// Whether the answer of `op` says what its items' id is (a field of that name).
+pub(super) fn id_field_known(schema: &ServiceSchema, op: &ResourceOp) -> bool {
+    id_field_of(schema, op).is_some()
+}
+
 /// A fresh id, shaped as the response's id field wants it: a UUID when its format or its name
 /// (Vonage's `message_uuid`) says so, one matching its pattern when it has one, else `res_`
 /// and the number, padded or shortened to the field's length bounds (Twilio's 34-character
@@ -733,6 +743,38 @@ pub fn failure_flags(schema: &ServiceSchema, ty: &Ty, error: &mut Value) {
             map.entry(f.name.to_owned()).or_insert(Value::Bool(false));
         }
     }
+}
+
+/// An item keyed by a value the client chose (Zulip's users by `email`) whose type has its own
+/// id named after the collection (`user_id`), not sent: made as a fresh id is, so the paths
+/// that name the item by it find it. The id counter after it.
+pub(super) fn own_number(
+    schema: &ServiceSchema,
+    op: &ResourceOp,
+    item_ty: Option<&Ty>,
+    body: &mut Map<String, Value>,
+    counter: Option<u64>,
+    next_id: u64,
+) -> Option<u64> {
+    let fields = item_ty
+        .and_then(|t| schema.object_fields(t))
+        .unwrap_or_default();
+    let own = fields.iter().find(|f| {
+        f.name != op.id_field
+            && !body.contains_key(f.name)
+            && matches!(f.ty, Ty::Integer | Ty::String)
+            && own_id_of(f.name, op.collection)
+    });
+    let Some(own) = own.filter(|_| counter.is_none()) else {
+        return counter;
+    };
+    let n = next_id + 1;
+    let value = match own.ty {
+        Ty::Integer => Value::from(n),
+        _ => Value::String(field_id(n, own)),
+    };
+    body.insert(own.name.to_owned(), value);
+    Some(n)
 }
 
 #[cfg(test)]
