@@ -7784,6 +7784,41 @@ paths:
             schema: { type: object, properties: { comment: { type: string } } }
       responses:
         "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Success" } } } }
+  /drafts:
+    post:
+      operationId: create-drafts
+      requestBody:
+        required: true
+        content:
+          application/x-www-form-urlencoded:
+            schema:
+              type: object
+              required: [drafts]
+              properties:
+                drafts: { type: array, items: { type: object, required: [content], properties: { id: { type: integer }, content: { type: string } } } }
+            encoding: { drafts: { contentType: application/json } }
+      responses:
+        "200":
+          description: ok
+          content: { application/json: { schema: { allOf: [ { $ref: "#/components/schemas/Success" } ], properties: { ids: { type: array, items: { type: integer } } } } } }
+    get:
+      operationId: get-drafts
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                allOf: [ { $ref: "#/components/schemas/Success" } ]
+                properties:
+                  count: { type: integer }
+                  drafts: { type: array, items: { type: object, required: [content], properties: { id: { type: integer }, content: { type: string } } } }
+  /drafts/{draft_id}:
+    delete:
+      operationId: delete-draft
+      parameters: [ { name: draft_id, in: path, required: true, schema: { type: integer } } ]
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Success" } } } }
   /user_groups/create:
     post:
       operationId: create-user-group
@@ -7827,6 +7862,20 @@ paths:
     }
     let (status, answer) = form_call(&served, "DELETE", "/notes/n1", None).await;
     assert_ne!(status, 400, "an optional form left out: {answer}");
+    // Each draft of one create is an item of its own, its id answered in order.
+    let drafts = "drafts=%5B%7B%22content%22%3A%22a%22%7D%2C%7B%22content%22%3A%22b%22%7D%5D";
+    let (status, made) = form_call(&served, "POST", "/drafts", Some(drafts)).await;
+    assert_eq!(status, 200, "{made}");
+    let ids = made["ids"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{made}"))
+        .clone();
+    assert_eq!(ids.len(), 2, "{made}");
+    let (status, _) = form_call(&served, "DELETE", &format!("/drafts/{}", ids[0]), None).await;
+    assert_eq!(status, 200);
+    let (_, listed) = form_call(&served, "GET", "/drafts", None).await;
+    let left = serde_json::json!([{ "id": ids[1], "content": "b" }]);
+    assert_eq!(listed["drafts"], left, "{listed}");
     let (status, answer) = form_call(
         &served,
         "POST",

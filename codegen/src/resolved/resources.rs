@@ -489,8 +489,9 @@ fn shape_of(service: &Service, op: &OperationInfo) -> ResourceShape {
                 _ => false,
             })
         }),
+        // Or its one field lists them (Zulip's `POST /drafts` with `drafts: [...]`).
         Method::Post | Method::Put if listed => body_fields.and_then(|fs| match fs {
-            [f] if matches!(&f.ty, Ty::Map(item) if item_fields(service, Some(item)).is_some()) => {
+            [f] if matches!(&f.ty, Ty::Map(item) | Ty::List(item) if item_fields(service, Some(item)).is_some()) => {
                 Some(f)
             }
             _ => None,

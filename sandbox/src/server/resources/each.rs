@@ -86,6 +86,7 @@ impl Resources {
             )));
         }
         // One change for the whole list: kept together or not at all.
+        let mut made = Vec::new();
         let ((), ticket) = state.as_one(|state| {
             for body in bodies {
                 match upsert
@@ -101,7 +102,9 @@ impl Resources {
                     // Filled as the answer shows the items (their times made once, kept);
                     // stored as sent where the answer shows none.
                     None => {
-                        self.create_one(state, schema, op, collection, item_ty.as_ref(), body)?;
+                        let (value, _) =
+                            self.create_one(state, schema, op, collection, item_ty.as_ref(), body)?;
+                        made.extend(value.get(op.id_field).cloned());
                     }
                 }
             }
@@ -112,6 +115,7 @@ impl Resources {
             // What the answer shares with the body is answered as sent (SendGrid's suppression
             // answers the `recipient_emails` added).
             let value = only_declared(schema, ty, fill(schema, ty, Some(sent), 0, None));
+            let value = with_made_ids(schema, ty, value, &made);
             if upsert {
                 self.fresh_ids(schema, ty, value)
             } else {
@@ -120,4 +124,24 @@ impl Resources {
         });
         Ok((value, ticket))
     }
+}
+
+/// The answer of a create of many with its list of the ids made, in the order sent, where its
+/// type has one (Zulip's `POST /drafts` answering `ids`: a client edits and deletes each draft
+/// by it; it was left out).
+fn with_made_ids(schema: &ServiceSchema, ty: &Ty, mut value: Value, made: &[Value]) -> Value {
+    let Some(fields) = schema.object_fields(ty) else {
+        return value;
+    };
+    let ids = fields.iter().find(|f| {
+        let plain = f.name.to_ascii_lowercase();
+        (plain == "ids" || plain.ends_with("_ids"))
+            && matches!(f.ty, Ty::List(Ty::Integer | Ty::String))
+    });
+    if let (Some(f), Value::Object(map)) = (ids, &mut value)
+        && !made.is_empty()
+    {
+        map.insert(f.name.to_owned(), Value::Array(made.to_vec()));
+    }
+    value
 }
