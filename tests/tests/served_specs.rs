@@ -8079,3 +8079,85 @@ paths:
         "{page}"
     );
 }
+
+/// Zulip's `GET /messages?anchor=&num_before=&num_after=` (facts of its document): the
+/// messages around an anchor, with the flags a client pages back by until `found_oldest`.
+#[tokio::test]
+async fn messages_around_an_anchor_are_answered_with_their_flags() {
+    let document = format!(
+        "{ZULIP_HEAD}{}",
+        r##"
+paths:
+  /messages:
+    post:
+      operationId: send-message
+      requestBody:
+        required: true
+        content:
+          application/x-www-form-urlencoded:
+            schema: { type: object, required: [content], properties: { content: { type: string } } }
+      responses:
+        "200":
+          description: ok
+          content: { application/json: { schema: { allOf: [ { $ref: "#/components/schemas/Success" } ], properties: { id: { type: integer } } } } }
+    get:
+      operationId: get-messages
+      parameters:
+        - { name: anchor, in: query, schema: { type: string } }
+        - { name: num_before, in: query, required: true, schema: { type: integer, minimum: 0 } }
+        - { name: num_after, in: query, required: true, schema: { type: integer, minimum: 0 } }
+        - { name: include_anchor, in: query, schema: { type: boolean, default: true } }
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                allOf: [ { $ref: "#/components/schemas/Success" } ]
+                properties:
+                  anchor: { type: integer }
+                  found_anchor: { type: boolean }
+                  found_oldest: { type: boolean }
+                  found_newest: { type: boolean }
+                  messages: { type: array, items: { type: object, properties: { id: { type: integer }, content: { type: string } } } }
+"##
+    );
+    let (served, _dir) = serve_document(&document, "zulip.yaml", "zulip").await;
+    for n in 1..=6 {
+        let form = format!("content=m{n}");
+        assert_eq!(
+            form_call(&served, "POST", "/messages", Some(&form)).await.0,
+            200
+        );
+    }
+    let window = |query: &'static str| {
+        let served = &served;
+        async move {
+            let (status, page) =
+                form_call(served, "GET", &format!("/messages?{query}"), None).await;
+            assert_eq!(status, 200, "{page}");
+            let ids: Vec<i64> = page["messages"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{page}"))
+                .iter()
+                .map(|m| m["id"].as_i64().unwrap())
+                .collect();
+            let flag = |name: &str| page[name].as_bool().unwrap_or_else(|| panic!("{page}"));
+            (
+                ids,
+                flag("found_oldest"),
+                flag("found_newest"),
+                flag("found_anchor"),
+            )
+        }
+    };
+    // The newest and the two before it; then, paging back, the two before the oldest seen.
+    let newest = window("anchor=newest&num_before=2&num_after=0").await;
+    assert_eq!(newest, (vec![4, 5, 6], false, true, true));
+    let back = window("anchor=4&num_before=2&num_after=0&include_anchor=false").await;
+    assert_eq!(back, (vec![2, 3], false, false, false));
+    let oldest = window("anchor=2&num_before=2&num_after=0&include_anchor=false").await;
+    assert_eq!(oldest, (vec![1], true, false, false));
+    let around = window("anchor=3&num_before=1&num_after=1").await;
+    assert_eq!(around, (vec![2, 3, 4], false, false, true));
+}

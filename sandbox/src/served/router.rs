@@ -834,6 +834,7 @@ fn answer(
                 let result = result.map(|mut answer| {
                     super::pages::whole_list(schema, op, &mut answer);
                     super::window::window(op, &query, &mut answer);
+                    super::window::anchored(schema, op, &query, &mut answer);
                     answer
                 });
                 incoming.finish(result, status)

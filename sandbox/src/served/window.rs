@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::ops::ServedOp;
-use crate::server::resources::{ResourceAction, Ty};
+use crate::server::resources::{ResourceAction, ServiceSchema, Ty};
 
 /// Query parameters that bound a list's size, most likely first.
 const SIZE_PARAMS: &[&str] = &["limit", "per_page", "page_size", "count", "max_results"];
@@ -77,6 +77,89 @@ pub(super) fn window(op: &ServedOp, query: &str, answer: &mut Value) {
     if newest_first {
         items.reverse();
     }
+}
+
+/// Keeps the items of an unpaged list that an anchor and counts around it ask for (Zulip's
+/// `GET /messages?anchor=&num_before=&num_after=&include_anchor=`): in id order, the
+/// `num_before` items before the anchor, the anchor itself (unless `include_anchor=false`) and
+/// the `num_after` after it; `newest` and `oldest` name the last and the first item. Where the
+/// answer's type has them, `anchor` says the id it resolved to and `found_anchor`,
+/// `found_oldest` and `found_newest` whether the window holds the anchor and reaches either end,
+/// so a client paging back until `found_oldest` ends (every call answered every item, and none
+/// of the flags).
+pub(super) fn anchored(schema: &ServiceSchema, op: &ServedOp, query: &str, answer: &mut Value) {
+    if op.resource.kind != ResourceAction::List || op.info.pagination.is_some() {
+        return;
+    }
+    let declares = |name: &str| op.info.query.iter().any(|p| p.wire == name);
+    if !(declares("anchor") && declares("num_before") && declares("num_after")) {
+        return;
+    }
+    let pairs: Vec<(String, String)> = url::form_urlencoded::parse(query.as_bytes())
+        .into_owned()
+        .collect();
+    let given = |name: &str| pairs.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v);
+    let count = |name: &str| {
+        given(name)
+            .and_then(|v| v.parse::<usize>().ok())
+            .unwrap_or(0)
+    };
+    let (before, after) = (count("num_before"), count("num_after"));
+    let include = given("include_anchor").is_none_or(|v| v != "false");
+    let id_field = op.resource.id_field;
+    let id_of = |item: &Value| item.get(id_field).and_then(Value::as_i64);
+    let items_at = op.resource.items.unwrap_or_default();
+    let Some(Value::Array(items)) = items_mut(answer, items_at) else {
+        return;
+    };
+    items.sort_by_key(|item| id_of(item).unwrap_or(i64::MIN));
+    let ids: Vec<i64> = items.iter().filter_map(id_of).collect();
+    let (Some(&first), Some(&last)) = (ids.first(), ids.last()) else {
+        return;
+    };
+    let anchor = match given("anchor").map(String::as_str) {
+        Some("oldest") => first,
+        Some(text) => text.parse::<i64>().unwrap_or(last),
+        None => last,
+    };
+    let below = ids.iter().filter(|id| **id < anchor).count();
+    let at = usize::from(ids.contains(&anchor));
+    let start = below.saturating_sub(before);
+    let end = (below + at + after).min(ids.len());
+    let kept: Vec<Value> = items
+        .drain(..)
+        .enumerate()
+        .filter(|(i, item)| (start..end).contains(i) && (include || id_of(item) != Some(anchor)))
+        .map(|(_, item)| item)
+        .collect();
+    *items = kept;
+    let flags = [
+        ("anchor", Value::from(anchor)),
+        // Whether the anchor is among the items answered.
+        ("found_anchor", Value::Bool(at == 1 && include)),
+        ("found_oldest", Value::Bool(start == 0)),
+        ("found_newest", Value::Bool(end == ids.len())),
+    ];
+    let declared = op
+        .resource
+        .response
+        .as_ref()
+        .and_then(|ty| schema.object_fields(ty))
+        .unwrap_or_default();
+    if let Value::Object(map) = answer {
+        for (name, value) in flags {
+            if declared.iter().any(|f| f.name == name) {
+                map.insert(name.to_owned(), value);
+            }
+        }
+    }
+}
+
+/// The list at the dot path `at` of an answer (the answer itself when `at` is empty).
+fn items_mut<'a>(answer: &'a mut Value, at: &str) -> Option<&'a mut Value> {
+    at.split('.')
+        .filter(|p| !p.is_empty())
+        .try_fold(answer, |value, part| value.get_mut(part))
 }
 
 /// Two ids in order: as numbers where both are whole numbers (Discord's snowflakes), else as
