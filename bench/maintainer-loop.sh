@@ -3,7 +3,8 @@
 # crate's build with its `codegen` feature (what `cargo build` does in this workspace), warm
 # and incremental, ROUNDS times (each edit reverted by the next round's build, which is timed
 # too). Then where the time goes: the build script's generation alone (the CLI on the same
-# specs), rustc on the crate (a wrapper timing each rustc run), and rustc's passes
+# specs), rustc on each crate rebuilt (a wrapper timing each rustc run: the service's crate,
+# `tidings-messaging`, and the `tidings` that re-exports it), and the service crate's passes
 # (`-Z time-passes`, through RUSTC_BOOTSTRAP on the stable compiler, on a non-incremental run).
 #
 #   bench/maintainer-loop.sh [ROUNDS]
@@ -56,7 +57,7 @@ t1=$(date +%s%N)
 echo "generation alone (debug CLI, every spec): $(ms "$t0" "$t1") ms"
 cat >"$WORK/rustc-timer" <<'SH'
 #!/usr/bin/env bash
-# Records the wall time of each rustc run for the crate `tidings`.
+# Records the wall time of each rustc run, by crate name.
 t0=$(date +%s%N); "$@"; status=$?; t1=$(date +%s%N)
 for a in "$@"; do [ "$prev" = "--crate-name" ] && name=$a; prev=$a; done
 echo "$name $(( (t1 - t0) / 1000000 ))" >>"$(dirname "$0")/rustc-times"
@@ -71,7 +72,8 @@ t1=$(date +%s%N)
 cp "$WORK/messaging.yaml.orig" "$SPEC"
 echo "edit -> build with a rustc timer: $(ms "$t0" "$t1") ms in all; rustc runs: $(tr '\n' ' ' <"$WORK/rustc-times")"
 edit passes
-RUSTC_BOOTSTRAP=1 CARGO_INCREMENTAL=0 cargo rustc --quiet -p tidings --features codegen --lib -- -Z time-passes 2>"$WORK/time-passes.txt" || true
+# The crate the edit recompiles: the messaging service's own (one crate per service).
+RUSTC_BOOTSTRAP=1 CARGO_INCREMENTAL=0 cargo rustc --quiet -p tidings-messaging --features codegen --lib -- -Z time-passes 2>"$WORK/time-passes.txt" || true
 cp "$WORK/messaging.yaml.orig" "$SPEC"
 echo "rustc passes over 0.1 s (non-incremental, $WORK/time-passes.txt):"
 grep -E "time: +[0-9.]+;" "$WORK/time-passes.txt" | awk '{t=$2; gsub(";","",t); if (t+0 >= 0.1) print "  " $0}' | head -25
