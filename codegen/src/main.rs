@@ -426,6 +426,13 @@ fn import(args: &[String]) -> Result<ExitCode, String> {
     let mut options = tidings_codegen::import::ImportOptions::new(service, name);
     options.include = include;
     options.keep_undeclared_keys = keep_undeclared_keys;
+    // `$ref`s to other files are read beside the document.
+    options.base_dir = Some(
+        std::path::Path::new(&doc)
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_default(),
+    );
     let imported = tidings_codegen::import::import_openapi(&text, &options, existing.as_deref())
         .map_err(|e| e.to_string())?;
     print!("{}", imported.yaml);

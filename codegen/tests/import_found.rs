@@ -1984,3 +1984,60 @@ fn values_beside_one_all_of_schema_are_reported_when_not_kept() {
         imported.report
     );
 }
+
+/// Azure's data-plane documents (Communication Services' Chat) refer to shared definitions in
+/// other files (`../Common/.../common.json#/definitions/CommunicationIdentifierModel`): read
+/// beside the document, they are brought in, so a thread's `owner` and the error shape are
+/// kept (every such field was dropped, with "external $ref not followed").
+#[test]
+fn definitions_in_other_files_are_read_beside_the_document() {
+    let root = tempfile::tempdir().unwrap();
+    let common = root.path().join("Common/stable");
+    std::fs::create_dir_all(&common).unwrap();
+    std::fs::create_dir_all(root.path().join("Chat/stable")).unwrap();
+    let shared = json!({ "swagger": "2.0", "info": { "title": "c", "version": "1" }, "paths": {},
+        "definitions": {
+            "Identifier": { "type": "object", "required": ["rawId"], "properties": {
+                "rawId": { "type": "string" }, "user": { "$ref": "#/definitions/User" } } },
+            "User": { "type": "object", "properties": { "id": { "type": "string" } } },
+            "ErrorResponse": { "type": "object", "required": ["error"], "properties": {
+                "error": { "type": "object", "required": ["code", "message"], "properties": {
+                    "code": { "type": "string" }, "message": { "type": "string" } } } } }
+        } });
+    std::fs::write(common.join("common.json"), shared.to_string()).unwrap();
+    let doc = json!({ "swagger": "2.0", "info": { "title": "chat", "version": "1" },
+        "paths": { "/threads": { "post": {
+            "parameters": [{ "in": "body", "name": "body", "required": true,
+                "schema": { "$ref": "#/definitions/NewThread" } }],
+            "responses": {
+                "201": { "description": "made", "schema": { "$ref": "#/definitions/NewThread" } },
+                "default": { "description": "error",
+                    "schema": { "$ref": "../../Common/stable/common.json#/definitions/ErrorResponse" } } } } } },
+        "definitions": { "NewThread": { "type": "object", "required": ["topic"], "properties": {
+            "topic": { "type": "string" },
+            "owner": { "$ref": "../../Common/stable/common.json#/definitions/Identifier" } } } } });
+    let options = ImportOptions::new("chat", "chat.json").base_dir(root.path().join("Chat/stable"));
+    let imported = import_openapi(&doc.to_string(), &options, None).unwrap();
+    let service = checked(&imported);
+    assert_eq!(
+        field(&service, "NewThread", "owner").ty,
+        Ty::Named("Identifier".into()),
+        "{}",
+        imported.yaml
+    );
+    assert_eq!(
+        field(&service, "Identifier", "user").ty,
+        Ty::Named("User".into())
+    );
+    let report = imported.report.to_string();
+    assert!(!report.contains("not followed"), "{report}");
+    assert!(imported.yaml.contains("ErrorResponse"), "{}", imported.yaml);
+    // Without the directory (text alone), the same references are reported, not dropped in
+    // silence.
+    let alone = import_openapi(
+        &doc.to_string(),
+        &ImportOptions::new("chat", "chat.json"),
+        None,
+    );
+    assert!(alone.unwrap().report.to_string().contains("not followed"));
+}

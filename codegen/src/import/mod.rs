@@ -29,6 +29,7 @@
 //! ```
 
 mod answers;
+mod bundle;
 mod checked;
 mod document;
 mod errors;
@@ -51,6 +52,7 @@ mod routes;
 mod schema;
 
 mod one_way;
+mod options;
 mod security;
 mod servers;
 mod swagger_pointer;
@@ -72,6 +74,7 @@ pub use fidelity::{
     request_examples, typed_examples,
 };
 pub use interpret::interpret;
+pub use options::ImportOptions;
 pub(crate) use out::{FieldOut, OpOut, ParamOut, TypeOut, VariantOut};
 pub use pagination::PaginationCounts;
 use record::{record_include, recorded_include};
@@ -89,45 +92,6 @@ const MAX_CHECK_ROUNDS: usize = 16;
 
 /// The note every imported item carries, before its document and pointer.
 const IMPORTED: &str = "imported from ";
-
-/// What to import and how.
-#[derive(Debug, Clone)]
-pub struct ImportOptions {
-    /// The service name: a snake_case Rust module name (`sendgrid`).
-    pub service: String,
-    /// How notes name the document (its file name), as in `imported from <name>#<pointer>`.
-    pub document_name: String,
-    /// Keep only operations with one of these tags, operation ids or path globs (`*` within a
-    /// segment, `**` across); every operation when empty.
-    pub include: Vec<String>,
-    /// Largest document accepted, in bytes.
-    pub max_document_bytes: usize,
-    /// Keep the keys an object schema does not declare (`additionalProperties` absent, which
-    /// OpenAPI reads as "any other key allowed"): every such object gets `additional: json`,
-    /// so an answer's undocumented fields survive a decode and re-encode. On by default (no
-    /// silent loss); off (`--drop-undeclared-keys`), the declared fields are the object and the
-    /// `--report` lists the examples that lose keys.
-    pub keep_undeclared_keys: bool,
-}
-
-impl ImportOptions {
-    /// Options for importing every operation into service `service`.
-    pub fn new(service: impl Into<String>, document_name: impl Into<String>) -> Self {
-        ImportOptions {
-            service: service.into(),
-            document_name: document_name.into(),
-            include: Vec::new(),
-            max_document_bytes: DEFAULT_MAX_DOCUMENT_BYTES,
-            keep_undeclared_keys: true,
-        }
-    }
-
-    /// Adds an `--include` filter.
-    pub fn include(mut self, filter: impl Into<String>) -> Self {
-        self.include.push(filter.into());
-        self
-    }
-}
 
 /// An imported spec: its YAML text (which passes `check`) and the report.
 #[derive(Debug, Clone)]
@@ -191,8 +155,12 @@ fn import_on_this_thread(
             options.service
         )));
     }
-    let raw = document::parse(text)?;
+    let mut raw = document::parse(text)?;
     let version = document::version(&raw)?;
+    let unresolved = match &options.base_dir {
+        Some(dir) => bundle::inline_external_refs(&mut raw, dir, version == Version::Swagger2),
+        None => Vec::new(),
+    };
     let converted = (version == Version::Swagger2).then(|| document::swagger_to_openapi(&raw));
     let doc = converted.as_ref().unwrap_or(&raw);
     let existing = match existing {
@@ -217,6 +185,13 @@ fn import_on_this_thread(
     };
     let mut conv = Converter::new(doc, options, converted.is_some().then_some(&raw));
     conv.report.version = Some(version);
+    for (r, why) in unresolved {
+        conv.report.approximated.push(Finding {
+            pointer: "#".to_owned(),
+            reason: "a `$ref` to another file not brought in".to_owned(),
+            detail: Some(format!("`{r}`: {why}")),
+        });
+    }
     let mut spec = conv.build(options);
     let mut report = std::mem::take(&mut conv.report);
     report.include.clone_from(&options.include);
