@@ -8161,3 +8161,82 @@ paths:
     let around = window("anchor=3&num_before=1&num_after=1").await;
     assert_eq!(around, (vec![2, 3, 4], false, false, true));
 }
+
+/// Azure Communication Services' Chat (facts of its 2025-03-15 document): a thread's create
+/// answers `{chatThread, invalidParticipants}`, the list read-only; the thread is the item,
+/// named by its own word (`chatThread` of `/chat/threads`), so its id is answered; a message's
+/// text sent as `content` is kept in the object the message answers there.
+#[tokio::test]
+async fn an_item_answered_beside_a_read_only_list_is_the_item() {
+    let document = r##"
+swagger: "2.0"
+info: { title: chat, version: "1" }
+securityDefinitions: { key: { type: apiKey, name: Authorization, in: header } }
+security: [ { key: [] } ]
+paths:
+  /chat/threads:
+    post:
+      parameters: [ { in: body, name: body, required: true, schema: { type: object, required: [topic], properties: { topic: { type: string } } } } ]
+      responses: { "201": { description: created, schema: { $ref: "#/definitions/CreateChatThreadResult" } } }
+  /chat/threads/{chatThreadId}:
+    get:
+      parameters: [ { in: path, name: chatThreadId, required: true, type: string } ]
+      responses: { "200": { description: ok, schema: { $ref: "#/definitions/ChatThreadProperties" } } }
+  /chat/threads/{chatThreadId}/messages:
+    post:
+      parameters:
+        - { in: path, name: chatThreadId, required: true, type: string }
+        - { in: body, name: body, required: true, schema: { type: object, required: [content], properties: { content: { type: string } } } }
+      responses: { "201": { description: sent, schema: { type: object, properties: { id: { type: string } } } } }
+  /chat/threads/{chatThreadId}/messages/{chatMessageId}:
+    get:
+      parameters:
+        - { in: path, name: chatThreadId, required: true, type: string }
+        - { in: path, name: chatMessageId, required: true, type: string }
+      responses: { "200": { description: ok, schema: { $ref: "#/definitions/ChatMessage" } } }
+definitions:
+  ChatMessage:
+    type: object
+    required: [id]
+    properties:
+      id: { type: string }
+      content: { type: object, properties: { message: { type: string }, topic: { type: string } } }
+  ChatThreadProperties:
+    type: object
+    required: [id, topic]
+    properties: { id: { type: string }, topic: { type: string } }
+  CreateChatThreadResult:
+    type: object
+    properties:
+      chatThread: { $ref: "#/definitions/ChatThreadProperties" }
+      invalidParticipants: { type: array, readOnly: true, items: { type: object, properties: { code: { type: string } } } }
+"##;
+    let (served, _dir) = serve_document(document, "chat.yaml", "chat").await;
+    let key = served.credential("api_key").unwrap().to_owned();
+    let call = |method: &'static str, path: &str, body: Option<serde_json::Value>| {
+        call_json(&served, ("authorization", &key), method, path, body)
+    };
+    let (status, made) = call(
+        "POST",
+        "/chat/threads",
+        Some(serde_json::json!({ "topic": "Lunch" })),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    let id = made["chatThread"]["id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{made}"));
+    let (status, read) = call("GET", &format!("/chat/threads/{id}"), None).await;
+    assert_eq!((status, &read["topic"]), (200, &serde_json::json!("Lunch")));
+    // A message's text, sent as `content`, is read back as `content.message`.
+    let messages = format!("/chat/threads/{id}/messages");
+    let (_, sent) = call(
+        "POST",
+        &messages,
+        Some(serde_json::json!({ "content": "hello" })),
+    )
+    .await;
+    let message = sent["id"].as_str().unwrap_or_else(|| panic!("{sent}"));
+    let (_, read) = call("GET", &format!("{messages}/{message}"), None).await;
+    assert_eq!(read["content"]["message"], "hello", "{read}");
+}

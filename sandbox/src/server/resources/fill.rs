@@ -391,9 +391,13 @@ pub(super) const ADDRESS_NAMES: &[&str] = &[
     "to",
 ];
 
+/// Names of the field that holds a message's text, of an object with several text fields.
+const MESSAGE_TEXT_NAMES: &[&str] = &["message", "text", "body"];
+
 /// The text field of the object type `ty` that holds `value` when text is given where the
 /// object is: the one named as an address (`phone_number`, `email`...), else its only text
-/// field; none for a value that is not text, or an object with no such field.
+/// field, else the one named as a message's text; none for a value that is not text, or an
+/// object with no such field.
 fn text_home(schema: &ServiceSchema, ty: &Ty, value: &Value) -> Option<&'static str> {
     if !value.is_string() {
         return None;
@@ -410,6 +414,9 @@ fn text_home(schema: &ServiceSchema, ty: &Ty, value: &Value) -> Option<&'static 
             [only] => Some(only),
             _ => None,
         })
+        // Else the one named as a message's text (ACS Chat's `content: "hello"` sent, read
+        // back as `content: {message, topic, ...}`: the text was lost).
+        .or_else(|| texts.iter().find(|f| MESSAGE_TEXT_NAMES.contains(&f.name)))
         .map(|f| f.name)
 }
 

@@ -52,6 +52,9 @@ pub(super) fn wrapped_item(schema: &ServiceSchema, op: &ResourceOp) -> Option<(&
             Ty::String | Ty::DateTime | Ty::Date | Ty::Integer | Ty::Number | Ty::Boolean => {}
             Ty::Named(n)
                 if matches!(schema.named(n).map(|t| t.shape), Some(ShapeSchema::Enum(_))) => {}
+            // What only the service fills, beside the item (ACS Chat's read-only
+            // `invalidParticipants` beside `chatThread`), is no other content.
+            Ty::List(_) | Ty::Map(_) | Ty::Json if f.read_only => {}
             Ty::List(_) | Ty::Map(_) | Ty::Json => lists = true,
             _ => return None,
         }
@@ -81,7 +84,13 @@ pub(super) fn wrapped_item(schema: &ServiceSchema, op: &ResourceOp) -> Option<(&
             .unwrap_or_default();
         HOLDERS.contains(&plain.as_str())
             || [format!("{plain}s"), format!("{plain}es")].contains(&word)
-            || collection_thing(op.collection).is_some_and(|thing| singular(&plain) == thing)
+            || collection_thing(op.collection).is_some_and(|thing| {
+                // Or its last word (ACS Chat's `chatThread` of `/chat/threads`).
+                let last = field
+                    .rfind(|c: char| c.is_ascii_uppercase())
+                    .map_or(field, |at| &field[at..]);
+                singular(&plain) == thing || singular(&last.to_ascii_lowercase()) == thing
+            })
     };
     holder.filter(|(field, ty)| !lists || (identified(ty) && named_as_holder(field)))
 }
