@@ -2041,3 +2041,32 @@ fn definitions_in_other_files_are_read_beside_the_document() {
     );
     assert!(alone.unwrap().report.to_string().contains("not followed"));
 }
+
+/// Azure's pageable lists (ACS Chat's `GET /chat/threads?maxPageSize=`, `x-ms-pageable` with
+/// `nextLink`): `maxPageSize` is the page size, so a client that asks for small pages gets them
+/// and follows the next link (it was not read: every list came on one page).
+#[test]
+fn azure_s_max_page_size_is_the_page_size() {
+    let doc = json!({ "swagger": "2.0", "info": { "title": "chat", "version": "1" },
+        "paths": { "/chat/threads": { "get": {
+            "operationId": "listThreads",
+            "parameters": [{ "in": "query", "name": "maxPageSize", "type": "integer" }],
+            "x-ms-pageable": { "nextLinkName": "nextLink", "itemName": "value" },
+            "responses": { "200": { "description": "ok", "schema": {
+                "type": "object", "required": ["value"], "properties": {
+                    "value": { "type": "array", "items": { "type": "object",
+                        "properties": { "id": { "type": "string" } } } },
+                    "nextLink": { "type": "string" } } } } } } } } });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    let pages = service.operations[0]
+        .pagination
+        .as_ref()
+        .unwrap_or_else(|| panic!("{}", imported.yaml));
+    assert!(
+        matches!(pages.style, PageStyle::NextUrl { .. }),
+        "{:?}",
+        pages.style
+    );
+    assert_eq!(pages.limit_param.as_deref(), Some("maxPageSize"));
+}

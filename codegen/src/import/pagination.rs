@@ -73,6 +73,11 @@ const LIMIT_PARAMS: &[&str] = &[
     "size",
     "max_results",
     "page_limit",
+    // Azure's data-plane lists (`maxPageSize` beside `x-ms-pageable`'s `nextLink`; OData's
+    // `$top`).
+    "max_page_size",
+    "maxpagesize",
+    "top",
 ];
 /// Query parameters with the size of a numbered page (page style on a bare array).
 const SIZE_PARAMS: &[&str] = &["page_size", "per_page", "size", "limit", "count"];
