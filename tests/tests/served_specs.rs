@@ -8182,6 +8182,17 @@ paths:
     get:
       parameters: [ { in: path, name: chatThreadId, required: true, type: string } ]
       responses: { "200": { description: ok, schema: { $ref: "#/definitions/ChatThreadProperties" } } }
+  /chat/threads/{chatThreadId}/participants/:add:
+    post:
+      parameters:
+        - { in: path, name: chatThreadId, required: true, type: string }
+        - { in: body, name: body, required: true, schema: { type: object, required: [participants], properties: { participants: { type: array, items: { $ref: "#/definitions/ChatParticipant" } } } } }
+      responses: { "201": { description: added, schema: { type: object, properties: { invalidParticipants: { type: array, readOnly: true, items: { type: object } } } } } }
+  /chat/threads/{chatThreadId}/participants:
+    get:
+      parameters: [ { in: path, name: chatThreadId, required: true, type: string } ]
+      x-ms-pageable: { nextLinkName: nextLink, itemName: value }
+      responses: { "200": { description: ok, schema: { type: object, required: [value], properties: { value: { type: array, items: { $ref: "#/definitions/ChatParticipant" } }, nextLink: { type: string } } } } }
   /chat/threads/{chatThreadId}/messages:
     post:
       parameters:
@@ -8195,6 +8206,9 @@ paths:
         - { in: path, name: chatMessageId, required: true, type: string }
       responses: { "200": { description: ok, schema: { $ref: "#/definitions/ChatMessage" } } }
 definitions:
+  ChatParticipant:
+    type: object
+    properties: { displayName: { type: string }, communicationIdentifier: { type: object, properties: { rawId: { type: string } } } }
   ChatMessage:
     type: object
     required: [id]
@@ -8239,4 +8253,12 @@ definitions:
     let message = sent["id"].as_str().unwrap_or_else(|| panic!("{sent}"));
     let (_, read) = call("GET", &format!("{messages}/{message}"), None).await;
     assert_eq!(read["content"]["message"], "hello", "{read}");
+    // A custom method that adds to a collection (`participants/:add`) adds each it is sent.
+    let ann = serde_json::json!({ "displayName": "Ann", "communicationIdentifier": { "rawId": "8:acs:u1" } });
+    let add = serde_json::json!({ "participants": [ann] });
+    let participants = format!("/chat/threads/{id}/participants");
+    let (status, _) = call("POST", &format!("{participants}/:add"), Some(add)).await;
+    assert_eq!(status, 201);
+    let (_, listed) = call("GET", &participants, None).await;
+    assert_eq!(listed["value"], serde_json::json!([ann]), "{listed}");
 }

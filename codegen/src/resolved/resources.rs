@@ -224,8 +224,9 @@ pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
 
 /// [`resource_shape`], each operation read on its own.
 fn shape_of(service: &Service, op: &OperationInfo) -> ResourceShape {
-    if let Some(shape) =
-        verbs::verb_shape(service, op).or_else(|| verbs::item_verb_shape(service, op))
+    if let Some(shape) = verbs::verb_shape(service, op)
+        .or_else(|| verbs::item_verb_shape(service, op))
+        .or_else(|| verbs::custom_method_shape(service, op))
     {
         return shape;
     }

@@ -272,6 +272,23 @@ pub(super) fn verb_shape(service: &Service, op: &OperationInfo) -> Option<Resour
     })
 }
 
+/// A custom method that adds to a collection (Azure's `POST
+/// /chat/threads/{id}/participants/:add`, Google's `participants:batchAdd`): the collection's
+/// own create, so what it adds is listed there (it answered 201 and kept nothing).
+pub(super) fn custom_method_shape(service: &Service, op: &OperationInfo) -> Option<ResourceShape> {
+    let (collection, verb) = op.path.rsplit_once(':')?;
+    let collection = collection.trim_end_matches('/');
+    let word = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric());
+    if op.method != Method::Post || !word(verb) || collection.ends_with('}') {
+        return None;
+    }
+    let (kind, _) = method_words(verb);
+    if kind != Some(ResourceAction::Create) && !verb.eq_ignore_ascii_case("batchadd") {
+        return None;
+    }
+    create_beside_rest(service, op, collection)
+}
+
 /// A create verb with no verb beside it that reads what it made, under a collection that
 /// REST paths list and name items of (Zulip's `POST /user_groups/create` beside `GET
 /// /user_groups` and `PATCH`/`DELETE /user_groups/{user_group_id}`): the create of that
@@ -291,7 +308,10 @@ fn create_beside_rest(
             .and_then(|rest| rest.strip_prefix('/'))
             .is_some_and(|rest| rest.starts_with('{') && rest.ends_with('}') && !rest.contains('/'))
     });
-    if !listed || !item_path {
+    // A custom method's collection need only be listed (ACS Chat's participants have no item
+    // path: `:remove` takes one out).
+    let custom = op.path.contains(':');
+    if !listed || !(item_path || custom) {
         return None;
     }
     let as_rest = OperationInfo {
