@@ -8191,8 +8191,7 @@ paths:
   /chat/threads/{chatThreadId}/participants:
     get:
       parameters: [ { in: path, name: chatThreadId, required: true, type: string } ]
-      x-ms-pageable: { nextLinkName: nextLink, itemName: value }
-      responses: { "200": { description: ok, schema: { type: object, required: [value], properties: { value: { type: array, items: { $ref: "#/definitions/ChatParticipant" } }, nextLink: { type: string } } } } }
+      responses: { "200": { description: ok, schema: { type: object, required: [value], properties: { value: { type: array, items: { $ref: "#/definitions/ChatParticipant" } } } } } }
   /chat/threads/{chatThreadId}/messages:
     post:
       parameters:
@@ -8253,7 +8252,8 @@ definitions:
     let message = sent["id"].as_str().unwrap_or_else(|| panic!("{sent}"));
     let (_, read) = call("GET", &format!("{messages}/{message}"), None).await;
     assert_eq!(read["content"]["message"], "hello", "{read}");
-    // A custom method that adds to a collection (`participants/:add`) adds each it is sent.
+    // A custom method that adds to a collection (`participants/:add`) adds each it is sent,
+    // listed though a participant has no id of its own (the list is not paged here).
     let ann = serde_json::json!({ "displayName": "Ann", "communicationIdentifier": { "rawId": "8:acs:u1" } });
     let add = serde_json::json!({ "participants": [ann] });
     let participants = format!("/chat/threads/{id}/participants");

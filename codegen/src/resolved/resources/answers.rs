@@ -78,8 +78,26 @@ fn unpaged_envelope_items(service: &Service, op: &OperationInfo) -> Option<(Stri
     let identified = fields
         .iter()
         .any(|f| id_like(&f.wire) && matches!(f.ty, Ty::String | Ty::Integer))
-        || keyed_by_item_path(service, &op.path, fields);
+        || keyed_by_item_path(service, &op.path, fields)
+        || sent_as_list(service, &op.path, &item);
     (identified || pages_of(service, op).is_some() || path.contains('.')).then_some((path, item))
+}
+
+/// Whether a write of `path` (or a custom method on it, `path/:add`) sends a list of `item`s
+/// in its body's one field (ACS Chat's participants, with no id of their own, added by
+/// `participants/:add {participants: [...]}`): the answer's list is of the items kept there.
+fn sent_as_list(service: &Service, path: &str, item: &Ty) -> bool {
+    service.operations.iter().any(|o| {
+        let on_path = o.path == path
+            || o.path
+                .strip_prefix(path)
+                .is_some_and(|rest| rest.trim_start_matches('/').starts_with(':'));
+        let one_list = match item_fields(service, o.body.as_ref()) {
+            Some([field]) => matches!(&field.ty, Ty::List(sent) if **sent == *item),
+            _ => false,
+        };
+        on_path && matches!(o.method, Method::Post | Method::Put) && one_list
+    })
 }
 
 /// Whether items with `fields` are named by the parameter of `{collection}/{param}`, some
