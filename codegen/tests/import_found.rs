@@ -2070,3 +2070,44 @@ fn azure_s_max_page_size_is_the_page_size() {
     );
     assert_eq!(pages.limit_param.as_deref(), Some("maxPageSize"));
 }
+
+/// Rocket.Chat's user-management document has no security scheme; 8 of its 10 operations here
+/// (53 of 59 in the document) take `X-Auth-Token`: that header is the service's key, and the
+/// operations that do not take it (`users.register`) are public. Under the old nine-in-ten cut
+/// the service had no auth at all: any token, or none, was accepted.
+#[test]
+fn a_key_header_most_operations_take_is_the_key_and_the_others_are_public() {
+    let token = json!({ "name": "X-Auth-Token", "in": "header", "schema": { "type": "string" } });
+    let mut paths = serde_json::Map::new();
+    for n in 0..8 {
+        paths.insert(
+            format!("/api/v1/users.op{n}"),
+            json!({ "post": { "operationId": format!("op{n}"), "parameters": [token.clone()],
+                "responses": ok() } }),
+        );
+    }
+    for public in ["register", "forgotPassword"] {
+        paths.insert(
+            format!("/api/v1/users.{public}"),
+            json!({ "post": { "operationId": public, "responses": ok() } }),
+        );
+    }
+    let doc = json!({ "openapi": "3.0.0", "info": { "title": "rc", "version": "1" },
+        "paths": paths });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    assert_eq!(service.auth.len(), 1, "{}", imported.yaml);
+    for op in &service.operations {
+        let public = op
+            .auth
+            .as_ref()
+            .is_some_and(|a| a.name == tidings_codegen::resolved::ANONYMOUS_AUTH);
+        assert_eq!(
+            public,
+            matches!(op.name.as_str(), "register" | "forgot_password"),
+            "{}: {:?}",
+            op.name,
+            op.auth
+        );
+    }
+}

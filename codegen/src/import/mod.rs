@@ -270,6 +270,9 @@ pub(crate) struct Converter<'a> {
     pub(crate) together: together::Together,
     /// Credentials carried as fields, sent by an auth scheme instead.
     pub(crate) field_auth: field_auth::FieldAuth,
+    /// Operations (pointers) that do not take the header the service's key was inferred from,
+    /// where most do: public.
+    pub(crate) public_without_key: HashSet<String>,
     /// Set while a multipart body's type is made: its binary string fields become `bytes`.
     pub(crate) bytes_fields: bool,
     /// [`ImportOptions::keep_undeclared_keys`].
@@ -329,6 +332,7 @@ impl<'a> Converter<'a> {
             unmapped_schemes: HashSet::new(),
             together: together::Together::default(),
             field_auth: field_auth::FieldAuth::default(),
+            public_without_key: HashSet::new(),
             bytes_fields: false,
             keep_undeclared_keys: options.keep_undeclared_keys,
             alternatives_in_all_of: false,

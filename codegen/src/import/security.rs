@@ -521,7 +521,7 @@ impl Converter<'_> {
     /// `api-token` on 88 of 92 operations, required on 2): reported, as an approximation.
     /// The last of the three says whether every operation requires it.
     fn header_credential(&mut self) -> Option<(String, String, bool)> {
-        let (common, offered, operations) = self.credential_headers()?;
+        let (common, offered, operations, per_op) = self.credential_headers()?;
         let credential_like = |name: &str| {
             let lower = name.to_ascii_lowercase();
             ["token", "key", "secret", "auth"]
@@ -532,19 +532,31 @@ impl Converter<'_> {
         if let Some((name, at)) = common.into_iter().find(|(name, _)| credential_like(name)) {
             return Some((name, at, true));
         }
-        // Nine in ten operations or more take it (of two or more).
+        // Four in five operations or more take it (of two or more); those that do not are
+        // public (Rocket.Chat's `users.register` beside 53 of 59 taking `X-Auth-Token`).
         let (name, at, count) = offered
             .into_iter()
             .filter(|(name, _, count)| {
-                credential_like(name) && operations >= 2 && count * 10 >= operations * 9
+                credential_like(name) && operations >= 2 && count * 5 >= operations * 4
             })
             .max_by_key(|(_, _, count)| *count)?;
+        let lower = name.to_ascii_lowercase();
+        self.public_without_key = per_op
+            .into_iter()
+            .filter(|(_, taken)| !taken.contains(&lower))
+            .map(|(ptr, _)| ptr)
+            .collect();
+        let public = match operations - count {
+            0 => String::new(),
+            1 => "; the one that does not take it is public (`auth: none`)".to_owned(),
+            n => format!("; the {n} that do not take it are public (`auth: none`)"),
+        };
         self.approximate(
             &at,
             &format!(
                 "the document has no security scheme; the header `{name}`, taken by {count} of \
                  {operations} operations (required or not), is taken as the service's key and \
-                 sent with every call"
+                 sent with every call{public}"
             ),
         );
         Some((name, at, false))
@@ -555,11 +567,18 @@ impl Converter<'_> {
     #[allow(clippy::type_complexity)]
     fn credential_headers(
         &self,
-    ) -> Option<(Vec<(String, String)>, Vec<(String, String, usize)>, usize)> {
+    ) -> Option<(
+        Vec<(String, String)>,
+        Vec<(String, String, usize)>,
+        usize,
+        Vec<(String, Vec<String>)>,
+    )> {
         let paths = self.doc.get("paths").and_then(Value::as_object)?;
         let mut common: Option<Vec<(String, String)>> = None;
         let mut offered: Vec<(String, String, usize)> = Vec::new();
         let mut operations = 0;
+        // Each operation's pointer and the header names it takes (lower case).
+        let mut per_op = Vec::new();
         for (path, item_value) in paths {
             let Some(item) = item_value.as_object() else {
                 continue;
@@ -607,6 +626,7 @@ impl Converter<'_> {
                         }
                     }
                 }
+                per_op.push((op_ptr.clone(), taken.clone()));
                 common = Some(match common {
                     None => required.into_iter().map(|(_, n, at)| (n, at)).collect(),
                     Some(so_far) => so_far
@@ -620,7 +640,7 @@ impl Converter<'_> {
                 });
             }
         }
-        Some((common.unwrap_or_default(), offered, operations))
+        Some((common.unwrap_or_default(), offered, operations, per_op))
     }
 
     /// A credential of the spec: read from `COMMS_<SERVICE>_<NAME>`, with its doc and where
@@ -773,6 +793,10 @@ impl Converter<'_> {
     pub(super) fn operation_auth(&mut self, op: &Value, ptr: &str) -> Option<String> {
         if let Some(scheme) = self.field_auth_scheme(ptr) {
             return Some(scheme);
+        }
+        // No key header where the service's key is a header most operations take.
+        if self.public_without_key.contains(ptr) {
+            return Some(crate::resolved::ANONYMOUS_AUTH.to_owned());
         }
         let Some(requirements) = op.get("security").and_then(Value::as_array) else {
             // No requirement here and none for the document: OpenAPI reads the operation as
