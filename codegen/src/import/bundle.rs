@@ -7,8 +7,8 @@
 //! followed) and listed here by path.
 //!
 //! Bounded: at most [`MAX_FILES`] files of at most [`MAX_FILE_BYTES`] each, references
-//! followed [`MAX_DEPTH`] files deep; files only, named by paths relative to the file that
-//! names them (a URL is not fetched).
+//! followed [`MAX_DEPTH`] files deep; JSON and YAML files only, named by paths relative to the
+//! file that names them (a URL is not fetched, an absolute path not read).
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
@@ -111,6 +111,15 @@ impl Bundler {
             (false, _) if path_part.contains("://") => {
                 self.unresolved
                     .push((r.to_owned(), "a URL: only files are read".to_owned()));
+                return None;
+            }
+            // A document names other documents: relative paths to JSON or YAML files only, so
+            // an imported document cannot pull any file of the machine into the spec.
+            (false, _) if Path::new(path_part).is_absolute() || !is_document(path_part) => {
+                self.unresolved.push((
+                    r.to_owned(),
+                    "only relative paths to .json, .yaml or .yml files are read".to_owned(),
+                ));
                 return None;
             }
             (false, _) => normalize(&dir.join(path_part)),
@@ -243,6 +252,14 @@ fn read_document(path: &Path) -> Result<Value, String> {
     super::document::parse(&text).map_err(|e| format!("cannot parse `{}`: {e}", path.display()))
 }
 
+/// Whether `path` names a JSON or YAML document by its extension.
+fn is_document(path: &str) -> bool {
+    Path::new(path)
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| matches!(e.to_ascii_lowercase().as_str(), "json" | "yaml" | "yml"))
+}
+
 /// `a/b/../c` as `a/c` (no file system access: the path need not exist).
 fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
@@ -314,6 +331,17 @@ mod tests {
         assert!(defs.get("Error").is_none(), "only what is referred to");
         assert_eq!(unresolved.len(), 1, "{unresolved:?}");
         assert!(unresolved[0].0.contains("missing.json"));
+        // Nothing but relative JSON or YAML documents is read.
+        let mut other = json!({ "swagger": "2.0", "definitions": { "A": { "properties": {
+            "x": { "$ref": "/etc/hosts.json#/definitions/X" },
+            "y": { "$ref": "../notes.txt#/definitions/Y" } } } } });
+        let refused = inline_external_refs(&mut other, root.path(), true);
+        assert_eq!(refused.len(), 2, "{refused:?}");
+        assert!(
+            refused
+                .iter()
+                .all(|(_, why)| why.contains("relative paths"))
+        );
         assert_eq!(
             defs["Thread"]["properties"]["lost"]["$ref"],
             "../common/v1/missing.json#/definitions/X"
