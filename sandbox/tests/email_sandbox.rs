@@ -14,7 +14,7 @@ use futures_util::StreamExt;
 use tidings::email::{
     CreateContactRequest, CreateWebhookRequest, EmailClient, EmailEvent, EmailStatus,
     ErrorResponse, ListContactsQuery, ListEmailsQuery, SendEmailRequest, SuppressionReason,
-    WebhookEventType,
+    UpdateWebhookRequest, WebhookEndpointStatus, WebhookEventType,
 };
 use tidings_runtime::ratelimit::RateLimit as ClientRateLimit;
 use tidings_runtime::{CallOptions, ErrorKind};
@@ -183,6 +183,48 @@ async fn registered_webhook_endpoints_get_their_events_signed_with_their_own_sec
         EmailEvent::ContactCreated(data) => assert_eq!(data.id, contact.id),
         other => panic!("expected contact.created, got {other:?}"),
     }
+    // Endpoints are plain items of the spec-driven store: a disabled one is passed over, an
+    // enabled one served again, a deleted one answered with its kind.
+    let status = |status: WebhookEndpointStatus| UpdateWebhookRequest::default().status(status);
+    let disabled = client
+        .update_webhook(&endpoint.id, &status(WebhookEndpointStatus::Disabled))
+        .await
+        .unwrap();
+    assert_eq!(disabled.status, WebhookEndpointStatus::Disabled);
+    let passed_over = client
+        .create_contact(&CreateContactRequest::new("bo@example.com"))
+        .await
+        .unwrap();
+    client
+        .update_webhook(&endpoint.id, &status(WebhookEndpointStatus::Enabled))
+        .await
+        .unwrap();
+    let served = client
+        .create_contact(&CreateContactRequest::new("cy@example.com"))
+        .await
+        .unwrap();
+    let received = receiver.next(WAIT).await;
+    match tidings::email::verify_webhook(
+        &secret,
+        &client_headers(&received.headers),
+        &received.body,
+    )
+    .unwrap()
+    {
+        EmailEvent::ContactCreated(data) => {
+            assert_eq!(data.id, served.id, "not {}", passed_over.id);
+        }
+        other => panic!("expected contact.created, got {other:?}"),
+    }
+    let deleted = client.delete_webhook(&endpoint.id).await.unwrap();
+    assert_eq!(
+        (
+            deleted.id.as_str(),
+            deleted.object.as_deref(),
+            deleted.deleted
+        ),
+        (endpoint.id.as_str(), Some("webhook"), true)
+    );
     sandbox.shutdown().await;
 }
 

@@ -1,7 +1,11 @@
-//! The email API's operations, as the generated [`EmailServer`] trait serves them: emails,
-//! templates, contacts, lists, suppressions and webhook endpoints.
+//! The email API's operations with behaviour of their own, as the generated [`EmailServer`]
+//! trait serves them: emails (sending, scheduling, cancelling), templates (aliases, publishing),
+//! contacts (unique addresses, list membership, `contact.*` events), suppressions (by address)
+//! and webhook endpoints (a secret each). Every other operation is the spec-driven store's
+//! default, on the same items ([`super::records`]).
 
 use super::*;
+use crate::server::email_server::defaults as ops;
 
 impl EmailServer for EmailService {
     fn gateway(&self) -> &Gateway {
@@ -10,21 +14,6 @@ impl EmailServer for EmailService {
 
     fn resource_store(&self) -> &crate::server::Resources {
         &self.inner.resources
-    }
-
-    async fn list_resources(
-        &self,
-        _ctx: RequestContext,
-        query: ListResourcesQuery,
-    ) -> Result<Page<Resource>, ServerError> {
-        let store = self.store();
-        page(
-            &store.resources,
-            |r| r.id.as_deref().unwrap_or(""),
-            query.limit,
-            query.after.as_deref(),
-            None,
-        )
     }
 
     async fn send_email(
@@ -154,36 +143,24 @@ impl EmailServer for EmailService {
         _ctx: RequestContext,
         body: CreateTemplateRequest,
     ) -> Result<Template, ServerError> {
-        let (answer, durable) = {
-            let mut store = self.store();
-            if let Some(alias) = &body.alias
-                && store.template_index(alias).is_ok()
-            {
-                return Err(ServerError::conflict(
-                    "conflict",
-                    format!("a template has the alias `{alias}`"),
-                )
-                .with_param("alias"));
-            }
-            let mut template = Template::new(
-                new_id("tpl"),
-                body.name,
-                TemplateStatus::Draft,
-                now_rfc3339(),
-            );
-            template.alias = body.alias;
-            template.subject = body.subject;
-            template.from = body.from;
-            template.reply_to = body.reply_to;
-            template.html = body.html;
-            template.text = body.text;
-            template.variables = body.variables;
-            let durable = self.save("template", &template.id, Some(&template));
-            store.templates.push(template.clone());
-            (template, durable)
-        };
-        durable.answer().await?;
-        Ok(answer)
+        let _writing = self.writing().await;
+        if let Some(alias) = &body.alias {
+            self.alias_free(alias, None)?;
+        }
+        let mut template = Template::new(
+            new_id("tpl"),
+            body.name,
+            TemplateStatus::Draft,
+            now_rfc3339(),
+        );
+        template.alias = body.alias;
+        template.subject = body.subject;
+        template.from = body.from;
+        template.reply_to = body.reply_to;
+        template.html = body.html;
+        template.text = body.text;
+        template.variables = body.variables;
+        self.through(&ops::CREATE_TEMPLATE, None, &template).await
     }
 
     async fn list_templates(
@@ -191,9 +168,9 @@ impl EmailServer for EmailService {
         _ctx: RequestContext,
         query: ListTemplatesQuery,
     ) -> Result<Page<Template>, ServerError> {
-        let templates = newest_first(&self.store().templates);
+        let templates: Vec<Template> = self.all(&ops::LIST_TEMPLATES);
         page(
-            &templates,
+            &newest_first(&templates),
             |t| t.id.as_str(),
             query.limit,
             query.after.as_deref(),
@@ -206,8 +183,7 @@ impl EmailServer for EmailService {
         _ctx: RequestContext,
         id: String,
     ) -> Result<Template, ServerError> {
-        let store = self.store();
-        Ok(store.templates[store.template_index(&id)?].clone())
+        self.template(&id)
     }
 
     async fn update_template(
@@ -216,52 +192,21 @@ impl EmailServer for EmailService {
         id: String,
         body: UpdateTemplateRequest,
     ) -> Result<Template, ServerError> {
-        let (answer, durable) = {
-            let mut store = self.store();
-            let index = store.template_index(&id)?;
-            if let Some(alias) = &body.alias
-                && store.template_index(alias).is_ok_and(|i| i != index)
-            {
-                return Err(ServerError::conflict(
-                    "conflict",
-                    format!("a template has the alias `{alias}`"),
-                )
-                .with_param("alias"));
-            }
-            let t = &mut store.templates[index];
-            macro_rules! set {
-                ($($field:ident),*) => { $( if body.$field.is_some() { t.$field = body.$field; } )* };
-            }
-            if let Some(name) = body.name {
-                t.name = name;
-            }
-            set!(alias, subject, from, reply_to, html, text, variables);
-            t.updated_at = Some(now_rfc3339());
-            let t = t.clone();
-            let durable = self.save("template", &t.id, Some(&t));
-            (t, durable)
-        };
-        durable.answer().await?;
-        Ok(answer)
-    }
-
-    async fn delete_template(
-        &self,
-        _ctx: RequestContext,
-        id: String,
-    ) -> Result<DeletedObject, ServerError> {
-        let (answer, durable) = {
-            let mut store = self.store();
-            let index = store.template_index(&id)?;
-            let template = store.templates.remove(index);
-            let durable = self.save::<Template>("template", &template.id, None);
-            (
-                DeletedObject::new(template.id, true).object("template"),
-                durable,
-            )
-        };
-        durable.answer().await?;
-        Ok(answer)
+        let _writing = self.writing().await;
+        let mut t = self.template(&id)?;
+        if let Some(alias) = &body.alias {
+            self.alias_free(alias, Some(&t.id))?;
+        }
+        macro_rules! set {
+            ($($field:ident),*) => { $( if body.$field.is_some() { t.$field = body.$field; } )* };
+        }
+        if let Some(name) = body.name {
+            t.name = name;
+        }
+        set!(alias, subject, from, reply_to, html, text, variables);
+        t.updated_at = Some(now_rfc3339());
+        self.through(&ops::UPDATE_TEMPLATE, Some(&t.id.clone()), &t)
+            .await
     }
 
     async fn publish_template(
@@ -269,28 +214,23 @@ impl EmailServer for EmailService {
         _ctx: RequestContext,
         id: String,
     ) -> Result<Template, ServerError> {
-        let (answer, durable) = {
-            let mut store = self.store();
-            let index = store.template_index(&id)?;
-            let t = &mut store.templates[index];
-            if t.html.is_none() && t.text.is_none() {
-                // The request is fine; the template is not ready: a conflict with its state.
-                return Err(ServerError::conflict(
-                    "conflict",
-                    "a template needs `html` or `text` to be published",
-                )
-                .with_param("html"));
-            }
-            if t.status != TemplateStatus::Published {
-                t.status = TemplateStatus::Published;
-                t.published_at = Some(now_rfc3339());
-            }
-            let t = t.clone();
-            let durable = self.save("template", &t.id, Some(&t));
-            (t, durable)
-        };
-        durable.answer().await?;
-        Ok(answer)
+        let _writing = self.writing().await;
+        let mut t = self.template(&id)?;
+        if t.html.is_none() && t.text.is_none() {
+            // The request is fine; the template is not ready: a conflict with its state.
+            return Err(ServerError::conflict(
+                "conflict",
+                "a template needs `html` or `text` to be published",
+            )
+            .with_param("html"));
+        }
+        if t.status == TemplateStatus::Published {
+            return Ok(t);
+        }
+        t.status = TemplateStatus::Published;
+        t.published_at = Some(now_rfc3339());
+        self.through(&ops::UPDATE_TEMPLATE, Some(&t.id.clone()), &t)
+            .await
     }
 
     async fn create_contact(
@@ -299,27 +239,18 @@ impl EmailServer for EmailService {
         body: CreateContactRequest,
     ) -> Result<Contact, ServerError> {
         let contact = {
-            let mut store = self.store();
-            if store.contact_index(&body.email).is_ok() {
-                return Err(ServerError::conflict(
-                    "conflict",
-                    format!("a contact has the address `{}`", body.email),
-                )
-                .with_param("email"));
-            }
-            store.check_lists(body.list_ids.as_ref())?;
+            let _writing = self.writing().await;
+            self.address_free(&body.email, None)?;
+            self.check_lists(body.list_ids.as_ref())?;
             let mut contact = Contact::new(new_id("ct"), bare_address(&body.email), now_rfc3339());
             contact.first_name = body.first_name;
             contact.last_name = body.last_name;
             contact.attributes = body.attributes;
             contact.list_ids = body.list_ids;
             contact.unsubscribed = body.unsubscribed;
-            let durable = self.save("contact", &contact.id, Some(&contact));
-            store.contacts.push(contact.clone());
-            (contact, durable)
+            self.through::<Contact>(&ops::CREATE_CONTACT, None, &contact)
+                .await?
         };
-        let (contact, durable) = contact;
-        durable.answer().await?;
         self.emit(EmailEvent::ContactCreated(contact_data(&contact)));
         Ok(contact)
     }
@@ -329,19 +260,16 @@ impl EmailServer for EmailService {
         ctx: RequestContext,
         body: CreateContactRequest,
     ) -> Result<Contact, ServerError> {
-        let existing = self.store().contact_index(&body.email).ok();
-        match existing {
-            None => self.create_contact(ctx, body).await,
-            Some(_) => {
-                let mut update = UpdateContactRequest::default();
-                update.first_name = body.first_name;
-                update.last_name = body.last_name;
-                update.attributes = body.attributes;
-                update.list_ids = body.list_ids;
-                update.unsubscribed = body.unsubscribed;
-                self.update_contact(ctx, body.email, update).await
-            }
+        if self.contact(&body.email).is_err() {
+            return self.create_contact(ctx, body).await;
         }
+        let mut update = UpdateContactRequest::default();
+        update.first_name = body.first_name;
+        update.last_name = body.last_name;
+        update.attributes = body.attributes;
+        update.list_ids = body.list_ids;
+        update.unsubscribed = body.unsubscribed;
+        self.update_contact(ctx, body.email, update).await
     }
 
     async fn list_contacts(
@@ -349,28 +277,17 @@ impl EmailServer for EmailService {
         _ctx: RequestContext,
         query: ListContactsQuery,
     ) -> Result<Page<Contact>, ServerError> {
-        let contacts: Vec<Contact> = {
-            let store = self.store();
-            // An empty filter (`?list_id=`) is no filter.
-            let list_id = query.list_id.as_deref().filter(|l| !l.is_empty());
-            if let Some(list) = list_id {
-                store
-                    .list_index(list)
-                    .map_err(|e| e.with_param("list_id"))?;
-            }
-            store
-                .contacts
-                .iter()
-                .rev()
-                .filter(|c| match list_id {
-                    Some(list) => c.list_ids.iter().flatten().any(|id| id == list),
-                    None => true,
-                })
-                .cloned()
-                .collect()
-        };
+        // An empty filter (`?list_id=`) is no filter.
+        let list_id = query.list_id.as_deref().filter(|l| !l.is_empty());
+        if let Some(list) = list_id {
+            self.list(list).map_err(|e| e.with_param("list_id"))?;
+        }
+        let mut contacts: Vec<Contact> = self.all(&ops::LIST_CONTACTS);
+        if let Some(list) = list_id {
+            contacts.retain(|c| c.list_ids.iter().flatten().any(|id| id == list));
+        }
         page(
-            &contacts,
+            &newest_first(&contacts),
             |c| c.id.as_str(),
             query.limit,
             query.after.as_deref(),
@@ -383,8 +300,7 @@ impl EmailServer for EmailService {
         _ctx: RequestContext,
         id_or_email: String,
     ) -> Result<Contact, ServerError> {
-        let store = self.store();
-        Ok(store.contacts[store.contact_index(&id_or_email)?].clone())
+        self.contact(&id_or_email)
     }
 
     async fn update_contact(
@@ -394,19 +310,12 @@ impl EmailServer for EmailService {
         body: UpdateContactRequest,
     ) -> Result<Contact, ServerError> {
         let contact = {
-            let mut store = self.store();
-            let index = store.contact_index(&id_or_email)?;
-            if let Some(email) = &body.email
-                && store.contact_index(email).is_ok_and(|i| i != index)
-            {
-                return Err(ServerError::conflict(
-                    "conflict",
-                    format!("a contact has the address `{email}`"),
-                )
-                .with_param("email"));
+            let _writing = self.writing().await;
+            let mut c = self.contact(&id_or_email)?;
+            if let Some(email) = &body.email {
+                self.address_free(email, Some(&c.id))?;
             }
-            store.check_lists(body.list_ids.as_ref())?;
-            let c = &mut store.contacts[index];
+            self.check_lists(body.list_ids.as_ref())?;
             if let Some(email) = body.email {
                 c.email = bare_address(&email);
             }
@@ -428,12 +337,8 @@ impl EmailServer for EmailService {
                 c.unsubscribed = body.unsubscribed;
             }
             c.updated_at = Some(now_rfc3339());
-            let c = c.clone();
-            let durable = self.save("contact", &c.id, Some(&c));
-            (c, durable)
+            self.put_contact(c).await?
         };
-        let (contact, durable) = contact;
-        durable.answer().await?;
         self.emit(EmailEvent::ContactUpdated(contact_data(&contact)));
         Ok(contact)
     }
@@ -443,17 +348,16 @@ impl EmailServer for EmailService {
         _ctx: RequestContext,
         id_or_email: String,
     ) -> Result<DeletedObject, ServerError> {
-        let contact = {
-            let mut store = self.store();
-            let index = store.contact_index(&id_or_email)?;
-            let contact = store.contacts.remove(index);
-            let durable = self.save::<Contact>("contact", &contact.id, None);
-            (contact, durable)
+        let (contact, deleted) = {
+            let _writing = self.writing().await;
+            let contact = self.contact(&id_or_email)?;
+            let deleted: DeletedObject = self
+                .through(&ops::DELETE_CONTACT, Some(&contact.id), &())
+                .await?;
+            (contact, deleted)
         };
-        let (contact, durable) = contact;
-        durable.answer().await?;
         self.emit(EmailEvent::ContactDeleted(contact_data(&contact)));
-        Ok(DeletedObject::new(contact.id, true).object("contact"))
+        Ok(deleted)
     }
 
     async fn create_list(
@@ -461,16 +365,10 @@ impl EmailServer for EmailService {
         _ctx: RequestContext,
         body: CreateListRequest,
     ) -> Result<ContactList, ServerError> {
-        let mut list = ContactList::new(new_id("lst"), body.name, now_rfc3339()).contact_count(0);
+        let mut list = ContactList::new(new_id("lst"), body.name, now_rfc3339());
         list.description = body.description;
-        let durable = {
-            let mut store = self.store();
-            let durable = self.save("list", &list.id, Some(&list));
-            store.lists.push(list.clone());
-            durable
-        };
-        durable.answer().await?;
-        Ok(list)
+        let list: ContactList = self.through(&ops::CREATE_LIST, None, &list).await?;
+        Ok(list.contact_count(0))
     }
 
     async fn list_lists(
@@ -478,15 +376,7 @@ impl EmailServer for EmailService {
         _ctx: RequestContext,
         query: ListListsQuery,
     ) -> Result<Page<ContactList>, ServerError> {
-        let lists: Vec<ContactList> = {
-            let store = self.store();
-            store
-                .lists
-                .iter()
-                .rev()
-                .map(|l| store.with_count(l))
-                .collect()
-        };
+        let lists = self.with_counts(newest_first(&self.all(&ops::LIST_LISTS)));
         page(
             &lists,
             |l| l.id.as_str(),
@@ -497,8 +387,7 @@ impl EmailServer for EmailService {
     }
 
     async fn get_list(&self, _ctx: RequestContext, id: String) -> Result<ContactList, ServerError> {
-        let store = self.store();
-        Ok(store.with_count(&store.lists[store.list_index(&id)?]))
+        self.list(&id)
     }
 
     async fn update_list(
@@ -507,24 +396,19 @@ impl EmailServer for EmailService {
         id: String,
         body: UpdateListRequest,
     ) -> Result<ContactList, ServerError> {
-        let (answer, durable) = {
-            let mut store = self.store();
-            let index = store.list_index(&id)?;
-            let l = &mut store.lists[index];
-            if let Some(name) = body.name {
-                l.name = name;
-            }
-            if body.description.is_some() {
-                l.description = body.description;
-            }
-            l.updated_at = Some(now_rfc3339());
-            let l = l.clone();
-            let durable = self.save("list", &l.id, Some(&l));
-            let answer = store.with_count(&l);
-            (answer, durable)
-        };
-        durable.answer().await?;
-        Ok(answer)
+        let _writing = self.writing().await;
+        let mut l = self.list(&id)?;
+        if let Some(name) = body.name {
+            l.name = name;
+        }
+        if body.description.is_some() {
+            l.description = body.description;
+        }
+        l.updated_at = Some(now_rfc3339());
+        let count = l.contact_count.take();
+        let mut l: ContactList = self.through(&ops::UPDATE_LIST, Some(&id), &l).await?;
+        l.contact_count = count;
+        Ok(l)
     }
 
     async fn delete_list(
@@ -532,23 +416,20 @@ impl EmailServer for EmailService {
         _ctx: RequestContext,
         id: String,
     ) -> Result<DeletedObject, ServerError> {
-        let (list, durable) = {
-            let mut store = self.store();
-            let index = store.list_index(&id)?;
-            let list = store.lists.remove(index);
-            let mut durable = self.save::<ContactList>("list", &list.id, None);
-            for c in &mut store.contacts {
-                if let Some(ids) = &mut c.list_ids
-                    && ids.contains(&list.id)
-                {
-                    ids.retain(|l| *l != list.id);
-                    durable = durable.and(self.save("contact", &c.id, Some(&*c)));
-                }
+        let _writing = self.writing().await;
+        self.list(&id)?;
+        // Its members leave it first: a failure on the way leaves the list, never a contact
+        // naming a list that is gone.
+        let members: Vec<Contact> = self.all(&ops::LIST_CONTACTS);
+        for mut c in members {
+            if let Some(ids) = &mut c.list_ids
+                && ids.contains(&id)
+            {
+                ids.retain(|l| *l != id);
+                self.put_contact(c).await?;
             }
-            (list, durable)
-        };
-        durable.answer().await?;
-        Ok(DeletedObject::new(list.id, true).object("list"))
+        }
+        self.through(&ops::DELETE_LIST, Some(&id), &()).await
     }
 
     async fn list_list_contacts(
@@ -557,14 +438,13 @@ impl EmailServer for EmailService {
         id: String,
         query: ListListContactsQuery,
     ) -> Result<Page<Contact>, ServerError> {
-        self.store().list_index(&id)?;
+        self.list(&id)?;
         // The same page window, narrowed to the list (`#[non_exhaustive]`: fields, not a literal).
         let mut contacts = ListContactsQuery::default().list_id(id);
         contacts.limit = query.limit;
         contacts.after = query.after;
         contacts.before = query.before;
-        let query = contacts;
-        self.list_contacts(ctx, query).await
+        self.list_contacts(ctx, contacts).await
     }
 
     async fn add_list_contact(
@@ -573,23 +453,18 @@ impl EmailServer for EmailService {
         id: String,
         body: AddListContactRequest,
     ) -> Result<ListMembership, ServerError> {
-        let (answer, durable) = {
-            let mut store = self.store();
-            store.list_index(&id)?;
-            let index = store.contact_index(&body.contact)?;
-            let c = &mut store.contacts[index];
-            let ids = c.list_ids.get_or_insert_with(Vec::new);
-            if !ids.contains(&id) {
-                ids.push(id.clone());
-                c.updated_at = Some(now_rfc3339());
-            }
-            let mut membership = ListMembership::new(id, c.id.clone());
-            membership.added_at.clone_from(&c.updated_at);
-            let durable = self.save("contact", &c.id, Some(&*c));
-            (membership, durable)
-        };
-        durable.answer().await?;
-        Ok(answer)
+        let _writing = self.writing().await;
+        self.list(&id)?;
+        let mut c = self.contact(&body.contact)?;
+        let ids = c.list_ids.get_or_insert_with(Vec::new);
+        if !ids.contains(&id) {
+            ids.push(id.clone());
+            c.updated_at = Some(now_rfc3339());
+            c = self.put_contact(c).await?;
+        }
+        let mut membership = ListMembership::new(id, c.id.clone());
+        membership.added_at = c.updated_at;
+        Ok(membership)
     }
 
     async fn remove_list_contact(
@@ -598,17 +473,16 @@ impl EmailServer for EmailService {
         id: String,
         contact: String,
     ) -> Result<(), ServerError> {
-        let durable = {
-            let mut store = self.store();
-            store.list_index(&id)?;
-            let index = store.contact_index(&contact)?;
-            let c = &mut store.contacts[index];
-            if let Some(ids) = &mut c.list_ids {
-                ids.retain(|l| *l != id);
-            }
-            self.save("contact", &c.id, Some(&*c))
-        };
-        durable.answer().await
+        let _writing = self.writing().await;
+        self.list(&id)?;
+        let mut c = self.contact(&contact)?;
+        if let Some(ids) = &mut c.list_ids
+            && ids.contains(&id)
+        {
+            ids.retain(|l| *l != id);
+            self.put_contact(c).await?;
+        }
+        Ok(())
     }
 
     async fn create_suppression(
@@ -616,27 +490,22 @@ impl EmailServer for EmailService {
         _ctx: RequestContext,
         body: CreateSuppressionRequest,
     ) -> Result<Suppression, ServerError> {
-        let (answer, durable) = {
-            let mut store = self.store();
-            if store.suppressed(&body.email).is_some() {
-                return Err(ServerError::conflict(
-                    "conflict",
-                    format!("`{}` is already suppressed", body.email),
-                )
-                .with_param("email"));
-            }
-            let suppression = Suppression::new(
-                new_id("sup"),
-                bare_address(&body.email),
-                body.reason.unwrap_or(SuppressionReason::Manual),
-                now_rfc3339(),
-            );
-            let durable = self.save("suppression", &suppression.id, Some(&suppression));
-            store.suppressions.push(suppression.clone());
-            (suppression, durable)
-        };
-        durable.answer().await?;
-        Ok(answer)
+        let _writing = self.writing().await;
+        if self.suppressed(&body.email).is_some() {
+            return Err(ServerError::conflict(
+                "conflict",
+                format!("`{}` is already suppressed", body.email),
+            )
+            .with_param("email"));
+        }
+        let suppression = Suppression::new(
+            new_id("sup"),
+            bare_address(&body.email),
+            body.reason.unwrap_or(SuppressionReason::Manual),
+            now_rfc3339(),
+        );
+        self.through(&ops::CREATE_SUPPRESSION, None, &suppression)
+            .await
     }
 
     async fn list_suppressions(
@@ -644,21 +513,12 @@ impl EmailServer for EmailService {
         _ctx: RequestContext,
         query: ListSuppressionsQuery,
     ) -> Result<Page<Suppression>, ServerError> {
-        let items: Vec<Suppression> = self
-            .store()
-            .suppressions
-            .iter()
-            .rev()
-            .filter(|s| {
-                query
-                    .reason
-                    .as_deref()
-                    .is_none_or(|r| s.reason.as_str() == r)
-            })
-            .cloned()
-            .collect();
+        let mut items: Vec<Suppression> = self.all(&ops::LIST_SUPPRESSIONS);
+        if let Some(reason) = query.reason.as_deref() {
+            items.retain(|s| s.reason.as_str() == reason);
+        }
         page(
-            &items,
+            &newest_first(&items),
             |s| s.id.as_str(),
             query.limit,
             query.after.as_deref(),
@@ -671,9 +531,7 @@ impl EmailServer for EmailService {
         _ctx: RequestContext,
         email: String,
     ) -> Result<Suppression, ServerError> {
-        self.store()
-            .suppressed(&email)
-            .cloned()
+        self.suppressed(&email)
             .ok_or_else(|| ServerError::not_found(format!("suppression of `{email}`")))
     }
 
@@ -682,23 +540,16 @@ impl EmailServer for EmailService {
         _ctx: RequestContext,
         email: String,
     ) -> Result<DeletedObject, ServerError> {
-        let (answer, durable) = {
-            let mut store = self.store();
-            let address = bare_address(&email);
-            let index = store
-                .suppressions
-                .iter()
-                .position(|s| s.email.eq_ignore_ascii_case(&address))
-                .ok_or_else(|| ServerError::not_found(format!("suppression of `{email}`")))?;
-            let s = store.suppressions.remove(index);
-            let durable = self.save::<Suppression>("suppression", &s.id, None);
-            (
-                DeletedObject::new(s.email, true).object("suppression"),
-                durable,
-            )
-        };
-        durable.answer().await?;
-        Ok(answer)
+        let _writing = self.writing().await;
+        let s = self
+            .suppressed(&email)
+            .ok_or_else(|| ServerError::not_found(format!("suppression of `{email}`")))?;
+        // Named by the address as it was kept.
+        let mut deleted: DeletedObject = self
+            .through(&ops::DELETE_SUPPRESSION, Some(&s.email), &())
+            .await?;
+        deleted.id = s.email;
+        Ok(deleted)
     }
 
     async fn create_webhook(
@@ -715,14 +566,7 @@ impl EmailServer for EmailService {
         )
         .secret(crate::server::generate_secret());
         endpoint.description = body.description;
-        let durable = {
-            let mut store = self.store();
-            let durable = self.save("webhook", &endpoint.id, Some(&endpoint));
-            store.webhooks.push(endpoint.clone());
-            durable
-        };
-        durable.answer().await?;
-        Ok(endpoint)
+        self.through(&ops::CREATE_WEBHOOK, None, &endpoint).await
     }
 
     async fn list_webhooks(
@@ -730,79 +574,44 @@ impl EmailServer for EmailService {
         _ctx: RequestContext,
         query: ListWebhooksQuery,
     ) -> Result<Page<WebhookEndpoint>, ServerError> {
-        let items = newest_first(&self.store().webhooks);
         page(
-            &items,
+            &newest_first(&self.endpoints()),
             |w| w.id.as_str(),
             query.limit,
             query.after.as_deref(),
             query.before.as_deref(),
         )
     }
+}
 
-    async fn get_webhook(
-        &self,
-        _ctx: RequestContext,
-        id: String,
-    ) -> Result<WebhookEndpoint, ServerError> {
-        self.store()
-            .webhooks
-            .iter()
-            .find(|w| w.id == id)
-            .cloned()
-            .ok_or_else(|| ServerError::not_found(format!("webhook endpoint `{id}`")))
+impl EmailService {
+    /// 409 naming `alias` when a template other than `own` has it (as its alias or its id).
+    fn alias_free(&self, alias: &str, own: Option<&str>) -> Result<(), ServerError> {
+        match self.template(alias) {
+            Ok(t) if Some(t.id.as_str()) != own => Err(ServerError::conflict(
+                "conflict",
+                format!("a template has the alias `{alias}`"),
+            )
+            .with_param("alias")),
+            _ => Ok(()),
+        }
     }
 
-    async fn update_webhook(
-        &self,
-        _ctx: RequestContext,
-        id: String,
-        body: UpdateWebhookRequest,
-    ) -> Result<WebhookEndpoint, ServerError> {
-        let (answer, durable) = {
-            let mut store = self.store();
-            let w = store
-                .webhooks
-                .iter_mut()
-                .find(|w| w.id == id)
-                .ok_or_else(|| ServerError::not_found(format!("webhook endpoint `{id}`")))?;
-            if let Some(url) = body.url {
-                w.url = url;
-            }
-            if let Some(events) = body.events {
-                w.events = events;
-            }
-            if let Some(status) = body.status {
-                w.status = status;
-            }
-            if body.description.is_some() {
-                w.description = body.description;
-            }
-            let w = w.clone();
-            let durable = self.save("webhook", &w.id, Some(&w));
-            (w, durable)
-        };
-        durable.answer().await?;
-        Ok(answer)
+    /// 409 naming `email` when a contact other than `own` has this address.
+    fn address_free(&self, email: &str, own: Option<&str>) -> Result<(), ServerError> {
+        match self.contact(email) {
+            Ok(c) if Some(c.id.as_str()) != own => Err(ServerError::conflict(
+                "conflict",
+                format!("a contact has the address `{email}`"),
+            )
+            .with_param("email")),
+            _ => Ok(()),
+        }
     }
 
-    async fn delete_webhook(
-        &self,
-        _ctx: RequestContext,
-        id: String,
-    ) -> Result<DeletedObject, ServerError> {
-        let (answer, durable) = {
-            let mut store = self.store();
-            let index = store
-                .webhooks
-                .iter()
-                .position(|w| w.id == id)
-                .ok_or_else(|| ServerError::not_found(format!("webhook endpoint `{id}`")))?;
-            let w = store.webhooks.remove(index);
-            let durable = self.save::<WebhookEndpoint>("webhook", &w.id, None);
-            (DeletedObject::new(w.id, true).object("webhook"), durable)
-        };
-        durable.answer().await?;
-        Ok(answer)
+    /// Writes the whole contact `c` over the one kept under its id.
+    async fn put_contact(&self, c: Contact) -> Result<Contact, ServerError> {
+        self.through(&ops::UPDATE_CONTACT, Some(&c.id.clone()), &c)
+            .await
     }
 }

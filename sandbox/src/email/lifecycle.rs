@@ -33,7 +33,7 @@ impl EmailService {
         if let Some(target) = &self.inner.target {
             targets.push((target.url.clone(), target.secret.clone()));
         }
-        for endpoint in &self.store().webhooks {
+        for endpoint in &self.endpoints() {
             let wanted = endpoint.events.iter().any(|e| e.as_str() == event_type);
             if endpoint.status == WebhookEndpointStatus::Enabled
                 && wanted
@@ -117,10 +117,9 @@ impl EmailService {
             };
             // A template that does not exist is a 404, one not published yet a conflict with
             // its state: the request itself is well-formed.
-            let found = store.template_index(key).map_err(|_| {
+            let stored = &self.template(key).map_err(|_| {
                 ServerError::not_found(format!("template `{key}`")).with_param(param)
             })?;
-            let stored = &store.templates[found];
             if stored.status != TemplateStatus::Published {
                 return Err(ServerError::conflict(
                     "conflict",
@@ -158,7 +157,7 @@ impl EmailService {
             .chain(email.bcc.iter().flatten());
         let suppressed = recipients
             .clone()
-            .find_map(|r| store.suppressed(r).map(|s| s.reason.clone()));
+            .find_map(|r| self.suppressed(r).map(|s| s.reason));
         let bounce = recipients
             .clone()
             .any(|r| bare_address(r).to_ascii_lowercase().starts_with("bounce"));
@@ -263,12 +262,15 @@ impl EmailService {
         if let Some(at) = scheduled_at.as_deref().and_then(parse_rfc3339) {
             let wait = at.duration_since(SystemTime::now()).unwrap_or_default();
             tokio::time::sleep(wait).await;
-            if !self.advance(
-                &id,
-                generation,
-                &EmailStatus::Scheduled,
-                EmailStatus::Queued,
-            ) {
+            if !self
+                .advance(
+                    &id,
+                    generation,
+                    &EmailStatus::Scheduled,
+                    EmailStatus::Queued,
+                )
+                .await
+            {
                 return;
             }
         }
@@ -278,7 +280,10 @@ impl EmailService {
             .is_ok_and(|s| s.email.status == EmailStatus::Sent);
         if !sent {
             tokio::time::sleep(self.inner.step).await;
-            if !self.advance(&id, generation, &EmailStatus::Queued, EmailStatus::Sent) {
+            if !self
+                .advance(&id, generation, &EmailStatus::Queued, EmailStatus::Sent)
+                .await
+            {
                 return;
             }
         }
@@ -292,24 +297,45 @@ impl EmailService {
         } else {
             EmailStatus::Delivered
         };
-        self.advance(&id, generation, &EmailStatus::Sent, next);
+        self.advance(&id, generation, &EmailStatus::Sent, next)
+            .await;
     }
 
     /// Changes the status when it is still `from` (and the lifecycle still current), then
-    /// posts the event. False when the email moved on some other way.
-    pub(super) fn advance(
+    /// posts the event (a hard bounce suppresses the address first). False when the email
+    /// moved on some other way.
+    pub(super) async fn advance(
         &self,
         id: &str,
         generation: u64,
         from: &EmailStatus,
         to: EmailStatus,
     ) -> bool {
-        let mut store = self.store();
-        let Ok(stored) = store.email_mut(id) else {
+        let Some((suppress, event)) = self.change_status(id, generation, from, to) else {
             return false;
         };
+        if let Some(suppression) = suppress {
+            self.suppress(suppression).await;
+        }
+        if let Some(event) = event {
+            self.emit(event);
+        }
+        true
+    }
+
+    /// [`Self::advance`] in memory: the suppression a hard bounce makes and the event to post,
+    /// or `None` when the email moved on some other way.
+    fn change_status(
+        &self,
+        id: &str,
+        generation: u64,
+        from: &EmailStatus,
+        to: EmailStatus,
+    ) -> Option<(Option<Suppression>, Option<EmailEvent>)> {
+        let mut store = self.store();
+        let stored = store.email_mut(id).ok()?;
         if stored.generation != generation || stored.email.status != *from {
-            return false;
+            return None;
         }
         stored.email.status = to.clone();
         stored.email.last_event = Some(EmailLastEvent::from(to.as_str().to_owned()));
@@ -322,6 +348,7 @@ impl EmailService {
         // A status change is saved without waiting: nobody is answered on it.
         let _ = self.save_email(stored);
         let data = event_data(&stored.email);
+        let mut suppress = None;
         let event = match to {
             EmailStatus::Sent => Some(EmailEvent::EmailSent(data)),
             EmailStatus::Delivered => Some(EmailEvent::EmailDelivered(data)),
@@ -334,20 +361,15 @@ impl EmailService {
                     .chain(stored.email.bcc.iter().flatten())
                     .map(|a| bare_address(a))
                     .find(|a| a.to_ascii_lowercase().starts_with("bounce"));
-                let email_id = stored.email.id.clone();
-                if let Some(address) = address
-                    && store.suppressed(&address).is_none()
-                {
-                    let suppression = Suppression::new(
+                suppress = address.map(|address| {
+                    Suppression::new(
                         new_id("sup"),
                         address,
                         SuppressionReason::HardBounce,
                         now_rfc3339(),
                     )
-                    .email_id(email_id);
-                    let _ = self.save("suppression", &suppression.id, Some(&suppression));
-                    store.suppressions.push(suppression);
-                }
+                    .email_id(stored.email.id.clone())
+                });
                 let bounce = Bounce::new(BounceType::Hard)
                     .sub_type("no_email")
                     .diagnostic_code("smtp; 550 5.1.1 user unknown (sandbox)");
@@ -361,11 +383,26 @@ impl EmailService {
             }
             _ => None,
         };
-        drop(store);
-        if let Some(event) = event {
-            self.emit(event);
+        Some((suppress, event))
+    }
+
+    /// Keeps `suppression` unless its address is suppressed already; a store that cannot
+    /// keep it (full, or its disk failing) is logged: the bounce itself stands.
+    async fn suppress(&self, suppression: Suppression) {
+        let _writing = self.writing().await;
+        if self.suppressed(&suppression.email).is_some() {
+            return;
         }
-        true
+        let kept = self
+            .through::<Suppression>(
+                &crate::server::email_server::defaults::CREATE_SUPPRESSION,
+                None,
+                &suppression,
+            )
+            .await;
+        if let Err(e) = kept {
+            tracing::warn!(address = suppression.email, error = %e, "email sandbox: cannot keep a hard bounce's suppression");
+        }
     }
 }
 

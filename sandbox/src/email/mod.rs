@@ -42,11 +42,11 @@ use tidings::email::{
     CreateContactRequest, CreateListRequest, CreateSuppressionRequest, CreateTemplateRequest,
     CreateWebhookRequest, DeletedObject, Email, EmailBouncedData, EmailEvent, EmailEventData,
     EmailLastEvent, EmailStatus, EmailSuppressedData, ListContactsQuery, ListEmailsQuery,
-    ListListContactsQuery, ListListsQuery, ListMembership, ListResourcesQuery,
-    ListSuppressionsQuery, ListTemplatesQuery, ListWebhooksQuery, Page, RescheduleEmailRequest,
-    Resource, SendBatchRequest, SendEmailRequest, SendEmailResponse, Suppression,
-    SuppressionReason, Template, TemplateStatus, UpdateContactRequest, UpdateListRequest,
-    UpdateTemplateRequest, UpdateWebhookRequest, WebhookEndpoint, WebhookEndpointStatus,
+    ListListContactsQuery, ListListsQuery, ListMembership, ListSuppressionsQuery,
+    ListTemplatesQuery, ListWebhooksQuery, Page, RescheduleEmailRequest, SendBatchRequest,
+    SendEmailRequest, SendEmailResponse, Suppression, SuppressionReason, Template, TemplateStatus,
+    UpdateContactRequest, UpdateListRequest, UpdateTemplateRequest, WebhookEndpoint,
+    WebhookEndpointStatus,
 };
 
 use crate::inbox::{Durable, StateWrite, bare_address};
@@ -61,6 +61,7 @@ use crate::smtp::{MailSink, ReceivedMail, SmtpConfig, SmtpListener};
 mod api;
 mod lifecycle;
 mod persist;
+mod records;
 use persist::{SavedSmtpKey, body_cost};
 
 /// Settings of an [`EmailSandbox`]; start from `EmailSandboxConfig::default()`.
@@ -200,6 +201,7 @@ impl EmailSandbox {
                     "builtin-email",
                 )
                 .map_err(std::io::Error::other)?,
+                writes: tokio::sync::Mutex::new(()),
                 store: Mutex::new(Store::restored(config.inbox.as_ref())),
                 webhooks: {
                     let sender = WebhookSender::new(background.clone(), config.webhook_retry);
@@ -330,8 +332,11 @@ struct EmailService {
 
 struct Inner {
     gateway: Gateway,
-    /// Serves the operations this file does not implement (new ones in the spec).
+    /// Templates, contacts, lists, suppressions, webhook endpoints, and what serves every
+    /// operation `api.rs` does not implement.
     resources: crate::server::Resources,
+    /// Held by a change that checks the resources before it writes them ([`records`]).
+    writes: tokio::sync::Mutex<()>,
     store: Mutex<Store>,
     webhooks: WebhookSender,
     background: Background,
@@ -341,17 +346,13 @@ struct Inner {
     max_email_bytes: usize,
 }
 
-/// Everything the service keeps, each list in creation order.
+/// What the service keeps beside the resource store: the emails it accepted and the SMTP
+/// idempotency keys that name them (templates, contacts, lists, suppressions and webhook
+/// endpoints are items of [`Inner::resources`], see [`records`]).
 #[derive(Default)]
 struct Store {
     /// By id, oldest first: found by id on each status change, listed newest first.
     emails: indexmap::IndexMap<String, Stored>,
-    templates: Vec<Template>,
-    contacts: Vec<Contact>,
-    lists: Vec<ContactList>,
-    suppressions: Vec<Suppression>,
-    webhooks: Vec<WebhookEndpoint>,
-    resources: Vec<Resource>,
     /// SMTP `X-Idempotency-Key` → (message fingerprint, email id).
     smtp_keys: BTreeMap<String, (Vec<u8>, String)>,
     /// What the kept emails' bodies take ([`body_cost`] summed).
@@ -374,68 +375,10 @@ impl Store {
         Some(gone)
     }
 
-    fn seeded() -> Self {
-        Store {
-            resources: (1..=3)
-                .map(|i| Resource::default().id(format!("res_{i}")))
-                .collect(),
-            ..Store::default()
-        }
-    }
-
     fn email_mut(&mut self, id: &str) -> Result<&mut Stored, ServerError> {
         self.emails
             .get_mut(id)
             .ok_or_else(|| ServerError::not_found(format!("email `{id}`")))
-    }
-
-    fn template_index(&self, id_or_alias: &str) -> Result<usize, ServerError> {
-        self.templates
-            .iter()
-            .position(|t| t.id == id_or_alias || t.alias.as_deref() == Some(id_or_alias))
-            .ok_or_else(|| ServerError::not_found(format!("template `{id_or_alias}`")))
-    }
-
-    fn contact_index(&self, id_or_email: &str) -> Result<usize, ServerError> {
-        self.contacts
-            .iter()
-            .position(|c| c.id == id_or_email || c.email.eq_ignore_ascii_case(id_or_email))
-            .ok_or_else(|| ServerError::not_found(format!("contact `{id_or_email}`")))
-    }
-
-    fn list_index(&self, id: &str) -> Result<usize, ServerError> {
-        self.lists
-            .iter()
-            .position(|l| l.id == id)
-            .ok_or_else(|| ServerError::not_found(format!("list `{id}`")))
-    }
-
-    fn check_lists(&self, ids: Option<&Vec<String>>) -> Result<(), ServerError> {
-        for id in ids.into_iter().flatten() {
-            // A well-formed id naming nothing: 404, like an unknown id in a path.
-            if !self.lists.iter().any(|l| &l.id == id) {
-                return Err(ServerError::not_found(format!("list `{id}`")).with_param("list_ids"));
-            }
-        }
-        Ok(())
-    }
-
-    fn with_count(&self, list: &ContactList) -> ContactList {
-        let mut list = list.clone();
-        let count = self
-            .contacts
-            .iter()
-            .filter(|c| c.list_ids.iter().flatten().any(|id| *id == list.id))
-            .count();
-        list.contact_count = Some(i64::try_from(count).unwrap_or(i64::MAX));
-        list
-    }
-
-    fn suppressed(&self, address: &str) -> Option<&Suppression> {
-        let address = bare_address(address);
-        self.suppressions
-            .iter()
-            .find(|s| s.email.eq_ignore_ascii_case(&address))
     }
 }
 

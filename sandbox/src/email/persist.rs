@@ -1,6 +1,5 @@
-//! The email service's state in the data directory (`--data`): each email, template, contact,
-//! list, suppression, webhook endpoint and SMTP idempotency key is one row of the store's
-//! `state` table, written through the inbox's writer in the order of the changes; loaded at
+//! The email service's own state in the data directory (`--data`): each email and SMTP
+//! idempotency key is one row of the store's `state` table, written through the inbox's writer in the order of the changes; loaded at
 //! start, with the lifecycle of emails still on their way resumed. Also the byte budget of the
 //! bodies the API keeps.
 
@@ -54,9 +53,10 @@ pub(super) fn body_cost(stored: &Stored) -> usize {
 }
 
 impl Store {
-    /// The seeded store plus what the inbox's data directory kept (nothing in memory).
+    /// What the inbox's data directory kept (nothing in memory). Templates, contacts, lists,
+    /// suppressions and webhook endpoints are the resource store's, in its own file.
     pub(super) fn restored(inbox: Option<&crate::inbox::Inbox>) -> Self {
-        let mut store = Store::seeded();
+        let mut store = Store::default();
         let Some(inbox) = inbox else { return store };
         for row in inbox.take_state(STATE) {
             let doc = row.doc.as_str();
@@ -69,11 +69,6 @@ impl Store {
                     };
                     store.emails.insert(stored.email.id.clone(), stored);
                 }),
-                "template" => serde_json::from_str(doc).map(|t| store.templates.push(t)),
-                "contact" => serde_json::from_str(doc).map(|c| store.contacts.push(c)),
-                "list" => serde_json::from_str(doc).map(|l| store.lists.push(l)),
-                "suppression" => serde_json::from_str(doc).map(|s| store.suppressions.push(s)),
-                "webhook" => serde_json::from_str(doc).map(|w| store.webhooks.push(w)),
                 "smtp_key" => serde_json::from_str::<SavedSmtpKey>(doc).map(|k| {
                     store
                         .smtp_keys

@@ -46,13 +46,6 @@ impl Durable {
         Durable(Vec::new())
     }
 
-    /// Both changes: ready once both are committed (they may be in different transactions,
-    /// and one may fail while the other commits).
-    pub(crate) fn and(mut self, other: Durable) -> Durable {
-        self.0.extend(other.0);
-        self
-    }
-
     /// A change that could not even be queued (`why` says so).
     pub(crate) fn failed(why: String) -> Durable {
         let (tx, rx) = tokio::sync::oneshot::channel();

@@ -555,14 +555,52 @@ pub(super) fn stamp_last_change(
     }
 }
 
-/// Sets each object field `X` of a new item of `ty` whose type has an `id` to `{"id": ...}`
-/// when the create sent `X_id` (or `XId`) and no `X`: Stream's message sent with `user_id`
-/// answers its sender `user` (a made-up user of another id every time).
-pub(super) fn objects_named_by_id(
+/// What the service sets on a new item of `ty` that its create did not send: the next number
+/// of a sequence ([`next_in_sequence`], against the items `held`), the objects the item names by
+/// id ([`objects_named_by_id`]), and its read-only times, numbers and enum values
+/// ([`made_by_the_service`]).
+pub(super) fn new_item(
     schema: &ServiceSchema,
     ty: Option<&Ty>,
     item: &mut Map<String, Value>,
+    held: &[&Map<String, Value>],
 ) {
+    next_in_sequence(schema, ty, item, held);
+    objects_named_by_id(schema, ty, item);
+    made_by_the_service(schema, ty, item);
+}
+
+/// Each read-only field of a new item of `ty` the create left out that the service sets
+/// itself: a time (now), a number (its least) or one of an enum's values (its first: the one
+/// a kind field holds, a status's first state). Telnyx's messages and messaging profiles,
+/// whose fields are all optional, answered none of `record_type`, `direction`, `parts`,
+/// `created_at` and `updated_at`. Text, lists and objects stay out: made up, they would say
+/// something the service never set.
+fn made_by_the_service(schema: &ServiceSchema, ty: Option<&Ty>, item: &mut Map<String, Value>) {
+    let Some(fields) = ty.and_then(|ty| schema.object_fields(ty)) else {
+        return;
+    };
+    for f in fields
+        .iter()
+        .filter(|f| f.read_only)
+    {
+        let made = match f.ty {
+            Ty::DateTime | Ty::Date | Ty::Integer | Ty::Number => true,
+            Ty::Named(name) => schema
+                .named(name)
+                .is_some_and(|t| matches!(t.shape, ShapeSchema::Enum(_))),
+            _ => false,
+        };
+        if made && !f.nullable && !item.contains_key(f.name) {
+            item.insert(f.name.to_owned(), fill(schema, &f.ty, None, 1, Some(f)));
+        }
+    }
+}
+
+/// Sets each object field `X` of a new item of `ty` whose type has an `id` to `{"id": ...}`
+/// when the create sent `X_id` (or `XId`) and no `X`: Stream's message sent with `user_id`
+/// answers its sender `user` (a made-up user of another id every time).
+fn objects_named_by_id(schema: &ServiceSchema, ty: Option<&Ty>, item: &mut Map<String, Value>) {
     let Some(fields) = ty.and_then(|ty| schema.object_fields(ty)) else {
         return;
     };
@@ -591,7 +629,7 @@ const SEQUENCE_NAMES: &[&str] = &["index", "sequence", "seq", "position", "seque
 /// Sets each integer field of a new item of `ty` named as its place in the collection
 /// ([`SEQUENCE_NAMES`]) that the create did not send to one past the largest the collection's
 /// `held` items have (0 for the first): every message was `index: 0`, its `default`.
-pub(super) fn next_in_sequence(
+fn next_in_sequence(
     schema: &ServiceSchema,
     ty: Option<&Ty>,
     item: &mut Map<String, Value>,

@@ -34,6 +34,7 @@ mod lookup;
 mod merge;
 mod shape;
 mod state;
+mod typed;
 mod wrapped;
 
 pub use answer::{
@@ -817,8 +818,7 @@ impl Resources {
                     .get(collection)
                     .map(|items| items.iter().map(|i| &i.value).collect::<Vec<_>>());
                 let mut body = body;
-                fill::next_in_sequence(schema, item_ty, &mut body, &held.unwrap_or_default());
-                fill::objects_named_by_id(schema, item_ty, &mut body);
+                fill::new_item(schema, item_ty, &mut body, &held.unwrap_or_default());
                 body
             }
         };

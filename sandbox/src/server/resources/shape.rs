@@ -250,6 +250,30 @@ fn declared_names(schema: &ServiceSchema, ty: &Ty, depth: usize) -> Option<Vec<&
     Some(names)
 }
 
+/// `item` with its kind in a text field `object` the answer declares and the item lacks
+/// (Stripe's and Resend's `{"object": "contact", "id": ..., "deleted": true}`): the
+/// collection's last segment in the singular.
+fn with_kind(
+    fields: &[FieldSchema],
+    op: &ResourceOp,
+    mut item: Map<String, Value>,
+) -> Map<String, Value> {
+    let kind = op
+        .collection
+        .rsplit('/')
+        .find(|s| !s.is_empty() && !s.contains('{'))
+        .map(singular);
+    if let Some(kind) = kind
+        && !item.contains_key("object")
+        && fields
+            .iter()
+            .any(|f| f.name == "object" && f.ty == Ty::String)
+    {
+        item.insert("object".to_owned(), Value::String(kind));
+    }
+    item
+}
+
 /// What a delete answers: the item removed (with `deleted: true` where the type has it) when
 /// the answer is the item's type, alone or wrapped (it declares the id field); the item's
 /// fields the answer declares when they are two or more and hold every required one (a view
@@ -266,7 +290,7 @@ pub(super) fn deleted_answer(
         return item;
     };
     if declared(schema, ty, op.id_field) {
-        return item;
+        return with_kind(fields, op, item);
     }
     if let Some((field, _)) =
         wrapped_item(schema, op).filter(|(_, inner)| declared(schema, Some(inner), op.id_field))

@@ -277,3 +277,168 @@ fn made_up_flags_say_what_an_action_did_and_leave_an_item_s_state() {
         "{made}"
     );
 }
+
+/// Stripe's and Resend's deletes answer `{"object": "contact", "id": ..., "deleted": true}`:
+/// the `object` the answer declares is the kind of item removed (it was left out: the item
+/// never held it). An item that holds its own `object` keeps it.
+#[tokio::test]
+async fn a_delete_answers_the_kind_of_item_it_removed_in_object() {
+    const CONTACT: &[FieldSchema] = &[
+        field("id", Ty::String, true),
+        field("email", Ty::String, true),
+    ];
+    const DELETED: &[FieldSchema] = &[
+        field("id", Ty::String, true),
+        field("object", Ty::String, false),
+        field("deleted", Ty::Boolean, true),
+    ];
+    const KINDS: ServiceSchema = ServiceSchema {
+        types: &[
+            TypeSchema {
+                name: "Contact",
+                keeps_other_keys: false,
+                shape: ShapeSchema::Object(CONTACT),
+            },
+            TypeSchema {
+                name: "Deleted",
+                keeps_other_keys: false,
+                shape: ShapeSchema::Object(DELETED),
+            },
+        ],
+        page: None,
+    };
+    let op = |kind, item: bool, response| ResourceOp {
+        name: "op",
+        kind,
+        collection: "/v1/mailing_lists",
+        item_param: item.then_some("id"),
+        item_field: None,
+        id_field: "id",
+        response: Some(Ty::Named(response)),
+        items: None,
+        filters: &[],
+    };
+    let store = Resources::default();
+    let made = store
+        .serve(
+            &KINDS,
+            &op(ResourceAction::Create, false, "Contact"),
+            &call(None, Value::Null, json!({"email": "ada@example.com"})),
+        )
+        .await
+        .unwrap();
+    let id = made["id"].as_str().unwrap();
+    // What a hand-written service reads of the store beside the operations.
+    let found = store.find("/v1/mailing_lists", |item| {
+        item["email"] == "ada@example.com"
+    });
+    assert_eq!(found.as_ref().map(|f| &f["id"]), Some(&made["id"]));
+    let all: Vec<serde_json::Map<String, Value>> = store.all_as("/v1/mailing_lists");
+    assert_eq!(all.len(), 1);
+    let gone = store
+        .serve(
+            &KINDS,
+            &op(ResourceAction::Delete, true, "Deleted"),
+            &call(Some(id), Value::Null, Value::Null),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        gone,
+        json!({"id": id, "object": "mailing_list", "deleted": true})
+    );
+    assert!(store.find("/v1/mailing_lists", |_| true).is_none());
+}
+
+/// Telnyx's messaging profile: every field optional, the ones the service sets `readOnly`.
+/// A create answered none of them; now its kind, its times and its counts are made and kept
+/// (and the last change moves on an update), while read-only text stays out.
+#[tokio::test]
+async fn a_new_item_gets_the_read_only_times_numbers_and_kinds_the_service_sets() {
+    const PROFILE: &[FieldSchema] = &[
+        FieldSchema {
+            read_only: true,
+            ..field("id", Ty::String, false)
+        },
+        field("name", Ty::String, false),
+        FieldSchema {
+            read_only: true,
+            ..field("record_type", Ty::Named("Kind"), false)
+        },
+        FieldSchema {
+            read_only: true,
+            ..field("created_at", Ty::DateTime, false)
+        },
+        FieldSchema {
+            read_only: true,
+            ..field("updated_at", Ty::DateTime, false)
+        },
+        FieldSchema {
+            read_only: true,
+            min: Some(1.0),
+            ..field("parts", Ty::Integer, false)
+        },
+        FieldSchema {
+            read_only: true,
+            ..field("phone_number", Ty::String, false)
+        },
+    ];
+    const TELNYX: ServiceSchema = ServiceSchema {
+        types: &[
+            TypeSchema {
+                name: "Profile",
+                keeps_other_keys: false,
+                shape: ShapeSchema::Object(PROFILE),
+            },
+            TypeSchema {
+                name: "Kind",
+                keeps_other_keys: false,
+                shape: ShapeSchema::Enum(&["messaging_profile"]),
+            },
+        ],
+        page: None,
+    };
+    let op = |kind, item: bool| ResourceOp {
+        name: "op",
+        kind,
+        collection: "/messaging_profiles",
+        item_param: item.then_some("id"),
+        item_field: None,
+        id_field: "id",
+        response: Some(Ty::Named("Profile")),
+        items: None,
+        filters: &[],
+    };
+    let store = Resources::default();
+    let made = store
+        .serve(
+            &TELNYX,
+            &op(ResourceAction::Create, false),
+            &call(None, Value::Null, json!({"name": "alerts"})),
+        )
+        .await
+        .unwrap();
+    assert_eq!(made["record_type"], "messaging_profile", "{made}");
+    assert_eq!(made["parts"], 1, "{made}");
+    let created = made["created_at"].as_str().unwrap().to_owned();
+    assert!(created.ends_with('Z'), "{made}");
+    assert!(made.get("phone_number").is_none(), "{made}");
+    let id = made["id"].as_str().unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    let changed = store
+        .serve(
+            &TELNYX,
+            &op(ResourceAction::Merge, true),
+            &call(Some(id), Value::Null, json!({"name": "renamed"})),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        (&changed["name"], &changed["created_at"]),
+        (&json!("renamed"), &json!(created))
+    );
+    assert!(
+        changed["updated_at"].as_str().unwrap() > made["updated_at"].as_str().unwrap(),
+        "{changed}"
+    );
+}
