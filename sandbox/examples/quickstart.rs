@@ -29,11 +29,11 @@ async fn main() -> Result<()> {
     let inbox = TestServer::start(|_| Reply::json(200, serde_json::json!({"ok": true}))).await;
     let webhook_secret = generate_secret();
     let mut config = SandboxConfig::default();
-    config.messaging.webhook = Some(WebhookTarget::new(
+    config.messaging.service.webhook = Some(WebhookTarget::new(
         format!("{}/hooks/messaging", inbox.url()),
         &webhook_secret,
     ));
-    config.messaging.lifecycle_step = Duration::from_millis(150);
+    config.messaging.service.lifecycle_step = Duration::from_millis(150);
     let sandbox = Sandbox::start_with(config).await?;
     println!("sandbox started:\n{}", indent(&sandbox.describe()));
 

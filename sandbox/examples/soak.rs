@@ -29,6 +29,7 @@ use std::time::{Duration, Instant};
 use futures_util::StreamExt;
 use tidings::email::{EmailClient, ListEmailsQuery, SendEmailRequest};
 use tidings_runtime::{CallOptions, ErrorKind};
+use tidings_sandbox::ServiceConfig;
 use tidings_sandbox::server::RateLimit;
 use tidings_sandbox::{EmailSandbox, EmailSandboxConfig};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -527,7 +528,7 @@ pub async fn run(settings: Settings) -> Result<Report, BoxError> {
         .smtp(None)
         .deliver_webhooks(false);
     // Fewer lifecycle steps in the background; the soak is about the front door.
-    config.lifecycle_step = Duration::from_secs(3600);
+    config.service.lifecycle_step = Duration::from_secs(3600);
     let sandbox = EmailSandbox::start(config).await?;
     let proxy = FaultProxy::start(sandbox.addr(), settings.cut_every, settings.reset_every).await?;
     let client = EmailClient::builder()

@@ -27,6 +27,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use tidings::email::EmailClient;
 use tidings_runtime::ratelimit::redis::{RedisLimiter, WhenUnreachable};
+use tidings_sandbox::ServiceConfig;
 use tidings_sandbox::server::RateLimit;
 use tidings_sandbox::{EmailSandbox, EmailSandboxConfig};
 
@@ -223,7 +224,7 @@ pub async fn run(
         .rate_limit(Some(RateLimit::new(soak.limit, soak.per)))
         .smtp(None)
         .deliver_webhooks(false);
-    config.lifecycle_step = Duration::from_secs(3600);
+    config.service.lifecycle_step = Duration::from_secs(3600);
     let sandbox = EmailSandbox::start(config).await?;
     let proxy = FaultProxy::start(sandbox.addr(), soak.cut_every, soak.reset_every).await?;
     let mut redis = match &settings.redis_url {

@@ -41,6 +41,7 @@ pub use inbox::{Inbox, Retention};
 pub use email::{EmailSandbox, EmailSandboxConfig};
 pub use messaging::{MessagingSandbox, MessagingSandboxConfig};
 pub use realtime::{RealtimeConfig, RealtimeSandbox};
+pub use server::{ServiceConfig, ServiceSettings};
 
 /// Settings of the three sandboxes; each defaults to loopback on free ports.
 #[derive(Debug, Clone, Default)]
@@ -131,8 +132,8 @@ impl Sandbox {
                 .and_then(|db| Inbox::persistent(retention, db).map_err(std::io::Error::other))?,
             None => Inbox::in_memory(retention),
         };
-        config.email.inbox = Some(inbox.clone());
-        config.messaging.inbox = Some(inbox.clone());
+        config.email.service.inbox = Some(inbox.clone());
+        config.messaging.service.inbox = Some(inbox.clone());
         config.realtime.inbox = Some(inbox.clone());
         let email = EmailSandbox::start(config.email).await?;
         let messaging = MessagingSandbox::start(config.messaging).await?;

@@ -293,36 +293,36 @@ fn warn_about_exposure(cli: &Cli) {
 fn config(cli: &Cli, keys: &Keys) -> SandboxConfig {
     let mut config = SandboxConfig::default();
     let any = cli.webhook_url.clone();
-    config.email.host = cli.host;
-    config.email.port = cli.email_port;
-    config.email.api_key = keys.email.clone();
+    config.email.service.host = cli.host;
+    config.email.service.port = cli.email_port;
+    config.email.service.api_key = keys.email.clone();
     if cli.no_smtp {
         config.email.smtp = None;
     } else if let Some(smtp) = config.email.smtp.as_mut() {
         smtp.port = cli.smtp_port;
     }
     if let Some(url) = cli.email_webhook_url.clone().or(any.clone()) {
-        config.email.webhook = Some(WebhookTarget::new(url, &keys.email_webhook_secret));
+        config.email.service.webhook = Some(WebhookTarget::new(url, &keys.email_webhook_secret));
     }
     if let Some(setting) = cli.rate_limit {
         let limit = match setting {
             RateSetting::Off => None,
             RateSetting::Limit(limit) => Some(limit),
         };
-        config.email.rate_limit = limit;
-        config.messaging.rate_limit = limit;
+        config.email.service.rate_limit = limit;
+        config.messaging.service.rate_limit = limit;
     }
-    config.messaging.host = cli.host;
-    config.messaging.port = cli.messaging_port;
-    config.messaging.api_key = keys.messaging.clone();
+    config.messaging.service.host = cli.host;
+    config.messaging.service.port = cli.messaging_port;
+    config.messaging.service.api_key = keys.messaging.clone();
     // The account's secret signs message webhooks, also those to a message's own webhook_url.
     let messaging_url = cli.messaging_webhook_url.clone().or(any.clone());
-    config.messaging.webhook = Some(WebhookTarget::new(
+    config.messaging.service.webhook = Some(WebhookTarget::new(
         messaging_url.clone().unwrap_or_default(),
         &keys.messaging_webhook_secret,
     ));
     if messaging_url.is_none() {
-        config.messaging.webhook = None;
+        config.messaging.service.webhook = None;
     }
     config.realtime = config
         .realtime
@@ -354,11 +354,13 @@ fn config(cli: &Cli, keys: &Keys) -> SandboxConfig {
     config.inbox.allowed_hosts.clone_from(&cli.allowed_host);
     config
         .email
+        .service
         .limits
         .allowed_hosts
         .clone_from(&cli.allowed_host);
     config
         .messaging
+        .service
         .limits
         .allowed_hosts
         .clone_from(&cli.allowed_host);

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
+use tidings_sandbox::ServiceConfig;
 use tidings_sandbox::server::{
     DeliveryOutcome, MAX_DELIVERIES_IN_FLIGHT, MAX_DELIVERIES_PER_ENDPOINT, MAX_PENDING_DELIVERIES,
     WebhookRetry,
@@ -44,9 +45,9 @@ async fn black_hole() -> (String, Arc<AtomicUsize>) {
 /// and the key.
 async fn storm_sandbox(attempts: u32, timeout: Duration) -> (Sandbox, String, String) {
     let mut config = SandboxConfig::default();
-    config.email.lifecycle_step = Duration::from_millis(5);
-    config.email.rate_limit = None;
-    config.email.webhook_retry = WebhookRetry {
+    config.email.service.lifecycle_step = Duration::from_millis(5);
+    config.email.service.rate_limit = None;
+    config.email.service.webhook_retry = WebhookRetry {
         attempts,
         base: Duration::from_millis(50),
         cap: Duration::from_millis(50),
@@ -244,7 +245,7 @@ async fn one_address_cannot_hold_a_listeners_whole_cap_http_and_smtp() {
     use tidings_sandbox::server::{HttpLimits, per_address_cap};
     use tidings_sandbox::smtp::SmtpConfig;
     let mut config = SandboxConfig::default();
-    config.email.limits = HttpLimits::default().max_connections(8);
+    config.email.service.limits = HttpLimits::default().max_connections(8);
     config.email.smtp = Some(SmtpConfig::default().max_connections(8));
     config.inbox.ui = None;
     let sandbox = Sandbox::start_with(config).await.unwrap();
@@ -333,7 +334,7 @@ async fn websockets_filling_their_share_leave_the_realtime_http_api_answering() 
 async fn the_inbox_keeps_emails_within_its_byte_budget_whatever_the_record_count() {
     let mut config = SandboxConfig::default();
     config.inbox.retention = tidings_sandbox::Retention::default().max_bytes(4 * 1024 * 1024);
-    config.email.rate_limit = None;
+    config.email.service.rate_limit = None;
     let sandbox = Sandbox::start_with(config).await.unwrap();
     let client = sandbox.email.client().unwrap();
     let text = "x".repeat(256 * 1024);

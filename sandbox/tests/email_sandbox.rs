@@ -18,6 +18,7 @@ use tidings::email::{
 };
 use tidings_runtime::ratelimit::RateLimit as ClientRateLimit;
 use tidings_runtime::{CallOptions, ErrorKind};
+use tidings_sandbox::ServiceConfig;
 use tidings_sandbox::email::{EmailSandbox, EmailSandboxConfig};
 use tidings_sandbox::server::{
     DeliveryOutcome, RateLimit, WebhookRetry, WebhookTarget, generate_secret,

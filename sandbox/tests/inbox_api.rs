@@ -238,7 +238,7 @@ async fn smtp_mail_keeps_its_raw_source_headers_and_attachments() {
 async fn the_oldest_records_are_pruned_past_the_retention_limit() {
     let mut config = SandboxConfig::default();
     config.inbox.retention = Retention::default().max_records(3);
-    config.email.rate_limit = None;
+    config.email.service.rate_limit = None;
     let sandbox = Sandbox::start_with(config).await.unwrap();
     let email = sandbox.email.client().unwrap();
     for i in 0..5 {

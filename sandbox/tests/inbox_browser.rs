@@ -18,8 +18,8 @@ use tidings_tests::{Reply, TestServer};
 
 async fn sandbox() -> Sandbox {
     let mut config = SandboxConfig::default();
-    config.email.lifecycle_step = Duration::from_millis(100);
-    config.messaging.lifecycle_step = Duration::from_millis(100);
+    config.email.service.lifecycle_step = Duration::from_millis(100);
+    config.messaging.service.lifecycle_step = Duration::from_millis(100);
     Sandbox::start_with(config).await.unwrap()
 }
 
@@ -375,8 +375,8 @@ async fn a_webhook_delivery_is_listed_with_its_signature_and_redelivered_from_th
     let receiver = TestServer::start(|_| Reply::json(200, json!({"ok": true}))).await;
     let secret = generate_secret();
     let mut config = SandboxConfig::default();
-    config.email.lifecycle_step = Duration::from_millis(100);
-    config.email.webhook = Some(WebhookTarget::new(
+    config.email.service.lifecycle_step = Duration::from_millis(100);
+    config.email.service.webhook = Some(WebhookTarget::new(
         format!("{}/hooks/email", receiver.url()),
         &secret,
     ));
@@ -700,10 +700,10 @@ async fn twelve_hundred_emails_and_sms_page_to_the_oldest_and_search_to_one() {
     const N: usize = 1_200;
     let _one = ONE_BROWSER.lock().await;
     let mut config = SandboxConfig::default();
-    config.email.lifecycle_step = Duration::from_millis(10);
-    config.email.rate_limit = None;
-    config.messaging.lifecycle_step = Duration::from_millis(10);
-    config.messaging.rate_limit = None;
+    config.email.service.lifecycle_step = Duration::from_millis(10);
+    config.email.service.rate_limit = None;
+    config.messaging.service.lifecycle_step = Duration::from_millis(10);
+    config.messaging.service.rate_limit = None;
     let sandbox = Sandbox::start_with(config).await.unwrap();
     // The clients' own limit (the spec's 1,000 a minute) off too: this is a load on purpose.
     let email = tidings::email::EmailClient::builder()

@@ -10,6 +10,7 @@ mod limits_common;
 use std::time::{Duration, Instant};
 
 use limits_common::*;
+use tidings_sandbox::ServiceConfig;
 use tidings_sandbox::server::HttpLimits;
 use tidings_sandbox::{EmailSandbox, EmailSandboxConfig, MessagingSandbox, MessagingSandboxConfig};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

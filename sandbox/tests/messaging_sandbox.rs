@@ -17,6 +17,7 @@ use tidings::messaging::{
     UpdateMessageStatus,
 };
 use tidings_runtime::ErrorKind;
+use tidings_sandbox::ServiceConfig;
 use tidings_sandbox::messaging::{MessagingSandbox, MessagingSandboxConfig};
 use tidings_sandbox::server::{WebhookTarget, generate_secret};
 

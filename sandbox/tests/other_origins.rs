@@ -206,17 +206,17 @@ async fn a_webhook_answered_with_a_redirect_is_not_followed_and_is_recorded_as_o
     tokio::spawn(async move { axum::serve(first, redirect).await.unwrap() });
 
     let mut config = SandboxConfig::default();
-    config.email.webhook = Some(WebhookTarget::new(
+    config.email.service.webhook = Some(WebhookTarget::new(
         url,
         tidings_sandbox::server::generate_secret(),
     ));
-    config.email.webhook_retry = WebhookRetry {
+    config.email.service.webhook_retry = WebhookRetry {
         attempts: 2,
         base: Duration::from_millis(10),
         cap: Duration::from_millis(10),
         timeout: Duration::from_secs(2),
     };
-    config.email.lifecycle_step = Duration::from_millis(10);
+    config.email.service.lifecycle_step = Duration::from_millis(10);
     let sandbox = Sandbox::start_with(config).await.unwrap();
     send_one(&sandbox).await;
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
@@ -278,7 +278,7 @@ async fn status_line(addr: &str, request: &str) -> String {
 #[tokio::test]
 async fn the_services_apis_answer_only_to_their_names_and_take_no_change_from_a_page() {
     let mut config = SandboxConfig::default();
-    config.email.limits.allowed_hosts = vec!["sandbox.test".into()];
+    config.email.service.limits.allowed_hosts = vec!["sandbox.test".into()];
     let sandbox = Sandbox::start_with(config).await.unwrap();
     let email = sandbox.email.addr().to_string();
     let bearer = format!("Bearer {}", sandbox.email.api_key());

@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use tidings_sandbox::ServiceConfig;
 use tidings_sandbox::{EmailSandbox, EmailSandboxConfig, MessagingSandbox, MessagingSandboxConfig};
 
 /// Test cases per operation and phase: enough to reach odd inputs, few enough for CI.

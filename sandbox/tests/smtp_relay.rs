@@ -12,6 +12,7 @@ use email_support::eventually;
 use tidings::email::{EmailStatus, ListEmailsQuery, SendEmailRequest};
 use tidings_runtime::ErrorKind;
 use tidings_runtime::smtp::{SmtpRelay, SmtpTls};
+use tidings_sandbox::ServiceConfig;
 use tidings_sandbox::email::{EmailSandbox, EmailSandboxConfig};
 
 fn relay(sandbox: &EmailSandbox, key: &str) -> SmtpRelay {

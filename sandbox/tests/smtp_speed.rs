@@ -16,6 +16,7 @@ mod smtp_support;
 use std::time::{Duration, Instant};
 
 use smtp_support::logged_in;
+use tidings_sandbox::ServiceConfig;
 use tidings_sandbox::email::{EmailSandbox, EmailSandboxConfig};
 
 async fn send<S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin>(

@@ -52,11 +52,11 @@ async fn the_examples_run_against_the_sandbox_from_its_exported_variables() {
         .port();
     let secret = generate_secret();
     let mut config = SandboxConfig::default();
-    config.messaging.webhook = Some(WebhookTarget::new(
+    config.messaging.service.webhook = Some(WebhookTarget::new(
         format!("http://127.0.0.1:{port}/hooks/messaging"),
         &secret,
     ));
-    config.messaging.lifecycle_step = Duration::from_millis(50);
+    config.messaging.service.lifecycle_step = Duration::from_millis(50);
     let sandbox = Sandbox::start_with(config).await.unwrap();
     let mut env: Vec<(&str, String)> = sandbox.env();
     env.retain(|(k, _)| *k != tidings::messaging::WEBHOOK_SECRET_ENV);

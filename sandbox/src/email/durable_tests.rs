@@ -4,17 +4,16 @@
 #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
 
 use super::*;
+use crate::ServiceConfig;
 use crate::server::email_server::defaults;
 use crate::server::resources::ResourceCall;
 
 async fn start(dir: &std::path::Path) -> (EmailSandbox, crate::inbox::Inbox) {
     let db = crate::store::Db::open(dir).unwrap();
     let inbox = crate::inbox::Inbox::persistent(crate::Retention::default(), db).unwrap();
-    let config = EmailSandboxConfig {
-        smtp: None,
-        inbox: Some(inbox.clone()),
-        ..EmailSandboxConfig::default()
-    };
+    let config = EmailSandboxConfig::default()
+        .smtp(None)
+        .inbox(inbox.clone());
     (EmailSandbox::start(config).await.unwrap(), inbox)
 }
 

@@ -1,18 +1,24 @@
-//! The email service sandbox: every operation of `spec/email.yaml`, in memory, behind the
-//! generated [`EmailServer`] router (auth, rate limit, idempotency keys, validation and error
-//! bodies come from the spec), plus the SMTP relay listener ([`crate::smtp`]) feeding the same
-//! store.
+//! The email service sandbox: every operation of `spec/email.yaml`, behind the generated
+//! [`EmailServer`] router (auth, rate limit, idempotency keys, validation and error bodies come
+//! from the spec), plus the SMTP relay listener ([`crate::smtp`]) feeding the same emails.
+//! Templates, contacts, lists, suppressions and webhook endpoints are items of the spec-driven
+//! resource store, as a served spec's are; `api.rs` gives the operations with behaviour of
+//! their own.
 //!
-//! **Lifecycle** (on a timer, one [`EmailSandboxConfig::lifecycle_step`] apart, 300 ms by
+//! **Lifecycle** (on a timer, one [`ServiceSettings::lifecycle_step`] apart, 300 ms by
 //! default): `queued → sent → delivered`. An email with a future `scheduled_at` is `scheduled`
 //! until then (reschedule and cancel work on it). Recipients on the suppression list make it
 //! `suppressed` at once; a recipient whose local part starts with `bounce` (`bounce@example.com`)
 //! makes it `bounced` (hard) after `sent`, and adds the address to the suppression list.
 //!
 //! **Webhooks**: every status change (and `contact.*` change) is posted, signed with Standard
-//! Webhooks, to [`EmailSandboxConfig::webhook`] (all events) and to every enabled endpoint
+//! Webhooks, to [`ServiceSettings::webhook`] (all events) and to every enabled endpoint
 //! registered with `create_webhook` (the events it asked for), retried with backoff
-//! ([`EmailSandboxConfig::webhook_retry`]).
+//! ([`ServiceSettings::webhook_retry`]).
+//!
+//! [`ServiceSettings::lifecycle_step`]: crate::ServiceSettings::lifecycle_step
+//! [`ServiceSettings::webhook`]: crate::ServiceSettings::webhook
+//! [`ServiceSettings::webhook_retry`]: crate::ServiceSettings::webhook_retry
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
@@ -32,7 +38,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, SystemTime};
 
@@ -53,8 +59,7 @@ use crate::inbox::{Durable, StateWrite, bare_address};
 use crate::server::email_server::{self, EmailServer};
 use crate::server::{
     Background, Delivery, Gateway, PageRequest, RateLimit, RequestContext, ServerError,
-    WebhookRetry, WebhookSender, WebhookTarget, format_rfc3339, now_rfc3339, paginate,
-    parse_rfc3339,
+    WebhookSender, WebhookTarget, format_rfc3339, now_rfc3339, paginate, parse_rfc3339,
 };
 use crate::smtp::{MailSink, ReceivedMail, SmtpConfig, SmtpListener};
 
@@ -64,36 +69,18 @@ mod persist;
 mod records;
 use persist::{SavedSmtpKey, body_cost};
 
-/// Settings of an [`EmailSandbox`]; start from `EmailSandboxConfig::default()`.
-#[derive(Clone)]
+/// Settings of an [`EmailSandbox`]; start from `EmailSandboxConfig::default()`, change the
+/// shared ones with the [`ServiceConfig`](crate::ServiceConfig) methods.
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct EmailSandboxConfig {
-    /// The API key the sandbox accepts (a random `sk_sandbox_...` by default).
-    pub api_key: String,
-    /// Address to listen on (`127.0.0.1` by default).
-    pub host: IpAddr,
-    /// HTTP port; 0 (the default) picks a free one.
-    pub port: u16,
-    /// Rate limit; the spec's (1000 per minute) by default, `None` for none.
-    pub rate_limit: Option<RateLimit>,
-    /// Time between two status changes of an email.
-    pub lifecycle_step: Duration,
-    /// Where every event goes, signed with its secret.
-    pub webhook: Option<WebhookTarget>,
-    /// How failed webhook deliveries are retried.
-    pub webhook_retry: WebhookRetry,
-    /// Whether webhooks are posted at all (on by default). Off, every event is still logged
-    /// ([`DeliveryOutcome::NotSent`](crate::server::DeliveryOutcome::NotSent)) but nothing leaves
-    /// the process: for fuzzers, whose requests name arbitrary webhook URLs.
-    pub deliver_webhooks: bool,
-    /// Bounds of the HTTP listener: connections, timeouts, body size, idempotency store
-    /// ([`HttpLimits::default`](crate::server::HttpLimits) by default).
-    pub limits: crate::server::HttpLimits,
+    /// Key, address, rate limit (the spec's 1000 per minute by default), lifecycle pace (one
+    /// status change of an email every 300 ms), the account's webhook (every event), bounds
+    /// and inbox.
+    pub service: crate::ServiceSettings,
     /// The SMTP relay listener; on by default (a free port, STARTTLS with a self-signed
     /// certificate made at start).
     pub smtp: Option<SmtpConfig>,
-    /// Where emails, statuses and webhook deliveries are recorded (none by default).
-    pub inbox: Option<crate::inbox::Inbox>,
     /// Most bytes of email bodies (text and HTML) the API keeps
     /// ([`DEFAULT_MAX_EMAIL_BYTES`]); past it the oldest emails are forgotten (`404`), from
     /// the data directory too.
@@ -106,40 +93,20 @@ pub const DEFAULT_MAX_EMAIL_BYTES: usize = 256 * 1024 * 1024;
 impl Default for EmailSandboxConfig {
     fn default() -> Self {
         EmailSandboxConfig {
-            api_key: format!("sk_sandbox_{}", uuid::Uuid::new_v4().simple()),
-            host: IpAddr::V4(Ipv4Addr::LOCALHOST),
-            port: 0,
-            rate_limit: tidings::email::SERVICE.rate_limit.map(RateLimit::from),
-            lifecycle_step: Duration::from_millis(300),
-            webhook: None,
-            webhook_retry: WebhookRetry::default(),
-            deliver_webhooks: true,
-            limits: crate::server::HttpLimits::default(),
+            service: crate::ServiceSettings::new(
+                tidings::email::SERVICE.rate_limit.map(RateLimit::from),
+            ),
             smtp: Some(SmtpConfig::default()),
-            inbox: None,
             max_email_bytes: DEFAULT_MAX_EMAIL_BYTES,
         }
     }
 }
 
-impl fmt::Debug for EmailSandboxConfig {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("EmailSandboxConfig")
-            .field("api_key", &"<redacted>")
-            .field("host", &self.host)
-            .field("port", &self.port)
-            .field("rate_limit", &self.rate_limit)
-            .field("lifecycle_step", &self.lifecycle_step)
-            .field("webhook", &self.webhook)
-            .field("webhook_retry", &self.webhook_retry)
-            .field("deliver_webhooks", &self.deliver_webhooks)
-            .field("limits", &self.limits)
-            .field("smtp", &self.smtp)
-            .finish()
+impl crate::ServiceConfig for EmailSandboxConfig {
+    fn settings_mut(&mut self) -> &mut crate::ServiceSettings {
+        &mut self.service
     }
 }
-
-crate::server::service_config_setters!(EmailSandboxConfig);
 
 impl EmailSandboxConfig {
     /// The SMTP listener's settings; `None` turns it off.
@@ -179,11 +146,12 @@ impl EmailSandbox {
     pub async fn start(config: EmailSandboxConfig) -> std::io::Result<EmailSandbox> {
         let background = Background::new();
         let gateway = Gateway::new(&tidings::email::SERVICE)
-            .credential("api_key", config.api_key.clone())
-            .rate_limit(config.rate_limit)
-            .limits(&config.limits)
+            .credential("api_key", config.service.api_key.clone())
+            .rate_limit(config.service.rate_limit)
+            .limits(&config.service.limits)
             .idempotency_data(
                 config
+                    .service
                     .inbox
                     .as_ref()
                     .and_then(crate::inbox::Inbox::data_dir),
@@ -195,6 +163,7 @@ impl EmailSandbox {
                 resources: crate::server::Resources::in_data_dir(
                     crate::server::ResourceLimits::default(),
                     config
+                        .service
                         .inbox
                         .as_ref()
                         .and_then(crate::inbox::Inbox::data_dir),
@@ -202,34 +171,36 @@ impl EmailSandbox {
                 )
                 .map_err(std::io::Error::other)?,
                 writes: tokio::sync::Mutex::new(()),
-                store: Mutex::new(Store::restored(config.inbox.as_ref())),
+                store: Mutex::new(Store::restored(config.service.inbox.as_ref())),
                 webhooks: {
-                    let sender = WebhookSender::new(background.clone(), config.webhook_retry);
-                    let sender = match &config.inbox {
+                    let sender =
+                        WebhookSender::new(background.clone(), config.service.webhook_retry);
+                    let sender = match &config.service.inbox {
                         Some(inbox) => inbox.attach_sender("email", sender),
                         None => sender,
                     };
-                    if config.deliver_webhooks {
+                    if config.service.deliver_webhooks {
                         sender
                     } else {
                         sender.deliveries_off()
                     }
                 },
                 background: background.clone(),
-                step: config.lifecycle_step,
-                target: config.webhook.clone(),
-                inbox: config.inbox.clone(),
+                step: config.service.lifecycle_step,
+                target: config.service.webhook.clone(),
+                inbox: config.service.inbox.clone(),
                 max_email_bytes: config.max_email_bytes,
             }),
         };
-        let listener = tokio::net::TcpListener::bind((config.host, config.port)).await?;
+        let listener =
+            tokio::net::TcpListener::bind((config.service.host, config.service.port)).await?;
         let addr = listener.local_addr()?;
         service.resume();
         let smtp = match config.smtp {
             Some(smtp) => Some(
                 SmtpListener::start(
                     smtp,
-                    config.host,
+                    config.service.host,
                     gateway,
                     Arc::new(service.clone()),
                     background.clone(),
@@ -243,13 +214,13 @@ impl EmailSandbox {
             listener,
             app,
             "email",
-            &config.limits,
+            &config.service.limits,
             crate::server::Writes::Any,
         );
         Ok(EmailSandbox {
             addr,
             base_url: format!("http://{addr}"),
-            api_key: config.api_key,
+            api_key: config.service.api_key,
             smtp,
             service,
             http,

@@ -2,7 +2,7 @@
 //! the generated [`MessagingServer`] router (auth, rate limit, idempotency keys, validation and
 //! error bodies come from the spec).
 //!
-//! **Lifecycle** (on a timer, one [`MessagingSandboxConfig::lifecycle_step`] apart, 300 ms by
+//! **Lifecycle** (on a timer, one [`ServiceSettings::lifecycle_step`] apart, 300 ms by
 //! default): SMS `accepted → submitted → delivered`; WhatsApp and Instagram go on to `read`;
 //! voice calls `started → ringing → answered → completed`. A recipient whose number ends in
 //! `0000` gets `undeliverable` after `submitted` (a call: `unanswered` after `ringing`).
@@ -26,9 +26,11 @@
 //! # Ok(())
 //! # }
 //! ```
+//!
+//! [`ServiceSettings::lifecycle_step`]: crate::ServiceSettings::lifecycle_step
 
 use std::fmt;
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -49,41 +51,23 @@ mod store;
 
 use crate::server::{
     Background, Delivery, Gateway, PageRequest, RateLimit, RequestContext, ServerError,
-    WebhookRetry, WebhookSender, WebhookTarget, generate_secret, now_rfc3339, paginate,
+    WebhookSender, generate_secret, now_rfc3339, paginate,
 };
 pub use store::DEFAULT_MAX_MESSAGE_BYTES;
 use store::{STATE, SavedMessage, Store, restored};
 
-/// Settings of a [`MessagingSandbox`]; start from `MessagingSandboxConfig::default()`.
+/// Settings of a [`MessagingSandbox`]; start from `MessagingSandboxConfig::default()`, change
+/// the shared ones with the [`ServiceConfig`](crate::ServiceConfig) methods.
 #[derive(Clone)]
 #[non_exhaustive]
 pub struct MessagingSandboxConfig {
-    /// The API key the sandbox accepts (a random `sk_sandbox_...` by default).
-    pub api_key: String,
-    /// Address to listen on (`127.0.0.1` by default).
-    pub host: IpAddr,
-    /// HTTP port; 0 (the default) picks a free one.
-    pub port: u16,
-    /// Rate limit; the spec's (1000 per minute) by default, `None` for none.
-    pub rate_limit: Option<RateLimit>,
-    /// Time between two status changes of a message.
-    pub lifecycle_step: Duration,
-    /// The account's default webhook: where events go when a message names no `webhook_url`.
-    pub webhook: Option<WebhookTarget>,
-    /// How failed webhook deliveries are retried.
-    pub webhook_retry: WebhookRetry,
-    /// Whether webhooks are posted at all (on by default). Off, every event is still logged
-    /// ([`DeliveryOutcome::NotSent`](crate::server::DeliveryOutcome::NotSent)) but nothing leaves
-    /// the process: for fuzzers, whose requests name arbitrary webhook URLs.
-    pub deliver_webhooks: bool,
-    /// Bounds of the HTTP listener: connections, timeouts, body size, idempotency store
-    /// ([`HttpLimits::default`](crate::server::HttpLimits) by default).
-    pub limits: crate::server::HttpLimits,
+    /// Key, address, rate limit (the spec's 1000 per minute by default), lifecycle pace (one
+    /// status change of a message every 300 ms), the account's default webhook (where events
+    /// go when a message names no `webhook_url`), bounds and inbox.
+    pub service: crate::ServiceSettings,
     /// The WhatsApp templates the account has (three by default: `welcome` and
     /// `order_update` approved, `spring_sale` pending).
     pub templates: Vec<Template>,
-    /// Where messages, statuses and webhook deliveries are recorded (none by default).
-    pub inbox: Option<crate::inbox::Inbox>,
     /// Most bytes the kept messages may take in memory (records as JSON, webhook URLs);
     /// the oldest are forgotten past it, the newest always stays. Default
     /// [`DEFAULT_MAX_MESSAGE_BYTES`] (64 MiB).
@@ -93,17 +77,10 @@ pub struct MessagingSandboxConfig {
 impl Default for MessagingSandboxConfig {
     fn default() -> Self {
         MessagingSandboxConfig {
-            api_key: format!("sk_sandbox_{}", uuid::Uuid::new_v4().simple()),
-            host: IpAddr::V4(Ipv4Addr::LOCALHOST),
-            port: 0,
-            rate_limit: tidings::messaging::SERVICE.rate_limit.map(RateLimit::from),
-            lifecycle_step: Duration::from_millis(300),
-            webhook: None,
-            webhook_retry: WebhookRetry::default(),
-            deliver_webhooks: true,
-            limits: crate::server::HttpLimits::default(),
+            service: crate::ServiceSettings::new(
+                tidings::messaging::SERVICE.rate_limit.map(RateLimit::from),
+            ),
             templates: default_templates(),
-            inbox: None,
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
         }
     }
@@ -112,21 +89,18 @@ impl Default for MessagingSandboxConfig {
 impl fmt::Debug for MessagingSandboxConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("MessagingSandboxConfig")
-            .field("api_key", &"<redacted>")
-            .field("host", &self.host)
-            .field("port", &self.port)
-            .field("rate_limit", &self.rate_limit)
-            .field("lifecycle_step", &self.lifecycle_step)
-            .field("webhook", &self.webhook)
-            .field("webhook_retry", &self.webhook_retry)
-            .field("deliver_webhooks", &self.deliver_webhooks)
-            .field("limits", &self.limits)
+            .field("service", &self.service)
             .field("templates", &self.templates.len())
+            .field("max_message_bytes", &self.max_message_bytes)
             .finish()
     }
 }
 
-crate::server::service_config_setters!(MessagingSandboxConfig);
+impl crate::ServiceConfig for MessagingSandboxConfig {
+    fn settings_mut(&mut self) -> &mut crate::ServiceSettings {
+        &mut self.service
+    }
+}
 
 impl MessagingSandboxConfig {
     /// The account's WhatsApp templates.
@@ -196,17 +170,19 @@ impl MessagingSandbox {
     pub async fn start(config: MessagingSandboxConfig) -> std::io::Result<MessagingSandbox> {
         let background = Background::new();
         let gateway = Gateway::new(&tidings::messaging::SERVICE)
-            .credential("api_key", config.api_key.clone())
-            .rate_limit(config.rate_limit)
-            .limits(&config.limits)
+            .credential("api_key", config.service.api_key.clone())
+            .rate_limit(config.service.rate_limit)
+            .limits(&config.service.limits)
             .idempotency_data(
                 config
+                    .service
                     .inbox
                     .as_ref()
                     .and_then(crate::inbox::Inbox::data_dir),
                 "builtin-messaging",
             )?;
         let secret = config
+            .service
             .webhook
             .as_ref()
             .map_or_else(generate_secret, |t| t.secret.clone());
@@ -216,6 +192,7 @@ impl MessagingSandbox {
                 resources: crate::server::Resources::in_data_dir(
                     crate::server::ResourceLimits::default(),
                     config
+                        .service
                         .inbox
                         .as_ref()
                         .and_then(crate::inbox::Inbox::data_dir),
@@ -234,10 +211,11 @@ impl MessagingSandbox {
                     // What a restart found, within the budget (older ones beyond it are
                     // forgotten, on disk too).
                     let mut forgotten = Vec::new();
-                    for (record, url) in restored(config.inbox.as_ref()) {
+                    for (record, url) in restored(config.service.inbox.as_ref()) {
                         forgotten.extend(store.keep_message(record, url, config.max_message_bytes));
                     }
-                    if let Some(inbox) = config.inbox.as_ref().filter(|i| i.is_persistent()) {
+                    if let Some(inbox) = config.service.inbox.as_ref().filter(|i| i.is_persistent())
+                    {
                         for uuid in &forgotten {
                             let _ = inbox.save_state(STATE, "message", uuid, None);
                         }
@@ -245,39 +223,41 @@ impl MessagingSandbox {
                     store
                 }),
                 webhooks: {
-                    let sender = WebhookSender::new(background.clone(), config.webhook_retry);
-                    let sender = match &config.inbox {
+                    let sender =
+                        WebhookSender::new(background.clone(), config.service.webhook_retry);
+                    let sender = match &config.service.inbox {
                         Some(inbox) => inbox.attach_sender("messaging", sender),
                         None => sender,
                     };
-                    if config.deliver_webhooks {
+                    if config.service.deliver_webhooks {
                         sender
                     } else {
                         sender.deliveries_off()
                     }
                 },
-                inbox: config.inbox,
+                inbox: config.service.inbox,
                 max_message_bytes: config.max_message_bytes,
                 background,
-                step: config.lifecycle_step,
-                webhook_url: config.webhook.map(|t| t.url),
+                step: config.service.lifecycle_step,
+                webhook_url: config.service.webhook.map(|t| t.url),
                 secret,
             }),
         };
-        let listener = tokio::net::TcpListener::bind((config.host, config.port)).await?;
+        let listener =
+            tokio::net::TcpListener::bind((config.service.host, config.service.port)).await?;
         let addr = listener.local_addr()?;
         let app = messaging_server::router(Arc::new(service.clone()));
         let http = Serving::spawn(
             listener,
             app,
             "messaging",
-            &config.limits,
+            &config.service.limits,
             crate::server::Writes::Any,
         );
         Ok(MessagingSandbox {
             addr,
             base_url: format!("http://{addr}"),
-            api_key: config.api_key,
+            api_key: config.service.api_key,
             service,
             http,
         })

@@ -27,7 +27,7 @@ pub(crate) mod webhooks;
 
 pub use auth::OAUTH2_TOKEN_CREDENTIAL;
 pub use background::Background;
-pub(crate) use config::service_config_setters;
+pub use config::{ServiceConfig, ServiceSettings};
 pub use documented::documented_headers;
 pub(crate) use documented::{item_path, path_segment};
 pub(crate) use error::Refusal;
