@@ -2460,7 +2460,8 @@ async fn an_error_code_header_says_the_code_as_the_body_gives_it() {
 
 /// Telnyx filters its lists with `deepObject` parameters (`filter[name]=beta`, written by the
 /// importer as its properties): the sandbox answered every item (was); it answers those whose
-/// `name` is `beta`, and `filter[name][contains]`, no equality, filters nothing.
+/// `name` is `beta`. `filter[name][contains]` answered every item too (was): it keeps the
+/// names that hold the text, in any case, and `[gte]`/`[lt]` compare.
 #[tokio::test]
 async fn a_deep_object_filter_selects_the_items_its_key_names() {
     let (_dir, served) = served_text(
@@ -2471,7 +2472,8 @@ async fn a_deep_object_filter_selects_the_items_its_key_names() {
          Profiles:\n    fields:\n      data: { type: list<Profile> }\n  \
          Made:\n    fields:\n      data: { type: Profile }\n\
          operations:\n  list_profiles:\n    method: GET\n    path: /messaging_profiles\n    \
-         query:\n      filter[name]: {}\n      filter[name][contains]: {}\n    response: Profiles\n  \
+         query:\n      filter[name]: {}\n      filter[name][contains]: {}\n      \
+         filter[name][gte]: {}\n      filter[name][lt]: {}\n    response: Profiles\n  \
          create_profile:\n    method: POST\n    path: /messaging_profiles\n    body: Profile\n    \
          response: Made\n",
     )
@@ -2500,6 +2502,60 @@ async fn a_deep_object_filter_selects_the_items_its_key_names() {
     assert_eq!(names("filter%5Bname%5D=beta").await, ["beta"]);
     assert_eq!(names("filter[name]=gamma").await, ["gamma"]);
     assert_eq!(names("filter[name][contains]=a").await.len(), 3);
+    assert_eq!(names("filter[name][contains]=MM").await, ["gamma"]);
+    assert!(names("filter[name][contains]=zzz").await.is_empty());
+    assert_eq!(names("filter[name][gte]=beta").await, ["beta", "gamma"]);
+    assert_eq!(names("filter[name][lt]=beta").await, ["alpha"]);
+    served.shutdown().await;
+}
+
+/// Telnyx's "cancel a scheduled message" is `DELETE /messages/{id}` (`CancelMessage`), and a
+/// cancelled message is still read for days: the sandbox deleted it (a later `GET` answered
+/// 404). A `DELETE` named for cancelling keeps the item, its status at the enum's
+/// `cancelled`, and answers it; an id never made is still 404.
+#[tokio::test]
+async fn a_delete_named_for_cancelling_keeps_the_item() {
+    let (_dir, served) = served_text(
+        "service:\n  name: texts\n  title: Texts\n  summary: Texts\n  \
+         base_url: { env: TEXTS_BASE_URL }\n\
+         types:\n  Status:\n    values: [scheduled, sent, cancelled]\n  \
+         Message:\n    fields:\n      id: { type: string, read_only: true }\n      \
+         text: { type: string }\n      status: { type: Status }\n\
+         operations:\n  send_message:\n    method: POST\n    path: /messages\n    \
+         body: Message\n    response: Message\n  \
+         get_message:\n    method: GET\n    path: /messages/{id}\n    \
+         path_params: { id: { type: string } }\n    response: Message\n  \
+         cancel_message:\n    method: DELETE\n    path: /messages/{id}\n    \
+         path_params: { id: { type: string } }\n    response: Message\n",
+    )
+    .await;
+    let http = tidings_runtime::reqwest::Client::new();
+    let url = format!("{}/messages", served.base_url());
+    let sent = serde_json::json!({"text": "later", "status": "scheduled"});
+    let sent: serde_json::Value = http
+        .post(&url)
+        .json(&sent)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = sent["id"].as_str().unwrap();
+    let cancelled = http.delete(format!("{url}/{id}")).send().await.unwrap();
+    assert_eq!(cancelled.status(), 200);
+    let cancelled: serde_json::Value = cancelled.json().await.unwrap();
+    assert_eq!(
+        (&cancelled["text"], &cancelled["status"]),
+        (&"later".into(), &"cancelled".into()),
+        "{cancelled}"
+    );
+    let read = http.get(format!("{url}/{id}")).send().await.unwrap();
+    assert_eq!(read.status(), 200);
+    let read: serde_json::Value = read.json().await.unwrap();
+    assert_eq!(read["status"], "cancelled", "{read}");
+    let unknown = http.delete(format!("{url}/nope")).send().await.unwrap();
+    assert_eq!(unknown.status(), 404);
     served.shutdown().await;
 }
 
@@ -4323,8 +4379,13 @@ paths:
     assert_eq!(read["data"]["text"], "later");
     let (status, _) = call_json(&served, key, "DELETE", &format!("/messages/{id}"), None).await;
     assert_eq!(status, 200, "cancelled");
-    let (status, _) = call_json(&served, key, "GET", &format!("/messages/{id}"), None).await;
-    assert_eq!(status, 404);
+    // A cancelled message is still read (see `a_delete_named_for_cancelling_keeps_the_item`).
+    let (status, read) = call_json(&served, key, "GET", &format!("/messages/{id}"), None).await;
+    assert_eq!(
+        (status, &read["data"]["text"]),
+        (200, &"later".into()),
+        "{read}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -82,32 +82,52 @@ pub(super) fn parent_of<'o>(
     Some((creator.resource.collection, param))
 }
 
-/// The flag a delete sets instead of removing the item: an operation named for a cancel
-/// (OneSignal's `cancel_notification`, `DELETE /notifications/{notification_id}`), whose
-/// collection's get answers an item with a `canceled` (or `cancelled`) boolean, "whether the
-/// notification was canceled": the item stays, readable and listed, with the flag set.
-pub(super) fn cancel_flag(
+/// What a delete named for a cancel merges into the item instead of removing it (OneSignal's
+/// `cancel_notification`, `DELETE /notifications/{notification_id}`; Telnyx's
+/// `CancelMessage`, `DELETE /messages/{id}`, "cancel a scheduled message", whose message is
+/// read for days after): the item stays, readable and listed, with its `canceled` (or
+/// `cancelled`) boolean set where the item the collection's get answers has one, else its
+/// `status` (or `state`) at the `cancelled` (or `canceled`) value of its enum, else unchanged.
+pub(super) fn cancel_change(
     service: &tidings_codegen::check::Service,
     info: &tidings_codegen::check::OperationInfo,
     resource: &crate::server::resources::ResourceOp,
-) -> Option<&'static str> {
+) -> Option<serde_json::Value> {
     use crate::server::resources::ResourceAction;
     use tidings_codegen::check::{Ty, TypeKind};
-    if resource.kind != ResourceAction::Delete || !info.name.split('_').any(|w| w == "cancel") {
+    let cancelling = |w: &str| matches!(w, "cancel" | "void" | "abort");
+    if resource.kind != ResourceAction::Delete || !info.name.split('_').any(cancelling) {
         return None;
     }
     let get = service.operations.iter().find(|o| {
         let read = tidings_codegen::describe::resource_op(service, o);
         read.kind == ResourceAction::Get && read.collection == resource.collection
-    })?;
-    let Some(Ty::Named(item)) = &get.response else {
-        return None;
+    });
+    let fields = match get.and_then(|g| g.response.as_ref()) {
+        Some(Ty::Named(item)) => match &service.type_named(item).map(|t| &t.kind) {
+            Some(TypeKind::Object(fields)) => fields.as_slice(),
+            _ => &[],
+        },
+        _ => &[],
     };
-    let TypeKind::Object(fields) = &service.type_named(item)?.kind else {
-        return None;
-    };
-    let flag = fields
+    if let Some(flag) = fields
         .iter()
-        .find(|f| matches!(f.wire.as_str(), "canceled" | "cancelled") && f.ty == Ty::Boolean)?;
-    Some(Box::leak(flag.wire.clone().into_boxed_str()))
+        .find(|f| matches!(f.wire.as_str(), "canceled" | "cancelled") && f.ty == Ty::Boolean)
+    {
+        return Some(serde_json::json!({ flag.wire.clone(): true }));
+    }
+    let cancelled = fields.iter().find_map(|f| {
+        let Ty::Named(name) = &f.ty else { return None };
+        let TypeKind::Enum(values) = &service.type_named(name)?.kind else {
+            return None;
+        };
+        let value = values
+            .iter()
+            .find(|v| matches!(v.wire.as_str(), "cancelled" | "canceled"))?;
+        matches!(f.wire.as_str(), "status" | "state").then(|| (f.wire.clone(), value.wire.clone()))
+    });
+    Some(match cancelled {
+        Some((field, value)) => serde_json::json!({ field: value }),
+        None => serde_json::json!({}),
+    })
 }

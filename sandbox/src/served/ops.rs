@@ -19,9 +19,10 @@ pub(crate) struct ServedOp {
     /// The type of each query parameter written as its JSON text (`style: json`), by wire
     /// name: its value is read as JSON and checked as a body is.
     pub(crate) json_query: Vec<(String, Ty)>,
-    /// A delete that cancels (OneSignal's `DELETE /notifications/{id}`, `cancel_notification`):
-    /// the item's flag it sets, served as a merge, where the item stays readable.
-    pub(crate) cancels: Option<&'static str>,
+    /// A delete that cancels (OneSignal's `DELETE /notifications/{id}`, `cancel_notification`;
+    /// Telnyx's `CancelMessage`): what it merges into the item (its `canceled` flag, its status
+    /// `cancelled`, or nothing), served as a merge, where the item stays readable.
+    pub(crate) cancels: Option<serde_json::Value>,
 }
 
 /// The token endpoint of a spec whose auth is OAuth2 client credentials: hands out the one

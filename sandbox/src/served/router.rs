@@ -321,13 +321,13 @@ async fn respond<'s>(
             crate::server::ServerError::new(status, held.code(), held.message()).with_param(param);
         return (Some(op), incoming.reject(held));
     }
-    if let Some(flag) = op.cancels {
-        call.body = serde_json::json!({ flag: true });
+    if let Some(change) = &op.cancels {
+        call.body = change.clone();
     }
     let mut result = served.store.serve(served.schema, &op.resource, &call).await;
     // A cancel answering a confirmation (`{"success": true}`), not the item it kept.
     if let (Some(_), Ok(Value::Object(answer)), Some(ty)) =
-        (op.cancels, &mut result, &op.resource.response)
+        (&op.cancels, &mut result, &op.resource.response)
     {
         for f in served.schema.object_fields(ty).unwrap_or_default() {
             if f.ty == Ty::Boolean && crate::server::resources::is_success_flag(f.name) {
@@ -850,7 +850,7 @@ pub(crate) fn operations(service: &tidings_codegen::check::Service) -> Vec<Serve
         .iter()
         .map(|info| {
             let mut resource = vocab::resource_op(service, info);
-            let cancels = super::held::cancel_flag(service, info, &resource);
+            let cancels = super::held::cancel_change(service, info, &resource);
             if cancels.is_some() {
                 resource.kind = ResourceAction::Merge;
             }

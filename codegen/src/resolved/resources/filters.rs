@@ -128,7 +128,7 @@ pub fn list_filters(service: &Service, op: &OperationInfo) -> Vec<(String, Strin
     given
         .filter(|(wire, _)| !paging.contains(wire))
         .filter_map(|(wire, ty)| {
-            let named = filtered_field(wire);
+            let (named, operator) = filtered_field(wire);
             let field = items
                 .iter()
                 .find(|f| f.wire == named)
@@ -163,26 +163,38 @@ pub fn list_filters(service: &Service, op: &OperationInfo) -> Vec<(String, Strin
                 Ty::List(inner) if !matches!(ty, Ty::List(_)) => inner,
                 ty => ty,
             };
-            (compared(field_ty) && compared(param_ty) && !dated(field))
-                .then(|| (wire.to_owned(), field.wire.clone()))
+            // A time compared for order (`filter[created_at][gte]`) filters; for equality, it
+            // hardly ever meets an item's own instant, and names a window instead.
+            let ordered = matches!(operator, "gt" | "gte" | "lt" | "lte");
+            let timed = dated(field) || field_ty == &Ty::DateTime;
+            let kinds = (compared(field_ty) || (ordered && timed)) && compared(param_ty);
+            (kinds && (ordered || !dated(field))).then(|| (wire.to_owned(), field.wire.clone()))
         })
         .collect()
 }
 
-/// The field a query parameter filters on by its name: the parameter's own name, or the key of
-/// a `deepObject` filter (Telnyx's `filter[name]`, and `filter[name][eq]`; another operator
-/// than `eq`, `filter[name][contains]`, is no equality and names nothing).
-fn filtered_field(wire: &str) -> &str {
+/// The field a query parameter filters on by its name, and how: the parameter's own name
+/// (equality), or the key of a `deepObject` filter and its operator (Telnyx's `filter[name]`
+/// and `filter[name][eq]`, `filter[name][contains]`, `filter[created_at][gte]`; the sandbox
+/// reads the operator back from the parameter's name). Another operator names nothing.
+fn filtered_field(wire: &str) -> (&str, &str) {
     let Some((_, rest)) = wire.split_once('[') else {
-        return wire;
+        return (wire, "eq");
     };
     let Some((key, after)) = rest.split_once(']') else {
-        return wire;
+        return (wire, "eq");
     };
-    match after {
-        "" | "[eq]" if !key.is_empty() => key,
-        _ => wire,
+    let operator = match after {
+        "" => "eq",
+        _ => match after.strip_prefix('[').and_then(|a| a.strip_suffix(']')) {
+            Some(op @ ("eq" | "contains" | "gt" | "gte" | "lt" | "lte")) => op,
+            _ => return (wire, "eq"),
+        },
+    };
+    if key.is_empty() {
+        return (wire, "eq");
     }
+    (key, operator)
 }
 
 #[cfg(test)]
@@ -193,15 +205,17 @@ mod tests {
     /// as its properties): the sandbox ignored it and answered every item.
     #[test]
     fn a_deep_object_filter_names_the_field_it_filters_on() {
-        for (wire, field) in [
-            ("name", "name"),
-            ("filter[name]", "name"),
-            ("filter[name][eq]", "name"),
-            ("filter[name][contains]", "filter[name][contains]"),
-            ("filter[]", "filter[]"),
-            ("page[number", "page[number"),
+        for (wire, field, operator) in [
+            ("name", "name", "eq"),
+            ("filter[name]", "name", "eq"),
+            ("filter[name][eq]", "name", "eq"),
+            ("filter[name][contains]", "name", "contains"),
+            ("filter[created_at][gte]", "created_at", "gte"),
+            ("filter[name][matches]", "filter[name][matches]", "eq"),
+            ("filter[]", "filter[]", "eq"),
+            ("page[number", "page[number", "eq"),
         ] {
-            assert_eq!(filtered_field(wire), field, "{wire}");
+            assert_eq!(filtered_field(wire), (field, operator), "{wire}");
         }
     }
 }

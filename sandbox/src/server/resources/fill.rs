@@ -580,10 +580,7 @@ fn made_by_the_service(schema: &ServiceSchema, ty: Option<&Ty>, item: &mut Map<S
     let Some(fields) = ty.and_then(|ty| schema.object_fields(ty)) else {
         return;
     };
-    for f in fields
-        .iter()
-        .filter(|f| f.read_only)
-    {
+    for f in fields.iter().filter(|f| f.read_only) {
         let made = match f.ty {
             Ty::DateTime | Ty::Date | Ty::Integer | Ty::Number => true,
             Ty::Named(name) => schema

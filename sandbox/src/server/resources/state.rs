@@ -288,13 +288,64 @@ fn missing(collection: &str, id: &str, op: &ResourceOp) -> ServerError {
 /// the value, or to one of the values of a list. A filter on the operation's id field is on the
 /// item's id when the item lacks the field (Bandwidth's `messageId` of a message created as
 /// `{id}`).
+/// How a filter compares an item's value with the one asked, by the operator its parameter's
+/// name ends in (`filter[name][contains]`, `filter[created_at][gte]`; equality otherwise).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Operator {
+    Equal,
+    /// The value holds the one asked, in any case.
+    Contains,
+    /// Ordered after (or at) the one asked: as numbers when both are, else as text (RFC 3339
+    /// times of one offset order so).
+    Above {
+        or_equal: bool,
+    },
+    /// Ordered before (or at) the one asked.
+    Below {
+        or_equal: bool,
+    },
+}
+
+impl Operator {
+    fn of(param: &str) -> Operator {
+        let operator = param
+            .rsplit_once("][")
+            .and_then(|(_, op)| op.strip_suffix(']'));
+        match operator {
+            Some("contains") => Operator::Contains,
+            Some("gt") => Operator::Above { or_equal: false },
+            Some("gte") => Operator::Above { or_equal: true },
+            Some("lt") => Operator::Below { or_equal: false },
+            Some("lte") => Operator::Below { or_equal: true },
+            _ => Operator::Equal,
+        }
+    }
+
+    fn passes(self, have: &str, wanted: &str) -> bool {
+        let order = || match (have.parse::<f64>(), wanted.parse::<f64>()) {
+            (Ok(a), Ok(b)) => a.partial_cmp(&b),
+            _ => Some(have.cmp(wanted)),
+        };
+        match self {
+            Operator::Equal => have == wanted,
+            Operator::Contains => have.to_lowercase().contains(&wanted.to_lowercase()),
+            Operator::Above { or_equal } => {
+                order().is_some_and(|o| o.is_gt() || (or_equal && o.is_eq()))
+            }
+            Operator::Below { or_equal } => {
+                order().is_some_and(|o| o.is_lt() || (or_equal && o.is_eq()))
+            }
+        }
+    }
+}
+
 pub(super) fn filtered<'i>(items: &'i [Item], op: &ResourceOp, query: &Value) -> Vec<&'i Item> {
     let text = |v: &Value| match v {
         Value::String(s) => Some(s.clone()),
         Value::Number(_) | Value::Bool(_) => Some(v.to_string()),
         _ => None,
     };
-    let set: Vec<(&str, Vec<String>)> = op
+    let set: Vec<(&str, Operator, Vec<String>)> = op
         .filters
         .iter()
         .filter_map(|(param, field)| {
@@ -303,22 +354,19 @@ pub(super) fn filtered<'i>(items: &'i [Item], op: &ResourceOp, query: &Value) ->
                 Value::Null => return None,
                 one => vec![text(one)?],
             };
-            Some((*field, wanted))
+            Some((*field, Operator::of(param), wanted))
         })
         .collect();
     let matches = |item: &Item| {
-        set.iter()
-            .all(|(field, wanted)| match item.value.get(*field) {
-                None if *field == op.id_field => wanted.contains(&item.id),
+        set.iter().all(|(field, operator, wanted)| {
+            let passes = |have: String| wanted.iter().any(|w| operator.passes(&have, w));
+            match item.value.get(*field) {
+                None if *field == op.id_field => passes(item.id.clone()),
                 // A list field matches by any of its values (Mandrill's `labels` by a `label`).
-                Some(Value::Array(values)) => values
-                    .iter()
-                    .filter_map(text)
-                    .any(|have| wanted.contains(&have)),
-                value => value
-                    .and_then(text)
-                    .is_some_and(|have| wanted.contains(&have)),
-            })
+                Some(Value::Array(values)) => values.iter().filter_map(text).any(passes),
+                value => value.and_then(text).is_some_and(passes),
+            }
+        })
     };
     let mut listed: Vec<&Item> = items.iter().filter(|i| matches(i)).collect();
     // Items are held in the order they were made: `Order=desc` (Twilio's messages) asks for
