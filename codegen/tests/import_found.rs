@@ -2111,3 +2111,54 @@ fn a_key_header_most_operations_take_is_the_key_and_the_others_are_public() {
         );
     }
 }
+
+/// Telnyx's webhooks declare `telnyx-timestamp` and `telnyx-signature-ed25519` header
+/// parameters and describe them as compatible with `webhook-signature`: the import signed them
+/// as Standard Webhooks and said the document named `webhook-*` headers, which it does not (a
+/// Telnyx SDK refuses every such delivery). Declared signature headers of another scheme win
+/// over the prose, and the report names them.
+#[test]
+fn signature_headers_of_another_scheme_are_named_not_taken_for_standard_webhooks() {
+    let header = |name: &str| {
+        json!({ "name": name, "in": "header", "required": true,
+                                      "schema": { "type": "string" } })
+    };
+    let hook = |headers: Vec<Value>| {
+        json!({ "post": {
+            "description": "Signed with Ed25519; the headers are compatible with webhook-signature.",
+            "parameters": headers,
+            "requestBody": { "content": { "application/json": { "schema": {
+                "type": "object", "properties": { "id": { "type": "string" } } } } } },
+            "responses": ok()
+        } })
+    };
+    let doc = |headers: Vec<Value>| {
+        json!({
+            "openapi": "3.1.0",
+            "info": { "title": "Found", "version": "1" },
+            "paths": {},
+            "webhooks": { "deliveryUpdate": hook(headers.clone()), "inboundMessage": hook(headers) }
+        })
+    };
+    let telnyx = import(&doc(vec![
+        header("telnyx-timestamp"),
+        header("telnyx-signature-ed25519"),
+    ]));
+    checked(&telnyx);
+    let signature = |imported: &Imported| {
+        let loaded = load::load_str("found.yaml", &imported.yaml).unwrap();
+        let events = loaded.spec.events.unwrap();
+        events.webhooks["delivery_update"].signature.clone()
+    };
+    assert_eq!(signature(&telnyx), "none");
+    let report = telnyx.report.to_string();
+    assert!(
+        report.contains("`telnyx-timestamp`, `telnyx-signature-ed25519`"),
+        "{report}"
+    );
+    assert!(!report.contains("signed as Standard Webhooks"), "{report}");
+    // The same prose without declared headers still reads as Standard Webhooks.
+    let described = import(&doc(vec![]));
+    checked(&described);
+    assert_eq!(signature(&described), "standard_webhooks");
+}

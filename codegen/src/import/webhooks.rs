@@ -166,10 +166,15 @@ impl Converter<'_> {
                     hook.set("secret_env", Node::str(env));
                 }
                 None => {
-                    self.approximate(
-                        &ptr,
-                        &format!("webhook `{name}`: its signature is not in the document; `signature: none` (decoded only) until `events.signatures` says how it is signed"),
-                    );
+                    let why = match self.other_signature_headers(&post) {
+                        Some(headers) => format!(
+                            "webhook `{name}`: signed in headers of a scheme this spec language has no name for (`{headers}`); `signature: none` (decoded only, sent without them)"
+                        ),
+                        None => format!(
+                            "webhook `{name}`: its signature is not in the document; `signature: none` (decoded only) until `events.signatures` says how it is signed"
+                        ),
+                    };
+                    self.approximate(&ptr, &why);
                     hook.set("signature", Node::str("none"));
                 }
             }
@@ -248,21 +253,46 @@ impl Converter<'_> {
         out
     }
 
-    /// Whether a webhook's own header parameters, description or tags' descriptions name the
-    /// Standard Webhooks signature headers (`webhook-signature`, or Svix's `svix-signature`).
-    fn names_standard_webhook_headers(&self, post: &Value) -> bool {
-        let names = |text: &str| {
-            let t = text.to_ascii_lowercase();
-            t.contains("webhook-signature") || t.contains("svix-signature")
-        };
-        let params = post
-            .get("parameters")
+    /// The header parameters a webhook declares.
+    fn header_params<'d>(&'d self, post: &'d Value) -> impl Iterator<Item = &'d str> + 'd {
+        post.get("parameters")
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
             .filter_map(|p| document::deref(self.doc, p, "").map(|(p, _)| p))
             .filter(|p| p.get("in").and_then(Value::as_str) == Some("header"))
-            .filter_map(|p| p.get("name").and_then(Value::as_str));
+            .filter_map(|p| p.get("name").and_then(Value::as_str))
+    }
+
+    /// The signature headers a webhook declares when none of them is Standard Webhooks' (Telnyx's
+    /// `telnyx-signature-ed25519` and `telnyx-timestamp`), comma-separated.
+    fn other_signature_headers(&self, post: &Value) -> Option<String> {
+        let headers: Vec<&str> = self.header_params(post).collect();
+        let signed = |h: &&str| {
+            let h = h.to_ascii_lowercase();
+            h.contains("signature") || h.ends_with("-timestamp")
+        };
+        let standard = |h: &&str| {
+            let h = h.to_ascii_lowercase();
+            h.starts_with("webhook-") || h.starts_with("svix-")
+        };
+        let other: Vec<&str> = headers.iter().copied().filter(signed).collect();
+        (!other.is_empty() && !headers.iter().any(standard)).then(|| other.join("`, `"))
+    }
+
+    /// Whether a webhook's own header parameters, description or tags' descriptions name the
+    /// Standard Webhooks signature headers (`webhook-signature`, or Svix's `svix-signature`).
+    /// Signature headers of another scheme it declares win over its prose (Telnyx describes
+    /// its `telnyx-signature-ed25519` as "compatible with" `webhook-signature`).
+    fn names_standard_webhook_headers(&self, post: &Value) -> bool {
+        if self.other_signature_headers(post).is_some() {
+            return false;
+        }
+        let names = |text: &str| {
+            let t = text.to_ascii_lowercase();
+            t.contains("webhook-signature") || t.contains("svix-signature")
+        };
+        let params = self.header_params(post);
         let described = post.get("description").and_then(Value::as_str);
         let tagged: Vec<&str> = post
             .get("tags")
