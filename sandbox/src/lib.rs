@@ -29,6 +29,7 @@ mod records;
 #[cfg(feature = "serve-spec")]
 pub mod served;
 pub mod server;
+mod settings;
 pub mod smtp;
 pub mod store;
 
@@ -41,7 +42,7 @@ pub use inbox::{Inbox, Retention};
 pub use email::{EmailSandbox, EmailSandboxConfig};
 pub use messaging::{MessagingSandbox, MessagingSandboxConfig};
 pub use realtime::{RealtimeConfig, RealtimeSandbox};
-pub use server::{ServiceConfig, ServiceSettings};
+pub use settings::{ServiceConfig, ServiceSettings};
 
 /// Settings of the three sandboxes; each defaults to loopback on free ports.
 #[derive(Debug, Clone, Default)]

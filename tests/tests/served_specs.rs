@@ -2559,6 +2559,146 @@ async fn a_delete_named_for_cancelling_keeps_the_item() {
     served.shutdown().await;
 }
 
+/// Telnyx documents its error examples once (`10005` "Resource not found" for a 404, `10009`
+/// for a 401, on the get of a profile) while every operation answers them in the same type
+/// (`4XX`): an update of a profile never made answered the sandbox's own `not_found`. An
+/// operation that documents no example of a status answers the one another documents for it.
+#[tokio::test]
+async fn an_error_example_documented_once_is_what_every_operation_answers_in_its_status() {
+    let document = r##"
+openapi: 3.1.0
+info: { title: Profiles, version: "1" }
+security: [ { bearer: [] } ]
+components:
+  securitySchemes: { bearer: { type: http, scheme: bearer } }
+  schemas:
+    Error:
+      type: object
+      required: [code, title]
+      properties: { code: { type: string }, title: { type: string }, detail: { type: string } }
+    Errors:
+      type: object
+      properties: { errors: { type: array, items: { $ref: "#/components/schemas/Error" } } }
+    Profile: { type: object, properties: { id: { type: string, readOnly: true }, name: { type: string } } }
+  responses:
+    Generic: { description: error, content: { application/json: { schema: { $ref: "#/components/schemas/Errors" } } } }
+    NotFound:
+      description: not found
+      content:
+        application/json:
+          schema: { $ref: "#/components/schemas/Errors" }
+          example: { errors: [ { code: "10005", title: Resource not found, detail: The requested resource could not be found. } ] }
+    Unauthorized:
+      description: unauthorized
+      content:
+        application/json:
+          schema: { $ref: "#/components/schemas/Errors" }
+          example: { errors: [ { code: "10009", title: Authentication failed } ] }
+paths:
+  /profiles:
+    post:
+      operationId: CreateProfile
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/Profile" } } } }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Profile" } } } }
+        4XX: { $ref: "#/components/responses/Generic" }
+  /profiles/{id}:
+    parameters: [ { name: id, in: path, required: true, schema: { type: string } } ]
+    get:
+      operationId: GetProfile
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Profile" } } } }
+        "401": { $ref: "#/components/responses/Unauthorized" }
+        "404": { $ref: "#/components/responses/NotFound" }
+        4XX: { $ref: "#/components/responses/Generic" }
+    patch:
+      operationId: UpdateProfile
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/Profile" } } } }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Profile" } } } }
+        4XX: { $ref: "#/components/responses/Generic" }
+"##;
+    let (served, _dir) = serve_document(document, "profiles.yaml", "profiles").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let key = ("authorization", bearer.as_str());
+    let body = serde_json::json!({"name": "renamed"});
+    let (status, missing) =
+        call_json(&served, key, "PATCH", "/profiles/nope", Some(body.clone())).await;
+    assert_eq!(status, 404, "{missing}");
+    assert_eq!(
+        (
+            &missing["errors"][0]["code"],
+            &missing["errors"][0]["title"]
+        ),
+        (&"10005".into(), &"Resource not found".into()),
+        "{missing}"
+    );
+    let wrong = ("authorization", "Bearer wrong");
+    let (status, refused) = call_json(&served, wrong, "PATCH", "/profiles/nope", Some(body)).await;
+    assert_eq!(
+        (status, &refused["errors"][0]["code"]),
+        (401, &"10009".into()),
+        "{refused}"
+    );
+    // A refusal of the request's values says what it refuses, not an example's words.
+    let (status, invalid) = call_json(
+        &served,
+        key,
+        "POST",
+        "/profiles",
+        Some(serde_json::json!({"name": 7})),
+    )
+    .await;
+    assert!(matches!(status, 400 | 422), "{invalid}");
+    assert_ne!(invalid["errors"][0]["code"], "10005", "{invalid}");
+}
+
+/// Intercom types `{conversation_id}` (get) and `{contact_id}` (a note's create) as integers,
+/// while the ids it answers are text: the sandbox made `res_00000001`, which no such path
+/// could name (422), so a conversation was never read back and no note ever made. Items an
+/// integer path parameter names (in its own operations or above another's) get ids of digits,
+/// still text where the answer's id field is.
+#[tokio::test]
+async fn items_an_integer_path_parameter_names_get_ids_of_digits() {
+    let (_dir, served) = served_text(
+        "service:\n  name: desk\n  title: Desk\n  summary: Desk\n  \
+         base_url: { env: DESK_BASE_URL }\n\
+         types:\n  Contact:\n    fields:\n      id: { type: string, read_only: true }\n      \
+         email: { type: string }\n  \
+         Note:\n    fields:\n      id: { type: string, read_only: true }\n      body: { type: string }\n\
+         operations:\n  create_contact:\n    method: POST\n    path: /contacts\n    \
+         body: Contact\n    response: Contact\n  \
+         get_contact:\n    method: GET\n    path: /contacts/{contact_id}\n    \
+         path_params: { contact_id: { type: string } }\n    response: Contact\n  \
+         create_note:\n    method: POST\n    path: /contacts/{contact_id}/notes\n    \
+         path_params: { contact_id: { type: integer } }\n    body: Note\n    response: Note\n",
+    )
+    .await;
+    let http = tidings_runtime::reqwest::Client::new();
+    let url = format!("{}/contacts", served.base_url());
+    let made: serde_json::Value = http
+        .post(&url)
+        .json(&serde_json::json!({"email": "ada@example.com"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = made["id"].as_str().expect("a text id");
+    assert!(id.chars().all(|c| c.is_ascii_digit()), "{made}");
+    let read = http.get(format!("{url}/{id}")).send().await.unwrap();
+    assert_eq!(read.status(), 200);
+    let note = http
+        .post(format!("{url}/{id}/notes"))
+        .json(&serde_json::json!({"body": "called"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(note.status(), 200);
+    served.shutdown().await;
+}
+
 /// An API of verbs (Mandrill's `POST /templates/add`, `/info`, `/update`, `/list`,
 /// `/delete`, each naming the template by the body's `name`, and `/webhooks/...` by the `id`
 /// the service made) keeps its items as any collection does; its key, a field of every body,

@@ -268,11 +268,23 @@ impl ServedService {
             })
             .collect();
         let operations = router::operations(&service);
-        store.key_by_integers(operations.iter().filter_map(|op| {
-            let param = op.resource.item_param?;
-            let typed = op.info.path_params.iter().find(|p| p.wire == param)?;
-            (typed.ty == tidings_codegen::check::Ty::Integer)
-                .then(|| op.resource.collection.to_owned())
+        // The collections an integer path parameter names the items of: the one an operation
+        // acts on by it, and the ones above it in its path (Intercom's `POST
+        // /contacts/{contact_id}/notes`, the contact named by an integer).
+        store.key_by_integers(operations.iter().flat_map(|op| {
+            let path = op.info.path.as_str();
+            op.info
+                .path_params
+                .iter()
+                .filter(|p| p.ty == tidings_codegen::check::Ty::Integer)
+                .filter_map(move |p| {
+                    let above = path.split_once(&format!("/{{{}}}", p.wire))?.0;
+                    let acted_on = op.resource.item_param == Some(p.wire.as_str());
+                    Some(match acted_on {
+                        true => op.resource.collection.to_owned(),
+                        false => above.to_owned(),
+                    })
+                })
         }));
         let count = operations.len();
         let secret_params = spec

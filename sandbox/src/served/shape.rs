@@ -22,6 +22,8 @@ use serde_json::{Map, Value};
 use crate::server::Refusal;
 use crate::server::resources::{ServiceSchema, ShapeSchema, Ty, failure_flags, fill};
 
+mod examples;
+
 /// Largest error body rewritten (a sandbox's own error bodies are far smaller).
 const MAX_ERROR_BODY: usize = 64 * 1024;
 
@@ -47,6 +49,11 @@ pub(crate) struct ErrorShape {
     /// Top-level text every documented example of the service's error type gives alike
     /// (Intercom's `type: "error.list"`): what a made-up error of that type says too.
     constants: Map<String, Value>,
+    /// The examples documented for one status each, by status and error type: what an
+    /// operation that documents none answers in that status ([`examples::by_status`]).
+    examples: examples::ByStatus,
+    /// The service's error type, as the spec names it.
+    ty: Option<tidings_spec::Ty<tidings_spec::Owned>>,
 }
 
 /// The field at dot path `path` from the named type `ty`.
@@ -85,12 +92,16 @@ impl ErrorShape {
     /// The shape of `service`'s errors, described by `schema`.
     pub(crate) fn of(service: &tidings_codegen::check::Service, schema: &ServiceSchema) -> Self {
         let Some(errors) = &service.errors else {
-            return ErrorShape::default();
+            return ErrorShape {
+                examples: examples::by_status(service),
+                ..ErrorShape::default()
+            };
         };
         let written = (errors.code.clone(), errors.message.clone());
         let Some(tidings_spec::Ty::Named(name)) = &errors.ty else {
             return ErrorShape {
                 written,
+                examples: examples::by_status(service),
                 ..ErrorShape::default()
             };
         };
@@ -124,8 +135,10 @@ impl ErrorShape {
         // top (Twilio's `more_info`) or inside (SendGrid's `errors` items want a `field`).
         let enum_code =
             enum_values(schema, &ty, &code_path).map(|values| (code_path.clone(), values));
-        let constants = constants(service, errors.ty.as_ref(), &written);
+        let constants = examples::constants(service, errors.ty.as_ref(), &written);
         ErrorShape {
+            examples: examples::by_status(service),
+            ty: errors.ty.clone(),
             numeric_code,
             filled: Some(ty),
             enum_code,
@@ -133,6 +146,36 @@ impl ErrorShape {
             written,
             constants,
         }
+    }
+
+    /// Puts the example another operation documents for `status` in the service's error type
+    /// in place of what the gateway wrote, with the gateway's message (Telnyx's `10005`
+    /// "Resource not found", documented once): true when there is one. Not for a refusal of
+    /// the request's values, which an example cannot describe.
+    fn documented(
+        &self,
+        status: u16,
+        parts: &axum::http::response::Parts,
+        object: &mut Map<String, Value>,
+    ) -> bool {
+        let validation = parts
+            .extensions
+            .get::<Refusal>()
+            .is_some_and(Refusal::is_validation);
+        let Some(example) = self.examples.get(&(status, self.ty.clone())) else {
+            return false;
+        };
+        if validation {
+            return false;
+        }
+        let at = self.written.1.as_deref();
+        let message = at.and_then(|p| at_path(&Value::Object(object.clone()), p).cloned());
+        *object = example.clone();
+        if let (Some(at), Some(message)) = (at, message) {
+            let path: Vec<String> = at.split('.').map(str::to_owned).collect();
+            put(object, &path, message);
+        }
+        true
     }
 
     /// Nothing to rewrite.
@@ -163,7 +206,8 @@ impl ErrorShape {
         let Ok(Value::Object(mut object)) = serde_json::from_slice::<Value>(&bytes) else {
             return Response::from_parts(parts, Body::from(bytes));
         };
-        if let Some((path, codes)) = &self.numeric_code {
+        let documented = self.documented(status.as_u16(), &parts, &mut object);
+        if let Some((path, codes)) = self.numeric_code.as_ref().filter(|_| !documented) {
             let code = codes
                 .iter()
                 .filter(|(s, _, _)| *s == status.as_u16())
@@ -171,7 +215,7 @@ impl ErrorShape {
                 .map_or(i64::from(status.as_u16()), |(_, code, _)| *code);
             put(&mut object, path, Value::from(code));
         }
-        if let Some((path, values)) = &self.enum_code {
+        if let Some((path, values)) = self.enum_code.as_ref().filter(|_| !documented) {
             let given = at_path(&Value::Object(object.clone()), &path.join("."))
                 .and_then(Value::as_str)
                 .map(str::to_owned)
@@ -217,49 +261,6 @@ impl ErrorShape {
         parts.headers.remove(CONTENT_LENGTH);
         Response::from_parts(parts, Body::from(body))
     }
-}
-
-/// The top-level text fields that two or more documented examples of the error type `ty` give,
-/// all alike, less the code's and the message's.
-fn constants(
-    service: &tidings_codegen::check::Service,
-    ty: Option<&tidings_spec::Ty<tidings_spec::Owned>>,
-    (code, message): &(Option<String>, Option<String>),
-) -> Map<String, Value> {
-    let examples = service
-        .operations
-        .iter()
-        .flat_map(|o| &o.error_bodies)
-        .filter(|b| b.ty.as_ref() == ty)
-        .filter_map(|b| b.example.as_ref());
-    let mut seen: Map<String, Value> = Map::new();
-    let mut counts: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    let mut differ = std::collections::HashSet::new();
-    for example in examples {
-        for (key, value) in example.iter().filter(|(_, v)| v.is_string()) {
-            match seen.get(key) {
-                Some(held) if held != value => {
-                    differ.insert(key.clone());
-                }
-                Some(_) => {}
-                None => {
-                    seen.insert(key.clone(), value.clone());
-                }
-            }
-            *counts.entry(key.clone()).or_default() += 1;
-        }
-    }
-    let top = |path: &Option<String>, key: &str| {
-        path.as_deref()
-            .is_some_and(|p| p.split('.').next() == Some(key))
-    };
-    seen.retain(|key, _| {
-        !differ.contains(key)
-            && counts.get(key).is_some_and(|n| *n >= 2)
-            && !top(code, key)
-            && !top(message, key)
-    });
-    seen
 }
 
 /// Names of an error's field that says which request field it refuses (SendGrid's `field`,
@@ -600,7 +601,13 @@ pub(crate) async fn operation_error(
             .extensions
             .get::<Refusal>()
             .is_some_and(Refusal::is_validation);
-        let example = own.example.as_ref().filter(|_| !validation);
+        // Else the one another operation documents for the status in the same type (Telnyx's
+        // `10005` for a 404, given once, where every operation answers one).
+        let example = own
+            .example
+            .as_ref()
+            .or_else(|| service.examples.get(&(code, own.ty.clone())))
+            .filter(|_| !validation);
         let documented_code = example.filter(fits).and_then(|example| {
             *object = example.clone();
             let example = Value::Object(example.clone());

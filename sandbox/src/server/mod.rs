@@ -8,7 +8,6 @@
 mod auth;
 mod background;
 mod bodies;
-mod config;
 mod documented;
 mod error;
 mod gateway;
@@ -27,7 +26,6 @@ pub(crate) mod webhooks;
 
 pub use auth::OAUTH2_TOKEN_CREDENTIAL;
 pub use background::Background;
-pub use config::{ServiceConfig, ServiceSettings};
 pub use documented::documented_headers;
 pub(crate) use documented::{item_path, path_segment};
 pub(crate) use error::Refusal;

@@ -35,7 +35,9 @@ pub fn fill(
             _ => {
                 let (min, max) = bounds(field);
                 // Saturating casts are what we want: a bound beyond i64 clamps.
-                let made = made_up_time(field).unwrap_or(0) as f64;
+                let made = made_up_time(field)
+                    .or_else(|| names_an_http_status(field).then_some(200))
+                    .unwrap_or(0) as f64;
                 Value::from(made.max(min.ceil()).min(max.floor()) as i64)
             }
         },
@@ -522,6 +524,18 @@ fn now_ms() -> u128 {
 /// A number field's made-up time, now: in milliseconds for `unix_ms`, else in seconds, for a
 /// field whose format is a time (Stream's `created_at`: `number`, `date-time`) or whose name
 /// says it holds one (`created_at`, `timestamp`); none for another field.
+/// Whether an integer field holds an HTTP status (Azure's per-recipient `httpStatusCode`,
+/// `status_code`): made up, it is 200, what a success says; 0 is no status, and a client that
+/// checks it took every recipient as failed.
+fn names_an_http_status(field: Option<&FieldSchema>) -> bool {
+    field.is_some_and(|f| {
+        matches!(
+            plain(f.name).as_str(),
+            "httpstatuscode" | "httpstatus" | "statuscode" | "httpcode"
+        )
+    })
+}
+
 fn made_up_time(field: Option<&FieldSchema>) -> Option<u64> {
     let field = field?;
     let ms = u64::try_from(now_ms()).unwrap_or(u64::MAX);

@@ -762,9 +762,9 @@ impl Resources {
         mut body: Map<String, Value>,
     ) -> Result<(Map<String, Value>, Option<Ticket>), ServerError> {
         let given = body.get(op.id_field).and_then(id_text);
-        // Numbers where no answer says what an id is and an integer path parameter names it.
-        let integers = !shape::id_field_known(schema, op)
-            && state.integer_keyed.iter().any(|c| c == op.collection);
+        // Numbers where an integer path parameter names the items and the id field takes them.
+        let integers =
+            shape::digits_fit(schema, op) && state.integer_keyed.iter().any(|c| c == op.collection);
         let make_id = |schema, op, n: u64| match integers {
             true => n.to_string(),
             false => make_id(schema, op, n),
@@ -790,7 +790,7 @@ impl Resources {
                     n += 1;
                     id = make_id(schema, op, n);
                 }
-                let value = match integers {
+                let value = match integers && !shape::id_field_known(schema, op) {
                     true => Value::from(n),
                     false => id_value(schema, op, &id),
                 };

@@ -43,6 +43,18 @@ pub(super) fn id_field_known(schema: &ServiceSchema, op: &ResourceOp) -> bool {
     id_field_of(schema, op).is_some()
 }
 
+/// Whether a number written as text is an id the answer's id field takes: it has none, or it is
+/// plain text (no format, no pattern, no length a number's digits cannot reach). Intercom's
+/// conversations answer a text `id` and are named by an integer `{conversation_id}`.
+pub(super) fn digits_fit(schema: &ServiceSchema, op: &ResourceOp) -> bool {
+    id_field_of(schema, op).is_none_or(|f| {
+        f.ty == Ty::String
+            && f.format.is_none()
+            && f.pattern.is_none()
+            && f.min_len.is_none_or(|n| n <= 8)
+    })
+}
+
 /// A fresh id, shaped as the response's id field wants it: a UUID when its format or its name
 /// (Vonage's `message_uuid`) says so, one matching its pattern when it has one, else `res_`
 /// and the number, padded or shortened to the field's length bounds (Twilio's 34-character

@@ -442,3 +442,27 @@ async fn a_new_item_gets_the_read_only_times_numbers_and_kinds_the_service_sets(
         "{changed}"
     );
 }
+
+/// Azure's SMS send answers each recipient's `httpStatusCode` beside `successful: true`: made
+/// up as 0, which is no HTTP status (a client checking `< 300` took every recipient as
+/// failed). An integer field named for an HTTP status is 200; other integers stay 0.
+#[test]
+fn a_made_up_http_status_is_a_success() {
+    let schema = ServiceSchema {
+        types: &[],
+        page: None,
+    };
+    for (name, made) in [
+        ("httpStatusCode", 200),
+        ("status_code", 200),
+        ("http_status", 200),
+        ("count", 0),
+    ] {
+        let f = field(name, Ty::Integer, true);
+        assert_eq!(
+            fill(&schema, &Ty::Integer, None, 0, Some(&f)),
+            made,
+            "{name}"
+        );
+    }
+}

@@ -6,7 +6,7 @@ use std::fmt;
 use std::net::{IpAddr, Ipv4Addr};
 use std::time::Duration;
 
-use super::{HttpLimits, RateLimit, WebhookRetry, WebhookTarget};
+use crate::server::{HttpLimits, RateLimit, WebhookRetry, WebhookTarget};
 
 /// What the email and messaging sandboxes are both configured by
 /// ([`EmailSandboxConfig::service`](crate::EmailSandboxConfig),

@@ -1,0 +1,69 @@
+//! What a served spec's documented error examples say beyond one operation: the text every
+//! example of the error type gives alike, and the example documented for each status.
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Value};
+
+/// The example documented for a status in an error type, by `(status, type)`.
+pub(super) type ByStatus =
+    HashMap<(u16, Option<tidings_spec::Ty<tidings_spec::Owned>>), Map<String, Value>>;
+
+/// The example each status has in each error type, where an operation documents one for that
+/// status alone (Telnyx's 404 `{"errors": [{"code": "10005", "title": "Resource not found"}]}`,
+/// documented once where every operation answers 404): the first, in the spec's order.
+pub(super) fn by_status(service: &tidings_codegen::check::Service) -> ByStatus {
+    let mut found = ByStatus::new();
+    let bodies = service.operations.iter().flat_map(|o| &o.error_bodies);
+    for body in bodies.filter(|b| b.statuses.0 == b.statuses.1) {
+        if let Some(example) = &body.example {
+            found
+                .entry((body.statuses.0, body.ty.clone()))
+                .or_insert_with(|| example.clone());
+        }
+    }
+    found
+}
+
+/// The top-level text fields that two or more documented examples of the error type `ty` give,
+/// all alike, less the code's and the message's.
+pub(super) fn constants(
+    service: &tidings_codegen::check::Service,
+    ty: Option<&tidings_spec::Ty<tidings_spec::Owned>>,
+    (code, message): &(Option<String>, Option<String>),
+) -> Map<String, Value> {
+    let examples = service
+        .operations
+        .iter()
+        .flat_map(|o| &o.error_bodies)
+        .filter(|b| b.ty.as_ref() == ty)
+        .filter_map(|b| b.example.as_ref());
+    let mut seen: Map<String, Value> = Map::new();
+    let mut counts: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut differ = std::collections::HashSet::new();
+    for example in examples {
+        for (key, value) in example.iter().filter(|(_, v)| v.is_string()) {
+            match seen.get(key) {
+                Some(held) if held != value => {
+                    differ.insert(key.clone());
+                }
+                Some(_) => {}
+                None => {
+                    seen.insert(key.clone(), value.clone());
+                }
+            }
+            *counts.entry(key.clone()).or_default() += 1;
+        }
+    }
+    let top = |path: &Option<String>, key: &str| {
+        path.as_deref()
+            .is_some_and(|p| p.split('.').next() == Some(key))
+    };
+    seen.retain(|key, _| {
+        !differ.contains(key)
+            && counts.get(key).is_some_and(|n| *n >= 2)
+            && !top(code, key)
+            && !top(message, key)
+    });
+    seen
+}
