@@ -2162,3 +2162,60 @@ fn signature_headers_of_another_scheme_are_named_not_taken_for_standard_webhooks
     checked(&described);
     assert_eq!(signature(&described), "standard_webhooks");
 }
+
+/// Intercom's `GET /contacts` answers `pages.next: {per_page, starting_after}` but declares no
+/// query parameter ("see the pagination section"): the list had no pagination, and every
+/// contact came on one page. The parameters the next page names are added, and reported.
+#[test]
+fn the_parameters_an_answer_s_next_page_names_are_added_when_undeclared() {
+    let doc = json!({
+        "openapi": "3.0.1",
+        "info": { "title": "Found", "version": "1" },
+        "paths": { "/contacts": { "get": {
+            "operationId": "ListContacts",
+            "responses": { "200": { "description": "ok", "content": { "application/json": {
+                "schema": { "$ref": "#/components/schemas/ContactList" } } } } }
+        } } },
+        "components": { "schemas": {
+            "Contact": { "type": "object", "properties": { "id": { "type": "string" } } },
+            "ContactList": { "type": "object", "properties": {
+                "type": { "type": "string" },
+                "data": { "type": "array", "items": { "$ref": "#/components/schemas/Contact" } },
+                "pages": { "type": "object", "properties": {
+                    "per_page": { "type": "integer" },
+                    "next": { "type": "object", "properties": {
+                        "per_page": { "type": "integer" },
+                        "starting_after": { "type": "string" }
+                    } }
+                } }
+            } }
+        } }
+    });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    let op = &service.operations[0];
+    let query: Vec<&str> = op.query.iter().map(|p| p.wire.as_str()).collect();
+    assert_eq!(query, ["starting_after", "per_page"]);
+    assert!(op.query.iter().all(|p| !p.required));
+    let pages = op.pagination.as_ref().expect("paged");
+    let PageStyle::Token {
+        token_field,
+        token_param,
+    } = &pages.style
+    else {
+        panic!("{:?}", pages.style)
+    };
+    assert_eq!(
+        (token_field.as_str(), token_param.as_str()),
+        ("pages.next.starting_after", "starting_after")
+    );
+    assert!(
+        imported
+            .report
+            .inferred
+            .iter()
+            .any(|f| f.reason.contains("`starting_after`, `per_page`")),
+        "{}",
+        imported.report
+    );
+}

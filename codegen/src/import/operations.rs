@@ -123,7 +123,10 @@ impl Converter<'_> {
                             .by_style
                             .entry("section")
                             .or_default() += 1;
-                    } else if let Some((style, node)) = self.infer_pagination(&out) {
+                    } else if let Some((style, node)) = self
+                        .infer_pagination(&out)
+                        .or_else(|| self.paged_by_undeclared(&mut out, &ptr))
+                    {
                         *self.report.pagination.by_style.entry(style).or_default() += 1;
                         out.pagination = Some(node);
                     }

@@ -367,6 +367,68 @@ impl Converter<'_> {
     }
 
     /// The operation's own `pagination:` when its document says how it pages, with the style.
+    /// The pages of a list whose answer names the parameters of its next page (Intercom's
+    /// `pages.next: {per_page, starting_after}`) where the operation declares none of them:
+    /// those parameters added as optional query parameters (a token named as one, and a page
+    /// size beside it), and reported. Without them every contact came on one page.
+    pub(crate) fn paged_by_undeclared(
+        &mut self,
+        op: &mut OpOut,
+        ptr: &str,
+    ) -> Option<(&'static str, Node)> {
+        let added = self.undeclared_page_params(op);
+        if added.is_empty() {
+            return None;
+        }
+        let names: Vec<String> = added.iter().map(|p| p.wire.clone()).collect();
+        let before = op.query.len();
+        op.query.extend(added);
+        let Some(found) = self.infer_pagination(op) else {
+            op.query.truncate(before);
+            return None;
+        };
+        self.report.inferred.push(super::report::Finding {
+            pointer: ptr.to_owned(),
+            reason: format!(
+                "query parameter(s) `{}` that the answer's next page names, not declared by the operation: added (optional)",
+                names.join("`, `")
+            ),
+            detail: None,
+        });
+        Some(found)
+    }
+
+    /// The token and page size fields of a `next` object the answer holds, as query
+    /// parameters the operation does not declare (see [`Converter::paged_by_undeclared`]).
+    fn undeclared_page_params(&self, op: &OpOut) -> Vec<ParamOut> {
+        let Some(fields) = (op.method == "GET")
+            .then_some(op.response.as_deref())
+            .flatten()
+            .and_then(|r| self.object_fields(r))
+        else {
+            return Vec::new();
+        };
+        let declared = |wire: &str| op.query.iter().any(|p| norm(&p.wire) == norm(wire));
+        let in_next = |r: &&Reachable<'_>| r.path.rsplit('.').nth(1) == Some("next");
+        let reach = self.reachable(fields);
+        let token = reach
+            .iter()
+            .filter(in_next)
+            .find(|r| r.field.ty == "string" && in_names(&r.field.wire, TOKEN_PARAMS));
+        let Some(token) = token.filter(|t| !declared(&t.field.wire)) else {
+            return Vec::new();
+        };
+        let mut added = vec![ParamOut::new(token.field.wire.clone(), "string".to_owned())];
+        let size = reach
+            .iter()
+            .filter(in_next)
+            .find(|r| is_number(&r.field.ty) && in_names(&r.field.wire, LIMIT_PARAMS));
+        if let Some(size) = size.filter(|s| !declared(&s.field.wire)) {
+            added.push(ParamOut::new(size.field.wire.clone(), "integer".to_owned()));
+        }
+        added
+    }
+
     pub(crate) fn infer_pagination(&self, op: &OpOut) -> Option<(&'static str, Node)> {
         if op.method != "GET" {
             return None;
