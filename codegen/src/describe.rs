@@ -224,6 +224,7 @@ fn field_schema(f: &FieldInfo) -> FieldSchema {
         max_len: c.max_len,
         pattern: c.pattern.as_deref().map(leak),
         default: f.default.as_ref().map(|d| leak(&d.to_string())),
+        example: f.example.as_deref().map(leak),
         min_items: c.min_items,
         max_items: c.max_items,
         min: c.min,

@@ -2699,6 +2699,51 @@ async fn items_an_integer_path_parameter_names_get_ids_of_digits() {
     served.shutdown().await;
 }
 
+/// Intercom's contact answers `type: "contact"` (an example, no enum) and Zulip's answers
+/// `msg: ""`: the sandbox made those fields up as their own names (`"type"`, `"msg"`). A text
+/// field's example is kept by the import and answered where the field is made up; what a
+/// request sends still wins, and an id stays one of its own.
+#[tokio::test]
+async fn a_text_field_s_example_is_what_a_made_up_answer_says() {
+    let document = r##"
+openapi: 3.0.1
+info: { title: Contacts, version: "1" }
+security: [ { bearer: [] } ]
+components:
+  securitySchemes: { bearer: { type: http, scheme: bearer } }
+  schemas:
+    Contact:
+      type: object
+      required: [type, id, role]
+      properties:
+        type: { type: string, example: contact, readOnly: true }
+        id: { type: string, example: 5ba682d23d7cf92bef87bfd4, readOnly: true }
+        role: { type: string, example: user }
+        email: { type: string }
+paths:
+  /contacts:
+    post:
+      operationId: CreateContact
+      requestBody: { required: true, content: { application/json: { schema: { $ref: "#/components/schemas/Contact" } } } }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Contact" } } } }
+"##;
+    let (served, dir) = serve_document(document, "contacts.yaml", "contacts").await;
+    let spec = std::fs::read_to_string(dir.path().join("contacts.yaml")).unwrap();
+    assert!(spec.contains("example: contact"), "{spec}");
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let key = ("authorization", bearer.as_str());
+    let body = serde_json::json!({"email": "ada@example.com", "role": "lead"});
+    let (status, made) = call_json(&served, key, "POST", "/contacts", Some(body)).await;
+    assert_eq!(status, 200, "{made}");
+    assert_eq!(
+        (&made["type"], &made["role"]),
+        (&"contact".into(), &"lead".into()),
+        "{made}"
+    );
+    assert_ne!(made["id"], "5ba682d23d7cf92bef87bfd4", "{made}");
+}
+
 /// An API of verbs (Mandrill's `POST /templates/add`, `/info`, `/update`, `/list`,
 /// `/delete`, each naming the template by the body's `name`, and `/webhooks/...` by the `id`
 /// the service made) keeps its items as any collection does; its key, a field of every body,

@@ -31,6 +31,9 @@ pub struct FieldSchema {
     pub pattern: Option<&'static str>,
     /// The value the service takes when the field is left out, as JSON text (`"\"POST\""`).
     pub default: Option<&'static str>,
+    /// A value the provider's document shows for a text field (Intercom's `"contact"`),
+    /// answered where the sandbox makes the field up.
+    pub example: Option<&'static str>,
     /// Fewest items.
     pub min_items: Option<u64>,
     /// Most items.
@@ -57,6 +60,7 @@ impl FieldSchema {
             max_len: None,
             pattern: None,
             default: None,
+            example: None,
             min_items: None,
             max_items: None,
             min: None,

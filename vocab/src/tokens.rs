@@ -572,7 +572,11 @@ impl ToTokens for FieldSchema {
                 set.push(quote!(#key: #value));
             }
         }
-        for (key, value) in [("pattern", self.pattern), ("default", self.default)] {
+        for (key, value) in [
+            ("pattern", self.pattern),
+            ("default", self.default),
+            ("example", self.example),
+        ] {
             if value.is_some() {
                 let key = format_ident!("{key}");
                 let value = opt_str(value);

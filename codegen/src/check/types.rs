@@ -327,6 +327,12 @@ impl Checker<'_> {
                 }
                 let constraints = self.constraints(&fpath, field, &ty);
                 self.field_default(&fpath, field.default.as_ref(), &ty);
+                if field.example.is_some() && ty != Ty::String {
+                    self.error(
+                        &format!("{fpath}.example"),
+                        format!("`example` is for a text field, not `{ty}`"),
+                    );
+                }
                 if field.nullable && !field.required {
                     let d = self.error_at_value(
                         &format!("{fpath}.nullable"),
@@ -357,6 +363,7 @@ impl Checker<'_> {
                     note: field.note.clone(),
                     conflict: field.conflict.clone(),
                     default: field.default.clone(),
+                    example: field.example.clone(),
                     nested_checked: false,
                     boxed: false,
                 });

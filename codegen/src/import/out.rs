@@ -60,6 +60,8 @@ pub(crate) struct FieldOut {
     pub(crate) pattern: Option<String>,
     /// The value the service takes when the field is left out.
     pub(crate) default: Option<serde_json::Value>,
+    /// The document's example of a text field.
+    pub(crate) example: Option<String>,
     pub(crate) max_items: Option<u64>,
     pub(crate) min_items: Option<u64>,
     pub(crate) min: Option<f64>,
@@ -85,6 +87,7 @@ impl FieldOut {
             min_len: None,
             pattern: None,
             default: None,
+            example: None,
             max_items: None,
             min_items: None,
             min: None,

@@ -337,6 +337,9 @@ fn field_node(f: &FieldOut) -> Node {
     if let Some(d) = f.default.as_ref().and_then(default_node) {
         n.set("default", d);
     }
+    if let Some(e) = &f.example {
+        n.set("example", Node::str(e));
+    }
     if let Some(v) = f.min {
         n.set("min", number(v));
     }

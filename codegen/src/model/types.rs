@@ -110,6 +110,10 @@ item! {
         /// answers it for a field a request left out.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub default: Option<serde_json::Value>,
+        /// A value the provider's document shows for a text field (OpenAPI's `example`:
+        /// Intercom's `type: "contact"`). The sandbox answers it where it makes the field up.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub example: Option<String>,
         /// Rust name of the field, when the wire name does not make a good one (`self`, `DateSent<`).
         #[serde(default)]
         pub rust_name: Option<String>,

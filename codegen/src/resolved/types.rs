@@ -149,6 +149,8 @@ pub struct FieldInfo {
     pub conflict: Option<String>,
     /// The value the service takes when it is left out (a scalar of its type).
     pub default: Option<serde_json::Value>,
+    /// A value the provider's document shows for it (a text field's only).
+    pub example: Option<String>,
     /// Its value (or an item of it) is a named type that has checks of its own.
     pub nested_checked: bool,
     /// Its type holds this field's object again by value (a recursive type): the field is a

@@ -325,6 +325,15 @@ fn bounds(field: Option<&FieldSchema>) -> (f64, f64) {
 /// makes when the sample its format or name suggests does not match (SendGrid's `updated_at`
 /// with a pattern of its own for a time).
 fn sample_string(ty: &Ty, field: Option<&FieldSchema>) -> String {
+    // The document's own example, where it fits the field (Intercom's `type: "contact"`, not
+    // `"type"`; Zulip's `msg: ""`, not `"msg"`); an id stays made up, one of its own each time.
+    if let Some(example) = field
+        .filter(|f| !tidings_spec::id_like(f.name))
+        .and_then(|f| f.example)
+        .filter(|e| fits_text(ty, field, e))
+    {
+        return example.to_owned();
+    }
     let sample = sample_text(ty, field);
     match field.and_then(|f| Some((f, f.pattern?))) {
         Some((f, pattern)) if !crate::pattern::matches(pattern, &sample) => {
@@ -588,8 +597,8 @@ pub(super) fn new_item(
 /// itself: a time (now), a number (its least) or one of an enum's values (its first: the one
 /// a kind field holds, a status's first state). Telnyx's messages and messaging profiles,
 /// whose fields are all optional, answered none of `record_type`, `direction`, `parts`,
-/// `created_at` and `updated_at`. Text, lists and objects stay out: made up, they would say
-/// something the service never set.
+/// `created_at` and `updated_at`. Text stays out unless the document shows an example of it,
+/// lists and objects do: made up, they would say something the service never set.
 fn made_by_the_service(schema: &ServiceSchema, ty: Option<&Ty>, item: &mut Map<String, Value>) {
     let Some(fields) = ty.and_then(|ty| schema.object_fields(ty)) else {
         return;
@@ -597,6 +606,8 @@ fn made_by_the_service(schema: &ServiceSchema, ty: Option<&Ty>, item: &mut Map<S
     for f in fields.iter().filter(|f| f.read_only) {
         let made = match f.ty {
             Ty::DateTime | Ty::Date | Ty::Integer | Ty::Number => true,
+            // Text the document shows an example of (Intercom's `type: "contact"`).
+            Ty::String => f.example.is_some() && !tidings_spec::id_like(f.name),
             Ty::Named(name) => schema
                 .named(name)
                 .is_some_and(|t| matches!(t.shape, ShapeSchema::Enum(_))),
