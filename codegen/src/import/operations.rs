@@ -123,10 +123,7 @@ impl Converter<'_> {
                             .by_style
                             .entry("section")
                             .or_default() += 1;
-                    } else if let Some((style, node)) = self
-                        .infer_pagination(&out)
-                        .or_else(|| self.paged_by_undeclared(&mut out, &ptr))
-                    {
+                    } else if let Some((style, node)) = self.pagination_of(&mut out, &ptr) {
                         *self.report.pagination.by_style.entry(style).or_default() += 1;
                         out.pagination = Some(node);
                     }

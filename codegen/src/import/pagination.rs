@@ -367,15 +367,22 @@ impl Converter<'_> {
     }
 
     /// The operation's own `pagination:` when its document says how it pages, with the style.
-    /// The pages of a list whose answer names the parameters of its next page (Intercom's
-    /// `pages.next: {per_page, starting_after}`) where the operation declares none of them:
-    /// those parameters added as optional query parameters (a token named as one, and a page
-    /// size beside it), and reported. Without them every contact came on one page.
-    pub(crate) fn paged_by_undeclared(
+    /// How a list operation pages ([`Converter::infer_pagination`]), with the parameters its
+    /// answer's next page names added where it declares none ([`Converter::paged_by_undeclared`]).
+    pub(crate) fn pagination_of(
         &mut self,
         op: &mut OpOut,
         ptr: &str,
     ) -> Option<(&'static str, Node)> {
+        self.infer_pagination(op)
+            .or_else(|| self.paged_by_undeclared(op, ptr))
+    }
+
+    /// The pages of a list whose answer names the parameters of its next page (Intercom's
+    /// `pages.next: {per_page, starting_after}`) where the operation declares none of them:
+    /// those parameters added as optional query parameters (a token named as one, and a page
+    /// size beside it), and reported. Without them every contact came on one page.
+    fn paged_by_undeclared(&mut self, op: &mut OpOut, ptr: &str) -> Option<(&'static str, Node)> {
         let added = self.undeclared_page_params(op);
         if added.is_empty() {
             return None;

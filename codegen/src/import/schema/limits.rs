@@ -341,6 +341,20 @@ pub(crate) fn default_in_words(doc: &str) -> Option<u64> {
     })
 }
 
+/// The example a text field's schema shows (`example`, or the first of `examples`): short,
+/// one line, so it can stand for a value the sandbox makes up (Intercom's `type: "contact"`,
+/// Zulip's `msg: ""`).
+pub(crate) fn text_example(s: &Value, ty: &str) -> Option<String> {
+    if ty != "string" {
+        return None;
+    }
+    let example = s
+        .get("example")
+        .or_else(|| s.get("examples").and_then(Value::as_array)?.first())?
+        .as_str()?;
+    (example.len() <= 200 && !example.contains('\n')).then(|| example.to_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::default_in_words;

@@ -834,7 +834,7 @@ impl Converter<'_> {
         }
         limits::constraints(&mut f, &s, ptr, self);
         f.default = limits::default_of(&s, &f.ty, self, ptr);
-        f.example = text_example(&s, &f.ty);
+        f.example = limits::text_example(&s, &f.ty);
         f
     }
 }
@@ -860,20 +860,6 @@ fn open_enum_values(s: &Value) -> Option<Value> {
         }
     }
     values
-}
-
-/// The example a text field's schema shows (`example`, or the first of `examples`): short,
-/// one line, so it can stand for a value the sandbox makes up (Intercom's `type: "contact"`,
-/// Zulip's `msg: ""`).
-fn text_example(s: &Value, ty: &str) -> Option<String> {
-    if ty != "string" {
-        return None;
-    }
-    let example = s
-        .get("example")
-        .or_else(|| s.get("examples").and_then(Value::as_array)?.first())?
-        .as_str()?;
-    (example.len() <= 200 && !example.contains('\n')).then(|| example.to_owned())
 }
 
 /// A schema's docs: `title` and `description`, trimmed.
