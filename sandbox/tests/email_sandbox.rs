@@ -173,17 +173,15 @@ async fn registered_webhook_endpoints_get_their_events_signed_with_their_own_sec
         .create_contact(&CreateContactRequest::new("ada@example.com"))
         .await
         .unwrap();
-    let received = receiver.next(WAIT).await;
-    match tidings::email::verify_webhook(
-        &secret,
-        &client_headers(&received.headers),
-        &received.body,
-    )
-    .unwrap()
-    {
-        EmailEvent::ContactCreated(data) => assert_eq!(data.id, contact.id),
-        other => panic!("expected contact.created, got {other:?}"),
-    }
+    // The id of the contact a signed `contact.created` delivery names.
+    let created = |received: email_support::Received| {
+        let headers = client_headers(&received.headers);
+        match tidings::email::verify_webhook(&secret, &headers, &received.body).unwrap() {
+            EmailEvent::ContactCreated(data) => data.id,
+            other => panic!("expected contact.created, got {other:?}"),
+        }
+    };
+    assert_eq!(created(receiver.next(WAIT).await), contact.id);
     // Endpoints are plain items of the spec-driven store: a disabled one is passed over, an
     // enabled one served again, a deleted one answered with its kind.
     let status = |status: WebhookEndpointStatus| UpdateWebhookRequest::default().status(status);
@@ -204,19 +202,8 @@ async fn registered_webhook_endpoints_get_their_events_signed_with_their_own_sec
         .create_contact(&CreateContactRequest::new("cy@example.com"))
         .await
         .unwrap();
-    let received = receiver.next(WAIT).await;
-    match tidings::email::verify_webhook(
-        &secret,
-        &client_headers(&received.headers),
-        &received.body,
-    )
-    .unwrap()
-    {
-        EmailEvent::ContactCreated(data) => {
-            assert_eq!(data.id, served.id, "not {}", passed_over.id);
-        }
-        other => panic!("expected contact.created, got {other:?}"),
-    }
+    let next = created(receiver.next(WAIT).await);
+    assert_eq!(next, served.id, "not {}", passed_over.id);
     let deleted = client.delete_webhook(&endpoint.id).await.unwrap();
     assert_eq!(
         (
