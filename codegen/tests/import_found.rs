@@ -2219,3 +2219,46 @@ fn the_parameters_an_answer_s_next_page_names_are_added_when_undeclared() {
         imported.report
     );
 }
+
+/// Intercom shows a refused request among a create's examples (`invalid_parameters: {test:
+/// invalid}`, beside the 400 example `Invalid parameters`): the import took it as evidence that
+/// `name` may be left out, so `POST /tags {}` was accepted. An example named as a refusal's is
+/// no such evidence.
+#[test]
+fn a_request_example_of_a_refusal_does_not_make_a_required_field_optional() {
+    let doc = json!({
+        "openapi": "3.0.1",
+        "info": { "title": "Found", "version": "1" },
+        "paths": { "/tags": { "post": {
+            "operationId": "createTag",
+            "requestBody": { "content": { "application/json": {
+                "schema": { "$ref": "#/components/schemas/TagRequest" },
+                "examples": {
+                    "action_successful": { "value": { "name": "test" } },
+                    "invalid_parameters": { "value": { "test": "invalid" } }
+                }
+            } } },
+            "responses": {
+                "200": { "description": "ok", "content": { "application/json": {
+                    "schema": { "$ref": "#/components/schemas/Tag" } } } },
+                "400": { "description": "bad", "content": { "application/json": {
+                    "schema": { "type": "object", "properties": { "type": { "type": "string" } } },
+                    "examples": { "Invalid parameters": { "value": { "type": "error.list" } } }
+                } } }
+            }
+        } } },
+        "components": { "schemas": {
+            "TagRequest": { "type": "object", "required": ["name"],
+                            "properties": { "name": { "type": "string" } } },
+            "Tag": { "type": "object", "properties": { "id": { "type": "string" },
+                                                       "name": { "type": "string" } } }
+        } }
+    });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    assert!(
+        field(&service, "TagRequest", "name").required,
+        "{}",
+        imported.report
+    );
+}

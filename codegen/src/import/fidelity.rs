@@ -618,6 +618,11 @@ impl Examples<'_> {
                 None => (body, format!("{pointer}/requestBody")),
             };
             out.extend(self.content_examples(body, &bptr));
+            // A request example named as a refusal's example shows a request the service
+            // refuses (Intercom's `invalid_parameters` body beside its 400 `Invalid
+            // parameters`): no evidence of what a valid request leaves out.
+            let refused = self.refusal_example_names(op);
+            out.retain(|(at, _)| example_name(at).is_none_or(|name| !refused.contains(&name)));
         }
         // Swagger 2.0: the `in: body` parameter's schema.
         if let Some(Value::Array(params)) = op.get("parameters") {
@@ -642,6 +647,32 @@ impl Examples<'_> {
             }
         }
         out
+    }
+
+    /// The names of the examples an operation's client-error answers show and its successes
+    /// do not (Mailgun names every example `Example`), in lower case without separators.
+    fn refusal_example_names(&self, op: &Value) -> Vec<String> {
+        let Some(Value::Object(responses)) = op.get("responses") else {
+            return Vec::new();
+        };
+        let names = |class: char| -> Vec<String> {
+            responses
+                .iter()
+                .filter(|(status, _)| status.starts_with(class))
+                .filter_map(|(_, r)| match r.get("$ref").and_then(Value::as_str) {
+                    Some(target) => document::resolve(self.doc, target),
+                    None => Some(r),
+                })
+                .filter_map(|r| r.get("content").and_then(Value::as_object))
+                .flat_map(|content| content.values())
+                .filter_map(|media| media.get("examples").and_then(Value::as_object))
+                .flat_map(|named| named.keys().map(|k| plain_name(k)))
+                .collect()
+        };
+        let successes = names('2');
+        let mut refusals = names('4');
+        refusals.retain(|n| !successes.contains(n));
+        refusals
     }
 
     fn response_examples(&self, response: &Value, pointer: &str) -> Vec<(String, Value)> {
@@ -823,4 +854,20 @@ pub fn difference(a: &Value, b: &Value, at: &str) -> Option<String> {
             if at.is_empty() { "/" } else { at }
         )),
     }
+}
+
+/// The name of a named example a pointer reaches (`.../examples/<name>/value`), in lower case
+/// without separators.
+fn example_name(pointer: &str) -> Option<String> {
+    let (_, after) = pointer.rsplit_once("/examples/")?;
+    Some(plain_name(after.split('/').next()?))
+}
+
+/// A name in lower case, its letters and digits only (`Invalid parameters` and
+/// `invalid_parameters` are one).
+fn plain_name(name: &str) -> String {
+    name.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
 }
