@@ -2744,6 +2744,74 @@ paths:
     assert_ne!(made["id"], "5ba682d23d7cf92bef87bfd4", "{made}");
 }
 
+/// Intercom attaches a tag to a contact by its id (`POST /contacts/{contact_id}/tags {id}`),
+/// answering the tag: the sandbox answered the request's `{id}`, and attached an id no tag
+/// has. The attach answers the tag as `/tags` holds it, and refuses an unknown one with the
+/// documented 404; the contact's list shows the tag.
+#[tokio::test]
+async fn an_attach_by_identifier_answers_the_item_it_names_and_refuses_an_unknown_one() {
+    let document = r##"
+openapi: 3.0.3
+info: { title: Tags, version: "1" }
+security: [ { bearer: [] } ]
+components:
+  securitySchemes: { bearer: { type: http, scheme: bearer } }
+  schemas:
+    contact: { type: object, properties: { id: { type: string }, email: { type: string } } }
+    tag: { type: object, properties: { id: { type: string }, name: { type: string } } }
+    tag_list: { type: object, properties: { data: { type: array, items: { $ref: "#/components/schemas/tag" } } } }
+paths:
+  /contacts:
+    post:
+      operationId: createContact
+      requestBody: { content: { application/json: { schema: { $ref: "#/components/schemas/contact" } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/contact" } } } } }
+  /tags:
+    post:
+      operationId: createTag
+      requestBody: { content: { application/json: { schema: { type: object, required: [name], properties: { name: { type: string } } } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/tag" } } } } }
+  /contacts/{contact_id}/tags:
+    parameters: [ { name: contact_id, in: path, required: true, schema: { type: string } } ]
+    get:
+      operationId: listTagsForContact
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/tag_list" } } } } }
+    post:
+      operationId: attachTagToContact
+      requestBody: { content: { application/json: { schema: { type: object, required: [id], properties: { id: { type: string } } } } } }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/tag" } } } }
+        "404": { description: not found }
+"##;
+    let (served, _dir) = serve_document(document, "tags.yaml", "tags").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let key = ("authorization", bearer.as_str());
+    let ada = serde_json::json!({"email": "ada@example.com"});
+    let (_, contact) = call_json(&served, key, "POST", "/contacts", Some(ada)).await;
+    let vip = serde_json::json!({"name": "vip"});
+    let (_, tag) = call_json(&served, key, "POST", "/tags", Some(vip)).await;
+    let tags = format!("/contacts/{}/tags", contact["id"].as_str().unwrap());
+    let attach = serde_json::json!({"id": tag["id"]});
+    let (status, attached) = call_json(&served, key, "POST", &tags, Some(attach)).await;
+    assert_eq!(
+        (status, &attached["name"]),
+        (200, &"vip".into()),
+        "{attached}"
+    );
+    assert_eq!(attached["id"], tag["id"], "{attached}");
+    let unknown = serde_json::json!({"id": "no_such_tag"});
+    let (status, refused) = call_json(&served, key, "POST", &tags, Some(unknown)).await;
+    assert_eq!(status, 404, "{refused}");
+    let (_, listed) = call_json(&served, key, "GET", &tags, None).await;
+    let names: Vec<&str> = listed["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap_or("?"))
+        .collect();
+    assert_eq!(names, ["vip"], "{listed}");
+}
+
 /// An API of verbs (Mandrill's `POST /templates/add`, `/info`, `/update`, `/list`,
 /// `/delete`, each naming the template by the body's `name`, and `/webhooks/...` by the `id`
 /// the service made) keeps its items as any collection does; its key, a field of every body,

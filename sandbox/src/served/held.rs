@@ -131,3 +131,60 @@ pub(super) fn cancel_change(
         None => serde_json::json!({}),
     })
 }
+
+/// What an attach by identifier names: a create under a parent whose body is only the `id`
+/// (and `type`) of an item of the kind its last segment says (Intercom's `POST
+/// /contacts/{contact_id}/tags {id}`), where the spec serves that kind's own collection
+/// (`/tags`) and the answer declares an `id`: that item as the collection holds it (the attach
+/// answered the request's `{id}`), or 404 where the operation documents one (an unknown tag was
+/// attached and listed). `None` for any other call.
+pub(super) fn attached(
+    served: &super::ops::Served,
+    op: &super::ops::ServedOp,
+    body: &serde_json::Value,
+) -> Option<Result<serde_json::Value, crate::server::ServerError>> {
+    use crate::server::resources::ResourceAction;
+    use serde_json::Value;
+    let fields = body.as_object()?;
+    let id = match fields.get("id")? {
+        Value::String(s) => s.clone(),
+        Value::Number(n) => n.to_string(),
+        _ => return None,
+    };
+    let identifier = fields.keys().all(|k| k == "id" || k == "type");
+    let collection = op.resource.collection;
+    if op.resource.kind != ResourceAction::Create || !identifier || !collection.contains('{') {
+        return None;
+    }
+    let declares_id = op
+        .resource
+        .response
+        .as_ref()
+        .and_then(|ty| served.schema.object_fields(ty))
+        .is_some_and(|fs| fs.iter().any(|f| f.name == "id"));
+    // `/contacts/{contact_id}/tags` → `/tags`.
+    let kind = collection.rsplit('/').next()?;
+    let above: Vec<&str> = collection
+        .split('/')
+        .take_while(|s| !s.contains('{'))
+        .collect();
+    let (_, root) = above.split_last()?;
+    let home = format!("{}/{kind}", root.join("/"));
+    let served_home = served.ops.iter().any(|o| o.resource.collection == home);
+    if !declares_id || !served_home || kind.contains('{') {
+        return None;
+    }
+    let names = |v: &serde_json::Map<String, Value>| match v.get("id") {
+        Some(Value::String(s)) => *s == id,
+        Some(Value::Number(n)) => n.to_string() == id,
+        _ => false,
+    };
+    match served.store.find(&home, names) {
+        Some(item) => Some(Ok(item)),
+        None if op.info.errors.contains(&404) => Some(Err(crate::server::ServerError::not_found(
+            format!("`{home}/{id}`"),
+        )
+        .with_param("id"))),
+        None => None,
+    }
+}

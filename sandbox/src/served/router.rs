@@ -324,7 +324,15 @@ async fn respond<'s>(
     if let Some(change) = &op.cancels {
         call.body = change.clone();
     }
+    // An attach by identifier answers the item it names, and refuses one never made.
+    let attached = super::held::attached(served, op, &call.body);
+    if let Some(Err(missing)) = attached {
+        return (Some(op), incoming.reject(missing));
+    }
     let mut result = served.store.serve(served.schema, &op.resource, &call).await;
+    if let (Some(Ok(item)), Ok(answer)) = (attached, &mut result) {
+        *answer = item;
+    }
     // A cancel answering a confirmation (`{"success": true}`), not the item it kept.
     if let (Some(_), Ok(Value::Object(answer)), Some(ty)) =
         (&op.cancels, &mut result, &op.resource.response)
