@@ -79,3 +79,42 @@ async fn with_data_the_default_resource_store_keeps_what_it_acknowledged_across_
     inbox.close();
     let (_sandbox, _inbox) = start(dir.path()).await;
 }
+
+/// Templates, contacts, lists, suppressions and endpoints used to be rows of the inbox's state
+/// table; a data directory from then keeps them: each moves to the resource store at start, and
+/// its row goes once it is committed there, so the next start neither loses nor repeats it.
+#[tokio::test]
+async fn what_an_earlier_version_kept_in_the_state_table_moves_to_the_resource_store() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let db = crate::store::Db::open(dir.path()).unwrap();
+        let inbox = crate::inbox::Inbox::persistent(crate::Retention::default(), db).unwrap();
+        let template = serde_json::json!({
+            "id": "tpl_old", "name": "kept", "status": "published",
+            "created_at": "2026-01-01T00:00:00Z", "text": "Hi"
+        });
+        let contact = serde_json::json!({
+            "id": "ct_old", "email": "ada@example.com", "created_at": "2026-01-01T00:00:00Z"
+        });
+        let kept = inbox.save_state("email", "template", "tpl_old", Some(template.to_string()));
+        kept.answer().await.unwrap();
+        let kept = inbox.save_state("email", "contact", "ct_old", Some(contact.to_string()));
+        kept.answer().await.unwrap();
+        inbox.close();
+    }
+    for _ in 0..2 {
+        let (sandbox, inbox) = start(dir.path()).await;
+        let client = sandbox.client().unwrap();
+        let template = client.get_template("tpl_old").await.unwrap();
+        assert_eq!(template.name, "kept");
+        let contact = client.get_contact("ada@example.com").await.unwrap();
+        assert_eq!(contact.id, "ct_old");
+        let listed = client
+            .list_templates(&tidings::email::ListTemplatesQuery::default())
+            .await
+            .unwrap();
+        assert_eq!(listed.data.len(), 1, "moved once");
+        sandbox.shutdown().await;
+        inbox.close();
+    }
+}

@@ -157,6 +157,7 @@ impl EmailSandbox {
                     .and_then(crate::inbox::Inbox::data_dir),
                 "builtin-email",
             )?;
+        let (restored, legacy) = Store::restored(config.service.inbox.as_ref());
         let service = EmailService {
             inner: Arc::new(Inner {
                 gateway: gateway.clone(),
@@ -171,7 +172,7 @@ impl EmailSandbox {
                 )
                 .map_err(std::io::Error::other)?,
                 writes: tokio::sync::Mutex::new(()),
-                store: Mutex::new(Store::restored(config.service.inbox.as_ref())),
+                store: Mutex::new(restored),
                 webhooks: {
                     let sender =
                         WebhookSender::new(background.clone(), config.service.webhook_retry);
@@ -195,6 +196,7 @@ impl EmailSandbox {
         let listener =
             tokio::net::TcpListener::bind((config.service.host, config.service.port)).await?;
         let addr = listener.local_addr()?;
+        service.adopt(legacy).await;
         service.resume();
         let smtp = match config.smtp {
             Some(smtp) => Some(

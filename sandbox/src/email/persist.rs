@@ -53,12 +53,24 @@ pub(super) fn body_cost(stored: &Stored) -> usize {
 }
 
 impl Store {
-    /// What the inbox's data directory kept (nothing in memory). Templates, contacts, lists,
-    /// suppressions and webhook endpoints are the resource store's, in its own file.
-    pub(super) fn restored(inbox: Option<&crate::inbox::Inbox>) -> Self {
+    /// What the inbox's data directory kept (nothing in memory), and the rows of the kinds the
+    /// resource store keeps now (templates, contacts, lists, suppressions, webhook endpoints,
+    /// written here by earlier versions), for [`EmailService::adopt`].
+    pub(super) fn restored(inbox: Option<&crate::inbox::Inbox>) -> (Self, Vec<Legacy>) {
         let mut store = Store::default();
-        let Some(inbox) = inbox else { return store };
+        let mut legacy = Vec::new();
+        let Some(inbox) = inbox else {
+            return (store, legacy);
+        };
         for row in inbox.take_state(STATE) {
+            if let Some(kind) = Legacy::kind(&row.kind) {
+                legacy.push(Legacy {
+                    kind,
+                    id: row.id.clone(),
+                    doc: row.doc.clone(),
+                });
+                continue;
+            }
             let doc = row.doc.as_str();
             let result = match row.kind.as_str() {
                 "email" => serde_json::from_str::<SavedEmail>(doc).map(|e| {
@@ -81,11 +93,67 @@ impl Store {
             }
         }
         store.body_bytes = store.emails.values().map(body_cost).sum();
-        store
+        (store, legacy)
+    }
+}
+
+/// A row an earlier version kept in the state table for what the resource store keeps now.
+pub(super) struct Legacy {
+    kind: &'static str,
+    id: String,
+    doc: String,
+}
+
+impl Legacy {
+    /// The row kinds that moved to the resource store.
+    fn kind(kind: &str) -> Option<&'static str> {
+        ["template", "contact", "list", "suppression", "webhook"]
+            .into_iter()
+            .find(|k| *k == kind)
     }
 }
 
 impl EmailService {
+    /// Moves what an earlier version kept in the state table (templates, contacts, lists,
+    /// suppressions, webhook endpoints) into the resource store, each row removed once its item
+    /// is committed there (or already was): a data directory from before keeps every object it
+    /// acknowledged. A row the store refuses stays, logged, for the next start.
+    pub(super) async fn adopt(&self, legacy: Vec<Legacy>) {
+        use crate::server::email_server::defaults as ops;
+        for row in legacy {
+            let op = match row.kind {
+                "template" => &ops::CREATE_TEMPLATE,
+                "contact" => &ops::CREATE_CONTACT,
+                "list" => &ops::CREATE_LIST,
+                "suppression" => &ops::CREATE_SUPPRESSION,
+                _ => &ops::CREATE_WEBHOOK,
+            };
+            let Ok(value) = serde_json::from_str::<serde_json::Value>(&row.doc) else {
+                tracing::warn!(
+                    kind = row.kind,
+                    id = row.id,
+                    "email sandbox: an unreadable kept object stays where it is"
+                );
+                continue;
+            };
+            let id = value.get("id").and_then(|v| v.as_str()).unwrap_or(&row.id);
+            let held = self
+                .inner
+                .resources
+                .find(op.collection, |v| {
+                    v.get("id").and_then(|v| v.as_str()) == Some(id)
+                })
+                .is_some();
+            if !held && let Err(e) = self.through::<serde_json::Value>(op, None, &value).await {
+                tracing::warn!(kind = row.kind, id = row.id, error = %e, "email sandbox: a kept object cannot move to the resource store; it stays for the next start");
+                continue;
+            }
+            if let Err(e) = self.save::<()>(row.kind, &row.id, None).answer().await {
+                tracing::warn!(kind = row.kind, id = row.id, error = %e, "email sandbox: a moved object's old row stays");
+            }
+        }
+    }
+
     /// Queues one object of the state for the data directory (call it holding the store's
     /// lock, so the disk sees changes in their order); ready at once in memory.
     pub(super) fn save<T: serde::Serialize>(
