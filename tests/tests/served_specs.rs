@@ -2578,7 +2578,9 @@ components:
       properties: { code: { type: string }, title: { type: string }, detail: { type: string } }
     Errors:
       type: object
-      properties: { errors: { type: array, items: { $ref: "#/components/schemas/Error" } } }
+      properties:
+        request_id: { type: string }
+        errors: { type: array, items: { $ref: "#/components/schemas/Error" } }
     Profile: { type: object, properties: { id: { type: string, readOnly: true }, name: { type: string } } }
   responses:
     Generic: { description: error, content: { application/json: { schema: { $ref: "#/components/schemas/Errors" } } } }
@@ -2587,7 +2589,7 @@ components:
       content:
         application/json:
           schema: { $ref: "#/components/schemas/Errors" }
-          example: { errors: [ { code: "10005", title: Resource not found, detail: The requested resource could not be found. } ] }
+          example: { request_id: fixed-in-the-document, errors: [ { code: "10005", title: Resource not found, detail: The requested resource could not be found. } ] }
     Unauthorized:
       description: unauthorized
       content:
@@ -2631,6 +2633,12 @@ paths:
             &missing["errors"][0]["title"]
         ),
         (&"10005".into(), &"Resource not found".into()),
+        "{missing}"
+    );
+    // Its request id is this answer's own, not the document's.
+    let request_id = missing["request_id"].as_str().unwrap_or_default();
+    assert!(
+        !request_id.is_empty() && request_id != "fixed-in-the-document",
         "{missing}"
     );
     let wrong = ("authorization", "Bearer wrong");

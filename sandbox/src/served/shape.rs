@@ -171,6 +171,7 @@ impl ErrorShape {
         let at = self.written.1.as_deref();
         let message = at.and_then(|p| at_path(&Value::Object(object.clone()), p).cloned());
         *object = example.clone();
+        examples::this_request(object, parts);
         if let (Some(at), Some(message)) = (at, message) {
             let path: Vec<String> = at.split('.').map(str::to_owned).collect();
             put(object, &path, message);
@@ -610,6 +611,7 @@ pub(crate) async fn operation_error(
             .filter(|_| !validation);
         let documented_code = example.filter(fits).and_then(|example| {
             *object = example.clone();
+            examples::this_request(object, &parts);
             let example = Value::Object(example.clone());
             at_path(&example, own.code.as_deref()?).cloned()
         });

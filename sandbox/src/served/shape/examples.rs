@@ -5,6 +5,24 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
+/// An example's request id (Intercom's errors all answered the documented
+/// `b5d5c8d1-...`) as this answer's own: its `x-request-id`, else a fresh one.
+pub(super) fn this_request(object: &mut Map<String, Value>, parts: &axum::http::response::Parts) {
+    let own = parts
+        .headers
+        .get(crate::server::X_REQUEST_ID)
+        .and_then(|v| v.to_str().ok())
+        .map_or_else(
+            || format!("req_{}", uuid::Uuid::new_v4().simple()),
+            str::to_owned,
+        );
+    for key in ["request_id", "requestId", "trace_id", "traceId"] {
+        if let Some(slot) = object.get_mut(key).filter(|v| v.is_string()) {
+            *slot = Value::String(own.clone());
+        }
+    }
+}
+
 /// The example documented for a status in an error type, by `(status, type)`.
 pub(super) type ByStatus =
     HashMap<(u16, Option<tidings_spec::Ty<tidings_spec::Owned>>), Map<String, Value>>;
