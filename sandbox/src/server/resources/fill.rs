@@ -178,6 +178,16 @@ fn fill_object(
             None if depth == 0 && f.ty == Ty::Boolean && is_success_flag(f.name) => {
                 given.insert(f.name.to_owned(), Value::Bool(true));
             }
+            // An answer that is only a wrapper around one object (Telnyx's `{data: ...}`,
+            // every field optional), given nothing: that object, made up, not `{}`.
+            None if depth == 0
+                && fields.len() == 1
+                && given.is_empty()
+                && schema.object_fields(&f.ty).is_some() =>
+            {
+                let v = fill(schema, &f.ty, None, depth + 1, Some(f));
+                given.insert(f.name.to_owned(), v);
+            }
             None => {
                 given.remove(f.name);
             }

@@ -466,3 +466,42 @@ fn a_made_up_http_status_is_a_success() {
         );
     }
 }
+
+/// Telnyx's `GET /phone_numbers/{id}/messaging` before anything was written answered `{}`,
+/// where the document promises `{data: {...}}` (every field optional): an answer that only
+/// wraps one object gets that object, made up.
+#[test]
+fn an_answer_that_only_wraps_one_object_is_never_empty() {
+    const SETTINGS: &[FieldSchema] = &[field("messaging_profile_id", Ty::String, false)];
+    const WRAPPED: &[FieldSchema] = &[field("data", Ty::Named("Settings"), false)];
+    const TWO: &[FieldSchema] = &[
+        field("data", Ty::Named("Settings"), false),
+        field("meta", Ty::Named("Settings"), false),
+    ];
+    let schema = ServiceSchema {
+        types: &[
+            TypeSchema {
+                name: "Settings",
+                keeps_other_keys: false,
+                shape: ShapeSchema::Object(SETTINGS),
+            },
+            TypeSchema {
+                name: "Wrapped",
+                keeps_other_keys: false,
+                shape: ShapeSchema::Object(WRAPPED),
+            },
+            TypeSchema {
+                name: "Two",
+                keeps_other_keys: false,
+                shape: ShapeSchema::Object(TWO),
+            },
+        ],
+        page: None,
+    };
+    assert_eq!(
+        fill(&schema, &Ty::Named("Wrapped"), None, 0, None),
+        json!({"data": {}})
+    );
+    // Not a wrapper: optional fields stay out.
+    assert_eq!(fill(&schema, &Ty::Named("Two"), None, 0, None), json!({}));
+}
