@@ -77,12 +77,40 @@ pub(super) fn make_id(schema: &ServiceSchema, op: &ResourceOp, n: u64) -> String
 }
 
 /// A fresh id for the text field `field`: one its pattern makes from `n` (Twilio's
-/// `^SM[0-9a-fA-F]{32}$`), else `numbered_id` within its lengths.
+/// `^SM[0-9a-fA-F]{32}$`), else one in the shape of its example, else `numbered_id` within
+/// its lengths.
 pub(super) fn field_id(n: u64, field: &FieldSchema) -> String {
     field
         .pattern
         .and_then(|p| crate::pattern::example(p, n, field.min_len, field.max_len))
+        .or_else(|| {
+            let id = shaped_like(n, field.example?)?;
+            let len = id.len() as u64;
+            let fits =
+                field.min_len.is_none_or(|m| len >= m) && field.max_len.is_none_or(|m| len <= m);
+            fits.then_some(id)
+        })
         .unwrap_or_else(|| numbered_id(n, field.min_len, field.max_len))
+}
+
+/// `n` in the shape of an example id: its prefix up to the last `_` or `-` kept, the rest as
+/// many hexadecimal digits (lower case) or decimal digits as the example has (Intercom's
+/// 24-hex `5ba682d23d7cf92bef87bfd4`, which a conversation's `from.id` must be the length of).
+/// `None` for an example of another shape.
+fn shaped_like(n: u64, example: &str) -> Option<String> {
+    let cut = example.rfind(['_', '-']).map_or(0, |i| i + 1);
+    let (prefix, body) = example.split_at(cut);
+    let width = body.len();
+    if !(8..=64).contains(&width) {
+        return None;
+    }
+    if body.chars().all(|c| c.is_ascii_digit()) {
+        return Some(format!("{prefix}{n:0width$}"));
+    }
+    let hex = |c: char| c.is_ascii_digit() || ('a'..='f').contains(&c);
+    body.chars()
+        .all(hex)
+        .then(|| format!("{prefix}{n:0width$x}"))
 }
 
 /// `res_` and the number (eight digits at least), padded to `min_len` characters or shortened

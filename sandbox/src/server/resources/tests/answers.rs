@@ -505,3 +505,21 @@ fn an_answer_that_only_wraps_one_object_is_never_empty() {
     // Not a wrapper: optional fields stay out.
     assert_eq!(fill(&schema, &Ty::Named("Two"), None, 0, None), json!({}));
 }
+
+/// Intercom's contact ids are 24 hexadecimal digits (`5ba682d23d7cf92bef87bfd4`, its example),
+/// and a conversation's `from.id` must be 24 characters: the sandbox's `res_00000001` could
+/// start none. A made id takes its example's shape (prefix kept, digits as many and of the same
+/// kind); an example of another shape leaves the usual id.
+#[test]
+fn a_made_id_takes_the_shape_of_its_example() {
+    let id = |example: &'static str| {
+        let f = FieldSchema {
+            example: Some(example),
+            ..field("id", Ty::String, true)
+        };
+        super::super::shape::field_id(7, &f)
+    };
+    assert_eq!(id("5ba682d23d7cf92bef87bfd4"), "000000000000000000000007");
+    assert_eq!(id("tpl_0123456789"), "tpl_0000000007");
+    assert_eq!(id("contact"), "res_00000007");
+}
