@@ -21,8 +21,14 @@ pub fn encode<Q: Serialize + ?Sized>(
     what: &str,
     value: &Q,
 ) -> Result<Vec<(String, String)>, Error> {
+    // Only the walk into a `Node` is made per type; the pairs are made once for all.
+    encode_node(what, Node::of(value))
+}
+
+/// [`encode`] of the value read into a [`Node`]: the part that is the same for every type.
+fn encode_node(what: &str, node: Result<Node, NodeError>) -> Result<Vec<(String, String)>, Error> {
     let bad = |why: String| Error::invalid_request(what, why);
-    let entries = match Node::of(value) {
+    let entries = match node {
         Ok(Node::Object(fields)) => fields,
         // A list of name/value pairs (`&[("limit", "2")]`), as form encoders take.
         Ok(Node::Array(items)) => items

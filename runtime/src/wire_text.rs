@@ -36,8 +36,13 @@ impl Node {
     /// The JSON form of `value`, through JSON text (the one serializer that keeps every
     /// `serde` attribute's meaning).
     pub(crate) fn of<B: Serialize + ?Sized>(value: &B) -> Result<Node, NodeError> {
-        let text = serde_json::to_vec(value).map_err(NodeError::Encode)?;
-        serde_json::from_slice(&text).map_err(NodeError::Read)
+        Node::read(serde_json::to_vec(value))
+    }
+
+    /// [`Node::of`] after the value is written as JSON: the part that is the same for every
+    /// type, so each caller's type compiles only the writing.
+    fn read(text: Result<Vec<u8>, serde_json::Error>) -> Result<Node, NodeError> {
+        serde_json::from_slice(&text.map_err(NodeError::Encode)?).map_err(NodeError::Read)
     }
 
     /// The text of a number, boolean or string; `None` for anything else.

@@ -19,19 +19,28 @@ pub(super) fn items<'a>(
     service: &'a Service,
     settings: &'a Settings,
 ) -> impl Iterator<Item = TokenStream> + 'a {
+    // Operations with the same parameters share one struct; the others' names are aliases.
+    let queries = super::alias::param_aliases(service, |op| {
+        Some((op.query_type.clone()?, op.query.as_slice()))
+    });
+    let headers = super::alias::param_aliases(service, |op| {
+        Some((op.headers_type.clone()?, op.headers.as_slice()))
+    });
     std::iter::once_with(|| client(service, settings))
-        .chain(
-            service
-                .operations
-                .iter()
-                .filter_map(|op| query_struct(op, settings)),
-        )
-        .chain(
-            service
-                .operations
-                .iter()
-                .filter_map(|op| headers_struct(op, settings)),
-        )
+        .chain(service.operations.iter().filter_map(move |op| {
+            let name = op.query_type.as_deref()?;
+            match queries.get(name) {
+                Some(kept) => Some(param_alias(op, "Query", name, kept)),
+                None => query_struct(op, settings),
+            }
+        }))
+        .chain(service.operations.iter().filter_map(move |op| {
+            let name = op.headers_type.as_deref()?;
+            match headers.get(name) {
+                Some(kept) => Some(param_alias(op, "Header", name, kept)),
+                None => headers_struct(op, settings),
+            }
+        }))
         .chain(std::iter::once_with(|| webhook(service)).flatten())
         .chain(std::iter::once_with(|| super::webhooks::items(service)).flatten())
 }
@@ -469,8 +478,11 @@ fn method(op: &OperationInfo, settings: &Settings) -> TokenStream {
         }
     });
     let (ret, call) = answer(op);
+    // `#[inline]`: compiled (with the serde code it reaches) in the crate that calls it, not
+    // in this one, so an application pays the compiler for the operations it calls only.
     let main = quote! {
         #doc
+        #[inline]
         pub fn #name(&self, #(#args),*) -> rt::Call<#ret> {
             let request = rt::Request::new(&operations::#op_static) #(#path_fill)* #(#steps)*;
             self.inner.#call
@@ -507,6 +519,7 @@ fn method(op: &OperationInfo, settings: &Settings) -> TokenStream {
         #main
 
         #stream_doc
+        #[inline]
         pub fn #stream_name(&self, #(#stream_args),*) -> rt::ItemStream<#item_ty> {
             let request = rt::Request::new(&operations::#op_static) #(#path_fill)* #(#stream_steps)*;
             self.inner.paginate(request, &#pages)
@@ -569,6 +582,20 @@ fn headers_struct(op: &OperationInfo, settings: &Settings) -> Option<TokenStream
         headers_checked(op),
         |p| p.wire.to_ascii_lowercase(),
     ))
+}
+
+/// `pub type Name = Kept;`: an operation's query or header parameters, the same as another
+/// operation's.
+fn param_alias(op: &OperationInfo, what: &str, name: &str, kept: &str) -> TokenStream {
+    let doc = docs(&format!(
+        "{what} parameters of `{}`: the same as [`{kept}`], so one struct serves both.",
+        op.name
+    ));
+    let (name, kept) = (format_ident!("{}", name), format_ident!("{}", kept));
+    quote! {
+        #doc
+        pub type #name = #kept;
+    }
 }
 
 /// A struct of query or header parameters, with its checks; `wire_of` gives each field's name

@@ -12,6 +12,7 @@
 //! value, which every emitter that reads an option takes as a parameter, never thread-local or
 //! global state: emits with different options never see each other's.
 
+mod alias;
 mod client;
 mod doc_links;
 mod object_serde;

@@ -20,7 +20,22 @@ pub(super) fn items<'a>(
     service: &'a Service,
     settings: &'a Settings,
 ) -> impl Iterator<Item = TokenStream> + 'a {
+    let aliases = super::alias::TypeAliases::of(service);
     let types = service.types.iter().map(move |t| {
+        if let Some(target) = aliases.target(&t.name) {
+            return alias(t, target, settings);
+        }
+        // A kept type serves its aliases' flows too.
+        let merged;
+        let t = if aliases.flow(t) == t.flow {
+            t
+        } else {
+            merged = TypeInfo {
+                flow: aliases.flow(t),
+                ..t.clone()
+            };
+            &merged
+        };
         let def = match &t.kind {
             TypeKind::Object(fields) => {
                 let def = object(t, fields, settings);
@@ -35,10 +50,10 @@ pub(super) fn items<'a>(
                 variants,
             } => {
                 let def = union(t, tag, content.as_deref(), variants, settings);
-                let from = union_from_impls(t, variants);
+                let from = union_from_impls(t, variants, &aliases);
                 quote!(#def #from)
             }
-            TypeKind::Untagged { variants } => untagged_union(t, variants, settings),
+            TypeKind::Untagged { variants } => untagged_union(t, variants, settings, &aliases),
         };
         // Checks run before sending: a type the client only receives has them for servers.
         let validate = t.checked.then(|| {
@@ -79,6 +94,31 @@ pub(super) fn items<'a>(
         })
     });
     types.chain(page)
+}
+
+/// `pub type Name = Target;`: a type of the same shape as one emitted before it, with its own
+/// docs and a link to the definition.
+fn alias(t: &TypeInfo, target: &str, settings: &Settings) -> TokenStream {
+    let name = format_ident!("{}", t.name);
+    let target_id = format_ident!("{}", target);
+    let mut text = t
+        .doc
+        .as_deref()
+        .map(str::trim)
+        .unwrap_or_default()
+        .to_owned();
+    if !text.is_empty() {
+        text.push_str("\n\n");
+    }
+    text.push_str(&format!(
+        "The same shape as [`{target}`] (field for field, on the wire and in Rust), so one \
+         definition serves both names."
+    ));
+    let doc = settings.item_docs(Some(&text), "", t.source);
+    quote! {
+        #doc
+        pub type #name = #target_id;
+    }
 }
 
 fn format_note(format: Option<Format>) -> Option<&'static str> {
@@ -703,17 +743,24 @@ pub(super) fn article(name: &str) -> &'static str {
 }
 
 /// `From<Content> for Union` for each variant whose content type is its own.
-fn union_from_impls(t: &TypeInfo, variants: &[VariantInfo]) -> TokenStream {
+fn union_from_impls(
+    t: &TypeInfo,
+    variants: &[VariantInfo],
+    aliases: &super::alias::TypeAliases,
+) -> TokenStream {
     let name = format_ident!("{}", t.name);
+    // Two variants of one type (or of two names for one shape) can have no `From`: which
+    // variant would it build?
     let mut seen: BTreeSet<&str> = BTreeSet::new();
     let shared: BTreeSet<&str> = variants
         .iter()
         .filter_map(|v| v.ty.as_deref())
+        .map(|ty| aliases.kept(ty))
         .filter(|ty| !seen.insert(ty))
         .collect();
     let impls = variants.iter().filter_map(|v| {
         let ty = v.ty.as_deref()?;
-        if shared.contains(ty) {
+        if shared.contains(aliases.kept(ty)) {
             return None;
         }
         let id = format_ident!("{}", v.rust);
@@ -757,7 +804,12 @@ fn redacting_debug(t: &TypeInfo, fields: &[FieldInfo]) -> TokenStream {
 
 /// An untagged union: serde tries the variants in spec order and the first whose type fits
 /// wins; a payload that fits none is kept whole in `Unknown`.
-fn untagged_union(t: &TypeInfo, variants: &[VariantInfo], settings: &Settings) -> TokenStream {
+fn untagged_union(
+    t: &TypeInfo,
+    variants: &[VariantInfo],
+    settings: &Settings,
+    aliases: &super::alias::TypeAliases,
+) -> TokenStream {
     let mut doc_text = t
         .doc
         .as_deref()
@@ -786,41 +838,50 @@ fn untagged_union(t: &TypeInfo, variants: &[VariantInfo], settings: &Settings) -
             .unwrap_or_else(|| quote!(::serde_json::Value));
         quote!(#vdoc #id(#ty),)
     });
-    // `From` for each variant whose content type is its own.
+    // `From` for each variant whose content type is its own (two names of one shape are one
+    // type).
+    let kept: Vec<Option<Ty>> = types
+        .iter()
+        .map(|t| t.as_ref().map(|t| aliases.kept_ty(t)))
+        .collect();
     let mut counts: Vec<(&Ty, usize)> = Vec::new();
-    for ty in types.iter().flatten() {
+    for ty in kept.iter().flatten() {
         match counts.iter_mut().find(|(t, _)| *t == ty) {
             Some((_, n)) => *n += 1,
             None => counts.push((ty, 1)),
         }
     }
-    let from = variants.iter().zip(&types).filter_map(|(v, ty)| {
-        let ty = ty.as_ref()?;
-        if counts.iter().any(|(t, n)| *t == ty && *n > 1) || *ty == Ty::Json {
-            return None;
-        }
-        let id = format_ident!("{}", v.rust);
-        let rty = rust_type(ty);
-        // A text variant takes a `&str` too (`SendEmailRequest::new(from, subject, "a@b.c")`
-        // for Resend's `to`: one address or a list).
-        let text = (*ty == Ty::String).then(|| {
-            quote! {
-                impl From<&str> for #name {
-                    fn from(content: &str) -> Self {
-                        Self::#id(content.to_owned())
+    let from = variants
+        .iter()
+        .zip(&types)
+        .zip(&kept)
+        .filter_map(|((v, ty), kept)| {
+            let (ty, kept) = (ty.as_ref()?, kept.as_ref()?);
+            if counts.iter().any(|(t, n)| *t == kept && *n > 1) || *ty == Ty::Json {
+                return None;
+            }
+            let id = format_ident!("{}", v.rust);
+            let rty = rust_type(ty);
+            // A text variant takes a `&str` too (`SendEmailRequest::new(from, subject, "a@b.c")`
+            // for Resend's `to`: one address or a list).
+            let text = (*ty == Ty::String).then(|| {
+                quote! {
+                    impl From<&str> for #name {
+                        fn from(content: &str) -> Self {
+                            Self::#id(content.to_owned())
+                        }
                     }
                 }
-            }
-        });
-        Some(quote! {
-            impl From<#rty> for #name {
-                fn from(content: #rty) -> Self {
-                    Self::#id(content)
+            });
+            Some(quote! {
+                impl From<#rty> for #name {
+                    fn from(content: #rty) -> Self {
+                        Self::#id(content)
+                    }
                 }
-            }
-            #text
-        })
-    });
+                #text
+            })
+        });
     let (derives, gated) = settings.serde_derives(t.flow);
     quote! {
         #doc

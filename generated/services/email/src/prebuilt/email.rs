@@ -438,6 +438,7 @@ pub mod email {
         /// `GET /v1/resources`. Retried on transient failures.
         ///
         /// Note: The seed gives GET {base_url}/v1/resources with `Authorization: Bearer <API_KEY>` and `Content-Type: application/json`; the body's fields are not shown.
+        #[inline]
         pub fn list_resources(
             &self,
             query: &ListResourcesQuery,
@@ -447,6 +448,7 @@ pub mod email {
             self.inner.call(request)
         }
         /// Every item of every page of [`Self::list_resources`], fetched page by page as the stream is read.
+        #[inline]
         pub fn list_resources_stream(
             &self,
             query: &ListResourcesQuery,
@@ -461,6 +463,7 @@ pub mod email {
         /// both), attachment sizes.
         ///
         /// `POST /v1/emails`. Retried safely with an idempotency key (one per call, or the one in `CallOptions`). *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn send_email(
             &self,
             body: &SendEmailRequest,
@@ -471,6 +474,7 @@ pub mod email {
         /// Sends up to 100 emails in one request; each is checked like a single send.
         ///
         /// `POST /v1/emails/batch`. Retried safely with an idempotency key (one per call, or the one in `CallOptions`). *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn send_batch(
             &self,
             body: &SendBatchRequest,
@@ -481,12 +485,14 @@ pub mod email {
         /// Lists sent and scheduled emails, newest first.
         ///
         /// `GET /v1/emails`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn list_emails(&self, query: &ListEmailsQuery) -> rt::Call<Page<Email>> {
             let request = rt::Request::new(&operations::LIST_EMAILS)
                 .checked_query(query);
             self.inner.call(request)
         }
         /// Every item of every page of [`Self::list_emails`], fetched page by page as the stream is read.
+        #[inline]
         pub fn list_emails_stream(
             &self,
             query: &ListEmailsQuery,
@@ -498,6 +504,7 @@ pub mod email {
         /// Fetches one email by id.
         ///
         /// `GET /v1/emails/{id}`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn get_email(&self, id: &str) -> rt::Call<Email> {
             let request = rt::Request::new(&operations::GET_EMAIL).path_param("id", id);
             self.inner.call(request)
@@ -505,6 +512,7 @@ pub mod email {
         /// Moves a scheduled email to a new send time.
         ///
         /// `PATCH /v1/emails/{id}`. Never sent twice once it may have reached the server. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn reschedule_email(
             &self,
             id: &str,
@@ -518,6 +526,7 @@ pub mod email {
         /// Cancels a scheduled email; its status becomes `canceled`.
         ///
         /// `POST /v1/emails/{id}/cancel`. Never sent twice once it may have reached the server. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn cancel_email(&self, id: &str) -> rt::Call<Email> {
             let request = rt::Request::new(&operations::CANCEL_EMAIL)
                 .path_param("id", id);
@@ -526,6 +535,7 @@ pub mod email {
         /// Creates a template, as a draft.
         ///
         /// `POST /v1/templates`. Never sent twice once it may have reached the server. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn create_template(
             &self,
             body: &CreateTemplateRequest,
@@ -537,6 +547,7 @@ pub mod email {
         /// Lists templates, newest first.
         ///
         /// `GET /v1/templates`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn list_templates(
             &self,
             query: &ListTemplatesQuery,
@@ -546,6 +557,7 @@ pub mod email {
             self.inner.call(request)
         }
         /// Every item of every page of [`Self::list_templates`], fetched page by page as the stream is read.
+        #[inline]
         pub fn list_templates_stream(
             &self,
             query: &ListTemplatesQuery,
@@ -557,6 +569,7 @@ pub mod email {
         /// Fetches one template by id or alias.
         ///
         /// `GET /v1/templates/{id}`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn get_template(&self, id: &str) -> rt::Call<Template> {
             let request = rt::Request::new(&operations::GET_TEMPLATE)
                 .path_param("id", id);
@@ -565,6 +578,7 @@ pub mod email {
         /// Changes a template's draft; publish to make the change live.
         ///
         /// `PATCH /v1/templates/{id}`. Never sent twice once it may have reached the server. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn update_template(
             &self,
             id: &str,
@@ -578,6 +592,7 @@ pub mod email {
         /// Deletes a template.
         ///
         /// `DELETE /v1/templates/{id}`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn delete_template(&self, id: &str) -> rt::Call<DeletedObject> {
             let request = rt::Request::new(&operations::DELETE_TEMPLATE)
                 .path_param("id", id);
@@ -588,6 +603,7 @@ pub mod email {
         /// `POST /v1/templates/{id}/publish`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
         ///
         /// Note: Publishing the same draft twice changes nothing, so it is retried like a GET.
+        #[inline]
         pub fn publish_template(&self, id: &str) -> rt::Call<Template> {
             let request = rt::Request::new(&operations::PUBLISH_TEMPLATE)
                 .path_param("id", id);
@@ -596,6 +612,7 @@ pub mod email {
         /// Creates a contact; fails with 409 when the address exists (see `upsert_contact`).
         ///
         /// `POST /v1/contacts`. Never sent twice once it may have reached the server. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn create_contact(&self, body: &CreateContactRequest) -> rt::Call<Contact> {
             let request = rt::Request::new(&operations::CREATE_CONTACT)
                 .checked_json(body);
@@ -604,6 +621,7 @@ pub mod email {
         /// Creates the contact with this address, or updates it when it exists.
         ///
         /// `PUT /v1/contacts`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn upsert_contact(&self, body: &CreateContactRequest) -> rt::Call<Contact> {
             let request = rt::Request::new(&operations::UPSERT_CONTACT)
                 .checked_json(body);
@@ -612,6 +630,7 @@ pub mod email {
         /// Lists contacts, newest first.
         ///
         /// `GET /v1/contacts`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn list_contacts(
             &self,
             query: &ListContactsQuery,
@@ -621,6 +640,7 @@ pub mod email {
             self.inner.call(request)
         }
         /// Every item of every page of [`Self::list_contacts`], fetched page by page as the stream is read.
+        #[inline]
         pub fn list_contacts_stream(
             &self,
             query: &ListContactsQuery,
@@ -632,6 +652,7 @@ pub mod email {
         /// Fetches one contact by id or by email address.
         ///
         /// `GET /v1/contacts/{id_or_email}`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn get_contact(&self, id_or_email: &str) -> rt::Call<Contact> {
             let request = rt::Request::new(&operations::GET_CONTACT)
                 .path_param("id_or_email", id_or_email);
@@ -640,6 +661,7 @@ pub mod email {
         /// Changes a contact, found by id or by email address.
         ///
         /// `PATCH /v1/contacts/{id_or_email}`. Never sent twice once it may have reached the server. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn update_contact(
             &self,
             id_or_email: &str,
@@ -653,6 +675,7 @@ pub mod email {
         /// Deletes a contact, found by id or by email address.
         ///
         /// `DELETE /v1/contacts/{id_or_email}`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn delete_contact(&self, id_or_email: &str) -> rt::Call<DeletedObject> {
             let request = rt::Request::new(&operations::DELETE_CONTACT)
                 .path_param("id_or_email", id_or_email);
@@ -661,6 +684,7 @@ pub mod email {
         /// Creates a contact list.
         ///
         /// `POST /v1/lists`. Never sent twice once it may have reached the server. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn create_list(&self, body: &CreateListRequest) -> rt::Call<ContactList> {
             let request = rt::Request::new(&operations::CREATE_LIST).checked_json(body);
             self.inner.call(request)
@@ -668,11 +692,13 @@ pub mod email {
         /// Lists contact lists.
         ///
         /// `GET /v1/lists`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn list_lists(&self, query: &ListListsQuery) -> rt::Call<Page<ContactList>> {
             let request = rt::Request::new(&operations::LIST_LISTS).checked_query(query);
             self.inner.call(request)
         }
         /// Every item of every page of [`Self::list_lists`], fetched page by page as the stream is read.
+        #[inline]
         pub fn list_lists_stream(
             &self,
             query: &ListListsQuery,
@@ -683,6 +709,7 @@ pub mod email {
         /// Fetches one contact list.
         ///
         /// `GET /v1/lists/{id}`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn get_list(&self, id: &str) -> rt::Call<ContactList> {
             let request = rt::Request::new(&operations::GET_LIST).path_param("id", id);
             self.inner.call(request)
@@ -690,6 +717,7 @@ pub mod email {
         /// Renames or redescribes a contact list.
         ///
         /// `PATCH /v1/lists/{id}`. Never sent twice once it may have reached the server. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn update_list(
             &self,
             id: &str,
@@ -703,6 +731,7 @@ pub mod email {
         /// Deletes a contact list (its contacts stay).
         ///
         /// `DELETE /v1/lists/{id}`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn delete_list(&self, id: &str) -> rt::Call<DeletedObject> {
             let request = rt::Request::new(&operations::DELETE_LIST)
                 .path_param("id", id);
@@ -711,6 +740,7 @@ pub mod email {
         /// Lists the contacts of a list.
         ///
         /// `GET /v1/lists/{id}/contacts`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn list_list_contacts(
             &self,
             id: &str,
@@ -722,6 +752,7 @@ pub mod email {
             self.inner.call(request)
         }
         /// Every item of every page of [`Self::list_list_contacts`], fetched page by page as the stream is read.
+        #[inline]
         pub fn list_list_contacts_stream(
             &self,
             id: &str,
@@ -737,6 +768,7 @@ pub mod email {
         /// `POST /v1/lists/{id}/contacts`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
         ///
         /// Note: Adding a member twice changes nothing, so it is retried like a GET.
+        #[inline]
         pub fn add_list_contact(
             &self,
             id: &str,
@@ -750,6 +782,7 @@ pub mod email {
         /// Removes a contact from a list (the contact stays).
         ///
         /// `DELETE /v1/lists/{id}/contacts/{contact}`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn remove_list_contact(&self, id: &str, contact: &str) -> rt::Call<()> {
             let request = rt::Request::new(&operations::REMOVE_LIST_CONTACT)
                 .path_param("id", id)
@@ -759,6 +792,7 @@ pub mod email {
         /// Stops all sending to an address.
         ///
         /// `POST /v1/suppressions`. Never sent twice once it may have reached the server. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn create_suppression(
             &self,
             body: &CreateSuppressionRequest,
@@ -770,6 +804,7 @@ pub mod email {
         /// Lists suppressed addresses, newest first.
         ///
         /// `GET /v1/suppressions`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn list_suppressions(
             &self,
             query: &ListSuppressionsQuery,
@@ -779,6 +814,7 @@ pub mod email {
             self.inner.call(request)
         }
         /// Every item of every page of [`Self::list_suppressions`], fetched page by page as the stream is read.
+        #[inline]
         pub fn list_suppressions_stream(
             &self,
             query: &ListSuppressionsQuery,
@@ -790,6 +826,7 @@ pub mod email {
         /// Whether an address is suppressed, and why (404 when it is not).
         ///
         /// `GET /v1/suppressions/{email}`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn get_suppression(&self, email: &str) -> rt::Call<Suppression> {
             let request = rt::Request::new(&operations::GET_SUPPRESSION)
                 .path_param("email", email);
@@ -798,6 +835,7 @@ pub mod email {
         /// Allows sending to an address again.
         ///
         /// `DELETE /v1/suppressions/{email}`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn delete_suppression(&self, email: &str) -> rt::Call<DeletedObject> {
             let request = rt::Request::new(&operations::DELETE_SUPPRESSION)
                 .path_param("email", email);
@@ -806,6 +844,7 @@ pub mod email {
         /// Registers a URL to receive events; the answer holds its signing secret.
         ///
         /// `POST /v1/webhooks`. Never sent twice once it may have reached the server. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn create_webhook(
             &self,
             body: &CreateWebhookRequest,
@@ -817,6 +856,7 @@ pub mod email {
         /// Lists webhook endpoints.
         ///
         /// `GET /v1/webhooks`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn list_webhooks(
             &self,
             query: &ListWebhooksQuery,
@@ -826,6 +866,7 @@ pub mod email {
             self.inner.call(request)
         }
         /// Every item of every page of [`Self::list_webhooks`], fetched page by page as the stream is read.
+        #[inline]
         pub fn list_webhooks_stream(
             &self,
             query: &ListWebhooksQuery,
@@ -837,6 +878,7 @@ pub mod email {
         /// Fetches one webhook endpoint.
         ///
         /// `GET /v1/webhooks/{id}`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn get_webhook(&self, id: &str) -> rt::Call<WebhookEndpoint> {
             let request = rt::Request::new(&operations::GET_WEBHOOK)
                 .path_param("id", id);
@@ -845,6 +887,7 @@ pub mod email {
         /// Changes a webhook endpoint's URL, events or status.
         ///
         /// `PATCH /v1/webhooks/{id}`. Never sent twice once it may have reached the server. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn update_webhook(
             &self,
             id: &str,
@@ -858,6 +901,7 @@ pub mod email {
         /// Deletes a webhook endpoint.
         ///
         /// `DELETE /v1/webhooks/{id}`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn delete_webhook(&self, id: &str) -> rt::Call<DeletedObject> {
             let request = rt::Request::new(&operations::DELETE_WEBHOOK)
                 .path_param("id", id);
@@ -950,43 +994,8 @@ pub mod email {
             v.range("limit", &self.limit, Some(1.0), Some(100.0));
         }
     }
-    /// Query parameters of `list_templates`.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
-    #[non_exhaustive]
-    pub struct ListTemplatesQuery {
-        /// Page size, 1 to 100.
-        pub limit: Option<i64>,
-        /// Items after this cursor.
-        pub after: Option<String>,
-        /// Items before this cursor.
-        pub before: Option<String>,
-    }
-    impl ListTemplatesQuery {
-        /// Page size, 1 to 100.
-        #[must_use]
-        pub fn limit(mut self, value: i64) -> Self {
-            self.limit = Some(value);
-            self
-        }
-        /// Items after this cursor.
-        #[must_use]
-        pub fn after(mut self, value: impl Into<String>) -> Self {
-            self.after = Some(value.into());
-            self
-        }
-        /// Items before this cursor.
-        #[must_use]
-        pub fn before(mut self, value: impl Into<String>) -> Self {
-            self.before = Some(value.into());
-            self
-        }
-    }
-    impl rt::validate::Validate for ListTemplatesQuery {
-        fn validate(&self, v: &mut rt::validate::Validator) {
-            v.range("limit", &self.limit, Some(1.0), Some(100.0));
-        }
-    }
+    /// Query parameters of `list_templates`: the same as [`ListEmailsQuery`], so one struct serves both.
+    pub type ListTemplatesQuery = ListEmailsQuery;
     /// Query parameters of `list_contacts`.
     #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
     #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
@@ -1032,80 +1041,10 @@ pub mod email {
             v.range("limit", &self.limit, Some(1.0), Some(100.0));
         }
     }
-    /// Query parameters of `list_lists`.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
-    #[non_exhaustive]
-    pub struct ListListsQuery {
-        /// Page size, 1 to 100.
-        pub limit: Option<i64>,
-        /// Items after this cursor.
-        pub after: Option<String>,
-        /// Items before this cursor.
-        pub before: Option<String>,
-    }
-    impl ListListsQuery {
-        /// Page size, 1 to 100.
-        #[must_use]
-        pub fn limit(mut self, value: i64) -> Self {
-            self.limit = Some(value);
-            self
-        }
-        /// Items after this cursor.
-        #[must_use]
-        pub fn after(mut self, value: impl Into<String>) -> Self {
-            self.after = Some(value.into());
-            self
-        }
-        /// Items before this cursor.
-        #[must_use]
-        pub fn before(mut self, value: impl Into<String>) -> Self {
-            self.before = Some(value.into());
-            self
-        }
-    }
-    impl rt::validate::Validate for ListListsQuery {
-        fn validate(&self, v: &mut rt::validate::Validator) {
-            v.range("limit", &self.limit, Some(1.0), Some(100.0));
-        }
-    }
-    /// Query parameters of `list_list_contacts`.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
-    #[non_exhaustive]
-    pub struct ListListContactsQuery {
-        /// Page size, 1 to 100.
-        pub limit: Option<i64>,
-        /// Items after this cursor.
-        pub after: Option<String>,
-        /// Items before this cursor.
-        pub before: Option<String>,
-    }
-    impl ListListContactsQuery {
-        /// Page size, 1 to 100.
-        #[must_use]
-        pub fn limit(mut self, value: i64) -> Self {
-            self.limit = Some(value);
-            self
-        }
-        /// Items after this cursor.
-        #[must_use]
-        pub fn after(mut self, value: impl Into<String>) -> Self {
-            self.after = Some(value.into());
-            self
-        }
-        /// Items before this cursor.
-        #[must_use]
-        pub fn before(mut self, value: impl Into<String>) -> Self {
-            self.before = Some(value.into());
-            self
-        }
-    }
-    impl rt::validate::Validate for ListListContactsQuery {
-        fn validate(&self, v: &mut rt::validate::Validator) {
-            v.range("limit", &self.limit, Some(1.0), Some(100.0));
-        }
-    }
+    /// Query parameters of `list_lists`: the same as [`ListEmailsQuery`], so one struct serves both.
+    pub type ListListsQuery = ListEmailsQuery;
+    /// Query parameters of `list_list_contacts`: the same as [`ListEmailsQuery`], so one struct serves both.
+    pub type ListListContactsQuery = ListEmailsQuery;
     /// Query parameters of `list_suppressions`.
     #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
     #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
@@ -1151,43 +1090,8 @@ pub mod email {
             v.range("limit", &self.limit, Some(1.0), Some(100.0));
         }
     }
-    /// Query parameters of `list_webhooks`.
-    #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
-    #[cfg_attr(feature = "server", derive(::serde::Deserialize))]
-    #[non_exhaustive]
-    pub struct ListWebhooksQuery {
-        /// Page size, 1 to 100.
-        pub limit: Option<i64>,
-        /// Items after this cursor.
-        pub after: Option<String>,
-        /// Items before this cursor.
-        pub before: Option<String>,
-    }
-    impl ListWebhooksQuery {
-        /// Page size, 1 to 100.
-        #[must_use]
-        pub fn limit(mut self, value: i64) -> Self {
-            self.limit = Some(value);
-            self
-        }
-        /// Items after this cursor.
-        #[must_use]
-        pub fn after(mut self, value: impl Into<String>) -> Self {
-            self.after = Some(value.into());
-            self
-        }
-        /// Items before this cursor.
-        #[must_use]
-        pub fn before(mut self, value: impl Into<String>) -> Self {
-            self.before = Some(value.into());
-            self
-        }
-    }
-    impl rt::validate::Validate for ListWebhooksQuery {
-        fn validate(&self, v: &mut rt::validate::Validator) {
-            v.range("limit", &self.limit, Some(1.0), Some(100.0));
-        }
-    }
+    /// Query parameters of `list_webhooks`: the same as [`ListEmailsQuery`], so one struct serves both.
+    pub type ListWebhooksQuery = ListEmailsQuery;
     /// The environment variable the spec names for the webhook signing secret.
     pub const WEBHOOK_SECRET_ENV: &str = "COMMS_EMAIL_WEBHOOK_SECRET";
     /// Verifies an email webhook and decodes its event.

@@ -307,6 +307,7 @@ pub mod messaging {
         /// `GET /v1/resources`. Retried on transient failures.
         ///
         /// Note: The seed gives GET {base_url}/v1/resources with `Authorization: Bearer <API_KEY>` and `Content-Type: application/json`; the body's fields are not shown.
+        #[inline]
         pub fn list_resources(
             &self,
             query: &ListResourcesQuery,
@@ -316,6 +317,7 @@ pub mod messaging {
             self.inner.call(request)
         }
         /// Every item of every page of [`Self::list_resources`], fetched page by page as the stream is read.
+        #[inline]
         pub fn list_resources_stream(
             &self,
             query: &ListResourcesQuery,
@@ -327,6 +329,7 @@ pub mod messaging {
         /// Sends one message on one channel: an SMS, a WhatsApp text, media or template, a text-to-speech call, or an Instagram text or media.
         ///
         /// `POST /v1/messages`. Retried safely with an idempotency key (one per call, or the one in `CallOptions`). *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn send_message(&self, body: &Message) -> rt::Call<SendMessageResponse> {
             let request = rt::Request::new(&operations::SEND_MESSAGE).checked_json(body);
             self.inner.call(request)
@@ -334,6 +337,7 @@ pub mod messaging {
         /// Lists sent and received messages, newest first.
         ///
         /// `GET /v1/messages`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn list_messages(
             &self,
             query: &ListMessagesQuery,
@@ -343,6 +347,7 @@ pub mod messaging {
             self.inner.call(request)
         }
         /// Every item of every page of [`Self::list_messages`], fetched page by page as the stream is read.
+        #[inline]
         pub fn list_messages_stream(
             &self,
             query: &ListMessagesQuery,
@@ -354,6 +359,7 @@ pub mod messaging {
         /// Fetches one message by its UUID.
         ///
         /// `GET /v1/messages/{message_uuid}`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn get_message(&self, message_uuid: &str) -> rt::Call<MessageRecord> {
             let request = rt::Request::new(&operations::GET_MESSAGE)
                 .path_param("message_uuid", message_uuid);
@@ -362,6 +368,7 @@ pub mod messaging {
         /// Updates a message; today that means marking an inbound WhatsApp or Instagram message read.
         ///
         /// `PATCH /v1/messages/{message_uuid}`. Never sent twice once it may have reached the server. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn update_message(
             &self,
             message_uuid: &str,
@@ -375,6 +382,7 @@ pub mod messaging {
         /// Lists the account's WhatsApp message templates.
         ///
         /// `GET /v1/templates`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn list_templates(
             &self,
             query: &ListTemplatesQuery,
@@ -384,6 +392,7 @@ pub mod messaging {
             self.inner.call(request)
         }
         /// Every item of every page of [`Self::list_templates`], fetched page by page as the stream is read.
+        #[inline]
         pub fn list_templates_stream(
             &self,
             query: &ListTemplatesQuery,

@@ -148,6 +148,7 @@ pub mod realtime {
         /// `GET /`. Retried on transient failures. Sent with the `bearer` auth scheme (credential `api_key`).
         ///
         /// **Conflict in the seed**: Sent with `Authorization: Bearer <API_KEY>` as the seed shows, although the seed's auth table gives the realtime service App ID + Key + Secret.
+        #[inline]
         pub fn get_root(&self) -> rt::Call<::serde_json::Value> {
             let request = rt::Request::new(&operations::GET_ROOT);
             self.inner.call(request)
@@ -158,6 +159,7 @@ pub mod realtime {
         /// `POST /apps/{app_id}/events`. Never sent twice once it may have reached the server. *Assumed*: not shown by the seed; our design.
         ///
         /// Note: Success bodies differ between servers (`{}` or `{"ok":true}`, or channel info when `info` is asked for): decoded as an open object.
+        #[inline]
         pub fn trigger_event(
             &self,
             body: &TriggerEventRequest,
@@ -173,6 +175,7 @@ pub mod realtime {
         /// Publishes up to 10 events, each on its own channel, in one request.
         ///
         /// `POST /apps/{app_id}/batch_events`. Never sent twice once it may have reached the server. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn trigger_batch(
             &self,
             body: &TriggerBatchRequest,
@@ -188,6 +191,7 @@ pub mod realtime {
         /// Lists occupied channels.
         ///
         /// `GET /apps/{app_id}/channels`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn list_channels(
             &self,
             query: &ListChannelsQuery,
@@ -203,6 +207,7 @@ pub mod realtime {
         /// Tells whether a channel is occupied, with the attributes asked for in `info`.
         ///
         /// `GET /apps/{app_id}/channels/{channel_name}`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn get_channel(
             &self,
             channel_name: &str,
@@ -220,6 +225,7 @@ pub mod realtime {
         /// Lists the users of a presence channel: `{"users": [{"id": ...}]}`.
         ///
         /// `GET /apps/{app_id}/channels/{channel_name}/users`. Retried on transient failures. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn list_presence_users(
             &self,
             channel_name: &str,
@@ -235,6 +241,7 @@ pub mod realtime {
         /// Closes every connection signed in as this user.
         ///
         /// `POST /apps/{app_id}/users/{user_id}/terminate_connections`. Never sent twice once it may have reached the server. *Assumed*: not shown by the seed; our design.
+        #[inline]
         pub fn terminate_user_connections(
             &self,
             user_id: &str,
@@ -677,7 +684,6 @@ pub mod realtime {
     pub struct ChannelOccupied {
         pub channel: String,
     }
-    #[cfg(feature = "server")]
     impl ::serde::Serialize for ChannelOccupied {
         fn serialize<S: ::serde::Serializer>(
             &self,
@@ -1336,59 +1342,10 @@ pub mod realtime {
     }
     /// Leaves a channel.
     ///
+    /// The same shape as [`ChannelOccupied`] (field for field, on the wire and in Rust), so one definition serves both names.
+    ///
     /// *Assumed*: not shown by the seed; our design.
-    #[derive(Debug, Clone, PartialEq)]
-    #[non_exhaustive]
-    pub struct UnsubscribeData {
-        pub channel: String,
-    }
-    impl ::serde::Serialize for UnsubscribeData {
-        fn serialize<S: ::serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
-            use ::serde::ser::SerializeStruct as _;
-            let mut s = serializer.serialize_struct("UnsubscribeData", 1)?;
-            s.serialize_field("channel", &self.channel)?;
-            s.end()
-        }
-    }
-    #[cfg(feature = "server")]
-    #[doc(hidden)]
-    impl rt::object::Decode for UnsubscribeData {
-        const NAME: &'static str = "UnsubscribeData";
-        const FIELDS: &'static [&'static str] = &["channel"];
-        type Partial = (Option<String>,);
-        fn start() -> Self::Partial {
-            (None,)
-        }
-        fn field<'de, A: ::serde::de::MapAccess<'de>>(
-            p: &mut Self::Partial,
-            _: usize,
-            map: &mut A,
-        ) -> Result<(), A::Error> {
-            rt::object::value(&mut p.0, map, "channel")
-        }
-        fn finish<E: ::serde::de::Error>(p: Self::Partial) -> Result<Self, E> {
-            Ok(Self {
-                channel: rt::object::required(p.0, "channel")?,
-            })
-        }
-    }
-    #[cfg(feature = "server")]
-    impl<'de> ::serde::Deserialize<'de> for UnsubscribeData {
-        fn deserialize<D: ::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
-            rt::object::deserialize(deserializer)
-        }
-    }
-    impl UnsubscribeData {
-        /// An `UnsubscribeData` with its required fields; set the others with the methods named after them.
-        pub fn new(channel: impl Into<String>) -> Self {
-            Self { channel: channel.into() }
-        }
-    }
+    pub type UnsubscribeData = ChannelOccupied;
     /// The members of a presence channel when the subscription succeeds.
     ///
     /// *Assumed*: not shown by the seed; our design.
