@@ -44,6 +44,10 @@ serde = { version = "1", features = ["derive"] }
 serde_json = "1"
 futures-core = "0.3"
 
+[features]
+# SERDE=client puts the direction a client does not need behind it.
+server = []
+
 [workspace]
 TOML
   cp "$ROOT/Cargo.lock" "$dir/Cargo.lock"
