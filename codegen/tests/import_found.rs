@@ -2262,3 +2262,79 @@ fn a_request_example_of_a_refusal_does_not_make_a_required_field_optional() {
         imported.report
     );
 }
+
+/// Intercom (intercom/Intercom-OpenAPI 8889625, descriptions/2.16,
+/// `create_data_attribute_request`): `name`, `model` (an enum) and `description` beside a
+/// `oneOf` of two kinds of attribute, `required: [name, model, data_type]` on the outside.
+/// Read as the two alternatives alone, the outer properties and `required` were dropped and
+/// `POST /data_attributes {}` was accepted; each alternative now carries them.
+#[test]
+fn properties_beside_alternatives_belong_to_every_alternative() {
+    let doc = json!({
+        "openapi": "3.0.1",
+        "info": { "title": "Found", "version": "1" },
+        "components": { "schemas": {
+            "create_data_attribute_request": {
+                "type": "object",
+                "required": ["name", "model", "data_type"],
+                "properties": {
+                    "name": { "type": "string" },
+                    "model": { "type": "string", "enum": ["contact", "company"] },
+                    "description": { "type": "string" }
+                },
+                "oneOf": [
+                    { "title": "list attribute", "required": ["options"], "properties": {
+                        "data_type": { "type": "string", "enum": ["options"] },
+                        "options": { "type": "array", "items": { "type": "object",
+                            "properties": { "value": { "type": "string" } } } } } },
+                    { "title": "other type", "properties": {
+                        "data_type": { "type": "string", "enum": ["string", "integer"] } } }
+                ]
+            }
+        } },
+        "paths": {
+            "/data_attributes": { "post": {
+                "operationId": "createDataAttribute",
+                "requestBody": { "content": { "application/json": {
+                    "schema": { "$ref": "#/components/schemas/create_data_attribute_request" } } } },
+                "responses": ok()
+            } }
+        }
+    });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    let request = service
+        .types
+        .iter()
+        .find(|t| t.name == "CreateDataAttributeRequest")
+        .unwrap();
+    let TypeKind::Untagged { variants } = &request.kind else {
+        panic!("still a union of the two kinds: {}", imported.yaml)
+    };
+    assert_eq!(variants.len(), 2, "{}", imported.yaml);
+    for v in variants {
+        let ty = v.ty.as_deref().unwrap();
+        for (wire, required) in [("name", true), ("model", true), ("data_type", true)] {
+            assert_eq!(
+                field(&service, ty, wire).required,
+                required,
+                "{ty}.{wire}: {}",
+                imported.yaml
+            );
+        }
+        assert!(!field(&service, ty, "description").required);
+        assert!(matches!(field(&service, ty, "model").ty, Ty::Named(_)));
+    }
+    // The list kind keeps its own required `options`.
+    let with_options = variants
+        .iter()
+        .filter_map(|v| v.ty.as_deref())
+        .filter(|ty| {
+            service.types.iter().any(|t| {
+                t.name == *ty
+                    && matches!(&t.kind, TypeKind::Object(f) if f.iter().any(|f| f.wire == "options" && f.required))
+            })
+        })
+        .count();
+    assert_eq!(with_options, 1, "{}", imported.yaml);
+}

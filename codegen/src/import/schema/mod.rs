@@ -220,6 +220,10 @@ impl Converter<'_> {
                 o.remove("oneOf");
             }
         }
+        // Properties beside alternatives belong to every alternative.
+        if let Some(spread) = unions::properties_into_alternatives(&s) {
+            s = spread;
+        }
         for key in ["oneOf", "anyOf"] {
             if let Some(Value::Array(members)) = s.get(key) {
                 return self.alternatives(key, members, &s, ptr, hint, depth);

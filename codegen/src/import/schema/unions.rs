@@ -662,3 +662,52 @@ pub(super) fn required_only_alternatives(s: &Value) -> Option<String> {
         names.join(", ")
     ))
 }
+
+/// An object whose `properties` (and their `required`) sit beside a `oneOf`/`anyOf` with no
+/// discriminator, with each alternative read as `allOf` of those properties and itself: JSON
+/// Schema asks a value to fit the object and an alternative, so every alternative has them
+/// (Intercom's `create_data_attribute_request`: `name`, `model` and `data_type` required
+/// beside its two kinds of attribute). Read as the alternatives alone, the properties and
+/// their `required` were dropped and `{}` was accepted. `None` when there is nothing to
+/// spread, a discriminator (the tagged path reads the members as written), or an alternative
+/// that cannot be an object (a scalar beside properties says something else).
+pub(super) fn properties_into_alternatives(s: &Value) -> Option<Value> {
+    if s.get("discriminator").is_some() || s.get("properties").is_none() {
+        return None;
+    }
+    let (key, members) = ["oneOf", "anyOf"]
+        .into_iter()
+        .find_map(|k| Some((k, s.get(k)?.as_array()?)))?;
+    let object_like = |m: &Value| {
+        m.get("$ref").is_some()
+            || m.get("properties").is_some()
+            || m.get("allOf").is_some()
+            || m.get("required").is_some()
+            || m.get("type").and_then(Value::as_str) == Some("object")
+    };
+    if members.is_empty() || !members.iter().all(object_like) {
+        return None;
+    }
+    let mut base = s.clone();
+    let mut out = s.clone();
+    let (b, o) = (base.as_object_mut()?, out.as_object_mut()?);
+    for k in [
+        "oneOf",
+        "anyOf",
+        "description",
+        "title",
+        "example",
+        "examples",
+    ] {
+        b.remove(k);
+    }
+    for k in ["properties", "required"] {
+        o.remove(k);
+    }
+    let spread = members
+        .iter()
+        .map(|m| serde_json::json!({ "allOf": [base.clone(), m.clone()] }))
+        .collect();
+    o.insert(key.to_owned(), Value::Array(spread));
+    Some(out)
+}

@@ -22,6 +22,13 @@ pub fn fill(
         // a value of its type.
         Ty::String | Ty::Bytes | Ty::DateTime => match given {
             Some(Value::String(s)) if fits_text(ty, field, s) => Value::String(s.clone()),
+            // An object of one text where the answer has text (Intercom's data attribute
+            // written with `options: [{value: "1-10"}]`, answered as `["1-10"]`): that text,
+            // never a made-up one in place of what the client sent.
+            Some(Value::Object(map)) if map.len() == 1 => match map.values().next() {
+                Some(Value::String(s)) if fits_text(ty, field, s) => Value::String(s.clone()),
+                _ => Value::String(sample_string(ty, field)),
+            },
             _ => Value::String(sample_string(ty, field)),
         },
         Ty::Date => match given {
