@@ -5084,6 +5084,62 @@ paths:
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_create_or_update_of_one_value_updates_the_item_that_holds_it() {
+    // Intercom (intercom/Intercom-OpenAPI 8889625, descriptions/2.16): `POST /tags` "Create or
+    // update a tag", its body `{name}` ("created if not found") or `{id, name}` (a rename).
+    // A second `{"name": "vip"}` made a second tag of that name. Reduced to those facts.
+    let document = r##"
+openapi: 3.0.3
+info: { title: Intercom tags, version: "2.16" }
+security: [ { bearerAuth: [] } ]
+components:
+  securitySchemes: { bearerAuth: { type: http, scheme: bearer } }
+  schemas:
+    tag: { type: object, properties: { type: { type: string }, id: { type: string }, name: { type: string } } }
+    tag_list: { type: object, properties: { type: { type: string }, data: { type: array, items: { $ref: "#/components/schemas/tag" } } } }
+paths:
+  /tags:
+    get:
+      operationId: listTags
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/tag_list" } } } } }
+    post:
+      operationId: createTag
+      summary: Create or update a tag
+      requestBody:
+        content:
+          application/json:
+            schema: { type: object, required: [name], properties: { name: { type: string }, id: { type: string } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/tag" } } } } }
+"##;
+    let (served, _dir) = serve_document(document, "intercom.yaml", "intercom").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let key = ("authorization", bearer.as_str());
+    let vip = serde_json::json!({"name": "vip"});
+    let (status, first) = call_json(&served, key, "POST", "/tags", Some(vip.clone())).await;
+    assert_eq!(status, 200, "{first}");
+    let (status, again) = call_json(&served, key, "POST", "/tags", Some(vip)).await;
+    assert_eq!(status, 200, "{again}");
+    assert_eq!(again["id"], first["id"], "the tag held, not a second one");
+    let gold = serde_json::json!({"name": "gold"});
+    let (_, other) = call_json(&served, key, "POST", "/tags", Some(gold)).await;
+    assert_ne!(other["id"], first["id"]);
+    let (_, list) = call_json(&served, key, "GET", "/tags", None).await;
+    let names: Vec<&str> = list["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(names, ["vip", "gold"], "{list}");
+    // A rename by id updates that tag.
+    let rename = serde_json::json!({"id": first["id"], "name": "platinum"});
+    let (status, renamed) = call_json(&served, key, "POST", "/tags", Some(rename)).await;
+    assert_eq!(status, 200, "{renamed}");
+    assert_eq!(renamed["id"], first["id"]);
+    assert_eq!(renamed["name"], "platinum");
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn an_item_is_keyed_by_the_key_its_client_chose_and_an_upsert_keeps_the_rest() {
     // Novu (novuhq/novu-ts, sources/json-development.json): `POST /v2/topics {key, name}`
     // "creates ... or updates an existing topic", answered with the service's `_id` beside

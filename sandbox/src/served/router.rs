@@ -321,6 +321,14 @@ async fn respond<'s>(
             crate::server::ServerError::new(status, held.code(), held.message()).with_param(param);
         return (Some(op), incoming.reject(held));
     }
+    // A create-or-update of one value updates the item that holds it.
+    if op.resource.kind == ResourceAction::Create
+        && upserts(&op.info)
+        && let Some(id) = served.store.keyed_by_its_one_value(&op.resource, &call)
+        && let Some(body) = call.body.as_object_mut()
+    {
+        body.insert(op.resource.id_field.to_owned(), Value::String(id));
+    }
     if let Some(change) = &op.cancels {
         call.body = change.clone();
     }

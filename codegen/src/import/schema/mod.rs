@@ -221,9 +221,7 @@ impl Converter<'_> {
             }
         }
         // Properties beside alternatives belong to every alternative.
-        if let Some(spread) = unions::properties_into_alternatives(&s) {
-            s = spread;
-        }
+        let s = unions::properties_into_alternatives(&s).unwrap_or(s);
         for key in ["oneOf", "anyOf"] {
             if let Some(Value::Array(members)) = s.get(key) {
                 return self.alternatives(key, members, &s, ptr, hint, depth);

@@ -81,6 +81,32 @@ impl Resources {
         }
     }
 
+    /// The item a create-or-update names by the one value its body holds besides an id
+    /// (Intercom's `POST /tags {"name": "vip"}`, "created if not found"): a body of one text
+    /// can only be keyed by that text, so the one held item whose field of that name holds it
+    /// is the one updated. `None` when the body gives an id, holds more than one other
+    /// field, or no item (or more than one) holds the value.
+    pub fn keyed_by_its_one_value(&self, op: &ResourceOp, call: &ResourceCall) -> Option<String> {
+        let body = call.body.as_object()?;
+        if body.contains_key(op.id_field) {
+            return None;
+        }
+        let [(field, Value::String(text))] = body.iter().collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        let collection = substitute(op.collection, &call.path);
+        let state = self.lock();
+        let mut found = state
+            .collections
+            .get(&collection)?
+            .iter()
+            .filter(|i| i.value.get(field.as_str()).and_then(Value::as_str) == Some(text));
+        match (found.next(), found.next()) {
+            (Some(item), None) => Some(item.id.clone()),
+            _ => None,
+        }
+    }
+
     /// The 409 of a create that gives the id of an item the store holds (Loops' second
     /// `POST /contacts/create` of one email: "Email or userId already exists"), for an
     /// operation that documents a 409; otherwise a create with a held id replaces the item.

@@ -281,22 +281,6 @@ fn fill_respects_min_len_and_replaces_values_of_the_wrong_shape() {
     );
 }
 
-/// Intercom's data attribute: written with `options: [{value: "1-10"}, ...]`, answered as a
-/// list of text. Each option was answered `"sample"`, the values written lost.
-#[test]
-fn text_answered_from_an_object_of_one_text_is_that_text() {
-    let list = Ty::List(&Ty::String);
-    let written = json!([{"value": "1-10"}, {"value": "11-50"}]);
-    assert_eq!(
-        fill(&SCHEMA, &list, Some(&written), 0, None),
-        json!(["1-10", "11-50"])
-    );
-    // Two fields, or a value that is not text: nothing says which is meant, so made up.
-    let two = json!({"value": "1-10", "label": "small"});
-    assert_ne!(fill(&SCHEMA, &Ty::String, Some(&two), 0, None), "1-10");
-    assert!(fill(&SCHEMA, &Ty::String, Some(&json!({"n": 3})), 0, None).is_string());
-}
-
 #[test]
 fn an_action_on_a_stored_item_answers_with_its_fields() {
     let store = Resources::default();

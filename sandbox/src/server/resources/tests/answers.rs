@@ -523,3 +523,19 @@ fn a_made_id_takes_the_shape_of_its_example() {
     assert_eq!(id("tpl_0123456789"), "tpl_0000000007");
     assert_eq!(id("contact"), "res_00000007");
 }
+
+/// Intercom's data attribute: written with `options: [{value: "1-10"}, ...]`, answered as a
+/// list of text. Each option was answered `"sample"`, the values written lost.
+#[test]
+fn text_answered_from_an_object_of_one_text_is_that_text() {
+    let list = Ty::List(&Ty::String);
+    let written = json!([{"value": "1-10"}, {"value": "11-50"}]);
+    assert_eq!(
+        fill(&SCHEMA, &list, Some(&written), 0, None),
+        json!(["1-10", "11-50"])
+    );
+    // Two fields, or a value that is not text: nothing says which is meant, so made up.
+    let two = json!({"value": "1-10", "label": "small"});
+    assert_ne!(fill(&SCHEMA, &Ty::String, Some(&two), 0, None), "1-10");
+    assert!(fill(&SCHEMA, &Ty::String, Some(&json!({"n": 3})), 0, None).is_string());
+}
