@@ -101,6 +101,22 @@ pub(super) fn items<'a>(
 fn alias(t: &TypeInfo, target: &str, settings: &Settings) -> TokenStream {
     let name = format_ident!("{}", t.name);
     let target_id = format_ident!("{}", target);
+    let text = own_doc_then(
+        t,
+        &format!(
+            "The same shape as [`{target}`] (field for field, on the wire and in Rust), so one \
+             definition serves both names."
+        ),
+    );
+    let doc = settings.item_docs(Some(&text), "", t.source);
+    quote! {
+        #doc
+        pub type #name = #target_id;
+    }
+}
+
+/// A type's own doc, trimmed, then a paragraph the emitter adds.
+fn own_doc_then(t: &TypeInfo, more: &str) -> String {
     let mut text = t
         .doc
         .as_deref()
@@ -110,15 +126,8 @@ fn alias(t: &TypeInfo, target: &str, settings: &Settings) -> TokenStream {
     if !text.is_empty() {
         text.push_str("\n\n");
     }
-    text.push_str(&format!(
-        "The same shape as [`{target}`] (field for field, on the wire and in Rust), so one \
-         definition serves both names."
-    ));
-    let doc = settings.item_docs(Some(&text), "", t.source);
-    quote! {
-        #doc
-        pub type #name = #target_id;
-    }
+    text.push_str(more);
+    text
 }
 
 fn format_note(format: Option<Format>) -> Option<&'static str> {
@@ -361,21 +370,16 @@ fn union(
     variants: &[VariantInfo],
     settings: &Settings,
 ) -> TokenStream {
-    let mut doc_text = t
-        .doc
-        .as_deref()
-        .map(str::trim)
-        .unwrap_or_default()
-        .to_owned();
-    if !doc_text.is_empty() {
-        doc_text.push_str("\n\n");
-    }
-    doc_text.push_str(&match content {
+    let told = match content {
         Some(c) => format!("Told apart by the `{tag}` field; the content sits in `{c}`."),
         None => format!("Told apart by the `{tag}` field; the content's fields sit beside it."),
-    });
-    doc_text
-        .push_str(" Open: a variant this version does not know decodes as `Unknown`, kept whole.");
+    };
+    let doc_text = own_doc_then(
+        t,
+        &format!(
+            "{told} Open: a variant this version does not know decodes as `Unknown`, kept whole."
+        ),
+    );
     let doc = settings.item_docs(Some(&doc_text), "", t.source);
     let name = format_ident!("{}", t.name);
     let content_tokens = match content {
@@ -810,16 +814,8 @@ fn untagged_union(
     settings: &Settings,
     aliases: &super::alias::TypeAliases,
 ) -> TokenStream {
-    let mut doc_text = t
-        .doc
-        .as_deref()
-        .map(str::trim)
-        .unwrap_or_default()
-        .to_owned();
-    if !doc_text.is_empty() {
-        doc_text.push_str("\n\n");
-    }
-    doc_text.push_str(
+    let doc_text = own_doc_then(
+        t,
         "Untagged: decoded as the first variant whose shape fits, in the order listed; a \
          payload that fits none decodes as `Unknown`, kept whole.",
     );
