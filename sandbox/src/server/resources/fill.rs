@@ -138,6 +138,17 @@ pub fn fill(
     }
 }
 
+/// The one value of an enum that allows one.
+fn one_value(schema: &ServiceSchema, ty: &Ty) -> Option<&'static str> {
+    let Ty::Named(name) = ty else {
+        return None;
+    };
+    match schema.named(name)?.shape {
+        ShapeSchema::Enum([only]) => Some(*only),
+        _ => None,
+    }
+}
+
 fn fill_object(
     schema: &ServiceSchema,
     fields: &[FieldSchema],
@@ -170,6 +181,14 @@ fn fill_object(
                     continue;
                 }
                 let v = fill(schema, &f.ty, default.as_ref(), depth + 1, Some(f));
+                given.insert(f.name.to_owned(), v);
+            }
+            // A kind its type allows one value of (Telnyx's message `record_type: [message]`,
+            // optional): the service always says it, so it is answered.
+            None if !f.nullable && one_value(schema, &f.ty).is_some() => {
+                let v = one_value(schema, &f.ty)
+                    .map(Value::from)
+                    .unwrap_or_default();
                 given.insert(f.name.to_owned(), v);
             }
             // Required but nullable (a list's `next` on its last page): `null`, not made up.

@@ -539,3 +539,50 @@ fn text_answered_from_an_object_of_one_text_is_that_text() {
     assert_ne!(fill(&SCHEMA, &Ty::String, Some(&two), 0, None), "1-10");
     assert!(fill(&SCHEMA, &Ty::String, Some(&json!({"n": 3})), 0, None).is_string());
 }
+
+/// Telnyx's message: `record_type` is an enum of one value (`message`), optional and not
+/// read-only, and was never answered; the service always says it.
+#[test]
+fn a_kind_its_type_allows_one_value_of_is_always_answered() {
+    const MESSAGE: &[FieldSchema] = &[
+        field("id", Ty::String, false),
+        field("record_type", Ty::Named("MessageRecordType"), false),
+        field("direction", Ty::Named("Direction"), false),
+    ];
+    const KINDS: ServiceSchema = ServiceSchema {
+        types: &[
+            TypeSchema {
+                name: "Message",
+                keeps_other_keys: false,
+                shape: ShapeSchema::Object(MESSAGE),
+            },
+            TypeSchema {
+                name: "MessageRecordType",
+                keeps_other_keys: false,
+                shape: ShapeSchema::Enum(&["message"]),
+            },
+            TypeSchema {
+                name: "Direction",
+                keeps_other_keys: false,
+                shape: ShapeSchema::Enum(&["inbound", "outbound"]),
+            },
+        ],
+        page: None,
+    };
+    let answer = fill(
+        &KINDS,
+        &Ty::Named("Message"),
+        Some(&json!({"id": "m1"})),
+        0,
+        None,
+    );
+    assert_eq!(answer["record_type"], "message", "{answer}");
+    // Two values: which one holds is the service's to say; left out.
+    assert!(answer.get("direction").is_none(), "{answer}");
+    // What the client sent stays.
+    let sent = json!({"id": "m1", "record_type": "message"});
+    assert_eq!(
+        fill(&KINDS, &Ty::Named("Message"), Some(&sent), 0, None)["record_type"],
+        "message"
+    );
+}
