@@ -2312,6 +2312,17 @@ fn properties_beside_alternatives_belong_to_every_alternative() {
         panic!("still a union of the two kinds: {}", imported.yaml)
     };
     assert_eq!(variants.len(), 2, "{}", imported.yaml);
+    // Each alternative keeps the title that names its type.
+    let names: Vec<&str> = variants.iter().filter_map(|v| v.ty.as_deref()).collect();
+    assert_eq!(
+        names,
+        [
+            "CreateDataAttributeRequestListAttribute",
+            "CreateDataAttributeRequestOtherType"
+        ],
+        "{}",
+        imported.yaml
+    );
     for v in variants {
         let ty = v.ty.as_deref().unwrap();
         for (wire, required) in [("name", true), ("model", true), ("data_type", true)] {

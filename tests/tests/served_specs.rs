@@ -5084,6 +5084,62 @@ paths:
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_borrowed_not_found_code_that_names_another_thing_is_not_answered() {
+    // Intercom (intercom/Intercom-OpenAPI 8889625, descriptions/2.16): the 404 example of
+    // `GET /admins/{id}` is `admin_not_found`; a contact's operations document no 404 example,
+    // and a deleted contact answered `admin_not_found`. Reduced to those facts.
+    let document = r##"
+openapi: 3.0.3
+info: { title: Intercom, version: "2.16" }
+security: [ { bearerAuth: [] } ]
+components:
+  securitySchemes: { bearerAuth: { type: http, scheme: bearer } }
+  schemas:
+    contact: { type: object, properties: { id: { type: string }, email: { type: string } } }
+    admin: { type: object, properties: { id: { type: string }, name: { type: string } } }
+    error: { type: object, required: [type, errors], properties: { type: { type: string }, errors: { type: array, items: { type: object, required: [code], properties: { code: { type: string }, message: { type: string } } } } } }
+paths:
+  /admins/{admin_id}:
+    get:
+      operationId: getAdmin
+      parameters: [ { name: admin_id, in: path, required: true, schema: { type: string } } ]
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/admin" } } } }
+        "404":
+          description: not found
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/error" }
+              example: { type: error.list, errors: [ { code: admin_not_found, message: Admin not found } ] }
+  /contacts:
+    post:
+      operationId: createContact
+      requestBody: { content: { application/json: { schema: { type: object, properties: { email: { type: string } } } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/contact" } } } } }
+  /contacts/{contact_id}:
+    parameters: [ { name: contact_id, in: path, required: true, schema: { type: string } } ]
+    get:
+      operationId: getContact
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/contact" } } } }
+        "404": { description: not found, content: { application/json: { schema: { $ref: "#/components/schemas/error" } } } }
+"##;
+    let (served, _dir) = serve_document(document, "intercom.yaml", "intercom").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let key = ("authorization", bearer.as_str());
+    let (status, missing) = call_json(&served, key, "GET", "/contacts/nobody", None).await;
+    assert_eq!(status, 404, "{missing}");
+    let code = missing["errors"][0]["code"].as_str().unwrap_or_default();
+    assert!(
+        !code.contains("admin"),
+        "a contact is not an admin: {missing}"
+    );
+    let (status, admin) = call_json(&served, key, "GET", "/admins/nobody", None).await;
+    assert_eq!(status, 404);
+    assert_eq!(admin["errors"][0]["code"], "admin_not_found", "{admin}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn a_create_or_update_of_one_value_updates_the_item_that_holds_it() {
     // Intercom (intercom/Intercom-OpenAPI 8889625, descriptions/2.16): `POST /tags` "Create or
     // update a tag", its body `{name}` ("created if not found") or `{id, name}` (a rename).

@@ -157,12 +157,16 @@ impl ErrorShape {
         status: u16,
         parts: &axum::http::response::Parts,
         object: &mut Map<String, Value>,
+        path: &str,
     ) -> bool {
         let validation = parts
             .extensions
             .get::<Refusal>()
             .is_some_and(Refusal::is_validation);
-        let Some(example) = self.examples.get(&(status, self.ty.clone())) else {
+        let key = (status, self.ty.clone());
+        let Some(example) =
+            examples::borrowed(&self.examples, &key, self.written.0.as_deref(), path)
+        else {
             return false;
         };
         if validation {
@@ -207,7 +211,7 @@ impl ErrorShape {
         let Ok(Value::Object(mut object)) = serde_json::from_slice::<Value>(&bytes) else {
             return Response::from_parts(parts, Body::from(bytes));
         };
-        let documented = self.documented(status.as_u16(), &parts, &mut object);
+        let documented = self.documented(status.as_u16(), &parts, &mut object, path);
         if let Some((path, codes)) = self.numeric_code.as_ref().filter(|_| !documented) {
             let code = codes
                 .iter()
@@ -582,7 +586,7 @@ pub(crate) async fn operation_error(
     let mut out = Value::Object(Map::new());
     // The code as the body gives it, for the headers: a number where its field is one (the
     // status), else the symbolic code.
-    let mut body_code = symbolic.clone();
+    let (mut body_code, request) = (symbolic.clone(), path);
     if let Value::Object(object) = &mut out {
         let path = |p: &Option<String>| -> Vec<String> {
             p.as_deref()
@@ -602,12 +606,18 @@ pub(crate) async fn operation_error(
             .extensions
             .get::<Refusal>()
             .is_some_and(Refusal::is_validation);
-        // Else the one another operation documents for the status in the same type (Telnyx's
-        // `10005` for a 404, given once, where every operation answers one).
+        // Else another operation's for the status in the type (Telnyx's 404 `10005`, given once).
         let example = own
             .example
             .as_ref()
-            .or_else(|| service.examples.get(&(code, own.ty.clone())))
+            .or_else(|| {
+                examples::borrowed(
+                    &service.examples,
+                    &(code, own.ty.clone()),
+                    own.code.as_deref(),
+                    request,
+                )
+            })
             .filter(|_| !validation);
         let documented_code = example.filter(fits).and_then(|example| {
             *object = example.clone();
@@ -844,57 +854,4 @@ fn at_path<'v>(value: &'v Value, path: &str) -> Option<&'v Value> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Telnyx's errors said `"title": "title"` and Mandrill's `"status": "status"`: text made
-    /// up as its field's name. It says the status's reason, or `error` for a status.
-    #[test]
-    fn no_error_field_says_its_own_name() {
-        let mut filled = serde_json::json!({
-            "errors": [{"code": "not_found", "title": "title", "detail": "`/x` does not exist"}],
-            "status": "status",
-            "name": "name",
-            "path": "path"
-        });
-        let Value::Object(map) = &mut filled else {
-            unreachable!()
-        };
-        the_status_in(map, &Value::Null, axum::http::StatusCode::NOT_FOUND, "/x");
-        assert_eq!(
-            filled,
-            serde_json::json!({
-                "errors": [{"code": "not_found", "title": "Not Found", "detail": "`/x` does not exist"}],
-                "status": "error",
-                "name": "Not Found",
-                "path": "/x"
-            })
-        );
-    }
-
-    /// Slack's 404 of a cursor it never handed out answered `missing_scope`, its enum's first
-    /// value, telling the client its token lacked a scope.
-    #[test]
-    fn a_refusal_the_enum_has_no_word_for_is_an_invalid_one_not_the_first() {
-        use axum::http::StatusCode;
-        let slack = [
-            "missing_scope",
-            "not_authed",
-            "invalid_auth",
-            "invalid_arg_name",
-        ];
-        assert_eq!(
-            enum_code(&slack, "not_found", StatusCode::NOT_FOUND),
-            "invalid_arg_name"
-        );
-        assert_eq!(
-            enum_code(&slack, "unauthorized", StatusCode::UNAUTHORIZED),
-            "not_authed"
-        );
-        let none_invalid = ["missing_scope", "ratelimited"];
-        assert_eq!(
-            enum_code(&none_invalid, "not_found", StatusCode::NOT_FOUND),
-            "missing_scope"
-        );
-    }
-}
+mod tests;

@@ -704,9 +704,18 @@ pub(super) fn properties_into_alternatives(s: &Value) -> Option<Value> {
     for k in ["properties", "required"] {
         o.remove(k);
     }
+    // Each alternative keeps its own title and description (what names its type).
     let spread = members
         .iter()
-        .map(|m| serde_json::json!({ "allOf": [base.clone(), m.clone()] }))
+        .map(|m| {
+            let mut one = serde_json::json!({ "allOf": [base.clone(), m.clone()] });
+            for k in ["title", "description"] {
+                if let (Some(v), Some(o)) = (m.get(k), one.as_object_mut()) {
+                    o.insert(k.to_owned(), v.clone());
+                }
+            }
+            one
+        })
         .collect();
     o.insert(key.to_owned(), Value::Array(spread));
     Some(out)

@@ -85,3 +85,31 @@ pub(super) fn constants(
     });
     seen
 }
+
+/// The example another operation documents for `key` (a status and an error type), unless its
+/// code (at the dotted `code` path) says which thing was not found and the request's `path`
+/// does not name that thing: Intercom's 404 `admin_not_found`, documented once, answered for
+/// a deleted contact, would say the wrong thing is missing.
+pub(super) fn borrowed<'a>(
+    examples: &'a ByStatus,
+    key: &(u16, Option<tidings_spec::Ty<tidings_spec::Owned>>),
+    code: Option<&str>,
+    path: &str,
+) -> Option<&'a Map<String, Value>> {
+    let example = examples.get(key)?;
+    let whole = Value::Object(example.clone());
+    let value = code.and_then(|c| super::at_path(&whole, c));
+    let thing = value
+        .and_then(Value::as_str)
+        .and_then(|c| c.strip_suffix("_not_found"));
+    match thing {
+        Some(thing)
+            if !path
+                .to_ascii_lowercase()
+                .contains(&thing.to_ascii_lowercase()) =>
+        {
+            None
+        }
+        _ => Some(example),
+    }
+}
