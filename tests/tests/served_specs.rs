@@ -5097,7 +5097,7 @@ components:
   schemas:
     contact: { type: object, properties: { id: { type: string }, email: { type: string } } }
     admin: { type: object, properties: { id: { type: string }, name: { type: string } } }
-    error: { type: object, required: [type, errors], properties: { type: { type: string }, errors: { type: array, items: { type: object, required: [code], properties: { code: { type: string }, message: { type: string } } } } } }
+    error: { type: object, required: [type, request_id, errors], properties: { type: { type: string }, request_id: { type: string, format: uuid }, errors: { type: array, items: { type: object, required: [code], properties: { code: { type: string }, message: { type: string } } } } } }
 paths:
   /admins/{admin_id}:
     get:
@@ -5110,7 +5110,7 @@ paths:
           content:
             application/json:
               schema: { $ref: "#/components/schemas/error" }
-              example: { type: error.list, errors: [ { code: admin_not_found, message: Admin not found } ] }
+              example: { type: error.list, request_id: 8c1f3b0e-6a3e-4d55-9f1e-2b7f0a1c9d42, errors: [ { code: admin_not_found, message: Admin not found } ] }
   /contacts:
     post:
       operationId: createContact
@@ -5134,9 +5134,31 @@ paths:
         !code.contains("admin"),
         "a contact is not an admin: {missing}"
     );
+    // Each answer's request id is its own UUID, as the format says: it was the same fixed
+    // `00000000-...` on every answer.
+    let (_, again) = call_json(&served, key, "GET", "/contacts/nobody", None).await;
+    let ids = [&missing["request_id"], &again["request_id"]]
+        .map(|v| v.as_str().unwrap_or_default().to_owned());
+    assert!(
+        ids.iter().all(|id| id.len() == 36
+            && id
+                .char_indices()
+                .all(|(i, c)| if [8, 13, 18, 23].contains(&i) {
+                    c == '-'
+                } else {
+                    c.is_ascii_hexdigit()
+                })),
+        "{ids:?} {missing}"
+    );
+    assert_ne!(ids[0], ids[1]);
+    assert_ne!(ids[0], "00000000-0000-4000-8000-000000000000");
     let (status, admin) = call_json(&served, key, "GET", "/admins/nobody", None).await;
     assert_eq!(status, 404);
     assert_eq!(admin["errors"][0]["code"], "admin_not_found", "{admin}");
+    // The example's request id is the example's, not this answer's; a UUID still.
+    let id = admin["request_id"].as_str().unwrap_or_default();
+    assert_ne!(id, "8c1f3b0e-6a3e-4d55-9f1e-2b7f0a1c9d42");
+    assert_eq!((id.len(), id.matches('-').count()), (36, 4), "{admin}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -259,6 +259,7 @@ impl ErrorShape {
                     );
                 }
                 the_status_in(&mut filled, &given, status, path);
+                examples::this_request(&mut filled, &parts);
                 object.extend(filled);
             }
         }
@@ -657,6 +658,7 @@ pub(crate) async fn operation_error(
             the_refused_field_in(schema, &ty, filled, &given, param, &refusal.message, 0);
         }
         the_status_in(filled, &given, status, path);
+        examples::this_request(filled, &parts);
     }
     let body = serde_json::to_vec(&out).unwrap_or_default();
     Response::from_parts(parts, Body::from(body))

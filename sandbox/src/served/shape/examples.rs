@@ -18,7 +18,13 @@ pub(super) fn this_request(object: &mut Map<String, Value>, parts: &axum::http::
         );
     for key in ["request_id", "requestId", "trace_id", "traceId"] {
         if let Some(slot) = object.get_mut(key).filter(|v| v.is_string()) {
-            *slot = Value::String(own.clone());
+            // A UUID where the document shows one (Intercom's `request_id`, format `uuid`):
+            // the request's own when it is one, else a fresh one, never a fixed one.
+            let uuid = |v: &str| uuid::Uuid::try_parse(v).is_ok();
+            *slot = Value::String(match slot.as_str() {
+                Some(held) if uuid(held) && !uuid(&own) => uuid::Uuid::new_v4().to_string(),
+                _ => own.clone(),
+            });
         }
     }
 }
