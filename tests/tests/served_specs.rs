@@ -2807,6 +2807,10 @@ paths:
         "{attached}"
     );
     assert_eq!(attached["id"], tag["id"], "{attached}");
+    // Attaching it again answers it again (it was a 409 no operation documents), listed once.
+    let again = serde_json::json!({"id": tag["id"]});
+    let (status, twice) = call_json(&served, key, "POST", &tags, Some(again)).await;
+    assert_eq!((status, &twice["id"]), (200, &tag["id"]), "{twice}");
     let unknown = serde_json::json!({"id": "no_such_tag"});
     let (status, refused) = call_json(&served, key, "POST", &tags, Some(unknown)).await;
     assert_eq!(status, 404, "{refused}");

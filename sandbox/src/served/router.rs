@@ -309,7 +309,11 @@ async fn respond<'s>(
     // refused body, else a 409. An operation named or described as an upsert replaces
     // (Novu's `POST /v2/subscribers`: "if the subscriber already exists, it will be
     // updated"), unless the call asks it to fail then (its `failIfExists=true`).
+    // An attach by identifier answers the item it names (again: attaching is idempotent),
+    // and refuses one never made.
+    let attached = super::held::attached(served, op, &call.body);
     if (!upserts(&op.info) || asks_to_fail_if_held(&call))
+        && !matches!(attached, Some(Ok(_)))
         && let Some(held) = served.store.already_held(&op.resource, &call)
     {
         let status = [409, 422, 400]
@@ -332,8 +336,6 @@ async fn respond<'s>(
     if let Some(change) = &op.cancels {
         call.body = change.clone();
     }
-    // An attach by identifier answers the item it names, and refuses one never made.
-    let attached = super::held::attached(served, op, &call.body);
     if let Some(Err(missing)) = attached {
         return (Some(op), incoming.reject(missing));
     }
