@@ -639,11 +639,15 @@ fn made_by_the_service(schema: &ServiceSchema, ty: Option<&Ty>, item: &mut Map<S
     let Some(fields) = ty.and_then(|ty| schema.object_fields(ty)) else {
         return;
     };
-    for f in fields.iter().filter(|f| f.read_only) {
+    // Read-only fields, and the times a name says the service stamps (Intercom's
+    // `created_at`, `updated_at`, Unix seconds, not marked read-only).
+    for f in fields.iter().filter(|f| f.read_only || names_a_stamp(f)) {
         let made = match f.ty {
             Ty::DateTime | Ty::Date | Ty::Integer | Ty::Number => true,
             // Text the document shows an example of (Intercom's `type: "contact"`).
-            Ty::String => f.example.is_some() && !tidings_spec::id_like(f.name),
+            Ty::String => {
+                (f.example.is_some() && !tidings_spec::id_like(f.name)) || names_a_stamp(f)
+            }
             Ty::Named(name) => schema
                 .named(name)
                 .is_some_and(|t| matches!(t.shape, ShapeSchema::Enum(_))),
@@ -723,6 +727,19 @@ pub(super) fn names_the_last_change(field: &FieldSchema) -> bool {
         && words_of(field.name)
             .iter()
             .any(|w| matches!(w.as_str(), "updated" | "modified" | "changed" | "edited"))
+}
+
+/// Whether a field's name and type say it is the time an item was made or last changed
+/// (`created_at`, `updatedAt`, `date_created`).
+fn names_a_stamp(field: &FieldSchema) -> bool {
+    // Not a `datetime`: the store's tables do not say its wire form (Twilio's RFC 2822
+    // `date_created`), so a made-up one could break it.
+    let timed =
+        matches!(field.ty, Ty::Integer | Ty::Number | Ty::String) && names_a_time(field.name);
+    timed
+        && words_of(field.name)
+            .iter()
+            .any(|w| matches!(w.as_str(), "created" | "updated" | "modified"))
 }
 
 /// Whether a text field's name says it holds a time (`createdAt`, `modified_at`,

@@ -103,3 +103,49 @@ fn an_empty_text_its_format_refuses_is_no_value() {
     );
     assert_eq!(filled["webhook_url"], "https://hooks.example.com/a");
 }
+
+/// Intercom's contacts: `created_at` and `updated_at`, Unix seconds, optional and not marked
+/// read-only, were never answered by a create; the service stamps them, so they are now.
+#[test]
+fn a_create_stamps_the_times_a_name_says_the_service_sets() {
+    const CONTACT: &[FieldSchema] = &[
+        field("id", Ty::String, false),
+        FieldSchema {
+            format: Some(Format::Unix),
+            ..field("created_at", Ty::Integer, false)
+        },
+        FieldSchema {
+            format: Some(Format::Unix),
+            ..field("updated_at", Ty::Integer, false)
+        },
+        field("last_seen_at", Ty::Integer, false),
+    ];
+    const CONTACTS: ServiceSchema = ServiceSchema {
+        types: &[TypeSchema {
+            name: "Contact",
+            keeps_other_keys: false,
+            shape: ShapeSchema::Object(CONTACT),
+        }],
+        page: None,
+    };
+    let create = ResourceOp {
+        response: Some(Ty::Named("Contact")),
+        collection: "/contacts",
+        ..op(ResourceAction::Create, false)
+    };
+    let made = Resources::default()
+        .serve_now(&CONTACTS, &create, &call(None, Value::Null, json!({})))
+        .unwrap();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    for stamp in ["created_at", "updated_at"] {
+        let at = made[stamp]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{stamp}: {made}"));
+        assert!(now.abs_diff(at) < 60, "{stamp} is now: {made}");
+    }
+    // Seen last by the user, not stamped by the service: left out.
+    assert!(made.get("last_seen_at").is_none(), "{made}");
+}
