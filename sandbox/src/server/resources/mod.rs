@@ -766,7 +766,7 @@ impl Resources {
         let integers =
             shape::digits_fit(schema, op) && state.integer_keyed.iter().any(|c| c == op.collection);
         let make_id = |schema, op, n: u64| match integers {
-            true => n.to_string(),
+            true => shape::integer_id(schema, op, n),
             false => make_id(schema, op, n),
         };
         let (id, counter) = match given {

@@ -55,6 +55,18 @@ pub(super) fn digits_fit(schema: &ServiceSchema, op: &ResourceOp) -> bool {
     })
 }
 
+/// A number as the id of an item an integer path parameter names: its digits, as many as the
+/// id field's example has when that is a bare run of hexadecimal digits (Intercom's contacts,
+/// 24-hex and named by an integer `{contact_id}` in one operation: `000000000000000000000001`
+/// is a number and as long as a conversation's `from.id` must be).
+pub(super) fn integer_id(schema: &ServiceSchema, op: &ResourceOp, n: u64) -> String {
+    let width = id_field_of(schema, op)
+        .and_then(|f| f.example)
+        .filter(|e| (8..=64).contains(&e.len()) && e.chars().all(|c| c.is_ascii_hexdigit()))
+        .map_or(0, str::len);
+    format!("{n:0width$}")
+}
+
 /// A fresh id, shaped as the response's id field wants it: a UUID when its format or its name
 /// (Vonage's `message_uuid`) says so, one matching its pattern when it has one, else `res_`
 /// and the number, padded or shortened to the field's length bounds (Twilio's 34-character

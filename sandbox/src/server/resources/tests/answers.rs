@@ -586,3 +586,32 @@ fn a_kind_its_type_allows_one_value_of_is_always_answered() {
         "message"
     );
 }
+
+/// Intercom's contacts: 24-hex ids by their example, and named by an integer `{contact_id}`
+/// in one operation, so the store makes numbers; `1` could not start a conversation (`from.id`
+/// must be 24 characters). The number takes the example's length; without one it stays bare.
+#[test]
+fn an_integer_id_takes_the_length_of_its_example() {
+    const WITH: &[FieldSchema] = &[FieldSchema {
+        example: Some("5ba682d23d7cf92bef87bfd4"),
+        ..field("id", Ty::String, false)
+    }];
+    const WITHOUT: &[FieldSchema] = &[field("id", Ty::String, false)];
+    let id = |fields: &'static [FieldSchema]| {
+        let schema = ServiceSchema {
+            types: Box::leak(Box::new([TypeSchema {
+                name: "Contact",
+                keeps_other_keys: false,
+                shape: ShapeSchema::Object(fields),
+            }])),
+            page: None,
+        };
+        let create = ResourceOp {
+            response: Some(Ty::Named("Contact")),
+            ..op(ResourceAction::Create, false)
+        };
+        super::super::shape::integer_id(&schema, &create, 7)
+    };
+    assert_eq!(id(WITH), "000000000000000000000007");
+    assert_eq!(id(WITHOUT), "7");
+}
