@@ -2790,6 +2790,13 @@ paths:
       responses:
         "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/tag" } } } }
         "404": { description: not found }
+  /contacts/{contact_id}/tags/{tag_id}:
+    parameters:
+      - { name: contact_id, in: path, required: true, schema: { type: string } }
+      - { name: tag_id, in: path, required: true, schema: { type: string } }
+    delete:
+      operationId: detachTagFromContact
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/tag" } } } } }
 "##;
     let (served, _dir) = serve_document(document, "tags.yaml", "tags").await;
     let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
@@ -2822,6 +2829,14 @@ paths:
         .map(|t| t["name"].as_str().unwrap_or("?"))
         .collect();
     assert_eq!(names, ["vip"], "{listed}");
+    // Detaching answers the tag with its fields (it answered `{id}`).
+    let one = format!("{tags}/{}", tag["id"].as_str().unwrap());
+    let (status, detached) = call_json(&served, key, "DELETE", &one, None).await;
+    assert_eq!(
+        (status, &detached["name"]),
+        (200, &"vip".into()),
+        "{detached}"
+    );
 }
 
 /// An API of verbs (Mandrill's `POST /templates/add`, `/info`, `/update`, `/list`,

@@ -309,8 +309,7 @@ async fn respond<'s>(
     // refused body, else a 409. An operation named or described as an upsert replaces
     // (Novu's `POST /v2/subscribers`: "if the subscriber already exists, it will be
     // updated"), unless the call asks it to fail then (its `failIfExists=true`).
-    // An attach by identifier answers the item it names (again: attaching is idempotent),
-    // and refuses one never made.
+    // An attach by identifier answers (again: idempotent) the item it names, or refuses it.
     let attached = super::held::attached(served, op, &call.body);
     if (!upserts(&op.info) || asks_to_fail_if_held(&call))
         && !matches!(attached, Some(Ok(_)))
@@ -326,8 +325,7 @@ async fn respond<'s>(
         return (Some(op), incoming.reject(held));
     }
     // A create-or-update of one value updates the item that holds it.
-    if op.resource.kind == ResourceAction::Create
-        && upserts(&op.info)
+    if upserts(&op.info)
         && let Some(id) = served.store.keyed_by_its_one_value(&op.resource, &call)
         && let Some(body) = call.body.as_object_mut()
     {
@@ -338,6 +336,9 @@ async fn respond<'s>(
     }
     if let Some(Err(missing)) = attached {
         return (Some(op), incoming.reject(missing));
+    }
+    if let Some(Ok(item)) = &attached {
+        call.body = item.clone(); // kept as held: listed and detached with its fields
     }
     let mut result = served.store.serve(served.schema, &op.resource, &call).await;
     if let (Some(Ok(item)), Ok(answer)) = (attached, &mut result) {

@@ -88,7 +88,7 @@ impl Resources {
     /// field, or no item (or more than one) holds the value.
     pub fn keyed_by_its_one_value(&self, op: &ResourceOp, call: &ResourceCall) -> Option<String> {
         let body = call.body.as_object()?;
-        if body.contains_key(op.id_field) {
+        if op.kind != ResourceAction::Create || body.contains_key(op.id_field) {
             return None;
         }
         let [(field, Value::String(text))] = body.iter().collect::<Vec<_>>()[..] else {
