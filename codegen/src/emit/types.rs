@@ -115,6 +115,14 @@ fn alias(t: &TypeInfo, target: &str, settings: &Settings) -> TokenStream {
     }
 }
 
+/// Appends `more` to `text` as a paragraph of its own.
+pub(super) fn push_paragraph(text: &mut String, more: &str) {
+    if !text.is_empty() {
+        text.push_str("\n\n");
+    }
+    text.push_str(more);
+}
+
 /// A type's own doc, trimmed, then a paragraph the emitter adds.
 fn own_doc_then(t: &TypeInfo, more: &str) -> String {
     let mut text = t
@@ -123,10 +131,7 @@ fn own_doc_then(t: &TypeInfo, more: &str) -> String {
         .map(str::trim)
         .unwrap_or_default()
         .to_owned();
-    if !text.is_empty() {
-        text.push_str("\n\n");
-    }
-    text.push_str(more);
+    push_paragraph(&mut text, more);
     text
 }
 
@@ -163,18 +168,15 @@ fn field_doc(f: &FieldInfo, parent: Source, settings: &Settings) -> TokenStream 
         f.ty.holds_date()
             .then_some("A calendar date: `2026-11-22`.");
     if let Some(note) = format_note(f.format).or(date_note) {
-        if !doc_text.is_empty() {
-            doc_text.push_str("\n\n");
-        }
-        doc_text.push_str(note);
+        push_paragraph(&mut doc_text, note);
     }
     push_pattern_note(&mut doc_text, &f.constraints);
     push_default_note(&mut doc_text, f.default.as_ref());
     if f.nullable {
-        if !doc_text.is_empty() {
-            doc_text.push_str("\n\n");
-        }
-        doc_text.push_str("Always on the wire: `None` is sent and received as `null`.");
+        push_paragraph(
+            &mut doc_text,
+            "Always on the wire: `None` is sent and received as `null`.",
+        );
     }
     settings.member_docs(Some(&doc_text), f.source, parent)
 }
@@ -182,12 +184,10 @@ fn field_doc(f: &FieldInfo, parent: Source, settings: &Settings) -> TokenStream 
 /// Appends to `text` the value the service takes for a field or parameter left out.
 pub(super) fn push_default_note(text: &mut String, default: Option<&serde_json::Value>) {
     if let Some(default) = default {
-        if !text.is_empty() {
-            text.push_str("\n\n");
-        }
-        text.push_str(&format!(
-            "The service takes `{default}` when it is left out."
-        ));
+        push_paragraph(
+            text,
+            &format!("The service takes `{default}` when it is left out."),
+        );
     }
 }
 
@@ -264,15 +264,10 @@ pub(super) fn open_enum(t: &TypeInfo, values: &[ValueInfo], settings: &Settings)
         .unwrap_or_default()
         .to_owned();
     if let Some(line) = settings.provenance_line(t.source) {
-        if !text.is_empty() {
-            text.push_str("\n\n");
-        }
-        text.push_str(line);
+        push_paragraph(&mut text, line);
     }
-    if !text.is_empty() {
-        text.push_str("\n\n");
-    }
-    text.push_str(
+    push_paragraph(
+        &mut text,
         "Open: a value this version does not know decodes as `Unknown` and is sent back unchanged.",
     );
     let doc = docs(&text);
