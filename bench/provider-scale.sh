@@ -6,6 +6,8 @@
 # debug, the lean runtime) ROUNDS times alternately, and rustc's peak memory (GNU time).
 #
 #   bench/provider-scale.sh DOC.json [ROUNDS]     # DOC: sendgrid/sendgrid-oai oai.json
+#   SERVICE=twilio FIVE="CreateMessage ListMessage FetchMessage UpdateMessage DeleteMessage" \
+#     bench/provider-scale.sh tests/providers/full/twilio_api_v2010.json 3
 set -euo pipefail
 DOC=$(realpath "${1:?usage: bench/provider-scale.sh SENDGRID_OAI_JSON [ROUNDS]}")
 ROUNDS=${2:-3}
@@ -17,20 +19,22 @@ mkdir -p "$WORK"
 cd "$ROOT"
 cargo build --quiet --release -p tidings-codegen --bin tidings-codegen
 GEN=$ROOT/target/release/tidings-codegen
-ONLY=(--include POST_mail-send --include POST_mc-lists --include GET_mc-lists
-      --include GET_mc-lists-id --include DELETE_lists-id)
+SERVICE=${SERVICE:-sendgrid}   # the service (and module) name the document is imported as
+FIVE=${FIVE:-POST_mail-send POST_mc-lists GET_mc-lists GET_mc-lists-id DELETE_lists-id}
+ONLY=()
+for id in $FIVE; do ONLY+=(--include "$id"); done
 
 crate() { # name, import args...
   local name=$1; shift
   local dir=$WORK/$name
   rm -rf "$dir" && mkdir -p "$dir/spec" "$dir/src"
   local t0; t0=$(date +%s%N)
-  "$GEN" import openapi "$DOC" --service sendgrid $IMPORT_FLAGS "$@" >"$dir/spec/sendgrid.yaml" 2>/dev/null
+  "$GEN" import openapi "$DOC" --service "$SERVICE" $IMPORT_FLAGS "$@" >"$dir/spec/$SERVICE.yaml" 2>/dev/null
   "$GEN" generate "$dir/spec" --out "$dir/gen" --serde "$SERDE" >/dev/null
   local t1; t1=$(date +%s%N)
-  echo "$name: import + generate $(( (t1 - t0) / 1000000 )) ms, $(grep -c '^  [a-z_0-9]*:$' "$dir/spec/sendgrid.yaml" || true) top-level entries, $(cat "$dir"/gen/*.rs | wc -l) generated lines"
+  echo "$name: import + generate $(( (t1 - t0) / 1000000 )) ms, $(grep -c '^  [a-z_0-9]*:$' "$dir/spec/$SERVICE.yaml" || true) top-level entries, $(cat "$dir"/gen/*.rs | wc -l) generated lines"
   cp "$dir"/gen/*.rs "$dir/src/"
-  printf 'include!("sendgrid.rs");\n' >"$dir/src/lib.rs"
+  printf 'include!("%s.rs");\n' "$SERVICE" >"$dir/src/lib.rs"
   cat >"$dir/Cargo.toml" <<TOML
 [package]
 name = "$name"
@@ -76,12 +80,12 @@ SH
 chmod +x "$WORK/rss-wrapper"
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
-crate sendgrid_full
-crate sendgrid_five "${ONLY[@]}"
+crate "${SERVICE}_full"
+crate "${SERVICE}_five" "${ONLY[@]}"
 for r in $(seq "$ROUNDS"); do
-  full=$(rebuild sendgrid_full); five=$(rebuild sendgrid_five)
+  full=$(rebuild "${SERVICE}_full"); five=$(rebuild "${SERVICE}_five")
   echo "round $r: crate alone full ${full} s, five ${five} s, ratio $(python3 -c "print(round($five/$full, 2))")"
 done
 rm -f "$WORK"/rss.*
-echo "rustc peak memory: full $(peak sendgrid_full) MiB, five $(peak sendgrid_five) MiB"
+echo "rustc peak memory: full $(peak "${SERVICE}_full") MiB, five $(peak "${SERVICE}_five") MiB"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
