@@ -75,6 +75,27 @@ fn a_query_string_in_a_path_template_becomes_required_query_parameters() {
         "{:#?}",
         imported.report.approximated
     );
+    // ClickSend's `/numbers/search/{country}?{search}=1&{search_type}=2`, `search` and
+    // `search_type` declared in the path: those parameters, under their own names.
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": { "title": "Found", "version": "1" },
+        "paths": { "/numbers/search/{country}?{search}=1&{search_type}=2": { "get": {
+            "operationId": "search_numbers",
+            "parameters": [
+                { "name": "country", "in": "path", "required": true, "schema": { "type": "string" } },
+                { "name": "search", "in": "path", "required": true, "schema": { "type": "string" } },
+                { "name": "search_type", "in": "path", "required": true, "schema": { "type": "number" } }],
+            "responses": ok()
+        } } }
+    });
+    let imported = import(&doc);
+    let service = checked(&imported);
+    let op = &service.operations[0];
+    assert_eq!(op.path, "/numbers/search/{country}");
+    let names: Vec<&str> = op.query.iter().map(|p| p.wire.as_str()).collect();
+    assert_eq!(names, ["search", "search_type"], "{}", imported.yaml);
+    assert_eq!(op.query[1].ty, Ty::Number);
 }
 
 /// OneSignal's `organization_api_key` (apps) and `rest_api_key` (notifications): two bearer

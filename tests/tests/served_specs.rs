@@ -8737,3 +8737,287 @@ definitions:
     let (_, listed) = call("GET", &participants, None).await;
     assert_eq!(listed["value"], serde_json::json!([ann]), "{listed}");
 }
+
+/// A document that shows its answers only by example (ClickSend's: 203 of 205 answers have
+/// an `examples` and no `schema`; every id a `number` path parameter), imported and served:
+/// the answers are typed off the examples, so the store keeps what is created under the ids
+/// its examples show (`data.list_id`, an integer), a contact made under a list answers that
+/// list's id, and the list walks every page by `data.next_page_url` (shown only as `null` on
+/// the lists' own example, a URL on another operation's).
+#[tokio::test]
+async fn an_api_shown_only_by_example_keeps_pages_and_answers_what_its_examples_show() {
+    use serde_json::json;
+    let answer = |example: serde_json::Value| {
+        json!({ "description": "OK", "content": { "application/json": {
+            "examples": { "response": { "value": example } } } } })
+    };
+    let list = json!({ "list_id": 428, "list_name": "List-a", "_contacts_count": 0 });
+    let contact = json!({ "contact_id": 552786, "list_id": 428, "phone_number": "+16783270696",
+        "first_name": "Ellen", "email": null });
+    let page = |items: serde_json::Value, next: serde_json::Value| {
+        json!({ "http_code": 200, "response_code": "SUCCESS", "data": {
+            "current_page": 1, "data": items, "next_page_url": next, "per_page": 15,
+            "total": 1 } })
+    };
+    let id = |name: &str| json!({ "name": name, "in": "path", "required": true, "schema": { "type": "number" } });
+    let body = |props: serde_json::Value| {
+        json!({ "content": { "application/json": { "schema": {
+            "type": "object", "properties": props } } } })
+    };
+    let one = |item: &serde_json::Value| json!({ "http_code": 200, "data": item });
+    let document = json!({
+        "openapi": "3.0.0",
+        "info": { "title": "Example-only", "version": "1" },
+        "servers": [{ "url": "https://rest.example.com/v3" }],
+        "security": [{ "basicAuth": [] }],
+        "components": { "securitySchemes": { "basicAuth": { "type": "http", "scheme": "basic" } } },
+        "paths": {
+            "/lists": {
+                "get": { "operationId": "Get all lists",
+                    "responses": { "200": answer(page(json!([list]), json!(null))) } },
+                "post": { "operationId": "Create a list",
+                    "requestBody": body(json!({ "list_name": { "type": "string" } })),
+                    "responses": { "200": answer(one(&list)) } }
+            },
+            "/lists/{list_id}": {
+                "parameters": [id("list_id")],
+                "get": { "operationId": "Get a list", "responses": { "200": answer(one(&list)) } },
+                "put": { "operationId": "Update a list",
+                    "requestBody": body(json!({ "list_name": { "type": "string" } })),
+                    "responses": { "200": answer(one(&list)) } },
+                "delete": { "operationId": "Delete a list",
+                    "responses": { "200": answer(json!({ "http_code": 200, "data": [] })) } }
+            },
+            "/lists/{list_id}/contacts": {
+                "parameters": [id("list_id")],
+                "post": { "operationId": "Create a contact",
+                    "requestBody": body(json!({ "phone_number": { "type": "string" },
+                        "first_name": { "type": "string" } })),
+                    "responses": { "200": answer(one(&contact)) } },
+                "get": { "operationId": "Get all contacts in a list",
+                    "responses": { "200": answer(page(json!([contact]), json!(null))) } }
+            },
+            "/lists/{list_id}/contacts/{contact_id}": {
+                "parameters": [id("list_id"), id("contact_id")],
+                "get": { "operationId": "Get a contact",
+                    "responses": { "200": answer(one(&contact)) } }
+            },
+            "/numbers": {
+                "get": { "operationId": "Get all numbers", "responses": { "200": answer(page(
+                    json!([{ "dedicated_number": "+61411111111" }]),
+                    json!("https://rest.example.com/v3/numbers?page=2"))) } }
+            }
+        }
+    });
+    let text = document.to_string();
+    let imported = tidings_codegen::import::import_openapi(
+        &text,
+        &tidings_codegen::import::ImportOptions::new("example_only", "example_only.json"),
+        None,
+    )
+    .unwrap();
+    assert!(
+        imported.yaml.contains("next_field: data.next_page_url"),
+        "{}",
+        imported.yaml
+    );
+    assert!(
+        imported.report.inferred.iter().any(|f| f
+            .pointer
+            .starts_with("#/paths/~1lists/get/responses/200")
+            && f.reason.contains("no schema")),
+        "{:#?}",
+        imported.report.inferred
+    );
+    let (served, _dir) = serve_document(&text, "example_only.json", "example_only").await;
+    let auth = basic_auth(&served);
+    let key = ("authorization", auth.as_str());
+
+    let (status, made) = call_json(
+        &served,
+        key,
+        "POST",
+        "/lists",
+        Some(json!({"list_name": "A"})),
+    )
+    .await;
+    assert_eq!(status, 200, "{made}");
+    let list_id = made["data"]["list_id"]
+        .as_i64()
+        .expect("an integer list_id");
+    assert_eq!(made["data"]["list_name"], "A");
+    let (status, got) = call_json(&served, key, "GET", &format!("/lists/{list_id}"), None).await;
+    assert_eq!((status, &got["data"]), (200, &made["data"]));
+    let (status, updated) = call_json(
+        &served,
+        key,
+        "PUT",
+        &format!("/lists/{list_id}"),
+        Some(json!({"list_name": "B"})),
+    )
+    .await;
+    assert_eq!(
+        (status, &updated["data"]["list_name"]),
+        (200, &json!("B")),
+        "{updated}"
+    );
+
+    // A contact made under the list answers the list's id, and is found by its own.
+    let (status, contact) = call_json(
+        &served,
+        key,
+        "POST",
+        &format!("/lists/{list_id}/contacts"),
+        Some(json!({"phone_number": "+61411111111", "first_name": "Ellen"})),
+    )
+    .await;
+    assert_eq!(status, 200, "{contact}");
+    assert_eq!(contact["data"]["list_id"], list_id, "{contact}");
+    let contact_id = contact["data"]["contact_id"].as_i64().unwrap();
+    let (status, got) = call_json(
+        &served,
+        key,
+        "GET",
+        &format!("/lists/{list_id}/contacts/{contact_id}"),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, &got["data"]["phone_number"]),
+        (200, &json!("+61411111111"))
+    );
+
+    // Every page, by the next page's URL.
+    for n in 0..30 {
+        let (status, _) = call_json(
+            &served,
+            key,
+            "POST",
+            "/lists",
+            Some(json!({"list_name": format!("L{n}")})),
+        )
+        .await;
+        assert_eq!(status, 200);
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    let mut next = Some(format!("{}/lists", served.base_url()));
+    let mut pages = 0;
+    while let Some(url) = next.take() {
+        pages += 1;
+        assert!(pages < 10, "the pages never end");
+        let path = url.strip_prefix(served.base_url()).unwrap().to_owned();
+        let (status, page) = call_json(&served, key, "GET", &path, None).await;
+        assert_eq!(status, 200, "{page}");
+        for item in page["data"]["data"].as_array().unwrap() {
+            assert!(seen.insert(item["list_id"].as_i64().unwrap()), "{item}");
+        }
+        next = page["data"]["next_page_url"].as_str().map(str::to_owned);
+    }
+    assert_eq!(seen.len(), 31);
+    assert!(pages > 1);
+
+    let (status, _) = call_json(&served, key, "DELETE", &format!("/lists/{list_id}"), None).await;
+    assert_eq!(status, 200);
+    let (status, _) = call_json(&served, key, "GET", &format!("/lists/{list_id}"), None).await;
+    assert_eq!(status, 404);
+}
+
+/// An API at the root of its base URL (Vonage's Voice: `POST /` makes a call, `GET /{uuid}`
+/// reads it, `PUT /{uuid}` modifies it, at `https://api.nexmo.com/v1/calls`): the create
+/// answers the call's own `uuid` (not its `conversation_uuid`), the list's items carry it, a
+/// `PUT` of a call never made is the documented 404, and the call's `to`, sent as a list of
+/// one endpoint where the answer has one, is that endpoint.
+#[tokio::test]
+async fn an_api_at_the_root_of_its_base_url_answers_its_items_ids() {
+    use serde_json::json;
+    let endpoint = json!({ "type": "object", "properties": {
+        "type": { "type": "string", "example": "phone" }, "number": { "type": "string" } } });
+    let call = json!({ "type": "object", "properties": {
+        "uuid": { "type": "string", "format": "uuid" },
+        "conversation_uuid": { "type": "string" },
+        "to": endpoint, "from": endpoint } });
+    let json_answer = |schema: &serde_json::Value| json!({ "description": "OK", "content": { "application/json": { "schema": schema } } });
+    let document = json!({
+        "openapi": "3.0.0",
+        "info": { "title": "Calls", "version": "1" },
+        "servers": [{ "url": "https://api.example.com/v1/calls" }],
+        "security": [{ "bearerAuth": [] }],
+        "components": { "securitySchemes": { "bearerAuth": { "type": "http", "scheme": "bearer" } } },
+        "paths": {
+            "/": {
+                "post": { "operationId": "createCall",
+                    "requestBody": { "content": { "application/json": { "schema": {
+                        "type": "object", "required": ["to", "from"], "properties": {
+                            "to": { "type": "array", "items": endpoint }, "from": endpoint } } } } },
+                    "responses": { "201": json_answer(&json!({ "type": "object", "properties": {
+                        "uuid": { "type": "string", "format": "uuid" },
+                        "conversation_uuid": { "type": "string" } } })) } },
+                "get": { "operationId": "getCalls",
+                    "parameters": [
+                        { "name": "page_size", "in": "query", "schema": { "type": "integer", "maximum": 100 } },
+                        { "name": "record_index", "in": "query", "schema": { "type": "integer" } }],
+                    "responses": { "200": json_answer(&json!({ "type": "object", "properties": {
+                        "count": { "type": "integer" },
+                        "_embedded": { "type": "object", "properties": {
+                            "calls": { "type": "array", "items": call } } } } })) } }
+            },
+            "/{uuid}": {
+                "parameters": [{ "name": "uuid", "in": "path", "required": true,
+                    "schema": { "type": "string", "format": "uuid" } }],
+                "get": { "operationId": "getCall", "responses": { "200": json_answer(&call) } },
+                "put": { "operationId": "updateCall",
+                    "requestBody": { "content": { "application/json": { "schema": {
+                        "type": "object", "properties": { "action": { "type": "string" } } } } } },
+                    "responses": { "204": { "description": "done" },
+                        "404": { "description": "no such call" } } }
+            }
+        }
+    });
+    let (served, _dir) = serve_document(&document.to_string(), "calls.json", "calls").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let key = ("authorization", bearer.as_str());
+    let to = json!([{ "type": "phone", "number": "14155550100" }]);
+    let from = json!({ "type": "phone", "number": "14155550101" });
+    let (status, made) = call_json(
+        &served,
+        key,
+        "POST",
+        "/",
+        Some(json!({ "to": to, "from": from })),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    let uuid = made["uuid"].as_str().expect("the call's uuid").to_owned();
+    let (status, got) = call_json(&served, key, "GET", &format!("/{uuid}"), None).await;
+    assert_eq!(status, 200, "{got}");
+    assert_eq!(got["uuid"], uuid.as_str());
+    assert_eq!(got["to"], to[0], "{got}");
+    let (status, listed) = call_json(&served, key, "GET", "/?page_size=10", None).await;
+    assert_eq!(status, 200, "{listed}");
+    assert_eq!(
+        listed["_embedded"]["calls"][0]["uuid"],
+        uuid.as_str(),
+        "{listed}"
+    );
+    let (status, _) = call_json(
+        &served,
+        key,
+        "PUT",
+        &format!("/{uuid}"),
+        Some(json!({"action": "hangup"})),
+    )
+    .await;
+    assert_eq!(status, 204);
+    let never = "63f61863-4a51-4f6b-86e1-46edebcf9356";
+    let (status, body) = call_json(
+        &served,
+        key,
+        "PUT",
+        &format!("/{never}"),
+        Some(json!({"action": "hangup"})),
+    )
+    .await;
+    assert_eq!(status, 404, "{body}");
+    let (status, _) = call_json(&served, key, "GET", &format!("/{never}"), None).await;
+    assert_eq!(status, 404);
+}

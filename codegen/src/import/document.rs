@@ -595,6 +595,14 @@ fn response(r: &Value, produces: &[String]) -> Value {
             .cloned()
             .unwrap_or_else(|| "application/json".into());
         out.insert("content".into(), json!({ media: { "schema": schema } }));
+    } else if let Some((media, example)) = out
+        .get("examples")
+        .and_then(Value::as_object)
+        .and_then(|e| e.iter().find(|(mime, _)| mime.contains("json")))
+    {
+        // Shown by example only: its schema is read off the example (`example_types`).
+        let content = json!({ media: { "example": example } });
+        out.insert("content".into(), content);
     }
     Value::Object(out)
 }

@@ -34,6 +34,7 @@ mod checked;
 mod document;
 mod errors;
 mod example_schema;
+mod example_types;
 mod fidelity;
 mod field_auth;
 mod interpret;
@@ -161,7 +162,8 @@ fn import_on_this_thread(
         Some(dir) => bundle::inline_external_refs(&mut raw, dir, version == Version::Swagger2),
         None => Vec::new(),
     };
-    let converted = (version == Version::Swagger2).then(|| document::swagger_to_openapi(&raw));
+    let mut converted = (version == Version::Swagger2).then(|| document::swagger_to_openapi(&raw));
+    let shown_by_example = example_types::fill(converted.as_mut().unwrap_or(&mut raw));
     let doc = converted.as_ref().unwrap_or(&raw);
     let existing = match existing {
         Some(existing) => {
@@ -185,6 +187,15 @@ fn import_on_this_thread(
     };
     let mut conv = Converter::new(doc, options, converted.is_some().then_some(&raw));
     conv.report.version = Some(version);
+    for (pointer, examples) in shown_by_example {
+        conv.report.inferred.push(Finding {
+            pointer,
+            reason: format!(
+                "the document gives no schema: the type is read off its {examples} example(s) (every field optional, other keys kept)"
+            ),
+            detail: None,
+        });
+    }
     for (r, why) in unresolved {
         conv.report.approximated.push(Finding {
             pointer: "#".to_owned(),

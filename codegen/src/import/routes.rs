@@ -111,7 +111,18 @@ pub(super) fn query_in_path(
     ptr: &str,
 ) -> Option<String> {
     for (key, value) in pairs {
-        let placeholder = value.strip_prefix('{').and_then(|v| v.strip_suffix('}'));
+        let braced = |s: &str| {
+            s.strip_prefix('{')
+                .and_then(|v| v.strip_suffix('}'))
+                .map(str::to_owned)
+        };
+        // A placeholder written as the key (ClickSend's `?{search}=1&{search_type}=2`, with
+        // `search` and `search_type` declared): that parameter, under its own name.
+        let (key, placeholder) = match (braced(key), braced(value)) {
+            (Some(name), None) => (name.clone(), Some(name)),
+            (_, placeholder) => (key.clone(), placeholder),
+        };
+        let placeholder = placeholder.as_deref();
         let declared = placeholder.and_then(|name| {
             params.iter_mut().find(|(p, _)| {
                 p.get("name").and_then(Value::as_str) == Some(name)
@@ -138,7 +149,10 @@ pub(super) fn query_in_path(
             }
         }
     }
-    let names: Vec<String> = pairs.iter().map(|(k, _)| format!("`{k}`")).collect();
+    let names: Vec<String> = pairs
+        .iter()
+        .map(|(k, _)| format!("`{}`", k.trim_start_matches('{').trim_end_matches('}')))
+        .collect();
     (!pairs.is_empty()).then(|| {
         format!(
             "query string in the path template: {} sent as required query parameters",

@@ -219,7 +219,18 @@ fn names_the_collection(field: &str, segment: &str) -> bool {
 /// What `op` does to the resource store of `service`.
 pub fn resource_shape(service: &Service, op: &OperationInfo) -> ResourceShape {
     let shape = shape_of(service, op);
-    home::made_elsewhere(service, op, &shape).unwrap_or(shape)
+    let mut shape = home::made_elsewhere(service, op, &shape).unwrap_or(shape);
+    // A collection at the root of its base URL (Vonage's calls: `POST /`, `GET /{uuid}`) is
+    // the one its items' `/{uuid}` is beneath: `` for both.
+    if shape.collection.ends_with('/')
+        && service
+            .operations
+            .iter()
+            .any(|o| o.path.starts_with(&format!("{}{{", shape.collection)))
+    {
+        shape.collection.pop();
+    }
+    shape
 }
 
 /// [`resource_shape`], each operation read on its own.
@@ -305,6 +316,8 @@ fn shape_of(service: &Service, op: &OperationInfo) -> ResourceShape {
     // The item parameter of `<collection>/{x}` (or of `<collection minus .ext>/{x}.ext`), when
     // some operation has such a path.
     let item_param_of = |collection: &str| {
+        // `/` (a collection at the root of the base URL) has its items at `/{uuid}`.
+        let collection = collection.strip_suffix('/').unwrap_or(collection);
         service.operations.iter().find_map(|o| {
             if let Some(rest) = o
                 .path

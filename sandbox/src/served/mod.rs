@@ -268,7 +268,7 @@ impl ServedService {
             })
             .collect();
         let operations = router::operations(&service);
-        // The collections an integer path parameter names the items of: the one an operation
+        // The collections an integer (or number) path parameter names the items of: the one an operation
         // acts on by it, and the ones above it in its path (Intercom's `POST
         // /contacts/{contact_id}/notes`, the contact named by an integer).
         store.key_by_integers(operations.iter().flat_map(|op| {
@@ -276,7 +276,11 @@ impl ServedService {
             op.info
                 .path_params
                 .iter()
-                .filter(|p| p.ty == tidings_codegen::check::Ty::Integer)
+                .filter(|p| {
+                    use tidings_codegen::check::Ty;
+                    // ClickSend types every id `number` (`{list_id}`, shown as `437`).
+                    matches!(p.ty, Ty::Integer | Ty::Number)
+                })
                 .filter_map(move |p| {
                     let above = path.split_once(&format!("/{{{}}}", p.wire))?.0;
                     let acted_on = op.resource.item_param == Some(p.wire.as_str());

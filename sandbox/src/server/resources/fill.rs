@@ -104,6 +104,12 @@ pub fn fill(
                     // Text sent where the answer has an object that holds it (Telnyx's
                     // `from: "+1555..."` answered as `from: {phone_number, carrier}`).
                     (Some(text), Some(home)) => Map::from_iter([(home.to_owned(), text.clone())]),
+                    // A list of objects sent where the answer has one (Vonage's call made
+                    // `to: [{type, number}]`, answered `to: {type, number}`): the first.
+                    (Some(Value::Array(items)), _) => match items.first() {
+                        Some(Value::Object(first)) => first.clone(),
+                        _ => Map::new(),
+                    },
                     _ => Map::new(),
                 };
                 fill_object(schema, fields, given, depth)

@@ -778,15 +778,23 @@ pub(super) fn from_path(
             }
             continue;
         }
-        // Only a value the field takes (its format and length): the answer stays valid.
-        if field.name == op.id_field
-            || body.contains_key(field.name)
-            || field.ty != Ty::String
-            || !fill::fits_text(&field.ty, Some(field), value)
-        {
+        // Only a value the field takes (its format and length): the answer stays valid. A
+        // number field takes the parameter's digits (ClickSend's contact answers the
+        // `list_id` of `/lists/{list_id}/contacts` it was created under).
+        if field.name == op.id_field || body.contains_key(field.name) {
             continue;
         }
-        body.insert(field.name.to_owned(), Value::String(value.clone()));
+        let taken = match field.ty {
+            Ty::String if fill::fits_text(&field.ty, Some(field), value) => {
+                Value::String(value.clone())
+            }
+            Ty::Integer | Ty::Number => match value.parse::<i64>() {
+                Ok(n) => Value::from(n),
+                Err(_) => continue,
+            },
+            _ => continue,
+        };
+        body.insert(field.name.to_owned(), taken);
     }
 }
 
