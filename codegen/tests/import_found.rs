@@ -2370,3 +2370,30 @@ fn properties_beside_alternatives_belong_to_every_alternative() {
         .count();
     assert_eq!(with_options, 1, "{}", imported.yaml);
 }
+
+/// Vonage's Voice: `bearerFormat: JWT`, a token the application signs with its private key.
+/// The client sends the token it is given; the report says so rather than dropping it.
+#[test]
+fn a_bearer_token_the_application_signs_is_reported() {
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": { "title": "Found", "version": "1" },
+        "security": [{ "bearerAuth": [] }],
+        "components": { "securitySchemes": { "bearerAuth": {
+            "type": "http", "scheme": "bearer", "bearerFormat": "JWT" } } },
+        "paths": { "/calls": { "get": { "operationId": "list_calls", "responses": ok() } } }
+    });
+    let imported = import(&doc);
+    checked(&imported);
+    assert!(imported.yaml.contains("kind: bearer"), "{}", imported.yaml);
+    assert!(
+        imported
+            .report
+            .approximated
+            .iter()
+            .any(|f| f.pointer == "#/components/securitySchemes/bearerAuth"
+                && f.reason.contains("format `JWT`")),
+        "{:#?}",
+        imported.report.approximated
+    );
+}

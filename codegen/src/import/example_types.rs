@@ -26,37 +26,37 @@ pub(crate) const INFERRED: &str = "x-inferred-from-examples";
 /// and no schema a schema read off them. Returns the pointer of each schema added and how
 /// many examples it was read from.
 pub(crate) fn fill(doc: &mut Value) -> Vec<(String, usize)> {
-    let snapshot = doc.clone();
+    // Read first (examples may be `$ref`s into the document), written after: the document is
+    // not copied.
     let mut shown = Vec::new();
-    if let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) {
-        for (path, item) in paths.iter_mut() {
-            for (method, op) in item.as_object_mut().into_iter().flatten() {
-                let responses = op.get_mut("responses").and_then(Value::as_object_mut);
-                // Error answers shown by example keep their own reading (`errors`: where
-                // the examples keep code and message).
-                let successes = responses
-                    .into_iter()
-                    .flatten()
-                    .filter(|(status, _)| status.starts_with('2'));
-                for (status, response) in successes {
-                    let content = response.get_mut("content").and_then(Value::as_object_mut);
-                    for (media, m) in content.into_iter().flatten() {
-                        let Some(m) = m
-                            .as_object_mut()
-                            .filter(|m| media.contains("json") && !m.contains_key("schema"))
-                        else {
-                            continue;
-                        };
-                        let examples = examples_of(&snapshot, m);
-                        if !examples.is_empty() {
-                            let at = format!(
-                                "#/paths/{}/{method}/responses/{}/content/{}/schema",
-                                escape(path),
-                                escape(status),
-                                escape(media)
-                            );
-                            shown.push((m, at, examples));
-                        }
+    let paths = doc.get("paths").and_then(Value::as_object);
+    for (path, item) in paths.into_iter().flatten() {
+        for (method, op) in item.as_object().into_iter().flatten() {
+            let responses = op.get("responses").and_then(Value::as_object);
+            // Error answers shown by example keep their own reading (`errors`: where the
+            // examples keep code and message).
+            let successes = responses
+                .into_iter()
+                .flatten()
+                .filter(|(status, _)| status.starts_with('2'));
+            for (status, response) in successes {
+                let content = response.get("content").and_then(Value::as_object);
+                for (media, m) in content.into_iter().flatten() {
+                    let Some(m) = m
+                        .as_object()
+                        .filter(|m| media.contains("json") && !m.contains_key("schema"))
+                    else {
+                        continue;
+                    };
+                    let examples = examples_of(doc, m);
+                    if !examples.is_empty() {
+                        let at = format!(
+                            "/paths/{}/{method}/responses/{}/content/{}",
+                            escape(path),
+                            escape(status),
+                            escape(media)
+                        );
+                        shown.push((at, examples));
                     }
                 }
             }
@@ -65,13 +65,13 @@ pub(crate) fn fill(doc: &mut Value) -> Vec<(String, usize)> {
     // A field shown only as `null` takes the type its name has elsewhere in the document's
     // examples (ClickSend's `next_page_url`, `null` on a one-page list, a URL on others).
     let mut named = Named::default();
-    for (_, _, examples) in &shown {
+    for (_, examples) in &shown {
         for e in examples {
             named.collect(e, 0);
         }
     }
     let mut added = Vec::new();
-    for (m, at, examples) in shown {
+    for (at, examples) in shown {
         let mut schema = examples
             .iter()
             .map(|e| named.of_value(e, 0))
@@ -87,8 +87,10 @@ pub(crate) fn fill(doc: &mut Value) -> Vec<(String, usize)> {
                 )),
             );
         }
-        m.insert("schema".into(), schema);
-        added.push((at, examples.len()));
+        if let Some(Value::Object(m)) = doc.pointer_mut(&at) {
+            m.insert("schema".into(), schema);
+            added.push((format!("#{at}/schema"), examples.len()));
+        }
     }
     added
 }
