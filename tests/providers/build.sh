@@ -49,3 +49,9 @@ x "$src/infobip-voice-openapi.json" "$here/infobip_voice/openapi.json" --keep-op
 x "$src/mailgun_openapi.yaml" "$here/mailgun/openapi.json" --keep-operation-ids --overlay "$here/mailgun/overlay.yaml" \
   --op 'GET /v3/{domain_name}/bounces' --op 'POST /v3/{domain_name}/bounces' \
   --op 'GET /v3/{domain_name}/bounces/{address}' --op 'DELETE /v3/{domain_name}/bounces/{address}'
+
+x "$src/clicksend.yaml" "$here/clicksend/openapi.json" --keep-operation-ids \
+  --op 'GET /lists' --op 'POST /lists' --op 'GET /lists/{list_id}' --op 'PUT /lists/{list_id}' \
+  --op 'DELETE /lists/{list_id}' --op 'GET /lists/{list_id}/contacts' --op 'POST /lists/{list_id}/contacts' \
+  --op 'GET /lists/{list_id}/contacts/{contact_id}' --op 'PUT /lists/{list_id}/contacts/{contact_id}' \
+  --op 'DELETE /lists/{list_id}/contacts/{contact_id}' --op 'POST /sms/send' --op 'GET /numbers'

@@ -424,6 +424,11 @@ fn imported_infobip_voice_spec_is_what_importing_the_excerpt_gives() {
 }
 
 #[test]
+fn imported_clicksend_spec_is_what_importing_the_excerpt_gives() {
+    assert_fresh("clicksend");
+}
+
+#[test]
 fn imported_mailgun_spec_is_what_importing_the_excerpt_gives() {
     assert_fresh("mailgun");
 }

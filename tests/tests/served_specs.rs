@@ -9021,3 +9021,105 @@ async fn an_api_at_the_root_of_its_base_url_answers_its_items_ids() {
     let (status, _) = call_json(&served, key, "GET", &format!("/{never}"), None).await;
     assert_eq!(status, 404);
 }
+
+/// ClickSend's own document (an excerpt, imported unedited, `imported/clicksend_imported.yaml`),
+/// whose answers are given by example only, served with `--spec` and called by its generated
+/// client: contact lists and the contacts in one live through create, get, list (every page,
+/// by `data.next_page_url`), update and delete, under the integer ids the examples show.
+#[tokio::test]
+async fn clicksend_lists_and_contacts_live_through_create_get_list_update_delete() {
+    use tidings_providers::clicksend_imported::*;
+    let served = serve("imported/clicksend_imported.yaml").await;
+    let client = ClicksendImportedClient::builder()
+        .base_url(served.base_url())
+        .credential(
+            "basic_username",
+            served.credential("basic_username").unwrap(),
+        )
+        .credential(
+            "basic_password",
+            served.credential("basic_password").unwrap(),
+        )
+        .retry(RetryPolicy::none())
+        .build()
+        .unwrap();
+
+    let mut ids = Vec::new();
+    for n in 0..23 {
+        let made = client
+            .create_a_new_contact_list(&CreateANewContactListRequest::new(format!("List {n}")))
+            .await
+            .unwrap();
+        let data = made.data.expect("the list made");
+        assert_eq!(
+            data.list_name.as_deref(),
+            Some(format!("List {n}").as_str())
+        );
+        ids.push(data.list_id.expect("an integer list_id"));
+    }
+    let first = ids[0] as f64;
+    let got = client.get_a_specific_contact_list(&first).await.unwrap();
+    assert_eq!(got.data.and_then(|d| d.list_id), Some(ids[0]));
+
+    // Every page: the stream follows `data.next_page_url` to the last page.
+    let listed: Vec<i64> = client
+        .get_all_contact_lists_stream()
+        .map(|item| item.unwrap().list_id.unwrap())
+        .collect()
+        .await;
+    assert_eq!(listed, ids);
+
+    let updated = client
+        .update_a_specific_contact_list(
+            &first,
+            &UpdateASpecificContactListRequest::default().list_name("Renamed"),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        updated.data.and_then(|d| d.list_name).as_deref(),
+        Some("Renamed")
+    );
+
+    // A contact made in the list answers the list's id and is listed under it.
+    let contact = client
+        .create_a_new_contact(
+            &first,
+            &CreateANewContactRequest::new("+61411111111").first_name("Ellen"),
+        )
+        .await
+        .unwrap()
+        .data
+        .expect("the contact made");
+    assert_eq!(contact.list_id, Some(ids[0]));
+    let contact_id = contact.contact_id.expect("an integer contact_id") as f64;
+    let in_list: Vec<_> = client
+        .get_all_contacts_in_a_list_stream(&first)
+        .collect()
+        .await;
+    assert_eq!(in_list.len(), 1);
+    let got = client
+        .get_a_specific_contact(&first, &contact_id)
+        .await
+        .unwrap();
+    assert_eq!(
+        got.data.and_then(|d| d.first_name).as_deref(),
+        Some("Ellen")
+    );
+    client
+        .delete_a_specific_contact(&first, &contact_id)
+        .await
+        .unwrap();
+    let gone = client
+        .get_a_specific_contact(&first, &contact_id)
+        .await
+        .unwrap_err();
+    assert_eq!(gone.status(), Some(404), "{gone}");
+
+    client.delete_a_specific_contact_list(&first).await.unwrap();
+    let gone = client
+        .get_a_specific_contact_list(&first)
+        .await
+        .unwrap_err();
+    assert_eq!(gone.status(), Some(404), "{gone}");
+}

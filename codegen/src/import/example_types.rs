@@ -164,7 +164,14 @@ impl Named {
                     .iter()
                     .map(|(k, v)| {
                         let shown = match (v, self.0.get(k)) {
-                            (Value::Null, Some(Some(elsewhere))) => elsewhere.clone(),
+                            // Its type, not another place's example.
+                            (Value::Null, Some(Some(elsewhere))) => {
+                                let mut ty = elsewhere.clone();
+                                if let Some(ty) = ty.as_object_mut() {
+                                    ty.remove("example");
+                                }
+                                ty
+                            }
                             _ => self.of_value(v, depth + 1),
                         };
                         (k.clone(), shown)

@@ -14,6 +14,7 @@ include!(concat!(env!("OUT_DIR"), "/vonage.rs"));
 
 // Imported unchanged from the excerpts by `tidings-codegen import openapi` (see `imported/`).
 include!(concat!(env!("OUT_DIR"), "/brevo_imported.rs"));
+include!(concat!(env!("OUT_DIR"), "/clicksend_imported.rs"));
 include!(concat!(env!("OUT_DIR"), "/infobip_voice_imported.rs"));
 include!(concat!(env!("OUT_DIR"), "/mailgun_imported.rs"));
 include!(concat!(env!("OUT_DIR"), "/resend_imported.rs"));
