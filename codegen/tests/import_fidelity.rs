@@ -870,6 +870,14 @@ fn error_paths_are_inferred_from_problem_details_and_oauth_errors_and_listed() {
     let errors = service.errors.as_ref().unwrap();
     assert_eq!(errors.code.as_deref(), Some("error"));
     assert_eq!(errors.message.as_deref(), Some("error_description"));
+    // Vonage's Numbers API.
+    let vonage = doc(
+        "{ type: object, properties: { error-code: { type: string }, error-code-label: { type: string } } }",
+    );
+    let service = checked(&import_text(&vonage).yaml);
+    let errors = service.errors.as_ref().unwrap();
+    assert_eq!(errors.code.as_deref(), Some("error-code"));
+    assert_eq!(errors.message.as_deref(), Some("error-code-label"));
 }
 
 #[test]
