@@ -29,6 +29,13 @@ pub fn fill(
                 Some(Value::String(s)) if fits_text(ty, field, s) => Value::String(s.clone()),
                 _ => Value::String(sample_string(ty, field)),
             },
+            // A yes-or-no or a number sent where the answer has text (Twilio's credential
+            // created with `Sandbox=true`, answered `"sandbox": "true"`): its text.
+            Some(v @ (Value::Bool(_) | Value::Number(_)))
+                if *ty == Ty::String && fits_text(ty, field, &v.to_string()) =>
+            {
+                Value::String(v.to_string())
+            }
             _ => Value::String(sample_string(ty, field)),
         },
         Ty::Date => match given {
@@ -492,6 +499,10 @@ pub(crate) fn unheld<'b>(
             (Ty::String | Ty::Bytes, Value::Object(part)) if part.contains_key("$file") => true,
             (Ty::String | Ty::Bytes | Ty::DateTime, Value::String(text)) => {
                 fits_text(&f.ty, Some(f), text)
+            }
+            // A yes-or-no or a number where the answer has text is its text (see `fill`).
+            (Ty::String, Value::Bool(_) | Value::Number(_)) => {
+                fits_text(&f.ty, Some(f), &sent.to_string())
             }
             (Ty::Date, Value::String(text)) => tidings_runtime::dates::is_date(text),
             // One value where the answer has a list is the list of it (see `fill`).

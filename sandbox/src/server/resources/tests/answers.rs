@@ -540,6 +540,39 @@ fn text_answered_from_an_object_of_one_text_is_that_text() {
     assert!(fill(&SCHEMA, &Ty::String, Some(&json!({"n": 3})), 0, None).is_string());
 }
 
+/// Twilio's Conversations credential: created with `Sandbox=true` (a boolean in the request),
+/// answered `"sandbox": "true"` (text). The write was refused as a value the item cannot hold.
+#[test]
+fn a_flag_or_a_number_sent_where_the_answer_has_text_is_its_text() {
+    assert_eq!(
+        fill(&SCHEMA, &Ty::String, Some(&json!(true)), 0, None),
+        json!("true")
+    );
+    assert_eq!(
+        fill(&SCHEMA, &Ty::String, Some(&json!(42)), 0, None),
+        json!("42")
+    );
+    const CREDENTIAL: &[FieldSchema] = &[field("sandbox", Ty::String, false)];
+    const CREDENTIALS: ServiceSchema = ServiceSchema {
+        types: &[TypeSchema {
+            name: "Credential",
+            keeps_other_keys: false,
+            shape: ShapeSchema::Object(CREDENTIAL),
+        }],
+        page: None,
+    };
+    let ty = Ty::Named("Credential");
+    let sent = json!({"sandbox": true});
+    assert_eq!(
+        super::super::fill::unheld(&CREDENTIALS, Some(&ty), sent.as_object().unwrap()),
+        None
+    );
+    let object = json!({"sandbox": {"a": 1, "b": 2}});
+    assert!(
+        super::super::fill::unheld(&CREDENTIALS, Some(&ty), object.as_object().unwrap()).is_some()
+    );
+}
+
 /// Telnyx's message: `record_type` is an enum of one value (`message`), optional and not
 /// read-only, and was never answered; the service always says it.
 #[test]
