@@ -2397,3 +2397,44 @@ fn a_bearer_token_the_application_signs_is_reported() {
         imported.report.approximated
     );
 }
+
+/// ClickSend's ids: `{list_id}` is a `number` shown as `"442"` and answered as `list_id: 442`.
+/// A `number` path parameter shown as a whole number is an integer (reported); one shown as
+/// a fraction, or not shown, stays a number.
+#[test]
+fn a_number_path_parameter_shown_as_a_whole_number_is_an_integer() {
+    let param = |example: Value| {
+        let mut p = json!({ "name": "list_id", "in": "path", "required": true,
+                            "schema": { "type": "number" } });
+        if !example.is_null() {
+            p["example"] = example;
+        }
+        json!({
+            "openapi": "3.0.3",
+            "info": { "title": "Found", "version": "1" },
+            "paths": { "/lists/{list_id}": { "get": {
+                "operationId": "get_list", "parameters": [p], "responses": ok()
+            } } }
+        })
+    };
+    for (example, ty) in [
+        (json!("442"), Ty::Integer),
+        (json!(442), Ty::Integer),
+        (json!(4.5), Ty::Number),
+        (Value::Null, Ty::Number),
+    ] {
+        let imported = import(&param(example.clone()));
+        let service = checked(&imported);
+        assert_eq!(service.operations[0].path_params[0].ty, ty, "{example}");
+    }
+    let imported = import(&param(json!("442")));
+    assert!(
+        imported
+            .report
+            .inferred
+            .iter()
+            .any(|f| f.reason.contains("`list_id` is a `number` shown as a whole number")),
+        "{:#?}",
+        imported.report.inferred
+    );
+}

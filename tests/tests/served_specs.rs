@@ -9057,7 +9057,7 @@ async fn clicksend_lists_and_contacts_live_through_create_get_list_update_delete
         );
         ids.push(data.list_id.expect("an integer list_id"));
     }
-    let first = ids[0] as f64;
+    let first = ids[0];
     let got = client.get_a_specific_contact_list(&first).await.unwrap();
     assert_eq!(got.data.and_then(|d| d.list_id), Some(ids[0]));
 
@@ -9092,7 +9092,7 @@ async fn clicksend_lists_and_contacts_live_through_create_get_list_update_delete
         .data
         .expect("the contact made");
     assert_eq!(contact.list_id, Some(ids[0]));
-    let contact_id = contact.contact_id.expect("an integer contact_id") as f64;
+    let contact_id = contact.contact_id.expect("an integer contact_id");
     let in_list: Vec<_> = client
         .get_all_contacts_in_a_list_stream(&first)
         .collect()

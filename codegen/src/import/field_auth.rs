@@ -104,6 +104,25 @@ struct Carried {
 }
 
 impl Converter<'_> {
+    /// Reports each Swagger 2.0 form field of `op` the conversion left to the security
+    /// scheme (the token the scheme sends).
+    pub(super) fn form_fields_left_to_scheme(&mut self, op: &Value, ptr: &str) {
+        for name in op
+            .get(super::document::LEFT_TO_SCHEME)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+        {
+            self.inferred(
+                &format!("{ptr}/parameters"),
+                &format!(
+                    "form field `{name}` is the token the operation's security scheme sends: left to the scheme"
+                ),
+            );
+        }
+    }
+
     /// Every operation of the document, with what it carries.
     fn carried(&self) -> Vec<(String, Carried)> {
         let doc = self.doc;

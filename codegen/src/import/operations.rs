@@ -182,21 +182,7 @@ impl Converter<'_> {
             }
         }
 
-        // A Swagger 2.0 form field the conversion left to the security scheme.
-        for name in op
-            .get(super::document::LEFT_TO_SCHEME)
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-        {
-            self.inferred(
-                &format!("{ptr}/parameters"),
-                &format!(
-                    "form field `{name}` is the token the operation's security scheme sends: left to the scheme"
-                ),
-            );
-        }
+        self.form_fields_left_to_scheme(op, ptr);
         if let Some(note) = super::routes::query_in_path(&query_in_path, &mut params, ptr) {
             self.approximate(ptr, &note);
         }
@@ -512,6 +498,19 @@ impl Converter<'_> {
                 Ok(t) if as_json => {
                     style = Some("json");
                     t
+                }
+                // A `number` path parameter shown as a whole number is an integer id
+                // (ClickSend's `{list_id}`, example `"442"`, answered `list_id: 442`).
+                Ok(t)
+                    if place == "path"
+                        && t == "number"
+                        && super::routes::whole_example(&p, &schema) =>
+                {
+                    self.inferred(
+                        &at,
+                        &format!("path parameter `{pname}` is a `number` shown as a whole number: an integer"),
+                    );
+                    "integer".into()
                 }
                 Ok(t) if scalar(&t, self) => t,
                 Ok(t)
