@@ -2429,11 +2429,9 @@ fn a_number_path_parameter_shown_as_a_whole_number_is_an_integer() {
     }
     let imported = import(&param(json!("442")));
     assert!(
-        imported
-            .report
-            .inferred
-            .iter()
-            .any(|f| f.reason.contains("`list_id` is a `number` shown as a whole number")),
+        imported.report.inferred.iter().any(|f| f
+            .reason
+            .contains("`list_id` is a `number` shown as a whole number")),
         "{:#?}",
         imported.report.inferred
     );

@@ -11,8 +11,7 @@ const ERROR_CODE_NAMES: &[&str] = &[
     "status_code",
     // ClickSend's `{http_code, response_code: "NOT_FOUND", response_msg}`.
     "response_code",
-    // Vonage's Numbers API: `{"error-code": "401", "error-code-label": "authentication failed"}`.
-    "error-code",
+    "error-code", // Vonage's Numbers: `{"error-code": "401", "error-code-label": "..."}`.
     // OAuth 2.0 (RFC 6749 5.2): `{"error": "invalid_request", "error_description": ...}`.
     "error",
 ];
@@ -29,9 +28,8 @@ const ERROR_MESSAGE_NAMES: &[&str] = &[
     "errorMessage",
     "response_msg",
     "response_message",
-    // Vonage: `error-code-label` (Numbers), `error_text` (SMS, Verify).
-    "error-code-label",
-    "error_text",
+    "error-code-label", // Vonage's Numbers
+    "error_text",       // Vonage's SMS and Verify
     "detail",
     "error_description",
     "description",

@@ -254,6 +254,19 @@ pub(super) fn usable_path_name(
     new
 }
 
+/// Whether a parameter's example (its own, or its schema's) is a whole number, written as a
+/// number or as text.
+pub(super) fn whole_example(param: &Value, schema: &Value) -> bool {
+    [param.get("example"), schema.get("example")]
+        .into_iter()
+        .flatten()
+        .any(|e| match e {
+            Value::Number(n) => n.is_i64() || n.is_u64(),
+            Value::String(s) => s.parse::<i64>().is_ok(),
+            _ => false,
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -279,17 +292,4 @@ mod tests {
         assert_eq!(op_name("runtime"), "runtime_op");
         assert_eq!(op_name("créerGröße"), "creer_groesse");
     }
-}
-
-/// Whether a parameter's example (its own, or its schema's) is a whole number, written as a
-/// number or as text.
-pub(super) fn whole_example(param: &Value, schema: &Value) -> bool {
-    [param.get("example"), schema.get("example")]
-        .into_iter()
-        .flatten()
-        .any(|e| match e {
-            Value::Number(n) => n.is_i64() || n.is_u64(),
-            Value::String(s) => s.parse::<i64>().is_ok(),
-            _ => false,
-        })
 }
