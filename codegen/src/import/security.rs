@@ -127,14 +127,9 @@ impl Converter<'_> {
                 ("http", "bearer") => {
                     node.set("kind", Node::str("bearer"));
                     self.auth_headers.insert("authorization".into());
-                    // A token the client would make and sign itself (Vonage's Voice: a JWT
-                    // signed with the application's private key) is not made: the client
-                    // sends the token it is given, and the sandbox checks its own.
-                    if let Some(format) = s
-                        .get("bearerFormat")
-                        .and_then(Value::as_str)
-                        .filter(|f| f.eq_ignore_ascii_case("jwt"))
-                    {
+                    // A JWT the application signs (Vonage's Voice) is not made by the client.
+                    let format = s.get("bearerFormat").and_then(Value::as_str);
+                    if let Some(format) = format.filter(|f| f.eq_ignore_ascii_case("jwt")) {
                         self.approximate(
                             &ptr,
                             &format!("bearer token of format `{format}`: the client sends the token it is given (made and signed by the application), and the sandbox takes the token it prints"),
