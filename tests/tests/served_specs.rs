@@ -9123,3 +9123,62 @@ async fn clicksend_lists_and_contacts_live_through_create_get_list_update_delete
         .unwrap_err();
     assert_eq!(gone.status(), Some(404), "{gone}");
 }
+
+/// A settings object written by `POST` (Twilio's `POST /v1/Configuration`, answering what its
+/// `GET` answers) is one object the store keeps: read back as written, each write merged in.
+/// It was an action, answered and forgotten (the next `GET` answered `{}`).
+#[tokio::test]
+async fn a_settings_object_written_by_post_is_kept_and_read_back() {
+    use serde_json::json;
+    let settings = json!({ "type": "object", "properties": {
+        "default_closed_timer": { "type": "string" },
+        "default_chat_service_sid": { "type": "string" } } });
+    let answer = json!({ "description": "OK", "content": { "application/json": {
+        "schema": { "$ref": "#/components/schemas/Configuration" } } } });
+    let document = json!({
+        "openapi": "3.0.0",
+        "info": { "title": "Settings", "version": "1" },
+        "servers": [{ "url": "https://conversations.example.com" }],
+        "security": [{ "bearerAuth": [] }],
+        "components": {
+            "securitySchemes": { "bearerAuth": { "type": "http", "scheme": "bearer" } },
+            "schemas": { "Configuration": settings }
+        },
+        "paths": { "/v1/Configuration": {
+            "get": { "operationId": "FetchConfiguration", "responses": { "200": answer } },
+            "post": { "operationId": "UpdateConfiguration",
+                "requestBody": { "content": { "application/json": { "schema": settings } } },
+                "responses": { "200": answer } }
+        } }
+    });
+    let (served, _dir) = serve_document(&document.to_string(), "settings.json", "settings").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let key = ("authorization", bearer.as_str());
+    let (status, written) = call_json(
+        &served,
+        key,
+        "POST",
+        "/v1/Configuration",
+        Some(json!({"default_closed_timer": "PT10M"})),
+    )
+    .await;
+    assert_eq!(
+        (status, &written["default_closed_timer"]),
+        (200, &json!("PT10M"))
+    );
+    let (status, _) = call_json(
+        &served,
+        key,
+        "POST",
+        "/v1/Configuration",
+        Some(json!({"default_chat_service_sid": "IS0123"})),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let (status, read) = call_json(&served, key, "GET", "/v1/Configuration", None).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        read,
+        json!({"default_closed_timer": "PT10M", "default_chat_service_sid": "IS0123"})
+    );
+}

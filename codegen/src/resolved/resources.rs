@@ -695,7 +695,9 @@ fn shape_of(service: &Service, op: &OperationInfo) -> ResourceShape {
         }
         // The one object at a path a `PUT` or `PATCH` writes and a `GET` reads (Svix's
         // `/endpoint/{id}/headers`, SendGrid's settings): kept, read back, and deleted.
-        Method::Get | Method::Put | Method::Patch | Method::Delete if singleton(service, op) => {
+        Method::Get | Method::Put | Method::Patch | Method::Delete | Method::Post
+            if singleton(service, op) =>
+        {
             collection_shape(match op.method {
                 Method::Get | Method::Head => ResourceAction::Get,
                 Method::Put => ResourceAction::Replace,
@@ -749,7 +751,8 @@ fn wire_names(fields: &[FieldInfo]) -> Vec<&str> {
 
 /// Whether `op`'s path holds a singleton: its last segment is not a parameter, a `GET` answers
 /// one object there and a `PUT` or `PATCH` writes it, with no `POST` beside them and no item
-/// beneath (a path a create or an item path names is a collection).
+/// beneath (a path a create or an item path names is a collection). A `POST` answering what
+/// the `GET` answers writes it too (Twilio's `POST /v1/Configuration`, its settings).
 fn singleton(service: &Service, op: &OperationInfo) -> bool {
     let beside = |method: Method| {
         service
@@ -762,12 +765,18 @@ fn singleton(service: &Service, op: &OperationInfo) -> bool {
         .rsplit('/')
         .next()
         .is_some_and(|l| !l.is_empty() && param_name(l).is_none());
+    let read = beside(Method::Get).next().map(|o| &o.response);
     let mut reads = beside(Method::Get).peekable();
+    let mut posts = beside(Method::Post).peekable();
+    let posted = posts.peek().is_some();
+    let post_writes = posted && posts.all(|o| o.response.is_some() && Some(&o.response) == read);
     last_literal
         && reads.peek().is_some()
         && reads.all(|o| o.response.is_some() && !answers_list(service, o))
-        && (beside(Method::Put).next().is_some() || beside(Method::Patch).next().is_some())
-        && beside(Method::Post).next().is_none()
+        && (beside(Method::Put).next().is_some()
+            || beside(Method::Patch).next().is_some()
+            || post_writes)
+        && (!posted || post_writes)
         && !items_beneath(service, &op.path)
 }
 
