@@ -2,8 +2,8 @@
 //! beside fields about the answer (`{"ok": true, "channel": {...}}`).
 
 use super::{
-    FieldInfo, OperationInfo, Service, Ty, TypeKind, id_like, item_fields, keyed_like, pages_of,
-    param_name,
+    FieldInfo, OperationInfo, Service, Ty, TypeKind, answers_list, id_like, item_fields,
+    keyed_like, pages_of, param_name,
 };
 use crate::model::Method;
 
@@ -217,4 +217,35 @@ fn only_list(service: &Service, name: &str) -> Option<(String, Ty)> {
         }
     };
     Some((list.wire.clone(), item.clone()))
+}
+
+/// Whether `op`'s path holds a singleton: its last segment is not a parameter, a `GET` answers
+/// one object there and a `PUT` or `PATCH` writes it, with no `POST` beside them and no item
+/// beneath (a path a create or an item path names is a collection). A `POST` answering what
+/// the `GET` answers writes it too (Twilio's `POST /v1/Configuration`, its settings).
+pub(super) fn singleton(service: &Service, op: &OperationInfo) -> bool {
+    let beside = |method: Method| {
+        service
+            .operations
+            .iter()
+            .filter(move |o| o.path == op.path && o.method == method)
+    };
+    let last_literal = op
+        .path
+        .rsplit('/')
+        .next()
+        .is_some_and(|l| !l.is_empty() && param_name(l).is_none());
+    let read = beside(Method::Get).next().map(|o| &o.response);
+    let mut reads = beside(Method::Get).peekable();
+    let mut posts = beside(Method::Post).peekable();
+    let posted = posts.peek().is_some();
+    let post_writes = posted && posts.all(|o| o.response.is_some() && Some(&o.response) == read);
+    last_literal
+        && reads.peek().is_some()
+        && reads.all(|o| o.response.is_some() && !answers_list(service, o))
+        && (beside(Method::Put).next().is_some()
+            || beside(Method::Patch).next().is_some()
+            || post_writes)
+        && (!posted || post_writes)
+        && !items_beneath(service, &op.path)
 }
