@@ -268,8 +268,8 @@ impl ServedService {
             })
             .collect();
         let operations = router::operations(&service);
-        // The collections an integer (or number) path parameter names the items of: the one an operation
-        // acts on by it, and the ones above it in its path (Intercom's `POST
+        // The collections an integer (or number) path parameter names the items of: the one
+        // an operation acts on by it, and the ones above it in its path (Intercom's `POST
         // /contacts/{contact_id}/notes`, the contact named by an integer).
         store.key_by_integers(operations.iter().flat_map(|op| {
             let path = op.info.path.as_str();

@@ -220,9 +220,9 @@ fn only_list(service: &Service, name: &str) -> Option<(String, Ty)> {
 }
 
 /// Whether `op`'s path holds a singleton: its last segment is not a parameter, a `GET` answers
-/// one object there and a `PUT` or `PATCH` writes it, with no `POST` beside them and no item
-/// beneath (a path a create or an item path names is a collection). A `POST` answering what
-/// the `GET` answers writes it too (Twilio's `POST /v1/Configuration`, its settings).
+/// one object there and a `PUT`, a `PATCH` or a `POST` answering what the `GET` answers
+/// (Twilio's `POST /v1/Configuration`, its settings) writes it, with no other `POST` beside
+/// them and no item beneath (a path a create or an item path names is a collection).
 pub(super) fn singleton(service: &Service, op: &OperationInfo) -> bool {
     let beside = |method: Method| {
         service
