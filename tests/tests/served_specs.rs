@@ -9182,3 +9182,57 @@ async fn a_settings_object_written_by_post_is_kept_and_read_back() {
         json!({"default_closed_timer": "PT10M", "default_chat_service_sid": "IS0123"})
     );
 }
+
+/// A yes-or-no in a form body or a query, sent as `yes` or `no` (Mailgun's own clients send
+/// `upsert=yes` and `subscribed=yes` to add a list member, and `active=yes`): read as the
+/// boolean it is, in any case, where only `true` and `false` were (every such add was a 400).
+#[tokio::test]
+async fn a_yes_or_no_sent_as_yes_or_no_is_a_boolean() {
+    use serde_json::json;
+    let member = json!({ "type": "object", "properties": {
+        "address": { "type": "string" }, "subscribed": { "type": "boolean" } } });
+    let document = json!({
+        "openapi": "3.0.0",
+        "info": { "title": "Members", "version": "1" },
+        "servers": [{ "url": "https://api.example.com" }],
+        "security": [{ "bearerAuth": [] }],
+        "components": { "securitySchemes": { "bearerAuth": { "type": "http", "scheme": "bearer" } } },
+        "paths": { "/members": {
+            "post": { "operationId": "addMember",
+                "parameters": [{ "name": "notify", "in": "query", "schema": { "type": "boolean" } }],
+                "requestBody": { "content": { "application/x-www-form-urlencoded": {
+                    "schema": member } } },
+                "responses": { "200": { "description": "OK", "content": {
+                    "application/json": { "schema": member } } } } }
+        } }
+    });
+    let (served, _dir) = serve_document(&document.to_string(), "members.json", "members").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let add = |subscribed: &'static str, notify: &'static str| {
+        let bearer = bearer.clone();
+        let url = format!("{}/members?notify={notify}", served.base_url());
+        async move {
+            let answer = tidings_runtime::reqwest::Client::new()
+                .post(url)
+                .header("authorization", bearer)
+                .form(&[("address", "a@example.com"), ("subscribed", subscribed)])
+                .send()
+                .await
+                .unwrap();
+            let status = answer.status().as_u16();
+            (status, answer.json::<serde_json::Value>().await.unwrap())
+        }
+    };
+    let (status, body) = add("yes", "YES").await;
+    assert_eq!((status, &body["subscribed"]), (200, &json!(true)), "{body}");
+    let (status, body) = add("No", "no").await;
+    assert_eq!(
+        (status, &body["subscribed"]),
+        (200, &json!(false)),
+        "{body}"
+    );
+    let (status, body) = add("maybe", "true").await;
+    assert!((400..500).contains(&status), "{status} {body}");
+    let (status, body) = add("true", "maybe").await;
+    assert!((400..500).contains(&status), "{status} {body}");
+}

@@ -186,7 +186,7 @@ pub(super) fn typed(
     Ok(match ty {
         Ty::Integer => Value::from(integer(text).ok_or_else(|| bad("an integer"))?),
         Ty::Number => Value::from(text.parse::<f64>().map_err(|_| bad("a number"))?),
-        Ty::Boolean => Value::Bool(text.parse::<bool>().map_err(|_| bad("true or false"))?),
+        Ty::Boolean => Value::Bool(yes_or_no(text).ok_or_else(|| bad("true or false"))?),
         Ty::List(inner) => Value::Array(vec![typed(inner, value, name, place)?]),
         Ty::DateTime if tidings_runtime::dates::rfc3339_to_unix(text).is_none() => {
             return Err(bad("an RFC 3339 date and time"));
@@ -209,4 +209,17 @@ pub(super) fn integer(text: &str) -> Option<i64> {
     // Integral and within 2^53, so the cast is exact.
     #[allow(clippy::cast_possible_truncation)]
     (f.is_finite() && f.fract() == 0.0 && f.abs() <= EXACT).then_some(f as i64)
+}
+
+/// A yes-or-no sent as text, in a query or a form: `true` and `false` in any case, and the
+/// `yes` and `no` some APIs' own clients send (Mailgun's `upsert=yes`, `active=yes`).
+pub(super) fn yes_or_no(text: &str) -> Option<bool> {
+    let text = text.trim();
+    if text.eq_ignore_ascii_case("true") || text.eq_ignore_ascii_case("yes") {
+        Some(true)
+    } else if text.eq_ignore_ascii_case("false") || text.eq_ignore_ascii_case("no") {
+        Some(false)
+    } else {
+        None
+    }
 }

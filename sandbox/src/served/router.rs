@@ -647,11 +647,9 @@ fn typed_fields(schema: &ServiceSchema, ty: Option<&Ty>, value: Value) -> Value 
             Ok(n) if n.is_finite() => Value::from(n),
             _ => Value::String(text),
         },
-        (Ty::Boolean, Value::String(text)) => match text.trim() {
-            "true" | "True" => Value::Bool(true),
-            "false" | "False" => Value::Bool(false),
-            _ => Value::String(text),
-        },
+        (Ty::Boolean, Value::String(text)) => {
+            super::params::yes_or_no(&text).map_or(Value::String(text), Value::Bool)
+        }
         (Ty::List(item), Value::Array(items)) => Value::Array(
             items
                 .into_iter()
