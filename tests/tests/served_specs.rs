@@ -9236,3 +9236,87 @@ async fn a_yes_or_no_sent_as_yes_or_no_is_a_boolean() {
     let (status, body) = add("true", "maybe").await;
     assert!((400..500).contains(&status), "{status} {body}");
 }
+
+/// A create that names an item the store holds is the documented conflict, unless its body
+/// asks to update it (Mailgun's list member added again with `upsert=yes`, "update member if
+/// present"): then the member is updated, not refused.
+#[tokio::test]
+async fn a_create_with_upsert_updates_the_item_it_names() {
+    use serde_json::json;
+    let member = json!({ "type": "object", "properties": {
+        "address": { "type": "string" }, "name": { "type": "string" } } });
+    let document = json!({
+        "openapi": "3.0.0",
+        "info": { "title": "Lists", "version": "1" },
+        "servers": [{ "url": "https://api.example.com" }],
+        "security": [{ "bearerAuth": [] }],
+        "components": { "securitySchemes": { "bearerAuth": { "type": "http", "scheme": "bearer" } } },
+        "paths": {
+            "/lists/{list}/members": {
+                "parameters": [{ "name": "list", "in": "path", "required": true,
+                    "schema": { "type": "string" } }],
+                "post": { "operationId": "addMember",
+                    "requestBody": { "content": { "application/x-www-form-urlencoded": {
+                        "schema": { "type": "object", "required": ["address"], "properties": {
+                            "address": { "type": "string" }, "name": { "type": "string" },
+                            "upsert": { "type": "boolean" } } } } } },
+                    "responses": {
+                        "200": { "description": "OK", "content": {
+                            "application/json": { "schema": { "type": "object", "properties": {
+                                "member": member } } } } },
+                        "400": { "description": "duplicate" } } }
+            },
+            "/lists/{list}/members/{address}": {
+                "parameters": [
+                    { "name": "list", "in": "path", "required": true, "schema": { "type": "string" } },
+                    { "name": "address", "in": "path", "required": true, "schema": { "type": "string" } }],
+                "get": { "operationId": "getMember", "responses": { "200": { "description": "OK",
+                    "content": { "application/json": { "schema": { "type": "object",
+                        "properties": { "member": member } } } } } } }
+            }
+        }
+    });
+    let (served, _dir) = serve_document(&document.to_string(), "lists.json", "lists").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let add = |fields: Vec<(&'static str, &'static str)>| {
+        let bearer = bearer.clone();
+        let url = format!("{}/lists/devs/members", served.base_url());
+        async move {
+            let answer = tidings_runtime::reqwest::Client::new()
+                .post(url)
+                .header("authorization", bearer)
+                .form(&fields)
+                .send()
+                .await
+                .unwrap();
+            answer.status().as_u16()
+        }
+    };
+    assert_eq!(
+        add(vec![("address", "alice@example.com"), ("name", "Alice")]).await,
+        200
+    );
+    let again = add(vec![("address", "alice@example.com"), ("name", "Alice 2")]).await;
+    assert!((400..500).contains(&again), "{again}");
+    let upserted = add(vec![
+        ("address", "alice@example.com"),
+        ("name", "Alice 3"),
+        ("upsert", "yes"),
+    ])
+    .await;
+    assert_eq!(upserted, 200);
+    let key = ("authorization", bearer.as_str());
+    let (status, got) = call_json(
+        &served,
+        key,
+        "GET",
+        "/lists/devs/members/alice@example.com",
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, &got["member"]["name"]),
+        (200, &json!("Alice 3")),
+        "{got}"
+    );
+}

@@ -116,7 +116,11 @@ impl Resources {
     /// `Identity`) holds the value an item holds there: two items of one name made the name
     /// address neither.
     pub(crate) fn already_held(&self, op: &ResourceOp, call: &ResourceCall) -> Option<ServerError> {
-        if op.kind != ResourceAction::Create {
+        // A create that asks to update what it names when it is held (Mailgun's member added
+        // with `upsert=yes`): no conflict, the item is replaced.
+        if op.kind != ResourceAction::Create
+            || call.body.get("upsert").and_then(Value::as_bool) == Some(true)
+        {
             return None;
         }
         let collection = substitute(op.collection, &call.path);
