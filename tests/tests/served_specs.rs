@@ -94,6 +94,26 @@ fn call_json<'a>(
     }
 }
 
+/// A form-encoded `POST` of `fields` to a served spec, with `authorization`: the status and
+/// the answer as JSON (`null` when it is empty or not JSON).
+async fn post_form(
+    served: &ServedService,
+    authorization: &str,
+    path: &str,
+    fields: &[(&str, &str)],
+) -> (u16, serde_json::Value) {
+    let answer = tidings_runtime::reqwest::Client::new()
+        .post(format!("{}{path}", served.base_url()))
+        .header("authorization", authorization)
+        .form(fields)
+        .send()
+        .await
+        .unwrap();
+    let status = answer.status().as_u16();
+    let text = answer.text().await.unwrap();
+    (status, serde_json::from_str(&text).unwrap_or_default())
+}
+
 /// The `Authorization` value of a spec's `basicAuth` scheme, with its served credentials.
 fn basic_auth(served: &ServedService) -> String {
     use base64::Engine as _;
@@ -6111,19 +6131,9 @@ paths:
     let (served, _dir) = serve_document(document, "conversations.yaml", "conversations").await;
     let auth = basic_auth(&served);
     let create = |name: &'static str| {
-        let auth = auth.clone();
-        let url = format!("{}/v1/Conversations", served.base_url());
-        async move {
-            let response = tidings_runtime::reqwest::Client::new()
-                .post(url)
-                .header("authorization", auth)
-                .form(&[("UniqueName", "room"), ("FriendlyName", name)])
-                .send()
-                .await
-                .unwrap();
-            let status = response.status().as_u16();
-            (status, response.json::<serde_json::Value>().await.unwrap())
-        }
+        let fields = [("UniqueName", "room"), ("FriendlyName", name)];
+        let (served, auth) = (&served, auth.clone());
+        async move { post_form(served, &auth, "/v1/Conversations", &fields).await }
     };
     let (status, first) = create("first").await;
     assert_eq!(status, 201, "{first}");
@@ -9209,19 +9219,10 @@ async fn a_yes_or_no_sent_as_yes_or_no_is_a_boolean() {
     let (served, _dir) = serve_document(&document.to_string(), "members.json", "members").await;
     let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
     let add = |subscribed: &'static str, notify: &'static str| {
-        let bearer = bearer.clone();
-        let url = format!("{}/members?notify={notify}", served.base_url());
-        async move {
-            let answer = tidings_runtime::reqwest::Client::new()
-                .post(url)
-                .header("authorization", bearer)
-                .form(&[("address", "a@example.com"), ("subscribed", subscribed)])
-                .send()
-                .await
-                .unwrap();
-            let status = answer.status().as_u16();
-            (status, answer.json::<serde_json::Value>().await.unwrap())
-        }
+        let fields = [("address", "a@example.com"), ("subscribed", subscribed)];
+        let (served, bearer) = (&served, bearer.clone());
+        let path = format!("/members?notify={notify}");
+        async move { post_form(served, &bearer, &path, &fields).await }
     };
     let (status, body) = add("yes", "YES").await;
     assert_eq!((status, &body["subscribed"]), (200, &json!(true)), "{body}");
@@ -9279,17 +9280,11 @@ async fn a_create_with_upsert_updates_the_item_it_names() {
     let (served, _dir) = serve_document(&document.to_string(), "lists.json", "lists").await;
     let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
     let add = |fields: Vec<(&'static str, &'static str)>| {
-        let bearer = bearer.clone();
-        let url = format!("{}/lists/devs/members", served.base_url());
+        let (served, bearer) = (&served, bearer.clone());
         async move {
-            let answer = tidings_runtime::reqwest::Client::new()
-                .post(url)
-                .header("authorization", bearer)
-                .form(&fields)
-                .send()
+            post_form(served, &bearer, "/lists/devs/members", &fields)
                 .await
-                .unwrap();
-            answer.status().as_u16()
+                .0
         }
     };
     assert_eq!(
