@@ -199,15 +199,11 @@ pub fn ty_schema(ty: &Ty) -> rt::Ty {
     ty.to_schema(&mut Leak)
 }
 
-/// The field's format as the store checks it: the string formats the generated servers'
-/// tables carry (a `datetime`'s wire encoding is not a string format).
+/// The field's format as the store checks it: a string format, or a `datetime`'s wire form
+/// (RFC 2822 text, Unix seconds or milliseconds), in which the store keeps, makes up and
+/// checks the field's times (a made-up RFC 3339 `date_created` broke Twilio's RFC 2822 decode).
 fn format_schema(f: &FieldInfo) -> Option<Format> {
-    f.format.filter(|format| {
-        matches!(
-            format,
-            Format::Email | Format::E164 | Format::Rfc3339 | Format::Uri | Format::Uuid
-        )
-    })
+    f.format.filter(|format| *format != Format::Date)
 }
 
 fn field_schema(f: &FieldInfo) -> FieldSchema {

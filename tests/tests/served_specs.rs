@@ -166,6 +166,15 @@ async fn twilio_messages_live_through_create_get_list_update_delete() {
     let fetched = client.fetch_message(&sids[1]).await.unwrap();
     assert_eq!(fetched.sid, sids[1]);
     assert_eq!(fetched.to.as_deref(), Some("+15558675311"));
+    // The times Twilio sets, made on create in its wire form (RFC 2822) and decoded.
+    let created = fetched
+        .date_created
+        .as_deref()
+        .expect("date_created answered");
+    assert!(
+        tidings_runtime::dates::rfc3339_to_unix(created).is_some(),
+        "{created}"
+    );
 
     // Two per page: the stream follows `next_page_uri` to the end.
     let all: Vec<_> = client
@@ -9314,4 +9323,80 @@ async fn a_create_with_upsert_updates_the_item_it_names() {
         (200, &json!("Alice 3")),
         "{got}"
     );
+}
+
+/// A `datetime` travels in its field's wire form (Twilio's RFC 2822 `date_created`, SendGrid's
+/// Unix `timestamp`): the sandbox's table dropped it, so a time it made up was RFC 3339, which
+/// such a client cannot decode (the whole answer failed), and a request sending the form its
+/// spec declares was refused. The service's own times are made on create in that form, a
+/// request's times are checked and kept in it, and another form is refused naming it.
+#[tokio::test]
+async fn a_time_keeps_its_wire_form_in_requests_answers_and_made_up_stamps() {
+    let (_dir, served) = served_text(
+        "service:\n  name: clock\n  title: Clock\n  summary: Clock\n  \
+         base_url: { env: CLOCK_BASE_URL }\n\
+         types:\n  Alarm:\n    fields:\n      sid: { type: string, read_only: true }\n      \
+         name: { type: string }\n      \
+         ring_at: { type: datetime, format: unix }\n      \
+         sent_ms: { type: datetime, format: unix_ms }\n      \
+         date_created: { type: datetime, format: rfc2822 }\n      \
+         date_updated: { type: datetime, format: rfc2822 }\n\
+         operations:\n  create_alarm:\n    method: POST\n    path: /alarms\n    \
+         body: Alarm\n    response: Alarm\n  \
+         get_alarm:\n    method: GET\n    path: /alarms/{sid}\n    \
+         path_params: { sid: { type: string } }\n    response: Alarm\n",
+    )
+    .await;
+    let http = tidings_runtime::reqwest::Client::new();
+    let url = format!("{}/alarms", served.base_url());
+    let post = |body: serde_json::Value| {
+        let request = http.post(&url).json(&body);
+        async move {
+            let answer = request.send().await.unwrap();
+            let status = answer.status().as_u16();
+            (status, answer.json::<serde_json::Value>().await.unwrap())
+        }
+    };
+    let (status, made) = post(serde_json::json!({"name": "wake", "ring_at": 1_282_161_700})).await;
+    assert_eq!(status, 200, "{made}");
+    assert_eq!(made["ring_at"], 1_282_161_700, "kept as sent: {made}");
+    for stamp in ["date_created", "date_updated"] {
+        let text = made[stamp].as_str().unwrap_or_default();
+        assert!(
+            tidings_runtime::dates::rfc2822_to_rfc3339(text).is_some(),
+            "`{stamp}` made up in RFC 2822: {made}"
+        );
+    }
+    let sid = made["sid"].as_str().unwrap();
+    let read: serde_json::Value = http
+        .get(format!("{url}/{sid}"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        (&read["ring_at"], &read["date_created"]),
+        (&made["ring_at"], &made["date_created"])
+    );
+
+    // Another form than the declared one is refused, naming the one declared.
+    let (status, refused) = post(serde_json::json!({"ring_at": "2010-08-18T20:01:40Z"})).await;
+    assert_eq!(status, 422, "{refused}");
+    let said = refused.to_string();
+    assert!(
+        said.contains("ring_at") && said.contains("seconds since the Unix epoch"),
+        "{refused}"
+    );
+    let (status, refused) = post(serde_json::json!({"date_created": 1_282_161_700})).await;
+    assert_eq!(status, 422, "{refused}");
+    assert!(refused.to_string().contains("RFC 2822"), "{refused}");
+    let (status, kept) = post(serde_json::json!({"sent_ms": 1_282_161_700_123_i64})).await;
+    assert_eq!(
+        (status, &kept["sent_ms"]),
+        (200, &1_282_161_700_123_i64.into()),
+        "{kept}"
+    );
+    served.shutdown().await;
 }

@@ -234,7 +234,19 @@ fn field(
         None | Some(Value::Null) => return Ok(()),
         Some(value) => value,
     };
-    check(schema, &f.ty, value, &path)?;
+    match f.ty {
+        // A time in its field's wire form (Twilio's RFC 2822, SendGrid's Unix seconds).
+        Ty::DateTime if !crate::server::resources::time_fits(Some(f), value) => {
+            let form = f.format.filter(|f| f.is_datetime_encoding());
+            let what = form.map_or("an RFC 3339 date and time", |f| f.describe());
+            return Err(ServerError::validation(
+                path.clone(),
+                format!("invalid body: `{path}` must be {what}"),
+            ));
+        }
+        Ty::DateTime => {}
+        _ => check(schema, &f.ty, value, &path)?,
+    }
     let fail = |what: String| {
         Err(ServerError::validation(
             path.clone(),

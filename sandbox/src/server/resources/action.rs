@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::fill::plain;
+use super::names::plain;
 use super::shape::{
     answers_another, declared, field_id, fits_id_field, from_path, id_value, make_id, per_item,
     per_recipient, recipients,

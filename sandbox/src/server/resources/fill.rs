@@ -1,7 +1,14 @@
 //! "Fill": any JSON made into a valid value of a spec type, missing or wrong parts made up from
 //! the type, format, limits and enum the schema table gives.
 
+use super::names::{names_a_time, names_a_url, plain};
+use super::times::{self, made_up_time, names_a_stamp, names_the_last_change};
 use super::*;
+
+/// Depth at which fill stops making up nested values (recursive types end there).
+const MAX_FILL_DEPTH: usize = 16;
+/// Items fill makes up for a list with `min_items` (a larger minimum is capped here).
+const MAX_FILL_ITEMS: u64 = 16;
 
 /// A valid value of `ty`: `given` where it has the right shape (nested required fields filled
 /// in), a made-up value from type, format, limits and enum where it is missing or wrong.
@@ -20,7 +27,13 @@ pub fn fill(
         // Text that breaks the answer's format or length (a value stored from a request
         // whose own field had none, a path parameter) is made up instead: an answer is always
         // a value of its type.
-        Ty::String | Ty::Bytes | Ty::DateTime => match given {
+        // A time in its field's wire form, written in it when it came in another.
+        Ty::DateTime => match given {
+            Some(v) if times::fits(field, v) => v.clone(),
+            Some(v) => times::rewritten(field, v).unwrap_or_else(|| times::now(field)),
+            None => times::now(field),
+        },
+        Ty::String | Ty::Bytes => match given {
             Some(Value::String(s)) if fits_text(ty, field, s) => Value::String(s.clone()),
             // An object of one text where the answer has text (Intercom's data attribute
             // written with `options: [{value: "1-10"}]`, answered as `["1-10"]`): that text,
@@ -306,47 +319,6 @@ pub(super) const RESULT_FLAGS: &[&str] = &[
     "unsubscribed",
 ];
 
-/// `name` in lower case without `_` and `-`: how a path parameter and a field are matched
-/// (`OwnerName` ↔ `owner_name`), and a flag's name read.
-pub(crate) fn plain(name: &str) -> String {
-    name.chars()
-        .filter(|c| *c != '_' && *c != '-')
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
-/// What the items of a collection are, by its last segment in the singular, in lower case
-/// without separators (`/v1/workflows` → `workflow`, `/categories` → `category`).
-pub(super) fn collection_thing(collection: &str) -> Option<String> {
-    let last = collection
-        .rsplit('/')
-        .find(|s| !s.is_empty() && !s.contains('{'))?;
-    let one = singular(&plain(last.split('.').next().unwrap_or_default()));
-    (!one.is_empty()).then_some(one)
-}
-
-/// An English plural in the singular (`categories` → `category`, `statuses` → `status`,
-/// `addresses` → `address`, `people` → `person`, `users` → `user`); a word that is not plural
-/// as it is.
-pub(super) fn singular(word: &str) -> String {
-    if word == "people" {
-        return "person".to_owned();
-    }
-    if let Some(stem) = word.strip_suffix("ies") {
-        return format!("{stem}y");
-    }
-    for ending in ["sses", "shes", "ches", "xes", "zes", "uses"] {
-        if word.ends_with(ending) {
-            return word[..word.len() - 2].to_owned();
-        }
-    }
-    match word.strip_suffix('s') {
-        // `status`, `address`, `analysis` are one.
-        Some(stem) if !stem.ends_with(['s', 'u', 'i']) => stem.to_owned(),
-        _ => word.to_owned(),
-    }
-}
-
 /// Whether a yes/no field named `name` says an operation went well ([`SUCCESS_FLAGS`]).
 pub(crate) fn is_success_flag(name: &str) -> bool {
     SUCCESS_FLAGS.contains(&plain(name).as_str())
@@ -397,7 +369,7 @@ fn sample_text(ty: &Ty, field: Option<&FieldSchema>) -> String {
     let format = field.and_then(|f| f.format);
     let made_id;
     let base = match (ty, format) {
-        (Ty::DateTime, _) | (_, Some(Format::Rfc3339)) => return now_rfc3339(),
+        (_, Some(Format::Rfc3339)) => return now_rfc3339(),
         (_, Some(Format::Email)) => return "sample@example.com".to_owned(),
         (_, Some(Format::E164)) => return "+15555550100".to_owned(),
         (_, Some(Format::Uri)) => return "https://example.com/".to_owned(),
@@ -409,8 +381,9 @@ fn sample_text(ty: &Ty, field: Option<&FieldSchema>) -> String {
             let now = now_rfc3339();
             return tidings_runtime::dates::rfc3339_to_rfc2822(&now).unwrap_or(now);
         }
-        (_, Some(Format::Unix)) => return (now_ms() / 1000).to_string(),
-        (_, Some(Format::UnixMs)) => return now_ms().to_string(),
+        (_, Some(Format::Unix)) => return (times::now_ms() / 1000).to_string(),
+        (_, Some(Format::UnixMs)) => return times::now_ms().to_string(),
+        (Ty::DateTime, _) => return now_rfc3339(),
         (_, None) if field.is_some_and(|f| names_a_time(f.name)) => return now_rfc3339(),
         (_, None) if field.is_some_and(|f| names_a_url(f.name)) => "https://example.com/",
         // An id made up as its field's name would be the same for every item (Mandrill's
@@ -497,9 +470,9 @@ pub(crate) fn unheld<'b>(
             (_, Value::String(text)) if text.is_empty() && !f.required => true,
             // A file part (the multipart decoder's `{"$file": {...}}`) is kept as it came.
             (Ty::String | Ty::Bytes, Value::Object(part)) if part.contains_key("$file") => true,
-            (Ty::String | Ty::Bytes | Ty::DateTime, Value::String(text)) => {
-                fits_text(&f.ty, Some(f), text)
-            }
+            (Ty::String | Ty::Bytes, Value::String(text)) => fits_text(&f.ty, Some(f), text),
+            // A time in any wire form is written in the field's (see `fill`).
+            (Ty::DateTime, time) => times::rewritten(Some(f), time).is_some(),
             // A yes-or-no or a number where the answer has text is its text (see `fill`).
             (Ty::String, Value::Bool(_) | Value::Number(_)) => {
                 fits_text(&f.ty, Some(f), &sent.to_string())
@@ -540,7 +513,9 @@ pub(crate) fn unheld<'b>(
 /// object, ...): the variant of an untagged union it is filled as.
 fn kind_fits(schema: &ServiceSchema, ty: &Ty, value: &Value) -> bool {
     match ty {
-        Ty::String | Ty::Bytes | Ty::DateTime | Ty::Date => value.is_string(),
+        Ty::String | Ty::Bytes | Ty::Date => value.is_string(),
+        // Text, or Unix seconds.
+        Ty::DateTime => value.is_string() || value.is_i64(),
         Ty::Integer => value.is_i64(),
         Ty::Number => value.is_number(),
         Ty::Boolean => value.is_boolean(),
@@ -561,8 +536,8 @@ fn kind_fits(schema: &ServiceSchema, ty: &Ty, value: &Value) -> bool {
 /// Whether `text` is a value of a text field: its format (an RFC 3339 time for `datetime`) and
 /// length limits.
 pub(super) fn fits_text(ty: &Ty, field: Option<&FieldSchema>, text: &str) -> bool {
-    if *ty == Ty::DateTime && tidings_runtime::dates::rfc3339_to_unix(text).is_none() {
-        return false;
+    if *ty == Ty::DateTime {
+        return times::fits(field, &Value::String(text.to_owned()));
     }
     let Some(field) = field else { return true };
     let chars = text.chars().count() as u64;
@@ -576,16 +551,6 @@ pub(super) fn fits_text(ty: &Ty, field: Option<&FieldSchema>, text: &str) -> boo
             .is_none_or(|p| crate::pattern::matches(p, text))
 }
 
-/// Milliseconds since the Unix epoch.
-fn now_ms() -> u128 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis())
-}
-
-/// A number field's made-up time, now: in milliseconds for `unix_ms`, else in seconds, for a
-/// field whose format is a time (Stream's `created_at`: `number`, `date-time`) or whose name
-/// says it holds one (`created_at`, `timestamp`); none for another field.
 /// Whether an integer field holds an HTTP status (Azure's per-recipient `httpStatusCode`,
 /// `status_code`): made up, it is 200, what a success says; 0 is no status, and a client that
 /// checks it took every recipient as failed.
@@ -596,21 +561,6 @@ fn names_an_http_status(field: Option<&FieldSchema>) -> bool {
             "httpstatuscode" | "httpstatus" | "statuscode" | "httpcode"
         )
     })
-}
-
-fn made_up_time(field: Option<&FieldSchema>) -> Option<u64> {
-    let field = field?;
-    let ms = u64::try_from(now_ms()).unwrap_or(u64::MAX);
-    match field.format {
-        Some(Format::UnixMs) => Some(ms),
-        Some(Format::Unix | Format::Rfc3339 | Format::Rfc2822) => Some(ms / 1000),
-        _ => {
-            // Not a bare `time` word: a number named `wait_time` is a duration.
-            let words = words_of(field.name);
-            (words.last().is_some_and(|w| w == "at") || words.iter().any(|w| w == "timestamp"))
-                .then_some(ms / 1000)
-        }
-    }
 }
 
 /// Sets the fields of an item of `ty` that hold the time of its last change
@@ -730,79 +680,6 @@ fn next_in_sequence(
     }
 }
 
-/// Whether the field's name says it holds the time of the last change (`updated_at`,
-/// `updatedAt`, Twilio's `date_updated`, `modified_at`, `last_modified`): made again on every
-/// change of the item.
-pub(super) fn names_the_last_change(field: &FieldSchema) -> bool {
-    let timed = matches!(field.ty, Ty::DateTime)
-        || matches!(
-            field.format,
-            Some(Format::Rfc3339 | Format::Rfc2822 | Format::Unix | Format::UnixMs)
-        )
-        || names_a_time(field.name);
-    timed
-        && words_of(field.name)
-            .iter()
-            .any(|w| matches!(w.as_str(), "updated" | "modified" | "changed" | "edited"))
-}
-
-/// Whether a field's name and type say it is the time an item was made or last changed
-/// (`created_at`, `updatedAt`, `date_created`).
-fn names_a_stamp(field: &FieldSchema) -> bool {
-    // Not a `datetime`: the store's tables do not say its wire form (Twilio's RFC 2822
-    // `date_created`), so a made-up one could break it.
-    let timed =
-        matches!(field.ty, Ty::Integer | Ty::Number | Ty::String) && names_a_time(field.name);
-    timed
-        && words_of(field.name)
-            .iter()
-            .any(|w| matches!(w.as_str(), "created" | "updated" | "modified"))
-}
-
-/// Whether a text field's name says it holds a time (`createdAt`, `modified_at`,
-/// `date_created`, `sentDate`, `timestamp`): its made-up value is now, in RFC 3339.
-fn names_a_time(name: &str) -> bool {
-    let words = words_of(name);
-    words.last().is_some_and(|w| w == "at")
-        || words
-            .iter()
-            .any(|w| matches!(w.as_str(), "date" | "time" | "timestamp" | "datetime"))
-}
-
-/// Whether a text field's name says it holds a URL (`href`, `url`, `callbackUrl`,
-/// `status_callback_uri`, `more_info_url`): made up, it gets one, not its own name.
-fn names_a_url(name: &str) -> bool {
-    words_of(name)
-        .last()
-        .is_some_and(|w| matches!(w.as_str(), "url" | "uri" | "href"))
-}
-
-/// A field name's words, lower case: split at `_`, `-`, a space (SendGrid's `updated_at `
-/// ends with one) and a capital (`callbackURL`'s capitals stay one word).
-fn words_of(name: &str) -> Vec<String> {
-    let mut words: Vec<String> = Vec::new();
-    let mut word = String::new();
-    let separator = |c: char| matches!(c, '_' | '-' | ' ');
-    let chars: Vec<char> = name.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
-        // A capital starts a word unless it continues a run of them (an acronym), which
-        // ends before the capital a lower-case letter follows (`SMSDate`: `sms`, `date`).
-        let after_upper = i > 0 && chars[i - 1].is_ascii_uppercase();
-        let before_lower = chars.get(i + 1).is_some_and(char::is_ascii_lowercase);
-        let starts = c.is_ascii_uppercase() && (!after_upper || before_lower);
-        if (separator(c) || starts) && !word.is_empty() {
-            words.push(std::mem::take(&mut word));
-        }
-        if !separator(c) {
-            word.push(c.to_ascii_lowercase());
-        }
-    }
-    if !word.is_empty() {
-        words.push(word);
-    }
-    words
-}
-
 #[cfg(test)]
 mod untagged {
     use super::*;
@@ -832,18 +709,58 @@ mod untagged {
     }
 
     #[test]
-    fn names_say_times_and_urls_acronyms_and_all() {
-        assert_eq!(words_of("SMSDate"), ["sms", "date"]);
-        assert_eq!(words_of("callbackURL"), ["callback", "url"]);
-        assert_eq!(words_of("updated_at "), ["updated", "at"]);
-        assert!(names_a_time("SMSDate") && names_a_time("createdAt"));
-        assert!(names_a_url("href") && names_a_url("statusCallbackUrl"));
-        assert!(names_a_url("more_info_uri") && names_a_url("callbackURL"));
-        assert!(!names_a_url("url_count") && !names_a_url("hurl"));
+    fn a_field_named_as_a_url_is_made_up_a_url() {
         let href = super::super::tests::field("href", Ty::String, true);
         assert_eq!(
             sample_text(&Ty::String, Some(&href)),
             "https://example.com/"
+        );
+    }
+
+    #[test]
+    fn a_time_is_made_kept_and_rewritten_in_its_wire_form() {
+        let field = |format| FieldSchema {
+            format: Some(format),
+            ..super::super::tests::field("sent", Ty::DateTime, true)
+        };
+        let fill = |format, given: Value| {
+            super::fill(
+                &SCHEMA,
+                &Ty::DateTime,
+                Some(&given),
+                0,
+                Some(&field(format)),
+            )
+        };
+        let rfc2822 = "Wed, 18 Aug 2010 20:01:40 +0000";
+        assert_eq!(fill(Format::Rfc2822, json!(rfc2822)), json!(rfc2822));
+        // Sent in another form, written in the field's.
+        assert_eq!(
+            fill(Format::Rfc2822, json!("2010-08-18T20:01:40Z")),
+            json!(rfc2822)
+        );
+        assert_eq!(fill(Format::Unix, json!(rfc2822)), json!(1_282_161_700));
+        assert_eq!(
+            fill(Format::Rfc3339, json!(rfc2822)),
+            json!("2010-08-18T20:01:40Z")
+        );
+        assert_eq!(
+            fill(Format::UnixMs, json!(1_282_161_700_123_i64)),
+            json!(1_282_161_700_123_i64)
+        );
+        // Made up: now, in the field's form.
+        let now = super::fill(&SCHEMA, &Ty::DateTime, None, 0, Some(&field(Format::Unix)));
+        assert!(now.as_i64().is_some_and(|s| s > 1_700_000_000), "{now}");
+        let made = super::fill(
+            &SCHEMA,
+            &Ty::DateTime,
+            Some(&json!("soon")),
+            0,
+            Some(&field(Format::Rfc2822)),
+        );
+        assert!(
+            tidings_runtime::dates::rfc2822_to_rfc3339(made.as_str().unwrap()).is_some(),
+            "{made}"
         );
     }
 
@@ -857,34 +774,5 @@ mod untagged {
         assert_eq!(fill(json!(["a", "b"])), json!(["a", "b"]));
         // A value of another kind than the items is not one of them: made up (no items).
         assert_eq!(fill(json!({"x": 1})), json!([]));
-    }
-}
-
-#[cfg(test)]
-mod time_names {
-    #[test]
-    fn names_that_hold_a_time() {
-        for name in [
-            "createdAt",
-            "modified_at",
-            "date_created",
-            "sentDate",
-            "timestamp",
-            "DateSent",
-            "updated_at ",
-        ] {
-            assert!(super::names_a_time(name), "{name}");
-        }
-        for name in [
-            "format",
-            "chat",
-            "update",
-            "candidate",
-            "timezone",
-            "status",
-            "data",
-        ] {
-            assert!(!super::names_a_time(name), "{name}");
-        }
     }
 }

@@ -155,7 +155,7 @@ impl Resources {
             }
         }
         let unique = call.body.as_object()?.iter().find_map(|(name, value)| {
-            let plain = super::fill::plain(name);
+            let plain = super::names::plain(name);
             let value = value.as_str().filter(|v| !v.is_empty())?;
             (plain.contains("unique") || plain == "identity").then_some((name, plain, value))
         });
@@ -165,7 +165,7 @@ impl Resources {
             .any(|i| {
                 i.value
                     .iter()
-                    .any(|(k, v)| super::fill::plain(k) == plain && v.as_str() == Some(value))
+                    .any(|(k, v)| super::names::plain(k) == plain && v.as_str() == Some(value))
             })
             .then(|| held(name, value))
     }

@@ -32,8 +32,10 @@ mod ids;
 mod listing;
 mod lookup;
 mod merge;
+mod names;
 mod shape;
 mod state;
+mod times;
 mod typed;
 mod wrapped;
 
@@ -42,8 +44,10 @@ pub use answer::{
 };
 pub use durable::{DIR_NAME, OpenError, store_path};
 pub use fill::fill;
-pub(crate) use fill::{is_success_flag, plain};
+pub(crate) use fill::is_success_flag;
+pub(crate) use names::plain;
 pub use shape::failure_flags;
+pub(crate) use times::fits as time_fits;
 
 use durable::Change;
 use group::{Ticket, Undo, Writer};
@@ -74,10 +78,6 @@ pub const DEFAULT_MAX_ITEMS_PER_COLLECTION: usize = 1_000;
 pub const DEFAULT_MAX_COLLECTIONS: usize = 1_000;
 /// Bytes of JSON (as serialized) the whole store keeps by default.
 pub const DEFAULT_MAX_STORED_BYTES: usize = 64 * 1024 * 1024;
-/// Depth at which fill stops making up nested values (recursive types end there).
-const MAX_FILL_DEPTH: usize = 16;
-/// Items fill makes up for a list with `min_items` (a larger minimum is capped here).
-const MAX_FILL_ITEMS: u64 = 16;
 
 /// Where an item keeps a file sent as it is (`body_encoding: binary`): its bytes in base64,
 /// beside what the answer holds; never answered as JSON (see `served::files`).

@@ -4,7 +4,8 @@
 use serde_json::{Map, Value};
 use tidings_spec::id_like;
 
-use super::fill::{self, collection_thing, fill, plain, singular};
+use super::fill::{self, fill};
+use super::names::{self, collection_thing, plain, singular};
 use super::wrapped::{made_in_list, wrapped_item};
 use super::{
     FieldSchema, Format, Item, PageRequest, ResourceAction, ResourceOp, ServerError, ServiceSchema,
@@ -35,7 +36,7 @@ fn id_field_of(schema: &ServiceSchema, op: &ResourceOp) -> Option<&'static Field
 
 /// Whether `name` is an item's own id named after its collection (`user_id` of `/users`).
 pub(super) fn own_id_of(name: &str, collection: &str) -> bool {
-    named_thing(name).is_some_and(|thing| Some(thing) == fill::collection_thing(collection))
+    named_thing(name).is_some_and(|thing| Some(thing) == names::collection_thing(collection))
 }
 
 /// Whether the answer of `op` says what its items' id is (a field of that name).

@@ -382,7 +382,7 @@ pub(super) fn filtered<'i>(items: &'i [Item], op: &ResourceOp, query: &Value) ->
 fn asks_for_descending(query: &Value) -> bool {
     query.as_object().is_some_and(|query| {
         query.iter().any(|(name, value)| {
-            let plain = super::fill::plain(name);
+            let plain = super::names::plain(name);
             matches!(
                 plain.as_str(),
                 "order"

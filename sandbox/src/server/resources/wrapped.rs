@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 use tidings_spec::id_like;
 
-use super::fill::{collection_thing, plain, singular};
+use super::names::{collection_thing, plain, singular};
 use super::{ResourceOp, ServiceSchema, ShapeSchema, Ty};
 
 /// The field of an answer that holds the item, and the item's type: the answer is a named
@@ -80,7 +80,7 @@ pub(super) fn wrapped_item(schema: &ServiceSchema, op: &ResourceOp) -> Option<(&
             .collection
             .rsplit('/')
             .find(|s| !s.is_empty() && !s.contains('{'))
-            .map(|s| super::fill::plain(s.split('.').next().unwrap_or_default()))
+            .map(|s| super::names::plain(s.split('.').next().unwrap_or_default()))
             .unwrap_or_default();
         HOLDERS.contains(&plain.as_str())
             || [format!("{plain}s"), format!("{plain}es")].contains(&word)
