@@ -2272,6 +2272,32 @@ async fn mailgun_bounces_live_through_a_list_add_get_paged_list_and_delete() {
         .await;
     let all: Vec<String> = (0..5).map(|i| format!("b{i}@example.com")).collect();
     assert_eq!(addresses, all);
+    // Walked as Mailgun's own clients walk (follow `paging.next`, which the document requires,
+    // until a page has no items): the last page with items links to the empty page past it,
+    // whose own link is empty. An empty link on the last page failed each such walk.
+    let http = tidings_runtime::reqwest::Client::new();
+    let key = served.credential("api_key").unwrap().to_owned();
+    let mut next = page.paging.next.clone();
+    let mut sizes = vec![page.items.len()];
+    while !next.is_empty() && sizes.len() < 10 {
+        let url = if next.starts_with("http") {
+            next.clone()
+        } else {
+            format!("{}{next}", served.base_url())
+        };
+        let at: serde_json::Value = http
+            .get(url)
+            .basic_auth(&user, Some(&key))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        sizes.push(at["items"].as_array().map_or(99, Vec::len));
+        next = at["paging"]["next"].as_str().unwrap_or_default().to_owned();
+    }
+    assert_eq!(sizes, [2, 2, 1, 0], "pages walked by their links");
 
     client
         .delete_v3_domain_id_bounces_address(domain, "b1@example.com")

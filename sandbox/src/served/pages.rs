@@ -9,13 +9,19 @@ use crate::server::resources::{ResourceAction, ServiceSchema, Ty};
 /// The last page's "no next page" as its type can say it: the `null` the page put at the next
 /// token or link (`before`) is gone where the field is optional, and made up where it is a
 /// required text — there it is the empty text, which ends the list (Infobip: "empty if there
-/// are no subsequent results"), never a made-up token a client would follow.
+/// are no subsequent results"), never a made-up token a client would follow. A next link that
+/// must be there leads from the last page with items to the empty page past it, whose own is
+/// empty: Mailgun links every page and its clients stop at a page with no items (the empty
+/// link they were given failed each walk at its end).
 pub(super) fn last_page_mark(
     (schema, ty): (&ServiceSchema, Option<&Ty>),
     before: &Value,
     filled: &Value,
     body: &mut Value,
-    pages: &tidings_runtime::spec::PaginationSpec,
+    (pages, window): (
+        &tidings_runtime::spec::PaginationSpec,
+        &crate::server::PageWindow,
+    ),
 ) {
     let field = match pages.style {
         tidings_runtime::spec::PageStyle::Token { token_field, .. } => token_field,
@@ -33,7 +39,18 @@ pub(super) fn last_page_mark(
     }
     match at(filled) {
         Some(Value::String(_)) => {
-            crate::server::set_path(body, field, Value::String(String::new()));
+            let past_end = window.links.as_ref().map(|l| l.past_end.clone());
+            let has_items = pages
+                .items
+                .split('.')
+                .try_fold(before, |v, key| v.get(key))
+                .and_then(Value::as_array)
+                .is_some_and(|items| !items.is_empty());
+            let next = match past_end {
+                Some(link) if has_items => link,
+                _ => String::new(),
+            };
+            crate::server::set_path(body, field, Value::String(next));
         }
         // Optional (the type's filling left it out): no key, not a `null` the type refuses.
         None => {

@@ -826,7 +826,8 @@ fn answer(
                             }
                             let mut body = Value::Object(given);
                             let typed = (schema, op.resource.response.as_ref());
-                            super::pages::last_page_mark(typed, &whole, &filled, &mut body, pages);
+                            let paged = (pages, window);
+                            super::pages::last_page_mark(typed, &whole, &filled, &mut body, paged);
                             crate::server::page_facts(&mut body, pages, window, declared);
                             if let (Some(param), PageStyle::NextUrl { next_field }) =
                                 (cursor, &pages.style)

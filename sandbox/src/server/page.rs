@@ -111,6 +111,9 @@ pub struct PageLinks {
     pub previous: Option<String>,
     /// The last page.
     pub last: String,
+    /// The empty page past the last item: where a next link that must be there on the last
+    /// page leads (Mailgun's, which its clients follow until a page has no items).
+    pub past_end: String,
 }
 
 /// Pages `items` (all of the list, in listing order) as `spec`'s style says, reading the
@@ -301,6 +304,7 @@ fn styled_page<T: serde::Serialize>(
         first: next_link(0),
         previous: (first_item > 0).then(|| next_link(first_item.saturating_sub(size))),
         last: next_link(total.saturating_sub(1) / size * size),
+        past_end: next_link(total),
     });
     let window = PageWindow {
         number: page_number.unwrap_or(first_item / size),
