@@ -9426,3 +9426,65 @@ async fn a_time_keeps_its_wire_form_in_requests_answers_and_made_up_stamps() {
     );
     served.shutdown().await;
 }
+
+/// Mailgun documents its sends and template updates as `multipart/form-data`, and its own
+/// samples send URL-encoded forms (and Twilio's form API takes multipart from some clients):
+/// each was a 415. A form operation takes a form in either encoding; anything else is still a
+/// 415 that names both.
+#[tokio::test]
+async fn a_form_operation_takes_either_form_encoding() {
+    let (_dir, served) = served_text(
+        "service:\n  name: post\n  title: Post\n  summary: Post\n  \
+         base_url: { env: POST_BASE_URL }\n\
+         types:\n  Note:\n    fields:\n      id: { type: string, read_only: true }\n      \
+         text: { type: string, required: true }\n      pinned: { type: boolean }\n\
+         operations:\n  create_note:\n    method: POST\n    path: /notes\n    \
+         body: Note\n    body_encoding: multipart\n    response: Note\n  \
+         create_memo:\n    method: POST\n    path: /memos\n    \
+         body: Note\n    body_encoding: form\n    response: Note\n",
+    )
+    .await;
+    let http = tidings_runtime::reqwest::Client::new();
+    let base = served.base_url().to_owned();
+    for path in ["/notes", "/memos"] {
+        let url = format!("{base}{path}");
+        let encoded = http
+            .post(&url)
+            .form(&[("text", "hello"), ("pinned", "true")])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(encoded.status(), 200, "URL-encoded to {path}");
+        let made: serde_json::Value = encoded.json().await.unwrap();
+        assert_eq!(
+            (&made["text"], &made["pinned"]),
+            (&"hello".into(), &true.into())
+        );
+        let parts = "--b1\r\nContent-Disposition: form-data; name=\"text\"\r\n\r\nparts\r\n\
+                     --b1\r\nContent-Disposition: form-data; name=\"pinned\"\r\n\r\nfalse\r\n\
+                     --b1--\r\n";
+        let multipart = http
+            .post(&url)
+            .header("content-type", "multipart/form-data; boundary=b1")
+            .body(parts)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(multipart.status(), 200, "multipart to {path}");
+        let made: serde_json::Value = multipart.json().await.unwrap();
+        assert_eq!(made["text"], "parts");
+        let json = http
+            .post(&url)
+            .json(&serde_json::json!({"text": "json"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(json.status(), 415, "JSON to {path}");
+        let said = json.text().await.unwrap();
+        assert!(
+            said.contains("x-www-form-urlencoded") && said.contains("multipart/form-data"),
+            "{said}"
+        );
+    }
+    served.shutdown().await;
+}

@@ -523,15 +523,12 @@ fn inputs(
             }
             tidings_runtime::spec::BodyEncoding::Json => incoming.json()?,
             // Form fields are text: read as the spec's types first (`Attempt=2` is a number).
-            tidings_runtime::spec::BodyEncoding::Form(style) => empty_lists(
+            // Either form encoding is taken (see `Incoming::form`).
+            tidings_runtime::spec::BodyEncoding::Form(style)
+            | tidings_runtime::spec::BodyEncoding::Multipart(style) => empty_lists(
                 served.schema,
                 op.body.as_ref(),
                 typed_fields(served.schema, op.body.as_ref(), incoming.form(style)?),
-            ),
-            tidings_runtime::spec::BodyEncoding::Multipart(style) => empty_lists(
-                served.schema,
-                op.body.as_ref(),
-                typed_fields(served.schema, op.body.as_ref(), incoming.multipart(style)?),
             ),
             tidings_runtime::spec::BodyEncoding::Binary => Value::Null,
         };

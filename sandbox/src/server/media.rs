@@ -22,8 +22,11 @@ pub(crate) fn media_fits(
     };
     match op.body_encoding {
         BodyEncoding::Json => is_json(value),
-        BodyEncoding::Form(_) => essence(value) == "application/x-www-form-urlencoded",
-        BodyEncoding::Multipart(_) => essence(value) == "multipart/form-data",
+        // Either form encoding, whichever the operation documents (see `Incoming::form`).
+        BodyEncoding::Form(_) | BodyEncoding::Multipart(_) => matches!(
+            essence(value).as_str(),
+            "application/x-www-form-urlencoded" | "multipart/form-data"
+        ),
         BodyEncoding::Binary => value
             .to_str()
             .is_ok_and(|v| v.contains('/') && op.takes_media(v)),
@@ -34,8 +37,8 @@ pub(crate) fn media_fits(
 pub(crate) fn unsupported_media(op: &tidings_runtime::spec::OperationSpec) -> ServerError {
     let media = match op.body_encoding {
         BodyEncoding::Json => "application/json",
-        BodyEncoding::Form(_) => "application/x-www-form-urlencoded",
-        BodyEncoding::Multipart(_) => "multipart/form-data",
+        BodyEncoding::Form(_) => "application/x-www-form-urlencoded` or `multipart/form-data",
+        BodyEncoding::Multipart(_) => "multipart/form-data` or `application/x-www-form-urlencoded",
         BodyEncoding::Binary if op.body_media.is_empty() => "<the file's media type>",
         BodyEncoding::Binary => &op.body_media.join("` or `"),
     };
