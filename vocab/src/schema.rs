@@ -277,6 +277,6 @@ pub struct ResourceOp {
     /// A list's query parameters that filter its items, as `(parameter, item field)` wire
     /// names (Bandwidth's `messageId`, Twilio's `To` for `to`): an item is listed when its
     /// field equals the parameter's value (as text), or one of its values for a list. A
-    /// parameter the request leaves out filters nothing.
+    /// parameter the request leaves out, or sends empty, filters nothing.
     pub filters: &'static [(&'static str, &'static str)],
 }

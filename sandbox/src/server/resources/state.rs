@@ -351,7 +351,10 @@ pub(super) fn filtered<'i>(items: &'i [Item], op: &ResourceOp, query: &Value) ->
         .filter_map(|(param, field)| {
             let wanted = match query.get(*param)? {
                 Value::Array(values) => values.iter().filter_map(text).collect(),
+                // Empty, it filters nothing: Mailgun's document marks the unsubscribes list's
+                // `address` required, and `address=` listed none of them.
                 Value::Null => return None,
+                Value::String(s) if s.is_empty() => return None,
                 one => vec![text(one)?],
             };
             Some((*field, Operator::of(param), wanted))
@@ -475,7 +478,7 @@ pub(super) fn selected_ids(
     let given = op
         .filters
         .iter()
-        .any(|(param, _)| query.get(*param).is_some_and(|v| !v.is_null()));
+        .any(|(param, _)| query.get(*param).is_some_and(|v| !v.is_null() && v != ""));
     if !given {
         return Vec::new();
     }

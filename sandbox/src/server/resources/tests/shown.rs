@@ -83,6 +83,12 @@ fn a_list_shows_its_item_type_and_filters_by_the_id_it_names() {
         json!([{"messageId": first["id"]}]),
         "{found}"
     );
+    // Sent empty, a filter is none (Mailgun's `address=`, which its document requires).
+    let empty = json!({"messageId": ""});
+    let every = store
+        .serve_now(&MESSAGES, &list, &call(None, empty, Value::Null))
+        .unwrap();
+    assert_eq!(every["totalCount"], 2, "{every}");
 }
 
 /// Bandwidth's media: a file put at `PUT /media/{mediaId}` (kept as its bytes) and listed as
