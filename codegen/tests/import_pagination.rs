@@ -310,6 +310,21 @@ fn has_more_with_starting_after_and_a_limit_is_the_cursor_style_on_item_ids() {
 }
 
 #[test]
+fn a_limit_typed_as_text_beside_an_offset_is_the_page_size() {
+    // Mailgun's `GET /v3/lists`: `limit` and `skip` are strings ("Defaults to 100"); without
+    // the limit the sandbox paged by its own size and ignored what was asked.
+    let (_, p) = import(&doc(
+        "/lists",
+        &[("limit", string()), ("skip", string())],
+        object(json!({"items": things(), "total_count": integer()})),
+    ));
+    let p = p.unwrap();
+    assert_eq!(p.style, Some(PageKind::Offset));
+    assert_eq!(p.offset_param.as_deref(), Some("skip"));
+    assert_eq!(p.limit_param.as_deref(), Some("limit"));
+}
+
+#[test]
 fn offset_and_limit_with_a_total_is_the_offset_style() {
     let (_, p) = import(&doc(
         "/things",

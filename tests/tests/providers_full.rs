@@ -351,7 +351,7 @@ fn lists_that_show_how_they_page_get_a_stream() {
     // report's text counts them.
     for (document, service, paged, unpaged) in [
         ("twilio_api_v2010.json", "twilio", 61, 2),
-        ("sendgrid_oai.json", "sendgrid", 42, 43),
+        ("sendgrid_oai.json", "sendgrid", 43, 42),
         ("postmark_server.json", "postmark", 9, 8),
         // Resend: a cursor (`after`) with `has_more` on 23; Ably Platform: `Link` headers.
         ("resend.json", "resend", 23, 3),

@@ -734,7 +734,11 @@ fn offset<'r, 'q>(
     query: &'q [ParamOut],
 ) -> Option<(&'q ParamOut, Option<&'q ParamOut>, Option<&'r str>)> {
     let p = param(query, OFFSET_PARAMS)?;
-    let limit = param(query, LIMIT_PARAMS).filter(|l| l.wire != p.wire && is_number(&l.ty));
+    // A count beside an offset, even typed as text (Mailgun's `limit` and `skip`, strings
+    // "Defaults to 100"): left out, the list paged by the sandbox's own size, and a client
+    // stepping the offset by its limit got pages that overlapped.
+    let limit = param(query, LIMIT_PARAMS)
+        .filter(|l| l.wire != p.wire && (is_number(&l.ty) || l.ty == "string"));
     let total = reach.iter().find(|r| {
         let in_meta = r.container.as_deref().is_some_and(|c| {
             META_CONTAINERS.contains(&c) || LINK_CONTAINERS.contains(&c) || c == "metadata"
