@@ -604,8 +604,18 @@ async fn sendgrid_suppressions_are_sets_of_addresses() {
     let call = |method, path: &str, body| {
         call_json(&served, ("Authorization", key.as_str()), method, path, body)
     };
-    let group = "/asm/groups/7/suppressions";
+    // Under a group never made, 404; under one made, a set.
     let add = serde_json::json!({"recipient_emails": ["ada@example.com", "bob@example.com"]});
+    let orphan = call("POST", "/asm/groups/7/suppressions", Some(add.clone())).await;
+    assert_eq!(orphan.0, 404, "{}", orphan.1);
+    let made = |name: &str| {
+        let body = serde_json::json!({"name": name, "description": "d"});
+        call("POST", "/asm/groups", Some(body))
+    };
+    let (status, made_group) = made("weekly").await;
+    assert_eq!(status, 201, "{made_group}");
+    let (_, other_group) = made("monthly").await;
+    let group = &format!("/asm/groups/{}/suppressions", made_group["id"]);
     let (status, added) = call("POST", group, Some(add.clone())).await;
     assert_eq!((status, &added), (201, &add), "answered as added");
     let again = serde_json::json!({"recipient_emails": ["bob@example.com", "cy@example.com"]});
@@ -628,7 +638,8 @@ async fn sendgrid_suppressions_are_sets_of_addresses() {
     assert_eq!(status, 204);
     let (_, listed) = call("GET", group, None).await;
     assert_eq!(listed.as_array().map(Vec::len), Some(2), "{listed}");
-    let (_, other) = call("GET", "/asm/groups/8/suppressions", None).await;
+    let other_group = format!("/asm/groups/{}/suppressions", other_group["id"]);
+    let (_, other) = call("GET", &other_group, None).await;
     assert_eq!(
         other,
         serde_json::json!([]),
@@ -3555,14 +3566,16 @@ paths:
     };
 
     // Three apps, walked two at a time by the iterator until `done`.
+    let mut apps = Vec::new();
     for name in ["one", "two", "three"] {
-        let (status, _) = call(
+        let (status, app) = call(
             "POST",
             "/api/v1/app",
             Some(serde_json::json!({ "name": name })),
         )
         .await;
         assert_eq!(status, 201);
+        apps.push(app["id"].as_str().unwrap_or_default().to_owned());
     }
     let (mut names, mut path, mut pages) = (Vec::new(), "/api/v1/app?limit=2".to_owned(), 0);
     loop {
@@ -3617,14 +3630,19 @@ paths:
 
     // What a create leaves out is the field's default, kept and answered.
     let url = serde_json::json!({ "url": "https://example.com/hook" });
-    let (status, endpoint) = call("POST", "/api/v1/app/app_1/endpoint", Some(url)).await;
+    // Under an app never made, 404: under one made, kept.
+    let orphan = call("POST", "/api/v1/app/app_9/endpoint", Some(url.clone())).await;
+    assert_eq!(orphan.0, 404, "{}", orphan.1);
+    let app = &apps[0];
+    let endpoints = format!("/api/v1/app/{app}/endpoint");
+    let (status, endpoint) = call("POST", &endpoints, Some(url)).await;
     assert_eq!(
         (status, &endpoint["description"]),
         (201, &serde_json::json!("")),
         "{endpoint}"
     );
     let id = endpoint["id"].as_str().unwrap_or_default();
-    let (status, read) = call("GET", &format!("/api/v1/app/app_1/endpoint/{id}"), None).await;
+    let (status, read) = call("GET", &format!("{endpoints}/{id}"), None).await;
     assert_eq!(
         (status, &read["description"]),
         (200, &serde_json::json!("")),
@@ -5560,9 +5578,14 @@ paths:
     let path = format!("/api/projects/{}/sandboxes", project["id"]);
     let (status, _) = call_json(&served, key, "POST", &path, Some(orphan.clone())).await;
     assert_eq!(status, 200, "under a project made");
+    // Where the operation documents no 404, the same 404, in the service's error shape: an
+    // item under no parent was acknowledged where the service has none.
     let note = "/api/projects/999/notes";
-    let (status, _) = call_json(&served, key, "POST", note, Some(orphan)).await;
-    assert_eq!(status, 200, "no 404 documented: made, as before");
+    let (status, error) = call_json(&served, key, "POST", note, Some(orphan.clone())).await;
+    assert_eq!(status, 404, "{error}");
+    let note = format!("/api/projects/{}/notes", project["id"]);
+    let (status, _) = call_json(&served, key, "POST", &note, Some(orphan)).await;
+    assert_eq!(status, 200, "under a project made");
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -9486,5 +9509,44 @@ async fn a_form_operation_takes_either_form_encoding() {
             "{said}"
         );
     }
+    served.shutdown().await;
+}
+
+/// Twilio's whole 2010 API: accounts are created there (`POST /Accounts.json`, subaccounts),
+/// and every message lives under one. A message under the account the client signs in as is
+/// made (that account is the caller's own, never created through the API); under an account
+/// never made, 404; under a subaccount made, kept there.
+#[tokio::test]
+async fn twilio_s_messages_live_under_the_caller_s_account_or_one_it_made() {
+    use base64::Engine as _;
+    let (served, _dir) = serve_imported("twilio_api_v2010.json", "twilio").await;
+    let own = served.credential("account_sid").unwrap().to_owned();
+    let pair = format!("{own}:{}", served.credential("auth_token").unwrap());
+    let auth = format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD.encode(pair)
+    );
+    let message = [
+        ("To", "+15558675310"),
+        ("From", "+15017122661"),
+        ("Body", "hi"),
+    ];
+    let messages = |account: &str| format!("/2010-04-01/Accounts/{account}/Messages.json");
+    let (status, made) = post_form(&served, &auth, &messages(&own), &message).await;
+    assert_eq!(status, 201, "{made}");
+    let stranger = format!("AC{}", "0".repeat(32));
+    let (status, refused) = post_form(&served, &auth, &messages(&stranger), &message).await;
+    assert_eq!(status, 404, "{refused}");
+    let (status, sub) = post_form(
+        &served,
+        &auth,
+        "/2010-04-01/Accounts.json",
+        &[("FriendlyName", "sub")],
+    )
+    .await;
+    assert_eq!(status, 201, "{sub}");
+    let sub = sub["sid"].as_str().unwrap_or_default().to_owned();
+    let (status, made) = post_form(&served, &auth, &messages(&sub), &message).await;
+    assert_eq!(status, 201, "{made}");
     served.shutdown().await;
 }

@@ -58,10 +58,31 @@ pub(super) fn names_a_create_or_update(name: &str) -> bool {
         .any(|w| matches!(*w, "upsert" | "identify" | "set" | "or" | "save"))
 }
 
+/// The 404 of a create or list under a parent the store does not hold, where the spec creates
+/// such parents (Mailtrap's `POST /api/projects/{project_id}/sandboxes`, Mailgun's members of
+/// a mailing list never made, Twilio's participants of an unknown conversation): not an item
+/// under no parent, which a later create of the parent would find there. A parent named by a
+/// credential's value is the caller's own (Twilio's `{AccountSid}`, the account the client
+/// signs in as): it is there.
+pub(super) fn missing_parent(
+    served: &super::ops::Served,
+    op: &super::ops::ServedOp,
+    call: &ResourceCall,
+) -> Option<crate::server::ServerError> {
+    let (parent, param) = parent_of(&served.ops, op)?;
+    let named = call.path.iter().find(|(name, _)| *name == param)?;
+    if served.gateway.accepts_any(&named.1) {
+        return None;
+    }
+    served
+        .store
+        .missing_under(parent, param, &op.resource, call)
+}
+
 /// The collection template and parameter of the parent item an operation creates or lists
 /// under (`/api/projects` and `project_id` of `/api/projects/{project_id}/sandboxes`), when
 /// another operation creates such parents: the parent can then be missing.
-pub(super) fn parent_of<'o>(
+fn parent_of<'o>(
     ops: &'o [super::ops::ServedOp],
     op: &super::ops::ServedOp,
 ) -> Option<(&'o str, &'static str)> {
@@ -76,9 +97,11 @@ pub(super) fn parent_of<'o>(
     let collection: &'static str = op.resource.collection;
     let (parent, rest) = collection.rsplit_once("/{")?;
     let (param, _) = rest.split_once('}')?;
-    let creator = ops
-        .iter()
-        .find(|o| o.resource.kind == ResourceAction::Create && o.resource.collection == parent)?;
+    // Twilio's parents are created at `/Accounts.json`, their children under `/Accounts/{Sid}`.
+    let creates_there = |c: &str| c == parent || c.strip_suffix(".json") == Some(parent);
+    let creator = ops.iter().find(|o| {
+        o.resource.kind == ResourceAction::Create && creates_there(o.resource.collection)
+    })?;
     Some((creator.resource.collection, param))
 }
 

@@ -16,7 +16,7 @@ use tidings_codegen::check::{Answer, PageStyle};
 use tidings_codegen::model::QueryStyle;
 
 use super::documented::{created_location, documented_status};
-use super::held::{asks_to_fail_if_held, names_a_create_or_update, parent_of, upserts};
+use super::held::{asks_to_fail_if_held, missing_parent, names_a_create_or_update, upserts};
 use super::ops::{PathTemplate, Served, ServedOp, TokenEndpoint};
 use super::params::{in_range, query, typed};
 use super::validate;
@@ -277,15 +277,8 @@ async fn respond<'s>(
     {
         return (Some(op), incoming.reject(missing));
     }
-    // A create or list under a parent the store does not hold, where the operation documents
-    // 404 and the spec creates such parents (Mailtrap's `POST
-    // /api/projects/{project_id}/sandboxes`): that 404, not an item under no parent.
-    if op.info.errors.contains(&404)
-        && let Some((parent, param)) = parent_of(&served.ops, op)
-        && let Some(missing) = served
-            .store
-            .missing_under(parent, param, &op.resource, &call)
-    {
+    // A create or list under a parent the store does not hold: 404 (see `missing_parent`).
+    if let Some(missing) = missing_parent(served, op, &call) {
         return (Some(op), incoming.reject(missing));
     }
     // A replace of an item the store does not hold, in a collection with a create of its

@@ -279,6 +279,14 @@ impl Gateway {
         })
     }
 
+    /// Whether `presented` is the value of any credential (a path naming the caller's own
+    /// account by the user name it signs in with), compared in constant time.
+    pub fn accepts_any(&self, presented: &str) -> bool {
+        self.credentials
+            .iter()
+            .any(|(_, v)| tidings_runtime::constant_time_eq(v.as_bytes(), presented.as_bytes()))
+    }
+
     /// Takes one request from the rate limit (for front doors other than HTTP, like SMTP):
     /// `Err` holds the wait until the window resets.
     pub fn take_rate_limit(&self) -> Result<(), Duration> {
