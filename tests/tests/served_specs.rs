@@ -9550,3 +9550,139 @@ async fn twilio_s_messages_live_under_the_caller_s_account_or_one_it_made() {
     assert_eq!(status, 201, "{made}");
     served.shutdown().await;
 }
+
+/// BulkSMS (APIs-guru `openapi-directory`, `APIs/bulksms.com/1.0.0/openapi.yaml` at
+/// `98cd072b`, reduced to facts): a send posts a list of entries and answers "the messages
+/// that were created". The answer was made up from the body, so its ids were of no message
+/// (the read of each was a 404) and its `to` was `"to"`; the messages are answered as kept.
+/// A webhook's `id` is a `number` (example `234`): made as text it was answered `0.0`, and no
+/// path named the webhook; it is a whole number now.
+#[tokio::test]
+async fn bulksms_sends_answer_the_messages_kept_and_webhooks_have_whole_number_ids() {
+    let document = r##"
+swagger: "2.0"
+info: { title: BulkSMS, version: "1.0.0" }
+basePath: /v1
+securityDefinitions: { basicAuth: { type: basic } }
+security: [ { basicAuth: [] } ]
+definitions:
+  SubmissionEntry:
+    type: object
+    required: [to, body]
+    properties:
+      to: { type: array, items: { type: object, properties: { address: { type: string } } } }
+      body: { type: string, example: "Hi there!" }
+  Message:
+    type: object
+    properties:
+      id: { type: string }
+      to: { type: string }
+      body: { type: string }
+      type: { type: string, enum: [SENT, RECEIVED] }
+  Webhook:
+    type: object
+    properties:
+      id: { type: number, example: 234 }
+      name: { type: string, example: My MT Webhook }
+      url: { type: string, example: "https://www.example.com" }
+  WebhookEntry:
+    type: object
+    required: [name, url]
+    properties:
+      name: { type: string }
+      url: { type: string }
+paths:
+  /messages:
+    post:
+      operationId: sendMessages
+      consumes: [application/json]
+      produces: [application/json]
+      parameters:
+        - { in: body, name: body, required: true, schema: { type: array, items: { $ref: "#/definitions/SubmissionEntry" } } }
+      responses:
+        "201": { description: created, schema: { type: array, items: { $ref: "#/definitions/Message" } } }
+  /messages/{id}:
+    get:
+      operationId: getMessage
+      produces: [application/json]
+      parameters: [ { in: path, name: id, required: true, type: string } ]
+      responses:
+        "200": { description: ok, schema: { $ref: "#/definitions/Message" } }
+        "404": { description: not found }
+  /webhooks:
+    post:
+      operationId: createWebhook
+      consumes: [application/json]
+      produces: [application/json]
+      parameters: [ { in: body, name: body, required: true, schema: { $ref: "#/definitions/WebhookEntry" } } ]
+      responses:
+        "200": { description: ok, schema: { $ref: "#/definitions/Webhook" } }
+    get:
+      operationId: listWebhooks
+      produces: [application/json]
+      responses:
+        "200": { description: ok, schema: { type: array, items: { $ref: "#/definitions/Webhook" } } }
+  /webhooks/{id}:
+    parameters: [ { in: path, name: id, required: true, type: string } ]
+    get:
+      operationId: getWebhook
+      produces: [application/json]
+      responses:
+        "200": { description: ok, schema: { $ref: "#/definitions/Webhook" } }
+        "404": { description: not found }
+    post:
+      operationId: updateWebhook
+      consumes: [application/json]
+      produces: [application/json]
+      parameters: [ { in: body, name: body, required: true, schema: { $ref: "#/definitions/WebhookEntry" } } ]
+      responses:
+        "200": { description: ok, schema: { $ref: "#/definitions/Webhook" } }
+        "404": { description: not found }
+"##;
+    let (served, _dir) = serve_document(document, "bulksms.yaml", "bulksms").await;
+    let auth = basic_auth(&served);
+    let key = ("authorization", auth.as_str());
+    let send = serde_json::json!([
+        {"to": [{"address": "+27001234567"}], "body": "Hello World!"},
+        {"to": [{"address": "+27002345678"}], "body": "Hello Universe!"},
+    ]);
+    let (status, sent) = call_json(&served, key, "POST", "/v1/messages", Some(send)).await;
+    assert_eq!(status, 201, "{sent}");
+    let sent = sent.as_array().cloned().unwrap_or_default();
+    assert_eq!(sent.len(), 2);
+    for (message, to) in sent.iter().zip(["+27001234567", "+27002345678"]) {
+        assert_eq!(message["to"], to, "the recipient sent: {message}");
+        let id = message["id"].as_str().unwrap_or_default();
+        let (status, read) =
+            call_json(&served, key, "GET", &format!("/v1/messages/{id}"), None).await;
+        assert_eq!(status, 200, "the id answered names the message: {read}");
+        assert_eq!(read["body"], message["body"]);
+    }
+
+    let hook = |name: &str| serde_json::json!({"name": name, "url": "https://example.com/h"});
+    let mut ids = Vec::new();
+    for name in ["one", "two"] {
+        let (status, made) =
+            call_json(&served, key, "POST", "/v1/webhooks", Some(hook(name))).await;
+        assert_eq!(status, 200, "{made}");
+        let id = made["id"]
+            .as_i64()
+            .unwrap_or_else(|| panic!("a whole number: {made}"));
+        ids.push(id);
+    }
+    assert_ne!(ids[0], ids[1]);
+    let second = format!("/v1/webhooks/{}", ids[1]);
+    let (status, renamed) = call_json(&served, key, "POST", &second, Some(hook("renamed"))).await;
+    assert_eq!(
+        (status, &renamed["name"]),
+        (200, &"renamed".into()),
+        "{renamed}"
+    );
+    let (_, listed) = call_json(&served, key, "GET", "/v1/webhooks", None).await;
+    let names: Vec<&str> = listed
+        .as_array()
+        .map(|l| l.iter().filter_map(|w| w["name"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(names, ["one", "renamed"], "updated in place: {listed}");
+    served.shutdown().await;
+}

@@ -87,6 +87,7 @@ impl Resources {
         }
         // One change for the whole list: kept together or not at all.
         let mut made = Vec::new();
+        let mut kept = Vec::new();
         let ((), ticket) = state.as_one(|state| {
             for body in bodies {
                 match upsert
@@ -97,6 +98,7 @@ impl Resources {
                     Some((id, mut value)) => {
                         value.extend(body);
                         fill::stamp_last_change(schema, item_ty.as_ref(), &mut value);
+                        kept.push(value.clone());
                         self.insert(state, collection, id, value, None)?;
                     }
                     // Filled as the answer shows the items (their times made once, kept);
@@ -105,12 +107,30 @@ impl Resources {
                         let (value, _) =
                             self.create_one(state, schema, op, collection, item_ty.as_ref(), body)?;
                         made.extend(value.get(op.id_field).cloned());
+                        kept.push(value);
                     }
                 }
             }
             Ok(())
         })?;
         drop(state);
+        // An answer that lists what was made (BulkSMS's `POST /messages`: "the messages that
+        // were created") lists the items kept, by the ids a read finds them by; made up from
+        // the body, its ids were of no item.
+        if let Some(Ty::List(answered)) = &op.response
+            && !upsert
+            && kept.len() == items.len()
+        {
+            let each = kept.into_iter().map(|item| {
+                let item = Value::Object(item);
+                only_declared(
+                    schema,
+                    answered,
+                    fill(schema, answered, Some(&item), 0, None),
+                )
+            });
+            return Ok((Value::Array(each.collect()), ticket));
+        }
         let value = op.response.as_ref().map_or(Value::Null, |ty| {
             // What the answer shares with the body is answered as sent (SendGrid's suppression
             // answers the `recipient_emails` added).

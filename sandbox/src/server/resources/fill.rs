@@ -42,6 +42,11 @@ pub fn fill(
                 Some(Value::String(s)) if fits_text(ty, field, s) => Value::String(s.clone()),
                 _ => Value::String(sample_string(ty, field)),
             },
+            // A list sent where the answer has one text (BulkSMS's message sent `to:
+            // [{address}]`, answered with its recipient `to`): its first, as above.
+            Some(Value::Array(items)) if !items.is_empty() && depth < MAX_FILL_DEPTH => {
+                fill(schema, ty, items.first(), depth + 1, field)
+            }
             // A yes-or-no or a number sent where the answer has text (Twilio's credential
             // created with `Sandbox=true`, answered `"sandbox": "true"`): its text.
             Some(v @ (Value::Bool(_) | Value::Number(_)))

@@ -80,7 +80,9 @@ pub(super) fn make_id(schema: &ServiceSchema, op: &ResourceOp, n: u64) -> String
     {
         return format!("00000000-0000-4000-8000-{n:012x}");
     }
-    if id_field.is_some_and(|f| f.ty == Ty::Integer) {
+    // A `number` id is a whole number too (BulkSMS's webhook `id`, example `234`): made as
+    // text, it was answered `0.0`, and no path named the item.
+    if id_field.is_some_and(|f| matches!(f.ty, Ty::Integer | Ty::Number)) {
         return n.to_string();
     }
     match id_field {
@@ -150,7 +152,7 @@ pub(super) fn numbered_id(n: u64, min_len: Option<u64>, max_len: Option<u64>) ->
 /// The id field's value: a number when the answer's id field is an integer (Brevo's contact
 /// ids), else the id as text.
 pub(super) fn id_value(schema: &ServiceSchema, op: &ResourceOp, id: &str) -> Value {
-    let integer = id_field_of(schema, op).is_some_and(|f| f.ty == Ty::Integer);
+    let integer = id_field_of(schema, op).is_some_and(|f| matches!(f.ty, Ty::Integer | Ty::Number));
     match id.parse::<i64>() {
         Ok(n) if integer => Value::from(n),
         _ => Value::String(id.to_owned()),
@@ -164,7 +166,7 @@ pub(super) fn fits_id_field(schema: &ServiceSchema, op: &ResourceOp, id: &str) -
         return true;
     };
     match field.ty {
-        Ty::Integer => id.parse::<i64>().is_ok(),
+        Ty::Integer | Ty::Number => id.parse::<i64>().is_ok(),
         Ty::String => fill::fits_text(&field.ty, Some(field), id),
         _ => false,
     }
