@@ -9686,3 +9686,83 @@ paths:
     assert_eq!(names, ["one", "renamed"], "updated in place: {listed}");
     served.shutdown().await;
 }
+
+/// Mailtrap (`mailtrap/mailtrap-openapi`, `specs/email-sending.openapi.yml` at `f96b352e`,
+/// reduced to facts): a domain's company info is read by `GET`, written by `POST` and `PATCH`,
+/// all three answering one shared response, which the import names once per operation. The
+/// path was taken for an action (the answers' type names differ), and nothing was kept: each
+/// call answered `{}`. Answers of one shape are one answer: the settings are kept.
+#[tokio::test]
+async fn settings_whose_writes_answer_the_same_shape_under_other_names_are_kept() {
+    let document = r##"
+openapi: 3.1.0
+info: { title: Mailtrap, version: "1" }
+security: [ { BearerAuth: [] } ]
+components:
+  securitySchemes: { BearerAuth: { type: http, scheme: bearer } }
+  schemas:
+    Domain: { type: object, properties: { id: { type: integer }, domain_name: { type: string } } }
+    CompanyInfo:
+      type: object
+      properties:
+        name: { type: string }
+        city: { type: string }
+        zip_code: { type: string }
+  responses:
+    CompanyInfoResponse:
+      description: ok
+      content:
+        application/json:
+          schema: { type: object, properties: { data: { $ref: "#/components/schemas/CompanyInfo" } } }
+  requestBodies:
+    CompanyInfoBody:
+      content:
+        application/json:
+          schema: { type: object, properties: { company_info: { $ref: "#/components/schemas/CompanyInfo" } } }
+paths:
+  /api/domains:
+    post:
+      operationId: createDomain
+      requestBody: { content: { application/json: { schema: { type: object, properties: { domain: { $ref: "#/components/schemas/Domain" } } } } } }
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Domain" } } } } }
+  /api/domains/{domain_id}:
+    parameters: [ { name: domain_id, in: path, required: true, schema: { type: integer } } ]
+    get:
+      operationId: getDomain
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Domain" } } } } }
+  /api/domains/{domain_id}/company_info:
+    parameters: [ { name: domain_id, in: path, required: true, schema: { type: integer } } ]
+    get:
+      operationId: getDomainCompanyInfo
+      responses: { "200": { $ref: "#/components/responses/CompanyInfoResponse" } }
+    post:
+      operationId: createDomainCompanyInfo
+      requestBody: { $ref: "#/components/requestBodies/CompanyInfoBody" }
+      responses: { "200": { $ref: "#/components/responses/CompanyInfoResponse" } }
+    patch:
+      operationId: updateDomainCompanyInfo
+      requestBody: { $ref: "#/components/requestBodies/CompanyInfoBody" }
+      responses: { "200": { $ref: "#/components/responses/CompanyInfoResponse" } }
+"##;
+    let (served, _dir) = serve_document(document, "mailtrap.yaml", "mailtrap").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let key = ("authorization", bearer.as_str());
+    let domain = serde_json::json!({"domain": {"domain_name": "example.com"}});
+    let (_, domain) = call_json(&served, key, "POST", "/api/domains", Some(domain)).await;
+    let info = format!("/api/domains/{}/company_info", domain["id"]);
+    let written = serde_json::json!({"company_info": {"name": "Mailtrap", "city": "San Francisco", "zip_code": "94105"}});
+    let (status, answered) = call_json(&served, key, "POST", &info, Some(written)).await;
+    assert_eq!(status, 200, "{answered}");
+    let (_, read) = call_json(&served, key, "GET", &info, None).await;
+    assert_eq!(read["data"]["name"], "Mailtrap", "kept: {read}");
+    let change = serde_json::json!({"company_info": {"city": "New York"}});
+    let (_, changed) = call_json(&served, key, "PATCH", &info, Some(change)).await;
+    assert_eq!(
+        (&changed["data"]["city"], &changed["data"]["name"]),
+        (&"New York".into(), &"Mailtrap".into()),
+        "merged: {changed}"
+    );
+    let (_, read) = call_json(&served, key, "GET", &info, None).await;
+    assert_eq!(read["data"]["city"], "New York", "{read}");
+    served.shutdown().await;
+}

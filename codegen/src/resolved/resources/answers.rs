@@ -239,7 +239,10 @@ pub(super) fn singleton(service: &Service, op: &OperationInfo) -> bool {
     let mut reads = beside(Method::Get).peekable();
     let mut posts = beside(Method::Post).peekable();
     let posted = posts.peek().is_some();
-    let post_writes = posted && posts.all(|o| o.response.is_some() && Some(&o.response) == read);
+    let post_writes = posted
+        && posts.all(|o| {
+            o.response.is_some() && read.is_some_and(|r| same_answer(service, &o.response, r))
+        });
     last_literal
         && reads.peek().is_some()
         && reads.all(|o| o.response.is_some() && !answers_list(service, o))
@@ -248,4 +251,30 @@ pub(super) fn singleton(service: &Service, op: &OperationInfo) -> bool {
             || post_writes)
         && (!posted || post_writes)
         && !items_beneath(service, &op.path)
+}
+
+/// Whether two answers are the same: one type, or named objects of the same fields (Mailtrap's
+/// company info: one shared response that the import names once per operation, `Get...`,
+/// `Create...`, `Update...`).
+fn same_answer(service: &Service, a: &Option<Ty>, b: &Option<Ty>) -> bool {
+    if a == b {
+        return true;
+    }
+    let fields = |ty: &Option<Ty>| match ty {
+        Some(Ty::Named(name)) => match &service.type_named(name)?.kind {
+            TypeKind::Object(fields) => Some(fields),
+            _ => None,
+        },
+        _ => None,
+    };
+    let shape = |fields: &[FieldInfo]| {
+        fields
+            .iter()
+            .map(|f| (f.wire.clone(), f.ty.clone(), f.required))
+            .collect::<Vec<_>>()
+    };
+    match (fields(a), fields(b)) {
+        (Some(x), Some(y)) => shape(x) == shape(y),
+        _ => false,
+    }
 }
