@@ -7350,8 +7350,10 @@ paths:
         (&"conversation".into(), &made["id"], &"refund".into()),
         "{answered}"
     );
-    // Nor a value the conversation's own enum lacks for a field it does not hold.
-    assert!(answered.get("source").is_none(), "{answered}");
+    // Nor a value the conversation's own enum lacks: its `source`, which no create sends, is
+    // the one the service set when it was made.
+    assert_eq!(answered["source"], made["source"], "{answered}");
+    assert_eq!(made["source"], "email", "{made}");
 }
 
 #[tokio::test]
@@ -9764,5 +9766,71 @@ paths:
     );
     let (_, read) = call_json(&served, key, "GET", &info, None).await;
     assert_eq!(read["data"]["city"], "New York", "{read}");
+    served.shutdown().await;
+}
+
+/// What the service sets on a new item is what its create's body cannot send: Vonage's call
+/// answers `status` and `direction` (enums no request carries), Mailtrap's template its `uuid`
+/// (what a send names it by), Twilio's conversation its `account_sid` (a pattern of the
+/// service's own). None was marked read-only, so the new item answered none of them. A field
+/// the body can send and left out stays out; text with nothing to make it from stays out.
+#[tokio::test]
+async fn a_new_item_gets_what_its_create_cannot_send() {
+    let (_dir, served) = served_text(
+        "service:\n  name: calls\n  title: Calls\n  summary: Calls\n  \
+         base_url: { env: CALLS_BASE_URL }\n\
+         types:\n  CallStatus:\n    values: [started, ringing, completed]\n  \
+         Direction:\n    values: [outbound, inbound]\n  \
+         NewCall:\n    fields:\n      to: { type: string, required: true }\n      \
+         direction: { type: Direction }\n  \
+         Call:\n    fields:\n      id: { type: string, read_only: true }\n      \
+         to: { type: string }\n      status: { type: CallStatus }\n      \
+         direction: { type: Direction }\n      uuid: { type: string, format: uuid }\n      \
+         account_sid: { type: string, pattern: \"^AC[0-9a-f]{32}$\" }\n      \
+         note: { type: string }\n\
+         operations:\n  create_call:\n    method: POST\n    path: /calls\n    \
+         body: NewCall\n    response: Call\n  \
+         get_call:\n    method: GET\n    path: /calls/{id}\n    \
+         path_params: { id: { type: string } }\n    response: Call\n",
+    )
+    .await;
+    let http = tidings_runtime::reqwest::Client::new();
+    let url = format!("{}/calls", served.base_url());
+    let made: serde_json::Value = http
+        .post(&url)
+        .json(&serde_json::json!({"to": "+15550100"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(made["status"], "started", "an enum's first value: {made}");
+    let uuid = made["uuid"].as_str().unwrap_or_default();
+    assert!(uuid.len() == 36 && uuid.matches('-').count() == 4, "{made}");
+    let account = made["account_sid"].as_str().unwrap_or_default();
+    assert!(account.starts_with("AC") && account.len() == 34, "{made}");
+    assert!(
+        made.get("direction").is_none(),
+        "sendable, left out: {made}"
+    );
+    assert!(
+        made.get("note").is_none(),
+        "nothing to make it from: {made}"
+    );
+    let id = made["id"].as_str().unwrap_or_default();
+    let read: serde_json::Value = http
+        .get(format!("{url}/{id}"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        (&read["uuid"], &read["status"]),
+        (&made["uuid"], &made["status"]),
+        "kept as made"
+    );
     served.shutdown().await;
 }

@@ -19,6 +19,7 @@
 //! # Ok(()) }
 //! ```
 
+mod build;
 mod documented;
 mod files;
 mod held;
@@ -267,7 +268,7 @@ impl ServedService {
                 !key.starts_with("scheme:") && !credentials.iter().any(|(_, env, _)| env == key)
             })
             .collect();
-        let operations = router::operations(&service);
+        let operations = build::operations(&service);
         // The collections an integer (or number) path parameter names the items of: the one
         // an operation acts on by it, and the ones above it in its path (Intercom's `POST
         // /contacts/{contact_id}/notes`, the contact named by an integer).

@@ -23,6 +23,8 @@ pub(crate) struct ServedOp {
     /// Telnyx's `CancelMessage`): what it merges into the item (its `canceled` flag, its status
     /// `cancelled`, or nothing), served as a merge, where the item stays readable.
     pub(crate) cancels: Option<serde_json::Value>,
+    /// For a create, the fields its body can send (see [`sendable`]).
+    pub(crate) sendable: Option<&'static [&'static str]>,
 }
 
 /// The token endpoint of a spec whose auth is OAuth2 client credentials: hands out the one

@@ -13,16 +13,14 @@ use axum::http::{
 use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value};
 use tidings_codegen::check::{Answer, PageStyle};
-use tidings_codegen::model::QueryStyle;
 
 use super::documented::{created_location, documented_status};
 use super::held::{asks_to_fail_if_held, missing_parent, names_a_create_or_update, upserts};
-use super::ops::{PathTemplate, Served, ServedOp, TokenEndpoint};
+use super::ops::{Served, ServedOp, TokenEndpoint};
 use super::params::{in_range, query, typed};
 use super::validate;
 use crate::server::resources::{ResourceAction, ResourceCall, ServiceSchema, ShapeSchema, Ty};
 use crate::server::{Incoming, MAX_PAGE_SIZE, ServerError, documented_headers, new_request_id};
-use tidings_codegen::describe as vocab;
 
 fn segments(path: &str) -> Vec<String> {
     path.trim_start_matches('/')
@@ -591,6 +589,7 @@ fn inputs(
         body: super::keys::named_as_answered(served.schema, op.resource.response.as_ref(), body),
         merge_nested,
         named_as: None,
+        sendable: op.sendable,
     })
 }
 
@@ -849,41 +848,4 @@ fn answer(
             }
         },
     }
-}
-
-/// Builds the operations of `service`, each with its runtime descriptions.
-pub(crate) fn operations(service: &tidings_codegen::check::Service) -> Vec<ServedOp> {
-    service
-        .operations
-        .iter()
-        .map(|info| {
-            let mut resource = vocab::resource_op(service, info);
-            let cancels = super::held::cancel_change(service, info, &resource);
-            if cancels.is_some() {
-                resource.kind = ResourceAction::Merge;
-            }
-            // Paged after the store: a whole list (a page, a bare list), or a list inside an
-            // object, paged in the object.
-            let paged = vocab::pages_after_store(info) || resource.items.is_some();
-            ServedOp {
-                method: Method::from_bytes(info.method.as_str().as_bytes()).unwrap_or(Method::GET),
-                template: PathTemplate::parse(&info.path),
-                spec: Box::leak(Box::new(vocab::operation_spec(info))),
-                resource,
-                pages: paged
-                    .then_some(info.pagination.as_ref())
-                    .flatten()
-                    .map(|p| &*Box::leak(Box::new(vocab::pagination_spec(p)))),
-                body: info.body.as_ref().map(vocab::ty_schema),
-                json_query: info
-                    .query
-                    .iter()
-                    .filter(|p| p.style == Some(QueryStyle::Json))
-                    .map(|p| (p.wire.clone(), vocab::ty_schema(&p.ty)))
-                    .collect(),
-                info: info.clone(),
-                cancels,
-            }
-        })
-        .collect()
 }

@@ -41,6 +41,7 @@ pub fn call<Q: Serialize, B: Serialize>(
         query: to_json(query)?,
         body: to_json(body)?,
         named_as: None,
+        sendable: None,
     })
 }
 

@@ -104,8 +104,14 @@ impl Resources {
                     // Filled as the answer shows the items (their times made once, kept);
                     // stored as sent where the answer shows none.
                     None => {
-                        let (value, _) =
-                            self.create_one(state, schema, op, collection, item_ty.as_ref(), body)?;
+                        let (value, _) = self.create_one(
+                            state,
+                            schema,
+                            op,
+                            collection,
+                            (item_ty.as_ref(), None),
+                            body,
+                        )?;
                         made.extend(value.get(op.id_field).cloned());
                         kept.push(value);
                     }

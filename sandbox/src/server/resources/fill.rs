@@ -595,10 +595,11 @@ pub(super) fn new_item(
     ty: Option<&Ty>,
     item: &mut Map<String, Value>,
     held: &[&Map<String, Value>],
+    sendable: Option<&[&str]>,
 ) {
     next_in_sequence(schema, ty, item, held);
     objects_named_by_id(schema, ty, item);
-    made_by_the_service(schema, ty, item);
+    made_by_the_service(schema, ty, item, sendable);
 }
 
 /// Each read-only field of a new item of `ty` the create left out that the service sets
@@ -607,18 +608,33 @@ pub(super) fn new_item(
 /// whose fields are all optional, answered none of `record_type`, `direction`, `parts`,
 /// `created_at` and `updated_at`. Text stays out unless the document shows an example of it,
 /// lists and objects do: made up, they would say something the service never set.
-fn made_by_the_service(schema: &ServiceSchema, ty: Option<&Ty>, item: &mut Map<String, Value>) {
+fn made_by_the_service(
+    schema: &ServiceSchema,
+    ty: Option<&Ty>,
+    item: &mut Map<String, Value>,
+    sendable: Option<&[&str]>,
+) {
     let Some(fields) = ty.and_then(|ty| schema.object_fields(ty)) else {
         return;
     };
+    // What the create's body cannot send (Vonage's call `status`, Mailtrap's template `uuid`).
+    let unsendable =
+        |f: &FieldSchema| sendable.is_some_and(|s| !s.contains(&plain(f.name).as_str()));
     // Read-only fields, and the times a name says the service stamps (Intercom's
     // `created_at`, `updated_at`, Unix seconds, not marked read-only).
-    for f in fields.iter().filter(|f| f.read_only || names_a_stamp(f)) {
+    for f in fields
+        .iter()
+        .filter(|f| f.read_only || names_a_stamp(f) || unsendable(f))
+    {
         let made = match f.ty {
             Ty::DateTime | Ty::Date | Ty::Integer | Ty::Number => true,
-            // Text the document shows an example of (Intercom's `type: "contact"`).
+            // Text the document shows an example of (Intercom's `type: "contact"`), and, where
+            // the body cannot send it, text of a format or pattern the service's own values
+            // have (a `uuid`, Twilio's `^AC[0-9a-fA-F]{32}$` account).
             Ty::String => {
-                (f.example.is_some() && !tidings_spec::id_like(f.name)) || names_a_stamp(f)
+                (f.example.is_some() && !tidings_spec::id_like(f.name))
+                    || names_a_stamp(f)
+                    || (unsendable(f) && (f.format == Some(Format::Uuid) || f.pattern.is_some()))
             }
             Ty::Named(name) => schema
                 .named(name)

@@ -23,6 +23,7 @@ use super::{PageRequest, ServerError, now_rfc3339, paginate};
 
 mod action;
 mod answer;
+mod call;
 mod durable;
 mod each;
 mod expr;
@@ -42,6 +43,7 @@ mod wrapped;
 pub use answer::{
     answer, answer_bytes, answer_empty, answer_optional, answer_text, call, from_json, to_json,
 };
+pub use call::ResourceCall;
 pub use durable::{DIR_NAME, OpenError, store_path};
 pub use fill::fill;
 pub(crate) use fill::is_success_flag;
@@ -103,39 +105,6 @@ impl Default for ResourceLimits {
             max_collections: DEFAULT_MAX_COLLECTIONS,
             max_stored_bytes: DEFAULT_MAX_STORED_BYTES,
         }
-    }
-}
-
-/// The inputs of one call, as JSON: path parameters by wire name, the query and the body
-/// (`Null` when the operation has none).
-#[derive(Debug, Clone, Default)]
-pub struct ResourceCall {
-    /// Path parameters, wire name and value.
-    pub path: Vec<(&'static str, String)>,
-    /// The query as its struct serializes (wire names).
-    pub query: Value,
-    /// The body.
-    pub body: Value,
-    /// The body's objects hold only the fields sent, one by one (a form's nested keys:
-    /// Twilio's `Bindings.Email.Name`): a merge goes into the objects held, where a JSON
-    /// body's object replaces the one held.
-    pub merge_nested: bool,
-    /// The value the path named the item by, when the store found it by another of its
-    /// values (Elastic Email's `PUT /domains/{domain}`, Brevo's contacts by email) and the
-    /// path parameter now holds its id: what the item's own field keeps.
-    pub named_as: Option<String>,
-}
-
-impl ResourceCall {
-    /// The path parameters as the request sent them (see [`ResourceCall::named_as`]).
-    fn path_as_sent(&self, op: &ResourceOp) -> Vec<(&'static str, String)> {
-        let mut path = self.path.clone();
-        if let (Some(sent), Some(param)) = (&self.named_as, op.item_param)
-            && let Some(slot) = path.iter_mut().find(|(name, _)| *name == param)
-        {
-            slot.1 = sent.clone();
-        }
-        path
     }
 }
 
@@ -578,8 +547,14 @@ impl Resources {
         let mut listed = None;
         let found = match op.kind {
             ResourceAction::Create => {
-                let (value, committed) =
-                    self.create_one(&mut state, schema, op, &collection, item_ty.as_ref(), body)?;
+                let (value, committed) = self.create_one(
+                    &mut state,
+                    schema,
+                    op,
+                    &collection,
+                    (item_ty.as_ref(), call.sendable),
+                    body,
+                )?;
                 ticket = committed;
                 Some(value)
             }
@@ -758,7 +733,7 @@ impl Resources {
         schema: &ServiceSchema,
         op: &ResourceOp,
         collection: &str,
-        item_ty: Option<&Ty>,
+        (item_ty, sendable): (Option<&Ty>, Option<&[&str]>),
         mut body: Map<String, Value>,
     ) -> Result<(Map<String, Value>, Option<Ticket>), ServerError> {
         let given = body.get(op.id_field).and_then(id_text);
@@ -818,7 +793,13 @@ impl Resources {
                     .get(collection)
                     .map(|items| items.iter().map(|i| &i.value).collect::<Vec<_>>());
                 let mut body = body;
-                fill::new_item(schema, item_ty, &mut body, &held.unwrap_or_default());
+                fill::new_item(
+                    schema,
+                    item_ty,
+                    &mut body,
+                    &held.unwrap_or_default(),
+                    sendable,
+                );
                 body
             }
         };

@@ -77,6 +77,7 @@ fn call(id: Option<&str>, query: Value, body: Value) -> ResourceCall {
         query,
         body,
         named_as: None,
+        sendable: None,
     }
 }
 
@@ -687,6 +688,7 @@ async fn a_create_takes_the_fields_its_path_names_but_never_the_parents_id_as_it
         query: Value::Null,
         body: json!({"title": "hello"}),
         named_as: None,
+        sendable: None,
     };
     let made = store.serve(&NESTED_SCHEMA, &create, &call).await.unwrap();
     assert_eq!(made["owner_name"], "ada", "{made}");
@@ -729,6 +731,7 @@ async fn an_item_created_under_a_parent_is_found_by_its_own_path() {
         query: Value::Null,
         body: json!({"name": "example.com", "owner": "a@example.com"}),
         named_as: None,
+        sendable: None,
     };
     let store = Resources::default();
     let made = store.serve(&SCHEMA, &create, &in_account).await.unwrap();
@@ -785,6 +788,7 @@ async fn an_item_path_under_a_parent_never_touches_the_top_level_collection() {
         query: Value::Null,
         body: Value::Null,
         named_as: None,
+        sendable: None,
     };
     let refused = store.serve(&SCHEMA, &membership, &under).await.unwrap_err();
     assert_eq!(refused.status(), 404);
@@ -879,6 +883,7 @@ async fn a_replace_takes_the_fields_its_path_names() {
         query: Value::Null,
         body: Value::Null,
         named_as: None,
+        sendable: None,
     };
     let made = store.serve(&MEMBER_SCHEMA, &add, &call).await.unwrap();
     assert_eq!(made["contact_id"], "ct_1", "{made}");

@@ -148,6 +148,7 @@ async fn an_action_under_an_item_answering_another_things_id_makes_a_fresh_one()
         query: Value::Null,
         body: json!({"name": "greeting"}),
         named_as: None,
+        sendable: None,
     };
     let first = store.serve(&PUBLISH_SCHEMA, &publish, &call).await.unwrap();
     let second = store.serve(&PUBLISH_SCHEMA, &publish, &call).await.unwrap();
@@ -194,6 +195,7 @@ fn an_action_on_an_item_not_held_is_missing() {
         query: Value::Null,
         body: json!({}),
         named_as: None,
+        sendable: None,
     };
     let store = Resources::default();
     assert!(

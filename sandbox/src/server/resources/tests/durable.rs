@@ -117,6 +117,7 @@ fn a_delete_takes_what_lives_under_the_item_with_it_durably() {
         query: Value::Null,
         body,
         named_as: None,
+        sendable: None,
     };
     let add_key = ResourceOp {
         collection: "/v1/domains/{parent}/keys",
@@ -173,6 +174,7 @@ fn a_delete_with_items_under_it_that_cannot_be_committed_keeps_them_all() {
         query: Value::Null,
         body,
         named_as: None,
+        sendable: None,
     };
     for _ in 0..2 {
         store.serve_now(&SCHEMA, &keys, &under(json!({}))).unwrap();

@@ -138,6 +138,7 @@ fn an_uploaded_file_is_listed_by_its_name_and_length() {
         query: Value::Null,
         body: file,
         named_as: None,
+        sendable: None,
     };
     store.serve_now(&FILES, &upload, &put).unwrap();
     let listed = store

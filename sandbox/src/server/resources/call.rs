@@ -1,0 +1,43 @@
+//! The inputs of one call to the store.
+
+use serde_json::Value;
+
+use super::ResourceOp;
+
+/// The inputs of one call, as JSON: path parameters by wire name, the query and the body
+/// (`Null` when the operation has none).
+#[derive(Debug, Clone, Default)]
+pub struct ResourceCall {
+    /// Path parameters, wire name and value.
+    pub path: Vec<(&'static str, String)>,
+    /// The query as its struct serializes (wire names).
+    pub query: Value,
+    /// The body.
+    pub body: Value,
+    /// The body's objects hold only the fields sent, one by one (a form's nested keys:
+    /// Twilio's `Bindings.Email.Name`): a merge goes into the objects held, where a JSON
+    /// body's object replaces the one held.
+    pub merge_nested: bool,
+    /// The value the path named the item by, when the store found it by another of its
+    /// values (Elastic Email's `PUT /domains/{domain}`, Brevo's contacts by email) and the
+    /// path parameter now holds its id: what the item's own field keeps.
+    pub named_as: Option<String>,
+    /// For a create, the fields its body type can send (in lower case without `_` and `-`),
+    /// when it is known: the item's other fields are the service's to set, and a new item
+    /// gets them as read-only ones do (Vonage's call `status` and `direction`, Mailtrap's
+    /// template `uuid`).
+    pub sendable: Option<&'static [&'static str]>,
+}
+
+impl ResourceCall {
+    /// The path parameters as the request sent them (see [`ResourceCall::named_as`]).
+    pub(super) fn path_as_sent(&self, op: &ResourceOp) -> Vec<(&'static str, String)> {
+        let mut path = self.path.clone();
+        if let (Some(sent), Some(param)) = (&self.named_as, op.item_param)
+            && let Some(slot) = path.iter_mut().find(|(name, _)| *name == param)
+        {
+            slot.1 = sent.clone();
+        }
+        path
+    }
+}
