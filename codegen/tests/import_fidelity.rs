@@ -1756,3 +1756,43 @@ components:
         "{report:#?}"
     );
 }
+
+/// Mailtrap's contact `created_at` is `{type: integer, format: timestampMillis}` (example
+/// `1742820600230`): imported as an integer, the format dropped unreported, a client took it
+/// for seconds (or the sandbox made it up so). A number whose format names a Unix time is a
+/// `datetime` sent as that number; a parameter so written stays the number it is sent as.
+#[test]
+fn a_number_whose_format_names_a_unix_time_is_a_time_sent_as_that_number() {
+    let doc = r##"{"openapi":"3.0.1","info":{"title":"T","version":"1"},
+"paths":{"/contacts":{"get":{"operationId":"listContacts",
+"parameters":[{"name":"since","in":"query","schema":{"type":"integer","format":"unix-time"}}],
+"responses":{"200":{"description":"ok","content":{"application/json":{
+"schema":{"$ref":"#/components/schemas/Contact"},
+"example":{"id":"a","created_at":1742820600230,"seen":1742820600}}}}}}}},
+"components":{"schemas":{"Contact":{"type":"object","properties":{"id":{"type":"string"},
+"created_at":{"type":"integer","format":"timestampMillis"},
+"seen":{"type":"integer","format":"unix-time"}}}}}}"##;
+    let imported = import_text(doc);
+    assert!(
+        imported
+            .yaml
+            .contains("created_at: { type: datetime, format: unix_ms }"),
+        "{}",
+        imported.yaml
+    );
+    assert!(
+        imported
+            .yaml
+            .contains("seen: { type: datetime, format: unix }"),
+        "{}",
+        imported.yaml
+    );
+    assert!(
+        imported.yaml.contains("since: { type: integer }"),
+        "{}",
+        imported.yaml
+    );
+    let report = tidings_codegen::import::fidelity_report(doc, &imported, "fidelity.yaml").unwrap();
+    assert_eq!(report.examples_lossless, 1, "{report:#?}");
+    checked(&imported.yaml);
+}

@@ -196,6 +196,17 @@ impl Interpreter<'_> {
                             }
                             out.insert(f.wire.clone(), Value::String(text.clone()));
                         }
+                        // A Unix time, a number on the wire (Mailtrap's `timestampMillis`).
+                        Some(x @ Value::Number(n))
+                            if f.ty == Ty::DateTime
+                                && n.is_i64()
+                                && matches!(
+                                    f.format,
+                                    Some(crate::model::Format::Unix | crate::model::Format::UnixMs)
+                                ) =>
+                        {
+                            out.insert(f.wire.clone(), x.clone());
+                        }
                         Some(x) => {
                             self.scalar_mismatch = false;
                             let decoded = self.value(&f.ty, x);

@@ -578,6 +578,7 @@ impl Converter<'_> {
             };
             let (s, _) = super::schema::unwrap_nullable(&schema);
             let s = super::schema::scalar_target(self.doc, &s).unwrap_or(s);
+            let ty = super::schema::param_ty(ty, &s);
             let mut out = ParamOut::new(pname.clone(), ty.clone());
             out.style = style;
             out.required = required || place == "path";

@@ -7,6 +7,40 @@ use super::super::{Converter, FieldOut};
 
 /// The spec's string format of an OpenAPI `format`, if it has one (`e.164`, as Sinch writes
 /// it, is `e164`).
+/// The spec format of a Unix time a number's `format` names: `unix` for seconds (`unix-time`,
+/// `timestamp`), `unix_ms` for milliseconds (Mailtrap's `timestampMillis`); such a field is a
+/// `datetime` (a client reading milliseconds as seconds was off by a factor of 1,000).
+pub(super) fn unix_time_format(format: &str) -> Option<&'static str> {
+    let plain: String = format
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .flat_map(|c| c.to_lowercase())
+        .collect();
+    match plain.as_str() {
+        "unixtime" | "unixtimestamp" | "timestamp" | "epoch" | "epochseconds" | "unixseconds" => {
+            Some("unix")
+        }
+        "timestampmillis" | "timestampms" | "unixms" | "unixmillis" | "unixtimems"
+        | "unixtimemillis" | "epochmillis" | "epochms" | "unixtimestampms" => Some("unix_ms"),
+        _ => None,
+    }
+}
+
+/// A parameter's type read off its schema `s`: a Unix time stays the number it is sent as (a
+/// parameter has no wire format to carry).
+pub(crate) fn param_ty(ty: String, s: &Value) -> String {
+    match ty.as_str() {
+        "datetime" if is_unix_time(s) => "integer".to_owned(),
+        _ => ty,
+    }
+}
+
+/// Whether the number schema `s` is a Unix time by its format ([`unix_time_format`]).
+pub(super) fn is_unix_time(s: &Value) -> bool {
+    let format = s.get("format").and_then(Value::as_str);
+    format.and_then(unix_time_format).is_some()
+}
+
 fn spec_format(format: &str) -> Option<&'static str> {
     match format.to_ascii_lowercase().as_str() {
         "email" | "idn-email" => Some("email"),
@@ -138,6 +172,11 @@ pub(super) fn constraints(f: &mut FieldOut, s: &Value, ptr: &str, conv: &mut Con
                 None if fmt == "date-time" => {}
                 None if fmt == "date-time-rfc-2822" && ty == "datetime" => {
                     f.format = Some("rfc2822");
+                }
+                None if ty == "datetime"
+                    && let Some(unix) = unix_time_format(fmt) =>
+                {
+                    f.format = Some(unix);
                 }
                 None => conv.approximate(
                     ptr,

@@ -5,8 +5,8 @@
 
 mod enums;
 mod limits;
-pub(crate) use limits::default_in_words;
-pub(crate) use limits::{default_of, param_format, pattern, rfc3339_like, scalar_target};
+pub(crate) use limits::{default_in_words, default_of, param_format, param_ty};
+pub(crate) use limits::{pattern, rfc3339_like, scalar_target};
 pub(crate) mod names;
 mod unions;
 
@@ -297,6 +297,7 @@ impl Converter<'_> {
                 Some("binary") if self.bytes_fields && depth == 1 => "bytes".into(),
                 _ => "string".into(),
             },
+            "integer" | "number" if limits::is_unix_time(&s) => "datetime".into(),
             "integer" => "integer".into(),
             // A number whose format says integer (Postmark's `TemplateId`) is one, not `f64`.
             "number" => match s.get("format").and_then(Value::as_str) {
