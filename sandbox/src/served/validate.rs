@@ -186,9 +186,9 @@ pub fn without_read_only(schema: &ServiceSchema, ty: &Ty, value: Value) -> Value
     }
 }
 
-/// `value` (a checked create body) with the `default` of each top-level field it leaves out
-/// (Svix's endpoint `description`, `""` by default), in each item of a list too: what the
-/// service takes then is what the item keeps and is answered with.
+/// `value` (a checked create body) with the `default` of each field it leaves out (Svix's
+/// endpoint `description`, `""` by default), in each object and list item it sends too: what
+/// the service takes then is what the item keeps and is answered with.
 pub fn with_defaults(schema: &ServiceSchema, ty: &Ty, value: Value) -> Value {
     match (ty, value) {
         (Ty::List(inner), Value::Array(items)) => Value::Array(
@@ -200,6 +200,15 @@ pub fn with_defaults(schema: &ServiceSchema, ty: &Ty, value: Value) -> Value {
         (Ty::Named(name), Value::Object(mut map)) => {
             if let Some(ShapeSchema::Object(fields)) = schema.named(name).map(|t| t.shape) {
                 for f in fields.iter().filter(|f| !f.read_only) {
+                    // The objects sent inside take theirs too (Mailtrap's webhook, wrapped in
+                    // `{"webhook": {...}}`, `active` `true` by default); the value's depth is
+                    // the gateway's to bound.
+                    if let Some(inner) = map.get_mut(f.name)
+                        && (inner.is_object() || inner.is_array())
+                    {
+                        *inner = with_defaults(schema, &f.ty, inner.take());
+                        continue;
+                    }
                     let Some(default) = f.default.and_then(|d| serde_json::from_str(d).ok()) else {
                         continue;
                     };
@@ -467,6 +476,46 @@ mod tests {
         assert!(
             number.to_string().contains("a `State` value (text)"),
             "{number}"
+        );
+    }
+
+    #[test]
+    fn defaults_are_taken_at_every_depth_sent() {
+        // Mailtrap's webhook create: `{"webhook": {url, ...}}`, whose `active` is `true` by
+        // default; only the top level took its defaults.
+        const HOOK: &[FieldSchema] = &[
+            FieldSchema::new("url", Ty::String),
+            FieldSchema {
+                default: Some("true"),
+                ..FieldSchema::new("active", Ty::Boolean)
+            },
+        ];
+        const WRAP: &[FieldSchema] = &[FieldSchema::new("webhook", Ty::Named("Hook"))];
+        const TYPES: &[TypeSchema] = &[
+            TypeSchema {
+                name: "Hook",
+                keeps_other_keys: false,
+                shape: ShapeSchema::Object(HOOK),
+            },
+            TypeSchema {
+                name: "Wrap",
+                keeps_other_keys: false,
+                shape: ShapeSchema::Object(WRAP),
+            },
+        ];
+        let schema = ServiceSchema {
+            types: TYPES,
+            page: None,
+        };
+        let sent = json!({"webhook": {"url": "https://example.com/h"}});
+        assert_eq!(
+            with_defaults(&schema, &Ty::Named("Wrap"), sent),
+            json!({"webhook": {"url": "https://example.com/h", "active": true}})
+        );
+        let listed = json!([{"url": "a"}, {"url": "b", "active": false}]);
+        assert_eq!(
+            with_defaults(&schema, &Ty::List(&Ty::Named("Hook")), listed),
+            json!([{"url": "a", "active": true}, {"url": "b", "active": false}])
         );
     }
 }
