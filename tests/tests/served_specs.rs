@@ -9834,3 +9834,60 @@ async fn a_new_item_gets_what_its_create_cannot_send() {
     );
     served.shutdown().await;
 }
+
+/// BulkSMS's `GET /profile` (read only, the account's own) answered another `id` and
+/// `created` at each read, and each read used up an id. A path with no parameter that only
+/// answers one object is the one object there: made up when first read, then read back the
+/// same. A settings object (read and written) not written yet reads back the same too, and a
+/// write merges into what was read.
+#[tokio::test]
+async fn an_object_read_before_it_is_written_reads_back_the_same() {
+    let (_dir, served) = served_text(
+        "service:\n  name: acct\n  title: Acct\n  summary: Acct\n  \
+         base_url: { env: ACCT_BASE_URL }\n\
+         types:\n  Profile:\n    fields:\n      id: { type: string, required: true }\n      \
+         created: { type: datetime, required: true }\n      credits: { type: number, required: true }\n  \
+         Settings:\n    fields:\n      id: { type: string, required: true }\n      \
+         color: { type: string }\n      size: { type: integer, required: true }\n  \
+         SettingsChange:\n    fields:\n      color: { type: string }\n\
+         operations:\n  get_profile:\n    method: GET\n    path: /profile\n    response: Profile\n  \
+         get_settings:\n    method: GET\n    path: /settings\n    response: Settings\n  \
+         update_settings:\n    method: PATCH\n    path: /settings\n    body: SettingsChange\n    \
+         response: Settings\n",
+    )
+    .await;
+    let http = tidings_runtime::reqwest::Client::new();
+    let get = |path: &str| {
+        let request = http.get(format!("{}{path}", served.base_url()));
+        async move {
+            request
+                .send()
+                .await
+                .unwrap()
+                .json::<serde_json::Value>()
+                .await
+                .unwrap()
+        }
+    };
+    let first = get("/profile").await;
+    assert!(first["id"].is_string(), "{first}");
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    assert_eq!(get("/profile").await, first, "read back the same");
+    let settings = get("/settings").await;
+    assert_eq!(get("/settings").await, settings);
+    let changed: serde_json::Value = http
+        .patch(format!("{}/settings", served.base_url()))
+        .json(&serde_json::json!({"color": "blue"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        (&changed["color"], &changed["id"], &changed["size"]),
+        (&"blue".into(), &settings["id"], &settings["size"]),
+        "merged into what was read: {changed}"
+    );
+    served.shutdown().await;
+}

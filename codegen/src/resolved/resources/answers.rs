@@ -221,8 +221,9 @@ fn only_list(service: &Service, name: &str) -> Option<(String, Ty)> {
 
 /// Whether `op`'s path holds a singleton: its last segment is not a parameter, a `GET` answers
 /// one object there and a `PUT`, a `PATCH` or a `POST` answering what the `GET` answers
-/// (Twilio's `POST /v1/Configuration`, its settings) writes it, with no other `POST` beside
-/// them and no item beneath (a path a create or an item path names is a collection).
+/// (Twilio's `POST /v1/Configuration`, its settings) writes it, or nothing writes it at a path
+/// with no parameter (BulkSMS's `/profile`), with no other `POST` beside them and no item
+/// beneath (a path a create or an item path names is a collection).
 pub(super) fn singleton(service: &Service, op: &OperationInfo) -> bool {
     let beside = |method: Method| {
         service
@@ -243,12 +244,20 @@ pub(super) fn singleton(service: &Service, op: &OperationInfo) -> bool {
         && posts.all(|o| {
             o.response.is_some() && read.is_some_and(|r| same_answer(service, &o.response, r))
         });
+    // Read only, at a path with no parameter (BulkSMS's `/profile`, an account's settings):
+    // the one object there, made up once and read back the same.
+    let read_only = !op.path.contains('{')
+        && service
+            .operations
+            .iter()
+            .all(|o| o.path != op.path || o.method == Method::Get);
     last_literal
         && reads.peek().is_some()
         && reads.all(|o| o.response.is_some() && !answers_list(service, o))
         && (beside(Method::Put).next().is_some()
             || beside(Method::Patch).next().is_some()
-            || post_writes)
+            || post_writes
+            || read_only)
         && (!posted || post_writes)
         && !items_beneath(service, &op.path)
 }

@@ -291,8 +291,9 @@ pub(super) fn is_singleton(op: &ResourceOp) -> bool {
 }
 
 impl Resources {
-    /// `op` as it acts now: a singleton not set yet is read as an action's answer (made up
-    /// from its type, as before anything is kept), and merged into as a replace creates it.
+    /// `op` as it acts now: a singleton not set yet is made up from its type when first read,
+    /// and kept, so every read answers the same (BulkSMS's `/profile` answered another `id`
+    /// and `created` each time), and merged into as a replace creates it.
     pub(super) fn singleton_now(&self, op: &ResourceOp, call: &ResourceCall) -> ResourceOp {
         if !is_singleton(op) {
             return *op;
@@ -304,11 +305,7 @@ impl Resources {
             .get(&collection)
             .is_some_and(|items| items.iter().any(|i| i.id.is_empty()));
         match op.kind {
-            ResourceAction::Get if !held => ResourceOp {
-                kind: ResourceAction::Action,
-                ..*op
-            },
-            ResourceAction::Merge if !held => ResourceOp {
+            ResourceAction::Merge | ResourceAction::Get if !held => ResourceOp {
                 kind: ResourceAction::Replace,
                 ..*op
             },
