@@ -9891,3 +9891,48 @@ async fn an_object_read_before_it_is_written_reads_back_the_same() {
     );
     served.shutdown().await;
 }
+
+/// Mailgun's send answers `{"id", "message"}`, both required, its example `"message":
+/// "Queued. Thank you."`: the sandbox, making the text up, answered `"message": "message"` (its
+/// own name). A text field with no example of its own takes the one its answer's example
+/// shows; an id stays one of its own.
+#[tokio::test]
+async fn a_made_up_text_says_what_the_answer_s_example_shows() {
+    let document = r##"
+openapi: 3.0.1
+info: { title: Mail, version: "1" }
+security: [ { basicAuth: [] } ]
+components:
+  securitySchemes: { basicAuth: { type: http, scheme: basic } }
+  schemas:
+    SendMessageResponse:
+      type: object
+      required: [id, message]
+      properties: { id: { type: string }, message: { type: string } }
+paths:
+  /v3/{domain_name}/messages:
+    post:
+      operationId: sendMessage
+      parameters: [ { name: domain_name, in: path, required: true, schema: { type: string } } ]
+      requestBody:
+        content:
+          multipart/form-data:
+            schema: { type: object, required: [from, to], properties: { from: { type: string }, to: { type: string }, text: { type: string } } }
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/SendMessageResponse" }
+              examples: { sent: { value: { id: "<20111114174239.25659.5817@samples.mailgun.org>", message: Queued. Thank you. } } }
+"##;
+    let (served, _dir) = serve_document(document, "mail.yaml", "mail").await;
+    let auth = basic_auth(&served);
+    let fields = [("from", "a@example.com"), ("to", "b@example.com"), ("text", "hi")];
+    let (status, sent) = post_form(&served, &auth, "/v3/example.com/messages", &fields).await;
+    assert_eq!(status, 200, "{sent}");
+    assert_eq!(sent["message"], "Queued. Thank you.", "{sent}");
+    let (_, again) = post_form(&served, &auth, "/v3/example.com/messages", &fields).await;
+    assert_ne!(sent["id"], again["id"], "each send its own id");
+    served.shutdown().await;
+}

@@ -28,6 +28,7 @@
 //! assert_eq!(imported.report.operations_imported, 1);
 //! ```
 
+mod answer_texts;
 mod answers;
 mod bundle;
 mod checked;
@@ -164,6 +165,7 @@ fn import_on_this_thread(
     };
     let mut converted = (version == Version::Swagger2).then(|| document::swagger_to_openapi(&raw));
     let shown_by_example = example_types::fill(converted.as_mut().unwrap_or(&mut raw));
+    let texts_shown = answer_texts::lend(converted.as_mut().unwrap_or(&mut raw));
     let doc = converted.as_ref().unwrap_or(&raw);
     let existing = match existing {
         Some(existing) => {
@@ -192,6 +194,15 @@ fn import_on_this_thread(
             pointer,
             reason: format!(
                 "the document gives no schema: the type is read off its {examples} example(s) (every field optional, other keys kept)"
+            ),
+            detail: None,
+        });
+    }
+    if texts_shown > 0 {
+        conv.report.inferred.push(Finding {
+            pointer: "#".to_owned(),
+            reason: format!(
+                "{texts_shown} text field(s) with no example of their own take the one their answers' examples show (what the sandbox answers where it makes them up)"
             ),
             detail: None,
         });
