@@ -6020,6 +6020,25 @@ paths:
             .is_some_and(|m| m.contains("name")),
         "{error}"
     );
+    // A body that is not JSON refuses no one field: keyed `base`, as Mailtrap's own examples
+    // write it (it answered `{"errors": {}}`, no reason at all).
+    let (status, text) = tidings_runtime::reqwest::Client::new()
+        .post(format!("{}/api/lists", served.base_url()))
+        .header("authorization", &bearer)
+        .header("content-type", "application/json")
+        .body("{bad")
+        .send()
+        .await
+        .map(|r| (r.status().as_u16(), r))
+        .unwrap();
+    let error: serde_json::Value = text.json().await.unwrap();
+    assert!(matches!(status, 400 | 422), "{status} {error}");
+    assert!(
+        error["errors"]["base"][0]
+            .as_str()
+            .is_some_and(|m| m.contains("JSON")),
+        "{error}"
+    );
 
     let (served, _dir) = serve_document(sendgrid, "sendgrid.yaml", "sendgrid").await;
     let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
@@ -9928,7 +9947,11 @@ paths:
 "##;
     let (served, _dir) = serve_document(document, "mail.yaml", "mail").await;
     let auth = basic_auth(&served);
-    let fields = [("from", "a@example.com"), ("to", "b@example.com"), ("text", "hi")];
+    let fields = [
+        ("from", "a@example.com"),
+        ("to", "b@example.com"),
+        ("text", "hi"),
+    ];
     let (status, sent) = post_form(&served, &auth, "/v3/example.com/messages", &fields).await;
     assert_eq!(status, 200, "{sent}");
     assert_eq!(sent["message"], "Queued. Thank you.", "{sent}");

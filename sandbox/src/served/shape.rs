@@ -245,19 +245,8 @@ impl ErrorShape {
             let mut given = Value::Object(object.clone());
             failure_flags(schema, ty, &mut given);
             if let Value::Object(mut filled) = fill(schema, ty, Some(&given), 0, None) {
-                if let Some(refusal) = parts.extensions.get::<Refusal>()
-                    && let Some(param) = &refusal.param
-                {
-                    the_refused_field_in(
-                        schema,
-                        ty,
-                        &mut filled,
-                        &given,
-                        param,
-                        &refusal.message,
-                        0,
-                    );
-                }
+                let keeps_message = self.written.1.is_some();
+                refusal_in(schema, ty, &mut filled, &given, &parts, keeps_message);
                 the_status_in(&mut filled, &given, status, path);
                 examples::this_request(&mut filled, &parts);
                 object.extend(filled);
@@ -294,6 +283,29 @@ const WORDS_NAMES: &[&str] = &[
     "reason",
 ];
 
+/// Writes the request's refusal (when the answer is one) into `filled`, an error made up from
+/// `ty` ([`the_refused_field_in`]). A refusal of no one field (a body that is not JSON), where
+/// the error type keeps no message of its own, is keyed `base` in a field-keyed map, as Rails
+/// writes it (Mailtrap's own examples): it answered `{"errors": {}}`, no reason at all.
+fn refusal_in(
+    schema: &ServiceSchema,
+    ty: &Ty,
+    filled: &mut Map<String, Value>,
+    given: &Value,
+    parts: &axum::http::response::Parts,
+    keeps_message: bool,
+) {
+    let Some(refusal) = parts.extensions.get::<Refusal>() else {
+        return;
+    };
+    let param = match &refusal.param {
+        Some(param) => (param.as_str(), true),
+        None if !keeps_message => ("base", false),
+        None => return,
+    };
+    the_refused_field_in(schema, ty, filled, given, (param, &refusal.message), 0);
+}
+
 /// Writes into `filled` (an error made up from `ty`) the request field `param` it refuses: a
 /// map the gateway left empty is keyed by it (Novu's `errors: {"subscriberId": {"messages":
 /// [...]}}`, Mailtrap's `errors: {"email": ["..."]}`), and a text field named for it
@@ -304,8 +316,7 @@ fn the_refused_field_in(
     ty: &Ty,
     filled: &mut Map<String, Value>,
     given: &Value,
-    param: &str,
-    message: &str,
+    ((param, a_field), message): ((&str, bool), &str),
     depth: usize,
 ) {
     let Some(fields) = schema.object_fields(ty) else {
@@ -329,12 +340,13 @@ fn the_refused_field_in(
             }
             // Made up as its own name, or a documented example's placeholder (Infobip's
             // `property: property.path`): the gateway writes no such field.
-            (Ty::String, Value::String(text)) if PARAM_NAMES.contains(&f.name) => {
+            (Ty::String, Value::String(text)) if a_field && PARAM_NAMES.contains(&f.name) => {
                 *text = param.to_owned();
             }
             (Ty::Named(_), Value::Object(inner)) if depth < 2 => {
                 let given = given.get(f.name).unwrap_or(&Value::Null);
-                the_refused_field_in(schema, &f.ty, inner, given, param, message, depth + 1);
+                let refused = ((param, a_field), message);
+                the_refused_field_in(schema, &f.ty, inner, given, refused, depth + 1);
             }
             (Ty::List(item), Value::Array(items)) if depth < 2 => {
                 let given = given
@@ -343,7 +355,8 @@ fn the_refused_field_in(
                     .unwrap_or(&Value::Null);
                 for value in items {
                     if let Value::Object(inner) = value {
-                        the_refused_field_in(schema, item, inner, given, param, message, depth + 1);
+                        let refused = ((param, a_field), message);
+                        the_refused_field_in(schema, item, inner, given, refused, depth + 1);
                     }
                 }
             }
@@ -652,11 +665,7 @@ pub(crate) async fn operation_error(
     let given = out.clone();
     let mut out = fill(schema, &ty, Some(&out), 0, None);
     if let Value::Object(filled) = &mut out {
-        if let Some(refusal) = parts.extensions.get::<Refusal>()
-            && let Some(param) = &refusal.param
-        {
-            the_refused_field_in(schema, &ty, filled, &given, param, &refusal.message, 0);
-        }
+        refusal_in(schema, &ty, filled, &given, &parts, own.message.is_some());
         the_status_in(filled, &given, status, path);
         examples::this_request(filled, &parts);
     }
