@@ -9959,3 +9959,55 @@ paths:
     assert_ne!(sent["id"], again["id"], "each send its own id");
     served.shutdown().await;
 }
+
+/// Mailtrap's suppressions (`specs/email-sending.openapi.yml` at `f96b352e`): a bare array,
+/// `last_id` "returns records after this suppression, enabling cursor-based pagination". It
+/// was ignored: every call answered every suppression, and a client walking by `last_id`
+/// until an empty page never stopped.
+#[tokio::test]
+async fn a_list_walked_by_its_last_id_ends() {
+    let document = r##"
+openapi: 3.1.0
+info: { title: Suppressions, version: "1" }
+security: [ { BearerAuth: [] } ]
+components:
+  securitySchemes: { BearerAuth: { type: http, scheme: bearer } }
+  schemas:
+    Suppression: { type: object, properties: { id: { type: string, format: uuid }, email: { type: string } } }
+paths:
+  /api/suppressions:
+    get:
+      operationId: listSuppressions
+      parameters: [ { name: last_id, in: query, schema: { type: string, format: uuid } } ]
+      responses: { "200": { description: ok, content: { application/json: { schema: { type: array, items: { $ref: "#/components/schemas/Suppression" } } } } } }
+    post:
+      operationId: createSuppression
+      requestBody: { content: { application/json: { schema: { $ref: "#/components/schemas/Suppression" } } } }
+      responses: { "201": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Suppression" } } } } }
+"##;
+    let (served, _dir) = serve_document(document, "suppressions.yaml", "suppressions").await;
+    let bearer = format!("Bearer {}", served.credential("api_key").unwrap());
+    let key = ("authorization", bearer.as_str());
+    for n in 0..3 {
+        let one = serde_json::json!({"email": format!("u{n}@example.com")});
+        let (status, _) = call_json(&served, key, "POST", "/api/suppressions", Some(one)).await;
+        assert_eq!(status, 201);
+    }
+    let (_, all) = call_json(&served, key, "GET", "/api/suppressions", None).await;
+    let ids: Vec<String> = all
+        .as_array()
+        .map(|l| {
+            l.iter()
+                .map(|s| s["id"].as_str().unwrap_or_default().to_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(ids.len(), 3, "{all}");
+    let after = format!("/api/suppressions?last_id={}", ids[0]);
+    let (_, rest) = call_json(&served, key, "GET", &after, None).await;
+    assert_eq!(rest.as_array().map(Vec::len), Some(2), "{rest}");
+    let after = format!("/api/suppressions?last_id={}", ids[2]);
+    let (_, none) = call_json(&served, key, "GET", &after, None).await;
+    assert_eq!(none, serde_json::json!([]), "the walk ends");
+    served.shutdown().await;
+}

@@ -42,7 +42,11 @@ pub(super) fn window(op: &ServedOp, query: &str, answer: &mut Value) {
             .map(|(_, v)| v.as_str())
     };
     let newest_first = declared(&["before", "before_id"], false).is_some();
-    let after = given(declared(&["after", "after_id"], false));
+    // Mailtrap's suppressions take `last_id`: "returns records after this suppression".
+    let after = given(declared(
+        &["after", "after_id", "last_id", "since_id"],
+        false,
+    ));
     let before = given(declared(&["before", "before_id"], false));
     let limit = given(declared(SIZE_PARAMS, true)).and_then(|l| l.parse::<usize>().ok());
     if after.is_none() && before.is_none() && limit.is_none() {
