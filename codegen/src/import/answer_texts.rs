@@ -12,6 +12,7 @@
 use serde_json::Value;
 
 use super::document::{escape, resolve};
+use super::example_types::{examples_of, success_media};
 
 /// Deepest schema and example nesting followed.
 const MAX_DEPTH: usize = 16;
@@ -24,34 +25,13 @@ const MAX_TEXT: usize = 200;
 pub(crate) fn lend(doc: &mut Value) -> usize {
     // Read first (schemas and examples may be `$ref`s into the document), written after.
     let mut lent: Vec<(String, String)> = Vec::new();
-    let paths = doc.get("paths").and_then(Value::as_object);
-    for (path, item) in paths.into_iter().flatten() {
-        for (method, op) in item.as_object().into_iter().flatten() {
-            let responses = op.get("responses").and_then(Value::as_object);
-            let successes = responses
-                .into_iter()
-                .flatten()
-                .filter(|(status, _)| status.starts_with('2'));
-            for (status, response) in successes {
-                let (response, shared) = deref(doc, response);
-                let at = shared.unwrap_or_else(|| {
-                    format!(
-                        "/paths/{}/{method}/responses/{}",
-                        escape(path),
-                        escape(status)
-                    )
-                });
-                let content = response.get("content").and_then(Value::as_object);
-                for (media, m) in content.into_iter().flatten() {
-                    let Some(schema) = m.get("schema").filter(|_| media.contains("json")) else {
-                        continue;
-                    };
-                    let at = format!("{at}/content/{}/schema", escape(media));
-                    for example in examples_of(doc, m) {
-                        walk(doc, schema, Some(at.clone()), &example, 0, &mut lent);
-                    }
-                }
-            }
+    for (at, m) in success_media(doc) {
+        let Some(schema) = m.get("schema") else {
+            continue;
+        };
+        let at = format!("{at}/schema");
+        for example in examples_of(doc, m) {
+            walk(doc, schema, Some(at.clone()), &example, 0, &mut lent);
         }
     }
     let mut count = 0;
@@ -177,19 +157,6 @@ fn takes(s: &Value, name: &str, text: &str) -> bool {
         && !text.is_empty()
         && text.len() <= MAX_TEXT
         && !text.contains('\n')
-}
-
-/// The examples of a media type: its `example` and each of its `examples` (by `$ref` too).
-fn examples_of(doc: &Value, media: &Value) -> Vec<Value> {
-    let mut out: Vec<Value> = media.get("example").cloned().into_iter().collect();
-    if let Some(Value::Object(named)) = media.get("examples") {
-        for e in named.values() {
-            if let Some(v) = deref(doc, e).0.get("value") {
-                out.push(v.clone());
-            }
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -29,37 +29,10 @@ pub(crate) fn fill(doc: &mut Value) -> Vec<(String, usize)> {
     // Read first (examples may be `$ref`s into the document), written after: the document is
     // not copied.
     let mut shown = Vec::new();
-    let paths = doc.get("paths").and_then(Value::as_object);
-    for (path, item) in paths.into_iter().flatten() {
-        for (method, op) in item.as_object().into_iter().flatten() {
-            let responses = op.get("responses").and_then(Value::as_object);
-            // Error answers shown by example keep their own reading (`errors`: where the
-            // examples keep code and message).
-            let successes = responses
-                .into_iter()
-                .flatten()
-                .filter(|(status, _)| status.starts_with('2'));
-            for (status, response) in successes {
-                let content = response.get("content").and_then(Value::as_object);
-                for (media, m) in content.into_iter().flatten() {
-                    let Some(m) = m
-                        .as_object()
-                        .filter(|m| media.contains("json") && !m.contains_key("schema"))
-                    else {
-                        continue;
-                    };
-                    let examples = examples_of(doc, m);
-                    if !examples.is_empty() {
-                        let at = format!(
-                            "/paths/{}/{method}/responses/{}/content/{}",
-                            escape(path),
-                            escape(status),
-                            escape(media)
-                        );
-                        shown.push((at, examples));
-                    }
-                }
-            }
+    for (at, m) in success_media(doc) {
+        let examples = examples_of(doc, m);
+        if !m.contains_key("schema") && !examples.is_empty() {
+            shown.push((at, examples));
         }
     }
     // A field shown only as `null` takes the type its name has elsewhere in the document's
@@ -187,9 +160,52 @@ fn disagree(schema: &Value) -> bool {
     schema.get(DISAGREE).is_some()
 }
 
+/// Each JSON media type of the operations' success answers (`2XX`), once each, with its
+/// pointer (in the response component a `$ref` names, else in place). Error answers shown by
+/// example keep their own reading (`errors`: where the examples keep code and message).
+pub(super) fn success_media(doc: &Value) -> Vec<(String, &Map<String, Value>)> {
+    let mut out: Vec<(String, &Map<String, Value>)> = Vec::new();
+    let paths = doc.get("paths").and_then(Value::as_object);
+    for (path, item) in paths.into_iter().flatten() {
+        for (method, op) in item.as_object().into_iter().flatten() {
+            let responses = op.get("responses").and_then(Value::as_object);
+            let successes = responses
+                .into_iter()
+                .flatten()
+                .filter(|(status, _)| status.starts_with('2'));
+            for (status, response) in successes {
+                let (response, at) = match response.get("$ref").and_then(Value::as_str) {
+                    Some(r) => match (resolve(doc, r), r.strip_prefix('#')) {
+                        (Some(shared), Some(at)) => (shared, at.to_owned()),
+                        _ => continue,
+                    },
+                    None => (
+                        response,
+                        format!(
+                            "/paths/{}/{method}/responses/{}",
+                            escape(path),
+                            escape(status)
+                        ),
+                    ),
+                };
+                let content = response.get("content").and_then(Value::as_object);
+                for (media, m) in content.into_iter().flatten() {
+                    let at = format!("{at}/content/{}", escape(media));
+                    if let Some(m) = m.as_object().filter(|_| media.contains("json"))
+                        && !out.iter().any(|(seen, _)| *seen == at)
+                    {
+                        out.push((at, m));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 /// A media type's example values: `example`, and each of `examples` (its `value`, or the
 /// component a `$ref` names).
-fn examples_of(doc: &Value, media: &Map<String, Value>) -> Vec<Value> {
+pub(super) fn examples_of(doc: &Value, media: &Map<String, Value>) -> Vec<Value> {
     let mut out: Vec<Value> = media.get("example").cloned().into_iter().collect();
     if let Some(Value::Object(named)) = media.get("examples") {
         for e in named.values() {
