@@ -6,8 +6,9 @@
 //! Only text with nothing of its own to show: no `example`, `examples`, `enum`, `const` or
 //! `default`, no time or date format (the sandbox makes those now), and not what is each
 //! item's own (an id, a secret, a link: one shown would be every item's, and a link the real
-//! service's). The first example to show a property gives it; the document's schemas are changed in
-//! place before the walk, so the field's `example` is what the import keeps for it.
+//! service's). A property its examples show with different texts (one shared answer type
+//! saying "stored" on an update, "deleted" on a delete) takes none. The document's schemas are
+//! changed in place before the walk, so the field's `example` is what the import keeps.
 
 use serde_json::Value;
 
@@ -34,8 +35,15 @@ pub(crate) fn lend(doc: &mut Value) -> usize {
             walk(doc, schema, Some(at.clone()), &example, 0, &mut lent);
         }
     }
+    // A property whose examples disagree (Mailgun's shared `message`: "template has been
+    // stored" on an update's, "... deleted" on a delete's) says nothing of any one answer.
+    let agreed: Vec<(String, String)> = lent
+        .iter()
+        .filter(|(at, text)| lent.iter().all(|(a, t)| a != at || t == text))
+        .cloned()
+        .collect();
     let mut count = 0;
-    for (pointer, text) in lent {
+    for (pointer, text) in agreed {
         if let Some(Value::Object(schema)) = doc.pointer_mut(&pointer)
             && !schema.contains_key("example")
         {
@@ -192,20 +200,32 @@ mod tests {
                 "Item": {"type": "object", "properties": {"kind": {"type": "string"}}}
             }}
         });
-        assert_eq!(super::lend(&mut doc), 3);
-        let sent = &doc["components"]["schemas"]["Sent"]["properties"];
+        let mut shown = doc.clone();
+        assert_eq!(super::lend(&mut shown), 3);
+        let sent = &shown["components"]["schemas"]["Sent"]["properties"];
         assert_eq!(sent["message"]["example"], "Queued. Thank you.");
         assert_eq!(
             sent["detail"]["properties"]["reason"]["example"],
             "accepted"
         );
         assert_eq!(
-            doc["components"]["schemas"]["Item"]["properties"]["kind"]["example"],
+            shown["components"]["schemas"]["Item"]["properties"]["kind"]["example"],
             "sms"
         );
         // An id, an enum, a time and text of several lines take nothing.
         for name in ["id", "state", "created", "note"] {
             assert!(sent[name].get("example").is_none(), "{name}");
         }
+
+        // Another answer of the same type showing another text: the texts disagree, and the
+        // field takes none.
+        doc["paths"]["/messages"]["delete"] = json!({"responses": {"200": {"content": {
+        "application/json": {
+            "schema": {"$ref": "#/components/schemas/Sent"},
+            "example": {"message": "Deleted."}
+        }}}}});
+        assert_eq!(super::lend(&mut doc), 2);
+        let message = &doc["components"]["schemas"]["Sent"]["properties"]["message"];
+        assert!(message.get("example").is_none(), "{message}");
     }
 }

@@ -275,7 +275,7 @@ async fn respond<'s>(
     {
         return (Some(op), incoming.reject(missing));
     }
-    // A create or list under a parent the store does not hold: 404 (see `missing_parent`).
+    // A create under a parent the store does not hold: 404 (see `missing_parent`).
     if let Some(missing) = missing_parent(served, op, &call) {
         return (Some(op), incoming.reject(missing));
     }

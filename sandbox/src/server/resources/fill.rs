@@ -378,9 +378,8 @@ fn sample_text(ty: &Ty, field: Option<&FieldSchema>) -> String {
         (_, Some(Format::Email)) => return "sample@example.com".to_owned(),
         (_, Some(Format::E164)) => return "+15555550100".to_owned(),
         (_, Some(Format::Uri)) => return "https://example.com/".to_owned(),
-        (_, Some(Format::Uuid)) => {
-            return "00000000-0000-4000-8000-000000000000".to_owned();
-        }
+        // One of its own each time (Mailtrap's templates, told apart by their `uuid`).
+        (_, Some(Format::Uuid)) => return uuid::Uuid::new_v4().to_string(),
         (_, Some(Format::Date)) => return now_rfc3339().chars().take(10).collect(),
         (_, Some(Format::Rfc2822)) => {
             let now = now_rfc3339();
@@ -622,17 +621,19 @@ fn made_by_the_service(
         |f: &FieldSchema| sendable.is_some_and(|s| !s.contains(&plain(f.name).as_str()));
     // Read-only fields, and the times a name says the service stamps (Intercom's
     // `created_at`, `updated_at`, Unix seconds, not marked read-only).
-    for f in fields
-        .iter()
-        .filter(|f| f.read_only || names_a_stamp(f) || unsendable(f))
-    {
+    let set = |f: &FieldSchema| f.read_only || names_a_stamp(f);
+    for f in fields.iter().filter(|f| set(f) || unsendable(f)) {
         let made = match f.ty {
-            Ty::DateTime | Ty::Date | Ty::Integer | Ty::Number => true,
+            // Not a time or a number only the body cannot send: a new domain's `verified_at`
+            // or a new list's `members_count` is not now, nor 0 whatever it holds.
+            Ty::DateTime | Ty::Date | Ty::Integer | Ty::Number => set(f),
             // Text the document shows an example of (Intercom's `type: "contact"`), and, where
             // the body cannot send it, text of a format or pattern the service's own values
             // have (a `uuid`, Twilio's `^AC[0-9a-fA-F]{32}$` account).
             Ty::String => {
-                (f.example.is_some() && !tidings_spec::id_like(f.name))
+                (f.example.is_some()
+                    && !tidings_spec::id_like(f.name)
+                    && (set(f) || !names_a_time(f.name)))
                     || names_a_stamp(f)
                     || (unsendable(f) && (f.format == Some(Format::Uuid) || f.pattern.is_some()))
             }
