@@ -10011,3 +10011,51 @@ paths:
     assert_eq!(none, serde_json::json!([]), "the walk ends");
     served.shutdown().await;
 }
+
+/// Mailtrap's send answers `{"success": true, "message_ids": [...]}`, "one per recipient": the
+/// sandbox answered `{"success": true}` alone, and a client reading `message_ids[0]` got
+/// nothing. A send's list of ids holds a fresh one per recipient (at most 1,000).
+#[tokio::test]
+async fn a_send_answers_an_id_per_recipient() {
+    let (_dir, served) = served_text(
+        "service:\n  name: sender\n  title: Sender\n  summary: Sender\n  \
+         base_url: { env: SENDER_BASE_URL }\n\
+         types:\n  Address:\n    fields:\n      email: { type: string, required: true }\n  \
+         Mail:\n    fields:\n      to: { type: list<Address>, required: true }\n      \
+         subject: { type: string }\n  \
+         Sent:\n    fields:\n      success: { type: boolean, required: true }\n      \
+         message_ids: { type: list<string> }\n\
+         operations:\n  send:\n    method: POST\n    path: /api/send\n    \
+         body: Mail\n    response: Sent\n",
+    )
+    .await;
+    let http = tidings_runtime::reqwest::Client::new();
+    let url = format!("{}/api/send", served.base_url());
+    let send = |n: usize| {
+        let to: Vec<_> = (0..n)
+            .map(|i| serde_json::json!({"email": format!("u{i}@example.com")}))
+            .collect();
+        let request = http
+            .post(&url)
+            .json(&serde_json::json!({"to": to, "subject": "hi"}));
+        async move {
+            request
+                .send()
+                .await
+                .unwrap()
+                .json::<serde_json::Value>()
+                .await
+                .unwrap()
+        }
+    };
+    let sent = send(2).await;
+    assert_eq!(sent["success"], true, "{sent}");
+    let ids = sent["message_ids"].as_array().cloned().unwrap_or_default();
+    assert_eq!(ids.len(), 2, "{sent}");
+    assert_ne!(ids[0], ids[1]);
+    let again = send(1).await;
+    assert_ne!(again["message_ids"][0], ids[0], "fresh each send");
+    let many = send(1_001).await;
+    assert_eq!(many["message_ids"].as_array().map(Vec::len), Some(1_000));
+    served.shutdown().await;
+}

@@ -80,6 +80,21 @@ pub(super) fn answer(
                 state.next_id += 1;
                 value.insert(f.name.to_owned(), Value::String(field_id(state.next_id, f)));
             }
+            // A list of ids, one per recipient (Mailtrap's send: `message_ids`, "one per
+            // recipient"), where the request names none.
+            if f.ty == Ty::List(&Ty::String)
+                && names_ids(f.name)
+                && !value.contains_key(f.name)
+                && !body.contains_key(f.name)
+            {
+                let ids = (0..recipient_count(&body))
+                    .map(|_| {
+                        state.next_id += 1;
+                        Value::String(field_id(state.next_id, f))
+                    })
+                    .collect();
+                value.insert(f.name.to_owned(), Value::Array(ids));
+            }
         }
     }
     if makes {
@@ -146,4 +161,27 @@ fn in_its_enum(schema: &ServiceSchema, ty: &Ty, value: &Value) -> bool {
         },
         _ => true,
     }
+}
+
+/// Most ids a send's answer lists, one per recipient (providers take at most 1,000 in a send).
+const MAX_RECIPIENT_IDS: usize = 1_000;
+
+/// Whether a field's name says it lists ids (`message_ids`, `messageIds`).
+fn names_ids(name: &str) -> bool {
+    name.to_ascii_lowercase().ends_with("_ids") || name.ends_with("Ids") || name.ends_with("IDs")
+}
+
+/// How many recipients a send names: the entries of its `to`, `cc` and `bcc` lists (one for
+/// an address given as text), else one.
+fn recipient_count(body: &Map<String, Value>) -> usize {
+    let count: usize = ["to", "cc", "bcc"]
+        .iter()
+        .filter_map(|k| body.get(*k))
+        .map(|v| match v {
+            Value::Array(items) => items.len(),
+            Value::Null => 0,
+            _ => 1,
+        })
+        .sum();
+    count.clamp(1, MAX_RECIPIENT_IDS)
 }
