@@ -10059,3 +10059,49 @@ async fn a_send_answers_an_id_per_recipient() {
     assert_eq!(many["message_ids"].as_array().map(Vec::len), Some(1_000));
     served.shutdown().await;
 }
+
+/// BulkSMS's messages list takes `limit` and `sortOrder` (newest first by default in its
+/// prose): with a `limit`, the window sorted the items oldest first again, so no page of the
+/// newest could be asked for. Asked newest first, a window keeps that order.
+#[tokio::test]
+async fn a_window_asked_newest_first_keeps_that_order() {
+    let (_dir, served) = served_text(
+        "service:\n  name: sms\n  title: Sms\n  summary: Sms\n  \
+         base_url: { env: SMS_BASE_URL }\n\
+         types:\n  Message:\n    fields:\n      id: { type: integer, read_only: true }\n      \
+         body: { type: string }\n\
+         operations:\n  send:\n    method: POST\n    path: /messages\n    \
+         body: Message\n    response: Message\n  \
+         list_messages:\n    method: GET\n    path: /messages\n    \
+         query: { limit: { type: integer }, sortOrder: { type: string } }\n    \
+         response: list<Message>\n",
+    )
+    .await;
+    let http = tidings_runtime::reqwest::Client::new();
+    let url = format!("{}/messages", served.base_url());
+    for n in 1..=4 {
+        let made = http
+            .post(&url)
+            .json(&serde_json::json!({"body": format!("m{n}")}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(made.status(), 200);
+    }
+    let bodies = |query: &'static str| {
+        let request = http.get(format!("{url}?{query}"));
+        async move {
+            let page: serde_json::Value = request.send().await.unwrap().json().await.unwrap();
+            page.as_array()
+                .map(|l| {
+                    l.iter()
+                        .map(|m| m["body"].as_str().unwrap_or_default().to_owned())
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        }
+    };
+    assert_eq!(bodies("limit=2").await, ["m1", "m2"]);
+    assert_eq!(bodies("limit=2&sortOrder=DESCENDING").await, ["m4", "m3"]);
+    served.shutdown().await;
+}

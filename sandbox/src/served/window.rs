@@ -41,7 +41,13 @@ pub(super) fn window(op: &ServedOp, query: &str, answer: &mut Value) {
             .find(|(k, _)| k == name)
             .map(|(_, v)| v.as_str())
     };
-    let newest_first = declared(&["before", "before_id"], false).is_some();
+    // Asked newest first (BulkSMS's `sortOrder=DESCENDING`), the window keeps that order.
+    let query_object: serde_json::Map<String, Value> = pairs
+        .iter()
+        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+        .collect();
+    let descending = crate::server::resources::asks_for_descending(&Value::Object(query_object));
+    let newest_first = descending || declared(&["before", "before_id"], false).is_some();
     // Mailtrap's suppressions take `last_id`: "returns records after this suppression".
     let after = given(declared(
         &["after", "after_id", "last_id", "since_id"],

@@ -382,7 +382,7 @@ pub(super) fn filtered<'i>(items: &'i [Item], op: &ResourceOp, query: &Value) ->
 
 /// Whether a list's query asks for its items in descending order: a parameter named as a
 /// sort order or direction (`Order`, `sort_order`, `direction`) whose value is `desc`.
-fn asks_for_descending(query: &Value) -> bool {
+pub(crate) fn asks_for_descending(query: &Value) -> bool {
     query.as_object().is_some_and(|query| {
         query.iter().any(|(name, value)| {
             let plain = super::names::plain(name);
