@@ -98,7 +98,8 @@ pub struct OperationSpec {
     /// How its body is encoded: JSON unless the spec says form, multipart or binary.
     pub body_encoding: BodyEncoding,
     /// The media types a [`BodyEncoding::Binary`] body may have (`image/*` and `*/*` allowed);
-    /// empty: any.
+    /// empty: any. For a JSON body, JSON and the forms the service also takes it as (the
+    /// sandbox takes them; the client sends JSON).
     pub body_media: &'static [&'static str],
     /// Its own error bodies by status, searched in order (the first whose statuses hold the
     /// answer's); an error answer none of them covers is read as the service's

@@ -639,8 +639,9 @@ impl Checker<'_> {
         out
     }
 
-    /// The media types a binary body may have: each a type or range (`image/png`, `image/*`,
-    /// `*/*`); only a binary body has them.
+    /// The media types a body comes in: for a binary body, each a type or range (`image/png`,
+    /// `image/*`, `*/*`); for a JSON body, JSON and the forms the service also takes it as
+    /// (Mailgun's bounces), which the sandbox takes while the client sends JSON.
     fn body_media(
         &mut self,
         path: &str,
@@ -650,10 +651,19 @@ impl Checker<'_> {
         let Some(media) = &op.body_media else {
             return Vec::new();
         };
+        const JSON_OR_FORM: [&str; 3] = [
+            "application/json",
+            "application/x-www-form-urlencoded",
+            "multipart/form-data",
+        ];
+        let json_or_forms = media.iter().all(|m| JSON_OR_FORM.contains(&m.as_str()));
+        if encoding == BodyEncodingInfo::Json && json_or_forms {
+            return media.clone();
+        }
         if encoding != BodyEncodingInfo::Binary {
             let d = self.error(
                 &format!("{path}.body_media"),
-                "`body_media` lists the media types of a binary body",
+                "`body_media` lists the media types of a binary body, or the JSON and form types of a JSON one",
             );
             d.expected = Some("body_encoding: binary".into());
             return Vec::new();

@@ -158,6 +158,62 @@ pub(super) fn t_list_item(ty: Option<&String>) -> Option<String> {
 }
 
 impl Converter<'_> {
+    /// Reports the media types a body takes besides `media`, the one the client sends (Ably's
+    /// publish: MessagePack and a form besides JSON; a Swagger 2.0 body of form fields keeps
+    /// the other media types its `consumes` lists aside: Slack's methods take JSON too), and
+    /// returns, for a JSON body that the document also takes as a form (Mailgun's bounces:
+    /// `application/json` and form data), the media types the service takes it in: JSON and
+    /// those forms, for the spec's `body_media` (what the sandbox takes).
+    pub(super) fn other_media(
+        &mut self,
+        body: &Value,
+        content: &Map<String, Value>,
+        media: &str,
+        at: &str,
+    ) -> Vec<String> {
+        let swagger_others = body
+            .get("x-also-consumes")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str);
+        let others: Vec<&str> = content
+            .keys()
+            .map(String::as_str)
+            .chain(swagger_others)
+            .filter(|k| *k != media && !(k.contains("json") && media.contains("json")))
+            .collect();
+        if others.is_empty() {
+            return Vec::new();
+        }
+        let listed: Vec<String> = others.iter().map(|k| format!("`{k}`")).collect();
+        self.approximate(
+            at,
+            &format!(
+                "the body is sent as `{media}`; the document also takes {}",
+                listed.join(", ")
+            ),
+        );
+        let forms: Vec<String> = others
+            .iter()
+            .filter_map(|k| form_encoding(k))
+            .map(|e| match e {
+                "multipart" => "multipart/form-data".to_owned(),
+                _ => "application/x-www-form-urlencoded".to_owned(),
+            })
+            .collect();
+        if forms.is_empty() || !media.contains("json") {
+            return Vec::new();
+        }
+        let mut taken = vec!["application/json".to_owned()];
+        for form in forms {
+            if !taken.contains(&form) {
+                taken.push(form);
+            }
+        }
+        taken
+    }
+
     /// How a form body writes arrays, from the media type's `encoding` (`style`, `explode`);
     /// `None` for the defaults (`repeat`, `brackets`).
     pub(super) fn form_style(

@@ -311,6 +311,7 @@ impl Converter<'_> {
         let mut body_encoding = None;
         let mut form_style = None;
         let mut binary = None;
+        let mut json_also = Vec::new();
         if let Some((body, at)) = &body_media
             && let Some(content) = body.get("content").and_then(Value::as_object)
             && let Some(media) = binary_media(body, content)
@@ -333,34 +334,9 @@ impl Converter<'_> {
             match found {
                 Some((media, m, encoding)) => {
                     let mptr = format!("{at}/content/{}", escape(media));
-                    // Other media types the operation takes (Ably's publish: MessagePack and
-                    // a form besides JSON): the client sends the one kept.
-                    // (A Swagger 2.0 body of form fields keeps the other media types its
-                    // `consumes` lists aside: Slack's methods take JSON too.)
-                    let swagger_others = body
-                        .get("x-also-consumes")
-                        .and_then(Value::as_array)
-                        .into_iter()
-                        .flatten()
-                        .filter_map(Value::as_str);
-                    let others: Vec<&str> = content
-                        .keys()
-                        .map(String::as_str)
-                        .chain(swagger_others)
-                        .filter(|k| *k != media && !(k.contains("json") && media.contains("json")))
-                        .collect();
-                    if !others.is_empty() {
-                        self.approximate(
-                            &format!("{at}/content"),
-                            &format!(
-                                "the body is sent as `{media}`; the document also takes {}",
-                                others
-                                    .iter()
-                                    .map(|k| format!("`{k}`"))
-                                    .collect::<Vec<_>>()
-                                    .join(", ")
-                            ),
-                        );
+                    let also = self.other_media(body, content, media, &format!("{at}/content"));
+                    if encoding.is_none() {
+                        json_also = also;
                     }
                     if media.eq_ignore_ascii_case("application/form-data") {
                         self.approximate(
@@ -885,7 +861,7 @@ impl Converter<'_> {
             body,
             body_encoding,
             form_style,
-            body_media: binary.unwrap_or_default(),
+            body_media: binary.unwrap_or(json_also),
             response,
             status,
             errors,

@@ -497,6 +497,20 @@ fn inputs(
         }
     } else if op.info.has_body && !empty {
         let value: Value = match op.spec.body_encoding {
+            // A form where the spec says a JSON body may come as one (Mailgun's bounces): its
+            // fields as the body's, one item of a list body.
+            tidings_runtime::spec::BodyEncoding::Json if incoming.sent_a_form() => {
+                let one = match &op.body {
+                    Some(Ty::List(item)) => Some(*item),
+                    ty => ty.as_ref(),
+                };
+                let style = tidings_runtime::spec::FormStyle::DEFAULT;
+                let fields = typed_fields(served.schema, one, incoming.form(style)?);
+                match &op.body {
+                    Some(Ty::List(_)) => Value::Array(vec![fields]),
+                    _ => fields,
+                }
+            }
             // A list body (`POST /email/batch` takes an array of messages) is an array.
             tidings_runtime::spec::BodyEncoding::Json if matches!(op.body, Some(Ty::List(_))) => {
                 incoming.json_array()?

@@ -23,6 +23,19 @@ fn unprocessable(e: &tidings_runtime::Error) -> ServerError {
 }
 
 impl Incoming {
+    /// Whether the request's body is a form (either encoding), by its `Content-Type`.
+    pub(crate) fn sent_a_form(&self) -> bool {
+        let content_type = self.context_headers();
+        let essence = content_type
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .unwrap_or_default()
+            .trim()
+            .to_ascii_lowercase();
+        super::media::is_form_media(&essence)
+    }
+
     /// The form body decoded into `B` (arrays and nested fields in `style`), in whichever
     /// encoding it came, `application/x-www-form-urlencoded` or `multipart/form-data`: a
     /// service that documents one takes both (Mailgun's document says multipart, its own

@@ -21,7 +21,13 @@ pub(crate) fn media_fits(
             .to_ascii_lowercase()
     };
     match op.body_encoding {
-        BodyEncoding::Json => is_json(value),
+        // JSON, or a form (in either encoding, as a form operation takes it) where the spec
+        // says the service also takes one (Mailgun's bounces).
+        BodyEncoding::Json => {
+            is_json(value)
+                || (op.body_media.iter().any(|m| is_form_media(m))
+                    && is_form_media(&essence(value)))
+        }
         // Either form encoding, whichever the operation documents (see `Incoming::form`).
         BodyEncoding::Form(_) | BodyEncoding::Multipart(_) => matches!(
             essence(value).as_str(),
@@ -54,4 +60,12 @@ pub(crate) fn unsupported_media(op: &tidings_runtime::spec::OperationSpec) -> Se
         format!("this operation takes {kind} body: send `Content-Type: {media}`"),
     )
     .with_param("Content-Type")
+}
+
+/// Whether `essence` (a media type, lower case) is one of the two form encodings.
+pub(crate) fn is_form_media(essence: &str) -> bool {
+    matches!(
+        essence,
+        "application/x-www-form-urlencoded" | "multipart/form-data"
+    )
 }
