@@ -114,6 +114,24 @@ async fn post_form(
     (status, serde_json::from_str(&text).unwrap_or_default())
 }
 
+/// A call to a served spec that declares no auth: the status and the answer as JSON (`null`
+/// when it is empty or not JSON).
+async fn open_call(
+    served: &ServedService,
+    method: &str,
+    path: &str,
+    body: Option<serde_json::Value>,
+) -> (u16, serde_json::Value) {
+    let url = format!("{}{path}", served.base_url());
+    let mut request = tidings_runtime::reqwest::Client::new().request(method.parse().unwrap(), url);
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    let answer = request.send().await.unwrap();
+    let status = answer.status().as_u16();
+    (status, answer.json().await.unwrap_or_default())
+}
+
 /// The `Authorization` value of a spec's `basicAuth` scheme, with its served credentials.
 fn basic_auth(served: &ServedService) -> String {
     use base64::Engine as _;
@@ -9438,16 +9456,7 @@ async fn a_time_keeps_its_wire_form_in_requests_answers_and_made_up_stamps() {
          path_params: { sid: { type: string } }\n    response: Alarm\n",
     )
     .await;
-    let http = tidings_runtime::reqwest::Client::new();
-    let url = format!("{}/alarms", served.base_url());
-    let post = |body: serde_json::Value| {
-        let request = http.post(&url).json(&body);
-        async move {
-            let answer = request.send().await.unwrap();
-            let status = answer.status().as_u16();
-            (status, answer.json::<serde_json::Value>().await.unwrap())
-        }
-    };
+    let post = |body| open_call(&served, "POST", "/alarms", Some(body));
     let (status, made) = post(serde_json::json!({"name": "wake", "ring_at": 1_282_161_700})).await;
     assert_eq!(status, 200, "{made}");
     assert_eq!(made["ring_at"], 1_282_161_700, "kept as sent: {made}");
@@ -9459,14 +9468,7 @@ async fn a_time_keeps_its_wire_form_in_requests_answers_and_made_up_stamps() {
         );
     }
     let sid = made["sid"].as_str().unwrap();
-    let read: serde_json::Value = http
-        .get(format!("{url}/{sid}"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let (_, read) = open_call(&served, "GET", &format!("/alarms/{sid}"), None).await;
     assert_eq!(
         (&read["ring_at"], &read["date_created"]),
         (&made["ring_at"], &made["date_created"])
@@ -9834,17 +9836,8 @@ async fn a_new_item_gets_what_its_create_cannot_send() {
          path_params: { id: { type: string } }\n    response: Call\n",
     )
     .await;
-    let http = tidings_runtime::reqwest::Client::new();
-    let url = format!("{}/calls", served.base_url());
-    let made: serde_json::Value = http
-        .post(&url)
-        .json(&serde_json::json!({"to": "+15550100"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let to = serde_json::json!({"to": "+15550100"});
+    let (_, made) = open_call(&served, "POST", "/calls", Some(to)).await;
     assert_eq!(made["status"], "started", "an enum's first value: {made}");
     let uuid = made["uuid"].as_str().unwrap_or_default();
     assert!(uuid.len() == 36 && uuid.matches('-').count() == 4, "{made}");
@@ -9859,14 +9852,7 @@ async fn a_new_item_gets_what_its_create_cannot_send() {
         "nothing to make it from: {made}"
     );
     let id = made["id"].as_str().unwrap_or_default();
-    let read: serde_json::Value = http
-        .get(format!("{url}/{id}"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let (_, read) = open_call(&served, "GET", &format!("/calls/{id}"), None).await;
     assert_eq!(
         (&read["uuid"], &read["status"]),
         (&made["uuid"], &made["status"]),
@@ -9896,34 +9882,16 @@ async fn an_object_read_before_it_is_written_reads_back_the_same() {
          response: Settings\n",
     )
     .await;
-    let http = tidings_runtime::reqwest::Client::new();
-    let get = |path: &str| {
-        let request = http.get(format!("{}{path}", served.base_url()));
-        async move {
-            request
-                .send()
-                .await
-                .unwrap()
-                .json::<serde_json::Value>()
-                .await
-                .unwrap()
-        }
-    };
+    let at = &served;
+    let get = |path: &'static str| async move { open_call(at, "GET", path, None).await.1 };
     let first = get("/profile").await;
     assert!(first["id"].is_string(), "{first}");
     tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
     assert_eq!(get("/profile").await, first, "read back the same");
     let settings = get("/settings").await;
     assert_eq!(get("/settings").await, settings);
-    let changed: serde_json::Value = http
-        .patch(format!("{}/settings", served.base_url()))
-        .json(&serde_json::json!({"color": "blue"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let blue = serde_json::json!({"color": "blue"});
+    let (_, changed) = open_call(&served, "PATCH", "/settings", Some(blue)).await;
     assert_eq!(
         (&changed["color"], &changed["id"], &changed["size"]),
         (&"blue".into(), &settings["id"], &settings["size"]),
@@ -10050,24 +10018,13 @@ async fn a_send_answers_an_id_per_recipient() {
          body: Mail\n    response: Sent\n",
     )
     .await;
-    let http = tidings_runtime::reqwest::Client::new();
-    let url = format!("{}/api/send", served.base_url());
+    let at = &served;
     let send = |n: usize| {
         let to: Vec<_> = (0..n)
             .map(|i| serde_json::json!({"email": format!("u{i}@example.com")}))
             .collect();
-        let request = http
-            .post(&url)
-            .json(&serde_json::json!({"to": to, "subject": "hi"}));
-        async move {
-            request
-                .send()
-                .await
-                .unwrap()
-                .json::<serde_json::Value>()
-                .await
-                .unwrap()
-        }
+        let mail = serde_json::json!({"to": to, "subject": "hi"});
+        async move { open_call(at, "POST", "/api/send", Some(mail)).await.1 }
     };
     let sent = send(2).await;
     assert_eq!(sent["success"], true, "{sent}");
@@ -10098,29 +10055,23 @@ async fn a_window_asked_newest_first_keeps_that_order() {
          response: list<Message>\n",
     )
     .await;
-    let http = tidings_runtime::reqwest::Client::new();
-    let url = format!("{}/messages", served.base_url());
     for n in 1..=4 {
-        let made = http
-            .post(&url)
-            .json(&serde_json::json!({"body": format!("m{n}")}))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(made.status(), 200);
+        let message = serde_json::json!({"body": format!("m{n}")});
+        assert_eq!(
+            open_call(&served, "POST", "/messages", Some(message))
+                .await
+                .0,
+            200
+        );
     }
-    let bodies = |query: &'static str| {
-        let request = http.get(format!("{url}?{query}"));
-        async move {
-            let page: serde_json::Value = request.send().await.unwrap().json().await.unwrap();
-            page.as_array()
-                .map(|l| {
-                    l.iter()
-                        .map(|m| m["body"].as_str().unwrap_or_default().to_owned())
-                        .collect::<Vec<_>>()
-                })
-                .unwrap_or_default()
-        }
+    let at = &served;
+    let bodies = |query: &'static str| async move {
+        let (_, page) = open_call(at, "GET", &format!("/messages?{query}"), None).await;
+        let listed = page.as_array().cloned().unwrap_or_default();
+        listed
+            .iter()
+            .map(|m| m["body"].as_str().unwrap_or_default().to_owned())
+            .collect::<Vec<_>>()
     };
     assert_eq!(bodies("limit=2").await, ["m1", "m2"]);
     assert_eq!(bodies("limit=2&sortOrder=DESCENDING").await, ["m4", "m3"]);
