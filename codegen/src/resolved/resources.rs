@@ -124,12 +124,13 @@ fn pages_of(service: &Service, op: &OperationInfo) -> Option<String> {
     .then(|| parent.to_owned())
 }
 
-/// The collection a `POST <collection>/search` searches, and where its answer holds the
-/// items: the parent path, when its `GET` answers the same list (that list's items path), or
-/// when the search answers a list of its own and some operation creates there.
+/// The collection a `POST` (or `GET`) `<collection>/search` searches, and where its answer
+/// holds the items: the parent path, when its `GET` answers the same list (that list's items
+/// path) or a page of the same items (the search's own items path), or when a `POST` search
+/// answers a list of its own and some operation creates there.
 fn search_of(service: &Service, op: &OperationInfo) -> Option<(String, Option<String>)> {
     let parent = op.path.strip_suffix("/search")?;
-    if op.method != Method::Post || op.response.is_none() {
+    if !matches!(op.method, Method::Post | Method::Get) || op.response.is_none() {
         return None;
     }
     let at_parent = |method| {
@@ -146,10 +147,20 @@ fn search_of(service: &Service, op: &OperationInfo) -> Option<(String, Option<St
             envelope_items(service, list).map(|(p, _)| p),
         ));
     }
-    (answers_list(service, op) && at_parent(Method::Post).is_some()).then(|| {
-        let items = envelope_items(service, op).map(|(p, _)| p);
-        (parent.to_owned(), items)
-    })
+    // Or answers a page of its own of the same items (Textmagic's `GET /messages/search`).
+    let own = envelope_items(service, op);
+    let same_items = |list: &&OperationInfo| {
+        own.as_ref()
+            .is_some_and(|(_, item)| envelope_items(service, list).is_some_and(|(_, i)| i == *item))
+    };
+    if at_parent(Method::Get).filter(same_items).is_some() {
+        return own.map(|(path, _)| (parent.to_owned(), Some(path)));
+    }
+    (op.method == Method::Post && answers_list(service, op) && at_parent(Method::Post).is_some())
+        .then(|| {
+            let items = envelope_items(service, op).map(|(p, _)| p);
+            (parent.to_owned(), items)
+        })
 }
 
 /// The last word of a parameter's name, lower case: after its last `_` or `-`, and its last
@@ -238,6 +249,8 @@ fn shape_of(service: &Service, op: &OperationInfo) -> ResourceShape {
     if let Some(shape) = verbs::verb_shape(service, op)
         .or_else(|| verbs::item_verb_shape(service, op))
         .or_else(|| verbs::custom_method_shape(service, op))
+        .or_else(|| verbs::qualified_write_shape(service, op))
+        .or_else(|| verbs::delete_verb_shape(service, op))
     {
         return shape;
     }

@@ -5,11 +5,10 @@ use axum::http::Method;
 use tidings_codegen::check::OperationInfo;
 
 use super::ops::{PathTemplate, ServedOp};
-use crate::server::resources::ResourceOp;
+use crate::server::resources::{ResourceAction, ResourceOp, ServiceSchema, item_type};
 
 /// Builds the operations of `service`, each with its runtime descriptions.
 pub(crate) fn operations(service: &tidings_codegen::check::Service) -> Vec<ServedOp> {
-    use crate::server::resources::ResourceAction;
     use tidings_codegen::describe as vocab;
     use tidings_codegen::model::QueryStyle;
     service
@@ -41,11 +40,45 @@ pub(crate) fn operations(service: &tidings_codegen::check::Service) -> Vec<Serve
                     .map(|p| (p.wire.clone(), vocab::ty_schema(&p.ty)))
                     .collect(),
                 sendable: sendable(service, info, &resource),
+                read_as: None,
+                item_path: None,
                 info: info.clone(),
                 cancels,
             }
         })
         .collect()
+}
+
+/// Gives each create of `ops` the item type its collection's `GET` of one item answers, when
+/// the create answers another (Textmagic's `{id, href}`): the store makes what that read
+/// requires with the item, once, rather than anew at each read; and that `GET`'s path, the
+/// item's link to itself.
+pub(crate) fn read_types(schema: &ServiceSchema, ops: &mut [ServedOp]) {
+    let reads: Vec<_> = ops
+        .iter()
+        .filter(|op| op.resource.kind == ResourceAction::Get)
+        .filter_map(|op| {
+            let path: &'static str = Box::leak(op.info.path.clone().into_boxed_str());
+            let item = (path, op.resource.item_param?);
+            Some((
+                op.resource.collection,
+                item_type(schema, &op.resource).1,
+                item,
+            ))
+        })
+        .collect();
+    for op in ops
+        .iter_mut()
+        .filter(|op| op.resource.kind == ResourceAction::Create)
+    {
+        let made = item_type(schema, &op.resource).1;
+        let Some((_, read, item)) = reads.iter().find(|(c, ..)| *c == op.resource.collection)
+        else {
+            continue;
+        };
+        op.item_path = Some(*item);
+        op.read_as = read.filter(|ty| Some(*ty) != made && schema.object_fields(ty).is_some());
+    }
 }
 
 /// The fields a create's body can send, by their plain names (`FriendlyName` and
@@ -58,7 +91,7 @@ fn sendable(
     resource: &ResourceOp,
 ) -> Option<&'static [&'static str]> {
     use tidings_codegen::check::{Ty as SpecTy, TypeKind};
-    if resource.kind != crate::server::resources::ResourceAction::Create {
+    if resource.kind != ResourceAction::Create {
         return None;
     }
     let fields = |ty: &SpecTy| match ty {

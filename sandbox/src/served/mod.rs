@@ -268,7 +268,8 @@ impl ServedService {
                 !key.starts_with("scheme:") && !credentials.iter().any(|(_, env, _)| env == key)
             })
             .collect();
-        let operations = build::operations(&service);
+        let mut operations = build::operations(&service);
+        build::read_types(schema, &mut operations);
         // The collections an integer (or number) path parameter names the items of: the one
         // an operation acts on by it, and the ones above it in its path (Intercom's `POST
         // /contacts/{contact_id}/notes`, the contact named by an integer).

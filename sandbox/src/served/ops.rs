@@ -25,6 +25,12 @@ pub(crate) struct ServedOp {
     pub(crate) cancels: Option<serde_json::Value>,
     /// For a create, the fields its body can send (see [`sendable`]).
     pub(crate) sendable: Option<&'static [&'static str]>,
+    /// For a create, the item's type as its collection's read answers it, when that is
+    /// another (see [`super::build::read_types`]).
+    pub(crate) read_as: Option<Ty>,
+    /// For a create, its collection's item path and the parameter naming the item (see
+    /// `ResourceCall::item_path`).
+    pub(crate) item_path: Option<(&'static str, &'static str)>,
 }
 
 /// The token endpoint of a spec whose auth is OAuth2 client credentials: hands out the one

@@ -604,6 +604,8 @@ fn inputs(
         merge_nested,
         named_as: None,
         sendable: op.sendable,
+        read_as: op.read_as,
+        item_path: op.item_path,
     })
 }
 

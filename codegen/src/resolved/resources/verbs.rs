@@ -322,6 +322,109 @@ fn create_beside_rest(
     (shape.kind == ResourceAction::Create).then_some(shape)
 }
 
+/// The `GET` at `path` that lists its items, and the one that reads an item beneath it
+/// (`path/{id}`), when the service has both.
+fn listed_and_read<'s>(
+    service: &'s Service,
+    path: &str,
+) -> Option<(&'s OperationInfo, &'s OperationInfo)> {
+    let get = |want: &dyn Fn(&str) -> bool| {
+        service
+            .operations
+            .iter()
+            .find(|o| o.method == Method::Get && want(&o.path))
+    };
+    let list = get(&|p| p == path).filter(|o| answers_list(service, o))?;
+    let read = get(&|p| {
+        p.strip_prefix(path)
+            .and_then(|rest| rest.strip_prefix('/'))
+            .is_some_and(|rest| rest.starts_with('{') && rest.ends_with('}') && !rest.contains('/'))
+    })?;
+    Some((list, read))
+}
+
+/// Whether most of what `op`'s body sends, and two fields at least, are fields of the item
+/// `read` answers: the body writes that item.
+fn writes_item(service: &Service, op: &OperationInfo, read: &OperationInfo) -> bool {
+    let (Some(sent), Some((_, item))) = (
+        item_fields(service, op.body.as_ref()),
+        answered_item(service, read),
+    ) else {
+        return false;
+    };
+    let shared = sent
+        .iter()
+        .filter(|f| item.iter().any(|i| i.wire == f.wire))
+        .count();
+    shared >= 2 && shared * 2 >= sent.len()
+}
+
+/// A write at a word after a collection or its item that is no verb (Textmagic's `POST
+/// /contacts/normalized`, `PUT /contacts/{id}/normalized`: the phone taken in a normal form)
+/// where the plain path has no such write, whose body writes the item the collection reads:
+/// the collection's create, or a merge into the item (the contact was kept in a collection of
+/// its own, and every read of it was a 404).
+pub(super) fn qualified_write_shape(
+    service: &Service,
+    op: &OperationInfo,
+) -> Option<ResourceShape> {
+    let (plain, last) = op.path.rsplit_once('/')?;
+    let word = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !word(last) || words(last).0.is_some() {
+        return None;
+    }
+    let written_plain = service
+        .operations
+        .iter()
+        .any(|o| o.path == plain && o.method == op.method);
+    match op.method {
+        Method::Post if !written_plain => {
+            let (_, read) = listed_and_read(service, plain)?;
+            writes_item(service, op, read)
+                .then(|| create_beside_rest(service, op, plain))
+                .flatten()
+        }
+        Method::Put | Method::Patch if plain.ends_with('}') => {
+            let read = service
+                .operations
+                .iter()
+                .find(|o| o.path == plain && o.method == Method::Get)?;
+            let writes = service.operations.iter().any(|o| {
+                o.path == plain && matches!(o.method, Method::Put | Method::Patch | Method::Post)
+            });
+            let shape = super::resource_shape(service, read);
+            let merges = !writes && shape.kind == ResourceAction::Get;
+            (merges && writes_item(service, op, read)).then_some(ResourceShape {
+                kind: ResourceAction::Merge,
+                ..shape
+            })
+        }
+        _ => None,
+    }
+}
+
+/// A `POST` of a delete verb after a listed collection whose body names the items by ids
+/// (Textmagic's `POST /messages/delete` with `{"ids": "3,4"}`, with no create beside it to
+/// make a family of verbs): a delete of those items of the collection (it acknowledged and
+/// removed nothing).
+pub(super) fn delete_verb_shape(service: &Service, op: &OperationInfo) -> Option<ResourceShape> {
+    let (collection, last) = op.path.rsplit_once('/')?;
+    if op.method != Method::Post || words(last) != (Some(ResourceAction::Delete), String::new()) {
+        return None;
+    }
+    let (list, _) = listed_and_read(service, collection)?;
+    let ids = item_fields(service, op.body.as_ref())?
+        .iter()
+        .find(|f| super::names_ids(&f.wire) && matches!(f.ty, Ty::String | Ty::List(_)))?;
+    Some(ResourceShape {
+        kind: ResourceAction::Delete,
+        item_param: None,
+        item_field: None,
+        items: Some(ids.wire.clone()),
+        ..super::resource_shape(service, list)
+    })
+}
+
 /// The request field by which `reader` names an item that `create` made in `collection` (see
 /// [`verb_shape`]), and the item's field it holds; `shown` answers the item (a get, else a
 /// list of them).

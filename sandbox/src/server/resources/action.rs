@@ -3,9 +3,9 @@
 
 use serde_json::{Map, Value};
 
-use super::names::plain;
+use super::names::{declared, plain};
 use super::shape::{
-    answers_another, declared, field_id, fits_id_field, from_path, id_value, make_id, per_item,
+    answers_another, field_id, fits_id_field, from_path, id_value, make_id, per_item,
     per_recipient, recipients,
 };
 use super::wrapped::sent_into_wrapped;

@@ -42,6 +42,8 @@ pub fn call<Q: Serialize, B: Serialize>(
         body: to_json(body)?,
         named_as: None,
         sendable: None,
+        read_as: None,
+        item_path: None,
     })
 }
 

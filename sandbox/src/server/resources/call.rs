@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::ResourceOp;
+use super::{ResourceOp, Ty};
 
 /// The inputs of one call, as JSON: path parameters by wire name, the query and the body
 /// (`Null` when the operation has none).
@@ -27,6 +27,16 @@ pub struct ResourceCall {
     /// gets them as read-only ones do (Vonage's call `status` and `direction`, Mailtrap's
     /// template `uuid`).
     pub sendable: Option<&'static [&'static str]>,
+    /// For a create, the type a read of the item answers when it is not the create's answer
+    /// (Textmagic's `POST /messages` answers `{id, href}`, `GET /messages/{id}` its message):
+    /// what that type requires besides is made once, with the item, and kept (its
+    /// `messageTime` moved at each read).
+    pub read_as: Option<Ty>,
+    /// For a create, the path template of a read of one item and the parameter in it that
+    /// names the item (`/2010-04-01/Accounts/{AccountSid}/Messages/{Sid}.json`, `Sid`): a new
+    /// item's link to itself (`href`, `uri`) is that path (Textmagic's `href` was the
+    /// document's example, a 404 to follow).
+    pub item_path: Option<(&'static str, &'static str)>,
 }
 
 impl ResourceCall {
@@ -40,4 +50,13 @@ impl ResourceCall {
         }
         path
     }
+}
+
+/// `template` with each `{name}` replaced by its value.
+pub(super) fn substitute(template: &str, path: &[(&'static str, String)]) -> String {
+    let mut out = template.to_owned();
+    for (name, value) in path {
+        out = out.replace(&format!("{{{name}}}"), value);
+    }
+    out
 }

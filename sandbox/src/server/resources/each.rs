@@ -109,7 +109,7 @@ impl Resources {
                             schema,
                             op,
                             collection,
-                            (item_ty.as_ref(), None),
+                            (item_ty.as_ref(), &ResourceCall::default()),
                             body,
                         )?;
                         made.extend(value.get(op.id_field).cloned());

@@ -601,6 +601,38 @@ pub(super) fn new_item(
     made_by_the_service(schema, ty, item, sendable);
 }
 
+/// Sets each text field of the types `tys` named as an item's link to itself (`href`, `uri`,
+/// `self`) that a new `item` lacks to the path of a read of it: `template` with the call's
+/// `path` values and `param` the item's `id` (Textmagic's `href`, Twilio's `uri`). A field
+/// of the `uri` format, an absolute URL, is left to the rest.
+pub(super) fn self_link(
+    schema: &ServiceSchema,
+    tys: [Option<&Ty>; 2],
+    item: &mut Map<String, Value>,
+    (template, param): (&str, &'static str),
+    path: &[(&'static str, String)],
+    id: &str,
+) {
+    const LINKS: &[&str] = &["href", "uri", "self", "selflink", "selfuri"];
+    for f in tys
+        .into_iter()
+        .filter_map(|ty| schema.object_fields(ty?))
+        .flatten()
+    {
+        if f.ty == Ty::String
+            && f.format != Some(Format::Uri)
+            && LINKS.contains(&plain(f.name).as_str())
+            && !item.contains_key(f.name)
+        {
+            let mut path = path.to_vec();
+            path.retain(|(name, _)| *name != param);
+            path.push((param, id.to_owned()));
+            let link = super::call::substitute(template, &path);
+            item.insert(f.name.to_owned(), Value::String(link));
+        }
+    }
+}
+
 /// Each read-only field of a new item of `ty` the create left out that the service sets
 /// itself: a time (now), a number (its least) or one of an enum's values (its first: the one
 /// a kind field holds, a status's first state). Telnyx's messages and messaging profiles,

@@ -1,6 +1,7 @@
 //! Which item a request names: by its path or a body field, by another of its values (an
 //! alias), one an action names that the store does not hold, or the one item of a singleton.
 
+use super::call::substitute;
 use super::shape::answers_another;
 use super::state::{find, home_of, id_text};
 use super::{ResourceAction, ResourceCall, ResourceOp, Resources, ServerError, Value};
@@ -267,15 +268,6 @@ pub(super) fn named_item(op: &ResourceOp, call: &ResourceCall) -> Option<String>
     }
     let field = op.item_field?;
     id_text(call.body.get(field).or_else(|| call.query.get(field))?)
-}
-
-/// `template` with each `{name}` replaced by its value.
-pub(super) fn substitute(template: &str, path: &[(&'static str, String)]) -> String {
-    let mut out = template.to_owned();
-    for (name, value) in path {
-        out = out.replace(&format!("{{{name}}}"), value);
-    }
-    out
 }
 
 /// Whether `op` reads or writes a singleton: the one object at a path no item parameter

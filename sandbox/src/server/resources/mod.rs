@@ -47,24 +47,26 @@ pub use call::ResourceCall;
 pub use durable::{DIR_NAME, OpenError, store_path};
 pub use fill::fill;
 pub(crate) use fill::is_success_flag;
+use names::declared;
 pub(crate) use names::plain;
 pub use shape::failure_flags;
 pub(crate) use state::asks_for_descending;
 pub(crate) use times::fits as time_fits;
 
+use call::substitute;
 use durable::Change;
 use group::{Ticket, Undo, Writer};
-use lookup::{named_item, substitute};
+use lookup::named_item;
 use merge::merge_patch;
 use shape::{
-    answers_another, declared, deleted_answer, envelope_of, filled_object, fits_id_field,
-    from_path, id_value, make_id, only_declared, page_of, result_flags,
+    answers_another, deleted_answer, envelope_of, filled_object, fits_id_field, from_path,
+    id_value, make_id, only_declared, page_of, result_flags,
 };
 use state::{
     filtered, find, home_of, id_text, many_ids, put, remove, remove_each, removes_many, room,
     settle,
 };
-use wrapped::{made_in_list, wrapped_item};
+pub(crate) use wrapped::item_type;
 
 pub use tidings_spec::{
     FieldSchema, Format, PageSchema, ResourceAction, ResourceOp, ServiceSchema, ShapeSchema, Ty,
@@ -475,32 +477,7 @@ impl Resources {
                 _ => {}
             }
         }
-        // An answer that holds the item in a field of its own (Mailgun's `{"message": ...,
-        // "template": {...}}`) stores and lists the item, and answers it in that field.
-        let wrapped = match op.kind {
-            ResourceAction::Create
-            | ResourceAction::Get
-            | ResourceAction::Merge
-            | ResourceAction::Replace => wrapped_item(schema, op),
-            _ => None,
-        }
-        .or_else(|| match op.kind {
-            ResourceAction::Create => made_in_list(schema, op.response.as_ref()),
-            _ => None,
-        })
-        // An answer with the item's id field of its own is the item (Mandrill's tracking
-        // domain, named by `domain`, beside its one object field `cname`).
-        .filter(|_| !declared(schema, op.response.as_ref(), op.id_field));
-        // A create answering a list of what it made (Knock's `POST /v1/schedules`) keeps
-        // each as an item of the list's type.
-        let item_ty = wrapped.map(|(_, ty)| match ty {
-            Ty::List(item) => *item,
-            ty => ty,
-        });
-        let item_ty = item_ty.or(match (op.kind, op.response) {
-            (ResourceAction::Create, Some(Ty::List(item))) => Some(*item),
-            (_, response) => response,
-        });
+        let (wrapped, item_ty) = item_type(schema, op);
         let mut body = body;
         // A body that holds the item in the field the answer holds it in (Stream's `POST
         // .../message` with `{"message": {"id", "text"}}`, answered `{"message": {...}}`):
@@ -553,7 +530,7 @@ impl Resources {
                     schema,
                     op,
                     &collection,
-                    (item_ty.as_ref(), call.sendable),
+                    (item_ty.as_ref(), call),
                     body,
                 )?;
                 ticket = committed;
@@ -726,17 +703,20 @@ impl Resources {
     }
 
     /// Stores `body` as a new item of `collection`: keyed by the id the client gave in the id
-    /// field (an item with that id is updated with what the body sends), else by a fresh one (past the counter, and
-    /// not one a replace already put there). The item stored, and the ticket of its commit.
+    /// field (an item with that id is updated with what the body sends), else by a fresh one
+    /// (past the counter, and not one a replace already put there); a new item gets what
+    /// `call` says the service sets (its `sendable` fields, `read_as`, `item_path`). The item
+    /// stored, and the ticket of its commit.
     fn create_one(
         &self,
         state: &mut State,
         schema: &ServiceSchema,
         op: &ResourceOp,
         collection: &str,
-        (item_ty, sendable): (Option<&Ty>, Option<&[&str]>),
+        (item_ty, call): (Option<&Ty>, &ResourceCall),
         mut body: Map<String, Value>,
     ) -> Result<(Map<String, Value>, Option<Ticket>), ServerError> {
+        let (sendable, read_as) = (call.sendable, call.read_as.as_ref());
         let given = body.get(op.id_field).and_then(id_text);
         // Numbers where an integer path parameter names the items and the id field takes them.
         let integers =
@@ -793,18 +773,22 @@ impl Resources {
                     .collections
                     .get(collection)
                     .map(|items| items.iter().map(|i| &i.value).collect::<Vec<_>>());
-                let mut body = body;
-                fill::new_item(
-                    schema,
-                    item_ty,
-                    &mut body,
-                    &held.unwrap_or_default(),
-                    sendable,
-                );
+                let (mut body, held) = (body, held.unwrap_or_default());
+                if let Some(item) = call.item_path {
+                    let tys = [item_ty, read_as];
+                    fill::self_link(schema, tys, &mut body, item, &call.path, &id);
+                }
+                for ty in [item_ty, read_as] {
+                    fill::new_item(schema, ty, &mut body, &held, sendable);
+                }
                 body
             }
         };
-        let value = filled_object(schema, item_ty, body);
+        let mut value = filled_object(schema, item_ty, body);
+        // What a read answers besides is made now and kept (see `ResourceCall::read_as`).
+        for (key, made) in filled_object(schema, read_as, value.clone()) {
+            value.entry(key).or_insert(made);
+        }
         let ticket = self.insert(state, collection, id, value.clone(), counter)?;
         Ok((value, ticket))
     }

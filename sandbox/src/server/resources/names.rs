@@ -1,5 +1,8 @@
 //! What a field's or a collection's name says: its words, its plain form (how a path parameter
-//! and a field are matched), the thing a collection holds, and whether it names a time or a URL.
+//! and a field are matched), the thing a collection holds, whether it names a time or a URL,
+//! and whether a type declares it.
+
+use super::{ServiceSchema, Ty};
 
 /// `name` in lower case without `_` and `-`: how a path parameter and a field are matched
 /// (`OwnerName` ↔ `owner_name`), and a flag's name read.
@@ -84,6 +87,12 @@ pub(super) fn words_of(name: &str) -> Vec<String> {
         words.push(word);
     }
     words
+}
+
+/// Whether the object type `ty` declares the field `name`.
+pub(super) fn declared(schema: &ServiceSchema, ty: Option<&Ty>, name: &str) -> bool {
+    ty.and_then(|ty| schema.object_fields(ty))
+        .is_some_and(|fields| fields.iter().any(|f| f.name == name))
 }
 
 #[cfg(test)]

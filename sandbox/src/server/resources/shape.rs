@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 use tidings_spec::id_like;
 
 use super::fill::{self, fill};
-use super::names::{self, collection_thing, plain, singular};
+use super::names::{self, collection_thing, declared, plain, singular};
 use super::wrapped::{made_in_list, wrapped_item};
 use super::{
     FieldSchema, Format, Item, PageRequest, ResourceAction, ResourceOp, ServerError, ServiceSchema,
@@ -203,12 +203,6 @@ pub(super) fn answers_another(op: &ResourceOp) -> bool {
                 && collection_thing(op.collection).is_some_and(|c| c != answered)
         }
     }
-}
-
-/// Whether the object type `ty` declares the field `name`.
-pub(super) fn declared(schema: &ServiceSchema, ty: Option<&Ty>, name: &str) -> bool {
-    ty.and_then(|ty| schema.object_fields(ty))
-        .is_some_and(|fields| fields.iter().any(|f| f.name == name))
 }
 
 /// `value` with only the fields the object type `ty` declares, or each item of a list of them

@@ -7,6 +7,7 @@ mod answers;
 mod durable;
 mod shown;
 mod times;
+mod wrapped;
 
 const FIELDS: &[FieldSchema] = &[
     field("id", Ty::String, true),
@@ -78,6 +79,8 @@ fn call(id: Option<&str>, query: Value, body: Value) -> ResourceCall {
         body,
         named_as: None,
         sendable: None,
+        read_as: None,
+        item_path: None,
     }
 }
 
@@ -372,107 +375,6 @@ fn made_ids_fit_the_id_fields_length_bounds() {
     assert_eq!(super::durable::id_number(&code), Some(2));
 }
 
-/// Mailgun's template answers: `{"message": "...", "template": {...}}` on create, update and
-/// get; the list holds the templates themselves.
-mod wrapped {
-    use super::*;
-
-    const TEMPLATE: &[FieldSchema] = &[
-        field("name", Ty::String, true),
-        field("description", Ty::String, false),
-    ];
-    const ANSWER: &[FieldSchema] = &[
-        field("message", Ty::String, true),
-        field("template", Ty::Named("Template"), false),
-    ];
-    const SCHEMA: ServiceSchema = ServiceSchema {
-        types: &[
-            TypeSchema {
-                name: "Template",
-                keeps_other_keys: false,
-                shape: ShapeSchema::Object(TEMPLATE),
-            },
-            TypeSchema {
-                name: "TemplateAnswer",
-                keeps_other_keys: false,
-                shape: ShapeSchema::Object(ANSWER),
-            },
-        ],
-        page: None,
-    };
-
-    fn op(kind: ResourceAction, item: bool) -> ResourceOp {
-        ResourceOp {
-            name: "op",
-            kind,
-            collection: "/v3/example.com/templates",
-            item_param: item.then_some("id"),
-            item_field: None,
-            id_field: "id",
-            response: Some(if kind == ResourceAction::List {
-                Ty::List(&Ty::Named("Template"))
-            } else {
-                Ty::Named("TemplateAnswer")
-            }),
-            items: None,
-            filters: &[],
-        }
-    }
-
-    #[test]
-    fn an_answer_that_holds_the_item_in_a_field_stores_and_lists_the_item() {
-        let store = Resources::default();
-        let created = store
-            .serve_now(
-                &SCHEMA,
-                &op(ResourceAction::Create, false),
-                &call(None, Value::Null, json!({"name": "welcome"})),
-            )
-            .unwrap();
-        assert_eq!(created["template"]["name"], "welcome", "{created}");
-        assert!(created["message"].is_string());
-        assert!(
-            created.get("name").is_none(),
-            "not beside the wrapper: {created}"
-        );
-        let listed = store
-            .serve_now(
-                &SCHEMA,
-                &op(ResourceAction::List, false),
-                &call(None, Value::Null, Value::Null),
-            )
-            .unwrap();
-        assert_eq!(listed[0]["name"], "welcome", "the item itself: {listed}");
-        // Named by its name, as Mailgun's paths name templates.
-        let id = store
-            .alias_of(
-                &op(ResourceAction::Get, true),
-                &call(Some("welcome"), Value::Null, Value::Null),
-            )
-            .expect("the template named `welcome`");
-        let merged = store
-            .serve_now(
-                &SCHEMA,
-                &op(ResourceAction::Merge, true),
-                &call(Some(&id), Value::Null, json!({"description": "Hello"})),
-            )
-            .unwrap();
-        assert_eq!(merged["template"]["description"], "Hello", "{merged}");
-        let got = store
-            .serve_now(
-                &SCHEMA,
-                &op(ResourceAction::Get, true),
-                &call(Some(&id), Value::Null, Value::Null),
-            )
-            .unwrap();
-        assert_eq!(
-            (&got["template"]["name"], &got["template"]["description"]),
-            (&json!("welcome"), &json!("Hello")),
-            "{got}"
-        );
-    }
-}
-
 /// Infobip's send: `{"bulkId": ..., "messages": [{"messageId": ..., "to": ...}]}`, one entry
 /// per message sent, each with an id of its own.
 mod sends {
@@ -689,6 +591,8 @@ async fn a_create_takes_the_fields_its_path_names_but_never_the_parents_id_as_it
         body: json!({"title": "hello"}),
         named_as: None,
         sendable: None,
+        read_as: None,
+        item_path: None,
     };
     let made = store.serve(&NESTED_SCHEMA, &create, &call).await.unwrap();
     assert_eq!(made["owner_name"], "ada", "{made}");
@@ -732,6 +636,8 @@ async fn an_item_created_under_a_parent_is_found_by_its_own_path() {
         body: json!({"name": "example.com", "owner": "a@example.com"}),
         named_as: None,
         sendable: None,
+        read_as: None,
+        item_path: None,
     };
     let store = Resources::default();
     let made = store.serve(&SCHEMA, &create, &in_account).await.unwrap();
@@ -789,6 +695,8 @@ async fn an_item_path_under_a_parent_never_touches_the_top_level_collection() {
         body: Value::Null,
         named_as: None,
         sendable: None,
+        read_as: None,
+        item_path: None,
     };
     let refused = store.serve(&SCHEMA, &membership, &under).await.unwrap_err();
     assert_eq!(refused.status(), 404);
@@ -884,6 +792,8 @@ async fn a_replace_takes_the_fields_its_path_names() {
         body: Value::Null,
         named_as: None,
         sendable: None,
+        read_as: None,
+        item_path: None,
     };
     let made = store.serve(&MEMBER_SCHEMA, &add, &call).await.unwrap();
     assert_eq!(made["contact_id"], "ct_1", "{made}");

@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 use tidings_spec::id_like;
 
-use super::names::{collection_thing, plain, singular};
+use super::names::{collection_thing, declared, plain, singular};
 use super::{ResourceOp, ServiceSchema, ShapeSchema, Ty};
 
 /// The field of an answer that holds the item, and the item's type: the answer is a named
@@ -93,6 +93,37 @@ pub(super) fn wrapped_item(schema: &ServiceSchema, op: &ResourceOp) -> Option<(&
             })
     };
     holder.filter(|(field, ty)| !lists || (identified(ty) && named_as_holder(field)))
+}
+
+/// The field an operation's answer holds its item in, when it does (see [`wrapped_item`],
+/// [`made_in_list`]), and the type of the item it stores or reads: Mailgun's `{"message",
+/// "template": {...}}` holds a template; Knock's `POST /v1/schedules`, answering a list of what
+/// it made, keeps each as an item of the list's type; an answer with the item's id field of
+/// its own is the item (Mandrill's tracking domain, named by `domain`, beside its one object
+/// field `cname`).
+pub(crate) fn item_type(
+    schema: &ServiceSchema,
+    op: &ResourceOp,
+) -> (Option<(&'static str, Ty)>, Option<Ty>) {
+    use super::ResourceAction::{Create, Get, Merge, Replace};
+    let wrapped = match op.kind {
+        Create | Get | Merge | Replace => wrapped_item(schema, op),
+        _ => None,
+    }
+    .or_else(|| match op.kind {
+        Create => made_in_list(schema, op.response.as_ref()),
+        _ => None,
+    })
+    .filter(|_| !declared(schema, op.response.as_ref(), op.id_field));
+    let item_ty = wrapped.map(|(_, ty)| match ty {
+        Ty::List(item) => *item,
+        ty => ty,
+    });
+    let item_ty = item_ty.or(match (op.kind, op.response) {
+        (Create, Some(Ty::List(item))) => Some(*item),
+        (_, response) => response,
+    });
+    (wrapped, item_ty)
 }
 
 /// What a send's body holds of the object its answer wraps (see [`wrapped_item`]), put in

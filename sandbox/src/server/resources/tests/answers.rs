@@ -149,6 +149,8 @@ async fn an_action_under_an_item_answering_another_things_id_makes_a_fresh_one()
         body: json!({"name": "greeting"}),
         named_as: None,
         sendable: None,
+        read_as: None,
+        item_path: None,
     };
     let first = store.serve(&PUBLISH_SCHEMA, &publish, &call).await.unwrap();
     let second = store.serve(&PUBLISH_SCHEMA, &publish, &call).await.unwrap();
@@ -196,6 +198,8 @@ fn an_action_on_an_item_not_held_is_missing() {
         body: json!({}),
         named_as: None,
         sendable: None,
+        read_as: None,
+        item_path: None,
     };
     let store = Resources::default();
     assert!(

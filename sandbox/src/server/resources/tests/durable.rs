@@ -118,6 +118,8 @@ fn a_delete_takes_what_lives_under_the_item_with_it_durably() {
         body,
         named_as: None,
         sendable: None,
+        read_as: None,
+        item_path: None,
     };
     let add_key = ResourceOp {
         collection: "/v1/domains/{parent}/keys",
@@ -175,6 +177,8 @@ fn a_delete_with_items_under_it_that_cannot_be_committed_keeps_them_all() {
         body,
         named_as: None,
         sendable: None,
+        read_as: None,
+        item_path: None,
     };
     for _ in 0..2 {
         store.serve_now(&SCHEMA, &keys, &under(json!({}))).unwrap();

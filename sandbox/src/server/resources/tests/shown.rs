@@ -139,6 +139,8 @@ fn an_uploaded_file_is_listed_by_its_name_and_length() {
         body: file,
         named_as: None,
         sendable: None,
+        read_as: None,
+        item_path: None,
     };
     store.serve_now(&FILES, &upload, &put).unwrap();
     let listed = store
