@@ -148,7 +148,7 @@ pub fn items(file: &Loaded) -> Vec<GapItem> {
 pub fn report(services: &[Service]) -> String {
     let mut md = String::from(
         "# Gaps in the specs\n\nWhat the seed does not give: items we *assumed* (our design), items *not shown* \
-         (still unknown), and places where seed facts conflict. Fill a gap by editing the spec and running `cargo build`.\n",
+         (still unknown), and places where seed facts conflict. Fill a gap by editing the spec: `cargo build` regenerates a client built from it, `tidings-sandbox --spec` serves it as it is.\n",
     );
     for service in services {
         let all = &service.gaps;

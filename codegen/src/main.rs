@@ -447,10 +447,11 @@ fn import(args: &[String]) -> Result<ExitCode, String> {
         let json = serde_json::to_string_pretty(&fidelity).map_err(|e| e.to_string())?;
         std::fs::write(&path, json + "\n").map_err(|e| format!("cannot write {path}: {e}"))?;
         eprintln!(
-            "fidelity: {} of {} examples lossless ({} of the others disagree with their own schema), {} of {} documented errors decoded, {} lists paged and {} not (details in {path})",
+            "fidelity: {} of {} examples lossless ({} of the others disagree with their own schema), {} error answers typed from their schemas, {} of {} error examples decoded, {} lists paged and {} not (details in {path})",
             fidelity.examples_lossless,
             fidelity.examples_total,
             fidelity.examples_invalid,
+            fidelity.errors_typed,
             fidelity.errors_decoded,
             fidelity.errors_documented,
             fidelity.lists_paged,

@@ -112,6 +112,24 @@ fn two_prefixes_in_one_header_are_two_secrets_and_two_placements_are_one() {
 }
 
 #[test]
+fn an_authorization_key_of_a_scheme_named_for_bearer_tokens_is_sent_as_one() {
+    // WhatsApp's and Ably's Swagger 2.0 `bearerAuth`: an API key in `Authorization` (2.0 has
+    // no bearer scheme) that their clients send as `Bearer <token>`; the raw key was sent.
+    let doc = document(
+        serde_json::json!({
+            "bearerAuth": {"type": "apiKey", "in": "header", "name": "Authorization"},
+            "keyAuth": {"type": "apiKey", "in": "header", "name": "Authorization"}
+        }),
+        None,
+    );
+    let imported = import(&doc);
+    let (spec, _) = checked(&imported);
+    let by_name = |n: &str| spec.auth.iter().find(|a| a.name == n).unwrap();
+    assert_eq!(by_name("bearer_auth").prefix.as_deref(), Some("Bearer "));
+    assert_eq!(by_name("key_auth").prefix, None, "nothing says so");
+}
+
+#[test]
 fn a_prefix_is_read_from_an_example_of_the_header_when_the_description_says_nothing() {
     let doc = document(
         serde_json::json!({"first": {"type": "apiKey", "in": "header", "name": "Authorization", "description": "Your API key."}}),

@@ -291,6 +291,9 @@ components:
         (2, 2),
         "{report:#?}"
     );
+    // Typed from their schemas, examples or not: `/a`, `/b` and `/routes` (Textmagic's and
+    // Ably's errors, none with an example, were counted nowhere).
+    assert_eq!(report.errors_typed, 3, "{report:#?}");
 }
 
 #[test]
@@ -1795,4 +1798,36 @@ fn a_number_whose_format_names_a_unix_time_is_a_time_sent_as_that_number() {
     let report = tidings_codegen::import::fidelity_report(doc, &imported, "fidelity.yaml").unwrap();
     assert_eq!(report.examples_lossless, 1, "{report:#?}");
     checked(&imported.yaml);
+}
+
+#[test]
+fn a_part_skipped_inside_an_operation_is_in_the_json_report() {
+    // WhatsApp's `PATCH /settings/application` has `callbacks` (its webhook): skipped, and told
+    // only in the text report, while the JSON report said nothing was skipped.
+    let doc = r##"
+openapi: 3.0.0
+info: { title: T, version: "1" }
+paths:
+  /settings:
+    patch:
+      operationId: update_settings
+      requestBody: { content: { application/json: { schema: { type: object, properties: { url: { type: string } } } } } }
+      responses: { "200": { description: ok } }
+      callbacks:
+        incoming:
+          "{$request.body#/url}":
+            post:
+              requestBody: { content: { application/json: { schema: { type: object } } } }
+              responses: { "200": { description: ok } }
+"##;
+    let imported = import_text(doc);
+    let report = tidings_codegen::import::fidelity_report(doc, &imported, "fidelity.yaml").unwrap();
+    assert!(report.operations_skipped.is_empty(), "{report:#?}");
+    assert!(
+        report
+            .parts_skipped
+            .iter()
+            .any(|p| p.pointer.ends_with("/callbacks") && p.reason.contains("callbacks")),
+        "{report:#?}"
+    );
 }

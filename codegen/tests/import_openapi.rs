@@ -1317,6 +1317,49 @@ paths:
 }
 
 #[test]
+fn a_swagger_body_keeps_every_media_type_it_consumes_and_its_required() {
+    // WhatsApp's `POST /media`: 13 file types in `consumes`, only the first was kept (an image
+    // was refused); its `POST /users/login` body is `required: false`, made required.
+    let doc = r##"
+swagger: "2.0"
+info: { title: T, version: "1" }
+paths:
+  /media:
+    post:
+      operationId: upload_media
+      consumes: [application/pdf, image/png, video/mp4]
+      parameters:
+        - { in: body, name: body, required: true, schema: { type: string, format: binary } }
+      responses: { "201": { description: ok } }
+  /users/login:
+    post:
+      operationId: login
+      consumes: [application/json]
+      parameters:
+        - { in: body, name: body, required: false, schema: { type: object, properties: { new_password: { type: string } } } }
+      responses: { "200": { description: ok } }
+"##;
+    let imported = import_openapi(doc, &ImportOptions::new("t", "doc.yaml"), None).unwrap();
+    checked(&imported);
+    assert!(
+        imported
+            .yaml
+            .contains("body_media: [application/pdf, image/png, video/mp4]"),
+        "{}",
+        imported.yaml
+    );
+    assert!(
+        imported
+            .report
+            .approximated
+            .iter()
+            .any(|f| f.pointer.contains("login") && f.reason.starts_with("the body is optional")),
+        "{}",
+        imported.report
+    );
+}
+
+#[test]
 fn a_draft_4_tuple_of_schemas_without_a_type_is_one_of_them() {
     // Slack's `objs_conversation`: `items: [{object}, {object}]` and no `type`, with objects
     // for examples (it was `list<json>`, answered `[]`).

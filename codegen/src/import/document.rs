@@ -503,7 +503,7 @@ fn form_credential(doc: &Value, op: &Value, p: &Value) -> Option<String> {
 /// The non-body parameters (3.0 shape) and the body: a `body` parameter's schema, or the
 /// `formData` parameters as an object schema marked form-encoded (less those that carry the
 /// credential of `op`'s security scheme).
-fn parameters(doc: &Value, op: &Value, params: &Value) -> (Value, Option<(Value, bool)>) {
+fn parameters(doc: &Value, op: &Value, params: &Value) -> (Value, Option<(Value, bool, bool)>) {
     let mut out = Vec::new();
     let mut body = None;
     let mut form = Map::new();
@@ -524,7 +524,11 @@ fn parameters(doc: &Value, op: &Value, params: &Value) -> (Value, Option<(Value,
         };
         match resolved.get("in").and_then(Value::as_str) {
             Some("body") => {
-                body = Some((resolved.get("schema").cloned().unwrap_or(json!({})), false));
+                // Swagger 2.0's `required` of a body parameter defaults to false (WhatsApp's
+                // login, sent with no body, was refused for want of one).
+                let required = resolved.get("required").and_then(Value::as_bool) == Some(true);
+                let schema = resolved.get("schema").cloned().unwrap_or(json!({}));
+                body = Some((schema, false, required));
             }
             Some("formData") if form_credential(doc, op, &resolved).is_some() => {}
             Some("formData") => {
@@ -548,13 +552,18 @@ fn parameters(doc: &Value, op: &Value, params: &Value) -> (Value, Option<(Value,
         body = Some((
             json!({ "type": "object", "properties": form, "required": form_required }),
             true,
+            true,
         ));
     }
     (Value::Array(out), body)
 }
 
-fn request_body((schema, form): (Value, bool), consumes: &[String]) -> Value {
-    let media = if form {
+/// A Swagger 2.0 body as an OpenAPI 3 `requestBody`: form fields under the form media type
+/// its `consumes` lists (the others kept aside as `x-also-consumes`), any other body under
+/// each media type listed (WhatsApp's media upload takes 13: only the first was kept, and an
+/// image was refused), required as its parameter says.
+fn request_body((schema, form, required): (Value, bool, bool), consumes: &[String]) -> Value {
+    if form {
         let media = consumes
             .iter()
             .find(|c| c.contains("form"))
@@ -567,16 +576,16 @@ fn request_body((schema, form): (Value, bool), consumes: &[String]) -> Value {
             return json!({ "required": true, "content": { media: { "schema": schema } },
                 "x-also-consumes": others });
         }
-        media
-    } else {
-        consumes
-            .iter()
-            .find(|c| c.contains("json"))
-            .or(consumes.first())
-            .cloned()
-            .unwrap_or_else(|| "application/json".into())
-    };
-    json!({ "required": true, "content": { media: { "schema": schema } } })
+        return json!({ "required": true, "content": { media: { "schema": schema } } });
+    }
+    let mut content = Map::new();
+    for media in consumes {
+        content.insert(media.clone(), json!({ "schema": schema }));
+    }
+    if content.is_empty() {
+        content.insert("application/json".into(), json!({ "schema": schema }));
+    }
+    json!({ "required": required, "content": content })
 }
 
 fn response(r: &Value, produces: &[String]) -> Value {

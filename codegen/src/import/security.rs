@@ -231,9 +231,17 @@ impl Converter<'_> {
                                 .find_map(|e| prefix_of_value(e))
                                 .map(|p| (p, "an example of the header in the document"))
                         };
+                        // A scheme named for bearer tokens (WhatsApp's and Ably's `bearerAuth`:
+                        // Swagger 2.0 has no bearer scheme, so it is an API key in
+                        // `Authorization`; their clients send `Bearer <token>`).
+                        let named = || {
+                            (header.eq_ignore_ascii_case("authorization")
+                                && raw.to_ascii_lowercase().contains("bearer"))
+                            .then(|| ("Bearer ".to_owned(), "the scheme's name"))
+                        };
                         let found = match written {
                             Some(p) => Some((p.to_owned(), "")),
-                            None => described().or_else(exemplified),
+                            None => described().or_else(exemplified).or_else(named),
                         };
                         if let Some((p, from)) = found {
                             node.set("prefix", Node::str(&p));
